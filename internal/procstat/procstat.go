@@ -1,0 +1,40 @@
+// Package procstat samples the figures of the current process that httpvs
+// reports at both ends: CPU time, GC cycles, heap in use and goroutines.
+package procstat
+
+import (
+	"runtime/metrics"
+
+	"github.com/httpvs/httpvs/stats"
+)
+
+var metricNames = []string{
+	"/gc/cycles/total:gc-cycles",
+	"/memory/classes/heap/objects:bytes",
+	"/sched/goroutines:goroutines",
+}
+
+// Sample returns the process's figures now. CPU times come from the
+// operating system (getrusage on Unix; zero where unavailable).
+func Sample() stats.ProcessStats {
+	samples := make([]metrics.Sample, len(metricNames))
+	for i, n := range metricNames {
+		samples[i].Name = n
+	}
+	metrics.Read(samples)
+	user, sys := cpuSeconds()
+	return stats.ProcessStats{
+		CPUUserSeconds:   user,
+		CPUSystemSeconds: sys,
+		GCCycles:         int64(uint64Of(samples[0])),
+		HeapInUseBytes:   int64(uint64Of(samples[1])),
+		Goroutines:       int64(uint64Of(samples[2])),
+	}
+}
+
+func uint64Of(s metrics.Sample) uint64 {
+	if s.Value.Kind() == metrics.KindUint64 {
+		return s.Value.Uint64()
+	}
+	return 0
+}

@@ -1,0 +1,177 @@
+package server
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/httpvs/httpvs/units"
+)
+
+// Response headers /echo adds about the request it received.
+const (
+	HeaderRequestHeaderCount = "X-Request-Header-Count" // number of request header field values, Host excluded
+	HeaderRequestHeaderBytes = "X-Request-Header-Bytes" // sum of len(name)+len(value) over them
+)
+
+// SinkResult is the JSON body /sink replies with.
+type SinkResult struct {
+	Bytes   int64   `json:"bytes"`   // request body bytes read
+	Seconds float64 `json:"seconds"` // time spent reading them
+}
+
+func (s *Server) handleBytes(w http.ResponseWriter, r *http.Request) {
+	size, err := units.ParseBytes(r.PathValue("size"))
+	if err != nil {
+		http.Error(w, fmt.Sprintf("bad size in %s: %v", r.URL.Path, err), http.StatusBadRequest)
+		return
+	}
+	if size > s.maxSize {
+		http.Error(w, fmt.Sprintf("size %d is above this server's --max-size %s (%d bytes)", size, s.maxSize, s.maxSize), http.StatusRequestEntityTooLarge)
+		return
+	}
+	c := s.counter(r)
+	c.requests.Add(1)
+	h := w.Header()
+	h.Set("Content-Length", strconv.FormatInt(int64(size), 10))
+	h.Set("Content-Type", "application/octet-stream")
+	h.Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusOK)
+	if r.Method == http.MethodHead {
+		return
+	}
+	start := time.Now()
+	for remaining := int64(size); remaining > 0; {
+		n := min(remaining, int64(len(s.chunk)))
+		m, err := w.Write(s.chunk[:n])
+		c.bodyWrites.Add(1)
+		c.bodySent.Add(int64(m))
+		remaining -= int64(m)
+		if err != nil {
+			c.aborted.Add(1)
+			break
+		}
+	}
+	c.transferNanos.Add(int64(time.Since(start)))
+}
+
+func (s *Server) handleSink(w http.ResponseWriter, r *http.Request) {
+	c := s.counter(r)
+	c.requests.Add(1)
+	bp := s.bufs.Get().(*[]byte)
+	defer s.bufs.Put(bp)
+	buf := *bp
+	start := time.Now()
+	var total int64
+	var readErr error
+	for {
+		n, err := r.Body.Read(buf)
+		c.bodyReads.Add(1)
+		c.bodyReceived.Add(int64(n))
+		total += int64(n)
+		if total > int64(s.maxSize) {
+			readErr = fmt.Errorf("upload is above this server's --max-size %s (%d bytes)", s.maxSize, s.maxSize)
+			break
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			readErr = err
+			break
+		}
+	}
+	elapsed := time.Since(start)
+	c.transferNanos.Add(int64(elapsed))
+	if readErr != nil {
+		c.aborted.Add(1)
+		status := http.StatusBadRequest
+		if total > int64(s.maxSize) {
+			status = http.StatusRequestEntityTooLarge
+		}
+		http.Error(w, "upload failed after "+strconv.FormatInt(total, 10)+" bytes: "+readErr.Error(), status)
+		return
+	}
+	writeJSON(w, SinkResult{Bytes: total, Seconds: elapsed.Seconds()})
+}
+
+var okBody = []byte("ok")
+
+func (s *Server) handleSmall(w http.ResponseWriter, r *http.Request) {
+	s.counter(r).requests.Add(1)
+	h := w.Header()
+	h.Set("Content-Type", "text/plain")
+	h.Set("Content-Length", "2")
+	_, _ = w.Write(okBody) // a client gone away is not the server's error
+}
+
+func (s *Server) handleEcho(w http.ResponseWriter, r *http.Request) {
+	c := s.counter(r)
+	c.requests.Add(1)
+	count, size := 0, 0
+	for name, values := range r.Header {
+		for _, v := range values {
+			count++
+			size += len(name) + len(v)
+		}
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, int64(DefaultMaxEcho)+1))
+	c.bodyReads.Add(1)
+	c.bodyReceived.Add(int64(len(body)))
+	if err != nil {
+		c.aborted.Add(1)
+		http.Error(w, "reading the request body: "+err.Error(), http.StatusBadRequest)
+		return
+	}
+	if len(body) > int(DefaultMaxEcho) {
+		http.Error(w, fmt.Sprintf("echo body is above %s; use /sink for large uploads", DefaultMaxEcho), http.StatusRequestEntityTooLarge)
+		return
+	}
+	h := w.Header()
+	h.Set(HeaderRequestHeaderCount, strconv.Itoa(count))
+	h.Set(HeaderRequestHeaderBytes, strconv.Itoa(size))
+	h.Set("Content-Type", "application/octet-stream")
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	n, err := w.Write(body)
+	c.bodyWrites.Add(1)
+	c.bodySent.Add(int64(n))
+	if err != nil {
+		c.aborted.Add(1)
+	}
+}
+
+func (s *Server) handleStats(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, s.Stats())
+}
+
+func (s *Server) handleReset(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, s.Reset())
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		http.Error(w, "encoding JSON: "+err.Error(), http.StatusInternalServerError)
+		return
+	}
+	b = append(b, '\n')
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+	_, _ = w.Write(b) // a client gone away is not the server's error
+}
+
+const indexText = `httpvs payload server
+GET  /bytes/{size}, /{size}   exactly size bytes: 10000000000, 10g, 100MB, 64Ki
+PUT  /sink, POST /sink        reads the body, replies {"bytes":N,"seconds":S}
+GET  /small                   a 2-byte response
+POST /echo                    the request body back, with X-Request-Header-Count/-Bytes
+GET  /stats                   server counters as JSON; POST /stats/reset zeroes them
+`
+
+func handleIndex(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	_, _ = io.WriteString(w, indexText)
+}

@@ -1,0 +1,167 @@
+// Package server is httpvs's payload server: the handlers every transport
+// serves (sized downloads, an upload sink, a tiny response, an echo, and
+// the /stats counters) and the counters behind them. It knows nothing of
+// protocols beyond asking the transport package which one a request used.
+package server
+
+import (
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/httpvs/httpvs/internal/procstat"
+	"github.com/httpvs/httpvs/stats"
+	"github.com/httpvs/httpvs/transport"
+	"github.com/httpvs/httpvs/units"
+)
+
+// Defaults used when Options fields are zero.
+const (
+	// DefaultMaxSize caps downloads and uploads: 1 TB.
+	DefaultMaxSize = units.TB
+	// DefaultMaxEcho caps /echo bodies, which are held in memory: 64 MiB.
+	DefaultMaxEcho = 64 * units.MiB
+)
+
+// Options configures the payload server. The zero value is usable.
+type Options struct {
+	// MaxSize caps /bytes/{size} and /sink bodies; zero means DefaultMaxSize.
+	MaxSize units.Bytes
+	// WriteSize is the chunk, in bytes, response bodies are written in and
+	// request bodies read with; zero means transport.DefaultWriteSize.
+	WriteSize int
+}
+
+// IOSource is where the server's connection counters come from: the
+// transport.Server that serves this handler.
+type IOSource interface {
+	IOStats() (tcp, tls stats.IOStats, quic stats.QUICStats)
+	Connections() map[string]int64
+}
+
+// Server holds the payload handlers' configuration and counters.
+type Server struct {
+	maxSize   units.Bytes
+	writeSize int
+	chunk     []byte // read-only, shared by every download
+	bufs      sync.Pool
+	start     time.Time
+	counters  [transport.Count]protoCounters
+	source    atomic.Pointer[IOSource]
+
+	mu       sync.Mutex
+	baseline stats.ServerStats // subtracted from raw counters; set by Reset
+}
+
+// protoCounters are the live, atomic form of stats.ProtocolCounters.
+type protoCounters struct {
+	requests, bodySent, bodyReceived, bodyWrites, bodyReads, transferNanos, aborted atomic.Int64
+}
+
+// New returns a payload server with opts.
+func New(opts Options) *Server {
+	s := &Server{
+		maxSize:   opts.MaxSize,
+		writeSize: opts.WriteSize,
+		start:     time.Now(),
+	}
+	if s.maxSize <= 0 {
+		s.maxSize = DefaultMaxSize
+	}
+	if s.writeSize <= 0 {
+		s.writeSize = int(transport.DefaultWriteSize)
+	}
+	s.chunk = make([]byte, s.writeSize)
+	for i := range s.chunk {
+		s.chunk[i] = byte('a' + i%26)
+	}
+	s.bufs.New = func() any { b := make([]byte, s.writeSize); return &b }
+	return s
+}
+
+// Attach tells the server where its connection counters come from. Call it
+// once the transport.Server serving Handler exists.
+func (s *Server) Attach(src IOSource) { s.source.Store(&src) }
+
+// Handler returns the routes:
+//
+//	GET  /bytes/{size}, GET /{size}   exactly size bytes (10000000000, 10g, 64Ki)
+//	PUT  /sink, POST /sink            reads the body; JSON {"bytes","seconds"}
+//	GET  /small                       a 2-byte response
+//	POST /echo, PUT /echo, GET /echo  the request body back, with header counts
+//	GET  /stats                       the counters as JSON (stats.ServerStats)
+//	POST /stats/reset                 the counters as JSON, then zeroes them
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", handleIndex)
+	mux.HandleFunc("GET /bytes/{size}", s.handleBytes)
+	mux.HandleFunc("GET /{size}", s.handleBytes)
+	mux.HandleFunc("PUT /sink", s.handleSink)
+	mux.HandleFunc("POST /sink", s.handleSink)
+	mux.HandleFunc("GET /small", s.handleSmall)
+	mux.HandleFunc("GET /echo", s.handleEcho)
+	mux.HandleFunc("POST /echo", s.handleEcho)
+	mux.HandleFunc("PUT /echo", s.handleEcho)
+	mux.HandleFunc("GET /stats", s.handleStats)
+	mux.HandleFunc("POST /stats/reset", s.handleReset)
+	return mux
+}
+
+func (s *Server) counter(r *http.Request) *protoCounters {
+	return &s.counters[transport.OfRequest(r)]
+}
+
+// raw returns the counters since start.
+func (s *Server) raw() stats.ServerStats {
+	st := stats.ServerStats{
+		Seconds:   time.Since(s.start).Seconds(),
+		Protocols: make(map[string]stats.ProtocolCounters, transport.Count),
+		Process:   procstat.Sample(),
+	}
+	var conns map[string]int64
+	if src := s.source.Load(); src != nil {
+		st.TCP, st.TLS, st.QUIC = (*src).IOStats()
+		conns = (*src).Connections()
+	}
+	for _, p := range transport.All {
+		c := &s.counters[p]
+		st.Protocols[p.String()] = stats.ProtocolCounters{
+			Requests:          c.requests.Load(),
+			Connections:       conns[p.String()],
+			BodyBytesSent:     c.bodySent.Load(),
+			BodyBytesReceived: c.bodyReceived.Load(),
+			BodyWrites:        c.bodyWrites.Load(),
+			BodyReads:         c.bodyReads.Load(),
+			TransferSeconds:   time.Duration(c.transferNanos.Load()).Seconds(),
+			Aborted:           c.aborted.Load(),
+		}
+	}
+	return st
+}
+
+// Stats returns the counters since start or the last Reset.
+func (s *Server) Stats() stats.ServerStats {
+	s.mu.Lock()
+	base := s.baseline
+	s.mu.Unlock()
+	cur := s.raw()
+	if base.Protocols == nil {
+		return cur
+	}
+	return cur.Sub(base)
+}
+
+// Reset zeroes the counters and returns what they were. Gauges (heap in
+// use, goroutines) are never zeroed.
+func (s *Server) Reset() stats.ServerStats {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	cur := s.raw()
+	prev := cur
+	if s.baseline.Protocols != nil {
+		prev = cur.Sub(s.baseline)
+	}
+	s.baseline = cur
+	return prev
+}

@@ -1,0 +1,167 @@
+package stats
+
+// IOStats counts the calls on one class of connections (a listener's, or a
+// client's dialed ones) and the bytes they moved. Each Read or Write call on
+// a net.Conn is one system call in the common case: these are seed 001's
+// "write ops". On TLS connections they are counted below TLS, so the bytes
+// include TLS record overhead.
+type IOStats struct {
+	Connections int64 `json:"connections"` // connections accepted or dialed
+	Reads       int64 `json:"reads"`       // Read calls that returned data or an error
+	ReadBytes   int64 `json:"read_bytes"`  // bytes returned by Read
+	Writes      int64 `json:"writes"`      // Write calls
+	WriteBytes  int64 `json:"write_bytes"` // bytes written
+}
+
+// Add adds o to s.
+func (s *IOStats) Add(o IOStats) {
+	s.Connections += o.Connections
+	s.Reads += o.Reads
+	s.ReadBytes += o.ReadBytes
+	s.Writes += o.Writes
+	s.WriteBytes += o.WriteBytes
+}
+
+// Sub returns s - o: what happened between snapshot o and snapshot s.
+func (s IOStats) Sub(o IOStats) IOStats {
+	return IOStats{
+		Connections: s.Connections - o.Connections,
+		Reads:       s.Reads - o.Reads,
+		ReadBytes:   s.ReadBytes - o.ReadBytes,
+		Writes:      s.Writes - o.Writes,
+		WriteBytes:  s.WriteBytes - o.WriteBytes,
+	}
+}
+
+// QUICStats counts what QUIC connections sent and received, from quic-go's
+// per-connection statistics. Bytes are QUIC packet bytes without UDP/IP
+// headers.
+type QUICStats struct {
+	Connections     int64 `json:"connections"`      // QUIC connections accepted or dialed
+	PacketsSent     int64 `json:"packets_sent"`     // including those later declared lost
+	PacketsReceived int64 `json:"packets_received"` // including undecryptable ones
+	PacketsLost     int64 `json:"packets_lost"`     // declared lost by the sender
+	BytesSent       int64 `json:"bytes_sent"`       // including retransmissions
+	BytesReceived   int64 `json:"bytes_received"`   // including duplicates
+}
+
+// Add adds o to s.
+func (s *QUICStats) Add(o QUICStats) {
+	s.Connections += o.Connections
+	s.PacketsSent += o.PacketsSent
+	s.PacketsReceived += o.PacketsReceived
+	s.PacketsLost += o.PacketsLost
+	s.BytesSent += o.BytesSent
+	s.BytesReceived += o.BytesReceived
+}
+
+// Sub returns s - o.
+func (s QUICStats) Sub(o QUICStats) QUICStats {
+	return QUICStats{
+		Connections:     s.Connections - o.Connections,
+		PacketsSent:     s.PacketsSent - o.PacketsSent,
+		PacketsReceived: s.PacketsReceived - o.PacketsReceived,
+		PacketsLost:     s.PacketsLost - o.PacketsLost,
+		BytesSent:       s.BytesSent - o.BytesSent,
+		BytesReceived:   s.BytesReceived - o.BytesReceived,
+	}
+}
+
+// ProcessStats describes one process: cumulative CPU time and GC cycles,
+// and two gauges (heap in use, goroutines) that Sub keeps as they were at
+// the later snapshot.
+type ProcessStats struct {
+	CPUUserSeconds   float64 `json:"cpu_user_seconds"`   // user CPU time, seconds
+	CPUSystemSeconds float64 `json:"cpu_system_seconds"` // system CPU time, seconds
+	GCCycles         int64   `json:"gc_cycles"`          // completed GC cycles
+	HeapInUseBytes   int64   `json:"heap_inuse_bytes"`   // gauge: heap bytes in live and unswept objects
+	Goroutines       int64   `json:"goroutines"`         // gauge: goroutines now
+}
+
+// CPUSeconds returns user plus system CPU seconds.
+func (p ProcessStats) CPUSeconds() float64 { return p.CPUUserSeconds + p.CPUSystemSeconds }
+
+// Sub returns p - o for the cumulative figures and p's gauges.
+func (p ProcessStats) Sub(o ProcessStats) ProcessStats {
+	return ProcessStats{
+		CPUUserSeconds:   p.CPUUserSeconds - o.CPUUserSeconds,
+		CPUSystemSeconds: p.CPUSystemSeconds - o.CPUSystemSeconds,
+		GCCycles:         p.GCCycles - o.GCCycles,
+		HeapInUseBytes:   p.HeapInUseBytes,
+		Goroutines:       p.Goroutines,
+	}
+}
+
+// ProtocolCounters are the payload server's counters for one transport.
+type ProtocolCounters struct {
+	Requests          int64   `json:"requests"`            // requests handled (not counting /stats)
+	Connections       int64   `json:"connections"`         // connections that carried at least one request
+	BodyBytesSent     int64   `json:"body_bytes_sent"`     // response body bytes written by handlers
+	BodyBytesReceived int64   `json:"body_bytes_received"` // request body bytes read by handlers
+	BodyWrites        int64   `json:"body_writes"`         // handler Write calls on response bodies (seed 001's "chunks")
+	BodyReads         int64   `json:"body_reads"`          // handler Read calls on request bodies
+	TransferSeconds   float64 `json:"transfer_seconds"`    // summed time handlers spent moving bodies
+	Aborted           int64   `json:"aborted"`             // bodies cut short because the peer went away
+}
+
+// Add adds o to c.
+func (c *ProtocolCounters) Add(o ProtocolCounters) {
+	c.Requests += o.Requests
+	c.Connections += o.Connections
+	c.BodyBytesSent += o.BodyBytesSent
+	c.BodyBytesReceived += o.BodyBytesReceived
+	c.BodyWrites += o.BodyWrites
+	c.BodyReads += o.BodyReads
+	c.TransferSeconds += o.TransferSeconds
+	c.Aborted += o.Aborted
+}
+
+// Sub returns c - o.
+func (c ProtocolCounters) Sub(o ProtocolCounters) ProtocolCounters {
+	return ProtocolCounters{
+		Requests:          c.Requests - o.Requests,
+		Connections:       c.Connections - o.Connections,
+		BodyBytesSent:     c.BodyBytesSent - o.BodyBytesSent,
+		BodyBytesReceived: c.BodyBytesReceived - o.BodyBytesReceived,
+		BodyWrites:        c.BodyWrites - o.BodyWrites,
+		BodyReads:         c.BodyReads - o.BodyReads,
+		TransferSeconds:   c.TransferSeconds - o.TransferSeconds,
+		Aborted:           c.Aborted - o.Aborted,
+	}
+}
+
+// ServerStats is what the payload server's GET /stats returns: its
+// counters since it started or since the last POST /stats/reset.
+type ServerStats struct {
+	Seconds   float64                     `json:"seconds"`   // wall time covered
+	Protocols map[string]ProtocolCounters `json:"protocols"` // by transport name: h1, h2c, h1-tls, h2, h3
+	TCP       IOStats                     `json:"tcp"`       // the cleartext listener's connections (h1, h2c)
+	TLS       IOStats                     `json:"tls"`       // the TLS listener's connections (h1-tls, h2), below TLS
+	QUIC      QUICStats                   `json:"quic"`      // the QUIC listener's connections (h3)
+	Process   ProcessStats                `json:"process"`   // the server process
+}
+
+// Sub returns s - o: the server's work between two snapshots.
+func (s ServerStats) Sub(o ServerStats) ServerStats {
+	d := ServerStats{
+		Seconds:   s.Seconds - o.Seconds,
+		Protocols: make(map[string]ProtocolCounters, len(s.Protocols)),
+		TCP:       s.TCP.Sub(o.TCP),
+		TLS:       s.TLS.Sub(o.TLS),
+		QUIC:      s.QUIC.Sub(o.QUIC),
+		Process:   s.Process.Sub(o.Process),
+	}
+	for name, c := range s.Protocols {
+		d.Protocols[name] = c.Sub(o.Protocols[name])
+	}
+	return d
+}
+
+// Total returns the protocol counters summed over all transports.
+func (s ServerStats) Total() ProtocolCounters {
+	var t ProtocolCounters
+	for _, c := range s.Protocols {
+		t.Add(c)
+	}
+	return t
+}

@@ -1,0 +1,172 @@
+package transfer
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/httpvs/httpvs/stats"
+	"github.com/httpvs/httpvs/transport"
+	"github.com/httpvs/httpvs/units"
+)
+
+// outcome is one transfer's result before aggregation.
+type outcome struct {
+	stream     Stream
+	reads      int64 // body Read calls
+	negotiated bool  // a response arrived over the transport asked for
+	failed     bool
+	kind       stats.ErrorKind
+}
+
+func (o *outcome) fail(kind stats.ErrorKind, err error) {
+	o.failed = true
+	o.kind = kind
+	o.stream.Error = err.Error()
+	o.stream.ErrorKind = kind.String()
+}
+
+func (o *outcome) finish(start time.Time) {
+	o.stream.Seconds = time.Since(start).Seconds()
+	o.stream.BitsPerSecond = float64(units.Rate(units.Bytes(o.stream.Bytes), o.stream.Seconds))
+}
+
+func download(ctx context.Context, c *transport.Client, url string) (out outcome) {
+	start := time.Now()
+	defer out.finish(start)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		out.fail(stats.ErrOther, err)
+		return out
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		out.fail(transport.Classify(err), fmt.Errorf("GET %s: %w", url, err))
+		return out
+	}
+	defer resp.Body.Close()
+	out.negotiated = true
+	if resp.StatusCode != http.StatusOK {
+		out.fail(stats.ErrStatus, fmt.Errorf("GET %s: %s%s", url, resp.Status, snippet(resp.Body)))
+		return out
+	}
+	buf := make([]byte, c.ReadSize())
+	for {
+		n, err := resp.Body.Read(buf)
+		out.reads++
+		out.stream.Bytes += int64(n)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			out.fail(transport.Classify(err), fmt.Errorf("GET %s: body failed after %d bytes: %w", url, out.stream.Bytes, err))
+			return out
+		}
+	}
+	if resp.ContentLength >= 0 && out.stream.Bytes != resp.ContentLength {
+		out.fail(stats.ErrShort, fmt.Errorf("GET %s: body has %d bytes, Content-Length said %d", url, out.stream.Bytes, resp.ContentLength))
+	}
+	return out
+}
+
+func upload(ctx context.Context, c *transport.Client, url string, size int64) (out outcome) {
+	start := time.Now()
+	defer out.finish(start)
+	body := &patternReader{remaining: size}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPut, url, body)
+	if err != nil {
+		out.fail(stats.ErrOther, err)
+		return out
+	}
+	req.ContentLength = size
+	resp, err := c.Do(req)
+	out.stream.Bytes = body.sent
+	if err != nil {
+		out.fail(transport.Classify(err), fmt.Errorf("PUT %s: failed after %d bytes: %w", url, body.sent, err))
+		return out
+	}
+	defer resp.Body.Close()
+	out.negotiated = true
+	if resp.StatusCode/100 != 2 {
+		out.fail(stats.ErrStatus, fmt.Errorf("PUT %s: %s%s", url, resp.Status, snippet(resp.Body)))
+		return out
+	}
+	// An httpvs /sink says how much it received; check it.
+	var sink struct {
+		Bytes *int64 `json:"bytes"`
+	}
+	if json.NewDecoder(io.LimitReader(resp.Body, 4096)).Decode(&sink) == nil && sink.Bytes != nil && *sink.Bytes != size {
+		out.fail(stats.ErrShort, fmt.Errorf("PUT %s: server received %d of %d bytes", url, *sink.Bytes, size))
+	}
+	if body.sent != size {
+		out.fail(stats.ErrShort, fmt.Errorf("PUT %s: sent %d of %d bytes", url, body.sent, size))
+	}
+	return out
+}
+
+// snippet returns ": " and the first line of an error body, if any.
+func snippet(r io.Reader) string {
+	b, _ := io.ReadAll(io.LimitReader(r, 300))
+	line, _, _ := strings.Cut(strings.TrimSpace(string(b)), "\n")
+	if line == "" {
+		return ""
+	}
+	return ": " + line
+}
+
+// fill is what upload bodies are made of.
+var fill = func() []byte {
+	b := make([]byte, 256<<10)
+	for i := range b {
+		b[i] = byte('a' + i%26)
+	}
+	return b
+}()
+
+// patternReader yields remaining bytes of fill and counts what was read.
+type patternReader struct {
+	remaining int64
+	sent      int64
+}
+
+func (r *patternReader) Read(p []byte) (int, error) {
+	if r.remaining <= 0 {
+		return 0, io.EOF
+	}
+	n := len(p)
+	if int64(n) > r.remaining {
+		n = int(r.remaining)
+	}
+	n = copy(p[:n], fill)
+	r.remaining -= int64(n)
+	r.sent += int64(n)
+	return n, nil
+}
+
+// fetchStats reads an httpvs server's /stats; on failure it returns nil
+// and a note saying why.
+func fetchStats(ctx context.Context, c *transport.Client, url string) (*stats.ServerStats, string) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return nil, err.Error()
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		return nil, fmt.Sprintf("server counters unavailable: GET %s: %v", url, err)
+	}
+	defer resp.Body.Close()
+	var st stats.ServerStats
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Sprintf("server counters unavailable: GET %s: %s (not an httpvs server?)", url, resp.Status)
+	}
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&st); err != nil || st.Protocols == nil {
+		return nil, fmt.Sprintf("server counters unavailable: %s is not httpvs's /stats", url)
+	}
+	return &st, ""
+}

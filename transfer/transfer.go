@@ -1,0 +1,245 @@
+// Package transfer runs big downloads and uploads, one or many in
+// parallel, over one transport, and measures them from the client's end and,
+// when the server is httpvs, from the server's end too (its /stats delta).
+// It is the engine behind `httpvs get` and `httpvs put`.
+package transfer
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"sync"
+	"time"
+
+	"github.com/httpvs/httpvs/internal/procstat"
+	"github.com/httpvs/httpvs/stats"
+	"github.com/httpvs/httpvs/transport"
+	"github.com/httpvs/httpvs/units"
+)
+
+// Direction says which way the bodies go.
+type Direction int
+
+// The directions.
+const (
+	Download Direction = iota // GET, the server sends
+	Upload                    // PUT to /sink, the client sends
+)
+
+// String returns "download" or "upload".
+func (d Direction) String() string {
+	if d == Upload {
+		return "upload"
+	}
+	return "download"
+}
+
+// Plan describes one run. Transfers run all at once.
+type Plan struct {
+	// URL is what each download GETs, or what each upload PUTs to.
+	URL string
+	// Direction is Download or Upload.
+	Direction Direction
+	// Size is each upload's body size; ignored for downloads.
+	Size units.Bytes
+	// Transfers is how many run in parallel; at least 1.
+	Transfers int
+	// Conns is how many connections carry them, each transfer going to
+	// connection i mod Conns. Zero means one connection per transfer for
+	// HTTP/1.1, one connection in all for HTTP/2 and HTTP/3.
+	Conns int
+	// Client says the transport and its tuning; Client.MaxConnsPerHost is
+	// set by Run.
+	Client transport.ClientOptions
+	// Timeout bounds the whole run; zero means no bound besides ctx.
+	Timeout time.Duration
+	// ServerStats fetches the server's /stats before and after the run and
+	// reports the difference; a server without /stats is noted, not fatal.
+	ServerStats bool
+}
+
+// Stream is one transfer's outcome.
+type Stream struct {
+	Bytes         int64   `json:"bytes"`
+	Seconds       float64 `json:"seconds"`
+	BitsPerSecond float64 `json:"bits_per_second"`
+	Error         string  `json:"error,omitempty"`
+	ErrorKind     string  `json:"error_kind,omitempty"`
+}
+
+// ClientSide is what the client measured of itself.
+type ClientSide struct {
+	BodyReads     int64              `json:"body_reads"`      // Read calls on response bodies (downloads)
+	ReadSize      int                `json:"read_size"`       // the buffer they used, bytes
+	TCP           stats.IOStats      `json:"tcp"`             // its TCP connections (below TLS)
+	QUIC          stats.QUICStats    `json:"quic"`            // its QUIC connections
+	Process       stats.ProcessStats `json:"process"`         // this process during the run
+	CPUSecondsPer float64            `json:"cpu_seconds_per_gb"` // client CPU seconds per 10^9 body bytes
+}
+
+// Result is a run's outcome. Failed transfers are counted in Errors and
+// kept in Streams; they are never dropped.
+type Result struct {
+	URL           string             `json:"url"`
+	Direction     string             `json:"direction"`
+	Requested     string             `json:"requested"`          // the transport asked for
+	Protocol      string             `json:"protocol"`           // the transport negotiated; "" if no response arrived
+	Streams       int                `json:"streams"`            // transfers run
+	Connections   int64              `json:"connections"`        // connections opened
+	Bytes         int64              `json:"bytes"`              // body bytes moved, all streams
+	Seconds       float64            `json:"seconds"`            // wall time from first request to last body byte
+	BitsPerSecond float64            `json:"bits_per_second"`    // Bytes*8/Seconds
+	Errors        stats.ErrorCounts  `json:"errors"`             // failed transfers by kind
+	FirstError    string             `json:"first_error,omitempty"`
+	Interrupted   bool               `json:"interrupted"`        // the run was cancelled or timed out before finishing
+	PerStream     []Stream           `json:"per_stream"`
+	Client        ClientSide         `json:"client"`
+	Server        *stats.ServerStats `json:"server"`             // the server's /stats delta; null when unavailable
+	ServerNote    string             `json:"server_note,omitempty"` // why Server is null
+}
+
+// Validate reports the first problem with p.
+func (p Plan) Validate() (*url.URL, error) {
+	u, err := url.Parse(p.URL)
+	if err != nil || u.Host == "" {
+		return nil, fmt.Errorf("bad URL %q: want http://host:port/path or https://host:port/path", p.URL)
+	}
+	if err := p.Client.Protocol.CheckScheme(u.Scheme); err != nil {
+		return nil, err
+	}
+	if p.Transfers < 1 {
+		return nil, fmt.Errorf("transfers %d: want at least 1", p.Transfers)
+	}
+	if p.Conns < 0 || p.Conns > p.Transfers {
+		return nil, fmt.Errorf("connections %d: want 1 to %d (the number of transfers)", p.Conns, p.Transfers)
+	}
+	if p.Direction == Upload && p.Size < 0 {
+		return nil, fmt.Errorf("upload size %d is negative", p.Size)
+	}
+	return u, nil
+}
+
+// Run carries out p. Its error is for a plan that cannot start (bad URL,
+// bad tuning); failures of transfers are counted in the Result.
+func Run(ctx context.Context, p Plan) (Result, error) {
+	u, err := p.Validate()
+	if err != nil {
+		return Result{}, err
+	}
+	conns := p.Conns
+	if conns == 0 {
+		conns = 1
+		if p.Client.Protocol.Version() == 1 {
+			conns = p.Transfers
+		}
+	}
+	clients := make([]*transport.Client, conns)
+	for i := range clients {
+		opts := p.Client
+		opts.MaxConnsPerHost = 1
+		c, err := transport.NewClient(opts)
+		if err != nil {
+			closeAll(clients[:i])
+			return Result{}, err
+		}
+		clients[i] = c
+	}
+	defer closeAll(clients)
+	if p.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, p.Timeout)
+		defer cancel()
+	}
+
+	res := Result{
+		URL:       p.URL,
+		Direction: p.Direction.String(),
+		Requested: p.Client.Protocol.String(),
+		Streams:   p.Transfers,
+		PerStream: make([]Stream, p.Transfers),
+	}
+	// The server's counters are read over a connection of their own, opened
+	// before the first snapshot, so that the transfers' connections show in
+	// the difference.
+	statsURL := u.Scheme + "://" + u.Host + "/stats"
+	var (
+		before      *stats.ServerStats
+		statsClient *transport.Client
+	)
+	if p.ServerStats {
+		if statsClient, err = transport.NewClient(p.Client); err != nil {
+			return Result{}, err
+		}
+		defer statsClient.Close()
+		before, res.ServerNote = fetchStats(ctx, statsClient, statsURL)
+	}
+	procBefore := procstat.Sample()
+
+	var wg sync.WaitGroup
+	outcomes := make([]outcome, p.Transfers)
+	start := time.Now()
+	for i := 0; i < p.Transfers; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			c := clients[i%conns]
+			if p.Direction == Upload {
+				outcomes[i] = upload(ctx, c, p.URL, int64(p.Size))
+			} else {
+				outcomes[i] = download(ctx, c, p.URL)
+			}
+		}(i)
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	procAfter := procstat.Sample()
+
+	res.Seconds = elapsed.Seconds()
+	for i, out := range outcomes {
+		res.PerStream[i] = out.stream
+		res.Bytes += out.stream.Bytes
+		res.Client.BodyReads += out.reads
+		if out.negotiated {
+			res.Protocol = p.Client.Protocol.String()
+		}
+		if out.failed {
+			res.Errors.Count(out.kind)
+			if res.FirstError == "" {
+				res.FirstError = out.stream.Error
+			}
+		}
+	}
+	res.BitsPerSecond = float64(units.Rate(units.Bytes(res.Bytes), res.Seconds))
+	res.Interrupted = ctx.Err() != nil
+	res.Client.ReadSize = clients[0].ReadSize()
+	res.Client.Process = procAfter.Sub(procBefore)
+	if res.Bytes > 0 {
+		res.Client.CPUSecondsPer = res.Client.Process.CPUSeconds() / (float64(res.Bytes) / 1e9)
+	}
+	for _, c := range clients {
+		res.Client.TCP.Add(c.IO())
+		res.Client.QUIC.Add(c.QUIC())
+		res.Connections += c.Connections()
+	}
+	if before != nil && ctx.Err() == nil {
+		after, note := fetchStats(ctx, statsClient, statsURL)
+		if after != nil {
+			d := after.Sub(*before)
+			res.Server = &d
+		} else {
+			res.ServerNote = note
+		}
+	} else if p.ServerStats && res.ServerNote == "" {
+		res.ServerNote = "run interrupted before the server's counters were read"
+	}
+	return res, nil
+}
+
+func closeAll(cs []*transport.Client) {
+	for _, c := range cs {
+		if c != nil {
+			c.Close()
+		}
+	}
+}
+

@@ -1,0 +1,110 @@
+package transport
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"io"
+	"net"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/quic-go/quic-go"
+	"github.com/quic-go/quic-go/http3"
+
+	"github.com/httpvs/httpvs/stats"
+)
+
+// Classify says which kind of failure err is. It knows the errors of the
+// network stack, TLS, net/http's HTTP/2 and quic-go; status and short-body
+// failures are recognised by the caller, which sees the response.
+func Classify(err error) stats.ErrorKind {
+	var (
+		protoErr   *ProtocolError
+		unknownCA  x509.UnknownAuthorityError
+		hostErr    x509.HostnameError
+		invalidErr x509.CertificateInvalidError
+		verifyErr  *tls.CertificateVerificationError
+		alertErr   tls.AlertError
+		recordErr  tls.RecordHeaderError
+		idleErr    *quic.IdleTimeoutError
+		hsErr      *quic.HandshakeTimeoutError
+		streamErr  *quic.StreamError
+		appErr     *quic.ApplicationError
+		transErr   *quic.TransportError
+		h3Err      *http3.Error
+		netErr     net.Error
+	)
+	switch {
+	case err == nil:
+		return stats.ErrOther
+	case errors.As(err, &protoErr):
+		return stats.ErrProtocol
+	case (errors.As(err, &alertErr) && alertErr == alertNoApplicationProtocol) ||
+		strings.Contains(err.Error(), "tls: no application protocol"):
+		// The server speaks none of the ALPN protocols asked for: h2 asked
+		// of an HTTP/1.1-only server, for instance. Over TCP the alert
+		// arrives as an unexported type; its text is stable.
+		return stats.ErrProtocol
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return stats.ErrRefused
+	case errors.As(err, &unknownCA), errors.As(err, &hostErr), errors.As(err, &invalidErr),
+		errors.As(err, &verifyErr), errors.As(err, &alertErr), errors.As(err, &recordErr):
+		return stats.ErrTLS
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, os.ErrDeadlineExceeded),
+		errors.As(err, &idleErr), errors.As(err, &hsErr):
+		return stats.ErrTimeout
+	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE), errors.Is(err, syscall.ECONNABORTED),
+		errors.Is(err, net.ErrClosed), errors.As(err, &streamErr), errors.As(err, &appErr),
+		errors.As(err, &transErr), errors.As(err, &h3Err):
+		return stats.ErrReset
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return stats.ErrShort
+	case errors.As(err, &netErr) && netErr.Timeout():
+		return stats.ErrTimeout
+	}
+	// net/http's HTTP/2 errors are unexported types; their text is stable.
+	msg := err.Error()
+	switch {
+	case strings.Contains(msg, "stream error"), strings.Contains(msg, "GOAWAY"),
+		strings.Contains(msg, "connection lost"), strings.Contains(msg, "server closed"),
+		strings.HasSuffix(msg, ": EOF"), strings.Contains(msg, "client connection force closed"):
+		return stats.ErrReset
+	case strings.Contains(msg, "tls:"), strings.Contains(msg, "x509:"):
+		return stats.ErrTLS
+	case strings.Contains(msg, "timeout"):
+		return stats.ErrTimeout
+	}
+	return stats.ErrOther
+}
+
+// alertNoApplicationProtocol is TLS alert 120 (RFC 7301).
+const alertNoApplicationProtocol tls.AlertError = 120
+
+// quicWantBuffer is the UDP socket buffer size quic-go asks for, in bytes.
+const quicWantBuffer = 7 << 20
+
+// UDPBufferWarning returns one line explaining that the kernel caps UDP
+// socket buffers below what quic-go wants, with the command that lifts the
+// cap; it returns "" when the caps are large enough or cannot be read.
+// HTTP/3 works either way, with fewer packets in flight.
+func UDPBufferWarning() string {
+	r, rerr := readSysctl("/proc/sys/net/core/rmem_max")
+	w, werr := readSysctl("/proc/sys/net/core/wmem_max")
+	if rerr != nil || werr != nil || (r >= quicWantBuffer && w >= quicWantBuffer) {
+		return ""
+	}
+	return "warning: UDP socket buffers are capped at " + strconv.Itoa(r>>10) + " KiB receive / " + strconv.Itoa(w>>10) +
+		" KiB send, below the 7 MiB quic-go asks for; h3 may be slower. As root: sysctl -w net.core.rmem_max=7500000 net.core.wmem_max=7500000"
+}
+
+func readSysctl(path string) (int, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0, err
+	}
+	return strconv.Atoi(strings.TrimSpace(string(b)))
+}

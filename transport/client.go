@@ -1,0 +1,194 @@
+package transport
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"fmt"
+	"net"
+	"net/http"
+
+	"github.com/quic-go/quic-go"
+	"github.com/quic-go/quic-go/http3"
+
+	"github.com/httpvs/httpvs/stats"
+)
+
+// ClientOptions says which transport a Client speaks and how.
+type ClientOptions struct {
+	Protocol Protocol
+	Config   ClientConfig
+	// RootCAs are the CAs trusted for TLS transports; nil means the
+	// system's pool.
+	RootCAs *x509.CertPool
+	// Insecure skips certificate verification (curl -k).
+	Insecure bool
+	// MaxConnsPerHost limits HTTP/1.1 connections per host; zero means no
+	// limit. HTTP/2 and HTTP/3 clients keep one connection per host.
+	MaxConnsPerHost int
+}
+
+// Client is an HTTP client bound to one transport. It refuses responses
+// that arrive over any other transport and counts its connections' I/O.
+type Client struct {
+	proto    Protocol
+	readSize int
+	hc       *http.Client
+	closeFn  func() error
+	io       ioCounter
+	quic     quicCounter
+}
+
+// NewClient builds a client for opts.Protocol. Close it when done.
+func NewClient(opts ClientOptions) (*Client, error) {
+	if opts.Protocol < 0 || opts.Protocol >= numProtocols {
+		return nil, fmt.Errorf("unknown transport %d", opts.Protocol)
+	}
+	if err := opts.Config.Validate(); err != nil {
+		return nil, err
+	}
+	c := &Client{proto: opts.Protocol, readSize: opts.Config.EffectiveReadSize()}
+	tlsConf := &tls.Config{RootCAs: opts.RootCAs, InsecureSkipVerify: opts.Insecure, MinVersion: tls.VersionTLS12}
+	var rt http.RoundTripper
+	if opts.Protocol == H3 {
+		rt = c.newH3(opts, tlsConf)
+	} else {
+		rt = c.newTCP(opts, tlsConf)
+	}
+	c.hc = &http.Client{
+		Transport: rt,
+		// A benchmark measures the URL it was given: never follow redirects.
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+	return c, nil
+}
+
+func (c *Client) newTCP(opts ClientOptions, tlsConf *tls.Config) *http.Transport {
+	dialer := &net.Dialer{Timeout: opts.Config.dialTimeout()}
+	protos := new(http.Protocols)
+	tr := &http.Transport{
+		Proxy: nil, // measurements go straight to the target, never through a proxy
+		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			conn, err := dialer.DialContext(ctx, network, addr)
+			if err != nil {
+				return nil, err
+			}
+			return newCountingConn(conn, &c.io), nil
+		},
+		DisableCompression:  true,
+		MaxIdleConnsPerHost: 1 << 16,
+		MaxConnsPerHost:     opts.MaxConnsPerHost,
+		TLSHandshakeTimeout: opts.Config.dialTimeout(),
+		Protocols:           protos,
+		HTTP2:               opts.Config.HTTP2.http2Config(),
+	}
+	// "N streams on one connection" must mean one connection: wait for a
+	// free stream rather than open another connection.
+	tr.HTTP2.StrictMaxConcurrentRequests = true
+	switch opts.Protocol {
+	case H1:
+		protos.SetHTTP1(true)
+	case H2C:
+		protos.SetUnencryptedHTTP2(true)
+	case H1TLS, H2:
+		if opts.Protocol == H1TLS {
+			protos.SetHTTP1(true)
+			tlsConf.NextProtos = []string{"http/1.1"}
+		} else {
+			protos.SetHTTP2(true)
+			tlsConf.NextProtos = []string{"h2"}
+		}
+		// Dial TLS ourselves so the I/O counters sit below TLS, as on the
+		// server, and count the bytes that really cross the socket.
+		tr.DialTLSContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+			raw, err := tr.DialContext(ctx, network, addr)
+			if err != nil {
+				return nil, err
+			}
+			conf := tlsConf.Clone()
+			if conf.ServerName == "" {
+				if host, _, err := net.SplitHostPort(addr); err == nil {
+					conf.ServerName = host
+				}
+			}
+			tc := tls.Client(raw, conf)
+			if err := tc.HandshakeContext(ctx); err != nil {
+				raw.Close()
+				return nil, err
+			}
+			return tc, nil
+		}
+	}
+	c.closeFn = func() error { tr.CloseIdleConnections(); return nil }
+	return tr
+}
+
+func (c *Client) newH3(opts ClientOptions, tlsConf *tls.Config) *http3.Transport {
+	qconf := opts.Config.QUIC.quicConfig()
+	qconf.HandshakeIdleTimeout = opts.Config.dialTimeout()
+	tr := &http3.Transport{
+		TLSClientConfig:    tlsConf,
+		QUICConfig:         qconf,
+		DisableCompression: true,
+		Dial: func(ctx context.Context, addr string, tlsCfg *tls.Config, cfg *quic.Config) (*quic.Conn, error) {
+			conn, err := quic.DialAddrEarly(ctx, addr, tlsCfg, cfg)
+			if err != nil {
+				return nil, err
+			}
+			c.quic.track(conn)
+			return conn, nil
+		},
+	}
+	c.closeFn = tr.Close
+	return tr
+}
+
+// Protocol returns the transport the client speaks.
+func (c *Client) Protocol() Protocol { return c.proto }
+
+// ReadSize returns the buffer size, in bytes, to drain response bodies with.
+func (c *Client) ReadSize() int { return c.readSize }
+
+// HTTP returns the underlying http.Client. Responses it returns are not
+// checked for the negotiated protocol; use Do for that.
+func (c *Client) HTTP() *http.Client { return c.hc }
+
+// ProtocolError says a response arrived over another transport than the
+// one asked for (for example h2 asked, HTTP/1.1 negotiated by ALPN).
+type ProtocolError struct {
+	Want, Got Protocol
+}
+
+func (e *ProtocolError) Error() string {
+	return fmt.Sprintf("asked for %s but the server answered over %s", e.Want, e.Got)
+}
+
+// Do sends req and returns the response if it arrived over the client's
+// transport; otherwise it closes the body and returns a *ProtocolError.
+func (c *Client) Do(req *http.Request) (*http.Response, error) {
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	if got := OfResponse(resp); got != c.proto {
+		resp.Body.Close()
+		return nil, &ProtocolError{Want: c.proto, Got: got}
+	}
+	return resp, nil
+}
+
+// IO returns the client's TCP connection counters (h1, h2c, h1-tls, h2;
+// zero for h3).
+func (c *Client) IO() stats.IOStats { return c.io.snapshot() }
+
+// QUIC returns the client's QUIC connection counters (h3; zero otherwise).
+func (c *Client) QUIC() stats.QUICStats { return c.quic.snapshot() }
+
+// Connections returns how many connections the client has opened.
+func (c *Client) Connections() int64 {
+	return c.io.conns.Load() + c.QUIC().Connections
+}
+
+// Close releases the client's idle connections (h1, h2) or closes all of
+// its connections (h3).
+func (c *Client) Close() error { return c.closeFn() }

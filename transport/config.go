@@ -1,0 +1,195 @@
+package transport
+
+import (
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/quic-go/quic-go"
+
+	"github.com/httpvs/httpvs/units"
+)
+
+// Defaults used when a Config field is zero.
+const (
+	// DefaultReadSize is the client's body read buffer: large, so that
+	// HTTP/2 and HTTP/3 flow control are not driven by tiny reads (an
+	// io.Copy to io.Discard reads 8 KiB at a time).
+	DefaultReadSize = 256 * units.KiB
+	// DefaultWriteSize is the server's body write chunk.
+	DefaultWriteSize = 256 * units.KiB
+	// DefaultDialTimeout bounds connection set-up (TCP, TLS, QUIC handshakes).
+	DefaultDialTimeout = 10 * time.Second
+)
+
+// Config holds every tuning knob httpvs applies to its clients and servers.
+// The zero value is the default: Go's and quic-go's own defaults for their
+// settings, plus httpvs's large body read and write sizes. Each end reads
+// only its half.
+type Config struct {
+	Client ClientConfig
+	Server ServerConfig
+}
+
+// HTTP2 holds the http.HTTP2Config fields that matter for speed. Zero means
+// Go's default for that end (Go 1.26, read from its source: both ends
+// advertise a 1 MiB max frame size; the client has 4 MiB stream and 1 GiB
+// connection receive buffers, the server 1 MiB each and 250 concurrent
+// streams).
+type HTTP2 struct {
+	MaxReadFrameSize              units.Bytes // SETTINGS_MAX_FRAME_SIZE advertised to the peer; 16 KiB to 16 MiB
+	MaxReceiveBufferPerConnection units.Bytes // connection-level receive window, at least 64 KiB
+	MaxReceiveBufferPerStream     units.Bytes // stream-level receive window
+	MaxConcurrentStreams          int         // server: streams a client may open at once; client: ignored
+}
+
+// QUIC holds the quic.Config receive-window fields. Zero means quic-go's
+// default (v0.65: 512 KiB initial and 6 MiB max per stream, 768 KiB initial
+// and 15 MiB max per connection, 100 incoming streams).
+type QUIC struct {
+	InitialStreamReceiveWindow     units.Bytes // starting stream window; grows by auto-tuning
+	MaxStreamReceiveWindow         units.Bytes // ceiling of the stream window
+	InitialConnectionReceiveWindow units.Bytes // starting connection window
+	MaxConnectionReceiveWindow     units.Bytes // ceiling of the connection window
+	MaxIncomingStreams             int64       // bidirectional streams the peer may open at once
+}
+
+// ClientConfig tunes the client end.
+type ClientConfig struct {
+	HTTP2 HTTP2
+	QUIC  QUIC
+	// ReadSize is the buffer the client drains response bodies with;
+	// zero means DefaultReadSize.
+	ReadSize units.Bytes
+	// DialTimeout bounds TCP connect plus TLS handshake, or the QUIC
+	// handshake; zero means DefaultDialTimeout.
+	DialTimeout time.Duration
+}
+
+// ServerConfig tunes the server end.
+type ServerConfig struct {
+	HTTP2 HTTP2
+	QUIC  QUIC
+	// WriteSize is the chunk the server writes response bodies in and the
+	// buffer it reads request bodies with; zero means DefaultWriteSize.
+	WriteSize units.Bytes
+}
+
+// EffectiveReadSize returns ReadSize, or its default when zero.
+func (c ClientConfig) EffectiveReadSize() int {
+	if c.ReadSize <= 0 {
+		return int(DefaultReadSize)
+	}
+	return int(c.ReadSize)
+}
+
+// EffectiveWriteSize returns WriteSize, or its default when zero.
+func (c ServerConfig) EffectiveWriteSize() int {
+	if c.WriteSize <= 0 {
+		return int(DefaultWriteSize)
+	}
+	return int(c.WriteSize)
+}
+
+func (c ClientConfig) dialTimeout() time.Duration {
+	if c.DialTimeout <= 0 {
+		return DefaultDialTimeout
+	}
+	return c.DialTimeout
+}
+
+// Validate reports the first field out of range, naming the valid range.
+func (c Config) Validate() error {
+	if err := c.Client.Validate(); err != nil {
+		return err
+	}
+	return c.Server.Validate()
+}
+
+// Validate reports the first client field out of range.
+func (c ClientConfig) Validate() error {
+	if err := c.HTTP2.validate("client"); err != nil {
+		return err
+	}
+	if err := c.QUIC.validate("client"); err != nil {
+		return err
+	}
+	if c.ReadSize < 0 || c.ReadSize > 1*units.GiB {
+		return fmt.Errorf("client read size %d out of range: want 1 byte to 1Gi", c.ReadSize)
+	}
+	if c.DialTimeout < 0 {
+		return fmt.Errorf("dial timeout %v is negative", c.DialTimeout)
+	}
+	return nil
+}
+
+// Validate reports the first server field out of range.
+func (c ServerConfig) Validate() error {
+	if err := c.HTTP2.validate("server"); err != nil {
+		return err
+	}
+	if err := c.QUIC.validate("server"); err != nil {
+		return err
+	}
+	if c.WriteSize < 0 || c.WriteSize > 1*units.GiB {
+		return fmt.Errorf("server write size %d out of range: want 1 byte to 1Gi", c.WriteSize)
+	}
+	return nil
+}
+
+func (h HTTP2) validate(end string) error {
+	if f := h.MaxReadFrameSize; f != 0 && (f < 16*units.KiB || f > 16*units.MiB-1) {
+		return fmt.Errorf("%s HTTP/2 max read frame size %d out of range: want 16Ki to 16777215", end, f)
+	}
+	if b := h.MaxReceiveBufferPerConnection; b != 0 && (b < 64*units.KiB || b > 1<<31-1) {
+		return fmt.Errorf("%s HTTP/2 connection receive buffer %d out of range: want 64Ki to 2147483647", end, b)
+	}
+	if b := h.MaxReceiveBufferPerStream; b < 0 || b > 1<<31-1 {
+		return fmt.Errorf("%s HTTP/2 stream receive buffer %d out of range: want 1 to 2147483647", end, b)
+	}
+	if h.MaxConcurrentStreams < 0 {
+		return fmt.Errorf("%s HTTP/2 max concurrent streams %d is negative", end, h.MaxConcurrentStreams)
+	}
+	return nil
+}
+
+func (q QUIC) validate(end string) error {
+	for _, f := range []struct {
+		name string
+		v    units.Bytes
+	}{
+		{"initial stream receive window", q.InitialStreamReceiveWindow},
+		{"max stream receive window", q.MaxStreamReceiveWindow},
+		{"initial connection receive window", q.InitialConnectionReceiveWindow},
+		{"max connection receive window", q.MaxConnectionReceiveWindow},
+	} {
+		if f.v < 0 || f.v > 1<<40 {
+			return fmt.Errorf("%s QUIC %s %d out of range: want 1 to 1Ti", end, f.name, f.v)
+		}
+	}
+	if q.MaxIncomingStreams < 0 {
+		return fmt.Errorf("%s QUIC max incoming streams %d is negative", end, q.MaxIncomingStreams)
+	}
+	return nil
+}
+
+// http2Config returns the http.HTTP2Config for h; zero fields keep Go's defaults.
+func (h HTTP2) http2Config() *http.HTTP2Config {
+	return &http.HTTP2Config{
+		MaxConcurrentStreams:          h.MaxConcurrentStreams,
+		MaxReadFrameSize:              int(h.MaxReadFrameSize),
+		MaxReceiveBufferPerConnection: int(h.MaxReceiveBufferPerConnection),
+		MaxReceiveBufferPerStream:     int(h.MaxReceiveBufferPerStream),
+	}
+}
+
+// quicConfig returns the quic.Config for q; zero fields keep quic-go's defaults.
+func (q QUIC) quicConfig() *quic.Config {
+	return &quic.Config{
+		InitialStreamReceiveWindow:     uint64(q.InitialStreamReceiveWindow),
+		MaxStreamReceiveWindow:         uint64(q.MaxStreamReceiveWindow),
+		InitialConnectionReceiveWindow: uint64(q.InitialConnectionReceiveWindow),
+		MaxConnectionReceiveWindow:     uint64(q.MaxConnectionReceiveWindow),
+		MaxIncomingStreams:             q.MaxIncomingStreams,
+	}
+}

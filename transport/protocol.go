@@ -1,0 +1,150 @@
+// Package transport is the only package in httpvs that knows HTTP/1.1,
+// HTTP/2 and HTTP/3: it names the five transports (h1, h2c, h1-tls, h2, h3),
+// builds clients and servers for them with the tuning knobs of Config,
+// counts their connection I/O, makes certificates, and tells which
+// transport a request or response actually used.
+package transport
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+)
+
+// Protocol is one of the five transports httpvs measures.
+type Protocol int
+
+// The transports, in the order reports list them.
+const (
+	H1    Protocol = iota // HTTP/1.1 over TCP
+	H2C                   // HTTP/2 over TCP with prior knowledge (cleartext)
+	H1TLS                 // HTTP/1.1 over TLS (ALPN http/1.1)
+	H2                    // HTTP/2 over TLS (ALPN h2)
+	H3                    // HTTP/3 over QUIC (quic-go)
+	numProtocols
+)
+
+// Count is the number of transports; Protocol values run from 0 to Count-1.
+const Count = int(numProtocols)
+
+// All lists every transport in report order.
+var All = []Protocol{H1, H2C, H1TLS, H2, H3}
+
+var protocolNames = [numProtocols]string{"h1", "h2c", "h1-tls", "h2", "h3"}
+
+// String returns the name users type: h1, h2c, h1-tls, h2 or h3.
+func (p Protocol) String() string {
+	if p < 0 || p >= numProtocols {
+		return fmt.Sprintf("Protocol(%d)", int(p))
+	}
+	return protocolNames[p]
+}
+
+// Names returns the valid transport names joined by ", ", for messages.
+func Names() string { return strings.Join(protocolNames[:], ", ") }
+
+// Parse returns the transport named s (case-insensitive).
+func Parse(s string) (Protocol, error) {
+	for i, n := range protocolNames {
+		if strings.EqualFold(s, n) {
+			return Protocol(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown transport %q: want one of %s", s, Names())
+}
+
+// ParseList reads a comma-separated list of transport names, or "all".
+func ParseList(s string) ([]Protocol, error) {
+	if strings.EqualFold(strings.TrimSpace(s), "all") {
+		return append([]Protocol(nil), All...), nil
+	}
+	var out []Protocol
+	seen := map[Protocol]bool{}
+	for _, part := range strings.Split(s, ",") {
+		p, err := Parse(strings.TrimSpace(part))
+		if err != nil {
+			return nil, err
+		}
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// TLS reports whether p runs over TLS (h1-tls, h2, h3).
+func (p Protocol) TLS() bool { return p == H1TLS || p == H2 || p == H3 }
+
+// Scheme returns the URL scheme p is used with: "http" or "https".
+func (p Protocol) Scheme() string {
+	if p.TLS() {
+		return "https"
+	}
+	return "http"
+}
+
+// Version returns the HTTP major version p speaks: 1, 2 or 3.
+func (p Protocol) Version() int {
+	switch p {
+	case H2C, H2:
+		return 2
+	case H3:
+		return 3
+	default:
+		return 1
+	}
+}
+
+// Default returns the transport used for a URL scheme when none is named:
+// h1 for http, h2 for https.
+func Default(scheme string) (Protocol, error) {
+	switch strings.ToLower(scheme) {
+	case "http":
+		return H1, nil
+	case "https":
+		return H2, nil
+	}
+	return 0, fmt.Errorf("unsupported URL scheme %q: want http:// or https://", scheme)
+}
+
+// CheckScheme returns an error when p cannot be used with a URL of this
+// scheme, saying which transports can.
+func (p Protocol) CheckScheme(scheme string) error {
+	scheme = strings.ToLower(scheme)
+	if scheme != "http" && scheme != "https" {
+		return fmt.Errorf("unsupported URL scheme %q: want http:// or https://", scheme)
+	}
+	if scheme == p.Scheme() {
+		return nil
+	}
+	if scheme == "https" {
+		return fmt.Errorf("transport %s is cleartext but the URL is https://: use -p h1-tls, h2 or h3, or an http:// URL", p)
+	}
+	return fmt.Errorf("transport %s needs TLS but the URL is http://: use -p h1 or h2c, or an https:// URL", p)
+}
+
+// OfRequest returns the transport a server-side request arrived on.
+func OfRequest(r *http.Request) Protocol {
+	return of(r.ProtoMajor, r.TLS != nil)
+}
+
+// OfResponse returns the transport a client-side response arrived on.
+func OfResponse(resp *http.Response) Protocol {
+	return of(resp.ProtoMajor, resp.TLS != nil)
+}
+
+func of(major int, tls bool) Protocol {
+	switch {
+	case major == 3:
+		return H3
+	case major == 2 && tls:
+		return H2
+	case major == 2:
+		return H2C
+	case tls:
+		return H1TLS
+	default:
+		return H1
+	}
+}

@@ -1,0 +1,58 @@
+package transport
+
+import (
+	"sync"
+
+	"github.com/quic-go/quic-go"
+
+	"github.com/httpvs/httpvs/stats"
+)
+
+// quicCounter sums quic-go's per-connection statistics over every QUIC
+// connection it was told about, live or closed.
+type quicCounter struct {
+	mu     sync.Mutex
+	closed stats.QUICStats
+	live   map[*quic.Conn]struct{}
+}
+
+// track adds conn to the sum; when conn ends its last figures move into the
+// closed total.
+func (q *quicCounter) track(conn *quic.Conn) {
+	q.mu.Lock()
+	if q.live == nil {
+		q.live = make(map[*quic.Conn]struct{})
+	}
+	q.live[conn] = struct{}{}
+	q.closed.Connections++
+	q.mu.Unlock()
+	go func() {
+		<-conn.Context().Done()
+		final := quicStatsOf(conn)
+		q.mu.Lock()
+		delete(q.live, conn)
+		q.closed.Add(final)
+		q.mu.Unlock()
+	}()
+}
+
+func (q *quicCounter) snapshot() stats.QUICStats {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	s := q.closed
+	for conn := range q.live {
+		s.Add(quicStatsOf(conn))
+	}
+	return s
+}
+
+func quicStatsOf(conn *quic.Conn) stats.QUICStats {
+	cs := conn.ConnectionStats()
+	return stats.QUICStats{
+		PacketsSent:     int64(cs.PacketsSent),
+		PacketsReceived: int64(cs.PacketsReceived),
+		PacketsLost:     int64(cs.PacketsLost),
+		BytesSent:       int64(cs.BytesSent),
+		BytesReceived:   int64(cs.BytesReceived),
+	}
+}

@@ -1,0 +1,324 @@
+package transport
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/quic-go/quic-go"
+	"github.com/quic-go/quic-go/http3"
+
+	"github.com/httpvs/httpvs/stats"
+)
+
+// Server limits used when ServerOptions leaves them zero.
+const (
+	DefaultReadHeaderTimeout = 10 * time.Second
+	DefaultIdleTimeout       = 120 * time.Second
+	DefaultMaxHeaderBytes    = 1 << 20
+)
+
+// ServerOptions says where a Server listens and how it is tuned.
+type ServerOptions struct {
+	// Handler serves every transport.
+	Handler http.Handler
+	// Listen is the TCP address for h1 and h2c ("127.0.0.1:8080"); empty
+	// means no cleartext listener. Port 0 picks a free port.
+	Listen string
+	// TLSListen is the TCP address for h1-tls and h2 (by ALPN) and, unless
+	// NoH3, the UDP address for h3 on the same port; empty means none.
+	TLSListen string
+	// NoH3 turns the QUIC listener off.
+	NoH3 bool
+	// Cert is the TLS certificate; if it holds none, a self-signed one is made.
+	Cert tls.Certificate
+	// Config tunes HTTP/2, QUIC and the body write size.
+	Config ServerConfig
+	// ReadHeaderTimeout bounds reading a request's headers; zero means
+	// DefaultReadHeaderTimeout.
+	ReadHeaderTimeout time.Duration
+	// IdleTimeout closes idle keep-alive connections; zero means
+	// DefaultIdleTimeout.
+	IdleTimeout time.Duration
+	// MaxHeaderBytes bounds request headers, in bytes; zero means
+	// DefaultMaxHeaderBytes.
+	MaxHeaderBytes int
+	// ErrorLog receives the servers' connection errors; nil discards them.
+	ErrorLog *log.Logger
+}
+
+// Server serves one handler over all five transports: h1 and h2c on one TCP
+// port, h1-tls and h2 on a TLS port, h3 on UDP at the TLS port's number.
+type Server struct {
+	cert      tls.Certificate
+	tcpLn     net.Listener
+	tlsLn     net.Listener
+	udp       net.PacketConn
+	plain     *http.Server
+	secure    *http.Server
+	h3        *http3.Server
+	tcpIO     ioCounter
+	tlsIO     ioCounter
+	quic      quicCounter
+	conns     [numProtocols]atomic.Int64
+	errOnce   sync.Once
+	errc      chan error
+	closeOnce sync.Once
+}
+
+type connMarkKey struct{}
+
+// connMark is attached to every connection's context; the first request on
+// the connection counts the connection for its transport.
+type connMark struct{ counted atomic.Bool }
+
+// NewServer binds the listeners of opts and starts serving. It returns once
+// every listener is bound; serving errors arrive on Err.
+func NewServer(opts ServerOptions) (*Server, error) {
+	if opts.Handler == nil {
+		return nil, errors.New("server needs a handler")
+	}
+	if opts.Listen == "" && opts.TLSListen == "" {
+		return nil, errors.New("server needs a cleartext or a TLS listen address")
+	}
+	if err := opts.Config.Validate(); err != nil {
+		return nil, err
+	}
+	s := &Server{cert: opts.Cert, errc: make(chan error, 1)}
+	if len(s.cert.Certificate) == 0 {
+		cert, err := SelfSigned()
+		if err != nil {
+			return nil, err
+		}
+		s.cert = cert
+	}
+	handler := s.countConnections(opts.Handler)
+	logger := opts.ErrorLog
+	if logger == nil {
+		logger = log.New(io.Discard, "", 0)
+	}
+	newHTTPServer := func(protos *http.Protocols) *http.Server {
+		return &http.Server{
+			Handler:           handler,
+			Protocols:         protos,
+			HTTP2:             opts.Config.HTTP2.http2Config(),
+			ReadHeaderTimeout: orDuration(opts.ReadHeaderTimeout, DefaultReadHeaderTimeout),
+			IdleTimeout:       orDuration(opts.IdleTimeout, DefaultIdleTimeout),
+			MaxHeaderBytes:    orInt(opts.MaxHeaderBytes, DefaultMaxHeaderBytes),
+			ErrorLog:          logger,
+			ConnContext: func(ctx context.Context, _ net.Conn) context.Context {
+				return context.WithValue(ctx, connMarkKey{}, &connMark{})
+			},
+		}
+	}
+	if opts.Listen != "" {
+		ln, err := net.Listen("tcp", opts.Listen)
+		if err != nil {
+			return nil, fmt.Errorf("listen h1/h2c on %s: %w", opts.Listen, err)
+		}
+		s.tcpLn = countingListener{Listener: ln, c: &s.tcpIO}
+		protos := new(http.Protocols)
+		protos.SetHTTP1(true)
+		protos.SetUnencryptedHTTP2(true)
+		s.plain = newHTTPServer(protos)
+	}
+	if opts.TLSListen != "" {
+		if err := s.listenTLS(opts, handler, newHTTPServer); err != nil {
+			s.closeListeners()
+			return nil, err
+		}
+	}
+	if s.plain != nil {
+		go s.serve(func() error { return s.plain.Serve(s.tcpLn) })
+	}
+	if s.secure != nil {
+		go s.serve(func() error { return s.secure.ServeTLS(s.tlsLn, "", "") })
+	}
+	if s.h3 != nil {
+		go s.serve(func() error { return s.h3.Serve(s.udp) })
+	}
+	return s, nil
+}
+
+func (s *Server) listenTLS(opts ServerOptions, handler http.Handler, newHTTPServer func(*http.Protocols) *http.Server) error {
+	ln, udp, err := listenTCPAndUDP(opts.TLSListen, !opts.NoH3)
+	if err != nil {
+		return err
+	}
+	s.tlsLn = countingListener{Listener: ln, c: &s.tlsIO}
+	protos := new(http.Protocols)
+	protos.SetHTTP1(true)
+	protos.SetHTTP2(true)
+	s.secure = newHTTPServer(protos)
+	s.secure.TLSConfig = &tls.Config{Certificates: []tls.Certificate{s.cert}, MinVersion: tls.VersionTLS12}
+	if udp == nil {
+		return nil
+	}
+	s.udp = udp
+	qconf := opts.Config.QUIC.quicConfig()
+	s.h3 = &http3.Server{
+		Handler:        handler,
+		TLSConfig:      http3.ConfigureTLSConfig(&tls.Config{Certificates: []tls.Certificate{s.cert}, MinVersion: tls.VersionTLS13}),
+		QUICConfig:     qconf,
+		IdleTimeout:    orDuration(opts.IdleTimeout, DefaultIdleTimeout),
+		MaxHeaderBytes: orInt(opts.MaxHeaderBytes, DefaultMaxHeaderBytes),
+		ConnContext: func(ctx context.Context, c *quic.Conn) context.Context {
+			s.quic.track(c)
+			return context.WithValue(ctx, connMarkKey{}, &connMark{})
+		},
+	}
+	return nil
+}
+
+// listenTCPAndUDP binds TCP at addr and, if withUDP, UDP at the same port.
+// With port 0 it retries a few times when the kernel's free TCP port is
+// taken on UDP.
+func listenTCPAndUDP(addr string, withUDP bool) (net.Listener, net.PacketConn, error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, nil, fmt.Errorf("TLS listen address %q: %w", addr, err)
+	}
+	for attempt := 0; ; attempt++ {
+		ln, err := net.Listen("tcp", addr)
+		if err != nil {
+			return nil, nil, fmt.Errorf("listen h1-tls/h2 on %s: %w", addr, err)
+		}
+		if !withUDP {
+			return ln, nil, nil
+		}
+		bound := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+		udp, err := net.ListenPacket("udp", net.JoinHostPort(host, bound))
+		if err == nil {
+			return ln, udp, nil
+		}
+		ln.Close()
+		if port != "0" || attempt >= 10 {
+			return nil, nil, fmt.Errorf("listen h3 on udp %s: %w", net.JoinHostPort(host, bound), err)
+		}
+	}
+}
+
+// countConnections counts each connection once, for the transport of its
+// first request.
+func (s *Server) countConnections(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if m, ok := r.Context().Value(connMarkKey{}).(*connMark); ok && !m.counted.Load() && m.counted.CompareAndSwap(false, true) {
+			s.conns[OfRequest(r)].Add(1)
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+func (s *Server) serve(fn func() error) {
+	if err := fn(); err != nil && !errors.Is(err, http.ErrServerClosed) && !errors.Is(err, net.ErrClosed) && !errors.Is(err, quic.ErrServerClosed) {
+		s.errOnce.Do(func() { s.errc <- err })
+	}
+}
+
+// Err delivers the first error that stopped a listener other than Close.
+func (s *Server) Err() <-chan error { return s.errc }
+
+// Cert returns the certificate the TLS transports present.
+func (s *Server) Cert() tls.Certificate { return s.cert }
+
+// Has reports whether the server listens for transport p.
+func (s *Server) Has(p Protocol) bool {
+	switch p {
+	case H1, H2C:
+		return s.tcpLn != nil
+	case H1TLS, H2:
+		return s.tlsLn != nil
+	case H3:
+		return s.udp != nil
+	}
+	return false
+}
+
+// Addr returns the address transport p is served on, or "" if it is not.
+func (s *Server) Addr(p Protocol) string {
+	if !s.Has(p) {
+		return ""
+	}
+	switch p {
+	case H1, H2C:
+		return s.tcpLn.Addr().String()
+	case H3:
+		return s.udp.LocalAddr().String()
+	default:
+		return s.tlsLn.Addr().String()
+	}
+}
+
+// URL returns the base URL for transport p ("http://127.0.0.1:8080"), or
+// "" if it is not served.
+func (s *Server) URL(p Protocol) string {
+	addr := s.Addr(p)
+	if addr == "" {
+		return ""
+	}
+	return p.Scheme() + "://" + addr
+}
+
+// IOStats returns the connection counters of the server's listeners.
+func (s *Server) IOStats() (tcp, tlsIO stats.IOStats, quicStats stats.QUICStats) {
+	return s.tcpIO.snapshot(), s.tlsIO.snapshot(), s.quic.snapshot()
+}
+
+// Connections returns, per transport name, how many connections carried at
+// least one request of that transport.
+func (s *Server) Connections() map[string]int64 {
+	out := make(map[string]int64, numProtocols)
+	for _, p := range All {
+		out[p.String()] = s.conns[p].Load()
+	}
+	return out
+}
+
+// Close stops every listener and closes every connection at once.
+func (s *Server) Close() error {
+	var errs []error
+	s.closeOnce.Do(func() {
+		if s.plain != nil {
+			errs = append(errs, s.plain.Close())
+		}
+		if s.secure != nil {
+			errs = append(errs, s.secure.Close())
+		}
+		if s.h3 != nil {
+			errs = append(errs, s.h3.Close())
+		}
+		s.closeListeners()
+	})
+	return errors.Join(errs...)
+}
+
+func (s *Server) closeListeners() {
+	for _, c := range []io.Closer{s.tcpLn, s.tlsLn, s.udp} {
+		if c != nil {
+			c.Close()
+		}
+	}
+}
+
+func orDuration(v, def time.Duration) time.Duration {
+	if v <= 0 {
+		return def
+	}
+	return v
+}
+
+func orInt(v, def int) int {
+	if v <= 0 {
+		return def
+	}
+	return v
+}
