@@ -69,11 +69,11 @@ type Stream struct {
 
 // ClientSide is what the client measured of itself.
 type ClientSide struct {
-	BodyReads     int64              `json:"body_reads"`      // Read calls on response bodies (downloads)
-	ReadSize      int                `json:"read_size"`       // the buffer they used, bytes
-	TCP           stats.IOStats      `json:"tcp"`             // its TCP connections (below TLS)
-	QUIC          stats.QUICStats    `json:"quic"`            // its QUIC connections
-	Process       stats.ProcessStats `json:"process"`         // this process during the run
+	BodyReads     int64              `json:"body_reads"`         // Read calls on response bodies (downloads)
+	ReadSize      int                `json:"read_size"`          // the buffer they used, bytes
+	TCP           stats.IOStats      `json:"tcp"`                // its TCP connections (below TLS)
+	QUIC          stats.QUICStats    `json:"quic"`               // its QUIC connections
+	Process       stats.ProcessStats `json:"process"`            // this process during the run
 	CPUSecondsPer float64            `json:"cpu_seconds_per_gb"` // client CPU seconds per 10^9 body bytes
 }
 
@@ -82,19 +82,19 @@ type ClientSide struct {
 type Result struct {
 	URL           string             `json:"url"`
 	Direction     string             `json:"direction"`
-	Requested     string             `json:"requested"`          // the transport asked for
-	Protocol      string             `json:"protocol"`           // the transport negotiated; "" if no response arrived
-	Streams       int                `json:"streams"`            // transfers run
-	Connections   int64              `json:"connections"`        // connections opened
-	Bytes         int64              `json:"bytes"`              // body bytes moved, all streams
-	Seconds       float64            `json:"seconds"`            // wall time from first request to last body byte
-	BitsPerSecond float64            `json:"bits_per_second"`    // Bytes*8/Seconds
-	Errors        stats.ErrorCounts  `json:"errors"`             // failed transfers by kind
+	Requested     string             `json:"requested"`       // the transport asked for
+	Protocol      string             `json:"protocol"`        // the transport negotiated; "" if no response arrived
+	Streams       int                `json:"streams"`         // transfers run
+	Connections   int64              `json:"connections"`     // connections opened
+	Bytes         int64              `json:"bytes"`           // body bytes moved, all streams
+	Seconds       float64            `json:"seconds"`         // wall time from first request to last body byte
+	BitsPerSecond float64            `json:"bits_per_second"` // Bytes*8/Seconds
+	Errors        stats.ErrorCounts  `json:"errors"`          // failed transfers by kind
 	FirstError    string             `json:"first_error,omitempty"`
-	Interrupted   bool               `json:"interrupted"`        // the run was cancelled or timed out before finishing
+	Interrupted   bool               `json:"interrupted"` // the run was cancelled or timed out before finishing
 	PerStream     []Stream           `json:"per_stream"`
 	Client        ClientSide         `json:"client"`
-	Server        *stats.ServerStats `json:"server"`             // the server's /stats delta; null when unavailable
+	Server        *stats.ServerStats `json:"server"`                // the server's /stats delta; null when unavailable
 	ServerNote    string             `json:"server_note,omitempty"` // why Server is null
 }
 
@@ -242,4 +242,3 @@ func closeAll(cs []*transport.Client) {
 		}
 	}
 }
-
