@@ -3,9 +3,11 @@ package transfer
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -24,6 +26,12 @@ type outcome struct {
 }
 
 func (o *outcome) fail(kind stats.ErrorKind, err error) {
+	// net/http wraps errors in *url.Error, repeating method and URL that
+	// our own messages already name.
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = errors.New(strings.Replace(err.Error(), ue.Error(), ue.Err.Error(), 1))
+	}
 	o.failed = true
 	o.kind = kind
 	o.stream.Error = err.Error()

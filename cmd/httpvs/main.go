@@ -1,0 +1,20 @@
+// Command httpvs measures HTTP/1.1, HTTP/2 and HTTP/3 side by side: it
+// serves, downloads and uploads over h1, h2c, h1-tls, h2 and h3. Run
+// `httpvs help` for its subcommands.
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/httpvs/httpvs/internal/cli"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := cli.Main(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}

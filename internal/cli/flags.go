@@ -1,0 +1,117 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/httpvs/httpvs/transport"
+	"github.com/httpvs/httpvs/units"
+)
+
+// flagSet is a flag.FlagSet that reports errors to the caller instead of
+// printing or exiting, and prints its usage to stdout only on -h.
+type flagSet struct {
+	*flag.FlagSet
+	help func()
+}
+
+func newFlagSet(e *env, name, synopsis string) *flagSet {
+	fs := &flagSet{FlagSet: flag.NewFlagSet("httpvs "+name, flag.ContinueOnError)}
+	fs.SetOutput(io.Discard)
+	// flag calls Usage on every parse error too: keep it quiet, and print
+	// the flags only when asked with -h.
+	fs.Usage = func() {}
+	fs.help = func() {
+		fmt.Fprintf(e.stdout, "usage: httpvs %s %s\n\nflags:\n", name, synopsis)
+		fs.SetOutput(e.stdout)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+	}
+	return fs
+}
+
+// parse parses flags anywhere among args (curl-style: URL first, flags
+// after) and returns the positional arguments.
+func (fs *flagSet) parse(args []string) ([]string, error) {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				fs.help()
+				return nil, errHelp
+			}
+			return nil, usagef("%v", err)
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return positional, nil
+		}
+		// flag stops at "--": everything after it is positional.
+		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
+			return append(positional, rest...), nil
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
+	}
+}
+
+// clientFlags registers the client's tuning knobs on fs.
+func clientFlags(fs *flagSet, c *transport.ClientConfig) {
+	fs.Var(&c.ReadSize, "read-size", "client body read buffer `size` (default "+transport.DefaultReadSize.String()+")")
+	fs.DurationVar(&c.DialTimeout, "dial-timeout", transport.DefaultDialTimeout, "bound on TCP+TLS or QUIC connection set-up")
+	h2Flags(fs, "", &c.HTTP2, false)
+	quicFlags(fs, "", &c.QUIC)
+}
+
+// serverFlags registers the server's tuning knobs on fs, each name
+// prefixed with prefix.
+func serverFlags(fs *flagSet, prefix string, c *transport.ServerConfig) {
+	fs.Var(&c.WriteSize, prefix+"write-size", "server body write chunk `size` (default "+transport.DefaultWriteSize.String()+")")
+	h2Flags(fs, prefix, &c.HTTP2, true)
+	quicFlags(fs, prefix, &c.QUIC)
+}
+
+func h2Flags(fs *flagSet, prefix string, h *transport.HTTP2, server bool) {
+	fs.Var(&h.MaxReadFrameSize, prefix+"h2-max-frame", "HTTP/2 SETTINGS_MAX_FRAME_SIZE to advertise, `size` 16Ki..16Mi-1 (default Go's, 1Mi)")
+	fs.Var(&h.MaxReceiveBufferPerConnection, prefix+"h2-conn-window", "HTTP/2 connection receive window `size` (default Go's)")
+	fs.Var(&h.MaxReceiveBufferPerStream, prefix+"h2-stream-window", "HTTP/2 stream receive window `size` (default Go's)")
+	if server {
+		fs.IntVar(&h.MaxConcurrentStreams, prefix+"h2-max-streams", 0, "HTTP/2 streams a client may open at once (default Go's, 250)")
+	}
+}
+
+func quicFlags(fs *flagSet, prefix string, q *transport.QUIC) {
+	fs.Var(&q.MaxStreamReceiveWindow, prefix+"quic-stream-window", "QUIC max stream receive window `size` (default quic-go's, 6Mi)")
+	fs.Var(&q.MaxConnectionReceiveWindow, prefix+"quic-conn-window", "QUIC max connection receive window `size` (default quic-go's, 15Mi)")
+}
+
+// parseProtocol reads -p's value, or picks the default for scheme when empty.
+func parseProtocol(name, scheme string) (transport.Protocol, error) {
+	if name == "" {
+		p, err := transport.Default(scheme)
+		if err != nil {
+			return 0, usagef("%v", err)
+		}
+		return p, nil
+	}
+	p, err := transport.Parse(name)
+	if err != nil {
+		return 0, usagef("-p: %v", err)
+	}
+	if err := p.CheckScheme(scheme); err != nil {
+		return 0, usagef("%v", err)
+	}
+	return p, nil
+}
+
+// parseSizeArg reads a positional size argument.
+func parseSizeArg(what, s string) (units.Bytes, error) {
+	b, err := units.ParseBytes(s)
+	if err != nil {
+		return 0, usagef("%s: %v", what, strings.TrimPrefix(err.Error(), units.ErrSize.Error()+" "))
+	}
+	return b, nil
+}

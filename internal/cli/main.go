@@ -1,0 +1,140 @@
+// Package cli is httpvs's command line: it turns subcommands and flags into
+// the library's config structs, runs them, and prints with the report
+// package. It is the only package that writes to stdout and stderr or
+// chooses exit codes.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"strings"
+)
+
+// Exit codes.
+const (
+	exitOK      = 0 // success
+	exitFailure = 1 // a runtime failure: unreachable server, failed transfers
+	exitUsage   = 2 // bad flags, arguments or URLs
+)
+
+type command struct {
+	name, summary string
+	run           func(ctx context.Context, env *env, args []string) error
+}
+
+var commands = []command{
+	{"serve", "serve the payload over h1, h2c (one TCP port), h1-tls, h2 (TLS port) and h3 (UDP, same port)", runServe},
+	{"get", "download URL over one transport, N in parallel", runGet},
+	{"put", "upload SIZE bytes to URL over one transport, N in parallel", runPut},
+	{"run", "start a loopback server and compare downloads over every transport", runRun},
+	{"version", "print the version", runVersion},
+}
+
+// env is what a subcommand writes to.
+type env struct {
+	stdout, stderr io.Writer
+}
+
+// Main runs the httpvs command line with args (without the program name)
+// and returns the process exit code.
+func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	// httpvs prints its own one-line UDP buffer warning (transport.UDPBufferWarning).
+	os.Setenv("QUIC_GO_DISABLE_RECEIVE_BUFFER_WARNING", "true")
+	e := &env{stdout: stdout, stderr: stderr}
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
+		if len(args) > 1 {
+			return Main(ctx, []string{args[1], "-h"}, stdout, stderr)
+		}
+		usage(stdout)
+		if len(args) == 0 {
+			return exitUsage
+		}
+		return exitOK
+	}
+	for _, c := range commands {
+		if c.name == args[0] {
+			return finish(e, c.name, c.run(ctx, e, args[1:]))
+		}
+	}
+	fmt.Fprintf(stderr, "httpvs: unknown command %q: want one of %s (see httpvs help)\n", args[0], commandNames())
+	return exitUsage
+}
+
+func commandNames() string {
+	names := make([]string, len(commands))
+	for i, c := range commands {
+		names[i] = c.name
+	}
+	return strings.Join(names, ", ")
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "httpvs: is HTTP/2 (or HTTP/3) faster or slower than HTTP/1.1 for your workload?")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "usage: httpvs <command> [flags] [arguments]")
+	fmt.Fprintln(w)
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Transports: h1, h2c, h1-tls, h2, h3. Sizes: 10000000000, 10g, 100MB, 64Ki.")
+	fmt.Fprintln(w, "Run 'httpvs <command> -h' for a command's flags.")
+}
+
+// usageError is bad input: it exits with code 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error {
+	return &usageError{msg: fmt.Sprintf(format, args...)}
+}
+
+// errReported means the command already printed its failure; exit 1.
+var errReported = errors.New("reported")
+
+// errHelp means -h was asked for and usage was printed; exit 0.
+var errHelp = errors.New("help")
+
+func finish(e *env, name string, err error) int {
+	var ue *usageError
+	switch {
+	case err == nil, errors.Is(err, errHelp):
+		return exitOK
+	case errors.Is(err, errReported):
+		return exitFailure
+	case errors.As(err, &ue):
+		fmt.Fprintf(e.stderr, "httpvs %s: %s (see httpvs %s -h)\n", name, ue.msg, name)
+		return exitUsage
+	default:
+		fmt.Fprintf(e.stderr, "httpvs %s: %v\n", name, err)
+		return exitFailure
+	}
+}
+
+// version returns the module version and VCS revision the binary was built from.
+func version() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "httpvs (unknown version)"
+	}
+	v := info.Main.Version
+	for _, s := range info.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			v += " " + s.Value[:12]
+		}
+	}
+	return "httpvs " + v + " " + info.GoVersion
+}
+
+func runVersion(_ context.Context, e *env, args []string) error {
+	if len(args) > 0 {
+		return usagef("version takes no arguments, got %q", args[0])
+	}
+	fmt.Fprintln(e.stdout, version())
+	return nil
+}

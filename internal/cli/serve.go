@@ -1,0 +1,150 @@
+package cli
+
+import (
+	"context"
+	"crypto/tls"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"os"
+	"time"
+
+	"github.com/httpvs/httpvs/internal/fdlimit"
+	"github.com/httpvs/httpvs/server"
+	"github.com/httpvs/httpvs/transport"
+	"github.com/httpvs/httpvs/units"
+)
+
+func runServe(ctx context.Context, e *env, args []string) error {
+	fs := newFlagSet(e, "serve", "[flags]")
+	listen := fs.String("listen", "127.0.0.1:8080", "TCP `address` for h1 and h2c; empty for none")
+	tlsListen := fs.String("tls-listen", "127.0.0.1:8443", "TCP `address` for h1-tls and h2, and UDP for h3 on the same port; empty for none")
+	noH3 := fs.Bool("no-h3", false, "do not serve h3")
+	certFile := fs.String("cert", "", "PEM certificate `file` (default: a self-signed one made at start-up)")
+	keyFile := fs.String("key", "", "PEM key `file` for --cert")
+	writeCert := fs.String("write-cert", "", "write the certificate as PEM to `file`, for curl --cacert or httpvs get --cacert")
+	maxSize := server.DefaultMaxSize
+	fs.Var(&maxSize, "max-size", "largest download or upload `size` served")
+	verbose := fs.Bool("v", false, "log connection errors (TLS handshakes, resets) to stderr")
+	var cfg transport.ServerConfig
+	serverFlags(fs, "", &cfg)
+	pos, err := fs.parse(args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("serve takes no arguments, got %q", pos[0])
+	}
+	if (*certFile == "") != (*keyFile == "") {
+		return usagef("--cert and --key go together")
+	}
+	if maxSize <= 0 {
+		return usagef("--max-size must be positive")
+	}
+	if err := cfg.Validate(); err != nil {
+		return usagef("%v", err)
+	}
+	for _, addr := range []string{*listen, *tlsListen} {
+		if addr == "" {
+			continue
+		}
+		if _, _, err := net.SplitHostPort(addr); err != nil {
+			return usagef("listen address %q: want host:port, e.g. 127.0.0.1:8080", addr)
+		}
+	}
+	var cert tls.Certificate
+	if *certFile != "" {
+		if cert, err = transport.LoadKeyPair(*certFile, *keyFile); err != nil {
+			return err
+		}
+	}
+	if msg := fdlimit.Raise(); msg != "" {
+		fmt.Fprintln(e.stderr, msg)
+	}
+	payload := server.New(server.Options{MaxSize: maxSize, WriteSize: cfg.EffectiveWriteSize()})
+	opts := transport.ServerOptions{
+		Handler:   payload.Handler(),
+		Listen:    *listen,
+		TLSListen: *tlsListen,
+		NoH3:      *noH3,
+		Cert:      cert,
+		Config:    cfg,
+	}
+	if *verbose {
+		opts.ErrorLog = log.New(e.stderr, "httpvs serve: ", log.LstdFlags)
+	}
+	ts, err := transport.NewServer(opts)
+	if err != nil {
+		return err
+	}
+	defer ts.Close()
+	payload.Attach(ts)
+	if *writeCert != "" {
+		if err := os.WriteFile(*writeCert, transport.CertPEM(ts.Cert()), 0o644); err != nil {
+			return fmt.Errorf("write certificate: %w", err)
+		}
+	}
+	printBanner(e.stdout, ts, *certFile == "", *writeCert)
+	for _, addr := range []string{ts.Addr(transport.H1), ts.Addr(transport.H2)} {
+		if addr != "" && !isLoopback(addr) {
+			fmt.Fprintf(e.stderr, "warning: listening on %s, which is not a loopback address: anyone who can reach it can download and upload through this server\n", addr)
+		}
+	}
+	if ts.Has(transport.H3) {
+		if w := transport.UDPBufferWarning(); w != "" {
+			fmt.Fprintln(e.stderr, w)
+		}
+	}
+	select {
+	case <-ctx.Done():
+	case err := <-ts.Err():
+		return fmt.Errorf("serving: %w", err)
+	}
+	st := payload.Stats()
+	total := st.Total()
+	fmt.Fprintf(e.stdout, "httpvs serve: stopped after %s: %d requests, %s sent, %s received\n",
+		time.Duration(st.Seconds*float64(time.Second)).Round(time.Second), total.Requests,
+		units.Bytes(total.BodyBytesSent).Human(), units.Bytes(total.BodyBytesReceived).Human())
+	return nil
+}
+
+func printBanner(w io.Writer, ts *transport.Server, selfSigned bool, certPath string) {
+	fmt.Fprintf(w, "httpvs serve: %s, pid %d\n", version(), os.Getpid())
+	if u := ts.URL(transport.H1); u != "" {
+		fmt.Fprintf(w, "  h1, h2c      %s\n", u)
+	}
+	if u := ts.URL(transport.H2); u != "" {
+		fmt.Fprintf(w, "  h1-tls, h2   %s\n", u)
+	}
+	if u := ts.URL(transport.H3); u != "" {
+		fmt.Fprintf(w, "  h3           %s (UDP)\n", u)
+	}
+	if ts.Has(transport.H2) {
+		kind := "from --cert"
+		if selfSigned {
+			kind = "self-signed"
+		}
+		fmt.Fprintf(w, "  certificate  %s, SHA-256 %s\n", kind, transport.Fingerprint(ts.Cert()))
+		if certPath != "" {
+			fmt.Fprintf(w, "               written to %s\n", certPath)
+		}
+	}
+	fmt.Fprintln(w, "  routes       GET /bytes/{size} and /{size} (10000000000, 10g, 64Ki), PUT /sink, GET /small, POST /echo, GET /stats")
+	if u := ts.URL(transport.H1); u != "" {
+		fmt.Fprintf(w, "  try          curl -o /dev/null %s/10000000000\n", u)
+		fmt.Fprintf(w, "               curl -o /dev/null --http2-prior-knowledge %s/10g\n", u)
+	}
+	if u := ts.URL(transport.H2); u != "" {
+		fmt.Fprintf(w, "               curl -k -o /dev/null %s/1g\n", u)
+	}
+}
+
+func isLoopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}

@@ -1,0 +1,15 @@
+// Package fdlimit raises and reports the process's open-file limit, so that
+// many parallel connections fail with a clear message before they start
+// rather than with "too many open files" halfway through.
+package fdlimit
+
+// Reserve is how many descriptors a plan should leave for everything
+// besides its connections (stdio, listeners, the runtime's poller).
+const Reserve = 64
+
+// Raise lifts the soft open-file limit to the hard limit. It returns ""
+// on success or where limits do not apply, and a one-line warning otherwise.
+func Raise() string { return raise() }
+
+// Limit returns the soft open-file limit, or -1 where there is none to read.
+func Limit() int { return limit() }

@@ -1,0 +1,164 @@
+// Package report renders httpvs results for people (text) and programs
+// (JSON). Renderers are plain functions of an io.Writer and a result; they
+// do no measuring and hold no state.
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/httpvs/httpvs/stats"
+	"github.com/httpvs/httpvs/transfer"
+	"github.com/httpvs/httpvs/transport"
+	"github.com/httpvs/httpvs/units"
+)
+
+// JSON writes v as one indented JSON object and a newline.
+func JSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// maxStreamLines bounds the per-stream lines Transfer prints; failed
+// streams are always printed.
+const maxStreamLines = 10
+
+// Transfer writes a get or put result in the spirit of the seeds' output:
+// bytes, seconds and Gbit/s for the client, then the server's side.
+func Transfer(w io.Writer, r transfer.Result) error {
+	p := &printer{w: w}
+	method, moved, serverMoved := "GET", "received", "sent"
+	if r.Direction == transfer.Upload.String() {
+		method, moved, serverMoved = "PUT", "sent", "received"
+	}
+	negotiated := r.Protocol
+	if negotiated == "" {
+		negotiated = "nothing (no response)"
+	}
+	p.f("%s %s over %s (negotiated %s): %s on %s\n", method, r.URL, r.Requested, negotiated,
+		plural(r.Streams, "stream"), plural(int(r.Connections), "connection"))
+	p.f("client %s %d bytes in %.3f s = %s, %s\n", moved, r.Bytes, r.Seconds, units.BitsPerSecond(r.BitsPerSecond), r.Errors)
+	if r.Interrupted {
+		p.f("  interrupted: these are the figures measured until then\n")
+	}
+
+	c := r.Client
+	var parts []string
+	if c.BodyReads > 0 {
+		parts = append(parts, fmt.Sprintf("%d body reads (avg %s, buffer %s)", c.BodyReads, avg(r.Bytes, c.BodyReads), units.Bytes(c.ReadSize).Human()))
+	}
+	parts = append(parts, wireIO(c.TCP, c.QUIC)...)
+	parts = append(parts, cpu(c.Process, r.Bytes))
+	p.f("  client  %s\n", strings.Join(parts, "; "))
+
+	if s := r.Server; s != nil {
+		pc := s.Protocols[r.Requested]
+		bytes, calls, verb := pc.BodyBytesSent, pc.BodyWrites, "writes"
+		if r.Direction == transfer.Upload.String() {
+			bytes, calls, verb = pc.BodyBytesReceived, pc.BodyReads, "reads"
+		}
+		parts = []string{fmt.Sprintf("%s %d bytes in %.3f s handler time, %d %s (avg %s)",
+			serverMoved, bytes, pc.TransferSeconds, calls, verb, avg(bytes, calls))}
+		parts = append(parts, serverWire(s, r.Requested)...)
+		parts = append(parts, cpu(s.Process, bytes), fmt.Sprintf("%d GC", s.Process.GCCycles))
+		p.f("  server  %s\n", strings.Join(parts, "; "))
+	} else if r.ServerNote != "" {
+		p.f("  server  %s\n", r.ServerNote)
+	}
+
+	if len(r.PerStream) > 1 {
+		rates := make([]float64, 0, len(r.PerStream))
+		for _, s := range r.PerStream {
+			if s.Error == "" {
+				rates = append(rates, s.BitsPerSecond)
+			}
+		}
+		if len(rates) > 0 {
+			slices.Sort(rates)
+			p.f("  streams min %s, median %s, max %s\n", units.BitsPerSecond(rates[0]),
+				units.BitsPerSecond(rates[len(rates)/2]), units.BitsPerSecond(rates[len(rates)-1]))
+		}
+		shown := 0
+		for i, s := range r.PerStream {
+			if s.Error == "" && shown >= maxStreamLines {
+				continue
+			}
+			shown++
+			line := fmt.Sprintf("%d bytes in %.3f s = %s", s.Bytes, s.Seconds, units.BitsPerSecond(s.BitsPerSecond))
+			if s.Error != "" {
+				line += fmt.Sprintf(", %s error: %s", s.ErrorKind, s.Error)
+			}
+			p.f("  stream %d: %s\n", i+1, line)
+		}
+		if hidden := len(r.PerStream) - shown; hidden > 0 {
+			p.f("  (%d more streams without errors; --json lists them all)\n", hidden)
+		}
+	}
+	return p.err
+}
+
+// serverWire describes the server's I/O on the listener the transport uses.
+func serverWire(s *stats.ServerStats, name string) []string {
+	p, err := transport.Parse(name)
+	switch {
+	case err != nil:
+		return nil
+	case p == transport.H3:
+		return wireIO(stats.IOStats{}, s.QUIC)
+	case p.TLS():
+		return wireIO(s.TLS, stats.QUICStats{})
+	default:
+		return wireIO(s.TCP, stats.QUICStats{})
+	}
+}
+
+func wireIO(tcp stats.IOStats, q stats.QUICStats) []string {
+	var out []string
+	if tcp.Reads+tcp.Writes > 0 {
+		out = append(out, fmt.Sprintf("TCP %d reads (avg %s), %d writes (avg %s)",
+			tcp.Reads, avg(tcp.ReadBytes, tcp.Reads), tcp.Writes, avg(tcp.WriteBytes, tcp.Writes)))
+	}
+	if q.PacketsReceived+q.PacketsSent > 0 {
+		out = append(out, fmt.Sprintf("QUIC %d packets in (avg %s), %d out (avg %s), %d lost",
+			q.PacketsReceived, avg(q.BytesReceived, q.PacketsReceived), q.PacketsSent, avg(q.BytesSent, q.PacketsSent), q.PacketsLost))
+	}
+	return out
+}
+
+func cpu(p stats.ProcessStats, bytes int64) string {
+	s := fmt.Sprintf("CPU %.2f s (%.2f user, %.2f sys)", p.CPUSeconds(), p.CPUUserSeconds, p.CPUSystemSeconds)
+	if bytes > 0 {
+		s += fmt.Sprintf(" = %.3f s/GB", p.CPUSeconds()/(float64(bytes)/1e9))
+	}
+	return s
+}
+
+func avg(bytes, calls int64) string {
+	if calls == 0 {
+		return "-"
+	}
+	return units.Bytes(bytes / calls).Human()
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// printer keeps the first write error so renderers can print freely.
+type printer struct {
+	w   io.Writer
+	err error
+}
+
+func (p *printer) f(format string, args ...any) {
+	if p.err == nil {
+		_, p.err = fmt.Fprintf(p.w, format, args...)
+	}
+}
