@@ -1,0 +1,132 @@
+package server
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/httpvs/httpvs/stats"
+	"github.com/httpvs/httpvs/units"
+)
+
+func do(t *testing.T, h http.Handler, method, target string, body io.Reader, header http.Header) *httptest.ResponseRecorder {
+	t.Helper()
+	req := httptest.NewRequest(method, target, body)
+	for k, vs := range header {
+		req.Header[k] = vs
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec
+}
+
+func TestBytesRoutes(t *testing.T) {
+	s := New(Options{MaxSize: 10 * units.MB, WriteSize: 1000})
+	h := s.Handler()
+	tests := []struct {
+		path   string
+		status int
+		n      int
+	}{
+		{"/bytes/0", 200, 0},
+		{"/bytes/1", 200, 1},
+		{"/bytes/2500", 200, 2500},
+		{"/1m", 200, 1_000_000},
+		{"/64Ki", 200, 65536},
+		{"/10000000", 200, 10_000_000},
+		{"/10000001", http.StatusRequestEntityTooLarge, -1},
+		{"/bytes/1.5g", http.StatusBadRequest, -1},
+		{"/favicon.ico", http.StatusBadRequest, -1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			rec := do(t, h, "GET", tt.path, nil, nil)
+			if rec.Code != tt.status {
+				t.Fatalf("status %d, want %d: %s", rec.Code, tt.status, rec.Body)
+			}
+			if tt.n < 0 {
+				if !strings.Contains(rec.Body.String(), "size") {
+					t.Fatalf("error body does not say what was wrong: %q", rec.Body)
+				}
+				return
+			}
+			if rec.Body.Len() != tt.n || rec.Header().Get("Content-Length") != strconv.Itoa(tt.n) {
+				t.Fatalf("body %d bytes, Content-Length %q, want %d", rec.Body.Len(), rec.Header().Get("Content-Length"), tt.n)
+			}
+		})
+	}
+	st := s.Stats().Protocols["h1"]
+	if st.Requests != 6 || st.BodyBytesSent != 0+1+2500+1_000_000+65536+10_000_000 {
+		t.Fatalf("counters %+v", st)
+	}
+	// 2500 bytes in 1000-byte chunks is 3 writes.
+	if st.BodyWrites != 0+1+3+1000+66+10000 {
+		t.Fatalf("body writes %d", st.BodyWrites)
+	}
+}
+
+func TestSinkEchoSmall(t *testing.T) {
+	s := New(Options{MaxSize: 1000})
+	h := s.Handler()
+
+	rec := do(t, h, "PUT", "/sink", strings.NewReader(strings.Repeat("x", 999)), nil)
+	var sink SinkResult
+	if err := json.Unmarshal(rec.Body.Bytes(), &sink); err != nil || rec.Code != 200 || sink.Bytes != 999 {
+		t.Fatalf("sink: %d %s %v", rec.Code, rec.Body, err)
+	}
+	if rec := do(t, h, "POST", "/sink", strings.NewReader(strings.Repeat("x", 1001)), nil); rec.Code != http.StatusRequestEntityTooLarge {
+		t.Fatalf("over-cap sink: %d %s", rec.Code, rec.Body)
+	}
+
+	hdr := http.Header{"X-A": {"12345"}, "X-Bb": {"1", "22"}}
+	rec = do(t, h, "POST", "/echo", strings.NewReader("hello"), hdr)
+	if rec.Body.String() != "hello" {
+		t.Fatalf("echo body %q", rec.Body)
+	}
+	if rec.Header().Get(HeaderRequestHeaderCount) != "3" || rec.Header().Get(HeaderRequestHeaderBytes) != strconv.Itoa(3+5+4+1+4+2) {
+		t.Fatalf("echo header counts %q %q", rec.Header().Get(HeaderRequestHeaderCount), rec.Header().Get(HeaderRequestHeaderBytes))
+	}
+
+	if rec := do(t, h, "GET", "/small", nil, nil); rec.Body.String() != "ok" {
+		t.Fatalf("small %q", rec.Body)
+	}
+	if rec := do(t, h, "DELETE", "/small", nil, nil); rec.Code != http.StatusMethodNotAllowed {
+		t.Fatalf("DELETE /small: %d", rec.Code)
+	}
+	st := s.Stats().Protocols["h1"]
+	if st.Requests != 4 || st.BodyBytesReceived != 999+1001+5 || st.Aborted != 1 {
+		t.Fatalf("counters %+v", st)
+	}
+}
+
+func TestStatsResetAndJSON(t *testing.T) {
+	s := New(Options{})
+	h := s.Handler()
+	do(t, h, "GET", "/bytes/100", nil, nil)
+	rec := do(t, h, "GET", "/stats", nil, nil)
+	var st stats.ServerStats
+	if err := json.Unmarshal(rec.Body.Bytes(), &st); err != nil {
+		t.Fatalf("stats JSON: %v", err)
+	}
+	if st.Protocols["h1"].BodyBytesSent != 100 || st.Protocols["h1"].Requests != 1 {
+		t.Fatalf("stats %+v", st.Protocols["h1"])
+	}
+	if st.Process.Goroutines <= 0 || st.Process.HeapInUseBytes <= 0 {
+		t.Fatalf("process gauges missing: %+v", st.Process)
+	}
+	rec = do(t, h, "POST", "/stats/reset", nil, nil)
+	if err := json.Unmarshal(rec.Body.Bytes(), &st); err != nil || st.Protocols["h1"].BodyBytesSent != 100 {
+		t.Fatalf("reset did not return the counters before: %v %+v", err, st.Protocols["h1"])
+	}
+	if got := s.Stats().Protocols["h1"]; got.Requests != 0 || got.BodyBytesSent != 0 {
+		t.Fatalf("after reset: %+v", got)
+	}
+	do(t, h, "GET", "/bytes/7", nil, nil)
+	if got := s.Stats().Protocols["h1"]; got.Requests != 1 || got.BodyBytesSent != 7 {
+		t.Fatalf("after reset and one request: %+v", got)
+	}
+}

@@ -1,0 +1,207 @@
+package transport
+
+import (
+	"context"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/httpvs/httpvs/stats"
+	"github.com/httpvs/httpvs/units"
+)
+
+func TestParse(t *testing.T) {
+	for _, p := range All {
+		got, err := Parse(strings.ToUpper(p.String()))
+		if err != nil || got != p {
+			t.Fatalf("Parse(%q) = %v, %v", p, got, err)
+		}
+	}
+	if _, err := Parse("h4"); err == nil || !strings.Contains(err.Error(), Names()) {
+		t.Fatalf("Parse(h4) error %v does not list the names", err)
+	}
+	list, err := ParseList("h3, h1,h3")
+	if err != nil || len(list) != 2 || list[0] != H3 || list[1] != H1 {
+		t.Fatalf("ParseList = %v, %v", list, err)
+	}
+	if all, err := ParseList("all"); err != nil || len(all) != Count {
+		t.Fatalf("ParseList(all) = %v, %v", all, err)
+	}
+}
+
+func TestCheckScheme(t *testing.T) {
+	tests := []struct {
+		p      Protocol
+		scheme string
+		ok     bool
+	}{
+		{H1, "http", true}, {H2C, "http", true}, {H1TLS, "https", true}, {H2, "https", true}, {H3, "https", true},
+		{H1, "https", false}, {H2C, "https", false}, {H1TLS, "http", false}, {H2, "http", false}, {H3, "http", false},
+		{H1, "ftp", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.p.String()+"/"+tt.scheme, func(t *testing.T) {
+			if err := tt.p.CheckScheme(tt.scheme); (err == nil) != tt.ok {
+				t.Fatalf("CheckScheme = %v, want ok=%v", err, tt.ok)
+			}
+		})
+	}
+	if p, _ := Default("https"); p != H2 {
+		t.Fatalf("Default(https) = %v", p)
+	}
+	if p, _ := Default("http"); p != H1 {
+		t.Fatalf("Default(http) = %v", p)
+	}
+}
+
+func TestConfigValidate(t *testing.T) {
+	bad := []Config{
+		{Client: ClientConfig{HTTP2: HTTP2{MaxReadFrameSize: units.KiB}}},
+		{Client: ClientConfig{HTTP2: HTTP2{MaxReadFrameSize: 16 * units.MiB}}},
+		{Client: ClientConfig{HTTP2: HTTP2{MaxReceiveBufferPerConnection: units.KiB}}},
+		{Server: ServerConfig{HTTP2: HTTP2{MaxReceiveBufferPerStream: 4 * units.GiB}}},
+		{Server: ServerConfig{HTTP2: HTTP2{MaxConcurrentStreams: -1}}},
+		{Client: ClientConfig{QUIC: QUIC{MaxStreamReceiveWindow: -1}}},
+		{Client: ClientConfig{ReadSize: 2 * units.GiB}},
+		{Server: ServerConfig{WriteSize: -1}},
+	}
+	for i, c := range bad {
+		if err := c.Validate(); err == nil {
+			t.Errorf("case %d: %+v accepted", i, c)
+		}
+	}
+	good := Config{Client: ClientConfig{HTTP2: HTTP2{MaxReadFrameSize: 16 * units.KiB, MaxReceiveBufferPerConnection: units.GiB}}}
+	if err := good.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	var zero Config
+	if err := zero.Validate(); err != nil || zero.Client.EffectiveReadSize() != int(DefaultReadSize) || zero.Server.EffectiveWriteSize() != int(DefaultWriteSize) {
+		t.Fatalf("zero config: %v", err)
+	}
+}
+
+func TestClassify(t *testing.T) {
+	tests := []struct {
+		err  error
+		want stats.ErrorKind
+	}{
+		{&net.OpError{Op: "dial", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}, stats.ErrRefused},
+		{&net.OpError{Op: "read", Err: os.NewSyscallError("read", syscall.ECONNRESET)}, stats.ErrReset},
+		{fmt.Errorf("write: %w", syscall.EPIPE), stats.ErrReset},
+		{context.DeadlineExceeded, stats.ErrTimeout},
+		{fmt.Errorf("x: %w", os.ErrDeadlineExceeded), stats.ErrTimeout},
+		{io.ErrUnexpectedEOF, stats.ErrShort},
+		{x509.UnknownAuthorityError{}, stats.ErrTLS},
+		{&ProtocolError{Want: H2, Got: H1TLS}, stats.ErrProtocol},
+		{errors.New("remote error: tls: no application protocol"), stats.ErrProtocol},
+		{errors.New("stream error: stream ID 1; INTERNAL_ERROR"), stats.ErrReset},
+		{errors.New("http2: server sent GOAWAY and closed the connection"), stats.ErrReset},
+		{errors.New("something else"), stats.ErrOther},
+	}
+	for _, tt := range tests {
+		t.Run(tt.err.Error(), func(t *testing.T) {
+			if got := Classify(tt.err); got != tt.want {
+				t.Fatalf("Classify = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestFingerprintAndPEM(t *testing.T) {
+	cert, err := SelfSigned("example.test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`^([0-9A-F]{2}:){31}[0-9A-F]{2}$`).MatchString(Fingerprint(cert)) {
+		t.Fatalf("fingerprint %q", Fingerprint(cert))
+	}
+	f := t.TempDir() + "/c.pem"
+	if err := os.WriteFile(f, CertPEM(cert), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	pool, err := LoadCertPool(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cert.Leaf.Verify(x509.VerifyOptions{Roots: pool, DNSName: "example.test"}); err != nil {
+		t.Fatalf("cert does not verify against its own PEM: %v", err)
+	}
+}
+
+// TestServerCountsConnectionsPerTransport checks that one server answers
+// on all five transports, h3 on the TLS port number, and counts each
+// connection for the transport of its requests.
+func TestServerCountsConnectionsPerTransport(t *testing.T) {
+	ok := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, OfRequest(r).String()) })
+	s, err := NewServer(ServerOptions{Handler: ok, Listen: "127.0.0.1:0", TLSListen: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	_, tlsPort, _ := net.SplitHostPort(s.Addr(H2))
+	_, udpPort, _ := net.SplitHostPort(s.Addr(H3))
+	if tlsPort != udpPort {
+		t.Fatalf("h3 on port %s, TLS on %s", udpPort, tlsPort)
+	}
+	for _, p := range All {
+		c, err := NewClient(ClientOptions{Protocol: p, RootCAs: CertPool(s.Cert())})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 2; i++ {
+			req, _ := http.NewRequest("GET", s.URL(p)+"/", nil)
+			resp, err := c.Do(req)
+			if err != nil {
+				t.Fatalf("%s: %v", p, err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if string(body) != p.String() {
+				t.Fatalf("%s: server saw %q", p, body)
+			}
+		}
+		if c.Connections() != 1 {
+			t.Fatalf("%s: client opened %d connections", p, c.Connections())
+		}
+		c.Close()
+	}
+	for name, n := range s.Connections() {
+		if n != 1 {
+			t.Errorf("%s: server counted %d connections, want 1", name, n)
+		}
+	}
+	tcp, tlsIO, q := s.IOStats()
+	if tcp.Connections != 2 || tlsIO.Connections != 2 || q.Connections != 1 {
+		t.Errorf("listener connections tcp %d tls %d quic %d, want 2, 2, 1", tcp.Connections, tlsIO.Connections, q.Connections)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"h1", "H2C", "h1-tls", "all", "h1,h3", "", ",", "h2,,h3"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if p, err := Parse(s); err == nil && !strings.EqualFold(p.String(), s) {
+			t.Fatalf("Parse(%q) = %v", s, p)
+		}
+		list, err := ParseList(s)
+		if err != nil {
+			return
+		}
+		seen := map[Protocol]bool{}
+		for _, p := range list {
+			if p < 0 || int(p) >= Count || seen[p] {
+				t.Fatalf("ParseList(%q) = %v", s, list)
+			}
+			seen[p] = true
+		}
+	})
+}
