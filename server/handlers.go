@@ -43,14 +43,19 @@ func (s *Server) handleBytes(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodHead {
 		return
 	}
+	s.inflight.Add(1)
+	defer s.inflight.Add(-1)
 	start := time.Now()
 	for remaining := int64(size); remaining > 0; {
 		n := min(remaining, int64(len(s.chunk)))
-		m, err := w.Write(s.chunk[:n])
+		// Count before writing: a client that has every byte and then
+		// reads /stats must find them counted.
 		c.bodyWrites.Add(1)
-		c.bodySent.Add(int64(m))
+		c.bodySent.Add(n)
+		m, err := w.Write(s.chunk[:n])
 		remaining -= int64(m)
 		if err != nil {
+			c.bodySent.Add(int64(m) - n)
 			c.aborted.Add(1)
 			break
 		}
@@ -61,6 +66,8 @@ func (s *Server) handleBytes(w http.ResponseWriter, r *http.Request) {
 func (s *Server) handleSink(w http.ResponseWriter, r *http.Request) {
 	c := s.counter(r)
 	c.requests.Add(1)
+	s.inflight.Add(1)
+	defer s.inflight.Add(-1)
 	bp := s.bufs.Get().(*[]byte)
 	defer s.bufs.Put(bp)
 	buf := *bp
@@ -143,11 +150,25 @@ func (s *Server) handleEcho(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// settleWait bounds how long /stats waits for body handlers still running.
+const settleWait = 250 * time.Millisecond
+
+// settle waits, up to settleWait, for body handlers whose client may already
+// have every byte but whose handler time is not yet added.
+func (s *Server) settle() {
+	deadline := time.Now().Add(settleWait)
+	for s.inflight.Load() > 0 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+}
+
 func (s *Server) handleStats(w http.ResponseWriter, _ *http.Request) {
+	s.settle()
 	writeJSON(w, s.Stats())
 }
 
 func (s *Server) handleReset(w http.ResponseWriter, _ *http.Request) {
+	s.settle()
 	writeJSON(w, s.Reset())
 }
 

@@ -49,6 +49,7 @@ type Server struct {
 	start     time.Time
 	counters  [transport.Count]protoCounters
 	source    atomic.Pointer[IOSource]
+	inflight  atomic.Int64 // body handlers (/bytes, /sink) running now
 
 	mu       sync.Mutex
 	baseline stats.ServerStats // subtracted from raw counters; set by Reset
