@@ -69,12 +69,13 @@ type Stream struct {
 
 // ClientSide is what the client measured of itself.
 type ClientSide struct {
-	BodyReads       int64              `json:"body_reads"`         // Read calls on response bodies (downloads)
-	ReadSize        int                `json:"read_size"`          // the buffer they used, bytes
-	TCP             stats.IOStats      `json:"tcp"`                // its TCP connections (below TLS)
-	QUIC            stats.QUICStats    `json:"quic"`               // its QUIC connections
-	Process         stats.ProcessStats `json:"process"`            // this process during the run
-	CPUSecondsPerGB float64            `json:"cpu_seconds_per_gb"` // client CPU seconds per 10^9 body bytes
+	BodyReads       int64                  `json:"body_reads"`         // Read calls on response bodies (downloads)
+	ReadSize        int                    `json:"read_size"`          // the buffer they used, bytes
+	Settings        transport.ClientConfig `json:"settings"`           // the knobs in effect; zero fields are Go's or quic-go's defaults
+	TCP             stats.IOStats          `json:"tcp"`                // its TCP connections (below TLS)
+	QUIC            stats.QUICStats        `json:"quic"`               // its QUIC connections
+	Process         stats.ProcessStats     `json:"process"`            // this process during the run
+	CPUSecondsPerGB float64                `json:"cpu_seconds_per_gb"` // client CPU seconds per 10^9 body bytes
 }
 
 // Result is a run's outcome. Failed transfers are counted in Errors and
@@ -212,6 +213,7 @@ func Run(ctx context.Context, p Plan) (Result, error) {
 	res.BitsPerSecond = float64(units.Rate(units.Bytes(res.Bytes), res.Seconds))
 	res.Interrupted = ctx.Err() != nil
 	res.Client.ReadSize = clients[0].ReadSize()
+	res.Client.Settings = p.Client.Config.Effective()
 	res.Client.Process = procAfter.Sub(procBefore)
 	if res.Bytes > 0 {
 		res.Client.CPUSecondsPerGB = res.Client.Process.CPUSeconds() / (float64(res.Bytes) / 1e9)

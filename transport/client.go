@@ -80,7 +80,7 @@ func (c *Client) newTCP(opts ClientOptions, tlsConf *tls.Config) *http.Transport
 		MaxConnsPerHost:     opts.MaxConnsPerHost,
 		TLSHandshakeTimeout: opts.Config.dialTimeout(),
 		Protocols:           protos,
-		HTTP2:               opts.Config.HTTP2.http2Config(),
+		HTTP2:               opts.Config.EffectiveHTTP2().http2Config(),
 	}
 	// "N streams on one connection" must mean one connection: wait for a
 	// free stream rather than open another connection.

@@ -86,6 +86,17 @@ func TestConfigValidate(t *testing.T) {
 	if err := zero.Validate(); err != nil || zero.Client.EffectiveReadSize() != int(DefaultReadSize) || zero.Server.EffectiveWriteSize() != int(DefaultWriteSize) {
 		t.Fatalf("zero config: %v", err)
 	}
+	eff := zero.Client.Effective()
+	if eff.HTTP2.MaxReadFrameSize != DefaultClientMaxReadFrameSize || eff.ReadSize != DefaultReadSize || eff.DialTimeout != DefaultDialTimeout {
+		t.Fatalf("effective client config %+v", eff)
+	}
+	if eff.HTTP2.MaxReceiveBufferPerStream != 0 || eff.QUIC.MaxStreamReceiveWindow != 0 {
+		t.Fatalf("Effective filled a field left to Go or quic-go: %+v", eff)
+	}
+	stock := ClientConfig{HTTP2: HTTP2{MaxReadFrameSize: 16 * units.KiB}}.Effective()
+	if stock.HTTP2.MaxReadFrameSize != 16*units.KiB {
+		t.Fatalf("an explicit frame size was overridden: %v", stock.HTTP2.MaxReadFrameSize)
+	}
 }
 
 func TestClassify(t *testing.T) {

@@ -63,6 +63,7 @@ func clientFlags(fs *flagSet, c *transport.ClientConfig) {
 	fs.Var(&c.ReadSize, "read-size", "client body read buffer `size` (default "+transport.DefaultReadSize.String()+")")
 	fs.DurationVar(&c.DialTimeout, "dial-timeout", transport.DefaultDialTimeout, "bound on TCP+TLS or QUIC connection set-up")
 	h2Flags(fs, "", &c.HTTP2, false)
+	fs.Lookup("h2-max-frame").Usage = "HTTP/2 SETTINGS_MAX_FRAME_SIZE to advertise, `size` 16Ki..16Mi-1 (default 1Mi; Go's stock client: 16Ki)"
 	quicFlags(fs, "", &c.QUIC)
 }
 
