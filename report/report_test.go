@@ -1,0 +1,94 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/httpvs/httpvs/stats"
+	"github.com/httpvs/httpvs/transfer"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./report -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("%s differs from the golden file:\n--- got\n%s\n--- want\n%s", name, got, want)
+	}
+}
+
+func sample() transfer.Result {
+	var errs stats.ErrorCounts
+	errs.Count(stats.ErrReset)
+	return transfer.Result{
+		URL: "http://127.0.0.1:8080/1g", Direction: "download", Requested: "h2c", Protocol: "h2c",
+		Streams: 2, Connections: 1, Bytes: 1_500_000_000, Seconds: 0.75, BitsPerSecond: 16e9,
+		Errors: errs, FirstError: "GET http://127.0.0.1:8080/1g: body failed after 500000000 bytes: connection reset by peer",
+		PerStream: []transfer.Stream{
+			{Bytes: 1_000_000_000, Seconds: 0.5, BitsPerSecond: 16e9},
+			{Bytes: 500_000_000, Seconds: 0.75, BitsPerSecond: 5.33e9, Error: "connection reset by peer", ErrorKind: "reset"},
+		},
+		Client: transfer.ClientSide{
+			BodyReads: 6000, ReadSize: 262144,
+			TCP:     stats.IOStats{Connections: 1, Reads: 40000, ReadBytes: 1_500_100_000, Writes: 100, WriteBytes: 2600},
+			Process: stats.ProcessStats{CPUUserSeconds: 0.2, CPUSystemSeconds: 0.4},
+		},
+		Server: &stats.ServerStats{
+			Seconds:   0.8,
+			Protocols: map[string]stats.ProtocolCounters{"h2c": {Requests: 2, Connections: 1, BodyBytesSent: 1_500_000_000, BodyWrites: 5722, TransferSeconds: 1.2}},
+			TCP:       stats.IOStats{Connections: 1, Reads: 120, ReadBytes: 3000, Writes: 1500, WriteBytes: 1_500_020_000},
+			Process:   stats.ProcessStats{CPUUserSeconds: 0.3, CPUSystemSeconds: 0.3, GCCycles: 2},
+		},
+	}
+}
+
+func TestTransferGolden(t *testing.T) {
+	var b bytes.Buffer
+	if err := Transfer(&b, sample()); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "transfer.txt", b.Bytes())
+}
+
+func TestCompareGolden(t *testing.T) {
+	h1 := sample()
+	h1.Requested, h1.Protocol, h1.Errors, h1.BitsPerSecond = "h1", "h1", stats.ErrorCounts{}, 32e9
+	ok := sample()
+	ok.Errors = stats.ErrorCounts{}
+	failed := sample()
+	failed.Requested, failed.Protocol = "h3", ""
+	var b bytes.Buffer
+	if err := Compare(&b, []transfer.Result{h1, ok, failed}); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "compare.txt", b.Bytes())
+}
+
+func TestJSONIsOneObject(t *testing.T) {
+	var b bytes.Buffer
+	if err := JSON(&b, sample()); err != nil {
+		t.Fatal(err)
+	}
+	var back transfer.Result
+	dec := json.NewDecoder(&b)
+	if err := dec.Decode(&back); err != nil {
+		t.Fatal(err)
+	}
+	if dec.More() || back.Bytes != 1_500_000_000 || back.Errors.Reset != 1 || back.Server.Protocols["h2c"].BodyWrites != 5722 {
+		t.Fatalf("round trip lost data: %+v", back)
+	}
+}
