@@ -2,7 +2,10 @@ module github.com/httpvs/httpvs
 
 go 1.26.0
 
-require github.com/quic-go/quic-go v0.65.0
+require (
+	github.com/HdrHistogram/hdrhistogram-go v1.4.0
+	github.com/quic-go/quic-go v0.65.0
+)
 
 require (
 	github.com/quic-go/qpack v0.6.0 // indirect

@@ -1,0 +1,145 @@
+// Package load is httpvs's load generator: many requests over one
+// transport, in a closed loop (connections x streams, each sending its next
+// request when the last one ends) or an open loop (a fixed rate, latency
+// measured from each request's intended send time, as wrk2 does, so a slow
+// server cannot hide its queueing). Workers keep their own counters and
+// histograms, merged at the end; failures are counted by kind, never dropped.
+package load
+
+import (
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/httpvs/httpvs/transport"
+	"github.com/httpvs/httpvs/units"
+)
+
+// Defaults used when Config fields are zero.
+const (
+	DefaultDuration       = 10 * time.Second
+	DefaultRequestTimeout = 30 * time.Second
+	// DefaultMaxDuration bounds a run by request count (-n).
+	DefaultMaxDuration = 10 * time.Minute
+	// DefaultReadSize is each worker's body read buffer: smaller than a
+	// single transfer's, since a thousand workers each hold one.
+	DefaultReadSize = 64 * units.KiB
+	// LateThreshold is how far past its intended send time an open-loop
+	// request must start to count as late.
+	LateThreshold = time.Millisecond
+)
+
+// Config describes one load run. Every run is bounded: by Requests and
+// MaxDuration, or by Duration.
+type Config struct {
+	// URL is the target, e.g. http://127.0.0.1:8080/small.
+	URL string
+	// Client says the transport and its tuning; a zero ReadSize means
+	// DefaultReadSize here.
+	Client transport.ClientOptions
+	// Conns is the number of connections (-c); at least 1.
+	Conns int
+	// Streams is the number of concurrent requests per connection (-m);
+	// above 1 only for HTTP/2 and HTTP/3.
+	Streams int
+	// Requests is the number of measured requests (-n); zero means run for
+	// Duration instead.
+	Requests int64
+	// Duration is the measured time when Requests is zero; zero means
+	// DefaultDuration.
+	Duration time.Duration
+	// Warmup runs before measuring; its requests are not counted.
+	Warmup time.Duration
+	// Rate, in requests per second, makes the loop open; zero means closed.
+	Rate float64
+	// Method is the request method; empty means GET.
+	Method string
+	// BodySize is the request body size in bytes; zero sends none.
+	BodySize units.Bytes
+	// Headers adds Count headers of Len characters to each request.
+	Headers HeaderSpec
+	// RequestTimeout bounds each request; zero means DefaultRequestTimeout.
+	RequestTimeout time.Duration
+	// MaxDuration bounds a run by count; zero means DefaultMaxDuration.
+	MaxDuration time.Duration
+	// Progress, if set, is called at most twice a second while measuring.
+	Progress func(Progress)
+}
+
+// Progress is a live view of a run.
+type Progress struct {
+	Elapsed           time.Duration // since measuring started
+	Done              int64         // requests completed, failed ones included
+	Errors            int64         // failed requests
+	RequestsPerSecond float64       // over the last interval
+}
+
+// HeaderSpec is N headers of LEN characters each, written N:LEN.
+type HeaderSpec struct {
+	Count int // number of headers
+	Len   int // characters in each value
+}
+
+// String returns "N:LEN", or "" for none.
+func (h HeaderSpec) String() string {
+	if h.Count == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d:%d", h.Count, h.Len)
+}
+
+// ParseHeaderSpec reads N:LEN (seed 004's 100:100): N headers of LEN
+// characters, N from 0 to 10000, LEN from 1 to 65536.
+func ParseHeaderSpec(s string) (HeaderSpec, error) {
+	n, l, ok := strings.Cut(s, ":")
+	count, err1 := strconv.Atoi(n)
+	length, err2 := strconv.Atoi(l)
+	if !ok || err1 != nil || err2 != nil || count < 0 || count > 10000 || length < 1 || length > 65536 {
+		return HeaderSpec{}, fmt.Errorf("header spec %q: want N:LEN, N headers (0 to 10000) of LEN characters (1 to 65536), e.g. 100:100", s)
+	}
+	return HeaderSpec{Count: count, Len: length}, nil
+}
+
+// ParseRate reads a rate in requests per second: "1000", "2.5k", "1000/s".
+func ParseRate(s string) (float64, error) {
+	t := strings.TrimSuffix(strings.ToLower(strings.TrimSpace(s)), "/s")
+	mult := 1.0
+	if strings.HasSuffix(t, "k") {
+		t, mult = strings.TrimSuffix(t, "k"), 1000
+	}
+	r, err := strconv.ParseFloat(t, 64)
+	if err != nil || r*mult <= 0 || r*mult > 1e8 || r != r {
+		return 0, fmt.Errorf("rate %q: want requests per second above 0 and up to 1e8, e.g. 1000, 2.5k or 500/s", s)
+	}
+	return r * mult, nil
+}
+
+// validate checks c and returns the parsed URL.
+func (c Config) validate() (*url.URL, error) {
+	u, err := url.Parse(c.URL)
+	if err != nil || u.Host == "" {
+		return nil, fmt.Errorf("bad URL %q: want http://host:port/path or https://host:port/path", c.URL)
+	}
+	if err := c.Client.Protocol.CheckScheme(u.Scheme); err != nil {
+		return nil, err
+	}
+	switch {
+	case c.Conns < 1:
+		return nil, fmt.Errorf("connections %d: want at least 1", c.Conns)
+	case c.Streams < 1:
+		return nil, fmt.Errorf("streams per connection %d: want at least 1", c.Streams)
+	case c.Streams > 1 && c.Client.Protocol.Version() == 1:
+		return nil, fmt.Errorf("-m %d needs HTTP/2 or HTTP/3: HTTP/1.1 carries one request at a time per connection (pipelining is not implemented); use -c for more connections", c.Streams)
+	case c.Requests < 0:
+		return nil, fmt.Errorf("requests %d: want 0 (run for a duration) or more", c.Requests)
+	case c.Duration < 0 || c.Warmup < 0 || c.RequestTimeout < 0 || c.MaxDuration < 0:
+		return nil, fmt.Errorf("durations must not be negative")
+	case c.Rate < 0:
+		return nil, fmt.Errorf("rate %v: want 0 (closed loop) or more", c.Rate)
+	case c.BodySize < 0 || c.BodySize > units.GiB:
+		return nil, fmt.Errorf("body size %d: want 0 to 1Gi", c.BodySize)
+	}
+	return u, nil
+}

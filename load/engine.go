@@ -1,0 +1,274 @@
+package load
+
+import (
+	"context"
+	"math"
+	"net/url"
+	"runtime/metrics"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/httpvs/httpvs/internal/procstat"
+	"github.com/httpvs/httpvs/stats"
+	"github.com/httpvs/httpvs/transport"
+)
+
+// maxShards bounds the histogram shards; workers beyond it share them.
+const maxShards = 64
+
+// run is the state of one load run shared by its workers.
+type run struct {
+	cfg     Config
+	url     *url.URL
+	open    bool
+	byCount bool
+
+	start      time.Time // workers start
+	measureAt  time.Time // warmup ends
+	end        time.Time // duration mode: measuring ends; count mode: hard bound
+	interval   float64   // open loop: nanoseconds between intended sends
+	maxTickets int64     // count mode: last ticket + 1 (open loop includes warmup tickets)
+
+	tickets atomic.Int64 // claimed request slots
+	done    atomic.Int64 // measured requests completed
+	failed  atomic.Int64 // measured requests failed
+
+	shards []*shard
+	body   []byte
+}
+
+// shard is a set of histograms that several workers record into.
+type shard struct {
+	mu                          sync.Mutex
+	latency, ttfb, connect, tls *stats.Histogram
+	late                        *stats.Histogram
+	lateCount                   int64
+	bytesIn, bytesOut, requests int64
+	errors                      stats.ErrorCounts
+	firstErr                    string
+	negotiated                  bool
+}
+
+func newShard() *shard {
+	return &shard{
+		latency: stats.NewHistogram(), ttfb: stats.NewHistogram(),
+		connect: stats.NewHistogram(), tls: stats.NewHistogram(), late: stats.NewHistogram(),
+	}
+}
+
+// Run carries out cfg. Its error is for a run that cannot start (bad
+// configuration); request failures are counted in the Result.
+func Run(ctx context.Context, cfg Config) (Result, error) {
+	u, err := cfg.validate()
+	if err != nil {
+		return Result{}, err
+	}
+	if cfg.Method == "" {
+		cfg.Method = "GET"
+	}
+	if cfg.Duration == 0 {
+		cfg.Duration = DefaultDuration
+	}
+	if cfg.RequestTimeout == 0 {
+		cfg.RequestTimeout = DefaultRequestTimeout
+	}
+	if cfg.MaxDuration == 0 {
+		cfg.MaxDuration = DefaultMaxDuration
+	}
+	if cfg.Client.Config.ReadSize == 0 {
+		cfg.Client.Config.ReadSize = DefaultReadSize
+	}
+	clients := make([]*transport.Client, cfg.Conns)
+	for i := range clients {
+		opts := cfg.Client
+		opts.MaxConnsPerHost = 1
+		if clients[i], err = transport.NewClient(opts); err != nil {
+			closeClients(clients[:i])
+			return Result{}, err
+		}
+	}
+	defer closeClients(clients)
+
+	r := &run{cfg: cfg, url: u, open: cfg.Rate > 0, byCount: cfg.Requests > 0}
+	r.body = make([]byte, cfg.BodySize)
+	for i := range r.body {
+		r.body[i] = byte('a' + i%26)
+	}
+	workers := cfg.Conns * cfg.Streams
+	for i := 0; i < min(workers, maxShards); i++ {
+		r.shards = append(r.shards, newShard())
+	}
+	r.start = time.Now()
+	r.measureAt = r.start.Add(cfg.Warmup)
+	if r.byCount {
+		r.end = r.measureAt.Add(cfg.MaxDuration)
+		r.maxTickets = cfg.Requests
+	} else {
+		r.end = r.measureAt.Add(cfg.Duration)
+	}
+	if r.open {
+		r.interval = 1e9 / cfg.Rate
+		if r.byCount {
+			r.maxTickets += int64(math.Ceil(cfg.Warmup.Seconds() * cfg.Rate))
+		}
+	}
+	runCtx, cancel := context.WithDeadline(ctx, r.end)
+	defer cancel()
+
+	// Figures that bracket the measured phase.
+	var before, after sample
+	measured := make(chan struct{})
+	go func() {
+		if d := time.Until(r.measureAt); d > 0 {
+			select {
+			case <-time.After(d):
+			case <-runCtx.Done():
+			}
+		}
+		before = takeSample()
+		close(measured)
+	}()
+	stopProgress := r.progress(runCtx)
+
+	var wg sync.WaitGroup
+	for i := 0; i < workers; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			newWorker(r, clients[i%cfg.Conns], r.shards[i%len(r.shards)]).loop(runCtx)
+		}(i)
+	}
+	wg.Wait()
+	finished := time.Now()
+	cancel()
+	<-measured
+	after = takeSample()
+	stopProgress()
+
+	res := r.result(clients, ctx.Err() != nil)
+	window := finished.Sub(r.measureAt)
+	if !r.byCount && finished.After(r.end) {
+		window = r.end.Sub(r.measureAt)
+	}
+	res.Seconds = max(window.Seconds(), 0)
+	if res.Seconds > 0 {
+		res.RequestsPerSecond = float64(res.Requests) / res.Seconds
+		res.BytesPerSecond = float64(res.BytesReceived+res.BytesSent) / res.Seconds
+	}
+	res.ClientCPUSeconds = after.proc.Sub(before.proc).CPUSeconds()
+	if res.Requests > 0 {
+		res.BytesPerRequest = float64(after.allocBytes-before.allocBytes) / float64(res.Requests)
+		res.AllocsPerRequest = float64(after.allocObjects-before.allocObjects) / float64(res.Requests)
+	}
+	return res, nil
+}
+
+// result merges the shards.
+func (r *run) result(clients []*transport.Client, interrupted bool) Result {
+	res := Result{
+		Engine:      EngineStd,
+		URL:         r.cfg.URL,
+		Method:      r.cfg.Method,
+		Requested:   r.cfg.Client.Protocol.String(),
+		Mode:        "closed",
+		Concurrency: r.cfg.Conns * r.cfg.Streams,
+		Interrupted: interrupted,
+		Settings:    r.cfg.Client.Config.Effective(),
+	}
+	lat, ttfb, conn, tls, late := stats.NewHistogram(), stats.NewHistogram(), stats.NewHistogram(), stats.NewHistogram(), stats.NewHistogram()
+	var lateCount int64
+	for _, s := range r.shards {
+		lat.Merge(s.latency)
+		ttfb.Merge(s.ttfb)
+		conn.Merge(s.connect)
+		tls.Merge(s.tls)
+		late.Merge(s.late)
+		lateCount += s.lateCount
+		res.Requests += s.requests
+		res.BytesReceived += s.bytesIn
+		res.BytesSent += s.bytesOut
+		res.Errors.Add(s.errors)
+		if res.FirstError == "" {
+			res.FirstError = s.firstErr
+		}
+		if s.negotiated {
+			res.Protocol = res.Requested
+		}
+	}
+	res.Latency = lat.Summary()
+	res.Phases = Phases{Connect: conn.Summary(), TLS: tls.Summary(), TTFB: ttfb.Summary()}
+	if r.open {
+		res.Mode = "open"
+		res.Schedule = &Schedule{TargetRate: r.cfg.Rate, Late: lateCount, LateBy: late.Summary()}
+	}
+	for _, c := range clients {
+		res.Connections += c.Connections()
+	}
+	return res
+}
+
+// progress reports to cfg.Progress twice a second until the returned stop
+// function is called.
+func (r *run) progress(ctx context.Context) (stop func()) {
+	if r.cfg.Progress == nil {
+		return func() {}
+	}
+	quit := make(chan struct{})
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		tick := time.NewTicker(500 * time.Millisecond)
+		defer tick.Stop()
+		var last int64
+		lastAt := time.Now()
+		for {
+			select {
+			case <-quit:
+				return
+			case <-ctx.Done():
+				return
+			case now := <-tick.C:
+				if now.Before(r.measureAt) {
+					continue
+				}
+				done := r.done.Load()
+				r.cfg.Progress(Progress{
+					Elapsed:           now.Sub(r.measureAt),
+					Done:              done,
+					Errors:            r.failed.Load(),
+					RequestsPerSecond: float64(done-last) / now.Sub(lastAt).Seconds(),
+				})
+				last, lastAt = done, now
+			}
+		}
+	}()
+	return func() { close(quit); <-stopped }
+}
+
+func closeClients(cs []*transport.Client) {
+	for _, c := range cs {
+		if c != nil {
+			c.Close()
+		}
+	}
+}
+
+// sample is what is read at the start and end of the measured phase.
+type sample struct {
+	proc                     stats.ProcessStats
+	allocBytes, allocObjects uint64
+}
+
+func takeSample() sample {
+	m := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}, {Name: "/gc/heap/allocs:objects"}}
+	metrics.Read(m)
+	s := sample{proc: procstat.Sample()}
+	if m[0].Value.Kind() == metrics.KindUint64 {
+		s.allocBytes = m[0].Value.Uint64()
+	}
+	if m[1].Value.Kind() == metrics.KindUint64 {
+		s.allocObjects = m[1].Value.Uint64()
+	}
+	return s
+}

@@ -1,0 +1,253 @@
+package load
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/httpvs/httpvs/server"
+	"github.com/httpvs/httpvs/transport"
+	"github.com/httpvs/httpvs/units"
+)
+
+func startServer(t *testing.T, h http.Handler) (*transport.Server, *server.Server) {
+	t.Helper()
+	var payload *server.Server
+	if h == nil {
+		payload = server.New(server.Options{})
+		h = payload.Handler()
+	}
+	ts, err := transport.NewServer(transport.ServerOptions{Handler: h, Listen: "127.0.0.1:0", TLSListen: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if payload != nil {
+		payload.Attach(ts)
+	}
+	t.Cleanup(func() { ts.Close() })
+	return ts, payload
+}
+
+func mustRun(t *testing.T, cfg Config) Result {
+	t.Helper()
+	res, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	return res
+}
+
+func TestExactRequestCountsEveryTransport(t *testing.T) {
+	ts, payload := startServer(t, nil)
+	for _, p := range transport.All {
+		for _, path := range []string{"/small", "/echo"} {
+			t.Run(p.String()+path, func(t *testing.T) {
+				before := payload.Stats().Protocols[p.String()]
+				cfg := Config{
+					URL:      ts.URL(p) + path,
+					Client:   transport.ClientOptions{Protocol: p, RootCAs: transport.CertPool(ts.Cert())},
+					Conns:    2,
+					Streams:  3,
+					Requests: 101,
+					Warmup:   50 * time.Millisecond,
+					Headers:  HeaderSpec{Count: 10, Len: 20},
+				}
+				if path == "/echo" {
+					cfg.Method, cfg.BodySize = "POST", 39*units.KB
+				}
+				if p.Version() == 1 {
+					cfg.Streams = 1
+				}
+				res := mustRun(t, cfg)
+				if res.Requests != 101 || res.Errors.Total != 0 {
+					t.Fatalf("requests %d errors %v (%s), want 101 and none", res.Requests, res.Errors, res.FirstError)
+				}
+				if res.Latency.Count != 101 || res.Latency.P50 <= 0 || res.Latency.Max < res.Latency.P99 {
+					t.Fatalf("latency %+v", res.Latency)
+				}
+				if res.Protocol != p.String() || res.Engine != EngineStd || res.Connections != 2 {
+					t.Fatalf("protocol %q engine %q connections %d", res.Protocol, res.Engine, res.Connections)
+				}
+				wantIn := int64(101 * 2)
+				if path == "/echo" {
+					wantIn = 101 * 39000
+					if res.BytesSent != wantIn {
+						t.Fatalf("sent %d body bytes, want %d", res.BytesSent, wantIn)
+					}
+				}
+				if res.BytesReceived != wantIn {
+					t.Fatalf("received %d body bytes, want %d", res.BytesReceived, wantIn)
+				}
+				// The server saw the measured requests plus the warmup's.
+				after := payload.Stats().Protocols[p.String()]
+				if got := after.Requests - before.Requests; got < 101 {
+					t.Fatalf("server saw %d requests, want at least 101", got)
+				}
+				if res.Phases.TTFB.Count == 0 {
+					t.Errorf("no TTFB recorded")
+				}
+				if p.TLS() && p != transport.H3 && res.Phases.TLS.Count != 2 {
+					t.Errorf("TLS handshakes recorded %d, want 2", res.Phases.TLS.Count)
+				}
+				if res.AllocsPerRequest <= 0 || res.ClientCPUSeconds <= 0 {
+					t.Errorf("allocs/request %v cpu %v", res.AllocsPerRequest, res.ClientCPUSeconds)
+				}
+			})
+		}
+	}
+}
+
+func TestDurationBounded(t *testing.T) {
+	ts, _ := startServer(t, nil)
+	start := time.Now()
+	res := mustRun(t, Config{URL: ts.URL(transport.H2C) + "/small", Client: transport.ClientOptions{Protocol: transport.H2C},
+		Conns: 1, Streams: 4, Duration: 300 * time.Millisecond})
+	if took := time.Since(start); took > 5*time.Second {
+		t.Fatalf("a 300ms run took %v", took)
+	}
+	if res.Requests == 0 || res.Errors.Total != 0 || res.Seconds < 0.2 || res.Seconds > 1 {
+		t.Fatalf("requests %d errors %v seconds %v", res.Requests, res.Errors, res.Seconds)
+	}
+}
+
+// stallOnce blocks one request, the stallAt'th, for 500 ms; with one
+// connection every request scheduled meanwhile waits behind it.
+type stallOnce struct {
+	n       atomic.Int64
+	stallAt int64
+}
+
+func (s *stallOnce) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.n.Add(1) == s.stallAt {
+		time.Sleep(500 * time.Millisecond)
+	}
+	w.Write([]byte("ok"))
+}
+
+// TestOpenLoopCountsQueueing checks coordinated-omission correction: one
+// 500 ms stall delays every request scheduled during it, and the open loop
+// shows that in its p99, where the closed loop sees one slow request.
+func TestOpenLoopCountsQueueing(t *testing.T) {
+	for _, open := range []bool{true, false} {
+		t.Run("open="+strconv.FormatBool(open), func(t *testing.T) {
+			srv := httptest.NewServer(&stallOnce{stallAt: 50})
+			defer srv.Close()
+			cfg := Config{URL: srv.URL, Client: transport.ClientOptions{Protocol: transport.H1},
+				Conns: 1, Streams: 1, Requests: 400}
+			if open {
+				cfg.Rate = 200 // 2 s of schedule; the stall covers a quarter of it
+			}
+			res := mustRun(t, cfg)
+			if res.Requests != 400 || res.Errors.Total != 0 {
+				t.Fatalf("requests %d errors %v", res.Requests, res.Errors)
+			}
+			if res.Latency.Max < 0.45 {
+				t.Fatalf("max %v: the stall is missing", res.Latency.Max)
+			}
+			if open {
+				if res.Latency.P90 < 0.1 || res.Schedule == nil || res.Schedule.Late < 50 {
+					t.Fatalf("open loop p90 %v schedule %+v: queueing behind the stall not counted", res.Latency.P90, res.Schedule)
+				}
+			} else if res.Latency.P99 > 0.1 {
+				t.Fatalf("closed loop p99 %v: expected one slow request only", res.Latency.P99)
+			}
+		})
+	}
+}
+
+// TestServerClosingConnections checks that connections the server drops
+// mid-run are counted as errors, and the count of requests stays exact.
+// net/http retries an idempotent request once when a reused connection dies
+// before any response byte, so fewer than the 1 in 5 drops surface.
+func TestServerClosingConnections(t *testing.T) {
+	var n atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if n.Add(1)%5 == 0 {
+			conn, _, err := http.NewResponseController(w).Hijack()
+			if err == nil {
+				conn.Close()
+			}
+			return
+		}
+		w.Write([]byte("ok"))
+	}))
+	defer srv.Close()
+	res := mustRun(t, Config{URL: srv.URL, Client: transport.ClientOptions{Protocol: transport.H1}, Conns: 3, Streams: 1, Requests: 200})
+	if res.Requests != 200 {
+		t.Fatalf("requests %d, want 200", res.Requests)
+	}
+	if res.Errors.Total < 5 || res.Errors.Total > 40 || res.Errors.Total != res.Errors.Reset {
+		t.Fatalf("errors %v (%s): want 5 to 40, all resets", res.Errors, res.FirstError)
+	}
+	if res.Connections < 30 {
+		t.Fatalf("connections %d: dropped connections were not replaced", res.Connections)
+	}
+}
+
+func TestConfigRejects(t *testing.T) {
+	good := Config{URL: "http://127.0.0.1:1/small", Conns: 1, Streams: 1}
+	bad := []func(*Config){
+		func(c *Config) { c.Streams = 2 },
+		func(c *Config) { c.Conns = 0 },
+		func(c *Config) { c.URL = "https://127.0.0.1:1/" },
+		func(c *Config) { c.Rate = -1 },
+		func(c *Config) { c.Requests = -1 },
+		func(c *Config) { c.BodySize = 2 * units.GiB },
+	}
+	for i, mutate := range bad {
+		c := good
+		mutate(&c)
+		if _, err := Run(context.Background(), c); err == nil {
+			t.Errorf("case %d accepted", i)
+		}
+	}
+}
+
+func TestParseHeaderSpecAndRate(t *testing.T) {
+	if h, err := ParseHeaderSpec("100:100"); err != nil || h != (HeaderSpec{100, 100}) || h.String() != "100:100" {
+		t.Fatalf("%v %v", h, err)
+	}
+	for _, s := range []string{"", "100", "100:", ":5", "-1:5", "5:0", "a:b", "10001:1", "1:65537"} {
+		if _, err := ParseHeaderSpec(s); err == nil {
+			t.Errorf("ParseHeaderSpec(%q) accepted", s)
+		}
+	}
+	for in, want := range map[string]float64{"1000": 1000, "2.5k": 2500, "500/s": 500, "0.5": 0.5} {
+		if got, err := ParseRate(in); err != nil || got != want {
+			t.Errorf("ParseRate(%q) = %v, %v", in, got, err)
+		}
+	}
+	for _, s := range []string{"", "0", "-5", "fast", "NaN", "inf", "1e9"} {
+		if _, err := ParseRate(s); err == nil {
+			t.Errorf("ParseRate(%q) accepted", s)
+		}
+	}
+}
+
+func FuzzParseHeaderSpec(f *testing.F) {
+	for _, s := range []string{"100:100", "0:1", "1:65536", "x", "1:"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		h, err := ParseHeaderSpec(s)
+		if err == nil && (h.Count < 0 || h.Count > 10000 || h.Len < 1 || h.Len > 65536) {
+			t.Fatalf("ParseHeaderSpec(%q) = %+v", s, h)
+		}
+	})
+}
+
+func FuzzParseRate(f *testing.F) {
+	for _, s := range []string{"1000", "2.5k", "500/s", "NaN", "-1", "1e300"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		r, err := ParseRate(s)
+		if err == nil && !(r > 0 && r <= 1e8) {
+			t.Fatalf("ParseRate(%q) = %v", s, r)
+		}
+	})
+}

@@ -1,0 +1,57 @@
+package load
+
+import (
+	"github.com/httpvs/httpvs/stats"
+	"github.com/httpvs/httpvs/transport"
+)
+
+// Engine names the client implementation that produced a result.
+const EngineStd = "std" // net/http's clients for h1, h2c, h1-tls, h2; quic-go's http3 for h3
+
+// Result is a load run's outcome. Counts cover the measured phase only
+// (after warmup); requests cut off by the end of the run or an interrupt
+// are neither successes nor errors.
+type Result struct {
+	Engine            string               `json:"engine"`
+	URL               string               `json:"url"`
+	Method            string               `json:"method"`
+	Requested         string               `json:"requested"` // the transport asked for
+	Protocol          string               `json:"protocol"`  // the transport negotiated; "" if no response arrived
+	Mode              string               `json:"mode"`      // "closed" or "open"
+	Concurrency       int                  `json:"concurrency"`
+	Connections       int64                `json:"connections"` // connections opened, warmup included
+	Requests          int64                `json:"requests"`    // completed, failed ones included
+	Errors            stats.ErrorCounts    `json:"errors"`
+	FirstError        string               `json:"first_error,omitempty"`
+	Seconds           float64              `json:"seconds"` // measured wall time
+	RequestsPerSecond float64              `json:"requests_per_second"`
+	BytesReceived     int64                `json:"bytes_received"` // response body bytes
+	BytesSent         int64                `json:"bytes_sent"`     // request body bytes
+	BytesPerSecond    float64              `json:"bytes_per_second"`
+	Latency           stats.LatencySummary `json:"latency_seconds"` // open loop: from the intended send time
+	Phases            Phases               `json:"phases_seconds"`
+	Schedule          *Schedule            `json:"schedule,omitempty"` // open loop only
+	ClientCPUSeconds  float64              `json:"client_cpu_seconds"`
+	// BytesPerRequest and AllocsPerRequest are heap bytes and objects the
+	// whole process allocated per measured request (runtime/metrics); with
+	// the server in the same process they include its allocations.
+	BytesPerRequest  float64                `json:"bytes_per_request"`
+	AllocsPerRequest float64                `json:"allocs_per_request"`
+	Interrupted      bool                   `json:"interrupted"`
+	Settings         transport.ClientConfig `json:"settings"`
+}
+
+// Phases are request phase timings from net/http/httptrace.
+type Phases struct {
+	Connect stats.LatencySummary `json:"connect"` // TCP connect, per new connection (h1, h2c, h1-tls, h2)
+	TLS     stats.LatencySummary `json:"tls"`     // TLS handshake, per new connection (h1-tls, h2)
+	TTFB    stats.LatencySummary `json:"ttfb"`    // request start to first response byte
+}
+
+// Schedule says how well an open-loop run kept its rate. A generator that
+// cannot keep up shows it here rather than in hidden latency.
+type Schedule struct {
+	TargetRate float64              `json:"target_rate"` // requests per second asked for
+	Late       int64                `json:"late"`        // requests sent more than LateThreshold after their intended time
+	LateBy     stats.LatencySummary `json:"late_by"`     // how late every request was sent
+}

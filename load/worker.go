@@ -1,0 +1,213 @@
+package load
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptrace"
+	"net/url"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/httpvs/httpvs/stats"
+	"github.com/httpvs/httpvs/transport"
+)
+
+// worker sends one request at a time. Its trace hooks may run on the
+// transport's goroutines, so what they share with it is atomic or guarded
+// by the shard's mutex.
+type worker struct {
+	r      *run
+	client *transport.Client
+	shard  *shard
+	base   *http.Request
+	buf    []byte
+
+	reqStart     atomic.Int64 // unix nanoseconds the current request started
+	ttfb         atomic.Int64 // nanoseconds to its first response byte; 0 if none yet
+	connectStart atomic.Int64
+	tlsStart     atomic.Int64
+}
+
+func newWorker(r *run, c *transport.Client, s *shard) *worker {
+	w := &worker{r: r, client: c, shard: s, buf: make([]byte, c.ReadSize())}
+	header := make(http.Header, r.cfg.Headers.Count)
+	if r.cfg.Headers.Count > 0 {
+		value := strings.Repeat("v", r.cfg.Headers.Len)
+		for i := 0; i < r.cfg.Headers.Count; i++ {
+			header[fmt.Sprintf("X-Httpvs-%04d", i)] = []string{value}
+		}
+	}
+	w.base = &http.Request{
+		Method:     r.cfg.Method,
+		URL:        r.url,
+		Proto:      "HTTP/1.1",
+		ProtoMajor: 1,
+		ProtoMinor: 1,
+		Header:     header,
+		Host:       r.url.Host,
+	}
+	return w
+}
+
+func (w *worker) trace() *httptrace.ClientTrace {
+	return &httptrace.ClientTrace{
+		ConnectStart: func(string, string) { w.connectStart.Store(time.Now().UnixNano()) },
+		ConnectDone: func(_, _ string, err error) {
+			if start := w.connectStart.Load(); err == nil && start != 0 {
+				w.record(func(s *shard) { s.connect.Record(time.Duration(time.Now().UnixNano() - start)) })
+			}
+		},
+		TLSHandshakeStart: func() { w.tlsStart.Store(time.Now().UnixNano()) },
+		TLSHandshakeDone: func(_ tls.ConnectionState, err error) {
+			if start := w.tlsStart.Load(); err == nil && start != 0 {
+				w.record(func(s *shard) { s.tls.Record(time.Duration(time.Now().UnixNano() - start)) })
+			}
+		},
+		GotFirstResponseByte: func() {
+			w.ttfb.Store(time.Now().UnixNano() - w.reqStart.Load())
+		},
+	}
+}
+
+func (w *worker) record(fn func(*shard)) {
+	w.shard.mu.Lock()
+	fn(w.shard)
+	w.shard.mu.Unlock()
+}
+
+// loop sends requests until the run's count or time is used up.
+func (w *worker) loop(ctx context.Context) {
+	r := w.r
+	traced := httptrace.WithClientTrace(ctx, w.trace())
+	for ctx.Err() == nil {
+		var intended time.Time
+		measuring := true
+		if r.open {
+			t := r.tickets.Add(1) - 1
+			intended = r.start.Add(time.Duration(float64(t) * r.interval))
+			if (r.byCount && t >= r.maxTickets) || (!r.byCount && !intended.Before(r.end)) {
+				return
+			}
+			if d := time.Until(intended); d > 0 {
+				timer := time.NewTimer(d)
+				select {
+				case <-timer.C:
+				case <-ctx.Done():
+					timer.Stop()
+					return
+				}
+			}
+			measuring = !intended.Before(r.measureAt)
+		} else {
+			measuring = !time.Now().Before(r.measureAt)
+			if measuring && r.byCount && r.tickets.Add(1) > r.maxTickets {
+				return
+			}
+		}
+		w.once(ctx, traced, intended, measuring)
+	}
+}
+
+// once sends one request and records it if measuring.
+func (w *worker) once(runCtx, traced context.Context, intended time.Time, measuring bool) {
+	reqCtx, cancel := context.WithTimeout(traced, w.r.cfg.RequestTimeout)
+	defer cancel()
+	req := w.base.WithContext(reqCtx)
+	if n := len(w.r.body); n > 0 {
+		req.Body = io.NopCloser(bytes.NewReader(w.r.body))
+		req.ContentLength = int64(n)
+	}
+	start := time.Now()
+	w.reqStart.Store(start.UnixNano())
+	w.ttfb.Store(0)
+	var (
+		kind    stats.ErrorKind
+		failure error
+		got     int64
+		ok      bool
+	)
+	resp, err := w.client.Do(req)
+	if err != nil {
+		kind, failure = transport.Classify(err), err
+	} else {
+		ok = true
+		got, err = w.drain(resp)
+		switch {
+		case err != nil:
+			kind, failure = transport.Classify(err), fmt.Errorf("body failed after %d bytes: %w", got, err)
+		case resp.StatusCode/100 != 2:
+			kind, failure = stats.ErrStatus, fmt.Errorf("status %s", resp.Status)
+		case resp.ContentLength >= 0 && got != resp.ContentLength:
+			kind, failure = stats.ErrShort, fmt.Errorf("body has %d bytes, Content-Length said %d", got, resp.ContentLength)
+		}
+	}
+	end := time.Now()
+	// A request cut off by the run's end or an interrupt is no result.
+	if !measuring || (failure != nil && runCtx.Err() != nil) {
+		return
+	}
+	from := start
+	if w.r.open {
+		from = intended
+	}
+	ttfb := w.ttfb.Load()
+	w.record(func(s *shard) {
+		s.requests++
+		s.latency.Record(end.Sub(from))
+		if ttfb > 0 {
+			s.ttfb.Record(time.Duration(ttfb))
+		}
+		if w.r.open {
+			late := start.Sub(intended)
+			s.late.Record(late)
+			if late > LateThreshold {
+				s.lateCount++
+			}
+		}
+		s.bytesIn += got
+		if ok {
+			s.bytesOut += req.ContentLength
+			s.negotiated = true
+		}
+		if failure != nil {
+			s.errors.Count(kind)
+			if s.firstErr == "" {
+				s.firstErr = fmt.Sprintf("%s %s: %v", w.r.cfg.Method, w.r.cfg.URL, stripURLError(failure))
+			}
+		}
+	})
+	w.r.done.Add(1)
+	if failure != nil {
+		w.r.failed.Add(1)
+	}
+}
+
+// drain reads the body to its end and closes it.
+func (w *worker) drain(resp *http.Response) (int64, error) {
+	defer resp.Body.Close()
+	var n int64
+	for {
+		m, err := resp.Body.Read(w.buf)
+		n += int64(m)
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+	}
+}
+
+// stripURLError drops the method and URL that net/http's *url.Error
+// repeats; the first-error line names them once.
+func stripURLError(err error) error {
+	if ue, ok := err.(*url.Error); ok {
+		return ue.Err
+	}
+	return err
+}
