@@ -30,6 +30,7 @@ var commands = []command{
 	{"serve", "serve the payload over h1, h2c (one TCP port), h1-tls, h2 (TLS port) and h3 (UDP, same port)", runServe},
 	{"get", "download URL over one transport, N in parallel", runGet},
 	{"put", "upload SIZE bytes to URL over one transport, N in parallel", runPut},
+	{"load", "send many requests over one transport: closed loop (-c x -m) or open loop (--rate)", runLoad},
 	{"run", "start a loopback server and compare downloads over every transport", runRun},
 	{"version", "print the version", runVersion},
 }

@@ -1,0 +1,140 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"os"
+	"time"
+
+	"github.com/httpvs/httpvs/internal/fdlimit"
+	"github.com/httpvs/httpvs/load"
+	"github.com/httpvs/httpvs/report"
+	"github.com/httpvs/httpvs/transport"
+	"github.com/httpvs/httpvs/units"
+)
+
+func runLoad(ctx context.Context, e *env, args []string) error {
+	fs := newFlagSet(e, "load", "URL [flags]")
+	proto := fs.String("p", "", "transport: h1, h2c, h1-tls, h2 or h3 (default h1 for http://, h2 for https://)")
+	conns := fs.Int("c", 10, "connections")
+	streams := fs.Int("m", 1, "concurrent requests per connection (h2c, h2, h3 only)")
+	requests := fs.Int64("n", 0, "measured requests; 0 runs for -d instead")
+	duration := fs.Duration("d", load.DefaultDuration, "measured duration, when -n is 0")
+	warmup := fs.Duration("warmup", 0, "unmeasured run-in before measuring")
+	rate := fs.String("rate", "", "open loop at this many requests/s (1000, 2.5k); latency from intended send times")
+	method := fs.String("method", "GET", "request method")
+	var body units.Bytes
+	fs.Var(&body, "body", "request body `size` (use with --method POST and /echo or /sink)")
+	headers := fs.String("headers", "", "add N headers of LEN characters, as `N:LEN` (seed 004: 100:100)")
+	insecure := fs.Bool("k", false, "skip TLS certificate verification (as curl -k)")
+	fs.BoolVar(insecure, "insecure", false, "same as -k")
+	cacert := fs.String("cacert", "", "trust the PEM certificates in `file`")
+	asJSON := fs.Bool("json", false, "print exactly one JSON object")
+	timeout := fs.Duration("timeout", load.DefaultRequestTimeout, "bound on each request")
+	var cfg transport.ClientConfig
+	clientFlags(fs, &cfg)
+	pos, err := fs.parse(args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("want one URL, e.g. httpvs load http://127.0.0.1:8080/small; got %d arguments", len(pos))
+	}
+	u, err := url.Parse(pos[0])
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return usagef("bad URL %q: want http://host:port/path or https://host:port/path", pos[0])
+	}
+	p, err := parseProtocol(*proto, u.Scheme)
+	if err != nil {
+		return err
+	}
+	lc := load.Config{
+		URL: pos[0], Conns: *conns, Streams: *streams, Requests: *requests, Duration: *duration,
+		Warmup: *warmup, Method: *method, BodySize: body, RequestTimeout: *timeout,
+		Client: transport.ClientOptions{Protocol: p, Config: cfg, Insecure: *insecure},
+	}
+	switch {
+	case *conns < 1:
+		return usagef("-c %d: want at least 1", *conns)
+	case *streams < 1:
+		return usagef("-m %d: want at least 1", *streams)
+	case *streams > 1 && p.Version() == 1:
+		return usagef("-m %d needs h2c, h2 or h3: HTTP/1.1 carries one request at a time per connection (no pipelining); raise -c instead", *streams)
+	case *requests < 0:
+		return usagef("-n %d: want 0 or more", *requests)
+	case *duration <= 0 || *timeout <= 0 || *warmup < 0:
+		return usagef("-d and --timeout must be positive and --warmup not negative")
+	}
+	if *rate != "" {
+		if lc.Rate, err = load.ParseRate(*rate); err != nil {
+			return usagef("--rate: %v", err)
+		}
+	}
+	if *headers != "" {
+		if lc.Headers, err = load.ParseHeaderSpec(*headers); err != nil {
+			return usagef("--headers: %v", err)
+		}
+	}
+	if err := cfg.Validate(); err != nil {
+		return usagef("%v", err)
+	}
+	if *cacert != "" {
+		if lc.Client.RootCAs, err = transport.LoadCertPool(*cacert); err != nil {
+			return usagef("--cacert: %v", err)
+		}
+	}
+	if msg := fdlimit.Raise(); msg != "" {
+		fmt.Fprintln(e.stderr, msg)
+	}
+	if lim := fdlimit.Limit(); lim > 0 && *conns+fdlimit.Reserve > lim {
+		return usagef("-c %d needs more file descriptors than the limit of %d allows; raise it (ulimit -n) or lower -c", *conns, lim)
+	}
+	if p == transport.H3 && !*asJSON {
+		if w := transport.UDPBufferWarning(); w != "" {
+			fmt.Fprintln(e.stderr, w)
+		}
+	}
+	if !*asJSON && isTerminal(e.stdout) {
+		lc.Progress = func(pr load.Progress) {
+			fmt.Fprintf(e.stderr, "\r  %6.1fs  %d done  %.0f req/s  %d errors   ", pr.Elapsed.Seconds(), pr.Done, pr.RequestsPerSecond, pr.Errors)
+		}
+	}
+	res, err := load.Run(ctx, lc)
+	if lc.Progress != nil {
+		fmt.Fprint(e.stderr, "\r\033[K")
+	}
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if *asJSON {
+		err = report.JSON(e.stdout, res)
+	} else {
+		err = report.Load(e.stdout, res)
+	}
+	if err != nil {
+		return err
+	}
+	switch {
+	case res.Requests == 0 && res.Errors.Total == 0 && !res.Interrupted:
+		fmt.Fprintf(e.stderr, "httpvs load: no request completed within %v\n", time.Duration(res.Seconds*float64(time.Second)))
+		return errReported
+	case res.Interrupted:
+		fmt.Fprintln(e.stderr, "httpvs load: interrupted: the figures above are what was measured until then")
+		return errReported
+	case res.Errors.Total > 0 && res.Errors.Total == res.Requests:
+		fmt.Fprintf(e.stderr, "httpvs load: every request failed (%s): %s\n", res.Errors, res.FirstError)
+		return errReported
+	}
+	return nil
+}
+
+// isTerminal reports whether w is a terminal (for live progress).
+func isTerminal(w any) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,79 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/httpvs/httpvs/load"
+	"github.com/httpvs/httpvs/stats"
+	"github.com/httpvs/httpvs/units"
+)
+
+// Load writes a load result for people, in the manner of wrk and h2load.
+func Load(w io.Writer, r load.Result) error {
+	p := &printer{w: w}
+	negotiated := r.Protocol
+	if negotiated == "" {
+		negotiated = "nothing (no response)"
+	}
+	p.f("%s %s over %s (negotiated %s), engine %s: %s loop, concurrency %d, %s opened\n",
+		r.Method, r.URL, r.Requested, negotiated, r.Engine, r.Mode, r.Concurrency, plural(int(r.Connections), "connection"))
+	p.f("  requests  %d in %.2f s = %.0f req/s, %s\n", r.Requests, r.Seconds, r.RequestsPerSecond, r.Errors)
+	if r.Interrupted {
+		p.f("  interrupted: these are the figures measured until then\n")
+	}
+	from := ""
+	if r.Mode == "open" {
+		from = " (from intended send times)"
+	}
+	p.f("  latency   %s%s\n", latencyLine(r.Latency), from)
+	var phases []string
+	for _, ph := range []struct {
+		name string
+		s    stats.LatencySummary
+	}{{"connect", r.Phases.Connect}, {"tls", r.Phases.TLS}, {"ttfb", r.Phases.TTFB}} {
+		if ph.s.Count > 0 {
+			phases = append(phases, fmt.Sprintf("%s p50 %s p99 %s (%d)", ph.name, dur(ph.s.P50), dur(ph.s.P99), ph.s.Count))
+		}
+	}
+	if len(phases) > 0 {
+		p.f("  phases    %s\n", strings.Join(phases, "; "))
+	}
+	p.f("  bodies    %s received, %s sent, %s/s\n", units.Bytes(r.BytesReceived).Human(), units.Bytes(r.BytesSent).Human(), units.Bytes(int64(r.BytesPerSecond)).Human())
+	cores := 0.0
+	if r.Seconds > 0 {
+		cores = r.ClientCPUSeconds / r.Seconds
+	}
+	p.f("  client    CPU %.2f s (%.2f cores); %.0f B and %.1f allocs per request\n", r.ClientCPUSeconds, cores, r.BytesPerRequest, r.AllocsPerRequest)
+	if s := r.Schedule; s != nil {
+		p.f("  schedule  target %.0f req/s; %d sent more than %v late; late by p50 %s p99 %s max %s\n",
+			s.TargetRate, s.Late, load.LateThreshold, dur(s.LateBy.P50), dur(s.LateBy.P99), dur(s.LateBy.Max))
+	}
+	if r.FirstError != "" {
+		p.f("  first error: %s\n", r.FirstError)
+	}
+	return p.err
+}
+
+func latencyLine(s stats.LatencySummary) string {
+	if s.Count == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("p50 %s  p90 %s  p99 %s  p99.9 %s  max %s  mean %s",
+		dur(s.P50), dur(s.P90), dur(s.P99), dur(s.P999), dur(s.Max), dur(s.Mean))
+}
+
+// dur prints seconds as a rounded duration: 412µs, 1.25ms, 2.1s.
+func dur(seconds float64) string {
+	d := time.Duration(seconds * float64(time.Second))
+	switch {
+	case d < time.Millisecond:
+		return d.Round(time.Microsecond).String()
+	case d < time.Second:
+		return d.Round(10 * time.Microsecond).String()
+	default:
+		return d.Round(10 * time.Millisecond).String()
+	}
+}
