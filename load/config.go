@@ -8,6 +8,7 @@ package load
 
 import (
 	"fmt"
+	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
@@ -64,6 +65,9 @@ type Config struct {
 	RequestTimeout time.Duration
 	// MaxDuration bounds a run by count; zero means DefaultMaxDuration.
 	MaxDuration time.Duration
+	// Engine is EngineStd (net/http and quic-go, the default when empty) or
+	// EngineFast (transport's lean client: h1, h1-tls, h2c, h2).
+	Engine string
 	// Progress, if set, is called at most twice a second while measuring.
 	Progress func(Progress)
 }
@@ -88,6 +92,19 @@ func (h HeaderSpec) String() string {
 		return ""
 	}
 	return fmt.Sprintf("%d:%d", h.Count, h.Len)
+}
+
+// header returns the headers h describes: X-Httpvs-0000 and on, each
+// value Len characters.
+func (h HeaderSpec) header() http.Header {
+	header := make(http.Header, h.Count)
+	if h.Count > 0 {
+		value := strings.Repeat("v", h.Len)
+		for i := 0; i < h.Count; i++ {
+			header[fmt.Sprintf("X-Httpvs-%04d", i)] = []string{value}
+		}
+	}
+	return header
 }
 
 // ParseHeaderSpec reads N:LEN (seed 004's 100:100): N headers of LEN
@@ -138,6 +155,10 @@ func (c Config) validate() (*url.URL, error) {
 		return nil, fmt.Errorf("durations must not be negative")
 	case c.Rate < 0:
 		return nil, fmt.Errorf("rate %v: want 0 (closed loop) or more", c.Rate)
+	case c.Engine != "" && c.Engine != EngineStd && c.Engine != EngineFast:
+		return nil, fmt.Errorf("engine %q: want %s or %s", c.Engine, EngineStd, EngineFast)
+	case c.Engine == EngineFast && c.Client.Protocol == transport.H3:
+		return nil, fmt.Errorf("the fast engine speaks h1, h2c, h1-tls and h2; use --engine std for h3")
 	case c.BodySize < 0 || c.BodySize > units.GiB:
 		return nil, fmt.Errorf("body size %d: want 0 to 1Gi", c.BodySize)
 	}

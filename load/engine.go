@@ -3,8 +3,9 @@ package load
 import (
 	"context"
 	"math"
+	"net/http"
 	"net/url"
-	"runtime/metrics"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -35,7 +36,38 @@ type run struct {
 	failed  atomic.Int64 // measured requests failed
 
 	shards []*shard
-	body   []byte
+	body   []byte      // every request's body
+	header http.Header // every request's extra headers; read-only
+}
+
+// connClient is one connection slot of either engine.
+type connClient interface {
+	Connections() int64
+	Close() error
+}
+
+// newClients makes one client per connection for the run's engine.
+func (r *run) newClients() ([]connClient, error) {
+	clients := make([]connClient, r.cfg.Conns)
+	for i := range clients {
+		opts := r.cfg.Client
+		opts.MaxConnsPerHost = 1
+		var (
+			c   connClient
+			err error
+		)
+		if r.cfg.Engine == EngineFast {
+			c, err = transport.NewLeanClient(opts, transport.LeanRequest{Method: r.cfg.Method, URL: r.url, Header: r.header, Body: r.body})
+		} else {
+			c, err = transport.NewClient(opts)
+		}
+		if err != nil {
+			closeClients(clients[:i])
+			return nil, err
+		}
+		clients[i] = c
+	}
+	return clients, nil
 }
 
 // shard is a set of histograms that several workers record into.
@@ -79,22 +111,19 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if cfg.Client.Config.ReadSize == 0 {
 		cfg.Client.Config.ReadSize = DefaultReadSize
 	}
-	clients := make([]*transport.Client, cfg.Conns)
-	for i := range clients {
-		opts := cfg.Client
-		opts.MaxConnsPerHost = 1
-		if clients[i], err = transport.NewClient(opts); err != nil {
-			closeClients(clients[:i])
-			return Result{}, err
-		}
+	if cfg.Engine == "" {
+		cfg.Engine = EngineStd
 	}
-	defer closeClients(clients)
-
-	r := &run{cfg: cfg, url: u, open: cfg.Rate > 0, byCount: cfg.Requests > 0}
+	r := &run{cfg: cfg, url: u, open: cfg.Rate > 0, byCount: cfg.Requests > 0, header: cfg.Headers.header()}
 	r.body = make([]byte, cfg.BodySize)
 	for i := range r.body {
 		r.body[i] = byte('a' + i%26)
 	}
+	clients, err := r.newClients()
+	if err != nil {
+		return Result{}, err
+	}
+	defer closeClients(clients)
 	workers := cfg.Conns * cfg.Streams
 	for i := 0; i < min(workers, maxShards); i++ {
 		r.shards = append(r.shards, newShard())
@@ -165,9 +194,9 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 }
 
 // result merges the shards.
-func (r *run) result(clients []*transport.Client, interrupted bool) Result {
+func (r *run) result(clients []connClient, interrupted bool) Result {
 	res := Result{
-		Engine:      EngineStd,
+		Engine:      r.cfg.Engine,
 		URL:         r.cfg.URL,
 		Method:      r.cfg.Method,
 		Requested:   r.cfg.Client.Protocol.String(),
@@ -246,7 +275,7 @@ func (r *run) progress(ctx context.Context) (stop func()) {
 	return func() { close(quit); <-stopped }
 }
 
-func closeClients(cs []*transport.Client) {
+func closeClients(cs []connClient) {
 	for _, c := range cs {
 		if c != nil {
 			c.Close()
@@ -260,15 +289,11 @@ type sample struct {
 	allocBytes, allocObjects uint64
 }
 
+// takeSample reads exact allocation totals with runtime.ReadMemStats (a
+// brief stop-the-world, twice a run): runtime/metrics' counters lag by the
+// per-P caches, enough to read zero for a short run.
 func takeSample() sample {
-	m := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}, {Name: "/gc/heap/allocs:objects"}}
-	metrics.Read(m)
-	s := sample{proc: procstat.Sample()}
-	if m[0].Value.Kind() == metrics.KindUint64 {
-		s.allocBytes = m[0].Value.Uint64()
-	}
-	if m[1].Value.Kind() == metrics.KindUint64 {
-		s.allocObjects = m[1].Value.Uint64()
-	}
-	return s
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return sample{proc: procstat.Sample(), allocBytes: ms.TotalAlloc, allocObjects: ms.Mallocs}
 }

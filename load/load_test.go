@@ -43,60 +43,73 @@ func mustRun(t *testing.T, cfg Config) Result {
 
 func TestExactRequestCountsEveryTransport(t *testing.T) {
 	ts, payload := startServer(t, nil)
-	for _, p := range transport.All {
-		for _, path := range []string{"/small", "/echo"} {
-			t.Run(p.String()+path, func(t *testing.T) {
-				before := payload.Stats().Protocols[p.String()]
-				cfg := Config{
-					URL:      ts.URL(p) + path,
-					Client:   transport.ClientOptions{Protocol: p, RootCAs: transport.CertPool(ts.Cert())},
-					Conns:    2,
-					Streams:  3,
-					Requests: 101,
-					Warmup:   50 * time.Millisecond,
-					Headers:  HeaderSpec{Count: 10, Len: 20},
-				}
-				if path == "/echo" {
-					cfg.Method, cfg.BodySize = "POST", 39*units.KB
-				}
-				if p.Version() == 1 {
-					cfg.Streams = 1
-				}
-				res := mustRun(t, cfg)
-				if res.Requests != 101 || res.Errors.Total != 0 {
-					t.Fatalf("requests %d errors %v (%s), want 101 and none", res.Requests, res.Errors, res.FirstError)
-				}
-				if res.Latency.Count != 101 || res.Latency.P50 <= 0 || res.Latency.Max < res.Latency.P99 {
-					t.Fatalf("latency %+v", res.Latency)
-				}
-				if res.Protocol != p.String() || res.Engine != EngineStd || res.Connections != 2 {
-					t.Fatalf("protocol %q engine %q connections %d", res.Protocol, res.Engine, res.Connections)
-				}
-				wantIn := int64(101 * 2)
-				if path == "/echo" {
-					wantIn = 101 * 39000
-					if res.BytesSent != wantIn {
-						t.Fatalf("sent %d body bytes, want %d", res.BytesSent, wantIn)
+	for _, engine := range []string{EngineStd, EngineFast} {
+		for _, p := range transport.All {
+			if engine == EngineFast && p == transport.H3 {
+				continue
+			}
+			for _, path := range []string{"/small", "/echo", "/bytes/3M"} {
+				t.Run(engine+"/"+p.String()+path, func(t *testing.T) {
+					before := payload.Stats().Protocols[p.String()]
+					cfg := Config{
+						URL:      ts.URL(p) + path,
+						Client:   transport.ClientOptions{Protocol: p, RootCAs: transport.CertPool(ts.Cert())},
+						Conns:    2,
+						Streams:  3,
+						Requests: 101,
+						Warmup:   50 * time.Millisecond,
+						Headers:  HeaderSpec{Count: 10, Len: 20},
+						Engine:   engine,
 					}
-				}
-				if res.BytesReceived != wantIn {
-					t.Fatalf("received %d body bytes, want %d", res.BytesReceived, wantIn)
-				}
-				// The server saw the measured requests plus the warmup's.
-				after := payload.Stats().Protocols[p.String()]
-				if got := after.Requests - before.Requests; got < 101 {
-					t.Fatalf("server saw %d requests, want at least 101", got)
-				}
-				if res.Phases.TTFB.Count == 0 {
-					t.Errorf("no TTFB recorded")
-				}
-				if p.TLS() && p != transport.H3 && res.Phases.TLS.Count != 2 {
-					t.Errorf("TLS handshakes recorded %d, want 2", res.Phases.TLS.Count)
-				}
-				if res.AllocsPerRequest <= 0 || res.ClientCPUSeconds <= 0 {
-					t.Errorf("allocs/request %v cpu %v", res.AllocsPerRequest, res.ClientCPUSeconds)
-				}
-			})
+					if path == "/bytes/3M" {
+						cfg.Requests = 11
+					}
+					if path == "/echo" {
+						cfg.Method, cfg.BodySize = "POST", 39*units.KB
+					}
+					if p.Version() == 1 {
+						cfg.Streams = 1
+					}
+					res := mustRun(t, cfg)
+					n := cfg.Requests
+					if res.Requests != n || res.Errors.Total != 0 {
+						t.Fatalf("requests %d errors %v (%s), want %d and none", res.Requests, res.Errors, res.FirstError, n)
+					}
+					if res.Latency.Count != n || res.Latency.P50 <= 0 || res.Latency.Max < res.Latency.P99 {
+						t.Fatalf("latency %+v", res.Latency)
+					}
+					if res.Protocol != p.String() || res.Engine != engine || res.Connections != 2 {
+						t.Fatalf("protocol %q engine %q connections %d", res.Protocol, res.Engine, res.Connections)
+					}
+					wantIn := n * 2
+					if path == "/bytes/3M" {
+						wantIn = n * 3_000_000
+					}
+					if path == "/echo" {
+						wantIn = n * 39000
+						if res.BytesSent != wantIn {
+							t.Fatalf("sent %d body bytes, want %d", res.BytesSent, wantIn)
+						}
+					}
+					if res.BytesReceived != wantIn {
+						t.Fatalf("received %d body bytes, want %d", res.BytesReceived, wantIn)
+					}
+					// The server saw the measured requests plus the warmup's.
+					after := payload.Stats().Protocols[p.String()]
+					if got := after.Requests - before.Requests; got < n {
+						t.Fatalf("server saw %d requests, want at least %d", got, n)
+					}
+					if engine == EngineStd && res.Phases.TTFB.Count == 0 {
+						t.Errorf("no TTFB recorded")
+					}
+					if engine == EngineStd && p.TLS() && p != transport.H3 && res.Phases.TLS.Count != 2 {
+						t.Errorf("TLS handshakes recorded %d, want 2", res.Phases.TLS.Count)
+					}
+					if res.AllocsPerRequest <= 0 || res.ClientCPUSeconds <= 0 {
+						t.Errorf("allocs/request %v cpu %v", res.AllocsPerRequest, res.ClientCPUSeconds)
+					}
+				})
+			}
 		}
 	}
 }
@@ -176,15 +189,18 @@ func TestServerClosingConnections(t *testing.T) {
 		w.Write([]byte("ok"))
 	}))
 	defer srv.Close()
-	res := mustRun(t, Config{URL: srv.URL, Method: "POST", Client: transport.ClientOptions{Protocol: transport.H1}, Conns: 3, Streams: 1, Requests: 200})
-	if res.Requests != 200 || n.Load() != 200 {
-		t.Fatalf("requests %d, server saw %d, want 200", res.Requests, n.Load())
-	}
-	if res.Errors.Total != 40 || res.Errors.Reset != 40 {
-		t.Fatalf("errors %v (%s): want 40 resets", res.Errors, res.FirstError)
-	}
-	if res.Connections < 30 {
-		t.Fatalf("connections %d: dropped connections were not replaced", res.Connections)
+	for _, engine := range []string{EngineStd, EngineFast} {
+		n.Store(0)
+		res := mustRun(t, Config{URL: srv.URL, Method: "POST", Client: transport.ClientOptions{Protocol: transport.H1}, Conns: 3, Streams: 1, Requests: 200, Engine: engine})
+		if res.Requests != 200 || n.Load() != 200 {
+			t.Fatalf("%s: requests %d, server saw %d, want 200", engine, res.Requests, n.Load())
+		}
+		if res.Errors.Total != 40 || res.Errors.Reset != 40 {
+			t.Fatalf("%s: errors %v (%s): want 40 resets", engine, res.Errors, res.FirstError)
+		}
+		if res.Connections < 30 {
+			t.Fatalf("%s: connections %d: dropped connections were not replaced", engine, res.Connections)
+		}
 	}
 }
 
@@ -197,6 +213,8 @@ func TestConfigRejects(t *testing.T) {
 		func(c *Config) { c.Rate = -1 },
 		func(c *Config) { c.Requests = -1 },
 		func(c *Config) { c.BodySize = 2 * units.GiB },
+		func(c *Config) { c.Engine = "turbo" },
+		func(c *Config) { c.Engine, c.URL, c.Client.Protocol = EngineFast, "https://127.0.0.1:1/", transport.H3 },
 	}
 	for i, mutate := range bad {
 		c := good

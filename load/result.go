@@ -5,8 +5,11 @@ import (
 	"github.com/httpvs/httpvs/transport"
 )
 
-// Engine names the client implementation that produced a result.
-const EngineStd = "std" // net/http's clients for h1, h2c, h1-tls, h2; quic-go's http3 for h3
+// Engines: the client implementation that produced a result.
+const (
+	EngineStd  = "std"  // net/http's clients for h1, h2c, h1-tls, h2; quic-go's http3 for h3
+	EngineFast = "fast" // transport.LeanClient: h1, h1-tls, h2c, h2; no httptrace phases
+)
 
 // Result is a load run's outcome. Counts cover the measured phase only
 // (after warmup); requests cut off by the end of the run or an interrupt
@@ -28,8 +31,8 @@ type Result struct {
 	BytesReceived     int64                `json:"bytes_received"` // response body bytes
 	BytesSent         int64                `json:"bytes_sent"`     // request body bytes
 	BytesPerSecond    float64              `json:"bytes_per_second"`
-	Latency           stats.LatencySummary `json:"latency_seconds"` // open loop: from the intended send time
-	Phases            Phases               `json:"phases_seconds"`
+	Latency           stats.LatencySummary `json:"latency_seconds"`    // open loop: from the intended send time
+	Phases            Phases               `json:"phases_seconds"`     // std engine only
 	Schedule          *Schedule            `json:"schedule,omitempty"` // open loop only
 	ClientCPUSeconds  float64              `json:"client_cpu_seconds"`
 	// BytesPerRequest and AllocsPerRequest are heap bytes and objects the

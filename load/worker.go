@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"net/url"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -22,7 +21,9 @@ import (
 // by the shard's mutex.
 type worker struct {
 	r      *run
-	client *transport.Client
+	client *transport.Client     // std engine
+	lean   *transport.LeanClient // fast engine
+	stream *transport.LeanStream // fast engine: made when the loop starts
 	shard  *shard
 	base   *http.Request
 	buf    []byte
@@ -33,22 +34,21 @@ type worker struct {
 	tlsStart     atomic.Int64
 }
 
-func newWorker(r *run, c *transport.Client, s *shard) *worker {
-	w := &worker{r: r, client: c, shard: s, buf: make([]byte, c.ReadSize())}
-	header := make(http.Header, r.cfg.Headers.Count)
-	if r.cfg.Headers.Count > 0 {
-		value := strings.Repeat("v", r.cfg.Headers.Len)
-		for i := 0; i < r.cfg.Headers.Count; i++ {
-			header[fmt.Sprintf("X-Httpvs-%04d", i)] = []string{value}
-		}
+func newWorker(r *run, c connClient, s *shard) *worker {
+	w := &worker{r: r, shard: s}
+	if lean, ok := c.(*transport.LeanClient); ok {
+		w.lean = lean
+		return w
 	}
+	w.client = c.(*transport.Client)
+	w.buf = make([]byte, w.client.ReadSize())
 	w.base = &http.Request{
 		Method:     r.cfg.Method,
 		URL:        r.url,
 		Proto:      "HTTP/1.1",
 		ProtoMajor: 1,
 		ProtoMinor: 1,
-		Header:     header,
+		Header:     r.header,
 		Host:       r.url.Host,
 	}
 	return w
@@ -83,7 +83,12 @@ func (w *worker) record(fn func(*shard)) {
 // loop sends requests until the run's count or time is used up.
 func (w *worker) loop(ctx context.Context) {
 	r := w.r
-	traced := httptrace.WithClientTrace(ctx, w.trace())
+	var traced context.Context
+	if w.lean != nil {
+		w.stream = w.lean.NewStream(ctx)
+	} else {
+		traced = httptrace.WithClientTrace(ctx, w.trace())
+	}
 	for ctx.Err() == nil {
 		var intended time.Time
 		measuring := true
@@ -113,40 +118,38 @@ func (w *worker) loop(ctx context.Context) {
 	}
 }
 
+// exchange is one request's outcome, before it is judged.
+type exchange struct {
+	status   int
+	length   int64 // Content-Length, or -1
+	got      int64 // response body bytes
+	sent     int64 // request body bytes
+	answered bool  // a response arrived over the transport asked for
+	err      error
+}
+
 // once sends one request and records it if measuring.
 func (w *worker) once(runCtx, traced context.Context, intended time.Time, measuring bool) {
-	reqCtx, cancel := context.WithTimeout(traced, w.r.cfg.RequestTimeout)
-	defer cancel()
-	req := w.base.WithContext(reqCtx)
-	if n := len(w.r.body); n > 0 {
-		req.Body = io.NopCloser(bytes.NewReader(w.r.body))
-		req.ContentLength = int64(n)
-	}
 	start := time.Now()
-	w.reqStart.Store(start.UnixNano())
-	w.ttfb.Store(0)
+	var x exchange
+	if w.stream != nil {
+		x = w.leanExchange()
+	} else {
+		x = w.stdExchange(traced, start)
+	}
+	end := time.Now()
 	var (
 		kind    stats.ErrorKind
 		failure error
-		got     int64
-		ok      bool
 	)
-	resp, err := w.client.Do(req)
-	if err != nil {
-		kind, failure = transport.Classify(err), err
-	} else {
-		ok = true
-		got, err = w.drain(resp)
-		switch {
-		case err != nil:
-			kind, failure = transport.Classify(err), fmt.Errorf("body failed after %d bytes: %w", got, err)
-		case resp.StatusCode/100 != 2:
-			kind, failure = stats.ErrStatus, fmt.Errorf("status %s", resp.Status)
-		case resp.ContentLength >= 0 && got != resp.ContentLength:
-			kind, failure = stats.ErrShort, fmt.Errorf("body has %d bytes, Content-Length said %d", got, resp.ContentLength)
-		}
+	switch {
+	case x.err != nil:
+		kind, failure = transport.Classify(x.err), x.err
+	case x.status/100 != 2:
+		kind, failure = stats.ErrStatus, fmt.Errorf("status %d %s", x.status, http.StatusText(x.status))
+	case x.length >= 0 && x.got != x.length:
+		kind, failure = stats.ErrShort, fmt.Errorf("body has %d bytes, Content-Length said %d", x.got, x.length)
 	}
-	end := time.Now()
 	// A request cut off by the run's end or an interrupt is no result.
 	if !measuring || (failure != nil && runCtx.Err() != nil) {
 		return
@@ -169,9 +172,9 @@ func (w *worker) once(runCtx, traced context.Context, intended time.Time, measur
 				s.lateCount++
 			}
 		}
-		s.bytesIn += got
-		if ok {
-			s.bytesOut += req.ContentLength
+		s.bytesIn += x.got
+		if x.answered {
+			s.bytesOut += x.sent
 			s.negotiated = true
 		}
 		if failure != nil {
@@ -185,6 +188,38 @@ func (w *worker) once(runCtx, traced context.Context, intended time.Time, measur
 	if failure != nil {
 		w.r.failed.Add(1)
 	}
+}
+
+func (w *worker) stdExchange(traced context.Context, start time.Time) exchange {
+	reqCtx, cancel := context.WithTimeout(traced, w.r.cfg.RequestTimeout)
+	defer cancel()
+	req := w.base.WithContext(reqCtx)
+	if n := len(w.r.body); n > 0 {
+		req.Body = io.NopCloser(bytes.NewReader(w.r.body))
+		req.ContentLength = int64(n)
+	}
+	w.reqStart.Store(start.UnixNano())
+	w.ttfb.Store(0)
+	x := exchange{sent: req.ContentLength, length: -1}
+	resp, err := w.client.Do(req)
+	if err != nil {
+		x.err = err
+		return x
+	}
+	x.answered, x.status, x.length = true, resp.StatusCode, resp.ContentLength
+	if x.got, err = w.drain(resp); err != nil {
+		x.err = fmt.Errorf("body failed after %d bytes: %w", x.got, err)
+	}
+	return x
+}
+
+func (w *worker) leanExchange() exchange {
+	resp, err := w.stream.Do(w.r.cfg.RequestTimeout)
+	x := exchange{status: resp.Status, got: resp.BodyBytes, length: -1, err: err}
+	if resp.Status != 0 {
+		x.answered, x.sent = true, int64(len(w.r.body))
+	}
+	return x
 }
 
 // drain reads the body to its end and closes it.

@@ -57,6 +57,8 @@ func Classify(err error) stats.ErrorKind {
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, os.ErrDeadlineExceeded),
 		errors.As(err, &idleErr), errors.As(err, &hsErr):
 		return stats.ErrTimeout
+	case errors.Is(err, errLeanClosed), errors.Is(err, ErrLeanStreamReset), errors.Is(err, errLeanGoAway):
+		return stats.ErrReset
 	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE), errors.Is(err, syscall.ECONNABORTED),
 		errors.Is(err, net.ErrClosed), errors.As(err, &streamErr), errors.As(err, &appErr),
 		errors.As(err, &transErr), errors.As(err, &h3Err):

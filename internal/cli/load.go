@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"runtime/pprof"
 	"time"
 
 	"github.com/httpvs/httpvs/internal/fdlimit"
@@ -32,6 +33,8 @@ func runLoad(ctx context.Context, e *env, args []string) error {
 	cacert := fs.String("cacert", "", "trust the PEM certificates in `file`")
 	asJSON := fs.Bool("json", false, "print exactly one JSON object")
 	timeout := fs.Duration("timeout", load.DefaultRequestTimeout, "bound on each request")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of this process during the run to `file`")
+	engine := fs.String("engine", "auto", "client: std (net/http, quic-go), fast (lean h1/h2 client), or auto (fast, std for h3)")
 	var cfg transport.ClientConfig
 	clientFlags(fs, &cfg)
 	pos, err := fs.parse(args)
@@ -66,6 +69,20 @@ func runLoad(ctx context.Context, e *env, args []string) error {
 	case *duration <= 0 || *timeout <= 0 || *warmup < 0:
 		return usagef("-d and --timeout must be positive and --warmup not negative")
 	}
+	switch *engine {
+	case "auto":
+		lc.Engine = load.EngineFast
+		if p == transport.H3 {
+			lc.Engine = load.EngineStd
+		}
+	case load.EngineStd, load.EngineFast:
+		lc.Engine = *engine
+		if lc.Engine == load.EngineFast && p == transport.H3 {
+			return usagef("--engine fast speaks h1, h2c, h1-tls and h2; use --engine std (or auto) for h3")
+		}
+	default:
+		return usagef("--engine %q: want std, fast or auto", *engine)
+	}
 	if *rate != "" {
 		if lc.Rate, err = load.ParseRate(*rate); err != nil {
 			return usagef("--rate: %v", err)
@@ -99,6 +116,17 @@ func runLoad(ctx context.Context, e *env, args []string) error {
 		lc.Progress = func(pr load.Progress) {
 			fmt.Fprintf(e.stderr, "\r  %6.1fs  %d done  %.0f req/s  %d errors   ", pr.Elapsed.Seconds(), pr.Done, pr.RequestsPerSecond, pr.Errors)
 		}
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return fmt.Errorf("--cpuprofile: %w", err)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return fmt.Errorf("--cpuprofile: %w", err)
+		}
+		defer pprof.StopCPUProfile()
 	}
 	res, err := load.Run(ctx, lc)
 	if lc.Progress != nil {

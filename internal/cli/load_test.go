@@ -38,6 +38,13 @@ func TestLoadJSONExactCount(t *testing.T) {
 					t.Errorf("latency_seconds.%s = %v", key, lat[key])
 				}
 			}
+			wantEngine := "fast" // auto
+			if p == transport.H3 {
+				wantEngine = "std"
+			}
+			if got["engine"] != wantEngine {
+				t.Errorf("engine %v, want %s", got["engine"], wantEngine)
+			}
 			if got["requests"] != 150.0 || got["protocol"] != p.String() || got["bytes_sent"] != 150.0*39000 {
 				t.Fatalf("requests %v protocol %v bytes_sent %v", got["requests"], got["protocol"], got["bytes_sent"])
 			}
@@ -54,7 +61,7 @@ func TestLoadText(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, want := range []string{"engine std: open loop, concurrency 3", "latency   p50", "schedule  target 300 req/s"} {
+	for _, want := range []string{"engine fast: open loop, concurrency 3", "latency   p50", "schedule  target 300 req/s"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("output lacks %q:\n%s", want, stdout)
 		}
@@ -78,6 +85,8 @@ func TestLoadUsageErrors(t *testing.T) {
 		{[]string{"load", "http://127.0.0.1:1/small", "-c", "0"}, "-c 0"},
 		{[]string{"load", "http://127.0.0.1:1/small", "-c", "2000000000"}, "file descriptors"},
 		{[]string{"load", "https://127.0.0.1:1/small", "-p", "h2c"}, "use -p h1-tls, h2 or h3"},
+		{[]string{"load", "http://127.0.0.1:1/small", "--engine", "turbo"}, "want std, fast or auto"},
+		{[]string{"load", "https://127.0.0.1:1/small", "-p", "h3", "--engine", "fast"}, "use --engine std"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.want, func(t *testing.T) {
@@ -90,7 +99,7 @@ func TestLoadUsageErrors(t *testing.T) {
 }
 
 func TestLoadUnreachable(t *testing.T) {
-	code, stdout, stderr := runMain(t, "load", "http://127.0.0.1:9/small", "-c", "1", "-n", "5")
+	code, stdout, stderr := runMain(t, "load", "http://127.0.0.1:9/small", "-c", "1", "-n", "5", "--engine", "std")
 	if code != exitFailure || !strings.Contains(stderr, "every request failed") || !strings.Contains(stderr, "refused") {
 		t.Fatalf("exit %d stderr %q", code, stderr)
 	}

@@ -1,0 +1,107 @@
+package transport
+
+import (
+	"bufio"
+	"context"
+	"crypto/tls"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/httpvs/httpvs/stats"
+)
+
+func TestReadH1Response(t *testing.T) {
+	tests := []struct {
+		name   string
+		raw    string
+		head   bool
+		status int
+		body   int64
+		keep   bool
+		err    error
+	}{
+		{"length", "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello", false, 200, 5, true, nil},
+		{"length-case", "HTTP/1.1 200 OK\r\ncOnTeNt-LeNgTh:  3 \r\n\r\nabc", false, 200, 3, true, nil},
+		{"chunked", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\na;ext=1\r\n0123456789\r\n0\r\nX-Trailer: y\r\n\r\n", false, 200, 15, true, nil},
+		{"interim", "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 201 Created\r\nContent-Length: 2\r\n\r\nok", false, 201, 2, true, nil},
+		{"close", "HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok", false, 200, 2, false, nil},
+		{"http10", "HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\nok", false, 200, 2, false, nil},
+		{"until-eof", "HTTP/1.1 200 OK\r\n\r\nsome body", false, 200, 9, false, nil},
+		{"no-content", "HTTP/1.1 204 No Content\r\n\r\n", false, 204, 0, true, nil},
+		{"head", "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n", true, 200, 0, true, nil},
+		{"short", "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc", false, 200, 3, false, io.ErrUnexpectedEOF},
+		{"short-chunk", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n10\r\nabc", false, 200, 3, false, io.ErrUnexpectedEOF},
+		{"garbage", "SSH-2.0-OpenSSH\r\n", false, 0, 0, false, errH1Malformed},
+		{"bad-length", "HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n", false, 200, 0, false, errH1Malformed},
+		{"closed", "", false, 0, 0, false, errLeanClosed},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resp, keep, err := readH1Response(bufio.NewReader(strings.NewReader(tt.raw)), tt.head)
+			if tt.err != nil {
+				if !errors.Is(err, tt.err) {
+					t.Fatalf("err %v, want %v", err, tt.err)
+				}
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if resp.Status != tt.status || resp.BodyBytes != tt.body || keep != tt.keep {
+				t.Fatalf("got status %d body %d keep %v, want %d %d %v", resp.Status, resp.BodyBytes, keep, tt.status, tt.body, tt.keep)
+			}
+		})
+	}
+}
+
+func TestLeanRefusesOtherProtocols(t *testing.T) {
+	h1only := httptest.NewUnstartedServer(http.NotFoundHandler())
+	h1only.TLS = &tls.Config{NextProtos: []string{"http/1.1"}}
+	h1only.StartTLS()
+	defer h1only.Close()
+	u, _ := url.Parse(h1only.URL + "/")
+	c, err := NewLeanClient(ClientOptions{Protocol: H2, Insecure: true}, LeanRequest{URL: u})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	_, err = c.NewStream(ctx).Do(5 * time.Second)
+	if got := Classify(err); got != stats.ErrProtocol {
+		t.Fatalf("h2 against an HTTP/1.1-only server: %v (%v), want a protocol error", err, got)
+	}
+	if _, err := NewLeanClient(ClientOptions{Protocol: H3}, LeanRequest{URL: u}); err == nil {
+		t.Fatal("a lean h3 client was made")
+	}
+}
+
+func TestLeanH1KeepAlive(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) }))
+	defer srv.Close()
+	u, _ := url.Parse(srv.URL + "/small")
+	c, err := NewLeanClient(ClientOptions{Protocol: H1}, LeanRequest{URL: u})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s := c.NewStream(ctx)
+	if _, err := s.Do(time.Second); err != nil { // dial outside the measurement
+		t.Fatal(err)
+	}
+	var resp LeanResponse
+	allocs := testing.AllocsPerRun(200, func() { resp, err = s.Do(time.Second) })
+	if err != nil || resp.Status != 200 || resp.BodyBytes != 2 {
+		t.Fatalf("%+v %v", resp, err)
+	}
+	// The server shares the process; only its allocations may show.
+	t.Logf("allocs per request, client and in-process server: %.1f", allocs)
+	if c.Connections() != 1 {
+		t.Fatalf("connections %d, want 1 (keep-alive)", c.Connections())
+	}
+}
