@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
 	"strings"
 
 	"github.com/httpvs/httpvs/transport"
@@ -87,6 +88,43 @@ func h2Flags(fs *flagSet, prefix string, h *transport.HTTP2, server bool) {
 func quicFlags(fs *flagSet, prefix string, q *transport.QUIC) {
 	fs.Var(&q.MaxStreamReceiveWindow, prefix+"quic-stream-window", "QUIC max stream receive window `size` (default quic-go's, 6Mi)")
 	fs.Var(&q.MaxConnectionReceiveWindow, prefix+"quic-conn-window", "QUIC max connection receive window `size` (default quic-go's, 15Mi)")
+}
+
+// targetFlags are the flags that say how to reach a URL: -p, -k, --cacert.
+type targetFlags struct {
+	proto    string
+	insecure bool
+	cacert   string
+}
+
+func (t *targetFlags) register(fs *flagSet) {
+	fs.StringVar(&t.proto, "p", "", "transport: h1, h2c, h1-tls, h2 or h3 (default h1 for http://, h2 for https://)")
+	fs.BoolVar(&t.insecure, "k", false, "skip TLS certificate verification (as curl -k)")
+	fs.BoolVar(&t.insecure, "insecure", false, "same as -k")
+	fs.StringVar(&t.cacert, "cacert", "", "trust the PEM certificates in `file` (httpvs serve --write-cert writes one)")
+}
+
+// options checks rawURL against the flags and returns client options for
+// it, with cfg as their tuning.
+func (t *targetFlags) options(rawURL string, cfg transport.ClientConfig) (transport.ClientOptions, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return transport.ClientOptions{}, usagef("bad URL %q: want http://host:port/path or https://host:port/path", rawURL)
+	}
+	p, err := parseProtocol(t.proto, u.Scheme)
+	if err != nil {
+		return transport.ClientOptions{}, err
+	}
+	if err := cfg.Validate(); err != nil {
+		return transport.ClientOptions{}, usagef("%v", err)
+	}
+	opts := transport.ClientOptions{Protocol: p, Config: cfg, Insecure: t.insecure}
+	if t.cacert != "" {
+		if opts.RootCAs, err = transport.LoadCertPool(t.cacert); err != nil {
+			return transport.ClientOptions{}, usagef("--cacert: %v", err)
+		}
+	}
+	return opts, nil
 }
 
 // parseProtocol reads -p's value, or picks the default for scheme when empty.

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"net/url"
 	"time"
 
 	"github.com/httpvs/httpvs/internal/fdlimit"
@@ -14,10 +13,8 @@ import (
 
 // transferFlags are the flags get and put share.
 type transferFlags struct {
-	proto    string
+	target   targetFlags
 	n, conns int
-	insecure bool
-	cacert   string
 	json     bool
 	timeout  time.Duration
 	noStats  bool
@@ -25,12 +22,9 @@ type transferFlags struct {
 }
 
 func (f *transferFlags) register(fs *flagSet) {
-	fs.StringVar(&f.proto, "p", "", "transport: h1, h2c, h1-tls, h2 or h3 (default h1 for http://, h2 for https://)")
+	f.target.register(fs)
 	fs.IntVar(&f.n, "n", 1, "parallel transfers: h1 opens one connection each, h2c/h2/h3 one stream each on one connection")
 	fs.IntVar(&f.conns, "conns", 0, "spread the transfers over this many connections (default: see -n)")
-	fs.BoolVar(&f.insecure, "k", false, "skip TLS certificate verification (as curl -k)")
-	fs.BoolVar(&f.insecure, "insecure", false, "same as -k")
-	fs.StringVar(&f.cacert, "cacert", "", "trust the PEM certificates in `file` (httpvs serve --write-cert writes one)")
 	fs.BoolVar(&f.json, "json", false, "print exactly one JSON object")
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "bound on the whole run")
 	fs.BoolVar(&f.noStats, "no-server-stats", false, "do not read the server's /stats before and after")
@@ -39,14 +33,11 @@ func (f *transferFlags) register(fs *flagSet) {
 
 // plan checks the flags against rawURL and builds a transfer plan.
 func (f *transferFlags) plan(rawURL string) (transfer.Plan, error) {
-	u, err := url.Parse(rawURL)
-	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
-		return transfer.Plan{}, usagef("bad URL %q: want http://host:port/path or https://host:port/path", rawURL)
-	}
-	p, err := parseProtocol(f.proto, u.Scheme)
+	opts, err := f.target.options(rawURL, f.cfg)
 	if err != nil {
 		return transfer.Plan{}, err
 	}
+	p := opts.Protocol
 	if f.n < 1 {
 		return transfer.Plan{}, usagef("-n %d: want at least 1", f.n)
 	}
@@ -55,15 +46,6 @@ func (f *transferFlags) plan(rawURL string) (transfer.Plan, error) {
 	}
 	if f.timeout <= 0 {
 		return transfer.Plan{}, usagef("--timeout %v: want a positive duration, e.g. 30s", f.timeout)
-	}
-	if err := f.cfg.Validate(); err != nil {
-		return transfer.Plan{}, usagef("%v", err)
-	}
-	opts := transport.ClientOptions{Protocol: p, Config: f.cfg, Insecure: f.insecure}
-	if f.cacert != "" {
-		if opts.RootCAs, err = transport.LoadCertPool(f.cacert); err != nil {
-			return transfer.Plan{}, usagef("--cacert: %v", err)
-		}
 	}
 	conns := f.conns
 	if conns == 0 && p.Version() == 1 {

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"net/url"
 	"os"
 	"runtime/pprof"
 	"time"
@@ -17,7 +16,8 @@ import (
 
 func runLoad(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "load", "URL [flags]")
-	proto := fs.String("p", "", "transport: h1, h2c, h1-tls, h2 or h3 (default h1 for http://, h2 for https://)")
+	var target targetFlags
+	target.register(fs)
 	conns := fs.Int("c", 10, "connections")
 	streams := fs.Int("m", 1, "concurrent requests per connection (h2c, h2, h3 only)")
 	requests := fs.Int64("n", 0, "measured requests; 0 runs for -d instead")
@@ -28,9 +28,6 @@ func runLoad(ctx context.Context, e *env, args []string) error {
 	var body units.Bytes
 	fs.Var(&body, "body", "request body `size` (use with --method POST and /echo or /sink)")
 	headers := fs.String("headers", "", "add N headers of LEN characters, as `N:LEN` (seed 004: 100:100)")
-	insecure := fs.Bool("k", false, "skip TLS certificate verification (as curl -k)")
-	fs.BoolVar(insecure, "insecure", false, "same as -k")
-	cacert := fs.String("cacert", "", "trust the PEM certificates in `file`")
 	asJSON := fs.Bool("json", false, "print exactly one JSON object")
 	timeout := fs.Duration("timeout", load.DefaultRequestTimeout, "bound on each request")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of this process during the run to `file`")
@@ -44,18 +41,14 @@ func runLoad(ctx context.Context, e *env, args []string) error {
 	if len(pos) != 1 {
 		return usagef("want one URL, e.g. httpvs load http://127.0.0.1:8080/small; got %d arguments", len(pos))
 	}
-	u, err := url.Parse(pos[0])
-	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
-		return usagef("bad URL %q: want http://host:port/path or https://host:port/path", pos[0])
-	}
-	p, err := parseProtocol(*proto, u.Scheme)
+	opts, err := target.options(pos[0], cfg)
 	if err != nil {
 		return err
 	}
+	p := opts.Protocol
 	lc := load.Config{
 		URL: pos[0], Conns: *conns, Streams: *streams, Requests: *requests, Duration: *duration,
-		Warmup: *warmup, Method: *method, BodySize: body, RequestTimeout: *timeout,
-		Client: transport.ClientOptions{Protocol: p, Config: cfg, Insecure: *insecure},
+		Warmup: *warmup, Method: *method, BodySize: body, RequestTimeout: *timeout, Client: opts,
 	}
 	switch {
 	case *conns < 1:
@@ -91,14 +84,6 @@ func runLoad(ctx context.Context, e *env, args []string) error {
 	if *headers != "" {
 		if lc.Headers, err = load.ParseHeaderSpec(*headers); err != nil {
 			return usagef("--headers: %v", err)
-		}
-	}
-	if err := cfg.Validate(); err != nil {
-		return usagef("%v", err)
-	}
-	if *cacert != "" {
-		if lc.Client.RootCAs, err = transport.LoadCertPool(*cacert); err != nil {
-			return usagef("--cacert: %v", err)
 		}
 	}
 	if msg := fdlimit.Raise(); msg != "" {
