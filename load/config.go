@@ -135,11 +135,8 @@ func ParseRate(s string) (float64, error) {
 
 // validate checks c and returns the parsed URL.
 func (c Config) validate() (*url.URL, error) {
-	u, err := url.Parse(c.URL)
-	if err != nil || u.Host == "" {
-		return nil, fmt.Errorf("bad URL %q: want http://host:port/path or https://host:port/path", c.URL)
-	}
-	if err := c.Client.Protocol.CheckScheme(u.Scheme); err != nil {
+	u, err := c.Client.Protocol.ParseURL(c.URL)
+	if err != nil {
 		return nil, err
 	}
 	switch {

@@ -101,11 +101,8 @@ type Result struct {
 
 // Validate reports the first problem with p.
 func (p Plan) Validate() (*url.URL, error) {
-	u, err := url.Parse(p.URL)
-	if err != nil || u.Host == "" {
-		return nil, fmt.Errorf("bad URL %q: want http://host:port/path or https://host:port/path", p.URL)
-	}
-	if err := p.Client.Protocol.CheckScheme(u.Scheme); err != nil {
+	u, err := p.Client.Protocol.ParseURL(p.URL)
+	if err != nil {
 		return nil, err
 	}
 	if p.Transfers < 1 {

@@ -8,6 +8,7 @@ package transport
 import (
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 )
 
@@ -122,6 +123,19 @@ func (p Protocol) CheckScheme(scheme string) error {
 		return fmt.Errorf("transport %s is cleartext but the URL is https://: use -p h1-tls, h2 or h3, or an http:// URL", p)
 	}
 	return fmt.Errorf("transport %s needs TLS but the URL is http://: use -p h1 or h2c, or an https:// URL", p)
+}
+
+// ParseURL parses raw as an absolute URL and checks that p can be used
+// with its scheme.
+func (p Protocol) ParseURL(raw string) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return nil, fmt.Errorf("bad URL %q: want http://host:port/path or https://host:port/path", raw)
+	}
+	if err := p.CheckScheme(u.Scheme); err != nil {
+		return nil, err
+	}
+	return u, nil
 }
 
 // OfRequest returns the transport a server-side request arrived on.
