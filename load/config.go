@@ -70,6 +70,10 @@ type Config struct {
 	Engine string
 	// Progress, if set, is called at most twice a second while measuring.
 	Progress func(Progress)
+	// MeasureStart, if set, is called once when the warmup ends, before the
+	// measured phase's first figures are read: a caller reads the server's
+	// counters there so that they cover the same phase.
+	MeasureStart func()
 }
 
 // Progress is a live view of a run.

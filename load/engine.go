@@ -5,7 +5,6 @@ import (
 	"math"
 	"net/http"
 	"net/url"
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -155,6 +154,9 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 			case <-runCtx.Done():
 			}
 		}
+		if cfg.MeasureStart != nil && runCtx.Err() == nil {
+			cfg.MeasureStart()
+		}
 		before = takeSample()
 		close(measured)
 	}()
@@ -289,11 +291,9 @@ type sample struct {
 	allocBytes, allocObjects uint64
 }
 
-// takeSample reads exact allocation totals with runtime.ReadMemStats (a
-// brief stop-the-world, twice a run): runtime/metrics' counters lag by the
-// per-P caches, enough to read zero for a short run.
+// takeSample reads CPU time and exact allocation totals, twice a run.
 func takeSample() sample {
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	return sample{proc: procstat.Sample(), allocBytes: ms.TotalAlloc, allocObjects: ms.Mallocs}
+	s := sample{proc: procstat.Sample()}
+	s.allocBytes, s.allocObjects = procstat.Allocated()
+	return s
 }

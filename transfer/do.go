@@ -155,9 +155,10 @@ func (r *patternReader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// fetchStats reads an httpvs server's /stats; on failure it returns nil
-// and a note saying why.
-func fetchStats(ctx context.Context, c *transport.Client, url string) (*stats.ServerStats, string) {
+// FetchServerStats reads an httpvs server's GET /stats at url with c. When
+// the counters cannot be had it returns nil and a one-line reason (not an
+// httpvs server, unreachable, ...), bounded at 10 s.
+func FetchServerStats(ctx context.Context, c *transport.Client, url string) (*stats.ServerStats, string) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)

@@ -169,7 +169,7 @@ func Run(ctx context.Context, p Plan) (Result, error) {
 			return Result{}, err
 		}
 		defer statsClient.Close()
-		before, res.ServerNote = fetchStats(ctx, statsClient, statsURL)
+		before, res.ServerNote = FetchServerStats(ctx, statsClient, statsURL)
 	}
 	procBefore := procstat.Sample()
 
@@ -221,7 +221,7 @@ func Run(ctx context.Context, p Plan) (Result, error) {
 		res.Connections += c.Connections()
 	}
 	if before != nil && ctx.Err() == nil {
-		after, note := fetchStats(ctx, statsClient, statsURL)
+		after, note := FetchServerStats(ctx, statsClient, statsURL)
 		if after != nil {
 			d := after.Sub(*before)
 			res.Server = &d

@@ -3,6 +3,7 @@
 package procstat
 
 import (
+	"runtime"
 	"runtime/metrics"
 
 	"github.com/httpvs/httpvs/stats"
@@ -37,4 +38,14 @@ func uint64Of(s metrics.Sample) uint64 {
 		return s.Value.Uint64()
 	}
 	return 0
+}
+
+// Allocated returns the heap bytes and objects the process has allocated
+// since it started, exactly, from runtime.ReadMemStats (a brief
+// stop-the-world): runtime/metrics' counters lag by the per-P caches, enough
+// to read zero for a short run.
+func Allocated() (bytes, objects uint64) {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.TotalAlloc, ms.Mallocs
 }
