@@ -31,7 +31,8 @@ var commands = []command{
 	{"get", "download URL over one transport, N in parallel", runGet},
 	{"put", "upload SIZE bytes to URL over one transport, N in parallel", runPut},
 	{"load", "send many requests over one transport: closed loop (-c x -m) or open loop (--rate)", runLoad},
-	{"run", "start a loopback server and compare downloads over every transport", runRun},
+	{"run", "run every scenario over every transport against a child server on loopback, and write a report", runRun},
+	{"compare", "compare two runs' results.json cell by cell, with significance", runCompare},
 	{"version", "print the version", runVersion},
 }
 

@@ -2,30 +2,73 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
+	"net"
+	"net/url"
+	"strings"
 	"time"
 
-	"github.com/httpvs/httpvs/report"
-	"github.com/httpvs/httpvs/server"
-	"github.com/httpvs/httpvs/transfer"
+	"github.com/httpvs/httpvs/load"
+	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )
 
-// runRun starts a payload server in this process on loopback ephemeral
-// ports and downloads the same body once over every transport, printing
-// each one's throughput and its ratio to h1.
+// Quick mode: one short repetition per cell, for CI.
+const (
+	quickDuration = 100 * time.Millisecond
+	quickWarmup   = 25 * time.Millisecond
+)
+
+// runFlags are httpvs run's flags.
+type runFlags struct {
+	protocols, scenarios string
+	size                 units.Bytes
+	duration, warmup     time.Duration
+	timeout              time.Duration
+	repeat               int
+	quick                bool
+	engine               string
+	format               string
+	out                  string
+	noFiles              bool
+	target, tlsTarget    string
+	insecure             bool
+	cacert               string
+	client               transport.ClientConfig
+	server               transport.ServerConfig
+}
+
+func (f *runFlags) register(fs *flagSet) {
+	fs.StringVar(&f.protocols, "protocols", "all", "comma-separated transports (h1, h2c, h1-tls, h2, h3) or all")
+	fs.StringVar(&f.scenarios, "scenarios", "all", "comma-separated scenarios ("+matrix.ScenarioNames()+") or all")
+	fs.Var(&f.size, "size", "fixed total body `size` of transfer cells, split across their streams (default: sized per transport to take --duration)")
+	fs.DurationVar(&f.duration, "duration", matrix.DefaultDuration, "measured time of each load repetition, and the time transfers are sized to take")
+	fs.DurationVar(&f.warmup, "warmup", 0, "unmeasured time before each load repetition (default --duration/4)")
+	fs.DurationVar(&f.timeout, "timeout", matrix.DefaultTimeout, "bound on each repetition")
+	fs.IntVar(&f.repeat, "repeat", matrix.DefaultRepeat, "repetitions per cell: the report shows their median and min..max")
+	fs.BoolVar(&f.quick, "quick", false, "one 100ms repetition per cell (under 20 s in all, for CI); explicit --repeat and --duration still apply")
+	fs.StringVar(&f.engine, "engine", load.EngineStd, "load engine for request scenarios: std (net/http and quic-go, what your code uses) or fast (httpvs's lean h1/h2 client; h3 stays std)")
+	fs.StringVar(&f.format, "format", "text", "what to print: text (tables), markdown, json (results.json) or benchstat (Go benchmark format)")
+	fs.StringVar(&f.out, "out", "httpvs-results", "`dir`ectory for <timestamp>/results.json, report.md, report.html and bench.txt")
+	fs.BoolVar(&f.noFiles, "no-files", false, "print only; write no results directory")
+	fs.StringVar(&f.target, "target", "", "measure this server's h1 and h2c instead of a child server: base `URL` http://host:port")
+	fs.StringVar(&f.tlsTarget, "tls-target", "", "measure this server's h1-tls, h2 and h3: base `URL` https://host:port")
+	fs.BoolVar(&f.insecure, "k", false, "with --tls-target: skip certificate verification")
+	fs.BoolVar(&f.insecure, "insecure", false, "same as -k")
+	fs.StringVar(&f.cacert, "cacert", "", "with --tls-target: trust the PEM certificates in `file`")
+	clientFlags(fs, &f.client)
+	serverFlags(fs, "server-", &f.server)
+}
+
+// runRun runs the matrix: scenarios x transports, against a child
+// `httpvs serve` on loopback (or --target), prints the tables and writes
+// the results directory.
 func runRun(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "run", "[flags]")
-	size := units.GB
-	fs.Var(&size, "size", "body `size` downloaded over each transport")
-	protoList := fs.String("protocols", "all", "comma-separated transports to compare (h1, h2c, h1-tls, h2, h3) or all")
-	asJSON := fs.Bool("json", false, "print one JSON object instead of the table")
-	timeout := fs.Duration("timeout", 2*time.Minute, "bound on each transport's download")
-	var ccfg transport.ClientConfig
-	var scfg transport.ServerConfig
-	clientFlags(fs, &ccfg)
-	serverFlags(fs, "server-", &scfg)
+	var f runFlags
+	f.register(fs)
 	pos, err := fs.parse(args)
 	if err != nil {
 		return err
@@ -33,80 +76,163 @@ func runRun(ctx context.Context, e *env, args []string) error {
 	if len(pos) > 0 {
 		return usagef("run takes no arguments, got %q", pos[0])
 	}
-	protos, err := transport.ParseList(*protoList)
-	if err != nil {
-		return usagef("--protocols: %v", err)
-	}
-	if size <= 0 {
-		return usagef("--size must be positive")
-	}
-	if *timeout <= 0 {
-		return usagef("--timeout %v: want a positive duration", *timeout)
-	}
-	if err := ccfg.Validate(); err != nil {
-		return usagef("%v", err)
-	}
-	if err := scfg.Validate(); err != nil {
-		return usagef("%v", err)
-	}
-
-	payload := server.New(server.Options{WriteSize: scfg.EffectiveWriteSize()})
-	ts, err := transport.NewServer(transport.ServerOptions{
-		Handler:   payload.Handler(),
-		Listen:    "127.0.0.1:0",
-		TLSListen: "127.0.0.1:0",
-		Config:    scfg,
-	})
+	set := map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	opts, err := f.options(set)
 	if err != nil {
 		return err
 	}
-	defer ts.Close()
-	payload.Attach(ts)
-	if w := transport.UDPBufferWarning(); w != "" && !*asJSON {
-		fmt.Fprintln(e.stderr, w)
-	}
-	if !*asJSON {
-		fmt.Fprintf(e.stdout, "httpvs run: one %s download per transport from an in-process server on loopback\n", size)
+	if !validFormat(f.format) {
+		return usagef("--format %q: want text, markdown, json or benchstat", f.format)
 	}
 
 	var (
-		results []transfer.Result
-		plans   []transfer.Plan
+		settingsServer *transport.ServerConfig
+		udpNote        string
 	)
-	for _, p := range protos {
-		if ctx.Err() != nil {
-			break
-		}
-		plan := transfer.Plan{
-			URL:         ts.URL(p) + "/bytes/" + size.String(),
-			Transfers:   1,
-			Client:      transport.ClientOptions{Protocol: p, Config: ccfg, RootCAs: transport.CertPool(ts.Cert())},
-			Timeout:     *timeout,
-			ServerStats: true,
-		}
-		res, err := transfer.Run(ctx, plan)
+	if f.target == "" && f.tlsTarget == "" {
+		child, err := startChild(ctx, childArgs(fs))
 		if err != nil {
 			return err
 		}
-		results, plans = append(results, res), append(plans, plan)
-	}
-	if *asJSON {
-		err = report.JSON(e.stdout, map[string]any{"size": int64(size), "results": results})
+		defer child.stop()
+		opts.Target = matrix.Target{Plain: child.ready.Plain, TLS: child.ready.TLS, RootCAs: child.roots}
+		srv := f.server
+		settingsServer = &srv
 	} else {
-		err = report.Compare(e.stdout, results)
-	}
-	if err != nil {
-		return err
-	}
-	for i, r := range results {
-		if r.Errors.Total > 0 || r.Interrupted {
-			fmt.Fprintf(e.stderr, "httpvs run: %s: %s\n", r.Requested, failureLine(r, plans[i]))
-			return errReported
+		if err := checkTargets(ctx, f.target, f.tlsTarget); err != nil {
+			return err
+		}
+		opts.Target = matrix.Target{Plain: strings.TrimSuffix(f.target, "/"), TLS: strings.TrimSuffix(f.tlsTarget, "/"), Insecure: f.insecure}
+		if f.cacert != "" {
+			if opts.Target.RootCAs, err = transport.LoadCertPool(f.cacert); err != nil {
+				return usagef("--cacert: %v", err)
+			}
 		}
 	}
-	if ctx.Err() != nil {
-		fmt.Fprintln(e.stderr, "httpvs run: interrupted: the table above holds the transports measured until then")
-		return errReported
+	for _, p := range opts.Protocols {
+		if p == transport.H3 {
+			udpNote = transport.UDPBufferWarning()
+		}
+	}
+	if udpNote != "" && f.format == "text" {
+		fmt.Fprintln(e.stderr, udpNote)
+	}
+	var prog *progressLine
+	if isTerminal(e.stderr) {
+		prog = &progressLine{w: e.stderr}
+		opts.Progress = prog.update
+	}
+	res, err := matrix.Run(ctx, opts)
+	prog.clear()
+	if err != nil {
+		return usagef("%v", err)
+	}
+	res.Settings.Server = settingsServer
+	res.Settings.UDPBuffers = udpNote
+	if f.target == "" && f.tlsTarget == "" {
+		res.Settings.Target = "child"
+	}
+	return finishRun(e, &f, res)
+}
+
+// options turns the flags into matrix options; set holds the flags given.
+func (f *runFlags) options(set map[string]bool) (matrix.Options, error) {
+	protos, err := transport.ParseList(f.protocols)
+	if err != nil {
+		return matrix.Options{}, usagef("--protocols: %v", err)
+	}
+	scenarios, err := matrix.ParseScenarios(f.scenarios)
+	if err != nil {
+		return matrix.Options{}, usagef("--scenarios: %v", err)
+	}
+	if f.quick {
+		if !set["repeat"] {
+			f.repeat = 1
+		}
+		if !set["duration"] {
+			f.duration = quickDuration
+		}
+		if !set["warmup"] {
+			f.warmup = quickWarmup
+		}
+	}
+	switch {
+	case f.repeat < 1 || f.repeat > 100:
+		return matrix.Options{}, usagef("--repeat %d: want 1 to 100", f.repeat)
+	case f.duration < 10*time.Millisecond || f.duration > time.Hour:
+		return matrix.Options{}, usagef("--duration %v: want 10ms to 1h", f.duration)
+	case f.warmup < 0:
+		return matrix.Options{}, usagef("--warmup %v: want zero or more", f.warmup)
+	case f.timeout <= 0:
+		return matrix.Options{}, usagef("--timeout %v: want a positive duration", f.timeout)
+	case f.size < 0:
+		return matrix.Options{}, usagef("--size must not be negative")
+	case f.engine != load.EngineStd && f.engine != load.EngineFast:
+		return matrix.Options{}, usagef("--engine %q: want std or fast", f.engine)
+	case (f.insecure || f.cacert != "") && f.tlsTarget == "":
+		return matrix.Options{}, usagef("-k and --cacert apply to --tls-target, which is not given")
+	}
+	if err := f.client.Validate(); err != nil {
+		return matrix.Options{}, usagef("%v", err)
+	}
+	if err := f.server.Validate(); err != nil {
+		return matrix.Options{}, usagef("%v", err)
+	}
+	if (f.target != "" || f.tlsTarget != "") && serverFlagGiven(set) {
+		return matrix.Options{}, usagef("--server-* knobs tune the child server; with --target, tune that server instead")
+	}
+	return matrix.Options{
+		Protocols: protos,
+		Scenarios: scenarios,
+		Repeat:    f.repeat,
+		Duration:  f.duration,
+		Warmup:    f.warmup,
+		Size:      f.size,
+		Client:    f.client,
+		Engine:    f.engine,
+		Timeout:   f.timeout,
+	}, nil
+}
+
+func serverFlagGiven(set map[string]bool) bool {
+	for name := range set {
+		if strings.HasPrefix(name, "server-") {
+			return true
+		}
+	}
+	return false
+}
+
+// childArgs passes the --server-* flags given to run on to the child's
+// serve, without the prefix.
+func childArgs(fs *flagSet) []string {
+	var args []string
+	fs.Visit(func(fl *flag.Flag) {
+		if name, ok := strings.CutPrefix(fl.Name, "server-"); ok {
+			args = append(args, "--"+name+"="+fl.Value.String())
+		}
+	})
+	return args
+}
+
+// checkTargets fails fast, in one line, on a target that is malformed or
+// does not accept TCP connections.
+func checkTargets(ctx context.Context, plain, tls string) error {
+	for _, t := range []struct{ flag, raw, scheme string }{{"--target", plain, "http"}, {"--tls-target", tls, "https"}} {
+		if t.raw == "" {
+			continue
+		}
+		u, err := url.Parse(t.raw)
+		if err != nil || u.Scheme != t.scheme || u.Host == "" || u.Port() == "" || (u.Path != "" && u.Path != "/") || u.RawQuery != "" {
+			return usagef("%s %q: want a base URL %s://host:port", t.flag, t.raw, t.scheme)
+		}
+		d := net.Dialer{Timeout: 3 * time.Second}
+		conn, err := d.DialContext(ctx, "tcp", u.Host)
+		if err != nil {
+			return fmt.Errorf("%s %s is unreachable: %v", t.flag, t.raw, err)
+		}
+		conn.Close()
 	}
 	return nil
 }

@@ -27,6 +27,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	maxSize := server.DefaultMaxSize
 	fs.Var(&maxSize, "max-size", "largest download or upload `size` served")
 	verbose := fs.Bool("v", false, "log connection errors (TLS handshakes, resets) to stderr")
+	child := fs.Bool("child", false, "run as httpvs run's server: print one JSON line with the URLs and certificate instead of the banner, and exit when stdin closes")
 	var cfg transport.ServerConfig
 	serverFlags(fs, "", &cfg)
 	pos, err := fs.parse(args)
@@ -85,13 +86,27 @@ func runServe(ctx context.Context, e *env, args []string) error {
 			return fmt.Errorf("write certificate: %w", err)
 		}
 	}
-	printBanner(e.stdout, ts, *certFile == "", *writeCert)
+	if *child {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		go func() {
+			// The parent holds the other end: EOF means it is gone.
+			io.Copy(io.Discard, os.Stdin)
+			cancel()
+		}()
+		if err := announceChild(e.stdout, ts); err != nil {
+			return err
+		}
+	} else {
+		printBanner(e.stdout, ts, *certFile == "", *writeCert)
+	}
 	for _, addr := range []string{ts.Addr(transport.H1), ts.Addr(transport.H2)} {
 		if addr != "" && !isLoopback(addr) {
 			fmt.Fprintf(e.stderr, "warning: listening on %s, which is not a loopback address: anyone who can reach it can download and upload through this server\n", addr)
 		}
 	}
-	if ts.Has(transport.H3) {
+	if ts.Has(transport.H3) && !*child {
 		if w := transport.UDPBufferWarning(); w != "" {
 			fmt.Fprintln(e.stderr, w)
 		}
@@ -100,6 +115,9 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	case <-ctx.Done():
 	case err := <-ts.Err():
 		return fmt.Errorf("serving: %w", err)
+	}
+	if *child {
+		return nil
 	}
 	st := payload.Stats()
 	total := st.Total()

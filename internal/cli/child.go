@@ -1,0 +1,171 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"crypto/x509"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/httpvs/httpvs/transport"
+)
+
+// childEnv marks a process started by startChild; tests' TestMain uses it
+// to make the test binary act as httpvs.
+const childEnv = "HTTPVS_CHILD"
+
+// childReadyTimeout bounds a child server's start-up.
+const childReadyTimeout = 15 * time.Second
+
+// childReady is the line `httpvs serve --child` prints once it listens.
+type childReady struct {
+	PID     int    `json:"pid"`
+	Plain   string `json:"plain"`    // base URL for h1 and h2c
+	TLS     string `json:"tls"`      // base URL for h1-tls and h2
+	H3      bool   `json:"h3"`       // h3 is served on TLS's port number, over UDP
+	CertPEM string `json:"cert_pem"` // the server's certificate
+}
+
+func announceChild(w io.Writer, ts *transport.Server) error {
+	line, err := json.Marshal(childReady{
+		PID:     os.Getpid(),
+		Plain:   ts.URL(transport.H1),
+		TLS:     ts.URL(transport.H2),
+		H3:      ts.Has(transport.H3),
+		CertPEM: string(transport.CertPEM(ts.Cert())),
+	})
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", line)
+	return err
+}
+
+// childServer is `httpvs serve --child` running as a separate process, so
+// that its CPU and memory are measured apart from the client's. It never
+// outlives its parent: it exits when its stdin (held by the parent) closes,
+// and on Linux the kernel kills it when the parent dies.
+type childServer struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	ready  childReady
+	roots  *x509.CertPool
+	stderr *tailBuffer
+	exited chan struct{}
+}
+
+// selfExecutable is the binary started as the child: this one.
+var selfExecutable = os.Executable
+
+// startChild starts the child server on loopback ephemeral ports with the
+// extra serve flags args and waits until it is ready.
+func startChild(ctx context.Context, args []string) (*childServer, error) {
+	exe, err := selfExecutable()
+	if err != nil {
+		return nil, fmt.Errorf("start server: find this executable: %w", err)
+	}
+	argv := append([]string{"serve", "--child", "--listen", "127.0.0.1:0", "--tls-listen", "127.0.0.1:0"}, args...)
+	cmd := exec.Command(exe, argv...)
+	cmd.Env = append(os.Environ(), childEnv+"=1")
+	detach(cmd)
+	c := &childServer{cmd: cmd, stderr: &tailBuffer{max: 4096}, exited: make(chan struct{})}
+	cmd.Stderr = c.stderr
+	if c.stdin, err = cmd.StdinPipe(); err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start server %s: %w", exe, err)
+	}
+	go func() {
+		cmd.Wait()
+		close(c.exited)
+	}()
+	lines := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		sc.Buffer(make([]byte, 64*1024), 1<<20)
+		if sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+		io.Copy(io.Discard, stdout)
+	}()
+	timer := time.NewTimer(childReadyTimeout)
+	defer timer.Stop()
+	select {
+	case line, ok := <-lines:
+		if !ok {
+			<-c.exited
+			return nil, fmt.Errorf("server exited before it was ready: %s", c.stderr.line())
+		}
+		if err := json.Unmarshal([]byte(line), &c.ready); err != nil || c.ready.PID == 0 {
+			c.stop()
+			return nil, fmt.Errorf("server said %q, not its ready line", line)
+		}
+	case <-timer.C:
+		c.stop()
+		return nil, fmt.Errorf("server not ready after %v: %s", childReadyTimeout, c.stderr.line())
+	case <-ctx.Done():
+		c.stop()
+		return nil, ctx.Err()
+	}
+	c.roots = x509.NewCertPool()
+	if !c.roots.AppendCertsFromPEM([]byte(c.ready.CertPEM)) {
+		c.stop()
+		return nil, errors.New("server's certificate is not PEM")
+	}
+	return c, nil
+}
+
+// stop asks the child to exit (closing its stdin), kills it if it has not
+// within 5 s, and reaps it.
+func (c *childServer) stop() {
+	c.stdin.Close()
+	select {
+	case <-c.exited:
+		return
+	case <-time.After(5 * time.Second):
+	}
+	c.cmd.Process.Kill()
+	<-c.exited
+}
+
+// tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	b   []byte
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.b = append(t.b, p...)
+	if len(t.b) > t.max {
+		t.b = t.b[len(t.b)-t.max:]
+	}
+	return len(p), nil
+}
+
+// line returns the last non-empty line written, or a note that there was
+// none.
+func (t *tailBuffer) line() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	lines := strings.Split(strings.TrimSpace(string(t.b)), "\n")
+	if last := lines[len(lines)-1]; last != "" {
+		return last
+	}
+	return "(nothing on stderr)"
+}

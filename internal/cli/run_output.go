@@ -1,0 +1,110 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/report"
+)
+
+func validFormat(f string) bool {
+	switch f {
+	case "text", "markdown", "json", "benchstat":
+		return true
+	}
+	return false
+}
+
+// finishRun prints res in the chosen format, writes the results directory
+// (partial runs included) and picks the outcome: an interrupted run fails.
+func finishRun(e *env, f *runFlags, res *matrix.Results) error {
+	var print func(io.Writer, *matrix.Results) error
+	switch f.format {
+	case "markdown":
+		print = report.Markdown
+	case "json":
+		print = func(w io.Writer, r *matrix.Results) error { return r.WriteJSON(w) }
+	case "benchstat":
+		print = report.Benchstat
+	default:
+		print = report.Matrix
+	}
+	if err := print(e.stdout, res); err != nil {
+		return err
+	}
+	if !f.noFiles {
+		dir, err := writeResults(f.out, res)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stderr, "httpvs run: wrote %s (results.json, report.md, report.html, bench.txt)\n", dir)
+	}
+	if res.Partial {
+		fmt.Fprintf(e.stderr, "httpvs run: %s: the report holds the %d cells measured until then, marked partial\n", res.PartialReason, len(res.Cells))
+		return errReported
+	}
+	return nil
+}
+
+// writeResults writes results.json and the reports to a new directory
+// under parent, named by the run's start time.
+func writeResults(parent string, res *matrix.Results) (string, error) {
+	name := res.Started.Local().Format("20060102-150405")
+	dir := filepath.Join(parent, name)
+	for i := 2; ; i++ {
+		if _, err := os.Stat(dir); os.IsNotExist(err) {
+			break
+		}
+		dir = filepath.Join(parent, fmt.Sprintf("%s-%d", name, i))
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("results directory: %w", err)
+	}
+	files := []struct {
+		name   string
+		render func(io.Writer, *matrix.Results) error
+	}{
+		{"results.json", func(w io.Writer, r *matrix.Results) error { return r.WriteJSON(w) }},
+		{"report.md", report.Markdown},
+		{"report.html", report.HTML},
+		{"bench.txt", report.Benchstat},
+	}
+	for _, file := range files {
+		var buf bytes.Buffer
+		if err := file.render(&buf, res); err != nil {
+			return "", fmt.Errorf("render %s: %w", file.name, err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, file.name), buf.Bytes(), 0o644); err != nil {
+			return "", fmt.Errorf("write results: %w", err)
+		}
+	}
+	return dir, nil
+}
+
+// progressLine shows where a run is on one terminal line.
+type progressLine struct {
+	w     io.Writer
+	shown bool
+}
+
+func (p *progressLine) update(pr matrix.Progress) {
+	left := "estimating time left"
+	if pr.Remaining > 0 {
+		left = "about " + pr.Remaining.Round(time.Second).String() + " left"
+	}
+	fmt.Fprintf(p.w, "\r\033[K[%d/%d] %s over %s, repetition %d; %s",
+		pr.Done+1, pr.Total, pr.Scenario, pr.Protocol, pr.Repetition, left)
+	p.shown = true
+}
+
+// clear erases the progress line; p may be nil.
+func (p *progressLine) clear() {
+	if p != nil && p.shown {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+}

@@ -1,0 +1,198 @@
+package matrix
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/httpvs/httpvs/internal/procstat"
+	"github.com/httpvs/httpvs/load"
+	"github.com/httpvs/httpvs/stats"
+	"github.com/httpvs/httpvs/transfer"
+	"github.com/httpvs/httpvs/transport"
+	"github.com/httpvs/httpvs/units"
+)
+
+// Probe bounds: how long a transfer probe runs, and the smallest body a
+// transfer stream gets.
+const (
+	minProbe     = 50 * time.Millisecond
+	maxProbe     = time.Second
+	// minPerStream keeps connection set-up (100 TLS handshakes) from
+	// dominating a parallel transfer.
+	minPerStream = units.MiB
+	// probeSize is what a sizing probe asks for; it is cut off by time.
+	probeSize = 100 * units.GB
+)
+
+// prepare checks that the target serves sc over p, with one request or a
+// short transfer, and returns a transfer scenario's total size: Options.Size,
+// or what the probe moved scaled to Duration. skipped, when set, says why
+// the cell cannot be measured.
+func (r *runner) prepare(ctx context.Context, sc Scenario, p transport.Protocol) (size units.Bytes, skipped string) {
+	base := r.opts.Target.base(p)
+	if base == "" {
+		flag := "--target"
+		if p.TLS() {
+			flag = "--tls-target"
+		}
+		return 0, fmt.Sprintf("no %s URL for %s", flag, p)
+	}
+	if !sc.Transfer() {
+		res, err := load.Run(ctx, r.loadConfig(sc, p, func(c *load.Config) {
+			c.Requests, c.Conns, c.Streams, c.Warmup, c.Engine = 1, 1, 1, 0, load.EngineStd
+		}))
+		switch {
+		case err != nil:
+			return 0, err.Error()
+		case res.Errors.Total > 0:
+			return 0, fmt.Sprintf("%s %s over %s failed: %s", sc.method, sc.path, p, res.FirstError)
+		case res.Protocol != p.String():
+			return 0, fmt.Sprintf("asked for %s, the server answered over %s", p, res.Protocol)
+		}
+		return 0, ""
+	}
+	// One small transfer per stream checks the endpoint and the protocol
+	// (a probe cut off by time may not see a response: uploads).
+	res, err := transfer.Run(ctx, r.transferPlan(sc, p, units.Bytes(sc.streams)*units.KiB))
+	switch {
+	case err != nil:
+		return 0, err.Error()
+	case res.Errors.Total > 0:
+		return 0, fmt.Sprintf("%s over %s failed: %s", sc.Name, p, res.FirstError)
+	case res.Protocol != p.String():
+		return 0, fmt.Sprintf("asked for %s, the server answered over %s", p, res.Protocol)
+	}
+	if r.opts.Size > 0 {
+		return r.opts.Size, ""
+	}
+	plan := r.transferPlan(sc, p, probeSize)
+	plan.Timeout = max(min(r.opts.Duration/2, maxProbe), minProbe)
+	if res, err = transfer.Run(ctx, plan); err != nil {
+		return 0, err.Error()
+	}
+	if res.Bytes == 0 || res.Seconds == 0 {
+		return 0, fmt.Sprintf("%s over %s moved nothing in %v: %s", sc.Name, p, plan.Timeout, res.FirstError)
+	}
+	rate := float64(res.Bytes) / res.Seconds
+	size = units.Bytes(rate * r.opts.Duration.Seconds())
+	size = max(size/units.MiB*units.MiB, units.Bytes(sc.streams)*minPerStream)
+	return size, ""
+}
+
+// transferPlan is a transfer of total bytes split across sc's streams.
+func (r *runner) transferPlan(sc Scenario, p transport.Protocol, total units.Bytes) transfer.Plan {
+	per := max(total/units.Bytes(sc.streams), 1)
+	plan := transfer.Plan{
+		URL:       r.opts.Target.base(p) + "/bytes/" + strconv.FormatInt(int64(per), 10),
+		Transfers: sc.streams,
+		Client:    r.clientOptions(p),
+		Timeout:   r.opts.Timeout,
+	}
+	if sc.upload {
+		plan.URL = r.opts.Target.base(p) + "/sink"
+		plan.Direction = transfer.Upload
+		plan.Size = per
+	}
+	return plan
+}
+
+// transfer measures one repetition of a transfer scenario.
+func (r *runner) transfer(ctx context.Context, sc Scenario, p transport.Protocol, total units.Bytes) Repetition {
+	plan := r.transferPlan(sc, p, total)
+	per := max(total/units.Bytes(sc.streams), 1)
+	m := Repetition{Streams: sc.streams, SizeBytes: int64(per)}
+	before, note := r.serverStats(ctx)
+	bytes0, objects0 := procstat.Allocated()
+	res, err := transfer.Run(ctx, plan)
+	bytes1, objects1 := procstat.Allocated()
+	if err != nil {
+		m.Errors.Count(stats.ErrOther)
+		m.FirstError = err.Error()
+		return m
+	}
+	var after *stats.ServerStats
+	if before != nil && ctx.Err() == nil {
+		after, note = r.serverStats(ctx)
+	}
+	m.Seconds, m.Bytes, m.Requests = res.Seconds, res.Bytes, int64(res.Streams)
+	if res.Seconds > 0 {
+		m.Value = float64(res.Bytes) / res.Seconds
+	}
+	m.Connections, m.Negotiated = res.Connections, res.Protocol
+	m.Interrupted = ctx.Err() != nil
+	m.Errors, m.FirstError = res.Errors, res.FirstError
+	m.ClientTCP, m.ClientQUIC = res.Client.TCP, res.Client.QUIC
+	h := stats.NewHistogram()
+	for _, s := range res.PerStream {
+		h.Record(time.Duration(s.Seconds * float64(time.Second)))
+	}
+	m.Latency = h.Summary()
+	m.AllocBytesPerRequest = float64(bytes1-bytes0) / float64(sc.streams)
+	m.AllocsPerRequest = float64(objects1-objects0) / float64(sc.streams)
+	r.cpu(&m, res.Client.Process.CPUSeconds(), before, after, note, float64(res.Bytes)/1e9)
+	return m
+}
+
+// loadConfig is sc's load over p, adjusted by edit.
+func (r *runner) loadConfig(sc Scenario, p transport.Protocol, edit func(*load.Config)) load.Config {
+	cfg := load.Config{
+		URL:      r.opts.Target.base(p) + sc.path,
+		Client:   r.clientOptions(p),
+		Conns:    1,
+		Streams:  sc.streams,
+		Duration: r.opts.Duration,
+		Warmup:   r.opts.Warmup,
+		Method:   sc.method,
+		BodySize: sc.body,
+		Headers:  sc.headers,
+		Engine:   r.opts.Engine,
+		// A repetition that cannot finish a request in its own time is
+		// failing, not slow.
+		RequestTimeout: max(10*time.Second, r.opts.Duration),
+	}
+	if p.Version() == 1 {
+		// HTTP/1.1 has one request in flight per connection.
+		cfg.Conns, cfg.Streams = sc.streams, 1
+	}
+	if p == transport.H3 {
+		cfg.Engine = load.EngineStd // the fast engine speaks h1 and h2 only
+	}
+	if edit != nil {
+		edit(&cfg)
+	}
+	return cfg
+}
+
+// load measures one repetition of a request scenario.
+func (r *runner) load(ctx context.Context, sc Scenario, p transport.Protocol) Repetition {
+	var (
+		before *stats.ServerStats
+		note   string
+	)
+	cfg := r.loadConfig(sc, p, func(c *load.Config) {
+		c.MeasureStart = func() { before, note = r.serverStats(ctx) }
+	})
+	m := Repetition{Streams: sc.streams}
+	res, err := load.Run(ctx, cfg)
+	if err != nil {
+		m.Errors.Count(stats.ErrOther)
+		m.FirstError = err.Error()
+		return m
+	}
+	var after *stats.ServerStats
+	if before != nil && ctx.Err() == nil {
+		after, note = r.serverStats(ctx)
+	}
+	m.Value, m.Seconds, m.Requests = res.RequestsPerSecond, res.Seconds, res.Requests
+	m.Bytes = res.BytesReceived + res.BytesSent
+	m.Connections, m.Negotiated = res.Connections, res.Protocol
+	m.Interrupted = res.Interrupted
+	m.Errors, m.FirstError = res.Errors, res.FirstError
+	m.Latency = res.Latency
+	m.AllocsPerRequest, m.AllocBytesPerRequest = res.AllocsPerRequest, res.BytesPerRequest
+	m.Engine = res.Engine
+	r.cpu(&m, res.ClientCPUSeconds, before, after, note, float64(res.Requests)/1000)
+	return m
+}

@@ -1,0 +1,208 @@
+package matrix
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/httpvs/httpvs/stats"
+	"github.com/httpvs/httpvs/transport"
+)
+
+// SchemaVersion is the version of results.json this package writes and
+// reads. It changes when a field changes meaning or goes away; new fields
+// do not change it. docs/results-schema.md describes it.
+const SchemaVersion = 1
+
+// NoisySpread is the spread ((max-min)/median) above which a cell is
+// flagged as noisy: 10%.
+const NoisySpread = 0.10
+
+// Results is a whole run: results.json.
+type Results struct {
+	SchemaVersion int       `json:"schema_version"`
+	Started       time.Time `json:"started"`
+	Finished      time.Time `json:"finished"`
+	// Partial says the run stopped before every cell was measured
+	// (interrupted, or a fatal error); PartialReason says why.
+	Partial       bool     `json:"partial"`
+	PartialReason string   `json:"partial_reason,omitempty"`
+	Env           Env      `json:"env"`
+	Settings      Settings `json:"settings"`
+	Cells         []Cell   `json:"cells"`
+}
+
+// Settings are the knobs the run used.
+type Settings struct {
+	Protocols []string `json:"protocols"`
+	Scenarios []string `json:"scenarios"`
+	Repeat    int      `json:"repeat"` // repetitions per cell
+	// DurationSeconds is each load repetition's measured time, and the time
+	// each transfer repetition is sized to take when SizeBytes is zero.
+	DurationSeconds float64 `json:"duration_seconds"`
+	WarmupSeconds   float64 `json:"warmup_seconds"` // before each load repetition, not measured
+	// SizeBytes is the fixed body size of download and upload cells (split
+	// across streams in parallel ones); zero means sized per transport from
+	// a short probe.
+	SizeBytes int64                  `json:"size_bytes"`
+	Engine    string                 `json:"engine"` // the load engine: std or fast
+	Client    transport.ClientConfig `json:"client"` // the client's knobs; zero fields are Go's or quic-go's defaults
+	// Server is the child server's knobs; nil for an external target.
+	Server *transport.ServerConfig `json:"server,omitempty"`
+	// Target says what was measured: "child" (httpvs serve started by the
+	// run) or the URLs of an external server.
+	Target    string `json:"target"`
+	TLSTarget string `json:"tls_target,omitempty"`
+	// UDPBuffers is quic-go's socket buffer warning, if it applied.
+	UDPBuffers string `json:"udp_buffers,omitempty"`
+}
+
+// Cell is one scenario over one transport: every repetition and their
+// summary. Summaries cover the repetitions that completed.
+type Cell struct {
+	Scenario string `json:"scenario"`
+	Protocol string `json:"protocol"` // the transport asked for
+	// Negotiated is the transport the responses came over; it differs from
+	// Protocol only when a server refused the one asked for.
+	Negotiated string `json:"negotiated"`
+	Metric     string `json:"metric"` // MetricBytesPerSecond or MetricRequestsPerSecond
+	// Skipped, when set, says why the cell was not measured.
+	Skipped string `json:"skipped,omitempty"`
+	// Median, Min and Max summarise Value over the repetitions.
+	Median float64 `json:"median"`
+	Min    float64 `json:"min"`
+	Max    float64 `json:"max"`
+	// Spread is (Max-Min)/Median; Noisy says it is above NoisySpread.
+	Spread float64 `json:"spread"`
+	Noisy  bool    `json:"noisy"`
+	// RatioToH1 is Median over the h1 cell's Median in the same scenario:
+	// above 1 means faster than HTTP/1.1. Zero when there is no h1 cell.
+	RatioToH1 float64 `json:"ratio_to_h1,omitempty"`
+	// Errors sums every repetition's failed requests or transfers.
+	Errors stats.ErrorCounts `json:"errors"`
+	// Bottleneck is the repetitions' most common Bottleneck.
+	Bottleneck string `json:"bottleneck"`
+	// CPUUnit is what the per-unit CPU figures are per: "GB" (10^9 body
+	// bytes) or "1000 requests".
+	CPUUnit     string       `json:"cpu_unit"`
+	Repetitions []Repetition `json:"repetitions"`
+}
+
+// Bottleneck values: which end probably limited a repetition.
+const (
+	BottleneckClient = "client" // the generator: its CPU was saturated while the server had headroom
+	BottleneckServer = "server" // the server's CPU was saturated
+	BottleneckNone   = ""       // neither end's CPU: flow control, latency or the kernel
+)
+
+// Repetition is one measurement of a cell.
+type Repetition struct {
+	// Value is the cell's Metric for this repetition.
+	Value       float64           `json:"value"`
+	Seconds     float64           `json:"seconds"`          // measured wall time
+	Bytes       int64             `json:"bytes"`            // body bytes moved, both directions
+	Requests    int64             `json:"requests"`         // requests or transfers completed, failed ones included
+	Streams     int               `json:"streams"`          // transfers or requests in flight at once
+	SizeBytes   int64             `json:"size_bytes"`       // transfers: each stream's body size
+	Connections int64             `json:"connections"`      // connections the client opened
+	Negotiated  string            `json:"negotiated"`       // the transport responses came over
+	Engine      string            `json:"engine,omitempty"` // load scenarios: the load engine, std or fast
+	Interrupted bool              `json:"interrupted"`      // cut short; not in the cell's summary
+	Errors      stats.ErrorCounts `json:"errors"`
+	FirstError  string            `json:"first_error,omitempty"`
+	// Latency is per request (load scenarios) or per transfer.
+	Latency stats.LatencySummary `json:"latency_seconds"`
+	// ClientCPUSeconds and ServerCPUSeconds are user+system CPU time of
+	// each process over the measured time; the server's is zero when its
+	// counters were unavailable (ServerNote says why).
+	ClientCPUSeconds float64 `json:"client_cpu_seconds"`
+	ServerCPUSeconds float64 `json:"server_cpu_seconds"`
+	// ClientCPUPerUnit and ServerCPUPerUnit are CPU seconds per Cell.CPUUnit.
+	ClientCPUPerUnit float64 `json:"client_cpu_per_unit"`
+	ServerCPUPerUnit float64 `json:"server_cpu_per_unit"`
+	// ClientCores and ServerCores are CPU seconds per wall second: 1.0 is
+	// one core busy throughout.
+	ClientCores float64 `json:"client_cores"`
+	ServerCores float64 `json:"server_cores"`
+	Bottleneck  string  `json:"bottleneck"`
+	// AllocsPerRequest and AllocBytesPerRequest are the client process's
+	// heap allocations per request or transfer.
+	AllocsPerRequest     float64            `json:"allocs_per_request"`
+	AllocBytesPerRequest float64            `json:"alloc_bytes_per_request"`
+	ClientTCP            stats.IOStats      `json:"client_tcp"`  // transfers: the client's TCP connections
+	ClientQUIC           stats.QUICStats    `json:"client_quic"` // transfers: the client's QUIC connections
+	Server               *stats.ServerStats `json:"server"`      // the server's counters over the repetition; null when unavailable
+	ServerNote           string             `json:"server_note,omitempty"`
+}
+
+// WriteJSON writes r as indented JSON.
+func (r *Results) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+// ReadJSON reads results.json, refusing another schema version.
+func ReadJSON(rd io.Reader) (*Results, error) {
+	var probe struct {
+		SchemaVersion *int `json:"schema_version"`
+	}
+	data, err := io.ReadAll(rd)
+	if err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return nil, fmt.Errorf("not an httpvs results file: %v", err)
+	}
+	if probe.SchemaVersion == nil {
+		return nil, fmt.Errorf("not an httpvs results file: no schema_version")
+	}
+	if *probe.SchemaVersion != SchemaVersion {
+		return nil, fmt.Errorf("results schema version %d: this httpvs reads version %d only (re-run with this version, or compare with the httpvs that wrote it)", *probe.SchemaVersion, SchemaVersion)
+	}
+	var r Results
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, fmt.Errorf("results file: %v", err)
+	}
+	return &r, nil
+}
+
+// Cell returns the cell for scenario and protocol, or nil.
+func (r *Results) Cell(scenario, protocol string) *Cell {
+	for i := range r.Cells {
+		if r.Cells[i].Scenario == scenario && r.Cells[i].Protocol == protocol {
+			return &r.Cells[i]
+		}
+	}
+	return nil
+}
+
+// ScenarioNames returns the scenarios that have cells, in order of first
+// appearance.
+func (r *Results) ScenarioNames() []string {
+	var names []string
+	seen := map[string]bool{}
+	for _, c := range r.Cells {
+		if !seen[c.Scenario] {
+			seen[c.Scenario] = true
+			names = append(names, c.Scenario)
+		}
+	}
+	return names
+}
+
+// ProtocolNames returns the transports that have cells, in transport order.
+func (r *Results) ProtocolNames() []string {
+	seen := map[string]bool{}
+	for _, c := range r.Cells {
+		seen[c.Protocol] = true
+	}
+	var names []string
+	for _, p := range transport.All {
+		if seen[p.String()] {
+			names = append(names, p.String())
+		}
+	}
+	return names
+}

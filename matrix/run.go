@@ -1,0 +1,296 @@
+package matrix
+
+import (
+	"context"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/httpvs/httpvs/load"
+	"github.com/httpvs/httpvs/stats"
+	"github.com/httpvs/httpvs/transfer"
+	"github.com/httpvs/httpvs/transport"
+	"github.com/httpvs/httpvs/units"
+)
+
+// Defaults used when Options fields are zero.
+const (
+	DefaultRepeat   = 3
+	DefaultDuration = 400 * time.Millisecond
+	// DefaultTimeout bounds each repetition.
+	DefaultTimeout = 2 * time.Minute
+)
+
+// Target is the server a run measures.
+type Target struct {
+	// Plain is the base URL for h1 and h2c, e.g. http://127.0.0.1:8080;
+	// empty skips them.
+	Plain string
+	// TLS is the base URL for h1-tls, h2 and h3 (UDP on the same port),
+	// e.g. https://127.0.0.1:8443; empty skips them.
+	TLS string
+	// RootCAs are trusted for TLS; nil means the system's.
+	RootCAs *x509.CertPool
+	// Insecure skips certificate verification.
+	Insecure bool
+}
+
+// base returns the base URL that serves p, or "".
+func (t Target) base(p transport.Protocol) string {
+	if p.TLS() {
+		return t.TLS
+	}
+	return t.Plain
+}
+
+// Options describe a run.
+type Options struct {
+	Target    Target
+	Protocols []transport.Protocol // transports, columns of the report
+	Scenarios []Scenario           // workloads, in order
+	// Repeat is the number of repetitions per cell; zero means DefaultRepeat.
+	Repeat int
+	// Duration is each load repetition's measured time and, when Size is
+	// zero, the time each transfer repetition is sized to take; zero means
+	// DefaultDuration.
+	Duration time.Duration
+	// Warmup runs before each load repetition; zero means Duration/4.
+	Warmup time.Duration
+	// Size fixes each transfer cell's total body size (split across its
+	// streams); zero sizes it per transport from a probe of Duration/2.
+	Size units.Bytes
+	// Client is the client's tuning, the same for every cell.
+	Client transport.ClientConfig
+	// Engine is the load engine (load.EngineStd when empty, or
+	// load.EngineFast, which falls back to std for h3).
+	Engine string
+	// Timeout bounds each repetition; zero means DefaultTimeout.
+	Timeout time.Duration
+	// Progress, if set, is called before each measurement.
+	Progress func(Progress)
+}
+
+// Progress is where a run is.
+type Progress struct {
+	Scenario   string
+	Protocol   string
+	Repetition int           // 1-based
+	Done       int           // measurements finished
+	Total      int           // measurements in all (skipped cells excluded once known)
+	Elapsed    time.Duration // since the run started
+	Remaining  time.Duration // estimate from the pace so far; zero before the first measurement
+}
+
+func (o *Options) fill() error {
+	if o.Repeat == 0 {
+		o.Repeat = DefaultRepeat
+	}
+	if o.Duration == 0 {
+		o.Duration = DefaultDuration
+	}
+	if o.Warmup == 0 {
+		o.Warmup = o.Duration / 4
+	}
+	if o.Timeout == 0 {
+		o.Timeout = DefaultTimeout
+	}
+	if o.Engine == "" {
+		o.Engine = load.EngineStd
+	}
+	switch {
+	case o.Repeat < 1 || o.Repeat > 100:
+		return fmt.Errorf("repeat %d: want 1 to 100", o.Repeat)
+	case o.Duration < 10*time.Millisecond || o.Duration > time.Hour:
+		return fmt.Errorf("duration %v: want 10ms to 1h per repetition", o.Duration)
+	case o.Warmup < 0:
+		return fmt.Errorf("warmup %v: want zero or more", o.Warmup)
+	case o.Size < 0:
+		return fmt.Errorf("size %d: want zero (sized by a probe) or more", o.Size)
+	case o.Engine != load.EngineStd && o.Engine != load.EngineFast:
+		return fmt.Errorf("engine %q: want %s or %s", o.Engine, load.EngineStd, load.EngineFast)
+	case len(o.Protocols) == 0 || len(o.Scenarios) == 0:
+		return errors.New("nothing to run: no transports or no scenarios")
+	case o.Target.Plain == "" && o.Target.TLS == "":
+		return errors.New("no target: want a cleartext or a TLS base URL")
+	}
+	return o.Client.Validate()
+}
+
+// Run measures every scenario over every transport. When ctx ends early it
+// returns what was measured, with Partial set; its error is for a run that
+// cannot start (bad options).
+func Run(ctx context.Context, opts Options) (*Results, error) {
+	if err := opts.fill(); err != nil {
+		return nil, err
+	}
+	r := &runner{opts: opts, start: time.Now()}
+	r.res = &Results{
+		SchemaVersion: SchemaVersion,
+		Started:       r.start.UTC(),
+		Env:           CurrentEnv(),
+		Settings:      opts.settings(),
+	}
+	r.total = len(opts.Scenarios) * len(opts.Protocols) * opts.Repeat
+	stopStats, err := r.openStats()
+	if err != nil {
+		return nil, err
+	}
+	defer stopStats()
+	for _, sc := range opts.Scenarios {
+		if ctx.Err() != nil {
+			break
+		}
+		r.res.Cells = append(r.res.Cells, r.scenario(ctx, sc)...)
+	}
+	ratios(r.res.Cells)
+	r.res.Finished = time.Now().UTC()
+	if err := ctx.Err(); err != nil {
+		r.res.Partial = true
+		r.res.PartialReason = "interrupted: " + err.Error()
+	}
+	return r.res, nil
+}
+
+func (o Options) settings() Settings {
+	s := Settings{
+		Repeat:          o.Repeat,
+		DurationSeconds: o.Duration.Seconds(),
+		WarmupSeconds:   o.Warmup.Seconds(),
+		SizeBytes:       int64(o.Size),
+		Engine:          o.Engine,
+		Client:          o.Client.Effective(),
+		Target:          o.Target.Plain,
+		TLSTarget:       o.Target.TLS,
+	}
+	for _, p := range o.Protocols {
+		s.Protocols = append(s.Protocols, p.String())
+	}
+	for _, sc := range o.Scenarios {
+		s.Scenarios = append(s.Scenarios, sc.Name)
+	}
+	return s
+}
+
+// runner is one Run's state.
+type runner struct {
+	opts        Options
+	res         *Results
+	start       time.Time
+	done, total int
+	statsClient *transport.Client
+	statsURL    string
+}
+
+// openStats makes the client that reads the server's counters, over a
+// connection of its own.
+func (r *runner) openStats() (stop func(), err error) {
+	p, base := transport.H1, r.opts.Target.Plain
+	if base == "" {
+		p, base = transport.H1TLS, r.opts.Target.TLS
+	}
+	r.statsURL = base + "/stats"
+	r.statsClient, err = transport.NewClient(r.clientOptions(p))
+	if err != nil {
+		return nil, err
+	}
+	return func() { r.statsClient.Close() }, nil
+}
+
+func (r *runner) clientOptions(p transport.Protocol) transport.ClientOptions {
+	return transport.ClientOptions{
+		Protocol: p,
+		Config:   r.opts.Client,
+		RootCAs:  r.opts.Target.RootCAs,
+		Insecure: r.opts.Target.Insecure,
+	}
+}
+
+// scenario runs one scenario's cells, repetition by repetition, each
+// repetition going over every transport in turn so that drift on a shared
+// machine lands on all of them alike.
+func (r *runner) scenario(ctx context.Context, sc Scenario) []Cell {
+	cells := make([]Cell, len(r.opts.Protocols))
+	sizes := make([]units.Bytes, len(r.opts.Protocols))
+	for i, p := range r.opts.Protocols {
+		cells[i] = Cell{Scenario: sc.Name, Protocol: p.String(), Metric: sc.Metric, CPUUnit: "1000 requests"}
+		if sc.Transfer() {
+			cells[i].CPUUnit = "GB"
+		}
+		if ctx.Err() != nil {
+			continue
+		}
+		sizes[i], cells[i].Skipped = r.prepare(ctx, sc, p)
+		if cells[i].Skipped != "" {
+			r.total -= r.opts.Repeat
+		}
+	}
+	for rep := 1; rep <= r.opts.Repeat && ctx.Err() == nil; rep++ {
+		for i, p := range r.opts.Protocols {
+			if cells[i].Skipped != "" || ctx.Err() != nil {
+				continue
+			}
+			r.report(sc, p, rep)
+			var m Repetition
+			if sc.Transfer() {
+				m = r.transfer(ctx, sc, p, sizes[i])
+			} else {
+				m = r.load(ctx, sc, p)
+			}
+			cells[i].Repetitions = append(cells[i].Repetitions, m)
+			r.done++
+		}
+	}
+	var out []Cell
+	for i := range cells {
+		summarise(&cells[i])
+		if cells[i].Skipped != "" || len(cells[i].Repetitions) > 0 {
+			out = append(out, cells[i])
+		}
+	}
+	return out
+}
+
+func (r *runner) report(sc Scenario, p transport.Protocol, rep int) {
+	if r.opts.Progress == nil {
+		return
+	}
+	pr := Progress{Scenario: sc.Name, Protocol: p.String(), Repetition: rep, Done: r.done, Total: r.total, Elapsed: time.Since(r.start)}
+	if r.done > 0 {
+		pr.Remaining = time.Duration(float64(pr.Elapsed) / float64(r.done) * float64(r.total-r.done))
+	}
+	r.opts.Progress(pr)
+}
+
+// serverStats reads the server's counters; nil and a reason when they
+// are unavailable.
+func (r *runner) serverStats(ctx context.Context) (*stats.ServerStats, string) {
+	return transfer.FetchServerStats(ctx, r.statsClient, r.statsURL)
+}
+
+// cpu fills m's CPU figures from the client's CPU seconds and the server's
+// counters before and after; n is the count of CPU units (GB or thousands
+// of requests) the repetition moved.
+func (r *runner) cpu(m *Repetition, clientCPU float64, before, after *stats.ServerStats, note string, n float64) {
+	m.ClientCPUSeconds = clientCPU
+	if m.Seconds > 0 {
+		m.ClientCores = clientCPU / m.Seconds
+	}
+	known := before != nil && after != nil
+	if known {
+		d := after.Sub(*before)
+		m.Server = &d
+		m.ServerCPUSeconds = d.Process.CPUSeconds()
+		if d.Seconds > 0 {
+			m.ServerCores = m.ServerCPUSeconds / d.Seconds
+		}
+	} else {
+		m.ServerNote = note
+	}
+	if n > 0 {
+		m.ClientCPUPerUnit = m.ClientCPUSeconds / n
+		m.ServerCPUPerUnit = m.ServerCPUSeconds / n
+	}
+	env := r.res.Env
+	m.Bottleneck = bottleneck(m.ClientCores, m.ServerCores, known, env.Cores, env.GOMAXPROCS)
+}

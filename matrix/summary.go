@@ -1,0 +1,98 @@
+package matrix
+
+import (
+	"slices"
+
+	"github.com/httpvs/httpvs/stats"
+)
+
+// Saturation thresholds for Bottleneck, as fractions of the cores the
+// processes may use.
+const (
+	busyMachine = 0.85 // both processes together used this share of the machine's cores
+	busyClient  = 0.90 // the client alone used this share of its GOMAXPROCS
+)
+
+// bottleneck guesses which end limited a repetition from each process's
+// cores in use: the client when it had (nearly) all the cores it may use,
+// or when the machine was busy and the client used more than the server;
+// the server in the converse case; neither when the machine had headroom.
+// serverKnown is false when the server's CPU could not be read.
+func bottleneck(clientCores, serverCores float64, serverKnown bool, cores, gomaxprocs int) string {
+	limit := float64(min(cores, gomaxprocs))
+	switch {
+	case clientCores >= busyClient*limit:
+		return BottleneckClient
+	case !serverKnown:
+		return BottleneckNone
+	case clientCores+serverCores >= busyMachine*float64(cores):
+		if clientCores > serverCores {
+			return BottleneckClient
+		}
+		return BottleneckServer
+	case serverCores >= busyClient*float64(cores):
+		return BottleneckServer
+	}
+	return BottleneckNone
+}
+
+// summarise fills c's summary fields from its repetitions, skipping
+// interrupted ones.
+func summarise(c *Cell) {
+	var values []float64
+	votes := map[string]int{}
+	c.Errors = stats.ErrorCounts{}
+	for _, r := range c.Repetitions {
+		c.Errors.Add(r.Errors)
+		if r.Interrupted {
+			continue
+		}
+		values = append(values, r.Value)
+		votes[r.Bottleneck]++
+		if c.Negotiated == "" {
+			c.Negotiated = r.Negotiated
+		}
+	}
+	if len(values) == 0 {
+		return
+	}
+	slices.Sort(values)
+	c.Min, c.Max = values[0], values[len(values)-1]
+	c.Median = median(values)
+	if c.Median > 0 {
+		c.Spread = (c.Max - c.Min) / c.Median
+	}
+	c.Noisy = c.Spread > NoisySpread
+	best := -1
+	for _, b := range []string{BottleneckNone, BottleneckClient, BottleneckServer} {
+		if votes[b] > best {
+			c.Bottleneck, best = b, votes[b]
+		}
+	}
+}
+
+// median of sorted values.
+func median(sorted []float64) float64 {
+	n := len(sorted)
+	if n%2 == 1 {
+		return sorted[n/2]
+	}
+	return (sorted[n/2-1] + sorted[n/2]) / 2
+}
+
+// ratios sets each cell's RatioToH1 against the h1 cell of its scenario.
+func ratios(cells []Cell) {
+	base := map[string]float64{}
+	for _, c := range cells {
+		if c.Protocol == "h1" && c.Skipped == "" {
+			base[c.Scenario] = c.Median
+		}
+	}
+	for i := range cells {
+		c := &cells[i]
+		c.RatioToH1 = 0
+		if b := base[c.Scenario]; b > 0 && c.Skipped == "" && len(c.Repetitions) > 0 {
+			c.RatioToH1 = c.Median / b
+		}
+	}
+}

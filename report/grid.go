@@ -1,0 +1,202 @@
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/httpvs/httpvs/matrix"
+)
+
+// grid is one scenario of a matrix run laid out for a table: a row per
+// figure, a column per transport. The text, Markdown and HTML renderers
+// all draw it.
+type grid struct {
+	scenario matrix.Scenario
+	title    string     // "download: one big download on one stream (seed 000)"
+	head     []string   // "", then the transports
+	rows     [][]string // the figure's name, then a value per transport
+	cells    []*matrix.Cell
+	notes    []string // skipped cells, errors, noisy cells, bottlenecks
+}
+
+// grids lays out every scenario of res that has cells.
+func grids(res *matrix.Results) []grid {
+	var out []grid
+	protos := res.ProtocolNames()
+	for _, name := range res.ScenarioNames() {
+		sc, ok := matrix.ScenarioByName(name)
+		if !ok {
+			sc = matrix.Scenario{Name: name}
+		}
+		g := grid{scenario: sc, title: fmt.Sprintf("%s: %s (seed %s)", sc.Name, sc.Description, sc.Seeds)}
+		g.head = append([]string{""}, protos...)
+		for _, p := range protos {
+			g.cells = append(g.cells, res.Cell(name, p))
+		}
+		g.fill(res.Settings.Repeat)
+		if g.allSkipped() {
+			g.rows = nil
+		}
+		out = append(out, g)
+	}
+	return out
+}
+
+// row appends a row whose value for each measured cell is f(cell).
+func (g *grid) row(name string, f func(c *matrix.Cell) string) {
+	r := []string{name}
+	for _, c := range g.cells {
+		switch {
+		case c == nil:
+			r = append(r, "")
+		case c.Skipped != "" && len(g.rows) == 0:
+			r = append(r, "skipped")
+		case c.Skipped != "":
+			r = append(r, "")
+		case len(c.Repetitions) == 0:
+			r = append(r, "-")
+		default:
+			r = append(r, f(c))
+		}
+	}
+	g.rows = append(g.rows, r)
+}
+
+func (g *grid) fill(repeat int) {
+	transfer := g.metric() == matrix.MetricBytesPerSecond
+	g.row("median", func(c *matrix.Cell) string {
+		v := Value(c.Metric, c.Median)
+		if c.Noisy {
+			v += " *"
+		}
+		return v
+	})
+	g.row("vs h1", func(c *matrix.Cell) string {
+		if c.RatioToH1 == 0 {
+			return "-"
+		}
+		return fmt.Sprintf("%.2fx", c.RatioToH1)
+	})
+	if repeat > 1 {
+		g.row("min..max", func(c *matrix.Cell) string {
+			return Value(c.Metric, c.Min) + ".." + strings.TrimSpace(Value(c.Metric, c.Max))
+		})
+	}
+	g.row("p50 / p99", func(c *matrix.Cell) string {
+		l := medianRep(c).Latency
+		return dur(l.P50) + " / " + dur(l.P99)
+	})
+	g.row("errors", func(c *matrix.Cell) string { return fmt.Sprint(c.Errors.Total) })
+	g.row("connections", func(c *matrix.Cell) string { return fmt.Sprint(medianRep(c).Connections) })
+	unit := "1k req"
+	if transfer {
+		unit = "GB"
+	}
+	g.row("client CPU s/"+unit, func(c *matrix.Cell) string { return fmt.Sprintf("%.3f", medianRep(c).ClientCPUPerUnit) })
+	g.row("server CPU s/"+unit, func(c *matrix.Cell) string {
+		m := medianRep(c)
+		if m.Server == nil {
+			return "-"
+		}
+		return fmt.Sprintf("%.3f", m.ServerCPUPerUnit)
+	})
+	g.row("cores client/server", func(c *matrix.Cell) string {
+		m := medianRep(c)
+		return fmt.Sprintf("%.2f/%.2f", m.ClientCores, m.ServerCores)
+	})
+	g.row("allocs/req", func(c *matrix.Cell) string { return fmt.Sprintf("%.0f", medianRep(c).AllocsPerRequest) })
+	g.row("bound by", func(c *matrix.Cell) string {
+		if c.Bottleneck == "" {
+			return "-"
+		}
+		return c.Bottleneck
+	})
+	g.notes = cellNotes(g.cells)
+}
+
+// allSkipped reports whether no cell of g was measured.
+func (g *grid) allSkipped() bool {
+	for _, c := range g.cells {
+		if c != nil && c.Skipped == "" {
+			return false
+		}
+	}
+	return true
+}
+
+func (g *grid) metric() string {
+	for _, c := range g.cells {
+		if c != nil {
+			return c.Metric
+		}
+	}
+	return ""
+}
+
+// cellNotes explains what the table marks: skipped cells, errors, noise,
+// and cells the generator probably limited.
+func cellNotes(cells []*matrix.Cell) []string {
+	var notes, clientBound []string
+	for _, c := range cells {
+		switch {
+		case c == nil:
+		case c.Skipped != "":
+			notes = append(notes, fmt.Sprintf("%s skipped: %s", c.Protocol, c.Skipped))
+		default:
+			if c.Errors.Total > 0 {
+				first := ""
+				for _, r := range c.Repetitions {
+					if r.FirstError != "" {
+						first = ": " + r.FirstError
+						break
+					}
+				}
+				notes = append(notes, fmt.Sprintf("%s: %d failed (%s)%s", c.Protocol, c.Errors.Total, c.Errors, first))
+			}
+			if c.Noisy {
+				notes = append(notes, fmt.Sprintf("%s: * repetitions spread %.0f%% (over %.0f%%): read its ratio with care", c.Protocol, c.Spread*100, matrix.NoisySpread*100))
+			}
+			if c.Bottleneck == matrix.BottleneckClient {
+				clientBound = append(clientBound, c.Protocol)
+			}
+		}
+	}
+	if len(clientBound) > 0 {
+		notes = append(notes, fmt.Sprintf("bound by client (%s): the CPUs were busy and this generator used more of them than the server, so it probably limited the figure; the ratio still compares like with like", strings.Join(clientBound, ", ")))
+	}
+	return notes
+}
+
+// medianRep returns the completed repetition whose value is the cell's
+// median (the lower middle one for an even count), for the figures shown
+// beside the median.
+func medianRep(c *matrix.Cell) matrix.Repetition {
+	var done []matrix.Repetition
+	for _, r := range c.Repetitions {
+		if !r.Interrupted {
+			done = append(done, r)
+		}
+	}
+	if len(done) == 0 {
+		return matrix.Repetition{}
+	}
+	slices.SortStableFunc(done, func(a, b matrix.Repetition) int { return cmp.Compare(a.Value, b.Value) })
+	return done[(len(done)-1)/2]
+}
+
+// Value formats a cell value of metric: bytes per second in GB/s or MB/s
+// (10^9 and 10^6), requests per second as a whole number.
+func Value(metric string, v float64) string {
+	switch metric {
+	case matrix.MetricBytesPerSecond:
+		if v >= 1e9 {
+			return fmt.Sprintf("%.2f GB/s", v/1e9)
+		}
+		return fmt.Sprintf("%.1f MB/s", v/1e6)
+	case matrix.MetricRequestsPerSecond:
+		return fmt.Sprintf("%.0f req/s", v)
+	}
+	return fmt.Sprintf("%g", v)
+}

@@ -1,0 +1,152 @@
+package report
+
+import (
+	"fmt"
+	"html/template"
+	"io"
+
+	"github.com/httpvs/httpvs/matrix"
+)
+
+// HTML writes a matrix run as one self-contained HTML page: inline CSS and
+// SVG, no script, nothing fetched from the network. Each scenario gets a
+// bar chart of the transports' medians (with min..max whiskers) and the
+// table Matrix prints.
+func HTML(w io.Writer, res *matrix.Results) error {
+	page := htmlPage{Title: "httpvs run, " + res.Started.Format("2006-01-02 15:04:05 MST"), Summary: runLine(res), Env: envRows(res)}
+	if res.Partial {
+		page.Partial = res.PartialReason
+	}
+	for _, g := range grids(res) {
+		page.Scenarios = append(page.Scenarios, htmlScenario{
+			Name: g.scenario.Name, Title: g.title, Head: g.head, Rows: g.rows, Notes: g.notes, Chart: chart(g),
+		})
+	}
+	return htmlTemplate.Execute(w, page)
+}
+
+type htmlPage struct {
+	Title, Summary, Partial string
+	Env                     [][2]string
+	Scenarios               []htmlScenario
+}
+
+type htmlScenario struct {
+	Name, Title string
+	Head        []string
+	Rows        [][]string
+	Notes       []string
+	Chart       svgChart
+}
+
+// svgChart is a horizontal bar chart, in SVG user units.
+type svgChart struct {
+	Width, Height int
+	Bars          []svgBar
+}
+
+type svgBar struct {
+	Label, Value string
+	Y, W         int // top and length of the bar
+	WhiskerY     int // vertical middle of the bar
+	Lo, Hi       int // whisker ends (min and max); equal when there is one repetition
+	Noisy        bool
+}
+
+// Chart geometry.
+const (
+	chartLeft  = 70  // room for the transport names
+	chartWidth = 460 // the longest bar
+	chartRight = 190 // room for the value label
+	barHeight  = 22
+	barGap     = 8
+)
+
+func chart(g grid) svgChart {
+	var top float64
+	for _, c := range g.cells {
+		if c != nil && c.Skipped == "" {
+			top = max(top, c.Max)
+		}
+	}
+	ch := svgChart{Width: chartLeft + chartWidth + chartRight}
+	scale := func(v float64) int {
+		if top == 0 {
+			return chartLeft
+		}
+		return chartLeft + int(v/top*chartWidth)
+	}
+	y := barGap
+	for _, c := range g.cells {
+		if c == nil {
+			continue
+		}
+		b := svgBar{Label: c.Protocol, Y: y, WhiskerY: y + barHeight/2, Noisy: c.Noisy}
+		switch {
+		case c.Skipped != "":
+			b.Value = "skipped"
+			b.Lo, b.Hi = chartLeft, chartLeft
+		default:
+			b.W = scale(c.Median) - chartLeft
+			b.Lo, b.Hi = scale(c.Min), scale(c.Max)
+			b.Value = Value(c.Metric, c.Median)
+			if c.RatioToH1 > 0 {
+				b.Value += fmt.Sprintf("  %.2fx", c.RatioToH1)
+			}
+		}
+		ch.Bars = append(ch.Bars, b)
+		y += barHeight + barGap
+	}
+	ch.Height = y
+	return ch
+}
+
+var htmlTemplate = template.Must(template.New("report").Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{.Title}}</title>
+<style>
+body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2em auto; max-width: 1100px; padding: 0 1em; color: #1d1d1f; }
+h1 { font-size: 1.5em; } h2 { font-size: 1.15em; margin-top: 2em; border-bottom: 1px solid #ddd; }
+p.summary { color: #555; }
+.partial { background: #fff3cd; border: 1px solid #e0c36c; padding: .5em 1em; }
+table { border-collapse: collapse; margin: .5em 0; }
+th, td { padding: .2em .8em; text-align: right; border-bottom: 1px solid #eee; white-space: nowrap; }
+th:first-child, td:first-child { text-align: left; color: #555; }
+thead th { border-bottom: 2px solid #ccc; }
+ul.notes { color: #6b4e00; }
+svg text { font: 12px system-ui, sans-serif; fill: #1d1d1f; }
+svg .bar { fill: #4a7bd0; } svg .bar.noisy { fill: #c9a227; }
+svg .whisker { stroke: #1d1d1f; stroke-width: 1.5; }
+dl { display: grid; grid-template-columns: max-content auto; gap: .2em 1em; }
+dt { color: #555; } dd { margin: 0; font-family: ui-monospace, monospace; word-break: break-all; }
+</style>
+</head>
+<body>
+<h1>{{.Title}}</h1>
+<p class="summary">{{.Summary}}</p>
+{{if .Partial}}<p class="partial"><strong>Partial run</strong>: {{.Partial}}. The cells below are what was measured until then.</p>{{end}}
+{{range .Scenarios}}
+<section id="{{.Name}}">
+<h2>{{.Title}}</h2>
+<svg role="img" aria-label="{{.Name}}: median per transport" width="{{.Chart.Width}}" height="{{.Chart.Height}}" viewBox="0 0 {{.Chart.Width}} {{.Chart.Height}}" xmlns="http://www.w3.org/2000/svg">
+{{range .Chart.Bars}}<text x="4" y="{{.WhiskerY}}" dominant-baseline="middle">{{.Label}}</text>
+<rect class="bar{{if .Noisy}} noisy{{end}}" x="70" y="{{.Y}}" width="{{.W}}" height="22"></rect>
+<line class="whisker" x1="{{.Lo}}" x2="{{.Hi}}" y1="{{.WhiskerY}}" y2="{{.WhiskerY}}"></line>
+<text x="{{.Hi}}" dx="6" y="{{.WhiskerY}}" dominant-baseline="middle">{{.Value}}</text>
+{{end}}</svg>
+{{if .Rows}}<table>
+<thead><tr>{{range .Head}}<th>{{.}}</th>{{end}}</tr></thead>
+<tbody>{{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
+{{end}}</tbody>
+</table>{{end}}
+{{if .Notes}}<ul class="notes">{{range .Notes}}<li>{{.}}</li>{{end}}</ul>{{end}}
+</section>
+{{end}}
+<h2>Environment</h2>
+<dl>{{range .Env}}<dt>{{index . 0}}</dt><dd>{{index . 1}}</dd>{{end}}</dl>
+</body>
+</html>
+`))

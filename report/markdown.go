@@ -1,0 +1,93 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/httpvs/httpvs/matrix"
+)
+
+// Markdown writes a matrix run as Markdown: the environment, then a table
+// per scenario with the transports as columns, as Matrix does for a
+// terminal.
+func Markdown(w io.Writer, res *matrix.Results) error {
+	bw := &errWriter{w: w}
+	fmt.Fprintf(bw, "# httpvs run, %s\n\n", res.Started.Format("2006-01-02 15:04:05 MST"))
+	fmt.Fprintf(bw, "%s\n\n", runLine(res))
+	if res.Partial {
+		fmt.Fprintf(bw, "**Partial run**: %s. The cells below are what was measured until then.\n\n", res.PartialReason)
+	}
+	for _, g := range grids(res) {
+		fmt.Fprintf(bw, "## %s\n\n%s (seed %s)\n\n", g.scenario.Name, g.scenario.Description, g.scenario.Seeds)
+		if len(g.rows) > 0 {
+			for i, r := range append([][]string{g.head}, g.rows...) {
+				fmt.Fprintf(bw, "| %s |\n", strings.Join(mdEscape(r), " | "))
+				if i == 0 {
+					fmt.Fprintf(bw, "|%s\n", strings.Repeat("---:|", len(r)))
+				}
+			}
+			fmt.Fprintln(bw)
+		}
+		for _, n := range g.notes {
+			fmt.Fprintf(bw, "- %s\n", mdEscape([]string{n})[0])
+		}
+		if len(g.notes) > 0 {
+			fmt.Fprintln(bw)
+		}
+	}
+	fmt.Fprintln(bw, "## Environment")
+	fmt.Fprintln(bw)
+	for _, kv := range envRows(res) {
+		fmt.Fprintf(bw, "- %s: %s\n", kv[0], mdEscape([]string{kv[1]})[0])
+	}
+	return bw.err
+}
+
+// mdEscape escapes the characters that would break a Markdown table cell.
+func mdEscape(cells []string) []string {
+	out := make([]string, len(cells))
+	r := strings.NewReplacer("|", `\|`, "*", `\*`, "_", `\_`, "\n", " ")
+	for i, c := range cells {
+		out[i] = r.Replace(c)
+	}
+	return out
+}
+
+// envRows lists the environment and knobs as name, value pairs.
+func envRows(res *matrix.Results) [][2]string {
+	e, s := res.Env, res.Settings
+	commit := e.Commit
+	if e.Modified {
+		commit += " (modified)"
+	}
+	rows := [][2]string{
+		{"httpvs", strings.TrimSpace(e.Version + " " + commit)},
+		{"Go", e.GoVersion},
+		{"OS/arch", e.OS + "/" + e.Arch + ", kernel " + e.Kernel},
+		{"CPU", fmt.Sprintf("%s, %d cores, GOMAXPROCS %d", e.CPUModel, e.Cores, e.GOMAXPROCS)},
+		{"started", res.Started.Format("2006-01-02T15:04:05Z07:00")},
+		{"finished", res.Finished.Format("2006-01-02T15:04:05Z07:00")},
+		{"target", strings.TrimSpace(s.Target + " " + s.TLSTarget)},
+		{"repetitions", fmt.Sprint(s.Repeat)},
+		{"engine", s.Engine},
+		{"client knobs", jsonString(s.Client)},
+	}
+	if s.Server != nil {
+		rows = append(rows, [2]string{"server knobs", jsonString(s.Server)})
+	}
+	if s.UDPBuffers != "" {
+		rows = append(rows, [2]string{"UDP buffers", s.UDPBuffers})
+	}
+	return rows
+}
+
+// jsonString is v as compact JSON, for knobs shown in one line.
+func jsonString(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err.Error()
+	}
+	return string(b)
+}

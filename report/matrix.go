@@ -1,0 +1,69 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/httpvs/httpvs/matrix"
+)
+
+// Matrix writes a matrix run as text: a header saying what ran where, then
+// a table per scenario with the transports as columns, each cell's median
+// and its ratio to h1 (above 1.00x: faster than HTTP/1.1), and notes.
+func Matrix(w io.Writer, res *matrix.Results) error {
+	bw := &errWriter{w: w}
+	fmt.Fprintln(bw, runLine(res))
+	for _, g := range grids(res) {
+		fmt.Fprintf(bw, "\n%s\n", g.title)
+		if len(g.rows) > 0 {
+			tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', tabwriter.AlignRight)
+			for _, r := range append([][]string{g.head}, g.rows...) {
+				fmt.Fprintf(tw, "%s\t%s\t\n", r[0], strings.Join(r[1:], "\t"))
+			}
+			tw.Flush()
+		}
+		for _, n := range g.notes {
+			fmt.Fprintf(bw, "  note: %s\n", n)
+		}
+	}
+	if res.Partial {
+		fmt.Fprintf(bw, "\nPARTIAL: %s; the cells above are what was measured until then.\n", res.PartialReason)
+	}
+	return bw.err
+}
+
+// runLine says in one line what ran where.
+func runLine(res *matrix.Results) string {
+	e, s := res.Env, res.Settings
+	target := "httpvs serve as a child process on loopback"
+	if s.Target != "child" {
+		target = strings.TrimSpace(s.Target + " " + s.TLSTarget)
+	}
+	cpu := e.CPUModel
+	if cpu == "" {
+		cpu = "CPU unknown"
+	}
+	size := "sized per transport to take ~" + fmt.Sprint(s.DurationSeconds) + "s"
+	if s.SizeBytes > 0 {
+		size = fmt.Sprintf("%d bytes", s.SizeBytes)
+	}
+	return fmt.Sprintf("httpvs run %s: %s; %s/%s, %s, %d cores, GOMAXPROCS %d, %s; %d repetition(s) per cell, load %gs each, transfers %s, %s engine; medians, * marks a spread over %.0f%%",
+		e.Version, target, e.OS, e.Arch, cpu, e.Cores, e.GOMAXPROCS, e.GoVersion, s.Repeat, s.DurationSeconds, size, s.Engine, matrix.NoisySpread*100)
+}
+
+// errWriter keeps the first write error, so renderers check once.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	e.err = err
+	return n, err
+}
