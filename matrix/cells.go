@@ -17,8 +17,8 @@ import (
 // Probe bounds: how long a transfer probe runs, and the smallest body a
 // transfer stream gets.
 const (
-	minProbe     = 50 * time.Millisecond
-	maxProbe     = time.Second
+	minProbe = 50 * time.Millisecond
+	maxProbe = time.Second
 	// minPerStream keeps connection set-up (100 TLS handshakes) from
 	// dominating a parallel transfer.
 	minPerStream = units.MiB
