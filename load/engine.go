@@ -210,6 +210,9 @@ func (r *run) result(clients []connClient, interrupted bool) Result {
 	lat, ttfb, conn, tls, late := stats.NewHistogram(), stats.NewHistogram(), stats.NewHistogram(), stats.NewHistogram(), stats.NewHistogram()
 	var lateCount int64
 	for _, s := range r.shards {
+		// net/http may still be finishing a dial for the pool and fire a
+		// trace hook into the shard: read it under its lock.
+		s.mu.Lock()
 		lat.Merge(s.latency)
 		ttfb.Merge(s.ttfb)
 		conn.Merge(s.connect)
@@ -226,6 +229,7 @@ func (r *run) result(clients []connClient, interrupted bool) Result {
 		if s.negotiated {
 			res.Protocol = res.Requested
 		}
+		s.mu.Unlock()
 	}
 	res.Latency = lat.Summary()
 	res.Phases = Phases{Connect: conn.Summary(), TLS: tls.Summary(), TTFB: ttfb.Summary()}

@@ -72,12 +72,13 @@ func (r *runner) prepare(ctx context.Context, sc Scenario, p transport.Protocol)
 	if res, err = transfer.Run(ctx, plan); err != nil {
 		return 0, err.Error()
 	}
-	if res.Bytes == 0 || res.Seconds == 0 {
-		return 0, fmt.Sprintf("%s over %s moved nothing in %v: %s", sc.Name, p, plan.Timeout, res.FirstError)
+	size = units.Bytes(sc.streams) * minPerStream
+	if res.Bytes > 0 && res.Seconds > 0 {
+		// A probe that moved nothing (all its time went on set-up: 100 TLS
+		// handshakes) leaves the smallest size.
+		rate := float64(res.Bytes) / res.Seconds
+		size = max(units.Bytes(rate*r.opts.Duration.Seconds())/units.MiB*units.MiB, size)
 	}
-	rate := float64(res.Bytes) / res.Seconds
-	size = units.Bytes(rate * r.opts.Duration.Seconds())
-	size = max(size/units.MiB*units.MiB, units.Bytes(sc.streams)*minPerStream)
 	return size, ""
 }
 
@@ -165,13 +166,32 @@ func (r *runner) loadConfig(sc Scenario, p transport.Protocol, edit func(*load.C
 	return cfg
 }
 
+// minRequests is the fewest completed requests a load repetition needs;
+// with fewer (a slow transport, a race-detector build) it is run again for
+// longer, at most twice, each time four times as long, as go test -bench
+// grows b.N.
+const minRequests = 20
+
 // load measures one repetition of a request scenario.
 func (r *runner) load(ctx context.Context, sc Scenario, p transport.Protocol) Repetition {
+	d := r.opts.Duration
+	for try := 0; ; try++ {
+		m := r.loadOnce(ctx, sc, p, d)
+		if m.Requests >= minRequests || try == 2 || m.Interrupted || m.FirstError != "" || ctx.Err() != nil {
+			return m
+		}
+		d *= 4
+	}
+}
+
+// loadOnce runs one load of sc over p measured for d.
+func (r *runner) loadOnce(ctx context.Context, sc Scenario, p transport.Protocol, d time.Duration) Repetition {
 	var (
 		before *stats.ServerStats
 		note   string
 	)
 	cfg := r.loadConfig(sc, p, func(c *load.Config) {
+		c.Duration = d
 		c.MeasureStart = func() { before, note = r.serverStats(ctx) }
 	})
 	m := Repetition{Streams: sc.streams}

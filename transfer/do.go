@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/httpvs/httpvs/stats"
@@ -92,9 +93,9 @@ func upload(ctx context.Context, c *transport.Client, url string, size int64) (o
 	}
 	req.ContentLength = size
 	resp, err := c.Do(req)
-	out.stream.Bytes = body.sent
+	out.stream.Bytes = body.sent.Load()
 	if err != nil {
-		out.fail(transport.Classify(err), fmt.Errorf("PUT %s: failed after %d bytes: %w", url, body.sent, err))
+		out.fail(transport.Classify(err), fmt.Errorf("PUT %s: failed after %d bytes: %w", url, body.sent.Load(), err))
 		return out
 	}
 	defer resp.Body.Close()
@@ -110,8 +111,8 @@ func upload(ctx context.Context, c *transport.Client, url string, size int64) (o
 	if json.NewDecoder(io.LimitReader(resp.Body, 4096)).Decode(&sink) == nil && sink.Bytes != nil && *sink.Bytes != size {
 		out.fail(stats.ErrShort, fmt.Errorf("PUT %s: server received %d of %d bytes", url, *sink.Bytes, size))
 	}
-	if body.sent != size {
-		out.fail(stats.ErrShort, fmt.Errorf("PUT %s: sent %d of %d bytes", url, body.sent, size))
+	if body.sent.Load() != size {
+		out.fail(stats.ErrShort, fmt.Errorf("PUT %s: sent %d of %d bytes", url, body.sent.Load(), size))
 	}
 	return out
 }
@@ -136,9 +137,12 @@ var fill = func() []byte {
 }()
 
 // patternReader yields remaining bytes of fill and counts what was read.
+// HTTP/2 and HTTP/3 clients read request bodies in a goroutine of their own
+// that can outlive the round trip (a response before the body ends), so
+// the count is atomic.
 type patternReader struct {
 	remaining int64
-	sent      int64
+	sent      atomic.Int64
 }
 
 func (r *patternReader) Read(p []byte) (int, error) {
@@ -151,7 +155,7 @@ func (r *patternReader) Read(p []byte) (int, error) {
 	}
 	n = copy(p[:n], fill)
 	r.remaining -= int64(n)
-	r.sent += int64(n)
+	r.sent.Add(int64(n))
 	return n, nil
 }
 

@@ -249,21 +249,6 @@ func TestServeStartsAndStops(t *testing.T) {
 	}
 }
 
-func TestRunQuick(t *testing.T) {
-	code, stdout, stderr := runMain(t, "run", "--size", "2M")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	for _, p := range transport.All {
-		if !regexp.MustCompile(`(?m)^\s*` + regexp.QuoteMeta(p.String()) + `\s+` + regexp.QuoteMeta(p.String()) + `\s+2000000\s`).MatchString(stdout) {
-			t.Errorf("no row for %s with 2000000 bytes:\n%s", p, stdout)
-		}
-	}
-	if !strings.Contains(stdout, "1.00x") {
-		t.Errorf("no ratio column:\n%s", stdout)
-	}
-}
-
 func TestHelpAndVersion(t *testing.T) {
 	if code, stdout, _ := runMain(t, "help"); code != 0 || !strings.Contains(stdout, "usage: httpvs <command>") {
 		t.Fatalf("help: exit %d, %q", code, stdout)

@@ -1,0 +1,277 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/transport"
+)
+
+// TestMain lets the test binary act as httpvs when started as a child
+// (httpvs run starts its own executable as `serve --child`).
+func TestMain(m *testing.M) {
+	if os.Getenv(childEnv) == "1" {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		code := Main(ctx, os.Args[1:], os.Stdout, os.Stderr)
+		stop()
+		os.Exit(code)
+	}
+	os.Exit(m.Run())
+}
+
+// readResults reads the one results directory under out.
+func readResults(t *testing.T, out string) (*matrix.Results, string) {
+	t.Helper()
+	dirs, err := filepath.Glob(filepath.Join(out, "*", "results.json"))
+	if err != nil || len(dirs) != 1 {
+		t.Fatalf("want one results.json under %s, got %v (%v)", out, dirs, err)
+	}
+	f, err := os.Open(dirs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	res, err := matrix.ReadJSON(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, filepath.Dir(dirs[0])
+}
+
+func TestRunQuickEndToEnd(t *testing.T) {
+	out := t.TempDir()
+	start := time.Now()
+	code, stdout, stderr := runMain(t, "run", "--quick", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	t.Logf("quick run took %v", time.Since(start))
+	res, dir := readResults(t, out)
+	if res.Partial || res.Settings.Target != "child" || res.Settings.Server == nil {
+		t.Errorf("partial %v, target %q, server knobs %v", res.Partial, res.Settings.Target, res.Settings.Server)
+	}
+	if want := len(matrix.Scenarios) * len(transport.All); len(res.Cells) != want {
+		t.Fatalf("%d cells, want %d", len(res.Cells), want)
+	}
+	for _, c := range res.Cells {
+		if c.Skipped != "" || len(c.Repetitions) != 1 {
+			t.Errorf("%s/%s: skipped %q, %d repetitions", c.Scenario, c.Protocol, c.Skipped, len(c.Repetitions))
+			continue
+		}
+		r := c.Repetitions[0]
+		if c.Negotiated != c.Protocol || r.Errors.Total != 0 || r.Value <= 0 {
+			t.Errorf("%s/%s: negotiated %q, errors %v (%s), value %v", c.Scenario, c.Protocol, c.Negotiated, r.Errors, r.FirstError, r.Value)
+		}
+		if r.Server == nil {
+			t.Errorf("%s/%s: no server counters: %s", c.Scenario, c.Protocol, r.ServerNote)
+		} else if sc, _ := matrix.ScenarioByName(c.Scenario); sc.Transfer() {
+			// The child server counted exactly the body bytes the client did.
+			pc := r.Server.Protocols[c.Protocol]
+			if moved := pc.BodyBytesSent + pc.BodyBytesReceived; moved != r.Bytes || r.Bytes != int64(r.Streams)*r.SizeBytes {
+				t.Errorf("%s/%s: client %d bytes, server %d, want %d x %d", c.Scenario, c.Protocol, r.Bytes, moved, r.Streams, r.SizeBytes)
+			}
+		}
+		if c.Protocol == "h1" && c.RatioToH1 != 1 {
+			t.Errorf("%s/h1: ratio %v, want 1", c.Scenario, c.RatioToH1)
+		}
+	}
+	for _, name := range []string{"report.md", "report.html", "bench.txt"} {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil || len(b) == 0 {
+			t.Errorf("%s: %v, %d bytes", name, err, len(b))
+		}
+	}
+	for _, want := range []string{"download: one big download", "headers-body", "vs h1", "1.00x"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("table lacks %q:\n%s", want, stdout)
+		}
+	}
+}
+
+func TestRunInterruptedKeepsPartialResults(t *testing.T) {
+	out := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
+	defer cancel()
+	var stdout, stderr syncBuffer
+	code := Main(ctx, []string{"run", "--protocols", "h1,h2c", "--scenarios", "small-sequential,small-concurrent",
+		"--duration", "500ms", "--repeat", "5", "--out", out}, &stdout, &stderr)
+	if code != exitFailure {
+		t.Fatalf("exit %d, want %d: %s", code, exitFailure, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "interrupted") || !strings.Contains(stdout.String(), "PARTIAL") {
+		t.Errorf("no partial notice:\nstdout %s\nstderr %s", stdout.String(), stderr.String())
+	}
+	res, _ := readResults(t, out)
+	if !res.Partial || len(res.Cells) == 0 {
+		t.Fatalf("partial %v with %d cells, want a partial run with what it measured", res.Partial, len(res.Cells))
+	}
+	if n := len(res.Cells[0].Repetitions); n == 0 || n >= 5 {
+		t.Errorf("first cell has %d repetitions, want some but not all 5", n)
+	}
+}
+
+func TestRunBadInput(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"scenario", []string{"run", "--scenarios", "download,frob"}, `unknown scenario "frob": want all or a comma-separated list of download, download-parallel-10`},
+		{"protocol", []string{"run", "--protocols", "h1,h4"}, "want one of h1, h2c, h1-tls, h2, h3"},
+		{"format", []string{"run", "--format", "xml"}, "want text, markdown, json or benchstat"},
+		{"repeat", []string{"run", "--repeat", "0"}, "--repeat 0: want 1 to 100"},
+		{"engine", []string{"run", "--engine", "turbo"}, "want std or fast"},
+		{"target-url", []string{"run", "--target", "https://127.0.0.1:1"}, "want a base URL http://host:port"},
+		{"k-without-tls", []string{"run", "--target", "http://127.0.0.1:1", "-k"}, "apply to --tls-target"},
+		{"server-knob-with-target", []string{"run", "--target", "http://127.0.0.1:1", "--server-write-size", "64k"}, "tune the child server"},
+		{"compare-args", []string{"compare", "a.json"}, "takes two results.json files"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := runMain(t, tt.args...)
+			if code != exitUsage || stdout != "" {
+				t.Fatalf("exit %d (want %d), stdout %q, stderr %q", code, exitUsage, stdout, stderr)
+			}
+			if strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, tt.want) {
+				t.Fatalf("stderr %q, want one line containing %q", stderr, tt.want)
+			}
+		})
+	}
+}
+
+func TestRunUnreachableTargetFailsFast(t *testing.T) {
+	ts, _ := testServer(t)
+	addr := ts.Addr(transport.H1)
+	ts.Close()
+	start := time.Now()
+	code, _, stderr := runMain(t, "run", "--target", "http://"+addr, "--no-files")
+	if code != exitFailure || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "is unreachable") {
+		t.Fatalf("exit %d, stderr %q: want exit 1 and one line saying the target is unreachable", code, stderr)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("took %v to fail", d)
+	}
+}
+
+func TestRunExternalTargetSkipsWhatItLacks(t *testing.T) {
+	ts, _ := testServer(t)
+	code, stdout, stderr := runMain(t, "run", "--target", ts.URL(transport.H1), "--no-files", "--quick",
+		"--scenarios", "small-sequential", "--protocols", "h1,h2c,h2", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var res matrix.Results
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+		t.Fatal(err)
+	}
+	h2 := res.Cell("small-sequential", "h2")
+	if h2 == nil || !strings.Contains(h2.Skipped, "no --tls-target URL for h2") {
+		t.Errorf("h2 cell %+v, want skipped for want of --tls-target", h2)
+	}
+	if h1 := res.Cell("small-sequential", "h1"); h1 == nil || h1.Skipped != "" || h1.Median <= 0 {
+		t.Errorf("h1 cell %+v, want measured", h1)
+	}
+}
+
+func TestCompareRefusesOtherSchema(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.json")
+	other := filepath.Join(dir, "other.json")
+	os.WriteFile(good, []byte(`{"schema_version": 1, "cells": []}`), 0o600)
+	os.WriteFile(other, []byte(`{"schema_version": 99, "cells": []}`), 0o600)
+	code, _, stderr := runMain(t, "compare", good, other)
+	if code != exitUsage || !strings.Contains(stderr, "schema version 99: this httpvs reads version 1 only") {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	if code, stdout, stderr := runMain(t, "compare", good, good); code != 0 {
+		t.Fatalf("compare of empty runs: exit %d %q %q", code, stdout, stderr)
+	}
+}
+
+func TestChildServerIsReaped(t *testing.T) {
+	c, err := startChild(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid := c.ready.PID
+	if !alive(pid) {
+		t.Fatalf("child %d not running after start", pid)
+	}
+	c.stop()
+	if alive(pid) {
+		t.Fatalf("child %d still running after stop", pid)
+	}
+}
+
+// TestChildDiesWithParent kills a parent `httpvs run` with SIGKILL (no
+// chance to clean up) and checks that its child server goes too.
+func TestChildDiesWithParent(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("finds the child through /proc")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	parent := exec.Command(exe, "run", "--protocols", "h1", "--scenarios", "small-sequential", "--duration", "1m", "--repeat", "1", "--no-files")
+	parent.Env = append(os.Environ(), childEnv+"=1")
+	if err := parent.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer parent.Process.Kill()
+	var child int
+	for deadline := time.Now().Add(15 * time.Second); child == 0 && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		child = childOf(parent.Process.Pid)
+	}
+	if child == 0 {
+		t.Fatal("parent started no child server")
+	}
+	parent.Process.Kill()
+	parent.Wait()
+	for deadline := time.Now().Add(10 * time.Second); alive(child); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("child %d outlived its killed parent", child)
+		}
+	}
+}
+
+// childOf returns a child process of pid, or 0.
+func childOf(pid int) int {
+	tasks, _ := filepath.Glob("/proc/" + strconv.Itoa(pid) + "/task/*/children")
+	for _, f := range tasks {
+		b, _ := os.ReadFile(f)
+		if fields := strings.Fields(string(b)); len(fields) > 0 {
+			n, _ := strconv.Atoi(fields[0])
+			return n
+		}
+	}
+	return 0
+}
+
+// alive reports whether pid is a running process (not gone, not a zombie).
+func alive(pid int) bool {
+	if err := syscall.Kill(pid, 0); err != nil {
+		return false
+	}
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return runtime.GOOS != "linux"
+	}
+	// The state follows the parenthesised command name.
+	s := string(b)
+	if i := strings.LastIndexByte(s, ')'); i >= 0 && i+2 < len(s) {
+		return s[i+2] != 'Z' && s[i+2] != 'X'
+	}
+	return true
+}
