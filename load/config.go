@@ -74,6 +74,11 @@ type Config struct {
 	// measured phase's first figures are read: a caller reads the server's
 	// counters there so that they cover the same phase.
 	MeasureStart func()
+	// MeasureEnd, if set, is called once when the measured phase ends (its
+	// time is up or the last request is done), before the requests it cut
+	// off are abandoned. It is called after MeasureStart, even when an
+	// interrupt skipped that.
+	MeasureEnd func()
 }
 
 // Progress is a live view of a run.

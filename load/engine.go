@@ -170,10 +170,26 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 			newWorker(r, clients[i%cfg.Conns], r.shards[i%len(r.shards)]).loop(runCtx)
 		}(i)
 	}
+	// The measured phase ends at the deadline (or when the last worker
+	// is done), before requests cut off by it are abandoned.
+	allDone := make(chan struct{})
+	ended := make(chan struct{})
+	go func() {
+		select {
+		case <-runCtx.Done():
+		case <-allDone:
+		}
+		<-measured
+		if cfg.MeasureEnd != nil {
+			cfg.MeasureEnd()
+		}
+		close(ended)
+	}()
 	wg.Wait()
 	finished := time.Now()
+	close(allDone)
 	cancel()
-	<-measured
+	<-ended
 	after = takeSample()
 	stopProgress()
 

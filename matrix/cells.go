@@ -187,12 +187,17 @@ func (r *runner) load(ctx context.Context, sc Scenario, p transport.Protocol) Re
 // loadOnce runs one load of sc over p measured for d.
 func (r *runner) loadOnce(ctx context.Context, sc Scenario, p transport.Protocol, d time.Duration) Repetition {
 	var (
-		before *stats.ServerStats
-		note   string
+		before, after *stats.ServerStats
+		note          string
 	)
 	cfg := r.loadConfig(sc, p, func(c *load.Config) {
 		c.Duration = d
 		c.MeasureStart = func() { before, note = r.serverStats(ctx) }
+		c.MeasureEnd = func() {
+			if before != nil && ctx.Err() == nil {
+				after, note = r.serverStats(ctx)
+			}
+		}
 	})
 	m := Repetition{Streams: sc.streams}
 	res, err := load.Run(ctx, cfg)
@@ -200,10 +205,6 @@ func (r *runner) loadOnce(ctx context.Context, sc Scenario, p transport.Protocol
 		m.Errors.Count(stats.ErrOther)
 		m.FirstError = err.Error()
 		return m
-	}
-	var after *stats.ServerStats
-	if before != nil && ctx.Err() == nil {
-		after, note = r.serverStats(ctx)
 	}
 	m.Value, m.Seconds, m.Requests = res.RequestsPerSecond, res.Seconds, res.Requests
 	m.Bytes = res.BytesReceived + res.BytesSent

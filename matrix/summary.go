@@ -42,6 +42,7 @@ func summarise(c *Cell) {
 	var values []float64
 	votes := map[string]int{}
 	c.Errors = stats.ErrorCounts{}
+	c.Median, c.Min, c.Max, c.Spread, c.Noisy, c.Bottleneck = 0, 0, 0, 0, false, BottleneckNone
 	for _, r := range c.Repetitions {
 		c.Errors.Add(r.Errors)
 		if r.Interrupted {
@@ -95,4 +96,14 @@ func ratios(cells []Cell) {
 			c.RatioToH1 = c.Median / b
 		}
 	}
+}
+
+// Summarise recomputes every cell's summary (median, min, max, spread,
+// errors, bottleneck) and ratio to h1 from its repetitions: after editing
+// or merging results.
+func Summarise(res *Results) {
+	for i := range res.Cells {
+		summarise(&res.Cells[i])
+	}
+	ratios(res.Cells)
 }

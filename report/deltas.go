@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/httpvs/httpvs/matrix"
@@ -15,6 +16,7 @@ func Deltas(w io.Writer, ds []matrix.Delta) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "scenario\ttransport\told\tnew\tchange\tp\tn\t")
 	var notes []string
+	cellsByNote := map[string][]string{}
 	for _, d := range ds {
 		old, new, change, p := "-", "-", "-", "-"
 		if d.OldN > 0 {
@@ -32,7 +34,10 @@ func Deltas(w io.Writer, ds []matrix.Delta) error {
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d+%d\t\n", d.Scenario, d.Protocol, old, new, change, p, d.OldN, d.NewN)
 		if d.Note != "" {
-			notes = append(notes, fmt.Sprintf("%s %s: %s", d.Scenario, d.Protocol, d.Note))
+			if cellsByNote[d.Note] == nil {
+				notes = append(notes, d.Note)
+			}
+			cellsByNote[d.Note] = append(cellsByNote[d.Note], d.Scenario+" "+d.Protocol)
 		}
 	}
 	if err := tw.Flush(); err != nil {
@@ -43,7 +48,7 @@ func Deltas(w io.Writer, ds []matrix.Delta) error {
 		fmt.Fprintf(ew, "~: not significant at alpha %.2f (Mann-Whitney U test on the repetitions)\n", ds[0].Alpha)
 	}
 	for _, n := range notes {
-		fmt.Fprintf(ew, "note: %s\n", n)
+		fmt.Fprintf(ew, "note: %s: %s\n", n, strings.Join(cellsByNote[n], ", "))
 	}
 	return ew.err
 }

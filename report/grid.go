@@ -81,7 +81,11 @@ func (g *grid) fill(repeat int) {
 	})
 	if repeat > 1 {
 		g.row("min..max", func(c *matrix.Cell) string {
-			return Value(c.Metric, c.Min) + ".." + strings.TrimSpace(Value(c.Metric, c.Max))
+			lo, hi := Value(c.Metric, c.Min), Value(c.Metric, c.Max)
+			if i := strings.LastIndexByte(lo, ' '); i > 0 && strings.HasSuffix(hi, lo[i:]) {
+				lo = lo[:i] // one unit for both ends: 4.40..4.60 GB/s
+			}
+			return lo + ".." + hi
 		})
 	}
 	g.row("p50 / p99", func(c *matrix.Cell) string {
@@ -153,7 +157,7 @@ func cellNotes(cells []*matrix.Cell) []string {
 						break
 					}
 				}
-				notes = append(notes, fmt.Sprintf("%s: %d failed (%s)%s", c.Protocol, c.Errors.Total, c.Errors, first))
+				notes = append(notes, fmt.Sprintf("%s: %s%s", c.Protocol, c.Errors, first))
 			}
 			if c.Noisy {
 				notes = append(notes, fmt.Sprintf("%s: * repetitions spread %.0f%% (over %.0f%%): read its ratio with care", c.Protocol, c.Spread*100, matrix.NoisySpread*100))

@@ -64,20 +64,6 @@ func TestTransferGolden(t *testing.T) {
 	golden(t, "transfer.txt", b.Bytes())
 }
 
-func TestCompareGolden(t *testing.T) {
-	h1 := sample()
-	h1.Requested, h1.Protocol, h1.Errors, h1.BitsPerSecond = "h1", "h1", stats.ErrorCounts{}, 32e9
-	ok := sample()
-	ok.Errors = stats.ErrorCounts{}
-	failed := sample()
-	failed.Requested, failed.Protocol = "h3", ""
-	var b bytes.Buffer
-	if err := Compare(&b, []transfer.Result{h1, ok, failed}); err != nil {
-		t.Fatal(err)
-	}
-	golden(t, "compare.txt", b.Bytes())
-}
-
 func TestJSONIsOneObject(t *testing.T) {
 	var b bytes.Buffer
 	if err := JSON(&b, sample()); err != nil {

@@ -1,0 +1,288 @@
+package matrix
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/httpvs/httpvs/server"
+	"github.com/httpvs/httpvs/transport"
+	"github.com/httpvs/httpvs/units"
+)
+
+// target starts an httpvs payload server in this process (h may replace
+// its handler) and returns a Target for it.
+func target(t *testing.T, h http.Handler) Target {
+	t.Helper()
+	payload := server.New(server.Options{})
+	if h == nil {
+		h = payload.Handler()
+	}
+	ts, err := transport.NewServer(transport.ServerOptions{Handler: h, Listen: "127.0.0.1:0", TLSListen: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	payload.Attach(ts)
+	t.Cleanup(func() { ts.Close() })
+	return Target{Plain: ts.URL(transport.H1), TLS: ts.URL(transport.H2), RootCAs: transport.CertPool(ts.Cert())}
+}
+
+func scenarios(t *testing.T, list string) []Scenario {
+	t.Helper()
+	s, err := ParseScenarios(list)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestFixedSizeMovesExactBytes runs transfer scenarios with a fixed size
+// over every transport: each repetition moves exactly that many body
+// bytes, by the client's count and by the server's.
+func TestFixedSizeMovesExactBytes(t *testing.T) {
+	res, err := Run(context.Background(), Options{
+		Target:    target(t, nil),
+		Protocols: transport.All,
+		Scenarios: scenarios(t, "download,download-parallel-10,upload"),
+		Repeat:    2,
+		Size:      10 * units.MiB,
+		Duration:  50 * time.Millisecond,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Partial || len(res.Cells) != 15 {
+		t.Fatalf("partial %v, %d cells, want 15", res.Partial, len(res.Cells))
+	}
+	for _, c := range res.Cells {
+		if c.Skipped != "" || len(c.Repetitions) != 2 {
+			t.Fatalf("%s/%s: skipped %q, %d repetitions", c.Scenario, c.Protocol, c.Skipped, len(c.Repetitions))
+		}
+		for _, r := range c.Repetitions {
+			if r.Bytes != int64(10*units.MiB) || r.Errors.Total != 0 || r.Negotiated != c.Protocol {
+				t.Errorf("%s/%s: %d bytes (want %d), errors %v %s, negotiated %q", c.Scenario, c.Protocol, r.Bytes, 10<<20, r.Errors, r.FirstError, r.Negotiated)
+			}
+			if r.Server == nil {
+				t.Fatalf("%s/%s: no server counters: %s", c.Scenario, c.Protocol, r.ServerNote)
+			}
+			pc := r.Server.Protocols[c.Protocol]
+			if got := pc.BodyBytesSent + pc.BodyBytesReceived; got != r.Bytes {
+				t.Errorf("%s/%s: server moved %d body bytes, client %d", c.Scenario, c.Protocol, got, r.Bytes)
+			}
+			if r.ClientCPUSeconds <= 0 || r.ClientCPUPerUnit <= 0 {
+				t.Errorf("%s/%s: client CPU %v, per GB %v", c.Scenario, c.Protocol, r.ClientCPUSeconds, r.ClientCPUPerUnit)
+			}
+		}
+		if c.Median <= 0 || c.Min > c.Median || c.Median > c.Max {
+			t.Errorf("%s/%s: min %v median %v max %v", c.Scenario, c.Protocol, c.Min, c.Median, c.Max)
+		}
+	}
+	if p10 := res.Cell("download-parallel-10", "h1"); p10.Repetitions[0].Connections != 10 || p10.Repetitions[0].SizeBytes != int64(units.MiB) {
+		t.Errorf("h1 x10: %d connections, %d bytes per stream; want 10 and 1 MiB", p10.Repetitions[0].Connections, p10.Repetitions[0].SizeBytes)
+	}
+	if p10 := res.Cell("download-parallel-10", "h2c"); p10.Repetitions[0].Connections != 1 {
+		t.Errorf("h2c x10: %d connections, want 1", p10.Repetitions[0].Connections)
+	}
+}
+
+func TestLoadScenariosCountRequests(t *testing.T) {
+	res, err := Run(context.Background(), Options{
+		Target:    target(t, nil),
+		Protocols: []transport.Protocol{transport.H1, transport.H2C, transport.H3},
+		Scenarios: scenarios(t, "small-sequential,headers-body"),
+		Repeat:    1,
+		Duration:  100 * time.Millisecond,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range res.Cells {
+		r := c.Repetitions[0]
+		if r.Requests < minRequests || r.Errors.Total != 0 || r.Negotiated != c.Protocol {
+			t.Errorf("%s/%s: %d requests, errors %v %s, negotiated %q", c.Scenario, c.Protocol, r.Requests, r.Errors, r.FirstError, r.Negotiated)
+			continue
+		}
+		if r.Server == nil {
+			t.Fatalf("%s/%s: no server counters: %s", c.Scenario, c.Protocol, r.ServerNote)
+		}
+		// The server's counters cover the measured phase too: they start
+		// when the warmup ends and stop after the last request, so they
+		// agree with the client's within the requests in flight at either
+		// edge and the time a snapshot takes.
+		srv := r.Server.Protocols[c.Protocol].Requests
+		slack := 2*int64(r.Streams) + r.Requests/10
+		if srv < r.Requests-slack || srv > r.Requests+slack {
+			t.Errorf("%s/%s: server counted %d requests, client %d (slack %d)", c.Scenario, c.Protocol, srv, r.Requests, slack)
+		}
+		if r.Server.Seconds < r.Seconds*0.9 || r.Server.Seconds > r.Seconds*1.5+0.1 {
+			t.Errorf("%s/%s: server counters cover %.3fs, the client measured %.3fs", c.Scenario, c.Protocol, r.Server.Seconds, r.Seconds)
+		}
+		if c.Scenario == "headers-body" && r.Bytes != r.Requests*2*seed004Body {
+			t.Errorf("headers-body/%s: %d body bytes for %d echoes of %d", c.Protocol, r.Bytes, r.Requests, seed004Body)
+		}
+		if c.Scenario == "small-sequential" && (r.Connections != 1 || r.Latency.Count != r.Requests) {
+			t.Errorf("small-sequential/%s: %d connections, %d latencies for %d requests", c.Protocol, r.Connections, r.Latency.Count, r.Requests)
+		}
+	}
+}
+
+func TestMissingEndpointsAndTargetsAreSkipped(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /small", func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte("ok")) })
+	tg := target(t, mux)
+	tg.TLS = ""
+	res, err := Run(context.Background(), Options{
+		Target:    tg,
+		Protocols: []transport.Protocol{transport.H1, transport.H2},
+		Scenarios: scenarios(t, "download,small-sequential"),
+		Repeat:    1,
+		Duration:  50 * time.Millisecond,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"download/h1":         "404 Not Found",
+		"download/h2":         "no --tls-target URL for h2",
+		"small-sequential/h2": "no --tls-target URL for h2",
+	}
+	for _, c := range res.Cells {
+		key := c.Scenario + "/" + c.Protocol
+		if w, ok := want[key]; ok != (c.Skipped != "") || !strings.Contains(c.Skipped, w) {
+			t.Errorf("%s: skipped %q, want %q", key, c.Skipped, w)
+		}
+	}
+	sm := res.Cell("small-sequential", "h1")
+	if sm == nil || sm.Median <= 0 || sm.Repetitions[0].Server != nil || !strings.Contains(sm.Repetitions[0].ServerNote, "404") {
+		t.Errorf("small-sequential/h1 against a server without /stats: %+v", sm)
+	}
+}
+
+func TestInterruptedRunIsPartialAndRoundTrips(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	res, err := Run(ctx, Options{
+		Target:    target(t, nil),
+		Protocols: []transport.Protocol{transport.H1, transport.H2C},
+		Scenarios: scenarios(t, "small-sequential,small-concurrent"),
+		Repeat:    3,
+		Duration:  100 * time.Millisecond,
+		Progress: func(p Progress) {
+			if p.Done == 3 {
+				cancel()
+			}
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Partial || !strings.Contains(res.PartialReason, "interrupted") {
+		t.Fatalf("partial %v (%q), want an interrupted run", res.Partial, res.PartialReason)
+	}
+	if len(res.Cells) != 2 {
+		t.Fatalf("%d cells, want the 2 of the first scenario", len(res.Cells))
+	}
+	var buf bytes.Buffer
+	if err := res.WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadJSON(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !back.Partial || len(back.Cells) != 2 || back.Cells[0].Median != res.Cells[0].Median ||
+		len(back.Cells[0].Repetitions) != len(res.Cells[0].Repetitions) || back.Env != res.Env {
+		t.Errorf("round trip changed the results:\n%+v\n%+v", back.Cells, res.Cells)
+	}
+}
+
+func TestReadJSONRefuses(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{`{"schema_version": 2}`, "schema version 2: this httpvs reads version 1 only"},
+		{`{"cells": []}`, "no schema_version"},
+		{`[1, 2]`, "not an httpvs results file"},
+	} {
+		if _, err := ReadJSON(strings.NewReader(tt.in)); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: error %v, want %q", tt.in, err, tt.want)
+		}
+	}
+}
+
+func TestParseScenarios(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want []string
+		err  string
+	}{
+		{"all", []string{"download", "download-parallel-10", "download-parallel-100", "upload", "small-sequential", "small-concurrent", "headers-body"}, ""},
+		{"upload, download", []string{"download", "upload"}, ""},
+		{"download-parallel,download-parallel-10", []string{"download-parallel-10", "download-parallel-100"}, ""},
+		{"dowload", nil, `unknown scenario "dowload": want all or a comma-separated list of download,`},
+		{"", nil, `unknown scenario ""`},
+	} {
+		got, err := ParseScenarios(tt.in)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("%q: error %v, want %q", tt.in, err, tt.err)
+			}
+			continue
+		}
+		var names []string
+		for _, s := range got {
+			names = append(names, s.Name)
+		}
+		if err != nil || strings.Join(names, ",") != strings.Join(tt.want, ",") {
+			t.Errorf("%q: %v %v, want %v", tt.in, names, err, tt.want)
+		}
+	}
+}
+
+func TestBottleneck(t *testing.T) {
+	for _, tt := range []struct {
+		client, server float64
+		known          bool
+		want           string
+	}{
+		{1.9, 0.1, true, BottleneckClient}, // the client had both cores
+		{1.1, 0.7, true, BottleneckClient}, // machine full, client used more
+		{0.7, 1.1, true, BottleneckServer}, // machine full, server used more
+		{0.6, 0.6, true, BottleneckNone},   // headroom: latency or flow control
+		{1.0, 0, false, BottleneckNone},    // server unknown, client had headroom
+		{1.85, 0, false, BottleneckClient}, // server unknown, client saturated
+	} {
+		if got := bottleneck(tt.client, tt.server, tt.known, 2, 2); got != tt.want {
+			t.Errorf("client %.2f server %.2f known %v: %q, want %q", tt.client, tt.server, tt.known, got, tt.want)
+		}
+	}
+}
+
+func TestSummaryAndCompare(t *testing.T) {
+	mk := func(values ...float64) *Results {
+		c := Cell{Scenario: "download", Protocol: "h2c", Metric: MetricBytesPerSecond}
+		h1 := Cell{Scenario: "download", Protocol: "h1", Metric: MetricBytesPerSecond}
+		for _, v := range values {
+			c.Repetitions = append(c.Repetitions, Repetition{Value: v})
+			h1.Repetitions = append(h1.Repetitions, Repetition{Value: 4})
+		}
+		c.Repetitions = append(c.Repetitions, Repetition{Value: 1000, Interrupted: true})
+		r := &Results{SchemaVersion: SchemaVersion, Cells: []Cell{h1, c}}
+		Summarise(r)
+		return r
+	}
+	old := mk(1, 1.1, 1.05, 0.95, 1.02)
+	c := old.Cells[1]
+	if c.Median != 1.02 || c.Min != 0.95 || c.Max != 1.1 || !c.Noisy || c.RatioToH1 != 1.02/4 {
+		t.Errorf("summary %+v: want median 1.02, min 0.95, max 1.1, noisy, ratio %.4f (the interrupted 1000 left out)", c, 1.02/4)
+	}
+	d := Compare(old, mk(2, 2.1, 2.05, 1.95, 2.02))
+	if len(d) != 2 || !d[1].Significant || d[1].Change < 0.9 || d[1].Change > 1.1 || d[1].Note != "" {
+		t.Errorf("5 vs 5 doubled: %+v, want a significant +100%%", d)
+	}
+	d = Compare(mk(1, 1.1, 1.05), mk(2, 2.1, 2.05))
+	if d[1].Significant || !strings.Contains(d[1].Note, "need >= 4 samples") {
+		t.Errorf("3 vs 3: %+v, want not significant with a note that more repetitions are needed", d[1])
+	}
+}

@@ -1,0 +1,171 @@
+package report
+
+import (
+	"bytes"
+	"encoding/xml"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/stats"
+	"golang.org/x/perf/benchfmt"
+)
+
+// sampleRun is a fixed two-scenario run: a download where h2c is noisy and
+// h3 was skipped, and a small-request scenario where the client was the
+// bottleneck and h2c had a failure.
+func sampleRun() *matrix.Results {
+	rep := func(v, secs float64, reqs int64, cores float64) matrix.Repetition {
+		bound := matrix.BottleneckNone
+		if cores > 1.5 {
+			bound = matrix.BottleneckClient
+		}
+		return matrix.Repetition{Bottleneck: bound,
+			Value: v, Seconds: secs, Requests: reqs, Bytes: int64(v * secs), Streams: 1, Connections: 1,
+			Negotiated: "x", Latency: stats.LatencySummary{Count: reqs, P50: 0.000412, P99: 0.00125},
+			ClientCPUSeconds: cores * secs, ServerCPUSeconds: 0.5 * secs, ClientCPUPerUnit: 0.21, ServerCPUPerUnit: 0.3,
+			ClientCores: cores, ServerCores: 0.5, AllocsPerRequest: 45, AllocBytesPerRequest: 5120,
+			Server: &stats.ServerStats{Seconds: secs},
+		}
+	}
+	var failed stats.ErrorCounts
+	failed.Count(stats.ErrReset)
+	res := &matrix.Results{
+		SchemaVersion: matrix.SchemaVersion,
+		Started:       time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC),
+		Finished:      time.Date(2026, 11, 21, 10, 0, 50, 0, time.UTC),
+		Env: matrix.Env{GoVersion: "go1.26.8", OS: "linux", Arch: "amd64", CPUModel: "Test CPU", Cores: 2, GOMAXPROCS: 2,
+			Kernel: "6.1.0", Version: "v0.1.0", Commit: "0123456789ab"},
+		Settings: matrix.Settings{Protocols: []string{"h1", "h2c", "h3"}, Scenarios: []string{"download", "small-sequential"},
+			Repeat: 3, DurationSeconds: 0.4, WarmupSeconds: 0.1, Engine: "std", Target: "child"},
+		Cells: []matrix.Cell{
+			{Scenario: "download", Protocol: "h1", Negotiated: "h1", Metric: matrix.MetricBytesPerSecond, CPUUnit: "GB",
+				Repetitions: []matrix.Repetition{rep(4.5e9, 0.4, 1, 0.8), rep(4.6e9, 0.4, 1, 0.8), rep(4.4e9, 0.4, 1, 0.8)}},
+			{Scenario: "download", Protocol: "h2c", Negotiated: "h2c", Metric: matrix.MetricBytesPerSecond, CPUUnit: "GB",
+				Repetitions: []matrix.Repetition{rep(2.5e9, 0.4, 1, 0.9), rep(1.9e9, 0.4, 1, 0.9), rep(2.2e9, 0.4, 1, 0.9)}},
+			{Scenario: "download", Protocol: "h3", Metric: matrix.MetricBytesPerSecond, CPUUnit: "GB",
+				Skipped: "download over h3 failed: timeout: no recent network activity"},
+			{Scenario: "small-sequential", Protocol: "h1", Negotiated: "h1", Metric: matrix.MetricRequestsPerSecond, CPUUnit: "1000 requests",
+				Repetitions: []matrix.Repetition{rep(14000, 0.4, 5600, 1.9), rep(14200, 0.4, 5680, 1.9), rep(13900, 0.4, 5560, 1.9)}},
+			{Scenario: "small-sequential", Protocol: "h2c", Negotiated: "h2c", Metric: matrix.MetricRequestsPerSecond, CPUUnit: "1000 requests",
+				Repetitions: []matrix.Repetition{rep(9000, 0.4, 3600, 0.6), rep(9100, 0.4, 3640, 0.6), rep(8900, 0.4, 3560, 0.6)}},
+		},
+	}
+	res.Cells[4].Repetitions[1].Errors = failed
+	res.Cells[4].Repetitions[1].FirstError = "GET /small: connection reset by peer"
+	for i := range res.Cells {
+		for j := range res.Cells[i].Repetitions {
+			res.Cells[i].Repetitions[j].Negotiated = res.Cells[i].Protocol
+		}
+	}
+	matrix.Summarise(res)
+	return res
+}
+
+func TestMatrixRenderersGolden(t *testing.T) {
+	renderers := []struct {
+		file   string
+		render func(*bytes.Buffer, *matrix.Results) error
+	}{
+		{"matrix.txt", func(b *bytes.Buffer, r *matrix.Results) error { return Matrix(b, r) }},
+		{"matrix.md", func(b *bytes.Buffer, r *matrix.Results) error { return Markdown(b, r) }},
+		{"matrix.html", func(b *bytes.Buffer, r *matrix.Results) error { return HTML(b, r) }},
+		{"matrix-bench.txt", func(b *bytes.Buffer, r *matrix.Results) error { return Benchstat(b, r) }},
+	}
+	for _, rr := range renderers {
+		t.Run(rr.file, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := rr.render(&b, sampleRun()); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, rr.file, b.Bytes())
+		})
+	}
+}
+
+func TestMatrixTextSaysWhatMatters(t *testing.T) {
+	var b bytes.Buffer
+	if err := Matrix(&b, sampleRun()); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"4.50 GB/s", "2.20 GB/s *", "0.49x", // h2c median over h1's
+		"h3 skipped: download over h3 failed",
+		"h2c: 1 error (1 reset): GET /small: connection reset by peer",
+		"bound by client (h1)",
+		"h2c: * repetitions spread 27%",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestHTMLIsSelfContained parses the page as XML-ish markup and checks it
+// fetches nothing: no script or link, no http(s) reference but the SVG
+// namespace.
+func TestHTMLIsSelfContained(t *testing.T) {
+	var b bytes.Buffer
+	if err := HTML(&b, sampleRun()); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	for _, bad := range []string{"<script", "<link", "src=", "@import", "url("} {
+		if strings.Contains(page, bad) {
+			t.Errorf("page contains %q", bad)
+		}
+	}
+	if n := strings.Count(page, "http://") + strings.Count(page, "https://"); n != strings.Count(page, "http://www.w3.org/2000/svg") {
+		t.Errorf("page refers to the network")
+	}
+	// Every chart is well-formed SVG.
+	for _, svg := range strings.Split(page, "<svg")[1:] {
+		doc := "<svg" + svg[:strings.Index(svg, "</svg>")] + "</svg>"
+		if err := xml.Unmarshal([]byte(doc), new(struct{})); err != nil {
+			t.Errorf("chart is not well-formed: %v", err)
+		}
+	}
+}
+
+// TestBenchstatParses reads Benchstat's output with x/perf's benchfmt, the
+// reader benchstat uses.
+func TestBenchstatParses(t *testing.T) {
+	var b bytes.Buffer
+	if err := Benchstat(&b, sampleRun()); err != nil {
+		t.Fatal(err)
+	}
+	rd := benchfmt.NewReader(&b, "bench.txt")
+	results := 0
+	for rd.Scan() {
+		switch r := rd.Result().(type) {
+		case *benchfmt.Result:
+			results++
+			if len(r.Values) < 2 {
+				t.Errorf("%s: %d values", r.Name, len(r.Values))
+			}
+		case *benchfmt.SyntaxError:
+			t.Errorf("syntax error: %v", r)
+		}
+	}
+	if err := rd.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if results != 12 {
+		t.Errorf("%d benchmark lines, want 12 (4 cells x 3 repetitions)", results)
+	}
+}
+
+func TestDeltas(t *testing.T) {
+	old, new := sampleRun(), sampleRun()
+	for i := range new.Cells[1].Repetitions {
+		new.Cells[1].Repetitions[i].Value *= 1.5
+	}
+	matrix.Summarise(new)
+	var b bytes.Buffer
+	if err := Deltas(&b, matrix.Compare(old, new)); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "deltas.txt", b.Bytes())
+}
