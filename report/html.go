@@ -110,7 +110,7 @@ var htmlTemplate = template.Must(template.New("report").Parse(`<!DOCTYPE html>
 <style>
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2em auto; max-width: 1100px; padding: 0 1em; color: #1d1d1f; }
 h1 { font-size: 1.5em; } h2 { font-size: 1.15em; margin-top: 2em; border-bottom: 1px solid #ddd; }
-p.summary { color: #555; }
+p.summary, p.legend { color: #555; } p.legend { font-size: .9em; margin: .2em 0; }
 .partial { background: #fff3cd; border: 1px solid #e0c36c; padding: .5em 1em; }
 table { border-collapse: collapse; margin: .5em 0; }
 th, td { padding: .2em .8em; text-align: right; border-bottom: 1px solid #eee; white-space: nowrap; }
@@ -131,6 +131,7 @@ dt { color: #555; } dd { margin: 0; font-family: ui-monospace, monospace; word-b
 {{range .Scenarios}}
 <section id="{{.Name}}">
 <h2>{{.Title}}</h2>
+<p class="legend">Bars: median of the repetitions; line: min..max; gold: spread over 10%; ratio: to h1 (above 1.00x is faster than HTTP/1.1).</p>
 <svg role="img" aria-label="{{.Name}}: median per transport" width="{{.Chart.Width}}" height="{{.Chart.Height}}" viewBox="0 0 {{.Chart.Width}} {{.Chart.Height}}" xmlns="http://www.w3.org/2000/svg">
 {{range .Chart.Bars}}<text x="4" y="{{.WhiskerY}}" dominant-baseline="middle">{{.Label}}</text>
 <rect class="bar{{if .Noisy}} noisy{{end}}" x="70" y="{{.Y}}" width="{{.W}}" height="22"></rect>
