@@ -142,7 +142,7 @@ func (g *grid) metric() string {
 // cellNotes explains what the table marks: skipped cells, errors, noise,
 // and cells the generator probably limited.
 func cellNotes(cells []*matrix.Cell) []string {
-	var notes, clientBound []string
+	var notes, clientBound, noisy []string
 	for _, c := range cells {
 		switch {
 		case c == nil:
@@ -160,12 +160,15 @@ func cellNotes(cells []*matrix.Cell) []string {
 				notes = append(notes, fmt.Sprintf("%s: %s%s", c.Protocol, c.Errors, first))
 			}
 			if c.Noisy {
-				notes = append(notes, fmt.Sprintf("%s: * repetitions spread %.0f%% (over %.0f%%): read its ratio with care", c.Protocol, c.Spread*100, matrix.NoisySpread*100))
+				noisy = append(noisy, fmt.Sprintf("%s %.1f%%", c.Protocol, c.Spread*100))
 			}
 			if c.Bottleneck == matrix.BottleneckClient {
 				clientBound = append(clientBound, c.Protocol)
 			}
 		}
+	}
+	if len(noisy) > 0 {
+		notes = append(notes, fmt.Sprintf("* noisy: repetitions spread (max-min)/median over %.0f%% (%s): read those ratios with care", matrix.NoisySpread*100, strings.Join(noisy, ", ")))
 	}
 	if len(clientBound) > 0 {
 		notes = append(notes, fmt.Sprintf("bound by client (%s): the CPUs were busy and this generator used more of them than the server, so it probably limited the figure; the ratio still compares like with like", strings.Join(clientBound, ", ")))

@@ -95,7 +95,7 @@ func TestMatrixTextSaysWhatMatters(t *testing.T) {
 		"h3 skipped: download over h3 failed",
 		"h2c: 1 error (1 reset): GET /small: connection reset by peer",
 		"bound by client (h1)",
-		"h2c: * repetitions spread 27%",
+		"* noisy: repetitions spread (max-min)/median over 10% (h2c 27.3%)",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("text lacks %q:\n%s", want, out)
