@@ -286,3 +286,31 @@ func TestSummaryAndCompare(t *testing.T) {
 		t.Errorf("3 vs 3: %+v, want not significant with a note that more repetitions are needed", d[1])
 	}
 }
+
+func FuzzParseScenarios(f *testing.F) {
+	for _, s := range []string{"all", "download", "download-parallel,upload", " small-sequential , headers-body", "", ",", "x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, list string) {
+		got, err := ParseScenarios(list)
+		if err != nil {
+			if !strings.Contains(err.Error(), "want all or a comma-separated list of") {
+				t.Fatalf("%q: error %q does not list the valid names", list, err)
+			}
+			return
+		}
+		if len(got) == 0 {
+			t.Fatalf("%q: no scenarios and no error", list)
+		}
+		seen := map[string]bool{}
+		for _, s := range got {
+			if seen[s.Name] {
+				t.Fatalf("%q: %s twice", list, s.Name)
+			}
+			seen[s.Name] = true
+			if _, ok := ScenarioByName(s.Name); !ok {
+				t.Fatalf("%q: unknown scenario %q returned", list, s.Name)
+			}
+		}
+	})
+}
