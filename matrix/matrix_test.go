@@ -117,7 +117,9 @@ func TestLoadScenariosCountRequests(t *testing.T) {
 		if srv < r.Requests-slack || srv > r.Requests+slack {
 			t.Errorf("%s/%s: server counted %d requests, client %d (slack %d)", c.Scenario, c.Protocol, srv, r.Requests, slack)
 		}
-		if r.Server.Seconds < r.Seconds*0.9 || r.Server.Seconds > r.Seconds*1.5+0.1 {
+		// The snapshots are HTTP requests to a loaded server: under -race one
+		// can wait tens of milliseconds, so the windows differ by that much.
+		if r.Server.Seconds < r.Seconds*0.6 || r.Server.Seconds > r.Seconds*1.5+0.1 {
 			t.Errorf("%s/%s: server counters cover %.3fs, the client measured %.3fs", c.Scenario, c.Protocol, r.Server.Seconds, r.Seconds)
 		}
 		if c.Scenario == "headers-body" && r.Bytes != r.Requests*2*seed004Body {

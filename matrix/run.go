@@ -289,7 +289,9 @@ func (r *runner) cpu(m *Repetition, clientCPU float64, before, after *stats.Serv
 	}
 	if n > 0 {
 		m.ClientCPUPerUnit = m.ClientCPUSeconds / n
-		m.ServerCPUPerUnit = m.ServerCPUSeconds / n
+		// The server's window is bounded by two /stats requests, which a
+		// loaded server answers late: its rate over the client's window.
+		m.ServerCPUPerUnit = m.ServerCores * m.Seconds / n
 	}
 	env := r.res.Env
 	m.Bottleneck = bottleneck(m.ClientCores, m.ServerCores, known, env.Cores, env.GOMAXPROCS)
