@@ -7,6 +7,7 @@
 package load
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -74,6 +75,12 @@ type Config struct {
 	// measured phase's first figures are read: a caller reads the server's
 	// counters there so that they cover the same phase.
 	MeasureStart func()
+	// NewCaller, if set, replaces HTTP requests with calls of another
+	// stack (gRPC): each connection slot gets its own Caller, and each
+	// request is one Call. URL and Client.Protocol then only label the
+	// result; Method, BodySize and Headers are unused, and Engine is a
+	// free-form name of the caller, e.g. "grpc-go".
+	NewCaller func() (Caller, error)
 	// MeasureEnd, if set, is called once when the measured phase ends (its
 	// time is up or the last request is done), before the requests it cut
 	// off are abandoned. It is called after MeasureStart, even when an
@@ -87,6 +94,17 @@ type Progress struct {
 	Done              int64         // requests completed, failed ones included
 	Errors            int64         // failed requests
 	RequestsPerSecond float64       // over the last interval
+}
+
+// Caller makes requests of a stack load does not speak itself.
+type Caller interface {
+	// Call makes one request and returns the payload bytes received and
+	// sent; err is nil only for a successful response.
+	Call(ctx context.Context) (received, sent int64, err error)
+	// Connections returns how many connections the caller has opened.
+	Connections() int64
+	// Close releases the caller's connections.
+	Close() error
 }
 
 // HeaderSpec is N headers of LEN characters each, written N:LEN.
@@ -161,7 +179,7 @@ func (c Config) validate() (*url.URL, error) {
 		return nil, fmt.Errorf("durations must not be negative")
 	case c.Rate < 0:
 		return nil, fmt.Errorf("rate %v: want 0 (closed loop) or more", c.Rate)
-	case c.Engine != "" && c.Engine != EngineStd && c.Engine != EngineFast:
+	case c.NewCaller == nil && c.Engine != "" && c.Engine != EngineStd && c.Engine != EngineFast:
 		return nil, fmt.Errorf("engine %q: want %s or %s", c.Engine, EngineStd, EngineFast)
 	case c.Engine == EngineFast && c.Client.Protocol == transport.H3:
 		return nil, fmt.Errorf("the fast engine speaks h1, h2c, h1-tls and h2; use --engine std for h3")

@@ -55,9 +55,12 @@ func (r *run) newClients() ([]connClient, error) {
 			c   connClient
 			err error
 		)
-		if r.cfg.Engine == EngineFast {
+		switch {
+		case r.cfg.NewCaller != nil:
+			c, err = r.cfg.NewCaller()
+		case r.cfg.Engine == EngineFast:
 			c, err = transport.NewLeanClient(opts, transport.LeanRequest{Method: r.cfg.Method, URL: r.url, Header: r.header, Body: r.body})
-		} else {
+		default:
 			c, err = transport.NewClient(opts)
 		}
 		if err != nil {

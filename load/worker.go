@@ -24,6 +24,7 @@ type worker struct {
 	client *transport.Client     // std engine
 	lean   *transport.LeanClient // fast engine
 	stream *transport.LeanStream // fast engine: made when the loop starts
+	caller Caller                // Config.NewCaller's
 	shard  *shard
 	base   *http.Request
 	buf    []byte
@@ -36,6 +37,10 @@ type worker struct {
 
 func newWorker(r *run, c connClient, s *shard) *worker {
 	w := &worker{r: r, shard: s}
+	if r.cfg.NewCaller != nil {
+		w.caller = c.(Caller)
+		return w
+	}
 	if lean, ok := c.(*transport.LeanClient); ok {
 		w.lean = lean
 		return w
@@ -132,9 +137,12 @@ type exchange struct {
 func (w *worker) once(runCtx, traced context.Context, intended time.Time, measuring bool) {
 	start := time.Now()
 	var x exchange
-	if w.stream != nil {
+	switch {
+	case w.caller != nil:
+		x = w.callExchange(runCtx)
+	case w.stream != nil:
 		x = w.leanExchange()
-	} else {
+	default:
 		x = w.stdExchange(traced, start)
 	}
 	end := time.Now()
@@ -210,6 +218,15 @@ func (w *worker) stdExchange(traced context.Context, start time.Time) exchange {
 	if x.got, err = w.drain(resp); err != nil {
 		x.err = fmt.Errorf("body failed after %d bytes: %w", x.got, err)
 	}
+	return x
+}
+
+func (w *worker) callExchange(runCtx context.Context) exchange {
+	ctx, cancel := context.WithTimeout(runCtx, w.r.cfg.RequestTimeout)
+	defer cancel()
+	got, sent, err := w.caller.Call(ctx)
+	x := exchange{status: http.StatusOK, got: got, sent: sent, length: -1, err: err}
+	x.answered = err == nil
 	return x
 }
 
