@@ -159,7 +159,10 @@ func (w *worker) once(runCtx, traced context.Context, intended time.Time, measur
 		kind, failure = stats.ErrShort, fmt.Errorf("body has %d bytes, Content-Length said %d", x.got, x.length)
 	}
 	// A request cut off by the run's end or an interrupt is no result.
-	if !measuring || (failure != nil && runCtx.Err() != nil) {
+	// (Some stacks, grpc-go among them, time out on the context's deadline
+	// a little before the context itself reports it.)
+	cutOff := runCtx.Err() != nil || (!w.r.byCount && !end.Before(w.r.end))
+	if !measuring || (failure != nil && cutOff) {
 		return
 	}
 	from := start

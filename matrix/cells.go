@@ -30,9 +30,16 @@ const (
 // short transfer, and returns a transfer scenario's total size: Options.Size,
 // or what the probe moved scaled to Duration. skipped, when set, says why
 // the cell cannot be measured.
-func (r *runner) prepare(ctx context.Context, sc Scenario, p transport.Protocol) (size units.Bytes, skipped string) {
+func (r *runner) prepare(ctx context.Context, sc Scenario, col column) (size units.Bytes, skipped string) {
+	p := col.proto
 	base := r.opts.Target.base(p)
-	if base == "" {
+	switch {
+	case col.native && r.opts.Target.GRPC == "":
+		return 0, "no native gRPC address (--grpc-target)"
+	case sc.rpc && p == transport.H3:
+		return 0, "no gRPC binding over HTTP/3 (grpc-go speaks HTTP/2)"
+	case col.native:
+	case base == "":
 		flag := "--target"
 		if p.TLS() {
 			flag = "--tls-target"
@@ -40,8 +47,11 @@ func (r *runner) prepare(ctx context.Context, sc Scenario, p transport.Protocol)
 		return 0, fmt.Sprintf("no %s URL for %s", flag, p)
 	}
 	if !sc.Transfer() {
-		res, err := load.Run(ctx, r.loadConfig(sc, p, func(c *load.Config) {
-			c.Requests, c.Conns, c.Streams, c.Warmup, c.Engine = 1, 1, 1, 0, load.EngineStd
+		res, err := load.Run(ctx, r.loadConfig(sc, col, func(c *load.Config) {
+			c.Requests, c.Conns, c.Streams, c.Warmup = 1, 1, 1, 0
+			if c.NewCaller == nil {
+				c.Engine = load.EngineStd
+			}
 		}))
 		switch {
 		case err != nil:
@@ -136,8 +146,9 @@ func (r *runner) transfer(ctx context.Context, sc Scenario, p transport.Protocol
 	return m
 }
 
-// loadConfig is sc's load over p, adjusted by edit.
-func (r *runner) loadConfig(sc Scenario, p transport.Protocol, edit func(*load.Config)) load.Config {
+// loadConfig is sc's load over col, adjusted by edit.
+func (r *runner) loadConfig(sc Scenario, col column, edit func(*load.Config)) load.Config {
+	p := col.proto
 	cfg := load.Config{
 		URL:      r.opts.Target.base(p) + sc.path,
 		Client:   r.clientOptions(p),
@@ -160,6 +171,9 @@ func (r *runner) loadConfig(sc Scenario, p transport.Protocol, edit func(*load.C
 	if p == transport.H3 {
 		cfg.Engine = load.EngineStd // the fast engine speaks h1 and h2 only
 	}
+	if sc.rpc {
+		r.rpcConfig(&cfg, col)
+	}
 	if edit != nil {
 		edit(&cfg)
 	}
@@ -173,10 +187,10 @@ func (r *runner) loadConfig(sc Scenario, p transport.Protocol, edit func(*load.C
 const minRequests = 20
 
 // load measures one repetition of a request scenario.
-func (r *runner) load(ctx context.Context, sc Scenario, p transport.Protocol) Repetition {
+func (r *runner) load(ctx context.Context, sc Scenario, col column) Repetition {
 	d := r.opts.Duration
 	for try := 0; ; try++ {
-		m := r.loadOnce(ctx, sc, p, d)
+		m := r.loadOnce(ctx, sc, col, d)
 		if m.Requests >= minRequests || try == 2 || m.Interrupted || m.FirstError != "" || ctx.Err() != nil {
 			return m
 		}
@@ -184,13 +198,13 @@ func (r *runner) load(ctx context.Context, sc Scenario, p transport.Protocol) Re
 	}
 }
 
-// loadOnce runs one load of sc over p measured for d.
-func (r *runner) loadOnce(ctx context.Context, sc Scenario, p transport.Protocol, d time.Duration) Repetition {
+// loadOnce runs one load of sc over col measured for d.
+func (r *runner) loadOnce(ctx context.Context, sc Scenario, col column, d time.Duration) Repetition {
 	var (
 		before, after *stats.ServerStats
 		note          string
 	)
-	cfg := r.loadConfig(sc, p, func(c *load.Config) {
+	cfg := r.loadConfig(sc, col, func(c *load.Config) {
 		c.Duration = d
 		c.MeasureStart = func() { before, note = r.serverStats(ctx) }
 		c.MeasureEnd = func() {

@@ -3,6 +3,7 @@ package matrix
 import (
 	"bytes"
 	"context"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -26,8 +27,16 @@ func target(t *testing.T, h http.Handler) Target {
 		t.Fatal(err)
 	}
 	payload.Attach(ts)
-	t.Cleanup(func() { ts.Close() })
-	return Target{Plain: ts.URL(transport.H1), TLS: ts.URL(transport.H2), RootCAs: transport.CertPool(ts.Cert())}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go payload.GRPC().Serve(ln)
+	t.Cleanup(func() {
+		payload.GRPC().Stop()
+		ts.Close()
+	})
+	return Target{Plain: ts.URL(transport.H1), TLS: ts.URL(transport.H2), RootCAs: transport.CertPool(ts.Cert()), GRPC: ln.Addr().String()}
 }
 
 func scenarios(t *testing.T, list string) []Scenario {
@@ -131,6 +140,54 @@ func TestLoadScenariosCountRequests(t *testing.T) {
 	}
 }
 
+func TestGRPCScenarioEveryBinding(t *testing.T) {
+	res, err := Run(context.Background(), Options{
+		Target:    target(t, nil),
+		Protocols: transport.All,
+		Scenarios: scenarios(t, "grpc-1,grpc-50"),
+		Repeat:    1,
+		Duration:  100 * time.Millisecond,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(res.ProtocolNames("grpc-50"), ","); got != "h1,h2c,h1-tls,h2,h3,grpc-native" {
+		t.Errorf("columns %s", got)
+	}
+	engines := map[string]string{"h1": "net/http json", "h1-tls": "net/http json", "h2c": "grpc-go", "h2": "grpc-go", NativeColumn: "grpc-go"}
+	for _, c := range res.Cells {
+		if c.Protocol == "h3" {
+			if !strings.Contains(c.Skipped, "no gRPC binding over HTTP/3") {
+				t.Errorf("%s/h3: skipped %q", c.Scenario, c.Skipped)
+			}
+			continue
+		}
+		if c.Skipped != "" || len(c.Repetitions) != 1 {
+			t.Fatalf("%s/%s: skipped %q", c.Scenario, c.Protocol, c.Skipped)
+		}
+		r := c.Repetitions[0]
+		if r.Requests < minRequests || r.Errors.Total != 0 || r.Engine != engines[c.Protocol] {
+			t.Errorf("%s/%s: %d requests, errors %v %s, engine %q", c.Scenario, c.Protocol, r.Requests, r.Errors, r.FirstError, r.Engine)
+		}
+		wantConns := int64(1)
+		if c.Scenario == "grpc-50" && (c.Protocol == "h1" || c.Protocol == "h1-tls") {
+			wantConns = 50
+		}
+		if r.Connections != wantConns {
+			t.Errorf("%s/%s: %d connections, want %d", c.Scenario, c.Protocol, r.Connections, wantConns)
+		}
+		// The server counted the calls where they arrived: natively or
+		// through net/http as the column's transport.
+		counted := c.Protocol
+		if r.Server == nil {
+			t.Fatalf("%s/%s: no server counters", c.Scenario, c.Protocol)
+		}
+		if got := r.Server.Protocols[counted].Requests; got < r.Requests/2 {
+			t.Errorf("%s/%s: server counted %d calls, client %d", c.Scenario, c.Protocol, got, r.Requests)
+		}
+	}
+}
+
 func TestMissingEndpointsAndTargetsAreSkipped(t *testing.T) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /small", func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte("ok")) })
@@ -219,7 +276,8 @@ func TestParseScenarios(t *testing.T) {
 		want []string
 		err  string
 	}{
-		{"all", []string{"download", "download-parallel-10", "download-parallel-100", "upload", "small-sequential", "small-concurrent", "headers-body"}, ""},
+		{"all", []string{"download", "download-parallel-10", "download-parallel-100", "upload", "small-sequential", "small-concurrent", "headers-body", "grpc-1", "grpc-50"}, ""},
+		{"grpc", []string{"grpc-1", "grpc-50"}, ""},
 		{"upload, download", []string{"download", "upload"}, ""},
 		{"download-parallel,download-parallel-10", []string{"download-parallel-10", "download-parallel-100"}, ""},
 		{"dowload", nil, `unknown scenario "dowload": want all or a comma-separated list of download,`},

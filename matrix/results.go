@@ -192,11 +192,22 @@ func (r *Results) ScenarioNames() []string {
 	return names
 }
 
-// ProtocolNames returns the transports that have cells, in transport order.
-func (r *Results) ProtocolNames() []string {
+// ProtocolNames returns the columns that have cells in scenario (all
+// scenarios when empty): transports in transport order, then other
+// columns (grpc-native) in order of appearance.
+func (r *Results) ProtocolNames(scenario string) []string {
 	seen := map[string]bool{}
+	var others []string
 	for _, c := range r.Cells {
-		seen[c.Protocol] = true
+		if scenario != "" && c.Scenario != scenario {
+			continue
+		}
+		if !seen[c.Protocol] {
+			seen[c.Protocol] = true
+			if _, err := transport.Parse(c.Protocol); err != nil {
+				others = append(others, c.Protocol)
+			}
+		}
 	}
 	var names []string
 	for _, p := range transport.All {
@@ -204,5 +215,5 @@ func (r *Results) ProtocolNames() []string {
 			names = append(names, p.String())
 		}
 	}
-	return names
+	return append(names, others...)
 }

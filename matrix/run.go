@@ -17,7 +17,7 @@ import (
 // Defaults used when Options fields are zero.
 const (
 	DefaultRepeat   = 3
-	DefaultDuration = 400 * time.Millisecond
+	DefaultDuration = 300 * time.Millisecond
 	// DefaultTimeout bounds each repetition.
 	DefaultTimeout = 2 * time.Minute
 )
@@ -34,6 +34,9 @@ type Target struct {
 	RootCAs *x509.CertPool
 	// Insecure skips certificate verification.
 	Insecure bool
+	// GRPC is host:port of a native gRPC server of seed 003's Bookstore
+	// (httpvs serve --grpc-listen); empty skips the grpc-native column.
+	GRPC string
 }
 
 // base returns the base URL that serves p, or "".
@@ -131,7 +134,9 @@ func Run(ctx context.Context, opts Options) (*Results, error) {
 		Env:           CurrentEnv(),
 		Settings:      opts.settings(),
 	}
-	r.total = len(opts.Scenarios) * len(opts.Protocols) * opts.Repeat
+	for _, sc := range opts.Scenarios {
+		r.total += len(r.columns(sc)) * opts.Repeat
+	}
 	stopStats, err := r.openStats()
 	if err != nil {
 		return nil, err
@@ -210,32 +215,33 @@ func (r *runner) clientOptions(p transport.Protocol) transport.ClientOptions {
 // repetition going over every transport in turn so that drift on a shared
 // machine lands on all of them alike.
 func (r *runner) scenario(ctx context.Context, sc Scenario) []Cell {
-	cells := make([]Cell, len(r.opts.Protocols))
-	sizes := make([]units.Bytes, len(r.opts.Protocols))
-	for i, p := range r.opts.Protocols {
-		cells[i] = Cell{Scenario: sc.Name, Protocol: p.String(), Metric: sc.Metric, CPUUnit: "1000 requests"}
+	cols := r.columns(sc)
+	cells := make([]Cell, len(cols))
+	sizes := make([]units.Bytes, len(cols))
+	for i, col := range cols {
+		cells[i] = Cell{Scenario: sc.Name, Protocol: col.name, Metric: sc.Metric, CPUUnit: "1000 requests"}
 		if sc.Transfer() {
 			cells[i].CPUUnit = "GB"
 		}
 		if ctx.Err() != nil {
 			continue
 		}
-		sizes[i], cells[i].Skipped = r.prepare(ctx, sc, p)
+		sizes[i], cells[i].Skipped = r.prepare(ctx, sc, col)
 		if cells[i].Skipped != "" {
 			r.total -= r.opts.Repeat
 		}
 	}
 	for rep := 1; rep <= r.opts.Repeat && ctx.Err() == nil; rep++ {
-		for i, p := range r.opts.Protocols {
+		for i, col := range cols {
 			if cells[i].Skipped != "" || ctx.Err() != nil {
 				continue
 			}
-			r.report(sc, p, rep)
+			r.report(sc, col.name, rep)
 			var m Repetition
 			if sc.Transfer() {
-				m = r.transfer(ctx, sc, p, sizes[i])
+				m = r.transfer(ctx, sc, col.proto, sizes[i])
 			} else {
-				m = r.load(ctx, sc, p)
+				m = r.load(ctx, sc, col)
 			}
 			cells[i].Repetitions = append(cells[i].Repetitions, m)
 			r.done++
@@ -251,11 +257,36 @@ func (r *runner) scenario(ctx context.Context, sc Scenario) []Cell {
 	return out
 }
 
-func (r *runner) report(sc Scenario, p transport.Protocol, rep int) {
+// NativeColumn is the column of gRPC scenarios served by grpc-go's own
+// server and transport (cleartext HTTP/2 on Target.GRPC).
+const NativeColumn = "grpc-native"
+
+// column is one cell's place in a scenario: a transport or, in gRPC
+// scenarios, also grpc-go's native binding.
+type column struct {
+	name   string
+	proto  transport.Protocol // the transport (H2C for the native binding)
+	native bool
+}
+
+// columns returns sc's columns: the transports asked for, and for gRPC
+// scenarios the native binding after them.
+func (r *runner) columns(sc Scenario) []column {
+	var cols []column
+	for _, p := range r.opts.Protocols {
+		cols = append(cols, column{name: p.String(), proto: p})
+	}
+	if sc.rpc {
+		cols = append(cols, column{name: NativeColumn, proto: transport.H2C, native: true})
+	}
+	return cols
+}
+
+func (r *runner) report(sc Scenario, col string, rep int) {
 	if r.opts.Progress == nil {
 		return
 	}
-	pr := Progress{Scenario: sc.Name, Protocol: p.String(), Repetition: rep, Done: r.done, Total: r.total, Elapsed: time.Since(r.start)}
+	pr := Progress{Scenario: sc.Name, Protocol: col, Repetition: rep, Done: r.done, Total: r.total, Elapsed: time.Since(r.start)}
 	if r.done > 0 {
 		pr.Remaining = time.Duration(float64(pr.Elapsed) / float64(r.done) * float64(r.total-r.done))
 	}

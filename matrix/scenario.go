@@ -37,6 +37,7 @@ type Scenario struct {
 	method  string      // load: the request method
 	body    units.Bytes // load: request body size
 	headers load.HeaderSpec
+	rpc     bool // seed 003's GetBook, one binding per column
 }
 
 // Transfer reports whether s moves big bodies (transfer package) rather
@@ -69,11 +70,16 @@ var Scenarios = []Scenario{
 	{Name: "headers-body", Seeds: "004", Metric: MetricRequestsPerSecond, streams: 50,
 		path: "/echo", method: "POST", body: seed004Body, headers: load.HeaderSpec{Count: 100, Len: 100},
 		Description: "POST /echo with a 38,890-byte body and 100 headers of 100 characters, 50 at a time"},
+	{Name: "grpc-1", Seeds: "003", Metric: MetricRequestsPerSecond, streams: 1, rpc: true,
+		Description: "gRPC GetBook one at a time: h1 JSON, h2c/h2 grpc ServeHTTP, grpc-native grpc-go's own server"},
+	{Name: "grpc-50", Seeds: "003", Metric: MetricRequestsPerSecond, streams: 50, rpc: true,
+		Description: "gRPC GetBook 50 at a time (h1: 50 connections; gRPC: 50 streams on one)"},
 }
 
 // groups are names --scenarios takes for several scenarios at once.
 var groups = map[string][]string{
 	"download-parallel": {"download-parallel-10", "download-parallel-100"},
+	"grpc":              {"grpc-1", "grpc-50"},
 }
 
 // ScenarioNames lists every scenario name and group, for messages.
@@ -82,7 +88,7 @@ func ScenarioNames() string {
 	for _, s := range Scenarios {
 		names = append(names, s.Name)
 	}
-	names = append(names, "download-parallel")
+	names = append(names, "download-parallel", "grpc")
 	return strings.Join(names, ", ")
 }
 

@@ -24,8 +24,8 @@ type grid struct {
 // grids lays out every scenario of res that has cells.
 func grids(res *matrix.Results) []grid {
 	var out []grid
-	protos := res.ProtocolNames()
 	for _, name := range res.ScenarioNames() {
+		protos := res.ProtocolNames(name)
 		sc, ok := matrix.ScenarioByName(name)
 		if !ok {
 			sc = matrix.Scenario{Name: name}

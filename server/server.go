@@ -5,11 +5,15 @@
 package server
 
 import (
+	"context"
 	"net/http"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"google.golang.org/grpc"
+
+	"github.com/httpvs/httpvs/bookstore"
 	"github.com/httpvs/httpvs/internal/procstat"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
@@ -49,7 +53,9 @@ type Server struct {
 	start     time.Time
 	counters  [transport.Count]protoCounters
 	source    atomic.Pointer[IOSource]
-	inflight  atomic.Int64 // body handlers (/bytes, /sink) running now
+	inflight  atomic.Int64  // body handlers (/bytes, /sink) running now
+	grpc      *grpc.Server  // seed 003's Bookstore: ServeHTTP here, Serve on a port of its own
+	native    protoCounters // gRPC calls over grpc-go's own transport (GRPC().Serve)
 
 	mu       sync.Mutex
 	baseline stats.ServerStats // subtracted from raw counters; set by Reset
@@ -78,8 +84,30 @@ func New(opts Options) *Server {
 		s.chunk[i] = byte('a' + i%26)
 	}
 	s.bufs.New = func() any { b := make([]byte, s.writeSize); return &b }
+	s.grpc = bookstore.NewGRPCServer(grpc.UnaryInterceptor(s.countNative))
 	return s
 }
+
+// NativeGRPC is the counters' name for gRPC calls served by grpc-go's own
+// transport (GRPC().Serve on a listener).
+const NativeGRPC = "grpc-native"
+
+// GRPC returns the Bookstore gRPC server behind Handler's gRPC route; serve
+// it on a listener of its own for the native binding, and Stop it when
+// done.
+func (s *Server) GRPC() *grpc.Server { return s.grpc }
+
+// countNative counts calls that reach the gRPC server natively (not
+// through Handler, which counts its own).
+func (s *Server) countNative(ctx context.Context, req any, info *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
+	if _, viaHTTP := ctx.Value(viaHTTPKey{}).(bool); !viaHTTP {
+		s.native.requests.Add(1)
+	}
+	return h(ctx, req)
+}
+
+// viaHTTPKey marks gRPC calls that came through Handler.
+type viaHTTPKey struct{}
 
 // Attach tells the server where its connection counters come from. Call it
 // once the transport.Server serving Handler exists.
@@ -93,6 +121,8 @@ func (s *Server) Attach(src IOSource) { s.source.Store(&src) }
 //	POST /echo, PUT /echo, GET /echo  the request body back, with header counts
 //	GET  /stats                       the counters as JSON (stats.ServerStats)
 //	POST /stats/reset                 the counters as JSON, then zeroes them
+//	GET  /v1/shelves/{s}/books/{b}    seed 003's GetBook as JSON (bookstore.ServeJSON)
+//	gRPC (HTTP/2, application/grpc)   the Bookstore service via grpc.Server.ServeHTTP
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", handleIndex)
@@ -106,7 +136,18 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("PUT /echo", s.handleEcho)
 	mux.HandleFunc("GET /stats", s.handleStats)
 	mux.HandleFunc("POST /stats/reset", s.handleReset)
-	return mux
+	mux.HandleFunc(bookstore.JSONPattern, func(w http.ResponseWriter, r *http.Request) {
+		s.counter(r).requests.Add(1)
+		bookstore.ServeJSON(w, r)
+	})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if bookstore.IsGRPC(r) {
+			s.counter(r).requests.Add(1)
+			s.grpc.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), viaHTTPKey{}, true)))
+			return
+		}
+		mux.ServeHTTP(w, r)
+	})
 }
 
 func (s *Server) counter(r *http.Request) *protoCounters {
@@ -138,6 +179,7 @@ func (s *Server) raw() stats.ServerStats {
 			Aborted:           c.aborted.Load(),
 		}
 	}
+	st.Protocols[NativeGRPC] = stats.ProtocolCounters{Requests: s.native.requests.Load()}
 	return st
 }
 

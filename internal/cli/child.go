@@ -30,15 +30,17 @@ type childReady struct {
 	Plain   string `json:"plain"`    // base URL for h1 and h2c
 	TLS     string `json:"tls"`      // base URL for h1-tls and h2
 	H3      bool   `json:"h3"`       // h3 is served on TLS's port number, over UDP
+	GRPC    string `json:"grpc"`     // host:port of the native gRPC listener
 	CertPEM string `json:"cert_pem"` // the server's certificate
 }
 
-func announceChild(w io.Writer, ts *transport.Server) error {
+func announceChild(w io.Writer, ts *transport.Server, grpcAddr string) error {
 	line, err := json.Marshal(childReady{
 		PID:     os.Getpid(),
 		Plain:   ts.URL(transport.H1),
 		TLS:     ts.URL(transport.H2),
 		H3:      ts.Has(transport.H3),
+		GRPC:    grpcAddr,
 		CertPEM: string(transport.CertPEM(ts.Cert())),
 	})
 	if err != nil {
@@ -71,7 +73,7 @@ func startChild(ctx context.Context, args []string) (*childServer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start server: find this executable: %w", err)
 	}
-	argv := append([]string{"serve", "--child", "--listen", "127.0.0.1:0", "--tls-listen", "127.0.0.1:0"}, args...)
+	argv := append([]string{"serve", "--child", "--listen", "127.0.0.1:0", "--tls-listen", "127.0.0.1:0", "--grpc-listen", "127.0.0.1:0"}, args...)
 	cmd := exec.Command(exe, argv...)
 	cmd.Env = append(os.Environ(), childEnv+"=1")
 	detach(cmd)

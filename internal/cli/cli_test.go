@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/bookstore"
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -214,7 +215,7 @@ func TestServeStartsAndStops(t *testing.T) {
 	var out, errOut syncBuffer
 	done := make(chan int, 1)
 	go func() {
-		done <- Main(ctx, []string{"serve", "--listen", "127.0.0.1:0", "--tls-listen", "127.0.0.1:0"}, &out, &errOut)
+		done <- Main(ctx, []string{"serve", "--listen", "127.0.0.1:0", "--tls-listen", "127.0.0.1:0", "--grpc-listen", "127.0.0.1:0"}, &out, &errOut)
 	}()
 	urlRE := regexp.MustCompile(`h1, h2c\s+(http://\S+)`)
 	deadline := time.Now().Add(10 * time.Second)
@@ -235,6 +236,20 @@ func TestServeStartsAndStops(t *testing.T) {
 	if code, _, stderr := runMain(t, "get", base+"/100000000", "-p", "h2c", "--timeout", "1m"); code != 0 {
 		t.Fatalf("get from serve: exit %d: %s", code, stderr)
 	}
+	// The banner says where native gRPC is, and it answers there.
+	m := regexp.MustCompile(`gRPC\s+(127\.0\.0\.1:\d+)`).FindStringSubmatch(out.String())
+	if m == nil {
+		t.Fatalf("banner lacks the gRPC address:\n%s", out.String())
+	}
+	gc, err := bookstore.NewClient(bookstore.ClientOptions{Binding: bookstore.Native, Addr: m[1]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	book, err := gc.GetBook(ctx)
+	gc.Close()
+	if err != nil || book.GetName() != bookstore.DefaultBookName {
+		t.Fatalf("native GetBook: %v, %v", book, err)
+	}
 	cancel()
 	select {
 	case code := <-done:
@@ -244,7 +259,7 @@ func TestServeStartsAndStops(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("serve did not stop on cancel")
 	}
-	if !strings.Contains(out.String(), "stopped after") || !strings.Contains(out.String(), "1 requests, 95.4 MiB sent") {
+	if !strings.Contains(out.String(), "stopped after") || !strings.Contains(out.String(), "2 requests, 95.4 MiB sent") {
 		t.Errorf("no closing line with the counts:\n%s", out.String())
 	}
 }

@@ -34,6 +34,7 @@ type runFlags struct {
 	out                  string
 	noFiles              bool
 	target, tlsTarget    string
+	grpcTarget           string
 	insecure             bool
 	cacert               string
 	client               transport.ClientConfig
@@ -55,6 +56,7 @@ func (f *runFlags) register(fs *flagSet) {
 	fs.BoolVar(&f.noFiles, "no-files", false, "print only; write no results directory")
 	fs.StringVar(&f.target, "target", "", "measure this server's h1 and h2c instead of a child server: base `URL` http://host:port")
 	fs.StringVar(&f.tlsTarget, "tls-target", "", "measure this server's h1-tls, h2 and h3: base `URL` https://host:port")
+	fs.StringVar(&f.grpcTarget, "grpc-target", "", "with --target or --tls-target: `host:port` of the server's native gRPC Bookstore (httpvs serve --grpc-listen) for the grpc-native column")
 	fs.BoolVar(&f.insecure, "k", false, "with --tls-target: skip certificate verification")
 	fs.BoolVar(&f.insecure, "insecure", false, "same as -k")
 	fs.StringVar(&f.cacert, "cacert", "", "with --tls-target: trust the PEM certificates in `file`")
@@ -96,14 +98,14 @@ func runRun(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 		defer child.stop()
-		opts.Target = matrix.Target{Plain: child.ready.Plain, TLS: child.ready.TLS, RootCAs: child.roots}
+		opts.Target = matrix.Target{Plain: child.ready.Plain, TLS: child.ready.TLS, RootCAs: child.roots, GRPC: child.ready.GRPC}
 		srv := f.server
 		settingsServer = &srv
 	} else {
 		if err := checkTargets(ctx, f.target, f.tlsTarget); err != nil {
 			return err
 		}
-		opts.Target = matrix.Target{Plain: strings.TrimSuffix(f.target, "/"), TLS: strings.TrimSuffix(f.tlsTarget, "/"), Insecure: f.insecure}
+		opts.Target = matrix.Target{Plain: strings.TrimSuffix(f.target, "/"), TLS: strings.TrimSuffix(f.tlsTarget, "/"), Insecure: f.insecure, GRPC: f.grpcTarget}
 		if f.cacert != "" {
 			if opts.Target.RootCAs, err = transport.LoadCertPool(f.cacert); err != nil {
 				return usagef("--cacert: %v", err)
@@ -170,6 +172,8 @@ func (f *runFlags) options(set map[string]bool) (matrix.Options, error) {
 		return matrix.Options{}, usagef("--size must not be negative")
 	case f.engine != load.EngineStd && f.engine != load.EngineFast:
 		return matrix.Options{}, usagef("--engine %q: want std or fast", f.engine)
+	case f.grpcTarget != "" && f.target == "" && f.tlsTarget == "":
+		return matrix.Options{}, usagef("--grpc-target goes with --target or --tls-target (the child server has its own)")
 	case (f.insecure || f.cacert != "") && f.tlsTarget == "":
 		return matrix.Options{}, usagef("-k and --cacert apply to --tls-target, which is not given")
 	}

@@ -21,6 +21,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	listen := fs.String("listen", "127.0.0.1:8080", "TCP `address` for h1 and h2c; empty for none")
 	tlsListen := fs.String("tls-listen", "127.0.0.1:8443", "TCP `address` for h1-tls and h2, and UDP for h3 on the same port; empty for none")
 	noH3 := fs.Bool("no-h3", false, "do not serve h3")
+	grpcListen := fs.String("grpc-listen", "127.0.0.1:9090", "TCP `address` for seed 003's gRPC service on grpc-go's own transport; empty for none (it is also served through net/http on the h2c and h2 ports)")
 	certFile := fs.String("cert", "", "PEM certificate `file` (default: a self-signed one made at start-up)")
 	keyFile := fs.String("key", "", "PEM key `file` for --cert")
 	writeCert := fs.String("write-cert", "", "write the certificate as PEM to `file`, for curl --cacert or httpvs get --cacert")
@@ -46,7 +47,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if err := cfg.Validate(); err != nil {
 		return usagef("%v", err)
 	}
-	for _, addr := range []string{*listen, *tlsListen} {
+	for _, addr := range []string{*listen, *tlsListen, *grpcListen} {
 		if addr == "" {
 			continue
 		}
@@ -81,6 +82,22 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	}
 	defer ts.Close()
 	payload.Attach(ts)
+	grpcAddr := ""
+	if *grpcListen != "" {
+		ln, err := net.Listen("tcp", *grpcListen)
+		if err != nil {
+			return fmt.Errorf("gRPC listener: %w", err)
+		}
+		grpcAddr = ln.Addr().String()
+		grpcErr := make(chan error, 1)
+		go func() { grpcErr <- payload.GRPC().Serve(ln) }()
+		defer payload.GRPC().Stop()
+		go func() {
+			if err := <-grpcErr; err != nil {
+				fmt.Fprintf(e.stderr, "httpvs serve: gRPC: %v\n", err)
+			}
+		}()
+	}
 	if *writeCert != "" {
 		if err := os.WriteFile(*writeCert, transport.CertPEM(ts.Cert()), 0o644); err != nil {
 			return fmt.Errorf("write certificate: %w", err)
@@ -95,11 +112,11 @@ func runServe(ctx context.Context, e *env, args []string) error {
 			io.Copy(io.Discard, os.Stdin)
 			cancel()
 		}()
-		if err := announceChild(e.stdout, ts); err != nil {
+		if err := announceChild(e.stdout, ts, grpcAddr); err != nil {
 			return err
 		}
 	} else {
-		printBanner(e.stdout, ts, *certFile == "", *writeCert)
+		printBanner(e.stdout, ts, *certFile == "", *writeCert, grpcAddr)
 	}
 	for _, addr := range []string{ts.Addr(transport.H1), ts.Addr(transport.H2)} {
 		if addr != "" && !isLoopback(addr) {
@@ -127,7 +144,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	return nil
 }
 
-func printBanner(w io.Writer, ts *transport.Server, selfSigned bool, certPath string) {
+func printBanner(w io.Writer, ts *transport.Server, selfSigned bool, certPath, grpcAddr string) {
 	fmt.Fprintf(w, "httpvs serve: %s, pid %d\n", version(), os.Getpid())
 	if u := ts.URL(transport.H1); u != "" {
 		fmt.Fprintf(w, "  h1, h2c      %s\n", u)
@@ -148,7 +165,11 @@ func printBanner(w io.Writer, ts *transport.Server, selfSigned bool, certPath st
 			fmt.Fprintf(w, "               written to %s\n", certPath)
 		}
 	}
+	if grpcAddr != "" {
+		fmt.Fprintf(w, "  gRPC         %s (grpc-go's own transport); also via ServeHTTP on the h2c and h2 ports\n", grpcAddr)
+	}
 	fmt.Fprintln(w, "  routes       GET /bytes/{size} and /{size} (10000000000, 10g, 64Ki), PUT /sink, GET /small, POST /echo, GET /stats")
+	fmt.Fprintln(w, "               gRPC httpvs.bookstore.v1.Bookstore/GetBook; as JSON: GET /v1/shelves/{shelf}/books/{book}")
 	if u := ts.URL(transport.H1); u != "" {
 		fmt.Fprintf(w, "  try          curl -o /dev/null %s/10000000000\n", u)
 		fmt.Fprintf(w, "               curl -o /dev/null --http2-prior-knowledge %s/10g\n", u)
