@@ -162,3 +162,38 @@ func of(major int, tls bool) Protocol {
 		return H1
 	}
 }
+
+// Switches is seed 002's way of choosing a client's transport: HTTP/2 and
+// HTTP/3 switched on or off, as in a TransportConfig with EnableHTTP2 and
+// EnableHTTP3. Protocol turns them into one of the five transports, for
+// ClientOptions.Protocol.
+type Switches struct {
+	// EnableHTTP2 selects HTTP/2: h2 (ALPN) for https, h2c (prior
+	// knowledge) for http.
+	EnableHTTP2 bool
+	// EnableHTTP3 selects HTTP/3 over QUIC, for https only; it wins over
+	// EnableHTTP2.
+	EnableHTTP3 bool
+}
+
+// Protocol returns the transport s selects for a URL scheme ("http" or
+// "https"): h3, then h2 or h2c, else h1-tls or h1.
+func (s Switches) Protocol(scheme string) (Protocol, error) {
+	p, err := Default(scheme)
+	if err != nil {
+		return 0, err
+	}
+	switch {
+	case s.EnableHTTP3 && p.TLS():
+		return H3, nil
+	case s.EnableHTTP3:
+		return 0, fmt.Errorf("HTTP/3 needs an https URL: QUIC always uses TLS")
+	case s.EnableHTTP2 && p.TLS():
+		return H2, nil
+	case s.EnableHTTP2:
+		return H2C, nil
+	case p.TLS():
+		return H1TLS, nil
+	}
+	return H1, nil
+}

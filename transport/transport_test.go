@@ -216,3 +216,29 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestSwitches(t *testing.T) {
+	for _, tt := range []struct {
+		s      Switches
+		scheme string
+		want   string
+	}{
+		{Switches{}, "http", "h1"},
+		{Switches{}, "https", "h1-tls"},
+		{Switches{EnableHTTP2: true}, "http", "h2c"},
+		{Switches{EnableHTTP2: true}, "https", "h2"},
+		{Switches{EnableHTTP3: true}, "https", "h3"},
+		{Switches{EnableHTTP2: true, EnableHTTP3: true}, "https", "h3"},
+		{Switches{EnableHTTP3: true}, "http", "error: HTTP/3 needs an https URL"},
+		{Switches{}, "ftp", "error: unsupported URL scheme"},
+	} {
+		p, err := tt.s.Protocol(tt.scheme)
+		got := p.String()
+		if err != nil {
+			got = "error: " + err.Error()
+		}
+		if !strings.HasPrefix(got, tt.want) {
+			t.Errorf("%+v %s: %s, want %s", tt.s, tt.scheme, got, tt.want)
+		}
+	}
+}
