@@ -107,8 +107,17 @@ func (s *Server) handleSink(w http.ResponseWriter, r *http.Request) {
 
 var okBody = []byte("ok")
 
+// maxSmallBody bounds what /small reads of an unexpected request body.
+const maxSmallBody = 64 << 10
+
 func (s *Server) handleSmall(w http.ResponseWriter, r *http.Request) {
 	s.counter(r).requests.Add(1)
+	// A GET has no body (r.Body is http.NoBody: free). One that does is
+	// read, up to a bound, so that HTTP/2 checks its content-length as
+	// RFC 9113 8.1.1 asks (h2spec http2/8.1.2.6).
+	if r.Body != http.NoBody {
+		io.Copy(io.Discard, io.LimitReader(r.Body, maxSmallBody))
+	}
 	h := w.Header()
 	h.Set("Content-Type", "text/plain")
 	h.Set("Content-Length", "2")
