@@ -16,6 +16,7 @@ import (
 
 	"github.com/quic-go/quic-go"
 	"github.com/quic-go/quic-go/http3"
+	"golang.org/x/net/netutil"
 
 	"github.com/httpvs/httpvs/stats"
 )
@@ -52,6 +53,11 @@ type ServerOptions struct {
 	// MaxHeaderBytes bounds request headers, in bytes; zero means
 	// DefaultMaxHeaderBytes.
 	MaxHeaderBytes int
+	// MaxConns bounds the connections each TCP listener (cleartext, TLS)
+	// holds open at once; further ones wait in the kernel's accept queue
+	// until one closes. Zero means no bound. QUIC connections are not
+	// bounded by it.
+	MaxConns int
 	// ErrorLog receives the servers' connection errors; nil discards them.
 	ErrorLog *log.Logger
 }
@@ -125,7 +131,7 @@ func NewServer(opts ServerOptions) (*Server, error) {
 		if err != nil {
 			return nil, fmt.Errorf("listen h1/h2c on %s: %w", opts.Listen, err)
 		}
-		s.tcpLn = countingListener{Listener: ln, c: &s.tcpIO}
+		s.tcpLn = countingListener{Listener: limit(ln, opts.MaxConns), c: &s.tcpIO}
 		protos := new(http.Protocols)
 		protos.SetHTTP1(true)
 		protos.SetUnencryptedHTTP2(true)
@@ -154,7 +160,7 @@ func (s *Server) listenTLS(opts ServerOptions, handler http.Handler, newHTTPServ
 	if err != nil {
 		return err
 	}
-	s.tlsLn = countingListener{Listener: ln, c: &s.tlsIO}
+	s.tlsLn = countingListener{Listener: limit(ln, opts.MaxConns), c: &s.tlsIO}
 	protos := new(http.Protocols)
 	protos.SetHTTP1(true)
 	protos.SetHTTP2(true)
@@ -177,6 +183,15 @@ func (s *Server) listenTLS(opts ServerOptions, handler http.Handler, newHTTPServ
 		},
 	}
 	return nil
+}
+
+// limit bounds ln to n open connections (netutil.LimitListener); n <= 0
+// leaves it unbounded.
+func limit(ln net.Listener, n int) net.Listener {
+	if n <= 0 {
+		return ln
+	}
+	return netutil.LimitListener(ln, n)
 }
 
 // listenTCPAndUDP binds TCP at addr and, if withUDP, UDP at the same port.

@@ -157,6 +157,9 @@ func TestUsageErrors(t *testing.T) {
 		{"fd-limit", []string{"get", "http://127.0.0.1:1/1", "-n", "2000000000"}, "file descriptors"},
 		{"serve-cert-alone", []string{"serve", "--cert", "x.pem"}, "--cert and --key go together"},
 		{"serve-bad-listen", []string{"serve", "--listen", "8080"}, "want host:port"},
+		{"serve-bad-max-conns", []string{"serve", "--max-conns", "-1"}, "--max-conns -1: want 0 (no bound) or more"},
+		{"serve-bad-header-timeout", []string{"serve", "--read-header-timeout", "0s"}, "want a positive duration"},
+		{"serve-bad-header-bytes", []string{"serve", "--max-header-bytes", "10"}, "want at least 4096"},
 		{"run-bad-protocols", []string{"run", "--protocols", "h1,h9"}, "want one of"},
 	}
 	for _, tt := range tests {

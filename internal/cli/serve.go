@@ -16,6 +16,10 @@ import (
 	"github.com/httpvs/httpvs/units"
 )
 
+// defaultMaxConns bounds each TCP listener's open connections: far above
+// what the scenarios use (100), below common descriptor limits.
+const defaultMaxConns = 10000
+
 func runServe(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "serve", "[flags]")
 	listen := fs.String("listen", "127.0.0.1:8080", "TCP `address` for h1 and h2c; empty for none")
@@ -27,6 +31,10 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	writeCert := fs.String("write-cert", "", "write the certificate as PEM to `file`, for curl --cacert or httpvs get --cacert")
 	maxSize := server.DefaultMaxSize
 	fs.Var(&maxSize, "max-size", "largest download or upload `size` served")
+	readHeaderTimeout := fs.Duration("read-header-timeout", transport.DefaultReadHeaderTimeout, "bound on reading a request's headers (slow-loris guard)")
+	idleTimeout := fs.Duration("idle-timeout", transport.DefaultIdleTimeout, "close keep-alive connections idle this long")
+	maxHeaderBytes := fs.Int("max-header-bytes", transport.DefaultMaxHeaderBytes, "largest request header block, in bytes")
+	maxConns := fs.Int("max-conns", defaultMaxConns, "connections each TCP listener (cleartext, TLS) holds at once; more wait in the accept queue; 0 for no bound")
 	verbose := fs.Bool("v", false, "log connection errors (TLS handshakes, resets) to stderr")
 	child := fs.Bool("child", false, "run as httpvs run's server: print one JSON line with the URLs and certificate instead of the banner, and exit when stdin closes")
 	var cfg transport.ServerConfig
@@ -43,6 +51,16 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	}
 	if maxSize <= 0 {
 		return usagef("--max-size must be positive")
+	}
+	switch {
+	case *readHeaderTimeout <= 0:
+		return usagef("--read-header-timeout %v: want a positive duration, e.g. 10s", *readHeaderTimeout)
+	case *idleTimeout <= 0:
+		return usagef("--idle-timeout %v: want a positive duration, e.g. 2m", *idleTimeout)
+	case *maxHeaderBytes < 4096:
+		return usagef("--max-header-bytes %d: want at least 4096", *maxHeaderBytes)
+	case *maxConns < 0:
+		return usagef("--max-conns %d: want 0 (no bound) or more", *maxConns)
 	}
 	if err := cfg.Validate(); err != nil {
 		return usagef("%v", err)
@@ -72,6 +90,11 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		NoH3:      *noH3,
 		Cert:      cert,
 		Config:    cfg,
+
+		ReadHeaderTimeout: *readHeaderTimeout,
+		IdleTimeout:       *idleTimeout,
+		MaxHeaderBytes:    *maxHeaderBytes,
+		MaxConns:          *maxConns,
 	}
 	if *verbose {
 		opts.ErrorLog = log.New(e.stderr, "httpvs serve: ", log.LstdFlags)
