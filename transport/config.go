@@ -62,6 +62,10 @@ type QUIC struct {
 	InitialConnectionReceiveWindow units.Bytes `json:"initial_connection_receive_window"` // starting connection window
 	MaxConnectionReceiveWindow     units.Bytes `json:"max_connection_receive_window"`     // ceiling of the connection window
 	MaxIncomingStreams             int64       `json:"max_incoming_streams"`              // bidirectional streams the peer may open at once
+	// MaxIdleTimeout closes a connection silent this long (quic-go's
+	// default: 30 s). A killed peer's QUIC connection lasts until then:
+	// UDP has no reset.
+	MaxIdleTimeout time.Duration `json:"max_idle_timeout_ns"`
 }
 
 // ClientConfig tunes the client end.
@@ -221,5 +225,6 @@ func (q QUIC) quicConfig() *quic.Config {
 		InitialConnectionReceiveWindow: uint64(q.InitialConnectionReceiveWindow),
 		MaxConnectionReceiveWindow:     uint64(q.MaxConnectionReceiveWindow),
 		MaxIncomingStreams:             q.MaxIncomingStreams,
+		MaxIdleTimeout:                 q.MaxIdleTimeout,
 	}
 }
