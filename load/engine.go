@@ -2,6 +2,7 @@ package load
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"net/http"
 	"net/url"
@@ -37,6 +38,27 @@ type run struct {
 	shards []*shard
 	body   []byte      // every request's body
 	header http.Header // every request's extra headers; read-only
+
+	lastOK  atomic.Int64 // unix nanoseconds of the last success (or the start)
+	gone    atomic.Bool  // the server refused everything for GoneAfter: stop
+	stopRun context.CancelFunc
+}
+
+// GoneAfter is how long a run goes on while every request is refused (no
+// server listens any more) before it stops and says so.
+const GoneAfter = time.Second
+
+// noteOutcome tracks whether the server is still there: a success resets
+// the clock, and refusals with no success for GoneAfter stop the run.
+func (r *run) noteOutcome(kind stats.ErrorKind, failed bool, at time.Time) {
+	switch {
+	case !failed:
+		r.lastOK.Store(at.UnixNano())
+	case kind == stats.ErrRefused && at.UnixNano()-r.lastOK.Load() > int64(GoneAfter):
+		if r.gone.CompareAndSwap(false, true) {
+			r.stopRun()
+		}
+	}
 }
 
 // connClient is one connection slot of either engine.
@@ -146,6 +168,8 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	}
 	runCtx, cancel := context.WithDeadline(ctx, r.end)
 	defer cancel()
+	r.stopRun = cancel
+	r.lastOK.Store(r.start.UnixNano())
 
 	// Figures that bracket the measured phase.
 	var before, after sample
@@ -197,6 +221,9 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	stopProgress()
 
 	res := r.result(clients, ctx.Err() != nil)
+	if r.gone.Load() {
+		res.Stopped = fmt.Sprintf("stopped early: every request was refused for %v (the server is gone?)", GoneAfter)
+	}
 	window := finished.Sub(r.measureAt)
 	if !r.byCount && finished.After(r.end) {
 		window = r.end.Sub(r.measureAt)

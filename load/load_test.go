@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/server"
+	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )
@@ -296,5 +297,22 @@ func TestCallerReplacesHTTP(t *testing.T) {
 	}
 	if res.Engine != "fake" || res.Protocol != "h2c" {
 		t.Errorf("engine %q, protocol %q", res.Engine, res.Protocol)
+	}
+}
+
+// TestStopsWhenServerGone runs against a port nothing listens on: every
+// request is refused, and the run stops after GoneAfter instead of its
+// whole duration, saying why.
+func TestStopsWhenServerGone(t *testing.T) {
+	ts, _ := startServer(t, nil)
+	url := ts.URL(transport.H1) + "/small"
+	ts.Close()
+	start := time.Now()
+	res := mustRun(t, Config{URL: url, Client: transport.ClientOptions{Protocol: transport.H1}, Conns: 2, Streams: 1, Duration: 30 * time.Second})
+	if d := time.Since(start); d > GoneAfter+5*time.Second {
+		t.Errorf("ran %v against nothing", d)
+	}
+	if res.Stopped == "" || res.Errors.Of(stats.ErrRefused) == 0 || res.Errors.Total != res.Requests {
+		t.Errorf("stopped %q, errors %v of %d requests", res.Stopped, res.Errors, res.Requests)
 	}
 }

@@ -38,10 +38,13 @@ type Result struct {
 	// BytesPerRequest and AllocsPerRequest are heap bytes and objects the
 	// whole process allocated per measured request (runtime/metrics); with
 	// the server in the same process they include its allocations.
-	BytesPerRequest  float64                `json:"bytes_per_request"`
-	AllocsPerRequest float64                `json:"allocs_per_request"`
-	Interrupted      bool                   `json:"interrupted"`
-	Settings         transport.ClientConfig `json:"settings"`
+	BytesPerRequest  float64 `json:"bytes_per_request"`
+	AllocsPerRequest float64 `json:"allocs_per_request"`
+	Interrupted      bool    `json:"interrupted"`
+	// Stopped, when set, says why the run ended before its count or
+	// duration: the server refused every request for GoneAfter.
+	Stopped  string                 `json:"stopped,omitempty"`
+	Settings transport.ClientConfig `json:"settings"`
 }
 
 // Phases are request phase timings from net/http/httptrace.

@@ -158,6 +158,7 @@ func (w *worker) once(runCtx, traced context.Context, intended time.Time, measur
 	case x.length >= 0 && x.got != x.length:
 		kind, failure = stats.ErrShort, fmt.Errorf("body has %d bytes, Content-Length said %d", x.got, x.length)
 	}
+	w.r.noteOutcome(kind, failure != nil, end)
 	// A request cut off by the run's end or an interrupt is no result.
 	// (Some stacks, grpc-go among them, time out on the context's deadline
 	// a little before the context itself reports it.)

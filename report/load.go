@@ -24,6 +24,9 @@ func Load(w io.Writer, r load.Result) error {
 	if r.Interrupted {
 		p.f("  interrupted: these are the figures measured until then\n")
 	}
+	if r.Stopped != "" {
+		p.f("  %s\n", r.Stopped)
+	}
 	from := ""
 	if r.Mode == "open" {
 		from = " (from intended send times)"

@@ -135,6 +135,9 @@ func runLoad(ctx context.Context, e *env, args []string) error {
 	case res.Interrupted:
 		fmt.Fprintln(e.stderr, "httpvs load: interrupted: the figures above are what was measured until then")
 		return errReported
+	case res.Stopped != "":
+		fmt.Fprintf(e.stderr, "httpvs load: %s; %d of %d requests failed (%s); the figures above are what was measured until then\n", res.Stopped, res.Errors.Total, res.Requests, res.Errors)
+		return errReported
 	case res.Errors.Total > 0 && res.Errors.Total == res.Requests:
 		fmt.Fprintf(e.stderr, "httpvs load: every request failed (%s): %s\n", res.Errors, res.FirstError)
 		return errReported
