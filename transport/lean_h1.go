@@ -147,7 +147,9 @@ func readH1Response(br *bufio.Reader, head bool) (resp LeanResponse, keep bool, 
 				}
 				length = n
 			case asciiEqualFold(name, "transfer-encoding"):
-				chunked = bytes.Contains(bytes.ToLower(value), []byte("chunked"))
+				// HTTP/1.0 has no transfer codings: its body runs to the end,
+				// as net/http reads it.
+				chunked = line[7] == '1' && bytes.Contains(bytes.ToLower(value), []byte("chunked"))
 			case asciiEqualFold(name, "connection"):
 				if asciiEqualFold(value, "close") {
 					keep = false

@@ -199,9 +199,17 @@ func FuzzParse(f *testing.F) {
 	for _, s := range []string{"h1", "H2C", "h1-tls", "all", "h1,h3", "", ",", "h2,,h3"} {
 		f.Add(s)
 	}
+	f.Add("http://127.0.0.1:8080/small")
+	f.Add("https://[::1]:8443/1g")
 	f.Fuzz(func(t *testing.T, s string) {
 		if p, err := Parse(s); err == nil && !strings.EqualFold(p.String(), s) {
 			t.Fatalf("Parse(%q) = %v", s, p)
+		}
+		// Transport and URL combinations: a URL accepted for p has p's scheme.
+		for _, p := range All {
+			if u, err := p.ParseURL(s); err == nil && !strings.EqualFold(u.Scheme, p.Scheme()) {
+				t.Fatalf("%s accepted %q with scheme %q", p, s, u.Scheme)
+			}
 		}
 		list, err := ParseList(s)
 		if err != nil {
