@@ -141,7 +141,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	} else {
 		printBanner(e.stdout, ts, *certFile == "", *writeCert, grpcAddr)
 	}
-	for _, addr := range []string{ts.Addr(transport.H1), ts.Addr(transport.H2)} {
+	for _, addr := range []string{ts.Addr(transport.H1), ts.Addr(transport.H2), grpcAddr} {
 		if addr != "" && !isLoopback(addr) {
 			fmt.Fprintf(e.stderr, "warning: listening on %s, which is not a loopback address: anyone who can reach it can download and upload through this server\n", addr)
 		}
