@@ -135,6 +135,7 @@ func (r *runner) transfer(ctx context.Context, sc Scenario, p transport.Protocol
 	m.Interrupted = ctx.Err() != nil
 	m.Errors, m.FirstError = res.Errors, res.FirstError
 	m.ClientTCP, m.ClientQUIC = res.Client.TCP, res.Client.QUIC
+	m.ClientBodyReads, m.ClientReadSize, m.ClientH2 = res.Client.BodyReads, res.Client.ReadSize, res.Client.H2Frames
 	h := stats.NewHistogram()
 	for _, s := range res.PerStream {
 		h.Record(time.Duration(s.Seconds * float64(time.Second)))

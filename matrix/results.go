@@ -85,7 +85,10 @@ type Cell struct {
 	Bottleneck string `json:"bottleneck"`
 	// CPUUnit is what the per-unit CPU figures are per: "GB" (10^9 body
 	// bytes) or "1000 requests".
-	CPUUnit     string       `json:"cpu_unit"`
+	CPUUnit string `json:"cpu_unit"`
+	// Findings explain the cell's gap to h1, each with its evidence and
+	// its fix (Diagnose).
+	Findings    []Finding    `json:"findings,omitempty"`
 	Repetitions []Repetition `json:"repetitions"`
 }
 
@@ -130,9 +133,12 @@ type Repetition struct {
 	// heap allocations per request or transfer.
 	AllocsPerRequest     float64            `json:"allocs_per_request"`
 	AllocBytesPerRequest float64            `json:"alloc_bytes_per_request"`
-	ClientTCP            stats.IOStats      `json:"client_tcp"`  // transfers: the client's TCP connections
-	ClientQUIC           stats.QUICStats    `json:"client_quic"` // transfers: the client's QUIC connections
-	Server               *stats.ServerStats `json:"server"`      // the server's counters over the repetition; null when unavailable
+	ClientBodyReads      int64              `json:"client_body_reads"` // transfers: Read calls on response bodies
+	ClientReadSize       int                `json:"client_read_size"`  // transfers: the buffer those reads used, bytes
+	ClientH2             stats.H2Frames     `json:"client_h2_frames"`  // transfers over h2c: the client's HTTP/2 frames
+	ClientTCP            stats.IOStats      `json:"client_tcp"`        // transfers: the client's TCP connections
+	ClientQUIC           stats.QUICStats    `json:"client_quic"`       // transfers: the client's QUIC connections
+	Server               *stats.ServerStats `json:"server"`            // the server's counters over the repetition; null when unavailable
 	ServerNote           string             `json:"server_note,omitempty"`
 }
 

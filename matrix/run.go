@@ -149,6 +149,7 @@ func Run(ctx context.Context, opts Options) (*Results, error) {
 		r.res.Cells = append(r.res.Cells, r.scenario(ctx, sc)...)
 	}
 	ratios(r.res.Cells)
+	Diagnose(r.res)
 	r.res.Finished = time.Now().UTC()
 	if err := ctx.Err(); err != nil {
 		r.res.Partial = true

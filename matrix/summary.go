@@ -99,11 +99,12 @@ func ratios(cells []Cell) {
 }
 
 // Summarise recomputes every cell's summary (median, min, max, spread,
-// errors, bottleneck) and ratio to h1 from its repetitions: after editing
-// or merging results.
+// errors, bottleneck), ratio to h1 and findings from its repetitions:
+// after editing or merging results.
 func Summarise(res *Results) {
 	for i := range res.Cells {
 		summarise(&res.Cells[i])
 	}
 	ratios(res.Cells)
+	Diagnose(res)
 }

@@ -1,9 +1,7 @@
 package report
 
 import (
-	"cmp"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/httpvs/httpvs/matrix"
@@ -89,28 +87,28 @@ func (g *grid) fill(repeat int) {
 		})
 	}
 	g.row("p50 / p99", func(c *matrix.Cell) string {
-		l := medianRep(c).Latency
+		l := matrix.MedianRepetition(c).Latency
 		return dur(l.P50) + " / " + dur(l.P99)
 	})
 	g.row("errors", func(c *matrix.Cell) string { return fmt.Sprint(c.Errors.Total) })
-	g.row("connections", func(c *matrix.Cell) string { return fmt.Sprint(medianRep(c).Connections) })
+	g.row("connections", func(c *matrix.Cell) string { return fmt.Sprint(matrix.MedianRepetition(c).Connections) })
 	unit := "1k req"
 	if transfer {
 		unit = "GB"
 	}
-	g.row("client CPU s/"+unit, func(c *matrix.Cell) string { return fmt.Sprintf("%.3f", medianRep(c).ClientCPUPerUnit) })
+	g.row("client CPU s/"+unit, func(c *matrix.Cell) string { return fmt.Sprintf("%.3f", matrix.MedianRepetition(c).ClientCPUPerUnit) })
 	g.row("server CPU s/"+unit, func(c *matrix.Cell) string {
-		m := medianRep(c)
+		m := matrix.MedianRepetition(c)
 		if m.Server == nil {
 			return "-"
 		}
 		return fmt.Sprintf("%.3f", m.ServerCPUPerUnit)
 	})
 	g.row("cores client/server", func(c *matrix.Cell) string {
-		m := medianRep(c)
+		m := matrix.MedianRepetition(c)
 		return fmt.Sprintf("%.2f/%.2f", m.ClientCores, m.ServerCores)
 	})
-	g.row("allocs/req", func(c *matrix.Cell) string { return fmt.Sprintf("%.0f", medianRep(c).AllocsPerRequest) })
+	g.row("allocs/req", func(c *matrix.Cell) string { return fmt.Sprintf("%.0f", matrix.MedianRepetition(c).AllocsPerRequest) })
 	g.row("bound by", func(c *matrix.Cell) string {
 		if c.Bottleneck == "" {
 			return "-"
@@ -139,58 +137,32 @@ func (g *grid) metric() string {
 	return ""
 }
 
-// cellNotes explains what the table marks: skipped cells, errors, noise,
-// and cells the generator probably limited.
+// cellNotes explains what the table marks: skipped cells, noise, and each
+// cell's findings (its gap's evidence and fix, errors, a generator that
+// limited it).
 func cellNotes(cells []*matrix.Cell) []string {
-	var notes, clientBound, noisy []string
+	var notes, noisy []string
 	for _, c := range cells {
 		switch {
 		case c == nil:
 		case c.Skipped != "":
 			notes = append(notes, fmt.Sprintf("%s skipped: %s", c.Protocol, c.Skipped))
-		default:
-			if c.Errors.Total > 0 {
-				first := ""
-				for _, r := range c.Repetitions {
-					if r.FirstError != "" {
-						first = ": " + r.FirstError
-						break
-					}
-				}
-				notes = append(notes, fmt.Sprintf("%s: %s%s", c.Protocol, c.Errors, first))
-			}
-			if c.Noisy {
-				noisy = append(noisy, fmt.Sprintf("%s %.1f%%", c.Protocol, c.Spread*100))
-			}
-			if c.Bottleneck == matrix.BottleneckClient {
-				clientBound = append(clientBound, c.Protocol)
-			}
+		case c.Noisy:
+			noisy = append(noisy, fmt.Sprintf("%s %.1f%%", c.Protocol, c.Spread*100))
 		}
 	}
 	if len(noisy) > 0 {
 		notes = append(notes, fmt.Sprintf("* noisy: repetitions spread (max-min)/median over %.0f%% (%s): read those ratios with care", matrix.NoisySpread*100, strings.Join(noisy, ", ")))
 	}
-	if len(clientBound) > 0 {
-		notes = append(notes, fmt.Sprintf("bound by client (%s): the CPUs were busy and this generator used more of them than the server, so it probably limited the figure; the ratio still compares like with like", strings.Join(clientBound, ", ")))
-	}
-	return notes
-}
-
-// medianRep returns the completed repetition whose value is the cell's
-// median (the lower middle one for an even count), for the figures shown
-// beside the median.
-func medianRep(c *matrix.Cell) matrix.Repetition {
-	var done []matrix.Repetition
-	for _, r := range c.Repetitions {
-		if !r.Interrupted {
-			done = append(done, r)
+	for _, c := range cells {
+		if c == nil {
+			continue
+		}
+		for _, f := range c.Findings {
+			notes = append(notes, f.String())
 		}
 	}
-	if len(done) == 0 {
-		return matrix.Repetition{}
-	}
-	slices.SortStableFunc(done, func(a, b matrix.Repetition) int { return cmp.Compare(a.Value, b.Value) })
-	return done[(len(done)-1)/2]
+	return notes
 }
 
 // Value formats a cell value of metric: bytes per second in GB/s or MB/s

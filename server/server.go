@@ -41,6 +41,7 @@ type Options struct {
 // transport.Server that serves this handler.
 type IOSource interface {
 	IOStats() (tcp, tls stats.IOStats, quic stats.QUICStats)
+	H2Frames() stats.H2Frames
 	Connections() map[string]int64
 }
 
@@ -164,6 +165,7 @@ func (s *Server) raw() stats.ServerStats {
 	var conns map[string]int64
 	if src := s.source.Load(); src != nil {
 		st.TCP, st.TLS, st.QUIC = (*src).IOStats()
+		st.H2C = (*src).H2Frames()
 		conns = (*src).Connections()
 	}
 	for _, p := range transport.All {

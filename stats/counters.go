@@ -133,12 +133,13 @@ func (c ProtocolCounters) Sub(o ProtocolCounters) ProtocolCounters {
 // ServerStats is what the payload server's GET /stats returns: its
 // counters since it started or since the last POST /stats/reset.
 type ServerStats struct {
-	Seconds   float64                     `json:"seconds"`   // wall time covered
-	Protocols map[string]ProtocolCounters `json:"protocols"` // by transport name: h1, h2c, h1-tls, h2, h3
-	TCP       IOStats                     `json:"tcp"`       // the cleartext listener's connections (h1, h2c)
-	TLS       IOStats                     `json:"tls"`       // the TLS listener's connections (h1-tls, h2), below TLS
-	QUIC      QUICStats                   `json:"quic"`      // the QUIC listener's connections (h3)
-	Process   ProcessStats                `json:"process"`   // the server process
+	Seconds   float64                     `json:"seconds"`    // wall time covered
+	Protocols map[string]ProtocolCounters `json:"protocols"`  // by transport name: h1, h2c, h1-tls, h2, h3
+	TCP       IOStats                     `json:"tcp"`        // the cleartext listener's connections (h1, h2c)
+	TLS       IOStats                     `json:"tls"`        // the TLS listener's connections (h1-tls, h2), below TLS
+	QUIC      QUICStats                   `json:"quic"`       // the QUIC listener's connections (h3)
+	H2C       H2Frames                    `json:"h2c_frames"` // HTTP/2 frames on the cleartext listener's h2c connections
+	Process   ProcessStats                `json:"process"`    // the server process
 }
 
 // Sub returns s - o: the server's work between two snapshots.
@@ -149,6 +150,7 @@ func (s ServerStats) Sub(o ServerStats) ServerStats {
 		TCP:       s.TCP.Sub(o.TCP),
 		TLS:       s.TLS.Sub(o.TLS),
 		QUIC:      s.QUIC.Sub(o.QUIC),
+		H2C:       s.H2C.Sub(o.H2C),
 		Process:   s.Process.Sub(o.Process),
 	}
 	for name, c := range s.Protocols {

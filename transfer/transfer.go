@@ -74,6 +74,7 @@ type ClientSide struct {
 	Settings        transport.ClientConfig `json:"settings"`           // the knobs in effect; zero fields are Go's or quic-go's defaults
 	TCP             stats.IOStats          `json:"tcp"`                // its TCP connections (below TLS)
 	QUIC            stats.QUICStats        `json:"quic"`               // its QUIC connections
+	H2Frames        stats.H2Frames         `json:"h2_frames"`          // h2c: the HTTP/2 frames its connections carried
 	Process         stats.ProcessStats     `json:"process"`            // this process during the run
 	CPUSecondsPerGB float64                `json:"cpu_seconds_per_gb"` // client CPU seconds per 10^9 body bytes
 }
@@ -218,6 +219,7 @@ func Run(ctx context.Context, p Plan) (Result, error) {
 	for _, c := range clients {
 		res.Client.TCP.Add(c.IO())
 		res.Client.QUIC.Add(c.QUIC())
+		res.Client.H2Frames.Add(c.H2Frames())
 		res.Connections += c.Connections()
 	}
 	if before != nil && ctx.Err() == nil {

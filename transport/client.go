@@ -37,6 +37,7 @@ type Client struct {
 	closeFn  func() error
 	io       ioCounter
 	quic     quicCounter
+	h2       h2Counters // h2c clients only
 }
 
 // NewClient builds a client for opts.Protocol. Close it when done.
@@ -73,7 +74,11 @@ func (c *Client) newTCP(opts ClientOptions, tlsConf *tls.Config) *http.Transport
 			if err != nil {
 				return nil, err
 			}
-			return newCountingConn(conn, &c.io), nil
+			var h2 *h2Counters
+			if c.proto == H2C {
+				h2 = &c.h2
+			}
+			return newCountingConn(conn, &c.io, h2, true), nil
 		},
 		DisableCompression:  true,
 		MaxIdleConnsPerHost: 1 << 16,
@@ -180,6 +185,10 @@ func (c *Client) Do(req *http.Request) (*http.Response, error) {
 // IO returns the client's TCP connection counters (h1, h2c, h1-tls, h2;
 // zero for h3).
 func (c *Client) IO() stats.IOStats { return c.io.snapshot() }
+
+// H2Frames returns the HTTP/2 frames an h2c client has sent and received;
+// zero for the other transports (see stats.H2Frames).
+func (c *Client) H2Frames() stats.H2Frames { return c.h2.snapshot() }
 
 // QUIC returns the client's QUIC connection counters (h3; zero otherwise).
 func (c *Client) QUIC() stats.QUICStats { return c.quic.snapshot() }

@@ -23,21 +23,32 @@ func (c *ioCounter) snapshot() stats.IOStats {
 	}
 }
 
-// countingConn counts every Read and Write on the connection it wraps.
+// countingConn counts every Read and Write on the connection it wraps
+// and, on cleartext connections that may carry h2c, HTTP/2 frames.
 type countingConn struct {
 	net.Conn
-	c *ioCounter
+	c      *ioCounter
+	rp, wp *frameParser // nil when frames are not counted
 }
 
-func newCountingConn(conn net.Conn, c *ioCounter) *countingConn {
+// newCountingConn wraps conn; with h2 set it also counts h2c frames, as
+// the client end when client is true.
+func newCountingConn(conn net.Conn, c *ioCounter, h2 *h2Counters, client bool) *countingConn {
 	c.conns.Add(1)
-	return &countingConn{Conn: conn, c: c}
+	cc := &countingConn{Conn: conn, c: c}
+	if h2 != nil {
+		cc.rp, cc.wp = newFrameParsers(h2, client)
+	}
+	return cc
 }
 
 func (cc *countingConn) Read(p []byte) (int, error) {
 	n, err := cc.Conn.Read(p)
 	cc.c.reads.Add(1)
 	cc.c.readBytes.Add(int64(n))
+	if cc.rp != nil && n > 0 {
+		cc.rp.feed(p[:n])
+	}
 	return n, err
 }
 
@@ -45,6 +56,9 @@ func (cc *countingConn) Write(p []byte) (int, error) {
 	n, err := cc.Conn.Write(p)
 	cc.c.writes.Add(1)
 	cc.c.writeBytes.Add(int64(n))
+	if cc.wp != nil && n > 0 {
+		cc.wp.feed(p[:n])
+	}
 	return n, err
 }
 
@@ -57,10 +71,12 @@ func (cc *countingConn) CloseWrite() error {
 	return nil
 }
 
-// countingListener wraps every accepted connection in a countingConn.
+// countingListener wraps every accepted connection in a countingConn,
+// counting h2c frames when h2 is set.
 type countingListener struct {
 	net.Listener
-	c *ioCounter
+	c  *ioCounter
+	h2 *h2Counters
 }
 
 func (l countingListener) Accept() (net.Conn, error) {
@@ -68,5 +84,5 @@ func (l countingListener) Accept() (net.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newCountingConn(conn, l.c), nil
+	return newCountingConn(conn, l.c, l.h2, false), nil
 }

@@ -74,6 +74,7 @@ type Server struct {
 	h3        *http3.Server
 	tcpIO     ioCounter
 	tlsIO     ioCounter
+	h2c       h2Counters // frames on the cleartext listener's h2c connections
 	quic      quicCounter
 	conns     [numProtocols]atomic.Int64
 	errOnce   sync.Once
@@ -131,7 +132,7 @@ func NewServer(opts ServerOptions) (*Server, error) {
 		if err != nil {
 			return nil, fmt.Errorf("listen h1/h2c on %s: %w", opts.Listen, err)
 		}
-		s.tcpLn = countingListener{Listener: limit(ln, opts.MaxConns), c: &s.tcpIO}
+		s.tcpLn = countingListener{Listener: limit(ln, opts.MaxConns), c: &s.tcpIO, h2: &s.h2c}
 		protos := new(http.Protocols)
 		protos.SetHTTP1(true)
 		protos.SetUnencryptedHTTP2(true)
@@ -287,6 +288,10 @@ func (s *Server) URL(p Protocol) string {
 func (s *Server) IOStats() (tcp, tlsIO stats.IOStats, quicStats stats.QUICStats) {
 	return s.tcpIO.snapshot(), s.tlsIO.snapshot(), s.quic.snapshot()
 }
+
+// H2Frames returns the HTTP/2 frames on the cleartext listener's h2c
+// connections (h2 over TLS is not parsed: see stats.H2Frames).
+func (s *Server) H2Frames() stats.H2Frames { return s.h2c.snapshot() }
 
 // Connections returns, per transport name, how many connections carried at
 // least one request of that transport.

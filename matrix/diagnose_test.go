@@ -1,0 +1,107 @@
+package matrix
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/httpvs/httpvs/stats"
+)
+
+// diagnosed runs Diagnose on an h1 cell and one other cell of scenario,
+// each with one repetition, and returns the other cell's findings.
+func diagnosed(scenario, metric string, h1, other Repetition, protocol string, edit func(*Cell)) []Finding {
+	h1.Value, other.Value = 100, 40
+	res := &Results{Cells: []Cell{
+		{Scenario: scenario, Protocol: "h1", Metric: metric, CPUUnit: "GB", Repetitions: []Repetition{h1}},
+		{Scenario: scenario, Protocol: protocol, Metric: metric, CPUUnit: "GB", Repetitions: []Repetition{other}},
+	}}
+	for i := range res.Cells {
+		summarise(&res.Cells[i])
+	}
+	ratios(res.Cells)
+	if edit != nil {
+		edit(&res.Cells[1])
+	}
+	Diagnose(res)
+	return res.Cells[1].Findings
+}
+
+func has(fs []Finding, rule string, words ...string) bool {
+	for _, f := range fs {
+		if f.Rule == rule {
+			for _, w := range words {
+				if !strings.Contains(f.String(), w) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	return false
+}
+
+func h2c(sentUpdates, dataFrames, dataBytes int64) stats.H2Frames {
+	return stats.H2Frames{
+		Connections: 1,
+		Sent:        stats.H2Direction{Frames: map[string]int64{"window_update": sentUpdates}},
+		Received:    stats.H2Direction{Frames: map[string]int64{"data": dataFrames}, DataBytes: dataBytes},
+	}
+}
+
+func TestDiagnoseRules(t *testing.T) {
+	const gb = 1 << 30
+	base := Repetition{Bytes: gb, ClientBodyReads: gb / (256 << 10), ClientCPUPerUnit: 0.2, ServerCPUPerUnit: 0.2}
+	tests := []struct {
+		name     string
+		protocol string
+		metric   string
+		other    Repetition
+		edit     func(*Cell)
+		rule     string
+		words    []string // in the finding
+		absent   bool     // the rule must not fire
+	}{
+		{name: "small reads", protocol: "h2c", metric: MetricBytesPerSecond,
+			other: Repetition{Bytes: gb, ClientBodyReads: gb / (8 << 10), ClientH2: h2c(2*gb/(8<<10), gb/(16<<10), gb)},
+			rule:  "h2-small-reads", words: []string{"h2c at 0.40x h1", "average 8.0 KiB", "256 WINDOW_UPDATE frames per MiB", "--read-size"}},
+		{name: "big reads are not flagged", protocol: "h2c", metric: MetricBytesPerSecond,
+			other: Repetition{Bytes: gb, ClientBodyReads: gb / (256 << 10)}, rule: "h2-small-reads", absent: true},
+		{name: "small frames", protocol: "h2c", metric: MetricBytesPerSecond,
+			other: Repetition{Bytes: gb, ClientH2: h2c(0, gb/(16<<10), gb)},
+			rule:  "h2-small-frames", words: []string{"DATA frames average 16.0 KiB", "MaxReadFrameSize"}},
+		{name: "window updates", protocol: "h2c", metric: MetricBytesPerSecond,
+			other: Repetition{Bytes: gb, ClientH2: h2c(2*gb/(8<<10), gb/(1<<20), gb)},
+			rule:  "h2-window-updates", words: []string{"262144 WINDOW_UPDATE frames, 256 per MiB (one per 4 KiB)", "MaxReceiveBufferPerStream"}},
+		{name: "a fast cell needs no explaining", protocol: "h2c", metric: MetricBytesPerSecond,
+			other: Repetition{Bytes: gb, ClientH2: h2c(2*gb/(8<<10), gb/(16<<10), gb)},
+			edit:  func(c *Cell) { c.RatioToH1 = 0.97 }, rule: "h2-window-updates", absent: true},
+		{name: "cpu per byte", protocol: "h2", metric: MetricBytesPerSecond,
+			other: Repetition{Bytes: gb, ClientCPUPerUnit: 0.5, ServerCPUPerUnit: 0.25},
+			rule:  "cpu-per-byte", words: []string{"2.50x h1's on the client (0.500 vs 0.200 s)", "1.25x on the server"}},
+		{name: "cpu per byte h3", protocol: "h3", metric: MetricBytesPerSecond,
+			other: Repetition{Bytes: gb, ClientCPUPerUnit: 2, ServerCPUPerUnit: 2},
+			rule:  "cpu-per-byte", words: []string{"10.00x", "quic-go"}},
+		{name: "allocations", protocol: "h2c", metric: MetricRequestsPerSecond,
+			other: Repetition{AllocsPerRequest: 72, AllocBytesPerRequest: 7000},
+			rule:  "allocations", words: []string{"72 objects (7000 bytes) per request, h1 57"}},
+		{name: "generator", protocol: "h2c", metric: MetricRequestsPerSecond,
+			other: Repetition{Bottleneck: BottleneckClient, ClientCores: 1.2, ServerCores: 0.6},
+			rule:  "generator-bound", words: []string{"client used 1.20 cores, the server 0.60", "--engine fast"}},
+		{name: "quic losses", protocol: "h3", metric: MetricBytesPerSecond,
+			other: Repetition{Bytes: gb, ClientQUIC: stats.QUICStats{PacketsSent: 10, PacketsReceived: 1000, PacketsLost: 7}},
+			rule:  "quic-losses", words: []string{"7 QUIC packets declared lost", "rmem_max"}},
+		{name: "errors", protocol: "h1-tls", metric: MetricRequestsPerSecond,
+			other: Repetition{Errors: stats.ErrorCounts{Total: 3, Refused: 3}, FirstError: "dial tcp: connection refused"},
+			rule:  "errors", words: []string{"3 errors (3 refused)", "connection refused", "file-descriptor limit"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h1 := base
+			h1.AllocsPerRequest, h1.AllocBytesPerRequest = 57, 4600
+			fs := diagnosed("s", tt.metric, h1, tt.other, tt.protocol, tt.edit)
+			if got := has(fs, tt.rule, tt.words...); got == tt.absent {
+				t.Errorf("rule %s (absent %v), words %q; findings:\n%v", tt.rule, tt.absent, tt.words, fs)
+			}
+		})
+	}
+}

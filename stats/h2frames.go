@@ -1,0 +1,77 @@
+package stats
+
+// H2FrameTypes names the HTTP/2 frame types counted, by type code (RFC 9113
+// section 6): DATA 0 to CONTINUATION 9.
+var H2FrameTypes = [10]string{"data", "headers", "priority", "rst_stream", "settings", "push_promise", "ping", "goaway", "window_update", "continuation"}
+
+// H2DataSizeBuckets are the upper bounds, in bytes, of the DATA frame size
+// distribution's buckets; the last bucket holds everything above.
+var H2DataSizeBuckets = [...]int64{1 << 10, 4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20}
+
+// H2Direction counts the frames one end sent or received on its HTTP/2
+// cleartext (h2c) connections, parsed passively from the bytes on the wire.
+type H2Direction struct {
+	Frames    map[string]int64 `json:"frames"`     // by type name; unknown types under "unknown"
+	DataBytes int64            `json:"data_bytes"` // DATA payload bytes, padding included
+	// DataSizes counts DATA frames by payload size: up to 1 KiB, 4 KiB,
+	// 16 KiB, 64 KiB, 256 KiB, 1 MiB, and above.
+	DataSizes [len(H2DataSizeBuckets) + 1]int64 `json:"data_sizes"`
+}
+
+// Add adds o to d.
+func (d *H2Direction) Add(o H2Direction) {
+	if d.Frames == nil {
+		d.Frames = map[string]int64{}
+	}
+	for k, v := range o.Frames {
+		d.Frames[k] += v
+	}
+	d.DataBytes += o.DataBytes
+	for i := range d.DataSizes {
+		d.DataSizes[i] += o.DataSizes[i]
+	}
+}
+
+// Sub returns d - o.
+func (d H2Direction) Sub(o H2Direction) H2Direction {
+	r := H2Direction{Frames: map[string]int64{}, DataBytes: d.DataBytes - o.DataBytes}
+	for k, v := range d.Frames {
+		if n := v - o.Frames[k]; n != 0 {
+			r.Frames[k] = n
+		}
+	}
+	for i := range r.DataSizes {
+		r.DataSizes[i] = d.DataSizes[i] - o.DataSizes[i]
+	}
+	return r
+}
+
+// AverageData returns the mean DATA frame payload, in bytes; 0 without any.
+func (d H2Direction) AverageData() float64 {
+	if n := d.Frames["data"]; n > 0 {
+		return float64(d.DataBytes) / float64(n)
+	}
+	return 0
+}
+
+// H2Frames are one end's HTTP/2 frame counts on h2c connections. Over TLS
+// (h2) frames are not counted: net/http needs the *tls.Conn itself to
+// negotiate h2, so there is no plaintext to parse without changing the
+// path being measured.
+type H2Frames struct {
+	Connections int64       `json:"connections"` // h2c connections seen
+	Sent        H2Direction `json:"sent"`
+	Received    H2Direction `json:"received"`
+}
+
+// Add adds o to f.
+func (f *H2Frames) Add(o H2Frames) {
+	f.Connections += o.Connections
+	f.Sent.Add(o.Sent)
+	f.Received.Add(o.Received)
+}
+
+// Sub returns f - o.
+func (f H2Frames) Sub(o H2Frames) H2Frames {
+	return H2Frames{Connections: f.Connections - o.Connections, Sent: f.Sent.Sub(o.Sent), Received: f.Received.Sub(o.Received)}
+}

@@ -1,0 +1,151 @@
+package transport
+
+import (
+	"bytes"
+	"sync/atomic"
+
+	"github.com/httpvs/httpvs/stats"
+)
+
+// h2Preface is what an HTTP/2 client sends before its first frame.
+const h2Preface = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
+
+// h2Counter is the shared, atomic tally of one class of connections'
+// frames in one direction.
+type h2Counter struct {
+	frames    [11]atomic.Int64 // by type; index 10 for unknown types
+	dataBytes atomic.Int64
+	dataSizes [len(stats.H2DataSizeBuckets) + 1]atomic.Int64
+}
+
+func (c *h2Counter) snapshot() stats.H2Direction {
+	d := stats.H2Direction{Frames: map[string]int64{}, DataBytes: c.dataBytes.Load()}
+	for i := range c.frames {
+		if n := c.frames[i].Load(); n > 0 {
+			name := "unknown"
+			if i < len(stats.H2FrameTypes) {
+				name = stats.H2FrameTypes[i]
+			}
+			d.Frames[name] = n
+		}
+	}
+	for i := range c.dataSizes {
+		d.DataSizes[i] = c.dataSizes[i].Load()
+	}
+	return d
+}
+
+func (c *h2Counter) frame(typ byte, length int64) {
+	if int(typ) >= len(stats.H2FrameTypes) {
+		typ = byte(len(stats.H2FrameTypes))
+	}
+	c.frames[typ].Add(1)
+	if typ == 0 {
+		c.dataBytes.Add(length)
+		b := 0
+		for b < len(stats.H2DataSizeBuckets) && length > stats.H2DataSizeBuckets[b] {
+			b++
+		}
+		c.dataSizes[b].Add(1)
+	}
+}
+
+// h2Counters are both directions of a class of connections.
+type h2Counters struct {
+	conns          atomic.Int64
+	sent, received h2Counter
+}
+
+func (c *h2Counters) snapshot() stats.H2Frames {
+	return stats.H2Frames{Connections: c.conns.Load(), Sent: c.sent.snapshot(), Received: c.received.snapshot()}
+}
+
+// frameParser follows one direction of a connection and counts its HTTP/2
+// frames without copying their payloads: it reads 9-byte headers and
+// skips the lengths they announce. With a preface to expect (the
+// client-to-server direction) it first checks for it and gives up on a
+// connection that turns out to be HTTP/1.1; the other direction follows
+// its peer's verdict through decided.
+type frameParser struct {
+	c        *h2Counter
+	preface  int  // preface bytes still to match; -1 when not expected
+	off      bool // not HTTP/2: count nothing
+	hdr      [9]byte
+	hdrN     int
+	skip     int64 // payload bytes of the current frame still to pass
+	decided *atomic.Int32 // shared with the connection's other parser
+	conns   *atomic.Int64 // counts the connection once its preface is seen
+}
+
+// newFrameParsers returns the read and write parsers of one connection of
+// class c: the server reads the preface, the client writes it.
+func newFrameParsers(c *h2Counters, client bool) (read, write *frameParser) {
+	decided := new(atomic.Int32)
+	read = &frameParser{c: &c.received, preface: -1, decided: decided, conns: &c.conns}
+	write = &frameParser{c: &c.sent, preface: -1, decided: decided, conns: &c.conns}
+	if client {
+		write.preface = len(h2Preface)
+	} else {
+		read.preface = len(h2Preface)
+	}
+	return read, write
+}
+
+// Verdicts shared by a connection's two parsers.
+const (
+	undecided int32 = iota
+	isH2
+	notH2
+)
+
+func (p *frameParser) feed(b []byte) {
+	if p.off {
+		return
+	}
+	if p.preface > 0 {
+		n := min(p.preface, len(b))
+		start := len(h2Preface) - p.preface
+		if !bytes.Equal(b[:n], []byte(h2Preface[start:start+n])) {
+			p.off = true
+			p.decided.Store(notH2)
+			return
+		}
+		p.preface -= n
+		b = b[n:]
+		if p.preface > 0 {
+			return
+		}
+		p.decided.Store(isH2)
+		p.conns.Add(1)
+	}
+	if p.preface < 0 {
+		switch p.decided.Load() {
+		case notH2:
+			p.off = true
+			return
+		case undecided:
+			// The peer's preface has not been seen yet: a server speaks
+			// first only in HTTP/1.1 (never), so wait; a client sees the
+			// server's SETTINGS only after sending its preface.
+			return
+		}
+	}
+	for len(b) > 0 {
+		if p.skip > 0 {
+			n := min(p.skip, int64(len(b)))
+			p.skip -= n
+			b = b[n:]
+			continue
+		}
+		n := copy(p.hdr[p.hdrN:], b)
+		p.hdrN += n
+		b = b[n:]
+		if p.hdrN < len(p.hdr) {
+			return
+		}
+		p.hdrN = 0
+		length := int64(p.hdr[0])<<16 | int64(p.hdr[1])<<8 | int64(p.hdr[2])
+		p.c.frame(p.hdr[3], length)
+		p.skip = length
+	}
+}
