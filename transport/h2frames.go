@@ -67,12 +67,12 @@ func (c *h2Counters) snapshot() stats.H2Frames {
 // connection that turns out to be HTTP/1.1; the other direction follows
 // its peer's verdict through decided.
 type frameParser struct {
-	c        *h2Counter
-	preface  int  // preface bytes still to match; -1 when not expected
-	off      bool // not HTTP/2: count nothing
-	hdr      [9]byte
-	hdrN     int
-	skip     int64 // payload bytes of the current frame still to pass
+	c       *h2Counter
+	preface int  // preface bytes still to match; -1 when not expected
+	off     bool // not HTTP/2: count nothing
+	hdr     [9]byte
+	hdrN    int
+	skip    int64         // payload bytes of the current frame still to pass
 	decided *atomic.Int32 // shared with the connection's other parser
 	conns   *atomic.Int64 // counts the connection once its preface is seen
 }
