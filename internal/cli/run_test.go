@@ -152,6 +152,8 @@ func TestRunBadInput(t *testing.T) {
 		{"k-without-tls", []string{"run", "--target", "http://127.0.0.1:1", "-k"}, "apply to --tls-target"},
 		{"server-knob-with-target", []string{"run", "--target", "http://127.0.0.1:1", "--server-write-size", "64k"}, "tune the child server"},
 		{"compare-args", []string{"compare", "a.json"}, "takes two results.json files"},
+		{"tune-h1", []string{"tune", "--protocols", "h1"}, "h1 is the baseline"},
+		{"tune-budget", []string{"tune", "--budget", "10ms"}, "want 1s to 24h"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -290,4 +292,22 @@ func alive(pid int) bool {
 		return s[i+2] != 'Z' && s[i+2] != 'X'
 	}
 	return true
+}
+
+func TestTuneJSON(t *testing.T) {
+	code, stdout, stderr := runMain(t, "tune", "--protocols", "h2c", "--budget", "2s", "--trial", "50ms", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rep struct {
+		Results []map[string]any `json:"results"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil || len(rep.Results) != 1 {
+		t.Fatalf("%v: %s", err, stdout)
+	}
+	for _, key := range []string{"protocol", "default_ratio_to_h1", "ratio_to_h1", "settings", "diagnosis", "go_code"} {
+		if _, ok := rep.Results[0][key]; !ok {
+			t.Errorf("result lacks %q: %v", key, rep.Results[0])
+		}
+	}
 }

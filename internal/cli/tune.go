@@ -1,0 +1,103 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/httpvs/httpvs/report"
+	"github.com/httpvs/httpvs/transport"
+	"github.com/httpvs/httpvs/tune"
+	"github.com/httpvs/httpvs/units"
+)
+
+// runTune searches download knobs for h2c, h2 and h3 against h1.
+func runTune(ctx context.Context, e *env, args []string) error {
+	fs := newFlagSet(e, "tune", "[flags]")
+	protoList := fs.String("protocols", "h2c,h2,h3", "transports to tune (h1 is the baseline, always measured)")
+	budget := fs.Duration("budget", tune.DefaultBudget, "bound on the whole search")
+	trial := fs.Duration("trial", tune.DefaultTrial, "length of each measurement")
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	pos, err := fs.parse(args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("tune takes no arguments, got %q", pos[0])
+	}
+	protos, err := transport.ParseList(*protoList)
+	if err != nil {
+		return usagef("--protocols: %v", err)
+	}
+	opts := tune.Options{Protocols: protos, Budget: *budget, Trial: *trial}
+	if !*asJSON && isTerminal(e.stderr) {
+		start := time.Now()
+		opts.Progress = func(p string, s tune.Settings) {
+			fmt.Fprintf(e.stderr, "\r\033[K%5.1fs  %s  read %s frame %s window %s write %s",
+				time.Since(start).Seconds(), p, s.ReadSize, orDefault(s.MaxReadFrameSize), orDefault(s.StreamWindow+s.QUICStreamWindow), s.WriteSize)
+		}
+	}
+	rep, err := tune.Run(ctx, opts)
+	if opts.Progress != nil {
+		fmt.Fprint(e.stderr, "\r\033[K")
+	}
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if *asJSON {
+		err = report.JSON(e.stdout, rep)
+	} else {
+		err = printTune(e.stdout, rep)
+	}
+	if err != nil {
+		return err
+	}
+	if rep.Partial && ctx.Err() != nil {
+		fmt.Fprintln(e.stderr, "httpvs tune: interrupted: the figures above are what was measured until then")
+		return errReported
+	}
+	return nil
+}
+
+func orDefault(b units.Bytes) string {
+	if b == 0 {
+		return "default"
+	}
+	return b.String()
+}
+
+func printTune(w io.Writer, rep *tune.Report) error {
+	fmt.Fprintf(w, "httpvs tune: single-stream download, in-process server on loopback, %.0f s; h1 measured in the same run\n", rep.Seconds)
+	for _, r := range rep.Results {
+		s := r.Best
+		fmt.Fprintf(w, "\n%s: Go's defaults %.2fx h1 (%s), best found %.2fx h1 (%s), %d trials\n", r.Protocol,
+			r.DefaultRatioToH1, units.BitsPerSecond(r.DefaultBytesPerSecond*8), r.RatioToH1, units.BitsPerSecond(r.BestBytesPerSecond*8), r.Trials)
+		fmt.Fprintf(w, "  best: read %s, frame %s, stream window %s, server write %s, QUIC windows %s / %s\n",
+			s.ReadSize, orDefault(s.MaxReadFrameSize), orDefault(s.StreamWindow), s.WriteSize, orDefault(s.QUICStreamWindow), orDefault(s.QUICConnWindow))
+		for _, d := range r.Diagnosis {
+			fmt.Fprintf(w, "  why the default is slow: %s\n", d)
+		}
+		fmt.Fprintf(w, "  paste:\n")
+		for _, line := range splitLines(r.GoCode) {
+			fmt.Fprintf(w, "    %s\n", line)
+		}
+	}
+	return nil
+}
+
+func splitLines(s string) []string {
+	var out []string
+	for len(s) > 0 {
+		i := 0
+		for i < len(s) && s[i] != '\n' {
+			i++
+		}
+		out = append(out, s[:i])
+		if i < len(s) {
+			i++
+		}
+		s = s[i:]
+	}
+	return out
+}

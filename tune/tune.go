@@ -1,0 +1,323 @@
+// Package tune searches the knobs that matter for a single-stream download
+// over h2c, h2 and h3 (client frame size, client body read size, stream
+// receive windows, the server's write chunk, QUIC windows) for the
+// configuration closest to HTTP/1.1, which it measures in the same run as
+// the baseline. The search is bounded: a coordinate descent over a coarse
+// grid, one knob at a time from Go's own defaults, repeated while it
+// improves and time is left, then the best is measured again against h1.
+package tune
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/server"
+	"github.com/httpvs/httpvs/transfer"
+	"github.com/httpvs/httpvs/transport"
+	"github.com/httpvs/httpvs/units"
+)
+
+// Defaults used when Options fields are zero.
+const (
+	DefaultBudget = 90 * time.Second
+	DefaultTrial  = 300 * time.Millisecond
+)
+
+// Options describe a search.
+type Options struct {
+	// Protocols to tune; h1 is always measured as the baseline. Empty means
+	// h2c, h2 and h3.
+	Protocols []transport.Protocol
+	// Budget bounds the whole search; zero means DefaultBudget.
+	Budget time.Duration
+	// Trial is each measurement's length; zero means DefaultTrial.
+	Trial time.Duration
+	// Progress, if set, is called before each measurement.
+	Progress func(protocol string, s Settings)
+}
+
+// Settings are one point of the search space. Zero fields mean Go's (or
+// quic-go's) defaults.
+type Settings struct {
+	ReadSize         units.Bytes `json:"read_size"`           // client body read buffer
+	MaxReadFrameSize units.Bytes `json:"max_read_frame_size"` // client HTTP2Config.MaxReadFrameSize
+	StreamWindow     units.Bytes `json:"stream_window"`       // client HTTP2Config.MaxReceiveBufferPerStream
+	WriteSize        units.Bytes `json:"write_size"`          // server handler write chunk
+	QUICStreamWindow units.Bytes `json:"quic_stream_window"`  // client quic.Config.MaxStreamReceiveWindow
+	QUICConnWindow   units.Bytes `json:"quic_conn_window"`    // client quic.Config.MaxConnectionReceiveWindow
+}
+
+// Result is one transport's outcome.
+type Result struct {
+	Protocol string `json:"protocol"`
+	// DefaultRatioToH1 is Go's defaults' throughput over h1's; RatioToH1
+	// the best configuration's, both from the final measurements.
+	DefaultRatioToH1 float64  `json:"default_ratio_to_h1"`
+	RatioToH1        float64  `json:"ratio_to_h1"`
+	Default          Settings `json:"default_settings"`
+	Best             Settings `json:"settings"`
+	// BestBytesPerSecond and H1BytesPerSecond are the final measurements.
+	BestBytesPerSecond    float64 `json:"best_bytes_per_second"`
+	DefaultBytesPerSecond float64 `json:"default_bytes_per_second"`
+	H1BytesPerSecond      float64 `json:"h1_bytes_per_second"`
+	Trials                int     `json:"trials"`
+	// Diagnosis explains the default configuration's gap (matrix's
+	// rules); GoCode is the best configuration to paste.
+	Diagnosis []string `json:"diagnosis"`
+	GoCode    string   `json:"go_code"`
+}
+
+// Report is a whole search.
+type Report struct {
+	Seconds float64  `json:"seconds"`
+	Results []Result `json:"results"`
+	Partial bool     `json:"partial"` // the budget or an interrupt cut the search short
+}
+
+// defaults are Go's own: what a program gets with zero config and
+// io.Copy(io.Discard, resp.Body), 8 KiB reads.
+func defaults(p transport.Protocol) Settings {
+	s := Settings{ReadSize: 8 * units.KiB, WriteSize: 8 * units.KiB}
+	if p.Version() == 2 {
+		s.MaxReadFrameSize = 16 * units.KiB
+	}
+	return s
+}
+
+// knob is one dimension of the search.
+type knob struct {
+	name   string
+	values []units.Bytes
+	get    func(*Settings) *units.Bytes
+}
+
+func knobs(p transport.Protocol) []knob {
+	read := knob{"read size", []units.Bytes{8 * units.KiB, 64 * units.KiB, 256 * units.KiB, units.MiB}, func(s *Settings) *units.Bytes { return &s.ReadSize }}
+	write := knob{"server write size", []units.Bytes{8 * units.KiB, 64 * units.KiB, 256 * units.KiB, units.MiB}, func(s *Settings) *units.Bytes { return &s.WriteSize }}
+	if p.Version() == 1 {
+		return []knob{read, write}
+	}
+	if p == transport.H3 {
+		return []knob{read, write,
+			{"QUIC stream window", []units.Bytes{0, 16 * units.MiB, 64 * units.MiB}, func(s *Settings) *units.Bytes { return &s.QUICStreamWindow }},
+			{"QUIC connection window", []units.Bytes{0, 32 * units.MiB, 128 * units.MiB}, func(s *Settings) *units.Bytes { return &s.QUICConnWindow }},
+		}
+	}
+	return []knob{read,
+		{"frame size", []units.Bytes{16 * units.KiB, 256 * units.KiB, units.MiB, 4 * units.MiB}, func(s *Settings) *units.Bytes { return &s.MaxReadFrameSize }},
+		{"stream window", []units.Bytes{0, 16 * units.MiB, 64 * units.MiB}, func(s *Settings) *units.Bytes { return &s.StreamWindow }},
+		write,
+	}
+}
+
+// clientConfig turns s into the client's knobs.
+func (s Settings) clientConfig() transport.ClientConfig {
+	return transport.ClientConfig{
+		ReadSize: s.ReadSize,
+		HTTP2:    transport.HTTP2{MaxReadFrameSize: s.MaxReadFrameSize, MaxReceiveBufferPerStream: s.StreamWindow},
+		QUIC:     transport.QUIC{MaxStreamReceiveWindow: s.QUICStreamWindow, MaxConnectionReceiveWindow: s.QUICConnWindow},
+	}
+}
+
+// Run searches. Its error is for options it cannot use or a server that
+// cannot start; a search cut short by the budget or ctx returns what it
+// found, Partial.
+func Run(ctx context.Context, opts Options) (*Report, error) {
+	if len(opts.Protocols) == 0 {
+		opts.Protocols = []transport.Protocol{transport.H2C, transport.H2, transport.H3}
+	}
+	if opts.Budget == 0 {
+		opts.Budget = DefaultBudget
+	}
+	if opts.Trial == 0 {
+		opts.Trial = DefaultTrial
+	}
+	switch {
+	case opts.Budget < time.Second || opts.Budget > 24*time.Hour:
+		return nil, fmt.Errorf("budget %v: want 1s to 24h", opts.Budget)
+	case opts.Trial < 20*time.Millisecond || opts.Trial > time.Minute:
+		return nil, fmt.Errorf("trial %v: want 20ms to 1m", opts.Trial)
+	}
+	for _, p := range opts.Protocols {
+		if p == transport.H1 {
+			return nil, errors.New("h1 is the baseline: tune h2c, h2, h1-tls or h3")
+		}
+	}
+	start := time.Now()
+	ctx, cancel := context.WithDeadline(ctx, start.Add(opts.Budget))
+	defer cancel()
+	b := &bench{opts: opts, servers: map[units.Bytes]*transport.Server{}}
+	defer b.close()
+	rep := &Report{}
+	// Each transport gets an equal share of what is left; the final
+	// measurements need about 6 trials.
+	for i, p := range opts.Protocols {
+		share := time.Until(start.Add(opts.Budget)) / time.Duration(len(opts.Protocols)-i)
+		res, err := b.search(ctx, p, time.Now().Add(share-6*opts.Trial))
+		if err != nil {
+			return nil, err
+		}
+		rep.Results = append(rep.Results, res)
+	}
+	rep.Seconds = time.Since(start).Seconds()
+	rep.Partial = ctx.Err() != nil
+	return rep, nil
+}
+
+// search tunes p until searchEnd, then measures h1, the default and the
+// best side by side.
+func (b *bench) search(ctx context.Context, p transport.Protocol, searchEnd time.Time) (Result, error) {
+	res := Result{Protocol: p.String(), Default: defaults(p)}
+	best := res.Default
+	bestRate, _, err := b.measure(ctx, p, best)
+	if err != nil {
+		return res, err
+	}
+	res.Trials++
+	for pass := 0; pass < 3; pass++ {
+		improved := false
+		for _, k := range knobs(p) {
+			for _, v := range k.values {
+				if time.Now().After(searchEnd) || ctx.Err() != nil {
+					goto final
+				}
+				cand := best
+				if *k.get(&cand) == v {
+					continue
+				}
+				*k.get(&cand) = v
+				rate, _, err := b.measure(ctx, p, cand)
+				if err != nil {
+					return res, err
+				}
+				res.Trials++
+				// A noisy single trial must beat the best clearly.
+				if rate > bestRate*1.03 {
+					best, bestRate, improved = cand, rate, true
+				}
+			}
+		}
+		if !improved {
+			break
+		}
+	}
+final:
+	// Final: h1, default and best interleaved, twice; medians of the pairs.
+	var h1s, defs, bests []float64
+	var defRep transfer.Result
+	for i := 0; i < 2 && ctx.Err() == nil; i++ {
+		h1, _, err := b.measure(ctx, transport.H1, Settings{ReadSize: 256 * units.KiB, WriteSize: 256 * units.KiB})
+		if err != nil {
+			return res, err
+		}
+		d, dr, err := b.measure(ctx, p, res.Default)
+		if err != nil {
+			return res, err
+		}
+		bb, _, err := b.measure(ctx, p, best)
+		if err != nil {
+			return res, err
+		}
+		h1s, defs, bests, defRep = append(h1s, h1), append(defs, d), append(bests, bb), dr
+	}
+	res.Best = best
+	res.H1BytesPerSecond, res.DefaultBytesPerSecond, res.BestBytesPerSecond = mean(h1s), mean(defs), mean(bests)
+	if res.H1BytesPerSecond > 0 {
+		res.DefaultRatioToH1 = res.DefaultBytesPerSecond / res.H1BytesPerSecond
+		res.RatioToH1 = res.BestBytesPerSecond / res.H1BytesPerSecond
+	}
+	res.Diagnosis = diagnose(p, defRep, res)
+	res.GoCode = goCode(p, best)
+	return res, nil
+}
+
+func mean(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	var s float64
+	for _, x := range v {
+		s += x
+	}
+	return s / float64(len(v))
+}
+
+// diagnose runs matrix's rules on the default configuration's measurement
+// against h1's.
+func diagnose(p transport.Protocol, def transfer.Result, r Result) []string {
+	rep := func(x transfer.Result, rate float64) matrix.Repetition {
+		m := matrix.Repetition{Value: rate, Seconds: x.Seconds, Bytes: x.Bytes, ClientBodyReads: x.Client.BodyReads,
+			ClientReadSize: x.Client.ReadSize, ClientH2: x.Client.H2Frames, ClientQUIC: x.Client.QUIC}
+		return m
+	}
+	res := &matrix.Results{Cells: []matrix.Cell{
+		{Scenario: "download", Protocol: "h1", Metric: matrix.MetricBytesPerSecond, CPUUnit: "GB",
+			Repetitions: []matrix.Repetition{{Value: r.H1BytesPerSecond}}},
+		{Scenario: "download", Protocol: p.String(), Metric: matrix.MetricBytesPerSecond, CPUUnit: "GB",
+			Repetitions: []matrix.Repetition{rep(def, r.DefaultBytesPerSecond)}},
+	}}
+	matrix.Summarise(res)
+	var out []string
+	for _, f := range res.Cells[1].Findings {
+		out = append(out, f.String())
+	}
+	return out
+}
+
+// bench holds the in-process servers, one per server write size.
+type bench struct {
+	opts    Options
+	servers map[units.Bytes]*transport.Server
+}
+
+func (b *bench) close() {
+	for _, ts := range b.servers {
+		ts.Close()
+	}
+}
+
+func (b *bench) server(write units.Bytes) (*transport.Server, error) {
+	if ts, ok := b.servers[write]; ok {
+		return ts, nil
+	}
+	payload := server.New(server.Options{WriteSize: int(write)})
+	ts, err := transport.NewServer(transport.ServerOptions{Handler: payload.Handler(), Listen: "127.0.0.1:0", TLSListen: "127.0.0.1:0"})
+	if err != nil {
+		return nil, fmt.Errorf("tune: start server: %w", err)
+	}
+	payload.Attach(ts)
+	b.servers[write] = ts
+	return ts, nil
+}
+
+// measure downloads over p with s for one trial and returns the rate in
+// bytes per second.
+func (b *bench) measure(ctx context.Context, p transport.Protocol, s Settings) (float64, transfer.Result, error) {
+	if b.opts.Progress != nil {
+		b.opts.Progress(p.String(), s)
+	}
+	ts, err := b.server(s.WriteSize)
+	if err != nil {
+		return 0, transfer.Result{}, err
+	}
+	res, err := transfer.Run(ctx, transfer.Plan{
+		URL:       ts.URL(p) + "/bytes/1t",
+		Transfers: 1,
+		Client:    transport.ClientOptions{Protocol: p, Config: s.clientConfig(), RootCAs: transport.CertPool(ts.Cert())},
+		Timeout:   b.opts.Trial,
+	})
+	if err != nil {
+		return 0, res, err
+	}
+	if res.Bytes == 0 {
+		// Nothing moved: a failure, not a slow configuration.
+		if ctx.Err() != nil {
+			return 0, res, nil
+		}
+		return 0, res, fmt.Errorf("tune: %s download moved nothing in %v: %s", p, b.opts.Trial, res.FirstError)
+	}
+	return float64(res.Bytes) / res.Seconds, res, nil
+}
