@@ -7,6 +7,10 @@ import (
 	"github.com/httpvs/httpvs/stats"
 )
 
+// counting switches every connection counter (I/O calls, h2c frames) on
+// or off; only the benchmark that prices them turns it off.
+var counting = true
+
 // ioCounter counts the calls and bytes on a class of connections. It is
 // shared by all of them, so its fields are atomic.
 type ioCounter struct {
@@ -33,7 +37,10 @@ type countingConn struct {
 
 // newCountingConn wraps conn; with h2 set it also counts h2c frames, as
 // the client end when client is true.
-func newCountingConn(conn net.Conn, c *ioCounter, h2 *h2Counters, client bool) *countingConn {
+func newCountingConn(conn net.Conn, c *ioCounter, h2 *h2Counters, client bool) net.Conn {
+	if !counting {
+		return conn
+	}
 	c.conns.Add(1)
 	cc := &countingConn{Conn: conn, c: c}
 	if h2 != nil {

@@ -168,15 +168,11 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 }
 
 // search tunes p until searchEnd, then measures h1, the default and the
-// best side by side.
+// best side by side. Each candidate is measured back to back with the
+// current best.
 func (b *bench) search(ctx context.Context, p transport.Protocol, searchEnd time.Time) (Result, error) {
 	res := Result{Protocol: p.String(), Default: defaults(p)}
 	best := res.Default
-	bestRate, _, err := b.measure(ctx, p, best)
-	if err != nil {
-		return res, err
-	}
-	res.Trials++
 	for pass := 0; pass < 3; pass++ {
 		improved := false
 		for _, k := range knobs(p) {
@@ -189,14 +185,19 @@ func (b *bench) search(ctx context.Context, p transport.Protocol, searchEnd time
 					continue
 				}
 				*k.get(&cand) = v
+				// Paired with a fresh measurement of the best, so that drift
+				// on a shared machine hits both; a candidate must win clearly.
 				rate, _, err := b.measure(ctx, p, cand)
 				if err != nil {
 					return res, err
 				}
-				res.Trials++
-				// A noisy single trial must beat the best clearly.
-				if rate > bestRate*1.03 {
-					best, bestRate, improved = cand, rate, true
+				bestRate, _, err := b.measure(ctx, p, best)
+				if err != nil {
+					return res, err
+				}
+				res.Trials += 2
+				if rate > bestRate*1.05 {
+					best, improved = cand, true
 				}
 			}
 		}
