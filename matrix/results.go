@@ -103,15 +103,16 @@ const (
 type Repetition struct {
 	// Value is the cell's Metric for this repetition.
 	Value       float64           `json:"value"`
-	Seconds     float64           `json:"seconds"`          // measured wall time
-	Bytes       int64             `json:"bytes"`            // body bytes moved, both directions
-	Requests    int64             `json:"requests"`         // requests or transfers completed, failed ones included
-	Streams     int               `json:"streams"`          // transfers or requests in flight at once
-	SizeBytes   int64             `json:"size_bytes"`       // transfers: each stream's body size
-	Connections int64             `json:"connections"`      // connections the client opened
-	Negotiated  string            `json:"negotiated"`       // the transport responses came over
-	Engine      string            `json:"engine,omitempty"` // load scenarios: the load engine, std or fast
-	Interrupted bool              `json:"interrupted"`      // cut short; not in the cell's summary
+	Seconds     float64           `json:"seconds"`            // measured wall time
+	Bytes       int64             `json:"bytes"`              // body bytes moved, both directions
+	Requests    int64             `json:"requests"`           // requests or transfers completed, failed ones included
+	Streams     int               `json:"streams"`            // transfers or requests in flight at once
+	SizeBytes   int64             `json:"size_bytes"`         // transfers: each stream's body size
+	Connections int64             `json:"connections"`        // connections the client opened
+	Negotiated  string            `json:"negotiated"`         // the transport responses came over
+	Engine      string            `json:"engine,omitempty"`   // load scenarios: the load engine, std or fast
+	Interrupted bool              `json:"interrupted"`        // cut short; not in the cell's summary
+	Profiled    bool              `json:"profiled,omitempty"` // CPU-profiled (run --profile): a few percent slower
 	Errors      stats.ErrorCounts `json:"errors"`
 	FirstError  string            `json:"first_error,omitempty"`
 	// Latency is per request (load scenarios) or per transfer.

@@ -72,6 +72,11 @@ type Options struct {
 	Timeout time.Duration
 	// Progress, if set, is called before each measurement.
 	Progress func(Progress)
+	// Profile, if set, is called before the first repetition of each cell
+	// and the function it returns after it: the caller profiles the client
+	// and server there (httpvs run --profile). That repetition is marked
+	// Profiled, since profiling costs a few percent.
+	Profile func(scenario, column string) (stop func())
 }
 
 // Progress is where a run is.
@@ -238,11 +243,19 @@ func (r *runner) scenario(ctx context.Context, sc Scenario) []Cell {
 				continue
 			}
 			r.report(sc, col.name, rep)
+			var stop func()
+			if rep == 1 && r.opts.Profile != nil {
+				stop = r.opts.Profile(sc.Name, col.name)
+			}
 			var m Repetition
 			if sc.Transfer() {
 				m = r.transfer(ctx, sc, col.proto, sizes[i])
 			} else {
 				m = r.load(ctx, sc, col)
+			}
+			if stop != nil {
+				stop()
+				m.Profiled = true
 			}
 			cells[i].Repetitions = append(cells[i].Repetitions, m)
 			r.done++

@@ -35,6 +35,10 @@ type Options struct {
 	// WriteSize is the chunk, in bytes, response bodies are written in and
 	// request bodies read with; zero means transport.DefaultWriteSize.
 	WriteSize int
+	// Profiling serves the process's CPU and heap profiles under
+	// /debug/profile/ (for httpvs run --profile). Off by default: profiles
+	// reveal the program's internals.
+	Profiling bool
 }
 
 // IOSource is where the server's connection counters come from: the
@@ -56,6 +60,7 @@ type Server struct {
 	source    atomic.Pointer[IOSource]
 	inflight  atomic.Int64  // body handlers (/bytes, /sink) running now
 	grpc      *grpc.Server  // seed 003's Bookstore: ServeHTTP here, Serve on a port of its own
+	profiler  *profiler     // nil unless Options.Profiling
 	native    protoCounters // gRPC calls over grpc-go's own transport (GRPC().Serve)
 
 	mu       sync.Mutex
@@ -86,6 +91,9 @@ func New(opts Options) *Server {
 	}
 	s.bufs.New = func() any { b := make([]byte, s.writeSize); return &b }
 	s.grpc = bookstore.NewGRPCServer(grpc.UnaryInterceptor(s.countNative))
+	if opts.Profiling {
+		s.profiler = &profiler{}
+	}
 	return s
 }
 
@@ -137,6 +145,9 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("PUT /echo", s.handleEcho)
 	mux.HandleFunc("GET /stats", s.handleStats)
 	mux.HandleFunc("POST /stats/reset", s.handleReset)
+	if s.profiler != nil {
+		s.profiler.routes(mux)
+	}
 	mux.HandleFunc(bookstore.JSONPattern, func(w http.ResponseWriter, r *http.Request) {
 		s.counter(r).requests.Add(1)
 		bookstore.ServeJSON(w, r)

@@ -130,3 +130,27 @@ func TestStatsResetAndJSON(t *testing.T) {
 		t.Fatalf("after reset and one request: %+v", got)
 	}
 }
+
+func TestProfilingRoutes(t *testing.T) {
+	if rec := do(t, New(Options{}).Handler(), "POST", "/debug/profile/start", nil, nil); rec.Code == 204 {
+		t.Fatal("profiling served without Options.Profiling")
+	}
+	h := New(Options{Profiling: true}).Handler()
+	if rec := do(t, h, "POST", "/debug/profile/stop", nil, nil); rec.Code != 409 {
+		t.Fatalf("stop before start: %d", rec.Code)
+	}
+	if rec := do(t, h, "POST", "/debug/profile/start", nil, nil); rec.Code != 204 {
+		t.Fatalf("start: %d %s", rec.Code, rec.Body)
+	}
+	if rec := do(t, h, "POST", "/debug/profile/start", nil, nil); rec.Code != 409 {
+		t.Fatalf("second start: %d", rec.Code)
+	}
+	rec := do(t, h, "POST", "/debug/profile/stop", nil, nil)
+	// pprof's format is gzipped protobuf.
+	if rec.Code != 200 || rec.Body.Len() < 2 || rec.Body.Bytes()[0] != 0x1f || rec.Body.Bytes()[1] != 0x8b {
+		t.Fatalf("stop: %d, %d bytes", rec.Code, rec.Body.Len())
+	}
+	if rec := do(t, h, "GET", "/debug/profile/heap", nil, nil); rec.Code != 200 || rec.Body.Len() == 0 {
+		t.Fatalf("heap: %d, %d bytes", rec.Code, rec.Body.Len())
+	}
+}

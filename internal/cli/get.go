@@ -18,6 +18,7 @@ type transferFlags struct {
 	json     bool
 	timeout  time.Duration
 	noStats  bool
+	profile  string
 	cfg      transport.ClientConfig
 }
 
@@ -28,6 +29,7 @@ func (f *transferFlags) register(fs *flagSet) {
 	fs.BoolVar(&f.json, "json", false, "print exactly one JSON object")
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "bound on the whole run")
 	fs.BoolVar(&f.noStats, "no-server-stats", false, "do not read the server's /stats before and after")
+	fs.StringVar(&f.profile, "profile", "", "write CPU and heap profiles of the client, and of the server if it is httpvs serve --profiling on http://, to `dir`")
 	clientFlags(fs, &f.cfg)
 }
 
@@ -111,7 +113,16 @@ func runTransfer(ctx context.Context, e *env, f *transferFlags, plan transfer.Pl
 			fmt.Fprintln(e.stderr, w)
 		}
 	}
+	stopProfile := func() {}
+	if f.profile != "" {
+		prof, err := newProfiler(f.profile, profileServerURL(plan.URL), e.stderr)
+		if err != nil {
+			return err
+		}
+		stopProfile = prof.start(plan.Direction.String())
+	}
 	res, err := transfer.Run(ctx, plan)
+	stopProfile()
 	if err != nil {
 		return usagef("%v", err)
 	}

@@ -31,6 +31,7 @@ func runLoad(ctx context.Context, e *env, args []string) error {
 	asJSON := fs.Bool("json", false, "print exactly one JSON object")
 	timeout := fs.Duration("timeout", load.DefaultRequestTimeout, "bound on each request")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of this process during the run to `file`")
+	profileDir := fs.String("profile", "", "write CPU and heap profiles of the client, and of the server if it is httpvs serve --profiling on http://, to `dir`")
 	engine := fs.String("engine", "auto", "client: std (net/http, quic-go), fast (lean h1/h2 client), or auto (fast, std for h3)")
 	var cfg transport.ClientConfig
 	clientFlags(fs, &cfg)
@@ -113,7 +114,19 @@ func runLoad(ctx context.Context, e *env, args []string) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
+	stopProfile := func() {}
+	if *profileDir != "" {
+		if *cpuProfile != "" {
+			return usagef("--profile and --cpuprofile both profile the CPU: use one")
+		}
+		prof, err := newProfiler(*profileDir, profileServerURL(lc.URL), e.stderr)
+		if err != nil {
+			return err
+		}
+		stopProfile = prof.start("load")
+	}
 	res, err := load.Run(ctx, lc)
+	stopProfile()
 	if lc.Progress != nil {
 		fmt.Fprint(e.stderr, "\r\033[K")
 	}

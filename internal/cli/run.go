@@ -33,6 +33,7 @@ type runFlags struct {
 	format               string
 	out                  string
 	noFiles              bool
+	profile              string
 	target, tlsTarget    string
 	grpcTarget           string
 	insecure             bool
@@ -54,6 +55,7 @@ func (f *runFlags) register(fs *flagSet) {
 	fs.StringVar(&f.format, "format", "text", "what to print: text (tables), markdown, json (results.json) or benchstat (Go benchmark format)")
 	fs.StringVar(&f.out, "out", "httpvs-results", "`dir`ectory for <timestamp>/results.json, report.md, report.html and bench.txt")
 	fs.BoolVar(&f.noFiles, "no-files", false, "print only; write no results directory")
+	fs.StringVar(&f.profile, "profile", "", "write CPU and heap profiles of the client and the child server for each cell's first repetition to `dir` (SCENARIO_TRANSPORT.{client,server}.{cpu,heap}.pprof)")
 	fs.StringVar(&f.target, "target", "", "measure this server's h1 and h2c instead of a child server: base `URL` http://host:port")
 	fs.StringVar(&f.tlsTarget, "tls-target", "", "measure this server's h1-tls, h2 and h3: base `URL` https://host:port")
 	fs.StringVar(&f.grpcTarget, "grpc-target", "", "with --target or --tls-target: `host:port` of the server's native gRPC Bookstore (httpvs serve --grpc-listen) for the grpc-native column")
@@ -93,7 +95,11 @@ func runRun(ctx context.Context, e *env, args []string) error {
 		udpNote        string
 	)
 	if f.target == "" && f.tlsTarget == "" {
-		child, err := startChild(ctx, childArgs(fs))
+		cargs := childArgs(fs)
+		if f.profile != "" {
+			cargs = append(cargs, "--profiling")
+		}
+		child, err := startChild(ctx, cargs)
 		if err != nil {
 			return err
 		}
@@ -119,6 +125,15 @@ func runRun(ctx context.Context, e *env, args []string) error {
 	}
 	if udpNote != "" && f.format == "text" {
 		fmt.Fprintln(e.stderr, udpNote)
+	}
+	if f.profile != "" {
+		// The child serves profiles; an external target only if it is
+		// httpvs serve --profiling (the profiler says so otherwise).
+		prof, err := newProfiler(f.profile, opts.Target.Plain, e.stderr)
+		if err != nil {
+			return err
+		}
+		opts.Profile = func(scenario, column string) func() { return prof.start(scenario + "_" + column) }
 	}
 	var prog *progressLine
 	if isTerminal(e.stderr) {

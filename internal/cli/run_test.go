@@ -311,3 +311,30 @@ func TestTuneJSON(t *testing.T) {
 		}
 	}
 }
+
+func TestProfiles(t *testing.T) {
+	dir := t.TempDir()
+	code, _, stderr := runMain(t, "run", "--quick", "--no-files", "--scenarios", "small-sequential", "--protocols", "h2c", "--profile", dir)
+	if code != 0 {
+		t.Fatalf("run: exit %d: %s", code, stderr)
+	}
+	for _, end := range []string{"client", "server"} {
+		for _, kind := range []string{"cpu", "heap"} {
+			name := filepath.Join(dir, "small-sequential_h2c."+end+"."+kind+".pprof")
+			if fi, err := os.Stat(name); err != nil || fi.Size() == 0 {
+				t.Errorf("%s: %v", name, err)
+			}
+		}
+	}
+	// get against a server without profiling: client profiles, and one
+	// line saying how to get the server's.
+	ts, _ := testServer(t)
+	gdir := t.TempDir()
+	code, _, stderr = runMain(t, "get", ts.URL(transport.H1)+"/10m", "--profile", gdir, "--no-server-stats")
+	if code != 0 || !strings.Contains(stderr, "httpvs serve --profiling") {
+		t.Fatalf("get: exit %d, stderr %q", code, stderr)
+	}
+	if fi, err := os.Stat(filepath.Join(gdir, "download.client.cpu.pprof")); err != nil || fi.Size() == 0 {
+		t.Errorf("get client profile: %v", err)
+	}
+}

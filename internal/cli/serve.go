@@ -36,6 +36,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	maxHeaderBytes := fs.Int("max-header-bytes", transport.DefaultMaxHeaderBytes, "largest request header block, in bytes")
 	maxConns := fs.Int("max-conns", defaultMaxConns, "connections each TCP listener (cleartext, TLS) holds at once; more wait in the accept queue; 0 for no bound")
 	verbose := fs.Bool("v", false, "log connection errors (TLS handshakes, resets) to stderr")
+	profiling := fs.Bool("profiling", false, "serve this process's CPU and heap profiles under /debug/profile/ (for run, get and load --profile); they reveal its internals")
 	child := fs.Bool("child", false, "run as httpvs run's server: print one JSON line with the URLs and certificate instead of the banner, and exit when stdin closes")
 	var cfg transport.ServerConfig
 	serverFlags(fs, "", &cfg)
@@ -82,7 +83,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if msg := fdlimit.Raise(); msg != "" {
 		fmt.Fprintln(e.stderr, msg)
 	}
-	payload := server.New(server.Options{MaxSize: maxSize, WriteSize: cfg.EffectiveWriteSize()})
+	payload := server.New(server.Options{MaxSize: maxSize, WriteSize: cfg.EffectiveWriteSize(), Profiling: *profiling})
 	opts := transport.ServerOptions{
 		Handler:   payload.Handler(),
 		Listen:    *listen,

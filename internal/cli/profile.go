@@ -1,0 +1,102 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/pprof"
+	"strings"
+	"time"
+)
+
+// profiler writes CPU and heap profiles of the client (this process) and,
+// when serverURL is set, of an httpvs serve --profiling, into dir:
+// NAME.client.cpu.pprof, NAME.client.heap.pprof, NAME.server.cpu.pprof,
+// NAME.server.heap.pprof. Failures are reported to warn, never fatal.
+type profiler struct {
+	dir       string
+	serverURL string
+	warn      io.Writer
+	hc        *http.Client
+}
+
+func newProfiler(dir, serverURL string, warn io.Writer) (*profiler, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("--profile: %w", err)
+	}
+	return &profiler{dir: dir, serverURL: serverURL, warn: warn, hc: &http.Client{Timeout: 30 * time.Second}}, nil
+}
+
+// start begins profiling the part called name; the returned function ends
+// it and writes the files.
+func (p *profiler) start(name string) (stop func()) {
+	name = strings.NewReplacer("/", "_", " ", "_").Replace(name)
+	var cpu bytes.Buffer
+	clientOn := pprof.StartCPUProfile(&cpu) == nil
+	serverOn := p.serverURL != "" && p.post("/debug/profile/start", nil) == nil
+	return func() {
+		if clientOn {
+			pprof.StopCPUProfile()
+			p.write(name+".client.cpu.pprof", cpu.Bytes())
+			var heap bytes.Buffer
+			runtime.GC()
+			pprof.Lookup("heap").WriteTo(&heap, 0)
+			p.write(name+".client.heap.pprof", heap.Bytes())
+		}
+		if serverOn {
+			var body bytes.Buffer
+			if p.post("/debug/profile/stop", &body) == nil {
+				p.write(name+".server.cpu.pprof", body.Bytes())
+			}
+			if resp, err := p.hc.Get(p.serverURL + "/debug/profile/heap"); err == nil {
+				b, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				p.write(name+".server.heap.pprof", b)
+			}
+		}
+	}
+}
+
+func (p *profiler) post(path string, into *bytes.Buffer) error {
+	resp, err := p.hc.Post(p.serverURL+path, "", nil)
+	if err != nil {
+		fmt.Fprintf(p.warn, "httpvs: profile: %v\n", err)
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode/100 != 2 {
+		err := fmt.Errorf("POST %s: %s", path, resp.Status)
+		if resp.StatusCode == http.StatusNotFound {
+			err = fmt.Errorf("%s serves no profiles: start it with httpvs serve --profiling for server profiles", p.serverURL)
+			p.serverURL = ""
+		}
+		fmt.Fprintf(p.warn, "httpvs: profile: %v\n", err)
+		return err
+	}
+	if into != nil {
+		_, err = io.Copy(into, resp.Body)
+	}
+	return err
+}
+
+func (p *profiler) write(name string, b []byte) {
+	if err := os.WriteFile(filepath.Join(p.dir, name), b, 0o644); err != nil {
+		fmt.Fprintf(p.warn, "httpvs: profile: %v\n", err)
+	}
+}
+
+// profileServerURL is where a target URL's server would serve profiles:
+// its cleartext base URL, or "" for https (the profiler does not carry
+// the target's TLS trust).
+func profileServerURL(rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil || u.Scheme != "http" {
+		return ""
+	}
+	return "http://" + u.Host
+}

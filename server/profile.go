@@ -1,0 +1,60 @@
+package server
+
+import (
+	"bytes"
+	"net/http"
+	"runtime"
+	"runtime/pprof"
+	"sync"
+)
+
+// profiler serves the process's CPU and heap profiles on request, for
+// httpvs run --profile (Options.Profiling): POST /debug/profile/start
+// starts a CPU profile, POST /debug/profile/stop ends it and returns it,
+// GET /debug/profile/heap returns a heap profile. Both are pprof's
+// protobuf format.
+type profiler struct {
+	mu  sync.Mutex
+	buf *bytes.Buffer // the running CPU profile, nil when none
+}
+
+func (p *profiler) routes(mux *http.ServeMux) {
+	mux.HandleFunc("POST /debug/profile/start", p.start)
+	mux.HandleFunc("POST /debug/profile/stop", p.stop)
+	mux.HandleFunc("GET /debug/profile/heap", p.heap)
+}
+
+func (p *profiler) start(w http.ResponseWriter, _ *http.Request) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.buf != nil {
+		http.Error(w, "a CPU profile is already running", http.StatusConflict)
+		return
+	}
+	buf := new(bytes.Buffer)
+	if err := pprof.StartCPUProfile(buf); err != nil {
+		http.Error(w, err.Error(), http.StatusConflict)
+		return
+	}
+	p.buf = buf
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (p *profiler) stop(w http.ResponseWriter, _ *http.Request) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.buf == nil {
+		http.Error(w, "no CPU profile is running", http.StatusConflict)
+		return
+	}
+	pprof.StopCPUProfile()
+	w.Header().Set("Content-Type", "application/octet-stream")
+	w.Write(p.buf.Bytes())
+	p.buf = nil
+}
+
+func (p *profiler) heap(w http.ResponseWriter, _ *http.Request) {
+	runtime.GC() // up-to-date figures, as go test -memprofile does
+	w.Header().Set("Content-Type", "application/octet-stream")
+	pprof.Lookup("heap").WriteTo(w, 0)
+}
