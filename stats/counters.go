@@ -11,6 +11,42 @@ type IOStats struct {
 	ReadBytes   int64 `json:"read_bytes"`  // bytes returned by Read
 	Writes      int64 `json:"writes"`      // Write calls
 	WriteBytes  int64 `json:"write_bytes"` // bytes written
+	// ReadSizes and WriteSizes count the calls by bytes moved, in
+	// SizeBuckets: up to 1 KiB, 4 KiB, 16 KiB, 64 KiB, 256 KiB, 1 MiB,
+	// and above.
+	ReadSizes  SizeCounts `json:"read_sizes"`
+	WriteSizes SizeCounts `json:"write_sizes"`
+}
+
+// SizeBuckets are the upper bounds, in bytes, of the size distributions'
+// buckets; the last bucket holds everything above.
+var SizeBuckets = [...]int64{1 << 10, 4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20}
+
+// SizeCounts is a size distribution over SizeBuckets.
+type SizeCounts [len(SizeBuckets) + 1]int64
+
+// SizeBucket returns the index in SizeCounts of a size of n bytes.
+func SizeBucket(n int64) int {
+	b := 0
+	for b < len(SizeBuckets) && n > SizeBuckets[b] {
+		b++
+	}
+	return b
+}
+
+// Add adds o to c.
+func (c *SizeCounts) Add(o SizeCounts) {
+	for i := range c {
+		c[i] += o[i]
+	}
+}
+
+// Sub returns c - o.
+func (c SizeCounts) Sub(o SizeCounts) SizeCounts {
+	for i := range c {
+		c[i] -= o[i]
+	}
+	return c
 }
 
 // Add adds o to s.
@@ -20,6 +56,8 @@ func (s *IOStats) Add(o IOStats) {
 	s.ReadBytes += o.ReadBytes
 	s.Writes += o.Writes
 	s.WriteBytes += o.WriteBytes
+	s.ReadSizes.Add(o.ReadSizes)
+	s.WriteSizes.Add(o.WriteSizes)
 }
 
 // Sub returns s - o: what happened between snapshot o and snapshot s.
@@ -30,6 +68,8 @@ func (s IOStats) Sub(o IOStats) IOStats {
 		ReadBytes:   s.ReadBytes - o.ReadBytes,
 		Writes:      s.Writes - o.Writes,
 		WriteBytes:  s.WriteBytes - o.WriteBytes,
+		ReadSizes:   s.ReadSizes.Sub(o.ReadSizes),
+		WriteSizes:  s.WriteSizes.Sub(o.WriteSizes),
 	}
 }
 

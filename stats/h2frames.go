@@ -4,10 +4,6 @@ package stats
 // section 6): DATA 0 to CONTINUATION 9.
 var H2FrameTypes = [10]string{"data", "headers", "priority", "rst_stream", "settings", "push_promise", "ping", "goaway", "window_update", "continuation"}
 
-// H2DataSizeBuckets are the upper bounds, in bytes, of the DATA frame size
-// distribution's buckets; the last bucket holds everything above.
-var H2DataSizeBuckets = [...]int64{1 << 10, 4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20}
-
 // H2Direction counts the frames one end sent or received on its HTTP/2
 // cleartext (h2c) connections, parsed passively from the bytes on the wire.
 type H2Direction struct {
@@ -15,7 +11,7 @@ type H2Direction struct {
 	DataBytes int64            `json:"data_bytes"` // DATA payload bytes, padding included
 	// DataSizes counts DATA frames by payload size: up to 1 KiB, 4 KiB,
 	// 16 KiB, 64 KiB, 256 KiB, 1 MiB, and above.
-	DataSizes [len(H2DataSizeBuckets) + 1]int64 `json:"data_sizes"`
+	DataSizes SizeCounts `json:"data_sizes"`
 }
 
 // Add adds o to d.
@@ -27,21 +23,16 @@ func (d *H2Direction) Add(o H2Direction) {
 		d.Frames[k] += v
 	}
 	d.DataBytes += o.DataBytes
-	for i := range d.DataSizes {
-		d.DataSizes[i] += o.DataSizes[i]
-	}
+	d.DataSizes.Add(o.DataSizes)
 }
 
 // Sub returns d - o.
 func (d H2Direction) Sub(o H2Direction) H2Direction {
-	r := H2Direction{Frames: map[string]int64{}, DataBytes: d.DataBytes - o.DataBytes}
+	r := H2Direction{Frames: map[string]int64{}, DataBytes: d.DataBytes - o.DataBytes, DataSizes: d.DataSizes.Sub(o.DataSizes)}
 	for k, v := range d.Frames {
 		if n := v - o.Frames[k]; n != 0 {
 			r.Frames[k] = n
 		}
-	}
-	for i := range r.DataSizes {
-		r.DataSizes[i] = d.DataSizes[i] - o.DataSizes[i]
 	}
 	return r
 }

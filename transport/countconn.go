@@ -15,16 +15,22 @@ var counting = true
 // shared by all of them, so its fields are atomic.
 type ioCounter struct {
 	conns, reads, readBytes, writes, writeBytes atomic.Int64
+	readSizes, writeSizes                       [len(stats.SizeCounts{})]atomic.Int64
 }
 
 func (c *ioCounter) snapshot() stats.IOStats {
-	return stats.IOStats{
+	s := stats.IOStats{
 		Connections: c.conns.Load(),
 		Reads:       c.reads.Load(),
 		ReadBytes:   c.readBytes.Load(),
 		Writes:      c.writes.Load(),
 		WriteBytes:  c.writeBytes.Load(),
 	}
+	for i := range s.ReadSizes {
+		s.ReadSizes[i] = c.readSizes[i].Load()
+		s.WriteSizes[i] = c.writeSizes[i].Load()
+	}
+	return s
 }
 
 // countingConn counts every Read and Write on the connection it wraps
@@ -53,6 +59,7 @@ func (cc *countingConn) Read(p []byte) (int, error) {
 	n, err := cc.Conn.Read(p)
 	cc.c.reads.Add(1)
 	cc.c.readBytes.Add(int64(n))
+	cc.c.readSizes[stats.SizeBucket(int64(n))].Add(1)
 	if cc.rp != nil && n > 0 {
 		cc.rp.feed(p[:n])
 	}
@@ -63,6 +70,7 @@ func (cc *countingConn) Write(p []byte) (int, error) {
 	n, err := cc.Conn.Write(p)
 	cc.c.writes.Add(1)
 	cc.c.writeBytes.Add(int64(n))
+	cc.c.writeSizes[stats.SizeBucket(int64(n))].Add(1)
 	if cc.wp != nil && n > 0 {
 		cc.wp.feed(p[:n])
 	}

@@ -15,7 +15,7 @@ const h2Preface = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
 type h2Counter struct {
 	frames    [11]atomic.Int64 // by type; index 10 for unknown types
 	dataBytes atomic.Int64
-	dataSizes [len(stats.H2DataSizeBuckets) + 1]atomic.Int64
+	dataSizes [len(stats.SizeCounts{})]atomic.Int64
 }
 
 func (c *h2Counter) snapshot() stats.H2Direction {
@@ -42,11 +42,7 @@ func (c *h2Counter) frame(typ byte, length int64) {
 	c.frames[typ].Add(1)
 	if typ == 0 {
 		c.dataBytes.Add(length)
-		b := 0
-		for b < len(stats.H2DataSizeBuckets) && length > stats.H2DataSizeBuckets[b] {
-			b++
-		}
-		c.dataSizes[b].Add(1)
+		c.dataSizes[stats.SizeBucket(length)].Add(1)
 	}
 }
 

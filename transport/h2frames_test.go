@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/units"
 )
 
@@ -119,4 +120,50 @@ func TestFrameParserSplitsAnywhere(t *testing.T) {
 	if got.Frames["settings"] != 1 || got.Frames["headers"] != 1 || got.Frames["data"] != 1 || got.DataBytes != 5 || c.conns.Load() != 1 {
 		t.Fatalf("counted %+v, %d connections", got, c.conns.Load())
 	}
+}
+
+// TestIOSizeDistribution checks that every read and write call lands in
+// one size bucket, at both ends.
+func TestIOSizeDistribution(t *testing.T) {
+	body := strings.Repeat("x", 1<<20)
+	s, err := NewServer(ServerOptions{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, body) }), Listen: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	c, err := NewClient(ClientOptions{Protocol: H1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	resp, err := c.HTTP().Get(s.URL(H1) + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	tcp, _, _ := s.IOStats()
+	for _, st := range []struct {
+		name       string
+		calls, sum int64
+	}{
+		{"client reads", c.IO().Reads, sumOf(c.IO().ReadSizes)},
+		{"client writes", c.IO().Writes, sumOf(c.IO().WriteSizes)},
+		{"server reads", tcp.Reads, sumOf(tcp.ReadSizes)},
+		{"server writes", tcp.Writes, sumOf(tcp.WriteSizes)},
+	} {
+		if st.calls == 0 || st.calls != st.sum {
+			t.Errorf("%s: %d calls, %d in the size buckets", st.name, st.calls, st.sum)
+		}
+	}
+	if c.IO().ReadBytes < 1<<20 {
+		t.Errorf("client read %d bytes", c.IO().ReadBytes)
+	}
+}
+
+func sumOf(c stats.SizeCounts) (n int64) {
+	for _, v := range c {
+		n += v
+	}
+	return n
 }
