@@ -53,7 +53,11 @@ const GoneAfter = time.Second
 func (r *run) noteOutcome(kind stats.ErrorKind, failed bool, at time.Time) {
 	switch {
 	case !failed:
-		r.lastOK.Store(at.UnixNano())
+		// Every worker lands here on every success: store rarely, so that
+		// the cores do not pass the cache line back and forth.
+		if now := at.UnixNano(); now-r.lastOK.Load() > int64(GoneAfter/10) {
+			r.lastOK.Store(now)
+		}
 	case kind == stats.ErrRefused && at.UnixNano()-r.lastOK.Load() > int64(GoneAfter):
 		if r.gone.CompareAndSwap(false, true) {
 			r.stopRun()
