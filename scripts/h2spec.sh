@@ -12,7 +12,8 @@ cd "$(dirname "$0")/.."
 H2SPEC_VERSION=v2.2.1+incompatible
 h2spec=$(command -v h2spec || true)
 if [[ -z $h2spec ]]; then
-	h2spec="$(go env GOPATH)/bin/h2spec"
+	gobin=$(go env GOBIN)
+	h2spec="${gobin:-$(go env GOPATH)/bin}/h2spec"
 	if [[ ! -x $h2spec ]]; then
 		echo "h2spec: installing github.com/summerwind/h2spec@$H2SPEC_VERSION"
 		go install "github.com/summerwind/h2spec/cmd/h2spec@$H2SPEC_VERSION"
