@@ -14,7 +14,7 @@ import (
 // and CPU seconds per GB; request cells ns/op (wall time per request at
 // the cell's concurrency), req/s, latency percentiles and allocations.
 func Benchstat(w io.Writer, res *matrix.Results) error {
-	bw := &errWriter{w: w}
+	bw := &printer{w: w}
 	e := res.Env
 	fmt.Fprintf(bw, "goos: %s\ngoarch: %s\n", e.OS, e.Arch)
 	if e.CPUModel != "" {

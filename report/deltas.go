@@ -43,7 +43,7 @@ func Deltas(w io.Writer, ds []matrix.Delta) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	ew := &errWriter{w: w}
+	ew := &printer{w: w}
 	if len(ds) > 0 {
 		fmt.Fprintf(ew, "~: not significant at alpha %.2f (Mann-Whitney U test on the repetitions)\n", ds[0].Alpha)
 	}

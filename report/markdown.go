@@ -13,7 +13,7 @@ import (
 // per scenario with the transports as columns, as Matrix does for a
 // terminal.
 func Markdown(w io.Writer, res *matrix.Results) error {
-	bw := &errWriter{w: w}
+	bw := &printer{w: w}
 	fmt.Fprintf(bw, "# httpvs run, %s\n\n", res.Started.Format("2006-01-02 15:04:05 MST"))
 	fmt.Fprintf(bw, "%s\n\n", runLine(res))
 	if res.Partial {

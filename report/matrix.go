@@ -13,7 +13,7 @@ import (
 // a table per scenario with the transports as columns, each cell's median
 // and its ratio to h1 (above 1.00x: faster than HTTP/1.1), and notes.
 func Matrix(w io.Writer, res *matrix.Results) error {
-	bw := &errWriter{w: w}
+	bw := &printer{w: w}
 	fmt.Fprintln(bw, runLine(res))
 	for _, g := range grids(res) {
 		fmt.Fprintf(bw, "\n%s\n", g.title)
@@ -51,19 +51,4 @@ func runLine(res *matrix.Results) string {
 	}
 	return fmt.Sprintf("httpvs run %s: %s; %s/%s, %s, %d cores, GOMAXPROCS %d, %s; %d repetition(s) per cell, load %gs each, transfers %s, %s engine; medians, * marks a spread over %.0f%%",
 		e.Version, target, e.OS, e.Arch, cpu, e.Cores, e.GOMAXPROCS, e.GoVersion, s.Repeat, s.DurationSeconds, size, s.Engine, matrix.NoisySpread*100)
-}
-
-// errWriter keeps the first write error, so renderers check once.
-type errWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (e *errWriter) Write(p []byte) (int, error) {
-	if e.err != nil {
-		return 0, e.err
-	}
-	n, err := e.w.Write(p)
-	e.err = err
-	return n, err
 }

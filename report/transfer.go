@@ -157,6 +157,17 @@ type printer struct {
 	err error
 }
 
+// Write lets a printer stand under fmt.Fprintf and tabwriter; after the
+// first error it writes nothing more.
+func (p *printer) Write(b []byte) (int, error) {
+	if p.err != nil {
+		return 0, p.err
+	}
+	n, err := p.w.Write(b)
+	p.err = err
+	return n, err
+}
+
 func (p *printer) f(format string, args ...any) {
 	if p.err == nil {
 		_, p.err = fmt.Fprintf(p.w, format, args...)

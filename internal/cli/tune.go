@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/httpvs/httpvs/report"
@@ -79,25 +80,9 @@ func printTune(w io.Writer, rep *tune.Report) error {
 			fmt.Fprintf(w, "  why the default is slow: %s\n", d)
 		}
 		fmt.Fprintf(w, "  paste:\n")
-		for _, line := range splitLines(r.GoCode) {
+		for _, line := range strings.Split(strings.TrimSuffix(r.GoCode, "\n"), "\n") {
 			fmt.Fprintf(w, "    %s\n", line)
 		}
 	}
 	return nil
-}
-
-func splitLines(s string) []string {
-	var out []string
-	for len(s) > 0 {
-		i := 0
-		for i < len(s) && s[i] != '\n' {
-			i++
-		}
-		out = append(out, s[:i])
-		if i < len(s) {
-			i++
-		}
-		s = s[i:]
-	}
-	return out
 }
