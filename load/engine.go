@@ -65,6 +65,13 @@ func (r *run) noteOutcome(kind stats.ErrorKind, failed bool, at time.Time) {
 	}
 }
 
+// leanLoop says whether the run drives HTTP/2 connections with the fast
+// engine's closed loop (transport.LeanLoop) rather than a goroutine per
+// stream.
+func (r *run) leanLoop() bool {
+	return r.cfg.Engine == EngineFast && r.cfg.NewCaller == nil && !r.open && r.cfg.Client.Protocol.Version() == 2
+}
+
 // connClient is one connection slot of either engine.
 type connClient interface {
 	Connections() int64
@@ -194,12 +201,14 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	stopProgress := r.progress(runCtx)
 
 	var wg sync.WaitGroup
-	for i := 0; i < workers; i++ {
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			newWorker(r, clients[i%cfg.Conns], r.shards[i%len(r.shards)]).loop(runCtx)
-		}(i)
+	if r.leanLoop() {
+		for i, c := range clients {
+			wg.Go(func() { newWorker(r, c, r.shards[i%len(r.shards)]).leanLoop(runCtx) })
+		}
+	} else {
+		for i := 0; i < workers; i++ {
+			wg.Go(func() { newWorker(r, clients[i%cfg.Conns], r.shards[i%len(r.shards)]).loop(runCtx) })
+		}
 	}
 	// The measured phase ends at the deadline (or when the last worker
 	// is done), before requests cut off by it are abandoned.

@@ -114,13 +114,26 @@ func (w *worker) loop(ctx context.Context) {
 			}
 			measuring = !intended.Before(r.measureAt)
 		} else {
-			measuring = !time.Now().Before(r.measureAt)
-			if measuring && r.byCount && r.tickets.Add(1) > r.maxTickets {
+			var ok bool
+			if measuring, ok = r.claim(ctx); !ok {
 				return
 			}
 		}
 		w.once(ctx, traced, intended, measuring)
 	}
+}
+
+// claim takes a closed loop's next request slot: ok false when the run is
+// over, measuring false during the warmup.
+func (r *run) claim(ctx context.Context) (measuring, ok bool) {
+	if ctx.Err() != nil {
+		return false, false
+	}
+	measuring = !time.Now().Before(r.measureAt)
+	if measuring && r.byCount && r.tickets.Add(1) > r.maxTickets {
+		return false, false
+	}
+	return measuring, true
 }
 
 // exchange is one request's outcome, before it is judged.
@@ -145,7 +158,30 @@ func (w *worker) once(runCtx, traced context.Context, intended time.Time, measur
 	default:
 		x = w.stdExchange(traced, start)
 	}
-	end := time.Now()
+	w.settle(runCtx, x, intended, start, time.Now(), measuring)
+}
+
+// leanLoop runs the fast engine's HTTP/2 closed loop: the connection's
+// reader starts each request as another ends, with no goroutine per
+// stream.
+func (w *worker) leanLoop(ctx context.Context) {
+	bodyLen := int64(len(w.r.body))
+	_ = w.lean.RunLoop(ctx, transport.LeanLoop{ // its only errors are for a misuse, ruled out by Run
+		Streams: w.r.cfg.Streams,
+		Timeout: w.r.cfg.RequestTimeout,
+		Next:    func() (bool, bool) { return w.r.claim(ctx) },
+		Done: func(measuring bool, start, end time.Time, resp transport.LeanResponse, err error) {
+			x := exchange{status: resp.Status, got: resp.BodyBytes, length: -1, err: err}
+			if resp.Status != 0 {
+				x.answered, x.sent = true, bodyLen
+			}
+			w.settle(ctx, x, time.Time{}, start, end, measuring)
+		},
+	})
+}
+
+// settle judges one request's exchange and records it if measuring.
+func (w *worker) settle(runCtx context.Context, x exchange, intended, start, end time.Time, measuring bool) {
 	var (
 		kind    stats.ErrorKind
 		failure error

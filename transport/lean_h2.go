@@ -90,11 +90,12 @@ func (p *h2Pool) get(ctx context.Context) (*h2Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	hc, err := newH2Conn(p, conn)
+	hc, err := newH2Conn(p, conn, nil)
 	if err != nil {
 		conn.Close()
 		return nil, err
 	}
+	hc.start()
 	p.cur = hc
 	return hc, nil
 }
@@ -114,6 +115,8 @@ func (p *h2Pool) close() {
 type h2Conn struct {
 	p    *h2Pool
 	conn net.Conn
+	br   *bufio.Reader
+	loop *h2Loop // nil unless a LeanLoop drives the connection
 
 	wmu     sync.Mutex
 	pending atomic.Int32 // writers holding or waiting for wmu
@@ -135,9 +138,12 @@ type h2Conn struct {
 	recvUnacked uint32 // reader goroutine only: connection bytes not yet returned
 }
 
-func newH2Conn(p *h2Pool, conn net.Conn) (*h2Conn, error) {
+// newH2Conn sends the preface and settings on conn; start starts its
+// reader.
+func newH2Conn(p *h2Pool, conn net.Conn, loop *h2Loop) (*h2Conn, error) {
 	hc := &h2Conn{
-		p: p, conn: conn,
+		p: p, conn: conn, loop: loop,
+		br:          bufio.NewReaderSize(conn, leanReadBuffer),
 		bw:          bufio.NewWriterSize(conn, 64<<10),
 		streams:     make(map[uint32]*h2Stream),
 		nextID:      1,
@@ -147,7 +153,7 @@ func newH2Conn(p *h2Pool, conn net.Conn) (*h2Conn, error) {
 		sendWin:     65535,
 	}
 	hc.cond = sync.NewCond(&hc.mu)
-	hc.fr = http2.NewFramer(hc.bw, bufio.NewReaderSize(conn, leanReadBuffer))
+	hc.fr = http2.NewFramer(hc.bw, hc.br)
 	hc.fr.SetReuseFrames()
 	hc.fr.SetMaxReadFrameSize(p.maxFrame)
 	hc.fr.ReadMetaHeaders = hpack.NewDecoder(4096, nil)
@@ -170,8 +176,16 @@ func newH2Conn(p *h2Pool, conn net.Conn) (*h2Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	go hc.readLoop()
 	return hc, nil
+}
+
+// start starts the connection's reader.
+func (hc *h2Conn) start() {
+	if hc.loop != nil {
+		go hc.runLoop()
+	} else {
+		go hc.readLoop()
+	}
 }
 
 // unusableErr says why no new stream may start; hc.mu must be held.
@@ -379,6 +393,14 @@ type h2Stream struct {
 	bytes       int64
 	sendWin     int64
 	recvUnacked uint32
+
+	// A LeanLoop's stream: the loop's goroutine reads these once the
+	// stream has ended.
+	loop    *h2Loop
+	mark    bool
+	started time.Time
+	err     error
+	rest    []byte // request body not yet sent
 }
 
 func newH2Stream(ctx context.Context, p *h2Pool) *h2Stream {
@@ -387,7 +409,13 @@ func newH2Stream(ctx context.Context, p *h2Pool) *h2Stream {
 	return &h2Stream{ctx: ctx, p: p, done: make(chan error, 1), timer: t}
 }
 
+// finish ends the stream with err; hc.mu must be held.
 func (s *h2Stream) finish(err error) {
+	if s.loop != nil {
+		s.err = err
+		s.loop.ended = append(s.loop.ended, s)
+		return
+	}
 	select {
 	case s.done <- err:
 	default:

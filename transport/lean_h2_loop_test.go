@@ -1,0 +1,190 @@
+package transport
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/httpvs/httpvs/stats"
+)
+
+// loopTally counts what a LeanLoop's callbacks saw.
+type loopTally struct {
+	limit             int64 // requests Next allows
+	started, ended    int64
+	ok, bytes         int64
+	kinds             map[stats.ErrorKind]int64
+	marksOut, marksIn int64 // marks Next gave and Done got back
+	backwards         int64 // requests that ended before they started
+}
+
+func (lt *loopTally) loop(streams int, timeout time.Duration) LeanLoop {
+	lt.kinds = map[stats.ErrorKind]int64{}
+	return LeanLoop{
+		Streams: streams,
+		Timeout: timeout,
+		Next: func() (bool, bool) {
+			if lt.started >= lt.limit {
+				return false, false
+			}
+			lt.started++
+			mark := lt.started%3 == 0
+			if mark {
+				lt.marksOut++
+			}
+			return mark, true
+		},
+		Done: func(mark bool, start, end time.Time, resp LeanResponse, err error) {
+			lt.ended++
+			if mark {
+				lt.marksIn++
+			}
+			if end.Before(start) {
+				lt.backwards++
+			}
+			if err != nil {
+				lt.kinds[Classify(err)]++
+				return
+			}
+			if resp.Status == http.StatusOK {
+				lt.ok++
+				lt.bytes += resp.BodyBytes
+			}
+		},
+	}
+}
+
+func leanLoopServer(t *testing.T, h http.HandlerFunc) *Server {
+	t.Helper()
+	ts, err := NewServer(ServerOptions{Handler: h, Listen: "127.0.0.1:0", TLSListen: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ts.Close() })
+	return ts
+}
+
+func leanLoopClient(t *testing.T, ts *Server, p Protocol, path string) *LeanClient {
+	t.Helper()
+	u, err := url.Parse(ts.URL(p) + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := NewLeanClient(ClientOptions{Protocol: p, RootCAs: CertPool(ts.Cert())}, LeanRequest{URL: u})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// TestLeanLoopCounts runs an exact number of requests over h2c and h2 and
+// checks every one is handed back once, with its body, on one connection.
+func TestLeanLoopCounts(t *testing.T) {
+	var served atomic.Int64
+	ts := leanLoopServer(t, func(w http.ResponseWriter, r *http.Request) {
+		served.Add(1)
+		w.Write([]byte("hello"))
+	})
+	for _, p := range []Protocol{H2C, H2} {
+		served.Store(0)
+		c := leanLoopClient(t, ts, p, "/")
+		lt := &loopTally{limit: 503}
+		if err := c.RunLoop(context.Background(), lt.loop(7, 5*time.Second)); err != nil {
+			t.Fatal(err)
+		}
+		if lt.started != 503 || lt.ended != 503 || lt.ok != 503 || lt.bytes != 503*5 || served.Load() != 503 {
+			t.Fatalf("%s: started %d ended %d ok %d bytes %d served %d, want 503 each and %d bytes", p, lt.started, lt.ended, lt.ok, lt.bytes, served.Load(), 503*5)
+		}
+		if lt.backwards != 0 || lt.marksIn != lt.marksOut || lt.marksOut != 503/3 || c.Connections() != 1 {
+			t.Fatalf("%s: %d requests ended before they started; marks out %d in %d; %d connections, want 1", p, lt.backwards, lt.marksOut, lt.marksIn, c.Connections())
+		}
+	}
+}
+
+// TestLeanLoopTimeoutsAndResets: requests the server never answers time
+// out and are reset; requests the server resets count as resets; the loop
+// goes on with the others.
+func TestLeanLoopTimeoutsAndResets(t *testing.T) {
+	var n, canceled atomic.Int64
+	ts := leanLoopServer(t, func(w http.ResponseWriter, r *http.Request) {
+		switch n.Add(1) % 10 {
+		case 3: // never answered: the client must give up and reset
+			select {
+			case <-r.Context().Done():
+				canceled.Add(1)
+			case <-time.After(10 * time.Second):
+			}
+			return
+		case 6:
+			panic(http.ErrAbortHandler) // RST_STREAM
+		}
+		w.Write([]byte("ok"))
+	})
+	c := leanLoopClient(t, ts, H2C, "/")
+	lt := &loopTally{limit: 100}
+	start := time.Now()
+	if err := c.RunLoop(context.Background(), lt.loop(10, 300*time.Millisecond)); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("100 requests with 300ms timeouts took %v", d)
+	}
+	if lt.ended != 100 || lt.ok != 80 || lt.kinds[stats.ErrTimeout] != 10 || lt.kinds[stats.ErrReset] != 10 {
+		t.Fatalf("ended %d ok %d errors %v, want 100, 80, 10 timeouts and 10 resets", lt.ended, lt.ok, lt.kinds)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for canceled.Load() < 10 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if canceled.Load() != 10 {
+		t.Errorf("the server saw %d of 10 timed-out requests canceled", canceled.Load())
+	}
+}
+
+// TestLeanLoopCanceled: ending the context mid-run ends the loop, and
+// every request Next allowed is still handed to Done exactly once.
+func TestLeanLoopCanceled(t *testing.T) {
+	ts := leanLoopServer(t, func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/slow") {
+			time.Sleep(20 * time.Millisecond)
+		}
+		w.Write([]byte("ok"))
+	})
+	c := leanLoopClient(t, ts, H2C, "/slow")
+	lt := &loopTally{limit: 1 << 40}
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	if err := c.RunLoop(ctx, lt.loop(5, 5*time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("RunLoop returned %v after its context ended", d)
+	}
+	if lt.started == 0 || lt.started != lt.ended || lt.ok == 0 {
+		t.Fatalf("started %d ended %d ok %d: every started request must end once", lt.started, lt.ended, lt.ok)
+	}
+}
+
+// TestLeanLoopRedials: a server that is gone fails each dial as a request;
+// Next's allowance is used up by the failures and RunLoop returns.
+func TestLeanLoopRedials(t *testing.T) {
+	ts := leanLoopServer(t, func(w http.ResponseWriter, r *http.Request) {})
+	c := leanLoopClient(t, ts, H2C, "/")
+	ts.Close()
+	lt := &loopTally{limit: 20}
+	if err := c.RunLoop(context.Background(), lt.loop(4, time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if lt.ended != 20 || lt.kinds[stats.ErrRefused] != 20 {
+		t.Fatalf("ended %d, errors %v: want 20 refused", lt.ended, lt.kinds)
+	}
+	if err := c.RunLoop(context.Background(), LeanLoop{}); err == nil {
+		t.Fatal("RunLoop took an empty LeanLoop")
+	}
+}
