@@ -134,26 +134,8 @@ func readH1Response(br *bufio.Reader, head bool) (resp LeanResponse, keep bool, 
 			if bytes.Equal(h, crlf) || (len(h) == 1 && h[0] == '\n') {
 				break
 			}
-			name, value, ok := bytes.Cut(h, []byte(":"))
-			if !ok {
-				return resp, false, fmt.Errorf("%w: header line %q", errH1Malformed, bytes.TrimSpace(h))
-			}
-			value = bytes.TrimSpace(value)
-			switch {
-			case asciiEqualFold(name, "content-length"):
-				n, err := strconv.ParseInt(string(value), 10, 64)
-				if err != nil || n < 0 {
-					return resp, false, fmt.Errorf("%w: Content-Length %q", errH1Malformed, value)
-				}
-				length = n
-			case asciiEqualFold(name, "transfer-encoding"):
-				// HTTP/1.0 has no transfer codings: its body runs to the end,
-				// as net/http reads it.
-				chunked = line[7] == '1' && bytes.Contains(bytes.ToLower(value), []byte("chunked"))
-			case asciiEqualFold(name, "connection"):
-				if asciiEqualFold(value, "close") {
-					keep = false
-				}
+			if err := applyH1Header(h, line[7] == '1', &length, &chunked, &keep); err != nil {
+				return resp, false, err
 			}
 		}
 		if status >= 100 && status < 200 {
