@@ -6,6 +6,7 @@ import (
 	"math"
 	"net/http"
 	"net/url"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -65,11 +66,31 @@ func (r *run) noteOutcome(kind stats.ErrorKind, failed bool, at time.Time) {
 	}
 }
 
-// leanLoop says whether the run drives HTTP/2 connections with the fast
-// engine's closed loop (transport.LeanLoop) rather than a goroutine per
-// stream.
-func (r *run) leanLoop() bool {
-	return r.cfg.Engine == EngineFast && r.cfg.NewCaller == nil && !r.open && r.cfg.Client.Protocol.Version() == 2
+// leanLoops plans the fast engine's closed loops (transport.LeanLoop),
+// which run without a goroutine per request: one per HTTP/2 connection
+// with Streams streams each, or, for HTTP/1.1, one per core (as wrk's
+// threads) sharing the connections. It returns each loop's requests in
+// flight, run by clients[i]; nil means a goroutine per stream instead
+// (open loops, the std engine, h1-tls).
+func (r *run) leanLoops(clients []connClient) []int {
+	if r.cfg.Engine != EngineFast || r.cfg.NewCaller != nil || r.open {
+		return nil
+	}
+	if lean, ok := clients[0].(*transport.LeanClient); !ok || !lean.CanLoop() {
+		return nil
+	}
+	if r.cfg.Client.Protocol.Version() == 2 {
+		loops := make([]int, len(clients))
+		for i := range loops {
+			loops[i] = r.cfg.Streams
+		}
+		return loops
+	}
+	loops := make([]int, min(len(clients), runtime.GOMAXPROCS(0)))
+	for i := range r.cfg.Conns {
+		loops[i%len(loops)]++
+	}
+	return loops
 }
 
 // connClient is one connection slot of either engine.
@@ -201,9 +222,9 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	stopProgress := r.progress(runCtx)
 
 	var wg sync.WaitGroup
-	if r.leanLoop() {
-		for i, c := range clients {
-			wg.Go(func() { newWorker(r, c, r.shards[i%len(r.shards)]).leanLoop(runCtx) })
+	if loops := r.leanLoops(clients); loops != nil {
+		for i, streams := range loops {
+			wg.Go(func() { newWorker(r, clients[i], r.shards[i%len(r.shards)]).leanLoop(runCtx, streams) })
 		}
 	} else {
 		for i := 0; i < workers; i++ {

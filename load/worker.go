@@ -161,13 +161,13 @@ func (w *worker) once(runCtx, traced context.Context, intended time.Time, measur
 	w.settle(runCtx, x, intended, start, time.Now(), measuring)
 }
 
-// leanLoop runs the fast engine's HTTP/2 closed loop: the connection's
-// reader starts each request as another ends, with no goroutine per
-// stream.
-func (w *worker) leanLoop(ctx context.Context) {
+// leanLoop runs one of the fast engine's closed loops with streams
+// requests in flight: each request starts as another ends, on the loop's
+// goroutine.
+func (w *worker) leanLoop(ctx context.Context, streams int) {
 	bodyLen := int64(len(w.r.body))
 	_ = w.lean.RunLoop(ctx, transport.LeanLoop{ // its only errors are for a misuse, ruled out by Run
-		Streams: w.r.cfg.Streams,
+		Streams: streams,
 		Timeout: w.r.cfg.RequestTimeout,
 		Next:    func() (bool, bool) { return w.r.claim(ctx) },
 		Done: func(measuring bool, start, end time.Time, resp transport.LeanResponse, err error) {

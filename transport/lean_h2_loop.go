@@ -10,37 +10,8 @@ import (
 	"golang.org/x/net/http2"
 )
 
-// LeanLoop is a closed loop of requests on one HTTP/2 connection, driven
-// by the goroutine that reads the connection, as h2load's event loop
-// drives its sessions: when a response ends, the next request's HEADERS
-// go into the write buffer at once, and the buffer is flushed only when
-// every frame already received has been handled. Many streams' frames
-// then leave in one system call and no goroutine is woken per request.
-type LeanLoop struct {
-	Streams int           // requests in flight at once (at most the server's SETTINGS_MAX_CONCURRENT_STREAMS)
-	Timeout time.Duration // a request unanswered for this long fails; checked every Timeout/8
-
-	// Next is called before each request, on the connection's goroutine.
-	// ok false starts no more requests; mark is handed back to Done.
-	Next func() (mark, ok bool)
-	// Done is called once per request Next allowed, on the connection's
-	// goroutine, with the times the request was queued and ended. resp
-	// holds what arrived before err, if any.
-	Done func(mark bool, start, end time.Time, resp LeanResponse, err error)
-}
-
-// RunLoop runs l on the client's connection until Next says stop and
-// every request has ended, or ctx ends. A connection that fails fails its
-// requests in flight and is redialed; a dial that fails fails the request
-// it was for. The client must speak HTTP/2 (h2c or h2) and must not be
-// used for anything else meanwhile.
-func (c *LeanClient) RunLoop(ctx context.Context, l LeanLoop) error {
-	if c.h2 == nil {
-		return fmt.Errorf("RunLoop needs an HTTP/2 client, not %s", c.proto)
-	}
-	if l.Streams < 1 || l.Timeout <= 0 || l.Next == nil || l.Done == nil {
-		return errors.New("RunLoop needs Streams >= 1, Timeout > 0, Next and Done")
-	}
+// runH2Loop runs l on the client's HTTP/2 connection, redialing it.
+func (c *LeanClient) runH2Loop(ctx context.Context, l LeanLoop) error {
 	lp := &h2Loop{cfg: l}
 	for ctx.Err() == nil {
 		if lp.pending == nil {

@@ -82,15 +82,24 @@ func leanLoopClient(t *testing.T, ts *Server, p Protocol, path string) *LeanClie
 	return c
 }
 
-// TestLeanLoopCounts runs an exact number of requests over h2c and h2 and
-// checks every one is handed back once, with its body, on one connection.
+// loopProtocols are the transports RunLoop runs on here.
+func loopProtocols() []Protocol {
+	if h1LoopSupported {
+		return []Protocol{H1, H2C, H2}
+	}
+	return []Protocol{H2C, H2}
+}
+
+// TestLeanLoopCounts runs an exact number of requests over every loop
+// transport and checks every one is handed back once, with its body, on
+// one HTTP/2 connection or one HTTP/1.1 connection per stream.
 func TestLeanLoopCounts(t *testing.T) {
 	var served atomic.Int64
 	ts := leanLoopServer(t, func(w http.ResponseWriter, r *http.Request) {
 		served.Add(1)
 		w.Write([]byte("hello"))
 	})
-	for _, p := range []Protocol{H2C, H2} {
+	for _, p := range loopProtocols() {
 		served.Store(0)
 		c := leanLoopClient(t, ts, p, "/")
 		lt := &loopTally{limit: 503}
@@ -100,8 +109,12 @@ func TestLeanLoopCounts(t *testing.T) {
 		if lt.started != 503 || lt.ended != 503 || lt.ok != 503 || lt.bytes != 503*5 || served.Load() != 503 {
 			t.Fatalf("%s: started %d ended %d ok %d bytes %d served %d, want 503 each and %d bytes", p, lt.started, lt.ended, lt.ok, lt.bytes, served.Load(), 503*5)
 		}
-		if lt.backwards != 0 || lt.marksIn != lt.marksOut || lt.marksOut != 503/3 || c.Connections() != 1 {
-			t.Fatalf("%s: %d requests ended before they started; marks out %d in %d; %d connections, want 1", p, lt.backwards, lt.marksOut, lt.marksIn, c.Connections())
+		wantConns := int64(1)
+		if p == H1 {
+			wantConns = 7
+		}
+		if lt.backwards != 0 || lt.marksIn != lt.marksOut || lt.marksOut != 503/3 || c.Connections() != wantConns {
+			t.Fatalf("%s: %d requests ended before they started; marks out %d in %d; %d connections, want %d", p, lt.backwards, lt.marksOut, lt.marksIn, c.Connections(), wantConns)
 		}
 	}
 }
@@ -121,28 +134,32 @@ func TestLeanLoopTimeoutsAndResets(t *testing.T) {
 			}
 			return
 		case 6:
-			panic(http.ErrAbortHandler) // RST_STREAM
+			panic(http.ErrAbortHandler) // RST_STREAM, or a closed HTTP/1.1 connection
 		}
 		w.Write([]byte("ok"))
 	})
-	c := leanLoopClient(t, ts, H2C, "/")
-	lt := &loopTally{limit: 100}
-	start := time.Now()
-	if err := c.RunLoop(context.Background(), lt.loop(10, 300*time.Millisecond)); err != nil {
-		t.Fatal(err)
-	}
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("100 requests with 300ms timeouts took %v", d)
-	}
-	if lt.ended != 100 || lt.ok != 80 || lt.kinds[stats.ErrTimeout] != 10 || lt.kinds[stats.ErrReset] != 10 {
-		t.Fatalf("ended %d ok %d errors %v, want 100, 80, 10 timeouts and 10 resets", lt.ended, lt.ok, lt.kinds)
-	}
-	deadline := time.Now().Add(5 * time.Second)
-	for canceled.Load() < 10 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if canceled.Load() != 10 {
-		t.Errorf("the server saw %d of 10 timed-out requests canceled", canceled.Load())
+	for _, p := range loopProtocols() {
+		n.Store(0)
+		canceled.Store(0)
+		c := leanLoopClient(t, ts, p, "/")
+		lt := &loopTally{limit: 100}
+		start := time.Now()
+		if err := c.RunLoop(context.Background(), lt.loop(10, 300*time.Millisecond)); err != nil {
+			t.Fatal(err)
+		}
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("%s: 100 requests with 300ms timeouts took %v", p, d)
+		}
+		if lt.ended != 100 || lt.ok != 80 || lt.kinds[stats.ErrTimeout] != 10 || lt.kinds[stats.ErrReset] != 10 {
+			t.Fatalf("%s: ended %d ok %d errors %v, want 100, 80, 10 timeouts and 10 resets", p, lt.ended, lt.ok, lt.kinds)
+		}
+		deadline := time.Now().Add(5 * time.Second)
+		for canceled.Load() < 10 && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if canceled.Load() != 10 {
+			t.Errorf("%s: the server saw %d of 10 timed-out requests canceled", p, canceled.Load())
+		}
 	}
 }
 
@@ -155,19 +172,22 @@ func TestLeanLoopCanceled(t *testing.T) {
 		}
 		w.Write([]byte("ok"))
 	})
-	c := leanLoopClient(t, ts, H2C, "/slow")
-	lt := &loopTally{limit: 1 << 40}
-	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
-	defer cancel()
-	start := time.Now()
-	if err := c.RunLoop(ctx, lt.loop(5, 5*time.Second)); err != nil {
-		t.Fatal(err)
-	}
-	if d := time.Since(start); d > 3*time.Second {
-		t.Errorf("RunLoop returned %v after its context ended", d)
-	}
-	if lt.started == 0 || lt.started != lt.ended || lt.ok == 0 {
-		t.Fatalf("started %d ended %d ok %d: every started request must end once", lt.started, lt.ended, lt.ok)
+	for _, p := range loopProtocols() {
+		c := leanLoopClient(t, ts, p, "/slow")
+		lt := &loopTally{limit: 1 << 40}
+		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		start := time.Now()
+		err := c.RunLoop(ctx, lt.loop(5, 5*time.Second))
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := time.Since(start); d > 3*time.Second {
+			t.Errorf("%s: RunLoop returned %v after its context ended", p, d)
+		}
+		if lt.started == 0 || lt.started != lt.ended || lt.ok == 0 {
+			t.Fatalf("%s: started %d ended %d ok %d: every started request must end once", p, lt.started, lt.ended, lt.ok)
+		}
 	}
 }
 
@@ -175,16 +195,21 @@ func TestLeanLoopCanceled(t *testing.T) {
 // Next's allowance is used up by the failures and RunLoop returns.
 func TestLeanLoopRedials(t *testing.T) {
 	ts := leanLoopServer(t, func(w http.ResponseWriter, r *http.Request) {})
-	c := leanLoopClient(t, ts, H2C, "/")
+	clients := map[Protocol]*LeanClient{}
+	for _, p := range loopProtocols() {
+		clients[p] = leanLoopClient(t, ts, p, "/")
+	}
 	ts.Close()
-	lt := &loopTally{limit: 20}
-	if err := c.RunLoop(context.Background(), lt.loop(4, time.Second)); err != nil {
-		t.Fatal(err)
-	}
-	if lt.ended != 20 || lt.kinds[stats.ErrRefused] != 20 {
-		t.Fatalf("ended %d, errors %v: want 20 refused", lt.ended, lt.kinds)
-	}
-	if err := c.RunLoop(context.Background(), LeanLoop{}); err == nil {
-		t.Fatal("RunLoop took an empty LeanLoop")
+	for p, c := range clients {
+		lt := &loopTally{limit: 20}
+		if err := c.RunLoop(context.Background(), lt.loop(4, time.Second)); err != nil {
+			t.Fatal(err)
+		}
+		if lt.ended != 20 || lt.kinds[stats.ErrRefused] != 20 {
+			t.Fatalf("%s: ended %d, errors %v: want 20 refused", p, lt.ended, lt.kinds)
+		}
+		if err := c.RunLoop(context.Background(), LeanLoop{}); err == nil {
+			t.Fatalf("%s: RunLoop took an empty LeanLoop", p)
+		}
 	}
 }

@@ -1,0 +1,411 @@
+//go:build linux
+
+package transport
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"sync"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// h1LoopSupported: plain HTTP/1.1 closed loops run on epoll here.
+const h1LoopSupported = true
+
+// runH1Loop drives l.Streams HTTP/1.1 connections, one request in flight
+// on each, from one epoll set in one goroutine, as each of wrk's threads
+// does: non-blocking sockets, level-triggered readiness, no goroutine per
+// connection and no Go netpoller between a response and the next request.
+func (c *LeanClient) runH1Loop(ctx context.Context, l LeanLoop) error {
+	addr, err := net.ResolveTCPAddr("tcp", c.addr)
+	if err != nil {
+		return err
+	}
+	p := &h1Poll{c: c, cfg: l, ctx: ctx, epfd: -1, wake: -1}
+	if p.sa, p.family, err = sockaddr(addr); err != nil {
+		return err
+	}
+	if err := p.open(); err != nil {
+		p.close()
+		return err
+	}
+	stop := context.AfterFunc(ctx, p.wakeUp)
+	defer stop()
+	defer p.close()
+	p.run()
+	return nil
+}
+
+// h1Poll is one event loop's state; only its goroutine touches it, except
+// wake, which wakeUp writes under mu.
+type h1Poll struct {
+	c      *LeanClient
+	cfg    LeanLoop
+	ctx    context.Context
+	sa     unix.Sockaddr
+	family int // AF_INET or AF_INET6
+	epfd   int
+
+	mu     sync.Mutex
+	wake   int // eventfd that ends epoll_wait when ctx ends
+	closed bool
+
+	conns     []*h1PollConn
+	byFD      map[int]*h1PollConn
+	ready     []*h1PollConn // idle connections to give a request
+	inflight  int
+	stopped   bool
+	now       time.Time
+	nextSweep time.Time
+}
+
+// h1PollConn is one connection of an event loop.
+type h1PollConn struct {
+	fd         int // -1 when closed
+	connecting bool
+	wantOut    bool // registered for EPOLLOUT
+	busy       bool // a request is in flight
+	mark       bool
+	start      time.Time
+	out        []byte // request bytes not yet written
+	parser     h1Parser
+	buf        []byte
+	r, w       int // unread bytes are buf[r:w]
+}
+
+func sockaddr(a *net.TCPAddr) (unix.Sockaddr, int, error) {
+	if ip4 := a.IP.To4(); ip4 != nil {
+		sa := &unix.SockaddrInet4{Port: a.Port}
+		copy(sa.Addr[:], ip4)
+		return sa, unix.AF_INET, nil
+	}
+	sa := &unix.SockaddrInet6{Port: a.Port}
+	copy(sa.Addr[:], a.IP.To16())
+	if a.Zone != "" {
+		ifi, err := net.InterfaceByName(a.Zone)
+		if err != nil {
+			return nil, 0, err
+		}
+		sa.ZoneId = uint32(ifi.Index)
+	}
+	return sa, unix.AF_INET6, nil
+}
+
+func (p *h1Poll) open() error {
+	var err error
+	if p.epfd, err = unix.EpollCreate1(unix.EPOLL_CLOEXEC); err != nil {
+		return os.NewSyscallError("epoll_create1", err)
+	}
+	if p.wake, err = unix.Eventfd(0, unix.EFD_NONBLOCK|unix.EFD_CLOEXEC); err != nil {
+		return os.NewSyscallError("eventfd", err)
+	}
+	ev := unix.EpollEvent{Events: unix.EPOLLIN, Fd: int32(p.wake)}
+	if err := unix.EpollCtl(p.epfd, unix.EPOLL_CTL_ADD, p.wake, &ev); err != nil {
+		return os.NewSyscallError("epoll_ctl", err)
+	}
+	p.byFD = make(map[int]*h1PollConn, p.cfg.Streams)
+	for range p.cfg.Streams {
+		pc := &h1PollConn{fd: -1, buf: make([]byte, leanReadBuffer)}
+		p.conns = append(p.conns, pc)
+		p.ready = append(p.ready, pc)
+	}
+	return nil
+}
+
+// wakeUp ends a wait in epoll_wait; it runs on ctx's AfterFunc goroutine.
+func (p *h1Poll) wakeUp() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.closed {
+		one := [8]byte{1}
+		_, _ = unix.Write(p.wake, one[:]) // a full counter still wakes the loop
+	}
+}
+
+func (p *h1Poll) close() {
+	for _, pc := range p.conns {
+		p.shut(pc)
+	}
+	p.mu.Lock()
+	p.closed = true
+	if p.wake >= 0 {
+		unix.Close(p.wake)
+	}
+	p.mu.Unlock()
+	if p.epfd >= 0 {
+		unix.Close(p.epfd)
+	}
+}
+
+func (p *h1Poll) run() {
+	events := make([]unix.EpollEvent, 256)
+	p.now = time.Now()
+	p.nextSweep = p.now.Add(p.cfg.Timeout / 8)
+	for {
+		for len(p.ready) > 0 {
+			pc := p.ready[len(p.ready)-1]
+			p.ready = p.ready[:len(p.ready)-1]
+			p.send(pc)
+		}
+		if p.ctx.Err() != nil {
+			p.stopped = true
+			for _, pc := range p.conns {
+				if pc.busy {
+					p.fail(pc, p.ctx.Err())
+				}
+			}
+		}
+		if p.inflight == 0 && p.stopped {
+			return
+		}
+		wait := max(int(time.Until(p.nextSweep)/time.Millisecond), 1)
+		n, err := unix.EpollWait(p.epfd, events, wait)
+		p.now = time.Now()
+		if err != nil && err != unix.EINTR {
+			p.stopped = true
+			for _, pc := range p.conns {
+				if pc.busy {
+					p.fail(pc, os.NewSyscallError("epoll_wait", err))
+				}
+			}
+			continue
+		}
+		for _, ev := range events[:max(n, 0)] {
+			fd := int(ev.Fd)
+			if fd == p.wake {
+				var b [8]byte
+				_, _ = unix.Read(p.wake, b[:]) // only to rearm
+				continue
+			}
+			if pc := p.byFD[fd]; pc != nil {
+				p.event(pc, ev.Events)
+			}
+		}
+		if !p.now.Before(p.nextSweep) {
+			p.nextSweep = p.now.Add(p.cfg.Timeout / 8)
+			for _, pc := range p.conns {
+				if pc.busy && p.now.Sub(pc.start) >= p.cfg.Timeout {
+					p.fail(pc, fmt.Errorf("no response within %v: %w", p.cfg.Timeout, context.DeadlineExceeded))
+				}
+			}
+		}
+	}
+}
+
+// send starts the next request on an idle connection, dialing first if
+// it has none.
+func (p *h1Poll) send(pc *h1PollConn) {
+	if p.stopped || p.ctx.Err() != nil {
+		p.stopped = true
+		return
+	}
+	mark, ok := p.cfg.Next()
+	if !ok {
+		p.stopped = true
+		return
+	}
+	p.inflight++
+	pc.busy, pc.mark, pc.start = true, mark, p.now
+	pc.parser.reset(p.c.req.Method == "HEAD")
+	pc.out = p.c.h1req
+	if pc.fd < 0 {
+		if err := p.dial(pc); err != nil {
+			p.fail(pc, err)
+			return
+		}
+		if pc.connecting {
+			return // the request goes out when the connection is up
+		}
+	}
+	p.write(pc)
+}
+
+func (p *h1Poll) dial(pc *h1PollConn) error {
+	fd, err := unix.Socket(p.family, unix.SOCK_STREAM|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return os.NewSyscallError("socket", err)
+	}
+	_ = unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1) // as net.Dial sets it; a failure only costs latency
+	err = unix.Connect(fd, p.sa)
+	switch err {
+	case nil:
+	case unix.EINPROGRESS:
+		pc.connecting = true
+	default:
+		unix.Close(fd)
+		return &net.OpError{Op: "dial", Net: "tcp", Addr: nil, Err: os.NewSyscallError("connect", err)}
+	}
+	pc.fd, pc.r, pc.w, pc.wantOut = fd, 0, 0, pc.connecting
+	events := uint32(unix.EPOLLIN)
+	if pc.connecting {
+		events |= unix.EPOLLOUT
+	} else {
+		p.c.conns.Add(1)
+	}
+	ev := unix.EpollEvent{Events: events, Fd: int32(fd)}
+	if err := unix.EpollCtl(p.epfd, unix.EPOLL_CTL_ADD, fd, &ev); err != nil {
+		unix.Close(fd)
+		pc.fd = -1
+		return os.NewSyscallError("epoll_ctl", err)
+	}
+	p.byFD[fd] = pc
+	return nil
+}
+
+// interest sets whether the loop waits for pc to be writable.
+func (p *h1Poll) interest(pc *h1PollConn, out bool) error {
+	if pc.wantOut == out {
+		return nil
+	}
+	events := uint32(unix.EPOLLIN)
+	if out {
+		events |= unix.EPOLLOUT
+	}
+	ev := unix.EpollEvent{Events: events, Fd: int32(pc.fd)}
+	if err := unix.EpollCtl(p.epfd, unix.EPOLL_CTL_MOD, pc.fd, &ev); err != nil {
+		return os.NewSyscallError("epoll_ctl", err)
+	}
+	pc.wantOut = out
+	return nil
+}
+
+func (p *h1Poll) event(pc *h1PollConn, events uint32) {
+	if pc.connecting {
+		if events&(unix.EPOLLOUT|unix.EPOLLERR|unix.EPOLLHUP) == 0 {
+			return
+		}
+		soerr, err := unix.GetsockoptInt(pc.fd, unix.SOL_SOCKET, unix.SO_ERROR)
+		if err == nil && soerr != 0 {
+			err = unix.Errno(soerr)
+		}
+		if err != nil {
+			p.fail(pc, &net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", err)})
+			return
+		}
+		pc.connecting = false
+		p.c.conns.Add(1)
+		p.write(pc)
+		return
+	}
+	if events&unix.EPOLLOUT != 0 && len(pc.out) > 0 {
+		p.write(pc)
+		if pc.fd < 0 {
+			return
+		}
+	}
+	if events&(unix.EPOLLIN|unix.EPOLLERR|unix.EPOLLHUP) != 0 {
+		p.read(pc)
+	}
+}
+
+// write sends what is left of the request, waiting for EPOLLOUT if the
+// socket buffer is full.
+func (p *h1Poll) write(pc *h1PollConn) {
+	for len(pc.out) > 0 {
+		n, err := unix.Write(pc.fd, pc.out)
+		if err == unix.EINTR {
+			continue
+		}
+		if err == unix.EAGAIN {
+			break
+		}
+		if err != nil {
+			p.fail(pc, os.NewSyscallError("write", err))
+			return
+		}
+		pc.out = pc.out[n:]
+	}
+	if err := p.interest(pc, len(pc.out) > 0); err != nil {
+		p.fail(pc, err)
+	}
+}
+
+// read takes what has arrived and feeds it to the response parser.
+func (p *h1Poll) read(pc *h1PollConn) {
+	for {
+		if pc.r == pc.w {
+			pc.r, pc.w = 0, 0
+		} else if pc.w == len(pc.buf) && pc.r > 0 {
+			pc.w = copy(pc.buf, pc.buf[pc.r:pc.w])
+			pc.r = 0
+		}
+		space := len(pc.buf) - pc.w
+		n, err := unix.Read(pc.fd, pc.buf[pc.w:])
+		switch {
+		case err == unix.EINTR:
+			continue
+		case err == unix.EAGAIN:
+			return
+		case err != nil:
+			p.fail(pc, os.NewSyscallError("read", err))
+			return
+		case n == 0: // the server closed the connection
+			if !pc.busy {
+				p.shut(pc)
+			} else if err := pc.parser.closed(); err != nil {
+				p.fail(pc, err)
+			} else {
+				p.complete(pc)
+			}
+			return
+		}
+		pc.w += n
+		if !pc.busy {
+			p.shut(pc) // bytes nobody asked for: the connection is out of step
+			return
+		}
+		used, err := pc.parser.feed(pc.buf[pc.r:pc.w])
+		pc.r += used
+		if err != nil {
+			p.fail(pc, err)
+			return
+		}
+		if pc.parser.done() {
+			p.complete(pc)
+			return
+		}
+		if n < space {
+			return // drained; level-triggered epoll says when more comes
+		}
+	}
+}
+
+// complete hands a whole response to Done and queues the connection for
+// its next request.
+func (p *h1Poll) complete(pc *h1PollConn) {
+	keep := pc.parser.keep && len(pc.out) == 0
+	p.finish(pc, pc.parser.resp, nil)
+	if !keep {
+		p.shut(pc)
+	}
+}
+
+// fail ends pc's request with err and drops the connection.
+func (p *h1Poll) fail(pc *h1PollConn, err error) {
+	if pc.busy {
+		p.finish(pc, pc.parser.resp, err)
+	}
+	p.shut(pc)
+}
+
+func (p *h1Poll) finish(pc *h1PollConn, resp LeanResponse, err error) {
+	pc.busy = false
+	p.inflight--
+	p.cfg.Done(pc.mark, pc.start, p.now, resp, err)
+	p.ready = append(p.ready, pc)
+}
+
+// shut closes pc's socket, if open.
+func (p *h1Poll) shut(pc *h1PollConn) {
+	if pc.fd < 0 {
+		return
+	}
+	delete(p.byFD, pc.fd)
+	unix.Close(pc.fd) // closing removes it from the epoll set
+	pc.fd, pc.connecting, pc.wantOut, pc.r, pc.w = -1, false, false, 0, 0
+	pc.out = nil
+}

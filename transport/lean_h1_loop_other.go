@@ -1,0 +1,16 @@
+//go:build !linux
+
+package transport
+
+import (
+	"context"
+	"errors"
+)
+
+// h1LoopSupported: HTTP/1.1 closed loops need epoll; elsewhere the fast
+// engine keeps a goroutine per connection.
+const h1LoopSupported = false
+
+func (c *LeanClient) runH1Loop(context.Context, LeanLoop) error {
+	return errors.New("HTTP/1.1 loops need Linux's epoll")
+}

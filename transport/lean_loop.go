@@ -1,0 +1,56 @@
+package transport
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// LeanLoop is a closed loop of requests run by one goroutine, as h2load's
+// and wrk's event loops run theirs: when a response ends, the next request
+// is queued at once, and writes are flushed only when everything already
+// received has been handled, so no goroutine is woken per request.
+//
+// On HTTP/2 the goroutine is the one reading the connection, and many
+// streams' HEADERS leave in one system call. On HTTP/1.1 (Linux) it
+// drives Streams non-blocking connections from one epoll set.
+type LeanLoop struct {
+	// Streams is the requests in flight at once: HTTP/2 streams on one
+	// connection (at most the server's SETTINGS_MAX_CONCURRENT_STREAMS),
+	// or HTTP/1.1 connections with one request each.
+	Streams int
+	Timeout time.Duration // a request unanswered for this long fails; checked every Timeout/8
+
+	// Next is called before each request, on the connection's goroutine.
+	// ok false starts no more requests; mark is handed back to Done.
+	Next func() (mark, ok bool)
+	// Done is called once per request Next allowed, on the connection's
+	// goroutine, with the times the request was queued and ended. resp
+	// holds what arrived before err, if any.
+	Done func(mark bool, start, end time.Time, resp LeanResponse, err error)
+}
+
+// CanLoop says whether RunLoop runs on this client: HTTP/2 (h2c, h2), and
+// plain HTTP/1.1 on Linux.
+func (c *LeanClient) CanLoop() bool {
+	return c.h2 != nil || (c.proto == H1 && h1LoopSupported)
+}
+
+// RunLoop runs l until Next says stop and every request has ended, or ctx
+// ends. A connection that fails fails its requests in flight and is
+// redialed; a dial that fails fails the request it was for. The client
+// must not be used for anything else meanwhile. Its error is for a loop
+// that cannot run at all (see CanLoop).
+func (c *LeanClient) RunLoop(ctx context.Context, l LeanLoop) error {
+	if !c.CanLoop() {
+		return fmt.Errorf("RunLoop runs on h2c, h2 and (on Linux) h1, not %s", c.proto)
+	}
+	if l.Streams < 1 || l.Timeout <= 0 || l.Next == nil || l.Done == nil {
+		return errors.New("RunLoop needs Streams >= 1, Timeout > 0, Next and Done")
+	}
+	if c.h2 == nil {
+		return c.runH1Loop(ctx, l)
+	}
+	return c.runH2Loop(ctx, l)
+}
