@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"strconv"
 	"strings"
@@ -113,10 +114,11 @@ func (p *h2Pool) close() {
 // h2Conn is one HTTP/2 connection: writers share the framer under wmu,
 // one goroutine reads.
 type h2Conn struct {
-	p    *h2Pool
-	conn net.Conn
-	br   *bufio.Reader
-	loop *h2Loop // nil unless a LeanLoop drives the connection
+	p     *h2Pool
+	conn  net.Conn
+	br    *bufio.Reader
+	reads *readCounter // under br
+	loop  *h2Loop      // nil unless a LeanLoop drives the connection
 
 	wmu     sync.Mutex
 	pending atomic.Int32 // writers holding or waiting for wmu
@@ -135,7 +137,12 @@ type h2Conn struct {
 	goingAway   bool
 	err         error
 
-	recvUnacked uint32 // reader goroutine only: connection bytes not yet returned
+	// Reader goroutine only.
+	recvUnacked  uint32 // connection bytes not yet returned
+	dec          *hpack.Decoder
+	hdrStream    uint32 // stream whose header block is being read; 0 if none
+	hdrEndStream bool   // that block's HEADERS frame ended the stream
+	hdrStatus    int    // :status decoded from it so far
 }
 
 // newH2Conn sends the preface and settings on conn; start starts its
@@ -143,7 +150,7 @@ type h2Conn struct {
 func newH2Conn(p *h2Pool, conn net.Conn, loop *h2Loop) (*h2Conn, error) {
 	hc := &h2Conn{
 		p: p, conn: conn, loop: loop,
-		br:          bufio.NewReaderSize(conn, leanReadBuffer),
+		reads:       &readCounter{r: conn},
 		bw:          bufio.NewWriterSize(conn, 64<<10),
 		streams:     make(map[uint32]*h2Stream),
 		nextID:      1,
@@ -153,11 +160,19 @@ func newH2Conn(p *h2Pool, conn net.Conn, loop *h2Loop) (*h2Conn, error) {
 		sendWin:     65535,
 	}
 	hc.cond = sync.NewCond(&hc.mu)
+	hc.br = bufio.NewReaderSize(hc.reads, leanReadBuffer)
 	hc.fr = http2.NewFramer(hc.bw, hc.br)
 	hc.fr.SetReuseFrames()
 	hc.fr.SetMaxReadFrameSize(p.maxFrame)
-	hc.fr.ReadMetaHeaders = hpack.NewDecoder(4096, nil)
-	hc.fr.MaxHeaderListSize = 16 << 20
+	// Header blocks are decoded here rather than by the framer's
+	// ReadMetaHeaders, which allocates a frame and a field slice per
+	// response: only :status is kept.
+	hc.dec = hpack.NewDecoder(4096, func(f hpack.HeaderField) {
+		if f.Name == ":status" && hc.hdrStatus == 0 {
+			hc.hdrStatus, _ = strconv.Atoi(f.Value)
+		}
+	})
+	hc.dec.SetMaxStringLength(16 << 20)
 
 	if _, err := hc.bw.WriteString(http2.ClientPreface); err != nil {
 		return nil, err
@@ -186,6 +201,18 @@ func (hc *h2Conn) start() {
 	} else {
 		go hc.readLoop()
 	}
+}
+
+// readCounter counts the reads of the connection, so that a loop reads
+// the clock once per read rather than once per frame.
+type readCounter struct {
+	r io.Reader
+	n int
+}
+
+func (rc *readCounter) Read(p []byte) (int, error) {
+	rc.n++
+	return rc.r.Read(p)
 }
 
 // unusableErr says why no new stream may start; hc.mu must be held.
@@ -298,17 +325,11 @@ func (hc *h2Conn) handle(f http2.Frame) error {
 				return nil
 			})
 		}
-	case *http2.MetaHeadersFrame:
-		hc.mu.Lock()
-		if s := hc.streams[f.StreamID]; s != nil {
-			if s.status == 0 {
-				s.status, _ = strconv.Atoi(f.PseudoValue("status"))
-			}
-			if f.StreamEnded() {
-				hc.end(s, nil)
-			}
-		}
-		hc.mu.Unlock()
+	case *http2.HeadersFrame:
+		hc.hdrStream, hc.hdrEndStream, hc.hdrStatus = f.StreamID, f.StreamEnded(), 0
+		return hc.headerBlock(f.HeaderBlockFragment(), f.HeadersEnded())
+	case *http2.ContinuationFrame:
+		return hc.headerBlock(f.HeaderBlockFragment(), f.HeadersEnded())
 	case *http2.RSTStreamFrame:
 		hc.mu.Lock()
 		if s := hc.streams[f.StreamID]; s != nil {
@@ -366,6 +387,34 @@ func (hc *h2Conn) handle(f http2.Frame) error {
 		hc.cond.Broadcast()
 		hc.mu.Unlock()
 	}
+	return nil
+}
+
+// headerBlock decodes a fragment of the current header block and, at its
+// end, gives the stream its status (the first block's; later ones are
+// trailers) and ends it if the HEADERS frame said so. The framer has
+// checked that CONTINUATION frames follow their HEADERS.
+func (hc *h2Conn) headerBlock(frag []byte, last bool) error {
+	if _, err := hc.dec.Write(frag); err != nil {
+		return http2.ConnectionError(http2.ErrCodeCompression)
+	}
+	if !last {
+		return nil
+	}
+	if err := hc.dec.Close(); err != nil {
+		return http2.ConnectionError(http2.ErrCodeCompression)
+	}
+	hc.mu.Lock()
+	if s := hc.streams[hc.hdrStream]; s != nil {
+		if s.status == 0 {
+			s.status = hc.hdrStatus
+		}
+		if hc.hdrEndStream {
+			hc.end(s, nil)
+		}
+	}
+	hc.mu.Unlock()
+	hc.hdrStream = 0
 	return nil
 }
 

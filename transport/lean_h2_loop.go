@@ -111,6 +111,7 @@ func (hc *h2Conn) runLoop() {
 			}
 		}
 		var f http2.Frame
+		reads := hc.reads.n
 		if f, err = hc.fr.ReadFrame(); err != nil {
 			if errors.Is(err, os.ErrDeadlineExceeded) {
 				err = fmt.Errorf("no frame within %v: %w", lp.cfg.Timeout, context.DeadlineExceeded)
@@ -118,7 +119,9 @@ func (hc *h2Conn) runLoop() {
 			err = eofIsReset(err)
 			break
 		}
-		lp.now = time.Now()
+		if hc.reads.n != reads {
+			lp.now = time.Now() // frames read together share a clock reading
+		}
 		if err = hc.handle(f); err == nil {
 			err = lp.service(hc)
 		}

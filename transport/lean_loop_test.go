@@ -213,3 +213,51 @@ func TestLeanLoopRedials(t *testing.T) {
 		}
 	}
 }
+
+// TestLeanH2LongHeaderBlock: a response whose header block spans HEADERS
+// and CONTINUATION frames (the client allows 16 KiB frames) still gives
+// its status, and trailers do not replace it.
+func TestLeanH2LongHeaderBlock(t *testing.T) {
+	long := strings.Repeat("v", 40<<10)
+	ts := leanLoopServer(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Trailer", "X-Trailer")
+		w.Header().Set("X-Long", long)
+		w.WriteHeader(http.StatusAccepted)
+		w.Write([]byte("body"))
+		w.Header().Set("X-Trailer", "t")
+	})
+	u, err := url.Parse(ts.URL(H2C) + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := ClientOptions{Protocol: H2C}
+	opts.Config.HTTP2.MaxReadFrameSize = 16 << 10
+	c, err := NewLeanClient(opts, LeanRequest{URL: u})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	var got []LeanResponse
+	n := 0
+	err = c.RunLoop(context.Background(), LeanLoop{
+		Streams: 2, Timeout: 5 * time.Second,
+		Next: func() (bool, bool) { n++; return false, n <= 5 },
+		Done: func(_ bool, _, _ time.Time, resp LeanResponse, err error) {
+			if err != nil {
+				t.Errorf("request failed: %v", err)
+			}
+			got = append(got, resp)
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 5 {
+		t.Fatalf("%d responses, want 5", len(got))
+	}
+	for _, r := range got {
+		if r.Status != http.StatusAccepted || r.BodyBytes != 4 {
+			t.Fatalf("response %+v, want status 202 and 4 body bytes", r)
+		}
+	}
+}
