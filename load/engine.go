@@ -204,7 +204,10 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	r.lastOK.Store(r.start.UnixNano())
 
 	// Figures that bracket the measured phase.
-	var before, after sample
+	var (
+		before, after sample
+		peak          *procstat.GoroutinePeak
+	)
 	measured := make(chan struct{})
 	go func() {
 		if d := time.Until(r.measureAt); d > 0 {
@@ -216,6 +219,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		if cfg.MeasureStart != nil && runCtx.Err() == nil {
 			cfg.MeasureStart()
 		}
+		peak = procstat.StartGoroutinePeak()
 		before = takeSample()
 		close(measured)
 	}()
@@ -252,6 +256,10 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	cancel()
 	<-ended
 	after = takeSample()
+	if peak != nil {
+		after.goroutinesPeak = peak.Take()
+		peak.Stop()
+	}
 	stopProgress()
 
 	res := r.result(clients, ctx.Err() != nil)
@@ -268,6 +276,8 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		res.BytesPerSecond = float64(res.BytesReceived+res.BytesSent) / res.Seconds
 	}
 	res.ClientCPUSeconds = after.proc.Sub(before.proc).CPUSeconds()
+	res.ClientGCCycles = after.proc.GCCycles - before.proc.GCCycles
+	res.ClientGoroutinesPeak = after.goroutinesPeak
 	if res.Requests > 0 {
 		res.BytesPerRequest = float64(after.allocBytes-before.allocBytes) / float64(res.Requests)
 		res.AllocsPerRequest = float64(after.allocObjects-before.allocObjects) / float64(res.Requests)
@@ -373,6 +383,7 @@ func closeClients(cs []connClient) {
 type sample struct {
 	proc                     stats.ProcessStats
 	allocBytes, allocObjects uint64
+	goroutinesPeak           int64
 }
 
 // takeSample reads CPU time and exact allocation totals, twice a run.

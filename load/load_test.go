@@ -109,6 +109,9 @@ func TestExactRequestCountsEveryTransport(t *testing.T) {
 					if res.AllocsPerRequest <= 0 || res.ClientCPUSeconds <= 0 {
 						t.Errorf("allocs/request %v cpu %v", res.AllocsPerRequest, res.ClientCPUSeconds)
 					}
+					if engine == EngineStd && res.ClientGoroutinesPeak < int64(cfg.Conns*cfg.Streams) {
+						t.Errorf("goroutines at peak %d, fewer than the %d workers", res.ClientGoroutinesPeak, cfg.Conns*cfg.Streams)
+					}
 				})
 			}
 		}

@@ -35,6 +35,10 @@ type Result struct {
 	Phases            Phases               `json:"phases_seconds"`     // std engine only
 	Schedule          *Schedule            `json:"schedule,omitempty"` // open loop only
 	ClientCPUSeconds  float64              `json:"client_cpu_seconds"`
+	// ClientGCCycles is the GC cycles the process completed while measuring;
+	// ClientGoroutinesPeak the most goroutines it had (sampled every 10 ms).
+	ClientGCCycles       int64 `json:"client_gc_cycles"`
+	ClientGoroutinesPeak int64 `json:"client_goroutines_peak"`
 	// BytesPerRequest and AllocsPerRequest are heap bytes and objects the
 	// whole process allocated per measured request (runtime/metrics); with
 	// the server in the same process they include its allocations.

@@ -129,7 +129,12 @@ type Repetition struct {
 	// one core busy throughout.
 	ClientCores float64 `json:"client_cores"`
 	ServerCores float64 `json:"server_cores"`
-	Bottleneck  string  `json:"bottleneck"`
+	// ClientGCCycles is the client's completed GC cycles over the
+	// repetition, ClientGoroutinesPeak its most goroutines (sampled every
+	// 10 ms); the server's are in Server.Process.
+	ClientGCCycles       int64  `json:"client_gc_cycles"`
+	ClientGoroutinesPeak int64  `json:"client_goroutines_peak"`
+	Bottleneck           string `json:"bottleneck"`
 	// AllocsPerRequest and AllocBytesPerRequest are the client process's
 	// heap allocations per request or transfer.
 	AllocsPerRequest     float64            `json:"allocs_per_request"`

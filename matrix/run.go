@@ -313,11 +313,13 @@ func (r *runner) serverStats(ctx context.Context) (*stats.ServerStats, string) {
 	return transfer.FetchServerStats(ctx, r.statsClient, r.statsURL)
 }
 
-// cpu fills m's CPU figures from the client's CPU seconds and the server's
-// counters before and after; n is the count of CPU units (GB or thousands
-// of requests) the repetition moved.
-func (r *runner) cpu(m *Repetition, clientCPU float64, before, after *stats.ServerStats, note string, n float64) {
+// cpu fills m's process figures from the client's over the repetition and
+// the server's counters before and after; n is the count of CPU units (GB
+// or thousands of requests) the repetition moved.
+func (r *runner) cpu(m *Repetition, client stats.ProcessStats, before, after *stats.ServerStats, note string, n float64) {
+	clientCPU := client.CPUSeconds()
 	m.ClientCPUSeconds = clientCPU
+	m.ClientGCCycles, m.ClientGoroutinesPeak = client.GCCycles, client.GoroutinesPeak
 	if m.Seconds > 0 {
 		m.ClientCores = clientCPU / m.Seconds
 	}

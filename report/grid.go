@@ -109,6 +109,20 @@ func (g *grid) fill(repeat int) {
 		return fmt.Sprintf("%.2f/%.2f", m.ClientCores, m.ServerCores)
 	})
 	g.row("allocs/req", func(c *matrix.Cell) string { return fmt.Sprintf("%.0f", matrix.MedianRepetition(c).AllocsPerRequest) })
+	g.row("GC client/server", func(c *matrix.Cell) string {
+		m := matrix.MedianRepetition(c)
+		if m.Server == nil {
+			return fmt.Sprintf("%d/-", m.ClientGCCycles)
+		}
+		return fmt.Sprintf("%d/%d", m.ClientGCCycles, m.Server.Process.GCCycles)
+	})
+	g.row("goroutines peak c/s", func(c *matrix.Cell) string {
+		m := matrix.MedianRepetition(c)
+		if m.Server == nil {
+			return fmt.Sprintf("%d/-", m.ClientGoroutinesPeak)
+		}
+		return fmt.Sprintf("%d/%d", m.ClientGoroutinesPeak, m.Server.Process.GoroutinesPeak)
+	})
 	g.row("bound by", func(c *matrix.Cell) string {
 		if c.Bottleneck == "" {
 			return "-"

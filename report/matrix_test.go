@@ -26,7 +26,8 @@ func sampleRun() *matrix.Results {
 			Negotiated: "x", Latency: stats.LatencySummary{Count: reqs, P50: 0.000412, P99: 0.00125},
 			ClientCPUSeconds: cores * secs, ServerCPUSeconds: 0.5 * secs, ClientCPUPerUnit: 0.21, ServerCPUPerUnit: 0.3,
 			ClientCores: cores, ServerCores: 0.5, AllocsPerRequest: 45, AllocBytesPerRequest: 5120,
-			Server: &stats.ServerStats{Seconds: secs},
+			ClientGCCycles: 3, ClientGoroutinesPeak: 12,
+			Server: &stats.ServerStats{Seconds: secs, Process: stats.ProcessStats{GCCycles: 5, GoroutinesPeak: 21}},
 		}
 	}
 	var failed stats.ErrorCounts

@@ -58,10 +58,11 @@ type Server struct {
 	start     time.Time
 	counters  [transport.Count]protoCounters
 	source    atomic.Pointer[IOSource]
-	inflight  atomic.Int64  // body handlers (/bytes, /sink) running now
-	grpc      *grpc.Server  // seed 003's Bookstore: ServeHTTP here, Serve on a port of its own
-	profiler  *profiler     // nil unless Options.Profiling
-	native    protoCounters // gRPC calls over grpc-go's own transport (GRPC().Serve)
+	peak      atomic.Pointer[procstat.GoroutinePeak] // nil unless SampleGoroutines
+	inflight  atomic.Int64                           // body handlers (/bytes, /sink) running now
+	grpc      *grpc.Server                           // seed 003's Bookstore: ServeHTTP here, Serve on a port of its own
+	profiler  *profiler                              // nil unless Options.Profiling
+	native    protoCounters                          // gRPC calls over grpc-go's own transport (GRPC().Serve)
 
 	mu       sync.Mutex
 	baseline stats.ServerStats // subtracted from raw counters; set by Reset
@@ -118,6 +119,16 @@ func (s *Server) countNative(ctx context.Context, req any, info *grpc.UnaryServe
 // viaHTTPKey marks gRPC calls that came through Handler.
 type viaHTTPKey struct{}
 
+// SampleGoroutines samples the process's goroutine count until stop is
+// called, so that each /stats read reports the peak since the previous
+// one (ProcessStats.GoroutinesPeak). httpvs serve turns it on; it costs a
+// wakeup every procstat.PeakInterval.
+func (s *Server) SampleGoroutines() (stop func()) {
+	p := procstat.StartGoroutinePeak()
+	s.peak.Store(p)
+	return func() { s.peak.Store(nil); p.Stop() }
+}
+
 // Attach tells the server where its connection counters come from. Call it
 // once the transport.Server serving Handler exists.
 func (s *Server) Attach(src IOSource) { s.source.Store(&src) }
@@ -172,6 +183,9 @@ func (s *Server) raw() stats.ServerStats {
 		Seconds:   time.Since(s.start).Seconds(),
 		Protocols: make(map[string]stats.ProtocolCounters, transport.Count),
 		Process:   procstat.Sample(),
+	}
+	if p := s.peak.Load(); p != nil {
+		st.Process.GoroutinesPeak = p.Take()
 	}
 	var conns map[string]int64
 	if src := s.source.Load(); src != nil {

@@ -116,6 +116,9 @@ type ProcessStats struct {
 	GCCycles         int64   `json:"gc_cycles"`          // completed GC cycles
 	HeapInUseBytes   int64   `json:"heap_inuse_bytes"`   // gauge: heap bytes in live and unswept objects
 	Goroutines       int64   `json:"goroutines"`         // gauge: goroutines now
+	// GoroutinesPeak is a gauge: the most goroutines sampled (every 10 ms)
+	// over the window the figures cover; 0 where nobody sampled.
+	GoroutinesPeak int64 `json:"goroutines_peak"`
 }
 
 // CPUSeconds returns user plus system CPU seconds.
@@ -129,6 +132,7 @@ func (p ProcessStats) Sub(o ProcessStats) ProcessStats {
 		GCCycles:         p.GCCycles - o.GCCycles,
 		HeapInUseBytes:   p.HeapInUseBytes,
 		Goroutines:       p.Goroutines,
+		GoroutinesPeak:   p.GoroutinesPeak,
 	}
 }
 

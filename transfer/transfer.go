@@ -172,6 +172,8 @@ func Run(ctx context.Context, p Plan) (Result, error) {
 		defer statsClient.Close()
 		before, res.ServerNote = FetchServerStats(ctx, statsClient, statsURL)
 	}
+	peak := procstat.StartGoroutinePeak()
+	defer peak.Stop()
 	procBefore := procstat.Sample()
 
 	var wg sync.WaitGroup
@@ -213,6 +215,7 @@ func Run(ctx context.Context, p Plan) (Result, error) {
 	res.Client.ReadSize = clients[0].ReadSize()
 	res.Client.Settings = p.Client.Config.Effective()
 	res.Client.Process = procAfter.Sub(procBefore)
+	res.Client.Process.GoroutinesPeak = peak.Take()
 	if res.Bytes > 0 {
 		res.Client.CPUSecondsPerGB = res.Client.Process.CPUSeconds() / (float64(res.Bytes) / 1e9)
 	}

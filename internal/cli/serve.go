@@ -84,6 +84,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintln(e.stderr, msg)
 	}
 	payload := server.New(server.Options{MaxSize: maxSize, WriteSize: cfg.EffectiveWriteSize(), Profiling: *profiling})
+	defer payload.SampleGoroutines()()
 	opts := transport.ServerOptions{
 		Handler:   payload.Handler(),
 		Listen:    *listen,

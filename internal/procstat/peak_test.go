@@ -1,0 +1,32 @@
+package procstat
+
+import (
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+)
+
+// TestGoroutinePeak: goroutines that lived only between two Takes show in
+// the first Take's peak and not in the second's.
+func TestGoroutinePeak(t *testing.T) {
+	p := StartGoroutinePeak()
+	defer p.Stop()
+	base := int64(runtime.NumGoroutine())
+	p.Take()
+	release := make(chan struct{})
+	var wg sync.WaitGroup
+	for range 200 {
+		wg.Go(func() { <-release })
+	}
+	time.Sleep(5 * PeakInterval) // several samples see them
+	close(release)
+	wg.Wait()
+	if got := p.Take(); got < base+200 {
+		t.Fatalf("peak %d, want at least %d (base %d + 200)", got, base+200, base)
+	}
+	time.Sleep(2 * PeakInterval)
+	if got := p.Take(); got >= base+200 {
+		t.Fatalf("peak after the goroutines ended %d, want below %d", got, base+200)
+	}
+}
