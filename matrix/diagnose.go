@@ -26,6 +26,7 @@ const (
 	smallRead     = 32 << 10  // body reads averaging below this are small
 	smallFrame    = 32 << 10  // DATA frames averaging below this are small
 	manyUpdates   = 16        // WINDOW_UPDATE frames per MiB above this are many (one per 64 KiB)
+	blockedShare  = 0.10      // a sender waiting for window this share of the time is held back
 	cpuHungry     = 1.5       // CPU per unit this many times h1's is hungry
 	allocsHungry  = 1.2       // allocations per request this many times h1's
 	mib           = 1 << 20   // bytes
@@ -47,6 +48,7 @@ var rules = []rule{
 	{"h2-small-reads", h2SmallReads},
 	{"h2-small-frames", h2SmallFrames},
 	{"h2-window-updates", h2WindowUpdates},
+	{"h2-flow-blocked", h2FlowBlocked},
 	{"cpu-per-byte", cpuPerByte},
 	{"allocations", allocations},
 	{"quic-losses", quicLosses},
@@ -163,6 +165,31 @@ func h2WindowUpdates(c *Cell, m Repetition, _ *Cell, _ Repetition) *Finding {
 	return &Finding{
 		Evidence: fmt.Sprintf("%s: the client sent %d WINDOW_UPDATE frames, %.0f per MiB (one per %.0f KiB)", gap(c), wu, perMiB, 1024/perMiB),
 		Fix:      "each update costs the server a frame read and the client a flush: read in bigger buffers, and give streams bigger windows (http.HTTP2Config.MaxReceiveBufferPerStream, --h2-stream-window 16Mi)",
+	}
+}
+
+// h2FlowBlocked fires when a DATA sender spent a good share of the
+// repetition with no flow-control window (h2c, where the frame parsers see
+// the windows; the larger of the client's and the server's view).
+func h2FlowBlocked(c *Cell, m Repetition, _ *Cell, _ Repetition) *Finding {
+	if c.Protocol != "h2c" || m.Seconds <= 0 || !slow(c) {
+		return nil
+	}
+	down, up := m.ClientH2.Received.FlowBlockedSeconds, m.ClientH2.Sent.FlowBlockedSeconds
+	if m.Server != nil {
+		down, up = max(down, m.Server.H2C.Sent.FlowBlockedSeconds), max(up, m.Server.H2C.Received.FlowBlockedSeconds)
+	}
+	sender, receiver, blocked := "server", "client", down
+	if up > down {
+		sender, receiver, blocked = "client", "server", up
+	}
+	if blocked < blockedShare*m.Seconds {
+		return nil
+	}
+	return &Finding{
+		Evidence: fmt.Sprintf("%s: the %s's DATA waited for flow-control window %.2f s of %.2f s (%.0f%%)",
+			gap(c), sender, blocked, m.Seconds, 100*min(blocked/m.Seconds, 1)),
+		Fix: fmt.Sprintf("the %s's receive windows hold the sender back: raise http.HTTP2Config.MaxReceiveBufferPerStream and MaxReceiveBufferPerConnection on the %s (--h2-stream-window 16Mi, --h2-conn-window 64Mi)", receiver, receiver),
 	}
 }
 

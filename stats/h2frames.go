@@ -12,6 +12,11 @@ type H2Direction struct {
 	// DataSizes counts DATA frames by payload size: up to 1 KiB, 4 KiB,
 	// 16 KiB, 64 KiB, 256 KiB, 1 MiB, and above.
 	DataSizes SizeCounts `json:"data_sizes"`
+	// FlowBlockedSeconds is wall time the sender of this direction's DATA
+	// had no HTTP/2 flow-control window left, on the connection or on an
+	// open stream: from the DATA frame that used it up to the
+	// WINDOW_UPDATE or SETTINGS that reopened it (intervals that ended).
+	FlowBlockedSeconds float64 `json:"flow_blocked_seconds"`
 }
 
 // Add adds o to d.
@@ -24,11 +29,13 @@ func (d *H2Direction) Add(o H2Direction) {
 	}
 	d.DataBytes += o.DataBytes
 	d.DataSizes.Add(o.DataSizes)
+	d.FlowBlockedSeconds += o.FlowBlockedSeconds
 }
 
 // Sub returns d - o.
 func (d H2Direction) Sub(o H2Direction) H2Direction {
-	r := H2Direction{Frames: map[string]int64{}, DataBytes: d.DataBytes - o.DataBytes, DataSizes: d.DataSizes.Sub(o.DataSizes)}
+	r := H2Direction{Frames: map[string]int64{}, DataBytes: d.DataBytes - o.DataBytes, DataSizes: d.DataSizes.Sub(o.DataSizes),
+		FlowBlockedSeconds: d.FlowBlockedSeconds - o.FlowBlockedSeconds}
 	for k, v := range d.Frames {
 		if n := v - o.Frames[k]; n != 0 {
 			r.Frames[k] = n

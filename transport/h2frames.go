@@ -2,7 +2,9 @@ package transport
 
 import (
 	"bytes"
+	"encoding/binary"
 	"sync/atomic"
+	"time"
 
 	"github.com/httpvs/httpvs/stats"
 )
@@ -15,11 +17,14 @@ const h2Preface = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
 type h2Counter struct {
 	frames    [11]atomic.Int64 // by type; index 10 for unknown types
 	dataBytes atomic.Int64
-	dataSizes [len(stats.SizeCounts{})]atomic.Int64
+	// flowBlocked is nanoseconds the DATA sender of this direction had no
+	// flow-control window (h2Flow), over intervals that have ended.
+	flowBlocked atomic.Int64
+	dataSizes   [len(stats.SizeCounts{})]atomic.Int64
 }
 
 func (c *h2Counter) snapshot() stats.H2Direction {
-	d := stats.H2Direction{Frames: map[string]int64{}, DataBytes: c.dataBytes.Load()}
+	d := stats.H2Direction{Frames: map[string]int64{}, DataBytes: c.dataBytes.Load(), FlowBlockedSeconds: time.Duration(c.flowBlocked.Load()).Seconds()}
 	for i := range c.frames {
 		if n := c.frames[i].Load(); n > 0 {
 			name := "unknown"
@@ -71,14 +76,22 @@ type frameParser struct {
 	skip    int64         // payload bytes of the current frame still to pass
 	decided *atomic.Int32 // shared with the connection's other parser
 	conns   *atomic.Int64 // counts the connection once its preface is seen
+
+	flow    *h2Flow // shared with the other parser
+	dir     int     // 0: this end writes the frames; 1: it reads them
+	collect bool    // gathering a control frame's payload
+	ctlType byte
+	ctlID   uint32
+	payload []byte
 }
 
 // newFrameParsers returns the read and write parsers of one connection of
 // class c: the server reads the preface, the client writes it.
 func newFrameParsers(c *h2Counters, client bool) (read, write *frameParser) {
 	decided := new(atomic.Int32)
-	read = &frameParser{c: &c.received, preface: -1, decided: decided, conns: &c.conns}
-	write = &frameParser{c: &c.sent, preface: -1, decided: decided, conns: &c.conns}
+	flow := newH2Flow(&c.sent, &c.received)
+	read = &frameParser{c: &c.received, preface: -1, decided: decided, conns: &c.conns, flow: flow, dir: 1}
+	write = &frameParser{c: &c.sent, preface: -1, decided: decided, conns: &c.conns, flow: flow, dir: 0}
 	if client {
 		write.preface = len(h2Preface)
 	} else {
@@ -129,8 +142,14 @@ func (p *frameParser) feed(b []byte) {
 	for len(b) > 0 {
 		if p.skip > 0 {
 			n := min(p.skip, int64(len(b)))
+			if p.collect {
+				p.payload = append(p.payload, b[:n]...)
+			}
 			p.skip -= n
 			b = b[n:]
+			if p.skip == 0 && p.collect {
+				p.control()
+			}
 			continue
 		}
 		n := copy(p.hdr[p.hdrN:], b)
@@ -143,5 +162,57 @@ func (p *frameParser) feed(b []byte) {
 		length := int64(p.hdr[0])<<16 | int64(p.hdr[1])<<8 | int64(p.hdr[2])
 		p.c.frame(p.hdr[3], length)
 		p.skip = length
+		if p.flow != nil {
+			p.follow(length)
+		}
+	}
+}
+
+// Frame types and flags the flow follower reads.
+const (
+	frameData, frameHeaders, frameRSTStream, frameSettings, frameWindowUpdate = 0, 1, 3, 4, 8
+	flagEndStream, flagAck                                                    = 0x1, 0x1
+	settingInitialWindowSize                                                  = 0x4
+	maxControlPayload                                                         = 1 << 10
+)
+
+// follow feeds the flow-control follower the frame whose header is in
+// p.hdr; WINDOW_UPDATE and SETTINGS payloads are collected for control.
+func (p *frameParser) follow(length int64) {
+	typ, flags := p.hdr[3], p.hdr[4]
+	id := binary.BigEndian.Uint32(p.hdr[5:9]) & (1<<31 - 1)
+	switch typ {
+	case frameData:
+		p.flow.data(p.dir, id, length, flags&flagEndStream != 0)
+	case frameHeaders:
+		if flags&flagEndStream != 0 {
+			p.flow.closed(p.dir, id)
+		}
+	case frameRSTStream:
+		p.flow.closed(0, id)
+		p.flow.closed(1, id)
+	case frameSettings, frameWindowUpdate:
+		if (typ == frameSettings && flags&flagAck != 0) || length > maxControlPayload || length == 0 {
+			return
+		}
+		p.collect, p.ctlType, p.ctlID, p.payload = true, typ, id, p.payload[:0]
+	}
+}
+
+// control applies a collected WINDOW_UPDATE or SETTINGS: both grant
+// window to DATA going the other way.
+func (p *frameParser) control() {
+	p.collect = false
+	other := 1 - p.dir
+	if p.ctlType == frameWindowUpdate {
+		if len(p.payload) == 4 {
+			p.flow.windowUpdate(other, p.ctlID, int64(binary.BigEndian.Uint32(p.payload)&(1<<31-1)))
+		}
+		return
+	}
+	for s := p.payload; len(s) >= 6; s = s[6:] {
+		if binary.BigEndian.Uint16(s) == settingInitialWindowSize {
+			p.flow.initialWindow(other, int64(binary.BigEndian.Uint32(s[2:])))
+		}
 	}
 }

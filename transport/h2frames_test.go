@@ -167,3 +167,92 @@ func sumOf(c stats.SizeCounts) (n int64) {
 	}
 	return n
 }
+
+// h2Frame builds one frame.
+func h2Frame(typ, flags byte, id uint32, payload string) string {
+	n := len(payload)
+	return string([]byte{byte(n >> 16), byte(n >> 8), byte(n), typ, flags, byte(id >> 24), byte(id >> 16), byte(id >> 8), byte(id)}) + payload
+}
+
+// TestFlowBlockedTime follows a client's windows from synthetic frames:
+// a stream window used up by DATA is blocked until WINDOW_UPDATE reopens
+// it; DATA that ends its stream on the last byte of window is not.
+func TestFlowBlockedTime(t *testing.T) {
+	var c h2Counters
+	r, w := newFrameParsers(&c, true)
+	w.feed([]byte(h2Preface))
+	// The server allows 10-byte stream windows.
+	r.feed([]byte(h2Frame(frameSettings, 0, 0, "\x00\x04\x00\x00\x00\x0a")))
+	w.feed([]byte(h2Frame(frameData, flagEndStream, 1, "0123456789"))) // ends: not blocked
+	w.feed([]byte(h2Frame(frameData, 0, 3, "0123456789")))             // window used up
+	time.Sleep(50 * time.Millisecond)
+	if got := c.snapshot().Sent.FlowBlockedSeconds; got != 0 {
+		t.Fatalf("blocked %v s before the interval ended, want 0", got)
+	}
+	r.feed([]byte(h2Frame(frameWindowUpdate, 0, 3, "\x00\x00\x00\x05"))) // reopened
+	blocked := c.snapshot().Sent.FlowBlockedSeconds
+	if blocked < 0.05 || blocked > 5 {
+		t.Fatalf("blocked %v s, want about 0.05", blocked)
+	}
+	// A SETTINGS change reopens too: 5 more bytes use the window up again,
+	// a larger initial window gives every open stream the difference.
+	w.feed([]byte(h2Frame(frameData, 0, 3, "01234")))
+	time.Sleep(20 * time.Millisecond)
+	r.feed([]byte(h2Frame(frameSettings, 0, 0, "\x00\x04\x00\x00\x00\x14")))
+	again := c.snapshot().Sent.FlowBlockedSeconds
+	if again-blocked < 0.02 {
+		t.Fatalf("blocked %v s more after SETTINGS, want about 0.02", again-blocked)
+	}
+	// RST_STREAM forgets a blocked stream; the connection window is
+	// another limit: 65,535 bytes less the 25 sent.
+	w.feed([]byte(h2Frame(frameData, 0, 3, strings.Repeat("x", 20))))
+	r.feed([]byte(h2Frame(frameRSTStream, 0, 3, "\x00\x00\x00\x08")))
+	if c.snapshot().Sent.FlowBlockedSeconds <= again {
+		t.Fatal("RST_STREAM did not end the blocked interval")
+	}
+	if len(w.flow.dir[0].streams) != 0 || w.flow.dir[0].blocked != 0 || w.flow.dir[0].conn != 65535-45 {
+		t.Fatalf("flow state after reset: %+v", w.flow.dir[0])
+	}
+	if got := c.snapshot().Received.FlowBlockedSeconds; got != 0 {
+		t.Fatalf("the server's DATA was blocked %v s; it sent none", got)
+	}
+}
+
+// TestFlowBlockedDownload: a 4 MiB h2c download through net/http is never
+// blocked with Go's default windows, and is, at both ends, when the
+// client grants 64 KiB.
+func TestFlowBlockedDownload(t *testing.T) {
+	body := strings.Repeat("x", 4<<20)
+	s, err := NewServer(ServerOptions{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, body) }), Listen: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, window := range []units.Bytes{0, 64 << 10} {
+		opts := ClientOptions{Protocol: H2C}
+		opts.Config.HTTP2.MaxReceiveBufferPerStream = window
+		c, err := NewClient(opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := s.H2Frames()
+		resp, err := c.HTTP().Get(s.URL(H2C) + "/")
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		c.Close()
+		if err != nil || n != int64(len(body)) {
+			t.Fatalf("read %d bytes: %v", n, err)
+		}
+		server := s.H2Frames().Sub(before).Sent.FlowBlockedSeconds
+		client := c.H2Frames().Received.FlowBlockedSeconds
+		if window == 0 && (server != 0 || client != 0) {
+			t.Errorf("default windows: blocked %v s (server's view), %v s (client's), want 0", server, client)
+		}
+		if window > 0 && (server <= 0 || client <= 0) {
+			t.Errorf("64 KiB windows: blocked %v s (server's view), %v s (client's), want more than 0", server, client)
+		}
+	}
+}
