@@ -87,17 +87,27 @@ func (p *h2Pool) get(ctx context.Context) (*h2Conn, error) {
 	if p.cur != nil && p.cur.usable() {
 		return p.cur, nil
 	}
-	conn, err := p.c.dial(ctx)
+	hc, err := p.dial(ctx, nil)
 	if err != nil {
-		return nil, err
-	}
-	hc, err := newH2Conn(p, conn, nil)
-	if err != nil {
-		conn.Close()
 		return nil, err
 	}
 	hc.start()
 	p.cur = hc
+	return hc, nil
+}
+
+// dial opens a connection and sends the preface, without starting its
+// reader; loop is the LeanLoop that will drive it, or nil.
+func (p *h2Pool) dial(ctx context.Context, loop *h2Loop) (*h2Conn, error) {
+	conn, err := p.c.dial(ctx)
+	if err != nil {
+		return nil, err
+	}
+	hc, err := newH2Conn(p, conn, loop)
+	if err != nil {
+		conn.Close()
+		return nil, err
+	}
 	return hc, nil
 }
 

@@ -46,13 +46,8 @@ func (c *LeanClient) runH2Loop(ctx context.Context, l LeanLoop) error {
 
 // dialLoop opens a connection for lp, without starting its reader.
 func (p *h2Pool) dialLoop(ctx context.Context, lp *h2Loop) (*h2Conn, error) {
-	conn, err := p.c.dial(ctx)
+	hc, err := p.dial(ctx, lp)
 	if err != nil {
-		return nil, err
-	}
-	hc, err := newH2Conn(p, conn, lp)
-	if err != nil {
-		conn.Close()
 		return nil, err
 	}
 	p.mu.Lock()
