@@ -27,6 +27,7 @@ const (
 	smallFrame    = 32 << 10  // DATA frames averaging below this are small
 	manyUpdates   = 16        // WINDOW_UPDATE frames per MiB above this are many (one per 64 KiB)
 	blockedShare  = 0.10      // a sender waiting for window this share of the time is held back
+	busyCores     = 0.85      // a receiver using this many cores is busy: its window is not the cause
 	cpuHungry     = 1.5       // CPU per unit this many times h1's is hungry
 	allocsHungry  = 1.2       // allocations per request this many times h1's
 	mib           = 1 << 20   // bytes
@@ -179,17 +180,22 @@ func h2FlowBlocked(c *Cell, m Repetition, _ *Cell, _ Repetition) *Finding {
 	if m.Server != nil {
 		down, up = max(down, m.Server.H2C.Sent.FlowBlockedSeconds), max(up, m.Server.H2C.Received.FlowBlockedSeconds)
 	}
-	sender, receiver, blocked := "server", "client", down
+	sender, receiver, blocked, receiverCores := "server", "client", down, m.ClientCores
 	if up > down {
-		sender, receiver, blocked = "client", "server", up
+		sender, receiver, blocked, receiverCores = "client", "server", up, m.ServerCores
 	}
 	if blocked < blockedShare*m.Seconds {
 		return nil
 	}
+	fix := fmt.Sprintf("the %s's receive windows hold the sender back: raise http.HTTP2Config.MaxReceiveBufferPerStream and MaxReceiveBufferPerConnection on the %s (--h2-stream-window 16Mi, --h2-conn-window 64Mi)", receiver, receiver)
+	if receiverCores >= busyCores {
+		// One stream is read by one goroutine: about a core is all it gets.
+		fix = fmt.Sprintf("the %s was busy (%.2f cores), so its window only passes its slowness on: make it cheaper per byte (bigger reads and frames) before giving it bigger windows", receiver, receiverCores)
+	}
 	return &Finding{
 		Evidence: fmt.Sprintf("%s: the %s's DATA waited for flow-control window %.2f s of %.2f s (%.0f%%)",
 			gap(c), sender, blocked, m.Seconds, 100*min(blocked/m.Seconds, 1)),
-		Fix: fmt.Sprintf("the %s's receive windows hold the sender back: raise http.HTTP2Config.MaxReceiveBufferPerStream and MaxReceiveBufferPerConnection on the %s (--h2-stream-window 16Mi, --h2-conn-window 64Mi)", receiver, receiver),
+		Fix: fix,
 	}
 }
 
