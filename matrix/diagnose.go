@@ -53,6 +53,7 @@ var rules = []rule{
 	{"cpu-per-byte", cpuPerByte},
 	{"allocations", allocations},
 	{"quic-losses", quicLosses},
+	{"quic-flow-blocked", quicFlowBlocked},
 	{"errors", errorsRule},
 }
 
@@ -196,6 +197,29 @@ func h2FlowBlocked(c *Cell, m Repetition, _ *Cell, _ Repetition) *Finding {
 		Evidence: fmt.Sprintf("%s: the %s's DATA waited for flow-control window %.2f s of %.2f s (%.0f%%)",
 			gap(c), sender, blocked, m.Seconds, 100*min(blocked/m.Seconds, 1)),
 		Fix: fix,
+	}
+}
+
+// quicFlowBlocked fires when a traced h3 cell's senders said they had
+// data and no flow-control window (DATA_BLOCKED, STREAM_DATA_BLOCKED).
+func quicFlowBlocked(c *Cell, m Repetition, _ *Cell, _ Repetition) *Finding {
+	if c.Protocol != "h3" || !slow(c) {
+		return nil
+	}
+	byClient, byServer := m.ClientQUIC.BlockedFramesSent, int64(0)
+	if m.Server != nil {
+		byServer = max(m.Server.QUIC.BlockedFramesSent, m.ClientQUIC.BlockedFramesReceived)
+	}
+	if byClient == 0 && byServer == 0 {
+		return nil
+	}
+	sender, receiver, n := "server", "client", byServer
+	if byClient > byServer {
+		sender, receiver, n = "client", "server", byClient
+	}
+	return &Finding{
+		Evidence: fmt.Sprintf("%s: the %s sent %d DATA_BLOCKED/STREAM_DATA_BLOCKED frames (it had data and no flow-control window)", gap(c), sender, n),
+		Fix:      fmt.Sprintf("give the %s bigger QUIC receive windows: quic.Config{MaxStreamReceiveWindow, MaxConnectionReceiveWindow} (--quic-stream-window 64Mi, --quic-conn-window 128Mi on the %s)", receiver, receiver),
 	}
 }
 

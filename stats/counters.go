@@ -83,6 +83,12 @@ type QUICStats struct {
 	PacketsLost     int64 `json:"packets_lost"`     // declared lost by the sender
 	BytesSent       int64 `json:"bytes_sent"`       // including retransmissions
 	BytesReceived   int64 `json:"bytes_received"`   // including duplicates
+
+	// From quic-go's qlog events, when tracing was on (QUIC.Trace):
+	Traced                int64 `json:"traced"`                  // connections traced; 0: the fields below were not measured
+	BlockedFramesSent     int64 `json:"blocked_frames_sent"`     // DATA_BLOCKED and STREAM_DATA_BLOCKED sent: this end had data and no flow-control window
+	BlockedFramesReceived int64 `json:"blocked_frames_received"` // and received: the peer was held back by this end's windows
+	CongestionWindowBytes int64 `json:"congestion_window_bytes"` // gauge: the last congestion window a connection reported
 }
 
 // Add adds o to s.
@@ -93,6 +99,10 @@ func (s *QUICStats) Add(o QUICStats) {
 	s.PacketsLost += o.PacketsLost
 	s.BytesSent += o.BytesSent
 	s.BytesReceived += o.BytesReceived
+	s.Traced += o.Traced
+	s.BlockedFramesSent += o.BlockedFramesSent
+	s.BlockedFramesReceived += o.BlockedFramesReceived
+	s.CongestionWindowBytes = max(s.CongestionWindowBytes, o.CongestionWindowBytes)
 }
 
 // Sub returns s - o.
@@ -104,6 +114,11 @@ func (s QUICStats) Sub(o QUICStats) QUICStats {
 		PacketsLost:     s.PacketsLost - o.PacketsLost,
 		BytesSent:       s.BytesSent - o.BytesSent,
 		BytesReceived:   s.BytesReceived - o.BytesReceived,
+
+		Traced:                s.Traced - o.Traced,
+		BlockedFramesSent:     s.BlockedFramesSent - o.BlockedFramesSent,
+		BlockedFramesReceived: s.BlockedFramesReceived - o.BlockedFramesReceived,
+		CongestionWindowBytes: s.CongestionWindowBytes,
 	}
 }
 

@@ -131,6 +131,9 @@ func (c *Client) newTCP(opts ClientOptions, tlsConf *tls.Config) *http.Transport
 func (c *Client) newH3(opts ClientOptions, tlsConf *tls.Config) *http3.Transport {
 	qconf := opts.Config.QUIC.quicConfig()
 	qconf.HandshakeIdleTimeout = opts.Config.dialTimeout()
+	if opts.Config.QUIC.Trace {
+		qconf.Tracer = c.quic.trace.tracer()
+	}
 	tr := &http3.Transport{
 		TLSClientConfig:    tlsConf,
 		QUICConfig:         qconf,

@@ -66,6 +66,10 @@ type QUIC struct {
 	// default: 30 s). A killed peer's QUIC connection lasts until then:
 	// UDP has no reset.
 	MaxIdleTimeout time.Duration `json:"max_idle_timeout_ns"`
+	// Trace counts quic-go's qlog events (congestion window, flow-control
+	// blocked frames) into QUICStats. Off by default: quic-go then builds
+	// an event per packet, which costs CPU on the path measured.
+	Trace bool `json:"trace"`
 }
 
 // ClientConfig tunes the client end.

@@ -14,6 +14,7 @@ type quicCounter struct {
 	mu     sync.Mutex
 	closed stats.QUICStats
 	live   map[*quic.Conn]struct{}
+	trace  quicTraceCounts // QUIC.Trace's
 }
 
 // track adds conn to the sum; when conn ends its last figures move into the
@@ -43,6 +44,10 @@ func (q *quicCounter) snapshot() stats.QUICStats {
 	for conn := range q.live {
 		s.Add(quicStatsOf(conn))
 	}
+	s.Traced = q.trace.traced.Load()
+	s.BlockedFramesSent = q.trace.blockedSent.Load()
+	s.BlockedFramesReceived = q.trace.blockedReceived.Load()
+	s.CongestionWindowBytes = q.trace.congestionWindow.Load()
 	return s
 }
 

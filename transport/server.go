@@ -172,6 +172,9 @@ func (s *Server) listenTLS(opts ServerOptions, handler http.Handler, newHTTPServ
 	}
 	s.udp = udp
 	qconf := opts.Config.QUIC.quicConfig()
+	if opts.Config.QUIC.Trace {
+		qconf.Tracer = s.quic.trace.tracer()
+	}
 	s.h3 = &http3.Server{
 		Handler:        handler,
 		TLSConfig:      http3.ConfigureTLSConfig(&tls.Config{Certificates: []tls.Certificate{s.cert}, MinVersion: tls.VersionTLS13}),

@@ -88,6 +88,7 @@ func h2Flags(fs *flagSet, prefix string, h *transport.HTTP2, server bool) {
 func quicFlags(fs *flagSet, prefix string, q *transport.QUIC) {
 	fs.Var(&q.MaxStreamReceiveWindow, prefix+"quic-stream-window", "QUIC max stream receive window `size` (default quic-go's, 6Mi)")
 	fs.Var(&q.MaxConnectionReceiveWindow, prefix+"quic-conn-window", "QUIC max connection receive window `size` (default quic-go's, 15Mi)")
+	fs.BoolVar(&q.Trace, prefix+"quic-trace", false, "count quic-go's trace events: congestion window, flow-control blocked frames (costs CPU per packet)")
 }
 
 // targetFlags are the flags that say how to reach a URL: -p, -k, --cacert.
