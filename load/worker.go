@@ -171,11 +171,7 @@ func (w *worker) leanLoop(ctx context.Context, streams int) {
 		Timeout: w.r.cfg.RequestTimeout,
 		Next:    func() (bool, bool) { return w.r.claim(ctx) },
 		Done: func(measuring bool, start, end time.Time, resp transport.LeanResponse, err error) {
-			x := exchange{status: resp.Status, got: resp.BodyBytes, length: -1, err: err}
-			if resp.Status != 0 {
-				x.answered, x.sent = true, bodyLen
-			}
-			w.settle(ctx, x, time.Time{}, start, end, measuring)
+			w.settle(ctx, leanOutcome(resp, err, bodyLen), time.Time{}, start, end, measuring)
 		},
 	})
 }
@@ -272,9 +268,15 @@ func (w *worker) callExchange(runCtx context.Context) exchange {
 
 func (w *worker) leanExchange() exchange {
 	resp, err := w.stream.Do(w.r.cfg.RequestTimeout)
+	return leanOutcome(resp, err, int64(len(w.r.body)))
+}
+
+// leanOutcome is the exchange of a fast-engine request that sent bodyLen
+// body bytes: the lean client checks the body's length itself.
+func leanOutcome(resp transport.LeanResponse, err error, bodyLen int64) exchange {
 	x := exchange{status: resp.Status, got: resp.BodyBytes, length: -1, err: err}
 	if resp.Status != 0 {
-		x.answered, x.sent = true, int64(len(w.r.body))
+		x.answered, x.sent = true, bodyLen
 	}
 	return x
 }

@@ -7,9 +7,9 @@ import (
 	"strconv"
 )
 
-// h1Parser reads one HTTP/1.1 response from bytes as they arrive, for
-// event loops that cannot block in a bufio.Reader. It reads what
-// readH1Response reads and counts the body without keeping it.
+// h1Parser reads one HTTP/1.1 response from bytes as they arrive and
+// counts its body without keeping it: event loops feed it what each read
+// brought; readH1Response feeds it from a bufio.Reader.
 type h1Parser struct {
 	head   bool // the request was HEAD: no body
 	state  h1State
@@ -131,7 +131,7 @@ func (p *h1Parser) step(b []byte) (int, error) {
 
 // parseHead reads a status line and headers ending in an empty line. It
 // returns 0 while the empty line has not arrived, and an error as soon as
-// a complete line is wrong, as readH1Response does.
+// a complete line is wrong.
 func (p *h1Parser) parseHead(b []byte) (int, error) {
 	i := bytes.IndexByte(b, '\n')
 	if i < 0 {
@@ -141,6 +141,7 @@ func (p *h1Parser) parseHead(b []byte) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	p.resp.Status = status // known even if a header turns out malformed
 	used := i + 1
 	http11 := b[7] == '1'
 	keep, length, chunked := http11, int64(-1), false
@@ -158,7 +159,7 @@ func (p *h1Parser) parseHead(b []byte) (int, error) {
 			return 0, err
 		}
 	}
-	p.resp.Status, p.keep = status, keep
+	p.keep = keep
 	switch {
 	case status >= 100 && status < 200:
 		p.resp.Status = 0 // interim: the real response follows

@@ -102,97 +102,33 @@ func (s *h1Stream) do(timeout time.Duration) (LeanResponse, error) {
 	return resp, err
 }
 
-var (
-	errH1Malformed = errors.New("malformed HTTP/1.1 response")
-	crlf           = []byte("\r\n")
-)
+var errH1Malformed = errors.New("malformed HTTP/1.1 response")
 
-// readH1Response reads one response from br and counts its body. keep
-// says whether the connection can carry another request.
+// readH1Response reads one response from br and counts its body, with the
+// same h1Parser the event loops feed. keep says whether the connection can
+// carry another request.
 func readH1Response(br *bufio.Reader, head bool) (resp LeanResponse, keep bool, err error) {
+	var p h1Parser
+	p.reset(head)
 	for {
-		line, err := br.ReadSlice('\n')
-		if err != nil {
-			return resp, false, eofIsReset(err)
-		}
-		// HTTP/1.x NNN reason
-		if len(line) < 12 || !bytes.HasPrefix(line, []byte("HTTP/1.")) {
-			return resp, false, fmt.Errorf("%w: status line %q", errH1Malformed, bytes.TrimSpace(line))
-		}
-		status, err := strconv.Atoi(string(line[9:12]))
-		if err != nil {
-			return resp, false, fmt.Errorf("%w: status line %q", errH1Malformed, bytes.TrimSpace(line))
-		}
-		keep = line[7] == '1'
-		resp.Status = status
-		length, chunked := int64(-1), false
-		for {
-			h, err := br.ReadSlice('\n')
-			if err != nil {
-				return resp, false, eofIsReset(err)
-			}
-			if bytes.Equal(h, crlf) || (len(h) == 1 && h[0] == '\n') {
-				break
-			}
-			if err := applyH1Header(h, line[7] == '1', &length, &chunked, &keep); err != nil {
-				return resp, false, err
-			}
-		}
-		if status >= 100 && status < 200 {
-			continue // interim response: the real one follows
-		}
+		buffered, _ := br.Peek(br.Buffered())
+		n, err := p.feed(buffered)
+		_, _ = br.Discard(n) // n bytes are buffered: it cannot fail
 		switch {
-		case head || status == 204 || status == 304:
-		case chunked:
-			resp.BodyBytes, err = discardChunked(br)
-		case length >= 0:
-			var n int
-			n, err = br.Discard(int(length))
-			resp.BodyBytes = int64(n)
-			if err != nil {
-				err = io.ErrUnexpectedEOF
+		case err != nil:
+			return p.resp, false, err
+		case p.done():
+			return p.resp, p.keep, nil
+		}
+		// The parser took all it could: wait for more bytes.
+		if _, err := br.Peek(br.Buffered() + 1); err != nil {
+			switch {
+			case errors.Is(err, io.EOF):
+				err = p.closed() // nil for a body that runs to the close
+			case errors.Is(err, bufio.ErrBufferFull):
+				err = fmt.Errorf("%w: response head over %d bytes", errH1Malformed, br.Size())
 			}
-		default:
-			// No length: the body runs to the connection's end.
-			var n int64
-			n, err = io.Copy(io.Discard, br)
-			resp.BodyBytes, keep = n, false
-		}
-		return resp, keep && err == nil, err
-	}
-}
-
-func discardChunked(br *bufio.Reader) (int64, error) {
-	var total int64
-	for {
-		line, err := br.ReadSlice('\n')
-		if err != nil {
-			return total, io.ErrUnexpectedEOF
-		}
-		sizeText, _, _ := bytes.Cut(bytes.TrimSpace(line), []byte(";"))
-		size, err := strconv.ParseInt(string(sizeText), 16, 64)
-		if err != nil || size < 0 {
-			return total, fmt.Errorf("%w: chunk size %q", errH1Malformed, sizeText)
-		}
-		if size == 0 {
-			// Trailers, then the final empty line.
-			for {
-				t, err := br.ReadSlice('\n')
-				if err != nil {
-					return total, io.ErrUnexpectedEOF
-				}
-				if len(bytes.TrimSpace(t)) == 0 {
-					return total, nil
-				}
-			}
-		}
-		n, err := br.Discard(int(size))
-		total += int64(n)
-		if err != nil {
-			return total, io.ErrUnexpectedEOF
-		}
-		if _, err := br.Discard(2); err != nil {
-			return total, io.ErrUnexpectedEOF
+			return p.resp, false, err
 		}
 	}
 }

@@ -25,7 +25,7 @@ func (c *LeanClient) runH1Loop(ctx context.Context, l LeanLoop) error {
 	if err != nil {
 		return err
 	}
-	p := &h1Poll{c: c, cfg: l, ctx: ctx, epfd: -1, wake: -1}
+	p := &h1Poll{c: c, cfg: l, ctx: ctx, head: c.req.Method == "HEAD", epfd: -1, wake: -1}
 	if p.sa, p.family, err = sockaddr(addr); err != nil {
 		return err
 	}
@@ -46,6 +46,7 @@ type h1Poll struct {
 	c      *LeanClient
 	cfg    LeanLoop
 	ctx    context.Context
+	head   bool // HEAD requests: responses have no body
 	sa     unix.Sockaddr
 	family int // AF_INET or AF_INET6
 	epfd   int
@@ -210,7 +211,7 @@ func (p *h1Poll) send(pc *h1PollConn) {
 	}
 	p.inflight++
 	pc.busy, pc.mark, pc.start = true, mark, p.now
-	pc.parser.reset(p.c.req.Method == "HEAD")
+	pc.parser.reset(p.head)
 	pc.out = p.c.h1req
 	if pc.fd < 0 {
 		if err := p.dial(pc); err != nil {
