@@ -24,7 +24,8 @@ type ClientOptions struct {
 	// Insecure skips certificate verification (curl -k).
 	Insecure bool
 	// MaxConnsPerHost limits HTTP/1.1 connections per host; zero means no
-	// limit. HTTP/2 and HTTP/3 clients keep one connection per host.
+	// limit. HTTP/2 and HTTP/3 clients keep one connection per host
+	// whatever it says.
 	MaxConnsPerHost int
 }
 
@@ -90,6 +91,14 @@ func (c *Client) newTCP(opts ClientOptions, tlsConf *tls.Config) *http.Transport
 	// "N streams on one connection" must mean one connection: wait for a
 	// free stream rather than open another connection.
 	tr.HTTP2.StrictMaxConcurrentRequests = true
+	if opts.Protocol == H2C || opts.Protocol == H2 {
+		// Go 1.26 hands a new HTTP/2 connection to its first request
+		// before it puts it in the pool, so a second request that starts
+		// after a quick first one can miss it and dial again (fixed
+		// upstream by golang/go@88b2ccb). One connection per host closes
+		// that window: the second request waits for the pooled one.
+		tr.MaxConnsPerHost = 1
+	}
 	switch opts.Protocol {
 	case H1:
 		protos.SetHTTP1(true)
