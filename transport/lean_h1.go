@@ -22,7 +22,7 @@ func serializeH1(req LeanRequest) []byte {
 	b.WriteString(req.URL.RequestURI())
 	b.WriteString(" HTTP/1.1\r\nHost: ")
 	b.WriteString(req.URL.Host)
-	b.WriteString("\r\nUser-Agent: httpvs\r\n")
+	b.WriteString("\r\n")
 	for _, k := range sortedHeaderKeys(req.Header) {
 		for _, v := range req.Header[k] {
 			b.WriteString(k)

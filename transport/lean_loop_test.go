@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -187,6 +188,27 @@ func TestLeanLoopCanceled(t *testing.T) {
 		}
 		if lt.started == 0 || lt.started != lt.ended || lt.ok == 0 {
 			t.Fatalf("%s: started %d ended %d ok %d: every started request must end once", p, lt.started, lt.ended, lt.ok)
+		}
+	}
+}
+
+// TestLeanLoopSharesOneP: the h1 loop waits in epoll holding its P, so
+// with a single P it must still let the rest of the process run - here the
+// server answering it. Every request completes and RunLoop returns.
+func TestLeanLoopSharesOneP(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	ts := leanLoopServer(t, func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) })
+	for _, p := range loopProtocols() {
+		c := leanLoopClient(t, ts, p, "/")
+		lt := &loopTally{limit: 200}
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		err := c.RunLoop(ctx, lt.loop(3, 5*time.Second))
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if lt.ended != 200 || lt.ok != 200 {
+			t.Fatalf("%s on one P: ended %d ok %d errors %v, want 200 answered", p, lt.ended, lt.ok, lt.kinds)
 		}
 	}
 }
