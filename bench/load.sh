@@ -31,10 +31,12 @@ httpvs_rps() { "$bin" load "$url" -d "${SECS}s" --json "$@" "${EXTRA[@]}" | pyth
 
 for r in $(seq "$ROUNDS"); do
   echo "round $r/$ROUNDS" >&2
-  echo "h1 wrk $(wrk_rps)" >>"$results"
-  echo "h1 httpvs $(httpvs_rps -p h1 -c 50)" >>"$results"
-  echo "h2c h2load $(h2load_rps)" >>"$results"
-  echo "h2c httpvs $(httpvs_rps -p h2c -c 10 -m 10)" >>"$results"
+  w=$(wrk_rps); h=$(httpvs_rps -p h1 -c 50)
+  echo "h1 wrk $w" >>"$results"; echo "h1 httpvs $h" >>"$results"
+  echo "  h1:  wrk $w  httpvs ${h%% *}" >&2
+  p=$(h2load_rps); h=$(httpvs_rps -p h2c -c 10 -m 10)
+  echo "h2c h2load $p" >>"$results"; echo "h2c httpvs $h" >>"$results"
+  echo "  h2c: h2load $p  httpvs ${h%% *}" >&2
 done
 
 python3 - "$results" "$SECS" "$ROUNDS" <<'PY'

@@ -113,7 +113,12 @@ func (r *run) newClients() ([]connClient, error) {
 		case r.cfg.NewCaller != nil:
 			c, err = r.cfg.NewCaller()
 		case r.cfg.Engine == EngineFast:
-			c, err = transport.NewLeanClient(opts, transport.LeanRequest{Method: r.cfg.Method, URL: r.url, Header: r.header, Body: r.body})
+			var lc *transport.LeanClient
+			lc, err = transport.NewLeanClient(opts, transport.LeanRequest{Method: r.cfg.Method, URL: r.url, Header: r.header, Body: r.body})
+			if err == nil {
+				lc.OnDial = r.shards[i%len(r.shards)].dialed
+			}
+			c = lc
 		default:
 			c, err = transport.NewClient(opts)
 		}
@@ -136,6 +141,17 @@ type shard struct {
 	errors                      stats.ErrorCounts
 	firstErr                    string
 	negotiated                  bool
+}
+
+// dialed records a new connection's phases, as the std engine's trace
+// hooks do.
+func (s *shard) dialed(connect, handshake time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.connect.Record(connect)
+	if handshake > 0 {
+		s.tls.Record(handshake)
+	}
 }
 
 func newShard() *shard {
@@ -175,15 +191,15 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	for i := range r.body {
 		r.body[i] = byte('a' + i%26)
 	}
+	workers := cfg.Conns * cfg.Streams
+	for i := 0; i < min(workers, maxShards); i++ {
+		r.shards = append(r.shards, newShard())
+	}
 	clients, err := r.newClients()
 	if err != nil {
 		return Result{}, err
 	}
 	defer closeClients(clients)
-	workers := cfg.Conns * cfg.Streams
-	for i := 0; i < min(workers, maxShards); i++ {
-		r.shards = append(r.shards, newShard())
-	}
 	r.start = time.Now()
 	r.measureAt = r.start.Add(cfg.Warmup)
 	if r.byCount {

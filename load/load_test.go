@@ -100,11 +100,19 @@ func TestExactRequestCountsEveryTransport(t *testing.T) {
 					if got := after.Requests - before.Requests; got < n {
 						t.Fatalf("server saw %d requests, want at least %d", got, n)
 					}
-					if engine == EngineStd && res.Phases.TTFB.Count == 0 {
-						t.Errorf("no TTFB recorded")
+					// Both engines time every measured request's first byte
+					// and every connection's connect and handshake.
+					if ph := res.Phases; ph.TTFB.Count != n || ph.TTFB.Max > res.Latency.Max || ph.TTFB.P50 <= 0 {
+						t.Errorf("TTFB %+v for %d requests with latency max %v", ph.TTFB, n, res.Latency.Max)
 					}
-					if engine == EngineStd && p.TLS() && p != transport.H3 && res.Phases.TLS.Count != 2 {
-						t.Errorf("TLS handshakes recorded %d, want 2", res.Phases.TLS.Count)
+					if p != transport.H3 {
+						wantTLS := int64(0)
+						if p.TLS() {
+							wantTLS = 2
+						}
+						if ph := res.Phases; ph.Connect.Count != 2 || ph.TLS.Count != wantTLS {
+							t.Errorf("connects timed %d, handshakes %d; want 2 and %d", ph.Connect.Count, ph.TLS.Count, wantTLS)
+						}
 					}
 					if res.AllocsPerRequest <= 0 || res.ClientCPUSeconds <= 0 {
 						t.Errorf("allocs/request %v cpu %v", res.AllocsPerRequest, res.ClientCPUSeconds)

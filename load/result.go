@@ -8,7 +8,7 @@ import (
 // Engines: the client implementation that produced a result.
 const (
 	EngineStd  = "std"  // net/http's clients for h1, h2c, h1-tls, h2; quic-go's http3 for h3
-	EngineFast = "fast" // transport.LeanClient: h1, h1-tls, h2c, h2; no httptrace phases
+	EngineFast = "fast" // transport.LeanClient: h1, h1-tls, h2c, h2; times the same phases itself
 )
 
 // Result is a load run's outcome. Counts cover the measured phase only
@@ -31,8 +31,8 @@ type Result struct {
 	BytesReceived     int64                `json:"bytes_received"` // response body bytes
 	BytesSent         int64                `json:"bytes_sent"`     // request body bytes
 	BytesPerSecond    float64              `json:"bytes_per_second"`
-	Latency           stats.LatencySummary `json:"latency_seconds"`    // open loop: from the intended send time
-	Phases            Phases               `json:"phases_seconds"`     // std engine only
+	Latency           stats.LatencySummary `json:"latency_seconds"` // open loop: from the intended send time
+	Phases            Phases               `json:"phases_seconds"`
 	Schedule          *Schedule            `json:"schedule,omitempty"` // open loop only
 	ClientCPUSeconds  float64              `json:"client_cpu_seconds"`
 	// ClientGCCycles is the GC cycles the process completed while measuring;
@@ -51,7 +51,10 @@ type Result struct {
 	Settings transport.ClientConfig `json:"settings"`
 }
 
-// Phases are request phase timings from net/http/httptrace.
+// Phases are request phase timings: from net/http/httptrace on the std
+// engine, from the lean client's own clock on the fast one (whose event
+// loops read the clock once per socket read, so a first byte is timed when
+// the read that brought it returned).
 type Phases struct {
 	Connect stats.LatencySummary `json:"connect"` // TCP connect, per new connection (h1, h2c, h1-tls, h2)
 	TLS     stats.LatencySummary `json:"tls"`     // TLS handshake, per new connection (h1-tls, h2)

@@ -139,10 +139,11 @@ func (r *run) claim(ctx context.Context) (measuring, ok bool) {
 // exchange is one request's outcome, before it is judged.
 type exchange struct {
 	status   int
-	length   int64 // Content-Length, or -1
-	got      int64 // response body bytes
-	sent     int64 // request body bytes
-	answered bool  // a response arrived over the transport asked for
+	length   int64         // Content-Length, or -1
+	got      int64         // response body bytes
+	sent     int64         // request body bytes
+	answered bool          // a response arrived over the transport asked for
+	ttfb     time.Duration // to the response's first byte; 0 if unknown
 	err      error
 }
 
@@ -154,7 +155,7 @@ func (w *worker) once(runCtx, traced context.Context, intended time.Time, measur
 	case w.caller != nil:
 		x = w.callExchange(runCtx)
 	case w.stream != nil:
-		x = w.leanExchange()
+		x = w.leanExchange(start)
 	default:
 		x = w.stdExchange(traced, start)
 	}
@@ -171,7 +172,7 @@ func (w *worker) leanLoop(ctx context.Context, streams int) {
 		Timeout: w.r.cfg.RequestTimeout,
 		Next:    func() (bool, bool) { return w.r.claim(ctx) },
 		Done: func(measuring bool, start, end time.Time, resp transport.LeanResponse, err error) {
-			w.settle(ctx, leanOutcome(resp, err, bodyLen), time.Time{}, start, end, measuring)
+			w.settle(ctx, leanOutcome(resp, err, bodyLen, start), time.Time{}, start, end, measuring)
 		},
 	})
 }
@@ -202,12 +203,11 @@ func (w *worker) settle(runCtx context.Context, x exchange, intended, start, end
 	if w.r.open {
 		from = intended
 	}
-	ttfb := w.ttfb.Load()
 	w.record(func(s *shard) {
 		s.requests++
 		s.latency.Record(end.Sub(from))
-		if ttfb > 0 {
-			s.ttfb.Record(time.Duration(ttfb))
+		if x.ttfb > 0 {
+			s.ttfb.Record(x.ttfb)
 		}
 		if w.r.open {
 			late := start.Sub(intended)
@@ -251,6 +251,7 @@ func (w *worker) stdExchange(traced context.Context, start time.Time) exchange {
 		return x
 	}
 	x.answered, x.status, x.length = true, resp.StatusCode, resp.ContentLength
+	x.ttfb = time.Duration(w.ttfb.Load()) // GotFirstResponseByte ran before Do returned
 	if x.got, err = w.drain(resp); err != nil {
 		x.err = fmt.Errorf("body failed after %d bytes: %w", x.got, err)
 	}
@@ -266,15 +267,19 @@ func (w *worker) callExchange(runCtx context.Context) exchange {
 	return x
 }
 
-func (w *worker) leanExchange() exchange {
+func (w *worker) leanExchange(start time.Time) exchange {
 	resp, err := w.stream.Do(w.r.cfg.RequestTimeout)
-	return leanOutcome(resp, err, int64(len(w.r.body)))
+	return leanOutcome(resp, err, int64(len(w.r.body)), start)
 }
 
-// leanOutcome is the exchange of a fast-engine request that sent bodyLen
-// body bytes: the lean client checks the body's length itself.
-func leanOutcome(resp transport.LeanResponse, err error, bodyLen int64) exchange {
+// leanOutcome is the exchange of a fast-engine request that started at
+// start and sent bodyLen body bytes: the lean client checks the body's
+// length itself.
+func leanOutcome(resp transport.LeanResponse, err error, bodyLen int64, start time.Time) exchange {
 	x := exchange{status: resp.Status, got: resp.BodyBytes, length: -1, err: err}
+	if !resp.FirstByte.IsZero() {
+		x.ttfb = max(resp.FirstByte.Sub(start), 1) // a zero would read as unknown
+	}
 	if resp.Status != 0 {
 		x.answered, x.sent = true, bodyLen
 	}

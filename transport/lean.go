@@ -32,6 +32,10 @@ type LeanRequest struct {
 type LeanResponse struct {
 	Status    int   // HTTP status code
 	BodyBytes int64 // response body bytes read
+	// FirstByte is when the response's first byte arrived (its HEADERS
+	// frame on HTTP/2); in a LeanLoop, the clock reading of the socket
+	// read that brought it. Zero if nothing arrived.
+	FirstByte time.Time
 }
 
 // ErrLeanStreamReset is returned when the server resets an HTTP/2 stream.
@@ -47,6 +51,11 @@ type LeanClient struct {
 	dialer  net.Dialer
 	req     LeanRequest
 	conns   atomic.Int64
+
+	// OnDial, if set before the first request, is called after each
+	// connection the client opens, with its TCP connect time and its TLS
+	// handshake time (0 without TLS), on the goroutine that dialed.
+	OnDial func(connect, handshake time.Duration)
 
 	h1req []byte  // HTTP/1.1: the serialized request
 	h2    *h2Pool // HTTP/2: the shared connection
@@ -109,12 +118,15 @@ func (c *LeanClient) Close() error {
 
 // dial opens one connection and checks the negotiated protocol.
 func (c *LeanClient) dial(ctx context.Context) (net.Conn, error) {
+	start := time.Now()
 	conn, err := c.dialer.DialContext(ctx, "tcp", c.addr)
 	if err != nil {
 		return nil, err
 	}
+	connected := time.Now()
 	c.conns.Add(1)
 	if c.tlsConf == nil {
+		c.dialed(connected.Sub(start), 0)
 		return conn, nil
 	}
 	tc := tls.Client(conn, c.tlsConf)
@@ -134,7 +146,15 @@ func (c *LeanClient) dial(ctx context.Context) (net.Conn, error) {
 		}
 		return nil, &ProtocolError{Want: c.proto, Got: gotProto}
 	}
+	c.dialed(connected.Sub(start), time.Since(connected))
 	return tc, nil
+}
+
+// dialed reports a new connection's phases to OnDial.
+func (c *LeanClient) dialed(connect, handshake time.Duration) {
+	if c.OnDial != nil {
+		c.OnDial(connect, handshake)
+	}
 }
 
 // LeanStream sends one request at a time on its client. It is not safe

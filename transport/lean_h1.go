@@ -95,10 +95,17 @@ func (s *h1Stream) do(timeout time.Duration) (LeanResponse, error) {
 		s.drop()
 		return LeanResponse{}, err
 	}
+	// Wait for the first byte to time it; an error here comes back from
+	// the read below too (a closed or timed-out connection stays so).
+	var first time.Time
+	if _, err := s.br.Peek(1); err == nil {
+		first = time.Now()
+	}
 	resp, keep, err := readH1Response(s.br, s.c.req.Method == "HEAD")
 	if err != nil || !keep {
 		s.drop()
 	}
+	resp.FirstByte = first
 	return resp, err
 }
 

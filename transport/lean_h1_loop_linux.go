@@ -71,11 +71,13 @@ type h1Poll struct {
 type h1PollConn struct {
 	fd         int // -1 when closed
 	connecting bool
-	wantOut    bool // registered for EPOLLOUT
-	busy       bool // a request is in flight
+	dialAt     time.Time // when the connection was asked for
+	wantOut    bool      // registered for EPOLLOUT
+	busy       bool      // a request is in flight
 	mark       bool
 	start      time.Time
-	out        []byte // request bytes not yet written
+	firstByte  time.Time // when the response's first bytes were read
+	out        []byte    // request bytes not yet written
 	parser     h1Parser
 	buf        []byte
 	r, w       int // unread bytes are buf[r:w]
@@ -251,7 +253,7 @@ func (p *h1Poll) send(pc *h1PollConn) {
 		return
 	}
 	p.inflight++
-	pc.busy, pc.mark, pc.start = true, mark, p.now
+	pc.busy, pc.mark, pc.start, pc.firstByte = true, mark, p.now, time.Time{}
 	pc.parser.reset(p.head)
 	pc.out = p.c.h1req
 	if pc.fd < 0 {
@@ -267,6 +269,7 @@ func (p *h1Poll) send(pc *h1PollConn) {
 }
 
 func (p *h1Poll) dial(pc *h1PollConn) error {
+	pc.dialAt = time.Now()
 	fd, err := unix.Socket(p.family, unix.SOCK_STREAM|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
 		return os.NewSyscallError("socket", err)
@@ -286,7 +289,7 @@ func (p *h1Poll) dial(pc *h1PollConn) error {
 	if pc.connecting {
 		events |= unix.EPOLLOUT
 	} else {
-		p.c.conns.Add(1)
+		p.connected(pc)
 	}
 	ev := unix.EpollEvent{Events: events, Fd: int32(fd)}
 	if err := unix.EpollCtl(p.epfd, unix.EPOLL_CTL_ADD, fd, &ev); err != nil {
@@ -296,6 +299,12 @@ func (p *h1Poll) dial(pc *h1PollConn) error {
 	}
 	p.byFD[fd] = pc
 	return nil
+}
+
+// connected counts pc's new connection and reports its connect time.
+func (p *h1Poll) connected(pc *h1PollConn) {
+	p.c.conns.Add(1)
+	p.c.dialed(time.Since(pc.dialAt), 0)
 }
 
 // interest sets whether the loop waits for pc to be writable.
@@ -329,7 +338,7 @@ func (p *h1Poll) event(pc *h1PollConn, events uint32) {
 			return
 		}
 		pc.connecting = false
-		p.c.conns.Add(1)
+		p.connected(pc)
 		p.write(pc)
 		return
 	}
@@ -400,6 +409,9 @@ func (p *h1Poll) read(pc *h1PollConn) {
 			p.shut(pc) // bytes nobody asked for: the connection is out of step
 			return
 		}
+		if pc.firstByte.IsZero() {
+			pc.firstByte = p.now
+		}
 		used, err := pc.parser.feed(pc.buf[pc.r:pc.w])
 		pc.r += used
 		if err != nil {
@@ -437,6 +449,7 @@ func (p *h1Poll) fail(pc *h1PollConn, err error) {
 func (p *h1Poll) finish(pc *h1PollConn, resp LeanResponse, err error) {
 	pc.busy = false
 	p.inflight--
+	resp.FirstByte = pc.firstByte
 	p.cfg.Done(pc.mark, pc.start, p.now, resp, err)
 	p.ready = append(p.ready, pc)
 }

@@ -418,6 +418,11 @@ func (hc *h2Conn) headerBlock(frag []byte, last bool) error {
 	if s := hc.streams[hc.hdrStream]; s != nil {
 		if s.status == 0 {
 			s.status = hc.hdrStatus
+			if hc.loop != nil {
+				s.firstByte = hc.loop.now
+			} else {
+				s.firstByte = time.Now()
+			}
 		}
 		if hc.hdrEndStream {
 			hc.end(s, nil)
@@ -449,6 +454,7 @@ type h2Stream struct {
 	// Guarded by the connection's mu while the stream is registered.
 	id          uint32
 	status      int
+	firstByte   time.Time // when the response's HEADERS ended
 	bytes       int64
 	sendWin     int64
 	recvUnacked uint32
@@ -516,7 +522,7 @@ func (s *h2Stream) do(timeout time.Duration) (LeanResponse, error) {
 		hc.unlockWrite(nil)
 		return LeanResponse{}, err
 	}
-	s.id, s.status, s.bytes, s.recvUnacked = hc.nextID, 0, 0, 0
+	s.id, s.status, s.firstByte, s.bytes, s.recvUnacked = hc.nextID, 0, time.Time{}, 0, 0
 	s.sendWin = hc.peerInitWin
 	hc.nextID += 2
 	hc.streams[s.id] = s
@@ -542,7 +548,7 @@ func (s *h2Stream) do(timeout time.Duration) (LeanResponse, error) {
 		s.abort(hc, http2.ErrCodeCancel)
 	}
 	hc.mu.Lock()
-	resp := LeanResponse{Status: s.status, BodyBytes: s.bytes}
+	resp := LeanResponse{Status: s.status, BodyBytes: s.bytes, FirstByte: s.firstByte}
 	hc.mu.Unlock()
 	return resp, err
 }

@@ -179,7 +179,7 @@ func (lp *h2Loop) deliver(hc *h2Conn) {
 	lp.work, lp.ended = lp.ended, lp.work[:0]
 	hc.mu.Unlock()
 	for i, s := range lp.work {
-		lp.cfg.Done(s.mark, s.started, lp.now, LeanResponse{Status: s.status, BodyBytes: s.bytes}, s.err)
+		lp.cfg.Done(s.mark, s.started, lp.now, LeanResponse{Status: s.status, BodyBytes: s.bytes, FirstByte: s.firstByte}, s.err)
 		lp.inflight--
 		s.rest = nil
 		lp.free = append(lp.free, s)
@@ -208,7 +208,7 @@ func (lp *h2Loop) start(hc *h2Conn, mark bool) error {
 		hc.wmu.Unlock()
 		return nil
 	}
-	s.id, s.status, s.bytes, s.recvUnacked = hc.nextID, 0, 0, 0
+	s.id, s.status, s.firstByte, s.bytes, s.recvUnacked = hc.nextID, 0, time.Time{}, 0, 0
 	s.sendWin = hc.peerInitWin
 	hc.nextID += 2
 	hc.active++

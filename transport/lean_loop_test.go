@@ -21,6 +21,7 @@ type loopTally struct {
 	kinds             map[stats.ErrorKind]int64
 	marksOut, marksIn int64 // marks Next gave and Done got back
 	backwards         int64 // requests that ended before they started
+	firstOutside      int64 // answered requests whose first byte is not within start..end
 }
 
 func (lt *loopTally) loop(streams int, timeout time.Duration) LeanLoop {
@@ -50,6 +51,9 @@ func (lt *loopTally) loop(streams int, timeout time.Duration) LeanLoop {
 			if err != nil {
 				lt.kinds[Classify(err)]++
 				return
+			}
+			if resp.FirstByte.Before(start) || resp.FirstByte.After(end) {
+				lt.firstOutside++
 			}
 			if resp.Status == http.StatusOK {
 				lt.ok++
@@ -113,6 +117,9 @@ func TestLeanLoopCounts(t *testing.T) {
 		wantConns := int64(1)
 		if p == H1 {
 			wantConns = 7
+		}
+		if lt.firstOutside != 0 {
+			t.Fatalf("%s: %d responses' first byte timed outside their request", p, lt.firstOutside)
 		}
 		if lt.backwards != 0 || lt.marksIn != lt.marksOut || lt.marksOut != 503/3 || c.Connections() != wantConns {
 			t.Fatalf("%s: %d requests ended before they started; marks out %d in %d; %d connections, want %d", p, lt.backwards, lt.marksOut, lt.marksIn, c.Connections(), wantConns)
