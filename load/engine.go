@@ -33,8 +33,6 @@ type run struct {
 	maxTickets int64     // count mode: last ticket + 1 (open loop includes warmup tickets)
 
 	tickets atomic.Int64 // claimed request slots
-	done    atomic.Int64 // measured requests completed
-	failed  atomic.Int64 // measured requests failed
 
 	shards []*shard
 	body   []byte      // every request's body
@@ -373,11 +371,11 @@ func (r *run) progress(ctx context.Context) (stop func()) {
 				if now.Before(r.measureAt) {
 					continue
 				}
-				done := r.done.Load()
+				done, failed := r.counts()
 				r.cfg.Progress(Progress{
 					Elapsed:           now.Sub(r.measureAt),
 					Done:              done,
-					Errors:            r.failed.Load(),
+					Errors:            failed,
 					RequestsPerSecond: float64(done-last) / now.Sub(lastAt).Seconds(),
 				})
 				last, lastAt = done, now
@@ -385,6 +383,20 @@ func (r *run) progress(ctx context.Context) (stop func()) {
 		}
 	}()
 	return func() { close(quit); <-stopped }
+}
+
+// counts sums the measured requests and failures so far over the shards.
+// (Workers count into their shards, under locks they already take, rather
+// than into shared counters whose cache line the cores would pass back and
+// forth on every request.)
+func (r *run) counts() (done, failed int64) {
+	for _, s := range r.shards {
+		s.mu.Lock()
+		done += s.requests
+		failed += s.errors.Total
+		s.mu.Unlock()
+	}
+	return done, failed
 }
 
 func closeClients(cs []connClient) {

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -136,6 +137,32 @@ func TestDurationBounded(t *testing.T) {
 	}
 	if res.Requests == 0 || res.Errors.Total != 0 || res.Seconds < 0.2 || res.Seconds > 1 {
 		t.Fatalf("requests %d errors %v seconds %v", res.Requests, res.Errors, res.Seconds)
+	}
+}
+
+// TestProgressCounts: progress reports come while a run measures, count
+// up, never pass the final count, and count failures (here the error
+// statuses for a path the server does not have) as errors.
+func TestProgressCounts(t *testing.T) {
+	ts, _ := startServer(t, nil)
+	for _, engine := range []string{EngineStd, EngineFast} {
+		var (
+			mu      sync.Mutex
+			reports []Progress
+		)
+		res := mustRun(t, Config{URL: ts.URL(transport.H1) + "/no-such-path", Client: transport.ClientOptions{Protocol: transport.H1},
+			Conns: 2, Streams: 1, Duration: 1200 * time.Millisecond, Engine: engine,
+			Progress: func(p Progress) { mu.Lock(); reports = append(reports, p); mu.Unlock() }})
+		mu.Lock()
+		if len(reports) < 2 {
+			t.Fatalf("%s: %d progress reports in 1.2 s, want 2 or more", engine, len(reports))
+		}
+		for i, p := range reports {
+			if p.Done <= 0 || p.Errors != p.Done || p.Done > res.Requests || (i > 0 && p.Done < reports[i-1].Done) {
+				t.Fatalf("%s: report %d %+v after %+v; the run ended with %d requests", engine, i, p, reports[max(i-1, 0)], res.Requests)
+			}
+		}
+		mu.Unlock()
 	}
 }
 

@@ -228,10 +228,6 @@ func (w *worker) settle(runCtx context.Context, x exchange, intended, start, end
 			}
 		}
 	})
-	w.r.done.Add(1)
-	if failure != nil {
-		w.r.failed.Add(1)
-	}
 }
 
 func (w *worker) stdExchange(traced context.Context, start time.Time) exchange {
