@@ -30,13 +30,20 @@ h2load_rps() { h2load -c10 -m10 -D "$SECS" "$url" | awk '/^finished in/ {for (i=
 httpvs_rps() { "$bin" load "$url" -d "${SECS}s" --json "$@" "${EXTRA[@]}" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["requests_per_second"], d["engine"], d["errors"]["total"])'; }
 
 for r in $(seq "$ROUNDS"); do
-  echo "round $r/$ROUNDS" >&2
-  w=$(wrk_rps); h=$(httpvs_rps -p h1 -c 50)
+  # Odd rounds run the peer first, even rounds httpvs first, so neither
+  # always inherits the server's state (heap, TIME_WAIT sockets) from the other.
+  echo "round $r/$ROUNDS ($( (( r % 2 )) && echo "peers first" || echo "httpvs first"))" >&2
+  if (( r % 2 )); then
+    w=$(wrk_rps); h=$(httpvs_rps -p h1 -c 50)
+    p=$(h2load_rps); h2=$(httpvs_rps -p h2c -c 10 -m 10)
+  else
+    h=$(httpvs_rps -p h1 -c 50); w=$(wrk_rps)
+    h2=$(httpvs_rps -p h2c -c 10 -m 10); p=$(h2load_rps)
+  fi
   echo "h1 wrk $w" >>"$results"; echo "h1 httpvs $h" >>"$results"
+  echo "h2c h2load $p" >>"$results"; echo "h2c httpvs $h2" >>"$results"
   echo "  h1:  wrk $w  httpvs ${h%% *}" >&2
-  p=$(h2load_rps); h=$(httpvs_rps -p h2c -c 10 -m 10)
-  echo "h2c h2load $p" >>"$results"; echo "h2c httpvs $h" >>"$results"
-  echo "  h2c: h2load $p  httpvs ${h%% *}" >&2
+  echo "  h2c: h2load $p  httpvs ${h2%% *}" >&2
 done
 
 python3 - "$results" "$SECS" "$ROUNDS" <<'PY'
@@ -49,11 +56,12 @@ for line in open(sys.argv[1]):
         engines[f[0]] = f[3]
         errors += int(f[4])
 print(f"GET /small, {sys.argv[2]} s per run, median of {sys.argv[3]} interleaved rounds (req/s)")
-print(f"{'transport':<10}{'peer':>8}{'peer req/s':>12}{'httpvs':>10}{'engine':>8}{'ratio':>8}")
+print(f"{'transport':<10}{'peer':>8}{'peer req/s':>12}{'httpvs':>10}{'engine':>8}{'ratio':>8}  each round")
 for t, peer in [("h1", "wrk"), ("h2c", "h2load")]:
     p = statistics.median(rows[(t, peer)])
     h = statistics.median(rows[(t, "httpvs")])
-    print(f"{t:<10}{peer:>8}{p:>12.0f}{h:>10.0f}{engines.get(t, '?'):>8}{h / p:>7.2f}x")
+    each = " ".join(f"{x / y:.2f}" for x, y in zip(rows[(t, "httpvs")], rows[(t, peer)]))
+    print(f"{t:<10}{peer:>8}{p:>12.0f}{h:>10.0f}{engines.get(t, '?'):>8}{h / p:>7.2f}x  {each}")
 if errors:
     print(f"httpvs counted {errors} failed requests across the runs")
 PY
