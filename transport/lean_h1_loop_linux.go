@@ -60,6 +60,7 @@ type h1Poll struct {
 	conns     []*h1PollConn
 	byFD      map[int]*h1PollConn
 	ready     []*h1PollConn // idle connections to give a request
+	shared    []byte        // read buffer of every connection with nothing left over
 	inflight  int
 	stopped   bool
 	now       time.Time
@@ -79,8 +80,8 @@ type h1PollConn struct {
 	firstByte  time.Time // when the response's first bytes were read
 	out        []byte    // request bytes not yet written
 	parser     h1Parser
-	buf        []byte
-	r, w       int // unread bytes are buf[r:w]
+	buf        []byte // bytes left over between reads, made on first need
+	r, w       int    // unread bytes are buf[r:w]
 }
 
 func sockaddr(a *net.TCPAddr) (unix.Sockaddr, int, error) {
@@ -114,8 +115,9 @@ func (p *h1Poll) open() error {
 		return os.NewSyscallError("epoll_ctl", err)
 	}
 	p.byFD = make(map[int]*h1PollConn, p.cfg.Streams)
+	p.shared = make([]byte, leanReadBuffer)
 	for range p.cfg.Streams {
-		pc := &h1PollConn{fd: -1, buf: make([]byte, leanReadBuffer)}
+		pc := &h1PollConn{fd: -1}
 		p.conns = append(p.conns, pc)
 		p.ready = append(p.ready, pc)
 	}
@@ -375,17 +377,23 @@ func (p *h1Poll) write(pc *h1PollConn) {
 	}
 }
 
-// read takes what has arrived and feeds it to the response parser.
+// read takes what has arrived and feeds it to the response parser. With
+// nothing left over from an earlier read, it reads into the loop's own
+// buffer, one for all its connections and so warm in the cache; only bytes
+// the parser could not take yet are copied to the connection's buffer.
 func (p *h1Poll) read(pc *h1PollConn) {
 	for {
-		if pc.r == pc.w {
-			pc.r, pc.w = 0, 0
-		} else if pc.w == len(pc.buf) && pc.r > 0 {
-			pc.w = copy(pc.buf, pc.buf[pc.r:pc.w])
-			pc.r = 0
+		own := pc.r < pc.w
+		buf, off := p.shared, 0
+		if own {
+			if pc.w == len(pc.buf) && pc.r > 0 {
+				pc.w = copy(pc.buf, pc.buf[pc.r:pc.w])
+				pc.r = 0
+			}
+			buf, off = pc.buf, pc.w
 		}
-		space := len(pc.buf) - pc.w
-		n, err := unix.Read(pc.fd, pc.buf[pc.w:])
+		space := len(buf) - off
+		n, err := unix.Read(pc.fd, buf[off:])
 		switch {
 		case err == unix.EINTR:
 			continue
@@ -404,7 +412,6 @@ func (p *h1Poll) read(pc *h1PollConn) {
 			}
 			return
 		}
-		pc.w += n
 		if !pc.busy {
 			p.shut(pc) // bytes nobody asked for: the connection is out of step
 			return
@@ -412,11 +419,20 @@ func (p *h1Poll) read(pc *h1PollConn) {
 		if pc.firstByte.IsZero() {
 			pc.firstByte = p.now
 		}
-		used, err := pc.parser.feed(pc.buf[pc.r:pc.w])
-		pc.r += used
+		data := buf[:n]
+		if own {
+			pc.w += n
+			data = pc.buf[pc.r:pc.w]
+		}
+		used, err := pc.parser.feed(data)
 		if err != nil {
 			p.fail(pc, err)
 			return
+		}
+		if own {
+			pc.r += used
+		} else if used < n {
+			pc.keep(data[used:])
 		}
 		if pc.parser.done() {
 			p.complete(pc)
@@ -426,6 +442,15 @@ func (p *h1Poll) read(pc *h1PollConn) {
 			return // drained; level-triggered epoll says when more comes
 		}
 	}
+}
+
+// keep stores bytes the parser has not taken yet in pc's own buffer,
+// made on first need.
+func (pc *h1PollConn) keep(b []byte) {
+	if pc.buf == nil {
+		pc.buf = make([]byte, leanReadBuffer)
+	}
+	pc.r, pc.w = 0, copy(pc.buf, b)
 }
 
 // complete hands a whole response to Done and queues the connection for

@@ -1,7 +1,10 @@
 package transport
 
 import (
+	"bufio"
 	"context"
+	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"runtime"
@@ -217,6 +220,70 @@ func TestLeanLoopSharesOneP(t *testing.T) {
 		if lt.ended != 200 || lt.ok != 200 {
 			t.Fatalf("%s on one P: ended %d ok %d errors %v, want 200 answered", p, lt.ended, lt.ok, lt.kinds)
 		}
+	}
+}
+
+// TestLeanH1LoopSplitResponses: responses whose head and chunk-size
+// lines arrive in pieces, split where the parser must keep bytes for the
+// next read, are read whole on every connection.
+func TestLeanH1LoopSplitResponses(t *testing.T) {
+	if !h1LoopSupported {
+		t.Skip("no h1 event loop on this system")
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	pieces := [][]string{
+		{"HTTP/1.1 200 OK\r\nConte", "nt-Length: 5\r\n\r\nhel", "lo"},
+		{"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0", "0c\r\nhello, ", "world\r\n0\r", "\n\r\n"},
+	}
+	go func() {
+		for i := 0; ; i++ {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func(resp []string) {
+				defer conn.Close()
+				br := bufio.NewReader(conn)
+				for {
+					for { // the request head; GETs have no body
+						line, err := br.ReadString('\n')
+						if err != nil {
+							return
+						}
+						if line == "\r\n" {
+							break
+						}
+					}
+					for _, piece := range resp {
+						if _, err := io.WriteString(conn, piece); err != nil {
+							return
+						}
+						time.Sleep(time.Millisecond)
+					}
+				}
+			}(pieces[i%2])
+		}
+	}()
+	u, _ := url.Parse("http://" + ln.Addr().String() + "/")
+	c, err := NewLeanClient(ClientOptions{Protocol: H1}, LeanRequest{URL: u})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	lt := &loopTally{limit: 40}
+	if err := c.RunLoop(context.Background(), lt.loop(2, 5*time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	// Two connections, one answering 5-byte bodies, one 12-byte chunked ones.
+	if lt.ended != 40 || lt.ok != 40 || lt.bytes < 40*5 || lt.bytes > 40*12 || c.Connections() != 2 {
+		t.Fatalf("ended %d ok %d bytes %d connections %d, errors %v", lt.ended, lt.ok, lt.bytes, c.Connections(), lt.kinds)
+	}
+	if (lt.bytes-40*5)%7 != 0 {
+		t.Fatalf("%d body bytes is no mix of 5- and 12-byte bodies", lt.bytes)
 	}
 }
 
