@@ -69,6 +69,10 @@ type Config struct {
 	// Engine is EngineStd (net/http and quic-go, the default when empty) or
 	// EngineFast (transport's lean client: h1, h1-tls, h2c, h2).
 	Engine string
+	// HoldP lets the fast engine's HTTP/1.1 event loops keep their Ps while
+	// they wait (transport.LeanLoop.HoldP): set it only when the server is
+	// another process. The httpvs CLI does.
+	HoldP bool
 	// Progress, if set, is called at most twice a second while measuring.
 	Progress func(Progress)
 	// MeasureStart, if set, is called once when the warmup ends, before the

@@ -170,6 +170,7 @@ func (w *worker) leanLoop(ctx context.Context, streams int) {
 	_ = w.lean.RunLoop(ctx, transport.LeanLoop{ // its only errors are for a misuse, ruled out by Run
 		Streams: streams,
 		Timeout: w.r.cfg.RequestTimeout,
+		HoldP:   w.r.cfg.HoldP,
 		Next:    func() (bool, bool) { return w.r.claim(ctx) },
 		Done: func(measuring bool, start, end time.Time, resp transport.LeanResponse, err error) {
 			w.settle(ctx, leanOutcome(resp, err, bodyLen, start), time.Time{}, start, end, measuring)

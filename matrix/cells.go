@@ -161,6 +161,7 @@ func (r *runner) loadConfig(sc Scenario, col column, edit func(*load.Config)) lo
 		BodySize: sc.body,
 		Headers:  sc.headers,
 		Engine:   r.opts.Engine,
+		HoldP:    r.opts.HoldP,
 		// A repetition that cannot finish a request in its own time is
 		// failing, not slow.
 		RequestTimeout: max(10*time.Second, r.opts.Duration),

@@ -68,6 +68,9 @@ type Options struct {
 	// Engine is the load engine (load.EngineStd when empty, or
 	// load.EngineFast, which falls back to std for h3).
 	Engine string
+	// HoldP is load.Config.HoldP for the load scenarios: set it only when
+	// Target is another process.
+	HoldP bool
 	// Timeout bounds each repetition; zero means DefaultTimeout.
 	Timeout time.Duration
 	// Progress, if set, is called before each measurement.

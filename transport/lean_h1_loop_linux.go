@@ -215,7 +215,7 @@ const holdP = time.Millisecond
 
 // wait blocks until connections are ready or the next timeout sweep is due.
 //
-// While the loop is busy it waits in a raw epoll_pwait that keeps the
+// With cfg.HoldP it waits in a raw epoll_pwait that keeps the
 // goroutine's P. A plain system call hands the P back to the scheduler;
 // with every P in a loop's epoll_wait, sysmon takes them away every 20 us
 // and, when the wait ends, the loop's thread has to win a P back, often by
@@ -225,12 +225,17 @@ const holdP = time.Millisecond
 // per core. So the loop holds its P for up to holdP, yields it at least
 // that often (runtime.Gosched) so timers and other goroutines still run,
 // and falls back to a plain epoll_wait when nothing arrives for holdP.
+// Without cfg.HoldP it always waits the plain way: a server in this
+// process needs the Ps the loops would hold.
 func (p *h1Poll) wait(events []unix.EpollEvent) (int, error) {
+	msec := max(int(time.Until(p.nextSweep)/time.Millisecond), 1)
+	if !p.cfg.HoldP {
+		return unix.EpollWait(p.epfd, events, msec)
+	}
 	if p.now.Sub(p.yielded) >= holdP {
 		runtime.Gosched()
 		p.yielded = time.Now()
 	}
-	msec := max(int(time.Until(p.nextSweep)/time.Millisecond), 1)
 	hold := int(holdP / time.Millisecond)
 	r, _, errno := unix.RawSyscall6(unix.SYS_EPOLL_PWAIT, uintptr(p.epfd), uintptr(unsafe.Pointer(&events[0])), uintptr(len(events)), uintptr(min(msec, hold)), 0, 0)
 	if errno != 0 {

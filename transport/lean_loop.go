@@ -29,6 +29,14 @@ type LeanLoop struct {
 	// goroutine, with the times the request was queued and ended. resp
 	// holds what arrived before err, if any.
 	Done func(mark bool, start, end time.Time, resp LeanResponse, err error)
+
+	// HoldP lets an HTTP/1.1 event loop wait for its sockets without giving
+	// its P back to the scheduler, for up to a millisecond at a time. Set
+	// it only when the server runs in another process: the loop answers
+	// each response sooner (on two cores it brought the server's work per
+	// request down to what it is under wrk), but a server in this process
+	// would wait for the Ps the loops hold (in-process h1 halved).
+	HoldP bool
 }
 
 // CanLoop says whether RunLoop runs on this client: HTTP/2 (h2c, h2), and

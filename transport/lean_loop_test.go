@@ -202,23 +202,28 @@ func TestLeanLoopCanceled(t *testing.T) {
 	}
 }
 
-// TestLeanLoopSharesOneP: the h1 loop waits in epoll holding its P, so
-// with a single P it must still let the rest of the process run - here the
-// server answering it. Every request completes and RunLoop returns.
+// TestLeanLoopSharesOneP: with HoldP the h1 loop waits in epoll holding
+// its P, so with a single P it must still let the rest of the process run -
+// here the server answering it, the case HoldP is not meant for. Every
+// request completes and RunLoop returns, with and without HoldP.
 func TestLeanLoopSharesOneP(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	ts := leanLoopServer(t, func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) })
 	for _, p := range loopProtocols() {
-		c := leanLoopClient(t, ts, p, "/")
-		lt := &loopTally{limit: 200}
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		err := c.RunLoop(ctx, lt.loop(3, 5*time.Second))
-		cancel()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if lt.ended != 200 || lt.ok != 200 {
-			t.Fatalf("%s on one P: ended %d ok %d errors %v, want 200 answered", p, lt.ended, lt.ok, lt.kinds)
+		for _, hold := range []bool{false, true} {
+			c := leanLoopClient(t, ts, p, "/")
+			lt := &loopTally{limit: 200}
+			l := lt.loop(3, 5*time.Second)
+			l.HoldP = hold
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			err := c.RunLoop(ctx, l)
+			cancel()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if lt.ended != 200 || lt.ok != 200 {
+				t.Fatalf("%s on one P (HoldP %v): ended %d ok %d errors %v, want 200 answered", p, hold, lt.ended, lt.ok, lt.kinds)
+			}
 		}
 	}
 }

@@ -50,6 +50,7 @@ func runLoad(ctx context.Context, e *env, args []string) error {
 	lc := load.Config{
 		URL: pos[0], Conns: *conns, Streams: *streams, Requests: *requests, Duration: *duration,
 		Warmup: *warmup, Method: *method, BodySize: body, RequestTimeout: *timeout, Client: opts,
+		HoldP: true, // the server is always another process
 	}
 	switch {
 	case *conns < 1:

@@ -210,6 +210,7 @@ func (f *runFlags) options(set map[string]bool) (matrix.Options, error) {
 		Size:      f.size,
 		Client:    f.client,
 		Engine:    f.engine,
+		HoldP:     true, // the server is a child process or --target
 		Timeout:   f.timeout,
 	}, nil
 }
