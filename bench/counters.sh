@@ -10,10 +10,10 @@ cd "$(dirname "$0")/.."
 COUNT=${1:-6}
 out=$(mktemp)
 bin=$(mktemp)
-go test -c -o "$bin" ./transport
+go test -c -o "$bin" ./wire
 for r in $(seq "$COUNT"); do
 	echo "round $r/$COUNT" >&2
-	(cd transport && "$bin" -test.run '^$' -test.bench 'BenchmarkDownloadCounters' -test.benchtime 1s) >>"$out"
+	(cd wire && "$bin" -test.run '^$' -test.bench 'BenchmarkDownloadCounters' -test.benchtime 1s) >>"$out"
 done
 rm -f "$bin"
 awk '

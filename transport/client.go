@@ -12,6 +12,7 @@ import (
 	"github.com/quic-go/quic-go/http3"
 
 	"github.com/httpvs/httpvs/stats"
+	"github.com/httpvs/httpvs/wire"
 )
 
 // ClientOptions says which transport a Client speaks and how.
@@ -36,9 +37,9 @@ type Client struct {
 	readSize int
 	hc       *http.Client
 	closeFn  func() error
-	io       ioCounter
-	quic     quicCounter
-	h2       h2Counters // h2c clients only
+	io       wire.IOCounter
+	quic     wire.QUICCounter
+	h2       wire.H2Counters // h2c clients only
 }
 
 // NewClient builds a client for opts.Protocol. Close it when done.
@@ -75,11 +76,11 @@ func (c *Client) newTCP(opts ClientOptions, tlsConf *tls.Config) *http.Transport
 			if err != nil {
 				return nil, err
 			}
-			var h2 *h2Counters
+			var h2 *wire.H2Counters
 			if c.proto == H2C {
 				h2 = &c.h2
 			}
-			return newCountingConn(conn, &c.io, h2, true), nil
+			return wire.WrapConn(conn, &c.io, h2, true), nil
 		},
 		DisableCompression:  true,
 		MaxIdleConnsPerHost: 1 << 16,
@@ -141,7 +142,7 @@ func (c *Client) newH3(opts ClientOptions, tlsConf *tls.Config) *http3.Transport
 	qconf := opts.Config.QUIC.quicConfig()
 	qconf.HandshakeIdleTimeout = opts.Config.dialTimeout()
 	if opts.Config.QUIC.Trace {
-		qconf.Tracer = c.quic.trace.tracer()
+		qconf.Tracer = c.quic.Tracer()
 	}
 	tr := &http3.Transport{
 		TLSClientConfig:    tlsConf,
@@ -152,7 +153,7 @@ func (c *Client) newH3(opts ClientOptions, tlsConf *tls.Config) *http3.Transport
 			if err != nil {
 				return nil, err
 			}
-			c.quic.track(conn)
+			c.quic.Track(conn)
 			return conn, nil
 		},
 	}
@@ -196,18 +197,18 @@ func (c *Client) Do(req *http.Request) (*http.Response, error) {
 
 // IO returns the client's TCP connection counters (h1, h2c, h1-tls, h2;
 // zero for h3).
-func (c *Client) IO() stats.IOStats { return c.io.snapshot() }
+func (c *Client) IO() stats.IOStats { return c.io.Snapshot() }
 
 // H2Frames returns the HTTP/2 frames an h2c client has sent and received;
 // zero for the other transports (see stats.H2Frames).
-func (c *Client) H2Frames() stats.H2Frames { return c.h2.snapshot() }
+func (c *Client) H2Frames() stats.H2Frames { return c.h2.Snapshot() }
 
 // QUIC returns the client's QUIC connection counters (h3; zero otherwise).
-func (c *Client) QUIC() stats.QUICStats { return c.quic.snapshot() }
+func (c *Client) QUIC() stats.QUICStats { return c.quic.Snapshot() }
 
 // Connections returns how many connections the client has opened.
 func (c *Client) Connections() int64 {
-	return c.io.conns.Load() + c.QUIC().Connections
+	return c.io.Connections() + c.QUIC().Connections
 }
 
 // Close releases the client's idle connections (h1, h2) or closes all of

@@ -19,6 +19,7 @@ import (
 	"golang.org/x/net/netutil"
 
 	"github.com/httpvs/httpvs/stats"
+	"github.com/httpvs/httpvs/wire"
 )
 
 // Server limits used when ServerOptions leaves them zero.
@@ -72,10 +73,10 @@ type Server struct {
 	plain     *http.Server
 	secure    *http.Server
 	h3        *http3.Server
-	tcpIO     ioCounter
-	tlsIO     ioCounter
-	h2c       h2Counters // frames on the cleartext listener's h2c connections
-	quic      quicCounter
+	tcpIO     wire.IOCounter
+	tlsIO     wire.IOCounter
+	h2c       wire.H2Counters // frames on the cleartext listener's h2c connections
+	quic      wire.QUICCounter
 	conns     [numProtocols]atomic.Int64
 	errOnce   sync.Once
 	errc      chan error
@@ -132,7 +133,7 @@ func NewServer(opts ServerOptions) (*Server, error) {
 		if err != nil {
 			return nil, fmt.Errorf("listen h1/h2c on %s: %w", opts.Listen, err)
 		}
-		s.tcpLn = countingListener{Listener: limit(ln, opts.MaxConns), c: &s.tcpIO, h2: &s.h2c}
+		s.tcpLn = wire.Listener{Listener: limit(ln, opts.MaxConns), IO: &s.tcpIO, H2: &s.h2c}
 		protos := new(http.Protocols)
 		protos.SetHTTP1(true)
 		protos.SetUnencryptedHTTP2(true)
@@ -161,7 +162,7 @@ func (s *Server) listenTLS(opts ServerOptions, handler http.Handler, newHTTPServ
 	if err != nil {
 		return err
 	}
-	s.tlsLn = countingListener{Listener: limit(ln, opts.MaxConns), c: &s.tlsIO}
+	s.tlsLn = wire.Listener{Listener: limit(ln, opts.MaxConns), IO: &s.tlsIO}
 	protos := new(http.Protocols)
 	protos.SetHTTP1(true)
 	protos.SetHTTP2(true)
@@ -173,7 +174,7 @@ func (s *Server) listenTLS(opts ServerOptions, handler http.Handler, newHTTPServ
 	s.udp = udp
 	qconf := opts.Config.QUIC.quicConfig()
 	if opts.Config.QUIC.Trace {
-		qconf.Tracer = s.quic.trace.tracer()
+		qconf.Tracer = s.quic.Tracer()
 	}
 	s.h3 = &http3.Server{
 		Handler:        handler,
@@ -182,7 +183,7 @@ func (s *Server) listenTLS(opts ServerOptions, handler http.Handler, newHTTPServ
 		IdleTimeout:    orDuration(opts.IdleTimeout, DefaultIdleTimeout),
 		MaxHeaderBytes: orInt(opts.MaxHeaderBytes, DefaultMaxHeaderBytes),
 		ConnContext: func(ctx context.Context, c *quic.Conn) context.Context {
-			s.quic.track(c)
+			s.quic.Track(c)
 			return context.WithValue(ctx, connMarkKey{}, &connMark{})
 		},
 	}
@@ -289,12 +290,12 @@ func (s *Server) URL(p Protocol) string {
 
 // IOStats returns the connection counters of the server's listeners.
 func (s *Server) IOStats() (tcp, tlsIO stats.IOStats, quicStats stats.QUICStats) {
-	return s.tcpIO.snapshot(), s.tlsIO.snapshot(), s.quic.snapshot()
+	return s.tcpIO.Snapshot(), s.tlsIO.Snapshot(), s.quic.Snapshot()
 }
 
 // H2Frames returns the HTTP/2 frames on the cleartext listener's h2c
 // connections (h2 over TLS is not parsed: see stats.H2Frames).
-func (s *Server) H2Frames() stats.H2Frames { return s.h2c.snapshot() }
+func (s *Server) H2Frames() stats.H2Frames { return s.h2c.Snapshot() }
 
 // Connections returns, per transport name, how many connections carried at
 // least one request of that transport.

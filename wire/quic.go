@@ -1,25 +1,28 @@
-package transport
+package wire
 
 import (
+	"context"
 	"sync"
 
 	"github.com/quic-go/quic-go"
+	"github.com/quic-go/quic-go/qlogwriter"
 
 	"github.com/httpvs/httpvs/stats"
 )
 
-// quicCounter sums quic-go's per-connection statistics over every QUIC
-// connection it was told about, live or closed.
-type quicCounter struct {
+// QUICCounter sums quic-go's per-connection statistics over every QUIC
+// connection it was told about, live or closed, and the qlog events of the
+// connections traced through Tracer. The zero value is ready to use.
+type QUICCounter struct {
 	mu     sync.Mutex
 	closed stats.QUICStats
 	live   map[*quic.Conn]struct{}
 	trace  quicTraceCounts // QUIC.Trace's
 }
 
-// track adds conn to the sum; when conn ends its last figures move into the
+// Track adds conn to the sum; when conn ends its last figures move into the
 // closed total.
-func (q *quicCounter) track(conn *quic.Conn) {
+func (q *QUICCounter) Track(conn *quic.Conn) {
 	q.mu.Lock()
 	if q.live == nil {
 		q.live = make(map[*quic.Conn]struct{})
@@ -37,7 +40,8 @@ func (q *quicCounter) track(conn *quic.Conn) {
 	}()
 }
 
-func (q *quicCounter) snapshot() stats.QUICStats {
+// Snapshot returns the sums over every tracked connection so far.
+func (q *QUICCounter) Snapshot() stats.QUICStats {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	s := q.closed
@@ -49,6 +53,12 @@ func (q *quicCounter) snapshot() stats.QUICStats {
 	s.BlockedFramesReceived = q.trace.blockedReceived.Load()
 	s.CongestionWindowBytes = q.trace.congestionWindow.Load()
 	return s
+}
+
+// Tracer returns a quic.Config.Tracer that counts qlog events into q:
+// flow-control blocked frames and the congestion window.
+func (q *QUICCounter) Tracer() func(context.Context, bool, quic.ConnectionID) qlogwriter.Trace {
+	return q.trace.tracer()
 }
 
 func quicStatsOf(conn *quic.Conn) stats.QUICStats {

@@ -1,4 +1,4 @@
-package transport
+package wire
 
 import (
 	"bytes"
@@ -51,13 +51,16 @@ func (c *h2Counter) frame(typ byte, length int64) {
 	}
 }
 
-// h2Counters are both directions of a class of connections.
-type h2Counters struct {
+// H2Counters are the HTTP/2 frames of a class of cleartext connections,
+// both directions, from one end's point of view. The zero value is ready
+// to use.
+type H2Counters struct {
 	conns          atomic.Int64
 	sent, received h2Counter
 }
 
-func (c *h2Counters) snapshot() stats.H2Frames {
+// Snapshot returns the frame counts so far.
+func (c *H2Counters) Snapshot() stats.H2Frames {
 	return stats.H2Frames{Connections: c.conns.Load(), Sent: c.sent.snapshot(), Received: c.received.snapshot()}
 }
 
@@ -87,7 +90,7 @@ type frameParser struct {
 
 // newFrameParsers returns the read and write parsers of one connection of
 // class c: the server reads the preface, the client writes it.
-func newFrameParsers(c *h2Counters, client bool) (read, write *frameParser) {
+func newFrameParsers(c *H2Counters, client bool) (read, write *frameParser) {
 	decided := new(atomic.Int32)
 	flow := newH2Flow(&c.sent, &c.received)
 	read = &frameParser{c: &c.received, preface: -1, decided: decided, conns: &c.conns, flow: flow, dir: 1}

@@ -1,4 +1,11 @@
-package transport
+// Package wire instruments connections without changing what they carry:
+// it counts the read and write calls and bytes of TCP connections, follows
+// HTTP/2 frames passively on cleartext (h2c) connections - frame types,
+// DATA sizes and the time a sender had no flow-control window - and sums
+// quic-go's per-connection statistics and qlog events for HTTP/3. The
+// transport package wraps its listeners and dialers with it; nothing here
+// speaks HTTP.
+package wire
 
 import (
 	"net"
@@ -11,14 +18,19 @@ import (
 // or off; only the benchmark that prices them turns it off.
 var counting = true
 
-// ioCounter counts the calls and bytes on a class of connections. It is
-// shared by all of them, so its fields are atomic.
-type ioCounter struct {
+// IOCounter counts the calls and bytes on a class of connections (a
+// listener's, or a client's dialed ones). It is shared by all of them, so
+// its fields are atomic; the zero value is ready to use.
+type IOCounter struct {
 	conns, reads, readBytes, writes, writeBytes atomic.Int64
 	readSizes, writeSizes                       [len(stats.SizeCounts{})]atomic.Int64
 }
 
-func (c *ioCounter) snapshot() stats.IOStats {
+// Connections returns how many connections were counted so far.
+func (c *IOCounter) Connections() int64 { return c.conns.Load() }
+
+// Snapshot returns the counts so far.
+func (c *IOCounter) Snapshot() stats.IOStats {
 	s := stats.IOStats{
 		Connections: c.conns.Load(),
 		Reads:       c.reads.Load(),
@@ -37,13 +49,14 @@ func (c *ioCounter) snapshot() stats.IOStats {
 // and, on cleartext connections that may carry h2c, HTTP/2 frames.
 type countingConn struct {
 	net.Conn
-	c      *ioCounter
+	c      *IOCounter
 	rp, wp *frameParser // nil when frames are not counted
 }
 
-// newCountingConn wraps conn; with h2 set it also counts h2c frames, as
-// the client end when client is true.
-func newCountingConn(conn net.Conn, c *ioCounter, h2 *h2Counters, client bool) net.Conn {
+// WrapConn returns conn counted into c; with h2 set it also follows h2c
+// frames into h2, as the client end when client is true. Connections that
+// turn out not to speak HTTP/2 are counted in c only.
+func WrapConn(conn net.Conn, c *IOCounter, h2 *H2Counters, client bool) net.Conn {
 	if !counting {
 		return conn
 	}
@@ -86,18 +99,19 @@ func (cc *countingConn) CloseWrite() error {
 	return nil
 }
 
-// countingListener wraps every accepted connection in a countingConn,
-// counting h2c frames when h2 is set.
-type countingListener struct {
+// Listener wraps every accepted connection with WrapConn, as the server
+// end, counting into IO and, when H2 is set, following h2c frames.
+type Listener struct {
 	net.Listener
-	c  *ioCounter
-	h2 *h2Counters
+	IO *IOCounter  // required
+	H2 *H2Counters // nil: no frame parsing (TLS listeners, where frames are encrypted)
 }
 
-func (l countingListener) Accept() (net.Conn, error) {
+// Accept waits for the next connection and returns it counted.
+func (l Listener) Accept() (net.Conn, error) {
 	conn, err := l.Listener.Accept()
 	if err != nil {
 		return nil, err
 	}
-	return newCountingConn(conn, l.c, l.h2, false), nil
+	return WrapConn(conn, l.IO, l.H2, false), nil
 }
