@@ -104,7 +104,6 @@ func TestH2FramesIgnoreHTTP1(t *testing.T) {
 	}
 }
 
-
 // TestIOSizeDistribution checks that every read and write call lands in
 // one size bucket, at both ends.
 func TestIOSizeDistribution(t *testing.T) {
@@ -150,7 +149,6 @@ func sumOf(c stats.SizeCounts) (n int64) {
 	}
 	return n
 }
-
 
 // TestFlowBlockedDownload: a 4 MiB h2c download through net/http is never
 // blocked with Go's default windows, and is, at both ends, when the

@@ -24,7 +24,6 @@ func TestFrameParserSplitsAnywhere(t *testing.T) {
 	}
 }
 
-
 // h2Frame builds one frame.
 func h2Frame(typ, flags byte, id uint32, payload string) string {
 	n := len(payload)
