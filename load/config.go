@@ -66,13 +66,9 @@ type Config struct {
 	RequestTimeout time.Duration
 	// MaxDuration bounds a run by count; zero means DefaultMaxDuration.
 	MaxDuration time.Duration
-	// Engine is EngineStd (net/http and quic-go, the default when empty) or
-	// EngineFast (transport's lean client: h1, h1-tls, h2c, h2).
-	Engine string
-	// HoldP lets the fast engine's HTTP/1.1 event loops keep their Ps while
-	// they wait (transport.LeanLoop.HoldP): set it only when the server is
-	// another process. The httpvs CLI does.
-	HoldP bool
+	// Engine is the client that makes the requests: Std (the zero value)
+	// or Fast, which must support Client.Protocol (Engine.Supports).
+	Engine Engine
 	// Progress, if set, is called at most twice a second while measuring.
 	Progress func(Progress)
 	// MeasureStart, if set, is called once when the warmup ends, before the
@@ -82,9 +78,11 @@ type Config struct {
 	// NewCaller, if set, replaces HTTP requests with calls of another
 	// stack (gRPC): each connection slot gets its own Caller, and each
 	// request is one Call. URL and Client.Protocol then only label the
-	// result; Method, BodySize and Headers are unused, and Engine is a
-	// free-form name of the caller, e.g. "grpc-go".
+	// result; Method, BodySize, Headers and Engine are unused.
 	NewCaller func() (Caller, error)
+	// CallerName names the stack NewCaller calls, e.g. "grpc-go"; results
+	// record it as their engine.
+	CallerName string
 	// MeasureEnd, if set, is called once when the measured phase ends (its
 	// time is up or the last request is done), before the requests it cut
 	// off are abandoned. It is called after MeasureStart, even when an
@@ -164,6 +162,15 @@ func ParseRate(s string) (float64, error) {
 	return r * mult, nil
 }
 
+// Validate reports the first field of c out of range as a
+// *transport.FieldError (client tuning under "Client."), a URL that does
+// not fit the transport as a *transport.SchemeError, and a transport the
+// engine does not speak as an *UnsupportedError.
+func (c Config) Validate() error {
+	_, err := c.validate()
+	return err
+}
+
 // validate checks c and returns the parsed URL.
 func (c Config) validate() (*url.URL, error) {
 	u, err := c.Client.Protocol.ParseURL(c.URL)
@@ -172,23 +179,30 @@ func (c Config) validate() (*url.URL, error) {
 	}
 	switch {
 	case c.Conns < 1:
-		return nil, fmt.Errorf("connections %d: want at least 1", c.Conns)
+		return nil, transport.Fieldf("Conns", c.Conns, "at least 1")
 	case c.Streams < 1:
-		return nil, fmt.Errorf("streams per connection %d: want at least 1", c.Streams)
+		return nil, transport.Fieldf("Streams", c.Streams, "at least 1")
 	case c.Streams > 1 && c.Client.Protocol.Version() == 1:
-		return nil, fmt.Errorf("-m %d needs HTTP/2 or HTTP/3: HTTP/1.1 carries one request at a time per connection (pipelining is not implemented); use -c for more connections", c.Streams)
+		return nil, transport.Fieldf("Streams", c.Streams, "1 for HTTP/1.1, which carries one request at a time per connection (pipelining is not implemented): more connections instead, or HTTP/2 or HTTP/3")
 	case c.Requests < 0:
-		return nil, fmt.Errorf("requests %d: want 0 (run for a duration) or more", c.Requests)
-	case c.Duration < 0 || c.Warmup < 0 || c.RequestTimeout < 0 || c.MaxDuration < 0:
-		return nil, fmt.Errorf("durations must not be negative")
+		return nil, transport.Fieldf("Requests", c.Requests, "0 (run for a duration) or more")
+	case c.Duration < 0:
+		return nil, transport.Fieldf("Duration", c.Duration, "a positive duration, or 0 for the default")
+	case c.Warmup < 0:
+		return nil, transport.Fieldf("Warmup", c.Warmup, "0 or more")
+	case c.RequestTimeout < 0:
+		return nil, transport.Fieldf("RequestTimeout", c.RequestTimeout, "a positive duration, or 0 for the default")
+	case c.MaxDuration < 0:
+		return nil, transport.Fieldf("MaxDuration", c.MaxDuration, "a positive duration, or 0 for the default")
 	case c.Rate < 0:
-		return nil, fmt.Errorf("rate %v: want 0 (closed loop) or more", c.Rate)
-	case c.NewCaller == nil && c.Engine != "" && c.Engine != EngineStd && c.Engine != EngineFast:
-		return nil, fmt.Errorf("engine %q: want %s or %s", c.Engine, EngineStd, EngineFast)
-	case c.Engine == EngineFast && c.Client.Protocol == transport.H3:
-		return nil, fmt.Errorf("the fast engine speaks h1, h2c, h1-tls and h2; use --engine std for h3")
+		return nil, transport.Fieldf("Rate", c.Rate, "0 (closed loop) or more")
+	case c.NewCaller == nil && !c.Engine.Supports(c.Client.Protocol):
+		return nil, &UnsupportedError{Engine: c.Engine, Protocol: c.Client.Protocol}
 	case c.BodySize < 0 || c.BodySize > units.GiB:
-		return nil, fmt.Errorf("body size %d: want 0 to 1Gi", c.BodySize)
+		return nil, transport.Fieldf("BodySize", c.BodySize, "0 to 1Gi")
+	}
+	if err := c.Client.Config.Validate(); err != nil {
+		return nil, transport.WithinField("Client", err)
 	}
 	return u, nil
 }

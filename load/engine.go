@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/internal/procstat"
+	"github.com/httpvs/httpvs/lean"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -64,17 +65,17 @@ func (r *run) noteOutcome(kind stats.ErrorKind, failed bool, at time.Time) {
 	}
 }
 
-// leanLoops plans the fast engine's closed loops (transport.LeanLoop),
+// leanLoops plans the fast engine's closed loops (lean.Loop),
 // which run without a goroutine per request: one per HTTP/2 connection
 // with Streams streams each, or, for HTTP/1.1, one per core (as wrk's
 // threads) sharing the connections. It returns each loop's requests in
 // flight, run by clients[i]; nil means a goroutine per stream instead
 // (open loops, the std engine, h1-tls).
 func (r *run) leanLoops(clients []connClient) []int {
-	if r.cfg.Engine != EngineFast || r.cfg.NewCaller != nil || r.open {
+	if !r.cfg.Engine.isFast() || r.cfg.NewCaller != nil || r.open {
 		return nil
 	}
-	if lean, ok := clients[0].(*transport.LeanClient); !ok || !lean.CanLoop() {
+	if lc, ok := clients[0].(*lean.Client); !ok || !lc.CanLoop() {
 		return nil
 	}
 	if r.cfg.Client.Protocol.Version() == 2 {
@@ -110,9 +111,9 @@ func (r *run) newClients() ([]connClient, error) {
 		switch {
 		case r.cfg.NewCaller != nil:
 			c, err = r.cfg.NewCaller()
-		case r.cfg.Engine == EngineFast:
-			var lc *transport.LeanClient
-			lc, err = transport.NewLeanClient(opts, transport.LeanRequest{Method: r.cfg.Method, URL: r.url, Header: r.header, Body: r.body})
+		case r.cfg.Engine.isFast():
+			var lc *lean.Client
+			lc, err = lean.NewClient(opts, lean.Request{Method: r.cfg.Method, URL: r.url, Header: r.header, Body: r.body})
 			if err == nil {
 				lc.OnDial = r.shards[i%len(r.shards)].dialed
 			}
@@ -180,9 +181,6 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	}
 	if cfg.Client.Config.ReadSize == 0 {
 		cfg.Client.Config.ReadSize = DefaultReadSize
-	}
-	if cfg.Engine == "" {
-		cfg.Engine = EngineStd
 	}
 	r := &run{cfg: cfg, url: u, open: cfg.Rate > 0, byCount: cfg.Requests > 0, header: cfg.Headers.header()}
 	r.body = make([]byte, cfg.BodySize)
@@ -299,10 +297,18 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	return res, nil
 }
 
+// engineName is what results record as their engine.
+func (r *run) engineName() string {
+	if r.cfg.NewCaller != nil {
+		return r.cfg.CallerName
+	}
+	return r.cfg.Engine.String()
+}
+
 // result merges the shards.
 func (r *run) result(clients []connClient, interrupted bool) Result {
 	res := Result{
-		Engine:      r.cfg.Engine,
+		Engine:      r.engineName(),
 		URL:         r.cfg.URL,
 		Method:      r.cfg.Method,
 		Requested:   r.cfg.Client.Protocol.String(),

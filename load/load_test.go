@@ -2,9 +2,11 @@ package load
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -45,13 +47,13 @@ func mustRun(t *testing.T, cfg Config) Result {
 
 func TestExactRequestCountsEveryTransport(t *testing.T) {
 	ts, payload := startServer(t, nil)
-	for _, engine := range []string{EngineStd, EngineFast} {
+	for _, engine := range []Engine{Std, Fast} {
 		for _, p := range transport.All {
-			if engine == EngineFast && p == transport.H3 {
+			if !engine.Supports(p) {
 				continue
 			}
 			for _, path := range []string{"/small", "/echo", "/bytes/3M"} {
-				t.Run(engine+"/"+p.String()+path, func(t *testing.T) {
+				t.Run(engine.String()+"/"+p.String()+path, func(t *testing.T) {
 					before := payload.Stats().Protocols[p.String()]
 					cfg := Config{
 						URL:      ts.URL(p) + path,
@@ -80,7 +82,7 @@ func TestExactRequestCountsEveryTransport(t *testing.T) {
 					if res.Latency.Count != n || res.Latency.P50 <= 0 || res.Latency.Max < res.Latency.P99 {
 						t.Fatalf("latency %+v", res.Latency)
 					}
-					if res.Protocol != p.String() || res.Engine != engine || res.Connections != 2 {
+					if res.Protocol != p.String() || res.Engine != engine.String() || res.Connections != 2 {
 						t.Fatalf("protocol %q engine %q connections %d", res.Protocol, res.Engine, res.Connections)
 					}
 					wantIn := n * 2
@@ -118,7 +120,7 @@ func TestExactRequestCountsEveryTransport(t *testing.T) {
 					if res.AllocsPerRequest <= 0 || res.ClientCPUSeconds <= 0 {
 						t.Errorf("allocs/request %v cpu %v", res.AllocsPerRequest, res.ClientCPUSeconds)
 					}
-					if engine == EngineStd && res.ClientGoroutinesPeak < int64(cfg.Conns*cfg.Streams) {
+					if engine == Std && res.ClientGoroutinesPeak < int64(cfg.Conns*cfg.Streams) {
 						t.Errorf("goroutines at peak %d, fewer than the %d workers", res.ClientGoroutinesPeak, cfg.Conns*cfg.Streams)
 					}
 				})
@@ -145,7 +147,7 @@ func TestDurationBounded(t *testing.T) {
 // statuses for a path the server does not have) as errors.
 func TestProgressCounts(t *testing.T) {
 	ts, _ := startServer(t, nil)
-	for _, engine := range []string{EngineStd, EngineFast} {
+	for _, engine := range []Engine{Std, Fast} {
 		var (
 			mu      sync.Mutex
 			reports []Progress
@@ -228,7 +230,7 @@ func TestServerClosingConnections(t *testing.T) {
 		w.Write([]byte("ok"))
 	}))
 	defer srv.Close()
-	for _, engine := range []string{EngineStd, EngineFast} {
+	for _, engine := range []Engine{Std, Fast} {
 		n.Store(0)
 		res := mustRun(t, Config{URL: srv.URL, Method: "POST", Client: transport.ClientOptions{Protocol: transport.H1}, Conns: 3, Streams: 1, Requests: 200, Engine: engine})
 		if res.Requests != 200 || n.Load() != 200 {
@@ -243,24 +245,46 @@ func TestServerClosingConnections(t *testing.T) {
 	}
 }
 
+// TestConfigRejects: every field out of range is refused before anything
+// runs, as a typed error naming the Go field, never a CLI flag.
 func TestConfigRejects(t *testing.T) {
 	good := Config{URL: "http://127.0.0.1:1/small", Conns: 1, Streams: 1}
-	bad := []func(*Config){
-		func(c *Config) { c.Streams = 2 },
-		func(c *Config) { c.Conns = 0 },
-		func(c *Config) { c.URL = "https://127.0.0.1:1/" },
-		func(c *Config) { c.Rate = -1 },
-		func(c *Config) { c.Requests = -1 },
-		func(c *Config) { c.BodySize = 2 * units.GiB },
-		func(c *Config) { c.Engine = "turbo" },
-		func(c *Config) { c.Engine, c.URL, c.Client.Protocol = EngineFast, "https://127.0.0.1:1/", transport.H3 },
-	}
-	for i, mutate := range bad {
+	for _, tc := range []struct {
+		field  string // the FieldError's field; "" for the other typed errors
+		mutate func(*Config)
+	}{
+		{"Streams", func(c *Config) { c.Streams = 2 }},
+		{"Conns", func(c *Config) { c.Conns = 0 }},
+		{"Rate", func(c *Config) { c.Rate = -1 }},
+		{"Requests", func(c *Config) { c.Requests = -1 }},
+		{"BodySize", func(c *Config) { c.BodySize = 2 * units.GiB }},
+		{"Warmup", func(c *Config) { c.Warmup = -time.Second }},
+		{"Client.HTTP2.MaxReadFrameSize", func(c *Config) { c.Client.Config.HTTP2.MaxReadFrameSize = 1 }},
+		{"", func(c *Config) { c.URL = "https://127.0.0.1:1/" }},
+		{"", func(c *Config) { c.Engine, c.URL, c.Client.Protocol = Fast, "https://127.0.0.1:1/", transport.H3 }},
+	} {
 		c := good
-		mutate(&c)
-		if _, err := Run(context.Background(), c); err == nil {
-			t.Errorf("case %d accepted", i)
+		tc.mutate(&c)
+		err := c.Validate()
+		if _, rerr := Run(context.Background(), c); rerr == nil || err == nil || rerr.Error() != err.Error() {
+			t.Errorf("%s: Validate %v, Run %v", tc.field, err, rerr)
+			continue
 		}
+		if strings.Contains(err.Error(), "--") {
+			t.Errorf("%s: a library error names a flag: %v", tc.field, err)
+		}
+		var fe *transport.FieldError
+		var se *transport.SchemeError
+		var ue *UnsupportedError
+		switch {
+		case tc.field != "" && (!errors.As(err, &fe) || fe.Field != tc.field):
+			t.Errorf("want a FieldError for %s, got %T %v", tc.field, err, err)
+		case tc.field == "" && !errors.As(err, &se) && !errors.As(err, &ue):
+			t.Errorf("want a SchemeError or an UnsupportedError, got %T %v", err, err)
+		}
+	}
+	if _, err := ParseEngine("turbo"); err == nil {
+		t.Error("engine turbo accepted")
 	}
 }
 
@@ -324,7 +348,7 @@ func TestCallerReplacesHTTP(t *testing.T) {
 	res := mustRun(t, Config{
 		URL:    "http://127.0.0.1:1/never-dialed",
 		Client: transport.ClientOptions{Protocol: transport.H2C},
-		Conns:  3, Streams: 4, Requests: 1000, Engine: "fake",
+		Conns:  3, Streams: 4, Requests: 1000, CallerName: "fake",
 		NewCaller: func() (Caller, error) { return fakeCaller{&calls, &closed}, nil },
 	})
 	if res.Requests != 1000 || calls.Load() != 1000 || res.Errors.Total != 0 {

@@ -5,17 +5,11 @@ import (
 	"github.com/httpvs/httpvs/transport"
 )
 
-// Engines: the client implementation that produced a result.
-const (
-	EngineStd  = "std"  // net/http's clients for h1, h2c, h1-tls, h2; quic-go's http3 for h3
-	EngineFast = "fast" // transport.LeanClient: h1, h1-tls, h2c, h2; times the same phases itself
-)
-
 // Result is a load run's outcome. Counts cover the measured phase only
 // (after warmup); requests cut off by the end of the run or an interrupt
 // are neither successes nor errors.
 type Result struct {
-	Engine            string               `json:"engine"`
+	Engine            string               `json:"engine"` // Engine's name ("std", "fast"), or the CallerName`
 	URL               string               `json:"url"`
 	Method            string               `json:"method"`
 	Requested         string               `json:"requested"` // the transport asked for

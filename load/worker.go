@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/httpvs/httpvs/lean"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -22,8 +23,8 @@ import (
 type worker struct {
 	r      *run
 	client *transport.Client     // std engine
-	lean   *transport.LeanClient // fast engine
-	stream *transport.LeanStream // fast engine: made when the loop starts
+	lean   *lean.Client // fast engine
+	stream *lean.Stream // fast engine: made when the loop starts
 	caller Caller                // Config.NewCaller's
 	shard  *shard
 	base   *http.Request
@@ -41,8 +42,8 @@ func newWorker(r *run, c connClient, s *shard) *worker {
 		w.caller = c.(Caller)
 		return w
 	}
-	if lean, ok := c.(*transport.LeanClient); ok {
-		w.lean = lean
+	if lc, ok := c.(*lean.Client); ok {
+		w.lean = lc
 		return w
 	}
 	w.client = c.(*transport.Client)
@@ -167,12 +168,12 @@ func (w *worker) once(runCtx, traced context.Context, intended time.Time, measur
 // goroutine.
 func (w *worker) leanLoop(ctx context.Context, streams int) {
 	bodyLen := int64(len(w.r.body))
-	_ = w.lean.RunLoop(ctx, transport.LeanLoop{ // its only errors are for a misuse, ruled out by Run
+	_ = w.lean.RunLoop(ctx, lean.Loop{ // its only errors are for a misuse, ruled out by Run
 		Streams: streams,
 		Timeout: w.r.cfg.RequestTimeout,
-		HoldP:   w.r.cfg.HoldP,
+		HoldP:   w.r.cfg.Engine.HoldsP(),
 		Next:    func() (bool, bool) { return w.r.claim(ctx) },
-		Done: func(measuring bool, start, end time.Time, resp transport.LeanResponse, err error) {
+		Done: func(measuring bool, start, end time.Time, resp lean.Response, err error) {
 			w.settle(ctx, leanOutcome(resp, err, bodyLen, start), time.Time{}, start, end, measuring)
 		},
 	})
@@ -272,7 +273,7 @@ func (w *worker) leanExchange(start time.Time) exchange {
 // leanOutcome is the exchange of a fast-engine request that started at
 // start and sent bodyLen body bytes: the lean client checks the body's
 // length itself.
-func leanOutcome(resp transport.LeanResponse, err error, bodyLen int64, start time.Time) exchange {
+func leanOutcome(resp lean.Response, err error, bodyLen int64, start time.Time) exchange {
 	x := exchange{status: resp.Status, got: resp.BodyBytes, length: -1, err: err}
 	if !resp.FirstByte.IsZero() {
 		x.ttfb = max(resp.FirstByte.Sub(start), 1) // a zero would read as unknown

@@ -35,23 +35,21 @@ func (r *runner) prepare(ctx context.Context, sc Scenario, col column) (size uni
 	base := r.opts.Target.base(p)
 	switch {
 	case col.native && r.opts.Target.GRPC == "":
-		return 0, "no native gRPC address (--grpc-target)"
+		return 0, "no native gRPC target given"
 	case sc.rpc && p == transport.H3:
 		return 0, "no gRPC binding over HTTP/3 (grpc-go speaks HTTP/2)"
 	case col.native:
 	case base == "":
-		flag := "--target"
+		kind := "cleartext"
 		if p.TLS() {
-			flag = "--tls-target"
+			kind = "TLS"
 		}
-		return 0, fmt.Sprintf("no %s URL for %s", flag, p)
+		return 0, fmt.Sprintf("no %s target URL for %s", kind, p)
 	}
 	if !sc.Transfer() {
 		res, err := load.Run(ctx, r.loadConfig(sc, col, func(c *load.Config) {
 			c.Requests, c.Conns, c.Streams, c.Warmup = 1, 1, 1, 0
-			if c.NewCaller == nil {
-				c.Engine = load.EngineStd
-			}
+			c.Engine = load.Std
 		}))
 		switch {
 		case err != nil:
@@ -160,8 +158,7 @@ func (r *runner) loadConfig(sc Scenario, col column, edit func(*load.Config)) lo
 		Method:   sc.method,
 		BodySize: sc.body,
 		Headers:  sc.headers,
-		Engine:   r.opts.Engine,
-		HoldP:    r.opts.HoldP,
+		Engine:   r.opts.Engine.For(p),
 		// A repetition that cannot finish a request in its own time is
 		// failing, not slow.
 		RequestTimeout: max(10*time.Second, r.opts.Duration),
@@ -169,9 +166,6 @@ func (r *runner) loadConfig(sc Scenario, col column, edit func(*load.Config)) lo
 	if p.Version() == 1 {
 		// HTTP/1.1 has one request in flight per connection.
 		cfg.Conns, cfg.Streams = sc.streams, 1
-	}
-	if p == transport.H3 {
-		cfg.Engine = load.EngineStd // the fast engine speaks h1 and h2 only
 	}
 	if sc.rpc {
 		r.rpcConfig(&cfg, col)

@@ -214,8 +214,8 @@ func TestMissingEndpointsAndTargetsAreSkipped(t *testing.T) {
 	}
 	want := map[string]string{
 		"download/h1":         "404 Not Found",
-		"download/h2":         "no --tls-target URL for h2",
-		"small-sequential/h2": "no --tls-target URL for h2",
+		"download/h2":         "no TLS target URL for h2",
+		"small-sequential/h2": "no TLS target URL for h2",
 	}
 	for _, c := range res.Cells {
 		key := c.Scenario + "/" + c.Protocol

@@ -35,6 +35,6 @@ func (r *runner) rpcConfig(cfg *load.Config, col column) {
 			engine = "net/http json"
 		}
 	}
-	cfg.Method, cfg.Engine, cfg.BodySize, cfg.Headers = "GetBook", engine, 0, load.HeaderSpec{}
+	cfg.Method, cfg.CallerName, cfg.BodySize, cfg.Headers = "GetBook", engine, 0, load.HeaderSpec{}
 	cfg.NewCaller = func() (load.Caller, error) { return bookstore.NewClient(opts) }
 }

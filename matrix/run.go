@@ -3,8 +3,6 @@ package matrix
 import (
 	"context"
 	"crypto/x509"
-	"errors"
-	"fmt"
 	"time"
 
 	"github.com/httpvs/httpvs/load"
@@ -65,12 +63,11 @@ type Options struct {
 	Size units.Bytes
 	// Client is the client's tuning, the same for every cell.
 	Client transport.ClientConfig
-	// Engine is the load engine (load.EngineStd when empty, or
-	// load.EngineFast, which falls back to std for h3).
-	Engine string
-	// HoldP is load.Config.HoldP for the load scenarios: set it only when
-	// Target is another process.
-	HoldP bool
+	// Engine is the load engine of the request scenarios (load.Std, the
+	// zero value, or load.Fast); a transport it does not speak is measured
+	// with load.Std (Engine.For). Let it hold Ps only when Target is
+	// another process.
+	Engine load.Engine
 	// Timeout bounds each repetition; zero means DefaultTimeout.
 	Timeout time.Duration
 	// Progress, if set, is called before each measurement.
@@ -106,26 +103,32 @@ func (o *Options) fill() error {
 	if o.Timeout == 0 {
 		o.Timeout = DefaultTimeout
 	}
-	if o.Engine == "" {
-		o.Engine = load.EngineStd
-	}
+	return o.Validate()
+}
+
+// Validate reports the first field of o out of range as a
+// *transport.FieldError (the client's under "Client."); zero fields are
+// accepted where fill gives them defaults.
+func (o Options) Validate() error {
 	switch {
-	case o.Repeat < 1 || o.Repeat > 100:
-		return fmt.Errorf("repeat %d: want 1 to 100", o.Repeat)
-	case o.Duration < 10*time.Millisecond || o.Duration > time.Hour:
-		return fmt.Errorf("duration %v: want 10ms to 1h per repetition", o.Duration)
+	case o.Repeat < 0 || o.Repeat > 100:
+		return transport.Fieldf("Repeat", o.Repeat, "1 to 100")
+	case o.Duration != 0 && (o.Duration < 10*time.Millisecond || o.Duration > time.Hour):
+		return transport.Fieldf("Duration", o.Duration, "10ms to 1h per repetition")
 	case o.Warmup < 0:
-		return fmt.Errorf("warmup %v: want zero or more", o.Warmup)
+		return transport.Fieldf("Warmup", o.Warmup, "zero or more")
 	case o.Size < 0:
-		return fmt.Errorf("size %d: want zero (sized by a probe) or more", o.Size)
-	case o.Engine != load.EngineStd && o.Engine != load.EngineFast:
-		return fmt.Errorf("engine %q: want %s or %s", o.Engine, load.EngineStd, load.EngineFast)
-	case len(o.Protocols) == 0 || len(o.Scenarios) == 0:
-		return errors.New("nothing to run: no transports or no scenarios")
+		return transport.Fieldf("Size", o.Size, "zero (sized by a probe) or more")
+	case o.Timeout < 0:
+		return transport.Fieldf("Timeout", o.Timeout, "a positive duration, or 0 for the default")
+	case len(o.Protocols) == 0:
+		return transport.Fieldf("Protocols", "none", "at least one transport")
+	case len(o.Scenarios) == 0:
+		return transport.Fieldf("Scenarios", "none", "at least one scenario")
 	case o.Target.Plain == "" && o.Target.TLS == "":
-		return errors.New("no target: want a cleartext or a TLS base URL")
+		return transport.Fieldf("Target", "none", "a cleartext or a TLS base URL")
 	}
-	return o.Client.Validate()
+	return transport.WithinField("Client", o.Client.Validate())
 }
 
 // Run measures every scenario over every transport. When ctx ends early it
@@ -172,7 +175,7 @@ func (o Options) settings() Settings {
 		DurationSeconds: o.Duration.Seconds(),
 		WarmupSeconds:   o.Warmup.Seconds(),
 		SizeBytes:       int64(o.Size),
-		Engine:          o.Engine,
+		Engine:          o.Engine.String(),
 		Client:          o.Client.Effective(),
 		Target:          o.Target.Plain,
 		TLSTarget:       o.Target.TLS,

@@ -30,7 +30,7 @@ func (s *Server) handleBytes(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if size > s.maxSize {
-		http.Error(w, fmt.Sprintf("size %d is above this server's --max-size %s (%d bytes)", size, s.maxSize, s.maxSize), http.StatusRequestEntityTooLarge)
+		http.Error(w, fmt.Sprintf("size %d is above this server's size limit %s (%d bytes)", size, s.maxSize, s.maxSize), http.StatusRequestEntityTooLarge)
 		return
 	}
 	c := s.counter(r)
@@ -80,7 +80,7 @@ func (s *Server) handleSink(w http.ResponseWriter, r *http.Request) {
 		c.bodyReceived.Add(int64(n))
 		total += int64(n)
 		if total > int64(s.maxSize) {
-			readErr = fmt.Errorf("upload is above this server's --max-size %s (%d bytes)", s.maxSize, s.maxSize)
+			readErr = fmt.Errorf("upload is above this server's size limit %s (%d bytes)", s.maxSize, s.maxSize)
 			break
 		}
 		if err == io.EOF {

@@ -18,11 +18,21 @@ import (
 	"github.com/httpvs/httpvs/stats"
 )
 
+// KindError is an error that knows its kind. Classify looks for one in
+// err's chain before anything else, so clients built outside this package
+// classify their own failures.
+type KindError interface {
+	error
+	Kind() stats.ErrorKind
+}
+
 // Classify says which kind of failure err is. It knows the errors of the
-// network stack, TLS, net/http's HTTP/2 and quic-go; status and short-body
-// failures are recognised by the caller, which sees the response.
+// network stack, TLS, net/http's HTTP/2 and quic-go, and any KindError;
+// status and short-body failures are recognised by the caller, which sees
+// the response.
 func Classify(err error) stats.ErrorKind {
 	var (
+		kindErr    KindError
 		protoErr   *ProtocolError
 		unknownCA  x509.UnknownAuthorityError
 		hostErr    x509.HostnameError
@@ -41,6 +51,8 @@ func Classify(err error) stats.ErrorKind {
 	switch {
 	case err == nil:
 		return stats.ErrOther
+	case errors.As(err, &kindErr):
+		return kindErr.Kind()
 	case errors.As(err, &protoErr):
 		return stats.ErrProtocol
 	case (errors.As(err, &alertErr) && alertErr == alertNoApplicationProtocol) ||
@@ -57,8 +69,6 @@ func Classify(err error) stats.ErrorKind {
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, os.ErrDeadlineExceeded),
 		errors.As(err, &idleErr), errors.As(err, &hsErr):
 		return stats.ErrTimeout
-	case errors.Is(err, errLeanClosed), errors.Is(err, ErrLeanStreamReset), errors.Is(err, errLeanGoAway):
-		return stats.ErrReset
 	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE), errors.Is(err, syscall.ECONNABORTED),
 		errors.Is(err, net.ErrClosed), errors.As(err, &streamErr), errors.As(err, &appErr),
 		errors.As(err, &transErr), errors.As(err, &h3Err):

@@ -1,7 +1,6 @@
 package transport
 
 import (
-	"fmt"
 	"net/http"
 	"time"
 
@@ -136,77 +135,78 @@ func (c ClientConfig) dialTimeout() time.Duration {
 	return c.DialTimeout
 }
 
-// Validate reports the first field out of range, naming the valid range.
+// Validate reports the first field out of range as a *FieldError, its
+// field under "Client." or "Server.".
 func (c Config) Validate() error {
 	if err := c.Client.Validate(); err != nil {
-		return err
+		return WithinField("Client", err)
 	}
-	return c.Server.Validate()
+	return WithinField("Server", c.Server.Validate())
 }
 
-// Validate reports the first client field out of range.
+// Validate reports the first client field out of range as a *FieldError.
 func (c ClientConfig) Validate() error {
-	if err := c.HTTP2.validate("client"); err != nil {
-		return err
+	if err := c.HTTP2.validate(); err != nil {
+		return WithinField("HTTP2", err)
 	}
-	if err := c.QUIC.validate("client"); err != nil {
-		return err
+	if err := c.QUIC.validate(); err != nil {
+		return WithinField("QUIC", err)
 	}
 	if c.ReadSize < 0 || c.ReadSize > 1*units.GiB {
-		return fmt.Errorf("client read size %d out of range: want 1 byte to 1Gi", c.ReadSize)
+		return Fieldf("ReadSize", c.ReadSize, "1 byte to 1Gi")
 	}
 	if c.DialTimeout < 0 {
-		return fmt.Errorf("dial timeout %v is negative", c.DialTimeout)
+		return Fieldf("DialTimeout", c.DialTimeout, "a positive duration")
 	}
 	return nil
 }
 
-// Validate reports the first server field out of range.
+// Validate reports the first server field out of range as a *FieldError.
 func (c ServerConfig) Validate() error {
-	if err := c.HTTP2.validate("server"); err != nil {
-		return err
+	if err := c.HTTP2.validate(); err != nil {
+		return WithinField("HTTP2", err)
 	}
-	if err := c.QUIC.validate("server"); err != nil {
-		return err
+	if err := c.QUIC.validate(); err != nil {
+		return WithinField("QUIC", err)
 	}
 	if c.WriteSize < 0 || c.WriteSize > 1*units.GiB {
-		return fmt.Errorf("server write size %d out of range: want 1 byte to 1Gi", c.WriteSize)
+		return Fieldf("WriteSize", c.WriteSize, "1 byte to 1Gi")
 	}
 	return nil
 }
 
-func (h HTTP2) validate(end string) error {
+func (h HTTP2) validate() error {
 	if f := h.MaxReadFrameSize; f != 0 && (f < 16*units.KiB || f > 16*units.MiB-1) {
-		return fmt.Errorf("%s HTTP/2 max read frame size %d out of range: want 16Ki to 16777215", end, f)
+		return Fieldf("MaxReadFrameSize", f, "16Ki to 16777215")
 	}
 	if b := h.MaxReceiveBufferPerConnection; b != 0 && (b < 64*units.KiB || b > 1<<31-1) {
-		return fmt.Errorf("%s HTTP/2 connection receive buffer %d out of range: want 64Ki to 2147483647", end, b)
+		return Fieldf("MaxReceiveBufferPerConnection", b, "64Ki to 2147483647")
 	}
 	if b := h.MaxReceiveBufferPerStream; b < 0 || b > 1<<31-1 {
-		return fmt.Errorf("%s HTTP/2 stream receive buffer %d out of range: want 1 to 2147483647", end, b)
+		return Fieldf("MaxReceiveBufferPerStream", b, "1 to 2147483647")
 	}
 	if h.MaxConcurrentStreams < 0 {
-		return fmt.Errorf("%s HTTP/2 max concurrent streams %d is negative", end, h.MaxConcurrentStreams)
+		return Fieldf("MaxConcurrentStreams", h.MaxConcurrentStreams, "1 or more")
 	}
 	return nil
 }
 
-func (q QUIC) validate(end string) error {
+func (q QUIC) validate() error {
 	for _, f := range []struct {
 		name string
 		v    units.Bytes
 	}{
-		{"initial stream receive window", q.InitialStreamReceiveWindow},
-		{"max stream receive window", q.MaxStreamReceiveWindow},
-		{"initial connection receive window", q.InitialConnectionReceiveWindow},
-		{"max connection receive window", q.MaxConnectionReceiveWindow},
+		{"InitialStreamReceiveWindow", q.InitialStreamReceiveWindow},
+		{"MaxStreamReceiveWindow", q.MaxStreamReceiveWindow},
+		{"InitialConnectionReceiveWindow", q.InitialConnectionReceiveWindow},
+		{"MaxConnectionReceiveWindow", q.MaxConnectionReceiveWindow},
 	} {
 		if f.v < 0 || f.v > 1<<40 {
-			return fmt.Errorf("%s QUIC %s %d out of range: want 1 to 1Ti", end, f.name, f.v)
+			return Fieldf(f.name, f.v, "1 to 1Ti")
 		}
 	}
 	if q.MaxIncomingStreams < 0 {
-		return fmt.Errorf("%s QUIC max incoming streams %d is negative", end, q.MaxIncomingStreams)
+		return Fieldf("MaxIncomingStreams", q.MaxIncomingStreams, "1 or more")
 	}
 	return nil
 }

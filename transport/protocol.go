@@ -113,16 +113,10 @@ func Default(scheme string) (Protocol, error) {
 // scheme, saying which transports can.
 func (p Protocol) CheckScheme(scheme string) error {
 	scheme = strings.ToLower(scheme)
-	if scheme != "http" && scheme != "https" {
-		return fmt.Errorf("unsupported URL scheme %q: want http:// or https://", scheme)
-	}
 	if scheme == p.Scheme() {
 		return nil
 	}
-	if scheme == "https" {
-		return fmt.Errorf("transport %s is cleartext but the URL is https://: use -p h1-tls, h2 or h3, or an http:// URL", p)
-	}
-	return fmt.Errorf("transport %s needs TLS but the URL is http://: use -p h1 or h2c, or an https:// URL", p)
+	return &SchemeError{Protocol: p, Scheme: scheme}
 }
 
 // ParseURL parses raw as an absolute URL and checks that p can be used

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )
@@ -17,6 +18,51 @@ import (
 type flagSet struct {
 	*flag.FlagSet
 	help func()
+	// fields maps the Go field paths the libraries name in their
+	// *transport.FieldError ("Conns", "Client.ReadSize") to this command's
+	// flags, so that an error names what the user typed.
+	fields map[string]string
+}
+
+// field records that flag sets the library field at path.
+func (fs *flagSet) field(path, flag string) {
+	if fs.fields == nil {
+		fs.fields = map[string]string{}
+	}
+	fs.fields[path] = flag
+}
+
+// dash returns a flag's name as typed: -c, --read-size.
+func dash(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
+}
+
+// usage turns a library's validation error into a usage error naming this
+// command's flags; other errors pass through unchanged.
+func (fs *flagSet) usage(err error) error {
+	var (
+		fe *transport.FieldError
+		se *transport.SchemeError
+		ue *load.UnsupportedError
+	)
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &fe):
+		name, ok := fs.fields[fe.Field]
+		if !ok {
+			return usagef("%v", fe)
+		}
+		return usagef("%s %v: want %s", dash(name), fe.Value, fe.Want)
+	case errors.As(err, &se):
+		return schemeUsage(se)
+	case errors.As(err, &ue):
+		return usagef("--engine %s does not speak %s: use --engine std (or auto) for it", ue.Engine, ue.Protocol)
+	}
+	return err
 }
 
 func newFlagSet(e *env, name, synopsis string) *flagSet {
@@ -63,29 +109,59 @@ func (fs *flagSet) parse(args []string) ([]string, error) {
 func clientFlags(fs *flagSet, c *transport.ClientConfig) {
 	fs.Var(&c.ReadSize, "read-size", "client body read buffer `size` (default "+transport.DefaultReadSize.String()+")")
 	fs.DurationVar(&c.DialTimeout, "dial-timeout", transport.DefaultDialTimeout, "bound on TCP+TLS or QUIC connection set-up")
+	fs.field("Client.ReadSize", "read-size")
+	fs.field("Client.DialTimeout", "dial-timeout")
 	h2Flags(fs, "", &c.HTTP2, false)
 	fs.Lookup("h2-max-frame").Usage = "HTTP/2 SETTINGS_MAX_FRAME_SIZE to advertise, `size` 16Ki..16Mi-1 (default 1Mi; Go's stock client: 16Ki)"
-	quicFlags(fs, "", &c.QUIC)
+	quicFlags(fs, "", &c.QUIC, false)
 }
 
 // serverFlags registers the server's tuning knobs on fs, each name
 // prefixed with prefix.
 func serverFlags(fs *flagSet, prefix string, c *transport.ServerConfig) {
 	fs.Var(&c.WriteSize, prefix+"write-size", "server body write chunk `size` (default "+transport.DefaultWriteSize.String()+")")
+	fs.field("Server.WriteSize", prefix+"write-size")
 	h2Flags(fs, prefix, &c.HTTP2, true)
-	quicFlags(fs, prefix, &c.QUIC)
+	quicFlags(fs, prefix, &c.QUIC, true)
 }
 
 func h2Flags(fs *flagSet, prefix string, h *transport.HTTP2, server bool) {
 	fs.Var(&h.MaxReadFrameSize, prefix+"h2-max-frame", "HTTP/2 SETTINGS_MAX_FRAME_SIZE to advertise, `size` 16Ki..16Mi-1 (default Go's, 1Mi)")
 	fs.Var(&h.MaxReceiveBufferPerConnection, prefix+"h2-conn-window", "HTTP/2 connection receive window `size` (default Go's)")
 	fs.Var(&h.MaxReceiveBufferPerStream, prefix+"h2-stream-window", "HTTP/2 stream receive window `size` (default Go's)")
+	end := endOf(server)
+	fs.field(end+".HTTP2.MaxReadFrameSize", prefix+"h2-max-frame")
+	fs.field(end+".HTTP2.MaxReceiveBufferPerConnection", prefix+"h2-conn-window")
+	fs.field(end+".HTTP2.MaxReceiveBufferPerStream", prefix+"h2-stream-window")
 	if server {
 		fs.IntVar(&h.MaxConcurrentStreams, prefix+"h2-max-streams", 0, "HTTP/2 streams a client may open at once (default Go's, 250)")
+		fs.field(end+".HTTP2.MaxConcurrentStreams", prefix+"h2-max-streams")
 	}
 }
 
-func quicFlags(fs *flagSet, prefix string, q *transport.QUIC) {
+// schemeUsage says which -p fits the URL's scheme.
+func schemeUsage(se *transport.SchemeError) error {
+	switch se.Scheme {
+	case "https":
+		return usagef("-p %s is cleartext but the URL is https://: use -p h1-tls, h2 or h3, or an http:// URL", se.Protocol)
+	case "http":
+		return usagef("-p %s needs TLS but the URL is http://: use -p h1 or h2c, or an https:// URL", se.Protocol)
+	}
+	return usagef("%v", se)
+}
+
+// endOf names the side a knob belongs to, as field paths start.
+func endOf(server bool) string {
+	if server {
+		return "Server"
+	}
+	return "Client"
+}
+
+func quicFlags(fs *flagSet, prefix string, q *transport.QUIC, server bool) {
+	end := endOf(server)
+	fs.field(end+".QUIC.MaxStreamReceiveWindow", prefix+"quic-stream-window")
+	fs.field(end+".QUIC.MaxConnectionReceiveWindow", prefix+"quic-conn-window")
 	fs.Var(&q.MaxStreamReceiveWindow, prefix+"quic-stream-window", "QUIC max stream receive window `size` (default quic-go's, 6Mi)")
 	fs.Var(&q.MaxConnectionReceiveWindow, prefix+"quic-conn-window", "QUIC max connection receive window `size` (default quic-go's, 15Mi)")
 	fs.BoolVar(&q.Trace, prefix+"quic-trace", false, "count quic-go's trace events: congestion window, flow-control blocked frames (costs CPU per packet)")
@@ -93,12 +169,14 @@ func quicFlags(fs *flagSet, prefix string, q *transport.QUIC) {
 
 // targetFlags are the flags that say how to reach a URL: -p, -k, --cacert.
 type targetFlags struct {
+	fs       *flagSet
 	proto    string
 	insecure bool
 	cacert   string
 }
 
 func (t *targetFlags) register(fs *flagSet) {
+	t.fs = fs
 	fs.StringVar(&t.proto, "p", "", "transport: h1, h2c, h1-tls, h2 or h3 (default h1 for http://, h2 for https://)")
 	fs.BoolVar(&t.insecure, "k", false, "skip TLS certificate verification (as curl -k)")
 	fs.BoolVar(&t.insecure, "insecure", false, "same as -k")
@@ -116,8 +194,8 @@ func (t *targetFlags) options(rawURL string, cfg transport.ClientConfig) (transp
 	if err != nil {
 		return transport.ClientOptions{}, err
 	}
-	if err := cfg.Validate(); err != nil {
-		return transport.ClientOptions{}, usagef("%v", err)
+	if err := t.fs.usage(transport.WithinField("Client", cfg.Validate())); err != nil {
+		return transport.ClientOptions{}, err
 	}
 	opts := transport.ClientOptions{Protocol: p, Config: cfg, Insecure: t.insecure}
 	if t.cacert != "" {
@@ -142,7 +220,11 @@ func parseProtocol(name, scheme string) (transport.Protocol, error) {
 		return 0, usagef("-p: %v", err)
 	}
 	if err := p.CheckScheme(scheme); err != nil {
-		return 0, usagef("%v", err)
+		var se *transport.SchemeError
+		if errors.As(err, &se) {
+			return 0, schemeUsage(se)
+		}
+		return 0, usagef("-p %s: %v", name, err)
 	}
 	return p, nil
 }

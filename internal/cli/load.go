@@ -47,37 +47,32 @@ func runLoad(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	p := opts.Protocol
+	fs.field("Conns", "c")
+	fs.field("Streams", "m")
+	fs.field("Requests", "n")
+	fs.field("Duration", "d")
+	fs.field("Warmup", "warmup")
+	fs.field("RequestTimeout", "timeout")
+	fs.field("BodySize", "body")
+	if *duration <= 0 {
+		return usagef("-d %v: want a positive duration", *duration)
+	}
+	if *timeout <= 0 {
+		return usagef("--timeout %v: want a positive duration", *timeout)
+	}
 	lc := load.Config{
 		URL: pos[0], Conns: *conns, Streams: *streams, Requests: *requests, Duration: *duration,
 		Warmup: *warmup, Method: *method, BodySize: body, RequestTimeout: *timeout, Client: opts,
-		HoldP: true, // the server is always another process
-	}
-	switch {
-	case *conns < 1:
-		return usagef("-c %d: want at least 1", *conns)
-	case *streams < 1:
-		return usagef("-m %d: want at least 1", *streams)
-	case *streams > 1 && p.Version() == 1:
-		return usagef("-m %d needs h2c, h2 or h3: HTTP/1.1 carries one request at a time per connection (no pipelining); raise -c instead", *streams)
-	case *requests < 0:
-		return usagef("-n %d: want 0 or more", *requests)
-	case *duration <= 0 || *timeout <= 0 || *warmup < 0:
-		return usagef("-d and --timeout must be positive and --warmup not negative")
 	}
 	switch *engine {
 	case "auto":
-		lc.Engine = load.EngineFast
-		if p == transport.H3 {
-			lc.Engine = load.EngineStd
-		}
-	case load.EngineStd, load.EngineFast:
-		lc.Engine = *engine
-		if lc.Engine == load.EngineFast && p == transport.H3 {
-			return usagef("--engine fast speaks h1, h2c, h1-tls and h2; use --engine std (or auto) for h3")
-		}
+		lc.Engine = load.Fast.For(p)
 	default:
-		return usagef("--engine %q: want std, fast or auto", *engine)
+		if lc.Engine, err = load.ParseEngine(*engine); err != nil {
+			return usagef("--engine %q: want std, fast or auto", *engine)
+		}
 	}
+	lc.Engine = lc.Engine.WithHoldP(true) // the server is always another process
 	if *rate != "" {
 		if lc.Rate, err = load.ParseRate(*rate); err != nil {
 			return usagef("--rate: %v", err)
@@ -87,6 +82,9 @@ func runLoad(ctx context.Context, e *env, args []string) error {
 		if lc.Headers, err = load.ParseHeaderSpec(*headers); err != nil {
 			return usagef("--headers: %v", err)
 		}
+	}
+	if err := fs.usage(lc.Validate()); err != nil {
+		return err
 	}
 	if msg := fdlimit.Raise(); msg != "" {
 		fmt.Fprintln(e.stderr, msg)

@@ -76,10 +76,10 @@ func TestLoadUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"load", "http://127.0.0.1:1/small", "-m", "4"}, "-m 4 needs h2c, h2 or h3"},
+		{[]string{"load", "http://127.0.0.1:1/small", "-m", "4"}, "-m 4: want 1 for HTTP/1.1"},
 		{[]string{"load", "http://127.0.0.1:1/small", "--rate", "fast"}, "want requests per second"},
 		{[]string{"load", "http://127.0.0.1:1/small", "--headers", "100"}, "want N:LEN"},
-		{[]string{"load", "http://127.0.0.1:1/small", "-d", "-1s"}, "must be positive"},
+		{[]string{"load", "http://127.0.0.1:1/small", "-d", "-1s"}, "-d -1s: want a positive duration"},
 		{[]string{"load", "http://127.0.0.1:1/small", "-d", "soon"}, "invalid value"},
 		{[]string{"load", "http://127.0.0.1:1/small", "--body", "1.5k"}, "want an integer"},
 		{[]string{"load", "http://127.0.0.1:1/small", "-c", "0"}, "-c 0"},

@@ -51,7 +51,7 @@ func (f *runFlags) register(fs *flagSet) {
 	fs.DurationVar(&f.timeout, "timeout", matrix.DefaultTimeout, "bound on each repetition")
 	fs.IntVar(&f.repeat, "repeat", matrix.DefaultRepeat, "repetitions per cell: the report shows their median and min..max")
 	fs.BoolVar(&f.quick, "quick", false, "one 100ms repetition per cell (under 20 s in all, for CI); explicit --repeat and --duration still apply")
-	fs.StringVar(&f.engine, "engine", load.EngineStd, "load engine for request scenarios: std (net/http and quic-go, what your code uses) or fast (httpvs's lean h1/h2 client; h3 stays std)")
+	fs.StringVar(&f.engine, "engine", load.Std.String(), "load engine for request scenarios: std (net/http and quic-go, what your code uses) or fast (httpvs's lean h1/h2 client; h3 stays std)")
 	fs.StringVar(&f.format, "format", "text", "what to print: text (tables), markdown, json (results.json) or benchstat (Go benchmark format)")
 	fs.StringVar(&f.out, "out", "httpvs-results", "`dir`ectory for <timestamp>/results.json, report.md, report.html and bench.txt")
 	fs.BoolVar(&f.noFiles, "no-files", false, "print only; write no results directory")
@@ -82,7 +82,7 @@ func runRun(ctx context.Context, e *env, args []string) error {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
-	opts, err := f.options(set)
+	opts, err := f.options(fs, set)
 	if err != nil {
 		return err
 	}
@@ -143,7 +143,7 @@ func runRun(ctx context.Context, e *env, args []string) error {
 	res, err := matrix.Run(ctx, opts)
 	prog.clear()
 	if err != nil {
-		return usagef("%v", err)
+		return usagef("%v", fs.usage(err))
 	}
 	res.Settings.Server = settingsServer
 	res.Settings.UDPBuffers = udpNote
@@ -154,7 +154,7 @@ func runRun(ctx context.Context, e *env, args []string) error {
 }
 
 // options turns the flags into matrix options; set holds the flags given.
-func (f *runFlags) options(set map[string]bool) (matrix.Options, error) {
+func (f *runFlags) options(fs *flagSet, set map[string]bool) (matrix.Options, error) {
 	protos, err := transport.ParseList(f.protocols)
 	if err != nil {
 		return matrix.Options{}, usagef("--protocols: %v", err)
@@ -185,23 +185,22 @@ func (f *runFlags) options(set map[string]bool) (matrix.Options, error) {
 		return matrix.Options{}, usagef("--timeout %v: want a positive duration", f.timeout)
 	case f.size < 0:
 		return matrix.Options{}, usagef("--size must not be negative")
-	case f.engine != load.EngineStd && f.engine != load.EngineFast:
-		return matrix.Options{}, usagef("--engine %q: want std or fast", f.engine)
 	case f.grpcTarget != "" && f.target == "" && f.tlsTarget == "":
 		return matrix.Options{}, usagef("--grpc-target goes with --target or --tls-target (the child server has its own)")
 	case (f.insecure || f.cacert != "") && f.tlsTarget == "":
 		return matrix.Options{}, usagef("-k and --cacert apply to --tls-target, which is not given")
 	}
-	if err := f.client.Validate(); err != nil {
-		return matrix.Options{}, usagef("%v", err)
+	engine, err := load.ParseEngine(f.engine)
+	if err != nil {
+		return matrix.Options{}, usagef("--engine %q: want std or fast", f.engine)
 	}
-	if err := f.server.Validate(); err != nil {
-		return matrix.Options{}, usagef("%v", err)
+	if err := fs.usage(transport.WithinField("Server", f.server.Validate())); err != nil {
+		return matrix.Options{}, err
 	}
 	if (f.target != "" || f.tlsTarget != "") && serverFlagGiven(set) {
 		return matrix.Options{}, usagef("--server-* knobs tune the child server; with --target, tune that server instead")
 	}
-	return matrix.Options{
+	o := matrix.Options{
 		Protocols: protos,
 		Scenarios: scenarios,
 		Repeat:    f.repeat,
@@ -209,10 +208,11 @@ func (f *runFlags) options(set map[string]bool) (matrix.Options, error) {
 		Warmup:    f.warmup,
 		Size:      f.size,
 		Client:    f.client,
-		Engine:    f.engine,
-		HoldP:     true, // the server is a child process or --target
+		Engine:    engine.WithHoldP(true), // the server is a child process or --target
 		Timeout:   f.timeout,
-	}, nil
+	}
+	// The target is known only once the child server is up: validate the rest.
+	return o, fs.usage(transport.WithinField("Client", f.client.Validate()))
 }
 
 func serverFlagGiven(set map[string]bool) bool {

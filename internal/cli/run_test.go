@@ -204,7 +204,7 @@ func TestRunExternalTargetSkipsWhatItLacks(t *testing.T) {
 		t.Fatal(err)
 	}
 	h2 := res.Cell("small-sequential", "h2")
-	if h2 == nil || !strings.Contains(h2.Skipped, "no --tls-target URL for h2") {
+	if h2 == nil || !strings.Contains(h2.Skipped, "no TLS target URL for h2") {
 		t.Errorf("h2 cell %+v, want skipped for want of --tls-target", h2)
 	}
 	if h1 := res.Cell("small-sequential", "h1"); h1 == nil || h1.Skipped != "" || h1.Median <= 0 {

@@ -63,8 +63,8 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	case *maxConns < 0:
 		return usagef("--max-conns %d: want 0 (no bound) or more", *maxConns)
 	}
-	if err := cfg.Validate(); err != nil {
-		return usagef("%v", err)
+	if err := fs.usage(transport.WithinField("Server", cfg.Validate())); err != nil {
+		return err
 	}
 	for _, addr := range []string{*listen, *tlsListen, *grpcListen} {
 		if addr == "" {

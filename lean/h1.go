@@ -1,4 +1,4 @@
-package transport
+package lean
 
 import (
 	"bufio"
@@ -15,7 +15,7 @@ import (
 
 const leanReadBuffer = 64 << 10
 
-func serializeH1(req LeanRequest) []byte {
+func serializeH1(req Request) []byte {
 	var b bytes.Buffer
 	b.WriteString(req.Method)
 	b.WriteByte(' ')
@@ -43,14 +43,14 @@ func serializeH1(req LeanRequest) []byte {
 
 // h1Stream is one HTTP/1.1 connection carrying one request at a time.
 type h1Stream struct {
-	c    *LeanClient
+	c    *Client
 	ctx  context.Context
 	mu   sync.Mutex // guards conn against the abort on ctx's end
 	conn net.Conn
 	br   *bufio.Reader
 }
 
-func newH1Stream(ctx context.Context, c *LeanClient) *h1Stream {
+func newH1Stream(ctx context.Context, c *Client) *h1Stream {
 	s := &h1Stream{c: c, ctx: ctx, br: bufio.NewReaderSize(nil, leanReadBuffer)}
 	context.AfterFunc(ctx, func() {
 		s.mu.Lock()
@@ -71,17 +71,17 @@ func (s *h1Stream) drop() {
 	s.mu.Unlock()
 }
 
-func (s *h1Stream) do(timeout time.Duration) (LeanResponse, error) {
+func (s *h1Stream) do(timeout time.Duration) (Response, error) {
 	if s.conn == nil {
 		conn, err := s.c.dial(s.ctx)
 		if err != nil {
-			return LeanResponse{}, err
+			return Response{}, err
 		}
 		s.mu.Lock()
 		if s.ctx.Err() != nil {
 			s.mu.Unlock()
 			conn.Close()
-			return LeanResponse{}, s.ctx.Err()
+			return Response{}, s.ctx.Err()
 		}
 		s.conn = conn
 		s.mu.Unlock()
@@ -89,11 +89,11 @@ func (s *h1Stream) do(timeout time.Duration) (LeanResponse, error) {
 	}
 	if err := s.conn.SetDeadline(time.Now().Add(timeout)); err != nil {
 		s.drop()
-		return LeanResponse{}, err
+		return Response{}, err
 	}
 	if _, err := s.conn.Write(s.c.h1req); err != nil {
 		s.drop()
-		return LeanResponse{}, err
+		return Response{}, err
 	}
 	// Wait for the first byte to time it; an error here comes back from
 	// the read below too (a closed or timed-out connection stays so).
@@ -109,12 +109,10 @@ func (s *h1Stream) do(timeout time.Duration) (LeanResponse, error) {
 	return resp, err
 }
 
-var errH1Malformed = errors.New("malformed HTTP/1.1 response")
-
 // readH1Response reads one response from br and counts its body, with the
 // same h1Parser the event loops feed. keep says whether the connection can
 // carry another request.
-func readH1Response(br *bufio.Reader, head bool) (resp LeanResponse, keep bool, err error) {
+func readH1Response(br *bufio.Reader, head bool) (resp Response, keep bool, err error) {
 	var p h1Parser
 	p.reset(head)
 	for {
@@ -133,7 +131,7 @@ func readH1Response(br *bufio.Reader, head bool) (resp LeanResponse, keep bool, 
 			case errors.Is(err, io.EOF):
 				err = p.closed() // nil for a body that runs to the close
 			case errors.Is(err, bufio.ErrBufferFull):
-				err = fmt.Errorf("%w: response head over %d bytes", errH1Malformed, br.Size())
+				err = fmt.Errorf("%w: response head over %d bytes", ErrMalformed, br.Size())
 			}
 			return p.resp, false, err
 		}
@@ -143,12 +141,10 @@ func readH1Response(br *bufio.Reader, head bool) (resp LeanResponse, keep bool, 
 // eofIsReset turns a connection closed between responses into a reset.
 func eofIsReset(err error) error {
 	if errors.Is(err, io.EOF) {
-		return fmt.Errorf("connection closed by the server: %w", errLeanClosed)
+		return fmt.Errorf("connection closed by the server: %w", ErrClosed)
 	}
 	return err
 }
-
-var errLeanClosed = errors.New("EOF")
 
 func asciiEqualFold(b []byte, s string) bool {
 	if len(b) != len(s) {

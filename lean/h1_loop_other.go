@@ -1,6 +1,6 @@
 //go:build !linux
 
-package transport
+package lean
 
 import (
 	"context"
@@ -11,6 +11,6 @@ import (
 // engine keeps a goroutine per connection.
 const h1LoopSupported = false
 
-func (c *LeanClient) runH1Loop(context.Context, LeanLoop) error {
+func (c *Client) runH1Loop(context.Context, Loop) error {
 	return errors.New("HTTP/1.1 loops need Linux's epoll")
 }

@@ -1,6 +1,6 @@
 //go:build linux
 
-package transport
+package lean
 
 import (
 	"context"
@@ -22,7 +22,7 @@ const h1LoopSupported = true
 // on each, from one epoll set in one goroutine, as each of wrk's threads
 // does: non-blocking sockets, level-triggered readiness, no goroutine per
 // connection and no Go netpoller between a response and the next request.
-func (c *LeanClient) runH1Loop(ctx context.Context, l LeanLoop) error {
+func (c *Client) runH1Loop(ctx context.Context, l Loop) error {
 	addr, err := net.ResolveTCPAddr("tcp", c.addr)
 	if err != nil {
 		return err
@@ -45,8 +45,8 @@ func (c *LeanClient) runH1Loop(ctx context.Context, l LeanLoop) error {
 // h1Poll is one event loop's state; only its goroutine touches it, except
 // wake, which wakeUp writes under mu.
 type h1Poll struct {
-	c      *LeanClient
-	cfg    LeanLoop
+	c      *Client
+	cfg    Loop
 	ctx    context.Context
 	head   bool // HEAD requests: responses have no body
 	sa     unix.Sockaddr
@@ -478,7 +478,7 @@ func (p *h1Poll) fail(pc *h1PollConn, err error) {
 	p.shut(pc)
 }
 
-func (p *h1Poll) finish(pc *h1PollConn, resp LeanResponse, err error) {
+func (p *h1Poll) finish(pc *h1PollConn, resp Response, err error) {
 	pc.busy = false
 	p.inflight--
 	resp.FirstByte = pc.firstByte

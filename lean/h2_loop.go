@@ -1,4 +1,4 @@
-package transport
+package lean
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 )
 
 // runH2Loop runs l on the client's HTTP/2 connection, redialing it.
-func (c *LeanClient) runH2Loop(ctx context.Context, l LeanLoop) error {
+func (c *Client) runH2Loop(ctx context.Context, l Loop) error {
 	lp := &h2Loop{cfg: l}
 	for ctx.Err() == nil {
 		if lp.pending == nil {
@@ -26,7 +26,7 @@ func (c *LeanClient) runH2Loop(ctx context.Context, l LeanLoop) error {
 		if err != nil {
 			mark := *lp.pending
 			lp.pending = nil
-			l.Done(mark, start, time.Now(), LeanResponse{}, err)
+			l.Done(mark, start, time.Now(), Response{}, err)
 			continue
 		}
 		stop := context.AfterFunc(ctx, func() { hc.fail(ctx.Err()) })
@@ -39,7 +39,7 @@ func (c *LeanClient) runH2Loop(ctx context.Context, l LeanLoop) error {
 	}
 	if lp.pending != nil { // claimed, never sent
 		now := time.Now()
-		l.Done(*lp.pending, now, now, LeanResponse{}, ctx.Err())
+		l.Done(*lp.pending, now, now, Response{}, ctx.Err())
 	}
 	return nil
 }
@@ -53,19 +53,19 @@ func (p *h2Pool) dialLoop(ctx context.Context, lp *h2Loop) (*h2Conn, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.closed {
-		hc.fail(errLeanClosing)
-		return nil, errLeanClosing
+		hc.fail(errClosing)
+		return nil, errClosing
 	}
 	p.cur = hc
 	lp.over = make(chan struct{})
 	return hc, nil
 }
 
-// h2Loop is a LeanLoop's state, kept across redials. Only the reading
+// h2Loop is a Loop's state, kept across redials. Only the reading
 // goroutine of the current connection touches it, except ended, which
 // the connection's fail may fill from another goroutine under hc.mu.
 type h2Loop struct {
-	cfg      LeanLoop
+	cfg      Loop
 	over     chan struct{} // closed when the current connection's reader returns
 	pending  *bool         // a mark Next gave before the connection was up
 	stopped  bool          // Next said no more
@@ -179,7 +179,7 @@ func (lp *h2Loop) deliver(hc *h2Conn) {
 	lp.work, lp.ended = lp.ended, lp.work[:0]
 	hc.mu.Unlock()
 	for i, s := range lp.work {
-		lp.cfg.Done(s.mark, s.started, lp.now, LeanResponse{Status: s.status, BodyBytes: s.bytes, FirstByte: s.firstByte}, s.err)
+		lp.cfg.Done(s.mark, s.started, lp.now, Response{Status: s.status, BodyBytes: s.bytes, FirstByte: s.firstByte}, s.err)
 		lp.inflight--
 		s.rest = nil
 		lp.free = append(lp.free, s)

@@ -1,4 +1,4 @@
-package transport
+package lean
 
 import (
 	"bufio"
@@ -80,7 +80,7 @@ func checkH1Parser(t *testing.T, raw []byte, piece int, head bool) {
 		t.Fatalf("%q in %d-byte pieces (head %v): parser err %v, reader err %v", raw, piece, head, err, werr)
 	}
 	if werr != nil {
-		if errors.Is(werr, errLeanClosed) != errors.Is(err, errLeanClosed) || errors.Is(werr, errH1Malformed) != errors.Is(err, errH1Malformed) {
+		if errors.Is(werr, ErrClosed) != errors.Is(err, ErrClosed) || errors.Is(werr, ErrMalformed) != errors.Is(err, ErrMalformed) {
 			t.Fatalf("%q in %d-byte pieces: parser err %v, reader err %v", raw, piece, err, werr)
 		}
 		return

@@ -1,4 +1,4 @@
-package transport
+package lean
 
 import (
 	"bufio"
@@ -14,9 +14,11 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/stats"
+
+	"github.com/httpvs/httpvs/transport"
 )
 
-// loopTally counts what a LeanLoop's callbacks saw.
+// loopTally counts what a Loop's callbacks saw.
 type loopTally struct {
 	limit             int64 // requests Next allows
 	started, ended    int64
@@ -27,9 +29,9 @@ type loopTally struct {
 	firstOutside      int64 // answered requests whose first byte is not within start..end
 }
 
-func (lt *loopTally) loop(streams int, timeout time.Duration) LeanLoop {
+func (lt *loopTally) loop(streams int, timeout time.Duration) Loop {
 	lt.kinds = map[stats.ErrorKind]int64{}
-	return LeanLoop{
+	return Loop{
 		Streams: streams,
 		Timeout: timeout,
 		Next: func() (bool, bool) {
@@ -43,7 +45,7 @@ func (lt *loopTally) loop(streams int, timeout time.Duration) LeanLoop {
 			}
 			return mark, true
 		},
-		Done: func(mark bool, start, end time.Time, resp LeanResponse, err error) {
+		Done: func(mark bool, start, end time.Time, resp Response, err error) {
 			lt.ended++
 			if mark {
 				lt.marksIn++
@@ -52,7 +54,7 @@ func (lt *loopTally) loop(streams int, timeout time.Duration) LeanLoop {
 				lt.backwards++
 			}
 			if err != nil {
-				lt.kinds[Classify(err)]++
+				lt.kinds[transport.Classify(err)]++
 				return
 			}
 			if resp.FirstByte.Before(start) || resp.FirstByte.After(end) {
@@ -66,9 +68,9 @@ func (lt *loopTally) loop(streams int, timeout time.Duration) LeanLoop {
 	}
 }
 
-func leanLoopServer(t *testing.T, h http.HandlerFunc) *Server {
+func leanLoopServer(t *testing.T, h http.HandlerFunc) *transport.Server {
 	t.Helper()
-	ts, err := NewServer(ServerOptions{Handler: h, Listen: "127.0.0.1:0", TLSListen: "127.0.0.1:0"})
+	ts, err := transport.NewServer(transport.ServerOptions{Handler: h, Listen: "127.0.0.1:0", TLSListen: "127.0.0.1:0"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,13 +78,13 @@ func leanLoopServer(t *testing.T, h http.HandlerFunc) *Server {
 	return ts
 }
 
-func leanLoopClient(t *testing.T, ts *Server, p Protocol, path string) *LeanClient {
+func leanLoopClient(t *testing.T, ts *transport.Server, p transport.Protocol, path string) *Client {
 	t.Helper()
 	u, err := url.Parse(ts.URL(p) + path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := NewLeanClient(ClientOptions{Protocol: p, RootCAs: CertPool(ts.Cert())}, LeanRequest{URL: u})
+	c, err := NewClient(transport.ClientOptions{Protocol: p, RootCAs: transport.CertPool(ts.Cert())}, Request{URL: u})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,11 +93,11 @@ func leanLoopClient(t *testing.T, ts *Server, p Protocol, path string) *LeanClie
 }
 
 // loopProtocols are the transports RunLoop runs on here.
-func loopProtocols() []Protocol {
+func loopProtocols() []transport.Protocol {
 	if h1LoopSupported {
-		return []Protocol{H1, H2C, H2}
+		return []transport.Protocol{transport.H1, transport.H2C, transport.H2}
 	}
-	return []Protocol{H2C, H2}
+	return []transport.Protocol{transport.H2C, transport.H2}
 }
 
 // TestLeanLoopCounts runs an exact number of requests over every loop
@@ -118,7 +120,7 @@ func TestLeanLoopCounts(t *testing.T) {
 			t.Fatalf("%s: started %d ended %d ok %d bytes %d served %d, want 503 each and %d bytes", p, lt.started, lt.ended, lt.ok, lt.bytes, served.Load(), 503*5)
 		}
 		wantConns := int64(1)
-		if p == H1 {
+		if p == transport.H1 {
 			wantConns = 7
 		}
 		if lt.firstOutside != 0 {
@@ -274,7 +276,7 @@ func TestLeanH1LoopSplitResponses(t *testing.T) {
 		}
 	}()
 	u, _ := url.Parse("http://" + ln.Addr().String() + "/")
-	c, err := NewLeanClient(ClientOptions{Protocol: H1}, LeanRequest{URL: u})
+	c, err := NewClient(transport.ClientOptions{Protocol: transport.H1}, Request{URL: u})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -296,7 +298,7 @@ func TestLeanH1LoopSplitResponses(t *testing.T) {
 // Next's allowance is used up by the failures and RunLoop returns.
 func TestLeanLoopRedials(t *testing.T) {
 	ts := leanLoopServer(t, func(w http.ResponseWriter, r *http.Request) {})
-	clients := map[Protocol]*LeanClient{}
+	clients := map[transport.Protocol]*Client{}
 	for _, p := range loopProtocols() {
 		clients[p] = leanLoopClient(t, ts, p, "/")
 	}
@@ -309,8 +311,8 @@ func TestLeanLoopRedials(t *testing.T) {
 		if lt.ended != 20 || lt.kinds[stats.ErrRefused] != 20 {
 			t.Fatalf("%s: ended %d, errors %v: want 20 refused", p, lt.ended, lt.kinds)
 		}
-		if err := c.RunLoop(context.Background(), LeanLoop{}); err == nil {
-			t.Fatalf("%s: RunLoop took an empty LeanLoop", p)
+		if err := c.RunLoop(context.Background(), Loop{}); err == nil {
+			t.Fatalf("%s: RunLoop took an empty Loop", p)
 		}
 	}
 }
@@ -327,23 +329,23 @@ func TestLeanH2LongHeaderBlock(t *testing.T) {
 		w.Write([]byte("body"))
 		w.Header().Set("X-Trailer", "t")
 	})
-	u, err := url.Parse(ts.URL(H2C) + "/")
+	u, err := url.Parse(ts.URL(transport.H2C) + "/")
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := ClientOptions{Protocol: H2C}
+	opts := transport.ClientOptions{Protocol: transport.H2C}
 	opts.Config.HTTP2.MaxReadFrameSize = 16 << 10
-	c, err := NewLeanClient(opts, LeanRequest{URL: u})
+	c, err := NewClient(opts, Request{URL: u})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	var got []LeanResponse
+	var got []Response
 	n := 0
-	err = c.RunLoop(context.Background(), LeanLoop{
+	err = c.RunLoop(context.Background(), Loop{
 		Streams: 2, Timeout: 5 * time.Second,
 		Next: func() (bool, bool) { n++; return false, n <= 5 },
-		Done: func(_ bool, _, _ time.Time, resp LeanResponse, err error) {
+		Done: func(_ bool, _, _ time.Time, resp Response, err error) {
 			if err != nil {
 				t.Errorf("request failed: %v", err)
 			}

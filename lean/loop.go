@@ -1,13 +1,15 @@
-package transport
+package lean
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/httpvs/httpvs/transport"
 )
 
-// LeanLoop is a closed loop of requests run by one goroutine, as h2load's
+// Loop is a closed loop of requests run by one goroutine, as h2load's
 // and wrk's event loops run theirs: when a response ends, the next request
 // is queued at once, and writes are flushed only when everything already
 // received has been handled, so no goroutine is woken per request.
@@ -15,7 +17,7 @@ import (
 // On HTTP/2 the goroutine is the one reading the connection, and many
 // streams' HEADERS leave in one system call. On HTTP/1.1 (Linux) it
 // drives Streams non-blocking connections from one epoll set.
-type LeanLoop struct {
+type Loop struct {
 	// Streams is the requests in flight at once: HTTP/2 streams on one
 	// connection (at most the server's SETTINGS_MAX_CONCURRENT_STREAMS),
 	// or HTTP/1.1 connections with one request each.
@@ -28,7 +30,7 @@ type LeanLoop struct {
 	// Done is called once per request Next allowed, on the connection's
 	// goroutine, with the times the request was queued and ended. resp
 	// holds what arrived before err, if any.
-	Done func(mark bool, start, end time.Time, resp LeanResponse, err error)
+	Done func(mark bool, start, end time.Time, resp Response, err error)
 
 	// HoldP lets an HTTP/1.1 event loop wait for its sockets without giving
 	// its P back to the scheduler, for up to a millisecond at a time. Set
@@ -41,8 +43,8 @@ type LeanLoop struct {
 
 // CanLoop says whether RunLoop runs on this client: HTTP/2 (h2c, h2), and
 // plain HTTP/1.1 on Linux.
-func (c *LeanClient) CanLoop() bool {
-	return c.h2 != nil || (c.proto == H1 && h1LoopSupported)
+func (c *Client) CanLoop() bool {
+	return c.h2 != nil || (c.proto == transport.H1 && h1LoopSupported)
 }
 
 // RunLoop runs l until Next says stop and every request has ended, or ctx
@@ -50,7 +52,7 @@ func (c *LeanClient) CanLoop() bool {
 // redialed; a dial that fails fails the request it was for. The client
 // must not be used for anything else meanwhile. Its error is for a loop
 // that cannot run at all (see CanLoop).
-func (c *LeanClient) RunLoop(ctx context.Context, l LeanLoop) error {
+func (c *Client) RunLoop(ctx context.Context, l Loop) error {
 	if !c.CanLoop() {
 		return fmt.Errorf("RunLoop runs on h2c, h2 and (on Linux) h1, not %s", c.proto)
 	}

@@ -1,4 +1,4 @@
-package transport
+package lean
 
 import (
 	"bufio"
@@ -16,9 +16,11 @@ import (
 
 	"golang.org/x/net/http2"
 	"golang.org/x/net/http2/hpack"
+
+	"github.com/httpvs/httpvs/transport"
 )
 
-// Lean HTTP/2 receive windows when ClientConfig leaves them zero: Go's
+// Lean HTTP/2 receive windows when transport.ClientConfig leaves them zero: Go's
 // client defaults.
 const (
 	leanH2StreamWindow = 4 << 20
@@ -26,14 +28,13 @@ const (
 )
 
 var (
-	errLeanGoAway  = errors.New("server sent GOAWAY")
-	errLeanClosing = errors.New("client closed")
+	errClosing = errors.New("client closed")
 )
 
-// h2Pool keeps the one HTTP/2 connection of a LeanClient, redialing it
+// h2Pool keeps the one HTTP/2 connection of a Client, redialing it
 // when it dies.
 type h2Pool struct {
-	c            *LeanClient
+	c            *Client
 	block        []byte // the request's HPACK header block, stateless
 	streamWindow uint32
 	connWindow   uint32
@@ -44,7 +45,7 @@ type h2Pool struct {
 	closed bool
 }
 
-func newH2Pool(c *LeanClient, cfg ClientConfig) *h2Pool {
+func newH2Pool(c *Client, cfg transport.ClientConfig) *h2Pool {
 	h := cfg.EffectiveHTTP2()
 	p := &h2Pool{c: c, streamWindow: leanH2StreamWindow, connWindow: leanH2ConnWindow, maxFrame: uint32(h.MaxReadFrameSize)}
 	if h.MaxReceiveBufferPerStream > 0 {
@@ -82,7 +83,7 @@ func (p *h2Pool) get(ctx context.Context) (*h2Conn, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.closed {
-		return nil, errLeanClosing
+		return nil, errClosing
 	}
 	if p.cur != nil && p.cur.usable() {
 		return p.cur, nil
@@ -97,7 +98,7 @@ func (p *h2Pool) get(ctx context.Context) (*h2Conn, error) {
 }
 
 // dial opens a connection and sends the preface, without starting its
-// reader; loop is the LeanLoop that will drive it, or nil.
+// reader; loop is the Loop that will drive it, or nil.
 func (p *h2Pool) dial(ctx context.Context, loop *h2Loop) (*h2Conn, error) {
 	conn, err := p.c.dial(ctx)
 	if err != nil {
@@ -117,7 +118,7 @@ func (p *h2Pool) close() {
 	cur := p.cur
 	p.mu.Unlock()
 	if cur != nil {
-		cur.fail(errLeanClosing)
+		cur.fail(errClosing)
 	}
 }
 
@@ -128,7 +129,7 @@ type h2Conn struct {
 	conn  net.Conn
 	br    *bufio.Reader
 	reads *readCounter // under br
-	loop  *h2Loop      // nil unless a LeanLoop drives the connection
+	loop  *h2Loop      // nil unless a Loop drives the connection
 
 	wmu     sync.Mutex
 	pending atomic.Int32 // writers holding or waiting for wmu
@@ -231,7 +232,7 @@ func (hc *h2Conn) unusableErr() error {
 	case hc.err != nil:
 		return hc.err
 	case hc.goingAway:
-		return errLeanGoAway
+		return ErrGoAway
 	}
 	return nil
 }
@@ -343,7 +344,7 @@ func (hc *h2Conn) handle(f http2.Frame) error {
 	case *http2.RSTStreamFrame:
 		hc.mu.Lock()
 		if s := hc.streams[f.StreamID]; s != nil {
-			hc.end(s, fmt.Errorf("%w (%v)", ErrLeanStreamReset, f.ErrCode))
+			hc.end(s, fmt.Errorf("%w (%v)", ErrStreamReset, f.ErrCode))
 		}
 		hc.mu.Unlock()
 	case *http2.SettingsFrame:
@@ -391,7 +392,7 @@ func (hc *h2Conn) handle(f http2.Frame) error {
 		hc.goingAway = true
 		for id, s := range hc.streams {
 			if id > f.LastStreamID {
-				hc.end(s, fmt.Errorf("%w (%v) before stream %d started", errLeanGoAway, f.ErrCode, id))
+				hc.end(s, fmt.Errorf("%w (%v) before stream %d started", ErrGoAway, f.ErrCode, id))
 			}
 		}
 		hc.cond.Broadcast()
@@ -459,7 +460,7 @@ type h2Stream struct {
 	sendWin     int64
 	recvUnacked uint32
 
-	// A LeanLoop's stream: the loop's goroutine reads these once the
+	// A Loop's stream: the loop's goroutine reads these once the
 	// stream has ended.
 	loop    *h2Loop
 	mark    bool
@@ -487,10 +488,10 @@ func (s *h2Stream) finish(err error) {
 	}
 }
 
-func (s *h2Stream) do(timeout time.Duration) (LeanResponse, error) {
+func (s *h2Stream) do(timeout time.Duration) (Response, error) {
 	hc, err := s.p.get(s.ctx)
 	if err != nil {
-		return LeanResponse{}, err
+		return Response{}, err
 	}
 	select { // a late signal from an earlier, timed-out request
 	case <-s.done:
@@ -504,7 +505,7 @@ func (s *h2Stream) do(timeout time.Duration) (LeanResponse, error) {
 	}
 	if err := hc.unusableErr(); err != nil {
 		hc.mu.Unlock()
-		return LeanResponse{}, err
+		return Response{}, err
 	}
 	hc.active++
 	hc.mu.Unlock()
@@ -520,7 +521,7 @@ func (s *h2Stream) do(timeout time.Duration) (LeanResponse, error) {
 		}
 		hc.mu.Unlock()
 		hc.unlockWrite(nil)
-		return LeanResponse{}, err
+		return Response{}, err
 	}
 	s.id, s.status, s.firstByte, s.bytes, s.recvUnacked = hc.nextID, 0, time.Time{}, 0, 0
 	s.sendWin = hc.peerInitWin
@@ -533,7 +534,7 @@ func (s *h2Stream) do(timeout time.Duration) (LeanResponse, error) {
 		err = s.sendBody(hc, body, maxData)
 	}
 	if err != nil {
-		return LeanResponse{}, err
+		return Response{}, err
 	}
 
 	s.timer.Reset(timeout)
@@ -548,7 +549,7 @@ func (s *h2Stream) do(timeout time.Duration) (LeanResponse, error) {
 		s.abort(hc, http2.ErrCodeCancel)
 	}
 	hc.mu.Lock()
-	resp := LeanResponse{Status: s.status, BodyBytes: s.bytes, FirstByte: s.firstByte}
+	resp := Response{Status: s.status, BodyBytes: s.bytes, FirstByte: s.firstByte}
 	hc.mu.Unlock()
 	return resp, err
 }
@@ -564,7 +565,7 @@ func (s *h2Stream) sendBody(hc *h2Conn, body []byte, maxData uint32) error {
 			err := hc.err
 			hc.mu.Unlock()
 			if err == nil {
-				err = ErrLeanStreamReset
+				err = ErrStreamReset
 			}
 			return err
 		}

@@ -1,4 +1,4 @@
-package transport
+package lean
 
 import (
 	"bufio"
@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/stats"
+
+	"github.com/httpvs/httpvs/transport"
 )
 
 func TestReadH1Response(t *testing.T) {
@@ -38,9 +40,9 @@ func TestReadH1Response(t *testing.T) {
 		{"head", "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n", true, 200, 0, true, nil},
 		{"short", "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc", false, 200, 3, false, io.ErrUnexpectedEOF},
 		{"short-chunk", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n10\r\nabc", false, 200, 3, false, io.ErrUnexpectedEOF},
-		{"garbage", "SSH-2.0-OpenSSH\r\n", false, 0, 0, false, errH1Malformed},
-		{"bad-length", "HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n", false, 200, 0, false, errH1Malformed},
-		{"closed", "", false, 0, 0, false, errLeanClosed},
+		{"garbage", "SSH-2.0-OpenSSH\r\n", false, 0, 0, false, ErrMalformed},
+		{"bad-length", "HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n", false, 200, 0, false, ErrMalformed},
+		{"closed", "", false, 0, 0, false, ErrClosed},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -65,7 +67,7 @@ func TestLeanRefusesOtherProtocols(t *testing.T) {
 	h1only.StartTLS()
 	defer h1only.Close()
 	u, _ := url.Parse(h1only.URL + "/")
-	c, err := NewLeanClient(ClientOptions{Protocol: H2, Insecure: true}, LeanRequest{URL: u})
+	c, err := NewClient(transport.ClientOptions{Protocol: transport.H2, Insecure: true}, Request{URL: u})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,10 +75,10 @@ func TestLeanRefusesOtherProtocols(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	_, err = c.NewStream(ctx).Do(5 * time.Second)
-	if got := Classify(err); got != stats.ErrProtocol {
+	if got := transport.Classify(err); got != stats.ErrProtocol {
 		t.Fatalf("h2 against an HTTP/1.1-only server: %v (%v), want a protocol error", err, got)
 	}
-	if _, err := NewLeanClient(ClientOptions{Protocol: H3}, LeanRequest{URL: u}); err == nil {
+	if _, err := NewClient(transport.ClientOptions{Protocol: transport.H3}, Request{URL: u}); err == nil {
 		t.Fatal("a lean h3 client was made")
 	}
 }
@@ -85,7 +87,7 @@ func TestLeanH1KeepAlive(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) }))
 	defer srv.Close()
 	u, _ := url.Parse(srv.URL + "/small")
-	c, err := NewLeanClient(ClientOptions{Protocol: H1}, LeanRequest{URL: u})
+	c, err := NewClient(transport.ClientOptions{Protocol: transport.H1}, Request{URL: u})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +97,7 @@ func TestLeanH1KeepAlive(t *testing.T) {
 	if _, err := s.Do(time.Second); err != nil { // dial outside the measurement
 		t.Fatal(err)
 	}
-	var resp LeanResponse
+	var resp Response
 	allocs := testing.AllocsPerRun(200, func() { resp, err = s.Do(time.Second) })
 	if err != nil || resp.Status != 200 || resp.BodyBytes != 2 {
 		t.Fatalf("%+v %v", resp, err)

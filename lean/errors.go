@@ -1,0 +1,53 @@
+package lean
+
+import (
+	"fmt"
+
+	"github.com/httpvs/httpvs/stats"
+	"github.com/httpvs/httpvs/transport"
+)
+
+// Error is a failure the lean client detected itself, with its kind; it
+// satisfies transport.KindError, so transport.Classify needs to know
+// nothing of this package.
+type Error struct {
+	kind stats.ErrorKind
+	msg  string
+}
+
+func (e *Error) Error() string { return e.msg }
+
+// Kind says which kind of failure e is.
+func (e *Error) Kind() stats.ErrorKind { return e.kind }
+
+var _ transport.KindError = (*Error)(nil)
+
+// Errors of the lean client; they are wrapped with their context, so test
+// for them with errors.Is.
+var (
+	// ErrStreamReset is returned when the server resets an HTTP/2 stream.
+	ErrStreamReset = &Error{stats.ErrReset, "stream reset by the server"}
+	// ErrClosed is returned when the server closes a connection before a
+	// response ended.
+	ErrClosed = &Error{stats.ErrReset, "EOF"}
+	// ErrGoAway fails the streams a server's GOAWAY left unprocessed.
+	ErrGoAway = &Error{stats.ErrReset, "server sent GOAWAY"}
+	// ErrMalformed is an HTTP/1.1 response the client cannot parse: often
+	// a server that speaks another protocol on that port.
+	ErrMalformed = &Error{stats.ErrProtocol, "malformed HTTP/1.1 response"}
+)
+
+// Supports says whether the lean client speaks p: h1, h1-tls, h2c and h2.
+// HTTP/3 is quic-go's job.
+func Supports(p transport.Protocol) bool {
+	return p == transport.H1 || p == transport.H1TLS || p == transport.H2C || p == transport.H2
+}
+
+// UnsupportedError is returned for a transport the lean client does not speak.
+type UnsupportedError struct {
+	Protocol transport.Protocol
+}
+
+func (e *UnsupportedError) Error() string {
+	return fmt.Sprintf("the lean client speaks h1, h1-tls, h2c and h2, not %s", e.Protocol)
+}

@@ -1,0 +1,54 @@
+package transport
+
+import (
+	"errors"
+	"fmt"
+)
+
+// FieldError says which field of a configuration is out of range and what
+// would be right. Field is the Go name, dotted from the struct that was
+// validated ("ReadSize", "HTTP2.MaxReadFrameSize", "Server.WriteSize"), so
+// that a front end can name the field its own way: the httpvs CLI maps it
+// to its flag. Validate methods across httpvs's packages return it.
+type FieldError struct {
+	Field string // Go field path, e.g. "HTTP2.MaxReadFrameSize"
+	Value any    // the value given
+	Want  string // what would be right, e.g. "16Ki to 16777215"
+}
+
+func (e *FieldError) Error() string {
+	return fmt.Sprintf("%s %v: want %s", e.Field, e.Value, e.Want)
+}
+
+// Fieldf returns a FieldError; Want is formatted from format and args.
+func Fieldf(field string, value any, format string, args ...any) *FieldError {
+	return &FieldError{Field: field, Value: value, Want: fmt.Sprintf(format, args...)}
+}
+
+// WithinField returns err with prefix+"." before its field, when err is a
+// FieldError: how a struct's Validate reports a field of a nested one.
+func WithinField(prefix string, err error) error {
+	var fe *FieldError
+	if errors.As(err, &fe) {
+		c := *fe
+		c.Field = prefix + "." + c.Field
+		return &c
+	}
+	return err
+}
+
+// SchemeError is a URL whose scheme the transport cannot use.
+type SchemeError struct {
+	Protocol Protocol
+	Scheme   string // as given, lowercased
+}
+
+func (e *SchemeError) Error() string {
+	switch {
+	case e.Scheme != "http" && e.Scheme != "https":
+		return fmt.Sprintf("unsupported URL scheme %q: want http:// or https://", e.Scheme)
+	case e.Scheme == "https":
+		return fmt.Sprintf("transport %s is cleartext but the URL is https://: use h1-tls, h2 or h3, or an http:// URL", e.Protocol)
+	}
+	return fmt.Sprintf("transport %s needs TLS but the URL is http://: use h1 or h2c, or an https:// URL", e.Protocol)
+}
