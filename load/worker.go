@@ -22,10 +22,10 @@ import (
 // by the shard's mutex.
 type worker struct {
 	r      *run
-	client *transport.Client     // std engine
-	lean   *lean.Client // fast engine
-	stream *lean.Stream // fast engine: made when the loop starts
-	caller Caller                // Config.NewCaller's
+	client *transport.Client // std engine
+	lean   *lean.Client      // fast engine
+	stream *lean.Stream      // fast engine: made when the loop starts
+	caller Caller            // Config.NewCaller's
 	shard  *shard
 	base   *http.Request
 	buf    []byte

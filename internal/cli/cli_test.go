@@ -193,7 +193,7 @@ func TestRuntimeFailures(t *testing.T) {
 	}{
 		{"refused", []string{"get", "http://" + closed + "/1M"}, "is a server listening there?"},
 		{"untrusted", []string{"get", ts.URL(transport.H2) + "/1M"}, "pass -k"},
-		{"over-cap", []string{"get", ts.URL(transport.H1) + "/2T"}, "above this server's --max-size"},
+		{"over-cap", []string{"get", ts.URL(transport.H1) + "/2T"}, "above this server's size limit"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
