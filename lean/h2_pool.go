@@ -1,0 +1,116 @@
+package lean
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"sync"
+
+	"golang.org/x/net/http2/hpack"
+
+	"github.com/httpvs/httpvs/transport"
+)
+
+// Lean HTTP/2 receive windows when transport.ClientConfig leaves them zero: Go's
+// client defaults.
+const (
+	leanH2StreamWindow = 4 << 20
+	leanH2ConnWindow   = 1 << 30
+)
+
+var (
+	errClosing = errors.New("client closed")
+)
+
+// h2Pool keeps the one HTTP/2 connection of a Client, redialing it
+// when it dies.
+type h2Pool struct {
+	c            *Client
+	block        []byte // the request's HPACK header block, stateless
+	streamWindow uint32
+	connWindow   uint32
+	maxFrame     uint32
+
+	mu     sync.Mutex
+	cur    *h2Conn
+	closed bool
+}
+
+func newH2Pool(c *Client, cfg transport.ClientConfig) *h2Pool {
+	h := cfg.EffectiveHTTP2()
+	p := &h2Pool{c: c, streamWindow: leanH2StreamWindow, connWindow: leanH2ConnWindow, maxFrame: uint32(h.MaxReadFrameSize)}
+	if h.MaxReceiveBufferPerStream > 0 {
+		p.streamWindow = uint32(h.MaxReceiveBufferPerStream)
+	}
+	if h.MaxReceiveBufferPerConnection > 0 {
+		p.connWindow = uint32(h.MaxReceiveBufferPerConnection)
+	}
+	// Never-indexed literals leave the encoder's dynamic table empty, so
+	// the block can be sent on every stream of every connection.
+	var buf bytes.Buffer
+	enc := hpack.NewEncoder(&buf)
+	req := c.req
+	write := func(name, value string) {
+		_ = enc.WriteField(hpack.HeaderField{Name: name, Value: value, Sensitive: true}) // writes to a bytes.Buffer
+	}
+	write(":method", req.Method)
+	write(":scheme", req.URL.Scheme)
+	write(":authority", req.URL.Host)
+	write(":path", req.URL.RequestURI())
+	write("user-agent", "httpvs")
+	for _, k := range sortedHeaderKeys(req.Header) {
+		for _, v := range req.Header[k] {
+			write(strings.ToLower(k), v)
+		}
+	}
+	if len(req.Body) > 0 || req.Method == "POST" || req.Method == "PUT" {
+		write("content-length", strconv.Itoa(len(req.Body)))
+	}
+	p.block = buf.Bytes()
+	return p
+}
+
+func (p *h2Pool) get(ctx context.Context) (*h2Conn, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return nil, errClosing
+	}
+	if p.cur != nil && p.cur.usable() {
+		return p.cur, nil
+	}
+	hc, err := p.dial(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	hc.start()
+	p.cur = hc
+	return hc, nil
+}
+
+// dial opens a connection and sends the preface, without starting its
+// reader; loop is the Loop that will drive it, or nil.
+func (p *h2Pool) dial(ctx context.Context, loop *h2Loop) (*h2Conn, error) {
+	conn, err := p.c.dial(ctx)
+	if err != nil {
+		return nil, err
+	}
+	hc, err := newH2Conn(p, conn, loop)
+	if err != nil {
+		conn.Close()
+		return nil, err
+	}
+	return hc, nil
+}
+
+func (p *h2Pool) close() {
+	p.mu.Lock()
+	p.closed = true
+	cur := p.cur
+	p.mu.Unlock()
+	if cur != nil {
+		cur.fail(errClosing)
+	}
+}
