@@ -20,20 +20,14 @@ import (
 
 func startServer(t *testing.T, h http.Handler) (*transport.Server, *server.Server) {
 	t.Helper()
-	var payload *server.Server
-	if h == nil {
-		payload = server.New(server.Options{})
-		h = payload.Handler()
-	}
-	ts, err := transport.NewServer(transport.ServerOptions{Handler: h, Listen: "127.0.0.1:0", TLSListen: "127.0.0.1:0"})
+	opts := server.Loopback()
+	opts.Handler = h
+	srv, err := server.Start(server.Config{Transport: opts})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if payload != nil {
-		payload.Attach(ts)
-	}
-	t.Cleanup(func() { ts.Close() })
-	return ts, payload
+	t.Cleanup(func() { srv.Close() })
+	return srv.Transport, srv.Server
 }
 
 func mustRun(t *testing.T, cfg Config) Result {

@@ -3,7 +3,6 @@ package matrix
 import (
 	"bytes"
 	"context"
-	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -18,25 +17,15 @@ import (
 // its handler) and returns a Target for it.
 func target(t *testing.T, h http.Handler) Target {
 	t.Helper()
-	payload := server.New(server.Options{})
-	if h == nil {
-		h = payload.Handler()
-	}
-	ts, err := transport.NewServer(transport.ServerOptions{Handler: h, Listen: "127.0.0.1:0", TLSListen: "127.0.0.1:0"})
+	opts := server.Loopback()
+	opts.Handler = h
+	srv, err := server.Start(server.Config{Transport: opts, GRPCListen: "127.0.0.1:0"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	payload.Attach(ts)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go payload.GRPC().Serve(ln)
-	t.Cleanup(func() {
-		payload.GRPC().Stop()
-		ts.Close()
-	})
-	return Target{Plain: ts.URL(transport.H1), TLS: ts.URL(transport.H2), RootCAs: transport.CertPool(ts.Cert()), GRPC: ln.Addr().String()}
+	t.Cleanup(func() { srv.Close() })
+	ts := srv.Transport
+	return Target{Plain: ts.URL(transport.H1), TLS: ts.URL(transport.H2), RootCAs: transport.CertPool(ts.Cert()), GRPC: srv.GRPCAddr}
 }
 
 func scenarios(t *testing.T, list string) []Scenario {

@@ -91,17 +91,15 @@ func TestClientKilledMidTransfer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	payload := New(Options{})
-	ts, err := transport.NewServer(transport.ServerOptions{
-		Handler: payload.Handler(), Listen: "127.0.0.1:0", TLSListen: "127.0.0.1:0",
-		IdleTimeout: 2 * time.Second,
-		Config:      transport.ServerConfig{QUIC: transport.QUIC{MaxIdleTimeout: 2 * time.Second}},
-	})
+	opts := Loopback()
+	opts.IdleTimeout = 2 * time.Second
+	opts.Config = transport.ServerConfig{QUIC: transport.QUIC{MaxIdleTimeout: 2 * time.Second}}
+	srv, err := Start(Config{Transport: opts})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ts.Close()
-	payload.Attach(ts)
+	defer srv.Close()
+	ts, payload := srv.Transport, srv.Server
 	c, err := transport.NewClient(transport.ClientOptions{Protocol: transport.H1})
 	if err != nil {
 		t.Fatal(err)

@@ -23,18 +23,12 @@ type fixture struct {
 
 func startServer(t *testing.T, maxSize units.Bytes) fixture {
 	t.Helper()
-	payload := server.New(server.Options{MaxSize: maxSize})
-	ts, err := transport.NewServer(transport.ServerOptions{
-		Handler:   payload.Handler(),
-		Listen:    "127.0.0.1:0",
-		TLSListen: "127.0.0.1:0",
-	})
+	srv, err := server.Start(server.Config{Options: server.Options{MaxSize: maxSize}, Transport: server.Loopback()})
 	if err != nil {
-		t.Fatalf("NewServer: %v", err)
+		t.Fatalf("start server: %v", err)
 	}
-	payload.Attach(ts)
-	t.Cleanup(func() { ts.Close() })
-	return fixture{ts: ts, payload: payload}
+	t.Cleanup(func() { srv.Close() })
+	return fixture{ts: srv.Transport, payload: srv.Server}
 }
 
 func (f fixture) plan(p transport.Protocol, path string) Plan {

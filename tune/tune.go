@@ -149,7 +149,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	start := time.Now()
 	ctx, cancel := context.WithDeadline(ctx, start.Add(opts.Budget))
 	defer cancel()
-	b := &bench{opts: opts, servers: map[units.Bytes]*transport.Server{}}
+	b := &bench{opts: opts, servers: map[units.Bytes]*server.Running{}}
 	defer b.close()
 	rep := &Report{}
 	// Each transport gets an equal share of what is left; the final
@@ -271,7 +271,7 @@ func diagnose(p transport.Protocol, def transfer.Result, r Result) []string {
 // bench holds the in-process servers, one per server write size.
 type bench struct {
 	opts    Options
-	servers map[units.Bytes]*transport.Server
+	servers map[units.Bytes]*server.Running
 }
 
 func (b *bench) close() {
@@ -281,17 +281,18 @@ func (b *bench) close() {
 }
 
 func (b *bench) server(write units.Bytes) (*transport.Server, error) {
-	if ts, ok := b.servers[write]; ok {
-		return ts, nil
+	if srv, ok := b.servers[write]; ok {
+		return srv.Transport, nil
 	}
-	payload := server.New(server.Options{WriteSize: int(write)})
-	ts, err := transport.NewServer(transport.ServerOptions{Handler: payload.Handler(), Listen: "127.0.0.1:0", TLSListen: "127.0.0.1:0"})
+	srv, err := server.Start(server.Config{
+		Options:   server.Options{WriteSize: int(write)},
+		Transport: transport.ServerOptions{Listen: "127.0.0.1:0", TLSListen: "127.0.0.1:0"},
+	})
 	if err != nil {
 		return nil, fmt.Errorf("tune: start server: %w", err)
 	}
-	payload.Attach(ts)
-	b.servers[write] = ts
-	return ts, nil
+	b.servers[write] = srv
+	return srv.Transport, nil
 }
 
 // measure downloads over p with s for one trial and returns the rate in

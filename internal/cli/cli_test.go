@@ -47,13 +47,12 @@ func runMain(t *testing.T, args ...string) (code int, stdout, stderr string) {
 // certificate to a file for --cacert.
 func testServer(t *testing.T) (*transport.Server, string) {
 	t.Helper()
-	payload := server.New(server.Options{})
-	ts, err := transport.NewServer(transport.ServerOptions{Handler: payload.Handler(), Listen: "127.0.0.1:0", TLSListen: "127.0.0.1:0"})
+	srv, err := server.Start(server.Config{Transport: server.Loopback()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	payload.Attach(ts)
-	t.Cleanup(func() { ts.Close() })
+	t.Cleanup(func() { srv.Close() })
+	ts := srv.Transport
 	certFile := filepath.Join(t.TempDir(), "cert.pem")
 	if err := os.WriteFile(certFile, transport.CertPEM(ts.Cert()), 0o600); err != nil {
 		t.Fatal(err)

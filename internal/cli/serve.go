@@ -83,46 +83,32 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if msg := fdlimit.Raise(); msg != "" {
 		fmt.Fprintln(e.stderr, msg)
 	}
-	payload := server.New(server.Options{MaxSize: maxSize, WriteSize: cfg.EffectiveWriteSize(), Profiling: *profiling})
-	defer payload.SampleGoroutines()()
-	opts := transport.ServerOptions{
-		Handler:   payload.Handler(),
-		Listen:    *listen,
-		TLSListen: *tlsListen,
-		NoH3:      *noH3,
-		Cert:      cert,
-		Config:    cfg,
+	sc := server.Config{
+		Options: server.Options{MaxSize: maxSize, WriteSize: cfg.EffectiveWriteSize(), Profiling: *profiling},
+		Transport: transport.ServerOptions{
+			Listen:    *listen,
+			TLSListen: *tlsListen,
+			NoH3:      *noH3,
+			Cert:      cert,
+			Config:    cfg,
 
-		ReadHeaderTimeout: *readHeaderTimeout,
-		IdleTimeout:       *idleTimeout,
-		MaxHeaderBytes:    *maxHeaderBytes,
-		MaxConns:          *maxConns,
+			ReadHeaderTimeout: *readHeaderTimeout,
+			IdleTimeout:       *idleTimeout,
+			MaxHeaderBytes:    *maxHeaderBytes,
+			MaxConns:          *maxConns,
+		},
+		GRPCListen:       *grpcListen,
+		SampleGoroutines: true,
 	}
 	if *verbose {
-		opts.ErrorLog = log.New(e.stderr, "httpvs serve: ", log.LstdFlags)
+		sc.Transport.ErrorLog = log.New(e.stderr, "httpvs serve: ", log.LstdFlags)
 	}
-	ts, err := transport.NewServer(opts)
+	srv, err := server.Start(sc)
 	if err != nil {
 		return err
 	}
-	defer ts.Close()
-	payload.Attach(ts)
-	grpcAddr := ""
-	if *grpcListen != "" {
-		ln, err := net.Listen("tcp", *grpcListen)
-		if err != nil {
-			return fmt.Errorf("gRPC listener: %w", err)
-		}
-		grpcAddr = ln.Addr().String()
-		grpcErr := make(chan error, 1)
-		go func() { grpcErr <- payload.GRPC().Serve(ln) }()
-		defer payload.GRPC().Stop()
-		go func() {
-			if err := <-grpcErr; err != nil {
-				fmt.Fprintf(e.stderr, "httpvs serve: gRPC: %v\n", err)
-			}
-		}()
-	}
+	defer srv.Close()
+	ts, grpcAddr := srv.Transport, srv.GRPCAddr
 	if *writeCert != "" {
 		if err := os.WriteFile(*writeCert, transport.CertPEM(ts.Cert()), 0o644); err != nil {
 			return fmt.Errorf("write certificate: %w", err)
@@ -155,13 +141,13 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	}
 	select {
 	case <-ctx.Done():
-	case err := <-ts.Err():
+	case err := <-srv.Err():
 		return fmt.Errorf("serving: %w", err)
 	}
 	if *child {
 		return nil
 	}
-	st := payload.Stats()
+	st := srv.Stats()
 	total := st.Total()
 	fmt.Fprintf(e.stdout, "httpvs serve: stopped after %s: %d requests, %s sent, %s received\n",
 		time.Duration(st.Seconds*float64(time.Second)).Round(time.Second), total.Requests,

@@ -1,0 +1,101 @@
+package server
+
+import (
+	"fmt"
+	"net"
+	"sync"
+
+	"github.com/httpvs/httpvs/transport"
+)
+
+// Config composes a whole payload server: the handlers (Options), the
+// transport listeners (Transport) and grpc-go's own listener for seed
+// 003's native binding (GRPCListen).
+type Config struct {
+	Options
+	// Transport says where and how to listen. Its Handler, if set,
+	// replaces the payload's handlers (a test's misbehaving server, say);
+	// the counters and the native gRPC listener stay.
+	Transport transport.ServerOptions
+	// GRPCListen is the TCP address of the native gRPC listener, e.g.
+	// 127.0.0.1:0; empty for none (gRPC is also served through net/http
+	// on the h2c and h2 ports).
+	GRPCListen string
+	// SampleGoroutines turns on the goroutine-peak sampler behind /stats
+	// (Server.SampleGoroutines).
+	SampleGoroutines bool
+}
+
+// Running is a payload server listening on every address its Config
+// named. Close it when done.
+type Running struct {
+	*Server                     // the handlers and their counters
+	Transport *transport.Server // the h1, h2c, h1-tls, h2 and h3 listeners
+	// GRPCAddr is where the native gRPC listener listens; "" if none.
+	GRPCAddr string
+
+	errs      chan error
+	done      chan struct{} // closed by Close
+	stopPeak  func()
+	closeOnce sync.Once
+}
+
+// Loopback is the transport options of a server on loopback ephemeral
+// ports for every transport, as tests and in-process runs use.
+func Loopback() transport.ServerOptions {
+	return transport.ServerOptions{Listen: "127.0.0.1:0", TLSListen: "127.0.0.1:0"}
+}
+
+// Start builds the payload server of cfg and starts serving.
+func Start(cfg Config) (*Running, error) {
+	payload := New(cfg.Options)
+	topts := cfg.Transport
+	if topts.Handler == nil {
+		topts.Handler = payload.Handler()
+	}
+	ts, err := transport.NewServer(topts)
+	if err != nil {
+		return nil, err
+	}
+	payload.Attach(ts)
+	r := &Running{Server: payload, Transport: ts, errs: make(chan error, 2), done: make(chan struct{}), stopPeak: func() {}}
+	if cfg.GRPCListen != "" {
+		ln, err := net.Listen("tcp", cfg.GRPCListen)
+		if err != nil {
+			ts.Close()
+			return nil, fmt.Errorf("listen gRPC on %s: %w", cfg.GRPCListen, err)
+		}
+		r.GRPCAddr = ln.Addr().String()
+		go func() {
+			if err := payload.GRPC().Serve(ln); err != nil {
+				r.errs <- fmt.Errorf("gRPC: %w", err)
+			}
+		}()
+	}
+	go func() {
+		select {
+		case err := <-ts.Err():
+			r.errs <- err
+		case <-r.done:
+		}
+	}()
+	if cfg.SampleGoroutines {
+		r.stopPeak = payload.SampleGoroutines()
+	}
+	return r, nil
+}
+
+// Err delivers the first error of any listener that stopped serving.
+func (r *Running) Err() <-chan error { return r.errs }
+
+// Close stops every listener.
+func (r *Running) Close() error {
+	var err error
+	r.closeOnce.Do(func() {
+		close(r.done)
+		r.stopPeak()
+		r.GRPC().Stop()
+		err = r.Transport.Close()
+	})
+	return err
+}
