@@ -160,43 +160,45 @@ func newShard() *shard {
 	}
 }
 
-// Run carries out cfg. Its error is for a run that cannot start (bad
-// configuration); request failures are counted in the Result.
-func Run(ctx context.Context, cfg Config) (Result, error) {
-	u, err := cfg.validate()
-	if err != nil {
-		return Result{}, err
+// withDefaults returns c with its zero fields given their defaults.
+func (c Config) withDefaults() Config {
+	if c.Method == "" {
+		c.Method = "GET"
 	}
-	if cfg.Method == "" {
-		cfg.Method = "GET"
+	if c.Duration == 0 {
+		c.Duration = DefaultDuration
 	}
-	if cfg.Duration == 0 {
-		cfg.Duration = DefaultDuration
+	if c.RequestTimeout == 0 {
+		c.RequestTimeout = DefaultRequestTimeout
 	}
-	if cfg.RequestTimeout == 0 {
-		cfg.RequestTimeout = DefaultRequestTimeout
+	if c.MaxDuration == 0 {
+		c.MaxDuration = DefaultMaxDuration
 	}
-	if cfg.MaxDuration == 0 {
-		cfg.MaxDuration = DefaultMaxDuration
+	if c.Client.Config.ReadSize == 0 {
+		c.Client.Config.ReadSize = DefaultReadSize
 	}
-	if cfg.Client.Config.ReadSize == 0 {
-		cfg.Client.Config.ReadSize = DefaultReadSize
-	}
+	return c
+}
+
+// newRun prepares a run of cfg (with defaults) against u: its request
+// body, headers and histogram shards.
+func newRun(cfg Config, u *url.URL) *run {
 	r := &run{cfg: cfg, url: u, open: cfg.Rate > 0, byCount: cfg.Requests > 0, header: cfg.Headers.header()}
 	r.body = make([]byte, cfg.BodySize)
 	for i := range r.body {
 		r.body[i] = byte('a' + i%26)
 	}
-	workers := cfg.Conns * cfg.Streams
-	for i := 0; i < min(workers, maxShards); i++ {
+	for i := 0; i < min(cfg.Conns*cfg.Streams, maxShards); i++ {
 		r.shards = append(r.shards, newShard())
 	}
-	clients, err := r.newClients()
-	if err != nil {
-		return Result{}, err
-	}
-	defer closeClients(clients)
-	r.start = time.Now()
+	return r
+}
+
+// schedule sets the run's clock from its start: when measuring begins and
+// ends, and the open loop's interval and ticket count.
+func (r *run) schedule(start time.Time) {
+	cfg := r.cfg
+	r.start = start
 	r.measureAt = r.start.Add(cfg.Warmup)
 	if r.byCount {
 		r.end = r.measureAt.Add(cfg.MaxDuration)
@@ -210,6 +212,24 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 			r.maxTickets += int64(math.Ceil(cfg.Warmup.Seconds() * cfg.Rate))
 		}
 	}
+}
+
+// Run carries out cfg. Its error is for a run that cannot start (bad
+// configuration); request failures are counted in the Result.
+func Run(ctx context.Context, cfg Config) (Result, error) {
+	u, err := cfg.validate()
+	if err != nil {
+		return Result{}, err
+	}
+	cfg = cfg.withDefaults()
+	r := newRun(cfg, u)
+	workers := cfg.Conns * cfg.Streams
+	clients, err := r.newClients()
+	if err != nil {
+		return Result{}, err
+	}
+	defer closeClients(clients)
+	r.schedule(time.Now())
 	runCtx, cancel := context.WithDeadline(ctx, r.end)
 	defer cancel()
 	r.stopRun = cancel

@@ -14,27 +14,84 @@ import (
 	"github.com/httpvs/httpvs/units"
 )
 
+// loadFlags are load's flags.
+type loadFlags struct {
+	target                        targetFlags
+	client                        transport.ClientConfig
+	conns, streams                int
+	requests                      int64
+	duration, warmup, timeout     time.Duration
+	rate, method, headers, engine string
+	body                          units.Bytes
+	asJSON                        bool
+	cpuProfile, profileDir        string
+}
+
+func (f *loadFlags) register(fs *flagSet) {
+	f.target.register(fs)
+	fs.IntVar(&f.conns, "c", 10, "connections")
+	fs.IntVar(&f.streams, "m", 1, "concurrent requests per connection (h2c, h2, h3 only)")
+	fs.Int64Var(&f.requests, "n", 0, "measured requests; 0 runs for -d instead")
+	fs.DurationVar(&f.duration, "d", load.DefaultDuration, "measured duration, when -n is 0")
+	fs.DurationVar(&f.warmup, "warmup", 0, "unmeasured run-in before measuring")
+	fs.StringVar(&f.rate, "rate", "", "open loop at this many requests/s (1000, 2.5k); latency from intended send times")
+	fs.StringVar(&f.method, "method", "GET", "request method")
+	fs.Var(&f.body, "body", "request body `size` (use with --method POST and /echo or /sink)")
+	fs.StringVar(&f.headers, "headers", "", "add N headers of LEN characters, as `N:LEN` (seed 004: 100:100)")
+	fs.BoolVar(&f.asJSON, "json", false, "print exactly one JSON object")
+	fs.DurationVar(&f.timeout, "timeout", load.DefaultRequestTimeout, "bound on each request")
+	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of this process during the run to `file`")
+	fs.StringVar(&f.profileDir, "profile", "", "write CPU and heap profiles of the client, and of the server if it is httpvs serve --profiling on http://, to `dir`")
+	fs.StringVar(&f.engine, "engine", "auto", "client: std (net/http, quic-go), fast (lean h1/h2 client), or auto (fast, std for h3)")
+	clientFlags(fs, &f.client)
+	for field, flag := range map[string]string{"Conns": "c", "Streams": "m", "Requests": "n", "Duration": "d",
+		"Warmup": "warmup", "RequestTimeout": "timeout", "BodySize": "body"} {
+		fs.field(field, flag)
+	}
+}
+
+// config turns the flags and the URL into a checked load configuration.
+func (f *loadFlags) config(fs *flagSet, rawURL string) (load.Config, error) {
+	opts, err := f.target.options(rawURL, f.client)
+	if err != nil {
+		return load.Config{}, err
+	}
+	if f.duration <= 0 {
+		return load.Config{}, usagef("-d %v: want a positive duration", f.duration)
+	}
+	if f.timeout <= 0 {
+		return load.Config{}, usagef("--timeout %v: want a positive duration", f.timeout)
+	}
+	lc := load.Config{
+		URL: rawURL, Conns: f.conns, Streams: f.streams, Requests: f.requests, Duration: f.duration,
+		Warmup: f.warmup, Method: f.method, BodySize: f.body, RequestTimeout: f.timeout, Client: opts,
+	}
+	if f.engine == "auto" {
+		lc.Engine = load.Fast.For(opts.Protocol)
+	} else if lc.Engine, err = load.ParseEngine(f.engine); err != nil {
+		return load.Config{}, usagef("--engine %q: want std, fast or auto", f.engine)
+	}
+	lc.Engine = lc.Engine.WithHoldP(true) // the server is always another process
+	if f.rate != "" {
+		if lc.Rate, err = load.ParseRate(f.rate); err != nil {
+			return load.Config{}, usagef("--rate: %v", err)
+		}
+	}
+	if f.headers != "" {
+		if lc.Headers, err = load.ParseHeaderSpec(f.headers); err != nil {
+			return load.Config{}, usagef("--headers: %v", err)
+		}
+	}
+	if f.profileDir != "" && f.cpuProfile != "" {
+		return load.Config{}, usagef("--profile and --cpuprofile both profile the CPU: use one")
+	}
+	return lc, fs.usage(lc.Validate())
+}
+
 func runLoad(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "load", "URL [flags]")
-	var target targetFlags
-	target.register(fs)
-	conns := fs.Int("c", 10, "connections")
-	streams := fs.Int("m", 1, "concurrent requests per connection (h2c, h2, h3 only)")
-	requests := fs.Int64("n", 0, "measured requests; 0 runs for -d instead")
-	duration := fs.Duration("d", load.DefaultDuration, "measured duration, when -n is 0")
-	warmup := fs.Duration("warmup", 0, "unmeasured run-in before measuring")
-	rate := fs.String("rate", "", "open loop at this many requests/s (1000, 2.5k); latency from intended send times")
-	method := fs.String("method", "GET", "request method")
-	var body units.Bytes
-	fs.Var(&body, "body", "request body `size` (use with --method POST and /echo or /sink)")
-	headers := fs.String("headers", "", "add N headers of LEN characters, as `N:LEN` (seed 004: 100:100)")
-	asJSON := fs.Bool("json", false, "print exactly one JSON object")
-	timeout := fs.Duration("timeout", load.DefaultRequestTimeout, "bound on each request")
-	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of this process during the run to `file`")
-	profileDir := fs.String("profile", "", "write CPU and heap profiles of the client, and of the server if it is httpvs serve --profiling on http://, to `dir`")
-	engine := fs.String("engine", "auto", "client: std (net/http, quic-go), fast (lean h1/h2 client), or auto (fast, std for h3)")
-	var cfg transport.ClientConfig
-	clientFlags(fs, &cfg)
+	var f loadFlags
+	f.register(fs)
 	pos, err := fs.parse(args)
 	if err != nil {
 		return err
@@ -42,87 +99,29 @@ func runLoad(ctx context.Context, e *env, args []string) error {
 	if len(pos) != 1 {
 		return usagef("want one URL, e.g. httpvs load http://127.0.0.1:8080/small; got %d arguments", len(pos))
 	}
-	opts, err := target.options(pos[0], cfg)
+	lc, err := f.config(fs, pos[0])
 	if err != nil {
-		return err
-	}
-	p := opts.Protocol
-	fs.field("Conns", "c")
-	fs.field("Streams", "m")
-	fs.field("Requests", "n")
-	fs.field("Duration", "d")
-	fs.field("Warmup", "warmup")
-	fs.field("RequestTimeout", "timeout")
-	fs.field("BodySize", "body")
-	if *duration <= 0 {
-		return usagef("-d %v: want a positive duration", *duration)
-	}
-	if *timeout <= 0 {
-		return usagef("--timeout %v: want a positive duration", *timeout)
-	}
-	lc := load.Config{
-		URL: pos[0], Conns: *conns, Streams: *streams, Requests: *requests, Duration: *duration,
-		Warmup: *warmup, Method: *method, BodySize: body, RequestTimeout: *timeout, Client: opts,
-	}
-	switch *engine {
-	case "auto":
-		lc.Engine = load.Fast.For(p)
-	default:
-		if lc.Engine, err = load.ParseEngine(*engine); err != nil {
-			return usagef("--engine %q: want std, fast or auto", *engine)
-		}
-	}
-	lc.Engine = lc.Engine.WithHoldP(true) // the server is always another process
-	if *rate != "" {
-		if lc.Rate, err = load.ParseRate(*rate); err != nil {
-			return usagef("--rate: %v", err)
-		}
-	}
-	if *headers != "" {
-		if lc.Headers, err = load.ParseHeaderSpec(*headers); err != nil {
-			return usagef("--headers: %v", err)
-		}
-	}
-	if err := fs.usage(lc.Validate()); err != nil {
 		return err
 	}
 	if msg := fdlimit.Raise(); msg != "" {
 		fmt.Fprintln(e.stderr, msg)
 	}
-	if lim := fdlimit.Limit(); lim > 0 && *conns+fdlimit.Reserve > lim {
-		return usagef("-c %d needs more file descriptors than the limit of %d allows; raise it (ulimit -n) or lower -c", *conns, lim)
+	if lim := fdlimit.Limit(); lim > 0 && f.conns+fdlimit.Reserve > lim {
+		return usagef("-c %d needs more file descriptors than the limit of %d allows; raise it (ulimit -n) or lower -c", f.conns, lim)
 	}
-	if p == transport.H3 && !*asJSON {
+	if lc.Client.Protocol == transport.H3 && !f.asJSON {
 		if w := transport.UDPBufferWarning(); w != "" {
 			fmt.Fprintln(e.stderr, w)
 		}
 	}
-	if !*asJSON && isTerminal(e.stdout) {
+	if !f.asJSON && isTerminal(e.stdout) {
 		lc.Progress = func(pr load.Progress) {
 			fmt.Fprintf(e.stderr, "\r  %6.1fs  %d done  %.0f req/s  %d errors   ", pr.Elapsed.Seconds(), pr.Done, pr.RequestsPerSecond, pr.Errors)
 		}
 	}
-	if *cpuProfile != "" {
-		f, err := os.Create(*cpuProfile)
-		if err != nil {
-			return fmt.Errorf("--cpuprofile: %w", err)
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return fmt.Errorf("--cpuprofile: %w", err)
-		}
-		defer pprof.StopCPUProfile()
-	}
-	stopProfile := func() {}
-	if *profileDir != "" {
-		if *cpuProfile != "" {
-			return usagef("--profile and --cpuprofile both profile the CPU: use one")
-		}
-		prof, err := newProfiler(*profileDir, profileServerURL(lc.URL), e.stderr)
-		if err != nil {
-			return err
-		}
-		stopProfile = prof.start("load")
+	stopProfile, err := f.startProfiles(e, lc.URL)
+	if err != nil {
+		return err
 	}
 	res, err := load.Run(ctx, lc)
 	stopProfile()
@@ -130,9 +129,9 @@ func runLoad(ctx context.Context, e *env, args []string) error {
 		fmt.Fprint(e.stderr, "\r\033[K")
 	}
 	if err != nil {
-		return usagef("%v", err)
+		return usagef("%v", fs.usage(err))
 	}
-	if *asJSON {
+	if f.asJSON {
 		err = report.JSON(e.stdout, res)
 	} else {
 		err = report.Load(e.stdout, res)
@@ -140,21 +139,48 @@ func runLoad(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	return loadVerdict(e, res)
+}
+
+// startProfiles starts --cpuprofile or --profile; stop ends them.
+func (f *loadFlags) startProfiles(e *env, target string) (stop func(), err error) {
+	switch {
+	case f.cpuProfile != "":
+		file, err := os.Create(f.cpuProfile)
+		if err != nil {
+			return nil, fmt.Errorf("--cpuprofile: %w", err)
+		}
+		if err := pprof.StartCPUProfile(file); err != nil {
+			file.Close()
+			return nil, fmt.Errorf("--cpuprofile: %w", err)
+		}
+		return func() { pprof.StopCPUProfile(); file.Close() }, nil
+	case f.profileDir != "":
+		prof, err := newProfiler(f.profileDir, profileServerURL(target), e.stderr)
+		if err != nil {
+			return nil, err
+		}
+		return prof.start("load"), nil
+	}
+	return func() {}, nil
+}
+
+// loadVerdict says, on stderr, why a run that printed its figures still
+// failed, and returns errReported for it.
+func loadVerdict(e *env, res load.Result) error {
 	switch {
 	case res.Requests == 0 && res.Errors.Total == 0 && !res.Interrupted:
 		fmt.Fprintf(e.stderr, "httpvs load: no request completed within %v\n", time.Duration(res.Seconds*float64(time.Second)))
-		return errReported
 	case res.Interrupted:
 		fmt.Fprintln(e.stderr, "httpvs load: interrupted: the figures above are what was measured until then")
-		return errReported
 	case res.Stopped != "":
 		fmt.Fprintf(e.stderr, "httpvs load: %s; %d of %d requests failed (%s); the figures above are what was measured until then\n", res.Stopped, res.Errors.Total, res.Requests, res.Errors)
-		return errReported
 	case res.Errors.Total > 0 && res.Errors.Total == res.Requests:
 		fmt.Fprintf(e.stderr, "httpvs load: every request failed (%s): %s\n", res.Errors, res.FirstError)
-		return errReported
+	default:
+		return nil
 	}
-	return nil
+	return errReported
 }
 
 // isTerminal reports whether w is a terminal (for live progress).

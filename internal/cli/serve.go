@@ -47,32 +47,12 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if len(pos) > 0 {
 		return usagef("serve takes no arguments, got %q", pos[0])
 	}
-	if (*certFile == "") != (*keyFile == "") {
-		return usagef("--cert and --key go together")
-	}
-	if maxSize <= 0 {
-		return usagef("--max-size must be positive")
-	}
-	switch {
-	case *readHeaderTimeout <= 0:
-		return usagef("--read-header-timeout %v: want a positive duration, e.g. 10s", *readHeaderTimeout)
-	case *idleTimeout <= 0:
-		return usagef("--idle-timeout %v: want a positive duration, e.g. 2m", *idleTimeout)
-	case *maxHeaderBytes < 4096:
-		return usagef("--max-header-bytes %d: want at least 4096", *maxHeaderBytes)
-	case *maxConns < 0:
-		return usagef("--max-conns %d: want 0 (no bound) or more", *maxConns)
-	}
-	if err := fs.usage(transport.WithinField("Server", cfg.Validate())); err != nil {
+	if err := checkServeFlags(fs, serveChecks{
+		certFile: *certFile, keyFile: *keyFile, maxSize: maxSize, readHeaderTimeout: *readHeaderTimeout,
+		idleTimeout: *idleTimeout, maxHeaderBytes: *maxHeaderBytes, maxConns: *maxConns, cfg: cfg,
+		addrs: []string{*listen, *tlsListen, *grpcListen},
+	}); err != nil {
 		return err
-	}
-	for _, addr := range []string{*listen, *tlsListen, *grpcListen} {
-		if addr == "" {
-			continue
-		}
-		if _, _, err := net.SplitHostPort(addr); err != nil {
-			return usagef("listen address %q: want host:port, e.g. 127.0.0.1:8080", addr)
-		}
 	}
 	var cert tls.Certificate
 	if *certFile != "" {
@@ -129,16 +109,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	} else {
 		printBanner(e.stdout, ts, *certFile == "", *writeCert, grpcAddr)
 	}
-	for _, addr := range []string{ts.Addr(transport.H1), ts.Addr(transport.H2), grpcAddr} {
-		if addr != "" && !isLoopback(addr) {
-			fmt.Fprintf(e.stderr, "warning: listening on %s, which is not a loopback address: anyone who can reach it can download and upload through this server\n", addr)
-		}
-	}
-	if ts.Has(transport.H3) && !*child {
-		if w := transport.UDPBufferWarning(); w != "" {
-			fmt.Fprintln(e.stderr, w)
-		}
-	}
+	serveWarnings(e, ts, grpcAddr, *child)
 	select {
 	case <-ctx.Done():
 	case err := <-srv.Err():
@@ -153,6 +124,62 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		time.Duration(st.Seconds*float64(time.Second)).Round(time.Second), total.Requests,
 		units.Bytes(total.BodyBytesSent).Human(), units.Bytes(total.BodyBytesReceived).Human())
 	return nil
+}
+
+// serveChecks are the serve flags checked before anything listens.
+type serveChecks struct {
+	certFile, keyFile        string
+	maxSize                  units.Bytes
+	readHeaderTimeout        time.Duration
+	idleTimeout              time.Duration
+	maxHeaderBytes, maxConns int
+	cfg                      transport.ServerConfig
+	addrs                    []string // listen addresses; "" for none
+}
+
+// checkServeFlags refuses, in one line, a serve flag out of range.
+func checkServeFlags(fs *flagSet, c serveChecks) error {
+	switch {
+	case (c.certFile == "") != (c.keyFile == ""):
+		return usagef("--cert and --key go together")
+	case c.maxSize <= 0:
+		return usagef("--max-size %v: want a positive size", c.maxSize)
+	case c.readHeaderTimeout <= 0:
+		return usagef("--read-header-timeout %v: want a positive duration, e.g. 10s", c.readHeaderTimeout)
+	case c.idleTimeout <= 0:
+		return usagef("--idle-timeout %v: want a positive duration, e.g. 2m", c.idleTimeout)
+	case c.maxHeaderBytes < 4096:
+		return usagef("--max-header-bytes %d: want at least 4096", c.maxHeaderBytes)
+	case c.maxConns < 0:
+		return usagef("--max-conns %d: want 0 (no bound) or more", c.maxConns)
+	}
+	if err := fs.usage(transport.WithinField("Server", c.cfg.Validate())); err != nil {
+		return err
+	}
+	for _, addr := range c.addrs {
+		if addr == "" {
+			continue
+		}
+		if _, _, err := net.SplitHostPort(addr); err != nil {
+			return usagef("listen address %q: want host:port, e.g. 127.0.0.1:8080", addr)
+		}
+	}
+	return nil
+}
+
+// serveWarnings warns of listeners anyone may reach, and of UDP buffers too
+// small for quic-go.
+func serveWarnings(e *env, ts *transport.Server, grpcAddr string, child bool) {
+	for _, addr := range []string{ts.Addr(transport.H1), ts.Addr(transport.H2), grpcAddr} {
+		if addr != "" && !isLoopback(addr) {
+			fmt.Fprintf(e.stderr, "warning: listening on %s, which is not a loopback address: anyone who can reach it can download and upload through this server\n", addr)
+		}
+	}
+	if ts.Has(transport.H3) && !child {
+		if w := transport.UDPBufferWarning(); w != "" {
+			fmt.Fprintln(e.stderr, w)
+		}
+	}
 }
 
 func printBanner(w io.Writer, ts *transport.Server, selfSigned bool, certPath, grpcAddr string) {
