@@ -49,77 +49,86 @@ func TestExactRequestCountsEveryTransport(t *testing.T) {
 			for _, path := range []string{"/small", "/echo", "/bytes/3M"} {
 				t.Run(engine.String()+"/"+p.String()+path, func(t *testing.T) {
 					before := payload.Stats().Protocols[p.String()]
-					cfg := Config{
-						URL:      ts.URL(p) + path,
-						Client:   transport.ClientOptions{Protocol: p, RootCAs: transport.CertPool(ts.Cert())},
-						Conns:    2,
-						Streams:  3,
-						Requests: 101,
-						Warmup:   50 * time.Millisecond,
-						Headers:  HeaderSpec{Count: 10, Len: 20},
-						Engine:   engine,
-					}
-					if path == "/bytes/3M" {
-						cfg.Requests = 11
-					}
-					if path == "/echo" {
-						cfg.Method, cfg.BodySize = "POST", 39*units.KB
-					}
-					if p.Version() == 1 {
-						cfg.Streams = 1
-					}
+					cfg, wantIn := exactConfig(ts, engine, p, path)
 					res := mustRun(t, cfg)
-					n := cfg.Requests
-					if res.Requests != n || res.Errors.Total != 0 {
-						t.Fatalf("requests %d errors %v (%s), want %d and none", res.Requests, res.Errors, res.FirstError, n)
-					}
-					if res.Latency.Count != n || res.Latency.P50 <= 0 || res.Latency.Max < res.Latency.P99 {
-						t.Fatalf("latency %+v", res.Latency)
-					}
-					if res.Protocol != p.String() || res.Engine != engine.String() || res.Connections != 2 {
-						t.Fatalf("protocol %q engine %q connections %d", res.Protocol, res.Engine, res.Connections)
-					}
-					wantIn := n * 2
-					if path == "/bytes/3M" {
-						wantIn = n * 3_000_000
-					}
-					if path == "/echo" {
-						wantIn = n * 39000
-						if res.BytesSent != wantIn {
-							t.Fatalf("sent %d body bytes, want %d", res.BytesSent, wantIn)
-						}
-					}
-					if res.BytesReceived != wantIn {
-						t.Fatalf("received %d body bytes, want %d", res.BytesReceived, wantIn)
-					}
+					checkExact(t, cfg, res, wantIn)
 					// The server saw the measured requests plus the warmup's.
 					after := payload.Stats().Protocols[p.String()]
-					if got := after.Requests - before.Requests; got < n {
-						t.Fatalf("server saw %d requests, want at least %d", got, n)
-					}
-					// Both engines time every measured request's first byte
-					// and every connection's connect and handshake.
-					if ph := res.Phases; ph.TTFB.Count != n || ph.TTFB.Max > res.Latency.Max || ph.TTFB.P50 <= 0 {
-						t.Errorf("TTFB %+v for %d requests with latency max %v", ph.TTFB, n, res.Latency.Max)
-					}
-					if p != transport.H3 {
-						wantTLS := int64(0)
-						if p.TLS() {
-							wantTLS = 2
-						}
-						if ph := res.Phases; ph.Connect.Count != 2 || ph.TLS.Count != wantTLS {
-							t.Errorf("connects timed %d, handshakes %d; want 2 and %d", ph.Connect.Count, ph.TLS.Count, wantTLS)
-						}
-					}
-					if res.AllocsPerRequest <= 0 || res.ClientCPUSeconds <= 0 {
-						t.Errorf("allocs/request %v cpu %v", res.AllocsPerRequest, res.ClientCPUSeconds)
-					}
-					if engine == Std && res.ClientGoroutinesPeak < int64(cfg.Conns*cfg.Streams) {
-						t.Errorf("goroutines at peak %d, fewer than the %d workers", res.ClientGoroutinesPeak, cfg.Conns*cfg.Streams)
+					if got := after.Requests - before.Requests; got < cfg.Requests {
+						t.Fatalf("server saw %d requests, want at least %d", got, cfg.Requests)
 					}
 				})
 			}
 		}
+	}
+}
+
+// exactConfig is a counted run of path over p, and the response body
+// bytes it must receive.
+func exactConfig(ts *transport.Server, engine Engine, p transport.Protocol, path string) (Config, int64) {
+	cfg := Config{
+		URL:      ts.URL(p) + path,
+		Client:   transport.ClientOptions{Protocol: p, RootCAs: transport.CertPool(ts.Cert())},
+		Conns:    2,
+		Streams:  3,
+		Requests: 101,
+		Warmup:   50 * time.Millisecond,
+		Headers:  HeaderSpec{Count: 10, Len: 20},
+		Engine:   engine,
+	}
+	if p.Version() == 1 {
+		cfg.Streams = 1
+	}
+	switch path {
+	case "/bytes/3M":
+		cfg.Requests = 11
+		return cfg, cfg.Requests * 3_000_000
+	case "/echo":
+		cfg.Method, cfg.BodySize = "POST", 39*units.KB
+		return cfg, cfg.Requests * 39000
+	}
+	return cfg, cfg.Requests * 2
+}
+
+// checkExact checks a counted run's figures: every request, byte, phase
+// and connection accounted for.
+func checkExact(t *testing.T, cfg Config, res Result, wantIn int64) {
+	t.Helper()
+	n, p := cfg.Requests, cfg.Client.Protocol
+	if res.Requests != n || res.Errors.Total != 0 {
+		t.Fatalf("requests %d errors %v (%s), want %d and none", res.Requests, res.Errors, res.FirstError, n)
+	}
+	if res.Latency.Count != n || res.Latency.P50 <= 0 || res.Latency.Max < res.Latency.P99 {
+		t.Fatalf("latency %+v", res.Latency)
+	}
+	if res.Protocol != p.String() || res.Engine != cfg.Engine.String() || res.Connections != 2 {
+		t.Fatalf("protocol %q engine %q connections %d", res.Protocol, res.Engine, res.Connections)
+	}
+	if cfg.BodySize > 0 && res.BytesSent != n*int64(cfg.BodySize) {
+		t.Fatalf("sent %d body bytes, want %d", res.BytesSent, n*int64(cfg.BodySize))
+	}
+	if res.BytesReceived != wantIn {
+		t.Fatalf("received %d body bytes, want %d", res.BytesReceived, wantIn)
+	}
+	// Both engines time every measured request's first byte and every
+	// connection's connect and handshake.
+	if ph := res.Phases; ph.TTFB.Count != n || ph.TTFB.Max > res.Latency.Max || ph.TTFB.P50 <= 0 {
+		t.Errorf("TTFB %+v for %d requests with latency max %v", ph.TTFB, n, res.Latency.Max)
+	}
+	if p != transport.H3 {
+		wantTLS := int64(0)
+		if p.TLS() {
+			wantTLS = 2
+		}
+		if ph := res.Phases; ph.Connect.Count != 2 || ph.TLS.Count != wantTLS {
+			t.Errorf("connects timed %d, handshakes %d; want 2 and %d", ph.Connect.Count, ph.TLS.Count, wantTLS)
+		}
+	}
+	if res.AllocsPerRequest <= 0 || res.ClientCPUSeconds <= 0 {
+		t.Errorf("allocs/request %v cpu %v", res.AllocsPerRequest, res.ClientCPUSeconds)
+	}
+	if cfg.Engine == Std && res.ClientGoroutinesPeak < int64(cfg.Conns*cfg.Streams) {
+		t.Errorf("goroutines at peak %d, fewer than the %d workers", res.ClientGoroutinesPeak, cfg.Conns*cfg.Streams)
 	}
 }
 
