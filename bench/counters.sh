@@ -7,6 +7,8 @@
 #   bench/counters.sh [ROUNDS]     default 6
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib.sh
+record_to counters "$@"
 COUNT=${1:-6}
 out=$(mktemp)
 bin=$(mktemp)

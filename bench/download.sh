@@ -6,6 +6,8 @@
 #   bench/download.sh [SIZE] [ROUNDS]     defaults: 4g 3
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib.sh
+record_to download "$@"
 SIZE=${1:-4g}
 ROUNDS=${2:-3}
 command -v curl >/dev/null || { echo "bench/download.sh: curl is needed (apt-get install curl)" >&2; exit 1; }

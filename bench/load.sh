@@ -7,6 +7,8 @@
 # Needs wrk and h2load: apt-get install wrk nghttp2-client
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib.sh
+record_to load "$@"
 SECS=${1:-10}
 ROUNDS=${2:-2}
 shift $(( $# > 2 ? 2 : $# )) || true

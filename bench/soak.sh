@@ -8,6 +8,8 @@
 #   bench/soak.sh [SECONDS]     default 120
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib.sh
+record_to soak "$@"
 SECS=${1:-120}
 for tool in curl python3; do
 	command -v $tool >/dev/null || { echo "bench/soak.sh: $tool is needed" >&2; exit 1; }

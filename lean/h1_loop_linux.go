@@ -221,8 +221,9 @@ const holdP = time.Millisecond
 // and, when the wait ends, the loop's thread has to win a P back, often by
 // parking and letting another thread run it. On two shared cores that
 // delay between a response and the next request made the server's read
-// for it find the socket empty 0.67 times per request (0.48 under wrk),
-// and serve fewer requests per core. So the loop holds its P for up to holdP, yields it at least
+// for it find the socket empty more often than under wrk (figures in
+// docs/measurements/), and serve fewer requests per core. So the loop
+// holds its P for up to holdP, yields it at least
 // that often (runtime.Gosched) so timers and other goroutines still run,
 // and falls back to a plain epoll_wait when nothing arrives for holdP.
 // Without cfg.HoldP it always waits the plain way: a server in this

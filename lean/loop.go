@@ -35,9 +35,9 @@ type Loop struct {
 	// HoldP lets an HTTP/1.1 event loop wait for its sockets without giving
 	// its P back to the scheduler, for up to a millisecond at a time. Set
 	// it only when the server runs in another process: the loop answers
-	// each response sooner (on two cores it brought the server's work per
-	// request down to what it is under wrk), but a server in this process
-	// would wait for the Ps the loops hold (in-process h1 halved).
+	// each response sooner, so the server's read for the next request
+	// finds it there (as under wrk), but a server in this process would
+	// wait for the Ps the loops hold. Figures: docs/measurements/.
 	HoldP bool
 }
 

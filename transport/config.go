@@ -20,8 +20,9 @@ const (
 	// DefaultClientMaxReadFrameSize is the HTTP/2 SETTINGS_MAX_FRAME_SIZE
 	// httpvs's client advertises when ClientConfig.HTTP2.MaxReadFrameSize is
 	// zero: 1 MiB, what Go's server advertises. Go's stock client advertises
-	// 16 KiB, which on loopback costs h2c about 40% of its single-stream
-	// throughput (12x the read calls); set 16Ki to measure Go's stock client.
+	// 16 KiB, which splits a fast single-stream download into many more
+	// frames and read calls (figures in docs/measurements/); set 16Ki to
+	// measure Go's stock client.
 	DefaultClientMaxReadFrameSize = units.MiB
 	// DefaultDialTimeout bounds connection set-up (TCP, TLS, QUIC handshakes).
 	DefaultDialTimeout = 10 * time.Second
