@@ -95,7 +95,7 @@ type Progress struct {
 	Elapsed           time.Duration // since measuring started
 	Done              int64         // requests completed, failed ones included
 	Errors            int64         // failed requests
-	RequestsPerSecond float64       // over the last interval
+	RequestsPerSecond float64       // successful requests per second over the last interval
 }
 
 // Caller makes requests of a stack load does not speak itself.

@@ -132,14 +132,14 @@ func (r *run) newClients() ([]connClient, error) {
 
 // shard is a set of histograms that several workers record into.
 type shard struct {
-	mu                          sync.Mutex
-	latency, ttfb, connect, tls *stats.Histogram
-	late                        *stats.Histogram
-	lateCount                   int64
-	bytesIn, bytesOut, requests int64
-	errors                      stats.ErrorCounts
-	firstErr                    string
-	negotiated                  bool
+	mu                                     sync.Mutex
+	latency, ttfb, connect, tls            *stats.Histogram
+	late                                   *stats.Histogram
+	lateCount                              int64
+	bytesIn, bytesOut, requests, succeeded int64
+	errors                                 stats.ErrorCounts
+	firstErr                               string
+	negotiated                             bool
 }
 
 // dialed records a new connection's phases, as the std engine's trace
@@ -304,7 +304,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	}
 	res.Seconds = max(window.Seconds(), 0)
 	if res.Seconds > 0 {
-		res.RequestsPerSecond = float64(res.Requests) / res.Seconds
+		res.RequestsPerSecond = float64(res.Succeeded) / res.Seconds
 		res.BytesPerSecond = float64(res.BytesReceived+res.BytesSent) / res.Seconds
 	}
 	res.ClientCPUSeconds = after.proc.Sub(before.proc).CPUSeconds()
@@ -350,6 +350,7 @@ func (r *run) result(clients []connClient, interrupted bool) Result {
 		late.Merge(s.late)
 		lateCount += s.lateCount
 		res.Requests += s.requests
+		res.Succeeded += s.succeeded
 		res.BytesReceived += s.bytesIn
 		res.BytesSent += s.bytesOut
 		res.Errors.Add(s.errors)
@@ -402,9 +403,9 @@ func (r *run) progress(ctx context.Context) (stop func()) {
 					Elapsed:           now.Sub(r.measureAt),
 					Done:              done,
 					Errors:            failed,
-					RequestsPerSecond: float64(done-last) / now.Sub(lastAt).Seconds(),
+					RequestsPerSecond: float64(done-failed-last) / now.Sub(lastAt).Seconds(),
 				})
-				last, lastAt = done, now
+				last, lastAt = done-failed, now
 			}
 		}
 	}()

@@ -17,15 +17,16 @@ type Result struct {
 	Mode              string               `json:"mode"`      // "closed" or "open"
 	Concurrency       int                  `json:"concurrency"`
 	Connections       int64                `json:"connections"` // connections opened, warmup included
-	Requests          int64                `json:"requests"`    // completed, failed ones included
+	Requests          int64                `json:"requests"`    // ended in the measured phase: Succeeded + Errors.Total
+	Succeeded         int64                `json:"succeeded"`   // 2xx with the whole body: the only requests in rates, bytes and latency
 	Errors            stats.ErrorCounts    `json:"errors"`
 	FirstError        string               `json:"first_error,omitempty"`
-	Seconds           float64              `json:"seconds"` // measured wall time
-	RequestsPerSecond float64              `json:"requests_per_second"`
-	BytesReceived     int64                `json:"bytes_received"` // response body bytes
-	BytesSent         int64                `json:"bytes_sent"`     // request body bytes
+	Seconds           float64              `json:"seconds"`             // measured wall time
+	RequestsPerSecond float64              `json:"requests_per_second"` // Succeeded / Seconds
+	BytesReceived     int64                `json:"bytes_received"`      // response body bytes of successful requests
+	BytesSent         int64                `json:"bytes_sent"`          // request body bytes of successful requests
 	BytesPerSecond    float64              `json:"bytes_per_second"`
-	Latency           stats.LatencySummary `json:"latency_seconds"` // open loop: from the intended send time
+	Latency           stats.LatencySummary `json:"latency_seconds"` // successful requests; open loop: from the intended send time
 	Phases            Phases               `json:"phases_seconds"`
 	Schedule          *Schedule            `json:"schedule,omitempty"` // open loop only
 	ClientCPUSeconds  float64              `json:"client_cpu_seconds"`

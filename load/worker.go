@@ -168,7 +168,7 @@ func (w *worker) once(runCtx, traced context.Context, intended time.Time, measur
 // goroutine.
 func (w *worker) leanLoop(ctx context.Context, streams int) {
 	bodyLen := int64(len(w.r.body))
-	_ = w.lean.RunLoop(ctx, lean.Loop{ // its only errors are for a misuse, ruled out by Run
+	err := w.lean.RunLoop(ctx, lean.Loop{
 		Streams: streams,
 		Timeout: w.r.cfg.RequestTimeout,
 		HoldP:   w.r.cfg.Engine.HoldsP(),
@@ -177,6 +177,17 @@ func (w *worker) leanLoop(ctx context.Context, streams int) {
 			w.settle(ctx, leanOutcome(resp, err, bodyLen, start), time.Time{}, start, end, measuring)
 		},
 	})
+	if err != nil && ctx.Err() == nil {
+		// The loop could not start (an address that does not resolve,
+		// say): that is a failed request, counted and reported, not silence.
+		w.record(func(s *shard) {
+			s.requests++
+			s.errors.Count(transport.Classify(err))
+			if s.firstErr == "" {
+				s.firstErr = fmt.Sprintf("%s %s: %v", w.r.cfg.Method, w.r.cfg.URL, err)
+			}
+		})
+	}
 }
 
 // settle judges one request's exchange and records it if measuring.
@@ -207,10 +218,6 @@ func (w *worker) settle(runCtx context.Context, x exchange, intended, start, end
 	}
 	w.record(func(s *shard) {
 		s.requests++
-		s.latency.Record(end.Sub(from))
-		if x.ttfb > 0 {
-			s.ttfb.Record(x.ttfb)
-		}
 		if w.r.open {
 			late := start.Sub(intended)
 			s.late.Record(late)
@@ -218,17 +225,24 @@ func (w *worker) settle(runCtx context.Context, x exchange, intended, start, end
 				s.lateCount++
 			}
 		}
-		s.bytesIn += x.got
 		if x.answered {
-			s.bytesOut += x.sent
 			s.negotiated = true
 		}
 		if failure != nil {
+			// A failure is counted by kind, never as throughput or latency.
 			s.errors.Count(kind)
 			if s.firstErr == "" {
 				s.firstErr = fmt.Sprintf("%s %s: %v", w.r.cfg.Method, w.r.cfg.URL, stripURLError(failure))
 			}
+			return
 		}
+		s.succeeded++
+		s.latency.Record(end.Sub(from))
+		if x.ttfb > 0 {
+			s.ttfb.Record(x.ttfb)
+		}
+		s.bytesIn += x.got
+		s.bytesOut += x.sent
 	})
 }
 

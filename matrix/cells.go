@@ -224,6 +224,6 @@ func (r *runner) loadOnce(ctx context.Context, sc Scenario, col column, d time.D
 	m.Latency = res.Latency
 	m.AllocsPerRequest, m.AllocBytesPerRequest = res.AllocsPerRequest, res.BytesPerRequest
 	m.Engine = res.Engine
-	r.cpu(&m, stats.ProcessStats{CPUUserSeconds: res.ClientCPUSeconds, GCCycles: res.ClientGCCycles, GoroutinesPeak: res.ClientGoroutinesPeak}, before, after, note, float64(res.Requests)/1000)
+	r.cpu(&m, stats.ProcessStats{CPUUserSeconds: res.ClientCPUSeconds, GCCycles: res.ClientGCCycles, GoroutinesPeak: res.ClientGoroutinesPeak}, before, after, note, float64(res.Succeeded)/1000)
 	return m
 }

@@ -14,13 +14,17 @@ import (
 // Load writes a load result for people, in the manner of wrk and h2load.
 func Load(w io.Writer, r load.Result) error {
 	p := &printer{w: w}
+	if r.Errors.Total > r.Succeeded {
+		p.f("FAILED: %d of %d requests failed (%s), %d succeeded; the figures below count the successes only\n",
+			r.Errors.Total, r.Requests, r.Errors, r.Succeeded)
+	}
 	negotiated := r.Protocol
 	if negotiated == "" {
 		negotiated = "nothing (no response)"
 	}
 	p.f("%s %s over %s (negotiated %s), engine %s: %s loop, concurrency %d, %s opened\n",
 		r.Method, r.URL, r.Requested, negotiated, r.Engine, r.Mode, r.Concurrency, plural(int(r.Connections), "connection"))
-	p.f("  requests  %d in %.2f s = %.0f req/s, %s\n", r.Requests, r.Seconds, r.RequestsPerSecond, r.Errors)
+	p.f("  requests  %d succeeded in %.2f s = %.0f req/s; %s\n", r.Succeeded, r.Seconds, r.RequestsPerSecond, r.Errors)
 	if r.Interrupted {
 		p.f("  interrupted: these are the figures measured until then\n")
 	}
