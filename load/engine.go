@@ -39,6 +39,10 @@ type run struct {
 	body   []byte      // every request's body
 	header http.Header // every request's extra headers; read-only
 
+	askedStreams     int    // Config.Streams as asked
+	serverMaxStreams int    // the server's SETTINGS_MAX_CONCURRENT_STREAMS; 0 if unknown or none
+	lowered          string // why Streams was lowered; "" if it was not
+
 	lastOK  atomic.Int64 // unix nanoseconds of the last success (or the start)
 	gone    atomic.Bool  // the server refused everything for GoneAfter: stop
 	stopRun context.CancelFunc
@@ -160,6 +164,26 @@ func newShard() *shard {
 	}
 }
 
+// streamLimit asks an HTTP/2 server how many streams one connection may
+// carry (lean.ProbeMaxStreams) when the run wants more than one, and
+// lowers cfg.Streams to it: requests beyond it would wait for a stream
+// unseen (and net/http's client stalls there). It returns the server's
+// limit (0 when unknown or none) and why Streams was lowered ("" if not).
+func streamLimit(ctx context.Context, cfg *Config, u *url.URL) (int, string) {
+	if cfg.NewCaller != nil || cfg.Client.Protocol.Version() != 2 || cfg.Streams < 2 {
+		return 0, ""
+	}
+	pctx, cancel := context.WithTimeout(ctx, cfg.Client.Config.Effective().DialTimeout)
+	defer cancel()
+	limit, announced, err := lean.ProbeMaxStreams(pctx, cfg.Client, lean.Request{URL: u})
+	if err != nil || !announced || limit >= cfg.Streams {
+		return limit, "" // a server that cannot be reached shows it in the run's errors
+	}
+	why := fmt.Sprintf("streams per connection lowered from %d to %d: the server allows %d at once (SETTINGS_MAX_CONCURRENT_STREAMS)", cfg.Streams, max(limit, 1), limit)
+	cfg.Streams = max(limit, 1)
+	return limit, why
+}
+
 // withDefaults returns c with its zero fields given their defaults.
 func (c Config) withDefaults() Config {
 	if c.Method == "" {
@@ -222,7 +246,10 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		return Result{}, err
 	}
 	cfg = cfg.withDefaults()
+	asked := cfg.Streams
+	limit, lowered := streamLimit(ctx, &cfg, u)
 	r := newRun(cfg, u)
+	r.askedStreams, r.serverMaxStreams, r.lowered = asked, limit, lowered
 	workers := cfg.Conns * cfg.Streams
 	clients, err := r.newClients()
 	if err != nil {
@@ -328,14 +355,17 @@ func (r *run) engineName() string {
 // result merges the shards.
 func (r *run) result(clients []connClient, interrupted bool) Result {
 	res := Result{
-		Engine:      r.engineName(),
-		URL:         r.cfg.URL,
-		Method:      r.cfg.Method,
-		Requested:   r.cfg.Client.Protocol.String(),
-		Mode:        "closed",
-		Concurrency: r.cfg.Conns * r.cfg.Streams,
-		Interrupted: interrupted,
-		Settings:    r.cfg.Client.Config.Effective(),
+		Engine:           r.engineName(),
+		URL:              r.cfg.URL,
+		Method:           r.cfg.Method,
+		Requested:        r.cfg.Client.Protocol.String(),
+		Mode:             "closed",
+		Concurrency:      r.cfg.Conns * r.cfg.Streams,
+		Asked:            r.cfg.Conns * r.askedStreams,
+		ServerMaxStreams: r.serverMaxStreams,
+		Lowered:          r.lowered,
+		Interrupted:      interrupted,
+		Settings:         r.cfg.Client.Config.Effective(),
 	}
 	lat, ttfb, conn, tls, late := stats.NewHistogram(), stats.NewHistogram(), stats.NewHistogram(), stats.NewHistogram(), stats.NewHistogram()
 	var lateCount int64

@@ -9,16 +9,24 @@ import (
 // (after warmup); requests cut off by the end of the run or an interrupt
 // are neither successes nor errors.
 type Result struct {
-	Engine            string               `json:"engine"` // Engine's name ("std", "fast"), or the CallerName`
-	URL               string               `json:"url"`
-	Method            string               `json:"method"`
-	Requested         string               `json:"requested"` // the transport asked for
-	Protocol          string               `json:"protocol"`  // the transport negotiated; "" if no response arrived
-	Mode              string               `json:"mode"`      // "closed" or "open"
-	Concurrency       int                  `json:"concurrency"`
-	Connections       int64                `json:"connections"` // connections opened, warmup included
-	Requests          int64                `json:"requests"`    // ended in the measured phase: Succeeded + Errors.Total
-	Succeeded         int64                `json:"succeeded"`   // 2xx with the whole body: the only requests in rates, bytes and latency
+	Engine      string `json:"engine"` // Engine's name ("std", "fast"), or the CallerName`
+	URL         string `json:"url"`
+	Method      string `json:"method"`
+	Requested   string `json:"requested"`   // the transport asked for
+	Protocol    string `json:"protocol"`    // the transport negotiated; "" if no response arrived
+	Mode        string `json:"mode"`        // "closed" or "open"
+	Concurrency int    `json:"concurrency"` // requests in flight at once: connections x streams that ran
+	// Asked is the concurrency asked for; it differs from Concurrency when
+	// the server allows fewer streams per connection (Lowered says so).
+	Asked int `json:"concurrency_asked"`
+	// ServerMaxStreams is the HTTP/2 server's SETTINGS_MAX_CONCURRENT_STREAMS
+	// when it was probed (more than one stream per connection asked); 0 if
+	// unknown or unlimited.
+	ServerMaxStreams  int                  `json:"server_max_streams,omitempty"`
+	Lowered           string               `json:"concurrency_lowered,omitempty"` // why Concurrency is below Asked
+	Connections       int64                `json:"connections"`                   // connections opened, warmup included
+	Requests          int64                `json:"requests"`                      // ended in the measured phase: Succeeded + Errors.Total
+	Succeeded         int64                `json:"succeeded"`                     // 2xx with the whole body: the only requests in rates, bytes and latency
 	Errors            stats.ErrorCounts    `json:"errors"`
 	FirstError        string               `json:"first_error,omitempty"`
 	Seconds           float64              `json:"seconds"`             // measured wall time

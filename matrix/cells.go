@@ -217,6 +217,9 @@ func (r *runner) loadOnce(ctx context.Context, sc Scenario, col column, d time.D
 		return m
 	}
 	m.Value, m.Seconds, m.Requests = res.RequestsPerSecond, res.Seconds, res.Requests
+	if res.Lowered != "" {
+		m.Streams, m.Lowered = res.Concurrency, res.Lowered
+	}
 	m.Bytes = res.BytesReceived + res.BytesSent
 	m.Connections, m.Negotiated = res.Connections, res.Protocol
 	m.Interrupted = res.Interrupted

@@ -45,6 +45,7 @@ type rule struct {
 
 // rules, in the order findings are listed.
 var rules = []rule{
+	{"concurrency-lowered", concurrencyLowered},
 	{"generator-bound", generatorBound},
 	{"h2-small-reads", h2SmallReads},
 	{"h2-small-frames", h2SmallFrames},
@@ -112,6 +113,19 @@ func gap(c *Cell) string {
 }
 
 func slow(c *Cell) bool { return c.RatioToH1 > 0 && c.RatioToH1 < slowRatio }
+
+// concurrencyLowered: the cell ran fewer requests at once than the
+// scenario asks, because the server allows fewer HTTP/2 streams per
+// connection; its figure is for that concurrency, not the scenario's.
+func concurrencyLowered(c *Cell, m Repetition, _ *Cell, _ Repetition) *Finding {
+	if m.Lowered == "" {
+		return nil
+	}
+	return &Finding{
+		Evidence: fmt.Sprintf("%s: %s", gap(c), m.Lowered),
+		Fix:      "to measure the scenario's concurrency, let the server take more streams: http.Server{HTTP2: &http.HTTP2Config{MaxConcurrentStreams: N}}",
+	}
+}
 
 func generatorBound(c *Cell, m Repetition, _ *Cell, _ Repetition) *Finding {
 	if c.Bottleneck != BottleneckClient {

@@ -102,11 +102,14 @@ const (
 // Repetition is one measurement of a cell.
 type Repetition struct {
 	// Value is the cell's Metric for this repetition.
-	Value       float64           `json:"value"`
-	Seconds     float64           `json:"seconds"`            // measured wall time
-	Bytes       int64             `json:"bytes"`              // body bytes moved, both directions
-	Requests    int64             `json:"requests"`           // requests or transfers completed, failed ones included
-	Streams     int               `json:"streams"`            // transfers or requests in flight at once
+	Value    float64 `json:"value"`
+	Seconds  float64 `json:"seconds"`  // measured wall time
+	Bytes    int64   `json:"bytes"`    // body bytes moved, both directions
+	Requests int64   `json:"requests"` // requests or transfers completed, failed ones included
+	Streams  int     `json:"streams"`  // transfers or requests in flight at once
+	// Lowered says why fewer requests were in flight than the scenario
+	// asks for (the server allows fewer HTTP/2 streams); "" if none.
+	Lowered     string            `json:"concurrency_lowered,omitempty"`
 	SizeBytes   int64             `json:"size_bytes"`         // transfers: each stream's body size
 	Connections int64             `json:"connections"`        // connections the client opened
 	Negotiated  string            `json:"negotiated"`         // the transport responses came over

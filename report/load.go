@@ -25,6 +25,9 @@ func Load(w io.Writer, r load.Result) error {
 	p.f("%s %s over %s (negotiated %s), engine %s: %s loop, concurrency %d, %s opened\n",
 		r.Method, r.URL, r.Requested, negotiated, r.Engine, r.Mode, r.Concurrency, plural(int(r.Connections), "connection"))
 	p.f("  requests  %d succeeded in %.2f s = %.0f req/s; %s\n", r.Succeeded, r.Seconds, r.RequestsPerSecond, r.Errors)
+	if r.Lowered != "" {
+		p.f("  note: %s; concurrency %d of the %d asked\n", r.Lowered, r.Concurrency, r.Asked)
+	}
 	if r.Interrupted {
 		p.f("  interrupted: these are the figures measured until then\n")
 	}
