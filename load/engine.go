@@ -44,7 +44,7 @@ type run struct {
 	lowered          string // why Streams was lowered; "" if it was not
 
 	lastOK  atomic.Int64 // unix nanoseconds of the last success (or the start)
-	gone    atomic.Bool  // the server refused everything for GoneAfter: stop
+	gone    atomic.Bool  // the server refused or timed out everything for GoneAfter: stop
 	stopRun context.CancelFunc
 }
 
@@ -62,7 +62,10 @@ func (r *run) noteOutcome(kind stats.ErrorKind, failed bool, at time.Time) {
 		if now := at.UnixNano(); now-r.lastOK.Load() > int64(GoneAfter/10) {
 			r.lastOK.Store(now)
 		}
-	case kind == stats.ErrRefused && at.UnixNano()-r.lastOK.Load() > int64(GoneAfter):
+	case (kind == stats.ErrRefused || kind == stats.ErrTimeout) && at.UnixNano()-r.lastOK.Load() > int64(GoneAfter):
+		// Refusals are a TCP server that is gone; timeouts with no success
+		// since are what a gone HTTP/3 server leaves (UDP has no reset:
+		// the client's QUIC idle timeout ends its connections).
 		if r.gone.CompareAndSwap(false, true) {
 			r.stopRun()
 		}
@@ -323,7 +326,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 
 	res := r.result(clients, ctx.Err() != nil)
 	if r.gone.Load() {
-		res.Stopped = fmt.Sprintf("stopped early: every request was refused for %v (the server is gone?)", GoneAfter)
+		res.Stopped = fmt.Sprintf("stopped early: every request was refused or timed out for over %v, with no success (the server is gone?)", GoneAfter)
 	}
 	window := finished.Sub(r.measureAt)
 	if !r.byCount && finished.After(r.end) {

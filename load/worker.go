@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/tls"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -207,8 +208,10 @@ func (w *worker) settle(runCtx context.Context, x exchange, intended, start, end
 	w.r.noteOutcome(kind, failure != nil, end)
 	// A request cut off by the run's end or an interrupt is no result.
 	// (Some stacks, grpc-go among them, time out on the context's deadline
-	// a little before the context itself reports it.)
-	cutOff := runCtx.Err() != nil || (!w.r.byCount && !end.Before(w.r.end))
+	// a little before the context itself reports it.) But the failures
+	// that showed the server gone, and stopped the run, are results.
+	goneFailure := w.r.gone.Load() && (kind == stats.ErrRefused || kind == stats.ErrTimeout) && !errors.Is(failure, context.Canceled)
+	cutOff := (runCtx.Err() != nil && !goneFailure) || (!w.r.byCount && !end.Before(w.r.end))
 	if !measuring || (failure != nil && cutOff) {
 		return
 	}

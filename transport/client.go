@@ -145,6 +145,9 @@ func (c *Client) newTCP(opts ClientOptions, tlsConf *tls.Config) *http.Transport
 func (c *Client) newH3(opts ClientOptions, tlsConf *tls.Config) *http3.Transport {
 	qconf := opts.Config.QUIC.quicConfig()
 	qconf.HandshakeIdleTimeout = opts.Config.dialTimeout()
+	if qconf.MaxIdleTimeout == 0 {
+		qconf.MaxIdleTimeout = DefaultClientQUICIdleTimeout
+	}
 	if opts.Config.QUIC.Trace {
 		qconf.Tracer = c.quic.Tracer()
 	}

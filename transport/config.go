@@ -24,6 +24,10 @@ const (
 	// frames and read calls (figures in docs/measurements/); set 16Ki to
 	// measure Go's stock client.
 	DefaultClientMaxReadFrameSize = units.MiB
+	// DefaultClientQUICIdleTimeout is the QUIC idle timeout of httpvs's
+	// clients when QUIC.MaxIdleTimeout is zero: a request to a server that
+	// died fails after this long instead of quic-go's 30 s.
+	DefaultClientQUICIdleTimeout = 5 * time.Second
 	// DefaultDialTimeout bounds connection set-up (TCP, TLS, QUIC handshakes).
 	DefaultDialTimeout = 10 * time.Second
 )
@@ -62,9 +66,10 @@ type QUIC struct {
 	InitialConnectionReceiveWindow units.Bytes `json:"initial_connection_receive_window"` // starting connection window
 	MaxConnectionReceiveWindow     units.Bytes `json:"max_connection_receive_window"`     // ceiling of the connection window
 	MaxIncomingStreams             int64       `json:"max_incoming_streams"`              // bidirectional streams the peer may open at once
-	// MaxIdleTimeout closes a connection silent this long (quic-go's
-	// default: 30 s). A killed peer's QUIC connection lasts until then:
-	// UDP has no reset.
+	// MaxIdleTimeout closes a connection silent this long. A killed peer's
+	// QUIC connection lasts until then: UDP has no reset. Zero means
+	// quic-go's 30 s on servers and DefaultClientQUICIdleTimeout on
+	// httpvs's clients, so that a dead server shows within seconds.
 	MaxIdleTimeout time.Duration `json:"max_idle_timeout_ns"`
 	// Trace counts quic-go's qlog events (congestion window, flow-control
 	// blocked frames) into QUICStats. Off by default: quic-go then builds
