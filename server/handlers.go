@@ -66,6 +66,12 @@ func (s *Server) handleBytes(w http.ResponseWriter, r *http.Request) {
 func (s *Server) handleSink(w http.ResponseWriter, r *http.Request) {
 	c := s.counter(r)
 	c.requests.Add(1)
+	if r.ContentLength > int64(s.maxSize) {
+		// The declared length says it already: refuse before reading a byte.
+		c.aborted.Add(1)
+		http.Error(w, fmt.Sprintf("upload of %d bytes is above this server's size limit %s (%d bytes)", r.ContentLength, s.maxSize, s.maxSize), http.StatusRequestEntityTooLarge)
+		return
+	}
 	s.inflight.Add(1)
 	defer s.inflight.Add(-1)
 	bp := s.bufs.Get().(*[]byte)

@@ -97,8 +97,9 @@ func TestSinkEchoSmall(t *testing.T) {
 	if rec := do(t, h, "DELETE", "/small", nil, nil); rec.Code != http.StatusMethodNotAllowed {
 		t.Fatalf("DELETE /small: %d", rec.Code)
 	}
+	// The 1001-byte upload declared its length: refused unread.
 	st := s.Stats().Protocols["h1"]
-	if st.Requests != 4 || st.BodyBytesReceived != 999+1001+5 || st.Aborted != 1 {
+	if st.Requests != 4 || st.BodyBytesReceived != 999+5 || st.Aborted != 1 {
 		t.Fatalf("counters %+v", st)
 	}
 }
@@ -152,5 +153,29 @@ func TestProfilingRoutes(t *testing.T) {
 	}
 	if rec := do(t, h, "GET", "/debug/profile/heap", nil, nil); rec.Code != 200 || rec.Body.Len() == 0 {
 		t.Fatalf("heap: %d, %d bytes", rec.Code, rec.Body.Len())
+	}
+}
+
+// untouchable fails the test that reads it.
+type untouchable struct{ t *testing.T }
+
+func (u untouchable) Read([]byte) (int, error) {
+	u.t.Error("an upload whose declared length is over the limit was read")
+	return 0, io.EOF
+}
+
+// TestSinkRefusesDeclaredOversize: an upload whose Content-Length is over
+// the limit gets 413 before a byte of it is read.
+func TestSinkRefusesDeclaredOversize(t *testing.T) {
+	s := New(Options{MaxSize: 1000})
+	req := httptest.NewRequest("PUT", "/sink", untouchable{t})
+	req.ContentLength = 2_000_000_000_000
+	rec := httptest.NewRecorder()
+	s.Handler().ServeHTTP(rec, req)
+	if rec.Code != http.StatusRequestEntityTooLarge || !strings.Contains(rec.Body.String(), "2000000000000 bytes") {
+		t.Fatalf("%d %s", rec.Code, rec.Body)
+	}
+	if st := s.Stats().Protocols["h1"]; st.Aborted != 1 || st.BodyBytesReceived != 0 {
+		t.Fatalf("counted %+v", st)
 	}
 }

@@ -280,3 +280,37 @@ func TestHelpAndVersion(t *testing.T) {
 		t.Fatalf("version: exit %d, %q", code, stdout)
 	}
 }
+
+// TestServeSideBySide: with the default native gRPC address taken (by
+// another httpvs serve, say), a second serve with its own --listen starts
+// all the same, says so, and prints where its gRPC listens.
+func TestServeSideBySide(t *testing.T) {
+	if ln, err := net.Listen("tcp", "127.0.0.1:9090"); err == nil {
+		defer ln.Close()
+	} // else something already holds it: taken either way
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out, errOut syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- Main(ctx, []string{"serve", "--listen", "127.0.0.1:0", "--tls-listen", "127.0.0.1:0", "--no-h3"}, &out, &errOut)
+	}()
+	grpcRE := regexp.MustCompile(`gRPC\s+127\.0\.0\.1:(\d+)`)
+	deadline := time.Now().Add(10 * time.Second)
+	var m []string
+	for m == nil && time.Now().Before(deadline) {
+		select {
+		case code := <-done:
+			t.Fatalf("serve exited %d: %s", code, errOut.String())
+		case <-time.After(20 * time.Millisecond):
+		}
+		m = grpcRE.FindStringSubmatch(out.String())
+	}
+	if m == nil || m[1] == "9090" || !strings.Contains(errOut.String(), "127.0.0.1:9090 is taken") {
+		t.Fatalf("gRPC address %v; stderr %q", m, errOut.String())
+	}
+	cancel()
+	if code := <-done; code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+}

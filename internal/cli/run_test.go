@@ -82,32 +82,7 @@ func TestRunQuickEndToEnd(t *testing.T) {
 			t.Errorf("%s/%s: skipped %q, %d repetitions", c.Scenario, c.Protocol, c.Skipped, len(c.Repetitions))
 			continue
 		}
-		if c.Protocol == matrix.NativeColumn {
-			c.Protocol = "h2c" // grpc-go's own HTTP/2, cleartext
-		}
-		r := c.Repetitions[0]
-		if c.Negotiated != c.Protocol || r.Errors.Total != 0 || r.Value <= 0 {
-			t.Errorf("%s/%s: negotiated %q, errors %v (%s), value %v", c.Scenario, c.Protocol, c.Negotiated, r.Errors, r.FirstError, r.Value)
-		}
-		if r.ClientGoroutinesPeak <= 0 {
-			t.Errorf("%s/%s: client goroutines at peak %d", c.Scenario, c.Protocol, r.ClientGoroutinesPeak)
-		}
-		if r.Server == nil {
-			t.Errorf("%s/%s: no server counters: %s", c.Scenario, c.Protocol, r.ServerNote)
-		} else {
-			sc, _ := matrix.ScenarioByName(c.Scenario)
-			if r.Server.Process.GoroutinesPeak <= 0 || (sc.Transfer() && r.Server.Process.GoroutinesPeak < int64(r.Streams)) {
-				// The child serves each transfer on a goroutine for all of
-				// its length; short requests may fall between two samples.
-				t.Errorf("%s/%s: server goroutines at peak %d for %d streams", c.Scenario, c.Protocol, r.Server.Process.GoroutinesPeak, r.Streams)
-			}
-			// The child server counted exactly the body bytes the client did.
-			pc := r.Server.Protocols[c.Protocol]
-			moved := pc.BodyBytesSent + pc.BodyBytesReceived
-			if sc.Transfer() && (moved != r.Bytes || r.Bytes != int64(r.Streams)*r.SizeBytes) {
-				t.Errorf("%s/%s: client %d bytes, server %d, want %d x %d", c.Scenario, c.Protocol, r.Bytes, moved, r.Streams, r.SizeBytes)
-			}
-		}
+		checkQuickCell(t, c)
 		if c.Protocol == "h1" && c.RatioToH1 != 1 {
 			t.Errorf("%s/h1: ratio %v, want 1", c.Scenario, c.RatioToH1)
 		}
@@ -122,6 +97,39 @@ func TestRunQuickEndToEnd(t *testing.T) {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("table lacks %q:\n%s", want, stdout)
 		}
+	}
+}
+
+// checkQuickCell checks one measured cell of a quick run: negotiated as
+// asked, no errors, a value, goroutine peaks at both ends, and the child
+// server's byte counts equal to the client's.
+func checkQuickCell(t *testing.T, c matrix.Cell) {
+	t.Helper()
+	if c.Protocol == matrix.NativeColumn {
+		c.Protocol = "h2c" // grpc-go's own HTTP/2, cleartext
+	}
+	r := c.Repetitions[0]
+	if c.Negotiated != c.Protocol || r.Errors.Total != 0 || r.Value <= 0 {
+		t.Errorf("%s/%s: negotiated %q, errors %v (%s), value %v", c.Scenario, c.Protocol, c.Negotiated, r.Errors, r.FirstError, r.Value)
+	}
+	if r.ClientGoroutinesPeak <= 0 {
+		t.Errorf("%s/%s: client goroutines at peak %d", c.Scenario, c.Protocol, r.ClientGoroutinesPeak)
+	}
+	if r.Server == nil {
+		t.Errorf("%s/%s: no server counters: %s", c.Scenario, c.Protocol, r.ServerNote)
+		return
+	}
+	sc, _ := matrix.ScenarioByName(c.Scenario)
+	if r.Server.Process.GoroutinesPeak <= 0 || (sc.Transfer() && r.Server.Process.GoroutinesPeak < int64(r.Streams)) {
+		// The child serves each transfer on a goroutine for all of its
+		// length; short requests may fall between two samples.
+		t.Errorf("%s/%s: server goroutines at peak %d for %d streams", c.Scenario, c.Protocol, r.Server.Process.GoroutinesPeak, r.Streams)
+	}
+	// The child server counted exactly the body bytes the client did.
+	pc := r.Server.Protocols[c.Protocol]
+	moved := pc.BodyBytesSent + pc.BodyBytesReceived
+	if sc.Transfer() && (moved != r.Bytes || r.Bytes != int64(r.Streams)*r.SizeBytes) {
+		t.Errorf("%s/%s: client %d bytes, server %d, want %d x %d", c.Scenario, c.Protocol, r.Bytes, moved, r.Streams, r.SizeBytes)
 	}
 }
 

@@ -1,13 +1,19 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log"
 	"net"
 	"os"
+	"strings"
+	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/httpvs/httpvs/internal/fdlimit"
@@ -80,12 +86,26 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		GRPCListen:       *grpcListen,
 		SampleGoroutines: true,
 	}
+	logged := &lineCounter{}
+	sc.Transport.ErrorLog = log.New(logged, "", 0)
 	if *verbose {
 		sc.Transport.ErrorLog = log.New(e.stderr, "httpvs serve: ", log.LstdFlags)
 	}
+	grpcDefault := !flagGiven(fs, "grpc-listen")
 	srv, err := server.Start(sc)
+	if err != nil && grpcDefault && errors.Is(err, syscall.EADDRINUSE) && strings.Contains(err.Error(), "gRPC") {
+		// Another httpvs serve holds the default gRPC port: a second server
+		// with its own --listen should start all the same, on a port of
+		// its own, printed in the banner.
+		sc.GRPCListen = net.JoinHostPort(hostOf(sc.GRPCListen), "0")
+		fmt.Fprintf(e.stderr, "httpvs serve: %s is taken; native gRPC listens on another port (see below)\n", *grpcListen)
+		srv, err = server.Start(sc)
+	}
 	if err != nil {
 		return err
+	}
+	if lim := fdlimit.Limit(); lim > 0 && *maxConns > 0 && 2**maxConns+fdlimit.Reserve > lim {
+		fmt.Fprintf(e.stderr, "warning: the open-file limit is %d, below what --max-conns %d on two listeners needs (%d); raise it (ulimit -n) or lower --max-conns\n", lim, *maxConns, 2**maxConns+fdlimit.Reserve)
 	}
 	defer srv.Close()
 	ts, grpcAddr := srv.Transport, srv.GRPCAddr
@@ -123,7 +143,35 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	fmt.Fprintf(e.stdout, "httpvs serve: stopped after %s: %d requests, %s sent, %s received\n",
 		time.Duration(st.Seconds*float64(time.Second)).Round(time.Second), total.Requests,
 		units.Bytes(total.BodyBytesSent).Human(), units.Bytes(total.BodyBytesReceived).Human())
+	if n := logged.n.Load(); n > 0 {
+		fmt.Fprintf(e.stdout, "httpvs serve: net/http logged %d connection errors (TLS handshakes, resets); -v prints them\n", n)
+	}
 	return nil
+}
+
+// lineCounter is a log destination that only counts lines: net/http's
+// per-connection errors would flood a terminal under load.
+type lineCounter struct{ n atomic.Int64 }
+
+func (c *lineCounter) Write(p []byte) (int, error) {
+	c.n.Add(int64(bytes.Count(p, []byte("\n"))))
+	return len(p), nil
+}
+
+// flagGiven says whether the flag name was set on the command line.
+func flagGiven(fs *flagSet, name string) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
+}
+
+// hostOf returns addr's host, or addr itself when it has no port.
+func hostOf(addr string) string {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return addr
+	}
+	return host
 }
 
 // serveChecks are the serve flags checked before anything listens.
