@@ -13,6 +13,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/httpvs/httpvs/bookstore/bookstorepb"
+	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -180,5 +181,28 @@ func BenchmarkGRPCParallel(b *testing.B) {
 				}
 			})
 		})
+	}
+}
+
+// TestInsecureSkipsVerification: the TLS bindings refuse a certificate
+// they do not trust, and take it with Insecure (curl -k), as the HTTP
+// clients do.
+func TestInsecureSkipsVerification(t *testing.T) {
+	addrs, _ := servers(t)
+	for _, b := range []Binding{ServeHTTPH2, JSONH1TLS} {
+		for _, insecure := range []bool{false, true} {
+			c, err := NewClient(ClientOptions{Binding: b, Addr: addrs[b], Insecure: insecure})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, _, err = c.Call(context.Background())
+			c.Close()
+			if insecure && err != nil {
+				t.Errorf("%s with Insecure: %v", b, err)
+			}
+			if !insecure && (err == nil || transport.Classify(err) != stats.ErrTLS) {
+				t.Errorf("%s without trust: err %v (kind %v), want a TLS failure", b, err, transport.Classify(err))
+			}
+		}
 	}
 }

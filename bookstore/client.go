@@ -55,6 +55,8 @@ type ClientOptions struct {
 	Addr string
 	// RootCAs are trusted for TLS bindings; nil means the system's.
 	RootCAs *x509.CertPool
+	// Insecure skips certificate verification on TLS bindings (curl -k).
+	Insecure bool
 	// Name is the book asked for; empty means DefaultBookName.
 	Name string
 }
@@ -83,7 +85,7 @@ func NewClient(opts ClientOptions) (*Client, error) {
 	case Native, ServeHTTPH2C, ServeHTTPH2:
 		creds := insecure.NewCredentials()
 		if opts.Binding == ServeHTTPH2 {
-			creds = credentials.NewTLS(&tls.Config{RootCAs: opts.RootCAs})
+			creds = credentials.NewTLS(&tls.Config{RootCAs: opts.RootCAs, InsecureSkipVerify: opts.Insecure})
 		}
 		dial := func(ctx context.Context, addr string) (net.Conn, error) {
 			c.dials.Add(1)
@@ -100,7 +102,7 @@ func NewClient(opts ClientOptions) (*Client, error) {
 		if opts.Binding == JSONH1TLS {
 			p, scheme = transport.H1TLS, "https"
 		}
-		hc, err := transport.NewClient(transport.ClientOptions{Protocol: p, RootCAs: opts.RootCAs, MaxConnsPerHost: 1})
+		hc, err := transport.NewClient(transport.ClientOptions{Protocol: p, RootCAs: opts.RootCAs, Insecure: opts.Insecure, MaxConnsPerHost: 1})
 		if err != nil {
 			return nil, err
 		}

@@ -30,21 +30,21 @@ const (
 // short transfer, and returns a transfer scenario's total size: Options.Size,
 // or what the probe moved scaled to Duration. skipped, when set, says why
 // the cell cannot be measured.
-func (r *runner) prepare(ctx context.Context, sc Scenario, col column) (size units.Bytes, skipped string) {
+func (r *runner) prepare(ctx context.Context, sc Scenario, col column) (size units.Bytes, skipped string, failed bool) {
 	p := col.proto
 	base := r.opts.Target.base(p)
 	switch {
 	case col.native && r.opts.Target.GRPC == "":
-		return 0, "no native gRPC target given"
+		return 0, "no native gRPC target given", false
 	case sc.rpc && p == transport.H3:
-		return 0, "no gRPC binding over HTTP/3 (grpc-go speaks HTTP/2)"
+		return 0, "no gRPC binding over HTTP/3 (grpc-go speaks HTTP/2)", false
 	case col.native:
 	case base == "":
 		kind := "cleartext"
 		if p.TLS() {
 			kind = "TLS"
 		}
-		return 0, fmt.Sprintf("no %s target URL for %s", kind, p)
+		return 0, fmt.Sprintf("no %s target URL for %s", kind, p), false
 	}
 	if !sc.Transfer() {
 		res, err := load.Run(ctx, r.loadConfig(sc, col, func(c *load.Config) {
@@ -53,32 +53,32 @@ func (r *runner) prepare(ctx context.Context, sc Scenario, col column) (size uni
 		}))
 		switch {
 		case err != nil:
-			return 0, err.Error()
+			return 0, err.Error(), true
 		case res.Errors.Total > 0:
-			return 0, fmt.Sprintf("%s %s over %s failed: %s", sc.method, sc.path, p, res.FirstError)
+			return 0, fmt.Sprintf("%s %s over %s failed: %s", sc.method, sc.path, p, res.FirstError), !onlyStatus(res.Errors)
 		case res.Protocol != p.String():
-			return 0, fmt.Sprintf("asked for %s, the server answered over %s", p, res.Protocol)
+			return 0, fmt.Sprintf("asked for %s, the server answered over %s", p, res.Protocol), true
 		}
-		return 0, ""
+		return 0, "", false
 	}
 	// One small transfer per stream checks the endpoint and the protocol
 	// (a probe cut off by time may not see a response: uploads).
 	res, err := transfer.Run(ctx, r.transferPlan(sc, p, units.Bytes(sc.streams)*units.KiB))
 	switch {
 	case err != nil:
-		return 0, err.Error()
+		return 0, err.Error(), true
 	case res.Errors.Total > 0:
-		return 0, fmt.Sprintf("%s over %s failed: %s", sc.Name, p, res.FirstError)
+		return 0, fmt.Sprintf("%s over %s failed: %s", sc.Name, p, res.FirstError), !onlyStatus(res.Errors)
 	case res.Protocol != p.String():
-		return 0, fmt.Sprintf("asked for %s, the server answered over %s", p, res.Protocol)
+		return 0, fmt.Sprintf("asked for %s, the server answered over %s", p, res.Protocol), true
 	}
 	if r.opts.Size > 0 {
-		return r.opts.Size, ""
+		return r.opts.Size, "", false
 	}
 	plan := r.transferPlan(sc, p, probeSize)
 	plan.Timeout = max(min(r.opts.Duration/2, maxProbe), minProbe)
 	if res, err = transfer.Run(ctx, plan); err != nil {
-		return 0, err.Error()
+		return 0, err.Error(), true
 	}
 	size = units.Bytes(sc.streams) * minPerStream
 	if res.Bytes > 0 && res.Seconds > 0 {
@@ -87,8 +87,13 @@ func (r *runner) prepare(ctx context.Context, sc Scenario, col column) (size uni
 		rate := float64(res.Bytes) / res.Seconds
 		size = max(units.Bytes(rate*r.opts.Duration.Seconds())/units.MiB*units.MiB, size)
 	}
-	return size, ""
+	return size, "", false
 }
+
+// onlyStatus says whether every failure was an HTTP status: the target
+// lacks the endpoint, which skips the cell; any other failure (TLS, a
+// refused connection, the wrong protocol) means it could not be measured.
+func onlyStatus(e stats.ErrorCounts) bool { return e.Total == e.Status }
 
 // transferPlan is a transfer of total bytes split across sc's streams.
 func (r *runner) transferPlan(sc Scenario, p transport.Protocol, total units.Bytes) transfer.Plan {

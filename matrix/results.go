@@ -69,6 +69,11 @@ type Cell struct {
 	Metric     string `json:"metric"` // MetricBytesPerSecond or MetricRequestsPerSecond
 	// Skipped, when set, says why the cell was not measured.
 	Skipped string `json:"skipped,omitempty"`
+	// Failed says the cell was skipped because its check failed (TLS, a
+	// refused connection, the wrong protocol), not because the target
+	// lacks the endpoint or the transport: the run did not measure what
+	// it was asked to.
+	Failed bool `json:"failed,omitempty"`
 	// Median, Min and Max summarise Value over the repetitions.
 	Median float64 `json:"median"`
 	Min    float64 `json:"min"`

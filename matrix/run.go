@@ -238,7 +238,7 @@ func (r *runner) scenario(ctx context.Context, sc Scenario) []Cell {
 		if ctx.Err() != nil {
 			continue
 		}
-		sizes[i], cells[i].Skipped = r.prepare(ctx, sc, col)
+		sizes[i], cells[i].Skipped, cells[i].Failed = r.prepare(ctx, sc, col)
 		if cells[i].Skipped != "" {
 			r.total -= r.opts.Repeat
 		}

@@ -48,7 +48,24 @@ func finishRun(e *env, f *runFlags, res *matrix.Results) error {
 		fmt.Fprintf(e.stderr, "httpvs run: %s: the report holds the %d cells measured until then, marked partial\n", res.PartialReason, len(res.Cells))
 		return errReported
 	}
+	if n, first := failedCells(res); n > 0 {
+		fmt.Fprintf(e.stderr, "httpvs run: %d cells could not be measured; first: %s\n", n, first)
+		return errReported
+	}
 	return nil
+}
+
+// failedCells counts the cells whose check failed, and names the first.
+func failedCells(res *matrix.Results) (n int, first string) {
+	for _, c := range res.Cells {
+		if c.Failed {
+			if n == 0 {
+				first = c.Scenario + "/" + c.Protocol + ": " + c.Skipped
+			}
+			n++
+		}
+	}
+	return n, first
 }
 
 // writeResults writes results.json and the reports to a new directory
