@@ -104,8 +104,8 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if lim := fdlimit.Limit(); lim > 0 && *maxConns > 0 && 2**maxConns+fdlimit.Reserve > lim {
-		fmt.Fprintf(e.stderr, "warning: the open-file limit is %d, below what --max-conns %d on two listeners needs (%d); raise it (ulimit -n) or lower --max-conns\n", lim, *maxConns, 2**maxConns+fdlimit.Reserve)
+	if lim := fdlimit.Limit(); lim > 0 && *maxConns > 0 && *maxConns+fdlimit.Reserve > lim {
+		fmt.Fprintf(e.stderr, "warning: the open-file limit is %d, below what --max-conns %d needs (%d); connections past it will be refused: raise it (ulimit -n) or lower --max-conns\n", lim, *maxConns, *maxConns+fdlimit.Reserve)
 	}
 	defer srv.Close()
 	ts, grpcAddr := srv.Transport, srv.GRPCAddr
