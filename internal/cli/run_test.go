@@ -120,10 +120,12 @@ func checkQuickCell(t *testing.T, c matrix.Cell) {
 		return
 	}
 	sc, _ := matrix.ScenarioByName(c.Scenario)
-	if r.Server.Process.GoroutinesPeak <= 0 || (sc.Transfer() && r.Server.Process.GoroutinesPeak < int64(r.Streams)) {
-		// The child serves each transfer on a goroutine for all of its
-		// length; short requests may fall between two samples.
-		t.Errorf("%s/%s: server goroutines at peak %d for %d streams", c.Scenario, c.Protocol, r.Server.Process.GoroutinesPeak, r.Streams)
+	// The peak is sampled every 10 ms: that it was measured is all a test
+	// can ask. Even a transfer's goroutines need not all be alive at one
+	// sample (under load the first of 100 1-MiB streams can end before the
+	// last starts: 94 of 100 seen).
+	if r.Server.Process.GoroutinesPeak <= 0 {
+		t.Errorf("%s/%s: server goroutines at peak %d", c.Scenario, c.Protocol, r.Server.Process.GoroutinesPeak)
 	}
 	// The child server counted exactly the body bytes the client did.
 	pc := r.Server.Protocols[c.Protocol]
