@@ -184,19 +184,50 @@ func (r *runner) loadConfig(sc Scenario, col column, edit func(*load.Config)) lo
 // minRequests is the fewest completed requests a load repetition needs;
 // with fewer (a slow transport, a race-detector build) it is run again for
 // longer, at most twice, each time four times as long, as go test -bench
-// grows b.N.
+// grows b.N. A repetition that finished no request at all is grown further,
+// as long as the next try still fits in the repetition's Timeout: under
+// CPU starvation 50 concurrent h3 echoes can take longer than 1.6 s a round,
+// and a closed loop counts only requests that both start and end inside
+// the measured window. If none ever finishes the repetition is an error of
+// kind timeout saying so, never a silent 0.
 const minRequests = 20
 
 // load measures one repetition of a request scenario.
 func (r *runner) load(ctx context.Context, sc Scenario, col column) Repetition {
 	d := r.opts.Duration
-	for try := 0; ; try++ {
+	var spent time.Duration
+	for try := 1; ; try++ {
 		m := r.loadOnce(ctx, sc, col, d)
-		if m.Requests >= minRequests || try == 2 || m.Interrupted || m.FirstError != "" || ctx.Err() != nil {
+		spent += r.opts.Warmup + d
+		switch {
+		case m.Interrupted || m.FirstError != "" || ctx.Err() != nil || m.Requests >= minRequests:
+			return m
+		case m.Requests > 0 && try >= 3:
+			return m // few, but measured
+		case m.Requests == 0 && spent+r.opts.Warmup+4*d > r.opts.Timeout:
+			nothingFinished(&m, col, try, d, r.opts.Warmup)
 			return m
 		}
 		d *= 4
 	}
+}
+
+// nothingFinished turns a repetition that completed no request and met
+// no error into a timeout error that says what was missing.
+func nothingFinished(m *Repetition, col column, tries int, d, warmup time.Duration) {
+	cause := fmt.Sprintf("%d connection(s) set up but no response finished", m.Connections)
+	if m.Connections == 0 {
+		switch {
+		case col.proto == transport.H3:
+			cause = "no QUIC connection set up: the handshake did not complete"
+		case col.proto.TLS():
+			cause = "no connection set up: TCP connect or TLS handshake did not complete"
+		default:
+			cause = "no connection set up: TCP connect did not complete"
+		}
+	}
+	m.Errors.Count(stats.ErrTimeout)
+	m.FirstError = fmt.Sprintf("%s: no request finished in %d tries, the last %v measured after %v warmup (%s)", col.name, tries, d, warmup, cause)
 }
 
 // loadOnce runs one load of sc over col measured for d.
