@@ -27,11 +27,17 @@ type run struct {
 	open    bool
 	byCount bool
 
-	start      time.Time // workers start
-	measureAt  time.Time // warmup ends
-	end        time.Time // duration mode: measuring ends; count mode: hard bound
-	interval   float64   // open loop: nanoseconds between intended sends
-	maxTickets int64     // count mode: last ticket + 1 (open loop includes warmup tickets)
+	start     time.Time // workers start
+	measureAt time.Time // warmup ends
+	// measuring turns true when the measured phase begins: at the start
+	// without a warmup, else once MeasureStart has returned and the
+	// client's figures are read (measuredFrom), so that counters read in
+	// MeasureStart cover every request a closed loop counts.
+	measuring    atomic.Bool
+	measuredFrom time.Time // written before measured is closed
+	end          time.Time // duration mode: measuring ends; count mode: hard bound
+	interval     float64   // open loop: nanoseconds between intended sends
+	maxTickets   int64     // count mode: last ticket + 1 (open loop includes warmup tickets)
 
 	tickets atomic.Int64 // claimed request slots
 
@@ -227,6 +233,8 @@ func (r *run) schedule(start time.Time) {
 	cfg := r.cfg
 	r.start = start
 	r.measureAt = r.start.Add(cfg.Warmup)
+	r.measuredFrom = r.measureAt
+	r.measuring.Store(cfg.Warmup == 0)
 	if r.byCount {
 		r.end = r.measureAt.Add(cfg.MaxDuration)
 		r.maxTickets = cfg.Requests
@@ -283,6 +291,10 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		}
 		peak = procstat.StartGoroutinePeak()
 		before = takeSample()
+		if !r.measuring.Load() {
+			r.measuredFrom = time.Now()
+			r.measuring.Store(true)
+		}
 		close(measured)
 	}()
 	stopProgress := r.progress(runCtx)
@@ -328,9 +340,15 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if r.gone.Load() {
 		res.Stopped = fmt.Sprintf("stopped early: every request was refused or timed out for over %v, with no success (the server is gone?)", GoneAfter)
 	}
-	window := finished.Sub(r.measureAt)
+	// A closed loop measures from when its measured phase began; an open
+	// one from measureAt, by its requests' intended times.
+	from := r.measuredFrom
+	if r.open {
+		from = r.measureAt
+	}
+	window := finished.Sub(from)
 	if !r.byCount && finished.After(r.end) {
-		window = r.end.Sub(r.measureAt)
+		window = r.end.Sub(from)
 	}
 	res.Seconds = max(window.Seconds(), 0)
 	if res.Seconds > 0 {

@@ -126,12 +126,14 @@ func (w *worker) loop(ctx context.Context) {
 }
 
 // claim takes a closed loop's next request slot: ok false when the run is
-// over, measuring false during the warmup.
+// over, measuring false until the measured phase has begun (the warmup,
+// then MeasureStart: a request claimed while the server's counters are
+// being read is not counted, since they may not include it).
 func (r *run) claim(ctx context.Context) (measuring, ok bool) {
 	if ctx.Err() != nil {
 		return false, false
 	}
-	measuring = !time.Now().Before(r.measureAt)
+	measuring = r.measuring.Load()
 	if measuring && r.byCount && r.tickets.Add(1) > r.maxTickets {
 		return false, false
 	}
