@@ -240,8 +240,13 @@ func (r *runner) loadOnce(ctx context.Context, sc Scenario, col column, d time.D
 		c.Duration = d
 		c.MeasureStart = func() { before, note = r.serverStats(ctx) }
 		c.MeasureEnd = func() {
-			if before != nil && ctx.Err() == nil {
+			switch {
+			case before != nil && ctx.Err() == nil:
 				after, note = r.serverStats(ctx)
+			case before == nil && note == "":
+				// load skips MeasureStart when the run ended first (a
+				// starved goroutine): say so rather than leave no reason.
+				note = "server counters not read: the run ended before its measured phase began"
 			}
 		}
 	})

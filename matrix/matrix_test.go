@@ -179,7 +179,7 @@ func TestGRPCScenarioEveryBinding(t *testing.T) {
 		// through net/http as the column's transport.
 		counted := c.Protocol
 		if r.Server == nil {
-			t.Fatalf("%s/%s: no server counters", c.Scenario, c.Protocol)
+			t.Fatalf("%s/%s: no server counters: %s", c.Scenario, c.Protocol, r.ServerNote)
 		}
 		if got := r.Server.Protocols[counted].Requests; got < r.Requests/2 {
 			t.Errorf("%s/%s: server counted %d calls, client %d", c.Scenario, c.Protocol, got, r.Requests)
