@@ -147,16 +147,19 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		}
 	}
 	start := time.Now()
+	parent := ctx
 	ctx, cancel := context.WithDeadline(ctx, start.Add(opts.Budget))
 	defer cancel()
 	b := &bench{opts: opts, servers: map[units.Bytes]*server.Running{}}
 	defer b.close()
 	rep := &Report{}
-	// Each transport gets an equal share of what is left; the final
-	// measurements need about 6 trials.
+	// Each transport gets an equal share of what is left.
 	for i, p := range opts.Protocols {
 		share := time.Until(start.Add(opts.Budget)) / time.Duration(len(opts.Protocols)-i)
-		res, err := b.search(ctx, p, time.Now().Add(share-6*opts.Trial))
+		res, err := b.search(ctx, p, time.Now().Add(share))
+		if errors.Is(err, errCutOff) && parent.Err() != nil {
+			break // interrupted: keep what was measured in full
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -167,17 +170,22 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	return rep, nil
 }
 
-// search tunes p until searchEnd, then measures h1, the default and the
-// best side by side. Each candidate is measured back to back with the
-// current best.
-func (b *bench) search(ctx context.Context, p transport.Protocol, searchEnd time.Time) (Result, error) {
+// errCutOff is a measurement the budget or an interrupt ended before it
+// moved anything: no figure, rather than 0 B/s.
+var errCutOff = errors.New("cut off before it moved anything")
+
+// search tunes p, then measures h1, the default and the best side by side,
+// all before shareEnd. Each candidate is measured back to back with the
+// current best. The search stops while the pair and the final 6
+// measurements still fit, each as long as a measurement has taken so far.
+func (b *bench) search(ctx context.Context, p transport.Protocol, shareEnd time.Time) (Result, error) {
 	res := Result{Protocol: p.String(), Default: defaults(p)}
 	best := res.Default
 	for pass := 0; pass < 3; pass++ {
 		improved := false
 		for _, k := range knobs(p) {
 			for _, v := range k.values {
-				if time.Now().After(searchEnd) || ctx.Err() != nil {
+				if time.Until(shareEnd) < 8*b.perMeasure() || ctx.Err() != nil {
 					goto final
 				}
 				cand := best
@@ -188,11 +196,15 @@ func (b *bench) search(ctx context.Context, p transport.Protocol, searchEnd time
 				// Paired with a fresh measurement of the best, so that drift
 				// on a shared machine hits both; a candidate must win clearly.
 				rate, _, err := b.measure(ctx, p, cand)
-				if err != nil {
+				if errors.Is(err, errCutOff) {
+					goto final
+				} else if err != nil {
 					return res, err
 				}
 				bestRate, _, err := b.measure(ctx, p, best)
-				if err != nil {
+				if errors.Is(err, errCutOff) {
+					goto final
+				} else if err != nil {
 					return res, err
 				}
 				res.Trials += 2
@@ -211,18 +223,29 @@ final:
 	var defRep transfer.Result
 	for i := 0; i < 2 && ctx.Err() == nil; i++ {
 		h1, _, err := b.measure(ctx, transport.H1, Settings{ReadSize: 256 * units.KiB, WriteSize: 256 * units.KiB})
-		if err != nil {
+		if errors.Is(err, errCutOff) {
+			break
+		} else if err != nil {
 			return res, err
 		}
 		d, dr, err := b.measure(ctx, p, res.Default)
-		if err != nil {
+		if errors.Is(err, errCutOff) {
+			break
+		} else if err != nil {
 			return res, err
 		}
 		bb, _, err := b.measure(ctx, p, best)
-		if err != nil {
+		if errors.Is(err, errCutOff) {
+			break
+		} else if err != nil {
 			return res, err
 		}
 		h1s, defs, bests, defRep = append(h1s, h1), append(defs, d), append(bests, bb), dr
+	}
+	if len(h1s) == 0 {
+		// A final figure of 0 would read as "infinitely slower than h1".
+		return res, fmt.Errorf("tune: %s: the budget ran out before the final measurements of h1, the default and the best (a measurement took %v on average; raise --budget): %w",
+			p, b.perMeasure().Round(time.Millisecond), errCutOff)
 	}
 	res.Best = best
 	res.H1BytesPerSecond, res.DefaultBytesPerSecond, res.BestBytesPerSecond = mean(h1s), mean(defs), mean(bests)
@@ -272,6 +295,20 @@ func diagnose(p transport.Protocol, def transfer.Result, r Result) []string {
 type bench struct {
 	opts    Options
 	servers map[units.Bytes]*server.Running
+	// spent and measured time the measure calls so far: their mean
+	// (Trial before the first) is what the search reserves per measurement
+	// still to come.
+	spent    time.Duration
+	measured int
+}
+
+// perMeasure is the mean time a measure call has taken: a trial plus a
+// new connection, under CPU starvation several trials.
+func (b *bench) perMeasure() time.Duration {
+	if b.measured == 0 {
+		return b.opts.Trial
+	}
+	return b.spent / time.Duration(b.measured)
 }
 
 func (b *bench) close() {
@@ -301,6 +338,8 @@ func (b *bench) measure(ctx context.Context, p transport.Protocol, s Settings) (
 	if b.opts.Progress != nil {
 		b.opts.Progress(p.String(), s)
 	}
+	began := time.Now()
+	defer func() { b.spent += time.Since(began); b.measured++ }()
 	ts, err := b.server(s.WriteSize)
 	if err != nil {
 		return 0, transfer.Result{}, err
@@ -325,7 +364,7 @@ func (b *bench) measure(ctx context.Context, p transport.Protocol, s Settings) (
 	if res.Bytes == 0 {
 		// Nothing moved: a failure, not a slow configuration.
 		if ctx.Err() != nil {
-			return 0, res, nil
+			return 0, res, fmt.Errorf("tune: %s download: %w", p, errCutOff)
 		}
 		return 0, res, fmt.Errorf("tune: %s download moved nothing in %v: %s", p, 16*b.opts.Trial, res.FirstError)
 	}

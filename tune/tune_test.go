@@ -2,6 +2,7 @@ package tune
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -37,16 +38,30 @@ func TestShortTune(t *testing.T) {
 		}
 	}
 	h2c := rep.Results[0]
-	// Go's defaults read 8 KiB at a time: the diagnosis must say so.
+	// Go's defaults read 8 KiB at a time: when they measured slower than
+	// h1 (matrix explains gaps below 0.90x) the diagnosis must say so. On
+	// a starved machine both can be held to the same rate by the CPU, and
+	// then there is no gap to explain.
 	found := false
 	for _, d := range h2c.Diagnosis {
 		found = found || strings.Contains(d, "body reads average 8.0 KiB")
 	}
-	if !found {
-		t.Errorf("h2c diagnosis of the defaults %q lacks the 8 KiB reads", h2c.Diagnosis)
+	if gap := h2c.DefaultRatioToH1 < 0.90; gap != found {
+		t.Errorf("h2c defaults at %.2fx h1: diagnosis %q (want the 8 KiB reads named: %v)", h2c.DefaultRatioToH1, h2c.Diagnosis, gap)
 	}
 	if !strings.Contains(h2c.GoCode, "http.HTTP2Config") || !strings.Contains(rep.Results[1].GoCode, "quic.Config") {
 		t.Errorf("Go code:\n%s\n%s", h2c.GoCode, rep.Results[1].GoCode)
+	}
+}
+
+// TestBudgetTooShortIsAnError: when the budget ends before the final
+// measurements, tune says so instead of reporting 0 B/s as a ratio of 0.
+// (A 1 s budget with 1 s trials: h1's trial runs into the deadline with
+// what it moved; the next one starts after it and moves nothing.)
+func TestBudgetTooShortIsAnError(t *testing.T) {
+	rep, err := Run(context.Background(), Options{Protocols: []transport.Protocol{transport.H2C}, Budget: time.Second, Trial: time.Second})
+	if !errors.Is(err, errCutOff) || !strings.Contains(err.Error(), "raise --budget") {
+		t.Fatalf("report %+v, error %v: want the budget named as the cause", rep, err)
 	}
 }
 
