@@ -128,9 +128,12 @@ func (w *worker) loop(ctx context.Context) {
 // claim takes a closed loop's next request slot: ok false when the run is
 // over, measuring false until the measured phase has begun (the warmup,
 // then MeasureStart: a request claimed while the server's counters are
-// being read is not counted, since they may not include it).
+// being read is not counted, since they may not include it). A run by
+// duration is over at its end by the clock, even before a starved timer
+// has cancelled ctx: a request claimed then would be counted in a window
+// that has ended.
 func (r *run) claim(ctx context.Context) (measuring, ok bool) {
-	if ctx.Err() != nil {
+	if ctx.Err() != nil || (!r.byCount && !time.Now().Before(r.end)) {
 		return false, false
 	}
 	measuring = r.measuring.Load()

@@ -216,7 +216,10 @@ func (r *runner) load(ctx context.Context, sc Scenario, col column) Repetition {
 // no error into a timeout error that says what was missing.
 func nothingFinished(m *Repetition, col column, tries int, d, warmup time.Duration) {
 	cause := fmt.Sprintf("%d connection(s) set up but no response finished", m.Connections)
-	if m.Connections == 0 {
+	switch {
+	case m.Seconds == 0 && m.Connections > 0:
+		cause = "the measured phase never began: the server's counters were read after its end"
+	case m.Connections == 0:
 		switch {
 		case col.proto == transport.H3:
 			cause = "no QUIC connection set up: the handshake did not complete"
