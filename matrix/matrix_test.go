@@ -112,19 +112,22 @@ func TestLoadScenariosCountRequests(t *testing.T) {
 		if r.Server == nil {
 			t.Fatalf("%s/%s: no server counters: %s", c.Scenario, c.Protocol, r.ServerNote)
 		}
-		// The server's counters cover the measured phase too: they start
-		// when the warmup ends and stop after the last request, so they
-		// agree with the client's within the requests in flight at either
-		// edge and the time a snapshot takes.
+		// The server's counters bracket the client's measured phase: the
+		// client counts only requests claimed after the first snapshot
+		// returned, and the second is read after its end. So the server's
+		// window holds the client's, and its count holds the client's but
+		// for requests in flight at the end. How much longer the server's
+		// window is depends on how long a /stats read takes on a loaded
+		// machine (0.5 s of a 1.2 s window once): its count is bounded by
+		// the client's rate over that window, not by the client's count.
 		srv := r.Server.Protocols[c.Protocol].Requests
 		slack := 2*int64(r.Streams) + r.Requests/10
-		if srv < r.Requests-slack || srv > r.Requests+slack {
-			t.Errorf("%s/%s: server counted %d requests, client %d (slack %d)", c.Scenario, c.Protocol, srv, r.Requests, slack)
+		atRate := int64(float64(r.Requests) / r.Seconds * r.Server.Seconds * 1.5)
+		if srv < r.Requests-slack || srv > atRate+slack {
+			t.Errorf("%s/%s: server counted %d requests in %.3fs, client %d in %.3fs (slack %d)", c.Scenario, c.Protocol, srv, r.Server.Seconds, r.Requests, r.Seconds, slack)
 		}
-		// The snapshots are HTTP requests to a loaded server: under -race one
-		// can wait tens of milliseconds, so the windows differ by that much.
-		if r.Server.Seconds < r.Seconds*0.6 || r.Server.Seconds > r.Seconds*1.5+0.1 {
-			t.Errorf("%s/%s: server counters cover %.3fs, the client measured %.3fs", c.Scenario, c.Protocol, r.Server.Seconds, r.Seconds)
+		if r.Server.Seconds < r.Seconds-0.001 {
+			t.Errorf("%s/%s: server counters cover %.3fs, less than the client's %.3fs", c.Scenario, c.Protocol, r.Server.Seconds, r.Seconds)
 		}
 		if c.Scenario == "headers-body" && r.Bytes != r.Requests*2*seed004Body {
 			t.Errorf("headers-body/%s: %d body bytes for %d echoes of %d", c.Protocol, r.Bytes, r.Requests, seed004Body)
@@ -250,17 +253,19 @@ func TestLoadWithNothingFinished(t *testing.T) {
 
 func TestNothingFinishedSaysWhy(t *testing.T) {
 	tests := []struct {
-		col   column
-		conns int64
-		want  string
+		col     column
+		conns   int64
+		seconds float64 // the measured window
+		want    string
 	}{
-		{column{name: "h3", proto: transport.H3}, 0, "no QUIC connection set up: the handshake did not complete"},
-		{column{name: "h2", proto: transport.H2}, 0, "no connection set up: TCP connect or TLS handshake did not complete"},
-		{column{name: "h2c", proto: transport.H2C}, 0, "no connection set up: TCP connect did not complete"},
-		{column{name: "h3", proto: transport.H3}, 1, "1 connection(s) set up but no response finished"},
+		{column{name: "h3", proto: transport.H3}, 0, 0.4, "no QUIC connection set up: the handshake did not complete"},
+		{column{name: "h2", proto: transport.H2}, 0, 0.4, "no connection set up: TCP connect or TLS handshake did not complete"},
+		{column{name: "h2c", proto: transport.H2C}, 0, 0.4, "no connection set up: TCP connect did not complete"},
+		{column{name: "h3", proto: transport.H3}, 1, 0.4, "1 connection(s) set up but no response finished"},
+		{column{name: "h1-tls", proto: transport.H1TLS}, 50, 0, "the measured phase never began: the server's counters were read after its end"},
 	}
 	for _, tt := range tests {
-		m := Repetition{Connections: tt.conns}
+		m := Repetition{Connections: tt.conns, Seconds: tt.seconds}
 		nothingFinished(&m, tt.col, 4, 400*time.Millisecond, 25*time.Millisecond)
 		want := tt.col.name + ": no request finished in 4 tries, the last 400ms measured after 25ms warmup (" + tt.want + ")"
 		if m.FirstError != want || m.Errors.Timeout != 1 || m.Errors.Total != 1 {
