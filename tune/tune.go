@@ -150,7 +150,8 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	parent := ctx
 	ctx, cancel := context.WithDeadline(ctx, start.Add(opts.Budget))
 	defer cancel()
-	b := &bench{opts: opts, servers: map[units.Bytes]*server.Running{}}
+	b := &bench{opts: opts, servers: map[units.Bytes]*server.Running{},
+		spent: map[transport.Protocol]time.Duration{}, measured: map[transport.Protocol]int{}}
 	defer b.close()
 	rep := &Report{}
 	// Each transport gets an equal share of what is left.
@@ -177,7 +178,8 @@ var errCutOff = errors.New("cut off before it moved anything")
 // search tunes p, then measures h1, the default and the best side by side,
 // all before shareEnd. Each candidate is measured back to back with the
 // current best. The search stops while the pair and the final 6
-// measurements still fit, each as long as a measurement has taken so far.
+// measurements still fit, each as long as one over its transport has taken
+// so far.
 func (b *bench) search(ctx context.Context, p transport.Protocol, shareEnd time.Time) (Result, error) {
 	res := Result{Protocol: p.String(), Default: defaults(p)}
 	best := res.Default
@@ -185,7 +187,7 @@ func (b *bench) search(ctx context.Context, p transport.Protocol, shareEnd time.
 		improved := false
 		for _, k := range knobs(p) {
 			for _, v := range k.values {
-				if time.Until(shareEnd) < 8*b.perMeasure() || ctx.Err() != nil {
+				if time.Until(shareEnd) < b.reserve(p) || ctx.Err() != nil {
 					goto final
 				}
 				cand := best
@@ -245,7 +247,7 @@ final:
 	if len(h1s) == 0 {
 		// A final figure of 0 would read as "infinitely slower than h1".
 		return res, fmt.Errorf("tune: %s: the budget ran out before the final measurements of h1, the default and the best (a measurement took %v on average; raise --budget): %w",
-			p, b.perMeasure().Round(time.Millisecond), errCutOff)
+			p, b.perMeasure(p).Round(time.Millisecond), errCutOff)
 	}
 	res.Best = best
 	res.H1BytesPerSecond, res.DefaultBytesPerSecond, res.BestBytesPerSecond = mean(h1s), mean(defs), mean(bests)
@@ -295,20 +297,26 @@ func diagnose(p transport.Protocol, def transfer.Result, r Result) []string {
 type bench struct {
 	opts    Options
 	servers map[units.Bytes]*server.Running
-	// spent and measured time the measure calls so far: their mean
-	// (Trial before the first) is what the search reserves per measurement
-	// still to come.
-	spent    time.Duration
-	measured int
+	// spent and measured time each transport's measure calls so far: their
+	// mean is what the search reserves per measurement still to come.
+	spent    map[transport.Protocol]time.Duration
+	measured map[transport.Protocol]int
 }
 
-// perMeasure is the mean time a measure call has taken: a trial plus a
-// new connection, under CPU starvation several trials.
-func (b *bench) perMeasure() time.Duration {
-	if b.measured == 0 {
+// perMeasure is the mean time a measure call over p has taken (Trial
+// before the first): a trial plus a new connection, for h3 under CPU
+// starvation several trials.
+func (b *bench) perMeasure(p transport.Protocol) time.Duration {
+	if b.measured[p] == 0 {
 		return b.opts.Trial
 	}
-	return b.spent / time.Duration(b.measured)
+	return b.spent[p] / time.Duration(b.measured[p])
+}
+
+// reserve is the time a candidate pair over p and the final measurements
+// (twice h1, the default and the best) are expected to take.
+func (b *bench) reserve(p transport.Protocol) time.Duration {
+	return 6*b.perMeasure(p) + 2*b.perMeasure(transport.H1)
 }
 
 func (b *bench) close() {
@@ -339,7 +347,7 @@ func (b *bench) measure(ctx context.Context, p transport.Protocol, s Settings) (
 		b.opts.Progress(p.String(), s)
 	}
 	began := time.Now()
-	defer func() { b.spent += time.Since(began); b.measured++ }()
+	defer func() { b.spent[p] += time.Since(began); b.measured[p]++ }()
 	ts, err := b.server(s.WriteSize)
 	if err != nil {
 		return 0, transfer.Result{}, err

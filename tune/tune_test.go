@@ -3,6 +3,7 @@ package tune
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -42,12 +43,19 @@ func TestShortTune(t *testing.T) {
 	// h1 (matrix explains gaps below 0.90x) the diagnosis must say so. On
 	// a starved machine both can be held to the same rate by the CPU, and
 	// then there is no gap to explain.
+	// The average is measured: reads of an 8 KiB buffer average at most
+	// 8.0 KiB, and less when some return what has arrived so far (7.9 KiB
+	// on a loaded machine).
 	found := false
 	for _, d := range h2c.Diagnosis {
-		found = found || strings.Contains(d, "body reads average 8.0 KiB")
+		var avg float64
+		if _, after, ok := strings.Cut(d, "client body reads average "); ok {
+			_, err := fmt.Sscanf(after, "%g KiB", &avg)
+			found = found || (err == nil && avg > 0 && avg <= 8)
+		}
 	}
 	if gap := h2c.DefaultRatioToH1 < 0.90; gap != found {
-		t.Errorf("h2c defaults at %.2fx h1: diagnosis %q (want the 8 KiB reads named: %v)", h2c.DefaultRatioToH1, h2c.Diagnosis, gap)
+		t.Errorf("h2c defaults at %.2fx h1: diagnosis %q (want reads of at most 8 KiB named: %v)", h2c.DefaultRatioToH1, h2c.Diagnosis, gap)
 	}
 	if !strings.Contains(h2c.GoCode, "http.HTTP2Config") || !strings.Contains(rep.Results[1].GoCode, "quic.Config") {
 		t.Errorf("Go code:\n%s\n%s", h2c.GoCode, rep.Results[1].GoCode)
