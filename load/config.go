@@ -73,9 +73,10 @@ type Config struct {
 	Progress func(Progress)
 	// MeasureStart, if set, is called once when the warmup ends, before the
 	// measured phase's first figures are read: a caller reads the server's
-	// counters there so that they cover the same phase. A closed loop's
-	// measured phase begins when it returns (however long the read takes on
-	// a loaded machine); the end stays Warmup+Duration after the start.
+	// counters there so that they cover the same phase. With a warmup, a
+	// closed loop's measured phase begins when it returns (however long the
+	// read takes on a loaded machine); the end stays Warmup+Duration after
+	// the start.
 	MeasureStart func()
 	// NewCaller, if set, replaces HTTP requests with calls of another
 	// stack (gRPC): each connection slot gets its own Caller, and each
