@@ -153,9 +153,9 @@ func TestDurationBounded(t *testing.T) {
 func TestMeasuredPhaseStartsAfterMeasureStart(t *testing.T) {
 	const slowStart = 50 * time.Millisecond
 	ts, payload := startServer(t, nil)
-	for _, engine := range []string{EngineStd, EngineFast} {
+	for _, engine := range []Engine{Std, Fast} {
 		for _, p := range []transport.Protocol{transport.H1, transport.H2C} {
-			t.Run(engine+"/"+p.String(), func(t *testing.T) {
+			t.Run(engine.String()+"/"+p.String(), func(t *testing.T) {
 				var before, after int64
 				served := func() int64 { return payload.Stats().Protocols[p.String()].Requests }
 				res := mustRun(t, Config{URL: ts.URL(p) + "/small", Client: transport.ClientOptions{Protocol: p},
