@@ -134,3 +134,69 @@ func TestRapidResetLeavesOthersServed(t *testing.T) {
 	}
 	t.Logf("attacker sent %d HEADERS+RST_STREAM pairs before the server stopped it or the flood ended", sent)
 }
+
+// TestPrefaceOnlyConnectionClosed: an h2c connection that sends its preface
+// and SETTINGS and then nothing is closed at the read-header timeout, as an
+// HTTP/1.1 connection that sends nothing is, not held for the idle timeout;
+// one that sends a request in time is served and stays open past it.
+func TestPrefaceOnlyConnectionClosed(t *testing.T) {
+	const timeout = 300 * time.Millisecond
+	s, err := NewServer(ServerOptions{Handler: okHandler, Listen: "127.0.0.1:0", ReadHeaderTimeout: timeout, IdleTimeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	dial := func() (net.Conn, *http2.Framer) {
+		c, err := net.Dial("tcp", s.Addr(H2C))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		if _, err := io.WriteString(c, http2.ClientPreface); err != nil {
+			t.Fatal(err)
+		}
+		fr := http2.NewFramer(c, c)
+		if err := fr.WriteSettings(); err != nil {
+			t.Fatal(err)
+		}
+		return c, fr
+	}
+	// readUntilClosed reads frames until the server closes, returning how
+	// long that took and whether a response's HEADERS came first.
+	readUntilClosed := func(c net.Conn, fr *http2.Framer, wait time.Duration) (time.Duration, bool, error) {
+		start := time.Now()
+		c.SetReadDeadline(start.Add(wait))
+		answered := false
+		for {
+			f, err := fr.ReadFrame()
+			if err != nil {
+				return time.Since(start), answered, err
+			}
+			if _, ok := f.(*http2.HeadersFrame); ok {
+				answered = true
+			}
+		}
+	}
+	idle, fr := dial()
+	took, _, err := readUntilClosed(idle, fr, 10*time.Second)
+	if ne, ok := err.(net.Error); ok && ne.Timeout() {
+		t.Fatalf("preface-only connection still open after %v (read-header timeout %v)", took, timeout)
+	}
+
+	busy, fr := dial()
+	var hb bytes.Buffer
+	enc := hpack.NewEncoder(&hb)
+	for _, f := range [][2]string{{":method", "GET"}, {":scheme", "http"}, {":authority", "x"}, {":path", "/"}} {
+		enc.WriteField(hpack.HeaderField{Name: f[0], Value: f[1]})
+	}
+	if err := fr.WriteHeaders(http2.HeadersFrameParam{StreamID: 1, BlockFragment: hb.Bytes(), EndStream: true, EndHeaders: true}); err != nil {
+		t.Fatal(err)
+	}
+	took, answered, err := readUntilClosed(busy, fr, 3*timeout)
+	if !answered {
+		t.Fatalf("request not answered: %v", err)
+	}
+	if ne, ok := err.(net.Error); !ok || !ne.Timeout() {
+		t.Fatalf("served connection closed after %v (%v); only the idle timeout may close it", took, err)
+	}
+}

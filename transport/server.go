@@ -86,8 +86,22 @@ type Server struct {
 type connMarkKey struct{}
 
 // connMark is attached to every connection's context; the first request on
-// the connection counts the connection for its transport.
-type connMark struct{ counted atomic.Bool }
+// the connection counts the connection for its transport and stops its
+// first-request deadline.
+type connMark struct {
+	counted  atomic.Bool
+	deadline *time.Timer // nil for QUIC connections
+}
+
+// markTCP starts c's first-request deadline: a connection that has not
+// delivered a request's headers within d is closed. net/http's
+// ReadHeaderTimeout does this for HTTP/1.1, but an HTTP/2 connection that
+// sends its preface and SETTINGS and then nothing would otherwise be held
+// for the whole IdleTimeout (the h2 server's own preface deadline ends at
+// the first SETTINGS).
+func markTCP(c net.Conn, d time.Duration) *connMark {
+	return &connMark{deadline: time.AfterFunc(d, func() { c.Close() })}
+}
 
 // NewServer binds the listeners of opts and starts serving. It returns once
 // every listener is bound; serving errors arrive on Err.
@@ -123,8 +137,8 @@ func NewServer(opts ServerOptions) (*Server, error) {
 			IdleTimeout:       orDuration(opts.IdleTimeout, DefaultIdleTimeout),
 			MaxHeaderBytes:    orInt(opts.MaxHeaderBytes, DefaultMaxHeaderBytes),
 			ErrorLog:          logger,
-			ConnContext: func(ctx context.Context, _ net.Conn) context.Context {
-				return context.WithValue(ctx, connMarkKey{}, &connMark{})
+			ConnContext: func(ctx context.Context, c net.Conn) context.Context {
+				return context.WithValue(ctx, connMarkKey{}, markTCP(c, orDuration(opts.ReadHeaderTimeout, DefaultReadHeaderTimeout)))
 			},
 		}
 	}
@@ -232,6 +246,9 @@ func listenTCPAndUDP(addr string, withUDP bool) (net.Listener, net.PacketConn, e
 func (s *Server) countConnections(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if m, ok := r.Context().Value(connMarkKey{}).(*connMark); ok && !m.counted.Load() && m.counted.CompareAndSwap(false, true) {
+			if m.deadline != nil {
+				m.deadline.Stop()
+			}
 			s.conns[OfRequest(r)].Add(1)
 		}
 		h.ServeHTTP(w, r)
