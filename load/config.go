@@ -88,9 +88,11 @@ type Config struct {
 	CallerName string
 	// MeasureEnd, if set, is called once when the measured phase ends (its
 	// time is up or the last request is done), before the requests it cut
-	// off are abandoned. It is called after MeasureStart, even when an
-	// interrupt skipped that.
-	MeasureEnd func()
+	// off are abandoned, with the count of requests that failed in the
+	// phase (a caller can keep its own probes short when the server looks
+	// gone). It is called after MeasureStart, even when an interrupt
+	// skipped that.
+	MeasureEnd func(failed int64)
 }
 
 // Progress is a live view of a run.

@@ -320,7 +320,8 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		}
 		<-measured
 		if cfg.MeasureEnd != nil {
-			cfg.MeasureEnd()
+			_, failed := r.counts()
+			cfg.MeasureEnd(failed)
 		}
 		close(ended)
 	}()

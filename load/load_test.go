@@ -161,7 +161,7 @@ func TestMeasuredPhaseStartsAfterMeasureStart(t *testing.T) {
 				res := mustRun(t, Config{URL: ts.URL(p) + "/small", Client: transport.ClientOptions{Protocol: p},
 					Engine: engine, Conns: 1, Streams: 1, Warmup: 20 * time.Millisecond, Duration: 200 * time.Millisecond,
 					MeasureStart: func() { time.Sleep(slowStart); before = served() },
-					MeasureEnd:   func() { after = served() }})
+					MeasureEnd:   func(int64) { after = served() }})
 				if res.Requests == 0 || res.Errors.Total != 0 {
 					t.Fatalf("%d requests, errors %v %s", res.Requests, res.Errors, res.FirstError)
 				}

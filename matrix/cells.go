@@ -117,7 +117,7 @@ func (r *runner) transfer(ctx context.Context, sc Scenario, p transport.Protocol
 	plan := r.transferPlan(sc, p, total)
 	per := max(total/units.Bytes(sc.streams), 1)
 	m := Repetition{Streams: sc.streams, SizeBytes: int64(per)}
-	before, note := r.serverStats(ctx)
+	before, note := r.serverStats(ctx, transfer.StatsTimeout)
 	bytes0, objects0 := procstat.Allocated()
 	res, err := transfer.Run(ctx, plan)
 	bytes1, objects1 := procstat.Allocated()
@@ -128,7 +128,7 @@ func (r *runner) transfer(ctx context.Context, sc Scenario, p transport.Protocol
 	}
 	var after *stats.ServerStats
 	if before != nil && ctx.Err() == nil {
-		after, note = r.serverStats(ctx)
+		after, note = r.serverStats(ctx, transfer.StatsTimeoutAfter(res.Errors.Total))
 	}
 	m.Seconds, m.Bytes, m.Requests = res.Seconds, res.Bytes, int64(res.Streams)
 	if res.Seconds > 0 {
@@ -241,11 +241,11 @@ func (r *runner) loadOnce(ctx context.Context, sc Scenario, col column, d time.D
 	)
 	cfg := r.loadConfig(sc, col, func(c *load.Config) {
 		c.Duration = d
-		c.MeasureStart = func() { before, note = r.serverStats(ctx) }
-		c.MeasureEnd = func() {
+		c.MeasureStart = func() { before, note = r.serverStats(ctx, transfer.StatsTimeout) }
+		c.MeasureEnd = func(failed int64) {
 			switch {
 			case before != nil && ctx.Err() == nil:
-				after, note = r.serverStats(ctx)
+				after, note = r.serverStats(ctx, transfer.StatsTimeoutAfter(failed))
 			case before == nil && note == "":
 				// load skips MeasureStart when the run ended first (a
 				// starved goroutine): say so rather than leave no reason.

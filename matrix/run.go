@@ -313,10 +313,10 @@ func (r *runner) report(sc Scenario, col string, rep int) {
 	r.opts.Progress(pr)
 }
 
-// serverStats reads the server's counters; nil and a reason when they
-// are unavailable.
-func (r *runner) serverStats(ctx context.Context) (*stats.ServerStats, string) {
-	return transfer.FetchServerStats(ctx, r.statsClient, r.statsURL)
+// serverStats reads the server's counters, giving up after limit; nil and a
+// reason when they are unavailable.
+func (r *runner) serverStats(ctx context.Context, limit time.Duration) (*stats.ServerStats, string) {
+	return transfer.FetchServerStats(ctx, r.statsClient, r.statsURL, limit)
 }
 
 // cpu fills m's process figures from the client's over the repetition and

@@ -41,7 +41,15 @@ func Transfer(w io.Writer, r transfer.Result) error {
 	}
 	p.f("%s %s over %s (negotiated %s): %s on %s\n", method, r.URL, r.Requested, negotiated,
 		plural(r.Streams, "stream"), plural(int(r.Connections), "connection"))
-	p.f("client %s %d bytes in %.3f s = %s, %s\n", moved, r.Bytes, r.Seconds, units.BitsPerSecond(r.BitsPerSecond), r.Errors)
+	switch {
+	case r.Errors.Total == int64(r.Streams):
+		p.f("client %s nothing: every transfer failed, %s\n", moved, r.Errors)
+	default:
+		p.f("client %s %d bytes in %.3f s = %s, %s\n", moved, r.Bytes, r.Seconds, units.BitsPerSecond(r.BitsPerSecond), r.Errors)
+	}
+	if r.FailedBytes > 0 {
+		p.f("  failed transfers moved %d bytes before failing; not counted above\n", r.FailedBytes)
+	}
 	if r.Interrupted {
 		p.f("  interrupted: these are the figures measured until then\n")
 	}

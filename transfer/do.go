@@ -23,6 +23,7 @@ type outcome struct {
 	reads      int64 // body Read calls
 	negotiated bool  // a response arrived over the transport asked for
 	failed     bool
+	cutOff     bool // failed because the run's context ended: an interrupted measurement, not a failure of the server
 	kind       stats.ErrorKind
 }
 
@@ -39,14 +40,15 @@ func (o *outcome) fail(kind stats.ErrorKind, err error) {
 	o.stream.ErrorKind = kind.String()
 }
 
-func (o *outcome) finish(start time.Time) {
+func (o *outcome) finish(ctx context.Context, start time.Time) {
+	o.cutOff = o.failed && ctx.Err() != nil
 	o.stream.Seconds = time.Since(start).Seconds()
 	o.stream.BitsPerSecond = float64(units.Rate(units.Bytes(o.stream.Bytes), o.stream.Seconds))
 }
 
 func download(ctx context.Context, c *transport.Client, url string) (out outcome) {
 	start := time.Now()
-	defer out.finish(start)
+	defer out.finish(ctx, start)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		out.fail(stats.ErrOther, err)
@@ -84,7 +86,7 @@ func download(ctx context.Context, c *transport.Client, url string) (out outcome
 
 func upload(ctx context.Context, c *transport.Client, url string, size int64) (out outcome) {
 	start := time.Now()
-	defer out.finish(start)
+	defer out.finish(ctx, start)
 	body := &patternReader{remaining: size}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPut, url, body)
 	if err != nil {
@@ -159,27 +161,52 @@ func (r *patternReader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// FetchServerStats reads an httpvs server's GET /stats at url with c. When
-// the counters cannot be had it returns nil and a one-line reason (not an
-// httpvs server, unreachable, ...), bounded at 10 s.
-func FetchServerStats(ctx context.Context, c *transport.Client, url string) (*stats.ServerStats, string) {
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+// Bounds of a /stats read: StatsTimeout normally (a first connection to a
+// busy server may need seconds); StatsTimeoutAfterFailure after a run in
+// which requests failed, when the server is likely gone and a dead h3
+// server would otherwise hold the caller for the whole bound.
+const (
+	StatsTimeout             = 10 * time.Second
+	StatsTimeoutAfterFailure = time.Second
+)
+
+// StatsTimeoutAfter is the bound of a /stats read after a run in which
+// failed requests failed.
+func StatsTimeoutAfter(failed int64) time.Duration {
+	if failed > 0 {
+		return StatsTimeoutAfterFailure
+	}
+	return StatsTimeout
+}
+
+// FetchServerStats reads an httpvs server's GET /stats at url with c,
+// giving up after limit. When the counters cannot be had it returns nil and
+// a one-line reason (not an httpvs server, unreachable, ...).
+func FetchServerStats(ctx context.Context, c *transport.Client, url string, limit time.Duration) (*stats.ServerStats, string) {
+	st, note, _ := fetchStats(ctx, c, url, limit)
+	return st, note
+}
+
+// fetchStats is FetchServerStats that also returns the request's error when
+// no response came: the server could not be reached or did not answer.
+func fetchStats(ctx context.Context, c *transport.Client, url string, limit time.Duration) (*stats.ServerStats, string, error) {
+	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
-		return nil, err.Error()
+		return nil, err.Error(), nil
 	}
 	resp, err := c.Do(req)
 	if err != nil {
-		return nil, fmt.Sprintf("server counters unavailable: GET %s: %v", url, err)
+		return nil, fmt.Sprintf("server counters unavailable: GET %s: %v", url, err), err
 	}
 	defer resp.Body.Close()
 	var st stats.ServerStats
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Sprintf("server counters unavailable: GET %s: %s (not an httpvs server?)", url, resp.Status)
+		return nil, fmt.Sprintf("server counters unavailable: GET %s: %s (not an httpvs server?)", url, resp.Status), nil
 	}
 	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&st); err != nil || st.Protocols == nil {
-		return nil, fmt.Sprintf("server counters unavailable: %s is not httpvs's /stats", url)
+		return nil, fmt.Sprintf("server counters unavailable: %s is not httpvs's /stats", url), nil
 	}
-	return &st, ""
+	return &st, "", nil
 }

@@ -88,7 +88,8 @@ type Result struct {
 	Protocol      string             `json:"protocol"`        // the transport negotiated; "" if no response arrived
 	Streams       int                `json:"streams"`         // transfers run
 	Connections   int64              `json:"connections"`     // connections opened
-	Bytes         int64              `json:"bytes"`           // body bytes moved, all streams
+	Bytes         int64              `json:"bytes"`           // body bytes moved by the streams that succeeded
+	FailedBytes   int64              `json:"failed_bytes"`    // body bytes moved by failed streams before they failed; not in Bytes or the rate (a stream cut off by an interrupt keeps its bytes in Bytes)
 	Seconds       float64            `json:"seconds"`         // wall time from first request to last body byte
 	BitsPerSecond float64            `json:"bits_per_second"` // Bytes*8/Seconds
 	Errors        stats.ErrorCounts  `json:"errors"`          // failed transfers by kind
@@ -170,7 +171,20 @@ func Run(ctx context.Context, p Plan) (Result, error) {
 			return Result{}, err
 		}
 		defer statsClient.Close()
-		before, res.ServerNote = FetchServerStats(ctx, statsClient, statsURL)
+		var unreached error
+		// Bounded past the dial timeout, so that an unreachable server
+		// fails the dial rather than the read's deadline.
+		limit := max(StatsTimeout, p.Client.Config.DialTimeoutOrDefault()+time.Second)
+		before, res.ServerNote, unreached = fetchStats(ctx, statsClient, statsURL, limit)
+		if k := transport.Classify(unreached); unreached != nil && k.Unreachable() && ctx.Err() == nil {
+			// The transfers would dial the same way and wait as long again.
+			for range p.Transfers {
+				res.Errors.Count(k)
+			}
+			res.FirstError = fmt.Sprintf("server unreachable: GET %s: %v", statsURL, unreached)
+			res.ServerNote = "server unreachable: no transfer attempted"
+			return res, nil
+		}
 	}
 	peak := procstat.StartGoroutinePeak()
 	defer peak.Stop()
@@ -198,7 +212,11 @@ func Run(ctx context.Context, p Plan) (Result, error) {
 	res.Seconds = elapsed.Seconds()
 	for i, out := range outcomes {
 		res.PerStream[i] = out.stream
-		res.Bytes += out.stream.Bytes
+		if out.failed && !out.cutOff {
+			res.FailedBytes += out.stream.Bytes
+		} else {
+			res.Bytes += out.stream.Bytes
+		}
 		res.Client.BodyReads += out.reads
 		if out.negotiated {
 			res.Protocol = p.Client.Protocol.String()
@@ -226,7 +244,7 @@ func Run(ctx context.Context, p Plan) (Result, error) {
 		res.Connections += c.Connections()
 	}
 	if before != nil && ctx.Err() == nil {
-		after, note := FetchServerStats(ctx, statsClient, statsURL)
+		after, note := FetchServerStats(ctx, statsClient, statsURL, StatsTimeoutAfter(res.Errors.Total))
 		if after != nil {
 			d := after.Sub(*before)
 			res.Server = &d

@@ -134,6 +134,10 @@ func (c ClientConfig) EffectiveHTTP2() HTTP2 {
 	return h
 }
 
+// DialTimeoutOrDefault is the bound on connection set-up c gives: its
+// DialTimeout, or DefaultDialTimeout when that is zero.
+func (c ClientConfig) DialTimeoutOrDefault() time.Duration { return c.dialTimeout() }
+
 func (c ClientConfig) dialTimeout() time.Duration {
 	if c.DialTimeout <= 0 {
 		return DefaultDialTimeout

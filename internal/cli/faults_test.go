@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"net"
 	"strings"
 	"syscall"
 	"testing"
@@ -66,8 +67,10 @@ func checkTransfer(out string) string {
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		return "not one JSON object: " + err.Error()
 	}
-	if res.Bytes == 0 || res.Errors.Total == 0 || res.Errors.Total != int64(res.Streams) {
-		return "want bytes moved and every stream failed"
+	// The bytes the streams moved before the kill are kept apart: a
+	// failed transfer never counts as throughput.
+	if res.Bytes != 0 || res.BitsPerSecond != 0 || res.FailedBytes == 0 || res.Errors.Total == 0 || res.Errors.Total != int64(res.Streams) {
+		return "want bytes moved only by failed streams, counted apart, and every stream failed"
 	}
 	if res.Errors.Of(stats.ErrReset)+res.Errors.Of(stats.ErrShort) != res.Errors.Total {
 		return "errors not counted as reset or short: " + res.Errors.String()
@@ -87,4 +90,31 @@ func checkLoad(out string) string {
 		return "errors not counted as refused or reset: " + s
 	}
 	return ""
+}
+
+// TestGetUnreachableH3DialsOnce: with nothing on a UDP port, the first
+// /stats read's QUIC handshake times out and no transfer is attempted, so
+// the command costs one dial timeout, not two; every transfer is counted as
+// a timeout.
+func TestGetUnreachableH3DialsOnce(t *testing.T) {
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := pc.LocalAddr().String()
+	pc.Close()
+	code, stdout, stderr := runMain(t, "get", "--json", "-p", "h3", "-k", "-n", "2", "--dial-timeout", "500ms", "https://"+addr+"/1M")
+	if code != exitFailure {
+		t.Fatalf("exit %d, want %d; stderr %q", code, exitFailure, stderr)
+	}
+	var res transfer.Result
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+		t.Fatalf("not one JSON object: %v\n%s", err, stdout)
+	}
+	if res.Errors.Total != 2 || res.Errors.Of(stats.ErrTimeout) != 2 || res.Bytes != 0 || res.Connections != 0 {
+		t.Errorf("errors %v, %d bytes, %d connections: want 2 timeouts and nothing moved", res.Errors, res.Bytes, res.Connections)
+	}
+	if !strings.Contains(res.ServerNote, "no transfer attempted") {
+		t.Errorf("server note %q: want it to say no transfer was attempted", res.ServerNote)
+	}
 }
