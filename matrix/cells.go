@@ -146,7 +146,7 @@ func (r *runner) transfer(ctx context.Context, sc Scenario, p transport.Protocol
 	m.Latency = h.Summary()
 	m.AllocBytesPerRequest = float64(bytes1-bytes0) / float64(sc.streams)
 	m.AllocsPerRequest = float64(objects1-objects0) / float64(sc.streams)
-	r.cpu(&m, res.Client.Process, before, after, note, float64(res.Bytes)/1e9)
+	r.cpu(&m, p.String(), res.Client.Process, before, after, note, float64(res.Bytes)/1e9)
 	return m
 }
 
@@ -271,6 +271,6 @@ func (r *runner) loadOnce(ctx context.Context, sc Scenario, col column, d time.D
 	m.Latency = res.Latency
 	m.AllocsPerRequest, m.AllocBytesPerRequest = res.AllocsPerRequest, res.BytesPerRequest
 	m.Engine = res.Engine
-	r.cpu(&m, stats.ProcessStats{CPUUserSeconds: res.ClientCPUSeconds, GCCycles: res.ClientGCCycles, GoroutinesPeak: res.ClientGoroutinesPeak}, before, after, note, float64(res.Succeeded)/1000)
+	r.cpu(&m, col.name, stats.ProcessStats{CPUUserSeconds: res.ClientCPUSeconds, GCCycles: res.ClientGCCycles, GoroutinesPeak: res.ClientGoroutinesPeak}, before, after, note, float64(res.Succeeded)/1000)
 	return m
 }

@@ -26,6 +26,8 @@ func diagnosed(scenario, metric string, h1, other Repetition, protocol string, e
 	return res.Cells[1].Findings
 }
 
+func f64(v float64) *float64 { return &v }
+
 func has(fs []Finding, rule string, words ...string) bool {
 	for _, f := range fs {
 		if f.Rule == rule {
@@ -50,7 +52,7 @@ func h2c(sentUpdates, dataFrames, dataBytes int64) stats.H2Frames {
 
 func TestDiagnoseRules(t *testing.T) {
 	const gb = 1 << 30
-	base := Repetition{Bytes: gb, ClientBodyReads: gb / (256 << 10), ClientCPUPerUnit: 0.2, ServerCPUPerUnit: 0.2}
+	base := Repetition{Bytes: gb, ClientBodyReads: gb / (256 << 10), ClientCPUPerUnit: 0.2, ServerCPUPerUnit: f64(0.2), ServerCores: f64(0.5), ClientCores: 0.5}
 	tests := []struct {
 		name     string
 		protocol string
@@ -63,12 +65,12 @@ func TestDiagnoseRules(t *testing.T) {
 	}{
 		{name: "small reads", protocol: "h2c", metric: MetricBytesPerSecond,
 			other: Repetition{Bytes: gb, ClientBodyReads: gb / (8 << 10), ClientH2: h2c(2*gb/(8<<10), gb/(16<<10), gb)},
-			rule:  "h2-small-reads", words: []string{"h2c at 0.40x h1", "average 8.0 KiB", "256 WINDOW_UPDATE frames per MiB", "--read-size"}},
+			rule:  "h2-small-reads", words: []string{"h2c at 0.40x h1", "average 8.0 KiB", "256 WINDOW_UPDATE frames per MiB", "io.CopyBuffer"}},
 		{name: "big reads are not flagged", protocol: "h2c", metric: MetricBytesPerSecond,
 			other: Repetition{Bytes: gb, ClientBodyReads: gb / (256 << 10)}, rule: "h2-small-reads", absent: true},
 		{name: "small frames", protocol: "h2c", metric: MetricBytesPerSecond,
 			other: Repetition{Bytes: gb, ClientH2: h2c(0, gb/(16<<10), gb)},
-			rule:  "h2-small-frames", words: []string{"DATA frames average 16.0 KiB", "MaxReadFrameSize"}},
+			rule:  "h2-small-frames", words: []string{"DATA frames the client received average 16.0 KiB", "MaxReadFrameSize"}},
 		{name: "window updates", protocol: "h2c", metric: MetricBytesPerSecond,
 			other: Repetition{Bytes: gb, ClientH2: h2c(2*gb/(8<<10), gb/(1<<20), gb)},
 			rule:  "h2-window-updates", words: []string{"262144 WINDOW_UPDATE frames, 256 per MiB (one per 4 KiB)", "MaxReceiveBufferPerStream"}},
@@ -89,17 +91,34 @@ func TestDiagnoseRules(t *testing.T) {
 			other: Repetition{Bytes: gb, Seconds: 1, ClientH2: stats.H2Frames{Received: stats.H2Direction{FlowBlockedSeconds: 0.05}}},
 			rule:  "h2-flow-blocked", absent: true},
 		{name: "cpu per byte", protocol: "h2", metric: MetricBytesPerSecond,
-			other: Repetition{Bytes: gb, ClientCPUPerUnit: 0.5, ServerCPUPerUnit: 0.25},
-			rule:  "cpu-per-byte", words: []string{"2.50x h1's on the client (0.500 vs 0.200 s)", "1.25x on the server"}},
+			other: Repetition{Bytes: gb, ClientCPUPerUnit: 0.5, ClientCores: 1, ServerCPUPerUnit: f64(0.25), ServerCores: f64(0.5)},
+			rule:  "cpu-per-byte", words: []string{"2.50x h1's on the client (0.500 vs 0.200 s, 1.00 cores)", "1.25x on the server", "the client was busy", "encryption"}},
+		{name: "cpu per byte h2c names no encryption", protocol: "h2c", metric: MetricBytesPerSecond,
+			other: Repetition{Bytes: gb, ClientCPUPerUnit: 0.5, ClientCores: 1, ServerCPUPerUnit: f64(0.25), ServerCores: f64(0.5)},
+			rule:  "cpu-per-byte", words: []string{"framing"}},
+		{name: "an idle stall is not cpu per byte", protocol: "h2c", metric: MetricBytesPerSecond,
+			other: Repetition{Bytes: gb, ClientCPUPerUnit: 0.5, ClientCores: 0.3, ServerCPUPerUnit: f64(0.5), ServerCores: f64(0.3)},
+			rule:  "cpu-per-byte", absent: true},
+		{name: "unknown server cpu is not used", protocol: "h2c", metric: MetricBytesPerSecond,
+			other: Repetition{Bytes: gb, ClientCPUPerUnit: 0.2, ClientCores: 1, ServerCores: nil},
+			rule:  "cpu-per-byte", absent: true},
+		{name: "unreliable server cpu is not used", protocol: "h2c", metric: MetricBytesPerSecond,
+			other: Repetition{Bytes: gb, ClientCPUPerUnit: 0.2, ClientCores: 1, ServerCPUPerUnit: f64(2), ServerCores: f64(1), ServerUnreliable: "counts differ"},
+			rule:  "cpu-per-byte", absent: true},
 		{name: "cpu per byte h3", protocol: "h3", metric: MetricBytesPerSecond,
-			other: Repetition{Bytes: gb, ClientCPUPerUnit: 2, ServerCPUPerUnit: 2},
+			other: Repetition{Bytes: gb, ClientCPUPerUnit: 2, ClientCores: 1, ServerCPUPerUnit: f64(2), ServerCores: f64(1)},
 			rule:  "cpu-per-byte", words: []string{"10.00x", "quic-go"}},
 		{name: "allocations", protocol: "h2c", metric: MetricRequestsPerSecond,
 			other: Repetition{AllocsPerRequest: 72, AllocBytesPerRequest: 7000},
 			rule:  "allocations", words: []string{"72 objects (7000 bytes) per request, h1 57"}},
+		{name: "fewer bytes allocated is not flagged", protocol: "h2c", metric: MetricRequestsPerSecond,
+			other: Repetition{AllocsPerRequest: 72, AllocBytesPerRequest: 4000}, rule: "allocations", absent: true},
 		{name: "generator", protocol: "h2c", metric: MetricRequestsPerSecond,
-			other: Repetition{Bottleneck: BottleneckClient, ClientCores: 1.2, ServerCores: 0.6},
-			rule:  "generator-bound", words: []string{"client used 1.20 cores, the server 0.60", "--engine fast"}},
+			other: Repetition{Bottleneck: BottleneckClient, ClientCores: 1.2, ServerCores: f64(0.6), Engine: "std"},
+			rule:  "generator-bound", words: []string{"client used 1.20 cores, the server 0.60", "fast engine"}},
+		{name: "generator already fast", protocol: "h2c", metric: MetricRequestsPerSecond,
+			other: Repetition{Bottleneck: BottleneckClient, ClientCores: 1.2, Engine: "fast"},
+			rule:  "generator-bound", words: []string{"the server unknown", "more cores"}},
 		{name: "quic losses", protocol: "h3", metric: MetricBytesPerSecond,
 			other: Repetition{Bytes: gb, ClientQUIC: stats.QUICStats{PacketsSent: 10, PacketsReceived: 1000, PacketsLost: 7}},
 			rule:  "quic-losses", words: []string{"7 QUIC packets declared lost", "rmem_max"}},

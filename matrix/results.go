@@ -84,7 +84,8 @@ type Cell struct {
 	// RatioToH1 is Median over the h1 cell's Median in the same scenario:
 	// above 1 means faster than HTTP/1.1. Zero when there is no h1 cell.
 	RatioToH1 float64 `json:"ratio_to_h1,omitempty"`
-	// Errors sums every repetition's failed requests or transfers.
+	// Errors sums the completed (not interrupted) repetitions' failed
+	// requests or transfers.
 	Errors stats.ErrorCounts `json:"errors"`
 	// Bottleneck is the repetitions' most common Bottleneck.
 	Bottleneck string `json:"bottleneck"`
@@ -126,17 +127,22 @@ type Repetition struct {
 	// Latency is per request (load scenarios) or per transfer.
 	Latency stats.LatencySummary `json:"latency_seconds"`
 	// ClientCPUSeconds and ServerCPUSeconds are user+system CPU time of
-	// each process over the measured time; the server's is zero when its
-	// counters were unavailable (ServerNote says why).
-	ClientCPUSeconds float64 `json:"client_cpu_seconds"`
-	ServerCPUSeconds float64 `json:"server_cpu_seconds"`
+	// each process over the measured time. The server's figures are nil
+	// (null) when its counters were unavailable (ServerNote says why): a
+	// foreign server's CPU is unknown, not zero.
+	ClientCPUSeconds float64  `json:"client_cpu_seconds"`
+	ServerCPUSeconds *float64 `json:"server_cpu_seconds"`
 	// ClientCPUPerUnit and ServerCPUPerUnit are CPU seconds per Cell.CPUUnit.
-	ClientCPUPerUnit float64 `json:"client_cpu_per_unit"`
-	ServerCPUPerUnit float64 `json:"server_cpu_per_unit"`
+	ClientCPUPerUnit float64  `json:"client_cpu_per_unit"`
+	ServerCPUPerUnit *float64 `json:"server_cpu_per_unit"`
 	// ClientCores and ServerCores are CPU seconds per wall second: 1.0 is
 	// one core busy throughout.
-	ClientCores float64 `json:"client_cores"`
-	ServerCores float64 `json:"server_cores"`
+	ClientCores float64  `json:"client_cores"`
+	ServerCores *float64 `json:"server_cores"`
+	// ServerUnreliable, when set, says how the server's counts over its
+	// window disagreed with the client's by more than CrossCheckTolerance:
+	// its figures are kept but no rule or bottleneck uses them.
+	ServerUnreliable string `json:"server_unreliable,omitempty"`
 	// ClientGCCycles is the client's completed GC cycles over the
 	// repetition, ClientGoroutinesPeak its most goroutines (sampled every
 	// 10 ms); the server's are in Server.Process.

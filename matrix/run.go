@@ -322,30 +322,40 @@ func (r *runner) serverStats(ctx context.Context, limit time.Duration) (*stats.S
 // cpu fills m's process figures from the client's over the repetition and
 // the server's counters before and after; n is the count of CPU units (GB
 // or thousands of requests) the repetition moved.
-func (r *runner) cpu(m *Repetition, client stats.ProcessStats, before, after *stats.ServerStats, note string, n float64) {
+//
+// key names the transport in the server's counters (its Protocols map),
+// which cross-check the client's: see crossCheck.
+func (r *runner) cpu(m *Repetition, key string, client stats.ProcessStats, before, after *stats.ServerStats, note string, n float64) {
 	clientCPU := client.CPUSeconds()
 	m.ClientCPUSeconds = clientCPU
 	m.ClientGCCycles, m.ClientGoroutinesPeak = client.GCCycles, client.GoroutinesPeak
 	if m.Seconds > 0 {
 		m.ClientCores = clientCPU / m.Seconds
 	}
-	known := before != nil && after != nil
-	if known {
-		d := after.Sub(*before)
-		m.Server = &d
-		m.ServerCPUSeconds = d.Process.CPUSeconds()
-		if d.Seconds > 0 {
-			m.ServerCores = m.ServerCPUSeconds / d.Seconds
-		}
-	} else {
-		m.ServerNote = note
-	}
 	if n > 0 {
 		m.ClientCPUPerUnit = m.ClientCPUSeconds / n
-		// The server's window is bounded by two /stats requests, which a
-		// loaded server answers late: its rate over the client's window.
-		m.ServerCPUPerUnit = m.ServerCores * m.Seconds / n
+	}
+	if before == nil || after == nil {
+		m.ServerNote = note
+	} else {
+		d := after.Sub(*before)
+		m.Server = &d
+		cpu := d.Process.CPUSeconds()
+		m.ServerCPUSeconds = &cpu
+		if d.Seconds > 0 {
+			cores := cpu / d.Seconds
+			m.ServerCores = &cores
+			if n > 0 {
+				// The server's window is bounded by two /stats requests,
+				// which a loaded server answers late: its rate over the
+				// client's window.
+				per := cores * m.Seconds / n
+				m.ServerCPUPerUnit = &per
+			}
+		}
+		m.ServerUnreliable = crossCheck(m, key)
 	}
 	env := r.res.Env
-	m.Bottleneck = bottleneck(m.ClientCores, m.ServerCores, known, env.Cores, env.GOMAXPROCS)
+	serverCores, known := m.ServerFigure(m.ServerCores)
+	m.Bottleneck = bottleneck(m.ClientCores, serverCores, known, env.Cores, env.GOMAXPROCS)
 }

@@ -44,10 +44,12 @@ func summarise(c *Cell) {
 	c.Errors = stats.ErrorCounts{}
 	c.Median, c.Min, c.Max, c.Spread, c.Noisy, c.Bottleneck = 0, 0, 0, 0, false, BottleneckNone
 	for _, r := range c.Repetitions {
-		c.Errors.Add(r.Errors)
 		if r.Interrupted {
+			// Cut short by the run's end or a Ctrl-C: its resets are the
+			// interrupt's, not the server's.
 			continue
 		}
+		c.Errors.Add(r.Errors)
 		values = append(values, r.Value)
 		votes[r.Bottleneck]++
 		if c.Negotiated == "" {

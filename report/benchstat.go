@@ -30,18 +30,23 @@ func Benchstat(w io.Writer, res *matrix.Results) error {
 			if r.Interrupted || r.Requests == 0 {
 				continue
 			}
+			// An unknown or unreliable server figure is left out, not 0.
+			server := ""
+			if v, ok := r.ServerFigure(r.ServerCPUPerUnit); ok {
+				server = fmt.Sprintf("\t%.4f server-sec/%s", v, map[bool]string{true: "GB", false: "1k-req"}[c.Metric == matrix.MetricBytesPerSecond])
+			}
 			if c.Metric == matrix.MetricBytesPerSecond {
-				fmt.Fprintf(bw, "%s\t%d\t%.0f B/s\t%.4f client-sec/GB\t%.4f server-sec/GB\t%.1f allocs/op\n",
-					name, r.Requests, r.Value, r.ClientCPUPerUnit, r.ServerCPUPerUnit, r.AllocsPerRequest)
+				fmt.Fprintf(bw, "%s\t%d\t%.0f B/s\t%.4f client-sec/GB%s\t%.1f allocs/op\n",
+					name, r.Requests, r.Value, r.ClientCPUPerUnit, server, r.AllocsPerRequest)
 				continue
 			}
 			nsPerOp := 0.0
 			if r.Value > 0 {
 				nsPerOp = 1e9 / r.Value
 			}
-			fmt.Fprintf(bw, "%s\t%d\t%.1f ns/op\t%.1f req/s\t%.0f p50-ns\t%.0f p99-ns\t%.4f client-sec/1k-req\t%.4f server-sec/1k-req\t%.0f B/op\t%.1f allocs/op\n",
+			fmt.Fprintf(bw, "%s\t%d\t%.1f ns/op\t%.1f req/s\t%.0f p50-ns\t%.0f p99-ns\t%.4f client-sec/1k-req%s\t%.0f B/op\t%.1f allocs/op\n",
 				name, r.Requests, nsPerOp, r.Value, r.Latency.P50*1e9, r.Latency.P99*1e9,
-				r.ClientCPUPerUnit, r.ServerCPUPerUnit, r.AllocBytesPerRequest, r.AllocsPerRequest)
+				r.ClientCPUPerUnit, server, r.AllocBytesPerRequest, r.AllocsPerRequest)
 		}
 	}
 	return bw.err

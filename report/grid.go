@@ -99,14 +99,11 @@ func (g *grid) fill(repeat int) {
 	g.row("client CPU s/"+unit, func(c *matrix.Cell) string { return fmt.Sprintf("%.3f", matrix.MedianRepetition(c).ClientCPUPerUnit) })
 	g.row("server CPU s/"+unit, func(c *matrix.Cell) string {
 		m := matrix.MedianRepetition(c)
-		if m.Server == nil {
-			return "-"
-		}
-		return fmt.Sprintf("%.3f", m.ServerCPUPerUnit)
+		return serverFigure(m, m.ServerCPUPerUnit, "%.3f")
 	})
 	g.row("cores client/server", func(c *matrix.Cell) string {
 		m := matrix.MedianRepetition(c)
-		return fmt.Sprintf("%.2f/%.2f", m.ClientCores, m.ServerCores)
+		return fmt.Sprintf("%.2f/%s", m.ClientCores, serverFigure(m, m.ServerCores, "%.2f"))
 	})
 	g.row("allocs/req", func(c *matrix.Cell) string { return fmt.Sprintf("%.0f", matrix.MedianRepetition(c).AllocsPerRequest) })
 	g.row("GC client/server", func(c *matrix.Cell) string {
@@ -151,11 +148,24 @@ func (g *grid) metric() string {
 	return ""
 }
 
+// serverFigure formats one of m's server figures: "n/a" when unknown (the
+// notes say why), marked "?" when the server's counts disagreed with the
+// client's.
+func serverFigure(m matrix.Repetition, f *float64, format string) string {
+	switch {
+	case f == nil:
+		return "n/a"
+	case m.ServerUnreliable != "":
+		return fmt.Sprintf(format, *f) + "?"
+	}
+	return fmt.Sprintf(format, *f)
+}
+
 // cellNotes explains what the table marks: skipped cells, noise, and each
 // cell's findings (its gap's evidence and fix, errors, a generator that
 // limited it).
 func cellNotes(cells []*matrix.Cell) []string {
-	var notes, noisy []string
+	var notes, noisy, unknown []string
 	for _, c := range cells {
 		switch {
 		case c == nil:
@@ -167,6 +177,19 @@ func cellNotes(cells []*matrix.Cell) []string {
 	}
 	if len(noisy) > 0 {
 		notes = append(notes, fmt.Sprintf("* noisy: repetitions spread (max-min)/median over %.0f%% (%s): read those ratios with care", matrix.NoisySpread*100, strings.Join(noisy, ", ")))
+	}
+	for _, c := range cells {
+		if c == nil || c.Skipped != "" || len(c.Repetitions) == 0 {
+			continue
+		}
+		if m := matrix.MedianRepetition(c); m.Server == nil && m.ServerNote != "" {
+			unknown = append(unknown, fmt.Sprintf("%s: %s", c.Protocol, m.ServerNote))
+		} else if m.ServerUnreliable != "" {
+			notes = append(notes, fmt.Sprintf("%s: server figures marked ? are unreliable: %s", c.Protocol, m.ServerUnreliable))
+		}
+	}
+	if len(unknown) > 0 {
+		notes = append(notes, "server figures n/a: "+strings.Join(dedupe(unknown), "; "))
 	}
 	for _, c := range cells {
 		if c == nil {
@@ -192,4 +215,18 @@ func Value(metric string, v float64) string {
 		return fmt.Sprintf("%.0f req/s", v)
 	}
 	return fmt.Sprintf("%g", v)
+}
+
+// dedupe drops repeated notes ("h1: unreachable", "h2c: unreachable"
+// differ; identical ones are said once), keeping the first's order.
+func dedupe(notes []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, n := range notes {
+		if !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	return out
 }

@@ -16,6 +16,7 @@ import (
 // h3 was skipped, and a small-request scenario where the client was the
 // bottleneck and h2c had a failure.
 func sampleRun() *matrix.Results {
+	f64 := func(v float64) *float64 { return &v }
 	rep := func(v, secs float64, reqs int64, cores float64) matrix.Repetition {
 		bound := matrix.BottleneckNone
 		if cores > 1.5 {
@@ -24,8 +25,8 @@ func sampleRun() *matrix.Results {
 		return matrix.Repetition{Bottleneck: bound,
 			Value: v, Seconds: secs, Requests: reqs, Bytes: int64(v * secs), Streams: 1, Connections: 1,
 			Negotiated: "x", Latency: stats.LatencySummary{Count: reqs, P50: 0.000412, P99: 0.00125},
-			ClientCPUSeconds: cores * secs, ServerCPUSeconds: 0.5 * secs, ClientCPUPerUnit: 0.21, ServerCPUPerUnit: 0.3,
-			ClientCores: cores, ServerCores: 0.5, AllocsPerRequest: 45, AllocBytesPerRequest: 5120,
+			ClientCPUSeconds: cores * secs, ServerCPUSeconds: f64(0.5 * secs), ClientCPUPerUnit: 0.21, ServerCPUPerUnit: f64(0.3),
+			ClientCores: cores, ServerCores: f64(0.5), AllocsPerRequest: 45, AllocBytesPerRequest: 5120,
 			ClientGCCycles: 3, ClientGoroutinesPeak: 12,
 			Server: &stats.ServerStats{Seconds: secs, Process: stats.ProcessStats{GCCycles: 5, GoroutinesPeak: 21}},
 		}

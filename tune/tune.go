@@ -279,7 +279,8 @@ func diagnose(p transport.Protocol, def transfer.Result, r Result) []string {
 			ClientReadSize: x.Client.ReadSize, ClientH2: x.Client.H2Frames, ClientQUIC: x.Client.QUIC}
 		return m
 	}
-	res := &matrix.Results{Cells: []matrix.Cell{
+	// tune's servers run in this process, on loopback, with its knobs.
+	res := &matrix.Results{Settings: matrix.Settings{Target: "child", Server: &transport.ServerConfig{}}, Cells: []matrix.Cell{
 		{Scenario: "download", Protocol: "h1", Metric: matrix.MetricBytesPerSecond, CPUUnit: "GB",
 			Repetitions: []matrix.Repetition{{Value: r.H1BytesPerSecond}}},
 		{Scenario: "download", Protocol: p.String(), Metric: matrix.MetricBytesPerSecond, CPUUnit: "GB",

@@ -51,6 +51,7 @@ func (f *runFlags) register(fs *flagSet) {
 	fs.DurationVar(&f.timeout, "timeout", matrix.DefaultTimeout, "bound on each repetition")
 	fs.IntVar(&f.repeat, "repeat", matrix.DefaultRepeat, "repetitions per cell: the report shows their median and min..max")
 	fs.BoolVar(&f.quick, "quick", false, "one 100ms repetition per cell (under 20 s in all, for CI); explicit --repeat and --duration still apply")
+	fs.field("Engine", "engine")
 	fs.StringVar(&f.engine, "engine", load.Std.String(), "load engine for request scenarios: std (net/http and quic-go, what your code uses) or fast (httpvs's lean h1/h2 client; h3 stays std)")
 	fs.StringVar(&f.format, "format", "text", "what to print: text (tables), markdown, json (results.json) or benchstat (Go benchmark format)")
 	fs.StringVar(&f.out, "out", "httpvs-results", "`dir`ectory for <timestamp>/results.json, report.md, report.html and bench.txt")
@@ -150,6 +151,7 @@ func runRun(ctx context.Context, e *env, args []string) error {
 	if f.target == "" && f.tlsTarget == "" {
 		res.Settings.Target = "child"
 	}
+	annotateFlags(fs, res)
 	return finishRun(e, &f, res)
 }
 

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/httpvs/httpvs/matrix"
@@ -18,6 +19,25 @@ func validFormat(f string) bool {
 		return true
 	}
 	return false
+}
+
+// annotateFlags diagnoses res again with the settings the command added
+// after the run (the child's knobs, the target) and names, beside each
+// fix's knobs, the flags of this command that set them.
+func annotateFlags(fs *flagSet, res *matrix.Results) {
+	matrix.Diagnose(res)
+	for i := range res.Cells {
+		for j := range res.Cells[i].Findings {
+			f := &res.Cells[i].Findings[j]
+			var parts []string
+			for _, k := range f.Knobs {
+				if name, ok := fs.fields[k.Field]; ok {
+					parts = append(parts, dash(name)+" "+k.Value)
+				}
+			}
+			f.Flags = strings.Join(parts, " ")
+		}
+	}
 }
 
 // finishRun prints res in the chosen format, writes the results directory

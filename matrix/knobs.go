@@ -1,0 +1,83 @@
+package matrix
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/httpvs/httpvs/load"
+	"github.com/httpvs/httpvs/transport"
+	"github.com/httpvs/httpvs/units"
+)
+
+// Setup is what a fix's knobs change: the client's and the server's
+// configuration and the load engine.
+type Setup struct {
+	Client *transport.ClientConfig
+	Server *transport.ServerConfig // nil: the server is not this run's
+	Engine *load.Engine
+}
+
+// Apply sets each of knobs on s. A knob whose field s does not hold, or
+// whose value does not parse, is a *transport.FieldError.
+func (s Setup) Apply(knobs ...Knob) error {
+	for _, k := range knobs {
+		if err := s.apply(k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s Setup) apply(k Knob) error {
+	if k.Field == "Engine" {
+		if s.Engine == nil {
+			return transport.Fieldf(k.Field, k.Value, "a run with a load engine")
+		}
+		e, err := load.ParseEngine(k.Value)
+		*s.Engine = e
+		return err
+	}
+	var h2 *transport.HTTP2
+	var q *transport.QUIC
+	switch {
+	case s.Client != nil && k.Field == "Client.ReadSize":
+		return setBytes(&s.Client.ReadSize, k)
+	case s.Server != nil && k.Field == "Server.WriteSize":
+		return setBytes(&s.Server.WriteSize, k)
+	case s.Client != nil && len(k.Field) > 7 && k.Field[:7] == "Client.":
+		h2, q = &s.Client.HTTP2, &s.Client.QUIC
+	case s.Server != nil && len(k.Field) > 7 && k.Field[:7] == "Server.":
+		h2, q = &s.Server.HTTP2, &s.Server.QUIC
+	default:
+		return transport.Fieldf(k.Field, k.Value, "a setting of this run")
+	}
+	switch k.Field[7:] {
+	case "HTTP2.MaxReadFrameSize":
+		return setBytes(&h2.MaxReadFrameSize, k)
+	case "HTTP2.MaxReceiveBufferPerConnection":
+		return setBytes(&h2.MaxReceiveBufferPerConnection, k)
+	case "HTTP2.MaxReceiveBufferPerStream":
+		return setBytes(&h2.MaxReceiveBufferPerStream, k)
+	case "HTTP2.MaxConcurrentStreams":
+		n, err := strconv.Atoi(k.Value)
+		if err != nil || n < 1 {
+			return transport.Fieldf(k.Field, k.Value, "a count of streams, at least 1")
+		}
+		h2.MaxConcurrentStreams = n
+		return nil
+	case "QUIC.MaxStreamReceiveWindow":
+		return setBytes(&q.MaxStreamReceiveWindow, k)
+	case "QUIC.MaxConnectionReceiveWindow":
+		return setBytes(&q.MaxConnectionReceiveWindow, k)
+	}
+	return transport.Fieldf(k.Field, k.Value, "a setting of this run")
+}
+
+func setBytes(b *units.Bytes, k Knob) error {
+	v, err := units.ParseBytes(k.Value)
+	if err != nil {
+		return transport.Fieldf(k.Field, fmt.Sprintf("%q", k.Value), "a size such as 256Ki")
+	}
+	*b = v
+	return nil
+}

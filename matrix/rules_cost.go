@@ -1,0 +1,186 @@
+package matrix
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/httpvs/httpvs/load"
+	"github.com/httpvs/httpvs/transport"
+)
+
+// The rules about limits and costs: concurrency, the generator, CPU,
+// allocations, QUIC, errors.
+
+// concurrencyLowered: the cell ran fewer requests at once than the
+// scenario asks, because the server allows fewer HTTP/2 streams per
+// connection; its figure is for that concurrency, not the scenario's.
+func concurrencyLowered(s *subject) *Finding {
+	if s.m.Lowered == "" {
+		return nil
+	}
+	f := &Finding{
+		Evidence: fmt.Sprintf("%s: %s", gap(s.c), s.m.Lowered),
+		Fix:      fmt.Sprintf("to measure the scenario's concurrency, let the server take more streams: http.Server{HTTP2: &http.HTTP2Config{MaxConcurrentStreams: %d}}", s.sc.streams),
+	}
+	if s.ownServer() && s.sc.streams > 0 {
+		f.Knobs = []Knob{{"Server.HTTP2.MaxConcurrentStreams", fmt.Sprint(s.sc.streams)}}
+	}
+	return f
+}
+
+// generatorBound: the client's CPU limited the cell. The fast engine is
+// offered only where it applies: a request scenario the std engine ran
+// over a transport the fast engine speaks.
+func generatorBound(s *subject) *Finding {
+	if s.c.Bottleneck != BottleneckClient {
+		return nil
+	}
+	server := "unknown"
+	if cores, ok := s.cores("server"); ok {
+		server = fmt.Sprintf("%.2f", cores)
+	}
+	f := &Finding{
+		Evidence: fmt.Sprintf("%s: the client used %.2f cores, the server %s", gap(s.c), s.m.ClientCores, server),
+		Fix:      "the generator probably limited this cell: give it more cores, or split the load over several machines and merge their results",
+	}
+	p, ok := s.protocol()
+	if ok && !s.transfer() && !s.sc.rpc && s.m.Engine == load.Std.String() && load.Fast.Supports(p) {
+		f.Fix = "the generator probably limited this cell: the fast engine spends less client CPU per request"
+		f.Knobs = []Knob{{"Engine", load.Fast.String()}}
+	}
+	return f
+}
+
+// cpuPerByte: a side spent much more CPU per unit than h1's and was busy,
+// so its CPU is what limited the cell.
+func cpuPerByte(s *subject) *Finding {
+	c, m, h1m := s.c, s.m, s.h1m
+	if s.h1 == nil || !s.slow() || h1m.ClientCPUPerUnit == 0 {
+		return nil
+	}
+	var hungry []string
+	parts := []string{}
+	cr := m.ClientCPUPerUnit / h1m.ClientCPUPerUnit
+	parts = append(parts, fmt.Sprintf("%.2fx h1's on the client (%.3f vs %.3f s, %.2f cores)", cr, m.ClientCPUPerUnit, h1m.ClientCPUPerUnit, m.ClientCores))
+	if cr >= cpuHungry && m.ClientCores >= busyCores {
+		hungry = append(hungry, "client")
+	}
+	sv, sok := m.ServerFigure(m.ServerCPUPerUnit)
+	hv, hok := h1m.ServerFigure(h1m.ServerCPUPerUnit)
+	if sok && hok && hv > 0 {
+		sr := sv / hv
+		cores, _ := s.cores("server")
+		parts = append(parts, fmt.Sprintf("%.2fx on the server (%.3f vs %.3f s, %.2f cores)", sr, sv, hv, cores))
+		if sr >= cpuHungry && cores >= busyCores {
+			hungry = append(hungry, "server")
+		}
+	}
+	if len(hungry) == 0 {
+		return nil
+	}
+	p, _ := s.protocol()
+	work := "framing, copies through stream buffers, flow control"
+	if p.TLS() {
+		work += ", encryption"
+	}
+	fix := fmt.Sprintf("the %s was busy doing the stack's own work per unit (%s): not a setting; profile it (go test -bench ... -cpuprofile)", strings.Join(hungry, " and the "), work)
+	if p == transport.H3 {
+		fix = fmt.Sprintf("the %s was busy: quic-go does per-packet work in user space (1,500-byte packets, encryption, acknowledgements), several times h1's CPU per byte", strings.Join(hungry, " and the "))
+	}
+	return &Finding{
+		Evidence: fmt.Sprintf("%s: CPU per %s is %s", gap(c), c.CPUUnit, strings.Join(parts, " and ")),
+		Fix:      fix,
+	}
+}
+
+// allocations: the client allocated more objects and more bytes per
+// request than h1's.
+func allocations(s *subject) *Finding {
+	m, h1m := s.m, s.h1m
+	if s.h1 == nil || s.transfer() || !s.slow() || h1m.AllocsPerRequest == 0 ||
+		m.AllocsPerRequest < allocsHungry*h1m.AllocsPerRequest || m.AllocBytesPerRequest < allocsHungry*h1m.AllocBytesPerRequest {
+		return nil
+	}
+	return &Finding{
+		Evidence: fmt.Sprintf("%s: the client allocates %.0f objects (%.0f bytes) per request, h1 %.0f (%.0f bytes)",
+			gap(s.c), m.AllocsPerRequest, m.AllocBytesPerRequest, h1m.AllocsPerRequest, h1m.AllocBytesPerRequest),
+		Fix: "per-request overhead of the client stack (streams, header encoding, goroutines); it does not shrink with settings: reuse connections and batch small requests",
+	}
+}
+
+// quicLosses: QUIC packets were declared lost.
+func quicLosses(s *subject) *Finding {
+	m := s.m
+	q := m.ClientQUIC
+	if s.c.Protocol != "h3" || q.PacketsSent+q.PacketsReceived == 0 {
+		return nil
+	}
+	lost := q.PacketsLost
+	if m.Server != nil && m.ServerUnreliable == "" {
+		lost += m.Server.QUIC.PacketsLost
+	}
+	if lost == 0 {
+		return nil
+	}
+	if s.loopback() {
+		return &Finding{
+			Evidence: fmt.Sprintf("%s: %d QUIC packets declared lost on loopback", gap(s.c), lost),
+			Fix:      "losses on loopback mean full socket buffers: raise them (sysctl -w net.core.rmem_max=7500000 net.core.wmem_max=7500000)",
+		}
+	}
+	return &Finding{
+		Evidence: fmt.Sprintf("%s: %d QUIC packets declared lost on the path", gap(s.c), lost),
+		Fix:      "losses on the path or in full socket buffers (net.core.rmem_max, wmem_max): compare with the link's measured loss",
+	}
+}
+
+// quicFlowBlocked: a traced h3 cell's sender said it had data and no
+// flow-control window (DATA_BLOCKED, STREAM_DATA_BLOCKED).
+func quicFlowBlocked(s *subject) *Finding {
+	m := s.m
+	if s.c.Protocol != "h3" || !s.slow() {
+		return nil
+	}
+	byClient, byServer := m.ClientQUIC.BlockedFramesSent, m.ClientQUIC.BlockedFramesReceived
+	if m.Server != nil && m.ServerUnreliable == "" {
+		byServer = max(m.Server.QUIC.BlockedFramesSent, byServer)
+	}
+	if byClient == 0 && byServer == 0 {
+		return nil
+	}
+	sender, receiver, end, n := "server", "client", "Client", byServer
+	if byClient > byServer {
+		sender, receiver, end, n = "client", "server", "Server", byClient
+	}
+	f := &Finding{
+		Evidence: fmt.Sprintf("%s: the %s sent %d DATA_BLOCKED/STREAM_DATA_BLOCKED frames (it had data and no flow-control window)", gap(s.c), sender, n),
+		Fix:      fmt.Sprintf("give the %s bigger QUIC receive windows: quic.Config{MaxStreamReceiveWindow: 64 << 20, MaxConnectionReceiveWindow: 128 << 20} on the %s", receiver, receiver),
+		Knobs:    []Knob{{end + ".QUIC.MaxStreamReceiveWindow", "64Mi"}, {end + ".QUIC.MaxConnectionReceiveWindow", "128Mi"}},
+	}
+	if end == "Server" && !s.ownServer() {
+		f.Knobs = nil
+	}
+	return f
+}
+
+func errorsRule(s *subject) *Finding {
+	c := s.c
+	if c.Errors.Total == 0 {
+		return nil
+	}
+	first := ""
+	for _, r := range c.Repetitions {
+		if r.FirstError != "" && !r.Interrupted {
+			first = r.FirstError
+			break
+		}
+	}
+	fix := "figures of a cell with failures are not comparable: find the cause in the first error"
+	if c.Errors.Refused > 0 || strings.Contains(first, "too many open files") {
+		fix = "the server refused connections: raise its file-descriptor limit (ulimit -n) or its connection limit, or use fewer connections"
+	}
+	return &Finding{
+		Evidence: fmt.Sprintf("%s: %s; first: %s", c.Protocol, c.Errors, first),
+		Fix:      fix,
+	}
+}
