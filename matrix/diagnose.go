@@ -1,10 +1,10 @@
 package matrix
 
 import (
-	"net"
-	"net/url"
 	"cmp"
 	"fmt"
+	"net"
+	"net/url"
 	"slices"
 
 	"github.com/httpvs/httpvs/transport"

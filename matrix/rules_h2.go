@@ -103,7 +103,7 @@ func h2FlowBlocked(s *subject) *Finding {
 	f := &Finding{
 		Evidence: fmt.Sprintf("%s: the %s's DATA waited for flow-control window %.2f s of %.2f s (%.0f%%)",
 			gap(c), sender, blocked, m.Seconds, 100*min(blocked/m.Seconds, 1)),
-		Fix: fmt.Sprintf("the %s's receive windows hold the sender back: raise them on the %s (http.HTTP2Config{MaxReceiveBufferPerStream: 16 << 20, MaxReceiveBufferPerConnection: 64 << 20})", receiver, receiver),
+		Fix:   fmt.Sprintf("the %s's receive windows hold the sender back: raise them on the %s (http.HTTP2Config{MaxReceiveBufferPerStream: 16 << 20, MaxReceiveBufferPerConnection: 64 << 20})", receiver, receiver),
 		Knobs: []Knob{{end + ".HTTP2.MaxReceiveBufferPerStream", "16Mi"}, {end + ".HTTP2.MaxReceiveBufferPerConnection", "64Mi"}},
 	}
 	if cores, known := s.cores(receiver); known && cores >= busyCores {
