@@ -1,0 +1,161 @@
+package matrix
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/httpvs/httpvs/load"
+	"github.com/httpvs/httpvs/server"
+	"github.com/httpvs/httpvs/transport"
+	"github.com/httpvs/httpvs/units"
+)
+
+// Every rule whose fix is a setting is held to it: a short real cell is
+// measured with a setting that makes the rule fire, the finding's knobs
+// are applied (Setup.Apply), the cell is measured again, and the figure
+// must move the way the fix promises. A rule that cannot pass this must be
+// reworded or lose its knobs. Transfer cells compare medians of three
+// repetitions; the broken settings cost 2-4x here (8 KiB reads: 3.5 vs 14
+// Gbit/s), far beyond the noise of a busy machine.
+
+// setup is one side of a fix test: what the client, server and engine are.
+type setup struct {
+	client transport.ClientConfig
+	server transport.ServerConfig
+	engine load.Engine
+}
+
+// measure runs scenario over h1 and p with su and returns p's cell.
+func (su setup) measure(t *testing.T, scenario string, p transport.Protocol, size units.Bytes) Cell {
+	t.Helper()
+	opts := server.Loopback()
+	opts.Config = su.server
+	srv, err := server.Start(server.Config{Transport: opts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	ts := srv.Transport
+	res, err := Run(context.Background(), Options{
+		Target:    Target{Plain: ts.URL(transport.H1), TLS: ts.URL(transport.H2), RootCAs: transport.CertPool(ts.Cert())},
+		Protocols: []transport.Protocol{transport.H1, p},
+		Scenarios: scenarios(t, scenario),
+		Repeat:    3,
+		Size:      size,
+		Duration:  150 * time.Millisecond,
+		Client:    su.client,
+		Engine:    su.engine,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Settings.Server = &su.server
+	Diagnose(res)
+	c := res.Cell(scenario, p.String())
+	if c == nil || c.Skipped != "" || c.Errors.Total != 0 {
+		t.Fatalf("%s/%s not measured cleanly: %+v", scenario, p, c)
+	}
+	return *c
+}
+
+func finding(c Cell, rule string) *Finding {
+	for i := range c.Findings {
+		if c.Findings[i].Rule == rule {
+			return &c.Findings[i]
+		}
+	}
+	return nil
+}
+
+// fixed applies f's knobs to a copy of su.
+func (su setup) fixed(t *testing.T, f *Finding) setup {
+	t.Helper()
+	if len(f.Knobs) == 0 {
+		t.Fatalf("%s: no knobs to apply: %s", f.Rule, f)
+	}
+	out := su
+	if err := (Setup{Client: &out.client, Server: &out.server, Engine: &out.engine}).Apply(f.Knobs...); err != nil {
+		t.Fatalf("%s: applying %v: %v", f.Rule, f.Knobs, err)
+	}
+	return out
+}
+
+func TestTransferFixesMoveTheFigure(t *testing.T) {
+	if testing.Short() {
+		t.Skip("measures 5 pairs of real transfer cells")
+	}
+	quicTrace := transport.ClientConfig{}
+	quicTrace.QUIC.Trace = true
+	quicTrace.QUIC.MaxStreamReceiveWindow = 64 * units.KiB
+	quicTrace.QUIC.InitialStreamReceiveWindow = 64 * units.KiB
+	tests := []struct {
+		rule   string
+		p      transport.Protocol
+		broken transport.ClientConfig
+		size   units.Bytes
+	}{
+		{"h2-small-reads", transport.H2C, transport.ClientConfig{ReadSize: 4 * units.KiB}, 64 * units.MiB},
+		{"h2-window-updates", transport.H2C, transport.ClientConfig{ReadSize: 4 * units.KiB}, 64 * units.MiB},
+		{"h2-small-frames", transport.H2C, transport.ClientConfig{HTTP2: transport.HTTP2{MaxReadFrameSize: 16 * units.KiB}}, 64 * units.MiB},
+		{"h2-flow-blocked", transport.H2C, transport.ClientConfig{HTTP2: transport.HTTP2{MaxReceiveBufferPerStream: 64 * units.KiB}}, 64 * units.MiB},
+		{"quic-flow-blocked", transport.H3, quicTrace, 16 * units.MiB},
+	}
+	for _, tt := range tests {
+		t.Run(tt.rule, func(t *testing.T) {
+			broken := setup{client: tt.broken}
+			before := broken.measure(t, "download", tt.p, tt.size)
+			f := finding(before, tt.rule)
+			if f == nil {
+				t.Fatalf("rule did not fire at %.2fx h1; findings %v", before.RatioToH1, before.Findings)
+			}
+			after := broken.fixed(t, f).measure(t, "download", tt.p, tt.size)
+			t.Logf("%s: %.0f -> %.0f MB/s (%.2fx -> %.2fx h1) with %v", tt.rule, before.Median/1e6, after.Median/1e6, before.RatioToH1, after.RatioToH1, f.Knobs)
+			if after.Median <= before.Median {
+				t.Errorf("%s: the fix %v did not speed the cell up: %.0f -> %.0f MB/s", tt.rule, f.Knobs, before.Median/1e6, after.Median/1e6)
+			}
+			if again := finding(after, tt.rule); again != nil && again.Evidence == f.Evidence {
+				t.Errorf("%s: the same evidence after the fix: %s", tt.rule, again)
+			}
+		})
+	}
+}
+
+// TestConcurrencyFixRaisesConcurrency: the fix of concurrency-lowered
+// promises the scenario's concurrency, not speed.
+func TestConcurrencyFixRaisesConcurrency(t *testing.T) {
+	broken := setup{server: transport.ServerConfig{HTTP2: transport.HTTP2{MaxConcurrentStreams: 10}}}
+	before := broken.measure(t, "small-concurrent", transport.H2C, 0)
+	f := finding(before, "concurrency-lowered")
+	if f == nil || MedianRepetition(&before).Streams != 10 {
+		t.Fatalf("rule did not fire or streams %d, want 10; findings %v", MedianRepetition(&before).Streams, before.Findings)
+	}
+	after := broken.fixed(t, f).measure(t, "small-concurrent", transport.H2C, 0)
+	if m := MedianRepetition(&after); m.Streams != 50 || m.Lowered != "" || finding(after, "concurrency-lowered") != nil {
+		t.Errorf("after %v: %d streams, lowered %q, want the scenario's 50", f.Knobs, m.Streams, m.Lowered)
+	}
+}
+
+// TestGeneratorFixSavesClientCPU: generator-bound's knob (the fast
+// engine) promises less client CPU per request. Whether a cell is
+// client-bound depends on the machine, so the finding is built from a
+// client-bound repetition and its knob measured on a real cell.
+func TestGeneratorFixSavesClientCPU(t *testing.T) {
+	sc, _ := ScenarioByName("small-sequential")
+	c := &Cell{Scenario: sc.Name, Protocol: "h2c", Metric: sc.Metric, Bottleneck: BottleneckClient}
+	s := &subject{c: c, m: Repetition{Engine: load.Std.String(), ClientCores: 1.9}, sc: sc, set: &Settings{}}
+	f := generatorBound(s)
+	if f == nil {
+		t.Fatal("generator-bound did not fire on a client-bound std cell")
+	}
+	std := setup{}
+	before := std.measure(t, sc.Name, transport.H2C, 0)
+	after := std.fixed(t, f).measure(t, sc.Name, transport.H2C, 0)
+	b, a := MedianRepetition(&before), MedianRepetition(&after)
+	if b.Engine != "std" || a.Engine != "fast" {
+		t.Fatalf("engines %q -> %q, want std -> fast", b.Engine, a.Engine)
+	}
+	if a.ClientCPUPerUnit >= b.ClientCPUPerUnit {
+		t.Errorf("client CPU per 1k requests %.3f s (std) -> %.3f s (fast): the fast engine should spend less", b.ClientCPUPerUnit, a.ClientCPUPerUnit)
+	}
+}
