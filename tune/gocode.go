@@ -31,8 +31,16 @@ func goCode(p transport.Protocol, s Settings) string {
 		}
 		fmt.Fprintf(&b, "// client\ntr := &http.Transport{HTTP2: &http.HTTP2Config{%s}}\n", strings.Join(fields, ", "))
 	}
-	fmt.Fprintf(&b, "buf := make([]byte, %s)\nio.CopyBuffer(dst, resp.Body, buf) // not io.Copy: io.Discard and many writers read 8 KiB at a time\n", size(s.ReadSize))
-	fmt.Fprintf(&b, "// server: write response bodies in %s chunks\nw.Write(chunk[:%s])\n", s.WriteSize, size(s.WriteSize))
+	if s.ReadSize > 0 {
+		// io.CopyBuffer ignores buf when dst has ReadFrom or src WriteTo
+		// (io.Discard reads 8 KiB at a time): the wrappers hide them.
+		fmt.Fprintf(&b, "buf := make([]byte, %s)\n", size(s.ReadSize))
+		b.WriteString("// the wrappers hide io.Discard's ReadFrom, which would read 8 KiB at a time and ignore buf\n")
+		b.WriteString("io.CopyBuffer(struct{ io.Writer }{dst}, struct{ io.Reader }{resp.Body}, buf)\n")
+	}
+	if s.WriteSize > 0 {
+		fmt.Fprintf(&b, "// server: write response bodies in %s chunks\nw.Write(chunk[:%s])\n", s.WriteSize, size(s.WriteSize))
+	}
 	return b.String()
 }
 

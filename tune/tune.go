@@ -64,8 +64,13 @@ type Result struct {
 	DefaultBytesPerSecond float64 `json:"default_bytes_per_second"`
 	H1BytesPerSecond      float64 `json:"h1_bytes_per_second"`
 	Trials                int     `json:"trials"`
+	// DefaultsBest says the best configuration found did not measure
+	// faster than Go's defaults in the final measurements: Best is then
+	// Default and there is no code to paste.
+	DefaultsBest bool `json:"defaults_best"`
 	// Diagnosis explains the default configuration's gap (matrix's
-	// rules); GoCode is the best configuration to paste.
+	// rules); GoCode is the best configuration to paste, "" when the
+	// defaults are best.
 	Diagnosis []string `json:"diagnosis"`
 	GoCode    string   `json:"go_code"`
 }
@@ -246,17 +251,28 @@ final:
 	}
 	if len(h1s) == 0 {
 		// A final figure of 0 would read as "infinitely slower than h1".
-		return res, fmt.Errorf("tune: %s: the budget ran out before the final measurements of h1, the default and the best (a measurement took %v on average; raise --budget): %w",
+		return res, fmt.Errorf("tune: %s: the budget ran out before the final measurements of h1, the default and the best (a measurement took %v on average; raise the budget): %w",
+			p, b.perMeasure(p).Round(time.Millisecond), errCutOff)
+	}
+	if res.Trials == 0 {
+		// Nothing was searched: "best" would be the starting point.
+		return res, fmt.Errorf("tune: %s: no trial fit in the budget (a measurement took %v on average; raise the budget): %w",
 			p, b.perMeasure(p).Round(time.Millisecond), errCutOff)
 	}
 	res.Best = best
 	res.H1BytesPerSecond, res.DefaultBytesPerSecond, res.BestBytesPerSecond = mean(h1s), mean(defs), mean(bests)
+	if res.BestBytesPerSecond <= res.DefaultBytesPerSecond {
+		// Never offer what measured no better than the defaults.
+		res.Best, res.BestBytesPerSecond, res.DefaultsBest = res.Default, res.DefaultBytesPerSecond, true
+	}
 	if res.H1BytesPerSecond > 0 {
 		res.DefaultRatioToH1 = res.DefaultBytesPerSecond / res.H1BytesPerSecond
 		res.RatioToH1 = res.BestBytesPerSecond / res.H1BytesPerSecond
 	}
 	res.Diagnosis = diagnose(p, defRep, res)
-	res.GoCode = goCode(p, best)
+	if !res.DefaultsBest {
+		res.GoCode = goCode(p, res.Best)
+	}
 	return res, nil
 }
 

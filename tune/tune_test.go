@@ -1,9 +1,11 @@
 package tune
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -68,7 +70,7 @@ func TestShortTune(t *testing.T) {
 // what it moved; the next one starts after it and moves nothing.)
 func TestBudgetTooShortIsAnError(t *testing.T) {
 	rep, err := Run(context.Background(), Options{Protocols: []transport.Protocol{transport.H2C}, Budget: time.Second, Trial: time.Second})
-	if !errors.Is(err, errCutOff) || !strings.Contains(err.Error(), "raise --budget") {
+	if !errors.Is(err, errCutOff) || !strings.Contains(err.Error(), "raise the budget") {
 		t.Fatalf("report %+v, error %v: want the budget named as the cause", rep, err)
 	}
 }
@@ -91,5 +93,41 @@ func TestGoCode(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("Go code lacks %q:\n%s", want, got)
 		}
+	}
+}
+
+// readSizes records the largest Read a copy asked for.
+type readSizes struct {
+	r   io.Reader
+	max int
+}
+
+func (s *readSizes) Read(p []byte) (int, error) {
+	s.max = max(s.max, len(p))
+	return s.r.Read(p)
+}
+
+// TestPastedCopyUsesItsBuffer: the copy tune pastes reads with its buffer
+// even into io.Discard, as its comment says; a plain io.CopyBuffer would
+// read 8 KiB at a time through io.Discard's ReadFrom.
+func TestPastedCopyUsesItsBuffer(t *testing.T) {
+	const pasted = "io.CopyBuffer(struct{ io.Writer }{dst}, struct{ io.Reader }{resp.Body}, buf)"
+	if code := goCode(transport.H2C, Settings{ReadSize: 256 * units.KiB}); !strings.Contains(code, pasted) {
+		t.Fatalf("pasted code lacks %q:\n%s", pasted, code)
+	}
+	buf := make([]byte, 256<<10)
+	wrapped := &readSizes{r: bytes.NewReader(make([]byte, 1<<20))}
+	if _, err := io.CopyBuffer(struct{ io.Writer }{io.Discard}, struct{ io.Reader }{wrapped}, buf); err != nil {
+		t.Fatal(err)
+	}
+	plain := &readSizes{r: bytes.NewReader(make([]byte, 1<<20))}
+	if _, err := io.CopyBuffer(io.Discard, plain, buf); err != nil {
+		t.Fatal(err)
+	}
+	if wrapped.max != len(buf) || plain.max >= len(buf) {
+		t.Errorf("largest read: pasted copy %d, plain io.CopyBuffer %d; want %d and less", wrapped.max, plain.max, len(buf))
+	}
+	if code := goCode(transport.H2C, Settings{}); strings.Contains(code, "CopyBuffer") || strings.Contains(code, "chunk[:") {
+		t.Errorf("defaults need no read or write code:\n%s", code)
 	}
 }

@@ -155,6 +155,8 @@ func TestUsageErrors(t *testing.T) {
 		{"bad-frame", []string{"get", "http://127.0.0.1:1/1", "--h2-max-frame", "1k"}, "want 16Ki to 16777215"},
 		{"fd-limit", []string{"get", "http://127.0.0.1:1/1", "-n", "2000000000"}, "file descriptors"},
 		{"serve-cert-alone", []string{"serve", "--cert", "x.pem"}, "--cert and --key go together"},
+		{"tune-budget-0", []string{"tune", "--budget", "0"}, "--budget 0s: want a positive duration"},
+		{"tune-trial-0", []string{"tune", "--trial", "0"}, "--trial 0s: want a positive duration"},
 		{"serve-bad-listen", []string{"serve", "--listen", "8080"}, "want host:port"},
 		{"serve-bad-max-conns", []string{"serve", "--max-conns", "-1"}, "--max-conns -1: want 0 (no bound) or more"},
 		{"serve-bad-header-timeout", []string{"serve", "--read-header-timeout", "0s"}, "want a positive duration"},

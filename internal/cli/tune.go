@@ -27,6 +27,12 @@ func runTune(ctx context.Context, e *env, args []string) error {
 	if len(pos) > 0 {
 		return usagef("tune takes no arguments, got %q", pos[0])
 	}
+	if *budget <= 0 {
+		return usagef("--budget %v: want a positive duration, e.g. 60s", *budget)
+	}
+	if *trial <= 0 {
+		return usagef("--trial %v: want a positive duration, e.g. 300ms", *trial)
+	}
 	protos, err := transport.ParseList(*protoList)
 	if err != nil {
 		return usagef("--protocols: %v", err)
@@ -70,6 +76,9 @@ func orDefault(b units.Bytes) string {
 
 func printTune(w io.Writer, rep *tune.Report) error {
 	fmt.Fprintf(w, "httpvs tune: single-stream download, in-process server on loopback, %.0f s; h1 measured in the same run\n", rep.Seconds)
+	if rep.Partial {
+		fmt.Fprintf(w, "PARTIAL: cut short; these are the transports measured in full until then\n")
+	}
 	for _, r := range rep.Results {
 		s := r.Best
 		fmt.Fprintf(w, "\n%s: Go's defaults %.2fx h1 (%s), best found %.2fx h1 (%s), %d trials\n", r.Protocol,
@@ -78,6 +87,10 @@ func printTune(w io.Writer, rep *tune.Report) error {
 			s.ReadSize, orDefault(s.MaxReadFrameSize), orDefault(s.StreamWindow), s.WriteSize, orDefault(s.QUICStreamWindow), orDefault(s.QUICConnWindow))
 		for _, d := range r.Diagnosis {
 			fmt.Fprintf(w, "  why the default is slow: %s\n", d)
+		}
+		if r.DefaultsBest {
+			fmt.Fprintf(w, "  Go's defaults are best here: no setting tried measured faster in the final round; nothing to paste\n")
+			continue
 		}
 		fmt.Fprintf(w, "  paste:\n")
 		for _, line := range strings.Split(strings.TrimSuffix(r.GoCode, "\n"), "\n") {
