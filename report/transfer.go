@@ -103,7 +103,7 @@ func Transfer(w io.Writer, r transfer.Result) error {
 			p.f("  stream %d: %s\n", i+1, line)
 		}
 		if hidden := len(r.PerStream) - shown; hidden > 0 {
-			p.f("  (%d more streams without errors; --json lists them all)\n", hidden)
+			p.f("  (%d more streams without errors; the JSON output lists them all)\n", hidden)
 		}
 	}
 	return p.err
