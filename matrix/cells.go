@@ -46,6 +46,9 @@ func (r *runner) prepare(ctx context.Context, sc Scenario, col column) (size uni
 		}
 		return 0, fmt.Sprintf("no %s target URL for %s", kind, p), false
 	}
+	if why, ok := r.unreachable[p]; ok && !col.native {
+		return 0, why, true
+	}
 	if !sc.Transfer() {
 		res, err := load.Run(ctx, r.loadConfig(sc, col, func(c *load.Config) {
 			c.Requests, c.Conns, c.Streams, c.Warmup = 1, 1, 1, 0
@@ -55,7 +58,9 @@ func (r *runner) prepare(ctx context.Context, sc Scenario, col column) (size uni
 		case err != nil:
 			return 0, err.Error(), true
 		case res.Errors.Total > 0:
-			return 0, fmt.Sprintf("%s %s over %s failed: %s", sc.method, sc.path, p, res.FirstError), !onlyStatus(res.Errors)
+			why := fmt.Sprintf("%s %s over %s failed: %s", sc.method, sc.path, p, res.FirstError)
+			r.noteUnreachable(col, res.Protocol, res.Errors, why)
+			return 0, why, !onlyStatus(res.Errors)
 		case res.Protocol != p.String():
 			return 0, fmt.Sprintf("asked for %s, the server answered over %s", p, res.Protocol), true
 		}
@@ -68,7 +73,9 @@ func (r *runner) prepare(ctx context.Context, sc Scenario, col column) (size uni
 	case err != nil:
 		return 0, err.Error(), true
 	case res.Errors.Total > 0:
-		return 0, fmt.Sprintf("%s over %s failed: %s", sc.Name, p, res.FirstError), !onlyStatus(res.Errors)
+		why := fmt.Sprintf("%s over %s failed: %s", sc.Name, p, res.FirstError)
+		r.noteUnreachable(col, res.Protocol, res.Errors, why)
+		return 0, why, !onlyStatus(res.Errors)
 	case res.Protocol != p.String():
 		return 0, fmt.Sprintf("asked for %s, the server answered over %s", p, res.Protocol), true
 	}
@@ -273,4 +280,24 @@ func (r *runner) loadOnce(ctx context.Context, sc Scenario, col column, d time.D
 	m.Engine = res.Engine
 	r.cpu(&m, col.name, stats.ProcessStats{CPUUserSeconds: res.ClientCPUSeconds, GCCycles: res.ClientGCCycles, GoroutinesPeak: res.ClientGoroutinesPeak}, before, after, note, float64(res.Succeeded)/1000)
 	return m
+}
+
+// noteUnreachable remembers a transport whose check got no response and
+// failed only in ways a second try would repeat (refused, timed out, TLS),
+// so that the run's later cells over it fail at once instead of each
+// waiting out the dial timeout (an h3 target with nothing on UDP: 10 s a
+// cell).
+func (r *runner) noteUnreachable(col column, negotiated string, errs stats.ErrorCounts, why string) {
+	if col.native || negotiated != "" {
+		return
+	}
+	for _, k := range []stats.ErrorKind{stats.ErrReset, stats.ErrStatus, stats.ErrShort, stats.ErrProtocol, stats.ErrOther} {
+		if errs.Of(k) > 0 {
+			return
+		}
+	}
+	if r.unreachable == nil {
+		r.unreachable = map[transport.Protocol]string{}
+	}
+	r.unreachable[col.proto] = why + " (not tried again in this run)"
 }

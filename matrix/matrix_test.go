@@ -497,3 +497,37 @@ func FuzzReadJSON(f *testing.F) {
 		}
 	})
 }
+
+// TestUnreachableTransportTriedOnce: a TLS target without h3 (nothing on
+// UDP) fails its first h3 check after the dial timeout; the run's later h3
+// cells fail at once with that reason rather than waiting again.
+func TestUnreachableTransportTriedOnce(t *testing.T) {
+	opts := server.Loopback()
+	opts.NoH3 = true
+	srv, err := server.Start(server.Config{Transport: opts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	ts := srv.Transport
+	res, err := Run(context.Background(), Options{
+		Target:    Target{TLS: ts.URL(transport.H2), RootCAs: transport.CertPool(ts.Cert())},
+		Protocols: []transport.Protocol{transport.H3},
+		Scenarios: scenarios(t, "download,small-sequential,upload"),
+		Repeat:    1,
+		Duration:  50 * time.Millisecond,
+		Client:    transport.ClientConfig{DialTimeout: 300 * time.Millisecond},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Cells) != 3 {
+		t.Fatalf("%d cells, want 3", len(res.Cells))
+	}
+	for i, c := range res.Cells {
+		again := strings.Contains(c.Skipped, "not tried again")
+		if !c.Failed || len(c.Repetitions) != 0 || again != (i > 0) {
+			t.Errorf("%s/h3: failed %v, %d repetitions, skipped %q", c.Scenario, c.Failed, len(c.Repetitions), c.Skipped)
+		}
+	}
+}

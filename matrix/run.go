@@ -197,6 +197,9 @@ type runner struct {
 	done, total int
 	statsClient *transport.Client
 	statsURL    string
+	// unreachable holds the transports whose check could not reach the
+	// target, with the reason (noteUnreachable).
+	unreachable map[transport.Protocol]string
 }
 
 // openStats makes the client that reads the server's counters, over a
