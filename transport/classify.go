@@ -61,6 +61,8 @@ func Classify(err error) stats.ErrorKind {
 		// of an HTTP/1.1-only server, for instance. Over TCP the alert
 		// arrives as an unexported type; its text is stable.
 		return stats.ErrProtocol
+	case mismatch(err.Error()):
+		return stats.ErrProtocol
 	case errors.Is(err, syscall.ECONNREFUSED):
 		return stats.ErrRefused
 	case errors.As(err, &unknownCA), errors.As(err, &hostErr), errors.As(err, &invalidErr),
@@ -91,6 +93,26 @@ func Classify(err error) stats.ErrorKind {
 		return stats.ErrTimeout
 	}
 	return stats.ErrOther
+}
+
+// mismatch recognises a server that speaks another protocol than the one
+// asked for, by the stable texts of net/http and crypto/tls: TLS asked of
+// a cleartext server, HTTP/2 prior knowledge (h2c) of an HTTP/1.1-only
+// one (its "HTTP/1.1 400" reads as a huge frame header), HTTP/1.1 of an
+// HTTP/2-only one.
+func mismatch(msg string) bool {
+	for _, s := range []string{
+		"server gave HTTP response to HTTPS client",
+		"first record does not look like a TLS handshake",
+		"http2: frame too large",
+		"malformed HTTP response",
+		"malformed HTTP status code",
+	} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // alertNoApplicationProtocol is TLS alert 120 (RFC 7301).

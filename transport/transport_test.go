@@ -288,3 +288,47 @@ func TestH2ClientNeverRedialsAfterQuickFirstRequest(t *testing.T) {
 		c.Close()
 	}
 }
+
+// TestMismatchIsProtocol: asking a server for a protocol it does not speak
+// is a protocol error, whatever the stack's words for it: h2c prior
+// knowledge of an HTTP/1.1-only server, TLS of a cleartext port.
+func TestMismatchIsProtocol(t *testing.T) {
+	h1only := &http.Server{Handler: okHandler}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go h1only.Serve(ln)
+	defer h1only.Close()
+	plain, err := NewServer(ServerOptions{Handler: okHandler, Listen: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer plain.Close()
+	tests := []struct {
+		p   Protocol
+		url string
+	}{
+		{H2C, "http://" + ln.Addr().String() + "/"},
+		{H1TLS, "https://" + plain.Addr(H1) + "/"},
+		{H2, "https://" + plain.Addr(H1) + "/"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.p.String(), func(t *testing.T) {
+			c, err := NewClient(ClientOptions{Protocol: tt.p, Insecure: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			req, _ := http.NewRequest(http.MethodGet, tt.url, nil)
+			resp, err := c.Do(req)
+			if err == nil {
+				resp.Body.Close()
+				t.Fatalf("%s of a server without it answered %s", tt.p, resp.Status)
+			}
+			if k := Classify(err); k != stats.ErrProtocol {
+				t.Errorf("%v classified %v, want protocol", err, k)
+			}
+		})
+	}
+}
