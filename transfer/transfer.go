@@ -126,24 +126,11 @@ func Run(ctx context.Context, p Plan) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	conns := p.Conns
-	if conns == 0 {
-		conns = 1
-		if p.Client.Protocol.Version() == 1 {
-			conns = p.Transfers
-		}
+	clients, err := p.clients()
+	if err != nil {
+		return Result{}, err
 	}
-	clients := make([]*transport.Client, conns)
-	for i := range clients {
-		opts := p.Client
-		opts.MaxConnsPerHost = 1
-		c, err := transport.NewClient(opts)
-		if err != nil {
-			closeAll(clients[:i])
-			return Result{}, err
-		}
-		clients[i] = c
-	}
+	conns := len(clients)
 	defer closeAll(clients)
 	if p.Timeout > 0 {
 		var cancel context.CancelFunc
@@ -255,6 +242,30 @@ func Run(ctx context.Context, p Plan) (Result, error) {
 		res.ServerNote = "run interrupted before the server's counters were read"
 	}
 	return res, nil
+}
+
+// clients opens the plan's clients, one connection each: Conns of them, or
+// by default one per transfer over HTTP/1.1 and one in all otherwise.
+func (p Plan) clients() ([]*transport.Client, error) {
+	conns := p.Conns
+	if conns == 0 {
+		conns = 1
+		if p.Client.Protocol.Version() == 1 {
+			conns = p.Transfers
+		}
+	}
+	clients := make([]*transport.Client, conns)
+	for i := range clients {
+		opts := p.Client
+		opts.MaxConnsPerHost = 1
+		c, err := transport.NewClient(opts)
+		if err != nil {
+			closeAll(clients[:i])
+			return nil, err
+		}
+		clients[i] = c
+	}
+	return clients, nil
 }
 
 func closeAll(cs []*transport.Client) {

@@ -261,6 +261,13 @@ final:
 	}
 	res.Best = best
 	res.H1BytesPerSecond, res.DefaultBytesPerSecond, res.BestBytesPerSecond = mean(h1s), mean(defs), mean(bests)
+	res.conclude(p, defRep)
+	return res, nil
+}
+
+// conclude fills res's ratios, diagnosis and code from its final means,
+// keeping the defaults when the best found measured no better.
+func (res *Result) conclude(p transport.Protocol, defRep transfer.Result) {
 	if res.BestBytesPerSecond <= res.DefaultBytesPerSecond {
 		// Never offer what measured no better than the defaults.
 		res.Best, res.BestBytesPerSecond, res.DefaultsBest = res.Default, res.DefaultBytesPerSecond, true
@@ -269,11 +276,10 @@ final:
 		res.DefaultRatioToH1 = res.DefaultBytesPerSecond / res.H1BytesPerSecond
 		res.RatioToH1 = res.BestBytesPerSecond / res.H1BytesPerSecond
 	}
-	res.Diagnosis = diagnose(p, defRep, res)
+	res.Diagnosis = diagnose(p, defRep, *res)
 	if !res.DefaultsBest {
 		res.GoCode = goCode(p, res.Best)
 	}
-	return res, nil
 }
 
 func mean(v []float64) float64 {
