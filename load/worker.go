@@ -330,3 +330,17 @@ func stripURLError(err error) error {
 	}
 	return err
 }
+
+// counts sums the measured requests and failures so far over the shards.
+// (Workers count into their shards, under locks they already take, rather
+// than into shared counters whose cache line the cores would pass back and
+// forth on every request.)
+func (r *run) counts() (done, failed int64) {
+	for _, s := range r.shards {
+		s.mu.Lock()
+		done += s.requests
+		failed += s.errors.Total
+		s.mu.Unlock()
+	}
+	return done, failed
+}
