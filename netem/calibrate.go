@@ -1,0 +1,321 @@
+package netem
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/netip"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/httpvs/httpvs/units"
+)
+
+// Calibration is a link as measured across it: what a run should record
+// next to the spec it asked for.
+type Calibration struct {
+	// UDPRTT is the median round trip of small UDP probes.
+	UDPRTT time.Duration
+	// TCPConnect is the median time of a TCP handshake (one round trip).
+	TCPConnect time.Duration
+	// Probes is the number of UDP probes sent up.
+	Probes int
+	// UpLoss is the fraction of probes lost client to server, in [0, 1].
+	UpLoss float64
+	// DownLoss is the fraction of echoes lost server to client, in [0, 1].
+	DownLoss float64
+	// Down is the TCP goodput server to client (payload bits per second).
+	Down units.BitsPerSecond
+	// Up is the TCP goodput client to server (payload bits per second).
+	Up units.BitsPerSecond
+}
+
+// CalibrateOptions sizes a calibration; the zero value is a short one.
+type CalibrateOptions struct {
+	// Probes is the number of UDP probes; if zero, 200.
+	Probes int
+	// ProbeGap is the time between two probes; if zero, 1ms.
+	ProbeGap time.Duration
+	// Connects is the number of TCP handshakes timed; if zero, 5.
+	Connects int
+	// Bulk is how long each TCP transfer sends; if zero, 2s.
+	Bulk time.Duration
+}
+
+func (o CalibrateOptions) withDefaults() CalibrateOptions {
+	if o.Probes <= 0 {
+		o.Probes = 200
+	}
+	if o.ProbeGap <= 0 {
+		o.ProbeGap = time.Millisecond
+	}
+	if o.Connects <= 0 {
+		o.Connects = 5
+	}
+	if o.Bulk <= 0 {
+		o.Bulk = 2 * time.Second
+	}
+	return o
+}
+
+// Calibrate measures l: UDP round trip and one-way loss, TCP handshake
+// time, and TCP goodput each way.
+func Calibrate(ctx context.Context, l *Link, o CalibrateOptions) (Calibration, error) {
+	o = o.withDefaults()
+	var c Calibration
+	p, err := ProbeUDP(ctx, l, o.Probes, o.ProbeGap)
+	if err != nil {
+		return c, err
+	}
+	c.UDPRTT, c.Probes, c.UpLoss, c.DownLoss = p.RTT, p.Sent, p.UpLoss(), p.DownLoss()
+	if c.TCPConnect, err = ConnectTime(ctx, l, o.Connects); err != nil {
+		return c, err
+	}
+	if c.Down, err = Goodput(ctx, l, false, o.Bulk); err != nil {
+		return c, err
+	}
+	if c.Up, err = Goodput(ctx, l, true, o.Bulk); err != nil {
+		return c, err
+	}
+	return c, nil
+}
+
+// Probe is the result of ProbeUDP.
+type Probe struct {
+	// Sent is the number of probes the client sent.
+	Sent int
+	// Reached is the number the server received.
+	Reached int
+	// Echoed is the number of echoes the client received.
+	Echoed int
+	// RTT is the median round trip of the echoed probes.
+	RTT time.Duration
+}
+
+// UpLoss returns the fraction of probes lost client to server.
+func (p Probe) UpLoss() float64 { return ratioLost(p.Reached, p.Sent) }
+
+// DownLoss returns the fraction of echoes lost server to client.
+func (p Probe) DownLoss() float64 { return ratioLost(p.Echoed, p.Reached) }
+
+func ratioLost(got, sent int) float64 {
+	if sent == 0 {
+		return 0
+	}
+	return 1 - float64(got)/float64(sent)
+}
+
+// probeSize is the UDP payload of a probe, in bytes: a sequence number and
+// padding.
+const probeSize = 64
+
+// ProbeUDP sends n small UDP probes, gap apart, from the client namespace
+// to an echo in the server namespace, and counts what arrived each way.
+// It waits for late echoes up to twice the spec's RTT plus one second.
+func ProbeUDP(ctx context.Context, l *Link, n int, gap time.Duration) (Probe, error) {
+	srv, err := l.Server().ListenPacket("udp4", netip.AddrPortFrom(ServerAddr, 0).String())
+	if err != nil {
+		return Probe{}, fmt.Errorf("probe listen: %w", err)
+	}
+	defer srv.Close()
+	var reached atomic.Int64
+	go func() { // ends when srv closes
+		buf := make([]byte, 2048)
+		for {
+			k, from, err := srv.ReadFrom(buf)
+			if err != nil {
+				return
+			}
+			reached.Add(1)
+			_, _ = srv.WriteTo(buf[:k], from)
+		}
+	}()
+	cli, err := l.Client().DialContext(ctx, "udp4", srv.LocalAddr().String())
+	if err != nil {
+		return Probe{}, fmt.Errorf("probe dial: %w", err)
+	}
+	defer cli.Close()
+	sent := make([]time.Duration, n)
+	rtts := make([]time.Duration, 0, n)
+	epoch := time.Now()
+	var mu sync.Mutex
+	recvDone := make(chan struct{})
+	go func() {
+		defer close(recvDone)
+		buf := make([]byte, 2048)
+		for {
+			k, err := cli.Read(buf)
+			if err != nil {
+				return
+			}
+			now := time.Since(epoch)
+			if k < 8 {
+				continue
+			}
+			seq := binary.BigEndian.Uint64(buf)
+			mu.Lock()
+			if seq < uint64(n) {
+				rtts = append(rtts, now-sent[seq])
+			}
+			mu.Unlock()
+		}
+	}()
+	p := Probe{Sent: n}
+	msg := make([]byte, probeSize)
+	tick := time.NewTicker(gap)
+	defer tick.Stop()
+	for i := range n {
+		binary.BigEndian.PutUint64(msg, uint64(i))
+		mu.Lock()
+		sent[i] = time.Since(epoch)
+		mu.Unlock()
+		if _, err := cli.Write(msg); err != nil {
+			return p, fmt.Errorf("probe send: %w", err)
+		}
+		select {
+		case <-tick.C:
+		case <-ctx.Done():
+			return p, ctx.Err()
+		}
+	}
+	wait := 2*l.Spec().RTT() + time.Second
+	_ = cli.SetReadDeadline(time.Now().Add(wait))
+	<-recvDone
+	mu.Lock()
+	defer mu.Unlock()
+	p.Reached, p.Echoed = int(reached.Load()), len(rtts)
+	p.RTT = median(rtts)
+	return p, nil
+}
+
+func median(d []time.Duration) time.Duration {
+	if len(d) == 0 {
+		return 0
+	}
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+// ConnectTime returns the median of n TCP handshakes from the client
+// namespace to the server namespace.
+func ConnectTime(ctx context.Context, l *Link, n int) (time.Duration, error) {
+	ln, err := l.Server().Listen("tcp4", netip.AddrPortFrom(ServerAddr, 0).String())
+	if err != nil {
+		return 0, fmt.Errorf("connect listen: %w", err)
+	}
+	defer ln.Close()
+	go func() { // ends when ln closes
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	times := make([]time.Duration, 0, n)
+	for range n {
+		start := time.Now()
+		c, err := l.Client().DialContext(ctx, "tcp4", ln.Addr().String())
+		if err != nil {
+			return 0, fmt.Errorf("connect: %w", err)
+		}
+		times = append(times, time.Since(start))
+		c.Close()
+	}
+	return median(times), nil
+}
+
+// Goodput sends TCP data for d across the link, server to client (or
+// client to server when up is true), and returns the receiver's payload
+// rate after a warm-up (a quarter of d, at least four RTTs) that leaves
+// out slow start.
+func Goodput(ctx context.Context, l *Link, up bool, d time.Duration) (units.BitsPerSecond, error) {
+	ln, err := l.Server().Listen("tcp4", netip.AddrPortFrom(ServerAddr, 0).String())
+	if err != nil {
+		return 0, fmt.Errorf("goodput listen: %w", err)
+	}
+	defer ln.Close()
+	deadline := time.Now().Add(d + 30*time.Second + 8*l.Spec().RTT())
+	accepted := make(chan net.Conn, 1)
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			close(accepted)
+			return
+		}
+		accepted <- c
+	}()
+	cc, err := l.Client().DialContext(ctx, "tcp4", ln.Addr().String())
+	if err != nil {
+		return 0, fmt.Errorf("goodput dial: %w", err)
+	}
+	defer cc.Close()
+	sc, ok := <-accepted
+	if !ok {
+		return 0, errors.New("goodput: accept failed")
+	}
+	defer sc.Close()
+	src, dst := sc, cc
+	if up {
+		src, dst = cc, sc
+	}
+	_ = src.SetDeadline(deadline)
+	_ = dst.SetDeadline(deadline)
+	sendErr := make(chan error, 1)
+	go func() { sendErr <- sendFor(ctx, src, d) }()
+	warm := max(d/4, 4*l.Spec().RTT())
+	rate, err := receive(dst, warm)
+	if serr := <-sendErr; err == nil && serr != nil {
+		err = serr
+	}
+	return rate, err
+}
+
+// sendFor writes to c for d, then closes its write side.
+func sendFor(ctx context.Context, c net.Conn, d time.Duration) error {
+	buf := make([]byte, 64<<10)
+	end := time.Now().Add(d)
+	for time.Now().Before(end) && ctx.Err() == nil {
+		if _, err := c.Write(buf); err != nil {
+			return fmt.Errorf("goodput send: %w", err)
+		}
+	}
+	if tc, ok := c.(*net.TCPConn); ok {
+		return tc.CloseWrite()
+	}
+	return nil
+}
+
+// receive reads c to EOF and returns the payload rate after warm.
+func receive(c net.Conn, warm time.Duration) (units.BitsPerSecond, error) {
+	buf := make([]byte, 256<<10)
+	var start, mark time.Time
+	var total, atMark int64
+	for {
+		k, err := c.Read(buf)
+		now := time.Now()
+		if start.IsZero() && k > 0 {
+			start = now
+		}
+		total += int64(k)
+		if mark.IsZero() && !start.IsZero() && now.Sub(start) >= warm {
+			mark, atMark = now, total
+		}
+		if errors.Is(err, io.EOF) {
+			if mark.IsZero() || !now.After(mark) {
+				return 0, errors.New("goodput: transfer shorter than its warm-up")
+			}
+			return units.Rate(units.Bytes(total-atMark), now.Sub(mark).Seconds()), nil
+		}
+		if err != nil {
+			return 0, fmt.Errorf("goodput receive: %w", err)
+		}
+	}
+}

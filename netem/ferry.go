@@ -1,0 +1,171 @@
+package netem
+
+import (
+	"errors"
+	"io"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// delayLine is the most packets one direction holds between their arrival
+// and their due time (the "wire"); more are dropped and counted as
+// Overflow. 32768 full-size packets are 390 ms at 1 Gbit/s.
+const delayLine = 32768
+
+// earlySlack is how early the ferry writes a packet rather than sleep for
+// a shorter time than a timer can keep: due times come from the model, so
+// writing early never accumulates.
+const earlySlack = 50 * time.Microsecond
+
+// lateAfter is how late a packet must be written to count as Late.
+const lateAfter = time.Millisecond
+
+// DirStats counts what one direction of a link did; packets and bytes are
+// IP packets as read from the sending TUN device.
+type DirStats struct {
+	// Packets is the number of packets that entered the direction.
+	Packets int64
+	// Bytes is their total size in bytes.
+	Bytes int64
+	// Lost is the number of packets the loss model dropped.
+	Lost int64
+	// QueueDrops is the number of packets the drop-tail queue dropped.
+	QueueDrops int64
+	// Overflow is the number of packets dropped because the ferry's delay
+	// line was full: the emulator, not the model, lost them.
+	Overflow int64
+	// Delivered is the number of packets written to the receiving TUN.
+	Delivered int64
+	// Late is the number of packets written more than 1 ms after their due
+	// time: the emulator could not keep up (busy CPU or its ceiling).
+	Late int64
+	// MaxLate is the latest a packet was written after its due time.
+	MaxLate time.Duration
+	// Largest is the size of the largest packet seen, in bytes: at most
+	// MTU when no offload merged packets.
+	Largest int64
+}
+
+type packet struct {
+	buf *[]byte
+	n   int
+	due time.Duration
+}
+
+// ferry moves packets one way: a reader goroutine applies the model and
+// puts packets on the delay line, a writer goroutine writes each at its
+// due time.
+type ferry struct {
+	from, to *os.File
+	sh       *shaper
+	epoch    time.Time
+	line     chan packet
+	done     chan struct{}
+	pool     sync.Pool
+
+	packets, bytes, lost, queueDrops, overflow, delivered, late, maxLate, largest atomic.Int64
+}
+
+func newFerry(from, to *os.File, d Direction, seed uint64, epoch time.Time, done chan struct{}) *ferry {
+	f := &ferry{from: from, to: to, sh: newShaper(d, seed), epoch: epoch, line: make(chan packet, delayLine), done: done}
+	f.pool.New = func() any { b := make([]byte, MTU+512); return &b }
+	return f
+}
+
+// start runs the two goroutines; wg is done when both have returned.
+func (f *ferry) start(wg *sync.WaitGroup) {
+	wg.Add(2)
+	go func() { defer wg.Done(); f.read() }()
+	go func() { defer wg.Done(); f.write() }()
+}
+
+// read loops until the sending device is closed.
+func (f *ferry) read() {
+	for {
+		buf := f.pool.Get().(*[]byte)
+		n, err := f.from.Read(*buf)
+		if err != nil {
+			f.pool.Put(buf)
+			if errors.Is(err, os.ErrClosed) || errors.Is(err, io.EOF) || f.closed() {
+				return
+			}
+			continue // a transient error (EAGAIN is handled by the poller)
+		}
+		f.packets.Add(1)
+		f.bytes.Add(int64(n))
+		if int64(n) > f.largest.Load() {
+			f.largest.Store(int64(n)) // only this goroutine stores
+		}
+		due, v := f.sh.admit(time.Since(f.epoch), n)
+		switch v {
+		case lost:
+			f.lost.Add(1)
+		case queueFull:
+			f.queueDrops.Add(1)
+		}
+		if v != pass {
+			f.pool.Put(buf)
+			continue
+		}
+		select {
+		case f.line <- packet{buf: buf, n: n, due: due}:
+		default:
+			f.overflow.Add(1)
+			f.pool.Put(buf)
+		}
+	}
+}
+
+// write loops until the link closes.
+func (f *ferry) write() {
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	for {
+		var p packet
+		select {
+		case p = <-f.line:
+		case <-f.done:
+			return
+		}
+		if wait := p.due - time.Since(f.epoch); wait > earlySlack {
+			timer.Reset(wait)
+			select {
+			case <-timer.C:
+			case <-f.done:
+				return
+			}
+		}
+		if late := time.Since(f.epoch) - p.due; late > lateAfter {
+			f.late.Add(1)
+			if late > time.Duration(f.maxLate.Load()) {
+				f.maxLate.Store(int64(late))
+			}
+		}
+		_, err := f.to.Write((*p.buf)[:p.n])
+		f.pool.Put(p.buf)
+		if err == nil {
+			f.delivered.Add(1)
+		} else if errors.Is(err, os.ErrClosed) {
+			return
+		}
+	}
+}
+
+func (f *ferry) closed() bool {
+	select {
+	case <-f.done:
+		return true
+	default:
+		return false
+	}
+}
+
+func (f *ferry) stats() DirStats {
+	return DirStats{
+		Packets: f.packets.Load(), Bytes: f.bytes.Load(), Lost: f.lost.Load(),
+		QueueDrops: f.queueDrops.Load(), Overflow: f.overflow.Load(),
+		Delivered: f.delivered.Load(), Late: f.late.Load(), MaxLate: time.Duration(f.maxLate.Load()), Largest: f.largest.Load(),
+	}
+}
