@@ -19,6 +19,10 @@ const delayLine = 32768
 // writing early never accumulates.
 const earlySlack = 50 * time.Microsecond
 
+// coarseAfter is how much of a wait the ferry leaves to sleepPrecise
+// rather than to a Go timer.
+const coarseAfter = 1500 * time.Microsecond
+
 // lateAfter is how late a packet must be written to count as Late.
 const lateAfter = time.Millisecond
 
@@ -129,13 +133,8 @@ func (f *ferry) write() {
 		case <-f.done:
 			return
 		}
-		if wait := p.due - time.Since(f.epoch); wait > earlySlack {
-			timer.Reset(wait)
-			select {
-			case <-timer.C:
-			case <-f.done:
-				return
-			}
+		if !f.waitUntil(p.due, timer) {
+			return
 		}
 		if late := time.Since(f.epoch) - p.due; late > lateAfter {
 			f.late.Add(1)
@@ -151,6 +150,27 @@ func (f *ferry) write() {
 			return
 		}
 	}
+}
+
+// waitUntil returns at due (less earlySlack), or false if the link closed
+// first. Go's timers wake up to a millisecond late (the poller waits in
+// milliseconds), so the last millisecond is slept in nanosleep, which
+// holds only this goroutine's thread.
+func (f *ferry) waitUntil(due time.Duration, timer *time.Timer) bool {
+	wait := due - time.Since(f.epoch)
+	if wait > coarseAfter {
+		timer.Reset(wait - coarseAfter)
+		select {
+		case <-timer.C:
+		case <-f.done:
+			return false
+		}
+		wait = due - time.Since(f.epoch)
+	}
+	if wait > earlySlack {
+		sleepPrecise(wait)
+	}
+	return true
 }
 
 func (f *ferry) closed() bool {

@@ -230,11 +230,12 @@ func parseRate(key, val string) (units.BitsPerSecond, error) {
 	return 0, &SpecError{Field: key, Value: val, Want: wantRate + ", from 8kbit to 1000gbit"}
 }
 
-// formatRate prints r in the form parseRate reads.
+// formatRate prints r in the form parseRate reads back to the same value:
+// in the largest unit that divides it exactly, else in bits.
 func formatRate(r units.BitsPerSecond) string {
 	for _, u := range rateUnits {
-		if float64(r) >= u.mult {
-			return strconv.FormatFloat(float64(r)/u.mult, 'f', -1, 64) + u.name
+		if v := float64(r) / u.mult; v >= 1 && v*u.mult == float64(r) {
+			return strconv.FormatFloat(v, 'f', -1, 64) + u.name
 		}
 	}
 	return strconv.FormatFloat(float64(r), 'f', -1, 64) + "bit"
