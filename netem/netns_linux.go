@@ -26,10 +26,7 @@ type Namespace struct {
 func newNamespace(setup func() error) (*Namespace, error) {
 	n := &Namespace{fd: -1, reqs: make(chan func()), done: make(chan struct{})}
 	errc := make(chan error, 1)
-	go func() {
-		// The thread never unlocks: when this goroutine returns, the
-		// runtime ends the thread, and with it its namespace membership.
-		runtime.LockOSThread()
+	goLockedOffMain(func() {
 		if err := unix.Unshare(unix.CLONE_NEWNET); err != nil {
 			errc <- &SetupError{Need: "root (CAP_SYS_ADMIN) to create network namespaces", Err: fmt.Errorf("unshare: %w", err)}
 			return
@@ -54,7 +51,7 @@ func newNamespace(setup func() error) (*Namespace, error) {
 				return
 			}
 		}
-	}()
+	})
 	if err := <-errc; err != nil {
 		return nil, err
 	}
@@ -74,14 +71,13 @@ func (n *Namespace) close() {
 // them afterwards; goroutines fn starts do not run in the namespace.
 func (n *Namespace) Run(fn func() error) error {
 	errc := make(chan error, 1)
-	go func() {
-		runtime.LockOSThread() // never unlocked: the thread ends with the goroutine
+	goLockedOffMain(func() {
 		if err := unix.Setns(n.fd, unix.CLONE_NEWNET); err != nil {
 			errc <- fmt.Errorf("setns: %w", err)
 			return
 		}
 		errc <- fn()
-	}()
+	})
 	return <-errc
 }
 
@@ -127,6 +123,26 @@ func (n *Namespace) ListenPacket(network, addr string) (net.PacketConn, error) {
 		return err
 	})
 	return c, err
+}
+
+// goLockedOffMain runs fn in a new goroutine locked to an OS thread that
+// is not the process's main thread, and never unlocks it: when fn returns
+// the runtime ends the thread, and with it whatever namespace fn made it
+// join. (The runtime cannot end the main thread: a namespace it joined
+// would stay with it until the process exits.) While a goroutine holds
+// the main thread locked, a goroutine it starts runs on another thread.
+func goLockedOffMain(fn func()) {
+	go func() {
+		runtime.LockOSThread()
+		if unix.Gettid() == unix.Getpid() {
+			started := make(chan struct{})
+			goLockedOffMain(func() { close(started); fn() })
+			<-started
+			runtime.UnlockOSThread()
+			return
+		}
+		fn()
+	}()
 }
 
 // sysctl writes a value under /proc/sys for the calling thread's network
