@@ -33,6 +33,10 @@ type Calibration struct {
 	Down units.BitsPerSecond
 	// Up is the TCP goodput client to server (payload bits per second).
 	Up units.BitsPerSecond
+	// UpStats and DownStats are the link's counters at the end of the
+	// calibration: Late, MaxLate and Overflow say whether the emulator
+	// kept up.
+	UpStats, DownStats DirStats
 }
 
 // CalibrateOptions sizes a calibration; the zero value is a short one.
@@ -82,6 +86,7 @@ func Calibrate(ctx context.Context, l *Link, o CalibrateOptions) (Calibration, e
 	if c.Up, err = Goodput(ctx, l, true, o.Bulk); err != nil {
 		return c, err
 	}
+	c.UpStats, c.DownStats = l.Stats()
 	return c, nil
 }
 

@@ -2,10 +2,13 @@ package netem
 
 import (
 	"context"
+	"errors"
 	"math"
 	"os"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // newTestLink makes a link for spec, or skips the test with the reason
@@ -18,6 +21,7 @@ func newTestLink(t *testing.T, text string) *Link {
 		t.Fatal(err)
 	}
 	l, err := NewLink(spec)
+	skipIfDenied(t, err)
 	if err != nil {
 		t.Fatalf("NewLink(%s): %v", text, err)
 	}
@@ -36,6 +40,16 @@ func skipWithoutPrivilege(t *testing.T) {
 	}
 	if _, err := os.Stat("/dev/net/tun"); err != nil {
 		t.Skipf("needs /dev/net/tun: %v", err)
+	}
+}
+
+// skipIfDenied skips the test when the system denied a link (a container
+// without CAP_SYS_ADMIN, say); other errors are the test's to report.
+func skipIfDenied(t *testing.T, err error) {
+	t.Helper()
+	var se *SetupError
+	if errors.As(err, &se) && (errors.Is(err, unix.EPERM) || errors.Is(err, unix.EACCES) || errors.Is(err, unix.ENOENT)) {
+		t.Skipf("this system denies it: %v", err)
 	}
 }
 
@@ -133,5 +147,28 @@ func TestLinkCeiling(t *testing.T) {
 	}
 	if d.Largest > MTU {
 		t.Errorf("a %d-byte packet crossed a %d-byte MTU link", d.Largest, MTU)
+	}
+}
+
+// Calibrate puts the pieces together on a link with different directions.
+func TestCalibrate(t *testing.T) {
+	l := newTestLink(t, "rtt=30ms,down=40mbit,up=10mbit")
+	ctx := testContext(t, time.Minute)
+	c, err := Calibrate(ctx, l, CalibrateOptions{Probes: 100, Bulk: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%+v", c)
+	if c.UDPRTT < 30*time.Millisecond || c.UDPRTT > 40*time.Millisecond || c.TCPConnect < 30*time.Millisecond || c.TCPConnect > 40*time.Millisecond {
+		t.Errorf("round trips UDP %v, TCP %v: want within [30ms, 40ms]", c.UDPRTT, c.TCPConnect)
+	}
+	if c.UpLoss != 0 || c.DownLoss != 0 {
+		t.Errorf("a lossless link lost %.3f up, %.3f down", c.UpLoss, c.DownLoss)
+	}
+	if c.Down < 30e6 || c.Down > 40e6 || c.Up < 7.5e6 || c.Up > 10e6 {
+		t.Errorf("goodput down %v (want 30..40 Mbit/s), up %v (want 7.5..10 Mbit/s)", c.Down, c.Up)
+	}
+	if c.UpStats.Packets == 0 || c.DownStats.Delivered == 0 {
+		t.Errorf("calibration carries no link counters: %+v %+v", c.UpStats, c.DownStats)
 	}
 }
