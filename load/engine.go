@@ -6,6 +6,7 @@ import (
 	"math"
 	"net/http"
 	"net/url"
+	"os"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -352,6 +353,9 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		window = r.end.Sub(from)
 	}
 	res.Seconds = max(window.Seconds(), 0)
+	res.Started = r.measureAt.UTC()
+	res.Finished = res.Started.Add(max(window, 0))
+	res.Host, _ = os.Hostname()
 	if res.Seconds > 0 {
 		res.RequestsPerSecond = float64(res.Succeeded) / res.Seconds
 		res.BytesPerSecond = float64(res.BytesReceived+res.BytesSent) / res.Seconds
@@ -419,7 +423,13 @@ func (r *run) result(clients []connClient, interrupted bool) Result {
 	if r.open {
 		res.Mode = "open"
 		res.Schedule = &Schedule{TargetRate: r.cfg.Rate, Late: lateCount, LateBy: late.Summary()}
+	} else {
+		late = nil
 	}
+	res.Kind, res.SchemaVersion = ResultKind, ResultSchemaVersion
+	res.Successes = res.Requests - res.Errors.Total
+	res.BodySize, res.Headers = int64(r.cfg.BodySize), r.cfg.Headers.String()
+	res.Histograms, _ = encodeHistograms(lat, conn, tls, ttfb, late) // writes to memory: cannot fail
 	for _, c := range clients {
 		res.Connections += c.Connections()
 	}

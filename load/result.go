@@ -1,6 +1,8 @@
 package load
 
 import (
+	"time"
+
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -52,6 +54,69 @@ type Result struct {
 	// duration: the server refused every request for GoneAfter.
 	Stopped  string                 `json:"stopped,omitempty"`
 	Settings transport.ClientConfig `json:"settings"`
+
+	// What lets results from several generators be merged (package merge).
+	// Kind is ResultKind and SchemaVersion ResultSchemaVersion: readers
+	// refuse other kinds and versions.
+	Kind          string `json:"kind"`
+	SchemaVersion int    `json:"schema_version"`
+	// Host is the generator's host name (os.Hostname); in a merge, the
+	// parts' host if they share one, else "".
+	Host string `json:"host,omitempty"`
+	// Started and Finished bound the measured phase on the wall clock, in
+	// UTC (RFC 3339 with nanoseconds in JSON); Seconds is their difference.
+	// A merge spans from the earliest start to the latest end.
+	Started  time.Time `json:"started,omitzero"`
+	Finished time.Time `json:"finished,omitzero"`
+	// Successes is Requests minus Errors.Total.
+	Successes int64 `json:"successes"`
+	// BodySize is each request's body in bytes; Headers the extra request
+	// headers as N:LEN ("" for none).
+	BodySize int64  `json:"body_size"`
+	Headers  string `json:"headers,omitempty"`
+	// Histograms are the distributions behind Latency, Phases and
+	// Schedule.LateBy, exact and mergeable.
+	Histograms *Histograms `json:"histograms,omitempty"`
+	// Parts is how many load runs a merged result sums; 0 for one run.
+	Parts int `json:"parts,omitempty"`
+}
+
+// The kind and schema version of Result's JSON form. The version changes
+// when a field changes meaning or unit, or goes away; not when one is added.
+const (
+	ResultKind          = "load"
+	ResultSchemaVersion = 1
+)
+
+// Histograms are a result's distributions in HdrHistogram's portable V2
+// compressed base64 form ("HISTFAAA...", stats.Histogram.Encode): values in
+// microseconds, 1 µs to 10 minutes, 3 significant figures. An empty
+// distribution is an encoded empty histogram, not "".
+type Histograms struct {
+	Latency string `json:"latency"`           // as Result.Latency
+	Connect string `json:"connect"`           // as Phases.Connect
+	TLS     string `json:"tls"`               // as Phases.TLS
+	TTFB    string `json:"ttfb"`              // as Phases.TTFB
+	LateBy  string `json:"late_by,omitempty"` // as Schedule.LateBy; open loop only
+}
+
+// encodeHistograms encodes a run's histograms; late is nil for a closed loop.
+func encodeHistograms(latency, connect, tls, ttfb, late *stats.Histogram) (*Histograms, error) {
+	var h Histograms
+	for _, e := range []struct {
+		dst *string
+		src *stats.Histogram
+	}{{&h.Latency, latency}, {&h.Connect, connect}, {&h.TLS, tls}, {&h.TTFB, ttfb}, {&h.LateBy, late}} {
+		if e.src == nil {
+			continue
+		}
+		s, err := e.src.Encode()
+		if err != nil {
+			return nil, err
+		}
+		*e.dst = s
+	}
+	return &h, nil
 }
 
 // Phases are request phase timings: from net/http/httptrace on the std
