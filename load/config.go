@@ -54,6 +54,14 @@ type Config struct {
 	Duration time.Duration
 	// Warmup runs before measuring; its requests are not counted.
 	Warmup time.Duration
+	// StartAt, if not zero, is the wall-clock time the run begins (its
+	// warmup, then its measured phase): Run prepares its clients, then
+	// waits until StartAt, so that generators on several machines start
+	// together (their clocks as close as NTP keeps them). A StartAt already
+	// past when the clients are ready starts at once; the Result's Started
+	// says when measuring really began. Cancelling ctx ends the wait with
+	// an error.
+	StartAt time.Time
 	// Rate, in requests per second, makes the loop open; zero means closed.
 	Rate float64
 	// Method is the request method; empty means GET.

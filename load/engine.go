@@ -6,7 +6,6 @@ import (
 	"math"
 	"net/http"
 	"net/url"
-	"os"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -268,6 +267,9 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		return Result{}, err
 	}
 	defer closeClients(clients)
+	if err := waitUntil(ctx, cfg.StartAt); err != nil {
+		return Result{}, err
+	}
 	r.schedule(time.Now())
 	runCtx, cancel := context.WithDeadline(ctx, r.end)
 	defer cancel()
@@ -339,101 +341,25 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	stopProgress()
 
 	res := r.result(clients, ctx.Err() != nil)
-	if r.gone.Load() {
-		res.Stopped = fmt.Sprintf("stopped early: every request was refused or timed out for over %v, with no success (the server is gone?)", GoneAfter)
-	}
-	// A closed loop measures from when its measured phase began; an open
-	// one from measureAt, by its requests' intended times.
-	from := r.measuredFrom
-	if r.open {
-		from = r.measureAt
-	}
-	window := finished.Sub(from)
-	if !r.byCount && finished.After(r.end) {
-		window = r.end.Sub(from)
-	}
-	res.Seconds = max(window.Seconds(), 0)
-	res.Started = r.measureAt.UTC()
-	res.Finished = res.Started.Add(max(window, 0))
-	res.Host, _ = os.Hostname()
-	if res.Seconds > 0 {
-		res.RequestsPerSecond = float64(res.Succeeded) / res.Seconds
-		res.BytesPerSecond = float64(res.BytesReceived+res.BytesSent) / res.Seconds
-	}
-	res.ClientCPUSeconds = after.proc.Sub(before.proc).CPUSeconds()
-	res.ClientGCCycles = after.proc.GCCycles - before.proc.GCCycles
-	res.ClientGoroutinesPeak = after.goroutinesPeak
-	if res.Requests > 0 {
-		res.BytesPerRequest = float64(after.allocBytes-before.allocBytes) / float64(res.Requests)
-		res.AllocsPerRequest = float64(after.allocObjects-before.allocObjects) / float64(res.Requests)
-	}
+	r.finish(&res, finished, before, after)
 	return res, nil
 }
 
-// engineName is what results record as their engine.
-func (r *run) engineName() string {
-	if r.cfg.NewCaller != nil {
-		return r.cfg.CallerName
+// waitUntil returns at the wall-clock time at (at once if it is zero or
+// past), or with an error when ctx ends first.
+func waitUntil(ctx context.Context, at time.Time) error {
+	d := time.Until(at)
+	if at.IsZero() || d <= 0 {
+		return nil
 	}
-	return r.cfg.Engine.String()
-}
-
-// result merges the shards.
-func (r *run) result(clients []connClient, interrupted bool) Result {
-	res := Result{
-		Engine:           r.engineName(),
-		URL:              r.cfg.URL,
-		Method:           r.cfg.Method,
-		Requested:        r.cfg.Client.Protocol.String(),
-		Mode:             "closed",
-		Concurrency:      r.cfg.Conns * r.cfg.Streams,
-		Asked:            r.cfg.Conns * r.askedStreams,
-		ServerMaxStreams: r.serverMaxStreams,
-		Lowered:          r.lowered,
-		Interrupted:      interrupted,
-		Settings:         r.cfg.Client.Config.Effective(),
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("waiting to start at %s: %w", at.Format(time.RFC3339), ctx.Err())
 	}
-	lat, ttfb, conn, tls, late := stats.NewHistogram(), stats.NewHistogram(), stats.NewHistogram(), stats.NewHistogram(), stats.NewHistogram()
-	var lateCount int64
-	for _, s := range r.shards {
-		// net/http may still be finishing a dial for the pool and fire a
-		// trace hook into the shard: read it under its lock.
-		s.mu.Lock()
-		lat.Merge(s.latency)
-		ttfb.Merge(s.ttfb)
-		conn.Merge(s.connect)
-		tls.Merge(s.tls)
-		late.Merge(s.late)
-		lateCount += s.lateCount
-		res.Requests += s.requests
-		res.Succeeded += s.succeeded
-		res.BytesReceived += s.bytesIn
-		res.BytesSent += s.bytesOut
-		res.Errors.Add(s.errors)
-		if res.FirstError == "" {
-			res.FirstError = s.firstErr
-		}
-		if s.negotiated {
-			res.Protocol = res.Requested
-		}
-		s.mu.Unlock()
-	}
-	res.Latency = lat.Summary()
-	res.Phases = Phases{Connect: conn.Summary(), TLS: tls.Summary(), TTFB: ttfb.Summary()}
-	if r.open {
-		res.Mode = "open"
-		res.Schedule = &Schedule{TargetRate: r.cfg.Rate, Late: lateCount, LateBy: late.Summary()}
-	} else {
-		late = nil
-	}
-	res.Kind, res.SchemaVersion = ResultKind, ResultSchemaVersion
-	res.Successes = res.Requests - res.Errors.Total
-	res.BodySize, res.Headers = int64(r.cfg.BodySize), r.cfg.Headers.String()
-	res.Histograms, _ = encodeHistograms(lat, conn, tls, ttfb, late) // writes to memory: cannot fail
-	for _, c := range clients {
-		res.Connections += c.Connections()
-	}
-	return res
 }
 
 // progress reports to cfg.Progress twice a second until the returned stop

@@ -1,6 +1,8 @@
 package load
 
 import (
+	"fmt"
+	"os"
 	"time"
 
 	"github.com/httpvs/httpvs/stats"
@@ -60,22 +62,26 @@ type Result struct {
 	// refuse other kinds and versions.
 	Kind          string `json:"kind"`
 	SchemaVersion int    `json:"schema_version"`
-	// Host is the generator's host name (os.Hostname); in a merge, the
-	// parts' host if they share one, else "".
+	// Host is the generator's host name (os.Hostname; a pod's name on
+	// Kubernetes); in a merge, the parts' host if they share one, else "".
 	Host string `json:"host,omitempty"`
+	// Hosts, in a merge, are the parts' distinct hosts, sorted; absent for
+	// one run.
+	Hosts []string `json:"hosts,omitempty"`
 	// Started and Finished bound the measured phase on the wall clock, in
-	// UTC (RFC 3339 with nanoseconds in JSON); Seconds is their difference.
-	// A merge spans from the earliest start to the latest end.
+	// UTC (RFC 3339 with nanoseconds in JSON); for one run Seconds is their
+	// difference. A merge spans from the earliest start to the latest end,
+	// and its Seconds is the length of the union of the parts' windows
+	// (less than the span when they leave gaps).
 	Started  time.Time `json:"started,omitzero"`
 	Finished time.Time `json:"finished,omitzero"`
-	// Successes is Requests minus Errors.Total.
-	Successes int64 `json:"successes"`
 	// BodySize is each request's body in bytes; Headers the extra request
 	// headers as N:LEN ("" for none).
 	BodySize int64  `json:"body_size"`
 	Headers  string `json:"headers,omitempty"`
 	// Histograms are the distributions behind Latency, Phases and
-	// Schedule.LateBy, exact and mergeable.
+	// Schedule.LateBy, exact and mergeable: Latency and TTFB hold Succeeded
+	// values (TTFB fewer when a stack does not report it), LateBy Requests.
 	Histograms *Histograms `json:"histograms,omitempty"`
 	// Parts is how many load runs a merged result sums; 0 for one run.
 	Parts int `json:"parts,omitempty"`
@@ -135,4 +141,103 @@ type Schedule struct {
 	TargetRate float64              `json:"target_rate"` // requests per second asked for
 	Late       int64                `json:"late"`        // requests sent more than LateThreshold after their intended time
 	LateBy     stats.LatencySummary `json:"late_by"`     // how late every request was sent
+}
+
+// engineName is what results record as their engine.
+func (r *run) engineName() string {
+	if r.cfg.NewCaller != nil {
+		return r.cfg.CallerName
+	}
+	return r.cfg.Engine.String()
+}
+
+// result merges the shards.
+func (r *run) result(clients []connClient, interrupted bool) Result {
+	res := Result{
+		Engine:           r.engineName(),
+		URL:              r.cfg.URL,
+		Method:           r.cfg.Method,
+		Requested:        r.cfg.Client.Protocol.String(),
+		Mode:             "closed",
+		Concurrency:      r.cfg.Conns * r.cfg.Streams,
+		Asked:            r.cfg.Conns * r.askedStreams,
+		ServerMaxStreams: r.serverMaxStreams,
+		Lowered:          r.lowered,
+		Interrupted:      interrupted,
+		Settings:         r.cfg.Client.Config.Effective(),
+	}
+	lat, ttfb, conn, tls, late := stats.NewHistogram(), stats.NewHistogram(), stats.NewHistogram(), stats.NewHistogram(), stats.NewHistogram()
+	var lateCount int64
+	for _, s := range r.shards {
+		// net/http may still be finishing a dial for the pool and fire a
+		// trace hook into the shard: read it under its lock.
+		s.mu.Lock()
+		lat.Merge(s.latency)
+		ttfb.Merge(s.ttfb)
+		conn.Merge(s.connect)
+		tls.Merge(s.tls)
+		late.Merge(s.late)
+		lateCount += s.lateCount
+		res.Requests += s.requests
+		res.Succeeded += s.succeeded
+		res.BytesReceived += s.bytesIn
+		res.BytesSent += s.bytesOut
+		res.Errors.Add(s.errors)
+		if res.FirstError == "" {
+			res.FirstError = s.firstErr
+		}
+		if s.negotiated {
+			res.Protocol = res.Requested
+		}
+		s.mu.Unlock()
+	}
+	res.Latency = lat.Summary()
+	res.Phases = Phases{Connect: conn.Summary(), TLS: tls.Summary(), TTFB: ttfb.Summary()}
+	if r.open {
+		res.Mode = "open"
+		res.Schedule = &Schedule{TargetRate: r.cfg.Rate, Late: lateCount, LateBy: late.Summary()}
+	} else {
+		late = nil
+	}
+	res.Kind, res.SchemaVersion = ResultKind, ResultSchemaVersion
+	res.BodySize, res.Headers = int64(r.cfg.BodySize), r.cfg.Headers.String()
+	res.Histograms, _ = encodeHistograms(lat, conn, tls, ttfb, late) // writes to memory: cannot fail
+	for _, c := range clients {
+		res.Connections += c.Connections()
+	}
+	return res
+}
+
+// finish completes res once the workers are done at finished: the measured
+// window on the wall clock, the host, the rates over the window and the
+// process figures between the samples bracketing it.
+func (r *run) finish(res *Result, finished time.Time, before, after sample) {
+	if r.gone.Load() {
+		res.Stopped = fmt.Sprintf("stopped early: every request was refused or timed out for over %v, with no success (the server is gone?)", GoneAfter)
+	}
+	// A closed loop measures from when its measured phase began; an open
+	// one from measureAt, by its requests' intended times.
+	from := r.measuredFrom
+	if r.open {
+		from = r.measureAt
+	}
+	window := max(finished.Sub(from), 0)
+	if !r.byCount && finished.After(r.end) {
+		window = max(r.end.Sub(from), 0)
+	}
+	res.Seconds = window.Seconds()
+	res.Started = from.UTC()
+	res.Finished = res.Started.Add(window)
+	res.Host, _ = os.Hostname()
+	if res.Seconds > 0 {
+		res.RequestsPerSecond = float64(res.Succeeded) / res.Seconds
+		res.BytesPerSecond = float64(res.BytesReceived+res.BytesSent) / res.Seconds
+	}
+	res.ClientCPUSeconds = after.proc.Sub(before.proc).CPUSeconds()
+	res.ClientGCCycles = after.proc.GCCycles - before.proc.GCCycles
+	res.ClientGoroutinesPeak = after.goroutinesPeak
+	if res.Requests > 0 {
+		res.BytesPerRequest = float64(after.allocBytes-before.allocBytes) / float64(res.Requests)
+		res.AllocsPerRequest = float64(after.allocObjects-before.allocObjects) / float64(res.Requests)
+	}
 }

@@ -1,0 +1,95 @@
+package load
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/httpvs/httpvs/stats"
+	"github.com/httpvs/httpvs/transport"
+)
+
+// decode reads one of a result's encoded histograms.
+func decode(t *testing.T, name, s string) *stats.Histogram {
+	t.Helper()
+	h, err := stats.DecodeHistogram(s)
+	if err != nil {
+		t.Fatalf("histograms.%s: %v", name, err)
+	}
+	return h
+}
+
+// A result carries what a merge needs: its kind and version, its
+// wall-clock window starting no earlier than StartAt, its host, and
+// histograms that hold exactly the values its summaries describe.
+func TestResultCarriesWindowHostAndHistograms(t *testing.T) {
+	ts, _ := startServer(t, nil)
+	for _, open := range []bool{false, true} {
+		name := "closed"
+		if open {
+			name = "open"
+		}
+		t.Run(name, func(t *testing.T) {
+			startAt := time.Now().Add(300 * time.Millisecond)
+			cfg := Config{URL: ts.URL(transport.H1) + "/small", Client: transport.ClientOptions{Protocol: transport.H1},
+				Conns: 2, Streams: 1, Requests: 60, StartAt: startAt}
+			if open {
+				cfg.Rate = 600
+			}
+			res := mustRun(t, cfg)
+			if res.Kind != ResultKind || res.SchemaVersion != ResultSchemaVersion {
+				t.Fatalf("kind %q version %d", res.Kind, res.SchemaVersion)
+			}
+			if res.Started.Before(startAt) {
+				t.Fatalf("measuring started at %v, before StartAt %v", res.Started, startAt)
+			}
+			if res.Started.Location() != time.UTC {
+				t.Errorf("started in %v, want UTC", res.Started.Location())
+			}
+			if got := res.Finished.Sub(res.Started).Seconds(); got != res.Seconds || got <= 0 {
+				t.Fatalf("window %v..%v is %v s, seconds %v", res.Started, res.Finished, got, res.Seconds)
+			}
+			if host, _ := os.Hostname(); res.Host != host || host == "" {
+				t.Errorf("host %q, want %q", res.Host, host)
+			}
+			if res.Succeeded != 60 {
+				t.Fatalf("succeeded %d (%s)", res.Succeeded, res.FirstError)
+			}
+			lat := decode(t, "latency", res.Histograms.Latency)
+			if lat.Count() != res.Succeeded || lat.Summary() != res.Latency {
+				t.Fatalf("latency histogram %+v, summary %+v", lat.Summary(), res.Latency)
+			}
+			if ttfb := decode(t, "ttfb", res.Histograms.TTFB); ttfb.Summary() != res.Phases.TTFB {
+				t.Fatalf("ttfb histogram %+v, summary %+v", ttfb.Summary(), res.Phases.TTFB)
+			}
+			if conn := decode(t, "connect", res.Histograms.Connect); conn.Summary() != res.Phases.Connect || conn.Count() != 2 {
+				t.Fatalf("connect histogram %+v, summary %+v", conn.Summary(), res.Phases.Connect)
+			}
+			if open {
+				late := decode(t, "late_by", res.Histograms.LateBy)
+				if late.Count() != res.Requests || late.Summary() != res.Schedule.LateBy {
+					t.Fatalf("late_by histogram %+v for %d requests", late.Summary(), res.Requests)
+				}
+			} else if res.Histograms.LateBy != "" {
+				t.Fatal("a closed loop has a late_by histogram")
+			}
+		})
+	}
+}
+
+func TestStartAtWaitEndsWithContext(t *testing.T) {
+	ts, _ := startServer(t, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := Run(ctx, Config{URL: ts.URL(transport.H1) + "/small", Client: transport.ClientOptions{Protocol: transport.H1},
+		Conns: 1, Streams: 1, Requests: 1, StartAt: time.Now().Add(time.Hour)})
+	if err == nil || !strings.Contains(err.Error(), "waiting to start at") {
+		t.Fatalf("err %v, want the wait's", err)
+	}
+	if took := time.Since(start); took > 30*time.Second {
+		t.Fatalf("took %v", took)
+	}
+}
