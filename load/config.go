@@ -62,6 +62,11 @@ type Config struct {
 	// says when measuring really began. Cancelling ctx ends the wait with
 	// an error.
 	StartAt time.Time
+	// Share, if not zero, runs one part of Requests and Rate, which are the
+	// whole load's: Share.Requests(Requests) requests at Share.Rate(Rate).
+	// Conns, Streams and Duration are this generator's own. A share of a
+	// closed loop run for a duration is refused: there is nothing to split.
+	Share Share
 	// Rate, in requests per second, makes the loop open; zero means closed.
 	Rate float64
 	// Method is the request method; empty means GET.
@@ -209,6 +214,12 @@ func (c Config) validate() (*url.URL, error) {
 		return nil, transport.Fieldf("MaxDuration", c.MaxDuration, "a positive duration, or 0 for the default")
 	case c.Rate < 0:
 		return nil, transport.Fieldf("Rate", c.Rate, "0 (closed loop) or more")
+	case c.Share.check() != nil:
+		return nil, transport.Fieldf("Share", c.Share, "INDEX/PARTS with 0 <= INDEX < PARTS")
+	case !c.Share.whole() && c.Rate == 0 && c.Requests == 0:
+		return nil, transport.Fieldf("Share", c.Share, "a share of a rate or of a request count: give one")
+	case !c.Share.whole() && c.Share.Requests(c.Requests) == 0 && c.Requests > 0:
+		return nil, transport.Fieldf("Share", c.Share, "a share with requests: %d requests leave none to part %d", c.Requests, c.Share.Index)
 	case c.NewCaller == nil && !c.Engine.Supports(c.Client.Protocol):
 		return nil, &UnsupportedError{Engine: c.Engine, Protocol: c.Client.Protocol}
 	case c.BodySize < 0 || c.BodySize > units.GiB:

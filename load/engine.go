@@ -256,6 +256,8 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	// From here on, Requests and Rate are this generator's part.
+	cfg.Requests, cfg.Rate = cfg.Share.Requests(cfg.Requests), cfg.Share.Rate(cfg.Rate)
 	cfg = cfg.withDefaults()
 	asked := cfg.Streams
 	limit, lowered := streamLimit(ctx, &cfg, u)

@@ -83,6 +83,9 @@ type Result struct {
 	// Schedule.LateBy, exact and mergeable: Latency and TTFB hold Succeeded
 	// values (TTFB fewer when a stack does not report it), LateBy Requests.
 	Histograms *Histograms `json:"histograms,omitempty"`
+	// Share is the part of a split load this run was ("I/N", Config.Share);
+	// "" for the whole load or a merge.
+	Share string `json:"share,omitempty"`
 	// Parts is how many load runs a merged result sums; 0 for one run.
 	Parts int `json:"parts,omitempty"`
 }
@@ -106,8 +109,9 @@ type Histograms struct {
 	LateBy  string `json:"late_by,omitempty"` // as Schedule.LateBy; open loop only
 }
 
-// encodeHistograms encodes a run's histograms; late is nil for a closed loop.
-func encodeHistograms(latency, connect, tls, ttfb, late *stats.Histogram) (*Histograms, error) {
+// EncodeHistograms encodes a run's histograms (Histogram.Encode); late is
+// nil for a closed loop, which leaves LateBy empty.
+func EncodeHistograms(latency, connect, tls, ttfb, late *stats.Histogram) (*Histograms, error) {
 	var h Histograms
 	for _, e := range []struct {
 		dst *string
@@ -201,7 +205,8 @@ func (r *run) result(clients []connClient, interrupted bool) Result {
 	}
 	res.Kind, res.SchemaVersion = ResultKind, ResultSchemaVersion
 	res.BodySize, res.Headers = int64(r.cfg.BodySize), r.cfg.Headers.String()
-	res.Histograms, _ = encodeHistograms(lat, conn, tls, ttfb, late) // writes to memory: cannot fail
+	res.Share = r.cfg.Share.String()
+	res.Histograms, _ = EncodeHistograms(lat, conn, tls, ttfb, late) // writes to memory: cannot fail
 	for _, c := range clients {
 		res.Connections += c.Connections()
 	}

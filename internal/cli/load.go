@@ -22,6 +22,7 @@ type loadFlags struct {
 	requests                      int64
 	duration, warmup, timeout     time.Duration
 	rate, method, headers, engine string
+	startAt, share                string
 	body                          units.Bytes
 	asJSON                        bool
 	cpuProfile, profileDir        string
@@ -42,10 +43,12 @@ func (f *loadFlags) register(fs *flagSet) {
 	fs.DurationVar(&f.timeout, "timeout", load.DefaultRequestTimeout, "bound on each request")
 	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of this process during the run to `file`")
 	fs.StringVar(&f.profileDir, "profile", "", "write CPU and heap profiles of the client, and of the server if it is httpvs serve --profiling on http://, to `dir`")
+	fs.StringVar(&f.startAt, "start-at", "", "wait until this wall-clock `time` (RFC 3339, e.g. 2026-11-23T10:00:00Z) to start, so generators on several machines start together")
+	fs.StringVar(&f.share, "share", "", "run part `I/N` of --rate and -n, e.g. 0/3: N generators (a Kubernetes Indexed Job) share one load; merge their results with httpvs merge")
 	fs.StringVar(&f.engine, "engine", "auto", "client: std (net/http, quic-go), fast (lean h1/h2 client), or auto (fast, std for h3)")
 	clientFlags(fs, &f.client)
 	for field, flag := range map[string]string{"Conns": "c", "Streams": "m", "Requests": "n", "Duration": "d",
-		"Warmup": "warmup", "RequestTimeout": "timeout", "BodySize": "body"} {
+		"Warmup": "warmup", "RequestTimeout": "timeout", "BodySize": "body", "Share": "share", "Rate": "rate"} {
 		fs.field(field, flag)
 	}
 }
@@ -82,10 +85,44 @@ func (f *loadFlags) config(fs *flagSet, rawURL string) (load.Config, error) {
 			return load.Config{}, usagef("--headers: %v", err)
 		}
 	}
+	if err := f.split(&lc, time.Now()); err != nil {
+		return load.Config{}, err
+	}
 	if f.profileDir != "" && f.cpuProfile != "" {
 		return load.Config{}, usagef("--profile and --cpuprofile both profile the CPU: use one")
 	}
 	return lc, fs.usage(lc.Validate())
+}
+
+// maxStartAhead bounds --start-at: a time further ahead is a mistake
+// (a date off by one) rather than a plan.
+const maxStartAhead = 24 * time.Hour
+
+// split reads --start-at and --share into lc; now is the time to check
+// --start-at against.
+func (f *loadFlags) split(lc *load.Config, now time.Time) error {
+	if f.share != "" {
+		sh, err := load.ParseShare(f.share)
+		if err != nil {
+			return usagef("--share %v", err)
+		}
+		lc.Share = sh
+	}
+	if f.startAt == "" {
+		return nil
+	}
+	at, err := time.Parse(time.RFC3339, f.startAt)
+	if err != nil {
+		return usagef("--start-at %q: want an RFC 3339 time such as %s", f.startAt, now.Add(time.Minute).UTC().Format(time.RFC3339))
+	}
+	switch {
+	case !at.After(now):
+		return usagef("--start-at %s is past (now %s): give a time ahead, e.g. %s", f.startAt, now.UTC().Format(time.RFC3339), now.Add(time.Minute).UTC().Format(time.RFC3339))
+	case at.Sub(now) > maxStartAhead:
+		return usagef("--start-at %s is %v ahead, more than %v: a typo in the date?", f.startAt, at.Sub(now).Round(time.Minute), maxStartAhead)
+	}
+	lc.StartAt = at
+	return nil
 }
 
 func runLoad(ctx context.Context, e *env, args []string) error {

@@ -1,0 +1,97 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/httpvs/httpvs/load"
+	"github.com/httpvs/httpvs/merge"
+	"github.com/httpvs/httpvs/report"
+)
+
+// mergedJSON is what merge --json prints: the merged result in load's
+// schema, so that it can be merged again, and what the merge saw.
+type mergedJSON struct {
+	load.Result
+	Merge mergeInfo `json:"merge"`
+}
+
+type mergeInfo struct {
+	Inputs           []mergeInput `json:"inputs"`
+	StartSkewSeconds float64      `json:"start_skew_seconds"` // latest start minus earliest
+	Warnings         []string     `json:"warnings"`
+}
+
+type mergeInput struct {
+	Name      string    `json:"name"`
+	Host      string    `json:"host"`
+	Started   time.Time `json:"started"`
+	Finished  time.Time `json:"finished"`
+	Requests  int64     `json:"requests"`
+	Succeeded int64     `json:"succeeded"`
+}
+
+// runMerge combines load results from several generators into one.
+func runMerge(_ context.Context, e *env, args []string) error {
+	fs := newFlagSet(e, "merge", "FILE... (load --json results; - reads standard input)")
+	asJSON := fs.Bool("json", false, "print exactly one JSON object: the merged result, which merge reads again")
+	pos, err := fs.parse(args)
+	if err != nil {
+		return err
+	}
+	if len(pos) == 0 {
+		return usagef("merge takes the files of httpvs load --json results (or - for standard input), e.g. httpvs merge a.json b.json")
+	}
+	parts, err := readParts(pos)
+	if err != nil {
+		return err
+	}
+	m, err := merge.Merge(parts)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if !*asJSON {
+		return report.Merge(e.stdout, parts, m)
+	}
+	out := mergedJSON{Result: m.Result, Merge: mergeInfo{StartSkewSeconds: m.StartSkew.Seconds(), Warnings: []string{}}}
+	for _, p := range parts {
+		out.Merge.Inputs = append(out.Merge.Inputs, mergeInput{Name: p.Name, Host: p.Result.Host, Started: p.Result.Started,
+			Finished: p.Result.Finished, Requests: p.Result.Requests, Succeeded: p.Result.Succeeded})
+	}
+	for _, w := range m.Warnings {
+		out.Merge.Warnings = append(out.Merge.Warnings, w.Text)
+		fmt.Fprintf(e.stderr, "httpvs merge: warning: %s\n", w.Text)
+	}
+	return report.JSON(e.stdout, out)
+}
+
+// readParts reads every named file ("-" is standard input, once).
+func readParts(names []string) ([]merge.Part, error) {
+	var parts []merge.Part
+	stdin := false
+	for _, name := range names {
+		var r io.Reader
+		if name == "-" {
+			if stdin {
+				return nil, usagef("merge: - (standard input) given twice")
+			}
+			stdin, name, r = true, "stdin", os.Stdin
+		} else {
+			f, err := os.Open(name)
+			if err != nil {
+				return nil, usagef("%v", err)
+			}
+			defer f.Close()
+			r = f
+		}
+		p, err := merge.Read(name, r)
+		if err != nil {
+			return nil, usagef("%v", err)
+		}
+		parts = append(parts, p...)
+	}
+	return parts, nil
+}

@@ -1,0 +1,66 @@
+package load
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Share is one generator's part of a load split among several, such as the
+// pods of a Kubernetes Indexed Job: part Index (from 0) of Of. The zero
+// Share is the whole load.
+type Share struct {
+	Index int // this generator's part, 0 to Of-1
+	Of    int // how many parts the load is split into; 0 or 1 for the whole
+}
+
+// ParseShare reads "I/N", e.g. "0/3": part I of N, 0 <= I < N.
+func ParseShare(s string) (Share, error) {
+	i, n, ok := strings.Cut(s, "/")
+	index, err1 := strconv.Atoi(i)
+	of, err2 := strconv.Atoi(n)
+	if !ok || err1 != nil || err2 != nil {
+		return Share{}, fmt.Errorf("%q: want INDEX/PARTS, e.g. 0/3 (the first of three generators)", s)
+	}
+	sh := Share{Index: index, Of: of}
+	return sh, sh.check()
+}
+
+func (s Share) check() error {
+	if s.Of < 0 || s.Index < 0 || (s.Of > 0 && s.Index >= s.Of) || (s.Of == 0 && s.Index != 0) {
+		return fmt.Errorf("%d/%d: want INDEX/PARTS with 0 <= INDEX < PARTS", s.Index, s.Of)
+	}
+	return nil
+}
+
+// whole reports whether s is the whole load.
+func (s Share) whole() bool { return s.Of <= 1 }
+
+// String returns "I/N", or "" for the whole load.
+func (s Share) String() string {
+	if s.whole() {
+		return ""
+	}
+	return fmt.Sprintf("%d/%d", s.Index, s.Of)
+}
+
+// Requests returns this part of n requests: n/Of, one more for the first
+// n%Of parts, so that the parts sum to n exactly.
+func (s Share) Requests(n int64) int64 {
+	if s.whole() {
+		return n
+	}
+	part := n / int64(s.Of)
+	if int64(s.Index) < n%int64(s.Of) {
+		part++
+	}
+	return part
+}
+
+// Rate returns this part of a rate in requests per second: rate/Of.
+func (s Share) Rate(rate float64) float64 {
+	if s.whole() {
+		return rate
+	}
+	return rate / float64(s.Of)
+}

@@ -1,0 +1,209 @@
+package merge
+
+import (
+	"errors"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/httpvs/httpvs/load"
+	"github.com/httpvs/httpvs/stats"
+)
+
+var t0 = time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+
+// part builds a load result of n successful requests with latencies drawn
+// from rng (also recorded into all), measured from start for seconds.
+func part(t *testing.T, name string, rng *rand.Rand, n int, start time.Time, seconds float64, all *stats.Histogram) Part {
+	t.Helper()
+	lat, conn, tls, ttfb := stats.NewHistogram(), stats.NewHistogram(), stats.NewHistogram(), stats.NewHistogram()
+	for range n {
+		d := time.Duration(rng.ExpFloat64() * float64(2*time.Millisecond))
+		lat.Record(d)
+		ttfb.Record(d / 2)
+		if all != nil {
+			all.Record(d)
+		}
+	}
+	conn.Record(100 * time.Microsecond)
+	h, err := load.EncodeHistograms(lat, conn, tls, ttfb, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	window := time.Duration(seconds * float64(time.Second))
+	r := load.Result{
+		Kind: load.ResultKind, SchemaVersion: load.ResultSchemaVersion, Engine: "fast", URL: "http://198.18.0.2:8080/small",
+		Method: "GET", Requested: "h2c", Protocol: "h2c", Mode: "closed", Concurrency: 10, Asked: 10, Connections: 1,
+		Requests: int64(n) + 2, Succeeded: int64(n), BytesReceived: 2 * int64(n), Seconds: seconds,
+		Errors: stats.ErrorCounts{Total: 2, Reset: 2}, Latency: lat.Summary(), Host: name + "-host",
+		Phases:  load.Phases{Connect: conn.Summary(), TLS: tls.Summary(), TTFB: ttfb.Summary()},
+		Started: start, Finished: start.Add(window), Histograms: h, ClientCPUSeconds: 1, BytesPerRequest: 100,
+	}
+	return Part{Name: name, Result: r}
+}
+
+// The merged histogram is the one histogram fed every part's values:
+// the same encoding, bucket for bucket, and so the same percentiles.
+func TestMergeEqualsOneHistogramFedAll(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	all := stats.NewHistogram()
+	parts := []Part{
+		part(t, "a", rng, 5000, t0, 10, all),
+		part(t, "b", rng, 3000, t0.Add(20*time.Millisecond), 10, all),
+		part(t, "c", rng, 7000, t0.Add(5*time.Millisecond), 10, all),
+	}
+	m, err := Merge(parts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := all.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Result.Histograms.Latency != want {
+		t.Fatal("merged latency histogram differs from one histogram fed every value")
+	}
+	if m.Result.Latency != all.Summary() {
+		t.Fatalf("merged latency %+v, want %+v", m.Result.Latency, all.Summary())
+	}
+	r := m.Result
+	if r.Succeeded != 15000 || r.Requests != 15006 || r.Errors.Total != 6 || r.Errors.Reset != 6 || r.Parts != 3 || r.Connections != 3 {
+		t.Fatalf("counts: %+v", r)
+	}
+	// Rates are over the union of the windows: 10.02 s.
+	if r.Seconds != 10.02 || r.RequestsPerSecond != 15000/10.02 {
+		t.Fatalf("seconds %v, req/s %v", r.Seconds, r.RequestsPerSecond)
+	}
+	if !r.Started.Equal(t0) || !r.Finished.Equal(t0.Add(10020*time.Millisecond)) || m.StartSkew != 20*time.Millisecond {
+		t.Fatalf("window %v..%v, skew %v", r.Started, r.Finished, m.StartSkew)
+	}
+	if r.Host != "" || strings.Join(r.Hosts, ",") != "a-host,b-host,c-host" {
+		t.Fatalf("host %q, hosts %v", r.Host, r.Hosts)
+	}
+	if r.BytesPerRequest != 100 || r.ClientCPUSeconds != 3 || r.Concurrency != 30 {
+		t.Fatalf("bytes/request %v, cpu %v, concurrency %d", r.BytesPerRequest, r.ClientCPUSeconds, r.Concurrency)
+	}
+	if len(m.Warnings) != 0 {
+		t.Fatalf("warnings %v", m.Warnings)
+	}
+}
+
+// A merged result merges again: (a+b)+c equals a+b+c.
+func TestMergeOfAMerge(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	all := stats.NewHistogram()
+	parts := []Part{
+		part(t, "a", rng, 5000, t0, 10, all),
+		part(t, "b", rng, 3000, t0.Add(20*time.Millisecond), 10, all),
+		part(t, "c", rng, 7000, t0.Add(5*time.Millisecond), 10, all),
+	}
+	want, err := all.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ab, err := Merge(parts[:2])
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := Merge([]Part{{Name: "ab", Result: ab.Result}, parts[2]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Result.Histograms.Latency != want || again.Result.Parts != 3 || again.Result.Succeeded != 15000 {
+		t.Fatalf("merging a merge: parts %d, succeeded %d", again.Result.Parts, again.Result.Succeeded)
+	}
+}
+
+// Windows with a gap: the rates are over the windows only, and the gap is
+// reported.
+func TestMergeWindowsWithAGap(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	a := part(t, "a", rng, 100, t0, 1, nil)
+	b := part(t, "b", rng, 100, t0.Add(3*time.Second), 2, nil)
+	m, err := Merge([]Part{b, a})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Result.Seconds != 3 || m.StartSkew != 3*time.Second {
+		t.Fatalf("seconds %v (want 1+2), skew %v", m.Result.Seconds, m.StartSkew)
+	}
+	if len(m.Warnings) != 1 || m.Warnings[0].Kind != WarnNoOverlap || !strings.Contains(m.Warnings[0].Text, "b started 2s after") {
+		t.Fatalf("warnings %v", m.Warnings)
+	}
+}
+
+func TestMergeWarnsOfDuplicatesAndShares(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	a := part(t, "a", rng, 100, t0, 1, nil)
+	a.Result.Share = "0/3"
+	b := Part{Name: "b", Result: a.Result}
+	c := part(t, "c", rng, 100, t0, 1, nil)
+	c.Result.Share = "2/3"
+	m, err := Merge([]Part{a, b, c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, w := range m.Warnings {
+		texts = append(texts, w.Text)
+	}
+	got := strings.Join(texts, "\n")
+	for _, want := range []string{"a and b have the same host, window and counts", "a and b both ran share 0/3", "shares 1/3 missing: the merge is 2 of 3"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("warnings lack %q:\n%s", want, got)
+		}
+	}
+}
+
+func TestMergeRefusesDifferentMeasurements(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, c := range []struct {
+		field string
+		edit  func(r *load.Result)
+	}{
+		{"url", func(r *load.Result) { r.URL = "http://198.18.0.2:8080/bytes/1M" }},
+		{"requested", func(r *load.Result) { r.Requested = "h1" }},
+		{"mode", func(r *load.Result) {
+			r.Mode, r.Schedule, r.Histograms.LateBy = "open", &load.Schedule{}, r.Histograms.Latency
+		}},
+		{"headers", func(r *load.Result) { r.Headers = "100:100" }},
+		{"settings.read_size", func(r *load.Result) { r.Settings.ReadSize = 4096 }},
+	} {
+		a := part(t, "a", rng, 10, t0, 1, nil)
+		b := part(t, "b", rng, 10, t0, 1, nil)
+		c.edit(&b.Result)
+		_, err := Merge([]Part{a, b})
+		var me *MismatchError
+		if !errors.As(err, &me) || me.Field != c.field || me.A != "a" || me.B != "b" {
+			t.Errorf("%s: err %v", c.field, err)
+		}
+	}
+}
+
+func TestMergeRefusesWhatIsNotALoadResult(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, c := range []struct {
+		name string
+		edit func(r *load.Result)
+		want error
+	}{
+		{"kind", func(r *load.Result) { r.Kind = "run" }, ErrNotLoad},
+		{"version", func(r *load.Result) { r.SchemaVersion = 2 }, ErrSchema},
+		{"no histograms", func(r *load.Result) { r.Histograms = nil }, ErrNoHistograms},
+		{"no window", func(r *load.Result) { r.Started = time.Time{} }, ErrNoWindow},
+		{"edited count", func(r *load.Result) { r.Succeeded++ }, nil},
+		{"foreign histogram", func(r *load.Result) { r.Histograms.Latency = "HISTFAAAAB" }, nil},
+	} {
+		p := part(t, "p", rng, 10, t0, 1, nil)
+		c.edit(&p.Result)
+		_, err := Merge([]Part{p})
+		var pe *PartError
+		if !errors.As(err, &pe) || pe.Name != "p" || (c.want != nil && !errors.Is(err, c.want)) {
+			t.Errorf("%s: err %v", c.name, err)
+		}
+	}
+	if _, err := Merge(nil); !errors.Is(err, ErrNoInput) {
+		t.Errorf("no parts: %v", err)
+	}
+}

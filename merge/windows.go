@@ -1,0 +1,116 @@
+package merge
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/httpvs/httpvs/load"
+)
+
+// windows returns the length of the union of the parts' measured windows,
+// how far apart their starts are, and a warning for each part that began
+// after every earlier one had ended (a gap in the load).
+func windows(parts []Part) (union, skew time.Duration, warns []Warning) {
+	order := make([]Part, len(parts))
+	copy(order, parts)
+	slices.SortStableFunc(order, func(a, b Part) int { return a.Result.Started.Compare(b.Result.Started) })
+	first := order[0].Result
+	start, end := first.Started, first.Finished
+	for _, p := range order[1:] {
+		r := p.Result
+		if r.Started.After(end) {
+			warns = append(warns, Warning{Kind: WarnNoOverlap, Text: fmt.Sprintf(
+				"%s started %v after every earlier part had ended: the merged rates are over the union of the windows, not over simultaneous load",
+				p.Name, r.Started.Sub(end).Round(time.Millisecond))})
+			union += end.Sub(start)
+			start, end = r.Started, r.Finished
+			continue
+		}
+		if r.Finished.After(end) {
+			end = r.Finished
+		}
+	}
+	union += end.Sub(start)
+	skew = order[len(order)-1].Result.Started.Sub(first.Started)
+	return union, skew, warns
+}
+
+// setRates sets the merged result's Seconds and rates over the union of
+// the windows: every generator's successes in the time any of them was
+// measuring.
+func setRates(m *load.Result, union time.Duration) {
+	m.Seconds = union.Seconds()
+	if m.Seconds > 0 {
+		m.RequestsPerSecond = float64(m.Succeeded) / m.Seconds
+		m.BytesPerSecond = float64(m.BytesReceived+m.BytesSent) / m.Seconds
+	}
+}
+
+// duplicates warns of parts that look like the same run given twice: the
+// same host, window and counts.
+func duplicates(parts []Part) []Warning {
+	var warns []Warning
+	for i, a := range parts {
+		for _, b := range parts[i+1:] {
+			x, y := a.Result, b.Result
+			if x.Host == y.Host && x.Started.Equal(y.Started) && x.Finished.Equal(y.Finished) &&
+				x.Requests == y.Requests && x.Succeeded == y.Succeeded {
+				warns = append(warns, Warning{Kind: WarnDuplicate, Text: fmt.Sprintf(
+					"%s and %s have the same host, window and counts: the same run given twice?", a.Name, b.Name)})
+			}
+		}
+	}
+	return warns
+}
+
+// incomplete warns of parts that did not run their whole count or
+// duration.
+func incomplete(parts []Part) []Warning {
+	var warns []Warning
+	for _, p := range parts {
+		switch {
+		case p.Result.Interrupted:
+			warns = append(warns, Warning{Kind: WarnIncomplete, Text: p.Name + " was interrupted: its counts cover the part it measured"})
+		case p.Result.Stopped != "":
+			warns = append(warns, Warning{Kind: WarnIncomplete, Text: p.Name + " " + p.Result.Stopped})
+		}
+	}
+	return warns
+}
+
+// shares warns when parts that ran shares of a split load (load.Share) do
+// not make up the whole: a share given twice, of different splits, or
+// missing (a generator that never reported).
+func shares(parts []Part) []Warning {
+	seen := map[string]string{}
+	var of string
+	var warns []Warning
+	for _, p := range parts {
+		s := p.Result.Share
+		if s == "" {
+			continue
+		}
+		_, n, _ := strings.Cut(s, "/")
+		switch {
+		case of != "" && n != of:
+			warns = append(warns, Warning{Kind: WarnShares, Text: fmt.Sprintf("%s ran share %s, another part a share of %s", p.Name, s, of)})
+		case seen[s] != "":
+			warns = append(warns, Warning{Kind: WarnShares, Text: fmt.Sprintf("%s and %s both ran share %s", seen[s], p.Name, s)})
+		}
+		of, seen[s] = n, p.Name
+	}
+	if n, err := strconv.Atoi(of); err == nil && len(seen) < n {
+		var missing []string
+		for i := range n {
+			if s := fmt.Sprintf("%d/%d", i, n); seen[s] == "" {
+				missing = append(missing, s)
+			}
+		}
+		warns = append(warns, Warning{Kind: WarnShares, Text: fmt.Sprintf(
+			"shares %s missing: the merge is %d of %d generators' load", strings.Join(missing, ", "), len(seen), n)})
+	}
+	return warns
+}
