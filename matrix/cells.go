@@ -151,6 +151,9 @@ func (r *runner) transfer(ctx context.Context, sc Scenario, p transport.Protocol
 		h.Record(time.Duration(s.Seconds * float64(time.Second)))
 	}
 	m.Latency = h.Summary()
+	if h.Count() > 0 {
+		m.LatencyHistogram, _ = h.Encode() // to memory: cannot fail
+	}
 	m.AllocBytesPerRequest = float64(bytes1-bytes0) / float64(sc.streams)
 	m.AllocsPerRequest = float64(objects1-objects0) / float64(sc.streams)
 	r.cpu(&m, p.String(), res.Client.Process, before, after, note, float64(res.Bytes)/1e9)
@@ -276,6 +279,9 @@ func (r *runner) loadOnce(ctx context.Context, sc Scenario, col column, d time.D
 	m.Interrupted = res.Interrupted
 	m.Errors, m.FirstError = res.Errors, res.FirstError
 	m.Latency = res.Latency
+	if res.Histograms != nil && res.Latency.Count > 0 {
+		m.LatencyHistogram = res.Histograms.Latency
+	}
 	m.AllocsPerRequest, m.AllocBytesPerRequest = res.AllocsPerRequest, res.BytesPerRequest
 	m.Engine = res.Engine
 	r.cpu(&m, col.name, stats.ProcessStats{CPUUserSeconds: res.ClientCPUSeconds, GCCycles: res.ClientGCCycles, GoroutinesPeak: res.ClientGoroutinesPeak}, before, after, note, float64(res.Succeeded)/1000)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/server"
+	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )
@@ -133,6 +134,9 @@ func TestLoadScenariosCountRequests(t *testing.T) {
 		}
 		if c.Scenario == "small-sequential" && (r.Connections != 1 || r.Latency.Count != r.Requests) {
 			t.Errorf("small-sequential/%s: %d connections, %d latencies for %d requests", c.Protocol, r.Connections, r.Latency.Count, r.Requests)
+		}
+		if h, err := stats.DecodeHistogram(r.LatencyHistogram); err != nil || h.Summary() != r.Latency {
+			t.Errorf("%s/%s: latency_histogram does not hold latency_seconds: %v", c.Scenario, c.Protocol, err)
 		}
 	}
 }

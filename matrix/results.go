@@ -126,6 +126,10 @@ type Repetition struct {
 	FirstError  string            `json:"first_error,omitempty"`
 	// Latency is per request (load scenarios) or per transfer.
 	Latency stats.LatencySummary `json:"latency_seconds"`
+	// LatencyHistogram is the distribution behind Latency, in HdrHistogram's
+	// portable V2 compressed base64 form (stats.Histogram.Encode), so that
+	// repetitions and runs merge exactly; "" when nothing finished.
+	LatencyHistogram string `json:"latency_histogram,omitempty"`
 	// ClientCPUSeconds and ServerCPUSeconds are user+system CPU time of
 	// each process over the measured time. The server's figures are nil
 	// (null) when its counters were unavailable (ServerNote says why): a
