@@ -45,9 +45,13 @@ type Settings struct {
 	// SizeBytes is the fixed body size of download and upload cells (split
 	// across streams in parallel ones); zero means sized per transport from
 	// a short probe.
-	SizeBytes int64                  `json:"size_bytes"`
-	Engine    string                 `json:"engine"` // the load engine: std or fast
-	Client    transport.ClientConfig `json:"client"` // the client's knobs; zero fields are Go's or quic-go's defaults
+	SizeBytes int64  `json:"size_bytes"`
+	Engine    string `json:"engine"` // the load engine: std or fast
+	// Knobs is the knob set the run started from (go-default, tuned, or a
+	// tune file's name; ", with --flag" when flags overrode some) and the
+	// values it set; Client and Server hold every effective value.
+	Knobs  KnobSet                `json:"knobs"`
+	Client transport.ClientConfig `json:"client"` // the client's knobs; zero fields are Go's or quic-go's defaults
 	// Server is the child server's knobs; nil for an external target.
 	Server *transport.ServerConfig `json:"server,omitempty"`
 	// Target says what was measured: "child" (httpvs serve started by the

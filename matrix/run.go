@@ -63,6 +63,9 @@ type Options struct {
 	Size units.Bytes
 	// Client is the client's tuning, the same for every cell.
 	Client transport.ClientConfig
+	// Knobs names the knob set Client (and the caller's server) started
+	// from and the values it set; the results record it.
+	Knobs KnobSet
 	// Engine is the load engine of the request scenarios (load.Std, the
 	// zero value, or load.Fast); a transport it does not speak is measured
 	// with load.Std (Engine.For). Let it hold Ps only when Target is
@@ -176,6 +179,7 @@ func (o Options) settings() Settings {
 		WarmupSeconds:   o.Warmup.Seconds(),
 		SizeBytes:       int64(o.Size),
 		Engine:          o.Engine.String(),
+		Knobs:           o.Knobs,
 		Client:          o.Client.Effective(),
 		Target:          o.Target.Plain,
 		TLSTarget:       o.Target.TLS,

@@ -49,6 +49,10 @@ func runLine(res *matrix.Results) string {
 	if s.SizeBytes > 0 {
 		size = fmt.Sprintf("%d bytes", s.SizeBytes)
 	}
-	return fmt.Sprintf("httpvs run %s: %s; %s/%s, %s, %d cores, GOMAXPROCS %d, %s; %d repetition(s) per cell, load %gs each, transfers %s, %s engine; medians, * marks a spread over %.0f%%",
-		e.Version, target, e.OS, e.Arch, cpu, e.Cores, e.GOMAXPROCS, e.GoVersion, s.Repeat, s.DurationSeconds, size, s.Engine, matrix.NoisySpread*100)
+	knobs := s.Knobs.Name
+	if knobs == "" {
+		knobs = "unnamed"
+	}
+	return fmt.Sprintf("httpvs run %s: %s; %s/%s, %s, %d cores, GOMAXPROCS %d, %s; knobs %s; %d repetition(s) per cell, load %gs each, transfers %s, %s engine; medians, * marks a spread over %.0f%%",
+		e.Version, target, e.OS, e.Arch, cpu, e.Cores, e.GOMAXPROCS, e.GoVersion, knobs, s.Repeat, s.DurationSeconds, size, s.Engine, matrix.NoisySpread*100)
 }

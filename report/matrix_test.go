@@ -40,7 +40,7 @@ func sampleRun() *matrix.Results {
 		Env: matrix.Env{GoVersion: "go1.26.8", OS: "linux", Arch: "amd64", CPUModel: "Test CPU", Cores: 2, GOMAXPROCS: 2,
 			Kernel: "6.1.0", Version: "v0.1.0", Commit: "0123456789ab"},
 		Settings: matrix.Settings{Protocols: []string{"h1", "h2c", "h3"}, Scenarios: []string{"download", "small-sequential"},
-			Repeat: 3, DurationSeconds: 0.4, WarmupSeconds: 0.1, Engine: "std", Target: "child"},
+			Repeat: 3, DurationSeconds: 0.4, WarmupSeconds: 0.1, Engine: "std", Target: "child", Knobs: matrix.GoDefault},
 		Cells: []matrix.Cell{
 			{Scenario: "download", Protocol: "h1", Negotiated: "h1", Metric: matrix.MetricBytesPerSecond, CPUUnit: "GB",
 				Repetitions: []matrix.Repetition{rep(4.5e9, 0.4, 1, 0.8), rep(4.6e9, 0.4, 1, 0.8), rep(4.4e9, 0.4, 1, 0.8)}},

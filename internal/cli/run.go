@@ -38,6 +38,7 @@ type runFlags struct {
 	grpcTarget           string
 	insecure             bool
 	cacert               string
+	knobs                string
 	client               transport.ClientConfig
 	server               transport.ServerConfig
 }
@@ -63,6 +64,7 @@ func (f *runFlags) register(fs *flagSet) {
 	fs.BoolVar(&f.insecure, "k", false, "with --tls-target: skip certificate verification")
 	fs.BoolVar(&f.insecure, "insecure", false, "same as -k")
 	fs.StringVar(&f.cacert, "cacert", "", "with --tls-target: trust the PEM certificates in `file`")
+	fs.StringVar(&f.knobs, "knobs", defaultKnobs, knobsUsage)
 	clientFlags(fs, &f.client)
 	serverFlags(fs, "server-", &f.server)
 }
@@ -83,10 +85,19 @@ func runRun(ctx context.Context, e *env, args []string) error {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	ks, err := loadKnobSet(f.knobs)
+	if err != nil {
+		return err
+	}
+	applied, err := applyKnobs(fs, ks, set, f.target != "" || f.tlsTarget != "")
+	if err != nil {
+		return err
+	}
 	opts, err := f.options(fs, set)
 	if err != nil {
 		return err
 	}
+	opts.Knobs = applied
 	if !validFormat(f.format) {
 		return usagef("--format %q: want text, markdown, json or benchstat", f.format)
 	}

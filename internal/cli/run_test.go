@@ -16,6 +16,7 @@ import (
 
 	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/transport"
+	"github.com/httpvs/httpvs/units"
 )
 
 // TestMain lets the test binary act as httpvs when started as a child
@@ -60,6 +61,10 @@ func TestRunQuickEndToEnd(t *testing.T) {
 	res, dir := readResults(t, out)
 	if res.Partial || res.Settings.Target != "child" || res.Settings.Server == nil {
 		t.Errorf("partial %v, target %q, server knobs %v", res.Partial, res.Settings.Target, res.Settings.Server)
+	}
+	// The default run measures Go as shipped.
+	if s := res.Settings; s.Knobs.Name != "go-default" || s.Client.ReadSize != 8*units.KiB || s.Client.HTTP2.MaxReadFrameSize != 16*units.KiB {
+		t.Errorf("knobs %q: read size %v, frame %v", s.Knobs.Name, s.Client.ReadSize, s.Client.HTTP2.MaxReadFrameSize)
 	}
 	want := 0
 	for _, sc := range matrix.Scenarios {
@@ -174,6 +179,8 @@ func TestRunBadInput(t *testing.T) {
 		{"compare-args", []string{"compare", "a.json"}, "takes two results.json files"},
 		{"tune-h1", []string{"tune", "--protocols", "h1"}, "h1 is the baseline"},
 		{"tune-budget", []string{"tune", "--budget", "10ms"}, "want 1s to 24h"},
+		{"knobs", []string{"run", "--knobs", "fastest"}, `--knobs "fastest": want go-default, tuned, or a file written by httpvs tune --write`},
+		{"tune-write", []string{"tune", "--write", "/nonexistent/dir/k.json"}, "--write: open /nonexistent/dir/k.json"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

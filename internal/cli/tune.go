@@ -4,9 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/tune"
@@ -20,6 +23,7 @@ func runTune(ctx context.Context, e *env, args []string) error {
 	budget := fs.Duration("budget", tune.DefaultBudget, "bound on the whole search")
 	trial := fs.Duration("trial", tune.DefaultTrial, "length of each measurement")
 	asJSON := fs.Bool("json", false, "print one JSON object")
+	write := fs.String("write", "", "write the best settings found to `file`, a knob set for httpvs run --knobs FILE")
 	pos, err := fs.parse(args)
 	if err != nil {
 		return err
@@ -37,6 +41,10 @@ func runTune(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return usagef("--protocols: %v", err)
 	}
+	out, err := createKnobFile(*write)
+	if err != nil {
+		return err
+	}
 	opts := tune.Options{Protocols: protos, Budget: *budget, Trial: *trial}
 	if !*asJSON && isTerminal(e.stderr) {
 		start := time.Now()
@@ -51,6 +59,14 @@ func runTune(ctx context.Context, e *env, args []string) error {
 	}
 	if err != nil {
 		return usagef("%v", err)
+	}
+	if out != nil {
+		if err := writeKnobFile(out, rep); err != nil {
+			return err
+		}
+		if !*asJSON {
+			fmt.Fprintf(e.stderr, "httpvs tune: wrote %s: httpvs run --knobs %s measures with these settings\n", out.Name(), out.Name())
+		}
 	}
 	if *asJSON {
 		err = report.JSON(e.stdout, rep)
@@ -96,6 +112,36 @@ func printTune(w io.Writer, rep *tune.Report) error {
 		for _, line := range strings.Split(strings.TrimSuffix(r.GoCode, "\n"), "\n") {
 			fmt.Fprintf(w, "    %s\n", line)
 		}
+	}
+	return nil
+}
+
+// createKnobFile creates tune --write's file before measuring, so that a
+// path that cannot be written fails at once; nil for no --write.
+func createKnobFile(path string) (*os.File, error) {
+	if path == "" {
+		return nil, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, usagef("--write: %v", err)
+	}
+	return f, nil
+}
+
+// writeKnobFile writes the search's best settings as a knob set named
+// after the file, and closes it.
+func writeKnobFile(f *os.File, rep *tune.Report) error {
+	set := rep.KnobSet("tune " + filepath.Base(f.Name()))
+	if rep.Partial {
+		set.Name += " (partial search)"
+	}
+	err := matrix.WriteKnobFile(f, set)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("--write: %w", err)
 	}
 	return nil
 }

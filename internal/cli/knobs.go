@@ -1,0 +1,63 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/httpvs/httpvs/matrix"
+)
+
+// defaultKnobs is the knob set run and tune start from: Go as shipped, the
+// baseline users ask about.
+const defaultKnobs = "go-default"
+
+// knobsUsage is the --knobs flag's help.
+const knobsUsage = "settings to start from: go-default (Go as shipped: zero-valued net/http and quic-go types, io.Copy(io.Discard, body)), tuned (httpvs's 256Ki reads and writes, 1Mi HTTP/2 frames), or a `file` written by tune --write; flags given explicitly override it"
+
+// loadKnobSet reads --knobs: a named set or a knob file.
+func loadKnobSet(arg string) (matrix.KnobSet, error) {
+	if s, ok := matrix.NamedKnobSet(arg); ok {
+		return s, nil
+	}
+	f, err := os.Open(arg)
+	if err != nil {
+		return matrix.KnobSet{}, usagef("--knobs %q: want go-default, tuned, or a file written by httpvs tune --write (%v)", arg, err)
+	}
+	defer f.Close()
+	s, err := matrix.ReadKnobFile(f)
+	if err != nil {
+		return matrix.KnobSet{}, usagef("--knobs %s: %v", arg, err)
+	}
+	return s, nil
+}
+
+// applyKnobs sets each knob of s through its flag, unless that flag was
+// given (set), so that explicit flags win and the child server's flags
+// carry the server's knobs. Server knobs are skipped when the server is
+// not this run's (noServer). It returns the knobs applied, which the
+// results record.
+func applyKnobs(fs *flagSet, s matrix.KnobSet, set map[string]bool, noServer bool) (matrix.KnobSet, error) {
+	applied := matrix.KnobSet{Name: s.Name}
+	var overridden []string
+	for _, k := range s.Knobs {
+		name, ok := fs.fields[k.Field]
+		switch {
+		case !ok:
+			return applied, usagef("--knobs %s: %s is not a setting of this command", s.Name, k.Field)
+		case noServer && strings.HasPrefix(k.Field, "Server."):
+			continue
+		case set[name]:
+			overridden = append(overridden, dash(name))
+			continue
+		}
+		if err := fs.Set(name, k.Value); err != nil {
+			return applied, usagef("--knobs %s: %s=%s: %v", s.Name, k.Field, k.Value, err)
+		}
+		applied.Knobs = append(applied.Knobs, k)
+	}
+	if len(overridden) > 0 {
+		applied.Name = fmt.Sprintf("%s, with %s", s.Name, strings.Join(overridden, " "))
+	}
+	return applied, nil
+}

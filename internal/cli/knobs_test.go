@@ -1,0 +1,57 @@
+package cli
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/units"
+)
+
+// tune --write FILE, then run --knobs FILE: the run measures with the
+// file's settings, names the set, and a flag given beside it wins.
+func TestTuneWriteThenRunKnobs(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "knobs.json")
+	code, _, stderr := runMain(t, "tune", "--protocols", "h2c", "--budget", "2s", "--trial", "50ms", "--json", "--write", file)
+	if code != 0 {
+		t.Fatalf("tune exit %d: %s", code, stderr)
+	}
+	set, err := loadKnobSet(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	code, _, stderr = runMain(t, "run", "--quick", "--scenarios", "download", "--protocols", "h1,h2c", "--knobs", file, "--server-write-size", "64Ki", "--out", out)
+	if code != 0 {
+		t.Fatalf("run exit %d: %s", code, stderr)
+	}
+	res, _ := readResults(t, out)
+	if len(set.Knobs) == 0 {
+		t.Fatal("tune wrote no knobs: its 2 s search found nothing above Go's defaults for h2c")
+	}
+	for _, k := range set.Knobs {
+		if k.Field == "Server.WriteSize" {
+			continue // overridden by --server-write-size
+		}
+		got := res.Settings.Client
+		if err := (matrix.Setup{Client: &got}).Apply(k); err != nil {
+			t.Fatalf("%s: %v", k.Field, err)
+		}
+		if got != res.Settings.Client {
+			t.Errorf("results' client settings lack %s=%s", k.Field, k.Value)
+		}
+	}
+	if s := res.Settings.Server; s == nil || s.WriteSize != 64*units.KiB {
+		t.Fatalf("server settings %+v, want the flag's write size", s)
+	}
+	name := set.Name
+	for _, k := range set.Knobs {
+		if k.Field == "Server.WriteSize" {
+			name += ", with --server-write-size"
+		}
+	}
+	if res.Settings.Knobs.Name != name {
+		t.Errorf("knob set %q, want %q", res.Settings.Knobs.Name, name)
+	}
+}

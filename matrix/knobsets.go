@@ -1,0 +1,106 @@
+package matrix
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/httpvs/httpvs/load"
+	"github.com/httpvs/httpvs/transport"
+	"github.com/httpvs/httpvs/units"
+)
+
+// KnobSet is a named set of settings a run starts from: Go as shipped,
+// httpvs's tuned values, or a file written by tune.
+type KnobSet struct {
+	Name  string `json:"name"`
+	Knobs []Knob `json:"knobs"`
+}
+
+// The named knob sets.
+var (
+	// GoDefault is Go as shipped: zero-valued http.Transport, http.Server
+	// and quic.Config (Go's 16 KiB HTTP/2 frames, its windows, quic-go's),
+	// and bodies drained with io.Copy(io.Discard, resp.Body), which reads
+	// 8 KiB at a time (io.Discard's ReadFrom). It is what a Go program
+	// gets, the baseline users ask about. The server's handler is the
+	// application's: httpvs's writes 256 KiB chunks in every set.
+	GoDefault = KnobSet{Name: "go-default", Knobs: []Knob{
+		{Field: "Client.ReadSize", Value: size(8 * units.KiB)},
+		{Field: "Client.HTTP2.MaxReadFrameSize", Value: size(16 * units.KiB)},
+	}}
+	// Tuned is httpvs's own large buffers and frames: 256 KiB body reads
+	// and writes and 1 MiB HTTP/2 frames advertised by the client.
+	Tuned = KnobSet{Name: "tuned", Knobs: []Knob{
+		{Field: "Client.ReadSize", Value: size(256 * units.KiB)},
+		{Field: "Client.HTTP2.MaxReadFrameSize", Value: size(units.MiB)},
+		{Field: "Server.WriteSize", Value: size(256 * units.KiB)},
+	}}
+)
+
+func size(b units.Bytes) string { return b.String() }
+
+// NamedKnobSet returns the set called name ("go-default" or "tuned").
+func NamedKnobSet(name string) (KnobSet, bool) {
+	for _, s := range []KnobSet{GoDefault, Tuned} {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return KnobSet{}, false
+}
+
+// The kind and schema version of a knob file (WriteKnobFile).
+const (
+	KnobFileKind          = "httpvs-knobs"
+	KnobFileSchemaVersion = 1
+)
+
+type knobFile struct {
+	Kind          string `json:"kind"`
+	SchemaVersion int    `json:"schema_version"`
+	KnobSet
+}
+
+// WriteKnobFile writes s as a knob file that ReadKnobFile reads.
+func WriteKnobFile(w io.Writer, s KnobSet) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(knobFile{Kind: KnobFileKind, SchemaVersion: KnobFileSchemaVersion, KnobSet: s})
+}
+
+// ErrKnobFile is wrapped by ReadKnobFile's errors.
+var ErrKnobFile = errors.New("not a knob file")
+
+// ReadKnobFile reads a knob file and checks that every knob applies to a
+// run (Setup.Apply on a full setup).
+func ReadKnobFile(r io.Reader) (KnobSet, error) {
+	var f knobFile
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return KnobSet{}, fmt.Errorf("%w (tune --write writes one): %v", ErrKnobFile, err)
+	}
+	switch {
+	case f.Kind != KnobFileKind:
+		return KnobSet{}, fmt.Errorf("%w: kind %q, want %q", ErrKnobFile, f.Kind, KnobFileKind)
+	case f.SchemaVersion != KnobFileSchemaVersion:
+		return KnobSet{}, fmt.Errorf("%w: schema_version %d; this httpvs reads %d", ErrKnobFile, f.SchemaVersion, KnobFileSchemaVersion)
+	case f.Name == "":
+		return KnobSet{}, fmt.Errorf("%w: no name", ErrKnobFile)
+	}
+	if err := fullSetup().Apply(f.Knobs...); err != nil {
+		return KnobSet{}, fmt.Errorf("%w: %v", ErrKnobFile, err)
+	}
+	return f.KnobSet, nil
+}
+
+// fullSetup is a Setup that holds every field a knob can name, to check
+// knobs against.
+func fullSetup() Setup {
+	var c transport.ClientConfig
+	var s transport.ServerConfig
+	var e load.Engine
+	return Setup{Client: &c, Server: &s, Engine: &e}
+}
