@@ -88,6 +88,9 @@ type Cell struct {
 	// RatioToH1 is Median over the h1 cell's Median in the same scenario:
 	// above 1 means faster than HTTP/1.1. Zero when there is no h1 cell.
 	RatioToH1 float64 `json:"ratio_to_h1,omitempty"`
+	// VsH1 is the ratio to h1 with its 95% interval and verdict, from the
+	// repetitions paired by round; nil for h1 and when no round paired.
+	VsH1 *Interval `json:"vs_h1,omitempty"`
 	// Errors sums the completed (not interrupted) repetitions' failed
 	// requests or transfers.
 	Errors stats.ErrorCounts `json:"errors"`

@@ -83,9 +83,9 @@ func cpuPerByte(s *subject) *Finding {
 	if p.TLS() {
 		work += ", encryption"
 	}
-	fix := fmt.Sprintf("the %s was busy doing the stack's own work per unit (%s): not a setting; profile it (go test -bench ... -cpuprofile)", strings.Join(hungry, " and the "), work)
+	fix := fmt.Sprintf("the %s %s busy doing the stack's own work per unit (%s): not a setting; profile it (go test -bench ... -cpuprofile)", strings.Join(hungry, " and the "), wasWere(len(hungry)), work)
 	if p == transport.H3 {
-		fix = fmt.Sprintf("the %s was busy: quic-go does per-packet work in user space (1,500-byte packets, encryption, acknowledgements), several times h1's CPU per byte", strings.Join(hungry, " and the "))
+		fix = fmt.Sprintf("the %s %s busy: quic-go does per-packet work in user space (1,500-byte packets, encryption, acknowledgements), several times h1's CPU per byte", strings.Join(hungry, " and the "), wasWere(len(hungry)))
 	}
 	return &Finding{
 		Evidence: fmt.Sprintf("%s: CPU per %s is %s", gap(c), c.CPUUnit, strings.Join(parts, " and ")),
@@ -183,4 +183,12 @@ func errorsRule(s *subject) *Finding {
 		Evidence: fmt.Sprintf("%s: %s; first: %s", c.Protocol, c.Errors, first),
 		Fix:      fix,
 	}
+}
+
+// wasWere agrees the verb with n subjects.
+func wasWere(n int) string {
+	if n > 1 {
+		return "were"
+	}
+	return "was"
 }

@@ -85,17 +85,24 @@ func median(sorted []float64) float64 {
 
 // ratios sets each cell's RatioToH1 against the h1 cell of its scenario.
 func ratios(cells []Cell) {
-	base := map[string]float64{}
-	for _, c := range cells {
+	base := map[string]*Cell{}
+	for i, c := range cells {
 		if c.Protocol == "h1" && c.Skipped == "" {
-			base[c.Scenario] = c.Median
+			base[c.Scenario] = &cells[i]
 		}
 	}
 	for i := range cells {
 		c := &cells[i]
-		c.RatioToH1 = 0
-		if b := base[c.Scenario]; b > 0 && c.Skipped == "" && len(c.Repetitions) > 0 {
-			c.RatioToH1 = c.Median / b
+		c.RatioToH1, c.VsH1 = 0, nil
+		b := base[c.Scenario]
+		if b == nil || b.Median <= 0 || c.Skipped != "" || len(c.Repetitions) == 0 {
+			continue
+		}
+		c.RatioToH1 = c.Median / b.Median
+		if c.Protocol != "h1" {
+			if iv := ratioInterval(c, b); iv.Pairs > 0 {
+				c.VsH1 = &iv
+			}
 		}
 	}
 }

@@ -196,7 +196,7 @@ func cellNotes(cells []*matrix.Cell) []string {
 			continue
 		}
 		for _, f := range c.Findings {
-			notes = append(notes, f.String())
+			notes = append(notes, f.Evidence+" [fix: "+f.Rule+", under what to change]")
 		}
 	}
 	return notes

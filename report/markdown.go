@@ -19,6 +19,7 @@ func Markdown(w io.Writer, res *matrix.Results) error {
 	if res.Partial {
 		fmt.Fprintf(bw, "**Partial run**: %s. The cells below are what was measured until then.\n\n", res.PartialReason)
 	}
+	mdVerdict(bw, res)
 	for _, g := range grids(res) {
 		fmt.Fprintf(bw, "## %s\n\n%s (seed %s)\n\n", g.scenario.Name, g.scenario.Description, g.scenario.Seeds)
 		if len(g.rows) > 0 {
@@ -90,4 +91,32 @@ func jsonString(v any) string {
 		return err.Error()
 	}
 	return string(b)
+}
+
+// mdVerdict writes the verdict first: the table, main causes, each fix once.
+func mdVerdict(w io.Writer, res *matrix.Results) {
+	v := newVerdict(res)
+	if len(v.head) < 2 {
+		return
+	}
+	fmt.Fprintf(w, "## Verdict\n\n%s\n\n", mdEscape([]string{v.title(res)})[0])
+	for i, r := range append([][]string{v.head}, v.rows...) {
+		fmt.Fprintf(w, "| %s |\n", strings.Join(mdEscape(r), " | "))
+		if i == 0 {
+			fmt.Fprintf(w, "|---|%s\n", strings.Repeat("---:|", len(r)-1))
+		}
+	}
+	fmt.Fprintln(w)
+	for i, why := range v.whys {
+		if why != "" {
+			fmt.Fprintf(w, "- %s: %s\n", v.rows[i][0], mdEscape([]string{why})[0])
+		}
+	}
+	if len(v.fixes) > 0 {
+		fmt.Fprintf(w, "\n### What to change\n\n")
+		for _, f := range v.fixes {
+			fmt.Fprintf(w, "- %s\n", mdEscape([]string{f})[0])
+		}
+	}
+	fmt.Fprintln(w)
 }

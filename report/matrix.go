@@ -15,6 +15,7 @@ import (
 func Matrix(w io.Writer, res *matrix.Results) error {
 	bw := &printer{w: w}
 	fmt.Fprintln(bw, runLine(res))
+	textVerdict(bw, res)
 	for _, g := range grids(res) {
 		fmt.Fprintf(bw, "\n%s\n", g.title)
 		if len(g.rows) > 0 {
@@ -55,4 +56,35 @@ func runLine(res *matrix.Results) string {
 	}
 	return fmt.Sprintf("httpvs run %s: %s; %s/%s, %s, %d cores, GOMAXPROCS %d, %s; knobs %s; %d repetition(s) per cell, load %gs each, transfers %s, %s engine; medians, * marks a spread over %.0f%%",
 		e.Version, target, e.OS, e.Arch, cpu, e.Cores, e.GOMAXPROCS, e.GoVersion, knobs, s.Repeat, s.DurationSeconds, size, s.Engine, matrix.NoisySpread*100)
+}
+
+// textVerdict prints the verdict table, the main causes under each
+// scenario, and each fix once.
+func textVerdict(w io.Writer, res *matrix.Results) {
+	v := newVerdict(res)
+	if len(v.head) < 2 {
+		return
+	}
+	fmt.Fprintf(w, "\n%s\n", v.title(res))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, r := range append([][]string{v.head}, v.rows...) {
+		fmt.Fprintf(tw, "  %s\t\n", strings.Join(r, "\t"))
+	}
+	tw.Flush()
+	var whys []string
+	for i, why := range v.whys {
+		if why != "" {
+			whys = append(whys, fmt.Sprintf("  %s: %s", v.rows[i][0], why))
+		}
+	}
+	if len(whys) > 0 {
+		fmt.Fprintf(w, "main causes (rules below):\n%s\n", strings.Join(whys, "\n"))
+	}
+	if len(v.fixes) > 0 {
+		fmt.Fprintln(w, "\nwhat to change (each fix once, with the cells it applies to; evidence under each table below):")
+		for _, f := range v.fixes {
+			fmt.Fprintf(w, "  - %s\n", f)
+		}
+	}
+	fmt.Fprintln(w, "\ndetail:")
 }

@@ -1,0 +1,98 @@
+package matrix
+
+import (
+	"math"
+)
+
+// Verdict values: how a cell compares with h1 in its scenario.
+const (
+	VerdictSlower  = "slower"  // the interval of the ratio to h1 lies below 1
+	VerdictFaster  = "faster"  // the interval lies above 1
+	VerdictSimilar = "similar" // the interval holds 1: no significant difference
+	VerdictUnknown = ""        // no interval: fewer than two paired repetitions
+)
+
+// StableHalfWidth is the largest relative half-width of a ratio's interval
+// for a cell to count as stable: its ratio is known within ±10%.
+const StableHalfWidth = 0.10
+
+// Interval is a ratio to h1 with its 95% confidence interval, from the
+// repetitions paired by round (repetition i of a cell and of h1 ran in the
+// same round, interleaved, so drift on the machine hits both).
+type Interval struct {
+	// Ratio is the geometric mean of the paired ratios; Low and High bound
+	// it (Student's t on the logarithms of the ratios).
+	Ratio float64 `json:"ratio"`
+	Low   float64 `json:"low"`
+	High  float64 `json:"high"`
+	Pairs int     `json:"pairs"` // repetitions paired
+	// Verdict is VerdictSlower, VerdictFaster or VerdictSimilar; "" with
+	// fewer than two pairs.
+	Verdict string `json:"verdict"`
+}
+
+// HalfWidth is the interval's half-width relative to Ratio; +Inf when
+// there is no interval.
+func (iv Interval) HalfWidth() float64 {
+	if iv.Pairs < 2 || iv.Ratio <= 0 {
+		return math.Inf(1)
+	}
+	return (iv.High - iv.Low) / 2 / iv.Ratio
+}
+
+// Stable reports whether the interval is within StableHalfWidth.
+func (iv Interval) Stable() bool { return iv.HalfWidth() <= StableHalfWidth }
+
+// tQuantile975 is Student's t distribution's 97.5% quantile for df degrees
+// of freedom (two-sided 95%).
+func tQuantile975(df int) float64 {
+	table := [...]float64{12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+		2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+		2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042}
+	if df >= 1 && df <= len(table) {
+		return table[df-1]
+	}
+	return 1.96
+}
+
+// ratioInterval pairs c's repetitions with base's (the h1 cell of its
+// scenario) by index, over the rounds where both completed without an
+// interrupt and without errors, and returns the ratio's interval.
+func ratioInterval(c, base *Cell) Interval {
+	var logs []float64
+	for i := range min(len(c.Repetitions), len(base.Repetitions)) {
+		a, b := c.Repetitions[i], base.Repetitions[i]
+		if a.Interrupted || b.Interrupted || a.Errors.Total > 0 || b.Errors.Total > 0 || a.Value <= 0 || b.Value <= 0 {
+			continue
+		}
+		logs = append(logs, math.Log(a.Value/b.Value))
+	}
+	n := len(logs)
+	if n == 0 {
+		return Interval{}
+	}
+	var mean float64
+	for _, l := range logs {
+		mean += l
+	}
+	mean /= float64(n)
+	iv := Interval{Ratio: math.Exp(mean), Pairs: n}
+	if n < 2 {
+		return iv
+	}
+	var ss float64
+	for _, l := range logs {
+		ss += (l - mean) * (l - mean)
+	}
+	half := tQuantile975(n-1) * math.Sqrt(ss/float64(n-1)/float64(n))
+	iv.Low, iv.High = math.Exp(mean-half), math.Exp(mean+half)
+	switch {
+	case iv.High < 1:
+		iv.Verdict = VerdictSlower
+	case iv.Low > 1:
+		iv.Verdict = VerdictFaster
+	default:
+		iv.Verdict = VerdictSimilar
+	}
+	return iv
+}

@@ -1,0 +1,118 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/httpvs/httpvs/matrix"
+)
+
+// verdict is the first screen of a run: every scenario's transports
+// against h1, each with its interval and main cause, then each fix once.
+type verdict struct {
+	head  []string   // "", then the transports other than h1
+	rows  [][]string // the scenario, then a cell per transport
+	whys  []string   // per row: the main causes, "" if none
+	fixes []string   // each distinct fix, with the cells it applies to
+	// stable and cells count the cells with an interval within
+	// matrix.StableHalfWidth, of the cells compared with h1.
+	stable, cells int
+}
+
+// newVerdict lays out res's verdict.
+func newVerdict(res *matrix.Results) verdict {
+	var v verdict
+	cols := map[string]bool{}
+	var protos []string
+	for _, name := range res.ScenarioNames() {
+		for _, p := range res.ProtocolNames(name) {
+			if p != "h1" && !cols[p] {
+				cols[p] = true
+				protos = append(protos, p)
+			}
+		}
+	}
+	v.head = append([]string{""}, protos...)
+	type fix struct {
+		text  string
+		cells []string
+	}
+	var fixes []*fix
+	byText := map[string]*fix{}
+	for _, name := range res.ScenarioNames() {
+		row := []string{name}
+		var whys []string
+		for _, p := range protos {
+			c := res.Cell(name, p)
+			row = append(row, v.cell(c))
+			if c != nil && len(c.Findings) > 0 {
+				whys = append(whys, p+" "+c.Findings[0].Rule)
+			}
+		}
+		// Fixes come from every cell, h1's included (a generator that
+		// limited h1 limits every ratio of its scenario).
+		for _, p := range res.ProtocolNames(name) {
+			c := res.Cell(name, p)
+			if c == nil {
+				continue
+			}
+			for _, f := range c.Findings {
+				text := f.Fix
+				if f.Flags != "" {
+					text += " (" + f.Flags + ")"
+				}
+				key := f.Rule + "\x00" + text
+				if byText[key] == nil {
+					byText[key] = &fix{text: f.Rule + ": " + text}
+					fixes = append(fixes, byText[key])
+				}
+				byText[key].cells = append(byText[key].cells, name+"/"+p)
+			}
+		}
+		v.rows = append(v.rows, row)
+		v.whys = append(v.whys, strings.Join(whys, "; "))
+	}
+	for _, f := range fixes {
+		v.fixes = append(v.fixes, fmt.Sprintf("%s [%s]", f.text, strings.Join(f.cells, ", ")))
+	}
+	return v
+}
+
+// cell is one transport's verdict in a scenario: "0.26x ±4% slower",
+// "≈ h1 0.97x ±6%", "1.20x ±5% faster", or why there is none.
+func (v *verdict) cell(c *matrix.Cell) string {
+	switch {
+	case c == nil:
+		return ""
+	case c.Skipped != "":
+		return "skipped"
+	case len(c.Repetitions) == 0:
+		return "-"
+	case c.RatioToH1 == 0:
+		return "no h1"
+	case c.VsH1 == nil:
+		return fmt.Sprintf("%.2fx (no clean pair)", c.RatioToH1)
+	}
+	iv := *c.VsH1
+	v.cells++
+	if iv.Stable() {
+		v.stable++
+	}
+	switch iv.Verdict {
+	case matrix.VerdictUnknown:
+		return fmt.Sprintf("%.2fx (1 rep)", iv.Ratio)
+	case matrix.VerdictSimilar:
+		return fmt.Sprintf("≈ h1 %.2fx ±%.0f%%", iv.Ratio, iv.HalfWidth()*100)
+	}
+	return fmt.Sprintf("%.2fx ±%.0f%% %s", iv.Ratio, iv.HalfWidth()*100, iv.Verdict)
+}
+
+// title is the verdict's heading line.
+func (v verdict) title(res *matrix.Results) string {
+	knobs := res.Settings.Knobs.Name
+	if knobs == "" {
+		knobs = "unnamed"
+	}
+	return fmt.Sprintf("verdict (knobs %s): each transport's throughput or req/s over h1's, geometric mean of the rounds' ratios with its 95%% interval; ≈ h1 where the interval holds 1; %d of %d cells stable (within ±%.0f%%)",
+		knobs, v.stable, v.cells, matrix.StableHalfWidth*100)
+}
