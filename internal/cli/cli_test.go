@@ -278,8 +278,10 @@ func TestHelpAndVersion(t *testing.T) {
 	if code, stdout, _ := runMain(t, "get", "-h"); code != 0 || !strings.Contains(stdout, "-read-size") {
 		t.Fatalf("get -h: exit %d, %q", code, stdout)
 	}
-	if code, stdout, _ := runMain(t, "version"); code != 0 || !strings.HasPrefix(stdout, "httpvs ") {
-		t.Fatalf("version: exit %d, %q", code, stdout)
+	for _, arg := range []string{"version", "--version", "-V"} {
+		if code, stdout, _ := runMain(t, arg); code != 0 || !strings.HasPrefix(stdout, "httpvs ") {
+			t.Errorf("%s: exit %d, %q", arg, code, stdout)
+		}
 	}
 }
 

@@ -59,6 +59,9 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return exitOK
 	}
+	if args[0] == "--version" || args[0] == "-version" || args[0] == "-V" {
+		args[0] = "version"
+	}
 	for _, c := range commands {
 		if c.name == args[0] {
 			return finish(e, c.name, c.run(ctx, e, args[1:]))

@@ -39,6 +39,7 @@ type runFlags struct {
 	insecure             bool
 	cacert               string
 	knobs                string
+	asJSON               bool
 	client               transport.ClientConfig
 	server               transport.ServerConfig
 }
@@ -54,6 +55,7 @@ func (f *runFlags) register(fs *flagSet) {
 	fs.BoolVar(&f.quick, "quick", false, "one 100ms repetition per cell (under 20 s in all, for CI); explicit --repeat and --duration still apply")
 	fs.field("Engine", "engine")
 	fs.StringVar(&f.engine, "engine", load.Std.String(), "load engine for request scenarios: std (net/http and quic-go, what your code uses) or fast (httpvs's lean h1/h2 client; h3 stays std)")
+	fs.BoolVar(&f.asJSON, "json", false, "print results.json to stdout (same as --format json)")
 	fs.StringVar(&f.format, "format", "text", "what to print: text (tables), markdown, json (results.json) or benchstat (Go benchmark format)")
 	fs.StringVar(&f.out, "out", "httpvs-results", "`dir`ectory for <timestamp>/results.json, report.md, report.html and bench.txt")
 	fs.BoolVar(&f.noFiles, "no-files", false, "print only; write no results directory")
@@ -98,6 +100,12 @@ func runRun(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	opts.Knobs = applied
+	if f.asJSON {
+		if set["format"] && f.format != "json" {
+			return usagef("--json and --format %s disagree: give one", f.format)
+		}
+		f.format = "json"
+	}
 	if !validFormat(f.format) {
 		return usagef("--format %q: want text, markdown, json or benchstat", f.format)
 	}

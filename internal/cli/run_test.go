@@ -179,6 +179,7 @@ func TestRunBadInput(t *testing.T) {
 		{"compare-args", []string{"compare", "a.json"}, "takes two results.json files"},
 		{"tune-h1", []string{"tune", "--protocols", "h1"}, "h1 is the baseline"},
 		{"tune-budget", []string{"tune", "--budget", "10ms"}, "want 1s to 24h"},
+		{"json-format", []string{"run", "--json", "--format", "markdown"}, "--json and --format markdown disagree"},
 		{"knobs", []string{"run", "--knobs", "fastest"}, `--knobs "fastest": want go-default, tuned, or a file written by httpvs tune --write`},
 		{"tune-write", []string{"tune", "--write", "/nonexistent/dir/k.json"}, "--write: open /nonexistent/dir/k.json"},
 	}
