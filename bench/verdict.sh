@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Verdict stability: runs the default `httpvs run` RUNS times and prints,
+# per verdict cell (scenario x transport against h1), the ratio of each run
+# with its interval, whether it was stable (half-width within 10%), whether
+# its verdict (slower / similar / faster) flipped between runs, and how far
+# its ratio moved. Issue 14's targets: >= 80% stable cells, no flips.
+#
+#   bench/verdict.sh [RUNS] [extra httpvs run flags...]     default RUNS: 3
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source bench/lib.sh
+record_to verdict "$@"
+RUNS=${1:-3}
+shift $(( $# > 0 ? 1 : 0 )) || true
+command -v python3 >/dev/null || { echo "bench/verdict.sh: python3 is needed" >&2; exit 1; }
+
+bin=$(mktemp -d)/httpvs
+go build -o "$bin" ./cmd/httpvs
+out=$(mktemp -d)
+for i in $(seq "$RUNS"); do
+  start=$(date +%s.%N)
+  "$bin" run --json --no-files "$@" >"$out/run$i.json" 2>/dev/null || { echo "run $i failed" >&2; exit 1; }
+  echo "run $i: $(python3 -c "print(f'{$(date +%s.%N) - $start:.1f}')") s" >&2
+done
+python3 - "$out" "$RUNS" <<'PY'
+import json, sys, math
+out, runs = sys.argv[1], int(sys.argv[2])
+cells = {}
+for i in range(1, runs + 1):
+    res = json.load(open(f"{out}/run{i}.json"))
+    for c in res["cells"]:
+        iv = c.get("vs_h1")
+        if c["protocol"] == "h1" or not iv:
+            continue
+        cells.setdefault((c["scenario"], c["protocol"]), []).append(iv)
+stable = total = flips = 0
+moves = []
+print(f"{'cell':34} " + "  ".join(f"run{i+1:<18}" for i in range(runs)) + " moved")
+for (sc, p), ivs in cells.items():
+    cols = []
+    for iv in ivs:
+        half = (iv["high"] - iv["low"]) / 2 / iv["ratio"] if iv["pairs"] >= 2 else math.inf
+        total += 1
+        stable += half <= 0.10
+        cols.append(f"{iv['ratio']:.2f}x ±{half*100:3.0f}% {iv['verdict'] or '?':7}")
+    verdicts = {iv["verdict"] for iv in ivs}
+    flip = len(verdicts) > 1
+    flips += flip
+    rs = [iv["ratio"] for iv in ivs]
+    move = (max(rs) - min(rs)) / (sum(rs) / len(rs))
+    moves.append(move)
+    print(f"{sc + '/' + p:34} " + "  ".join(f"{c:20}" for c in cols) + f" {move*100:4.0f}%" + ("  FLIP" if flip else ""))
+moves.sort()
+print(f"\nstable cells (95% interval half-width <= 10%): {stable} of {total} ({100*stable/max(total,1):.0f}%)")
+print(f"cells whose verdict flipped between runs: {flips} of {len(cells)}")
+print(f"ratio movement between runs, (max-min)/mean: median {100*moves[len(moves)//2]:.0f}%, max {100*moves[-1]:.0f}%")
+PY
