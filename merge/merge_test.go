@@ -43,16 +43,22 @@ func part(t *testing.T, name string, rng *rand.Rand, n int, start time.Time, sec
 	return Part{Name: name, Result: r}
 }
 
-// The merged histogram is the one histogram fed every part's values:
-// the same encoding, bucket for bucket, and so the same percentiles.
-func TestMergeEqualsOneHistogramFedAll(t *testing.T) {
+// threeParts are three generators' results, 15,000 successes in all,
+// their latencies also recorded into all.
+func threeParts(t *testing.T, all *stats.Histogram) []Part {
 	rng := rand.New(rand.NewPCG(1, 2))
-	all := stats.NewHistogram()
-	parts := []Part{
+	return []Part{
 		part(t, "a", rng, 5000, t0, 10, all),
 		part(t, "b", rng, 3000, t0.Add(20*time.Millisecond), 10, all),
 		part(t, "c", rng, 7000, t0.Add(5*time.Millisecond), 10, all),
 	}
+}
+
+// The merged histogram is the one histogram fed every part's values:
+// the same encoding, bucket for bucket, and so the same percentiles.
+func TestMergeEqualsOneHistogramFedAll(t *testing.T) {
+	all := stats.NewHistogram()
+	parts := threeParts(t, all)
 	m, err := Merge(parts)
 	if err != nil {
 		t.Fatal(err)
@@ -91,13 +97,8 @@ func TestMergeEqualsOneHistogramFedAll(t *testing.T) {
 
 // A merged result merges again: (a+b)+c equals a+b+c.
 func TestMergeOfAMerge(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
 	all := stats.NewHistogram()
-	parts := []Part{
-		part(t, "a", rng, 5000, t0, 10, all),
-		part(t, "b", rng, 3000, t0.Add(20*time.Millisecond), 10, all),
-		part(t, "c", rng, 7000, t0.Add(5*time.Millisecond), 10, all),
-	}
+	parts := threeParts(t, all)
 	want, err := all.Encode()
 	if err != nil {
 		t.Fatal(err)
