@@ -85,29 +85,9 @@ func runRun(ctx context.Context, e *env, args []string) error {
 	if len(pos) > 0 {
 		return usagef("run takes no arguments, got %q", pos[0])
 	}
-	set := map[string]bool{}
-	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
-	ks, err := loadKnobSet(f.knobs)
+	opts, err := f.prepare(fs)
 	if err != nil {
 		return err
-	}
-	applied, err := applyKnobs(fs, ks, set, f.target != "" || f.tlsTarget != "")
-	if err != nil {
-		return err
-	}
-	opts, err := f.options(fs, set)
-	if err != nil {
-		return err
-	}
-	opts.Knobs = applied
-	if f.asJSON {
-		if set["format"] && f.format != "json" {
-			return usagef("--json and --format %s disagree: give one", f.format)
-		}
-		f.format = "json"
-	}
-	if !validFormat(f.format) {
-		return usagef("--format %q: want text, markdown, json or benchstat", f.format)
 	}
 
 	var (
@@ -172,6 +152,36 @@ func runRun(ctx context.Context, e *env, args []string) error {
 	}
 	annotateFlags(fs, res)
 	return finishRun(e, &f, res)
+}
+
+// prepare checks the flags, applies the knob set under the flags given,
+// and returns the matrix options.
+func (f *runFlags) prepare(fs *flagSet) (matrix.Options, error) {
+	set := map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	ks, err := loadKnobSet(f.knobs)
+	if err != nil {
+		return matrix.Options{}, err
+	}
+	applied, err := applyKnobs(fs, ks, set, f.target != "" || f.tlsTarget != "")
+	if err != nil {
+		return matrix.Options{}, err
+	}
+	opts, err := f.options(fs, set)
+	if err != nil {
+		return matrix.Options{}, err
+	}
+	opts.Knobs = applied
+	if f.asJSON {
+		if set["format"] && f.format != "json" {
+			return matrix.Options{}, usagef("--json and --format %s disagree: give one", f.format)
+		}
+		f.format = "json"
+	}
+	if !validFormat(f.format) {
+		return matrix.Options{}, usagef("--format %q: want text, markdown, json or benchstat", f.format)
+	}
+	return opts, nil
 }
 
 // options turns the flags into matrix options; set holds the flags given.
