@@ -12,5 +12,6 @@ RUN CGO_ENABLED=0 go build -trimpath -ldflags='-s -w' -o /httpvs ./cmd/httpvs
 
 FROM gcr.io/distroless/static-debian12:nonroot
 COPY --from=build /httpvs /httpvs
-USER nonroot:nonroot
+# Numeric: Kubernetes cannot verify runAsNonRoot for a user given by name.
+USER 65532:65532
 ENTRYPOINT ["/httpvs"]

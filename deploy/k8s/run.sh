@@ -23,7 +23,17 @@ sed -e "s/START_AT_PLACEHOLDER/$start_at/" \
     -e "s/{name: DURATION, value: \"60s\"}/{name: DURATION, value: \"$duration\"}/" \
     "$here/load-job.yaml" | kubectl -n "$ns" apply -f -
 echo "generators start at $start_at" >&2
-kubectl -n "$ns" wait --for=condition=complete --timeout=30m job/httpvs-load
+# Wait for success or failure: waiting for "complete" alone would sit out
+# the whole timeout on a failed generator.
+for _ in $(seq 1800); do
+  state=$(kubectl -n "$ns" get job httpvs-load -o 'jsonpath={.status.conditions[?(@.status=="True")].type}')
+  case "$state" in
+    *Failed*) echo "deploy/k8s/run.sh: the load Job failed; nothing merged (a partial merge would look like the whole rate): kubectl -n $ns logs -l batch.kubernetes.io/job-name=httpvs-load" >&2; exit 1 ;;
+    *Complete*) break ;;
+  esac
+  sleep 1
+done
+[[ "${state:-}" == *Complete* ]] || { echo "deploy/k8s/run.sh: the load Job did not finish in 30 minutes" >&2; exit 1; }
 out=$(mktemp -d)
 for pod in $(kubectl -n "$ns" get pods -l batch.kubernetes.io/job-name=httpvs-load -o name); do
   kubectl -n "$ns" logs "$pod" >"$out/${pod#pod/}.json"
