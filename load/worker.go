@@ -105,14 +105,8 @@ func (w *worker) loop(ctx context.Context) {
 			if (r.byCount && t >= r.maxTickets) || (!r.byCount && !intended.Before(r.end)) {
 				return
 			}
-			if d := time.Until(intended); d > 0 {
-				timer := time.NewTimer(d)
-				select {
-				case <-timer.C:
-				case <-ctx.Done():
-					timer.Stop()
-					return
-				}
+			if waitUntil(ctx, intended) != nil {
+				return
 			}
 			measuring = !intended.Before(r.measureAt)
 		} else {

@@ -50,10 +50,7 @@ func runLine(res *matrix.Results) string {
 	if s.SizeBytes > 0 {
 		size = fmt.Sprintf("%d bytes", s.SizeBytes)
 	}
-	knobs := s.Knobs.Name
-	if knobs == "" {
-		knobs = "unnamed"
-	}
+	knobs := knobSetName(res)
 	return fmt.Sprintf("httpvs run %s: %s; %s/%s, %s, %d cores, GOMAXPROCS %d, %s; knobs %s; %d repetition(s) per cell, load %gs each, transfers %s, %s engine; medians, * marks a spread over %.0f%%",
 		e.Version, target, e.OS, e.Arch, cpu, e.Cores, e.GOMAXPROCS, e.GoVersion, knobs, s.Repeat, s.DurationSeconds, size, s.Engine, matrix.NoisySpread*100)
 }

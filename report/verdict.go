@@ -109,10 +109,16 @@ func (v *verdict) cell(c *matrix.Cell) string {
 
 // title is the verdict's heading line.
 func (v verdict) title(res *matrix.Results) string {
-	knobs := res.Settings.Knobs.Name
-	if knobs == "" {
-		knobs = "unnamed"
-	}
+	knobs := knobSetName(res)
 	return fmt.Sprintf("verdict (knobs %s): each transport's throughput or req/s over h1's, geometric mean of the rounds' ratios with its 95%% interval; ≈ h1 where the interval holds 1; %d of %d cells stable (within ±%.0f%%)",
 		knobs, v.stable, v.cells, matrix.StableHalfWidth*100)
+}
+
+// knobSetName is the knob set res started from, "unnamed" for results
+// written before runs recorded one.
+func knobSetName(res *matrix.Results) string {
+	if n := res.Settings.Knobs.Name; n != "" {
+		return n
+	}
+	return "unnamed"
 }
