@@ -59,6 +59,9 @@ type ClientOptions struct {
 	Insecure bool
 	// Name is the book asked for; empty means DefaultBookName.
 	Name string
+	// Network is where the client's sockets are made; nil means the
+	// process's own network.
+	Network transport.Network
 }
 
 // Client calls GetBook over one binding, on one connection.
@@ -90,7 +93,7 @@ func NewClient(opts ClientOptions) (*Client, error) {
 		dial := func(ctx context.Context, addr string) (net.Conn, error) {
 			c.dials.Add(1)
 			var d net.Dialer
-			return d.DialContext(ctx, "tcp", addr)
+			return transport.DialIn(ctx, opts.Network, &d, "tcp", addr)
 		}
 		conn, err := grpc.NewClient("passthrough:///"+opts.Addr, grpc.WithTransportCredentials(creds), grpc.WithContextDialer(dial))
 		if err != nil {
@@ -102,7 +105,7 @@ func NewClient(opts ClientOptions) (*Client, error) {
 		if opts.Binding == JSONH1TLS {
 			p, scheme = transport.H1TLS, "https"
 		}
-		hc, err := transport.NewClient(transport.ClientOptions{Protocol: p, RootCAs: opts.RootCAs, Insecure: opts.Insecure, MaxConnsPerHost: 1})
+		hc, err := transport.NewClient(transport.ClientOptions{Protocol: p, RootCAs: opts.RootCAs, Insecure: opts.Insecure, MaxConnsPerHost: 1, Network: opts.Network})
 		if err != nil {
 			return nil, err
 		}

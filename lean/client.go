@@ -40,6 +40,7 @@ type Client struct {
 	addr    string
 	tlsConf *tls.Config
 	dialer  net.Dialer
+	network transport.Network // where sockets are made; nil for this process's network
 	req     Request
 	conns   atomic.Int64
 
@@ -71,10 +72,11 @@ func NewClient(opts transport.ClientOptions, req Request) (*Client, error) {
 		req.Method = http.MethodGet
 	}
 	c := &Client{
-		proto:  opts.Protocol,
-		addr:   hostPort(req.URL),
-		req:    req,
-		dialer: net.Dialer{Timeout: opts.Config.Effective().DialTimeout},
+		proto:   opts.Protocol,
+		addr:    hostPort(req.URL),
+		req:     req,
+		dialer:  net.Dialer{Timeout: opts.Config.Effective().DialTimeout},
+		network: opts.Network,
 	}
 	if opts.Protocol.TLS() {
 		c.tlsConf = &tls.Config{RootCAs: opts.RootCAs, InsecureSkipVerify: opts.Insecure, MinVersion: tls.VersionTLS12, ServerName: req.URL.Hostname()}
@@ -110,7 +112,7 @@ func (c *Client) Close() error {
 // dial opens one connection and checks the negotiated protocol.
 func (c *Client) dial(ctx context.Context) (net.Conn, error) {
 	start := time.Now()
-	conn, err := c.dialer.DialContext(ctx, "tcp", c.addr)
+	conn, err := transport.DialIn(ctx, c.network, &c.dialer, "tcp", c.addr)
 	if err != nil {
 		return nil, err
 	}

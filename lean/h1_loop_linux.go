@@ -84,24 +84,6 @@ type h1PollConn struct {
 	r, w       int    // unread bytes are buf[r:w]
 }
 
-func sockaddr(a *net.TCPAddr) (unix.Sockaddr, int, error) {
-	if ip4 := a.IP.To4(); ip4 != nil {
-		sa := &unix.SockaddrInet4{Port: a.Port}
-		copy(sa.Addr[:], ip4)
-		return sa, unix.AF_INET, nil
-	}
-	sa := &unix.SockaddrInet6{Port: a.Port}
-	copy(sa.Addr[:], a.IP.To16())
-	if a.Zone != "" {
-		ifi, err := net.InterfaceByName(a.Zone)
-		if err != nil {
-			return nil, 0, err
-		}
-		sa.ZoneId = uint32(ifi.Index)
-	}
-	return sa, unix.AF_INET6, nil
-}
-
 func (p *h1Poll) open() error {
 	var err error
 	if p.epfd, err = unix.EpollCreate1(unix.EPOLL_CLOEXEC); err != nil {
@@ -280,7 +262,7 @@ func (p *h1Poll) send(pc *h1PollConn) {
 
 func (p *h1Poll) dial(pc *h1PollConn) error {
 	pc.dialAt = time.Now()
-	fd, err := unix.Socket(p.family, unix.SOCK_STREAM|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, 0)
+	fd, err := tcpSocket(p.c.network, p.family)
 	if err != nil {
 		return os.NewSyscallError("socket", err)
 	}

@@ -73,6 +73,10 @@ type Options struct {
 	Engine load.Engine
 	// Timeout bounds each repetition; zero means DefaultTimeout.
 	Timeout time.Duration
+	// Network is where every client socket of the run is made (an
+	// emulated link's client namespace, for example); nil means the
+	// process's own network.
+	Network transport.Network
 	// Progress, if set, is called before each measurement.
 	Progress func(Progress)
 	// Profile, if set, is called before the first repetition of each cell
@@ -227,6 +231,7 @@ func (r *runner) clientOptions(p transport.Protocol) transport.ClientOptions {
 		Config:   r.opts.Client,
 		RootCAs:  r.opts.Target.RootCAs,
 		Insecure: r.opts.Target.Insecure,
+		Network:  r.opts.Network,
 	}
 }
 

@@ -28,6 +28,9 @@ type ClientOptions struct {
 	// limit. HTTP/2 and HTTP/3 clients keep one connection per host
 	// whatever it says.
 	MaxConnsPerHost int
+	// Network is where the client's sockets are made (TCP and UDP); nil
+	// means the process's own network.
+	Network Network
 }
 
 // Client is an HTTP client bound to one transport. It refuses responses
@@ -72,7 +75,7 @@ func (c *Client) newTCP(opts ClientOptions, tlsConf *tls.Config) *http.Transport
 	tr := &http.Transport{
 		Proxy: nil, // measurements go straight to the target, never through a proxy
 		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
-			conn, err := dialer.DialContext(ctx, network, addr)
+			conn, err := DialIn(ctx, opts.Network, dialer, network, addr)
 			if err != nil {
 				return nil, err
 			}
@@ -160,7 +163,7 @@ func (c *Client) newH3(opts ClientOptions, tlsConf *tls.Config) *http3.Transport
 		QUICConfig:         qconf,
 		DisableCompression: true,
 		Dial: func(ctx context.Context, addr string, tlsCfg *tls.Config, cfg *quic.Config) (*quic.Conn, error) {
-			conn, err := quic.DialAddrEarly(ctx, addr, tlsCfg, cfg)
+			conn, err := DialQUIC(ctx, opts.Network, addr, tlsCfg, cfg)
 			if err != nil {
 				return nil, err
 			}

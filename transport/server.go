@@ -41,7 +41,8 @@ type ServerOptions struct {
 	TLSListen string
 	// NoH3 turns the QUIC listener off.
 	NoH3 bool
-	// Cert is the TLS certificate; if it holds none, a self-signed one is made.
+	// Cert is the TLS certificate; if it holds none, a self-signed one is
+	// made, valid for loopback and for TLSListen's host if it names one.
 	Cert tls.Certificate
 	// Config tunes HTTP/2, QUIC and the body write size.
 	Config ServerConfig
@@ -117,7 +118,16 @@ func NewServer(opts ServerOptions) (*Server, error) {
 	}
 	s := &Server{cert: opts.Cert, errc: make(chan error, 1)}
 	if len(s.cert.Certificate) == 0 {
-		cert, err := SelfSigned()
+		// Valid for the TLS listener's host too when it is named (not a
+		// wildcard): a server on another address than loopback, such as
+		// an emulated link's, verifies.
+		var hosts []string
+		if host, _, err := net.SplitHostPort(opts.TLSListen); err == nil && host != "" {
+			if ip := net.ParseIP(host); ip == nil || !ip.IsUnspecified() {
+				hosts = append(hosts, host)
+			}
+		}
+		cert, err := SelfSigned(hosts...)
 		if err != nil {
 			return nil, err
 		}
