@@ -60,6 +60,9 @@ type Settings struct {
 	TLSTarget string `json:"tls_target,omitempty"`
 	// UDPBuffers is quic-go's socket buffer warning, if it applied.
 	UDPBuffers string `json:"udp_buffers,omitempty"`
+	// Net is the emulated link between the client and the server; nil
+	// for none.
+	Net *Net `json:"net,omitempty"`
 }
 
 // Cell is one scenario over one transport: every repetition and their

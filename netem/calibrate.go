@@ -121,7 +121,8 @@ const probeSize = 64
 
 // ProbeUDP sends n small UDP probes, gap apart, from the client namespace
 // to an echo in the server namespace, and counts what arrived each way.
-// It waits for late echoes up to twice the spec's RTT plus one second.
+// It waits for late echoes up to twice the spec's RTT plus one second,
+// or until every probe is back.
 func ProbeUDP(ctx context.Context, l *Link, n int, gap time.Duration) (Probe, error) {
 	srv, err := l.Server().ListenPacket("udp4", netip.AddrPortFrom(ServerAddr, 0).String())
 	if err != nil {
@@ -167,7 +168,11 @@ func ProbeUDP(ctx context.Context, l *Link, n int, gap time.Duration) (Probe, er
 			if seq < uint64(n) {
 				rtts = append(rtts, now-sent[seq])
 			}
+			all := len(rtts) == n
 			mu.Unlock()
+			if all {
+				return // every probe is back: no need to wait for late ones
+			}
 		}
 	}()
 	p := Probe{Sent: n}

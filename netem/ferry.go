@@ -189,3 +189,12 @@ func (f *ferry) stats() DirStats {
 		Delivered: f.delivered.Load(), Late: f.late.Load(), MaxLate: time.Duration(f.maxLate.Load()), Largest: f.largest.Load(),
 	}
 }
+
+// reset returns the counters so far and starts them again from zero.
+func (f *ferry) reset() DirStats {
+	return DirStats{
+		Packets: f.packets.Swap(0), Bytes: f.bytes.Swap(0), Lost: f.lost.Swap(0),
+		QueueDrops: f.queueDrops.Swap(0), Overflow: f.overflow.Swap(0),
+		Delivered: f.delivered.Swap(0), Late: f.late.Swap(0), MaxLate: time.Duration(f.maxLate.Swap(0)), Largest: f.largest.Swap(0),
+	}
+}

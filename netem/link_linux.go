@@ -64,6 +64,12 @@ func (l *Link) Server() *Namespace { return l.server }
 // (server to client) directions so far.
 func (l *Link) Stats() (up, down DirStats) { return l.up.stats(), l.down.stats() }
 
+// ResetStats returns the counters as Stats does and starts them again
+// from zero, so that a caller can count one phase (a calibration, then a
+// measurement) apart from the one before. A packet in flight meanwhile may
+// be counted as entering in one phase and delivered in the next.
+func (l *Link) ResetStats() (up, down DirStats) { return l.up.reset(), l.down.reset() }
+
 // Close stops the ferries, deletes the TUN devices and releases the
 // namespaces (the kernel removes each once no process is left in it).
 // Processes started with Namespace.Start and Pdeathsig get their signal.

@@ -61,6 +61,9 @@ func (l *Link) Server() *Namespace { return nil }
 // Stats returns zero counters.
 func (l *Link) Stats() (up, down DirStats) { return }
 
+// ResetStats returns zero counters.
+func (l *Link) ResetStats() (up, down DirStats) { return }
+
 // Close does nothing.
 func (l *Link) Close() error { return nil }
 

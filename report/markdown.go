@@ -81,6 +81,9 @@ func envRows(res *matrix.Results) [][2]string {
 	if s.UDPBuffers != "" {
 		rows = append(rows, [2]string{"UDP buffers", s.UDPBuffers})
 	}
+	if s.Net != nil {
+		rows = append(rows, [2]string{"network", s.Net.Summary()})
+	}
 	return rows
 }
 

@@ -15,6 +15,9 @@ import (
 func Matrix(w io.Writer, res *matrix.Results) error {
 	bw := &printer{w: w}
 	fmt.Fprintln(bw, runLine(res))
+	if n := res.Settings.Net; n != nil {
+		fmt.Fprintln(bw, n.Summary())
+	}
 	textVerdict(bw, res)
 	for _, g := range grids(res) {
 		fmt.Fprintf(bw, "\n%s\n", g.title)
@@ -41,6 +44,9 @@ func runLine(res *matrix.Results) string {
 	target := "httpvs serve as a child process on loopback"
 	if s.Target != "child" {
 		target = strings.TrimSpace(s.Target + " " + s.TLSTarget)
+	}
+	if s.Net != nil {
+		target = "httpvs serve as a child process across an emulated link"
 	}
 	cpu := e.CPUModel
 	if cpu == "" {

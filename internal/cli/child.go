@@ -8,12 +8,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -69,11 +71,23 @@ var selfExecutable = os.Executable
 // startChild starts the child server on loopback ephemeral ports with the
 // extra serve flags args and waits until it is ready.
 func startChild(ctx context.Context, args []string) (*childServer, error) {
+	return startChildIn(ctx, nil, args)
+}
+
+// startChildIn starts the child server inside ns, listening on
+// netem.ServerAddr, or on loopback when ns is nil.
+func startChildIn(ctx context.Context, ns *netem.Namespace, args []string) (*childServer, error) {
 	exe, err := selfExecutable()
 	if err != nil {
 		return nil, fmt.Errorf("start server: find this executable: %w", err)
 	}
-	argv := append([]string{"serve", "--child", "--listen", "127.0.0.1:0", "--tls-listen", "127.0.0.1:0", "--grpc-listen", "127.0.0.1:0"}, args...)
+	host := "127.0.0.1"
+	start := func(cmd *exec.Cmd) error { return cmd.Start() }
+	if ns != nil {
+		host, start = netem.ServerAddr.String(), ns.Start
+	}
+	addr := net.JoinHostPort(host, "0")
+	argv := append([]string{"serve", "--child", "--listen", addr, "--tls-listen", addr, "--grpc-listen", addr}, args...)
 	cmd := exec.Command(exe, argv...)
 	cmd.Env = append(os.Environ(), childEnv+"=1")
 	detach(cmd)
@@ -86,7 +100,7 @@ func startChild(ctx context.Context, args []string) (*childServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := cmd.Start(); err != nil {
+	if err := start(cmd); err != nil {
 		return nil, fmt.Errorf("start server %s: %w", exe, err)
 	}
 	go func() {

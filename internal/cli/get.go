@@ -115,7 +115,7 @@ func runTransfer(ctx context.Context, e *env, f *transferFlags, plan transfer.Pl
 	}
 	stopProfile := func() {}
 	if f.profile != "" {
-		prof, err := newProfiler(f.profile, profileServerURL(plan.URL), e.stderr)
+		prof, err := newProfiler(f.profile, profileServerURL(plan.URL), nil, e.stderr)
 		if err != nil {
 			return err
 		}

@@ -193,7 +193,7 @@ func (f *loadFlags) startProfiles(e *env, target string) (stop func(), err error
 		}
 		return func() { pprof.StopCPUProfile(); file.Close() }, nil
 	case f.profileDir != "":
-		prof, err := newProfiler(f.profileDir, profileServerURL(target), e.stderr)
+		prof, err := newProfiler(f.profileDir, profileServerURL(target), nil, e.stderr)
 		if err != nil {
 			return nil, err
 		}

@@ -2,8 +2,10 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -12,6 +14,8 @@ import (
 	"runtime/pprof"
 	"strings"
 	"time"
+
+	"github.com/httpvs/httpvs/transport"
 )
 
 // profiler writes CPU and heap profiles of the client (this process) and,
@@ -25,11 +29,17 @@ type profiler struct {
 	hc        *http.Client
 }
 
-func newProfiler(dir, serverURL string, warn io.Writer) (*profiler, error) {
+// newProfiler profiles into dir, reaching serverURL from network (nil:
+// this process's own).
+func newProfiler(dir, serverURL string, network transport.Network, warn io.Writer) (*profiler, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("--profile: %w", err)
 	}
-	return &profiler{dir: dir, serverURL: serverURL, warn: warn, hc: &http.Client{Timeout: 30 * time.Second}}, nil
+	var d net.Dialer
+	tr := &http.Transport{Proxy: nil, DialContext: func(ctx context.Context, proto, addr string) (net.Conn, error) {
+		return transport.DialIn(ctx, network, &d, proto, addr)
+	}}
+	return &profiler{dir: dir, serverURL: serverURL, warn: warn, hc: &http.Client{Timeout: 30 * time.Second, Transport: tr}}, nil
 }
 
 // start begins profiling the part called name; the returned function ends

@@ -11,6 +11,7 @@ import (
 
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )
@@ -40,6 +41,8 @@ type runFlags struct {
 	cacert               string
 	knobs                string
 	asJSON               bool
+	net                  string // --net, as given
+	netSpec              netem.Spec
 	client               transport.ClientConfig
 	server               transport.ServerConfig
 }
@@ -67,6 +70,7 @@ func (f *runFlags) register(fs *flagSet) {
 	fs.BoolVar(&f.insecure, "insecure", false, "same as -k")
 	fs.StringVar(&f.cacert, "cacert", "", "with --tls-target: trust the PEM certificates in `file`")
 	fs.StringVar(&f.knobs, "knobs", defaultKnobs, knobsUsage)
+	fs.StringVar(&f.net, "net", "", netFlagUsage())
 	clientFlags(fs, &f.client)
 	serverFlags(fs, "server-", &f.server)
 }
@@ -90,34 +94,25 @@ func runRun(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 
-	var (
-		settingsServer *transport.ServerConfig
-		udpNote        string
-	)
-	if f.target == "" && f.tlsTarget == "" {
-		cargs := childArgs(fs)
-		if f.profile != "" {
-			cargs = append(cargs, "--profiling")
-		}
-		child, err := startChild(ctx, cargs)
-		if err != nil {
+	if err := f.checkNet(); err != nil {
+		return err
+	}
+	nr, err := f.openNet()
+	if err != nil {
+		return err
+	}
+	defer nr.close() // after the child has stopped: deferred before it
+	settingsServer, stopChild, err := f.startTarget(ctx, fs, &opts, nr)
+	if err != nil {
+		return err
+	}
+	defer stopChild()
+	if nr != nil {
+		if err := nr.calibrate(ctx); err != nil {
 			return err
-		}
-		defer child.stop()
-		opts.Target = matrix.Target{Plain: child.ready.Plain, TLS: child.ready.TLS, RootCAs: child.roots, GRPC: child.ready.GRPC}
-		srv := f.server
-		settingsServer = &srv
-	} else {
-		if err := checkTargets(ctx, f.target, f.tlsTarget); err != nil {
-			return err
-		}
-		opts.Target = matrix.Target{Plain: strings.TrimSuffix(f.target, "/"), TLS: strings.TrimSuffix(f.tlsTarget, "/"), Insecure: f.insecure, GRPC: f.grpcTarget}
-		if f.cacert != "" {
-			if opts.Target.RootCAs, err = transport.LoadCertPool(f.cacert); err != nil {
-				return usagef("--cacert: %v", err)
-			}
 		}
 	}
+	var udpNote string
 	for _, p := range opts.Protocols {
 		if p == transport.H3 {
 			udpNote = transport.UDPBufferWarning()
@@ -129,7 +124,7 @@ func runRun(ctx context.Context, e *env, args []string) error {
 	if f.profile != "" {
 		// The child serves profiles; an external target only if it is
 		// httpvs serve --profiling (the profiler says so otherwise).
-		prof, err := newProfiler(f.profile, opts.Target.Plain, e.stderr)
+		prof, err := newProfiler(f.profile, opts.Target.Plain, opts.Network, e.stderr)
 		if err != nil {
 			return err
 		}
@@ -147,8 +142,12 @@ func runRun(ctx context.Context, e *env, args []string) error {
 	}
 	res.Settings.Server = settingsServer
 	res.Settings.UDPBuffers = udpNote
+	res.Settings.Net = nr.result()
 	if f.target == "" && f.tlsTarget == "" {
 		res.Settings.Target = "child"
+	}
+	if res.Settings.Net != nil && f.format != "text" {
+		fmt.Fprintln(e.stderr, res.Settings.Net.Summary()) // the text report has it
 	}
 	annotateFlags(fs, res)
 	return finishRun(e, &f, res)
@@ -182,6 +181,63 @@ func (f *runFlags) prepare(fs *flagSet) (matrix.Options, error) {
 		return matrix.Options{}, usagef("--format %q: want text, markdown, json or benchstat", f.format)
 	}
 	return opts, nil
+}
+
+// startTarget starts the child server (inside nr's server namespace when
+// there is a link) or checks --target and --tls-target, and points opts at
+// it. It returns the child's knobs (nil for an external target) and what
+// stops the child.
+func (f *runFlags) startTarget(ctx context.Context, fs *flagSet, opts *matrix.Options, nr *netRun) (*transport.ServerConfig, func(), error) {
+	if f.target != "" || f.tlsTarget != "" {
+		if err := checkTargets(ctx, f.target, f.tlsTarget); err != nil {
+			return nil, nil, err
+		}
+		opts.Target = matrix.Target{Plain: strings.TrimSuffix(f.target, "/"), TLS: strings.TrimSuffix(f.tlsTarget, "/"), Insecure: f.insecure, GRPC: f.grpcTarget}
+		if f.cacert != "" {
+			var err error
+			if opts.Target.RootCAs, err = transport.LoadCertPool(f.cacert); err != nil {
+				return nil, nil, usagef("--cacert: %v", err)
+			}
+		}
+		return nil, func() {}, nil
+	}
+	cargs := childArgs(fs)
+	if f.profile != "" {
+		cargs = append(cargs, "--profiling")
+	}
+	child, err := startChildIn(ctx, nr.server(), cargs)
+	if err != nil {
+		return nil, nil, err
+	}
+	opts.Target = matrix.Target{Plain: child.ready.Plain, TLS: child.ready.TLS, RootCAs: child.roots, GRPC: child.ready.GRPC}
+	if nr != nil {
+		opts.Network = nr.network()
+		// The link's ferries run in this process: loops must not hold
+		// the Ps they need.
+		opts.Engine = opts.Engine.WithHoldP(false)
+	}
+	srv := f.server
+	return &srv, child.stop, nil
+}
+
+// checkNet parses --net; it goes with the child server only.
+func (f *runFlags) checkNet() (err error) {
+	if f.net == "" {
+		return nil
+	}
+	if f.target != "" || f.tlsTarget != "" {
+		return usagef("--net emulates a link to the child server; it does not apply to --target or --tls-target")
+	}
+	f.netSpec, err = parseNetFlag(f.net)
+	return err
+}
+
+// openNet makes the link --net asks for; nil without --net.
+func (f *runFlags) openNet() (*netRun, error) {
+	if f.net == "" {
+		return nil, nil
+	}
+	return openNet(f.net, f.netSpec)
 }
 
 // options turns the flags into matrix options; set holds the flags given.

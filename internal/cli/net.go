@@ -1,0 +1,101 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/netem"
+	"github.com/httpvs/httpvs/transport"
+)
+
+// netFlagUsage is --net's help.
+func netFlagUsage() string {
+	return "emulate a network `link` between the client and the child server: a preset (" + strings.Join(netem.Presets(), ", ") +
+		"), key=value fields (rtt=50ms,rate=20mbit,loss=1%) or both (4g,loss=2%); see docs/net-presets.md. Linux, root"
+}
+
+// parseNetFlag reads --net; a bad spec is a usage error naming the field.
+func parseNetFlag(text string) (netem.Spec, error) {
+	spec, err := netem.Parse(text)
+	var se *netem.SpecError
+	if errors.As(err, &se) {
+		return spec, usagef("--net %s=%q: want %s", se.Field, se.Value, se.Want)
+	}
+	return spec, err
+}
+
+// netRun is run's emulated link: made before the child server starts,
+// closed (with the child gone) when the run ends.
+type netRun struct {
+	text string
+	spec netem.Spec
+	link *netem.Link
+	desc *matrix.Net
+}
+
+// openNet makes the link of spec; a *netem.SetupError (no root, no
+// /dev/net/tun) is returned as is and says what is missing.
+func openNet(text string, spec netem.Spec) (*netRun, error) {
+	link, err := netem.NewLink(spec)
+	if err != nil {
+		return nil, err
+	}
+	return &netRun{text: text, spec: spec, link: link}, nil
+}
+
+// close ends the link; n may be nil.
+func (n *netRun) close() {
+	if n != nil {
+		n.link.Close()
+	}
+}
+
+// server is the namespace the child server starts in; nil without a link.
+func (n *netRun) server() *netem.Namespace {
+	if n == nil {
+		return nil
+	}
+	return n.link.Server()
+}
+
+// network is where the client's sockets are made; nil (the process's own
+// network) without a link.
+func (n *netRun) network() transport.Network {
+	if n == nil {
+		return nil
+	}
+	return n.link.Client()
+}
+
+// calibrateOptions keep a calibration to a few seconds: 200 UDP probes,
+// and TCP transfers long enough to leave slow start behind (at least six
+// round trips).
+func calibrateOptions(spec netem.Spec) netem.CalibrateOptions {
+	return netem.CalibrateOptions{Probes: 200, Connects: 5, Bulk: max(500*time.Millisecond, 6*spec.RTT())}
+}
+
+// calibrate measures the link before the cells.
+func (n *netRun) calibrate(ctx context.Context) error {
+	start := time.Now()
+	c, err := netem.Calibrate(ctx, n.link, calibrateOptions(n.spec))
+	if err != nil {
+		return fmt.Errorf("calibrate the emulated link: %w", err)
+	}
+	n.desc = matrix.NewNet(n.text, n.spec, c, time.Since(start))
+	n.link.ResetStats() // the cells' counters start here
+	return nil
+}
+
+// result is the link's record for results.json, with its counters now;
+// nil without a link.
+func (n *netRun) result() *matrix.Net {
+	if n == nil || n.desc == nil {
+		return nil
+	}
+	n.desc.SetCounters(n.link.Stats())
+	return n.desc
+}

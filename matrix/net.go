@@ -1,0 +1,158 @@
+package matrix
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/httpvs/httpvs/netem"
+	"github.com/httpvs/httpvs/units"
+)
+
+// NetBackendTUN is Net.Backend for netem's userspace link: two network
+// namespaces joined by TUN devices, the model applied by this process.
+const NetBackendTUN = "tun"
+
+// Net is the emulated link a run measured across: the spec asked for,
+// a calibration of the link obtained, and the emulator's counters.
+type Net struct {
+	// Spec is the link spec as given, e.g. "4g" or "rtt=50ms,loss=1%".
+	Spec string `json:"spec"`
+	// Preset is the preset the spec started from; "" for none.
+	Preset string `json:"preset,omitempty"`
+	// Backend is how the link was made: NetBackendTUN.
+	Backend string `json:"backend"`
+	// Configured is the spec with every field explicit (netem.Spec.String).
+	Configured string `json:"configured"`
+	// Up (client to server) and Down (server to client) are the
+	// configured directions.
+	Up   NetDirection `json:"up"`
+	Down NetDirection `json:"down"`
+	// Calibration is the link as measured before the cells.
+	Calibration NetCalibration `json:"calibration"`
+	// UpCounters and DownCounters are the link's counters over the cells
+	// (calibration traffic left out).
+	UpCounters   NetCounters `json:"up_counters"`
+	DownCounters NetCounters `json:"down_counters"`
+}
+
+// NetDirection is one configured direction of a link.
+type NetDirection struct {
+	DelaySeconds  float64 `json:"delay_seconds"`  // one-way propagation delay
+	JitterSeconds float64 `json:"jitter_seconds"` // largest extra delay per packet
+	// RateBitsPerSecond is the rate of IP packets; 0 for unlimited.
+	RateBitsPerSecond float64 `json:"rate_bits_per_second"`
+	// Loss is the model's mean loss, a fraction in [0, 1]; LossModel the
+	// model as in a spec ("1%", "ge:1%:25%:100%:0%").
+	Loss      float64 `json:"loss"`
+	LossModel string  `json:"loss_model"`
+	// QueuePackets and QueueBytes are the drop-tail limits; 0 for none.
+	QueuePackets int   `json:"queue_packets"`
+	QueueBytes   int64 `json:"queue_bytes"`
+}
+
+// NetCalibration is a link as measured (netem.Calibration).
+type NetCalibration struct {
+	UDPRTTSeconds     float64 `json:"udp_rtt_seconds"`     // median round trip of small UDP probes
+	TCPConnectSeconds float64 `json:"tcp_connect_seconds"` // median TCP handshake
+	Probes            int     `json:"probes"`              // UDP probes sent up
+	UpLoss            float64 `json:"up_loss"`             // fraction of probes lost client to server
+	DownLoss          float64 `json:"down_loss"`           // fraction of echoes lost server to client
+	// UpGoodputBitsPerSecond and DownGoodputBitsPerSecond are one TCP
+	// connection's payload rate each way after slow start.
+	UpGoodputBitsPerSecond   float64 `json:"up_goodput_bits_per_second"`
+	DownGoodputBitsPerSecond float64 `json:"down_goodput_bits_per_second"`
+	Seconds                  float64 `json:"seconds"` // wall time the calibration took
+	// UpCounters and DownCounters are the link's counters over the
+	// calibration, whose bulk transfers at an unlimited rate find the
+	// emulator's ceiling (packets late).
+	UpCounters   NetCounters `json:"up_counters"`
+	DownCounters NetCounters `json:"down_counters"`
+}
+
+// NetCounters are one direction's counters (netem.DirStats); packets and
+// bytes are IP packets.
+type NetCounters struct {
+	Packets    int64 `json:"packets"`     // entered the direction
+	Bytes      int64 `json:"bytes"`       // their total size
+	Lost       int64 `json:"lost"`        // dropped by the loss model
+	QueueDrops int64 `json:"queue_drops"` // dropped by the drop-tail queue
+	// Overflow counts packets the emulator's delay line could not hold:
+	// lost by the emulator, not the model.
+	Overflow  int64 `json:"overflow"`
+	Delivered int64 `json:"delivered"` // written to the receiving side
+	// Late counts packets written more than 1 ms after their due time
+	// (the emulator could not keep up), MaxLateSeconds the latest one.
+	Late           int64   `json:"late"`
+	MaxLateSeconds float64 `json:"max_late_seconds"`
+	Largest        int64   `json:"largest_packet_bytes"` // the largest packet, bytes
+}
+
+// NewNet describes the link of spec, given as text, with its calibration
+// c (which took took); SetCounters adds the counters of the cells.
+func NewNet(text string, spec netem.Spec, c netem.Calibration, took time.Duration) *Net {
+	return &Net{
+		Spec:       text,
+		Preset:     spec.Name,
+		Backend:    NetBackendTUN,
+		Configured: spec.String(),
+		Up:         netDirection(spec.Up),
+		Down:       netDirection(spec.Down),
+		Calibration: NetCalibration{
+			UDPRTTSeconds:            c.UDPRTT.Seconds(),
+			TCPConnectSeconds:        c.TCPConnect.Seconds(),
+			Probes:                   c.Probes,
+			UpLoss:                   c.UpLoss,
+			DownLoss:                 c.DownLoss,
+			UpGoodputBitsPerSecond:   float64(c.Up),
+			DownGoodputBitsPerSecond: float64(c.Down),
+			Seconds:                  took.Seconds(),
+			UpCounters:               netCounters(c.UpStats),
+			DownCounters:             netCounters(c.DownStats),
+		},
+	}
+}
+
+// SetCounters records the link's counters over the cells.
+func (n *Net) SetCounters(up, down netem.DirStats) {
+	n.UpCounters, n.DownCounters = netCounters(up), netCounters(down)
+}
+
+func netDirection(d netem.Direction) NetDirection {
+	q := d.Queue
+	if q.Packets == 0 && q.Bytes == 0 {
+		q.Packets = netem.DefaultQueuePackets
+	}
+	return NetDirection{
+		DelaySeconds:      d.Delay.Seconds(),
+		JitterSeconds:     d.Jitter.Seconds(),
+		RateBitsPerSecond: float64(d.Rate),
+		Loss:              d.Loss.Mean(),
+		LossModel:         d.Loss.String(),
+		QueuePackets:      q.Packets,
+		QueueBytes:        int64(q.Bytes),
+	}
+}
+
+func netCounters(s netem.DirStats) NetCounters {
+	return NetCounters{
+		Packets: s.Packets, Bytes: s.Bytes, Lost: s.Lost, QueueDrops: s.QueueDrops,
+		Overflow: s.Overflow, Delivered: s.Delivered, Late: s.Late,
+		MaxLateSeconds: s.MaxLate.Seconds(), Largest: s.Largest,
+	}
+}
+
+// Summary says in one line what the link was asked to be, what was
+// measured, and whether the emulator kept up.
+func (n *Net) Summary() string {
+	c := n.Calibration
+	late := n.UpCounters.Late + n.DownCounters.Late
+	maxLate := max(n.UpCounters.MaxLateSeconds, n.DownCounters.MaxLateSeconds)
+	overflow := n.UpCounters.Overflow + n.DownCounters.Overflow
+	name := n.Spec
+	if name != n.Configured {
+		name += " (" + n.Configured + ")"
+	}
+	return fmt.Sprintf("emulated link %s: measured RTT %.1f ms, loss %.1f%% up %.1f%% down, TCP goodput %s up %s down; during the cells %d packets were late (max %.1f ms), %d overflowed",
+		name, c.UDPRTTSeconds*1e3, c.UpLoss*100, c.DownLoss*100,
+		units.BitsPerSecond(c.UpGoodputBitsPerSecond), units.BitsPerSecond(c.DownGoodputBitsPerSecond), late, maxLate*1e3, overflow)
+}
