@@ -61,7 +61,7 @@ func TestLeanNetwork(t *testing.T) {
 		if lt.ok != 6 || lt.bytes != 6*5 {
 			t.Fatalf("%s: %d ok, %d bytes, errors %v; want 6 and 30", p, lt.ok, lt.bytes, lt.kinds)
 		}
-		if fastest < rtt {
+		if fastest < rtt-100*time.Microsecond { // the ferry may write a packet 50 us early
 			t.Errorf("%s: a request took %v, under the link's %v round trip", p, fastest, rtt)
 		}
 		c.Close()

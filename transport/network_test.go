@@ -73,7 +73,7 @@ func TestClientNetwork(t *testing.T) {
 			if err != nil || string(body) != "hello" {
 				t.Fatalf("%s request %d: %q, %v", p, i+1, body, err)
 			}
-			if took < min {
+			if took < min-100*time.Microsecond { // the ferry may write a packet 50 us early
 				t.Errorf("%s request %d took %v, under the %v the link imposes", p, i+1, took, min)
 			}
 		}

@@ -1,0 +1,190 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/netem"
+)
+
+// needLink skips the test where the system denies network namespaces or
+// TUN devices (no root).
+func needLink(t *testing.T) {
+	t.Helper()
+	link, err := netem.NewLink(netem.Spec{})
+	var se *netem.SetupError
+	if errors.As(err, &se) {
+		t.Skip(err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	link.Close()
+}
+
+// rttFloor is the least a 40 ms round trip can take: the ferry may write
+// a packet up to 50 us before its due time, each way.
+const rttFloor = 0.040 - 2*50e-6
+
+// TestRunNet runs small scenarios across a link with a 40 ms round trip:
+// every request needs at least one round trip, over net/http (h1),
+// net/http's JSON binding and grpc-go's own transport, and results.json
+// records the link, its calibration and its counters. Nothing of the link
+// is left afterwards. (h3 and the lean engine across a link are tested in
+// transport and lean.)
+func TestRunNet(t *testing.T) {
+	needLink(t)
+	before := netLeftovers(t)
+	out := t.TempDir()
+	// 1s repetitions: about 24 requests at 40 ms each, enough for one try.
+	code, stdout, stderr := runMain(t, "run", "--net", "rtt=40ms", "--scenarios", "small-sequential,grpc-1",
+		"--protocols", "h1", "--quick", "--duration", "1s", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "emulated link rtt=40ms (delay=20ms,rate=unlimited,loss=0%): measured RTT") {
+		t.Errorf("no line about the link:\n%s", stdout)
+	}
+	res, _ := readResults(t, out)
+	n := res.Settings.Net
+	if n == nil {
+		t.Fatal("results.json has no settings.net")
+	}
+	checkNetRecord(t, n)
+	measured := 0
+	for _, cell := range res.Cells {
+		if cell.Skipped != "" {
+			t.Errorf("%s/%s skipped: %s", cell.Scenario, cell.Protocol, cell.Skipped)
+			continue
+		}
+		measured++
+		for _, r := range cell.Repetitions {
+			if r.Errors.Total != 0 || r.Latency.Count == 0 || r.Latency.Min < rttFloor {
+				t.Errorf("%s/%s: %d errors (%s), %d requests, fastest %.4fs: want every request to take the 40 ms round trip",
+					cell.Scenario, cell.Protocol, r.Errors.Total, r.FirstError, r.Latency.Count, r.Latency.Min)
+			}
+		}
+	}
+	if measured != 3 { // small-sequential h1; grpc-1 h1 (JSON) and grpc-native
+		t.Errorf("%d cells measured, want 3", measured)
+	}
+	checkNoLeftovers(t, before)
+}
+
+// checkNetRecord checks results.json's record of a lossless 40 ms link.
+func checkNetRecord(t *testing.T, n *matrix.Net) {
+	t.Helper()
+	c := n.Calibration
+	if n.Spec != "rtt=40ms" || n.Backend != matrix.NetBackendTUN || n.Up.DelaySeconds != 0.02 || n.Down.DelaySeconds != 0.02 || n.Up.QueuePackets != netem.DefaultQueuePackets {
+		t.Errorf("net %+v: want spec rtt=40ms, backend tun, 20 ms each way, the default queue", n)
+	}
+	if c.UDPRTTSeconds < rttFloor || c.TCPConnectSeconds < rttFloor || c.Probes != 200 || c.UpLoss != 0 || c.DownLoss != 0 || c.UpGoodputBitsPerSecond <= 0 || c.DownGoodputBitsPerSecond <= 0 {
+		t.Errorf("calibration %+v: want round trips of 40 ms or more, 200 probes, no loss, some goodput", c)
+	}
+	if n.UpCounters.Packets == 0 || n.DownCounters.Delivered == 0 || c.UpCounters.Packets == 0 {
+		t.Errorf("counters: cells up %+v down %+v, calibration up %+v: want packets", n.UpCounters, n.DownCounters, c.UpCounters)
+	}
+}
+
+// TestRunNetInterrupted interrupts a run across a link (as Ctrl-C does):
+// it fails, and neither the link nor the child server outlives it.
+func TestRunNetInterrupted(t *testing.T) {
+	needLink(t)
+	before := netLeftovers(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2500*time.Millisecond)
+	defer cancel()
+	var stdout, stderr syncBuffer
+	code := Main(ctx, []string{"run", "--net", "rtt=20ms", "--scenarios", "small-sequential", "--protocols", "h1,h3",
+		"--duration", "2s", "--no-files"}, &stdout, &stderr)
+	if code != exitFailure {
+		t.Fatalf("exit %d, want %d: %s", code, exitFailure, stderr.String())
+	}
+	checkNoLeftovers(t, before)
+}
+
+// TestRunNetWithoutPrivileges runs this binary as httpvs with every
+// capability dropped (setpriv, as root): run --net fails in one line
+// naming what is missing, exit 1, before starting anything.
+func TestRunNetWithoutPrivileges(t *testing.T) {
+	setpriv, err := exec.LookPath("setpriv")
+	if err != nil || os.Geteuid() != 0 {
+		t.Skip("needs root and setpriv to drop capabilities")
+	}
+	cmd := exec.Command(setpriv, "--bounding-set=-all", "--inh-caps=-all", os.Args[0], "run", "--net", "4g", "--no-files")
+	cmd.Env = append(os.Environ(), childEnv+"=1")
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err = cmd.Run()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != exitFailure {
+		t.Fatalf("exit %v, want %d; stderr %q", err, exitFailure, stderr.String())
+	}
+	if stdout.Len() != 0 || strings.Count(stderr.String(), "\n") != 1 || !strings.Contains(stderr.String(), "need root (CAP_SYS_ADMIN)") {
+		t.Errorf("stdout %q, stderr %q: want one line saying root is needed", stdout.String(), stderr.String())
+	}
+}
+
+// netLeftovers lists what a link leaves if it is not cleaned up: this
+// process's threads in another network namespace, its descriptors of
+// namespaces and TUN devices, and child processes in another namespace.
+func netLeftovers(t *testing.T) map[string]bool {
+	t.Helper()
+	own, err := os.Readlink("/proc/self/ns/net")
+	if err != nil {
+		t.Skip(err)
+	}
+	found := map[string]bool{}
+	tasks, _ := filepath.Glob("/proc/self/task/*/ns/net")
+	for _, p := range tasks {
+		if ns, err := os.Readlink(p); err == nil && ns != own {
+			found["thread in "+ns] = true
+		}
+	}
+	fds, _ := filepath.Glob("/proc/self/fd/*")
+	for _, p := range fds {
+		if target, err := os.Readlink(p); err == nil && (strings.HasPrefix(target, "net:") || target == "/dev/net/tun") {
+			found["descriptor of "+target] = true
+		}
+	}
+	statuses, _ := filepath.Glob("/proc/[0-9]*/status")
+	ppid := "PPid:\t" + strconv.Itoa(os.Getpid()) + "\n"
+	for _, p := range statuses {
+		b, err := os.ReadFile(p)
+		if err != nil || !strings.Contains(string(b), ppid) {
+			continue
+		}
+		if ns, err := os.Readlink(filepath.Join(filepath.Dir(p), "ns", "net")); err == nil && ns != own {
+			found["child "+filepath.Dir(p)+" in "+ns] = true
+		}
+	}
+	return found
+}
+
+// checkNoLeftovers fails if anything netLeftovers finds was not there
+// before, once threads that were ending have had a moment to end.
+func checkNoLeftovers(t *testing.T, before map[string]bool) {
+	t.Helper()
+	var left []string
+	for deadline := time.Now().Add(3 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		left = left[:0]
+		for what := range netLeftovers(t) {
+			if !before[what] {
+				left = append(left, what)
+			}
+		}
+		if len(left) == 0 || time.Now().After(deadline) {
+			break
+		}
+	}
+	for _, what := range left {
+		t.Errorf("left behind: %s", what)
+	}
+}
