@@ -37,7 +37,17 @@ type Results struct {
 type Settings struct {
 	Protocols []string `json:"protocols"`
 	Scenarios []string `json:"scenarios"`
-	Repeat    int      `json:"repeat"` // repetitions per cell
+	Repeat    int      `json:"repeat"` // rounds every cell gets
+	// MaxRepeat is the most rounds a cell may get: rounds past Repeat are
+	// added while a cell's interval to h1 is wider than StableHalfWidth
+	// and the budget lasts. Equal to Repeat when rounds are fixed.
+	MaxRepeat int `json:"max_repeat"`
+	// BudgetSeconds is the time since the run's start within which added
+	// rounds must fit; zero means only MaxRepeat bounds them.
+	BudgetSeconds float64 `json:"budget_seconds"`
+	// ExtraRounds is how many rounds were added past Repeat, over all
+	// scenarios.
+	ExtraRounds int `json:"extra_rounds"`
 	// DurationSeconds is each load repetition's measured time, and the time
 	// each transfer repetition is sized to take when SizeBytes is zero.
 	DurationSeconds float64 `json:"duration_seconds"`
@@ -117,6 +127,12 @@ const (
 
 // Repetition is one measurement of a cell.
 type Repetition struct {
+	// Round is the 1-based round the repetition ran in: a round measures
+	// the scenario's columns one after another, so repetitions of one
+	// round are compared with each other (Cell.VsH1). Rounds past
+	// Settings.Repeat ran only for cells whose interval was still wide.
+	// Zero in results written before rounds were recorded: the index+1.
+	Round int `json:"round,omitempty"`
 	// Value is the cell's Metric for this repetition.
 	Value    float64 `json:"value"`
 	Seconds  float64 `json:"seconds"`  // measured wall time

@@ -58,6 +58,16 @@ type Options struct {
 	Duration time.Duration
 	// Warmup runs before each load repetition; zero means Duration/4.
 	Warmup time.Duration
+	// MaxRepeat is the most rounds a cell may get: after Repeat rounds of
+	// every scenario, rounds are added one at a time to the scenario with
+	// the widest interval to h1 until every interval is within
+	// StableHalfWidth, MaxRepeat is reached, or Budget is spent. Zero
+	// means Repeat: no added rounds.
+	MaxRepeat int
+	// Budget bounds the added rounds: one starts only when it is expected
+	// to end within Budget of the run's start. Zero means no bound but
+	// MaxRepeat. The first Repeat rounds are never cut.
+	Budget time.Duration
 	// Size fixes each transfer cell's total body size (split across its
 	// streams); zero sizes it per transport from a probe of Duration/2.
 	Size units.Bytes
@@ -101,6 +111,9 @@ func (o *Options) fill() error {
 	if o.Repeat == 0 {
 		o.Repeat = DefaultRepeat
 	}
+	if o.MaxRepeat == 0 {
+		o.MaxRepeat = o.Repeat
+	}
 	if o.Duration == 0 {
 		o.Duration = DefaultDuration
 	}
@@ -120,6 +133,10 @@ func (o Options) Validate() error {
 	switch {
 	case o.Repeat < 0 || o.Repeat > 100:
 		return transport.Fieldf("Repeat", o.Repeat, "1 to 100")
+	case o.MaxRepeat != 0 && (o.MaxRepeat < max(o.Repeat, 1) || o.MaxRepeat > 100):
+		return transport.Fieldf("MaxRepeat", o.MaxRepeat, "Repeat to 100, or 0 for Repeat")
+	case o.Budget < 0:
+		return transport.Fieldf("Budget", o.Budget, "zero (no bound) or more")
 	case o.Duration != 0 && (o.Duration < 10*time.Millisecond || o.Duration > time.Hour):
 		return transport.Fieldf("Duration", o.Duration, "10ms to 1h per repetition")
 	case o.Warmup < 0:
@@ -160,11 +177,20 @@ func Run(ctx context.Context, opts Options) (*Results, error) {
 		return nil, err
 	}
 	defer stopStats()
+	var runs []*scenarioRun
 	for _, sc := range opts.Scenarios {
 		if ctx.Err() != nil {
 			break
 		}
-		r.res.Cells = append(r.res.Cells, r.scenario(ctx, sc)...)
+		sr := r.plan(ctx, sc)
+		for range opts.Repeat {
+			r.round(ctx, sr, nil)
+		}
+		runs = append(runs, sr)
+	}
+	r.moreRounds(ctx, runs)
+	for _, sr := range runs {
+		r.res.Cells = append(r.res.Cells, sr.finish()...)
 	}
 	ratios(r.res.Cells)
 	Diagnose(r.res)
@@ -179,6 +205,8 @@ func Run(ctx context.Context, opts Options) (*Results, error) {
 func (o Options) settings() Settings {
 	s := Settings{
 		Repeat:          o.Repeat,
+		MaxRepeat:       o.MaxRepeat,
+		BudgetSeconds:   o.Budget.Seconds(),
 		DurationSeconds: o.Duration.Seconds(),
 		WarmupSeconds:   o.Warmup.Seconds(),
 		SizeBytes:       int64(o.Size),
@@ -238,55 +266,56 @@ func (r *runner) clientOptions(p transport.Protocol) transport.ClientOptions {
 // scenario runs one scenario's cells, repetition by repetition, each
 // repetition going over every transport in turn so that drift on a shared
 // machine lands on all of them alike.
-func (r *runner) scenario(ctx context.Context, sc Scenario) []Cell {
+// plan prepares sc's cells: one per column, each checked and sized, or
+// skipped with the reason.
+func (r *runner) plan(ctx context.Context, sc Scenario) *scenarioRun {
 	cols := r.columns(sc)
-	cells := make([]Cell, len(cols))
-	sizes := make([]units.Bytes, len(cols))
+	sr := &scenarioRun{sc: sc, cols: cols, cells: make([]Cell, len(cols)), sizes: make([]units.Bytes, len(cols)), spent: make([]time.Duration, len(cols))}
 	for i, col := range cols {
-		cells[i] = Cell{Scenario: sc.Name, Protocol: col.name, Metric: sc.Metric, CPUUnit: "1000 requests"}
+		sr.cells[i] = Cell{Scenario: sc.Name, Protocol: col.name, Metric: sc.Metric, CPUUnit: "1000 requests"}
 		if sc.Transfer() {
-			cells[i].CPUUnit = "GB"
+			sr.cells[i].CPUUnit = "GB"
 		}
 		if ctx.Err() != nil {
 			continue
 		}
-		sizes[i], cells[i].Skipped, cells[i].Failed = r.prepare(ctx, sc, col)
-		if cells[i].Skipped != "" {
+		sr.sizes[i], sr.cells[i].Skipped, sr.cells[i].Failed = r.prepare(ctx, sc, col)
+		if sr.cells[i].Skipped != "" {
 			r.total -= r.opts.Repeat
 		}
 	}
-	for rep := 1; rep <= r.opts.Repeat && ctx.Err() == nil; rep++ {
-		for i, col := range cols {
-			if cells[i].Skipped != "" || ctx.Err() != nil {
-				continue
-			}
-			r.report(sc, col.name, rep)
-			var stop func()
-			if rep == 1 && r.opts.Profile != nil {
-				stop = r.opts.Profile(sc.Name, col.name)
-			}
-			var m Repetition
-			if sc.Transfer() {
-				m = r.transfer(ctx, sc, col.proto, sizes[i])
-			} else {
-				m = r.load(ctx, sc, col)
-			}
-			if stop != nil {
-				stop()
-				m.Profiled = true
-			}
-			cells[i].Repetitions = append(cells[i].Repetitions, m)
-			r.done++
+	return sr
+}
+
+// round measures one round of sr: the columns in which (all when nil),
+// one after another.
+func (r *runner) round(ctx context.Context, sr *scenarioRun, which []bool) {
+	sr.rounds++
+	for i, col := range sr.cols {
+		if sr.cells[i].Skipped != "" || ctx.Err() != nil || (which != nil && !which[i]) {
+			continue
 		}
-	}
-	var out []Cell
-	for i := range cells {
-		summarise(&cells[i])
-		if cells[i].Skipped != "" || len(cells[i].Repetitions) > 0 {
-			out = append(out, cells[i])
+		r.report(sr.sc, col.name, sr.rounds)
+		var stop func()
+		if sr.rounds == 1 && r.opts.Profile != nil {
+			stop = r.opts.Profile(sr.sc.Name, col.name)
 		}
+		began := time.Now()
+		var m Repetition
+		if sr.sc.Transfer() {
+			m = r.transfer(ctx, sr.sc, col.proto, sr.sizes[i])
+		} else {
+			m = r.load(ctx, sr.sc, col)
+		}
+		sr.spent[i] += time.Since(began)
+		if stop != nil {
+			stop()
+			m.Profiled = true
+		}
+		m.Round = sr.rounds
+		sr.cells[i].Repetitions = append(sr.cells[i].Repetitions, m)
+		r.done++
 	}
-	return out
 }
 
 // NativeColumn is the column of gRPC scenarios served by grpc-go's own

@@ -56,13 +56,17 @@ func tQuantile975(df int) float64 {
 }
 
 // ratioInterval pairs c's repetitions with base's (the h1 cell of its
-// scenario) by index, over the rounds where both completed without an
+// scenario) by round, over the rounds where both completed without an
 // interrupt and without errors, and returns the ratio's interval.
 func ratioInterval(c, base *Cell) Interval {
+	byRound := map[int]Repetition{}
+	for i, b := range base.Repetitions {
+		byRound[roundOf(b, i)] = b
+	}
 	var logs []float64
-	for i := range min(len(c.Repetitions), len(base.Repetitions)) {
-		a, b := c.Repetitions[i], base.Repetitions[i]
-		if a.Interrupted || b.Interrupted || a.Errors.Total > 0 || b.Errors.Total > 0 || a.Value <= 0 || b.Value <= 0 {
+	for i, a := range c.Repetitions {
+		b, ok := byRound[roundOf(a, i)]
+		if !ok || a.Interrupted || b.Interrupted || a.Errors.Total > 0 || b.Errors.Total > 0 || a.Value <= 0 || b.Value <= 0 {
 			continue
 		}
 		logs = append(logs, math.Log(a.Value/b.Value))
@@ -95,4 +99,13 @@ func ratioInterval(c, base *Cell) Interval {
 		iv.Verdict = VerdictSimilar
 	}
 	return iv
+}
+
+// roundOf is r's round; i+1 for results without rounds (r is the i-th
+// repetition of its cell).
+func roundOf(r Repetition, i int) int {
+	if r.Round > 0 {
+		return r.Round
+	}
+	return i + 1
 }

@@ -57,8 +57,8 @@ func runLine(res *matrix.Results) string {
 		size = fmt.Sprintf("%d bytes", s.SizeBytes)
 	}
 	knobs := knobSetName(res)
-	return fmt.Sprintf("httpvs run %s: %s; %s/%s, %s, %d cores, GOMAXPROCS %d, %s; knobs %s; %d repetition(s) per cell, load %gs each, transfers %s, %s engine; medians, * marks a spread over %.0f%%",
-		e.Version, target, e.OS, e.Arch, cpu, e.Cores, e.GOMAXPROCS, e.GoVersion, knobs, s.Repeat, s.DurationSeconds, size, s.Engine, matrix.NoisySpread*100)
+	return fmt.Sprintf("httpvs run %s: %s; %s/%s, %s, %d cores, GOMAXPROCS %d, %s; knobs %s; %s, load %gs each, transfers %s, %s engine; medians, * marks a spread over %.0f%%",
+		e.Version, target, e.OS, e.Arch, cpu, e.Cores, e.GOMAXPROCS, e.GoVersion, knobs, roundsText(s), s.DurationSeconds, size, s.Engine, matrix.NoisySpread*100)
 }
 
 // textVerdict prints the verdict table, the main causes under each
@@ -90,4 +90,13 @@ func textVerdict(w io.Writer, res *matrix.Results) {
 		}
 	}
 	fmt.Fprintln(w, "\ndetail:")
+}
+
+// roundsText says how many rounds each cell got.
+func roundsText(s matrix.Settings) string {
+	if s.MaxRepeat <= s.Repeat {
+		return fmt.Sprintf("%d repetition(s) per cell", s.Repeat)
+	}
+	return fmt.Sprintf("%d to %d repetitions per cell (%d round(s) added where the interval to h1 was wider than ±%.0f%%)",
+		s.Repeat, s.MaxRepeat, s.ExtraRounds, matrix.StableHalfWidth*100)
 }

@@ -20,6 +20,10 @@ import (
 const (
 	quickDuration = 100 * time.Millisecond
 	quickWarmup   = 25 * time.Millisecond
+	// defaultMaxRepeat and defaultBudget let a default run add rounds to
+	// its widest cells and still end within a minute.
+	defaultMaxRepeat = 10
+	defaultBudget    = 58 * time.Second
 )
 
 // runFlags are httpvs run's flags.
@@ -28,7 +32,8 @@ type runFlags struct {
 	size                 units.Bytes
 	duration, warmup     time.Duration
 	timeout              time.Duration
-	repeat               int
+	repeat, maxRepeat    int
+	budget               time.Duration
 	quick                bool
 	engine               string
 	format               string
@@ -54,7 +59,9 @@ func (f *runFlags) register(fs *flagSet) {
 	fs.DurationVar(&f.duration, "duration", matrix.DefaultDuration, "measured time of each load repetition, and the time transfers are sized to take")
 	fs.DurationVar(&f.warmup, "warmup", 0, "unmeasured time before each load repetition (default --duration/4)")
 	fs.DurationVar(&f.timeout, "timeout", matrix.DefaultTimeout, "bound on each repetition")
-	fs.IntVar(&f.repeat, "repeat", matrix.DefaultRepeat, "repetitions per cell: the report shows their median and min..max")
+	fs.IntVar(&f.repeat, "repeat", matrix.DefaultRepeat, "rounds every cell gets: the report shows their median and min..max")
+	fs.IntVar(&f.maxRepeat, "max-repeat", defaultMaxRepeat, "most rounds a cell gets: rounds are added while a cell's interval to h1 is wider than ±10% (default: --repeat when that is given or with --quick)")
+	fs.DurationVar(&f.budget, "budget", defaultBudget, "added rounds start only if they end within this `time` of the run's start; 0: --max-repeat alone bounds them")
 	fs.BoolVar(&f.quick, "quick", false, "one 100ms repetition per cell (under 20 s in all, for CI); explicit --repeat and --duration still apply")
 	fs.field("Engine", "engine")
 	fs.StringVar(&f.engine, "engine", load.Std.String(), "load engine for request scenarios: std (net/http and quic-go, what your code uses) or fast (httpvs's lean h1/h2 client; h3 stays std)")
@@ -79,6 +86,7 @@ func (f *runFlags) register(fs *flagSet) {
 // `httpvs serve` on loopback (or --target), prints the tables and writes
 // the results directory.
 func runRun(ctx context.Context, e *env, args []string) error {
+	began := time.Now()
 	fs := newFlagSet(e, "run", "[flags]")
 	var f runFlags
 	f.register(fs)
@@ -134,6 +142,11 @@ func runRun(ctx context.Context, e *env, args []string) error {
 	if isTerminal(e.stderr) {
 		prog = &progressLine{w: e.stderr}
 		opts.Progress = prog.update
+	}
+	if f.budget > 0 {
+		// The budget counts from the command's start: the child server
+		// and the link came out of it.
+		opts.Budget = max(f.budget-time.Since(began), time.Nanosecond)
 	}
 	res, err := matrix.Run(ctx, opts)
 	prog.clear()
@@ -250,22 +263,10 @@ func (f *runFlags) options(fs *flagSet, set map[string]bool) (matrix.Options, er
 	if err != nil {
 		return matrix.Options{}, usagef("--scenarios: %v", err)
 	}
-	if f.quick {
-		if !set["repeat"] {
-			f.repeat = 1
-		}
-		if !set["duration"] {
-			f.duration = quickDuration
-		}
-		if !set["warmup"] {
-			f.warmup = quickWarmup
-		}
+	if err := f.rounds(set); err != nil {
+		return matrix.Options{}, err
 	}
 	switch {
-	case f.repeat < 1 || f.repeat > 100:
-		return matrix.Options{}, usagef("--repeat %d: want 1 to 100", f.repeat)
-	case f.duration < 10*time.Millisecond || f.duration > time.Hour:
-		return matrix.Options{}, usagef("--duration %v: want 10ms to 1h", f.duration)
 	case f.warmup < 0:
 		return matrix.Options{}, usagef("--warmup %v: want zero or more", f.warmup)
 	case f.timeout <= 0:
@@ -291,6 +292,7 @@ func (f *runFlags) options(fs *flagSet, set map[string]bool) (matrix.Options, er
 		Protocols: protos,
 		Scenarios: scenarios,
 		Repeat:    f.repeat,
+		MaxRepeat: f.maxRepeat,
 		Duration:  f.duration,
 		Warmup:    f.warmup,
 		Size:      f.size,
@@ -300,6 +302,36 @@ func (f *runFlags) options(fs *flagSet, set map[string]bool) (matrix.Options, er
 	}
 	// The target is known only once the child server is up: validate the rest.
 	return o, fs.usage(transport.WithinField("Client", f.client.Validate()))
+}
+
+// rounds settles --repeat, --max-repeat, --duration and --warmup under
+// --quick, and checks them.
+func (f *runFlags) rounds(set map[string]bool) error {
+	if !set["max-repeat"] && (f.quick || set["repeat"]) {
+		f.maxRepeat = 0 // fixed rounds: the --repeat asked for
+	}
+	if f.quick {
+		if !set["repeat"] {
+			f.repeat = 1
+		}
+		if !set["duration"] {
+			f.duration = quickDuration
+		}
+		if !set["warmup"] {
+			f.warmup = quickWarmup
+		}
+	}
+	switch {
+	case f.repeat < 1 || f.repeat > 100:
+		return usagef("--repeat %d: want 1 to 100", f.repeat)
+	case f.maxRepeat != 0 && (f.maxRepeat < f.repeat || f.maxRepeat > 100):
+		return usagef("--max-repeat %d: want --repeat (%d) to 100", f.maxRepeat, f.repeat)
+	case f.budget < 0:
+		return usagef("--budget %v: want zero (no bound) or more", f.budget)
+	case f.duration < 10*time.Millisecond || f.duration > time.Hour:
+		return usagef("--duration %v: want 10ms to 1h", f.duration)
+	}
+	return nil
 }
 
 func serverFlagGiven(set map[string]bool) bool {

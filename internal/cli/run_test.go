@@ -172,6 +172,8 @@ func TestRunBadInput(t *testing.T) {
 		{"protocol", []string{"run", "--protocols", "h1,h4"}, "want one of h1, h2c, h1-tls, h2, h3"},
 		{"format", []string{"run", "--format", "xml"}, "want text, markdown, json or benchstat"},
 		{"repeat", []string{"run", "--repeat", "0"}, "--repeat 0: want 1 to 100"},
+		{"max-repeat", []string{"run", "--repeat", "5", "--max-repeat", "4"}, "--max-repeat 4: want --repeat (5) to 100"},
+		{"budget", []string{"run", "--budget", "-1s"}, "--budget -1s: want zero (no bound) or more"},
 		{"engine", []string{"run", "--engine", "turbo"}, "want std or fast"},
 		{"target-url", []string{"run", "--target", "https://127.0.0.1:1"}, "want a base URL http://host:port"},
 		{"k-without-tls", []string{"run", "--target", "http://127.0.0.1:1", "-k"}, "apply to --tls-target"},

@@ -1,0 +1,119 @@
+package matrix
+
+import (
+	"context"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/httpvs/httpvs/transport"
+)
+
+// TestRatioIntervalPairsByRound pairs repetitions by their round, not by
+// their place: h1 ran a round the other cell did not.
+func TestRatioIntervalPairsByRound(t *testing.T) {
+	h1 := &Cell{Repetitions: []Repetition{{Round: 1, Value: 100}, {Round: 2, Value: 400}, {Round: 3, Value: 200}}}
+	c := &Cell{Repetitions: []Repetition{{Round: 1, Value: 50}, {Round: 3, Value: 100}}}
+	if iv := ratioInterval(c, h1); iv.Pairs != 2 || iv.Ratio != 0.5 || !iv.Stable() {
+		t.Fatalf("%+v, want 2 pairs at 0.5", iv)
+	}
+}
+
+func roundsOf(protos []string, values ...[]float64) *scenarioRun {
+	sr := &scenarioRun{rounds: len(values[0])}
+	for i, p := range protos {
+		c := Cell{Protocol: p}
+		for j, v := range values[i] {
+			c.Repetitions = append(c.Repetitions, Repetition{Round: j + 1, Value: v})
+		}
+		sr.cells = append(sr.cells, c)
+		sr.cols = append(sr.cols, column{name: p})
+		sr.spent = append(sr.spent, time.Second)
+	}
+	return sr
+}
+
+// TestWideCellsGetRounds: only cells with a wide interval, at least two
+// pairs and room under the bound get another round, with h1.
+func TestWideCellsGetRounds(t *testing.T) {
+	sr := roundsOf([]string{"h1", "h2c", "h2", "h3"},
+		[]float64{100, 100, 100},
+		[]float64{50, 100, 70}, // wide
+		[]float64{50, 50, 50},  // stable
+		[]float64{50, 0, 0})    // one pair: failed rounds
+	which, widest, any := sr.wide(5)
+	if !any || !which[0] || !which[1] || which[2] || which[3] || widest <= StableHalfWidth {
+		t.Fatalf("which %v, widest %v, any %v", which, widest, any)
+	}
+	if _, _, any := sr.wide(3); any {
+		t.Fatal("a round past the bound")
+	}
+	if c := sr.cost(which); c != 2*time.Second/3 {
+		t.Fatalf("cost %v, want two columns at 1s/3 rounds", c)
+	}
+}
+
+// TestBudgetStopsRounds: a round that would end after the budget does not
+// start (it would measure nothing here: a started round has no target).
+func TestBudgetStopsRounds(t *testing.T) {
+	sr := roundsOf([]string{"h1", "h2c"}, []float64{100, 100}, []float64{50, 100})
+	r := &runner{opts: Options{MaxRepeat: 10, Budget: time.Second}, start: time.Now(), res: &Results{}}
+	r.moreRounds(context.Background(), []*scenarioRun{sr})
+	if sr.rounds != 2 || r.res.Settings.ExtraRounds != 0 {
+		t.Fatalf("%d rounds, %d added within a 1s budget of rounds costing 2s", sr.rounds, r.res.Settings.ExtraRounds)
+	}
+}
+
+// TestRunAddsRoundsToNoisyCells serves h2c requests 1 ms late on one
+// connection and 4 ms late on the next, h1's at once: every round's ratio
+// differs from the last one's about threefold, so rounds are added, with h1
+// in each, up to MaxRepeat.
+func TestRunAddsRoundsToNoisyCells(t *testing.T) {
+	var (
+		mu    sync.Mutex
+		conns = map[string]int{}
+	)
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ProtoMajor == 2 {
+			mu.Lock()
+			n, ok := conns[r.RemoteAddr]
+			if !ok {
+				n = len(conns)
+				conns[r.RemoteAddr] = n
+			}
+			mu.Unlock()
+			time.Sleep(time.Millisecond * time.Duration(1+3*(n%2)))
+		}
+		w.Write([]byte("ok"))
+	})
+	res, err := Run(context.Background(), Options{
+		Target:    target(t, h),
+		Protocols: []transport.Protocol{transport.H1, transport.H2C},
+		Scenarios: scenarios(t, "small-sequential"),
+		Repeat:    2,
+		MaxRepeat: 4,
+		Duration:  50 * time.Millisecond,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h1, h2c := res.Cell("small-sequential", "h1"), res.Cell("small-sequential", "h2c")
+	if h1 == nil || h2c == nil {
+		t.Fatalf("cells missing: %+v", res.Cells)
+	}
+	if res.Settings.MaxRepeat != 4 || res.Settings.ExtraRounds != len(h1.Repetitions)-2 {
+		t.Fatalf("settings %d max, %d added; h1 has %d repetitions", res.Settings.MaxRepeat, res.Settings.ExtraRounds, len(h1.Repetitions))
+	}
+	for i, r := range h1.Repetitions {
+		if r.Round != i+1 {
+			t.Fatalf("h1 repetition %d ran in round %d", i, r.Round)
+		}
+	}
+	if len(h1.Repetitions) != 4 || len(h2c.Repetitions) != 4 || res.Settings.ExtraRounds != 2 {
+		t.Fatalf("h1 %d, h2c %d repetitions, %d rounds added; want 4, 4, 2 (rounds alternate 1 ms and 4 ms)", len(h1.Repetitions), len(h2c.Repetitions), res.Settings.ExtraRounds)
+	}
+	if h2c.VsH1 == nil || h2c.VsH1.Pairs != 4 || h2c.VsH1.Stable() {
+		t.Fatalf("h2c's interval %+v: want 4 pairs, wide", h2c.VsH1)
+	}
+}
