@@ -36,8 +36,10 @@ func TestShortTune(t *testing.T) {
 		if r.Default != defaults(transport.H2C) && r.Protocol == "h2c" {
 			t.Errorf("h2c default settings %+v", r.Default)
 		}
-		if !strings.Contains(r.GoCode, "io.CopyBuffer") {
-			t.Errorf("%s: Go code %q", r.Protocol, r.GoCode)
+		// On a starved machine the final measurements can find no
+		// configuration faster than the defaults; then there is no code.
+		if r.DefaultsBest != (r.GoCode == "") || (!r.DefaultsBest && !strings.Contains(r.GoCode, "io.CopyBuffer")) {
+			t.Errorf("%s: defaults best %v, Go code %q", r.Protocol, r.DefaultsBest, r.GoCode)
 		}
 	}
 	h2c := rep.Results[0]
@@ -59,7 +61,7 @@ func TestShortTune(t *testing.T) {
 	if gap := h2c.DefaultRatioToH1 < 0.90; gap != found {
 		t.Errorf("h2c defaults at %.2fx h1: diagnosis %q (want reads of at most 8 KiB named: %v)", h2c.DefaultRatioToH1, h2c.Diagnosis, gap)
 	}
-	if !strings.Contains(h2c.GoCode, "http.HTTP2Config") || !strings.Contains(rep.Results[1].GoCode, "quic.Config") {
+	if (!h2c.DefaultsBest && !strings.Contains(h2c.GoCode, "http.HTTP2Config")) || (!rep.Results[1].DefaultsBest && !strings.Contains(rep.Results[1].GoCode, "quic.Config")) {
 		t.Errorf("Go code:\n%s\n%s", h2c.GoCode, rep.Results[1].GoCode)
 	}
 }
