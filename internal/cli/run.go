@@ -22,7 +22,11 @@ const (
 	quickWarmup   = 25 * time.Millisecond
 	// defaultMaxRepeat and defaultBudget let a default run add rounds to
 	// its widest cells and still end within a minute.
-	defaultMaxRepeat = 10
+	defaultMaxRepeat = 16
+	// netRepeat and netDuration are the defaults across an emulated link:
+	// a round there costs round trips, not CPU, and varies less.
+	netRepeat   = 3
+	netDuration = 300 * time.Millisecond
 	defaultBudget    = 58 * time.Second
 )
 
@@ -56,11 +60,11 @@ func (f *runFlags) register(fs *flagSet) {
 	fs.StringVar(&f.protocols, "protocols", "all", "comma-separated transports (h1, h2c, h1-tls, h2, h3) or all")
 	fs.StringVar(&f.scenarios, "scenarios", "all", "comma-separated scenarios ("+matrix.ScenarioNames()+") or all")
 	fs.Var(&f.size, "size", "fixed total body `size` of transfer cells, split across their streams (default: sized per transport to take --duration)")
-	fs.DurationVar(&f.duration, "duration", matrix.DefaultDuration, "measured time of each load repetition, and the time transfers are sized to take")
+	fs.DurationVar(&f.duration, "duration", matrix.DefaultDuration, "measured time of each load repetition, and the time transfers are sized to take (300ms with --net)")
 	fs.DurationVar(&f.warmup, "warmup", 0, "unmeasured time before each load repetition (default --duration/4)")
 	fs.DurationVar(&f.timeout, "timeout", matrix.DefaultTimeout, "bound on each repetition")
-	fs.IntVar(&f.repeat, "repeat", matrix.DefaultRepeat, "rounds every cell gets: the report shows their median and min..max")
-	fs.IntVar(&f.maxRepeat, "max-repeat", defaultMaxRepeat, "most rounds a cell gets: rounds are added while a cell's interval to h1 is wider than ±10% (default: --repeat when that is given or with --quick)")
+	fs.IntVar(&f.repeat, "repeat", matrix.DefaultRepeat, "rounds every cell gets: the report shows their median and min..max (3 with --net)")
+	fs.IntVar(&f.maxRepeat, "max-repeat", defaultMaxRepeat, "most rounds a cell gets: rounds are added while a cell's interval to h1 is wider than ±10% (default: --repeat when that is given, with --quick and with --net)")
 	fs.DurationVar(&f.budget, "budget", defaultBudget, "added rounds start only if they end within this `time` of the run's start; 0: --max-repeat alone bounds them")
 	fs.BoolVar(&f.quick, "quick", false, "one 100ms repetition per cell (under 20 s in all, for CI); explicit --repeat and --duration still apply")
 	fs.field("Engine", "engine")
@@ -307,8 +311,16 @@ func (f *runFlags) options(fs *flagSet, set map[string]bool) (matrix.Options, er
 // rounds settles --repeat, --max-repeat, --duration and --warmup under
 // --quick, and checks them.
 func (f *runFlags) rounds(set map[string]bool) error {
-	if !set["max-repeat"] && (f.quick || set["repeat"]) {
+	if !set["max-repeat"] && (f.quick || f.net != "" || set["repeat"]) {
 		f.maxRepeat = 0 // fixed rounds: the --repeat asked for
+	}
+	if f.net != "" && !f.quick {
+		if !set["repeat"] {
+			f.repeat = netRepeat
+		}
+		if !set["duration"] {
+			f.duration = netDuration
+		}
 	}
 	if f.quick {
 		if !set["repeat"] {
