@@ -15,7 +15,7 @@ import (
 // netFlagUsage is --net's help.
 func netFlagUsage() string {
 	return "emulate a network `link` between the client and the child server: a preset (" + strings.Join(netem.Presets(), ", ") +
-		"), key=value fields (rtt=50ms,rate=20mbit,loss=1%) or both (4g,loss=2%); see docs/net-presets.md. Linux, root"
+		"), key=value fields (rtt=50ms,rate=20mbit,loss=1%) or both (4g,loss=2%); several links run one after another with a table across them at the end: 4g,lossy,satellite or rtt=10ms;rtt=80ms. See docs/net-presets.md. Linux, root"
 }
 
 // parseNetFlag reads --net; a bad spec is a usage error naming the field.
@@ -37,14 +37,50 @@ type netRun struct {
 	desc *matrix.Net
 }
 
-// openNet makes the link of spec; a *netem.SetupError (no root, no
-// /dev/net/tun) is returned as is and says what is missing.
-func openNet(text string, spec netem.Spec) (*netRun, error) {
-	link, err := netem.NewLink(spec)
+// netProfile is one link profile of --net: its text and its spec.
+type netProfile struct {
+	text string
+	spec netem.Spec
+}
+
+// splitNetProfiles splits --net into link profiles: a preset name (a
+// field without "=") starts a profile, key=value fields belong to the
+// profile they follow ("4g,loss=2%,lossy" is two), leading ones to a
+// profile of their own, and ";" ends a profile ("rtt=40ms;rtt=80ms").
+func splitNetProfiles(text string) []string {
+	var out, cur []string
+	flush := func() {
+		if len(cur) > 0 {
+			out = append(out, strings.Join(cur, ","))
+			cur = nil
+		}
+	}
+	for _, part := range strings.Split(text, ";") {
+		for _, field := range strings.Split(part, ",") {
+			field = strings.TrimSpace(field)
+			if field != "" && !strings.Contains(field, "=") {
+				flush()
+			}
+			if field != "" {
+				cur = append(cur, field)
+			}
+		}
+		flush()
+	}
+	return out
+}
+
+// openNet makes p's link; nil without one. A *netem.SetupError (no root,
+// no /dev/net/tun) is returned as is and says what is missing.
+func openNet(p *netProfile) (*netRun, error) {
+	if p == nil {
+		return nil, nil
+	}
+	link, err := netem.NewLink(p.spec)
 	if err != nil {
 		return nil, err
 	}
-	return &netRun{text: text, spec: spec, link: link}, nil
+	return &netRun{text: p.text, spec: p.spec, link: link}, nil
 }
 
 // close ends the link; n may be nil.

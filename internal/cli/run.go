@@ -11,7 +11,6 @@ import (
 
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/matrix"
-	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )
@@ -50,8 +49,8 @@ type runFlags struct {
 	cacert               string
 	knobs                string
 	asJSON               bool
-	net                  string // --net, as given
-	netSpec              netem.Spec
+	net                  string       // --net, as given
+	nets                 []netProfile // --net's link profiles, one per run
 	client               transport.ClientConfig
 	server               transport.ServerConfig
 }
@@ -105,23 +104,41 @@ func runRun(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-
 	if err := f.checkNet(); err != nil {
 		return err
 	}
-	nr, err := f.openNet()
+	if len(f.nets) > 1 {
+		return f.sweep(ctx, e, fs, opts)
+	}
+	var link *netProfile
+	if len(f.nets) == 1 {
+		link = &f.nets[0]
+	}
+	res, err := f.measure(ctx, e, fs, opts, began, link)
 	if err != nil {
 		return err
+	}
+	return finishRun(e, &f, res)
+}
+
+// measure starts the child server (across link's emulated link, when
+// there is one) or checks the target, runs the matrix and returns its
+// results with the settings the command adds; began is when the budget
+// started.
+func (f *runFlags) measure(ctx context.Context, e *env, fs *flagSet, opts matrix.Options, began time.Time, link *netProfile) (*matrix.Results, error) {
+	nr, err := openNet(link)
+	if err != nil {
+		return nil, err
 	}
 	defer nr.close() // after the child has stopped: deferred before it
 	settingsServer, stopChild, err := f.startTarget(ctx, fs, &opts, nr)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer stopChild()
 	if nr != nil {
 		if err := nr.calibrate(ctx); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	var udpNote string
@@ -138,7 +155,7 @@ func runRun(ctx context.Context, e *env, args []string) error {
 		// httpvs serve --profiling (the profiler says so otherwise).
 		prof, err := newProfiler(f.profile, opts.Target.Plain, opts.Network, e.stderr)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		opts.Profile = func(scenario, column string) func() { return prof.start(scenario + "_" + column) }
 	}
@@ -155,7 +172,7 @@ func runRun(ctx context.Context, e *env, args []string) error {
 	res, err := matrix.Run(ctx, opts)
 	prog.clear()
 	if err != nil {
-		return usagef("%v", fs.usage(err))
+		return nil, usagef("%v", fs.usage(err))
 	}
 	res.Settings.Server = settingsServer
 	res.Settings.UDPBuffers = udpNote
@@ -167,7 +184,7 @@ func runRun(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintln(e.stderr, res.Settings.Net.Summary()) // the text report has it
 	}
 	annotateFlags(fs, res)
-	return finishRun(e, &f, res)
+	return res, nil
 }
 
 // prepare checks the flags, applies the knob set under the flags given,
@@ -237,24 +254,23 @@ func (f *runFlags) startTarget(ctx context.Context, fs *flagSet, opts *matrix.Op
 	return &srv, child.stop, nil
 }
 
-// checkNet parses --net; it goes with the child server only.
-func (f *runFlags) checkNet() (err error) {
+// checkNet parses --net into its link profiles; it goes with the child
+// server only.
+func (f *runFlags) checkNet() error {
 	if f.net == "" {
 		return nil
 	}
 	if f.target != "" || f.tlsTarget != "" {
 		return usagef("--net emulates a link to the child server; it does not apply to --target or --tls-target")
 	}
-	f.netSpec, err = parseNetFlag(f.net)
-	return err
-}
-
-// openNet makes the link --net asks for; nil without --net.
-func (f *runFlags) openNet() (*netRun, error) {
-	if f.net == "" {
-		return nil, nil
+	for _, text := range splitNetProfiles(f.net) {
+		spec, err := parseNetFlag(text)
+		if err != nil {
+			return err
+		}
+		f.nets = append(f.nets, netProfile{text: text, spec: spec})
 	}
-	return openNet(f.net, f.netSpec)
+	return nil
 }
 
 // options turns the flags into matrix options; set holds the flags given.

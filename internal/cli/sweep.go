@@ -1,0 +1,56 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/report"
+)
+
+// sweep runs the matrix once per link profile of --net, each printed and
+// written as a run of its own, then prints the verdict across the links.
+// An interrupt ends the sweep after the run it cut short; the table then
+// holds the runs measured, that one marked partial in its own report.
+func (f *runFlags) sweep(ctx context.Context, e *env, fs *flagSet, opts matrix.Options) error {
+	var (
+		runs    []*matrix.Results
+		outcome error
+	)
+	for i := range f.nets {
+		if ctx.Err() != nil {
+			break
+		}
+		fmt.Fprintf(e.stderr, "httpvs run: link %d of %d: %s\n", i+1, len(f.nets), f.nets[i].text)
+		res, err := f.measure(ctx, e, fs, opts, time.Now(), &f.nets[i])
+		if err != nil {
+			return err
+		}
+		runs = append(runs, res)
+		if err := finishRun(e, f, res); err != nil {
+			if !errors.Is(err, errReported) {
+				return err
+			}
+			outcome = err
+		}
+	}
+	if len(runs) < len(f.nets) {
+		fmt.Fprintf(e.stderr, "httpvs run: interrupted after %d of %d links\n", len(runs), len(f.nets))
+		outcome = errReported
+	}
+	var err error
+	switch f.format {
+	case "text":
+		fmt.Fprintln(e.stdout)
+		err = report.When(e.stdout, runs)
+	case "markdown":
+		fmt.Fprintln(e.stdout)
+		err = report.WhenMarkdown(e.stdout, runs)
+	}
+	if err != nil {
+		return err
+	}
+	return outcome
+}

@@ -1,0 +1,74 @@
+package cli
+
+import (
+	"encoding/json"
+	"io"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/httpvs/httpvs/matrix"
+)
+
+func TestSplitNetProfiles(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"4g", []string{"4g"}},
+		{"4g,loss=2%", []string{"4g,loss=2%"}},
+		{"4g,lossy,satellite", []string{"4g", "lossy", "satellite"}},
+		{"4g,loss=2%,lossy", []string{"4g,loss=2%", "lossy"}},
+		{"rtt=40ms,loss=1%,4g", []string{"rtt=40ms,loss=1%", "4g"}},
+		{"rtt=10ms;rtt=30ms", []string{"rtt=10ms", "rtt=30ms"}},
+		{" 4g ; ;lan, ", []string{"4g", "lan"}},
+	}
+	for _, tt := range tests {
+		if got := splitNetProfiles(tt.in); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("splitNetProfiles(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestRunNetSweep runs small-sequential over two links: each run is its
+// own results (one JSON document each) and every request pays its link's
+// round trip; the text output ends with one table across the links.
+func TestRunNetSweep(t *testing.T) {
+	needLink(t)
+	before := netLeftovers(t)
+	args := []string{"run", "--net", "rtt=10ms;rtt=30ms", "--scenarios", "small-sequential", "--protocols", "h1,h2c",
+		"--repeat", "2", "--duration", "300ms", "--no-files"}
+	code, stdout, stderr := runMain(t, append(args, "--json")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	dec := json.NewDecoder(strings.NewReader(stdout))
+	for i, rtt := range []float64{0.010, 0.030} {
+		var res matrix.Results
+		if err := dec.Decode(&res); err != nil {
+			t.Fatalf("run %d: %v", i+1, err)
+		}
+		if res.Settings.Net == nil || res.Settings.Repeat != 2 || len(res.Cells) != 2 {
+			t.Fatalf("run %d: net %+v, %d rounds, %d cells", i+1, res.Settings.Net, res.Settings.Repeat, len(res.Cells))
+		}
+		for _, c := range res.Cells {
+			for _, r := range c.Repetitions {
+				if r.Errors.Total != 0 || r.Latency.Count == 0 || r.Latency.Min < rtt*0.99 {
+					t.Errorf("%s %s: %d errors, %d requests, fastest %.4fs: want each to take %v s", res.Settings.Net.Spec, c.Protocol, r.Errors.Total, r.Latency.Count, r.Latency.Min, rtt)
+				}
+			}
+		}
+	}
+	if err := dec.Decode(new(matrix.Results)); err != io.EOF {
+		t.Fatalf("after two runs: %v, want the end", err)
+	}
+	code, stdout, stderr = runMain(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	_, table, ok := strings.Cut(stdout, "\nwhen: ")
+	if !ok || !strings.Contains(table, "rtt=10ms") || !strings.Contains(table, "rtt=30ms") || !strings.Contains(table, "small-sequential  h2c") {
+		t.Errorf("no table across the links at the end:\n%s", stdout)
+	}
+	checkNoLeftovers(t, before)
+}

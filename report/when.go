@@ -1,0 +1,104 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/units"
+)
+
+// when is the verdict across links: a row per scenario and transport, a
+// column per run (one link profile each).
+type when struct {
+	head  []string   // "", "", then each run's link
+	calib []string   // "", "", then each run's measured link
+	rows  [][]string // scenario (first row of its group only), transport, a verdict per run
+}
+
+// linkName is the link a run crossed: its spec, or "loopback".
+func linkName(res *matrix.Results) string {
+	if n := res.Settings.Net; n != nil {
+		return n.Spec
+	}
+	return "loopback"
+}
+
+// linkMeasured is a run's calibrated link in a few words.
+func linkMeasured(res *matrix.Results) string {
+	n := res.Settings.Net
+	if n == nil {
+		return "-"
+	}
+	c := n.Calibration
+	return fmt.Sprintf("%.0f ms, %s down", c.UDPRTTSeconds*1e3, units.BitsPerSecond(c.DownGoodputBitsPerSecond))
+}
+
+func newWhen(runs []*matrix.Results) when {
+	w := when{head: []string{"", ""}, calib: []string{"measured", ""}}
+	var scenarios []string
+	protos := map[string][]string{}
+	for _, res := range runs {
+		w.head = append(w.head, linkName(res))
+		w.calib = append(w.calib, linkMeasured(res))
+		for _, name := range res.ScenarioNames() {
+			if protos[name] == nil {
+				scenarios = append(scenarios, name)
+				protos[name] = []string{}
+			}
+			for _, p := range res.ProtocolNames(name) {
+				if p != "h1" && !slices.Contains(protos[name], p) {
+					protos[name] = append(protos[name], p)
+				}
+			}
+		}
+	}
+	for _, name := range scenarios {
+		for i, p := range protos[name] {
+			row := []string{"", p}
+			if i == 0 {
+				row[0] = name
+			}
+			for _, res := range runs {
+				var v verdict
+				row = append(row, v.cell(res.Cell(name, p)))
+			}
+			w.rows = append(w.rows, row)
+		}
+	}
+	return w
+}
+
+// whenTitle heads the table.
+const whenTitle = "when: each transport's throughput or req/s over h1's on each link (geometric mean of the rounds' ratios, 95% interval; ≈ h1 where it holds 1)"
+
+// When prints the verdict of runs over several links side by side (httpvs
+// run --net a,b,c): for each scenario and transport, its ratio to h1 on
+// each link, so the links where a transport wins or loses read across.
+func When(w io.Writer, runs []*matrix.Results) error {
+	bw := &printer{w: w}
+	wt := newWhen(runs)
+	fmt.Fprintln(bw, whenTitle)
+	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
+	for _, r := range append([][]string{wt.head, wt.calib}, wt.rows...) {
+		fmt.Fprintln(tw, "  "+strings.Join(r, "\t")+"\t")
+	}
+	tw.Flush()
+	return bw.err
+}
+
+// WhenMarkdown is When as a Markdown table.
+func WhenMarkdown(w io.Writer, runs []*matrix.Results) error {
+	bw := &printer{w: w}
+	wt := newWhen(runs)
+	fmt.Fprintf(bw, "## When\n\n%s\n\n", strings.TrimPrefix(whenTitle, "when: "))
+	head := append([]string{"scenario", "transport"}, wt.head[2:]...)
+	fmt.Fprintf(bw, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat("---|", len(head)))
+	for _, r := range append([][]string{wt.calib}, wt.rows...) {
+		fmt.Fprintf(bw, "| %s |\n", strings.Join(r, " | "))
+	}
+	return bw.err
+}
