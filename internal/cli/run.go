@@ -24,9 +24,9 @@ const (
 	defaultMaxRepeat = 16
 	// netRepeat and netDuration are the defaults across an emulated link:
 	// a round there costs round trips, not CPU, and varies less.
-	netRepeat   = 3
-	netDuration = 300 * time.Millisecond
-	defaultBudget    = 58 * time.Second
+	netRepeat     = 3
+	netDuration   = 300 * time.Millisecond
+	defaultBudget = 58 * time.Second
 )
 
 // runFlags are httpvs run's flags.
