@@ -83,7 +83,7 @@ type Cell struct {
 	// Negotiated is the transport the responses came over; it differs from
 	// Protocol only when a server refused the one asked for.
 	Negotiated string `json:"negotiated"`
-	Metric     string `json:"metric"` // MetricBytesPerSecond or MetricRequestsPerSecond
+	Metric     string `json:"metric"` // MetricBytesPerSecond, MetricRequestsPerSecond or MetricSeconds (lower is better)
 	// Skipped, when set, says why the cell was not measured.
 	Skipped string `json:"skipped,omitempty"`
 	// Failed says the cell was skipped because its check failed (TLS, a
@@ -98,8 +98,9 @@ type Cell struct {
 	// Spread is (Max-Min)/Median; Noisy says it is above NoisySpread.
 	Spread float64 `json:"spread"`
 	Noisy  bool    `json:"noisy"`
-	// RatioToH1 is Median over the h1 cell's Median in the same scenario:
-	// above 1 means faster than HTTP/1.1. Zero when there is no h1 cell.
+	// RatioToH1 is Median over the h1 cell's Median in the same scenario
+	// (the h1 cell's over this one's for MetricSeconds): above 1 means
+	// faster than HTTP/1.1. Zero when there is no h1 cell.
 	RatioToH1 float64 `json:"ratio_to_h1,omitempty"`
 	// VsH1 is the ratio to h1 with its 95% interval and verdict, from the
 	// repetitions paired by round; nil for h1 and when no round paired.
@@ -150,8 +151,18 @@ type Repetition struct {
 	Profiled    bool              `json:"profiled,omitempty"` // CPU-profiled (run --profile): a few percent slower
 	Errors      stats.ErrorCounts `json:"errors"`
 	FirstError  string            `json:"first_error,omitempty"`
-	// Latency is per request (load scenarios) or per transfer.
+	// Latency is per request (load scenarios), per transfer, or per unit of
+	// work of a MetricSeconds scenario (a cold request, a page load, a
+	// small request beside a download), whose median is Value.
 	Latency stats.LatencySummary `json:"latency_seconds"`
+	// Phases are cold-start's request phases; nil elsewhere.
+	Phases *Phases `json:"phases,omitempty"`
+	// ObjectLatency is page-load's per-object latency, from the page's
+	// start to the object's last byte, in seconds; nil elsewhere.
+	ObjectLatency *stats.LatencySummary `json:"object_latency_seconds,omitempty"`
+	// BulkBytes is head-of-line's download body bytes moved beside the
+	// small requests (not in Bytes); zero elsewhere.
+	BulkBytes int64 `json:"bulk_bytes,omitempty"`
 	// LatencyHistogram is the distribution behind Latency, in HdrHistogram's
 	// portable V2 compressed base64 form (stats.Histogram.Encode), so that
 	// repetitions and runs merge exactly; "" when nothing finished.

@@ -306,9 +306,12 @@ func (r *runner) round(ctx context.Context, sr *scenarioRun, which []bool) {
 		}
 		began := time.Now()
 		var m Repetition
-		if sr.sc.Transfer() {
+		switch {
+		case sr.sc.kind != kindEngine:
+			m = r.network(ctx, sr.sc, col)
+		case sr.sc.Transfer():
 			m = r.transfer(ctx, sr.sc, col.proto, sr.sizes[i])
-		} else {
+		default:
 			m = r.load(ctx, sr.sc, col)
 		}
 		sr.spent[i] += time.Since(began)

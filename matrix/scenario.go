@@ -14,11 +14,19 @@ import (
 	"github.com/httpvs/httpvs/units"
 )
 
-// Metric names: what a cell's Value measures. Both are higher-is-better.
+// Metric names: what a cell's Value measures. The per-second metrics are
+// higher-is-better, MetricSeconds lower-is-better (LowerIsBetter).
 const (
 	MetricBytesPerSecond    = "bytes_per_second"    // body bytes moved per second, all streams
 	MetricRequestsPerSecond = "requests_per_second" // completed requests per second
+	// MetricSeconds is a time, in seconds, of the scenario's unit of work
+	// (a cold request, a page load, a small request beside a download):
+	// the median over the repetition.
+	MetricSeconds = "seconds"
 )
+
+// LowerIsBetter reports whether a smaller Value of metric is better.
+func LowerIsBetter(metric string) bool { return metric == MetricSeconds }
 
 // Scenario is one workload of the matrix.
 type Scenario struct {
@@ -38,10 +46,23 @@ type Scenario struct {
 	body    units.Bytes // load: request body size
 	headers load.HeaderSpec
 	rpc     bool // seed 003's GetBook, one binding per column
+	kind    kind // how it is measured
+	resume  bool // cold-start: resume TLS sessions, 0-RTT over h3
 }
 
+// kind is how a scenario is measured: the transfer or load engines, or one
+// of the network scenarios of this package.
+type kind int
+
+const (
+	kindEngine     kind = iota // transfer or load, by Metric
+	kindColdStart              // coldstart.go
+	kindPageLoad               // pageload.go
+	kindHeadOfLine             // headofline.go
+)
+
 // Transfer reports whether s moves big bodies (transfer package) rather
-// than many requests (load package).
+// than many requests (load package) or is a network scenario.
 func (s Scenario) Transfer() bool { return s.Metric == MetricBytesPerSecond }
 
 // Streams is the number of transfers or requests s keeps in flight.
@@ -76,24 +97,62 @@ var Scenarios = []Scenario{
 		Description: "gRPC GetBook 50 at a time (h1: 50 connections; gRPC: 50 streams on one)"},
 }
 
+// NetScenarios are the workloads where the network decides: handshakes,
+// many objects at once, head-of-line blocking. They are not in "all" (the
+// default matrix on loopback) but are in NetDefault, and --scenarios
+// takes them by name or as the group "net".
+var NetScenarios = []Scenario{
+	{Name: "cold-start", Seeds: "issue 15", Metric: MetricSeconds, streams: 1, path: "/small", method: "GET", kind: kindColdStart,
+		Description: "GET /small on a brand-new connection each time: connect, TLS, first byte; the connection closed after"},
+	{Name: "cold-start-resumed", Seeds: "issue 15", Metric: MetricSeconds, streams: 1, path: "/small", method: "GET", kind: kindColdStart, resume: true,
+		Description: "cold-start resuming a TLS session (h1-tls, h2) or with 0-RTT (h3); h1 and h2c as cold-start"},
+	{Name: "page-load", Seeds: "issue 15", Metric: MetricSeconds, streams: pageConns, path: "/small", method: "GET", kind: kindPageLoad,
+		Description: "a 50-object page (HTTP Archive median mix) on fresh connections: the document, then the rest at once (h1: 6 connections; h2, h3: 1)"},
+	{Name: "head-of-line", Seeds: "issue 15", Metric: MetricSeconds, streams: 2, path: "/small", method: "GET", kind: kindHeadOfLine,
+		Description: "GET /small one at a time beside a bulk download (h2, h3: on its connection; h1: on a second one)"},
+}
+
+// netDrops are the default scenarios NetDefault leaves out: on a slow
+// link their 100 MiB per transport take minutes.
+var netDrops = map[string]bool{"download-parallel-100": true}
+
+// NetDefault is the default matrix across an emulated link: the default
+// scenarios but download-parallel-100, then NetScenarios.
+func NetDefault() []Scenario {
+	var out []Scenario
+	for _, s := range Scenarios {
+		if !netDrops[s.Name] {
+			out = append(out, s)
+		}
+	}
+	return append(out, NetScenarios...)
+}
+
 // groups are names --scenarios takes for several scenarios at once.
 var groups = map[string][]string{
 	"download-parallel": {"download-parallel-10", "download-parallel-100"},
 	"grpc":              {"grpc-1", "grpc-50"},
+	"net":               {"cold-start", "cold-start-resumed", "page-load", "head-of-line"},
 }
 
 // ScenarioNames lists every scenario name and group, for messages.
 func ScenarioNames() string {
-	names := make([]string, 0, len(Scenarios)+len(groups))
-	for _, s := range Scenarios {
+	names := make([]string, 0, len(Scenarios)+len(NetScenarios)+len(groups))
+	for _, s := range everyScenario() {
 		names = append(names, s.Name)
 	}
-	names = append(names, "download-parallel", "grpc")
+	names = append(names, "download-parallel", "grpc", "net")
 	return strings.Join(names, ", ")
 }
 
+// everyScenario is Scenarios then NetScenarios, in report order.
+func everyScenario() []Scenario {
+	return append(append([]Scenario(nil), Scenarios...), NetScenarios...)
+}
+
 // ParseScenarios reads a comma-separated list of scenario names (or
-// "all"), keeping the order of Scenarios and dropping repeats.
+// "all", the default matrix Scenarios), keeping report order (Scenarios,
+// then NetScenarios) and dropping repeats.
 func ParseScenarios(list string) ([]Scenario, error) {
 	want := map[string]bool{}
 	for _, name := range strings.Split(list, ",") {
@@ -115,7 +174,7 @@ func ParseScenarios(list string) ([]Scenario, error) {
 		}
 	}
 	var out []Scenario
-	for _, s := range Scenarios {
+	for _, s := range everyScenario() {
 		if want[s.Name] {
 			out = append(out, s)
 		}
@@ -125,7 +184,7 @@ func ParseScenarios(list string) ([]Scenario, error) {
 
 // ScenarioByName returns the scenario called name.
 func ScenarioByName(name string) (Scenario, bool) {
-	for _, s := range Scenarios {
+	for _, s := range everyScenario() {
 		if s.Name == name {
 			return s, true
 		}

@@ -50,6 +50,9 @@ func summarise(c *Cell) {
 			continue
 		}
 		c.Errors.Add(r.Errors)
+		if r.Value <= 0 && LowerIsBetter(c.Metric) {
+			continue // nothing finished: no time, not a time of 0
+		}
 		values = append(values, r.Value)
 		votes[r.Bottleneck]++
 		if c.Negotiated == "" {
@@ -99,6 +102,12 @@ func ratios(cells []Cell) {
 			continue
 		}
 		c.RatioToH1 = c.Median / b.Median
+		if LowerIsBetter(c.Metric) {
+			c.RatioToH1 = 0
+			if c.Median > 0 {
+				c.RatioToH1 = b.Median / c.Median
+			}
+		}
 		if c.Protocol != "h1" {
 			if iv := ratioInterval(c, b); iv.Pairs > 0 {
 				c.VsH1 = &iv

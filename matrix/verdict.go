@@ -57,7 +57,9 @@ func tQuantile975(df int) float64 {
 
 // ratioInterval pairs c's repetitions with base's (the h1 cell of its
 // scenario) by round, over the rounds where both completed without an
-// interrupt and without errors, and returns the ratio's interval.
+// interrupt and without errors, and returns the ratio's interval. For a
+// lower-is-better metric each round's ratio is h1's value over c's, so that
+// above 1 means faster for every metric.
 func ratioInterval(c, base *Cell) Interval {
 	byRound := map[int]Repetition{}
 	for i, b := range base.Repetitions {
@@ -69,7 +71,11 @@ func ratioInterval(c, base *Cell) Interval {
 		if !ok || a.Interrupted || b.Interrupted || a.Errors.Total > 0 || b.Errors.Total > 0 || a.Value <= 0 || b.Value <= 0 {
 			continue
 		}
-		logs = append(logs, math.Log(a.Value/b.Value))
+		ratio := a.Value / b.Value
+		if LowerIsBetter(c.Metric) {
+			ratio = b.Value / a.Value // h1's time over c's: above 1 is faster
+		}
+		logs = append(logs, math.Log(ratio))
 	}
 	n := len(logs)
 	if n == 0 {

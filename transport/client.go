@@ -31,6 +31,12 @@ type ClientOptions struct {
 	// Network is where the client's sockets are made (TCP and UDP); nil
 	// means the process's own network.
 	Network Network
+	// SessionCache, if set, keeps TLS session tickets so that a new
+	// connection resumes an earlier session (h1-tls, h2, h3; over h3 a
+	// request with method http3.MethodGet0RTT then goes out in 0-RTT);
+	// nil means a full handshake on every connection, as with Go's zero
+	// tls.Config.
+	SessionCache tls.ClientSessionCache
 }
 
 // Client is an HTTP client bound to one transport. It refuses responses
@@ -54,7 +60,8 @@ func NewClient(opts ClientOptions) (*Client, error) {
 		return nil, err
 	}
 	c := &Client{proto: opts.Protocol, readSize: opts.Config.EffectiveReadSize()}
-	tlsConf := &tls.Config{RootCAs: opts.RootCAs, InsecureSkipVerify: opts.Insecure, MinVersion: tls.VersionTLS12}
+	tlsConf := &tls.Config{RootCAs: opts.RootCAs, InsecureSkipVerify: opts.Insecure, MinVersion: tls.VersionTLS12,
+		ClientSessionCache: opts.SessionCache}
 	var rt http.RoundTripper
 	if opts.Protocol == H3 {
 		rt = c.newH3(opts, tlsConf)

@@ -200,6 +200,10 @@ func (s *Server) listenTLS(opts ServerOptions, handler http.Handler, newHTTPServ
 	if opts.Config.QUIC.Trace {
 		qconf.Tracer = s.quic.Tracer()
 	}
+	// 0-RTT as http3.Server allows it with no QUIC config: a client that
+	// resumes may send requests in its first flight (it decides which,
+	// http3.MethodGet0RTT); the payload routes have no side effects.
+	qconf.Allow0RTT = true
 	s.h3 = &http3.Server{
 		Handler:        handler,
 		TLSConfig:      http3.ConfigureTLSConfig(&tls.Config{Certificates: []tls.Certificate{s.cert}, MinVersion: tls.VersionTLS13}),

@@ -1,0 +1,139 @@
+package matrix
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/httpvs/httpvs/transport"
+)
+
+// holBulk is the size head-of-line's download asks for: more than it can
+// move while the small requests run, cut off when they are done.
+const holBulk = 100 << 30
+
+// headOfLine measures one repetition of head-of-line: one client starts a
+// bulk download and, once its response has begun, sends GET /small one at
+// a time (h2c, h2: on the download's TCP connection; h3: on its QUIC
+// connection, another stream; h1, h1-tls: on a second connection, since
+// HTTP/1.1 cannot multiplex). Value is the median small request's
+// latency; the download is cancelled at the end and its bytes are
+// BulkBytes. A download that fails before then is a failure.
+func (r *runner) headOfLine(ctx context.Context, sc Scenario, col column) Repetition {
+	opts := r.clientOptions(col.proto)
+	opts.MaxConnsPerHost = 2
+	base := r.opts.Target.base(col.proto)
+	c, err := transport.NewClient(opts)
+	if err != nil {
+		m := Repetition{Streams: 2, Requests: 1, FirstError: err.Error()}
+		m.Errors.Count(transport.Classify(err))
+		return m
+	}
+	defer c.Close()
+	n := r.beginNet(ctx, col, 2)
+	bulkCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	b := &bulk{started: make(chan struct{})}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		b.run(bulkCtx, c, base+"/bytes/"+strconv.Itoa(holBulk))
+	}()
+	var negotiated string
+	select {
+	case <-b.started:
+	case <-time.After(r.requestTimeout()):
+	case <-ctx.Done():
+	}
+	for done, inARow := 0, 0; b.flowing() && n.more(ctx, done, inARow); done++ {
+		one, cancel := context.WithTimeout(ctx, r.requestTimeout())
+		start := time.Now()
+		f, err := get(one, c, sc.method, base+sc.path)
+		cancel()
+		if err != nil {
+			inARow++
+			n.fail(err)
+			continue
+		}
+		inARow = 0
+		negotiated = f.negotiated
+		n.ok(f.bytes)
+		n.unit(time.Since(start))
+	}
+	stop()
+	wg.Wait()
+	if b.err != nil {
+		n.fail(b.err)
+	}
+	m := n.end(ctx, c.Connections(), negotiated)
+	m.BulkBytes = b.bytes
+	return m
+}
+
+// bulk is head-of-line's download.
+type bulk struct {
+	started chan struct{} // closed when the response began, or the download ended
+	once    sync.Once
+	mu      sync.Mutex
+	ended   bool
+	bytes   int64 // body bytes read
+	err     error // how it failed; nil when it was cut off by its context
+}
+
+// flowing says the download is still running.
+func (b *bulk) flowing() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return !b.ended
+}
+
+// run downloads url over c until ctx ends.
+func (b *bulk) run(ctx context.Context, c *transport.Client, url string) {
+	defer func() {
+		b.mu.Lock()
+		b.ended = true
+		b.mu.Unlock()
+		b.once.Do(func() { close(b.started) })
+	}()
+	fail := func(err error) {
+		if ctx.Err() == nil {
+			b.err = err
+		}
+	}
+	req, err := http.NewRequestWithContext(ctx, "GET", url, nil)
+	if err != nil {
+		fail(err)
+		return
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		fail(err)
+		return
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		fail(statusError{resp.Status})
+		return
+	}
+	b.once.Do(func() { close(b.started) })
+	buf := make([]byte, c.ReadSize())
+	for {
+		k, err := resp.Body.Read(buf)
+		b.mu.Lock()
+		b.bytes += int64(k)
+		b.mu.Unlock()
+		if errors.Is(err, io.EOF) {
+			fail(io.ErrUnexpectedEOF) // 100 GiB cannot end in time
+			return
+		}
+		if err != nil {
+			fail(err)
+			return
+		}
+	}
+}
