@@ -55,7 +55,9 @@ func (r *runner) coldStart(ctx context.Context, sc Scenario, col column) Repetit
 		n.ok(c.bytes)
 		n.unit(c.total)
 		connect.Record(c.connect)
-		hs.Record(c.tls)
+		if col.proto.TLS() {
+			hs.Record(c.tls)
+		}
 		ttfb.Record(c.ttfb)
 		if c.resumed {
 			resumed++

@@ -29,7 +29,7 @@ const (
 // it is over before the request goes out, and reads near zero.
 type Phases struct {
 	Connect stats.LatencySummary `json:"connect"` // TCP connect or QUIC handshake
-	TLS     stats.LatencySummary `json:"tls"`     // TLS handshake (h1-tls, h2) or QUIC handshake (h3)
+	TLS     stats.LatencySummary `json:"tls"`     // TLS handshake (h1-tls, h2) or QUIC handshake (h3); empty for h1, h2c
 	TTFB    stats.LatencySummary `json:"ttfb"`    // request start (before the dial) to the first response byte
 	// Resumed counts connections whose TLS session was resumed.
 	Resumed int64 `json:"resumed"`

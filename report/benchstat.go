@@ -40,6 +40,12 @@ func Benchstat(w io.Writer, res *matrix.Results) error {
 					name, r.Requests, r.Value, r.ClientCPUPerUnit, server, r.AllocsPerRequest)
 				continue
 			}
+			if c.Metric == matrix.MetricSeconds {
+				// A time per unit of work (a cold request, a page): ns/op.
+				fmt.Fprintf(bw, "%s\t%d\t%.0f ns/op\t%.0f p99-ns\t%.4f client-sec/1k-req%s\t%.1f allocs/op\n",
+					name, r.Requests, r.Value*1e9, r.Latency.P99*1e9, r.ClientCPUPerUnit, server, r.AllocsPerRequest)
+				continue
+			}
 			nsPerOp := 0.0
 			if r.Value > 0 {
 				nsPerOp = 1e9 / r.Value

@@ -90,6 +90,9 @@ func (g *grid) fill(repeat int) {
 		l := matrix.MedianRepetition(c).Latency
 		return dur(l.P50) + " / " + dur(l.P99)
 	})
+	if g.metric() == matrix.MetricSeconds {
+		g.netRows()
+	}
 	g.row("errors", func(c *matrix.Cell) string { return fmt.Sprint(c.Errors.Total) })
 	g.row("connections", func(c *matrix.Cell) string { return fmt.Sprint(matrix.MedianRepetition(c).Connections) })
 	unit := "1k req"
@@ -203,7 +206,8 @@ func cellNotes(cells []*matrix.Cell) []string {
 }
 
 // Value formats a cell value of metric: bytes per second in GB/s or MB/s
-// (10^9 and 10^6), requests per second as a whole number.
+// (10^9 and 10^6), requests per second as a whole number, seconds as a
+// duration (243µs, 12.34ms, 1.2s).
 func Value(metric string, v float64) string {
 	switch metric {
 	case matrix.MetricBytesPerSecond:
@@ -213,6 +217,8 @@ func Value(metric string, v float64) string {
 		return fmt.Sprintf("%.1f MB/s", v/1e6)
 	case matrix.MetricRequestsPerSecond:
 		return fmt.Sprintf("%.0f req/s", v)
+	case matrix.MetricSeconds:
+		return dur(v)
 	}
 	return fmt.Sprintf("%g", v)
 }

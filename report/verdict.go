@@ -110,8 +110,15 @@ func (v *verdict) cell(c *matrix.Cell) string {
 // title is the verdict's heading line.
 func (v verdict) title(res *matrix.Results) string {
 	knobs := knobSetName(res)
-	return fmt.Sprintf("verdict (knobs %s): each transport's throughput or req/s over h1's, geometric mean of the rounds' ratios with its 95%% interval; ≈ h1 where the interval holds 1; %d of %d cells stable (within ±%.0f%%)",
-		knobs, v.stable, v.cells, matrix.StableHalfWidth*100)
+	what := "throughput or req/s over h1's"
+	for _, c := range res.Cells {
+		if matrix.LowerIsBetter(c.Metric) {
+			what += " (for times, h1's over theirs: above 1 is faster)"
+			break
+		}
+	}
+	return fmt.Sprintf("verdict (knobs %s): each transport's %s, geometric mean of the rounds' ratios with its 95%% interval; ≈ h1 where the interval holds 1; %d of %d cells stable (within ±%.0f%%)",
+		knobs, what, v.stable, v.cells, matrix.StableHalfWidth*100)
 }
 
 // knobSetName is the knob set res started from, "unnamed" for results

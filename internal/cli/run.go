@@ -57,7 +57,7 @@ type runFlags struct {
 
 func (f *runFlags) register(fs *flagSet) {
 	fs.StringVar(&f.protocols, "protocols", "all", "comma-separated transports (h1, h2c, h1-tls, h2, h3) or all")
-	fs.StringVar(&f.scenarios, "scenarios", "all", "comma-separated scenarios ("+matrix.ScenarioNames()+") or all")
+	fs.StringVar(&f.scenarios, "scenarios", "all", "comma-separated scenarios ("+matrix.ScenarioNames()+") or all (the default matrix; with --net: all but download-parallel-100, and net)")
 	fs.Var(&f.size, "size", "fixed total body `size` of transfer cells, split across their streams (default: sized per transport to take --duration)")
 	fs.DurationVar(&f.duration, "duration", matrix.DefaultDuration, "measured time of each load repetition, and the time transfers are sized to take (300ms with --net)")
 	fs.DurationVar(&f.warmup, "warmup", 0, "unmeasured time before each load repetition (default --duration/4)")
@@ -282,6 +282,9 @@ func (f *runFlags) options(fs *flagSet, set map[string]bool) (matrix.Options, er
 	scenarios, err := matrix.ParseScenarios(f.scenarios)
 	if err != nil {
 		return matrix.Options{}, usagef("--scenarios: %v", err)
+	}
+	if f.net != "" && !set["scenarios"] {
+		scenarios = matrix.NetDefault() // across a link, where the network decides
 	}
 	if err := f.rounds(set); err != nil {
 		return matrix.Options{}, err
