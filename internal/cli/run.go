@@ -279,12 +279,9 @@ func (f *runFlags) options(fs *flagSet, set map[string]bool) (matrix.Options, er
 	if err != nil {
 		return matrix.Options{}, usagef("--protocols: %v", err)
 	}
-	scenarios, err := matrix.ParseScenarios(f.scenarios)
+	scenarios, err := f.scenarioList(set)
 	if err != nil {
-		return matrix.Options{}, usagef("--scenarios: %v", err)
-	}
-	if f.net != "" && !set["scenarios"] {
-		scenarios = matrix.NetDefault() // across a link, where the network decides
+		return matrix.Options{}, err
 	}
 	if err := f.rounds(set); err != nil {
 		return matrix.Options{}, err
@@ -363,6 +360,19 @@ func (f *runFlags) rounds(set map[string]bool) error {
 		return usagef("--duration %v: want 10ms to 1h", f.duration)
 	}
 	return nil
+}
+
+// scenarioList is --scenarios; across a link (--net) without it, the
+// default matrix where the network decides (matrix.NetDefault).
+func (f *runFlags) scenarioList(set map[string]bool) ([]matrix.Scenario, error) {
+	if f.net != "" && !set["scenarios"] {
+		return matrix.NetDefault(), nil
+	}
+	scenarios, err := matrix.ParseScenarios(f.scenarios)
+	if err != nil {
+		return nil, usagef("--scenarios: %v", err)
+	}
+	return scenarios, nil
 }
 
 func serverFlagGiven(set map[string]bool) bool {
