@@ -283,6 +283,8 @@ func TestParseScenarios(t *testing.T) {
 	}{
 		{"all", []string{"download", "download-parallel-10", "download-parallel-100", "upload", "small-sequential", "small-concurrent", "headers-body", "grpc-1", "grpc-50"}, ""},
 		{"grpc", []string{"grpc-1", "grpc-50"}, ""},
+		{"net", []string{"cold-start", "cold-start-resumed", "page-load", "head-of-line"}, ""},
+		{"page-load,download", []string{"download", "page-load"}, ""},
 		{"upload, download", []string{"download", "upload"}, ""},
 		{"download-parallel,download-parallel-10", []string{"download-parallel-10", "download-parallel-100"}, ""},
 		{"dowload", nil, `unknown scenario "dowload": want all or a comma-separated list of download,`},

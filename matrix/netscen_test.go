@@ -169,3 +169,16 @@ func TestLowerIsBetterRatio(t *testing.T) {
 		t.Fatalf("h3 at half h1's time: ratio %v, interval %+v", h3.RatioToH1, h3.VsH1)
 	}
 }
+
+// TestNetDefault: across a link the default matrix drops
+// download-parallel-100 and adds the network scenarios.
+func TestNetDefault(t *testing.T) {
+	var names []string
+	for _, s := range NetDefault() {
+		names = append(names, s.Name)
+	}
+	want := "download,download-parallel-10,upload,small-sequential,small-concurrent,headers-body,grpc-1,grpc-50,cold-start,cold-start-resumed,page-load,head-of-line"
+	if strings.Join(names, ",") != want {
+		t.Errorf("NetDefault: %v, want %s", names, want)
+	}
+}
