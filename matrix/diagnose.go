@@ -82,6 +82,7 @@ type rule struct {
 var rules = []rule{
 	{"concurrency-lowered", concurrencyLowered},
 	{"generator-bound", generatorBound},
+	{"window-limited", windowLimited},
 	{"h2-small-reads", h2SmallReads},
 	{"h2-small-frames", h2SmallFrames},
 	{"h2-window-updates", h2WindowUpdates},

@@ -170,14 +170,14 @@ func TestLowerIsBetterRatio(t *testing.T) {
 	}
 }
 
-// TestNetDefault: across a link the default matrix drops
-// download-parallel-100 and adds the network scenarios.
+// TestNetDefault: across a link the default matrix keeps one download,
+// one upload and the small requests, and adds the network scenarios.
 func TestNetDefault(t *testing.T) {
 	var names []string
 	for _, s := range NetDefault() {
 		names = append(names, s.Name)
 	}
-	want := "download,download-parallel-10,upload,small-sequential,small-concurrent,headers-body,grpc-1,grpc-50,cold-start,cold-start-resumed,page-load,head-of-line"
+	want := "download,upload,small-sequential,small-concurrent,cold-start,cold-start-resumed,page-load,head-of-line"
 	if strings.Join(names, ",") != want {
 		t.Errorf("NetDefault: %v, want %s", names, want)
 	}
