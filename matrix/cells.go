@@ -192,9 +192,10 @@ func (r *runner) loadConfig(sc Scenario, col column, edit func(*load.Config)) lo
 }
 
 // minRequests is the fewest completed requests a load repetition needs;
-// with fewer (a slow transport, a race-detector build) it is run again for
-// longer, at most twice, each time four times as long, as go test -bench
-// grows b.N. A repetition that finished no request at all is grown further,
+// with fewer (a slow transport, a race-detector build, a link's round
+// trips) it is run again for longer, at most twice, as go test -bench
+// grows b.N: for as long as the rate seen predicts minRequests take, with
+// a fifth more, from 1.5 to 8 times as long (4 times when none finished). A repetition that finished no request at all is grown further,
 // as long as the next try still fits in the repetition's Timeout: under
 // CPU starvation 50 concurrent h3 echoes can take longer than 1.6 s a round,
 // and a closed loop counts only requests that both start and end inside
@@ -218,8 +219,18 @@ func (r *runner) load(ctx context.Context, sc Scenario, col column) Repetition {
 			nothingFinished(&m, col, try, d, r.opts.Warmup)
 			return m
 		}
-		d *= 4
+		d = longer(d, m.Requests)
 	}
+}
+
+// longer is the next try's duration after d finished n requests: what n
+// predicts minRequests take, plus a fifth, from 1.5x to 8x d (4x for none).
+func longer(d time.Duration, n int64) time.Duration {
+	if n <= 0 {
+		return 4 * d
+	}
+	f := min(max(1.2*float64(minRequests)/float64(n), 1.5), 8)
+	return time.Duration(f * float64(d))
 }
 
 // nothingFinished turns a repetition that completed no request and met

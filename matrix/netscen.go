@@ -19,7 +19,7 @@ import (
 // passed and it has done at least netMinUnits, at most netMaxUnits, and
 // stops early after netMaxFailures failures in a row.
 const (
-	netMinUnits    = 5
+	netMinUnits    = 3
 	netMaxUnits    = 200
 	netMaxFailures = 3
 )

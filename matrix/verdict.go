@@ -8,9 +8,14 @@ import (
 const (
 	VerdictSlower  = "slower"  // the interval of the ratio to h1 lies below 1
 	VerdictFaster  = "faster"  // the interval lies above 1
-	VerdictSimilar = "similar" // the interval holds 1: no significant difference
+	VerdictSimilar = "similar" // the interval holds 1, or lies within Negligible of it
 	VerdictUnknown = ""        // no interval: fewer than two paired repetitions
 )
+
+// Negligible is the largest difference from h1 a verdict ignores: an
+// interval that lies within 2% of 1 is VerdictSimilar even when it
+// excludes 1 (an emulated link's rounds can pin 0.998x to ±0.1%).
+const Negligible = 0.02
 
 // StableHalfWidth is the largest relative half-width of a ratio's interval
 // for a cell to count as stable: its ratio is known within ±10%.
@@ -97,6 +102,8 @@ func ratioInterval(c, base *Cell) Interval {
 	half := tQuantile975(n-1) * math.Sqrt(ss/float64(n-1)/float64(n))
 	iv.Low, iv.High = math.Exp(mean-half), math.Exp(mean+half)
 	switch {
+	case iv.Low >= 1/(1+Negligible) && iv.High <= 1+Negligible:
+		iv.Verdict = VerdictSimilar
 	case iv.High < 1:
 		iv.Verdict = VerdictSlower
 	case iv.Low > 1:

@@ -44,6 +44,18 @@ func TestRatioIntervalPairsRounds(t *testing.T) {
 	}
 }
 
+// TestNegligibleDifferenceIsSimilar: 0.99x known to ±0.1% excludes 1 but
+// is no difference to act on; 0.97x known as well is slower.
+func TestNegligibleDifferenceIsSimilar(t *testing.T) {
+	h1 := cellOf(100, 100, 100)
+	if iv := ratioInterval(cellOf(99, 99.05, 98.95), h1); iv.Verdict != VerdictSimilar || iv.High >= 1 {
+		t.Fatalf("%+v: want similar although below 1", iv)
+	}
+	if iv := ratioInterval(cellOf(97, 97.05, 96.95), h1); iv.Verdict != VerdictSlower {
+		t.Fatalf("%+v: want slower", iv)
+	}
+}
+
 func TestRatioIntervalLeavesOutFailedRounds(t *testing.T) {
 	h1 := cellOf(100, 100, 100)
 	c := cellOf(50, 10, 50)
