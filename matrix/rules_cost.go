@@ -97,7 +97,9 @@ func cpuPerByte(s *subject) *Finding {
 // request than h1's.
 func allocations(s *subject) *Finding {
 	m, h1m := s.m, s.h1m
-	if s.h1 == nil || s.transfer() || !s.slow() || h1m.AllocsPerRequest == 0 ||
+	// Allocations cost CPU: they explain a rate only where the client was
+	// busy (across a link, round trips decide instead).
+	if s.h1 == nil || s.transfer() || !s.slow() || h1m.AllocsPerRequest == 0 || m.ClientCores < busyCores ||
 		m.AllocsPerRequest < allocsHungry*h1m.AllocsPerRequest || m.AllocBytesPerRequest < allocsHungry*h1m.AllocBytesPerRequest {
 		return nil
 	}

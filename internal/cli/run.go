@@ -59,7 +59,7 @@ func (f *runFlags) register(fs *flagSet) {
 	fs.StringVar(&f.protocols, "protocols", "all", "comma-separated transports (h1, h2c, h1-tls, h2, h3) or all")
 	fs.StringVar(&f.scenarios, "scenarios", "all", "comma-separated scenarios ("+matrix.ScenarioNames()+") or all (the default matrix; with --net: all but download-parallel-100, and net)")
 	fs.Var(&f.size, "size", "fixed total body `size` of transfer cells, split across their streams (default: sized per transport to take --duration)")
-	fs.DurationVar(&f.duration, "duration", matrix.DefaultDuration, "measured time of each load repetition, and the time transfers are sized to take (300ms with --net)")
+	fs.DurationVar(&f.duration, "duration", matrix.DefaultDuration, "measured time of each load repetition, and the time transfers are sized to take (200ms with --net)")
 	fs.DurationVar(&f.warmup, "warmup", 0, "unmeasured time before each load repetition (default --duration/4)")
 	fs.DurationVar(&f.timeout, "timeout", matrix.DefaultTimeout, "bound on each repetition")
 	fs.IntVar(&f.repeat, "repeat", matrix.DefaultRepeat, "rounds every cell gets: the report shows their median and min..max (3 with --net)")
