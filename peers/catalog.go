@@ -1,0 +1,170 @@
+package peers
+
+import (
+	"fmt"
+	"os/exec"
+	"strings"
+
+	"github.com/httpvs/httpvs/transport"
+)
+
+// Role says whether a peer is a server httpvs's clients talk to or a
+// client httpvs's server answers.
+type Role int
+
+// The two roles.
+const (
+	RoleServer Role = iota // a server: Start runs it
+	RoleClient             // a client: RunCurl, RunH2load, RunWrk run it
+)
+
+// String returns "server" or "client".
+func (r Role) String() string {
+	if r == RoleServer {
+		return "server"
+	}
+	return "client"
+}
+
+// Peer describes one reference implementation.
+type Peer struct {
+	// Name is what users type: h2o, nginx, caddy, nghttpd, curl, h2load, wrk.
+	Name string
+	// Role is server or client.
+	Role Role
+	// Binary is the executable looked up in PATH.
+	Binary string
+	// Package is the Debian/Ubuntu package that provides Binary.
+	Package string
+	// Transports are the httpvs transports the peer speaks, as this
+	// package configures or runs it.
+	Transports []transport.Protocol
+	// Sink are the transports over which a server peer's PUT /sink reads
+	// the whole request body and replies 2xx; empty for peers that cannot.
+	Sink []transport.Protocol
+	// Note says what the peer lacks or does differently, for reports.
+	Note string
+}
+
+// Speaks reports whether p speaks transport t.
+func (p Peer) Speaks(t transport.Protocol) bool { return has(p.Transports, t) }
+
+// Sinks reports whether p's PUT /sink reads whole bodies over t.
+func (p Peer) Sinks(t transport.Protocol) bool { return has(p.Sink, t) }
+
+func has(list []transport.Protocol, t transport.Protocol) bool {
+	for _, x := range list {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}
+
+// Path returns the absolute path of the peer's binary, or an error naming
+// the package to install.
+func (p Peer) Path() (string, error) {
+	path, err := exec.LookPath(p.Binary)
+	if err != nil {
+		return "", fmt.Errorf("peer %s: %s not found (apt-get install %s): %w", p.Name, p.Binary, p.Package, err)
+	}
+	return path, nil
+}
+
+// Installed reports whether the peer's binary is in PATH.
+func (p Peer) Installed() bool {
+	_, err := p.Path()
+	return err == nil
+}
+
+var (
+	tcpFour = []transport.Protocol{transport.H1, transport.H2C, transport.H1TLS, transport.H2}
+	allFive = []transport.Protocol{transport.H1, transport.H2C, transport.H1TLS, transport.H2, transport.H3}
+	h1Only  = []transport.Protocol{transport.H1, transport.H1TLS}
+	h2Only  = []transport.Protocol{transport.H2C, transport.H2}
+)
+
+// catalog is every peer, servers first, as Catalog returns them.
+var catalog = []Peer{
+	{Name: "h2o", Role: RoleServer, Binary: "h2o", Package: "h2o", Transports: tcpFour, Sink: tcpFour,
+		Note: "h2o 2.2 has no HTTP/3; /sink is an mruby handler (h2o buffers the whole body before it runs)"},
+	{Name: "nginx", Role: RoleServer, Binary: "nginx", Package: "nginx", Transports: tcpFour, Sink: h1Only,
+		Note: "h2c on a port of its own (nginx before 1.25 speaks only HTTP/2 on a cleartext http2 port); no HTTP/3; " +
+			"/sink's return 204 reads HTTP/1.1 bodies but answers HTTP/2 ones before reading them, so no h2 sink"},
+	{Name: "caddy", Role: RoleServer, Binary: "caddy", Package: "caddy", Transports: allFive,
+		Note: "no /sink: Caddy's static responses do not read request bodies"},
+	{Name: "nghttpd", Role: RoleServer, Binary: "nghttpd", Package: "nghttp2-server", Transports: h2Only, Sink: h2Only,
+		Note: "HTTP/2 only: one process for h2c (--no-tls) and one for h2; /sink answers 200 once the whole body is in"},
+	{Name: "curl", Role: RoleClient, Binary: "curl", Package: "curl", Transports: tcpFour,
+		Note: "one transfer per run; this build of curl has no HTTP/3"},
+	{Name: "h2load", Role: RoleClient, Binary: "h2load", Package: "nghttp2-client", Transports: tcpFour,
+		Note: "request load; --h1 for HTTP/1.1; h2load 1.52 here is built without HTTP/3"},
+	{Name: "wrk", Role: RoleClient, Binary: "wrk", Package: "wrk", Transports: h1Only,
+		Note: "HTTP/1.1 request load only"},
+}
+
+// Catalog returns every peer httpvs knows, servers first.
+func Catalog() []Peer { return append([]Peer(nil), catalog...) }
+
+// Names returns the known peer names joined by ", ", for messages.
+func Names() string {
+	names := make([]string, len(catalog))
+	for i, p := range catalog {
+		names[i] = p.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// Lookup returns the peer named name (case-insensitive).
+func Lookup(name string) (Peer, error) {
+	for _, p := range catalog {
+		if strings.EqualFold(p.Name, strings.TrimSpace(name)) {
+			return p, nil
+		}
+	}
+	return Peer{}, fmt.Errorf("unknown peer %q: want one of %s, or auto", name, Names())
+}
+
+// Discover splits the catalog into the peers whose binaries are in PATH
+// and those that are not (each Peer's Package says what to install).
+func Discover() (installed, missing []Peer) {
+	for _, p := range catalog {
+		if p.Installed() {
+			installed = append(installed, p)
+		} else {
+			missing = append(missing, p)
+		}
+	}
+	return installed, missing
+}
+
+// ParseList reads a comma-separated list of peer names, or "auto" for
+// every installed peer. Names are checked against the catalog, not
+// against PATH: a named peer that is not installed fails later, when it
+// is started or run, with the package to install. Duplicates are dropped;
+// the result is in catalog order.
+func ParseList(s string) ([]Peer, error) {
+	s = strings.TrimSpace(s)
+	if strings.EqualFold(s, "auto") {
+		installed, _ := Discover()
+		return installed, nil
+	}
+	if s == "" {
+		return nil, fmt.Errorf("empty peer list: want names from %s, or auto", Names())
+	}
+	seen := map[string]bool{}
+	for _, part := range strings.Split(s, ",") {
+		p, err := Lookup(part)
+		if err != nil {
+			return nil, err
+		}
+		seen[p.Name] = true
+	}
+	var out []Peer
+	for _, p := range catalog {
+		if seen[p.Name] {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
