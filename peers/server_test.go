@@ -1,0 +1,113 @@
+package peers
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/httpvs/httpvs/transport"
+	"github.com/httpvs/httpvs/units"
+)
+
+// testSize is the payload the server tests download: odd, so that a
+// short or padded body shows.
+const testSize = units.Bytes(1_000_003)
+
+// TestServers starts each installed server peer, downloads a payload over
+// every transport it claims, checks the byte count and the transport,
+// uploads to its sink where it has one, and checks that Stop leaves no
+// process behind.
+func TestServers(t *testing.T) {
+	for _, name := range []string{"h2o", "nginx", "caddy", "nghttpd"} {
+		t.Run(name, func(t *testing.T) {
+			requirePeer(t, name)
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			s, err := Start(ctx, name, ServerOptions{Sizes: []units.Bytes{testSize, 0}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			pids := s.PIDs()
+			if len(pids) == 0 {
+				t.Error("no live process after Start")
+			}
+			for _, p := range s.Peer.Transports {
+				t.Run(p.String(), func(t *testing.T) { checkServer(t, ctx, s, p) })
+			}
+			if err := s.Stop(); err != nil {
+				t.Fatal(err)
+			}
+			if left := s.PIDs(); len(left) != 0 {
+				t.Fatalf("processes %v left after Stop (had %v)", left, pids)
+			}
+		})
+	}
+}
+
+func checkServer(t *testing.T, ctx context.Context, s *Server, p transport.Protocol) {
+	c, err := transport.NewClient(transport.ClientOptions{Protocol: p, RootCAs: transport.CertPool(s.Cert())})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for _, size := range []units.Bytes{testSize, 0} {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, s.PayloadURL(p, size), nil)
+		resp, err := c.Do(req) // c refuses a response over another transport
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != http.StatusOK || n != int64(size) {
+			t.Fatalf("GET %s: %s, %d bytes, %v; want 200, %d bytes", req.URL, resp.Status, n, err, size)
+		}
+		if got := transport.OfResponse(resp); got != p {
+			t.Fatalf("GET %s: answered over %s (%s), want %s", req.URL, got, resp.Proto, p)
+		}
+	}
+	if u := s.SinkURL(p); u != "" {
+		checkSink(t, ctx, c, u)
+	}
+}
+
+// sinkSize is the upload checkSink sends: above every peer's in-memory
+// buffer, odd.
+const sinkSize = 20_000_003
+
+// countingReader counts the bytes read from it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// checkSink PUTs sinkSize bytes to url and checks the server answered 2xx
+// after the whole body was sent.
+func checkSink(t *testing.T, ctx context.Context, c *transport.Client, url string) {
+	body := &countingReader{r: io.LimitReader(zeros{}, sinkSize)}
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPut, url, body)
+	req.ContentLength = sinkSize
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatalf("PUT %s: %v", url, err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode/100 != 2 || body.n != sinkSize {
+		t.Fatalf("PUT %s: %s after %d of %d body bytes", url, resp.Status, body.n, sinkSize)
+	}
+}
+
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
+}
