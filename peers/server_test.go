@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"os"
 	"testing"
 	"time"
 
@@ -110,4 +111,57 @@ type zeros struct{}
 func (zeros) Read(p []byte) (int, error) {
 	clear(p)
 	return len(p), nil
+}
+
+// TestServerCPUAndCancel: the server's CPU time grows under load, and
+// cancelling Start's context stops it and removes its directory.
+func TestServerCPUAndCancel(t *testing.T) {
+	requirePeer(t, "h2o")
+	requirePeer(t, "h2load")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s, err := Start(ctx, "h2o", ServerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Stop()
+	before, err := s.CPU()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := RunH2load(ctx, H2loadOptions{URL: s.SmallURL(transport.H2C), Protocol: transport.H2C, Clients: 4, Streams: 10, Requests: 50000})
+	if err != nil || res.Succeeded != 50000 {
+		t.Fatalf("h2load: %+v, %v", res, err)
+	}
+	after, err := s.CPU()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if used := after.Sub(before); used.Total() <= 0 || used.User < 0 || used.System < 0 {
+		t.Fatalf("h2o's CPU over 50000 requests: %+v (before %+v, after %+v)", used, before, after)
+	}
+	pids, dir := s.PIDs(), s.l.dir
+	cancel()
+	deadline := time.Now().Add(10 * time.Second)
+	for len(s.PIDs()) > 0 || exists(dir) {
+		if time.Now().After(deadline) {
+			t.Fatalf("after cancel: processes %v (had %v), directory there: %v", s.PIDs(), pids, exists(dir))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// TestStartErrors: a client peer or an unknown name cannot be started.
+func TestStartErrors(t *testing.T) {
+	for _, name := range []string{"curl", "apache"} {
+		if s, err := Start(context.Background(), name, ServerOptions{}); err == nil {
+			s.Stop()
+			t.Errorf("Start(%q) succeeded", name)
+		}
+	}
 }
