@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# Generators and clients against a reference server and against Go's,
+# side by side in one run: httpvs load vs h2load (h2c, -c 10 -m 10) and vs
+# wrk (h1, -c 50) against h2o (one thread) and against httpvs serve; then
+# httpvs get vs curl downloading one big body from httpvs serve over h1
+# and h2c, with each client's whole-process wall, user and system time.
+# Prints the figures and the ratios httpvs/peer ("serve" rows: against
+# httpvs serve); a ratio near 1 says
+# httpvs's generator keeps up with the C one against that server.
+#
+#   bench/peers.sh [SECONDS] [ROUNDS] [SIZE]   defaults: 5 1 4000000000
+# Needs h2o, h2load, wrk, curl, python3 and /usr/bin/time:
+#   apt-get install h2o nghttp2-client wrk curl python3 time
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source bench/lib.sh
+record_to peers "$@"
+SECS=${1:-5}
+ROUNDS=${2:-1}
+SIZE=${3:-4000000000}
+for tool in h2o h2load wrk curl python3 /usr/bin/time; do
+  command -v $tool >/dev/null || { echo "bench/peers.sh: $tool is needed (apt-get install h2o nghttp2-client wrk curl python3 time)" >&2; exit 1; }
+done
+
+tmp=$(mktemp -d)
+bin=$tmp/httpvs
+go build -o "$bin" ./cmd/httpvs
+go build -o "$tmp/peerserver" ./bench/peerserver
+pids=()
+cleanup() {
+  exec 3>&- 2>/dev/null || true   # peerserver stops h2o when its stdin closes
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# h2o, through package peers: one thread, loopback ephemeral ports.
+mkfifo "$tmp/h2o-stdin"
+"$tmp/peerserver" h2o <"$tmp/h2o-stdin" >"$tmp/h2o.json" &
+pids+=($!)
+exec 3>"$tmp/h2o-stdin"
+for _ in $(seq 100); do [ -s "$tmp/h2o.json" ] && break; sleep 0.1; done
+h2o_url() { python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["urls"][sys.argv[2]])' "$tmp/h2o.json" "$1"; }
+h2o_h1=$(h2o_url h1)
+h2o_h2c=$(h2o_url h2c)
+
+port=$((20000 + RANDOM % 20000))
+"$bin" serve --listen 127.0.0.1:$port --tls-listen "" >/dev/null 2>&1 3>&- &
+pids+=($!)
+for _ in $(seq 50); do curl -s -o /dev/null http://127.0.0.1:$port/small && break; sleep 0.1; done
+go_url=http://127.0.0.1:$port
+echo "h2o $(h2o -v | head -1 | awk '{print $3}') at $h2o_h1 (num-threads 1); httpvs serve at $go_url; $SECS s per load run" >&2
+
+results=$tmp/results
+wrk_rps() { wrk -t2 -c50 -d"${SECS}s" "$1/small" | awk '/Requests\/sec/ {print $2}'; }
+h2load_rps() { h2load -c10 -m10 -D "$SECS" "$1/small" | awk '/^finished in/ {for (i=1;i<=NF;i++) if ($i=="req/s,") print $(i-1)}'; }
+httpvs_rps() {
+  local url=$1; shift
+  "$bin" load "$url/small" -d "${SECS}s" --json "$@" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["requests_per_second"], d["engine"], d["errors"]["total"])'
+}
+# load SERVER BASE_URL ROUND: both pairs, the peer first in odd rounds.
+load() {
+  local srv=$1 url=$2 r=$3 w h p h2
+  if (( r % 2 )); then
+    w=$(wrk_rps "$url"); h=$(httpvs_rps "$url" -p h1 -c 50)
+    p=$(h2load_rps "$url"); h2=$(httpvs_rps "$url" -p h2c -c 10 -m 10)
+  else
+    h=$(httpvs_rps "$url" -p h1 -c 50); w=$(wrk_rps "$url")
+    h2=$(httpvs_rps "$url" -p h2c -c 10 -m 10); p=$(h2load_rps "$url")
+  fi
+  echo "load $srv h1 wrk $w" >>"$results"; echo "load $srv h1 httpvs $h" >>"$results"
+  echo "load $srv h2c h2load $p" >>"$results"; echo "load $srv h2c httpvs $h2" >>"$results"
+  echo "  $srv h1: wrk $w httpvs ${h%% *}; h2c: h2load $p httpvs ${h2%% *}" >&2
+}
+# timed NAME TRANSPORT CMD...: one download, whole-process wall/user/sys.
+timed() {
+  local name=$1 t=$2; shift 2
+  /usr/bin/time -f '%e %U %S' -o "$tmp/time" "$@" >"$tmp/out"
+  echo "get $t $name $(cat "$tmp/time") $(python3 - "$name" "$tmp/out" <<'PY'
+import json, sys
+out = open(sys.argv[2]).read()
+print(json.loads(out)["size_download" if sys.argv[1] == "curl" else "bytes"])
+PY
+)" >>"$results"
+}
+download() {
+  local r=$1 u=$go_url/bytes/$SIZE
+  for t in h1 h2c; do
+    local flag=--http1.1; [ $t = h2c ] && flag=--http2-prior-knowledge
+    if (( r % 2 )); then
+      timed curl $t curl -sS -o /dev/null -w '%{json}' $flag "$u"
+      timed httpvs $t "$bin" get -p $t --no-server-stats --json "$u"
+    else
+      timed httpvs $t "$bin" get -p $t --no-server-stats --json "$u"
+      timed curl $t curl -sS -o /dev/null -w '%{json}' $flag "$u"
+    fi
+    echo "  get $t: $(tail -2 "$results" | awk '{printf "%s %ss  ", $3, $4}')" >&2
+  done
+}
+
+for r in $(seq "$ROUNDS"); do
+  echo "round $r/$ROUNDS ($( (( r % 2 )) && echo "peers first" || echo "httpvs first"))" >&2
+  load h2o "$h2o_h1" "$r"
+  load go "$go_url" "$r"
+  download "$r"
+done
+exec 3>&-   # h2o's CPU: peerserver prints it as it stops
+for _ in $(seq 100); do [ "$(wc -l <"$tmp/h2o.json")" -ge 2 ] && break; sleep 0.1; done
+cpu=$(sed -n 2p "$tmp/h2o.json")
+
+python3 - "$results" "$SECS" "$ROUNDS" "$SIZE" "$cpu" <<'PY'
+import json, statistics, sys
+loads, gets, engines, errors = {}, {}, {}, 0
+for line in open(sys.argv[1]):
+    f = line.split()
+    if f[0] == "load":
+        loads.setdefault((f[1], f[2], f[3]), []).append(float(f[4]))
+        if len(f) > 5:
+            engines[f[2]] = f[5]
+            errors += int(f[6])
+    else:
+        gets.setdefault((f[1], f[2]), []).append([float(x) for x in f[3:7]])
+secs, rounds, size = sys.argv[2], sys.argv[3], int(sys.argv[4])
+print(f"GET /small, {secs} s per run, median of {rounds} interleaved round(s), req/s; ratio = httpvs / peer")
+print(f"{'server':<8}{'transport':<10}{'peer':>8}{'peer req/s':>12}{'httpvs':>10}{'engine':>8}{'ratio':>8}  each round")
+for srv, label in [("h2o", "h2o"), ("go", "serve")]:
+    for t, peer in [("h1", "wrk"), ("h2c", "h2load")]:
+        p = loads[(srv, t, peer)]; h = loads[(srv, t, "httpvs")]
+        each = " ".join(f"{x / y:.2f}" for x, y in zip(h, p))
+        print(f"{label:<8}{t:<10}{peer:>8}{statistics.median(p):>12.0f}{statistics.median(h):>10.0f}"
+              f"{engines.get(t, '?'):>8}{statistics.median(h) / statistics.median(p):>7.2f}x  {each}")
+if errors:
+    print(f"httpvs load counted {errors} failed requests across the runs")
+print()
+print(f"one {size}-byte download from httpvs serve, whole client process, median of {rounds} round(s)")
+print(f"{'transport':<10}{'client':>8}{'bytes':>12}{'wall s':>8}{'user s':>8}{'sys s':>8}{'GB/s':>7}{'CPU s/GB':>9}")
+for t in ["h1", "h2c"]:
+    row = {}
+    for c in ["curl", "httpvs"]:
+        m = [statistics.median(x) for x in zip(*gets[(t, c)])]
+        wall, user, sys_, got = m
+        row[c] = wall
+        flag = "" if int(got) == size else f"  (got {int(got)} bytes!)"
+        print(f"{t:<10}{c:>8}{int(got):>12}{wall:>8.2f}{user:>8.2f}{sys_:>8.2f}{size / wall / 1e9:>7.2f}{(user + sys_) / (size / 1e9):>9.3f}{flag}")
+    print(f"{'':<10}{'ratio':>8}  httpvs/curl wall {row['httpvs'] / row['curl']:.2f}x (below 1: httpvs faster)")
+if sys.argv[5]:
+    c = json.loads(sys.argv[5])
+    print(f"\nh2o's CPU over the whole run: {c['cpu_user_seconds']:.2f} s user, {c['cpu_system_seconds']:.2f} s system")
+PY
