@@ -5,8 +5,8 @@
 # httpvs get vs curl downloading one big body from httpvs serve over h1
 # and h2c, with each client's whole-process wall, user and system time.
 # Prints the figures and the ratios httpvs/peer ("serve" rows: against
-# httpvs serve); a ratio near 1 says
-# httpvs's generator keeps up with the C one against that server.
+# httpvs serve); a ratio near 1 says httpvs's generator keeps up with the
+# C one against that server.
 #
 #   bench/peers.sh [SECONDS] [ROUNDS] [SIZE]   defaults: 5 1 4000000000
 # Needs h2o, h2load, wrk, curl, python3 and /usr/bin/time:
