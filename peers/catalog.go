@@ -3,6 +3,7 @@ package peers
 import (
 	"fmt"
 	"os/exec"
+	"slices"
 	"strings"
 
 	"github.com/httpvs/httpvs/transport"
@@ -52,14 +53,7 @@ func (p Peer) Speaks(t transport.Protocol) bool { return has(p.Transports, t) }
 // Sinks reports whether p's PUT /sink reads whole bodies over t.
 func (p Peer) Sinks(t transport.Protocol) bool { return has(p.Sink, t) }
 
-func has(list []transport.Protocol, t transport.Protocol) bool {
-	for _, x := range list {
-		if x == t {
-			return true
-		}
-	}
-	return false
-}
+func has(list []transport.Protocol, t transport.Protocol) bool { return slices.Contains(list, t) }
 
 // Path returns the absolute path of the peer's binary, or an error naming
 // the package to install.
@@ -103,8 +97,22 @@ var catalog = []Peer{
 		Note: "HTTP/1.1 request load only"},
 }
 
-// Catalog returns every peer httpvs knows, servers first.
-func Catalog() []Peer { return append([]Peer(nil), catalog...) }
+// Catalog returns every peer httpvs knows, servers first (copies: the
+// caller may change them).
+func Catalog() []Peer {
+	out := make([]Peer, len(catalog))
+	for i, p := range catalog {
+		out[i] = p.clone()
+	}
+	return out
+}
+
+// clone returns p with slices of its own.
+func (p Peer) clone() Peer {
+	p.Transports = slices.Clone(p.Transports)
+	p.Sink = slices.Clone(p.Sink)
+	return p
+}
 
 // Names returns the known peer names joined by ", ", for messages.
 func Names() string {
@@ -119,7 +127,7 @@ func Names() string {
 func Lookup(name string) (Peer, error) {
 	for _, p := range catalog {
 		if strings.EqualFold(p.Name, strings.TrimSpace(name)) {
-			return p, nil
+			return p.clone(), nil
 		}
 	}
 	return Peer{}, fmt.Errorf("unknown peer %q: want one of %s, or auto", name, Names())
@@ -130,9 +138,9 @@ func Lookup(name string) (Peer, error) {
 func Discover() (installed, missing []Peer) {
 	for _, p := range catalog {
 		if p.Installed() {
-			installed = append(installed, p)
+			installed = append(installed, p.clone())
 		} else {
-			missing = append(missing, p)
+			missing = append(missing, p.clone())
 		}
 	}
 	return installed, missing
@@ -163,7 +171,7 @@ func ParseList(s string) ([]Peer, error) {
 	var out []Peer
 	for _, p := range catalog {
 		if seen[p.Name] {
-			out = append(out, p)
+			out = append(out, p.clone())
 		}
 	}
 	return out, nil

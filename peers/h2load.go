@@ -34,9 +34,11 @@ type H2loadOptions struct {
 	Timeout time.Duration
 }
 
-// H2loadTimes are one row of h2load's timing table.
+// H2loadTimes are one row of h2load's timing table, to h2load's
+// precision (microseconds below 1 ms, then 10 µs, then 10 ms).
 type H2loadTimes struct {
-	Min, Max, Mean, SD time.Duration
+	Min, Max time.Duration // fastest and slowest
+	Mean, SD time.Duration // mean and standard deviation
 }
 
 // H2loadResult is one h2load run, from its report.

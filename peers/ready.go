@@ -13,6 +13,9 @@ import (
 	"github.com/httpvs/httpvs/transport"
 )
 
+// pickPorts is freePorts; tests replace it to lose a race for a port.
+var pickPorts = freePorts
+
 // freePorts returns n distinct loopback TCP ports that were free a moment
 // ago (a server may still lose one to another process: Start retries);
 // ports[udp] was free for UDP as well, unless udp is -1.

@@ -109,7 +109,7 @@ func startOnce(ctx context.Context, peer Peer, bin string, b builder, opts Serve
 	if s.l, err = writeTree(dir, opts.Sizes, opts.Cert); err != nil {
 		return fail(err)
 	}
-	if s.l.ports, err = freePorts(b.ports, b.udp); err != nil {
+	if s.l.ports, err = pickPorts(b.ports, b.udp); err != nil {
 		return fail(err)
 	}
 	ln, err := b.build(bin, s.l)

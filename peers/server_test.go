@@ -3,6 +3,7 @@ package peers
 import (
 	"context"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"testing"
@@ -163,5 +164,48 @@ func TestStartErrors(t *testing.T) {
 			s.Stop()
 			t.Errorf("Start(%q) succeeded", name)
 		}
+	}
+}
+
+// TestStartRetriesTakenPort: a port taken between its choice and the
+// server's bind makes Start pick ports again (each server says so in its
+// own words).
+func TestStartRetriesTakenPort(t *testing.T) {
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	go func() { // answer probes at once: a closed connection, not a hang
+		for {
+			c, err := taken.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	defer func() { pickPorts = freePorts }()
+	for _, name := range []string{"h2o", "nginx", "caddy", "nghttpd"} {
+		t.Run(name, func(t *testing.T) {
+			requirePeer(t, name)
+			calls := 0
+			pickPorts = func(n, udp int) ([]int, error) {
+				calls++
+				ports, err := freePorts(n, udp)
+				if calls == 1 && err == nil {
+					ports[0] = taken.Addr().(*net.TCPAddr).Port
+				}
+				return ports, err
+			}
+			s, err := Start(context.Background(), name, ServerOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Stop()
+			if calls != 2 {
+				t.Fatalf("picked ports %d times, want 2", calls)
+			}
+		})
 	}
 }

@@ -50,10 +50,13 @@ type WrkErrors struct {
 // Total returns the sum of the counts.
 func (e WrkErrors) Total() int64 { return e.Connect + e.Read + e.Write + e.Status + e.Timeout }
 
-// WrkLatency is wrk's latency distribution over completed requests.
+// WrkLatency is wrk's latency distribution over completed requests, to
+// the microsecond (wrk's unit).
 type WrkLatency struct {
-	Min, Max, Mean, StdDev time.Duration
-	P50, P90, P99, P999    time.Duration // percentiles 50, 90, 99 and 99.9
+	Min, Max      time.Duration // fastest and slowest
+	Mean, StdDev  time.Duration // mean and standard deviation
+	P50, P90, P99 time.Duration // percentiles 50, 90 and 99
+	P999          time.Duration // percentile 99.9
 }
 
 // WrkResult is one wrk run, from wrkScript's JSON.
