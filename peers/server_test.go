@@ -44,6 +44,9 @@ func TestServers(t *testing.T) {
 			if left := s.PIDs(); len(left) != 0 {
 				t.Fatalf("processes %v left after Stop (had %v)", left, pids)
 			}
+			if exists(s.l.dir) {
+				t.Fatalf("directory %s left after Stop", s.l.dir)
+			}
 		})
 	}
 }
