@@ -31,6 +31,12 @@ type Results struct {
 	Env           Env      `json:"env"`
 	Settings      Settings `json:"settings"`
 	Cells         []Cell   `json:"cells"`
+	// References are the reference peers' cells (httpvs run --peers);
+	// absent without peers.
+	References []ReferenceCell `json:"references,omitempty"`
+	// PeersMissing names the peers asked for that are not installed, each
+	// with the package that provides it.
+	PeersMissing []string `json:"peers_missing,omitempty"`
 }
 
 // Settings are the knobs the run used.

@@ -83,6 +83,7 @@ func textVerdict(w io.Writer, res *matrix.Results) {
 	if len(whys) > 0 {
 		fmt.Fprintf(w, "main causes (rules below):\n%s\n", strings.Join(whys, "\n"))
 	}
+	textReferences(w, res)
 	if len(v.fixes) > 0 {
 		fmt.Fprintln(w, "\nwhat to change (each fix once, with the cells it applies to; evidence under each table below):")
 		for _, f := range v.fixes {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/peers"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )
@@ -49,6 +50,9 @@ type runFlags struct {
 	cacert               string
 	knobs                string
 	asJSON               bool
+	peers                string       // --peers, as given
+	peerList             []peers.Peer // --peers' installed peers
+	peersMissing         []string     // --peers' peers not installed, with their packages
 	net                  string       // --net, as given
 	nets                 []netProfile // --net's link profiles, one per run
 	client               transport.ClientConfig
@@ -81,6 +85,7 @@ func (f *runFlags) register(fs *flagSet) {
 	fs.StringVar(&f.cacert, "cacert", "", "with --tls-target: trust the PEM certificates in `file`")
 	fs.StringVar(&f.knobs, "knobs", defaultKnobs, knobsUsage)
 	fs.StringVar(&f.net, "net", "", netFlagUsage())
+	fs.StringVar(&f.peers, "peers", "", "reference peers to measure beside Go: auto (every one installed) or a `list` of "+peers.Names()+"; curl plays the transfers and h2load the small requests against each server and against Go's")
 	clientFlags(fs, &f.client)
 	serverFlags(fs, "server-", &f.server)
 }
@@ -106,6 +111,12 @@ func runRun(ctx context.Context, e *env, args []string) error {
 	}
 	if err := f.checkNet(); err != nil {
 		return err
+	}
+	if err := f.checkPeers(); err != nil {
+		return err
+	}
+	if len(f.peersMissing) > 0 {
+		fmt.Fprintf(e.stderr, "httpvs run: reference peers not installed: %s\n", strings.Join(f.peersMissing, ", "))
 	}
 	if len(f.nets) > 1 {
 		return f.sweep(ctx, e, fs, opts)
@@ -183,6 +194,14 @@ func (f *runFlags) measure(ctx context.Context, e *env, fs *flagSet, opts matrix
 	if res.Settings.Net != nil && f.format != "text" {
 		fmt.Fprintln(e.stderr, res.Settings.Net.Summary()) // the text report has it
 	}
+	if len(f.peerList) > 0 && ctx.Err() == nil {
+		refs, err := f.references(ctx, e, opts)
+		if err != nil {
+			return nil, err
+		}
+		res.References = refs
+	}
+	res.PeersMissing = f.peersMissing
 	annotateFlags(fs, res)
 	return res, nil
 }

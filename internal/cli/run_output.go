@@ -139,6 +139,12 @@ func (p *progressLine) update(pr matrix.Progress) {
 	p.shown = true
 }
 
+// text shows line as the progress.
+func (p *progressLine) text(line string) {
+	fmt.Fprintf(p.w, "\r\033[K%s", line)
+	p.shown = true
+}
+
 // clear erases the progress line; p may be nil.
 func (p *progressLine) clear() {
 	if p != nil && p.shown {

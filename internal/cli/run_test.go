@@ -174,6 +174,8 @@ func TestRunBadInput(t *testing.T) {
 		{"repeat", []string{"run", "--repeat", "0"}, "--repeat 0: want 1 to 100"},
 		{"max-repeat", []string{"run", "--repeat", "5", "--max-repeat", "4"}, "--max-repeat 4: want --repeat (5) to 100"},
 		{"budget", []string{"run", "--budget", "-1s"}, "--budget -1s: want zero (no bound) or more"},
+		{"peers", []string{"run", "--peers", "h2o,apache"}, `--peers: unknown peer "apache": want one of h2o, nginx`},
+		{"peers-net", []string{"run", "--peers", "auto", "--net", "4g"}, "--peers runs the reference peers on loopback; it does not go with --net"},
 		{"engine", []string{"run", "--engine", "turbo"}, "want std or fast"},
 		{"target-url", []string{"run", "--target", "https://127.0.0.1:1"}, "want a base URL http://host:port"},
 		{"k-without-tls", []string{"run", "--target", "http://127.0.0.1:1", "-k"}, "apply to --tls-target"},

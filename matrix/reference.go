@@ -1,0 +1,51 @@
+package matrix
+
+// ReferenceCell is one scenario over one transport measured with reference
+// peers (httpvs run --peers): a server (a C server such as h2o, or "go",
+// the run's own httpvs serve) and a client (curl for transfers, h2load for
+// requests). Its ratio to h1 is against the same server and client over
+// h1, paired by round, so it says what the transport costs where neither
+// end is Go's code (or only one end is).
+type ReferenceCell struct {
+	Scenario string `json:"scenario"`
+	Server   string `json:"server"`   // the server peer, or ReferenceGo
+	Client   string `json:"client"`   // the client peer: curl or h2load
+	Protocol string `json:"protocol"` // the transport
+	Metric   string `json:"metric"`   // MetricBytesPerSecond or MetricRequestsPerSecond
+	// Rounds holds each round's value in the metric's unit; a failed
+	// round is 0 and its error is in Errors.
+	Rounds []float64 `json:"rounds"`
+	Errors []string  `json:"errors,omitempty"`
+	// Median is over the rounds that succeeded; 0 when none did.
+	Median float64 `json:"median"`
+	// ServerCPUPerUnit is the server's CPU seconds per GB or per 1,000
+	// requests (as Cell.CPUUnit), median over rounds; nil when unknown.
+	ServerCPUPerUnit *float64 `json:"server_cpu_per_unit"`
+	// VsH1 is the ratio to the same server and client over h1; absent for
+	// h1 and when fewer than one round paired.
+	VsH1 *Interval `json:"vs_h1,omitempty"`
+	// Skipped says why the cell was not measured (the server cannot take
+	// uploads over this transport, for example).
+	Skipped string `json:"skipped,omitempty"`
+}
+
+// ReferenceGo is ReferenceCell.Server for the run's own server.
+const ReferenceGo = "go"
+
+// Values returns c's rounds as repetitions (Round, Value; an Errors count
+// for failed ones), so intervals pair them as they pair cells' rounds.
+func (c ReferenceCell) Values() Cell {
+	out := Cell{Scenario: c.Scenario, Protocol: c.Protocol, Metric: c.Metric}
+	for i, v := range c.Rounds {
+		r := Repetition{Round: i + 1, Value: v}
+		if v <= 0 {
+			r.Errors.Total = 1
+		}
+		out.Repetitions = append(out.Repetitions, r)
+	}
+	return out
+}
+
+// RatioInterval is the ratio of c's rounds to base's, paired by round,
+// with its 95% interval (as Cell.VsH1).
+func RatioInterval(c, base *Cell) Interval { return ratioInterval(c, base) }

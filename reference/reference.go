@@ -1,0 +1,220 @@
+// Package reference measures a run's scenarios with reference peers - C
+// servers (h2o, nginx, caddy, nghttpd) and C clients (curl for transfers,
+// h2load for requests) - and with those clients against the run's own Go
+// server, so that a transport's gap to h1 can be split into what the
+// protocol costs and what Go's client and server cost.
+package reference
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"time"
+
+	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/peers"
+	"github.com/httpvs/httpvs/transport"
+	"github.com/httpvs/httpvs/units"
+)
+
+// Defaults used when Options fields are zero.
+const (
+	DefaultSize     = 256 * units.MiB        // each transfer
+	DefaultDuration = 300 * time.Millisecond // each h2load round
+	DefaultRounds   = 3
+)
+
+// Target is the run's own server: base URLs as matrix.Target's.
+type Target struct {
+	Plain string // h1 and h2c, e.g. http://127.0.0.1:8080; "" leaves them out
+	TLS   string // h1-tls and h2; "" leaves them out
+}
+
+// Options say what to measure.
+type Options struct {
+	// Servers are the server peers to start, each on loopback.
+	Servers []peers.Peer
+	// Clients are the client peers: curl plays transfers, h2load requests.
+	Clients []peers.Peer
+	// Go is the run's server, measured with the client peers as well; a
+	// zero Target leaves it out.
+	Go Target
+	// Protocols are the transports; h1 must be among them (the ratios are
+	// to h1). Those a peer does not speak are left out for it.
+	Protocols []transport.Protocol
+	// Scenarios are the run's scenario names; those a reference client
+	// plays (download, upload, small-sequential, small-concurrent) are
+	// measured.
+	Scenarios []string
+	// Rounds per cell; if zero, DefaultRounds. A round measures h1 then
+	// the other transports, so drift hits them alike.
+	Rounds int
+	// Size is each transfer's body, in bytes; if zero, DefaultSize.
+	Size units.Bytes
+	// Duration is each h2load round's measured time; if zero,
+	// DefaultDuration.
+	Duration time.Duration
+	// Progress, if set, is told what is measured next.
+	Progress func(what string)
+}
+
+// Run measures every scenario a reference client plays, over every
+// transport, with each server (the run's own first) and the client that
+// plays it. A server that fails to start is a skipped cell per transport,
+// not an error; an error is returned only for options it cannot run.
+func Run(ctx context.Context, o Options) ([]matrix.ReferenceCell, error) {
+	if o.Rounds == 0 {
+		o.Rounds = DefaultRounds
+	}
+	if o.Size == 0 {
+		o.Size = DefaultSize
+	}
+	if o.Duration == 0 {
+		o.Duration = DefaultDuration
+	}
+	if !has(o.Protocols, transport.H1) {
+		return nil, fmt.Errorf("reference peers: h1 is the baseline and must be among the transports")
+	}
+	upload, err := sparseFile(o.Size)
+	if err != nil {
+		return nil, err
+	}
+	defer os.Remove(upload)
+	r := &runner{o: o, upload: upload}
+	var cells []matrix.ReferenceCell
+	if o.Go.Plain != "" || o.Go.TLS != "" {
+		cells = append(cells, r.server(ctx, goServer{o.Go})...)
+	}
+	for _, p := range o.Servers {
+		if ctx.Err() != nil {
+			break
+		}
+		srv, err := peers.Start(ctx, p.Name, peers.ServerOptions{Sizes: []units.Bytes{o.Size}})
+		if err != nil {
+			cells = append(cells, r.skipped(p.Name, "not started: "+err.Error())...)
+			continue
+		}
+		cells = append(cells, r.server(ctx, peerServer{srv})...)
+		srv.Stop()
+	}
+	ratios(cells)
+	return cells, nil
+}
+
+// runner is one Run's state.
+type runner struct {
+	o      Options
+	upload string // a file of o.Size bytes to PUT
+}
+
+// server measures every scenario against srv.
+func (r *runner) server(ctx context.Context, srv endpoint) []matrix.ReferenceCell {
+	var out []matrix.ReferenceCell
+	for _, sc := range plays {
+		if !has(r.o.Scenarios, sc.name) {
+			continue
+		}
+		client, ok := r.client(sc.client)
+		if !ok {
+			continue
+		}
+		cells := make([]matrix.ReferenceCell, len(r.o.Protocols))
+		for i, p := range r.o.Protocols {
+			cells[i] = matrix.ReferenceCell{Scenario: sc.name, Server: srv.name(), Client: client, Protocol: p.String(), Metric: sc.metric}
+			cells[i].Skipped = srv.lacks(p, sc)
+		}
+		if sc.client == "curl" {
+			// One unmeasured transfer each: the first read of a payload
+			// fills the page cache (h2o's first 256 MiB ran at 0.4 GB/s,
+			// the next at 3.4).
+			for i, p := range r.o.Protocols {
+				if cells[i].Skipped == "" && ctx.Err() == nil {
+					r.measure(ctx, sc, srv, p)
+				}
+			}
+		}
+		cpu := make([][]float64, len(cells))
+		for round := 0; round < r.o.Rounds && ctx.Err() == nil; round++ {
+			for i, p := range r.o.Protocols {
+				if cells[i].Skipped != "" || ctx.Err() != nil {
+					continue
+				}
+				if r.o.Progress != nil {
+					r.o.Progress(fmt.Sprintf("%s %s+%s %s round %d", sc.name, srv.name(), client, p, round+1))
+				}
+				before, cerr := srv.cpu()
+				v, units, err := r.measure(ctx, sc, srv, p)
+				if after, aerr := srv.cpu(); cerr == nil && aerr == nil && err == nil && units > 0 {
+					cpu[i] = append(cpu[i], (after-before)/units)
+				}
+				if err != nil {
+					v = 0
+					cells[i].Errors = append(cells[i].Errors, fmt.Sprintf("round %d: %v", round+1, err))
+				}
+				cells[i].Rounds = append(cells[i].Rounds, v)
+			}
+		}
+		for i := range cells {
+			cells[i].Median = median(cells[i].Rounds)
+			if len(cpu[i]) > 0 {
+				// Zero is a reading: less than a clock tick (10 ms).
+				slices.Sort(cpu[i])
+				m := cpu[i][(len(cpu[i])-1)/2]
+				cells[i].ServerCPUPerUnit = &m
+			}
+		}
+		out = append(out, cells...)
+	}
+	return out
+}
+
+// client returns the name of the client peer of kind ("curl" or
+// "h2load") if the options have it.
+func (r *runner) client(kind string) (string, bool) {
+	for _, c := range r.o.Clients {
+		if c.Name == kind {
+			return c.Name, true
+		}
+	}
+	return "", false
+}
+
+// skipped is one skipped cell per scenario and transport for a server
+// that could not be used.
+func (r *runner) skipped(server, why string) []matrix.ReferenceCell {
+	var out []matrix.ReferenceCell
+	for _, sc := range plays {
+		client, ok := r.client(sc.client)
+		if !has(r.o.Scenarios, sc.name) || !ok {
+			continue
+		}
+		for _, p := range r.o.Protocols {
+			out = append(out, matrix.ReferenceCell{Scenario: sc.name, Server: server, Client: client, Protocol: p.String(), Metric: sc.metric, Skipped: why})
+		}
+	}
+	return out
+}
+
+// ratios sets each cell's VsH1 against the h1 cell of its scenario,
+// server and client.
+func ratios(cells []matrix.ReferenceCell) {
+	base := map[[3]string]*matrix.Cell{}
+	for _, c := range cells {
+		if c.Protocol == transport.H1.String() && c.Skipped == "" {
+			v := c.Values()
+			base[[3]string{c.Scenario, c.Server, c.Client}] = &v
+		}
+	}
+	for i := range cells {
+		c := &cells[i]
+		b := base[[3]string{c.Scenario, c.Server, c.Client}]
+		if b == nil || c.Skipped != "" || c.Protocol == transport.H1.String() {
+			continue
+		}
+		v := c.Values()
+		if iv := matrix.RatioInterval(&v, b); iv.Pairs > 0 {
+			c.VsH1 = &iv
+		}
+	}
+}

@@ -1,0 +1,184 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/httpvs/httpvs/matrix"
+)
+
+// refPair is a server and client of reference cells, in first-seen order.
+type refPair struct{ server, client string }
+
+// serverLabel is a reference server's column heading.
+func serverLabel(server string) string {
+	if server == matrix.ReferenceGo {
+		return "go server"
+	}
+	return server
+}
+
+// refRatio is a reference cell's ratio to h1 as a verdict cell shows it.
+func refRatio(c *matrix.ReferenceCell) string {
+	switch {
+	case c == nil:
+		return ""
+	case c.Skipped != "":
+		return "skipped"
+	case c.Median == 0:
+		return "failed"
+	case c.VsH1 == nil:
+		return "no h1"
+	}
+	iv := *c.VsH1
+	r := fmt.Sprintf("%.2fx", iv.Ratio)
+	if iv.Ratio < 0.01 {
+		r = fmt.Sprintf("%.4fx", iv.Ratio)
+	}
+	if iv.Pairs < 2 {
+		return r
+	}
+	return fmt.Sprintf("%s ±%.0f%%", r, iv.HalfWidth()*100)
+}
+
+// textReferences prints the reference peers' ratios beside Go's, and
+// what they say about each gap.
+func textReferences(w io.Writer, res *matrix.Results) {
+	if len(res.PeersMissing) > 0 {
+		fmt.Fprintf(w, "\nreference peers not installed: %s\n", strings.Join(res.PeersMissing, ", "))
+	}
+	if len(res.References) == 0 {
+		return
+	}
+	var pairs []refPair
+	var servers []string
+	seen := map[refPair]bool{}
+	type key struct{ scenario, protocol string }
+	var rows []key
+	cells := map[key]map[refPair]*matrix.ReferenceCell{}
+	for i := range res.References {
+		c := &res.References[i]
+		p := refPair{c.Server, c.Client}
+		if !seen[p] {
+			seen[p] = true
+			pairs = append(pairs, p)
+		}
+		if !slices.Contains(servers, c.Server) {
+			servers = append(servers, c.Server)
+		}
+		if c.Protocol == "h1" {
+			continue
+		}
+		k := key{c.Scenario, c.Protocol}
+		if cells[k] == nil {
+			cells[k] = map[refPair]*matrix.ReferenceCell{}
+			rows = append(rows, k)
+		}
+		cells[k][p] = c
+	}
+	fmt.Fprintln(w, "\nreference peers: each transport over h1 with the same server and client - curl for transfers, h2load for requests (go: Go's client and server, from the verdict)")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	head := []string{"", "", "go"}
+	for _, srv := range servers {
+		head = append(head, serverLabel(srv))
+	}
+	fmt.Fprintln(tw, "  "+strings.Join(head, "\t")+"\t")
+	var why []string
+	last := ""
+	for _, k := range rows {
+		var v verdict
+		goCell := res.Cell(k.scenario, k.protocol)
+		row := []string{k.scenario, k.protocol, v.cell(goCell)}
+		if k.scenario == last {
+			row[0] = ""
+		}
+		last = k.scenario
+		for _, srv := range servers {
+			var c *matrix.ReferenceCell
+			for p, rc := range cells[k] {
+				if p.server == srv {
+					c = rc
+				}
+			}
+			row = append(row, refRatio(c))
+		}
+		fmt.Fprintln(tw, "  "+strings.Join(row, "\t")+"\t")
+		if s := refConclusion(k.scenario, k.protocol, goCell, cells[k], pairs); s != "" {
+			why = append(why, s)
+		}
+	}
+	tw.Flush()
+	for _, s := range why {
+		fmt.Fprintln(w, "  - "+s)
+	}
+}
+
+// refConclusion says what the peers show about one cell's gap: whether C
+// at both ends closes it (Go's implementation) or not (the protocol).
+func refConclusion(scenario, protocol string, goCell *matrix.Cell, byPair map[refPair]*matrix.ReferenceCell, pairs []refPair) string {
+	if goCell == nil || goCell.VsH1 == nil {
+		return ""
+	}
+	var best *matrix.ReferenceCell
+	var goServer *matrix.ReferenceCell
+	for _, p := range pairs {
+		c := byPair[p]
+		if c == nil || c.VsH1 == nil || c.Median == 0 {
+			continue
+		}
+		if p.server == matrix.ReferenceGo {
+			goServer = c
+			continue
+		}
+		if c.VsH1.Pairs < 2 || c.VsH1.HalfWidth() > 0.5 {
+			continue // too wide to conclude from
+		}
+		if best == nil || c.VsH1.Ratio > best.VsH1.Ratio {
+			best = c
+		}
+	}
+	if best == nil {
+		return ""
+	}
+	g, b := goCell.VsH1.Ratio, best.VsH1.Ratio
+	s := fmt.Sprintf("%s %s: with %s serving and %s as client, %s reaches %.2fx h1; Go at both ends %.2fx", scenario, protocol, best.Server, best.Client, protocol, b, g)
+	if goServer != nil {
+		s += fmt.Sprintf(", Go's server with %s %.2fx", goServer.Client, goServer.VsH1.Ratio)
+	}
+	who := "Go's code"
+	if goServer != nil {
+		switch gs := goServer.VsH1.Ratio; {
+		case gs <= g*1.25:
+			who = "Go's server"
+		case gs >= b*(1-matrix.StableHalfWidth):
+			who = "Go's client"
+		}
+	}
+	switch {
+	case b >= 1-matrix.StableHalfWidth && g < b*(1-matrix.StableHalfWidth):
+		s += fmt.Sprintf(": the gap is %s, not %s", who, protocolName(protocol))
+	case b < 1-matrix.StableHalfWidth && g < b*(1-matrix.StableHalfWidth):
+		s += fmt.Sprintf(": %s costs %.0f%% here even in C, %s the rest", protocolName(protocol), (1-b)*100, who)
+	case b < 1-matrix.StableHalfWidth:
+		s += fmt.Sprintf(": C does no better: the cost is %s's", protocolName(protocol))
+	default:
+		return ""
+	}
+	return s
+}
+
+// protocolName is what a transport speaks, for sentences.
+func protocolName(protocol string) string {
+	switch protocol {
+	case "h2c", "h2":
+		return "HTTP/2"
+	case "h3":
+		return "HTTP/3"
+	case "h1-tls":
+		return "TLS"
+	}
+	return protocol
+}

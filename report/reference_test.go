@@ -1,0 +1,52 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/httpvs/httpvs/matrix"
+)
+
+// TestReferencesSayWhoseCostItIs: h2o with curl keeps h2c at 0.95x h1,
+// Go at both ends 0.25x and Go's server with curl 0.26x: the table shows
+// each, and the conclusion blames Go's server, not HTTP/2.
+func TestReferencesSayWhoseCostItIs(t *testing.T) {
+	ref := func(server string, p string, values ...float64) matrix.ReferenceCell {
+		return matrix.ReferenceCell{Scenario: "download", Server: server, Client: "curl", Protocol: p, Metric: matrix.MetricBytesPerSecond, Rounds: values}
+	}
+	res := &matrix.Results{
+		Cells: []matrix.Cell{
+			{Scenario: "download", Protocol: "h1", Metric: matrix.MetricBytesPerSecond, Repetitions: []matrix.Repetition{{Round: 1, Value: 100}, {Round: 2, Value: 100}, {Round: 3, Value: 100}}},
+			{Scenario: "download", Protocol: "h2c", Metric: matrix.MetricBytesPerSecond, Repetitions: []matrix.Repetition{{Round: 1, Value: 25}, {Round: 2, Value: 25}, {Round: 3, Value: 25}}},
+		},
+		References: []matrix.ReferenceCell{
+			ref("go", "h1", 100, 100, 100), ref("go", "h2c", 26, 26, 26),
+			ref("h2o", "h1", 100, 100, 100), ref("h2o", "h2c", 95, 95, 95),
+		},
+		PeersMissing: []string{"caddy (apt-get install caddy)"},
+	}
+	matrix.Summarise(res)
+	for i := range res.References {
+		c := &res.References[i]
+		v, b := c.Values(), res.References[i-i%2].Values()
+		if c.Protocol != "h1" {
+			iv := matrix.RatioInterval(&v, &b)
+			c.VsH1 = &iv
+		}
+		c.Median = c.Rounds[0]
+	}
+	var buf bytes.Buffer
+	textReferences(&buf, res)
+	out := buf.String()
+	for _, want := range []string{
+		"reference peers not installed: caddy (apt-get install caddy)",
+		"go server  h2o",
+		"download  h2c  0.25x ±0% slower  0.26x ±0%  0.95x ±0%",
+		"with h2o serving and curl as client, h2c reaches 0.95x h1; Go at both ends 0.25x, Go's server with curl 0.26x: the gap is Go's server, not HTTP/2",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in:\n%s", want, out)
+		}
+	}
+}
