@@ -83,6 +83,7 @@ var rules = []rule{
 	{"concurrency-lowered", concurrencyLowered},
 	{"generator-bound", generatorBound},
 	{"window-limited", windowLimited},
+	{"emulator-bound", emulatorBound},
 	{"h2-small-reads", h2SmallReads},
 	{"h2-small-frames", h2SmallFrames},
 	{"h2-window-updates", h2WindowUpdates},

@@ -3,7 +3,7 @@ package matrix
 import (
 	"context"
 	"net/http"
-	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -65,25 +65,16 @@ func TestBudgetStopsRounds(t *testing.T) {
 	}
 }
 
-// TestRunAddsRoundsToNoisyCells serves h2c requests 1 ms late on one
-// connection and 4 ms late on the next, h1's at once: every round's ratio
-// differs from the last one's about threefold, so rounds are added, with h1
-// in each, up to MaxRepeat.
+// TestRunAddsRoundsToNoisyCells serves h2c requests 1 ms late in odd
+// rounds and 4 ms late in even ones (told by Progress, before each
+// measurement), h1's at once: every round's ratio differs from the last
+// one's about threefold, so rounds are added, with h1 in each, up to
+// MaxRepeat.
 func TestRunAddsRoundsToNoisyCells(t *testing.T) {
-	var (
-		mu    sync.Mutex
-		conns = map[string]int{}
-	)
+	var late atomic.Int64
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.ProtoMajor == 2 {
-			mu.Lock()
-			n, ok := conns[r.RemoteAddr]
-			if !ok {
-				n = len(conns)
-				conns[r.RemoteAddr] = n
-			}
-			mu.Unlock()
-			time.Sleep(time.Millisecond * time.Duration(1+3*(n%2)))
+			time.Sleep(time.Duration(late.Load()))
 		}
 		w.Write([]byte("ok"))
 	})
@@ -94,6 +85,9 @@ func TestRunAddsRoundsToNoisyCells(t *testing.T) {
 		Repeat:    2,
 		MaxRepeat: 4,
 		Duration:  50 * time.Millisecond,
+		Progress: func(p Progress) {
+			late.Store(int64(time.Millisecond) * int64(1+3*((p.Repetition+1)%2)))
+		},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -119,3 +119,34 @@ func linkBytesPerSecond(n *Net, upload bool) float64 {
 	}
 	return goodput / 8
 }
+
+// emulatorNear is the share of the emulator's calibrated ceiling above
+// which a transfer may have been limited by the emulator itself.
+const emulatorNear = 0.8
+
+// emulatorBound: across a link with no rate (or one above what the
+// emulator carried in calibration), a transfer moved close to the
+// emulator's own ceiling - one TCP stream's goodput through it before the
+// cells. The figure may be the emulator's, not the transport's.
+func emulatorBound(s *subject) *Finding {
+	n := s.set.Net
+	if n == nil || !s.transfer() || s.m.Seconds <= 0 || s.m.Bytes <= 0 {
+		return nil
+	}
+	rate, goodput := n.Down.RateBitsPerSecond, n.Calibration.DownGoodputBitsPerSecond
+	if s.upload() {
+		rate, goodput = n.Up.RateBitsPerSecond, n.Calibration.UpGoodputBitsPerSecond
+	}
+	if goodput <= 0 || (rate > 0 && rate < goodput/emulatorNear) {
+		return nil // a configured rate well below the ceiling is the link's
+	}
+	moved := float64(s.m.Bytes) * 8 / s.m.Seconds
+	if moved < emulatorNear*goodput {
+		return nil
+	}
+	return &Finding{
+		Evidence: fmt.Sprintf("%s: %s, %.0f%% of the emulator's ceiling (%s through it in calibration)",
+			gap(s.c), units.BitsPerSecond(moved), 100*moved/goodput, units.BitsPerSecond(goodput)),
+		Fix: "the emulated link, not the transport, may have set this figure: give the link a rate well below that ceiling (rate=...) or measure this cell on loopback",
+	}
+}
