@@ -40,17 +40,14 @@ func (r *runner) coldStart(ctx context.Context, sc Scenario, col column) Repetit
 		negotiated        string
 		connect, hs, ttfb = stats.NewHistogram(), stats.NewHistogram(), stats.NewHistogram()
 		resumed           int64
-		done, inARow      int
 	)
-	for n.more(ctx, done, inARow) {
-		done++
+	for n.more(ctx) {
 		c, err := r.coldOne(ctx, opts, method, url, &conns)
 		if err != nil {
-			inARow++
 			n.fail(err)
+			n.unitFailed()
 			continue
 		}
-		inARow = 0
 		negotiated = c.negotiated
 		n.ok(c.bytes)
 		n.unit(c.total)

@@ -50,17 +50,16 @@ func (r *runner) headOfLine(ctx context.Context, sc Scenario, col column) Repeti
 	case <-time.After(r.requestTimeout()):
 	case <-ctx.Done():
 	}
-	for done, inARow := 0, 0; b.flowing() && n.more(ctx, done, inARow); done++ {
+	for b.flowing() && n.more(ctx) {
 		one, cancel := context.WithTimeout(ctx, r.requestTimeout())
 		start := time.Now()
 		f, err := get(one, c, sc.method, base+sc.path)
 		cancel()
 		if err != nil {
-			inARow++
 			n.fail(err)
+			n.unitFailed()
 			continue
 		}
-		inARow = 0
 		negotiated = f.negotiated
 		n.ok(f.bytes)
 		n.unit(time.Since(start))

@@ -44,9 +44,12 @@ type netRep struct {
 	mu    sync.Mutex
 	m     Repetition
 	units *stats.Histogram // the metric's durations: one per unit of work
-	start time.Time
-	proc  stats.ProcessStats
-	alloc [2]uint64
+	// done counts the units of work started, inARow the failures since the
+	// last one that succeeded.
+	done, inARow int
+	start        time.Time
+	proc         stats.ProcessStats
+	alloc        [2]uint64
 	// before and note are the server's counters at the start, or why
 	// there are none.
 	before *stats.ServerStats
@@ -76,10 +79,13 @@ func (r *runner) beginNet(ctx context.Context, col column, streams int) *netRep 
 }
 
 // more says whether another unit of work may start: the context is live,
-// fewer than netMaxUnits ran, fewer than netMaxFailures failed in a row
-// (failed), and either fewer than netMinUnits ran or Duration has not
-// passed; all within the repetition's Timeout.
-func (n *netRep) more(ctx context.Context, done, failed int) bool {
+// fewer than netMaxUnits ran, fewer than netMaxFailures failed in a row,
+// and either fewer than netMinUnits ran or Duration has not passed; all
+// within the repetition's Timeout.
+func (n *netRep) more(ctx context.Context) bool {
+	n.mu.Lock()
+	done, failed := n.done, n.inARow
+	n.mu.Unlock()
 	elapsed := time.Since(n.start)
 	switch {
 	case ctx.Err() != nil, done >= netMaxUnits, failed >= netMaxFailures, elapsed >= n.r.opts.Timeout:
@@ -88,10 +94,21 @@ func (n *netRep) more(ctx context.Context, done, failed int) bool {
 	return done < netMinUnits || elapsed < n.r.opts.Duration
 }
 
-// unit records one unit of work that took d.
+// unit records one unit of work that succeeded and took d.
 func (n *netRep) unit(d time.Duration) {
 	n.mu.Lock()
 	n.units.Record(d)
+	n.done++
+	n.inARow = 0
+	n.mu.Unlock()
+}
+
+// unitFailed counts one unit of work that failed (its requests' errors
+// counted by fail).
+func (n *netRep) unitFailed() {
+	n.mu.Lock()
+	n.done++
+	n.inARow++
 	n.mu.Unlock()
 }
 

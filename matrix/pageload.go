@@ -55,18 +55,15 @@ func (r *runner) pageLoad(ctx context.Context, sc Scenario, col column) Repetiti
 	n := r.beginNet(ctx, col, len(Page)-1)
 	objects := stats.NewHistogram()
 	var (
-		conns        int64
-		negotiated   string
-		done, inARow int
+		conns      int64
+		negotiated string
 	)
-	for n.more(ctx, done, inARow) {
-		done++
+	for n.more(ctx) {
 		d, proto, ok := r.onePage(ctx, n, opts, base, objects, &conns)
 		if !ok {
-			inARow++
+			n.unitFailed()
 			continue
 		}
-		inARow = 0
 		negotiated = proto
 		n.unit(d)
 	}

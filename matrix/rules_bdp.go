@@ -110,10 +110,7 @@ func (s *subject) streamWindow(p, end string) (units.Bytes, string) {
 // linkBytesPerSecond is what the link carries in a transfer's direction:
 // the configured rate, or the calibrated TCP goodput when unlimited.
 func linkBytesPerSecond(n *Net, upload bool) float64 {
-	rate, goodput := n.Down.RateBitsPerSecond, n.Calibration.DownGoodputBitsPerSecond
-	if upload {
-		rate, goodput = n.Up.RateBitsPerSecond, n.Calibration.UpGoodputBitsPerSecond
-	}
+	rate, goodput := linkDirection(n, upload)
 	if rate > 0 {
 		return rate / 8
 	}
@@ -133,10 +130,7 @@ func emulatorBound(s *subject) *Finding {
 	if n == nil || !s.transfer() || s.m.Seconds <= 0 || s.m.Bytes <= 0 {
 		return nil
 	}
-	rate, goodput := n.Down.RateBitsPerSecond, n.Calibration.DownGoodputBitsPerSecond
-	if s.upload() {
-		rate, goodput = n.Up.RateBitsPerSecond, n.Calibration.UpGoodputBitsPerSecond
-	}
+	rate, goodput := linkDirection(n, s.upload())
 	if goodput <= 0 || (rate > 0 && rate < goodput/emulatorNear) {
 		return nil // a configured rate well below the ceiling is the link's
 	}
@@ -149,4 +143,13 @@ func emulatorBound(s *subject) *Finding {
 			gap(s.c), units.BitsPerSecond(moved), 100*moved/goodput, units.BitsPerSecond(goodput)),
 		Fix: "the emulated link, not the transport, may have set this figure: give the link a rate well below that ceiling (rate=...) or measure this cell on loopback",
 	}
+}
+
+// linkDirection is the configured rate (0: unlimited) and the calibrated
+// TCP goodput, both in bit/s, of a transfer's direction.
+func linkDirection(n *Net, upload bool) (rate, goodput float64) {
+	if upload {
+		return n.Up.RateBitsPerSecond, n.Calibration.UpGoodputBitsPerSecond
+	}
+	return n.Down.RateBitsPerSecond, n.Calibration.DownGoodputBitsPerSecond
 }

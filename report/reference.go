@@ -10,9 +10,6 @@ import (
 	"github.com/httpvs/httpvs/matrix"
 )
 
-// refPair is a server and client of reference cells, in first-seen order.
-type refPair struct{ server, client string }
-
 // serverLabel is a reference server's column heading.
 func serverLabel(server string) string {
 	if server == matrix.ReferenceGo {
@@ -53,19 +50,14 @@ func textReferences(w io.Writer, res *matrix.Results) {
 	if len(res.References) == 0 {
 		return
 	}
-	var pairs []refPair
+	// A scenario has one client (curl or h2load), so a row's cells are
+	// keyed by server.
 	var servers []string
-	seen := map[refPair]bool{}
 	type key struct{ scenario, protocol string }
 	var rows []key
-	cells := map[key]map[refPair]*matrix.ReferenceCell{}
+	cells := map[key]map[string]*matrix.ReferenceCell{}
 	for i := range res.References {
 		c := &res.References[i]
-		p := refPair{c.Server, c.Client}
-		if !seen[p] {
-			seen[p] = true
-			pairs = append(pairs, p)
-		}
 		if !slices.Contains(servers, c.Server) {
 			servers = append(servers, c.Server)
 		}
@@ -74,10 +66,10 @@ func textReferences(w io.Writer, res *matrix.Results) {
 		}
 		k := key{c.Scenario, c.Protocol}
 		if cells[k] == nil {
-			cells[k] = map[refPair]*matrix.ReferenceCell{}
+			cells[k] = map[string]*matrix.ReferenceCell{}
 			rows = append(rows, k)
 		}
-		cells[k][p] = c
+		cells[k][c.Server] = c
 	}
 	fmt.Fprintln(w, "\nreference peers: each transport over h1 with the same server and client - curl for transfers, h2load for requests (go: Go's client and server, from the verdict)")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
@@ -97,16 +89,10 @@ func textReferences(w io.Writer, res *matrix.Results) {
 		}
 		last = k.scenario
 		for _, srv := range servers {
-			var c *matrix.ReferenceCell
-			for p, rc := range cells[k] {
-				if p.server == srv {
-					c = rc
-				}
-			}
-			row = append(row, refRatio(c))
+			row = append(row, refRatio(cells[k][srv]))
 		}
 		fmt.Fprintln(tw, "  "+strings.Join(row, "\t")+"\t")
-		if s := refConclusion(k.scenario, k.protocol, goCell, cells[k], pairs); s != "" {
+		if s := refConclusion(k.scenario, k.protocol, goCell, cells[k], servers); s != "" {
 			why = append(why, s)
 		}
 	}
@@ -118,18 +104,18 @@ func textReferences(w io.Writer, res *matrix.Results) {
 
 // refConclusion says what the peers show about one cell's gap: whether C
 // at both ends closes it (Go's implementation) or not (the protocol).
-func refConclusion(scenario, protocol string, goCell *matrix.Cell, byPair map[refPair]*matrix.ReferenceCell, pairs []refPair) string {
+func refConclusion(scenario, protocol string, goCell *matrix.Cell, byServer map[string]*matrix.ReferenceCell, servers []string) string {
 	if goCell == nil || goCell.VsH1 == nil {
 		return ""
 	}
 	var best *matrix.ReferenceCell
 	var goServer *matrix.ReferenceCell
-	for _, p := range pairs {
-		c := byPair[p]
+	for _, srv := range servers {
+		c := byServer[srv]
 		if c == nil || c.VsH1 == nil || c.Median == 0 {
 			continue
 		}
-		if p.server == matrix.ReferenceGo {
+		if srv == matrix.ReferenceGo {
 			goServer = c
 			continue
 		}
