@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -21,15 +22,33 @@ func TestTuneWriteThenRunKnobs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if len(set.Knobs) == 0 {
+		// A 2 s search on a loaded machine can find nothing above Go's
+		// defaults, and then tune writes an empty set (a measured
+		// outcome). The run's side is tested with a set of known knobs
+		// written the same way.
+		t.Logf("tune wrote no knobs (%q); running with a written set instead", set.Name)
+		set = matrix.KnobSet{Name: "known", Knobs: []matrix.Knob{{Field: "Client.ReadSize", Value: "256Ki"}, {Field: "Server.WriteSize", Value: "128Ki"}}}
+		f, err := os.Create(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := matrix.WriteKnobFile(f, set); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if set, err = loadKnobSet(file); err != nil {
+			t.Fatal(err)
+		}
+	}
 	out := t.TempDir()
 	code, _, stderr = runMain(t, "run", "--quick", "--scenarios", "download", "--protocols", "h1,h2c", "--knobs", file, "--server-write-size", "64Ki", "--out", out)
 	if code != 0 {
 		t.Fatalf("run exit %d: %s", code, stderr)
 	}
 	res, _ := readResults(t, out)
-	if len(set.Knobs) == 0 {
-		t.Fatal("tune wrote no knobs: its 2 s search found nothing above Go's defaults for h2c")
-	}
 	for _, k := range set.Knobs {
 		if k.Field == "Server.WriteSize" {
 			continue // overridden by --server-write-size
