@@ -108,7 +108,7 @@ func (r *runner) transferPlan(sc Scenario, p transport.Protocol, total units.Byt
 	plan := transfer.Plan{
 		URL:       r.opts.Target.base(p) + "/bytes/" + strconv.FormatInt(int64(per), 10),
 		Transfers: sc.streams,
-		Client:    r.clientOptions(p),
+		Client:    r.clientOptions(sc, p),
 		Timeout:   r.opts.Timeout,
 	}
 	if sc.upload {
@@ -165,7 +165,7 @@ func (r *runner) loadConfig(sc Scenario, col column, edit func(*load.Config)) lo
 	p := col.proto
 	cfg := load.Config{
 		URL:      r.opts.Target.base(p) + sc.path,
-		Client:   r.clientOptions(p),
+		Client:   r.clientOptions(sc, p),
 		Conns:    1,
 		Streams:  sc.streams,
 		Duration: r.opts.Duration,

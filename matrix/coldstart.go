@@ -20,7 +20,7 @@ import (
 // first) and sends h3 requests in 0-RTT. Value is the median time from
 // the request's start (before the dial) to the end of its body.
 func (r *runner) coldStart(ctx context.Context, sc Scenario, col column) Repetition {
-	opts := r.clientOptions(col.proto)
+	opts := r.clientOptions(sc, col.proto)
 	method, url := sc.method, r.opts.Target.base(col.proto)+sc.path
 	var conns int64
 	if sc.resume && col.proto.TLS() {

@@ -98,12 +98,13 @@ var rules = []rule{
 // Diagnose sets every measured cell's Findings from its counters, its
 // scenario's h1 cell and the run's settings. The rules explain throughput
 // and request rates: cells timed in seconds (the network scenarios, where
-// round trips decide) get none.
+// round trips decide) get none, nor do a variant scenario's cells (the
+// settings the rules read are not theirs).
 func Diagnose(res *Results) {
 	for i := range res.Cells {
 		c := &res.Cells[i]
 		c.Findings = nil
-		if c.Skipped != "" || len(c.Repetitions) == 0 || LowerIsBetter(c.Metric) {
+		if c.Skipped != "" || len(c.Repetitions) == 0 || LowerIsBetter(c.Metric) || c.Knobs != "" {
 			continue
 		}
 		s := &subject{c: c, m: MedianRepetition(c), set: &res.Settings}

@@ -24,7 +24,7 @@ const holBulk = 100 << 30
 // latency; the download is cancelled at the end and its bytes are
 // BulkBytes. A download that fails before then is a failure.
 func (r *runner) headOfLine(ctx context.Context, sc Scenario, col column) Repetition {
-	opts := r.clientOptions(col.proto)
+	opts := r.clientOptions(sc, col.proto)
 	opts.MaxConnsPerHost = 2
 	base := r.opts.Target.base(col.proto)
 	c, err := transport.NewClient(opts)

@@ -49,7 +49,7 @@ var Page = func() []PageObject {
 // each object's time from the page's start. A page with a failed object
 // is a failure, not a time.
 func (r *runner) pageLoad(ctx context.Context, sc Scenario, col column) Repetition {
-	opts := r.clientOptions(col.proto)
+	opts := r.clientOptions(sc, col.proto)
 	opts.MaxConnsPerHost = pageConns
 	base := r.opts.Target.base(col.proto) + "/bytes/"
 	n := r.beginNet(ctx, col, len(Page)-1)

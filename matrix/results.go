@@ -66,8 +66,11 @@ type Settings struct {
 	// Knobs is the knob set the run started from (go-default, tuned, or a
 	// tune file's name; ", with --flag" when flags overrode some) and the
 	// values it set; Client and Server hold every effective value.
-	Knobs  KnobSet                `json:"knobs"`
-	Client transport.ClientConfig `json:"client"` // the client's knobs; zero fields are Go's or quic-go's defaults
+	Knobs KnobSet `json:"knobs"`
+	// Alongside is the second knob set whose client knobs measured the
+	// variant scenarios ("download:tuned"); nil when there were none.
+	Alongside *KnobSet               `json:"alongside,omitempty"`
+	Client    transport.ClientConfig `json:"client"` // the client's knobs; zero fields are Go's or quic-go's defaults
 	// Server is the child server's knobs; nil for an external target.
 	Server *transport.ServerConfig `json:"server,omitempty"`
 	// Target says what was measured: "child" (httpvs serve started by the
@@ -92,6 +95,9 @@ type Cell struct {
 	Metric     string `json:"metric"` // MetricBytesPerSecond, MetricRequestsPerSecond or MetricSeconds (lower is better)
 	// Skipped, when set, says why the cell was not measured.
 	Skipped string `json:"skipped,omitempty"`
+	// Knobs names the knob set of a variant scenario's client
+	// (Settings.Alongside); empty when the cell used the run's settings.
+	Knobs string `json:"knobs,omitempty"`
 	// Failed says the cell was skipped because its check failed (TLS, a
 	// refused connection, the wrong protocol), not because the target
 	// lacks the endpoint or the transport: the run did not measure what

@@ -80,6 +80,11 @@ type Options struct {
 	// Knobs names the knob set Client (and the caller's server) started
 	// from and the values it set; the results record it.
 	Knobs KnobSet
+	// Alongside, if set, is a second knob set whose client knobs measure
+	// each single-stream transfer again, every transport, as a variant
+	// scenario ("download:tuned", variant.go): Go as shipped beside the
+	// best known settings in one run.
+	Alongside *KnobSet
 	// Engine is the load engine of the request scenarios (load.Std, the
 	// zero value, or load.Fast); a transport it does not speak is measured
 	// with load.Std (Engine.For). Let it hold Ps only when Target is
@@ -166,6 +171,10 @@ func Run(ctx context.Context, opts Options) (*Results, error) {
 	if err := opts.fill(); err != nil {
 		return nil, err
 	}
+	scenarios, err := opts.expand()
+	if err != nil {
+		return nil, err
+	}
 	r := &runner{opts: opts, start: time.Now()}
 	r.res = &Results{
 		SchemaVersion: SchemaVersion,
@@ -173,7 +182,7 @@ func Run(ctx context.Context, opts Options) (*Results, error) {
 		Env:           CurrentEnv(),
 		Settings:      opts.settings(),
 	}
-	for _, sc := range opts.Scenarios {
+	for _, sc := range scenarios {
 		r.total += len(r.columns(sc)) * opts.Repeat
 	}
 	stopStats, err := r.openStats()
@@ -182,7 +191,7 @@ func Run(ctx context.Context, opts Options) (*Results, error) {
 	}
 	defer stopStats()
 	var runs []*scenarioRun
-	for _, sc := range opts.Scenarios {
+	for _, sc := range scenarios {
 		if ctx.Err() != nil {
 			break
 		}
@@ -216,6 +225,7 @@ func (o Options) settings() Settings {
 		SizeBytes:       int64(o.Size),
 		Engine:          o.Engine.String(),
 		Knobs:           o.Knobs,
+		Alongside:       o.Alongside,
 		Client:          o.Client.Effective(),
 		Target:          o.Target.Plain,
 		TLSTarget:       o.Target.TLS,
@@ -250,17 +260,23 @@ func (r *runner) openStats() (stop func(), err error) {
 		p, base = transport.H1TLS, r.opts.Target.TLS
 	}
 	r.statsURL = base + "/stats"
-	r.statsClient, err = transport.NewClient(r.clientOptions(p))
+	r.statsClient, err = transport.NewClient(r.clientOptions(Scenario{}, p))
 	if err != nil {
 		return nil, err
 	}
 	return func() { r.statsClient.Close() }, nil
 }
 
-func (r *runner) clientOptions(p transport.Protocol) transport.ClientOptions {
+// clientOptions is the client of sc's cells over p: the run's, or a
+// variant scenario's own configuration.
+func (r *runner) clientOptions(sc Scenario, p transport.Protocol) transport.ClientOptions {
+	cfg := r.opts.Client
+	if sc.client != nil {
+		cfg = *sc.client
+	}
 	return transport.ClientOptions{
 		Protocol: p,
-		Config:   r.opts.Client,
+		Config:   cfg,
 		RootCAs:  r.opts.Target.RootCAs,
 		Insecure: r.opts.Target.Insecure,
 		Network:  r.opts.Network,
@@ -276,7 +292,7 @@ func (r *runner) plan(ctx context.Context, sc Scenario) *scenarioRun {
 	cols := r.columns(sc)
 	sr := &scenarioRun{sc: sc, cols: cols, cells: make([]Cell, len(cols)), sizes: make([]units.Bytes, len(cols)), spent: make([]time.Duration, len(cols))}
 	for i, col := range cols {
-		sr.cells[i] = Cell{Scenario: sc.Name, Protocol: col.name, Metric: sc.Metric, CPUUnit: "1000 requests"}
+		sr.cells[i] = Cell{Scenario: sc.Name, Protocol: col.name, Metric: sc.Metric, CPUUnit: "1000 requests", Knobs: sc.knobs}
 		if sc.Transfer() {
 			sr.cells[i].CPUUnit = "GB"
 		}

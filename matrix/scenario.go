@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/load"
+	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )
 
@@ -48,6 +49,10 @@ type Scenario struct {
 	rpc     bool // seed 003's GetBook, one binding per column
 	kind    kind // how it is measured
 	resume  bool // cold-start: resume TLS sessions, 0-RTT over h3
+	// knobs names the knob set of a variant scenario (variant.go), and
+	// client is its client's configuration; "" and nil for the others.
+	knobs  string
+	client *transport.ClientConfig
 }
 
 // kind is how a scenario is measured: the transfer or load engines, or one
@@ -169,7 +174,7 @@ func ParseScenarios(list string) ([]Scenario, error) {
 				want[n] = true
 			}
 		default:
-			if _, ok := ScenarioByName(name); !ok {
+			if _, ok := scenarioByName(name); !ok {
 				return nil, fmt.Errorf("unknown scenario %q: want all or a comma-separated list of %s", name, ScenarioNames())
 			}
 			want[name] = true
@@ -184,8 +189,18 @@ func ParseScenarios(list string) ([]Scenario, error) {
 	return out, nil
 }
 
-// ScenarioByName returns the scenario called name.
+// ScenarioByName returns the scenario called name, a variant's too
+// ("download:tuned", without its client configuration).
 func ScenarioByName(name string) (Scenario, bool) {
+	if s, ok := scenarioByName(name); ok {
+		return s, true
+	}
+	return variantByName(name)
+}
+
+// scenarioByName returns the scenario of the matrix called name (not a
+// variant: those follow their base scenario).
+func scenarioByName(name string) (Scenario, bool) {
 	for _, s := range everyScenario() {
 		if s.Name == name {
 			return s, true

@@ -13,7 +13,7 @@ import (
 // bar chart of the transports' medians (with min..max whiskers) and the
 // table Matrix prints.
 func HTML(w io.Writer, res *matrix.Results) error {
-	page := htmlPage{Title: "httpvs run, " + res.Started.Format("2006-01-02 15:04:05 MST"), Summary: runLine(res), Env: envRows(res)}
+	page := htmlPage{Title: "httpvs run, " + res.Started.Format("2006-01-02 15:04:05 MST"), Summary: runLine(res), Env: envRows(res), Verdict: newHTMLVerdict(res)}
 	if res.Partial {
 		page.Partial = res.PartialReason
 	}
@@ -28,6 +28,7 @@ func HTML(w io.Writer, res *matrix.Results) error {
 type htmlPage struct {
 	Title, Summary, Partial string
 	Env                     [][2]string
+	Verdict                 *htmlVerdict
 	Scenarios               []htmlScenario
 }
 
@@ -113,6 +114,8 @@ h1 { font-size: 1.5em; } h2 { font-size: 1.15em; margin-top: 2em; border-bottom:
 p.summary, p.legend { color: #555; } p.legend { font-size: .9em; margin: .2em 0; }
 .partial { background: #fff3cd; border: 1px solid #e0c36c; padding: .5em 1em; }
 table { border-collapse: collapse; margin: .5em 0; }
+table.heat td { text-align: center; }
+table.heat td:first-child { text-align: left; }
 th, td { padding: .2em .8em; text-align: right; border-bottom: 1px solid #eee; white-space: nowrap; }
 th:first-child, td:first-child { text-align: left; color: #555; }
 thead th { border-bottom: 2px solid #ccc; }
@@ -128,6 +131,24 @@ dt { color: #555; } dd { margin: 0; font-family: ui-monospace, monospace; word-b
 <h1>{{.Title}}</h1>
 <p class="summary">{{.Summary}}</p>
 {{if .Partial}}<p class="partial"><strong>Partial run</strong>: {{.Partial}}. The cells below are what was measured until then.</p>{{end}}
+{{with .Verdict}}<section id="verdict">
+<h2>Verdict</h2>
+<p class="legend">{{.Title}}. Red: slower than h1, green: faster, stronger the further from 1 (full at 4x); grey: ≈ h1.</p>
+<table class="heat">
+<thead><tr>{{range .Head}}<th>{{.}}</th>{{end}}</tr></thead>
+<tbody>{{range .Rows}}<tr><td>{{.Name}}</td>{{range .Cells}}<td{{with .Style}} style="{{.}}"{{end}}{{with .Title}} title="{{.}}"{{end}}>{{.Text}}</td>{{end}}</tr>
+{{end}}</tbody>
+</table>
+{{if .Variants}}<p class="legend">{{.Variants}}</p>{{end}}
+{{if .Whys}}<h3>Main causes</h3><ul>{{range .Whys}}<li>{{index . 0}}: {{index . 1}}</li>{{end}}</ul>{{end}}
+{{with .Refs}}{{if .Missing}}<p class="legend">Reference peers not installed: {{.Missing}}</p>{{end}}
+{{if .Rows}}<h3>Reference peers</h3><p class="legend">{{.Title}}</p>
+<table><thead><tr>{{range .Head}}<th>{{.}}</th>{{end}}</tr></thead>
+<tbody>{{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
+{{end}}</tbody></table>
+{{if .Why}}<ul>{{range .Why}}<li>{{.}}</li>{{end}}</ul>{{end}}{{end}}{{end}}
+{{if .Fixes}}<h3>What to change</h3><ul>{{range .Fixes}}<li>{{.}}</li>{{end}}</ul>{{end}}
+</section>{{end}}
 {{range .Scenarios}}
 <section id="{{.Name}}">
 <h2>{{.Title}}</h2>

@@ -110,13 +110,18 @@ func mdVerdict(w io.Writer, res *matrix.Results) {
 		}
 	}
 	fmt.Fprintln(w)
+	if v.variants != "" {
+		fmt.Fprintf(w, "%s\n\n", mdEscape([]string{v.variants})[0])
+	}
 	for i, why := range v.whys {
 		if why != "" {
 			fmt.Fprintf(w, "- %s: %s\n", v.rows[i][0], mdEscape([]string{why})[0])
 		}
 	}
+	fmt.Fprintln(w)
+	mdReferences(w, res)
 	if len(v.fixes) > 0 {
-		fmt.Fprintf(w, "\n### What to change\n\n")
+		fmt.Fprintf(w, "### What to change\n\n")
 		for _, f := range v.fixes {
 			fmt.Fprintf(w, "- %s\n", mdEscape([]string{f})[0])
 		}

@@ -74,6 +74,9 @@ func textVerdict(w io.Writer, res *matrix.Results) {
 		fmt.Fprintf(tw, "  %s\t\n", strings.Join(r, "\t"))
 	}
 	tw.Flush()
+	if v.variants != "" {
+		fmt.Fprintf(w, "%s\n", v.variants)
+	}
 	var whys []string
 	for i, why := range v.whys {
 		if why != "" {

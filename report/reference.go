@@ -41,14 +41,24 @@ func refRatio(c *matrix.ReferenceCell) string {
 	return fmt.Sprintf("%s ±%.0f%%", r, iv.HalfWidth()*100)
 }
 
-// textReferences prints the reference peers' ratios beside Go's, and
-// what they say about each gap.
-func textReferences(w io.Writer, res *matrix.Results) {
-	if len(res.PeersMissing) > 0 {
-		fmt.Fprintf(w, "\nreference peers not installed: %s\n", strings.Join(res.PeersMissing, ", "))
+// references is the reference peers' table: each transport's ratio to h1
+// with Go at both ends (from the verdict) and with each reference server,
+// and a conclusion per row where the peers show one.
+type references struct {
+	missing string     // the peers not installed, "" if none
+	head    []string   // "", "", "go", then a column per server
+	rows    [][]string // scenario ("" when it repeats), transport, then ratios
+	why     []string
+}
+
+// referencesOf lays out res's reference peers; nil when it has none.
+func referencesOf(res *matrix.Results) *references {
+	if len(res.PeersMissing) == 0 && len(res.References) == 0 {
+		return nil
 	}
+	refs := &references{missing: strings.Join(res.PeersMissing, ", ")}
 	if len(res.References) == 0 {
-		return
+		return refs
 	}
 	// A scenario has one client (curl or h2load), so a row's cells are
 	// keyed by server.
@@ -71,14 +81,10 @@ func textReferences(w io.Writer, res *matrix.Results) {
 		}
 		cells[k][c.Server] = c
 	}
-	fmt.Fprintln(w, "\nreference peers: each transport over h1 with the same server and client - curl for transfers, h2load for requests (go: Go's client and server, from the verdict)")
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	head := []string{"", "", "go"}
+	refs.head = []string{"", "", "go"}
 	for _, srv := range servers {
-		head = append(head, serverLabel(srv))
+		refs.head = append(refs.head, serverLabel(srv))
 	}
-	fmt.Fprintln(tw, "  "+strings.Join(head, "\t")+"\t")
-	var why []string
 	last := ""
 	for _, k := range rows {
 		var v verdict
@@ -91,15 +97,65 @@ func textReferences(w io.Writer, res *matrix.Results) {
 		for _, srv := range servers {
 			row = append(row, refRatio(cells[k][srv]))
 		}
-		fmt.Fprintln(tw, "  "+strings.Join(row, "\t")+"\t")
+		refs.rows = append(refs.rows, row)
 		if s := refConclusion(k.scenario, k.protocol, goCell, cells[k], servers); s != "" {
-			why = append(why, s)
+			refs.why = append(refs.why, s)
 		}
 	}
+	return refs
+}
+
+// referencesTitle introduces the reference table.
+const referencesTitle = "reference peers: each transport over h1 with the same server and client - curl for transfers, h2load for requests (go: Go's client and server, from the verdict)"
+
+// textReferences prints the reference peers' ratios beside Go's, and
+// what they say about each gap.
+func textReferences(w io.Writer, res *matrix.Results) {
+	refs := referencesOf(res)
+	if refs == nil {
+		return
+	}
+	if refs.missing != "" {
+		fmt.Fprintf(w, "\nreference peers not installed: %s\n", refs.missing)
+	}
+	if len(refs.rows) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\n"+referencesTitle)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, row := range append([][]string{refs.head}, refs.rows...) {
+		fmt.Fprintln(tw, "  "+strings.Join(row, "\t")+"\t")
+	}
 	tw.Flush()
-	for _, s := range why {
+	for _, s := range refs.why {
 		fmt.Fprintln(w, "  - "+s)
 	}
+}
+
+// mdReferences writes the reference table as Markdown.
+func mdReferences(w io.Writer, res *matrix.Results) {
+	refs := referencesOf(res)
+	if refs == nil {
+		return
+	}
+	if refs.missing != "" {
+		fmt.Fprintf(w, "Reference peers not installed: %s\n\n", mdEscape([]string{refs.missing})[0])
+	}
+	if len(refs.rows) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "### Reference peers\n\n%s\n\n", mdEscape([]string{referencesTitle})[0])
+	for i, r := range append([][]string{refs.head}, refs.rows...) {
+		fmt.Fprintf(w, "| %s |\n", strings.Join(mdEscape(r), " | "))
+		if i == 0 {
+			fmt.Fprintf(w, "|---|---|%s\n", strings.Repeat("---:|", len(r)-2))
+		}
+	}
+	fmt.Fprintln(w)
+	for _, s := range refs.why {
+		fmt.Fprintf(w, "- %s\n", mdEscape([]string{s})[0])
+	}
+	fmt.Fprintln(w)
 }
 
 // refConclusion says what the peers show about one cell's gap: whether C

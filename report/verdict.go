@@ -10,10 +10,13 @@ import (
 // verdict is the first screen of a run: every scenario's transports
 // against h1, each with its interval and main cause, then each fix once.
 type verdict struct {
-	head  []string   // "", then the transports other than h1
-	rows  [][]string // the scenario, then a cell per transport
-	whys  []string   // per row: the main causes, "" if none
-	fixes []string   // each distinct fix, with the cells it applies to
+	head  []string         // "", then the transports other than h1
+	rows  [][]string       // the scenario, then a cell per transport
+	grid  [][]*matrix.Cell // per row, the cell behind each transport's text (nil: none)
+	whys  []string         // per row: the main causes, "" if none
+	fixes []string         // each distinct fix, with the cells it applies to
+	// variants explains the variant rows ("download:tuned"), "" if none.
+	variants string
 	// stable and cells count the cells with an interval within
 	// matrix.StableHalfWidth, of the cells compared with h1.
 	stable, cells int
@@ -36,15 +39,18 @@ func newVerdict(res *matrix.Results) verdict {
 	type fix struct {
 		text  string
 		cells []string
+		moved []string // the variant rows that set the fix's fields
 	}
 	var fixes []*fix
 	byText := map[string]*fix{}
 	for _, name := range res.ScenarioNames() {
 		row := []string{name}
+		var cells []*matrix.Cell
 		var whys []string
 		for _, p := range protos {
 			c := res.Cell(name, p)
 			row = append(row, v.cell(c))
+			cells = append(cells, c)
 			if c != nil && len(c.Findings) > 0 {
 				whys = append(whys, p+" "+c.Findings[0].Rule)
 			}
@@ -67,15 +73,65 @@ func newVerdict(res *matrix.Results) verdict {
 					fixes = append(fixes, byText[key])
 				}
 				byText[key].cells = append(byText[key].cells, name+"/"+p)
+				if m := movedBy(res, c, f); m != "" {
+					byText[key].moved = append(byText[key].moved, m)
+				}
 			}
 		}
 		v.rows = append(v.rows, row)
+		v.grid = append(v.grid, cells)
 		v.whys = append(v.whys, strings.Join(whys, "; "))
 	}
 	for _, f := range fixes {
-		v.fixes = append(v.fixes, fmt.Sprintf("%s [%s]", f.text, strings.Join(f.cells, ", ")))
+		line := fmt.Sprintf("%s [%s]", f.text, strings.Join(f.cells, ", "))
+		if len(f.moved) > 0 {
+			line += "; measured with " + strings.Join(f.moved, ", ")
+		}
+		v.fixes = append(v.fixes, line)
 	}
+	v.variants = variantsLine(res)
 	return v
+}
+
+// variantsLine says what the variant rows are, from the knob set that
+// made them.
+func variantsLine(res *matrix.Results) string {
+	a := res.Settings.Alongside
+	if a == nil {
+		return ""
+	}
+	var knobs []string
+	for _, k := range a.Knobs {
+		if strings.HasPrefix(k.Field, "Client.") {
+			knobs = append(knobs, k.Field+"="+k.Value)
+		}
+	}
+	return fmt.Sprintf("rows ending %s%s: the same transfer with the client knobs of %s (%s), measured in the same rounds: what the best known settings reach beside Go as shipped",
+		matrix.VariantSep, a.Name, a.Name, strings.Join(knobs, ", "))
+}
+
+// movedBy is the evidence that f's fix moves c's figure: the ratio of
+// c's variant cell, when the variant's knob set sets every field f's
+// knobs set ("download:tuned/h2c 0.27x -> 0.65x"); "" otherwise.
+func movedBy(res *matrix.Results, c *matrix.Cell, f matrix.Finding) string {
+	a := res.Settings.Alongside
+	if a == nil || len(f.Knobs) == 0 || c.VsH1 == nil {
+		return ""
+	}
+	fields := map[string]bool{}
+	for _, k := range a.Knobs {
+		fields[k.Field] = true
+	}
+	for _, k := range f.Knobs {
+		if !fields[k.Field] {
+			return ""
+		}
+	}
+	vc := res.Cell(c.Scenario+matrix.VariantSep+a.Name, c.Protocol)
+	if vc == nil || vc.VsH1 == nil {
+		return ""
+	}
+	return fmt.Sprintf("knobs %s: %s/%s %.2fx -> %.2fx", a.Name, c.Scenario, c.Protocol, c.VsH1.Ratio, vc.VsH1.Ratio)
 }
 
 // cell is one transport's verdict in a scenario: "0.26x ±4% slower",

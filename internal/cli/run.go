@@ -224,6 +224,12 @@ func (f *runFlags) prepare(fs *flagSet) (matrix.Options, error) {
 		return matrix.Options{}, err
 	}
 	opts.Knobs = applied
+	if ks.Name == matrix.GoDefault.Name && f.net == "" {
+		// As shipped -> tuned in one run: the single-stream transfers again
+		// with the tuned client (on a link, the window decides instead).
+		tuned := matrix.Tuned
+		opts.Alongside = &tuned
+	}
 	if f.asJSON {
 		if set["format"] && f.format != "json" {
 			return matrix.Options{}, usagef("--json and --format %s disagree: give one", f.format)

@@ -66,12 +66,9 @@ func TestRunQuickEndToEnd(t *testing.T) {
 	if s := res.Settings; s.Knobs.Name != "go-default" || s.Client.ReadSize != 8*units.KiB || s.Client.HTTP2.MaxReadFrameSize != 16*units.KiB {
 		t.Errorf("knobs %q: read size %v, frame %v", s.Knobs.Name, s.Client.ReadSize, s.Client.HTTP2.MaxReadFrameSize)
 	}
-	want := 0
-	for _, sc := range matrix.Scenarios {
-		want += len(transport.All)
-		if strings.HasPrefix(sc.Name, "grpc") {
-			want++ // the grpc-native column
-		}
+	want := quickCells()
+	if a := res.Settings.Alongside; a == nil || a.Name != "tuned" {
+		t.Errorf("settings.alongside %+v, want the tuned set", a)
 	}
 	if len(res.Cells) != want {
 		t.Fatalf("%d cells, want %d", len(res.Cells), want)
@@ -98,11 +95,28 @@ func TestRunQuickEndToEnd(t *testing.T) {
 			t.Errorf("%s: %v, %d bytes", name, err, len(b))
 		}
 	}
-	for _, want := range []string{"download: one big download", "headers-body", "vs h1", "1.00x"} {
+	for _, want := range []string{"download: one big download", "headers-body", "vs h1", "1.00x", "download:tuned ", "rows ending :tuned"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("table lacks %q:\n%s", want, stdout)
 		}
 	}
+}
+
+// quickCells is how many cells the default matrix has: every scenario
+// over every transport, the grpc-native column of the gRPC scenarios, and
+// the :tuned variant of download and upload (as shipped -> tuned).
+func quickCells() int {
+	n := 0
+	for _, sc := range matrix.Scenarios {
+		n += len(transport.All)
+		if strings.HasPrefix(sc.Name, "grpc") {
+			n++
+		}
+		if sc.Name == "download" || sc.Name == "upload" {
+			n += len(transport.All)
+		}
+	}
+	return n
 }
 
 // checkQuickCell checks one measured cell of a quick run: negotiated as

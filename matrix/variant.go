@@ -1,0 +1,89 @@
+package matrix
+
+import (
+	"strings"
+
+	"github.com/httpvs/httpvs/transport"
+)
+
+// VariantSep joins a scenario's name and a knob set's in a variant
+// scenario's name: "download:tuned".
+const VariantSep = ":"
+
+// Variant scenarios answer "and with the best known settings?" in the
+// same run: a single-stream transfer measured again, every transport,
+// with the client knobs of Options.Alongside instead of Options.Client's,
+// so the verdict shows Go as shipped next to what tuning reaches. Only the
+// client's knobs change (the server is one process for the whole run); a
+// variant's cells carry the set's name in Cell.Knobs and get no findings
+// (the rules read the run's settings, which are not theirs).
+
+// variantOf reports whether sc gets a variant: one big body on one stream,
+// where buffer and frame sizes decide (golang/go#47840).
+func variantOf(sc Scenario) bool {
+	return sc.kind == kindEngine && sc.Transfer() && sc.streams == 1 && sc.knobs == ""
+}
+
+// expand returns o.Scenarios with, after each scenario variantOf accepts,
+// its variant under o.Alongside; o.Scenarios alone when Alongside is nil.
+func (o Options) expand() ([]Scenario, error) {
+	if o.Alongside == nil {
+		return o.Scenarios, nil
+	}
+	cfg := o.Client
+	var knobs []Knob
+	for _, k := range o.Alongside.Knobs {
+		if strings.HasPrefix(k.Field, "Client.") {
+			knobs = append(knobs, k)
+		}
+	}
+	if err := (Setup{Client: &cfg}).Apply(knobs...); err != nil {
+		return nil, transport.WithinField("Alongside", err)
+	}
+	var out []Scenario
+	for _, sc := range o.Scenarios {
+		out = append(out, sc)
+		if variantOf(sc) {
+			out = append(out, sc.variant(o.Alongside.Name, &cfg))
+		}
+	}
+	return out, nil
+}
+
+// variant is sc measured with client (nil in results read back, where
+// only the name matters) under the knob set called set.
+func (sc Scenario) variant(set string, client *transport.ClientConfig) Scenario {
+	v := sc
+	v.Name = sc.Name + VariantSep + set
+	v.Description = sc.Description + ", client knobs " + set
+	v.knobs, v.client = set, client
+	return v
+}
+
+// Knobs is the knob set a variant scenario's client uses; "" for a
+// scenario measured with the run's own settings.
+func (sc Scenario) Knobs() string { return sc.knobs }
+
+// Base is the scenario a variant was made from: "download" for
+// "download:tuned"; sc's own name otherwise.
+func (sc Scenario) Base() string {
+	if sc.knobs == "" {
+		return sc.Name
+	}
+	return strings.TrimSuffix(sc.Name, VariantSep+sc.knobs)
+}
+
+// variantByName returns the variant scenario called name
+// ("download:tuned"), without its client configuration.
+func variantByName(name string) (Scenario, bool) {
+	base, set, ok := strings.Cut(name, VariantSep)
+	if !ok || set == "" {
+		return Scenario{}, false
+	}
+	for _, s := range Scenarios {
+		if s.Name == base && variantOf(s) {
+			return s.variant(set, nil), true
+		}
+	}
+	return Scenario{}, false
+}

@@ -1,0 +1,81 @@
+package matrix
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/httpvs/httpvs/transport"
+	"github.com/httpvs/httpvs/units"
+)
+
+// TestAlongsideMeasuresTheTunedVariant runs download and small-sequential
+// from Go as shipped with the tuned set alongside: download gets a
+// variant scenario right after it, every transport, whose client reads
+// with tuned's 256 KiB buffer while the base cells read 8 KiB at a time;
+// small-sequential gets none. Variant cells carry the set's name, pair
+// with their own h1 and get no findings.
+func TestAlongsideMeasuresTheTunedVariant(t *testing.T) {
+	client := transport.ClientConfig{}
+	if err := (Setup{Client: &client}).Apply(GoDefault.Knobs...); err != nil {
+		t.Fatal(err)
+	}
+	tuned := Tuned
+	res, err := Run(context.Background(), Options{
+		Target:    target(t, nil),
+		Protocols: []transport.Protocol{transport.H1, transport.H2C},
+		Scenarios: scenarios(t, "download,small-sequential"),
+		Repeat:    2,
+		Size:      4 * units.MiB,
+		Duration:  50 * time.Millisecond,
+		Client:    client,
+		Knobs:     GoDefault,
+		Alongside: &tuned,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"download", "download:tuned", "small-sequential"}
+	if got := res.ScenarioNames(); len(got) != len(want) || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] {
+		t.Fatalf("scenarios %v, want %v", got, want)
+	}
+	if res.Settings.Alongside == nil || res.Settings.Alongside.Name != "tuned" {
+		t.Fatalf("settings.alongside %+v", res.Settings.Alongside)
+	}
+	checkVariantCells(t, res, "download", 8*units.KiB, "")
+	checkVariantCells(t, res, "download:tuned", 256*units.KiB, "tuned")
+	sc, ok := ScenarioByName("download:tuned")
+	if !ok || sc.Base() != "download" || sc.Knobs() != "tuned" || !sc.Transfer() {
+		t.Errorf("ScenarioByName(download:tuned) = %+v, %v", sc, ok)
+	}
+	if _, err := ParseScenarios("download:tuned"); err == nil {
+		t.Error("--scenarios took a variant's name; variants follow their base scenario")
+	}
+}
+
+// checkVariantCells checks scenario name's h1 and h2c cells: two
+// repetitions of 4 MiB each read with readSize buffers, the knob set
+// named, no findings on a variant, h2c paired with its own h1.
+func checkVariantCells(t *testing.T, res *Results, name string, readSize units.Bytes, knobs string) {
+	t.Helper()
+	for _, p := range []string{"h1", "h2c"} {
+		c := res.Cell(name, p)
+		if c == nil || c.Skipped != "" || len(c.Repetitions) != 2 || c.Knobs != knobs {
+			t.Fatalf("%s/%s: %+v", name, p, c)
+		}
+		for _, r := range c.Repetitions {
+			if r.Bytes != int64(4*units.MiB) || r.Errors.Total != 0 {
+				t.Errorf("%s/%s: %d bytes, errors %v", name, p, r.Bytes, r.Errors)
+			}
+			if r.ClientReadSize != int(readSize) {
+				t.Errorf("%s/%s: client read size %d, want %d", name, p, r.ClientReadSize, readSize)
+			}
+		}
+		if knobs != "" && len(c.Findings) != 0 {
+			t.Errorf("%s/%s: a variant cell got findings %v", name, p, c.Findings)
+		}
+	}
+	if c := res.Cell(name, "h2c"); c.VsH1 == nil || c.VsH1.Pairs != 2 {
+		t.Errorf("%s/h2c: vs h1 %+v, want 2 pairs with its own h1", name, c.VsH1)
+	}
+}
