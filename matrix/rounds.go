@@ -31,10 +31,10 @@ func (sr *scenarioRun) finish() []Cell {
 }
 
 // wide returns which of sr's columns need another round (their interval
-// to h1 is wider than StableHalfWidth, they paired at least twice, and
-// have fewer than maxRounds repetitions), the widest half-width among
-// them, and whether there is any. The h1 column goes with them: rounds
-// are paired.
+// to h1 is wider than StableHalfWidth or its verdict is at an edge, they
+// paired at least twice, and have fewer than maxRounds repetitions), the
+// widest half-width among them, and whether there is any. The h1 column
+// goes with them: rounds are paired.
 func (sr *scenarioRun) wide(maxRounds int) (which []bool, widest float64, any bool) {
 	base := -1
 	for i, c := range sr.cells {
@@ -52,7 +52,7 @@ func (sr *scenarioRun) wide(maxRounds int) (which []bool, widest float64, any bo
 			continue
 		}
 		iv := ratioInterval(c, &sr.cells[base])
-		if iv.Pairs < 2 || iv.Stable() {
+		if iv.Pairs < 2 || (iv.Stable() && !atEdge(iv)) {
 			// Fewer than two pairs after the first rounds: errors or
 			// interrupts, which more rounds do not cure.
 			continue
@@ -62,6 +62,20 @@ func (sr *scenarioRun) wide(maxRounds int) (which []bool, widest float64, any bo
 	}
 	which[base] = true
 	return which, widest, any
+}
+
+// atEdge reports whether iv's verdict hangs on its last round: 1 lies
+// within the interval widened by half, but not within it narrowed by
+// half, so another run would as likely read "slower" (or "faster") as
+// "≈ h1". More rounds narrow the interval until it decides. An interval
+// within Negligible of 1 has decided: similar.
+func atEdge(iv Interval) bool {
+	if iv.Pairs < 2 || (iv.Low >= 1/(1+Negligible) && iv.High <= 1+Negligible) {
+		return false
+	}
+	half := (math.Log(iv.High) - math.Log(iv.Low)) / 2
+	d := math.Abs(math.Log(iv.Ratio))
+	return d > half/2 && d < half*3/2
 }
 
 // cost estimates a round of which's columns from the time they took so far.

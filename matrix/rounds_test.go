@@ -54,6 +54,38 @@ func TestWideCellsGetRounds(t *testing.T) {
 	}
 }
 
+// TestEdgeVerdictsGetRounds: a stable interval whose verdict hangs on
+// its last round (1 just inside or just outside it) gets more rounds; one
+// clearly away from 1, clearly around it, or within Negligible does not.
+func TestEdgeVerdictsGetRounds(t *testing.T) {
+	for _, tc := range []struct {
+		ratio, low, high float64
+		edge             bool
+	}{
+		{0.95, 0.91, 0.99, true},    // slower, its top end 1% from 1
+		{0.96, 0.90, 1.02, true},    // ≈ h1, 1 near its top end
+		{1.05, 1.01, 1.09, true},    // faster, its bottom end near 1
+		{0.70, 0.66, 0.74, false},   // clearly slower
+		{1.00, 0.93, 1.07, false},   // 1 in its middle
+		{0.99, 0.985, 1.005, false}, // within Negligible: similar
+	} {
+		iv := Interval{Ratio: tc.ratio, Low: tc.low, High: tc.high, Pairs: 8}
+		if got := atEdge(iv); got != tc.edge {
+			t.Errorf("%.2f [%.3f, %.3f]: at edge %v, want %v", tc.ratio, tc.low, tc.high, got, tc.edge)
+		}
+	}
+	// In a scenario: the stable 0.95x cell at the edge goes with h1, the
+	// stable 0.5x one does not.
+	sr := roundsOf([]string{"h1", "h2c", "h2"},
+		[]float64{100, 100, 100, 100},
+		[]float64{90, 99, 92, 98},
+		[]float64{50, 50, 51, 50})
+	which, _, any := sr.wide(8)
+	if !any || !which[0] || !which[1] || which[2] {
+		t.Fatalf("which %v, any %v: want h1 and h2c", which, any)
+	}
+}
+
 // TestBudgetStopsRounds: a round that would end after the budget does not
 // start (it would measure nothing here: a started round has no target).
 func TestBudgetStopsRounds(t *testing.T) {
