@@ -73,8 +73,13 @@ type Config struct {
 	Method string
 	// BodySize is the request body size in bytes; zero sends none.
 	BodySize units.Bytes
+	// Body, if not nil, is each request's body (a file's contents, say)
+	// instead of BodySize bytes of a pattern; BodySize must be its length.
+	Body []byte
 	// Headers adds Count headers of Len characters to each request.
 	Headers HeaderSpec
+	// Header holds more headers sent with every request, beside Headers'.
+	Header http.Header
 	// RequestTimeout bounds each request; zero means DefaultRequestTimeout.
 	RequestTimeout time.Duration
 	// MaxDuration bounds a run by count; zero means DefaultMaxDuration.
@@ -224,6 +229,8 @@ func (c Config) validate() (*url.URL, error) {
 		return nil, &UnsupportedError{Engine: c.Engine, Protocol: c.Client.Protocol}
 	case c.BodySize < 0 || c.BodySize > units.GiB:
 		return nil, transport.Fieldf("BodySize", c.BodySize, "0 to 1Gi")
+	case c.Body != nil && int64(len(c.Body)) != int64(c.BodySize):
+		return nil, transport.Fieldf("BodySize", c.BodySize, "the length of Body, %d", len(c.Body))
 	}
 	if err := c.Client.Config.Validate(); err != nil {
 		return nil, transport.WithinField("Client", err)
