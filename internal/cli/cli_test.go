@@ -149,7 +149,7 @@ func TestUsageErrors(t *testing.T) {
 		{"no-url", []string{"get"}, "want one URL"},
 		{"bad-flag", []string{"get", "http://127.0.0.1:1/1", "--bogus"}, "flag provided but not defined: -bogus"},
 		{"bad-n", []string{"get", "http://127.0.0.1:1/1", "-n", "0"}, "-n 0: want at least 1"},
-		{"bad-conns", []string{"get", "http://127.0.0.1:1/1", "-n", "2", "--conns", "3"}, "--conns 3"},
+		{"bad-conns", []string{"get", "http://127.0.0.1:1/1", "-n", "2", "--conns", "3"}, "--conns 3: want 1 to -P (2)"},
 		{"bad-size", []string{"put", "http://127.0.0.1:1/sink", "1.5g"}, "want an integer with an optional suffix"},
 		{"bad-read-size", []string{"get", "http://127.0.0.1:1/1", "--read-size", "lots"}, "want an integer"},
 		{"bad-frame", []string{"get", "http://127.0.0.1:1/1", "--h2-max-frame", "1k"}, "want 16Ki to 16777215"},
