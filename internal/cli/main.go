@@ -10,8 +10,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"strings"
+
+	"github.com/httpvs/httpvs/report"
 )
 
 // Exit codes.
@@ -60,7 +63,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	if args[0] == "--version" || args[0] == "-version" || args[0] == "-V" {
-		args[0] = "version"
+		args = append([]string{"version"}, args[1:]...)
 	}
 	for _, c := range commands {
 		if c.name == args[0] {
@@ -123,24 +126,66 @@ func finish(e *env, name string, err error) int {
 	}
 }
 
-// version returns the module version and VCS revision the binary was built from.
-func version() string {
+// buildInfo is what the binary says of itself: `httpvs version --json`.
+type buildInfo struct {
+	Version  string `json:"version"`            // module version; "(devel)" for a build from a checkout
+	Revision string `json:"revision,omitempty"` // VCS revision
+	Time     string `json:"time,omitempty"`     // VCS commit time, RFC 3339
+	Modified bool   `json:"modified"`           // built from a tree with uncommitted changes
+	Go       string `json:"go"`                 // the Go toolchain that built it
+	Platform string `json:"platform"`           // GOOS/GOARCH
+}
+
+// readBuildInfo reads runtime/debug's build information.
+func readBuildInfo() buildInfo {
+	b := buildInfo{Version: "(unknown)", Go: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH}
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
-		return "httpvs (unknown version)"
+		return b
 	}
-	v := info.Main.Version
+	b.Version, b.Go = info.Main.Version, info.GoVersion
 	for _, s := range info.Settings {
-		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-			v += " " + s.Value[:12]
+		switch s.Key {
+		case "vcs.revision":
+			b.Revision = s.Value
+		case "vcs.time":
+			b.Time = s.Value
+		case "vcs.modified":
+			b.Modified = s.Value == "true"
 		}
 	}
-	return "httpvs " + v + " " + info.GoVersion
+	return b
+}
+
+// version returns the module version, VCS revision and time, and the Go
+// version the binary was built with, on one line.
+func version() string {
+	b := readBuildInfo()
+	v := "httpvs " + b.Version
+	if b.Revision != "" {
+		v += " " + b.Revision[:min(12, len(b.Revision))]
+		if b.Modified {
+			v += "+modified"
+		}
+	}
+	if b.Time != "" {
+		v += " " + b.Time
+	}
+	return v + " " + b.Go + " " + b.Platform
 }
 
 func runVersion(_ context.Context, e *env, args []string) error {
-	if len(args) > 0 {
-		return usagef("version takes no arguments, got %q", args[0])
+	fs := newFlagSet(e, "version", "[flags]")
+	asJSON := fs.Bool("json", false, "print exactly one JSON object")
+	pos, err := fs.parse(args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("version takes no arguments, got %q", pos[0])
+	}
+	if *asJSON {
+		return report.JSON(e.stdout, readBuildInfo())
 	}
 	fmt.Fprintln(e.stdout, version())
 	return nil
