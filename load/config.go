@@ -185,6 +185,17 @@ func ParseRate(s string) (float64, error) {
 	return r * mult, nil
 }
 
+// bodyWant says what BodySize should be, or "" when it is right.
+func bodyWant(c Config) string {
+	switch {
+	case c.BodySize < 0 || c.BodySize > units.GiB:
+		return "0 to 1Gi"
+	case c.Body != nil && int64(len(c.Body)) != int64(c.BodySize):
+		return fmt.Sprintf("the length of Body, %d", len(c.Body))
+	}
+	return ""
+}
+
 // Validate reports the first field of c out of range as a
 // *transport.FieldError (client tuning under "Client."), a URL that does
 // not fit the transport as a *transport.SchemeError, and a transport the
@@ -227,10 +238,8 @@ func (c Config) validate() (*url.URL, error) {
 		return nil, transport.Fieldf("Share", c.Share, "a share with requests: %d requests leave none to part %d", c.Requests, c.Share.Index)
 	case c.NewCaller == nil && !c.Engine.Supports(c.Client.Protocol):
 		return nil, &UnsupportedError{Engine: c.Engine, Protocol: c.Client.Protocol}
-	case c.BodySize < 0 || c.BodySize > units.GiB:
-		return nil, transport.Fieldf("BodySize", c.BodySize, "0 to 1Gi")
-	case c.Body != nil && int64(len(c.Body)) != int64(c.BodySize):
-		return nil, transport.Fieldf("BodySize", c.BodySize, "the length of Body, %d", len(c.Body))
+	case bodyWant(c) != "":
+		return nil, transport.Fieldf("BodySize", c.BodySize, "%s", bodyWant(c))
 	}
 	if err := c.Client.Config.Validate(); err != nil {
 		return nil, transport.WithinField("Client", err)

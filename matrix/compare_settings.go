@@ -62,7 +62,9 @@ func knobsText(s *Settings) string {
 }
 
 func durationText(s *Settings) string {
-	d := func(sec float64) time.Duration { return time.Duration(sec * float64(time.Second)).Round(time.Millisecond) }
+	d := func(sec float64) time.Duration {
+		return time.Duration(sec * float64(time.Second)).Round(time.Millisecond)
+	}
 	return fmt.Sprintf("%v (warmup %v)", d(s.DurationSeconds), d(s.WarmupSeconds))
 }
 
