@@ -147,7 +147,7 @@ func TestUsageErrors(t *testing.T) {
 		{"h3-http", []string{"get", "http://127.0.0.1:1/1", "-p", "h3"}, "use -p h1 or h2c"},
 		{"bad-url", []string{"get", "ftp://x/1"}, "want http://host:port/path"},
 		{"no-url", []string{"get"}, "want one URL"},
-		{"bad-flag", []string{"get", "http://127.0.0.1:1/1", "--bogus"}, "flag provided but not defined: -bogus"},
+		{"bad-flag", []string{"get", "http://127.0.0.1:1/1", "--bogus"}, "unknown flag --bogus"},
 		{"bad-n", []string{"get", "http://127.0.0.1:1/1", "-n", "0"}, "-n 0: want at least 1"},
 		{"bad-conns", []string{"get", "http://127.0.0.1:1/1", "-n", "2", "--conns", "3"}, "--conns 3: want 1 to -P (2)"},
 		{"bad-size", []string{"put", "http://127.0.0.1:1/sink", "1.5g"}, "want an integer with an optional suffix"},

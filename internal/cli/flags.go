@@ -94,8 +94,11 @@ func (fs *flagSet) parse(args []string) ([]string, error) {
 				fs.help()
 				return nil, errHelp
 			}
-			if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok && fs.gone[name] != "" {
-				return nil, usagef("%s", fs.gone[name])
+			if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok {
+				if fs.gone[name] != "" {
+					return nil, usagef("%s", fs.gone[name])
+				}
+				return nil, usagef("unknown flag %s", dash(name))
 			}
 			return nil, usagef("%v", err)
 		}
