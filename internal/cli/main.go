@@ -31,14 +31,14 @@ type command struct {
 
 var commands = []command{
 	{"serve", "serve the payload over h1, h2c (one TCP port), h1-tls, h2 (TLS port) and h3 (UDP, same port)", runServe},
-	{"get", "download URL over one transport, N in parallel", runGet},
-	{"put", "upload SIZE bytes to URL over one transport, N in parallel", runPut},
+	{"get", "download URL over one transport: -n transfers, -P at a time", runGet},
+	{"put", "upload SIZE bytes (or --body @FILE) to URL over one transport: -n transfers, -P at a time", runPut},
 	{"load", "send many requests over one transport: closed loop (-c x -m) or open loop (--rate)", runLoad},
 	{"run", "run every scenario over every transport against a child server on loopback, and write a report", runRun},
 	{"compare", "compare two runs' results.json cell by cell, with significance", runCompare},
 	{"merge", "merge load --json results from several generators: counts summed, histograms merged exactly", runMerge},
 	{"tune", "search h2c, h2 and h3 download knobs for the configuration closest to h1, and print the Go to paste", runTune},
-	{"version", "print the version", runVersion},
+	{"version", "print the module version, VCS revision and time, and Go version (also httpvs --version)", runVersion},
 }
 
 // env is what a subcommand writes to.
