@@ -59,7 +59,9 @@ func newH2Pool(c *Client, cfg transport.ClientConfig) *h2Pool {
 	write(":scheme", req.URL.Scheme)
 	write(":authority", req.URL.Host)
 	write(":path", req.URL.RequestURI())
-	write("user-agent", "httpvs")
+	if _, ok := req.Header["User-Agent"]; !ok {
+		write("user-agent", "httpvs")
+	}
 	for _, k := range sortedHeaderKeys(req.Header) {
 		for _, v := range req.Header[k] {
 			write(strings.ToLower(k), v)

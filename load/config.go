@@ -73,8 +73,13 @@ type Config struct {
 	Method string
 	// BodySize is the request body size in bytes; zero sends none.
 	BodySize units.Bytes
+	// Body, if not nil, is each request's body (a file's contents, say)
+	// instead of BodySize bytes of a pattern; BodySize must be its length.
+	Body []byte
 	// Headers adds Count headers of Len characters to each request.
 	Headers HeaderSpec
+	// Header holds more headers sent with every request, beside Headers'.
+	Header http.Header
 	// RequestTimeout bounds each request; zero means DefaultRequestTimeout.
 	RequestTimeout time.Duration
 	// MaxDuration bounds a run by count; zero means DefaultMaxDuration.
@@ -180,6 +185,17 @@ func ParseRate(s string) (float64, error) {
 	return r * mult, nil
 }
 
+// bodyWant says what BodySize should be, or "" when it is right.
+func bodyWant(c Config) string {
+	switch {
+	case c.BodySize < 0 || c.BodySize > units.GiB:
+		return "0 to 1Gi"
+	case c.Body != nil && int64(len(c.Body)) != int64(c.BodySize):
+		return fmt.Sprintf("the length of Body, %d", len(c.Body))
+	}
+	return ""
+}
+
 // Validate reports the first field of c out of range as a
 // *transport.FieldError (client tuning under "Client."), a URL that does
 // not fit the transport as a *transport.SchemeError, and a transport the
@@ -222,8 +238,8 @@ func (c Config) validate() (*url.URL, error) {
 		return nil, transport.Fieldf("Share", c.Share, "a share with requests: %d requests leave none to part %d", c.Requests, c.Share.Index)
 	case c.NewCaller == nil && !c.Engine.Supports(c.Client.Protocol):
 		return nil, &UnsupportedError{Engine: c.Engine, Protocol: c.Client.Protocol}
-	case c.BodySize < 0 || c.BodySize > units.GiB:
-		return nil, transport.Fieldf("BodySize", c.BodySize, "0 to 1Gi")
+	case bodyWant(c) != "":
+		return nil, transport.Fieldf("BodySize", c.BodySize, "%s", bodyWant(c))
 	}
 	if err := c.Client.Config.Validate(); err != nil {
 		return nil, transport.WithinField("Client", err)

@@ -217,9 +217,15 @@ func (c Config) withDefaults() Config {
 // body, headers and histogram shards.
 func newRun(cfg Config, u *url.URL) *run {
 	r := &run{cfg: cfg, url: u, open: cfg.Rate > 0, byCount: cfg.Requests > 0, header: cfg.Headers.header()}
-	r.body = make([]byte, cfg.BodySize)
-	for i := range r.body {
-		r.body[i] = byte('a' + i%26)
+	for k, vs := range cfg.Header {
+		r.header[k] = append(r.header[k], vs...)
+	}
+	r.body = cfg.Body
+	if r.body == nil {
+		r.body = make([]byte, cfg.BodySize)
+		for i := range r.body {
+			r.body[i] = byte('a' + i%26)
+		}
 	}
 	for i := 0; i < min(cfg.Conns*cfg.Streams, maxShards); i++ {
 		r.shards = append(r.shards, newShard())

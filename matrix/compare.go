@@ -6,23 +6,25 @@ import (
 
 // Delta is one cell of two runs side by side.
 type Delta struct {
-	Scenario string
-	Protocol string
-	Metric   string
+	Scenario string `json:"scenario"`
+	Protocol string `json:"protocol"`
+	Metric   string `json:"metric"`
 	// Old and New are the cells' medians; zero when the cell is missing
 	// or skipped on that side.
-	Old, New float64
+	Old float64 `json:"old"`
+	New float64 `json:"new"`
 	// OldN and NewN are their completed repetitions.
-	OldN, NewN int
+	OldN int `json:"old_n"`
+	NewN int `json:"new_n"`
 	// Change is New/Old - 1: +0.10 is 10% more throughput.
-	Change float64
+	Change float64 `json:"change"`
 	// P is the Mann-Whitney U test's p-value (as benchstat computes it)
 	// that both samples come from one distribution; Significant says
 	// P < Alpha. With fewer repetitions than the test needs, Note says so.
-	P           float64
-	Alpha       float64
-	Significant bool
-	Note        string
+	P           float64 `json:"p"`
+	Alpha       float64 `json:"alpha"`
+	Significant bool    `json:"significant"`
+	Note        string  `json:"note,omitempty"`
 }
 
 // Compare pairs the cells of old and new by scenario and transport, in

@@ -51,7 +51,7 @@ func Load(w io.Writer, r load.Result) error {
 	if len(phases) > 0 {
 		p.f("  phases    %s\n", strings.Join(phases, "; "))
 	}
-	p.f("  bodies    %s received, %s sent, %s/s\n", units.Bytes(r.BytesReceived).Human(), units.Bytes(r.BytesSent).Human(), units.Bytes(int64(r.BytesPerSecond)).Human())
+	p.f("  bodies    %s received, %s sent, %s\n", units.Bytes(r.BytesReceived).Human(), units.Bytes(r.BytesSent).Human(), units.BitsPerSecond(r.BytesPerSecond*8).Human())
 	cores := 0.0
 	if r.Seconds > 0 {
 		cores = r.ClientCPUSeconds / r.Seconds

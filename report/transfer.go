@@ -45,7 +45,7 @@ func Transfer(w io.Writer, r transfer.Result) error {
 	case r.Errors.Total == int64(r.Streams):
 		p.f("client %s nothing: every transfer failed, %s\n", moved, r.Errors)
 	default:
-		p.f("client %s %d bytes in %.3f s = %s, %s\n", moved, r.Bytes, r.Seconds, units.BitsPerSecond(r.BitsPerSecond), r.Errors)
+		p.f("client %s %d bytes in %.3f s = %s, %s\n", moved, r.Bytes, r.Seconds, units.BitsPerSecond(r.BitsPerSecond).Human(), r.Errors)
 	}
 	if r.FailedBytes > 0 {
 		p.f("  failed transfers moved %d bytes before failing; not counted above\n", r.FailedBytes)
@@ -87,8 +87,8 @@ func Transfer(w io.Writer, r transfer.Result) error {
 		}
 		if len(rates) > 0 {
 			slices.Sort(rates)
-			p.f("  streams min %s, median %s, max %s\n", units.BitsPerSecond(rates[0]),
-				units.BitsPerSecond(rates[len(rates)/2]), units.BitsPerSecond(rates[len(rates)-1]))
+			p.f("  streams min %s, median %s, max %s\n", units.BitsPerSecond(rates[0]).Human(),
+				units.BitsPerSecond(rates[len(rates)/2]).Human(), units.BitsPerSecond(rates[len(rates)-1]).Human())
 		}
 		shown := 0
 		for i, s := range r.PerStream {
@@ -96,7 +96,7 @@ func Transfer(w io.Writer, r transfer.Result) error {
 				continue
 			}
 			shown++
-			line := fmt.Sprintf("%d bytes in %.3f s = %s", s.Bytes, s.Seconds, units.BitsPerSecond(s.BitsPerSecond))
+			line := fmt.Sprintf("%d bytes in %.3f s = %s", s.Bytes, s.Seconds, units.BitsPerSecond(s.BitsPerSecond).Human())
 			if s.Error != "" {
 				line += fmt.Sprintf(", %s error: %s", s.ErrorKind, s.Error)
 			}

@@ -23,7 +23,16 @@ helps, bad, docs = {}, 0, 0
 def flags_of(cmd):
     if cmd not in helps:
         out = subprocess.run([bin, cmd, "-h"], capture_output=True, text=True).stdout
-        helps[cmd] = {l.split()[0].lstrip("-") for l in out.splitlines() if l.startswith("  -")}
+        # "  -c, --conns int": every spelling on the line, up to the type
+        names = set()
+        for l in out.splitlines():
+            if not l.startswith("  -"):
+                continue
+            for tok in l.split():
+                if not tok.startswith("-"):
+                    break
+                names.add(tok.rstrip(",").lstrip("-"))
+        helps[cmd] = names
     return helps[cmd]
 for f in files:
     for doc in yaml.safe_load_all(open(f)):

@@ -46,7 +46,7 @@ func (o *outcome) finish(ctx context.Context, start time.Time) {
 	o.stream.BitsPerSecond = float64(units.Rate(units.Bytes(o.stream.Bytes), o.stream.Seconds))
 }
 
-func download(ctx context.Context, c *transport.Client, url string) (out outcome) {
+func download(ctx context.Context, c *transport.Client, url string, header http.Header) (out outcome) {
 	start := time.Now()
 	defer out.finish(ctx, start)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
@@ -54,6 +54,7 @@ func download(ctx context.Context, c *transport.Client, url string) (out outcome
 		out.fail(stats.ErrOther, err)
 		return out
 	}
+	addHeader(req, header)
 	resp, err := c.Do(req)
 	if err != nil {
 		out.fail(transport.Classify(err), fmt.Errorf("GET %s: %w", url, err))
@@ -84,15 +85,24 @@ func download(ctx context.Context, c *transport.Client, url string) (out outcome
 	return out
 }
 
-func upload(ctx context.Context, c *transport.Client, url string, size int64) (out outcome) {
+func upload(ctx context.Context, c *transport.Client, url string, p Plan) (out outcome) {
 	start := time.Now()
 	defer out.finish(ctx, start)
-	body := &patternReader{remaining: size}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPut, url, body)
+	size := int64(p.Size)
+	body := &patternReader{remaining: size, chunk: p.WriteSize}
+	if p.Body != nil {
+		body.src = io.NewSectionReader(p.Body, 0, size)
+	}
+	var r io.Reader = body
+	if p.WriteSize > 0 {
+		r = chunkWriter{body}
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPut, url, r)
 	if err != nil {
 		out.fail(stats.ErrOther, err)
 		return out
 	}
+	addHeader(req, p.Header)
 	req.ContentLength = size
 	resp, err := c.Do(req)
 	out.stream.Bytes = body.sent.Load()
@@ -138,12 +148,24 @@ var fill = func() []byte {
 	return b
 }()
 
-// patternReader yields remaining bytes of fill and counts what was read.
+// addHeader adds h to req's headers.
+func addHeader(req *http.Request, h http.Header) {
+	for k, vs := range h {
+		for _, v := range vs {
+			req.Header.Add(k, v)
+		}
+	}
+}
+
+// patternReader yields remaining bytes of src (nil: of fill), at most
+// chunk at a time when chunk is positive, and counts what was read.
 // HTTP/2 and HTTP/3 clients read request bodies in a goroutine of their own
 // that can outlive the round trip (a response before the body ends), so
 // the count is atomic.
 type patternReader struct {
 	remaining int64
+	chunk     int
+	src       io.Reader
 	sent      atomic.Int64
 }
 
@@ -152,13 +174,53 @@ func (r *patternReader) Read(p []byte) (int, error) {
 		return 0, io.EOF
 	}
 	n := len(p)
+	if r.chunk > 0 && n > r.chunk {
+		n = r.chunk
+	}
 	if int64(n) > r.remaining {
 		n = int(r.remaining)
 	}
-	n = copy(p[:n], fill)
+	if r.src != nil {
+		var err error
+		if n, err = r.src.Read(p[:n]); err != nil && err != io.EOF {
+			return n, err
+		}
+		if n == 0 {
+			return 0, io.ErrUnexpectedEOF // the file is shorter than it was
+		}
+	} else {
+		n = copy(p[:n], fill)
+	}
 	r.remaining -= int64(n)
 	r.sent.Add(int64(n))
 	return n, nil
+}
+
+// chunkWriter makes an HTTP/1.1 client, which copies a body with
+// WriteTo when it can, write it in chunks of the reader's size.
+type chunkWriter struct{ r *patternReader }
+
+func (c chunkWriter) Read(p []byte) (int, error) { return c.r.Read(p) }
+
+func (c chunkWriter) WriteTo(w io.Writer) (int64, error) {
+	buf := make([]byte, c.r.chunk)
+	var total int64
+	for {
+		n, err := io.ReadFull(c.r, buf)
+		if n > 0 {
+			m, werr := w.Write(buf[:n])
+			total += int64(m)
+			if werr != nil {
+				return total, werr
+			}
+		}
+		if err == io.EOF || err == io.ErrUnexpectedEOF && c.r.remaining <= 0 {
+			return total, nil
+		}
+		if err != nil {
+			return total, err
+		}
+	}
 }
 
 // Bounds of a /stats read: StatsTimeout normally (a first connection to a

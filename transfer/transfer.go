@@ -7,6 +7,8 @@ package transfer
 import (
 	"context"
 	"fmt"
+	"io"
+	"net/http"
 	"net/url"
 	"sync"
 	"time"
@@ -42,17 +44,32 @@ type Plan struct {
 	Direction Direction
 	// Size is each upload's body size; ignored for downloads.
 	Size units.Bytes
-	// Transfers is how many run in parallel; at least 1.
+	// Transfers is how many run; at least 1.
 	Transfers int
+	// Parallel is how many run at once, a transfer starting when another
+	// ends; zero means all of them.
+	Parallel int
 	// Conns is how many connections carry them, each transfer going to
-	// connection i mod Conns. Zero means one connection per transfer for
-	// HTTP/1.1, one connection in all for HTTP/2 and HTTP/3.
+	// connection i mod Conns. Zero means one connection per parallel
+	// transfer for HTTP/1.1, one connection in all for HTTP/2 and HTTP/3.
 	Conns int
+	// Header holds extra request headers sent with every transfer.
+	Header http.Header
+	// Body, if set, is what each upload sends: its first Size bytes;
+	// nil sends a pattern of Size bytes.
+	Body io.ReaderAt
+	// WriteSize, if positive, is the most bytes an upload hands the
+	// client at once (each Read of the body, or each Write when the
+	// client copies with WriteTo); zero leaves it to the client.
+	WriteSize int
 	// Client says the transport and its tuning; Client.MaxConnsPerHost is
 	// set by Run.
 	Client transport.ClientOptions
 	// Timeout bounds the whole run; zero means no bound besides ctx.
 	Timeout time.Duration
+	// RequestTimeout bounds each transfer, its request and body; zero
+	// means no bound besides Timeout and ctx.
+	RequestTimeout time.Duration
 	// ServerStats fetches the server's /stats before and after the run and
 	// reports the difference; a server without /stats is noted, not fatal.
 	ServerStats bool
@@ -110,8 +127,11 @@ func (p Plan) Validate() (*url.URL, error) {
 	if p.Transfers < 1 {
 		return nil, fmt.Errorf("transfers %d: want at least 1", p.Transfers)
 	}
-	if p.Conns < 0 || p.Conns > p.Transfers {
-		return nil, fmt.Errorf("connections %d: want 1 to %d (the number of transfers)", p.Conns, p.Transfers)
+	if p.Parallel < 0 || p.Parallel > p.Transfers {
+		return nil, fmt.Errorf("parallel transfers %d: want 1 to %d (the number of transfers)", p.Parallel, p.Transfers)
+	}
+	if p.Conns < 0 || p.Conns > p.parallel() {
+		return nil, fmt.Errorf("connections %d: want 1 to %d (the transfers at once)", p.Conns, p.parallel())
 	}
 	if p.Direction == Upload && p.Size < 0 {
 		return nil, fmt.Errorf("upload size %d is negative", p.Size)
@@ -179,17 +199,14 @@ func Run(ctx context.Context, p Plan) (Result, error) {
 
 	var wg sync.WaitGroup
 	outcomes := make([]outcome, p.Transfers)
+	slots := make(chan struct{}, p.parallel())
 	start := time.Now()
 	for i := 0; i < p.Transfers; i++ {
+		slots <- struct{}{}
 		wg.Add(1)
 		go func(i int) {
-			defer wg.Done()
-			c := clients[i%conns]
-			if p.Direction == Upload {
-				outcomes[i] = upload(ctx, c, p.URL, int64(p.Size))
-			} else {
-				outcomes[i] = download(ctx, c, p.URL)
-			}
+			defer func() { <-slots; wg.Done() }()
+			outcomes[i] = p.one(ctx, clients[i%conns])
 		}(i)
 	}
 	wg.Wait()
@@ -244,6 +261,34 @@ func Run(ctx context.Context, p Plan) (Result, error) {
 	return res, nil
 }
 
+// parallel returns how many transfers run at once.
+func (p Plan) parallel() int {
+	if p.Parallel > 0 {
+		return p.Parallel
+	}
+	return p.Transfers
+}
+
+// one runs one transfer over c, bounded by RequestTimeout.
+func (p Plan) one(ctx context.Context, c *transport.Client) outcome {
+	rctx := ctx
+	if p.RequestTimeout > 0 {
+		var cancel context.CancelFunc
+		rctx, cancel = context.WithTimeout(ctx, p.RequestTimeout)
+		defer cancel()
+	}
+	var out outcome
+	if p.Direction == Upload {
+		out = upload(rctx, c, p.URL, p)
+	} else {
+		out = download(rctx, c, p.URL, p.Header)
+	}
+	// A transfer cut off by its own timeout failed; one cut off by the
+	// run's end was interrupted.
+	out.cutOff = out.failed && ctx.Err() != nil
+	return out
+}
+
 // clients opens the plan's clients, one connection each: Conns of them, or
 // by default one per transfer over HTTP/1.1 and one in all otherwise.
 func (p Plan) clients() ([]*transport.Client, error) {
@@ -251,7 +296,7 @@ func (p Plan) clients() ([]*transport.Client, error) {
 	if conns == 0 {
 		conns = 1
 		if p.Client.Protocol.Version() == 1 {
-			conns = p.Transfers
+			conns = p.parallel()
 		}
 	}
 	clients := make([]*transport.Client, conns)

@@ -147,5 +147,22 @@ func (r BitsPerSecond) String() string {
 	return strconv.FormatFloat(f, 'f', 0, 64) + " bit/s"
 }
 
+// Human prints r as httpvs prints every throughput: decimal bytes per
+// second, with bits per second beside, "1.23 GB/s (9.84 Gbit/s)". Both are
+// powers of 1000 (1 GB/s = 10^9 bytes/s = 8 Gbit/s), as network tools
+// and storage vendors count; sizes typed by users may still be binary.
+func (r BitsPerSecond) Human() string {
+	f := float64(r) / 8
+	for _, u := range []struct {
+		name string
+		mult float64
+	}{{"TB/s", 1e12}, {"GB/s", 1e9}, {"MB/s", 1e6}, {"kB/s", 1e3}} {
+		if f >= u.mult {
+			return strconv.FormatFloat(f/u.mult, 'f', 2, 64) + " " + u.name + " (" + r.String() + ")"
+		}
+	}
+	return strconv.FormatFloat(f, 'f', 0, 64) + " B/s (" + r.String() + ")"
+}
+
 // GBps returns r in gigabytes (10^9 bytes) per second.
 func (r BitsPerSecond) GBps() float64 { return float64(r) / 8e9 }

@@ -123,3 +123,20 @@ func FuzzParseBytes(f *testing.F) {
 		}
 	})
 }
+
+func TestBitsPerSecondHuman(t *testing.T) {
+	for _, tt := range []struct {
+		bps  BitsPerSecond
+		want string
+	}{
+		{9.84e9, "1.23 GB/s (9.84 Gbit/s)"},
+		{8e6, "1.00 MB/s (8.00 Mbit/s)"},
+		{1.6e9, "200.00 MB/s (1.60 Gbit/s)"},
+		{80, "10 B/s (80 bit/s)"},
+		{0, "0 B/s (0 bit/s)"},
+	} {
+		if got := tt.bps.Human(); got != tt.want {
+			t.Errorf("BitsPerSecond(%g).Human() = %q, want %q", float64(tt.bps), got, tt.want)
+		}
+	}
+}

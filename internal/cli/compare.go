@@ -4,14 +4,27 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/report"
 )
 
+// comparedJSON is what compare --json prints.
+type comparedJSON struct {
+	Old             string               `json:"old"` // the files compared
+	New             string               `json:"new"`
+	SettingsDiffer  []matrix.SettingDiff `json:"settings_differ"` // groups of settings the runs did not share
+	Partial         []string             `json:"partial"`         // the files holding partial runs
+	Cells           []matrix.Delta       `json:"cells"`
+	NotTested       matrix.Untested      `json:"not_tested"`
+	NotTestedReason string               `json:"not_tested_reason,omitempty"` // the text output's one line
+}
+
 // runCompare prints per-cell deltas between two results.json files.
 func runCompare(_ context.Context, e *env, args []string) error {
-	fs := newFlagSet(e, "compare", "old/results.json new/results.json")
+	fs := newFlagSet(e, "compare", "old/results.json new/results.json [flags]")
+	asJSON := fs.Bool("json", false, "print exactly one JSON object: the cells side by side, the settings that differ, the cells not tested")
 	pos, err := fs.parse(args)
 	if err != nil {
 		return err
@@ -31,10 +44,36 @@ func runCompare(_ context.Context, e *env, args []string) error {
 			return usagef("%s: %v", path, err)
 		}
 	}
+	out := comparedJSON{Old: pos[0], New: pos[1]}
+	out.SettingsDiffer = matrix.DiffSettings(runs[0], runs[1])
+	out.Partial = []string{}
 	for i, r := range runs {
 		if r.Partial {
+			out.Partial = append(out.Partial, pos[i])
 			fmt.Fprintf(e.stderr, "httpvs compare: note: %s is a partial run (%s)\n", pos[i], r.PartialReason)
 		}
 	}
-	return report.Deltas(e.stdout, matrix.Compare(runs[0], runs[1]))
+	if len(out.SettingsDiffer) > 0 {
+		var parts []string
+		for _, d := range out.SettingsDiffer {
+			parts = append(parts, fmt.Sprintf("%s %s vs %s", d.Group, orNone(d.Old), orNone(d.New)))
+		}
+		fmt.Fprintf(e.stderr, "httpvs compare: warning: the runs used different settings, so a change may come from them rather than the code: %s\n", strings.Join(parts, "; "))
+	}
+	ds := matrix.Compare(runs[0], runs[1])
+	if !*asJSON {
+		return report.Deltas(e.stdout, ds)
+	}
+	out.Cells, out.NotTested, out.NotTestedReason = ds, matrix.CountUntested(ds), report.UntestedLine(ds)
+	if out.SettingsDiffer == nil {
+		out.SettingsDiffer = []matrix.SettingDiff{}
+	}
+	return report.JSON(e.stdout, out)
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
 }

@@ -22,6 +22,12 @@ type flagSet struct {
 	// *transport.FieldError ("Conns", "Client.ReadSize") to this command's
 	// flags, so that an error names what the user typed.
 	fields map[string]string
+	// aliases maps a flag's other spellings to its primary name (-c and
+	// --conns); zeroOK names the flags that may be given as 0; gone maps
+	// a flag this command refuses to the line that names its successor.
+	aliases map[string]string
+	zeroOK  map[string]bool
+	gone    map[string]string
 }
 
 // field records that flag sets the library field at path.
@@ -73,9 +79,7 @@ func newFlagSet(e *env, name, synopsis string) *flagSet {
 	fs.Usage = func() {}
 	fs.help = func() {
 		fmt.Fprintf(e.stdout, "usage: httpvs %s %s\n\nflags:\n", name, synopsis)
-		fs.SetOutput(e.stdout)
-		fs.PrintDefaults()
-		fs.SetOutput(io.Discard)
+		fs.printHelp(e.stdout)
 	}
 	return fs
 }
@@ -90,15 +94,21 @@ func (fs *flagSet) parse(args []string) ([]string, error) {
 				fs.help()
 				return nil, errHelp
 			}
+			if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok {
+				if fs.gone[name] != "" {
+					return nil, usagef("%s", fs.gone[name])
+				}
+				return nil, usagef("unknown flag %s", dash(name))
+			}
 			return nil, usagef("%v", err)
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {
-			return positional, nil
+			return positional, fs.checkValues()
 		}
 		// flag stops at "--": everything after it is positional.
 		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
-			return append(positional, rest...), nil
+			return append(positional, rest...), fs.checkValues()
 		}
 		positional = append(positional, rest[0])
 		args = rest[1:]
@@ -178,8 +188,9 @@ type targetFlags struct {
 func (t *targetFlags) register(fs *flagSet) {
 	t.fs = fs
 	fs.StringVar(&t.proto, "p", "", "transport: h1, h2c, h1-tls, h2 or h3 (default h1 for http://, h2 for https://)")
+	fs.alias("p", "protocol")
 	fs.BoolVar(&t.insecure, "k", false, "skip TLS certificate verification (as curl -k)")
-	fs.BoolVar(&t.insecure, "insecure", false, "same as -k")
+	fs.alias("k", "insecure")
 	fs.StringVar(&t.cacert, "cacert", "", "trust the PEM certificates in `file` (httpvs serve --write-cert writes one)")
 }
 

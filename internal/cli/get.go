@@ -9,67 +9,89 @@ import (
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/transfer"
 	"github.com/httpvs/httpvs/transport"
+	"github.com/httpvs/httpvs/units"
 )
 
 // transferFlags are the flags get and put share.
 type transferFlags struct {
-	target   targetFlags
-	n, conns int
-	json     bool
-	timeout  time.Duration
-	noStats  bool
-	profile  string
-	cfg      transport.ClientConfig
+	target             targetFlags
+	n, parallel, conns int
+	json               bool
+	timeout            time.Duration
+	noStats            bool
+	profile            string
+	header             headerFlag
+	body               bodyFlag    // put only
+	writeSize          units.Bytes // put only
+	cfg                transport.ClientConfig
+	set                map[string]bool // the flags given
 }
 
-func (f *transferFlags) register(fs *flagSet) {
+func (f *transferFlags) register(fs *flagSet, upload bool) {
 	f.target.register(fs)
-	fs.IntVar(&f.n, "n", 1, "parallel transfers: h1 opens one connection each, h2c/h2/h3 one stream each on one connection")
-	fs.IntVar(&f.conns, "conns", 0, "spread the transfers over this many connections (default: see -n)")
+	fs.IntVar(&f.n, "n", 1, "transfers to run, each one request (default -P, or 1)")
+	fs.alias("n", "requests")
+	fs.IntVar(&f.parallel, "P", 0, "transfers at once, a new one starting when one ends: h1 opens a connection for each, h2c/h2/h3 a stream each on one connection (default -n: all at once)")
+	fs.alias("P", "parallel")
+	fs.IntVar(&f.conns, "c", 0, "spread the transfers over this many connections, 1 to -P (default: one per transfer at once for h1, 1 for h2c/h2/h3)")
+	fs.alias("c", "conns")
 	fs.BoolVar(&f.json, "json", false, "print exactly one JSON object")
-	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "bound on the whole run")
+	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "bound on each transfer (its request and whole body)")
 	fs.BoolVar(&f.noStats, "no-server-stats", false, "do not read the server's /stats before and after")
 	fs.StringVar(&f.profile, "profile", "", "write CPU and heap profiles of the client, and of the server if it is httpvs serve --profiling on http://, to `dir`")
+	headerFlags(fs, &f.header)
+	if upload {
+		fs.Var(&f.body, "body", "what each transfer uploads: `SIZE` bytes of a pattern (as the SIZE argument), or @FILE, a file's contents (as curl)")
+		fs.Var(&f.writeSize, "write-size", "most bytes the client hands its connection at once, the upload's write chunk `size` (default: the client's own, up to 256Ki)")
+	}
 	clientFlags(fs, &f.cfg)
 }
 
 // plan checks the flags against rawURL and builds a transfer plan.
-func (f *transferFlags) plan(rawURL string) (transfer.Plan, error) {
+func (f *transferFlags) plan(fs *flagSet, rawURL string) (transfer.Plan, error) {
+	f.set = fs.given()
 	opts, err := f.target.options(rawURL, f.cfg)
 	if err != nil {
 		return transfer.Plan{}, err
 	}
-	p := opts.Protocol
-	if f.n < 1 {
-		return transfer.Plan{}, usagef("-n %d: want at least 1", f.n)
+	switch {
+	case !f.set["P"]:
+		f.parallel = f.n
+	case !f.set["n"]:
+		f.n = f.parallel
+	case f.parallel > f.n:
+		return transfer.Plan{}, usagef("%s %d: want 1 to -n (%d): more at once than there are transfers", fs.typed("P"), f.parallel, f.n)
 	}
-	if f.conns < 0 || f.conns > f.n {
-		return transfer.Plan{}, usagef("--conns %d: want 1 to -n (%d)", f.conns, f.n)
+	if f.writeSize > units.GiB {
+		return transfer.Plan{}, usagef("--write-size %v: want 1 byte to 1Gi", f.writeSize)
 	}
-	if f.timeout <= 0 {
-		return transfer.Plan{}, usagef("--timeout %v: want a positive duration, e.g. 30s", f.timeout)
+	if f.conns > f.parallel {
+		return transfer.Plan{}, usagef("%s %d: want 1 to -P (%d), the transfers at once", fs.typed("c"), f.conns, f.parallel)
 	}
 	conns := f.conns
-	if conns == 0 && p.Version() == 1 {
-		conns = f.n
+	if conns == 0 && opts.Protocol.Version() == 1 {
+		conns = f.parallel
 	}
 	if lim := fdlimit.Limit(); lim > 0 && conns+fdlimit.Reserve > lim {
-		return transfer.Plan{}, usagef("%d connections need more file descriptors than the limit of %d allows; raise it (ulimit -n) or use fewer connections (--conns)", conns, lim)
+		return transfer.Plan{}, usagef("%d connections need more file descriptors than the limit of %d allows; raise it (ulimit -n) or use fewer connections (-c)", conns, lim)
 	}
 	return transfer.Plan{
-		URL:         rawURL,
-		Transfers:   f.n,
-		Conns:       f.conns,
-		Client:      opts,
-		Timeout:     f.timeout,
-		ServerStats: !f.noStats,
+		URL:            rawURL,
+		Transfers:      f.n,
+		Parallel:       f.parallel,
+		Conns:          f.conns,
+		Client:         opts,
+		RequestTimeout: f.timeout,
+		Header:         f.header.h,
+		WriteSize:      int(f.writeSize),
+		ServerStats:    !f.noStats,
 	}, nil
 }
 
 func runGet(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "get", "URL [flags]")
 	var f transferFlags
-	f.register(fs)
+	f.register(fs, false)
 	pos, err := fs.parse(args)
 	if err != nil {
 		return err
@@ -77,7 +99,7 @@ func runGet(ctx context.Context, e *env, args []string) error {
 	if len(pos) != 1 {
 		return usagef("want one URL, e.g. httpvs get http://127.0.0.1:8080/10g; got %d arguments", len(pos))
 	}
-	plan, err := f.plan(pos[0])
+	plan, err := f.plan(fs, pos[0])
 	if err != nil {
 		return err
 	}
@@ -85,25 +107,38 @@ func runGet(ctx context.Context, e *env, args []string) error {
 }
 
 func runPut(ctx context.Context, e *env, args []string) error {
-	fs := newFlagSet(e, "put", "URL SIZE [flags]")
+	fs := newFlagSet(e, "put", "URL SIZE [flags], or URL --body SIZE|@FILE [flags]")
 	var f transferFlags
-	f.register(fs)
+	f.register(fs, true)
 	pos, err := fs.parse(args)
 	if err != nil {
 		return err
 	}
-	if len(pos) != 2 {
-		return usagef("want a URL and a size, e.g. httpvs put http://127.0.0.1:8080/sink 1g; got %d arguments", len(pos))
+	bodyGiven := fs.given()["body"]
+	switch {
+	case len(pos) == 2 && bodyGiven:
+		return usagef("the size is given twice, as SIZE and as --body: give one")
+	case len(pos) == 1 && bodyGiven:
+	case len(pos) != 2:
+		return usagef("want a URL and a size, e.g. httpvs put http://127.0.0.1:8080/sink 1g, or a URL and --body @FILE; got %d arguments", len(pos))
+	default:
+		if f.body.size, err = parseSizeArg("SIZE", pos[1]); err != nil {
+			return err
+		}
 	}
-	size, err := parseSizeArg("SIZE", pos[1])
+	plan, err := f.plan(fs, pos[0])
 	if err != nil {
 		return err
 	}
-	plan, err := f.plan(pos[0])
-	if err != nil {
-		return err
+	plan.Direction, plan.Size = transfer.Upload, f.body.size
+	if f.body.file != "" {
+		file, size, err := f.body.open()
+		if err != nil {
+			return err
+		}
+		defer file.Close()
+		plan.Body, plan.Size = file, size
 	}
-	plan.Direction, plan.Size = transfer.Upload, size
 	return runTransfer(ctx, e, &f, plan)
 }
 
@@ -154,8 +189,8 @@ func failureLine(res transfer.Result, plan transfer.Plan) string {
 		hint = "; for a self-signed certificate pass -k, or --cacert FILE (httpvs serve --write-cert FILE)"
 	case res.Errors.Protocol > 0:
 		hint = fmt.Sprintf("; the server does not speak %s there: try another -p", plan.Client.Protocol)
-	case res.Errors.Timeout > 0 && res.Interrupted:
-		hint = fmt.Sprintf("; the run hit --timeout %v", plan.Timeout)
+	case res.Errors.Timeout > 0:
+		hint = fmt.Sprintf("; a transfer that takes longer than --timeout %v fails", plan.RequestTimeout)
 	}
 	return fmt.Sprintf("%s of %d transfers failed: %s%s", res.Errors.String(), res.Streams, res.FirstError, hint)
 }

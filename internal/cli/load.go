@@ -23,7 +23,8 @@ type loadFlags struct {
 	duration, warmup, timeout     time.Duration
 	rate, method, headers, engine string
 	startAt, share                string
-	body                          units.Bytes
+	body                          bodyFlag
+	header                        headerFlag
 	asJSON                        bool
 	cpuProfile, profileDir        string
 }
@@ -31,14 +32,19 @@ type loadFlags struct {
 func (f *loadFlags) register(fs *flagSet) {
 	f.target.register(fs)
 	fs.IntVar(&f.conns, "c", 10, "connections")
+	fs.alias("c", "conns")
 	fs.IntVar(&f.streams, "m", 1, "concurrent requests per connection (h2c, h2, h3 only)")
-	fs.Int64Var(&f.requests, "n", 0, "measured requests; 0 runs for -d instead")
-	fs.DurationVar(&f.duration, "d", load.DefaultDuration, "measured duration, when -n is 0")
-	fs.DurationVar(&f.warmup, "warmup", 0, "unmeasured run-in before measuring")
+	fs.alias("m", "streams")
+	fs.Int64Var(&f.requests, "n", 0, "measured requests (default: as many as -d allows)")
+	fs.alias("n", "requests")
+	fs.DurationVar(&f.duration, "d", load.DefaultDuration, "measured duration, when -n is not given")
+	fs.alias("d", "duration")
+	fs.DurationVar(&f.warmup, "warmup", 0, "unmeasured run-in before measuring; 0 for none")
 	fs.StringVar(&f.rate, "rate", "", "open loop at this many requests/s (1000, 2.5k); latency from intended send times")
 	fs.StringVar(&f.method, "method", "GET", "request method")
-	fs.Var(&f.body, "body", "request body `size` (use with --method POST and /echo or /sink)")
-	fs.StringVar(&f.headers, "headers", "", "add N headers of LEN characters, as `N:LEN` (seed 004: 100:100)")
+	fs.Var(&f.body, "body", "request body: `SIZE` bytes of a pattern, or @FILE, a file's contents (as curl; use with --method POST and /echo or /sink) (default none)")
+	headerFlags(fs, &f.header)
+	fs.StringVar(&f.headers, "headers", "", "add N generated headers of LEN characters, as `N:LEN` (seed 004: 100:100)")
 	fs.BoolVar(&f.asJSON, "json", false, "print exactly one JSON object")
 	fs.DurationVar(&f.timeout, "timeout", load.DefaultRequestTimeout, "bound on each request")
 	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of this process during the run to `file`")
@@ -47,6 +53,7 @@ func (f *loadFlags) register(fs *flagSet) {
 	fs.StringVar(&f.share, "share", "", "run part `I/N` of --rate and -n, e.g. 0/3: N generators (a Kubernetes Indexed Job) share one load; merge their results with httpvs merge")
 	fs.StringVar(&f.engine, "engine", "auto", "client: std (net/http, quic-go), fast (lean h1/h2 client), or auto (fast, std for h3)")
 	clientFlags(fs, &f.client)
+	fs.allowZero("warmup")
 	for field, flag := range map[string]string{"Conns": "c", "Streams": "m", "Requests": "n", "Duration": "d",
 		"Warmup": "warmup", "RequestTimeout": "timeout", "BodySize": "body", "Share": "share", "Rate": "rate"} {
 		fs.field(field, flag)
@@ -59,15 +66,16 @@ func (f *loadFlags) config(fs *flagSet, rawURL string) (load.Config, error) {
 	if err != nil {
 		return load.Config{}, err
 	}
-	if f.duration <= 0 {
-		return load.Config{}, usagef("-d %v: want a positive duration", f.duration)
-	}
-	if f.timeout <= 0 {
-		return load.Config{}, usagef("--timeout %v: want a positive duration", f.timeout)
-	}
 	lc := load.Config{
 		URL: rawURL, Conns: f.conns, Streams: f.streams, Requests: f.requests, Duration: f.duration,
-		Warmup: f.warmup, Method: f.method, BodySize: f.body, RequestTimeout: f.timeout, Client: opts,
+		Warmup: f.warmup, Method: f.method, BodySize: f.body.size, RequestTimeout: f.timeout, Client: opts,
+		Header: f.header.h,
+	}
+	if f.body.file != "" {
+		if lc.Body, err = f.body.read(); err != nil {
+			return load.Config{}, err
+		}
+		lc.BodySize = units.Bytes(len(lc.Body))
 	}
 	if f.engine == "auto" {
 		lc.Engine = load.Fast.For(opts.Protocol)

@@ -10,8 +10,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"strings"
+
+	"github.com/httpvs/httpvs/report"
 )
 
 // Exit codes.
@@ -28,14 +31,14 @@ type command struct {
 
 var commands = []command{
 	{"serve", "serve the payload over h1, h2c (one TCP port), h1-tls, h2 (TLS port) and h3 (UDP, same port)", runServe},
-	{"get", "download URL over one transport, N in parallel", runGet},
-	{"put", "upload SIZE bytes to URL over one transport, N in parallel", runPut},
+	{"get", "download URL over one transport: -n transfers, -P at a time", runGet},
+	{"put", "upload SIZE bytes (or --body @FILE) to URL over one transport: -n transfers, -P at a time", runPut},
 	{"load", "send many requests over one transport: closed loop (-c x -m) or open loop (--rate)", runLoad},
 	{"run", "run every scenario over every transport against a child server on loopback, and write a report", runRun},
 	{"compare", "compare two runs' results.json cell by cell, with significance", runCompare},
 	{"merge", "merge load --json results from several generators: counts summed, histograms merged exactly", runMerge},
 	{"tune", "search h2c, h2 and h3 download knobs for the configuration closest to h1, and print the Go to paste", runTune},
-	{"version", "print the version", runVersion},
+	{"version", "print the module version, VCS revision and time, and Go version (also httpvs --version)", runVersion},
 }
 
 // env is what a subcommand writes to.
@@ -60,7 +63,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	if args[0] == "--version" || args[0] == "-version" || args[0] == "-V" {
-		args[0] = "version"
+		args = append([]string{"version"}, args[1:]...)
 	}
 	for _, c := range commands {
 		if c.name == args[0] {
@@ -123,24 +126,66 @@ func finish(e *env, name string, err error) int {
 	}
 }
 
-// version returns the module version and VCS revision the binary was built from.
-func version() string {
+// buildInfo is what the binary says of itself: `httpvs version --json`.
+type buildInfo struct {
+	Version  string `json:"version"`            // module version; "(devel)" for a build from a checkout
+	Revision string `json:"revision,omitempty"` // VCS revision
+	Time     string `json:"time,omitempty"`     // VCS commit time, RFC 3339
+	Modified bool   `json:"modified"`           // built from a tree with uncommitted changes
+	Go       string `json:"go"`                 // the Go toolchain that built it
+	Platform string `json:"platform"`           // GOOS/GOARCH
+}
+
+// readBuildInfo reads runtime/debug's build information.
+func readBuildInfo() buildInfo {
+	b := buildInfo{Version: "(unknown)", Go: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH}
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
-		return "httpvs (unknown version)"
+		return b
 	}
-	v := info.Main.Version
+	b.Version, b.Go = info.Main.Version, info.GoVersion
 	for _, s := range info.Settings {
-		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-			v += " " + s.Value[:12]
+		switch s.Key {
+		case "vcs.revision":
+			b.Revision = s.Value
+		case "vcs.time":
+			b.Time = s.Value
+		case "vcs.modified":
+			b.Modified = s.Value == "true"
 		}
 	}
-	return "httpvs " + v + " " + info.GoVersion
+	return b
+}
+
+// version returns the module version, VCS revision and time, and the Go
+// version the binary was built with, on one line.
+func version() string {
+	b := readBuildInfo()
+	v := "httpvs " + b.Version
+	if b.Revision != "" {
+		v += " " + b.Revision[:min(12, len(b.Revision))]
+		if b.Modified {
+			v += "+modified"
+		}
+	}
+	if b.Time != "" {
+		v += " " + b.Time
+	}
+	return v + " " + b.Go + " " + b.Platform
 }
 
 func runVersion(_ context.Context, e *env, args []string) error {
-	if len(args) > 0 {
-		return usagef("version takes no arguments, got %q", args[0])
+	fs := newFlagSet(e, "version", "[flags]")
+	asJSON := fs.Bool("json", false, "print exactly one JSON object")
+	pos, err := fs.parse(args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("version takes no arguments, got %q", pos[0])
+	}
+	if *asJSON {
+		return report.JSON(e.stdout, readBuildInfo())
 	}
 	fmt.Fprintln(e.stdout, version())
 	return nil

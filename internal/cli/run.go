@@ -65,7 +65,8 @@ func (f *runFlags) register(fs *flagSet) {
 	fs.Var(&f.size, "size", "fixed total body `size` of transfer cells, split across their streams (default: sized per transport to take --duration)")
 	fs.DurationVar(&f.duration, "duration", matrix.DefaultDuration, "measured time of each load repetition, and the time transfers are sized to take (200ms with --net)")
 	fs.DurationVar(&f.warmup, "warmup", 0, "unmeasured time before each load repetition (default --duration/4)")
-	fs.DurationVar(&f.timeout, "timeout", matrix.DefaultTimeout, "bound on each repetition")
+	fs.DurationVar(&f.timeout, "rep-timeout", matrix.DefaultTimeout, "bound on each repetition of a cell")
+	fs.renamed("timeout", "--timeout bounds one request in get, put and load; run's bound on each repetition is --rep-timeout")
 	fs.IntVar(&f.repeat, "repeat", matrix.DefaultRepeat, "rounds every cell gets: the report shows their median and min..max (3 with --net)")
 	fs.IntVar(&f.maxRepeat, "max-repeat", defaultMaxRepeat, "most rounds a cell gets: rounds are added while a cell's interval to h1 is wider than ±10% (default: --repeat when that is given, with --quick and with --net)")
 	fs.DurationVar(&f.budget, "budget", defaultBudget, "added rounds start only if they end within this `time` of the run's start; 0: --max-repeat alone bounds them")
@@ -81,13 +82,14 @@ func (f *runFlags) register(fs *flagSet) {
 	fs.StringVar(&f.tlsTarget, "tls-target", "", "measure this server's h1-tls, h2 and h3: base `URL` https://host:port")
 	fs.StringVar(&f.grpcTarget, "grpc-target", "", "with --target or --tls-target: `host:port` of the server's native gRPC Bookstore (httpvs serve --grpc-listen) for the grpc-native column")
 	fs.BoolVar(&f.insecure, "k", false, "with --tls-target: skip certificate verification")
-	fs.BoolVar(&f.insecure, "insecure", false, "same as -k")
+	fs.alias("k", "insecure")
 	fs.StringVar(&f.cacert, "cacert", "", "with --tls-target: trust the PEM certificates in `file`")
 	fs.StringVar(&f.knobs, "knobs", defaultKnobs, knobsUsage)
 	fs.StringVar(&f.net, "net", "", netFlagUsage())
 	fs.StringVar(&f.peers, "peers", "", "reference peers to measure beside Go: auto (every one installed) or a `list` of "+peers.Names()+"; curl plays the transfers and h2load the small requests against each server and against Go's")
 	clientFlags(fs, &f.client)
 	serverFlags(fs, "server-", &f.server)
+	fs.allowZero("warmup", "budget")
 }
 
 // runRun runs the matrix: scenarios x transports, against a child
@@ -107,6 +109,9 @@ func runRun(ctx context.Context, e *env, args []string) error {
 	}
 	opts, err := f.prepare(fs)
 	if err != nil {
+		return err
+	}
+	if err := checkOut(f.out, f.noFiles); err != nil {
 		return err
 	}
 	if err := f.checkNet(); err != nil {
@@ -314,8 +319,6 @@ func (f *runFlags) options(fs *flagSet, set map[string]bool) (matrix.Options, er
 	switch {
 	case f.warmup < 0:
 		return matrix.Options{}, usagef("--warmup %v: want zero or more", f.warmup)
-	case f.timeout <= 0:
-		return matrix.Options{}, usagef("--timeout %v: want a positive duration", f.timeout)
 	case f.size < 0:
 		return matrix.Options{}, usagef("--size must not be negative")
 	case f.grpcTarget != "" && f.target == "" && f.tlsTarget == "":

@@ -88,6 +88,23 @@ func failedCells(res *matrix.Results) (n int, first string) {
 	return n, first
 }
 
+// checkOut makes sure, before any measuring, that run can write its
+// results under dir (creating it if need be); noFiles skips the check.
+func checkOut(dir string, noFiles bool) error {
+	if noFiles {
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return usagef("--out %s: cannot create it: %v", dir, unwrapPath(err))
+	}
+	probe, err := os.CreateTemp(dir, ".httpvs-write-check-*")
+	if err != nil {
+		return usagef("--out %s: cannot write there: %v", dir, unwrapPath(err))
+	}
+	probe.Close()
+	return os.Remove(probe.Name())
+}
+
 // writeResults writes results.json and the reports to a new directory
 // under parent, named by the run's start time.
 func writeResults(parent string, res *matrix.Results) (string, error) {

@@ -185,7 +185,7 @@ func TestRunBadInput(t *testing.T) {
 		{"scenario", []string{"run", "--scenarios", "download,frob"}, `unknown scenario "frob": want all or a comma-separated list of download, download-parallel-10`},
 		{"protocol", []string{"run", "--protocols", "h1,h4"}, "want one of h1, h2c, h1-tls, h2, h3"},
 		{"format", []string{"run", "--format", "xml"}, "want text, markdown, json or benchstat"},
-		{"repeat", []string{"run", "--repeat", "0"}, "--repeat 0: want 1 to 100"},
+		{"repeat", []string{"run", "--repeat", "0"}, "--repeat 0: want at least 1"},
 		{"max-repeat", []string{"run", "--repeat", "5", "--max-repeat", "4"}, "--max-repeat 4: want --repeat (5) to 100"},
 		{"budget", []string{"run", "--budget", "-1s"}, "--budget -1s: want zero (no bound) or more"},
 		{"peers", []string{"run", "--peers", "h2o,apache"}, `--peers: unknown peer "apache": want one of h2o, nginx`},

@@ -46,6 +46,8 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	child := fs.Bool("child", false, "run as httpvs run's server: print one JSON line with the URLs and certificate instead of the banner, and exit when stdin closes")
 	var cfg transport.ServerConfig
 	serverFlags(fs, "", &cfg)
+	fs.alias("v", "verbose")
+	fs.allowZero("max-conns")
 	pos, err := fs.parse(args)
 	if err != nil {
 		return err

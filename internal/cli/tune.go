@@ -98,7 +98,7 @@ func printTune(w io.Writer, rep *tune.Report) error {
 	for _, r := range rep.Results {
 		s := r.Best
 		fmt.Fprintf(w, "\n%s: Go's defaults %.2fx h1 (%s), best found %.2fx h1 (%s), %d trials\n", r.Protocol,
-			r.DefaultRatioToH1, units.BitsPerSecond(r.DefaultBytesPerSecond*8), r.RatioToH1, units.BitsPerSecond(r.BestBytesPerSecond*8), r.Trials)
+			r.DefaultRatioToH1, units.BitsPerSecond(r.DefaultBytesPerSecond*8).Human(), r.RatioToH1, units.BitsPerSecond(r.BestBytesPerSecond*8).Human(), r.Trials)
 		fmt.Fprintf(w, "  best: read %s, frame %s, stream window %s, server write %s, QUIC windows %s / %s\n",
 			s.ReadSize, orDefault(s.MaxReadFrameSize), orDefault(s.StreamWindow), s.WriteSize, orDefault(s.QUICStreamWindow), orDefault(s.QUICConnWindow))
 		for _, d := range r.Diagnosis {

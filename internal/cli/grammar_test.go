@@ -1,0 +1,295 @@
+package cli
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/httpvs/httpvs/matrix"
+)
+
+// TestGrammarRefusals: every zero, negative or malformed value, and every
+// spelling that changed meaning, is refused in one line with exit 2,
+// before anything is measured.
+func TestGrammarRefusals(t *testing.T) {
+	dir := t.TempDir()
+	notDir := filepath.Join(dir, "file")
+	if err := os.WriteFile(notDir, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const u = "http://127.0.0.1:1/x"
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"get-c-0", []string{"get", u, "-c", "0"}, "-c 0: want at least 1"},
+		{"get-conns-0", []string{"get", u, "--conns", "0"}, "--conns 0: want at least 1"},
+		{"get-n-neg", []string{"get", u, "-n", "-1"}, "-n -1: want at least 1"},
+		{"get-P-0", []string{"get", u, "-P", "0"}, "-P 0: want at least 1"},
+		{"get-P-above-n", []string{"get", u, "-n", "2", "--parallel", "3"}, "--parallel 3: want 1 to -n (2)"},
+		{"get-c-above-P", []string{"get", u, "-n", "4", "-P", "2", "-c", "3"}, "-c 3: want 1 to -P (2)"},
+		{"get-timeout-0", []string{"get", u, "--timeout", "0"}, "--timeout 0s: want a positive duration, e.g. 10m0s"},
+		{"get-read-size-0", []string{"get", u, "--read-size", "0"}, "--read-size 0: want a positive size"},
+		{"get-dial-timeout-neg", []string{"get", u, "--dial-timeout", "-1s"}, "--dial-timeout -1s: want a positive duration"},
+		{"put-write-size-0", []string{"put", u, "1M", "--write-size", "0"}, "--write-size 0: want a positive size"},
+		{"put-write-size-huge", []string{"put", u, "1M", "--write-size", "2Gi"}, "--write-size 2Gi: want 1 byte to 1Gi"},
+		{"put-size-twice", []string{"put", u, "1M", "--body", "2M"}, "the size is given twice"},
+		{"put-body-missing", []string{"put", u, "--body", "@" + filepath.Join(dir, "nope")}, "nope: no such file or directory"},
+		{"put-body-dir", []string{"put", u, "--body", "@" + dir}, "cannot read it: not a regular file"},
+		{"put-body-empty-name", []string{"put", u, "--body", "@"}, "want @FILE"},
+		{"load-body-missing", []string{"load", u, "--body", "@" + filepath.Join(dir, "nope")}, "no such file or directory"},
+		{"load-c-0", []string{"load", u, "-c", "0"}, "-c 0: want at least 1"},
+		{"load-n-neg", []string{"load", u, "-n", "-1"}, "-n -1: want at least 1"},
+		{"load-n-0", []string{"load", u, "--requests", "0"}, "--requests 0: want at least 1"},
+		{"load-d-0", []string{"load", u, "-d", "0"}, "-d 0s: want a positive duration, e.g. 10s"},
+		{"load-duration-0", []string{"load", u, "--duration", "0"}, "--duration 0s: want a positive duration"},
+		{"load-timeout-0", []string{"load", u, "--timeout", "0s"}, "--timeout 0s: want a positive duration"},
+		{"load-m-0", []string{"load", u, "-m", "0"}, "-m 0: want at least 1"},
+		{"header-no-colon", []string{"get", u, "-H", "X-Test"}, `want "Name: value"`},
+		{"header-bad-name", []string{"load", u, "-H", "X Test: v"}, `want "Name: value"`},
+		{"header-control", []string{"put", u, "1M", "--header", "X-Test: a\x01b"}, "control character"},
+		{"header-host", []string{"get", u, "-H", "Host: example.com"}, "Host is set by the client"},
+		{"header-content-length", []string{"load", u, "-H", "content-length: 3"}, "Content-Length is set by the client"},
+		{"run-timeout-renamed", []string{"run", "--timeout", "1m"}, "run's bound on each repetition is --rep-timeout"},
+		{"run-rep-timeout-0", []string{"run", "--rep-timeout", "0"}, "--rep-timeout 0s: want a positive duration"},
+		{"run-duration-0", []string{"run", "--duration", "0"}, "--duration 0s: want a positive duration"},
+		{"run-repeat-0", []string{"run", "--repeat", "0"}, "--repeat 0: want at least 1"},
+		{"run-max-repeat-neg", []string{"run", "--max-repeat", "-2"}, "--max-repeat -2: want at least 1"},
+		{"run-size-0", []string{"run", "--size", "0"}, "--size 0: want a positive size"},
+		{"run-out-unwritable", []string{"run", "--quick", "--protocols", "h1", "--out", filepath.Join(notDir, "sub")}, "--out " + filepath.Join(notDir, "sub") + ": cannot create it: not a directory"},
+		{"tune-trial-0", []string{"tune", "--trial", "0"}, "--trial 0s: want a positive duration"},
+		{"serve-idle-0", []string{"serve", "--idle-timeout", "0"}, "--idle-timeout 0s: want a positive duration"},
+		{"serve-max-streams-0", []string{"serve", "--h2-max-streams", "0"}, "--h2-max-streams 0: want at least 1"},
+		{"compare-one-file", []string{"compare", "a.json"}, "compare takes two results.json files"},
+		{"version-arg", []string{"version", "x"}, "version takes no arguments"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := runMain(t, tt.args...)
+			if code != exitUsage {
+				t.Fatalf("exit %d, want %d; stderr %q", code, exitUsage, stderr)
+			}
+			if stdout != "" {
+				t.Errorf("stdout not empty: %q", stdout)
+			}
+			if strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, tt.want) {
+				t.Fatalf("stderr %q, want one line containing %q", stderr, tt.want)
+			}
+		})
+	}
+}
+
+// seen records what a test server received: each request's X-Test and
+// User-Agent headers and its body's length.
+type seen struct {
+	mu       sync.Mutex
+	xtest    []string
+	agents   []string
+	bodyLens []int64
+}
+
+// headerServer is an h1 and h2c server that records every request.
+func headerServer(t *testing.T) (*httptest.Server, *seen) {
+	t.Helper()
+	s := &seen{}
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n, _ := io.Copy(io.Discard, r.Body)
+		s.mu.Lock()
+		s.xtest = append(s.xtest, r.Header.Get("X-Test"))
+		s.agents = append(s.agents, r.Header.Get("User-Agent"))
+		s.bodyLens = append(s.bodyLens, n)
+		s.mu.Unlock()
+		w.Write([]byte("ok"))
+	}))
+	srv.Config.Protocols = new(http.Protocols)
+	srv.Config.Protocols.SetHTTP1(true)
+	srv.Config.Protocols.SetUnencryptedHTTP2(true)
+	srv.Start()
+	t.Cleanup(srv.Close)
+	return srv, s
+}
+
+func (s *seen) take() (xtest, agents []string, lens []int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	xtest, agents, lens = s.xtest, s.agents, s.bodyLens
+	s.xtest, s.agents, s.bodyLens = nil, nil, nil
+	return xtest, agents, lens
+}
+
+// TestHeadersAndBodyFileReachServer: -H reaches the server on every
+// request of get, put and load (both engines, h1 and h2c), and --body
+// @FILE sends the file's exact byte count.
+func TestHeadersAndBodyFileReachServer(t *testing.T) {
+	srv, s := headerServer(t)
+	file := filepath.Join(t.TempDir(), "body")
+	const size = 100_003
+	if err := os.WriteFile(file, make([]byte, size), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h := []string{"-H", "X-Test: v1", "--header", "user-agent: httpvs-test"}
+	tests := []struct {
+		name     string
+		args     []string
+		requests int
+		bodyLen  int64
+	}{
+		{"get-h1", []string{"get", srv.URL + "/x", "-n", "4", "-P", "2", "--no-server-stats"}, 4, 0},
+		{"get-h2c", []string{"get", srv.URL + "/x", "-p", "h2c", "-n", "3", "--no-server-stats"}, 3, 0},
+		{"put-size", []string{"put", srv.URL + "/x", "1000", "-p", "h2c", "--no-server-stats"}, 1, 1000},
+		{"put-body-file", []string{"put", srv.URL + "/x", "--body", "@" + file, "-n", "2", "--no-server-stats"}, 2, size},
+		{"put-body-file-chunks", []string{"put", srv.URL + "/x", "--body", "@" + file, "--write-size", "4Ki", "--no-server-stats"}, 1, size},
+		{"put-h2c-chunks", []string{"put", srv.URL + "/x", "--body", "@" + file, "-p", "h2c", "--write-size", "1000", "--no-server-stats"}, 1, size},
+		{"load-std-h1", []string{"load", srv.URL + "/x", "-n", "5", "-c", "1", "--engine", "std"}, 5, 0},
+		{"load-fast-h1", []string{"load", srv.URL + "/x", "-n", "5", "-c", "1", "--engine", "fast"}, 5, 0},
+		{"load-fast-h2c", []string{"load", srv.URL + "/x", "-p", "h2c", "-n", "5", "-c", "1", "--engine", "fast"}, 5, 0},
+		{"load-std-h2c-body", []string{"load", srv.URL + "/x", "-p", "h2c", "-n", "5", "-c", "1", "--engine", "std", "--method", "POST", "--body", "@" + file}, 5, size},
+		{"load-fast-h1-body", []string{"load", srv.URL + "/x", "-n", "5", "-c", "1", "--engine", "fast", "--method", "POST", "--body", "@" + file}, 5, size},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s.take()
+			code, _, stderr := runMain(t, append(append(tt.args, h...), "--json")...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			xtest, agents, lens := s.take()
+			if len(xtest) < tt.requests {
+				t.Fatalf("%d requests arrived, want %d", len(xtest), tt.requests)
+			}
+			for i := range xtest {
+				if xtest[i] != "v1" || agents[i] != "httpvs-test" {
+					t.Fatalf("request %d: X-Test %q, User-Agent %q", i, xtest[i], agents[i])
+				}
+				if lens[i] != tt.bodyLen {
+					t.Fatalf("request %d: body %d bytes, want %d", i, lens[i], tt.bodyLen)
+				}
+			}
+		})
+	}
+}
+
+// TestGetParallel: -n transfers run -P at a time, over one connection
+// each on h1.
+func TestGetParallel(t *testing.T) {
+	srv, _ := headerServer(t)
+	code, stdout, stderr := runMain(t, "get", srv.URL+"/x", "-n", "6", "-P", "2", "--json", "--no-server-stats")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var got struct{ Streams, Connections int }
+	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Streams != 6 || got.Connections != 2 {
+		t.Fatalf("streams %d connections %d, want 6 and 2", got.Streams, got.Connections)
+	}
+}
+
+func TestVersionOutput(t *testing.T) {
+	for _, args := range [][]string{{"--version"}, {"version"}, {"-V"}} {
+		code, stdout, _ := runMain(t, args...)
+		if code != 0 || !strings.HasPrefix(stdout, "httpvs ") || !strings.Contains(stdout, runtime.Version()) || strings.Count(stdout, "\n") != 1 {
+			t.Errorf("%v: exit %d, %q", args, code, stdout)
+		}
+	}
+	code, stdout, _ := runMain(t, "--version", "--json")
+	var b buildInfo
+	if err := json.Unmarshal([]byte(stdout), &b); code != 0 || err != nil || b.Go != runtime.Version() || b.Version == "" {
+		t.Fatalf("version --json: exit %d, %v, %q", code, err, stdout)
+	}
+}
+
+// TestHelpListsDefaults: every command's help lists its flags, every
+// spelling on one line, with its default.
+func TestHelpListsDefaults(t *testing.T) {
+	for cmd, want := range map[string][]string{
+		"get":     {"-n, --requests int", "-P, --parallel int", "-c, --conns int", "(default 10m0s)", "-H, --header"},
+		"put":     {"--body SIZE", "--write-size size", "-k, --insecure"},
+		"load":    {"-c, --conns int", "(default 10)", "-d, --duration duration", "--body SIZE", "-H, --header"},
+		"run":     {"--rep-timeout duration", "(default 2m0s)", "--repeat int", "(default 8)"},
+		"tune":    {"--trial duration", "(default 300ms)", "--json"},
+		"serve":   {"--max-conns int", "(default 10000)", "-v, --verbose"},
+		"compare": {"--json"},
+		"merge":   {"--json"},
+		"version": {"--json"},
+	} {
+		code, stdout, _ := runMain(t, cmd, "-h")
+		if code != 0 {
+			t.Errorf("%s -h: exit %d", cmd, code)
+		}
+		for _, w := range want {
+			if !strings.Contains(stdout, w) {
+				t.Errorf("%s -h lacks %q:\n%s", cmd, w, stdout)
+			}
+		}
+	}
+}
+
+// writeRun writes a results.json of two cells, one of them on new's side
+// only, with edit applied.
+func writeRun(t *testing.T, name string, protos []string, edit func(*matrix.Results)) string {
+	t.Helper()
+	r := &matrix.Results{SchemaVersion: matrix.SchemaVersion, Env: matrix.Env{GoVersion: "go1.26.8"},
+		Settings: matrix.Settings{Protocols: protos, Repeat: 2, MaxRepeat: 2, DurationSeconds: 0.1, Engine: "std", Target: "child", Knobs: matrix.KnobSet{Name: "go-default"}}}
+	for i, p := range protos {
+		c := matrix.Cell{Scenario: "download", Protocol: p, Metric: "bytes_per_second"}
+		for v := range 2 {
+			c.Repetitions = append(c.Repetitions, matrix.Repetition{Value: float64(1e9 * (i + 1 + v))})
+		}
+		r.Cells = append(r.Cells, c)
+	}
+	matrix.Summarise(r)
+	if edit != nil {
+		edit(r)
+	}
+	path := filepath.Join(t.TempDir(), name)
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := r.WriteJSON(f); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestCompareWarnsOfSettings(t *testing.T) {
+	old := writeRun(t, "old.json", []string{"h1"}, nil)
+	new := writeRun(t, "new.json", []string{"h1", "h2c"}, func(r *matrix.Results) {
+		r.Env.GoVersion, r.Settings.DurationSeconds = "go1.27.4", 0.3
+	})
+	code, stdout, stderr := runMain(t, "compare", old, new)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "warning: the runs used different settings") ||
+		!strings.Contains(stderr, "duration 100ms (warmup 0s) vs 300ms (warmup 0s)") || !strings.Contains(stderr, "go go1.26.8 vs go1.27.4") ||
+		!strings.Contains(stderr, "protocols h1 vs h1,h2c") || strings.Contains(stderr, "knobs") {
+		t.Errorf("stderr %q", stderr)
+	}
+	if !strings.Contains(stdout, "not tested: 2 of 2 cells: 1 only in new, 1 with too few repetitions (fewest 2, the test needs 4") || strings.Contains(stdout, "note:") {
+		t.Errorf("stdout lacks the one not-tested line:\n%s", stdout)
+	}
+	code, stdout, _ = runMain(t, "compare", "--json", old, new)
+	var got comparedJSON
+	if err := json.Unmarshal([]byte(stdout), &got); code != 0 || err != nil {
+		t.Fatalf("--json: exit %d, %v: %s", code, err, stdout)
+	}
+	if len(got.SettingsDiffer) != 3 || len(got.Cells) != 2 || got.NotTested.OnlyNew != 1 || got.NotTested.TooFew != 1 {
+		t.Fatalf("--json: %+v", got)
+	}
+	// Runs alike: no warning.
+	if code, _, stderr := runMain(t, "compare", old, old); code != 0 || stderr != "" {
+		t.Fatalf("same run: exit %d, stderr %q", code, stderr)
+	}
+}
