@@ -127,6 +127,7 @@ if [ "$PART" = all ]; then
   cpu=$(sed -n 2p "$tmp/h2o.json")
 fi
 
+[ "$PART" = all ] || echo "PEERS_PART=$PART: downloads only"
 python3 - "$results" "$SECS" "$ROUNDS" "$SIZE" "$cpu" <<'PY'
 import json, statistics, sys
 loads, gets, engines, errors = {}, {}, {}, 0
