@@ -9,6 +9,8 @@
 # C one against that server.
 #
 #   bench/peers.sh [SECONDS] [ROUNDS] [SIZE]   defaults: 5 1 4000000000
+# PEERS_PART=get runs only the downloads (no h2o, h2load or wrk needed),
+# to iterate on httpvs get quickly; the record then holds only that table.
 # Needs h2o, h2load, wrk, curl, python3 and /usr/bin/time:
 #   apt-get install h2o nghttp2-client wrk curl python3 time
 set -euo pipefail
@@ -18,7 +20,13 @@ record_to peers "$@"
 SECS=${1:-5}
 ROUNDS=${2:-1}
 SIZE=${3:-4000000000}
-for tool in h2o h2load wrk curl python3 /usr/bin/time; do
+PART=${PEERS_PART:-all}
+case $PART in
+  all) tools="h2o h2load wrk curl python3 /usr/bin/time" ;;
+  get) tools="curl python3 /usr/bin/time" ;;
+  *) echo "bench/peers.sh: PEERS_PART=$PART: want all or get" >&2; exit 2 ;;
+esac
+for tool in $tools; do
   command -v $tool >/dev/null || { echo "bench/peers.sh: $tool is needed (apt-get install h2o nghttp2-client wrk curl python3 time)" >&2; exit 1; }
 done
 
@@ -35,21 +43,27 @@ cleanup() {
 trap cleanup EXIT
 
 # h2o, through package peers: one thread, loopback ephemeral ports.
-mkfifo "$tmp/h2o-stdin"
-"$tmp/peerserver" h2o <"$tmp/h2o-stdin" >"$tmp/h2o.json" &
-pids+=($!)
-exec 3>"$tmp/h2o-stdin"
-for _ in $(seq 100); do [ -s "$tmp/h2o.json" ] && break; sleep 0.1; done
-h2o_url() { python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["urls"][sys.argv[2]])' "$tmp/h2o.json" "$1"; }
-h2o_h1=$(h2o_url h1)
-h2o_h2c=$(h2o_url h2c)
+if [ "$PART" = all ]; then
+  mkfifo "$tmp/h2o-stdin"
+  "$tmp/peerserver" h2o <"$tmp/h2o-stdin" >"$tmp/h2o.json" &
+  pids+=($!)
+  exec 3>"$tmp/h2o-stdin"
+  for _ in $(seq 100); do [ -s "$tmp/h2o.json" ] && break; sleep 0.1; done
+  h2o_url() { python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["urls"][sys.argv[2]])' "$tmp/h2o.json" "$1"; }
+  h2o_h1=$(h2o_url h1)
+  h2o_h2c=$(h2o_url h2c)
+fi
 
 port=$((20000 + RANDOM % 20000))
 "$bin" serve --listen 127.0.0.1:$port --tls-listen "" >/dev/null 2>&1 3>&- &
 pids+=($!)
 for _ in $(seq 50); do curl -s -o /dev/null http://127.0.0.1:$port/small && break; sleep 0.1; done
 go_url=http://127.0.0.1:$port
-echo "h2o $(h2o -v | head -1 | awk '{print $3}') at $h2o_h1 (num-threads 1); httpvs serve at $go_url; $SECS s per load run" >&2
+if [ "$PART" = all ]; then
+  echo "h2o $(h2o -v | head -1 | awk '{print $3}') at $h2o_h1 (num-threads 1); httpvs serve at $go_url; $SECS s per load run" >&2
+else
+  echo "httpvs serve at $go_url; downloads only (PEERS_PART=get)" >&2
+fi
 
 results=$tmp/results
 wrk_rps() { wrk -t2 -c50 -d"${SECS}s" "$1/small" | awk '/Requests\/sec/ {print $2}'; }
@@ -100,14 +114,20 @@ download() {
 
 for r in $(seq "$ROUNDS"); do
   echo "round $r/$ROUNDS ($( (( r % 2 )) && echo "peers first" || echo "httpvs first"))" >&2
-  load h2o "$h2o_h1" "$r"
-  load go "$go_url" "$r"
+  if [ "$PART" = all ]; then
+    load h2o "$h2o_h1" "$r"
+    load go "$go_url" "$r"
+  fi
   download "$r"
 done
-exec 3>&-   # h2o's CPU: peerserver prints it as it stops
-for _ in $(seq 100); do [ "$(wc -l <"$tmp/h2o.json")" -ge 2 ] && break; sleep 0.1; done
-cpu=$(sed -n 2p "$tmp/h2o.json")
+cpu=
+if [ "$PART" = all ]; then
+  exec 3>&-   # h2o's CPU: peerserver prints it as it stops
+  for _ in $(seq 100); do [ "$(wc -l <"$tmp/h2o.json")" -ge 2 ] && break; sleep 0.1; done
+  cpu=$(sed -n 2p "$tmp/h2o.json")
+fi
 
+[ "$PART" = all ] || echo "PEERS_PART=$PART: downloads only"
 python3 - "$results" "$SECS" "$ROUNDS" "$SIZE" "$cpu" <<'PY'
 import json, statistics, sys
 loads, gets, engines, errors = {}, {}, {}, 0
@@ -121,17 +141,18 @@ for line in open(sys.argv[1]):
     else:
         gets.setdefault((f[1], f[2]), []).append([float(x) for x in f[3:7]])
 secs, rounds, size = sys.argv[2], sys.argv[3], int(sys.argv[4])
-print(f"GET /small, {secs} s per run, median of {rounds} interleaved round(s), req/s; ratio = httpvs / peer")
-print(f"{'server':<8}{'transport':<10}{'peer':>8}{'peer req/s':>12}{'httpvs':>10}{'engine':>8}{'ratio':>8}  each round")
-for srv, label in [("h2o", "h2o"), ("go", "serve")]:
-    for t, peer in [("h1", "wrk"), ("h2c", "h2load")]:
-        p = loads[(srv, t, peer)]; h = loads[(srv, t, "httpvs")]
-        each = " ".join(f"{x / y:.2f}" for x, y in zip(h, p))
-        print(f"{label:<8}{t:<10}{peer:>8}{statistics.median(p):>12.0f}{statistics.median(h):>10.0f}"
-              f"{engines.get(t, '?'):>8}{statistics.median(h) / statistics.median(p):>7.2f}x  {each}")
-if errors:
-    print(f"httpvs load counted {errors} failed requests across the runs")
-print()
+if loads:
+    print(f"GET /small, {secs} s per run, median of {rounds} interleaved round(s), req/s; ratio = httpvs / peer")
+    print(f"{'server':<8}{'transport':<10}{'peer':>8}{'peer req/s':>12}{'httpvs':>10}{'engine':>8}{'ratio':>8}  each round")
+    for srv, label in [("h2o", "h2o"), ("go", "serve")]:
+        for t, peer in [("h1", "wrk"), ("h2c", "h2load")]:
+            p = loads[(srv, t, peer)]; h = loads[(srv, t, "httpvs")]
+            each = " ".join(f"{x / y:.2f}" for x, y in zip(h, p))
+            print(f"{label:<8}{t:<10}{peer:>8}{statistics.median(p):>12.0f}{statistics.median(h):>10.0f}"
+                  f"{engines.get(t, '?'):>8}{statistics.median(h) / statistics.median(p):>7.2f}x  {each}")
+    if errors:
+        print(f"httpvs load counted {errors} failed requests across the runs")
+    print()
 print(f"one {size}-byte download from httpvs serve, whole client process, median of {rounds} round(s)")
 print(f"{'transport':<10}{'client':>8}{'bytes':>12}{'wall s':>8}{'user s':>8}{'sys s':>8}{'GB/s':>7}{'CPU s/GB':>9}")
 for t in ["h1", "h2c"]:

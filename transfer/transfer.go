@@ -303,6 +303,7 @@ func (p Plan) clients() ([]*transport.Client, error) {
 	for i := range clients {
 		opts := p.Client
 		opts.MaxConnsPerHost = 1
+		opts.BlockingSockets = opts.BlockingSockets || blockingSockets(p.Client.Protocol, conns)
 		c, err := transport.NewClient(opts)
 		if err != nil {
 			closeAll(clients[:i])
@@ -311,6 +312,20 @@ func (p Plan) clients() ([]*transport.Client, error) {
 		clients[i] = c
 	}
 	return clients, nil
+}
+
+// MaxBlockingConns is the most connections a run reads with blocking
+// sockets (transport.ClientOptions.BlockingSockets), one OS thread each.
+const MaxBlockingConns = 64
+
+// blockingSockets says whether a run over p with conns connections reads
+// them with blocking sockets: over HTTP/1.1 in cleartext, where a
+// download's reader is the process's only busy goroutine and Go's poller
+// costs more system time per GB than curl's blocking recv
+// (docs/measurements/peers-*.md). h2c keeps Go's poller: its speed there
+// is Go's own HTTP/2 client's, already ahead of curl's.
+func blockingSockets(p transport.Protocol, conns int) bool {
+	return p == transport.H1 && conns <= MaxBlockingConns
 }
 
 func closeAll(cs []*transport.Client) {

@@ -37,6 +37,14 @@ type ClientOptions struct {
 	// nil means a full handshake on every connection, as with Go's zero
 	// tls.Config.
 	SessionCache tls.ClientSessionCache
+	// BlockingSockets reads and writes the TCP connections (h1, h2c,
+	// h1-tls, h2; on Linux) with blocking system calls outside Go's
+	// network poller, as curl does: for a few long transfers, it spares
+	// the wake-ups of parking on EAGAIN and of idle threads woken by
+	// every packet (less system time and fewer context switches per GB).
+	// Each connection then holds an OS thread while it waits, so leave it
+	// off for many connections. Deadlines still work, armed at each call.
+	BlockingSockets bool
 }
 
 // Client is an HTTP client bound to one transport. It refuses responses
@@ -85,6 +93,11 @@ func (c *Client) newTCP(opts ClientOptions, tlsConf *tls.Config) *http.Transport
 			conn, err := DialIn(ctx, opts.Network, dialer, network, addr)
 			if err != nil {
 				return nil, err
+			}
+			if opts.BlockingSockets {
+				if conn, err = blocking(conn); err != nil {
+					return nil, fmt.Errorf("blocking socket: %w", err)
+				}
 			}
 			var h2 *wire.H2Counters
 			if c.proto == H2C {

@@ -1,0 +1,68 @@
+package transfer
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/httpvs/httpvs/transport"
+)
+
+func TestBlockingSocketsChoice(t *testing.T) {
+	tests := []struct {
+		p     transport.Protocol
+		conns int
+		want  bool
+	}{
+		{transport.H1, 1, true},
+		{transport.H1, MaxBlockingConns, true},
+		{transport.H1, MaxBlockingConns + 1, false},
+		{transport.H2C, 1, false},
+		{transport.H1TLS, 1, false},
+		{transport.H2, 1, false},
+		{transport.H3, 1, false},
+	}
+	for _, tt := range tests {
+		if got := blockingSockets(tt.p, tt.conns); got != tt.want {
+			t.Errorf("blockingSockets(%s, %d) = %v, want %v", tt.p, tt.conns, got, tt.want)
+		}
+	}
+}
+
+// TestTimeoutEndsStalledH1Download checks that a download asleep in a
+// blocking recv (h1 reads with blocking sockets) ends at the run's
+// timeout, keeping the bytes that arrived.
+func TestTimeoutEndsStalledH1Download(t *testing.T) {
+	const sent = 1 << 20
+	stop := make(chan struct{})
+	stall := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", "10000000")
+		w.Write(make([]byte, sent))
+		w.(http.Flusher).Flush()
+		select {
+		case <-r.Context().Done():
+		case <-stop:
+		}
+	}))
+	defer stall.Close()
+	defer close(stop)
+	start := time.Now()
+	res, err := Run(context.Background(), Plan{
+		URL:       stall.URL + "/",
+		Transfers: 1,
+		Client:    transport.ClientOptions{Protocol: transport.H1},
+		Timeout:   500 * time.Millisecond,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Fatalf("the run took %v past a 500ms timeout", d)
+	}
+	if !res.Interrupted || res.Bytes != sent || res.Errors.Total != 1 {
+		t.Fatalf("interrupted %v, %d bytes, %d errors (%s); want interrupted with %d bytes and 1 error",
+			res.Interrupted, res.Bytes, res.Errors.Total, res.FirstError, sent)
+	}
+}
