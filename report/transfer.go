@@ -60,6 +60,9 @@ func Transfer(w io.Writer, r transfer.Result) error {
 		parts = append(parts, fmt.Sprintf("%d body reads (avg %s, buffer %s)", c.BodyReads, avg(r.Bytes, c.BodyReads), units.Bytes(c.ReadSize).Human()))
 	}
 	parts = append(parts, wireIO(c.TCP, c.QUIC)...)
+	if c.BlockingSockets {
+		parts = append(parts, "blocking sockets, outside Go's poller")
+	}
 	parts = append(parts, cpu(c.Process, r.Bytes))
 	p.f("  client  %s\n", strings.Join(parts, "; "))
 

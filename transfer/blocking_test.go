@@ -25,8 +25,8 @@ func TestBlockingSocketsChoice(t *testing.T) {
 		{transport.H3, 1, false},
 	}
 	for _, tt := range tests {
-		if got := blockingSockets(tt.p, tt.conns); got != tt.want {
-			t.Errorf("blockingSockets(%s, %d) = %v, want %v", tt.p, tt.conns, got, tt.want)
+		if got := BlockingSuits(tt.p, tt.conns); got != tt.want {
+			t.Errorf("BlockingSuits(%s, %d) = %v, want %v", tt.p, tt.conns, got, tt.want)
 		}
 	}
 }
@@ -52,7 +52,7 @@ func TestTimeoutEndsStalledH1Download(t *testing.T) {
 	res, err := Run(context.Background(), Plan{
 		URL:       stall.URL + "/",
 		Transfers: 1,
-		Client:    transport.ClientOptions{Protocol: transport.H1},
+		Client:    transport.ClientOptions{Protocol: transport.H1, BlockingSockets: true},
 		Timeout:   500 * time.Millisecond,
 	})
 	if err != nil {

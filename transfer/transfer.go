@@ -86,8 +86,11 @@ type Stream struct {
 
 // ClientSide is what the client measured of itself.
 type ClientSide struct {
-	BodyReads       int64                  `json:"body_reads"`         // Read calls on response bodies (downloads)
-	ReadSize        int                    `json:"read_size"`          // the buffer they used, bytes
+	BodyReads int64 `json:"body_reads"` // Read calls on response bodies (downloads)
+	ReadSize  int   `json:"read_size"`  // the buffer they used, bytes
+	// BlockingSockets says its TCP connections were read with blocking
+	// system calls outside Go's poller (ClientOptions.BlockingSockets).
+	BlockingSockets bool                   `json:"blocking_sockets,omitempty"`
 	Settings        transport.ClientConfig `json:"settings"`           // the knobs in effect; zero fields are Go's or quic-go's defaults
 	TCP             stats.IOStats          `json:"tcp"`                // its TCP connections (below TLS)
 	QUIC            stats.QUICStats        `json:"quic"`               // its QUIC connections
@@ -236,6 +239,7 @@ func Run(ctx context.Context, p Plan) (Result, error) {
 	res.Interrupted = ctx.Err() != nil
 	res.Client.ReadSize = clients[0].ReadSize()
 	res.Client.Settings = p.Client.Config.Effective()
+	res.Client.BlockingSockets = p.Client.BlockingSockets
 	res.Client.Process = procAfter.Sub(procBefore)
 	res.Client.Process.GoroutinesPeak = peak.Take()
 	if res.Bytes > 0 {
@@ -303,7 +307,6 @@ func (p Plan) clients() ([]*transport.Client, error) {
 	for i := range clients {
 		opts := p.Client
 		opts.MaxConnsPerHost = 1
-		opts.BlockingSockets = opts.BlockingSockets || blockingSockets(p.Client.Protocol, conns)
 		c, err := transport.NewClient(opts)
 		if err != nil {
 			closeAll(clients[:i])
@@ -318,13 +321,15 @@ func (p Plan) clients() ([]*transport.Client, error) {
 // sockets (transport.ClientOptions.BlockingSockets), one OS thread each.
 const MaxBlockingConns = 64
 
-// blockingSockets says whether a run over p with conns connections reads
-// them with blocking sockets: over HTTP/1.1 in cleartext, where a
-// download's reader is the process's only busy goroutine and Go's poller
-// costs more system time per GB than curl's blocking recv
+// BlockingSuits says whether an instrument's run over p with conns
+// connections should read them with blocking sockets
+// (transport.ClientOptions.BlockingSockets): over HTTP/1.1 in cleartext,
+// where a download's reader is the process's only busy goroutine and Go's
+// poller costs more system time per GB than curl's blocking recv
 // (docs/measurements/peers-*.md). h2c keeps Go's poller: its speed there
-// is Go's own HTTP/2 client's, already ahead of curl's.
-func blockingSockets(p transport.Protocol, conns int) bool {
+// is Go's own HTTP/2 client's, already ahead of curl's. Run never sets it
+// on its own: a comparison of Go's transports (matrix) measures Go's I/O.
+func BlockingSuits(p transport.Protocol, conns int) bool {
 	return p == transport.H1 && conns <= MaxBlockingConns
 }
 

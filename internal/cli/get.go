@@ -72,6 +72,9 @@ func (f *transferFlags) plan(fs *flagSet, rawURL string) (transfer.Plan, error) 
 	if conns == 0 && opts.Protocol.Version() == 1 {
 		conns = f.parallel
 	}
+	// get and put are instruments: over h1 they read as curl does, with
+	// blocking sockets (the result says so); run measures Go's own I/O.
+	opts.BlockingSockets = transfer.BlockingSuits(opts.Protocol, max(conns, 1))
 	if lim := fdlimit.Limit(); lim > 0 && conns+fdlimit.Reserve > lim {
 		return transfer.Plan{}, usagef("%d connections need more file descriptors than the limit of %d allows; raise it (ulimit -n) or use fewer connections (-c)", conns, lim)
 	}
