@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/load"
+	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transfer"
 	"github.com/httpvs/httpvs/transport"
@@ -91,6 +92,10 @@ type Options struct {
 	// emulated link's client namespace, for example); nil means the
 	// process's own network.
 	Network transport.Network
+	// LinkCounters, if set, returns the emulated link's counters since its
+	// last call (netem.Link.ResetStats): each repetition records those of
+	// its own span (Repetition.Link).
+	LinkCounters func() (up, down netem.DirStats)
 	// Progress, if set, is called before each measurement.
 	Progress func(Progress)
 	// Profile, if set, is called before the first repetition of each cell
@@ -304,6 +309,9 @@ func (r *runner) round(ctx context.Context, sr *scenarioRun, which []bool) {
 		if sr.rounds == 1 && r.opts.Profile != nil {
 			stop = r.opts.Profile(sr.sc.Name, col.name)
 		}
+		if r.opts.LinkCounters != nil {
+			r.opts.LinkCounters() // what came before is not this repetition's
+		}
 		began := time.Now()
 		var m Repetition
 		switch {
@@ -315,6 +323,9 @@ func (r *runner) round(ctx context.Context, sr *scenarioRun, which []bool) {
 			m = r.load(ctx, sr.sc, col)
 		}
 		sr.spent[i] += time.Since(began)
+		if r.opts.LinkCounters != nil {
+			m.Link = newRepetitionLink(r.opts.LinkCounters())
+		}
 		if stop != nil {
 			stop()
 			m.Profiled = true

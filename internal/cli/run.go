@@ -265,6 +265,7 @@ func (f *runFlags) startTarget(ctx context.Context, fs *flagSet, opts *matrix.Op
 	opts.Target = matrix.Target{Plain: child.ready.Plain, TLS: child.ready.TLS, RootCAs: child.roots, GRPC: child.ready.GRPC}
 	if nr != nil {
 		opts.Network = nr.network()
+		opts.LinkCounters = nr.take
 		// The link's ferries run in this process: loops must not hold
 		// the Ps they need.
 		opts.Engine = opts.Engine.WithHoldP(false)
