@@ -96,6 +96,10 @@ type Options struct {
 	// last call (netem.Link.ResetStats): each repetition records those of
 	// its own span (Repetition.Link).
 	LinkCounters func() (up, down netem.DirStats)
+	// RTT is the round trip of the emulated link (its calibration); zero
+	// without one. head-of-line lets its download run for a few round
+	// trips before it measures.
+	RTT time.Duration
 	// Progress, if set, is called before each measurement.
 	Progress func(Progress)
 	// Profile, if set, is called before the first repetition of each cell

@@ -130,6 +130,11 @@ func (n *netRun) calibrate(ctx context.Context) error {
 	return nil
 }
 
+// rtt is the link's round trip as calibrated: the median TCP handshake.
+func (n *netRun) rtt() time.Duration {
+	return time.Duration(n.desc.Calibration.TCPConnectSeconds * float64(time.Second))
+}
+
 // take returns the link's counters since the last take (or the
 // calibration) and adds them to the cells' total: matrix.Options'
 // LinkCounters, which gives each repetition its own.

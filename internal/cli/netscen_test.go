@@ -2,6 +2,7 @@ package cli
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/httpvs/httpvs/matrix"
@@ -56,5 +57,56 @@ func TestRunNetColdStartRoundTrips(t *testing.T) {
 	}
 	if c := res.Cell("cold-start-resumed", "h3"); c != nil && (c.Metric != matrix.MetricSeconds || c.RatioToH1 <= 1) {
 		t.Errorf("resumed h3: metric %s, %.2fx h1: want seconds, faster than h1", c.Metric, c.RatioToH1)
+	}
+}
+
+// TestRunNetHeadOfLineUnderLoss runs head-of-line across a link that
+// loses 3% of packets each way and checks what was measured, not how
+// fast: every transport's cell met loss on the link (within five binomial
+// standard deviations of 3% over the packets it sent down), its download
+// moved bytes beside the small requests, every small request either
+// completed (at least 3, each taking at least the round trip) or was
+// counted failed, and none failed (TCP and QUIC recover from 3% loss).
+func TestRunNetHeadOfLineUnderLoss(t *testing.T) {
+	needLink(t)
+	out := t.TempDir()
+	code, stdout, stderr := runMain(t, "run", "--net", "rtt=40ms,rate=20mbit,loss=3%", "--scenarios", "head-of-line",
+		"--quick", "--duration", "300ms", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "link lost up/down (set 3.0%/3.0%)") {
+		t.Errorf("the report does not show the loss measured beside the loss set:\n%s", stdout)
+	}
+	res, _ := readResults(t, out)
+	cells := 0
+	for _, c := range res.Cells {
+		if c.Skipped != "" || len(c.Repetitions) != 1 {
+			t.Errorf("%s: skipped %q, %d repetitions", c.Protocol, c.Skipped, len(c.Repetitions))
+			continue
+		}
+		cells++
+		m := c.Repetitions[0]
+		l := m.Link
+		if l == nil {
+			t.Fatalf("%s: no link counters", c.Protocol)
+		}
+		lost, sent := float64(l.Down.Lost), float64(l.Down.Packets)
+		sigma := math.Sqrt(sent * 0.03 * 0.97)
+		t.Logf("%s: small requests p50 %.1f ms, %d done; download %d bytes; down %d packets, %d lost (%.1f%%), %d queue drops",
+			c.Protocol, m.Value*1e3, m.Latency.Count, m.BulkBytes, l.Down.Packets, l.Down.Lost, 100*lost/max(sent, 1), l.Down.QueueDrops)
+		if l.Down.Lost == 0 || l.Up.Lost == 0 || math.Abs(lost-0.03*sent) > 5*sigma {
+			t.Errorf("%s: the link lost %d of %d packets down, %d of %d up: want about 3%% each way", c.Protocol, l.Down.Lost, l.Down.Packets, l.Up.Lost, l.Up.Packets)
+		}
+		if m.BulkBytes <= 0 || l.Down.Bytes <= m.BulkBytes {
+			t.Errorf("%s: download of %d bytes beside, %d bytes down the link: want a download, all of it crossing the link", c.Protocol, m.BulkBytes, l.Down.Bytes)
+		}
+		if m.Requests != m.Latency.Count+m.Errors.Total || m.Latency.Count < 3 || m.Errors.Total != 0 || m.Latency.Min < rttFloor {
+			t.Errorf("%s: %d requests, %d completed (fastest %.1f ms), %d failed (%s): want every one completed or counted failed, at least 3, none failed, none under the round trip",
+				c.Protocol, m.Requests, m.Latency.Count, m.Latency.Min*1e3, m.Errors.Total, m.FirstError)
+		}
+	}
+	if cells != 5 {
+		t.Errorf("%d cells, want 5", cells)
 	}
 }

@@ -151,6 +151,7 @@ func (f *runFlags) measure(ctx context.Context, e *env, fs *flagSet, opts matrix
 		if err := nr.calibrate(ctx); err != nil {
 			return nil, err
 		}
+		opts.RTT = nr.rtt()
 	}
 	var udpNote string
 	for _, p := range opts.Protocols {
