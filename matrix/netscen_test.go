@@ -91,7 +91,7 @@ func TestPageLoadConnections(t *testing.T) {
 		m := c.Repetitions[0]
 		pages := m.Requests / int64(len(Page))
 		pc := m.Server.Protocols[c.Protocol]
-		if m.Requests%int64(len(Page)) != 0 || pages < netMinUnits || m.Latency.Count != pages ||
+		if m.Requests%int64(len(Page)) != 0 || pages < pageMinUnits || m.Latency.Count != pages ||
 			m.ObjectLatency == nil || m.ObjectLatency.Count != m.Requests || m.Bytes != pages*pageBytes() ||
 			pc.Requests != m.Requests || pc.BodyBytesSent != m.Bytes {
 			t.Errorf("%s: %d requests (%d pages), %d page times, %d bytes (want %d); server %d requests, %d bytes",

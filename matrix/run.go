@@ -92,6 +92,11 @@ type Options struct {
 	// emulated link's client namespace, for example); nil means the
 	// process's own network.
 	Network transport.Network
+	// StatsNetwork, if set, is where the client that reads the server's
+	// counters makes its socket instead of Network: an emulated link's
+	// server namespace, so that reading them costs no round trips on the
+	// link and is not counted in its counters.
+	StatsNetwork transport.Network
 	// LinkCounters, if set, returns the emulated link's counters since its
 	// last call (netem.Link.ResetStats): each repetition records those of
 	// its own span (Repetition.Link).
@@ -259,7 +264,11 @@ func (r *runner) openStats() (stop func(), err error) {
 		p, base = transport.H1TLS, r.opts.Target.TLS
 	}
 	r.statsURL = base + "/stats"
-	r.statsClient, err = transport.NewClient(r.clientOptions(p))
+	opts := r.clientOptions(p)
+	if r.opts.StatsNetwork != nil {
+		opts.Network = r.opts.StatsNetwork
+	}
+	r.statsClient, err = transport.NewClient(opts)
 	if err != nil {
 		return nil, err
 	}

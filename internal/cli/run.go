@@ -267,6 +267,7 @@ func (f *runFlags) startTarget(ctx context.Context, fs *flagSet, opts *matrix.Op
 	if nr != nil {
 		opts.Network = nr.network()
 		opts.LinkCounters = nr.take
+		opts.StatsNetwork = nr.server()
 		// The link's ferries run in this process: loops must not hold
 		// the Ps they need.
 		opts.Engine = opts.Engine.WithHoldP(false)
