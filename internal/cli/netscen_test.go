@@ -10,8 +10,8 @@ import (
 
 // TestRunNetColdStartRoundTrips runs cold-start and cold-start-resumed
 // across a 40 ms link and checks the round trips each transport's first
-// byte costs, as multiples of the measured TCP handshake (one round trip),
-// within half a round trip: HTTP/1.1 and h2c 2 (TCP, then the request),
+// byte costs at the fastest of its units, as multiples of the measured TCP
+// handshake (one round trip), within half a round trip: HTTP/1.1 and h2c 2 (TCP, then the request),
 // over TLS 1.3 3 (TCP, TLS, request) resumed or not (a resumed TLS 1.3
 // handshake still takes its round trip without early data), HTTP/3 2
 // (QUIC handshake, request) and 1 with 0-RTT. Physics, not speed.
@@ -42,11 +42,13 @@ func TestRunNetColdStartRoundTrips(t *testing.T) {
 			t.Errorf("%s/%s: errors %v (%s), phases %+v", c.Scenario, c.Protocol, m.Errors, m.FirstError, m.Phases)
 			continue
 		}
-		got := m.Phases.TTFB.P50 / rtt
-		t.Logf("%s/%s: first byte %.1f ms = %.2f RTT (want %.0f)", c.Scenario, c.Protocol, m.Phases.TTFB.P50*1e3, got, w)
+		// The fastest unit: round trips are a floor, and a busy machine
+		// (-race, other tests) only adds to some units.
+		got := m.Phases.TTFB.Min / rtt
+		t.Logf("%s/%s: first byte %.1f ms = %.2f RTT (want %.0f; median %.1f ms)", c.Scenario, c.Protocol, m.Phases.TTFB.Min*1e3, got, w, m.Phases.TTFB.P50*1e3)
 		if math.Abs(got-w) > 0.5 {
-			t.Errorf("%s/%s: first byte after %.2f round trips (%.1f ms, RTT %.1f ms), want %.0f ± 0.5",
-				c.Scenario, c.Protocol, got, m.Phases.TTFB.P50*1e3, rtt*1e3, w)
+			t.Errorf("%s/%s: first byte after %.2f round trips at the fastest (%.1f ms, RTT %.1f ms), want %.0f ± 0.5",
+				c.Scenario, c.Protocol, got, m.Phases.TTFB.Min*1e3, rtt*1e3, w)
 		}
 		if c.Scenario == "cold-start-resumed" && c.Protocol != "h1" && c.Protocol != "h2c" && m.Phases.Resumed != m.Phases.TTFB.Count {
 			t.Errorf("%s/%s: %d of %d connections resumed", c.Scenario, c.Protocol, m.Phases.Resumed, m.Phases.TTFB.Count)
