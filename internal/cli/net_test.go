@@ -80,7 +80,7 @@ func TestRunNet(t *testing.T) {
 		t.Errorf("%d cells measured, want 3", measured)
 	}
 	// The repetitions' counters are parts of the cells' total, which also
-	// counts the traffic between them (the server's /stats, sizing).
+	// counts the traffic between them (each cell's check request).
 	if up > n.UpCounters.Packets || down > n.DownCounters.Packets || up == 0 {
 		t.Errorf("the repetitions' link counters add to %d packets up, %d down; the cells' total is %d, %d",
 			up, down, n.UpCounters.Packets, n.DownCounters.Packets)
