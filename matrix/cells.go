@@ -205,7 +205,7 @@ const minRequests = 20
 
 // load measures one repetition of a request scenario.
 func (r *runner) load(ctx context.Context, sc Scenario, col column) Repetition {
-	d := r.opts.Duration
+	d := r.firstTry(sc)
 	var spent time.Duration
 	for try := 1; ; try++ {
 		m := r.loadOnce(ctx, sc, col, d)
@@ -221,6 +221,18 @@ func (r *runner) load(ctx context.Context, sc Scenario, col column) Repetition {
 		}
 		d = longer(d, m.Requests)
 	}
+}
+
+// firstTry is a load repetition's first duration: Duration or, across a
+// link whose round trip is known (Options.RTT), at least what minRequests
+// take, and a fifth more, when each of sc's streams finishes at best one
+// request a round trip: a slow link then costs no try too short to count.
+func (r *runner) firstTry(sc Scenario) time.Duration {
+	d := r.opts.Duration
+	if r.opts.RTT > 0 && sc.streams > 0 {
+		d = max(d, time.Duration(1.2*minRequests/float64(sc.streams)*float64(r.opts.RTT)))
+	}
+	return d
 }
 
 // longer is the next try's duration after d finished n requests: what n

@@ -156,3 +156,59 @@ func (n *Net) Summary() string {
 		name, c.UDPRTTSeconds*1e3, c.UpLoss*100, c.DownLoss*100,
 		units.BitsPerSecond(c.UpGoodputBitsPerSecond), units.BitsPerSecond(c.DownGoodputBitsPerSecond), late, maxLate*1e3, overflow)
 }
+
+// RepetitionLink is what the emulated link did over one repetition, or
+// over a cell's repetitions together (CellLink).
+type RepetitionLink struct {
+	Up   NetCounters `json:"up"`   // client to server
+	Down NetCounters `json:"down"` // server to client
+}
+
+func newRepetitionLink(up, down netem.DirStats) *RepetitionLink {
+	return &RepetitionLink{Up: netCounters(up), Down: netCounters(down)}
+}
+
+// add adds o's counts to c's (the largest MaxLateSeconds and Largest).
+func (c *NetCounters) add(o NetCounters) {
+	c.Packets += o.Packets
+	c.Bytes += o.Bytes
+	c.Lost += o.Lost
+	c.QueueDrops += o.QueueDrops
+	c.Overflow += o.Overflow
+	c.Delivered += o.Delivered
+	c.Late += o.Late
+	c.MaxLateSeconds = max(c.MaxLateSeconds, o.MaxLateSeconds)
+	c.Largest = max(c.Largest, o.Largest)
+}
+
+// LossFraction is the fraction of the packets that entered the direction
+// which the loss model dropped; 0 with no packets.
+func (c NetCounters) LossFraction() float64 { return fraction(c.Lost, c.Packets) }
+
+// DropFraction is the fraction of the packets that entered the direction
+// which the drop-tail queue or the emulator's delay line dropped.
+func (c NetCounters) DropFraction() float64 { return fraction(c.QueueDrops+c.Overflow, c.Packets) }
+
+func fraction(n, of int64) float64 {
+	if of == 0 {
+		return 0
+	}
+	return float64(n) / float64(of)
+}
+
+// CellLink sums the link counters of c's completed (not interrupted)
+// repetitions; nil when none has them.
+func CellLink(c *Cell) *RepetitionLink {
+	var sum *RepetitionLink
+	for _, r := range c.Repetitions {
+		if r.Link == nil || r.Interrupted {
+			continue
+		}
+		if sum == nil {
+			sum = &RepetitionLink{}
+		}
+		sum.Up.add(r.Link.Up)
+		sum.Down.add(r.Link.Down)
+	}
+	return sum
+}

@@ -19,8 +19,12 @@ import (
 // passed and it has done at least netMinUnits, at most netMaxUnits, and
 // stops early after netMaxFailures failures in a row.
 const (
-	netMinUnits    = 3
-	netMaxUnits    = 200
+	netMinUnits = 3
+	netMaxUnits = 200
+	// pageMinUnits is page-load's netMinUnits: a page is many requests
+	// whose load time varies little from one to the next (a few percent
+	// across a link), and takes a second or more on a slow link.
+	pageMinUnits   = 2
 	netMaxFailures = 3
 )
 
@@ -47,9 +51,12 @@ type netRep struct {
 	// done counts the units of work started, inARow the failures since the
 	// last one that succeeded.
 	done, inARow int
-	start        time.Time
-	proc         stats.ProcessStats
-	alloc        [2]uint64
+	// minUnits is the fewest units of work a repetition does
+	// (netMinUnits unless the scenario says otherwise).
+	minUnits int
+	start    time.Time
+	proc     stats.ProcessStats
+	alloc    [2]uint64
 	// before and note are the server's counters at the start, or why
 	// there are none.
 	before *stats.ServerStats
@@ -69,7 +76,7 @@ func (r *runner) network(ctx context.Context, sc Scenario, col column) Repetitio
 
 // beginNet reads the server's counters and starts the clock.
 func (r *runner) beginNet(ctx context.Context, col column, streams int) *netRep {
-	n := &netRep{r: r, col: col, units: stats.NewHistogram()}
+	n := &netRep{r: r, col: col, units: stats.NewHistogram(), minUnits: netMinUnits}
 	n.m.Streams = streams
 	n.before, n.note = r.serverStats(ctx, transfer.StatsTimeout)
 	n.proc = procstat.Sample()
@@ -80,7 +87,7 @@ func (r *runner) beginNet(ctx context.Context, col column, streams int) *netRep 
 
 // more says whether another unit of work may start: the context is live,
 // fewer than netMaxUnits ran, fewer than netMaxFailures failed in a row,
-// and either fewer than netMinUnits ran or Duration has not passed; all
+// and either fewer than minUnits ran or Duration has not passed; all
 // within the repetition's Timeout.
 func (n *netRep) more(ctx context.Context) bool {
 	n.mu.Lock()
@@ -91,7 +98,7 @@ func (n *netRep) more(ctx context.Context) bool {
 	case ctx.Err() != nil, done >= netMaxUnits, failed >= netMaxFailures, elapsed >= n.r.opts.Timeout:
 		return false
 	}
-	return done < netMinUnits || elapsed < n.r.opts.Duration
+	return done < n.minUnits || elapsed < n.r.opts.Duration
 }
 
 // unit records one unit of work that succeeded and took d.

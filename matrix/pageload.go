@@ -53,6 +53,7 @@ func (r *runner) pageLoad(ctx context.Context, sc Scenario, col column) Repetiti
 	opts.MaxConnsPerHost = pageConns
 	base := r.opts.Target.base(col.proto) + "/bytes/"
 	n := r.beginNet(ctx, col, len(Page)-1)
+	n.minUnits = pageMinUnits
 	objects := stats.NewHistogram()
 	var (
 		conns      int64

@@ -175,6 +175,9 @@ type Repetition struct {
 	// BulkBytes is head-of-line's download body bytes moved beside the
 	// small requests (not in Bytes); zero elsewhere.
 	BulkBytes int64 `json:"bulk_bytes,omitempty"`
+	// Link is what the emulated link did over the repetition (its set-up
+	// and warm-up included); nil without a link (run --net).
+	Link *RepetitionLink `json:"link,omitempty"`
 	// LatencyHistogram is the distribution behind Latency, in HdrHistogram's
 	// portable V2 compressed base64 form (stats.Histogram.Encode), so that
 	// repetitions and runs merge exactly; "" when nothing finished.

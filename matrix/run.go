@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/load"
+	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transfer"
 	"github.com/httpvs/httpvs/transport"
@@ -96,6 +97,19 @@ type Options struct {
 	// emulated link's client namespace, for example); nil means the
 	// process's own network.
 	Network transport.Network
+	// StatsNetwork, if set, is where the client that reads the server's
+	// counters makes its socket instead of Network: an emulated link's
+	// server namespace, so that reading them costs no round trips on the
+	// link and is not counted in its counters.
+	StatsNetwork transport.Network
+	// LinkCounters, if set, returns the emulated link's counters since its
+	// last call (netem.Link.ResetStats): each repetition records those of
+	// its own span (Repetition.Link).
+	LinkCounters func() (up, down netem.DirStats)
+	// RTT is the round trip of the emulated link (its calibration); zero
+	// without one. head-of-line lets its download run for a few round
+	// trips before it measures.
+	RTT time.Duration
 	// Progress, if set, is called before each measurement.
 	Progress func(Progress)
 	// Profile, if set, is called before the first repetition of each cell
@@ -260,7 +274,11 @@ func (r *runner) openStats() (stop func(), err error) {
 		p, base = transport.H1TLS, r.opts.Target.TLS
 	}
 	r.statsURL = base + "/stats"
-	r.statsClient, err = transport.NewClient(r.clientOptions(Scenario{}, p))
+	opts := r.clientOptions(Scenario{}, p)
+	if r.opts.StatsNetwork != nil {
+		opts.Network = r.opts.StatsNetwork
+	}
+	r.statsClient, err = transport.NewClient(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -320,6 +338,9 @@ func (r *runner) round(ctx context.Context, sr *scenarioRun, which []bool) {
 		if sr.rounds == 1 && r.opts.Profile != nil {
 			stop = r.opts.Profile(sr.sc.Name, col.name)
 		}
+		if r.opts.LinkCounters != nil {
+			r.opts.LinkCounters() // what came before is not this repetition's
+		}
 		began := time.Now()
 		var m Repetition
 		switch {
@@ -331,6 +352,9 @@ func (r *runner) round(ctx context.Context, sr *scenarioRun, which []bool) {
 			m = r.load(ctx, sr.sc, col)
 		}
 		sr.spent[i] += time.Since(began)
+		if r.opts.LinkCounters != nil {
+			m.Link = newRepetitionLink(r.opts.LinkCounters())
+		}
 		if stop != nil {
 			stop()
 			m.Profiled = true

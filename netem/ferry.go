@@ -198,3 +198,14 @@ func (f *ferry) reset() DirStats {
 		Delivered: f.delivered.Swap(0), Late: f.late.Swap(0), MaxLate: time.Duration(f.maxLate.Swap(0)), Largest: f.largest.Swap(0),
 	}
 }
+
+// Add returns the counters of s and o together, as if one phase had
+// counted both: counts add, MaxLate and Largest are the larger.
+func (s DirStats) Add(o DirStats) DirStats {
+	return DirStats{
+		Packets: s.Packets + o.Packets, Bytes: s.Bytes + o.Bytes, Lost: s.Lost + o.Lost,
+		QueueDrops: s.QueueDrops + o.QueueDrops, Overflow: s.Overflow + o.Overflow,
+		Delivered: s.Delivered + o.Delivered, Late: s.Late + o.Late,
+		MaxLate: max(s.MaxLate, o.MaxLate), Largest: max(s.Largest, o.Largest),
+	}
+}

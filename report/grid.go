@@ -34,6 +34,7 @@ func grids(res *matrix.Results) []grid {
 			g.cells = append(g.cells, res.Cell(name, p))
 		}
 		g.fill(res.Settings.Repeat)
+		g.linkRows(res.Settings.Net)
 		if g.allSkipped() {
 			g.rows = nil
 		}

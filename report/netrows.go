@@ -70,3 +70,61 @@ func (g *grid) has(f func(matrix.Repetition) bool) bool {
 	}
 	return false
 }
+
+// linkRows adds, across an emulated link (n), what the link did to each
+// cell over its completed repetitions: the packets each way, the share the
+// loss model dropped beside the share configured, and the share the queue
+// (or the emulator) dropped when any.
+func (g *grid) linkRows(n *matrix.Net) {
+	if n == nil || !g.has(func(m matrix.Repetition) bool { return m.Link != nil }) {
+		return
+	}
+	each := func(f func(l *matrix.RepetitionLink) string) func(c *matrix.Cell) string {
+		return func(c *matrix.Cell) string {
+			if l := matrix.CellLink(c); l != nil {
+				return f(l)
+			}
+			return "-"
+		}
+	}
+	g.row("link packets up/down", each(func(l *matrix.RepetitionLink) string {
+		return fmt.Sprintf("%d/%d", l.Up.Packets, l.Down.Packets)
+	}))
+	g.row("link lost up/down (set "+pair(n.Up.Loss, n.Down.Loss)+")", each(func(l *matrix.RepetitionLink) string {
+		return pair(l.Up.LossFraction(), l.Down.LossFraction())
+	}))
+	dropped := false
+	for _, c := range g.cells {
+		if c == nil {
+			continue
+		}
+		if l := matrix.CellLink(c); l != nil && l.Up.DropFraction()+l.Down.DropFraction() > 0 {
+			dropped = true
+		}
+	}
+	if dropped {
+		g.row("link queue drops up/down", each(func(l *matrix.RepetitionLink) string {
+			return pair(l.Up.DropFraction(), l.Down.DropFraction())
+		}))
+	}
+}
+
+// pair formats two fractions as percentages, up/down.
+func pair(up, down float64) string {
+	return fmt.Sprintf("%s/%s", percent(up), percent(down))
+}
+
+// percent formats a fraction as a percentage with the digits it needs:
+// 0%, 0.04%, 1.2%, 12%.
+func percent(f float64) string {
+	switch p := f * 100; {
+	case p == 0:
+		return "0%"
+	case p < 0.1:
+		return fmt.Sprintf("%.2f%%", p)
+	case p < 10:
+		return fmt.Sprintf("%.1f%%", p)
+	default:
+		return fmt.Sprintf("%.0f%%", p)
+	}
+}

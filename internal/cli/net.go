@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/httpvs/httpvs/matrix"
@@ -35,6 +36,9 @@ type netRun struct {
 	spec netem.Spec
 	link *netem.Link
 	desc *matrix.Net
+	// mu guards the counters of the cells so far, which take adds to.
+	mu       sync.Mutex
+	up, down netem.DirStats
 }
 
 // netProfile is one link profile of --net: its text and its spec.
@@ -126,12 +130,31 @@ func (n *netRun) calibrate(ctx context.Context) error {
 	return nil
 }
 
-// result is the link's record for results.json, with its counters now;
-// nil without a link.
+// rtt is the link's round trip as calibrated: the median TCP handshake.
+func (n *netRun) rtt() time.Duration {
+	return time.Duration(n.desc.Calibration.TCPConnectSeconds * float64(time.Second))
+}
+
+// take returns the link's counters since the last take (or the
+// calibration) and adds them to the cells' total: matrix.Options'
+// LinkCounters, which gives each repetition its own.
+func (n *netRun) take() (up, down netem.DirStats) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	up, down = n.link.ResetStats()
+	n.up, n.down = n.up.Add(up), n.down.Add(down)
+	return up, down
+}
+
+// result is the link's record for results.json, with its counters over
+// all the cells; nil without a link.
 func (n *netRun) result() *matrix.Net {
 	if n == nil || n.desc == nil {
 		return nil
 	}
-	n.desc.SetCounters(n.link.Stats())
+	n.take()
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.desc.SetCounters(n.up, n.down)
 	return n.desc
 }

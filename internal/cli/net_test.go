@@ -60,6 +60,7 @@ func TestRunNet(t *testing.T) {
 	}
 	checkNetRecord(t, n)
 	measured := 0
+	var up, down int64
 	for _, cell := range res.Cells {
 		if cell.Skipped != "" {
 			t.Errorf("%s/%s skipped: %s", cell.Scenario, cell.Protocol, cell.Skipped)
@@ -71,12 +72,37 @@ func TestRunNet(t *testing.T) {
 				t.Errorf("%s/%s: %d errors (%s), %d requests, fastest %.4fs: want every request to take the 40 ms round trip",
 					cell.Scenario, cell.Protocol, r.Errors.Total, r.FirstError, r.Latency.Count, r.Latency.Min)
 			}
+			checkRepetitionLink(t, cell.Scenario+"/"+cell.Protocol, r)
+			up, down = up+r.Link.Up.Packets, down+r.Link.Down.Packets
 		}
 	}
 	if measured != 3 { // small-sequential h1; grpc-1 h1 (JSON) and grpc-native
 		t.Errorf("%d cells measured, want 3", measured)
 	}
+	// The repetitions' counters are parts of the cells' total, which also
+	// counts the traffic between them (each cell's check request).
+	if up > n.UpCounters.Packets || down > n.DownCounters.Packets || up == 0 {
+		t.Errorf("the repetitions' link counters add to %d packets up, %d down; the cells' total is %d, %d",
+			up, down, n.UpCounters.Packets, n.DownCounters.Packets)
+	}
 	checkNoLeftovers(t, before)
+}
+
+// checkRepetitionLink checks a repetition's link counters on a lossless
+// link with the default queue: packets each way, none dropped, each
+// packet at most the MTU.
+func checkRepetitionLink(t *testing.T, cell string, r matrix.Repetition) {
+	t.Helper()
+	l := r.Link
+	if l == nil {
+		t.Fatalf("%s: a repetition without link counters", cell)
+	}
+	for _, d := range []matrix.NetCounters{l.Up, l.Down} {
+		if d.Packets == 0 || d.Delivered == 0 || d.Lost != 0 || d.QueueDrops != 0 || d.Overflow != 0 || d.Largest > netem.MTU {
+			t.Errorf("%s: link counters up %+v down %+v: want packets each way, none dropped, none above the MTU", cell, l.Up, l.Down)
+			return
+		}
+	}
 }
 
 // checkNetRecord checks results.json's record of a lossless 40 ms link.

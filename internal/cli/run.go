@@ -156,6 +156,7 @@ func (f *runFlags) measure(ctx context.Context, e *env, fs *flagSet, opts matrix
 		if err := nr.calibrate(ctx); err != nil {
 			return nil, err
 		}
+		opts.RTT = nr.rtt()
 	}
 	var udpNote string
 	for _, p := range opts.Protocols {
@@ -276,6 +277,8 @@ func (f *runFlags) startTarget(ctx context.Context, fs *flagSet, opts *matrix.Op
 	opts.Target = matrix.Target{Plain: child.ready.Plain, TLS: child.ready.TLS, RootCAs: child.roots, GRPC: child.ready.GRPC}
 	if nr != nil {
 		opts.Network = nr.network()
+		opts.LinkCounters = nr.take
+		opts.StatsNetwork = nr.server()
 		// The link's ferries run in this process: loops must not hold
 		// the Ps they need.
 		opts.Engine = opts.Engine.WithHoldP(false)

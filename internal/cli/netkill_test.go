@@ -1,0 +1,273 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// runProc is `httpvs run` running as a separate process (this test binary
+// acting as httpvs), its stderr on a pseudo-terminal so that it shows its
+// progress line as it does to a user.
+type runProc struct {
+	cmd      *exec.Cmd
+	stdout   syncBuffer
+	tty      syncBuffer // stderr, through the terminal
+	exited   chan struct{}
+	exitCode int
+}
+
+// openPTY returns a pseudo-terminal's master and slave ends.
+func openPTY(t *testing.T) (master, slave *os.File) {
+	t.Helper()
+	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	if err := unix.IoctlSetPointerInt(int(m.Fd()), unix.TIOCSPTLCK, 0); err != nil {
+		m.Close()
+		t.Skipf("unlock pseudo-terminal: %v", err)
+	}
+	n, err := unix.IoctlGetInt(int(m.Fd()), unix.TIOCGPTN)
+	if err != nil {
+		m.Close()
+		t.Skipf("pseudo-terminal number: %v", err)
+	}
+	s, err := os.OpenFile("/dev/pts/"+strconv.Itoa(n), os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		m.Close()
+		t.Skipf("open pseudo-terminal: %v", err)
+	}
+	return m, s
+}
+
+// startRunProc starts `httpvs run args...` as a child of the test. The
+// kernel kills it if the test dies; the test kills it at the end.
+func startRunProc(t *testing.T, args ...string) *runProc {
+	t.Helper()
+	master, slave := openPTY(t)
+	p := &runProc{exited: make(chan struct{})}
+	p.cmd = exec.Command(os.Args[0], append([]string{"run"}, args...)...)
+	p.cmd.Env = append(os.Environ(), childEnv+"=1")
+	p.cmd.Stdout, p.cmd.Stderr = &p.stdout, slave
+	p.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	slave.Close()
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := master.Read(buf) // EIO once the run and its child have closed the terminal
+			p.tty.Write(buf[:n])
+			if err != nil {
+				master.Close()
+				return
+			}
+		}
+	}()
+	go func() {
+		err := p.cmd.Wait()
+		p.exitCode = p.cmd.ProcessState.ExitCode()
+		if err != nil && p.exitCode == -1 {
+			p.exitCode = -int(p.cmd.ProcessState.Sys().(syscall.WaitStatus).Signal())
+		}
+		close(p.exited)
+	}()
+	t.Cleanup(func() { _ = p.cmd.Process.Kill(); <-p.exited })
+	return p
+}
+
+// waitOutput waits up to d for the terminal to show want.
+func (p *runProc) waitOutput(t *testing.T, want string, d time.Duration) {
+	t.Helper()
+	for deadline := time.Now().Add(d); !strings.Contains(p.tty.String(), want); time.Sleep(20 * time.Millisecond) {
+		select {
+		case <-p.exited:
+			t.Fatalf("the run exited (%d) before showing %q: %s", p.exitCode, want, p.tty.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the run did not show %q within %v: %q", want, d, p.tty.String())
+		}
+	}
+}
+
+// wait waits up to d for the run to exit and returns its exit code
+// (minus the signal's number if a signal ended it).
+func (p *runProc) wait(t *testing.T, d time.Duration) int {
+	t.Helper()
+	select {
+	case <-p.exited:
+		return p.exitCode
+	case <-time.After(d):
+		t.Fatalf("the run did not exit within %v", d)
+		return 0
+	}
+}
+
+// linkTrace is what a running `httpvs run --net` holds: its link's two
+// namespaces, its TUN descriptors and its child server.
+type linkTrace struct {
+	namespaces []string // net:[inode]
+	tuns       int
+	child      int // the child server's pid
+}
+
+// traceLink reads /proc for what the run with pid holds.
+func traceLink(t *testing.T, pid int) linkTrace {
+	t.Helper()
+	var lt linkTrace
+	fds, _ := filepath.Glob(fmt.Sprintf("/proc/%d/fd/*", pid))
+	for _, p := range fds {
+		switch target, _ := os.Readlink(p); {
+		case strings.HasPrefix(target, "net:"):
+			lt.namespaces = append(lt.namespaces, target)
+		case target == "/dev/net/tun":
+			lt.tuns++
+		}
+	}
+	statuses, _ := filepath.Glob("/proc/[0-9]*/status")
+	for _, p := range statuses {
+		if b, err := os.ReadFile(p); err == nil && strings.Contains(string(b), fmt.Sprintf("PPid:\t%d\n", pid)) {
+			ns, _ := os.Readlink(filepath.Join(filepath.Dir(p), "ns", "net"))
+			for _, n := range lt.namespaces {
+				if ns == n {
+					lt.child, _ = strconv.Atoi(filepath.Base(filepath.Dir(p)))
+				}
+			}
+		}
+	}
+	if len(lt.namespaces) != 2 || lt.tuns != 2 || lt.child == 0 {
+		t.Fatalf("run %d holds namespaces %v, %d TUN descriptors, child server %d: want 2, 2 and one in a namespace", pid, lt.namespaces, lt.tuns, lt.child)
+	}
+	return lt
+}
+
+// tunHolders counts the descriptors of /dev/net/tun open in any process.
+func tunHolders() int {
+	n := 0
+	fds, _ := filepath.Glob("/proc/[0-9]*/fd/*")
+	for _, p := range fds {
+		if target, err := os.Readlink(p); err == nil && target == "/dev/net/tun" {
+			n++
+		}
+	}
+	return n
+}
+
+// namespaceHolders lists what still refers to one of the namespaces: a
+// thread inside it, a descriptor of it (in any process) or a bind mount
+// (as `ip netns add` makes).
+func namespaceHolders(namespaces []string) []string {
+	var found []string
+	links, _ := filepath.Glob("/proc/[0-9]*/task/[0-9]*/ns/net")
+	fds, _ := filepath.Glob("/proc/[0-9]*/fd/*")
+	mounts, _ := os.ReadFile("/proc/self/mountinfo")
+	for _, ns := range namespaces {
+		for _, p := range append(links, fds...) {
+			if l, err := os.Readlink(p); err == nil && l == ns {
+				found = append(found, p)
+			}
+		}
+		if strings.Contains(string(mounts), ns) {
+			found = append(found, "a mount of "+ns)
+		}
+	}
+	return found
+}
+
+// checkLinkGone waits up to 5 s for the link lt traced to be gone: no
+// reference to its namespaces (the kernel then deletes them and their TUN
+// devices), no more TUN descriptors than tunsBefore, and the child server
+// dead (a zombie waiting for init to reap it is dead).
+func checkLinkGone(t *testing.T, lt linkTrace, tunsBefore int) {
+	t.Helper()
+	alive := func() bool {
+		st, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", lt.child))
+		return err == nil && !strings.Contains(string(st), ") Z")
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for (len(namespaceHolders(lt.namespaces)) > 0 || tunHolders() > tunsBefore || alive()) && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if left := namespaceHolders(lt.namespaces); len(left) > 0 {
+		t.Errorf("the link's namespaces are still held by %v", left)
+	}
+	if n := tunHolders(); n > tunsBefore {
+		t.Errorf("%d TUN descriptors open, %d before the run", n, tunsBefore)
+	}
+	if alive() {
+		t.Errorf("the child server %d outlived the run", lt.child)
+	}
+	for _, dev := range []string{"hvc0", "hvs0"} {
+		if _, err := os.Stat("/sys/class/net/" + dev); err == nil {
+			t.Errorf("TUN device %s is in this namespace", dev)
+		}
+	}
+	if ents, _ := os.ReadDir("/run/netns"); len(ents) > 0 {
+		t.Logf("named namespaces (not the run's: it names none): %d", len(ents))
+	}
+}
+
+// TestRunNetKilled SIGKILLs `httpvs run --net` while it measures: nothing
+// can run in it then, yet within seconds neither its namespaces nor its
+// TUN devices nor its child server are left.
+func TestRunNetKilled(t *testing.T) {
+	needLink(t)
+	tunsBefore := tunHolders()
+	p := startRunProc(t, "--net", "rtt=20ms", "--scenarios", "small-sequential", "--protocols", "h1",
+		"--repeat", "1", "--duration", "60s", "--no-files")
+	p.waitOutput(t, "small-sequential over h1", 60*time.Second) // calibrated, measuring
+	lt := traceLink(t, p.cmd.Process.Pid)
+	if err := p.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	if code := p.wait(t, 10*time.Second); code != -int(syscall.SIGKILL) {
+		t.Errorf("exit %d, want killed by SIGKILL", code)
+	}
+	checkLinkGone(t, lt, tunsBefore)
+}
+
+// TestRunNetCtrlC interrupts `httpvs run --net` with SIGINT (Ctrl-C) once
+// its first cell is measured: it exits 1, keeps and writes what it
+// measured marked partial (the interrupted cell's repetition marked
+// interrupted), and leaves nothing of the link behind.
+func TestRunNetCtrlC(t *testing.T) {
+	needLink(t)
+	tunsBefore := tunHolders()
+	out := t.TempDir()
+	p := startRunProc(t, "--net", "rtt=20ms", "--scenarios", "small-sequential", "--protocols", "h1,h2c",
+		"--repeat", "1", "--duration", "1s", "--out", out)
+	p.waitOutput(t, "small-sequential over h2c", 90*time.Second) // h1's cell is done
+	lt := traceLink(t, p.cmd.Process.Pid)
+	if err := p.cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	if code := p.wait(t, 30*time.Second); code != exitFailure {
+		t.Errorf("exit %d, want %d: %s", code, exitFailure, p.tty.String())
+	}
+	checkLinkGone(t, lt, tunsBefore)
+	if !strings.Contains(p.tty.String(), "marked partial") || !strings.Contains(p.stdout.String(), "PARTIAL: interrupted") {
+		t.Errorf("the run did not say it was interrupted: stdout %q, terminal %q", p.stdout.String(), p.tty.String())
+	}
+	res, _ := readResults(t, out)
+	if !res.Partial || !strings.HasPrefix(res.PartialReason, "interrupted") || res.Settings.Net == nil || res.Settings.Net.UpCounters.Packets == 0 {
+		t.Fatalf("results: partial %v (%q), net %+v: want partial, interrupted, the link's counters", res.Partial, res.PartialReason, res.Settings.Net)
+	}
+	h1, h2c := res.Cell("small-sequential", "h1"), res.Cell("small-sequential", "h2c")
+	if h1 == nil || len(h1.Repetitions) != 1 || h1.Repetitions[0].Interrupted || h1.Repetitions[0].Requests == 0 || h1.Repetitions[0].Errors.Total != 0 {
+		t.Errorf("h1's cell %+v: want one whole repetition with requests and no errors", h1)
+	}
+	if h2c != nil && (len(h2c.Repetitions) != 1 || !h2c.Repetitions[0].Interrupted) {
+		t.Errorf("h2c's cell %+v: want its one repetition marked interrupted", h2c)
+	}
+}
