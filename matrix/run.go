@@ -197,7 +197,7 @@ func Run(ctx context.Context, opts Options) (*Results, error) {
 		Settings:      opts.settings(),
 	}
 	for _, sc := range scenarios {
-		r.total += len(r.columns(sc)) * opts.Repeat
+		r.total += len(r.columns(sc)) * opts.repeat(sc)
 	}
 	stopStats, err := r.openStats()
 	if err != nil {
@@ -210,7 +210,7 @@ func Run(ctx context.Context, opts Options) (*Results, error) {
 			break
 		}
 		sr := r.plan(ctx, sc)
-		for range opts.Repeat {
+		for range opts.repeat(sc) {
 			r.round(ctx, sr, nil)
 		}
 		runs = append(runs, sr)
@@ -319,7 +319,7 @@ func (r *runner) plan(ctx context.Context, sc Scenario) *scenarioRun {
 		}
 		sr.sizes[i], sr.cells[i].Skipped, sr.cells[i].Failed = r.prepare(ctx, sc, col)
 		if sr.cells[i].Skipped != "" {
-			r.total -= r.opts.Repeat
+			r.total -= r.opts.repeat(sc)
 		}
 	}
 	return sr

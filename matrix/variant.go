@@ -18,6 +18,18 @@ const VariantSep = ":"
 // variant's cells carry the set's name in Cell.Knobs and get no findings
 // (the rules read the run's settings, which are not theirs).
 
+// repeat is the rounds sc gets before rounds are added: Repeat, or half
+// of it (at least 2) for a variant, which answers "how far do settings
+// go" rather than "is it slower", so that the default run keeps its
+// minute; a variant still wide after them gets added rounds like any
+// other scenario.
+func (o Options) repeat(sc Scenario) int {
+	if sc.knobs == "" {
+		return o.Repeat
+	}
+	return min(o.Repeat, max(2, o.Repeat/2))
+}
+
 // variantOf reports whether sc gets a variant: one big body on one stream,
 // where buffer and frame sizes decide (golang/go#47840).
 func variantOf(sc Scenario) bool {

@@ -79,3 +79,16 @@ func checkVariantCells(t *testing.T, res *Results, name string, readSize units.B
 		t.Errorf("%s/h2c: vs h1 %+v, want 2 pairs with its own h1", name, c.VsH1)
 	}
 }
+
+// TestVariantsGetHalfTheRounds: a variant scenario starts with half the
+// rounds (at least 2, never more than Repeat); its base keeps Repeat.
+func TestVariantsGetHalfTheRounds(t *testing.T) {
+	base := Scenarios[0]
+	v := base.variant("tuned", nil)
+	for _, tc := range []struct{ repeat, base, variant int }{{8, 8, 4}, {3, 3, 2}, {2, 2, 2}, {1, 1, 1}} {
+		o := Options{Repeat: tc.repeat}
+		if got, gotV := o.repeat(base), o.repeat(v); got != tc.base || gotV != tc.variant {
+			t.Errorf("Repeat %d: base %d, variant %d rounds; want %d, %d", tc.repeat, got, gotV, tc.base, tc.variant)
+		}
+	}
+}

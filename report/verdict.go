@@ -106,7 +106,7 @@ func variantsLine(res *matrix.Results) string {
 			knobs = append(knobs, k.Field+"="+k.Value)
 		}
 	}
-	return fmt.Sprintf("rows ending %s%s: the same transfer with the client knobs of %s (%s), measured in the same rounds: what the best known settings reach beside Go as shipped",
+	return fmt.Sprintf("rows ending %s%s: the same transfer with the client knobs of %s (%s), measured in the same run: what the best known settings reach beside Go as shipped",
 		matrix.VariantSep, a.Name, a.Name, strings.Join(knobs, ", "))
 }
 
