@@ -36,22 +36,27 @@ func (hc *h2Conn) handle(f http2.Frame) error {
 // processData counts a response's body bytes, ends its stream on
 // END_STREAM, and returns flow-control credit once half a window is used.
 func (hc *h2Conn) processData(f *http2.DataFrame) error {
-	n := f.Header().Length
+	return hc.data(f.StreamID, f.Header().Length, len(f.Data()), f.StreamEnded())
+}
+
+// data is processData for a DATA frame on stream id of length bytes
+// (padding included), n of them data.
+func (hc *h2Conn) data(id, length uint32, n int, ended bool) error {
 	hc.mu.Lock()
-	s := hc.streams[f.StreamID]
+	s := hc.streams[id]
 	var streamUpdate uint32
 	if s != nil {
-		s.bytes += int64(len(f.Data()))
-		s.recvUnacked += n
-		if !f.StreamEnded() && s.recvUnacked >= hc.p.streamWindow/2 {
+		s.bytes += int64(n)
+		s.recvUnacked += length
+		if !ended && s.recvUnacked >= hc.p.streamWindow/2 {
 			streamUpdate, s.recvUnacked = s.recvUnacked, 0
 		}
-		if f.StreamEnded() {
+		if ended {
 			hc.end(s, nil)
 		}
 	}
 	hc.mu.Unlock()
-	hc.recvUnacked += n
+	hc.recvUnacked += length
 	connUpdate := uint32(0)
 	if hc.recvUnacked >= hc.p.connWindow/2 {
 		connUpdate, hc.recvUnacked = hc.recvUnacked, 0
@@ -61,7 +66,7 @@ func (hc *h2Conn) processData(f *http2.DataFrame) error {
 	}
 	return hc.write(func(fr *http2.Framer) error {
 		if streamUpdate > 0 {
-			if err := fr.WriteWindowUpdate(f.StreamID, streamUpdate); err != nil {
+			if err := fr.WriteWindowUpdate(id, streamUpdate); err != nil {
 				return err
 			}
 		}

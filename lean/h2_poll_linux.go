@@ -254,12 +254,7 @@ func (p *h2Poll) frames(pc *h2PollConn) error {
 			}
 			return eofIsReset(err)
 		}
-		f, err := hc.fr.ReadFrame()
-		pc.fc.loop = true
-		if err != nil {
-			return eofIsReset(err)
-		}
-		if err := hc.handle(f); err != nil {
+		if err := pc.frame(); err != nil {
 			return err
 		}
 		if hc.br.Buffered() == 0 {
@@ -268,6 +263,20 @@ func (p *h2Poll) frames(pc *h2PollConn) error {
 			}
 		}
 	}
+}
+
+// frame handles the buffered frame at the head of the connection.
+func (pc *h2PollConn) frame() error {
+	hc := pc.hc
+	if done, err := hc.quickFrame(); done || err != nil {
+		return err
+	}
+	f, err := hc.fr.ReadFrame()
+	pc.fc.loop = true
+	if err != nil {
+		return eofIsReset(err)
+	}
+	return hc.handle(f)
 }
 
 // fill makes sure a whole frame is buffered, reading from the socket as
