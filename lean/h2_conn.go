@@ -48,6 +48,9 @@ type h2Conn struct {
 	hdrStream    uint32 // stream whose header block is being read; 0 if none
 	hdrEndStream bool   // that block's HEADERS frame ended the stream
 	hdrStatus    int    // :status decoded from it so far
+	lastBlock    []byte // the last header block, if sameBlock
+	lastStatus   int    // the :status it gave
+	sameBlock    bool   // lastBlock was whole and left the HPACK table as it was
 }
 
 // newH2Conn sends the preface and settings on conn; start starts its

@@ -1,6 +1,7 @@
 package lean
 
 import (
+	"bytes"
 	"fmt"
 	"time"
 
@@ -16,9 +17,9 @@ func (hc *h2Conn) handle(f http2.Frame) error {
 		return hc.processData(f)
 	case *http2.HeadersFrame:
 		hc.hdrStream, hc.hdrEndStream, hc.hdrStatus = f.StreamID, f.StreamEnded(), 0
-		return hc.headerBlock(f.HeaderBlockFragment(), f.HeadersEnded())
+		return hc.headerBlock(f.HeaderBlockFragment(), true, f.HeadersEnded())
 	case *http2.ContinuationFrame:
-		return hc.headerBlock(f.HeaderBlockFragment(), f.HeadersEnded())
+		return hc.headerBlock(f.HeaderBlockFragment(), false, f.HeadersEnded())
 	case *http2.RSTStreamFrame:
 		hc.processResetStream(f)
 	case *http2.SettingsFrame:
@@ -155,15 +156,25 @@ func (hc *h2Conn) processGoAway(f *http2.GoAwayFrame) {
 // end, gives the stream its status (the first block's; later ones are
 // trailers) and ends it if the HEADERS frame said so. The framer has
 // checked that CONTINUATION frames follow their HEADERS.
-func (hc *h2Conn) headerBlock(frag []byte, last bool) error {
-	if _, err := hc.dec.Write(frag); err != nil {
-		return http2.ConnectionError(http2.ErrCodeCompression)
+//
+// A whole block (first and last) equal to the one before it, which left
+// the decoder's table as it was, is not decoded again: servers answer
+// repeated requests with the same few bytes of indexed fields.
+func (hc *h2Conn) headerBlock(frag []byte, first, last bool) error {
+	whole := first && last
+	if whole && hc.sameBlock && bytes.Equal(frag, hc.lastBlock) {
+		hc.hdrStatus = hc.lastStatus
+	} else {
+		if err := hc.decode(frag, last); err != nil {
+			return err
+		}
+		if hc.sameBlock = whole && hpackStateless(frag); hc.sameBlock {
+			hc.lastBlock = append(hc.lastBlock[:0], frag...)
+			hc.lastStatus = hc.hdrStatus
+		}
 	}
 	if !last {
 		return nil
-	}
-	if err := hc.dec.Close(); err != nil {
-		return http2.ConnectionError(http2.ErrCodeCompression)
 	}
 	hc.mu.Lock()
 	if s := hc.streams[hc.hdrStream]; s != nil {
@@ -181,6 +192,19 @@ func (hc *h2Conn) headerBlock(frag []byte, last bool) error {
 	}
 	hc.mu.Unlock()
 	hc.hdrStream = 0
+	return nil
+}
+
+// decode feeds frag to the HPACK decoder, and ends the block if last.
+func (hc *h2Conn) decode(frag []byte, last bool) error {
+	if _, err := hc.dec.Write(frag); err != nil {
+		return http2.ConnectionError(http2.ErrCodeCompression)
+	}
+	if last {
+		if err := hc.dec.Close(); err != nil {
+			return http2.ConnectionError(http2.ErrCodeCompression)
+		}
+	}
 	return nil
 }
 

@@ -3,6 +3,7 @@ package lean
 import (
 	"bufio"
 	"bytes"
+	"strconv"
 	"sync"
 	"testing"
 
@@ -28,7 +29,7 @@ func quickConn(t *testing.T, write func(*http2.Framer, []byte)) (*h2Conn, *h2Str
 	hc.fr.SetMaxReadFrameSize(p.maxFrame)
 	hc.dec = hpack.NewDecoder(4096, func(f hpack.HeaderField) {
 		if f.Name == ":status" && hc.hdrStatus == 0 {
-			hc.hdrStatus = 204
+			hc.hdrStatus, _ = strconv.Atoi(f.Value)
 		}
 	})
 	s := &h2Stream{id: 1, done: make(chan error, 1)}
@@ -100,5 +101,74 @@ func TestQuickFrame(t *testing.T) {
 				t.Fatalf("status %d bytes %d ended %v, want %d %d %v", s.status, s.bytes, ended, tt.status, tt.bytes, tt.ended)
 			}
 		})
+	}
+}
+
+// TestHpackStateless: only blocks of indexed fields and literals not
+// indexed, well formed, leave the decoder's table as it was.
+func TestHpackStateless(t *testing.T) {
+	encode := func(fields ...hpack.HeaderField) []byte {
+		var b bytes.Buffer
+		enc := hpack.NewEncoder(&b)
+		for _, f := range fields {
+			_ = enc.WriteField(f)
+		}
+		return b.Bytes()
+	}
+	tests := []struct {
+		name  string
+		block []byte
+		want  bool
+	}{
+		{"empty", nil, true},
+		{"static index", encode(hpack.HeaderField{Name: ":status", Value: "200"}), true},
+		{"never indexed, new name", encode(hpack.HeaderField{Name: "x-long-name", Value: "v", Sensitive: true}), true},
+		{"incremental indexing", encode(hpack.HeaderField{Name: "x-a", Value: "b"}), false},
+		{"table size update", []byte{0x3f, 0xe1, 0x1f, 0x88}, false},
+		{"index with continuation bytes", []byte{0xff, 0x80, 0x01}, true},
+		{"integer cut short", []byte{0x0f}, false},
+		{"string longer than the block", []byte{0x00, 0x05, 'a', 'b'}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := hpackStateless(tt.block); got != tt.want {
+				t.Fatalf("hpackStateless(% x) = %v, want %v", tt.block, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestHeaderBlockRepeat: a header block equal to the one before is not
+// decoded again only when nothing has changed the HPACK table between
+// them: the same byte naming a dynamic entry means another status once a
+// block in between has inserted one.
+func TestHeaderBlockRepeat(t *testing.T) {
+	hc, _ := quickConn(t, func(*http2.Framer, []byte) {})
+	var b bytes.Buffer
+	enc := hpack.NewEncoder(&b)
+	block := func(status string) []byte {
+		b.Reset()
+		_ = enc.WriteField(hpack.HeaderField{Name: ":status", Value: status})
+		return append([]byte(nil), b.Bytes()...)
+	}
+	steps := []struct {
+		block  []byte
+		status int
+	}{
+		{block("299"), 299}, // inserted as dynamic entry 62
+		{block("299"), 299}, // 62, indexed
+		{[]byte{0xbe}, 299}, // 62 again: repeated
+		{block("298"), 298}, // inserted: 62 is now 298
+		{[]byte{0xbe}, 298}, // the same byte as before, another field
+		{[]byte{0xbe}, 298}, // repeated
+		{[]byte{0x88}, 200}, // static
+		{block("x")[:1], 0}, // a cut-off block fails
+	}
+	for i, st := range steps {
+		hc.hdrStatus = 0
+		err := hc.headerBlock(st.block, true, true)
+		if (err != nil) != (st.status == 0) || hc.hdrStatus != st.status {
+			t.Fatalf("step %d: block % x gave status %d, error %v; want %d", i, st.block, hc.hdrStatus, err, st.status)
+		}
 	}
 }
