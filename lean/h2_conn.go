@@ -41,6 +41,9 @@ type h2Conn struct {
 	sendWin     int64  // connection-level send window
 	goingAway   bool
 	err         error
+	indexed     bool   // the first indexed header block has been sent
+	plainOnly   bool   // the server's HPACK table is too small: plain blocks only
+	cutBlock    []byte // the next block, saying so
 
 	// Reader goroutine only.
 	recvUnacked  uint32 // connection bytes not yet returned

@@ -100,6 +100,8 @@ func (hc *h2Conn) processSettings(f *http2.SettingsFrame) error {
 			hc.maxStreams = s.Val
 		case http2.SettingMaxFrameSize:
 			hc.peerMaxData = s.Val
+		case http2.SettingHeaderTableSize:
+			hc.tableSize(s.Val)
 		case http2.SettingInitialWindowSize:
 			delta := int64(s.Val) - hc.peerInitWin
 			hc.peerInitWin = int64(s.Val)
