@@ -14,9 +14,10 @@ import (
 // is queued at once, and writes are flushed only when everything already
 // received has been handled, so no goroutine is woken per request.
 //
-// On HTTP/2 the goroutine is the one reading the connection, and many
-// streams' HEADERS leave in one system call. On HTTP/1.1 (Linux) it
-// drives Streams non-blocking connections from one epoll set.
+// On Linux it drives non-blocking sockets from one epoll set: Conns
+// HTTP/2 connections (each connection's HEADERS leave in one system call
+// per turn), or Streams HTTP/1.1 connections. Elsewhere, on HTTP/2, the
+// goroutine is the one reading its one connection.
 type Loop struct {
 	// Streams is the requests in flight at once: HTTP/2 streams on one
 	// connection (at most the server's SETTINGS_MAX_CONCURRENT_STREAMS),
