@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Generators and clients against a reference server and against Go's,
 # side by side in one run: httpvs load vs h2load (h2c, -c 10 -m 10) and vs
-# wrk (h1, -c 50) against h2o (one thread) and against httpvs serve; then
+# wrk (h1, -c 50) against h2o (one thread) and against httpvs serve, and
+# vs h2load over TLS (h2, -c 10 -m 10) against h2o; then
 # httpvs get vs curl downloading one big body from httpvs serve over h1
 # and h2c, with each client's whole-process wall, user and system time.
 # Prints the figures and the ratios httpvs/peer ("serve" rows: against
@@ -51,7 +52,7 @@ if [ "$PART" = all ]; then
   for _ in $(seq 100); do [ -s "$tmp/h2o.json" ] && break; sleep 0.1; done
   h2o_url() { python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["urls"][sys.argv[2]])' "$tmp/h2o.json" "$1"; }
   h2o_h1=$(h2o_url h1)
-  h2o_h2c=$(h2o_url h2c)
+  h2o_h2=$(h2o_url h2)
 fi
 
 port=$((20000 + RANDOM % 20000))
@@ -72,19 +73,23 @@ httpvs_rps() {
   local url=$1; shift
   "$bin" load "$url/small" -d "${SECS}s" --json "$@" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["requests_per_second"], d["engine"], d["errors"]["total"])'
 }
-# load SERVER BASE_URL ROUND: both pairs, the peer first in odd rounds.
+# load SERVER BASE_URL ROUND [TLS_URL]: both pairs (and h2 over TLS_URL
+# against h2load), the peer first in odd rounds.
 load() {
-  local srv=$1 url=$2 r=$3 w h p h2
+  local srv=$1 url=$2 r=$3 tls=${4:-} w h p h2 tp th
   if (( r % 2 )); then
     w=$(wrk_rps "$url"); h=$(httpvs_rps "$url" -p h1 -c 50)
     p=$(h2load_rps "$url"); h2=$(httpvs_rps "$url" -p h2c -c 10 -m 10)
+    [ -z "$tls" ] || { tp=$(h2load_rps "$tls"); th=$(httpvs_rps "$tls" -p h2 -k -c 10 -m 10); }
   else
     h=$(httpvs_rps "$url" -p h1 -c 50); w=$(wrk_rps "$url")
     h2=$(httpvs_rps "$url" -p h2c -c 10 -m 10); p=$(h2load_rps "$url")
+    [ -z "$tls" ] || { th=$(httpvs_rps "$tls" -p h2 -k -c 10 -m 10); tp=$(h2load_rps "$tls"); }
   fi
   echo "load $srv h1 wrk $w" >>"$results"; echo "load $srv h1 httpvs $h" >>"$results"
   echo "load $srv h2c h2load $p" >>"$results"; echo "load $srv h2c httpvs $h2" >>"$results"
-  echo "  $srv h1: wrk $w httpvs ${h%% *}; h2c: h2load $p httpvs ${h2%% *}" >&2
+  [ -z "$tls" ] || { echo "load $srv h2 h2load $tp" >>"$results"; echo "load $srv h2 httpvs $th" >>"$results"; }
+  echo "  $srv h1: wrk $w httpvs ${h%% *}; h2c: h2load $p httpvs ${h2%% *}${tls:+; h2: h2load $tp httpvs ${th%% *}}" >&2
 }
 # timed NAME TRANSPORT CMD...: one download, whole-process wall/user/sys.
 timed() {
@@ -115,7 +120,7 @@ download() {
 for r in $(seq "$ROUNDS"); do
   echo "round $r/$ROUNDS ($( (( r % 2 )) && echo "peers first" || echo "httpvs first"))" >&2
   if [ "$PART" = all ]; then
-    load h2o "$h2o_h1" "$r"
+    load h2o "$h2o_h1" "$r" "$h2o_h2"
     load go "$go_url" "$r"
   fi
   download "$r"
@@ -145,7 +150,9 @@ if loads:
     print(f"GET /small, {secs} s per run, median of {rounds} interleaved round(s), req/s; ratio = httpvs / peer")
     print(f"{'server':<8}{'transport':<10}{'peer':>8}{'peer req/s':>12}{'httpvs':>10}{'engine':>8}{'ratio':>8}  each round")
     for srv, label in [("h2o", "h2o"), ("go", "serve")]:
-        for t, peer in [("h1", "wrk"), ("h2c", "h2load")]:
+        for t, peer in [("h1", "wrk"), ("h2c", "h2load"), ("h2", "h2load")]:
+            if (srv, t, peer) not in loads:
+                continue
             p = loads[(srv, t, peer)]; h = loads[(srv, t, "httpvs")]
             each = " ".join(f"{x / y:.2f}" for x, y in zip(h, p))
             print(f"{label:<8}{t:<10}{peer:>8}{statistics.median(p):>12.0f}{statistics.median(h):>10.0f}"

@@ -111,10 +111,21 @@ func (c *Client) Close() error {
 
 // dial opens one connection and checks the negotiated protocol.
 func (c *Client) dial(ctx context.Context) (net.Conn, error) {
+	return c.dialVia(ctx, nil)
+}
+
+// dialVia is dial with wrap, if set, replacing the TCP connection before
+// any TLS handshake.
+func (c *Client) dialVia(ctx context.Context, wrap func(net.Conn) (net.Conn, error)) (net.Conn, error) {
 	start := time.Now()
 	conn, err := transport.DialIn(ctx, c.network, &c.dialer, "tcp", c.addr)
 	if err != nil {
 		return nil, err
+	}
+	if wrap != nil {
+		if conn, err = wrap(conn); err != nil {
+			return nil, err
+		}
 	}
 	connected := time.Now()
 	c.conns.Add(1)

@@ -7,7 +7,7 @@
 //
 // A Client holds the connections to one target. Streams send one request
 // at a time from a goroutine each; a Loop runs a closed loop of requests
-// from one goroutine, as h2load's and wrk's event loops do: on HTTP/2 from
-// the connection's reader, on HTTP/1.1 (Linux) over non-blocking sockets in
-// one epoll set.
+// from one goroutine, as h2load's and wrk's event loops do: on Linux over
+// non-blocking sockets in one epoll set (several HTTP/2 connections, or
+// HTTP/1.1 connections), elsewhere on HTTP/2 from the connection's reader.
 package lean

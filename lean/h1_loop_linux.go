@@ -7,10 +7,8 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"runtime"
 	"sync"
 	"time"
-	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -191,45 +189,9 @@ func (p *h1Poll) sendReady() {
 	}
 }
 
-// holdP bounds how long wait blocks without giving up its P, and how often
-// a busy loop lets other goroutines run.
-const holdP = time.Millisecond
-
 // wait blocks until connections are ready or the next timeout sweep is due.
-//
-// With cfg.HoldP it waits in a raw epoll_pwait that keeps the
-// goroutine's P. A plain system call hands the P back to the scheduler;
-// with every P in a loop's epoll_wait, sysmon takes them away every 20 us
-// and, when the wait ends, the loop's thread has to win a P back, often by
-// parking and letting another thread run it. On two shared cores that
-// delay between a response and the next request made the server's read
-// for it find the socket empty more often than under wrk (figures in
-// docs/measurements/), and serve fewer requests per core. So the loop
-// holds its P for up to holdP, yields it at least
-// that often (runtime.Gosched) so timers and other goroutines still run,
-// and falls back to a plain epoll_wait when nothing arrives for holdP.
-// Without cfg.HoldP it always waits the plain way: a server in this
-// process needs the Ps the loops would hold.
 func (p *h1Poll) wait(events []unix.EpollEvent) (int, error) {
-	// p.now is the clock read after the last wait: close enough for
-	// millisecond timeouts, and it saves a clock read per wait.
-	msec := max(int(p.nextSweep.Sub(p.now)/time.Millisecond), 1)
-	if !p.cfg.HoldP {
-		return unix.EpollWait(p.epfd, events, msec)
-	}
-	if p.now.Sub(p.yielded) >= holdP {
-		runtime.Gosched()
-		p.yielded = p.now
-	}
-	hold := int(holdP / time.Millisecond)
-	r, _, errno := unix.RawSyscall6(unix.SYS_EPOLL_PWAIT, uintptr(p.epfd), uintptr(unsafe.Pointer(&events[0])), uintptr(len(events)), uintptr(min(msec, hold)), 0, 0)
-	if errno != 0 {
-		return 0, errno
-	}
-	if r != 0 || msec <= hold {
-		return int(r), nil
-	}
-	return unix.EpollWait(p.epfd, events, msec-hold)
+	return epollWait(p.epfd, events, p.nextSweep.Sub(p.now), p.cfg.HoldP, p.now, &p.yielded)
 }
 
 // send starts the next request on an idle connection, dialing first if

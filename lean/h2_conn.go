@@ -41,6 +41,9 @@ type h2Conn struct {
 	sendWin     int64  // connection-level send window
 	goingAway   bool
 	err         error
+	indexed     bool   // the first indexed header block has been sent
+	plainOnly   bool   // the server's HPACK table is too small: plain blocks only
+	cutBlock    []byte // the next block, saying so
 
 	// Reader goroutine only.
 	recvUnacked  uint32 // connection bytes not yet returned
@@ -48,6 +51,9 @@ type h2Conn struct {
 	hdrStream    uint32 // stream whose header block is being read; 0 if none
 	hdrEndStream bool   // that block's HEADERS frame ended the stream
 	hdrStatus    int    // :status decoded from it so far
+	lastBlock    []byte // the last header block, if sameBlock
+	lastStatus   int    // the :status it gave
+	sameBlock    bool   // lastBlock was whole and left the HPACK table as it was
 }
 
 // newH2Conn sends the preface and settings on conn; start starts its

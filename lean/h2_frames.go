@@ -1,6 +1,7 @@
 package lean
 
 import (
+	"bytes"
 	"fmt"
 	"time"
 
@@ -16,9 +17,9 @@ func (hc *h2Conn) handle(f http2.Frame) error {
 		return hc.processData(f)
 	case *http2.HeadersFrame:
 		hc.hdrStream, hc.hdrEndStream, hc.hdrStatus = f.StreamID, f.StreamEnded(), 0
-		return hc.headerBlock(f.HeaderBlockFragment(), f.HeadersEnded())
+		return hc.headerBlock(f.HeaderBlockFragment(), true, f.HeadersEnded())
 	case *http2.ContinuationFrame:
-		return hc.headerBlock(f.HeaderBlockFragment(), f.HeadersEnded())
+		return hc.headerBlock(f.HeaderBlockFragment(), false, f.HeadersEnded())
 	case *http2.RSTStreamFrame:
 		hc.processResetStream(f)
 	case *http2.SettingsFrame:
@@ -36,22 +37,27 @@ func (hc *h2Conn) handle(f http2.Frame) error {
 // processData counts a response's body bytes, ends its stream on
 // END_STREAM, and returns flow-control credit once half a window is used.
 func (hc *h2Conn) processData(f *http2.DataFrame) error {
-	n := f.Header().Length
+	return hc.data(f.StreamID, f.Header().Length, len(f.Data()), f.StreamEnded())
+}
+
+// data is processData for a DATA frame on stream id of length bytes
+// (padding included), n of them data.
+func (hc *h2Conn) data(id, length uint32, n int, ended bool) error {
 	hc.mu.Lock()
-	s := hc.streams[f.StreamID]
+	s := hc.streams[id]
 	var streamUpdate uint32
 	if s != nil {
-		s.bytes += int64(len(f.Data()))
-		s.recvUnacked += n
-		if !f.StreamEnded() && s.recvUnacked >= hc.p.streamWindow/2 {
+		s.bytes += int64(n)
+		s.recvUnacked += length
+		if !ended && s.recvUnacked >= hc.p.streamWindow/2 {
 			streamUpdate, s.recvUnacked = s.recvUnacked, 0
 		}
-		if f.StreamEnded() {
+		if ended {
 			hc.end(s, nil)
 		}
 	}
 	hc.mu.Unlock()
-	hc.recvUnacked += n
+	hc.recvUnacked += length
 	connUpdate := uint32(0)
 	if hc.recvUnacked >= hc.p.connWindow/2 {
 		connUpdate, hc.recvUnacked = hc.recvUnacked, 0
@@ -61,7 +67,7 @@ func (hc *h2Conn) processData(f *http2.DataFrame) error {
 	}
 	return hc.write(func(fr *http2.Framer) error {
 		if streamUpdate > 0 {
-			if err := fr.WriteWindowUpdate(f.StreamID, streamUpdate); err != nil {
+			if err := fr.WriteWindowUpdate(id, streamUpdate); err != nil {
 				return err
 			}
 		}
@@ -94,6 +100,8 @@ func (hc *h2Conn) processSettings(f *http2.SettingsFrame) error {
 			hc.maxStreams = s.Val
 		case http2.SettingMaxFrameSize:
 			hc.peerMaxData = s.Val
+		case http2.SettingHeaderTableSize:
+			hc.tableSize(s.Val)
 		case http2.SettingInitialWindowSize:
 			delta := int64(s.Val) - hc.peerInitWin
 			hc.peerInitWin = int64(s.Val)
@@ -150,15 +158,25 @@ func (hc *h2Conn) processGoAway(f *http2.GoAwayFrame) {
 // end, gives the stream its status (the first block's; later ones are
 // trailers) and ends it if the HEADERS frame said so. The framer has
 // checked that CONTINUATION frames follow their HEADERS.
-func (hc *h2Conn) headerBlock(frag []byte, last bool) error {
-	if _, err := hc.dec.Write(frag); err != nil {
-		return http2.ConnectionError(http2.ErrCodeCompression)
+//
+// A whole block (first and last) equal to the one before it, which left
+// the decoder's table as it was, is not decoded again: servers answer
+// repeated requests with the same few bytes of indexed fields.
+func (hc *h2Conn) headerBlock(frag []byte, first, last bool) error {
+	whole := first && last
+	if whole && hc.sameBlock && bytes.Equal(frag, hc.lastBlock) {
+		hc.hdrStatus = hc.lastStatus
+	} else {
+		if err := hc.decode(frag, last); err != nil {
+			return err
+		}
+		if hc.sameBlock = whole && hpackStateless(frag); hc.sameBlock {
+			hc.lastBlock = append(hc.lastBlock[:0], frag...)
+			hc.lastStatus = hc.hdrStatus
+		}
 	}
 	if !last {
 		return nil
-	}
-	if err := hc.dec.Close(); err != nil {
-		return http2.ConnectionError(http2.ErrCodeCompression)
 	}
 	hc.mu.Lock()
 	if s := hc.streams[hc.hdrStream]; s != nil {
@@ -176,6 +194,19 @@ func (hc *h2Conn) headerBlock(frag []byte, last bool) error {
 	}
 	hc.mu.Unlock()
 	hc.hdrStream = 0
+	return nil
+}
+
+// decode feeds frag to the HPACK decoder, and ends the block if last.
+func (hc *h2Conn) decode(frag []byte, last bool) error {
+	if _, err := hc.dec.Write(frag); err != nil {
+		return http2.ConnectionError(http2.ErrCodeCompression)
+	}
+	if last {
+		if err := hc.dec.Close(); err != nil {
+			return http2.ConnectionError(http2.ErrCodeCompression)
+		}
+	}
 	return nil
 }
 

@@ -213,9 +213,9 @@ func (lp *h2Loop) start(hc *h2Conn, mark bool) error {
 	hc.nextID += 2
 	hc.active++
 	hc.streams[s.id] = s
-	maxData := hc.peerMaxData
+	maxData, block := hc.peerMaxData, hc.takeBlock()
 	hc.mu.Unlock()
-	err := writeHeaderBlock(hc.fr, s.id, hc.p.block, len(body) == 0, maxData)
+	err := writeHeaderBlock(hc.fr, s.id, block, len(body) == 0, maxData)
 	hc.wmu.Unlock()
 	if err != nil {
 		return err

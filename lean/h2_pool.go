@@ -1,7 +1,6 @@
 package lean
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"strconv"
@@ -28,7 +27,8 @@ var (
 // when it dies.
 type h2Pool struct {
 	c            *Client
-	block        []byte // the request's HPACK header block, stateless
+	plain        []byte // the request's HPACK header block, stateless
+	first, next  []byte // a connection's first block and later ones, indexed (see requestBlocks)
 	streamWindow uint32
 	connWindow   uint32
 	maxFrame     uint32
@@ -47,30 +47,25 @@ func newH2Pool(c *Client, cfg transport.ClientConfig) *h2Pool {
 	if h.MaxReceiveBufferPerConnection > 0 {
 		p.connWindow = uint32(h.MaxReceiveBufferPerConnection)
 	}
-	// Never-indexed literals leave the encoder's dynamic table empty, so
-	// the block can be sent on every stream of every connection.
-	var buf bytes.Buffer
-	enc := hpack.NewEncoder(&buf)
 	req := c.req
-	write := func(name, value string) {
-		_ = enc.WriteField(hpack.HeaderField{Name: name, Value: value, Sensitive: true}) // writes to a bytes.Buffer
+	fields := []hpack.HeaderField{
+		{Name: ":method", Value: req.Method},
+		{Name: ":scheme", Value: req.URL.Scheme},
+		{Name: ":authority", Value: req.URL.Host},
+		{Name: ":path", Value: req.URL.RequestURI()},
 	}
-	write(":method", req.Method)
-	write(":scheme", req.URL.Scheme)
-	write(":authority", req.URL.Host)
-	write(":path", req.URL.RequestURI())
 	if _, ok := req.Header["User-Agent"]; !ok {
-		write("user-agent", "httpvs")
+		fields = append(fields, hpack.HeaderField{Name: "user-agent", Value: "httpvs"})
 	}
 	for _, k := range sortedHeaderKeys(req.Header) {
 		for _, v := range req.Header[k] {
-			write(strings.ToLower(k), v)
+			fields = append(fields, hpack.HeaderField{Name: strings.ToLower(k), Value: v})
 		}
 	}
 	if len(req.Body) > 0 || req.Method == "POST" || req.Method == "PUT" {
-		write("content-length", strconv.Itoa(len(req.Body)))
+		fields = append(fields, hpack.HeaderField{Name: "content-length", Value: strconv.Itoa(len(req.Body))})
 	}
-	p.block = buf.Bytes()
+	p.plain, p.first, p.next = requestBlocks(fields)
 	return p
 }
 

@@ -90,9 +90,9 @@ func (s *h2Stream) do(timeout time.Duration) (Response, error) {
 	s.sendWin = hc.peerInitWin
 	hc.nextID += 2
 	hc.streams[s.id] = s
-	maxData := hc.peerMaxData
+	maxData, block := hc.peerMaxData, hc.takeBlock()
 	hc.mu.Unlock()
-	err = hc.unlockWrite(writeHeaderBlock(hc.fr, s.id, s.p.block, len(body) == 0, maxData))
+	err = hc.unlockWrite(writeHeaderBlock(hc.fr, s.id, block, len(body) == 0, maxData))
 	if err == nil && len(body) > 0 {
 		err = s.sendBody(hc, body, maxData)
 	}

@@ -14,14 +14,20 @@ import (
 // is queued at once, and writes are flushed only when everything already
 // received has been handled, so no goroutine is woken per request.
 //
-// On HTTP/2 the goroutine is the one reading the connection, and many
-// streams' HEADERS leave in one system call. On HTTP/1.1 (Linux) it
-// drives Streams non-blocking connections from one epoll set.
+// On Linux it drives non-blocking sockets from one epoll set: Conns
+// HTTP/2 connections (each connection's HEADERS leave in one system call
+// per turn), or Streams HTTP/1.1 connections. Elsewhere, on HTTP/2, the
+// goroutine is the one reading its one connection.
 type Loop struct {
 	// Streams is the requests in flight at once: HTTP/2 streams on one
 	// connection (at most the server's SETTINGS_MAX_CONCURRENT_STREAMS),
 	// or HTTP/1.1 connections with one request each.
 	Streams int
+	// Conns is how many HTTP/2 connections the loop drives, Streams
+	// streams each (0 means 1). More than one needs Linux: the loop then
+	// waits for all of them in one epoll set, as each of h2load's threads
+	// does (see CanShareLoop). HTTP/1.1 loops ignore it.
+	Conns   int
 	Timeout time.Duration // a request unanswered for this long fails; checked every Timeout/8
 
 	// Next is called before each request, on the connection's goroutine.
@@ -47,6 +53,14 @@ func (c *Client) CanLoop() bool {
 	return c.h2 != nil || (c.proto == transport.H1 && h1LoopSupported)
 }
 
+// pollH2 says whether HTTP/2 loops run on epoll; tests turn it off to
+// run the goroutine-per-connection loop that other systems use.
+var pollH2 = h2PollSupported
+
+// CanShareLoop says whether one Loop may drive several HTTP/2
+// connections (Loop.Conns > 1): on Linux.
+func (c *Client) CanShareLoop() bool { return c.h2 != nil && pollH2 }
+
 // RunLoop runs l until Next says stop and every request has ended, or ctx
 // ends. A connection that fails fails its requests in flight and is
 // redialed; a dial that fails fails the request it was for. The client
@@ -61,6 +75,12 @@ func (c *Client) RunLoop(ctx context.Context, l Loop) error {
 	}
 	if c.h2 == nil {
 		return c.runH1Loop(ctx, l)
+	}
+	if pollH2 {
+		return c.runH2Poll(ctx, l)
+	}
+	if l.Conns > 1 {
+		return errors.New("RunLoop drives several HTTP/2 connections only on Linux")
 	}
 	return c.runH2Loop(ctx, l)
 }

@@ -163,20 +163,17 @@ func (w *worker) once(runCtx, traced context.Context, intended time.Time, measur
 	w.settle(runCtx, x, intended, start, time.Now(), measuring)
 }
 
-// leanLoop runs one of the fast engine's closed loops with streams
-// requests in flight: each request starts as another ends, on the loop's
-// goroutine.
-func (w *worker) leanLoop(ctx context.Context, streams int) {
+// leanLoop runs one of the fast engine's closed loops, planned by
+// leanLoops: each request starts as another ends, on the loop's goroutine.
+func (w *worker) leanLoop(ctx context.Context, l lean.Loop) {
 	bodyLen := int64(len(w.r.body))
-	err := w.lean.RunLoop(ctx, lean.Loop{
-		Streams: streams,
-		Timeout: w.r.cfg.RequestTimeout,
-		HoldP:   w.r.cfg.Engine.HoldsP(),
-		Next:    func() (bool, bool) { return w.r.claim(ctx) },
-		Done: func(measuring bool, start, end time.Time, resp lean.Response, err error) {
-			w.settle(ctx, leanOutcome(resp, err, bodyLen, start), time.Time{}, start, end, measuring)
-		},
-	})
+	l.Timeout = w.r.cfg.RequestTimeout
+	l.HoldP = w.r.cfg.Engine.HoldsP()
+	l.Next = func() (bool, bool) { return w.r.claim(ctx) }
+	l.Done = func(measuring bool, start, end time.Time, resp lean.Response, err error) {
+		w.settle(ctx, leanOutcome(resp, err, bodyLen, start), time.Time{}, start, end, measuring)
+	}
+	err := w.lean.RunLoop(ctx, l)
 	if err != nil && ctx.Err() == nil {
 		// The loop could not start (an address that does not resolve,
 		// say): that is a failed request, counted and reported, not silence.
