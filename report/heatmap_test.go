@@ -73,7 +73,7 @@ func TestFixNamesTheVariantThatMovedIt(t *testing.T) {
 	}}
 	c := &res.Cells[0]
 	reads := matrix.Finding{Knobs: []matrix.Knob{{Field: "Client.ReadSize", Value: "256Ki"}}}
-	if got, want := movedBy(res, c, reads), "knobs tuned: download/h2c 0.27x -> 0.68x"; got != want {
+	if got, want := movedBy(res, c, reads), "download/h2c 0.27x -> 0.68x"; got != want {
 		t.Errorf("movedBy = %q, want %q", got, want)
 	}
 	windows := matrix.Finding{Knobs: []matrix.Knob{{Field: "Client.ReadSize", Value: "256Ki"}, {Field: "Client.HTTP2.MaxReceiveBufferPerStream", Value: "16Mi"}}}

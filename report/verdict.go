@@ -85,7 +85,7 @@ func newVerdict(res *matrix.Results) verdict {
 	for _, f := range fixes {
 		line := fmt.Sprintf("%s [%s]", f.text, strings.Join(f.cells, ", "))
 		if len(f.moved) > 0 {
-			line += "; measured with " + strings.Join(f.moved, ", ")
+			line += fmt.Sprintf("; measured with knobs %s: %s", res.Settings.Alongside.Name, strings.Join(f.moved, ", "))
 		}
 		v.fixes = append(v.fixes, line)
 	}
@@ -112,7 +112,7 @@ func variantsLine(res *matrix.Results) string {
 
 // movedBy is the evidence that f's fix moves c's figure: the ratio of
 // c's variant cell, when the variant's knob set sets every field f's
-// knobs set ("download:tuned/h2c 0.27x -> 0.65x"); "" otherwise.
+// knobs set ("download/h2c 0.27x -> 0.65x"); "" otherwise.
 func movedBy(res *matrix.Results, c *matrix.Cell, f matrix.Finding) string {
 	a := res.Settings.Alongside
 	if a == nil || len(f.Knobs) == 0 || c.VsH1 == nil {
@@ -131,7 +131,7 @@ func movedBy(res *matrix.Results, c *matrix.Cell, f matrix.Finding) string {
 	if vc == nil || vc.VsH1 == nil {
 		return ""
 	}
-	return fmt.Sprintf("knobs %s: %s/%s %.2fx -> %.2fx", a.Name, c.Scenario, c.Protocol, c.VsH1.Ratio, vc.VsH1.Ratio)
+	return fmt.Sprintf("%s/%s %.2fx -> %.2fx", c.Scenario, c.Protocol, c.VsH1.Ratio, vc.VsH1.Ratio)
 }
 
 // cell is one transport's verdict in a scenario: "0.26x ±4% slower",
