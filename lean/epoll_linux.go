@@ -3,7 +3,9 @@
 package lean
 
 import (
+	"os"
 	"runtime"
+	"sync"
 	"time"
 	"unsafe"
 
@@ -49,4 +51,67 @@ func epollWait(epfd int, events []unix.EpollEvent, d time.Duration, hold bool, n
 		return int(r), nil
 	}
 	return unix.EpollWait(epfd, events, msec-holdMsec)
+}
+
+// epollSet is an event loop's epoll set and the eventfd that ends its
+// wait when the loop's context ends. Only the loop's goroutine uses epfd;
+// wakeUp, which runs on another goroutine, writes wake under mu.
+type epollSet struct {
+	epfd int
+
+	mu     sync.Mutex
+	wake   int
+	closed bool
+}
+
+// openEpoll makes the set with its wake eventfd registered. On error the
+// caller still closes it (closeEpoll closes what was made).
+func (e *epollSet) openEpoll() error {
+	e.epfd, e.wake = -1, -1
+	var err error
+	if e.epfd, err = unix.EpollCreate1(unix.EPOLL_CLOEXEC); err != nil {
+		return os.NewSyscallError("epoll_create1", err)
+	}
+	if e.wake, err = unix.Eventfd(0, unix.EFD_NONBLOCK|unix.EFD_CLOEXEC); err != nil {
+		return os.NewSyscallError("eventfd", err)
+	}
+	ev := unix.EpollEvent{Events: unix.EPOLLIN, Fd: int32(e.wake)}
+	if err := unix.EpollCtl(e.epfd, unix.EPOLL_CTL_ADD, e.wake, &ev); err != nil {
+		return os.NewSyscallError("epoll_ctl", err)
+	}
+	return nil
+}
+
+// wakeUp ends a wait in epoll_wait; it runs on ctx's AfterFunc goroutine.
+func (e *epollSet) wakeUp() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if !e.closed {
+		one := [8]byte{1}
+		_, _ = unix.Write(e.wake, one[:]) // a full counter still wakes the loop
+	}
+}
+
+// woken reports whether fd is the wake eventfd, reading it to rearm.
+func (e *epollSet) woken(fd int) bool {
+	if fd != e.wake {
+		return false
+	}
+	var b [8]byte
+	_, _ = unix.Read(e.wake, b[:]) // only to rearm
+	return true
+}
+
+// closeEpoll closes the eventfd (under mu, so wakeUp never writes to a
+// closed or reused descriptor) and the set.
+func (e *epollSet) closeEpoll() {
+	e.mu.Lock()
+	e.closed = true
+	if e.wake >= 0 {
+		unix.Close(e.wake)
+	}
+	e.mu.Unlock()
+	if e.epfd >= 0 {
+		unix.Close(e.epfd)
+	}
 }

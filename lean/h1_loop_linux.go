@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"sync"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -25,7 +24,7 @@ func (c *Client) runH1Loop(ctx context.Context, l Loop) error {
 	if err != nil {
 		return err
 	}
-	p := &h1Poll{c: c, cfg: l, ctx: ctx, head: c.req.Method == "HEAD", epfd: -1, wake: -1}
+	p := &h1Poll{c: c, cfg: l, ctx: ctx, head: c.req.Method == "HEAD"}
 	if p.sa, p.family, err = sockaddr(addr); err != nil {
 		return err
 	}
@@ -41,7 +40,7 @@ func (c *Client) runH1Loop(ctx context.Context, l Loop) error {
 }
 
 // h1Poll is one event loop's state; only its goroutine touches it, except
-// wake, which wakeUp writes under mu.
+// its epollSet's wakeUp.
 type h1Poll struct {
 	c      *Client
 	cfg    Loop
@@ -49,11 +48,7 @@ type h1Poll struct {
 	head   bool // HEAD requests: responses have no body
 	sa     unix.Sockaddr
 	family int // AF_INET or AF_INET6
-	epfd   int
-
-	mu     sync.Mutex
-	wake   int // eventfd that ends epoll_wait when ctx ends
-	closed bool
+	epollSet
 
 	conns     []*h1PollConn
 	byFD      map[int]*h1PollConn
@@ -83,16 +78,8 @@ type h1PollConn struct {
 }
 
 func (p *h1Poll) open() error {
-	var err error
-	if p.epfd, err = unix.EpollCreate1(unix.EPOLL_CLOEXEC); err != nil {
-		return os.NewSyscallError("epoll_create1", err)
-	}
-	if p.wake, err = unix.Eventfd(0, unix.EFD_NONBLOCK|unix.EFD_CLOEXEC); err != nil {
-		return os.NewSyscallError("eventfd", err)
-	}
-	ev := unix.EpollEvent{Events: unix.EPOLLIN, Fd: int32(p.wake)}
-	if err := unix.EpollCtl(p.epfd, unix.EPOLL_CTL_ADD, p.wake, &ev); err != nil {
-		return os.NewSyscallError("epoll_ctl", err)
+	if err := p.openEpoll(); err != nil {
+		return err
 	}
 	p.byFD = make(map[int]*h1PollConn, p.cfg.Streams)
 	p.shared = make([]byte, leanReadBuffer)
@@ -104,29 +91,11 @@ func (p *h1Poll) open() error {
 	return nil
 }
 
-// wakeUp ends a wait in epoll_wait; it runs on ctx's AfterFunc goroutine.
-func (p *h1Poll) wakeUp() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if !p.closed {
-		one := [8]byte{1}
-		_, _ = unix.Write(p.wake, one[:]) // a full counter still wakes the loop
-	}
-}
-
 func (p *h1Poll) close() {
 	for _, pc := range p.conns {
 		p.shut(pc)
 	}
-	p.mu.Lock()
-	p.closed = true
-	if p.wake >= 0 {
-		unix.Close(p.wake)
-	}
-	p.mu.Unlock()
-	if p.epfd >= 0 {
-		unix.Close(p.epfd)
-	}
+	p.closeEpoll()
 }
 
 func (p *h1Poll) run() {
@@ -159,9 +128,7 @@ func (p *h1Poll) run() {
 		}
 		for _, ev := range events[:max(n, 0)] {
 			fd := int(ev.Fd)
-			if fd == p.wake {
-				var b [8]byte
-				_, _ = unix.Read(p.wake, b[:]) // only to rearm
+			if p.woken(fd) {
 				continue
 			}
 			if pc := p.byFD[fd]; pc != nil {

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"net"
 	"os"
-	"sync"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -23,7 +22,7 @@ const h2PollSupported = true
 // loop. No goroutine is woken per response, and the runtime's scheduler
 // is not between a response and the next request.
 func (c *Client) runH2Poll(ctx context.Context, l Loop) error {
-	p := &h2Poll{c: c, cfg: l, ctx: ctx, epfd: -1, wake: -1}
+	p := &h2Poll{c: c, cfg: l, ctx: ctx}
 	if err := p.open(); err != nil {
 		p.close()
 		return err
@@ -36,16 +35,12 @@ func (c *Client) runH2Poll(ctx context.Context, l Loop) error {
 }
 
 // h2Poll is one event loop's state; only its goroutine touches it, except
-// wake, which wakeUp writes under mu.
+// its epollSet's wakeUp.
 type h2Poll struct {
-	c    *Client
-	cfg  Loop
-	ctx  context.Context
-	epfd int
-
-	mu     sync.Mutex
-	wake   int // eventfd that ends epoll_wait when ctx ends
-	closed bool
+	c   *Client
+	cfg Loop
+	ctx context.Context
+	epollSet
 
 	conns     []*h2PollConn
 	byFD      map[int]*h2PollConn
@@ -68,16 +63,8 @@ type h2PollConn struct {
 }
 
 func (p *h2Poll) open() error {
-	var err error
-	if p.epfd, err = unix.EpollCreate1(unix.EPOLL_CLOEXEC); err != nil {
-		return os.NewSyscallError("epoll_create1", err)
-	}
-	if p.wake, err = unix.Eventfd(0, unix.EFD_NONBLOCK|unix.EFD_CLOEXEC); err != nil {
-		return os.NewSyscallError("eventfd", err)
-	}
-	ev := unix.EpollEvent{Events: unix.EPOLLIN, Fd: int32(p.wake)}
-	if err := unix.EpollCtl(p.epfd, unix.EPOLL_CTL_ADD, p.wake, &ev); err != nil {
-		return os.NewSyscallError("epoll_ctl", err)
+	if err := p.openEpoll(); err != nil {
+		return err
 	}
 	p.byFD = make(map[int]*h2PollConn, max(p.cfg.Conns, 1))
 	for range max(p.cfg.Conns, 1) {
@@ -86,31 +73,13 @@ func (p *h2Poll) open() error {
 	return nil
 }
 
-// wakeUp ends a wait in epoll_wait; it runs on ctx's AfterFunc goroutine.
-func (p *h2Poll) wakeUp() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if !p.closed {
-		one := [8]byte{1}
-		_, _ = unix.Write(p.wake, one[:]) // a full counter still wakes the loop
-	}
-}
-
 func (p *h2Poll) close() {
 	for _, pc := range p.conns {
 		if pc.hc != nil {
 			p.drop(pc, errClosing)
 		}
 	}
-	p.mu.Lock()
-	p.closed = true
-	if p.wake >= 0 {
-		unix.Close(p.wake)
-	}
-	p.mu.Unlock()
-	if p.epfd >= 0 {
-		unix.Close(p.epfd)
-	}
+	p.closeEpoll()
 }
 
 func (p *h2Poll) run() {
@@ -133,9 +102,7 @@ func (p *h2Poll) run() {
 		}
 		for _, ev := range events[:max(n, 0)] {
 			fd := int(ev.Fd)
-			if fd == p.wake {
-				var b [8]byte
-				_, _ = unix.Read(p.wake, b[:]) // only to rearm
+			if p.woken(fd) {
 				continue
 			}
 			if pc := p.byFD[fd]; pc != nil {
