@@ -79,6 +79,9 @@ type Result struct {
 	// headers as N:LEN ("" for none).
 	BodySize int64  `json:"body_size"`
 	Headers  string `json:"headers,omitempty"`
+	// HeaderNames are the names of Config.Header's extra headers, sorted;
+	// their values, which may be credentials, are not recorded.
+	HeaderNames []string `json:"header_names,omitempty"`
 	// Histograms are the distributions behind Latency, Phases and
 	// Schedule.LateBy, exact and mergeable: Latency and TTFB hold Succeeded
 	// values (TTFB fewer when a stack does not report it), LateBy Requests.
@@ -205,6 +208,7 @@ func (r *run) result(clients []connClient, interrupted bool) Result {
 	}
 	res.Kind, res.SchemaVersion = ResultKind, ResultSchemaVersion
 	res.BodySize, res.Headers = int64(r.cfg.BodySize), r.cfg.Headers.String()
+	res.HeaderNames = transport.HeaderNames(r.cfg.Header)
 	res.Share = r.cfg.Share.String()
 	res.Histograms, _ = EncodeHistograms(lat, conn, tls, ttfb, late) // writes to memory: cannot fail
 	for _, c := range clients {

@@ -110,6 +110,7 @@ func (r *runner) transferPlan(sc Scenario, p transport.Protocol, total units.Byt
 		Transfers: sc.streams,
 		Client:    r.clientOptions(sc, p),
 		Timeout:   r.opts.Timeout,
+		Header:    r.opts.Header,
 	}
 	if sc.upload {
 		plan.URL = r.opts.Target.base(p) + "/sink"
@@ -173,6 +174,7 @@ func (r *runner) loadConfig(sc Scenario, col column, edit func(*load.Config)) lo
 		Method:   sc.method,
 		BodySize: sc.body,
 		Headers:  sc.headers,
+		Header:   r.opts.Header,
 		Engine:   r.opts.Engine.For(p),
 		// A repetition that cannot finish a request in its own time is
 		// failing, not slow.

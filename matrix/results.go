@@ -77,6 +77,9 @@ type Settings struct {
 	// run) or the URLs of an external server.
 	Target    string `json:"target"`
 	TLSTarget string `json:"tls_target,omitempty"`
+	// HeaderNames are the names of the extra request headers every request
+	// carried (Options.Header); their values are not recorded.
+	HeaderNames []string `json:"header_names,omitempty"`
 	// UDPBuffers is quic-go's socket buffer warning, if it applied.
 	UDPBuffers string `json:"udp_buffers,omitempty"`
 	// Net is the emulated link between the client and the server; nil

@@ -3,6 +3,7 @@ package matrix
 import (
 	"context"
 	"crypto/x509"
+	"net/http"
 	"time"
 
 	"github.com/httpvs/httpvs/load"
@@ -93,6 +94,12 @@ type Options struct {
 	Engine load.Engine
 	// Timeout bounds each repetition; zero means DefaultTimeout.
 	Timeout time.Duration
+	// Header holds extra request headers sent with every request of the
+	// transfer and request scenarios, probes included (a target that wants
+	// credentials, say), but not with gRPC calls or the emulated link's
+	// cold-start, page-load and head-of-line requests; the results record
+	// their names, not their values.
+	Header http.Header
 	// Network is where every client socket of the run is made (an
 	// emulated link's client namespace, for example); nil means the
 	// process's own network.
@@ -243,6 +250,7 @@ func (o Options) settings() Settings {
 		Client:          o.Client.Effective(),
 		Target:          o.Target.Plain,
 		TLSTarget:       o.Target.TLS,
+		HeaderNames:     transport.HeaderNames(o.Header),
 	}
 	for _, p := range o.Protocols {
 		s.Protocols = append(s.Protocols, p.String())

@@ -169,6 +169,7 @@ func TestMergeRefusesDifferentMeasurements(t *testing.T) {
 			r.Mode, r.Schedule, r.Histograms.LateBy = "open", &load.Schedule{}, r.Histograms.Latency
 		}},
 		{"headers", func(r *load.Result) { r.Headers = "100:100" }},
+		{"header_names", func(r *load.Result) { r.HeaderNames = []string{"Authorization"} }},
 		{"settings.read_size", func(r *load.Result) { r.Settings.ReadSize = 4096 }},
 	} {
 		a := part(t, "a", rng, 10, t0, 1, nil)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/httpvs/httpvs/load"
 )
@@ -22,6 +23,7 @@ func sameMeasurement(a, b Part) error {
 		{"mode", x.Mode, y.Mode},
 		{"body_size", strconv.FormatInt(x.BodySize, 10), strconv.FormatInt(y.BodySize, 10)},
 		{"headers", x.Headers, y.Headers},
+		{"header_names", strings.Join(x.HeaderNames, ","), strings.Join(y.HeaderNames, ",")},
 	} {
 		if f.x != f.y {
 			return &MismatchError{A: a.Name, B: b.Name, Field: f.name, ValueA: quote(f.x), ValueB: quote(f.y)}

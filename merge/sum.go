@@ -14,7 +14,7 @@ func sum(parts []Part, decoded []hists) load.Result {
 	first := parts[0].Result
 	m := load.Result{
 		Engine: first.Engine, URL: first.URL, Method: first.Method, Requested: first.Requested, Mode: first.Mode,
-		Settings: first.Settings, BodySize: first.BodySize, Headers: first.Headers,
+		Settings: first.Settings, BodySize: first.BodySize, Headers: first.Headers, HeaderNames: first.HeaderNames,
 		Kind: load.ResultKind, SchemaVersion: load.ResultSchemaVersion,
 		Started: first.Started, Finished: first.Finished,
 	}

@@ -104,15 +104,17 @@ type ClientSide struct {
 type Result struct {
 	URL           string             `json:"url"`
 	Direction     string             `json:"direction"`
-	Requested     string             `json:"requested"`       // the transport asked for
-	Protocol      string             `json:"protocol"`        // the transport negotiated; "" if no response arrived
-	Streams       int                `json:"streams"`         // transfers run
-	Connections   int64              `json:"connections"`     // connections opened
-	Bytes         int64              `json:"bytes"`           // body bytes moved by the streams that succeeded
-	FailedBytes   int64              `json:"failed_bytes"`    // body bytes moved by failed streams before they failed; not in Bytes or the rate (a stream cut off by an interrupt keeps its bytes in Bytes)
-	Seconds       float64            `json:"seconds"`         // wall time from first request to last body byte
-	BitsPerSecond float64            `json:"bits_per_second"` // Bytes*8/Seconds
-	Errors        stats.ErrorCounts  `json:"errors"`          // failed transfers by kind
+	Requested     string             `json:"requested"`              // the transport asked for
+	HeaderNames   []string           `json:"header_names,omitempty"` // Plan.Header's names, sorted; values (maybe credentials) not recorded
+	WriteSize     int                `json:"write_size,omitempty"`   // Plan.WriteSize of an upload, bytes; absent: the client's own
+	Protocol      string             `json:"protocol"`               // the transport negotiated; "" if no response arrived
+	Streams       int                `json:"streams"`                // transfers run
+	Connections   int64              `json:"connections"`            // connections opened
+	Bytes         int64              `json:"bytes"`                  // body bytes moved by the streams that succeeded
+	FailedBytes   int64              `json:"failed_bytes"`           // body bytes moved by failed streams before they failed; not in Bytes or the rate (a stream cut off by an interrupt keeps its bytes in Bytes)
+	Seconds       float64            `json:"seconds"`                // wall time from first request to last body byte
+	BitsPerSecond float64            `json:"bits_per_second"`        // Bytes*8/Seconds
+	Errors        stats.ErrorCounts  `json:"errors"`                 // failed transfers by kind
 	FirstError    string             `json:"first_error,omitempty"`
 	Interrupted   bool               `json:"interrupted"` // the run was cancelled or timed out before finishing
 	PerStream     []Stream           `json:"per_stream"`
@@ -162,11 +164,15 @@ func Run(ctx context.Context, p Plan) (Result, error) {
 	}
 
 	res := Result{
-		URL:       p.URL,
-		Direction: p.Direction.String(),
-		Requested: p.Client.Protocol.String(),
-		Streams:   p.Transfers,
-		PerStream: make([]Stream, p.Transfers),
+		URL:         p.URL,
+		Direction:   p.Direction.String(),
+		Requested:   p.Client.Protocol.String(),
+		Streams:     p.Transfers,
+		PerStream:   make([]Stream, p.Transfers),
+		HeaderNames: transport.HeaderNames(p.Header),
+	}
+	if p.Direction == Upload {
+		res.WriteSize = p.WriteSize
 	}
 	// The server's counters are read over a connection of their own, opened
 	// before the first snapshot, so that the transfers' connections show in

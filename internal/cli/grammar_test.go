@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -137,29 +138,43 @@ func TestHeadersAndBodyFileReachServer(t *testing.T) {
 	}
 	h := []string{"-H", "X-Test: v1", "--header", "user-agent: httpvs-test"}
 	tests := []struct {
-		name     string
-		args     []string
-		requests int
-		bodyLen  int64
+		name      string
+		args      []string
+		requests  int
+		bodyLen   int64
+		writeSize int // recorded by put
 	}{
-		{"get-h1", []string{"get", srv.URL + "/x", "-n", "4", "-P", "2", "--no-server-stats"}, 4, 0},
-		{"get-h2c", []string{"get", srv.URL + "/x", "-p", "h2c", "-n", "3", "--no-server-stats"}, 3, 0},
-		{"put-size", []string{"put", srv.URL + "/x", "1000", "-p", "h2c", "--no-server-stats"}, 1, 1000},
-		{"put-body-file", []string{"put", srv.URL + "/x", "--body", "@" + file, "-n", "2", "--no-server-stats"}, 2, size},
-		{"put-body-file-chunks", []string{"put", srv.URL + "/x", "--body", "@" + file, "--write-size", "4Ki", "--no-server-stats"}, 1, size},
-		{"put-h2c-chunks", []string{"put", srv.URL + "/x", "--body", "@" + file, "-p", "h2c", "--write-size", "1000", "--no-server-stats"}, 1, size},
-		{"load-std-h1", []string{"load", srv.URL + "/x", "-n", "5", "-c", "1", "--engine", "std"}, 5, 0},
-		{"load-fast-h1", []string{"load", srv.URL + "/x", "-n", "5", "-c", "1", "--engine", "fast"}, 5, 0},
-		{"load-fast-h2c", []string{"load", srv.URL + "/x", "-p", "h2c", "-n", "5", "-c", "1", "--engine", "fast"}, 5, 0},
-		{"load-std-h2c-body", []string{"load", srv.URL + "/x", "-p", "h2c", "-n", "5", "-c", "1", "--engine", "std", "--method", "POST", "--body", "@" + file}, 5, size},
-		{"load-fast-h1-body", []string{"load", srv.URL + "/x", "-n", "5", "-c", "1", "--engine", "fast", "--method", "POST", "--body", "@" + file}, 5, size},
+		{"get-h1", []string{"get", srv.URL + "/x", "-n", "4", "-P", "2", "--no-server-stats"}, 4, 0, 0},
+		{"get-h2c", []string{"get", srv.URL + "/x", "-p", "h2c", "-n", "3", "--no-server-stats"}, 3, 0, 0},
+		{"put-size", []string{"put", srv.URL + "/x", "1000", "-p", "h2c", "--no-server-stats"}, 1, 1000, 0},
+		{"put-body-file", []string{"put", srv.URL + "/x", "--body", "@" + file, "-n", "2", "--no-server-stats"}, 2, size, 0},
+		{"put-body-file-chunks", []string{"put", srv.URL + "/x", "--body", "@" + file, "--write-size", "4Ki", "--no-server-stats"}, 1, size, 4096},
+		{"put-h2c-chunks", []string{"put", srv.URL + "/x", "--body", "@" + file, "-p", "h2c", "--write-size", "1000", "--no-server-stats"}, 1, size, 1000},
+		{"load-std-h1", []string{"load", srv.URL + "/x", "-n", "5", "-c", "1", "--engine", "std"}, 5, 0, 0},
+		{"load-fast-h1", []string{"load", srv.URL + "/x", "-n", "5", "-c", "1", "--engine", "fast"}, 5, 0, 0},
+		{"load-fast-h2c", []string{"load", srv.URL + "/x", "-p", "h2c", "-n", "5", "-c", "1", "--engine", "fast"}, 5, 0, 0},
+		{"load-std-h2c-body", []string{"load", srv.URL + "/x", "-p", "h2c", "-n", "5", "-c", "1", "--engine", "std", "--method", "POST", "--body", "@" + file}, 5, size, 0},
+		{"load-fast-h1-body", []string{"load", srv.URL + "/x", "-n", "5", "-c", "1", "--engine", "fast", "--method", "POST", "--body", "@" + file}, 5, size, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s.take()
-			code, _, stderr := runMain(t, append(append(tt.args, h...), "--json")...)
+			code, stdout, stderr := runMain(t, append(append(tt.args, h...), "--json")...)
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			var rec struct {
+				HeaderNames []string `json:"header_names"`
+				WriteSize   int      `json:"write_size"`
+			}
+			if err := json.Unmarshal([]byte(stdout), &rec); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(rec.HeaderNames, []string{"User-Agent", "X-Test"}) {
+				t.Errorf("header_names %q, want [User-Agent X-Test]", rec.HeaderNames)
+			}
+			if rec.WriteSize != tt.writeSize {
+				t.Errorf("write_size %d, want %d", rec.WriteSize, tt.writeSize)
 			}
 			xtest, agents, lens := s.take()
 			if len(xtest) < tt.requests {

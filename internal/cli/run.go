@@ -48,6 +48,7 @@ type runFlags struct {
 	grpcTarget           string
 	insecure             bool
 	cacert               string
+	header               headerFlag
 	knobs                string
 	asJSON               bool
 	peers                string       // --peers, as given
@@ -84,6 +85,7 @@ func (f *runFlags) register(fs *flagSet) {
 	fs.BoolVar(&f.insecure, "k", false, "with --tls-target: skip certificate verification")
 	fs.alias("k", "insecure")
 	fs.StringVar(&f.cacert, "cacert", "", "with --tls-target: trust the PEM certificates in `file`")
+	headerFlags(fs, &f.header)
 	fs.StringVar(&f.knobs, "knobs", defaultKnobs, knobsUsage)
 	fs.StringVar(&f.net, "net", "", netFlagUsage())
 	fs.StringVar(&f.peers, "peers", "", "reference peers to measure beside Go: auto (every one installed) or a `list` of "+peers.Names()+"; curl plays the transfers and h2load the small requests against each server and against Go's")
@@ -350,6 +352,7 @@ func (f *runFlags) options(fs *flagSet, set map[string]bool) (matrix.Options, er
 		Client:    f.client,
 		Engine:    engine.WithHoldP(true), // the server is a child process or --target
 		Timeout:   f.timeout,
+		Header:    f.header.h,
 	}
 	// The target is known only once the child server is up: validate the rest.
 	return o, fs.usage(transport.WithinField("Client", f.client.Validate()))
