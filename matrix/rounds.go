@@ -30,12 +30,25 @@ func (sr *scenarioRun) finish() []Cell {
 	return out
 }
 
-// wide returns which of sr's columns need another round (their interval
-// to h1 is wider than StableHalfWidth or its verdict is at an edge, they
-// paired at least twice, and have fewer than maxRounds repetitions), the
-// widest half-width among them, and whether there is any. The h1 column
-// goes with them: rounds are paired.
-func (sr *scenarioRun) wide(maxRounds int) (which []bool, widest float64, any bool) {
+// next is what another round of a scenario would be for: the columns it
+// measures, h1 included (rounds are paired), the widest half-width among
+// them, and the fewest rounds that would settle one of them.
+type next struct {
+	which  []bool
+	widest float64
+	// need is the fewest rounds, this one included, after which one of
+	// which's cells is expected to have settled (roundsToSettle); 0 when
+	// none can within the bound, and which holds every unsettled cell.
+	need int
+}
+
+// wide returns what another round of sr would be for, and false when no
+// cell needs one: a cell does when its interval to h1 is wider than
+// StableHalfWidth or its verdict is at an edge, it paired at least twice,
+// and it has fewer than maxRounds repetitions. The round takes the cells
+// that could settle within maxRounds; when none can, every unsettled one
+// (its interval still narrows).
+func (sr *scenarioRun) wide(maxRounds int) (next, bool) {
 	base := -1
 	for i, c := range sr.cells {
 		if c.Protocol == "h1" && c.Skipped == "" {
@@ -43,9 +56,11 @@ func (sr *scenarioRun) wide(maxRounds int) (which []bool, widest float64, any bo
 		}
 	}
 	if base < 0 || len(sr.cells[base].Repetitions) >= maxRounds {
-		return nil, 0, false
+		return next{}, false
 	}
-	which = make([]bool, len(sr.cells))
+	all := make([]bool, len(sr.cells))
+	n := next{which: make([]bool, len(sr.cells))}
+	var any bool
 	for i := range sr.cells {
 		c := &sr.cells[i]
 		if i == base || c.Skipped != "" || len(c.Repetitions) >= maxRounds {
@@ -57,11 +72,42 @@ func (sr *scenarioRun) wide(maxRounds int) (which []bool, widest float64, any bo
 			// interrupts, which more rounds do not cure.
 			continue
 		}
-		which[i], any = true, true
-		widest = math.Max(widest, iv.HalfWidth())
+		all[i], any = true, true
+		n.widest = math.Max(n.widest, iv.HalfWidth())
+		if k := roundsToSettle(iv, maxRounds-len(c.Repetitions)); k > 0 {
+			n.which[i] = true
+			if n.need == 0 || k < n.need {
+				n.need = k
+			}
+		}
 	}
-	which[base] = true
-	return which, widest, any
+	if n.need == 0 {
+		n.which = all
+	}
+	n.which[base] = true
+	return n, any
+}
+
+// roundsToSettle predicts how many more rounds, 1 to room, iv needs to
+// settle: its half-width within StableHalfWidth and, at an edge, 1 at
+// least one and a half half-widths away, so the verdict no longer hangs
+// on a round. The prediction keeps the spread of the rounds so far and
+// lets the t quantile and the square root of the pairs shrink the
+// interval. 0 when room rounds are not expected to do it.
+func roundsToSettle(iv Interval, room int) int {
+	n := iv.Pairs
+	half := (math.Log(iv.High) - math.Log(iv.Low)) / 2
+	sd := half * math.Sqrt(float64(n)) / tQuantile975(n-1) // of one round's log ratio
+	target := math.Asinh(StableHalfWidth)                  // HalfWidth is sinh of the log half-width
+	if atEdge(iv) {
+		target = math.Min(target, math.Abs(math.Log(iv.Ratio))/1.5)
+	}
+	for k := 1; k <= room; k++ {
+		if tQuantile975(n+k-1)*sd/math.Sqrt(float64(n+k)) <= target {
+			return k
+		}
+	}
+	return 0
 }
 
 // atEdge reports whether iv's verdict hangs on its last round: 1 lies
@@ -89,37 +135,57 @@ func (sr *scenarioRun) cost(which []bool) time.Duration {
 	return d
 }
 
-// moreRounds adds rounds, one at a time, to the scenario whose widest
-// interval to h1 is widest, while some interval is wider than
-// StableHalfWidth, a cell has fewer than MaxRepeat repetitions, and the
-// round is expected to end within Budget of the run's start.
+// moreRounds adds rounds, one at a time, while some interval is wider
+// than StableHalfWidth (or at an edge), a cell has fewer than MaxRepeat
+// repetitions, and the round is expected to end within Budget of the
+// run's start. Each goes where the fewest seconds are expected to settle
+// a cell (the scenario's round cost times the rounds its closest cell
+// needs), so the budget settles as many verdicts as it can; when no cell
+// can settle within MaxRepeat, to the scenario whose interval is widest.
 func (r *runner) moreRounds(ctx context.Context, runs []*scenarioRun) {
 	skip := map[*scenarioRun]bool{} // no time left for its round
 	for ctx.Err() == nil {
 		var (
-			next   *scenarioRun
-			cols   []bool
-			widest float64
+			pick *scenarioRun
+			best next
+			cost time.Duration
 		)
 		for _, sr := range runs {
-			which, w, any := sr.wide(r.opts.MaxRepeat)
-			if any && !skip[sr] && (next == nil || w > widest) {
-				next, cols, widest = sr, which, w
+			n, any := sr.wide(r.opts.MaxRepeat)
+			if !any || skip[sr] {
+				continue
+			}
+			c := sr.cost(n.which)
+			if pick == nil || better(n, c, best, cost) {
+				pick, best, cost = sr, n, c
 			}
 		}
-		if next == nil {
+		if pick == nil {
 			return
 		}
-		if r.opts.Budget > 0 && time.Since(r.start)+next.cost(cols) > r.opts.Budget {
-			skip[next] = true // a cheaper scenario's round may still fit
+		if r.opts.Budget > 0 && time.Since(r.start)+cost > r.opts.Budget {
+			skip[pick] = true // a cheaper scenario's round may still fit
 			continue
 		}
-		for _, w := range cols {
+		for _, w := range best.which {
 			if w {
 				r.total++
 			}
 		}
-		r.round(ctx, next, cols)
+		r.round(ctx, pick, best.which)
 		r.res.Settings.ExtraRounds++
 	}
+}
+
+// better reports whether a round of a (costing ca) goes before one of b:
+// one that can settle a cell before one that cannot, then the fewer
+// expected seconds to settle one, then the wider interval.
+func better(a next, ca time.Duration, b next, cb time.Duration) bool {
+	switch {
+	case (a.need > 0) != (b.need > 0):
+		return a.need > 0
+	case a.need > 0 && ca*time.Duration(a.need) != cb*time.Duration(b.need):
+		return ca*time.Duration(a.need) < cb*time.Duration(b.need)
+	}
+	return a.widest > b.widest
 }

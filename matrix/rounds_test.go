@@ -2,6 +2,7 @@ package matrix
 
 import (
 	"context"
+	"math"
 	"net/http"
 	"sync/atomic"
 	"testing"
@@ -42,14 +43,14 @@ func TestWideCellsGetRounds(t *testing.T) {
 		[]float64{50, 100, 70}, // wide
 		[]float64{50, 50, 50},  // stable
 		[]float64{50, 0, 0})    // one pair: failed rounds
-	which, widest, any := sr.wide(5)
-	if !any || !which[0] || !which[1] || which[2] || which[3] || widest <= StableHalfWidth {
-		t.Fatalf("which %v, widest %v, any %v", which, widest, any)
+	n, any := sr.wide(5)
+	if !any || !n.which[0] || !n.which[1] || n.which[2] || n.which[3] || n.widest <= StableHalfWidth {
+		t.Fatalf("which %v, widest %v, any %v", n.which, n.widest, any)
 	}
-	if _, _, any := sr.wide(3); any {
+	if _, any := sr.wide(3); any {
 		t.Fatal("a round past the bound")
 	}
-	if c := sr.cost(which); c != 2*time.Second/3 {
+	if c := sr.cost(n.which); c != 2*time.Second/3 {
 		t.Fatalf("cost %v, want two columns at 1s/3 rounds", c)
 	}
 }
@@ -80,9 +81,55 @@ func TestEdgeVerdictsGetRounds(t *testing.T) {
 		[]float64{100, 100, 100, 100},
 		[]float64{90, 99, 92, 98},
 		[]float64{50, 50, 51, 50})
-	which, _, any := sr.wide(8)
-	if !any || !which[0] || !which[1] || which[2] {
-		t.Fatalf("which %v, any %v: want h1 and h2c", which, any)
+	n, any := sr.wide(8)
+	if !any || !n.which[0] || !n.which[1] || n.which[2] {
+		t.Fatalf("which %v, any %v: want h1 and h2c", n.which, any)
+	}
+}
+
+// TestRoundsToSettle: the rounds predicted from an interval's spread, as
+// Student's t and the square root of the pairs shrink it.
+func TestRoundsToSettle(t *testing.T) {
+	// 8 pairs at ±12%: one round's log ratio has sd 0.12*sqrt(8)/2.365
+	// = 0.1435 (about); 2.228*0.1435/sqrt(11) = 0.0964 <= 0.0998 after 3
+	// more rounds, 2.262*0.1435/sqrt(10) = 0.1027 after 2.
+	half := 0.12
+	iv := Interval{Ratio: 0.5, Low: 0.5 * math.Exp(-half), High: 0.5 * math.Exp(half), Pairs: 8}
+	for _, tc := range []struct{ room, want int }{{8, 3}, {3, 3}, {2, 0}} {
+		if got := roundsToSettle(iv, tc.room); got != tc.want {
+			t.Errorf("±12%% after 8 pairs, room %d: %d rounds, want %d", tc.room, got, tc.want)
+		}
+	}
+	// At an edge: 0.95x, its top end at 1.005; settled when the log
+	// half-width is within |log 0.95|/1.5 = 0.0342: sd 0.0541*sqrt(8)/2.365
+	// = 0.0647; after 9 more rounds 2.120*0.0647/sqrt(17) = 0.0333, after
+	// 8 2.131*0.0647/sqrt(16) = 0.0345.
+	edge := Interval{Ratio: 0.95, Low: 0.95 * math.Exp(-0.0541), High: 0.95 * math.Exp(0.0541), Pairs: 8}
+	if !atEdge(edge) {
+		t.Fatalf("%+v: want at an edge", edge)
+	}
+	if got := roundsToSettle(edge, 30); got != 9 {
+		t.Errorf("0.95x ±5.4%% after 8 pairs: %d rounds, want 9", got)
+	}
+}
+
+// TestRoundsGoWhereTheySettle: the added rounds go first to the scenario
+// whose cell one round settles, not to the one whose cell is widest but
+// cannot settle within the bound.
+func TestRoundsGoWhereTheySettle(t *testing.T) {
+	near := roundsOf([]string{"h1", "h2c"}, // ±10.3%: settles in a round
+		[]float64{100, 100, 100, 100, 100, 100, 100, 100},
+		[]float64{50, 63, 50, 63, 50, 63, 50, 63})
+	far := roundsOf([]string{"h1", "h2c"}, // ±40%: not within 10 rounds
+		[]float64{100, 100, 100, 100, 100, 100, 100, 100},
+		[]float64{30, 70, 30, 70, 30, 70, 30, 70})
+	n, _ := near.wide(10)
+	f, _ := far.wide(10)
+	if n.need != 1 || f.need != 0 || !f.which[1] {
+		t.Fatalf("near needs %d, far %d (which %v): want 1 and 0 with h2c", n.need, f.need, f.which)
+	}
+	if !better(n, near.cost(n.which), f, far.cost(f.which)) || better(f, far.cost(f.which), n, near.cost(n.which)) {
+		t.Fatal("the round that settles a cell does not go first")
 	}
 }
 
