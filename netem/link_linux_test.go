@@ -192,3 +192,29 @@ func TestLinkResetStats(t *testing.T) {
 		t.Fatalf("after reset: up %+v down %+v, want no packets", up, down)
 	}
 }
+
+// A run calibrates with transfers of max(500ms, 6 RTT) each way (the
+// command's sizing): at rtt >= 20ms the warm-up must leave slow start
+// behind, or the goodput reads low (46.1 Mbit/s at rtt=50ms before
+// SlowStart, for 48.27). rate=50mbit carries 50*1448/1500 = 48.27 Mbit/s
+// of TCP payload; the bound is 5% of it.
+func TestLinkRateAfterSlowStart(t *testing.T) {
+	const payload = 50e6 * 1448 / 1500
+	for _, rtt := range []time.Duration{20 * time.Millisecond, 50 * time.Millisecond} {
+		t.Run(rtt.String(), func(t *testing.T) {
+			l := newTestLink(t, "rate=50mbit,rtt="+rtt.String())
+			ctx := testContext(t, time.Minute)
+			for _, up := range []bool{false, true} {
+				start := time.Now()
+				got, err := Goodput(ctx, l, up, max(500*time.Millisecond, 6*rtt))
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Logf("rtt=%v,rate=50mbit up=%v: TCP goodput %v (%.1f%% of %.2f Mbit/s), took %v", rtt, up, got, 100*float64(got)/payload, payload/1e6, time.Since(start).Round(time.Millisecond))
+				if math.Abs(float64(got)/payload-1) > 0.05 {
+					t.Errorf("up=%v: goodput %v, want %.2f Mbit/s ± 5%%", up, got, payload/1e6)
+				}
+			}
+		})
+	}
+}

@@ -112,8 +112,9 @@ func (n *netRun) network() transport.Network {
 }
 
 // calibrateOptions keep a calibration to a few seconds: 200 UDP probes,
-// and TCP transfers long enough to leave slow start behind (at least six
-// round trips).
+// and TCP transfers of at least six round trips (netem.Goodput measures
+// after slow start, which it estimates from the spec, and sends longer
+// when that leaves too little to measure).
 func calibrateOptions(spec netem.Spec) netem.CalibrateOptions {
 	return netem.CalibrateOptions{Probes: 200, Connects: 5, Bulk: max(500*time.Millisecond, 6*spec.RTT())}
 }
