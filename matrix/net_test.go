@@ -1,0 +1,27 @@
+package matrix
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/httpvs/httpvs/netem"
+)
+
+// TestNetBackend: results record the backend that made the link, and the
+// summary line counts late packets only where the emulator counts them.
+func TestNetBackend(t *testing.T) {
+	spec, err := netem.Parse("rtt=40ms")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := netem.Calibration{UDPRTT: 40 * time.Millisecond}
+	tun := NewNet("rtt=40ms", spec, netem.BackendTUN, c, time.Second)
+	if tun.Backend != NetBackendTUN || !strings.Contains(tun.Summary(), "packets were late") {
+		t.Errorf("tun: backend %q, summary %q", tun.Backend, tun.Summary())
+	}
+	kernel := NewNet("rtt=40ms", spec, netem.BackendNetem, c, time.Second)
+	if s := kernel.Summary(); kernel.Backend != NetBackendNetem || strings.Contains(s, "packets were late") || !strings.HasSuffix(s, "; the kernel's netem qdisc applied it") {
+		t.Errorf("netem: backend %q, summary %q", kernel.Backend, s)
+	}
+}
