@@ -87,7 +87,9 @@ func (l *Link) Client() *Namespace { return l.client }
 func (l *Link) Server() *Namespace { return l.server }
 
 // Stats returns the counters of the up (client to server) and down
-// (server to client) directions so far.
+// (server to client) directions so far. Across a BackendNetem link they
+// come from the qdiscs (see BackendNetem), read by running tc in each
+// namespace (a few milliseconds); zeros when tc cannot be read.
 func (l *Link) Stats() (up, down DirStats) {
 	if l.qdiscs != nil {
 		return l.qdiscs.stats(false)
