@@ -8,9 +8,15 @@ import (
 	"github.com/httpvs/httpvs/units"
 )
 
-// NetBackendTUN is Net.Backend for netem's userspace link: two network
-// namespaces joined by TUN devices, the model applied by this process.
-const NetBackendTUN = "tun"
+// The values of Net.Backend (netem.Backend).
+const (
+	// NetBackendTUN is netem's userspace link: two network namespaces
+	// joined by TUN devices, the model applied by this process.
+	NetBackendTUN = "tun"
+	// NetBackendNetem is two network namespaces joined by a veth pair, the
+	// model applied by the kernel's netem qdisc on each end.
+	NetBackendNetem = "netem"
+)
 
 // Net is the emulated link a run measured across: the spec asked for,
 // a calibration of the link obtained, and the emulator's counters.
@@ -19,7 +25,7 @@ type Net struct {
 	Spec string `json:"spec"`
 	// Preset is the preset the spec started from; "" for none.
 	Preset string `json:"preset,omitempty"`
-	// Backend is how the link was made: NetBackendTUN.
+	// Backend is how the link was made: NetBackendTUN or NetBackendNetem.
 	Backend string `json:"backend"`
 	// Configured is the spec with every field explicit (netem.Spec.String).
 	Configured string `json:"configured"`
@@ -87,13 +93,14 @@ type NetCounters struct {
 	Largest        int64   `json:"largest_packet_bytes"` // the largest packet, bytes
 }
 
-// NewNet describes the link of spec, given as text, with its calibration
-// c (which took took); SetCounters adds the counters of the cells.
-func NewNet(text string, spec netem.Spec, c netem.Calibration, took time.Duration) *Net {
+// NewNet describes the link of spec, given as text and made by backend,
+// with its calibration c (which took took); SetCounters adds the counters
+// of the cells.
+func NewNet(text string, spec netem.Spec, backend netem.Backend, c netem.Calibration, took time.Duration) *Net {
 	return &Net{
 		Spec:       text,
 		Preset:     spec.Name,
-		Backend:    NetBackendTUN,
+		Backend:    string(backend),
 		Configured: spec.String(),
 		Up:         netDirection(spec.Up),
 		Down:       netDirection(spec.Down),
@@ -152,9 +159,14 @@ func (n *Net) Summary() string {
 	if name != n.Configured {
 		name += " (" + n.Configured + ")"
 	}
-	return fmt.Sprintf("emulated link %s: measured RTT %.1f ms, loss %.1f%% up %.1f%% down, TCP goodput %s up %s down; during the cells %d packets were late (max %.1f ms), %d overflowed",
+	measured := fmt.Sprintf("emulated link %s: measured RTT %.1f ms, loss %.1f%% up %.1f%% down, TCP goodput %s up %s down",
 		name, c.UDPRTTSeconds*1e3, c.UpLoss*100, c.DownLoss*100,
-		units.BitsPerSecond(c.UpGoodputBitsPerSecond), units.BitsPerSecond(c.DownGoodputBitsPerSecond), late, maxLate*1e3, overflow)
+		units.BitsPerSecond(c.UpGoodputBitsPerSecond), units.BitsPerSecond(c.DownGoodputBitsPerSecond))
+	if n.Backend == NetBackendNetem {
+		// The kernel keeps no count of packets it sent late.
+		return measured + "; the kernel's netem qdisc applied it"
+	}
+	return measured + fmt.Sprintf("; during the cells %d packets were late (max %.1f ms), %d overflowed", late, maxLate*1e3, overflow)
 }
 
 // RepetitionLink is what the emulated link did over one repetition, or

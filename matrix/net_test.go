@@ -21,7 +21,7 @@ func TestNetBackend(t *testing.T) {
 		t.Errorf("tun: backend %q, summary %q", tun.Backend, tun.Summary())
 	}
 	kernel := NewNet("rtt=40ms", spec, netem.BackendNetem, c, time.Second)
-	if s := kernel.Summary(); kernel.Backend != NetBackendNetem || strings.Contains(s, "late") || !strings.HasSuffix(s, "; the kernel's netem qdisc applied it") {
+	if s := kernel.Summary(); kernel.Backend != NetBackendNetem || strings.Contains(s, "packets were late") || !strings.HasSuffix(s, "; the kernel's netem qdisc applied it") {
 		t.Errorf("netem: backend %q, summary %q", kernel.Backend, s)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/netip"
 	"slices"
@@ -244,15 +245,20 @@ func ConnectTime(ctx context.Context, l *Link, n int) (time.Duration, error) {
 
 // Goodput sends TCP data for d across the link, server to client (or
 // client to server when up is true), and returns the receiver's payload
-// rate after a warm-up (a quarter of d, at least four RTTs) that leaves
-// out slow start.
+// rate after a warm-up that leaves out slow start: a quarter of d, at
+// least four RTTs and at least SlowStart of the direction. When that
+// warm-up leaves less than half of d to measure, it sends for the warm-up
+// plus half of d instead (at rtt=50ms,rate=50mbit: 600 ms for a d of
+// 500 ms).
 func Goodput(ctx context.Context, l *Link, up bool, d time.Duration) (units.BitsPerSecond, error) {
 	ln, err := l.Server().Listen("tcp4", netip.AddrPortFrom(ServerAddr, 0).String())
 	if err != nil {
 		return 0, fmt.Errorf("goodput listen: %w", err)
 	}
 	defer ln.Close()
-	deadline := time.Now().Add(d + 30*time.Second + 8*l.Spec().RTT())
+	warm := max(d/4, 4*l.Spec().RTT(), SlowStart(l.Spec(), up))
+	send := max(d, warm+d/2)
+	deadline := time.Now().Add(send + 30*time.Second + 8*l.Spec().RTT())
 	accepted := make(chan net.Conn, 1)
 	go func() {
 		c, err := ln.Accept()
@@ -279,8 +285,7 @@ func Goodput(ctx context.Context, l *Link, up bool, d time.Duration) (units.Bits
 	_ = src.SetDeadline(deadline)
 	_ = dst.SetDeadline(deadline)
 	sendErr := make(chan error, 1)
-	go func() { sendErr <- sendFor(ctx, src, d) }()
-	warm := max(d/4, 4*l.Spec().RTT())
+	go func() { sendErr <- sendFor(ctx, src, send) }()
 	rate, err := receive(dst, warm)
 	if serr := <-sendErr; err == nil && serr != nil {
 		err = serr
@@ -328,4 +333,27 @@ func receive(c net.Conn, warm time.Duration) (units.BitsPerSecond, error) {
 			return 0, fmt.Errorf("goodput receive: %w", err)
 		}
 	}
+}
+
+// initialWindow is Linux's initial congestion window, in segments.
+const initialWindow = 10
+
+// SlowStart estimates how long one TCP connection across s takes to fill
+// the rate of one direction (client to server when up is true) from
+// Linux's initial window of 10 segments: one round trip per doubling until
+// the window holds the direction's bandwidth-delay product in 1500-byte
+// packets, plus two round trips for slow start's exit (HyStart, or the
+// first losses when the queue overflows). It is zero for an unlimited
+// direction or a zero round trip, whose ramp the rate does not bound.
+func SlowStart(s Spec, up bool) time.Duration {
+	d, rtt := s.Down, s.RTT()
+	if up {
+		d = s.Up
+	}
+	if d.Rate <= 0 || rtt <= 0 {
+		return 0
+	}
+	bdp := float64(d.Rate) * rtt.Seconds() / 8 / MTU // packets
+	doublings := math.Ceil(math.Log2(max(1, bdp/initialWindow)))
+	return time.Duration(doublings+2) * rtt
 }

@@ -60,7 +60,21 @@ func waitNoHolders(t *testing.T, d time.Duration, ns ...string) {
 	}
 }
 
+// linkMakers are the ways the cleanup tests make a link: each backend,
+// the veth one with a pfifo standing in for netem where the kernel has
+// no sch_netem (the namespaces, the pair and the tc children are the same).
+var linkMakers = map[string]func() (*Link, error){
+	"tun":  func() (*Link, error) { return NewLink(Spec{Backend: BackendTUN}) },
+	"veth": func() (*Link, error) { return newNetemLink(Spec{}, pfifoQdisc) },
+}
+
 func TestLinkCloseLeavesNothing(t *testing.T) {
+	for name, make := range linkMakers {
+		t.Run(name, func(t *testing.T) { testCloseLeavesNothing(t, make) })
+	}
+}
+
+func testCloseLeavesNothing(t *testing.T, makeLink func() (*Link, error)) {
 	skipWithoutPrivilege(t)
 	// The runtime's poller keeps two descriptors from its first use on:
 	// start it before counting.
@@ -69,11 +83,12 @@ func TestLinkCloseLeavesNothing(t *testing.T) {
 		w.Close()
 	}
 	fds0, g0 := countFDs(t), runtime.NumGoroutine()
-	l, err := NewLink(Spec{})
+	l, err := makeLink()
 	skipIfDenied(t, err)
 	if err != nil {
 		t.Fatal(err)
 	}
+	l.Stats() // the veth link's counters run tc inside each namespace
 	ns := []string{nsLink(t, l.client.fd), nsLink(t, l.server.fd)}
 	sleeper := exec.Command("sleep", "60")
 	sleeper.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
@@ -122,7 +137,12 @@ func TestHelperLinkHolder(t *testing.T) {
 	if os.Getenv("NETEM_HELPER") != "1" {
 		t.Skip("the helper of TestLinkParentKilled")
 	}
-	l, err := NewLink(Spec{})
+	makeLink := linkMakers[os.Getenv("NETEM_HELPER_LINK")]
+	if makeLink == nil {
+		fmt.Println("error no link maker", os.Getenv("NETEM_HELPER_LINK"))
+		return
+	}
+	l, err := makeLink()
 	if err != nil {
 		fmt.Println("error", err)
 		return
@@ -138,9 +158,15 @@ func TestHelperLinkHolder(t *testing.T) {
 }
 
 func TestLinkParentKilled(t *testing.T) {
+	for name := range linkMakers {
+		t.Run(name, func(t *testing.T) { testParentKilled(t, name) })
+	}
+}
+
+func testParentKilled(t *testing.T, link string) {
 	skipWithoutPrivilege(t)
 	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperLinkHolder$", "-test.v")
-	cmd.Env = append(os.Environ(), "NETEM_HELPER=1")
+	cmd.Env = append(os.Environ(), "NETEM_HELPER=1", "NETEM_HELPER_LINK="+link)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

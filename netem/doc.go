@@ -30,6 +30,17 @@
 // but processes the caller started inside a namespace (give them
 // Pdeathsig: they are started from a thread that lives until Close).
 //
+// # The netem link (Linux, root, sch_netem)
+//
+// Where the kernel has the netem qdisc, NewLink can join the same two
+// namespaces by a veth pair instead, with a netem qdisc on each end that
+// applies that direction's model in the kernel (Backend, the spec's
+// backend= key; by default BackendNetem where NetemSupport finds it, else
+// BackendTUN). It runs ip and tc from iproute2 inside the namespaces, turns
+// off segmentation offloads so that the qdiscs see MTU-sized TCP packets,
+// and reads its counters from the qdiscs. Cleanup is the same: the kernel
+// deletes the pair with its namespaces.
+//
 // Code runs inside a namespace in two ways. Namespace.Run runs a function
 // on a fresh OS thread that has joined the namespace; sockets created there
 // (net.Dial, net.Listen, net.ListenPacket) stay in that namespace whichever

@@ -12,20 +12,43 @@ import (
 // and the server's, made by NewLink and ended by Close.
 type Link struct {
 	spec           Spec
+	backend        Backend
 	client, server *Namespace
-	ctun, stun     *os.File
-	up, down       *ferry
+	ctun, stun     *os.File // BackendTUN
+	up, down       *ferry   // BackendTUN
+	qdiscs         *qdiscs  // BackendNetem
 	done           chan struct{}
 	wg             sync.WaitGroup
 	once           sync.Once
 }
 
-// NewLink makes the two namespaces, their TUN devices and the ferries that
-// apply spec between them. It needs root (CAP_SYS_ADMIN, CAP_NET_ADMIN) and
-// /dev/net/tun; without them it returns a *SetupError and leaves nothing
-// behind.
+// NewLink makes the two namespaces and joins them by the backend
+// spec.Backend names: BackendTUN (TUN devices and this process's
+// ferries), BackendNetem (a veth pair and the kernel's netem qdisc), or
+// for "" and BackendAuto BackendNetem where NetemSupport finds it, else
+// BackendTUN. It needs root (CAP_SYS_ADMIN, CAP_NET_ADMIN), and
+// /dev/net/tun or ip, tc, veth and sch_netem; without them it returns a
+// *SetupError naming what is missing and leaves nothing behind.
 func NewLink(spec Spec) (*Link, error) {
-	l := &Link{spec: spec, done: make(chan struct{})}
+	switch spec.Backend {
+	case BackendTUN:
+		return newTUNLink(spec)
+	case BackendNetem:
+		if err := NetemSupport(); err != nil {
+			return nil, err
+		}
+		return newNetemLink(spec, netemQdisc)
+	}
+	if NetemSupport() == nil {
+		return newNetemLink(spec, netemQdisc)
+	}
+	return newTUNLink(spec)
+}
+
+// newTUNLink makes the two namespaces, their TUN devices and the ferries
+// that apply spec between them.
+func newTUNLink(spec Spec) (*Link, error) {
+	l := &Link{spec: spec, backend: BackendTUN, done: make(chan struct{})}
 	var err error
 	l.client, err = newNamespace(func() (err error) {
 		l.ctun, err = setupSide("hvc0", ClientAddr)
@@ -54,6 +77,9 @@ func NewLink(spec Spec) (*Link, error) {
 // Spec returns the spec the link applies.
 func (l *Link) Spec() Spec { return l.spec }
 
+// Backend returns how the link was made: BackendTUN or BackendNetem.
+func (l *Link) Backend() Backend { return l.backend }
+
 // Client returns the client's namespace; its address is ClientAddr.
 func (l *Link) Client() *Namespace { return l.client }
 
@@ -61,24 +87,39 @@ func (l *Link) Client() *Namespace { return l.client }
 func (l *Link) Server() *Namespace { return l.server }
 
 // Stats returns the counters of the up (client to server) and down
-// (server to client) directions so far.
-func (l *Link) Stats() (up, down DirStats) { return l.up.stats(), l.down.stats() }
+// (server to client) directions so far. Across a BackendNetem link they
+// come from the qdiscs (see BackendNetem), read by running tc in each
+// namespace (a few milliseconds); zeros when tc cannot be read.
+func (l *Link) Stats() (up, down DirStats) {
+	if l.qdiscs != nil {
+		return l.qdiscs.stats(false)
+	}
+	return l.up.stats(), l.down.stats()
+}
 
 // ResetStats returns the counters as Stats does and starts them again
 // from zero, so that a caller can count one phase (a calibration, then a
 // measurement) apart from the one before. A packet in flight meanwhile may
 // be counted as entering in one phase and delivered in the next.
-func (l *Link) ResetStats() (up, down DirStats) { return l.up.reset(), l.down.reset() }
+func (l *Link) ResetStats() (up, down DirStats) {
+	if l.qdiscs != nil {
+		return l.qdiscs.stats(true)
+	}
+	return l.up.reset(), l.down.reset()
+}
 
 // Close stops the ferries, deletes the TUN devices and releases the
-// namespaces (the kernel removes each once no process is left in it).
-// Processes started with Namespace.Start and Pdeathsig get their signal.
-// Close is safe to call more than once.
+// namespaces (the kernel removes each once no process is left in it, and
+// a veth pair with its namespace). Processes started with
+// Namespace.Start and Pdeathsig get their signal. Close is safe to call
+// more than once.
 func (l *Link) Close() error {
 	var err error
 	l.once.Do(func() {
 		close(l.done)
-		err = errors.Join(l.ctun.Close(), l.stun.Close())
+		if l.ctun != nil {
+			err = errors.Join(l.ctun.Close(), l.stun.Close())
+		}
 		l.wg.Wait()
 		l.client.close()
 		l.server.close()

@@ -52,6 +52,12 @@ func NewLink(Spec) (*Link, error) { return nil, unsupported() }
 // Spec returns the spec the link applies.
 func (l *Link) Spec() Spec { return l.spec }
 
+// Backend returns "".
+func (l *Link) Backend() Backend { return "" }
+
+// NetemSupport returns a *SetupError wrapping ErrUnsupported.
+func NetemSupport() error { return unsupported() }
+
 // Client returns nil.
 func (l *Link) Client() *Namespace { return nil }
 

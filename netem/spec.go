@@ -22,6 +22,8 @@ type Spec struct {
 	Up Direction
 	// Down is the server-to-client direction.
 	Down Direction
+	// Backend is how the link is made; "" or BackendAuto picks one.
+	Backend Backend
 }
 
 // Direction is what one direction of a link does to each packet, in this
@@ -59,10 +61,16 @@ func (s Spec) RTT() time.Duration { return s.Up.Delay + s.Down.Delay }
 
 // String prints s in the form Parse reads, every field explicit.
 func (s Spec) String() string {
+	var text string
 	if s.Up == s.Down {
-		return s.Up.format("")
+		text = s.Up.format("")
+	} else {
+		text = s.Up.format("up.") + "," + s.Down.format("down.")
 	}
-	return s.Up.format("up.") + "," + s.Down.format("down.")
+	if s.Backend != "" && s.Backend != BackendAuto {
+		text += ",backend=" + string(s.Backend)
+	}
+	return text
 }
 
 func (d Direction) format(prefix string) string {
@@ -107,7 +115,7 @@ const (
 	wantRate     = "a positive rate with a unit bit, kbit, mbit or gbit (e.g. 20mbit, 1.5gbit), or unlimited"
 	wantLoss     = "a percentage below 100%, e.g. 1% or 0.5%, or Gilbert-Elliott ge:P%:R%[:BAD%[:GOOD%]]"
 	wantQueue    = "a packet count (e.g. 100) or a size in bytes ending in B (e.g. 64KiB, 150kB)"
-	wantKey      = "key=value with a key rtt, delay, jitter, rate, loss, queue (each but rtt may start with up. or down.), or up= / down= for the rate of one direction"
+	wantKey      = "key=value with a key rtt, delay, jitter, rate, loss, queue (each but rtt may start with up. or down.), up= / down= for the rate of one direction, or backend=auto|tun|netem"
 )
 
 // Parse reads a link spec: comma-separated key=value fields, optionally
@@ -120,7 +128,8 @@ const (
 // queue also take a direction prefix up. (client to server) or down.
 // (server to client); up= and down= alone set the rate of one direction.
 // Loss is uniform ("1%") or Gilbert-Elliott ("ge:P%:R%[:BAD%[:GOOD%]]").
-// Queue is a packet count ("100") or bytes ("64KiB"). A bad field gives a
+// Queue is a packet count ("100") or bytes ("64KiB"). backend= picks how
+// the link is made (auto, tun or netem; see Backend). A bad field gives a
 // *SpecError.
 func Parse(s string) (Spec, error) {
 	var spec Spec
@@ -151,6 +160,10 @@ func Parse(s string) (Spec, error) {
 // set applies one key=value to s.
 func (s *Spec) set(key, val string) error {
 	switch key {
+	case "backend":
+		b, err := parseBackend(key, strings.ToLower(val))
+		s.Backend = b
+		return err
 	case "rtt":
 		d, err := parseDuration(key, val)
 		if err != nil {

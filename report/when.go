@@ -15,7 +15,8 @@ import (
 // column per run (one link profile each).
 type when struct {
 	head  []string   // "", "", then each run's link
-	calib []string   // "", "", then each run's measured link
+	calib []string   // "measured", "", then each run's measured link
+	loss  []string   // "loss up/down", "", then each run's loss set and met
 	rows  [][]string // scenario (first row of its group only), transport, a verdict per run
 }
 
@@ -37,13 +38,40 @@ func linkMeasured(res *matrix.Results) string {
 	return fmt.Sprintf("%.0f ms, %s down", c.UDPRTTSeconds*1e3, units.BitsPerSecond(c.DownGoodputBitsPerSecond))
 }
 
+// linkLoss is the loss a run's link was set to and the loss it dealt the
+// cells, each up/down: the loss model's drops over the packets that
+// entered each direction, summed over every cell's completed repetitions
+// (the link's counters over all the cells when no repetition has its own).
+func linkLoss(res *matrix.Results) string {
+	n := res.Settings.Net
+	if n == nil {
+		return "-"
+	}
+	var sum matrix.RepetitionLink
+	for i := range res.Cells {
+		if l := matrix.CellLink(&res.Cells[i]); l != nil {
+			sum.Up.Packets, sum.Up.Lost = sum.Up.Packets+l.Up.Packets, sum.Up.Lost+l.Up.Lost
+			sum.Down.Packets, sum.Down.Lost = sum.Down.Packets+l.Down.Packets, sum.Down.Lost+l.Down.Lost
+		}
+	}
+	if sum.Up.Packets+sum.Down.Packets == 0 {
+		sum.Up, sum.Down = n.UpCounters, n.DownCounters
+	}
+	met := "-"
+	if sum.Up.Packets+sum.Down.Packets > 0 {
+		met = pair(sum.Up.LossFraction(), sum.Down.LossFraction())
+	}
+	return "set " + pair(n.Up.Loss, n.Down.Loss) + ", measured " + met
+}
+
 func newWhen(runs []*matrix.Results) when {
-	w := when{head: []string{"", ""}, calib: []string{"measured", ""}}
+	w := when{head: []string{"", ""}, calib: []string{"measured", ""}, loss: []string{"loss up/down", ""}}
 	var scenarios []string
 	protos := map[string][]string{}
 	for _, res := range runs {
 		w.head = append(w.head, linkName(res))
 		w.calib = append(w.calib, linkMeasured(res))
+		w.loss = append(w.loss, linkLoss(res))
 		for _, name := range res.ScenarioNames() {
 			if protos[name] == nil {
 				scenarios = append(scenarios, name)
@@ -83,7 +111,7 @@ func When(w io.Writer, runs []*matrix.Results) error {
 	wt := newWhen(runs)
 	fmt.Fprintln(bw, whenTitle)
 	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
-	for _, r := range append([][]string{wt.head, wt.calib}, wt.rows...) {
+	for _, r := range append([][]string{wt.head, wt.calib, wt.loss}, wt.rows...) {
 		fmt.Fprintln(tw, "  "+strings.Join(r, "\t")+"\t")
 	}
 	tw.Flush()
@@ -97,7 +125,7 @@ func WhenMarkdown(w io.Writer, runs []*matrix.Results) error {
 	fmt.Fprintf(bw, "## When\n\n%s\n\n", strings.TrimPrefix(whenTitle, "when: "))
 	head := append([]string{"scenario", "transport"}, wt.head[2:]...)
 	fmt.Fprintf(bw, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat("---|", len(head)))
-	for _, r := range append([][]string{wt.calib}, wt.rows...) {
+	for _, r := range append([][]string{wt.calib, wt.loss}, wt.rows...) {
 		fmt.Fprintf(bw, "| %s |\n", strings.Join(r, " | "))
 	}
 	return bw.err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -16,7 +17,7 @@ import (
 // netFlagUsage is --net's help.
 func netFlagUsage() string {
 	return "emulate a network `link` between the client and the child server: a preset (" + strings.Join(netem.Presets(), ", ") +
-		"), key=value fields (rtt=50ms,rate=20mbit,loss=1%) or both (4g,loss=2%); several links run one after another with a table across them at the end: 4g,lossy,satellite or rtt=10ms;rtt=80ms. See docs/net-presets.md. Linux, root"
+		"), key=value fields (rtt=50ms,rate=20mbit,loss=1%) or both (4g,loss=2%); several links run one after another with a table across them at the end: 4g,lossy,satellite or rtt=10ms;rtt=80ms. backend=tun or backend=netem picks how the link is made (default auto: the kernel's netem where it has it, else TUN devices). See docs/net-presets.md. Linux, root"
 }
 
 // parseNetFlag reads --net; a bad spec is a usage error naming the field.
@@ -36,6 +37,9 @@ type netRun struct {
 	spec netem.Spec
 	link *netem.Link
 	desc *matrix.Net
+	// restoreGSO puts QUIC_GO_DISABLE_GSO back as it was; nil when
+	// openNet did not change it.
+	restoreGSO func()
 	// mu guards the counters of the cells so far, which take adds to.
 	mu       sync.Mutex
 	up, down netem.DirStats
@@ -84,13 +88,41 @@ func openNet(p *netProfile) (*netRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &netRun{text: p.text, spec: p.spec, link: link}, nil
+	n := &netRun{text: p.text, spec: p.spec, link: link}
+	if link.Backend() == netem.BackendNetem {
+		n.restoreGSO = noUDPGSO()
+	}
+	return n, nil
+}
+
+// quicNoGSO is quic-go's switch for UDP GSO, read as each connection
+// starts (in this process and in the child server, which inherits it).
+const quicNoGSO = "QUIC_GO_DISABLE_GSO"
+
+// noUDPGSO turns quic-go's UDP GSO off for a netem link and returns what
+// puts it back. With GSO a QUIC sender hands the kernel up to 64 datagrams
+// as one buffer, which a netem qdisc delays, loses and counts as one
+// packet (the TUN link gets them one by one: the kernel splits them
+// before a TUN device).
+func noUDPGSO() func() {
+	old, had := os.LookupEnv(quicNoGSO)
+	os.Setenv(quicNoGSO, "true")
+	return func() {
+		if had {
+			os.Setenv(quicNoGSO, old)
+		} else {
+			os.Unsetenv(quicNoGSO)
+		}
+	}
 }
 
 // close ends the link; n may be nil.
 func (n *netRun) close() {
 	if n != nil {
 		n.link.Close()
+		if n.restoreGSO != nil {
+			n.restoreGSO()
+		}
 	}
 }
 
@@ -112,8 +144,9 @@ func (n *netRun) network() transport.Network {
 }
 
 // calibrateOptions keep a calibration to a few seconds: 200 UDP probes,
-// and TCP transfers long enough to leave slow start behind (at least six
-// round trips).
+// and TCP transfers of at least six round trips (netem.Goodput measures
+// after slow start, which it estimates from the spec, and sends longer
+// when that leaves too little to measure).
 func calibrateOptions(spec netem.Spec) netem.CalibrateOptions {
 	return netem.CalibrateOptions{Probes: 200, Connects: 5, Bulk: max(500*time.Millisecond, 6*spec.RTT())}
 }
@@ -125,7 +158,7 @@ func (n *netRun) calibrate(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("calibrate the emulated link: %w", err)
 	}
-	n.desc = matrix.NewNet(n.text, n.spec, c, time.Since(start))
+	n.desc = matrix.NewNet(n.text, n.spec, n.link.Backend(), c, time.Since(start))
 	n.link.ResetStats() // the cells' counters start here
 	return nil
 }

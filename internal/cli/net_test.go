@@ -109,8 +109,8 @@ func checkRepetitionLink(t *testing.T, cell string, r matrix.Repetition) {
 func checkNetRecord(t *testing.T, n *matrix.Net) {
 	t.Helper()
 	c := n.Calibration
-	if n.Spec != "rtt=40ms" || n.Backend != matrix.NetBackendTUN || n.Up.DelaySeconds != 0.02 || n.Down.DelaySeconds != 0.02 || n.Up.QueuePackets != netem.DefaultQueuePackets {
-		t.Errorf("net %+v: want spec rtt=40ms, backend tun, 20 ms each way, the default queue", n)
+	if n.Spec != "rtt=40ms" || (n.Backend != matrix.NetBackendTUN && n.Backend != matrix.NetBackendNetem) || n.Up.DelaySeconds != 0.02 || n.Down.DelaySeconds != 0.02 || n.Up.QueuePackets != netem.DefaultQueuePackets {
+		t.Errorf("net %+v: want spec rtt=40ms, backend tun or netem, 20 ms each way, the default queue", n)
 	}
 	if c.UDPRTTSeconds < rttFloor || c.TCPConnectSeconds < rttFloor || c.Probes != 200 || c.UpLoss != 0 || c.DownLoss != 0 || c.UpGoodputBitsPerSecond <= 0 || c.DownGoodputBitsPerSecond <= 0 {
 		t.Errorf("calibration %+v: want round trips of 40 ms or more, 200 probes, no loss, some goodput", c)
@@ -156,6 +156,22 @@ func TestRunNetWithoutPrivileges(t *testing.T) {
 	if stdout.Len() != 0 || strings.Count(stderr.String(), "\n") != 1 || !strings.Contains(stderr.String(), "need root (CAP_SYS_ADMIN)") {
 		t.Errorf("stdout %q, stderr %q: want one line saying root is needed", stdout.String(), stderr.String())
 	}
+}
+
+// TestRunNetBackendMissing asks for the netem backend where the kernel has
+// no sch_netem (this machine class): one line naming it, exit 1, before
+// starting anything, and nothing left behind.
+func TestRunNetBackendMissing(t *testing.T) {
+	needLink(t)
+	if netem.NetemSupport() == nil {
+		t.Skip("this kernel has sch_netem")
+	}
+	before := netLeftovers(t)
+	code, stdout, stderr := runMain(t, "run", "--net", "rtt=10ms,backend=netem", "--no-files")
+	if code != exitFailure || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "need the kernel's netem qdisc (sch_netem") {
+		t.Errorf("exit %d, stdout %q, stderr %q: want exit 1 and one line naming sch_netem", code, stdout, stderr)
+	}
+	checkNoLeftovers(t, before)
 }
 
 // netLeftovers lists what a link leaves if it is not cleaned up: this

@@ -196,6 +196,7 @@ func TestRunBadInput(t *testing.T) {
 		{"server-knob-with-target", []string{"run", "--target", "http://127.0.0.1:1", "--server-write-size", "64k"}, "tune the child server"},
 		{"net-spec", []string{"run", "--net", "rtt=40ms,loss=101%"}, `--net loss="101%": want a percentage below 100%`},
 		{"net-preset", []string{"run", "--net", "5g"}, `--net preset="5g": want one of 3g, 4g`},
+		{"net-backend", []string{"run", "--net", "rtt=40ms,backend=ns3"}, `--net backend="ns3": want auto, tun or netem`},
 		{"net-with-target", []string{"run", "--net", "4g", "--target", "http://127.0.0.1:1"}, "--net emulates a link to the child server"},
 		{"compare-args", []string{"compare", "a.json"}, "takes two results.json files"},
 		{"tune-h1", []string{"tune", "--protocols", "h1"}, "h1 is the baseline"},

@@ -1,0 +1,117 @@
+package netem
+
+import (
+	"fmt"
+	"math"
+	"testing"
+	"time"
+)
+
+// The calibration tests run once per backend: a backend this system lacks
+// is skipped with what it lacks (sch_netem, on kernels built without it).
+var backends = []Backend{BackendTUN, BackendNetem}
+
+// newBackendLink makes a link for text with the given backend, or skips.
+func newBackendLink(t *testing.T, b Backend, text string) *Link {
+	t.Helper()
+	skipWithoutPrivilege(t)
+	if b == BackendNetem {
+		if err := NetemSupport(); err != nil {
+			t.Skipf("backend netem not present: %v", err)
+		}
+	}
+	l := newTestLink(t, text+",backend="+string(b))
+	if l.Backend() != b {
+		t.Fatalf("asked for backend %s, got %s", b, l.Backend())
+	}
+	return l
+}
+
+// forBackends runs f as a subtest per backend.
+func forBackends(t *testing.T, f func(t *testing.T, b Backend)) {
+	for _, b := range backends {
+		t.Run(string(b), func(t *testing.T) { f(t, b) })
+	}
+}
+
+// rtt=40ms: the UDP ping-pong's median and the TCP handshake's within 5%
+// (the TUN ferry's timer latency, about 0.5 ms, is inside that).
+func TestCalibrationRTT(t *testing.T) {
+	forBackends(t, func(t *testing.T, b Backend) {
+		l := newBackendLink(t, b, "rtt=40ms")
+		ctx := testContext(t, time.Minute)
+		p, err := ProbeUDP(ctx, l, 100, 5*time.Millisecond)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ct, err := ConnectTime(ctx, l, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s rtt=40ms: UDP median %v, TCP handshake median %v, %d/%d/%d probes sent/reached/echoed", b, p.RTT, ct, p.Sent, p.Reached, p.Echoed)
+		for what, got := range map[string]time.Duration{"UDP round trip": p.RTT, "TCP handshake": ct} {
+			if math.Abs(got.Seconds()/0.040-1) > 0.05 {
+				t.Errorf("%s %v, want 40ms ± 5%%", what, got)
+			}
+		}
+		if p.Reached != p.Sent || p.Echoed != p.Sent {
+			t.Errorf("a lossless link lost probes: %+v", p)
+		}
+	})
+}
+
+// loss=5% each way: 8000 probes up lose 400 ± 19.5 (one binomial standard
+// deviation, 0.24 points); the bound, ±1 point, is 4 of them.
+func TestCalibrationLoss(t *testing.T) {
+	forBackends(t, func(t *testing.T, b Backend) {
+		l := newBackendLink(t, b, "rtt=2ms,loss=5%")
+		p, err := ProbeUDP(testContext(t, time.Minute), l, 8000, 250*time.Microsecond)
+		if err != nil {
+			t.Fatal(err)
+		}
+		up, down := l.Stats()
+		t.Logf("%s loss=5%%: up %.2f%% of %d, down %.2f%% of %d; counters up %+v down %+v", b, 100*p.UpLoss(), p.Sent, 100*p.DownLoss(), p.Reached, up, down)
+		for _, c := range []struct {
+			what string
+			got  float64
+		}{{"up", p.UpLoss()}, {"down", p.DownLoss()}} {
+			if math.Abs(c.got-0.05) > 0.01 {
+				t.Errorf("%s loss %.2f%%, want 5%% ± 1 point", c.what, 100*c.got)
+			}
+		}
+		if up.Lost == 0 || up.Overflow != 0 {
+			t.Errorf("up counters %+v: want losses from the model and none from overflow", up)
+		}
+	})
+}
+
+// rate=50mbit carries 50*1448/1500 = 48.27 Mbit/s of TCP payload (1500-byte
+// packets, 52 bytes of IP and TCP headers with timestamps); the bound is 5%
+// of it. The transfers are sized as run's calibration sizes them, max(500ms,
+// 6 RTT): at rtt >= 20ms the warm-up must leave slow start behind (46.1 of
+// 48.27 Mbit/s at rtt=50ms before SlowStart).
+func TestCalibrationRate(t *testing.T) {
+	const payload = 50e6 * 1448 / 1500
+	forBackends(t, func(t *testing.T, b Backend) {
+		for _, rtt := range []time.Duration{20 * time.Millisecond, 50 * time.Millisecond} {
+			t.Run(fmt.Sprint(rtt), func(t *testing.T) {
+				l := newBackendLink(t, b, "rate=50mbit,rtt="+rtt.String())
+				ctx := testContext(t, time.Minute)
+				for _, up := range []bool{false, true} {
+					start := time.Now()
+					got, err := Goodput(ctx, l, up, max(500*time.Millisecond, 6*rtt))
+					if err != nil {
+						t.Fatal(err)
+					}
+					t.Logf("%s rtt=%v,rate=50mbit up=%v: TCP goodput %v (%.1f%% of %.2f), took %v", b, rtt, up, got, 100*float64(got)/payload, payload/1e6, time.Since(start).Round(time.Millisecond))
+					if math.Abs(float64(got)/payload-1) > 0.05 {
+						t.Errorf("up=%v: goodput %v, want %.2f Mbit/s ± 5%%", up, got, payload/1e6)
+					}
+				}
+				if u, d := l.Stats(); u.Largest > MTU || d.Largest > MTU {
+					t.Errorf("packets larger than the MTU crossed the link (offloads on?): up %d, down %d bytes", u.Largest, d.Largest)
+				}
+			})
+		}
+	})
+}

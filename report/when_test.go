@@ -1,0 +1,71 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/httpvs/httpvs/matrix"
+)
+
+// TestWhenLoss checks the When table's loss row: per link, the loss set
+// beside the loss the link dealt the cells, summed over every cell's
+// completed repetitions (the interrupted one left out); the link's counters
+// over the cells when no repetition has its own; "-" on loopback.
+func TestWhenLoss(t *testing.T) {
+	loopback := sampleRun()
+	lossy := sampleRun()
+	lossy.Settings.Net = &matrix.Net{Spec: "lossy", Configured: "delay=25ms,rate=10mbit,loss=5%",
+		Up: matrix.NetDirection{Loss: 0.05}, Down: matrix.NetDirection{Loss: 0.05}}
+	link := func(upPkts, upLost, downPkts, downLost int64) *matrix.RepetitionLink {
+		return &matrix.RepetitionLink{
+			Up:   matrix.NetCounters{Packets: upPkts, Lost: upLost},
+			Down: matrix.NetCounters{Packets: downPkts, Lost: downLost},
+		}
+	}
+	h1 := lossy.Cell("download", "h1")
+	h1.Repetitions[0].Link = link(1000, 40, 2000, 100)
+	h1.Repetitions[1].Link = link(1000, 60, 2000, 100)
+	h1.Repetitions[2].Link = link(1000, 900, 2000, 900)
+	h1.Repetitions[2].Interrupted = true
+	for i := range lossy.Cell("download", "h2c").Repetitions {
+		lossy.Cell("download", "h2c").Repetitions[i].Link = link(1000, 10, 2000, 30)
+	}
+	// Up: (40+60+30) of (2000+3000) = 2.6%; down: (200+90) of (4000+6000) = 2.9%.
+	const want = "set 5.0%/5.0%, measured 2.6%/2.9%"
+	// A run from before repetitions had counters: the run's own, 12 of 1000 up.
+	old := sampleRun()
+	old.Settings.Net = &matrix.Net{Spec: "rtt=40ms,loss=1%", Up: matrix.NetDirection{Loss: 0.01}, Down: matrix.NetDirection{Loss: 0.01},
+		UpCounters: matrix.NetCounters{Packets: 1000, Lost: 12}, DownCounters: matrix.NetCounters{Packets: 3000}}
+	const wantOld = "set 1.0%/1.0%, measured 1.2%/0%"
+	runs := []*matrix.Results{loopback, lossy, old}
+
+	var text bytes.Buffer
+	if err := When(&text, runs); err != nil {
+		t.Fatal(err)
+	}
+	var row string
+	for _, line := range strings.Split(text.String(), "\n") {
+		if strings.Contains(line, "loss up/down") {
+			row = line
+		}
+	}
+	fields := strings.Split(strings.TrimSpace(strings.TrimPrefix(row, "  loss up/down")), "  ")
+	var cells []string
+	for _, f := range fields {
+		if f = strings.TrimSpace(f); f != "" {
+			cells = append(cells, f)
+		}
+	}
+	if len(cells) != 3 || cells[0] != "-" || cells[1] != want || cells[2] != wantOld {
+		t.Errorf("text loss row %q, want -, %q, %q in\n%s", cells, want, wantOld, text.String())
+	}
+
+	var md bytes.Buffer
+	if err := WhenMarkdown(&md, runs); err != nil {
+		t.Fatal(err)
+	}
+	if wantRow := "| loss up/down |  | - | " + want + " | " + wantOld + " |"; !strings.Contains(md.String(), wantRow+"\n") {
+		t.Errorf("no %q in\n%s", wantRow, md.String())
+	}
+}
