@@ -47,8 +47,8 @@ var clientPlays = map[string][]transport.Protocol{
 }
 
 // protocols returns the run's transports that sc's client plays, in the
-// run's order; none unless they are h1 and at least one more (a client
-// with h1 alone would have no ratio to show).
+// run's order; none without h1, or with h1 alone when the run has more
+// (the client would have no ratio to show: wrk in a run of h1 and h2c).
 func (r *runner) protocols(sc play) []transport.Protocol {
 	var out []transport.Protocol
 	for _, p := range r.o.Protocols {
@@ -56,7 +56,7 @@ func (r *runner) protocols(sc play) []transport.Protocol {
 			out = append(out, p)
 		}
 	}
-	if len(out) < 2 || !has(out, transport.H1) {
+	if !has(out, transport.H1) || (len(out) == 1 && len(r.o.Protocols) > 1) {
 		return nil
 	}
 	return out
