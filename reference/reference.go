@@ -85,9 +85,8 @@ func Run(ctx context.Context, o Options) ([]matrix.ReferenceCell, error) {
 	}
 	defer os.Remove(upload)
 	r := &runner{o: o, upload: upload}
-	var cells []matrix.ReferenceCell
 	if o.Go.Plain != "" || o.Go.TLS != "" {
-		cells = append(cells, r.server(ctx, goServer{o.Go})...)
+		r.server(ctx, goServer{o.Go})
 	}
 	for _, p := range o.Servers {
 		if ctx.Err() != nil {
@@ -95,25 +94,34 @@ func Run(ctx context.Context, o Options) ([]matrix.ReferenceCell, error) {
 		}
 		srv, err := peers.Start(ctx, p.Name, peers.ServerOptions{Sizes: []units.Bytes{o.Size}})
 		if err != nil {
-			cells = append(cells, r.skipped(p.Name, "not started: "+err.Error())...)
+			r.cells = append(r.cells, r.skipped(p.Name, "not started: "+err.Error())...)
 			continue
 		}
-		cells = append(cells, r.server(ctx, peerServer{srv})...)
+		r.server(ctx, peerServer{srv})
 		srv.Stop()
 	}
-	ratios(cells)
-	return cells, nil
+	if len(r.finish) > 0 && o.Progress != nil {
+		o.Progress("oha's h3 reports (oha waits out the QUIC idle timeout, up to 30 s)")
+	}
+	for _, f := range r.finish {
+		f()
+	}
+	ratios(r.cells)
+	return r.cells, nil
 }
 
 // runner is one Run's state.
 type runner struct {
 	o      Options
 	upload string // a file of o.Size bytes to PUT
+	cells  []matrix.ReferenceCell
+	// finish fills in the rounds of cells whose last outcome came after
+	// their play (oha's HTTP/3 runs): Run calls each at its end.
+	finish []func()
 }
 
-// server measures every scenario against srv.
-func (r *runner) server(ctx context.Context, srv endpoint) []matrix.ReferenceCell {
-	var out []matrix.ReferenceCell
+// server measures every scenario against srv into r.cells.
+func (r *runner) server(ctx context.Context, srv endpoint) {
 	for _, sc := range plays {
 		if !has(r.o.Scenarios, sc.name) {
 			continue
@@ -141,10 +149,10 @@ func (r *runner) server(ctx context.Context, srv endpoint) []matrix.ReferenceCel
 				}
 			}
 		}
-		r.rounds(ctx, sc, srv, protocols, cells)
-		out = append(out, cells...)
+		base := len(r.cells)
+		r.cells = append(r.cells, cells...)
+		r.rounds(ctx, sc, srv, protocols, base)
 	}
-	return out
 }
 
 // client returns the name of the client peer of kind (curl, h2load, wrk
