@@ -64,7 +64,7 @@ func TestAuto(t *testing.T) {
 
 func TestCatalogConsistent(t *testing.T) {
 	for _, p := range Catalog() {
-		if p.Name == "" || p.Binary == "" || p.Install == "" || len(p.Transports) == 0 {
+		if p.Name == "" || p.Binary == "" || p.Install == "" || p.Language == "" || len(p.Transports) == 0 {
 			t.Errorf("incomplete catalog entry %+v", p)
 		}
 		for _, s := range p.Sink {

@@ -1,9 +1,9 @@
-// Package reference measures a run's scenarios with reference peers - C
-// servers (h2o, nginx, caddy, nghttpd) and clients not written in Go (curl
-// for transfers; h2load, wrk and oha for requests) - and with those
-// clients against the run's own Go server, so that a transport's gap to
-// h1 can be split into what the protocol costs and what Go's client and
-// server cost.
+// Package reference measures a run's scenarios with reference peers -
+// servers (h2o, nginx and nghttpd in C; caddy, in Go, the only one here
+// with HTTP/3) and clients not written in Go (curl for transfers; h2load,
+// wrk and oha for requests) - and with those clients against the run's
+// own Go server, so that a transport's gap to h1 can be split into what
+// the protocol costs and what Go's client and server cost.
 package reference
 
 import (

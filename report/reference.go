@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/peers"
 )
 
 // serverLabel is a reference server's column heading.
@@ -159,8 +160,9 @@ func mdReferences(w io.Writer, res *matrix.Results) {
 	fmt.Fprintln(w)
 }
 
-// refConclusion says what the peers show about one cell's gap: whether C
-// at both ends closes it (Go's implementation) or not (the protocol).
+// refConclusion says what the peers show about one cell's gap: whether a
+// server and client not written in Go close it (Go's implementation) or
+// not (the protocol). Servers in Go (caddy) are no evidence either way.
 func refConclusion(scenario, protocol string, goCell *matrix.Cell, byServer map[string]*matrix.ReferenceCell, servers []string) string {
 	if goCell == nil || goCell.VsH1 == nil {
 		return ""
@@ -175,6 +177,9 @@ func refConclusion(scenario, protocol string, goCell *matrix.Cell, byServer map[
 		if srv == matrix.ReferenceGo {
 			goServer = c
 			continue
+		}
+		if !peers.NotGo(srv) {
+			continue // caddy: Go's net/http and quic-go, as httpvs's server
 		}
 		if c.VsH1.Pairs < 2 || c.VsH1.HalfWidth() > 0.5 {
 			continue // too wide to conclude from
@@ -204,9 +209,9 @@ func refConclusion(scenario, protocol string, goCell *matrix.Cell, byServer map[
 	case b >= 1-matrix.StableHalfWidth && g < b*(1-matrix.StableHalfWidth):
 		s += fmt.Sprintf(": the gap is %s, not %s", who, protocolName(protocol))
 	case b < 1-matrix.StableHalfWidth && g < b*(1-matrix.StableHalfWidth):
-		s += fmt.Sprintf(": %s costs %.0f%% here even in C, %s the rest", protocolName(protocol), (1-b)*100, who)
+		s += fmt.Sprintf(": %s costs %.0f%% here even without Go, %s the rest", protocolName(protocol), (1-b)*100, who)
 	case b < 1-matrix.StableHalfWidth:
-		s += fmt.Sprintf(": C does no better: the cost is %s's", protocolName(protocol))
+		s += fmt.Sprintf(": without Go it does no better: the cost is %s's", protocolName(protocol))
 	default:
 		return ""
 	}

@@ -89,3 +89,20 @@ func TestReferencesRowPerClient(t *testing.T) {
 		t.Errorf("markdown:\n%s", buf.String())
 	}
 }
+
+// TestReferencesGoServersConcludeNothing: caddy is Go (net/http, quic-go),
+// so its h3 ratio beside oha says nothing about Go's cost; h2o's does.
+func TestReferencesGoServersConcludeNothing(t *testing.T) {
+	goCell := &matrix.Cell{VsH1: &matrix.Interval{Ratio: 0.5, Low: 0.45, High: 0.55, Pairs: 3}}
+	cell := func(server string, ratio float64) *matrix.ReferenceCell {
+		return &matrix.ReferenceCell{Server: server, Client: "oha", Median: 1, VsH1: &matrix.Interval{Ratio: ratio, Low: ratio - 0.01, High: ratio + 0.01, Pairs: 3}}
+	}
+	byServer := map[string]*matrix.ReferenceCell{"caddy": cell("caddy", 1)}
+	if s := refConclusion("small-sequential", "h3", goCell, byServer, []string{"caddy"}); s != "" {
+		t.Fatalf("concluded from caddy: %q", s)
+	}
+	byServer["h2o"] = cell("h2o", 1)
+	if s := refConclusion("small-sequential", "h3", goCell, byServer, []string{"caddy", "h2o"}); !strings.Contains(s, "with h2o serving") {
+		t.Fatalf("conclusion %q: want h2o's", s)
+	}
+}
