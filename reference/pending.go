@@ -101,7 +101,7 @@ func (r *runner) start(ctx context.Context, sc play, srv endpoint, p transport.P
 		done <- o
 	}()
 	select {
-	case <-time.After(r.o.Duration + ohaTailGrace):
+	case <-time.After(r.duration(sc) + ohaTailGrace):
 	case o := <-done: // failed early
 		done <- o
 	case <-ctx.Done():

@@ -55,7 +55,8 @@ type Options struct {
 	// Size is each transfer's body, in bytes; if zero, DefaultSize.
 	Size units.Bytes
 	// Duration is each request-load round's measured time; if zero,
-	// DefaultDuration. wrk stops on 100 ms ticks, so its rounds last a
+	// DefaultDuration. wrk and oha, which have no warm-up, run at least
+	// MinColdDuration; wrk stops on 100 ms ticks, so its rounds last a
 	// multiple of 100 ms.
 	Duration time.Duration
 	// Progress, if set, is told what is measured next.
