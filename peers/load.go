@@ -53,8 +53,8 @@ type LoadResult struct {
 	Process ProcessTime
 }
 
-// LoadClients are the client peers RunLoad runs.
-var LoadClients = []string{"h2load", "wrk", "oha"}
+// loadClients are the client peers RunLoad runs, for messages and tests.
+var loadClients = []string{"h2load", "wrk", "oha"}
 
 // RunLoad runs o.Client for o.Duration against o.URL. A run that the
 // client's own Run function rejects, or in which no request succeeded,
@@ -90,7 +90,7 @@ func RunLoad(ctx context.Context, o LoadOptions) (LoadResult, error) {
 		}
 		res = r.Load(o.Protocol)
 	default:
-		return LoadResult{}, fmt.Errorf("%q is not a request-load client: want one of %v", o.Client, LoadClients)
+		return LoadResult{}, fmt.Errorf("%q is not a request-load client: want one of %v", o.Client, loadClients)
 	}
 	if res.Succeeded == 0 {
 		return res, fmt.Errorf("%s %s: no request succeeded, %d failed", o.Client, o.URL, res.Failed)

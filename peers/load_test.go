@@ -63,7 +63,7 @@ func TestWrkCountsFailures(t *testing.T) {
 func TestRunLoad(t *testing.T) {
 	r, _ := goServer(t)
 	ctx := testContext(t)
-	for _, client := range LoadClients {
+	for _, client := range loadClients {
 		t.Run(client, func(t *testing.T) {
 			requirePeer(t, client)
 			before := requests(r, transport.H1)
