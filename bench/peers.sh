@@ -2,7 +2,9 @@
 # Generators and clients against a reference server and against Go's,
 # side by side in one run: httpvs load vs h2load (h2c, -c 10 -m 10) and vs
 # wrk (h1, -c 50) against h2o (one thread) and against httpvs serve, and
-# vs h2load over TLS (h2, -c 10 -m 10) against h2o; then
+# vs h2load over TLS (h2, -c 10 -m 10) against h2o; vs oha over HTTP/3
+# (h3, -c 10 -p 10: ten QUIC connections of ten streams) against caddy,
+# the only server here with h3 (h2o 2.2 has none); then
 # httpvs get vs curl downloading one big body from httpvs serve over h1
 # and h2c, with each client's whole-process wall, user and system time.
 # Prints the figures and the ratios httpvs/peer ("serve" rows: against
@@ -14,6 +16,11 @@
 # to iterate on httpvs get quickly; the record then holds only that table.
 # Needs h2o, h2load, wrk, curl, python3 and /usr/bin/time:
 #   apt-get install h2o nghttp2-client wrk curl python3 time
+# The h3 row needs caddy and oha (apt-get install caddy; cargo install oha
+# --features http3) and is left out without them. oha 1.16 over HTTP/3
+# stays ~30 s after its run (it waits out the QUIC idle timeout; its
+# requests end at -z's deadline, so its req/s is over SECONDS): each round
+# takes that much longer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh
@@ -37,7 +44,7 @@ go build -o "$bin" ./cmd/httpvs
 go build -o "$tmp/peerserver" ./bench/peerserver
 pids=()
 cleanup() {
-  exec 3>&- 2>/dev/null || true   # peerserver stops h2o when its stdin closes
+  exec 3>&- 4>&- 2>/dev/null || true   # peerserver stops h2o (caddy) when its stdin closes
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
   rm -rf "$tmp"
 }
@@ -55,6 +62,20 @@ if [ "$PART" = all ]; then
   h2o_h2=$(h2o_url h2)
 fi
 
+# caddy, likewise, for the h3 row.
+caddy_h3=
+if [ "$PART" = all ] && command -v caddy >/dev/null && command -v oha >/dev/null; then
+  mkfifo "$tmp/caddy-stdin"
+  "$tmp/peerserver" caddy <"$tmp/caddy-stdin" >"$tmp/caddy.json" &
+  pids+=($!)
+  exec 4>"$tmp/caddy-stdin"
+  for _ in $(seq 100); do [ -s "$tmp/caddy.json" ] && break; sleep 0.1; done
+  caddy_h3=$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["urls"]["h3"])' "$tmp/caddy.json")
+  echo "caddy $(caddy version | awk '{print $1}') at $caddy_h3 (h3), oha $(oha --version | awk '{print $2}')" >&2
+elif [ "$PART" = all ]; then
+  echo "no h3 row: it needs caddy and oha (apt-get install caddy; cargo install oha --features http3)" >&2
+fi
+
 port=$((20000 + RANDOM % 20000))
 "$bin" serve --listen 127.0.0.1:$port --tls-listen "" >/dev/null 2>&1 3>&- &
 pids+=($!)
@@ -69,6 +90,18 @@ fi
 results=$tmp/results
 wrk_rps() { wrk -t2 -c50 -d"${SECS}s" "$1/small" | awk '/Requests\/sec/ {print $2}'; }
 h2load_rps() { h2load -c10 -m10 -D "$SECS" "$1/small" | awk '/^finished in/ {for (i=1;i<=NF;i++) if ($i=="req/s,") print $(i-1)}'; }
+# oha_rps URL: req/s of 2xx responses over SECS (oha's report comes ~30 s
+# later over h3, and its requests end at the deadline), "oha", and the
+# failed requests (other statuses, errors; not those cut off by -z).
+oha_rps() {
+  oha --no-tui --output-format json --http-version 3 --insecure -c 10 -p 10 -z "${SECS}s" "$1/small" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+ok = sum(v for k, v in d["statusCodeDistribution"].items() if k.startswith("2"))
+bad = sum(v for k, v in d["statusCodeDistribution"].items() if not k.startswith("2"))
+bad += sum(v for k, v in d["errorDistribution"].items() if k != "aborted due to deadline")
+print(ok / min(d["summary"]["total"], float(sys.argv[1])), "oha", bad)' "$SECS"
+}
 httpvs_rps() {
   local url=$1; shift
   "$bin" load "$url/small" -d "${SECS}s" --json "$@" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["requests_per_second"], d["engine"], d["errors"]["total"])'
@@ -90,6 +123,19 @@ load() {
   echo "load $srv h2c h2load $p" >>"$results"; echo "load $srv h2c httpvs $h2" >>"$results"
   [ -z "$tls" ] || { echo "load $srv h2 h2load $tp" >>"$results"; echo "load $srv h2 httpvs $th" >>"$results"; }
   echo "  $srv h1: wrk $w httpvs ${h%% *}; h2c: h2load $p httpvs ${h2%% *}${tls:+; h2: h2load $tp httpvs ${th%% *}}" >&2
+}
+# load_h3 ROUND: httpvs load h3 vs oha h3 against caddy, the peer first
+# in odd rounds.
+load_h3() {
+  local r=$1 o h
+  if (( r % 2 )); then
+    o=$(oha_rps "$caddy_h3"); h=$(httpvs_rps "$caddy_h3" -p h3 -k -c 10 -m 10)
+  else
+    h=$(httpvs_rps "$caddy_h3" -p h3 -k -c 10 -m 10); o=$(oha_rps "$caddy_h3")
+  fi
+  echo "load caddy h3 oha ${o%% *}" >>"$results"; echo "load caddy h3 httpvs $h" >>"$results"
+  echo "peerfail oha ${o##* }" >>"$results"
+  echo "  caddy h3: oha ${o%% *} httpvs ${h%% *}" >&2
 }
 # timed NAME TRANSPORT CMD...: one download, whole-process wall/user/sys.
 timed() {
@@ -122,6 +168,7 @@ for r in $(seq "$ROUNDS"); do
   if [ "$PART" = all ]; then
     load h2o "$h2o_h1" "$r" "$h2o_h2"
     load go "$go_url" "$r"
+    [ -z "$caddy_h3" ] || load_h3 "$r"
   fi
   download "$r"
 done
@@ -135,10 +182,12 @@ fi
 [ "$PART" = all ] || echo "PEERS_PART=$PART: downloads only"
 python3 - "$results" "$SECS" "$ROUNDS" "$SIZE" "$cpu" <<'PY'
 import json, statistics, sys
-loads, gets, engines, errors = {}, {}, {}, 0
+loads, gets, engines, errors, peerfail = {}, {}, {}, 0, {}
 for line in open(sys.argv[1]):
     f = line.split()
-    if f[0] == "load":
+    if f[0] == "peerfail":
+        peerfail[f[1]] = peerfail.get(f[1], 0) + int(f[2])
+    elif f[0] == "load":
         loads.setdefault((f[1], f[2], f[3]), []).append(float(f[4]))
         if len(f) > 5:
             engines[f[2]] = f[5]
@@ -149,8 +198,8 @@ secs, rounds, size = sys.argv[2], sys.argv[3], int(sys.argv[4])
 if loads:
     print(f"GET /small, {secs} s per run, median of {rounds} interleaved round(s), req/s; ratio = httpvs / peer")
     print(f"{'server':<8}{'transport':<10}{'peer':>8}{'peer req/s':>12}{'httpvs':>10}{'engine':>8}{'ratio':>8}  each round")
-    for srv, label in [("h2o", "h2o"), ("go", "serve")]:
-        for t, peer in [("h1", "wrk"), ("h2c", "h2load"), ("h2", "h2load")]:
+    for srv, label in [("h2o", "h2o"), ("go", "serve"), ("caddy", "caddy")]:
+        for t, peer in [("h1", "wrk"), ("h2c", "h2load"), ("h2", "h2load"), ("h3", "oha")]:
             if (srv, t, peer) not in loads:
                 continue
             p = loads[(srv, t, peer)]; h = loads[(srv, t, "httpvs")]
@@ -159,6 +208,9 @@ if loads:
                   f"{engines.get(t, '?'):>8}{statistics.median(h) / statistics.median(p):>7.2f}x  {each}")
     if errors:
         print(f"httpvs load counted {errors} failed requests across the runs")
+    for peer, n in peerfail.items():
+        if n:
+            print(f"{peer} counted {n} failed requests across the runs (not in its req/s)")
     print()
 print(f"one {size}-byte download from httpvs serve, whole client process, median of {rounds} round(s)")
 print(f"{'transport':<10}{'client':>8}{'bytes':>12}{'wall s':>8}{'user s':>8}{'sys s':>8}{'GB/s':>7}{'CPU s/GB':>9}")

@@ -2,14 +2,14 @@ package matrix
 
 // ReferenceCell is one scenario over one transport measured with reference
 // peers (httpvs run --peers): a server (a C server such as h2o, or "go",
-// the run's own httpvs serve) and a client (curl for transfers, h2load for
-// requests). Its ratio to h1 is against the same server and client over
-// h1, paired by round, so it says what the transport costs where neither
-// end is Go's code (or only one end is).
+// the run's own httpvs serve) and a client (curl for transfers; h2load,
+// wrk or oha for requests). Its ratio to h1 is against the same server
+// and client over h1, paired by round, so it says what the transport
+// costs where neither end is Go's code (or only one end is).
 type ReferenceCell struct {
 	Scenario string `json:"scenario"`
 	Server   string `json:"server"`   // the server peer, or ReferenceGo
-	Client   string `json:"client"`   // the client peer: curl or h2load
+	Client   string `json:"client"`   // the client peer: curl, h2load, wrk or oha
 	Protocol string `json:"protocol"` // the transport
 	Metric   string `json:"metric"`   // MetricBytesPerSecond or MetricRequestsPerSecond
 	// Rounds holds each round's value in the metric's unit; a failed

@@ -16,7 +16,7 @@ type Role int
 // The two roles.
 const (
 	RoleServer Role = iota // a server: Start runs it
-	RoleClient             // a client: RunCurl, RunH2load, RunWrk run it
+	RoleClient             // a client: RunCurl, RunH2load, RunWrk, RunOha (and RunLoad) run it
 )
 
 // String returns "server" or "client".
@@ -29,22 +29,35 @@ func (r Role) String() string {
 
 // Peer describes one reference implementation.
 type Peer struct {
-	// Name is what users type: h2o, nginx, caddy, nghttpd, curl, h2load, wrk.
+	// Name is what users type: h2o, nginx, caddy, nghttpd, curl, h2load, wrk, oha.
 	Name string
 	// Role is server or client.
 	Role Role
 	// Binary is the executable looked up in PATH.
 	Binary string
-	// Package is the Debian/Ubuntu package that provides Binary.
-	Package string
+	// Install is the command that installs Binary on Debian or Ubuntu,
+	// e.g. "apt-get install nghttp2-client" or, for a peer with no
+	// package built with what it needs, "cargo install oha --features http3".
+	Install string
 	// Transports are the httpvs transports the peer speaks, as this
 	// package configures or runs it.
 	Transports []transport.Protocol
 	// Sink are the transports over which a server peer's PUT /sink reads
 	// the whole request body and replies 2xx; empty for peers that cannot.
 	Sink []transport.Protocol
+	// Language is what the peer is written in: "C", "Go" (caddy, whose
+	// HTTP/2 is net/http's and HTTP/3 quic-go's, as httpvs's own) or
+	// "Rust". A Go peer does not tell Go's cost from the protocol's.
+	Language string
 	// Note says what the peer lacks or does differently, for reports.
 	Note string
+}
+
+// NotGo reports whether the peer named name is known and not written in
+// Go: a reference that separates Go's implementation from the protocol.
+func NotGo(name string) bool {
+	p, err := Lookup(name)
+	return err == nil && p.Language != "Go"
 }
 
 // Speaks reports whether p speaks transport t.
@@ -55,12 +68,12 @@ func (p Peer) Sinks(t transport.Protocol) bool { return has(p.Sink, t) }
 
 func has(list []transport.Protocol, t transport.Protocol) bool { return slices.Contains(list, t) }
 
-// Path returns the absolute path of the peer's binary, or an error naming
-// the package to install.
+// Path returns the absolute path of the peer's binary, or an error saying
+// how to install it.
 func (p Peer) Path() (string, error) {
 	path, err := exec.LookPath(p.Binary)
 	if err != nil {
-		return "", fmt.Errorf("peer %s: %s not found (apt-get install %s): %w", p.Name, p.Binary, p.Package, err)
+		return "", fmt.Errorf("peer %s: %s not found (%s): %w", p.Name, p.Binary, p.Install, err)
 	}
 	return path, nil
 }
@@ -80,21 +93,23 @@ var (
 
 // catalog is every peer, servers first, as Catalog returns them.
 var catalog = []Peer{
-	{Name: "h2o", Role: RoleServer, Binary: "h2o", Package: "h2o", Transports: tcpFour, Sink: tcpFour,
+	{Name: "h2o", Language: "C", Role: RoleServer, Binary: "h2o", Install: "apt-get install h2o", Transports: tcpFour, Sink: tcpFour,
 		Note: "h2o 2.2 has no HTTP/3; /sink is an mruby handler (h2o buffers the whole body before it runs)"},
-	{Name: "nginx", Role: RoleServer, Binary: "nginx", Package: "nginx", Transports: tcpFour, Sink: h1Only,
+	{Name: "nginx", Language: "C", Role: RoleServer, Binary: "nginx", Install: "apt-get install nginx", Transports: tcpFour, Sink: h1Only,
 		Note: "h2c on a port of its own (nginx before 1.25 speaks only HTTP/2 on a cleartext http2 port); no HTTP/3; " +
 			"/sink's return 204 reads HTTP/1.1 bodies but answers HTTP/2 ones before reading them, so no h2 sink"},
-	{Name: "caddy", Role: RoleServer, Binary: "caddy", Package: "caddy", Transports: allFive,
+	{Name: "caddy", Language: "Go", Role: RoleServer, Binary: "caddy", Install: "apt-get install caddy", Transports: allFive,
 		Note: "no /sink: Caddy's static responses do not read request bodies"},
-	{Name: "nghttpd", Role: RoleServer, Binary: "nghttpd", Package: "nghttp2-server", Transports: h2Only, Sink: h2Only,
+	{Name: "nghttpd", Language: "C", Role: RoleServer, Binary: "nghttpd", Install: "apt-get install nghttp2-server", Transports: h2Only, Sink: h2Only,
 		Note: "HTTP/2 only: one process for h2c (--no-tls) and one for h2; /sink answers 200 once the whole body is in"},
-	{Name: "curl", Role: RoleClient, Binary: "curl", Package: "curl", Transports: tcpFour,
+	{Name: "curl", Language: "C", Role: RoleClient, Binary: "curl", Install: "apt-get install curl", Transports: tcpFour,
 		Note: "one transfer per run; this build of curl has no HTTP/3"},
-	{Name: "h2load", Role: RoleClient, Binary: "h2load", Package: "nghttp2-client", Transports: tcpFour,
+	{Name: "h2load", Language: "C", Role: RoleClient, Binary: "h2load", Install: "apt-get install nghttp2-client", Transports: tcpFour,
 		Note: "request load; --h1 for HTTP/1.1; h2load 1.52 here is built without HTTP/3"},
-	{Name: "wrk", Role: RoleClient, Binary: "wrk", Package: "wrk", Transports: h1Only,
-		Note: "HTTP/1.1 request load only"},
+	{Name: "wrk", Language: "C", Role: RoleClient, Binary: "wrk", Install: "apt-get install wrk", Transports: h1Only,
+		Note: "HTTP/1.1 request load only; no warm-up, so its connections' set-up is in the measured time"},
+	{Name: "oha", Language: "Rust", Role: RoleClient, Binary: "oha", Install: "cargo install oha --features http3", Transports: allFive,
+		Note: "request load in Rust (hyper; quinn and h3 for HTTP/3); no Debian package, and crates.io's build has HTTP/3 only with --features http3; no warm-up"},
 }
 
 // Catalog returns every peer httpvs knows, servers first (copies: the
@@ -134,7 +149,7 @@ func Lookup(name string) (Peer, error) {
 }
 
 // Discover splits the catalog into the peers whose binaries are in PATH
-// and those that are not (each Peer's Package says what to install).
+// and those that are not (each Peer's Install says how to install it).
 func Discover() (installed, missing []Peer) {
 	for _, p := range catalog {
 		if p.Installed() {
@@ -149,7 +164,7 @@ func Discover() (installed, missing []Peer) {
 // ParseList reads a comma-separated list of peer names, or "auto" for
 // every installed peer. Names are checked against the catalog, not
 // against PATH: a named peer that is not installed fails later, when it
-// is started or run, with the package to install. Duplicates are dropped;
+// is started or run, saying how to install it. Duplicates are dropped;
 // the result is in catalog order.
 func ParseList(s string) ([]Peer, error) {
 	s = strings.TrimSpace(s)

@@ -11,12 +11,15 @@ import (
 	"github.com/httpvs/httpvs/transport"
 )
 
-// goServer starts httpvs's payload server in-process on loopback and
-// returns it with the path of its certificate as PEM.
-func goServer(t *testing.T) (*server.Running, string) {
+// goServer starts httpvs's payload server in-process on loopback, without
+// HTTP/3, and returns it with the path of its certificate as PEM.
+func goServer(t *testing.T) (*server.Running, string) { return goServerH3(t, false) }
+
+// goServerH3 is goServer, with HTTP/3 if h3.
+func goServerH3(t *testing.T, h3 bool) (*server.Running, string) {
 	t.Helper()
 	opts := server.Loopback()
-	opts.NoH3 = true
+	opts.NoH3 = !h3
 	r, err := server.Start(server.Config{Transport: opts})
 	if err != nil {
 		t.Fatal(err)
@@ -122,11 +125,21 @@ func TestWrk(t *testing.T) {
 				t.Fatal(err)
 			}
 			served := requests(r, p) - before
-			if res.Errors.Total() != 0 || res.Requests <= 0 || served < res.Requests || served > res.Requests+conns {
+			if res.Errors.Total() != 0 || res.Requests <= 0 || res.Succeeded != res.Requests || served < res.Requests || served > res.Requests+conns {
 				t.Fatalf("wrk %+v; Go server counted %d", res, served)
 			}
 		})
 	}
+	// Under a second, wrk is interrupted: it stops at its next 100 ms tick.
+	t.Run("300ms", func(t *testing.T) {
+		res, err := RunWrk(ctx, WrkOptions{URL: r.Transport.URL(transport.H1) + SmallPath, Protocol: transport.H1, Connections: 1, Duration: 300 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Duration < 300*time.Millisecond || res.Duration > 700*time.Millisecond || res.Process.Wall > 900*time.Millisecond || res.Succeeded <= 0 {
+			t.Fatalf("%+v", res)
+		}
+	})
 	t.Run("refused", func(t *testing.T) {
 		_, err := RunWrk(ctx, WrkOptions{URL: "http://127.0.0.1:1/small", Protocol: transport.H1, Duration: time.Second})
 		if err == nil {

@@ -11,7 +11,10 @@ import (
 )
 
 // The files in testdata are real outputs, captured on loopback against
-// httpvs serve (curl 7.88.1, h2load 1.52.0, wrk 4.1.0 with wrk.lua).
+// httpvs serve (curl 7.88.1, h2load 1.52.0, wrk 4.1.0 with wrk.lua - the
+// -non2xx and -interrupted files with its response hook -, and oha 1.16.0
+// built with --features http3: oha --no-tui --output-format json
+// --http-version V -c C -p P -z 300ms [--insecure] URL).
 
 func readTestdata(t testing.TB, name string) []byte {
 	t.Helper()
@@ -120,7 +123,7 @@ func TestParseWrk(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := WrkResult{Duration: 1101505 * time.Microsecond, Requests: 32006, Bytes: 3296618,
+	want := WrkResult{Duration: 1101505 * time.Microsecond, Requests: 32006, Succeeded: 32006, Bytes: 3296618,
 		Latency: WrkLatency{Min: 14 * time.Microsecond, Max: 193898 * time.Microsecond, Mean: 7823797 * time.Nanosecond,
 			StdDev: 28226663 * time.Nanosecond, P50: 178 * time.Microsecond, P90: 8286 * time.Microsecond,
 			P99: 160073 * time.Microsecond, P999: 190047 * time.Microsecond}}
@@ -130,14 +133,40 @@ func TestParseWrk(t *testing.T) {
 	}
 	// Status errors are counted, not fatal: every response was a 400.
 	bad, err := ParseWrk(readTestdata(t, "wrk-h1-400.txt"))
-	if err != nil || bad.Errors.Status != 35813 || bad.Errors.Total() != 35813 || bad.Requests != 35813 {
+	if err != nil || bad.Errors.Status != 35813 || bad.Errors.Total() != 35813 || bad.Requests != 35813 || bad.Succeeded != 0 || bad.RequestsPerSecond != 0 {
 		t.Fatalf("400s: %+v, %v", bad, err)
+	}
+	// With wrk.lua's response hook: non2xx counts the same 400s once.
+	bad, err = ParseWrk(readTestdata(t, "wrk-h1-400-non2xx.txt"))
+	if err != nil || bad.Errors.Non2xx != 30834 || bad.Errors.Total() != 30834 || bad.Succeeded != 0 || bad.Load(transport.H1).Failed != 30834 {
+		t.Fatalf("400s counted by the hook: %+v, %v", bad, err)
+	}
+	// Interrupted at 300 ms: wrk stopped at its next 100 ms tick and says so.
+	cut, err := ParseWrk(readTestdata(t, "wrk-h1-interrupted.txt"))
+	if err != nil || cut.Duration != 400272*time.Microsecond || cut.Succeeded != 13782 || cut.Errors.Total() != 0 {
+		t.Fatalf("interrupted: %+v, %v", cut, err)
 	}
 	if _, err := ParseWrk(readTestdata(t, "wrk-refused.txt")); err == nil || !strings.Contains(err.Error(), "Connection refused") {
 		t.Fatalf("refused: error %v, want one quoting wrk's message", err)
 	}
 	if _, err := ParseWrk([]byte(wrkMarker + `{"duration_us":1000000,"requests":0,"errors":{"connect":4}}` + "\n")); err == nil {
 		t.Fatal("ParseWrk accepted a run that completed no request")
+	}
+}
+
+// TestWrkErrorsTotal: 3xx are failures too (wrk's own status count starts
+// at 400), and a 4xx counted by both wrk and the hook counts once.
+func TestWrkErrorsTotal(t *testing.T) {
+	out := wrkMarker + `{"duration_us":1000000,"requests":100,"errors":{"connect":1,"read":2,"write":3,"status":10,"timeout":4,"non2xx":30}}` + "\n"
+	r, err := ParseWrk([]byte(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Errors.Total() != 1+2+3+4+30 || r.Succeeded != 100-30-4 || r.RequestsPerSecond != 66 {
+		t.Fatalf("%+v: total %d", r, r.Errors.Total())
+	}
+	if l := r.Load(transport.H1TLS); l.Failed != 40 || l.Succeeded != 66 || l.Protocol != transport.H1TLS || l.Client != "wrk" {
+		t.Fatalf("load %+v", l)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"strings"
 	"time"
@@ -32,6 +33,13 @@ type toolRun struct {
 // own, bounded by timeout and ctx. A run that did not exit on its own is
 // an error; a non-zero exit is not (each caller reads what the tool said).
 func runTool(ctx context.Context, name string, timeout time.Duration, args ...string) (toolRun, error) {
+	return runToolUntil(ctx, name, timeout, 0, args...)
+}
+
+// runToolUntil is runTool that, if interruptAfter is positive, sends the
+// tool SIGINT that long after it started (for tools that stop early and
+// still report when interrupted, as wrk does).
+func runToolUntil(ctx context.Context, name string, timeout, interruptAfter time.Duration, args ...string) (toolRun, error) {
 	peer, err := Lookup(name)
 	if err != nil {
 		return toolRun{}, err
@@ -52,7 +60,14 @@ func runTool(ctx context.Context, name string, timeout time.Duration, args ...st
 	cmd.Cancel = func() error { killGroup(cmd.Process.Pid); return nil }
 	cmd.WaitDelay = 5 * time.Second
 	start := time.Now()
-	err = cmd.Run()
+	err = cmd.Start()
+	if err == nil {
+		if interruptAfter > 0 {
+			t := time.AfterFunc(interruptAfter, func() { _ = cmd.Process.Signal(os.Interrupt) })
+			defer t.Stop()
+		}
+		err = cmd.Wait()
+	}
 	r := toolRun{stdout: stdout.Bytes(), stderr: stderr.Bytes(), exit: -1}
 	r.time.Wall = time.Since(start)
 	if ps := cmd.ProcessState; ps != nil {

@@ -32,26 +32,44 @@ type WrkOptions struct {
 	Connections int
 	// Threads is wrk -t; if zero, 2.
 	Threads int
-	// Duration is wrk -d, rounded up to whole seconds (at least 1 s).
+	// Duration is the time to run (at least 10 ms). wrk's -d takes whole
+	// seconds: for a Duration that is not, RunWrk gives -d rounded up and
+	// interrupts wrk (SIGINT) after Duration; wrk then stops at its next
+	// 100 ms tick and reports the time it ran, so WrkResult.Duration is
+	// what counts.
 	Duration time.Duration
 	// Timeout bounds the run; if zero, Duration plus a minute.
 	Timeout time.Duration
 }
 
-// WrkErrors are wrk's error counts by kind.
+// WrkErrors are wrk's error counts by kind. Status, Timeout and Non2xx
+// count completed responses (all in WrkResult.Requests); Connect, Read
+// and Write count socket failures, each of which loses the request in
+// flight on its connection, if one was.
 type WrkErrors struct {
 	Connect int64 `json:"connect"` // connections that failed to open
 	Read    int64 `json:"read"`    // socket read errors
 	Write   int64 `json:"write"`   // socket write errors
 	Status  int64 `json:"status"`  // responses with a status of 400 or more
-	Timeout int64 `json:"timeout"` // requests unanswered after wrk's --timeout
+	Timeout int64 `json:"timeout"` // responses later than wrk's --timeout (2 s)
+	// Non2xx counts responses with a status outside 200-299, those in
+	// Status too (from wrk.lua's response hook; 0 in output without it).
+	Non2xx int64 `json:"non2xx"`
 }
 
-// Total returns the sum of the counts.
-func (e WrkErrors) Total() int64 { return e.Connect + e.Read + e.Write + e.Status + e.Timeout }
+// Total returns the failures: socket errors, late responses and
+// responses outside 2xx (one both late and outside 2xx counts twice).
+func (e WrkErrors) Total() int64 {
+	return e.Connect + e.Read + e.Write + e.Timeout + e.badStatus()
+}
 
-// WrkLatency is wrk's latency distribution over completed requests, to
-// the microsecond (wrk's unit).
+// badStatus is the responses outside 2xx (Status when Non2xx was not
+// counted).
+func (e WrkErrors) badStatus() int64 { return max(e.Status, e.Non2xx) }
+
+// WrkLatency is wrk's latency distribution over the completed responses
+// no later than its timeout, whatever their status, to the microsecond
+// (wrk's unit): with failures in a run, it includes them.
 type WrkLatency struct {
 	Min, Max      time.Duration // fastest and slowest
 	Mean, StdDev  time.Duration // mean and standard deviation
@@ -63,20 +81,25 @@ type WrkLatency struct {
 type WrkResult struct {
 	Duration          time.Duration // measured time
 	Requests          int64         // completed requests (with any status)
+	Succeeded         int64         // responses in 2xx, in time: Requests less Errors' bad statuses and timeouts
 	Bytes             int64         // bytes read, headers included
-	RequestsPerSecond float64       // Requests over Duration
+	RequestsPerSecond float64       // Succeeded over Duration, per second
 	Errors            WrkErrors     // errors by kind
 	Latency           WrkLatency    // latency of completed requests
 	Process           ProcessTime   // wrk's whole process: wall, user and system time
 }
 
-// wrkArgs returns wrk's command line for o, with its script at script.
-func wrkArgs(o WrkOptions, script string) ([]string, error) {
+// wrkArgs returns wrk's command line for o, with its script at script,
+// and when to interrupt wrk (0: let -d end it).
+func wrkArgs(o WrkOptions, script string) ([]string, time.Duration, error) {
 	if o.Protocol != transport.H1 && o.Protocol != transport.H1TLS {
-		return nil, fmt.Errorf("wrk does not speak %s", o.Protocol)
+		return nil, 0, fmt.Errorf("wrk does not speak %s", o.Protocol)
 	}
 	if _, err := o.Protocol.ParseURL(o.URL); err != nil {
-		return nil, fmt.Errorf("wrk: %w", err)
+		return nil, 0, fmt.Errorf("wrk: %w", err)
+	}
+	if o.Duration < 10*time.Millisecond {
+		return nil, 0, fmt.Errorf("wrk: duration %v: want at least 10ms", o.Duration)
 	}
 	threads := max(o.Threads, 1)
 	if o.Threads == 0 {
@@ -86,15 +109,20 @@ func wrkArgs(o WrkOptions, script string) ([]string, error) {
 	if conns == 0 {
 		conns = 10
 	}
-	secs := max((o.Duration+time.Second-1)/time.Second, 1)
+	secs := (o.Duration + time.Second - 1) / time.Second
+	var interrupt time.Duration
+	if o.Duration%time.Second != 0 {
+		interrupt = o.Duration
+	}
 	return []string{
 		"-t", strconv.Itoa(threads), "-c", strconv.Itoa(max(conns, threads)),
 		"-d", strconv.FormatInt(int64(secs), 10) + "s", "-s", script, o.URL,
-	}, nil
+	}, interrupt, nil
 }
 
-// RunWrk runs wrk. A run that exits non-zero, prints no summary, or
-// completes no request is an error; errors wrk counts are in the result.
+// RunWrk runs wrk with wrk.lua. A run that exits non-zero, prints no
+// summary, or completes no request is an error; the failures wrk counts
+// are in the result.
 func RunWrk(ctx context.Context, o WrkOptions) (WrkResult, error) {
 	dir, err := os.MkdirTemp("", "httpvs-wrk-")
 	if err != nil {
@@ -105,14 +133,14 @@ func RunWrk(ctx context.Context, o WrkOptions) (WrkResult, error) {
 	if err := os.WriteFile(script, wrkScript, 0o644); err != nil {
 		return WrkResult{}, err
 	}
-	args, err := wrkArgs(o, script)
+	args, interrupt, err := wrkArgs(o, script)
 	if err != nil {
 		return WrkResult{}, err
 	}
 	if o.Timeout <= 0 {
 		o.Timeout = o.Duration + time.Minute
 	}
-	run, err := runTool(ctx, "wrk", o.Timeout, args...)
+	run, err := runToolUntil(ctx, "wrk", o.Timeout, interrupt, args...)
 	if err != nil {
 		return WrkResult{}, err
 	}
@@ -140,7 +168,8 @@ type wrkJSON struct {
 }
 
 // ParseWrk reads the output of wrk run with wrkScript (wrk 4). A run that
-// completed no request is an error.
+// completed no request is an error; one whose responses all failed is
+// not (Succeeded is 0).
 func ParseWrk(out []byte) (WrkResult, error) {
 	i := bytes.LastIndex(out, []byte(wrkMarker))
 	if i < 0 {
@@ -154,6 +183,7 @@ func ParseWrk(out []byte) (WrkResult, error) {
 	us := func(v int64) time.Duration { return time.Duration(v) * time.Microsecond }
 	r := WrkResult{
 		Duration: us(j.DurationUS), Requests: j.Requests, Bytes: j.Bytes, Errors: j.Errors,
+		Succeeded: max(j.Requests-j.Errors.badStatus()-j.Errors.Timeout, 0),
 		Latency: WrkLatency{
 			Min: us(j.Latency.Min), Max: us(j.Latency.Max),
 			Mean: time.Duration(j.Latency.Mean * 1e3), StdDev: time.Duration(j.Latency.Stdev * 1e3),
@@ -163,7 +193,7 @@ func ParseWrk(out []byte) (WrkResult, error) {
 	if r.Duration <= 0 {
 		return r, fmt.Errorf("wrk's summary has no duration: %s", line)
 	}
-	r.RequestsPerSecond = float64(r.Requests) / r.Duration.Seconds()
+	r.RequestsPerSecond = float64(r.Succeeded) / r.Duration.Seconds()
 	if r.Requests == 0 {
 		return r, fmt.Errorf("no request completed in %v: %+v", r.Duration, r.Errors)
 	}

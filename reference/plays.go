@@ -3,6 +3,7 @@ package reference
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/peers"
@@ -13,25 +14,73 @@ import (
 // matrix does.
 type play struct {
 	name   string
-	client string // "curl" or "h2load"
+	client string // curl, or a request-load client: h2load, wrk or oha
 	metric string
 	upload bool // curl: PUT to /sink instead of GET /bytes/<size>
-	// h2load: requests in flight; h1 opens one connection per request
-	// in flight (no pipelining), HTTP/2 one connection with many streams.
+	// Request-load clients: requests in flight; h1 opens one connection
+	// per request in flight (no pipelining), HTTP/2 and HTTP/3 one
+	// connection with many streams.
 	inFlight int
 }
 
+// plays are in the order they run: per scenario, h2load's cells first,
+// as before wrk and oha joined.
 var plays = []play{
 	{name: "download", client: "curl", metric: matrix.MetricBytesPerSecond},
 	{name: "upload", client: "curl", metric: matrix.MetricBytesPerSecond, upload: true},
 	{name: "small-sequential", client: "h2load", metric: matrix.MetricRequestsPerSecond, inFlight: 1},
+	{name: "small-sequential", client: "wrk", metric: matrix.MetricRequestsPerSecond, inFlight: 1},
+	{name: "small-sequential", client: "oha", metric: matrix.MetricRequestsPerSecond, inFlight: 1},
 	{name: "small-concurrent", client: "h2load", metric: matrix.MetricRequestsPerSecond, inFlight: 50},
+	{name: "small-concurrent", client: "wrk", metric: matrix.MetricRequestsPerSecond, inFlight: 50},
+	{name: "small-concurrent", client: "oha", metric: matrix.MetricRequestsPerSecond, inFlight: 50},
+}
+
+// clientPlays are the transports a client plays, h1 first (the baseline
+// of its ratios): curl and h2load every one over TCP, wrk HTTP/1.1 with
+// and without TLS (all it speaks), oha HTTP/3 (the only client here that
+// speaks it; over TCP h2load is the reference already).
+var clientPlays = map[string][]transport.Protocol{
+	"curl":   {transport.H1, transport.H2C, transport.H1TLS, transport.H2},
+	"h2load": {transport.H1, transport.H2C, transport.H1TLS, transport.H2},
+	"wrk":    {transport.H1, transport.H1TLS},
+	"oha":    {transport.H1, transport.H3},
+}
+
+// MinColdDuration is the shortest round of a client without warm-up (wrk,
+// oha): their connections' set-up is inside the measured time, and in a
+// 100 ms round wrk's 50 TLS handshakes took half of it (h1-tls 0.30x h1
+// against h2o; over a second, most of the gap went).
+const MinColdDuration = time.Second
+
+// duration is the measured time of one round of sc.
+func (r *runner) duration(sc play) time.Duration {
+	if sc.client == "wrk" || sc.client == "oha" {
+		return max(r.o.Duration, MinColdDuration)
+	}
+	return r.o.Duration
+}
+
+// protocols returns the run's transports that sc's client plays, in the
+// run's order; none without h1, or with h1 alone when the run has more
+// (the client would have no ratio to show: wrk in a run of h1 and h2c).
+func (r *runner) protocols(sc play) []transport.Protocol {
+	var out []transport.Protocol
+	for _, p := range r.o.Protocols {
+		if has(clientPlays[sc.client], p) {
+			out = append(out, p)
+		}
+	}
+	if !has(out, transport.H1) || (len(out) == 1 && len(r.o.Protocols) > 1) {
+		return nil
+	}
+	return out
 }
 
 // measure runs one round of sc over p against srv: the value in sc's
 // metric and the units CPU is counted per (GB or thousands of requests).
-// A transfer that moved another size, or a request that failed, is an
-// error: it never counts as throughput.
+// A transfer that moved another size, or a round with a failed request,
+// is an error: a failure never counts as throughput.
 func (r *runner) measure(ctx context.Context, sc play, srv endpoint, p transport.Protocol) (value, per float64, err error) {
 	if sc.client == "curl" {
 		o := peers.CurlOptions{URL: srv.payload(p, r.o.Size), Protocol: p, Insecure: true}
@@ -51,16 +100,13 @@ func (r *runner) measure(ctx context.Context, sc play, srv endpoint, p transport
 		}
 		return speed, float64(moved) / 1e9, nil
 	}
-	o := peers.H2loadOptions{URL: srv.small(p), Protocol: p, Clients: 1, Streams: sc.inFlight, Duration: r.o.Duration, Warmup: r.o.Duration / 4}
-	if p.Version() == 1 {
-		o.Clients, o.Streams = sc.inFlight, 1
-	}
-	res, err := peers.RunH2load(ctx, o)
+	res, err := peers.RunLoad(ctx, peers.LoadOptions{Client: sc.client, URL: srv.small(p), Protocol: p,
+		InFlight: sc.inFlight, Duration: r.duration(sc), Warmup: r.o.Duration / 4})
 	if err != nil {
 		return 0, 0, err
 	}
-	if bad := res.Failed + res.Errored + res.Timeout; bad > 0 {
-		return 0, 0, fmt.Errorf("h2load: %d of %d requests failed", bad, res.Done)
+	if res.Failed > 0 {
+		return 0, 0, fmt.Errorf("%s: %d of %d requests failed", sc.client, res.Failed, res.Failed+res.Succeeded)
 	}
 	return res.RequestsPerSecond, float64(res.Succeeded) / 1000, nil
 }

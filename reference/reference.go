@@ -1,15 +1,15 @@
-// Package reference measures a run's scenarios with reference peers - C
-// servers (h2o, nginx, caddy, nghttpd) and C clients (curl for transfers,
-// h2load for requests) - and with those clients against the run's own Go
-// server, so that a transport's gap to h1 can be split into what the
-// protocol costs and what Go's client and server cost.
+// Package reference measures a run's scenarios with reference peers -
+// servers (h2o, nginx and nghttpd in C; caddy, in Go, the only one here
+// with HTTP/3) and clients not written in Go (curl for transfers; h2load,
+// wrk and oha for requests) - and with those clients against the run's
+// own Go server, so that a transport's gap to h1 can be split into what
+// the protocol costs and what Go's client and server cost.
 package reference
 
 import (
 	"context"
 	"fmt"
 	"os"
-	"slices"
 	"time"
 
 	"github.com/httpvs/httpvs/matrix"
@@ -21,7 +21,7 @@ import (
 // Defaults used when Options fields are zero.
 const (
 	DefaultSize     = 256 * units.MiB        // each transfer
-	DefaultDuration = 300 * time.Millisecond // each h2load round
+	DefaultDuration = 300 * time.Millisecond // each request-load round
 	DefaultRounds   = 3
 )
 
@@ -35,7 +35,9 @@ type Target struct {
 type Options struct {
 	// Servers are the server peers to start, each on loopback.
 	Servers []peers.Peer
-	// Clients are the client peers: curl plays transfers, h2load requests.
+	// Clients are the client peers: curl plays transfers; h2load (h1, h2c,
+	// h1-tls, h2), wrk (h1, h1-tls) and oha (h1, h3) play requests, each
+	// with its own h1 as the baseline of its ratios.
 	Clients []peers.Peer
 	// Go is the run's server, measured with the client peers as well; a
 	// zero Target leaves it out.
@@ -45,15 +47,17 @@ type Options struct {
 	Protocols []transport.Protocol
 	// Scenarios are the run's scenario names; those a reference client
 	// plays (download, upload, small-sequential, small-concurrent) are
-	// measured.
+	// measured, each over the transports its client plays.
 	Scenarios []string
 	// Rounds per cell; if zero, DefaultRounds. A round measures h1 then
 	// the other transports, so drift hits them alike.
 	Rounds int
 	// Size is each transfer's body, in bytes; if zero, DefaultSize.
 	Size units.Bytes
-	// Duration is each h2load round's measured time; if zero,
-	// DefaultDuration.
+	// Duration is each request-load round's measured time; if zero,
+	// DefaultDuration. wrk and oha, which have no warm-up, run at least
+	// MinColdDuration; wrk stops on 100 ms ticks, so its rounds last a
+	// multiple of 100 ms.
 	Duration time.Duration
 	// Progress, if set, is told what is measured next.
 	Progress func(what string)
@@ -82,9 +86,8 @@ func Run(ctx context.Context, o Options) ([]matrix.ReferenceCell, error) {
 	}
 	defer os.Remove(upload)
 	r := &runner{o: o, upload: upload}
-	var cells []matrix.ReferenceCell
 	if o.Go.Plain != "" || o.Go.TLS != "" {
-		cells = append(cells, r.server(ctx, goServer{o.Go})...)
+		r.server(ctx, goServer{o.Go})
 	}
 	for _, p := range o.Servers {
 		if ctx.Err() != nil {
@@ -92,25 +95,34 @@ func Run(ctx context.Context, o Options) ([]matrix.ReferenceCell, error) {
 		}
 		srv, err := peers.Start(ctx, p.Name, peers.ServerOptions{Sizes: []units.Bytes{o.Size}})
 		if err != nil {
-			cells = append(cells, r.skipped(p.Name, "not started: "+err.Error())...)
+			r.cells = append(r.cells, r.skipped(p.Name, "not started: "+err.Error())...)
 			continue
 		}
-		cells = append(cells, r.server(ctx, peerServer{srv})...)
+		r.server(ctx, peerServer{srv})
 		srv.Stop()
 	}
-	ratios(cells)
-	return cells, nil
+	if len(r.finish) > 0 && o.Progress != nil {
+		o.Progress("oha's h3 reports (oha waits out the QUIC idle timeout, up to 30 s)")
+	}
+	for _, f := range r.finish {
+		f()
+	}
+	ratios(r.cells)
+	return r.cells, nil
 }
 
 // runner is one Run's state.
 type runner struct {
 	o      Options
 	upload string // a file of o.Size bytes to PUT
+	cells  []matrix.ReferenceCell
+	// finish fills in the rounds of cells whose last outcome came after
+	// their play (oha's HTTP/3 runs): Run calls each at its end.
+	finish []func()
 }
 
-// server measures every scenario against srv.
-func (r *runner) server(ctx context.Context, srv endpoint) []matrix.ReferenceCell {
-	var out []matrix.ReferenceCell
+// server measures every scenario against srv into r.cells.
+func (r *runner) server(ctx context.Context, srv endpoint) {
 	for _, sc := range plays {
 		if !has(r.o.Scenarios, sc.name) {
 			continue
@@ -119,8 +131,12 @@ func (r *runner) server(ctx context.Context, srv endpoint) []matrix.ReferenceCel
 		if !ok {
 			continue
 		}
-		cells := make([]matrix.ReferenceCell, len(r.o.Protocols))
-		for i, p := range r.o.Protocols {
+		protocols := r.protocols(sc)
+		if protocols == nil {
+			continue
+		}
+		cells := make([]matrix.ReferenceCell, len(protocols))
+		for i, p := range protocols {
 			cells[i] = matrix.ReferenceCell{Scenario: sc.name, Server: srv.name(), Client: client, Protocol: p.String(), Metric: sc.metric}
 			cells[i].Skipped = srv.lacks(p, sc)
 		}
@@ -128,49 +144,20 @@ func (r *runner) server(ctx context.Context, srv endpoint) []matrix.ReferenceCel
 			// One unmeasured transfer each: the first read of a payload
 			// fills the page cache (h2o's first 256 MiB ran at 0.4 GB/s,
 			// the next at 3.4).
-			for i, p := range r.o.Protocols {
+			for i, p := range protocols {
 				if cells[i].Skipped == "" && ctx.Err() == nil {
 					r.measure(ctx, sc, srv, p)
 				}
 			}
 		}
-		cpu := make([][]float64, len(cells))
-		for round := 0; round < r.o.Rounds && ctx.Err() == nil; round++ {
-			for i, p := range r.o.Protocols {
-				if cells[i].Skipped != "" || ctx.Err() != nil {
-					continue
-				}
-				if r.o.Progress != nil {
-					r.o.Progress(fmt.Sprintf("%s %s+%s %s round %d", sc.name, srv.name(), client, p, round+1))
-				}
-				before, cerr := srv.cpu()
-				v, units, err := r.measure(ctx, sc, srv, p)
-				if after, aerr := srv.cpu(); cerr == nil && aerr == nil && err == nil && units > 0 {
-					cpu[i] = append(cpu[i], (after-before)/units)
-				}
-				if err != nil {
-					v = 0
-					cells[i].Errors = append(cells[i].Errors, fmt.Sprintf("round %d: %v", round+1, err))
-				}
-				cells[i].Rounds = append(cells[i].Rounds, v)
-			}
-		}
-		for i := range cells {
-			cells[i].Median = median(cells[i].Rounds)
-			if len(cpu[i]) > 0 {
-				// Zero is a reading: less than a clock tick (10 ms).
-				slices.Sort(cpu[i])
-				m := cpu[i][(len(cpu[i])-1)/2]
-				cells[i].ServerCPUPerUnit = &m
-			}
-		}
-		out = append(out, cells...)
+		base := len(r.cells)
+		r.cells = append(r.cells, cells...)
+		r.rounds(ctx, sc, srv, protocols, base)
 	}
-	return out
 }
 
-// client returns the name of the client peer of kind ("curl" or
-// "h2load") if the options have it.
+// client returns the name of the client peer of kind (curl, h2load, wrk
+// or oha) if the options have it.
 func (r *runner) client(kind string) (string, bool) {
 	for _, c := range r.o.Clients {
 		if c.Name == kind {
@@ -189,7 +176,7 @@ func (r *runner) skipped(server, why string) []matrix.ReferenceCell {
 		if !has(r.o.Scenarios, sc.name) || !ok {
 			continue
 		}
-		for _, p := range r.o.Protocols {
+		for _, p := range r.protocols(sc) {
 			out = append(out, matrix.ReferenceCell{Scenario: sc.name, Server: server, Client: client, Protocol: p.String(), Metric: sc.metric, Skipped: why})
 		}
 	}

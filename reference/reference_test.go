@@ -3,7 +3,9 @@ package reference
 import (
 	"context"
 	"os"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/peers"
@@ -23,10 +25,12 @@ func requirePeers(t *testing.T, names ...string) []peers.Peer {
 			t.Fatal(err)
 		}
 		if !p.Installed() {
-			if os.Getenv("CI") == "true" {
-				t.Fatalf("CI=true and %s is not installed (apt-get install %s)", n, p.Package)
+			// .ci/run apt-installs the peers with a package; oha (cargo,
+			// minutes to build) it does not, to keep CI short.
+			if os.Getenv("CI") == "true" && strings.HasPrefix(p.Install, "apt-get ") {
+				t.Fatalf("CI=true and %s is not installed (%s)", n, p.Install)
 			}
-			t.Skipf("%s is not installed (apt-get install %s)", n, p.Package)
+			t.Skipf("%s is not installed (%s)", n, p.Install)
 		}
 		out = append(out, p)
 	}
@@ -105,5 +109,63 @@ func TestFailedRoundsAreNotThroughput(t *testing.T) {
 func TestRunNeedsH1(t *testing.T) {
 	if _, err := Run(context.Background(), Options{Protocols: []transport.Protocol{transport.H2C}}); err == nil {
 		t.Fatal("no error without h1")
+	}
+}
+
+// TestRequestClients: small-sequential against the Go server with h2load
+// and wrk over h1 and h1-tls, and, when it is installed, oha over h1 and
+// h3 (oha has no Debian package; CI does not build it). Each client's
+// cells are over the transports it plays, with two clean rounds and a
+// ratio to its own h1; oha's two h3 rounds overlap its 30 s tail, so the
+// whole run stays well under two tails.
+func TestRequestClients(t *testing.T) {
+	clients := requirePeers(t, "h2load", "wrk")
+	if oha, _ := peers.Lookup("oha"); oha.Installed() {
+		clients = append(clients, oha)
+	} else {
+		t.Logf("oha is not installed (%s): h3 not measured", oha.Install)
+	}
+	srv, err := server.Start(server.Config{Transport: server.Loopback()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	start := time.Now()
+	cells, err := Run(context.Background(), Options{
+		Clients:   clients,
+		Go:        Target{Plain: srv.Transport.URL(transport.H1), TLS: srv.Transport.URL(transport.H1TLS)},
+		Protocols: []transport.Protocol{transport.H1, transport.H1TLS, transport.H3},
+		Scenarios: []string{"small-sequential"},
+		Rounds:    2,
+		Duration:  200 * time.Millisecond,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{"h2load/h1": true, "h2load/h1-tls": true, "wrk/h1": true, "wrk/h1-tls": true}
+	if len(clients) == 3 {
+		want["oha/h1"], want["oha/h3"] = true, true
+	}
+	got := map[string]bool{}
+	for _, c := range cells {
+		name := c.Client + "/" + c.Protocol
+		got[name] = true
+		if c.Skipped != "" || len(c.Errors) != 0 || len(c.Rounds) != 2 || c.Rounds[0] <= 0 || c.Rounds[1] <= 0 {
+			t.Errorf("%s: skipped %q, errors %v, rounds %v", name, c.Skipped, c.Errors, c.Rounds)
+		}
+		if c.Protocol != "h1" && (c.VsH1 == nil || c.VsH1.Pairs != 2) {
+			t.Errorf("%s: ratio %+v, want two rounds paired with %s's own h1", name, c.VsH1, c.Client)
+		}
+	}
+	if len(got) != len(want) || len(cells) != len(want) {
+		t.Fatalf("cells %v, want %v", got, want)
+	}
+	for k := range want {
+		if !got[k] {
+			t.Fatalf("no %s cell: %v", k, got)
+		}
+	}
+	if el := time.Since(start); el > 55*time.Second { // two tails: over 60 s
+		t.Errorf("run took %v: oha's h3 tails did not overlap", el)
 	}
 }

@@ -38,9 +38,6 @@ func (g goServer) base(p transport.Protocol) string {
 }
 
 func (g goServer) lacks(p transport.Protocol, _ play) string {
-	if p == transport.H3 {
-		return "no reference client speaks h3 here"
-	}
 	if g.base(p) == "" {
 		return "no base URL for " + p.String()
 	}
@@ -61,8 +58,6 @@ func (ps peerServer) name() string { return ps.s.Peer.Name }
 
 func (ps peerServer) lacks(p transport.Protocol, sc play) string {
 	switch {
-	case p == transport.H3:
-		return "no reference client speaks h3 here"
 	case !ps.s.Peer.Speaks(p):
 		return ps.s.Peer.Name + " does not speak " + p.String() + " as configured"
 	case sc.upload && !ps.s.Peer.Sinks(p):

@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/peers"
 )
 
 // serverLabel is a reference server's column heading.
@@ -43,11 +44,12 @@ func refRatio(c *matrix.ReferenceCell) string {
 
 // references is the reference peers' table: each transport's ratio to h1
 // with Go at both ends (from the verdict) and with each reference server,
-// and a conclusion per row where the peers show one.
+// a row per scenario, transport and client, and a conclusion per row
+// where the peers show one.
 type references struct {
 	missing string     // the peers not installed, "" if none
-	head    []string   // "", "", "go", then a column per server
-	rows    [][]string // scenario ("" when it repeats), transport, then ratios
+	head    []string   // "", "", "client", "go", then a column per server
+	rows    [][]string // scenario ("" when it repeats), transport, client, then ratios
 	why     []string
 }
 
@@ -60,10 +62,10 @@ func referencesOf(res *matrix.Results) *references {
 	if len(res.References) == 0 {
 		return refs
 	}
-	// A scenario has one client (curl or h2load), so a row's cells are
-	// keyed by server.
+	// A row is one client's scenario over one transport, so its cells
+	// are keyed by server.
 	var servers []string
-	type key struct{ scenario, protocol string }
+	type key struct{ scenario, protocol, client string }
 	var rows []key
 	cells := map[key]map[string]*matrix.ReferenceCell{}
 	for i := range res.References {
@@ -74,14 +76,14 @@ func referencesOf(res *matrix.Results) *references {
 		if c.Protocol == "h1" {
 			continue
 		}
-		k := key{c.Scenario, c.Protocol}
+		k := key{c.Scenario, c.Protocol, c.Client}
 		if cells[k] == nil {
 			cells[k] = map[string]*matrix.ReferenceCell{}
 			rows = append(rows, k)
 		}
 		cells[k][c.Server] = c
 	}
-	refs.head = []string{"", "", "go"}
+	refs.head = []string{"", "", "client", "go"}
 	for _, srv := range servers {
 		refs.head = append(refs.head, serverLabel(srv))
 	}
@@ -89,7 +91,7 @@ func referencesOf(res *matrix.Results) *references {
 	for _, k := range rows {
 		var v verdict
 		goCell := res.Cell(k.scenario, k.protocol)
-		row := []string{k.scenario, k.protocol, v.cell(goCell)}
+		row := []string{k.scenario, k.protocol, k.client, v.cell(goCell)}
 		if k.scenario == last {
 			row[0] = ""
 		}
@@ -106,7 +108,7 @@ func referencesOf(res *matrix.Results) *references {
 }
 
 // referencesTitle introduces the reference table.
-const referencesTitle = "reference peers: each transport over h1 with the same server and client - curl for transfers, h2load for requests (go: Go's client and server, from the verdict)"
+const referencesTitle = "reference peers: each transport over h1 with the same server and client - curl for transfers; h2load, wrk and oha for requests (go: Go's client and server, from the verdict)"
 
 // textReferences prints the reference peers' ratios beside Go's, and
 // what they say about each gap.
@@ -148,7 +150,7 @@ func mdReferences(w io.Writer, res *matrix.Results) {
 	for i, r := range append([][]string{refs.head}, refs.rows...) {
 		fmt.Fprintf(w, "| %s |\n", strings.Join(mdEscape(r), " | "))
 		if i == 0 {
-			fmt.Fprintf(w, "|---|---|%s\n", strings.Repeat("---:|", len(r)-2))
+			fmt.Fprintf(w, "|---|---|---|%s\n", strings.Repeat("---:|", len(r)-3))
 		}
 	}
 	fmt.Fprintln(w)
@@ -158,8 +160,9 @@ func mdReferences(w io.Writer, res *matrix.Results) {
 	fmt.Fprintln(w)
 }
 
-// refConclusion says what the peers show about one cell's gap: whether C
-// at both ends closes it (Go's implementation) or not (the protocol).
+// refConclusion says what the peers show about one cell's gap: whether a
+// server and client not written in Go close it (Go's implementation) or
+// not (the protocol). Servers in Go (caddy) are no evidence either way.
 func refConclusion(scenario, protocol string, goCell *matrix.Cell, byServer map[string]*matrix.ReferenceCell, servers []string) string {
 	if goCell == nil || goCell.VsH1 == nil {
 		return ""
@@ -174,6 +177,9 @@ func refConclusion(scenario, protocol string, goCell *matrix.Cell, byServer map[
 		if srv == matrix.ReferenceGo {
 			goServer = c
 			continue
+		}
+		if !peers.NotGo(srv) {
+			continue // caddy: Go's net/http and quic-go, as httpvs's server
 		}
 		if c.VsH1.Pairs < 2 || c.VsH1.HalfWidth() > 0.5 {
 			continue // too wide to conclude from
@@ -203,9 +209,9 @@ func refConclusion(scenario, protocol string, goCell *matrix.Cell, byServer map[
 	case b >= 1-matrix.StableHalfWidth && g < b*(1-matrix.StableHalfWidth):
 		s += fmt.Sprintf(": the gap is %s, not %s", who, protocolName(protocol))
 	case b < 1-matrix.StableHalfWidth && g < b*(1-matrix.StableHalfWidth):
-		s += fmt.Sprintf(": %s costs %.0f%% here even in C, %s the rest", protocolName(protocol), (1-b)*100, who)
+		s += fmt.Sprintf(": %s costs %.0f%% here even without Go, %s the rest", protocolName(protocol), (1-b)*100, who)
 	case b < 1-matrix.StableHalfWidth:
-		s += fmt.Sprintf(": C does no better: the cost is %s's", protocolName(protocol))
+		s += fmt.Sprintf(": without Go it does no better: the cost is %s's", protocolName(protocol))
 	default:
 		return ""
 	}

@@ -41,12 +41,68 @@ func TestReferencesSayWhoseCostItIs(t *testing.T) {
 	out := buf.String()
 	for _, want := range []string{
 		"reference peers not installed: caddy (apt-get install caddy)",
-		"go server  h2o",
-		"download  h2c  0.25x ±0% slower  0.26x ±0%  0.95x ±0%",
+		"client  go                go server  h2o",
+		"download  h2c  curl    0.25x ±0% slower  0.26x ±0%  0.95x ±0%",
 		"with h2o serving and curl as client, h2c reaches 0.95x h1; Go at both ends 0.25x, Go's server with curl 0.26x: the gap is Go's server, not HTTP/2",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("missing %q in:\n%s", want, out)
 		}
+	}
+}
+
+// TestReferencesRowPerClient: small-sequential played by h2load (h2c),
+// wrk (h1-tls) and oha (h3) is a row per client and transport, each
+// client's ratio to its own h1, and a column per server; a server a
+// client did not play is blank.
+func TestReferencesRowPerClient(t *testing.T) {
+	ref := func(server, client, p string, ratio float64) matrix.ReferenceCell {
+		c := matrix.ReferenceCell{Scenario: "small-sequential", Server: server, Client: client, Protocol: p, Metric: matrix.MetricRequestsPerSecond, Rounds: []float64{1000 * ratio}, Median: 1000 * ratio}
+		if p != "h1" {
+			c.VsH1 = &matrix.Interval{Ratio: ratio, Low: ratio, High: ratio, Pairs: 1}
+		}
+		return c
+	}
+	res := &matrix.Results{References: []matrix.ReferenceCell{
+		ref("go", "h2load", "h1", 1), ref("go", "h2load", "h2c", 0.7),
+		ref("go", "wrk", "h1", 1), ref("go", "wrk", "h1-tls", 0.8),
+		ref("go", "oha", "h1", 1), ref("go", "oha", "h3", 0.5),
+		ref("caddy", "oha", "h1", 1), ref("caddy", "oha", "h3", 0.4),
+	}}
+	var buf bytes.Buffer
+	textReferences(&buf, res)
+	out := buf.String()
+	for _, want := range []string{
+		"h2load, wrk and oha for requests",
+		"client  go  go server  caddy",
+		"small-sequential  h2c     h2load      0.70x",
+		"                  h1-tls  wrk         0.80x",
+		"                  h3      oha         0.50x      0.40x",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in:\n%s", want, out)
+		}
+	}
+	buf.Reset()
+	mdReferences(&buf, res)
+	if !strings.Contains(buf.String(), "|---|---|---|---:|---:|---:|") || !strings.Contains(buf.String(), "| small-sequential | h2c | h2load |") {
+		t.Errorf("markdown:\n%s", buf.String())
+	}
+}
+
+// TestReferencesGoServersConcludeNothing: caddy is Go (net/http, quic-go),
+// so its h3 ratio beside oha says nothing about Go's cost; h2o's does.
+func TestReferencesGoServersConcludeNothing(t *testing.T) {
+	goCell := &matrix.Cell{VsH1: &matrix.Interval{Ratio: 0.5, Low: 0.45, High: 0.55, Pairs: 3}}
+	cell := func(server string, ratio float64) *matrix.ReferenceCell {
+		return &matrix.ReferenceCell{Server: server, Client: "oha", Median: 1, VsH1: &matrix.Interval{Ratio: ratio, Low: ratio - 0.01, High: ratio + 0.01, Pairs: 3}}
+	}
+	byServer := map[string]*matrix.ReferenceCell{"caddy": cell("caddy", 1)}
+	if s := refConclusion("small-sequential", "h3", goCell, byServer, []string{"caddy"}); s != "" {
+		t.Fatalf("concluded from caddy: %q", s)
+	}
+	byServer["h2o"] = cell("h2o", 1)
+	if s := refConclusion("small-sequential", "h3", goCell, byServer, []string{"caddy", "h2o"}); !strings.Contains(s, "with h2o serving") {
+		t.Fatalf("conclusion %q: want h2o's", s)
 	}
 }

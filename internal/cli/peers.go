@@ -14,7 +14,7 @@ import (
 const maxReferenceRounds = 5
 
 // checkPeers reads --peers: the installed peers to measure and, once
-// each, the ones asked for that are not installed with their package.
+// each, the ones asked for that are not installed with how to install them.
 func (f *runFlags) checkPeers() error {
 	if f.peers == "" {
 		return nil
@@ -30,13 +30,13 @@ func (f *runFlags) checkPeers() error {
 		if p.Installed() {
 			f.peerList = append(f.peerList, p)
 		} else {
-			f.peersMissing = append(f.peersMissing, fmt.Sprintf("%s (apt-get install %s)", p.Name, p.Package))
+			f.peersMissing = append(f.peersMissing, fmt.Sprintf("%s (%s)", p.Name, p.Install))
 		}
 	}
 	if f.peers == "auto" {
 		_, missing := peers.Discover()
 		for _, p := range missing {
-			f.peersMissing = append(f.peersMissing, fmt.Sprintf("%s (apt-get install %s)", p.Name, p.Package))
+			f.peersMissing = append(f.peersMissing, fmt.Sprintf("%s (%s)", p.Name, p.Install))
 		}
 	}
 	return nil
