@@ -108,25 +108,7 @@ var htmlTemplate = template.Must(template.New("report").Parse(`<!DOCTYPE html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{.Title}}</title>
-<style>
-body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2em auto; max-width: 1100px; padding: 0 1em; color: #1d1d1f; }
-h1 { font-size: 1.5em; } h2 { font-size: 1.15em; margin-top: 2em; border-bottom: 1px solid #ddd; }
-p.summary, p.legend { color: #555; } p.legend { font-size: .9em; margin: .2em 0; }
-.partial { background: #fff3cd; border: 1px solid #e0c36c; padding: .5em 1em; }
-table { border-collapse: collapse; margin: .5em 0; }
-table.heat td { text-align: center; }
-table.heat td:first-child { text-align: left; }
-th, td { padding: .2em .8em; text-align: right; border-bottom: 1px solid #eee; white-space: nowrap; }
-th:first-child, td:first-child { text-align: left; color: #555; }
-thead th { border-bottom: 2px solid #ccc; }
-ul.notes { color: #6b4e00; }
-svg text { font: 12px system-ui, sans-serif; fill: #1d1d1f; }
-svg .bar { fill: #4a7bd0; } svg .bar.noisy { fill: #c9a227; }
-svg .whisker { stroke: #1d1d1f; stroke-width: 1.5; }
-dl { display: grid; grid-template-columns: max-content auto; gap: .2em 1em; }
-dt { color: #555; } dd { margin: 0; font-family: ui-monospace, monospace; word-break: break-all; }
-</style>
-</head>
+` + htmlStyle + `</head>
 <body>
 <h1>{{.Title}}</h1>
 <p class="summary">{{.Summary}}</p>
@@ -172,3 +154,24 @@ dt { color: #555; } dd { margin: 0; font-family: ui-monospace, monospace; word-b
 </body>
 </html>
 `))
+
+// htmlStyle is the CSS of every page httpvs writes.
+const htmlStyle = `<style>
+body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2em auto; max-width: 1100px; padding: 0 1em; color: #1d1d1f; }
+h1 { font-size: 1.5em; } h2 { font-size: 1.15em; margin-top: 2em; border-bottom: 1px solid #ddd; }
+p.summary, p.legend { color: #555; } p.legend { font-size: .9em; margin: .2em 0; }
+.partial { background: #fff3cd; border: 1px solid #e0c36c; padding: .5em 1em; }
+table { border-collapse: collapse; margin: .5em 0; }
+table.heat td { text-align: center; }
+table.heat td:first-child { text-align: left; }
+th, td { padding: .2em .8em; text-align: right; border-bottom: 1px solid #eee; white-space: nowrap; }
+th:first-child, td:first-child { text-align: left; color: #555; }
+thead th { border-bottom: 2px solid #ccc; }
+ul.notes { color: #6b4e00; }
+svg text { font: 12px system-ui, sans-serif; fill: #1d1d1f; }
+svg .bar { fill: #4a7bd0; } svg .bar.noisy { fill: #c9a227; }
+svg .whisker { stroke: #1d1d1f; stroke-width: 1.5; }
+dl { display: grid; grid-template-columns: max-content auto; gap: .2em 1em; }
+dt { color: #555; } dd { margin: 0; font-family: ui-monospace, monospace; word-break: break-all; }
+</style>
+`

@@ -14,10 +14,11 @@ import (
 // when is the verdict across links: a row per scenario and transport, a
 // column per run (one link profile each).
 type when struct {
-	head  []string   // "", "", then each run's link
-	calib []string   // "measured", "", then each run's measured link
-	loss  []string   // "loss up/down", "", then each run's loss set and met
-	rows  [][]string // scenario (first row of its group only), transport, a verdict per run
+	head  []string         // "", "", then each run's link
+	calib []string         // "measured", "", then each run's measured link
+	loss  []string         // "loss up/down", "", then each run's loss set and met
+	rows  [][]string       // scenario (first row of its group only), transport, a verdict per run
+	grid  [][]*matrix.Cell // each row's cell per run; nil where the run has none
 }
 
 // linkName is the link a run crossed: its spec, or "loopback".
@@ -90,11 +91,15 @@ func newWhen(runs []*matrix.Results) when {
 			if i == 0 {
 				row[0] = name
 			}
+			var cells []*matrix.Cell
 			for _, res := range runs {
 				var v verdict
-				row = append(row, v.cell(res.Cell(name, p)))
+				c := res.Cell(name, p)
+				row = append(row, v.cell(c))
+				cells = append(cells, c)
 			}
 			w.rows = append(w.rows, row)
+			w.grid = append(w.grid, cells)
 		}
 	}
 	return w

@@ -108,16 +108,9 @@ func checkOut(dir string, noFiles bool) error {
 // writeResults writes results.json and the reports to a new directory
 // under parent, named by the run's start time.
 func writeResults(parent string, res *matrix.Results) (string, error) {
-	name := res.Started.Local().Format("20060102-150405")
-	dir := filepath.Join(parent, name)
-	for i := 2; ; i++ {
-		if _, err := os.Stat(dir); os.IsNotExist(err) {
-			break
-		}
-		dir = filepath.Join(parent, fmt.Sprintf("%s-%d", name, i))
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", fmt.Errorf("results directory: %w", err)
+	dir, err := newResultsDir(parent, res.Started.Local().Format("20060102-150405"))
+	if err != nil {
+		return "", err
 	}
 	files := []struct {
 		name   string
@@ -136,6 +129,22 @@ func writeResults(parent string, res *matrix.Results) (string, error) {
 		if err := os.WriteFile(filepath.Join(dir, file.name), buf.Bytes(), 0o644); err != nil {
 			return "", fmt.Errorf("write results: %w", err)
 		}
+	}
+	return dir, nil
+}
+
+// newResultsDir makes a new directory name under parent, or name-2,
+// name-3 and so on when it is taken, and returns its path.
+func newResultsDir(parent, name string) (string, error) {
+	dir := filepath.Join(parent, name)
+	for i := 2; ; i++ {
+		if _, err := os.Stat(dir); os.IsNotExist(err) {
+			break
+		}
+		dir = filepath.Join(parent, fmt.Sprintf("%s-%d", name, i))
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("results directory: %w", err)
 	}
 	return dir, nil
 }

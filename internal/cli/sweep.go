@@ -1,9 +1,13 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/httpvs/httpvs/matrix"
@@ -52,5 +56,39 @@ func (f *runFlags) sweep(ctx context.Context, e *env, fs *flagSet, opts matrix.O
 	if err != nil {
 		return err
 	}
+	if !f.noFiles && len(runs) > 0 {
+		dir, err := writeWhen(f.out, runs)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stderr, "httpvs run: wrote %s (when.md, when.html: the verdict across the links)\n", dir)
+	}
 	return outcome
+}
+
+// writeWhen writes the verdict across runs' links, as Markdown and HTML,
+// into a new directory under parent named after the first run's start
+// and "-when", beside the runs' own directories.
+func writeWhen(parent string, runs []*matrix.Results) (string, error) {
+	dir, err := newResultsDir(parent, runs[0].Started.Local().Format("20060102-150405")+"-when")
+	if err != nil {
+		return "", err
+	}
+	files := []struct {
+		name   string
+		render func(io.Writer, []*matrix.Results) error
+	}{
+		{"when.md", report.WhenMarkdown},
+		{"when.html", report.WhenHTML},
+	}
+	for _, file := range files {
+		var buf bytes.Buffer
+		if err := file.render(&buf, runs); err != nil {
+			return "", fmt.Errorf("render %s: %w", file.name, err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, file.name), buf.Bytes(), 0o644); err != nil {
+			return "", fmt.Errorf("write results: %w", err)
+		}
+	}
+	return dir, nil
 }

@@ -3,6 +3,8 @@ package cli
 import (
 	"encoding/json"
 	"io"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -32,13 +34,14 @@ func TestSplitNetProfiles(t *testing.T) {
 
 // TestRunNetSweep runs small-sequential over two links: each run is its
 // own results (one JSON document each) and every request pays its link's
-// round trip; the text output ends with one table across the links.
+// round trip; the text output ends with one table across the links, which
+// is also written as when.md and when.html beside the runs' directories.
 func TestRunNetSweep(t *testing.T) {
 	needLink(t)
 	before := netLeftovers(t)
 	args := []string{"run", "--net", "rtt=10ms;rtt=30ms", "--scenarios", "small-sequential", "--protocols", "h1,h2c",
-		"--repeat", "2", "--duration", "300ms", "--no-files"}
-	code, stdout, stderr := runMain(t, append(args, "--json")...)
+		"--repeat", "2", "--duration", "300ms"}
+	code, stdout, stderr := runMain(t, append(args, "--json", "--no-files")...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -62,9 +65,24 @@ func TestRunNetSweep(t *testing.T) {
 	if err := dec.Decode(new(matrix.Results)); err != io.EOF {
 		t.Fatalf("after two runs: %v, want the end", err)
 	}
-	code, stdout, stderr = runMain(t, args...)
+	out := t.TempDir()
+	code, stdout, stderr = runMain(t, append(args, "--out", out)...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	dirs, err := filepath.Glob(filepath.Join(out, "*"))
+	when, _ := filepath.Glob(filepath.Join(out, "*-when"))
+	if err != nil || len(dirs) != 3 || len(when) != 1 {
+		t.Fatalf("results directories %q (%v), want two runs and one -when", dirs, err)
+	}
+	for _, name := range []string{"when.md", "when.html"} {
+		b, err := os.ReadFile(filepath.Join(when[0], name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), "rtt=10ms") || !strings.Contains(string(b), "rtt=30ms") || !strings.Contains(string(b), "small-sequential") {
+			t.Errorf("%s lacks the links or the scenario:\n%s", name, b)
+		}
 	}
 	_, table, ok := strings.Cut(stdout, "\nwhen: ")
 	if !ok || !strings.Contains(table, "rtt=10ms") || !strings.Contains(table, "rtt=30ms") || !strings.Contains(table, "small-sequential  h2c") {

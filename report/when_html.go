@@ -1,0 +1,62 @@
+package report
+
+import (
+	"html/template"
+	"io"
+	"strings"
+
+	"github.com/httpvs/httpvs/matrix"
+)
+
+// whenPage is the When table as a page: the links across, each cell
+// coloured as the verdict's heat map.
+type whenPage struct {
+	Title, Legend string
+	Head          []string
+	Info          [][]string // the measured link and its loss, a row each
+	Rows          []whenRow
+}
+
+type whenRow struct {
+	Scenario, Protocol string
+	Cells              []heatCell
+}
+
+// WhenHTML writes When as one self-contained HTML page: a heat map with a
+// column per link (red slower than h1 on that link, green faster, grey
+// ≈ h1), the calibrated link and its loss above.
+func WhenHTML(w io.Writer, runs []*matrix.Results) error {
+	wt := newWhen(runs)
+	page := whenPage{Title: "httpvs run: when", Legend: strings.TrimPrefix(whenTitle, "when: "), Head: wt.head[2:]}
+	for _, r := range [][]string{wt.calib, wt.loss} {
+		page.Info = append(page.Info, append([]string{r[0]}, r[2:]...))
+	}
+	for i, r := range wt.rows {
+		row := whenRow{Scenario: r[0], Protocol: r[1]}
+		for j, text := range r[2:] {
+			row.Cells = append(row.Cells, heatOf(text, wt.grid[i][j]))
+		}
+		page.Rows = append(page.Rows, row)
+	}
+	return whenTemplate.Execute(w, page)
+}
+
+var whenTemplate = template.Must(template.New("when").Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{.Title}}</title>
+` + htmlStyle + `</head>
+<body>
+<h1>{{.Title}}</h1>
+<p class="legend">{{.Legend}}. Red: slower than h1 on that link, green: faster, stronger the further from 1 (full at 4x); grey: ≈ h1.</p>
+<table class="heat">
+<thead><tr><th>scenario</th><th>transport</th>{{range .Head}}<th>{{.}}</th>{{end}}</tr></thead>
+<tbody>{{range .Info}}<tr><td>{{index . 0}}</td><td></td>{{range slice . 1}}<td>{{.}}</td>{{end}}</tr>
+{{end}}{{range .Rows}}<tr><td>{{.Scenario}}</td><td>{{.Protocol}}</td>{{range .Cells}}<td{{with .Style}} style="{{.}}"{{end}}{{with .Title}} title="{{.}}"{{end}}>{{.Text}}</td>{{end}}</tr>
+{{end}}</tbody>
+</table>
+</body>
+</html>
+`))
