@@ -69,3 +69,33 @@ func TestWhenLoss(t *testing.T) {
 		t.Errorf("no %q in\n%s", wantRow, md.String())
 	}
 }
+
+// TestWhenHTML checks the When page: a column per link, the measured link
+// and loss rows, and each cell coloured as the verdict's heat map (h2c's
+// download at about 0.48x h1: red; small-sequential at 0.64x: red too).
+func TestWhenHTML(t *testing.T) {
+	loopback := sampleRun()
+	lossy := sampleRun()
+	lossy.Settings.Net = &matrix.Net{Spec: "lossy", Up: matrix.NetDirection{Loss: 0.05}, Down: matrix.NetDirection{Loss: 0.05}}
+	for _, res := range []*matrix.Results{loopback, lossy} {
+		matrix.Summarise(res)
+	}
+	var page bytes.Buffer
+	if err := WhenHTML(&page, []*matrix.Results{loopback, lossy}); err != nil {
+		t.Fatal(err)
+	}
+	html := page.String()
+	for _, want := range []string{"<th>loopback</th><th>lossy</th>", "<td>loss up/down</td><td></td><td>-</td><td>set 5.0%/5.0%, measured -</td>",
+		"<td>download</td><td>h2c</td>", "<td>small-sequential</td><td>h2c</td>"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("no %q in\n%s", want, html)
+		}
+	}
+	iv := loopback.Cell("download", "h2c").VsH1
+	if iv == nil || iv.Verdict != matrix.VerdictSlower {
+		t.Fatalf("download h2c interval %+v, want slower", iv)
+	}
+	if n := strings.Count(html, `style="background: hsl(0, 70%`); n != 4 {
+		t.Errorf("%d red cells, want download and small-sequential over h2c on both links:\n%s", n, html)
+	}
+}
