@@ -1,9 +1,13 @@
 package netem
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
+	"os/exec"
+	"strings"
 	"testing"
 	"time"
 
@@ -118,5 +122,35 @@ func TestLinkResetStats(t *testing.T) {
 	// its write returns, and the client may have read it before.)
 	if up, down = l.Stats(); up.Packets != 0 || down.Packets != 0 || up.Bytes != 0 || down.Bytes != 0 {
 		t.Fatalf("after reset: up %+v down %+v, want no packets", up, down)
+	}
+}
+
+// TestTUNQueue checks the TUN devices' settings on both ends, as the
+// kernel reports them: the MTU and the transmit ring of tunTxQueueLen
+// packets (set through rtnetlink, which a user namespace's root may use).
+func TestTUNQueue(t *testing.T) {
+	if _, err := exec.LookPath("ip"); err != nil {
+		t.Skipf("ip (iproute2) is needed: %v", err)
+	}
+	l := newTestLink(t, "delay=0s,backend=tun")
+	for _, ns := range []*Namespace{l.Client(), l.Server()} {
+		var out bytes.Buffer
+		cmd := exec.Command("ip", "-o", "link", "show")
+		cmd.Stdout = &out
+		if err := ns.Start(cmd); err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Wait(); err != nil {
+			t.Fatal(err)
+		}
+		var tun string
+		for _, line := range strings.Split(out.String(), "\n") {
+			if strings.Contains(line, "state UNKNOWN") && !strings.Contains(line, " lo:") {
+				tun = line
+			}
+		}
+		if !strings.Contains(tun, fmt.Sprintf("mtu %d ", MTU)) || !strings.Contains(tun, fmt.Sprintf(" qlen %d\\", tunTxQueueLen)) {
+			t.Errorf("TUN device %q, want mtu %d and qlen %d in\n%s", tun, MTU, tunTxQueueLen, out.String())
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package netem
 
 import (
+	"errors"
 	"fmt"
 	"net/netip"
 	"os"
@@ -61,6 +62,9 @@ func setupSide(name string, addr netip.Addr) (*os.File, error) {
 // non-blocking, so reads go through Go's poller and Close interrupts them.
 func openTUN(name string) (*os.File, error) {
 	fd, err := unix.Open("/dev/net/tun", unix.O_RDWR|unix.O_CLOEXEC|unix.O_NONBLOCK, 0)
+	if errors.Is(err, unix.EACCES) || errors.Is(err, unix.EPERM) {
+		return nil, &SetupError{Need: "read and write access to /dev/net/tun (root, or a device mode of 0666 as most distributions ship it)", Err: err}
+	}
 	if err != nil {
 		return nil, &SetupError{Need: "the TUN device /dev/net/tun (modprobe tun)", Err: err}
 	}
@@ -77,8 +81,8 @@ func openTUN(name string) (*os.File, error) {
 	return os.NewFile(uintptr(fd), "tun:"+name), nil
 }
 
-// configure sets name's MTU, transmit queue, address and /30 netmask, and
-// brings it up, through ioctls on the socket s.
+// configure sets name's MTU, address and /30 netmask through ioctls on the
+// socket s, its transmit queue through rtnetlink, and brings it up.
 func configure(s int, name string, addr netip.Addr) error {
 	maskBytes := []byte{0xff, 0xff, 0xff, 0xff << (32 - prefixLen) & 0xff}
 	a4 := addr.As4()
@@ -88,7 +92,6 @@ func configure(s int, name string, addr netip.Addr) error {
 		set  func(*unix.Ifreq) error
 	}{
 		{"mtu", unix.SIOCSIFMTU, func(r *unix.Ifreq) error { r.SetUint32(MTU); return nil }},
-		{"txqueuelen", unix.SIOCSIFTXQLEN, func(r *unix.Ifreq) error { r.SetUint32(tunTxQueueLen); return nil }},
 		{"address", unix.SIOCSIFADDR, func(r *unix.Ifreq) error { return r.SetInet4Addr(a4[:]) }},
 		{"netmask", unix.SIOCSIFNETMASK, func(r *unix.Ifreq) error { return r.SetInet4Addr(maskBytes) }},
 	}
@@ -103,6 +106,16 @@ func configure(s int, name string, addr netip.Addr) error {
 		if err := unix.IoctlIfreq(s, st.req, ifr); err != nil {
 			return fmt.Errorf("set %s %s: %w", name, st.what, err)
 		}
+	}
+	ifr, err := unix.NewIfreq(name)
+	if err != nil {
+		return err
+	}
+	if err := unix.IoctlIfreq(s, unix.SIOCGIFINDEX, ifr); err != nil {
+		return fmt.Errorf("get %s index: %w", name, err)
+	}
+	if err := setTxQueueLen(int(ifr.Uint32()), tunTxQueueLen); err != nil {
+		return fmt.Errorf("set %s txqueuelen: %w", name, err)
 	}
 	return setUp(s, name)
 }

@@ -107,14 +107,25 @@ func usagef(format string, args ...any) error {
 // errReported means the command already printed its failure; exit 1.
 var errReported = errors.New("reported")
 
+// exitCode is an exit code already explained on stderr, by a command
+// this one ran in its place (inUserNS).
+type exitCode int
+
+func (c exitCode) Error() string { return fmt.Sprintf("exit status %d", int(c)) }
+
 // errHelp means -h was asked for and usage was printed; exit 0.
 var errHelp = errors.New("help")
 
 func finish(e *env, name string, err error) int {
-	var ue *usageError
+	var (
+		ue   *usageError
+		code exitCode
+	)
 	switch {
 	case err == nil, errors.Is(err, errHelp):
 		return exitOK
+	case errors.As(err, &code):
+		return int(code)
 	case errors.Is(err, errReported):
 		return exitFailure
 	case errors.As(err, &ue):

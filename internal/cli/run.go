@@ -122,6 +122,11 @@ func runRun(ctx context.Context, e *env, args []string) error {
 	if err := f.checkPeers(); err != nil {
 		return err
 	}
+	if len(f.nets) > 0 {
+		if done, err := inUserNS(ctx, e, "run", args); done {
+			return err
+		}
+	}
 	if len(f.peersMissing) > 0 {
 		fmt.Fprintf(e.stderr, "httpvs run: reference peers not installed: %s\n", strings.Join(f.peersMissing, ", "))
 	}

@@ -70,6 +70,19 @@ func TestRunNetSweep(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
+	checkWhenFiles(t, out)
+	_, table, ok := strings.Cut(stdout, "\nwhen: ")
+	if !ok || !strings.Contains(table, "rtt=10ms") || !strings.Contains(table, "rtt=30ms") || !strings.Contains(table, "small-sequential  h2c") {
+		t.Errorf("no table across the links at the end:\n%s", stdout)
+	}
+	checkNoLeftovers(t, before)
+}
+
+// checkWhenFiles checks that a sweep over rtt=10ms and rtt=30ms wrote its
+// two runs and one -when directory under out, whose when.md and when.html
+// name both links and the scenario.
+func checkWhenFiles(t *testing.T, out string) {
+	t.Helper()
 	dirs, err := filepath.Glob(filepath.Join(out, "*"))
 	when, _ := filepath.Glob(filepath.Join(out, "*-when"))
 	if err != nil || len(dirs) != 3 || len(when) != 1 {
@@ -84,9 +97,4 @@ func TestRunNetSweep(t *testing.T) {
 			t.Errorf("%s lacks the links or the scenario:\n%s", name, b)
 		}
 	}
-	_, table, ok := strings.Cut(stdout, "\nwhen: ")
-	if !ok || !strings.Contains(table, "rtt=10ms") || !strings.Contains(table, "rtt=30ms") || !strings.Contains(table, "small-sequential  h2c") {
-		t.Errorf("no table across the links at the end:\n%s", stdout)
-	}
-	checkNoLeftovers(t, before)
 }

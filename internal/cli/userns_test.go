@@ -1,0 +1,111 @@
+//go:build linux
+
+package cli
+
+import (
+	"encoding/json"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/httpvs/httpvs/matrix"
+)
+
+// nobody is the unprivileged user the test runs httpvs as.
+const nobody = "65534"
+
+// TestRunNetUnprivileged runs `httpvs run --net` as an unprivileged user:
+// httpvs runs itself again in a user namespace of its own and the link
+// carries every request (each takes its 10 ms round trip). The TUN device
+// must be open to the user, as most distributions ship it (0666); where it
+// is root-only (0600, as on this project's machines) the test gives the
+// user a 0666 node of the same device in a mount namespace of its own,
+// and checks that without it the run fails in one line naming the device.
+func TestRunNetUnprivileged(t *testing.T) {
+	needLink(t)
+	for _, tool := range []string{"unshare", "setpriv", "sh"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s (util-linux) is needed: %v", tool, err)
+		}
+	}
+	// The test binary, which acts as httpvs, where the user can run it.
+	dir := t.TempDir()
+	for _, d := range []string{filepath.Dir(dir), dir} {
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bin := filepath.Join(dir, "httpvs")
+	copyFile(t, os.Args[0], bin, 0o755)
+	dev := filepath.Join(dir, "tun")
+	if err := unix.Mknod(dev, unix.S_IFCHR|0o666, int(unix.Mkdev(10, 200))); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dev, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	before := netLeftovers(t)
+	args := []string{"run", "--net", "rtt=10ms", "--scenarios", "small-sequential", "--protocols", "h1,h2c",
+		"--repeat", "2", "--duration", "200ms", "--no-files", "--json"}
+	asNobody := []string{"setpriv", "--reuid=" + nobody, "--regid=" + nobody, "--clear-groups", bin}
+	script := `mount --bind "$1" /dev/net/tun && shift && exec "$@"`
+	cmd := exec.Command("unshare", append([]string{"--mount", "--propagation", "private", "sh", "-c", script, "sh", dev}, append(asNobody, args...)...)...)
+	cmd.Env = append(os.Environ(), childEnv+"=1")
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v: %s", err, stderr.String())
+	}
+	var res matrix.Results
+	dec := json.NewDecoder(strings.NewReader(stdout.String()))
+	if err := dec.Decode(&res); err != nil {
+		t.Fatalf("results: %v\n%s", err, stdout.String())
+	}
+	if res.Settings.Net == nil || len(res.Cells) != 2 {
+		t.Fatalf("net %+v, %d cells: want the link and 2 cells", res.Settings.Net, len(res.Cells))
+	}
+	for _, c := range res.Cells {
+		if len(c.Repetitions) != 2 {
+			t.Errorf("%s: %d repetitions, want 2", c.Protocol, len(c.Repetitions))
+		}
+		for _, r := range c.Repetitions {
+			if r.Errors.Total != 0 || r.Latency.Count == 0 || r.Latency.Min < 0.010*0.99 {
+				t.Errorf("%s: %d errors, %d requests, fastest %.4fs: want each to cross the 10 ms link", c.Protocol, r.Errors.Total, r.Latency.Count, r.Latency.Min)
+			}
+		}
+	}
+	if err := dec.Decode(new(matrix.Results)); err != io.EOF {
+		t.Errorf("after the run: %v, want the end", err)
+	}
+	checkNoLeftovers(t, before)
+
+	fi, err := os.Stat("/dev/net/tun")
+	if err != nil || fi.Mode().Perm()&0o006 == 0o006 {
+		return // the device is open to all here: nothing to refuse
+	}
+	cmd = exec.Command("setpriv", append(asNobody[1:], args...)...)
+	cmd.Env = append(os.Environ(), childEnv+"=1")
+	out, err := cmd.CombinedOutput()
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if code := cmd.ProcessState.ExitCode(); code != 1 || len(lines) != 1 || !strings.Contains(lines[0], "/dev/net/tun") {
+		t.Errorf("without access to the device: exit %d (%v), output\n%s\nwant exit 1 and one line naming /dev/net/tun", code, err, out)
+	}
+	checkNoLeftovers(t, before)
+}
+
+// copyFile copies src to dst with mode perm.
+func copyFile(t *testing.T, src, dst string, perm os.FileMode) {
+	t.Helper()
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dst, b, perm); err != nil {
+		t.Fatal(err)
+	}
+}
