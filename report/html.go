@@ -102,16 +102,7 @@ func chart(g grid) svgChart {
 	return ch
 }
 
-var htmlTemplate = template.Must(template.New("report").Parse(`<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{.Title}}</title>
-` + htmlStyle + `</head>
-<body>
-<h1>{{.Title}}</h1>
-<p class="summary">{{.Summary}}</p>
+var htmlTemplate = template.Must(template.New("report").Parse(htmlHead + `<p class="summary">{{.Summary}}</p>
 {{if .Partial}}<p class="partial"><strong>Partial run</strong>: {{.Partial}}. The cells below are what was measured until then.</p>{{end}}
 {{with .Verdict}}<section id="verdict">
 <h2>Verdict</h2>
@@ -154,6 +145,19 @@ var htmlTemplate = template.Must(template.New("report").Parse(`<!DOCTYPE html>
 </body>
 </html>
 `))
+
+// htmlHead opens every page httpvs writes, up to its heading: the page's
+// data has a Title.
+const htmlHead = `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{.Title}}</title>
+` + htmlStyle + `</head>
+<body>
+<h1>{{.Title}}</h1>
+`
 
 // htmlStyle is the CSS of every page httpvs writes.
 const htmlStyle = `<style>

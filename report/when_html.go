@@ -41,16 +41,7 @@ func WhenHTML(w io.Writer, runs []*matrix.Results) error {
 	return whenTemplate.Execute(w, page)
 }
 
-var whenTemplate = template.Must(template.New("when").Parse(`<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{.Title}}</title>
-` + htmlStyle + `</head>
-<body>
-<h1>{{.Title}}</h1>
-<p class="legend">{{.Legend}}. Red: slower than h1 on that link, green: faster, stronger the further from 1 (full at 4x); grey: ≈ h1.</p>
+var whenTemplate = template.Must(template.New("when").Parse(htmlHead + `<p class="legend">{{.Legend}}. Red: slower than h1 on that link, green: faster, stronger the further from 1 (full at 4x); grey: ≈ h1.</p>
 <table class="heat">
 <thead><tr><th>scenario</th><th>transport</th>{{range .Head}}<th>{{.}}</th>{{end}}</tr></thead>
 <tbody>{{range .Info}}<tr><td>{{index . 0}}</td><td></td>{{range slice . 1}}<td>{{.}}</td>{{end}}</tr>

@@ -112,25 +112,33 @@ func writeResults(parent string, res *matrix.Results) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	files := []struct {
-		name   string
-		render func(io.Writer, *matrix.Results) error
-	}{
-		{"results.json", func(w io.Writer, r *matrix.Results) error { return r.WriteJSON(w) }},
-		{"report.md", report.Markdown},
-		{"report.html", report.HTML},
-		{"bench.txt", report.Benchstat},
-	}
+	return dir, writeFiles(dir, []outFile{
+		{"results.json", res.WriteJSON},
+		{"report.md", func(w io.Writer) error { return report.Markdown(w, res) }},
+		{"report.html", func(w io.Writer) error { return report.HTML(w, res) }},
+		{"bench.txt", func(w io.Writer) error { return report.Benchstat(w, res) }},
+	})
+}
+
+// outFile is a file of a results directory and what writes it.
+type outFile struct {
+	name   string
+	render func(io.Writer) error
+}
+
+// writeFiles renders each of files into dir; a file is written only when
+// it rendered whole.
+func writeFiles(dir string, files []outFile) error {
 	for _, file := range files {
 		var buf bytes.Buffer
-		if err := file.render(&buf, res); err != nil {
-			return "", fmt.Errorf("render %s: %w", file.name, err)
+		if err := file.render(&buf); err != nil {
+			return fmt.Errorf("render %s: %w", file.name, err)
 		}
 		if err := os.WriteFile(filepath.Join(dir, file.name), buf.Bytes(), 0o644); err != nil {
-			return "", fmt.Errorf("write results: %w", err)
+			return fmt.Errorf("write results: %w", err)
 		}
 	}
-	return dir, nil
+	return nil
 }
 
 // newResultsDir makes a new directory name under parent, or name-2,

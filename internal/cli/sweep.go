@@ -1,13 +1,10 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/httpvs/httpvs/matrix"
@@ -74,21 +71,8 @@ func writeWhen(parent string, runs []*matrix.Results) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	files := []struct {
-		name   string
-		render func(io.Writer, []*matrix.Results) error
-	}{
-		{"when.md", report.WhenMarkdown},
-		{"when.html", report.WhenHTML},
-	}
-	for _, file := range files {
-		var buf bytes.Buffer
-		if err := file.render(&buf, runs); err != nil {
-			return "", fmt.Errorf("render %s: %w", file.name, err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, file.name), buf.Bytes(), 0o644); err != nil {
-			return "", fmt.Errorf("write results: %w", err)
-		}
-	}
-	return dir, nil
+	return dir, writeFiles(dir, []outFile{
+		{"when.md", func(w io.Writer) error { return report.WhenMarkdown(w, runs) }},
+		{"when.html", func(w io.Writer) error { return report.WhenHTML(w, runs) }},
+	})
 }
