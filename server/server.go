@@ -6,6 +6,7 @@ package server
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"sync"
 	"sync/atomic"
@@ -144,6 +145,31 @@ func (s *Server) Attach(src IOSource) { s.source.Store(&src) }
 //	GET  /v1/shelves/{s}/books/{b}    seed 003's GetBook as JSON (bookstore.ServeJSON)
 //	gRPC (HTTP/2, application/grpc)   the Bookstore service via grpc.Server.ServeHTTP
 func (s *Server) Handler() http.Handler {
+	routes := s.routes()
+	// A request no route takes (404, 405) is answered by routes, after
+	// its body is read: net/http's HTTP/2 server checks a request's
+	// content-length against its DATA frames only as the body is read,
+	// so a refusal written before the frames arrive would hide a malformed
+	// request (RFC 9113 8.1.1; h2spec http2/8.1.2.6 sends POST /small).
+	mux := s.routes()
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if r.Body != http.NoBody {
+			_, _ = io.Copy(io.Discard, io.LimitReader(r.Body, maxSmallBody))
+		}
+		routes.ServeHTTP(w, r)
+	})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if bookstore.IsGRPC(r) {
+			s.counter(r).requests.Add(1)
+			s.grpc.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), viaHTTPKey{}, true)))
+			return
+		}
+		mux.ServeHTTP(w, r)
+	})
+}
+
+// routes returns a mux with the routes Handler lists and no fallback.
+func (s *Server) routes() *http.ServeMux {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", handleIndex)
 	mux.HandleFunc("GET /bytes/{size}", s.handleBytes)
@@ -163,14 +189,7 @@ func (s *Server) Handler() http.Handler {
 		s.counter(r).requests.Add(1)
 		bookstore.ServeJSON(w, r)
 	})
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if bookstore.IsGRPC(r) {
-			s.counter(r).requests.Add(1)
-			s.grpc.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), viaHTTPKey{}, true)))
-			return
-		}
-		mux.ServeHTTP(w, r)
-	})
+	return mux
 }
 
 func (s *Server) counter(r *http.Request) *protoCounters {
