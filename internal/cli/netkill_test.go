@@ -119,7 +119,8 @@ func (p *runProc) wait(t *testing.T, d time.Duration) int {
 type linkTrace struct {
 	namespaces []string // net:[inode]
 	tuns       int
-	child      int // the child server's pid
+	child      int   // the child server's pid
+	procs      []int // the run, its children and theirs
 }
 
 // traceLink reads /proc for what the run with pid holds.
@@ -146,31 +147,65 @@ func traceLink(t *testing.T, pid int) linkTrace {
 			}
 		}
 	}
+	lt.procs = descendants(pid)
 	if len(lt.namespaces) != 2 || lt.tuns != 2 || lt.child == 0 {
 		t.Fatalf("run %d holds namespaces %v, %d TUN descriptors, child server %d: want 2, 2 and one in a namespace", pid, lt.namespaces, lt.tuns, lt.child)
 	}
 	return lt
 }
 
-// tunHolders counts the descriptors of /dev/net/tun open in any process.
-func tunHolders() int {
+// descendants returns pid and the processes below it, as /proc has them
+// now.
+func descendants(pid int) []int {
+	parent := map[int]int{}
+	statuses, _ := filepath.Glob("/proc/[0-9]*/status")
+	for _, p := range statuses {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		_, after, _ := strings.Cut(string(b), "\nPPid:\t")
+		ppid, _ := strconv.Atoi(strings.SplitN(after, "\n", 2)[0])
+		self, _ := strconv.Atoi(filepath.Base(filepath.Dir(p)))
+		parent[self] = ppid
+	}
+	out := []int{pid}
+	for i := 0; i < len(out); i++ {
+		for self, ppid := range parent {
+			if ppid == out[i] {
+				out = append(out, self)
+			}
+		}
+	}
+	return out
+}
+
+// tunHolders counts the descriptors of /dev/net/tun open in procs.
+func tunHolders(procs []int) int {
 	n := 0
-	fds, _ := filepath.Glob("/proc/[0-9]*/fd/*")
-	for _, p := range fds {
-		if target, err := os.Readlink(p); err == nil && target == "/dev/net/tun" {
-			n++
+	for _, pid := range procs {
+		fds, _ := filepath.Glob(fmt.Sprintf("/proc/%d/fd/*", pid))
+		for _, p := range fds {
+			if target, err := os.Readlink(p); err == nil && target == "/dev/net/tun" {
+				n++
+			}
 		}
 	}
 	return n
 }
 
 // namespaceHolders lists what still refers to one of the namespaces: a
-// thread inside it, a descriptor of it (in any process) or a bind mount
-// (as `ip netns add` makes).
-func namespaceHolders(namespaces []string) []string {
-	var found []string
-	links, _ := filepath.Glob("/proc/[0-9]*/task/[0-9]*/ns/net")
-	fds, _ := filepath.Glob("/proc/[0-9]*/fd/*")
+// thread of procs inside it, a descriptor of it in procs, or a bind mount
+// (as `ip netns add` makes). Only the run's own processes are looked at:
+// the kernel gives a freed namespace's inode number to the next one made,
+// and tests of other packages, running at the same time, make them.
+func namespaceHolders(namespaces []string, procs []int) []string {
+	var found, links, fds []string
+	for _, pid := range procs {
+		l, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/[0-9]*/ns/net", pid))
+		f, _ := filepath.Glob(fmt.Sprintf("/proc/%d/fd/*", pid))
+		links, fds = append(links, l...), append(fds, f...)
+	}
 	mounts, _ := os.ReadFile("/proc/self/mountinfo")
 	for _, ns := range namespaces {
 		for _, p := range append(links, fds...) {
@@ -187,23 +222,23 @@ func namespaceHolders(namespaces []string) []string {
 
 // checkLinkGone waits up to 5 s for the link lt traced to be gone: no
 // reference to its namespaces (the kernel then deletes them and their TUN
-// devices), no more TUN descriptors than tunsBefore, and the child server
-// dead (a zombie waiting for init to reap it is dead).
-func checkLinkGone(t *testing.T, lt linkTrace, tunsBefore int) {
+// devices), no TUN descriptor in the run's processes, and the child
+// server dead (a zombie waiting for init to reap it is dead).
+func checkLinkGone(t *testing.T, lt linkTrace) {
 	t.Helper()
 	alive := func() bool {
 		st, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", lt.child))
 		return err == nil && !strings.Contains(string(st), ") Z")
 	}
 	deadline := time.Now().Add(5 * time.Second)
-	for (len(namespaceHolders(lt.namespaces)) > 0 || tunHolders() > tunsBefore || alive()) && time.Now().Before(deadline) {
+	for (len(namespaceHolders(lt.namespaces, lt.procs)) > 0 || tunHolders(lt.procs) > 0 || alive()) && time.Now().Before(deadline) {
 		time.Sleep(50 * time.Millisecond)
 	}
-	if left := namespaceHolders(lt.namespaces); len(left) > 0 {
+	if left := namespaceHolders(lt.namespaces, lt.procs); len(left) > 0 {
 		t.Errorf("the link's namespaces are still held by %v", left)
 	}
-	if n := tunHolders(); n > tunsBefore {
-		t.Errorf("%d TUN descriptors open, %d before the run", n, tunsBefore)
+	if n := tunHolders(lt.procs); n > 0 {
+		t.Errorf("%d TUN descriptors open in the run's processes %v", n, lt.procs)
 	}
 	if alive() {
 		t.Errorf("the child server %d outlived the run", lt.child)
@@ -223,7 +258,6 @@ func checkLinkGone(t *testing.T, lt linkTrace, tunsBefore int) {
 // TUN devices nor its child server are left.
 func TestRunNetKilled(t *testing.T) {
 	needLink(t)
-	tunsBefore := tunHolders()
 	p := startRunProc(t, "--net", "rtt=20ms", "--scenarios", "small-sequential", "--protocols", "h1",
 		"--repeat", "1", "--duration", "60s", "--no-files")
 	p.waitOutput(t, "small-sequential over h1", 60*time.Second) // calibrated, measuring
@@ -234,7 +268,7 @@ func TestRunNetKilled(t *testing.T) {
 	if code := p.wait(t, 10*time.Second); code != -int(syscall.SIGKILL) {
 		t.Errorf("exit %d, want killed by SIGKILL", code)
 	}
-	checkLinkGone(t, lt, tunsBefore)
+	checkLinkGone(t, lt)
 }
 
 // TestRunNetCtrlC interrupts `httpvs run --net` with SIGINT (Ctrl-C) once
@@ -243,7 +277,6 @@ func TestRunNetKilled(t *testing.T) {
 // interrupted), and leaves nothing of the link behind.
 func TestRunNetCtrlC(t *testing.T) {
 	needLink(t)
-	tunsBefore := tunHolders()
 	out := t.TempDir()
 	p := startRunProc(t, "--net", "rtt=20ms", "--scenarios", "small-sequential", "--protocols", "h1,h2c",
 		"--repeat", "1", "--duration", "1s", "--out", out)
@@ -255,7 +288,7 @@ func TestRunNetCtrlC(t *testing.T) {
 	if code := p.wait(t, 30*time.Second); code != exitFailure {
 		t.Errorf("exit %d, want %d: %s", code, exitFailure, p.tty.String())
 	}
-	checkLinkGone(t, lt, tunsBefore)
+	checkLinkGone(t, lt)
 	if !strings.Contains(p.tty.String(), "marked partial") || !strings.Contains(p.stdout.String(), "PARTIAL: interrupted") {
 		t.Errorf("the run did not say it was interrupted: stdout %q, terminal %q", p.stdout.String(), p.tty.String())
 	}
