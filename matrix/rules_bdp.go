@@ -121,10 +121,21 @@ func linkBytesPerSecond(n *Net, upload bool) float64 {
 // which a transfer may have been limited by the emulator itself.
 const emulatorNear = 0.8
 
+// emulatorLate is the share of a direction's calibration packets the TUN
+// emulator wrote late above which the goodput it carried there was its
+// own ceiling: half of them at rtt=0 here, against 3% at rtt=100ms
+// (where the sender's TCP buffer sets the goodput) and 0.1% on
+// intercontinental (the queue's drops in slow start do).
+const emulatorLate = 0.10
+
 // emulatorBound: across a link with no rate (or one above what the
-// emulator carried in calibration), a transfer moved close to the
+// emulator carried in calibration), a transfer moved about as fast as the
 // emulator's own ceiling - one TCP stream's goodput through it before the
-// cells. The figure may be the emulator's, not the transport's.
+// cells, when the emulator fell behind there (late packets): the figure
+// may be the emulator's, not the transport's. A calibration held below
+// the rate by TCP itself (its buffers at a long round trip, its losses
+// at the queue) is the network's behaviour, not the emulator's, and a
+// transfer well above that goodput was not held by it.
 func emulatorBound(s *subject) *Finding {
 	n := s.set.Net
 	if n == nil || !s.transfer() || s.m.Seconds <= 0 || s.m.Bytes <= 0 {
@@ -135,12 +146,23 @@ func emulatorBound(s *subject) *Finding {
 		return nil // a configured rate well below the ceiling is the link's
 	}
 	moved := float64(s.m.Bytes) * 8 / s.m.Seconds
-	if moved < emulatorNear*goodput {
+	if moved < emulatorNear*goodput || moved > goodput/emulatorNear {
 		return nil
 	}
+	cal := n.Calibration.DownCounters
+	if s.upload() {
+		cal = n.Calibration.UpCounters
+	}
+	late := ""
+	if n.Backend == NetBackendTUN {
+		if cal.Packets == 0 || float64(cal.Late) < emulatorLate*float64(cal.Packets) {
+			return nil
+		}
+		late = fmt.Sprintf(", %.0f%% of its packets late", 100*float64(cal.Late)/float64(cal.Packets))
+	}
 	return &Finding{
-		Evidence: fmt.Sprintf("%s: %s, %.0f%% of the emulator's ceiling (%s through it in calibration)",
-			gap(s.c), units.BitsPerSecond(moved), 100*moved/goodput, units.BitsPerSecond(goodput)),
+		Evidence: fmt.Sprintf("%s: %s, %.0f%% of the emulator's ceiling (%s through it on one TCP connection in calibration%s)",
+			gap(s.c), units.BitsPerSecond(moved), 100*moved/goodput, units.BitsPerSecond(goodput), late),
 		Fix: "the emulated link, not the transport, may have set this figure: give the link a rate well below that ceiling (rate=...) or measure this cell on loopback",
 	}
 }

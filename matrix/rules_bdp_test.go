@@ -35,16 +35,35 @@ func TestWindowLimited(t *testing.T) {
 	}
 }
 
-// TestEmulatorBound: 280 Mbit/s through an emulator that carried 300 in
-// calibration is flagged on an unlimited link, not under a 100 Mbit/s rate.
+// TestEmulatorBound: 280 Mbit/s through a TUN emulator that carried 300
+// in calibration with a fifth of its packets late is flagged on an
+// unlimited link; not under a 100 Mbit/s rate, not at 80 Mbit/s, not at
+// 400 (above the ceiling: not held by it), and not when the calibration's
+// packets were on time (TCP, not the emulator, set its goodput).
 func TestEmulatorBound(t *testing.T) {
-	if f := emulatorBound(netSubject(35e6, 1, 0, 0.01, 300e6)); f == nil || !strings.Contains(f.Evidence, "93% of the emulator's ceiling") {
+	tun := func(s *subject, late int64) *subject {
+		s.set.Net.Backend = NetBackendTUN
+		s.set.Net.Calibration.DownCounters = NetCounters{Packets: 1000, Late: late}
+		return s
+	}
+	if f := emulatorBound(tun(netSubject(35e6, 1, 0, 0.01, 300e6), 200)); f == nil || !strings.Contains(f.Evidence, "93% of the emulator's ceiling (300.00 Mbit/s through it on one TCP connection in calibration, 20% of its packets late)") {
 		t.Fatalf("%+v", f)
 	}
-	if f := emulatorBound(netSubject(12e6, 1, 100e6, 0.01, 300e6)); f != nil {
+	if f := emulatorBound(tun(netSubject(12e6, 1, 100e6, 0.01, 300e6), 200)); f != nil {
 		t.Errorf("under a configured rate: %s", f.Evidence)
 	}
-	if f := emulatorBound(netSubject(10e6, 1, 0, 0.01, 300e6)); f != nil {
+	if f := emulatorBound(tun(netSubject(10e6, 1, 0, 0.01, 300e6), 200)); f != nil {
 		t.Errorf("80 Mbit/s of 300: %s", f.Evidence)
+	}
+	if f := emulatorBound(tun(netSubject(50e6, 1, 0, 0.01, 300e6), 200)); f != nil {
+		t.Errorf("400 Mbit/s of 300: %s", f.Evidence)
+	}
+	if f := emulatorBound(tun(netSubject(35e6, 1, 0, 0.1, 300e6), 30)); f != nil {
+		t.Errorf("3%% of the calibration's packets late: %s", f.Evidence)
+	}
+	netem := netSubject(35e6, 1, 0, 0.01, 300e6)
+	netem.set.Net.Backend = NetBackendNetem
+	if f := emulatorBound(netem); f == nil || !strings.HasSuffix(f.Evidence, "in calibration)") {
+		t.Errorf("netem backend (no late counts): %+v", f)
 	}
 }

@@ -243,22 +243,25 @@ func ConnectTime(ctx context.Context, l *Link, n int) (time.Duration, error) {
 	return median(times), nil
 }
 
-// Goodput sends TCP data for d across the link, server to client (or
-// client to server when up is true), and returns the receiver's payload
-// rate after a warm-up that leaves out slow start: a quarter of d, at
-// least four RTTs and at least SlowStart of the direction. When that
-// warm-up leaves less than half of d to measure, it sends for the warm-up
-// plus half of d instead (at rtt=50ms,rate=50mbit: 600 ms for a d of
-// 500 ms).
+// Goodput sends TCP data across the link, server to client (or client to
+// server when up is true), and returns the receiver's payload rate once
+// slow start is over, measured for max(d-warm, d/2). The warm-up is at
+// least a quarter of d, four RTTs and SlowStart of the direction, and it
+// lasts until a round trip moves less than plateauGrowth times the one
+// before (slow start doubles it): across a link with no rate the ramp ends
+// at a ceiling SlowStart cannot know (the emulator's, the kernel's TCP
+// buffers'). That wait is bounded by maxRampRTTs round trips.
 func Goodput(ctx context.Context, l *Link, up bool, d time.Duration) (units.BitsPerSecond, error) {
 	ln, err := l.Server().Listen("tcp4", netip.AddrPortFrom(ServerAddr, 0).String())
 	if err != nil {
 		return 0, fmt.Errorf("goodput listen: %w", err)
 	}
 	defer ln.Close()
-	warm := max(d/4, 4*l.Spec().RTT(), SlowStart(l.Spec(), up))
-	send := max(d, warm+d/2)
-	deadline := time.Now().Add(send + 30*time.Second + 8*l.Spec().RTT())
+	rtt := l.Spec().RTT()
+	warm := max(d/4, 4*rtt, SlowStart(l.Spec(), up))
+	r := ramp{warm: warm, tick: max(rtt, minTick), measure: max(d/2, d-warm)}
+	r.most = r.warm + maxRampRTTs*r.tick
+	deadline := time.Now().Add(r.most + r.measure + 30*time.Second + 8*rtt)
 	accepted := make(chan net.Conn, 1)
 	go func() {
 		c, err := ln.Accept()
@@ -284,44 +287,88 @@ func Goodput(ctx context.Context, l *Link, up bool, d time.Duration) (units.Bits
 	}
 	_ = src.SetDeadline(deadline)
 	_ = dst.SetDeadline(deadline)
+	stop := make(chan struct{})
 	sendErr := make(chan error, 1)
-	go func() { sendErr <- sendFor(ctx, src, send) }()
-	rate, err := receive(dst, warm)
+	go func() { sendErr <- sendUntil(ctx, src, r.most+r.measure, stop) }()
+	rate, err := r.receive(dst, func() { close(stop) })
 	if serr := <-sendErr; err == nil && serr != nil {
 		err = serr
 	}
 	return rate, err
 }
 
-// sendFor writes to c for d, then closes its write side.
-func sendFor(ctx context.Context, c net.Conn, d time.Duration) error {
+// Bounds of Goodput's warm-up.
+const (
+	// plateauGrowth: a round trip that moves less than this times the
+	// one before ends slow start (which doubles it).
+	plateauGrowth = 1.25
+	// maxRampRTTs bounds the wait for that plateau after the warm-up's
+	// minimum, in round trips: 20 doublings from 10 segments is far past
+	// any rate this machine carries.
+	maxRampRTTs = 20
+	// minTick is the shortest interval rates are compared over: a
+	// round trip of a few microseconds (rtt=0) measures scheduling.
+	minTick = 10 * time.Millisecond
+)
+
+// ramp is how Goodput's receiver finds the end of slow start.
+type ramp struct {
+	warm    time.Duration // the least warm-up
+	tick    time.Duration // the interval rates are compared over: a round trip
+	most    time.Duration // the longest warm-up
+	measure time.Duration // how long to measure after it
+}
+
+// sendUntil writes to c until stop is closed or d has passed, then
+// closes its write side.
+func sendUntil(ctx context.Context, c net.Conn, d time.Duration, stop <-chan struct{}) error {
 	buf := make([]byte, 64<<10)
 	end := time.Now().Add(d)
 	for time.Now().Before(end) && ctx.Err() == nil {
+		select {
+		case <-stop:
+			return closeWrite(c)
+		default:
+		}
 		if _, err := c.Write(buf); err != nil {
 			return fmt.Errorf("goodput send: %w", err)
 		}
 	}
+	return closeWrite(c)
+}
+
+func closeWrite(c net.Conn) error {
 	if tc, ok := c.(*net.TCPConn); ok {
 		return tc.CloseWrite()
 	}
 	return nil
 }
 
-// receive reads c to EOF and returns the payload rate after warm.
-func receive(c net.Conn, warm time.Duration) (units.BitsPerSecond, error) {
+// receive reads c to EOF and returns the payload rate from the end of the
+// warm-up; it calls stop once it has measured for r.measure.
+func (r ramp) receive(c net.Conn, stop func()) (units.BitsPerSecond, error) {
 	buf := make([]byte, 256<<10)
-	var start, mark time.Time
-	var total, atMark int64
+	var start, mark, tickEnd time.Time
+	var total, atMark, atTick, lastTick int64
+	stopped := false
 	for {
 		k, err := c.Read(buf)
 		now := time.Now()
 		if start.IsZero() && k > 0 {
-			start = now
+			start, tickEnd = now, now.Add(r.tick)
 		}
 		total += int64(k)
-		if mark.IsZero() && !start.IsZero() && now.Sub(start) >= warm {
-			mark, atMark = now, total
+		if mark.IsZero() && !start.IsZero() && !now.Before(tickEnd) {
+			moved := total - atTick
+			grew := float64(moved) >= plateauGrowth*float64(lastTick)
+			if since := now.Sub(start); (since >= r.warm && !grew) || since >= r.most {
+				mark, atMark = now, total
+			}
+			lastTick, atTick, tickEnd = moved, total, now.Add(r.tick)
+		}
+		if !mark.IsZero() && !stopped && now.Sub(mark) >= r.measure {
+			stop()
+			stopped = true
 		}
 		if errors.Is(err, io.EOF) {
 			if mark.IsZero() || !now.After(mark) {
