@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"time"
 
 	"github.com/httpvs/httpvs/matrix"
@@ -37,6 +38,22 @@ type Options struct {
 	Trial time.Duration
 	// Progress, if set, is called before each measurement.
 	Progress func(protocol string, s Settings)
+	// Link, if set, runs the search across an emulated link instead of
+	// loopback.
+	Link *Link
+}
+
+// Link is where a search runs when not on loopback: its servers listen
+// inside Server at Host, its client makes its sockets inside Client (an
+// emulated link's two network namespaces).
+type Link struct {
+	Client transport.Network
+	Server transport.Network
+	// Host is the servers' address inside Server.
+	Host string
+	// Net is the link as calibrated: the report records it and the
+	// diagnosis reads its round trip (a window-limited transfer).
+	Net *matrix.Net
 }
 
 // Settings are one point of the search space. Zero fields mean Go's (or
@@ -80,6 +97,9 @@ type Report struct {
 	Seconds float64  `json:"seconds"`
 	Results []Result `json:"results"`
 	Partial bool     `json:"partial"` // the budget or an interrupt cut the search short
+	// Net is the emulated link the search ran across (Options.Link); nil
+	// on loopback.
+	Net *matrix.Net `json:"net,omitempty"`
 }
 
 // defaults are Go's own: what a program gets with zero config and
@@ -159,6 +179,9 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		spent: map[transport.Protocol]time.Duration{}, measured: map[transport.Protocol]int{}}
 	defer b.close()
 	rep := &Report{}
+	if opts.Link != nil {
+		rep.Net = opts.Link.Net
+	}
 	// Each transport gets an equal share of what is left.
 	for i, p := range opts.Protocols {
 		share := time.Until(start.Add(opts.Budget)) / time.Duration(len(opts.Protocols)-i)
@@ -261,13 +284,13 @@ final:
 	}
 	res.Best = best
 	res.H1BytesPerSecond, res.DefaultBytesPerSecond, res.BestBytesPerSecond = mean(h1s), mean(defs), mean(bests)
-	res.conclude(p, defRep)
+	res.conclude(p, defRep, b.opts.Link)
 	return res, nil
 }
 
 // conclude fills res's ratios, diagnosis and code from its final means,
 // keeping the defaults when the best found measured no better.
-func (res *Result) conclude(p transport.Protocol, defRep transfer.Result) {
+func (res *Result) conclude(p transport.Protocol, defRep transfer.Result, link *Link) {
 	if res.BestBytesPerSecond <= res.DefaultBytesPerSecond {
 		// Never offer what measured no better than the defaults.
 		res.Best, res.BestBytesPerSecond, res.DefaultsBest = res.Default, res.DefaultBytesPerSecond, true
@@ -276,7 +299,7 @@ func (res *Result) conclude(p transport.Protocol, defRep transfer.Result) {
 		res.DefaultRatioToH1 = res.DefaultBytesPerSecond / res.H1BytesPerSecond
 		res.RatioToH1 = res.BestBytesPerSecond / res.H1BytesPerSecond
 	}
-	res.Diagnosis = diagnose(p, defRep, *res)
+	res.Diagnosis = diagnose(p, defRep, *res, link)
 	if !res.DefaultsBest {
 		res.GoCode = goCode(p, res.Best)
 	}
@@ -294,15 +317,20 @@ func mean(v []float64) float64 {
 }
 
 // diagnose runs matrix's rules on the default configuration's measurement
-// against h1's.
-func diagnose(p transport.Protocol, def transfer.Result, r Result) []string {
+// against h1's, across link when there is one.
+func diagnose(p transport.Protocol, def transfer.Result, r Result, link *Link) []string {
 	rep := func(x transfer.Result, rate float64) matrix.Repetition {
 		m := matrix.Repetition{Value: rate, Seconds: x.Seconds, Bytes: x.Bytes, ClientBodyReads: x.Client.BodyReads,
 			ClientReadSize: x.Client.ReadSize, ClientH2: x.Client.H2Frames, ClientQUIC: x.Client.QUIC}
 		return m
 	}
-	// tune's servers run in this process, on loopback, with its knobs.
-	res := &matrix.Results{Settings: matrix.Settings{Target: "child", Server: &transport.ServerConfig{}}, Cells: []matrix.Cell{
+	// tune's servers run in this process, on loopback or across the
+	// link, with its knobs.
+	set := matrix.Settings{Target: "child", Server: &transport.ServerConfig{}}
+	if link != nil {
+		set.Net = link.Net
+	}
+	res := &matrix.Results{Settings: set, Cells: []matrix.Cell{
 		{Scenario: "download", Protocol: "h1", Metric: matrix.MetricBytesPerSecond, CPUUnit: "GB",
 			Repetitions: []matrix.Repetition{{Value: r.H1BytesPerSecond}}},
 		{Scenario: "download", Protocol: p.String(), Metric: matrix.MetricBytesPerSecond, CPUUnit: "GB",
@@ -352,9 +380,18 @@ func (b *bench) server(write units.Bytes) (*transport.Server, error) {
 	if srv, ok := b.servers[write]; ok {
 		return srv.Transport, nil
 	}
-	srv, err := server.Start(server.Config{
-		Options:   server.Options{WriteSize: int(write)},
-		Transport: transport.ServerOptions{Listen: "127.0.0.1:0", TLSListen: "127.0.0.1:0"},
+	host, where := "127.0.0.1", transport.Network(nil)
+	if l := b.opts.Link; l != nil {
+		host, where = l.Host, l.Server
+	}
+	addr := net.JoinHostPort(host, "0")
+	var srv *server.Running
+	err := transport.InNetwork(where, func() (err error) {
+		srv, err = server.Start(server.Config{
+			Options:   server.Options{WriteSize: int(write)},
+			Transport: transport.ServerOptions{Listen: addr, TLSListen: addr},
+		})
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("tune: start server: %w", err)
@@ -375,6 +412,10 @@ func (b *bench) measure(ctx context.Context, p transport.Protocol, s Settings) (
 	if err != nil {
 		return 0, transfer.Result{}, err
 	}
+	client := transport.ClientOptions{Protocol: p, Config: s.clientConfig(), RootCAs: transport.CertPool(ts.Cert())}
+	if b.opts.Link != nil {
+		client.Network = b.opts.Link.Client
+	}
 	var res transfer.Result
 	// A trial shorter than the handshake (h3 under -race, a loaded
 	// machine) moves nothing: give it up to 16 times as long.
@@ -382,7 +423,7 @@ func (b *bench) measure(ctx context.Context, p transport.Protocol, s Settings) (
 		res, err = transfer.Run(ctx, transfer.Plan{
 			URL:       ts.URL(p) + "/bytes/1t",
 			Transfers: 1,
-			Client:    transport.ClientOptions{Protocol: p, Config: s.clientConfig(), RootCAs: transport.CertPool(ts.Cert())},
+			Client:    client,
 			Timeout:   trial,
 		})
 		if err != nil {

@@ -14,10 +14,15 @@ import (
 	"github.com/httpvs/httpvs/transport"
 )
 
-// netFlagUsage is --net's help.
-func netFlagUsage() string {
-	return "emulate a network `link` between the client and the child server: a preset (" + strings.Join(netem.Presets(), ", ") +
-		"), key=value fields (rtt=50ms,rate=20mbit,loss=1%) or both (4g,loss=2%); several links run one after another with a table across them at the end: 4g,lossy,satellite or rtt=10ms;rtt=80ms. backend=tun or backend=netem picks how the link is made (default auto: the kernel's netem where it has it, else TUN devices). See docs/net-presets.md. Linux: root, or any user where the system allows user namespaces (httpvs then runs itself in one)"
+// netFlagUsage is --net's help; sweep tells whether the command takes
+// several links (run) or one (tune).
+func netFlagUsage(sweep bool) string {
+	several := "; one link"
+	if sweep {
+		several = "; several links run one after another with a table across them at the end: 4g,lossy,satellite or rtt=10ms;rtt=80ms"
+	}
+	return "emulate a network `link` between the client and the server: a preset (" + strings.Join(netem.Presets(), ", ") +
+		"), key=value fields (rtt=50ms,rate=20mbit,loss=1%) or both (4g,loss=2%)" + several + ". backend=tun or backend=netem picks how the link is made (default auto: the kernel's netem where it has it, else TUN devices). See docs/net-presets.md. Linux: root, or any user where the system allows user namespaces (httpvs then runs itself in one)"
 }
 
 // parseNetFlag reads --net; a bad spec is a usage error naming the field.

@@ -87,7 +87,7 @@ func (f *runFlags) register(fs *flagSet) {
 	fs.StringVar(&f.cacert, "cacert", "", "with --tls-target: trust the PEM certificates in `file`")
 	headerFlags(fs, &f.header)
 	fs.StringVar(&f.knobs, "knobs", defaultKnobs, knobsUsage)
-	fs.StringVar(&f.net, "net", "", netFlagUsage())
+	fs.StringVar(&f.net, "net", "", netFlagUsage(true))
 	fs.StringVar(&f.peers, "peers", "", "reference peers to measure beside Go: auto (every one installed) or a `list` of "+peers.Names()+"; curl plays the transfers and h2load the small requests against each server and against Go's")
 	clientFlags(fs, &f.client)
 	serverFlags(fs, "server-", &f.server)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -20,8 +21,9 @@ import (
 func runTune(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "tune", "[flags]")
 	protoList := fs.String("protocols", "h2c,h2,h3", "transports to tune (h1 is the baseline, always measured)")
-	budget := fs.Duration("budget", tune.DefaultBudget, "bound on the whole search")
-	trial := fs.Duration("trial", tune.DefaultTrial, "length of each measurement")
+	budget := fs.Duration("budget", tune.DefaultBudget, "bound on the whole search (with --net: at least 20 trials per transport)")
+	trial := fs.Duration("trial", tune.DefaultTrial, "length of each measurement (with --net: long enough that slow start and the handshakes are a third of it at most)")
+	netSpec := fs.String("net", "", netFlagUsage(false))
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	write := fs.String("write", "", "write the best settings found to `file`, a knob set for httpvs run --knobs FILE")
 	pos, err := fs.parse(args)
@@ -41,11 +43,33 @@ func runTune(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return usagef("--protocols: %v", err)
 	}
+	link, err := tuneLink(*netSpec)
+	if err != nil {
+		return err
+	}
+	if link != nil {
+		if done, err := inUserNS(ctx, e, "tune", args); done {
+			return err
+		}
+	}
 	out, err := createKnobFile(*write)
 	if err != nil {
 		return err
 	}
 	opts := tune.Options{Protocols: protos, Budget: *budget, Trial: *trial}
+	if link != nil {
+		set := map[string]bool{}
+		fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+		closeLink, err := tuneAcross(ctx, link, &opts, set)
+		if err != nil {
+			if out != nil {
+				out.Close()
+				os.Remove(out.Name())
+			}
+			return err
+		}
+		defer closeLink()
+	}
 	if !*asJSON && isTerminal(e.stderr) {
 		start := time.Now()
 		opts.Progress = func(p string, s tune.Settings) {
@@ -91,7 +115,7 @@ func orDefault(b units.Bytes) string {
 }
 
 func printTune(w io.Writer, rep *tune.Report) error {
-	fmt.Fprintf(w, "httpvs tune: single-stream download, in-process server on loopback, %.0f s; h1 measured in the same run\n", rep.Seconds)
+	fmt.Fprintf(w, "httpvs tune: single-stream download, %s, %.0f s; h1 measured in the same run\n", describeLink(rep), rep.Seconds)
 	if rep.Partial {
 		fmt.Fprintf(w, "PARTIAL: cut short; these are the transports measured in full until then\n")
 	}

@@ -1,0 +1,75 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/httpvs/httpvs/netem"
+	"github.com/httpvs/httpvs/tune"
+	"github.com/httpvs/httpvs/units"
+)
+
+// netTrialsPerProtocol sizes tune's budget across a link when --budget
+// is not given: trials there last seconds, not 300 ms, and a transport's
+// final measurements take 8 of them, so 20 leave 6 candidate pairs.
+const netTrialsPerProtocol = 20
+
+// tuneLink parses tune's --net (one link profile); nil without one.
+func tuneLink(text string) (*netProfile, error) {
+	if text == "" {
+		return nil, nil
+	}
+	profiles := splitNetProfiles(text)
+	if len(profiles) != 1 {
+		return nil, usagef("--net %q: tune searches across one link, got %d; run one search per link (httpvs run --net a,b,c compares transports across several)", text, len(profiles))
+	}
+	spec, err := parseNetFlag(profiles[0])
+	if err != nil {
+		return nil, err
+	}
+	return &netProfile{text: profiles[0], spec: spec}, nil
+}
+
+// netTrial is a trial long enough across s that a new connection's
+// handshakes and slow start are a third of it at most: three times slow
+// start to the link's rate (its calibrated goodput when the rate is
+// unlimited) and four round trips, and never shorter than tune's default.
+func netTrial(s netem.Spec, downGoodput float64) time.Duration {
+	if s.Down.Rate <= 0 && downGoodput > 0 {
+		s.Down.Rate = units.BitsPerSecond(downGoodput)
+	}
+	return max(tune.DefaultTrial, 3*(netem.SlowStart(s, false)+4*s.RTT()))
+}
+
+// tuneAcross makes and calibrates p's link for opts, sets the trial and
+// budget a search across it needs unless given (set), and returns what
+// closes the link.
+func tuneAcross(ctx context.Context, p *netProfile, opts *tune.Options, set map[string]bool) (func(), error) {
+	nr, err := openNet(p)
+	if err != nil {
+		return nil, err
+	}
+	if err := nr.calibrate(ctx); err != nil {
+		nr.close()
+		return nil, err
+	}
+	opts.Link = &tune.Link{Client: nr.link.Client(), Server: nr.link.Server(), Host: netem.ServerAddr.String(), Net: nr.desc}
+	if !set["trial"] {
+		opts.Trial = netTrial(p.spec, nr.desc.Calibration.DownGoodputBitsPerSecond)
+	}
+	if !set["budget"] {
+		opts.Budget = max(tune.DefaultBudget, netTrialsPerProtocol*opts.Trial*time.Duration(max(1, len(opts.Protocols))))
+	}
+	return nr.close, nil
+}
+
+// describeLink is the line printTune starts with saying where it measured.
+func describeLink(rep *tune.Report) string {
+	if rep.Net == nil {
+		return "in-process server on loopback"
+	}
+	c := rep.Net.Calibration
+	return fmt.Sprintf("in-process server across the emulated link %s (%s backend; measured RTT %.1f ms, TCP goodput %.0f Mbit/s down)",
+		rep.Net.Spec, rep.Net.Backend, c.UDPRTTSeconds*1e3, c.DownGoodputBitsPerSecond/1e6)
+}

@@ -1,0 +1,78 @@
+package cli
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/httpvs/httpvs/netem"
+	"github.com/httpvs/httpvs/tune"
+)
+
+// TestTuneNet searches h2c's knobs across a 20 ms, 50 Mbit/s link: the
+// report records the link and its calibration, every download moved
+// data, none faster than the link carries, and nothing of the link is
+// left afterwards.
+func TestTuneNet(t *testing.T) {
+	needLink(t)
+	before := netLeftovers(t)
+	code, stdout, stderr := runMain(t, "tune", "--net", "rtt=20ms,rate=50mbit", "--protocols", "h2c", "--budget", "10s", "--trial", "400ms", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rep tune.Report
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("tune --json: %v\n%s", err, stdout)
+	}
+	n := rep.Net
+	if n == nil || n.Spec != "rtt=20ms,rate=50mbit" || n.Down.RateBitsPerSecond != 50e6 {
+		t.Fatalf("report's link %+v: want the spec rtt=20ms,rate=50mbit", n)
+	}
+	if rtt := n.Calibration.UDPRTTSeconds; rtt < 0.020-2*50e-6 || rtt > 0.030 {
+		t.Errorf("calibrated RTT %.1f ms, want 20-30", rtt*1e3)
+	}
+	if len(rep.Results) != 1 || rep.Results[0].Protocol != "h2c" {
+		t.Fatalf("results %+v: want h2c's", rep.Results)
+	}
+	r := rep.Results[0]
+	// Payload over a 50 Mbit/s link of IP packets: below 6.25 MB/s. A
+	// 400 ms trial spends a handshake and slow start (about 150 ms) of it.
+	const link = 50e6 / 8
+	for name, rate := range map[string]float64{"h1": r.H1BytesPerSecond, "default": r.DefaultBytesPerSecond, "best": r.BestBytesPerSecond} {
+		if rate < 0.25*link || rate > link {
+			t.Errorf("%s: %.2f MB/s across a 6.25 MB/s link: want 25-100%% of it", name, rate/1e6)
+		}
+	}
+	checkNoLeftovers(t, before)
+}
+
+// TestTuneNetRefuses: tune takes one link.
+func TestTuneNetRefuses(t *testing.T) {
+	code, _, stderr := runMain(t, "tune", "--net", "4g,lossy")
+	if code != 2 || !strings.Contains(stderr, "tune searches across one link, got 2") {
+		t.Errorf("exit %d, %q: want 2 and one line saying tune takes one link", code, stderr)
+	}
+}
+
+// TestNetTrial: a trial across a link leaves two thirds of it after the
+// handshakes and slow start.
+func TestNetTrial(t *testing.T) {
+	for _, tt := range []struct {
+		spec    string
+		goodput float64
+		want    time.Duration
+	}{
+		{"rtt=50ms,rate=20mbit", 0, 3 * (300 + 200) * time.Millisecond}, // 83 packets in flight: 4 doublings + 2 round trips
+		{"rtt=1ms,rate=1gbit", 0, tune.DefaultTrial},                    // 12 ms of slow start: the default
+		{"rtt=100ms", 240e6, 3 * (1000 + 400) * time.Millisecond},       // unlimited: the calibrated 240 Mbit/s, 2000 packets: 8 doublings + 2
+	} {
+		spec, err := netem.Parse(tt.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := netTrial(spec, tt.goodput); got != tt.want {
+			t.Errorf("netTrial(%s, %g) = %v, want %v", tt.spec, tt.goodput, got, tt.want)
+		}
+	}
+}
