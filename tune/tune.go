@@ -291,8 +291,10 @@ final:
 // conclude fills res's ratios, diagnosis and code from its final means,
 // keeping the defaults when the best found measured no better.
 func (res *Result) conclude(p transport.Protocol, defRep transfer.Result, link *Link) {
-	if res.BestBytesPerSecond <= res.DefaultBytesPerSecond {
-		// Never offer what measured no better than the defaults.
+	if res.BestBytesPerSecond <= res.DefaultBytesPerSecond || res.Best == res.Default {
+		// Never offer what measured no better than the defaults, nor
+		// the defaults themselves (the same settings measured twice
+		// differ by noise alone).
 		res.Best, res.BestBytesPerSecond, res.DefaultsBest = res.Default, res.DefaultBytesPerSecond, true
 	}
 	if res.H1BytesPerSecond > 0 {

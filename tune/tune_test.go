@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/transfer"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )
@@ -131,5 +132,17 @@ func TestPastedCopyUsesItsBuffer(t *testing.T) {
 	}
 	if code := goCode(transport.H2C, Settings{}); strings.Contains(code, "CopyBuffer") || strings.Contains(code, "chunk[:") {
 		t.Errorf("defaults need no read or write code:\n%s", code)
+	}
+}
+
+// TestDefaultsNeverPasted: a search whose best is Go's defaults pastes
+// nothing, even when the final round measured "best" a hair above
+// "default" (the same settings measured twice).
+func TestDefaultsNeverPasted(t *testing.T) {
+	res := Result{Protocol: "h2c", Default: defaults(transport.H2C), Best: defaults(transport.H2C),
+		H1BytesPerSecond: 8e6, DefaultBytesPerSecond: 7.77e6, BestBytesPerSecond: 7.79e6}
+	res.conclude(transport.H2C, transfer.Result{}, nil)
+	if !res.DefaultsBest || res.GoCode != "" || res.RatioToH1 != res.DefaultRatioToH1 {
+		t.Errorf("defaults best %v, ratios %.4f/%.4f, code %q: want the defaults kept and nothing to paste", res.DefaultsBest, res.DefaultRatioToH1, res.RatioToH1, res.GoCode)
 	}
 }
