@@ -75,6 +75,44 @@ func checkServer(t *testing.T, ctx context.Context, s *Server, p transport.Proto
 	if u := s.SinkURL(p); u != "" {
 		checkSink(t, ctx, c, u)
 	}
+	checkNoStall(t, ctx, c, s.URL(p)+SmallPath)
+}
+
+// stallRequests is how many sequential small requests checkNoStall times;
+// stallTime is a request that waited out a delayed ACK (Linux's is 40 ms;
+// the small object answers in well under a millisecond here).
+const (
+	stallRequests = 20
+	stallTime     = 30 * time.Millisecond
+)
+
+// checkNoStall GETs url stallRequests times in a row over one connection
+// and fails when most of them took stallTime or longer: a server that
+// writes a response in pieces and waits on Nagle and the client's delayed
+// ACK (nginx 1.22's HTTP/2 over sendfile did: 44 ms each) measures the
+// stall, not the protocol. A busy machine delays a few requests, not most.
+func checkNoStall(t *testing.T, ctx context.Context, c *transport.Client, url string) {
+	var slow []time.Duration
+	for range stallRequests {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		start := time.Now()
+		resp, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		took := time.Since(start)
+		if err != nil || resp.StatusCode != http.StatusOK || n != int64(len(smallBody)) {
+			t.Fatalf("GET %s: %s, %d bytes, %v; want 200, %d bytes", url, resp.Status, n, err, len(smallBody))
+		}
+		if took >= stallTime {
+			slow = append(slow, took)
+		}
+	}
+	if len(slow) > stallRequests/2 {
+		t.Errorf("GET %s: %d of %d sequential requests took %v or more (%v): the server stalls each response", url, len(slow), stallRequests, stallTime, slow)
+	}
 }
 
 // sinkSize is the upload checkSink sends: above every peer's in-memory
