@@ -100,7 +100,11 @@ func referencesOf(res *matrix.Results) *references {
 			row = append(row, refRatio(cells[k][srv]))
 		}
 		refs.rows = append(refs.rows, row)
-		if s := refConclusion(k.scenario, k.protocol, goCell, cells[k], servers); s != "" {
+		tlsBase := cells[key{k.scenario, "h1-tls", k.client}]
+		if k.protocol != "h2" {
+			tlsBase = nil
+		}
+		if s := refConclusion(k.scenario, k.protocol, goCell, cells[k], tlsBase, servers); s != "" {
 			refs.why = append(refs.why, s)
 		}
 	}
@@ -163,7 +167,10 @@ func mdReferences(w io.Writer, res *matrix.Results) {
 // refConclusion says what the peers show about one cell's gap: whether a
 // server and client not written in Go close it (Go's implementation) or
 // not (the protocol). Servers in Go (caddy) are no evidence either way.
-func refConclusion(scenario, protocol string, goCell *matrix.Cell, byServer map[string]*matrix.ReferenceCell, servers []string) string {
+// tlsBase, for h2, holds the same client's h1-tls cells by server: h2's
+// ratio to h1 carries TLS's cost too, and the best server's h1-tls ratio
+// splits it off.
+func refConclusion(scenario, protocol string, goCell *matrix.Cell, byServer, tlsBase map[string]*matrix.ReferenceCell, servers []string) string {
 	if goCell == nil || goCell.VsH1 == nil {
 		return ""
 	}
@@ -215,14 +222,27 @@ func refConclusion(scenario, protocol string, goCell *matrix.Cell, byServer map[
 	default:
 		return ""
 	}
-	return s
+	return s + tlsShare(best, tlsBase)
+}
+
+// tlsShare splits TLS's part off an h2 conclusion: the best server's
+// h1-tls ratio with the same client, and h2's ratio to it (HTTP/2's own
+// cost over TLS). "" when that server has no h1-tls figure.
+func tlsShare(best *matrix.ReferenceCell, tlsBase map[string]*matrix.ReferenceCell) string {
+	t := tlsBase[best.Server]
+	if t == nil || t.VsH1 == nil || t.Median == 0 || t.VsH1.Ratio <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (with %s, h1-tls alone reaches %.2fx h1, so HTTP/2 over TLS is %.2fx h1-tls)", best.Server, t.VsH1.Ratio, best.VsH1.Ratio/t.VsH1.Ratio)
 }
 
 // protocolName is what a transport speaks, for sentences.
 func protocolName(protocol string) string {
 	switch protocol {
-	case "h2c", "h2":
+	case "h2c":
 		return "HTTP/2"
+	case "h2":
+		return "TLS with HTTP/2"
 	case "h3":
 		return "HTTP/3"
 	case "h1-tls":
