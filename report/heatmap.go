@@ -15,6 +15,7 @@ type htmlVerdict struct {
 	Head     []string
 	Rows     []heatRow
 	Variants string
+	RefsNote string      // explains the "without Go" rows, "" if none
 	Whys     [][2]string // scenario, its main causes
 	Fixes    []string
 	Refs     *htmlRefs // the reference peers, nil for none
@@ -51,7 +52,7 @@ func newHTMLVerdict(res *matrix.Results) *htmlVerdict {
 	if len(v.head) < 2 {
 		return nil
 	}
-	hv := &htmlVerdict{Title: v.title(res), Head: v.head, Variants: v.variants, Fixes: v.fixes}
+	hv := &htmlVerdict{Title: v.title(res), Head: v.head, Variants: v.variants, RefsNote: v.refs, Fixes: v.fixes}
 	if refs := referencesOf(res); refs != nil {
 		hv.Refs = &htmlRefs{Title: referencesTitle, Missing: refs.missing, Head: refs.head, Rows: refs.rows, Why: refs.why}
 	}

@@ -110,8 +110,10 @@ func mdVerdict(w io.Writer, res *matrix.Results) {
 		}
 	}
 	fmt.Fprintln(w)
-	if v.variants != "" {
-		fmt.Fprintf(w, "%s\n\n", mdEscape([]string{v.variants})[0])
+	for _, line := range []string{v.variants, v.refs} {
+		if line != "" {
+			fmt.Fprintf(w, "%s\n\n", mdEscape([]string{line})[0])
+		}
 	}
 	for i, why := range v.whys {
 		if why != "" {

@@ -74,8 +74,10 @@ func textVerdict(w io.Writer, res *matrix.Results) {
 		fmt.Fprintf(tw, "  %s\t\n", strings.Join(r, "\t"))
 	}
 	tw.Flush()
-	if v.variants != "" {
-		fmt.Fprintf(w, "%s\n", v.variants)
+	for _, line := range []string{v.variants, v.refs} {
+		if line != "" {
+			fmt.Fprintf(w, "%s\n", line)
+		}
 	}
 	var whys []string
 	for i, why := range v.whys {

@@ -185,13 +185,7 @@ func refConclusion(scenario, protocol string, goCell *matrix.Cell, byServer, tls
 			goServer = c
 			continue
 		}
-		if !peers.NotGo(srv) {
-			continue // caddy: Go's net/http and quic-go, as httpvs's server
-		}
-		if c.VsH1.Pairs < 2 || c.VsH1.HalfWidth() > 0.5 {
-			continue // too wide to conclude from
-		}
-		if best == nil || c.VsH1.Ratio > best.VsH1.Ratio {
+		if notGoEvidence(c) && (best == nil || c.VsH1.Ratio > best.VsH1.Ratio) {
 			best = c
 		}
 	}
@@ -250,3 +244,46 @@ func protocolName(protocol string) string {
 	}
 	return protocol
 }
+
+// notGoEvidence says whether c can speak for its transport without Go: a
+// server not written in Go (caddy is net/http and quic-go, as httpvs's
+// server), a ratio to h1, and an interval of at least two rounds no wider
+// than ±50%.
+func notGoEvidence(c *matrix.ReferenceCell) bool {
+	return c.VsH1 != nil && c.Median != 0 && peers.NotGo(c.Server) &&
+		c.VsH1.Pairs >= 2 && c.VsH1.HalfWidth() <= 0.5
+}
+
+// withoutGoLabel names the verdict's reference rows.
+const withoutGoLabel = "  without Go"
+
+// withoutGoRow is the verdict's reference row under scenario: per
+// transport, the highest ratio to h1 a server and client not written in
+// Go reached (the pair that refConclusion reads), as "1.02x ±17%
+// h2o/curl"; nil when no transport has one.
+func withoutGoRow(res *matrix.Results, scenario string, protos []string) []string {
+	row := []string{withoutGoLabel}
+	found := false
+	for _, p := range protos {
+		var best *matrix.ReferenceCell
+		for i := range res.References {
+			c := &res.References[i]
+			if c.Scenario == scenario && c.Protocol == p && notGoEvidence(c) && (best == nil || c.VsH1.Ratio > best.VsH1.Ratio) {
+				best = c
+			}
+		}
+		if best == nil {
+			row = append(row, "")
+			continue
+		}
+		found = true
+		row = append(row, fmt.Sprintf("%s %s/%s", refRatio(best), best.Server, best.Client))
+	}
+	if !found {
+		return nil
+	}
+	return row
+}
+
+// withoutGoNote explains the verdict's reference rows.
+const withoutGoNote = "rows \"without Go\": the same scenario and transport with a reference server and client not written in Go (server/client), over h1 with the same pair: the best such pair, when its interval is within ±50%; the reference table below has every pair"

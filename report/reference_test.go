@@ -126,3 +126,54 @@ func TestReferencesH2SplitsTLS(t *testing.T) {
 		t.Fatalf("without an h1-tls figure: %q", s)
 	}
 }
+
+// TestVerdictWithoutGoRow: with reference peers, the verdict gains a row
+// under each scenario they measured: per transport the highest ratio a
+// server and client not in Go reached with an interval within ±50% (h2o
+// over nginx; caddy is Go, and a one-round figure is no evidence), blank
+// where none did; text, Markdown and HTML alike.
+func TestVerdictWithoutGoRow(t *testing.T) {
+	res := sampleRun()
+	ref := func(server, client, p string, ratio float64, pairs int) matrix.ReferenceCell {
+		c := matrix.ReferenceCell{Scenario: "download", Server: server, Client: client, Protocol: p, Metric: matrix.MetricBytesPerSecond, Median: 1e9}
+		if p != "h1" {
+			c.VsH1 = &matrix.Interval{Ratio: ratio, Low: ratio * 0.9, High: ratio * 1.1, Pairs: pairs}
+		}
+		return c
+	}
+	res.References = []matrix.ReferenceCell{
+		ref("h2o", "curl", "h1", 1, 0), ref("h2o", "curl", "h2c", 1.02, 5),
+		ref("nginx", "curl", "h1", 1, 0), ref("nginx", "curl", "h2c", 0.9, 5),
+		ref("caddy", "curl", "h1", 1, 0), ref("caddy", "curl", "h2c", 1.5, 5),
+		ref("nginx", "curl", "h3", 2, 1),
+	}
+	var b bytes.Buffer
+	textVerdict(&b, res)
+	out := b.String()
+	for _, want := range []string{
+		"  download          0.49x ±38% slower    skipped  \n    without Go      1.02x ±10% h2o/curl           \n  small-sequential",
+		`rows "without Go": the same scenario and transport with a reference server and client not written in Go`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text verdict lacks %q:\n%s", want, out)
+		}
+	}
+	b.Reset()
+	mdVerdict(&b, res)
+	if !strings.Contains(b.String(), "|   without Go | 1.02x ±10% h2o/curl |  |") {
+		t.Errorf("markdown verdict:\n%s", b.String())
+	}
+	b.Reset()
+	if err := HTML(&b, res); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "<tr><td>  without Go</td><td>1.02x ±10% h2o/curl</td><td></td></tr>") {
+		t.Errorf("html verdict lacks the row")
+	}
+	res.References = res.References[4:] // caddy's and a one-round nginx figure: no evidence
+	b.Reset()
+	textVerdict(&b, res)
+	if strings.Contains(b.String(), "without Go") {
+		t.Errorf("a row without evidence:\n%s", b.String())
+	}
+}

@@ -17,6 +17,8 @@ type verdict struct {
 	fixes []string         // each distinct fix, with the cells it applies to
 	// variants explains the variant rows ("download:tuned"), "" if none.
 	variants string
+	// refs explains the "without Go" rows, "" if there are none.
+	refs string
 	// stable and cells count the cells with an interval within
 	// matrix.StableHalfWidth, of the cells compared with h1.
 	stable, cells int
@@ -81,6 +83,12 @@ func newVerdict(res *matrix.Results) verdict {
 		v.rows = append(v.rows, row)
 		v.grid = append(v.grid, cells)
 		v.whys = append(v.whys, strings.Join(whys, "; "))
+		if ref := withoutGoRow(res, name, protos); ref != nil {
+			v.rows = append(v.rows, ref)
+			v.grid = append(v.grid, make([]*matrix.Cell, len(protos)))
+			v.whys = append(v.whys, "")
+			v.refs = withoutGoNote
+		}
 	}
 	for _, f := range fixes {
 		line := fmt.Sprintf("%s [%s]", f.text, strings.Join(f.cells, ", "))
