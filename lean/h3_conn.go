@@ -51,8 +51,13 @@ type h3Pool struct {
 }
 
 func newH3Pool(c *Client, cfg transport.ClientConfig) *h3Pool {
+	// What quic-go's http3.Transport does to the std client's config: one
+	// QUIC version, and no streams the server may open (unless set).
 	qconf := cfg.QUICConfig()
-	qconf.MaxIncomingStreams = -1 // the server may open no request streams, as quic-go's http3 client says
+	qconf.Versions = []quic.Version{quic.SupportedVersions()[0]}
+	if qconf.MaxIncomingStreams == 0 {
+		qconf.MaxIncomingStreams = -1
+	}
 	p := &h3Pool{c: c, qconf: qconf, tlsConf: c.tlsConf}
 	req := c.req
 	fields := []qpack.HeaderField{
