@@ -14,6 +14,9 @@
 #   bench/peers.sh [SECONDS] [ROUNDS] [SIZE]   defaults: 5 1 4000000000
 # PEERS_PART=get runs only the downloads (no h2o, h2load or wrk needed),
 # to iterate on httpvs get quickly; the record then holds only that table.
+# PEERS_PART=h3 runs only HTTP/3: oha and httpvs load with each engine
+# (fast, std) against caddy, and both engines against httpvs serve, each
+# client's whole-process CPU per successful request beside its req/s.
 # Needs h2o, h2load, wrk, curl, python3 and /usr/bin/time:
 #   apt-get install h2o nghttp2-client wrk curl python3 time
 # The h3 row needs caddy and oha (apt-get install caddy; cargo install oha
@@ -32,7 +35,8 @@ PART=${PEERS_PART:-all}
 case $PART in
   all) tools="h2o h2load wrk curl python3 /usr/bin/time" ;;
   get) tools="curl python3 /usr/bin/time" ;;
-  *) echo "bench/peers.sh: PEERS_PART=$PART: want all or get" >&2; exit 2 ;;
+  h3) tools="caddy oha curl python3 /usr/bin/time" ;;
+  *) echo "bench/peers.sh: PEERS_PART=$PART: want all, get or h3" >&2; exit 2 ;;
 esac
 for tool in $tools; do
   command -v $tool >/dev/null || { echo "bench/peers.sh: $tool is needed (apt-get install h2o nghttp2-client wrk curl python3 time)" >&2; exit 1; }
@@ -64,7 +68,7 @@ fi
 
 # caddy, likewise, for the h3 row.
 caddy_h3=
-if [ "$PART" = all ] && command -v caddy >/dev/null && command -v oha >/dev/null; then
+if [ "$PART" != get ] && command -v caddy >/dev/null && command -v oha >/dev/null; then
   mkfifo "$tmp/caddy-stdin"
   "$tmp/peerserver" caddy <"$tmp/caddy-stdin" >"$tmp/caddy.json" &
   pids+=($!)
@@ -77,12 +81,17 @@ elif [ "$PART" = all ]; then
 fi
 
 port=$((20000 + RANDOM % 20000))
-"$bin" serve --listen 127.0.0.1:$port --tls-listen "" >/dev/null 2>&1 3>&- &
+tls_listen=""
+[ "$PART" != h3 ] || tls_listen=127.0.0.1:$((port + 1))   # h3: UDP on the same port number
+"$bin" serve --listen 127.0.0.1:$port --tls-listen "$tls_listen" >/dev/null 2>&1 3>&- &
 pids+=($!)
 for _ in $(seq 50); do curl -s -o /dev/null http://127.0.0.1:$port/small && break; sleep 0.1; done
 go_url=http://127.0.0.1:$port
+go_h3=${tls_listen:+https://$tls_listen}
 if [ "$PART" = all ]; then
   echo "h2o $(h2o -v | head -1 | awk '{print $3}') at $h2o_h1 (num-threads 1); httpvs serve at $go_url; $SECS s per load run" >&2
+elif [ "$PART" = h3 ]; then
+  echo "httpvs serve at $go_h3 (h3); HTTP/3 only (PEERS_PART=h3), $SECS s per load run" >&2
 else
   echo "httpvs serve at $go_url; downloads only (PEERS_PART=get)" >&2
 fi
@@ -93,14 +102,30 @@ h2load_rps() { h2load -c10 -m10 -D "$SECS" "$1/small" | awk '/^finished in/ {for
 # oha_rps URL: req/s of 2xx responses over SECS (oha's report comes ~30 s
 # later over h3, and its requests end at the deadline), "oha", and the
 # failed requests (other statuses, errors; not those cut off by -z).
+# Its whole-process CPU (/usr/bin/time, the idle tail included) per 2xx
+# response, in microseconds, is the fourth field.
 oha_rps() {
-  oha --no-tui --output-format json --http-version 3 --insecure -c 10 -p 10 -z "${SECS}s" "$1/small" | python3 -c '
+  /usr/bin/time -f '%U %S' -o "$tmp/oha-time" \
+    oha --no-tui --output-format json --http-version 3 --insecure -c 10 -p 10 -z "${SECS}s" "$1/small" >"$tmp/oha.json"
+  python3 -c '
 import json, sys
-d = json.load(sys.stdin)
+d = json.load(open(sys.argv[2]))
 ok = sum(v for k, v in d["statusCodeDistribution"].items() if k.startswith("2"))
 bad = sum(v for k, v in d["statusCodeDistribution"].items() if not k.startswith("2"))
 bad += sum(v for k, v in d["errorDistribution"].items() if k != "aborted due to deadline")
-print(ok / min(d["summary"]["total"], float(sys.argv[1])), "oha", bad)' "$SECS"
+cpu = sum(map(float, open(sys.argv[3]).read().split()))
+print(ok / min(d["summary"]["total"], float(sys.argv[1])), "oha", bad, cpu / max(ok, 1) * 1e6)' "$SECS" "$tmp/oha.json" "$tmp/oha-time"
+}
+# httpvs_h3 URL ENGINE: httpvs load over h3 (-c 10 -m 10) with ENGINE:
+# req/s, engine, failures, and whole-process CPU per success in us.
+httpvs_h3() {
+  /usr/bin/time -f '%U %S' -o "$tmp/httpvs-time" \
+    "$bin" load "$1/small" -p h3 -k -c 10 -m 10 -d "${SECS}s" --engine "$2" --json >"$tmp/httpvs.json"
+  python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+cpu = sum(map(float, open(sys.argv[2]).read().split()))
+print(d["requests_per_second"], d["engine"], d["errors"]["total"], cpu / max(d["succeeded"], 1) * 1e6)' "$tmp/httpvs.json" "$tmp/httpvs-time"
 }
 httpvs_rps() {
   local url=$1; shift
@@ -124,18 +149,33 @@ load() {
   [ -z "$tls" ] || { echo "load $srv h2 h2load $tp" >>"$results"; echo "load $srv h2 httpvs $th" >>"$results"; }
   echo "  $srv h1: wrk $w httpvs ${h%% *}; h2c: h2load $p httpvs ${h2%% *}${tls:+; h2: h2load $tp httpvs ${th%% *}}" >&2
 }
-# load_h3 ROUND: httpvs load h3 vs oha h3 against caddy, the peer first
-# in odd rounds.
+# load_h3 ROUND: httpvs load h3 (the default engine, fast) vs oha h3
+# against caddy, the peer first in odd rounds; with PEERS_PART=h3 also the
+# std engine against caddy and both engines against httpvs serve, in an
+# order that turns each round.
 load_h3() {
-  local r=$1 o h
-  if (( r % 2 )); then
-    o=$(oha_rps "$caddy_h3"); h=$(httpvs_rps "$caddy_h3" -p h3 -k -c 10 -m 10)
-  else
-    h=$(httpvs_rps "$caddy_h3" -p h3 -k -c 10 -m 10); o=$(oha_rps "$caddy_h3")
-  fi
-  echo "load caddy h3 oha ${o%% *}" >>"$results"; echo "load caddy h3 httpvs $h" >>"$results"
-  echo "peerfail oha ${o##* }" >>"$results"
-  echo "  caddy h3: oha ${o%% *} httpvs ${h%% *}" >&2
+  local r=$1 line w s
+  local runs=("oha caddy" "fast caddy")
+  [ "$PART" != h3 ] || runs+=("std caddy" "fast serve" "std serve")
+  local n=${#runs[@]} k=$(( (r - 1) % ${#runs[@]} ))
+  for i in $(seq 0 $((n - 1))); do
+    read -r w s <<<"${runs[$(( (k + i) % n ))]}"
+    local url=$caddy_h3
+    [ "$s" = caddy ] || url=$go_h3
+    if [ "$w" = oha ]; then
+      line=$(oha_rps "$url")
+      set -- $line
+      echo "load $s h3 oha $1" >>"$results"; echo "peerfail oha $3" >>"$results"
+      echo "cpu $s h3 oha $4" >>"$results"
+    else
+      line=$(httpvs_h3 "$url" "$w")
+      set -- $line
+      local client=httpvs
+      [ "$w" = fast ] || client=httpvs-$w
+      echo "load $s h3 $client $1 $2 $3" >>"$results"; echo "cpu $s h3 $client $4" >>"$results"
+    fi
+    printf '  %s h3 %s: %.0f req/s, %.1f us CPU/request\n' "$s" "$w" "$1" "$4" >&2
+  done
 }
 # timed NAME TRANSPORT CMD...: one download, whole-process wall/user/sys.
 timed() {
@@ -168,9 +208,9 @@ for r in $(seq "$ROUNDS"); do
   if [ "$PART" = all ]; then
     load h2o "$h2o_h1" "$r" "$h2o_h2"
     load go "$go_url" "$r"
-    [ -z "$caddy_h3" ] || load_h3 "$r"
   fi
-  download "$r"
+  [ "$PART" = get ] || [ -z "$caddy_h3" ] || load_h3 "$r"
+  [ "$PART" = h3 ] || download "$r"
 done
 cpu=
 if [ "$PART" = all ]; then
@@ -179,19 +219,23 @@ if [ "$PART" = all ]; then
   cpu=$(sed -n 2p "$tmp/h2o.json")
 fi
 
-[ "$PART" = all ] || echo "PEERS_PART=$PART: downloads only"
+[ "$PART" != get ] || echo "PEERS_PART=$PART: downloads only"
+[ "$PART" != h3 ] || echo "PEERS_PART=$PART: HTTP/3 only"
 python3 - "$results" "$SECS" "$ROUNDS" "$SIZE" "$cpu" <<'PY'
 import json, statistics, sys
-loads, gets, engines, errors, peerfail = {}, {}, {}, 0, {}
+loads, gets, engines, errors, peerfail, cpus = {}, {}, {}, 0, {}, {}
 for line in open(sys.argv[1]):
     f = line.split()
     if f[0] == "peerfail":
         peerfail[f[1]] = peerfail.get(f[1], 0) + int(f[2])
+    elif f[0] == "cpu":
+        cpus.setdefault((f[1], f[2], f[3]), []).append(float(f[4]))
     elif f[0] == "load":
         loads.setdefault((f[1], f[2], f[3]), []).append(float(f[4]))
         if len(f) > 5:
-            engines[f[2]] = f[5]
             errors += int(f[6])
+            if f[3] == "httpvs":
+                engines[f[2]] = f[5]
     else:
         gets.setdefault((f[1], f[2]), []).append([float(x) for x in f[3:7]])
 secs, rounds, size = sys.argv[2], sys.argv[3], int(sys.argv[4])
@@ -212,6 +256,28 @@ if loads:
         if n:
             print(f"{peer} counted {n} failed requests across the runs (not in its req/s)")
     print()
+if cpus:
+    print("HTTP/3, GET /small, ten QUIC connections of ten streams; CPU: each client's whole process")
+    print("(/usr/bin/time) per successful request, us; median of the rounds; ratio = req/s over oha's")
+    print(f"{'server':<8}{'client':<13}{'req/s':>9}{'us/req':>9}{'ratio':>8}  each round (req/s)")
+    for srv, label in [("caddy", "caddy"), ("serve", "serve")]:
+        oha = loads.get((srv, "h3", "oha"))
+        for c in ["oha", "httpvs", "httpvs-std"]:
+            if (srv, "h3", c) not in loads:
+                continue
+            rps = loads[(srv, "h3", c)]
+            ratio = f"{statistics.median(rps) / statistics.median(oha):>7.2f}x" if oha else f"{'':>8}"
+            name = c if c != "httpvs" else "httpvs-fast"
+            print(f"{label:<8}{name:<13}{statistics.median(rps):>9.0f}{statistics.median(cpus[(srv, 'h3', c)]):>9.1f}{ratio}"
+                  f"  {' '.join(f'{x:.0f}' for x in rps)}")
+        fast, std = loads.get((srv, "h3", "httpvs")), loads.get((srv, "h3", "httpvs-std"))
+        if fast and std:
+            print(f"{label:<8}fast/std    {statistics.median(fast) / statistics.median(std):>7.2f}x req/s, "
+                  f"{statistics.median(cpus[(srv, 'h3', 'httpvs')]) / statistics.median(cpus[(srv, 'h3', 'httpvs-std')]):.2f}x CPU per request;"
+                  f" rounds {' '.join(f'{x / y:.2f}' for x, y in zip(fast, std))}")
+    print()
+if not gets:
+    sys.exit(0)
 print(f"one {size}-byte download from httpvs serve, whole client process, median of {rounds} round(s)")
 print(f"{'transport':<10}{'client':>8}{'bytes':>12}{'wall s':>8}{'user s':>8}{'sys s':>8}{'GB/s':>7}{'CPU s/GB':>9}")
 for t in ["h1", "h2c"]:

@@ -49,12 +49,14 @@ type Client struct {
 	// handshake time (0 without TLS), on the goroutine that dialed.
 	OnDial func(connect, handshake time.Duration)
 
-	h1req []byte  // HTTP/1.1: the serialized request
-	h2    *h2Pool // HTTP/2: the shared connection
+	h1req    []byte  // HTTP/1.1: the serialized request
+	h2       *h2Pool // HTTP/2: the shared connection
+	h3       *h3Pool // HTTP/3: the shared connection
+	readSize int     // HTTP/3: each stream's read buffer, bytes
 }
 
 // NewClient returns a lean client for opts.Protocol, which must be h1,
-// h1-tls, h2c or h2.
+// h1-tls, h2c, h2 or h3.
 func NewClient(opts transport.ClientOptions, req Request) (*Client, error) {
 	if !Supports(opts.Protocol) {
 		return nil, &UnsupportedError{Protocol: opts.Protocol}
@@ -80,16 +82,25 @@ func NewClient(opts transport.ClientOptions, req Request) (*Client, error) {
 	}
 	if opts.Protocol.TLS() {
 		c.tlsConf = &tls.Config{RootCAs: opts.RootCAs, InsecureSkipVerify: opts.Insecure, MinVersion: tls.VersionTLS12, ServerName: req.URL.Hostname()}
-		if opts.Protocol == transport.H2 {
+		switch opts.Protocol {
+		case transport.H2:
 			c.tlsConf.NextProtos = []string{"h2"}
-		} else {
+		case transport.H3:
+			c.tlsConf.NextProtos = []string{"h3"}
+			c.tlsConf.MinVersion = tls.VersionTLS13
+			c.tlsConf.ClientSessionCache = opts.SessionCache
+		default:
 			c.tlsConf.NextProtos = []string{"http/1.1"}
 		}
 	}
-	if opts.Protocol.Version() == 1 {
+	switch opts.Protocol.Version() {
+	case 1:
 		c.h1req = serializeH1(req)
-	} else {
+	case 2:
 		c.h2 = newH2Pool(c, opts.Config)
+	default:
+		c.h3 = newH3Pool(c, opts.Config)
+		c.readSize = opts.Config.EffectiveReadSize()
 	}
 	return c, nil
 }
@@ -100,11 +111,14 @@ func (c *Client) Protocol() transport.Protocol { return c.proto }
 // Connections returns how many connections the client has opened.
 func (c *Client) Connections() int64 { return c.conns.Load() }
 
-// Close closes the client's HTTP/2 connection; HTTP/1.1 streams close
-// their own connections when their context ends.
+// Close closes the client's HTTP/2 or HTTP/3 connection; HTTP/1.1
+// streams close their own connections when their context ends.
 func (c *Client) Close() error {
 	if c.h2 != nil {
 		c.h2.close()
+	}
+	if c.h3 != nil {
+		c.h3.close()
 	}
 	return nil
 }
@@ -167,12 +181,16 @@ type Stream struct {
 	c  *Client
 	h1 *h1Stream
 	h2 *h2Stream
+	h3 *h3Stream
 }
 
 // NewStream returns a stream whose requests are aborted when ctx ends.
 func (c *Client) NewStream(ctx context.Context) *Stream {
-	if c.h2 != nil {
+	switch {
+	case c.h2 != nil:
 		return &Stream{c: c, h2: newH2Stream(ctx, c.h2)}
+	case c.h3 != nil:
+		return &Stream{c: c, h3: newH3Stream(ctx, c.h3, c.readSize)}
 	}
 	return &Stream{c: c, h1: newH1Stream(ctx, c)}
 }
@@ -180,8 +198,11 @@ func (c *Client) NewStream(ctx context.Context) *Stream {
 // Do sends the client's request and reads the whole response, giving up
 // after timeout.
 func (s *Stream) Do(timeout time.Duration) (Response, error) {
-	if s.h2 != nil {
+	switch {
+	case s.h2 != nil:
 		return s.h2.do(timeout)
+	case s.h3 != nil:
+		return s.h3.do(timeout)
 	}
 	return s.h1.do(timeout)
 }

@@ -37,10 +37,10 @@ var (
 	ErrMalformed = &Error{stats.ErrProtocol, "malformed HTTP/1.1 response"}
 )
 
-// Supports says whether the lean client speaks p: h1, h1-tls, h2c and h2.
-// HTTP/3 is quic-go's job.
+// Supports says whether the lean client speaks p: h1, h1-tls, h2c, h2 and
+// h3 (over quic-go's QUIC).
 func Supports(p transport.Protocol) bool {
-	return p == transport.H1 || p == transport.H1TLS || p == transport.H2C || p == transport.H2
+	return p == transport.H1 || p == transport.H1TLS || p == transport.H2C || p == transport.H2 || p == transport.H3
 }
 
 // UnsupportedError is returned for a transport the lean client does not speak.
@@ -49,5 +49,5 @@ type UnsupportedError struct {
 }
 
 func (e *UnsupportedError) Error() string {
-	return fmt.Sprintf("the lean client speaks h1, h1-tls, h2c and h2, not %s", e.Protocol)
+	return fmt.Sprintf("the lean client speaks h1, h1-tls, h2c, h2 and h3, not %s", e.Protocol)
 }

@@ -11,20 +11,24 @@ import (
 	"github.com/httpvs/httpvs/transport"
 )
 
-// ProbeMaxStreams opens one HTTP/2 connection to req's target (h2c or h2),
-// reads the server's first SETTINGS and returns its
-// SETTINGS_MAX_CONCURRENT_STREAMS: how many streams one connection may
-// carry at once; announced is false when the server set no limit. It sends no
-// request and closes the connection with a GOAWAY; the server sees one
-// connection. A load generator asks before it opens more streams per
-// connection than the server allows, which would otherwise wait unseen.
+// ProbeMaxStreams opens one connection to req's target and returns how
+// many streams it may carry at once: over HTTP/2 (h2c, h2) the server's
+// SETTINGS_MAX_CONCURRENT_STREAMS, over HTTP/3 its QUIC
+// initial_max_streams_bidi; announced is false when the server set no
+// limit. It sends no request and closes the connection (HTTP/2 with a
+// GOAWAY); the server sees one connection. A load generator asks before it
+// opens more streams per connection than the server allows, which would
+// otherwise wait unseen.
 func ProbeMaxStreams(ctx context.Context, opts transport.ClientOptions, req Request) (limit int, announced bool, err error) {
-	if opts.Protocol.Version() != 2 {
-		return 0, false, fmt.Errorf("probe streams: %s is not HTTP/2", opts.Protocol)
+	if opts.Protocol.Version() == 1 {
+		return 0, false, fmt.Errorf("probe streams: %s carries one request at a time", opts.Protocol)
 	}
 	c, err := NewClient(opts, req)
 	if err != nil {
 		return 0, false, err
+	}
+	if c.h3 != nil {
+		return probeH3MaxStreams(ctx, c)
 	}
 	conn, err := c.dial(ctx)
 	if err != nil {

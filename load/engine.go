@@ -194,13 +194,17 @@ func newShard() *shard {
 	}
 }
 
-// streamLimit asks an HTTP/2 server how many streams one connection may
-// carry (lean.ProbeMaxStreams) when the run wants more than one, and
-// lowers cfg.Streams to it: requests beyond it would wait for a stream
-// unseen (and net/http's client stalls there). It returns the server's
-// limit (0 when unknown or none) and why Streams was lowered ("" if not).
+// streamLimit asks an HTTP/2 server, or an HTTP/3 server the fast engine
+// runs against, how many streams one connection may carry
+// (lean.ProbeMaxStreams) when the run wants more than one, and lowers
+// cfg.Streams to it: requests beyond it would wait for a stream unseen
+// (and net/http's client stalls there). The std engine's h3 runs are left
+// as they were: quic-go's client queues such requests itself. It returns
+// the server's limit (0 when unknown or none) and why Streams was lowered
+// ("" if not).
 func streamLimit(ctx context.Context, cfg *Config, u *url.URL) (int, string) {
-	if cfg.NewCaller != nil || cfg.Client.Protocol.Version() != 2 || cfg.Streams < 2 {
+	v := cfg.Client.Protocol.Version()
+	if cfg.NewCaller != nil || cfg.Streams < 2 || !(v == 2 || v == 3 && cfg.Engine.isFast()) {
 		return 0, ""
 	}
 	pctx, cancel := context.WithTimeout(ctx, cfg.Client.Config.Effective().DialTimeout)
@@ -209,7 +213,11 @@ func streamLimit(ctx context.Context, cfg *Config, u *url.URL) (int, string) {
 	if err != nil || !announced || limit >= cfg.Streams {
 		return limit, "" // a server that cannot be reached shows it in the run's errors
 	}
-	why := fmt.Sprintf("streams per connection lowered from %d to %d: the server allows %d at once (SETTINGS_MAX_CONCURRENT_STREAMS)", cfg.Streams, max(limit, 1), limit)
+	what := "SETTINGS_MAX_CONCURRENT_STREAMS"
+	if v == 3 {
+		what = "QUIC initial_max_streams_bidi"
+	}
+	why := fmt.Sprintf("streams per connection lowered from %d to %d: the server allows %d at once (%s)", cfg.Streams, max(limit, 1), limit, what)
 	cfg.Streams = max(limit, 1)
 	return limit, why
 }

@@ -28,9 +28,10 @@ var (
 	// Std is net/http's client for h1, h2c, h1-tls and h2 and quic-go's
 	// http3 for h3: what Go programs use.
 	Std = Engine{kind: kindStd}
-	// Fast is httpvs's lean client (package lean): h1, h1-tls, h2c and h2,
-	// with event loops in closed loops, so that the generator is not what
-	// gets measured.
+	// Fast is httpvs's lean client (package lean), so that the generator is
+	// not what gets measured: h1, h1-tls, h2c and h2, with event loops in
+	// closed loops, and h3 (HTTP/3 of its own over quic-go's QUIC), with a
+	// goroutine per stream.
 	Fast = Engine{kind: kindFast}
 )
 
@@ -73,7 +74,7 @@ func (e Engine) Supports(p transport.Protocol) bool {
 }
 
 // For returns the engine that measures p when e is asked for: e itself
-// when it speaks p, Std otherwise (the fast engine leaves h3 to quic-go).
+// when it speaks p, Std otherwise.
 func (e Engine) For(p transport.Protocol) Engine {
 	if e.Supports(p) {
 		return e

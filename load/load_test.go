@@ -297,7 +297,6 @@ func TestConfigRejects(t *testing.T) {
 		{"Warmup", func(c *Config) { c.Warmup = -time.Second }},
 		{"Client.HTTP2.MaxReadFrameSize", func(c *Config) { c.Client.Config.HTTP2.MaxReadFrameSize = 1 }},
 		{"", func(c *Config) { c.URL = "https://127.0.0.1:1/" }},
-		{"", func(c *Config) { c.Engine, c.URL, c.Client.Protocol = Fast, "https://127.0.0.1:1/", transport.H3 }},
 	} {
 		c := good
 		tc.mutate(&c)
@@ -411,6 +410,45 @@ func TestStopsWhenServerGone(t *testing.T) {
 		t.Errorf("ran %v against nothing", d)
 	}
 	if res.Stopped == "" || res.Errors.Of(stats.ErrRefused) == 0 || res.Errors.Total != res.Requests {
+		t.Errorf("stopped %q, errors %v of %d requests", res.Stopped, res.Errors, res.Requests)
+	}
+}
+
+// TestFastH3Failures: the fast engine's HTTP/3 failures count as they do
+// for the other transports: a 404 by its status, a reset stream as a
+// reset, never as throughput; and against a server that is gone, every
+// request times out (UDP has no refusal) and the run stops after
+// GoneAfter, saying why.
+func TestFastH3Failures(t *testing.T) {
+	var n atomic.Int64
+	ts, _ := startServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch n.Add(1) % 5 {
+		case 0:
+			http.NotFound(w, r)
+		case 1:
+			panic(http.ErrAbortHandler)
+		default:
+			w.Write([]byte("ok"))
+		}
+	}))
+	client := transport.ClientOptions{Protocol: transport.H3, RootCAs: transport.CertPool(ts.Cert())}
+	res := mustRun(t, Config{URL: ts.URL(transport.H3) + "/", Client: client, Conns: 2, Streams: 3, Requests: 200, Engine: Fast})
+	if res.Requests != 200 || n.Load() != 200 || res.Succeeded != 120 || res.BytesReceived != 240 {
+		t.Fatalf("requests %d, server saw %d, succeeded %d, %d bytes; want 200, 200, 120, 240", res.Requests, n.Load(), res.Succeeded, res.BytesReceived)
+	}
+	if res.Errors.Total != 80 || res.Errors.Status != 40 || res.Errors.Reset != 40 || res.Latency.Count != 120 {
+		t.Fatalf("errors %v (%s), %d latencies; want 40 statuses, 40 resets, 120", res.Errors, res.FirstError, res.Latency.Count)
+	}
+
+	url := ts.URL(transport.H3) + "/"
+	ts.Close()
+	client.Config.DialTimeout = 200 * time.Millisecond
+	start := time.Now()
+	res = mustRun(t, Config{URL: url, Client: client, Conns: 2, Streams: 2, Duration: 30 * time.Second, Engine: Fast})
+	if d := time.Since(start); d > GoneAfter+5*time.Second {
+		t.Errorf("ran %v against nothing", d)
+	}
+	if res.Stopped == "" || res.Errors.Of(stats.ErrTimeout) == 0 || res.Errors.Total != res.Requests || res.Succeeded != 0 {
 		t.Errorf("stopped %q, errors %v of %d requests", res.Stopped, res.Errors, res.Requests)
 	}
 }

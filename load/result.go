@@ -23,7 +23,8 @@ type Result struct {
 	// Asked is the concurrency asked for; it differs from Concurrency when
 	// the server allows fewer streams per connection (Lowered says so).
 	Asked int `json:"concurrency_asked"`
-	// ServerMaxStreams is the HTTP/2 server's SETTINGS_MAX_CONCURRENT_STREAMS
+	// ServerMaxStreams is the HTTP/2 server's SETTINGS_MAX_CONCURRENT_STREAMS,
+	// or the HTTP/3 server's QUIC initial_max_streams_bidi (fast engine),
 	// when it was probed (more than one stream per connection asked); 0 if
 	// unknown or unlimited.
 	ServerMaxStreams  int                  `json:"server_max_streams,omitempty"`

@@ -48,3 +48,32 @@ func TestStreamsAboveServerLimit(t *testing.T) {
 		t.Fatalf("within the limit: concurrency %d of %d, lowered %q, limit %d", res.Concurrency, res.Asked, res.Lowered, res.ServerMaxStreams)
 	}
 }
+
+// TestStreamsAboveServerLimitH3: over HTTP/3 the fast engine reads the
+// server's QUIC stream limit and runs at it, saying so; quic-go's own
+// client queues the requests beyond it, and the std engine is left as it
+// was. Every request is answered either way.
+func TestStreamsAboveServerLimitH3(t *testing.T) {
+	opts := server.Loopback()
+	opts.Config.QUIC.MaxIncomingStreams = 8
+	srv, err := server.Start(server.Config{Transport: opts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	for _, engine := range []Engine{Std, Fast} {
+		ts := srv.Transport
+		res := mustRun(t, Config{
+			URL:    ts.URL(transport.H3) + "/small",
+			Client: transport.ClientOptions{Protocol: transport.H3, RootCAs: transport.CertPool(ts.Cert())},
+			Conns:  2, Streams: 20, Requests: 400, Engine: engine,
+		})
+		if res.Succeeded != 400 || res.Errors.Total != 0 || res.Connections != 2 {
+			t.Fatalf("h3 %s: succeeded %d, errors %v (%s), connections %d; want 400, none, 2", engine, res.Succeeded, res.Errors, res.FirstError, res.Connections)
+		}
+		lowered := res.Concurrency == 16 && res.ServerMaxStreams == 8 && strings.Contains(res.Lowered, "allows 8")
+		if engine == Fast && !lowered || engine == Std && (res.Concurrency != 40 || res.Lowered != "") {
+			t.Fatalf("h3 %s: concurrency %d of %d asked, server limit %d, lowered %q", engine, res.Concurrency, res.Asked, res.ServerMaxStreams, res.Lowered)
+		}
+	}
+}

@@ -166,15 +166,7 @@ func (c *Client) newTCP(opts ClientOptions, tlsConf *tls.Config) *http.Transport
 }
 
 func (c *Client) newH3(opts ClientOptions, tlsConf *tls.Config) *http3.Transport {
-	qconf := opts.Config.QUIC.quicConfig()
-	qconf.HandshakeIdleTimeout = opts.Config.dialTimeout()
-	if qconf.MaxIdleTimeout == 0 {
-		qconf.MaxIdleTimeout = DefaultClientQUICIdleTimeout
-		// A live server answers the pings, so pooled connections (the
-		// /stats client's, between two reads around a long transfer) stay
-		// open; a dead one does not, and the idle timeout ends them.
-		qconf.KeepAlivePeriod = DefaultClientQUICIdleTimeout / 2
-	}
+	qconf := opts.Config.QUICConfig()
 	if opts.Config.QUIC.Trace {
 		qconf.Tracer = c.quic.Tracer()
 	}

@@ -134,6 +134,24 @@ func (c ClientConfig) EffectiveHTTP2() HTTP2 {
 	return h
 }
 
+// QUICConfig returns the quic.Config httpvs's HTTP/3 clients dial with:
+// the QUIC fields of c (zero ones keep quic-go's defaults), the dial
+// timeout as the handshake's idle timeout, and, when c.QUIC.MaxIdleTimeout
+// is zero, DefaultClientQUICIdleTimeout with keep-alives every half of it.
+// It sets no Tracer; callers that count trace events add their own.
+func (c ClientConfig) QUICConfig() *quic.Config {
+	qconf := c.QUIC.quicConfig()
+	qconf.HandshakeIdleTimeout = c.dialTimeout()
+	if qconf.MaxIdleTimeout == 0 {
+		qconf.MaxIdleTimeout = DefaultClientQUICIdleTimeout
+		// A live server answers the pings, so pooled connections (the
+		// /stats client's, between two reads around a long transfer) stay
+		// open; a dead one does not, and the idle timeout ends them.
+		qconf.KeepAlivePeriod = DefaultClientQUICIdleTimeout / 2
+	}
+	return qconf
+}
+
 // DialTimeoutOrDefault is the bound on connection set-up c gives: its
 // DialTimeout, or DefaultDialTimeout when that is zero.
 func (c ClientConfig) DialTimeoutOrDefault() time.Duration { return c.dialTimeout() }

@@ -51,7 +51,7 @@ func (f *loadFlags) register(fs *flagSet) {
 	fs.StringVar(&f.profileDir, "profile", "", "write CPU and heap profiles of the client, and of the server if it is httpvs serve --profiling on http://, to `dir`")
 	fs.StringVar(&f.startAt, "start-at", "", "wait until this wall-clock `time` (RFC 3339, e.g. 2026-11-23T10:00:00Z) to start, so generators on several machines start together")
 	fs.StringVar(&f.share, "share", "", "run part `I/N` of --rate and -n, e.g. 0/3: N generators (a Kubernetes Indexed Job) share one load; merge their results with httpvs merge")
-	fs.StringVar(&f.engine, "engine", "auto", "client: std (net/http, quic-go), fast (lean h1/h2 client), or auto (fast, std for h3)")
+	fs.StringVar(&f.engine, "engine", "auto", "client: std (net/http, quic-go's http3), fast (httpvs's lean h1/h2/h3 client), or auto (fast)")
 	clientFlags(fs, &f.client)
 	fs.allowZero("warmup")
 	for field, flag := range map[string]string{"Conns": "c", "Streams": "m", "Requests": "n", "Duration": "d",

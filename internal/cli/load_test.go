@@ -38,12 +38,8 @@ func TestLoadJSONExactCount(t *testing.T) {
 					t.Errorf("latency_seconds.%s = %v", key, lat[key])
 				}
 			}
-			wantEngine := "fast" // auto
-			if p == transport.H3 {
-				wantEngine = "std"
-			}
-			if got["engine"] != wantEngine {
-				t.Errorf("engine %v, want %s", got["engine"], wantEngine)
+			if got["engine"] != "fast" { // auto: fast speaks every transport
+				t.Errorf("engine %v, want fast", got["engine"])
 			}
 			if got["requests"] != 150.0 || got["protocol"] != p.String() || got["bytes_sent"] != 150.0*39000 {
 				t.Fatalf("requests %v protocol %v bytes_sent %v", got["requests"], got["protocol"], got["bytes_sent"])
@@ -86,7 +82,6 @@ func TestLoadUsageErrors(t *testing.T) {
 		{[]string{"load", "http://127.0.0.1:1/small", "-c", "2000000000"}, "file descriptors"},
 		{[]string{"load", "https://127.0.0.1:1/small", "-p", "h2c"}, "use -p h1-tls, h2 or h3"},
 		{[]string{"load", "http://127.0.0.1:1/small", "--engine", "turbo"}, "want std, fast or auto"},
-		{[]string{"load", "https://127.0.0.1:1/small", "-p", "h3", "--engine", "fast"}, "use --engine std"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.want, func(t *testing.T) {

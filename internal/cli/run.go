@@ -73,7 +73,7 @@ func (f *runFlags) register(fs *flagSet) {
 	fs.DurationVar(&f.budget, "budget", defaultBudget, "added rounds start only if they end within this `time` of the run's start; 0: --max-repeat alone bounds them")
 	fs.BoolVar(&f.quick, "quick", false, "one 100ms repetition per cell (under 20 s in all, for CI); explicit --repeat and --duration still apply")
 	fs.field("Engine", "engine")
-	fs.StringVar(&f.engine, "engine", load.Std.String(), "load engine for request scenarios: std (net/http and quic-go, what your code uses) or fast (httpvs's lean h1/h2 client; h3 stays std)")
+	fs.StringVar(&f.engine, "engine", load.Std.String(), "load engine for request scenarios: std (net/http and quic-go's http3, what your code uses) or fast (httpvs's lean h1/h2/h3 client)")
 	fs.BoolVar(&f.asJSON, "json", false, "print results.json to stdout (same as --format json)")
 	fs.StringVar(&f.format, "format", "text", "what to print: text (tables), markdown, json (results.json) or benchstat (Go benchmark format)")
 	fs.StringVar(&f.out, "out", "httpvs-results", "`dir`ectory for <timestamp>/results.json, report.md, report.html and bench.txt")
