@@ -3,11 +3,7 @@ package lean
 import (
 	"context"
 	"errors"
-	"strconv"
-	"strings"
 	"sync"
-
-	"golang.org/x/net/http2/hpack"
 
 	"github.com/httpvs/httpvs/transport"
 )
@@ -47,25 +43,7 @@ func newH2Pool(c *Client, cfg transport.ClientConfig) *h2Pool {
 	if h.MaxReceiveBufferPerConnection > 0 {
 		p.connWindow = uint32(h.MaxReceiveBufferPerConnection)
 	}
-	req := c.req
-	fields := []hpack.HeaderField{
-		{Name: ":method", Value: req.Method},
-		{Name: ":scheme", Value: req.URL.Scheme},
-		{Name: ":authority", Value: req.URL.Host},
-		{Name: ":path", Value: req.URL.RequestURI()},
-	}
-	if _, ok := req.Header["User-Agent"]; !ok {
-		fields = append(fields, hpack.HeaderField{Name: "user-agent", Value: "httpvs"})
-	}
-	for _, k := range sortedHeaderKeys(req.Header) {
-		for _, v := range req.Header[k] {
-			fields = append(fields, hpack.HeaderField{Name: strings.ToLower(k), Value: v})
-		}
-	}
-	if len(req.Body) > 0 || req.Method == "POST" || req.Method == "PUT" {
-		fields = append(fields, hpack.HeaderField{Name: "content-length", Value: strconv.Itoa(len(req.Body))})
-	}
-	p.plain, p.first, p.next = requestBlocks(fields)
+	p.plain, p.first, p.next = requestBlocks(requestFields(c.req))
 	return p
 }
 

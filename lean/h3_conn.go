@@ -7,8 +7,6 @@ import (
 	"crypto/tls"
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -60,27 +58,10 @@ func newH3Pool(c *Client, cfg transport.ClientConfig) *h3Pool {
 	}
 	p := &h3Pool{c: c, qconf: qconf, tlsConf: c.tlsConf}
 	req := c.req
-	fields := []qpack.HeaderField{
-		{Name: ":method", Value: req.Method},
-		{Name: ":scheme", Value: req.URL.Scheme},
-		{Name: ":authority", Value: req.URL.Host},
-		{Name: ":path", Value: req.URL.RequestURI()},
-	}
-	if _, ok := req.Header["User-Agent"]; !ok {
-		fields = append(fields, qpack.HeaderField{Name: "user-agent", Value: "httpvs"})
-	}
-	for _, k := range sortedHeaderKeys(req.Header) {
-		for _, v := range req.Header[k] {
-			fields = append(fields, qpack.HeaderField{Name: strings.ToLower(k), Value: v})
-		}
-	}
-	if len(req.Body) > 0 || req.Method == "POST" || req.Method == "PUT" {
-		fields = append(fields, qpack.HeaderField{Name: "content-length", Value: strconv.Itoa(len(req.Body))})
-	}
 	var block bytes.Buffer
 	enc := qpack.NewEncoder(&block)
-	for _, f := range fields {
-		_ = enc.WriteField(f) // a bytes.Buffer does not fail
+	for _, f := range requestFields(req) {
+		_ = enc.WriteField(qpack.HeaderField{Name: f.Name, Value: f.Value}) // a bytes.Buffer does not fail
 	}
 	p.request = quicvarint.Append(p.request, h3FrameHeaders)
 	p.request = quicvarint.Append(p.request, uint64(block.Len()))
