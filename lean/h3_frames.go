@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/quic-go/qpack"
+	"github.com/quic-go/quic-go/quicvarint"
 
 	"github.com/httpvs/httpvs/stats"
 )
@@ -261,16 +262,9 @@ func (r *h3Response) decode(block []byte) (status int, length int64, err error) 
 // h3Varint reads a QUIC variable-length integer (RFC 9000, section 16)
 // from the front of b; n is 0 when b holds only part of one.
 func h3Varint(b []byte) (v uint64, n int) {
-	if len(b) == 0 {
+	v, n, err := quicvarint.Parse(b)
+	if err != nil {
 		return 0, 0
-	}
-	n = 1 << (b[0] >> 6)
-	if len(b) < n {
-		return 0, 0
-	}
-	v = uint64(b[0] & 0x3f)
-	for _, c := range b[1:n] {
-		v = v<<8 | uint64(c)
 	}
 	return v, n
 }
