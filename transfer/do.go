@@ -46,7 +46,7 @@ func (o *outcome) finish(ctx context.Context, start time.Time) {
 	o.stream.BitsPerSecond = float64(units.Rate(units.Bytes(o.stream.Bytes), o.stream.Seconds))
 }
 
-func download(ctx context.Context, c *transport.Client, url string, header http.Header) (out outcome) {
+func download(ctx context.Context, c *transport.Client, url string, header http.Header, st *steady) (out outcome) {
 	start := time.Now()
 	defer out.finish(ctx, start)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
@@ -71,6 +71,7 @@ func download(ctx context.Context, c *transport.Client, url string, header http.
 		n, err := resp.Body.Read(buf)
 		out.reads++
 		out.stream.Bytes += int64(n)
+		st.moved(n)
 		if err == io.EOF {
 			break
 		}
@@ -85,11 +86,11 @@ func download(ctx context.Context, c *transport.Client, url string, header http.
 	return out
 }
 
-func upload(ctx context.Context, c *transport.Client, url string, p Plan) (out outcome) {
+func upload(ctx context.Context, c *transport.Client, url string, p Plan, st *steady) (out outcome) {
 	start := time.Now()
 	defer out.finish(ctx, start)
 	size := int64(p.Size)
-	body := &patternReader{remaining: size, chunk: p.WriteSize}
+	body := &patternReader{remaining: size, chunk: p.WriteSize, st: st}
 	if p.Body != nil {
 		body.src = io.NewSectionReader(p.Body, 0, size)
 	}
@@ -167,6 +168,7 @@ type patternReader struct {
 	chunk     int
 	src       io.Reader
 	sent      atomic.Int64
+	st        *steady // told of each byte handed over
 }
 
 func (r *patternReader) Read(p []byte) (int, error) {
@@ -193,6 +195,7 @@ func (r *patternReader) Read(p []byte) (int, error) {
 	}
 	r.remaining -= int64(n)
 	r.sent.Add(int64(n))
+	r.st.moved(n)
 	return n, nil
 }
 

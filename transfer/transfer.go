@@ -73,6 +73,11 @@ type Plan struct {
 	// ServerStats fetches the server's /stats before and after the run and
 	// reports the difference; a server without /stats is noted, not fatal.
 	ServerStats bool
+	// Omit, if positive, leaves the run's first Omit out of its steady
+	// rate (Result.SteadyBytes over Result.SteadySeconds), as iperf3's
+	// --omit does: across a link, handshakes and slow start. Bytes and
+	// Seconds still cover the whole run.
+	Omit time.Duration
 }
 
 // Stream is one transfer's outcome.
@@ -117,6 +122,20 @@ type Result struct {
 	Errors        stats.ErrorCounts  `json:"errors"`                 // failed transfers by kind
 	FirstError    string             `json:"first_error,omitempty"`
 	Interrupted   bool               `json:"interrupted"` // the run was cancelled or timed out before finishing
+	// FirstByteSeconds is the time from the run's start to its first body
+	// byte read (downloads) or handed to the client (uploads); 0 if none.
+	FirstByteSeconds float64 `json:"first_byte_seconds,omitempty"`
+	// OmitSeconds is Plan.Omit; OmittedBytes the body bytes moved within
+	// it, left out of the steady rate.
+	OmitSeconds  float64 `json:"omit_seconds,omitempty"`
+	OmittedBytes int64   `json:"omitted_bytes,omitempty"`
+	// SteadyBytes are the body bytes moved from the end of the omitted
+	// part to the last body byte, SteadySeconds that time: the steady
+	// rate is their ratio. Zero without Plan.Omit, or when SteadyNote
+	// says why it was not measured.
+	SteadyBytes   int64   `json:"steady_bytes,omitempty"`
+	SteadySeconds float64 `json:"steady_seconds,omitempty"`
+	SteadyNote    string  `json:"steady_note,omitempty"`
 	PerStream     []Stream           `json:"per_stream"`
 	Client        ClientSide         `json:"client"`
 	Server        *stats.ServerStats `json:"server"`                // the server's /stats delta; null when unavailable
@@ -210,12 +229,13 @@ func Run(ctx context.Context, p Plan) (Result, error) {
 	outcomes := make([]outcome, p.Transfers)
 	slots := make(chan struct{}, p.parallel())
 	start := time.Now()
+	st := newSteady(start, p.Omit)
 	for i := 0; i < p.Transfers; i++ {
 		slots <- struct{}{}
 		wg.Add(1)
 		go func(i int) {
 			defer func() { <-slots; wg.Done() }()
-			outcomes[i] = p.one(ctx, clients[i%conns])
+			outcomes[i] = p.one(ctx, clients[i%conns], st)
 		}(i)
 	}
 	wg.Wait()
@@ -243,6 +263,7 @@ func Run(ctx context.Context, p Plan) (Result, error) {
 	}
 	res.BitsPerSecond = float64(units.Rate(units.Bytes(res.Bytes), res.Seconds))
 	res.Interrupted = ctx.Err() != nil
+	st.fill(&res, p.Omit)
 	res.Client.ReadSize = clients[0].ReadSize()
 	res.Client.Settings = p.Client.Config.Effective()
 	res.Client.BlockingSockets = p.Client.BlockingSockets
@@ -279,8 +300,9 @@ func (p Plan) parallel() int {
 	return p.Transfers
 }
 
-// one runs one transfer over c, bounded by RequestTimeout.
-func (p Plan) one(ctx context.Context, c *transport.Client) outcome {
+// one runs one transfer over c, bounded by RequestTimeout, telling st of
+// the body bytes it moves.
+func (p Plan) one(ctx context.Context, c *transport.Client, st *steady) outcome {
 	rctx := ctx
 	if p.RequestTimeout > 0 {
 		var cancel context.CancelFunc
@@ -289,9 +311,9 @@ func (p Plan) one(ctx context.Context, c *transport.Client) outcome {
 	}
 	var out outcome
 	if p.Direction == Upload {
-		out = upload(rctx, c, p.URL, p)
+		out = upload(rctx, c, p.URL, p, st)
 	} else {
-		out = download(rctx, c, p.URL, p.Header)
+		out = download(rctx, c, p.URL, p.Header, st)
 	}
 	// A transfer cut off by its own timeout failed; one cut off by the
 	// run's end was interrupted.
