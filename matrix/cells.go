@@ -82,6 +82,11 @@ func (r *runner) prepare(ctx context.Context, sc Scenario, col column) (size uni
 	if r.opts.Size > 0 {
 		return r.opts.Size, "", false
 	}
+	if size := r.opts.linkSize(sc); size > 0 {
+		// Across a link its goodput sizes the transfer: a probe of a few
+		// round trips would measure slow start.
+		return size, "", false
+	}
 	plan := r.transferPlan(sc, p, probeSize)
 	plan.Timeout = max(min(r.opts.Duration/2, maxProbe), minProbe)
 	if res, err = transfer.Run(ctx, plan); err != nil {
@@ -123,6 +128,7 @@ func (r *runner) transferPlan(sc Scenario, p transport.Protocol, total units.Byt
 // transfer measures one repetition of a transfer scenario.
 func (r *runner) transfer(ctx context.Context, sc Scenario, p transport.Protocol, total units.Bytes) Repetition {
 	plan := r.transferPlan(sc, p, total)
+	plan.Omit = r.opts.omit(sc.upload)
 	per := max(total/units.Bytes(sc.streams), 1)
 	m := Repetition{Streams: sc.streams, SizeBytes: int64(per)}
 	before, note := r.serverStats(ctx, transfer.StatsTimeout)
@@ -142,6 +148,7 @@ func (r *runner) transfer(ctx context.Context, sc Scenario, p transport.Protocol
 	if res.Seconds > 0 {
 		m.Value = float64(res.Bytes) / res.Seconds
 	}
+	steadyRate(&m, res)
 	m.Connections, m.Negotiated = res.Connections, res.Protocol
 	m.Interrupted = ctx.Err() != nil
 	m.Errors, m.FirstError = res.Errors, res.FirstError

@@ -109,7 +109,7 @@ func Diagnose(res *Results) {
 		}
 		s := &subject{c: c, m: MedianRepetition(c), set: &res.Settings}
 		s.sc, _ = ScenarioByName(c.Scenario)
-		if h1 := res.Cell(c.Scenario, "h1"); h1 != nil && h1 != c && h1.Skipped == "" {
+		if h1 := res.Cell(c.Scenario, res.Settings.BaselineProtocol()); h1 != nil && h1 != c && h1.Skipped == "" {
 			s.h1, s.h1m = h1, MedianRepetition(h1)
 		}
 		for _, r := range rules {
@@ -197,10 +197,10 @@ func isHTTP2(c *Cell) bool { return c.Protocol == "h2c" || c.Protocol == "h2" }
 
 // gap says how far behind h1 the cell is, for evidence.
 func gap(c *Cell) string {
-	if c.RatioToH1 == 0 || c.Protocol == "h1" {
+	if c.RatioToH1 == 0 || c.Protocol == c.Baseline {
 		return c.Protocol
 	}
-	return fmt.Sprintf("%s at %.2fx h1", c.Protocol, c.RatioToH1)
+	return fmt.Sprintf("%s at %.2fx %s", c.Protocol, c.RatioToH1, c.Baseline)
 }
 
 func slow(c *Cell) bool { return c.RatioToH1 > 0 && c.RatioToH1 < slowRatio }

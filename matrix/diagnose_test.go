@@ -18,7 +18,7 @@ func diagnosed(scenario, metric string, h1, other Repetition, protocol string, e
 	for i := range res.Cells {
 		summarise(&res.Cells[i])
 	}
-	ratios(res.Cells)
+	ratios(res.Cells, "h1")
 	if edit != nil {
 		edit(&res.Cells[1])
 	}

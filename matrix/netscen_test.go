@@ -167,7 +167,7 @@ func TestLowerIsBetterRatio(t *testing.T) {
 		return c
 	}
 	cells := []Cell{cell("h1", 0.2, 0.2, 0.2), cell("h3", 0.1, 0.1, 0.1)}
-	ratios(cells)
+	ratios(cells, "h1")
 	if h3 := cells[1]; h3.RatioToH1 != 2 || h3.VsH1 == nil || h3.VsH1.Verdict != VerdictSimilar && h3.VsH1.Ratio != 2 {
 		t.Fatalf("h3 at half h1's time: ratio %v, interval %+v", h3.RatioToH1, h3.VsH1)
 	}

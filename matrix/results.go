@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/httpvs/httpvs/stats"
@@ -51,6 +52,9 @@ type Settings struct {
 	// BudgetSeconds is the time since the run's start within which added
 	// rounds must fit; zero means only MaxRepeat bounds them.
 	BudgetSeconds float64 `json:"budget_seconds"`
+	// EstimatedSeconds is what the first Repeat rounds of every cell were
+	// expected to take before they started (EstimateRun).
+	EstimatedSeconds float64 `json:"estimated_seconds,omitempty"`
 	// ExtraRounds is how many rounds were added past Repeat, over all
 	// scenarios.
 	ExtraRounds int `json:"extra_rounds"`
@@ -85,6 +89,38 @@ type Settings struct {
 	// Net is the emulated link between the client and the server; nil
 	// for none.
 	Net *Net `json:"net,omitempty"`
+	// Baseline is the transport the others are compared with (BaselineOf
+	// Protocols); "" in results written before it was recorded: h1.
+	Baseline string `json:"baseline,omitempty"`
+}
+
+// BaselineProtocol is the transport the run's ratios compare with:
+// Baseline, or h1 for results that do not record one.
+func (s *Settings) BaselineProtocol() string {
+	if s.Baseline != "" {
+		return s.Baseline
+	}
+	return "h1"
+}
+
+// BaselineOf is the transport a run over protocols compares the others
+// with: h1 when it is among them; else h1-tls when every transport is over
+// TLS or QUIC (h1-tls, h2, h3: the web's real choice) and h1-tls is among
+// them; else the first listed.
+func BaselineOf(protocols []string) string {
+	if len(protocols) == 0 || slices.Contains(protocols, "h1") {
+		return "h1"
+	}
+	secure := true
+	for _, p := range protocols {
+		if p != "h1-tls" && p != "h2" && p != "h3" {
+			secure = false
+		}
+	}
+	if secure && slices.Contains(protocols, "h1-tls") {
+		return "h1-tls"
+	}
+	return protocols[0]
 }
 
 // Cell is one scenario over one transport: every repetition and their
@@ -113,11 +149,15 @@ type Cell struct {
 	// Spread is (Max-Min)/Median; Noisy says it is above NoisySpread.
 	Spread float64 `json:"spread"`
 	Noisy  bool    `json:"noisy"`
-	// RatioToH1 is Median over the h1 cell's Median in the same scenario
-	// (the h1 cell's over this one's for MetricSeconds): above 1 means
-	// faster than HTTP/1.1. Zero when there is no h1 cell.
+	// RatioToH1 is Median over the baseline cell's Median in the same
+	// scenario (the baseline's over this one's for MetricSeconds): above 1
+	// means faster than the baseline, HTTP/1.1 unless Baseline says
+	// otherwise. Zero when there is no baseline cell.
 	RatioToH1 float64 `json:"ratio_to_h1,omitempty"`
-	// VsH1 is the ratio to h1 with its 95% interval and verdict, from the
+	// Baseline is the transport RatioToH1 and VsH1 compare with
+	// (Settings.Baseline); "" when there is no baseline cell.
+	Baseline string `json:"baseline,omitempty"`
+	// VsH1 is the ratio to the baseline with its 95% interval and verdict, from the
 	// repetitions paired by round; nil for h1 and when no round paired.
 	VsH1 *Interval `json:"vs_h1,omitempty"`
 	// Errors sums the completed (not interrupted) repetitions' failed
@@ -128,6 +168,9 @@ type Cell struct {
 	// CPUUnit is what the per-unit CPU figures are per: "GB" (10^9 body
 	// bytes) or "1000 requests".
 	CPUUnit string `json:"cpu_unit"`
+	// Bound holds the cell against the emulated link's physics (Bounds);
+	// nil on loopback and for scenarios without a bound.
+	Bound *Bound `json:"bound,omitempty"`
 	// Findings explain the cell's gap to h1, each with its evidence and
 	// its fix (Diagnose).
 	Findings    []Finding    `json:"findings,omitempty"`
@@ -175,6 +218,12 @@ type Repetition struct {
 	// ObjectLatency is page-load's per-object latency, from the page's
 	// start to the object's last byte, in seconds; nil elsewhere.
 	ObjectLatency *stats.LatencySummary `json:"object_latency_seconds,omitempty"`
+	// FirstByteSeconds is a transfer's time from its start to the first
+	// body byte moved (handshakes and the request); 0 when none moved.
+	FirstByteSeconds float64 `json:"first_byte_seconds,omitempty"`
+	// Omit is the start of a transfer its Value leaves out across a link
+	// (handshakes, slow start), as iperf3's --omit; nil when none was.
+	Omit *Omitted `json:"omit,omitempty"`
 	// BulkBytes is head-of-line's download body bytes moved beside the
 	// small requests (not in Bytes); zero elsewhere.
 	BulkBytes int64 `json:"bulk_bytes,omitempty"`

@@ -48,10 +48,10 @@ type next struct {
 // and it has fewer than maxRounds repetitions. The round takes the cells
 // that could settle within maxRounds; when none can, every unsettled one
 // (its interval still narrows).
-func (sr *scenarioRun) wide(maxRounds int) (next, bool) {
+func (sr *scenarioRun) wide(maxRounds int, baseline string) (next, bool) {
 	base := -1
 	for i, c := range sr.cells {
-		if c.Protocol == "h1" && c.Skipped == "" {
+		if c.Protocol == baseline && c.Skipped == "" {
 			base = i
 		}
 	}
@@ -151,7 +151,7 @@ func (r *runner) moreRounds(ctx context.Context, runs []*scenarioRun) {
 			cost time.Duration
 		)
 		for _, sr := range runs {
-			n, any := sr.wide(r.opts.MaxRepeat)
+			n, any := sr.wide(r.opts.MaxRepeat, r.res.Settings.Baseline)
 			if !any || skip[sr] {
 				continue
 			}

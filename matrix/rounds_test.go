@@ -43,11 +43,11 @@ func TestWideCellsGetRounds(t *testing.T) {
 		[]float64{50, 100, 70}, // wide
 		[]float64{50, 50, 50},  // stable
 		[]float64{50, 0, 0})    // one pair: failed rounds
-	n, any := sr.wide(5)
+	n, any := sr.wide(5, "h1")
 	if !any || !n.which[0] || !n.which[1] || n.which[2] || n.which[3] || n.widest <= StableHalfWidth {
 		t.Fatalf("which %v, widest %v, any %v", n.which, n.widest, any)
 	}
-	if _, any := sr.wide(3); any {
+	if _, any := sr.wide(3, "h1"); any {
 		t.Fatal("a round past the bound")
 	}
 	if c := sr.cost(n.which); c != 2*time.Second/3 {
@@ -81,7 +81,7 @@ func TestEdgeVerdictsGetRounds(t *testing.T) {
 		[]float64{100, 100, 100, 100},
 		[]float64{90, 99, 92, 98},
 		[]float64{50, 50, 51, 50})
-	n, any := sr.wide(8)
+	n, any := sr.wide(8, "h1")
 	if !any || !n.which[0] || !n.which[1] || n.which[2] {
 		t.Fatalf("which %v, any %v: want h1 and h2c", n.which, any)
 	}
@@ -123,8 +123,8 @@ func TestRoundsGoWhereTheySettle(t *testing.T) {
 	far := roundsOf([]string{"h1", "h2c"}, // ±40%: not within 10 rounds
 		[]float64{100, 100, 100, 100, 100, 100, 100, 100},
 		[]float64{30, 70, 30, 70, 30, 70, 30, 70})
-	n, _ := near.wide(10)
-	f, _ := far.wide(10)
+	n, _ := near.wide(10, "h1")
+	f, _ := far.wide(10, "h1")
 	if n.need != 1 || f.need != 0 || !f.which[1] {
 		t.Fatalf("near needs %d, far %d (which %v): want 1 and 0 with h2c", n.need, f.need, f.which)
 	}

@@ -61,7 +61,7 @@ func cpuPerByte(s *subject) *Finding {
 	var hungry []string
 	parts := []string{}
 	cr := m.ClientCPUPerUnit / h1m.ClientCPUPerUnit
-	parts = append(parts, fmt.Sprintf("%.2fx h1's on the client (%.3f vs %.3f s, %.2f cores)", cr, m.ClientCPUPerUnit, h1m.ClientCPUPerUnit, m.ClientCores))
+	parts = append(parts, fmt.Sprintf("%.2fx %s's on the client (%.3f vs %.3f s, %.2f cores)", cr, s.h1.Protocol, m.ClientCPUPerUnit, h1m.ClientCPUPerUnit, m.ClientCores))
 	if cr >= cpuHungry && m.ClientCores >= busyCores {
 		hungry = append(hungry, "client")
 	}

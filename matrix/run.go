@@ -117,6 +117,17 @@ type Options struct {
 	// without one. head-of-line lets its download run for a few round
 	// trips before it measures.
 	RTT time.Duration
+	// Link is the emulated link the run crosses, as calibrated (its RTT
+	// is RTT); nil on loopback. Across it rounds are sized by the link
+	// (linkplan.go: a zero Duration or Warmup is LinkWindowRTTs or
+	// LinkWarmupRTTs round trips, transfers are sized from its goodput and
+	// their first part omitted) and every cell is held against the link's
+	// bound (bounds.go). The results carry it as Settings.Net.
+	Link *Net
+	// Omit is how much of each transfer's start its rate leaves out, as
+	// iperf3's --omit: zero means, across a link, its handshakes and slow
+	// start (none on loopback); negative means none.
+	Omit time.Duration
 	// Progress, if set, is called before each measurement.
 	Progress func(Progress)
 	// Profile, if set, is called before the first repetition of each cell
@@ -138,6 +149,7 @@ type Progress struct {
 }
 
 func (o *Options) fill() error {
+	o.fillLink()
 	if o.Repeat == 0 {
 		o.Repeat = DefaultRepeat
 	}
@@ -171,6 +183,8 @@ func (o Options) Validate() error {
 		return transport.Fieldf("Duration", o.Duration, "10ms to 1h per repetition")
 	case o.Warmup < 0:
 		return transport.Fieldf("Warmup", o.Warmup, "zero or more")
+	case o.Omit > time.Hour:
+		return transport.Fieldf("Omit", o.Omit, "up to 1h, 0 for the link's own, or negative for none")
 	case o.Size < 0:
 		return transport.Fieldf("Size", o.Size, "zero (sized by a probe) or more")
 	case o.Timeout < 0:
@@ -206,6 +220,9 @@ func Run(ctx context.Context, opts Options) (*Results, error) {
 	for _, sc := range scenarios {
 		r.total += len(r.columns(sc)) * opts.repeat(sc)
 	}
+	if est, err := EstimateRun(opts); err == nil {
+		r.res.Settings.EstimatedSeconds = est.Time.Seconds()
+	}
 	stopStats, err := r.openStats()
 	if err != nil {
 		return nil, err
@@ -226,8 +243,9 @@ func Run(ctx context.Context, opts Options) (*Results, error) {
 	for _, sr := range runs {
 		r.res.Cells = append(r.res.Cells, sr.finish()...)
 	}
-	ratios(r.res.Cells)
+	ratios(r.res.Cells, r.res.Settings.BaselineProtocol())
 	Diagnose(r.res)
+	Bounds(r.res)
 	r.res.Finished = time.Now().UTC()
 	if err := ctx.Err(); err != nil {
 		r.res.Partial = true
@@ -251,10 +269,12 @@ func (o Options) settings() Settings {
 		Target:          o.Target.Plain,
 		TLSTarget:       o.Target.TLS,
 		HeaderNames:     transport.HeaderNames(o.Header),
+		Net:             o.Link,
 	}
 	for _, p := range o.Protocols {
 		s.Protocols = append(s.Protocols, p.String())
 	}
+	s.Baseline = BaselineOf(s.Protocols)
 	for _, sc := range o.Scenarios {
 		s.Scenarios = append(s.Scenarios, sc.Name)
 	}

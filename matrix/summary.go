@@ -86,21 +86,23 @@ func median(sorted []float64) float64 {
 	return (sorted[n/2-1] + sorted[n/2]) / 2
 }
 
-// ratios sets each cell's RatioToH1 against the h1 cell of its scenario.
-func ratios(cells []Cell) {
+// ratios sets each cell's RatioToH1 against the baseline cell of its
+// scenario (the transport named baseline, Settings.BaselineProtocol).
+func ratios(cells []Cell, baseline string) {
 	base := map[string]*Cell{}
 	for i, c := range cells {
-		if c.Protocol == "h1" && c.Skipped == "" {
+		if c.Protocol == baseline && c.Skipped == "" {
 			base[c.Scenario] = &cells[i]
 		}
 	}
 	for i := range cells {
 		c := &cells[i]
-		c.RatioToH1, c.VsH1 = 0, nil
+		c.RatioToH1, c.VsH1, c.Baseline = 0, nil, ""
 		b := base[c.Scenario]
 		if b == nil || b.Median <= 0 || c.Skipped != "" || len(c.Repetitions) == 0 {
 			continue
 		}
+		c.Baseline = baseline
 		c.RatioToH1 = c.Median / b.Median
 		if LowerIsBetter(c.Metric) {
 			c.RatioToH1 = 0
@@ -108,7 +110,7 @@ func ratios(cells []Cell) {
 				c.RatioToH1 = b.Median / c.Median
 			}
 		}
-		if c.Protocol != "h1" {
+		if c.Protocol != baseline {
 			if iv := ratioInterval(c, b); iv.Pairs > 0 {
 				c.VsH1 = &iv
 			}
@@ -123,6 +125,7 @@ func Summarise(res *Results) {
 	for i := range res.Cells {
 		summarise(&res.Cells[i])
 	}
-	ratios(res.Cells)
+	ratios(res.Cells, res.Settings.BaselineProtocol())
 	Diagnose(res)
+	Bounds(res)
 }

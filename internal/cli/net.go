@@ -12,6 +12,7 @@ import (
 	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/transport"
+	"github.com/httpvs/httpvs/units"
 )
 
 // netFlagUsage is --net's help; sweep tells whether the command takes
@@ -195,4 +196,19 @@ func (n *netRun) result() *matrix.Net {
 	defer n.mu.Unlock()
 	n.desc.SetCounters(n.up, n.down)
 	return n.desc
+}
+
+// costLine says, before the cells start, what the run will measure and
+// how long it is expected to take, and the budget added rounds fit in.
+func costLine(opts matrix.Options, est matrix.Estimate, nr *netRun, budget time.Duration) string {
+	where := "on loopback"
+	if nr != nil {
+		c := nr.desc.Calibration
+		where = fmt.Sprintf("across %s (%.1f ms, %s down)", nr.text, c.UDPRTTSeconds*1e3, units.BitsPerSecond(c.DownGoodputBitsPerSecond))
+	}
+	line := fmt.Sprintf("httpvs run: %d cells %s, %d round(s) each: about %s", est.Cells, where, est.Rounds, est.Time.Round(time.Second))
+	if est.MaxRounds > est.Rounds && budget > 0 {
+		line += fmt.Sprintf("; noisy cells get up to %d rounds while the run is within %s of its start (--budget)", est.MaxRounds, budget.Round(time.Second))
+	}
+	return line
 }

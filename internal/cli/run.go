@@ -23,11 +23,13 @@ const (
 	// defaultMaxRepeat and defaultBudget let a default run add rounds to
 	// its widest cells and still end within a minute.
 	defaultMaxRepeat = 16
-	// netRepeat and netDuration are the defaults across an emulated link:
-	// a round there costs round trips, not CPU, and varies less.
-	netRepeat     = 3
-	netDuration   = 300 * time.Millisecond
-	defaultBudget = 58 * time.Second
+	// netRepeat is the rounds every cell gets across an emulated link,
+	// where a round costs dozens of round trips; noisy cells (losses) get
+	// more, up to --max-repeat, within netBudgetShare of the first
+	// rounds' estimated time on top of them unless --budget says otherwise.
+	netRepeat      = 3
+	netBudgetShare = 0.5
+	defaultBudget  = 58 * time.Second
 )
 
 // runFlags are httpvs run's flags.
@@ -35,6 +37,8 @@ type runFlags struct {
 	protocols, scenarios string
 	size                 units.Bytes
 	duration, warmup     time.Duration
+	omit                 time.Duration
+	budgetGiven          bool
 	timeout              time.Duration
 	repeat, maxRepeat    int
 	budget               time.Duration
@@ -64,13 +68,14 @@ func (f *runFlags) register(fs *flagSet) {
 	fs.StringVar(&f.protocols, "protocols", "all", "comma-separated transports (h1, h2c, h1-tls, h2, h3) or all")
 	fs.StringVar(&f.scenarios, "scenarios", "all", "comma-separated scenarios ("+matrix.ScenarioNames()+") or all (the default matrix; with --net: all but download-parallel-100, and net)")
 	fs.Var(&f.size, "size", "fixed total body `size` of transfer cells, split across their streams (default: sized per transport to take --duration)")
-	fs.DurationVar(&f.duration, "duration", matrix.DefaultDuration, "measured time of each load repetition, and the time transfers are sized to take (200ms with --net)")
-	fs.DurationVar(&f.warmup, "warmup", 0, "unmeasured time before each load repetition (default --duration/4)")
+	fs.DurationVar(&f.duration, "duration", matrix.DefaultDuration, fmt.Sprintf("measured time of each load repetition, and the time transfers are sized to take (with --net: %d round trips of the link, at least 100ms)", matrix.LinkWindowRTTs))
+	fs.DurationVar(&f.warmup, "warmup", 0, fmt.Sprintf("unmeasured time before each load repetition (default --duration/4; with --net at least %d round trips)", matrix.LinkWarmupRTTs))
+	fs.DurationVar(&f.omit, "omit", 0, "leave each transfer's first `time` out of its rate, as iperf3 --omit (default: none on loopback; with --net the link's handshakes and slow start, from its calibrated round trip and goodput; a negative time: none)")
 	fs.DurationVar(&f.timeout, "rep-timeout", matrix.DefaultTimeout, "bound on each repetition of a cell")
 	fs.renamed("timeout", "--timeout bounds one request in get, put and load; run's bound on each repetition is --rep-timeout")
 	fs.IntVar(&f.repeat, "repeat", matrix.DefaultRepeat, "rounds every cell gets: the report shows their median and min..max (3 with --net)")
-	fs.IntVar(&f.maxRepeat, "max-repeat", defaultMaxRepeat, "most rounds a cell gets: rounds are added while a cell's interval to h1 is wider than ±10% (default: --repeat when that is given, with --quick and with --net)")
-	fs.DurationVar(&f.budget, "budget", defaultBudget, "added rounds start only if they end within this `time` of the run's start; 0: --max-repeat alone bounds them")
+	fs.IntVar(&f.maxRepeat, "max-repeat", defaultMaxRepeat, "most rounds a cell gets: rounds are added while a cell's interval to the baseline is wider than ±10% (default: --repeat when that is given, and with --quick)")
+	fs.DurationVar(&f.budget, "budget", defaultBudget, "added rounds start only if they end within this `time` of the run's start (with --net: the first rounds' estimated time and half as much again, printed before they start); 0: --max-repeat alone bounds them")
 	fs.BoolVar(&f.quick, "quick", false, "one 100ms repetition per cell (under 20 s in all, for CI); explicit --repeat and --duration still apply")
 	fs.field("Engine", "engine")
 	fs.StringVar(&f.engine, "engine", load.Std.String(), "load engine for request scenarios: std (net/http and quic-go's http3, what your code uses) or fast (httpvs's lean h1/h2/h3 client)")
@@ -163,7 +168,7 @@ func (f *runFlags) measure(ctx context.Context, e *env, fs *flagSet, opts matrix
 		if err := nr.calibrate(ctx); err != nil {
 			return nil, err
 		}
-		opts.RTT = nr.rtt()
+		opts.RTT, opts.Link = nr.rtt(), nr.desc
 	}
 	var udpNote string
 	for _, p := range opts.Protocols {
@@ -188,10 +193,21 @@ func (f *runFlags) measure(ctx context.Context, e *env, fs *flagSet, opts matrix
 		prog = &progressLine{w: e.stderr}
 		opts.Progress = prog.update
 	}
-	if f.budget > 0 {
+	est, err := matrix.EstimateRun(opts)
+	if err != nil {
+		return nil, usagef("%v", fs.usage(err))
+	}
+	budget := f.budget
+	if nr != nil && !f.budgetGiven {
+		budget = time.Since(began) + time.Duration((1+netBudgetShare)*float64(est.Time))
+	}
+	if nr != nil || f.budgetGiven {
+		fmt.Fprintln(e.stderr, costLine(opts, est, nr, budget))
+	}
+	if budget > 0 {
 		// The budget counts from the command's start: the child server
 		// and the link came out of it.
-		opts.Budget = max(f.budget-time.Since(began), time.Nanosecond)
+		opts.Budget = max(budget-time.Since(began), time.Nanosecond)
 	}
 	res, err := matrix.Run(ctx, opts)
 	prog.clear()
@@ -353,6 +369,7 @@ func (f *runFlags) options(fs *flagSet, set map[string]bool) (matrix.Options, er
 		MaxRepeat: f.maxRepeat,
 		Duration:  f.duration,
 		Warmup:    f.warmup,
+		Omit:      f.omit,
 		Size:      f.size,
 		Client:    f.client,
 		Engine:    engine.WithHoldP(true), // the server is a child process or --target
@@ -366,15 +383,16 @@ func (f *runFlags) options(fs *flagSet, set map[string]bool) (matrix.Options, er
 // rounds settles --repeat, --max-repeat, --duration and --warmup under
 // --quick, and checks them.
 func (f *runFlags) rounds(set map[string]bool) error {
-	if !set["max-repeat"] && (f.quick || f.net != "" || set["repeat"]) {
+	if !set["max-repeat"] && (f.quick || set["repeat"]) {
 		f.maxRepeat = 0 // fixed rounds: the --repeat asked for
 	}
+	f.budgetGiven = set["budget"]
 	if f.net != "" && !f.quick {
 		if !set["repeat"] {
 			f.repeat = netRepeat
 		}
 		if !set["duration"] {
-			f.duration = netDuration
+			f.duration = 0 // the link's round trip sizes it (matrix.LinkWindowRTTs)
 		}
 	}
 	if f.quick {
@@ -395,7 +413,7 @@ func (f *runFlags) rounds(set map[string]bool) error {
 		return usagef("--max-repeat %d: want --repeat (%d) to 100", f.maxRepeat, f.repeat)
 	case f.budget < 0:
 		return usagef("--budget %v: want zero (no bound) or more", f.budget)
-	case f.duration < 10*time.Millisecond || f.duration > time.Hour:
+	case f.duration != 0 && (f.duration < 10*time.Millisecond || f.duration > time.Hour):
 		return usagef("--duration %v: want 10ms to 1h", f.duration)
 	}
 	return nil

@@ -1,0 +1,279 @@
+package matrix
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/httpvs/httpvs/units"
+)
+
+// Bound is a cell's figure held against the emulated link's physics: the
+// best the link allows for the scenario (its goodput for a transfer,
+// requests in flight per round trip for requests, the round trips a cold
+// request's handshakes need), where the cell's median lies against it,
+// and whether the distance is explained.
+type Bound struct {
+	// Value is the bound in the cell's metric: bytes per second, requests
+	// per second, or seconds (a lower bound for times).
+	Value float64 `json:"value"`
+	// Basis says what sets it, e.g. "the link's calibrated goodput down"
+	// or "3 round trips (TCP, TLS 1.3, request) of 50.4 ms".
+	Basis string `json:"basis"`
+	// Share is the cell's median over Value: 0.97 is a transfer at 97% of
+	// the link; for times, 1.05 is 5% over the round trips' bound. Low and
+	// High bound it (95%, from the repetitions; equal with one).
+	Share float64 `json:"share"`
+	Low   float64 `json:"low"`
+	High  float64 `json:"high"`
+	// Departs says the cell lies further from the bound than its interval
+	// and the tolerance of its kind allow (boundTolerance); Faster says it
+	// beat the bound, which no transport can: a measurement defect.
+	Departs bool `json:"departs,omitempty"`
+	Faster  bool `json:"faster,omitempty"`
+	// Explained names what accounts for a departure: a diagnosis rule
+	// (window-limited, generator-bound, ...), "cpu-bound", "losses",
+	// "head-of-line" or "emulator-behind", with its evidence after ": ".
+	Explained string `json:"explained,omitempty"`
+	// Unexplained says the cell departs and nothing explains it: its
+	// figure is an artefact of the measurement (rounds too short for the
+	// link, say) until shown otherwise, and its verdict is not to be acted on.
+	Unexplained bool `json:"unexplained,omitempty"`
+}
+
+// Tolerances of the bounds: how far a cell may lie from its bound before
+// it departs. Below the bound, a transfer may lose what TCP's and QUIC's
+// headers and ACK clocking cost against the calibration's one TCP stream
+// (20%: the range 80-105% of goodput is the link's); a closed loop of
+// small requests counts 1/LinkWindowRTTs less than it ran (10%); a time
+// may exceed its round trips by the server's and the handshakes' CPU
+// (10% and timeSlack). Above the bound nothing may go further than the
+// calibration's own error (5%).
+const (
+	transferBelow = 0.80
+	requestsBelow = 0.90
+	timeOver      = 1.10
+	pageOver      = 1.25 // page-load's bound is a model of slow start, not exact
+	beyondBound   = 1.05
+	timeSlack     = 0.010 // seconds
+)
+
+// Bounds holds every measured cell of res against its emulated link, when
+// the run crossed one (Settings.Net): Cell.Bound, nil elsewhere.
+func Bounds(res *Results) {
+	n := res.Settings.Net
+	for i := range res.Cells {
+		c := &res.Cells[i]
+		c.Bound = nil
+		if n == nil || c.Skipped != "" || c.Median <= 0 || c.Knobs != "" {
+			continue
+		}
+		sc, ok := ScenarioByName(c.Scenario)
+		if !ok {
+			continue
+		}
+		b := boundOf(c, sc, n)
+		if b == nil {
+			continue
+		}
+		b.place(c)
+		if b.Departs {
+			b.Explained = explainDeparture(c, sc, n, b)
+			b.Unexplained = b.Explained == ""
+		}
+		c.Bound = b
+	}
+}
+
+// linkRTT is the link's calibrated round trip, seconds.
+func linkRTT(n *Net) float64 {
+	if n.Calibration.UDPRTTSeconds > 0 {
+		return n.Calibration.UDPRTTSeconds
+	}
+	return n.Calibration.TCPConnectSeconds
+}
+
+// boundOf is the bound of c's scenario on link n; nil for a scenario
+// without one (request bodies or headers the link's rate would share with
+// the round trips in ways this model does not follow, gRPC's native column).
+func boundOf(c *Cell, sc Scenario, n *Net) *Bound {
+	rtt := linkRTT(n)
+	if rtt <= 0 {
+		return nil
+	}
+	switch {
+	case sc.Transfer():
+		rate := linkGoodput(n, sc.upload)
+		if rate <= 0 {
+			return nil
+		}
+		dir := "down"
+		if sc.upload {
+			dir = "up"
+		}
+		return &Bound{Value: rate, Basis: fmt.Sprintf("the link's calibrated goodput %s (%s)", dir, units.BitsPerSecond(rate*8))}
+	case sc.kind == kindColdStart:
+		k, why := coldRTTs(c.Protocol, sc.resume)
+		if k == 0 {
+			return nil
+		}
+		return &Bound{Value: float64(k) * rtt, Basis: fmt.Sprintf("%d round trips (%s) of %.1f ms", k, why, rtt*1e3)}
+	case sc.kind == kindPageLoad:
+		return pageBound(c.Protocol, n)
+	case sc.kind == kindHeadOfLine:
+		return &Bound{Value: rtt, Basis: fmt.Sprintf("one round trip of %.1f ms: no request returns sooner", rtt*1e3)}
+	case sc.kind == kindEngine && sc.body == 0 && sc.headers.Count == 0 && c.Protocol != NativeColumn:
+		streams := float64(sc.streams)
+		if m := MedianRepetition(c); m.Lowered != "" && m.Streams > 0 {
+			streams = float64(m.Streams) // the server allowed fewer
+		}
+		return &Bound{Value: streams / rtt, Basis: fmt.Sprintf("%.0f in flight per %.1f ms round trip", streams, rtt*1e3)}
+	}
+	return nil
+}
+
+// coldRTTs is how many round trips a cold request over protocol needs to
+// its response: TCP's handshake and the request (2), TLS 1.3 adds one (3),
+// QUIC's handshake carries TLS (2), and QUIC's 0-RTT sends the request
+// with the resumed handshake (1). TLS 1.3 resumption over TCP saves no
+// round trip (Go sends no early data). 0 for a column it does not know.
+func coldRTTs(protocol string, resumed bool) (int, string) {
+	switch protocol {
+	case "h1", "h2c":
+		return 2, "TCP, request"
+	case "h1-tls", "h2":
+		if resumed {
+			return 3, "TCP, resumed TLS 1.3, request"
+		}
+		return 3, "TCP, TLS 1.3, request"
+	case "h3":
+		if resumed {
+			return 1, "QUIC 0-RTT with the request"
+		}
+		return 2, "QUIC with TLS 1.3, request"
+	}
+	return 0, ""
+}
+
+// place sets b's share of c's median and its interval from the
+// repetitions, and whether it departs.
+func (b *Bound) place(c *Cell) {
+	var logs []float64
+	for _, r := range c.Repetitions {
+		if !r.Interrupted && r.Value > 0 {
+			logs = append(logs, math.Log(r.Value/b.Value))
+		}
+	}
+	b.Share = c.Median / b.Value
+	b.Low, b.High = b.Share, b.Share
+	if len(logs) >= 2 {
+		mean, sd := meanSD(logs)
+		half := tQuantile975(len(logs)-1) * sd / math.Sqrt(float64(len(logs)))
+		b.Low, b.High = math.Exp(mean-half), math.Exp(mean+half)
+		b.Low, b.High = math.Min(b.Low, b.Share), math.Max(b.High, b.Share)
+	}
+	sc, _ := ScenarioByName(c.Scenario)
+	if LowerIsBetter(c.Metric) {
+		over := timeOver
+		if sc.kind == kindPageLoad {
+			over = pageOver
+		}
+		b.Faster = b.High < 1/beyondBound
+		slack := timeSlack / b.Value
+		b.Departs = b.Faster || b.Low > over+slack
+		return
+	}
+	below := requestsBelow
+	if sc.Transfer() {
+		below = transferBelow
+	}
+	b.Faster = b.Low > beyondBound
+	b.Departs = b.Faster || b.High < below
+}
+
+// meanSD is the mean and sample standard deviation of xs (two or more).
+func meanSD(xs []float64) (mean, sd float64) {
+	for _, x := range xs {
+		mean += x
+	}
+	mean /= float64(len(xs))
+	var ss float64
+	for _, x := range xs {
+		ss += (x - mean) * (x - mean)
+	}
+	return mean, math.Sqrt(ss / float64(len(xs)-1))
+}
+
+// explainingRules are the diagnosis rules whose finding accounts for a
+// cell below its link's bound.
+var explainingRules = []string{"errors", "concurrency-lowered", "generator-bound", "window-limited", "emulator-bound", "h2-flow-blocked", "quic-flow-blocked", "quic-losses"}
+
+// explainDeparture says what accounts for c's departure from its bound b,
+// or "" when nothing does. A figure beyond the bound is never explained.
+func explainDeparture(c *Cell, sc Scenario, n *Net, b *Bound) string {
+	if b.Faster {
+		return ""
+	}
+	if sc.kind == kindHeadOfLine {
+		return fmt.Sprintf("head-of-line: the small requests queue behind the bulk download (%s)", holQueue(c, n))
+	}
+	for _, name := range explainingRules {
+		for _, f := range c.Findings {
+			if f.Rule == name {
+				return f.Rule + ": " + f.Evidence
+			}
+		}
+	}
+	m := MedianRepetition(c)
+	if m.Bottleneck != BottleneckNone {
+		return fmt.Sprintf("cpu-bound: the %s's CPU was saturated (client %.2f cores)", m.Bottleneck, m.ClientCores)
+	}
+	if loss := max(n.Up.Loss, n.Down.Loss); loss > 0 {
+		return lossExplanation(c, n, loss)
+	}
+	if l := CellLink(c); l != nil && behind(l) {
+		return fmt.Sprintf("emulator-behind: %d packets left the emulator late (max %.1f ms)", l.Up.Late+l.Down.Late, 1e3*max(l.Up.MaxLateSeconds, l.Down.MaxLateSeconds))
+	}
+	return ""
+}
+
+// lossExplanation explains a cell below its bound on a lossy link: a
+// loss-based congestion control cannot hold the calibration's rate there
+// (TCP's Mathis bound, MSS / (RTT * sqrt(p)) * 1.22).
+func lossExplanation(c *Cell, n *Net, loss float64) string {
+	rtt := linkRTT(n)
+	mathis := 1448 / (rtt * math.Sqrt(loss)) * 1.22
+	who := "its congestion control"
+	if c.Protocol == "h3" {
+		who = "quic-go's congestion control"
+	}
+	return fmt.Sprintf("losses: the link drops %.1f%% of packets; %s backs off on loss (a loss-based sender's bound at this round trip is %s, the Mathis formula), where the calibration's TCP held %s",
+		100*loss, who, units.BitsPerSecond(mathis*8), units.BitsPerSecond(linkGoodput(n, false)*8))
+}
+
+// holQueue describes what head-of-line's small requests waited behind.
+func holQueue(c *Cell, n *Net) string {
+	m := MedianRepetition(c)
+	if m.Seconds <= 0 || m.BulkBytes <= 0 {
+		return "no bulk bytes recorded"
+	}
+	rate := float64(m.BulkBytes) / m.Seconds
+	return fmt.Sprintf("bulk at %s, %.0f%% of the link", units.BitsPerSecond(rate*8), 100*rate/linkGoodput(n, false))
+}
+
+// behind says the emulator fell behind over a cell: more than 1% of its
+// packets left late.
+func behind(l *RepetitionLink) bool {
+	p := l.Up.Packets + l.Down.Packets
+	return p > 0 && float64(l.Up.Late+l.Down.Late) > 0.01*float64(p)
+}
+
+// String is the bound in a few words: "97% of the link's goodput" or
+// "1.04x of 3 round trips".
+func (b *Bound) String() string {
+	basis, _, _ := strings.Cut(b.Basis, " (")
+	if strings.HasSuffix(b.Basis, "no request returns sooner") || strings.Contains(basis, "round trips") {
+		return fmt.Sprintf("%.2fx of %s", b.Share, basis)
+	}
+	return fmt.Sprintf("%.0f%% of %s", 100*b.Share, basis)
+}

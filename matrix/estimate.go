@@ -1,0 +1,83 @@
+package matrix
+
+import (
+	"time"
+
+	"github.com/httpvs/httpvs/transport"
+)
+
+// Estimate is what a run will cost, worked out before it starts from its
+// options and, across a link, the link's round trip and goodput.
+type Estimate struct {
+	Cells  int // cells to measure: scenarios (variants included) times their columns
+	Rounds int // rounds every cell gets (Options.Repeat)
+	// MaxRounds is the most a noisy cell may get (Options.MaxRepeat).
+	MaxRounds int
+	// Time is the expected time of every cell's first Rounds rounds, their
+	// checks included; added rounds come on top, within Options.Budget.
+	Time time.Duration
+}
+
+// EstimateRun works out what Run(ctx, opts) will cost, assuming every
+// transport moves at the link's goodput (a transport slower than the link
+// takes longer: its transfers are sized by the link). Its error is for
+// options Run would refuse.
+func EstimateRun(opts Options) (Estimate, error) {
+	if err := opts.fill(); err != nil {
+		return Estimate{}, err
+	}
+	scenarios, err := opts.expand()
+	if err != nil {
+		return Estimate{}, err
+	}
+	e := Estimate{Rounds: opts.Repeat, MaxRounds: opts.MaxRepeat}
+	r := &runner{opts: opts}
+	for _, sc := range scenarios {
+		for _, col := range r.columns(sc) {
+			e.Cells++
+			e.Time += opts.checkCost(sc, col.proto) + time.Duration(opts.repeat(sc))*opts.roundCost(sc, col.proto)
+		}
+	}
+	return e, nil
+}
+
+// coldCost is a cold request's expected time over p: its round trips
+// across the link (coldRTTs), or a few milliseconds on loopback.
+func (o *Options) coldCost(p transport.Protocol, resumed bool) time.Duration {
+	k, _ := coldRTTs(p.String(), resumed)
+	return time.Duration(max(k, 1))*o.RTT + 5*time.Millisecond
+}
+
+// checkCost is the expected time of a cell's check before its rounds
+// (runner.prepare): one request or one small transfer per stream, and on
+// loopback a transfer's sizing probe.
+func (o *Options) checkCost(sc Scenario, p transport.Protocol) time.Duration {
+	d := o.coldCost(p, false) + o.RTT
+	if sc.Transfer() && o.Size == 0 && o.linkSize(sc) == 0 {
+		d += max(min(o.Duration/2, maxProbe), minProbe)
+	}
+	return d
+}
+
+// roundCost is the expected time of one round of sc over p.
+func (o *Options) roundCost(sc Scenario, p transport.Protocol) time.Duration {
+	cold := o.coldCost(p, sc.resume)
+	switch {
+	case sc.kind == kindColdStart:
+		return o.Duration + cold
+	case sc.kind == kindPageLoad:
+		page := cold
+		if o.Link != nil {
+			if b := pageBound(p.String(), o.Link); b != nil {
+				page = time.Duration(b.Value * float64(time.Second))
+			}
+		}
+		return max(o.Duration, pageMinUnits*page) + page
+	case sc.kind == kindHeadOfLine:
+		return cold + max(o.Warmup, holWarmRTTs*o.RTT) + o.Duration + o.RTT
+	case sc.Transfer():
+		return cold + o.omit(sc.upload) + o.Duration + o.RTT
+	}
+	r := &runner{opts: *o}
+	return cold + o.Warmup + r.firstTry(sc) + o.RTT
+}

@@ -1,0 +1,132 @@
+package matrix
+
+import (
+	"github.com/httpvs/httpvs/transfer"
+	"math"
+	"time"
+
+	"github.com/httpvs/httpvs/units"
+)
+
+// Across an emulated link (Options.Link) rounds are sized by the link's
+// round trip and goodput rather than by the wall clock: a round of a few
+// round trips measures handshakes and slow start, not the transport.
+const (
+	// LinkWindowRTTs is the fewest round trips a measured window lasts
+	// across a link: a request scenario's window, and the steady part of
+	// a transfer. A closed loop counts the requests that start and end
+	// inside its window, so a window of n round trips reads about 1/n
+	// below the rate: 4% at 24.
+	LinkWindowRTTs = 24
+	// LinkWarmupRTTs is the fewest round trips a request scenario warms
+	// up for across a link before its window: its connections' handshakes
+	// (three round trips for TCP and TLS 1.3) and their windows' growth.
+	LinkWarmupRTTs = 8
+	// handshakeRTTs are the round trips before a transfer's first body
+	// byte over TCP, TLS 1.3 and one request, the most any transport needs.
+	handshakeRTTs = 3
+	// omitMarginRTTs are added past slow start's estimated end: its exit
+	// (HyStart, or the queue's first losses) and the window settling.
+	omitMarginRTTs = 2
+	// initialWindowBytes is Linux's and quic-go's initial congestion
+	// window: 10 segments of 1448 bytes.
+	initialWindowBytes = 10 * 1448
+)
+
+// onLink says the run crosses an emulated link whose round trip is known.
+func (o *Options) onLink() bool { return o.Link != nil && o.RTT > 0 }
+
+// linkGoodput is what the link carries one way, bytes per second: the
+// calibrated TCP goodput, or the configured rate where calibration found
+// none; 0 when neither is known.
+func linkGoodput(n *Net, upload bool) float64 {
+	if n == nil {
+		return 0
+	}
+	rate, goodput := linkDirection(n, upload)
+	if goodput > 0 {
+		return goodput / 8
+	}
+	return rate / 8
+}
+
+// slowStartRTTs is how many round trips slow start takes to grow a window
+// from initialWindowBytes to the bandwidth-delay product of rate (bytes
+// per second) at rtt: one per doubling.
+func slowStartRTTs(rate float64, rtt time.Duration) int {
+	bdp := rate * rtt.Seconds()
+	return int(math.Ceil(math.Log2(max(1, bdp/initialWindowBytes))))
+}
+
+// omit is how much of a transfer across the link its rate leaves out
+// (transfer.Plan.Omit): Options.Omit when set, none when negative, else
+// the handshakes, slow start and its exit. Zero on loopback.
+func (o *Options) omit(upload bool) time.Duration {
+	switch {
+	case o.Omit < 0:
+		return 0
+	case o.Omit > 0:
+		return o.Omit
+	case !o.onLink():
+		return 0
+	}
+	rtts := handshakeRTTs + slowStartRTTs(linkGoodput(o.Link, upload), o.RTT) + omitMarginRTTs
+	return time.Duration(rtts) * o.RTT
+}
+
+// linkSize is a transfer's total body size across the link: what the
+// link carries in its omitted part and its measured window (Duration),
+// at least minPerStream per stream. 0 when the goodput is unknown (the
+// probe sizes it then).
+func (o *Options) linkSize(sc Scenario) units.Bytes {
+	rate := linkGoodput(o.Link, sc.upload)
+	if rate <= 0 {
+		return 0
+	}
+	d := o.omit(sc.upload) + o.Duration
+	size := units.Bytes(rate*d.Seconds()) / units.MiB * units.MiB
+	return max(size, units.Bytes(sc.streams)*minPerStream)
+}
+
+// fillLink gives Duration and Warmup, when zero, their defaults across the
+// link: a window of LinkWindowRTTs round trips and a warm-up of
+// LinkWarmupRTTs, or the loopback defaults when those are longer.
+func (o *Options) fillLink() {
+	if !o.onLink() {
+		return
+	}
+	if o.Duration == 0 {
+		o.Duration = max(DefaultDuration, LinkWindowRTTs*o.RTT)
+	}
+	if o.Warmup == 0 {
+		o.Warmup = max(o.Duration/4, LinkWarmupRTTs*o.RTT)
+	}
+}
+
+// steadyRate makes a transfer repetition's Value its steady rate when the
+// transfer omitted its start (transfer.Result.SteadyBytes), and records
+// the omitted part and the time to the first byte apart.
+func steadyRate(m *Repetition, res transfer.Result) {
+	m.FirstByteSeconds = res.FirstByteSeconds
+	if res.OmitSeconds <= 0 {
+		return
+	}
+	m.Omit = &Omitted{Seconds: res.OmitSeconds, Bytes: res.OmittedBytes, Note: res.SteadyNote}
+	if res.SteadySeconds > 0 && res.SteadyBytes > 0 {
+		m.Value = float64(res.SteadyBytes) / res.SteadySeconds
+		m.Omit.SteadySeconds = res.SteadySeconds
+	}
+}
+
+// Omitted is the start of a transfer left out of its rate across a link
+// (Options.Omit): handshakes and slow start.
+type Omitted struct {
+	Seconds float64 `json:"seconds"` // how long: the run's first Seconds
+	Bytes   int64   `json:"bytes"`   // body bytes moved in it
+	// SteadySeconds is the time the rate (Repetition.Value) is over: from
+	// the end of the omitted part to the last body byte; 0 when Note says
+	// why the steady rate was not measured (Value is then the whole
+	// transfer's).
+	SteadySeconds float64 `json:"steady_seconds,omitempty"`
+	Note          string  `json:"note,omitempty"`
+}

@@ -1,0 +1,91 @@
+package matrix
+
+import (
+	"fmt"
+	"math"
+)
+
+// Initial congestion windows, bytes: Linux's 10 segments of 1448 bytes
+// for TCP, quic-go's 32 datagrams of 1252 bytes for QUIC.
+const (
+	tcpInitialWindow  = initialWindowBytes
+	quicInitialWindow = 32 * 1252
+)
+
+// pageBound is page-load's bound on link n over protocol: the page's
+// critical path with every window in slow start from its initial size and
+// every object's bytes at the link's goodput, as a lower bound on the load
+// time. The document comes first on a cold connection (coldRTTs, then its
+// flights); the other objects follow at once: over h2c, h2 and h3 on that
+// connection, their bytes in flights that double each round trip; over h1
+// and h1-tls on up to pageConns connections (the first one warm, the
+// others after their own handshakes), one object at a time each, every
+// object taking its own flights. The page never loads faster than its
+// bytes cross the link after the document's request.
+func pageBound(protocol string, n *Net) *Bound {
+	rtt := linkRTT(n)
+	rate := linkGoodput(n, false)
+	k, _ := coldRTTs(protocol, false)
+	if k == 0 || rate <= 0 {
+		return nil
+	}
+	bdp := rate * rtt
+	iw := float64(tcpInitialWindow)
+	if protocol == "h3" {
+		iw = quicInitialWindow
+	}
+	docFlights, cwnd := flights(float64(Page[0].Bytes), iw, bdp)
+	doc := float64(k-1+docFlights) * rtt // the request's round trip is in k
+	var rest, all float64
+	for _, o := range Page[1:] {
+		all += float64(o.Bytes)
+	}
+	if protocol == "h1" || protocol == "h1-tls" {
+		rest = h1Objects(Page[1:], k-1, cwnd, iw, bdp) * rtt
+	} else {
+		f, _ := flights(all, cwnd, bdp)
+		rest = float64(f) * rtt
+	}
+	t := math.Max(doc+rest, doc+all/rate)
+	return &Bound{Value: t, Basis: fmt.Sprintf("the page's critical path: %.1f round trips of %.1f ms in slow start from the initial window, its bytes at the link's goodput", t/rtt, rtt*1e3)}
+}
+
+// flights is how many round trips a sender whose window is cwnd bytes,
+// doubling each round trip up to bdp bytes a round trip, takes to deliver
+// bytes, and its window after them.
+func flights(bytes, cwnd, bdp float64) (int, float64) {
+	n := 0
+	for sent := 0.0; sent < bytes; n++ {
+		sent += math.Min(cwnd, bdp)
+		cwnd *= 2
+	}
+	return max(n, 1), cwnd
+}
+
+// h1Objects is the round trips HTTP/1.1 takes to fetch objects over
+// pageConns connections: the document's (warm, window cwnd) and others
+// that each need hs round trips of handshake first (window iw); each
+// object goes to the connection free first and takes a round trip per
+// flight of its own.
+func h1Objects(objects []PageObject, hs int, cwnd, iw, bdp float64) float64 {
+	free := make([]float64, pageConns) // when each connection is free, in round trips
+	wins := make([]float64, pageConns)
+	wins[0] = cwnd
+	for i := 1; i < pageConns; i++ {
+		free[i], wins[i] = float64(hs), iw
+	}
+	var end float64
+	for _, o := range objects {
+		i := 0
+		for j := range free {
+			if free[j] < free[i] {
+				i = j
+			}
+		}
+		f, w := flights(float64(o.Bytes), wins[i], bdp)
+		free[i] += float64(f)
+		wins[i] = w
+		end = math.Max(end, free[i])
+	}
+	return end
+}
