@@ -27,7 +27,6 @@ func paced(chunks, size int, gap time.Duration) *httptest.Server {
 	}))
 }
 
-
 func TestOmitLeavesOutTheFirstPart(t *testing.T) {
 	const chunks, size = 30, 64 << 10
 	ts := paced(chunks, size, 10*time.Millisecond)

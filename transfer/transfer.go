@@ -107,21 +107,21 @@ type ClientSide struct {
 // Result is a run's outcome. Failed transfers are counted in Errors and
 // kept in Streams; they are never dropped.
 type Result struct {
-	URL           string             `json:"url"`
-	Direction     string             `json:"direction"`
-	Requested     string             `json:"requested"`              // the transport asked for
-	HeaderNames   []string           `json:"header_names,omitempty"` // Plan.Header's names, sorted; values (maybe credentials) not recorded
-	WriteSize     int                `json:"write_size,omitempty"`   // Plan.WriteSize of an upload, bytes; absent: the client's own
-	Protocol      string             `json:"protocol"`               // the transport negotiated; "" if no response arrived
-	Streams       int                `json:"streams"`                // transfers run
-	Connections   int64              `json:"connections"`            // connections opened
-	Bytes         int64              `json:"bytes"`                  // body bytes moved by the streams that succeeded
-	FailedBytes   int64              `json:"failed_bytes"`           // body bytes moved by failed streams before they failed; not in Bytes or the rate (a stream cut off by an interrupt keeps its bytes in Bytes)
-	Seconds       float64            `json:"seconds"`                // wall time from first request to last body byte
-	BitsPerSecond float64            `json:"bits_per_second"`        // Bytes*8/Seconds
-	Errors        stats.ErrorCounts  `json:"errors"`                 // failed transfers by kind
-	FirstError    string             `json:"first_error,omitempty"`
-	Interrupted   bool               `json:"interrupted"` // the run was cancelled or timed out before finishing
+	URL           string            `json:"url"`
+	Direction     string            `json:"direction"`
+	Requested     string            `json:"requested"`              // the transport asked for
+	HeaderNames   []string          `json:"header_names,omitempty"` // Plan.Header's names, sorted; values (maybe credentials) not recorded
+	WriteSize     int               `json:"write_size,omitempty"`   // Plan.WriteSize of an upload, bytes; absent: the client's own
+	Protocol      string            `json:"protocol"`               // the transport negotiated; "" if no response arrived
+	Streams       int               `json:"streams"`                // transfers run
+	Connections   int64             `json:"connections"`            // connections opened
+	Bytes         int64             `json:"bytes"`                  // body bytes moved by the streams that succeeded
+	FailedBytes   int64             `json:"failed_bytes"`           // body bytes moved by failed streams before they failed; not in Bytes or the rate (a stream cut off by an interrupt keeps its bytes in Bytes)
+	Seconds       float64           `json:"seconds"`                // wall time from first request to last body byte
+	BitsPerSecond float64           `json:"bits_per_second"`        // Bytes*8/Seconds
+	Errors        stats.ErrorCounts `json:"errors"`                 // failed transfers by kind
+	FirstError    string            `json:"first_error,omitempty"`
+	Interrupted   bool              `json:"interrupted"` // the run was cancelled or timed out before finishing
 	// FirstByteSeconds is the time from the run's start to its first body
 	// byte read (downloads) or handed to the client (uploads); 0 if none.
 	FirstByteSeconds float64 `json:"first_byte_seconds,omitempty"`
@@ -133,9 +133,9 @@ type Result struct {
 	// part to the last body byte, SteadySeconds that time: the steady
 	// rate is their ratio. Zero without Plan.Omit, or when SteadyNote
 	// says why it was not measured.
-	SteadyBytes   int64   `json:"steady_bytes,omitempty"`
-	SteadySeconds float64 `json:"steady_seconds,omitempty"`
-	SteadyNote    string  `json:"steady_note,omitempty"`
+	SteadyBytes   int64              `json:"steady_bytes,omitempty"`
+	SteadySeconds float64            `json:"steady_seconds,omitempty"`
+	SteadyNote    string             `json:"steady_note,omitempty"`
 	PerStream     []Stream           `json:"per_stream"`
 	Client        ClientSide         `json:"client"`
 	Server        *stats.ServerStats `json:"server"`                // the server's /stats delta; null when unavailable
