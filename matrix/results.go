@@ -35,6 +35,11 @@ type Results struct {
 	// References are the reference peers' cells (httpvs run --peers);
 	// absent without peers.
 	References []ReferenceCell `json:"references,omitempty"`
+	// Crossover is, across an emulated link, each transport's speed on
+	// this machine without it (loopback, measured in the same run): the
+	// link rate above which the transport, not the link, sets its
+	// figures. Absent on loopback.
+	Crossover []Crossover `json:"crossover,omitempty"`
 	// PeersMissing names the peers asked for that are not installed, each
 	// with the package that provides it.
 	PeersMissing []string `json:"peers_missing,omitempty"`

@@ -240,6 +240,7 @@ func Run(ctx context.Context, opts Options) (*Results, error) {
 		runs = append(runs, sr)
 	}
 	r.moreRounds(ctx, runs)
+	r.res.Crossover = r.crossover(ctx)
 	for _, sr := range runs {
 		r.res.Cells = append(r.res.Cells, sr.finish()...)
 	}

@@ -94,6 +94,7 @@ func (g *grid) fill(repeat int) {
 	if g.metric() == matrix.MetricSeconds {
 		g.netRows()
 	}
+	g.boundRows()
 	g.row("errors", func(c *matrix.Cell) string { return fmt.Sprint(c.Errors.Total) })
 	g.row("connections", func(c *matrix.Cell) string { return fmt.Sprint(matrix.MedianRepetition(c).Connections) })
 	unit := "1k req"
@@ -201,6 +202,13 @@ func cellNotes(cells []*matrix.Cell) []string {
 		}
 		for _, f := range c.Findings {
 			notes = append(notes, f.Evidence+" [fix: "+f.Rule+", under what to change]")
+		}
+		if b := c.Bound; b != nil && b.Departs {
+			why := b.Explained
+			if b.Unexplained {
+				why = "unexplained: no rule accounts for it; the figure measures how it was measured until shown otherwise"
+			}
+			notes = append(notes, fmt.Sprintf("%s at %s of %s: %s", c.Protocol, shareText(b), b.Basis, why))
 		}
 	}
 	return notes

@@ -19,6 +19,7 @@ type htmlVerdict struct {
 	Whys     [][2]string // scenario, its main causes
 	Fixes    []string
 	Refs     *htmlRefs // the reference peers, nil for none
+	Link     []string  // across a link: the cells against its bound, and the when in words
 }
 
 // htmlRefs is the reference peers' table (references).
@@ -52,7 +53,7 @@ func newHTMLVerdict(res *matrix.Results) *htmlVerdict {
 	if len(v.head) < 2 {
 		return nil
 	}
-	hv := &htmlVerdict{Title: v.title(res), Head: v.head, Variants: v.variants, RefsNote: v.refs, Fixes: v.fixes}
+	hv := &htmlVerdict{Title: v.title(res), Head: v.head, Variants: v.variants, RefsNote: v.refs, Fixes: v.fixes, Link: v.link}
 	if refs := referencesOf(res); refs != nil {
 		hv.Refs = &htmlRefs{Title: referencesTitle, Missing: refs.missing, Head: refs.head, Rows: refs.rows, Why: refs.why}
 	}

@@ -113,6 +113,8 @@ var htmlTemplate = template.Must(template.New("report").Parse(htmlHead + `<p cla
 {{end}}</tbody>
 </table>
 {{if .Variants}}<p class="legend">{{.Variants}}</p>{{end}}{{if .RefsNote}}<p class="legend">{{.RefsNote}}</p>{{end}}
+{{if .Link}}<pre class="link">{{range .Link}}{{.}}
+{{end}}</pre>{{end}}
 {{if .Whys}}<h3>Main causes</h3><ul>{{range .Whys}}<li>{{index . 0}}: {{index . 1}}</li>{{end}}</ul>{{end}}
 {{with .Refs}}{{if .Missing}}<p class="legend">Reference peers not installed: {{.Missing}}</p>{{end}}
 {{if .Rows}}<h3>Reference peers</h3><p class="legend">{{.Title}}</p>

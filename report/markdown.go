@@ -121,6 +121,12 @@ func mdVerdict(w io.Writer, res *matrix.Results) {
 		}
 	}
 	fmt.Fprintln(w)
+	for _, line := range v.link {
+		fmt.Fprintf(w, "%s  \n", mdEscape([]string{line})[0])
+	}
+	if len(v.link) > 0 {
+		fmt.Fprintln(w)
+	}
 	mdReferences(w, res)
 	if len(v.fixes) > 0 {
 		fmt.Fprintf(w, "### What to change\n\n")

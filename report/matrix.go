@@ -52,13 +52,16 @@ func runLine(res *matrix.Results) string {
 	if cpu == "" {
 		cpu = "CPU unknown"
 	}
-	size := "sized per transport to take ~" + fmt.Sprint(s.DurationSeconds) + "s"
+	size := "sized per transport to take ~" + seconds(s.DurationSeconds)
+	if s.Net != nil {
+		size = "sized by the link's goodput to run ~" + seconds(s.DurationSeconds) + " past their handshakes and slow start, which their rates omit"
+	}
 	if s.SizeBytes > 0 {
 		size = fmt.Sprintf("%d bytes", s.SizeBytes)
 	}
 	knobs := knobSetName(res)
-	return fmt.Sprintf("httpvs run %s: %s; %s/%s, %s, %d cores, GOMAXPROCS %d, %s; knobs %s; %s, load %gs each, transfers %s, %s engine; medians, * marks a spread over %.0f%%",
-		e.Version, target, e.OS, e.Arch, cpu, e.Cores, e.GOMAXPROCS, e.GoVersion, knobs, roundsText(s), s.DurationSeconds, size, s.Engine, matrix.NoisySpread*100)
+	return fmt.Sprintf("httpvs run %s: %s; %s/%s, %s, %d cores, GOMAXPROCS %d, %s; knobs %s; %s, load %s each, transfers %s, %s engine; medians, * marks a spread over %.0f%%",
+		e.Version, target, e.OS, e.Arch, cpu, e.Cores, e.GOMAXPROCS, e.GoVersion, knobs, roundsText(s), seconds(s.DurationSeconds), size, s.Engine, matrix.NoisySpread*100)
 }
 
 // textVerdict prints the verdict table, the main causes under each
@@ -88,6 +91,9 @@ func textVerdict(w io.Writer, res *matrix.Results) {
 	if len(whys) > 0 {
 		fmt.Fprintf(w, "main causes (rules below):\n%s\n", strings.Join(whys, "\n"))
 	}
+	for _, line := range v.link {
+		fmt.Fprintln(w, line)
+	}
 	textReferences(w, res)
 	if len(v.fixes) > 0 {
 		fmt.Fprintln(w, "\nwhat to change (each fix once, with the cells it applies to; evidence under each table below):")
@@ -103,6 +109,6 @@ func roundsText(s matrix.Settings) string {
 	if s.MaxRepeat <= s.Repeat {
 		return fmt.Sprintf("%d repetition(s) per cell", s.Repeat)
 	}
-	return fmt.Sprintf("%d to %d repetitions per cell (%d round(s) added where the interval to h1 was wider than ±%.0f%%)",
-		s.Repeat, s.MaxRepeat, s.ExtraRounds, matrix.StableHalfWidth*100)
+	return fmt.Sprintf("%d to %d repetitions per cell (%d round(s) added where the interval to %s was wider than ±%.0f%%)",
+		s.Repeat, s.MaxRepeat, s.ExtraRounds, s.BaselineProtocol(), matrix.StableHalfWidth*100)
 }

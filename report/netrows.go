@@ -128,3 +128,43 @@ func percent(f float64) string {
 		return fmt.Sprintf("%.0f%%", p)
 	}
 }
+
+// boundRows adds, across an emulated link, each cell against the link's
+// bound and, for transfers, what their rates left out: the time to the
+// first body byte and the omitted start (handshakes, slow start) with its
+// own rate.
+func (g *grid) boundRows() {
+	if g.has(func(m matrix.Repetition) bool { return m.Omit != nil }) {
+		g.row("first byte / omitted", func(c *matrix.Cell) string {
+			m := matrix.MedianRepetition(c)
+			if m.Omit == nil {
+				return "-"
+			}
+			om := seconds(m.Omit.Seconds)
+			if m.Omit.Seconds > 0 {
+				om += " at " + Value(matrix.MetricBytesPerSecond, float64(m.Omit.Bytes)/m.Omit.Seconds)
+			}
+			if m.Omit.SteadySeconds == 0 {
+				om += " (no steady part)"
+			}
+			return seconds(m.FirstByteSeconds) + " / " + om
+		})
+	}
+	var any bool
+	for _, c := range g.cells {
+		any = any || (c != nil && c.Bound != nil)
+	}
+	if !any {
+		return
+	}
+	g.row("of link bound", func(c *matrix.Cell) string {
+		if c.Bound == nil {
+			return "-"
+		}
+		s := shareText(c.Bound)
+		if c.Bound.Unexplained {
+			s += " unexplained"
+		}
+		return s
+	})
+}

@@ -20,18 +20,25 @@ type verdict struct {
 	// refs explains the "without Go" rows, "" if there are none.
 	refs string
 	// stable and cells count the cells with an interval within
-	// matrix.StableHalfWidth, of the cells compared with h1.
+	// matrix.StableHalfWidth, of the cells compared with the baseline.
 	stable, cells int
+	// base is the transport the others are compared with
+	// (matrix.Settings.BaselineProtocol).
+	base string
+	// link holds, across an emulated link, each cell against the link's
+	// bound, the cells that depart from it unexplained, and the when in
+	// words (linkLines); nil on loopback.
+	link []string
 }
 
 // newVerdict lays out res's verdict.
 func newVerdict(res *matrix.Results) verdict {
-	var v verdict
+	v := verdict{base: res.Settings.BaselineProtocol()}
 	cols := map[string]bool{}
 	var protos []string
 	for _, name := range res.ScenarioNames() {
 		for _, p := range res.ProtocolNames(name) {
-			if p != "h1" && !cols[p] {
+			if p != v.base && !cols[p] {
 				cols[p] = true
 				protos = append(protos, p)
 			}
@@ -98,6 +105,7 @@ func newVerdict(res *matrix.Results) verdict {
 		v.fixes = append(v.fixes, line)
 	}
 	v.variants = variantsLine(res)
+	v.link = linkLines(res)
 	return v
 }
 
@@ -153,7 +161,7 @@ func (v *verdict) cell(c *matrix.Cell) string {
 	case len(c.Repetitions) == 0:
 		return "-"
 	case c.RatioToH1 == 0:
-		return "no h1"
+		return "no " + v.baseName()
 	case c.VsH1 == nil:
 		return fmt.Sprintf("%.2fx (no clean pair)", c.RatioToH1)
 	}
@@ -162,27 +170,42 @@ func (v *verdict) cell(c *matrix.Cell) string {
 	if iv.Stable() {
 		v.stable++
 	}
+	var text string
 	switch iv.Verdict {
 	case matrix.VerdictUnknown:
-		return fmt.Sprintf("%.2fx (1 rep)", iv.Ratio)
+		text = fmt.Sprintf("%.2fx (1 rep)", iv.Ratio)
 	case matrix.VerdictSimilar:
-		return fmt.Sprintf("≈ h1 %.2fx ±%.0f%%", iv.Ratio, iv.HalfWidth()*100)
+		text = fmt.Sprintf("≈ %s %.2fx ±%.0f%%", c.Baseline, iv.Ratio, iv.HalfWidth()*100)
+	default:
+		text = fmt.Sprintf("%.2fx ±%.0f%% %s", iv.Ratio, iv.HalfWidth()*100, iv.Verdict)
 	}
-	return fmt.Sprintf("%.2fx ±%.0f%% %s", iv.Ratio, iv.HalfWidth()*100, iv.Verdict)
+	return text + linkMark(c)
+}
+
+// baseName is the verdict's baseline, h1 when none was set.
+func (v *verdict) baseName() string {
+	if v.base == "" {
+		return "h1"
+	}
+	return v.base
 }
 
 // title is the verdict's heading line.
 func (v verdict) title(res *matrix.Results) string {
 	knobs := knobSetName(res)
-	what := "throughput or req/s over h1's"
+	b := v.baseName()
+	what := "throughput or req/s over " + b + "'s"
 	for _, c := range res.Cells {
 		if matrix.LowerIsBetter(c.Metric) {
-			what += " (for times, h1's over theirs: above 1 is faster)"
+			what += " (for times, " + b + "'s over theirs: above 1 is faster)"
 			break
 		}
 	}
-	return fmt.Sprintf("verdict (knobs %s): each transport's %s, geometric mean of the rounds' ratios with its 95%% interval; ≈ h1 where the interval holds 1; %d of %d cells stable (within ±%.0f%%)",
-		knobs, what, v.stable, v.cells, matrix.StableHalfWidth*100)
+	if b != "h1" {
+		what += "; baseline " + b + ", since h1 was not measured"
+	}
+	return fmt.Sprintf("verdict (knobs %s): each transport's %s, geometric mean of the rounds' ratios with its 95%% interval; ≈ %s where the interval holds 1; %d of %d cells stable (within ±%.0f%%)",
+		knobs, what, b, v.stable, v.cells, matrix.StableHalfWidth*100)
 }
 
 // knobSetName is the knob set res started from, "unnamed" for results

@@ -79,7 +79,7 @@ func newWhen(runs []*matrix.Results) when {
 				protos[name] = []string{}
 			}
 			for _, p := range res.ProtocolNames(name) {
-				if p != "h1" && !slices.Contains(protos[name], p) {
+				if p != res.Settings.BaselineProtocol() && !slices.Contains(protos[name], p) {
 					protos[name] = append(protos[name], p)
 				}
 			}
@@ -93,7 +93,7 @@ func newWhen(runs []*matrix.Results) when {
 			}
 			var cells []*matrix.Cell
 			for _, res := range runs {
-				var v verdict
+				v := verdict{base: res.Settings.BaselineProtocol()}
 				c := res.Cell(name, p)
 				row = append(row, v.cell(c))
 				cells = append(cells, c)
@@ -120,6 +120,9 @@ func When(w io.Writer, runs []*matrix.Results) error {
 		fmt.Fprintln(tw, "  "+strings.Join(r, "\t")+"\t")
 	}
 	tw.Flush()
+	for _, line := range whenAcross(runs) {
+		fmt.Fprintln(bw, line)
+	}
 	return bw.err
 }
 
@@ -133,5 +136,63 @@ func WhenMarkdown(w io.Writer, runs []*matrix.Results) error {
 	for _, r := range append([][]string{wt.calib, wt.loss}, wt.rows...) {
 		fmt.Fprintf(bw, "| %s |\n", strings.Join(r, " | "))
 	}
+	if lines := whenAcross(runs); len(lines) > 0 {
+		fmt.Fprintf(bw, "\n```\n%s\n```\n", strings.Join(lines, "\n"))
+	}
 	return bw.err
+}
+
+// whenAcross says, per transport, where it wins, loses or ties on each
+// link and why (wordOf), then where the link stops deciding (the first
+// run's crossover: one machine, one answer).
+func whenAcross(runs []*matrix.Results) []string {
+	var lines []string
+	seen := map[string]bool{}
+	for _, res := range runs {
+		for _, p := range res.ProtocolNames("") {
+			if seen[p] || p == res.Settings.BaselineProtocol() {
+				continue
+			}
+			seen[p] = true
+			var parts []string
+			for _, r := range runs {
+				if s := linkWords(r, p); s != "" {
+					parts = append(parts, "on "+linkName(r)+" "+s)
+				}
+			}
+			if len(parts) > 0 {
+				lines = append(lines, fmt.Sprintf("  %s against %s: %s", p, res.Settings.BaselineProtocol(), strings.Join(parts, "; ")))
+			}
+		}
+	}
+	if len(lines) > 0 {
+		lines = append([]string{"in words:"}, lines...)
+	}
+	for _, res := range runs {
+		if x := crossoverLines(res); x != nil {
+			return append(lines, x...)
+		}
+	}
+	return lines
+}
+
+// linkWords is one run's verdict for p in words: the scenarios it ties on
+// counted, those it wins or loses on named with their reasons.
+func linkWords(res *matrix.Results, p string) string {
+	var ties int
+	var others []string
+	for _, name := range res.ScenarioNames() {
+		class, why := wordOf(res.Cell(name, p), res.Cell(name, res.Settings.BaselineProtocol()))
+		switch class {
+		case "":
+		case "ties on":
+			ties++
+		default:
+			others = append(others, fmt.Sprintf("%s %s (%s)", strings.TrimSuffix(class, " on"), name, why))
+		}
+	}
+	if ties > 0 {
+		others = append([]string{fmt.Sprintf("ties on %d scenario(s)", ties)}, others...)
+	}
+	return strings.Join(others, ", ")
 }

@@ -15,6 +15,7 @@ type whenPage struct {
 	Head          []string
 	Info          [][]string // the measured link and its loss, a row each
 	Rows          []whenRow
+	Words         []string // whenAcross: each transport in words, and the crossover
 }
 
 type whenRow struct {
@@ -38,6 +39,7 @@ func WhenHTML(w io.Writer, runs []*matrix.Results) error {
 		}
 		page.Rows = append(page.Rows, row)
 	}
+	page.Words = whenAcross(runs)
 	return whenTemplate.Execute(w, page)
 }
 
@@ -48,6 +50,8 @@ var whenTemplate = template.Must(template.New("when").Parse(htmlHead + `<p class
 {{end}}{{range .Rows}}<tr><td>{{.Scenario}}</td><td>{{.Protocol}}</td>{{range .Cells}}<td{{with .Style}} style="{{.}}"{{end}}{{with .Title}} title="{{.}}"{{end}}>{{.Text}}</td>{{end}}</tr>
 {{end}}</tbody>
 </table>
+{{if .Words}}<pre class="link">{{range .Words}}{{.}}
+{{end}}</pre>{{end}}
 </body>
 </html>
 `))

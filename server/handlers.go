@@ -21,6 +21,13 @@ const (
 type SinkResult struct {
 	Bytes   int64   `json:"bytes"`   // request body bytes read
 	Seconds float64 `json:"seconds"` // time spent reading them
+	// SteadyBytes are the body bytes read after the request's ?omit=
+	// duration had passed since its headers arrived, SteadySeconds the
+	// time from then to the last byte: the receiver's steady rate, as
+	// iperf3 measures it at the receiver. Absent without ?omit= or when
+	// the body ended within it.
+	SteadyBytes   int64   `json:"steady_bytes,omitempty"`
+	SteadySeconds float64 `json:"steady_seconds,omitempty"`
 }
 
 func (s *Server) handleBytes(w http.ResponseWriter, r *http.Request) {
@@ -78,13 +85,26 @@ func (s *Server) handleSink(w http.ResponseWriter, r *http.Request) {
 	defer s.bufs.Put(bp)
 	buf := *bp
 	start := time.Now()
-	var total int64
-	var readErr error
+	omit, err := sinkOmit(r)
+	if err != nil {
+		c.aborted.Add(1)
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	var (
+		total   int64
+		readErr error
+		steady  steadySink
+	)
+	steady.from = start.Add(omit)
 	for {
 		n, err := r.Body.Read(buf)
 		c.bodyReads.Add(1)
 		c.bodyReceived.Add(int64(n))
 		total += int64(n)
+		if omit > 0 {
+			steady.read(n, total)
+		}
 		if total > int64(s.maxSize) {
 			readErr = fmt.Errorf("upload is above this server's size limit %s (%d bytes)", s.maxSize, s.maxSize)
 			break
@@ -108,7 +128,11 @@ func (s *Server) handleSink(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "upload failed after "+strconv.FormatInt(total, 10)+" bytes: "+readErr.Error(), status)
 		return
 	}
-	writeJSON(w, SinkResult{Bytes: total, Seconds: elapsed.Seconds()})
+	res := SinkResult{Bytes: total, Seconds: elapsed.Seconds()}
+	if omit > 0 && steady.began {
+		res.SteadyBytes, res.SteadySeconds = total-steady.before, steady.last.Sub(steady.from).Seconds()
+	}
+	writeJSON(w, res)
 }
 
 var okBody = []byte("ok")

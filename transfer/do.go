@@ -25,6 +25,16 @@ type outcome struct {
 	failed     bool
 	cutOff     bool // failed because the run's context ended: an interrupted measurement, not a failure of the server
 	kind       stats.ErrorKind
+	// received is an upload's steady part as its receiver counted it
+	// (an httpvs /sink asked for ?omit=); nil when it did not say.
+	received *receipt
+}
+
+// receipt is the receiver's count of an upload's steady part: bytes read
+// after the omitted start, and the time from its end to the last byte.
+type receipt struct {
+	bytes   int64
+	seconds float64
 }
 
 func (o *outcome) fail(kind stats.ErrorKind, err error) {
@@ -98,6 +108,12 @@ func upload(ctx context.Context, c *transport.Client, url string, p Plan, st *st
 	if p.WriteSize > 0 {
 		r = chunkWriter{body}
 	}
+	if p.Omit > 0 {
+		// httpvs's /sink counts the steady part as it receives it: the
+		// sender's own count runs ahead by what its buffers hold (4 MiB of
+		// TCP send buffer is seconds of a slow link).
+		url += sinkQuery(url) + "omit=" + p.Omit.String()
+	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPut, url, r)
 	if err != nil {
 		out.fail(stats.ErrOther, err)
@@ -119,10 +135,17 @@ func upload(ctx context.Context, c *transport.Client, url string, p Plan, st *st
 	}
 	// An httpvs /sink says how much it received; check it.
 	var sink struct {
-		Bytes *int64 `json:"bytes"`
+		Bytes         *int64  `json:"bytes"`
+		SteadyBytes   int64   `json:"steady_bytes"`
+		SteadySeconds float64 `json:"steady_seconds"`
 	}
-	if json.NewDecoder(io.LimitReader(resp.Body, 4096)).Decode(&sink) == nil && sink.Bytes != nil && *sink.Bytes != size {
-		out.fail(stats.ErrShort, fmt.Errorf("PUT %s: server received %d of %d bytes", url, *sink.Bytes, size))
+	if json.NewDecoder(io.LimitReader(resp.Body, 4096)).Decode(&sink) == nil && sink.Bytes != nil {
+		if *sink.Bytes != size {
+			out.fail(stats.ErrShort, fmt.Errorf("PUT %s: server received %d of %d bytes", url, *sink.Bytes, size))
+		}
+		if sink.SteadyBytes > 0 && sink.SteadySeconds > 0 {
+			out.received = &receipt{sink.SteadyBytes, sink.SteadySeconds}
+		}
 	}
 	if body.sent.Load() != size {
 		out.fail(stats.ErrShort, fmt.Errorf("PUT %s: sent %d of %d bytes", url, body.sent.Load(), size))

@@ -1,6 +1,7 @@
 package transfer
 
 import (
+	"strings"
 	"sync/atomic"
 	"time"
 )
@@ -50,10 +51,12 @@ func (s *steady) moved(n int) {
 	}
 }
 
-// fill sets res's first-byte and steady-state figures. The steady part is
-// measured only when every stream succeeded and bytes moved after the
-// omit; otherwise its figures stay zero and SteadyNote says why.
-func (s *steady) fill(res *Result, omit time.Duration) {
+// fill sets res's first-byte and steady-state figures from the streams'
+// outcomes. The steady part is measured only when every stream succeeded
+// and bytes moved after the omit; otherwise its figures stay zero and
+// SteadyNote says why. An upload's is its receiver's count (receipt), the
+// sender's running ahead of it by what its buffers hold.
+func (s *steady) fill(res *Result, omit time.Duration, upload bool, outs []outcome) {
 	if s == nil {
 		return
 	}
@@ -69,6 +72,8 @@ func (s *steady) fill(res *Result, omit time.Duration) {
 	switch {
 	case res.Errors.Total > 0 || res.Interrupted:
 		res.SteadyNote = "not measured: the run did not complete"
+	case upload:
+		s.fillReceived(res, outs)
 	case omitted < 0 || window <= 0:
 		res.SteadyNote = "not measured: the transfer ended within its omitted first " + omit.String()
 	default:
@@ -76,4 +81,29 @@ func (s *steady) fill(res *Result, omit time.Duration) {
 		res.SteadyBytes = s.total.Load() - omitted
 		res.SteadySeconds = window.Seconds()
 	}
+}
+
+// fillReceived sets an upload's steady figures from its receiver's counts:
+// the streams' bytes, over the longest stream's time (they run at once).
+func (s *steady) fillReceived(res *Result, outs []outcome) {
+	var bytes int64
+	var secs float64
+	for _, o := range outs {
+		if o.received == nil {
+			res.SteadyNote = "not measured: the server did not count the upload's steady part (httpvs serve's /sink does, asked with ?omit=)"
+			return
+		}
+		bytes += o.received.bytes
+		secs = max(secs, o.received.seconds)
+	}
+	res.SteadyBytes, res.SteadySeconds = bytes, secs
+	res.OmittedBytes = res.Bytes - bytes
+}
+
+// sinkQuery is what joins a query parameter to url: "?" or "&".
+func sinkQuery(url string) string {
+	if strings.Contains(url, "?") {
+		return "&"
+	}
+	return "?"
 }

@@ -263,7 +263,7 @@ func Run(ctx context.Context, p Plan) (Result, error) {
 	}
 	res.BitsPerSecond = float64(units.Rate(units.Bytes(res.Bytes), res.Seconds))
 	res.Interrupted = ctx.Err() != nil
-	st.fill(&res, p.Omit)
+	st.fill(&res, p.Omit, p.Direction == Upload, outcomes)
 	res.Client.ReadSize = clients[0].ReadSize()
 	res.Client.Settings = p.Client.Config.Effective()
 	res.Client.BlockingSockets = p.Client.BlockingSockets

@@ -199,16 +199,17 @@ func (n *netRun) result() *matrix.Net {
 }
 
 // costLine says, before the cells start, what the run will measure and
-// how long it is expected to take, and the budget added rounds fit in.
-func costLine(opts matrix.Options, est matrix.Estimate, nr *netRun, budget time.Duration) string {
+// how long it is expected to take from its start (spent so far, and the
+// estimate), and the budget added rounds fit in.
+func costLine(est matrix.Estimate, nr *netRun, spent, budget time.Duration) string {
 	where := "on loopback"
 	if nr != nil {
 		c := nr.desc.Calibration
 		where = fmt.Sprintf("across %s (%.1f ms, %s down)", nr.text, c.UDPRTTSeconds*1e3, units.BitsPerSecond(c.DownGoodputBitsPerSecond))
 	}
-	line := fmt.Sprintf("httpvs run: %d cells %s, %d round(s) each: about %s", est.Cells, where, est.Rounds, est.Time.Round(time.Second))
+	line := fmt.Sprintf("httpvs run: %d cells %s, %d round(s) each: about %s in all", est.Cells, where, est.Rounds, (spent + est.Time).Round(time.Second))
 	if est.MaxRounds > est.Rounds && budget > 0 {
-		line += fmt.Sprintf("; noisy cells get up to %d rounds while the run is within %s of its start (--budget)", est.MaxRounds, budget.Round(time.Second))
+		line += fmt.Sprintf(", at most %s: noisy cells get up to %d rounds within it (--budget)", budget.Round(time.Second), est.MaxRounds)
 	}
 	return line
 }

@@ -26,9 +26,10 @@ const (
 	// netRepeat is the rounds every cell gets across an emulated link,
 	// where a round costs dozens of round trips; noisy cells (losses) get
 	// more, up to --max-repeat, within netBudgetShare of the first
-	// rounds' estimated time on top of them unless --budget says otherwise.
+	// rounds' estimated time on top of them unless --budget says otherwise:
+	// the time printed before the cells start is then met within a fifth.
 	netRepeat      = 3
-	netBudgetShare = 0.5
+	netBudgetShare = 0.2
 	defaultBudget  = 58 * time.Second
 )
 
@@ -202,7 +203,7 @@ func (f *runFlags) measure(ctx context.Context, e *env, fs *flagSet, opts matrix
 		budget = time.Since(began) + time.Duration((1+netBudgetShare)*float64(est.Time))
 	}
 	if nr != nil || f.budgetGiven {
-		fmt.Fprintln(e.stderr, costLine(opts, est, nr, budget))
+		fmt.Fprintln(e.stderr, costLine(est, nr, time.Since(began), budget))
 	}
 	if budget > 0 {
 		// The budget counts from the command's start: the child server

@@ -1,0 +1,212 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/units"
+)
+
+// linkMark is what a verdict cell adds across a link: "unexplained" when
+// the cell departs from the link's bound with nothing to explain it, or
+// its baseline does (its ratio then compares an artefact); "emulator
+// behind" when the emulator fell behind over it.
+func linkMark(c *matrix.Cell) string {
+	switch {
+	case c.Bound == nil:
+		return ""
+	case c.Bound.Unexplained:
+		return " unexplained"
+	case strings.HasPrefix(c.Bound.Explained, "emulator-behind"):
+		return " (emulator behind)"
+	}
+	return ""
+}
+
+// linkLines are the verdict's lines across an emulated link: each
+// scenario's cells as shares of the link's bound, the cells that depart
+// from it unexplained, and per transport where it wins, loses or ties and
+// why; nil on loopback.
+func linkLines(res *matrix.Results) []string {
+	n := res.Settings.Net
+	if n == nil {
+		return nil
+	}
+	c := n.Calibration
+	lines := []string{fmt.Sprintf("against the link (round trip %.1f ms as set, %.1f ms measured; goodput %s down, %s up): each cell's median beside the best the link allows",
+		(n.Up.DelaySeconds+n.Down.DelaySeconds)*1e3, c.TCPConnectSeconds*1e3, units.BitsPerSecond(c.DownGoodputBitsPerSecond), units.BitsPerSecond(c.UpGoodputBitsPerSecond))}
+	var odd []string
+	for _, name := range res.ScenarioNames() {
+		var parts []string
+		basis := ""
+		for _, p := range res.ProtocolNames(name) {
+			cell := res.Cell(name, p)
+			if cell == nil || cell.Bound == nil {
+				continue
+			}
+			b := cell.Bound
+			parts = append(parts, p+" "+shareText(b))
+			basis = b.Basis
+			if b.Unexplained {
+				why := "below"
+				if b.Faster {
+					why = "beyond"
+				}
+				odd = append(odd, fmt.Sprintf("%s/%s (%s, %s it)", name, p, shareText(b), why))
+			}
+		}
+		if len(parts) > 0 {
+			lines = append(lines, fmt.Sprintf("  %s: %s of %s", name, strings.Join(parts, ", "), basis))
+		}
+	}
+	if len(odd) > 0 {
+		lines = append(lines, "unexplained: "+strings.Join(odd, "; ")+": these depart from the link's bound and no rule explains why; their figures measure how they were measured (rounds too short for the link, say), not the transport: do not act on their verdicts; rerun with longer rounds (--duration)")
+	}
+	lines = append(lines, whenWords(res)...)
+	return append(lines, crossoverLines(res)...)
+}
+
+// shareText is a bound's share in a few words: "97%" of a rate's bound,
+// "1.04x" of a time's.
+func shareText(b *matrix.Bound) string {
+	if strings.Contains(b.Basis, "round trip") && !strings.Contains(b.Basis, "in flight") {
+		return fmt.Sprintf("%.2fx", b.Share)
+	}
+	return fmt.Sprintf("%.0f%%", 100*b.Share)
+}
+
+// whenWords says, for each transport other than the baseline, where it
+// wins, loses or ties on this link and why: the bound or the rule behind
+// each scenario's verdict.
+func whenWords(res *matrix.Results) []string {
+	base := res.Settings.BaselineProtocol()
+	var lines []string
+	for _, p := range res.ProtocolNames("") {
+		if p == base {
+			continue
+		}
+		groups := map[string][]string{}
+		var order []string
+		for _, name := range res.ScenarioNames() {
+			c, b := res.Cell(name, p), res.Cell(name, base)
+			class, why := wordOf(c, b)
+			if class == "" {
+				continue
+			}
+			if groups[class] == nil {
+				order = append(order, class)
+			}
+			item := name
+			if why != "" {
+				item += " (" + why + ")"
+			}
+			groups[class] = append(groups[class], item)
+		}
+		if len(order) == 0 {
+			continue
+		}
+		var parts []string
+		for _, class := range order {
+			parts = append(parts, class+" "+strings.Join(groups[class], ", "))
+		}
+		lines = append(lines, fmt.Sprintf("  %s against %s: %s", p, base, strings.Join(parts, "; ")))
+	}
+	if len(lines) == 0 {
+		return nil
+	}
+	return append([]string{"in words:"}, lines...)
+}
+
+// wordOf classes a cell against its baseline b for whenWords ("ties on",
+// "wins on", "loses on", "unexplained on"; "" when there is no verdict)
+// and says why in a few words.
+func wordOf(c, b *matrix.Cell) (class, why string) {
+	if c == nil || c.VsH1 == nil || c.VsH1.Verdict == matrix.VerdictUnknown || b == nil {
+		return "", ""
+	}
+	if (c.Bound != nil && c.Bound.Unexplained) || (b.Bound != nil && b.Bound.Unexplained) {
+		return "is unexplained on", "a figure departs from the link's bound"
+	}
+	ratio := fmt.Sprintf("%.2fx", c.VsH1.Ratio)
+	switch c.VsH1.Verdict {
+	case matrix.VerdictSimilar:
+		if atBound(c) && atBound(b) {
+			return "ties on", "both at the link's bound"
+		}
+		return "ties on", ""
+	case matrix.VerdictFaster:
+		return "wins on", ratio + ": " + reasonOf(c, b)
+	}
+	return "loses on", ratio + ": " + reasonOf(c, b)
+}
+
+// atBound says a cell reads within its bound's tolerance: it does not
+// depart.
+func atBound(c *matrix.Cell) bool { return c.Bound != nil && !c.Bound.Departs }
+
+// reasonOf is why c differs from its baseline b: a bound of its own that
+// differs (fewer round trips), what explains its departure from the link's
+// bound, or its first finding; "no rule names why" otherwise.
+func reasonOf(c, b *matrix.Cell) string {
+	if c.Bound != nil && b.Bound != nil {
+		if d := c.Bound.Value / b.Bound.Value; d < 0.95 || d > 1/0.95 {
+			return fmt.Sprintf("its bound is %s, %s's %s", boundShort(c.Bound), b.Protocol, boundShort(b.Bound))
+		}
+		if !c.Bound.Departs && !b.Bound.Departs {
+			return fmt.Sprintf("the same bound; %s of it against %s's %s", shareText(c.Bound), b.Protocol, shareText(b.Bound))
+		}
+	}
+	if c.Bound != nil && c.Bound.Explained != "" {
+		rule, _, _ := strings.Cut(c.Bound.Explained, ":")
+		return rule
+	}
+	if b.Bound != nil && b.Bound.Explained != "" && c.Bound != nil && !c.Bound.Departs {
+		rule, _, _ := strings.Cut(b.Bound.Explained, ":")
+		return b.Protocol + " " + rule
+	}
+	if len(c.Findings) > 0 {
+		return c.Findings[0].Rule
+	}
+	return "no rule names why"
+}
+
+// boundShort is a bound's basis up to its first parenthesis or "of".
+func boundShort(b *matrix.Bound) string {
+	s, _, _ := strings.Cut(b.Basis, " (")
+	s, _, _ = strings.Cut(s, " of ")
+	return s
+}
+
+// seconds formats a time given in seconds as a duration rounded to the
+// millisecond: "1.214s", "300ms".
+func seconds(s float64) string {
+	return time.Duration(s * float64(time.Second)).Round(time.Millisecond).String()
+}
+
+// crossoverLines say where each transport stops being bound by the link
+// on this machine: its loopback speed in the same run (res.Crossover).
+func crossoverLines(res *matrix.Results) []string {
+	if len(res.Crossover) == 0 {
+		return nil
+	}
+	var keeps, parts []string
+	for _, x := range res.Crossover {
+		if x.BytesPerSecond <= 0 {
+			parts = append(parts, fmt.Sprintf("%s unknown (%s)", x.Protocol, x.Error))
+			continue
+		}
+		part := fmt.Sprintf("%s %s (%s, client %.2f CPU s/GB)", x.Protocol, Value(matrix.MetricBytesPerSecond, x.BytesPerSecond), x.LinkRateBound(), x.ClientCPUPerGB)
+		if x.RequestsPerSecond > 0 {
+			part += fmt.Sprintf(" and %.0f req/s", x.RequestsPerSecond)
+		}
+		parts = append(parts, part)
+		keeps = append(keeps, fmt.Sprintf("%s below %s", x.Protocol, x.LinkRateBound()))
+	}
+	lines := []string{"where the link stops deciding: each transport's one download (and 50 small requests at a time) on this machine's loopback, same run: " + strings.Join(parts, "; ")}
+	if len(keeps) > 0 {
+		lines = append(lines, "  so here, Go as run keeps up with links of "+strings.Join(keeps, ", ")+"; on faster links its own cost sets the figure (golang/go#47840), on slower ones the link does and the transports read ≈")
+	}
+	return lines
+}
