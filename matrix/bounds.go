@@ -241,8 +241,8 @@ func explainDeparture(c *Cell, sc Scenario, n *Net, b *Bound) string {
 	if loss := max(n.Up.Loss, n.Down.Loss); loss > 0 {
 		return lossExplanation(c, n, loss)
 	}
-	if l := CellLink(c); l != nil && behind(l) {
-		return fmt.Sprintf("emulator-behind: %d packets left the emulator late (max %.1f ms)", l.Up.Late+l.Down.Late, 1e3*max(l.Up.MaxLateSeconds, l.Down.MaxLateSeconds))
+	if why := EmulatorBehind(c, n); why != "" {
+		return "emulator-behind: " + why
 	}
 	return ""
 }
@@ -271,11 +271,31 @@ func holQueue(c *Cell, n *Net) string {
 	return fmt.Sprintf("bulk at %s, %.0f%% of the link", units.BitsPerSecond(rate*8), 100*rate/linkGoodput(n, false))
 }
 
-// behind says the emulator fell behind over a cell: more than 1% of its
-// packets left late.
-func behind(l *RepetitionLink) bool {
-	p := l.Up.Packets + l.Down.Packets
-	return p > 0 && float64(l.Up.Late+l.Down.Late) > 0.01*float64(p)
+// Thresholds of EmulatorBehind: the share of a cell's packets the TUN
+// emulator wrote late (over 1 ms after their time), and how late the
+// latest was against the link's round trip (at least 1 ms).
+const (
+	behindShare = 0.01
+	behindRTT   = 0.02
+)
+
+// EmulatorBehind says how the emulator fell behind over c's completed
+// repetitions on link n: more than 1% of its packets left late and the
+// latest by more than 2% of the round trip (1 ms on a link without
+// delay), so the cell was measured on a slower link than the one set.
+// "" when it kept up, or on the kernel's netem (which counts no late
+// packets).
+func EmulatorBehind(c *Cell, n *Net) string {
+	l := CellLink(c)
+	if l == nil || n == nil {
+		return ""
+	}
+	p, late := l.Up.Packets+l.Down.Packets, l.Up.Late+l.Down.Late
+	worst := max(l.Up.MaxLateSeconds, l.Down.MaxLateSeconds)
+	if p == 0 || float64(late) <= behindShare*float64(p) || worst <= max(behindRTT*linkRTT(n), 0.001) {
+		return ""
+	}
+	return fmt.Sprintf("%d of %d packets left the emulator late, the latest by %.1f ms", late, p, 1e3*worst)
 }
 
 // String is the bound in a few words: "97% of the link's goodput" or

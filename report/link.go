@@ -13,16 +13,15 @@ import (
 // the cell departs from the link's bound with nothing to explain it, or
 // its baseline does (its ratio then compares an artefact); "emulator
 // behind" when the emulator fell behind over it.
-func linkMark(c *matrix.Cell) string {
-	switch {
-	case c.Bound == nil:
-		return ""
-	case c.Bound.Unexplained:
-		return " unexplained"
-	case strings.HasPrefix(c.Bound.Explained, "emulator-behind"):
-		return " (emulator behind)"
+func linkMark(c *matrix.Cell, n *matrix.Net) string {
+	var mark string
+	if c.Bound != nil && c.Bound.Unexplained {
+		mark = " unexplained"
 	}
-	return ""
+	if matrix.EmulatorBehind(c, n) != "" {
+		mark += " (emulator behind)"
+	}
+	return mark
 }
 
 // linkLines are the verdict's lines across an emulated link: each
@@ -60,6 +59,15 @@ func linkLines(res *matrix.Results) []string {
 		if len(parts) > 0 {
 			lines = append(lines, fmt.Sprintf("  %s: %s of %s", name, strings.Join(parts, ", "), basis))
 		}
+	}
+	var late []string
+	for i := range res.Cells {
+		if why := matrix.EmulatorBehind(&res.Cells[i], n); why != "" {
+			late = append(late, fmt.Sprintf("%s/%s (%s)", res.Cells[i].Scenario, res.Cells[i].Protocol, why))
+		}
+	}
+	if len(late) > 0 {
+		lines = append(lines, "emulator behind: "+strings.Join(late, "; ")+": these were measured on a slower link than the one set (the machine was too busy for the emulator); rerun on a quieter machine or a slower link")
 	}
 	if len(odd) > 0 {
 		lines = append(lines, "unexplained: "+strings.Join(odd, "; ")+": these depart from the link's bound and no rule explains why; their figures measure how they were measured (rounds too short for the link, say), not the transport: do not act on their verdicts; rerun with longer rounds (--duration)")

@@ -25,6 +25,8 @@ type verdict struct {
 	// base is the transport the others are compared with
 	// (matrix.Settings.BaselineProtocol).
 	base string
+	// net is the emulated link the run crossed; nil on loopback.
+	net *matrix.Net
 	// link holds, across an emulated link, each cell against the link's
 	// bound, the cells that depart from it unexplained, and the when in
 	// words (linkLines); nil on loopback.
@@ -33,7 +35,7 @@ type verdict struct {
 
 // newVerdict lays out res's verdict.
 func newVerdict(res *matrix.Results) verdict {
-	v := verdict{base: res.Settings.BaselineProtocol()}
+	v := verdict{base: res.Settings.BaselineProtocol(), net: res.Settings.Net}
 	cols := map[string]bool{}
 	var protos []string
 	for _, name := range res.ScenarioNames() {
@@ -179,7 +181,7 @@ func (v *verdict) cell(c *matrix.Cell) string {
 	default:
 		text = fmt.Sprintf("%.2fx ±%.0f%% %s", iv.Ratio, iv.HalfWidth()*100, iv.Verdict)
 	}
-	return text + linkMark(c)
+	return text + linkMark(c, v.net)
 }
 
 // baseName is the verdict's baseline, h1 when none was set.

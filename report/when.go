@@ -93,7 +93,7 @@ func newWhen(runs []*matrix.Results) when {
 			}
 			var cells []*matrix.Cell
 			for _, res := range runs {
-				v := verdict{base: res.Settings.BaselineProtocol()}
+				v := verdict{base: res.Settings.BaselineProtocol(), net: res.Settings.Net}
 				c := res.Cell(name, p)
 				row = append(row, v.cell(c))
 				cells = append(cells, c)
