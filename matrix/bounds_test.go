@@ -1,0 +1,180 @@
+package matrix
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+// linkOf is a link of rtt seconds (as set) and rate bits per second each
+// way, calibrated to goodput, with loss.
+func linkOf(rtt, goodput, loss float64) *Net {
+	n := &Net{Spec: "test", Backend: NetBackendTUN}
+	n.Up.DelaySeconds, n.Down.DelaySeconds = rtt/2, rtt/2
+	n.Up.Loss, n.Down.Loss = loss, loss
+	n.Calibration.UDPRTTSeconds, n.Calibration.TCPConnectSeconds = rtt*1.1, rtt*1.05
+	n.Calibration.UpGoodputBitsPerSecond, n.Calibration.DownGoodputBitsPerSecond = goodput, goodput
+	return n
+}
+
+// linkCell is a cell of scenario over protocol whose repetitions read values.
+func linkCell(scenario, protocol string, values ...float64) Cell {
+	sc, _ := ScenarioByName(scenario)
+	c := Cell{Scenario: scenario, Protocol: protocol, Metric: sc.Metric}
+	for i, v := range values {
+		c.Repetitions = append(c.Repetitions, Repetition{Round: i + 1, Value: v, Seconds: 1})
+	}
+	summarise(&c)
+	return c
+}
+
+func TestColdRTTs(t *testing.T) {
+	for _, tc := range []struct {
+		protocol string
+		resumed  bool
+		want     int
+	}{
+		{"h1", false, 2}, {"h2c", true, 2}, {"h1-tls", false, 3}, {"h2", true, 3}, {"h3", false, 2}, {"h3", true, 1}, {NativeColumn, false, 0},
+	} {
+		if got, _ := coldRTTs(tc.protocol, tc.resumed); got != tc.want {
+			t.Errorf("%s resumed=%v: %d round trips, want %d", tc.protocol, tc.resumed, got, tc.want)
+		}
+	}
+}
+
+func TestBoundsPlaceCells(t *testing.T) {
+	n := linkOf(0.050, 96e6, 0) // 12 MB/s of goodput, 50 ms
+	for _, tc := range []struct {
+		name        string
+		cell        Cell
+		value       float64 // the bound
+		share       float64
+		departs     bool
+		unexplained bool
+	}{
+		{"download at the link", linkCell("download", "h2c", 11.9e6, 12e6, 11.8e6), 12e6, 0.99, false, false},
+		{"download in slow start", linkCell("download", "h1", 2.4e6, 2.4e6, 2.5e6), 12e6, 0.2, true, true},
+		{"download beyond the link", linkCell("download", "h3", 14e6, 14.1e6), 12e6, 14.05 / 12, true, true},
+		{"small-concurrent at 50/RTT", linkCell("small-concurrent", "h1", 960, 955, 962), 1000, 0.96, false, false},
+		{"small-concurrent in short rounds", linkCell("small-concurrent", "h2c", 530, 640, 600), 1000, 0.6, true, true},
+		{"small-sequential at 1/RTT", linkCell("small-sequential", "h3", 19.5, 19.4), 20, 0.975, false, false},
+		{"cold-start over TLS at 3 RTT", linkCell("cold-start", "h2", 0.152, 0.153, 0.151), 0.150, 1.013, false, false},
+		{"cold-start faster than physics", linkCell("cold-start", "h1-tls", 0.101, 0.102), 0.150, 0.677, true, true},
+		{"0-RTT at 1 RTT", linkCell("cold-start-resumed", "h3", 0.052, 0.051), 0.050, 1.03, false, false},
+		{"head-of-line behind a download", linkCell("head-of-line", "h2c", 0.4, 0.5, 0.45), 0.050, 9, true, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := &Results{Settings: Settings{Net: n}, Cells: []Cell{tc.cell}}
+			Bounds(res)
+			b := res.Cells[0].Bound
+			if b == nil {
+				t.Fatal("no bound")
+			}
+			if math.Abs(b.Value-tc.value) > 1e-9*tc.value || math.Abs(b.Share-tc.share) > 0.01*tc.share {
+				t.Errorf("bound %g, share %.3f; want %g, %.3f (%s)", b.Value, b.Share, tc.value, tc.share, b.Basis)
+			}
+			if b.Departs != tc.departs || b.Unexplained != tc.unexplained {
+				t.Errorf("departs %v unexplained %v (explained %q), want %v %v", b.Departs, b.Unexplained, b.Explained, tc.departs, tc.unexplained)
+			}
+		})
+	}
+}
+
+func TestBoundsExplainDepartures(t *testing.T) {
+	lossy := linkOf(0.050, 96e6, 0.02)
+	c := linkCell("download", "h3", 2e6, 2.1e6, 1.9e6)
+	res := &Results{Settings: Settings{Net: lossy}, Cells: []Cell{c}}
+	Bounds(res)
+	if b := res.Cells[0].Bound; b == nil || !b.Departs || b.Unexplained || !strings.HasPrefix(b.Explained, "losses:") {
+		t.Errorf("h3 at 17%% of a 2%%-lossy link: %+v, want a departure explained by losses", b)
+	}
+	// A CPU-bound cell is explained by its bottleneck.
+	c = linkCell("download", "h2c", 5e6, 5e6)
+	for i := range c.Repetitions {
+		c.Repetitions[i].Bottleneck = BottleneckClient
+	}
+	res = &Results{Settings: Settings{Net: linkOf(0.050, 96e6, 0)}, Cells: []Cell{c}}
+	Bounds(res)
+	if b := res.Cells[0].Bound; b == nil || b.Unexplained || !strings.HasPrefix(b.Explained, "cpu-bound") {
+		t.Errorf("CPU-bound h2c: %+v, want explained as cpu-bound", b)
+	}
+	// No bound on loopback, nor for request bodies.
+	res = &Results{Cells: []Cell{linkCell("download", "h1", 1e9)}}
+	Bounds(res)
+	if res.Cells[0].Bound != nil {
+		t.Errorf("loopback cell has a bound: %+v", res.Cells[0].Bound)
+	}
+	res = &Results{Settings: Settings{Net: lossy}, Cells: []Cell{linkCell("headers-body", "h1", 100)}}
+	Bounds(res)
+	if res.Cells[0].Bound != nil {
+		t.Errorf("headers-body has a bound: %+v", res.Cells[0].Bound)
+	}
+}
+
+func TestPageBoundOrdersTransports(t *testing.T) {
+	n := linkOf(0.070, 11.6e6, 0) // 4g
+	bounds := map[string]float64{}
+	for _, p := range []string{"h1", "h2c", "h1-tls", "h2", "h3"} {
+		b := pageBound(p, n)
+		if b == nil {
+			t.Fatalf("%s: no bound", p)
+		}
+		bounds[p] = b.Value
+	}
+	// The page's bytes take 0.49 s at 11.6 Mbit/s: every bound is above
+	// that and the cold handshakes' round trips; one connection with a
+	// window grown by the document beats six cold ones; TLS costs h1 and
+	// h2 a round trip each; QUIC's larger initial window beats TCP's.
+	bytes := 0.0
+	for _, o := range Page {
+		bytes += float64(o.Bytes)
+	}
+	for p, v := range bounds {
+		if v < bytes*8/11.6e6 {
+			t.Errorf("%s: %.3f s, below the page's bytes at the link's rate", p, v)
+		}
+	}
+	if !(bounds["h3"] <= bounds["h2c"] && bounds["h2c"] < bounds["h2"] && bounds["h2"] < bounds["h1-tls"] && bounds["h2c"] < bounds["h1"]) {
+		t.Errorf("bounds %v: want h3 <= h2c < h2 < h1-tls, h2c < h1", bounds)
+	}
+}
+
+func TestBaselineOf(t *testing.T) {
+	for _, tc := range []struct {
+		in   []string
+		want string
+	}{
+		{[]string{"h1", "h2c", "h3"}, "h1"}, {[]string{"h1-tls", "h2", "h3"}, "h1-tls"}, {[]string{"h2", "h3", "h1-tls"}, "h1-tls"},
+		{[]string{"h2c", "h3"}, "h2c"}, {[]string{"h2", "h3"}, "h2"}, {nil, "h1"},
+	} {
+		if got := BaselineOf(tc.in); got != tc.want {
+			t.Errorf("BaselineOf(%v) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestLinkPlan(t *testing.T) {
+	o := Options{RTT: 50e6, Link: linkOf(0.050, 96e6, 0)} // 50 ms
+	o.fillLink()
+	if o.Duration != LinkWindowRTTs*o.RTT || o.Warmup != LinkWarmupRTTs*o.RTT {
+		t.Errorf("duration %v, warmup %v: want %d and %d round trips", o.Duration, o.Warmup, LinkWindowRTTs, LinkWarmupRTTs)
+	}
+	// 12 MB/s at 50 ms: a 600 KB window, 6 doublings from 14.5 KB, plus
+	// the handshakes and the exit: 11 round trips.
+	if got := o.omit(false); got != 11*o.RTT {
+		t.Errorf("omit %v, want 11 round trips", got)
+	}
+	sc, _ := ScenarioByName("download")
+	if size, want := o.linkSize(sc), 12e6*(0.55+1.2); math.Abs(float64(size)-want) > 1<<20 {
+		t.Errorf("download sized %d bytes, want about %.0f: the link's goodput over the omit and the window", size, want)
+	}
+	o.Omit = -1
+	if o.omit(false) != 0 {
+		t.Error("a negative Omit should omit nothing")
+	}
+	var loop Options
+	loop.fillLink()
+	if loop.Duration != 0 || loop.omit(false) != 0 || loop.linkSize(sc) != 0 {
+		t.Errorf("loopback options changed by the link plan: %+v", loop)
+	}
+}
