@@ -194,21 +194,8 @@ func (f *runFlags) measure(ctx context.Context, e *env, fs *flagSet, opts matrix
 		prog = &progressLine{w: e.stderr}
 		opts.Progress = prog.update
 	}
-	est, err := matrix.EstimateRun(opts)
-	if err != nil {
-		return nil, usagef("%v", fs.usage(err))
-	}
-	budget := f.budget
-	if nr != nil && !f.budgetGiven {
-		budget = time.Since(began) + time.Duration((1+netBudgetShare)*float64(est.Time))
-	}
-	if nr != nil || f.budgetGiven {
-		fmt.Fprintln(e.stderr, costLine(est, nr, time.Since(began), budget))
-	}
-	if budget > 0 {
-		// The budget counts from the command's start: the child server
-		// and the link came out of it.
-		opts.Budget = max(budget-time.Since(began), time.Nanosecond)
+	if err := f.plan(e, fs, &opts, nr, began); err != nil {
+		return nil, err
 	}
 	res, err := matrix.Run(ctx, opts)
 	prog.clear()
@@ -234,6 +221,29 @@ func (f *runFlags) measure(ctx context.Context, e *env, fs *flagSet, opts matrix
 	res.PeersMissing = f.peersMissing
 	annotateFlags(fs, res)
 	return res, nil
+}
+
+// plan estimates the run's cost and sets its budget: --budget, or across
+// a link the estimate and netBudgetShare of it again; it prints both
+// before the cells start (across a link, or with --budget given).
+func (f *runFlags) plan(e *env, fs *flagSet, opts *matrix.Options, nr *netRun, began time.Time) error {
+	est, err := matrix.EstimateRun(*opts)
+	if err != nil {
+		return usagef("%v", fs.usage(err))
+	}
+	budget := f.budget
+	if nr != nil && !f.budgetGiven {
+		budget = time.Since(began) + time.Duration((1+netBudgetShare)*float64(est.Time))
+	}
+	if nr != nil || f.budgetGiven {
+		fmt.Fprintln(e.stderr, costLine(est, nr, time.Since(began), budget))
+	}
+	if budget > 0 {
+		// The budget counts from the command's start: the child server
+		// and the link came out of it.
+		opts.Budget = max(budget-time.Since(began), time.Nanosecond)
+	}
+	return nil
 }
 
 // prepare checks the flags, applies the knob set under the flags given,
