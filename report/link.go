@@ -36,10 +36,14 @@ func linkLines(res *matrix.Results) []string {
 	c := n.Calibration
 	lines := []string{fmt.Sprintf("against the link (round trip %.1f ms as set, %.1f ms measured; goodput %s down, %s up): each cell's median beside the best the link allows",
 		(n.Up.DelaySeconds+n.Down.DelaySeconds)*1e3, c.TCPConnectSeconds*1e3, units.BitsPerSecond(c.DownGoodputBitsPerSecond), units.BitsPerSecond(c.UpGoodputBitsPerSecond))}
+	rtt := n.Up.DelaySeconds + n.Down.DelaySeconds
+	if rtt <= 0 {
+		rtt = c.TCPConnectSeconds
+	}
 	var odd []string
 	for _, name := range res.ScenarioNames() {
-		var parts []string
-		basis := ""
+		var parts, inRTT []string
+		basis, same := "", true
 		for _, p := range res.ProtocolNames(name) {
 			cell := res.Cell(name, p)
 			if cell == nil || cell.Bound == nil {
@@ -47,6 +51,8 @@ func linkLines(res *matrix.Results) []string {
 			}
 			b := cell.Bound
 			parts = append(parts, p+" "+shareText(b))
+			inRTT = append(inRTT, fmt.Sprintf("%s %s of %.1f round trips", p, shareText(b), b.Value/rtt))
+			same = same && (basis == "" || basis == b.Basis)
 			basis = b.Basis
 			if b.Unexplained {
 				why := "below"
@@ -56,8 +62,12 @@ func linkLines(res *matrix.Results) []string {
 				odd = append(odd, fmt.Sprintf("%s/%s (%s, %s it)", name, p, shareText(b), why))
 			}
 		}
-		if len(parts) > 0 {
+		switch {
+		case len(parts) == 0:
+		case same:
 			lines = append(lines, fmt.Sprintf("  %s: %s of %s", name, strings.Join(parts, ", "), basis))
+		default: // each transport's own round trips: handshakes, a page's critical path
+			lines = append(lines, fmt.Sprintf("  %s: %s", name, strings.Join(inRTT, ", ")))
 		}
 	}
 	var late []string
@@ -99,7 +109,7 @@ func whenWords(res *matrix.Results) []string {
 		var order []string
 		for _, name := range res.ScenarioNames() {
 			c, b := res.Cell(name, p), res.Cell(name, base)
-			class, why := wordOf(c, b)
+			class, why := wordOf(c, b, res.Settings.Net)
 			if class == "" {
 				continue
 			}
@@ -130,7 +140,7 @@ func whenWords(res *matrix.Results) []string {
 // wordOf classes a cell against its baseline b for whenWords ("ties on",
 // "wins on", "loses on", "unexplained on"; "" when there is no verdict)
 // and says why in a few words.
-func wordOf(c, b *matrix.Cell) (class, why string) {
+func wordOf(c, b *matrix.Cell, n *matrix.Net) (class, why string) {
 	if c == nil || c.VsH1 == nil || c.VsH1.Verdict == matrix.VerdictUnknown || b == nil {
 		return "", ""
 	}
@@ -145,9 +155,25 @@ func wordOf(c, b *matrix.Cell) (class, why string) {
 		}
 		return "ties on", ""
 	case matrix.VerdictFaster:
-		return "wins on", ratio + ": " + reasonOf(c, b)
+		return "wins on", ratio + ": " + reasonOf(c, b, n)
 	}
-	return "loses on", ratio + ": " + reasonOf(c, b)
+	return "loses on", ratio + ": " + reasonOf(c, b, n)
+}
+
+// bulkBeside compares head-of-line's downloads: a transport whose small
+// requests wait less may only be moving its download slower. "" for other
+// scenarios.
+func bulkBeside(c, b *matrix.Cell, n *matrix.Net) string {
+	mc, mb := matrix.MedianRepetition(c), matrix.MedianRepetition(b)
+	if c.Scenario != "head-of-line" || n == nil || mc.Seconds <= 0 || mb.Seconds <= 0 {
+		return ""
+	}
+	link := n.Calibration.DownGoodputBitsPerSecond / 8
+	if link <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("head-of-line; its download beside ran at %.0f%% of the link, %s's at %.0f%%",
+		100*float64(mc.BulkBytes)/mc.Seconds/link, b.Protocol, 100*float64(mb.BulkBytes)/mb.Seconds/link)
 }
 
 // atBound says a cell reads within its bound's tolerance: it does not
@@ -157,7 +183,10 @@ func atBound(c *matrix.Cell) bool { return c.Bound != nil && !c.Bound.Departs }
 // reasonOf is why c differs from its baseline b: a bound of its own that
 // differs (fewer round trips), what explains its departure from the link's
 // bound, or its first finding; "no rule names why" otherwise.
-func reasonOf(c, b *matrix.Cell) string {
+func reasonOf(c, b *matrix.Cell, n *matrix.Net) string {
+	if bulk := bulkBeside(c, b, n); bulk != "" {
+		return bulk
+	}
 	if c.Bound != nil && b.Bound != nil {
 		if d := c.Bound.Value / b.Bound.Value; d < 0.95 || d > 1/0.95 {
 			return fmt.Sprintf("its bound is %s, %s's %s", boundShort(c.Bound), b.Protocol, boundShort(b.Bound))

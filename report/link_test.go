@@ -1,0 +1,65 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/httpvs/httpvs/matrix"
+)
+
+// linkRun is a run across a 50 ms, 96 Mbit/s link: downloads at the link
+// for h1 and h2c, small-concurrent at its bound for h1 and far below it
+// for h2c (rounds too short), and cold starts at their round trips.
+func linkRun() *matrix.Results {
+	n := &matrix.Net{Spec: "rtt=50ms,rate=100mbit", Backend: matrix.NetBackendTUN}
+	n.Up.DelaySeconds, n.Down.DelaySeconds = 0.025, 0.025
+	n.Calibration.TCPConnectSeconds, n.Calibration.UDPRTTSeconds = 0.051, 0.051
+	n.Calibration.UpGoodputBitsPerSecond, n.Calibration.DownGoodputBitsPerSecond = 96e6, 96e6
+	res := &matrix.Results{SchemaVersion: matrix.SchemaVersion, Settings: matrix.Settings{Protocols: []string{"h1", "h2c", "h3"}, Net: n, Baseline: "h1"}}
+	add := func(scenario, protocol string, values ...float64) {
+		sc, _ := matrix.ScenarioByName(scenario)
+		c := matrix.Cell{Scenario: scenario, Protocol: protocol, Metric: sc.Metric}
+		for i, v := range values {
+			c.Repetitions = append(c.Repetitions, matrix.Repetition{Round: i + 1, Value: v, Seconds: 1})
+		}
+		res.Cells = append(res.Cells, c)
+	}
+	add("download", "h1", 12e6, 12e6, 11.9e6)
+	add("download", "h2c", 11.9e6, 12e6, 12e6)
+	add("download", "h3", 11.8e6, 11.9e6, 12e6)
+	add("small-concurrent", "h1", 960, 958, 962)
+	add("small-concurrent", "h2c", 520, 640, 580)
+	add("small-concurrent", "h3", 955, 960, 957)
+	add("cold-start", "h1", 0.101, 0.102, 0.101)
+	add("cold-start", "h2c", 0.102, 0.101, 0.101)
+	add("cold-start", "h3", 0.102, 0.103, 0.104)
+	matrix.Summarise(res)
+	return res
+}
+
+func TestLinkVerdict(t *testing.T) {
+	var b bytes.Buffer
+	if err := Matrix(&b, linkRun()); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"against the link (round trip 50.0 ms as set",
+		"download: h1 100%, h2c 100%, h3 99% of the link's calibrated goodput down",
+		"unexplained: small-concurrent/h2c (58%, below it)",
+		"cold-start: h1 1.01x of 2.0 round trips, h2c 1.01x of 2.0 round trips, h3 1.03x of 2.0 round trips",
+		"h2c against h1: ties on download (both at the link's bound), cold-start (both at the link's bound); is unexplained on small-concurrent",
+		"of link bound",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the report lacks %q:\n%s", want, out)
+		}
+	}
+	// The verdict cell itself says so, rather than a confident "slower".
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "  small-concurrent ") && !strings.Contains(line, "unexplained") {
+			t.Errorf("verdict row %q: want h2c's cell marked unexplained", line)
+		}
+	}
+}
