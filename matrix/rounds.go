@@ -163,7 +163,8 @@ func (r *runner) moreRounds(ctx context.Context, runs []*scenarioRun) {
 		if pick == nil {
 			return
 		}
-		if r.opts.Budget > 0 && time.Since(r.start)+cost > r.opts.Budget {
+		// The crossover measurement still comes after the rounds.
+		if r.opts.Budget > 0 && time.Since(r.start)+cost+r.opts.crossoverCost() > r.opts.Budget {
 			skip[pick] = true // a cheaper scenario's round may still fit
 			continue
 		}

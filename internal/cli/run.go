@@ -29,7 +29,7 @@ const (
 	// rounds' estimated time on top of them unless --budget says otherwise:
 	// the time printed before the cells start is then met within a fifth.
 	netRepeat      = 3
-	netBudgetShare = 0.2
+	netBudgetShare = 0.15
 	defaultBudget  = 58 * time.Second
 )
 
