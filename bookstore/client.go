@@ -39,7 +39,7 @@ const (
 	JSONH1TLS Binding = "http1-tls-json"
 )
 
-// Bindings lists every binding, seed 003's three (with ServeHTTP over h2c
+// Bindings lists every binding, the gRPC ServeHTTP post's three (with ServeHTTP over h2c
 // and h2) and JSON over TLS.
 var Bindings = []Binding{Native, ServeHTTPH2C, ServeHTTPH2, JSONH1, JSONH1TLS}
 

@@ -1,4 +1,4 @@
-// Package bookstore is seed 003's gRPC service, GetBook, implemented once
+// Package bookstore is the gRPC ServeHTTP post's gRPC service, GetBook, implemented once
 // and bound three ways: grpc-go's own server and HTTP/2 transport
 // (Native), grpc.Server.ServeHTTP behind net/http's HTTP/2 on the h2c and
 // h2 ports (ServeHTTP), and an HTTP/1.1 JSON endpoint calling the same

@@ -159,7 +159,7 @@ func (h HeaderSpec) header() http.Header {
 	return header
 }
 
-// ParseHeaderSpec reads N:LEN (seed 004's 100:100): N headers of LEN
+// ParseHeaderSpec reads N:LEN (the gin post's 100:100): N headers of LEN
 // characters, N from 0 to 10000, LEN from 1 to 65536.
 func ParseHeaderSpec(s string) (HeaderSpec, error) {
 	n, l, ok := strings.Cut(s, ":")

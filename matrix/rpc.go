@@ -8,7 +8,7 @@ import (
 	"github.com/httpvs/httpvs/transport"
 )
 
-// bindings maps a gRPC scenario's transport columns to seed 003's
+// bindings maps a gRPC scenario's transport columns to the gRPC ServeHTTP post's
 // bindings: JSON over HTTP/1.1, grpc.Server.ServeHTTP over HTTP/2.
 var bindings = map[transport.Protocol]bookstore.Binding{
 	transport.H1:    bookstore.JSONH1,

@@ -38,7 +38,7 @@ type Target struct {
 	RootCAs *x509.CertPool
 	// Insecure skips certificate verification.
 	Insecure bool
-	// GRPC is host:port of a native gRPC server of seed 003's Bookstore
+	// GRPC is host:port of a native gRPC server of the gRPC ServeHTTP post's Bookstore
 	// (httpvs serve --grpc-listen); empty skips the grpc-native column.
 	GRPC string
 }

@@ -33,8 +33,9 @@ func LowerIsBetter(metric string) bool { return metric == MetricSeconds }
 type Scenario struct {
 	// Name is what --scenarios takes and what each cell carries.
 	Name string
-	// Seeds are the seed documents it reproduces, e.g. "000".
-	Seeds string
+	// Reproduces names the public experiments or sources it follows, e.g.
+	// "golang/go#47840", as users can look them up.
+	Reproduces string
 	// Description says what it does, in one line.
 	Description string
 	// Metric is MetricBytesPerSecond (transfers) or MetricRequestsPerSecond.
@@ -46,7 +47,7 @@ type Scenario struct {
 	method  string      // load: the request method
 	body    units.Bytes // load: request body size
 	headers load.HeaderSpec
-	rpc     bool // seed 003's GetBook, one binding per column
+	rpc     bool // the gRPC ServeHTTP post's GetBook, one binding per column
 	kind    kind // how it is measured
 	resume  bool // cold-start: resume TLS sessions, 0-RTT over h3
 	// knobs names the knob set of a variant scenario (variant.go), and
@@ -73,32 +74,32 @@ func (s Scenario) Transfer() bool { return s.Metric == MetricBytesPerSecond }
 // Streams is the number of transfers or requests s keeps in flight.
 func (s Scenario) Streams() int { return s.streams }
 
-// seed004Body is seed 004's request body: the decimal numbers 0 to 9999
+// seed004Body is the gin post's request body: the decimal numbers 0 to 9999
 // written one after another, 38,890 bytes ("a ~39 KB body").
 const seed004Body = 38890
 
 // Scenarios is the default matrix's workloads, in report order.
 var Scenarios = []Scenario{
-	{Name: "download", Seeds: "000", Metric: MetricBytesPerSecond, streams: 1,
+	{Name: "download", Reproduces: "golang/go#47840", Metric: MetricBytesPerSecond, streams: 1,
 		Description: "one big download on one stream"},
-	{Name: "download-parallel-10", Seeds: "001", Metric: MetricBytesPerSecond, streams: 10,
+	{Name: "download-parallel-10", Reproduces: "the golang/go#47840 fork with I/O statistics and parallel downloads", Metric: MetricBytesPerSecond, streams: 10,
 		Description: "10 downloads at once (h1: 10 connections; h2, h3: 10 streams on one)"},
-	{Name: "download-parallel-100", Seeds: "001", Metric: MetricBytesPerSecond, streams: 100,
+	{Name: "download-parallel-100", Reproduces: "the golang/go#47840 fork with I/O statistics and parallel downloads", Metric: MetricBytesPerSecond, streams: 100,
 		Description: "100 downloads at once (h1: 100 connections; h2, h3: 100 streams on one)"},
-	{Name: "upload", Seeds: "000", Metric: MetricBytesPerSecond, streams: 1, upload: true,
+	{Name: "upload", Reproduces: "golang/go#47840", Metric: MetricBytesPerSecond, streams: 1, upload: true,
 		Description: "one big upload on one stream"},
-	{Name: "small-sequential", Seeds: "002", Metric: MetricRequestsPerSecond, streams: 1,
+	{Name: "small-sequential", Reproduces: "the gonuget benchmark", Metric: MetricRequestsPerSecond, streams: 1,
 		path: "/small", method: "GET",
 		Description: "GET /small (2 bytes), one request at a time"},
-	{Name: "small-concurrent", Seeds: "002, 004", Metric: MetricRequestsPerSecond, streams: 50,
+	{Name: "small-concurrent", Reproduces: "the gonuget benchmark, the gin post", Metric: MetricRequestsPerSecond, streams: 50,
 		path: "/small", method: "GET",
 		Description: "GET /small, 50 at a time (h1: 50 connections; h2, h3: 50 streams on one)"},
-	{Name: "headers-body", Seeds: "004", Metric: MetricRequestsPerSecond, streams: 50,
+	{Name: "headers-body", Reproduces: "the gin post", Metric: MetricRequestsPerSecond, streams: 50,
 		path: "/echo", method: "POST", body: seed004Body, headers: load.HeaderSpec{Count: 100, Len: 100},
 		Description: "POST /echo with a 38,890-byte body and 100 headers of 100 characters, 50 at a time"},
-	{Name: "grpc-1", Seeds: "003", Metric: MetricRequestsPerSecond, streams: 1, rpc: true,
+	{Name: "grpc-1", Reproduces: "the gRPC ServeHTTP post", Metric: MetricRequestsPerSecond, streams: 1, rpc: true,
 		Description: "gRPC GetBook one at a time: h1 JSON, h2c/h2 grpc ServeHTTP, grpc-native grpc-go's own server"},
-	{Name: "grpc-50", Seeds: "003", Metric: MetricRequestsPerSecond, streams: 50, rpc: true,
+	{Name: "grpc-50", Reproduces: "the gRPC ServeHTTP post", Metric: MetricRequestsPerSecond, streams: 50, rpc: true,
 		Description: "gRPC GetBook 50 at a time (h1: 50 connections; gRPC: 50 streams on one)"},
 }
 
@@ -107,13 +108,13 @@ var Scenarios = []Scenario{
 // default matrix on loopback) but are in NetDefault, and --scenarios
 // takes them by name or as the group "net".
 var NetScenarios = []Scenario{
-	{Name: "cold-start", Seeds: "issue 15", Metric: MetricSeconds, streams: 1, path: "/small", method: "GET", kind: kindColdStart,
+	{Name: "cold-start", Reproduces: "RFC 9000 and RFC 8446 handshake round trips", Metric: MetricSeconds, streams: 1, path: "/small", method: "GET", kind: kindColdStart,
 		Description: "GET /small on a brand-new connection each time: connect, TLS, first byte; the connection closed after"},
-	{Name: "cold-start-resumed", Seeds: "issue 15", Metric: MetricSeconds, streams: 1, path: "/small", method: "GET", kind: kindColdStart, resume: true,
+	{Name: "cold-start-resumed", Reproduces: "RFC 8446 resumption, RFC 9001 0-RTT", Metric: MetricSeconds, streams: 1, path: "/small", method: "GET", kind: kindColdStart, resume: true,
 		Description: "cold-start resuming a TLS session (h1-tls, h2) or with 0-RTT (h3); h1 and h2c as cold-start"},
-	{Name: "page-load", Seeds: "issue 15", Metric: MetricSeconds, streams: pageConns, path: "/small", method: "GET", kind: kindPageLoad,
+	{Name: "page-load", Reproduces: "the HTTP Archive median page", Metric: MetricSeconds, streams: pageConns, path: "/small", method: "GET", kind: kindPageLoad,
 		Description: "a 50-object page (HTTP Archive median mix) on fresh connections: the document, then the rest at once (h1: 6 connections; h2, h3: 1)"},
-	{Name: "head-of-line", Seeds: "issue 15", Metric: MetricSeconds, streams: 2, path: "/small", method: "GET", kind: kindHeadOfLine,
+	{Name: "head-of-line", Reproduces: "Langley et al., SIGCOMM 2017", Metric: MetricSeconds, streams: 2, path: "/small", method: "GET", kind: kindHeadOfLine,
 		Description: "GET /small one at a time beside a bulk download (h2, h3: on its connection; h1: on a second one)"},
 }
 

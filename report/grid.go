@@ -12,7 +12,7 @@ import (
 // all draw it.
 type grid struct {
 	scenario matrix.Scenario
-	title    string     // "download: one big download on one stream (seed 000)"
+	title    string     // "download: one big download on one stream (golang/go#47840)"
 	head     []string   // "", then the transports
 	rows     [][]string // the figure's name, then a value per transport
 	cells    []*matrix.Cell
@@ -28,7 +28,7 @@ func grids(res *matrix.Results) []grid {
 		if !ok {
 			sc = matrix.Scenario{Name: name}
 		}
-		g := grid{scenario: sc, title: fmt.Sprintf("%s: %s (seed %s)", sc.Name, sc.Description, sc.Seeds)}
+		g := grid{scenario: sc, title: scenarioTitle(sc)}
 		g.head = append([]string{""}, protos...)
 		for _, p := range protos {
 			g.cells = append(g.cells, res.Cell(name, p))
@@ -244,4 +244,13 @@ func dedupe(notes []string) []string {
 		}
 	}
 	return out
+}
+
+// scenarioTitle is a scenario's table heading: its name, what it does and
+// the public experiment it reproduces, when it has one.
+func scenarioTitle(sc matrix.Scenario) string {
+	if sc.Reproduces == "" {
+		return sc.Name + ": " + sc.Description
+	}
+	return fmt.Sprintf("%s: %s (%s)", sc.Name, sc.Description, sc.Reproduces)
 }

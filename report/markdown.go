@@ -21,7 +21,7 @@ func Markdown(w io.Writer, res *matrix.Results) error {
 	}
 	mdVerdict(bw, res)
 	for _, g := range grids(res) {
-		fmt.Fprintf(bw, "## %s\n\n%s (seed %s)\n\n", g.scenario.Name, g.scenario.Description, g.scenario.Seeds)
+		fmt.Fprintf(bw, "## %s\n\n%s\n\n", g.scenario.Name, strings.TrimPrefix(g.title, g.scenario.Name+": "))
 		if len(g.rows) > 0 {
 			for i, r := range append([][]string{g.head}, g.rows...) {
 				fmt.Fprintf(bw, "| %s |\n", strings.Join(mdEscape(r), " | "))

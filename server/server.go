@@ -61,7 +61,7 @@ type Server struct {
 	source    atomic.Pointer[IOSource]
 	peak      atomic.Pointer[procstat.GoroutinePeak] // nil unless SampleGoroutines
 	inflight  atomic.Int64                           // body handlers (/bytes, /sink) running now
-	grpc      *grpc.Server                           // seed 003's Bookstore: ServeHTTP here, Serve on a port of its own
+	grpc      *grpc.Server                           // the gRPC ServeHTTP post's Bookstore: ServeHTTP here, Serve on a port of its own
 	profiler  *profiler                              // nil unless Options.Profiling
 	native    protoCounters                          // gRPC calls over grpc-go's own transport (GRPC().Serve)
 
@@ -142,7 +142,7 @@ func (s *Server) Attach(src IOSource) { s.source.Store(&src) }
 //	POST /echo, PUT /echo, GET /echo  the request body back, with header counts
 //	GET  /stats                       the counters as JSON (stats.ServerStats)
 //	POST /stats/reset                 the counters as JSON, then zeroes them
-//	GET  /v1/shelves/{s}/books/{b}    seed 003's GetBook as JSON (bookstore.ServeJSON)
+//	GET  /v1/shelves/{s}/books/{b}    the gRPC ServeHTTP post's GetBook as JSON (bookstore.ServeJSON)
 //	gRPC (HTTP/2, application/grpc)   the Bookstore service via grpc.Server.ServeHTTP
 func (s *Server) Handler() http.Handler {
 	routes := s.routes()

@@ -2,7 +2,7 @@ package stats
 
 // IOStats counts the calls on one class of connections (a listener's, or a
 // client's dialed ones) and the bytes they moved. Each Read or Write call on
-// a net.Conn is one system call in the common case: these are seed 001's
+// a net.Conn is one system call in the common case: these are the golang/go#47840 fork's
 // "write ops". On TLS connections they are counted below TLS, so the bytes
 // include TLS record overhead.
 type IOStats struct {
@@ -157,7 +157,7 @@ type ProtocolCounters struct {
 	Connections       int64   `json:"connections"`         // connections that carried at least one request
 	BodyBytesSent     int64   `json:"body_bytes_sent"`     // response body bytes written by handlers
 	BodyBytesReceived int64   `json:"body_bytes_received"` // request body bytes read by handlers
-	BodyWrites        int64   `json:"body_writes"`         // handler Write calls on response bodies (seed 001's "chunks")
+	BodyWrites        int64   `json:"body_writes"`         // handler Write calls on response bodies (the golang/go#47840 fork's "chunks")
 	BodyReads         int64   `json:"body_reads"`          // handler Read calls on request bodies
 	TransferSeconds   float64 `json:"transfer_seconds"`    // summed time handlers spent moving bodies
 	Aborted           int64   `json:"aborted"`             // bodies cut short because the peer went away

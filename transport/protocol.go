@@ -157,7 +157,7 @@ func of(major int, tls bool) Protocol {
 	}
 }
 
-// Switches is seed 002's way of choosing a client's transport: HTTP/2 and
+// Switches is the gonuget benchmark's way of choosing a client's transport: HTTP/2 and
 // HTTP/3 switched on or off, as in a TransportConfig with EnableHTTP2 and
 // EnableHTTP3. Protocol turns them into one of the five transports, for
 // ClientOptions.Protocol.

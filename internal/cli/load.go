@@ -44,7 +44,7 @@ func (f *loadFlags) register(fs *flagSet) {
 	fs.StringVar(&f.method, "method", "GET", "request method")
 	fs.Var(&f.body, "body", "request body: `SIZE` bytes of a pattern, or @FILE, a file's contents (as curl; use with --method POST and /echo or /sink) (default none)")
 	headerFlags(fs, &f.header)
-	fs.StringVar(&f.headers, "headers", "", "add N generated headers of LEN characters, as `N:LEN` (seed 004: 100:100)")
+	fs.StringVar(&f.headers, "headers", "", "add N generated headers of LEN characters, as `N:LEN` (the gin post's: 100:100)")
 	fs.BoolVar(&f.asJSON, "json", false, "print exactly one JSON object")
 	fs.DurationVar(&f.timeout, "timeout", load.DefaultRequestTimeout, "bound on each request")
 	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of this process during the run to `file`")

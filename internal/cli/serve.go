@@ -31,7 +31,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	listen := fs.String("listen", "127.0.0.1:8080", "TCP `address` for h1 and h2c; empty for none")
 	tlsListen := fs.String("tls-listen", "127.0.0.1:8443", "TCP `address` for h1-tls and h2, and UDP for h3 on the same port; empty for none")
 	noH3 := fs.Bool("no-h3", false, "do not serve h3")
-	grpcListen := fs.String("grpc-listen", "127.0.0.1:9090", "TCP `address` for seed 003's gRPC service on grpc-go's own transport; empty for none (it is also served through net/http on the h2c and h2 ports)")
+	grpcListen := fs.String("grpc-listen", "127.0.0.1:9090", "TCP `address` for the gRPC ServeHTTP post's gRPC service on grpc-go's own transport; empty for none (it is also served through net/http on the h2c and h2 ports)")
 	certFile := fs.String("cert", "", "PEM certificate `file` (default: a self-signed one made at start-up)")
 	keyFile := fs.String("key", "", "PEM key `file` for --cert")
 	writeCert := fs.String("write-cert", "", "write the certificate as PEM to `file`, for curl --cacert or httpvs get --cacert")
