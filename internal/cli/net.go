@@ -20,7 +20,7 @@ import (
 func netFlagUsage(sweep bool) string {
 	several := "; one link"
 	if sweep {
-		several = "; several links run one after another with a table across them at the end: 4g,lossy,satellite or rtt=10ms;rtt=80ms"
+		several = "; repeat the flag for several links, run one after another with a table across them at the end: --net 4g --net lossy --net rtt=80ms"
 	}
 	return "emulate a network `link` between the client and the server: a preset (" + strings.Join(netem.Presets(), ", ") +
 		"), key=value fields (rtt=50ms,rate=20mbit,loss=1%) or both (4g,loss=2%)" + several + ". backend=tun or backend=netem picks how the link is made (default auto: the kernel's netem where it has it, else TUN devices). See docs/net-presets.md. Linux: root, or any user where the system allows user namespaces (httpvs then runs itself in one)"
@@ -57,31 +57,40 @@ type netProfile struct {
 	spec netem.Spec
 }
 
-// splitNetProfiles splits --net into link profiles: a preset name (a
-// field without "=") starts a profile, key=value fields belong to the
-// profile they follow ("4g,loss=2%,lossy" is two), leading ones to a
-// profile of their own, and ";" ends a profile ("rtt=40ms;rtt=80ms").
-func splitNetProfiles(text string) []string {
-	var out, cur []string
-	flush := func() {
-		if len(cur) > 0 {
-			out = append(out, strings.Join(cur, ","))
-			cur = nil
+// netList is --net, repeatable: each value one link, run in order.
+type netList []string
+
+func (l *netList) String() string { return strings.Join(*l, " --net ") }
+
+func (l *netList) Set(text string) error {
+	*l = append(*l, text)
+	return nil
+}
+
+// oneLink reads one --net value as one link: a preset, key=value fields,
+// or a preset with fields after it. Two presets or a ";" are several
+// links in one value, which once ran as something else than typed
+// ("lan,4g,rtt=50ms;loss=1%" made "4g,rtt=50ms" and a 0 ms "loss=1%"):
+// a usage error that says to repeat the flag.
+func oneLink(text string) (netProfile, error) {
+	var presets []string
+	for _, field := range strings.Split(text, ",") {
+		if f := strings.TrimSpace(field); f != "" && !strings.Contains(f, "=") {
+			presets = append(presets, f)
 		}
 	}
-	for _, part := range strings.Split(text, ";") {
-		for _, field := range strings.Split(part, ",") {
-			field = strings.TrimSpace(field)
-			if field != "" && !strings.Contains(field, "=") {
-				flush()
-			}
-			if field != "" {
-				cur = append(cur, field)
-			}
+	switch {
+	case strings.TrimSpace(text) == "":
+		return netProfile{}, usagef("--net \"\": want a link: a preset (%s), key=value fields (rtt=50ms,rate=20mbit) or both (4g,loss=2%%)", strings.Join(netem.Presets(), ", "))
+	case strings.Contains(text, ";") || len(presets) > 1:
+		parts := strings.FieldsFunc(text, func(r rune) bool { return r == ';' })
+		if len(presets) > 1 {
+			parts = presets
 		}
-		flush()
+		return netProfile{}, usagef("--net %q: one link per --net; for several links repeat the flag: --net %s", text, strings.Join(parts, " --net "))
 	}
-	return out
+	spec, err := parseNetFlag(text)
+	return netProfile{text: text, spec: spec}, err
 }
 
 // openNet makes p's link; nil without one. A *netem.SetupError (no root,

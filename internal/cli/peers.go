@@ -19,7 +19,7 @@ func (f *runFlags) checkPeers() error {
 	if f.peers == "" {
 		return nil
 	}
-	if f.net != "" {
+	if len(f.net) > 0 {
 		return usagef("--peers runs the reference peers on loopback; it does not go with --net")
 	}
 	list, err := peers.ParseList(f.peers)

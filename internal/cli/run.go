@@ -59,7 +59,7 @@ type runFlags struct {
 	peers                string       // --peers, as given
 	peerList             []peers.Peer // --peers' installed peers
 	peersMissing         []string     // --peers' peers not installed, with their packages
-	net                  string       // --net, as given
+	net                  netList      // --net, as given: one link each
 	nets                 []netProfile // --net's link profiles, one per run
 	client               transport.ClientConfig
 	server               transport.ServerConfig
@@ -93,7 +93,7 @@ func (f *runFlags) register(fs *flagSet) {
 	fs.StringVar(&f.cacert, "cacert", "", "with --tls-target: trust the PEM certificates in `file`")
 	headerFlags(fs, &f.header)
 	fs.StringVar(&f.knobs, "knobs", defaultKnobs, knobsUsage)
-	fs.StringVar(&f.net, "net", "", netFlagUsage(true))
+	fs.Var(&f.net, "net", netFlagUsage(true))
 	fs.StringVar(&f.peers, "peers", "", "reference peers to measure beside Go: auto (every one installed) or a `list` of "+peers.Names()+"; curl plays the transfers and h2load the small requests against each server and against Go's")
 	clientFlags(fs, &f.client)
 	serverFlags(fs, "server-", &f.server)
@@ -264,7 +264,7 @@ func (f *runFlags) prepare(fs *flagSet) (matrix.Options, error) {
 		return matrix.Options{}, err
 	}
 	opts.Knobs = applied
-	if ks.Name == matrix.GoDefault.Name && f.net == "" {
+	if ks.Name == matrix.GoDefault.Name && len(f.net) == 0 {
 		// As shipped -> tuned in one run: the single-stream transfers again
 		// with the tuned client (on a link, the window decides instead).
 		tuned := matrix.Tuned
@@ -324,18 +324,18 @@ func (f *runFlags) startTarget(ctx context.Context, fs *flagSet, opts *matrix.Op
 // checkNet parses --net into its link profiles; it goes with the child
 // server only.
 func (f *runFlags) checkNet() error {
-	if f.net == "" {
+	if len(f.net) == 0 {
 		return nil
 	}
 	if f.target != "" || f.tlsTarget != "" {
 		return usagef("--net emulates a link to the child server; it does not apply to --target or --tls-target")
 	}
-	for _, text := range splitNetProfiles(f.net) {
-		spec, err := parseNetFlag(text)
+	for _, text := range f.net {
+		p, err := oneLink(text)
 		if err != nil {
 			return err
 		}
-		f.nets = append(f.nets, netProfile{text: text, spec: spec})
+		f.nets = append(f.nets, p)
 	}
 	return nil
 }
@@ -398,7 +398,7 @@ func (f *runFlags) rounds(set map[string]bool) error {
 		f.maxRepeat = 0 // fixed rounds: the --repeat asked for
 	}
 	f.budgetGiven = set["budget"]
-	if f.net != "" && !f.quick {
+	if len(f.net) > 0 && !f.quick {
 		if !set["repeat"] {
 			f.repeat = netRepeat
 		}
@@ -433,7 +433,7 @@ func (f *runFlags) rounds(set map[string]bool) error {
 // scenarioList is --scenarios; across a link (--net) without it, the
 // default matrix where the network decides (matrix.NetDefault).
 func (f *runFlags) scenarioList(set map[string]bool) ([]matrix.Scenario, error) {
-	if f.net != "" && !set["scenarios"] {
+	if len(f.net) > 0 && !set["scenarios"] {
 		return matrix.NetDefault(), nil
 	}
 	scenarios, err := matrix.ParseScenarios(f.scenarios)

@@ -5,30 +5,39 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"reflect"
-	"strings"
+		"strings"
 	"testing"
 
 	"github.com/httpvs/httpvs/matrix"
 )
 
-func TestSplitNetProfiles(t *testing.T) {
-	tests := []struct {
-		in   string
-		want []string
+func TestOneLink(t *testing.T) {
+	for _, tt := range []struct {
+		in, want, err string
 	}{
-		{"4g", []string{"4g"}},
-		{"4g,loss=2%", []string{"4g,loss=2%"}},
-		{"4g,lossy,satellite", []string{"4g", "lossy", "satellite"}},
-		{"4g,loss=2%,lossy", []string{"4g,loss=2%", "lossy"}},
-		{"rtt=40ms,loss=1%,4g", []string{"rtt=40ms,loss=1%", "4g"}},
-		{"rtt=10ms;rtt=30ms", []string{"rtt=10ms", "rtt=30ms"}},
-		{" 4g ; ;lan, ", []string{"4g", "lan"}},
-	}
-	for _, tt := range tests {
-		if got := splitNetProfiles(tt.in); !reflect.DeepEqual(got, tt.want) {
-			t.Errorf("splitNetProfiles(%q) = %q, want %q", tt.in, got, tt.want)
+		{in: "4g", want: "4g"},
+		{in: "4g,loss=2%", want: "4g,loss=2%"},
+		{in: "rtt=40ms,loss=1%", want: "rtt=40ms,loss=1%"},
+		{in: "4g,lossy,satellite", err: `--net "4g,lossy,satellite": one link per --net; for several links repeat the flag: --net 4g --net lossy --net satellite`},
+		{in: "lan,4g,rtt=50ms;loss=1%", err: `one link per --net; for several links repeat the flag: --net lan --net 4g`},
+		{in: "rtt=10ms;rtt=30ms", err: `--net "rtt=10ms;rtt=30ms": one link per --net; for several links repeat the flag: --net rtt=10ms --net rtt=30ms`},
+		{in: " ", err: `--net "": want a link`},
+	} {
+		p, err := oneLink(tt.in)
+		switch {
+		case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
+			t.Errorf("oneLink(%q): %v, want an error with %q", tt.in, err, tt.err)
+		case tt.err == "" && (err != nil || p.text != tt.want):
+			t.Errorf("oneLink(%q) = %q, %v; want %q", tt.in, p.text, err, tt.want)
 		}
+	}
+	code, _, stderr := runMain(t, "run", "--net", "4g,lossy")
+	if code != 2 || strings.Count(strings.TrimSpace(stderr), "\n") > 1 || !strings.Contains(stderr, "--net 4g --net lossy") {
+		t.Errorf("run --net 4g,lossy: exit %d, %q: want 2 and one line saying to repeat the flag", code, stderr)
+	}
+	code, _, stderr = runMain(t, "tune", "--net", "4g", "--net", "lossy")
+	if code != 2 || !strings.Contains(stderr, "tune searches across one link") {
+		t.Errorf("tune with two --net: exit %d, %q: want 2 and why", code, stderr)
 	}
 }
 
@@ -39,7 +48,7 @@ func TestSplitNetProfiles(t *testing.T) {
 func TestRunNetSweep(t *testing.T) {
 	needLink(t)
 	before := netLeftovers(t)
-	args := []string{"run", "--net", "rtt=10ms;rtt=30ms", "--scenarios", "small-sequential", "--protocols", "h1,h2c",
+	args := []string{"run", "--net", "rtt=10ms", "--net", "rtt=30ms", "--scenarios", "small-sequential", "--protocols", "h1,h2c",
 		"--repeat", "2", "--duration", "300ms"}
 	code, stdout, stderr := runMain(t, append(args, "--json", "--no-files")...)
 	if code != 0 {

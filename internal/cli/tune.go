@@ -23,7 +23,8 @@ func runTune(ctx context.Context, e *env, args []string) error {
 	protoList := fs.String("protocols", "h2c,h2,h3", "transports to tune (h1 is the baseline, always measured)")
 	budget := fs.Duration("budget", tune.DefaultBudget, "bound on the whole search (with --net: at least 20 trials per transport)")
 	trial := fs.Duration("trial", tune.DefaultTrial, "length of each measurement (with --net: long enough that slow start and the handshakes are a third of it at most)")
-	netSpec := fs.String("net", "", netFlagUsage(false))
+	var netSpec netList
+	fs.Var(&netSpec, "net", netFlagUsage(false))
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	write := fs.String("write", "", "write the best settings found to `file`, a knob set for httpvs run --knobs FILE")
 	pos, err := fs.parse(args)
@@ -43,7 +44,7 @@ func runTune(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return usagef("--protocols: %v", err)
 	}
-	link, err := tuneLink(*netSpec)
+	link, err := tuneLink(netSpec)
 	if err != nil {
 		return err
 	}

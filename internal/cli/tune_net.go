@@ -15,20 +15,16 @@ import (
 // final measurements take 8 of them, so 20 leave 6 candidate pairs.
 const netTrialsPerProtocol = 20
 
-// tuneLink parses tune's --net (one link profile); nil without one.
-func tuneLink(text string) (*netProfile, error) {
-	if text == "" {
+// tuneLink parses tune's --net (one link); nil without one.
+func tuneLink(list netList) (*netProfile, error) {
+	switch len(list) {
+	case 0:
 		return nil, nil
+	case 1:
+		p, err := oneLink(list[0])
+		return &p, err
 	}
-	profiles := splitNetProfiles(text)
-	if len(profiles) != 1 {
-		return nil, usagef("--net %q: tune searches across one link, got %d; run one search per link (httpvs run --net a,b,c compares transports across several)", text, len(profiles))
-	}
-	spec, err := parseNetFlag(profiles[0])
-	if err != nil {
-		return nil, err
-	}
-	return &netProfile{text: profiles[0], spec: spec}, nil
+	return nil, usagef("--net given %d times: tune searches across one link; run one search per link (httpvs run --net A --net B compares transports across several)", len(list))
 }
 
 // netTrial is a trial long enough across s that a new connection's
