@@ -5,7 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-		"strings"
+	"strings"
 	"testing"
 
 	"github.com/httpvs/httpvs/matrix"
