@@ -257,8 +257,12 @@ func lossExplanation(c *Cell, n *Net, loss float64) string {
 	if c.Protocol == "h3" {
 		who = "quic-go's congestion control"
 	}
-	return fmt.Sprintf("losses: the link drops %.1f%% of packets; %s backs off on loss (a loss-based sender's bound at this round trip is %s, the Mathis formula), where the calibration's TCP held %s",
-		100*loss, who, units.BitsPerSecond(mathis*8), units.BitsPerSecond(linkGoodput(n, false)*8))
+	tcp := "TCP"
+	if n.TCPCongestion != "" {
+		tcp += " (" + n.TCPCongestion + ")"
+	}
+	return fmt.Sprintf("losses: the link drops %.1f%% of packets; %s backs off on loss (a loss-based sender's bound at this round trip is %s, the Mathis formula), where the calibration's %s held %s",
+		100*loss, who, units.BitsPerSecond(mathis*8), tcp, units.BitsPerSecond(linkGoodput(n, false)*8))
 }
 
 // holQueue describes what head-of-line's small requests waited behind.

@@ -29,6 +29,12 @@ type Net struct {
 	Backend string `json:"backend"`
 	// Configured is the spec with every field explicit (netem.Spec.String).
 	Configured string `json:"configured"`
+	// TCPCongestion is the TCP congestion control both ends used
+	// (netem.Link.CongestionControl: the spec's cc=, or the kernel's
+	// default), QUICCongestion HTTP/3's (quic-go's own): a link result
+	// compares them as much as the protocols.
+	TCPCongestion  string `json:"tcp_congestion,omitempty"`
+	QUICCongestion string `json:"quic_congestion,omitempty"`
 	// Up (client to server) and Down (server to client) are the
 	// configured directions.
 	Up   NetDirection `json:"up"`
@@ -102,8 +108,10 @@ func NewNet(text string, spec netem.Spec, backend netem.Backend, c netem.Calibra
 		Preset:     spec.Name,
 		Backend:    string(backend),
 		Configured: spec.String(),
-		Up:         netDirection(spec.Up),
-		Down:       netDirection(spec.Down),
+		// QUICCongestion: httpvs leaves quic-go's default.
+		QUICCongestion: netem.QUICCongestion,
+		Up:             netDirection(spec.Up),
+		Down:           netDirection(spec.Down),
 		Calibration: NetCalibration{
 			UDPRTTSeconds:            c.UDPRTT.Seconds(),
 			TCPConnectSeconds:        c.TCPConnect.Seconds(),
@@ -162,6 +170,9 @@ func (n *Net) Summary() string {
 	measured := fmt.Sprintf("emulated link %s: measured RTT %.1f ms, loss %.1f%% up %.1f%% down, TCP goodput %s up %s down",
 		name, c.UDPRTTSeconds*1e3, c.UpLoss*100, c.DownLoss*100,
 		units.BitsPerSecond(c.UpGoodputBitsPerSecond), units.BitsPerSecond(c.DownGoodputBitsPerSecond))
+	if n.TCPCongestion != "" {
+		measured += fmt.Sprintf("; congestion control: TCP %s, QUIC %s", n.TCPCongestion, n.QUICCongestion)
+	}
 	if n.Backend == NetBackendNetem {
 		// The kernel keeps no count of packets it sent late.
 		return measured + "; the kernel's netem qdisc applied it"

@@ -20,6 +20,7 @@ type Link struct {
 	done           chan struct{}
 	wg             sync.WaitGroup
 	once           sync.Once
+	cc             string // TCP's congestion control in the namespaces
 }
 
 // NewLink makes the two namespaces and joins them by the backend
@@ -30,6 +31,19 @@ type Link struct {
 // /dev/net/tun or ip, tc, veth and sch_netem; without them it returns a
 // *SetupError naming what is missing and leaves nothing behind.
 func NewLink(spec Spec) (*Link, error) {
+	l, err := newLink(spec)
+	if err != nil {
+		return nil, err
+	}
+	if err := l.setCC(spec.CC); err != nil {
+		l.Close()
+		return nil, err
+	}
+	return l, nil
+}
+
+// newLink makes spec's link by its backend (NewLink).
+func newLink(spec Spec) (*Link, error) {
 	switch spec.Backend {
 	case BackendTUN:
 		return newTUNLink(spec)

@@ -74,3 +74,6 @@ func (l *Link) ResetStats() (up, down DirStats) { return }
 func (l *Link) Close() error { return nil }
 
 func unsupported() error { return &SetupError{Need: "Linux", Err: ErrUnsupported} }
+
+// CongestionControl is "": no link can be made on this system.
+func (l *Link) CongestionControl() string { return "" }

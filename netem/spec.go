@@ -24,6 +24,11 @@ type Spec struct {
 	Down Direction
 	// Backend is how the link is made; "" or BackendAuto picks one.
 	Backend Backend
+	// CC is the TCP congestion control both ends' namespaces use
+	// (net.ipv4.tcp_congestion_control), e.g. "cubic", "bbr" or "reno";
+	// "" leaves the kernel's default for a new namespace, which
+	// Link.CongestionControl reports. QUIC's is quic-go's own.
+	CC string
 }
 
 // Direction is what one direction of a link does to each packet, in this
@@ -70,6 +75,9 @@ func (s Spec) String() string {
 	if s.Backend != "" && s.Backend != BackendAuto {
 		text += ",backend=" + string(s.Backend)
 	}
+	if s.CC != "" {
+		text += ",cc=" + s.CC
+	}
 	return text
 }
 
@@ -115,7 +123,8 @@ const (
 	wantRate     = "a positive rate with a unit bit, kbit, mbit or gbit (e.g. 20mbit, 1.5gbit), or unlimited"
 	wantLoss     = "a percentage below 100%, e.g. 1% or 0.5%, or Gilbert-Elliott ge:P%:R%[:BAD%[:GOOD%]]"
 	wantQueue    = "a packet count (e.g. 100) or a size in bytes ending in B (e.g. 64KiB, 150kB)"
-	wantKey      = "key=value with a key rtt, delay, jitter, rate, loss, queue (each but rtt may start with up. or down.), up= / down= for the rate of one direction, or backend=auto|tun|netem"
+	wantKey      = "key=value with a key rtt, delay, jitter, rate, loss, queue (each but rtt may start with up. or down.), up= / down= for the rate of one direction, backend=auto|tun|netem, or cc=cubic|bbr|reno (TCP's congestion control)"
+	wantCC       = "the name of a TCP congestion control, e.g. cubic, bbr or reno"
 )
 
 // Parse reads a link spec: comma-separated key=value fields, optionally
@@ -164,6 +173,12 @@ func (s *Spec) set(key, val string) error {
 		b, err := parseBackend(key, strings.ToLower(val))
 		s.Backend = b
 		return err
+	case "cc":
+		s.CC = strings.ToLower(val)
+		if !validCC(s.CC) {
+			return &SpecError{Field: key, Value: val, Want: wantCC}
+		}
+		return nil
 	case "rtt":
 		d, err := parseDuration(key, val)
 		if err != nil {

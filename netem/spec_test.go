@@ -58,11 +58,24 @@ func TestParse(t *testing.T) {
 	}
 }
 
+func TestParseCC(t *testing.T) {
+	s, err := Parse("4g,cc=BBR")
+	if err != nil || s.CC != "bbr" || !strings.HasSuffix(s.String(), ",cc=bbr") {
+		t.Fatalf("Parse(4g,cc=BBR) = %+v (%q), %v: want cc bbr, printed last", s, s.String(), err)
+	}
+	back, err := Parse(s.String())
+	if err != nil || back.CC != "bbr" {
+		t.Errorf("round trip of %q: %+v, %v", s.String(), back, err)
+	}
+}
+
 func TestParseRejects(t *testing.T) {
 	tests := []struct{ in, field, want string }{
 		{"", "spec", "preset"},
 		{"rtt=-5ms", "rtt", "non-negative duration"},
 		{"rtt=fast", "rtt", "duration"},
+		{"cc=cu-bic", "cc", "congestion control"},
+		{"cc=", "cc", "congestion control"},
 		{"delay=2h", "delay", "up to 1m"},
 		{"loss=101%", "loss", "percentage"},
 		{"loss=100%", "loss", "below 100%"},

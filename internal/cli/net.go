@@ -23,7 +23,7 @@ func netFlagUsage(sweep bool) string {
 		several = "; repeat the flag for several links, run one after another with a table across them at the end: --net 4g --net lossy --net rtt=80ms"
 	}
 	return "emulate a network `link` between the client and the server: a preset (" + strings.Join(netem.Presets(), ", ") +
-		"), key=value fields (rtt=50ms,rate=20mbit,loss=1%) or both (4g,loss=2%)" + several + ". backend=tun or backend=netem picks how the link is made (default auto: the kernel's netem where it has it, else TUN devices). See docs/net-presets.md. Linux: root, or any user where the system allows user namespaces (httpvs then runs itself in one)"
+		"), key=value fields (rtt=50ms,rate=20mbit,loss=1%) or both (4g,loss=2%)" + several + ". backend=tun or backend=netem picks how the link is made (default auto: the kernel's netem where it has it, else TUN devices). cc=bbr|reno|cubic sets TCP's congestion control in the link's namespaces (default: the kernel's for a new namespace; the report names it, and QUIC's, quic-go's cubic). See docs/net-presets.md. Linux: root, or any user where the system allows user namespaces (httpvs then runs itself in one)"
 }
 
 // parseNetFlag reads --net; a bad spec is a usage error naming the field.
@@ -174,6 +174,7 @@ func (n *netRun) calibrate(ctx context.Context) error {
 		return fmt.Errorf("calibrate the emulated link: %w", err)
 	}
 	n.desc = matrix.NewNet(n.text, n.spec, n.link.Backend(), c, time.Since(start))
+	n.desc.TCPCongestion = n.link.CongestionControl()
 	n.link.ResetStats() // the cells' counters start here
 	return nil
 }
