@@ -10,7 +10,8 @@ import (
 
 // Result is a load run's outcome. Counts cover the measured phase only
 // (after warmup); requests cut off by the end of the run or an interrupt
-// are neither successes nor errors.
+// are neither successes nor errors, unless the server had stopped
+// answering (see StallAfter): then those with no response are timeouts.
 type Result struct {
 	Engine      string `json:"engine"` // Engine's name ("std", "fast"), or the CallerName`
 	URL         string `json:"url"`
