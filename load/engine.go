@@ -174,6 +174,12 @@ type shard struct {
 	errors                                 stats.ErrorCounts
 	firstErr                               string
 	negotiated                             bool
+	// What tells a server that stopped answering from a run that ended
+	// (stall.go): the last answer and the slowest success, warmup
+	// included, and the measured requests with no response cut off.
+	lastAnswer time.Time
+	slowest    time.Duration
+	cutOff     []cutOffReq
 }
 
 // dialed records a new connection's phases, as the std engine's trace
@@ -377,8 +383,9 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	}
 	stopProgress()
 
+	sl := r.judgeCutOffs()
 	res := r.result(clients, ctx.Err() != nil)
-	r.finish(&res, finished, before, after)
+	r.finish(&res, sl, finished, before, after)
 	return res, nil
 }
 

@@ -1,7 +1,6 @@
 package load
 
 import (
-	"fmt"
 	"os"
 	"time"
 
@@ -11,7 +10,8 @@ import (
 
 // Result is a load run's outcome. Counts cover the measured phase only
 // (after warmup); requests cut off by the end of the run or an interrupt
-// are neither successes nor errors.
+// are neither successes nor errors, unless the server had stopped
+// answering (see StallAfter): then those with no response are timeouts.
 type Result struct {
 	Engine      string `json:"engine"` // Engine's name ("std", "fast"), or the CallerName`
 	URL         string `json:"url"`
@@ -34,7 +34,7 @@ type Result struct {
 	Succeeded         int64                `json:"succeeded"`                     // 2xx with the whole body: the only requests in rates, bytes and latency
 	Errors            stats.ErrorCounts    `json:"errors"`
 	FirstError        string               `json:"first_error,omitempty"`
-	Seconds           float64              `json:"seconds"`             // measured wall time
+	Seconds           float64              `json:"seconds"`             // measured wall time (while the server answered: StoppedAnswering)
 	RequestsPerSecond float64              `json:"requests_per_second"` // Succeeded / Seconds
 	BytesReceived     int64                `json:"bytes_received"`      // response body bytes of successful requests
 	BytesSent         int64                `json:"bytes_sent"`          // request body bytes of successful requests
@@ -53,10 +53,22 @@ type Result struct {
 	BytesPerRequest  float64 `json:"bytes_per_request"`
 	AllocsPerRequest float64 `json:"allocs_per_request"`
 	Interrupted      bool    `json:"interrupted"`
-	// Stopped, when set, says why the run ended before its count or
-	// duration: the server refused every request for GoneAfter.
-	Stopped  string                 `json:"stopped,omitempty"`
-	Settings transport.ClientConfig `json:"settings"`
+	// Stopped, when set, says that the server stopped answering and how
+	// that showed: every request refused or timed out for GoneAfter (the
+	// run then stopped early), or requests with no response, cut off by
+	// the end of the run, that had waited at least StallAfter while the
+	// server answered nothing (counted as timeouts).
+	Stopped string `json:"stopped,omitempty"`
+	// StoppedAnswering, when not zero, is when the server stopped
+	// answering, in seconds from the start of the measured phase: the end
+	// of the last request it answered. Seconds, Finished and the rates
+	// then cover the phase up to there, and RanSeconds is how long the
+	// phase ran.
+	StoppedAnswering float64 `json:"stopped_answering_seconds,omitempty"`
+	// RanSeconds, when not zero, is the whole measured phase in seconds,
+	// longer than Seconds because the server stopped answering during it.
+	RanSeconds float64                `json:"ran_seconds,omitempty"`
+	Settings   transport.ClientConfig `json:"settings"`
 
 	// What lets results from several generators be merged (package merge).
 	// Kind is ResultKind and SchemaVersion ResultSchemaVersion: readers
@@ -219,12 +231,10 @@ func (r *run) result(clients []connClient, interrupted bool) Result {
 }
 
 // finish completes res once the workers are done at finished: the measured
-// window on the wall clock, the host, the rates over the window and the
+// window on the wall clock (up to the server's last answer, when it
+// stopped answering: sl), the host, the rates over the window and the
 // process figures between the samples bracketing it.
-func (r *run) finish(res *Result, finished time.Time, before, after sample) {
-	if r.gone.Load() {
-		res.Stopped = fmt.Sprintf("stopped early: every request was refused or timed out for over %v, with no success (the server is gone?)", GoneAfter)
-	}
+func (r *run) finish(res *Result, sl silence, finished time.Time, before, after sample) {
 	// A closed loop measures from when its measured phase began; an open
 	// one from measureAt, by its requests' intended times.
 	from := r.measuredFrom
@@ -235,6 +245,7 @@ func (r *run) finish(res *Result, finished time.Time, before, after sample) {
 	if !r.byCount && finished.After(r.end) {
 		window = max(r.end.Sub(from), 0)
 	}
+	window = r.stoppedAnswering(res, sl, from, window)
 	res.Seconds = window.Seconds()
 	res.Started = from.UTC()
 	res.Finished = res.Started.Add(window)

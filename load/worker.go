@@ -187,28 +187,43 @@ func (w *worker) leanLoop(ctx context.Context, l lean.Loop) {
 	}
 }
 
-// settle judges one request's exchange and records it if measuring.
-func (w *worker) settle(runCtx context.Context, x exchange, intended, start, end time.Time, measuring bool) {
-	var (
-		kind    stats.ErrorKind
-		failure error
-	)
+// failure judges an exchange: nil for a success, else why it failed and
+// the kind of failure.
+func (x exchange) failure() (stats.ErrorKind, error) {
 	switch {
 	case x.err != nil:
-		kind, failure = transport.Classify(x.err), x.err
+		return transport.Classify(x.err), x.err
 	case x.status/100 != 2:
-		kind, failure = stats.ErrStatus, fmt.Errorf("status %d %s", x.status, http.StatusText(x.status))
+		return stats.ErrStatus, fmt.Errorf("status %d %s", x.status, http.StatusText(x.status))
 	case x.length >= 0 && x.got != x.length:
-		kind, failure = stats.ErrShort, fmt.Errorf("body has %d bytes, Content-Length said %d", x.got, x.length)
+		return stats.ErrShort, fmt.Errorf("body has %d bytes, Content-Length said %d", x.got, x.length)
 	}
-	w.r.noteOutcome(kind, failure != nil, end)
-	// A request cut off by the run's end or an interrupt is no result.
-	// (Some stacks, grpc-go among them, time out on the context's deadline
-	// a little before the context itself reports it.) But the failures
-	// that showed the server gone, and stopped the run, are results.
+	return 0, nil
+}
+
+// settle judges one request's exchange and records it if measuring.
+func (w *worker) settle(runCtx context.Context, x exchange, intended, start, end time.Time, measuring bool) {
+	kind, failure := x.failure()
+	// A request cut off by the run's end or an interrupt is no result
+	// here. (Some stacks, grpc-go among them, time out on the context's
+	// deadline a little before the context itself reports it.) But the
+	// failures that showed the server gone, and stopped the run, are
+	// results; and one with no response is judged once the run is over
+	// (judgeCutOffs): a server that had stopped answering makes it a
+	// timeout.
+	ctxDone, late := runCtx.Err() != nil, !w.r.byCount && !end.Before(w.r.end)
+	if failure == nil || !(ctxDone || late) {
+		w.r.noteOutcome(kind, failure != nil, end)
+	}
 	goneFailure := w.r.gone.Load() && (kind == stats.ErrRefused || kind == stats.ErrTimeout) && !errors.Is(failure, context.Canceled)
-	cutOff := (runCtx.Err() != nil && !goneFailure) || (!w.r.byCount && !end.Before(w.r.end))
-	if !measuring || (failure != nil && cutOff) {
+	cutOff := failure != nil && ((ctxDone && !goneFailure) || late)
+	if !measuring || cutOff {
+		switch {
+		case x.answered:
+			w.record(func(s *shard) { s.answered(end, failure == nil, end.Sub(start)) })
+		case measuring:
+			w.record(func(s *shard) { s.cutOff = append(s.cutOff, cutOffReq{start, end}) })
+		}
 		return
 	}
 	from := start
@@ -226,6 +241,7 @@ func (w *worker) settle(runCtx context.Context, x exchange, intended, start, end
 		}
 		if x.answered {
 			s.negotiated = true
+			s.answered(end, failure == nil, end.Sub(start))
 		}
 		if failure != nil {
 			// A failure is counted by kind, never as throughput or latency.

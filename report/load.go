@@ -52,9 +52,12 @@ func Load(w io.Writer, r load.Result) error {
 		p.f("  phases    %s\n", strings.Join(phases, "; "))
 	}
 	p.f("  bodies    %s received, %s sent, %s\n", units.Bytes(r.BytesReceived).Human(), units.Bytes(r.BytesSent).Human(), units.BitsPerSecond(r.BytesPerSecond*8).Human())
-	cores := 0.0
-	if r.Seconds > 0 {
-		cores = r.ClientCPUSeconds / r.Seconds
+	cores, ran := 0.0, r.Seconds
+	if r.RanSeconds > 0 {
+		ran = r.RanSeconds // the CPU was spent over the whole phase, not only while the server answered
+	}
+	if ran > 0 {
+		cores = r.ClientCPUSeconds / ran
 	}
 	p.f("  client    CPU %.2f s (%.2f cores); %.0f B and %.1f allocs per request\n", r.ClientCPUSeconds, cores, r.BytesPerRequest, r.AllocsPerRequest)
 	if s := r.Schedule; s != nil {

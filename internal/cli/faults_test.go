@@ -3,6 +3,8 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"math"
 	"net"
 	"strings"
 	"syscall"
@@ -36,6 +38,23 @@ func TestServerKilledMidRun(t *testing.T) {
 		{"load-h1", func(plain, _ string) []string {
 			return []string{"load", plain + "/small", "-c", "4", "-d", "20s", "--json"}
 		}, checkLoad},
+		// Over HTTP/3 nothing comes back from a dead server: the run ends
+		// at its time, before the QUIC idle timeout, with the requests
+		// then in flight (one per stream) counted as timeouts.
+		{"load-h3-std", func(_, tls string) []string {
+			return []string{"load", tls + "/small", "-p", "h3", "-k", "--engine", "std", "-c", "2", "-m", "2", "-d", "4s", "--json"}
+		}, checkLoadH3},
+		{"load-h3-fast", func(_, tls string) []string {
+			return []string{"load", tls + "/small", "-p", "h3", "-k", "--engine", "fast", "-c", "2", "-m", "2", "-d", "4s", "--json"}
+		}, checkLoadH3},
+		{"load-h3-text", func(_, tls string) []string {
+			return []string{"load", tls + "/small", "-p", "h3", "-k", "-c", "2", "-m", "2", "-d", "4s"}
+		}, func(out string) string {
+			if !strings.Contains(out, "; 4 errors (4 timeout)") || !strings.Contains(out, "the server stopped answering at ") {
+				return "the text does not count the 4 requests in flight as timeouts, or say when the server stopped answering"
+			}
+			return ""
+		}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			child, err := startChild(context.Background(), nil)
@@ -88,6 +107,31 @@ func checkLoad(out string) string {
 	}
 	if s := res.Errors.String(); !strings.Contains(s, "refused") && !strings.Contains(s, "reset") {
 		return "errors not counted as refused or reset: " + s
+	}
+	return checkLive(res)
+}
+
+// checkLoadH3 checks load's JSON after an HTTP/3 server was killed.
+func checkLoadH3(out string) string {
+	var res load.Result
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		return "not one JSON object: " + err.Error()
+	}
+	if res.Succeeded == 0 || res.Errors.Total != 4 || res.Errors.Timeout != 4 || res.Requests != res.Succeeded+4 {
+		return fmt.Sprintf("requests %d, succeeded %d, errors %v: want 4 timeouts, one per stream", res.Requests, res.Succeeded, res.Errors)
+	}
+	return checkLive(res)
+}
+
+// checkLive checks that a result says when its server stopped answering
+// and has its rates over the time before.
+func checkLive(res load.Result) string {
+	if res.StoppedAnswering <= 0 || res.Seconds != res.StoppedAnswering || res.RanSeconds <= res.Seconds || res.Stopped == "" {
+		return fmt.Sprintf("stopped answering at %v s, seconds %v, ran %v s, stopped %q: want the rates over the time it answered",
+			res.StoppedAnswering, res.Seconds, res.RanSeconds, res.Stopped)
+	}
+	if want := float64(res.Succeeded) / res.Seconds; math.Abs(res.RequestsPerSecond-want) > 1e-6*want {
+		return fmt.Sprintf("%v req/s, want %d / %v s", res.RequestsPerSecond, res.Succeeded, res.Seconds)
 	}
 	return ""
 }

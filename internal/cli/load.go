@@ -219,7 +219,7 @@ func loadVerdict(e *env, res load.Result) error {
 	case res.Interrupted:
 		fmt.Fprintln(e.stderr, "httpvs load: interrupted: the figures above are what was measured until then")
 	case res.Stopped != "":
-		fmt.Fprintf(e.stderr, "httpvs load: %s; %d of %d requests failed (%s); the figures above are what was measured until then\n", res.Stopped, res.Errors.Total, res.Requests, res.Errors)
+		fmt.Fprintf(e.stderr, "httpvs load: %s; %d of %d requests failed (%s)\n", res.Stopped, res.Errors.Total, res.Requests, res.Errors)
 	case res.Errors.Total > 0 && res.Succeeded == 0:
 		fmt.Fprintf(e.stderr, "httpvs load: every request failed (%s): %s\n", res.Errors, res.FirstError)
 	case res.Errors.Total > res.Succeeded:

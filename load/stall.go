@@ -1,0 +1,132 @@
+package load
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/httpvs/httpvs/stats"
+)
+
+// A server that stops answering shows in two ways. Over TCP its kernel
+// refuses or resets what comes next, and the run stops GoneAfter later
+// (run.noteOutcome). Over QUIC nothing comes back at all: the requests in
+// flight wait until the client's QUIC idle timeout ends their connection,
+// which may be after the run has ended and cut them off. Such requests are
+// failures all the same (h2load counts the requests on a connection that
+// dies, or times out, as failed), but a request merely cut off by the end
+// of a healthy run is not (h2load and wrk drop those). What tells them
+// apart, once the run is over (run.judgeCutOffs): a cut-off request with
+// no response counts as a timeout when it had waited, and the server had
+// answered nothing to any request, for at least StallAfter and StallFactor
+// times the slowest successful request of the run. A slow server answers
+// something while requests wait; a dead one answers nothing to anyone.
+
+// StallAfter is the least time a request cut off by the end of a run must
+// have waited, and the server have answered nothing, to count as a
+// timeout (see also StallFactor).
+const StallAfter = GoneAfter
+
+// StallFactor times the slowest successful request's duration (start to
+// end) is also a cut-off request's least wait to count as a timeout, so
+// that a run of slow requests ended by its clock loses none of them to
+// failures.
+const StallFactor = 2
+
+// cutOffReq is a measured request with no response that the run's end, a
+// stop or an interrupt cut off: when it was sent and abandoned.
+type cutOffReq struct{ start, end time.Time }
+
+// silence is what judgeCutOffs found out about the server's last answers.
+type silence struct {
+	lastAnswer time.Time     // the end of the last request the server answered, any status; zero if none
+	slowest    time.Duration // the longest successful request, start to end
+	stalled    int64         // cut-off requests counted as timeouts
+	waited     time.Duration // the longest wait among them
+	firstErr   string        // the first of them, for a result with no other failure
+}
+
+// answered notes, under s's lock, a request the server answered that ended
+// at end, and, when ok, succeeded after took.
+func (s *shard) answered(end time.Time, ok bool, took time.Duration) {
+	if end.After(s.lastAnswer) {
+		s.lastAnswer = end
+	}
+	if ok && took > s.slowest {
+		s.slowest = took
+	}
+}
+
+// judgeCutOffs decides, once every worker is done, which cut-off requests
+// were waiting on a server that had stopped answering, and counts those
+// as timeouts; it drops the others.
+func (r *run) judgeCutOffs() silence {
+	var sl silence
+	for _, s := range r.shards {
+		s.mu.Lock()
+		if s.lastAnswer.After(sl.lastAnswer) {
+			sl.lastAnswer = s.lastAnswer
+		}
+		sl.slowest = max(sl.slowest, s.slowest)
+		s.mu.Unlock()
+	}
+	after := max(StallAfter, StallFactor*sl.slowest)
+	for _, s := range r.shards {
+		s.mu.Lock()
+		for _, c := range s.cutOff {
+			end := c.end
+			if !r.byCount && end.After(r.end) {
+				end = r.end // it waited until the run ended, no longer
+			}
+			waited := end.Sub(c.start)
+			if sl.lastAnswer.IsZero() || end.Sub(sl.lastAnswer) < after || waited < after {
+				continue
+			}
+			s.requests++
+			s.errors.Count(stats.ErrTimeout)
+			if sl.firstErr == "" {
+				sl.firstErr = fmt.Sprintf("%s %s: no response in %v, when the run ended; the server had answered nothing for %v",
+					r.cfg.Method, r.cfg.URL, waited.Round(time.Millisecond), end.Sub(sl.lastAnswer).Round(time.Millisecond))
+			}
+			sl.stalled++
+			sl.waited = max(sl.waited, waited)
+		}
+		s.cutOff = nil
+		s.mu.Unlock()
+	}
+	return sl
+}
+
+// stoppedAnswering completes res when the server stopped answering: it
+// was found gone, or requests were counted as stalled (judgeCutOffs).
+// window is the measured phase, from from; it returns the part of it the
+// rates are over: up to the server's last answer, when that came within
+// the phase.
+func (r *run) stoppedAnswering(res *Result, sl silence, from time.Time, window time.Duration) time.Duration {
+	gone := r.gone.Load()
+	if !gone && sl.stalled == 0 {
+		return window
+	}
+	if res.FirstError == "" {
+		res.FirstError = sl.firstErr
+	}
+	of := ""
+	if !r.byCount {
+		of = fmt.Sprintf(" of the %v run", r.cfg.Duration)
+	}
+	how := fmt.Sprintf("every request was refused or timed out for over %v, and the run stopped at %.2f s", GoneAfter, window.Seconds())
+	if !gone {
+		how = fmt.Sprintf("%d requests waited up to %.2f s for a response until the run ended (counted as timeouts)", sl.stalled, sl.waited.Seconds())
+	} else if sl.stalled > 0 {
+		how += fmt.Sprintf("; %d requests with no response by then counted as timeouts", sl.stalled)
+	}
+	live := sl.lastAnswer.Sub(from)
+	if live <= 0 || live >= window {
+		res.Stopped = fmt.Sprintf("the server answered nothing in the measured phase%s: %s (the server is gone?)", of, how)
+		return window
+	}
+	res.StoppedAnswering = live.Seconds()
+	res.RanSeconds = window.Seconds()
+	res.Stopped = fmt.Sprintf("the server stopped answering at %.2f s%s: %s; rates are over the %.2f s it answered",
+		live.Seconds(), of, how, live.Seconds())
+	return live
+}
