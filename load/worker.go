@@ -137,6 +137,17 @@ func (r *run) claim(ctx context.Context) (measuring, ok bool) {
 	return measuring, true
 }
 
+// countsByEnd says a closed loop's request that was claimed before its
+// measured phase began counts all the same: it ended inside the phase. A
+// closed loop by duration counts requests by when they end, as wrk does:
+// counting only those that both start and end inside the window reads low
+// by the requests in flight as it starts over those it holds (across a
+// link, one round trip of a window of n: 1/n). measuredFrom is written
+// before measuring turns true, so it is read only after.
+func (r *run) countsByEnd(end time.Time) bool {
+	return !r.open && !r.byCount && r.measuring.Load() && !end.Before(r.measuredFrom)
+}
+
 // exchange is one request's outcome, before it is judged.
 type exchange struct {
 	status   int
@@ -203,6 +214,7 @@ func (x exchange) failure() (stats.ErrorKind, error) {
 
 // settle judges one request's exchange and records it if measuring.
 func (w *worker) settle(runCtx context.Context, x exchange, intended, start, end time.Time, measuring bool) {
+	measuring = measuring || w.r.countsByEnd(end)
 	kind, failure := x.failure()
 	// A request cut off by the run's end or an interrupt is no result
 	// here. (Some stacks, grpc-go among them, time out on the context's
