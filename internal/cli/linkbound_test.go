@@ -9,7 +9,9 @@ import (
 )
 
 // TestRunNetAtTheLinksBound runs one download and 50 small requests at a
-// time across a 50 ms, 100 Mbit/s link with the link's default rounds,
+// time across a 50 ms, 100 Mbit/s link (20 Mbit/s under the race
+// detector, where quic-go's h3 would need about three cores to carry 100)
+// with the link's default rounds,
 // and holds every cell to the link's physics: each download moves at
 // 80-105% of the calibrated goodput (its handshakes and slow start
 // omitted, and recorded apart), small-concurrent reads within 10% of 50
@@ -20,8 +22,12 @@ func TestRunNetAtTheLinksBound(t *testing.T) {
 	needLink(t)
 	out := t.TempDir()
 	began := time.Now()
-	code, stdout, stderr := runMain(t, "run", "--net", "rtt=50ms,rate=100mbit", "--scenarios", "download,small-concurrent",
-		"--protocols", "h1,h2c,h2,h3", "--repeat", "2", "--out", out)
+	spec := "rtt=50ms,rate=100mbit"
+	if raceBuild {
+		spec = "rtt=50ms,rate=20mbit"
+	}
+	code, stdout, stderr := runMain(t, "run", "--net", spec, "--scenarios", "download,small-concurrent",
+		"--protocols", "h1,h2c,h2,h3", "--repeat", "3", "--out", out)
 	took := time.Since(began)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -45,13 +51,13 @@ func TestRunNetAtTheLinksBound(t *testing.T) {
 	t.Logf("took %v, estimated %.1f s for the rounds; stderr: %s", took, res.Settings.EstimatedSeconds, stderr)
 }
 
-// checkAtBound checks that c, a download or small-concurrent cell of two
-// rounds across a link, read at its bound (80-105% of the goodput, or
+// checkAtBound checks that c, a download or small-concurrent cell of
+// three rounds across a link, read at its bound (80-105% of the goodput, or
 // 90-105% of the requests in flight per round trip), ≈ h1, with a
 // download's slow start omitted.
 func checkAtBound(t *testing.T, c *matrix.Cell) {
 	t.Helper()
-	if c.Skipped != "" || len(c.Repetitions) != 2 || c.Errors.Total != 0 || c.Bound == nil {
+	if c.Skipped != "" || len(c.Repetitions) != 3 || c.Errors.Total != 0 || c.Bound == nil {
 		t.Errorf("%s/%s: skipped %q, %d repetitions, errors %v, bound %+v", c.Scenario, c.Protocol, c.Skipped, len(c.Repetitions), c.Errors, c.Bound)
 		return
 	}
@@ -75,21 +81,21 @@ func checkAtBound(t *testing.T, c *matrix.Cell) {
 }
 
 // TestRunNetShortRoundsUnexplained plants the artefact link runs used to
-// print as a verdict: rounds of one round trip at 100 ms (--duration
-// 100ms), where 50 requests at a time count only those that start and
-// end inside the window. The run must mark the cells unexplained, not
-// give a confident verdict.
+// print as a verdict: downloads sized for loopback (--duration 100ms) with
+// nothing omitted (--omit 0) across a 100 ms, 100 Mbit/s link, whose
+// rates are then their handshakes and slow start. The run must mark the
+// cells unexplained, not give a confident verdict.
 func TestRunNetShortRoundsUnexplained(t *testing.T) {
 	needLink(t)
 	out := t.TempDir()
-	code, stdout, stderr := runMain(t, "run", "--net", "rtt=100ms", "--scenarios", "small-concurrent",
-		"--protocols", "h1,h2c", "--repeat", "2", "--duration", "100ms", "--out", out)
+	code, stdout, stderr := runMain(t, "run", "--net", "rtt=100ms,rate=100mbit", "--scenarios", "download",
+		"--protocols", "h1,h2c", "--repeat", "2", "--duration", "100ms", "--omit", "0", "--out", out)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	res, _ := readResults(t, out)
 	for _, c := range res.Cells {
-		if c.Bound == nil || !c.Bound.Unexplained || c.Bound.Share >= requestsBelowForTest {
+		if c.Bound == nil || !c.Bound.Unexplained || c.Bound.Share >= transferBelowForTest {
 			t.Errorf("%s: bound %+v: want unexplained, below its bound", c.Protocol, c.Bound)
 		}
 	}
@@ -98,9 +104,9 @@ func TestRunNetShortRoundsUnexplained(t *testing.T) {
 	}
 }
 
-// requestsBelowForTest is matrix's tolerance under a request scenario's
-// bound: a share under it departs.
-const requestsBelowForTest = 0.90
+// transferBelowForTest is matrix's tolerance under a transfer's bound: a
+// share under it departs.
+const transferBelowForTest = 0.80
 
 // TestRunBaselineAllTLS measures only the web's TLS transports: the
 // baseline is then h1-tls, named in the verdict's title, and every cell

@@ -71,7 +71,7 @@ func (f *runFlags) register(fs *flagSet) {
 	fs.Var(&f.size, "size", "fixed total body `size` of transfer cells, split across their streams (default: sized per transport to take --duration)")
 	fs.DurationVar(&f.duration, "duration", matrix.DefaultDuration, fmt.Sprintf("measured time of each load repetition, and the time transfers are sized to take (with --net: %d round trips of the link, at least 100ms)", matrix.LinkWindowRTTs))
 	fs.DurationVar(&f.warmup, "warmup", 0, fmt.Sprintf("unmeasured time before each load repetition (default --duration/4; with --net at least %d round trips)", matrix.LinkWarmupRTTs))
-	fs.DurationVar(&f.omit, "omit", 0, "leave each transfer's first `time` out of its rate, as iperf3 --omit (default: none on loopback; with --net the link's handshakes and slow start, from its calibrated round trip and goodput; a negative time: none)")
+	fs.DurationVar(&f.omit, "omit", 0, "leave each transfer's first `time` out of its rate, as iperf3 --omit (default: none on loopback; with --net the link's handshakes and slow start, from its calibrated round trip and goodput; 0: none)")
 	fs.DurationVar(&f.timeout, "rep-timeout", matrix.DefaultTimeout, "bound on each repetition of a cell")
 	fs.renamed("timeout", "--timeout bounds one request in get, put and load; run's bound on each repetition is --rep-timeout")
 	fs.IntVar(&f.repeat, "repeat", matrix.DefaultRepeat, "rounds every cell gets: the report shows their median and min..max (3 with --net)")
@@ -97,7 +97,7 @@ func (f *runFlags) register(fs *flagSet) {
 	fs.StringVar(&f.peers, "peers", "", "reference peers to measure beside Go: auto (every one installed) or a `list` of "+peers.Names()+"; curl plays the transfers and h2load the small requests against each server and against Go's")
 	clientFlags(fs, &f.client)
 	serverFlags(fs, "server-", &f.server)
-	fs.allowZero("warmup", "budget")
+	fs.allowZero("warmup", "budget", "omit")
 }
 
 // runRun runs the matrix: scenarios x transports, against a child
@@ -380,7 +380,7 @@ func (f *runFlags) options(fs *flagSet, set map[string]bool) (matrix.Options, er
 		MaxRepeat: f.maxRepeat,
 		Duration:  f.duration,
 		Warmup:    f.warmup,
-		Omit:      f.omit,
+		Omit:      omitOption(f.omit, set["omit"]),
 		Size:      f.size,
 		Client:    f.client,
 		Engine:    engine.WithHoldP(true), // the server is a child process or --target
@@ -389,6 +389,15 @@ func (f *runFlags) options(fs *flagSet, set map[string]bool) (matrix.Options, er
 	}
 	// The target is known only once the child server is up: validate the rest.
 	return o, fs.usage(transport.WithinField("Client", f.client.Validate()))
+}
+
+// omitOption is matrix.Options.Omit for --omit d: d, or none (negative)
+// for an explicit 0; 0, the link's own, when the flag is not given.
+func omitOption(d time.Duration, given bool) time.Duration {
+	if given && d == 0 {
+		return -1
+	}
+	return d
 }
 
 // rounds settles --repeat, --max-repeat, --duration and --warmup under

@@ -47,11 +47,15 @@ func TestTuneNet(t *testing.T) {
 	checkNoLeftovers(t, before)
 }
 
-// TestTuneNetRefuses: tune takes one link.
+// TestTuneNetRefuses: tune takes one link, and one --net is one link.
 func TestTuneNetRefuses(t *testing.T) {
-	code, _, stderr := runMain(t, "tune", "--net", "4g,lossy")
-	if code != 2 || !strings.Contains(stderr, "tune searches across one link, got 2") {
+	code, _, stderr := runMain(t, "tune", "--net", "4g", "--net", "lossy")
+	if code != 2 || !strings.Contains(stderr, "--net given 2 times: tune searches across one link") {
 		t.Errorf("exit %d, %q: want 2 and one line saying tune takes one link", code, stderr)
+	}
+	code, _, stderr = runMain(t, "tune", "--net", "4g,lossy")
+	if code != 2 || !strings.Contains(stderr, "one link per --net") {
+		t.Errorf("exit %d, %q: want 2 and one line saying one link per --net", code, stderr)
 	}
 }
 
