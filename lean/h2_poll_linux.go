@@ -94,7 +94,15 @@ func (p *h2Poll) run() {
 		if !p.connectAll() {
 			return
 		}
-		n, err := epollWait(p.epfd, events, p.nextSweep.Sub(p.now), p.cfg.HoldP, p.now, &p.yielded)
+		wait := p.nextSweep.Sub(p.now)
+		if p.unconnected() {
+			// A dial failed: try again after the shortest wait (1 ms), as
+			// the other loops redial at once, not at the next sweep
+			// (Timeout/8, 3.75 s by default), which kept a loop whose
+			// server had died from finding out for that long.
+			wait = 0
+		}
+		n, err := epollWait(p.epfd, events, wait, p.cfg.HoldP, p.now, &p.yielded)
 		p.now = time.Now()
 		if err != nil && err != unix.EINTR {
 			p.end(os.NewSyscallError("epoll_wait", err))
@@ -133,6 +141,17 @@ func (p *h2Poll) connectAll() bool {
 		}
 	}
 	return more
+}
+
+// unconnected says whether a slot that still has requests to make has no
+// connection: its dial failed.
+func (p *h2Poll) unconnected() bool {
+	for _, pc := range p.conns {
+		if pc.hc == nil && !pc.lp.stopped {
+			return true
+		}
+	}
+	return false
 }
 
 // end fails every request in flight with err, and what Next gave for

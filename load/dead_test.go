@@ -110,7 +110,7 @@ func startChildServer(t *testing.T) *childServer {
 	return c
 }
 
-// killedServerConfig is a 4-second run over p against c, and a Progress
+// killedServerConfig is a 5-second run over p against c, and a Progress
 // hook that kills c with SIGKILL at the first report with a success;
 // killed returns when that was (zero if it was not).
 func killedServerConfig(c *childServer, engine Engine, p transport.Protocol) (cfg Config, killed func() time.Time) {
@@ -120,7 +120,7 @@ func killedServerConfig(c *childServer, engine Engine, p transport.Protocol) (cf
 		at   time.Time
 	)
 	cfg = Config{URL: c.ann.URLs[p.String()] + "/small", Client: transport.ClientOptions{Protocol: p, RootCAs: c.pool},
-		Conns: 2, Streams: 2, Duration: 4 * time.Second, Engine: engine,
+		Conns: 2, Streams: 2, Duration: 5 * time.Second, Engine: engine,
 		Progress: func(pr Progress) {
 			if pr.Done > pr.Errors {
 				once.Do(func() {
@@ -157,12 +157,17 @@ func TestServerKilledMidRun(t *testing.T) {
 				checkKilled(t, res, at)
 				if p == transport.H3 {
 					// The run ended before QUIC's 5 s idle timeout: every
-					// stream's last request was waiting when it did.
-					if res.Errors.Total != int64(res.Concurrency) || res.Errors.Timeout != res.Errors.Total {
-						t.Errorf("errors %v, want %d timeouts: one per stream", res.Errors, res.Concurrency)
+					// stream's last request was waiting when it did, with no
+					// response, unless its response had begun before the
+					// kill (those are not counted: judgeCutOffs).
+					if res.Errors.Total > int64(res.Concurrency) || res.Errors.Timeout != res.Errors.Total {
+						t.Errorf("errors %v, want up to %d timeouts: one per stream", res.Errors, res.Concurrency)
 					}
-				} else if e := res.Errors; e.Refused+e.Reset+e.Short != e.Total {
-					t.Errorf("errors %v: want refusals, resets or short bodies only", e)
+				} else if e := res.Errors; e.Refused+e.Reset == 0 || e.Refused+e.Reset+e.Short+e.Timeout != e.Total {
+					// (A request that waited over a second for a connection,
+					// with nothing answered, is a timeout: seen with the std
+					// engine's h2c on a loaded machine.)
+					t.Errorf("errors %v: want refusals or resets, and short bodies or timeouts only", e)
 				}
 			})
 		}
@@ -173,7 +178,7 @@ func TestServerKilledMidRun(t *testing.T) {
 func checkKilled(t *testing.T, res Result, killed time.Time) {
 	t.Helper()
 	if res.Succeeded == 0 || res.Errors.Total == 0 || res.Requests != res.Succeeded+res.Errors.Total {
-		t.Fatalf("requests %d, succeeded %d, errors %v: want successes, then failures", res.Requests, res.Succeeded, res.Errors)
+		t.Fatalf("requests %d, succeeded %d, errors %v, stopped %q: want successes, then failures", res.Requests, res.Succeeded, res.Errors, res.Stopped)
 	}
 	if res.StoppedAnswering <= 0 || res.Seconds != res.StoppedAnswering || res.RanSeconds <= res.Seconds ||
 		!strings.Contains(res.Stopped, "stopped answering") {
@@ -183,10 +188,11 @@ func checkKilled(t *testing.T, res Result, killed time.Time) {
 	if want := float64(res.Succeeded) / res.Seconds; math.Abs(res.RequestsPerSecond-want) > 1e-6*want {
 		t.Errorf("%v req/s, want %d successes / %v s", res.RequestsPerSecond, res.Succeeded, res.Seconds)
 	}
-	// The last answer came about when the server was killed (bounds far
-	// wider than the moment takes, on a loaded machine).
+	// The last answer came about when the server was killed: not after
+	// (but for what was on its way), nor long before (on a loaded machine
+	// a server in another process may go unheard for a second or more).
 	last := res.Started.Add(time.Duration(res.StoppedAnswering * float64(time.Second)))
-	if last.Before(killed.Add(-time.Second)) || last.After(killed.Add(time.Second)) {
+	if last.Before(killed.Add(-3*time.Second)) || last.After(killed.Add(time.Second)) {
 		t.Errorf("last answer at %v, the server was killed at %v", last, killed)
 	}
 }
@@ -201,7 +207,7 @@ func TestServerKilledMidRunByCount(t *testing.T) {
 			c := startChildServer(t)
 			cfg, killed := killedServerConfig(c, engine, transport.H3)
 			cfg.Requests, cfg.Duration = 1e9, 0
-			cfg.Client.Config.QUIC.MaxIdleTimeout = time.Second
+			cfg.Client.Config.QUIC.MaxIdleTimeout = 2 * time.Second
 			cfg.Client.Config.DialTimeout = 500 * time.Millisecond
 			start := time.Now()
 			res := mustRun(t, cfg)
@@ -213,8 +219,11 @@ func TestServerKilledMidRunByCount(t *testing.T) {
 				t.Fatalf("no success to kill the server after: %d requests, errors %v (%s)", res.Requests, res.Errors, res.FirstError)
 			}
 			checkKilled(t, res, at)
-			if res.Errors.Timeout != res.Errors.Total || res.Errors.Total < int64(res.Concurrency) {
-				t.Errorf("errors %v, want %d or more timeouts: every stream's request at least", res.Errors, res.Concurrency)
+			// Each stream's request failed by the idle timeout, or was cut
+			// off when that stopped the run (and counted unless its
+			// response had begun).
+			if res.Errors.Timeout != res.Errors.Total || res.Errors.Total > int64(res.Concurrency) {
+				t.Errorf("errors %v, want up to %d timeouts: one per stream", res.Errors, res.Concurrency)
 			}
 		})
 	}

@@ -60,10 +60,10 @@ type Result struct {
 	// server answered nothing (counted as timeouts).
 	Stopped string `json:"stopped,omitempty"`
 	// StoppedAnswering, when not zero, is when the server stopped
-	// answering, in seconds from the start of the measured phase: the end
-	// of the last request it answered. Seconds, Finished and the rates
-	// then cover the phase up to there, and RanSeconds is how long the
-	// phase ran.
+	// answering, in seconds from the start of the measured phase: when it
+	// was last heard from (the end of a successful response, the first
+	// byte of a failed one). Seconds, Finished and the rates then cover the
+	// phase up to there, and RanSeconds is how long the phase ran.
 	StoppedAnswering float64 `json:"stopped_answering_seconds,omitempty"`
 	// RanSeconds, when not zero, is the whole measured phase in seconds,
 	// longer than Seconds because the server stopped answering during it.

@@ -19,7 +19,11 @@ import (
 // no response counts as a timeout when it had waited, and the server had
 // answered nothing to any request, for at least StallAfter and StallFactor
 // times the slowest successful request of the run. A slow server answers
-// something while requests wait; a dead one answers nothing to anyone.
+// something while requests wait; a dead one answers nothing to anyone. A
+// cut-off request whose response had begun is not counted: its body's
+// progress is not timed, so a server that died in the middle of it cannot
+// be told from a long body still arriving (its first byte counts as the
+// server's last word).
 
 // StallAfter is the least time a request cut off by the end of a run must
 // have waited, and the server have answered nothing, to count as a
@@ -38,18 +42,19 @@ type cutOffReq struct{ start, end time.Time }
 
 // silence is what judgeCutOffs found out about the server's last answers.
 type silence struct {
-	lastAnswer time.Time     // the end of the last request the server answered, any status; zero if none
+	lastAnswer time.Time     // when the server was last heard from, in a response of any status; zero if never
 	slowest    time.Duration // the longest successful request, start to end
 	stalled    int64         // cut-off requests counted as timeouts
 	waited     time.Duration // the longest wait among them
 	firstErr   string        // the first of them, for a result with no other failure
 }
 
-// answered notes, under s's lock, a request the server answered that ended
-// at end, and, when ok, succeeded after took.
-func (s *shard) answered(end time.Time, ok bool, took time.Duration) {
-	if end.After(s.lastAnswer) {
-		s.lastAnswer = end
+// answered notes, under s's lock, a request the server answered, last
+// heard from at heard (exchange.heard), and, when ok, that succeeded after
+// took.
+func (s *shard) answered(heard time.Time, ok bool, took time.Duration) {
+	if heard.After(s.lastAnswer) {
+		s.lastAnswer = heard
 	}
 	if ok && took > s.slowest {
 		s.slowest = took

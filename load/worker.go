@@ -212,6 +212,18 @@ func (x exchange) failure() (stats.ErrorKind, error) {
 	return 0, nil
 }
 
+// heard is when the server was last heard from in an exchange with a
+// response that started at start and ended at end: its end for a success;
+// for a failure, its first byte (a body cut off by a server that died ends
+// when the client gives up, which is not when the server last spoke; its
+// last bytes are not timed).
+func (x exchange) heard(start, end time.Time, failure error) time.Time {
+	if failure == nil {
+		return end
+	}
+	return start.Add(x.ttfb)
+}
+
 // settle judges one request's exchange and records it if measuring.
 func (w *worker) settle(runCtx context.Context, x exchange, intended, start, end time.Time, measuring bool) {
 	measuring = measuring || w.r.countsByEnd(end)
@@ -232,7 +244,7 @@ func (w *worker) settle(runCtx context.Context, x exchange, intended, start, end
 	if !measuring || cutOff {
 		switch {
 		case x.answered:
-			w.record(func(s *shard) { s.answered(end, failure == nil, end.Sub(start)) })
+			w.record(func(s *shard) { s.answered(x.heard(start, end, failure), failure == nil, end.Sub(start)) })
 		case measuring:
 			w.record(func(s *shard) { s.cutOff = append(s.cutOff, cutOffReq{start, end}) })
 		}
@@ -253,7 +265,7 @@ func (w *worker) settle(runCtx context.Context, x exchange, intended, start, end
 		}
 		if x.answered {
 			s.negotiated = true
-			s.answered(end, failure == nil, end.Sub(start))
+			s.answered(x.heard(start, end, failure), failure == nil, end.Sub(start))
 		}
 		if failure != nil {
 			// A failure is counted by kind, never as throughput or latency.
