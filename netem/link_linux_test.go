@@ -91,8 +91,12 @@ func TestCalibrate(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("%+v", c)
-	if c.UDPRTT < 30*time.Millisecond || c.UDPRTT > 40*time.Millisecond || c.TCPConnect < 30*time.Millisecond || c.TCPConnect > 40*time.Millisecond {
-		t.Errorf("round trips UDP %v, TCP %v: want within [30ms, 40ms]", c.UDPRTT, c.TCPConnect)
+	// The UDP probes' echo is a goroutine of this process: under -race
+	// beside other packages' tests it answers late (43.9 ms seen in CI,
+	// with TCP's handshake, the kernel's, at 30.8 ms). Physics bounds both
+	// from below; the upper bounds allow for the machine.
+	if c.UDPRTT < 30*time.Millisecond || c.UDPRTT > 50*time.Millisecond || c.TCPConnect < 30*time.Millisecond || c.TCPConnect > 40*time.Millisecond {
+		t.Errorf("round trips UDP %v, TCP %v: want within [30ms, 50ms] and [30ms, 40ms]", c.UDPRTT, c.TCPConnect)
 	}
 	if c.UpLoss != 0 || c.DownLoss != 0 {
 		t.Errorf("a lossless link lost %.3f up, %.3f down", c.UpLoss, c.DownLoss)
