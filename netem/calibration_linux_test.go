@@ -49,9 +49,13 @@ func TestCalibrationRTT(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Logf("%s rtt=40ms: UDP median %v, TCP handshake median %v, %d/%d/%d probes sent/reached/echoed", b, p.RTT, ct, p.Sent, p.Reached, p.Echoed)
+		// Physics sets the floor (the ferry may write a packet up to 50 us
+		// early each way); the ceiling allows a busy machine's scheduling
+		// of the ferries and the echo (CI, under -race beside other
+		// packages' link tests, read a 43.0 ms handshake).
 		for what, got := range map[string]time.Duration{"UDP round trip": p.RTT, "TCP handshake": ct} {
-			if math.Abs(got.Seconds()/0.040-1) > 0.05 {
-				t.Errorf("%s %v, want 40ms ± 5%%", what, got)
+			if got.Seconds() < 0.040-100e-6 || got.Seconds() > 0.040*1.15 {
+				t.Errorf("%s %v, want 40ms to 46ms", what, got)
 			}
 		}
 		if p.Reached != p.Sent || p.Echoed != p.Sent {
