@@ -9,9 +9,12 @@ import (
 )
 
 // TestRunNetAtTheLinksBound runs one download and 50 small requests at a
-// time across a 50 ms, 100 Mbit/s link (20 Mbit/s under the race
-// detector, where quic-go's h3 would need about three cores to carry 100)
-// with the link's default rounds,
+// time across a 50 ms, 100 Mbit/s link with the link's default rounds
+// (under the race detector 100 ms and 20 Mbit/s: quic-go's h3 would need
+// about three cores to carry 100 Mbit/s, and 50 requests per 50 ms round
+// trip held h2c and h3 at 84-89% of the bound on CI's busy two cores,
+// where the instrumented client's and server's time adds to each round
+// trip),
 // and holds every cell to the link's physics: each download moves at
 // 80-105% of the calibrated goodput (its handshakes and slow start
 // omitted, and recorded apart), small-concurrent reads within 10% of 50
@@ -24,7 +27,7 @@ func TestRunNetAtTheLinksBound(t *testing.T) {
 	began := time.Now()
 	spec := "rtt=50ms,rate=100mbit"
 	if raceBuild {
-		spec = "rtt=50ms,rate=20mbit"
+		spec = "rtt=100ms,rate=20mbit"
 	}
 	code, stdout, stderr := runMain(t, "run", "--net", spec, "--scenarios", "download,small-concurrent",
 		"--protocols", "h1,h2c,h2,h3", "--repeat", "3", "--out", out)
