@@ -11,8 +11,10 @@ const CrossCheckTolerance = 0.10
 // returns why they disagree, or "" when they agree. Requests are compared
 // with an allowance of m.Streams on top of the tolerance: the server's
 // window is bounded by two /stats reads, so up to one request per stream
-// may fall on either side of an edge. Bytes are compared for transfers
-// without failures (a failed transfer's partial bytes are not in m.Bytes).
+// may fall on either side of an edge. Body bytes are compared for every
+// cell without failures (a failed request's partial bytes are not in
+// m.Bytes): a transfer's exactly, a load cell's with the same allowance of
+// one request's bodies per stream.
 func crossCheck(m *Repetition, key string) string {
 	pc, ok := m.Server.Protocols[key]
 	if !ok {
@@ -28,7 +30,11 @@ func crossCheck(m *Repetition, key string) string {
 	if off(pc.Requests, m.Requests, int64(m.Streams)) {
 		return fmt.Sprintf("the server counted %d requests in its window, the client %d: server figures not used", pc.Requests, m.Requests)
 	}
-	if moved := pc.BodyBytesSent + pc.BodyBytesReceived; m.Errors.Total == 0 && m.SizeBytes > 0 && off(moved, m.Bytes, 0) {
+	var edge int64
+	if m.SizeBytes == 0 && m.Requests > 0 {
+		edge = int64(m.Streams) * m.Bytes / m.Requests
+	}
+	if moved := pc.BodyBytesSent + pc.BodyBytesReceived; m.Errors.Total == 0 && m.Bytes > 0 && off(moved, m.Bytes, edge) {
 		return fmt.Sprintf("the server moved %d body bytes in its window, the client %d: server figures not used", moved, m.Bytes)
 	}
 	return ""

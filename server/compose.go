@@ -48,7 +48,11 @@ func Loopback() transport.ServerOptions {
 
 // Start builds the payload server of cfg and starts serving.
 func Start(cfg Config) (*Running, error) {
-	payload := New(cfg.Options)
+	opts := cfg.Options
+	for _, addr := range []string{cfg.Transport.Listen, cfg.Transport.TLSListen} {
+		opts.Exposed = opts.Exposed || BeyondLoopback(addr)
+	}
+	payload := New(opts)
 	topts := cfg.Transport
 	if topts.Handler == nil {
 		topts.Handler = payload.Handler()

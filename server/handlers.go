@@ -11,12 +11,6 @@ import (
 	"github.com/httpvs/httpvs/units"
 )
 
-// Response headers /echo adds about the request it received.
-const (
-	HeaderRequestHeaderCount = "X-Request-Header-Count" // number of request header field values, Host excluded
-	HeaderRequestHeaderBytes = "X-Request-Header-Bytes" // sum of len(name)+len(value) over them
-)
-
 // SinkResult is the JSON body /sink replies with.
 type SinkResult struct {
 	Bytes   int64   `json:"bytes"`   // request body bytes read
@@ -141,50 +135,27 @@ var okBody = []byte("ok")
 const maxSmallBody = 64 << 10
 
 func (s *Server) handleSmall(w http.ResponseWriter, r *http.Request) {
-	s.counter(r).requests.Add(1)
+	c := s.counter(r)
+	c.requests.Add(1)
 	// A GET has no body (r.Body is http.NoBody: free). One that does is
 	// read, up to a bound, so that HTTP/2 checks its content-length as
 	// RFC 9113 8.1.1 asks (h2spec http2/8.1.2.6).
 	if r.Body != http.NoBody {
-		io.Copy(io.Discard, io.LimitReader(r.Body, maxSmallBody))
+		n, _ := io.Copy(io.Discard, io.LimitReader(r.Body, maxSmallBody))
+		c.bodyReads.Add(1)
+		c.bodyReceived.Add(n)
 	}
 	h := w.Header()
 	h.Set("Content-Type", "text/plain")
 	h.Set("Content-Length", "2")
-	_, _ = w.Write(okBody) // a client gone away is not the server's error
-}
-
-func (s *Server) handleEcho(w http.ResponseWriter, r *http.Request) {
-	c := s.counter(r)
-	c.requests.Add(1)
-	count, size := 0, 0
-	for name, values := range r.Header {
-		for _, v := range values {
-			count++
-			size += len(name) + len(v)
-		}
-	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, int64(DefaultMaxEcho)+1))
-	c.bodyReads.Add(1)
-	c.bodyReceived.Add(int64(len(body)))
-	if err != nil {
-		c.aborted.Add(1)
-		http.Error(w, "reading the request body: "+err.Error(), http.StatusBadRequest)
-		return
-	}
-	if len(body) > int(DefaultMaxEcho) {
-		http.Error(w, fmt.Sprintf("echo body is above %s; use /sink for large uploads", DefaultMaxEcho), http.StatusRequestEntityTooLarge)
-		return
-	}
-	h := w.Header()
-	h.Set(HeaderRequestHeaderCount, strconv.Itoa(count))
-	h.Set(HeaderRequestHeaderBytes, strconv.Itoa(size))
-	h.Set("Content-Type", "application/octet-stream")
-	h.Set("Content-Length", strconv.Itoa(len(body)))
-	n, err := w.Write(body)
+	// Counted before the write, as /bytes counts: a client that has the
+	// body and then reads /stats must find it counted.
 	c.bodyWrites.Add(1)
-	c.bodySent.Add(int64(n))
-	if err != nil {
+	c.bodySent.Add(int64(len(okBody)))
+	if _, err := w.Write(okBody); err != nil {
+		// A client gone away is not the server's error, but its body
+		// was not sent.
+		c.bodySent.Add(-int64(len(okBody)))
 		c.aborted.Add(1)
 	}
 }

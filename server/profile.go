@@ -18,10 +18,10 @@ type profiler struct {
 	buf *bytes.Buffer // the running CPU profile, nil when none
 }
 
-func (p *profiler) routes(mux *http.ServeMux) {
-	mux.HandleFunc("POST /debug/profile/start", p.start)
-	mux.HandleFunc("POST /debug/profile/stop", p.stop)
-	mux.HandleFunc("GET /debug/profile/heap", p.heap)
+func (p *profiler) routes(mux *http.ServeMux, guard func(http.HandlerFunc) http.HandlerFunc) {
+	mux.HandleFunc("POST /debug/profile/start", guard(p.start))
+	mux.HandleFunc("POST /debug/profile/stop", guard(p.stop))
+	mux.HandleFunc("GET /debug/profile/heap", guard(p.heap))
 }
 
 func (p *profiler) start(w http.ResponseWriter, _ *http.Request) {

@@ -89,7 +89,7 @@ func startChildIn(ctx context.Context, ns *netem.Namespace, args []string) (*chi
 	addr := net.JoinHostPort(host, "0")
 	argv := append([]string{"serve", "--child", "--listen", addr, "--tls-listen", addr, "--grpc-listen", addr}, args...)
 	cmd := exec.Command(exe, argv...)
-	cmd.Env = append(os.Environ(), childEnv+"=1")
+	cmd.Env = append(os.Environ(), childEnv+"=1", tokenEnv+"="+clientToken())
 	detach(cmd)
 	c := &childServer{cmd: cmd, stderr: &tailBuffer{max: 4096}, exited: make(chan struct{})}
 	cmd.Stderr = c.stderr

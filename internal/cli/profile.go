@@ -48,7 +48,7 @@ func (p *profiler) start(name string) (stop func()) {
 	name = strings.NewReplacer("/", "_", " ", "_").Replace(name)
 	var cpu bytes.Buffer
 	clientOn := pprof.StartCPUProfile(&cpu) == nil
-	serverOn := p.serverURL != "" && p.post("/debug/profile/start", nil) == nil
+	serverOn := p.serverURL != "" && p.do(http.MethodPost, "/debug/profile/start", nil) == nil
 	return func() {
 		if clientOn {
 			pprof.StopCPUProfile()
@@ -60,29 +60,39 @@ func (p *profiler) start(name string) (stop func()) {
 		}
 		if serverOn {
 			var body bytes.Buffer
-			if p.post("/debug/profile/stop", &body) == nil {
+			if p.do(http.MethodPost, "/debug/profile/stop", &body) == nil {
 				p.write(name+".server.cpu.pprof", body.Bytes())
 			}
-			if resp, err := p.hc.Get(p.serverURL + "/debug/profile/heap"); err == nil {
-				b, _ := io.ReadAll(resp.Body)
-				resp.Body.Close()
-				p.write(name+".server.heap.pprof", b)
+			var heap bytes.Buffer
+			if p.do(http.MethodGet, "/debug/profile/heap", &heap) == nil {
+				p.write(name+".server.heap.pprof", heap.Bytes())
 			}
 		}
 	}
 }
 
-func (p *profiler) post(path string, into *bytes.Buffer) error {
-	resp, err := p.hc.Post(p.serverURL+path, "", nil)
+// do sends method path to the server, with the client's token, and copies
+// a 2xx answer's body into into (nil: discarded).
+func (p *profiler) do(method, path string, into *bytes.Buffer) error {
+	req, err := http.NewRequest(method, p.serverURL+path, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := p.hc.Do(withToken(req))
 	if err != nil {
 		fmt.Fprintf(p.warn, "httpvs: profile: %v\n", err)
 		return err
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode/100 != 2 {
-		err := fmt.Errorf("POST %s: %s", path, resp.Status)
-		if resp.StatusCode == http.StatusNotFound {
+		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
+		err := fmt.Errorf("%s %s: %s: %s", method, path, resp.Status, strings.TrimSpace(string(msg)))
+		switch resp.StatusCode {
+		case http.StatusNotFound:
 			err = fmt.Errorf("%s serves no profiles: start it with httpvs serve --profiling for server profiles", p.serverURL)
+			p.serverURL = ""
+		case http.StatusUnauthorized, http.StatusForbidden:
+			err = fmt.Errorf("%s refused its profiles (%s): set %s to the token it was started with", p.serverURL, resp.Status, tokenEnv)
 			p.serverURL = ""
 		}
 		fmt.Fprintf(p.warn, "httpvs: profile: %v\n", err)

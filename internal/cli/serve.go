@@ -37,6 +37,10 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	writeCert := fs.String("write-cert", "", "write the certificate as PEM to `file`, for curl --cacert or httpvs get --cacert")
 	maxSize := server.DefaultMaxSize
 	fs.Var(&maxSize, "max-size", "largest download or upload `size` served")
+	maxEcho, maxBuffered := server.DefaultMaxEcho, server.DefaultMaxBuffered
+	fs.Var(&maxEcho, "max-echo", "largest /echo body `size`, held in memory; one declared larger is refused (413) before it is read")
+	fs.Var(&maxBuffered, "max-buffered", "request bodies held in memory at once, over all requests (`size`); past it requests are answered 503")
+	token := fs.String("token", os.Getenv(tokenEnv), "`token` that POST /stats/reset and /debug/profile/ require (Authorization: Bearer TOKEN); off loopback they are refused without one (default $"+tokenEnv+"; prefer the variable: a flag shows in ps)")
 	readHeaderTimeout := fs.Duration("read-header-timeout", transport.DefaultReadHeaderTimeout, "bound on reading a request's headers (slow-loris guard)")
 	idleTimeout := fs.Duration("idle-timeout", transport.DefaultIdleTimeout, "close keep-alive connections idle this long")
 	maxHeaderBytes := fs.Int("max-header-bytes", transport.DefaultMaxHeaderBytes, "largest request header block, in bytes")
@@ -56,7 +60,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		return usagef("serve takes no arguments, got %q", pos[0])
 	}
 	if err := checkServeFlags(fs, serveChecks{
-		certFile: *certFile, keyFile: *keyFile, maxSize: maxSize, readHeaderTimeout: *readHeaderTimeout,
+		certFile: *certFile, keyFile: *keyFile, maxSize: maxSize, maxEcho: maxEcho, maxBuffered: maxBuffered, readHeaderTimeout: *readHeaderTimeout,
 		idleTimeout: *idleTimeout, maxHeaderBytes: *maxHeaderBytes, maxConns: *maxConns, cfg: cfg,
 		addrs: []string{*listen, *tlsListen, *grpcListen},
 	}); err != nil {
@@ -72,7 +76,8 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintln(e.stderr, msg)
 	}
 	sc := server.Config{
-		Options: server.Options{MaxSize: maxSize, WriteSize: cfg.EffectiveWriteSize(), Profiling: *profiling},
+		Options: server.Options{MaxSize: maxSize, MaxEcho: maxEcho, MaxBuffered: maxBuffered, WriteSize: cfg.EffectiveWriteSize(),
+			Profiling: *profiling, Token: *token},
 		Transport: transport.ServerOptions{
 			Listen:    *listen,
 			TLSListen: *tlsListen,
@@ -131,7 +136,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	} else {
 		printBanner(e.stdout, ts, *certFile == "", *writeCert, grpcAddr)
 	}
-	serveWarnings(e, ts, grpcAddr, *child)
+	serveWarnings(e, ts, grpcAddr, *child, *token != "")
 	select {
 	case <-ctx.Done():
 	case err := <-srv.Err():
@@ -179,7 +184,8 @@ func hostOf(addr string) string {
 // serveChecks are the serve flags checked before anything listens.
 type serveChecks struct {
 	certFile, keyFile        string
-	maxSize                  units.Bytes
+	maxSize, maxEcho         units.Bytes
+	maxBuffered              units.Bytes
 	readHeaderTimeout        time.Duration
 	idleTimeout              time.Duration
 	maxHeaderBytes, maxConns int
@@ -194,6 +200,10 @@ func checkServeFlags(fs *flagSet, c serveChecks) error {
 		return usagef("--cert and --key go together")
 	case c.maxSize <= 0:
 		return usagef("--max-size %v: want a positive size", c.maxSize)
+	case c.maxEcho <= 0:
+		return usagef("--max-echo %v: want a positive size, e.g. 1MiB", c.maxEcho)
+	case c.maxBuffered < c.maxEcho:
+		return usagef("--max-buffered %v: want at least --max-echo (%v), or no echo fits", c.maxBuffered, c.maxEcho)
 	case c.readHeaderTimeout <= 0:
 		return usagef("--read-header-timeout %v: want a positive duration, e.g. 10s", c.readHeaderTimeout)
 	case c.idleTimeout <= 0:
@@ -219,11 +229,16 @@ func checkServeFlags(fs *flagSet, c serveChecks) error {
 
 // serveWarnings warns of listeners anyone may reach, and of UDP buffers too
 // small for quic-go.
-func serveWarnings(e *env, ts *transport.Server, grpcAddr string, child bool) {
+func serveWarnings(e *env, ts *transport.Server, grpcAddr string, child, token bool) {
+	exposed := false
 	for _, addr := range []string{ts.Addr(transport.H1), ts.Addr(transport.H2), grpcAddr} {
 		if addr != "" && !isLoopback(addr) {
+			exposed = true
 			fmt.Fprintf(e.stderr, "warning: listening on %s, which is not a loopback address: anyone who can reach it can download and upload through this server\n", addr)
 		}
+	}
+	if exposed && !token && !child {
+		fmt.Fprintf(e.stderr, "httpvs serve: POST /stats/reset and /debug/profile/ are refused beyond loopback without a token: set %s (or --token) here and for the clients that need them\n", tokenEnv)
 	}
 	if ts.Has(transport.H3) && !child {
 		if w := transport.UDPBufferWarning(); w != "" {
