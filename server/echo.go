@@ -85,7 +85,7 @@ func (s *Server) readEcho(r *http.Request) (body []byte, held int64, err error) 
 			}
 			held += step
 			grown := make([]byte, len(body), int64(len(body))+step)
-			body = body[:copy(grown, body)]
+			copy(grown, body)
 			body = grown
 		}
 		n, err := r.Body.Read(body[len(body):cap(body)])

@@ -42,6 +42,9 @@ func TestMain(m *testing.M) {
 	if spec := os.Getenv(clientEnv); spec != "" {
 		os.Exit(killedClient(strings.Fields(spec)))
 	}
+	if os.Getenv(serveEnv) != "" {
+		os.Exit(serveChild())
+	}
 	os.Exit(m.Run())
 }
 

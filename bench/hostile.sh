@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Hostile clients against httpvs serve: the server's hostile-client tests
+# (server/hostile*_test.go: HTTP/2 rapid reset, CONTINUATION, SETTINGS and
+# WINDOW_UPDATE floods, oversized headers, slowloris, preface-only, 64 MB
+# echoes over h1, h2c, h2 and h3), without the race detector, holding the
+# well-behaved client beside each attack to 80% of its rate alone (the
+# ratio the tests only log: a speed, measured here, not in CI). Each line
+# gives the server's peak RSS, the good client's rate beside and alone.
+#
+#   bench/hostile.sh [MIN_RATIO]     default 0.8
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source bench/lib.sh
+record_to hostile "$@"
+MIN=${1:-0.8}
+echo "go test -count=1 -run TestHostile -v ./server, with HTTPVS_HOSTILE_MIN_RATIO=$MIN"
+echo
+status=0
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+HTTPVS_HOSTILE_MIN_RATIO=$MIN go test -count=1 -run 'TestHostile' -v ./server >"$out" 2>&1 || status=$?
+grep -E '^(--- |    hostile)' "$out" | sed 's/^    //' || true
+echo
+if [ "$status" -eq 0 ]; then
+	echo "every attack: server held, attacker dropped or its bounded attack ended, good client at ${MIN}x or more"
+else
+	echo "some attack missed a target (the FAIL lines above say which)"
+fi
+exit "$status"
