@@ -65,6 +65,13 @@ var areas = []struct{ prefix, area string }{
 	{"net.", AreaSyscall},
 }
 
+// plumbing are the areas whose time is spent for whichever stack called
+// them; stacks are the protocol stacks that call them.
+var (
+	plumbing = map[string]bool{AreaSyscall: true, AreaMemory: true, AreaGC: true, AreaRuntime: true}
+	stacks   = map[string]bool{AreaHTTP2: true, AreaXHTTP2: true, AreaQUIC: true, AreaGRPC: true, AreaTLS: true, AreaCrypto: true}
+)
+
 // Area is the area of code the function named fn (as pprof names it)
 // belongs to; AreaOther when none is known.
 func Area(fn string) string {
@@ -79,6 +86,9 @@ func Area(fn string) string {
 // shorten drops module paths a reader knows by their last element
 // (github.com/quic-go/quic-go.(*Conn).run -> quic-go.(*Conn).run).
 func shorten(fn string) string {
+	if i := strings.Index(fn, viaSep); i >= 0 {
+		return shorten(fn[:i]) + viaSep + shorten(fn[i+len(viaSep):])
+	}
 	for _, p := range []string{"github.com/quic-go/", "google.golang.org/", "golang.org/x/net/", "vendor/golang.org/x/net/", "github.com/httpvs/httpvs/"} {
 		if strings.HasPrefix(fn, p) {
 			return fn[len(p):]

@@ -52,6 +52,9 @@ type Share struct {
 type Side struct {
 	// Side is "client" or "server".
 	Side string `json:"side"`
+	// Error says why the side could not be attributed (a profile that
+	// did not parse); "" when it was.
+	Error string `json:"error,omitempty"`
 	// SecondsPerUnit and BaseSecondsPerUnit are the CPU seconds per unit
 	// the profiles hold for the cell and for its baseline.
 	SecondsPerUnit     float64 `json:"seconds_per_unit"`
@@ -131,17 +134,34 @@ func flatPerUnit(s Sample) (map[string]float64, error) {
 
 // leaf names the function whose own time smp is: its innermost frame,
 // inlined ones included, past the race detector's (whose time is the
-// instrumented function's).
+// instrumented function's). Where that function is plumbing every stack
+// shares (a syscall, a copy, the allocator), the name says which
+// protocol stack's code it ran for: "syscall.Syscall6 via
+// net/http.(*http2serverConn).writeFrameAsync".
 func leaf(smp *profile.Sample) string {
+	name := "(unknown)"
 	for _, loc := range smp.Location {
 		for _, ln := range loc.Line {
-			if ln.Function != nil && !raceFrame(ln.Function.Name) {
-				return ln.Function.Name
+			if ln.Function == nil || raceFrame(ln.Function.Name) {
+				continue
+			}
+			if name == "(unknown)" {
+				name = ln.Function.Name
+				if !plumbing[Area(name)] {
+					return name
+				}
+				continue
+			}
+			if via := ln.Function.Name; stacks[Area(via)] {
+				return name + viaSep + via
 			}
 		}
 	}
-	return "(unknown)"
+	return name
 }
+
+// viaSep joins plumbing to the stack's function it ran for.
+const viaSep = " via "
 
 func raceFrame(fn string) bool {
 	return strings.HasPrefix(fn, "__tsan_") || strings.HasPrefix(fn, "racecall") || strings.HasPrefix(fn, "runtime.race")

@@ -14,6 +14,9 @@ func (s *Side) Summary(unit string) string {
 	if s == nil {
 		return ""
 	}
+	if s.Error != "" {
+		return s.Side + ": not attributed: " + s.Error
+	}
 	per := "s/" + unit
 	if strings.Contains(unit, " ") {
 		per = "s per " + unit

@@ -3,6 +3,7 @@ package matrix
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/httpvs/httpvs/attribution"
 	"io"
 	"slices"
 	"time"
@@ -176,6 +177,12 @@ type Cell struct {
 	// Bound holds the cell against the emulated link's physics (Bounds);
 	// nil on loopback and for scenarios without a bound.
 	Bound *Bound `json:"bound,omitempty"`
+	// Attribution says where the cell's extra CPU per CPUUnit over its
+	// baseline's went, the client's and the server's, from CPU profiles
+	// taken in a round of their own after the measured ones
+	// (Options.Profile); nil when the cell was not profiled or was not
+	// slower than its baseline.
+	Attribution []*attribution.Side `json:"attribution,omitempty"`
 	// Findings explain the cell's gap to h1, each with its evidence and
 	// its fix (Diagnose).
 	Findings    []Finding    `json:"findings,omitempty"`

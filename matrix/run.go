@@ -130,11 +130,14 @@ type Options struct {
 	Omit time.Duration
 	// Progress, if set, is called before each measurement.
 	Progress func(Progress)
-	// Profile, if set, is called before the first repetition of each cell
-	// and the function it returns after it: the caller profiles the client
-	// and server there (httpvs run --profile). That repetition is marked
-	// Profiled, since profiling costs a few percent.
-	Profile func(scenario, column string) (stop func())
+	// Profile, if set, is called before a round of its own, after the
+	// measured ones, of each transfer or load cell slower than its
+	// baseline and of the baseline, and the function it returns after it,
+	// which returns the CPU profiles the caller took over the round (the
+	// client's and the server's). Run attributes each slower cell's extra
+	// CPU from them (Cell.Attribution); no measured repetition is
+	// profiled.
+	Profile func(scenario, column string) (stop func() Profiles)
 }
 
 // Progress is where a run is.
@@ -245,6 +248,7 @@ func Run(ctx context.Context, opts Options) (*Results, error) {
 		r.res.Cells = append(r.res.Cells, sr.finish()...)
 	}
 	ratios(r.res.Cells, r.res.Settings.BaselineProtocol())
+	r.attribute(ctx, runs, r.res.Settings.BaselineProtocol())
 	Diagnose(r.res)
 	Bounds(r.res)
 	r.res.Finished = time.Now().UTC()
@@ -363,10 +367,6 @@ func (r *runner) round(ctx context.Context, sr *scenarioRun, which []bool) {
 			continue
 		}
 		r.report(sr.sc, col.name, sr.rounds)
-		var stop func()
-		if sr.rounds == 1 && r.opts.Profile != nil {
-			stop = r.opts.Profile(sr.sc.Name, col.name)
-		}
 		if r.opts.LinkCounters != nil {
 			r.opts.LinkCounters() // what came before is not this repetition's
 		}
@@ -383,10 +383,6 @@ func (r *runner) round(ctx context.Context, sr *scenarioRun, which []bool) {
 		sr.spent[i] += time.Since(began)
 		if r.opts.LinkCounters != nil {
 			m.Link = newRepetitionLink(r.opts.LinkCounters())
-		}
-		if stop != nil {
-			stop()
-			m.Profiled = true
 		}
 		m.Round = sr.rounds
 		sr.cells[i].Repetitions = append(sr.cells[i].Repetitions, m)

@@ -157,7 +157,8 @@ func runTransfer(ctx context.Context, e *env, f *transferFlags, plan transfer.Pl
 		if err != nil {
 			return err
 		}
-		stopProfile = prof.start(plan.Direction.String())
+		stop := prof.start(plan.Direction.String())
+		stopProfile = func() { stop() }
 	}
 	res, err := transfer.Run(ctx, plan)
 	stopProfile()

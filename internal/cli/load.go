@@ -205,7 +205,8 @@ func (f *loadFlags) startProfiles(e *env, target string) (stop func(), err error
 		if err != nil {
 			return nil, err
 		}
-		return prof.start("load"), nil
+		stop := prof.start("load")
+		return func() { stop() }, nil
 	}
 	return func() {}, nil
 }

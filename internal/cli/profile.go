@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -43,16 +44,18 @@ func newProfiler(dir, serverURL string, network transport.Network, warn io.Write
 }
 
 // start begins profiling the part called name; the returned function ends
-// it and writes the files.
-func (p *profiler) start(name string) (stop func()) {
+// it, writes the files and returns the CPU profiles it took.
+func (p *profiler) start(name string) (stop func() matrix.Profiles) {
 	name = strings.NewReplacer("/", "_", " ", "_").Replace(name)
 	var cpu bytes.Buffer
 	clientOn := pprof.StartCPUProfile(&cpu) == nil
 	serverOn := p.serverURL != "" && p.do(http.MethodPost, "/debug/profile/start", nil) == nil
-	return func() {
+	return func() matrix.Profiles {
+		var got matrix.Profiles
 		if clientOn {
 			pprof.StopCPUProfile()
-			p.write(name+".client.cpu.pprof", cpu.Bytes())
+			got.Client = cpu.Bytes()
+			p.write(name+".client.cpu.pprof", got.Client)
 			var heap bytes.Buffer
 			runtime.GC()
 			pprof.Lookup("heap").WriteTo(&heap, 0)
@@ -61,13 +64,15 @@ func (p *profiler) start(name string) (stop func()) {
 		if serverOn {
 			var body bytes.Buffer
 			if p.do(http.MethodPost, "/debug/profile/stop", &body) == nil {
-				p.write(name+".server.cpu.pprof", body.Bytes())
+				got.Server = body.Bytes()
+				p.write(name+".server.cpu.pprof", got.Server)
 			}
 			var heap bytes.Buffer
 			if p.do(http.MethodGet, "/debug/profile/heap", &heap) == nil {
 				p.write(name+".server.heap.pprof", heap.Bytes())
 			}
 		}
+		return got
 	}
 }
 

@@ -187,7 +187,7 @@ func (f *runFlags) measure(ctx context.Context, e *env, fs *flagSet, opts matrix
 		if err != nil {
 			return nil, err
 		}
-		opts.Profile = func(scenario, column string) func() { return prof.start(scenario + "_" + column) }
+		opts.Profile = func(scenario, column string) func() matrix.Profiles { return prof.start(scenario + "_" + column) }
 	}
 	var prog *progressLine
 	if isTerminal(e.stderr) {

@@ -362,19 +362,60 @@ func TestTuneJSON(t *testing.T) {
 	}
 }
 
+// TestProfiles profiles a run's slower cell (h2c's download, several
+// times slower than h1's) and its baseline in rounds of their own: the
+// files of both ends, no measured repetition profiled, and the cell's
+// extra CPU attributed on both sides, net/http's HTTP/2 code (or the
+// syscalls it makes) among what grew.
 func TestProfiles(t *testing.T) {
-	dir := t.TempDir()
-	code, _, stderr := runMain(t, "run", "--quick", "--no-files", "--scenarios", "small-sequential", "--protocols", "h2c", "--profile", dir)
+	dir, out := t.TempDir(), t.TempDir()
+	code, _, stderr := runMain(t, "run", "--quick", "--duration", "400ms", "--out", out, "--scenarios", "download", "--protocols", "h1,h2c", "--profile", dir)
 	if code != 0 {
 		t.Fatalf("run: exit %d: %s", code, stderr)
 	}
-	for _, end := range []string{"client", "server"} {
-		for _, kind := range []string{"cpu", "heap"} {
-			name := filepath.Join(dir, "small-sequential_h2c."+end+"."+kind+".pprof")
-			if fi, err := os.Stat(name); err != nil || fi.Size() == 0 {
-				t.Errorf("%s: %v", name, err)
+	for _, cell := range []string{"download_h1", "download_h2c"} {
+		for _, end := range []string{"client", "server"} {
+			for _, kind := range []string{"cpu", "heap"} {
+				name := filepath.Join(dir, cell+"."+end+"."+kind+".pprof")
+				if fi, err := os.Stat(name); err != nil || fi.Size() == 0 {
+					t.Errorf("%s: %v", name, err)
+				}
 			}
 		}
+	}
+	res, _ := readResults(t, out)
+	c := res.Cell("download", "h2c")
+	if c == nil || c.RatioToH1 >= 0.9 {
+		t.Fatalf("download/h2c %+v: want it slower than h1, as Go's h2c is", c)
+	}
+	for _, m := range c.Repetitions {
+		if m.Profiled {
+			t.Errorf("repetition %d was profiled", m.Round)
+		}
+	}
+	if len(c.Attribution) != 2 {
+		t.Fatalf("attribution %+v: want the client's and the server's", c.Attribution)
+	}
+	http2 := false
+	for _, s := range c.Attribution {
+		t.Log(s.Summary(c.CPUUnit))
+		if s.Error != "" || s.SecondsPerUnit <= 0 || s.BaseSecondsPerUnit <= 0 {
+			t.Errorf("%s: %+v", s.Side, s)
+		}
+		var sum float64
+		for _, a := range s.Areas {
+			sum += a.ExtraSecondsPerUnit
+			http2 = http2 || strings.HasPrefix(a.Name, "HTTP/2")
+		}
+		for _, f := range s.Functions {
+			http2 = http2 || strings.Contains(f.Name, "http2")
+		}
+		if sum > s.ExtraSecondsPerUnit+1e-9 {
+			t.Errorf("%s: areas sum to %g s of an extra %g", s.Side, sum, s.ExtraSecondsPerUnit)
+		}
+	}
+	if !http2 {
+		t.Errorf("no side names HTTP/2's code (or what it called) among what grew")
 	}
 	// get against a server without profiling: client profiles, and one
 	// line saying how to get the server's.
