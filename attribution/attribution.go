@@ -55,6 +55,11 @@ type Side struct {
 	// Error says why the side could not be attributed (a profile that
 	// did not parse); "" when it was.
 	Error string `json:"error,omitempty"`
+	// Samples and BaseSamples are the CPU samples in the cell's profile
+	// and in the baseline's (100 a second of CPU by default): with fewer
+	// than RoughSamples, shares are rough.
+	Samples     int `json:"samples"`
+	BaseSamples int `json:"base_samples"`
 	// SecondsPerUnit and BaseSecondsPerUnit are the CPU seconds per unit
 	// the profiles hold for the cell and for its baseline.
 	SecondsPerUnit     float64 `json:"seconds_per_unit"`
@@ -71,6 +76,10 @@ type Side struct {
 	Functions []Share `json:"functions,omitempty"`
 }
 
+// RoughSamples is the fewest samples in a profile whose shares Summary
+// states without calling them rough.
+const RoughSamples = 100
+
 // MaxFunctions is the most functions a Side names.
 const MaxFunctions = 6
 
@@ -81,15 +90,15 @@ const minShare = 0.03
 // Compare attributes the difference in CPU per unit between cell and base,
 // both profiles of the process called side.
 func Compare(side string, cell, base Sample) (*Side, error) {
-	c, err := flatPerUnit(cell)
+	c, cn, err := flatPerUnit(cell)
 	if err != nil {
 		return nil, fmt.Errorf("%s profile: %w", side, err)
 	}
-	b, err := flatPerUnit(base)
+	b, bn, err := flatPerUnit(base)
 	if err != nil {
 		return nil, fmt.Errorf("%s baseline profile: %w", side, err)
 	}
-	s := &Side{Side: side, SecondsPerUnit: sum(c), BaseSecondsPerUnit: sum(b)}
+	s := &Side{Side: side, Samples: cn, BaseSamples: bn, SecondsPerUnit: sum(c), BaseSecondsPerUnit: sum(b)}
 	s.ExtraSecondsPerUnit = s.SecondsPerUnit - s.BaseSecondsPerUnit
 	if s.ExtraSecondsPerUnit <= 0 {
 		return s, nil
@@ -106,19 +115,20 @@ func Compare(side string, cell, base Sample) (*Side, error) {
 }
 
 // flatPerUnit reads a CPU profile's own (flat) seconds per function,
-// divided by the sample's units.
-func flatPerUnit(s Sample) (map[string]float64, error) {
+// divided by the sample's units, and counts its samples.
+func flatPerUnit(s Sample) (map[string]float64, int, error) {
 	if s.Units <= 0 {
-		return nil, fmt.Errorf("no work over the profile (%g units)", s.Units)
+		return nil, 0, fmt.Errorf("no work over the profile (%g units)", s.Units)
 	}
 	p, err := profile.Parse(bytes.NewReader(s.Profile))
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	idx := cpuIndex(p)
 	if idx < 0 {
-		return nil, fmt.Errorf("not a CPU profile (sample types %v)", p.SampleType)
+		return nil, 0, fmt.Errorf("not a CPU profile (sample types %v)", p.SampleType)
 	}
+	n := 0
 	scale := 1e-9 // nanoseconds
 	if u := p.SampleType[idx].Unit; u == "microseconds" {
 		scale = 1e-6
@@ -128,8 +138,11 @@ func flatPerUnit(s Sample) (map[string]float64, error) {
 	out := map[string]float64{}
 	for _, smp := range p.Sample {
 		out[leaf(smp)] += float64(smp.Value[idx]) * scale / s.Units
+		if p.Period > 0 {
+			n += int(smp.Value[idx] / p.Period)
+		}
 	}
-	return out, nil
+	return out, n, nil
 }
 
 // leaf names the function whose own time smp is: its innermost frame,

@@ -26,6 +26,9 @@ func (s *Side) Summary(unit string) string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s +%.3g %s (%.3g vs %.3g)", s.Side, s.ExtraSecondsPerUnit, per, s.SecondsPerUnit, s.BaseSecondsPerUnit)
+	if n := min(s.Samples, s.BaseSamples); n < RoughSamples {
+		fmt.Fprintf(&b, " [rough: %d samples]", n)
+	}
 	sep := ": "
 	for _, a := range s.Areas {
 		fmt.Fprintf(&b, "%s%.0f%% %s", sep, 100*a.Share, a.Name)

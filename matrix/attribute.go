@@ -2,6 +2,8 @@ package matrix
 
 import (
 	"context"
+	"fmt"
+	"time"
 
 	"github.com/httpvs/httpvs/attribution"
 )
@@ -63,8 +65,17 @@ type profiled struct {
 	units float64
 }
 
-// profileRound measures c once more with profiling on; nil when it could
-// not (interrupted, nothing done, no profile).
+// ProfileSpan is the least a cell's profiling round lasts: its
+// measurement is repeated until it has (at most maxProfiled times), so
+// that a profile sampled at 100 Hz holds enough samples on both sides to
+// say where time went (about 200 from one busy core).
+const ProfileSpan = 2 * time.Second
+
+// maxProfiled bounds the measurements of one profiling round.
+const maxProfiled = 50
+
+// profileRound measures c again with profiling on, for ProfileSpan; nil
+// when it could not (interrupted, nothing done).
 func (r *runner) profileRound(ctx context.Context, sr *scenarioRun, c *Cell) *profiled {
 	if c == nil || ctx.Err() != nil {
 		return nil
@@ -74,14 +85,20 @@ func (r *runner) profileRound(ctx context.Context, sr *scenarioRun, c *Cell) *pr
 			continue
 		}
 		stop := r.opts.Profile(sr.sc.Name, col.name)
-		var m Repetition
-		if sr.sc.Transfer() {
-			m = r.transfer(ctx, sr.sc, col.proto, sr.sizes[i])
-		} else {
-			m = r.load(ctx, sr.sc, col)
+		var units float64
+		for n, began := 0, time.Now(); n < maxProfiled && time.Since(began) < ProfileSpan && ctx.Err() == nil; n++ {
+			var m Repetition
+			if sr.sc.Transfer() {
+				m = r.transfer(ctx, sr.sc, col.proto, sr.sizes[i])
+			} else {
+				m = r.load(ctx, sr.sc, col)
+			}
+			if !m.Interrupted {
+				units += workUnits(sr.sc, m)
+			}
 		}
-		p := profiled{Profiles: stop(), units: workUnits(sr.sc, m)}
-		if m.Interrupted || p.units <= 0 {
+		p := profiled{Profiles: stop(), units: units}
+		if ctx.Err() != nil || p.units <= 0 {
 			return nil
 		}
 		return &p
@@ -91,8 +108,10 @@ func (r *runner) profileRound(ctx context.Context, sr *scenarioRun, c *Cell) *pr
 
 // workUnits is the work m did in its cell's CPUUnit: GB of body bytes for
 // transfers, thousands of successful requests otherwise.
-func workUnits(sc Scenario, m Repetition) float64 {
-	if sc.Transfer() {
+func workUnits(sc Scenario, m Repetition) float64 { return workUnitsOf(sc.Transfer(), m) }
+
+func workUnitsOf(transfer bool, m Repetition) float64 {
+	if transfer {
 		return float64(m.Bytes) / 1e9
 	}
 	return float64(m.Requests-m.Errors.Total) / 1000
@@ -116,4 +135,55 @@ func compareSides(c, base profiled) []*attribution.Side {
 		out = append(out, s)
 	}
 	return out
+}
+
+// AttributeProfiles attributes, from profiles kept on disk, the cells of
+// res slower than their baseline that carry no Attribution: results of
+// runs made before profiles had rounds of their own, whose first
+// repetition of each cell was profiled (Repetition.Profiled, whose work
+// is the units). read returns a cell's CPU profile of one side ("client"
+// or "server"). It returns one error per cell it could not attribute.
+func AttributeProfiles(res *Results, read func(c *Cell, side string) ([]byte, error)) []error {
+	var errs []error
+	baseline := res.Settings.BaselineProtocol()
+	for i := range res.Cells {
+		c := &res.Cells[i]
+		if c.Attribution != nil || c.Protocol == baseline || c.Skipped != "" || c.RatioToH1 <= 0 || c.RatioToH1 >= 1/(1+Negligible) {
+			continue
+		}
+		base := res.Cell(c.Scenario, baseline)
+		cp, err := storedProfiles(c, read)
+		if err == nil {
+			var bp *profiled
+			if bp, err = storedProfiles(base, read); err == nil {
+				c.Attribution = compareSides(*cp, *bp)
+				continue
+			}
+		}
+		errs = append(errs, fmt.Errorf("%s/%s: %w", c.Scenario, c.Protocol, err))
+	}
+	return errs
+}
+
+// storedProfiles reads c's profiles and the work of its profiled
+// repetition.
+func storedProfiles(c *Cell, read func(c *Cell, side string) ([]byte, error)) (*profiled, error) {
+	if c == nil {
+		return nil, fmt.Errorf("no baseline cell")
+	}
+	var p profiled
+	for _, m := range c.Repetitions {
+		if m.Profiled {
+			p.units = workUnitsOf(c.CPUUnit == "GB", m)
+		}
+	}
+	if p.units <= 0 {
+		return nil, fmt.Errorf("%s: no profiled repetition in the results", c.Protocol)
+	}
+	var err error
+	if p.Client, err = read(c, "client"); err != nil {
+		return nil, err
+	}
+	p.Server, _ = read(c, "server") // a server without profiling has none
+	return &p, nil
 }

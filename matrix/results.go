@@ -218,7 +218,7 @@ type Repetition struct {
 	Negotiated  string            `json:"negotiated"`         // the transport responses came over
 	Engine      string            `json:"engine,omitempty"`   // load scenarios: the load engine, std or fast
 	Interrupted bool              `json:"interrupted"`        // cut short; not in the cell's summary
-	Profiled    bool              `json:"profiled,omitempty"` // CPU-profiled (run --profile): a few percent slower
+	Profiled    bool              `json:"profiled,omitempty"` // CPU-profiled, in results written before profiles had rounds of their own
 	Errors      stats.ErrorCounts `json:"errors"`
 	FirstError  string            `json:"first_error,omitempty"`
 	// Latency is per request (load scenarios), per transfer, or per unit of

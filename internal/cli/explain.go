@@ -1,0 +1,96 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/report"
+)
+
+// runExplain prints where each slower cell's extra CPU went: from the
+// attribution a run made with --profile stored in results.json, or, for
+// runs made earlier, from the profiles in --profiles DIR.
+func runExplain(_ context.Context, e *env, args []string) error {
+	fl := newFlagSet(e, "explain", "results.json [flags]")
+	dir := fl.String("profiles", "", "attribute from the CPU profiles in `dir` (what run --profile wrote) the cells results.json holds no attribution for")
+	asJSON := fl.Bool("json", false, "print the cells' attributions as one JSON array")
+	pos, err := fl.parse(args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("explain takes one results.json, got %d argument(s)", len(pos))
+	}
+	res, err := readResultsFile(pos[0])
+	if err != nil {
+		return err
+	}
+	if *dir != "" {
+		if st, err := os.Stat(*dir); err != nil || !st.IsDir() {
+			return usagef("--profiles %s: not a directory of profiles (run --profile DIR writes them)", *dir)
+		}
+		for _, err := range matrix.AttributeProfiles(res, profileFiles(*dir)) {
+			fmt.Fprintf(e.stderr, "httpvs explain: %v\n", err)
+		}
+	}
+	if *asJSON {
+		return report.JSON(e.stdout, attributedCells(res))
+	}
+	if !report.Attribution(e.stdout, res) {
+		fmt.Fprintf(e.stderr, "httpvs explain: %s holds no attributed cell: make the run with --profile DIR (or give the profiles of an earlier one with --profiles DIR)\n", pos[0])
+		return errReported
+	}
+	return nil
+}
+
+// readResultsFile reads a results.json; an unreadable one is bad input.
+func readResultsFile(path string) (*matrix.Results, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	defer f.Close()
+	res, err := matrix.ReadJSON(f)
+	if err != nil {
+		return nil, usagef("%s: %v", path, err)
+	}
+	return res, nil
+}
+
+// profileFiles reads a cell's CPU profile of one side as run --profile
+// names it: SCENARIO_PROTOCOL.SIDE.cpu.pprof.
+func profileFiles(dir string) func(c *matrix.Cell, side string) ([]byte, error) {
+	return func(c *matrix.Cell, side string) ([]byte, error) {
+		name := strings.NewReplacer("/", "_", " ", "_").Replace(c.Scenario+"_"+c.Protocol) + "." + side + ".cpu.pprof"
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("no %s in %s", name, dir)
+		}
+		return b, err
+	}
+}
+
+// attributedCell is one cell in explain --json.
+type attributedCell struct {
+	Scenario    string  `json:"scenario"`
+	Protocol    string  `json:"protocol"`
+	RatioToH1   float64 `json:"ratio_to_h1"`
+	CPUUnit     string  `json:"cpu_unit"`
+	Attribution any     `json:"attribution"`
+}
+
+func attributedCells(res *matrix.Results) []attributedCell {
+	out := []attributedCell{}
+	for _, c := range res.Cells {
+		if len(c.Attribution) > 0 {
+			out = append(out, attributedCell{c.Scenario, c.Protocol, c.RatioToH1, c.CPUUnit, c.Attribution})
+		}
+	}
+	return out
+}
