@@ -72,7 +72,7 @@ func Bounds(res *Results) {
 		if n == nil || c.Skipped != "" || c.Median <= 0 || c.Knobs != "" {
 			continue
 		}
-		sc, ok := ScenarioByName(c.Scenario)
+		sc, ok := res.Settings.Scenario(c.Scenario)
 		if !ok {
 			continue
 		}
@@ -132,6 +132,8 @@ func boundOf(c *Cell, sc Scenario, n *Net) *Bound {
 		return pageBound(c.Protocol, n)
 	case sc.kind == kindHeadOfLine:
 		return &Bound{Value: rtt, Basis: fmt.Sprintf("one round trip of %.1f ms: no request returns sooner", rtt*1e3)}
+	case sc.req != nil:
+		return requestBound(c, sc, n, rtt)
 	case sc.kind == kindEngine && sc.body == 0 && sc.headers.Count == 0 && c.Protocol != NativeColumn:
 		streams := float64(sc.streams)
 		if m := MedianRepetition(c); m.Lowered != "" && m.Streams > 0 {
@@ -337,4 +339,20 @@ func (b *Bound) String() string {
 		return fmt.Sprintf("%.2fx of %s", b.Share, basis)
 	}
 	return fmt.Sprintf("%.0f%% of %s", 100*b.Share, basis)
+}
+
+// requestBound is a user's request's bound: its requests in flight per
+// round trip, or, when its responses are big, the link's goodput over a
+// response's bytes, whichever is lower. Requests with bodies get none:
+// their upload shares the link.
+func requestBound(c *Cell, sc Scenario, n *Net, rtt float64) *Bound {
+	if sc.body > 0 {
+		return nil
+	}
+	b := &Bound{Value: float64(sc.streams) / rtt, Basis: fmt.Sprintf("%d in flight per %.1f ms round trip", sc.streams, rtt*1e3)}
+	if rate := linkGoodput(n, false); rate > 0 && c.ResponseBytes > 0 && rate/float64(c.ResponseBytes) < b.Value {
+		b.Value = rate / float64(c.ResponseBytes)
+		b.Basis = fmt.Sprintf("the link's calibrated goodput down (%s) over %d-byte responses", units.BitsPerSecond(rate*8), c.ResponseBytes)
+	}
+	return b
 }

@@ -28,7 +28,8 @@ const (
 
 // prepare checks that the target serves sc over p, with one request or a
 // short transfer, and returns a transfer scenario's total size: Options.Size,
-// or what the probe moved scaled to Duration. skipped, when set, says why
+// or what the probe moved scaled to Duration; for a request scenario, the
+// length of the response body the request got. skipped, when set, says why
 // the cell cannot be measured.
 func (r *runner) prepare(ctx context.Context, sc Scenario, col column) (size units.Bytes, skipped string, failed bool) {
 	p := col.proto
@@ -60,11 +61,13 @@ func (r *runner) prepare(ctx context.Context, sc Scenario, col column) (size uni
 		case res.Errors.Total > 0:
 			why := fmt.Sprintf("%s %s over %s failed: %s", sc.method, sc.path, p, res.FirstError)
 			r.noteUnreachable(col, res.Protocol, res.Errors, why)
-			return 0, why, !onlyStatus(res.Errors)
+			// httpvs's own endpoint missing skips the cell; the user's
+			// request failing is the cell's failure.
+			return 0, why, !onlyStatus(res.Errors) || sc.req != nil
 		case res.Protocol != p.String():
 			return 0, fmt.Sprintf("asked for %s, the server answered over %s", p, res.Protocol), true
 		}
-		return 0, "", false
+		return units.Bytes(res.BytesReceived), "", false
 	}
 	// One small transfer per stream checks the endpoint and the protocol
 	// (a probe cut off by time may not see a response: uploads).
@@ -193,6 +196,10 @@ func (r *runner) loadConfig(sc Scenario, col column, edit func(*load.Config)) lo
 	}
 	if sc.rpc {
 		r.rpcConfig(&cfg, col)
+	}
+	if sc.req != nil {
+		cfg.Body = sc.req.Body
+		cfg.Header = mergeHeaders(r.opts.Header, sc.req.Header)
 	}
 	if edit != nil {
 		edit(&cfg)

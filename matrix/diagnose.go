@@ -108,7 +108,7 @@ func Diagnose(res *Results) {
 			continue
 		}
 		s := &subject{c: c, m: MedianRepetition(c), set: &res.Settings}
-		s.sc, _ = ScenarioByName(c.Scenario)
+		s.sc, _ = res.Settings.Scenario(c.Scenario)
 		if h1 := res.Cell(c.Scenario, res.Settings.BaselineProtocol()); h1 != nil && h1 != c && h1.Skipped == "" {
 			s.h1, s.h1m = h1, MedianRepetition(h1)
 		}

@@ -50,7 +50,11 @@ type Results struct {
 type Settings struct {
 	Protocols []string `json:"protocols"`
 	Scenarios []string `json:"scenarios"`
-	Repeat    int      `json:"repeat"` // rounds every cell gets
+	// Requests are the user's own requests the run measured, as the
+	// scenarios request-1, request-1-x50, ... (RequestScenarios); their
+	// header values and bodies are not recorded.
+	Requests []Request `json:"requests,omitempty"`
+	Repeat   int       `json:"repeat"` // rounds every cell gets
 	// MaxRepeat is the most rounds a cell may get: rounds past Repeat are
 	// added while a cell's interval to h1 is wider than StableHalfWidth
 	// and the budget lasts. Equal to Repeat when rounds are fixed.
@@ -177,6 +181,15 @@ type Cell struct {
 	// Bound holds the cell against the emulated link's physics (Bounds);
 	// nil on loopback and for scenarios without a bound.
 	Bound *Bound `json:"bound,omitempty"`
+	// ResponseBytes is the body length of the response a user's request
+	// (Settings.Requests) got over this cell's transport when checked
+	// before measuring; zero for httpvs's own scenarios.
+	ResponseBytes int64 `json:"response_bytes,omitempty"`
+	// ResponsesDiffer, for a user's request, says how the responses
+	// differed between transports (their body lengths): the cells then
+	// measured different work, which a ratio does not compare. "" when
+	// they agreed.
+	ResponsesDiffer string `json:"responses_differ,omitempty"`
 	// Attribution says where the cell's extra CPU per CPUUnit over its
 	// baseline's went, the client's and the server's, from CPU profiles
 	// taken in a round of their own after the measured ones

@@ -283,6 +283,7 @@ func (o Options) settings() Settings {
 	for _, sc := range o.Scenarios {
 		s.Scenarios = append(s.Scenarios, sc.Name)
 	}
+	s.Requests = requestsOf(o.Scenarios)
 	return s
 }
 
@@ -354,6 +355,12 @@ func (r *runner) plan(ctx context.Context, sc Scenario) *scenarioRun {
 		if sr.cells[i].Skipped != "" {
 			r.total -= r.opts.repeat(sc)
 		}
+		if sc.req != nil {
+			sr.cells[i].ResponseBytes, sr.sizes[i] = int64(sr.sizes[i]), 0
+		}
+	}
+	if sc.req != nil {
+		responsesDiffer(sr.cells)
 	}
 	return sr
 }

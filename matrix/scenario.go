@@ -54,7 +54,14 @@ type Scenario struct {
 	// client is its client's configuration; "" and nil for the others.
 	knobs  string
 	client *transport.ClientConfig
+	// req is the user's own request a scenario of RequestScenarios
+	// measures, with its body and headers; nil for httpvs's endpoints.
+	req *Request
 }
+
+// User reports whether s measures one of the user's own requests
+// (RequestScenarios) rather than httpvs's endpoints.
+func (s Scenario) User() bool { return s.req != nil }
 
 // kind is how a scenario is measured: the transfer or load engines, or one
 // of the network scenarios of this package.

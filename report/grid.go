@@ -24,7 +24,7 @@ func grids(res *matrix.Results) []grid {
 	var out []grid
 	for _, name := range res.ScenarioNames() {
 		protos := res.ProtocolNames(name)
-		sc, ok := matrix.ScenarioByName(name)
+		sc, ok := res.Settings.Scenario(name)
 		if !ok {
 			sc = matrix.Scenario{Name: name}
 		}
@@ -50,6 +50,8 @@ func (g *grid) row(name string, f func(c *matrix.Cell) string) {
 		switch {
 		case c == nil:
 			r = append(r, "")
+		case c.Skipped != "" && c.Failed && len(g.rows) == 0:
+			r = append(r, "failed")
 		case c.Skipped != "" && len(g.rows) == 0:
 			r = append(r, "skipped")
 		case c.Skipped != "":
@@ -171,14 +173,23 @@ func serverFigure(m matrix.Repetition, f *float64, format string) string {
 // limited it).
 func cellNotes(cells []*matrix.Cell) []string {
 	var notes, noisy, unknown []string
+	differ := ""
 	for _, c := range cells {
+		if c != nil && c.ResponsesDiffer != "" {
+			differ = c.ResponsesDiffer + ": the cells measured different work, which their ratios do not compare"
+		}
 		switch {
 		case c == nil:
+		case c.Skipped != "" && c.Failed:
+			notes = append(notes, fmt.Sprintf("%s failed: %s", c.Protocol, c.Skipped))
 		case c.Skipped != "":
 			notes = append(notes, fmt.Sprintf("%s skipped: %s", c.Protocol, c.Skipped))
 		case c.Noisy:
 			noisy = append(noisy, fmt.Sprintf("%s %.1f%%", c.Protocol, c.Spread*100))
 		}
+	}
+	if differ != "" {
+		notes = append(notes, differ)
 	}
 	if len(noisy) > 0 {
 		notes = append(notes, fmt.Sprintf("* noisy: repetitions spread (max-min)/median over %.0f%% (%s): read those ratios with care", matrix.NoisySpread*100, strings.Join(noisy, ", ")))

@@ -158,6 +158,8 @@ func (v *verdict) cell(c *matrix.Cell) string {
 	switch {
 	case c == nil:
 		return ""
+	case c.Skipped != "" && c.Failed:
+		return "failed"
 	case c.Skipped != "":
 		return "skipped"
 	case len(c.Repetitions) == 0:

@@ -63,6 +63,7 @@ type runFlags struct {
 	nets                 []netProfile // --net's link profiles, one per run
 	client               transport.ClientConfig
 	server               transport.ServerConfig
+	requests             requestFlags // --request, --requests, --body
 }
 
 func (f *runFlags) register(fs *flagSet) {
@@ -84,7 +85,7 @@ func (f *runFlags) register(fs *flagSet) {
 	fs.StringVar(&f.format, "format", "text", "what to print: text (tables), markdown, json (results.json) or benchstat (Go benchmark format)")
 	fs.StringVar(&f.out, "out", "httpvs-results", "`dir`ectory for <timestamp>/results.json, report.md, report.html and bench.txt")
 	fs.BoolVar(&f.noFiles, "no-files", false, "print only; write no results directory")
-	fs.StringVar(&f.profile, "profile", "", "write CPU and heap profiles of the client and the child server for each cell's first repetition to `dir` (SCENARIO_TRANSPORT.{client,server}.{cpu,heap}.pprof)")
+	fs.StringVar(&f.profile, "profile", "", "profile the client and the child server in rounds of their own after the measured ones, for the baseline and each transfer or load cell slower than it, and say where each one's extra CPU went (also httpvs explain); the profiles go to `dir` (SCENARIO_TRANSPORT.{client,server}.{cpu,heap}.pprof)")
 	fs.StringVar(&f.target, "target", "", "measure this server's h1 and h2c instead of a child server: base `URL` http://host:port")
 	fs.StringVar(&f.tlsTarget, "tls-target", "", "measure this server's h1-tls, h2 and h3: base `URL` https://host:port")
 	fs.StringVar(&f.grpcTarget, "grpc-target", "", "with --target or --tls-target: `host:port` of the server's native gRPC Bookstore (httpvs serve --grpc-listen) for the grpc-native column")
@@ -92,6 +93,7 @@ func (f *runFlags) register(fs *flagSet) {
 	fs.alias("k", "insecure")
 	fs.StringVar(&f.cacert, "cacert", "", "with --tls-target: trust the PEM certificates in `file`")
 	headerFlags(fs, &f.header)
+	registerRequests(fs, &f.requests)
 	fs.StringVar(&f.knobs, "knobs", defaultKnobs, knobsUsage)
 	fs.Var(&f.net, "net", netFlagUsage(true))
 	fs.StringVar(&f.peers, "peers", "", "reference peers to measure beside Go: auto (every one installed) or a `list` of "+peers.Names()+"; curl plays the transfers and h2load the small requests against each server and against Go's")
@@ -437,19 +439,6 @@ func (f *runFlags) rounds(set map[string]bool) error {
 		return usagef("--duration %v: want 10ms to 1h", f.duration)
 	}
 	return nil
-}
-
-// scenarioList is --scenarios; across a link (--net) without it, the
-// default matrix where the network decides (matrix.NetDefault).
-func (f *runFlags) scenarioList(set map[string]bool) ([]matrix.Scenario, error) {
-	if len(f.net) > 0 && !set["scenarios"] {
-		return matrix.NetDefault(), nil
-	}
-	scenarios, err := matrix.ParseScenarios(f.scenarios)
-	if err != nil {
-		return nil, usagef("--scenarios: %v", err)
-	}
-	return scenarios, nil
 }
 
 func serverFlagGiven(set map[string]bool) bool {

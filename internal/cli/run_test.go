@@ -393,6 +393,24 @@ func TestProfiles(t *testing.T) {
 			t.Errorf("repetition %d was profiled", m.Round)
 		}
 	}
+	checkAttribution(t, c)
+	// get against a server without profiling: client profiles, and one
+	// line saying how to get the server's.
+	ts, _ := testServer(t)
+	gdir := t.TempDir()
+	code, _, stderr = runMain(t, "get", ts.URL(transport.H1)+"/10m", "--profile", gdir, "--no-server-stats")
+	if code != 0 || !strings.Contains(stderr, "httpvs serve --profiling") {
+		t.Fatalf("get: exit %d, stderr %q", code, stderr)
+	}
+	if fi, err := os.Stat(filepath.Join(gdir, "download.client.cpu.pprof")); err != nil || fi.Size() == 0 {
+		t.Errorf("get client profile: %v", err)
+	}
+}
+
+// checkAttribution checks that c's extra CPU was attributed on both sides,
+// within the extra, and names net/http's HTTP/2 code or what it called.
+func checkAttribution(t *testing.T, c *matrix.Cell) {
+	t.Helper()
 	if len(c.Attribution) != 2 {
 		t.Fatalf("attribution %+v: want the client's and the server's", c.Attribution)
 	}
@@ -416,17 +434,6 @@ func TestProfiles(t *testing.T) {
 	}
 	if !http2 {
 		t.Errorf("no side names HTTP/2's code (or what it called) among what grew")
-	}
-	// get against a server without profiling: client profiles, and one
-	// line saying how to get the server's.
-	ts, _ := testServer(t)
-	gdir := t.TempDir()
-	code, _, stderr = runMain(t, "get", ts.URL(transport.H1)+"/10m", "--profile", gdir, "--no-server-stats")
-	if code != 0 || !strings.Contains(stderr, "httpvs serve --profiling") {
-		t.Fatalf("get: exit %d, stderr %q", code, stderr)
-	}
-	if fi, err := os.Stat(filepath.Join(gdir, "download.client.cpu.pprof")); err != nil || fi.Size() == 0 {
-		t.Errorf("get client profile: %v", err)
 	}
 }
 

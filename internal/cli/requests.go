@@ -1,0 +1,145 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/httpvs/httpvs/matrix"
+)
+
+// requestFlags are run's flags for the user's own requests: --request
+// (repeatable), --requests FILE and --body for the --request lines.
+type requestFlags struct {
+	lines []string
+	file  string
+	body  bodyFlag
+}
+
+// requestLines is --request: each use adds a request line.
+type requestLines struct{ f *requestFlags }
+
+func (l requestLines) String() string {
+	if l.f == nil {
+		return ""
+	}
+	return strings.Join(l.f.lines, "; ")
+}
+
+func (l requestLines) Set(v string) error {
+	if _, err := matrix.ParseRequest(v); err != nil {
+		return err
+	}
+	l.f.lines = append(l.f.lines, v)
+	return nil
+}
+
+func registerRequests(fs *flagSet, f *requestFlags) {
+	fs.Var(requestLines{f}, "request", "measure your own `request` too, e.g. 'GET /api/items?id=7' (repeatable), one at a time and 50 at a time over every transport, as the scenarios request-1, request-1-x50, ...; with --target, against your server")
+	fs.StringVar(&f.file, "requests", "", "measure the requests in `file`, in vegeta's targets format (\"GET http://host/path\", header lines, \"@FILE\" for a body; blank lines between requests)")
+	fs.Var(&f.body, "body", "with --request: each request's body, `SIZE` bytes of a pattern or @FILE, a file's contents (with -H for its Content-Type)")
+}
+
+// requests are the user's requests, from --request and --requests.
+func (f *requestFlags) requests(given map[string]bool) ([]matrix.Request, error) {
+	var out []matrix.Request
+	body, err := f.bodyBytes(given["body"])
+	if err != nil {
+		return nil, err
+	}
+	if given["body"] && len(f.lines) == 0 {
+		return nil, usagef("--body is the body of --request's requests: give --request 'POST /path' with it (a --requests file names its bodies with @FILE lines)")
+	}
+	for _, line := range f.lines {
+		req, _ := matrix.ParseRequest(line) // checked by Set
+		if body != nil {
+			req.SetBody(body)
+		}
+		out = append(out, req)
+	}
+	if f.file != "" {
+		text, err := os.ReadFile(f.file)
+		if err != nil {
+			return nil, usagef("--requests %s: %v", f.file, unwrapPath(err))
+		}
+		dir := filepath.Dir(f.file)
+		reqs, err := matrix.ParseTargets(bytes.NewReader(text), func(name string) ([]byte, error) {
+			if !filepath.IsAbs(name) {
+				name = filepath.Join(dir, name)
+			}
+			b, err := os.ReadFile(name)
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil, fmt.Errorf("%s: no such file", name)
+			}
+			return b, err
+		})
+		if err != nil {
+			return nil, usagef("--requests %s: %v", f.file, err)
+		}
+		out = append(out, reqs...)
+	}
+	return out, nil
+}
+
+// bodyBytes is --body's content: a file's, or SIZE bytes of a pattern.
+func (f *requestFlags) bodyBytes(given bool) ([]byte, error) {
+	switch {
+	case !given:
+		return nil, nil
+	case f.body.file != "":
+		file, _, err := f.body.open()
+		if err != nil {
+			return nil, err
+		}
+		defer file.Close()
+		var b bytes.Buffer
+		if _, err := b.ReadFrom(file); err != nil {
+			return nil, usagef("--body @%s: %v", f.body.file, err)
+		}
+		return b.Bytes(), nil
+	}
+	return bytes.Repeat([]byte("httpvs"), int(f.body.size)/6+1)[:f.body.size], nil
+}
+
+// withRequests adds the user's requests to the scenarios of list, the
+// value of --scenarios: the group "requests" alone runs only them.
+func withRequests(list string, reqs []matrix.Request, parse func(string) ([]matrix.Scenario, error)) ([]matrix.Scenario, error) {
+	names := strings.Split(list, ",")
+	only := slices.Contains(names, matrix.RequestGroup)
+	if only && len(reqs) == 0 {
+		return nil, usagef("--scenarios %s: no request given: add --request 'GET /path' or --requests FILE", matrix.RequestGroup)
+	}
+	names = slices.DeleteFunc(names, func(n string) bool { return strings.TrimSpace(n) == matrix.RequestGroup })
+	var scenarios []matrix.Scenario
+	if len(names) > 0 {
+		var err error
+		if scenarios, err = parse(strings.Join(names, ",")); err != nil {
+			return nil, err
+		}
+	}
+	return append(scenarios, matrix.RequestScenarios(reqs)...), nil
+}
+
+// scenarioList is --scenarios; across a link (--net) without it, the
+// default matrix where the network decides (matrix.NetDefault).
+func (f *runFlags) scenarioList(set map[string]bool) ([]matrix.Scenario, error) {
+	reqs, err := f.requests.requests(set)
+	if err != nil {
+		return nil, err
+	}
+	if len(f.net) > 0 && !set["scenarios"] {
+		return append(matrix.NetDefault(), matrix.RequestScenarios(reqs)...), nil
+	}
+	return withRequests(f.scenarios, reqs, func(list string) ([]matrix.Scenario, error) {
+		scenarios, err := matrix.ParseScenarios(list)
+		if err != nil {
+			return nil, usagef("--scenarios: %v", err)
+		}
+		return scenarios, nil
+	})
+}
