@@ -24,7 +24,7 @@ func (c *Client) runH1Loop(ctx context.Context, l Loop) error {
 	if err != nil {
 		return err
 	}
-	p := &h1Poll{c: c, cfg: l, ctx: ctx, head: c.req.Method == "HEAD"}
+	p := &h1Poll{c: c, cfg: l, ctx: ctx, head: c.req.Method == "HEAD", raddr: addr}
 	if p.sa, p.family, err = sockaddr(addr); err != nil {
 		return err
 	}
@@ -47,7 +47,8 @@ type h1Poll struct {
 	ctx    context.Context
 	head   bool // HEAD requests: responses have no body
 	sa     unix.Sockaddr
-	family int // AF_INET or AF_INET6
+	raddr  *net.TCPAddr // sa, as dial errors name it
+	family int          // AF_INET or AF_INET6
 	epollSet
 
 	conns     []*h1PollConn
@@ -203,7 +204,7 @@ func (p *h1Poll) dial(pc *h1PollConn) error {
 		pc.connecting = true
 	default:
 		unix.Close(fd)
-		return &net.OpError{Op: "dial", Net: "tcp", Addr: nil, Err: os.NewSyscallError("connect", err)}
+		return &net.OpError{Op: "dial", Net: "tcp", Addr: p.raddr, Err: os.NewSyscallError("connect", err)}
 	}
 	pc.fd, pc.r, pc.w, pc.wantOut = fd, 0, 0, pc.connecting
 	events := uint32(unix.EPOLLIN)
@@ -255,7 +256,7 @@ func (p *h1Poll) event(pc *h1PollConn, events uint32) {
 			err = unix.Errno(soerr)
 		}
 		if err != nil {
-			p.fail(pc, &net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", err)})
+			p.fail(pc, &net.OpError{Op: "dial", Net: "tcp", Addr: p.raddr, Err: os.NewSyscallError("connect", err)})
 			return
 		}
 		pc.connecting = false

@@ -36,6 +36,14 @@ func (d Direction) String() string {
 	return "download"
 }
 
+// method is the request method of d's transfers.
+func (d Direction) method() string {
+	if d == Upload {
+		return http.MethodPut
+	}
+	return http.MethodGet
+}
+
 // Plan describes one run. Transfers run all at once.
 type Plan struct {
 	// URL is what each download GETs, or what each upload PUTs to.
@@ -216,7 +224,9 @@ func Run(ctx context.Context, p Plan) (Result, error) {
 			for range p.Transfers {
 				res.Errors.Count(k)
 			}
-			res.FirstError = fmt.Sprintf("server unreachable: GET %s: %v", statsURL, unreached)
+			// The error is the dial's, which the transfers share: name the
+			// URL the user gave, not the /stats read that found it.
+			res.FirstError = fmt.Sprintf("%s %s: %v", p.Direction.method(), p.URL, withoutURL(unreached))
 			res.ServerNote = "server unreachable: no transfer attempted"
 			return res, nil
 		}
