@@ -25,6 +25,7 @@ type outcome struct {
 	failed     bool
 	cutOff     bool // failed because the run's context ended: an interrupted measurement, not a failure of the server
 	kind       stats.ErrorKind
+	setup      bool // failed for want of a connection: a *transport.SetupTimeoutError
 	// received is an upload's steady part as its receiver counted it
 	// (an httpvs /sink asked for ?omit=); nil when it did not say.
 	received *receipt
@@ -48,6 +49,8 @@ func withoutURL(err error) error {
 }
 
 func (o *outcome) fail(kind stats.ErrorKind, err error) {
+	var st *transport.SetupTimeoutError
+	o.setup = errors.As(err, &st)
 	err = withoutURL(err)
 	o.failed = true
 	o.kind = kind

@@ -6,6 +6,7 @@ package transfer
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -128,8 +129,12 @@ type Result struct {
 	Seconds       float64           `json:"seconds"`                // wall time from first request to last body byte
 	BitsPerSecond float64           `json:"bits_per_second"`        // Bytes*8/Seconds
 	Errors        stats.ErrorCounts `json:"errors"`                 // failed transfers by kind
-	FirstError    string            `json:"first_error,omitempty"`
-	Interrupted   bool              `json:"interrupted"` // the run was cancelled or timed out before finishing
+	// SetupTimeouts counts the timeouts among Errors that were connection
+	// set-ups past the dial timeout (transport.SetupTimeoutError), not
+	// transfers past RequestTimeout.
+	SetupTimeouts int64  `json:"setup_timeouts,omitempty"`
+	FirstError    string `json:"first_error,omitempty"`
+	Interrupted   bool   `json:"interrupted"` // the run was cancelled or timed out before finishing
 	// FirstByteSeconds is the time from the run's start to its first body
 	// byte read (downloads) or handed to the client (uploads); 0 if none.
 	FirstByteSeconds float64 `json:"first_byte_seconds,omitempty"`
@@ -224,6 +229,10 @@ func Run(ctx context.Context, p Plan) (Result, error) {
 			for range p.Transfers {
 				res.Errors.Count(k)
 			}
+			var st *transport.SetupTimeoutError
+			if errors.As(unreached, &st) {
+				res.SetupTimeouts = int64(p.Transfers)
+			}
 			// The error is the dial's, which the transfers share: name the
 			// URL the user gave, not the /stats read that found it.
 			res.FirstError = fmt.Sprintf("%s %s: %v", p.Direction.method(), p.URL, withoutURL(unreached))
@@ -266,6 +275,9 @@ func Run(ctx context.Context, p Plan) (Result, error) {
 		}
 		if out.failed {
 			res.Errors.Count(out.kind)
+			if out.setup {
+				res.SetupTimeouts++
+			}
 			if res.FirstError == "" {
 				res.FirstError = out.stream.Error
 			}

@@ -1,9 +1,14 @@
 package cli
 
 import (
+	"encoding/json"
 	"net"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/httpvs/httpvs/stats"
+	"github.com/httpvs/httpvs/transfer"
 )
 
 // closedTCPAddr is a loopback address nothing listens on (a port just
@@ -37,5 +42,94 @@ func TestTransferUnreachableNamesTheURL(t *testing.T) {
 			strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
 			t.Errorf("%v: exit %d, stderr %q; want exit 1 and one line with %q, no /stats", c.args, code, stderr, c.want)
 		}
+	}
+}
+
+// closedUDPAddr is a loopback UDP address nothing listens on.
+func closedUDPAddr(t *testing.T) string {
+	t.Helper()
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := pc.LocalAddr().String()
+	pc.Close()
+	return addr
+}
+
+// silentTCPAddr is a loopback address that accepts connections and never
+// says a word: a TLS handshake there waits.
+func silentTCPAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var conns []net.Conn
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, c)
+			mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		ln.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	return ln.Addr().String()
+}
+
+// A connection that cannot be set up says which bound gave up: the dial
+// timeout (for h3, quic-go's handshake idle timeout, which it sets), not
+// --timeout, which bounds a transfer; and --timeout when it was that.
+func TestTransferTimeoutNamesTheBoundThatExpired(t *testing.T) {
+	udp, silent := closedUDPAddr(t), silentTCPAddr(t)
+	for _, c := range []struct {
+		name  string
+		args  []string
+		setup int64
+		want  []string
+	}{
+		{"h3 nothing on the UDP port", []string{"-p", "h3", "-k", "-n", "2", "--dial-timeout", "300ms", "https://" + udp + "/1M"}, 2, []string{
+			"GET https://" + udp + "/1M: QUIC handshake to " + udp + " did not complete within 300ms, the dial timeout (quic-go's handshake idle timeout)",
+			"; gave up after --dial-timeout 300ms with no connection set up: is an HTTP/3 server listening on that UDP port?"}},
+		{"h2 TLS handshake unanswered", []string{"-p", "h2", "-k", "--dial-timeout", "300ms", "https://" + silent + "/1M"}, 1, []string{
+			"GET https://" + silent + "/1M: TLS handshake to " + silent + " did not complete within 300ms, the dial timeout",
+			"; gave up after --dial-timeout 300ms with no connection set up: is a server listening there?"}},
+		{"h3 --timeout first", []string{"-p", "h3", "-k", "--no-server-stats", "--dial-timeout", "10s", "--timeout", "300ms", "https://" + udp + "/1M"}, 0, []string{
+			"GET https://" + udp + "/1M: ", "; a transfer that takes longer than --timeout 300ms fails"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, stdout, stderr := runMain(t, append([]string{"get", "--json"}, c.args...)...)
+			var res transfer.Result
+			if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+				t.Fatalf("exit %d, stderr %q: not one JSON object: %v\n%s", code, stderr, err, stdout)
+			}
+			if code != exitFailure || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+				t.Fatalf("exit %d, stderr %q: want exit 1 and one line", code, stderr)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("stderr %q lacks %q", stderr, w)
+				}
+			}
+			if c.setup > 0 && strings.Contains(stderr, "--timeout ") {
+				t.Errorf("stderr %q cites --timeout, which did not expire", stderr)
+			}
+			if n := int64(res.Streams); res.Errors.Of(stats.ErrTimeout) != n || res.SetupTimeouts != c.setup || res.Connections != 0 {
+				t.Errorf("errors %v, setup timeouts %d, connections %d: want %d timeouts, %d of them set-ups, no connection",
+					res.Errors, res.SetupTimeouts, res.Connections, n, c.setup)
+			}
+		})
 	}
 }
