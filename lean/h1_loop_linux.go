@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/httpvs/httpvs/internal/backoff"
 )
 
 // h1LoopSupported: plain HTTP/1.1 closed loops run on epoll here.
@@ -54,6 +56,7 @@ type h1Poll struct {
 	conns     []*h1PollConn
 	byFD      map[int]*h1PollConn
 	ready     []*h1PollConn // idle connections to give a request
+	waiting   []*h1PollConn // idle connections whose dial failed, until their retryAt
 	shared    []byte        // read buffer of every connection with nothing left over
 	inflight  int
 	stopped   bool
@@ -67,6 +70,9 @@ type h1PollConn struct {
 	fd         int // -1 when closed
 	connecting bool
 	dialAt     time.Time // when the connection was asked for
+	redial     backoff.Delay
+	held       bool      // its dial failed: finish puts it in waiting, not ready
+	retryAt    time.Time // when a held slot may dial again
 	wantOut    bool      // registered for EPOLLOUT
 	busy       bool      // a request is in flight
 	mark       bool
@@ -118,6 +124,7 @@ func (p *h1Poll) run() {
 		}
 		n, err := p.wait(events)
 		p.now = time.Now()
+		p.release()
 		if err != nil && err != unix.EINTR {
 			p.stopped = true
 			for _, pc := range p.conns {
@@ -157,9 +164,30 @@ func (p *h1Poll) sendReady() {
 	}
 }
 
-// wait blocks until connections are ready or the next timeout sweep is due.
+// wait blocks until connections are ready, the next timeout sweep is due
+// or a slot whose dial failed may dial again.
 func (p *h1Poll) wait(events []unix.EpollEvent) (int, error) {
-	return epollWait(p.epfd, events, p.nextSweep.Sub(p.now), p.cfg.HoldP, p.now, &p.yielded)
+	until := p.nextSweep
+	for _, pc := range p.waiting {
+		if pc.retryAt.Before(until) {
+			until = pc.retryAt
+		}
+	}
+	return epollWait(p.epfd, events, until.Sub(p.now), p.cfg.HoldP, p.now, &p.yielded)
+}
+
+// release moves the slots whose wait after a failed dial is over to ready.
+func (p *h1Poll) release() {
+	kept := p.waiting[:0]
+	for _, pc := range p.waiting {
+		if p.now.Before(pc.retryAt) {
+			kept = append(kept, pc)
+		} else {
+			p.ready = append(p.ready, pc)
+		}
+	}
+	clear(p.waiting[len(kept):])
+	p.waiting = kept
 }
 
 // send starts the next request on an idle connection, dialing first if
@@ -180,7 +208,7 @@ func (p *h1Poll) send(pc *h1PollConn) {
 	pc.out = p.c.h1req
 	if pc.fd < 0 {
 		if err := p.dial(pc); err != nil {
-			p.fail(pc, err)
+			p.failDial(pc, err)
 			return
 		}
 		if pc.connecting {
@@ -225,6 +253,7 @@ func (p *h1Poll) dial(pc *h1PollConn) error {
 
 // connected counts pc's new connection and reports its connect time.
 func (p *h1Poll) connected(pc *h1PollConn) {
+	pc.redial.Reset()
 	p.c.conns.Add(1)
 	p.c.dialed(time.Since(pc.dialAt), 0)
 }
@@ -256,7 +285,7 @@ func (p *h1Poll) event(pc *h1PollConn, events uint32) {
 			err = unix.Errno(soerr)
 		}
 		if err != nil {
-			p.fail(pc, &net.OpError{Op: "dial", Net: "tcp", Addr: p.raddr, Err: os.NewSyscallError("connect", err)})
+			p.failDial(pc, &net.OpError{Op: "dial", Net: "tcp", Addr: p.raddr, Err: os.NewSyscallError("connect", err)})
 			return
 		}
 		pc.connecting = false
@@ -391,11 +420,23 @@ func (p *h1Poll) fail(pc *h1PollConn, err error) {
 	p.shut(pc)
 }
 
+// failDial ends pc's request with err, its failed dial, and holds pc back
+// from its next request for its redial backoff's wait.
+func (p *h1Poll) failDial(pc *h1PollConn, err error) {
+	pc.held, pc.retryAt = true, time.Now().Add(pc.redial.Failed())
+	p.fail(pc, err)
+}
+
 func (p *h1Poll) finish(pc *h1PollConn, resp Response, err error) {
 	pc.busy = false
 	p.inflight--
 	resp.FirstByte = pc.firstByte
 	p.cfg.Done(pc.mark, pc.start, p.now, resp, err)
+	if pc.held {
+		pc.held = false
+		p.waiting = append(p.waiting, pc)
+		return
+	}
 	p.ready = append(p.ready, pc)
 }
 
