@@ -133,3 +133,16 @@ func TestTransferTimeoutNamesTheBoundThatExpired(t *testing.T) {
 		})
 	}
 }
+
+// load --profile against a target nothing listens on: the warning about
+// the server's profiles names the target, not the internal profile
+// endpoint, and the run's own failure follows it.
+func TestProfileUnreachableNamesTheTarget(t *testing.T) {
+	addr := closedTCPAddr(t)
+	code, _, stderr := runMain(t, "load", "http://"+addr+"/small", "-c", "2", "-d", "300ms", "--profile", t.TempDir())
+	want := "httpvs: profile: no server profiles from http://" + addr + " (the client's are still written): dial tcp " + addr + ": connect: connection refused\n"
+	if code != exitFailure || !strings.HasPrefix(stderr, want) || strings.Contains(stderr, "/debug/profile") ||
+		!strings.Contains(stderr, "httpvs load: every request failed") {
+		t.Errorf("exit %d, stderr %q: want exit 1, first %q, then the run's failure", code, stderr, want)
+	}
+}
