@@ -148,9 +148,7 @@ func (c *Client) dialVia(ctx context.Context, wrap func(net.Conn) (net.Conn, err
 		return conn, nil
 	}
 	tc := tls.Client(conn, c.tlsConf)
-	hctx, cancel := context.WithTimeout(ctx, c.dialer.Timeout)
-	defer cancel()
-	if err := tc.HandshakeContext(hctx); err != nil {
+	if err := transport.HandshakeTLS(ctx, tc, c.addr, c.dialer.Timeout); err != nil {
 		conn.Close()
 		return nil, err
 	}

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/httpvs/httpvs/internal/backoff"
 )
 
 // h1LoopSupported: plain HTTP/1.1 closed loops run on epoll here.
@@ -24,7 +26,7 @@ func (c *Client) runH1Loop(ctx context.Context, l Loop) error {
 	if err != nil {
 		return err
 	}
-	p := &h1Poll{c: c, cfg: l, ctx: ctx, head: c.req.Method == "HEAD"}
+	p := &h1Poll{c: c, cfg: l, ctx: ctx, head: c.req.Method == "HEAD", raddr: addr}
 	if p.sa, p.family, err = sockaddr(addr); err != nil {
 		return err
 	}
@@ -47,12 +49,14 @@ type h1Poll struct {
 	ctx    context.Context
 	head   bool // HEAD requests: responses have no body
 	sa     unix.Sockaddr
-	family int // AF_INET or AF_INET6
+	raddr  *net.TCPAddr // sa, as dial errors name it
+	family int          // AF_INET or AF_INET6
 	epollSet
 
 	conns     []*h1PollConn
 	byFD      map[int]*h1PollConn
 	ready     []*h1PollConn // idle connections to give a request
+	waiting   []*h1PollConn // idle connections whose dial failed, until their retryAt
 	shared    []byte        // read buffer of every connection with nothing left over
 	inflight  int
 	stopped   bool
@@ -66,6 +70,9 @@ type h1PollConn struct {
 	fd         int // -1 when closed
 	connecting bool
 	dialAt     time.Time // when the connection was asked for
+	redial     backoff.Delay
+	held       bool      // its dial failed: finish puts it in waiting, not ready
+	retryAt    time.Time // when a held slot may dial again
 	wantOut    bool      // registered for EPOLLOUT
 	busy       bool      // a request is in flight
 	mark       bool
@@ -117,6 +124,7 @@ func (p *h1Poll) run() {
 		}
 		n, err := p.wait(events)
 		p.now = time.Now()
+		p.release()
 		if err != nil && err != unix.EINTR {
 			p.stopped = true
 			for _, pc := range p.conns {
@@ -156,9 +164,30 @@ func (p *h1Poll) sendReady() {
 	}
 }
 
-// wait blocks until connections are ready or the next timeout sweep is due.
+// wait blocks until connections are ready, the next timeout sweep is due
+// or a slot whose dial failed may dial again.
 func (p *h1Poll) wait(events []unix.EpollEvent) (int, error) {
-	return epollWait(p.epfd, events, p.nextSweep.Sub(p.now), p.cfg.HoldP, p.now, &p.yielded)
+	until := p.nextSweep
+	for _, pc := range p.waiting {
+		if pc.retryAt.Before(until) {
+			until = pc.retryAt
+		}
+	}
+	return epollWait(p.epfd, events, until.Sub(p.now), p.cfg.HoldP, p.now, &p.yielded)
+}
+
+// release moves the slots whose wait after a failed dial is over to ready.
+func (p *h1Poll) release() {
+	kept := p.waiting[:0]
+	for _, pc := range p.waiting {
+		if p.now.Before(pc.retryAt) {
+			kept = append(kept, pc)
+		} else {
+			p.ready = append(p.ready, pc)
+		}
+	}
+	clear(p.waiting[len(kept):])
+	p.waiting = kept
 }
 
 // send starts the next request on an idle connection, dialing first if
@@ -179,7 +208,7 @@ func (p *h1Poll) send(pc *h1PollConn) {
 	pc.out = p.c.h1req
 	if pc.fd < 0 {
 		if err := p.dial(pc); err != nil {
-			p.fail(pc, err)
+			p.failDial(pc, err)
 			return
 		}
 		if pc.connecting {
@@ -203,7 +232,7 @@ func (p *h1Poll) dial(pc *h1PollConn) error {
 		pc.connecting = true
 	default:
 		unix.Close(fd)
-		return &net.OpError{Op: "dial", Net: "tcp", Addr: nil, Err: os.NewSyscallError("connect", err)}
+		return &net.OpError{Op: "dial", Net: "tcp", Addr: p.raddr, Err: os.NewSyscallError("connect", err)}
 	}
 	pc.fd, pc.r, pc.w, pc.wantOut = fd, 0, 0, pc.connecting
 	events := uint32(unix.EPOLLIN)
@@ -224,6 +253,7 @@ func (p *h1Poll) dial(pc *h1PollConn) error {
 
 // connected counts pc's new connection and reports its connect time.
 func (p *h1Poll) connected(pc *h1PollConn) {
+	pc.redial.Reset()
 	p.c.conns.Add(1)
 	p.c.dialed(time.Since(pc.dialAt), 0)
 }
@@ -255,7 +285,7 @@ func (p *h1Poll) event(pc *h1PollConn, events uint32) {
 			err = unix.Errno(soerr)
 		}
 		if err != nil {
-			p.fail(pc, &net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", err)})
+			p.failDial(pc, &net.OpError{Op: "dial", Net: "tcp", Addr: p.raddr, Err: os.NewSyscallError("connect", err)})
 			return
 		}
 		pc.connecting = false
@@ -390,11 +420,23 @@ func (p *h1Poll) fail(pc *h1PollConn, err error) {
 	p.shut(pc)
 }
 
+// failDial ends pc's request with err, its failed dial, and holds pc back
+// from its next request for its redial backoff's wait.
+func (p *h1Poll) failDial(pc *h1PollConn, err error) {
+	pc.held, pc.retryAt = true, time.Now().Add(pc.redial.Failed())
+	p.fail(pc, err)
+}
+
 func (p *h1Poll) finish(pc *h1PollConn, resp Response, err error) {
 	pc.busy = false
 	p.inflight--
 	resp.FirstByte = pc.firstByte
 	p.cfg.Done(pc.mark, pc.start, p.now, resp, err)
+	if pc.held {
+		pc.held = false
+		p.waiting = append(p.waiting, pc)
+		return
+	}
 	p.ready = append(p.ready, pc)
 }
 

@@ -8,11 +8,15 @@ import (
 	"time"
 
 	"golang.org/x/net/http2"
+
+	"github.com/httpvs/httpvs/internal/backoff"
 )
 
-// runH2Loop runs l on the client's HTTP/2 connection, redialing it.
+// runH2Loop runs l on the client's HTTP/2 connection, redialing it (after
+// a failed dial, with backoff).
 func (c *Client) runH2Loop(ctx context.Context, l Loop) error {
 	lp := &h2Loop{cfg: l}
+	var redial backoff.Delay
 	for ctx.Err() == nil {
 		if lp.pending == nil {
 			mark, ok := l.Next()
@@ -27,8 +31,10 @@ func (c *Client) runH2Loop(ctx context.Context, l Loop) error {
 			mark := *lp.pending
 			lp.pending = nil
 			l.Done(mark, start, time.Now(), Response{}, err)
+			backoff.Sleep(ctx, redial.Failed())
 			continue
 		}
+		redial.Reset()
 		stop := context.AfterFunc(ctx, func() { hc.fail(ctx.Err()) })
 		hc.start()
 		<-lp.over

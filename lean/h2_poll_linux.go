@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/httpvs/httpvs/internal/backoff"
 )
 
 // h2PollSupported: HTTP/2 loops run their connections on epoll here.
@@ -60,6 +62,10 @@ type h2PollConn struct {
 	// it has read, so the connection is read until the socket has nothing,
 	// never just until a read comes up short.
 	viaTLS bool
+	// redial counts its failed dials in a row; retryAt is when the slot
+	// may dial again after the last.
+	redial  backoff.Delay
+	retryAt time.Time
 }
 
 func (p *h2Poll) open() error {
@@ -94,15 +100,14 @@ func (p *h2Poll) run() {
 		if !p.connectAll() {
 			return
 		}
-		wait := p.nextSweep.Sub(p.now)
-		if p.unconnected() {
-			// A dial failed: try again after the shortest wait (1 ms), as
-			// the other loops redial at once, not at the next sweep
-			// (Timeout/8, 3.75 s by default), which kept a loop whose
-			// server had died from finding out for that long.
-			wait = 0
+		// A slot whose dial failed dials again after its backoff, not at
+		// the next sweep (Timeout/8, 3.75 s by default), which kept a loop
+		// whose server had died from finding out for that long.
+		until := p.nextSweep
+		if at, ok := p.nextRedial(); ok && at.Before(until) {
+			until = at
 		}
-		n, err := epollWait(p.epfd, events, wait, p.cfg.HoldP, p.now, &p.yielded)
+		n, err := epollWait(p.epfd, events, until.Sub(p.now), p.cfg.HoldP, p.now, &p.yielded)
 		p.now = time.Now()
 		if err != nil && err != unix.EINTR {
 			p.end(os.NewSyscallError("epoll_wait", err))
@@ -133,7 +138,7 @@ func (p *h2Poll) run() {
 func (p *h2Poll) connectAll() bool {
 	more := false
 	for _, pc := range p.conns {
-		if pc.hc == nil && !pc.lp.stopped {
+		if pc.hc == nil && !pc.lp.stopped && !p.now.Before(pc.retryAt) {
 			p.connect(pc)
 		}
 		if pc.hc != nil || !pc.lp.stopped {
@@ -143,15 +148,16 @@ func (p *h2Poll) connectAll() bool {
 	return more
 }
 
-// unconnected says whether a slot that still has requests to make has no
-// connection: its dial failed.
-func (p *h2Poll) unconnected() bool {
+// nextRedial is the earliest time a slot that still has requests to make
+// and no connection (its dial failed) may dial again; ok false when there
+// is none.
+func (p *h2Poll) nextRedial() (at time.Time, ok bool) {
 	for _, pc := range p.conns {
-		if pc.hc == nil && !pc.lp.stopped {
-			return true
+		if pc.hc == nil && !pc.lp.stopped && (!ok || pc.retryAt.Before(at)) {
+			at, ok = pc.retryAt, true
 		}
 	}
-	return false
+	return at, ok
 }
 
 // end fails every request in flight with err, and what Next gave for
@@ -195,8 +201,10 @@ func (p *h2Poll) connect(pc *h2PollConn) {
 		mark := *lp.pending
 		lp.pending = nil
 		lp.cfg.Done(mark, start, p.now, Response{}, err)
+		pc.retryAt = time.Now().Add(pc.redial.Failed())
 		return
 	}
+	pc.redial.Reset()
 	pc.hc, pc.fc, pc.fd = hc, fc, fc.fd
 	_, plain := hc.conn.(*fdConn)
 	pc.viaTLS = !plain

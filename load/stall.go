@@ -125,6 +125,14 @@ func (r *run) stoppedAnswering(res *Result, sl silence, from time.Time, window t
 		how += fmt.Sprintf("; %d requests with no response by then counted as timeouts", sl.stalled)
 	}
 	live := sl.lastAnswer.Sub(from)
+	if sl.lastAnswer.IsZero() {
+		in := ""
+		if !r.byCount {
+			in = fmt.Sprintf(" in the %v run", r.cfg.Duration)
+		}
+		res.Stopped = fmt.Sprintf("no server answered%s: %s (is a server listening there?)", in, how)
+		return window
+	}
 	if live <= 0 || live >= window {
 		res.Stopped = fmt.Sprintf("the server answered nothing in the measured phase%s: %s (the server is gone?)", of, how)
 		return window

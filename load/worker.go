@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/backoff"
 	"github.com/httpvs/httpvs/lean"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
@@ -90,7 +91,10 @@ func (w *worker) record(fn func(*shard)) {
 // loop sends requests until the run's count or time is used up.
 func (w *worker) loop(ctx context.Context) {
 	r := w.r
-	var traced context.Context
+	var (
+		traced context.Context
+		redial backoff.Delay
+	)
 	if w.lean != nil {
 		w.stream = w.lean.NewStream(ctx)
 	} else {
@@ -115,7 +119,11 @@ func (w *worker) loop(ctx context.Context) {
 				return
 			}
 		}
-		w.once(ctx, traced, intended, measuring)
+		if !w.once(ctx, traced, intended, measuring) {
+			redial.Reset()
+		} else if !backoff.Sleep(ctx, redial.Failed()) {
+			return
+		}
 	}
 }
 
@@ -159,8 +167,9 @@ type exchange struct {
 	err      error
 }
 
-// once sends one request and records it if measuring.
-func (w *worker) once(runCtx, traced context.Context, intended time.Time, measuring bool) {
+// once sends one request and records it if measuring. It says whether
+// the request failed for want of a connection (exchange.setupFailed).
+func (w *worker) once(runCtx, traced context.Context, intended time.Time, measuring bool) (setupFailed bool) {
 	start := time.Now()
 	var x exchange
 	switch {
@@ -172,6 +181,7 @@ func (w *worker) once(runCtx, traced context.Context, intended time.Time, measur
 		x = w.stdExchange(traced, start)
 	}
 	w.settle(runCtx, x, intended, start, time.Now(), measuring)
+	return x.setupFailed()
 }
 
 // leanLoop runs one of the fast engine's closed loops, planned by

@@ -35,8 +35,7 @@ type Merged struct {
 	// clock): how far apart the generators began measuring.
 	StartSkew time.Duration
 	// Warnings say what the caller should tell the user: windows that do
-	// not overlap, a run that looks counted twice, interrupted parts,
-	// shares of a split load missing.
+	// not overlap, interrupted parts, shares of a split load missing.
 	Warnings []Warning
 }
 
@@ -49,9 +48,6 @@ const (
 	// the merged rates are over the union of the windows, not over one
 	// stretch of simultaneous load.
 	WarnNoOverlap WarningKind = iota
-	// WarnDuplicate: two parts have the same host, window and counts: the
-	// same run given twice?
-	WarnDuplicate
 	// WarnIncomplete: a part was interrupted or stopped early.
 	WarnIncomplete
 	// WarnShares: the parts' shares (load.Share) of a split load do not
@@ -105,6 +101,21 @@ func (e *MismatchError) Error() string {
 	return fmt.Sprintf("%s and %s measured different things: %s is %s in one, %s in the other", e.A, e.B, e.Field, e.ValueA, e.ValueB)
 }
 
+// DuplicateError is one run given twice: two parts with the same host,
+// measured window (to the nanosecond, on the wall clock) and counts, as when
+// one file is named twice. No two generators' runs share all of these, and
+// merging a run with itself would double its counts.
+type DuplicateError struct {
+	A, B string // the parts' names; equal when one file was given twice
+}
+
+func (e *DuplicateError) Error() string {
+	if e.A == e.B {
+		return fmt.Sprintf("%s is given twice: merging a run with itself would double its counts", e.A)
+	}
+	return fmt.Sprintf("%s and %s are the same run (same host, measured window and counts): merging it with itself would double its counts", e.A, e.B)
+}
+
 // hists is one part's decoded histograms; late is nil for a closed loop.
 type hists struct {
 	latency, connect, tls, ttfb, late *stats.Histogram
@@ -112,8 +123,9 @@ type hists struct {
 
 // Merge combines parts into one result. It refuses with *PartError a part
 // that is not a load result of this schema version or lacks its histograms
-// or window, with *MismatchError parts that measured different things,
-// and with ErrNoInput no parts at all.
+// or window, with *DuplicateError one run given twice, with *MismatchError
+// parts that measured different things, and with ErrNoInput no parts at
+// all.
 func Merge(parts []Part) (Merged, error) {
 	if len(parts) == 0 {
 		return Merged{}, ErrNoInput
@@ -126,6 +138,9 @@ func Merge(parts []Part) (Merged, error) {
 		}
 		decoded[i] = h
 	}
+	if err := duplicate(parts); err != nil {
+		return Merged{}, err
+	}
 	for _, p := range parts[1:] {
 		if err := sameMeasurement(parts[0], p); err != nil {
 			return Merged{}, err
@@ -135,7 +150,6 @@ func Merge(parts []Part) (Merged, error) {
 	var union time.Duration
 	union, m.StartSkew, m.Warnings = windows(parts)
 	setRates(&m.Result, union)
-	m.Warnings = append(m.Warnings, duplicates(parts)...)
 	m.Warnings = append(m.Warnings, incomplete(parts)...)
 	m.Warnings = append(m.Warnings, shares(parts)...)
 	return m, nil

@@ -134,11 +134,12 @@ func TestMergeWindowsWithAGap(t *testing.T) {
 	}
 }
 
-func TestMergeWarnsOfDuplicatesAndShares(t *testing.T) {
+func TestMergeWarnsOfShares(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	a := part(t, "a", rng, 100, t0, 1, nil)
 	a.Result.Share = "0/3"
-	b := Part{Name: "b", Result: a.Result}
+	b := part(t, "b", rng, 100, t0, 1, nil)
+	b.Result.Share = "0/3"
 	c := part(t, "c", rng, 100, t0, 1, nil)
 	c.Result.Share = "2/3"
 	m, err := Merge([]Part{a, b, c})
@@ -150,9 +151,47 @@ func TestMergeWarnsOfDuplicatesAndShares(t *testing.T) {
 		texts = append(texts, w.Text)
 	}
 	got := strings.Join(texts, "\n")
-	for _, want := range []string{"a and b have the same host, window and counts", "a and b both ran share 0/3", "shares 1/3 missing: the merge is 2 of 3"} {
+	for _, want := range []string{"a and b both ran share 0/3", "shares 1/3 missing: the merge is 2 of 3"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("warnings lack %q:\n%s", want, got)
+		}
+	}
+}
+
+// One run given twice (one file named twice, or a copy of it) is refused:
+// its counts would be doubled. Runs that differ in any of host, window or
+// counts are not one run.
+func TestMergeRefusesOneRunGivenTwice(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	a := part(t, "a", rng, 100, t0, 1, nil)
+	c := part(t, "c", rng, 100, t0.Add(time.Millisecond), 1, nil)
+	for _, tc := range []struct {
+		name  string
+		parts []Part
+		want  string
+	}{
+		{"one file twice", []Part{a, c, a}, "a is given twice: merging a run with itself would double its counts"},
+		{"a copy", []Part{a, c, {Name: "b", Result: a.Result}}, "a and b are the same run (same host, measured window and counts)"},
+	} {
+		_, err := Merge(tc.parts)
+		var de *DuplicateError
+		if !errors.As(err, &de) || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%s: err %v; want a *DuplicateError %q", tc.name, err, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		edit func(r *load.Result)
+	}{
+		{"host", func(r *load.Result) { r.Host = "other" }},
+		{"start", func(r *load.Result) { r.Started = r.Started.Add(time.Nanosecond) }},
+		{"end", func(r *load.Result) { r.Finished = r.Finished.Add(time.Nanosecond) }},
+	} {
+		b := Part{Name: "b", Result: a.Result}
+		tc.edit(&b.Result)
+		m, err := Merge([]Part{a, b})
+		if err != nil || m.Result.Requests != 2*a.Result.Requests {
+			t.Errorf("another %s: err %v, requests %d; want the two runs summed, %d", tc.name, err, m.Result.Requests, 2*a.Result.Requests)
 		}
 	}
 }

@@ -49,21 +49,19 @@ func setRates(m *load.Result, union time.Duration) {
 	}
 }
 
-// duplicates warns of parts that look like the same run given twice: the
-// same host, window and counts.
-func duplicates(parts []Part) []Warning {
-	var warns []Warning
+// duplicate returns a *DuplicateError for the first two parts that are
+// one run: the same host, window and counts.
+func duplicate(parts []Part) error {
 	for i, a := range parts {
 		for _, b := range parts[i+1:] {
 			x, y := a.Result, b.Result
 			if x.Host == y.Host && x.Started.Equal(y.Started) && x.Finished.Equal(y.Finished) &&
 				x.Requests == y.Requests && x.Succeeded == y.Succeeded {
-				warns = append(warns, Warning{Kind: WarnDuplicate, Text: fmt.Sprintf(
-					"%s and %s have the same host, window and counts: the same run given twice?", a.Name, b.Name)})
+				return &DuplicateError{A: a.Name, B: b.Name}
 			}
 		}
 	}
-	return warns
+	return nil
 }
 
 // incomplete warns of parts that did not run their whole count or

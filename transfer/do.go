@@ -25,6 +25,7 @@ type outcome struct {
 	failed     bool
 	cutOff     bool // failed because the run's context ended: an interrupted measurement, not a failure of the server
 	kind       stats.ErrorKind
+	setup      bool // failed for want of a connection: a *transport.SetupTimeoutError
 	// received is an upload's steady part as its receiver counted it
 	// (an httpvs /sink asked for ?omit=); nil when it did not say.
 	received *receipt
@@ -37,13 +38,20 @@ type receipt struct {
 	seconds float64
 }
 
-func (o *outcome) fail(kind stats.ErrorKind, err error) {
-	// net/http wraps errors in *url.Error, repeating method and URL that
-	// our own messages already name.
+// withoutURL drops the method and URL that net/http's *url.Error repeats
+// from err's text: our own messages name them, or the user's URL instead.
+func withoutURL(err error) error {
 	var ue *url.Error
 	if errors.As(err, &ue) {
-		err = errors.New(strings.Replace(err.Error(), ue.Error(), ue.Err.Error(), 1))
+		return errors.New(strings.Replace(err.Error(), ue.Error(), ue.Err.Error(), 1))
 	}
+	return err
+}
+
+func (o *outcome) fail(kind stats.ErrorKind, err error) {
+	var st *transport.SetupTimeoutError
+	o.setup = errors.As(err, &st)
+	err = withoutURL(err)
 	o.failed = true
 	o.kind = kind
 	o.stream.Error = err.Error()
@@ -286,7 +294,7 @@ func fetchStats(ctx context.Context, c *transport.Client, url string, limit time
 	}
 	resp, err := c.Do(req)
 	if err != nil {
-		return nil, fmt.Sprintf("server counters unavailable: GET %s: %v", url, err), err
+		return nil, fmt.Sprintf("server counters unavailable: GET %s: %v", url, withoutURL(err)), err
 	}
 	defer resp.Body.Close()
 	var st stats.ServerStats

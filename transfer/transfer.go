@@ -6,6 +6,7 @@ package transfer
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -34,6 +35,14 @@ func (d Direction) String() string {
 		return "upload"
 	}
 	return "download"
+}
+
+// method is the request method of d's transfers.
+func (d Direction) method() string {
+	if d == Upload {
+		return http.MethodPut
+	}
+	return http.MethodGet
 }
 
 // Plan describes one run. Transfers run all at once.
@@ -120,8 +129,12 @@ type Result struct {
 	Seconds       float64           `json:"seconds"`                // wall time from first request to last body byte
 	BitsPerSecond float64           `json:"bits_per_second"`        // Bytes*8/Seconds
 	Errors        stats.ErrorCounts `json:"errors"`                 // failed transfers by kind
-	FirstError    string            `json:"first_error,omitempty"`
-	Interrupted   bool              `json:"interrupted"` // the run was cancelled or timed out before finishing
+	// SetupTimeouts counts the timeouts among Errors that were connection
+	// set-ups past the dial timeout (transport.SetupTimeoutError), not
+	// transfers past RequestTimeout.
+	SetupTimeouts int64  `json:"setup_timeouts,omitempty"`
+	FirstError    string `json:"first_error,omitempty"`
+	Interrupted   bool   `json:"interrupted"` // the run was cancelled or timed out before finishing
 	// FirstByteSeconds is the time from the run's start to its first body
 	// byte read (downloads) or handed to the client (uploads); 0 if none.
 	FirstByteSeconds float64 `json:"first_byte_seconds,omitempty"`
@@ -213,11 +226,7 @@ func Run(ctx context.Context, p Plan) (Result, error) {
 		before, res.ServerNote, unreached = fetchStats(ctx, statsClient, statsURL, limit)
 		if k := transport.Classify(unreached); unreached != nil && k.Unreachable() && ctx.Err() == nil {
 			// The transfers would dial the same way and wait as long again.
-			for range p.Transfers {
-				res.Errors.Count(k)
-			}
-			res.FirstError = fmt.Sprintf("server unreachable: GET %s: %v", statsURL, unreached)
-			res.ServerNote = "server unreachable: no transfer attempted"
+			p.unreachable(&res, k, unreached)
 			return res, nil
 		}
 	}
@@ -243,24 +252,7 @@ func Run(ctx context.Context, p Plan) (Result, error) {
 	procAfter := procstat.Sample()
 
 	res.Seconds = elapsed.Seconds()
-	for i, out := range outcomes {
-		res.PerStream[i] = out.stream
-		if out.failed && !out.cutOff {
-			res.FailedBytes += out.stream.Bytes
-		} else {
-			res.Bytes += out.stream.Bytes
-		}
-		res.Client.BodyReads += out.reads
-		if out.negotiated {
-			res.Protocol = p.Client.Protocol.String()
-		}
-		if out.failed {
-			res.Errors.Count(out.kind)
-			if res.FirstError == "" {
-				res.FirstError = out.stream.Error
-			}
-		}
-	}
+	res.tally(outcomes, p.Client.Protocol)
 	res.BitsPerSecond = float64(units.Rate(units.Bytes(res.Bytes), res.Seconds))
 	res.Interrupted = ctx.Err() != nil
 	st.fill(&res, p.Omit, p.Direction == Upload, outcomes)
@@ -290,6 +282,49 @@ func Run(ctx context.Context, p Plan) (Result, error) {
 		res.ServerNote = "run interrupted before the server's counters were read"
 	}
 	return res, nil
+}
+
+// tally adds the transfers' outcomes over p to res: their streams, bytes,
+// body reads and failures.
+func (res *Result) tally(outcomes []outcome, p transport.Protocol) {
+	for i, out := range outcomes {
+		res.PerStream[i] = out.stream
+		if out.failed && !out.cutOff {
+			res.FailedBytes += out.stream.Bytes
+		} else {
+			res.Bytes += out.stream.Bytes
+		}
+		res.Client.BodyReads += out.reads
+		if out.negotiated {
+			res.Protocol = p.String()
+		}
+		if !out.failed {
+			continue
+		}
+		res.Errors.Count(out.kind)
+		if out.setup {
+			res.SetupTimeouts++
+		}
+		if res.FirstError == "" {
+			res.FirstError = out.stream.Error
+		}
+	}
+}
+
+// unreachable fills res for a server that the first /stats read could not
+// reach with err, of kind k: every transfer fails that way, none tried.
+func (p Plan) unreachable(res *Result, k stats.ErrorKind, err error) {
+	for range p.Transfers {
+		res.Errors.Count(k)
+	}
+	var st *transport.SetupTimeoutError
+	if errors.As(err, &st) {
+		res.SetupTimeouts = int64(p.Transfers)
+	}
+	// The error is the dial's, which the transfers share: name the URL the
+	// user gave, not the /stats read that found it.
+	res.FirstError = fmt.Sprintf("%s %s: %v", p.Direction.method(), p.URL, withoutURL(err))
+	res.ServerNote = "server unreachable: no transfer attempted"
 }
 
 // parallel returns how many transfers run at once.

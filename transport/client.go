@@ -154,7 +154,7 @@ func (c *Client) newTCP(opts ClientOptions, tlsConf *tls.Config) *http.Transport
 				}
 			}
 			tc := tls.Client(raw, conf)
-			if err := tc.HandshakeContext(ctx); err != nil {
+			if err := HandshakeTLS(ctx, tc, addr, opts.Config.dialTimeout()); err != nil {
 				raw.Close()
 				return nil, err
 			}

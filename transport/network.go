@@ -28,23 +28,29 @@ func InNetwork(n Network, fn func() error) error {
 
 // DialIn dials addr as d does, from inside n (the process's own network
 // when n is nil). Inside a namespace the whole dial, TCP handshake
-// included, runs on the thread that joined it.
+// included, runs on the thread that joined it. A connect that d.Timeout
+// ends is a *SetupTimeoutError.
 func DialIn(ctx context.Context, n Network, d *net.Dialer, network, addr string) (net.Conn, error) {
-	if n == nil {
-		return d.DialContext(ctx, network, addr)
-	}
 	var c net.Conn
-	err := n.Run(func() (err error) {
+	err := InNetwork(n, func() (err error) {
 		c, err = d.DialContext(ctx, network, addr)
 		return err
 	})
-	return c, err
+	return c, setupTimeout(ctx, "TCP connect", addr, d.Timeout, err)
 }
 
 // DialQUIC opens a QUIC connection to addr (host:port), 0-RTT allowed, as
 // quic.DialAddrEarly does: from a UDP socket of its own, made inside n (the
 // process's own network when n is nil), that closes with the connection.
+// A handshake that quic-go's handshake timeouts end (conf's
+// HandshakeIdleTimeout, the dial timeout in httpvs's clients) is a
+// *SetupTimeoutError.
 func DialQUIC(ctx context.Context, n Network, addr string, tlsConf *tls.Config, conf *quic.Config) (*quic.Conn, error) {
+	conn, err := dialQUIC(ctx, n, addr, tlsConf, conf)
+	return conn, quicSetupTimeout(ctx, addr, conf, err)
+}
+
+func dialQUIC(ctx context.Context, n Network, addr string, tlsConf *tls.Config, conf *quic.Config) (*quic.Conn, error) {
 	if n == nil {
 		return quic.DialAddrEarly(ctx, addr, tlsConf, conf)
 	}

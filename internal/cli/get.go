@@ -194,7 +194,25 @@ func failureLine(res transfer.Result, plan transfer.Plan) string {
 	case res.Errors.Protocol > 0:
 		hint = fmt.Sprintf("; the server does not speak %s there: try another -p", plan.Client.Protocol)
 	case res.Errors.Timeout > 0:
-		hint = fmt.Sprintf("; a transfer that takes longer than --timeout %v fails", plan.RequestTimeout)
+		hint = timeoutHint(res, plan)
 	}
 	return fmt.Sprintf("%s of %d transfers failed: %s%s", res.Errors.String(), res.Streams, res.FirstError, hint)
+}
+
+// timeoutHint names the timeout that expired: the dial timeout when no
+// connection could be set up (for h3, quic-go's handshake idle timeout,
+// which it sets), --timeout when a transfer took too long, or both.
+func timeoutHint(res transfer.Result, plan transfer.Plan) string {
+	dial := plan.Client.Config.DialTimeoutOrDefault()
+	where := "is a server listening there?"
+	if plan.Client.Protocol == transport.H3 {
+		where = "is an HTTP/3 server listening on that UDP port?"
+	}
+	switch setup, all := res.SetupTimeouts, res.Errors.Timeout; {
+	case setup == all:
+		return fmt.Sprintf("; gave up after --dial-timeout %v with no connection set up: %s", dial, where)
+	case setup > 0:
+		return fmt.Sprintf("; %d found no connection within --dial-timeout %v, %d took longer than --timeout %v", setup, dial, all-setup, plan.RequestTimeout)
+	}
+	return fmt.Sprintf("; a transfer that takes longer than --timeout %v fails", plan.RequestTimeout)
 }

@@ -68,10 +68,13 @@ func runMerge(_ context.Context, e *env, args []string) error {
 	return report.JSON(e.stdout, out)
 }
 
-// readParts reads every named file ("-" is standard input, once).
+// readParts reads every named file ("-" is standard input, once). A file
+// named twice, under one path or two, is refused before it is read: its
+// run would be counted twice.
 func readParts(names []string) ([]merge.Part, error) {
 	var parts []merge.Part
 	stdin := false
+	seen := map[string]os.FileInfo{}
 	for _, name := range names {
 		var r io.Reader
 		if name == "-" {
@@ -85,6 +88,9 @@ func readParts(names []string) ([]merge.Part, error) {
 				return nil, usagef("%v", err)
 			}
 			defer f.Close()
+			if err := sameFile(seen, name, f); err != nil {
+				return nil, err
+			}
 			r = f
 		}
 		p, err := merge.Read(name, r)
@@ -94,4 +100,23 @@ func readParts(names []string) ([]merge.Part, error) {
 		parts = append(parts, p...)
 	}
 	return parts, nil
+}
+
+// sameFile refuses f, opened as name, when it is a file already in seen
+// (by name), and adds it.
+func sameFile(seen map[string]os.FileInfo, name string, f *os.File) error {
+	fi, err := f.Stat()
+	if err != nil {
+		return usagef("%v", err)
+	}
+	for prev, pfi := range seen {
+		if os.SameFile(fi, pfi) {
+			if prev == name {
+				return usagef("%s is given twice: merging a run with itself would double its counts", name)
+			}
+			return usagef("%s and %s are the same file: merging a run with itself would double its counts", prev, name)
+		}
+	}
+	seen[name] = fi
+	return nil
 }

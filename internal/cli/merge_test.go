@@ -142,3 +142,46 @@ func TestMergeAndStartAtBadInput(t *testing.T) {
 		}
 	}
 }
+
+// One load run given twice to merge is refused in one line with exit 2,
+// whether the file is named twice, under another path, or copied: its
+// counts would be doubled.
+func TestMergeRefusesOneRunTwice(t *testing.T) {
+	ts, _ := testServer(t)
+	code, stdout, stderr := runMain(t, "load", ts.URL(transport.H1)+"/small", "-c", "2", "-n", "40", "--json")
+	if code != 0 {
+		t.Fatalf("load exit %d: %s", code, stderr)
+	}
+	dir := t.TempDir()
+	p0 := filepath.Join(dir, "p0.json")
+	cp := filepath.Join(dir, "copy.json")
+	link := filepath.Join(dir, "link.json")
+	for _, f := range []string{p0, cp} {
+		if err := os.WriteFile(f, []byte(stdout), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(p0, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{p0, p0}, p0 + " is given twice: merging a run with itself would double its counts"},
+		{[]string{p0, link}, p0 + " and " + link + " are the same file"},
+		{[]string{p0, cp}, p0 + " and " + cp + " are the same run (same host, measured window and counts)"},
+		{[]string{"--json", cp, p0}, cp + " and " + p0 + " are the same run"},
+	} {
+		code, stdout, stderr := runMain(t, append([]string{"merge"}, c.args...)...)
+		if code != exitUsage || stdout != "" || !strings.Contains(stderr, c.want) || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+			t.Errorf("merge %v: exit %d, stdout %q, stderr %q; want exit 2, nothing on stdout and one line with %q", c.args, code, stdout, stderr, c.want)
+		}
+	}
+	// The run merged alone is its own counts.
+	code, stdout, stderr = runMain(t, "merge", "--json", p0)
+	var m mergedJSON
+	if err := json.Unmarshal([]byte(stdout), &m); code != 0 || err != nil || m.Requests != 40 || m.Succeeded != 40 {
+		t.Fatalf("merge of one run: exit %d (%s), err %v, requests %d, succeeded %d; want 40", code, stderr, err, m.Requests, m.Succeeded)
+	}
+}

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -85,7 +86,13 @@ func (p *profiler) do(method, path string, into *bytes.Buffer) error {
 	}
 	resp, err := p.hc.Do(withToken(req))
 	if err != nil {
-		fmt.Fprintf(p.warn, "httpvs: profile: %v\n", err)
+		// Name the server the user's URL points at, not the internal
+		// endpoint that net/http's *url.Error repeats.
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		fmt.Fprintf(p.warn, "httpvs: profile: no server profiles from %s (the client's are still written): %v\n", p.serverURL, err)
 		return err
 	}
 	defer resp.Body.Close()
