@@ -89,6 +89,9 @@ func shorten(fn string) string {
 	if i := strings.Index(fn, viaSep); i >= 0 {
 		return shorten(fn[:i]) + viaSep + shorten(fn[i+len(viaSep):])
 	}
+	if rest, ok := strings.CutPrefix(fn, "internal/runtime/"); ok {
+		return rest[strings.LastIndex(rest, "/")+1:] // syscall/linux.Syscall6 -> linux.Syscall6
+	}
 	for _, p := range []string{"github.com/quic-go/", "google.golang.org/", "golang.org/x/net/", "vendor/golang.org/x/net/", "github.com/httpvs/httpvs/"} {
 		if strings.HasPrefix(fn, p) {
 			return fn[len(p):]

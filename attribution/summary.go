@@ -41,3 +41,17 @@ func (s *Side) Summary(unit string) string {
 	}
 	return b.String()
 }
+
+// Brief is Summary cut to the largest areas and functions, at most n of
+// each: "server +1.45 s/GB: 60% runtime (scheduler, other), 33% syscalls
+// and the netpoller; most in internal/runtime/syscall/linux.Syscall6 via
+// net/http.http2writeWithByteTimeout (16%)".
+func (s *Side) Brief(unit string, n int) string {
+	if s == nil || s.Error != "" || s.ExtraSecondsPerUnit <= 0 {
+		return s.Summary(unit)
+	}
+	c := *s
+	c.Areas = c.Areas[:min(n, len(c.Areas))]
+	c.Functions = c.Functions[:min(n, len(c.Functions))]
+	return c.Summary(unit)
+}

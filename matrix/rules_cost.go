@@ -2,6 +2,7 @@ package matrix
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/httpvs/httpvs/load"
@@ -83,10 +84,11 @@ func cpuPerByte(s *subject) *Finding {
 	if p.TLS() {
 		work += ", encryption"
 	}
-	fix := fmt.Sprintf("the %s %s busy doing the stack's own work per unit (%s): not a setting; profile it (go test -bench ... -cpuprofile)", strings.Join(hungry, " and the "), wasWere(len(hungry)), work)
+	fix := fmt.Sprintf("the %s %s busy doing the stack's own work per unit (%s): not a setting", strings.Join(hungry, " and the "), wasWere(len(hungry)), work)
 	if p == transport.H3 {
 		fix = fmt.Sprintf("the %s %s busy: quic-go does per-packet work in user space (1,500-byte packets, encryption, acknowledgements), several times h1's CPU per byte", strings.Join(hungry, " and the "), wasWere(len(hungry)))
 	}
+	fix += whereItWent(c, hungry)
 	return &Finding{
 		Evidence: fmt.Sprintf("%s: CPU per %s is %s", gap(c), c.CPUUnit, strings.Join(parts, " and ")),
 		Fix:      fix,
@@ -193,4 +195,20 @@ func wasWere(n int) string {
 		return "were"
 	}
 	return "was"
+}
+
+// whereItWent names, from the cell's attribution (Options.Profile), where
+// the hungry sides' extra CPU went; without one, that profiles of both
+// ends would say.
+func whereItWent(c *Cell, hungry []string) string {
+	var parts []string
+	for _, a := range c.Attribution {
+		if slices.Contains(hungry, a.Side) && a.Error == "" && a.ExtraSecondsPerUnit > 0 {
+			parts = append(parts, a.Brief(c.CPUUnit, 2))
+		}
+	}
+	if len(parts) == 0 {
+		return "; CPU profiles of both ends, in rounds of their own, say where it goes"
+	}
+	return "; where it went: " + strings.Join(parts, "; ")
 }

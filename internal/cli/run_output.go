@@ -35,6 +35,9 @@ func annotateFlags(fs *flagSet, res *matrix.Results) {
 					parts = append(parts, dash(name)+" "+k.Value)
 				}
 			}
+			if f.Rule == "cpu-per-byte" && len(res.Cells[i].Attribution) == 0 {
+				parts = append(parts, "--profile DIR") // says where the CPU went
+			}
 			f.Flags = strings.Join(parts, " ")
 		}
 	}
