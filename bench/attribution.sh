@@ -1,19 +1,19 @@
 #!/usr/bin/env bash
 # Attribution leaves the measured figures alone: the same run
 # (download and small-sequential over h1 and h2c, REPEAT rounds) made
-# PAIRS times without --profile and PAIRS times with it, alternately, and
+# PAIRS times without --profile and PAIRS times with it, alternately (ABBA), and
 # each cell's median with profiling over its median without (profiles are
 # taken in rounds of their own after the measured ones, so the ratio
 # should sit within the machine's noise, bench/noise.sh). Then where the
 # h2c cells' extra CPU went, as httpvs explain prints it.
 #
-#   bench/attribution.sh [REPEAT] [PAIRS]     defaults 5, 2
+#   bench/attribution.sh [REPEAT] [PAIRS]     defaults 5, 4
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh
 record_to attribution "$@"
 REPEAT=${1:-5}
-PAIRS=${2:-2}
+PAIRS=${2:-4}
 command -v python3 >/dev/null || { echo "bench/attribution.sh: python3 is needed" >&2; exit 1; }
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
@@ -21,9 +21,12 @@ go build -o "$dir/httpvs" ./cmd/httpvs
 args=(run --scenarios download,small-sequential --protocols h1,h2c --repeat "$REPEAT")
 echo "httpvs ${args[*]}, $PAIRS time(s) without and with --profile DIR, alternately"
 echo
+plain() { "$dir/httpvs" "${args[@]}" --out "$dir/plain$1" >/dev/null 2>"$dir/plain$1.err" || { cat "$dir/plain$1.err" >&2; exit 1; }; }
+prof() { "$dir/httpvs" "${args[@]}" --out "$dir/prof$1" --profile "$dir/pprof$1" >/dev/null 2>"$dir/prof$1.err" || { cat "$dir/prof$1.err" >&2; exit 1; }; }
 for i in $(seq "$PAIRS"); do
-  "$dir/httpvs" "${args[@]}" --out "$dir/plain$i" >/dev/null 2>"$dir/plain$i.err" || { cat "$dir/plain$i.err" >&2; exit 1; }
-  "$dir/httpvs" "${args[@]}" --out "$dir/prof$i" --profile "$dir/pprof$i" >/dev/null 2>"$dir/prof$i.err" || { cat "$dir/prof$i.err" >&2; exit 1; }
+  # ABBA: each kind runs first in half the pairs, so drift over the
+  # script's minutes lands on both.
+  if [ $((i % 2)) -eq 1 ]; then plain "$i"; prof "$i"; else prof "$i"; plain "$i"; fi
 done
 python3 - "$dir" "$PAIRS" <<'PY'
 import glob, json, math, statistics as st, sys
