@@ -31,24 +31,30 @@ done
 python3 - "$dir" "$PAIRS" <<'PY'
 import glob, json, math, statistics as st, sys
 d, pairs = sys.argv[1], int(sys.argv[2])
-def cells(kind):
-    out = {}
-    for i in range(1, pairs + 1):
-        r = json.load(open(glob.glob(f"{d}/{kind}{i}/*/results.json")[0]))
-        for c in r["cells"]:
-            if c.get("skipped"):
-                continue
-            out.setdefault((c["scenario"], c["protocol"]), []).append(c["median"])
-    return out
-plain, prof = cells("plain"), cells("prof")
-print(f"{'cell':28} {'without':>12} {'with':>12} {'with/without':>13}")
-logs = []
-for k in sorted(plain):
-    a, b = st.median(plain[k]), st.median(prof.get(k, [float('nan')]))
-    logs.append(math.log(b / a))
-    print(f"{k[0] + '/' + k[1]:28} {a:12.4g} {b:12.4g} {b / a:12.3f}x")
+T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262}
+def medians(kind, i):
+    r = json.load(open(glob.glob(f"{d}/{kind}{i}/*/results.json")[0]))
+    return {(c["scenario"], c["protocol"]): c["median"] for c in r["cells"] if not c.get("skipped")}
+plain = [medians("plain", i) for i in range(1, pairs + 1)]
+prof = [medians("prof", i) for i in range(1, pairs + 1)]
+def interval(logs):
+    m = st.mean(logs)
+    if len(logs) < 2:
+        return math.exp(m), float("nan"), float("nan")
+    h = T975.get(len(logs) - 1, 1.96) * st.stdev(logs) / math.sqrt(len(logs))
+    return math.exp(m), math.exp(m - h), math.exp(m + h)
+print(f"{'cell':24} {'without (median of runs)':>25} {'with':>12} {'with/without, paired by pair, 95% interval':>44}")
+held = 0
+cells = sorted(plain[0])
+for k in cells:
+    logs = [math.log(b[k] / a[k]) for a, b in zip(plain, prof) if k in a and k in b]
+    g, lo, hi = interval(logs)
+    inside = lo <= 1 <= hi
+    held += inside
+    print(f"{k[0] + '/' + k[1]:24} {st.median(a[k] for a in plain):25.4g} {st.median(b[k] for b in prof):12.4g} {g:10.3f}x [{lo:.3f}, {hi:.3f}] {'holds 1' if inside else 'excludes 1'}")
 print()
-print(f"geometric mean of with/without over {len(logs)} cells: {math.exp(sum(logs) / len(logs)):.3f}x, largest departure {max(abs(math.exp(l) - 1) for l in logs) * 100:.1f}%")
+print(f"{held} of {len(cells)} cells' intervals hold 1 (no effect of --profile on the measured rounds);")
+print("the figures of one run to the next on this machine move by more than the intervals' width: see bench/noise.sh")
 PY
 echo
 echo "httpvs explain (the last run with --profile):"
