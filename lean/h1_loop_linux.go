@@ -11,7 +11,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/httpvs/httpvs/internal/backoff"
+	"github.com/httpvs/httpvs/backoff"
 )
 
 // h1LoopSupported: plain HTTP/1.1 closed loops run on epoll here.

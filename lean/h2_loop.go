@@ -9,7 +9,7 @@ import (
 
 	"golang.org/x/net/http2"
 
-	"github.com/httpvs/httpvs/internal/backoff"
+	"github.com/httpvs/httpvs/backoff"
 )
 
 // runH2Loop runs l on the client's HTTP/2 connection, redialing it (after

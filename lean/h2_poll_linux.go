@@ -11,7 +11,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/httpvs/httpvs/internal/backoff"
+	"github.com/httpvs/httpvs/backoff"
 )
 
 // h2PollSupported: HTTP/2 loops run their connections on epoll here.

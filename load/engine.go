@@ -11,8 +11,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/httpvs/httpvs/internal/procstat"
 	"github.com/httpvs/httpvs/lean"
+	"github.com/httpvs/httpvs/procstat"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
 )

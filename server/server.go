@@ -15,7 +15,7 @@ import (
 	"google.golang.org/grpc"
 
 	"github.com/httpvs/httpvs/bookstore"
-	"github.com/httpvs/httpvs/internal/procstat"
+	"github.com/httpvs/httpvs/procstat"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/httpvs/httpvs/internal/fdlimit"
+	"github.com/httpvs/httpvs/fdlimit"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/transfer"
 	"github.com/httpvs/httpvs/transport"

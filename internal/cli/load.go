@@ -7,7 +7,7 @@ import (
 	"runtime/pprof"
 	"time"
 
-	"github.com/httpvs/httpvs/internal/fdlimit"
+	"github.com/httpvs/httpvs/fdlimit"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/transport"

@@ -16,7 +16,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/httpvs/httpvs/internal/fdlimit"
+	"github.com/httpvs/httpvs/fdlimit"
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
