@@ -53,8 +53,8 @@ for k in cells:
     held += inside
     print(f"{k[0] + '/' + k[1]:24} {st.median(a[k] for a in plain):25.4g} {st.median(b[k] for b in prof):12.4g} {g:10.3f}x [{lo:.3f}, {hi:.3f}] {'holds 1' if inside else 'excludes 1'}")
 print()
-print(f"{held} of {len(cells)} cells' intervals hold 1 (no effect of --profile on the measured rounds);")
-print("the figures of one run to the next on this machine move by more than the intervals' width: see bench/noise.sh")
+print(f"{held} of {len(cells)} cells' intervals hold 1: no effect of --profile on the measured rounds detected,")
+print(f"within intervals as wide as this machine's run-to-run spread over {pairs} pairs allows (bench/noise.sh)")
 PY
 echo
 echo "httpvs explain (the last run with --profile):"
