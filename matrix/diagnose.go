@@ -200,7 +200,7 @@ func gap(c *Cell) string {
 	if c.RatioToH1 == 0 || c.Protocol == c.Baseline {
 		return c.Protocol
 	}
-	return fmt.Sprintf("%s at %.2fx %s", c.Protocol, c.RatioToH1, c.Baseline)
+	return fmt.Sprintf("%s at %.2fx %s", c.Protocol, c.Ratio(), c.Baseline)
 }
 
 func slow(c *Cell) bool { return c.RatioToH1 > 0 && c.RatioToH1 < slowRatio }

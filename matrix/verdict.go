@@ -122,3 +122,14 @@ func roundOf(r Repetition, i int) int {
 	}
 	return i + 1
 }
+
+// Ratio is c's ratio to its baseline as the verdict states it: the
+// geometric mean of the rounds' paired ratios (VsH1) where a round
+// paired, the ratio of the medians (RatioToH1) otherwise; 0 where there
+// is no baseline cell. Every renderer prints this one figure per cell.
+func (c *Cell) Ratio() float64 {
+	if c.VsH1 != nil && c.VsH1.Pairs > 0 {
+		return c.VsH1.Ratio
+	}
+	return c.RatioToH1
+}

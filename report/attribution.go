@@ -22,19 +22,10 @@ func Attribution(w io.Writer, res *matrix.Results) bool {
 			fmt.Fprintf(w, "where the extra CPU went (profiles in rounds of their own, per unit of work, over %s's):\n", res.Settings.BaselineProtocol())
 			any = true
 		}
-		fmt.Fprintf(w, "  %s/%s (%s):\n", c.Scenario, c.Protocol, ratioText(c))
+		fmt.Fprintf(w, "  %s/%s (%s):\n", c.Scenario, c.Protocol, estimateText(c))
 		for _, s := range c.Attribution {
 			fmt.Fprintf(w, "    %s\n", s.Summary(c.CPUUnit))
 		}
 	}
 	return any
-}
-
-// ratioText is c's ratio to its baseline as the verdict states it: the
-// interval's estimate where there is one, the medians' ratio otherwise.
-func ratioText(c *matrix.Cell) string {
-	if c.VsH1 != nil && c.VsH1.Pairs >= 2 {
-		return fmt.Sprintf("%.2fx [%.2f, %.2f]", c.VsH1.Ratio, c.VsH1.Low, c.VsH1.High)
-	}
-	return fmt.Sprintf("%.2fx", c.RatioToH1)
 }

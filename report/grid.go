@@ -74,12 +74,7 @@ func (g *grid) fill(repeat int) {
 		}
 		return v
 	})
-	g.row("vs h1", func(c *matrix.Cell) string {
-		if c.RatioToH1 == 0 {
-			return "-"
-		}
-		return fmt.Sprintf("%.2fx", c.RatioToH1)
-	})
+	g.row("vs "+g.baseline(), func(c *matrix.Cell) string { return estimateText(c) })
 	if repeat > 1 {
 		g.row("min..max", func(c *matrix.Cell) string {
 			lo, hi := Value(c.Metric, c.Min), Value(c.Metric, c.Max)
@@ -264,4 +259,29 @@ func scenarioTitle(sc matrix.Scenario) string {
 		return sc.Name + ": " + sc.Description
 	}
 	return fmt.Sprintf("%s: %s (%s)", sc.Name, sc.Description, sc.Reproduces)
+}
+
+// baseline is the transport the grid's ratios compare with: its cells'
+// Baseline, h1 when none says.
+func (g *grid) baseline() string {
+	for _, c := range g.cells {
+		if c != nil && c.Baseline != "" {
+			return c.Baseline
+		}
+	}
+	return "h1"
+}
+
+// estimateText is estimate with its interval, as the verdict prints it:
+// "0.70x [0.48, 1.02]"; "-" when there is no ratio.
+func estimateText(c *matrix.Cell) string {
+	switch {
+	case c.VsH1 != nil && c.VsH1.Pairs > 0:
+		return boundsText(*c.VsH1)
+	case c.RatioToH1 == 0:
+		return "-"
+	case c.RatioToH1 == 1 && c.Protocol == c.Baseline:
+		return "1.00x"
+	}
+	return fmt.Sprintf("%.2fx (medians)", c.RatioToH1)
 }

@@ -91,8 +91,8 @@ func chart(g grid) svgChart {
 			b.W = scale(c.Median) - chartLeft
 			b.Lo, b.Hi = scale(c.Min), scale(c.Max)
 			b.Value = Value(c.Metric, c.Median)
-			if c.RatioToH1 > 0 {
-				b.Value += fmt.Sprintf("  %.2fx", c.RatioToH1)
+			if c.Ratio() > 0 {
+				b.Value += fmt.Sprintf("  %.2fx", c.Ratio())
 			}
 		}
 		ch.Bars = append(ch.Bars, b)

@@ -104,7 +104,7 @@ func TestMatrixTextSaysWhatMatters(t *testing.T) {
 		"h2c: 1 error (1 reset); first: GET /small: connection reset by peer",
 		"h1: the client used 1.90 cores, the server 0.50 [fix: generator-bound, under what to change]",
 		"generator-bound: the generator probably limited this cell: give it more cores, or split the load over several machines and merge their results [small-sequential/h1]",
-		"0.64x ±3% slower", "0.49x ±38% slower", "1 of 2 cells stable",
+		"0.64x [0.63, 0.66] slower", "0.49x [0.33, 0.71] slower", "1 of 2 cells stable",
 		"* noisy: repetitions spread (max-min)/median over 10% (h2c 27.3%)",
 	} {
 		if !strings.Contains(out, want) {

@@ -31,15 +31,7 @@ func refRatio(c *matrix.ReferenceCell) string {
 	case c.VsH1 == nil:
 		return "no h1"
 	}
-	iv := *c.VsH1
-	r := fmt.Sprintf("%.2fx", iv.Ratio)
-	if iv.Ratio < 0.01 {
-		r = fmt.Sprintf("%.4fx", iv.Ratio)
-	}
-	if iv.Pairs < 2 {
-		return r
-	}
-	return fmt.Sprintf("%s ±%.0f%%", r, iv.HalfWidth()*100)
+	return boundsText(*c.VsH1)
 }
 
 // references is the reference peers' table: each transport's ratio to h1

@@ -41,8 +41,8 @@ func TestReferencesSayWhoseCostItIs(t *testing.T) {
 	out := buf.String()
 	for _, want := range []string{
 		"reference peers not installed: caddy (apt-get install caddy)",
-		"client  go                go server  h2o",
-		"download  h2c  curl    0.25x ±0% slower  0.26x ±0%  0.95x ±0%",
+		"client  go                         go server           h2o",
+		"download  h2c  curl    0.25x [0.25, 0.25] slower  0.26x [0.26, 0.26]  0.95x [0.95, 0.95]",
 		"with h2o serving and curl as client, h2c reaches 0.95x h1; Go at both ends 0.25x, Go's server with curl 0.26x: the gap is Go's server, not HTTP/2",
 	} {
 		if !strings.Contains(out, want) {
@@ -151,7 +151,7 @@ func TestVerdictWithoutGoRow(t *testing.T) {
 	textVerdict(&b, res)
 	out := b.String()
 	for _, want := range []string{
-		"  download          0.49x ±38% slower    skipped  \n    without Go      1.02x ±10% h2o/curl           \n  small-sequential",
+		"  download          0.49x [0.33, 0.71] slower    skipped  \n    without Go      1.02x [0.92, 1.12] h2o/curl           \n  small-sequential",
 		`rows "without Go": the same scenario and transport with a reference server and client not written in Go`,
 	} {
 		if !strings.Contains(out, want) {
@@ -160,14 +160,14 @@ func TestVerdictWithoutGoRow(t *testing.T) {
 	}
 	b.Reset()
 	mdVerdict(&b, res)
-	if !strings.Contains(b.String(), "|   without Go | 1.02x ±10% h2o/curl |  |") {
+	if !strings.Contains(b.String(), "|   without Go | 1.02x [0.92, 1.12] h2o/curl |  |") {
 		t.Errorf("markdown verdict:\n%s", b.String())
 	}
 	b.Reset()
 	if err := HTML(&b, res); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(b.String(), "<tr><td>  without Go</td><td>1.02x ±10% h2o/curl</td><td></td></tr>") {
+	if !strings.Contains(b.String(), "<tr><td>  without Go</td><td>1.02x [0.92, 1.12] h2o/curl</td><td></td></tr>") {
 		t.Errorf("html verdict lacks the row")
 	}
 	res.References = res.References[4:] // caddy's and a one-round nginx figure: no evidence

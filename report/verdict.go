@@ -152,8 +152,9 @@ func movedBy(res *matrix.Results, c *matrix.Cell, f matrix.Finding) string {
 	return fmt.Sprintf("%s/%s %.2fx -> %.2fx", c.Scenario, c.Protocol, c.VsH1.Ratio, vc.VsH1.Ratio)
 }
 
-// cell is one transport's verdict in a scenario: "0.26x ±4% slower",
-// "≈ h1 0.97x ±6%", "1.20x ±5% faster", or why there is none.
+// cell is one transport's verdict in a scenario: "0.26x [0.25, 0.27]
+// slower", "≈ h1 0.97x [0.91, 1.03]", "1.20x [1.14, 1.26] faster", or why
+// there is none.
 func (v *verdict) cell(c *matrix.Cell) string {
 	switch {
 	case c == nil:
@@ -179,9 +180,9 @@ func (v *verdict) cell(c *matrix.Cell) string {
 	case matrix.VerdictUnknown:
 		text = fmt.Sprintf("%.2fx (1 rep)", iv.Ratio)
 	case matrix.VerdictSimilar:
-		text = fmt.Sprintf("≈ %s %.2fx ±%.0f%%", c.Baseline, iv.Ratio, iv.HalfWidth()*100)
+		text = fmt.Sprintf("≈ %s %s", c.Baseline, boundsText(iv))
 	default:
-		text = fmt.Sprintf("%.2fx ±%.0f%% %s", iv.Ratio, iv.HalfWidth()*100, iv.Verdict)
+		text = fmt.Sprintf("%s %s", boundsText(iv), iv.Verdict)
 	}
 	return text + linkMark(c, v.net)
 }
@@ -219,4 +220,17 @@ func knobSetName(res *matrix.Results) string {
 		return n
 	}
 	return "unnamed"
+}
+
+// boundsText is a ratio with its 95% interval as bounds a reader can
+// check against 1: "0.70x [0.48, 1.02]".
+func boundsText(iv matrix.Interval) string {
+	f := "%.2f"
+	if iv.Ratio < 0.01 {
+		f = "%.4f"
+	}
+	if iv.Pairs < 2 {
+		return fmt.Sprintf(f+"x", iv.Ratio)
+	}
+	return fmt.Sprintf(f+"x ["+f+", "+f+"]", iv.Ratio, iv.Low, iv.High)
 }
