@@ -42,7 +42,7 @@ func generatorBound(s *subject) *Finding {
 	}
 	f := &Finding{
 		Evidence: fmt.Sprintf("%s: the client used %.2f cores, the server %s", gap(s.c), s.m.ClientCores, server),
-		Fix:      "the generator probably limited this cell: give it more cores, or split the load over several machines and merge their results",
+		Fix:      "the generator probably limited this cell: its figure is a floor of what the transport does; give the client more cores",
 	}
 	p, ok := s.protocol()
 	if ok && !s.transfer() && !s.sc.rpc && s.m.Engine == load.Std.String() && load.Fast.Supports(p) {

@@ -167,7 +167,19 @@ func serverFigure(m matrix.Repetition, f *float64, format string) string {
 // cell's findings (its gap's evidence and fix, errors, a generator that
 // limited it).
 func cellNotes(cells []*matrix.Cell) []string {
-	var notes, noisy, unknown []string
+	notes := skipNotes(cells)
+	notes = append(notes, serverNotes(cells)...)
+	for _, c := range cells {
+		if c != nil {
+			notes = append(notes, findingNotes(c)...)
+		}
+	}
+	return notes
+}
+
+// skipNotes: the cells skipped or failed, responses that differed, noise.
+func skipNotes(cells []*matrix.Cell) []string {
+	var notes, noisy []string
 	differ := ""
 	for _, c := range cells {
 		if c != nil && c.ResponsesDiffer != "" {
@@ -189,6 +201,12 @@ func cellNotes(cells []*matrix.Cell) []string {
 	if len(noisy) > 0 {
 		notes = append(notes, fmt.Sprintf("* noisy: repetitions spread (max-min)/median over %.0f%% (%s): read those ratios with care", matrix.NoisySpread*100, strings.Join(noisy, ", ")))
 	}
+	return notes
+}
+
+// serverNotes: server figures unknown or unreliable.
+func serverNotes(cells []*matrix.Cell) []string {
+	var notes, unknown []string
 	for _, c := range cells {
 		if c == nil || c.Skipped != "" || len(c.Repetitions) == 0 {
 			continue
@@ -202,20 +220,27 @@ func cellNotes(cells []*matrix.Cell) []string {
 	if len(unknown) > 0 {
 		notes = append(notes, "server figures n/a: "+strings.Join(dedupe(unknown), "; "))
 	}
-	for _, c := range cells {
-		if c == nil {
+	return notes
+}
+
+// findingNotes: c's findings' evidence, and its departure from its bound.
+func findingNotes(c *matrix.Cell) []string {
+	var notes []string
+	for _, f := range c.Findings {
+		if c.Baseline == "" || c.Protocol == c.Baseline {
+			// The baseline's own findings say how far to trust its
+			// figure, every ratio's denominator: not a fix of the gap.
+			notes = append(notes, f.Evidence+": "+f.Fix)
 			continue
 		}
-		for _, f := range c.Findings {
-			notes = append(notes, f.Evidence+" [fix: "+f.Rule+", under what to change]")
+		notes = append(notes, f.Evidence+" [fix: "+f.Rule+", under what to change]")
+	}
+	if b := c.Bound; b != nil && b.Departs {
+		why := b.Explained
+		if b.Unexplained {
+			why = "unexplained: no rule accounts for it; the figure measures how it was measured until shown otherwise"
 		}
-		if b := c.Bound; b != nil && b.Departs {
-			why := b.Explained
-			if b.Unexplained {
-				why = "unexplained: no rule accounts for it; the figure measures how it was measured until shown otherwise"
-			}
-			notes = append(notes, fmt.Sprintf("%s at %s of %s: %s", c.Protocol, shareText(b), b.Basis, why))
-		}
+		notes = append(notes, fmt.Sprintf("%s at %s of %s: %s", c.Protocol, shareText(b), b.Basis, why))
 	}
 	return notes
 }

@@ -54,7 +54,7 @@ func TestHTMLVerdictComesFirst(t *testing.T) {
 		`<table class="heat">`,
 		"0.49x [0.33, 0.71] slower", "0.64x [0.63, 0.66] slower",
 		"rows ending :tuned: the same transfer with the client knobs of tuned (Client.ReadSize=256Ki, Client.HTTP2.MaxReadFrameSize=1Mi)",
-		"What to change", "generator-bound",
+		"What to change", "errors",
 	} {
 		if !strings.Contains(page[verdict:first], want) {
 			t.Errorf("verdict section lacks %q", want)

@@ -38,6 +38,13 @@ func Markdown(w io.Writer, res *matrix.Results) error {
 			fmt.Fprintln(bw)
 		}
 	}
+	if v := newVerdict(res); len(v.fullFixes) > 0 {
+		fmt.Fprintf(bw, "## Fixes in full\n\n")
+		for _, f := range v.fullFixes {
+			fmt.Fprintf(bw, "- %s\n", mdEscape([]string{f})[0])
+		}
+		fmt.Fprintln(bw)
+	}
 	fmt.Fprintln(bw, "## Environment")
 	fmt.Fprintln(bw)
 	for _, kv := range envRows(res) {

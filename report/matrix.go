@@ -14,6 +14,9 @@ import (
 // and its ratio to h1 (above 1.00x: faster than HTTP/1.1), and notes.
 func Matrix(w io.Writer, res *matrix.Results) error {
 	bw := &printer{w: w}
+	if res.Partial {
+		fmt.Fprintf(bw, "PARTIAL: %s: the cells below are what was measured until then\n", res.PartialReason)
+	}
 	fmt.Fprintln(bw, runLine(res))
 	if n := res.Settings.Net; n != nil {
 		fmt.Fprintln(bw, n.Summary())
@@ -32,6 +35,7 @@ func Matrix(w io.Writer, res *matrix.Results) error {
 			fmt.Fprintf(bw, "  note: %s\n", n)
 		}
 	}
+	textFullFixes(bw, res)
 	if res.Partial {
 		fmt.Fprintf(bw, "\nPARTIAL: %s; the cells above are what was measured until then.\n", res.PartialReason)
 	}
@@ -96,12 +100,24 @@ func textVerdict(w io.Writer, res *matrix.Results) {
 	}
 	textReferences(w, res)
 	if len(v.fixes) > 0 {
-		fmt.Fprintln(w, "\nwhat to change (each fix once, with the cells it applies to; evidence under each table below):")
+		fmt.Fprintln(w, "\nwhat to change (each cause once, with its cells; the evidence under each table, each fix in full at the end):")
 		for _, f := range v.fixes {
 			fmt.Fprintf(w, "  - %s\n", f)
 		}
 	}
 	fmt.Fprintln(w, "\ndetail:")
+}
+
+// textFullFixes prints each distinct fix in full, with its cells.
+func textFullFixes(w io.Writer, res *matrix.Results) {
+	v := newVerdict(res)
+	if len(v.fullFixes) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nfixes in full:")
+	for _, f := range v.fullFixes {
+		fmt.Fprintf(w, "  - %s\n", f)
+	}
 }
 
 // roundsText says how many rounds each cell got.

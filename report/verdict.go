@@ -14,7 +14,10 @@ type verdict struct {
 	rows  [][]string       // the scenario, then a cell per transport
 	grid  [][]*matrix.Cell // per row, the cell behind each transport's text (nil: none)
 	whys  []string         // per row: the main causes, "" if none
-	fixes []string         // each distinct fix, with the cells it applies to
+	fixes []string         // each cause once, short, with the cells it applies to
+	// fullFixes are the fixes in full, each distinct text once with its
+	// cells, for below the tables.
+	fullFixes []string
 	// variants explains the variant rows ("download:tuned"), "" if none.
 	variants string
 	// refs explains the "without Go" rows, "" if there are none.
@@ -47,13 +50,7 @@ func newVerdict(res *matrix.Results) verdict {
 		}
 	}
 	v.head = append([]string{""}, protos...)
-	type fix struct {
-		text  string
-		cells []string
-		moved []string // the variant rows that set the fix's fields
-	}
-	var fixes []*fix
-	byText := map[string]*fix{}
+	fixes := newFixList(res, v.base)
 	for _, name := range res.ScenarioNames() {
 		row := []string{name}
 		var cells []*matrix.Cell
@@ -66,28 +63,8 @@ func newVerdict(res *matrix.Results) verdict {
 				whys = append(whys, p+" "+c.Findings[0].Rule)
 			}
 		}
-		// Fixes come from every cell, h1's included (a generator that
-		// limited h1 limits every ratio of its scenario).
 		for _, p := range res.ProtocolNames(name) {
-			c := res.Cell(name, p)
-			if c == nil {
-				continue
-			}
-			for _, f := range c.Findings {
-				text := f.Fix
-				if f.Flags != "" {
-					text += " (" + f.Flags + ")"
-				}
-				key := f.Rule + "\x00" + text
-				if byText[key] == nil {
-					byText[key] = &fix{text: f.Rule + ": " + text}
-					fixes = append(fixes, byText[key])
-				}
-				byText[key].cells = append(byText[key].cells, name+"/"+p)
-				if m := movedBy(res, c, f); m != "" {
-					byText[key].moved = append(byText[key].moved, m)
-				}
-			}
+			fixes.add(res.Cell(name, p))
 		}
 		v.rows = append(v.rows, row)
 		v.grid = append(v.grid, cells)
@@ -99,13 +76,7 @@ func newVerdict(res *matrix.Results) verdict {
 			v.refs = withoutGoNote
 		}
 	}
-	for _, f := range fixes {
-		line := fmt.Sprintf("%s [%s]", f.text, strings.Join(f.cells, ", "))
-		if len(f.moved) > 0 {
-			line += fmt.Sprintf("; measured with knobs %s: %s", res.Settings.Alongside.Name, strings.Join(f.moved, ", "))
-		}
-		v.fixes = append(v.fixes, line)
-	}
+	v.fixes, v.fullFixes = fixes.lines()
 	v.variants = variantsLine(res)
 	v.link = linkLines(res)
 	return v

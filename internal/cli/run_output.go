@@ -60,12 +60,16 @@ func finishRun(e *env, f *runFlags, res *matrix.Results) error {
 	if err := print(e.stdout, res); err != nil {
 		return err
 	}
+	dir := ""
 	if !f.noFiles {
-		dir, err := writeResults(f.out, res)
-		if err != nil {
+		var err error
+		if dir, err = writeResults(f.out, res); err != nil {
 			return err
 		}
 		fmt.Fprintf(e.stderr, "httpvs run: wrote %s (results.json, report.md, report.html, bench.txt)\n", dir)
+	}
+	if !res.Partial && f.format == "text" {
+		fmt.Fprint(e.stderr, nextLine(nextSteps(res, dir, f.profile != "")))
 	}
 	if res.Partial {
 		fmt.Fprintf(e.stderr, "httpvs run: %s: the report holds the %d cells measured until then, marked partial\n", res.PartialReason, len(res.Cells))

@@ -1,0 +1,135 @@
+package report
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/httpvs/httpvs/matrix"
+)
+
+// fixList gathers a run's findings into the first screen's "what to
+// change": each cause (rule) once, with the cells it applies to grouped
+// by scenario, never for the baseline's own cells, and a measured gain
+// credited once, to the knob set that made it.
+type fixList struct {
+	res   *matrix.Results
+	base  string
+	order []string // rules, in first-seen order
+	rules map[string]*ruleFixes
+	moved []string // the variant rows that moved, "download/h2c 0.15x -> 0.52x"
+	seen  map[string]bool
+}
+
+// ruleFixes is one rule's findings across the cells.
+type ruleFixes struct {
+	texts []string            // each distinct fix text, with its flags, first seen first
+	cells map[string][]string // per text: the cells, "download/h2c"
+	flags []string            // each distinct flags string
+}
+
+func newFixList(res *matrix.Results, base string) *fixList {
+	return &fixList{res: res, base: base, rules: map[string]*ruleFixes{}, seen: map[string]bool{}}
+}
+
+// add takes c's findings; the baseline's are left to its table's notes
+// (a fix there would not change a ratio's gap).
+func (l *fixList) add(c *matrix.Cell) {
+	if c == nil || c.Protocol == l.base {
+		return
+	}
+	for _, f := range c.Findings {
+		r := l.rules[f.Rule]
+		if r == nil {
+			r = &ruleFixes{cells: map[string][]string{}}
+			l.rules[f.Rule] = r
+			l.order = append(l.order, f.Rule)
+		}
+		text := f.Fix
+		if f.Flags != "" {
+			text += " (" + f.Flags + ")"
+			if !slices.Contains(r.flags, f.Flags) {
+				r.flags = append(r.flags, f.Flags)
+			}
+		}
+		if r.cells[text] == nil {
+			r.texts = append(r.texts, text)
+		}
+		r.cells[text] = append(r.cells[text], c.Scenario+"/"+c.Protocol)
+		if m := movedBy(l.res, c, f); m != "" && !l.seen[m] {
+			l.seen[m] = true
+			l.moved = append(l.moved, m)
+		}
+	}
+}
+
+// lines returns the short list (a line per rule, the gain measured with
+// the variant knob set last) and the full one (a line per distinct text).
+func (l *fixList) lines() (short, full []string) {
+	for _, rule := range l.order {
+		r := l.rules[rule]
+		var cells []string
+		for _, t := range r.texts {
+			cells = append(cells, r.cells[t]...)
+			full = append(full, fmt.Sprintf("%s: %s [%s]", rule, t, strings.Join(r.cells[t], ", ")))
+		}
+		line := rule + ": " + headline(r.texts[0])
+		if len(r.flags) > 0 {
+			line += " (" + strings.Join(r.flags, "; ") + ")"
+		}
+		if len(r.texts) > 1 {
+			line += fmt.Sprintf(" (worded %d ways by cell: in full below the tables)", len(r.texts))
+		}
+		short = append(short, fmt.Sprintf("%s [%s]", line, groupCells(cells)))
+	}
+	if a := l.res.Settings.Alongside; len(l.moved) > 0 && a != nil {
+		short = append(short, fmt.Sprintf("measured with knobs %s (the fixes above that it sets, together): %s", a.Name, strings.Join(l.moved, ", ")))
+	}
+	return short, full
+}
+
+// headlineMax is the most characters a fix's headline keeps.
+const headlineMax = 150
+
+// headline is a fix without its flags, cut, when longer than headlineMax
+// characters, to its first clause (up to its first "; " or ": " past the
+// opening words) and at most headlineMax.
+func headline(text string) string {
+	if i := strings.LastIndex(text, " (--"); i > 0 && strings.HasSuffix(text, ")") {
+		text = text[:i]
+	}
+	if len(text) <= headlineMax {
+		return text
+	}
+	for _, sep := range []string{"; ", ": "} {
+		if i := strings.Index(text, sep); i > 20 && i < len(text) {
+			text = text[:i]
+			break
+		}
+	}
+	if len(text) > headlineMax {
+		cut := strings.LastIndex(text[:headlineMax], " ")
+		text = text[:max(cut, 1)] + " ..."
+	}
+	return text
+}
+
+// groupCells writes cells by scenario: "download: h2c, h2; upload: h2c".
+func groupCells(cells []string) string {
+	var scenarios []string
+	by := map[string][]string{}
+	for _, c := range cells {
+		sc, p, _ := strings.Cut(c, "/")
+		if by[sc] == nil {
+			scenarios = append(scenarios, sc)
+		}
+		if !slices.Contains(by[sc], p) {
+			by[sc] = append(by[sc], p)
+		}
+	}
+	parts := make([]string, len(scenarios))
+	for i, sc := range scenarios {
+		parts[i] = sc + ": " + strings.Join(by[sc], ", ")
+	}
+	return strings.Join(parts, "; ")
+}
