@@ -1,7 +1,25 @@
 package matrix
 
 import (
-	"golang.org/x/perf/benchmath"
+	"fmt"
+	"math"
+	"sort"
+)
+
+// CompareAlpha is the family-wise error rate compare holds its tests to:
+// each test's p-value is corrected for the number of cells tested (Holm),
+// so that two runs of one build flag (almost) nothing.
+const CompareAlpha = 0.05
+
+// What a Delta tests.
+const (
+	// TestedRatio: the cell's ratio to its run's baseline, round by round
+	// (as the verdict pairs them), old run against new.
+	TestedRatio = "ratio"
+	// TestedValue: the baseline's own figure, which has no ratio: an
+	// absolute change, which a busier or quieter machine moves as much as
+	// the code does.
+	TestedValue = "value"
 )
 
 // Delta is one cell of two runs side by side.
@@ -13,64 +31,134 @@ type Delta struct {
 	// or skipped on that side.
 	Old float64 `json:"old"`
 	New float64 `json:"new"`
-	// OldN and NewN are their completed repetitions.
+	// OldN and NewN are their completed repetitions (for a ratio, the
+	// rounds paired with the baseline's).
 	OldN int `json:"old_n"`
 	NewN int `json:"new_n"`
 	// Change is New/Old - 1: +0.10 is 10% more throughput.
 	Change float64 `json:"change"`
-	// P is the Mann-Whitney U test's p-value (as benchstat computes it)
-	// that both samples come from one distribution; Significant says
-	// P < Alpha. With fewer repetitions than the test needs, Note says so.
+	// Tested is what the test compared: TestedRatio or TestedValue; ""
+	// when the cell could not be tested (Note says why).
+	Tested string `json:"tested,omitempty"`
+	// OldRatio and NewRatio are, for a ratio, the geometric means of the
+	// paired ratios to the baseline in each run (the verdicts' figures),
+	// and RatioChange NewRatio/OldRatio - 1.
+	OldRatio    float64 `json:"old_ratio,omitempty"`
+	NewRatio    float64 `json:"new_ratio,omitempty"`
+	RatioChange float64 `json:"ratio_change,omitempty"`
+	// PRaw is Welch's t-test's two-sided p-value on the logarithms of the
+	// tested samples; P is it corrected for the number of cells tested
+	// (Holm); Significant says P < Alpha.
+	PRaw        float64 `json:"p_raw"`
 	P           float64 `json:"p"`
 	Alpha       float64 `json:"alpha"`
 	Significant bool    `json:"significant"`
 	Note        string  `json:"note,omitempty"`
 }
 
+// minCompare is the fewest samples a side needs for the test.
+const minCompare = 2
+
 // Compare pairs the cells of old and new by scenario and transport, in
-// new's order followed by cells only old has.
+// new's order followed by cells only old has. A cell other than its run's
+// baseline is tested on its ratio to the baseline, round by round, as the
+// verdict computes it; the baseline's own cells on their values. The
+// p-values are corrected for the number of cells tested.
 func Compare(old, new *Results) []Delta {
 	var out []Delta
 	seen := map[[2]string]bool{}
-	add := func(o, n *Cell, c *Cell) {
-		d := Delta{Scenario: c.Scenario, Protocol: c.Protocol, Metric: c.Metric, Alpha: benchmath.DefaultThresholds.CompareAlpha}
-		ov, nv := values(o), values(n)
-		d.OldN, d.NewN = len(ov), len(nv)
-		switch {
-		case len(ov) == 0 && len(nv) == 0:
-			d.Note = "not measured in either"
-		case len(ov) == 0:
-			d.New, d.Note = n.Median, "only in new"
-		case len(nv) == 0:
-			d.Old, d.Note = o.Median, "only in old"
-		default:
-			d.Old, d.New = o.Median, n.Median
-			if d.Old > 0 {
-				d.Change = d.New/d.Old - 1
-			}
-			cmp := benchmath.AssumeNothing.Compare(
-				benchmath.NewSample(ov, &benchmath.DefaultThresholds),
-				benchmath.NewSample(nv, &benchmath.DefaultThresholds))
-			d.P, d.Alpha = cmp.P, cmp.Alpha
-			d.Significant = cmp.P < cmp.Alpha
-			if len(cmp.Warnings) > 0 {
-				d.Note = cmp.Warnings[0].Error()
-			}
-		}
-		out = append(out, d)
+	add := func(c *Cell) {
+		o, n := old.Cell(c.Scenario, c.Protocol), new.Cell(c.Scenario, c.Protocol)
+		out = append(out, delta(old, new, o, n, c))
 	}
 	for i := range new.Cells {
 		n := &new.Cells[i]
 		seen[[2]string{n.Scenario, n.Protocol}] = true
-		add(old.Cell(n.Scenario, n.Protocol), n, n)
+		add(n)
 	}
 	for i := range old.Cells {
-		o := &old.Cells[i]
-		if !seen[[2]string{o.Scenario, o.Protocol}] {
-			add(o, nil, o)
+		if o := &old.Cells[i]; !seen[[2]string{o.Scenario, o.Protocol}] {
+			add(o)
 		}
 	}
+	holm(out)
 	return out
+}
+
+// delta compares one cell of the two runs (o or n nil where missing).
+func delta(old, new *Results, o, n, c *Cell) Delta {
+	d := Delta{Scenario: c.Scenario, Protocol: c.Protocol, Metric: c.Metric, Alpha: CompareAlpha}
+	ov, nv := values(o), values(n)
+	d.OldN, d.NewN = len(ov), len(nv)
+	switch {
+	case len(ov) == 0 && len(nv) == 0:
+		d.Note = "not measured in either"
+		return d
+	case len(ov) == 0:
+		d.New, d.Note = n.Median, "only in new"
+		return d
+	case len(nv) == 0:
+		d.Old, d.Note = o.Median, "only in old"
+		return d
+	}
+	d.Old, d.New = o.Median, n.Median
+	if d.Old > 0 {
+		d.Change = d.New/d.Old - 1
+	}
+	ob, nb := baselineOf(old, c.Scenario), baselineOf(new, c.Scenario)
+	if ob != nil && nb != nil && ob.Protocol != c.Protocol && nb.Protocol == ob.Protocol {
+		ol, nl := pairedLogRatios(o, ob), pairedLogRatios(n, nb)
+		d.Tested, d.OldN, d.NewN = TestedRatio, len(ol), len(nl)
+		d.OldRatio, d.NewRatio = math.Exp(mean(ol)), math.Exp(mean(nl))
+		if len(ol) > 0 && len(nl) > 0 {
+			d.RatioChange = d.NewRatio/d.OldRatio - 1
+		}
+		d.test(ol, nl)
+		return d
+	}
+	d.Tested = TestedValue
+	d.test(logs(ov), logs(nv))
+	return d
+}
+
+// test sets d's raw p-value from samples a and b, or says why it cannot.
+func (d *Delta) test(a, b []float64) {
+	if len(a) < minCompare || len(b) < minCompare {
+		d.Tested = ""
+		d.Note = fmt.Sprintf("need >= %d repetitions on each side", minCompare)
+		return
+	}
+	d.PRaw = welchP(a, b)
+	d.P = d.PRaw
+}
+
+// baselineOf is the baseline cell of scenario in res, nil without one.
+func baselineOf(res *Results, scenario string) *Cell {
+	c := res.Cell(scenario, res.Settings.BaselineProtocol())
+	if c == nil || c.Skipped != "" {
+		return nil
+	}
+	return c
+}
+
+// holm corrects the tested deltas' p-values for their number (Holm's
+// step-down method) and sets Significant.
+func holm(ds []Delta) {
+	var idx []int
+	for i := range ds {
+		if ds[i].Tested != "" {
+			idx = append(idx, i)
+		}
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return ds[idx[a]].PRaw < ds[idx[b]].PRaw })
+	m, prev := len(idx), 0.0
+	for k, i := range idx {
+		p := math.Min(1, float64(m-k)*ds[i].PRaw)
+		p = math.Max(p, prev) // corrected p-values never fall
+		prev = p
+		ds[i].P = p
+		ds[i].Significant = p < ds[i].Alpha
+	}
 }
 
 // values returns the completed repetitions' values of c, nil for a
@@ -81,9 +169,17 @@ func values(c *Cell) []float64 {
 	}
 	var v []float64
 	for _, r := range c.Repetitions {
-		if !r.Interrupted {
+		if !r.Interrupted && r.Value > 0 {
 			v = append(v, r.Value)
 		}
 	}
 	return v
+}
+
+func logs(v []float64) []float64 {
+	out := make([]float64, len(v))
+	for i, x := range v {
+		out[i] = math.Log(x)
+	}
+	return out
 }

@@ -66,22 +66,7 @@ func tQuantile975(df int) float64 {
 // lower-is-better metric each round's ratio is h1's value over c's, so that
 // above 1 means faster for every metric.
 func ratioInterval(c, base *Cell) Interval {
-	byRound := map[int]Repetition{}
-	for i, b := range base.Repetitions {
-		byRound[roundOf(b, i)] = b
-	}
-	var logs []float64
-	for i, a := range c.Repetitions {
-		b, ok := byRound[roundOf(a, i)]
-		if !ok || a.Interrupted || b.Interrupted || a.Errors.Total > 0 || b.Errors.Total > 0 || a.Value <= 0 || b.Value <= 0 {
-			continue
-		}
-		ratio := a.Value / b.Value
-		if LowerIsBetter(c.Metric) {
-			ratio = b.Value / a.Value // h1's time over c's: above 1 is faster
-		}
-		logs = append(logs, math.Log(ratio))
-	}
+	logs := pairedLogRatios(c, base)
 	n := len(logs)
 	if n == 0 {
 		return Interval{}
@@ -132,4 +117,27 @@ func (c *Cell) Ratio() float64 {
 		return c.VsH1.Ratio
 	}
 	return c.RatioToH1
+}
+
+// pairedLogRatios are the logarithms of c's ratios to base, round by
+// round (a repetition paired with base's of the same round), over the
+// rounds both completed cleanly; above 0 is faster.
+func pairedLogRatios(c, base *Cell) []float64 {
+	byRound := map[int]Repetition{}
+	for i, b := range base.Repetitions {
+		byRound[roundOf(b, i)] = b
+	}
+	var logs []float64
+	for i, a := range c.Repetitions {
+		b, ok := byRound[roundOf(a, i)]
+		if !ok || a.Interrupted || b.Interrupted || a.Errors.Total > 0 || b.Errors.Total > 0 || a.Value <= 0 || b.Value <= 0 {
+			continue
+		}
+		ratio := a.Value / b.Value
+		if LowerIsBetter(c.Metric) {
+			ratio = b.Value / a.Value // h1's time over c's: above 1 is faster
+		}
+		logs = append(logs, math.Log(ratio))
+	}
+	return logs
 }

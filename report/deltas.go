@@ -9,30 +9,41 @@ import (
 	"github.com/httpvs/httpvs/matrix"
 )
 
-// Deltas writes two runs' cells side by side: old and new medians, the
-// change, and whether it is significant (Mann-Whitney U, as benchstat);
-// "~" marks a change the repetitions cannot tell from noise.
+// Deltas writes two runs' cells side by side: old and new medians, and
+// the change the test looked at: a cell's ratio to its run's baseline
+// (rounds paired as the verdict pairs them), or the baseline's own value,
+// with Welch's t-test's p-value corrected for the number of cells tested;
+// "~" marks a change the runs cannot tell from noise.
 func Deltas(w io.Writer, ds []matrix.Delta) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "scenario\ttransport\told\tnew\tchange\tp\tn\t")
+	fmt.Fprintln(tw, "scenario\ttransport\told\tnew\tvs baseline\tchange\tp\tn\t")
 	var notes []string
 	cellsByNote := map[string][]string{}
+	tested := 0
 	for _, d := range ds {
-		old, new, change, p := "-", "-", "-", "-"
+		old, new, vs, change, p := "-", "-", "", "-", "-"
 		if d.OldN > 0 {
 			old = Value(d.Metric, d.Old)
 		}
 		if d.NewN > 0 {
 			new = Value(d.Metric, d.New)
 		}
-		if d.OldN > 0 && d.NewN > 0 {
-			change = fmt.Sprintf("%+.1f%%", d.Change*100)
+		if d.Tested == matrix.TestedRatio {
+			vs = fmt.Sprintf("%.2fx -> %.2fx", d.OldRatio, d.NewRatio)
+		}
+		if d.Tested != "" {
+			tested++
+			c := d.Change
+			if d.Tested == matrix.TestedRatio {
+				c = d.RatioChange
+			}
+			change = fmt.Sprintf("%+.1f%%", c*100)
 			if !d.Significant {
 				change = "~ " + change
 			}
 			p = fmt.Sprintf("%.3f", d.P)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d+%d\t\n", d.Scenario, d.Protocol, old, new, change, p, d.OldN, d.NewN)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d+%d\t\n", d.Scenario, d.Protocol, old, new, vs, change, p, d.OldN, d.NewN)
 		if d.Note != "" && !untestable(d) {
 			if cellsByNote[d.Note] == nil {
 				notes = append(notes, d.Note)
@@ -44,8 +55,8 @@ func Deltas(w io.Writer, ds []matrix.Delta) error {
 		return err
 	}
 	ew := &printer{w: w}
-	if len(ds) > 0 {
-		fmt.Fprintf(ew, "~: not significant at alpha %.2f (Mann-Whitney U test on the repetitions)\n", ds[0].Alpha)
+	if tested > 0 {
+		fmt.Fprintf(ew, "change: of the ratio to the baseline where there is one (each run's rounds paired as its verdict pairs them), else of the value; p: Welch's t-test on the logarithms, corrected for the %d cells tested (Holm); ~: not significant at %.2f\n", tested, ds[0].Alpha)
 	}
 	if line := UntestedLine(ds); line != "" {
 		fmt.Fprintln(ew, line)

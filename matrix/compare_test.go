@@ -1,0 +1,83 @@
+package matrix
+
+import (
+	"math"
+	"testing"
+)
+
+func TestStudentAndWelch(t *testing.T) {
+	for _, tc := range []struct{ t, df, p float64 }{
+		{12.706, 1, 0.05}, {2.228, 10, 0.05}, {1.96, 1e6, 0.05}, {0, 5, 1},
+	} {
+		if got := studentTwoSided(tc.t, tc.df); math.Abs(got-tc.p) > 5e-4 {
+			t.Errorf("P(|T|>=%g; df %g) = %.5f, want %.3f", tc.t, tc.df, got, tc.p)
+		}
+	}
+	// t = -3.674 on 4 degrees of freedom.
+	if got := welchP([]float64{1, 2, 3}, []float64{4, 5, 6}); math.Abs(got-0.02131) > 1e-4 {
+		t.Errorf("welch p %.5f, want 0.02131", got)
+	}
+	if welchP([]float64{1, 1}, []float64{1, 1}) != 1 || welchP([]float64{1, 1}, []float64{2, 2}) != 0 {
+		t.Errorf("samples without spread")
+	}
+}
+
+func TestHolm(t *testing.T) {
+	ds := []Delta{{Tested: TestedRatio, PRaw: 0.01}, {Tested: TestedRatio, PRaw: 0.04}, {}, {Tested: TestedValue, PRaw: 0.03}}
+	for i := range ds {
+		ds[i].Alpha = CompareAlpha
+	}
+	holm(ds)
+	want := []float64{0.03, 0.06, 0, 0.06}
+	for i, w := range want {
+		if math.Abs(ds[i].P-w) > 1e-12 {
+			t.Errorf("delta %d: p %g, want %g", i, ds[i].P, w)
+		}
+	}
+	if !ds[0].Significant || ds[1].Significant || ds[3].Significant {
+		t.Errorf("significant: %v %v %v", ds[0].Significant, ds[1].Significant, ds[3].Significant)
+	}
+}
+
+// runOf is a run of rounds of h1 and h2c downloads: h1 at base bytes/s
+// with the round's drift, h2c at ratio times h1 with jitter.
+func runOf(ratio float64, drift, jitter []float64) *Results {
+	res := &Results{Settings: Settings{Protocols: []string{"h1", "h2c"}, Baseline: "h1"}}
+	h1 := Cell{Scenario: "download", Protocol: "h1", Metric: MetricBytesPerSecond}
+	h2 := Cell{Scenario: "download", Protocol: "h2c", Metric: MetricBytesPerSecond}
+	for i, d := range drift {
+		h1.Repetitions = append(h1.Repetitions, Repetition{Round: i + 1, Value: 1e9 * d})
+		h2.Repetitions = append(h2.Repetitions, Repetition{Round: i + 1, Value: 1e9 * d * ratio * jitter[i]})
+	}
+	res.Cells = []Cell{h1, h2}
+	for i := range res.Cells {
+		summarise(&res.Cells[i])
+	}
+	return res
+}
+
+// TestCompareTestsTheRatio: the machine's drift moves both transports of
+// a round alike, so a run 30% slower throughout changes no ratio and is
+// not flagged on h2c, while h2c's own gain from 0.25x to 0.5x is, against
+// the same drift.
+func TestCompareTestsTheRatio(t *testing.T) {
+	jitter := []float64{1.00, 1.02, 0.98, 1.01, 0.99}
+	old := runOf(0.25, []float64{1, 1.1, 0.9, 1.05, 0.95}, jitter)
+	slower := runOf(0.25, []float64{0.7, 0.75, 0.65, 0.72, 0.68}, []float64{0.99, 1.01, 1.0, 0.98, 1.02})
+	ds := Compare(old, slower)
+	if len(ds) != 2 {
+		t.Fatalf("%d deltas", len(ds))
+	}
+	h1, h2 := ds[0], ds[1]
+	if h1.Tested != TestedValue || h2.Tested != TestedRatio || h2.OldN != 5 || h2.NewN != 5 {
+		t.Fatalf("tested %+v / %+v", h1, h2)
+	}
+	if h2.Significant || math.Abs(h2.RatioChange) > 0.03 || h2.Change > -0.2 {
+		t.Errorf("h2c in a slower run: %+v: want its ratio unchanged, not significant, its value 30%% down", h2)
+	}
+	better := runOf(0.5, []float64{0.7, 0.75, 0.65, 0.72, 0.68}, jitter)
+	ds = Compare(old, better)
+	if h2 := ds[1]; !h2.Significant || math.Abs(h2.OldRatio-0.25) > 0.01 || math.Abs(h2.NewRatio-0.5) > 0.01 || h2.P < h2.PRaw {
+		t.Errorf("h2c 0.25x -> 0.5x: %+v: want significant, corrected", h2)
+	}
+}
