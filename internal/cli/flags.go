@@ -28,6 +28,19 @@ type flagSet struct {
 	aliases map[string]string
 	zeroOK  map[string]bool
 	gone    map[string]string
+	// hidden names the flags help leaves out: another command's, not a
+	// user's (serve --child, which run gives its child).
+	hidden map[string]bool
+}
+
+// hide leaves the named flags out of help; they still parse.
+func (fs *flagSet) hide(names ...string) {
+	if fs.hidden == nil {
+		fs.hidden = map[string]bool{}
+	}
+	for _, n := range names {
+		fs.hidden[n] = true
+	}
 }
 
 // field records that flag sets the library field at path.
@@ -97,6 +110,9 @@ func (fs *flagSet) parse(args []string) ([]string, error) {
 			if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok {
 				if fs.gone[name] != "" {
 					return nil, usagef("%s", fs.gone[name])
+				}
+				if near := fs.nearest(name); near != "" {
+					return nil, usagef("unknown flag %s: did you mean %s?", dash(name), dash(near))
 				}
 				return nil, usagef("unknown flag %s", dash(name))
 			}
@@ -189,6 +205,7 @@ func (t *targetFlags) register(fs *flagSet) {
 	t.fs = fs
 	fs.StringVar(&t.proto, "p", "", "transport: h1, h2c, h1-tls, h2 or h3 (default h1 for http://, h2 for https://)")
 	fs.alias("p", "protocol")
+	fs.alias("p", "protocols") // run's and tune's spelling, for one grammar
 	fs.BoolVar(&t.insecure, "k", false, "skip TLS certificate verification (as curl -k)")
 	fs.alias("k", "insecure")
 	fs.StringVar(&t.cacert, "cacert", "", "trust the PEM certificates in `file` (httpvs serve --write-cert writes one)")

@@ -137,7 +137,7 @@ func (fs *flagSet) printHelp(w io.Writer) {
 		others[primary] = append(others[primary], alias)
 	}
 	fs.VisitAll(func(f *flag.Flag) {
-		if _, ok := fs.aliases[f.Name]; ok {
+		if _, ok := fs.aliases[f.Name]; ok || fs.hidden[f.Name] {
 			return
 		}
 		names := append([]string{f.Name}, others[f.Name]...)
@@ -281,4 +281,45 @@ func unwrapPath(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// nearest is the flag of fs (an alias included, hidden ones not) closest
+// to name, a user's typo: within two edits, or one that name begins; ""
+// when none is.
+func (fs *flagSet) nearest(name string) string {
+	best, bestD := "", 3
+	fs.VisitAll(func(f *flag.Flag) {
+		if fs.hidden[f.Name] || len(f.Name) < 2 {
+			return
+		}
+		d := editDistance(name, f.Name)
+		if len(name) >= 3 && strings.HasPrefix(f.Name, name) {
+			d = min(d, 1)
+		}
+		if d < bestD {
+			best, bestD = f.Name, d
+		}
+	})
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }

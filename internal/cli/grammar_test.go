@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -306,5 +307,73 @@ func TestCompareWarnsOfSettings(t *testing.T) {
 	// Runs alike: no warning.
 	if code, _, stderr := runMain(t, "compare", old, old); code != 0 || stderr != "" {
 		t.Fatalf("same run: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestOneGrammar: the transport flag is spelled alike on every command,
+// an unknown flag gets the nearest one named, and internal flags stay out
+// of help.
+func TestOneGrammar(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--protocl", "h2c"}, "unknown flag --protocl: did you mean --protocol?"},
+		{[]string{"run", "--scenaros", "download"}, "did you mean --scenarios?"},
+		{[]string{"load", "--protocls", "h1", "http://127.0.0.1:1/"}, "did you mean --protocols?"},
+		{[]string{"tune", "--budge", "1s"}, "did you mean --budget?"},
+		{[]string{"run", "--zzzzzzzz"}, "unknown flag --zzzzzzzz (see"},
+	} {
+		code, _, stderr := runMain(t, tc.args...)
+		if code != exitUsage || !strings.Contains(stderr, tc.want) || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+			t.Errorf("%v: exit %d, %q; want %q", tc.args, code, stderr, tc.want)
+		}
+	}
+	for _, cmd := range []string{"run", "tune", "get", "put", "load"} {
+		_, stdout, _ := runMain(t, cmd, "-h")
+		if !strings.Contains(stdout, "-p, ") || !strings.Contains(stdout, "--protocol, --protocols") {
+			t.Errorf("%s -h: the transport flag is not -p, --protocol, --protocols:\n%s", cmd, stdout)
+		}
+	}
+	if _, stdout, _ := runMain(t, "serve", "-h"); strings.Contains(stdout, "--child") {
+		t.Errorf("serve -h lists the internal --child")
+	}
+}
+
+// TestReadmeFlagsExist: every flag the README's grammar table lists is
+// accepted by each command it names.
+func TestReadmeFlagsExist(t *testing.T) {
+	text, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	section := string(text)
+	i := strings.Index(section, "## One grammar for every command")
+	j := strings.Index(section[i:], "\n\n| flag")
+	if i < 0 || j < 0 {
+		t.Fatal("README has no grammar table")
+	}
+	rows := 0
+	for _, line := range strings.Split(section[i+j+2:], "\n") {
+		if !strings.HasPrefix(line, "| `") {
+			if rows > 0 {
+				break
+			}
+			continue
+		}
+		cols := strings.Split(line, "|")
+		flags := regexp.MustCompile("`(-{1,2}[a-z][a-z-]*)").FindAllStringSubmatch(cols[1], -1)
+		for _, cmd := range regexp.MustCompile(`\b(get|put|load|run|tune|serve|compare|merge)\b`).FindAllString(cols[3], -1) {
+			_, help, _ := runMain(t, cmd, "-h")
+			for _, f := range flags {
+				if !strings.Contains(help, "  "+f[1]+" ") && !strings.Contains(help, " "+f[1]+",") && !strings.Contains(help, ", "+f[1]+"\n") && !strings.Contains(help, "  "+f[1]+"\n") && !strings.Contains(help, ", "+f[1]+" ") {
+					t.Errorf("README lists %s on %s; %s -h does not", f[1], cmd, cmd)
+				}
+			}
+		}
+		rows++
+	}
+	if rows < 10 {
+		t.Errorf("read %d rows of the grammar table", rows)
 	}
 }

@@ -68,9 +68,12 @@ type runFlags struct {
 
 func (f *runFlags) register(fs *flagSet) {
 	fs.StringVar(&f.protocols, "protocols", "all", "comma-separated transports (h1, h2c, h1-tls, h2, h3) or all")
+	fs.alias("protocols", "protocol")
+	fs.alias("protocols", "p")
 	fs.StringVar(&f.scenarios, "scenarios", "all", "comma-separated scenarios ("+matrix.ScenarioNames()+") or all (the default matrix; with --net: all but download-parallel-100, and net)")
 	fs.Var(&f.size, "size", "fixed total body `size` of transfer cells, split across their streams (default: sized per transport to take --duration)")
 	fs.DurationVar(&f.duration, "duration", matrix.DefaultDuration, fmt.Sprintf("measured time of each load repetition, and the time transfers are sized to take (with --net: %d round trips of the link, at least 100ms)", matrix.LinkWindowRTTs))
+	fs.alias("duration", "d")
 	fs.DurationVar(&f.warmup, "warmup", 0, fmt.Sprintf("unmeasured time before each load repetition (default --duration/4; with --net at least %d round trips)", matrix.LinkWarmupRTTs))
 	fs.DurationVar(&f.omit, "omit", 0, "leave each transfer's first `time` out of its rate, as iperf3 --omit (default: none on loopback; with --net the link's handshakes and slow start, from its calibrated round trip and goodput; 0: none)")
 	fs.DurationVar(&f.timeout, "rep-timeout", matrix.DefaultTimeout, "bound on each repetition of a cell")

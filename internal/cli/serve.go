@@ -48,6 +48,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	verbose := fs.Bool("v", false, "log connection errors (TLS handshakes, resets) to stderr")
 	profiling := fs.Bool("profiling", false, "serve this process's CPU and heap profiles under /debug/profile/ (for run, get and load --profile); they reveal its internals")
 	child := fs.Bool("child", false, "run as httpvs run's server: print one JSON line with the URLs and certificate instead of the banner, and exit when stdin closes")
+	fs.hide("child")
 	var cfg transport.ServerConfig
 	serverFlags(fs, "", &cfg)
 	fs.alias("v", "verbose")

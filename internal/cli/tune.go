@@ -21,6 +21,8 @@ import (
 func runTune(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "tune", "[flags]")
 	protoList := fs.String("protocols", "h2c,h2,h3", "transports to tune (h1 is the baseline, always measured)")
+	fs.alias("protocols", "protocol")
+	fs.alias("protocols", "p")
 	budget := fs.Duration("budget", tune.DefaultBudget, "bound on the whole search (with --net: at least 20 trials per transport)")
 	trial := fs.Duration("trial", tune.DefaultTrial, "length of each measurement (with --net: long enough that slow start and the handshakes are a third of it at most)")
 	var netSpec netList
