@@ -31,6 +31,20 @@ type flagSet struct {
 	// hidden names the flags help leaves out: another command's, not a
 	// user's (serve --child, which run gives its child).
 	hidden map[string]bool
+	// groups order help by purpose: each a title and its flags' primary
+	// names; flags in none are listed last, under "other".
+	groups []flagGroup
+}
+
+// flagGroup is a heading of help and the flags under it.
+type flagGroup struct {
+	title string
+	names []string
+}
+
+// group puts the named flags under title in help, in the order given.
+func (fs *flagSet) group(title string, names ...string) {
+	fs.groups = append(fs.groups, flagGroup{title, names})
 }
 
 // hide leaves the named flags out of help; they still parse.

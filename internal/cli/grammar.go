@@ -136,10 +136,7 @@ func (fs *flagSet) printHelp(w io.Writer) {
 	for alias, primary := range fs.aliases {
 		others[primary] = append(others[primary], alias)
 	}
-	fs.VisitAll(func(f *flag.Flag) {
-		if _, ok := fs.aliases[f.Name]; ok || fs.hidden[f.Name] {
-			return
-		}
+	entry := func(f *flag.Flag) {
 		names := append([]string{f.Name}, others[f.Name]...)
 		slices.SortFunc(names, func(a, b string) int { return len(a) - len(b) })
 		for i, n := range names {
@@ -151,6 +148,27 @@ func (fs *flagSet) printHelp(w io.Writer) {
 			line += " " + typ
 		}
 		fmt.Fprintf(w, "%s\n    \t%s%s\n", line, strings.ReplaceAll(usage, "\n", "\n    \t"), defaultNote(f, usage))
+	}
+	listed := map[string]bool{}
+	for _, g := range fs.groups {
+		fmt.Fprintf(w, "\n%s:\n", g.title)
+		for _, n := range g.names {
+			if f := fs.Lookup(n); f != nil && !listed[n] {
+				listed[n] = true
+				entry(f)
+			}
+		}
+	}
+	header := len(fs.groups) > 0
+	fs.VisitAll(func(f *flag.Flag) {
+		if _, ok := fs.aliases[f.Name]; ok || fs.hidden[f.Name] || listed[f.Name] {
+			return
+		}
+		if header {
+			fmt.Fprintf(w, "\nother:\n")
+			header = false
+		}
+		entry(f)
 	})
 }
 

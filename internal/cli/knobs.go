@@ -61,3 +61,11 @@ func applyKnobs(fs *flagSet, s matrix.KnobSet, set map[string]bool, noServer boo
 	}
 	return applied, nil
 }
+
+// knobDefaults says, in the help of a command that starts from a knob set
+// (--knobs), the defaults it really uses: the set's, Go's as shipped
+// unless another is named, not the transport package's own.
+func knobDefaults(fs *flagSet) {
+	fs.Lookup("read-size").Usage = "client body read buffer `size` (default: the --knobs set's; go-default reads as io.Copy(io.Discard, body) does, 8Ki at a time; tuned 256Ki)"
+	fs.Lookup("h2-max-frame").Usage = "HTTP/2 SETTINGS_MAX_FRAME_SIZE the client advertises, `size` 16Ki..16Mi-1 (default: the --knobs set's; go-default Go's 16Ki, tuned 1Mi)"
+}

@@ -101,8 +101,15 @@ func (f *runFlags) register(fs *flagSet) {
 	fs.Var(&f.net, "net", netFlagUsage(true))
 	fs.StringVar(&f.peers, "peers", "", "reference peers to measure beside Go: auto (every one installed) or a `list` of "+peers.Names()+"; curl plays the transfers and h2load the small requests against each server and against Go's")
 	clientFlags(fs, &f.client)
+	knobDefaults(fs)
 	serverFlags(fs, "server-", &f.server)
 	fs.allowZero("warmup", "budget", "omit")
+	fs.group("what to measure", "protocols", "scenarios", "request", "requests", "body", "H", "target", "tls-target", "grpc-target", "k", "cacert", "peers")
+	fs.group("how long", "quick", "repeat", "max-repeat", "budget", "duration", "warmup", "omit", "size", "rep-timeout")
+	fs.group("the link (across emulated network conditions)", "net")
+	fs.group("client knobs (Go as shipped unless set)", "knobs", "engine", "read-size", "dial-timeout", "h2-max-frame", "h2-conn-window", "h2-stream-window", "quic-conn-window", "quic-stream-window", "quic-trace")
+	fs.group("server knobs (the child server)", "server-write-size", "server-h2-max-frame", "server-h2-conn-window", "server-h2-stream-window", "server-h2-max-streams", "server-quic-conn-window", "server-quic-stream-window", "server-quic-trace")
+	fs.group("output", "format", "json", "out", "no-files", "profile")
 }
 
 // runRun runs the matrix: scenarios x transports, against a child
