@@ -1,6 +1,9 @@
 package tune
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
@@ -11,15 +14,28 @@ import (
 // client serves every transport, so a knob two transports both tuned
 // (the read size, the server's write size) takes the value of the first
 // transport in the report whose best beat Go's defaults; HTTP/2 knobs come
-// from the first HTTP/2 transport, QUIC knobs from h3. A transport whose
-// defaults were best adds nothing: Go's defaults stay. Sizes are bytes.
+// from the first HTTP/2 transport, QUIC knobs from h3. The set's BestFor
+// says which transport each value was best for and what the others did
+// best at where they differed. A transport whose defaults were best adds
+// nothing: Go's defaults stay. Sizes are bytes.
 func (r *Report) KnobSet(name string) matrix.KnobSet {
 	set := matrix.KnobSet{Name: name}
-	have := map[string]bool{}
-	add := func(field string, v units.Bytes) {
-		if v > 0 && !have[field] {
-			have[field] = true
-			set.Knobs = append(set.Knobs, matrix.Knob{Field: field, Value: v.String()})
+	chosen := map[string]string{}   // field -> value kept
+	from := map[string]string{}     // field -> the transport it came from
+	others := map[string][]string{} // field -> "h2: 64Ki" of the others that differ
+	var order []string
+	add := func(proto, field string, v units.Bytes) {
+		if v <= 0 {
+			return
+		}
+		val := v.String()
+		if _, ok := chosen[field]; !ok {
+			chosen[field], from[field] = val, proto
+			order = append(order, field)
+			return
+		}
+		if chosen[field] != val {
+			others[field] = append(others[field], proto+": "+val)
 		}
 	}
 	for _, res := range r.Results {
@@ -31,15 +47,25 @@ func (r *Report) KnobSet(name string) matrix.KnobSet {
 			continue
 		}
 		b := res.Best
-		add("Client.ReadSize", b.ReadSize)
-		add("Server.WriteSize", b.WriteSize)
+		add(res.Protocol, "Client.ReadSize", b.ReadSize)
+		add(res.Protocol, "Server.WriteSize", b.WriteSize)
 		switch {
 		case p.Version() == 2:
-			add("Client.HTTP2.MaxReadFrameSize", b.MaxReadFrameSize)
-			add("Client.HTTP2.MaxReceiveBufferPerStream", b.StreamWindow)
+			add(res.Protocol, "Client.HTTP2.MaxReadFrameSize", b.MaxReadFrameSize)
+			add(res.Protocol, "Client.HTTP2.MaxReceiveBufferPerStream", b.StreamWindow)
 		case p == transport.H3:
-			add("Client.QUIC.MaxStreamReceiveWindow", b.QUICStreamWindow)
-			add("Client.QUIC.MaxConnectionReceiveWindow", b.QUICConnWindow)
+			add(res.Protocol, "Client.QUIC.MaxStreamReceiveWindow", b.QUICStreamWindow)
+			add(res.Protocol, "Client.QUIC.MaxConnectionReceiveWindow", b.QUICConnWindow)
+		}
+	}
+	for _, field := range order {
+		set.Knobs = append(set.Knobs, matrix.Knob{Field: field, Value: chosen[field]})
+		if set.BestFor == nil {
+			set.BestFor = map[string]string{}
+		}
+		set.BestFor[field] = from[field]
+		if len(others[field]) > 0 {
+			set.BestFor[field] += fmt.Sprintf(" (%s)", strings.Join(others[field], ", "))
 		}
 	}
 	return set

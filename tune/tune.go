@@ -81,9 +81,18 @@ type Result struct {
 	DefaultBytesPerSecond float64 `json:"default_bytes_per_second"`
 	H1BytesPerSecond      float64 `json:"h1_bytes_per_second"`
 	Trials                int     `json:"trials"`
+	// Gain is the best configuration's rate over the defaults', the
+	// geometric mean of the final rounds' paired ratios, with its 95%
+	// interval GainLow..GainHigh (Student's t on the logarithms); Pairs
+	// is how many final rounds paired them.
+	Gain     float64 `json:"gain"`
+	GainLow  float64 `json:"gain_low"`
+	GainHigh float64 `json:"gain_high"`
+	Pairs    int     `json:"pairs"`
 	// DefaultsBest says the best configuration found did not measure
-	// faster than Go's defaults in the final measurements: Best is then
-	// Default and there is no code to paste.
+	// faster than Go's defaults beyond doubt in the final rounds (its
+	// gain's interval reaches 1, or fewer than two rounds paired): Best
+	// is then Default and there is no code to paste.
 	DefaultsBest bool `json:"defaults_best"`
 	// Diagnosis explains the default configuration's gap (matrix's
 	// rules); GoCode is the best configuration to paste, "" when the
@@ -248,10 +257,12 @@ func (b *bench) search(ctx context.Context, p transport.Protocol, shareEnd time.
 		}
 	}
 final:
-	// Final: h1, default and best interleaved, twice; medians of the pairs.
+	// Final: h1, default and best interleaved, finalRounds times (at
+	// least one); means of the rounds, and the best's gain paired by
+	// round.
 	var h1s, defs, bests []float64
 	var defRep transfer.Result
-	for i := 0; i < 2 && ctx.Err() == nil; i++ {
+	for i := 0; i < finalRounds && ctx.Err() == nil; i++ {
 		h1, _, err := b.measure(ctx, transport.H1, Settings{ReadSize: 256 * units.KiB, WriteSize: 256 * units.KiB})
 		if errors.Is(err, errCutOff) {
 			break
@@ -284,6 +295,7 @@ final:
 	}
 	res.Best = best
 	res.H1BytesPerSecond, res.DefaultBytesPerSecond, res.BestBytesPerSecond = mean(h1s), mean(defs), mean(bests)
+	res.Gain, res.GainLow, res.GainHigh, res.Pairs = pairedGain(defs, bests)
 	res.conclude(p, defRep, b.opts.Link)
 	return res, nil
 }
@@ -291,10 +303,10 @@ final:
 // conclude fills res's ratios, diagnosis and code from its final means,
 // keeping the defaults when the best found measured no better.
 func (res *Result) conclude(p transport.Protocol, defRep transfer.Result, link *Link) {
-	if res.BestBytesPerSecond <= res.DefaultBytesPerSecond || res.Best == res.Default {
-		// Never offer what measured no better than the defaults, nor
-		// the defaults themselves (the same settings measured twice
-		// differ by noise alone).
+	if res.Pairs < 2 || res.GainLow <= 1 || res.Best == res.Default {
+		// Never offer what did not measure better than the defaults
+		// beyond the final rounds' noise, nor the defaults themselves
+		// (the same settings measured twice differ by noise alone).
 		res.Best, res.BestBytesPerSecond, res.DefaultsBest = res.Default, res.DefaultBytesPerSecond, true
 	}
 	if res.H1BytesPerSecond > 0 {
@@ -366,10 +378,15 @@ func (b *bench) perMeasure(p transport.Protocol) time.Duration {
 	return b.spent[p] / time.Duration(b.measured[p])
 }
 
+// finalRounds is how many times the final measurements interleave h1,
+// the defaults and the best: enough rounds for the best's gain to have an
+// interval (two give Student's t 12.7 times the spread).
+const finalRounds = 4
+
 // reserve is the time a candidate pair over p and the final measurements
-// (twice h1, the default and the best) are expected to take.
+// (finalRounds times h1, the default and the best) are expected to take.
 func (b *bench) reserve(p transport.Protocol) time.Duration {
-	return 6*b.perMeasure(p) + 2*b.perMeasure(transport.H1)
+	return time.Duration(2+2*finalRounds)*b.perMeasure(p) + finalRounds*b.perMeasure(transport.H1)
 }
 
 func (b *bench) close() {

@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/transfer"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
@@ -144,5 +146,49 @@ func TestDefaultsNeverPasted(t *testing.T) {
 	res.conclude(transport.H2C, transfer.Result{}, nil)
 	if !res.DefaultsBest || res.GoCode != "" || res.RatioToH1 != res.DefaultRatioToH1 {
 		t.Errorf("defaults best %v, ratios %.4f/%.4f, code %q: want the defaults kept and nothing to paste", res.DefaultsBest, res.DefaultRatioToH1, res.RatioToH1, res.GoCode)
+	}
+}
+
+// TestNoisyGainNotPasted: a best that measured faster on average but whose
+// gain's interval reaches 1 is not pasted (h3's "0.07x against 0.06x");
+// one whose interval lies above 1 is.
+func TestNoisyGainNotPasted(t *testing.T) {
+	noisy := Result{Protocol: "h3", Default: defaults(transport.H3), Best: Settings{ReadSize: 64 * units.KiB},
+		H1BytesPerSecond: 100, DefaultBytesPerSecond: 6, BestBytesPerSecond: 7}
+	noisy.Gain, noisy.GainLow, noisy.GainHigh, noisy.Pairs = pairedGain([]float64{6, 6.5, 5.5, 6}, []float64{7.5, 6, 7, 6.5})
+	if noisy.Pairs != 4 || noisy.GainLow > 1 {
+		t.Fatalf("gain %.2f [%.2f, %.2f] over %d pairs: want an interval reaching 1", noisy.Gain, noisy.GainLow, noisy.GainHigh, noisy.Pairs)
+	}
+	noisy.conclude(transport.H3, transfer.Result{}, nil)
+	if !noisy.DefaultsBest || noisy.GoCode != "" {
+		t.Errorf("noisy gain: defaults best %v, code %q: want nothing pasted", noisy.DefaultsBest, noisy.GoCode)
+	}
+	clear := Result{Protocol: "h2c", Default: defaults(transport.H2C), Best: Settings{ReadSize: 256 * units.KiB, WriteSize: 256 * units.KiB},
+		H1BytesPerSecond: 100, DefaultBytesPerSecond: 20, BestBytesPerSecond: 60}
+	clear.Gain, clear.GainLow, clear.GainHigh, clear.Pairs = pairedGain([]float64{20, 21, 19, 20}, []float64{60, 62, 58, 61})
+	clear.conclude(transport.H2C, transfer.Result{}, nil)
+	if clear.DefaultsBest || clear.GoCode == "" || math.Abs(clear.Gain-3) > 0.05 || clear.GainLow <= 2.8 {
+		t.Errorf("clear gain %.2f [%.2f, %.2f]: defaults best %v: want it pasted", clear.Gain, clear.GainLow, clear.GainHigh, clear.DefaultsBest)
+	}
+}
+
+// TestKnobSetSaysWhichTransport: a knob two transports tuned to different
+// values keeps the first's and says what the others did best at.
+func TestKnobSetSaysWhichTransport(t *testing.T) {
+	rep := &Report{Results: []Result{
+		{Protocol: "h2c", Best: Settings{ReadSize: units.MiB, MaxReadFrameSize: units.MiB}},
+		{Protocol: "h2", Best: Settings{ReadSize: 64 * units.KiB}},
+		{Protocol: "h3", Best: Settings{ReadSize: 64 * units.KiB, QUICStreamWindow: 16 * units.MiB}},
+		{Protocol: "h1-tls", DefaultsBest: true, Best: Settings{ReadSize: 8 * units.KiB}},
+	}}
+	set := rep.KnobSet("mine")
+	if got := set.BestFor["Client.ReadSize"]; got != "h2c (h2: 64Ki, h3: 64Ki)" {
+		t.Errorf("read size best for %q", got)
+	}
+	if set.BestFor["Client.HTTP2.MaxReadFrameSize"] != "h2c" || set.BestFor["Client.QUIC.MaxStreamReceiveWindow"] != "h3" {
+		t.Errorf("best for %v", set.BestFor)
+	}
+	if len(set.Knobs) != 3 || set.Knobs[0] != (matrix.Knob{Field: "Client.ReadSize", Value: "1Mi"}) {
+		t.Errorf("knobs %+v", set.Knobs)
 	}
 }

@@ -93,6 +93,7 @@ func runTune(ctx context.Context, e *env, args []string) error {
 		}
 		if !*asJSON {
 			fmt.Fprintf(e.stderr, "httpvs tune: wrote %s: httpvs run --knobs %s measures with these settings\n", out.Name(), out.Name())
+			fmt.Fprint(e.stderr, knobConflicts(rep))
 		}
 	}
 	if *asJSON {
@@ -126,13 +127,16 @@ func printTune(w io.Writer, rep *tune.Report) error {
 		s := r.Best
 		fmt.Fprintf(w, "\n%s: Go's defaults %.2fx h1 (%s), best found %.2fx h1 (%s), %d trials\n", r.Protocol,
 			r.DefaultRatioToH1, units.BitsPerSecond(r.DefaultBytesPerSecond*8).Human(), r.RatioToH1, units.BitsPerSecond(r.BestBytesPerSecond*8).Human(), r.Trials)
+		if r.Pairs > 0 {
+			fmt.Fprintf(w, "  the best found over the defaults: %.2fx [%.2f, %.2f] (%d final rounds paired)\n", r.Gain, r.GainLow, r.GainHigh, r.Pairs)
+		}
 		fmt.Fprintf(w, "  best: read %s, frame %s, stream window %s, server write %s, QUIC windows %s / %s\n",
 			s.ReadSize, orDefault(s.MaxReadFrameSize), orDefault(s.StreamWindow), s.WriteSize, orDefault(s.QUICStreamWindow), orDefault(s.QUICConnWindow))
 		for _, d := range r.Diagnosis {
 			fmt.Fprintf(w, "  why the default is slow: %s\n", d)
 		}
 		if r.DefaultsBest {
-			fmt.Fprintf(w, "  Go's defaults are best here: no setting tried measured faster in the final round; nothing to paste\n")
+			fmt.Fprintf(w, "  Go's defaults are best here: no setting tried measured faster beyond the final rounds' noise (its gain's interval reaches 1); nothing to paste\n")
 			continue
 		}
 		fmt.Fprintf(w, "  paste:\n")
@@ -171,4 +175,18 @@ func writeKnobFile(f *os.File, rep *tune.Report) error {
 		return fmt.Errorf("--write: %w", err)
 	}
 	return nil
+}
+
+// knobConflicts says, a line each, which values of the knob file were one
+// transport's best where others did best at another value.
+func knobConflicts(rep *tune.Report) string {
+	var b strings.Builder
+	set := rep.KnobSet("")
+	for _, k := range set.Knobs {
+		proto, others, ok := strings.Cut(set.BestFor[k.Field], " (")
+		if ok {
+			fmt.Fprintf(&b, "httpvs tune: %s %s is %s's best; the others did best at another value (%s: one client serves every transport\n", k.Field, k.Value, proto, others)
+		}
+	}
+	return b.String()
 }
