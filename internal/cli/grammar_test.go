@@ -229,8 +229,8 @@ func TestVersionOutput(t *testing.T) {
 func TestHelpListsDefaults(t *testing.T) {
 	for cmd, want := range map[string][]string{
 		"get":     {"-n, --requests int", "-P, --parallel int", "-c, --conns int", "(default 10m0s)", "-H, --header"},
-		"put":     {"--body SIZE", "--write-size size", "-k, --insecure"},
-		"load":    {"-c, --conns int", "(default 10)", "-d, --duration duration", "--body SIZE", "-H, --header"},
+		"put":     {"--body size|@file", "--write-size size", "-k, --insecure"},
+		"load":    {"-c, --conns int", "(default 10)", "-d, --duration duration", "--body size|@file", "-H, --header"},
 		"run":     {"--rep-timeout duration", "(default 2m0s)", "--repeat int", "(default 8)"},
 		"tune":    {"--trial duration", "(default 300ms)", "--json"},
 		"serve":   {"--max-conns int", "(default 10000)", "-v, --verbose"},

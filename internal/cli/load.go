@@ -42,7 +42,7 @@ func (f *loadFlags) register(fs *flagSet) {
 	fs.DurationVar(&f.warmup, "warmup", 0, "unmeasured run-in before measuring; 0 for none")
 	fs.StringVar(&f.rate, "rate", "", "open loop at this many requests/s (1000, 2.5k); latency from intended send times")
 	fs.StringVar(&f.method, "method", "GET", "request method")
-	fs.Var(&f.body, "body", "request body: `SIZE` bytes of a pattern, or @FILE, a file's contents (as curl; use with --method POST and /echo or /sink) (default none)")
+	fs.Var(&f.body, "body", "request body, `size|@file`: that many bytes of a pattern, or @FILE, a file's contents (as curl; use with --method POST and /echo or /sink) (default none)")
 	headerFlags(fs, &f.header)
 	fs.StringVar(&f.headers, "headers", "", "add N generated headers of LEN characters, as `N:LEN` (the gin post's: 100:100)")
 	fs.BoolVar(&f.asJSON, "json", false, "print exactly one JSON object")
