@@ -87,8 +87,9 @@ type Options struct {
 	Progress func(what string)
 }
 
-// populate returns o with its zero fields set to their defaults.
-func (o Options) populate() (Options, error) {
+// WithDefaults returns o with its zero fields set to their defaults, and
+// checks it as Run does.
+func (o Options) WithDefaults() (Options, error) {
 	if len(o.Versions) == 0 {
 		o.Versions = []string{Installed}
 	}
@@ -188,7 +189,7 @@ func (o Options) measured() (scenarios []string, protocols []transport.Protocol,
 // Every child has ended and every temporary directory is removed when Run
 // returns; the binaries stay in the cache.
 func Run(ctx context.Context, o Options) (*matrix.GoVersions, error) {
-	o, err := o.populate()
+	o, err := o.WithDefaults()
 	if err != nil {
 		return nil, err
 	}

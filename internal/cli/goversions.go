@@ -60,55 +60,77 @@ func (f *runFlags) goOptions(fs *flagSet) (goversions.Options, error) {
 		return goversions.Options{}, usagef("--go: %v", err)
 	}
 	set := fs.given()
-	for name := range set {
-		if !slices.Contains(goFlags, name) {
-			return goversions.Options{}, usagef("%s does not go with --go, which measures Go as shipped on loopback with a server and client of its own", fs.typed(name))
-		}
-	}
-	if err := f.rounds(set); err != nil {
-		return goversions.Options{}, err
-	}
-	if f.asJSON {
-		if set["format"] && f.format != "json" {
-			return goversions.Options{}, usagef("--json and --format %s disagree: give one", f.format)
-		}
-		f.format = "json"
-	}
-	if f.format != "text" && f.format != "markdown" && f.format != "json" {
-		return goversions.Options{}, usagef("--format %q with --go: want text, markdown or json", f.format)
-	}
-	if err := checkOut(f.out, f.noFiles); err != nil {
+	if err := f.goCheck(fs, set); err != nil {
 		return goversions.Options{}, err
 	}
 	o := goversions.Options{Versions: versions, Size: f.size}
-	if set["protocols"] {
-		if o.Protocols, err = transport.ParseList(f.protocols); err != nil {
-			return o, usagef("--protocols: %v", err)
-		}
-		if !slices.ContainsFunc(o.Protocols, func(p transport.Protocol) bool { return p != transport.H3 }) {
-			return o, usagef("--protocols %s: h3 is not measured across Go versions (quic-go is not in Go's standard library)", f.protocols)
-		}
+	if err := f.goLists(set, &o); err != nil {
+		return o, err
 	}
-	if set["scenarios"] {
-		scenarios, err := matrix.ParseScenarios(f.scenarios)
-		if err != nil {
-			return o, usagef("--scenarios: %v", err)
-		}
-		for _, sc := range scenarios {
-			o.Scenarios = append(o.Scenarios, sc.Name)
-		}
-		if !slices.Contains(o.Scenarios, goversions.Download) && !slices.Contains(o.Scenarios, goversions.SmallSequential) {
-			return o, usagef("--scenarios %s: --go measures %s and %s only", f.scenarios, goversions.Download, goversions.SmallSequential)
-		}
-	}
+	f.goRounds(set, &o)
 	fs.field("Rounds", "repeat")
 	fs.field("MaxRounds", "max-repeat")
 	fs.field("Duration", "duration")
 	fs.field("Warmup", "warmup")
 	fs.field("Size", "size")
-	// f.rounds has settled --repeat, --duration and --warmup under --quick.
-	fixed := f.quick || set["repeat"]
-	if fixed {
+	filled, err := o.WithDefaults()
+	return filled, fs.usage(err)
+}
+
+// goCheck refuses the flags that do not go with --go, and checks the
+// ones that do.
+func (f *runFlags) goCheck(fs *flagSet, set map[string]bool) error {
+	for name := range set {
+		if !slices.Contains(goFlags, name) {
+			return usagef("%s does not go with --go, which measures Go as shipped on loopback with a server and client of its own", fs.typed(name))
+		}
+	}
+	if err := f.rounds(set); err != nil {
+		return err
+	}
+	if f.asJSON {
+		if set["format"] && f.format != "json" {
+			return usagef("--json and --format %s disagree: give one", f.format)
+		}
+		f.format = "json"
+	}
+	if f.format != "text" && f.format != "markdown" && f.format != "json" {
+		return usagef("--format %q with --go: want text, markdown or json", f.format)
+	}
+	return checkOut(f.out, f.noFiles)
+}
+
+// goLists sets o's transports and scenarios from --protocols and
+// --scenarios, when given; the defaults are goversions' own.
+func (f *runFlags) goLists(set map[string]bool, o *goversions.Options) error {
+	var err error
+	if set["protocols"] {
+		if o.Protocols, err = transport.ParseList(f.protocols); err != nil {
+			return usagef("--protocols: %v", err)
+		}
+		if !slices.ContainsFunc(o.Protocols, func(p transport.Protocol) bool { return p != transport.H3 }) {
+			return usagef("--protocols %s: h3 is not measured across Go versions (quic-go is not in Go's standard library)", f.protocols)
+		}
+	}
+	if set["scenarios"] {
+		scenarios, err := matrix.ParseScenarios(f.scenarios)
+		if err != nil {
+			return usagef("--scenarios: %v", err)
+		}
+		for _, sc := range scenarios {
+			o.Scenarios = append(o.Scenarios, sc.Name)
+		}
+		if !slices.Contains(o.Scenarios, goversions.Download) && !slices.Contains(o.Scenarios, goversions.SmallSequential) {
+			return usagef("--scenarios %s: --go measures %s and %s only", f.scenarios, goversions.Download, goversions.SmallSequential)
+		}
+	}
+	return nil
+}
+
+// goRounds sets o's rounds and times from the flags given, as f.rounds
+// settled them (under --quick too); the others are goversions' defaults.
+func (f *runFlags) goRounds(set map[string]bool, o *goversions.Options) {
+	if f.quick || set["repeat"] {
 		o.Rounds = max(f.repeat, 2) // an interval needs two rounds
 		o.MaxRounds = o.Rounds
 	}
@@ -127,10 +149,9 @@ func (f *runFlags) goOptions(fs *flagSet) (goversions.Options, error) {
 			o.Budget = 24 * time.Hour // --max-repeat alone bounds the rounds
 		}
 	}
-	return o, nil
 }
 
-// goSettings records o, as Run filled it in, as a run's settings.
+// goSettings records o (with its defaults) as a run's settings.
 func goSettings(o goversions.Options, gv *matrix.GoVersions) matrix.Settings {
 	s := matrix.Settings{Target: "child", Engine: "std", Repeat: o.Rounds, MaxRepeat: o.MaxRounds,
 		BudgetSeconds: o.Budget.Seconds(), DurationSeconds: o.Duration.Seconds(), WarmupSeconds: o.Warmup.Seconds(), SizeBytes: int64(o.Size)}
@@ -144,12 +165,6 @@ func goSettings(o goversions.Options, gv *matrix.GoVersions) matrix.Settings {
 		}
 		rounds[c.Scenario] = max(rounds[c.Scenario], len(c.Repetitions))
 		s.Baseline = c.Baseline
-	}
-	if s.Repeat == 0 {
-		s.Repeat, s.MaxRepeat = goversions.DefaultRounds, max(s.MaxRepeat, goversions.DefaultMaxRounds)
-	}
-	if s.DurationSeconds == 0 {
-		s.DurationSeconds = goversions.DefaultDuration.Seconds()
 	}
 	for _, n := range rounds {
 		s.ExtraRounds += max(n-s.Repeat, 0)
