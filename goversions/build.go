@@ -127,8 +127,20 @@ func Build(ctx context.Context, version, cacheDir string) (Binary, error) {
 	if err := os.Rename(tmp, bin.Path); err != nil {
 		return fail(StageCache, err)
 	}
+	removeStale(bin.Path)
 	bin.Took = time.Since(start)
 	return bin, nil
+}
+
+// removeStale removes the binaries beside keep built from other sources
+// (earlier versions of the embedded program), leaving builds in progress.
+func removeStale(keep string) {
+	old, _ := filepath.Glob(filepath.Join(filepath.Dir(keep), "child-*"))
+	for _, f := range old {
+		if f != keep && !strings.Contains(filepath.Base(f), ".tmp-") {
+			os.Remove(f)
+		}
+	}
 }
 
 func exeSuffix() string {

@@ -52,9 +52,20 @@ func TestInstalledChild(t *testing.T) {
 	want := installedVersion(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
+	// A binary of another source, left by an earlier httpvs, goes.
+	stale := filepath.Join(cacheDir, want, "child-000000000000")
+	if err := os.MkdirAll(filepath.Dir(stale), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(stale, nil, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	bin, err := Build(ctx, Installed, cacheDir)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("stale binary: %v, want it removed", err)
 	}
 	if bin.Toolchain != want || filepath.Base(filepath.Dir(bin.Path)) != want {
 		t.Fatalf("built by %q into %s, want %q", bin.Toolchain, bin.Path, want)

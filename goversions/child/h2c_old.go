@@ -7,14 +7,25 @@ import (
 	"crypto/tls"
 	"net"
 	"net/http"
+	"runtime/debug"
 
 	"golang.org/x/net/http2"
 	"golang.org/x/net/http2/h2c"
 )
 
 // h2cImplementation names the HTTP/2 code h2c runs on: before go1.24
-// net/http has no h2c, so it is x/net's (the version in go.mod.txt).
-const h2cImplementation = "golang.org/x/net/http2 (h2c package)"
+// net/http has no h2c, so it is x/net's, at the version go.mod.txt asks for.
+var h2cImplementation = func() string {
+	name := "golang.org/x/net/http2 (h2c package)"
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, d := range bi.Deps {
+			if d.Path == "golang.org/x/net" {
+				name = "golang.org/x/net " + d.Version + " http2 (h2c package)"
+			}
+		}
+	}
+	return name
+}()
 
 // plainServer serves h1 and h2c (prior knowledge) on one listener.
 func plainServer(h http.Handler) *http.Server {
