@@ -156,6 +156,9 @@ func goRun(ctx context.Context, goCmd, dir, toolchain string, args ...string) (s
 	cmd := exec.CommandContext(ctx, goCmd, args...)
 	cmd.Dir = dir
 	cmd.Env = goEnv(toolchain)
+	// Stopped with the compilers and linker it started, when ctx ends.
+	detach(cmd)
+	cmd.Cancel = func() error { return killGroup(cmd) }
 	cmd.WaitDelay = 5 * time.Second
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
