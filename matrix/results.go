@@ -36,6 +36,9 @@ type Results struct {
 	// References are the reference peers' cells (httpvs run --peers);
 	// absent without peers.
 	References []ReferenceCell `json:"references,omitempty"`
+	// GoVersions is a run across Go toolchains (httpvs run --go), whose
+	// cells are its own; absent otherwise.
+	GoVersions *GoVersions `json:"go_versions,omitempty"`
 	// Crossover is, across an emulated link, each transport's speed on
 	// this machine without it (loopback, measured in the same run): the
 	// link rate above which the transport, not the link, sets its

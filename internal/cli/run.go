@@ -61,6 +61,7 @@ type runFlags struct {
 	peersMissing         []string     // --peers' peers not installed, with their packages
 	net                  netList      // --net, as given: one link each
 	nets                 []netProfile // --net's link profiles, one per run
+	goList               string       // --go: Go toolchains to compare (goversions.go)
 	client               transport.ClientConfig
 	server               transport.ServerConfig
 	requests             requestFlags // --request, --requests, --body
@@ -99,6 +100,7 @@ func (f *runFlags) register(fs *flagSet) {
 	registerRequests(fs, &f.requests)
 	fs.StringVar(&f.knobs, "knobs", defaultKnobs, knobsUsage)
 	fs.Var(&f.net, "net", netFlagUsage(true))
+	fs.StringVar(&f.goList, "go", "", goFlagUsage)
 	fs.StringVar(&f.peers, "peers", "", "reference peers to measure beside Go: auto (every one installed) or a `list` of "+peers.Names()+"; curl plays the transfers and h2load the small requests against each server and against Go's")
 	clientFlags(fs, &f.client)
 	knobDefaults(fs)
@@ -126,6 +128,9 @@ func runRun(ctx context.Context, e *env, args []string) error {
 	}
 	if len(pos) > 0 {
 		return usagef("run takes no arguments, got %q", pos[0])
+	}
+	if fs.given()["go"] {
+		return f.goVersions(ctx, e, fs)
 	}
 	opts, err := f.prepare(fs)
 	if err != nil {

@@ -1,0 +1,139 @@
+package goversions
+
+import (
+	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/transport"
+)
+
+// finish summarises the cells into r.out: each cell's ratio to the
+// baseline built by the same toolchain, and the changes between
+// toolchains measured one after the other in the list.
+func (r *runner) finish() {
+	for _, k := range r.order {
+		c := r.cells[k]
+		matrix.SummariseCell(c)
+		if base := r.base(k); base != nil && k.p != r.baseline {
+			if base.Median > 0 {
+				c.RatioToH1 = c.Median / base.Median
+			}
+			if iv := matrix.RatioInterval(c, base); iv.Pairs > 0 {
+				c.VsH1 = &iv
+			}
+		}
+		r.out.Cells = append(r.out.Cells, matrix.GoVersionCell{Toolchain: r.toolchains[k.v].tc.Toolchain, Cell: *c})
+	}
+	for _, sc := range r.scenarios {
+		r.out.Changes = append(r.out.Changes, r.changes(sc, false)...)
+	}
+}
+
+// base is the baseline cell of k's scenario and toolchain; nil when it
+// was skipped or never measured.
+func (r *runner) base(k key) *matrix.Cell {
+	b := r.cells[key{k.scenario, k.v, r.baseline}]
+	if b == nil || b.Skipped != "" || len(b.Repetitions) == 0 {
+		return nil
+	}
+	return b
+}
+
+// changes are sc's changes from each toolchain with measurements to the
+// next one listed, per transport; with running, only those between two
+// toolchains still running (the ones more rounds can narrow).
+func (r *runner) changes(sc string, running bool) []matrix.GoVersionChange {
+	var out []matrix.GoVersionChange
+	prev := -1
+	for v, t := range r.toolchains {
+		if !r.hasMeasurements(sc, v) {
+			continue
+		}
+		if prev >= 0 && (!running || !t.stopped && !r.toolchains[prev].stopped) {
+			for _, p := range r.protocols {
+				if ch, ok := r.change(sc, prev, v, p); ok {
+					out = append(out, ch)
+				}
+			}
+		}
+		prev = v
+	}
+	return out
+}
+
+func (r *runner) hasMeasurements(sc string, v int) bool {
+	for _, p := range r.protocols {
+		if c := r.cells[key{sc, v, p}]; c != nil && len(c.Repetitions) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// change is p's change in sc from toolchain a to toolchain b; false when
+// no round paired.
+func (r *runner) change(sc string, a, b int, p transport.Protocol) (matrix.GoVersionChange, bool) {
+	ca, cb := r.cells[key{sc, a, p}], r.cells[key{sc, b, p}]
+	if ca.Skipped != "" || cb.Skipped != "" {
+		return matrix.GoVersionChange{}, false
+	}
+	ch := matrix.GoVersionChange{Scenario: sc, Protocol: p.String(), From: r.toolchains[a].tc.Toolchain, To: r.toolchains[b].tc.Toolchain}
+	ch.Figure = matrix.RatioInterval(cb, ca)
+	if ch.Figure.Pairs == 0 {
+		return ch, false
+	}
+	if p != r.baseline {
+		ba, bb := r.base(key{sc, a, p}), r.base(key{sc, b, p})
+		if ba != nil && bb != nil {
+			if iv := matrix.RatioInterval(perRound(cb, bb), perRound(ca, ba)); iv.Pairs > 0 {
+				ch.Ratio = &iv
+			}
+		}
+	}
+	return ch, true
+}
+
+// perRound is a cell whose repetitions are c's value over base's in each
+// round where both completed without errors: c's ratio to the baseline,
+// round by round, so that two toolchains' ratios pair by round.
+func perRound(c, base *matrix.Cell) *matrix.Cell {
+	byRound := map[int]matrix.Repetition{}
+	for _, b := range base.Repetitions {
+		byRound[b.Round] = b
+	}
+	out := &matrix.Cell{Scenario: c.Scenario, Protocol: c.Protocol, Metric: c.Metric}
+	for _, a := range c.Repetitions {
+		b, ok := byRound[a.Round]
+		if !ok || a.Errors.Total > 0 || b.Errors.Total > 0 || a.Value <= 0 || b.Value <= 0 {
+			continue
+		}
+		out.Repetitions = append(out.Repetitions, matrix.Repetition{Round: a.Round, Value: a.Value / b.Value})
+	}
+	return out
+}
+
+// settled reports whether every ratio to the baseline in sc, and every
+// change of a ratio between toolchains, is known within
+// matrix.StableHalfWidth (or has fewer than two pairs, which more rounds
+// of errors do not cure).
+func (r *runner) settled(sc string) bool {
+	for v, t := range r.toolchains {
+		if t.stopped {
+			continue
+		}
+		for _, p := range r.protocols {
+			k := key{sc, v, p}
+			base := r.base(k)
+			if p == r.baseline || base == nil || r.cells[k].Skipped != "" {
+				continue
+			}
+			if iv := matrix.RatioInterval(r.cells[k], base); iv.Pairs >= 2 && !iv.Stable() {
+				return false
+			}
+		}
+	}
+	for _, ch := range r.changes(sc, true) {
+		if ch.Ratio != nil && ch.Ratio.Pairs >= 2 && !ch.Ratio.Stable() {
+			return false
+		}
+	}
+	return true
+}

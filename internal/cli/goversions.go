@@ -1,0 +1,222 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/httpvs/httpvs/goversions"
+	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/report"
+	"github.com/httpvs/httpvs/transport"
+)
+
+// goFlagUsage is run's --go.
+const goFlagUsage = "measure the scenarios with a server and a client built by each Go toolchain in `list` (installed: the go on PATH; 1.24.13 or go1.24.13: fetched once through the module proxy), Go as shipped in each, instead of the matrix; download and small-sequential, over h1 and h2c unless --protocols says otherwise"
+
+// goFlags are the run flags that go with --go; the others measure
+// httpvs's own client and server, or a link, and are refused beside it.
+var goFlags = []string{"go", "protocols", "scenarios", "size", "duration", "warmup", "repeat", "max-repeat", "budget", "quick", "json", "format", "out", "no-files"}
+
+// goVersions is `run --go LIST`: the scenarios across Go toolchains
+// (package goversions), printed and written as a run's results.
+func (f *runFlags) goVersions(ctx context.Context, e *env, fs *flagSet) error {
+	o, err := f.goOptions(fs)
+	if err != nil {
+		return err
+	}
+	var prog *progressLine
+	if isTerminal(e.stderr) {
+		prog = &progressLine{w: e.stderr}
+		o.Progress = func(what string) { prog.text("go versions: " + what) }
+	}
+	res := &matrix.Results{SchemaVersion: matrix.SchemaVersion, Started: time.Now(), Env: matrix.CurrentEnv()}
+	gv, err := goversions.Run(ctx, o)
+	prog.clear()
+	res.Finished = time.Now()
+	if gv == nil {
+		return fs.usage(err)
+	}
+	if err != nil {
+		res.Partial, res.PartialReason = true, "interrupted: "+err.Error()
+	}
+	res.GoVersions = gv
+	res.Settings = goSettings(o, gv)
+	return f.finishGo(e, res)
+}
+
+// goOptions turns the flags into goversions options, refusing in one line
+// a bad --go and the flags that do not go with it.
+func (f *runFlags) goOptions(fs *flagSet) (goversions.Options, error) {
+	versions, err := goversions.ParseVersions(f.goList)
+	var ve *goversions.VersionError
+	if errors.As(err, &ve) {
+		return goversions.Options{}, usagef("--go %s: %s", ve.Value, ve.Reason)
+	} else if err != nil {
+		return goversions.Options{}, usagef("--go: %v", err)
+	}
+	set := fs.given()
+	if err := f.goCheck(fs, set); err != nil {
+		return goversions.Options{}, err
+	}
+	o := goversions.Options{Versions: versions, Size: f.size}
+	if err := f.goLists(set, &o); err != nil {
+		return o, err
+	}
+	f.goRounds(set, &o)
+	fs.field("Rounds", "repeat")
+	fs.field("MaxRounds", "max-repeat")
+	fs.field("Duration", "duration")
+	fs.field("Warmup", "warmup")
+	fs.field("Size", "size")
+	filled, err := o.WithDefaults()
+	return filled, fs.usage(err)
+}
+
+// goCheck refuses the flags that do not go with --go, and checks the
+// ones that do.
+func (f *runFlags) goCheck(fs *flagSet, set map[string]bool) error {
+	for name := range set {
+		if !slices.Contains(goFlags, name) {
+			return usagef("%s does not go with --go, which measures Go as shipped on loopback with a server and client of its own", fs.typed(name))
+		}
+	}
+	if err := f.rounds(set); err != nil {
+		return err
+	}
+	if f.asJSON {
+		if set["format"] && f.format != "json" {
+			return usagef("--json and --format %s disagree: give one", f.format)
+		}
+		f.format = "json"
+	}
+	if f.format != "text" && f.format != "markdown" && f.format != "json" {
+		return usagef("--format %q with --go: want text, markdown or json", f.format)
+	}
+	return checkOut(f.out, f.noFiles)
+}
+
+// goLists sets o's transports and scenarios from --protocols and
+// --scenarios, when given; the defaults are goversions' own.
+func (f *runFlags) goLists(set map[string]bool, o *goversions.Options) error {
+	var err error
+	if set["protocols"] {
+		if o.Protocols, err = transport.ParseList(f.protocols); err != nil {
+			return usagef("--protocols: %v", err)
+		}
+		if !slices.ContainsFunc(o.Protocols, func(p transport.Protocol) bool { return p != transport.H3 }) {
+			return usagef("--protocols %s: h3 is not measured across Go versions (quic-go is not in Go's standard library)", f.protocols)
+		}
+	}
+	if set["scenarios"] {
+		scenarios, err := matrix.ParseScenarios(f.scenarios)
+		if err != nil {
+			return usagef("--scenarios: %v", err)
+		}
+		for _, sc := range scenarios {
+			o.Scenarios = append(o.Scenarios, sc.Name)
+		}
+		if !slices.Contains(o.Scenarios, goversions.Download) && !slices.Contains(o.Scenarios, goversions.SmallSequential) {
+			return usagef("--scenarios %s: --go measures %s and %s only", f.scenarios, goversions.Download, goversions.SmallSequential)
+		}
+	}
+	return nil
+}
+
+// goRounds sets o's rounds and times from the flags given, as f.rounds
+// settled them (under --quick too); the others are goversions' defaults.
+func (f *runFlags) goRounds(set map[string]bool, o *goversions.Options) {
+	if f.quick || set["repeat"] {
+		o.Rounds = max(f.repeat, 2) // an interval needs two rounds
+		o.MaxRounds = o.Rounds
+	}
+	if set["max-repeat"] {
+		o.MaxRounds = f.maxRepeat
+	}
+	if set["duration"] || f.quick {
+		o.Duration = f.duration
+	}
+	if set["warmup"] && f.warmup > 0 {
+		o.Warmup = f.warmup
+	}
+	if set["budget"] {
+		o.Budget = f.budget
+		if f.budget == 0 {
+			o.Budget = 24 * time.Hour // --max-repeat alone bounds the rounds
+		}
+	}
+}
+
+// goSettings records o (with its defaults) as a run's settings.
+func goSettings(o goversions.Options, gv *matrix.GoVersions) matrix.Settings {
+	s := matrix.Settings{Target: "child", Engine: "std", Repeat: o.Rounds, MaxRepeat: o.MaxRounds,
+		BudgetSeconds: o.Budget.Seconds(), DurationSeconds: o.Duration.Seconds(), WarmupSeconds: o.Warmup.Seconds(), SizeBytes: int64(o.Size)}
+	rounds := map[string]int{}
+	for _, c := range gv.Cells {
+		if !slices.Contains(s.Protocols, c.Protocol) {
+			s.Protocols = append(s.Protocols, c.Protocol)
+		}
+		if !slices.Contains(s.Scenarios, c.Scenario) {
+			s.Scenarios = append(s.Scenarios, c.Scenario)
+		}
+		rounds[c.Scenario] = max(rounds[c.Scenario], len(c.Repetitions))
+		s.Baseline = c.Baseline
+	}
+	for _, n := range rounds {
+		s.ExtraRounds += max(n-s.Repeat, 0)
+	}
+	return s
+}
+
+// finishGo prints res, writes its results directory, and fails (exit 1)
+// when a toolchain was not measured, after a line for each.
+func (f *runFlags) finishGo(e *env, res *matrix.Results) error {
+	var print func(io.Writer, *matrix.Results) error
+	switch f.format {
+	case "markdown":
+		print = report.GoVersionsMarkdown
+	case "json":
+		print = func(w io.Writer, r *matrix.Results) error { return r.WriteJSON(w) }
+	default:
+		print = report.GoVersions
+	}
+	if err := print(e.stdout, res); err != nil {
+		return err
+	}
+	if !f.noFiles {
+		dir, err := newResultsDir(f.out, res.Started.Local().Format("20060102-150405"))
+		if err == nil {
+			err = writeFiles(dir, []outFile{
+				{"results.json", res.WriteJSON},
+				{"report.md", func(w io.Writer) error { return report.GoVersionsMarkdown(w, res) }},
+				{"report.html", func(w io.Writer) error { return report.GoVersionsHTML(w, res) }},
+			})
+		}
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stderr, "httpvs run: wrote %s (results.json, report.md, report.html)\n", dir)
+	}
+	var failed []string
+	for _, tc := range res.GoVersions.Toolchains {
+		if tc.Error != "" {
+			failed = append(failed, tc.Name())
+			if f.format != "text" {
+				fmt.Fprintf(e.stderr, "httpvs run: %s not measured: %s\n", tc.Name(), tc.Error)
+			}
+		}
+	}
+	switch {
+	case res.Partial:
+		fmt.Fprintf(e.stderr, "httpvs run: %s: the report holds what was measured until then, marked partial\n", res.PartialReason)
+		return errReported
+	case len(failed) > 0:
+		fmt.Fprintf(e.stderr, "httpvs run: %d of %d toolchains not measured (%s); the others were\n", len(failed), len(res.GoVersions.Toolchains), strings.Join(failed, ", "))
+		return errReported
+	}
+	return nil
+}

@@ -1,0 +1,84 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/httpvs/httpvs/matrix"
+)
+
+// goResults is a run across two toolchains and a third that failed, with
+// h2c at a quarter, then half, of h1.
+func goResults() *matrix.Results {
+	res := &matrix.Results{Settings: matrix.Settings{Repeat: 4, MaxRepeat: 4, DurationSeconds: 0.25, Baseline: "h1"}}
+	gv := &matrix.GoVersions{NotMeasured: []string{"upload: not measured across versions"}}
+	gv.Toolchains = []matrix.GoToolchain{
+		{Asked: "1.24.13", Toolchain: "go1.24.13", BinaryGo: "go1.24.13", H2C: "net/http", Cached: true},
+		{Asked: "go1.99.0", Error: "fetch: toolchain not available"},
+		{Asked: "installed", Toolchain: "go1.27.4", BinaryGo: "go1.27.4", H2C: "net/http", BuildSeconds: 41},
+	}
+	ratio := func(r float64, v string) *matrix.Interval {
+		return &matrix.Interval{Ratio: r, Low: r * 0.9, High: r * 1.1, Pairs: 4, Verdict: v}
+	}
+	for i, tc := range []string{"go1.24.13", "go1.27.4"} {
+		h1 := matrix.Cell{Scenario: "download", Protocol: "h1", Metric: matrix.MetricBytesPerSecond, Median: 3e9, Repetitions: make([]matrix.Repetition, 4)}
+		h2c := h1
+		h2c.Protocol, h2c.Median, h2c.Baseline = "h2c", 3e9/4*float64(i+1), "h1"
+		h2c.RatioToH1, h2c.VsH1 = float64(i+1)/4, ratio(float64(i+1)/4, matrix.VerdictSlower)
+		gv.Cells = append(gv.Cells, matrix.GoVersionCell{Toolchain: tc, Cell: h1}, matrix.GoVersionCell{Toolchain: tc, Cell: h2c})
+	}
+	gv.Changes = []matrix.GoVersionChange{
+		{Scenario: "download", Protocol: "h1", From: "go1.24.13", To: "go1.27.4", Figure: *ratio(1, matrix.VerdictSimilar)},
+		{Scenario: "download", Protocol: "h2c", From: "go1.24.13", To: "go1.27.4", Figure: *ratio(2, matrix.VerdictFaster), Ratio: ratio(2, matrix.VerdictFaster)},
+	}
+	res.GoVersions = gv
+	return res
+}
+
+func TestGoVersionsText(t *testing.T) {
+	var b bytes.Buffer
+	if err := GoVersions(&b, goResults()); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"go1.99.0: not measured: fetch: toolchain not available\n",
+		"go1.27.4: the go command on PATH; binary reports go1.27.4; h2c over net/http; built in 41s",
+		"  download go1.24.13  0.25x ±10% slower",
+		"  download go1.27.4   0.50x ±10% slower",
+		"  download go1.24.13 -> go1.27.4  ≈ 1.00x ±10%  2.00x ±10% faster  2.00x ±10% faster",
+		"3.00 GB/s",
+		"note: upload: not measured across versions",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestGoVersionsHTMLAndMarkdown(t *testing.T) {
+	var h, m bytes.Buffer
+	if err := GoVersionsHTML(&h, goResults()); err != nil {
+		t.Fatal(err)
+	}
+	if err := GoVersionsMarkdown(&m, goResults()); err != nil {
+		t.Fatal(err)
+	}
+	page := h.String()
+	// One chart: h2c's line through both toolchains, at 0.25x and 0.50x.
+	for _, want := range []string{`id="across-download"`, "<polyline", ">0.25x</text>", ">0.50x</text>", ">go1.24.13</text>", ">go1.27.4</text>", "— h2c", "not measured: fetch"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("report.html lacks %q", want)
+		}
+	}
+	if n := strings.Count(page, "<circle"); n != 2 {
+		t.Errorf("%d points, want 2", n)
+	}
+	if md := m.String(); !strings.Contains(md, "| download go1.24.13 | 0.25x ±10% slower |") || !strings.Contains(md, "## Changes") {
+		t.Errorf("report.md:\n%s", md)
+	}
+	if err := GoVersions(&h, &matrix.Results{}); err == nil {
+		t.Error("results without go versions rendered")
+	}
+}
