@@ -173,8 +173,8 @@ func figureText(c *matrix.Cell) string {
 	return Value(c.Metric, c.Median)
 }
 
-// changeText is a change with its interval: "1.27x ±9% faster",
-// "≈ 0.98x ±5%".
+// changeText is a change with its interval as bounds: "1.27x [1.16,
+// 1.39] faster", "≈ 0.98x [0.93, 1.03]".
 func changeText(iv *matrix.Interval) string {
 	switch {
 	case iv == nil || iv.Pairs == 0:
@@ -182,9 +182,9 @@ func changeText(iv *matrix.Interval) string {
 	case iv.Verdict == matrix.VerdictUnknown:
 		return fmt.Sprintf("%.2fx (1 round)", iv.Ratio)
 	case iv.Verdict == matrix.VerdictSimilar:
-		return fmt.Sprintf("≈ %.2fx ±%.0f%%", iv.Ratio, iv.HalfWidth()*100)
+		return "≈ " + boundsText(*iv)
 	}
-	return fmt.Sprintf("%.2fx ±%.0f%% %s", iv.Ratio, iv.HalfWidth()*100, iv.Verdict)
+	return boundsText(*iv) + " " + iv.Verdict
 }
 
 // GoVersions writes a run across Go toolchains (httpvs run --go) as

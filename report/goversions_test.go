@@ -45,9 +45,9 @@ func TestGoVersionsText(t *testing.T) {
 	for _, want := range []string{
 		"go1.99.0: not measured: fetch: toolchain not available\n",
 		"go1.27.4: the go command on PATH; binary reports go1.27.4; h2c over net/http; built in 41s",
-		"  download go1.24.13  0.25x ±10% slower",
-		"  download go1.27.4   0.50x ±10% slower",
-		"  download go1.24.13 -> go1.27.4  ≈ 1.00x ±10%  2.00x ±10% faster  2.00x ±10% faster",
+		"  download go1.24.13  0.25x [0.23, 0.28] slower",
+		"  download go1.27.4   0.50x [0.45, 0.55] slower",
+		"  download go1.24.13 -> go1.27.4  ≈ 1.00x [0.90, 1.10]  2.00x [1.80, 2.20] faster  2.00x [1.80, 2.20] faster",
 		"3.00 GB/s",
 		"note: upload: not measured across versions",
 	} {
@@ -75,7 +75,7 @@ func TestGoVersionsHTMLAndMarkdown(t *testing.T) {
 	if n := strings.Count(page, "<circle"); n != 2 {
 		t.Errorf("%d points, want 2", n)
 	}
-	if md := m.String(); !strings.Contains(md, "| download go1.24.13 | 0.25x ±10% slower |") || !strings.Contains(md, "## Changes") {
+	if md := m.String(); !strings.Contains(md, "| download go1.24.13 | 0.25x [0.23, 0.28] slower |") || !strings.Contains(md, "## Changes") {
 		t.Errorf("report.md:\n%s", md)
 	}
 	if err := GoVersions(&h, &matrix.Results{}); err == nil {
