@@ -38,6 +38,7 @@ func Markdown(w io.Writer, res *matrix.Results) error {
 			fmt.Fprintln(bw)
 		}
 	}
+	browserMarkdown(bw, res)
 	fmt.Fprintln(bw, "## Environment")
 	fmt.Fprintln(bw)
 	for _, kv := range envRows(res) {
