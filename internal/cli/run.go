@@ -58,6 +58,7 @@ type runFlags struct {
 	peerList             []peers.Peer // --peers' installed peers
 	peersMissing         []string     // --peers' peers not installed, with their packages
 	net                  netList      // --net, as given: one link each
+	browser              browserFlags // --browser, --chromium, --page
 	nets                 []netProfile // --net's link profiles, one per run
 	client               transport.ClientConfig
 	server               transport.ServerConfig
@@ -93,6 +94,7 @@ func (f *runFlags) register(fs *flagSet) {
 	fs.StringVar(&f.knobs, "knobs", defaultKnobs, knobsUsage)
 	fs.Var(&f.net, "net", netFlagUsage(true))
 	fs.StringVar(&f.peers, "peers", "", "reference peers to measure beside Go: auto (every one installed) or a `list` of "+peers.Names()+"; curl plays the transfers and h2load the small requests against each server and against Go's")
+	f.browser.register(fs)
 	clientFlags(fs, &f.client)
 	serverFlags(fs, "server-", &f.server)
 	fs.allowZero("warmup", "budget", "omit")
@@ -124,6 +126,9 @@ func runRun(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if err := f.checkPeers(); err != nil {
+		return err
+	}
+	if err := f.browser.apply(e, fs, &f, &opts); err != nil {
 		return err
 	}
 	if len(f.nets) > 0 {
@@ -302,6 +307,7 @@ func (f *runFlags) startTarget(ctx context.Context, fs *flagSet, opts *matrix.Op
 	if f.profile != "" {
 		cargs = append(cargs, "--profiling")
 	}
+	cargs = append(cargs, f.browser.childArgs()...)
 	child, err := startChildIn(ctx, nr.server(), cargs)
 	if err != nil {
 		return nil, nil, err
