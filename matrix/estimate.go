@@ -30,7 +30,7 @@ func EstimateRun(opts Options) (Estimate, error) {
 	if err != nil {
 		return Estimate{}, err
 	}
-	e := Estimate{Rounds: opts.Repeat, MaxRounds: opts.MaxRepeat, Time: opts.crossoverCost()}
+	e := Estimate{Rounds: opts.Repeat, MaxRounds: opts.MaxRepeat, Time: opts.crossoverCost() + opts.browserCost()}
 	r := &runner{opts: opts}
 	for _, sc := range scenarios {
 		for _, col := range r.columns(sc) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
+	"github.com/httpvs/httpvs/webpage"
 )
 
 // pageConns is how many HTTP/1.1 connections page-load opens at most per
@@ -15,32 +16,13 @@ import (
 const pageConns = 6
 
 // PageObject is one object of page-load's page.
-type PageObject struct {
-	Kind  string // html, css, js, image, font or other
-	Bytes int64  // body size, bytes
-}
+type PageObject = webpage.Object
 
-// Page is page-load's page: 50 objects, 704,512 body bytes (688 KiB). Its shape
-// follows the HTTP Archive's median web page (a document of a few tens of
-// KB, a few large scripts, stylesheets and images among many small objects)
-// at about a third of the median's 2 MB and 70 requests, so that a page
-// loads in about a second at 12 Mbit/s. The document comes first, alone
-// (its response is what a browser parses to find the rest), then the other
-// 49 at once.
-var Page = func() []PageObject {
-	page := []PageObject{{"html", 30 << 10}}
-	add := func(kind string, kib ...int64) {
-		for _, k := range kib {
-			page = append(page, PageObject{kind, k << 10})
-		}
-	}
-	add("css", 40, 20, 8, 4)
-	add("js", 120, 80, 40, 20, 12, 8, 6, 4, 4, 2, 2, 2)
-	add("image", 60, 40, 30, 20, 15, 12, 10, 8, 6, 5, 4, 4, 3, 3, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1)
-	add("font", 25, 20)
-	add("other", 2, 1, 1, 1, 1, 1)
-	return page
-}()
+// Page is page-load's page, webpage.Median's: 50 objects, 704,512 body
+// bytes (688 KiB), the HTTP Archive's median page's mix at about a third of
+// its size. The document comes first, alone (its response is what a
+// browser parses to find the rest), then the other 49 at once.
+var Page = webpage.Median().Objects
 
 // pageLoad measures one repetition of page-load: whole pages, one after
 // another, each on a new client's new connections (h1 and h1-tls: up to

@@ -47,6 +47,9 @@ type Results struct {
 	// PeersMissing names the peers asked for that are not installed, each
 	// with the package that provides it.
 	PeersMissing []string `json:"peers_missing,omitempty"`
+	// Browser is the page loaded in a real browser, one cell a transport
+	// (BrowserScenario, Options.Browser); absent when none was asked for.
+	Browser []BrowserCell `json:"browser,omitempty"`
 }
 
 // Settings are the knobs the run used.

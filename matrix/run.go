@@ -138,6 +138,10 @@ type Options struct {
 	// CPU from them (Cell.Attribution); no measured repetition is
 	// profiled.
 	Profile func(scenario, column string) (stop func() Profiles)
+	// Browser, if set, loads the target's page in a real browser after
+	// the cells, each transport's loads held against page-load's model
+	// (Results.Browser).
+	Browser *BrowserOptions
 }
 
 // Progress is where a run is.
@@ -251,6 +255,7 @@ func Run(ctx context.Context, opts Options) (*Results, error) {
 	r.attribute(ctx, runs, r.res.Settings.BaselineProtocol())
 	Diagnose(r.res)
 	Bounds(r.res)
+	r.browser(ctx)
 	r.res.Finished = time.Now().UTC()
 	if err := ctx.Err(); err != nil {
 		r.res.Partial = true

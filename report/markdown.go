@@ -38,6 +38,7 @@ func Markdown(w io.Writer, res *matrix.Results) error {
 			fmt.Fprintln(bw)
 		}
 	}
+	browserMarkdown(bw, res)
 	if v := newVerdict(res); len(v.fullFixes) > 0 {
 		fmt.Fprintf(bw, "## Fixes in full\n\n")
 		for _, f := range v.fullFixes {

@@ -35,6 +35,7 @@ func Matrix(w io.Writer, res *matrix.Results) error {
 			fmt.Fprintf(bw, "  note: %s\n", n)
 		}
 	}
+	browserText(bw, res)
 	textFullFixes(bw, res)
 	if res.Partial {
 		fmt.Fprintf(bw, "\nPARTIAL: %s; the cells above are what was measured until then.\n", res.PartialReason)

@@ -53,6 +53,9 @@ func Start(cfg Config) (*Running, error) {
 		opts.Exposed = opts.Exposed || BeyondLoopback(addr)
 	}
 	payload := New(opts)
+	if err := payload.PageError(); err != nil {
+		return nil, err
+	}
 	topts := cfg.Transport
 	if topts.Handler == nil {
 		topts.Handler = payload.Handler()

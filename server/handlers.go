@@ -198,6 +198,7 @@ const indexText = `httpvs payload server
 GET  /bytes/{size}, /{size}   exactly size bytes: 10000000000, 10g, 100MB, 64Ki
 PUT  /sink, POST /sink        reads the body, replies {"bytes":N,"seconds":S}
 GET  /small                   a 2-byte response
+GET  /page/                   a page for a browser: its document, then its objects under /page/
 POST /echo                    the request body back, with X-Request-Header-Count/-Bytes
 GET  /stats                   server counters as JSON; POST /stats/reset zeroes them
 `

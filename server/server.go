@@ -19,6 +19,7 @@ import (
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
+	"github.com/httpvs/httpvs/webpage"
 )
 
 // Defaults used when Options fields are zero.
@@ -55,6 +56,9 @@ type Options struct {
 	// routes are then refused (403) unless Token is set and sent. Start
 	// sets it when any listen address is beyond loopback.
 	Exposed bool
+	// Page is the page GET /page/ serves for a browser (webpage.Page); nil
+	// means page-load's page, webpage.Median.
+	Page *webpage.Page
 	// Profiling serves the process's CPU and heap profiles under
 	// /debug/profile/ (for httpvs run --profile). Off by default: profiles
 	// reveal the program's internals.
@@ -87,6 +91,7 @@ type Server struct {
 	token     string                                 // Options.Token
 	exposed   bool                                   // Options.Exposed
 	native    protoCounters                          // gRPC calls over grpc-go's own transport (GRPC().Serve)
+	page      *pageSite                              // GET /page/
 
 	mu       sync.Mutex
 	baseline stats.ServerStats // subtracted from raw counters; set by Reset
@@ -106,6 +111,7 @@ func New(opts Options) *Server {
 		token:     opts.Token,
 		exposed:   opts.Exposed,
 		start:     time.Now(),
+		page:      newPageSite(opts.Page),
 	}
 	s.buffered.limit = int64(cmp.Or(opts.MaxBuffered, DefaultMaxBuffered))
 	if s.maxSize <= 0 {
@@ -154,6 +160,7 @@ func (s *Server) Attach(src IOSource) { s.source.Store(&src) }
 //	GET  /bytes/{size}, GET /{size}   exactly size bytes (10000000000, 10g, 64Ki)
 //	PUT  /sink, POST /sink            reads the body; JSON {"bytes","seconds"}
 //	GET  /small                       a 2-byte response
+//	GET  /page/, /page/{path}         a page for a browser: its document, a directory page's files
 //	POST /echo, PUT /echo, GET /echo  the request body back, with header counts
 //	GET  /stats                       the counters as JSON (stats.ServerStats)
 //	POST /stats/reset                 the counters as JSON, then zeroes them
@@ -191,6 +198,7 @@ func (s *Server) routes() *http.ServeMux {
 	mux.HandleFunc("PUT /sink", s.handleSink)
 	mux.HandleFunc("POST /sink", s.handleSink)
 	mux.HandleFunc("GET /small", s.handleSmall)
+	mux.HandleFunc("GET "+webpage.DocumentPath+"{path...}", s.handlePage)
 	mux.HandleFunc("GET /echo", s.handleEcho)
 	mux.HandleFunc("POST /echo", s.handleEcho)
 	mux.HandleFunc("PUT /echo", s.handleEcho)

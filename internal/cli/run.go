@@ -4,8 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"net"
-	"net/url"
 	"strings"
 	"time"
 
@@ -60,6 +58,7 @@ type runFlags struct {
 	peerList             []peers.Peer // --peers' installed peers
 	peersMissing         []string     // --peers' peers not installed, with their packages
 	net                  netList      // --net, as given: one link each
+	browser              browserFlags // --browser, --chromium, --page
 	nets                 []netProfile // --net's link profiles, one per run
 	goList               string       // --go: Go toolchains to compare (goversions.go)
 	client               transport.ClientConfig
@@ -102,6 +101,7 @@ func (f *runFlags) register(fs *flagSet) {
 	fs.Var(&f.net, "net", netFlagUsage(true))
 	fs.StringVar(&f.goList, "go", "", goFlagUsage)
 	fs.StringVar(&f.peers, "peers", "", "reference peers to measure beside Go: auto (every one installed) or a `list` of "+peers.Names()+"; curl plays the transfers and h2load the small requests against each server and against Go's")
+	f.browser.register(fs)
 	clientFlags(fs, &f.client)
 	knobDefaults(fs)
 	serverFlags(fs, "server-", &f.server)
@@ -143,6 +143,9 @@ func runRun(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if err := f.checkPeers(); err != nil {
+		return err
+	}
+	if err := f.browser.apply(e, fs, &f, &opts); err != nil {
 		return err
 	}
 	if len(f.nets) > 0 {
@@ -321,6 +324,7 @@ func (f *runFlags) startTarget(ctx context.Context, fs *flagSet, opts *matrix.Op
 	if f.profile != "" {
 		cargs = append(cargs, "--profiling")
 	}
+	cargs = append(cargs, f.browser.childArgs()...)
 	child, err := startChildIn(ctx, nr.server(), cargs)
 	if err != nil {
 		return nil, nil, err
@@ -475,25 +479,4 @@ func childArgs(fs *flagSet) []string {
 		}
 	})
 	return args
-}
-
-// checkTargets fails fast, in one line, on a target that is malformed or
-// does not accept TCP connections.
-func checkTargets(ctx context.Context, plain, tls string) error {
-	for _, t := range []struct{ flag, raw, scheme string }{{"--target", plain, "http"}, {"--tls-target", tls, "https"}} {
-		if t.raw == "" {
-			continue
-		}
-		u, err := url.Parse(t.raw)
-		if err != nil || u.Scheme != t.scheme || u.Host == "" || u.Port() == "" || (u.Path != "" && u.Path != "/") || u.RawQuery != "" {
-			return usagef("%s %q: want a base URL %s://host:port", t.flag, t.raw, t.scheme)
-		}
-		d := net.Dialer{Timeout: 3 * time.Second}
-		conn, err := d.DialContext(ctx, "tcp", u.Host)
-		if err != nil {
-			return fmt.Errorf("%s %s is unreachable: %v", t.flag, t.raw, err)
-		}
-		conn.Close()
-	}
-	return nil
 }

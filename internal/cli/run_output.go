@@ -75,6 +75,9 @@ func finishRun(e *env, f *runFlags, res *matrix.Results) error {
 		fmt.Fprintf(e.stderr, "httpvs run: %s: the report holds the %d cells measured until then, marked partial\n", res.PartialReason, len(res.Cells))
 		return errReported
 	}
+	if err := browserFailed(e, res); err != nil {
+		return err
+	}
 	if n, first := failedCells(res); n > 0 {
 		fmt.Fprintf(e.stderr, "httpvs run: %d cells could not be measured; first: %s\n", n, first)
 		return errReported

@@ -47,6 +47,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	maxConns := fs.Int("max-conns", defaultMaxConns, "connections each TCP listener (cleartext, TLS) holds at once; more wait in the accept queue; 0 for no bound")
 	verbose := fs.Bool("v", false, "log connection errors (TLS handshakes, resets) to stderr")
 	profiling := fs.Bool("profiling", false, "serve this process's CPU and heap profiles under /debug/profile/ (for run, get and load --profile); they reveal its internals")
+	pageFlag := fs.String("page", "", "serve this page at GET /page/ for a browser (run --browser) instead of page-load's: a `dir`ectory with an index.html, its files under /page/, or a HAR file's objects, each made up at its recorded size")
 	child := fs.Bool("child", false, "run as httpvs run's server: print one JSON line with the URLs and certificate instead of the banner, and exit when stdin closes")
 	fs.hide("child")
 	var cfg transport.ServerConfig
@@ -67,6 +68,10 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	}); err != nil {
 		return err
 	}
+	page, err := readPage(*pageFlag)
+	if err != nil {
+		return err
+	}
 	var cert tls.Certificate
 	if *certFile != "" {
 		if cert, err = transport.LoadKeyPair(*certFile, *keyFile); err != nil {
@@ -78,7 +83,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	}
 	sc := server.Config{
 		Options: server.Options{MaxSize: maxSize, MaxEcho: maxEcho, MaxBuffered: maxBuffered, WriteSize: cfg.EffectiveWriteSize(),
-			Profiling: *profiling, Token: *token},
+			Profiling: *profiling, Token: *token, Page: page},
 		Transport: transport.ServerOptions{
 			Listen:    *listen,
 			TLSListen: *tlsListen,
@@ -273,6 +278,7 @@ func printBanner(w io.Writer, ts *transport.Server, selfSigned bool, certPath, g
 		fmt.Fprintf(w, "  gRPC         %s (grpc-go's own transport); also via ServeHTTP on the h2c and h2 ports\n", grpcAddr)
 	}
 	fmt.Fprintln(w, "  routes       GET /bytes/{size} and /{size} (10000000000, 10g, 64Ki), PUT /sink, GET /small, POST /echo, GET /stats")
+	fmt.Fprintln(w, "               GET /page/: a page for a browser (page-load's, or --page's)")
 	fmt.Fprintln(w, "               gRPC httpvs.bookstore.v1.Bookstore/GetBook; as JSON: GET /v1/shelves/{shelf}/books/{book}")
 	if u := ts.URL(transport.H1); u != "" {
 		fmt.Fprintf(w, "  try          curl -o /dev/null %s/10000000000\n", u)

@@ -1,0 +1,127 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/httpvs/httpvs/browser"
+	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/webpage"
+)
+
+// browserFlags are run's flags for loading the page in a real browser.
+type browserFlags struct {
+	on   bool
+	path string
+	page string
+}
+
+func (b *browserFlags) register(fs *flagSet) {
+	fs.BoolVar(&b.on, "browser", false, "also load page-load's page in headless Chromium (Debian package "+browser.Package+"), a fresh browser each load, over each transport a browser speaks (h1, h1-tls, h2, h3), across --net's link too: its load-event times beside page-load's model, each object's transport and connection checked against the server's counts (without --scenarios only page-load runs beside it)")
+	fs.StringVar(&b.path, "chromium", "", "with --browser: the Chromium `executable` (default: the first of "+fmt.Sprint(browser.Executables)+" on PATH)")
+	fs.StringVar(&b.page, "page", "", "with --browser: the child server serves this page for the browser instead of page-load's: a `dir`ectory with an index.html, or a HAR file's objects (as serve --page)")
+}
+
+// apply checks the browser flags, reads --page, and sets opts: the
+// browser's options and, without --scenarios, page-load alone. Chromium
+// not installed is one line on stderr (but in a run about to run itself
+// again in a user namespace, which says it) and a run without the
+// browser.
+func (b *browserFlags) apply(e *env, fs *flagSet, f *runFlags, opts *matrix.Options) error {
+	switch {
+	case !b.on && (b.path != "" || b.page != ""):
+		return usagef("--chromium and --page go with --browser")
+	case b.page != "" && (f.target != "" || f.tlsTarget != ""):
+		return usagef("--page is served by the child server; for --target, start that server with httpvs serve --page")
+	case !b.on:
+		return nil
+	}
+	if !flagGiven(fs, "scenarios") {
+		pl, _ := matrix.ParseScenarios("page-load")
+		opts.Scenarios = pl
+	}
+	bo := &matrix.BrowserOptions{Path: b.path}
+	if flagGiven(fs, "repeat") {
+		bo.Rounds = f.repeat
+	}
+	if b.page != "" {
+		page, err := readPage(b.page)
+		if err != nil {
+			return err
+		}
+		abs, err := filepath.Abs(b.page)
+		if err != nil {
+			return usagef("--page %s: %v", b.page, err)
+		}
+		b.page, bo.Page = abs, page
+	}
+	if _, err := browser.Find(b.path); err != nil {
+		var nf *browser.NotFoundError
+		if !errors.As(err, &nf) {
+			return err
+		}
+		if b.path != "" {
+			return usagef("--chromium %s: %v", b.path, nf.Err)
+		}
+		if !reexecs(f) {
+			fmt.Fprintf(e.stderr, "httpvs run: --browser: %v; measuring without it\n", err)
+		}
+		return nil
+	}
+	opts.Browser = bo
+	return nil
+}
+
+// reexecs says whether run is about to run itself again in a user
+// namespace (inUserNS), which then prints what this one would.
+func reexecs(f *runFlags) bool {
+	return len(f.net) > 0 && os.Geteuid() != 0 && os.Getenv(userNSEnv) == ""
+}
+
+// childArgs are the child server's flags for the browser's page.
+func (b *browserFlags) childArgs() []string {
+	if b.page == "" {
+		return nil
+	}
+	return []string{"--page", b.page}
+}
+
+// readPage reads --page: a directory or a HAR file; one it cannot read is
+// a usage error in one line. No name is no page (nil).
+func readPage(name string) (*webpage.Page, error) {
+	if name == "" {
+		return nil, nil
+	}
+	page, err := webpage.Read(name)
+	if err != nil {
+		return nil, usagef("--page: %v", err)
+	}
+	if err := page.Validate(); err != nil {
+		return nil, usagef("--page: %v", err)
+	}
+	return &page, nil
+}
+
+// browserFailed says, in one line, that the browser could not load the
+// page over a transport (it exited, its loads failed): errReported, for
+// exit 1. Nil when every load went through.
+func browserFailed(e *env, res *matrix.Results) error {
+	for _, c := range res.Browser {
+		why := ""
+		if c.Failed {
+			why = c.Skipped
+		}
+		for _, ld := range c.Loads {
+			if why == "" && ld.Error != "" {
+				why = ld.Error
+			}
+		}
+		if why != "" {
+			fmt.Fprintf(e.stderr, "httpvs run: --browser over %s: %s\n", c.Protocol, why)
+			return errReported
+		}
+	}
+	return nil
+}

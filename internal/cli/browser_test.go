@@ -1,0 +1,163 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/httpvs/httpvs/browser"
+)
+
+// needChromium skips the test when Chromium is not installed, unless
+// CI=true (CI installs it: .ci/run).
+func needChromium(t *testing.T) {
+	t.Helper()
+	if _, err := browser.Find(""); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("CI=true and %v", err)
+		}
+		t.Skip(err)
+	}
+}
+
+// browserTemp points the browsers' profile directories at a directory of
+// the test's own and, when the test ends, fails it if a process started
+// with it in its command line still runs.
+func browserTemp(t *testing.T) {
+	t.Helper()
+	dir := t.TempDir()
+	t.Setenv("TMPDIR", dir)
+	t.Cleanup(func() {
+		if pids := browser.Running(dir); len(pids) > 0 {
+			t.Errorf("browser processes left running: %v", pids)
+		}
+	})
+}
+
+// lines are s's non-empty lines.
+func lines(s string) []string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.TrimSpace(l) != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// TestRunBrowser runs page-load and the real browser over h1-tls, h2 and
+// h3 on loopback: three rows, every object over the transport named, the
+// server's counts beside the browser's, h1-tls on at most 6 connections
+// and h2 and h3 on one.
+func TestRunBrowser(t *testing.T) {
+	needChromium(t)
+	browserTemp(t)
+	out := t.TempDir()
+	code, stdout, stderr := runMain(t, "run", "--browser", "--protocols", "h1-tls,h2,h3", "--quick", "--repeat", "2", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "browser-page-load: page-load's page") || !strings.Contains(stdout, " in Chrome/") {
+		t.Fatalf("no browser table in:\n%s", stdout)
+	}
+	for _, want := range []string{"50 over h2 on 1 connection (50, 1)", "50 over h3 on 1 connection (50, 1)"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("no %q in:\n%s", want, stdout)
+		}
+	}
+	if strings.Contains(stdout, "disagree") {
+		t.Errorf("the browser and the server disagree:\n%s", stdout)
+	}
+	res, _ := readResults(t, out)
+	if len(res.Cells) != 3 || res.Cells[0].Scenario != "page-load" {
+		t.Errorf("cells %d, first %q: want page-load alone beside the browser", len(res.Cells), res.Cells[0].Scenario)
+	}
+	for _, c := range res.Browser {
+		if len(c.Loads) != 2 || c.Model == nil {
+			t.Errorf("%s: %d loads, model %v (skipped %q)", c.Protocol, len(c.Loads), c.Model, c.Skipped)
+			continue
+		}
+		for _, ld := range c.Loads {
+			if ld.ServerConnections == nil || *ld.ServerConnections < 1 || *ld.ServerConnections > 6 || (c.Protocol != "h1-tls" && *ld.ServerConnections != 1) {
+				t.Errorf("%s round %d: the server counted %v connections", c.Protocol, ld.Round, ld.ServerConnections)
+			}
+		}
+	}
+}
+
+// TestRunBrowserAcrossLink loads the page with the browser in the link's
+// client namespace: it reaches the server only across the link.
+func TestRunBrowserAcrossLink(t *testing.T) {
+	needLink(t)
+	needChromium(t)
+	browserTemp(t)
+	out := t.TempDir()
+	code, stdout, stderr := runMain(t, "run", "--browser", "--net", "rtt=40ms", "--protocols", "h2", "--repeat", "1", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "50 over h2 on 1 connection (50, 1)") {
+		t.Errorf("no page loaded over h2 on one connection in:\n%s", stdout)
+	}
+	res, _ := readResults(t, out)
+	if len(res.Browser) != 1 || len(res.Browser[0].Loads) != 1 {
+		t.Fatalf("browser cells %+v", res.Browser)
+	}
+	ld := res.Browser[0].Loads[0]
+	// Across a 40 ms link a page load takes a handful of round trips; on
+	// this machine's loopback it takes a few milliseconds of network.
+	if ld.LastByteSeconds < 4*0.040 || ld.Link == nil || ld.Link.Down.Bytes < 700000 {
+		t.Errorf("the load did not cross the link: last byte %.3fs, link %+v", ld.LastByteSeconds, ld.Link)
+	}
+}
+
+// TestRunBrowserChromiumMissing: without Chromium, --browser is one line
+// naming the package, and the run goes on without it.
+func TestRunBrowserChromiumMissing(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	code, stdout, stderr := runMain(t, "run", "--browser", "--protocols", "h1", "--quick", "--no-files")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if got := lines(stderr); len(got) != 1 || !strings.Contains(got[0], "apt-get install chromium") {
+		t.Errorf("stderr %q: want one line naming the package", stderr)
+	}
+	if !strings.Contains(stdout, "page-load") || strings.Contains(stdout, "browser-page-load") {
+		t.Errorf("want page-load without the browser:\n%s", stdout)
+	}
+}
+
+// TestBrowserBadInput: bad input is one line and exit 2 (a usage error)
+// or 1 (a browser that crashes), with nothing left running.
+func TestBrowserBadInput(t *testing.T) {
+	browserTemp(t)
+	dir := t.TempDir()
+	crash := filepath.Join(dir, "chromium")
+	if err := os.WriteFile(crash, []byte("#!/bin/sh\necho 'Trace/breakpoint trap: chromium crashed' >&2\nkill -SEGV $$\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	unreadable := filepath.Join(dir, "unreadable")
+	os.Mkdir(unreadable, 0o755)
+	notHAR := filepath.Join(dir, "page.har")
+	os.WriteFile(notHAR, []byte("{"), 0o644)
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"run", "--browser", "--page", filepath.Join(dir, "missing")}, exitUsage, "--page: read page"},
+		{[]string{"run", "--browser", "--page", unreadable}, exitUsage, "has no index.html"},
+		{[]string{"run", "--browser", "--page", notHAR}, exitUsage, "is not a HAR file"},
+		{[]string{"run", "--page", notHAR}, exitUsage, "go with --browser"},
+		{[]string{"run", "--browser", "--chromium", filepath.Join(dir, "nope")}, exitUsage, "--chromium"},
+		{[]string{"serve", "--page", filepath.Join(dir, "missing")}, exitUsage, "--page: read page"},
+		{[]string{"run", "--browser", "--chromium", crash, "--protocols", "h1-tls,h2", "--quick", "--no-files"}, exitFailure, "--browser over h1-tls: browser exited before the page loaded: signal: segmentation fault: Trace/breakpoint trap: chromium crashed"},
+	} {
+		code, _, stderr := runMain(t, c.args...)
+		got := lines(stderr)
+		if code != c.code || len(got) != 1 || !strings.Contains(got[0], c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want %d and one line with %q", c.args, code, stderr, c.code, c.want)
+		}
+	}
+}

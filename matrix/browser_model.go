@@ -1,0 +1,146 @@
+package matrix
+
+import (
+	"math"
+	"slices"
+	"strings"
+)
+
+// Spread is a time over several measurements, seconds: their geometric
+// mean with its 95% interval (Student's t on the logarithms), their
+// median, and how many there were.
+type Spread struct {
+	Mean   float64 `json:"mean"`
+	Low    float64 `json:"low"`  // 0 with fewer than two values
+	High   float64 `json:"high"` // 0 with fewer than two values
+	Median float64 `json:"median"`
+	N      int     `json:"n"`
+}
+
+// newSpread is the spread of the positive values in vs.
+func newSpread(vs []float64) Spread {
+	var logs, pos []float64
+	for _, v := range vs {
+		if v > 0 {
+			logs = append(logs, math.Log(v))
+			pos = append(pos, v)
+		}
+	}
+	s := Spread{N: len(logs)}
+	if s.N == 0 {
+		return s
+	}
+	slices.Sort(pos)
+	s.Median = median(pos)
+	var mean float64
+	for _, l := range logs {
+		mean += l
+	}
+	mean /= float64(s.N)
+	s.Mean = math.Exp(mean)
+	if s.N < 2 {
+		return s
+	}
+	var ss float64
+	for _, l := range logs {
+		ss += (l - mean) * (l - mean)
+	}
+	half := tQuantile975(s.N-1) * math.Sqrt(ss/float64(s.N-1)/float64(s.N))
+	s.Low, s.High = math.Exp(mean-half), math.Exp(mean+half)
+	return s
+}
+
+// overlaps reports whether s's interval and o's share a value; a spread
+// without an interval is its mean.
+func (s Spread) overlaps(o Spread) bool {
+	lo, hi := s.bounds()
+	olo, ohi := o.bounds()
+	return lo <= ohi && olo <= hi
+}
+
+// bounds is s's interval, or its mean at both ends without one.
+func (s Spread) bounds() (float64, float64) {
+	if s.N < 2 {
+		return s.Mean, s.Mean
+	}
+	return s.Low, s.High
+}
+
+// ModelCheck holds the browser's load-event time against page-load's
+// model over the same transport.
+type ModelCheck struct {
+	// Model is page-load's time over its repetitions (each one's median
+	// page), seconds, as Spread says.
+	Model Spread `json:"model_seconds"`
+	// Ratio is the browser's mean load-event time over the model's.
+	Ratio float64 `json:"ratio"`
+	// Verdict is ModelAgrees, ModelSlower or ModelFaster.
+	Verdict string `json:"verdict"`
+}
+
+// ModelCheck verdicts: whether the browser's interval and the model's
+// overlap, and if not, which way the browser lies.
+const (
+	ModelAgrees = "agrees"  // the intervals overlap
+	ModelSlower = "slower"  // the browser's interval lies above the model's: it loads the page slower than the model
+	ModelFaster = "faster"  // the browser's interval lies below the model's
+	ModelNone   = "unknown" // too few loads on a side to tell
+)
+
+// summarise sets c's spreads and disagreements from its loads.
+func (c *BrowserCell) summarise() {
+	var load, last []float64
+	var why []string
+	seen := map[string]bool{}
+	for i := range c.Loads {
+		ld := &c.Loads[i]
+		if ld.Error != "" {
+			continue
+		}
+		load = append(load, ld.LoadEventSeconds)
+		last = append(last, ld.LastByteSeconds)
+		for _, d := range ld.disagreements(c.Protocol, c.Objects) {
+			if !seen[d] {
+				seen[d] = true
+				why = append(why, d)
+			}
+		}
+	}
+	c.LoadEvent, c.LastByte = newSpread(load), newSpread(last)
+	c.Disagrees = strings.Join(why, "; ")
+}
+
+// compareModel holds each browser cell of res against page-load's cell
+// over its transport, when the browser loaded page-load's page.
+func compareModel(res *Results, samePage bool) {
+	for i := range res.Browser {
+		bc := &res.Browser[i]
+		bc.Model = nil
+		mc := res.Cell("page-load", bc.Protocol)
+		if !samePage || mc == nil || mc.Skipped != "" || bc.LoadEvent.N == 0 {
+			continue
+		}
+		var vs []float64
+		for _, rep := range mc.Repetitions {
+			if !rep.Interrupted && rep.Errors.Total == 0 {
+				vs = append(vs, rep.Value)
+			}
+		}
+		m := newSpread(vs)
+		if m.N == 0 {
+			continue
+		}
+		chk := &ModelCheck{Model: m, Ratio: bc.LoadEvent.Mean / m.Mean}
+		switch {
+		case bc.LoadEvent.N < 2 || m.N < 2:
+			chk.Verdict = ModelNone
+		case bc.LoadEvent.overlaps(m):
+			chk.Verdict = ModelAgrees
+		case bc.LoadEvent.Mean > m.Mean:
+			chk.Verdict = ModelSlower
+		default:
+			chk.Verdict = ModelFaster
+		}
+		bc.Model = chk
+	}
+}

@@ -1,0 +1,189 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/httpvs/httpvs/matrix"
+)
+
+// browserTable is the real browser's page loads (res.Browser) as rows
+// beside page-load's model, and the lines under them: where the browser
+// disagreed with the model beyond both intervals, or with the server's
+// counters, and the transports it skipped.
+type browserTable struct {
+	title string
+	head  []string
+	rows  [][]string
+	notes []string
+}
+
+// newBrowserTable lays out res.Browser; nil when it is empty.
+func newBrowserTable(res *matrix.Results) *browserTable {
+	if len(res.Browser) == 0 {
+		return nil
+	}
+	t := &browserTable{head: []string{"transport", "load event", "last byte", "model (page-load)", "browser/model", "objects (the server's count)"}}
+	product, rounds, page := "", 0, ""
+	for _, c := range res.Browser {
+		page = c.Page
+		if c.Browser != "" {
+			product = c.Browser
+		}
+		rounds = max(rounds, len(c.Loads))
+		if c.Skipped != "" {
+			t.notes = append(t.notes, fmt.Sprintf("%s: not loaded: %s", c.Protocol, c.Skipped))
+			continue
+		}
+		t.rows = append(t.rows, browserRow(c))
+		t.notes = append(t.notes, browserNotes(c)...)
+	}
+	if product == "" {
+		product = "the browser"
+	}
+	t.title = fmt.Sprintf("%s: %s in %s, a fresh browser each load, %d loads a transport in turn; geometric means [95%% interval]; the model is page-load above, its repetitions' medians",
+		matrix.BrowserScenario, page, product, rounds)
+	return t
+}
+
+// browserRow is c's row.
+func browserRow(c matrix.BrowserCell) []string {
+	row := []string{c.Protocol, spreadText(c.LoadEvent), seconds(c.LastByte.Mean), "", "", objectsText(c)}
+	if c.LoadEvent.N == 0 {
+		row[1], row[2] = "failed", ""
+	}
+	if m := c.Model; m != nil {
+		row[3] = spreadText(m.Model)
+		row[4] = fmt.Sprintf("%.2fx %s", m.Ratio, m.Verdict)
+	}
+	return row
+}
+
+// spreadText is s as "412ms [380ms, 450ms]", or its mean alone without an
+// interval.
+func spreadText(s matrix.Spread) string {
+	if s.N < 2 {
+		return seconds(s.Mean)
+	}
+	return fmt.Sprintf("%s [%s, %s]", seconds(s.Mean), seconds(s.Low), seconds(s.High))
+}
+
+// objectsText says what the browser's loads fetched over which transport
+// and on how many connections, with the server's counts: "50 over h2 on
+// 1 connection (50, 1)", ranges where loads differed.
+func objectsText(c matrix.BrowserCell) string {
+	var objs, conns, sreq, sconn span
+	for _, ld := range c.Loads {
+		if ld.Error != "" {
+			continue
+		}
+		objs.add(int64(ld.ByTransport[c.Protocol]))
+		conns.add(int64(ld.Connections))
+		if ld.ServerRequests != nil {
+			sreq.add(*ld.ServerRequests)
+			sconn.add(*ld.ServerConnections)
+		}
+	}
+	if !objs.set {
+		return ""
+	}
+	noun := "connections"
+	if conns.hi == 1 {
+		noun = "connection"
+	}
+	s := fmt.Sprintf("%s over %s on %s %s", objs, c.Protocol, conns, noun)
+	if sreq.set {
+		s += fmt.Sprintf(" (%s, %s)", sreq, sconn)
+	}
+	return s
+}
+
+// span is the range of some counts.
+type span struct {
+	lo, hi int64
+	set    bool
+}
+
+func (s *span) add(v int64) {
+	if !s.set || v < s.lo {
+		s.lo = v
+	}
+	if !s.set || v > s.hi {
+		s.hi = v
+	}
+	s.set = true
+}
+
+func (s span) String() string {
+	if s.lo == s.hi {
+		return fmt.Sprint(s.lo)
+	}
+	return fmt.Sprintf("%d-%d", s.lo, s.hi)
+}
+
+// browserNotes are c's lines under the table: a model it disagrees with,
+// counters that disagree, loads that failed.
+func browserNotes(c matrix.BrowserCell) []string {
+	var notes []string
+	if m := c.Model; m != nil && (m.Verdict == matrix.ModelSlower || m.Verdict == matrix.ModelFaster) {
+		notes = append(notes, fmt.Sprintf("%s: the browser loads the page %.2fx the model's time, beyond both intervals (%s against %s): the model leaves out what the browser does (parsing, scheduling, its own network stack)",
+			c.Protocol, m.Ratio, spreadText(c.LoadEvent), spreadText(m.Model)))
+	}
+	if c.Disagrees != "" {
+		notes = append(notes, fmt.Sprintf("%s: the browser and the server disagree: %s", c.Protocol, c.Disagrees))
+	}
+	failed, first := 0, ""
+	for _, ld := range c.Loads {
+		if ld.Error != "" {
+			if failed == 0 {
+				first = ld.Error
+			}
+			failed++
+		}
+	}
+	if failed > 0 {
+		notes = append(notes, fmt.Sprintf("%s: %d of %d loads failed; first: %s", c.Protocol, failed, len(c.Loads), first))
+	}
+	return notes
+}
+
+// browserText prints res.Browser as text, if there is any.
+func browserText(w io.Writer, res *matrix.Results) {
+	t := newBrowserTable(res)
+	if t == nil {
+		return
+	}
+	fmt.Fprintf(w, "\n%s\n", t.title)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, r := range append([][]string{t.head}, t.rows...) {
+		fmt.Fprintf(tw, "  %s\t\n", strings.Join(r, "\t"))
+	}
+	tw.Flush()
+	for _, n := range t.notes {
+		fmt.Fprintf(w, "  note: %s\n", n)
+	}
+}
+
+// browserMarkdown prints res.Browser as Markdown, if there is any.
+func browserMarkdown(w io.Writer, res *matrix.Results) {
+	t := newBrowserTable(res)
+	if t == nil {
+		return
+	}
+	fmt.Fprintf(w, "## %s\n\n%s\n\n", matrix.BrowserScenario, strings.TrimPrefix(t.title, matrix.BrowserScenario+": "))
+	for i, r := range append([][]string{t.head}, t.rows...) {
+		fmt.Fprintf(w, "| %s |\n", strings.Join(mdEscape(r), " | "))
+		if i == 0 {
+			fmt.Fprintf(w, "|%s\n", strings.Repeat("---|", len(r)))
+		}
+	}
+	fmt.Fprintln(w)
+	for _, n := range t.notes {
+		fmt.Fprintf(w, "- %s\n", mdEscape([]string{n})[0])
+	}
+	if len(t.notes) > 0 {
+		fmt.Fprintln(w)
+	}
+}

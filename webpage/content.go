@@ -1,0 +1,102 @@
+package webpage
+
+import (
+	"bytes"
+	"encoding/binary"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// Content is a synthetic object's body, valid for its kind so that a
+// browser takes in every byte of it (an image that does not decode is
+// cancelled after its first packets): Prefix, then Fill up to Size bytes
+// in all, then Suffix.
+type Content struct {
+	Type   string // its Content-Type
+	Size   int64  // body bytes
+	Prefix []byte
+	Fill   byte
+	Suffix []byte
+}
+
+// bmpHeader is the 54-byte header of a 1x1, 24-bit BMP whose file is size
+// bytes, its one pixel (4 bytes, the row padded) at the end: the gap
+// between them fills the size.
+func bmpHeader(size int64) []byte {
+	h := make([]byte, 54)
+	copy(h, "BM")
+	binary.LittleEndian.PutUint32(h[2:], uint32(size))
+	binary.LittleEndian.PutUint32(h[10:], uint32(size-4)) // where the pixels start
+	binary.LittleEndian.PutUint32(h[14:], 40)             // BITMAPINFOHEADER
+	binary.LittleEndian.PutUint32(h[18:], 1)              // width
+	binary.LittleEndian.PutUint32(h[22:], 1)              // height
+	binary.LittleEndian.PutUint16(h[26:], 1)              // planes
+	binary.LittleEndian.PutUint16(h[28:], 24)             // bits per pixel
+	binary.LittleEndian.PutUint32(h[34:], 4)              // pixel bytes
+	return h
+}
+
+// Synthetic is a synthetic object's body of kind and size: a stylesheet
+// or a script that is one comment, a BMP image, or bytes of a font or
+// other kind (a font that is preloaded, not used, is never decoded). A
+// body too small for its kind's frame is Fill alone.
+func Synthetic(kind string, size int64) Content {
+	c := Content{Type: "application/octet-stream", Size: size, Fill: 'a'}
+	switch kind {
+	case KindCSS:
+		c.Type, c.Prefix, c.Suffix = "text/css", []byte("/*"), []byte("*/\n")
+	case KindJS:
+		c.Type, c.Prefix, c.Suffix = "text/javascript", []byte("/*"), []byte("*/\n")
+	case KindImage:
+		c.Type, c.Prefix, c.Fill, c.Suffix = "image/bmp", bmpHeader(size), 0, []byte{0, 0, 0xff, 0}
+	case KindFont:
+		c.Type = "font/woff2"
+	}
+	if int64(len(c.Prefix)+len(c.Suffix)) > size {
+		c.Prefix, c.Suffix = nil, nil
+	}
+	return c
+}
+
+// WriteTo writes the body to w.
+func (c Content) WriteTo(w io.Writer) (int64, error) {
+	fill := int64(c.Size) - int64(len(c.Prefix)+len(c.Suffix))
+	chunk := bytes.Repeat([]byte{c.Fill}, int(min(fill, 32<<10)))
+	n, err := w.Write(c.Prefix)
+	total := int64(n)
+	for err == nil && fill > 0 {
+		n, err = w.Write(chunk[:min(fill, int64(len(chunk)))])
+		total += int64(n)
+		fill -= int64(n)
+	}
+	if err == nil {
+		n, err = w.Write(c.Suffix)
+		total += int64(n)
+	}
+	return total, err
+}
+
+// extensions are the synthetic objects' file extensions, by kind.
+var extensions = map[string]string{KindHTML: ".html", KindCSS: ".css", KindJS: ".js", KindImage: ".bmp", KindFont: ".woff2", KindOther: ".bin"}
+
+// syntheticName is the name a synthetic page's i-th object is served
+// under DocumentPath: its index and its kind's extension.
+func syntheticName(i int, kind string) string {
+	ext, ok := extensions[kind]
+	if !ok {
+		ext = ".bin"
+	}
+	return strconv.Itoa(i) + ext
+}
+
+// SyntheticIndex is the index of the synthetic page's object served as
+// name (what ObjectURL gave, less DocumentPath), and whether name is one.
+func (p Page) SyntheticIndex(name string) (int, bool) {
+	num, ext, ok := strings.Cut(name, ".")
+	i, err := strconv.Atoi(num)
+	if !ok || err != nil || i < 1 || i >= len(p.Objects) || p.Objects[i].Path != "" || strconv.Itoa(i) != num {
+		return 0, false
+	}
+	return i, "."+ext == extensions[p.Objects[i].Kind] || (extensions[p.Objects[i].Kind] == "" && ext == "bin")
+}

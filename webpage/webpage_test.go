@@ -1,0 +1,200 @@
+package webpage
+
+import (
+	"bytes"
+	"encoding/binary"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+func TestMedianPage(t *testing.T) {
+	p := Median()
+	if err := p.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Objects) != 50 || p.Bytes() != 704512 {
+		t.Fatalf("Median: %d objects, %d bytes; want 50 and 704512", len(p.Objects), p.Bytes())
+	}
+}
+
+// TestDocumentReferencesEveryObjectOnce checks that the document is
+// exactly the document's size and names each other object once, by the
+// URL the server answers, each as its kind asks.
+func TestDocumentReferencesEveryObjectOnce(t *testing.T) {
+	p := Median()
+	doc := p.Document()
+	if int64(len(doc)) != p.Objects[0].Bytes {
+		t.Errorf("document is %d bytes, want %d", len(doc), p.Objects[0].Bytes)
+	}
+	refs := regexp.MustCompile(`(?:href|src)="(/page/[^"]+)"`).FindAllStringSubmatch(string(doc), -1)
+	seen := map[string]int{}
+	for _, r := range refs {
+		seen[r[1]]++
+	}
+	for i := 1; i < len(p.Objects); i++ {
+		u := p.ObjectURL(i)
+		if seen[u] != 1 {
+			t.Errorf("object %d (%s) referenced %d times, want 1", i, u, seen[u])
+		}
+		name := strings.TrimPrefix(u, DocumentPath)
+		if j, ok := p.SyntheticIndex(name); !ok || j != i {
+			t.Errorf("SyntheticIndex(%q) = %d, %v; want %d", name, j, ok, i)
+		}
+	}
+	if len(refs) != len(p.Objects)-1 {
+		t.Errorf("%d references, want %d", len(refs), len(p.Objects)-1)
+	}
+	for _, tag := range []string{`rel="stylesheet"`, `<script src=`, `as="font"`, `<img src=`, `as="fetch"`, `rel="icon" href="data:,"`} {
+		if !bytes.Contains(doc, []byte(tag)) {
+			t.Errorf("document has no %s", tag)
+		}
+	}
+}
+
+func TestSyntheticIndexRefuses(t *testing.T) {
+	p := Median()
+	for _, name := range []string{"", "0.html", "50.bin", "1.js", "01.css", "x.css", "1", "-1.css", "1.css.css"} {
+		if i, ok := p.SyntheticIndex(name); ok {
+			t.Errorf("SyntheticIndex(%q) = %d, true; want false", name, i)
+		}
+	}
+}
+
+func TestSyntheticContent(t *testing.T) {
+	for _, kind := range []string{KindCSS, KindJS, KindImage, KindFont, KindOther} {
+		for _, size := range []int64{0, 3, 57, 58, 1024, 100 << 10} {
+			c := Synthetic(kind, size)
+			var b bytes.Buffer
+			n, err := c.WriteTo(&b)
+			if err != nil || n != size || int64(b.Len()) != size {
+				t.Fatalf("%s %d: wrote %d (%d buffered), %v", kind, size, n, b.Len(), err)
+			}
+			if kind == KindImage && size >= 58 {
+				bmp := b.Bytes()
+				if string(bmp[:2]) != "BM" || int64(binary.LittleEndian.Uint32(bmp[2:])) != size || int64(binary.LittleEndian.Uint32(bmp[10:])) != size-4 {
+					t.Errorf("image %d: BMP header % x", size, bmp[:14])
+				}
+			}
+			if kind == KindJS && size >= 5 && (!bytes.HasPrefix(b.Bytes(), []byte("/*")) || !bytes.HasSuffix(b.Bytes(), []byte("*/\n"))) {
+				t.Errorf("script %d is not one comment", size)
+			}
+		}
+	}
+}
+
+func TestFromDir(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, size int) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), bytes.Repeat([]byte("x"), size), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("index.html", 100)
+	write("css/site.css", 10)
+	write("app.js", 20)
+	write("img/a b.png", 30)
+	p, err := Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Object{{KindHTML, 100, "index.html"}, {KindJS, 20, "app.js"}, {KindCSS, 10, "css/site.css"}, {KindImage, 30, "img/a b.png"}}
+	if len(p.Objects) != len(want) {
+		t.Fatalf("objects %v, want %v", p.Objects, want)
+	}
+	for i := range want {
+		if p.Objects[i] != want[i] {
+			t.Errorf("object %d: %+v, want %+v", i, p.Objects[i], want[i])
+		}
+	}
+	if got := p.ObjectURL(3); got != "/page/img/a%20b.png" {
+		t.Errorf("ObjectURL(3) = %q", got)
+	}
+	if p.Dir != dir {
+		t.Errorf("Dir %q, want %q", p.Dir, dir)
+	}
+}
+
+func TestReadRefusesInOneLine(t *testing.T) {
+	dir := t.TempDir()
+	noIndex := filepath.Join(dir, "empty")
+	os.Mkdir(noIndex, 0o755)
+	notHAR := filepath.Join(dir, "page.har")
+	os.WriteFile(notHAR, []byte("<html>"), 0o644)
+	noDoc := filepath.Join(dir, "nodoc.har")
+	os.WriteFile(noDoc, []byte(`{"log":{"entries":[{"request":{"url":"http://x/a.js"},"response":{"status":200,"content":{"size":5,"mimeType":"text/javascript"}}}]}}`), 0o644)
+	for name, want := range map[string]string{
+		filepath.Join(dir, "missing"): "no such file",
+		noIndex:                       "has no index.html",
+		notHAR:                        "is not a HAR file",
+		noDoc:                         "no HTML document",
+	} {
+		_, err := Read(name)
+		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("Read(%s) = %v; want one line with %q", name, err, want)
+		}
+	}
+}
+
+func TestFromHAR(t *testing.T) {
+	har := `{"log":{"entries":[
+	 {"request":{"url":"https://a.example/x.js?v=1"},"response":{"status":200,"bodySize":700,"content":{"size":2000,"mimeType":""}}},
+	 {"request":{"url":"https://a.example/"},"response":{"status":200,"bodySize":5000,"content":{"size":15000,"mimeType":"text/html; charset=utf-8"}}},
+	 {"request":{"url":"https://a.example/r"},"response":{"status":301,"bodySize":0,"content":{"size":0,"mimeType":"text/html"}}},
+	 {"request":{"url":"https://cdn.example/s.css"},"response":{"status":200,"bodySize":300,"content":{"size":0,"mimeType":"text/css"}}},
+	 {"request":{"url":"https://cdn.example/f"},"response":{"status":200,"bodySize":10,"content":{"size":20000,"mimeType":"font/woff2"}}},
+	 {"request":{"url":"https://cdn.example/i"},"response":{"status":200,"bodySize":10,"content":{"size":900,"mimeType":"image/webp"}}},
+	 {"request":{"url":"https://ads.example/frame"},"response":{"status":200,"bodySize":10,"content":{"size":400,"mimeType":"text/html"}}}
+	]}}`
+	p, err := parseHAR([]byte(har), "t.har")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Object{{KindHTML, 15000, ""}, {KindJS, 2000, ""}, {KindCSS, 300, ""}, {KindFont, 20000, ""}, {KindImage, 900, ""}, {KindOther, 400, ""}}
+	if len(p.Objects) != len(want) {
+		t.Fatalf("objects %+v, want %+v", p.Objects, want)
+	}
+	for i := range want {
+		if p.Objects[i] != want[i] {
+			t.Errorf("object %d: %+v, want %+v", i, p.Objects[i], want[i])
+		}
+	}
+	if err := p.Validate(); err != nil {
+		t.Error(err)
+	}
+	if doc := p.Document(); int64(len(doc)) != 15000 {
+		t.Errorf("document %d bytes, want 15000", len(doc))
+	}
+}
+
+// FuzzParseHAR checks that no input panics the HAR reader, and that what
+// it accepts is a valid page whose document names every other object.
+func FuzzParseHAR(f *testing.F) {
+	f.Add([]byte(`{"log":{"entries":[{"request":{"url":"http://x/"},"response":{"status":200,"content":{"size":10,"mimeType":"text/html"}}}]}}`))
+	f.Add([]byte(`{"log":{"entries":[{"response":{"status":200,"bodySize":-5,"content":{"size":-1,"mimeType":"image/png"}}}]}}`))
+	f.Add([]byte(`{"log":null}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := parseHAR(data, "f.har")
+		if err != nil {
+			return
+		}
+		if err := p.Validate(); err != nil {
+			t.Fatalf("accepted an invalid page: %v", err)
+		}
+		if len(p.Objects) > 200 {
+			return // Document's size grows with the objects
+		}
+		doc := string(p.Document())
+		for i := 1; i < len(p.Objects); i++ {
+			if !strings.Contains(doc, `"`+p.ObjectURL(i)+`"`) {
+				t.Fatalf("document does not name object %d", i)
+			}
+		}
+	})
+}
