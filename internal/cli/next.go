@@ -46,10 +46,10 @@ func nextSteps(res *matrix.Results, dir string, profiled bool) []string {
 	return out
 }
 
-// nextLine is nextSteps in one block for stderr.
+// nextLine is nextSteps in one block, the text report's last.
 func nextLine(steps []string) string {
 	if len(steps) == 0 {
 		return ""
 	}
-	return "httpvs run: next:\n  - " + strings.Join(steps, "\n  - ") + "\n"
+	return "\nnext:\n  - " + strings.Join(steps, "\n  - ") + "\n"
 }

@@ -69,7 +69,7 @@ func finishRun(e *env, f *runFlags, res *matrix.Results) error {
 		fmt.Fprintf(e.stderr, "httpvs run: wrote %s (results.json, report.md, report.html, bench.txt)\n", dir)
 	}
 	if !res.Partial && f.format == "text" {
-		fmt.Fprint(e.stderr, nextLine(nextSteps(res, dir, f.profile != "")))
+		fmt.Fprint(e.stdout, nextLine(nextSteps(res, dir, f.profile != "")))
 	}
 	if res.Partial {
 		fmt.Fprintf(e.stderr, "httpvs run: %s: the report holds the %d cells measured until then, marked partial\n", res.PartialReason, len(res.Cells))
