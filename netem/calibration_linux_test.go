@@ -102,14 +102,30 @@ func TestCalibrationRate(t *testing.T) {
 				l := newBackendLink(t, b, "rate=50mbit,rtt="+rtt.String())
 				ctx := testContext(t, time.Minute)
 				for _, up := range []bool{false, true} {
-					start := time.Now()
-					got, err := Goodput(ctx, l, up, max(500*time.Millisecond, 6*rtt))
-					if err != nil {
-						t.Fatal(err)
-					}
-					t.Logf("%s rtt=%v,rate=50mbit up=%v: TCP goodput %v (%.1f%% of %.2f), took %v", b, rtt, up, got, 100*float64(got)/payload, payload/1e6, time.Since(start).Round(time.Millisecond))
-					if math.Abs(float64(got)/payload-1) > 0.05 {
-						t.Errorf("up=%v: goodput %v, want %.2f Mbit/s ± 5%%", up, got, payload/1e6)
+					// Up to three readings: a busy machine can only hold the
+					// user-space emulator below the link's rate (CI read 66.8%
+					// once beside other packages' tests), never above it, so
+					// the best reading is the link's; above 105% fails at once.
+					var readings []string
+					for try := 0; ; try++ {
+						start := time.Now()
+						got, err := Goodput(ctx, l, up, max(500*time.Millisecond, 6*rtt))
+						if err != nil {
+							t.Fatal(err)
+						}
+						share := float64(got) / payload
+						t.Logf("%s rtt=%v,rate=50mbit up=%v: TCP goodput %v (%.1f%% of %.2f), took %v", b, rtt, up, got, 100*share, payload/1e6, time.Since(start).Round(time.Millisecond))
+						readings = append(readings, fmt.Sprint(got))
+						if share > 1.05 || share >= 0.95 {
+							if share > 1.05 {
+								t.Errorf("up=%v: goodput %v, above the link's %.2f Mbit/s by more than 5%%", up, got, payload/1e6)
+							}
+							break
+						}
+						if try == 2 {
+							t.Errorf("up=%v: goodput %v, want %.2f Mbit/s ± 5%% (readings %v)", up, got, payload/1e6, readings)
+							break
+						}
 					}
 				}
 				if u, d := l.Stats(); u.Largest > MTU || d.Largest > MTU {
