@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transfer"
@@ -59,23 +60,23 @@ func TestServerKilledMidRun(t *testing.T) {
 		}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			child, err := startChild(context.Background(), nil)
+			child, err := experiment.StartChild(context.Background(), "", nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer child.stop()
+			defer child.Stop()
 			go func() {
 				if strings.HasPrefix(tt.name, "load") {
 					// Once it has answered: a load result then says when
 					// it stopped, however slow the machine.
-					waitServed(child.ready.Plain, 20, 15*time.Second)
+					waitServed(child.Ready.Plain, 20, 15*time.Second)
 				} else {
 					time.Sleep(700 * time.Millisecond)
 				}
-				syscall.Kill(child.ready.PID, syscall.SIGKILL)
+				syscall.Kill(child.Ready.PID, syscall.SIGKILL)
 			}()
 			start := time.Now()
-			code, stdout, stderr := runMain(t, tt.args(child.ready.Plain, child.ready.TLS)...)
+			code, stdout, stderr := runMain(t, tt.args(child.Ready.Plain, child.Ready.TLS)...)
 			if code != exitFailure {
 				t.Fatalf("exit %d, want %d; stderr %q", code, exitFailure, stderr)
 			}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/fdlimit"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/transfer"
@@ -153,11 +154,11 @@ func runTransfer(ctx context.Context, e *env, f *transferFlags, plan transfer.Pl
 	}
 	stopProfile := func() {}
 	if f.profile != "" {
-		prof, err := newProfiler(f.profile, profileServerURL(plan.URL), nil, e.stderr)
+		prof, err := newProfiler(f.profile, experiment.ProfileServerURL(plan.URL), nil, e.stderr)
 		if err != nil {
 			return err
 		}
-		stop := prof.start(plan.Direction.String())
+		stop := prof.Start(plan.Direction.String())
 		stopProfile = func() { stop() }
 	}
 	res, err := transfer.Run(ctx, plan)

@@ -7,6 +7,7 @@ import (
 	"runtime/pprof"
 	"time"
 
+	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/fdlimit"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/report"
@@ -201,11 +202,11 @@ func (f *loadFlags) startProfiles(e *env, target string) (stop func(), err error
 		}
 		return func() { pprof.StopCPUProfile(); file.Close() }, nil
 	case f.profileDir != "":
-		prof, err := newProfiler(f.profileDir, profileServerURL(target), nil, e.stderr)
+		prof, err := newProfiler(f.profileDir, experiment.ProfileServerURL(target), nil, e.stderr)
 		if err != nil {
 			return nil, err
 		}
-		stop := prof.start("load")
+		stop := prof.Start("load")
 		return func() { stop() }, nil
 	}
 	return func() {}, nil

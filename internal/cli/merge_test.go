@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -38,7 +39,7 @@ func TestThreeLoadProcessesMerge(t *testing.T) {
 		wg.Go(func() {
 			cmd := exec.Command(exe, "load", url, "-p", "h2c", "-c", "2", "-n", "1000", "--share", fmt.Sprintf("%d/3", i),
 				"--start-at", startAt.Format(time.RFC3339), "--json")
-			cmd.Env = append(os.Environ(), childEnv+"=1")
+			cmd.Env = append(os.Environ(), experiment.ChildEnv+"=1")
 			out, err := cmd.Output()
 			if err == nil {
 				err = os.WriteFile(files[i], out, 0o600)

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/netem"
 )
@@ -145,7 +146,7 @@ func TestRunNetWithoutPrivileges(t *testing.T) {
 		t.Skip("needs root and setpriv to drop capabilities")
 	}
 	cmd := exec.Command(setpriv, "--bounding-set=-all", "--inh-caps=-all", os.Args[0], "run", "--net", "4g", "--no-files")
-	cmd.Env = append(os.Environ(), childEnv+"=1")
+	cmd.Env = append(os.Environ(), experiment.ChildEnv+"=1")
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err = cmd.Run()

@@ -1,134 +1,30 @@
 package cli
 
 import (
-	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io"
-	"net"
-	"net/http"
-	"net/url"
-	"os"
-	"path/filepath"
-	"runtime"
-	"runtime/pprof"
-	"strings"
-	"time"
 
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/transport"
 )
 
-// profiler writes CPU and heap profiles of the client (this process) and,
-// when serverURL is set, of an httpvs serve --profiling, into dir:
-// NAME.client.cpu.pprof, NAME.client.heap.pprof, NAME.server.cpu.pprof,
-// NAME.server.heap.pprof. Failures are reported to warn, never fatal.
-type profiler struct {
-	dir       string
-	serverURL string
-	warn      io.Writer
-	hc        *http.Client
-}
-
-// newProfiler profiles into dir, reaching serverURL from network (nil:
-// this process's own).
-func newProfiler(dir, serverURL string, network transport.Network, warn io.Writer) (*profiler, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+// newProfiler profiles into dir (--profile) for get and load: the client
+// and, at serverURL, an httpvs serve --profiling; a profile not taken is
+// a line on warn.
+func newProfiler(dir, serverURL string, network transport.Network, warn io.Writer) (*experiment.Profiler, error) {
+	p, err := experiment.NewProfiler(dir, serverURL, network, func(err error) { printProfileError(warn, err) })
+	if err != nil {
 		return nil, fmt.Errorf("--profile: %w", err)
 	}
-	var d net.Dialer
-	tr := &http.Transport{Proxy: nil, DialContext: func(ctx context.Context, proto, addr string) (net.Conn, error) {
-		return transport.DialIn(ctx, network, &d, proto, addr)
-	}}
-	return &profiler{dir: dir, serverURL: serverURL, warn: warn, hc: &http.Client{Timeout: 30 * time.Second, Transport: tr}}, nil
+	return p, nil
 }
 
-// start begins profiling the part called name; the returned function ends
-// it, writes the files and returns the CPU profiles it took.
-func (p *profiler) start(name string) (stop func() matrix.Profiles) {
-	name = strings.NewReplacer("/", "_", " ", "_").Replace(name)
-	var cpu bytes.Buffer
-	clientOn := pprof.StartCPUProfile(&cpu) == nil
-	serverOn := p.serverURL != "" && p.do(http.MethodPost, "/debug/profile/start", nil) == nil
-	return func() matrix.Profiles {
-		var got matrix.Profiles
-		if clientOn {
-			pprof.StopCPUProfile()
-			got.Client = cpu.Bytes()
-			p.write(name+".client.cpu.pprof", got.Client)
-			var heap bytes.Buffer
-			runtime.GC()
-			pprof.Lookup("heap").WriteTo(&heap, 0)
-			p.write(name+".client.heap.pprof", heap.Bytes())
-		}
-		if serverOn {
-			var body bytes.Buffer
-			if p.do(http.MethodPost, "/debug/profile/stop", &body) == nil {
-				got.Server = body.Bytes()
-				p.write(name+".server.cpu.pprof", got.Server)
-			}
-			var heap bytes.Buffer
-			if p.do(http.MethodGet, "/debug/profile/heap", &heap) == nil {
-				p.write(name+".server.heap.pprof", heap.Bytes())
-			}
-		}
-		return got
+// printProfileError says on w that a profile was not taken or written.
+func printProfileError(w io.Writer, err error) {
+	var pe *experiment.ProfileError
+	if errors.As(err, &pe) {
+		err = pe.Err
 	}
-}
-
-// do sends method path to the server, with the client's token, and copies
-// a 2xx answer's body into into (nil: discarded).
-func (p *profiler) do(method, path string, into *bytes.Buffer) error {
-	req, err := http.NewRequest(method, p.serverURL+path, nil)
-	if err != nil {
-		return err
-	}
-	resp, err := p.hc.Do(withToken(req))
-	if err != nil {
-		// Name the server the user's URL points at, not the internal
-		// endpoint that net/http's *url.Error repeats.
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err
-		}
-		fmt.Fprintf(p.warn, "httpvs: profile: no server profiles from %s (the client's are still written): %v\n", p.serverURL, err)
-		return err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode/100 != 2 {
-		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
-		err := fmt.Errorf("%s %s: %s: %s", method, path, resp.Status, strings.TrimSpace(string(msg)))
-		switch resp.StatusCode {
-		case http.StatusNotFound:
-			err = fmt.Errorf("%s serves no profiles: start it with httpvs serve --profiling for server profiles", p.serverURL)
-			p.serverURL = ""
-		case http.StatusUnauthorized, http.StatusForbidden:
-			err = fmt.Errorf("%s refused its profiles (%s): set %s to the token it was started with", p.serverURL, resp.Status, tokenEnv)
-			p.serverURL = ""
-		}
-		fmt.Fprintf(p.warn, "httpvs: profile: %v\n", err)
-		return err
-	}
-	if into != nil {
-		_, err = io.Copy(into, resp.Body)
-	}
-	return err
-}
-
-func (p *profiler) write(name string, b []byte) {
-	if err := os.WriteFile(filepath.Join(p.dir, name), b, 0o644); err != nil {
-		fmt.Fprintf(p.warn, "httpvs: profile: %v\n", err)
-	}
-}
-
-// profileServerURL is where a target URL's server would serve profiles:
-// its cleartext base URL, or "" for https (the profiler does not carry
-// the target's TLS trust).
-func profileServerURL(rawURL string) string {
-	u, err := url.Parse(rawURL)
-	if err != nil || u.Scheme != "http" {
-		return ""
-	}
-	return "http://" + u.Host
+	fmt.Fprintf(w, "httpvs: profile: %v\n", err)
 }

@@ -2,33 +2,19 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
+	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/peers"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
-)
-
-// Quick mode: one short repetition per cell, for CI.
-const (
-	quickDuration = 100 * time.Millisecond
-	quickWarmup   = 25 * time.Millisecond
-	// defaultMaxRepeat and defaultBudget let a default run add rounds to
-	// its widest cells and still end within a minute.
-	defaultMaxRepeat = 16
-	// netRepeat is the rounds every cell gets across an emulated link,
-	// where a round costs dozens of round trips; noisy cells (losses) get
-	// more, up to --max-repeat, within netBudgetShare of the first
-	// rounds' estimated time on top of them unless --budget says otherwise:
-	// the time printed before the cells start is then met within a fifth.
-	netRepeat      = 3
-	netBudgetShare = 0.15
-	defaultBudget  = 58 * time.Second
 )
 
 // runFlags are httpvs run's flags.
@@ -79,8 +65,8 @@ func (f *runFlags) register(fs *flagSet) {
 	fs.DurationVar(&f.timeout, "rep-timeout", matrix.DefaultTimeout, "bound on each repetition of a cell")
 	fs.renamed("timeout", "--timeout bounds one request in get, put and load; run's bound on each repetition is --rep-timeout")
 	fs.IntVar(&f.repeat, "repeat", matrix.DefaultRepeat, "rounds every cell gets: the report shows their median and min..max (3 with --net)")
-	fs.IntVar(&f.maxRepeat, "max-repeat", defaultMaxRepeat, "most rounds a cell gets: rounds are added while a cell's interval to the baseline is wider than ±10% (default: --repeat when that is given, and with --quick)")
-	fs.DurationVar(&f.budget, "budget", defaultBudget, "added rounds start only if they end within this `duration` of the run's start (with --net: the first rounds' estimated time and half as much again, printed before they start); 0: --max-repeat alone bounds them")
+	fs.IntVar(&f.maxRepeat, "max-repeat", experiment.DefaultMaxRepeat, "most rounds a cell gets: rounds are added while a cell's interval to the baseline is wider than ±10% (default: --repeat when that is given, and with --quick)")
+	fs.DurationVar(&f.budget, "budget", experiment.DefaultBudget, "added rounds start only if they end within this `duration` of the run's start (with --net: the first rounds' estimated time and 15% of it again, printed before they start); 0: --max-repeat alone bounds them")
 	fs.BoolVar(&f.quick, "quick", false, "one 100ms repetition per cell (under 20 s in all, for CI); explicit --repeat and --duration still apply")
 	fs.field("Engine", "engine")
 	fs.StringVar(&f.engine, "engine", load.Std.String(), "load engine for request scenarios: std (net/http and quic-go's http3, what your code uses) or fast (httpvs's lean h1/h2/h3 client)")
@@ -170,100 +156,80 @@ func runRun(ctx context.Context, e *env, args []string) error {
 	return finishRun(e, &f, res)
 }
 
-// measure starts the child server (across link's emulated link, when
-// there is one) or checks the target, runs the matrix and returns its
-// results with the settings the command adds; began is when the budget
-// started.
+// measure runs the experiment the flags describe (across link's emulated
+// link, when there is one) and returns its results with the flags that
+// set each fix's knobs named; began is when the budget started.
 func (f *runFlags) measure(ctx context.Context, e *env, fs *flagSet, opts matrix.Options, began time.Time, link *netProfile) (*matrix.Results, error) {
-	nr, err := openNet(link)
-	if err != nil {
-		return nil, err
+	xo := experiment.Options{
+		Matrix:     opts,
+		NoTuned:    true, // prepare decided (opts.Alongside)
+		Began:      began,
+		ProfileDir: f.profile,
+		Peers:      f.peerList,
+		Server:     f.server,
+		ServerArgs: append(childArgs(fs), f.browser.childArgs()...),
+		Warn:       func(err error) { f.warn(e, err) },
+		OnPlan: func(p experiment.Plan) {
+			if link != nil || f.budgetGiven {
+				fmt.Fprintln(e.stderr, costLine(p))
+			}
+		},
 	}
-	defer nr.close() // after the child has stopped: deferred before it
-	settingsServer, stopChild, err := f.startTarget(ctx, fs, &opts, nr)
-	if err != nil {
-		return nil, err
+	if link != nil {
+		xo.Link = &experiment.LinkSpec{Name: link.text, Spec: link.spec}
 	}
-	defer stopChild()
-	if nr != nil {
-		if err := nr.calibrate(ctx); err != nil {
-			return nil, err
+	if link == nil || f.budgetGiven { // else the experiment's: from its estimate
+		xo.Budget = f.budget
+		if f.budget == 0 {
+			xo.Budget = -1 // --budget 0: --max-repeat alone bounds added rounds
 		}
-		opts.RTT, opts.Link = nr.rtt(), nr.desc
 	}
-	var udpNote string
-	for _, p := range opts.Protocols {
-		if p == transport.H3 {
-			udpNote = transport.UDPBufferWarning()
-		}
-	}
-	if udpNote != "" && f.format == "text" {
-		fmt.Fprintln(e.stderr, udpNote)
-	}
-	if f.profile != "" {
-		// The child serves profiles; an external target only if it is
-		// httpvs serve --profiling (the profiler says so otherwise).
-		prof, err := newProfiler(f.profile, opts.Target.Plain, opts.Network, e.stderr)
+	if f.target != "" || f.tlsTarget != "" {
+		t, err := f.externalTarget(ctx)
 		if err != nil {
 			return nil, err
 		}
-		opts.Profile = func(scenario, column string) func() matrix.Profiles { return prof.start(scenario + "_" + column) }
+		xo.Target = t
+	}
+	if f.profile != "" {
+		if err := os.MkdirAll(f.profile, 0o755); err != nil {
+			return nil, fmt.Errorf("--profile: %w", err)
+		}
 	}
 	var prog *progressLine
 	if isTerminal(e.stderr) {
 		prog = &progressLine{w: e.stderr}
-		opts.Progress = prog.update
+		xo.Matrix.Progress = prog.update
+		xo.ReferenceProgress = func(what string) { prog.text("reference peers: " + what) }
 	}
-	if err := f.plan(e, fs, &opts, nr, began); err != nil {
-		return nil, err
-	}
-	res, err := matrix.Run(ctx, opts)
+	res, err := experiment.Run(ctx, xo)
 	prog.clear()
-	if err != nil {
-		return nil, usagef("%v", fs.usage(err))
+	var oe *experiment.OptionsError
+	if errors.As(err, &oe) {
+		return nil, usagef("%v", fs.usage(oe.Err))
 	}
-	res.Settings.Server = settingsServer
-	res.Settings.UDPBuffers = udpNote
-	res.Settings.Net = nr.result()
-	if f.target == "" && f.tlsTarget == "" {
-		res.Settings.Target = "child"
+	if err != nil {
+		return nil, err
 	}
 	if res.Settings.Net != nil && f.format != "text" {
 		fmt.Fprintln(e.stderr, res.Settings.Net.Summary()) // the text report has it
-	}
-	if len(f.peerList) > 0 && ctx.Err() == nil {
-		refs, err := f.references(ctx, e, opts)
-		if err != nil {
-			return nil, err
-		}
-		res.References = refs
 	}
 	res.PeersMissing = f.peersMissing
 	annotateFlags(fs, res)
 	return res, nil
 }
 
-// plan estimates the run's cost and sets its budget: --budget, or across
-// a link the estimate and netBudgetShare of it again; it prints both
-// before the cells start (across a link, or with --budget given).
-func (f *runFlags) plan(e *env, fs *flagSet, opts *matrix.Options, nr *netRun, began time.Time) error {
-	est, err := matrix.EstimateRun(*opts)
-	if err != nil {
-		return usagef("%v", fs.usage(err))
+// warn prints what the experiment heard that does not stop it: quic-go's
+// UDP buffer warning with the text report (the others carry it in the
+// results), a profile not taken always.
+func (f *runFlags) warn(e *env, err error) {
+	var pe *experiment.ProfileError
+	switch {
+	case errors.As(err, &pe):
+		printProfileError(e.stderr, pe)
+	case f.format == "text":
+		fmt.Fprintln(e.stderr, err)
 	}
-	budget := f.budget
-	if nr != nil && !f.budgetGiven {
-		budget = time.Since(began) + time.Duration((1+netBudgetShare)*float64(est.Time))
-	}
-	if nr != nil || f.budgetGiven {
-		fmt.Fprintln(e.stderr, costLine(est, nr, time.Since(began), budget))
-	}
-	if budget > 0 {
-		// The budget counts from the command's start: the child server
-		// and the link came out of it.
-		opts.Budget = max(budget-time.Since(began), time.Nanosecond)
-	}
-	return nil
 }
 
 // prepare checks the flags, applies the knob set under the flags given,
@@ -302,44 +268,20 @@ func (f *runFlags) prepare(fs *flagSet) (matrix.Options, error) {
 	return opts, nil
 }
 
-// startTarget starts the child server (inside nr's server namespace when
-// there is a link) or checks --target and --tls-target, and points opts at
-// it. It returns the child's knobs (nil for an external target) and what
-// stops the child.
-func (f *runFlags) startTarget(ctx context.Context, fs *flagSet, opts *matrix.Options, nr *netRun) (*transport.ServerConfig, func(), error) {
-	if f.target != "" || f.tlsTarget != "" {
-		if err := checkTargets(ctx, f.target, f.tlsTarget); err != nil {
-			return nil, nil, err
+// externalTarget checks --target and --tls-target and returns them as
+// the experiment's target.
+func (f *runFlags) externalTarget(ctx context.Context) (matrix.Target, error) {
+	if err := checkTargets(ctx, f.target, f.tlsTarget); err != nil {
+		return matrix.Target{}, err
+	}
+	t := matrix.Target{Plain: strings.TrimSuffix(f.target, "/"), TLS: strings.TrimSuffix(f.tlsTarget, "/"), Insecure: f.insecure, GRPC: f.grpcTarget}
+	if f.cacert != "" {
+		var err error
+		if t.RootCAs, err = transport.LoadCertPool(f.cacert); err != nil {
+			return matrix.Target{}, usagef("--cacert: %v", err)
 		}
-		opts.Target = matrix.Target{Plain: strings.TrimSuffix(f.target, "/"), TLS: strings.TrimSuffix(f.tlsTarget, "/"), Insecure: f.insecure, GRPC: f.grpcTarget}
-		if f.cacert != "" {
-			var err error
-			if opts.Target.RootCAs, err = transport.LoadCertPool(f.cacert); err != nil {
-				return nil, nil, usagef("--cacert: %v", err)
-			}
-		}
-		return nil, func() {}, nil
 	}
-	cargs := childArgs(fs)
-	if f.profile != "" {
-		cargs = append(cargs, "--profiling")
-	}
-	cargs = append(cargs, f.browser.childArgs()...)
-	child, err := startChildIn(ctx, nr.server(), cargs)
-	if err != nil {
-		return nil, nil, err
-	}
-	opts.Target = matrix.Target{Plain: child.ready.Plain, TLS: child.ready.TLS, RootCAs: child.roots, GRPC: child.ready.GRPC}
-	if nr != nil {
-		opts.Network = nr.network()
-		opts.LinkCounters = nr.take
-		opts.StatsNetwork = nr.server()
-		// The link's ferries run in this process: loops must not hold
-		// the Ps they need.
-		opts.Engine = opts.Engine.WithHoldP(false)
-	}
-	srv := f.server
-	return &srv, child.stop, nil
+	return t, nil
 }
 
 // checkNet parses --net into its link profiles; it goes with the child
@@ -430,7 +372,7 @@ func (f *runFlags) rounds(set map[string]bool) error {
 	f.budgetGiven = set["budget"]
 	if len(f.net) > 0 && !f.quick {
 		if !set["repeat"] {
-			f.repeat = netRepeat
+			f.repeat = experiment.LinkRepeat
 		}
 		if !set["duration"] {
 			f.duration = 0 // the link's round trip sizes it (matrix.LinkWindowRTTs)
@@ -441,10 +383,10 @@ func (f *runFlags) rounds(set map[string]bool) error {
 			f.repeat = 1
 		}
 		if !set["duration"] {
-			f.duration = quickDuration
+			f.duration = experiment.QuickDuration
 		}
 		if !set["warmup"] {
-			f.warmup = quickWarmup
+			f.warmup = experiment.QuickWarmup
 		}
 	}
 	switch {

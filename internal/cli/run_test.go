@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
@@ -22,7 +23,7 @@ import (
 // TestMain lets the test binary act as httpvs when started as a child
 // (httpvs run starts its own executable as `serve --child`).
 func TestMain(m *testing.M) {
-	if os.Getenv(childEnv) == "1" {
+	if os.Getenv(experiment.ChildEnv) == "1" {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		code := Main(ctx, os.Args[1:], os.Stdout, os.Stderr)
 		stop()
@@ -268,15 +269,15 @@ func TestCompareRefusesOtherSchema(t *testing.T) {
 }
 
 func TestChildServerIsReaped(t *testing.T) {
-	c, err := startChild(context.Background(), nil)
+	c, err := experiment.StartChild(context.Background(), "", nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pid := c.ready.PID
+	pid := c.Ready.PID
 	if !alive(pid) {
 		t.Fatalf("child %d not running after start", pid)
 	}
-	c.stop()
+	c.Stop()
 	if alive(pid) {
 		t.Fatalf("child %d still running after stop", pid)
 	}
@@ -293,7 +294,7 @@ func TestChildDiesWithParent(t *testing.T) {
 		t.Fatal(err)
 	}
 	parent := exec.Command(exe, "run", "--protocols", "h1", "--scenarios", "small-sequential", "--duration", "1m", "--repeat", "1", "--no-files")
-	parent.Env = append(os.Environ(), childEnv+"=1")
+	parent.Env = append(os.Environ(), experiment.ChildEnv+"=1")
 	if err := parent.Start(); err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/fdlimit"
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/transport"
@@ -40,7 +41,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	maxEcho, maxBuffered := server.DefaultMaxEcho, server.DefaultMaxBuffered
 	fs.Var(&maxEcho, "max-echo", "largest /echo body `size`, held in memory; one declared larger is refused (413) before it is read")
 	fs.Var(&maxBuffered, "max-buffered", "request bodies held in memory at once, over all requests (`size`); past it requests are answered 503")
-	token := fs.String("token", os.Getenv(tokenEnv), "`token` that POST /stats/reset and /debug/profile/ require (Authorization: Bearer TOKEN); off loopback they are refused without one (default $"+tokenEnv+"; prefer the variable: a flag shows in ps)")
+	token := fs.String("token", os.Getenv(experiment.TokenEnv), "`token` that POST /stats/reset and /debug/profile/ require (Authorization: Bearer TOKEN); off loopback they are refused without one (default $"+experiment.TokenEnv+"; prefer the variable: a flag shows in ps)")
 	readHeaderTimeout := fs.Duration("read-header-timeout", transport.DefaultReadHeaderTimeout, "bound on reading a request's headers (slow-loris guard)")
 	idleTimeout := fs.Duration("idle-timeout", transport.DefaultIdleTimeout, "close keep-alive connections idle this long")
 	maxHeaderBytes := fs.Int("max-header-bytes", transport.DefaultMaxHeaderBytes, "largest request header block, in bytes")
@@ -136,7 +137,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 			io.Copy(io.Discard, os.Stdin)
 			cancel()
 		}()
-		if err := announceChild(e.stdout, ts, grpcAddr); err != nil {
+		if err := experiment.Announce(e.stdout, ts, grpcAddr); err != nil {
 			return err
 		}
 	} else {
@@ -244,7 +245,7 @@ func serveWarnings(e *env, ts *transport.Server, grpcAddr string, child, token b
 		}
 	}
 	if exposed && !token && !child {
-		fmt.Fprintf(e.stderr, "httpvs serve: POST /stats/reset and /debug/profile/ are refused beyond loopback without a token: set %s (or --token) here and for the clients that need them\n", tokenEnv)
+		fmt.Fprintf(e.stderr, "httpvs serve: POST /stats/reset and /debug/profile/ are refused beyond loopback without a token: set %s (or --token) here and for the clients that need them\n", experiment.TokenEnv)
 	}
 	if ts.Has(transport.H3) && !child {
 		if w := transport.UDPBufferWarning(); w != "" {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/tune"
 	"github.com/httpvs/httpvs/units"
@@ -42,22 +43,22 @@ func netTrial(s netem.Spec, downGoodput float64) time.Duration {
 // budget a search across it needs unless given (set), and returns what
 // closes the link.
 func tuneAcross(ctx context.Context, p *netProfile, opts *tune.Options, set map[string]bool) (func(), error) {
-	nr, err := openNet(p)
+	nr, err := experiment.OpenLink(experiment.LinkSpec{Name: p.text, Spec: p.spec})
 	if err != nil {
 		return nil, err
 	}
-	if err := nr.calibrate(ctx); err != nil {
-		nr.close()
+	if err := nr.Calibrate(ctx); err != nil {
+		nr.Close()
 		return nil, err
 	}
-	opts.Link = &tune.Link{Client: nr.link.Client(), Server: nr.link.Server(), Host: netem.ServerAddr.String(), Net: nr.desc}
+	opts.Link = &tune.Link{Client: nr.Netem().Client(), Server: nr.Netem().Server(), Host: netem.ServerAddr.String(), Net: nr.Desc}
 	if !set["trial"] {
-		opts.Trial = netTrial(p.spec, nr.desc.Calibration.DownGoodputBitsPerSecond)
+		opts.Trial = netTrial(p.spec, nr.Desc.Calibration.DownGoodputBitsPerSecond)
 	}
 	if !set["budget"] {
 		opts.Budget = max(tune.DefaultBudget, netTrialsPerProtocol*opts.Trial*time.Duration(max(1, len(opts.Protocols))))
 	}
-	return nr.close, nil
+	return nr.Close, nil
 }
 
 // describeLink is the line printTune starts with saying where it measured.

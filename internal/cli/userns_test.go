@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/matrix"
 )
 
@@ -55,7 +56,7 @@ func TestRunNetUnprivileged(t *testing.T) {
 	asNobody := []string{"setpriv", "--reuid=" + nobody, "--regid=" + nobody, "--clear-groups", bin}
 	script := `mount --bind "$1" /dev/net/tun && shift && exec "$@"`
 	cmd := exec.Command("unshare", append([]string{"--mount", "--propagation", "private", "sh", "-c", script, "sh", dev}, append(asNobody, args...)...)...)
-	cmd.Env = append(os.Environ(), childEnv+"=1")
+	cmd.Env = append(os.Environ(), experiment.ChildEnv+"=1")
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
@@ -89,7 +90,7 @@ func TestRunNetUnprivileged(t *testing.T) {
 		return // the device is open to all here: nothing to refuse
 	}
 	cmd = exec.Command("setpriv", append(asNobody[1:], args...)...)
-	cmd.Env = append(os.Environ(), childEnv+"=1")
+	cmd.Env = append(os.Environ(), experiment.ChildEnv+"=1")
 	out, err := cmd.CombinedOutput()
 	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
 	if code := cmd.ProcessState.ExitCode(); code != 1 || len(lines) != 1 || !strings.Contains(lines[0], "/dev/net/tun") {

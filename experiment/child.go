@@ -1,4 +1,4 @@
-package cli
+package experiment
 
 import (
 	"bufio"
@@ -19,15 +19,17 @@ import (
 	"github.com/httpvs/httpvs/transport"
 )
 
-// childEnv marks a process started by startChild; tests' TestMain uses it
-// to make the test binary act as httpvs.
-const childEnv = "HTTPVS_CHILD"
+// ChildEnv is set to "1" in the environment of a child server StartChild
+// starts; a test binary standing in for httpvs (Options.Executable) checks
+// it in TestMain to act as httpvs.
+const ChildEnv = "HTTPVS_CHILD"
 
-// childReadyTimeout bounds a child server's start-up.
-const childReadyTimeout = 15 * time.Second
+// ChildReadyTimeout bounds a child server's start-up.
+const ChildReadyTimeout = 15 * time.Second
 
-// childReady is the line `httpvs serve --child` prints once it listens.
-type childReady struct {
+// ChildReady is the line `httpvs serve --child` prints once it listens
+// (Announce), and StartChild reads.
+type ChildReady struct {
 	PID     int    `json:"pid"`
 	Plain   string `json:"plain"`    // base URL for h1 and h2c
 	TLS     string `json:"tls"`      // base URL for h1-tls and h2
@@ -36,8 +38,10 @@ type childReady struct {
 	CertPEM string `json:"cert_pem"` // the server's certificate
 }
 
-func announceChild(w io.Writer, ts *transport.Server, grpcAddr string) error {
-	line, err := json.Marshal(childReady{
+// Announce prints the ready line of a child server: ts's URLs, its
+// certificate and grpcAddr, the host:port of its native gRPC listener.
+func Announce(w io.Writer, ts *transport.Server, grpcAddr string) error {
+	line, err := json.Marshal(ChildReady{
 		PID:     os.Getpid(),
 		Plain:   ts.URL(transport.H1),
 		TLS:     ts.URL(transport.H2),
@@ -52,34 +56,31 @@ func announceChild(w io.Writer, ts *transport.Server, grpcAddr string) error {
 	return err
 }
 
-// childServer is `httpvs serve --child` running as a separate process, so
+// Child is `httpvs serve --child` running as a separate process, so
 // that its CPU and memory are measured apart from the client's. It never
 // outlives its parent: it exits when its stdin (held by the parent) closes,
 // and on Linux the kernel kills it when the parent dies.
-type childServer struct {
+type Child struct {
+	// Ready is what the child announced: its URLs and certificate.
+	Ready ChildReady
+	// Roots trusts the child's certificate.
+	Roots  *x509.CertPool
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
-	ready  childReady
-	roots  *x509.CertPool
 	stderr *tailBuffer
 	exited chan struct{}
 }
 
-// selfExecutable is the binary started as the child: this one.
-var selfExecutable = os.Executable
-
-// startChild starts the child server on loopback ephemeral ports with the
-// extra serve flags args and waits until it is ready.
-func startChild(ctx context.Context, args []string) (*childServer, error) {
-	return startChildIn(ctx, nil, args)
-}
-
-// startChildIn starts the child server inside ns, listening on
-// netem.ServerAddr, or on loopback when ns is nil.
-func startChildIn(ctx context.Context, ns *netem.Namespace, args []string) (*childServer, error) {
-	exe, err := selfExecutable()
-	if err != nil {
-		return nil, fmt.Errorf("start server: find this executable: %w", err)
+// StartChild starts exe (an httpvs binary; "" means this program's own,
+// os.Executable) as `serve --child` with the extra serve flags args, inside
+// ns listening on netem.ServerAddr, or on loopback ephemeral ports when ns
+// is nil, and waits until it is ready.
+func StartChild(ctx context.Context, exe string, ns *netem.Namespace, args []string) (*Child, error) {
+	if exe == "" {
+		var err error
+		if exe, err = os.Executable(); err != nil {
+			return nil, fmt.Errorf("start server: find this executable: %w", err)
+		}
 	}
 	host := "127.0.0.1"
 	start := func(cmd *exec.Cmd) error { return cmd.Start() }
@@ -89,10 +90,11 @@ func startChildIn(ctx context.Context, ns *netem.Namespace, args []string) (*chi
 	addr := net.JoinHostPort(host, "0")
 	argv := append([]string{"serve", "--child", "--listen", addr, "--tls-listen", addr, "--grpc-listen", addr}, args...)
 	cmd := exec.Command(exe, argv...)
-	cmd.Env = append(os.Environ(), childEnv+"=1", tokenEnv+"="+clientToken())
+	cmd.Env = append(os.Environ(), ChildEnv+"=1", TokenEnv+"="+ClientToken())
 	detach(cmd)
-	c := &childServer{cmd: cmd, stderr: &tailBuffer{max: 4096}, exited: make(chan struct{})}
+	c := &Child{cmd: cmd, stderr: &tailBuffer{max: 4096}, exited: make(chan struct{})}
 	cmd.Stderr = c.stderr
+	var err error
 	if c.stdin, err = cmd.StdinPipe(); err != nil {
 		return nil, err
 	}
@@ -117,7 +119,7 @@ func startChildIn(ctx context.Context, ns *netem.Namespace, args []string) (*chi
 		close(lines)
 		io.Copy(io.Discard, stdout)
 	}()
-	timer := time.NewTimer(childReadyTimeout)
+	timer := time.NewTimer(ChildReadyTimeout)
 	defer timer.Stop()
 	select {
 	case line, ok := <-lines:
@@ -125,28 +127,28 @@ func startChildIn(ctx context.Context, ns *netem.Namespace, args []string) (*chi
 			<-c.exited
 			return nil, fmt.Errorf("server exited before it was ready: %s", c.stderr.line())
 		}
-		if err := json.Unmarshal([]byte(line), &c.ready); err != nil || c.ready.PID == 0 {
-			c.stop()
+		if err := json.Unmarshal([]byte(line), &c.Ready); err != nil || c.Ready.PID == 0 {
+			c.Stop()
 			return nil, fmt.Errorf("server said %q, not its ready line", line)
 		}
 	case <-timer.C:
-		c.stop()
-		return nil, fmt.Errorf("server not ready after %v: %s", childReadyTimeout, c.stderr.line())
+		c.Stop()
+		return nil, fmt.Errorf("server not ready after %v: %s", ChildReadyTimeout, c.stderr.line())
 	case <-ctx.Done():
-		c.stop()
+		c.Stop()
 		return nil, ctx.Err()
 	}
-	c.roots = x509.NewCertPool()
-	if !c.roots.AppendCertsFromPEM([]byte(c.ready.CertPEM)) {
-		c.stop()
+	c.Roots = x509.NewCertPool()
+	if !c.Roots.AppendCertsFromPEM([]byte(c.Ready.CertPEM)) {
+		c.Stop()
 		return nil, errors.New("server's certificate is not PEM")
 	}
 	return c, nil
 }
 
-// stop asks the child to exit (closing its stdin), kills it if it has not
+// Stop asks the child to exit (closing its stdin), kills it if it has not
 // within 5 s, and reaps it.
-func (c *childServer) stop() {
+func (c *Child) Stop() {
 	c.stdin.Close()
 	select {
 	case <-c.exited:

@@ -1,4 +1,4 @@
-package cli
+package experiment
 
 import (
 	"os/exec"

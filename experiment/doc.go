@@ -1,0 +1,13 @@
+// Package experiment is where `httpvs run` lives: one call, Run, takes an
+// experiment's Options (what to measure, how long, across which link,
+// against which server, with which knobs and peers) and returns its
+// complete, diagnosed results. It starts the child server (`httpvs serve
+// --child`, a process of its own so that its CPU is measured apart from
+// the client's), makes and calibrates the emulated link, sizes the
+// rounds and their budget, takes profiles, measures the reference peers,
+// and stops everything it started before it returns. The CLI maps flags
+// to Options and renders what Run returns; a Go program does the same.
+//
+// The zero Options measure Go as shipped; Default, Quick and AcrossLink
+// are the command's presets.
+package experiment

@@ -1,0 +1,135 @@
+package experiment_test
+
+import (
+	"context"
+	"crypto/x509"
+	"errors"
+	"os"
+	"os/signal"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/httpvs/httpvs/experiment"
+	"github.com/httpvs/httpvs/internal/cli"
+	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/server"
+	"github.com/httpvs/httpvs/transport"
+	"github.com/httpvs/httpvs/units"
+)
+
+// TestMain lets the test binary act as httpvs when Run starts it as the
+// child server (Options.Executable "": this program).
+func TestMain(m *testing.M) {
+	if os.Getenv(experiment.ChildEnv) == "1" {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		code := cli.Main(ctx, os.Args[1:], os.Stdout, os.Stderr)
+		stop()
+		os.Exit(code)
+	}
+	os.Exit(m.Run())
+}
+
+// quick is Quick on two transports and one scenario of each kind, so that
+// a test measures a handful of cells.
+func quick(t *testing.T, scenarios string) experiment.Options {
+	t.Helper()
+	o := experiment.Quick()
+	o.Matrix.Protocols = []transport.Protocol{transport.H1, transport.H2C}
+	var err error
+	if o.Matrix.Scenarios, err = matrix.ParseScenarios(scenarios); err != nil {
+		t.Fatal(err)
+	}
+	return o
+}
+
+// TestRunChild: Run starts the child server, measures every cell asked
+// for against it with Go as shipped, and stops it before returning.
+func TestRunChild(t *testing.T) {
+	o := quick(t, "download,small-sequential")
+	o.ServerArgs = []string{"--write-size", "64Ki"}
+	o.Server.WriteSize = 64 * units.KiB
+	var plans []experiment.Plan
+	o.OnPlan = func(p experiment.Plan) { plans = append(plans, p) }
+	res, err := experiment.Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Partial {
+		t.Fatalf("partial: %s", res.PartialReason)
+	}
+	// download, download:tuned (Go as shipped adds the tuned client's
+	// row), small-sequential; two transports each.
+	if got, want := len(res.Cells), 6; got != want {
+		t.Fatalf("%d cells, want %d", got, want)
+	}
+	for _, c := range res.Cells {
+		if c.Failed || c.Median <= 0 {
+			t.Errorf("%s/%s: median %v, failed %v", c.Scenario, c.Protocol, c.Median, c.Failed)
+		}
+	}
+	s := res.Settings
+	if s.Target != "child" || s.Server == nil || s.Server.WriteSize != 64*units.KiB {
+		t.Errorf("target %q, server %+v: want the child with --write-size 64Ki", s.Target, s.Server)
+	}
+	if s.Knobs.Name != matrix.GoDefault.Name || s.Client.ReadSize != 8*units.KiB || s.Client.HTTP2.MaxReadFrameSize != 16*units.KiB {
+		t.Errorf("knobs %q, client %+v: want Go as shipped (8Ki reads, 16Ki frames)", s.Knobs.Name, s.Client)
+	}
+	if s.Alongside == nil || s.Alongside.Name != matrix.Tuned.Name {
+		t.Errorf("alongside %+v: want the tuned client's rows", s.Alongside)
+	}
+	if len(plans) != 1 || plans[0].Estimate.Cells != 6 || plans[0].Link != nil {
+		t.Errorf("plans %+v: want one, of 6 cells on loopback", plans)
+	}
+}
+
+// TestRunTarget: with a Target, Run measures that server and starts none;
+// NoTuned leaves the tuned rows out.
+func TestRunTarget(t *testing.T) {
+	srv, err := server.Start(server.Config{Transport: server.Loopback()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	roots := x509.NewCertPool()
+	roots.AppendCertsFromPEM(transport.CertPEM(srv.Transport.Cert()))
+	o := quick(t, "small-sequential")
+	o.Matrix.Protocols = append(o.Matrix.Protocols, transport.H2)
+	o.NoTuned = true
+	o.Target = matrix.Target{Plain: srv.Transport.URL(transport.H1), TLS: srv.Transport.URL(transport.H2), RootCAs: roots}
+	res, err := experiment.Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(res.Cells); got != 3 {
+		t.Fatalf("%d cells, want 3 (small-sequential on h1, h2c, h2)", got)
+	}
+	if res.Settings.Target == "child" || res.Settings.Server != nil || res.Settings.Alongside != nil {
+		t.Errorf("target %q, server %v, alongside %v: want the external target alone", res.Settings.Target, res.Settings.Server, res.Settings.Alongside)
+	}
+	for _, c := range res.Cells {
+		for _, r := range c.Repetitions {
+			// The target's own counters over the repetition: the
+			// requests went there.
+			if r.Requests == 0 || r.Server == nil || r.Server.Protocols[c.Protocol].Requests < r.Requests {
+				t.Errorf("%s/%s: %d requests, the target's counters %+v", c.Scenario, c.Protocol, r.Requests, r.Server)
+			}
+		}
+	}
+}
+
+// TestRunOptionsError: options out of range are an *OptionsError before
+// anything starts.
+func TestRunOptionsError(t *testing.T) {
+	o := quick(t, "download")
+	o.Matrix.Repeat = -1
+	start := time.Now()
+	_, err := experiment.Run(context.Background(), o)
+	var oe *experiment.OptionsError
+	if !errors.As(err, &oe) {
+		t.Fatalf("err %v (%T), want *experiment.OptionsError", err, err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("took %v: it should fail before starting the child", d)
+	}
+}

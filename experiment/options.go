@@ -1,0 +1,184 @@
+package experiment
+
+import (
+	"strings"
+	"time"
+
+	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/peers"
+	"github.com/httpvs/httpvs/transport"
+)
+
+// The presets' rounds: what `httpvs run` gives each cell.
+const (
+	// DefaultMaxRepeat and DefaultBudget let a default run add rounds to
+	// its widest cells and still end within a minute.
+	DefaultMaxRepeat = 16
+	DefaultBudget    = 58 * time.Second
+	// QuickDuration and QuickWarmup are Quick's one short round per cell.
+	QuickDuration = 100 * time.Millisecond
+	QuickWarmup   = 25 * time.Millisecond
+	// LinkRepeat is the rounds every cell gets across an emulated link,
+	// where a round costs dozens of round trips; noisy cells (losses) get
+	// more, up to MaxRepeat, within LinkBudgetShare of the first rounds'
+	// estimated time on top of them: the time told before the cells
+	// start (Options.OnPlan) is then met within a fifth.
+	LinkRepeat      = 3
+	LinkBudgetShare = 0.15
+)
+
+// Options are an experiment: what `httpvs run` measures, as a library
+// call. The zero value measures Go as shipped (matrix.GoDefault) on every
+// transport and the default scenarios, against a child `httpvs serve` on
+// loopback, matrix.DefaultRepeat rounds a cell; Default is `httpvs run`'s
+// own, Quick its --quick, AcrossLink its --net.
+type Options struct {
+	// Matrix is what to measure and how: transports (empty: all),
+	// scenarios (empty: matrix.Scenarios, or matrix.NetDefault across a
+	// link), rounds, durations, the client's knobs, the load engine. Run
+	// sets its Target, Network, link fields, Budget and Profile.
+	// Matrix.Knobs is the knob set Run applies to Matrix.Client: a zero
+	// one means matrix.GoDefault.
+	Matrix matrix.Options
+	// NoTuned leaves out the tuned client's rows ("download:tuned") that
+	// a Go-as-shipped run on loopback adds, which say what the tuned
+	// client (matrix.Tuned) reaches.
+	NoTuned bool
+	// Target is an external server to measure instead of a child server;
+	// zero: Run starts one.
+	Target matrix.Target
+	// Executable is the httpvs binary Run starts as the child server
+	// (`httpvs serve --child`); "" means this program, which must then be
+	// httpvs or act as it when ChildEnv is set (a test's TestMain).
+	Executable string
+	// Server is the child server's knobs, as recorded in the results;
+	// ServerArgs carry them to it as `httpvs serve` flags
+	// (--write-size 64Ki, ...), with any other serve flags.
+	Server     transport.ServerConfig
+	ServerArgs []string
+	// Link is the emulated link between the client and the child server;
+	// nil: loopback. Linux only, with root or in a user namespace.
+	Link *LinkSpec
+	// Peers are the reference peers measured beside Go (reference.Run),
+	// on loopback only.
+	Peers []peers.Peer
+	// ReferenceRounds bounds the peers' rounds (each a process start per
+	// transport); zero: min(Matrix.Repeat, 5).
+	ReferenceRounds int
+	// ProfileDir, when set, is where the client's and the child's
+	// profiles go, taken in rounds of their own after the measured ones
+	// (matrix.Options.Profile), and read into each cell's Attribution.
+	ProfileDir string
+	// Budget bounds, from Began, the start of added rounds (past
+	// Matrix.Repeat, up to Matrix.MaxRepeat); zero: across a link, the
+	// first rounds' estimated time and LinkBudgetShare of it again, on
+	// loopback none. Negative: none.
+	Budget time.Duration
+	// Began is when the experiment, and its budget, started; zero: when
+	// Run was called.
+	Began time.Time
+	// OnPlan hears, before the cells start, what the experiment will
+	// measure and its expected cost; nil: nobody.
+	OnPlan func(Plan)
+	// Warn hears of what does not stop the experiment but changes what
+	// it can measure (quic-go's UDP buffer warning, a profile not taken);
+	// nil: nobody. The results keep what matters of it.
+	Warn func(error)
+	// ReferenceProgress hears which reference peer measurement is under
+	// way; nil: nobody. Matrix.Progress hears of the cells.
+	ReferenceProgress func(string)
+}
+
+// Plan is what an experiment will measure and what it costs, told before
+// its cells start (Options.OnPlan).
+type Plan struct {
+	Estimate matrix.Estimate
+	Spent    time.Duration // since Began: the child server, the link and its calibration
+	Budget   time.Duration // from Began, for added rounds; zero: none
+	Link     *matrix.Net   // the calibrated link; nil on loopback
+	LinkName string        // the link as asked for
+}
+
+// Default is `httpvs run`: every transport and the default scenarios, Go
+// as shipped with the tuned client's rows beside it, matrix.DefaultRepeat
+// rounds a cell and up to DefaultMaxRepeat for cells whose interval stays
+// wide, within DefaultBudget.
+func Default() Options {
+	var o Options
+	o.Matrix.Repeat = matrix.DefaultRepeat
+	o.Matrix.MaxRepeat = DefaultMaxRepeat
+	o.Budget = DefaultBudget
+	return o
+}
+
+// Quick is `httpvs run --quick`: one QuickDuration round per cell, for CI.
+func Quick() Options {
+	var o Options
+	o.Matrix.Repeat = 1
+	o.Matrix.Duration = QuickDuration
+	o.Matrix.Warmup = QuickWarmup
+	return o
+}
+
+// AcrossLink is `httpvs run --net`: the link's scenarios (matrix.NetDefault),
+// LinkRepeat rounds a cell sized by the link's round trip
+// (matrix.LinkWindowRTTs), up to DefaultMaxRepeat for noisy cells within
+// the estimate and LinkBudgetShare again.
+func AcrossLink(link LinkSpec) Options {
+	var o Options
+	o.Link = &link
+	o.Matrix.Repeat = LinkRepeat
+	o.Matrix.MaxRepeat = DefaultMaxRepeat
+	return o
+}
+
+// fill sets what the zero Options leave to the experiment.
+func (o *Options) fill() error {
+	if o.Began.IsZero() {
+		o.Began = time.Now()
+	}
+	if len(o.Matrix.Protocols) == 0 {
+		o.Matrix.Protocols = append([]transport.Protocol(nil), transport.All...)
+	}
+	if len(o.Matrix.Scenarios) == 0 {
+		o.Matrix.Scenarios = matrix.Scenarios
+		if o.Link != nil {
+			o.Matrix.Scenarios = matrix.NetDefault()
+		}
+	}
+	if o.Matrix.Knobs.Name == "" {
+		o.Matrix.Knobs = matrix.GoDefault
+	}
+	if err := (matrix.Setup{Client: &o.Matrix.Client}).Apply(clientKnobs(o.Matrix.Knobs)...); err != nil {
+		return err
+	}
+	if o.Matrix.Alongside == nil && !o.NoTuned && o.Link == nil && strings.HasPrefix(o.Matrix.Knobs.Name, matrix.GoDefault.Name) {
+		// As shipped -> tuned in one run: the single-stream transfers again
+		// with the tuned client (on a link, the window decides instead).
+		tuned := matrix.Tuned
+		o.Matrix.Alongside = &tuned
+	}
+	if o.ReferenceRounds == 0 {
+		o.ReferenceRounds = min(max(o.Matrix.Repeat, 1), maxReferenceRounds)
+	}
+	if o.Warn == nil {
+		o.Warn = func(error) {}
+	}
+	return nil
+}
+
+// maxReferenceRounds bounds the peers' rounds: each is a process start
+// per transport, and the figures they give are steadier than Go's.
+const maxReferenceRounds = 5
+
+// clientKnobs is the client's part of s (the server's go to the child as
+// flags, and an external target's are its own).
+func clientKnobs(s matrix.KnobSet) []matrix.Knob {
+	var out []matrix.Knob
+	for _, k := range s.Knobs {
+		if strings.HasPrefix(k.Field, "Client.") {
+			out = append(out, k)
+		}
+	}
+	return out
+}

@@ -1,0 +1,37 @@
+package experiment
+
+import (
+	"context"
+
+	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/peers"
+	"github.com/httpvs/httpvs/reference"
+)
+
+// references measures the scenarios the peers play, with the server
+// peers and with the experiment's own server.
+func (o *Options) references(ctx context.Context) ([]matrix.ReferenceCell, error) {
+	var servers, clients []peers.Peer
+	for _, p := range o.Peers {
+		if p.Role == peers.RoleServer {
+			servers = append(servers, p)
+		} else {
+			clients = append(clients, p)
+		}
+	}
+	m := o.Matrix
+	ro := reference.Options{
+		Servers:   servers,
+		Clients:   clients,
+		Go:        reference.Target{Plain: m.Target.Plain, TLS: m.Target.TLS},
+		Protocols: m.Protocols,
+		Rounds:    o.ReferenceRounds,
+		Size:      m.Size,
+		Duration:  m.Duration,
+		Progress:  o.ReferenceProgress,
+	}
+	for _, sc := range m.Scenarios {
+		ro.Scenarios = append(ro.Scenarios, sc.Name)
+	}
+	return reference.Run(ctx, ro)
+}

@@ -1,0 +1,157 @@
+package experiment
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/transport"
+)
+
+// Run runs the experiment o describes: it makes and calibrates the link,
+// starts the child server (or points at o.Target), runs the matrix with
+// its added rounds and profiles, measures the reference peers, and
+// returns the results diagnosed. An interrupted run (ctx done) returns
+// what it measured, marked Partial. Errors are those of setting it up:
+// a link that cannot be made, a server that does not start, options out
+// of range.
+func Run(ctx context.Context, o Options) (*matrix.Results, error) {
+	if err := o.fill(); err != nil {
+		return nil, &OptionsError{err}
+	}
+	if o.Link != nil && (o.Target.Plain != "" || o.Target.TLS != "") {
+		return nil, &OptionsError{errors.New("an emulated link leads to the child server; it does not apply to an external target")}
+	}
+	var link *Link
+	if o.Link != nil {
+		var err error
+		if link, err = OpenLink(*o.Link); err != nil {
+			return nil, err
+		}
+		defer link.Close() // after the child has stopped: deferred before it
+	}
+	server, stop, err := o.startServer(ctx, link)
+	if err != nil {
+		return nil, err
+	}
+	defer stop()
+	m := &o.Matrix
+	if link != nil {
+		if err := link.Calibrate(ctx); err != nil {
+			return nil, err
+		}
+		m.RTT, m.Link = link.RTT(), link.Desc
+	}
+	udpNote := udpBuffers(m.Protocols)
+	if udpNote != "" {
+		o.Warn(errors.New(udpNote))
+	}
+	if o.ProfileDir != "" {
+		// The child serves profiles; an external target only if it is
+		// httpvs serve --profiling (the profiler says so otherwise).
+		prof, err := NewProfiler(o.ProfileDir, m.Target.Plain, m.Network, o.Warn)
+		if err != nil {
+			return nil, err
+		}
+		m.Profile = func(scenario, column string) func() matrix.Profiles { return prof.Start(scenario + "_" + column) }
+	}
+	if err := o.plan(link); err != nil {
+		return nil, err
+	}
+	res, err := matrix.Run(ctx, *m)
+	if err != nil {
+		return nil, &OptionsError{err}
+	}
+	res.Settings.Server = server
+	res.Settings.UDPBuffers = udpNote
+	res.Settings.Net = link.result()
+	if o.Target.Plain == "" && o.Target.TLS == "" {
+		res.Settings.Target = "child"
+	}
+	if len(o.Peers) > 0 && ctx.Err() == nil {
+		if res.References, err = o.references(ctx); err != nil {
+			return nil, err
+		}
+	}
+	matrix.Diagnose(res) // with the settings added here: the server's knobs, the target
+	return res, nil
+}
+
+// udpBuffers is quic-go's socket buffer warning when h3 is among protos
+// and it applies here; "" otherwise.
+func udpBuffers(protos []transport.Protocol) string {
+	for _, p := range protos {
+		if p == transport.H3 {
+			return transport.UDPBufferWarning()
+		}
+	}
+	return ""
+}
+
+// startServer starts the child server (inside link's server namespace
+// when there is one) or takes o.Target, and points o.Matrix at it. It
+// returns the child's knobs (nil for an external target) and what stops
+// the child.
+func (o *Options) startServer(ctx context.Context, link *Link) (*transport.ServerConfig, func(), error) {
+	m := &o.Matrix
+	if o.Target.Plain != "" || o.Target.TLS != "" {
+		m.Target = o.Target
+		return nil, func() {}, nil
+	}
+	args := append([]string(nil), o.ServerArgs...)
+	if o.ProfileDir != "" {
+		args = append(args, "--profiling")
+	}
+	child, err := StartChild(ctx, o.Executable, link.server(), args)
+	if err != nil {
+		return nil, nil, err
+	}
+	m.Target = matrix.Target{Plain: child.Ready.Plain, TLS: child.Ready.TLS, RootCAs: child.Roots, GRPC: child.Ready.GRPC}
+	if link != nil {
+		m.Network = link.link.Client()
+		m.LinkCounters = link.take
+		m.StatsNetwork = link.server()
+		// The link's ferries run in this process: loops must not hold
+		// the Ps they need.
+		m.Engine = m.Engine.WithHoldP(false)
+	}
+	srv := o.Server
+	return &srv, child.Stop, nil
+}
+
+// plan estimates the run's cost and sets its budget: o.Budget, or across
+// a link the estimate and LinkBudgetShare of it again; OnPlan hears both.
+func (o *Options) plan(link *Link) error {
+	est, err := matrix.EstimateRun(o.Matrix)
+	if err != nil {
+		return &OptionsError{err}
+	}
+	budget := o.Budget
+	if budget == 0 && link != nil {
+		budget = time.Since(o.Began) + time.Duration((1+LinkBudgetShare)*float64(est.Time))
+	}
+	if o.OnPlan != nil {
+		p := Plan{Estimate: est, Spent: time.Since(o.Began), Budget: max(budget, 0)}
+		if link != nil {
+			p.Link, p.LinkName = link.Desc, link.Name()
+		}
+		o.OnPlan(p)
+	}
+	if budget > 0 {
+		// The budget counts from the experiment's start: the child server
+		// and the link came out of it.
+		o.Matrix.Budget = max(budget-time.Since(o.Began), time.Nanosecond)
+	}
+	return nil
+}
+
+// OptionsError is Run's error for options out of range or that do not go
+// together, before anything was measured; Err says which (often a
+// *transport.FieldError naming the field).
+type OptionsError struct{ Err error }
+
+func (e *OptionsError) Error() string { return e.Err.Error() }
+
+// Unwrap returns Err.
+func (e *OptionsError) Unwrap() error { return e.Err }
