@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/peers"
 	"github.com/httpvs/httpvs/transport"
@@ -54,7 +55,7 @@ type Options struct {
 	// Server is the child server's knobs, as recorded in the results;
 	// ServerArgs carry them to it as `httpvs serve` flags
 	// (--write-size 64Ki, ...), with any other serve flags.
-	Server     transport.ServerConfig
+	Server     config.Server
 	ServerArgs []string
 	// Link is the emulated link between the client and the child server;
 	// nil: loopback. Linux only, with root or in a user namespace.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -93,7 +94,7 @@ func udpBuffers(protos []transport.Protocol) string {
 // when there is one) or takes o.Target, and points o.Matrix at it. It
 // returns the child's knobs (nil for an external target) and what stops
 // the child.
-func (o *Options) startServer(ctx context.Context, link *Link) (*transport.ServerConfig, func(), error) {
+func (o *Options) startServer(ctx context.Context, link *Link) (*config.Server, func(), error) {
 	m := &o.Matrix
 	if o.Target.Plain != "" || o.Target.TLS != "" {
 		m.Target = o.Target
@@ -148,7 +149,7 @@ func (o *Options) plan(link *Link) error {
 
 // OptionsError is Run's error for options out of range or that do not go
 // together, before anything was measured; Err says which (often a
-// *transport.FieldError naming the field).
+// *config.FieldError naming the field).
 type OptionsError struct{ Err error }
 
 func (e *OptionsError) Error() string { return e.Err.Error() }

@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
@@ -131,7 +132,7 @@ func (o Options) WithDefaults() (Options, error) {
 	return o, o.validate()
 }
 
-// validate checks populated options; errors are *transport.FieldError
+// validate checks populated options; errors are *config.FieldError
 // naming the field, or *VersionError.
 func (o Options) validate() error {
 	for _, v := range o.Versions {
@@ -146,15 +147,15 @@ func (o Options) validate() error {
 	}
 	switch {
 	case o.Rounds < 1 || o.Rounds > 100:
-		return transport.Fieldf("Rounds", o.Rounds, "1 to 100")
+		return config.Fieldf("Rounds", o.Rounds, "1 to 100")
 	case o.MaxRounds > 100:
-		return transport.Fieldf("MaxRounds", o.MaxRounds, "Rounds to 100")
+		return config.Fieldf("MaxRounds", o.MaxRounds, "Rounds to 100")
 	case o.Duration < 10*time.Millisecond || o.Duration > time.Hour:
-		return transport.Fieldf("Duration", o.Duration, "10ms to 1h")
+		return config.Fieldf("Duration", o.Duration, "10ms to 1h")
 	case o.Warmup < 0 || o.Budget < 0 || o.BuildTimeout < 0 || o.RequestTimeout < 0:
-		return transport.Fieldf("Warmup", o.Warmup, "no negative times (Warmup, Budget, BuildTimeout, RequestTimeout)")
+		return config.Fieldf("Warmup", o.Warmup, "no negative times (Warmup, Budget, BuildTimeout, RequestTimeout)")
 	case o.Size < 0:
-		return transport.Fieldf("Size", o.Size, "a positive size, or zero to size downloads by Duration")
+		return config.Fieldf("Size", o.Size, "a positive size, or zero to size downloads by Duration")
 	}
 	return nil
 }
@@ -185,7 +186,7 @@ func (o Options) measured() (scenarios []string, protocols []transport.Protocol,
 // between toolchains. A toolchain that cannot be fetched, built or started
 // is not an error: its GoToolchain.Error says why, in one line, and the
 // others are measured. Errors are for options it cannot run (typed:
-// *VersionError, *transport.FieldError) and for nothing to measure.
+// *VersionError, *config.FieldError) and for nothing to measure.
 // Every child has ended and every temporary directory is removed when Run
 // returns; the binaries stay in the cache.
 func Run(ctx context.Context, o Options) (*matrix.GoVersions, error) {

@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"sync"
 
+	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -25,8 +26,8 @@ type Options struct {
 	// Protocol is the transport the server is reached over.
 	Protocol transport.Protocol
 	// Config tunes the server's and the client's ends; the zero value is
-	// Go's and quic-go's defaults (see transport.Config).
-	Config transport.Config
+	// Go's and quic-go's defaults (see config.Config).
+	Config config.Config
 }
 
 // Server is a running test server and its client.

@@ -17,6 +17,6 @@
 // per Stream, its header block scanned for :status and content-length
 // only. The client keeps its own control stream and reads the server's
 // (SETTINGS, GOAWAY); the QUIC connection is dialed with the std client's
-// quic.Config (transport.ClientConfig.QUICConfig), so that both engines
+// quic.Config (config.Client.QUICConfig), so that both engines
 // run the same QUIC.
 package lean

@@ -5,10 +5,10 @@ import (
 	"errors"
 	"sync"
 
-	"github.com/httpvs/httpvs/transport"
+	"github.com/httpvs/httpvs/config"
 )
 
-// Lean HTTP/2 receive windows when transport.ClientConfig leaves them zero: Go's
+// Lean HTTP/2 receive windows when config.Client leaves them zero: Go's
 // client defaults.
 const (
 	leanH2StreamWindow = 4 << 20
@@ -34,7 +34,7 @@ type h2Pool struct {
 	closed bool
 }
 
-func newH2Pool(c *Client, cfg transport.ClientConfig) *h2Pool {
+func newH2Pool(c *Client, cfg config.Client) *h2Pool {
 	h := cfg.EffectiveHTTP2()
 	p := &h2Pool{c: c, streamWindow: leanH2StreamWindow, connWindow: leanH2ConnWindow, maxFrame: uint32(h.MaxReadFrameSize)}
 	if h.MaxReceiveBufferPerStream > 0 {

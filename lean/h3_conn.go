@@ -14,6 +14,7 @@ import (
 	"github.com/quic-go/quic-go"
 	"github.com/quic-go/quic-go/quicvarint"
 
+	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -48,10 +49,10 @@ type h3Pool struct {
 	closed bool
 }
 
-func newH3Pool(c *Client, cfg transport.ClientConfig) *h3Pool {
+func newH3Pool(c *Client, cfg config.Client) *h3Pool {
 	// What quic-go's http3.Transport does to the std client's config: one
 	// QUIC version, and no streams the server may open (unless set).
-	qconf := cfg.QUICConfig()
+	qconf := transport.QUICConfig(cfg)
 	qconf.Versions = []quic.Version{quic.SupportedVersions()[0]}
 	if qconf.MaxIncomingStreams == 0 {
 		qconf.MaxIncomingStreams = -1

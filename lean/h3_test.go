@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -62,7 +63,7 @@ func runH3(ctx context.Context, c *Client, streams int, n int64, timeout time.Du
 
 // h3Client is a lean HTTP/3 client of ts for path, with req's method and
 // body, closed when the test ends.
-func h3Client(t *testing.T, ts *transport.Server, path string, req Request, cfg transport.ClientConfig) *Client {
+func h3Client(t *testing.T, ts *transport.Server, path string, req Request, cfg config.Client) *Client {
 	t.Helper()
 	u, err := url.Parse(ts.URL(transport.H3) + path)
 	if err != nil {
@@ -91,7 +92,7 @@ func TestLeanH3Counts(t *testing.T) {
 		}
 		w.Write([]byte("hello"))
 	})
-	c := h3Client(t, ts, "/", Request{}, transport.ClientConfig{})
+	c := h3Client(t, ts, "/", Request{}, config.Client{})
 	got := runH3(context.Background(), c, 7, 503, 5*time.Second)
 	if got.ended != 503 || got.ok != 503 || got.bytes != 503*5 || served.Load() != 503 || got.noFirst != 0 {
 		t.Fatalf("GET: ended %d ok %d bytes %d served %d (errors %v, statuses %v, %d without a first byte); want 503, 503, %d, 503",
@@ -103,7 +104,7 @@ func TestLeanH3Counts(t *testing.T) {
 
 	served.Store(0)
 	body := []byte(strings.Repeat("0123456789", 3900))
-	c = h3Client(t, ts, "/", Request{Method: http.MethodPost, Body: body}, transport.ClientConfig{})
+	c = h3Client(t, ts, "/", Request{Method: http.MethodPost, Body: body}, config.Client{})
 	got = runH3(context.Background(), c, 3, 101, 5*time.Second)
 	if got.ok != 101 || got.bytes != 101*39000 || uploaded.Load() != 101*39000 || served.Load() != 101 || c.Connections() != 1 {
 		t.Fatalf("POST: ok %d bytes %d uploaded %d served %d connections %d (errors %v); want 101, %d each way, 101, 1",
@@ -136,7 +137,7 @@ func TestLeanH3Failures(t *testing.T) {
 			w.Write([]byte("ok"))
 		}
 	})
-	c := h3Client(t, ts, "/", Request{}, transport.ClientConfig{})
+	c := h3Client(t, ts, "/", Request{}, config.Client{})
 	start := time.Now()
 	got := runH3(context.Background(), c, 10, 100, 300*time.Millisecond)
 	if d := time.Since(start); d > 5*time.Second {
@@ -156,11 +157,11 @@ func TestLeanH3Failures(t *testing.T) {
 		t.Errorf("%d connections: stream failures closed the connection", c.Connections())
 	}
 
-	missing := runH3(context.Background(), h3Client(t, ts, "/missing", Request{}, transport.ClientConfig{}), 2, 6, 5*time.Second)
+	missing := runH3(context.Background(), h3Client(t, ts, "/missing", Request{}, config.Client{}), 2, 6, 5*time.Second)
 	if missing.statuses[http.StatusNotFound] != 6 || missing.ok != 0 || len(missing.kinds) != 0 {
 		t.Fatalf("404s: statuses %v ok %d errors %v, want six 404s", missing.statuses, missing.ok, missing.kinds)
 	}
-	short := runH3(context.Background(), h3Client(t, ts, "/short", Request{}, transport.ClientConfig{}), 2, 6, 5*time.Second)
+	short := runH3(context.Background(), h3Client(t, ts, "/short", Request{}, config.Client{}), 2, 6, 5*time.Second)
 	if short.ok != 0 || short.kinds[stats.ErrShort]+short.kinds[stats.ErrReset] != 6 {
 		t.Fatalf("bodies short of their Content-Length: ok %d errors %v, want 6 short or reset", short.ok, short.kinds)
 	}
@@ -170,7 +171,7 @@ func TestLeanH3Failures(t *testing.T) {
 // (UDP has no refusal) within the dial timeout, and none hangs.
 func TestLeanH3ServerGone(t *testing.T) {
 	ts := leanLoopServer(t, func(w http.ResponseWriter, r *http.Request) {})
-	c := h3Client(t, ts, "/", Request{}, transport.ClientConfig{DialTimeout: 200 * time.Millisecond})
+	c := h3Client(t, ts, "/", Request{}, config.Client{DialTimeout: 200 * time.Millisecond})
 	ts.Close()
 	start := time.Now()
 	got := runH3(context.Background(), c, 2, 6, 5*time.Second)
@@ -194,7 +195,7 @@ func TestLeanH3Canceled(t *testing.T) {
 		}
 		w.Write([]byte("ok"))
 	})
-	c := h3Client(t, ts, "/slow", Request{}, transport.ClientConfig{})
+	c := h3Client(t, ts, "/slow", Request{}, config.Client{})
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	start := time.Now()
@@ -230,7 +231,7 @@ func TestLeanH3StreamLimit(t *testing.T) {
 	if err != nil || !announced || limit != 3 {
 		t.Fatalf("probe: limit %d announced %v error %v, want 3", limit, announced, err)
 	}
-	c := h3Client(t, ts, "/", Request{}, transport.ClientConfig{})
+	c := h3Client(t, ts, "/", Request{}, config.Client{})
 	if got := runH3(context.Background(), c, 9, 90, 5*time.Second); got.ok != 90 || c.Connections() != 1 {
 		t.Fatalf("9 streams against 3 allowed: ok %d connections %d errors %v", got.ok, c.Connections(), got.kinds)
 	}

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )
@@ -197,7 +198,7 @@ func bodyWant(c Config) string {
 }
 
 // Validate reports the first field of c out of range as a
-// *transport.FieldError (client tuning under "Client."), a URL that does
+// *config.FieldError (client tuning under "Client."), a URL that does
 // not fit the transport as a *transport.SchemeError, and a transport the
 // engine does not speak as an *UnsupportedError.
 func (c Config) Validate() error {
@@ -213,36 +214,36 @@ func (c Config) validate() (*url.URL, error) {
 	}
 	switch {
 	case c.Conns < 1:
-		return nil, transport.Fieldf("Conns", c.Conns, "at least 1")
+		return nil, config.Fieldf("Conns", c.Conns, "at least 1")
 	case c.Streams < 1:
-		return nil, transport.Fieldf("Streams", c.Streams, "at least 1")
+		return nil, config.Fieldf("Streams", c.Streams, "at least 1")
 	case c.Streams > 1 && c.Client.Protocol.Version() == 1:
-		return nil, transport.Fieldf("Streams", c.Streams, "1 for HTTP/1.1, which carries one request at a time per connection (pipelining is not implemented): more connections instead, or HTTP/2 or HTTP/3")
+		return nil, config.Fieldf("Streams", c.Streams, "1 for HTTP/1.1, which carries one request at a time per connection (pipelining is not implemented): more connections instead, or HTTP/2 or HTTP/3")
 	case c.Requests < 0:
-		return nil, transport.Fieldf("Requests", c.Requests, "0 (run for a duration) or more")
+		return nil, config.Fieldf("Requests", c.Requests, "0 (run for a duration) or more")
 	case c.Duration < 0:
-		return nil, transport.Fieldf("Duration", c.Duration, "a positive duration, or 0 for the default")
+		return nil, config.Fieldf("Duration", c.Duration, "a positive duration, or 0 for the default")
 	case c.Warmup < 0:
-		return nil, transport.Fieldf("Warmup", c.Warmup, "0 or more")
+		return nil, config.Fieldf("Warmup", c.Warmup, "0 or more")
 	case c.RequestTimeout < 0:
-		return nil, transport.Fieldf("RequestTimeout", c.RequestTimeout, "a positive duration, or 0 for the default")
+		return nil, config.Fieldf("RequestTimeout", c.RequestTimeout, "a positive duration, or 0 for the default")
 	case c.MaxDuration < 0:
-		return nil, transport.Fieldf("MaxDuration", c.MaxDuration, "a positive duration, or 0 for the default")
+		return nil, config.Fieldf("MaxDuration", c.MaxDuration, "a positive duration, or 0 for the default")
 	case c.Rate < 0:
-		return nil, transport.Fieldf("Rate", c.Rate, "0 (closed loop) or more")
+		return nil, config.Fieldf("Rate", c.Rate, "0 (closed loop) or more")
 	case c.Share.check() != nil:
-		return nil, transport.Fieldf("Share", c.Share, "INDEX/PARTS with 0 <= INDEX < PARTS")
+		return nil, config.Fieldf("Share", c.Share, "INDEX/PARTS with 0 <= INDEX < PARTS")
 	case !c.Share.whole() && c.Rate == 0 && c.Requests == 0:
-		return nil, transport.Fieldf("Share", c.Share, "a share of a rate or of a request count: give one")
+		return nil, config.Fieldf("Share", c.Share, "a share of a rate or of a request count: give one")
 	case !c.Share.whole() && c.Share.Requests(c.Requests) == 0 && c.Requests > 0:
-		return nil, transport.Fieldf("Share", c.Share, "a share with requests: %d requests leave none to part %d", c.Requests, c.Share.Index)
+		return nil, config.Fieldf("Share", c.Share, "a share with requests: %d requests leave none to part %d", c.Requests, c.Share.Index)
 	case c.NewCaller == nil && !c.Engine.Supports(c.Client.Protocol):
 		return nil, &UnsupportedError{Engine: c.Engine, Protocol: c.Client.Protocol}
 	case bodyWant(c) != "":
-		return nil, transport.Fieldf("BodySize", c.BodySize, "%s", bodyWant(c))
+		return nil, config.Fieldf("BodySize", c.BodySize, "%s", bodyWant(c))
 	}
 	if err := c.Client.Config.Validate(); err != nil {
-		return nil, transport.WithinField("Client", err)
+		return nil, config.WithinField("Client", err)
 	}
 	return u, nil
 }

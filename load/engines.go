@@ -3,6 +3,7 @@ package load
 import (
 	"fmt"
 
+	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/lean"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -64,7 +65,7 @@ func ParseEngine(s string) (Engine, error) {
 	case "fast":
 		return Fast, nil
 	}
-	return Std, transport.Fieldf("Engine", fmt.Sprintf("%q", s), "std or fast")
+	return Std, config.Fieldf("Engine", fmt.Sprintf("%q", s), "std or fast")
 }
 
 // Supports says whether e speaks p. This is the one place that knows: the

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
@@ -308,7 +309,7 @@ func TestConfigRejects(t *testing.T) {
 		if strings.Contains(err.Error(), "--") {
 			t.Errorf("%s: a library error names a flag: %v", tc.field, err)
 		}
-		var fe *transport.FieldError
+		var fe *config.FieldError
 		var se *transport.SchemeError
 		var ue *UnsupportedError
 		switch {

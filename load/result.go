@@ -4,6 +4,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -67,8 +68,8 @@ type Result struct {
 	StoppedAnswering float64 `json:"stopped_answering_seconds,omitempty"`
 	// RanSeconds, when not zero, is the whole measured phase in seconds,
 	// longer than Seconds because the server stopped answering during it.
-	RanSeconds float64                `json:"ran_seconds,omitempty"`
-	Settings   transport.ClientConfig `json:"settings"`
+	RanSeconds float64       `json:"ran_seconds,omitempty"`
+	Settings   config.Client `json:"settings"`
 
 	// What lets results from several generators be merged (package merge).
 	// Kind is ResultKind and SchemaVersion ResultSchemaVersion: readers

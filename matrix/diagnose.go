@@ -19,7 +19,7 @@ type Finding struct {
 	// names a command's flags.
 	Fix string `json:"fix"`
 	// Knobs are the settings the fix changes, each a field path as
-	// transport.FieldError names them; Apply sets them on Options. Empty
+	// config.FieldError names them; Apply sets them on Options. Empty
 	// when the fix is not a setting (the stack's own cost).
 	Knobs []Knob `json:"knobs,omitempty"`
 	// Flags is how the command that ran the matrix sets Knobs, e.g.

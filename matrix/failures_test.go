@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -114,7 +115,7 @@ func TestUnreachableTransportTriedOnce(t *testing.T) {
 		Scenarios: scenarios(t, "download,small-sequential,upload"),
 		Repeat:    1,
 		Duration:  50 * time.Millisecond,
-		Client:    transport.ClientConfig{DialTimeout: 300 * time.Millisecond},
+		Client:    config.Client{DialTimeout: 300 * time.Millisecond},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/transport"
@@ -23,8 +24,8 @@ import (
 
 // setup is one side of a fix test: what the client, server and engine are.
 type setup struct {
-	client transport.ClientConfig
-	server transport.ServerConfig
+	client config.Client
+	server config.Server
 	engine load.Engine
 }
 
@@ -87,20 +88,20 @@ func TestTransferFixesMoveTheFigure(t *testing.T) {
 	if testing.Short() {
 		t.Skip("measures 5 pairs of real transfer cells")
 	}
-	quicTrace := transport.ClientConfig{}
+	quicTrace := config.Client{}
 	quicTrace.QUIC.Trace = true
 	quicTrace.QUIC.MaxStreamReceiveWindow = 64 * units.KiB
 	quicTrace.QUIC.InitialStreamReceiveWindow = 64 * units.KiB
 	tests := []struct {
 		rule   string
 		p      transport.Protocol
-		broken transport.ClientConfig
+		broken config.Client
 		size   units.Bytes
 	}{
-		{"h2-small-reads", transport.H2C, transport.ClientConfig{ReadSize: 4 * units.KiB}, 64 * units.MiB},
-		{"h2-window-updates", transport.H2C, transport.ClientConfig{ReadSize: 4 * units.KiB}, 64 * units.MiB},
-		{"h2-small-frames", transport.H2C, transport.ClientConfig{HTTP2: transport.HTTP2{MaxReadFrameSize: 16 * units.KiB}}, 64 * units.MiB},
-		{"h2-flow-blocked", transport.H2C, transport.ClientConfig{HTTP2: transport.HTTP2{MaxReceiveBufferPerStream: 64 * units.KiB}}, 64 * units.MiB},
+		{"h2-small-reads", transport.H2C, config.Client{ReadSize: 4 * units.KiB}, 64 * units.MiB},
+		{"h2-window-updates", transport.H2C, config.Client{ReadSize: 4 * units.KiB}, 64 * units.MiB},
+		{"h2-small-frames", transport.H2C, config.Client{HTTP2: config.HTTP2{MaxReadFrameSize: 16 * units.KiB}}, 64 * units.MiB},
+		{"h2-flow-blocked", transport.H2C, config.Client{HTTP2: config.HTTP2{MaxReceiveBufferPerStream: 64 * units.KiB}}, 64 * units.MiB},
 		{"quic-flow-blocked", transport.H3, quicTrace, 16 * units.MiB},
 	}
 	for _, tt := range tests {
@@ -136,7 +137,7 @@ func TestTransferFixesMoveTheFigure(t *testing.T) {
 // TestConcurrencyFixRaisesConcurrency: the fix of concurrency-lowered
 // promises the scenario's concurrency, not speed.
 func TestConcurrencyFixRaisesConcurrency(t *testing.T) {
-	broken := setup{server: transport.ServerConfig{HTTP2: transport.HTTP2{MaxConcurrentStreams: 10}}}
+	broken := setup{server: config.Server{HTTP2: config.HTTP2{MaxConcurrentStreams: 10}}}
 	before := broken.measure(t, "small-concurrent", transport.H2C, 0)
 	f := finding(before, "concurrency-lowered")
 	if f == nil || MedianRepetition(&before).Streams != 10 {

@@ -4,21 +4,21 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/load"
-	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )
 
 // Setup is what a fix's knobs change: the client's and the server's
 // configuration and the load engine.
 type Setup struct {
-	Client *transport.ClientConfig
-	Server *transport.ServerConfig // nil: the server is not this run's
+	Client *config.Client
+	Server *config.Server // nil: the server is not this run's
 	Engine *load.Engine
 }
 
 // Apply sets each of knobs on s. A knob whose field s does not hold, or
-// whose value does not parse, is a *transport.FieldError.
+// whose value does not parse, is a *config.FieldError.
 func (s Setup) Apply(knobs ...Knob) error {
 	for _, k := range knobs {
 		if err := s.apply(k); err != nil {
@@ -31,14 +31,14 @@ func (s Setup) Apply(knobs ...Knob) error {
 func (s Setup) apply(k Knob) error {
 	if k.Field == "Engine" {
 		if s.Engine == nil {
-			return transport.Fieldf(k.Field, k.Value, "a run with a load engine")
+			return config.Fieldf(k.Field, k.Value, "a run with a load engine")
 		}
 		e, err := load.ParseEngine(k.Value)
 		*s.Engine = e
 		return err
 	}
-	var h2 *transport.HTTP2
-	var q *transport.QUIC
+	var h2 *config.HTTP2
+	var q *config.QUIC
 	switch {
 	case s.Client != nil && k.Field == "Client.ReadSize":
 		return setBytes(&s.Client.ReadSize, k)
@@ -49,7 +49,7 @@ func (s Setup) apply(k Knob) error {
 	case s.Server != nil && len(k.Field) > 7 && k.Field[:7] == "Server.":
 		h2, q = &s.Server.HTTP2, &s.Server.QUIC
 	default:
-		return transport.Fieldf(k.Field, k.Value, "a setting of this run")
+		return config.Fieldf(k.Field, k.Value, "a setting of this run")
 	}
 	switch k.Field[7:] {
 	case "HTTP2.MaxReadFrameSize":
@@ -61,7 +61,7 @@ func (s Setup) apply(k Knob) error {
 	case "HTTP2.MaxConcurrentStreams":
 		n, err := strconv.Atoi(k.Value)
 		if err != nil || n < 1 {
-			return transport.Fieldf(k.Field, k.Value, "a count of streams, at least 1")
+			return config.Fieldf(k.Field, k.Value, "a count of streams, at least 1")
 		}
 		h2.MaxConcurrentStreams = n
 		return nil
@@ -70,13 +70,13 @@ func (s Setup) apply(k Knob) error {
 	case "QUIC.MaxConnectionReceiveWindow":
 		return setBytes(&q.MaxConnectionReceiveWindow, k)
 	}
-	return transport.Fieldf(k.Field, k.Value, "a setting of this run")
+	return config.Fieldf(k.Field, k.Value, "a setting of this run")
 }
 
 func setBytes(b *units.Bytes, k Knob) error {
 	v, err := units.ParseBytes(k.Value)
 	if err != nil {
-		return transport.Fieldf(k.Field, fmt.Sprintf("%q", k.Value), "a size such as 256Ki")
+		return config.Fieldf(k.Field, fmt.Sprintf("%q", k.Value), "a size such as 256Ki")
 	}
 	*b = v
 	return nil

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/load"
-	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )
 
@@ -105,8 +105,8 @@ func ReadKnobFile(r io.Reader) (KnobSet, error) {
 // fullSetup is a Setup that holds every field a knob can name, to check
 // knobs against.
 func fullSetup() Setup {
-	var c transport.ClientConfig
-	var s transport.ServerConfig
+	var c config.Client
+	var s config.Server
 	var e load.Engine
 	return Setup{Client: &c, Server: &s, Engine: &e}
 }

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/load"
-	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )
 
@@ -22,8 +22,8 @@ func TestNamedKnobSetsSetWhatTheySay(t *testing.T) {
 		if !ok {
 			t.Fatalf("no set %q", c.name)
 		}
-		var client transport.ClientConfig
-		var server transport.ServerConfig
+		var client config.Client
+		var server config.Server
 		var engine load.Engine
 		if err := (Setup{Client: &client, Server: &server, Engine: &engine}).Apply(set.Knobs...); err != nil {
 			t.Fatal(err)

@@ -3,10 +3,12 @@ package matrix
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/httpvs/httpvs/attribution"
 	"io"
 	"slices"
 	"time"
+
+	"github.com/httpvs/httpvs/attribution"
+	"github.com/httpvs/httpvs/config"
 
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
@@ -89,10 +91,10 @@ type Settings struct {
 	Knobs KnobSet `json:"knobs"`
 	// Alongside is the second knob set whose client knobs measured the
 	// variant scenarios ("download:tuned"); nil when there were none.
-	Alongside *KnobSet               `json:"alongside,omitempty"`
-	Client    transport.ClientConfig `json:"client"` // the client's knobs; zero fields are Go's or quic-go's defaults
+	Alongside *KnobSet      `json:"alongside,omitempty"`
+	Client    config.Client `json:"client"` // the client's knobs; zero fields are Go's or quic-go's defaults
 	// Server is the child server's knobs; nil for an external target.
-	Server *transport.ServerConfig `json:"server,omitempty"`
+	Server *config.Server `json:"server,omitempty"`
 	// Target says what was measured: "child" (httpvs serve started by the
 	// run) or the URLs of an external server.
 	Target    string `json:"target"`

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/stats"
@@ -78,7 +79,7 @@ type Options struct {
 	// streams); zero sizes it per transport from a probe of Duration/2.
 	Size units.Bytes
 	// Client is the client's tuning, the same for every cell.
-	Client transport.ClientConfig
+	Client config.Client
 	// Knobs names the knob set Client (and the caller's server) started
 	// from and the values it set; the results record it.
 	Knobs KnobSet
@@ -176,34 +177,34 @@ func (o *Options) fill() error {
 }
 
 // Validate reports the first field of o out of range as a
-// *transport.FieldError (the client's under "Client."); zero fields are
+// *config.FieldError (the client's under "Client."); zero fields are
 // accepted where fill gives them defaults.
 func (o Options) Validate() error {
 	switch {
 	case o.Repeat < 0 || o.Repeat > 100:
-		return transport.Fieldf("Repeat", o.Repeat, "1 to 100")
+		return config.Fieldf("Repeat", o.Repeat, "1 to 100")
 	case o.MaxRepeat != 0 && (o.MaxRepeat < max(o.Repeat, 1) || o.MaxRepeat > 100):
-		return transport.Fieldf("MaxRepeat", o.MaxRepeat, "Repeat to 100, or 0 for Repeat")
+		return config.Fieldf("MaxRepeat", o.MaxRepeat, "Repeat to 100, or 0 for Repeat")
 	case o.Budget < 0:
-		return transport.Fieldf("Budget", o.Budget, "zero (no bound) or more")
+		return config.Fieldf("Budget", o.Budget, "zero (no bound) or more")
 	case o.Duration != 0 && (o.Duration < 10*time.Millisecond || o.Duration > time.Hour):
-		return transport.Fieldf("Duration", o.Duration, "10ms to 1h per repetition")
+		return config.Fieldf("Duration", o.Duration, "10ms to 1h per repetition")
 	case o.Warmup < 0:
-		return transport.Fieldf("Warmup", o.Warmup, "zero or more")
+		return config.Fieldf("Warmup", o.Warmup, "zero or more")
 	case o.Omit > time.Hour:
-		return transport.Fieldf("Omit", o.Omit, "up to 1h, 0 for the link's own, or negative for none")
+		return config.Fieldf("Omit", o.Omit, "up to 1h, 0 for the link's own, or negative for none")
 	case o.Size < 0:
-		return transport.Fieldf("Size", o.Size, "zero (sized by a probe) or more")
+		return config.Fieldf("Size", o.Size, "zero (sized by a probe) or more")
 	case o.Timeout < 0:
-		return transport.Fieldf("Timeout", o.Timeout, "a positive duration, or 0 for the default")
+		return config.Fieldf("Timeout", o.Timeout, "a positive duration, or 0 for the default")
 	case len(o.Protocols) == 0:
-		return transport.Fieldf("Protocols", "none", "at least one transport")
+		return config.Fieldf("Protocols", "none", "at least one transport")
 	case len(o.Scenarios) == 0:
-		return transport.Fieldf("Scenarios", "none", "at least one scenario")
+		return config.Fieldf("Scenarios", "none", "at least one scenario")
 	case o.Target.Plain == "" && o.Target.TLS == "":
-		return transport.Fieldf("Target", "none", "a cleartext or a TLS base URL")
+		return config.Fieldf("Target", "none", "a cleartext or a TLS base URL")
 	}
-	return transport.WithinField("Client", o.Client.Validate())
+	return config.WithinField("Client", o.Client.Validate())
 }
 
 // Run measures every scenario over every transport. When ctx ends early it

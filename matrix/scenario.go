@@ -10,8 +10,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/load"
-	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )
 
@@ -53,7 +53,7 @@ type Scenario struct {
 	// knobs names the knob set of a variant scenario (variant.go), and
 	// client is its client's configuration; "" and nil for the others.
 	knobs  string
-	client *transport.ClientConfig
+	client *config.Client
 	// req is the user's own request a scenario of RequestScenarios
 	// measures, with its body and headers; nil for httpvs's endpoints.
 	req *Request

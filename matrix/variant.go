@@ -3,7 +3,7 @@ package matrix
 import (
 	"strings"
 
-	"github.com/httpvs/httpvs/transport"
+	"github.com/httpvs/httpvs/config"
 )
 
 // VariantSep joins a scenario's name and a knob set's in a variant
@@ -50,7 +50,7 @@ func (o Options) expand() ([]Scenario, error) {
 		}
 	}
 	if err := (Setup{Client: &cfg}).Apply(knobs...); err != nil {
-		return nil, transport.WithinField("Alongside", err)
+		return nil, config.WithinField("Alongside", err)
 	}
 	var out []Scenario
 	for _, sc := range o.Scenarios {
@@ -64,7 +64,7 @@ func (o Options) expand() ([]Scenario, error) {
 
 // variant is sc measured with client (nil in results read back, where
 // only the name matters) under the knob set called set.
-func (sc Scenario) variant(set string, client *transport.ClientConfig) Scenario {
+func (sc Scenario) variant(set string, client *config.Client) Scenario {
 	v := sc
 	v.Name = sc.Name + VariantSep + set
 	v.Description = sc.Description + ", client knobs " + set

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )
@@ -16,7 +17,7 @@ import (
 // small-sequential gets none. Variant cells carry the set's name, pair
 // with their own h1 and get no findings.
 func TestAlongsideMeasuresTheTunedVariant(t *testing.T) {
-	client := transport.ClientConfig{}
+	client := config.Client{}
 	if err := (Setup{Client: &client}).Apply(GoDefault.Knobs...); err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -96,7 +97,7 @@ func TestClientKilledMidTransfer(t *testing.T) {
 	}
 	opts := Loopback()
 	opts.IdleTimeout = 2 * time.Second
-	opts.Config = transport.ServerConfig{QUIC: transport.QUIC{MaxIdleTimeout: 2 * time.Second}}
+	opts.Config = config.Server{QUIC: config.QUIC{MaxIdleTimeout: 2 * time.Second}}
 	srv, err := Start(Config{Transport: opts})
 	if err != nil {
 		t.Fatal(err)

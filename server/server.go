@@ -15,6 +15,7 @@ import (
 	"google.golang.org/grpc"
 
 	"github.com/httpvs/httpvs/bookstore"
+	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/procstat"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
@@ -39,7 +40,7 @@ type Options struct {
 	// MaxSize caps /bytes/{size} and /sink bodies; zero means DefaultMaxSize.
 	MaxSize units.Bytes
 	// WriteSize is the chunk, in bytes, response bodies are written in and
-	// request bodies read with; zero means transport.DefaultWriteSize.
+	// request bodies read with; zero means config.DefaultWriteSize.
 	WriteSize int
 	// MaxEcho caps each /echo body; zero means DefaultMaxEcho. A body
 	// declared longer is refused (413) before a byte of it is read.
@@ -118,7 +119,7 @@ func New(opts Options) *Server {
 		s.maxSize = DefaultMaxSize
 	}
 	if s.writeSize <= 0 {
-		s.writeSize = int(transport.DefaultWriteSize)
+		s.writeSize = int(config.DefaultWriteSize)
 	}
 	s.chunk = make([]byte, s.writeSize)
 	for i := range s.chunk {

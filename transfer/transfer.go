@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/procstat"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
@@ -104,13 +105,13 @@ type ClientSide struct {
 	ReadSize  int   `json:"read_size"`  // the buffer they used, bytes
 	// BlockingSockets says its TCP connections were read with blocking
 	// system calls outside Go's poller (ClientOptions.BlockingSockets).
-	BlockingSockets bool                   `json:"blocking_sockets,omitempty"`
-	Settings        transport.ClientConfig `json:"settings"`           // the knobs in effect; zero fields are Go's or quic-go's defaults
-	TCP             stats.IOStats          `json:"tcp"`                // its TCP connections (below TLS)
-	QUIC            stats.QUICStats        `json:"quic"`               // its QUIC connections
-	H2Frames        stats.H2Frames         `json:"h2_frames"`          // h2c: the HTTP/2 frames its connections carried
-	Process         stats.ProcessStats     `json:"process"`            // this process during the run
-	CPUSecondsPerGB float64                `json:"cpu_seconds_per_gb"` // client CPU seconds per 10^9 body bytes
+	BlockingSockets bool               `json:"blocking_sockets,omitempty"`
+	Settings        config.Client      `json:"settings"`           // the knobs in effect; zero fields are Go's or quic-go's defaults
+	TCP             stats.IOStats      `json:"tcp"`                // its TCP connections (below TLS)
+	QUIC            stats.QUICStats    `json:"quic"`               // its QUIC connections
+	H2Frames        stats.H2Frames     `json:"h2_frames"`          // h2c: the HTTP/2 frames its connections carried
+	Process         stats.ProcessStats `json:"process"`            // this process during the run
+	CPUSecondsPerGB float64            `json:"cpu_seconds_per_gb"` // client CPU seconds per 10^9 body bytes
 }
 
 // Result is a run's outcome. Failed transfers are counted in Errors and

@@ -11,6 +11,7 @@ import (
 	"github.com/quic-go/quic-go"
 	"github.com/quic-go/quic-go/http3"
 
+	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/wire"
 )
@@ -18,7 +19,7 @@ import (
 // ClientOptions says which transport a Client speaks and how.
 type ClientOptions struct {
 	Protocol Protocol
-	Config   ClientConfig
+	Config   config.Client
 	// RootCAs are the CAs trusted for TLS transports; nil means the
 	// system's pool.
 	RootCAs *x509.CertPool
@@ -85,7 +86,7 @@ func NewClient(opts ClientOptions) (*Client, error) {
 }
 
 func (c *Client) newTCP(opts ClientOptions, tlsConf *tls.Config) *http.Transport {
-	dialer := &net.Dialer{Timeout: opts.Config.dialTimeout()}
+	dialer := &net.Dialer{Timeout: opts.Config.DialTimeoutOrDefault()}
 	protos := new(http.Protocols)
 	tr := &http.Transport{
 		Proxy: nil, // measurements go straight to the target, never through a proxy
@@ -108,9 +109,9 @@ func (c *Client) newTCP(opts ClientOptions, tlsConf *tls.Config) *http.Transport
 		DisableCompression:  true,
 		MaxIdleConnsPerHost: 1 << 16,
 		MaxConnsPerHost:     opts.MaxConnsPerHost,
-		TLSHandshakeTimeout: opts.Config.dialTimeout(),
+		TLSHandshakeTimeout: opts.Config.DialTimeoutOrDefault(),
 		Protocols:           protos,
-		HTTP2:               opts.Config.EffectiveHTTP2().http2Config(),
+		HTTP2:               http2Config(opts.Config.EffectiveHTTP2()),
 	}
 	// "N streams on one connection" must mean one connection: wait for a
 	// free stream rather than open another connection. Beware: with this
@@ -154,7 +155,7 @@ func (c *Client) newTCP(opts ClientOptions, tlsConf *tls.Config) *http.Transport
 				}
 			}
 			tc := tls.Client(raw, conf)
-			if err := HandshakeTLS(ctx, tc, addr, opts.Config.dialTimeout()); err != nil {
+			if err := HandshakeTLS(ctx, tc, addr, opts.Config.DialTimeoutOrDefault()); err != nil {
 				raw.Close()
 				return nil, err
 			}
@@ -166,7 +167,7 @@ func (c *Client) newTCP(opts ClientOptions, tlsConf *tls.Config) *http.Transport
 }
 
 func (c *Client) newH3(opts ClientOptions, tlsConf *tls.Config) *http3.Transport {
-	qconf := opts.Config.QUICConfig()
+	qconf := QUICConfig(opts.Config)
 	if opts.Config.QUIC.Trace {
 		qconf.Tracer = c.quic.Tracer()
 	}

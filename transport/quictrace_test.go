@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/units"
 )
 
@@ -17,7 +18,7 @@ import (
 func TestQUICTrace(t *testing.T) {
 	body := strings.Repeat("x", 4<<20)
 	for _, trace := range []bool{false, true} {
-		var cfg ServerConfig
+		var cfg config.Server
 		cfg.QUIC.Trace = trace
 		s, err := NewServer(ServerOptions{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, body) }),
 			Listen: "127.0.0.1:0", TLSListen: "127.0.0.1:0", Config: cfg})

@@ -18,6 +18,7 @@ import (
 	"github.com/quic-go/quic-go/http3"
 	"golang.org/x/net/netutil"
 
+	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/wire"
 )
@@ -45,7 +46,7 @@ type ServerOptions struct {
 	// made, valid for loopback and for TLSListen's host if it names one.
 	Cert tls.Certificate
 	// Config tunes HTTP/2, QUIC and the body write size.
-	Config ServerConfig
+	Config config.Server
 	// ReadHeaderTimeout bounds reading a request's headers; zero means
 	// DefaultReadHeaderTimeout.
 	ReadHeaderTimeout time.Duration
@@ -142,7 +143,7 @@ func NewServer(opts ServerOptions) (*Server, error) {
 		return &http.Server{
 			Handler:           handler,
 			Protocols:         protos,
-			HTTP2:             opts.Config.HTTP2.http2Config(),
+			HTTP2:             http2Config(opts.Config.HTTP2),
 			ReadHeaderTimeout: orDuration(opts.ReadHeaderTimeout, DefaultReadHeaderTimeout),
 			IdleTimeout:       orDuration(opts.IdleTimeout, DefaultIdleTimeout),
 			MaxHeaderBytes:    orInt(opts.MaxHeaderBytes, DefaultMaxHeaderBytes),
@@ -196,7 +197,7 @@ func (s *Server) listenTLS(opts ServerOptions, handler http.Handler, newHTTPServ
 		return nil
 	}
 	s.udp = udp
-	qconf := opts.Config.QUIC.quicConfig()
+	qconf := quicConfig(opts.Config.QUIC)
 	if opts.Config.QUIC.Trace {
 		qconf.Tracer = s.quic.Tracer()
 	}

@@ -14,7 +14,7 @@ import (
 
 // SetupTimeoutError is a connection that was not set up in time: its TCP
 // connect, TLS handshake or QUIC handshake ran past the bound the client's
-// dial timeout (ClientConfig.DialTimeout) sets, while the caller's own
+// dial timeout (config.Client.DialTimeout) sets, while the caller's own
 // context (a request's timeout, say) had not ended. Classify counts it as a
 // timeout; its text names the stage and the bound that expired, which is
 // not the request's.

@@ -14,6 +14,7 @@ import (
 	"net"
 	"time"
 
+	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/transfer"
@@ -148,11 +149,11 @@ func knobs(p transport.Protocol) []knob {
 }
 
 // clientConfig turns s into the client's knobs.
-func (s Settings) clientConfig() transport.ClientConfig {
-	return transport.ClientConfig{
+func (s Settings) clientConfig() config.Client {
+	return config.Client{
 		ReadSize: s.ReadSize,
-		HTTP2:    transport.HTTP2{MaxReadFrameSize: s.MaxReadFrameSize, MaxReceiveBufferPerStream: s.StreamWindow},
-		QUIC:     transport.QUIC{MaxStreamReceiveWindow: s.QUICStreamWindow, MaxConnectionReceiveWindow: s.QUICConnWindow},
+		HTTP2:    config.HTTP2{MaxReadFrameSize: s.MaxReadFrameSize, MaxReceiveBufferPerStream: s.StreamWindow},
+		QUIC:     config.QUIC{MaxStreamReceiveWindow: s.QUICStreamWindow, MaxConnectionReceiveWindow: s.QUICConnWindow},
 	}
 }
 
@@ -340,7 +341,7 @@ func diagnose(p transport.Protocol, def transfer.Result, r Result, link *Link) [
 	}
 	// tune's servers run in this process, on loopback or across the
 	// link, with its knobs.
-	set := matrix.Settings{Target: "child", Server: &transport.ServerConfig{}}
+	set := matrix.Settings{Target: "child", Server: &config.Server{}}
 	if link != nil {
 		set.Net = link.Net
 	}

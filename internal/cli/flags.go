@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
@@ -19,7 +20,7 @@ type flagSet struct {
 	*flag.FlagSet
 	help func()
 	// fields maps the Go field paths the libraries name in their
-	// *transport.FieldError ("Conns", "Client.ReadSize") to this command's
+	// *config.FieldError ("Conns", "Client.ReadSize") to this command's
 	// flags, so that an error names what the user typed.
 	fields map[string]string
 	// aliases maps a flag's other spellings to its primary name (-c and
@@ -77,7 +78,7 @@ func dash(name string) string {
 // command's flags; other errors pass through unchanged.
 func (fs *flagSet) usage(err error) error {
 	var (
-		fe *transport.FieldError
+		fe *config.FieldError
 		se *transport.SchemeError
 		ue *load.UnsupportedError
 	)
@@ -146,9 +147,9 @@ func (fs *flagSet) parse(args []string) ([]string, error) {
 }
 
 // clientFlags registers the client's tuning knobs on fs.
-func clientFlags(fs *flagSet, c *transport.ClientConfig) {
-	fs.Var(&c.ReadSize, "read-size", "client body read buffer `size` (default "+transport.DefaultReadSize.String()+")")
-	fs.DurationVar(&c.DialTimeout, "dial-timeout", transport.DefaultDialTimeout, "bound on TCP+TLS or QUIC connection set-up")
+func clientFlags(fs *flagSet, c *config.Client) {
+	fs.Var(&c.ReadSize, "read-size", "client body read buffer `size` (default "+config.DefaultReadSize.String()+")")
+	fs.DurationVar(&c.DialTimeout, "dial-timeout", config.DefaultDialTimeout, "bound on TCP+TLS or QUIC connection set-up")
 	fs.field("Client.ReadSize", "read-size")
 	fs.field("Client.DialTimeout", "dial-timeout")
 	h2Flags(fs, "", &c.HTTP2, false)
@@ -158,14 +159,14 @@ func clientFlags(fs *flagSet, c *transport.ClientConfig) {
 
 // serverFlags registers the server's tuning knobs on fs, each name
 // prefixed with prefix.
-func serverFlags(fs *flagSet, prefix string, c *transport.ServerConfig) {
-	fs.Var(&c.WriteSize, prefix+"write-size", "server body write chunk `size` (default "+transport.DefaultWriteSize.String()+")")
+func serverFlags(fs *flagSet, prefix string, c *config.Server) {
+	fs.Var(&c.WriteSize, prefix+"write-size", "server body write chunk `size` (default "+config.DefaultWriteSize.String()+")")
 	fs.field("Server.WriteSize", prefix+"write-size")
 	h2Flags(fs, prefix, &c.HTTP2, true)
 	quicFlags(fs, prefix, &c.QUIC, true)
 }
 
-func h2Flags(fs *flagSet, prefix string, h *transport.HTTP2, server bool) {
+func h2Flags(fs *flagSet, prefix string, h *config.HTTP2, server bool) {
 	fs.Var(&h.MaxReadFrameSize, prefix+"h2-max-frame", "HTTP/2 SETTINGS_MAX_FRAME_SIZE to advertise, `size` 16Ki..16Mi-1 (default Go's, 1Mi)")
 	fs.Var(&h.MaxReceiveBufferPerConnection, prefix+"h2-conn-window", "HTTP/2 connection receive window `size` (default Go's)")
 	fs.Var(&h.MaxReceiveBufferPerStream, prefix+"h2-stream-window", "HTTP/2 stream receive window `size` (default Go's)")
@@ -198,7 +199,7 @@ func endOf(server bool) string {
 	return "Client"
 }
 
-func quicFlags(fs *flagSet, prefix string, q *transport.QUIC, server bool) {
+func quicFlags(fs *flagSet, prefix string, q *config.QUIC, server bool) {
 	end := endOf(server)
 	fs.field(end+".QUIC.MaxStreamReceiveWindow", prefix+"quic-stream-window")
 	fs.field(end+".QUIC.MaxConnectionReceiveWindow", prefix+"quic-conn-window")
@@ -227,7 +228,7 @@ func (t *targetFlags) register(fs *flagSet) {
 
 // options checks rawURL against the flags and returns client options for
 // it, with cfg as their tuning.
-func (t *targetFlags) options(rawURL string, cfg transport.ClientConfig) (transport.ClientOptions, error) {
+func (t *targetFlags) options(rawURL string, cfg config.Client) (transport.ClientOptions, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
 		return transport.ClientOptions{}, usagef("bad URL %q: want http://host:port/path or https://host:port/path", rawURL)
@@ -236,7 +237,7 @@ func (t *targetFlags) options(rawURL string, cfg transport.ClientConfig) (transp
 	if err != nil {
 		return transport.ClientOptions{}, err
 	}
-	if err := t.fs.usage(transport.WithinField("Client", cfg.Validate())); err != nil {
+	if err := t.fs.usage(config.WithinField("Client", cfg.Validate())); err != nil {
 		return transport.ClientOptions{}, err
 	}
 	opts := transport.ClientOptions{Protocol: p, Config: cfg, Insecure: t.insecure}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/fdlimit"
 	"github.com/httpvs/httpvs/report"
@@ -24,7 +25,7 @@ type transferFlags struct {
 	header             headerFlag
 	body               bodyFlag    // put only
 	writeSize          units.Bytes // put only
-	cfg                transport.ClientConfig
+	cfg                config.Client
 	set                map[string]bool // the flags given
 }
 

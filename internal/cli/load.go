@@ -7,6 +7,7 @@ import (
 	"runtime/pprof"
 	"time"
 
+	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/fdlimit"
 	"github.com/httpvs/httpvs/load"
@@ -18,7 +19,7 @@ import (
 // loadFlags are load's flags.
 type loadFlags struct {
 	target                        targetFlags
-	client                        transport.ClientConfig
+	client                        config.Client
 	conns, streams                int
 	requests                      int64
 	duration, warmup, timeout     time.Duration

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/matrix"
@@ -47,8 +48,8 @@ type runFlags struct {
 	browser              browserFlags // --browser, --chromium, --page
 	nets                 []netProfile // --net's link profiles, one per run
 	goList               string       // --go: Go toolchains to compare (goversions.go)
-	client               transport.ClientConfig
-	server               transport.ServerConfig
+	client               config.Client
+	server               config.Server
 	requests             requestFlags // --request, --requests, --body
 }
 
@@ -330,7 +331,7 @@ func (f *runFlags) options(fs *flagSet, set map[string]bool) (matrix.Options, er
 	if err != nil {
 		return matrix.Options{}, usagef("--engine %q: want std or fast", f.engine)
 	}
-	if err := fs.usage(transport.WithinField("Server", f.server.Validate())); err != nil {
+	if err := fs.usage(config.WithinField("Server", f.server.Validate())); err != nil {
 		return matrix.Options{}, err
 	}
 	if (f.target != "" || f.tlsTarget != "") && serverFlagGiven(set) {
@@ -351,7 +352,7 @@ func (f *runFlags) options(fs *flagSet, set map[string]bool) (matrix.Options, er
 		Header:    f.header.h,
 	}
 	// The target is known only once the child server is up: validate the rest.
-	return o, fs.usage(transport.WithinField("Client", f.client.Validate()))
+	return o, fs.usage(config.WithinField("Client", f.client.Validate()))
 }
 
 // omitOption is matrix.Options.Omit for --omit d: d, or none (negative)

@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/fdlimit"
 	"github.com/httpvs/httpvs/server"
@@ -51,7 +52,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	pageFlag := fs.String("page", "", "serve this page at GET /page/ for a browser (run --browser) instead of page-load's: a `dir`ectory with an index.html, its files under /page/, or a HAR file's objects, each made up at its recorded size")
 	child := fs.Bool("child", false, "run as httpvs run's server: print one JSON line with the URLs and certificate instead of the banner, and exit when stdin closes")
 	fs.hide("child")
-	var cfg transport.ServerConfig
+	var cfg config.Server
 	serverFlags(fs, "", &cfg)
 	fs.alias("v", "verbose")
 	fs.allowZero("max-conns")
@@ -196,7 +197,7 @@ type serveChecks struct {
 	readHeaderTimeout        time.Duration
 	idleTimeout              time.Duration
 	maxHeaderBytes, maxConns int
-	cfg                      transport.ServerConfig
+	cfg                      config.Server
 	addrs                    []string // listen addresses; "" for none
 }
 
@@ -220,7 +221,7 @@ func checkServeFlags(fs *flagSet, c serveChecks) error {
 	case c.maxConns < 0:
 		return usagef("--max-conns %d: want 0 (no bound) or more", c.maxConns)
 	}
-	if err := fs.usage(transport.WithinField("Server", c.cfg.Validate())); err != nil {
+	if err := fs.usage(config.WithinField("Server", c.cfg.Validate())); err != nil {
 		return err
 	}
 	for _, addr := range c.addrs {

@@ -1,10 +1,12 @@
-package transport
+// Package config holds the client's and the server's knobs as data: the
+// HTTP/2 and QUIC windows and frame sizes, body read and write sizes, and
+// timeouts, with their defaults and ranges. Package transport builds Go's
+// and quic-go's clients and servers from them; results.json records them.
+// It imports nothing that speaks a protocol.
+package config
 
 import (
-	"net/http"
 	"time"
-
-	"github.com/quic-go/quic-go"
 
 	"github.com/httpvs/httpvs/units"
 )
@@ -18,7 +20,7 @@ const (
 	// DefaultWriteSize is the server's body write chunk.
 	DefaultWriteSize = 256 * units.KiB
 	// DefaultClientMaxReadFrameSize is the HTTP/2 SETTINGS_MAX_FRAME_SIZE
-	// httpvs's client advertises when ClientConfig.HTTP2.MaxReadFrameSize is
+	// httpvs's client advertises when Client.HTTP2.MaxReadFrameSize is
 	// zero: 1 MiB, what Go's server advertises. Go's stock client advertises
 	// 16 KiB, which splits a fast single-stream download into many more
 	// frames and read calls (figures in docs/measurements/); set 16Ki to
@@ -39,8 +41,8 @@ const (
 // 1 MiB HTTP/2 max frame size on the client (DefaultClientMaxReadFrameSize).
 // Each end reads only its half.
 type Config struct {
-	Client ClientConfig
-	Server ServerConfig
+	Client Client
+	Server Server
 }
 
 // HTTP2 holds the http.HTTP2Config fields that matter for speed. Zero means
@@ -77,8 +79,8 @@ type QUIC struct {
 	Trace bool `json:"trace"`
 }
 
-// ClientConfig tunes the client end.
-type ClientConfig struct {
+// Client tunes the client end.
+type Client struct {
 	// HTTP2 tunes h2c and h2; a zero MaxReadFrameSize means
 	// DefaultClientMaxReadFrameSize, not Go's 16 KiB.
 	HTTP2 HTTP2 `json:"http2"`
@@ -91,8 +93,8 @@ type ClientConfig struct {
 	DialTimeout time.Duration `json:"dial_timeout_ns"`
 }
 
-// ServerConfig tunes the server end.
-type ServerConfig struct {
+// Server tunes the server end.
+type Server struct {
 	HTTP2 HTTP2 `json:"http2"`
 	QUIC  QUIC  `json:"quic"`
 	// WriteSize is the chunk the server writes response bodies in and the
@@ -101,7 +103,7 @@ type ServerConfig struct {
 }
 
 // EffectiveReadSize returns ReadSize, or its default when zero.
-func (c ClientConfig) EffectiveReadSize() int {
+func (c Client) EffectiveReadSize() int {
 	if c.ReadSize <= 0 {
 		return int(DefaultReadSize)
 	}
@@ -109,7 +111,7 @@ func (c ClientConfig) EffectiveReadSize() int {
 }
 
 // EffectiveWriteSize returns WriteSize, or its default when zero.
-func (c ServerConfig) EffectiveWriteSize() int {
+func (c Server) EffectiveWriteSize() int {
 	if c.WriteSize <= 0 {
 		return int(DefaultWriteSize)
 	}
@@ -118,7 +120,7 @@ func (c ServerConfig) EffectiveWriteSize() int {
 
 // Effective returns c with httpvs's own defaults filled in (read size,
 // frame size, dial timeout); fields left to Go or quic-go stay zero.
-func (c ClientConfig) Effective() ClientConfig {
+func (c Client) Effective() Client {
 	c.HTTP2 = c.EffectiveHTTP2()
 	c.ReadSize = units.Bytes(c.EffectiveReadSize())
 	c.DialTimeout = c.dialTimeout()
@@ -126,7 +128,7 @@ func (c ClientConfig) Effective() ClientConfig {
 }
 
 // EffectiveHTTP2 returns HTTP2 with httpvs's client defaults filled in.
-func (c ClientConfig) EffectiveHTTP2() HTTP2 {
+func (c Client) EffectiveHTTP2() HTTP2 {
 	h := c.HTTP2
 	if h.MaxReadFrameSize == 0 {
 		h.MaxReadFrameSize = DefaultClientMaxReadFrameSize
@@ -134,29 +136,11 @@ func (c ClientConfig) EffectiveHTTP2() HTTP2 {
 	return h
 }
 
-// QUICConfig returns the quic.Config httpvs's HTTP/3 clients dial with:
-// the QUIC fields of c (zero ones keep quic-go's defaults), the dial
-// timeout as the handshake's idle timeout, and, when c.QUIC.MaxIdleTimeout
-// is zero, DefaultClientQUICIdleTimeout with keep-alives every half of it.
-// It sets no Tracer; callers that count trace events add their own.
-func (c ClientConfig) QUICConfig() *quic.Config {
-	qconf := c.QUIC.quicConfig()
-	qconf.HandshakeIdleTimeout = c.dialTimeout()
-	if qconf.MaxIdleTimeout == 0 {
-		qconf.MaxIdleTimeout = DefaultClientQUICIdleTimeout
-		// A live server answers the pings, so pooled connections (the
-		// /stats client's, between two reads around a long transfer) stay
-		// open; a dead one does not, and the idle timeout ends them.
-		qconf.KeepAlivePeriod = DefaultClientQUICIdleTimeout / 2
-	}
-	return qconf
-}
-
 // DialTimeoutOrDefault is the bound on connection set-up c gives: its
 // DialTimeout, or DefaultDialTimeout when that is zero.
-func (c ClientConfig) DialTimeoutOrDefault() time.Duration { return c.dialTimeout() }
+func (c Client) DialTimeoutOrDefault() time.Duration { return c.dialTimeout() }
 
-func (c ClientConfig) dialTimeout() time.Duration {
+func (c Client) dialTimeout() time.Duration {
 	if c.DialTimeout <= 0 {
 		return DefaultDialTimeout
 	}
@@ -173,7 +157,7 @@ func (c Config) Validate() error {
 }
 
 // Validate reports the first client field out of range as a *FieldError.
-func (c ClientConfig) Validate() error {
+func (c Client) Validate() error {
 	if err := c.HTTP2.validate(); err != nil {
 		return WithinField("HTTP2", err)
 	}
@@ -190,7 +174,7 @@ func (c ClientConfig) Validate() error {
 }
 
 // Validate reports the first server field out of range as a *FieldError.
-func (c ServerConfig) Validate() error {
+func (c Server) Validate() error {
 	if err := c.HTTP2.validate(); err != nil {
 		return WithinField("HTTP2", err)
 	}
@@ -237,26 +221,4 @@ func (q QUIC) validate() error {
 		return Fieldf("MaxIncomingStreams", q.MaxIncomingStreams, "1 or more")
 	}
 	return nil
-}
-
-// http2Config returns the http.HTTP2Config for h; zero fields keep Go's defaults.
-func (h HTTP2) http2Config() *http.HTTP2Config {
-	return &http.HTTP2Config{
-		MaxConcurrentStreams:          h.MaxConcurrentStreams,
-		MaxReadFrameSize:              int(h.MaxReadFrameSize),
-		MaxReceiveBufferPerConnection: int(h.MaxReceiveBufferPerConnection),
-		MaxReceiveBufferPerStream:     int(h.MaxReceiveBufferPerStream),
-	}
-}
-
-// quicConfig returns the quic.Config for q; zero fields keep quic-go's defaults.
-func (q QUIC) quicConfig() *quic.Config {
-	return &quic.Config{
-		InitialStreamReceiveWindow:     uint64(q.InitialStreamReceiveWindow),
-		MaxStreamReceiveWindow:         uint64(q.MaxStreamReceiveWindow),
-		InitialConnectionReceiveWindow: uint64(q.InitialConnectionReceiveWindow),
-		MaxConnectionReceiveWindow:     uint64(q.MaxConnectionReceiveWindow),
-		MaxIncomingStreams:             q.MaxIncomingStreams,
-		MaxIdleTimeout:                 q.MaxIdleTimeout,
-	}
 }
