@@ -13,6 +13,7 @@ import (
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/cli"
 	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
@@ -72,10 +73,10 @@ func TestRunChild(t *testing.T) {
 	if s.Target != "child" || s.Server == nil || s.Server.WriteSize != 64*units.KiB {
 		t.Errorf("target %q, server %+v: want the child with --write-size 64Ki", s.Target, s.Server)
 	}
-	if s.Knobs.Name != matrix.GoDefault.Name || s.Client.ReadSize != 8*units.KiB || s.Client.HTTP2.MaxReadFrameSize != 16*units.KiB {
+	if s.Knobs.Name != results.GoDefault.Name || s.Client.ReadSize != 8*units.KiB || s.Client.HTTP2.MaxReadFrameSize != 16*units.KiB {
 		t.Errorf("knobs %q, client %+v: want Go as shipped (8Ki reads, 16Ki frames)", s.Knobs.Name, s.Client)
 	}
-	if s.Alongside == nil || s.Alongside.Name != matrix.Tuned.Name {
+	if s.Alongside == nil || s.Alongside.Name != results.Tuned.Name {
 		t.Errorf("alongside %+v: want the tuned client's rows", s.Alongside)
 	}
 	if len(plans) != 1 || plans[0].Estimate.Cells != 6 || plans[0].Link != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/netem"
+	"github.com/httpvs/httpvs/results"
 )
 
 // LinkSpec is an emulated link as asked for: Name as the user wrote it
@@ -25,7 +26,7 @@ type Link struct {
 	spec LinkSpec
 	link *netem.Link
 	// Desc is the link's record for results.json, once calibrated.
-	Desc *matrix.Net
+	Desc *results.Net
 	// restoreGSO puts QUIC_GO_DISABLE_GSO back as it was; nil when
 	// OpenLink did not change it.
 	restoreGSO func()
@@ -132,13 +133,13 @@ func (l *Link) take() (up, down netem.DirStats) {
 
 // result is the link's record for results.json, with its counters over
 // all the cells; nil without a link.
-func (l *Link) result() *matrix.Net {
+func (l *Link) result() *results.Net {
 	if l == nil || l.Desc == nil {
 		return nil
 	}
 	l.take()
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.Desc.SetCounters(l.up, l.down)
+	matrix.SetNetCounters(l.Desc, l.up, l.down)
 	return l.Desc
 }

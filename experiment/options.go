@@ -7,6 +7,7 @@ import (
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/peers"
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -29,7 +30,7 @@ const (
 )
 
 // Options are an experiment: what `httpvs run` measures, as a library
-// call. The zero value measures Go as shipped (matrix.GoDefault) on every
+// call. The zero value measures Go as shipped (results.GoDefault) on every
 // transport and the default scenarios, against a child `httpvs serve` on
 // loopback, matrix.DefaultRepeat rounds a cell; Default is `httpvs run`'s
 // own, Quick its --quick, AcrossLink its --net.
@@ -39,11 +40,11 @@ type Options struct {
 	// link), rounds, durations, the client's knobs, the load engine. Run
 	// sets its Target, Network, link fields, Budget and Profile.
 	// Matrix.Knobs is the knob set Run applies to Matrix.Client: a zero
-	// one means matrix.GoDefault.
+	// one means results.GoDefault.
 	Matrix matrix.Options
 	// NoTuned leaves out the tuned client's rows ("download:tuned") that
 	// a Go-as-shipped run on loopback adds, which say what the tuned
-	// client (matrix.Tuned) reaches.
+	// client (results.Tuned) reaches.
 	NoTuned bool
 	// Target is an external server to measure instead of a child server;
 	// zero: Run starts one.
@@ -96,7 +97,7 @@ type Plan struct {
 	Estimate matrix.Estimate
 	Spent    time.Duration // since Began: the child server, the link and its calibration
 	Budget   time.Duration // from Began, for added rounds; zero: none
-	Link     *matrix.Net   // the calibrated link; nil on loopback
+	Link     *results.Net  // the calibrated link; nil on loopback
 	LinkName string        // the link as asked for
 }
 
@@ -148,15 +149,15 @@ func (o *Options) fill() error {
 		}
 	}
 	if o.Matrix.Knobs.Name == "" {
-		o.Matrix.Knobs = matrix.GoDefault
+		o.Matrix.Knobs = results.GoDefault
 	}
 	if err := (matrix.Setup{Client: &o.Matrix.Client}).Apply(clientKnobs(o.Matrix.Knobs)...); err != nil {
 		return err
 	}
-	if o.Matrix.Alongside == nil && !o.NoTuned && o.Link == nil && strings.HasPrefix(o.Matrix.Knobs.Name, matrix.GoDefault.Name) {
+	if o.Matrix.Alongside == nil && !o.NoTuned && o.Link == nil && strings.HasPrefix(o.Matrix.Knobs.Name, results.GoDefault.Name) {
 		// As shipped -> tuned in one run: the single-stream transfers again
 		// with the tuned client (on a link, the window decides instead).
-		tuned := matrix.Tuned
+		tuned := results.Tuned
 		o.Matrix.Alongside = &tuned
 	}
 	if o.ReferenceRounds == 0 {
@@ -174,8 +175,8 @@ const maxReferenceRounds = 5
 
 // clientKnobs is the client's part of s (the server's go to the child as
 // flags, and an external target's are its own).
-func clientKnobs(s matrix.KnobSet) []matrix.Knob {
-	var out []matrix.Knob
+func clientKnobs(s results.KnobSet) []results.Knob {
+	var out []results.Knob
 	for _, k := range s.Knobs {
 		if strings.HasPrefix(k.Field, "Client.") {
 			out = append(out, k)

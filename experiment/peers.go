@@ -3,14 +3,14 @@ package experiment
 import (
 	"context"
 
-	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/peers"
 	"github.com/httpvs/httpvs/reference"
+	"github.com/httpvs/httpvs/results"
 )
 
 // references measures the scenarios the peers play, with the server
 // peers and with the experiment's own server.
-func (o *Options) references(ctx context.Context) ([]matrix.ReferenceCell, error) {
+func (o *Options) references(ctx context.Context) ([]results.ReferenceCell, error) {
 	var servers, clients []peers.Peer
 	for _, p := range o.Peers {
 		if p.Role == peers.RoleServer {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -17,7 +18,7 @@ import (
 // what it measured, marked Partial. Errors are those of setting it up:
 // a link that cannot be made, a server that does not start, options out
 // of range.
-func Run(ctx context.Context, o Options) (*matrix.Results, error) {
+func Run(ctx context.Context, o Options) (*results.Results, error) {
 	if err := o.fill(); err != nil {
 		return nil, &OptionsError{err}
 	}

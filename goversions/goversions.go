@@ -19,7 +19,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/config"
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )
@@ -46,7 +46,7 @@ const (
 )
 
 // metrics are the scenarios measured across versions, with their metric.
-var metrics = map[string]string{Download: matrix.MetricBytesPerSecond, SmallSequential: matrix.MetricRequestsPerSecond}
+var metrics = map[string]string{Download: results.MetricBytesPerSecond, SmallSequential: results.MetricRequestsPerSecond}
 
 // Options say what to measure. The zero value measures download and
 // small-sequential over h1 and h2c with the go command on PATH (Installed).
@@ -55,7 +55,7 @@ type Options struct {
 	// ParseVersion ("go1.24.13"); zero: Installed alone.
 	Versions []string
 	// Protocols are the transports; zero: h1 and h2c. h3 is not measured
-	// across versions. Ratios are to matrix.BaselineOf the ones measured.
+	// across versions. Ratios are to results.BaselineOf the ones measured.
 	Protocols []transport.Protocol
 	// Scenarios are scenario names; zero: Download and SmallSequential.
 	// Other names are listed in GoVersions.NotMeasured.
@@ -189,7 +189,7 @@ func (o Options) measured() (scenarios []string, protocols []transport.Protocol,
 // *VersionError, *config.FieldError) and for nothing to measure.
 // Every child has ended and every temporary directory is removed when Run
 // returns; the binaries stay in the cache.
-func Run(ctx context.Context, o Options) (*matrix.GoVersions, error) {
+func Run(ctx context.Context, o Options) (*results.GoVersions, error) {
 	o, err := o.WithDefaults()
 	if err != nil {
 		return nil, err
@@ -198,13 +198,13 @@ func Run(ctx context.Context, o Options) (*matrix.GoVersions, error) {
 	if len(scenarios) == 0 || len(protocols) == 0 {
 		return nil, fmt.Errorf("go versions: nothing to measure: %v", not)
 	}
-	out := &matrix.GoVersions{NotMeasured: not}
+	out := &results.GoVersions{NotMeasured: not}
 	r := &runner{o: o, out: out, scenarios: scenarios, protocols: protocols}
 	names := make([]string, len(protocols))
 	for i, p := range protocols {
 		names[i] = p.String()
 	}
-	r.baseline, _ = transport.Parse(matrix.BaselineOf(names))
+	r.baseline, _ = transport.Parse(results.BaselineOf(names))
 	r.prepare(ctx)
 	defer r.stop()
 	if ctx.Err() == nil {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )
@@ -22,19 +22,19 @@ const (
 // runner is one Run's state.
 type runner struct {
 	o          Options
-	out        *matrix.GoVersions
+	out        *results.GoVersions
 	scenarios  []string
 	protocols  []transport.Protocol
 	baseline   transport.Protocol
 	toolchains []*toolchainRun // the ones started, in the order listed
-	cells      map[key]*matrix.Cell
+	cells      map[key]*results.Cell
 	order      []key // cells in report order: scenario, toolchain, transport
 	sizes      map[key]int64
 }
 
 // toolchainRun is one toolchain's server and client.
 type toolchainRun struct {
-	tc             *matrix.GoToolchain
+	tc             *results.GoToolchain
 	server, client *child
 	stopped        bool // failed, or its children were stopped
 }
@@ -49,8 +49,8 @@ type key struct {
 // prepare builds the program with each toolchain and starts a server and
 // a client of each that built.
 func (r *runner) prepare(ctx context.Context) {
-	r.cells, r.sizes = map[key]*matrix.Cell{}, map[key]int64{}
-	r.out.Toolchains = make([]matrix.GoToolchain, len(r.o.Versions))
+	r.cells, r.sizes = map[key]*results.Cell{}, map[key]int64{}
+	r.out.Toolchains = make([]results.GoToolchain, len(r.o.Versions))
 	for i, v := range r.o.Versions {
 		tc := &r.out.Toolchains[i]
 		tc.Asked = v
@@ -79,7 +79,7 @@ func (r *runner) prepare(ctx context.Context) {
 		for v := range r.toolchains {
 			for _, p := range r.protocols {
 				k := key{sc, v, p}
-				r.cells[k] = &matrix.Cell{Scenario: sc, Protocol: p.String(), Metric: metrics[sc], Baseline: r.baseline.String()}
+				r.cells[k] = &results.Cell{Scenario: sc, Protocol: p.String(), Metric: metrics[sc], Baseline: r.baseline.String()}
 				r.order = append(r.order, k)
 			}
 		}
@@ -88,7 +88,7 @@ func (r *runner) prepare(ctx context.Context) {
 
 // start starts tc's server and client; nil, with tc.Error set, if either
 // fails.
-func (r *runner) start(ctx context.Context, tc *matrix.GoToolchain) *toolchainRun {
+func (r *runner) start(ctx context.Context, tc *results.GoToolchain) *toolchainRun {
 	cells := len(r.scenarios) * len(r.protocols) * len(r.o.Versions)
 	perCell := r.o.Duration + r.o.Warmup + 2*time.Second
 	life := time.Duration(r.o.MaxRounds+1)*perCell*time.Duration(cells) + r.o.Budget + 10*time.Minute
@@ -254,8 +254,8 @@ func (r *runner) round(ctx context.Context, sc string, n int) {
 }
 
 // repetition turns a client's result into a matrix repetition.
-func repetition(res result, n int, k key) matrix.Repetition {
-	rep := matrix.Repetition{Round: n, Value: res.Value, Seconds: res.Seconds, Bytes: res.Bytes, Requests: res.Requests, Streams: 1, FirstError: res.FirstError}
+func repetition(res result, n int, k key) results.Repetition {
+	rep := results.Repetition{Round: n, Value: res.Value, Seconds: res.Seconds, Bytes: res.Bytes, Requests: res.Requests, Streams: 1, FirstError: res.FirstError}
 	rep.Errors.Total, rep.Errors.Other = res.Errors, res.Errors
 	switch res.Negotiated {
 	case "HTTP/1.1":

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )
@@ -186,7 +186,7 @@ func TestFetchedToolchain(t *testing.T) {
 	if tc.Error != "" || tc.Toolchain != version || tc.BinaryGo != version || !strings.Contains(tc.H2C, "net/http") {
 		t.Fatalf("%s: %+v", version, tc)
 	}
-	var ratio *matrix.Interval
+	var ratio *results.Interval
 	for _, ch := range gv.Changes {
 		if ch.Protocol == "h2c" && ch.To == version {
 			ratio = ch.Ratio

@@ -1,7 +1,7 @@
 package goversions
 
 import (
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -11,16 +11,16 @@ import (
 func (r *runner) finish() {
 	for _, k := range r.order {
 		c := r.cells[k]
-		matrix.SummariseCell(c)
+		results.SummariseCell(c)
 		if base := r.base(k); base != nil && k.p != r.baseline {
 			if base.Median > 0 {
 				c.RatioToH1 = c.Median / base.Median
 			}
-			if iv := matrix.RatioInterval(c, base); iv.Pairs > 0 {
+			if iv := results.RatioInterval(c, base); iv.Pairs > 0 {
 				c.VsH1 = &iv
 			}
 		}
-		r.out.Cells = append(r.out.Cells, matrix.GoVersionCell{Toolchain: r.toolchains[k.v].tc.Toolchain, Cell: *c})
+		r.out.Cells = append(r.out.Cells, results.GoVersionCell{Toolchain: r.toolchains[k.v].tc.Toolchain, Cell: *c})
 	}
 	for _, sc := range r.scenarios {
 		r.out.Changes = append(r.out.Changes, r.changes(sc, false)...)
@@ -29,7 +29,7 @@ func (r *runner) finish() {
 
 // base is the baseline cell of k's scenario and toolchain; nil when it
 // was skipped or never measured.
-func (r *runner) base(k key) *matrix.Cell {
+func (r *runner) base(k key) *results.Cell {
 	b := r.cells[key{k.scenario, k.v, r.baseline}]
 	if b == nil || b.Skipped != "" || len(b.Repetitions) == 0 {
 		return nil
@@ -40,8 +40,8 @@ func (r *runner) base(k key) *matrix.Cell {
 // changes are sc's changes from each toolchain with measurements to the
 // next one listed, per transport; with running, only those between two
 // toolchains still running (the ones more rounds can narrow).
-func (r *runner) changes(sc string, running bool) []matrix.GoVersionChange {
-	var out []matrix.GoVersionChange
+func (r *runner) changes(sc string, running bool) []results.GoVersionChange {
+	var out []results.GoVersionChange
 	prev := -1
 	for v, t := range r.toolchains {
 		if !r.hasMeasurements(sc, v) {
@@ -70,20 +70,20 @@ func (r *runner) hasMeasurements(sc string, v int) bool {
 
 // change is p's change in sc from toolchain a to toolchain b; false when
 // no round paired.
-func (r *runner) change(sc string, a, b int, p transport.Protocol) (matrix.GoVersionChange, bool) {
+func (r *runner) change(sc string, a, b int, p transport.Protocol) (results.GoVersionChange, bool) {
 	ca, cb := r.cells[key{sc, a, p}], r.cells[key{sc, b, p}]
 	if ca.Skipped != "" || cb.Skipped != "" {
-		return matrix.GoVersionChange{}, false
+		return results.GoVersionChange{}, false
 	}
-	ch := matrix.GoVersionChange{Scenario: sc, Protocol: p.String(), From: r.toolchains[a].tc.Toolchain, To: r.toolchains[b].tc.Toolchain}
-	ch.Figure = matrix.RatioInterval(cb, ca)
+	ch := results.GoVersionChange{Scenario: sc, Protocol: p.String(), From: r.toolchains[a].tc.Toolchain, To: r.toolchains[b].tc.Toolchain}
+	ch.Figure = results.RatioInterval(cb, ca)
 	if ch.Figure.Pairs == 0 {
 		return ch, false
 	}
 	if p != r.baseline {
 		ba, bb := r.base(key{sc, a, p}), r.base(key{sc, b, p})
 		if ba != nil && bb != nil {
-			if iv := matrix.RatioInterval(perRound(cb, bb), perRound(ca, ba)); iv.Pairs > 0 {
+			if iv := results.RatioInterval(perRound(cb, bb), perRound(ca, ba)); iv.Pairs > 0 {
 				ch.Ratio = &iv
 			}
 		}
@@ -94,25 +94,25 @@ func (r *runner) change(sc string, a, b int, p transport.Protocol) (matrix.GoVer
 // perRound is a cell whose repetitions are c's value over base's in each
 // round where both completed without errors: c's ratio to the baseline,
 // round by round, so that two toolchains' ratios pair by round.
-func perRound(c, base *matrix.Cell) *matrix.Cell {
-	byRound := map[int]matrix.Repetition{}
+func perRound(c, base *results.Cell) *results.Cell {
+	byRound := map[int]results.Repetition{}
 	for _, b := range base.Repetitions {
 		byRound[b.Round] = b
 	}
-	out := &matrix.Cell{Scenario: c.Scenario, Protocol: c.Protocol, Metric: c.Metric}
+	out := &results.Cell{Scenario: c.Scenario, Protocol: c.Protocol, Metric: c.Metric}
 	for _, a := range c.Repetitions {
 		b, ok := byRound[a.Round]
 		if !ok || a.Errors.Total > 0 || b.Errors.Total > 0 || a.Value <= 0 || b.Value <= 0 {
 			continue
 		}
-		out.Repetitions = append(out.Repetitions, matrix.Repetition{Round: a.Round, Value: a.Value / b.Value})
+		out.Repetitions = append(out.Repetitions, results.Repetition{Round: a.Round, Value: a.Value / b.Value})
 	}
 	return out
 }
 
 // settled reports whether every ratio to the baseline in sc, and every
 // change of a ratio between toolchains, is known within
-// matrix.StableHalfWidth (or has fewer than two pairs, which more rounds
+// results.StableHalfWidth (or has fewer than two pairs, which more rounds
 // of errors do not cure).
 func (r *runner) settled(sc string) bool {
 	for v, t := range r.toolchains {
@@ -125,7 +125,7 @@ func (r *runner) settled(sc string) bool {
 			if p == r.baseline || base == nil || r.cells[k].Skipped != "" {
 				continue
 			}
-			if iv := matrix.RatioInterval(r.cells[k], base); iv.Pairs >= 2 && !iv.Stable() {
+			if iv := results.RatioInterval(r.cells[k], base); iv.Pairs >= 2 && !iv.Stable() {
 				return false
 			}
 		}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )
@@ -80,18 +80,18 @@ func TestSizeFor(t *testing.T) {
 // change of h2c's ratio is exactly 2 and h1's figure exactly 1.
 func TestChanges(t *testing.T) {
 	r := &runner{scenarios: []string{Download}, protocols: []transport.Protocol{transport.H1, transport.H2C}, baseline: transport.H1,
-		out: &matrix.GoVersions{}, cells: map[key]*matrix.Cell{}}
+		out: &results.GoVersions{}, cells: map[key]*results.Cell{}}
 	for v, name := range []string{"go1.26.8", "go1.27.4"} {
-		r.toolchains = append(r.toolchains, &toolchainRun{tc: &matrix.GoToolchain{Toolchain: name}})
+		r.toolchains = append(r.toolchains, &toolchainRun{tc: &results.GoToolchain{Toolchain: name}})
 		for _, p := range r.protocols {
-			c := &matrix.Cell{Scenario: Download, Protocol: p.String(), Metric: matrix.MetricBytesPerSecond}
+			c := &results.Cell{Scenario: Download, Protocol: p.String(), Metric: results.MetricBytesPerSecond}
 			for n := 1; n <= 4; n++ {
 				h1 := 1e9 * (1 + 0.1*float64(n)) // drift, alike for both
 				value := h1
 				if p == transport.H2C {
 					value = h1 / 4 * float64(v+1)
 				}
-				c.Repetitions = append(c.Repetitions, matrix.Repetition{Round: n, Value: value})
+				c.Repetitions = append(c.Repetitions, results.Repetition{Round: n, Value: value})
 			}
 			r.cells[key{Download, v, p}] = c
 			r.order = append(r.order, key{Download, v, p})
@@ -118,7 +118,7 @@ func TestChanges(t *testing.T) {
 				t.Errorf("h1 change = %+v, want figure 1 and no ratio", ch)
 			}
 		case "h2c":
-			if !near(ch.Figure.Ratio, 2) || ch.Ratio == nil || !near(ch.Ratio.Ratio, 2) || ch.Ratio.Verdict != matrix.VerdictFaster {
+			if !near(ch.Figure.Ratio, 2) || ch.Ratio == nil || !near(ch.Ratio.Ratio, 2) || ch.Ratio.Verdict != results.VerdictFaster {
 				t.Errorf("h2c change = %+v, ratio %+v; want 2x faster", ch, ch.Ratio)
 			}
 		}

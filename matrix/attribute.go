@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/attribution"
+	"github.com/httpvs/httpvs/results"
 )
 
 // Profiles are CPU profiles in pprof's format taken over one span: the
@@ -46,11 +47,11 @@ func (r *runner) attribute(ctx context.Context, runs []*scenarioRun, baseline st
 
 // slowerCells are sr's measured cells slower than baseline's by more than
 // Negligible.
-func (r *runner) slowerCells(sr *scenarioRun, baseline string) []*Cell {
-	var out []*Cell
+func (r *runner) slowerCells(sr *scenarioRun, baseline string) []*results.Cell {
+	var out []*results.Cell
 	for _, col := range sr.cols {
 		c := r.res.Cell(sr.sc.Name, col.name)
-		if c == nil || c.Protocol == baseline || c.Skipped != "" || c.RatioToH1 <= 0 || c.RatioToH1 >= 1/(1+Negligible) {
+		if c == nil || c.Protocol == baseline || c.Skipped != "" || c.RatioToH1 <= 0 || c.RatioToH1 >= 1/(1+results.Negligible) {
 			continue
 		}
 		out = append(out, c)
@@ -76,7 +77,7 @@ const maxProfiled = 50
 
 // profileRound measures c again with profiling on, for ProfileSpan; nil
 // when it could not (interrupted, nothing done).
-func (r *runner) profileRound(ctx context.Context, sr *scenarioRun, c *Cell) *profiled {
+func (r *runner) profileRound(ctx context.Context, sr *scenarioRun, c *results.Cell) *profiled {
 	if c == nil || ctx.Err() != nil {
 		return nil
 	}
@@ -87,7 +88,7 @@ func (r *runner) profileRound(ctx context.Context, sr *scenarioRun, c *Cell) *pr
 		stop := r.opts.Profile(sr.sc.Name, col.name)
 		var units float64
 		for n, began := 0, time.Now(); n < maxProfiled && time.Since(began) < ProfileSpan && ctx.Err() == nil; n++ {
-			var m Repetition
+			var m results.Repetition
 			if sr.sc.Transfer() {
 				m = r.transfer(ctx, sr.sc, col.proto, sr.sizes[i])
 			} else {
@@ -108,9 +109,9 @@ func (r *runner) profileRound(ctx context.Context, sr *scenarioRun, c *Cell) *pr
 
 // workUnits is the work m did in its cell's CPUUnit: GB of body bytes for
 // transfers, thousands of successful requests otherwise.
-func workUnits(sc Scenario, m Repetition) float64 { return workUnitsOf(sc.Transfer(), m) }
+func workUnits(sc Scenario, m results.Repetition) float64 { return workUnitsOf(sc.Transfer(), m) }
 
-func workUnitsOf(transfer bool, m Repetition) float64 {
+func workUnitsOf(transfer bool, m results.Repetition) float64 {
 	if transfer {
 		return float64(m.Bytes) / 1e9
 	}
@@ -143,12 +144,12 @@ func compareSides(c, base profiled) []*attribution.Side {
 // repetition of each cell was profiled (Repetition.Profiled, whose work
 // is the units). read returns a cell's CPU profile of one side ("client"
 // or "server"). It returns one error per cell it could not attribute.
-func AttributeProfiles(res *Results, read func(c *Cell, side string) ([]byte, error)) []error {
+func AttributeProfiles(res *results.Results, read func(c *results.Cell, side string) ([]byte, error)) []error {
 	var errs []error
 	baseline := res.Settings.BaselineProtocol()
 	for i := range res.Cells {
 		c := &res.Cells[i]
-		if c.Attribution != nil || c.Protocol == baseline || c.Skipped != "" || c.RatioToH1 <= 0 || c.RatioToH1 >= 1/(1+Negligible) {
+		if c.Attribution != nil || c.Protocol == baseline || c.Skipped != "" || c.RatioToH1 <= 0 || c.RatioToH1 >= 1/(1+results.Negligible) {
 			continue
 		}
 		base := res.Cell(c.Scenario, baseline)
@@ -167,7 +168,7 @@ func AttributeProfiles(res *Results, read func(c *Cell, side string) ([]byte, er
 
 // storedProfiles reads c's profiles and the work of its profiled
 // repetition.
-func storedProfiles(c *Cell, read func(c *Cell, side string) ([]byte, error)) (*profiled, error) {
+func storedProfiles(c *results.Cell, read func(c *results.Cell, side string) ([]byte, error)) (*profiled, error) {
 	if c == nil {
 		return nil, fmt.Errorf("no baseline cell")
 	}

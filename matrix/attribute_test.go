@@ -5,13 +5,14 @@ import (
 	"testing"
 
 	"github.com/httpvs/httpvs/attribution"
+	"github.com/httpvs/httpvs/results"
 )
 
 // TestWhereItWent: cpu-per-byte's fix names where a busy side's extra CPU
 // went when the cell was attributed, and only the busy sides'; without an
 // attribution it says that profiles would.
 func TestWhereItWent(t *testing.T) {
-	c := &Cell{CPUUnit: "GB", Attribution: []*attribution.Side{
+	c := &results.Cell{CPUUnit: "GB", Attribution: []*attribution.Side{
 		{Side: "client", ExtraSecondsPerUnit: 0.2, SecondsPerUnit: 0.5, BaseSecondsPerUnit: 0.3, Samples: 200, BaseSamples: 200,
 			Areas: []attribution.Share{{Name: attribution.AreaSyscall, Share: 0.7}}},
 		{Side: "server", ExtraSecondsPerUnit: 1.5, SecondsPerUnit: 1.6, BaseSecondsPerUnit: 0.1, Samples: 300, BaseSamples: 150,
@@ -23,7 +24,7 @@ func TestWhereItWent(t *testing.T) {
 	if got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
-	if got := whereItWent(&Cell{CPUUnit: "GB"}, []string{"client"}); !strings.Contains(got, "CPU profiles of both ends") {
+	if got := whereItWent(&results.Cell{CPUUnit: "GB"}, []string{"client"}); !strings.Contains(got, "CPU profiles of both ends") {
 		t.Errorf("unattributed: %q", got)
 	}
 }

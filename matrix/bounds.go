@@ -3,43 +3,10 @@ package matrix
 import (
 	"fmt"
 	"math"
-	"strings"
 
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
 )
-
-// Bound is a cell's figure held against the emulated link's physics: the
-// best the link allows for the scenario (its goodput for a transfer,
-// requests in flight per round trip for requests, the round trips a cold
-// request's handshakes need), where the cell's median lies against it,
-// and whether the distance is explained.
-type Bound struct {
-	// Value is the bound in the cell's metric: bytes per second, requests
-	// per second, or seconds (a lower bound for times).
-	Value float64 `json:"value"`
-	// Basis says what sets it, e.g. "the link's calibrated goodput down"
-	// or "3 round trips (TCP, TLS 1.3, request) of 50.4 ms".
-	Basis string `json:"basis"`
-	// Share is the cell's median over Value: 0.97 is a transfer at 97% of
-	// the link; for times, 1.05 is 5% over the round trips' bound. Low and
-	// High bound it (95%, from the repetitions; equal with one).
-	Share float64 `json:"share"`
-	Low   float64 `json:"low"`
-	High  float64 `json:"high"`
-	// Departs says the cell lies further from the bound than its interval
-	// and the tolerance of its kind allow (boundTolerance); Faster says it
-	// beat the bound, which no transport can: a measurement defect.
-	Departs bool `json:"departs,omitempty"`
-	Faster  bool `json:"faster,omitempty"`
-	// Explained names what accounts for a departure: a diagnosis rule
-	// (window-limited, generator-bound, ...), "cpu-bound", "losses",
-	// "head-of-line" or "emulator-behind", with its evidence after ": ".
-	Explained string `json:"explained,omitempty"`
-	// Unexplained says the cell departs and nothing explains it: its
-	// figure is an artefact of the measurement (rounds too short for the
-	// link, say) until shown otherwise, and its verdict is not to be acted on.
-	Unexplained bool `json:"unexplained,omitempty"`
-}
 
 // Tolerances of the bounds: how far a cell may lie from its bound before
 // it departs. Below the bound, a transfer may lose what TCP's and QUIC's
@@ -64,7 +31,7 @@ const (
 
 // Bounds holds every measured cell of res against its emulated link, when
 // the run crossed one (Settings.Net): Cell.Bound, nil elsewhere.
-func Bounds(res *Results) {
+func Bounds(res *results.Results) {
 	n := res.Settings.Net
 	for i := range res.Cells {
 		c := &res.Cells[i]
@@ -72,7 +39,7 @@ func Bounds(res *Results) {
 		if n == nil || c.Skipped != "" || c.Median <= 0 || c.Knobs != "" {
 			continue
 		}
-		sc, ok := res.Settings.Scenario(c.Scenario)
+		sc, ok := ScenarioOf(&res.Settings, c.Scenario)
 		if !ok {
 			continue
 		}
@@ -80,7 +47,7 @@ func Bounds(res *Results) {
 		if b == nil {
 			continue
 		}
-		b.place(c)
+		place(b, c)
 		if b.Departs {
 			b.Explained = explainDeparture(c, sc, n, b)
 			b.Unexplained = b.Explained == ""
@@ -89,25 +56,11 @@ func Bounds(res *Results) {
 	}
 }
 
-// linkRTT is the link's round trip, seconds: its configured delays, which
-// are exact (a calibration on a busy machine reads them a few
-// milliseconds long: its probes' echo is a goroutine that waits its turn),
-// or the calibrated TCP handshake on a link set to no delay.
-func linkRTT(n *Net) float64 {
-	if d := n.Up.DelaySeconds + n.Down.DelaySeconds; d > 0 {
-		return d
-	}
-	if n.Calibration.TCPConnectSeconds > 0 {
-		return n.Calibration.TCPConnectSeconds
-	}
-	return n.Calibration.UDPRTTSeconds
-}
-
 // boundOf is the bound of c's scenario on link n; nil for a scenario
 // without one (request bodies or headers the link's rate would share with
 // the round trips in ways this model does not follow, gRPC's native column).
-func boundOf(c *Cell, sc Scenario, n *Net) *Bound {
-	rtt := linkRTT(n)
+func boundOf(c *results.Cell, sc Scenario, n *results.Net) *results.Bound {
+	rtt := n.RTTSeconds()
 	if rtt <= 0 {
 		return nil
 	}
@@ -121,25 +74,25 @@ func boundOf(c *Cell, sc Scenario, n *Net) *Bound {
 		if sc.upload {
 			dir = "up"
 		}
-		return &Bound{Value: rate, Basis: fmt.Sprintf("the link's calibrated goodput %s (%s)", dir, units.BitsPerSecond(rate*8))}
+		return &results.Bound{Value: rate, Basis: fmt.Sprintf("the link's calibrated goodput %s (%s)", dir, units.BitsPerSecond(rate*8))}
 	case sc.kind == kindColdStart:
 		k, why := coldRTTs(c.Protocol, sc.resume)
 		if k == 0 {
 			return nil
 		}
-		return &Bound{Value: float64(k) * rtt, Basis: fmt.Sprintf("%d round trips (%s) of %.1f ms", k, why, rtt*1e3)}
+		return &results.Bound{Value: float64(k) * rtt, Basis: fmt.Sprintf("%d round trips (%s) of %.1f ms", k, why, rtt*1e3)}
 	case sc.kind == kindPageLoad:
 		return pageBound(c.Protocol, n)
 	case sc.kind == kindHeadOfLine:
-		return &Bound{Value: rtt, Basis: fmt.Sprintf("one round trip of %.1f ms: no request returns sooner", rtt*1e3)}
+		return &results.Bound{Value: rtt, Basis: fmt.Sprintf("one round trip of %.1f ms: no request returns sooner", rtt*1e3)}
 	case sc.req != nil:
 		return requestBound(c, sc, n, rtt)
 	case sc.kind == kindEngine && sc.body == 0 && sc.headers.Count == 0 && c.Protocol != NativeColumn:
 		streams := float64(sc.streams)
-		if m := MedianRepetition(c); m.Lowered != "" && m.Streams > 0 {
+		if m := results.MedianRepetition(c); m.Lowered != "" && m.Streams > 0 {
 			streams = float64(m.Streams) // the server allowed fewer
 		}
-		return &Bound{Value: streams / rtt, Basis: fmt.Sprintf("%.0f in flight per %.1f ms round trip", streams, rtt*1e3)}
+		return &results.Bound{Value: streams / rtt, Basis: fmt.Sprintf("%.0f in flight per %.1f ms round trip", streams, rtt*1e3)}
 	}
 	return nil
 }
@@ -169,7 +122,7 @@ func coldRTTs(protocol string, resumed bool) (int, string) {
 
 // place sets b's share of c's median and its interval from the
 // repetitions, and whether it departs.
-func (b *Bound) place(c *Cell) {
+func place(b *results.Bound, c *results.Cell) {
 	var logs []float64
 	for _, r := range c.Repetitions {
 		if !r.Interrupted && r.Value > 0 {
@@ -180,12 +133,12 @@ func (b *Bound) place(c *Cell) {
 	b.Low, b.High = b.Share, b.Share
 	if len(logs) >= 2 {
 		mean, sd := meanSD(logs)
-		half := tQuantile975(len(logs)-1) * sd / math.Sqrt(float64(len(logs)))
+		half := results.TQuantile975(len(logs)-1) * sd / math.Sqrt(float64(len(logs)))
 		b.Low, b.High = math.Exp(mean-half), math.Exp(mean+half)
 		b.Low, b.High = math.Min(b.Low, b.Share), math.Max(b.High, b.Share)
 	}
 	sc, _ := ScenarioByName(c.Scenario)
-	if LowerIsBetter(c.Metric) {
+	if results.LowerIsBetter(c.Metric) {
 		over := timeOver
 		if sc.kind == kindPageLoad {
 			over = pageOver
@@ -222,7 +175,7 @@ var explainingRules = []string{"errors", "concurrency-lowered", "generator-bound
 
 // explainDeparture says what accounts for c's departure from its bound b,
 // or "" when nothing does. A figure beyond the bound is never explained.
-func explainDeparture(c *Cell, sc Scenario, n *Net, b *Bound) string {
+func explainDeparture(c *results.Cell, sc Scenario, n *results.Net, b *results.Bound) string {
 	if b.Faster {
 		return ""
 	}
@@ -236,14 +189,14 @@ func explainDeparture(c *Cell, sc Scenario, n *Net, b *Bound) string {
 			}
 		}
 	}
-	m := MedianRepetition(c)
-	if m.Bottleneck != BottleneckNone {
+	m := results.MedianRepetition(c)
+	if m.Bottleneck != results.BottleneckNone {
 		return fmt.Sprintf("cpu-bound: the %s's CPU was saturated (client %.2f cores)", m.Bottleneck, m.ClientCores)
 	}
 	if loss := max(n.Up.Loss, n.Down.Loss); loss > 0 {
 		return lossExplanation(c, n, loss)
 	}
-	if why := EmulatorBehind(c, n); why != "" && behindAccounts(c, sc, n, b) {
+	if why := results.EmulatorBehind(c, n); why != "" && behindAccounts(c, sc, n, b) {
 		return "emulator-behind: " + why
 	}
 	return ""
@@ -254,15 +207,15 @@ func explainDeparture(c *Cell, sc Scenario, n *Net, b *Bound) string {
 // round trip R, no figure moved by more than f*L/R, so the cell must lie
 // within that of its tolerance. A few packets a few milliseconds late do
 // not explain a download at 13% of the link.
-func behindAccounts(c *Cell, sc Scenario, n *Net, b *Bound) bool {
-	l := CellLink(c)
+func behindAccounts(c *results.Cell, sc Scenario, n *results.Net, b *results.Bound) bool {
+	l := results.CellLink(c)
 	p := l.Up.Packets + l.Down.Packets
-	rtt := linkRTT(n)
+	rtt := n.RTTSeconds()
 	if p == 0 || rtt <= 0 {
 		return false
 	}
 	slowdown := float64(l.Up.Late+l.Down.Late) / float64(p) * max(l.Up.MaxLateSeconds, l.Down.MaxLateSeconds) / rtt
-	if LowerIsBetter(c.Metric) {
+	if results.LowerIsBetter(c.Metric) {
 		over := timeOver
 		if sc.kind == kindPageLoad {
 			over = pageOver
@@ -279,8 +232,8 @@ func behindAccounts(c *Cell, sc Scenario, n *Net, b *Bound) bool {
 // lossExplanation explains a cell below its bound on a lossy link: a
 // loss-based congestion control cannot hold the calibration's rate there
 // (TCP's Mathis bound, MSS / (RTT * sqrt(p)) * 1.22).
-func lossExplanation(c *Cell, n *Net, loss float64) string {
-	rtt := linkRTT(n)
+func lossExplanation(c *results.Cell, n *results.Net, loss float64) string {
+	rtt := n.RTTSeconds()
 	mathis := 1448 / (rtt * math.Sqrt(loss)) * 1.22
 	who := "its congestion control"
 	if c.Protocol == "h3" {
@@ -295,8 +248,8 @@ func lossExplanation(c *Cell, n *Net, loss float64) string {
 }
 
 // holQueue describes what head-of-line's small requests waited behind.
-func holQueue(c *Cell, n *Net) string {
-	m := MedianRepetition(c)
+func holQueue(c *results.Cell, n *results.Net) string {
+	m := results.MedianRepetition(c)
 	if m.Seconds <= 0 || m.BulkBytes <= 0 {
 		return "no bulk bytes recorded"
 	}
@@ -304,52 +257,15 @@ func holQueue(c *Cell, n *Net) string {
 	return fmt.Sprintf("bulk at %s, %.0f%% of the link", units.BitsPerSecond(rate*8), 100*rate/linkGoodput(n, false))
 }
 
-// Thresholds of EmulatorBehind: the share of a cell's packets the TUN
-// emulator wrote late (over 1 ms after their time), and how late the
-// latest was against the link's round trip (at least 1 ms).
-const (
-	behindShare = 0.01
-	behindRTT   = 0.02
-)
-
-// EmulatorBehind says how the emulator fell behind over c's completed
-// repetitions on link n: more than 1% of its packets left late and the
-// latest by more than 2% of the round trip (1 ms on a link without
-// delay), so the cell was measured on a slower link than the one set.
-// "" when it kept up, or on the kernel's netem (which counts no late
-// packets).
-func EmulatorBehind(c *Cell, n *Net) string {
-	l := CellLink(c)
-	if l == nil || n == nil {
-		return ""
-	}
-	p, late := l.Up.Packets+l.Down.Packets, l.Up.Late+l.Down.Late
-	worst := max(l.Up.MaxLateSeconds, l.Down.MaxLateSeconds)
-	if p == 0 || float64(late) <= behindShare*float64(p) || worst <= max(behindRTT*linkRTT(n), 0.001) {
-		return ""
-	}
-	return fmt.Sprintf("%d of %d packets left the emulator late, the latest by %.1f ms", late, p, 1e3*worst)
-}
-
-// String is the bound in a few words: "97% of the link's goodput" or
-// "1.04x of 3 round trips".
-func (b *Bound) String() string {
-	basis, _, _ := strings.Cut(b.Basis, " (")
-	if strings.HasSuffix(b.Basis, "no request returns sooner") || strings.Contains(basis, "round trips") {
-		return fmt.Sprintf("%.2fx of %s", b.Share, basis)
-	}
-	return fmt.Sprintf("%.0f%% of %s", 100*b.Share, basis)
-}
-
 // requestBound is a user's request's bound: its requests in flight per
 // round trip, or, when its responses are big, the link's goodput over a
 // response's bytes, whichever is lower. Requests with bodies get none:
 // their upload shares the link.
-func requestBound(c *Cell, sc Scenario, n *Net, rtt float64) *Bound {
+func requestBound(c *results.Cell, sc Scenario, n *results.Net, rtt float64) *results.Bound {
 	if sc.body > 0 {
 		return nil
 	}
-	b := &Bound{Value: float64(sc.streams) / rtt, Basis: fmt.Sprintf("%d in flight per %.1f ms round trip", sc.streams, rtt*1e3)}
+	b := &results.Bound{Value: float64(sc.streams) / rtt, Basis: fmt.Sprintf("%d in flight per %.1f ms round trip", sc.streams, rtt*1e3)}
 	if rate := linkGoodput(n, false); rate > 0 && c.ResponseBytes > 0 && rate/float64(c.ResponseBytes) < b.Value {
 		b.Value = rate / float64(c.ResponseBytes)
 		b.Basis = fmt.Sprintf("the link's calibrated goodput down (%s) over %d-byte responses", units.BitsPerSecond(rate*8), c.ResponseBytes)

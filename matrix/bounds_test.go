@@ -4,12 +4,14 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/httpvs/httpvs/results"
 )
 
 // linkOf is a link of rtt seconds (as set) and rate bits per second each
 // way, calibrated to goodput, with loss.
-func linkOf(rtt, goodput, loss float64) *Net {
-	n := &Net{Spec: "test", Backend: NetBackendTUN}
+func linkOf(rtt, goodput, loss float64) *results.Net {
+	n := &results.Net{Spec: "test", Backend: results.NetBackendTUN}
 	n.Up.DelaySeconds, n.Down.DelaySeconds = rtt/2, rtt/2
 	n.Up.Loss, n.Down.Loss = loss, loss
 	n.Calibration.UDPRTTSeconds, n.Calibration.TCPConnectSeconds = rtt*1.1, rtt*1.05
@@ -18,13 +20,13 @@ func linkOf(rtt, goodput, loss float64) *Net {
 }
 
 // linkCell is a cell of scenario over protocol whose repetitions read values.
-func linkCell(scenario, protocol string, values ...float64) Cell {
+func linkCell(scenario, protocol string, values ...float64) results.Cell {
 	sc, _ := ScenarioByName(scenario)
-	c := Cell{Scenario: scenario, Protocol: protocol, Metric: sc.Metric}
+	c := results.Cell{Scenario: scenario, Protocol: protocol, Metric: sc.Metric}
 	for i, v := range values {
-		c.Repetitions = append(c.Repetitions, Repetition{Round: i + 1, Value: v, Seconds: 1})
+		c.Repetitions = append(c.Repetitions, results.Repetition{Round: i + 1, Value: v, Seconds: 1})
 	}
-	summarise(&c)
+	results.SummariseCell(&c)
 	return c
 }
 
@@ -46,7 +48,7 @@ func TestBoundsPlaceCells(t *testing.T) {
 	n := linkOf(0.050, 96e6, 0) // 12 MB/s of goodput, 50 ms
 	for _, tc := range []struct {
 		name        string
-		cell        Cell
+		cell        results.Cell
 		value       float64 // the bound
 		share       float64
 		departs     bool
@@ -64,7 +66,7 @@ func TestBoundsPlaceCells(t *testing.T) {
 		{"head-of-line behind a download", linkCell("head-of-line", "h2c", 0.4, 0.5, 0.45), 0.050, 9, true, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res := &Results{Settings: Settings{Net: n}, Cells: []Cell{tc.cell}}
+			res := &results.Results{Settings: results.Settings{Net: n}, Cells: []results.Cell{tc.cell}}
 			Bounds(res)
 			b := res.Cells[0].Bound
 			if b == nil {
@@ -83,7 +85,7 @@ func TestBoundsPlaceCells(t *testing.T) {
 func TestBoundsExplainDepartures(t *testing.T) {
 	lossy := linkOf(0.050, 96e6, 0.02)
 	c := linkCell("download", "h3", 2e6, 2.1e6, 1.9e6)
-	res := &Results{Settings: Settings{Net: lossy}, Cells: []Cell{c}}
+	res := &results.Results{Settings: results.Settings{Net: lossy}, Cells: []results.Cell{c}}
 	Bounds(res)
 	if b := res.Cells[0].Bound; b == nil || !b.Departs || b.Unexplained || !strings.HasPrefix(b.Explained, "losses:") {
 		t.Errorf("h3 at 17%% of a 2%%-lossy link: %+v, want a departure explained by losses", b)
@@ -91,20 +93,20 @@ func TestBoundsExplainDepartures(t *testing.T) {
 	// A CPU-bound cell is explained by its bottleneck.
 	c = linkCell("download", "h2c", 5e6, 5e6)
 	for i := range c.Repetitions {
-		c.Repetitions[i].Bottleneck = BottleneckClient
+		c.Repetitions[i].Bottleneck = results.BottleneckClient
 	}
-	res = &Results{Settings: Settings{Net: linkOf(0.050, 96e6, 0)}, Cells: []Cell{c}}
+	res = &results.Results{Settings: results.Settings{Net: linkOf(0.050, 96e6, 0)}, Cells: []results.Cell{c}}
 	Bounds(res)
 	if b := res.Cells[0].Bound; b == nil || b.Unexplained || !strings.HasPrefix(b.Explained, "cpu-bound") {
 		t.Errorf("CPU-bound h2c: %+v, want explained as cpu-bound", b)
 	}
 	// No bound on loopback, nor for request bodies.
-	res = &Results{Cells: []Cell{linkCell("download", "h1", 1e9)}}
+	res = &results.Results{Cells: []results.Cell{linkCell("download", "h1", 1e9)}}
 	Bounds(res)
 	if res.Cells[0].Bound != nil {
 		t.Errorf("loopback cell has a bound: %+v", res.Cells[0].Bound)
 	}
-	res = &Results{Settings: Settings{Net: lossy}, Cells: []Cell{linkCell("headers-body", "h1", 100)}}
+	res = &results.Results{Settings: results.Settings{Net: lossy}, Cells: []results.Cell{linkCell("headers-body", "h1", 100)}}
 	Bounds(res)
 	if res.Cells[0].Bound != nil {
 		t.Errorf("headers-body has a bound: %+v", res.Cells[0].Bound)
@@ -147,7 +149,7 @@ func TestBaselineOf(t *testing.T) {
 		{[]string{"h1", "h2c", "h3"}, "h1"}, {[]string{"h1-tls", "h2", "h3"}, "h1-tls"}, {[]string{"h2", "h3", "h1-tls"}, "h1-tls"},
 		{[]string{"h2c", "h3"}, "h2c"}, {[]string{"h2", "h3"}, "h2"}, {nil, "h1"},
 	} {
-		if got := BaselineOf(tc.in); got != tc.want {
+		if got := results.BaselineOf(tc.in); got != tc.want {
 			t.Errorf("BaselineOf(%v) = %s, want %s", tc.in, got, tc.want)
 		}
 	}

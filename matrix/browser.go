@@ -8,20 +8,15 @@ import (
 	"net"
 	"net/url"
 	"os/exec"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/httpvs/httpvs/browser"
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transfer"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/webpage"
 )
-
-// BrowserScenario is the name the real browser's page loads go by
-// (Results.Browser), beside page-load, the model they are held to.
-const BrowserScenario = "browser-page-load"
 
 // DefaultBrowserRounds is how many loads each transport gets in the
 // browser when BrowserOptions.Rounds is zero.
@@ -55,71 +50,13 @@ type BrowserOptions struct {
 	Page *webpage.Page
 }
 
-// BrowserCell is one transport's page loads in the browser.
-type BrowserCell struct {
-	Protocol string `json:"protocol"`
-	// Page says which page was loaded (webpage.Page's Source).
-	Page string `json:"page"`
-	// Browser is the browser's product and version.
-	Browser string `json:"browser,omitempty"`
-	// Skipped says why the transport was not loaded; "" when it was.
-	Skipped string `json:"skipped,omitempty"`
-	// Failed says the transport was skipped because the browser could not
-	// load over it (it is not installed, it exited, the certificate check
-	// failed), not because browsers or the target do not speak it.
-	Failed bool `json:"failed,omitempty"`
-	// Objects is how many objects the page has; 0 when unknown (a
-	// directory page: the browser fetches what its index.html references).
-	Objects int `json:"objects"`
-	// LoadEvent is the load-event time over the loads that completed,
-	// seconds: their geometric mean with its 95% interval.
-	LoadEvent Spread `json:"load_event_seconds"`
-	// LastByte is the time to the last object's last byte, seconds (the
-	// model's figure), the same way.
-	LastByte Spread `json:"last_byte_seconds"`
-	// Model holds LoadEvent against page-load's cell over the same
-	// transport; nil when the run has none or the page is not the model's.
-	Model *ModelCheck `json:"model,omitempty"`
-	// Disagrees says how the browser's loads disagreed with the transport
-	// asked for or with the server's own counters (objects, connections,
-	// transports); "" when every load agreed.
-	Disagrees string        `json:"disagrees,omitempty"`
-	Loads     []BrowserLoad `json:"loads"`
-}
-
-// BrowserLoad is one load of the page in the browser.
-type BrowserLoad struct {
-	Round            int     `json:"round"`
-	LoadEventSeconds float64 `json:"load_event_seconds"` // navigation start to the load event
-	LastByteSeconds  float64 `json:"last_byte_seconds"`  // document request to the last object's last byte
-	// Objects is the requests the browser made, Failed those that failed.
-	Objects int `json:"objects"`
-	Failed  int `json:"failed"`
-	// ByTransport counts the objects by the transport the browser says
-	// each came over (httpvs's names; the browser's own for others).
-	ByTransport map[string]int `json:"by_transport"`
-	// Connections is how many connections the browser says the objects
-	// came over (distinct connection ids).
-	Connections int `json:"connections"`
-	// ServerRequests and ServerConnections are the server's counts for
-	// the transport over the load (its /stats); ServerOther its requests
-	// over other transports. Nil when the counters were unavailable.
-	ServerRequests    *int64 `json:"server_requests,omitempty"`
-	ServerConnections *int64 `json:"server_connections,omitempty"`
-	ServerOther       *int64 `json:"server_other_requests,omitempty"`
-	// Link is what the emulated link did over the load; nil without one.
-	Link *RepetitionLink `json:"link,omitempty"`
-	// Error says why the load did not complete; "" when it did.
-	Error string `json:"error,omitempty"`
-}
-
 // browserRun is runner's browser step: each transport's cell and the
 // options it loads with.
 type browserRun struct {
 	r      *runner
 	opts   browser.Options
 	page   string // the page's URL path
-	cells  []BrowserCell
+	cells  []results.BrowserCell
 	protos []transport.Protocol
 }
 
@@ -128,14 +65,14 @@ type browserRun struct {
 func (r *runner) browser(ctx context.Context) {
 	if bo := r.opts.Browser; bo != nil {
 		r.res.Browser = r.browserRounds(ctx, bo)
-		compareModel(r.res, bo.Page == nil)
+		results.CompareModel(r.res, bo.Page == nil)
 	}
 }
 
 // browserRounds loads the page in the browser, Rounds loads a transport,
 // and returns each transport's cell. A browser that cannot start ends the
 // step: its error is every cell's.
-func (r *runner) browserRounds(ctx context.Context, bo *BrowserOptions) []BrowserCell {
+func (r *runner) browserRounds(ctx context.Context, bo *BrowserOptions) []results.BrowserCell {
 	b := &browserRun{r: r, opts: browser.Options{Path: bo.Path, Start: bo.Start}, page: webpage.DocumentPath}
 	if b.opts.Start == nil {
 		if s, ok := r.opts.Network.(interface{ Start(*exec.Cmd) error }); ok {
@@ -153,7 +90,7 @@ func (r *runner) browserRounds(ctx context.Context, bo *BrowserOptions) []Browse
 		objects = 0 // what its index.html references
 	}
 	for _, p := range r.opts.Protocols {
-		c := BrowserCell{Protocol: p.String(), Page: page.Source, Objects: objects}
+		c := results.BrowserCell{Protocol: p.String(), Page: page.Source, Objects: objects}
 		switch {
 		case p == transport.H2C:
 			c.Skipped = "browsers do not speak h2c (HTTP/2 without TLS)"
@@ -174,7 +111,7 @@ func (r *runner) browserRounds(ctx context.Context, bo *BrowserOptions) []Browse
 		}
 	}
 	for i := range b.cells {
-		b.cells[i].summarise()
+		b.cells[i].Summarise()
 	}
 	return b.cells
 }
@@ -209,7 +146,7 @@ func (b *browserRun) round(ctx context.Context, round int) error {
 }
 
 // cell is p's cell.
-func (b *browserRun) cell(p transport.Protocol) *BrowserCell {
+func (b *browserRun) cell(p transport.Protocol) *results.BrowserCell {
 	for i := range b.cells {
 		if b.cells[i].Protocol == p.String() {
 			return &b.cells[i]
@@ -228,7 +165,7 @@ func (b *browserRun) skipAll(err error) {
 }
 
 // load loads the page once over p, with the server's counters around it.
-func (b *browserRun) load(ctx context.Context, p transport.Protocol) (BrowserLoad, error) {
+func (b *browserRun) load(ctx context.Context, p transport.Protocol) (results.BrowserLoad, error) {
 	r := b.r
 	opts := b.opts
 	opts.Protocol = p
@@ -238,7 +175,7 @@ func (b *browserRun) load(ctx context.Context, p transport.Protocol) (BrowserLoa
 	before, _ := r.serverStats(ctx, transfer.StatsTimeout)
 	pl, err := browser.LoadPage(ctx, r.opts.Target.base(p)+b.page, opts)
 	after, _ := r.serverStats(ctx, transfer.StatsTimeout)
-	var ld BrowserLoad
+	var ld results.BrowserLoad
 	if r.opts.LinkCounters != nil {
 		ld.Link = newRepetitionLink(r.opts.LinkCounters())
 	}
@@ -256,14 +193,14 @@ func (b *browserRun) load(ctx context.Context, p transport.Protocol) (BrowserLoa
 		}
 	}
 	if before != nil && after != nil {
-		ld.serverCounts(after.Sub(*before), p)
+		serverCounts(&ld, after.Sub(*before), p)
 	}
 	return ld, nil
 }
 
 // serverCounts sets ld's server counts from d, the server's counters over
 // the load, for p.
-func (ld *BrowserLoad) serverCounts(d stats.ServerStats, p transport.Protocol) {
+func serverCounts(ld *results.BrowserLoad, d stats.ServerStats, p transport.Protocol) {
 	own := d.Protocols[p.String()]
 	var other int64
 	for name, c := range d.Protocols {
@@ -304,40 +241,6 @@ func (r *runner) serverSPKI(ctx context.Context) ([]string, error) {
 		return nil, errors.New("the browser's certificate check: the server sent no certificate")
 	}
 	return []string{browser.SPKIHash(certs[0])}, nil
-}
-
-// disagreements says how ld disagreed with p, the page's objects and the
-// server's counters; nil when it agreed throughout.
-func (ld *BrowserLoad) disagreements(p string, objects int) []string {
-	var out []string
-	if ld.Error != "" {
-		return nil
-	}
-	if (objects > 0 && ld.Objects != objects) || ld.Failed > 0 {
-		out = append(out, fmt.Sprintf("%d objects requested, %d failed (the page has %d)", ld.Objects, ld.Failed, objects))
-	}
-	var others []string
-	for t, n := range ld.ByTransport {
-		if t != p {
-			others = append(others, fmt.Sprintf("%d over %s", n, t))
-		}
-	}
-	if len(others) > 0 {
-		slices.Sort(others)
-		out = append(out, "objects "+strings.Join(others, ", "))
-	}
-	if ld.ServerRequests != nil {
-		if got := int64(ld.ByTransport[p]); *ld.ServerRequests != got {
-			out = append(out, fmt.Sprintf("the server counted %d requests over %s, the browser %d", *ld.ServerRequests, p, got))
-		}
-		if *ld.ServerConnections != int64(ld.Connections) {
-			out = append(out, fmt.Sprintf("the server counted %d connections, the browser %d", *ld.ServerConnections, ld.Connections))
-		}
-		if *ld.ServerOther > 0 {
-			out = append(out, fmt.Sprintf("the server counted %d requests over other transports", *ld.ServerOther))
-		}
-	}
-	return out
 }
 
 // browserCost is what Options.Browser adds to a run, roughly.

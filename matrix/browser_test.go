@@ -2,7 +2,6 @@ package matrix
 
 import (
 	"context"
-	"math"
 	"os"
 	"strings"
 	"testing"
@@ -59,86 +58,5 @@ func TestBrowserBesidePageLoad(t *testing.T) {
 	}
 	if pids := browser.Running(tmp); len(pids) > 0 {
 		t.Errorf("browsers left running: %v", pids)
-	}
-}
-
-func TestSpread(t *testing.T) {
-	s := newSpread([]float64{1, 4, 0, -1})
-	if s.N != 2 || math.Abs(s.Mean-2) > 1e-9 || s.Median != 2.5 || !(s.Low < 2 && s.High > 2) {
-		t.Errorf("spread of 1 and 4: %+v", s)
-	}
-	if one := newSpread([]float64{3}); one.N != 1 || math.Abs(one.Mean-3) > 1e-9 || one.Low != 0 {
-		t.Errorf("spread of 3: %+v", one)
-	}
-	a := Spread{Mean: 1, Low: 0.9, High: 1.1, N: 3}
-	for _, c := range []struct {
-		b    Spread
-		want bool
-	}{
-		{Spread{Mean: 1.2, Low: 1.05, High: 1.3, N: 3}, true},
-		{Spread{Mean: 1.2, Low: 1.15, High: 1.3, N: 3}, false},
-		{Spread{Mean: 1.1, N: 1}, true},
-		{Spread{Mean: 0.5, N: 1}, false},
-	} {
-		if got := a.overlaps(c.b); got != c.want {
-			t.Errorf("%+v overlaps %+v: %v, want %v", a, c.b, got, c.want)
-		}
-	}
-}
-
-// TestCompareModel: the browser agrees with the model when their
-// intervals overlap, and is slower or faster when they do not.
-func TestCompareModel(t *testing.T) {
-	model := func(vs ...float64) Cell {
-		c := Cell{Scenario: "page-load", Protocol: "h2"}
-		for i, v := range vs {
-			c.Repetitions = append(c.Repetitions, Repetition{Round: i + 1, Value: v})
-		}
-		return c
-	}
-	browserCell := func(vs ...float64) BrowserCell {
-		c := BrowserCell{Protocol: "h2"}
-		for i, v := range vs {
-			c.Loads = append(c.Loads, BrowserLoad{Round: i + 1, LoadEventSeconds: v, LastByteSeconds: v})
-		}
-		c.summarise()
-		return c
-	}
-	for _, c := range []struct {
-		model   Cell
-		browser BrowserCell
-		same    bool
-		want    string
-	}{
-		{model(0.50, 0.52, 0.51), browserCell(0.51, 0.53, 0.50), true, ModelAgrees},
-		{model(0.50, 0.52, 0.51), browserCell(0.70, 0.72, 0.71), true, ModelSlower},
-		{model(0.50, 0.52, 0.51), browserCell(0.30, 0.31, 0.30), true, ModelFaster},
-		{model(0.50), browserCell(0.70, 0.72), true, ModelNone},
-		{model(0.50, 0.52), browserCell(0.70, 0.72), false, ""},
-	} {
-		res := &Results{Cells: []Cell{c.model}, Browser: []BrowserCell{c.browser}}
-		compareModel(res, c.same)
-		got := ""
-		if m := res.Browser[0].Model; m != nil {
-			got = m.Verdict
-		}
-		if got != c.want {
-			t.Errorf("model %v, browser %+v: verdict %q, want %q", values(&c.model), c.browser.LoadEvent, got, c.want)
-		}
-	}
-}
-
-func TestBrowserLoadDisagreements(t *testing.T) {
-	n := func(v int64) *int64 { return &v }
-	agree := BrowserLoad{Objects: 50, ByTransport: map[string]int{"h2": 50}, Connections: 1, ServerRequests: n(50), ServerConnections: n(1), ServerOther: n(0)}
-	if d := agree.disagreements("h2", 50); len(d) != 0 {
-		t.Errorf("agreeing load: %v", d)
-	}
-	bad := BrowserLoad{Objects: 50, Failed: 1, ByTransport: map[string]int{"h2": 47, "h3": 2}, Connections: 2, ServerRequests: n(48), ServerConnections: n(1), ServerOther: n(2)}
-	d := strings.Join(bad.disagreements("h2", 50), "; ")
-	for _, want := range []string{"1 failed", "2 over h3", "48 requests over h2, the browser 47", "1 connections, the browser 2", "2 requests over other transports"} {
-		if !strings.Contains(d, want) {
-			t.Errorf("disagreements %q: no %q", d, want)
-		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/procstat"
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transfer"
 	"github.com/httpvs/httpvs/transport"
@@ -129,11 +130,11 @@ func (r *runner) transferPlan(sc Scenario, p transport.Protocol, total units.Byt
 }
 
 // transfer measures one repetition of a transfer scenario.
-func (r *runner) transfer(ctx context.Context, sc Scenario, p transport.Protocol, total units.Bytes) Repetition {
+func (r *runner) transfer(ctx context.Context, sc Scenario, p transport.Protocol, total units.Bytes) results.Repetition {
 	plan := r.transferPlan(sc, p, total)
 	plan.Omit = r.opts.omit(sc.upload)
 	per := max(total/units.Bytes(sc.streams), 1)
-	m := Repetition{Streams: sc.streams, SizeBytes: int64(per)}
+	m := results.Repetition{Streams: sc.streams, SizeBytes: int64(per)}
 	before, note := r.serverStats(ctx, transfer.StatsTimeout)
 	bytes0, objects0 := procstat.Allocated()
 	res, err := transfer.Run(ctx, plan)
@@ -220,7 +221,7 @@ func (r *runner) loadConfig(sc Scenario, col column, edit func(*load.Config)) lo
 const minRequests = 20
 
 // load measures one repetition of a request scenario.
-func (r *runner) load(ctx context.Context, sc Scenario, col column) Repetition {
+func (r *runner) load(ctx context.Context, sc Scenario, col column) results.Repetition {
 	d := r.firstTry(sc)
 	var spent time.Duration
 	for try := 1; ; try++ {
@@ -263,7 +264,7 @@ func longer(d time.Duration, n int64) time.Duration {
 
 // nothingFinished turns a repetition that completed no request and met
 // no error into a timeout error that says what was missing.
-func nothingFinished(m *Repetition, col column, tries int, d, warmup time.Duration) {
+func nothingFinished(m *results.Repetition, col column, tries int, d, warmup time.Duration) {
 	cause := fmt.Sprintf("%d connection(s) set up but no response finished", m.Connections)
 	switch {
 	case m.Seconds == 0 && m.Connections > 0:
@@ -283,7 +284,7 @@ func nothingFinished(m *Repetition, col column, tries int, d, warmup time.Durati
 }
 
 // loadOnce runs one load of sc over col measured for d.
-func (r *runner) loadOnce(ctx context.Context, sc Scenario, col column, d time.Duration) Repetition {
+func (r *runner) loadOnce(ctx context.Context, sc Scenario, col column, d time.Duration) results.Repetition {
 	var (
 		before, after *stats.ServerStats
 		note          string
@@ -302,7 +303,7 @@ func (r *runner) loadOnce(ctx context.Context, sc Scenario, col column, d time.D
 			}
 		}
 	})
-	m := Repetition{Streams: sc.streams}
+	m := results.Repetition{Streams: sc.streams}
 	res, err := load.Run(ctx, cfg)
 	if err != nil {
 		m.Errors.Count(stats.ErrOther)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/quic-go/quic-go/http3"
 
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -19,7 +20,7 @@ import (
 // session cache between the clients (primed by one unmeasured request
 // first) and sends h3 requests in 0-RTT. Value is the median time from
 // the request's start (before the dial) to the end of its body.
-func (r *runner) coldStart(ctx context.Context, sc Scenario, col column) Repetition {
+func (r *runner) coldStart(ctx context.Context, sc Scenario, col column) results.Repetition {
 	opts := r.clientOptions(sc, col.proto)
 	method, url := sc.method, r.opts.Target.base(col.proto)+sc.path
 	var conns int64
@@ -29,7 +30,7 @@ func (r *runner) coldStart(ctx context.Context, sc Scenario, col column) Repetit
 			method = http3.MethodGet0RTT
 		}
 		if _, err := r.coldOne(ctx, opts, method, url, &conns); err != nil {
-			m := Repetition{Streams: 1, Requests: 1, FirstError: "priming the session cache: " + err.Error()}
+			m := results.Repetition{Streams: 1, Requests: 1, FirstError: "priming the session cache: " + err.Error()}
 			m.Errors.Count(transport.Classify(err))
 			return m
 		}
@@ -61,7 +62,7 @@ func (r *runner) coldStart(ctx context.Context, sc Scenario, col column) Repetit
 		}
 	}
 	m := n.end(ctx, conns, negotiated)
-	m.Phases = &Phases{Connect: connect.Summary(), TLS: hs.Summary(), TTFB: ttfb.Summary(), Resumed: resumed}
+	m.Phases = &results.Phases{Connect: connect.Summary(), TLS: hs.Summary(), TTFB: ttfb.Summary(), Resumed: resumed}
 	return m
 }
 

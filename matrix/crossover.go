@@ -6,29 +6,10 @@ import (
 
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/procstat"
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transfer"
 	"github.com/httpvs/httpvs/transport"
-	"github.com/httpvs/httpvs/units"
 )
-
-// Crossover is one transport's speed on this machine without the link:
-// one download and small requests on the server's own loopback, measured
-// in the same run. A link slower than it binds the transport; above it,
-// the transport's CPU cost does (golang/go#47840's gap appears).
-type Crossover struct {
-	Protocol string `json:"protocol"`
-	// BytesPerSecond is one download's rate on loopback, client and
-	// server sharing this machine's cores; 0 when it failed (Error says
-	// why).
-	BytesPerSecond float64 `json:"bytes_per_second"`
-	// ClientCPUPerGB is the client's CPU seconds per 10^9 body bytes in
-	// that download.
-	ClientCPUPerGB float64 `json:"client_cpu_per_gb"`
-	// RequestsPerSecond is small-concurrent's rate on loopback (GET /small,
-	// 50 at a time); 0 when it failed.
-	RequestsPerSecond float64 `json:"requests_per_second"`
-	Error             string  `json:"error,omitempty"`
-}
 
 // crossoverProbe is how long each crossover measurement runs.
 const crossoverProbe = 400 * time.Millisecond
@@ -36,11 +17,11 @@ const crossoverProbe = 400 * time.Millisecond
 // crossover measures every transport once without the link: over
 // StatsNetwork (the server's namespace), where the child server is on
 // loopback. Only across a link: on loopback the cells themselves are it.
-func (r *runner) crossover(ctx context.Context) []Crossover {
+func (r *runner) crossover(ctx context.Context) []results.Crossover {
 	if !r.opts.onLink() || r.opts.StatsNetwork == nil {
 		return nil
 	}
-	var out []Crossover
+	var out []results.Crossover
 	for _, p := range r.opts.Protocols {
 		if ctx.Err() != nil || r.opts.Target.base(p) == "" {
 			continue
@@ -51,8 +32,8 @@ func (r *runner) crossover(ctx context.Context) []Crossover {
 }
 
 // crossoverOf measures p's download and small requests on loopback.
-func (r *runner) crossoverOf(ctx context.Context, p transport.Protocol) Crossover {
-	x := Crossover{Protocol: p.String()}
+func (r *runner) crossoverOf(ctx context.Context, p transport.Protocol) results.Crossover {
+	x := results.Crossover{Protocol: p.String()}
 	sc, _ := scenarioByName("download")
 	plan := r.transferPlan(sc, p, probeSize)
 	plan.Client.Network = r.opts.StatsNetwork
@@ -99,11 +80,4 @@ func joinNote(a, b string) string {
 		return b
 	}
 	return a + "; " + b
-}
-
-// LinkRateBound is the link rate, bits per second, below which a
-// transport moving x's bytes per second is bound by the link rather than
-// by its CPU on this machine; 0 when unknown.
-func (x Crossover) LinkRateBound() units.BitsPerSecond {
-	return units.BitsPerSecond(x.BytesPerSecond * 8)
 }

@@ -1,49 +1,13 @@
 package matrix
 
 import (
-	"cmp"
 	"fmt"
 	"net"
 	"net/url"
-	"slices"
 
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )
-
-// Finding is one explanation of a cell's figures: what rule fired, the
-// evidence (numbers from the cell), and the fix to try.
-type Finding struct {
-	Rule     string `json:"rule"`
-	Evidence string `json:"evidence"`
-	// Fix says what to change, in Go (the field and the value); it never
-	// names a command's flags.
-	Fix string `json:"fix"`
-	// Knobs are the settings the fix changes, each a field path as
-	// config.FieldError names them; Apply sets them on Options. Empty
-	// when the fix is not a setting (the stack's own cost).
-	Knobs []Knob `json:"knobs,omitempty"`
-	// Flags is how the command that ran the matrix sets Knobs, e.g.
-	// "--h2-max-frame 256Ki"; the command fills it, "" otherwise.
-	Flags string `json:"flags,omitempty"`
-}
-
-// Knob is one setting a fix changes.
-type Knob struct {
-	// Field is the setting's Go field path: "Client.ReadSize",
-	// "Server.HTTP2.MaxReceiveBufferPerStream", "Engine".
-	Field string `json:"field"`
-	// Value is what to set it to, as Apply reads it: a size such as
-	// "256Ki" (bytes), a count, or an engine name.
-	Value string `json:"value"`
-}
-
-// String is the finding in one line.
-func (f Finding) String() string {
-	if f.Flags != "" {
-		return f.Evidence + "; " + f.Fix + " (" + f.Flags + ")"
-	}
-	return f.Evidence + "; " + f.Fix
-}
 
 // Thresholds of the rules.
 const (
@@ -64,18 +28,18 @@ const (
 // when there is none or it is the cell), the median repetition of each,
 // the scenario and the run's settings.
 type subject struct {
-	c   *Cell
-	m   Repetition
-	h1  *Cell
-	h1m Repetition
+	c   *results.Cell
+	m   results.Repetition
+	h1  *results.Cell
+	h1m results.Repetition
 	sc  Scenario // zero for a scenario this build does not know
-	set *Settings
+	set *results.Settings
 }
 
 // rule is one diagnosis: a finding or nil.
 type rule struct {
 	name  string
-	check func(s *subject) *Finding
+	check func(s *subject) *results.Finding
 }
 
 // rules, in the order findings are listed.
@@ -100,17 +64,17 @@ var rules = []rule{
 // and request rates: cells timed in seconds (the network scenarios, where
 // round trips decide) get none, nor do a variant scenario's cells (the
 // settings the rules read are not theirs).
-func Diagnose(res *Results) {
+func Diagnose(res *results.Results) {
 	for i := range res.Cells {
 		c := &res.Cells[i]
 		c.Findings = nil
-		if c.Skipped != "" || len(c.Repetitions) == 0 || LowerIsBetter(c.Metric) || c.Knobs != "" {
+		if c.Skipped != "" || len(c.Repetitions) == 0 || results.LowerIsBetter(c.Metric) || c.Knobs != "" {
 			continue
 		}
-		s := &subject{c: c, m: MedianRepetition(c), set: &res.Settings}
-		s.sc, _ = res.Settings.Scenario(c.Scenario)
+		s := &subject{c: c, m: results.MedianRepetition(c), set: &res.Settings}
+		s.sc, _ = ScenarioOf(&res.Settings, c.Scenario)
 		if h1 := res.Cell(c.Scenario, res.Settings.BaselineProtocol()); h1 != nil && h1 != c && h1.Skipped == "" {
-			s.h1, s.h1m = h1, MedianRepetition(h1)
+			s.h1, s.h1m = h1, results.MedianRepetition(h1)
 		}
 		for _, r := range rules {
 			if f := r.check(s); f != nil {
@@ -122,7 +86,7 @@ func Diagnose(res *Results) {
 }
 
 // transfer, download and upload say what the cell moves.
-func (s *subject) transfer() bool { return s.c.Metric == MetricBytesPerSecond }
+func (s *subject) transfer() bool { return s.c.Metric == results.MetricBytesPerSecond }
 func (s *subject) download() bool { return s.transfer() && !s.sc.upload }
 func (s *subject) upload() bool   { return s.transfer() && s.sc.upload }
 
@@ -175,32 +139,24 @@ func (s *subject) cores(side string) (float64, bool) {
 	return s.m.ServerFigure(s.m.ServerCores)
 }
 
-// MedianRepetition returns the completed repetition whose value is the
-// cell's median (the lower middle one for an even count): the one whose
-// other figures a report shows beside the median.
-func MedianRepetition(c *Cell) Repetition {
-	var done []Repetition
-	for _, r := range c.Repetitions {
-		if !r.Interrupted {
-			done = append(done, r)
-		}
-	}
-	if len(done) == 0 {
-		return Repetition{}
-	}
-	slices.SortStableFunc(done, func(a, b Repetition) int { return cmp.Compare(a.Value, b.Value) })
-	return done[(len(done)-1)/2]
-}
-
 // isHTTP2 reports whether the cell's transport is h2c or h2.
-func isHTTP2(c *Cell) bool { return c.Protocol == "h2c" || c.Protocol == "h2" }
+func isHTTP2(c *results.Cell) bool { return c.Protocol == "h2c" || c.Protocol == "h2" }
 
 // gap says how far behind h1 the cell is, for evidence.
-func gap(c *Cell) string {
+func gap(c *results.Cell) string {
 	if c.RatioToH1 == 0 || c.Protocol == c.Baseline {
 		return c.Protocol
 	}
 	return fmt.Sprintf("%s at %.2fx %s", c.Protocol, c.Ratio(), c.Baseline)
 }
 
-func slow(c *Cell) bool { return c.RatioToH1 > 0 && c.RatioToH1 < slowRatio }
+func slow(c *results.Cell) bool { return c.RatioToH1 > 0 && c.RatioToH1 < slowRatio }
+
+// Summarise recomputes every cell's summary and ratio to the baseline
+// from its repetitions (results.Summarise), then its findings and its
+// bound on the link: after editing or merging results.
+func Summarise(res *results.Results) {
+	results.Summarise(res)
+	Diagnose(res)
+	Bounds(res)
+}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -88,7 +89,7 @@ func TestNothingFinishedSaysWhy(t *testing.T) {
 		{column{name: "h1-tls", proto: transport.H1TLS}, 50, 0, "the measured phase never began: the server's counters were read after its end"},
 	}
 	for _, tt := range tests {
-		m := Repetition{Connections: tt.conns, Seconds: tt.seconds}
+		m := results.Repetition{Connections: tt.conns, Seconds: tt.seconds}
 		nothingFinished(&m, tt.col, 4, 400*time.Millisecond, 25*time.Millisecond)
 		want := tt.col.name + ": no request finished in 4 tries, the last 400ms measured after 25ms warmup (" + tt.want + ")"
 		if m.FirstError != want || m.Errors.Timeout != 1 || m.Errors.Total != 1 {

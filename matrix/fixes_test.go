@@ -9,6 +9,7 @@ import (
 
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/load"
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
@@ -30,7 +31,7 @@ type setup struct {
 }
 
 // measure runs scenario over h1 and p with su and returns p's cell.
-func (su setup) measure(t *testing.T, scenario string, p transport.Protocol, size units.Bytes) Cell {
+func (su setup) measure(t *testing.T, scenario string, p transport.Protocol, size units.Bytes) results.Cell {
 	t.Helper()
 	opts := server.Loopback()
 	opts.Config = su.server
@@ -62,7 +63,7 @@ func (su setup) measure(t *testing.T, scenario string, p transport.Protocol, siz
 	return *c
 }
 
-func finding(c Cell, rule string) *Finding {
+func finding(c results.Cell, rule string) *results.Finding {
 	for i := range c.Findings {
 		if c.Findings[i].Rule == rule {
 			return &c.Findings[i]
@@ -72,7 +73,7 @@ func finding(c Cell, rule string) *Finding {
 }
 
 // fixed applies f's knobs to a copy of su.
-func (su setup) fixed(t *testing.T, f *Finding) setup {
+func (su setup) fixed(t *testing.T, f *results.Finding) setup {
 	t.Helper()
 	if len(f.Knobs) == 0 {
 		t.Fatalf("%s: no knobs to apply: %s", f.Rule, f)
@@ -140,11 +141,11 @@ func TestConcurrencyFixRaisesConcurrency(t *testing.T) {
 	broken := setup{server: config.Server{HTTP2: config.HTTP2{MaxConcurrentStreams: 10}}}
 	before := broken.measure(t, "small-concurrent", transport.H2C, 0)
 	f := finding(before, "concurrency-lowered")
-	if f == nil || MedianRepetition(&before).Streams != 10 {
-		t.Fatalf("rule did not fire or streams %d, want 10; findings %v", MedianRepetition(&before).Streams, before.Findings)
+	if f == nil || results.MedianRepetition(&before).Streams != 10 {
+		t.Fatalf("rule did not fire or streams %d, want 10; findings %v", results.MedianRepetition(&before).Streams, before.Findings)
 	}
 	after := broken.fixed(t, f).measure(t, "small-concurrent", transport.H2C, 0)
-	if m := MedianRepetition(&after); m.Streams != 50 || m.Lowered != "" || finding(after, "concurrency-lowered") != nil {
+	if m := results.MedianRepetition(&after); m.Streams != 50 || m.Lowered != "" || finding(after, "concurrency-lowered") != nil {
 		t.Errorf("after %v: %d streams, lowered %q, want the scenario's 50", f.Knobs, m.Streams, m.Lowered)
 	}
 }
@@ -157,8 +158,8 @@ func TestConcurrencyFixRaisesConcurrency(t *testing.T) {
 func TestGeneratorFixSavesClientCPU(t *testing.T) {
 	sc, _ := ScenarioByName("small-sequential")
 	for _, p := range []transport.Protocol{transport.H2C, transport.H3} {
-		c := &Cell{Scenario: sc.Name, Protocol: p.String(), Metric: sc.Metric, Bottleneck: BottleneckClient}
-		s := &subject{c: c, m: Repetition{Engine: load.Std.String(), ClientCores: 1.9}, sc: sc, set: &Settings{}}
+		c := &results.Cell{Scenario: sc.Name, Protocol: p.String(), Metric: sc.Metric, Bottleneck: results.BottleneckClient}
+		s := &subject{c: c, m: results.Repetition{Engine: load.Std.String(), ClientCores: 1.9}, sc: sc, set: &results.Settings{}}
 		f := generatorBound(s)
 		if f == nil {
 			t.Fatalf("%s: generator-bound did not fire on a client-bound std cell", p)
@@ -170,7 +171,7 @@ func TestGeneratorFixSavesClientCPU(t *testing.T) {
 		for range 3 {
 			before := std.measure(t, sc.Name, p, 0)
 			after := std.fixed(t, f).measure(t, sc.Name, p, 0)
-			b, a := MedianRepetition(&before), MedianRepetition(&after)
+			b, a := results.MedianRepetition(&before), results.MedianRepetition(&after)
 			if b.Engine != "std" || a.Engine != "fast" {
 				t.Fatalf("%s: engines %q -> %q, want std -> fast", p, b.Engine, a.Engine)
 			}

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -33,13 +34,13 @@ const holWarmRTTs = 6
 // is the median small request's latency; the download is cancelled at the
 // end and its bytes over the measured time are BulkBytes. A download that
 // fails before then is a failure.
-func (r *runner) headOfLine(ctx context.Context, sc Scenario, col column) Repetition {
+func (r *runner) headOfLine(ctx context.Context, sc Scenario, col column) results.Repetition {
 	opts := r.clientOptions(sc, col.proto)
 	opts.MaxConnsPerHost = 2
 	base := r.opts.Target.base(col.proto)
 	c, err := transport.NewClient(opts)
 	if err != nil {
-		m := Repetition{Streams: 2, Requests: 1, FirstError: err.Error()}
+		m := results.Repetition{Streams: 2, Requests: 1, FirstError: err.Error()}
 		m.Errors.Count(transport.Classify(err))
 		return m
 	}

@@ -2,10 +2,12 @@ package matrix
 
 import (
 	"fmt"
+	"io"
 	"strconv"
 
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/load"
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
 )
 
@@ -19,7 +21,7 @@ type Setup struct {
 
 // Apply sets each of knobs on s. A knob whose field s does not hold, or
 // whose value does not parse, is a *config.FieldError.
-func (s Setup) Apply(knobs ...Knob) error {
+func (s Setup) Apply(knobs ...results.Knob) error {
 	for _, k := range knobs {
 		if err := s.apply(k); err != nil {
 			return err
@@ -28,7 +30,7 @@ func (s Setup) Apply(knobs ...Knob) error {
 	return nil
 }
 
-func (s Setup) apply(k Knob) error {
+func (s Setup) apply(k results.Knob) error {
 	if k.Field == "Engine" {
 		if s.Engine == nil {
 			return config.Fieldf(k.Field, k.Value, "a run with a load engine")
@@ -73,11 +75,33 @@ func (s Setup) apply(k Knob) error {
 	return config.Fieldf(k.Field, k.Value, "a setting of this run")
 }
 
-func setBytes(b *units.Bytes, k Knob) error {
+func setBytes(b *units.Bytes, k results.Knob) error {
 	v, err := units.ParseBytes(k.Value)
 	if err != nil {
 		return config.Fieldf(k.Field, fmt.Sprintf("%q", k.Value), "a size such as 256Ki")
 	}
 	*b = v
 	return nil
+}
+
+// ReadKnobFile reads a knob file (results.ReadKnobFile) and checks that
+// every knob applies to a run (Setup.Apply on a full setup).
+func ReadKnobFile(r io.Reader) (results.KnobSet, error) {
+	s, err := results.ReadKnobFile(r)
+	if err != nil {
+		return s, err
+	}
+	if err := fullSetup().Apply(s.Knobs...); err != nil {
+		return results.KnobSet{}, fmt.Errorf("%w: %v", results.ErrKnobFile, err)
+	}
+	return s, nil
+}
+
+// fullSetup is a Setup that holds every field a knob can name, to check
+// knobs against.
+func fullSetup() Setup {
+	var c config.Client
+	var s config.Server
+	var e load.Engine
+	return Setup{Client: &c, Server: &s, Engine: &e}
 }

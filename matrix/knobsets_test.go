@@ -8,6 +8,7 @@ import (
 
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/load"
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
 )
 
@@ -18,7 +19,7 @@ func TestNamedKnobSetsSetWhatTheySay(t *testing.T) {
 		name        string
 		read, frame units.Bytes
 	}{{"go-default", 8 * units.KiB, 16 * units.KiB}, {"tuned", 256 * units.KiB, units.MiB}} {
-		set, ok := NamedKnobSet(c.name)
+		set, ok := results.NamedKnobSet(c.name)
 		if !ok {
 			t.Fatalf("no set %q", c.name)
 		}
@@ -32,15 +33,15 @@ func TestNamedKnobSetsSetWhatTheySay(t *testing.T) {
 			t.Errorf("%s: read %v, frame %v", c.name, client.ReadSize, client.HTTP2.MaxReadFrameSize)
 		}
 	}
-	if _, ok := NamedKnobSet("fast"); ok {
+	if _, ok := results.NamedKnobSet("fast"); ok {
 		t.Error("an unknown name is a set")
 	}
 }
 
 func TestKnobFileRoundTrip(t *testing.T) {
-	want := KnobSet{Name: "mine", Knobs: []Knob{{Field: "Client.ReadSize", Value: "1Mi"}, {Field: "Client.QUIC.MaxStreamReceiveWindow", Value: "16Mi"}}}
+	want := results.KnobSet{Name: "mine", Knobs: []results.Knob{{Field: "Client.ReadSize", Value: "1Mi"}, {Field: "Client.QUIC.MaxStreamReceiveWindow", Value: "16Mi"}}}
 	var b bytes.Buffer
-	if err := WriteKnobFile(&b, want); err != nil {
+	if err := results.WriteKnobFile(&b, want); err != nil {
 		t.Fatal(err)
 	}
 	got, err := ReadKnobFile(&b)
@@ -63,7 +64,7 @@ func TestKnobFileRefusesOtherFiles(t *testing.T) {
 		{`{"kind":"httpvs-knobs","schema_version":1,"name":"x","knobs":[{"field":"Client.Nothing","value":"1"}]}`, "Client.Nothing"},
 	} {
 		_, err := ReadKnobFile(strings.NewReader(c.in))
-		if !errors.Is(err, ErrKnobFile) || !strings.Contains(err.Error(), c.want) {
+		if !errors.Is(err, results.ErrKnobFile) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: err %v, want %q", c.in, err, c.want)
 		}
 	}

@@ -1,9 +1,11 @@
 package matrix
 
 import (
-	"github.com/httpvs/httpvs/transfer"
 	"math"
 	"time"
+
+	"github.com/httpvs/httpvs/results"
+	"github.com/httpvs/httpvs/transfer"
 
 	"github.com/httpvs/httpvs/units"
 )
@@ -39,7 +41,7 @@ func (o *Options) onLink() bool { return o.Link != nil && o.RTT > 0 }
 // linkGoodput is what the link carries one way, bytes per second: the
 // calibrated TCP goodput, or the configured rate where calibration found
 // none; 0 when neither is known.
-func linkGoodput(n *Net, upload bool) float64 {
+func linkGoodput(n *results.Net, upload bool) float64 {
 	if n == nil {
 		return 0
 	}
@@ -106,27 +108,14 @@ func (o *Options) fillLink() {
 // steadyRate makes a transfer repetition's Value its steady rate when the
 // transfer omitted its start (transfer.Result.SteadyBytes), and records
 // the omitted part and the time to the first byte apart.
-func steadyRate(m *Repetition, res transfer.Result) {
+func steadyRate(m *results.Repetition, res transfer.Result) {
 	m.FirstByteSeconds = res.FirstByteSeconds
 	if res.OmitSeconds <= 0 {
 		return
 	}
-	m.Omit = &Omitted{Seconds: res.OmitSeconds, Bytes: res.OmittedBytes, Note: res.SteadyNote}
+	m.Omit = &results.Omitted{Seconds: res.OmitSeconds, Bytes: res.OmittedBytes, Note: res.SteadyNote}
 	if res.SteadySeconds > 0 && res.SteadyBytes > 0 {
 		m.Value = float64(res.SteadyBytes) / res.SteadySeconds
 		m.Omit.SteadySeconds = res.SteadySeconds
 	}
-}
-
-// Omitted is the start of a transfer left out of its rate across a link
-// (Options.Omit): handshakes and slow start.
-type Omitted struct {
-	Seconds float64 `json:"seconds"` // how long: the run's first Seconds
-	Bytes   int64   `json:"bytes"`   // body bytes moved in it
-	// SteadySeconds is the time the rate (Repetition.Value) is over: from
-	// the end of the omitted part to the last body byte; 0 when Note says
-	// why the steady rate was not measured (Value is then the whole
-	// transfer's).
-	SteadySeconds float64 `json:"steady_seconds,omitempty"`
-	Note          string  `json:"note,omitempty"`
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
@@ -129,8 +130,8 @@ func TestLoadScenariosCountRequests(t *testing.T) {
 		if r.Server.Seconds < r.Seconds-0.001 {
 			t.Errorf("%s/%s: server counters cover %.3fs, less than the client's %.3fs", c.Scenario, c.Protocol, r.Server.Seconds, r.Seconds)
 		}
-		if c.Scenario == "headers-body" && r.Bytes != r.Requests*2*seed004Body {
-			t.Errorf("headers-body/%s: %d body bytes for %d echoes of %d", c.Protocol, r.Bytes, r.Requests, seed004Body)
+		if c.Scenario == "headers-body" && r.Bytes != r.Requests*2*ginBody {
+			t.Errorf("headers-body/%s: %d body bytes for %d echoes of %d", c.Protocol, r.Bytes, r.Requests, ginBody)
 		}
 		if c.Scenario == "small-sequential" && (r.Connections != 1 || r.Latency.Count != r.Requests) {
 			t.Errorf("small-sequential/%s: %d connections, %d latencies for %d requests", c.Protocol, r.Connections, r.Latency.Count, r.Requests)
@@ -253,7 +254,7 @@ func TestInterruptedRunIsPartialAndRoundTrips(t *testing.T) {
 	if err := res.WriteJSON(&buf); err != nil {
 		t.Fatal(err)
 	}
-	back, err := ReadJSON(&buf)
+	back, err := results.ReadJSON(&buf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,7 +270,7 @@ func TestReadJSONRefuses(t *testing.T) {
 		{`{"cells": []}`, "no schema_version"},
 		{`[1, 2]`, "not an httpvs results file"},
 	} {
-		if _, err := ReadJSON(strings.NewReader(tt.in)); err == nil || !strings.Contains(err.Error(), tt.want) {
+		if _, err := results.ReadJSON(strings.NewReader(tt.in)); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: error %v, want %q", tt.in, err, tt.want)
 		}
 	}
@@ -313,29 +314,29 @@ func TestBottleneck(t *testing.T) {
 		known          bool
 		want           string
 	}{
-		{1.9, 0.1, true, BottleneckClient}, // the client had both cores
-		{1.1, 0.7, true, BottleneckClient}, // machine full, client used more
-		{0.7, 1.1, true, BottleneckServer}, // machine full, server used more
-		{0.6, 0.6, true, BottleneckNone},   // headroom: latency or flow control
-		{1.0, 0, false, BottleneckNone},    // server unknown, client had headroom
-		{1.85, 0, false, BottleneckClient}, // server unknown, client saturated
+		{1.9, 0.1, true, results.BottleneckClient}, // the client had both cores
+		{1.1, 0.7, true, results.BottleneckClient}, // machine full, client used more
+		{0.7, 1.1, true, results.BottleneckServer}, // machine full, server used more
+		{0.6, 0.6, true, results.BottleneckNone},   // headroom: latency or flow control
+		{1.0, 0, false, results.BottleneckNone},    // server unknown, client had headroom
+		{1.85, 0, false, results.BottleneckClient}, // server unknown, client saturated
 	} {
-		if got := bottleneck(tt.client, tt.server, tt.known, 2, 2); got != tt.want {
+		if got := results.BottleneckOf(tt.client, tt.server, tt.known, 2, 2); got != tt.want {
 			t.Errorf("client %.2f server %.2f known %v: %q, want %q", tt.client, tt.server, tt.known, got, tt.want)
 		}
 	}
 }
 
 func TestSummaryAndCompare(t *testing.T) {
-	mk := func(values ...float64) *Results {
-		c := Cell{Scenario: "download", Protocol: "h2c", Metric: MetricBytesPerSecond}
-		h1 := Cell{Scenario: "download", Protocol: "h1", Metric: MetricBytesPerSecond}
+	mk := func(values ...float64) *results.Results {
+		c := results.Cell{Scenario: "download", Protocol: "h2c", Metric: results.MetricBytesPerSecond}
+		h1 := results.Cell{Scenario: "download", Protocol: "h1", Metric: results.MetricBytesPerSecond}
 		for _, v := range values {
-			c.Repetitions = append(c.Repetitions, Repetition{Value: v})
-			h1.Repetitions = append(h1.Repetitions, Repetition{Value: 4})
+			c.Repetitions = append(c.Repetitions, results.Repetition{Value: v})
+			h1.Repetitions = append(h1.Repetitions, results.Repetition{Value: 4})
 		}
-		c.Repetitions = append(c.Repetitions, Repetition{Value: 1000, Interrupted: true})
-		r := &Results{SchemaVersion: SchemaVersion, Cells: []Cell{h1, c}}
+		c.Repetitions = append(c.Repetitions, results.Repetition{Value: 1000, Interrupted: true})
+		r := &results.Results{SchemaVersion: results.SchemaVersion, Cells: []results.Cell{h1, c}}
 		Summarise(r)
 		return r
 	}
@@ -344,18 +345,18 @@ func TestSummaryAndCompare(t *testing.T) {
 	if c.Median != 1.02 || c.Min != 0.95 || c.Max != 1.1 || !c.Noisy || c.RatioToH1 != 1.02/4 {
 		t.Errorf("summary %+v: want median 1.02, min 0.95, max 1.1, noisy, ratio %.4f (the interrupted 1000 left out)", c, 1.02/4)
 	}
-	d := Compare(old, mk(2, 2.1, 2.05, 1.95, 2.02))
+	d := results.Compare(old, mk(2, 2.1, 2.05, 1.95, 2.02))
 	if len(d) != 2 || !d[1].Significant || d[1].Change < 0.9 || d[1].Change > 1.1 || d[1].Note != "" {
 		t.Errorf("5 vs 5 doubled: %+v, want a significant +100%%", d)
 	}
 	// Three rounds a side can show a doubled ratio (Welch's t-test on the
 	// paired ratios' logarithms; Mann-Whitney's smallest p-value with 3
 	// and 3 is 0.1), and one a side cannot be tested.
-	d = Compare(mk(1, 1.1, 1.05), mk(2, 2.1, 2.05))
-	if !d[1].Significant || d[1].Tested != TestedRatio {
+	d = results.Compare(mk(1, 1.1, 1.05), mk(2, 2.1, 2.05))
+	if !d[1].Significant || d[1].Tested != results.TestedRatio {
 		t.Errorf("3 vs 3 doubled: %+v, want significant", d[1])
 	}
-	d = Compare(mk(1), mk(2))
+	d = results.Compare(mk(1), mk(2))
 	if d[1].Significant || !strings.Contains(d[1].Note, "need >= 2") {
 		t.Errorf("1 vs 1: %+v, want not tested, with a note that more repetitions are needed", d[1])
 	}
@@ -404,18 +405,18 @@ func FuzzReadJSON(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
-		res, err := ReadJSON(bytes.NewReader(in))
+		res, err := results.ReadJSON(bytes.NewReader(in))
 		if err != nil {
 			return
 		}
-		if res.SchemaVersion != SchemaVersion {
+		if res.SchemaVersion != results.SchemaVersion {
 			t.Fatalf("accepted schema version %d", res.SchemaVersion)
 		}
 		var first, second bytes.Buffer
 		if err := res.WriteJSON(&first); err != nil {
 			t.Fatal(err)
 		}
-		back, err := ReadJSON(bytes.NewReader(first.Bytes()))
+		back, err := results.ReadJSON(bytes.NewReader(first.Bytes()))
 		if err != nil {
 			t.Fatalf("its own output refused: %v", err)
 		}

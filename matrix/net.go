@@ -1,109 +1,17 @@
 package matrix
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/httpvs/httpvs/netem"
-	"github.com/httpvs/httpvs/units"
+	"github.com/httpvs/httpvs/results"
 )
-
-// The values of Net.Backend (netem.Backend).
-const (
-	// NetBackendTUN is netem's userspace link: two network namespaces
-	// joined by TUN devices, the model applied by this process.
-	NetBackendTUN = "tun"
-	// NetBackendNetem is two network namespaces joined by a veth pair, the
-	// model applied by the kernel's netem qdisc on each end.
-	NetBackendNetem = "netem"
-)
-
-// Net is the emulated link a run measured across: the spec asked for,
-// a calibration of the link obtained, and the emulator's counters.
-type Net struct {
-	// Spec is the link spec as given, e.g. "4g" or "rtt=50ms,loss=1%".
-	Spec string `json:"spec"`
-	// Preset is the preset the spec started from; "" for none.
-	Preset string `json:"preset,omitempty"`
-	// Backend is how the link was made: NetBackendTUN or NetBackendNetem.
-	Backend string `json:"backend"`
-	// Configured is the spec with every field explicit (netem.Spec.String).
-	Configured string `json:"configured"`
-	// TCPCongestion is the TCP congestion control both ends used
-	// (netem.Link.CongestionControl: the spec's cc=, or the kernel's
-	// default), QUICCongestion HTTP/3's (quic-go's own): a link result
-	// compares them as much as the protocols.
-	TCPCongestion  string `json:"tcp_congestion,omitempty"`
-	QUICCongestion string `json:"quic_congestion,omitempty"`
-	// Up (client to server) and Down (server to client) are the
-	// configured directions.
-	Up   NetDirection `json:"up"`
-	Down NetDirection `json:"down"`
-	// Calibration is the link as measured before the cells.
-	Calibration NetCalibration `json:"calibration"`
-	// UpCounters and DownCounters are the link's counters over the cells
-	// (calibration traffic left out).
-	UpCounters   NetCounters `json:"up_counters"`
-	DownCounters NetCounters `json:"down_counters"`
-}
-
-// NetDirection is one configured direction of a link.
-type NetDirection struct {
-	DelaySeconds  float64 `json:"delay_seconds"`  // one-way propagation delay
-	JitterSeconds float64 `json:"jitter_seconds"` // largest extra delay per packet
-	// RateBitsPerSecond is the rate of IP packets; 0 for unlimited.
-	RateBitsPerSecond float64 `json:"rate_bits_per_second"`
-	// Loss is the model's mean loss, a fraction in [0, 1]; LossModel the
-	// model as in a spec ("1%", "ge:1%:25%:100%:0%").
-	Loss      float64 `json:"loss"`
-	LossModel string  `json:"loss_model"`
-	// QueuePackets and QueueBytes are the drop-tail limits; 0 for none.
-	QueuePackets int   `json:"queue_packets"`
-	QueueBytes   int64 `json:"queue_bytes"`
-}
-
-// NetCalibration is a link as measured (netem.Calibration).
-type NetCalibration struct {
-	UDPRTTSeconds     float64 `json:"udp_rtt_seconds"`     // median round trip of small UDP probes
-	TCPConnectSeconds float64 `json:"tcp_connect_seconds"` // median TCP handshake
-	Probes            int     `json:"probes"`              // UDP probes sent up
-	UpLoss            float64 `json:"up_loss"`             // fraction of probes lost client to server
-	DownLoss          float64 `json:"down_loss"`           // fraction of echoes lost server to client
-	// UpGoodputBitsPerSecond and DownGoodputBitsPerSecond are one TCP
-	// connection's payload rate each way after slow start.
-	UpGoodputBitsPerSecond   float64 `json:"up_goodput_bits_per_second"`
-	DownGoodputBitsPerSecond float64 `json:"down_goodput_bits_per_second"`
-	Seconds                  float64 `json:"seconds"` // wall time the calibration took
-	// UpCounters and DownCounters are the link's counters over the
-	// calibration, whose bulk transfers at an unlimited rate find the
-	// emulator's ceiling (packets late).
-	UpCounters   NetCounters `json:"up_counters"`
-	DownCounters NetCounters `json:"down_counters"`
-}
-
-// NetCounters are one direction's counters (netem.DirStats); packets and
-// bytes are IP packets.
-type NetCounters struct {
-	Packets    int64 `json:"packets"`     // entered the direction
-	Bytes      int64 `json:"bytes"`       // their total size
-	Lost       int64 `json:"lost"`        // dropped by the loss model
-	QueueDrops int64 `json:"queue_drops"` // dropped by the drop-tail queue
-	// Overflow counts packets the emulator's delay line could not hold:
-	// lost by the emulator, not the model.
-	Overflow  int64 `json:"overflow"`
-	Delivered int64 `json:"delivered"` // written to the receiving side
-	// Late counts packets written more than 1 ms after their due time
-	// (the emulator could not keep up), MaxLateSeconds the latest one.
-	Late           int64   `json:"late"`
-	MaxLateSeconds float64 `json:"max_late_seconds"`
-	Largest        int64   `json:"largest_packet_bytes"` // the largest packet, bytes
-}
 
 // NewNet describes the link of spec, given as text and made by backend,
 // with its calibration c (which took took); SetCounters adds the counters
 // of the cells.
-func NewNet(text string, spec netem.Spec, backend netem.Backend, c netem.Calibration, took time.Duration) *Net {
-	return &Net{
+func NewNet(text string, spec netem.Spec, backend netem.Backend, c netem.Calibration, took time.Duration) *results.Net {
+	return &results.Net{
 		Spec:       text,
 		Preset:     spec.Name,
 		Backend:    string(backend),
@@ -112,7 +20,7 @@ func NewNet(text string, spec netem.Spec, backend netem.Backend, c netem.Calibra
 		QUICCongestion: netem.QUICCongestion,
 		Up:             netDirection(spec.Up),
 		Down:           netDirection(spec.Down),
-		Calibration: NetCalibration{
+		Calibration: results.NetCalibration{
 			UDPRTTSeconds:            c.UDPRTT.Seconds(),
 			TCPConnectSeconds:        c.TCPConnect.Seconds(),
 			Probes:                   c.Probes,
@@ -127,17 +35,17 @@ func NewNet(text string, spec netem.Spec, backend netem.Backend, c netem.Calibra
 	}
 }
 
-// SetCounters records the link's counters over the cells.
-func (n *Net) SetCounters(up, down netem.DirStats) {
+// SetNetCounters records on n the link's counters over the cells.
+func SetNetCounters(n *results.Net, up, down netem.DirStats) {
 	n.UpCounters, n.DownCounters = netCounters(up), netCounters(down)
 }
 
-func netDirection(d netem.Direction) NetDirection {
+func netDirection(d netem.Direction) results.NetDirection {
 	q := d.Queue
 	if q.Packets == 0 && q.Bytes == 0 {
 		q.Packets = netem.DefaultQueuePackets
 	}
-	return NetDirection{
+	return results.NetDirection{
 		DelaySeconds:      d.Delay.Seconds(),
 		JitterSeconds:     d.Jitter.Seconds(),
 		RateBitsPerSecond: float64(d.Rate),
@@ -148,90 +56,14 @@ func netDirection(d netem.Direction) NetDirection {
 	}
 }
 
-func netCounters(s netem.DirStats) NetCounters {
-	return NetCounters{
+func netCounters(s netem.DirStats) results.NetCounters {
+	return results.NetCounters{
 		Packets: s.Packets, Bytes: s.Bytes, Lost: s.Lost, QueueDrops: s.QueueDrops,
 		Overflow: s.Overflow, Delivered: s.Delivered, Late: s.Late,
 		MaxLateSeconds: s.MaxLate.Seconds(), Largest: s.Largest,
 	}
 }
 
-// Summary says in one line what the link was asked to be, what was
-// measured, and whether the emulator kept up.
-func (n *Net) Summary() string {
-	c := n.Calibration
-	late := n.UpCounters.Late + n.DownCounters.Late
-	maxLate := max(n.UpCounters.MaxLateSeconds, n.DownCounters.MaxLateSeconds)
-	overflow := n.UpCounters.Overflow + n.DownCounters.Overflow
-	name := n.Spec
-	if name != n.Configured {
-		name += " (" + n.Configured + ")"
-	}
-	measured := fmt.Sprintf("emulated link %s: measured RTT %.1f ms, loss %.1f%% up %.1f%% down, TCP goodput %s up %s down",
-		name, c.UDPRTTSeconds*1e3, c.UpLoss*100, c.DownLoss*100,
-		units.BitsPerSecond(c.UpGoodputBitsPerSecond), units.BitsPerSecond(c.DownGoodputBitsPerSecond))
-	if n.TCPCongestion != "" {
-		measured += fmt.Sprintf("; congestion control: TCP %s, QUIC %s", n.TCPCongestion, n.QUICCongestion)
-	}
-	if n.Backend == NetBackendNetem {
-		// The kernel keeps no count of packets it sent late.
-		return measured + "; the kernel's netem qdisc applied it"
-	}
-	return measured + fmt.Sprintf("; during the cells %d packets were late (max %.1f ms), %d overflowed", late, maxLate*1e3, overflow)
-}
-
-// RepetitionLink is what the emulated link did over one repetition, or
-// over a cell's repetitions together (CellLink).
-type RepetitionLink struct {
-	Up   NetCounters `json:"up"`   // client to server
-	Down NetCounters `json:"down"` // server to client
-}
-
-func newRepetitionLink(up, down netem.DirStats) *RepetitionLink {
-	return &RepetitionLink{Up: netCounters(up), Down: netCounters(down)}
-}
-
-// add adds o's counts to c's (the largest MaxLateSeconds and Largest).
-func (c *NetCounters) add(o NetCounters) {
-	c.Packets += o.Packets
-	c.Bytes += o.Bytes
-	c.Lost += o.Lost
-	c.QueueDrops += o.QueueDrops
-	c.Overflow += o.Overflow
-	c.Delivered += o.Delivered
-	c.Late += o.Late
-	c.MaxLateSeconds = max(c.MaxLateSeconds, o.MaxLateSeconds)
-	c.Largest = max(c.Largest, o.Largest)
-}
-
-// LossFraction is the fraction of the packets that entered the direction
-// which the loss model dropped; 0 with no packets.
-func (c NetCounters) LossFraction() float64 { return fraction(c.Lost, c.Packets) }
-
-// DropFraction is the fraction of the packets that entered the direction
-// which the drop-tail queue or the emulator's delay line dropped.
-func (c NetCounters) DropFraction() float64 { return fraction(c.QueueDrops+c.Overflow, c.Packets) }
-
-func fraction(n, of int64) float64 {
-	if of == 0 {
-		return 0
-	}
-	return float64(n) / float64(of)
-}
-
-// CellLink sums the link counters of c's completed (not interrupted)
-// repetitions; nil when none has them.
-func CellLink(c *Cell) *RepetitionLink {
-	var sum *RepetitionLink
-	for _, r := range c.Repetitions {
-		if r.Link == nil || r.Interrupted {
-			continue
-		}
-		if sum == nil {
-			sum = &RepetitionLink{}
-		}
-		sum.Up.add(r.Link.Up)
-		sum.Down.add(r.Link.Down)
-	}
-	return sum
+func newRepetitionLink(up, down netem.DirStats) *results.RepetitionLink {
+	return &results.RepetitionLink{Up: netCounters(up), Down: netCounters(down)}
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/netem"
+	"github.com/httpvs/httpvs/results"
 )
 
 // TestNetBackend: results record the backend that made the link, and the
@@ -17,11 +18,11 @@ func TestNetBackend(t *testing.T) {
 	}
 	c := netem.Calibration{UDPRTT: 40 * time.Millisecond}
 	tun := NewNet("rtt=40ms", spec, netem.BackendTUN, c, time.Second)
-	if tun.Backend != NetBackendTUN || !strings.Contains(tun.Summary(), "packets were late") {
+	if tun.Backend != results.NetBackendTUN || !strings.Contains(tun.Summary(), "packets were late") {
 		t.Errorf("tun: backend %q, summary %q", tun.Backend, tun.Summary())
 	}
 	kernel := NewNet("rtt=40ms", spec, netem.BackendNetem, c, time.Second)
-	if s := kernel.Summary(); kernel.Backend != NetBackendNetem || strings.Contains(s, "packets were late") || !strings.HasSuffix(s, "; the kernel's netem qdisc applied it") {
+	if s := kernel.Summary(); kernel.Backend != results.NetBackendNetem || strings.Contains(s, "packets were late") || !strings.HasSuffix(s, "; the kernel's netem qdisc applied it") {
 		t.Errorf("netem: backend %q, summary %q", kernel.Backend, s)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/procstat"
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transfer"
 	"github.com/httpvs/httpvs/transport"
@@ -28,17 +29,6 @@ const (
 	netMaxFailures = 3
 )
 
-// Phases are the phases of cold requests (cold-start), in seconds. Over
-// h3 connect and TLS are one QUIC handshake, counted in both; with 0-RTT
-// it is over before the request goes out, and reads near zero.
-type Phases struct {
-	Connect stats.LatencySummary `json:"connect"` // TCP connect or QUIC handshake
-	TLS     stats.LatencySummary `json:"tls"`     // TLS handshake (h1-tls, h2) or QUIC handshake (h3); empty for h1, h2c
-	TTFB    stats.LatencySummary `json:"ttfb"`    // request start (before the dial) to the first response byte
-	// Resumed counts connections whose TLS session was resumed.
-	Resumed int64 `json:"resumed"`
-}
-
 // netRep is a network scenario's repetition in the making: its figures,
 // the latencies of its units of work, and the client's and server's
 // counters when it started. Its methods are safe for concurrent use.
@@ -46,7 +36,7 @@ type netRep struct {
 	r     *runner
 	col   column
 	mu    sync.Mutex
-	m     Repetition
+	m     results.Repetition
 	units *stats.Histogram // the metric's durations: one per unit of work
 	// done counts the units of work started, inARow the failures since the
 	// last one that succeeded.
@@ -64,7 +54,7 @@ type netRep struct {
 }
 
 // network measures one repetition of a network scenario.
-func (r *runner) network(ctx context.Context, sc Scenario, col column) Repetition {
+func (r *runner) network(ctx context.Context, sc Scenario, col column) results.Repetition {
 	switch sc.kind {
 	case kindColdStart:
 		return r.coldStart(ctx, sc, col)
@@ -140,7 +130,7 @@ func (n *netRep) ok(bytes int64) {
 
 // end stops the clock, reads the server's counters and returns the
 // repetition: Value is the median unit of work, Latency their spread.
-func (n *netRep) end(ctx context.Context, conns int64, negotiated string) Repetition {
+func (n *netRep) end(ctx context.Context, conns int64, negotiated string) results.Repetition {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	m := n.m

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -23,7 +24,7 @@ func pageBytes() int64 {
 // runNet runs the network scenarios in list over protos against t's
 // target, one short repetition each, and checks what all cells share:
 // measured, no error, a time, server counters.
-func runNet(t *testing.T, tg Target, protos []transport.Protocol, list string) *Results {
+func runNet(t *testing.T, tg Target, protos []transport.Protocol, list string) *results.Results {
 	t.Helper()
 	res, err := Run(context.Background(), Options{
 		Target:    tg,
@@ -40,7 +41,7 @@ func runNet(t *testing.T, tg Target, protos []transport.Protocol, list string) *
 			t.Fatalf("%s/%s: skipped %q, %d repetitions", c.Scenario, c.Protocol, c.Skipped, len(c.Repetitions))
 		}
 		m := c.Repetitions[0]
-		if m.Errors.Total != 0 || m.Negotiated != c.Protocol || c.Metric != MetricSeconds || m.Value <= 0 || m.Server == nil {
+		if m.Errors.Total != 0 || m.Negotiated != c.Protocol || c.Metric != results.MetricSeconds || m.Value <= 0 || m.Server == nil {
 			t.Fatalf("%s/%s: errors %v %s, negotiated %q, metric %s, value %v, server %v (%s)",
 				c.Scenario, c.Protocol, m.Errors, m.FirstError, m.Negotiated, c.Metric, m.Value, m.Server != nil, m.ServerNote)
 		}
@@ -158,17 +159,17 @@ func TestNetScenarioFailuresAreCounted(t *testing.T) {
 // TestLowerIsBetterRatio: a time half h1's is 2x, in the ratio and in the
 // interval of paired rounds.
 func TestLowerIsBetterRatio(t *testing.T) {
-	cell := func(p string, values ...float64) Cell {
-		c := Cell{Scenario: "cold-start", Protocol: p, Metric: MetricSeconds}
+	cell := func(p string, values ...float64) results.Cell {
+		c := results.Cell{Scenario: "cold-start", Protocol: p, Metric: results.MetricSeconds}
 		for _, v := range values {
-			c.Repetitions = append(c.Repetitions, Repetition{Value: v})
+			c.Repetitions = append(c.Repetitions, results.Repetition{Value: v})
 		}
-		summarise(&c)
+		results.SummariseCell(&c)
 		return c
 	}
-	cells := []Cell{cell("h1", 0.2, 0.2, 0.2), cell("h3", 0.1, 0.1, 0.1)}
-	ratios(cells, "h1")
-	if h3 := cells[1]; h3.RatioToH1 != 2 || h3.VsH1 == nil || h3.VsH1.Verdict != VerdictSimilar && h3.VsH1.Ratio != 2 {
+	cells := []results.Cell{cell("h1", 0.2, 0.2, 0.2), cell("h3", 0.1, 0.1, 0.1)}
+	results.SetRatios(cells, "h1")
+	if h3 := cells[1]; h3.RatioToH1 != 2 || h3.VsH1 == nil || h3.VsH1.Verdict != results.VerdictSimilar && h3.VsH1.Ratio != 2 {
 		t.Fatalf("h3 at half h1's time: ratio %v, interval %+v", h3.RatioToH1, h3.VsH1)
 	}
 }

@@ -3,6 +3,8 @@ package matrix
 import (
 	"fmt"
 	"math"
+
+	"github.com/httpvs/httpvs/results"
 )
 
 // Initial congestion windows, bytes: Linux's 10 segments of 1448 bytes
@@ -22,8 +24,8 @@ const (
 // others after their own handshakes), one object at a time each, every
 // object taking its own flights. The page never loads faster than its
 // bytes cross the link after the document's request.
-func pageBound(protocol string, n *Net) *Bound {
-	rtt := linkRTT(n)
+func pageBound(protocol string, n *results.Net) *results.Bound {
+	rtt := n.RTTSeconds()
 	rate := linkGoodput(n, false)
 	k, _ := coldRTTs(protocol, false)
 	if k == 0 || rate <= 0 {
@@ -47,7 +49,7 @@ func pageBound(protocol string, n *Net) *Bound {
 		rest = float64(f) * rtt
 	}
 	t := math.Max(doc+rest, doc+all/rate)
-	return &Bound{Value: t, Basis: fmt.Sprintf("the page's critical path: %.1f round trips of %.1f ms in slow start from the initial window, its bytes at the link's goodput", t/rtt, rtt*1e3)}
+	return &results.Bound{Value: t, Basis: fmt.Sprintf("the page's critical path: %.1f round trips of %.1f ms in slow start from the initial window, its bytes at the link's goodput", t/rtt, rtt*1e3)}
 }
 
 // flights is how many round trips a sender whose window is cwnd bytes,

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/webpage"
@@ -30,7 +31,7 @@ var Page = webpage.Median().Objects
 // the document's request to the last object's last byte; ObjectLatency is
 // each object's time from the page's start. A page with a failed object
 // is a failure, not a time.
-func (r *runner) pageLoad(ctx context.Context, sc Scenario, col column) Repetition {
+func (r *runner) pageLoad(ctx context.Context, sc Scenario, col column) results.Repetition {
 	opts := r.clientOptions(sc, col.proto)
 	opts.MaxConnsPerHost = pageConns
 	base := r.opts.Target.base(col.proto) + "/bytes/"

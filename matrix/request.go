@@ -2,41 +2,15 @@ package matrix
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"net/http"
-	"net/textproto"
 	"net/url"
-	"strconv"
 	"strings"
 
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
 )
-
-// Request is one of the user's own requests, measured as two scenarios
-// (RequestScenarios): one at a time and RequestConcurrency at a time, over
-// every transport against the run's target.
-type Request struct {
-	// Method is the request method, e.g. GET.
-	Method string `json:"method"`
-	// Path is the path and query sent to each transport's base URL, e.g.
-	// /api/items?id=7.
-	Path string `json:"path"`
-	// Header holds the request's own headers, beside Options.Header.
-	Header http.Header `json:"-"`
-	// HeaderNames are Header's names, as results record them (not their
-	// values, which may be credentials).
-	HeaderNames []string `json:"header_names,omitempty"`
-	// Body is the request body; nil sends none.
-	Body []byte `json:"-"`
-	// BodyBytes is len(Body), as results record it.
-	BodyBytes int `json:"body_bytes,omitempty"`
-}
-
-// RequestConcurrency is how many of a request the concurrent scenario of a
-// user's request keeps in flight, as small-concurrent does.
-const RequestConcurrency = 50
 
 // RequestGroup is the --scenarios group name of the user's requests.
 const RequestGroup = "requests"
@@ -45,27 +19,27 @@ const RequestGroup = "requests"
 // writes it: "METHOD PATH" or "METHOD URL" (only the URL's path and query
 // are kept: the run's target says where it goes), e.g.
 // "GET /api/items?id=7".
-func ParseRequest(line string) (Request, error) {
+func ParseRequest(line string) (results.Request, error) {
 	fields := strings.Fields(line)
 	if len(fields) != 2 {
-		return Request{}, fmt.Errorf("request %q: want a method and a path, e.g. \"GET /api/items?id=7\"", line)
+		return results.Request{}, fmt.Errorf("request %q: want a method and a path, e.g. \"GET /api/items?id=7\"", line)
 	}
 	method, target := fields[0], fields[1]
 	for _, r := range method {
 		if r < 'A' || r > 'Z' {
-			return Request{}, fmt.Errorf("request %q: method %q is not a method (GET, POST, ...)", line, method)
+			return results.Request{}, fmt.Errorf("request %q: method %q is not a method (GET, POST, ...)", line, method)
 		}
 	}
 	u, err := url.Parse(target)
 	switch {
 	case err != nil:
-		return Request{}, fmt.Errorf("request %q: %v", line, err)
+		return results.Request{}, fmt.Errorf("request %q: %v", line, err)
 	case u.Scheme != "" && u.Scheme != "http" && u.Scheme != "https":
-		return Request{}, fmt.Errorf("request %q: scheme %q: want a path, or an http(s) URL", line, u.Scheme)
+		return results.Request{}, fmt.Errorf("request %q: scheme %q: want a path, or an http(s) URL", line, u.Scheme)
 	case !strings.HasPrefix(u.RequestURI(), "/") || (u.Scheme == "" && !strings.HasPrefix(target, "/")):
-		return Request{}, fmt.Errorf("request %q: want a path beginning with /, e.g. \"GET /api/items?id=7\"", line)
+		return results.Request{}, fmt.Errorf("request %q: want a path beginning with /, e.g. \"GET /api/items?id=7\"", line)
 	}
-	return Request{Method: method, Path: u.RequestURI()}, nil
+	return results.Request{Method: method, Path: u.RequestURI()}, nil
 }
 
 // ParseTargets reads requests in vegeta's HTTP targets format: blocks
@@ -73,9 +47,9 @@ func ParseRequest(line string) (Request, error) {
 // or "GET /path"), then header lines ("Name: value"), then optionally a
 // line "@FILE" naming the body, read with readFile. Lines starting with #
 // are comments.
-func ParseTargets(r io.Reader, readFile func(name string) ([]byte, error)) ([]Request, error) {
-	var out []Request
-	var cur *Request
+func ParseTargets(r io.Reader, readFile func(name string) ([]byte, error)) ([]results.Request, error) {
+	var out []results.Request
+	var cur *results.Request
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
 	for n := 1; sc.Scan(); n++ {
@@ -114,51 +88,29 @@ func ParseTargets(r io.Reader, readFile func(name string) ([]byte, error)) ([]Re
 	return out, nil
 }
 
-// AddHeader adds a header to r, recording its name.
-func (r *Request) AddHeader(name, value string) {
-	if r.Header == nil {
-		r.Header = http.Header{}
-	}
-	name = textproto.CanonicalMIMEHeaderKey(name)
-	if len(r.Header[name]) == 0 {
-		r.HeaderNames = append(r.HeaderNames, name)
-	}
-	r.Header.Add(name, value)
-}
-
-// SetBody sets r's body, recording its length.
-func (r *Request) SetBody(body []byte) {
-	r.Body, r.BodyBytes = bytes.Clone(body), len(body)
-}
-
-// String is r as its request line: "GET /api/items?id=7".
-func (r Request) String() string { return r.Method + " " + r.Path }
-
 // RequestScenarios are the scenarios measuring reqs: for the i-th
 // (1-based) "request-i", one request at a time, and "request-i-x50",
-// RequestConcurrency at a time, as small-sequential and small-concurrent
+// results.RequestConcurrency at a time, as small-sequential and small-concurrent
 // measure httpvs's own /small.
-func RequestScenarios(reqs []Request) []Scenario {
+func RequestScenarios(reqs []results.Request) []Scenario {
 	var out []Scenario
 	for i := range reqs {
 		req := &reqs[i]
-		name := "request-" + strconv.Itoa(i+1)
-		one := Scenario{Name: name, Reproduces: "your request", Metric: MetricRequestsPerSecond, streams: 1,
-			path: req.Path, method: req.Method, body: units.Bytes(req.BodyBytes), req: req,
-			Description: req.String() + ", one at a time"}
+		oneInfo, manyInfo := results.RequestInfo(i+1, *req)
+		one := Scenario{streams: 1, path: req.Path, method: req.Method, body: units.Bytes(req.BodyBytes), req: req}
+		one.setInfo(oneInfo)
 		many := one
-		many.Name = fmt.Sprintf("%s-x%d", name, RequestConcurrency)
-		many.streams = RequestConcurrency
-		many.Description = fmt.Sprintf("%s, %d at a time (h1: %d connections; h2, h3: %d streams on one)", req, RequestConcurrency, RequestConcurrency, RequestConcurrency)
+		many.setInfo(manyInfo)
+		many.streams = results.RequestConcurrency
 		out = append(out, one, many)
 	}
 	return out
 }
 
 // requestsOf are the user's requests scenarios measure, each once.
-func requestsOf(scenarios []Scenario) []Request {
-	var out []Request
-	seen := map[*Request]bool{}
+func requestsOf(scenarios []Scenario) []results.Request {
+	var out []results.Request
+	seen := map[*results.Request]bool{}
 	for _, sc := range scenarios {
 		if sc.req != nil && !seen[sc.req] {
 			seen[sc.req] = true
@@ -168,9 +120,9 @@ func requestsOf(scenarios []Scenario) []Request {
 	return out
 }
 
-// Scenario returns the scenario of a run with settings s called name:
+// ScenarioOf returns the scenario of a run with settings s called name:
 // one of the user's requests (Settings.Requests), or as ScenarioByName.
-func (s *Settings) Scenario(name string) (Scenario, bool) {
+func ScenarioOf(s *results.Settings, name string) (Scenario, bool) {
 	if s != nil && len(s.Requests) > 0 {
 		for _, sc := range RequestScenarios(s.Requests) {
 			if sc.Name == name {
@@ -198,7 +150,7 @@ func mergeHeaders(a, b http.Header) http.Header {
 
 // responsesDiffer notes in each measured cell of a user's request whose
 // response body lengths differ between transports how they differ.
-func responsesDiffer(cells []Cell) {
+func responsesDiffer(cells []results.Cell) {
 	var parts []string
 	lengths := map[int64]bool{}
 	for _, c := range cells {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/httpvs/httpvs/results"
 )
 
 func TestParseRequest(t *testing.T) {
@@ -83,39 +85,39 @@ Content-Type: application/json
 // a time, and a run's settings find its scenarios by name (results read
 // back too), with their bodies' lengths.
 func TestRequestScenarios(t *testing.T) {
-	reqs := []Request{{Method: "GET", Path: "/a"}, {Method: "POST", Path: "/b"}}
+	reqs := []results.Request{{Method: "GET", Path: "/a"}, {Method: "POST", Path: "/b"}}
 	reqs[1].SetBody([]byte("12345"))
 	scs := RequestScenarios(reqs)
 	var names []string
 	for _, sc := range scs {
 		names = append(names, sc.Name)
-		if !sc.User() || sc.Metric != MetricRequestsPerSecond {
+		if !sc.User() || sc.Metric != results.MetricRequestsPerSecond {
 			t.Errorf("%s: user %v, metric %s", sc.Name, sc.User(), sc.Metric)
 		}
 	}
 	if got := strings.Join(names, ","); got != "request-1,request-1-x50,request-2,request-2-x50" {
 		t.Fatalf("names %s", got)
 	}
-	if scs[3].streams != RequestConcurrency || scs[2].streams != 1 || scs[3].body != 5 || string(scs[3].req.Body) != "12345" {
+	if scs[3].streams != results.RequestConcurrency || scs[2].streams != 1 || scs[3].body != 5 || string(scs[3].req.Body) != "12345" {
 		t.Errorf("request-2: %+v / %+v", scs[2], scs[3])
 	}
 	set := Options{Scenarios: append(scs[:2:2], Scenarios[0])}.settings()
 	if len(set.Requests) != 1 || set.Requests[0].String() != "GET /a" {
 		t.Fatalf("settings' requests %+v", set.Requests)
 	}
-	if sc, ok := set.Scenario("request-1-x50"); !ok || sc.Description != "GET /a, 50 at a time (h1: 50 connections; h2, h3: 50 streams on one)" {
+	if sc, ok := ScenarioOf(&set, "request-1-x50"); !ok || sc.Description != "GET /a, 50 at a time (h1: 50 connections; h2, h3: 50 streams on one)" {
 		t.Errorf("request-1-x50: %+v, %v", sc, ok)
 	}
-	if sc, ok := set.Scenario("download"); !ok || sc.Name != "download" {
+	if sc, ok := ScenarioOf(&set, "download"); !ok || sc.Name != "download" {
 		t.Errorf("download: %v", ok)
 	}
-	if _, ok := set.Scenario("request-2"); ok {
+	if _, ok := ScenarioOf(&set, "request-2"); ok {
 		t.Errorf("request-2 found in a run without it")
 	}
 }
 
 func TestResponsesDiffer(t *testing.T) {
-	cells := []Cell{{Protocol: "h1", ResponseBytes: 512}, {Protocol: "h2c", ResponseBytes: 512}, {Protocol: "h3", Skipped: "x"}}
+	cells := []results.Cell{{Protocol: "h1", ResponseBytes: 512}, {Protocol: "h2c", ResponseBytes: 512}, {Protocol: "h3", Skipped: "x"}}
 	responsesDiffer(cells)
 	if cells[0].ResponsesDiffer != "" {
 		t.Errorf("same lengths: %q", cells[0].ResponsesDiffer)

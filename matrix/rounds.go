@@ -5,6 +5,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
 )
 
@@ -12,17 +13,17 @@ import (
 type scenarioRun struct {
 	sc     Scenario
 	cols   []column
-	cells  []Cell
+	cells  []results.Cell
 	sizes  []units.Bytes   // transfers: each cell's total body size
 	spent  []time.Duration // each column's measuring time so far
 	rounds int             // rounds started
 }
 
 // finish summarises the cells and returns those measured or skipped.
-func (sr *scenarioRun) finish() []Cell {
-	var out []Cell
+func (sr *scenarioRun) finish() []results.Cell {
+	var out []results.Cell
 	for i := range sr.cells {
-		summarise(&sr.cells[i])
+		results.SummariseCell(&sr.cells[i])
 		if sr.cells[i].Skipped != "" || len(sr.cells[i].Repetitions) > 0 {
 			out = append(out, sr.cells[i])
 		}
@@ -66,7 +67,7 @@ func (sr *scenarioRun) wide(maxRounds int, baseline string) (next, bool) {
 		if i == base || c.Skipped != "" || len(c.Repetitions) >= maxRounds {
 			continue
 		}
-		iv := ratioInterval(c, &sr.cells[base])
+		iv := results.RatioInterval(c, &sr.cells[base])
 		if iv.Pairs < 2 || (iv.Stable() && !atEdge(iv)) {
 			// Fewer than two pairs after the first rounds: errors or
 			// interrupts, which more rounds do not cure.
@@ -94,16 +95,16 @@ func (sr *scenarioRun) wide(maxRounds int, baseline string) (next, bool) {
 // on a round. The prediction keeps the spread of the rounds so far and
 // lets the t quantile and the square root of the pairs shrink the
 // interval. 0 when room rounds are not expected to do it.
-func roundsToSettle(iv Interval, room int) int {
+func roundsToSettle(iv results.Interval, room int) int {
 	n := iv.Pairs
 	half := (math.Log(iv.High) - math.Log(iv.Low)) / 2
-	sd := half * math.Sqrt(float64(n)) / tQuantile975(n-1) // of one round's log ratio
-	target := math.Asinh(StableHalfWidth)                  // HalfWidth is sinh of the log half-width
+	sd := half * math.Sqrt(float64(n)) / results.TQuantile975(n-1) // of one round's log ratio
+	target := math.Asinh(results.StableHalfWidth)                  // HalfWidth is sinh of the log half-width
 	if atEdge(iv) {
 		target = math.Min(target, math.Abs(math.Log(iv.Ratio))/1.5)
 	}
 	for k := 1; k <= room; k++ {
-		if tQuantile975(n+k-1)*sd/math.Sqrt(float64(n+k)) <= target {
+		if results.TQuantile975(n+k-1)*sd/math.Sqrt(float64(n+k)) <= target {
 			return k
 		}
 	}
@@ -115,8 +116,8 @@ func roundsToSettle(iv Interval, room int) int {
 // half, so another run would as likely read "slower" (or "faster") as
 // "≈ h1". More rounds narrow the interval until it decides. An interval
 // within Negligible of 1 has decided: similar.
-func atEdge(iv Interval) bool {
-	if iv.Pairs < 2 || (iv.Low >= 1/(1+Negligible) && iv.High <= 1+Negligible) {
+func atEdge(iv results.Interval) bool {
+	if iv.Pairs < 2 || (iv.Low >= 1/(1+results.Negligible) && iv.High <= 1+results.Negligible) {
 		return false
 	}
 	half := (math.Log(iv.High) - math.Log(iv.Low)) / 2

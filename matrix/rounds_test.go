@@ -8,15 +8,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )
 
 // TestRatioIntervalPairsByRound pairs repetitions by their round, not by
 // their place: h1 ran a round the other cell did not.
 func TestRatioIntervalPairsByRound(t *testing.T) {
-	h1 := &Cell{Repetitions: []Repetition{{Round: 1, Value: 100}, {Round: 2, Value: 400}, {Round: 3, Value: 200}}}
-	c := &Cell{Repetitions: []Repetition{{Round: 1, Value: 50}, {Round: 3, Value: 100}}}
-	if iv := ratioInterval(c, h1); iv.Pairs != 2 || iv.Ratio != 0.5 || !iv.Stable() {
+	h1 := &results.Cell{Repetitions: []results.Repetition{{Round: 1, Value: 100}, {Round: 2, Value: 400}, {Round: 3, Value: 200}}}
+	c := &results.Cell{Repetitions: []results.Repetition{{Round: 1, Value: 50}, {Round: 3, Value: 100}}}
+	if iv := results.RatioInterval(c, h1); iv.Pairs != 2 || iv.Ratio != 0.5 || !iv.Stable() {
 		t.Fatalf("%+v, want 2 pairs at 0.5", iv)
 	}
 }
@@ -24,9 +25,9 @@ func TestRatioIntervalPairsByRound(t *testing.T) {
 func roundsOf(protos []string, values ...[]float64) *scenarioRun {
 	sr := &scenarioRun{rounds: len(values[0])}
 	for i, p := range protos {
-		c := Cell{Protocol: p}
+		c := results.Cell{Protocol: p}
 		for j, v := range values[i] {
-			c.Repetitions = append(c.Repetitions, Repetition{Round: j + 1, Value: v})
+			c.Repetitions = append(c.Repetitions, results.Repetition{Round: j + 1, Value: v})
 		}
 		sr.cells = append(sr.cells, c)
 		sr.cols = append(sr.cols, column{name: p})
@@ -44,7 +45,7 @@ func TestWideCellsGetRounds(t *testing.T) {
 		[]float64{50, 50, 50},  // stable
 		[]float64{50, 0, 0})    // one pair: failed rounds
 	n, any := sr.wide(5, "h1")
-	if !any || !n.which[0] || !n.which[1] || n.which[2] || n.which[3] || n.widest <= StableHalfWidth {
+	if !any || !n.which[0] || !n.which[1] || n.which[2] || n.which[3] || n.widest <= results.StableHalfWidth {
 		t.Fatalf("which %v, widest %v, any %v", n.which, n.widest, any)
 	}
 	if _, any := sr.wide(3, "h1"); any {
@@ -70,7 +71,7 @@ func TestEdgeVerdictsGetRounds(t *testing.T) {
 		{1.00, 0.93, 1.07, false},   // 1 in its middle
 		{0.99, 0.985, 1.005, false}, // within Negligible: similar
 	} {
-		iv := Interval{Ratio: tc.ratio, Low: tc.low, High: tc.high, Pairs: 8}
+		iv := results.Interval{Ratio: tc.ratio, Low: tc.low, High: tc.high, Pairs: 8}
 		if got := atEdge(iv); got != tc.edge {
 			t.Errorf("%.2f [%.3f, %.3f]: at edge %v, want %v", tc.ratio, tc.low, tc.high, got, tc.edge)
 		}
@@ -94,7 +95,7 @@ func TestRoundsToSettle(t *testing.T) {
 	// = 0.1435 (about); 2.228*0.1435/sqrt(11) = 0.0964 <= 0.0998 after 3
 	// more rounds, 2.262*0.1435/sqrt(10) = 0.1027 after 2.
 	half := 0.12
-	iv := Interval{Ratio: 0.5, Low: 0.5 * math.Exp(-half), High: 0.5 * math.Exp(half), Pairs: 8}
+	iv := results.Interval{Ratio: 0.5, Low: 0.5 * math.Exp(-half), High: 0.5 * math.Exp(half), Pairs: 8}
 	for _, tc := range []struct{ room, want int }{{8, 3}, {3, 3}, {2, 0}} {
 		if got := roundsToSettle(iv, tc.room); got != tc.want {
 			t.Errorf("±12%% after 8 pairs, room %d: %d rounds, want %d", tc.room, got, tc.want)
@@ -104,7 +105,7 @@ func TestRoundsToSettle(t *testing.T) {
 	// half-width is within |log 0.95|/1.5 = 0.0342: sd 0.0541*sqrt(8)/2.365
 	// = 0.0647; after 9 more rounds 2.120*0.0647/sqrt(17) = 0.0333, after
 	// 8 2.131*0.0647/sqrt(16) = 0.0345.
-	edge := Interval{Ratio: 0.95, Low: 0.95 * math.Exp(-0.0541), High: 0.95 * math.Exp(0.0541), Pairs: 8}
+	edge := results.Interval{Ratio: 0.95, Low: 0.95 * math.Exp(-0.0541), High: 0.95 * math.Exp(0.0541), Pairs: 8}
 	if !atEdge(edge) {
 		t.Fatalf("%+v: want at an edge", edge)
 	}
@@ -137,7 +138,7 @@ func TestRoundsGoWhereTheySettle(t *testing.T) {
 // start (it would measure nothing here: a started round has no target).
 func TestBudgetStopsRounds(t *testing.T) {
 	sr := roundsOf([]string{"h1", "h2c"}, []float64{100, 100}, []float64{50, 100})
-	r := &runner{opts: Options{MaxRepeat: 10, Budget: time.Second}, start: time.Now(), res: &Results{}}
+	r := &runner{opts: Options{MaxRepeat: 10, Budget: time.Second}, start: time.Now(), res: &results.Results{}}
 	r.moreRounds(context.Background(), []*scenarioRun{sr})
 	if sr.rounds != 2 || r.res.Settings.ExtraRounds != 0 {
 		t.Fatalf("%d rounds, %d added within a 1s budget of rounds costing 2s", sr.rounds, r.res.Settings.ExtraRounds)

@@ -3,6 +3,7 @@ package matrix
 import (
 	"fmt"
 
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
 )
 
@@ -24,7 +25,7 @@ const windowNear = 0.6
 // link carries: the window, not the link or the CPU, set the rate (a
 // window of W bytes lets W bytes be in flight per round trip). Loopback's
 // round trips are microseconds, so only a link shows it.
-func windowLimited(s *subject) *Finding {
+func windowLimited(s *subject) *results.Finding {
 	n := s.set.Net
 	if n == nil || !s.transfer() || s.sc.streams != 1 || s.m.Value <= 0 {
 		return nil
@@ -50,7 +51,7 @@ func windowLimited(s *subject) *Finding {
 	for float64(want) < 2*link*rtt {
 		want *= 2
 	}
-	f := &Finding{
+	f := &results.Finding{
 		Evidence: fmt.Sprintf("%s: %s on one stream ≈ the %s's %s stream window (%s) per %.0f ms round trip, %s; the link carries %s",
 			gap(s.c), units.BitsPerSecond(s.m.Value*8), side, units.Bytes(window), origin, rtt*1e3, units.BitsPerSecond(bound*8), units.BitsPerSecond(link*8)),
 	}
@@ -58,14 +59,14 @@ func windowLimited(s *subject) *Finding {
 	case "h3":
 		conn := max(2*want, quicConnWindow)
 		f.Fix = fmt.Sprintf("give the %s's QUIC streams a window of at least twice the bandwidth-delay product: quic.Config{MaxStreamReceiveWindow: %d << 20, MaxConnectionReceiveWindow: %d << 20}", side, want>>20, conn>>20)
-		f.Knobs = []Knob{{end + ".QUIC.MaxStreamReceiveWindow", fmt.Sprintf("%dMi", want>>20)}, {end + ".QUIC.MaxConnectionReceiveWindow", fmt.Sprintf("%dMi", conn>>20)}}
+		f.Knobs = []results.Knob{{Field: end + ".QUIC.MaxStreamReceiveWindow", Value: fmt.Sprintf("%dMi", want>>20)}, {Field: end + ".QUIC.MaxConnectionReceiveWindow", Value: fmt.Sprintf("%dMi", conn>>20)}}
 	default:
 		f.Fix = fmt.Sprintf("give the %s's HTTP/2 streams a window of at least twice the bandwidth-delay product: http.HTTP2Config{MaxReceiveBufferPerStream: %d << 20}", side, want>>20)
-		f.Knobs = []Knob{{end + ".HTTP2.MaxReceiveBufferPerStream", fmt.Sprintf("%dMi", want>>20)}}
+		f.Knobs = []results.Knob{{Field: end + ".HTTP2.MaxReceiveBufferPerStream", Value: fmt.Sprintf("%dMi", want>>20)}}
 		if end == "Server" {
 			// Go's server gives the connection the same 1 MiB.
 			f.Fix = fmt.Sprintf("give the server's HTTP/2 streams and connections a window of at least twice the bandwidth-delay product: http.Server{HTTP2: &http.HTTP2Config{MaxReceiveBufferPerStream: %d << 20, MaxReceiveBufferPerConnection: %d << 20}}", want>>20, want>>20)
-			f.Knobs = append(f.Knobs, Knob{"Server.HTTP2.MaxReceiveBufferPerConnection", fmt.Sprintf("%dMi", want>>20)})
+			f.Knobs = append(f.Knobs, results.Knob{Field: "Server.HTTP2.MaxReceiveBufferPerConnection", Value: fmt.Sprintf("%dMi", want>>20)})
 		}
 	}
 	if end == "Server" && !s.ownServer() {
@@ -109,7 +110,7 @@ func (s *subject) streamWindow(p, end string) (units.Bytes, string) {
 
 // linkBytesPerSecond is what the link carries in a transfer's direction:
 // the configured rate, or the calibrated TCP goodput when unlimited.
-func linkBytesPerSecond(n *Net, upload bool) float64 {
+func linkBytesPerSecond(n *results.Net, upload bool) float64 {
 	rate, goodput := linkDirection(n, upload)
 	if rate > 0 {
 		return rate / 8
@@ -136,7 +137,7 @@ const emulatorLate = 0.10
 // the rate by TCP itself (its buffers at a long round trip, its losses
 // at the queue) is the network's behaviour, not the emulator's, and a
 // transfer well above that goodput was not held by it.
-func emulatorBound(s *subject) *Finding {
+func emulatorBound(s *subject) *results.Finding {
 	n := s.set.Net
 	if n == nil || !s.transfer() || s.m.Seconds <= 0 || s.m.Bytes <= 0 {
 		return nil
@@ -154,13 +155,13 @@ func emulatorBound(s *subject) *Finding {
 		cal = n.Calibration.UpCounters
 	}
 	late := ""
-	if n.Backend == NetBackendTUN {
+	if n.Backend == results.NetBackendTUN {
 		if cal.Packets == 0 || float64(cal.Late) < emulatorLate*float64(cal.Packets) {
 			return nil
 		}
 		late = fmt.Sprintf(", %.0f%% of its packets late", 100*float64(cal.Late)/float64(cal.Packets))
 	}
-	return &Finding{
+	return &results.Finding{
 		Evidence: fmt.Sprintf("%s: %s, %.0f%% of the emulator's ceiling (%s through it on one TCP connection in calibration%s)",
 			gap(s.c), units.BitsPerSecond(moved), 100*moved/goodput, units.BitsPerSecond(goodput), late),
 		Fix: "the emulated link, not the transport, may have set this figure: give the link a rate well below that ceiling (rate=...) or measure this cell on loopback",
@@ -169,7 +170,7 @@ func emulatorBound(s *subject) *Finding {
 
 // linkDirection is the configured rate (0: unlimited) and the calibrated
 // TCP goodput, both in bit/s, of a transfer's direction.
-func linkDirection(n *Net, upload bool) (rate, goodput float64) {
+func linkDirection(n *results.Net, upload bool) (rate, goodput float64) {
 	if upload {
 		return n.Up.RateBitsPerSecond, n.Calibration.UpGoodputBitsPerSecond
 	}

@@ -3,15 +3,17 @@ package matrix
 import (
 	"strings"
 	"testing"
+
+	"github.com/httpvs/httpvs/results"
 )
 
 // netSubject is a one-stream download of bytes in seconds across a link
 // of rate (0: unlimited), rtt and calibrated goodput, both in bit/s.
 func netSubject(bytes int64, seconds, rate, rtt, goodput float64) *subject {
 	sc, _ := ScenarioByName("download")
-	c := &Cell{Scenario: sc.Name, Protocol: "h2c", Metric: MetricBytesPerSecond, RatioToH1: 0.5}
-	n := &Net{Spec: "test", Down: NetDirection{RateBitsPerSecond: rate}, Calibration: NetCalibration{UDPRTTSeconds: rtt, DownGoodputBitsPerSecond: goodput}}
-	return &subject{c: c, m: Repetition{Value: float64(bytes) / seconds, Bytes: bytes, Seconds: seconds}, sc: sc, set: &Settings{Net: n}}
+	c := &results.Cell{Scenario: sc.Name, Protocol: "h2c", Metric: results.MetricBytesPerSecond, RatioToH1: 0.5}
+	n := &results.Net{Spec: "test", Down: results.NetDirection{RateBitsPerSecond: rate}, Calibration: results.NetCalibration{UDPRTTSeconds: rtt, DownGoodputBitsPerSecond: goodput}}
+	return &subject{c: c, m: results.Repetition{Value: float64(bytes) / seconds, Bytes: bytes, Seconds: seconds}, sc: sc, set: &results.Settings{Net: n}}
 }
 
 // TestWindowLimited: Go's client's 4 MiB stream window over 100 ms allows
@@ -21,7 +23,7 @@ func netSubject(bytes int64, seconds, rate, rtt, goodput float64) *subject {
 func TestWindowLimited(t *testing.T) {
 	f := windowLimited(netSubject(375e6, 10, 1e9, 0.1, 900e6))
 	if f == nil || !strings.Contains(f.Evidence, "the client's 4Mi stream window (Go's default) per 100 ms round trip") ||
-		len(f.Knobs) != 1 || f.Knobs[0] != (Knob{"Client.HTTP2.MaxReceiveBufferPerStream", "32Mi"}) {
+		len(f.Knobs) != 1 || f.Knobs[0] != (results.Knob{Field: "Client.HTTP2.MaxReceiveBufferPerStream", Value: "32Mi"}) {
 		t.Fatalf("%+v: want the client's window named and 32 MiB (twice 12.5 MB) asked for", f)
 	}
 	if f := windowLimited(netSubject(125e6, 10, 1e9, 0.1, 900e6)); f != nil {
@@ -30,7 +32,7 @@ func TestWindowLimited(t *testing.T) {
 	if f := windowLimited(netSubject(375e6, 10, 300e6, 0.1, 290e6)); f != nil {
 		t.Errorf("at the link's own rate: %s", f.Evidence)
 	}
-	if f := windowLimited(&subject{c: &Cell{}, set: &Settings{}}); f != nil {
+	if f := windowLimited(&subject{c: &results.Cell{}, set: &results.Settings{}}); f != nil {
 		t.Errorf("no link: %s", f.Evidence)
 	}
 }
@@ -42,8 +44,8 @@ func TestWindowLimited(t *testing.T) {
 // packets were on time (TCP, not the emulator, set its goodput).
 func TestEmulatorBound(t *testing.T) {
 	tun := func(s *subject, late int64) *subject {
-		s.set.Net.Backend = NetBackendTUN
-		s.set.Net.Calibration.DownCounters = NetCounters{Packets: 1000, Late: late}
+		s.set.Net.Backend = results.NetBackendTUN
+		s.set.Net.Calibration.DownCounters = results.NetCounters{Packets: 1000, Late: late}
 		return s
 	}
 	if f := emulatorBound(tun(netSubject(35e6, 1, 0, 0.01, 300e6), 200)); f == nil || !strings.Contains(f.Evidence, "93% of the emulator's ceiling (300.00 Mbit/s through it on one TCP connection in calibration, 20% of its packets late)") {
@@ -62,7 +64,7 @@ func TestEmulatorBound(t *testing.T) {
 		t.Errorf("3%% of the calibration's packets late: %s", f.Evidence)
 	}
 	netem := netSubject(35e6, 1, 0, 0.01, 300e6)
-	netem.set.Net.Backend = NetBackendNetem
+	netem.set.Net.Backend = results.NetBackendNetem
 	if f := emulatorBound(netem); f == nil || !strings.HasSuffix(f.Evidence, "in calibration)") {
 		t.Errorf("netem backend (no late counts): %+v", f)
 	}

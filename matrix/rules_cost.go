@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/load"
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -15,16 +16,16 @@ import (
 // concurrencyLowered: the cell ran fewer requests at once than the
 // scenario asks, because the server allows fewer HTTP/2 streams per
 // connection; its figure is for that concurrency, not the scenario's.
-func concurrencyLowered(s *subject) *Finding {
+func concurrencyLowered(s *subject) *results.Finding {
 	if s.m.Lowered == "" {
 		return nil
 	}
-	f := &Finding{
+	f := &results.Finding{
 		Evidence: fmt.Sprintf("%s: %s", gap(s.c), s.m.Lowered),
 		Fix:      fmt.Sprintf("to measure the scenario's concurrency, let the server take more streams: http.Server{HTTP2: &http.HTTP2Config{MaxConcurrentStreams: %d}}", s.sc.streams),
 	}
 	if s.ownServer() && s.sc.streams > 0 {
-		f.Knobs = []Knob{{"Server.HTTP2.MaxConcurrentStreams", fmt.Sprint(s.sc.streams)}}
+		f.Knobs = []results.Knob{{Field: "Server.HTTP2.MaxConcurrentStreams", Value: fmt.Sprint(s.sc.streams)}}
 	}
 	return f
 }
@@ -32,29 +33,29 @@ func concurrencyLowered(s *subject) *Finding {
 // generatorBound: the client's CPU limited the cell. The fast engine is
 // offered only where it applies: a request scenario the std engine ran
 // over a transport the fast engine speaks.
-func generatorBound(s *subject) *Finding {
-	if s.c.Bottleneck != BottleneckClient {
+func generatorBound(s *subject) *results.Finding {
+	if s.c.Bottleneck != results.BottleneckClient {
 		return nil
 	}
 	server := "unknown"
 	if cores, ok := s.cores("server"); ok {
 		server = fmt.Sprintf("%.2f", cores)
 	}
-	f := &Finding{
+	f := &results.Finding{
 		Evidence: fmt.Sprintf("%s: the client used %.2f cores, the server %s", gap(s.c), s.m.ClientCores, server),
 		Fix:      "the generator probably limited this cell: its figure is a floor of what the transport does; give the client more cores",
 	}
 	p, ok := s.protocol()
 	if ok && !s.transfer() && !s.sc.rpc && s.m.Engine == load.Std.String() && load.Fast.Supports(p) {
 		f.Fix = "the generator probably limited this cell: the fast engine spends less client CPU per request"
-		f.Knobs = []Knob{{"Engine", load.Fast.String()}}
+		f.Knobs = []results.Knob{{Field: "Engine", Value: load.Fast.String()}}
 	}
 	return f
 }
 
 // cpuPerByte: a side spent much more CPU per unit than h1's and was busy,
 // so its CPU is what limited the cell.
-func cpuPerByte(s *subject) *Finding {
+func cpuPerByte(s *subject) *results.Finding {
 	c, m, h1m := s.c, s.m, s.h1m
 	if s.h1 == nil || !s.slow() || h1m.ClientCPUPerUnit == 0 {
 		return nil
@@ -89,7 +90,7 @@ func cpuPerByte(s *subject) *Finding {
 		fix = fmt.Sprintf("the %s %s busy: quic-go does per-packet work in user space (1,500-byte packets, encryption, acknowledgements), several times h1's CPU per byte", strings.Join(hungry, " and the "), wasWere(len(hungry)))
 	}
 	fix += whereItWent(c, hungry)
-	return &Finding{
+	return &results.Finding{
 		Evidence: fmt.Sprintf("%s: CPU per %s is %s", gap(c), c.CPUUnit, strings.Join(parts, " and ")),
 		Fix:      fix,
 	}
@@ -97,7 +98,7 @@ func cpuPerByte(s *subject) *Finding {
 
 // allocations: the client allocated more objects and more bytes per
 // request than h1's.
-func allocations(s *subject) *Finding {
+func allocations(s *subject) *results.Finding {
 	m, h1m := s.m, s.h1m
 	// Allocations cost CPU: they explain a rate only where the client was
 	// busy (across a link, round trips decide instead).
@@ -105,7 +106,7 @@ func allocations(s *subject) *Finding {
 		m.AllocsPerRequest < allocsHungry*h1m.AllocsPerRequest || m.AllocBytesPerRequest < allocsHungry*h1m.AllocBytesPerRequest {
 		return nil
 	}
-	return &Finding{
+	return &results.Finding{
 		Evidence: fmt.Sprintf("%s: the client allocates %.0f objects (%.0f bytes) per request, h1 %.0f (%.0f bytes)",
 			gap(s.c), m.AllocsPerRequest, m.AllocBytesPerRequest, h1m.AllocsPerRequest, h1m.AllocBytesPerRequest),
 		Fix: "per-request overhead of the client stack (streams, header encoding, goroutines); it does not shrink with settings: reuse connections and batch small requests",
@@ -113,7 +114,7 @@ func allocations(s *subject) *Finding {
 }
 
 // quicLosses: QUIC packets were declared lost.
-func quicLosses(s *subject) *Finding {
+func quicLosses(s *subject) *results.Finding {
 	m := s.m
 	q := m.ClientQUIC
 	if s.c.Protocol != "h3" || q.PacketsSent+q.PacketsReceived == 0 {
@@ -127,12 +128,12 @@ func quicLosses(s *subject) *Finding {
 		return nil
 	}
 	if s.loopback() {
-		return &Finding{
+		return &results.Finding{
 			Evidence: fmt.Sprintf("%s: %d QUIC packets declared lost on loopback", gap(s.c), lost),
 			Fix:      "losses on loopback mean full socket buffers: raise them (sysctl -w net.core.rmem_max=7500000 net.core.wmem_max=7500000)",
 		}
 	}
-	return &Finding{
+	return &results.Finding{
 		Evidence: fmt.Sprintf("%s: %d QUIC packets declared lost on the path", gap(s.c), lost),
 		Fix:      "losses on the path or in full socket buffers (net.core.rmem_max, wmem_max): compare with the link's measured loss",
 	}
@@ -140,7 +141,7 @@ func quicLosses(s *subject) *Finding {
 
 // quicFlowBlocked: a traced h3 cell's sender said it had data and no
 // flow-control window (DATA_BLOCKED, STREAM_DATA_BLOCKED).
-func quicFlowBlocked(s *subject) *Finding {
+func quicFlowBlocked(s *subject) *results.Finding {
 	m := s.m
 	if s.c.Protocol != "h3" || !s.slow() {
 		return nil
@@ -156,10 +157,10 @@ func quicFlowBlocked(s *subject) *Finding {
 	if byClient > byServer {
 		sender, receiver, end, n = "client", "server", "Server", byClient
 	}
-	f := &Finding{
+	f := &results.Finding{
 		Evidence: fmt.Sprintf("%s: the %s sent %d DATA_BLOCKED/STREAM_DATA_BLOCKED frames (it had data and no flow-control window)", gap(s.c), sender, n),
 		Fix:      fmt.Sprintf("give the %s bigger QUIC receive windows: quic.Config{MaxStreamReceiveWindow: 64 << 20, MaxConnectionReceiveWindow: 128 << 20} on the %s", receiver, receiver),
-		Knobs:    []Knob{{end + ".QUIC.MaxStreamReceiveWindow", "64Mi"}, {end + ".QUIC.MaxConnectionReceiveWindow", "128Mi"}},
+		Knobs:    []results.Knob{{Field: end + ".QUIC.MaxStreamReceiveWindow", Value: "64Mi"}, {Field: end + ".QUIC.MaxConnectionReceiveWindow", Value: "128Mi"}},
 	}
 	if end == "Server" && !s.ownServer() {
 		f.Knobs = nil
@@ -167,7 +168,7 @@ func quicFlowBlocked(s *subject) *Finding {
 	return f
 }
 
-func errorsRule(s *subject) *Finding {
+func errorsRule(s *subject) *results.Finding {
 	c := s.c
 	if c.Errors.Total == 0 {
 		return nil
@@ -183,7 +184,7 @@ func errorsRule(s *subject) *Finding {
 	if c.Errors.Refused > 0 || strings.Contains(first, "too many open files") {
 		fix = "the server refused connections: raise its file-descriptor limit (ulimit -n) or its connection limit, or use fewer connections"
 	}
-	return &Finding{
+	return &results.Finding{
 		Evidence: fmt.Sprintf("%s: %s; first: %s", c.Protocol, c.Errors, first),
 		Fix:      fix,
 	}
@@ -200,7 +201,7 @@ func wasWere(n int) string {
 // whereItWent names, from the cell's attribution (Options.Profile), where
 // the hungry sides' extra CPU went; without one, that profiles of both
 // ends would say.
-func whereItWent(c *Cell, hungry []string) string {
+func whereItWent(c *results.Cell, hungry []string) string {
 	var parts []string
 	for _, a := range c.Attribution {
 		if slices.Contains(hungry, a.Side) && a.Error == "" && a.ExtraSecondsPerUnit > 0 {

@@ -1,6 +1,10 @@
 package matrix
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/httpvs/httpvs/results"
+)
 
 // The HTTP/2 rules. Each knows the transfer's direction: the receiver of
 // the body holds the windows and advertises the frame size, and the side
@@ -8,7 +12,7 @@ import "fmt"
 // frames. Frames are counted on h2c only (frame parsers need cleartext).
 
 // h2SmallReads: a download's client read its body in small pieces.
-func h2SmallReads(s *subject) *Finding {
+func h2SmallReads(s *subject) *results.Finding {
 	c, m := s.c, s.m
 	if !isHTTP2(c) || !s.download() || m.ClientBodyReads == 0 || !s.slow() {
 		return nil
@@ -21,16 +25,16 @@ func h2SmallReads(s *subject) *Finding {
 	if wu := m.ClientH2.Sent.Frames["window_update"]; wu > 0 && m.Bytes > 0 {
 		ev += fmt.Sprintf(", %.0f WINDOW_UPDATE frames per MiB", float64(wu)/(float64(m.Bytes)/mib))
 	}
-	return &Finding{
+	return &results.Finding{
 		Evidence: ev,
 		Fix:      fmt.Sprintf("read response bodies with buffers of %d KiB or more (io.CopyBuffer(dst, resp.Body, make([]byte, %d<<10))): each small read returns window credit in its own frames", goodReadSize>>10, goodReadSize>>10),
-		Knobs:    []Knob{{"Client.ReadSize", fmt.Sprintf("%dKi", goodReadSize>>10)}},
+		Knobs:    []results.Knob{{Field: "Client.ReadSize", Value: fmt.Sprintf("%dKi", goodReadSize>>10)}},
 	}
 }
 
 // h2SmallFrames: a download's DATA frames were small because the client
 // advertised a small SETTINGS_MAX_FRAME_SIZE (Go's client: 16 KiB).
-func h2SmallFrames(s *subject) *Finding {
+func h2SmallFrames(s *subject) *results.Finding {
 	c, m := s.c, s.m
 	if c.Protocol != "h2c" || !s.download() || !s.slow() {
 		return nil
@@ -39,17 +43,17 @@ func h2SmallFrames(s *subject) *Finding {
 	if avg == 0 || avg >= smallFrame {
 		return nil
 	}
-	return &Finding{
+	return &results.Finding{
 		Evidence: fmt.Sprintf("%s: the DATA frames the client received average %.1f KiB (%d frames)", gap(c), avg/1024, m.ClientH2.Received.Frames["data"]),
 		Fix:      fmt.Sprintf("let the server send bigger frames: http.Transport{HTTP2: &http.HTTP2Config{MaxReadFrameSize: %d}}; Go's client advertises 16 KiB unless told", goodFrameSize),
-		Knobs:    []Knob{{"Client.HTTP2.MaxReadFrameSize", fmt.Sprintf("%dKi", goodFrameSize>>10)}},
+		Knobs:    []results.Knob{{Field: "Client.HTTP2.MaxReadFrameSize", Value: fmt.Sprintf("%dKi", goodFrameSize>>10)}},
 	}
 }
 
 // h2WindowUpdates: the receiver returned window credit in many small
 // WINDOW_UPDATE frames (counted for the client on downloads, the server
 // on uploads).
-func h2WindowUpdates(s *subject) *Finding {
+func h2WindowUpdates(s *subject) *results.Finding {
 	c, m := s.c, s.m
 	if c.Protocol != "h2c" || !s.transfer() || m.Bytes == 0 || !s.slow() {
 		return nil
@@ -66,14 +70,14 @@ func h2WindowUpdates(s *subject) *Finding {
 	if perMiB <= manyUpdates {
 		return nil
 	}
-	f := &Finding{
+	f := &results.Finding{
 		Evidence: fmt.Sprintf("%s: the %s sent %d WINDOW_UPDATE frames, %.0f per MiB (one per %.0f KiB)", gap(c), side, wu, perMiB, 1024/perMiB),
 		Fix:      fmt.Sprintf("each update costs the sender a frame read and the %s a flush: give streams bigger windows on the %s (http.HTTP2Config{MaxReceiveBufferPerStream: 16 << 20})", side, side),
-		Knobs:    []Knob{{end + ".HTTP2.MaxReceiveBufferPerStream", "16Mi"}},
+		Knobs:    []results.Knob{{Field: end + ".HTTP2.MaxReceiveBufferPerStream", Value: "16Mi"}},
 	}
 	if s.download() {
 		f.Fix += fmt.Sprintf(" and read in buffers of %d KiB or more", goodReadSize>>10)
-		f.Knobs = append(f.Knobs, Knob{"Client.ReadSize", fmt.Sprintf("%dKi", goodReadSize>>10)})
+		f.Knobs = append(f.Knobs, results.Knob{Field: "Client.ReadSize", Value: fmt.Sprintf("%dKi", goodReadSize>>10)})
 	}
 	if end == "Server" && !s.ownServer() {
 		f.Knobs = nil // the target's server: not a setting of this run
@@ -84,7 +88,7 @@ func h2WindowUpdates(s *subject) *Finding {
 // h2FlowBlocked: a DATA sender spent a good share of the repetition with
 // no flow-control window (the larger of the client's and the server's
 // view of each direction).
-func h2FlowBlocked(s *subject) *Finding {
+func h2FlowBlocked(s *subject) *results.Finding {
 	c, m := s.c, s.m
 	if c.Protocol != "h2c" || m.Seconds <= 0 || !s.slow() {
 		return nil
@@ -100,11 +104,11 @@ func h2FlowBlocked(s *subject) *Finding {
 	if blocked < blockedShare*m.Seconds {
 		return nil
 	}
-	f := &Finding{
+	f := &results.Finding{
 		Evidence: fmt.Sprintf("%s: the %s's DATA waited for flow-control window %.2f s of %.2f s (%.0f%%)",
 			gap(c), sender, blocked, m.Seconds, 100*min(blocked/m.Seconds, 1)),
 		Fix:   fmt.Sprintf("the %s's receive windows hold the sender back: raise them on the %s (http.HTTP2Config{MaxReceiveBufferPerStream: 16 << 20, MaxReceiveBufferPerConnection: 64 << 20})", receiver, receiver),
-		Knobs: []Knob{{end + ".HTTP2.MaxReceiveBufferPerStream", "16Mi"}, {end + ".HTTP2.MaxReceiveBufferPerConnection", "64Mi"}},
+		Knobs: []results.Knob{{Field: end + ".HTTP2.MaxReceiveBufferPerStream", Value: "16Mi"}, {Field: end + ".HTTP2.MaxReceiveBufferPerConnection", Value: "64Mi"}},
 	}
 	// A receiver that looks busy is no reason to withhold the windows: a
 	// 64 KiB window kept the client at 1.08 cores (returning credit in

@@ -9,6 +9,7 @@ import (
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/netem"
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transfer"
 	"github.com/httpvs/httpvs/transport"
@@ -82,12 +83,12 @@ type Options struct {
 	Client config.Client
 	// Knobs names the knob set Client (and the caller's server) started
 	// from and the values it set; the results record it.
-	Knobs KnobSet
+	Knobs results.KnobSet
 	// Alongside, if set, is a second knob set whose client knobs measure
 	// each single-stream transfer again, every transport, as a variant
 	// scenario ("download:tuned", variant.go): Go as shipped beside the
 	// best known settings in one run.
-	Alongside *KnobSet
+	Alongside *results.KnobSet
 	// Engine is the load engine of the request scenarios (load.Std, the
 	// zero value, or load.Fast); a transport it does not speak is measured
 	// with load.Std (Engine.For). Let it hold Ps only when Target is
@@ -124,7 +125,7 @@ type Options struct {
 	// LinkWarmupRTTs round trips, transfers are sized from its goodput and
 	// their first part omitted) and every cell is held against the link's
 	// bound (bounds.go). The results carry it as Settings.Net.
-	Link *Net
+	Link *results.Net
 	// Omit is how much of each transfer's start its rate leaves out, as
 	// iperf3's --omit: zero means, across a link, its handshakes and slow
 	// start (none on loopback); negative means none.
@@ -210,7 +211,7 @@ func (o Options) Validate() error {
 // Run measures every scenario over every transport. When ctx ends early it
 // returns what was measured, with Partial set; its error is for a run that
 // cannot start (bad options).
-func Run(ctx context.Context, opts Options) (*Results, error) {
+func Run(ctx context.Context, opts Options) (*results.Results, error) {
 	if err := opts.fill(); err != nil {
 		return nil, err
 	}
@@ -219,10 +220,10 @@ func Run(ctx context.Context, opts Options) (*Results, error) {
 		return nil, err
 	}
 	r := &runner{opts: opts, start: time.Now()}
-	r.res = &Results{
-		SchemaVersion: SchemaVersion,
+	r.res = &results.Results{
+		SchemaVersion: results.SchemaVersion,
 		Started:       r.start.UTC(),
-		Env:           CurrentEnv(),
+		Env:           results.CurrentEnv(),
 		Settings:      opts.settings(),
 	}
 	for _, sc := range scenarios {
@@ -252,7 +253,7 @@ func Run(ctx context.Context, opts Options) (*Results, error) {
 	for _, sr := range runs {
 		r.res.Cells = append(r.res.Cells, sr.finish()...)
 	}
-	ratios(r.res.Cells, r.res.Settings.BaselineProtocol())
+	results.SetRatios(r.res.Cells, r.res.Settings.BaselineProtocol())
 	r.attribute(ctx, runs, r.res.Settings.BaselineProtocol())
 	Diagnose(r.res)
 	Bounds(r.res)
@@ -265,8 +266,8 @@ func Run(ctx context.Context, opts Options) (*Results, error) {
 	return r.res, nil
 }
 
-func (o Options) settings() Settings {
-	s := Settings{
+func (o Options) settings() results.Settings {
+	s := results.Settings{
 		Repeat:          o.Repeat,
 		MaxRepeat:       o.MaxRepeat,
 		BudgetSeconds:   o.Budget.Seconds(),
@@ -285,7 +286,7 @@ func (o Options) settings() Settings {
 	for _, p := range o.Protocols {
 		s.Protocols = append(s.Protocols, p.String())
 	}
-	s.Baseline = BaselineOf(s.Protocols)
+	s.Baseline = results.BaselineOf(s.Protocols)
 	for _, sc := range o.Scenarios {
 		s.Scenarios = append(s.Scenarios, sc.Name)
 	}
@@ -296,7 +297,7 @@ func (o Options) settings() Settings {
 // runner is one Run's state.
 type runner struct {
 	opts        Options
-	res         *Results
+	res         *results.Results
 	start       time.Time
 	done, total int
 	statsClient *transport.Client
@@ -348,9 +349,9 @@ func (r *runner) clientOptions(sc Scenario, p transport.Protocol) transport.Clie
 // skipped with the reason.
 func (r *runner) plan(ctx context.Context, sc Scenario) *scenarioRun {
 	cols := r.columns(sc)
-	sr := &scenarioRun{sc: sc, cols: cols, cells: make([]Cell, len(cols)), sizes: make([]units.Bytes, len(cols)), spent: make([]time.Duration, len(cols))}
+	sr := &scenarioRun{sc: sc, cols: cols, cells: make([]results.Cell, len(cols)), sizes: make([]units.Bytes, len(cols)), spent: make([]time.Duration, len(cols))}
 	for i, col := range cols {
-		sr.cells[i] = Cell{Scenario: sc.Name, Protocol: col.name, Metric: sc.Metric, CPUUnit: "1000 requests", Knobs: sc.knobs}
+		sr.cells[i] = results.Cell{Scenario: sc.Name, Protocol: col.name, Metric: sc.Metric, CPUUnit: "1000 requests", Knobs: sc.knobs}
 		if sc.Transfer() {
 			sr.cells[i].CPUUnit = "GB"
 		}
@@ -384,7 +385,7 @@ func (r *runner) round(ctx context.Context, sr *scenarioRun, which []bool) {
 			r.opts.LinkCounters() // what came before is not this repetition's
 		}
 		began := time.Now()
-		var m Repetition
+		var m results.Repetition
 		switch {
 		case sr.sc.kind != kindEngine:
 			m = r.network(ctx, sr.sc, col)
@@ -451,7 +452,7 @@ func (r *runner) serverStats(ctx context.Context, limit time.Duration) (*stats.S
 //
 // key names the transport in the server's counters (its Protocols map),
 // which cross-check the client's: see crossCheck.
-func (r *runner) cpu(m *Repetition, key string, client stats.ProcessStats, before, after *stats.ServerStats, note string, n float64) {
+func (r *runner) cpu(m *results.Repetition, key string, client stats.ProcessStats, before, after *stats.ServerStats, note string, n float64) {
 	clientCPU := client.CPUSeconds()
 	m.ClientCPUSeconds = clientCPU
 	m.ClientGCCycles, m.ClientGoroutinesPeak = client.GCCycles, client.GoroutinesPeak
@@ -479,9 +480,9 @@ func (r *runner) cpu(m *Repetition, key string, client stats.ProcessStats, befor
 				m.ServerCPUPerUnit = &per
 			}
 		}
-		m.ServerUnreliable = crossCheck(m, key)
+		m.ServerUnreliable = results.CrossCheck(m, key)
 	}
 	env := r.res.Env
 	serverCores, known := m.ServerFigure(m.ServerCores)
-	m.Bottleneck = bottleneck(m.ClientCores, serverCores, known, env.Cores, env.GOMAXPROCS)
+	m.Bottleneck = results.BottleneckOf(m.ClientCores, serverCores, known, env.Cores, env.GOMAXPROCS)
 }

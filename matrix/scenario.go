@@ -1,9 +1,9 @@
-// Package matrix runs httpvs's whole comparison: workloads (scenarios, each
-// traceable to one of the user's seed documents) times transports, each cell
-// repeated, against a payload server the caller started or named. It returns
-// Results, the content of results.json: every repetition of every cell, the
-// environment and every knob in effect. It never prints; renderers live in
-// package report.
+// Package matrix measures httpvs's comparison: workloads (scenarios, each
+// traceable to a public experiment) times transports, each cell repeated in
+// rounds, against a payload server the caller started or named, and
+// diagnoses the cells (Diagnose, Bounds). It fills results.Results, the
+// content of results.json. It never prints; package experiment runs it with
+// a server and a link, package report renders what it returns.
 package matrix
 
 import (
@@ -12,22 +12,9 @@ import (
 
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/load"
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
 )
-
-// Metric names: what a cell's Value measures. The per-second metrics are
-// higher-is-better, MetricSeconds lower-is-better (LowerIsBetter).
-const (
-	MetricBytesPerSecond    = "bytes_per_second"    // body bytes moved per second, all streams
-	MetricRequestsPerSecond = "requests_per_second" // completed requests per second
-	// MetricSeconds is a time, in seconds, of the scenario's unit of work
-	// (a cold request, a page load, a small request beside a download):
-	// the median over the repetition.
-	MetricSeconds = "seconds"
-)
-
-// LowerIsBetter reports whether a smaller Value of metric is better.
-func LowerIsBetter(metric string) bool { return metric == MetricSeconds }
 
 // Scenario is one workload of the matrix.
 type Scenario struct {
@@ -56,7 +43,7 @@ type Scenario struct {
 	client *config.Client
 	// req is the user's own request a scenario of RequestScenarios
 	// measures, with its body and headers; nil for httpvs's endpoints.
-	req *Request
+	req *results.Request
 }
 
 // User reports whether s measures one of the user's own requests
@@ -76,38 +63,53 @@ const (
 
 // Transfer reports whether s moves big bodies (transfer package) rather
 // than many requests (load package) or is a network scenario.
-func (s Scenario) Transfer() bool { return s.Metric == MetricBytesPerSecond }
+func (s Scenario) Transfer() bool { return s.Metric == results.MetricBytesPerSecond }
 
 // Streams is the number of transfers or requests s keeps in flight.
 func (s Scenario) Streams() int { return s.streams }
 
-// seed004Body is the gin post's request body: the decimal numbers 0 to 9999
+// ginBody is the gin post's request body: the decimal numbers 0 to 9999
 // written one after another, 38,890 bytes ("a ~39 KB body").
-const seed004Body = 38890
+const ginBody = 38890
+
+// info is what sc is, as reports title it.
+func (sc Scenario) info() results.ScenarioInfo {
+	return results.ScenarioInfo{Name: sc.Name, Reproduces: sc.Reproduces, Description: sc.Description, Metric: sc.Metric}
+}
+
+// setInfo sets sc's name, sources, description and metric from info.
+func (sc *Scenario) setInfo(info results.ScenarioInfo) {
+	sc.Name, sc.Reproduces, sc.Description, sc.Metric = info.Name, info.Reproduces, info.Description, info.Metric
+}
+
+// init gives the built-in scenarios their titles from results.Catalogue,
+// which holds what each is; a scenario missing there is a build defect.
+func init() {
+	for _, list := range [][]Scenario{Scenarios, NetScenarios} {
+		for i := range list {
+			info, ok := results.Describe(nil, list[i].Name)
+			if !ok || info.Metric != list[i].Metric {
+				panic("matrix: scenario " + list[i].Name + " is not in results.Catalogue as measured here")
+			}
+			list[i].setInfo(info)
+		}
+	}
+}
 
 // Scenarios is the default matrix's workloads, in report order.
 var Scenarios = []Scenario{
-	{Name: "download", Reproduces: "golang/go#47840", Metric: MetricBytesPerSecond, streams: 1,
-		Description: "one big download on one stream"},
-	{Name: "download-parallel-10", Reproduces: "the golang/go#47840 fork with I/O statistics and parallel downloads", Metric: MetricBytesPerSecond, streams: 10,
-		Description: "10 downloads at once (h1: 10 connections; h2, h3: 10 streams on one)"},
-	{Name: "download-parallel-100", Reproduces: "the golang/go#47840 fork with I/O statistics and parallel downloads", Metric: MetricBytesPerSecond, streams: 100,
-		Description: "100 downloads at once (h1: 100 connections; h2, h3: 100 streams on one)"},
-	{Name: "upload", Reproduces: "golang/go#47840", Metric: MetricBytesPerSecond, streams: 1, upload: true,
-		Description: "one big upload on one stream"},
-	{Name: "small-sequential", Reproduces: "the gonuget benchmark", Metric: MetricRequestsPerSecond, streams: 1,
-		path: "/small", method: "GET",
-		Description: "GET /small (2 bytes), one request at a time"},
-	{Name: "small-concurrent", Reproduces: "the gonuget benchmark, the gin post", Metric: MetricRequestsPerSecond, streams: 50,
-		path: "/small", method: "GET",
-		Description: "GET /small, 50 at a time (h1: 50 connections; h2, h3: 50 streams on one)"},
-	{Name: "headers-body", Reproduces: "the gin post", Metric: MetricRequestsPerSecond, streams: 50,
-		path: "/echo", method: "POST", body: seed004Body, headers: load.HeaderSpec{Count: 100, Len: 100},
-		Description: "POST /echo with a 38,890-byte body and 100 headers of 100 characters, 50 at a time"},
-	{Name: "grpc-1", Reproduces: "the gRPC ServeHTTP post", Metric: MetricRequestsPerSecond, streams: 1, rpc: true,
-		Description: "gRPC GetBook one at a time: h1 JSON, h2c/h2 grpc ServeHTTP, grpc-native grpc-go's own server"},
-	{Name: "grpc-50", Reproduces: "the gRPC ServeHTTP post", Metric: MetricRequestsPerSecond, streams: 50, rpc: true,
-		Description: "gRPC GetBook 50 at a time (h1: 50 connections; gRPC: 50 streams on one)"},
+	{Name: "download", Metric: results.MetricBytesPerSecond, streams: 1},
+	{Name: "download-parallel-10", Metric: results.MetricBytesPerSecond, streams: 10},
+	{Name: "download-parallel-100", Metric: results.MetricBytesPerSecond, streams: 100},
+	{Name: "upload", Metric: results.MetricBytesPerSecond, streams: 1, upload: true},
+	{Name: "small-sequential", Metric: results.MetricRequestsPerSecond, streams: 1,
+		path: "/small", method: "GET"},
+	{Name: "small-concurrent", Metric: results.MetricRequestsPerSecond, streams: 50,
+		path: "/small", method: "GET"},
+	{Name: "headers-body", Metric: results.MetricRequestsPerSecond, streams: 50,
+		path: "/echo", method: "POST", body: ginBody, headers: load.HeaderSpec{Count: 100, Len: 100}},
+	{Name: "grpc-1", Metric: results.MetricRequestsPerSecond, streams: 1, rpc: true},
+	{Name: "grpc-50", Metric: results.MetricRequestsPerSecond, streams: 50, rpc: true},
 }
 
 // NetScenarios are the workloads where the network decides: handshakes,
@@ -115,14 +117,10 @@ var Scenarios = []Scenario{
 // default matrix on loopback) but are in NetDefault, and --scenarios
 // takes them by name or as the group "net".
 var NetScenarios = []Scenario{
-	{Name: "cold-start", Reproduces: "RFC 9000 and RFC 8446 handshake round trips", Metric: MetricSeconds, streams: 1, path: "/small", method: "GET", kind: kindColdStart,
-		Description: "GET /small on a brand-new connection each time: connect, TLS, first byte; the connection closed after"},
-	{Name: "cold-start-resumed", Reproduces: "RFC 8446 resumption, RFC 9001 0-RTT", Metric: MetricSeconds, streams: 1, path: "/small", method: "GET", kind: kindColdStart, resume: true,
-		Description: "cold-start resuming a TLS session (h1-tls, h2) or with 0-RTT (h3); h1 and h2c as cold-start"},
-	{Name: "page-load", Reproduces: "the HTTP Archive median page", Metric: MetricSeconds, streams: pageConns, path: "/small", method: "GET", kind: kindPageLoad,
-		Description: "a 50-object page (HTTP Archive median mix) on fresh connections: the document, then the rest at once (h1: 6 connections; h2, h3: 1)"},
-	{Name: "head-of-line", Reproduces: "Langley et al., SIGCOMM 2017", Metric: MetricSeconds, streams: 2, path: "/small", method: "GET", kind: kindHeadOfLine,
-		Description: "GET /small one at a time beside a bulk download (h2, h3: on its connection; h1: on a second one)"},
+	{Name: "cold-start", Metric: results.MetricSeconds, streams: 1, path: "/small", method: "GET", kind: kindColdStart},
+	{Name: "cold-start-resumed", Metric: results.MetricSeconds, streams: 1, path: "/small", method: "GET", kind: kindColdStart, resume: true},
+	{Name: "page-load", Metric: results.MetricSeconds, streams: pageConns, path: "/small", method: "GET", kind: kindPageLoad},
+	{Name: "head-of-line", Metric: results.MetricSeconds, streams: 2, path: "/small", method: "GET", kind: kindHeadOfLine},
 }
 
 // netDrops are the default scenarios NetDefault leaves out: the parallel

@@ -4,11 +4,8 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/results"
 )
-
-// VariantSep joins a scenario's name and a knob set's in a variant
-// scenario's name: "download:tuned".
-const VariantSep = ":"
 
 // Variant scenarios answer "and with the best known settings?" in the
 // same run: a single-stream transfer measured again, every transport,
@@ -43,7 +40,7 @@ func (o Options) expand() ([]Scenario, error) {
 		return o.Scenarios, nil
 	}
 	cfg := o.Client
-	var knobs []Knob
+	var knobs []results.Knob
 	for _, k := range o.Alongside.Knobs {
 		if strings.HasPrefix(k.Field, "Client.") {
 			knobs = append(knobs, k)
@@ -66,8 +63,8 @@ func (o Options) expand() ([]Scenario, error) {
 // only the name matters) under the knob set called set.
 func (sc Scenario) variant(set string, client *config.Client) Scenario {
 	v := sc
-	v.Name = sc.Name + VariantSep + set
-	v.Description = sc.Description + ", client knobs " + set
+	info := results.VariantInfo(sc.info(), set)
+	v.Name, v.Description = info.Name, info.Description
 	v.knobs, v.client = set, client
 	return v
 }
@@ -82,13 +79,13 @@ func (sc Scenario) Base() string {
 	if sc.knobs == "" {
 		return sc.Name
 	}
-	return strings.TrimSuffix(sc.Name, VariantSep+sc.knobs)
+	return strings.TrimSuffix(sc.Name, results.VariantSep+sc.knobs)
 }
 
 // variantByName returns the variant scenario called name
 // ("download:tuned"), without its client configuration.
 func variantByName(name string) (Scenario, bool) {
-	base, set, ok := strings.Cut(name, VariantSep)
+	base, set, ok := strings.Cut(name, results.VariantSep)
 	if !ok || set == "" {
 		return Scenario{}, false
 	}

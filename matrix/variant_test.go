@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )
@@ -18,10 +19,10 @@ import (
 // with their own h1 and get no findings.
 func TestAlongsideMeasuresTheTunedVariant(t *testing.T) {
 	client := config.Client{}
-	if err := (Setup{Client: &client}).Apply(GoDefault.Knobs...); err != nil {
+	if err := (Setup{Client: &client}).Apply(results.GoDefault.Knobs...); err != nil {
 		t.Fatal(err)
 	}
-	tuned := Tuned
+	tuned := results.Tuned
 	res, err := Run(context.Background(), Options{
 		Target:    target(t, nil),
 		Protocols: []transport.Protocol{transport.H1, transport.H2C},
@@ -30,7 +31,7 @@ func TestAlongsideMeasuresTheTunedVariant(t *testing.T) {
 		Size:      4 * units.MiB,
 		Duration:  50 * time.Millisecond,
 		Client:    client,
-		Knobs:     GoDefault,
+		Knobs:     results.GoDefault,
 		Alongside: &tuned,
 	})
 	if err != nil {
@@ -57,7 +58,7 @@ func TestAlongsideMeasuresTheTunedVariant(t *testing.T) {
 // checkVariantCells checks scenario name's h1 and h2c cells: two
 // repetitions of 4 MiB each read with readSize buffers, the knob set
 // named, no findings on a variant, h2c paired with its own h1.
-func checkVariantCells(t *testing.T, res *Results, name string, readSize units.Bytes, knobs string) {
+func checkVariantCells(t *testing.T, res *results.Results, name string, readSize units.Bytes, knobs string) {
 	t.Helper()
 	for _, p := range []string{"h1", "h2c"} {
 		c := res.Cell(name, p)

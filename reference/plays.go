@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/peers"
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -26,14 +26,14 @@ type play struct {
 // plays are in the order they run: per scenario, h2load's cells first,
 // as before wrk and oha joined.
 var plays = []play{
-	{name: "download", client: "curl", metric: matrix.MetricBytesPerSecond},
-	{name: "upload", client: "curl", metric: matrix.MetricBytesPerSecond, upload: true},
-	{name: "small-sequential", client: "h2load", metric: matrix.MetricRequestsPerSecond, inFlight: 1},
-	{name: "small-sequential", client: "wrk", metric: matrix.MetricRequestsPerSecond, inFlight: 1},
-	{name: "small-sequential", client: "oha", metric: matrix.MetricRequestsPerSecond, inFlight: 1},
-	{name: "small-concurrent", client: "h2load", metric: matrix.MetricRequestsPerSecond, inFlight: 50},
-	{name: "small-concurrent", client: "wrk", metric: matrix.MetricRequestsPerSecond, inFlight: 50},
-	{name: "small-concurrent", client: "oha", metric: matrix.MetricRequestsPerSecond, inFlight: 50},
+	{name: "download", client: "curl", metric: results.MetricBytesPerSecond},
+	{name: "upload", client: "curl", metric: results.MetricBytesPerSecond, upload: true},
+	{name: "small-sequential", client: "h2load", metric: results.MetricRequestsPerSecond, inFlight: 1},
+	{name: "small-sequential", client: "wrk", metric: results.MetricRequestsPerSecond, inFlight: 1},
+	{name: "small-sequential", client: "oha", metric: results.MetricRequestsPerSecond, inFlight: 1},
+	{name: "small-concurrent", client: "h2load", metric: results.MetricRequestsPerSecond, inFlight: 50},
+	{name: "small-concurrent", client: "wrk", metric: results.MetricRequestsPerSecond, inFlight: 50},
+	{name: "small-concurrent", client: "oha", metric: results.MetricRequestsPerSecond, inFlight: 50},
 }
 
 // clientPlays are the transports a client plays, h1 first (the baseline

@@ -12,8 +12,8 @@ import (
 	"os"
 	"time"
 
-	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/peers"
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )
@@ -67,7 +67,7 @@ type Options struct {
 // transport, with each server (the run's own first) and the client that
 // plays it. A server that fails to start is a skipped cell per transport,
 // not an error; an error is returned only for options it cannot run.
-func Run(ctx context.Context, o Options) ([]matrix.ReferenceCell, error) {
+func Run(ctx context.Context, o Options) ([]results.ReferenceCell, error) {
 	if o.Rounds == 0 {
 		o.Rounds = DefaultRounds
 	}
@@ -115,7 +115,7 @@ func Run(ctx context.Context, o Options) ([]matrix.ReferenceCell, error) {
 type runner struct {
 	o      Options
 	upload string // a file of o.Size bytes to PUT
-	cells  []matrix.ReferenceCell
+	cells  []results.ReferenceCell
 	// finish fills in the rounds of cells whose last outcome came after
 	// their play (oha's HTTP/3 runs): Run calls each at its end.
 	finish []func()
@@ -135,9 +135,9 @@ func (r *runner) server(ctx context.Context, srv endpoint) {
 		if protocols == nil {
 			continue
 		}
-		cells := make([]matrix.ReferenceCell, len(protocols))
+		cells := make([]results.ReferenceCell, len(protocols))
 		for i, p := range protocols {
-			cells[i] = matrix.ReferenceCell{Scenario: sc.name, Server: srv.name(), Client: client, Protocol: p.String(), Metric: sc.metric}
+			cells[i] = results.ReferenceCell{Scenario: sc.name, Server: srv.name(), Client: client, Protocol: p.String(), Metric: sc.metric}
 			cells[i].Skipped = srv.lacks(p, sc)
 		}
 		if sc.client == "curl" {
@@ -169,15 +169,15 @@ func (r *runner) client(kind string) (string, bool) {
 
 // skipped is one skipped cell per scenario and transport for a server
 // that could not be used.
-func (r *runner) skipped(server, why string) []matrix.ReferenceCell {
-	var out []matrix.ReferenceCell
+func (r *runner) skipped(server, why string) []results.ReferenceCell {
+	var out []results.ReferenceCell
 	for _, sc := range plays {
 		client, ok := r.client(sc.client)
 		if !has(r.o.Scenarios, sc.name) || !ok {
 			continue
 		}
 		for _, p := range r.protocols(sc) {
-			out = append(out, matrix.ReferenceCell{Scenario: sc.name, Server: server, Client: client, Protocol: p.String(), Metric: sc.metric, Skipped: why})
+			out = append(out, results.ReferenceCell{Scenario: sc.name, Server: server, Client: client, Protocol: p.String(), Metric: sc.metric, Skipped: why})
 		}
 	}
 	return out
@@ -185,8 +185,8 @@ func (r *runner) skipped(server, why string) []matrix.ReferenceCell {
 
 // ratios sets each cell's VsH1 against the h1 cell of its scenario,
 // server and client.
-func ratios(cells []matrix.ReferenceCell) {
-	base := map[[3]string]*matrix.Cell{}
+func ratios(cells []results.ReferenceCell) {
+	base := map[[3]string]*results.Cell{}
 	for _, c := range cells {
 		if c.Protocol == transport.H1.String() && c.Skipped == "" {
 			v := c.Values()
@@ -200,7 +200,7 @@ func ratios(cells []matrix.ReferenceCell) {
 			continue
 		}
 		v := c.Values()
-		if iv := matrix.RatioInterval(&v, b); iv.Pairs > 0 {
+		if iv := results.RatioInterval(&v, b); iv.Pairs > 0 {
 			c.VsH1 = &iv
 		}
 	}

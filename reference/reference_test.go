@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/peers"
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
@@ -101,7 +101,7 @@ func TestFailedRoundsAreNotThroughput(t *testing.T) {
 	if len(cells) != 1 || cells[0].Median != 0 || len(cells[0].Errors) != 2 || cells[0].Rounds[0] != 0 {
 		t.Fatalf("%+v: want two failed rounds and no median", cells)
 	}
-	if cells[0].Server != matrix.ReferenceGo {
+	if cells[0].Server != results.ReferenceGo {
 		t.Fatalf("server %q", cells[0].Server)
 	}
 }

@@ -4,14 +4,14 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/results"
 )
 
 // Attribution writes, for each cell of res whose extra CPU was attributed
 // (Cell.Attribution), where it went: per side, the areas and the few
 // functions that grew over the baseline's, per the cell's CPU unit. It
 // writes nothing, and returns false, when no cell was attributed.
-func Attribution(w io.Writer, res *matrix.Results) bool {
+func Attribution(w io.Writer, res *results.Results) bool {
 	any := false
 	for i := range res.Cells {
 		c := &res.Cells[i]

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/results"
 )
 
 // Benchstat writes a matrix run in Go's benchmark format, one line per
@@ -13,7 +13,7 @@ import (
 // BenchmarkRun/scenario=S/proto=P-GOMAXPROCS. Transfer cells report B/s
 // and CPU seconds per GB; request cells ns/op (wall time per request at
 // the cell's concurrency), req/s, latency percentiles and allocations.
-func Benchstat(w io.Writer, res *matrix.Results) error {
+func Benchstat(w io.Writer, res *results.Results) error {
 	bw := &printer{w: w}
 	e := res.Env
 	fmt.Fprintf(bw, "goos: %s\ngoarch: %s\n", e.OS, e.Arch)
@@ -33,14 +33,14 @@ func Benchstat(w io.Writer, res *matrix.Results) error {
 			// An unknown or unreliable server figure is left out, not 0.
 			server := ""
 			if v, ok := r.ServerFigure(r.ServerCPUPerUnit); ok {
-				server = fmt.Sprintf("\t%.4f server-sec/%s", v, map[bool]string{true: "GB", false: "1k-req"}[c.Metric == matrix.MetricBytesPerSecond])
+				server = fmt.Sprintf("\t%.4f server-sec/%s", v, map[bool]string{true: "GB", false: "1k-req"}[c.Metric == results.MetricBytesPerSecond])
 			}
-			if c.Metric == matrix.MetricBytesPerSecond {
+			if c.Metric == results.MetricBytesPerSecond {
 				fmt.Fprintf(bw, "%s\t%d\t%.0f B/s\t%.4f client-sec/GB%s\t%.1f allocs/op\n",
 					name, r.Requests, r.Value, r.ClientCPUPerUnit, server, r.AllocsPerRequest)
 				continue
 			}
-			if c.Metric == matrix.MetricSeconds {
+			if c.Metric == results.MetricSeconds {
 				// A time per unit of work (a cold request, a page): ns/op.
 				fmt.Fprintf(bw, "%s\t%d\t%.0f ns/op\t%.0f p99-ns\t%.4f client-sec/1k-req%s\t%.1f allocs/op\n",
 					name, r.Requests, r.Value*1e9, r.Latency.P99*1e9, r.ClientCPUPerUnit, server, r.AllocsPerRequest)

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/results"
 )
 
 // browserTable is the real browser's page loads (res.Browser) as rows
@@ -21,7 +21,7 @@ type browserTable struct {
 }
 
 // newBrowserTable lays out res.Browser; nil when it is empty.
-func newBrowserTable(res *matrix.Results) *browserTable {
+func newBrowserTable(res *results.Results) *browserTable {
 	if len(res.Browser) == 0 {
 		return nil
 	}
@@ -44,12 +44,12 @@ func newBrowserTable(res *matrix.Results) *browserTable {
 		product = "the browser"
 	}
 	t.title = fmt.Sprintf("%s: %s in %s, a fresh browser each load, %d loads a transport in turn; geometric means [95%% interval]; the model is page-load above, its repetitions' medians",
-		matrix.BrowserScenario, page, product, rounds)
+		results.BrowserScenario, page, product, rounds)
 	return t
 }
 
 // browserRow is c's row.
-func browserRow(c matrix.BrowserCell) []string {
+func browserRow(c results.BrowserCell) []string {
 	row := []string{c.Protocol, spreadText(c.LoadEvent), seconds(c.LastByte.Mean), "", "", objectsText(c)}
 	if c.LoadEvent.N == 0 {
 		row[1], row[2] = "failed", ""
@@ -63,7 +63,7 @@ func browserRow(c matrix.BrowserCell) []string {
 
 // spreadText is s as "412ms [380ms, 450ms]", or its mean alone without an
 // interval.
-func spreadText(s matrix.Spread) string {
+func spreadText(s results.Spread) string {
 	if s.N < 2 {
 		return seconds(s.Mean)
 	}
@@ -73,7 +73,7 @@ func spreadText(s matrix.Spread) string {
 // objectsText says what the browser's loads fetched over which transport
 // and on how many connections, with the server's counts: "50 over h2 on
 // 1 connection (50, 1)", ranges where loads differed.
-func objectsText(c matrix.BrowserCell) string {
+func objectsText(c results.BrowserCell) string {
 	var objs, conns, sreq, sconn span
 	for _, ld := range c.Loads {
 		if ld.Error != "" {
@@ -125,9 +125,9 @@ func (s span) String() string {
 
 // browserNotes are c's lines under the table: a model it disagrees with,
 // counters that disagree, loads that failed.
-func browserNotes(c matrix.BrowserCell) []string {
+func browserNotes(c results.BrowserCell) []string {
 	var notes []string
-	if m := c.Model; m != nil && (m.Verdict == matrix.ModelSlower || m.Verdict == matrix.ModelFaster) {
+	if m := c.Model; m != nil && (m.Verdict == results.ModelSlower || m.Verdict == results.ModelFaster) {
 		notes = append(notes, fmt.Sprintf("%s: the browser loads the page %.2fx the model's time, beyond both intervals (%s against %s): the model leaves out what the browser does (parsing, scheduling, its own network stack)",
 			c.Protocol, m.Ratio, spreadText(c.LoadEvent), spreadText(m.Model)))
 	}
@@ -150,7 +150,7 @@ func browserNotes(c matrix.BrowserCell) []string {
 }
 
 // browserText prints res.Browser as text, if there is any.
-func browserText(w io.Writer, res *matrix.Results) {
+func browserText(w io.Writer, res *results.Results) {
 	t := newBrowserTable(res)
 	if t == nil {
 		return
@@ -167,12 +167,12 @@ func browserText(w io.Writer, res *matrix.Results) {
 }
 
 // browserMarkdown prints res.Browser as Markdown, if there is any.
-func browserMarkdown(w io.Writer, res *matrix.Results) {
+func browserMarkdown(w io.Writer, res *results.Results) {
 	t := newBrowserTable(res)
 	if t == nil {
 		return
 	}
-	fmt.Fprintf(w, "## %s\n\n%s\n\n", matrix.BrowserScenario, strings.TrimPrefix(t.title, matrix.BrowserScenario+": "))
+	fmt.Fprintf(w, "## %s\n\n%s\n\n", results.BrowserScenario, strings.TrimPrefix(t.title, results.BrowserScenario+": "))
 	for i, r := range append([][]string{t.head}, t.rows...) {
 		fmt.Fprintf(w, "| %s |\n", strings.Join(mdEscape(r), " | "))
 		if i == 0 {

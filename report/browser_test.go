@@ -5,29 +5,29 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/results"
 )
 
 // browserResults is a run with the browser beside page-load: h2 agrees
 // with its model, h3 is slower than it and disagrees with the server, h2c
 // was skipped.
-func browserResults() *matrix.Results {
+func browserResults() *results.Results {
 	n := func(v int64) *int64 { return &v }
-	load := func(round int, proto string, secs float64, conns int64) matrix.BrowserLoad {
-		return matrix.BrowserLoad{Round: round, LoadEventSeconds: secs, LastByteSeconds: secs - 0.01, Objects: 50,
+	load := func(round int, proto string, secs float64, conns int64) results.BrowserLoad {
+		return results.BrowserLoad{Round: round, LoadEventSeconds: secs, LastByteSeconds: secs - 0.01, Objects: 50,
 			ByTransport: map[string]int{proto: 50}, Connections: int(conns), ServerRequests: n(50), ServerConnections: n(conns), ServerOther: n(0)}
 	}
-	return &matrix.Results{Browser: []matrix.BrowserCell{
+	return &results.Results{Browser: []results.BrowserCell{
 		{Protocol: "h2c", Skipped: "browsers do not speak h2c (HTTP/2 without TLS)", Page: "page-load's page"},
 		{Protocol: "h2", Browser: "Chrome/156.0.8078.79", Page: "page-load's page", Objects: 50,
-			LoadEvent: matrix.Spread{Mean: 0.612, Low: 0.553, High: 0.677, N: 2}, LastByte: matrix.Spread{Mean: 0.594, N: 2},
-			Model: &matrix.ModelCheck{Model: matrix.Spread{Mean: 0.600, Low: 0.5, High: 0.7, N: 2}, Ratio: 1.02, Verdict: matrix.ModelAgrees},
-			Loads: []matrix.BrowserLoad{load(1, "h2", 0.6, 1), load(2, "h2", 0.62, 1)}},
+			LoadEvent: results.Spread{Mean: 0.612, Low: 0.553, High: 0.677, N: 2}, LastByte: results.Spread{Mean: 0.594, N: 2},
+			Model: &results.ModelCheck{Model: results.Spread{Mean: 0.600, Low: 0.5, High: 0.7, N: 2}, Ratio: 1.02, Verdict: results.ModelAgrees},
+			Loads: []results.BrowserLoad{load(1, "h2", 0.6, 1), load(2, "h2", 0.62, 1)}},
 		{Protocol: "h3", Browser: "Chrome/156.0.8078.79", Page: "page-load's page", Objects: 50,
-			LoadEvent: matrix.Spread{Mean: 0.661, Low: 0.596, High: 0.734, N: 2}, LastByte: matrix.Spread{Mean: 0.650, N: 2},
-			Model:     &matrix.ModelCheck{Model: matrix.Spread{Mean: 0.345, Low: 0.344, High: 0.346, N: 2}, Ratio: 1.92, Verdict: matrix.ModelSlower},
+			LoadEvent: results.Spread{Mean: 0.661, Low: 0.596, High: 0.734, N: 2}, LastByte: results.Spread{Mean: 0.650, N: 2},
+			Model:     &results.ModelCheck{Model: results.Spread{Mean: 0.345, Low: 0.344, High: 0.346, N: 2}, Ratio: 1.92, Verdict: results.ModelSlower},
 			Disagrees: "the server counted 2 connections, the browser 1",
-			Loads:     []matrix.BrowserLoad{load(1, "h3", 0.65, 1), load(2, "h3", 0.67, 2)}},
+			Loads:     []results.BrowserLoad{load(1, "h3", 0.65, 1), load(2, "h3", 0.67, 2)}},
 	}}
 }
 
@@ -59,7 +59,7 @@ func TestBrowserText(t *testing.T) {
 		t.Errorf("Markdown:\n%s", md.String())
 	}
 	var none bytes.Buffer
-	browserText(&none, &matrix.Results{})
+	browserText(&none, &results.Results{})
 	if none.Len() != 0 {
 		t.Errorf("a run without the browser printed %q", none.String())
 	}

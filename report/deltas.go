@@ -6,7 +6,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/results"
 )
 
 // Deltas writes two runs' cells side by side: old and new medians, and
@@ -14,7 +14,7 @@ import (
 // (rounds paired as the verdict pairs them), or the baseline's own value,
 // with Welch's t-test's p-value corrected for the number of cells tested;
 // "~" marks a change the runs cannot tell from noise.
-func Deltas(w io.Writer, ds []matrix.Delta) error {
+func Deltas(w io.Writer, ds []results.Delta) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "scenario\ttransport\told\tnew\tvs baseline\tchange\tp\tn\t")
 	var notes []string
@@ -28,13 +28,13 @@ func Deltas(w io.Writer, ds []matrix.Delta) error {
 		if d.NewN > 0 {
 			new = Value(d.Metric, d.New)
 		}
-		if d.Tested == matrix.TestedRatio {
+		if d.Tested == results.TestedRatio {
 			vs = fmt.Sprintf("%.2fx -> %.2fx", d.OldRatio, d.NewRatio)
 		}
 		if d.Tested != "" {
 			tested++
 			c := d.Change
-			if d.Tested == matrix.TestedRatio {
+			if d.Tested == results.TestedRatio {
 				c = d.RatioChange
 			}
 			change = fmt.Sprintf("%+.1f%%", c*100)
@@ -68,14 +68,14 @@ func Deltas(w io.Writer, ds []matrix.Delta) error {
 }
 
 // untestable says whether d is one of the cells UntestedLine counts.
-func untestable(d matrix.Delta) bool {
+func untestable(d results.Delta) bool {
 	return d.OldN == 0 || d.NewN == 0 || strings.HasPrefix(d.Note, "need >=")
 }
 
 // UntestedLine says in one line which cells of ds could not be tested for
 // a difference, and why; "" when every cell could.
-func UntestedLine(ds []matrix.Delta) string {
-	u := matrix.CountUntested(ds)
+func UntestedLine(ds []results.Delta) string {
+	u := results.CountUntested(ds)
 	if u.Count() == 0 {
 		return ""
 	}

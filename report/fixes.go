@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/results"
 )
 
 // fixList gathers a run's findings into the first screen's "what to
@@ -13,7 +13,7 @@ import (
 // by scenario, never for the baseline's own cells, and a measured gain
 // credited once, to the knob set that made it.
 type fixList struct {
-	res   *matrix.Results
+	res   *results.Results
 	base  string
 	order []string // rules, in first-seen order
 	rules map[string]*ruleFixes
@@ -28,13 +28,13 @@ type ruleFixes struct {
 	flags []string            // each distinct flags string
 }
 
-func newFixList(res *matrix.Results, base string) *fixList {
+func newFixList(res *results.Results, base string) *fixList {
 	return &fixList{res: res, base: base, rules: map[string]*ruleFixes{}, seen: map[string]bool{}}
 }
 
 // add takes c's findings; the baseline's are left to its table's notes
 // (a fix there would not change a ratio's gap).
-func (l *fixList) add(c *matrix.Cell) {
+func (l *fixList) add(c *results.Cell) {
 	if c == nil || c.Protocol == l.base {
 		return
 	}

@@ -7,10 +7,10 @@ import (
 	"text/tabwriter"
 	"unicode/utf8"
 
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/results"
 )
 
-// goView is a run across Go toolchains (matrix.GoVersions) laid out once
+// goView is a run across Go toolchains (results.GoVersions) laid out once
 // for the text, Markdown and HTML renderers.
 type goView struct {
 	title      string
@@ -21,7 +21,7 @@ type goView struct {
 	// base, each cell's ratio to base built by the same toolchain.
 	head []string
 	rows [][]string
-	grid [][]*matrix.Cell
+	grid [][]*results.Cell
 	// figHead and figRows are the figures themselves, every transport.
 	figHead []string
 	figRows [][]string
@@ -30,7 +30,7 @@ type goView struct {
 	// its ratio to base, later over earlier.
 	chHead []string
 	chRows [][]string
-	chGrid [][]*matrix.Interval
+	chGrid [][]*results.Interval
 	// notMeasured are GoVersions.NotMeasured.
 	notMeasured []string
 	// order is the toolchains measured, in the order listed; scenarios and
@@ -44,7 +44,7 @@ const goVersionsTitle = "each transport's throughput or req/s over %s's built by
 // goChangesTitle explains the changes' numbers.
 const goChangesTitle = "change from toolchain to toolchain: the later's figure (or ratio to %s) over the earlier's, paired by round, with its 95%% interval; above 1 the later is faster"
 
-func newGoView(res *matrix.Results) goView {
+func newGoView(res *results.Results) goView {
 	gv := res.GoVersions
 	v := goView{base: res.Settings.BaselineProtocol(), notMeasured: gv.NotMeasured}
 	s := res.Settings
@@ -56,7 +56,7 @@ func newGoView(res *matrix.Results) goView {
 			v.order = append(v.order, tc.Toolchain)
 		}
 	}
-	cells := map[[3]string]*matrix.Cell{}
+	cells := map[[3]string]*results.Cell{}
 	seen := map[string]bool{}
 	for i := range gv.Cells {
 		c := &gv.Cells[i]
@@ -81,7 +81,7 @@ func newGoView(res *matrix.Results) goView {
 		for _, tc := range v.order {
 			name := sc + " " + tc
 			row, fig := []string{name}, []string{name}
-			var line []*matrix.Cell
+			var line []*results.Cell
 			for _, p := range v.protocols {
 				c := cells[[3]string{sc, tc, p}]
 				fig = append(fig, figureText(c))
@@ -98,14 +98,14 @@ func newGoView(res *matrix.Results) goView {
 
 // changes lays out gv's changes: a row per scenario and pair of
 // toolchains, a column per transport's figure, then per ratio to base.
-func (v *goView) changes(gv *matrix.GoVersions) {
+func (v *goView) changes(gv *results.GoVersions) {
 	type pair struct{ sc, from, to string }
 	var pairs []pair
-	byPair := map[pair]map[string]matrix.GoVersionChange{}
+	byPair := map[pair]map[string]results.GoVersionChange{}
 	for _, ch := range gv.Changes {
 		k := pair{ch.Scenario, ch.From, ch.To}
 		if byPair[k] == nil {
-			byPair[k] = map[string]matrix.GoVersionChange{}
+			byPair[k] = map[string]results.GoVersionChange{}
 			pairs = append(pairs, k)
 		}
 		byPair[k][ch.Protocol] = ch
@@ -121,10 +121,10 @@ func (v *goView) changes(gv *matrix.GoVersions) {
 	}
 	for _, k := range pairs {
 		row := []string{fmt.Sprintf("%s %s -> %s", k.sc, k.from, k.to)}
-		var line []*matrix.Interval
+		var line []*results.Interval
 		for _, p := range v.protocols {
 			ch, ok := byPair[k][p]
-			var iv *matrix.Interval
+			var iv *results.Interval
 			if ok {
 				iv = &ch.Figure
 			}
@@ -142,7 +142,7 @@ func (v *goView) changes(gv *matrix.GoVersions) {
 
 // toolchainText says what a toolchain's binary reported and how it was
 // built, or why it was not measured.
-func toolchainText(tc matrix.GoToolchain) string {
+func toolchainText(tc results.GoToolchain) string {
 	if tc.Error != "" && tc.BinaryGo == "" {
 		return "not measured: " + tc.Error
 	}
@@ -161,7 +161,7 @@ func toolchainText(tc matrix.GoToolchain) string {
 }
 
 // figureText is a cell's median, or why there is none.
-func figureText(c *matrix.Cell) string {
+func figureText(c *results.Cell) string {
 	switch {
 	case c == nil:
 		return ""
@@ -175,13 +175,13 @@ func figureText(c *matrix.Cell) string {
 
 // changeText is a change with its interval as bounds: "1.27x [1.16,
 // 1.39] faster", "≈ 0.98x [0.93, 1.03]".
-func changeText(iv *matrix.Interval) string {
+func changeText(iv *results.Interval) string {
 	switch {
 	case iv == nil || iv.Pairs == 0:
 		return "-"
-	case iv.Verdict == matrix.VerdictUnknown:
+	case iv.Verdict == results.VerdictUnknown:
 		return fmt.Sprintf("%.2fx (1 round)", iv.Ratio)
-	case iv.Verdict == matrix.VerdictSimilar:
+	case iv.Verdict == results.VerdictSimilar:
 		return "≈ " + boundsText(*iv)
 	}
 	return boundsText(*iv) + " " + iv.Verdict
@@ -190,7 +190,7 @@ func changeText(iv *matrix.Interval) string {
 // GoVersions writes a run across Go toolchains (httpvs run --go) as
 // text: the toolchains, the verdict (a row per scenario and toolchain),
 // the changes between toolchains, the figures, and what was not measured.
-func GoVersions(w io.Writer, res *matrix.Results) error {
+func GoVersions(w io.Writer, res *results.Results) error {
 	if res.GoVersions == nil {
 		return fmt.Errorf("no go versions in these results")
 	}
@@ -238,7 +238,7 @@ func textTable(w io.Writer, rows [][]string, flags uint) {
 }
 
 // GoVersionsMarkdown writes what GoVersions does as Markdown.
-func GoVersionsMarkdown(w io.Writer, res *matrix.Results) error {
+func GoVersionsMarkdown(w io.Writer, res *results.Results) error {
 	if res.GoVersions == nil {
 		return fmt.Errorf("no go versions in these results")
 	}

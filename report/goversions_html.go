@@ -6,7 +6,7 @@ import (
 	"io"
 	"math"
 
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/results"
 )
 
 // goPage is report.html for a run across Go toolchains.
@@ -73,7 +73,7 @@ var goColors = []string{"#4a7bd0", "#d0544a", "#3c9a5f", "#9b59b6"}
 // verdict as a heat map, a chart per scenario of each transport's ratio
 // to the baseline across toolchains with its interval, the changes
 // between toolchains, and the figures.
-func GoVersionsHTML(w io.Writer, res *matrix.Results) error {
+func GoVersionsHTML(w io.Writer, res *results.Results) error {
 	if res.GoVersions == nil {
 		return fmt.Errorf("no go versions in these results")
 	}
@@ -97,9 +97,9 @@ func GoVersionsHTML(w io.Writer, res *matrix.Results) error {
 	for i, r := range v.chRows {
 		row := heatRow{Name: r[0]}
 		for j, text := range r[1:] {
-			var c *matrix.Cell
+			var c *results.Cell
 			if iv := v.chGrid[i][j]; iv != nil {
-				c = &matrix.Cell{VsH1: iv}
+				c = &results.Cell{VsH1: iv}
 			}
 			row.Cells = append(row.Cells, heatOf(text, c))
 		}
@@ -115,8 +115,8 @@ func GoVersionsHTML(w io.Writer, res *matrix.Results) error {
 
 // goChartOf draws sc's ratios to the baseline across the toolchains;
 // false when no cell of sc has one.
-func goChartOf(gv *matrix.GoVersions, v goView, sc string) (goChart, bool) {
-	ratios := map[[2]string]*matrix.Interval{}
+func goChartOf(gv *results.GoVersions, v goView, sc string) (goChart, bool) {
+	ratios := map[[2]string]*results.Interval{}
 	top := 1.2
 	for _, c := range gv.Cells {
 		if c.Scenario == sc && c.VsH1 != nil && c.VsH1.Pairs > 0 {

@@ -5,32 +5,32 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/results"
 )
 
 // goResults is a run across two toolchains and a third that failed, with
 // h2c at a quarter, then half, of h1.
-func goResults() *matrix.Results {
-	res := &matrix.Results{Settings: matrix.Settings{Repeat: 4, MaxRepeat: 4, DurationSeconds: 0.25, Baseline: "h1"}}
-	gv := &matrix.GoVersions{NotMeasured: []string{"upload: not measured across versions"}}
-	gv.Toolchains = []matrix.GoToolchain{
+func goResults() *results.Results {
+	res := &results.Results{Settings: results.Settings{Repeat: 4, MaxRepeat: 4, DurationSeconds: 0.25, Baseline: "h1"}}
+	gv := &results.GoVersions{NotMeasured: []string{"upload: not measured across versions"}}
+	gv.Toolchains = []results.GoToolchain{
 		{Asked: "1.24.13", Toolchain: "go1.24.13", BinaryGo: "go1.24.13", H2C: "net/http", Cached: true},
 		{Asked: "go1.99.0", Error: "fetch: toolchain not available"},
 		{Asked: "installed", Toolchain: "go1.27.4", BinaryGo: "go1.27.4", H2C: "net/http", BuildSeconds: 41},
 	}
-	ratio := func(r float64, v string) *matrix.Interval {
-		return &matrix.Interval{Ratio: r, Low: r * 0.9, High: r * 1.1, Pairs: 4, Verdict: v}
+	ratio := func(r float64, v string) *results.Interval {
+		return &results.Interval{Ratio: r, Low: r * 0.9, High: r * 1.1, Pairs: 4, Verdict: v}
 	}
 	for i, tc := range []string{"go1.24.13", "go1.27.4"} {
-		h1 := matrix.Cell{Scenario: "download", Protocol: "h1", Metric: matrix.MetricBytesPerSecond, Median: 3e9, Repetitions: make([]matrix.Repetition, 4)}
+		h1 := results.Cell{Scenario: "download", Protocol: "h1", Metric: results.MetricBytesPerSecond, Median: 3e9, Repetitions: make([]results.Repetition, 4)}
 		h2c := h1
 		h2c.Protocol, h2c.Median, h2c.Baseline = "h2c", 3e9/4*float64(i+1), "h1"
-		h2c.RatioToH1, h2c.VsH1 = float64(i+1)/4, ratio(float64(i+1)/4, matrix.VerdictSlower)
-		gv.Cells = append(gv.Cells, matrix.GoVersionCell{Toolchain: tc, Cell: h1}, matrix.GoVersionCell{Toolchain: tc, Cell: h2c})
+		h2c.RatioToH1, h2c.VsH1 = float64(i+1)/4, ratio(float64(i+1)/4, results.VerdictSlower)
+		gv.Cells = append(gv.Cells, results.GoVersionCell{Toolchain: tc, Cell: h1}, results.GoVersionCell{Toolchain: tc, Cell: h2c})
 	}
-	gv.Changes = []matrix.GoVersionChange{
-		{Scenario: "download", Protocol: "h1", From: "go1.24.13", To: "go1.27.4", Figure: *ratio(1, matrix.VerdictSimilar)},
-		{Scenario: "download", Protocol: "h2c", From: "go1.24.13", To: "go1.27.4", Figure: *ratio(2, matrix.VerdictFaster), Ratio: ratio(2, matrix.VerdictFaster)},
+	gv.Changes = []results.GoVersionChange{
+		{Scenario: "download", Protocol: "h1", From: "go1.24.13", To: "go1.27.4", Figure: *ratio(1, results.VerdictSimilar)},
+		{Scenario: "download", Protocol: "h2c", From: "go1.24.13", To: "go1.27.4", Figure: *ratio(2, results.VerdictFaster), Ratio: ratio(2, results.VerdictFaster)},
 	}
 	res.GoVersions = gv
 	return res
@@ -78,7 +78,7 @@ func TestGoVersionsHTMLAndMarkdown(t *testing.T) {
 	if md := m.String(); !strings.Contains(md, "| download go1.24.13 | 0.25x [0.23, 0.28] slower |") || !strings.Contains(md, "## Changes") {
 		t.Errorf("report.md:\n%s", md)
 	}
-	if err := GoVersions(&h, &matrix.Results{}); err == nil {
+	if err := GoVersions(&h, &results.Results{}); err == nil {
 		t.Error("results without go versions rendered")
 	}
 }

@@ -4,29 +4,29 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/results"
 )
 
 // grid is one scenario of a matrix run laid out for a table: a row per
 // figure, a column per transport. The text, Markdown and HTML renderers
 // all draw it.
 type grid struct {
-	scenario matrix.Scenario
+	scenario results.ScenarioInfo
 	title    string     // "download: one big download on one stream (golang/go#47840)"
 	head     []string   // "", then the transports
 	rows     [][]string // the figure's name, then a value per transport
-	cells    []*matrix.Cell
+	cells    []*results.Cell
 	notes    []string // skipped cells, errors, noisy cells, bottlenecks
 }
 
 // grids lays out every scenario of res that has cells.
-func grids(res *matrix.Results) []grid {
+func grids(res *results.Results) []grid {
 	var out []grid
 	for _, name := range res.ScenarioNames() {
 		protos := res.ProtocolNames(name)
-		sc, ok := res.Settings.Scenario(name)
+		sc, ok := results.Describe(&res.Settings, name)
 		if !ok {
-			sc = matrix.Scenario{Name: name}
+			sc = results.ScenarioInfo{Name: name}
 		}
 		g := grid{scenario: sc, title: scenarioTitle(sc)}
 		g.head = append([]string{""}, protos...)
@@ -44,7 +44,7 @@ func grids(res *matrix.Results) []grid {
 }
 
 // row appends a row whose value for each measured cell is f(cell).
-func (g *grid) row(name string, f func(c *matrix.Cell) string) {
+func (g *grid) row(name string, f func(c *results.Cell) string) {
 	r := []string{name}
 	for _, c := range g.cells {
 		switch {
@@ -66,17 +66,17 @@ func (g *grid) row(name string, f func(c *matrix.Cell) string) {
 }
 
 func (g *grid) fill(repeat int) {
-	transfer := g.metric() == matrix.MetricBytesPerSecond
-	g.row("median", func(c *matrix.Cell) string {
+	transfer := g.metric() == results.MetricBytesPerSecond
+	g.row("median", func(c *results.Cell) string {
 		v := Value(c.Metric, c.Median)
 		if c.Noisy {
 			v += " *"
 		}
 		return v
 	})
-	g.row("vs "+g.baseline(), func(c *matrix.Cell) string { return estimateText(c) })
+	g.row("vs "+g.baseline(), func(c *results.Cell) string { return estimateText(c) })
 	if repeat > 1 {
-		g.row("min..max", func(c *matrix.Cell) string {
+		g.row("min..max", func(c *results.Cell) string {
 			lo, hi := Value(c.Metric, c.Min), Value(c.Metric, c.Max)
 			if i := strings.LastIndexByte(lo, ' '); i > 0 && strings.HasSuffix(hi, lo[i:]) {
 				lo = lo[:i] // one unit for both ends: 4.40..4.60 GB/s
@@ -84,45 +84,45 @@ func (g *grid) fill(repeat int) {
 			return lo + ".." + hi
 		})
 	}
-	g.row("p50 / p99", func(c *matrix.Cell) string {
-		l := matrix.MedianRepetition(c).Latency
+	g.row("p50 / p99", func(c *results.Cell) string {
+		l := results.MedianRepetition(c).Latency
 		return dur(l.P50) + " / " + dur(l.P99)
 	})
-	if g.metric() == matrix.MetricSeconds {
+	if g.metric() == results.MetricSeconds {
 		g.netRows()
 	}
 	g.boundRows()
-	g.row("errors", func(c *matrix.Cell) string { return fmt.Sprint(c.Errors.Total) })
-	g.row("connections", func(c *matrix.Cell) string { return fmt.Sprint(matrix.MedianRepetition(c).Connections) })
+	g.row("errors", func(c *results.Cell) string { return fmt.Sprint(c.Errors.Total) })
+	g.row("connections", func(c *results.Cell) string { return fmt.Sprint(results.MedianRepetition(c).Connections) })
 	unit := "1k req"
 	if transfer {
 		unit = "GB"
 	}
-	g.row("client CPU s/"+unit, func(c *matrix.Cell) string { return fmt.Sprintf("%.3f", matrix.MedianRepetition(c).ClientCPUPerUnit) })
-	g.row("server CPU s/"+unit, func(c *matrix.Cell) string {
-		m := matrix.MedianRepetition(c)
+	g.row("client CPU s/"+unit, func(c *results.Cell) string { return fmt.Sprintf("%.3f", results.MedianRepetition(c).ClientCPUPerUnit) })
+	g.row("server CPU s/"+unit, func(c *results.Cell) string {
+		m := results.MedianRepetition(c)
 		return serverFigure(m, m.ServerCPUPerUnit, "%.3f")
 	})
-	g.row("cores client/server", func(c *matrix.Cell) string {
-		m := matrix.MedianRepetition(c)
+	g.row("cores client/server", func(c *results.Cell) string {
+		m := results.MedianRepetition(c)
 		return fmt.Sprintf("%.2f/%s", m.ClientCores, serverFigure(m, m.ServerCores, "%.2f"))
 	})
-	g.row("allocs/req", func(c *matrix.Cell) string { return fmt.Sprintf("%.0f", matrix.MedianRepetition(c).AllocsPerRequest) })
-	g.row("GC client/server", func(c *matrix.Cell) string {
-		m := matrix.MedianRepetition(c)
+	g.row("allocs/req", func(c *results.Cell) string { return fmt.Sprintf("%.0f", results.MedianRepetition(c).AllocsPerRequest) })
+	g.row("GC client/server", func(c *results.Cell) string {
+		m := results.MedianRepetition(c)
 		if m.Server == nil {
 			return fmt.Sprintf("%d/-", m.ClientGCCycles)
 		}
 		return fmt.Sprintf("%d/%d", m.ClientGCCycles, m.Server.Process.GCCycles)
 	})
-	g.row("goroutines peak c/s", func(c *matrix.Cell) string {
-		m := matrix.MedianRepetition(c)
+	g.row("goroutines peak c/s", func(c *results.Cell) string {
+		m := results.MedianRepetition(c)
 		if m.Server == nil {
 			return fmt.Sprintf("%d/-", m.ClientGoroutinesPeak)
 		}
 		return fmt.Sprintf("%d/%d", m.ClientGoroutinesPeak, m.Server.Process.GoroutinesPeak)
 	})
-	g.row("bound by", func(c *matrix.Cell) string {
+	g.row("bound by", func(c *results.Cell) string {
 		if c.Bottleneck == "" {
 			return "-"
 		}
@@ -153,7 +153,7 @@ func (g *grid) metric() string {
 // serverFigure formats one of m's server figures: "n/a" when unknown (the
 // notes say why), marked "?" when the server's counts disagreed with the
 // client's.
-func serverFigure(m matrix.Repetition, f *float64, format string) string {
+func serverFigure(m results.Repetition, f *float64, format string) string {
 	switch {
 	case f == nil:
 		return "n/a"
@@ -166,7 +166,7 @@ func serverFigure(m matrix.Repetition, f *float64, format string) string {
 // cellNotes explains what the table marks: skipped cells, noise, and each
 // cell's findings (its gap's evidence and fix, errors, a generator that
 // limited it).
-func cellNotes(cells []*matrix.Cell) []string {
+func cellNotes(cells []*results.Cell) []string {
 	notes := skipNotes(cells)
 	notes = append(notes, serverNotes(cells)...)
 	for _, c := range cells {
@@ -178,7 +178,7 @@ func cellNotes(cells []*matrix.Cell) []string {
 }
 
 // skipNotes: the cells skipped or failed, responses that differed, noise.
-func skipNotes(cells []*matrix.Cell) []string {
+func skipNotes(cells []*results.Cell) []string {
 	var notes, noisy []string
 	differ := ""
 	for _, c := range cells {
@@ -199,19 +199,19 @@ func skipNotes(cells []*matrix.Cell) []string {
 		notes = append(notes, differ)
 	}
 	if len(noisy) > 0 {
-		notes = append(notes, fmt.Sprintf("* noisy: repetitions spread (max-min)/median over %.0f%% (%s): read those ratios with care", matrix.NoisySpread*100, strings.Join(noisy, ", ")))
+		notes = append(notes, fmt.Sprintf("* noisy: repetitions spread (max-min)/median over %.0f%% (%s): read those ratios with care", results.NoisySpread*100, strings.Join(noisy, ", ")))
 	}
 	return notes
 }
 
 // serverNotes: server figures unknown or unreliable.
-func serverNotes(cells []*matrix.Cell) []string {
+func serverNotes(cells []*results.Cell) []string {
 	var notes, unknown []string
 	for _, c := range cells {
 		if c == nil || c.Skipped != "" || len(c.Repetitions) == 0 {
 			continue
 		}
-		if m := matrix.MedianRepetition(c); m.Server == nil && m.ServerNote != "" {
+		if m := results.MedianRepetition(c); m.Server == nil && m.ServerNote != "" {
 			unknown = append(unknown, fmt.Sprintf("%s: %s", c.Protocol, m.ServerNote))
 		} else if m.ServerUnreliable != "" {
 			notes = append(notes, fmt.Sprintf("%s: server figures marked ? are unreliable: %s", c.Protocol, m.ServerUnreliable))
@@ -224,7 +224,7 @@ func serverNotes(cells []*matrix.Cell) []string {
 }
 
 // findingNotes: c's findings' evidence, and its departure from its bound.
-func findingNotes(c *matrix.Cell) []string {
+func findingNotes(c *results.Cell) []string {
 	var notes []string
 	for _, f := range c.Findings {
 		if c.Baseline == "" || c.Protocol == c.Baseline {
@@ -250,14 +250,14 @@ func findingNotes(c *matrix.Cell) []string {
 // duration (243µs, 12.34ms, 1.2s).
 func Value(metric string, v float64) string {
 	switch metric {
-	case matrix.MetricBytesPerSecond:
+	case results.MetricBytesPerSecond:
 		if v >= 1e9 {
 			return fmt.Sprintf("%.2f GB/s", v/1e9)
 		}
 		return fmt.Sprintf("%.1f MB/s", v/1e6)
-	case matrix.MetricRequestsPerSecond:
+	case results.MetricRequestsPerSecond:
 		return fmt.Sprintf("%.0f req/s", v)
-	case matrix.MetricSeconds:
+	case results.MetricSeconds:
 		return dur(v)
 	}
 	return fmt.Sprintf("%g", v)
@@ -279,7 +279,7 @@ func dedupe(notes []string) []string {
 
 // scenarioTitle is a scenario's table heading: its name, what it does and
 // the public experiment it reproduces, when it has one.
-func scenarioTitle(sc matrix.Scenario) string {
+func scenarioTitle(sc results.ScenarioInfo) string {
 	if sc.Reproduces == "" {
 		return sc.Name + ": " + sc.Description
 	}
@@ -299,7 +299,7 @@ func (g *grid) baseline() string {
 
 // estimateText is estimate with its interval, as the verdict prints it:
 // "0.70x [0.48, 1.02]"; "-" when there is no ratio.
-func estimateText(c *matrix.Cell) string {
+func estimateText(c *results.Cell) string {
 	switch {
 	case c.VsH1 != nil && c.VsH1.Pairs > 0:
 		return boundsText(*c.VsH1)

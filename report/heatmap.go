@@ -5,7 +5,7 @@ import (
 	"html/template"
 	"math"
 
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/results"
 )
 
 // htmlVerdict is the verdict of report.html: a heat map of the ratios to
@@ -48,7 +48,7 @@ type heatCell struct {
 // strongest: 4x slower or faster.
 const heatFull = 4.0
 
-func newHTMLVerdict(res *matrix.Results) *htmlVerdict {
+func newHTMLVerdict(res *results.Results) *htmlVerdict {
 	v := newVerdict(res)
 	if len(v.head) < 2 {
 		return nil
@@ -71,14 +71,14 @@ func newHTMLVerdict(res *matrix.Results) *htmlVerdict {
 }
 
 // heatOf colours one verdict cell.
-func heatOf(text string, c *matrix.Cell) heatCell {
+func heatOf(text string, c *results.Cell) heatCell {
 	h := heatCell{Text: text}
-	if c == nil || c.VsH1 == nil || c.VsH1.Verdict == matrix.VerdictUnknown {
+	if c == nil || c.VsH1 == nil || c.VsH1.Verdict == results.VerdictUnknown {
 		return h
 	}
 	iv := c.VsH1
 	h.Title = fmt.Sprintf("%.3fx, 95%% interval %.3f..%.3f over %d paired rounds", iv.Ratio, iv.Low, iv.High, iv.Pairs)
-	if iv.Verdict == matrix.VerdictSimilar {
+	if iv.Verdict == results.VerdictSimilar {
 		h.Style = "background: hsl(0, 0%, 92%)"
 		return h
 	}
@@ -86,7 +86,7 @@ func heatOf(text string, c *matrix.Cell) heatCell {
 	// strong a red as 2x faster is a green.
 	strength := math.Min(math.Abs(math.Log(iv.Ratio))/math.Log(heatFull), 1)
 	hue := 0 // red: slower
-	if iv.Verdict == matrix.VerdictFaster {
+	if iv.Verdict == results.VerdictFaster {
 		hue = 130
 	}
 	light := 92 - int(strength*40)

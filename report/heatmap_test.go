@@ -5,27 +5,27 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/results"
 )
 
 // TestHeatColoursFollowTheVerdict: slower is red, faster green, ≈ grey,
 // no interval uncoloured; the strength grows with the distance from 1
 // alike in both directions.
 func TestHeatColoursFollowTheVerdict(t *testing.T) {
-	cell := func(ratio, low, high float64, verdict string) *matrix.Cell {
-		return &matrix.Cell{VsH1: &matrix.Interval{Ratio: ratio, Low: low, High: high, Pairs: 8, Verdict: verdict}}
+	cell := func(ratio, low, high float64, verdict string) *results.Cell {
+		return &results.Cell{VsH1: &results.Interval{Ratio: ratio, Low: low, High: high, Pairs: 8, Verdict: verdict}}
 	}
 	for _, tc := range []struct {
-		c    *matrix.Cell
+		c    *results.Cell
 		want string
 	}{
-		{cell(0.5, 0.45, 0.55, matrix.VerdictSlower), "background: hsl(0, 70%, 72%)"},
-		{cell(2, 1.8, 2.2, matrix.VerdictFaster), "background: hsl(130, 70%, 72%)"},
-		{cell(0.25, 0.2, 0.3, matrix.VerdictSlower), "background: hsl(0, 70%, 52%); color: #fff"},
-		{cell(0.1, 0.09, 0.11, matrix.VerdictSlower), "background: hsl(0, 70%, 52%); color: #fff"}, // beyond 4x: full
-		{cell(0.97, 0.9, 1.05, matrix.VerdictSimilar), "background: hsl(0, 0%, 92%)"},
-		{cell(0.97, 0, 0, matrix.VerdictUnknown), ""},
-		{&matrix.Cell{}, ""},
+		{cell(0.5, 0.45, 0.55, results.VerdictSlower), "background: hsl(0, 70%, 72%)"},
+		{cell(2, 1.8, 2.2, results.VerdictFaster), "background: hsl(130, 70%, 72%)"},
+		{cell(0.25, 0.2, 0.3, results.VerdictSlower), "background: hsl(0, 70%, 52%); color: #fff"},
+		{cell(0.1, 0.09, 0.11, results.VerdictSlower), "background: hsl(0, 70%, 52%); color: #fff"}, // beyond 4x: full
+		{cell(0.97, 0.9, 1.05, results.VerdictSimilar), "background: hsl(0, 0%, 92%)"},
+		{cell(0.97, 0, 0, results.VerdictUnknown), ""},
+		{&results.Cell{}, ""},
 		{nil, ""},
 	} {
 		if got := string(heatOf("x", tc.c).Style); got != tc.want {
@@ -39,7 +39,7 @@ func TestHeatColoursFollowTheVerdict(t *testing.T) {
 // every verdict cell of the text report is in it.
 func TestHTMLVerdictComesFirst(t *testing.T) {
 	res := sampleRun()
-	tuned := matrix.Tuned
+	tuned := results.Tuned
 	res.Settings.Alongside = &tuned
 	var b bytes.Buffer
 	if err := HTML(&b, res); err != nil {
@@ -66,21 +66,21 @@ func TestHTMLVerdictComesFirst(t *testing.T) {
 // sets cites the variant's ratio beside the cell's; a fix with a knob the
 // set lacks, or no knobs, cites nothing.
 func TestFixNamesTheVariantThatMovedIt(t *testing.T) {
-	tuned := matrix.Tuned
-	res := &matrix.Results{Settings: matrix.Settings{Alongside: &tuned}, Cells: []matrix.Cell{
-		{Scenario: "download", Protocol: "h2c", VsH1: &matrix.Interval{Ratio: 0.27, Pairs: 8}},
-		{Scenario: "download:tuned", Protocol: "h2c", VsH1: &matrix.Interval{Ratio: 0.68, Pairs: 8}},
+	tuned := results.Tuned
+	res := &results.Results{Settings: results.Settings{Alongside: &tuned}, Cells: []results.Cell{
+		{Scenario: "download", Protocol: "h2c", VsH1: &results.Interval{Ratio: 0.27, Pairs: 8}},
+		{Scenario: "download:tuned", Protocol: "h2c", VsH1: &results.Interval{Ratio: 0.68, Pairs: 8}},
 	}}
 	c := &res.Cells[0]
-	reads := matrix.Finding{Knobs: []matrix.Knob{{Field: "Client.ReadSize", Value: "256Ki"}}}
+	reads := results.Finding{Knobs: []results.Knob{{Field: "Client.ReadSize", Value: "256Ki"}}}
 	if got, want := movedBy(res, c, reads), "download/h2c 0.27x -> 0.68x"; got != want {
 		t.Errorf("movedBy = %q, want %q", got, want)
 	}
-	windows := matrix.Finding{Knobs: []matrix.Knob{{Field: "Client.ReadSize", Value: "256Ki"}, {Field: "Client.HTTP2.MaxReceiveBufferPerStream", Value: "16Mi"}}}
+	windows := results.Finding{Knobs: []results.Knob{{Field: "Client.ReadSize", Value: "256Ki"}, {Field: "Client.HTTP2.MaxReceiveBufferPerStream", Value: "16Mi"}}}
 	if got := movedBy(res, c, windows); got != "" {
 		t.Errorf("a fix with a knob tuned does not set: movedBy = %q", got)
 	}
-	if got := movedBy(res, c, matrix.Finding{}); got != "" {
+	if got := movedBy(res, c, results.Finding{}); got != "" {
 		t.Errorf("a fix without knobs: movedBy = %q", got)
 	}
 }

@@ -5,14 +5,14 @@ import (
 	"html/template"
 	"io"
 
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/results"
 )
 
 // HTML writes a matrix run as one self-contained HTML page: inline CSS and
 // SVG, no script, nothing fetched from the network. Each scenario gets a
 // bar chart of the transports' medians (with min..max whiskers) and the
 // table Matrix prints.
-func HTML(w io.Writer, res *matrix.Results) error {
+func HTML(w io.Writer, res *results.Results) error {
 	page := htmlPage{Title: "httpvs run, " + res.Started.Format("2006-01-02 15:04:05 MST"), Summary: runLine(res), Env: envRows(res), Verdict: newHTMLVerdict(res)}
 	if res.Partial {
 		page.Partial = res.PartialReason

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
 )
 
@@ -13,12 +13,12 @@ import (
 // the cell departs from the link's bound with nothing to explain it, or
 // its baseline does (its ratio then compares an artefact); "emulator
 // behind" when the emulator fell behind over it.
-func linkMark(c *matrix.Cell, n *matrix.Net) string {
+func linkMark(c *results.Cell, n *results.Net) string {
 	var mark string
 	if c.Bound != nil && c.Bound.Unexplained {
 		mark = " unexplained"
 	}
-	if matrix.EmulatorBehind(c, n) != "" {
+	if results.EmulatorBehind(c, n) != "" {
 		mark += " (emulator behind)"
 	}
 	return mark
@@ -28,7 +28,7 @@ func linkMark(c *matrix.Cell, n *matrix.Net) string {
 // scenario's cells as shares of the link's bound, the cells that depart
 // from it unexplained, and per transport where it wins, loses or ties and
 // why; nil on loopback.
-func linkLines(res *matrix.Results) []string {
+func linkLines(res *results.Results) []string {
 	n := res.Settings.Net
 	if n == nil {
 		return nil
@@ -72,7 +72,7 @@ func linkLines(res *matrix.Results) []string {
 	}
 	var late []string
 	for i := range res.Cells {
-		if why := matrix.EmulatorBehind(&res.Cells[i], n); why != "" {
+		if why := results.EmulatorBehind(&res.Cells[i], n); why != "" {
 			late = append(late, fmt.Sprintf("%s/%s (%s)", res.Cells[i].Scenario, res.Cells[i].Protocol, why))
 		}
 	}
@@ -88,7 +88,7 @@ func linkLines(res *matrix.Results) []string {
 
 // shareText is a bound's share in a few words: "97%" of a rate's bound,
 // "1.04x" of a time's.
-func shareText(b *matrix.Bound) string {
+func shareText(b *results.Bound) string {
 	if strings.Contains(b.Basis, "round trip") && !strings.Contains(b.Basis, "in flight") {
 		return fmt.Sprintf("%.2fx", b.Share)
 	}
@@ -98,7 +98,7 @@ func shareText(b *matrix.Bound) string {
 // whenWords says, for each transport other than the baseline, where it
 // wins, loses or ties on this link and why: the bound or the rule behind
 // each scenario's verdict.
-func whenWords(res *matrix.Results) []string {
+func whenWords(res *results.Results) []string {
 	base := res.Settings.BaselineProtocol()
 	var lines []string
 	for _, p := range res.ProtocolNames("") {
@@ -140,8 +140,8 @@ func whenWords(res *matrix.Results) []string {
 // wordOf classes a cell against its baseline b for whenWords ("ties on",
 // "wins on", "loses on", "unexplained on"; "" when there is no verdict)
 // and says why in a few words.
-func wordOf(c, b *matrix.Cell, n *matrix.Net) (class, why string) {
-	if c == nil || c.VsH1 == nil || c.VsH1.Verdict == matrix.VerdictUnknown || b == nil {
+func wordOf(c, b *results.Cell, n *results.Net) (class, why string) {
+	if c == nil || c.VsH1 == nil || c.VsH1.Verdict == results.VerdictUnknown || b == nil {
 		return "", ""
 	}
 	if (c.Bound != nil && c.Bound.Unexplained) || (b.Bound != nil && b.Bound.Unexplained) {
@@ -149,12 +149,12 @@ func wordOf(c, b *matrix.Cell, n *matrix.Net) (class, why string) {
 	}
 	ratio := fmt.Sprintf("%.2fx", c.VsH1.Ratio)
 	switch c.VsH1.Verdict {
-	case matrix.VerdictSimilar:
+	case results.VerdictSimilar:
 		if atBound(c) && atBound(b) {
 			return "ties on", "both at the link's bound"
 		}
 		return "ties on", ""
-	case matrix.VerdictFaster:
+	case results.VerdictFaster:
 		return "wins on", ratio + ": " + reasonOf(c, b, n)
 	}
 	return "loses on", ratio + ": " + reasonOf(c, b, n)
@@ -163,8 +163,8 @@ func wordOf(c, b *matrix.Cell, n *matrix.Net) (class, why string) {
 // bulkBeside compares head-of-line's downloads: a transport whose small
 // requests wait less may only be moving its download slower. "" for other
 // scenarios.
-func bulkBeside(c, b *matrix.Cell, n *matrix.Net) string {
-	mc, mb := matrix.MedianRepetition(c), matrix.MedianRepetition(b)
+func bulkBeside(c, b *results.Cell, n *results.Net) string {
+	mc, mb := results.MedianRepetition(c), results.MedianRepetition(b)
 	if c.Scenario != "head-of-line" || n == nil || mc.Seconds <= 0 || mb.Seconds <= 0 {
 		return ""
 	}
@@ -178,12 +178,12 @@ func bulkBeside(c, b *matrix.Cell, n *matrix.Net) string {
 
 // atBound says a cell reads within its bound's tolerance: it does not
 // depart.
-func atBound(c *matrix.Cell) bool { return c.Bound != nil && !c.Bound.Departs }
+func atBound(c *results.Cell) bool { return c.Bound != nil && !c.Bound.Departs }
 
 // reasonOf is why c differs from its baseline b: a bound of its own that
 // differs (fewer round trips), what explains its departure from the link's
 // bound, or its first finding; "no rule names why" otherwise.
-func reasonOf(c, b *matrix.Cell, n *matrix.Net) string {
+func reasonOf(c, b *results.Cell, n *results.Net) string {
 	if bulk := bulkBeside(c, b, n); bulk != "" {
 		return bulk
 	}
@@ -210,7 +210,7 @@ func reasonOf(c, b *matrix.Cell, n *matrix.Net) string {
 }
 
 // boundShort is a bound's basis up to its first parenthesis or "of".
-func boundShort(b *matrix.Bound) string {
+func boundShort(b *results.Bound) string {
 	s, _, _ := strings.Cut(b.Basis, " (")
 	s, _, _ = strings.Cut(s, " of ")
 	return s
@@ -224,7 +224,7 @@ func seconds(s float64) string {
 
 // crossoverLines say where each transport stops being bound by the link
 // on this machine: its loopback speed in the same run (res.Crossover).
-func crossoverLines(res *matrix.Results) []string {
+func crossoverLines(res *results.Results) []string {
 	if len(res.Crossover) == 0 {
 		return nil
 	}
@@ -234,7 +234,7 @@ func crossoverLines(res *matrix.Results) []string {
 			parts = append(parts, fmt.Sprintf("%s unknown (%s)", x.Protocol, x.Error))
 			continue
 		}
-		part := fmt.Sprintf("%s %s (%s, client %.2f CPU s/GB)", x.Protocol, Value(matrix.MetricBytesPerSecond, x.BytesPerSecond), x.LinkRateBound(), x.ClientCPUPerGB)
+		part := fmt.Sprintf("%s %s (%s, client %.2f CPU s/GB)", x.Protocol, Value(results.MetricBytesPerSecond, x.BytesPerSecond), x.LinkRateBound(), x.ClientCPUPerGB)
 		if x.RequestsPerSecond > 0 {
 			part += fmt.Sprintf(" and %.0f req/s", x.RequestsPerSecond)
 		}

@@ -6,22 +6,23 @@ import (
 	"testing"
 
 	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/results"
 )
 
 // linkRun is a run across a 50 ms, 96 Mbit/s link: downloads at the link
 // for h1 and h2c, small-concurrent at its bound for h1 and far below it
 // for h2c (rounds too short), and cold starts at their round trips.
-func linkRun() *matrix.Results {
-	n := &matrix.Net{Spec: "rtt=50ms,rate=100mbit", Backend: matrix.NetBackendTUN}
+func linkRun() *results.Results {
+	n := &results.Net{Spec: "rtt=50ms,rate=100mbit", Backend: results.NetBackendTUN}
 	n.Up.DelaySeconds, n.Down.DelaySeconds = 0.025, 0.025
 	n.Calibration.TCPConnectSeconds, n.Calibration.UDPRTTSeconds = 0.051, 0.051
 	n.Calibration.UpGoodputBitsPerSecond, n.Calibration.DownGoodputBitsPerSecond = 96e6, 96e6
-	res := &matrix.Results{SchemaVersion: matrix.SchemaVersion, Settings: matrix.Settings{Protocols: []string{"h1", "h2c", "h3"}, Net: n, Baseline: "h1"}}
+	res := &results.Results{SchemaVersion: results.SchemaVersion, Settings: results.Settings{Protocols: []string{"h1", "h2c", "h3"}, Net: n, Baseline: "h1"}}
 	add := func(scenario, protocol string, values ...float64) {
 		sc, _ := matrix.ScenarioByName(scenario)
-		c := matrix.Cell{Scenario: scenario, Protocol: protocol, Metric: sc.Metric}
+		c := results.Cell{Scenario: scenario, Protocol: protocol, Metric: sc.Metric}
 		for i, v := range values {
-			c.Repetitions = append(c.Repetitions, matrix.Repetition{Round: i + 1, Value: v, Seconds: 1})
+			c.Repetitions = append(c.Repetitions, results.Repetition{Round: i + 1, Value: v, Seconds: 1})
 		}
 		res.Cells = append(res.Cells, c)
 	}

@@ -6,13 +6,13 @@ import (
 	"io"
 	"strings"
 
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/results"
 )
 
 // Markdown writes a matrix run as Markdown: the environment, then a table
 // per scenario with the transports as columns, as Matrix does for a
 // terminal.
-func Markdown(w io.Writer, res *matrix.Results) error {
+func Markdown(w io.Writer, res *results.Results) error {
 	bw := &printer{w: w}
 	fmt.Fprintf(bw, "# httpvs run, %s\n\n", res.Started.Format("2006-01-02 15:04:05 MST"))
 	fmt.Fprintf(bw, "%s\n\n", runLine(res))
@@ -65,7 +65,7 @@ func mdEscape(cells []string) []string {
 }
 
 // envRows lists the environment and knobs as name, value pairs.
-func envRows(res *matrix.Results) [][2]string {
+func envRows(res *results.Results) [][2]string {
 	e, s := res.Env, res.Settings
 	commit := e.Commit
 	if e.Modified {
@@ -105,7 +105,7 @@ func jsonString(v any) string {
 }
 
 // mdVerdict writes the verdict first: the table, main causes, each fix once.
-func mdVerdict(w io.Writer, res *matrix.Results) {
+func mdVerdict(w io.Writer, res *results.Results) {
 	v := newVerdict(res)
 	if len(v.head) < 2 {
 		return

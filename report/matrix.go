@@ -6,13 +6,13 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/results"
 )
 
 // Matrix writes a matrix run as text: a header saying what ran where, then
 // a table per scenario with the transports as columns, each cell's median
 // and its ratio to h1 (above 1.00x: faster than HTTP/1.1), and notes.
-func Matrix(w io.Writer, res *matrix.Results) error {
+func Matrix(w io.Writer, res *results.Results) error {
 	bw := &printer{w: w}
 	if res.Partial {
 		fmt.Fprintf(bw, "PARTIAL: %s: the cells below are what was measured until then\n", res.PartialReason)
@@ -44,7 +44,7 @@ func Matrix(w io.Writer, res *matrix.Results) error {
 }
 
 // runLine says in one line what ran where.
-func runLine(res *matrix.Results) string {
+func runLine(res *results.Results) string {
 	e, s := res.Env, res.Settings
 	target := "httpvs serve as a child process on loopback"
 	if s.Target != "child" {
@@ -66,12 +66,12 @@ func runLine(res *matrix.Results) string {
 	}
 	knobs := knobSetName(res)
 	return fmt.Sprintf("httpvs run %s: %s; %s/%s, %s, %d cores, GOMAXPROCS %d, %s; knobs %s; %s, load %s each, transfers %s, %s engine; medians, * marks a spread over %.0f%%",
-		e.Version, target, e.OS, e.Arch, cpu, e.Cores, e.GOMAXPROCS, e.GoVersion, knobs, roundsText(s), seconds(s.DurationSeconds), size, s.Engine, matrix.NoisySpread*100)
+		e.Version, target, e.OS, e.Arch, cpu, e.Cores, e.GOMAXPROCS, e.GoVersion, knobs, roundsText(s), seconds(s.DurationSeconds), size, s.Engine, results.NoisySpread*100)
 }
 
 // textVerdict prints the verdict table, the main causes under each
 // scenario, and each fix once.
-func textVerdict(w io.Writer, res *matrix.Results) {
+func textVerdict(w io.Writer, res *results.Results) {
 	v := newVerdict(res)
 	if len(v.head) < 2 {
 		return
@@ -110,7 +110,7 @@ func textVerdict(w io.Writer, res *matrix.Results) {
 }
 
 // textFullFixes prints each distinct fix in full, with its cells.
-func textFullFixes(w io.Writer, res *matrix.Results) {
+func textFullFixes(w io.Writer, res *results.Results) {
 	v := newVerdict(res)
 	if len(v.fullFixes) == 0 {
 		return
@@ -122,10 +122,10 @@ func textFullFixes(w io.Writer, res *matrix.Results) {
 }
 
 // roundsText says how many rounds each cell got.
-func roundsText(s matrix.Settings) string {
+func roundsText(s results.Settings) string {
 	if s.MaxRepeat <= s.Repeat {
 		return fmt.Sprintf("%d repetition(s) per cell", s.Repeat)
 	}
 	return fmt.Sprintf("%d to %d repetitions per cell (%d round(s) added where the interval to %s was wider than ±%.0f%%)",
-		s.Repeat, s.MaxRepeat, s.ExtraRounds, s.BaselineProtocol(), matrix.StableHalfWidth*100)
+		s.Repeat, s.MaxRepeat, s.ExtraRounds, s.BaselineProtocol(), results.StableHalfWidth*100)
 }

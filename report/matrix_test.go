@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
 	"golang.org/x/perf/benchfmt"
 )
@@ -15,14 +16,14 @@ import (
 // sampleRun is a fixed two-scenario run: a download where h2c is noisy and
 // h3 was skipped, and a small-request scenario where the client was the
 // bottleneck and h2c had a failure.
-func sampleRun() *matrix.Results {
+func sampleRun() *results.Results {
 	f64 := func(v float64) *float64 { return &v }
-	rep := func(v, secs float64, reqs int64, cores float64) matrix.Repetition {
-		bound := matrix.BottleneckNone
+	rep := func(v, secs float64, reqs int64, cores float64) results.Repetition {
+		bound := results.BottleneckNone
 		if cores > 1.5 {
-			bound = matrix.BottleneckClient
+			bound = results.BottleneckClient
 		}
-		return matrix.Repetition{Bottleneck: bound,
+		return results.Repetition{Bottleneck: bound,
 			Value: v, Seconds: secs, Requests: reqs, Bytes: int64(v * secs), Streams: 1, Connections: 1,
 			Negotiated: "x", Latency: stats.LatencySummary{Count: reqs, P50: 0.000412, P99: 0.00125},
 			ClientCPUSeconds: cores * secs, ServerCPUSeconds: f64(0.5 * secs), ClientCPUPerUnit: 0.21, ServerCPUPerUnit: f64(0.3),
@@ -33,25 +34,25 @@ func sampleRun() *matrix.Results {
 	}
 	var failed stats.ErrorCounts
 	failed.Count(stats.ErrReset)
-	res := &matrix.Results{
-		SchemaVersion: matrix.SchemaVersion,
+	res := &results.Results{
+		SchemaVersion: results.SchemaVersion,
 		Started:       time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC),
 		Finished:      time.Date(2026, 11, 21, 10, 0, 50, 0, time.UTC),
-		Env: matrix.Env{GoVersion: "go1.26.8", OS: "linux", Arch: "amd64", CPUModel: "Test CPU", Cores: 2, GOMAXPROCS: 2,
+		Env: results.Env{GoVersion: "go1.26.8", OS: "linux", Arch: "amd64", CPUModel: "Test CPU", Cores: 2, GOMAXPROCS: 2,
 			Kernel: "6.1.0", Version: "v0.1.0", Commit: "0123456789ab"},
-		Settings: matrix.Settings{Protocols: []string{"h1", "h2c", "h3"}, Scenarios: []string{"download", "small-sequential"},
-			Repeat: 3, DurationSeconds: 0.4, WarmupSeconds: 0.1, Engine: "std", Target: "child", Knobs: matrix.GoDefault},
-		Cells: []matrix.Cell{
-			{Scenario: "download", Protocol: "h1", Negotiated: "h1", Metric: matrix.MetricBytesPerSecond, CPUUnit: "GB",
-				Repetitions: []matrix.Repetition{rep(4.5e9, 0.4, 1, 0.8), rep(4.6e9, 0.4, 1, 0.8), rep(4.4e9, 0.4, 1, 0.8)}},
-			{Scenario: "download", Protocol: "h2c", Negotiated: "h2c", Metric: matrix.MetricBytesPerSecond, CPUUnit: "GB",
-				Repetitions: []matrix.Repetition{rep(2.5e9, 0.4, 1, 0.9), rep(1.9e9, 0.4, 1, 0.9), rep(2.2e9, 0.4, 1, 0.9)}},
-			{Scenario: "download", Protocol: "h3", Metric: matrix.MetricBytesPerSecond, CPUUnit: "GB",
+		Settings: results.Settings{Protocols: []string{"h1", "h2c", "h3"}, Scenarios: []string{"download", "small-sequential"},
+			Repeat: 3, DurationSeconds: 0.4, WarmupSeconds: 0.1, Engine: "std", Target: "child", Knobs: results.GoDefault},
+		Cells: []results.Cell{
+			{Scenario: "download", Protocol: "h1", Negotiated: "h1", Metric: results.MetricBytesPerSecond, CPUUnit: "GB",
+				Repetitions: []results.Repetition{rep(4.5e9, 0.4, 1, 0.8), rep(4.6e9, 0.4, 1, 0.8), rep(4.4e9, 0.4, 1, 0.8)}},
+			{Scenario: "download", Protocol: "h2c", Negotiated: "h2c", Metric: results.MetricBytesPerSecond, CPUUnit: "GB",
+				Repetitions: []results.Repetition{rep(2.5e9, 0.4, 1, 0.9), rep(1.9e9, 0.4, 1, 0.9), rep(2.2e9, 0.4, 1, 0.9)}},
+			{Scenario: "download", Protocol: "h3", Metric: results.MetricBytesPerSecond, CPUUnit: "GB",
 				Skipped: "download over h3 failed: timeout: no recent network activity"},
-			{Scenario: "small-sequential", Protocol: "h1", Negotiated: "h1", Metric: matrix.MetricRequestsPerSecond, CPUUnit: "1000 requests",
-				Repetitions: []matrix.Repetition{rep(14000, 0.4, 5600, 1.9), rep(14200, 0.4, 5680, 1.9), rep(13900, 0.4, 5560, 1.9)}},
-			{Scenario: "small-sequential", Protocol: "h2c", Negotiated: "h2c", Metric: matrix.MetricRequestsPerSecond, CPUUnit: "1000 requests",
-				Repetitions: []matrix.Repetition{rep(9000, 0.4, 3600, 0.6), rep(9100, 0.4, 3640, 0.6), rep(8900, 0.4, 3560, 0.6)}},
+			{Scenario: "small-sequential", Protocol: "h1", Negotiated: "h1", Metric: results.MetricRequestsPerSecond, CPUUnit: "1000 requests",
+				Repetitions: []results.Repetition{rep(14000, 0.4, 5600, 1.9), rep(14200, 0.4, 5680, 1.9), rep(13900, 0.4, 5560, 1.9)}},
+			{Scenario: "small-sequential", Protocol: "h2c", Negotiated: "h2c", Metric: results.MetricRequestsPerSecond, CPUUnit: "1000 requests",
+				Repetitions: []results.Repetition{rep(9000, 0.4, 3600, 0.6), rep(9100, 0.4, 3640, 0.6), rep(8900, 0.4, 3560, 0.6)}},
 		},
 	}
 	res.Cells[4].Repetitions[1].Errors = failed
@@ -68,12 +69,12 @@ func sampleRun() *matrix.Results {
 func TestMatrixRenderersGolden(t *testing.T) {
 	renderers := []struct {
 		file   string
-		render func(*bytes.Buffer, *matrix.Results) error
+		render func(*bytes.Buffer, *results.Results) error
 	}{
-		{"matrix.txt", func(b *bytes.Buffer, r *matrix.Results) error { return Matrix(b, r) }},
-		{"matrix.md", func(b *bytes.Buffer, r *matrix.Results) error { return Markdown(b, r) }},
-		{"matrix.html", func(b *bytes.Buffer, r *matrix.Results) error { return HTML(b, r) }},
-		{"matrix-bench.txt", func(b *bytes.Buffer, r *matrix.Results) error { return Benchstat(b, r) }},
+		{"matrix.txt", func(b *bytes.Buffer, r *results.Results) error { return Matrix(b, r) }},
+		{"matrix.md", func(b *bytes.Buffer, r *results.Results) error { return Markdown(b, r) }},
+		{"matrix.html", func(b *bytes.Buffer, r *results.Results) error { return HTML(b, r) }},
+		{"matrix-bench.txt", func(b *bytes.Buffer, r *results.Results) error { return Benchstat(b, r) }},
 	}
 	for _, rr := range renderers {
 		t.Run(rr.file, func(t *testing.T) {
@@ -175,7 +176,7 @@ func TestDeltas(t *testing.T) {
 	}
 	matrix.Summarise(new)
 	var b bytes.Buffer
-	if err := Deltas(&b, matrix.Compare(old, new)); err != nil {
+	if err := Deltas(&b, results.Compare(old, new)); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "deltas.txt", b.Bytes())

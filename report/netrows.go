@@ -3,22 +3,22 @@ package report
 import (
 	"fmt"
 
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/results"
 )
 
 // netRows adds the rows of the network scenarios (cells timed in seconds):
 // requests per second, and what each scenario records beside its time.
 func (g *grid) netRows() {
-	g.row("requests/s", func(c *matrix.Cell) string {
-		m := matrix.MedianRepetition(c)
+	g.row("requests/s", func(c *results.Cell) string {
+		m := results.MedianRepetition(c)
 		if m.Seconds <= 0 {
 			return "-"
 		}
 		return fmt.Sprintf("%.1f", float64(m.Requests-m.Errors.Total)/m.Seconds)
 	})
-	if g.has(func(m matrix.Repetition) bool { return m.Phases != nil }) {
-		g.row("connect / TLS p50", func(c *matrix.Cell) string {
-			p := matrix.MedianRepetition(c).Phases
+	if g.has(func(m results.Repetition) bool { return m.Phases != nil }) {
+		g.row("connect / TLS p50", func(c *results.Cell) string {
+			p := results.MedianRepetition(c).Phases
 			if p == nil {
 				return "-"
 			}
@@ -27,44 +27,44 @@ func (g *grid) netRows() {
 			}
 			return dur(p.Connect.P50) + " / " + dur(p.TLS.P50)
 		})
-		g.row("first byte p50", func(c *matrix.Cell) string {
-			if p := matrix.MedianRepetition(c).Phases; p != nil {
+		g.row("first byte p50", func(c *results.Cell) string {
+			if p := results.MedianRepetition(c).Phases; p != nil {
 				return dur(p.TTFB.P50)
 			}
 			return "-"
 		})
-		g.row("resumed", func(c *matrix.Cell) string {
-			m := matrix.MedianRepetition(c)
+		g.row("resumed", func(c *results.Cell) string {
+			m := results.MedianRepetition(c)
 			if m.Phases == nil {
 				return "-"
 			}
 			return fmt.Sprintf("%d of %d", m.Phases.Resumed, m.Requests-m.Errors.Total)
 		})
 	}
-	if g.has(func(m matrix.Repetition) bool { return m.ObjectLatency != nil }) {
-		g.row("object p50 / p99", func(c *matrix.Cell) string {
-			if l := matrix.MedianRepetition(c).ObjectLatency; l != nil {
+	if g.has(func(m results.Repetition) bool { return m.ObjectLatency != nil }) {
+		g.row("object p50 / p99", func(c *results.Cell) string {
+			if l := results.MedianRepetition(c).ObjectLatency; l != nil {
 				return dur(l.P50) + " / " + dur(l.P99)
 			}
 			return "-"
 		})
 	}
-	if g.has(func(m matrix.Repetition) bool { return m.BulkBytes > 0 }) {
-		g.row("download beside", func(c *matrix.Cell) string {
-			m := matrix.MedianRepetition(c)
+	if g.has(func(m results.Repetition) bool { return m.BulkBytes > 0 }) {
+		g.row("download beside", func(c *results.Cell) string {
+			m := results.MedianRepetition(c)
 			if m.Seconds <= 0 {
 				return "-"
 			}
-			return Value(matrix.MetricBytesPerSecond, float64(m.BulkBytes)/m.Seconds)
+			return Value(results.MetricBytesPerSecond, float64(m.BulkBytes)/m.Seconds)
 		})
 	}
 }
 
 // has reports whether the median repetition of any measured cell of g
 // satisfies f.
-func (g *grid) has(f func(matrix.Repetition) bool) bool {
+func (g *grid) has(f func(results.Repetition) bool) bool {
 	for _, c := range g.cells {
-		if c != nil && c.Skipped == "" && len(c.Repetitions) > 0 && f(matrix.MedianRepetition(c)) {
+		if c != nil && c.Skipped == "" && len(c.Repetitions) > 0 && f(results.MedianRepetition(c)) {
 			return true
 		}
 	}
@@ -75,22 +75,22 @@ func (g *grid) has(f func(matrix.Repetition) bool) bool {
 // cell over its completed repetitions: the packets each way, the share the
 // loss model dropped beside the share configured, and the share the queue
 // (or the emulator) dropped when any.
-func (g *grid) linkRows(n *matrix.Net) {
-	if n == nil || !g.has(func(m matrix.Repetition) bool { return m.Link != nil }) {
+func (g *grid) linkRows(n *results.Net) {
+	if n == nil || !g.has(func(m results.Repetition) bool { return m.Link != nil }) {
 		return
 	}
-	each := func(f func(l *matrix.RepetitionLink) string) func(c *matrix.Cell) string {
-		return func(c *matrix.Cell) string {
-			if l := matrix.CellLink(c); l != nil {
+	each := func(f func(l *results.RepetitionLink) string) func(c *results.Cell) string {
+		return func(c *results.Cell) string {
+			if l := results.CellLink(c); l != nil {
 				return f(l)
 			}
 			return "-"
 		}
 	}
-	g.row("link packets up/down", each(func(l *matrix.RepetitionLink) string {
+	g.row("link packets up/down", each(func(l *results.RepetitionLink) string {
 		return fmt.Sprintf("%d/%d", l.Up.Packets, l.Down.Packets)
 	}))
-	g.row("link lost up/down (set "+pair(n.Up.Loss, n.Down.Loss)+")", each(func(l *matrix.RepetitionLink) string {
+	g.row("link lost up/down (set "+pair(n.Up.Loss, n.Down.Loss)+")", each(func(l *results.RepetitionLink) string {
 		return pair(l.Up.LossFraction(), l.Down.LossFraction())
 	}))
 	dropped := false
@@ -98,12 +98,12 @@ func (g *grid) linkRows(n *matrix.Net) {
 		if c == nil {
 			continue
 		}
-		if l := matrix.CellLink(c); l != nil && l.Up.DropFraction()+l.Down.DropFraction() > 0 {
+		if l := results.CellLink(c); l != nil && l.Up.DropFraction()+l.Down.DropFraction() > 0 {
 			dropped = true
 		}
 	}
 	if dropped {
-		g.row("link queue drops up/down", each(func(l *matrix.RepetitionLink) string {
+		g.row("link queue drops up/down", each(func(l *results.RepetitionLink) string {
 			return pair(l.Up.DropFraction(), l.Down.DropFraction())
 		}))
 	}
@@ -134,15 +134,15 @@ func percent(f float64) string {
 // first body byte and the omitted start (handshakes, slow start) with its
 // own rate.
 func (g *grid) boundRows() {
-	if g.has(func(m matrix.Repetition) bool { return m.Omit != nil }) {
-		g.row("first byte / omitted", func(c *matrix.Cell) string {
-			m := matrix.MedianRepetition(c)
+	if g.has(func(m results.Repetition) bool { return m.Omit != nil }) {
+		g.row("first byte / omitted", func(c *results.Cell) string {
+			m := results.MedianRepetition(c)
 			if m.Omit == nil {
 				return "-"
 			}
 			om := seconds(m.Omit.Seconds)
 			if m.Omit.Seconds > 0 {
-				om += " at " + Value(matrix.MetricBytesPerSecond, float64(m.Omit.Bytes)/m.Omit.Seconds)
+				om += " at " + Value(results.MetricBytesPerSecond, float64(m.Omit.Bytes)/m.Omit.Seconds)
 			}
 			if m.Omit.SteadySeconds == 0 {
 				om += " (no steady part)"
@@ -157,7 +157,7 @@ func (g *grid) boundRows() {
 	if !any {
 		return
 	}
-	g.row("of link bound", func(c *matrix.Cell) string {
+	g.row("of link bound", func(c *results.Cell) string {
 		if c.Bound == nil {
 			return "-"
 		}

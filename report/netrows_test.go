@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/results"
 )
 
 // TestLinkRows checks the rows that say what the emulated link did to
@@ -14,12 +14,12 @@ import (
 // the queue's drops.
 func TestLinkRows(t *testing.T) {
 	res := sampleRun()
-	res.Settings.Net = &matrix.Net{Spec: "lossy", Configured: "delay=25ms,rate=10mbit,loss=5%",
-		Up: matrix.NetDirection{Loss: 0.05}, Down: matrix.NetDirection{Loss: 0.05}}
-	link := func(upLost, downLost, downQueue int64) *matrix.RepetitionLink {
-		return &matrix.RepetitionLink{
-			Up:   matrix.NetCounters{Packets: 1000, Lost: upLost},
-			Down: matrix.NetCounters{Packets: 2000, Lost: downLost, QueueDrops: downQueue},
+	res.Settings.Net = &results.Net{Spec: "lossy", Configured: "delay=25ms,rate=10mbit,loss=5%",
+		Up: results.NetDirection{Loss: 0.05}, Down: results.NetDirection{Loss: 0.05}}
+	link := func(upLost, downLost, downQueue int64) *results.RepetitionLink {
+		return &results.RepetitionLink{
+			Up:   results.NetCounters{Packets: 1000, Lost: upLost},
+			Down: results.NetCounters{Packets: 2000, Lost: downLost, QueueDrops: downQueue},
 		}
 	}
 	h1 := res.Cell("download", "h1")

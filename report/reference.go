@@ -7,20 +7,20 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/peers"
+	"github.com/httpvs/httpvs/results"
 )
 
 // serverLabel is a reference server's column heading.
 func serverLabel(server string) string {
-	if server == matrix.ReferenceGo {
+	if server == results.ReferenceGo {
 		return "go server"
 	}
 	return server
 }
 
 // refRatio is a reference cell's ratio to h1 as a verdict cell shows it.
-func refRatio(c *matrix.ReferenceCell) string {
+func refRatio(c *results.ReferenceCell) string {
 	switch {
 	case c == nil:
 		return ""
@@ -46,7 +46,7 @@ type references struct {
 }
 
 // referencesOf lays out res's reference peers; nil when it has none.
-func referencesOf(res *matrix.Results) *references {
+func referencesOf(res *results.Results) *references {
 	if len(res.PeersMissing) == 0 && len(res.References) == 0 {
 		return nil
 	}
@@ -59,7 +59,7 @@ func referencesOf(res *matrix.Results) *references {
 	var servers []string
 	type key struct{ scenario, protocol, client string }
 	var rows []key
-	cells := map[key]map[string]*matrix.ReferenceCell{}
+	cells := map[key]map[string]*results.ReferenceCell{}
 	for i := range res.References {
 		c := &res.References[i]
 		if !slices.Contains(servers, c.Server) {
@@ -70,7 +70,7 @@ func referencesOf(res *matrix.Results) *references {
 		}
 		k := key{c.Scenario, c.Protocol, c.Client}
 		if cells[k] == nil {
-			cells[k] = map[string]*matrix.ReferenceCell{}
+			cells[k] = map[string]*results.ReferenceCell{}
 			rows = append(rows, k)
 		}
 		cells[k][c.Server] = c
@@ -108,7 +108,7 @@ const referencesTitle = "reference peers: each transport over h1 with the same s
 
 // textReferences prints the reference peers' ratios beside Go's, and
 // what they say about each gap.
-func textReferences(w io.Writer, res *matrix.Results) {
+func textReferences(w io.Writer, res *results.Results) {
 	refs := referencesOf(res)
 	if refs == nil {
 		return
@@ -131,7 +131,7 @@ func textReferences(w io.Writer, res *matrix.Results) {
 }
 
 // mdReferences writes the reference table as Markdown.
-func mdReferences(w io.Writer, res *matrix.Results) {
+func mdReferences(w io.Writer, res *results.Results) {
 	refs := referencesOf(res)
 	if refs == nil {
 		return
@@ -162,18 +162,18 @@ func mdReferences(w io.Writer, res *matrix.Results) {
 // tlsBase, for h2, holds the same client's h1-tls cells by server: h2's
 // ratio to h1 carries TLS's cost too, and the best server's h1-tls ratio
 // splits it off.
-func refConclusion(scenario, protocol string, goCell *matrix.Cell, byServer, tlsBase map[string]*matrix.ReferenceCell, servers []string) string {
+func refConclusion(scenario, protocol string, goCell *results.Cell, byServer, tlsBase map[string]*results.ReferenceCell, servers []string) string {
 	if goCell == nil || goCell.VsH1 == nil {
 		return ""
 	}
-	var best *matrix.ReferenceCell
-	var goServer *matrix.ReferenceCell
+	var best *results.ReferenceCell
+	var goServer *results.ReferenceCell
 	for _, srv := range servers {
 		c := byServer[srv]
 		if c == nil || c.VsH1 == nil || c.Median == 0 {
 			continue
 		}
-		if srv == matrix.ReferenceGo {
+		if srv == results.ReferenceGo {
 			goServer = c
 			continue
 		}
@@ -194,16 +194,16 @@ func refConclusion(scenario, protocol string, goCell *matrix.Cell, byServer, tls
 		switch gs := goServer.VsH1.Ratio; {
 		case gs <= g*1.25:
 			who = "Go's server"
-		case gs >= b*(1-matrix.StableHalfWidth):
+		case gs >= b*(1-results.StableHalfWidth):
 			who = "Go's client"
 		}
 	}
 	switch {
-	case b >= 1-matrix.StableHalfWidth && g < b*(1-matrix.StableHalfWidth):
+	case b >= 1-results.StableHalfWidth && g < b*(1-results.StableHalfWidth):
 		s += fmt.Sprintf(": the gap is %s, not %s", who, protocolName(protocol))
-	case b < 1-matrix.StableHalfWidth && g < b*(1-matrix.StableHalfWidth):
+	case b < 1-results.StableHalfWidth && g < b*(1-results.StableHalfWidth):
 		s += fmt.Sprintf(": %s costs %.0f%% here even without Go, %s the rest", protocolName(protocol), (1-b)*100, who)
-	case b < 1-matrix.StableHalfWidth:
+	case b < 1-results.StableHalfWidth:
 		s += fmt.Sprintf(": without Go it does no better: the cost is %s's", protocolName(protocol))
 	default:
 		return ""
@@ -214,7 +214,7 @@ func refConclusion(scenario, protocol string, goCell *matrix.Cell, byServer, tls
 // tlsShare splits TLS's part off an h2 conclusion: the best server's
 // h1-tls ratio with the same client, and h2's ratio to it (HTTP/2's own
 // cost over TLS). "" when that server has no h1-tls figure.
-func tlsShare(best *matrix.ReferenceCell, tlsBase map[string]*matrix.ReferenceCell) string {
+func tlsShare(best *results.ReferenceCell, tlsBase map[string]*results.ReferenceCell) string {
 	t := tlsBase[best.Server]
 	if t == nil || t.VsH1 == nil || t.Median == 0 || t.VsH1.Ratio <= 0 {
 		return ""
@@ -241,7 +241,7 @@ func protocolName(protocol string) string {
 // server not written in Go (caddy is net/http and quic-go, as httpvs's
 // server), a ratio to h1, and an interval of at least two rounds no wider
 // than ±50%.
-func notGoEvidence(c *matrix.ReferenceCell) bool {
+func notGoEvidence(c *results.ReferenceCell) bool {
 	return c.VsH1 != nil && c.Median != 0 && peers.NotGo(c.Server) &&
 		c.VsH1.Pairs >= 2 && c.VsH1.HalfWidth() <= 0.5
 }
@@ -253,11 +253,11 @@ const withoutGoLabel = "  without Go"
 // transport, the highest ratio to h1 a server and client not written in
 // Go reached (the pair that refConclusion reads), as "1.02x ±17%
 // h2o/curl"; nil when no transport has one.
-func withoutGoRow(res *matrix.Results, scenario string, protos []string) []string {
+func withoutGoRow(res *results.Results, scenario string, protos []string) []string {
 	row := []string{withoutGoLabel}
 	found := false
 	for _, p := range protos {
-		var best *matrix.ReferenceCell
+		var best *results.ReferenceCell
 		for i := range res.References {
 			c := &res.References[i]
 			if c.Scenario == scenario && c.Protocol == p && notGoEvidence(c) && (best == nil || c.VsH1.Ratio > best.VsH1.Ratio) {

@@ -6,21 +6,22 @@ import (
 	"testing"
 
 	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/results"
 )
 
 // TestReferencesSayWhoseCostItIs: h2o with curl keeps h2c at 0.95x h1,
 // Go at both ends 0.25x and Go's server with curl 0.26x: the table shows
 // each, and the conclusion blames Go's server, not HTTP/2.
 func TestReferencesSayWhoseCostItIs(t *testing.T) {
-	ref := func(server string, p string, values ...float64) matrix.ReferenceCell {
-		return matrix.ReferenceCell{Scenario: "download", Server: server, Client: "curl", Protocol: p, Metric: matrix.MetricBytesPerSecond, Rounds: values}
+	ref := func(server string, p string, values ...float64) results.ReferenceCell {
+		return results.ReferenceCell{Scenario: "download", Server: server, Client: "curl", Protocol: p, Metric: results.MetricBytesPerSecond, Rounds: values}
 	}
-	res := &matrix.Results{
-		Cells: []matrix.Cell{
-			{Scenario: "download", Protocol: "h1", Metric: matrix.MetricBytesPerSecond, Repetitions: []matrix.Repetition{{Round: 1, Value: 100}, {Round: 2, Value: 100}, {Round: 3, Value: 100}}},
-			{Scenario: "download", Protocol: "h2c", Metric: matrix.MetricBytesPerSecond, Repetitions: []matrix.Repetition{{Round: 1, Value: 25}, {Round: 2, Value: 25}, {Round: 3, Value: 25}}},
+	res := &results.Results{
+		Cells: []results.Cell{
+			{Scenario: "download", Protocol: "h1", Metric: results.MetricBytesPerSecond, Repetitions: []results.Repetition{{Round: 1, Value: 100}, {Round: 2, Value: 100}, {Round: 3, Value: 100}}},
+			{Scenario: "download", Protocol: "h2c", Metric: results.MetricBytesPerSecond, Repetitions: []results.Repetition{{Round: 1, Value: 25}, {Round: 2, Value: 25}, {Round: 3, Value: 25}}},
 		},
-		References: []matrix.ReferenceCell{
+		References: []results.ReferenceCell{
 			ref("go", "h1", 100, 100, 100), ref("go", "h2c", 26, 26, 26),
 			ref("h2o", "h1", 100, 100, 100), ref("h2o", "h2c", 95, 95, 95),
 		},
@@ -31,7 +32,7 @@ func TestReferencesSayWhoseCostItIs(t *testing.T) {
 		c := &res.References[i]
 		v, b := c.Values(), res.References[i-i%2].Values()
 		if c.Protocol != "h1" {
-			iv := matrix.RatioInterval(&v, &b)
+			iv := results.RatioInterval(&v, &b)
 			c.VsH1 = &iv
 		}
 		c.Median = c.Rounds[0]
@@ -56,14 +57,14 @@ func TestReferencesSayWhoseCostItIs(t *testing.T) {
 // client's ratio to its own h1, and a column per server; a server a
 // client did not play is blank.
 func TestReferencesRowPerClient(t *testing.T) {
-	ref := func(server, client, p string, ratio float64) matrix.ReferenceCell {
-		c := matrix.ReferenceCell{Scenario: "small-sequential", Server: server, Client: client, Protocol: p, Metric: matrix.MetricRequestsPerSecond, Rounds: []float64{1000 * ratio}, Median: 1000 * ratio}
+	ref := func(server, client, p string, ratio float64) results.ReferenceCell {
+		c := results.ReferenceCell{Scenario: "small-sequential", Server: server, Client: client, Protocol: p, Metric: results.MetricRequestsPerSecond, Rounds: []float64{1000 * ratio}, Median: 1000 * ratio}
 		if p != "h1" {
-			c.VsH1 = &matrix.Interval{Ratio: ratio, Low: ratio, High: ratio, Pairs: 1}
+			c.VsH1 = &results.Interval{Ratio: ratio, Low: ratio, High: ratio, Pairs: 1}
 		}
 		return c
 	}
-	res := &matrix.Results{References: []matrix.ReferenceCell{
+	res := &results.Results{References: []results.ReferenceCell{
 		ref("go", "h2load", "h1", 1), ref("go", "h2load", "h2c", 0.7),
 		ref("go", "wrk", "h1", 1), ref("go", "wrk", "h1-tls", 0.8),
 		ref("go", "oha", "h1", 1), ref("go", "oha", "h3", 0.5),
@@ -93,11 +94,11 @@ func TestReferencesRowPerClient(t *testing.T) {
 // TestReferencesGoServersConcludeNothing: caddy is Go (net/http, quic-go),
 // so its h3 ratio beside oha says nothing about Go's cost; h2o's does.
 func TestReferencesGoServersConcludeNothing(t *testing.T) {
-	goCell := &matrix.Cell{VsH1: &matrix.Interval{Ratio: 0.5, Low: 0.45, High: 0.55, Pairs: 3}}
-	cell := func(server string, ratio float64) *matrix.ReferenceCell {
-		return &matrix.ReferenceCell{Server: server, Client: "oha", Median: 1, VsH1: &matrix.Interval{Ratio: ratio, Low: ratio - 0.01, High: ratio + 0.01, Pairs: 3}}
+	goCell := &results.Cell{VsH1: &results.Interval{Ratio: 0.5, Low: 0.45, High: 0.55, Pairs: 3}}
+	cell := func(server string, ratio float64) *results.ReferenceCell {
+		return &results.ReferenceCell{Server: server, Client: "oha", Median: 1, VsH1: &results.Interval{Ratio: ratio, Low: ratio - 0.01, High: ratio + 0.01, Pairs: 3}}
 	}
-	byServer := map[string]*matrix.ReferenceCell{"caddy": cell("caddy", 1)}
+	byServer := map[string]*results.ReferenceCell{"caddy": cell("caddy", 1)}
 	if s := refConclusion("small-sequential", "h3", goCell, byServer, nil, []string{"caddy"}); s != "" {
 		t.Fatalf("concluded from caddy: %q", s)
 	}
@@ -111,12 +112,12 @@ func TestReferencesGoServersConcludeNothing(t *testing.T) {
 // conclusion names both and splits TLS off with the same server's h1-tls
 // (h2o, curl: h1-tls 0.44x, h2 0.39x, so HTTP/2 over TLS 0.89x h1-tls).
 func TestReferencesH2SplitsTLS(t *testing.T) {
-	goCell := &matrix.Cell{VsH1: &matrix.Interval{Ratio: 0.2, Low: 0.18, High: 0.22, Pairs: 5}}
-	cell := func(server, p string, ratio float64) *matrix.ReferenceCell {
-		return &matrix.ReferenceCell{Server: server, Client: "curl", Protocol: p, Median: 1, VsH1: &matrix.Interval{Ratio: ratio, Low: ratio - 0.02, High: ratio + 0.02, Pairs: 5}}
+	goCell := &results.Cell{VsH1: &results.Interval{Ratio: 0.2, Low: 0.18, High: 0.22, Pairs: 5}}
+	cell := func(server, p string, ratio float64) *results.ReferenceCell {
+		return &results.ReferenceCell{Server: server, Client: "curl", Protocol: p, Median: 1, VsH1: &results.Interval{Ratio: ratio, Low: ratio - 0.02, High: ratio + 0.02, Pairs: 5}}
 	}
-	byServer := map[string]*matrix.ReferenceCell{"h2o": cell("h2o", "h2", 0.39)}
-	tlsBase := map[string]*matrix.ReferenceCell{"h2o": cell("h2o", "h1-tls", 0.44)}
+	byServer := map[string]*results.ReferenceCell{"h2o": cell("h2o", "h2", 0.39)}
+	tlsBase := map[string]*results.ReferenceCell{"h2o": cell("h2o", "h1-tls", 0.44)}
 	s := refConclusion("download", "h2", goCell, byServer, tlsBase, []string{"h2o"})
 	want := "download h2: with h2o serving and curl as client, h2 reaches 0.39x h1; Go at both ends 0.20x: TLS with HTTP/2 costs 61% here even without Go, Go's code the rest (with h2o, h1-tls alone reaches 0.44x h1, so HTTP/2 over TLS is 0.89x h1-tls)"
 	if s != want {
@@ -134,14 +135,14 @@ func TestReferencesH2SplitsTLS(t *testing.T) {
 // where none did; text, Markdown and HTML alike.
 func TestVerdictWithoutGoRow(t *testing.T) {
 	res := sampleRun()
-	ref := func(server, client, p string, ratio float64, pairs int) matrix.ReferenceCell {
-		c := matrix.ReferenceCell{Scenario: "download", Server: server, Client: client, Protocol: p, Metric: matrix.MetricBytesPerSecond, Median: 1e9}
+	ref := func(server, client, p string, ratio float64, pairs int) results.ReferenceCell {
+		c := results.ReferenceCell{Scenario: "download", Server: server, Client: client, Protocol: p, Metric: results.MetricBytesPerSecond, Median: 1e9}
 		if p != "h1" {
-			c.VsH1 = &matrix.Interval{Ratio: ratio, Low: ratio * 0.9, High: ratio * 1.1, Pairs: pairs}
+			c.VsH1 = &results.Interval{Ratio: ratio, Low: ratio * 0.9, High: ratio * 1.1, Pairs: pairs}
 		}
 		return c
 	}
-	res.References = []matrix.ReferenceCell{
+	res.References = []results.ReferenceCell{
 		ref("h2o", "curl", "h1", 1, 0), ref("h2o", "curl", "h2c", 1.02, 5),
 		ref("nginx", "curl", "h1", 1, 0), ref("nginx", "curl", "h2c", 0.9, 5),
 		ref("caddy", "curl", "h1", 1, 0), ref("caddy", "curl", "h2c", 1.5, 5),

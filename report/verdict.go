@@ -4,17 +4,17 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/results"
 )
 
 // verdict is the first screen of a run: every scenario's transports
 // against h1, each with its interval and main cause, then each fix once.
 type verdict struct {
-	head  []string         // "", then the transports other than h1
-	rows  [][]string       // the scenario, then a cell per transport
-	grid  [][]*matrix.Cell // per row, the cell behind each transport's text (nil: none)
-	whys  []string         // per row: the main causes, "" if none
-	fixes []string         // each cause once, short, with the cells it applies to
+	head  []string          // "", then the transports other than h1
+	rows  [][]string        // the scenario, then a cell per transport
+	grid  [][]*results.Cell // per row, the cell behind each transport's text (nil: none)
+	whys  []string          // per row: the main causes, "" if none
+	fixes []string          // each cause once, short, with the cells it applies to
 	// fullFixes are the fixes in full, each distinct text once with its
 	// cells, for below the tables.
 	fullFixes []string
@@ -23,13 +23,13 @@ type verdict struct {
 	// refs explains the "without Go" rows, "" if there are none.
 	refs string
 	// stable and cells count the cells with an interval within
-	// matrix.StableHalfWidth, of the cells compared with the baseline.
+	// results.StableHalfWidth, of the cells compared with the baseline.
 	stable, cells int
 	// base is the transport the others are compared with
-	// (matrix.Settings.BaselineProtocol).
+	// (results.Settings.BaselineProtocol).
 	base string
 	// net is the emulated link the run crossed; nil on loopback.
-	net *matrix.Net
+	net *results.Net
 	// link holds, across an emulated link, each cell against the link's
 	// bound, the cells that depart from it unexplained, and the when in
 	// words (linkLines); nil on loopback.
@@ -37,7 +37,7 @@ type verdict struct {
 }
 
 // newVerdict lays out res's verdict.
-func newVerdict(res *matrix.Results) verdict {
+func newVerdict(res *results.Results) verdict {
 	v := verdict{base: res.Settings.BaselineProtocol(), net: res.Settings.Net}
 	cols := map[string]bool{}
 	var protos []string
@@ -53,7 +53,7 @@ func newVerdict(res *matrix.Results) verdict {
 	fixes := newFixList(res, v.base)
 	for _, name := range res.ScenarioNames() {
 		row := []string{name}
-		var cells []*matrix.Cell
+		var cells []*results.Cell
 		var whys []string
 		for _, p := range protos {
 			c := res.Cell(name, p)
@@ -71,7 +71,7 @@ func newVerdict(res *matrix.Results) verdict {
 		v.whys = append(v.whys, strings.Join(whys, "; "))
 		if ref := withoutGoRow(res, name, protos); ref != nil {
 			v.rows = append(v.rows, ref)
-			v.grid = append(v.grid, make([]*matrix.Cell, len(protos)))
+			v.grid = append(v.grid, make([]*results.Cell, len(protos)))
 			v.whys = append(v.whys, "")
 			v.refs = withoutGoNote
 		}
@@ -84,7 +84,7 @@ func newVerdict(res *matrix.Results) verdict {
 
 // variantsLine says what the variant rows are, from the knob set that
 // made them.
-func variantsLine(res *matrix.Results) string {
+func variantsLine(res *results.Results) string {
 	a := res.Settings.Alongside
 	if a == nil {
 		return ""
@@ -96,13 +96,13 @@ func variantsLine(res *matrix.Results) string {
 		}
 	}
 	return fmt.Sprintf("rows ending %s%s: the same transfer with the client knobs of %s (%s), measured in the same run: what the best known settings reach beside Go as shipped",
-		matrix.VariantSep, a.Name, a.Name, strings.Join(knobs, ", "))
+		results.VariantSep, a.Name, a.Name, strings.Join(knobs, ", "))
 }
 
 // movedBy is the evidence that f's fix moves c's figure: the ratio of
 // c's variant cell, when the variant's knob set sets every field f's
 // knobs set ("download/h2c 0.27x -> 0.65x"); "" otherwise.
-func movedBy(res *matrix.Results, c *matrix.Cell, f matrix.Finding) string {
+func movedBy(res *results.Results, c *results.Cell, f results.Finding) string {
 	a := res.Settings.Alongside
 	if a == nil || len(f.Knobs) == 0 || c.VsH1 == nil {
 		return ""
@@ -116,7 +116,7 @@ func movedBy(res *matrix.Results, c *matrix.Cell, f matrix.Finding) string {
 			return ""
 		}
 	}
-	vc := res.Cell(c.Scenario+matrix.VariantSep+a.Name, c.Protocol)
+	vc := res.Cell(c.Scenario+results.VariantSep+a.Name, c.Protocol)
 	if vc == nil || vc.VsH1 == nil {
 		return ""
 	}
@@ -126,7 +126,7 @@ func movedBy(res *matrix.Results, c *matrix.Cell, f matrix.Finding) string {
 // cell is one transport's verdict in a scenario: "0.26x [0.25, 0.27]
 // slower", "≈ h1 0.97x [0.91, 1.03]", "1.20x [1.14, 1.26] faster", or why
 // there is none.
-func (v *verdict) cell(c *matrix.Cell) string {
+func (v *verdict) cell(c *results.Cell) string {
 	switch {
 	case c == nil:
 		return ""
@@ -148,9 +148,9 @@ func (v *verdict) cell(c *matrix.Cell) string {
 	}
 	var text string
 	switch iv.Verdict {
-	case matrix.VerdictUnknown:
+	case results.VerdictUnknown:
 		text = fmt.Sprintf("%.2fx (1 rep)", iv.Ratio)
-	case matrix.VerdictSimilar:
+	case results.VerdictSimilar:
 		text = fmt.Sprintf("≈ %s %s", c.Baseline, boundsText(iv))
 	default:
 		text = fmt.Sprintf("%s %s", boundsText(iv), iv.Verdict)
@@ -167,12 +167,12 @@ func (v *verdict) baseName() string {
 }
 
 // title is the verdict's heading line.
-func (v verdict) title(res *matrix.Results) string {
+func (v verdict) title(res *results.Results) string {
 	knobs := knobSetName(res)
 	b := v.baseName()
 	what := "throughput or req/s over " + b + "'s"
 	for _, c := range res.Cells {
-		if matrix.LowerIsBetter(c.Metric) {
+		if results.LowerIsBetter(c.Metric) {
 			what += " (for times, " + b + "'s over theirs: above 1 is faster)"
 			break
 		}
@@ -181,12 +181,12 @@ func (v verdict) title(res *matrix.Results) string {
 		what += "; baseline " + b + ", since h1 was not measured"
 	}
 	return fmt.Sprintf("verdict (knobs %s): each transport's %s, geometric mean of the rounds' ratios with its 95%% interval; ≈ %s where the interval holds 1; %d of %d cells stable (within ±%.0f%%)",
-		knobs, what, b, v.stable, v.cells, matrix.StableHalfWidth*100)
+		knobs, what, b, v.stable, v.cells, results.StableHalfWidth*100)
 }
 
 // knobSetName is the knob set res started from, "unnamed" for results
 // written before runs recorded one.
-func knobSetName(res *matrix.Results) string {
+func knobSetName(res *results.Results) string {
 	if n := res.Settings.Knobs.Name; n != "" {
 		return n
 	}
@@ -195,7 +195,7 @@ func knobSetName(res *matrix.Results) string {
 
 // boundsText is a ratio with its 95% interval as bounds a reader can
 // check against 1: "0.70x [0.48, 1.02]".
-func boundsText(iv matrix.Interval) string {
+func boundsText(iv results.Interval) string {
 	f := "%.2f"
 	if iv.Ratio < 0.01 {
 		f = "%.4f"

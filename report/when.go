@@ -7,22 +7,22 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
 )
 
 // when is the verdict across links: a row per scenario and transport, a
 // column per run (one link profile each).
 type when struct {
-	head  []string         // "", "", then each run's link
-	calib []string         // "measured", "", then each run's measured link
-	loss  []string         // "loss up/down", "", then each run's loss set and met
-	rows  [][]string       // scenario (first row of its group only), transport, a verdict per run
-	grid  [][]*matrix.Cell // each row's cell per run; nil where the run has none
+	head  []string          // "", "", then each run's link
+	calib []string          // "measured", "", then each run's measured link
+	loss  []string          // "loss up/down", "", then each run's loss set and met
+	rows  [][]string        // scenario (first row of its group only), transport, a verdict per run
+	grid  [][]*results.Cell // each row's cell per run; nil where the run has none
 }
 
 // linkName is the link a run crossed: its spec, or "loopback".
-func linkName(res *matrix.Results) string {
+func linkName(res *results.Results) string {
 	if n := res.Settings.Net; n != nil {
 		return n.Spec
 	}
@@ -30,7 +30,7 @@ func linkName(res *matrix.Results) string {
 }
 
 // linkMeasured is a run's calibrated link in a few words.
-func linkMeasured(res *matrix.Results) string {
+func linkMeasured(res *results.Results) string {
 	n := res.Settings.Net
 	if n == nil {
 		return "-"
@@ -43,14 +43,14 @@ func linkMeasured(res *matrix.Results) string {
 // cells, each up/down: the loss model's drops over the packets that
 // entered each direction, summed over every cell's completed repetitions
 // (the link's counters over all the cells when no repetition has its own).
-func linkLoss(res *matrix.Results) string {
+func linkLoss(res *results.Results) string {
 	n := res.Settings.Net
 	if n == nil {
 		return "-"
 	}
-	var sum matrix.RepetitionLink
+	var sum results.RepetitionLink
 	for i := range res.Cells {
-		if l := matrix.CellLink(&res.Cells[i]); l != nil {
+		if l := results.CellLink(&res.Cells[i]); l != nil {
 			sum.Up.Packets, sum.Up.Lost = sum.Up.Packets+l.Up.Packets, sum.Up.Lost+l.Up.Lost
 			sum.Down.Packets, sum.Down.Lost = sum.Down.Packets+l.Down.Packets, sum.Down.Lost+l.Down.Lost
 		}
@@ -65,7 +65,7 @@ func linkLoss(res *matrix.Results) string {
 	return "set " + pair(n.Up.Loss, n.Down.Loss) + ", measured " + met
 }
 
-func newWhen(runs []*matrix.Results) when {
+func newWhen(runs []*results.Results) when {
 	w := when{head: []string{"", ""}, calib: []string{"measured", ""}, loss: []string{"loss up/down", ""}}
 	var scenarios []string
 	protos := map[string][]string{}
@@ -91,7 +91,7 @@ func newWhen(runs []*matrix.Results) when {
 			if i == 0 {
 				row[0] = name
 			}
-			var cells []*matrix.Cell
+			var cells []*results.Cell
 			for _, res := range runs {
 				v := verdict{base: res.Settings.BaselineProtocol(), net: res.Settings.Net}
 				c := res.Cell(name, p)
@@ -111,7 +111,7 @@ const whenTitle = "when: each transport's throughput or req/s over h1's on each 
 // When prints the verdict of runs over several links side by side (httpvs
 // run --net a,b,c): for each scenario and transport, its ratio to h1 on
 // each link, so the links where a transport wins or loses read across.
-func When(w io.Writer, runs []*matrix.Results) error {
+func When(w io.Writer, runs []*results.Results) error {
 	bw := &printer{w: w}
 	wt := newWhen(runs)
 	fmt.Fprintln(bw, whenTitle)
@@ -127,7 +127,7 @@ func When(w io.Writer, runs []*matrix.Results) error {
 }
 
 // WhenMarkdown is When as a Markdown table.
-func WhenMarkdown(w io.Writer, runs []*matrix.Results) error {
+func WhenMarkdown(w io.Writer, runs []*results.Results) error {
 	bw := &printer{w: w}
 	wt := newWhen(runs)
 	fmt.Fprintf(bw, "## When\n\n%s\n\n", strings.TrimPrefix(whenTitle, "when: "))
@@ -145,7 +145,7 @@ func WhenMarkdown(w io.Writer, runs []*matrix.Results) error {
 // whenAcross says, per transport, where it wins, loses or ties on each
 // link and why (wordOf), then where the link stops deciding (the first
 // run's crossover: one machine, one answer).
-func whenAcross(runs []*matrix.Results) []string {
+func whenAcross(runs []*results.Results) []string {
 	var lines []string
 	seen := map[string]bool{}
 	for _, res := range runs {
@@ -178,7 +178,7 @@ func whenAcross(runs []*matrix.Results) []string {
 
 // linkWords is one run's verdict for p in words: the scenarios it ties on
 // counted, those it wins or loses on named with their reasons.
-func linkWords(res *matrix.Results, p string) string {
+func linkWords(res *results.Results, p string) string {
 	var ties int
 	var others []string
 	for _, name := range res.ScenarioNames() {

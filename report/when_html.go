@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/results"
 )
 
 // whenPage is the When table as a page: the links across, each cell
@@ -26,7 +26,7 @@ type whenRow struct {
 // WhenHTML writes When as one self-contained HTML page: a heat map with a
 // column per link (red slower than h1 on that link, green faster, grey
 // ≈ h1), the calibrated link and its loss above.
-func WhenHTML(w io.Writer, runs []*matrix.Results) error {
+func WhenHTML(w io.Writer, runs []*results.Results) error {
 	wt := newWhen(runs)
 	page := whenPage{Title: "httpvs run: when", Legend: strings.TrimPrefix(whenTitle, "when: "), Head: wt.head[2:]}
 	for _, r := range [][]string{wt.calib, wt.loss} {

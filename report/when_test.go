@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/results"
 )
 
 // TestWhenLoss checks the When table's loss row: per link, the loss set
@@ -15,12 +16,12 @@ import (
 func TestWhenLoss(t *testing.T) {
 	loopback := sampleRun()
 	lossy := sampleRun()
-	lossy.Settings.Net = &matrix.Net{Spec: "lossy", Configured: "delay=25ms,rate=10mbit,loss=5%",
-		Up: matrix.NetDirection{Loss: 0.05}, Down: matrix.NetDirection{Loss: 0.05}}
-	link := func(upPkts, upLost, downPkts, downLost int64) *matrix.RepetitionLink {
-		return &matrix.RepetitionLink{
-			Up:   matrix.NetCounters{Packets: upPkts, Lost: upLost},
-			Down: matrix.NetCounters{Packets: downPkts, Lost: downLost},
+	lossy.Settings.Net = &results.Net{Spec: "lossy", Configured: "delay=25ms,rate=10mbit,loss=5%",
+		Up: results.NetDirection{Loss: 0.05}, Down: results.NetDirection{Loss: 0.05}}
+	link := func(upPkts, upLost, downPkts, downLost int64) *results.RepetitionLink {
+		return &results.RepetitionLink{
+			Up:   results.NetCounters{Packets: upPkts, Lost: upLost},
+			Down: results.NetCounters{Packets: downPkts, Lost: downLost},
 		}
 	}
 	h1 := lossy.Cell("download", "h1")
@@ -35,10 +36,10 @@ func TestWhenLoss(t *testing.T) {
 	const want = "set 5.0%/5.0%, measured 2.6%/2.9%"
 	// A run from before repetitions had counters: the run's own, 12 of 1000 up.
 	old := sampleRun()
-	old.Settings.Net = &matrix.Net{Spec: "rtt=40ms,loss=1%", Up: matrix.NetDirection{Loss: 0.01}, Down: matrix.NetDirection{Loss: 0.01},
-		UpCounters: matrix.NetCounters{Packets: 1000, Lost: 12}, DownCounters: matrix.NetCounters{Packets: 3000}}
+	old.Settings.Net = &results.Net{Spec: "rtt=40ms,loss=1%", Up: results.NetDirection{Loss: 0.01}, Down: results.NetDirection{Loss: 0.01},
+		UpCounters: results.NetCounters{Packets: 1000, Lost: 12}, DownCounters: results.NetCounters{Packets: 3000}}
 	const wantOld = "set 1.0%/1.0%, measured 1.2%/0%"
-	runs := []*matrix.Results{loopback, lossy, old}
+	runs := []*results.Results{loopback, lossy, old}
 
 	var text bytes.Buffer
 	if err := When(&text, runs); err != nil {
@@ -76,12 +77,12 @@ func TestWhenLoss(t *testing.T) {
 func TestWhenHTML(t *testing.T) {
 	loopback := sampleRun()
 	lossy := sampleRun()
-	lossy.Settings.Net = &matrix.Net{Spec: "lossy", Up: matrix.NetDirection{Loss: 0.05}, Down: matrix.NetDirection{Loss: 0.05}}
-	for _, res := range []*matrix.Results{loopback, lossy} {
+	lossy.Settings.Net = &results.Net{Spec: "lossy", Up: results.NetDirection{Loss: 0.05}, Down: results.NetDirection{Loss: 0.05}}
+	for _, res := range []*results.Results{loopback, lossy} {
 		matrix.Summarise(res)
 	}
 	var page bytes.Buffer
-	if err := WhenHTML(&page, []*matrix.Results{loopback, lossy}); err != nil {
+	if err := WhenHTML(&page, []*results.Results{loopback, lossy}); err != nil {
 		t.Fatal(err)
 	}
 	html := page.String()
@@ -92,7 +93,7 @@ func TestWhenHTML(t *testing.T) {
 		}
 	}
 	iv := loopback.Cell("download", "h2c").VsH1
-	if iv == nil || iv.Verdict != matrix.VerdictSlower {
+	if iv == nil || iv.Verdict != results.VerdictSlower {
 		t.Fatalf("download h2c interval %+v, want slower", iv)
 	}
 	if n := strings.Count(html, `style="background: hsl(0, 70%`); n != 4 {

@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )
 
 // KnobSet returns the best settings found as a knob set named name, which
-// httpvs run starts from (matrix.WriteKnobFile, run --knobs FILE). One
+// httpvs run starts from (results.WriteKnobFile, run --knobs FILE). One
 // client serves every transport, so a knob two transports both tuned
 // (the read size, the server's write size) takes the value of the first
 // transport in the report whose best beat Go's defaults; HTTP/2 knobs come
@@ -18,8 +18,8 @@ import (
 // says which transport each value was best for and what the others did
 // best at where they differed. A transport whose defaults were best adds
 // nothing: Go's defaults stay. Sizes are bytes.
-func (r *Report) KnobSet(name string) matrix.KnobSet {
-	set := matrix.KnobSet{Name: name}
+func (r *Report) KnobSet(name string) results.KnobSet {
+	set := results.KnobSet{Name: name}
 	chosen := map[string]string{}   // field -> value kept
 	from := map[string]string{}     // field -> the transport it came from
 	others := map[string][]string{} // field -> "h2: 64Ki" of the others that differ
@@ -59,7 +59,7 @@ func (r *Report) KnobSet(name string) matrix.KnobSet {
 		}
 	}
 	for _, field := range order {
-		set.Knobs = append(set.Knobs, matrix.Knob{Field: field, Value: chosen[field]})
+		set.Knobs = append(set.Knobs, results.Knob{Field: field, Value: chosen[field]})
 		if set.BestFor == nil {
 			set.BestFor = map[string]string{}
 		}

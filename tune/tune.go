@@ -16,6 +16,7 @@ import (
 
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/transfer"
 	"github.com/httpvs/httpvs/transport"
@@ -54,7 +55,7 @@ type Link struct {
 	Host string
 	// Net is the link as calibrated: the report records it and the
 	// diagnosis reads its round trip (a window-limited transfer).
-	Net *matrix.Net
+	Net *results.Net
 }
 
 // Settings are one point of the search space. Zero fields mean Go's (or
@@ -109,7 +110,7 @@ type Report struct {
 	Partial bool     `json:"partial"` // the budget or an interrupt cut the search short
 	// Net is the emulated link the search ran across (Options.Link); nil
 	// on loopback.
-	Net *matrix.Net `json:"net,omitempty"`
+	Net *results.Net `json:"net,omitempty"`
 }
 
 // defaults are Go's own: what a program gets with zero config and
@@ -334,22 +335,22 @@ func mean(v []float64) float64 {
 // diagnose runs matrix's rules on the default configuration's measurement
 // against h1's, across link when there is one.
 func diagnose(p transport.Protocol, def transfer.Result, r Result, link *Link) []string {
-	rep := func(x transfer.Result, rate float64) matrix.Repetition {
-		m := matrix.Repetition{Value: rate, Seconds: x.Seconds, Bytes: x.Bytes, ClientBodyReads: x.Client.BodyReads,
+	rep := func(x transfer.Result, rate float64) results.Repetition {
+		m := results.Repetition{Value: rate, Seconds: x.Seconds, Bytes: x.Bytes, ClientBodyReads: x.Client.BodyReads,
 			ClientReadSize: x.Client.ReadSize, ClientH2: x.Client.H2Frames, ClientQUIC: x.Client.QUIC}
 		return m
 	}
 	// tune's servers run in this process, on loopback or across the
 	// link, with its knobs.
-	set := matrix.Settings{Target: "child", Server: &config.Server{}}
+	set := results.Settings{Target: "child", Server: &config.Server{}}
 	if link != nil {
 		set.Net = link.Net
 	}
-	res := &matrix.Results{Settings: set, Cells: []matrix.Cell{
-		{Scenario: "download", Protocol: "h1", Metric: matrix.MetricBytesPerSecond, CPUUnit: "GB",
-			Repetitions: []matrix.Repetition{{Value: r.H1BytesPerSecond}}},
-		{Scenario: "download", Protocol: p.String(), Metric: matrix.MetricBytesPerSecond, CPUUnit: "GB",
-			Repetitions: []matrix.Repetition{rep(def, r.DefaultBytesPerSecond)}},
+	res := &results.Results{Settings: set, Cells: []results.Cell{
+		{Scenario: "download", Protocol: "h1", Metric: results.MetricBytesPerSecond, CPUUnit: "GB",
+			Repetitions: []results.Repetition{{Value: r.H1BytesPerSecond}}},
+		{Scenario: "download", Protocol: p.String(), Metric: results.MetricBytesPerSecond, CPUUnit: "GB",
+			Repetitions: []results.Repetition{rep(def, r.DefaultBytesPerSecond)}},
 	}}
 	matrix.Summarise(res)
 	var out []string

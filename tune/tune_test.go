@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transfer"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
@@ -188,7 +188,7 @@ func TestKnobSetSaysWhichTransport(t *testing.T) {
 	if set.BestFor["Client.HTTP2.MaxReadFrameSize"] != "h2c" || set.BestFor["Client.QUIC.MaxStreamReceiveWindow"] != "h3" {
 		t.Errorf("best for %v", set.BestFor)
 	}
-	if len(set.Knobs) != 3 || set.Knobs[0] != (matrix.Knob{Field: "Client.ReadSize", Value: "1Mi"}) {
+	if len(set.Knobs) != 3 || set.Knobs[0] != (results.Knob{Field: "Client.ReadSize", Value: "1Mi"}) {
 		t.Errorf("knobs %+v", set.Knobs)
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/results"
 )
 
 // TestRunNetUploadWindowCap reproduces Go's HTTP/2 server window across a
@@ -18,7 +18,7 @@ func TestRunNetUploadWindowCap(t *testing.T) {
 	args := []string{"run", "--net", "rtt=150ms,rate=100mbit", "--scenarios", "upload", "--protocols", "h1,h2c",
 		"--size", "32MiB", "--repeat", "1", "--json", "--no-files"}
 	before := uploadCell(t, args...)
-	var f *matrix.Finding
+	var f *results.Finding
 	for i := range before.Findings {
 		if before.Findings[i].Rule == "window-limited" {
 			f = &before.Findings[i]
@@ -44,13 +44,13 @@ func TestRunNetUploadWindowCap(t *testing.T) {
 }
 
 // uploadCell runs args (a --json run) and returns its h2c upload cell.
-func uploadCell(t *testing.T, args ...string) matrix.Cell {
+func uploadCell(t *testing.T, args ...string) results.Cell {
 	t.Helper()
 	code, stdout, stderr := runMain(t, args...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	var res matrix.Results
+	var res results.Results
 	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
 		t.Fatal(err)
 	}

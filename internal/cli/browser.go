@@ -8,6 +8,7 @@ import (
 
 	"github.com/httpvs/httpvs/browser"
 	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/webpage"
 )
 
@@ -107,7 +108,7 @@ func readPage(name string) (*webpage.Page, error) {
 // browserFailed says, in one line, that the browser could not load the
 // page over a transport (it exited, its loads failed): errReported, for
 // exit 1. Nil when every load went through.
-func browserFailed(e *env, res *matrix.Results) error {
+func browserFailed(e *env, res *results.Results) error {
 	for _, c := range res.Browser {
 		why := ""
 		if c.Failed {

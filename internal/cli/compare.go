@@ -6,19 +6,19 @@ import (
 	"os"
 	"strings"
 
-	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/report"
+	"github.com/httpvs/httpvs/results"
 )
 
 // comparedJSON is what compare --json prints.
 type comparedJSON struct {
-	Old             string               `json:"old"` // the files compared
-	New             string               `json:"new"`
-	SettingsDiffer  []matrix.SettingDiff `json:"settings_differ"` // groups of settings the runs did not share
-	Partial         []string             `json:"partial"`         // the files holding partial runs
-	Cells           []matrix.Delta       `json:"cells"`
-	NotTested       matrix.Untested      `json:"not_tested"`
-	NotTestedReason string               `json:"not_tested_reason,omitempty"` // the text output's one line
+	Old             string                `json:"old"` // the files compared
+	New             string                `json:"new"`
+	SettingsDiffer  []results.SettingDiff `json:"settings_differ"` // groups of settings the runs did not share
+	Partial         []string              `json:"partial"`         // the files holding partial runs
+	Cells           []results.Delta       `json:"cells"`
+	NotTested       results.Untested      `json:"not_tested"`
+	NotTestedReason string                `json:"not_tested_reason,omitempty"` // the text output's one line
 }
 
 // runCompare prints per-cell deltas between two results.json files.
@@ -32,20 +32,20 @@ func runCompare(_ context.Context, e *env, args []string) error {
 	if len(pos) != 2 {
 		return usagef("compare takes two results.json files (old, then new), got %d argument(s)", len(pos))
 	}
-	var runs [2]*matrix.Results
+	var runs [2]*results.Results
 	for i, path := range pos {
 		f, err := os.Open(path)
 		if err != nil {
 			return usagef("%v", err)
 		}
-		runs[i], err = matrix.ReadJSON(f)
+		runs[i], err = results.ReadJSON(f)
 		f.Close()
 		if err != nil {
 			return usagef("%s: %v", path, err)
 		}
 	}
 	out := comparedJSON{Old: pos[0], New: pos[1]}
-	out.SettingsDiffer = matrix.DiffSettings(runs[0], runs[1])
+	out.SettingsDiffer = results.DiffSettings(runs[0], runs[1])
 	out.Partial = []string{}
 	for i, r := range runs {
 		if r.Partial {
@@ -60,13 +60,13 @@ func runCompare(_ context.Context, e *env, args []string) error {
 		}
 		fmt.Fprintf(e.stderr, "httpvs compare: warning: the runs used different settings, so a change may come from them rather than the code: %s\n", strings.Join(parts, "; "))
 	}
-	ds := matrix.Compare(runs[0], runs[1])
+	ds := results.Compare(runs[0], runs[1])
 	if !*asJSON {
 		return report.Deltas(e.stdout, ds)
 	}
-	out.Cells, out.NotTested, out.NotTestedReason = ds, matrix.CountUntested(ds), report.UntestedLine(ds)
+	out.Cells, out.NotTested, out.NotTestedReason = ds, results.CountUntested(ds), report.UntestedLine(ds)
 	if out.SettingsDiffer == nil {
-		out.SettingsDiffer = []matrix.SettingDiff{}
+		out.SettingsDiffer = []results.SettingDiff{}
 	}
 	return report.JSON(e.stdout, out)
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/report"
+	"github.com/httpvs/httpvs/results"
 )
 
 // runExplain prints where each slower cell's extra CPU went: from the
@@ -50,13 +51,13 @@ func runExplain(_ context.Context, e *env, args []string) error {
 }
 
 // readResultsFile reads a results.json; an unreadable one is bad input.
-func readResultsFile(path string) (*matrix.Results, error) {
+func readResultsFile(path string) (*results.Results, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, usagef("%v", err)
 	}
 	defer f.Close()
-	res, err := matrix.ReadJSON(f)
+	res, err := results.ReadJSON(f)
 	if err != nil {
 		return nil, usagef("%s: %v", path, err)
 	}
@@ -65,8 +66,8 @@ func readResultsFile(path string) (*matrix.Results, error) {
 
 // profileFiles reads a cell's CPU profile of one side as run --profile
 // names it: SCENARIO_PROTOCOL.SIDE.cpu.pprof.
-func profileFiles(dir string) func(c *matrix.Cell, side string) ([]byte, error) {
-	return func(c *matrix.Cell, side string) ([]byte, error) {
+func profileFiles(dir string) func(c *results.Cell, side string) ([]byte, error) {
+	return func(c *results.Cell, side string) ([]byte, error) {
 		name := strings.NewReplacer("/", "_", " ", "_").Replace(c.Scenario+"_"+c.Protocol) + "." + side + ".cpu.pprof"
 		b, err := os.ReadFile(filepath.Join(dir, name))
 		if errors.Is(err, fs.ErrNotExist) {
@@ -85,7 +86,7 @@ type attributedCell struct {
 	Attribution any     `json:"attribution"`
 }
 
-func attributedCells(res *matrix.Results) []attributedCell {
+func attributedCells(res *results.Results) []attributedCell {
 	out := []attributedCell{}
 	for _, c := range res.Cells {
 		if len(c.Attribution) > 0 {

@@ -12,6 +12,7 @@ import (
 	"github.com/httpvs/httpvs/goversions"
 	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/report"
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -34,7 +35,7 @@ func (f *runFlags) goVersions(ctx context.Context, e *env, fs *flagSet) error {
 		prog = &progressLine{w: e.stderr}
 		o.Progress = func(what string) { prog.text("go versions: " + what) }
 	}
-	res := &matrix.Results{SchemaVersion: matrix.SchemaVersion, Started: time.Now(), Env: matrix.CurrentEnv()}
+	res := &results.Results{SchemaVersion: results.SchemaVersion, Started: time.Now(), Env: results.CurrentEnv()}
 	gv, err := goversions.Run(ctx, o)
 	prog.clear()
 	res.Finished = time.Now()
@@ -152,8 +153,8 @@ func (f *runFlags) goRounds(set map[string]bool, o *goversions.Options) {
 }
 
 // goSettings records o (with its defaults) as a run's settings.
-func goSettings(o goversions.Options, gv *matrix.GoVersions) matrix.Settings {
-	s := matrix.Settings{Target: "child", Engine: "std", Repeat: o.Rounds, MaxRepeat: o.MaxRounds,
+func goSettings(o goversions.Options, gv *results.GoVersions) results.Settings {
+	s := results.Settings{Target: "child", Engine: "std", Repeat: o.Rounds, MaxRepeat: o.MaxRounds,
 		BudgetSeconds: o.Budget.Seconds(), DurationSeconds: o.Duration.Seconds(), WarmupSeconds: o.Warmup.Seconds(), SizeBytes: int64(o.Size)}
 	rounds := map[string]int{}
 	for _, c := range gv.Cells {
@@ -174,13 +175,13 @@ func goSettings(o goversions.Options, gv *matrix.GoVersions) matrix.Settings {
 
 // finishGo prints res, writes its results directory, and fails (exit 1)
 // when a toolchain was not measured, after a line for each.
-func (f *runFlags) finishGo(e *env, res *matrix.Results) error {
-	var print func(io.Writer, *matrix.Results) error
+func (f *runFlags) finishGo(e *env, res *results.Results) error {
+	var print func(io.Writer, *results.Results) error
 	switch f.format {
 	case "markdown":
 		print = report.GoVersionsMarkdown
 	case "json":
-		print = func(w io.Writer, r *matrix.Results) error { return r.WriteJSON(w) }
+		print = func(w io.Writer, r *results.Results) error { return r.WriteJSON(w) }
 	default:
 		print = report.GoVersions
 	}

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/results"
 )
 
 // TestGrammarRefusals: every zero, negative or malformed value, and every
@@ -252,14 +253,14 @@ func TestHelpListsDefaults(t *testing.T) {
 
 // writeRun writes a results.json of two cells, one of them on new's side
 // only, with edit applied.
-func writeRun(t *testing.T, name string, protos []string, edit func(*matrix.Results)) string {
+func writeRun(t *testing.T, name string, protos []string, edit func(*results.Results)) string {
 	t.Helper()
-	r := &matrix.Results{SchemaVersion: matrix.SchemaVersion, Env: matrix.Env{GoVersion: "go1.26.8"},
-		Settings: matrix.Settings{Protocols: protos, Repeat: 2, MaxRepeat: 2, DurationSeconds: 0.1, Engine: "std", Target: "child", Knobs: matrix.KnobSet{Name: "go-default"}}}
+	r := &results.Results{SchemaVersion: results.SchemaVersion, Env: results.Env{GoVersion: "go1.26.8"},
+		Settings: results.Settings{Protocols: protos, Repeat: 2, MaxRepeat: 2, DurationSeconds: 0.1, Engine: "std", Target: "child", Knobs: results.KnobSet{Name: "go-default"}}}
 	for i, p := range protos {
-		c := matrix.Cell{Scenario: "download", Protocol: p, Metric: "bytes_per_second"}
+		c := results.Cell{Scenario: "download", Protocol: p, Metric: "bytes_per_second"}
 		for v := range 2 {
-			c.Repetitions = append(c.Repetitions, matrix.Repetition{Value: float64(1e9 * (i + 1 + v))})
+			c.Repetitions = append(c.Repetitions, results.Repetition{Value: float64(1e9 * (i + 1 + v))})
 		}
 		r.Cells = append(r.Cells, c)
 	}
@@ -281,7 +282,7 @@ func writeRun(t *testing.T, name string, protos []string, edit func(*matrix.Resu
 
 func TestCompareWarnsOfSettings(t *testing.T) {
 	old := writeRun(t, "old.json", []string{"h1"}, nil)
-	new := writeRun(t, "new.json", []string{"h1", "h2c"}, func(r *matrix.Results) {
+	new := writeRun(t, "new.json", []string{"h1", "h2c"}, func(r *results.Results) {
 		r.Env.GoVersion, r.Settings.DurationSeconds = "go1.27.4", 0.3
 	})
 	code, stdout, stderr := runMain(t, "compare", old, new)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/results"
 )
 
 // defaultKnobs is the knob set run and tune start from: Go as shipped, the
@@ -16,18 +17,18 @@ const defaultKnobs = "go-default"
 const knobsUsage = "settings to start from: go-default (Go as shipped: zero-valued net/http and quic-go types, io.Copy(io.Discard, body)), tuned (httpvs's 256Ki reads and writes, 1Mi HTTP/2 frames), or a `file` written by tune --write; flags given explicitly override it"
 
 // loadKnobSet reads --knobs: a named set or a knob file.
-func loadKnobSet(arg string) (matrix.KnobSet, error) {
-	if s, ok := matrix.NamedKnobSet(arg); ok {
+func loadKnobSet(arg string) (results.KnobSet, error) {
+	if s, ok := results.NamedKnobSet(arg); ok {
 		return s, nil
 	}
 	f, err := os.Open(arg)
 	if err != nil {
-		return matrix.KnobSet{}, usagef("--knobs %q: want go-default, tuned, or a file written by httpvs tune --write (%v)", arg, err)
+		return results.KnobSet{}, usagef("--knobs %q: want go-default, tuned, or a file written by httpvs tune --write (%v)", arg, err)
 	}
 	defer f.Close()
 	s, err := matrix.ReadKnobFile(f)
 	if err != nil {
-		return matrix.KnobSet{}, usagef("--knobs %s: %v", arg, err)
+		return results.KnobSet{}, usagef("--knobs %s: %v", arg, err)
 	}
 	return s, nil
 }
@@ -37,8 +38,8 @@ func loadKnobSet(arg string) (matrix.KnobSet, error) {
 // carry the server's knobs. Server knobs are skipped when the server is
 // not this run's (noServer). It returns the knobs applied, which the
 // results record.
-func applyKnobs(fs *flagSet, s matrix.KnobSet, set map[string]bool, noServer bool) (matrix.KnobSet, error) {
-	applied := matrix.KnobSet{Name: s.Name}
+func applyKnobs(fs *flagSet, s results.KnobSet, set map[string]bool, noServer bool) (results.KnobSet, error) {
+	applied := results.KnobSet{Name: s.Name}
 	var overridden []string
 	for _, k := range s.Knobs {
 		name, ok := fs.fields[k.Field]

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
 )
 
@@ -28,12 +29,12 @@ func TestTuneWriteThenRunKnobs(t *testing.T) {
 		// outcome). The run's side is tested with a set of known knobs
 		// written the same way.
 		t.Logf("tune wrote no knobs (%q); running with a written set instead", set.Name)
-		set = matrix.KnobSet{Name: "known", Knobs: []matrix.Knob{{Field: "Client.ReadSize", Value: "256Ki"}, {Field: "Server.WriteSize", Value: "128Ki"}}}
+		set = results.KnobSet{Name: "known", Knobs: []results.Knob{{Field: "Client.ReadSize", Value: "256Ki"}, {Field: "Server.WriteSize", Value: "128Ki"}}}
 		f, err := os.Create(file)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := matrix.WriteKnobFile(f, set); err != nil {
+		if err := results.WriteKnobFile(f, set); err != nil {
 			t.Fatal(err)
 		}
 		if err := f.Close(); err != nil {

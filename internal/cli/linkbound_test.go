@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/results"
 )
 
 // TestRunNetAtTheLinksBound runs one download and 50 small requests at a
@@ -68,7 +68,7 @@ func TestRunNetAtTheLinksBound(t *testing.T) {
 
 // machineBound says c departs from its bound for a reason of the
 // machine's (its CPU, or the emulator falling behind), as the run found.
-func machineBound(c *matrix.Cell) bool {
+func machineBound(c *results.Cell) bool {
 	if c == nil || c.Bound == nil || !c.Bound.Departs {
 		return false
 	}
@@ -84,7 +84,7 @@ func machineBound(c *matrix.Cell) bool {
 // tolerance: under -race beside other packages' tests the server's time
 // adds to each round trip (84-87% of 50/RTT seen in CI's rounds, 96-99%
 // on a quiet machine).
-func checkAtBound(t *testing.T, c *matrix.Cell) {
+func checkAtBound(t *testing.T, c *results.Cell) {
 	t.Helper()
 	if c.Skipped != "" || len(c.Repetitions) != 3 || c.Errors.Total != 0 || c.Bound == nil {
 		t.Errorf("%s/%s: skipped %q, %d repetitions, errors %v, bound %+v", c.Scenario, c.Protocol, c.Skipped, len(c.Repetitions), c.Errors, c.Bound)
@@ -111,7 +111,7 @@ func checkAtBound(t *testing.T, c *matrix.Cell) {
 		t.Errorf("%s/%s: no verdict, want ≈ h1: the link binds every transport", c.Scenario, c.Protocol)
 		return
 	}
-	if v := c.VsH1; v.Verdict != matrix.VerdictSimilar {
+	if v := c.VsH1; v.Verdict != results.VerdictSimilar {
 		if raceBuild && v.Ratio >= lo && v.Ratio <= 1/lo {
 			// Under -race the instrumented stacks' time adds to each round
 			// trip, more for quic-go's (CI read h3 at 95% of the bound, h1

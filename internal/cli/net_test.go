@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/experiment"
-	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/netem"
+	"github.com/httpvs/httpvs/results"
 )
 
 // needLink skips the test where the system denies network namespaces or
@@ -92,13 +92,13 @@ func TestRunNet(t *testing.T) {
 // checkRepetitionLink checks a repetition's link counters on a lossless
 // link with the default queue: packets each way, none dropped, each
 // packet at most the MTU.
-func checkRepetitionLink(t *testing.T, cell string, r matrix.Repetition) {
+func checkRepetitionLink(t *testing.T, cell string, r results.Repetition) {
 	t.Helper()
 	l := r.Link
 	if l == nil {
 		t.Fatalf("%s: a repetition without link counters", cell)
 	}
-	for _, d := range []matrix.NetCounters{l.Up, l.Down} {
+	for _, d := range []results.NetCounters{l.Up, l.Down} {
 		if d.Packets == 0 || d.Delivered == 0 || d.Lost != 0 || d.QueueDrops != 0 || d.Overflow != 0 || d.Largest > netem.MTU {
 			t.Errorf("%s: link counters up %+v down %+v: want packets each way, none dropped, none above the MTU", cell, l.Up, l.Down)
 			return
@@ -107,10 +107,10 @@ func checkRepetitionLink(t *testing.T, cell string, r matrix.Repetition) {
 }
 
 // checkNetRecord checks results.json's record of a lossless 40 ms link.
-func checkNetRecord(t *testing.T, n *matrix.Net) {
+func checkNetRecord(t *testing.T, n *results.Net) {
 	t.Helper()
 	c := n.Calibration
-	if n.Spec != "rtt=40ms" || (n.Backend != matrix.NetBackendTUN && n.Backend != matrix.NetBackendNetem) || n.Up.DelaySeconds != 0.02 || n.Down.DelaySeconds != 0.02 || n.Up.QueuePackets != netem.DefaultQueuePackets {
+	if n.Spec != "rtt=40ms" || (n.Backend != results.NetBackendTUN && n.Backend != results.NetBackendNetem) || n.Up.DelaySeconds != 0.02 || n.Down.DelaySeconds != 0.02 || n.Up.QueuePackets != netem.DefaultQueuePackets {
 		t.Errorf("net %+v: want spec rtt=40ms, backend tun or netem, 20 ms each way, the default queue", n)
 	}
 	if c.UDPRTTSeconds < rttFloor || c.TCPConnectSeconds < rttFloor || c.Probes != 200 || c.UpLoss != 0 || c.DownLoss != 0 || c.UpGoodputBitsPerSecond <= 0 || c.DownGoodputBitsPerSecond <= 0 {

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/results"
 )
 
 // TestRunNetColdStartRoundTrips runs cold-start and cold-start-resumed
@@ -60,7 +60,7 @@ func TestRunNetColdStartRoundTrips(t *testing.T) {
 	if cells != 10 {
 		t.Errorf("%d cells, want 10", cells)
 	}
-	if c := res.Cell("cold-start-resumed", "h3"); c != nil && (c.Metric != matrix.MetricSeconds || c.RatioToH1 <= 1) {
+	if c := res.Cell("cold-start-resumed", "h3"); c != nil && (c.Metric != results.MetricSeconds || c.RatioToH1 <= 1) {
 		t.Errorf("resumed h3: metric %s, %.2fx h1: want seconds, faster than h1", c.Metric, c.RatioToH1)
 	}
 }

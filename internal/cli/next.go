@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/results"
 )
 
 // nextSteps says what to do after a finished run, from what it found:
@@ -13,7 +13,7 @@ import (
 // not profiled, the knob search when a fix is a setting, more rounds when
 // cells are unstable, and how to see whether a change moved anything.
 // dir is the results directory ("" with --no-files).
-func nextSteps(res *matrix.Results, dir string, profiled bool) []string {
+func nextSteps(res *results.Results, dir string, profiled bool) []string {
 	var cpu, knobs bool
 	unstable := 0
 	for _, c := range res.Cells {
@@ -38,7 +38,7 @@ func nextSteps(res *matrix.Results, dir string, profiled bool) []string {
 	if res.Settings.MaxRepeat <= 1 {
 		out = append(out, "one round per cell gives no interval: run without --quick, or with --repeat 3 or more")
 	} else if unstable > 0 {
-		out = append(out, fmt.Sprintf("%d cell(s) not known within ±%.0f%%: more rounds (--max-repeat, --budget) or a quieter machine", unstable, matrix.StableHalfWidth*100))
+		out = append(out, fmt.Sprintf("%d cell(s) not known within ±%.0f%%: more rounds (--max-repeat, --budget) or a quieter machine", unstable, results.StableHalfWidth*100))
 	}
 	if dir != "" {
 		out = append(out, "after a change: httpvs compare "+filepath.Join(dir, "results.json")+" NEW/results.json")

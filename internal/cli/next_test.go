@@ -5,14 +5,14 @@ import (
 	"testing"
 
 	"github.com/httpvs/httpvs/attribution"
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/results"
 )
 
 // TestNextSteps: a finished run's next steps follow from what it found.
 func TestNextSteps(t *testing.T) {
-	res := &matrix.Results{Settings: matrix.Settings{Repeat: 3, MaxRepeat: 16}, Cells: []matrix.Cell{
-		{Scenario: "download", Protocol: "h2c", VsH1: &matrix.Interval{Ratio: 0.2, Low: 0.1, High: 0.4, Pairs: 3},
-			Findings: []matrix.Finding{{Rule: "cpu-per-byte"}, {Rule: "h2-small-reads", Knobs: []matrix.Knob{{Field: "Client.ReadSize", Value: "256Ki"}}}}},
+	res := &results.Results{Settings: results.Settings{Repeat: 3, MaxRepeat: 16}, Cells: []results.Cell{
+		{Scenario: "download", Protocol: "h2c", VsH1: &results.Interval{Ratio: 0.2, Low: 0.1, High: 0.4, Pairs: 3},
+			Findings: []results.Finding{{Rule: "cpu-per-byte"}, {Rule: "h2-small-reads", Knobs: []results.Knob{{Field: "Client.ReadSize", Value: "256Ki"}}}}},
 	}}
 	got := strings.Join(nextSteps(res, "out/1", false), "\n")
 	for _, want := range []string{"out/1/report.html", "httpvs run --profile DIR", "httpvs tune --write mine.json", "1 cell(s) not known within ±10%", "httpvs compare out/1/results.json"} {
@@ -23,7 +23,7 @@ func TestNextSteps(t *testing.T) {
 	// Profiled and attributed, stable, nothing to tune, no files.
 	res.Cells[0].Attribution = []*attribution.Side{{Side: "server"}}
 	res.Cells[0].Findings = res.Cells[0].Findings[:1]
-	res.Cells[0].VsH1 = &matrix.Interval{Ratio: 0.2, Low: 0.19, High: 0.21, Pairs: 3}
+	res.Cells[0].VsH1 = &results.Interval{Ratio: 0.2, Low: 0.19, High: 0.21, Pairs: 3}
 	if got := nextSteps(res, "", true); len(got) != 0 {
 		t.Errorf("nothing left to suggest, got %q", got)
 	}

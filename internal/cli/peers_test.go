@@ -5,8 +5,8 @@ import (
 	"os"
 	"testing"
 
-	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/peers"
+	"github.com/httpvs/httpvs/results"
 )
 
 // TestRunPeers: run --peers h2o,curl measures the download with curl from
@@ -25,7 +25,7 @@ func TestRunPeers(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	var res matrix.Results
+	var res results.Results
 	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
 		t.Fatal(err)
 	}

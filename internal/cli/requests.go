@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/results"
 )
 
 // requestFlags are run's flags for the user's own requests: --request
@@ -46,8 +47,8 @@ func registerRequests(fs *flagSet, f *requestFlags) {
 }
 
 // requests are the user's requests, from --request and --requests.
-func (f *requestFlags) requests(given map[string]bool) ([]matrix.Request, error) {
-	var out []matrix.Request
+func (f *requestFlags) requests(given map[string]bool) ([]results.Request, error) {
+	var out []results.Request
 	body, err := f.bodyBytes(given["body"])
 	if err != nil {
 		return nil, err
@@ -108,7 +109,7 @@ func (f *requestFlags) bodyBytes(given bool) ([]byte, error) {
 
 // withRequests adds the user's requests to the scenarios of list, the
 // value of --scenarios: the group "requests" alone runs only them.
-func withRequests(list string, reqs []matrix.Request, parse func(string) ([]matrix.Scenario, error)) ([]matrix.Scenario, error) {
+func withRequests(list string, reqs []results.Request, parse func(string) ([]matrix.Scenario, error)) ([]matrix.Scenario, error) {
 	names := strings.Split(list, ",")
 	only := slices.Contains(names, matrix.RequestGroup)
 	if only && len(reqs) == 0 {

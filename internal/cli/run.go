@@ -14,6 +14,7 @@ import (
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/peers"
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )
@@ -160,7 +161,7 @@ func runRun(ctx context.Context, e *env, args []string) error {
 // measure runs the experiment the flags describe (across link's emulated
 // link, when there is one) and returns its results with the flags that
 // set each fix's knobs named; began is when the budget started.
-func (f *runFlags) measure(ctx context.Context, e *env, fs *flagSet, opts matrix.Options, began time.Time, link *netProfile) (*matrix.Results, error) {
+func (f *runFlags) measure(ctx context.Context, e *env, fs *flagSet, opts matrix.Options, began time.Time, link *netProfile) (*results.Results, error) {
 	xo := experiment.Options{
 		Matrix:     opts,
 		NoTuned:    true, // prepare decided (opts.Alongside)
@@ -251,10 +252,10 @@ func (f *runFlags) prepare(fs *flagSet) (matrix.Options, error) {
 		return matrix.Options{}, err
 	}
 	opts.Knobs = applied
-	if ks.Name == matrix.GoDefault.Name && len(f.net) == 0 {
+	if ks.Name == results.GoDefault.Name && len(f.net) == 0 {
 		// As shipped -> tuned in one run: the single-stream transfers again
 		// with the tuned client (on a link, the window decides instead).
-		tuned := matrix.Tuned
+		tuned := results.Tuned
 		opts.Alongside = &tuned
 	}
 	if f.asJSON {

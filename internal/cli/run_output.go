@@ -11,6 +11,7 @@ import (
 
 	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/report"
+	"github.com/httpvs/httpvs/results"
 )
 
 func validFormat(f string) bool {
@@ -24,7 +25,7 @@ func validFormat(f string) bool {
 // annotateFlags diagnoses res again with the settings the command added
 // after the run (the child's knobs, the target) and names, beside each
 // fix's knobs, the flags of this command that set them.
-func annotateFlags(fs *flagSet, res *matrix.Results) {
+func annotateFlags(fs *flagSet, res *results.Results) {
 	matrix.Diagnose(res)
 	for i := range res.Cells {
 		for j := range res.Cells[i].Findings {
@@ -45,13 +46,13 @@ func annotateFlags(fs *flagSet, res *matrix.Results) {
 
 // finishRun prints res in the chosen format, writes the results directory
 // (partial runs included) and picks the outcome: an interrupted run fails.
-func finishRun(e *env, f *runFlags, res *matrix.Results) error {
-	var print func(io.Writer, *matrix.Results) error
+func finishRun(e *env, f *runFlags, res *results.Results) error {
+	var print func(io.Writer, *results.Results) error
 	switch f.format {
 	case "markdown":
 		print = report.Markdown
 	case "json":
-		print = func(w io.Writer, r *matrix.Results) error { return r.WriteJSON(w) }
+		print = func(w io.Writer, r *results.Results) error { return r.WriteJSON(w) }
 	case "benchstat":
 		print = report.Benchstat
 	default:
@@ -86,7 +87,7 @@ func finishRun(e *env, f *runFlags, res *matrix.Results) error {
 }
 
 // failedCells counts the cells whose check failed, and names the first.
-func failedCells(res *matrix.Results) (n int, first string) {
+func failedCells(res *results.Results) (n int, first string) {
 	for _, c := range res.Cells {
 		if c.Failed {
 			if n == 0 {
@@ -117,7 +118,7 @@ func checkOut(dir string, noFiles bool) error {
 
 // writeResults writes results.json and the reports to a new directory
 // under parent, named by the run's start time.
-func writeResults(parent string, res *matrix.Results) (string, error) {
+func writeResults(parent string, res *results.Results) (string, error) {
 	dir, err := newResultsDir(parent, res.Started.Local().Format("20060102-150405"))
 	if err != nil {
 		return "", err

@@ -16,6 +16,7 @@ import (
 
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )
@@ -33,7 +34,7 @@ func TestMain(m *testing.M) {
 }
 
 // readResults reads the one results directory under out.
-func readResults(t *testing.T, out string) (*matrix.Results, string) {
+func readResults(t *testing.T, out string) (*results.Results, string) {
 	t.Helper()
 	dirs, err := filepath.Glob(filepath.Join(out, "*", "results.json"))
 	if err != nil || len(dirs) != 1 {
@@ -44,7 +45,7 @@ func readResults(t *testing.T, out string) (*matrix.Results, string) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	res, err := matrix.ReadJSON(f)
+	res, err := results.ReadJSON(f)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +124,7 @@ func quickCells() int {
 // checkQuickCell checks one measured cell of a quick run: negotiated as
 // asked, no errors, a value, goroutine peaks at both ends, and the child
 // server's byte counts equal to the client's.
-func checkQuickCell(t *testing.T, c matrix.Cell) {
+func checkQuickCell(t *testing.T, c results.Cell) {
 	t.Helper()
 	if c.Protocol == matrix.NativeColumn {
 		c.Protocol = "h2c" // grpc-go's own HTTP/2, cleartext
@@ -240,7 +241,7 @@ func TestRunExternalTargetSkipsWhatItLacks(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	var res matrix.Results
+	var res results.Results
 	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
 		t.Fatal(err)
 	}
@@ -410,7 +411,7 @@ func TestProfiles(t *testing.T) {
 
 // checkAttribution checks that c's extra CPU was attributed on both sides,
 // within the extra, and names net/http's HTTP/2 code or what it called.
-func checkAttribution(t *testing.T, c *matrix.Cell) {
+func checkAttribution(t *testing.T, c *results.Cell) {
 	t.Helper()
 	if len(c.Attribution) != 2 {
 		t.Fatalf("attribution %+v: want the client's and the server's", c.Attribution)

@@ -7,7 +7,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -38,7 +38,7 @@ func TestRunTargetHeader(t *testing.T) {
 	t.Cleanup(func() { srv.Close() })
 	target := srv.Transport.URL(transport.H1)
 
-	run := func(extra ...string) matrix.Results {
+	run := func(extra ...string) results.Results {
 		t.Helper()
 		args := append([]string{"run", "--target", target, "--no-files", "--quick", "--json",
 			"--scenarios", "download,small-sequential", "--protocols", "h1,h2c"}, extra...)
@@ -46,7 +46,7 @@ func TestRunTargetHeader(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
-		var res matrix.Results
+		var res results.Results
 		if err := json.Unmarshal([]byte(stdout), &res); err != nil {
 			t.Fatal(err)
 		}

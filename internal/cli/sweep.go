@@ -9,6 +9,7 @@ import (
 
 	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/report"
+	"github.com/httpvs/httpvs/results"
 )
 
 // sweep runs the matrix once per link profile of --net, each printed and
@@ -17,7 +18,7 @@ import (
 // holds the runs measured, that one marked partial in its own report.
 func (f *runFlags) sweep(ctx context.Context, e *env, fs *flagSet, opts matrix.Options) error {
 	var (
-		runs    []*matrix.Results
+		runs    []*results.Results
 		outcome error
 	)
 	for i := range f.nets {
@@ -66,7 +67,7 @@ func (f *runFlags) sweep(ctx context.Context, e *env, fs *flagSet, opts matrix.O
 // writeWhen writes the verdict across runs' links, as Markdown and HTML,
 // into a new directory under parent named after the first run's start
 // and "-when", beside the runs' own directories.
-func writeWhen(parent string, runs []*matrix.Results) (string, error) {
+func writeWhen(parent string, runs []*results.Results) (string, error) {
 	dir, err := newResultsDir(parent, runs[0].Started.Local().Format("20060102-150405")+"-when")
 	if err != nil {
 		return "", err

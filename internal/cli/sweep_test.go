@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/results"
 )
 
 func TestOneLink(t *testing.T) {
@@ -56,7 +56,7 @@ func TestRunNetSweep(t *testing.T) {
 	}
 	dec := json.NewDecoder(strings.NewReader(stdout))
 	for i, rtt := range []float64{0.010, 0.030} {
-		var res matrix.Results
+		var res results.Results
 		if err := dec.Decode(&res); err != nil {
 			t.Fatalf("run %d: %v", i+1, err)
 		}
@@ -71,7 +71,7 @@ func TestRunNetSweep(t *testing.T) {
 			}
 		}
 	}
-	if err := dec.Decode(new(matrix.Results)); err != io.EOF {
+	if err := dec.Decode(new(results.Results)); err != io.EOF {
 		t.Fatalf("after two runs: %v, want the end", err)
 	}
 	out := t.TempDir()

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/report"
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/tune"
 	"github.com/httpvs/httpvs/units"
@@ -167,7 +167,7 @@ func writeKnobFile(f *os.File, rep *tune.Report) error {
 	if rep.Partial {
 		set.Name += " (partial search)"
 	}
-	err := matrix.WriteKnobFile(f, set)
+	err := results.WriteKnobFile(f, set)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

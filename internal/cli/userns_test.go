@@ -14,7 +14,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/httpvs/httpvs/experiment"
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/results"
 )
 
 // nobody is the unprivileged user the test runs httpvs as.
@@ -62,7 +62,7 @@ func TestRunNetUnprivileged(t *testing.T) {
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("%v: %s", err, stderr.String())
 	}
-	var res matrix.Results
+	var res results.Results
 	dec := json.NewDecoder(strings.NewReader(stdout.String()))
 	if err := dec.Decode(&res); err != nil {
 		t.Fatalf("results: %v\n%s", err, stdout.String())
@@ -80,7 +80,7 @@ func TestRunNetUnprivileged(t *testing.T) {
 			}
 		}
 	}
-	if err := dec.Decode(new(matrix.Results)); err != io.EOF {
+	if err := dec.Decode(new(results.Results)); err != io.EOF {
 		t.Errorf("after the run: %v, want the end", err)
 	}
 	checkNoLeftovers(t, before)

@@ -1,4 +1,4 @@
-package matrix
+package results
 
 import (
 	"encoding/json"
@@ -9,9 +9,9 @@ import (
 
 	"github.com/httpvs/httpvs/attribution"
 	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/units"
 
 	"github.com/httpvs/httpvs/stats"
-	"github.com/httpvs/httpvs/transport"
 )
 
 // SchemaVersion is the version of results.json this package writes and
@@ -371,16 +371,71 @@ func (r *Results) ProtocolNames(scenario string) []string {
 		}
 		if !seen[c.Protocol] {
 			seen[c.Protocol] = true
-			if _, err := transport.Parse(c.Protocol); err != nil {
+			if !slices.Contains(Transports, c.Protocol) {
 				others = append(others, c.Protocol)
 			}
 		}
 	}
 	var names []string
-	for _, p := range transport.All {
-		if seen[p.String()] {
-			names = append(names, p.String())
+	for _, p := range Transports {
+		if seen[p] {
+			names = append(names, p)
 		}
 	}
 	return append(names, others...)
+}
+
+// Transports are the names of the five transports as cells carry them,
+// in report order: transport.All's, which this package does not import
+// (it speaks no protocol); a test holds them equal.
+var Transports = []string{"h1", "h2c", "h1-tls", "h2", "h3"}
+
+// Crossover is one transport's speed on this machine without the link:
+// one download and small requests on the server's own loopback, measured
+// in the same run. A link slower than it binds the transport; above it,
+// the transport's CPU cost does (golang/go#47840's gap appears).
+type Crossover struct {
+	Protocol string `json:"protocol"`
+	// BytesPerSecond is one download's rate on loopback, client and
+	// server sharing this machine's cores; 0 when it failed (Error says
+	// why).
+	BytesPerSecond float64 `json:"bytes_per_second"`
+	// ClientCPUPerGB is the client's CPU seconds per 10^9 body bytes in
+	// that download.
+	ClientCPUPerGB float64 `json:"client_cpu_per_gb"`
+	// RequestsPerSecond is small-concurrent's rate on loopback (GET /small,
+	// 50 at a time); 0 when it failed.
+	RequestsPerSecond float64 `json:"requests_per_second"`
+	Error             string  `json:"error,omitempty"`
+}
+
+// Phases are the phases of cold requests (cold-start), in seconds. Over
+// h3 connect and TLS are one QUIC handshake, counted in both; with 0-RTT
+// it is over before the request goes out, and reads near zero.
+type Phases struct {
+	Connect stats.LatencySummary `json:"connect"` // TCP connect or QUIC handshake
+	TLS     stats.LatencySummary `json:"tls"`     // TLS handshake (h1-tls, h2) or QUIC handshake (h3); empty for h1, h2c
+	TTFB    stats.LatencySummary `json:"ttfb"`    // request start (before the dial) to the first response byte
+	// Resumed counts connections whose TLS session was resumed.
+	Resumed int64 `json:"resumed"`
+}
+
+// Omitted is the start of a transfer left out of its rate across a link
+// (Options.Omit): handshakes and slow start.
+type Omitted struct {
+	Seconds float64 `json:"seconds"` // how long: the run's first Seconds
+	Bytes   int64   `json:"bytes"`   // body bytes moved in it
+	// SteadySeconds is the time the rate (Repetition.Value) is over: from
+	// the end of the omitted part to the last body byte; 0 when Note says
+	// why the steady rate was not measured (Value is then the whole
+	// transfer's).
+	SteadySeconds float64 `json:"steady_seconds,omitempty"`
+	Note          string  `json:"note,omitempty"`
+}
+
+// LinkRateBound is the link rate, bits per second, below which a
+// transport moving x's bytes per second is bound by the link rather than
+// by its CPU on this machine; 0 when unknown.
+func (x Crossover) LinkRateBound() units.BitsPerSecond {
+	return units.BitsPerSecond(x.BytesPerSecond * 8)
 }

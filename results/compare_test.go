@@ -1,4 +1,4 @@
-package matrix
+package results
 
 import (
 	"math"
@@ -51,7 +51,7 @@ func runOf(ratio float64, drift, jitter []float64) *Results {
 	}
 	res.Cells = []Cell{h1, h2}
 	for i := range res.Cells {
-		summarise(&res.Cells[i])
+		SummariseCell(&res.Cells[i])
 	}
 	return res
 }

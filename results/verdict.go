@@ -1,4 +1,4 @@
-package matrix
+package results
 
 import (
 	"math"
@@ -50,7 +50,7 @@ func (iv Interval) Stable() bool { return iv.HalfWidth() <= StableHalfWidth }
 
 // tQuantile975 is Student's t distribution's 97.5% quantile for df degrees
 // of freedom (two-sided 95%).
-func tQuantile975(df int) float64 {
+func TQuantile975(df int) float64 {
 	table := [...]float64{12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
 		2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
 		2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042}
@@ -84,7 +84,7 @@ func ratioInterval(c, base *Cell) Interval {
 	for _, l := range logs {
 		ss += (l - mean) * (l - mean)
 	}
-	half := tQuantile975(n-1) * math.Sqrt(ss/float64(n-1)/float64(n))
+	half := TQuantile975(n-1) * math.Sqrt(ss/float64(n-1)/float64(n))
 	iv.Low, iv.High = math.Exp(mean-half), math.Exp(mean+half)
 	switch {
 	case iv.Low >= 1/(1+Negligible) && iv.High <= 1+Negligible:

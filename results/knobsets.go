@@ -1,4 +1,4 @@
-package matrix
+package results
 
 import (
 	"encoding/json"
@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/httpvs/httpvs/config"
-	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/units"
 )
 
@@ -79,8 +77,8 @@ func WriteKnobFile(w io.Writer, s KnobSet) error {
 // ErrKnobFile is wrapped by ReadKnobFile's errors.
 var ErrKnobFile = errors.New("not a knob file")
 
-// ReadKnobFile reads a knob file and checks that every knob applies to a
-// run (Setup.Apply on a full setup).
+// ReadKnobFile reads a knob file: its kind, schema version and name
+// (matrix.ReadKnobFile also checks that every knob applies to a run).
 func ReadKnobFile(r io.Reader) (KnobSet, error) {
 	var f knobFile
 	dec := json.NewDecoder(r)
@@ -96,17 +94,5 @@ func ReadKnobFile(r io.Reader) (KnobSet, error) {
 	case f.Name == "":
 		return KnobSet{}, fmt.Errorf("%w: no name", ErrKnobFile)
 	}
-	if err := fullSetup().Apply(f.Knobs...); err != nil {
-		return KnobSet{}, fmt.Errorf("%w: %v", ErrKnobFile, err)
-	}
 	return f.KnobSet, nil
-}
-
-// fullSetup is a Setup that holds every field a knob can name, to check
-// knobs against.
-func fullSetup() Setup {
-	var c config.Client
-	var s config.Server
-	var e load.Engine
-	return Setup{Client: &c, Server: &s, Engine: &e}
 }

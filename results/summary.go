@@ -1,4 +1,4 @@
-package matrix
+package results
 
 import (
 	"slices"
@@ -18,7 +18,7 @@ const (
 // or when the machine was busy and the client used more than the server;
 // the server in the converse case; neither when the machine had headroom.
 // serverKnown is false when the server's CPU could not be read.
-func bottleneck(clientCores, serverCores float64, serverKnown bool, cores, gomaxprocs int) string {
+func BottleneckOf(clientCores, serverCores float64, serverKnown bool, cores, gomaxprocs int) string {
 	limit := float64(min(cores, gomaxprocs))
 	switch {
 	case clientCores >= busyClient*limit:
@@ -36,9 +36,10 @@ func bottleneck(clientCores, serverCores float64, serverKnown bool, cores, gomax
 	return BottleneckNone
 }
 
-// summarise fills c's summary fields from its repetitions, skipping
-// interrupted ones.
-func summarise(c *Cell) {
+// SummariseCell sets c's summary (Median, Min, Max, Spread, Noisy, Errors,
+// Negotiated, Bottleneck) from its repetitions, skipping interrupted ones,
+// as matrix.Run does for its cells.
+func SummariseCell(c *Cell) {
 	var values []float64
 	votes := map[string]int{}
 	c.Errors = stats.ErrorCounts{}
@@ -88,7 +89,7 @@ func median(sorted []float64) float64 {
 
 // ratios sets each cell's RatioToH1 against the baseline cell of its
 // scenario (the transport named baseline, Settings.BaselineProtocol).
-func ratios(cells []Cell, baseline string) {
+func SetRatios(cells []Cell, baseline string) {
 	base := map[string]*Cell{}
 	for i, c := range cells {
 		if c.Protocol == baseline && c.Skipped == "" {
@@ -119,13 +120,11 @@ func ratios(cells []Cell, baseline string) {
 }
 
 // Summarise recomputes every cell's summary (median, min, max, spread,
-// errors, bottleneck), ratio to h1 and findings from its repetitions:
-// after editing or merging results.
+// errors, bottleneck) and ratio to the baseline from its repetitions:
+// after editing or merging results (matrix.Summarise diagnoses them too).
 func Summarise(res *Results) {
 	for i := range res.Cells {
-		summarise(&res.Cells[i])
+		SummariseCell(&res.Cells[i])
 	}
-	ratios(res.Cells, res.Settings.BaselineProtocol())
-	Diagnose(res)
-	Bounds(res)
+	SetRatios(res.Cells, res.Settings.BaselineProtocol())
 }

@@ -1,4 +1,4 @@
-package matrix
+package results
 
 import "fmt"
 
@@ -15,7 +15,7 @@ const CrossCheckTolerance = 0.10
 // cell without failures (a failed request's partial bytes are not in
 // m.Bytes): a transfer's exactly, a load cell's with the same allowance of
 // one request's bodies per stream.
-func crossCheck(m *Repetition, key string) string {
+func CrossCheck(m *Repetition, key string) string {
 	pc, ok := m.Server.Protocols[key]
 	if !ok {
 		return fmt.Sprintf("the server kept no counts for %s", key)

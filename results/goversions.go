@@ -1,4 +1,4 @@
-package matrix
+package results
 
 // GoVersions is a run across Go toolchains (httpvs run --go, package
 // goversions): the scenarios measured with a server and a client that each
@@ -76,7 +76,3 @@ type GoVersionChange struct {
 	// transport moved closer to (or further ahead of) h1. Nil for h1.
 	Ratio *Interval `json:"ratio,omitempty"`
 }
-
-// SummariseCell sets c's summary (Median, Min, Max, Spread, Noisy, Errors,
-// Negotiated) from its repetitions, as Run does for its cells.
-func SummariseCell(c *Cell) { summarise(c) }

@@ -1,4 +1,4 @@
-package matrix
+package results
 
 // ReferenceCell is one scenario over one transport measured with reference
 // peers (httpvs run --peers): a server (a C server such as h2o, or "go",

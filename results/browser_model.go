@@ -1,4 +1,4 @@
-package matrix
+package results
 
 import (
 	"math"
@@ -45,7 +45,7 @@ func newSpread(vs []float64) Spread {
 	for _, l := range logs {
 		ss += (l - mean) * (l - mean)
 	}
-	half := tQuantile975(s.N-1) * math.Sqrt(ss/float64(s.N-1)/float64(s.N))
+	half := TQuantile975(s.N-1) * math.Sqrt(ss/float64(s.N-1)/float64(s.N))
 	s.Low, s.High = math.Exp(mean-half), math.Exp(mean+half)
 	return s
 }
@@ -88,7 +88,7 @@ const (
 )
 
 // summarise sets c's spreads and disagreements from its loads.
-func (c *BrowserCell) summarise() {
+func (c *BrowserCell) Summarise() {
 	var load, last []float64
 	var why []string
 	seen := map[string]bool{}
@@ -112,7 +112,7 @@ func (c *BrowserCell) summarise() {
 
 // compareModel holds each browser cell of res against page-load's cell
 // over its transport, when the browser loaded page-load's page.
-func compareModel(res *Results, samePage bool) {
+func CompareModel(res *Results, samePage bool) {
 	for i := range res.Browser {
 		bc := &res.Browser[i]
 		bc.Model = nil

@@ -1,4 +1,4 @@
-package matrix
+package results
 
 import (
 	"encoding/json"

@@ -1,0 +1,76 @@
+package results
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Bound is a cell's figure held against the emulated link's physics: the
+// best the link allows for the scenario (its goodput for a transfer,
+// requests in flight per round trip for requests, the round trips a cold
+// request's handshakes need), where the cell's median lies against it,
+// and whether the distance is explained.
+type Bound struct {
+	// Value is the bound in the cell's metric: bytes per second, requests
+	// per second, or seconds (a lower bound for times).
+	Value float64 `json:"value"`
+	// Basis says what sets it, e.g. "the link's calibrated goodput down"
+	// or "3 round trips (TCP, TLS 1.3, request) of 50.4 ms".
+	Basis string `json:"basis"`
+	// Share is the cell's median over Value: 0.97 is a transfer at 97% of
+	// the link; for times, 1.05 is 5% over the round trips' bound. Low and
+	// High bound it (95%, from the repetitions; equal with one).
+	Share float64 `json:"share"`
+	Low   float64 `json:"low"`
+	High  float64 `json:"high"`
+	// Departs says the cell lies further from the bound than its interval
+	// and the tolerance of its kind allow (boundTolerance); Faster says it
+	// beat the bound, which no transport can: a measurement defect.
+	Departs bool `json:"departs,omitempty"`
+	Faster  bool `json:"faster,omitempty"`
+	// Explained names what accounts for a departure: a diagnosis rule
+	// (window-limited, generator-bound, ...), "cpu-bound", "losses",
+	// "head-of-line" or "emulator-behind", with its evidence after ": ".
+	Explained string `json:"explained,omitempty"`
+	// Unexplained says the cell departs and nothing explains it: its
+	// figure is an artefact of the measurement (rounds too short for the
+	// link, say) until shown otherwise, and its verdict is not to be acted on.
+	Unexplained bool `json:"unexplained,omitempty"`
+}
+
+// Thresholds of EmulatorBehind: the share of a cell's packets the TUN
+// emulator wrote late (over 1 ms after their time), and how late the
+// latest was against the link's round trip (at least 1 ms).
+const (
+	behindShare = 0.01
+	behindRTT   = 0.02
+)
+
+// EmulatorBehind says how the emulator fell behind over c's completed
+// repetitions on link n: more than 1% of its packets left late and the
+// latest by more than 2% of the round trip (1 ms on a link without
+// delay), so the cell was measured on a slower link than the one set.
+// "" when it kept up, or on the kernel's netem (which counts no late
+// packets).
+func EmulatorBehind(c *Cell, n *Net) string {
+	l := CellLink(c)
+	if l == nil || n == nil {
+		return ""
+	}
+	p, late := l.Up.Packets+l.Down.Packets, l.Up.Late+l.Down.Late
+	worst := max(l.Up.MaxLateSeconds, l.Down.MaxLateSeconds)
+	if p == 0 || float64(late) <= behindShare*float64(p) || worst <= max(behindRTT*n.RTTSeconds(), 0.001) {
+		return ""
+	}
+	return fmt.Sprintf("%d of %d packets left the emulator late, the latest by %.1f ms", late, p, 1e3*worst)
+}
+
+// String is the bound in a few words: "97% of the link's goodput" or
+// "1.04x of 3 round trips".
+func (b *Bound) String() string {
+	basis, _, _ := strings.Cut(b.Basis, " (")
+	if strings.HasSuffix(b.Basis, "no request returns sooner") || strings.Contains(basis, "round trips") {
+		return fmt.Sprintf("%.2fx of %s", b.Share, basis)
+	}
+	return fmt.Sprintf("%.0f%% of %s", 100*b.Share, basis)
+}

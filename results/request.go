@@ -1,0 +1,47 @@
+package results
+
+import (
+	"bytes"
+	"net/http"
+	"net/textproto"
+)
+
+// Request is one of the user's own requests, measured as two scenarios
+// (RequestScenarios): one at a time and RequestConcurrency at a time, over
+// every transport against the run's target.
+type Request struct {
+	// Method is the request method, e.g. GET.
+	Method string `json:"method"`
+	// Path is the path and query sent to each transport's base URL, e.g.
+	// /api/items?id=7.
+	Path string `json:"path"`
+	// Header holds the request's own headers, beside Options.Header.
+	Header http.Header `json:"-"`
+	// HeaderNames are Header's names, as results record them (not their
+	// values, which may be credentials).
+	HeaderNames []string `json:"header_names,omitempty"`
+	// Body is the request body; nil sends none.
+	Body []byte `json:"-"`
+	// BodyBytes is len(Body), as results record it.
+	BodyBytes int `json:"body_bytes,omitempty"`
+}
+
+// AddHeader adds a header to r, recording its name.
+func (r *Request) AddHeader(name, value string) {
+	if r.Header == nil {
+		r.Header = http.Header{}
+	}
+	name = textproto.CanonicalMIMEHeaderKey(name)
+	if len(r.Header[name]) == 0 {
+		r.HeaderNames = append(r.HeaderNames, name)
+	}
+	r.Header.Add(name, value)
+}
+
+// SetBody sets r's body, recording its length.
+func (r *Request) SetBody(body []byte) {
+	r.Body, r.BodyBytes = bytes.Clone(body), len(body)
+}
+
+// String is r as its request line: "GET /api/items?id=7".
+func (r Request) String() string { return r.Method + " " + r.Path }
