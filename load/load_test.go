@@ -111,6 +111,20 @@ func checkExact(t *testing.T, cfg Config, res Result, wantIn int64) {
 	if res.BytesReceived != wantIn {
 		t.Fatalf("received %d body bytes, want %d", res.BytesReceived, wantIn)
 	}
+	checkExactPhases(t, cfg, res)
+	if res.AllocsPerRequest <= 0 || res.ClientCPUSeconds <= 0 {
+		t.Errorf("allocs/request %v cpu %v", res.AllocsPerRequest, res.ClientCPUSeconds)
+	}
+	if cfg.Engine == Std && res.ClientGoroutinesPeak < int64(cfg.Conns*cfg.Streams) {
+		t.Errorf("goroutines at peak %d, fewer than the %d workers", res.ClientGoroutinesPeak, cfg.Conns*cfg.Streams)
+	}
+}
+
+// checkExactPhases checks a counted run's phase timings (connects and
+// handshakes not for h3).
+func checkExactPhases(t *testing.T, cfg Config, res Result) {
+	t.Helper()
+	n, p := cfg.Requests, cfg.Client.Protocol
 	// Both engines time every measured request's first byte and every
 	// connection's connect and handshake.
 	if ph := res.Phases; ph.TTFB.Count != n || ph.TTFB.Max > res.Latency.Max || ph.TTFB.P50 <= 0 {
@@ -124,12 +138,6 @@ func checkExact(t *testing.T, cfg Config, res Result, wantIn int64) {
 		if ph := res.Phases; ph.Connect.Count != 2 || ph.TLS.Count != wantTLS {
 			t.Errorf("connects timed %d, handshakes %d; want 2 and %d", ph.Connect.Count, ph.TLS.Count, wantTLS)
 		}
-	}
-	if res.AllocsPerRequest <= 0 || res.ClientCPUSeconds <= 0 {
-		t.Errorf("allocs/request %v cpu %v", res.AllocsPerRequest, res.ClientCPUSeconds)
-	}
-	if cfg.Engine == Std && res.ClientGoroutinesPeak < int64(cfg.Conns*cfg.Streams) {
-		t.Errorf("goroutines at peak %d, fewer than the %d workers", res.ClientGoroutinesPeak, cfg.Conns*cfg.Streams)
 	}
 }
 

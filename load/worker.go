@@ -238,6 +238,22 @@ func (x exchange) heard(start, end time.Time, failure error) time.Time {
 func (w *worker) settle(runCtx context.Context, x exchange, intended, start, end time.Time, measuring bool) {
 	measuring = measuring || w.r.countsByEnd(end)
 	kind, failure := x.failure()
+	if cutOff := w.judge(runCtx, kind, failure, end); !measuring || cutOff {
+		switch {
+		case x.answered:
+			w.record(func(s *shard) { s.answered(x.heard(start, end, failure), failure == nil, end.Sub(start)) })
+		case measuring:
+			w.record(func(s *shard) { s.cutOff = append(s.cutOff, cutOffReq{start, end}) })
+		}
+		return
+	}
+	w.record(func(s *shard) { w.tally(s, x, kind, failure, intended, start, end) })
+}
+
+// judge notes a request's outcome for the watch on a server gone
+// (noteOutcome) and says whether the request, which ended at end, was
+// cut off.
+func (w *worker) judge(runCtx context.Context, kind stats.ErrorKind, failure error, end time.Time) (cutOff bool) {
 	// A request cut off by the run's end or an interrupt is no result
 	// here. (Some stacks, grpc-go among them, time out on the context's
 	// deadline a little before the context itself reports it.) But the
@@ -250,49 +266,43 @@ func (w *worker) settle(runCtx context.Context, x exchange, intended, start, end
 		w.r.noteOutcome(kind, failure != nil, end)
 	}
 	goneFailure := w.r.gone.Load() && (kind == stats.ErrRefused || kind == stats.ErrTimeout) && !errors.Is(failure, context.Canceled)
-	cutOff := failure != nil && ((ctxDone && !goneFailure) || late)
-	if !measuring || cutOff {
-		switch {
-		case x.answered:
-			w.record(func(s *shard) { s.answered(x.heard(start, end, failure), failure == nil, end.Sub(start)) })
-		case measuring:
-			w.record(func(s *shard) { s.cutOff = append(s.cutOff, cutOffReq{start, end}) })
-		}
-		return
-	}
+	return failure != nil && ((ctxDone && !goneFailure) || late)
+}
+
+// tally adds one measured request to s: its lateness on an open loop,
+// then either its failure, counted by kind, or its latency (from when it
+// was intended on an open loop, else from its start), time to first byte
+// and bytes.
+func (w *worker) tally(s *shard, x exchange, kind stats.ErrorKind, failure error, intended, start, end time.Time) {
+	s.requests++
 	from := start
 	if w.r.open {
 		from = intended
+		late := start.Sub(intended)
+		s.late.Record(late)
+		if late > LateThreshold {
+			s.lateCount++
+		}
 	}
-	w.record(func(s *shard) {
-		s.requests++
-		if w.r.open {
-			late := start.Sub(intended)
-			s.late.Record(late)
-			if late > LateThreshold {
-				s.lateCount++
-			}
+	if x.answered {
+		s.negotiated = true
+		s.answered(x.heard(start, end, failure), failure == nil, end.Sub(start))
+	}
+	if failure != nil {
+		// A failure is counted by kind, never as throughput or latency.
+		s.errors.Count(kind)
+		if s.firstErr == "" {
+			s.firstErr = fmt.Sprintf("%s %s: %v", w.r.cfg.Method, w.r.cfg.URL, stripURLError(failure))
 		}
-		if x.answered {
-			s.negotiated = true
-			s.answered(x.heard(start, end, failure), failure == nil, end.Sub(start))
-		}
-		if failure != nil {
-			// A failure is counted by kind, never as throughput or latency.
-			s.errors.Count(kind)
-			if s.firstErr == "" {
-				s.firstErr = fmt.Sprintf("%s %s: %v", w.r.cfg.Method, w.r.cfg.URL, stripURLError(failure))
-			}
-			return
-		}
-		s.succeeded++
-		s.latency.Record(end.Sub(from))
-		if x.ttfb > 0 {
-			s.ttfb.Record(x.ttfb)
-		}
-		s.bytesIn += x.got
-		s.bytesOut += x.sent
-	})
+		return
+	}
+	s.succeeded++
+	s.latency.Record(end.Sub(from))
+	if x.ttfb > 0 {
+		s.ttfb.Record(x.ttfb)
+	}
+	s.bytesIn += x.got
+	s.bytesOut += x.sent
 }
 
 func (w *worker) stdExchange(traced context.Context, start time.Time) exchange {
