@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/httpvs/httpvs/backoff"
 	"github.com/httpvs/httpvs/procstat"
 	"github.com/httpvs/httpvs/stats"
 )
@@ -243,14 +244,10 @@ func waitUntil(ctx context.Context, at time.Time) error {
 	if at.IsZero() || d <= 0 {
 		return nil
 	}
-	timer := time.NewTimer(d)
-	defer timer.Stop()
-	select {
-	case <-timer.C:
-		return nil
-	case <-ctx.Done():
+	if !backoff.Sleep(ctx, d) {
 		return fmt.Errorf("waiting to start at %s: %w", at.Format(time.RFC3339), ctx.Err())
 	}
+	return nil
 }
 
 // progress reports to cfg.Progress twice a second until the returned stop
