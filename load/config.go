@@ -212,31 +212,16 @@ func (c Config) validate() (*url.URL, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := c.checkCounts(); err != nil {
+		return nil, err
+	}
+	if err := c.checkDurations(); err != nil {
+		return nil, err
+	}
+	if err := c.checkRate(); err != nil {
+		return nil, err
+	}
 	switch {
-	case c.Conns < 1:
-		return nil, config.Fieldf("Conns", c.Conns, "at least 1")
-	case c.Streams < 1:
-		return nil, config.Fieldf("Streams", c.Streams, "at least 1")
-	case c.Streams > 1 && c.Client.Protocol.Version() == 1:
-		return nil, config.Fieldf("Streams", c.Streams, "1 for HTTP/1.1, which carries one request at a time per connection (pipelining is not implemented): more connections instead, or HTTP/2 or HTTP/3")
-	case c.Requests < 0:
-		return nil, config.Fieldf("Requests", c.Requests, "0 (run for a duration) or more")
-	case c.Duration < 0:
-		return nil, config.Fieldf("Duration", c.Duration, "a positive duration, or 0 for the default")
-	case c.Warmup < 0:
-		return nil, config.Fieldf("Warmup", c.Warmup, "0 or more")
-	case c.RequestTimeout < 0:
-		return nil, config.Fieldf("RequestTimeout", c.RequestTimeout, "a positive duration, or 0 for the default")
-	case c.MaxDuration < 0:
-		return nil, config.Fieldf("MaxDuration", c.MaxDuration, "a positive duration, or 0 for the default")
-	case c.Rate < 0:
-		return nil, config.Fieldf("Rate", c.Rate, "0 (closed loop) or more")
-	case c.Share.check() != nil:
-		return nil, config.Fieldf("Share", c.Share, "INDEX/PARTS with 0 <= INDEX < PARTS")
-	case !c.Share.whole() && c.Rate == 0 && c.Requests == 0:
-		return nil, config.Fieldf("Share", c.Share, "a share of a rate or of a request count: give one")
-	case !c.Share.whole() && c.Share.Requests(c.Requests) == 0 && c.Requests > 0:
-		return nil, config.Fieldf("Share", c.Share, "a share with requests: %d requests leave none to part %d", c.Requests, c.Share.Index)
 	case c.NewCaller == nil && !c.Engine.Supports(c.Client.Protocol):
 		return nil, &UnsupportedError{Engine: c.Engine, Protocol: c.Client.Protocol}
 	case bodyWant(c) != "":
@@ -246,4 +231,52 @@ func (c Config) validate() (*url.URL, error) {
 		return nil, config.WithinField("Client", err)
 	}
 	return u, nil
+}
+
+// checkCounts refuses Conns, Streams and Requests out of range.
+func (c Config) checkCounts() error {
+	switch {
+	case c.Conns < 1:
+		return config.Fieldf("Conns", c.Conns, "at least 1")
+	case c.Streams < 1:
+		return config.Fieldf("Streams", c.Streams, "at least 1")
+	case c.Streams > 1 && c.Client.Protocol.Version() == 1:
+		return config.Fieldf("Streams", c.Streams, "1 for HTTP/1.1, which carries one request at a time per connection (pipelining is not implemented): more connections instead, or HTTP/2 or HTTP/3")
+	case c.Requests < 0:
+		return config.Fieldf("Requests", c.Requests, "0 (run for a duration) or more")
+	}
+	return nil
+}
+
+// checkDurations refuses a negative Duration, Warmup, RequestTimeout or
+// MaxDuration.
+func (c Config) checkDurations() error {
+	switch {
+	case c.Duration < 0:
+		return config.Fieldf("Duration", c.Duration, "a positive duration, or 0 for the default")
+	case c.Warmup < 0:
+		return config.Fieldf("Warmup", c.Warmup, "0 or more")
+	case c.RequestTimeout < 0:
+		return config.Fieldf("RequestTimeout", c.RequestTimeout, "a positive duration, or 0 for the default")
+	case c.MaxDuration < 0:
+		return config.Fieldf("MaxDuration", c.MaxDuration, "a positive duration, or 0 for the default")
+	}
+	return nil
+}
+
+// checkRate refuses a negative Rate, and a Share that is malformed or
+// has nothing to divide (no rate and no request count, or too few
+// requests to leave this part any).
+func (c Config) checkRate() error {
+	switch {
+	case c.Rate < 0:
+		return config.Fieldf("Rate", c.Rate, "0 (closed loop) or more")
+	case c.Share.check() != nil:
+		return config.Fieldf("Share", c.Share, "INDEX/PARTS with 0 <= INDEX < PARTS")
+	case !c.Share.whole() && c.Rate == 0 && c.Requests == 0:
+		return config.Fieldf("Share", c.Share, "a share of a rate or of a request count: give one")
+	case !c.Share.whole() && c.Share.Requests(c.Requests) == 0 && c.Requests > 0:
+		return config.Fieldf("Share", c.Share, "a share with requests: %d requests leave none to part %d", c.Requests, c.Share.Index)
+	}
+	return nil
 }

@@ -2,17 +2,14 @@ package load
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
@@ -111,6 +108,20 @@ func checkExact(t *testing.T, cfg Config, res Result, wantIn int64) {
 	if res.BytesReceived != wantIn {
 		t.Fatalf("received %d body bytes, want %d", res.BytesReceived, wantIn)
 	}
+	checkExactPhases(t, cfg, res)
+	if res.AllocsPerRequest <= 0 || res.ClientCPUSeconds <= 0 {
+		t.Errorf("allocs/request %v cpu %v", res.AllocsPerRequest, res.ClientCPUSeconds)
+	}
+	if cfg.Engine == Std && res.ClientGoroutinesPeak < int64(cfg.Conns*cfg.Streams) {
+		t.Errorf("goroutines at peak %d, fewer than the %d workers", res.ClientGoroutinesPeak, cfg.Conns*cfg.Streams)
+	}
+}
+
+// checkExactPhases checks a counted run's phase timings (connects and
+// handshakes not for h3).
+func checkExactPhases(t *testing.T, cfg Config, res Result) {
+	t.Helper()
+	n, p := cfg.Requests, cfg.Client.Protocol
 	// Both engines time every measured request's first byte and every
 	// connection's connect and handshake.
 	if ph := res.Phases; ph.TTFB.Count != n || ph.TTFB.Max > res.Latency.Max || ph.TTFB.P50 <= 0 {
@@ -124,12 +135,6 @@ func checkExact(t *testing.T, cfg Config, res Result, wantIn int64) {
 		if ph := res.Phases; ph.Connect.Count != 2 || ph.TLS.Count != wantTLS {
 			t.Errorf("connects timed %d, handshakes %d; want 2 and %d", ph.Connect.Count, ph.TLS.Count, wantTLS)
 		}
-	}
-	if res.AllocsPerRequest <= 0 || res.ClientCPUSeconds <= 0 {
-		t.Errorf("allocs/request %v cpu %v", res.AllocsPerRequest, res.ClientCPUSeconds)
-	}
-	if cfg.Engine == Std && res.ClientGoroutinesPeak < int64(cfg.Conns*cfg.Streams) {
-		t.Errorf("goroutines at peak %d, fewer than the %d workers", res.ClientGoroutinesPeak, cfg.Conns*cfg.Streams)
 	}
 }
 
@@ -279,122 +284,6 @@ func TestServerClosingConnections(t *testing.T) {
 		if res.Connections < 30 {
 			t.Fatalf("%s: connections %d: dropped connections were not replaced", engine, res.Connections)
 		}
-	}
-}
-
-// TestConfigRejects: every field out of range is refused before anything
-// runs, as a typed error naming the Go field, never a CLI flag.
-func TestConfigRejects(t *testing.T) {
-	good := Config{URL: "http://127.0.0.1:1/small", Conns: 1, Streams: 1}
-	for _, tc := range []struct {
-		field  string // the FieldError's field; "" for the other typed errors
-		mutate func(*Config)
-	}{
-		{"Streams", func(c *Config) { c.Streams = 2 }},
-		{"Conns", func(c *Config) { c.Conns = 0 }},
-		{"Rate", func(c *Config) { c.Rate = -1 }},
-		{"Requests", func(c *Config) { c.Requests = -1 }},
-		{"BodySize", func(c *Config) { c.BodySize = 2 * units.GiB }},
-		{"Warmup", func(c *Config) { c.Warmup = -time.Second }},
-		{"Client.HTTP2.MaxReadFrameSize", func(c *Config) { c.Client.Config.HTTP2.MaxReadFrameSize = 1 }},
-		{"", func(c *Config) { c.URL = "https://127.0.0.1:1/" }},
-	} {
-		c := good
-		tc.mutate(&c)
-		err := c.Validate()
-		if _, rerr := Run(context.Background(), c); rerr == nil || err == nil || rerr.Error() != err.Error() {
-			t.Errorf("%s: Validate %v, Run %v", tc.field, err, rerr)
-			continue
-		}
-		if strings.Contains(err.Error(), "--") {
-			t.Errorf("%s: a library error names a flag: %v", tc.field, err)
-		}
-		var fe *config.FieldError
-		var se *transport.SchemeError
-		var ue *UnsupportedError
-		switch {
-		case tc.field != "" && (!errors.As(err, &fe) || fe.Field != tc.field):
-			t.Errorf("want a FieldError for %s, got %T %v", tc.field, err, err)
-		case tc.field == "" && !errors.As(err, &se) && !errors.As(err, &ue):
-			t.Errorf("want a SchemeError or an UnsupportedError, got %T %v", err, err)
-		}
-	}
-	if _, err := ParseEngine("turbo"); err == nil {
-		t.Error("engine turbo accepted")
-	}
-}
-
-func TestParseHeaderSpecAndRate(t *testing.T) {
-	if h, err := ParseHeaderSpec("100:100"); err != nil || h != (HeaderSpec{100, 100}) || h.String() != "100:100" {
-		t.Fatalf("%v %v", h, err)
-	}
-	for _, s := range []string{"", "100", "100:", ":5", "-1:5", "5:0", "a:b", "10001:1", "1:65537"} {
-		if _, err := ParseHeaderSpec(s); err == nil {
-			t.Errorf("ParseHeaderSpec(%q) accepted", s)
-		}
-	}
-	for in, want := range map[string]float64{"1000": 1000, "2.5k": 2500, "500/s": 500, "0.5": 0.5} {
-		if got, err := ParseRate(in); err != nil || got != want {
-			t.Errorf("ParseRate(%q) = %v, %v", in, got, err)
-		}
-	}
-	for _, s := range []string{"", "0", "-5", "fast", "NaN", "inf", "1e9"} {
-		if _, err := ParseRate(s); err == nil {
-			t.Errorf("ParseRate(%q) accepted", s)
-		}
-	}
-}
-
-func FuzzParseHeaderSpec(f *testing.F) {
-	for _, s := range []string{"100:100", "0:1", "1:65536", "x", "1:"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		h, err := ParseHeaderSpec(s)
-		if err == nil && (h.Count < 0 || h.Count > 10000 || h.Len < 1 || h.Len > 65536) {
-			t.Fatalf("ParseHeaderSpec(%q) = %+v", s, h)
-		}
-	})
-}
-
-func FuzzParseRate(f *testing.F) {
-	for _, s := range []string{"1000", "2.5k", "500/s", "NaN", "-1", "1e300"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		r, err := ParseRate(s)
-		if err == nil && !(r > 0 && r <= 1e8) {
-			t.Fatalf("ParseRate(%q) = %v", s, r)
-		}
-	})
-}
-
-// fakeCaller answers every call at once with 10 bytes for 3.
-type fakeCaller struct{ calls, closed *atomic.Int64 }
-
-func (f fakeCaller) Call(context.Context) (int64, int64, error) {
-	f.calls.Add(1)
-	return 10, 3, nil
-}
-func (f fakeCaller) Connections() int64 { return 1 }
-func (f fakeCaller) Close() error       { f.closed.Add(1); return nil }
-
-func TestCallerReplacesHTTP(t *testing.T) {
-	var calls, closed atomic.Int64
-	res := mustRun(t, Config{
-		URL:    "http://127.0.0.1:1/never-dialed",
-		Client: transport.ClientOptions{Protocol: transport.H2C},
-		Conns:  3, Streams: 4, Requests: 1000, CallerName: "fake",
-		NewCaller: func() (Caller, error) { return fakeCaller{&calls, &closed}, nil },
-	})
-	if res.Requests != 1000 || calls.Load() != 1000 || res.Errors.Total != 0 {
-		t.Fatalf("%d requests, %d calls, errors %v", res.Requests, calls.Load(), res.Errors)
-	}
-	if res.BytesReceived != 10000 || res.BytesSent != 3000 || res.Connections != 3 || closed.Load() != 3 {
-		t.Errorf("received %d, sent %d, %d connections, %d closed", res.BytesReceived, res.BytesSent, res.Connections, closed.Load())
-	}
-	if res.Engine != "fake" || res.Protocol != "h2c" {
-		t.Errorf("engine %q, protocol %q", res.Engine, res.Protocol)
 	}
 }
 

@@ -39,42 +39,11 @@ func TestResultCarriesWindowHostAndHistograms(t *testing.T) {
 				cfg.Rate = 600
 			}
 			res := mustRun(t, cfg)
-			if res.Kind != ResultKind || res.SchemaVersion != ResultSchemaVersion {
-				t.Fatalf("kind %q version %d", res.Kind, res.SchemaVersion)
-			}
-			if res.Started.Before(startAt) {
-				t.Fatalf("measuring started at %v, before StartAt %v", res.Started, startAt)
-			}
-			if res.Started.Location() != time.UTC {
-				t.Errorf("started in %v, want UTC", res.Started.Location())
-			}
-			if got := res.Finished.Sub(res.Started).Seconds(); got != res.Seconds || got <= 0 {
-				t.Fatalf("window %v..%v is %v s, seconds %v", res.Started, res.Finished, got, res.Seconds)
-			}
-			if host, _ := os.Hostname(); res.Host != host || host == "" {
-				t.Errorf("host %q, want %q", res.Host, host)
-			}
+			checkResultWindow(t, res, startAt)
 			if res.Succeeded != 60 {
 				t.Fatalf("succeeded %d (%s)", res.Succeeded, res.FirstError)
 			}
-			lat := decode(t, "latency", res.Histograms.Latency)
-			if lat.Count() != res.Succeeded || lat.Summary() != res.Latency {
-				t.Fatalf("latency histogram %+v, summary %+v", lat.Summary(), res.Latency)
-			}
-			if ttfb := decode(t, "ttfb", res.Histograms.TTFB); ttfb.Summary() != res.Phases.TTFB {
-				t.Fatalf("ttfb histogram %+v, summary %+v", ttfb.Summary(), res.Phases.TTFB)
-			}
-			if conn := decode(t, "connect", res.Histograms.Connect); conn.Summary() != res.Phases.Connect || conn.Count() != 2 {
-				t.Fatalf("connect histogram %+v, summary %+v", conn.Summary(), res.Phases.Connect)
-			}
-			if open {
-				late := decode(t, "late_by", res.Histograms.LateBy)
-				if late.Count() != res.Requests || late.Summary() != res.Schedule.LateBy {
-					t.Fatalf("late_by histogram %+v for %d requests", late.Summary(), res.Requests)
-				}
-			} else if res.Histograms.LateBy != "" {
-				t.Fatal("a closed loop has a late_by histogram")
-			}
+			checkResultHistograms(t, res, open)
 		})
 	}
 }
@@ -91,5 +60,50 @@ func TestStartAtWaitEndsWithContext(t *testing.T) {
 	}
 	if took := time.Since(start); took > 30*time.Second {
 		t.Fatalf("took %v", took)
+	}
+}
+
+// checkResultWindow checks res's kind and version, and its wall-clock
+// window, in UTC from no earlier than startAt, and its host.
+func checkResultWindow(t *testing.T, res Result, startAt time.Time) {
+	t.Helper()
+	if res.Kind != ResultKind || res.SchemaVersion != ResultSchemaVersion {
+		t.Fatalf("kind %q version %d", res.Kind, res.SchemaVersion)
+	}
+	if res.Started.Before(startAt) {
+		t.Fatalf("measuring started at %v, before StartAt %v", res.Started, startAt)
+	}
+	if res.Started.Location() != time.UTC {
+		t.Errorf("started in %v, want UTC", res.Started.Location())
+	}
+	if got := res.Finished.Sub(res.Started).Seconds(); got != res.Seconds || got <= 0 {
+		t.Fatalf("window %v..%v is %v s, seconds %v", res.Started, res.Finished, got, res.Seconds)
+	}
+	if host, _ := os.Hostname(); res.Host != host || host == "" {
+		t.Errorf("host %q, want %q", res.Host, host)
+	}
+}
+
+// checkResultHistograms checks that res's histograms hold exactly the
+// values its summaries describe, with late_by only on an open loop.
+func checkResultHistograms(t *testing.T, res Result, open bool) {
+	t.Helper()
+	lat := decode(t, "latency", res.Histograms.Latency)
+	if lat.Count() != res.Succeeded || lat.Summary() != res.Latency {
+		t.Fatalf("latency histogram %+v, summary %+v", lat.Summary(), res.Latency)
+	}
+	if ttfb := decode(t, "ttfb", res.Histograms.TTFB); ttfb.Summary() != res.Phases.TTFB {
+		t.Fatalf("ttfb histogram %+v, summary %+v", ttfb.Summary(), res.Phases.TTFB)
+	}
+	if conn := decode(t, "connect", res.Histograms.Connect); conn.Summary() != res.Phases.Connect || conn.Count() != 2 {
+		t.Fatalf("connect histogram %+v, summary %+v", conn.Summary(), res.Phases.Connect)
+	}
+	if open {
+		late := decode(t, "late_by", res.Histograms.LateBy)
+		if late.Count() != res.Requests || late.Summary() != res.Schedule.LateBy {
+			t.Fatalf("late_by histogram %+v for %d requests", late.Summary(), res.Requests)
+		}
+	} else if res.Histograms.LateBy != "" {
+		t.Fatal("a closed loop has a late_by histogram")
 	}
 }

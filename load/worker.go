@@ -1,15 +1,12 @@
 package load
 
 import (
-	"bytes"
 	"context"
 	"crypto/tls"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptrace"
-	"net/url"
 	"sync/atomic"
 	"time"
 
@@ -156,17 +153,6 @@ func (r *run) countsByEnd(end time.Time) bool {
 	return !r.open && !r.byCount && r.measuring.Load() && !end.Before(r.measuredFrom)
 }
 
-// exchange is one request's outcome, before it is judged.
-type exchange struct {
-	status   int
-	length   int64         // Content-Length, or -1
-	got      int64         // response body bytes
-	sent     int64         // request body bytes
-	answered bool          // a response arrived over the transport asked for
-	ttfb     time.Duration // to the response's first byte; 0 if unknown
-	err      error
-}
-
 // once sends one request and records it if measuring. It says whether
 // the request failed for want of a connection (exchange.setupFailed).
 func (w *worker) once(runCtx, traced context.Context, intended time.Time, measuring bool) (setupFailed bool) {
@@ -208,36 +194,26 @@ func (w *worker) leanLoop(ctx context.Context, l lean.Loop) {
 	}
 }
 
-// failure judges an exchange: nil for a success, else why it failed and
-// the kind of failure.
-func (x exchange) failure() (stats.ErrorKind, error) {
-	switch {
-	case x.err != nil:
-		return transport.Classify(x.err), x.err
-	case x.status/100 != 2:
-		return stats.ErrStatus, fmt.Errorf("status %d %s", x.status, http.StatusText(x.status))
-	case x.length >= 0 && x.got != x.length:
-		return stats.ErrShort, fmt.Errorf("body has %d bytes, Content-Length said %d", x.got, x.length)
-	}
-	return 0, nil
-}
-
-// heard is when the server was last heard from in an exchange with a
-// response that started at start and ended at end: its end for a success;
-// for a failure, its first byte (a body cut off by a server that died ends
-// when the client gives up, which is not when the server last spoke; its
-// last bytes are not timed).
-func (x exchange) heard(start, end time.Time, failure error) time.Time {
-	if failure == nil {
-		return end
-	}
-	return start.Add(x.ttfb)
-}
-
 // settle judges one request's exchange and records it if measuring.
 func (w *worker) settle(runCtx context.Context, x exchange, intended, start, end time.Time, measuring bool) {
 	measuring = measuring || w.r.countsByEnd(end)
 	kind, failure := x.failure()
+	if cutOff := w.judge(runCtx, kind, failure, end); !measuring || cutOff {
+		switch {
+		case x.answered:
+			w.record(func(s *shard) { s.answered(x.heard(start, end, failure), failure == nil, end.Sub(start)) })
+		case measuring:
+			w.record(func(s *shard) { s.cutOff = append(s.cutOff, cutOffReq{start, end}) })
+		}
+		return
+	}
+	w.record(func(s *shard) { w.tally(s, x, kind, failure, intended, start, end) })
+}
+
+// judge notes a request's outcome for the watch on a server gone
+// (noteOutcome) and says whether the request, which ended at end, was
+// cut off.
+func (w *worker) judge(runCtx context.Context, kind stats.ErrorKind, failure error, end time.Time) (cutOff bool) {
 	// A request cut off by the run's end or an interrupt is no result
 	// here. (Some stacks, grpc-go among them, time out on the context's
 	// deadline a little before the context itself reports it.) But the
@@ -250,126 +226,43 @@ func (w *worker) settle(runCtx context.Context, x exchange, intended, start, end
 		w.r.noteOutcome(kind, failure != nil, end)
 	}
 	goneFailure := w.r.gone.Load() && (kind == stats.ErrRefused || kind == stats.ErrTimeout) && !errors.Is(failure, context.Canceled)
-	cutOff := failure != nil && ((ctxDone && !goneFailure) || late)
-	if !measuring || cutOff {
-		switch {
-		case x.answered:
-			w.record(func(s *shard) { s.answered(x.heard(start, end, failure), failure == nil, end.Sub(start)) })
-		case measuring:
-			w.record(func(s *shard) { s.cutOff = append(s.cutOff, cutOffReq{start, end}) })
-		}
-		return
-	}
+	return failure != nil && ((ctxDone && !goneFailure) || late)
+}
+
+// tally adds one measured request to s: its lateness on an open loop,
+// then either its failure, counted by kind, or its latency (from when it
+// was intended on an open loop, else from its start), time to first byte
+// and bytes.
+func (w *worker) tally(s *shard, x exchange, kind stats.ErrorKind, failure error, intended, start, end time.Time) {
+	s.requests++
 	from := start
 	if w.r.open {
 		from = intended
-	}
-	w.record(func(s *shard) {
-		s.requests++
-		if w.r.open {
-			late := start.Sub(intended)
-			s.late.Record(late)
-			if late > LateThreshold {
-				s.lateCount++
-			}
-		}
-		if x.answered {
-			s.negotiated = true
-			s.answered(x.heard(start, end, failure), failure == nil, end.Sub(start))
-		}
-		if failure != nil {
-			// A failure is counted by kind, never as throughput or latency.
-			s.errors.Count(kind)
-			if s.firstErr == "" {
-				s.firstErr = fmt.Sprintf("%s %s: %v", w.r.cfg.Method, w.r.cfg.URL, stripURLError(failure))
-			}
-			return
-		}
-		s.succeeded++
-		s.latency.Record(end.Sub(from))
-		if x.ttfb > 0 {
-			s.ttfb.Record(x.ttfb)
-		}
-		s.bytesIn += x.got
-		s.bytesOut += x.sent
-	})
-}
-
-func (w *worker) stdExchange(traced context.Context, start time.Time) exchange {
-	reqCtx, cancel := context.WithTimeout(traced, w.r.cfg.RequestTimeout)
-	defer cancel()
-	req := w.base.WithContext(reqCtx)
-	if n := len(w.r.body); n > 0 {
-		req.Body = io.NopCloser(bytes.NewReader(w.r.body))
-		req.ContentLength = int64(n)
-	}
-	w.reqStart.Store(start.UnixNano())
-	w.ttfb.Store(0)
-	x := exchange{sent: req.ContentLength, length: -1}
-	resp, err := w.client.Do(req)
-	if err != nil {
-		x.err = err
-		return x
-	}
-	x.answered, x.status, x.length = true, resp.StatusCode, resp.ContentLength
-	x.ttfb = time.Duration(w.ttfb.Load()) // GotFirstResponseByte ran before Do returned
-	if x.got, err = w.drain(resp); err != nil {
-		x.err = fmt.Errorf("body failed after %d bytes: %w", x.got, err)
-	}
-	return x
-}
-
-func (w *worker) callExchange(runCtx context.Context) exchange {
-	ctx, cancel := context.WithTimeout(runCtx, w.r.cfg.RequestTimeout)
-	defer cancel()
-	got, sent, err := w.caller.Call(ctx)
-	x := exchange{status: http.StatusOK, got: got, sent: sent, length: -1, err: err}
-	x.answered = err == nil
-	return x
-}
-
-func (w *worker) leanExchange(start time.Time) exchange {
-	resp, err := w.stream.Do(w.r.cfg.RequestTimeout)
-	return leanOutcome(resp, err, int64(len(w.r.body)), start)
-}
-
-// leanOutcome is the exchange of a fast-engine request that started at
-// start and sent bodyLen body bytes: the lean client checks the body's
-// length itself.
-func leanOutcome(resp lean.Response, err error, bodyLen int64, start time.Time) exchange {
-	x := exchange{status: resp.Status, got: resp.BodyBytes, length: -1, err: err}
-	if !resp.FirstByte.IsZero() {
-		x.ttfb = max(resp.FirstByte.Sub(start), 1) // a zero would read as unknown
-	}
-	if resp.Status != 0 {
-		x.answered, x.sent = true, bodyLen
-	}
-	return x
-}
-
-// drain reads the body to its end and closes it.
-func (w *worker) drain(resp *http.Response) (int64, error) {
-	defer resp.Body.Close()
-	var n int64
-	for {
-		m, err := resp.Body.Read(w.buf)
-		n += int64(m)
-		if err == io.EOF {
-			return n, nil
-		}
-		if err != nil {
-			return n, err
+		late := start.Sub(intended)
+		s.late.Record(late)
+		if late > LateThreshold {
+			s.lateCount++
 		}
 	}
-}
-
-// stripURLError drops the method and URL that net/http's *url.Error
-// repeats; the first-error line names them once.
-func stripURLError(err error) error {
-	if ue, ok := err.(*url.Error); ok {
-		return ue.Err
+	if x.answered {
+		s.negotiated = true
+		s.answered(x.heard(start, end, failure), failure == nil, end.Sub(start))
 	}
-	return err
+	if failure != nil {
+		// A failure is counted by kind, never as throughput or latency.
+		s.errors.Count(kind)
+		if s.firstErr == "" {
+			s.firstErr = fmt.Sprintf("%s %s: %v", w.r.cfg.Method, w.r.cfg.URL, stripURLError(failure))
+		}
+		return
+	}
+	s.succeeded++
+	s.latency.Record(end.Sub(from))
+	if x.ttfb > 0 {
+		s.ttfb.Record(x.ttfb)
+	}
+	s.bytesIn += x.got
+	s.bytesOut += x.sent
 }
 
 // counts sums the measured requests and failures so far over the shards.

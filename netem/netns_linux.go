@@ -96,33 +96,31 @@ func (n *Namespace) Start(cmd *exec.Cmd) error {
 
 // DialContext dials addr from inside the namespace, as net.Dialer does.
 func (n *Namespace) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
-	var c net.Conn
-	err := n.Run(func() (err error) {
+	return runFor(n, func() (net.Conn, error) {
 		var d net.Dialer
-		c, err = d.DialContext(ctx, network, addr)
-		return err
+		return d.DialContext(ctx, network, addr)
 	})
-	return c, err
 }
 
 // Listen listens on addr inside the namespace, as net.Listen does.
 func (n *Namespace) Listen(network, addr string) (net.Listener, error) {
-	var l net.Listener
-	err := n.Run(func() (err error) {
-		l, err = net.Listen(network, addr)
-		return err
-	})
-	return l, err
+	return runFor(n, func() (net.Listener, error) { return net.Listen(network, addr) })
 }
 
 // ListenPacket listens on addr inside the namespace, as net.ListenPacket does.
 func (n *Namespace) ListenPacket(network, addr string) (net.PacketConn, error) {
-	var c net.PacketConn
+	return runFor(n, func() (net.PacketConn, error) { return net.ListenPacket(network, addr) })
+}
+
+// runFor runs f inside the namespace (n.Run) and returns what it made:
+// the one shape of DialContext, Listen and ListenPacket.
+func runFor[T any](n *Namespace, f func() (T, error)) (T, error) {
+	var v T
 	err := n.Run(func() (err error) {
-		c, err = net.ListenPacket(network, addr)
+		v, err = f()
 		return err
 	})
-	return c, err
+	return v, err
 }
 
 // goLockedOffMain runs fn in a new goroutine locked to an OS thread that

@@ -65,43 +65,50 @@ func TestExactBytesEveryTransport(t *testing.T) {
 						plan = f.plan(p, "/sink")
 						plan.Direction, plan.Size = Upload, size
 					}
-					res := run(t, plan)
-					if res.Errors.Total != 0 {
-						t.Fatalf("errors: %v; first: %s", res.Errors, res.FirstError)
-					}
-					if res.Bytes != int64(size) || res.PerStream[0].Bytes != int64(size) {
-						t.Fatalf("moved %d bytes (stream %d), want %d", res.Bytes, res.PerStream[0].Bytes, size)
-					}
-					if res.Protocol != p.String() {
-						t.Fatalf("negotiated %q, want %q", res.Protocol, p)
-					}
-					if res.Connections != 1 {
-						t.Fatalf("opened %d connections, want 1", res.Connections)
-					}
-					if res.Server == nil {
-						t.Fatalf("no server stats: %s", res.ServerNote)
-					}
-					sc := res.Server.Protocols[p.String()]
-					got := sc.BodyBytesSent
-					if dir == Upload {
-						got = sc.BodyBytesReceived
-					}
-					if got != int64(size) || sc.Requests != 1 {
-						t.Fatalf("server counted %d bytes in %d requests, want %d in 1", got, sc.Requests, size)
-					}
-					if dir == Download && res.Client.BodyReads == 0 {
-						t.Fatal("no body reads counted")
-					}
-					if p == transport.H3 {
-						if res.Client.QUIC.BytesReceived+res.Client.QUIC.BytesSent < int64(size) || res.Server.QUIC.Connections != 1 {
-							t.Fatalf("QUIC counters too small: client %+v server %+v", res.Client.QUIC, res.Server.QUIC)
-						}
-					} else if io := res.Client.TCP; io.ReadBytes+io.WriteBytes < int64(size) || io.Connections != 1 {
-						t.Fatalf("TCP counters too small: %+v", io)
-					}
+					checkExactTransfer(t, p, dir, size, run(t, plan))
 				})
 			}
 		}
+	}
+}
+
+// checkExactTransfer checks one transfer of size over p in dir: every
+// byte moved on one connection, counted by the server, and in the
+// client's body reads and the wire's counters.
+func checkExactTransfer(t *testing.T, p transport.Protocol, dir Direction, size units.Bytes, res Result) {
+	t.Helper()
+	if res.Errors.Total != 0 {
+		t.Fatalf("errors: %v; first: %s", res.Errors, res.FirstError)
+	}
+	if res.Bytes != int64(size) || res.PerStream[0].Bytes != int64(size) {
+		t.Fatalf("moved %d bytes (stream %d), want %d", res.Bytes, res.PerStream[0].Bytes, size)
+	}
+	if res.Protocol != p.String() {
+		t.Fatalf("negotiated %q, want %q", res.Protocol, p)
+	}
+	if res.Connections != 1 {
+		t.Fatalf("opened %d connections, want 1", res.Connections)
+	}
+	if res.Server == nil {
+		t.Fatalf("no server stats: %s", res.ServerNote)
+	}
+	sc := res.Server.Protocols[p.String()]
+	got := sc.BodyBytesSent
+	if dir == Upload {
+		got = sc.BodyBytesReceived
+	}
+	if got != int64(size) || sc.Requests != 1 {
+		t.Fatalf("server counted %d bytes in %d requests, want %d in 1", got, sc.Requests, size)
+	}
+	if dir == Download && res.Client.BodyReads == 0 {
+		t.Fatal("no body reads counted")
+	}
+	if p == transport.H3 {
+		if res.Client.QUIC.BytesReceived+res.Client.QUIC.BytesSent < int64(size) || res.Server.QUIC.Connections != 1 {
+			t.Fatalf("QUIC counters too small: client %+v server %+v", res.Client.QUIC, res.Server.QUIC)
+		}
+	} else if io := res.Client.TCP; io.ReadBytes+io.WriteBytes < int64(size) || io.Connections != 1 {
+		t.Fatalf("TCP counters too small: %+v", io)
 	}
 }
 

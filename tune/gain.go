@@ -31,3 +31,15 @@ func pairedGain(defs, bests []float64) (gain, low, high float64, pairs int) {
 // t975 is Student's t 97.5% quantile for 1 to 9 degrees of freedom (two
 // sided 95%); more degrees use the last.
 var t975 = []float64{12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262}
+
+// mean is v's arithmetic mean; 0 when v is empty.
+func mean(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	var s float64
+	for _, x := range v {
+		s += x
+	}
+	return s / float64(len(v))
+}

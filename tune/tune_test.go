@@ -33,19 +33,37 @@ func TestShortTune(t *testing.T) {
 		t.Fatalf("%d results", len(rep.Results))
 	}
 	for _, r := range rep.Results {
-		if r.H1BytesPerSecond <= 0 || r.DefaultRatioToH1 <= 0 || r.RatioToH1 <= 0 || r.Trials < 2 {
-			t.Errorf("%s: h1 %v B/s, default %.2fx, best %.2fx, %d trials", r.Protocol, r.H1BytesPerSecond, r.DefaultRatioToH1, r.RatioToH1, r.Trials)
-		}
-		if r.Default != defaults(transport.H2C) && r.Protocol == "h2c" {
-			t.Errorf("h2c default settings %+v", r.Default)
-		}
-		// On a starved machine the final measurements can find no
-		// configuration faster than the defaults; then there is no code.
-		if r.DefaultsBest != (r.GoCode == "") || (!r.DefaultsBest && !strings.Contains(r.GoCode, "io.CopyBuffer")) {
-			t.Errorf("%s: defaults best %v, Go code %q", r.Protocol, r.DefaultsBest, r.GoCode)
-		}
+		checkTuneResult(t, r)
 	}
 	h2c := rep.Results[0]
+	checkReadDiagnosis(t, h2c)
+	if (!h2c.DefaultsBest && !strings.Contains(h2c.GoCode, "http.HTTP2Config")) || (!rep.Results[1].DefaultsBest && !strings.Contains(rep.Results[1].GoCode, "quic.Config")) {
+		t.Errorf("Go code:\n%s\n%s", h2c.GoCode, rep.Results[1].GoCode)
+	}
+}
+
+// checkTuneResult checks that one transport's result has figures, the
+// defaults as its starting point, and Go code exactly when the defaults
+// were not best.
+func checkTuneResult(t *testing.T, r Result) {
+	t.Helper()
+	if r.H1BytesPerSecond <= 0 || r.DefaultRatioToH1 <= 0 || r.RatioToH1 <= 0 || r.Trials < 2 {
+		t.Errorf("%s: h1 %v B/s, default %.2fx, best %.2fx, %d trials", r.Protocol, r.H1BytesPerSecond, r.DefaultRatioToH1, r.RatioToH1, r.Trials)
+	}
+	if r.Default != defaults(transport.H2C) && r.Protocol == "h2c" {
+		t.Errorf("h2c default settings %+v", r.Default)
+	}
+	// On a starved machine the final measurements can find no
+	// configuration faster than the defaults; then there is no code.
+	if r.DefaultsBest != (r.GoCode == "") || (!r.DefaultsBest && !strings.Contains(r.GoCode, "io.CopyBuffer")) {
+		t.Errorf("%s: defaults best %v, Go code %q", r.Protocol, r.DefaultsBest, r.GoCode)
+	}
+}
+
+// checkReadDiagnosis checks h2c's diagnosis names the defaults' small
+// reads exactly when they measured slower than h1.
+func checkReadDiagnosis(t *testing.T, h2c Result) {
+	t.Helper()
 	// Go's defaults read 8 KiB at a time: when they measured slower than
 	// h1 (matrix explains gaps below 0.90x) the diagnosis must say so. On
 	// a starved machine both can be held to the same rate by the CPU, and
@@ -63,9 +81,6 @@ func TestShortTune(t *testing.T) {
 	}
 	if gap := h2c.DefaultRatioToH1 < 0.90; gap != found {
 		t.Errorf("h2c defaults at %.2fx h1: diagnosis %q (want reads of at most 8 KiB named: %v)", h2c.DefaultRatioToH1, h2c.Diagnosis, gap)
-	}
-	if (!h2c.DefaultsBest && !strings.Contains(h2c.GoCode, "http.HTTP2Config")) || (!rep.Results[1].DefaultsBest && !strings.Contains(rep.Results[1].GoCode, "quic.Config")) {
-		t.Errorf("Go code:\n%s\n%s", h2c.GoCode, rep.Results[1].GoCode)
 	}
 }
 

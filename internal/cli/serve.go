@@ -20,6 +20,7 @@ import (
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/fdlimit"
 	"github.com/httpvs/httpvs/server"
+	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )
@@ -74,11 +75,9 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	var cert tls.Certificate
-	if *certFile != "" {
-		if cert, err = transport.LoadKeyPair(*certFile, *keyFile); err != nil {
-			return err
-		}
+	cert, err := loadServeCert(*certFile, *keyFile)
+	if err != nil {
+		return err
 	}
 	if msg := fdlimit.Raise(); msg != "" {
 		fmt.Fprintln(e.stderr, msg)
@@ -106,22 +105,11 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if *verbose {
 		sc.Transport.ErrorLog = log.New(e.stderr, "httpvs serve: ", log.LstdFlags)
 	}
-	grpcDefault := !flagGiven(fs, "grpc-listen")
-	srv, err := server.Start(sc)
-	if err != nil && grpcDefault && errors.Is(err, syscall.EADDRINUSE) && strings.Contains(err.Error(), "gRPC") {
-		// Another httpvs serve holds the default gRPC port: a second server
-		// with its own --listen should start all the same, on a port of
-		// its own, printed in the banner.
-		sc.GRPCListen = net.JoinHostPort(hostOf(sc.GRPCListen), "0")
-		fmt.Fprintf(e.stderr, "httpvs serve: %s is taken; native gRPC listens on another port (see below)\n", *grpcListen)
-		srv, err = server.Start(sc)
-	}
+	srv, err := startServer(e, sc, !flagGiven(fs, "grpc-listen"))
 	if err != nil {
 		return err
 	}
-	if lim := fdlimit.Limit(); lim > 0 && *maxConns > 0 && *maxConns+fdlimit.Reserve > lim {
-		fmt.Fprintf(e.stderr, "warning: the open-file limit is %d, below what --max-conns %d needs (%d); connections past it will be refused: raise it (ulimit -n) or lower --max-conns\n", lim, *maxConns, *maxConns+fdlimit.Reserve)
-	}
+	warnFDLimit(e, *maxConns)
 	defer srv.Close()
 	ts, grpcAddr := srv.Transport, srv.GRPCAddr
 	if *writeCert != "" {
@@ -131,13 +119,8 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	}
 	if *child {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithCancel(ctx)
+		ctx, cancel = untilStdinCloses(ctx)
 		defer cancel()
-		go func() {
-			// The parent holds the other end: EOF means it is gone.
-			io.Copy(io.Discard, os.Stdin)
-			cancel()
-		}()
 		if err := experiment.Announce(e.stdout, ts, grpcAddr); err != nil {
 			return err
 		}
@@ -153,15 +136,68 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if *child {
 		return nil
 	}
-	st := srv.Stats()
+	printServeSummary(e.stdout, srv.Stats(), logged.n.Load())
+	return nil
+}
+
+// loadServeCert loads --cert and --key; the zero certificate when
+// --cert is not given, for which the server makes a self-signed one.
+func loadServeCert(certFile, keyFile string) (tls.Certificate, error) {
+	if certFile == "" {
+		return tls.Certificate{}, nil
+	}
+	return transport.LoadKeyPair(certFile, keyFile)
+}
+
+// startServer starts the server sc describes. When grpcDefault (no
+// --grpc-listen given) and another httpvs serve holds the default gRPC
+// port, it starts again with native gRPC on a port of its own: a second
+// server with its own --listen should start all the same, its gRPC port
+// printed in the banner.
+func startServer(e *env, sc server.Config, grpcDefault bool) (*server.Running, error) {
+	srv, err := server.Start(sc)
+	if err != nil && grpcDefault && errors.Is(err, syscall.EADDRINUSE) && strings.Contains(err.Error(), "gRPC") {
+		taken := sc.GRPCListen
+		sc.GRPCListen = net.JoinHostPort(hostOf(sc.GRPCListen), "0")
+		fmt.Fprintf(e.stderr, "httpvs serve: %s is taken; native gRPC listens on another port (see below)\n", taken)
+		srv, err = server.Start(sc)
+	}
+	return srv, err
+}
+
+// warnFDLimit warns when the open-file limit is below what maxConns
+// connections a listener (plus fdlimit.Reserve) need: connections past
+// it are refused.
+func warnFDLimit(e *env, maxConns int) {
+	lim := fdlimit.Limit()
+	if lim > 0 && maxConns > 0 && maxConns+fdlimit.Reserve > lim {
+		fmt.Fprintf(e.stderr, "warning: the open-file limit is %d, below what --max-conns %d needs (%d); connections past it will be refused: raise it (ulimit -n) or lower --max-conns\n", lim, maxConns, maxConns+fdlimit.Reserve)
+	}
+}
+
+// untilStdinCloses returns a context cancelled when stdin reaches EOF:
+// as httpvs run's child, the parent holds the other end, so EOF means it
+// is gone and the server should stop.
+func untilStdinCloses(ctx context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(ctx)
+	go func() {
+		io.Copy(io.Discard, os.Stdin)
+		cancel()
+	}()
+	return ctx, cancel
+}
+
+// printServeSummary prints, on stopping, what the server served, and
+// how many connection errors net/http logged that -v would have shown
+// (logged).
+func printServeSummary(w io.Writer, st stats.ServerStats, logged int64) {
 	total := st.Total()
-	fmt.Fprintf(e.stdout, "httpvs serve: stopped after %s: %d requests, %s sent, %s received\n",
+	fmt.Fprintf(w, "httpvs serve: stopped after %s: %d requests, %s sent, %s received\n",
 		time.Duration(st.Seconds*float64(time.Second)).Round(time.Second), total.Requests,
 		units.Bytes(total.BodyBytesSent).Human(), units.Bytes(total.BodyBytesReceived).Human())
-	if n := logged.n.Load(); n > 0 {
-		fmt.Fprintf(e.stdout, "httpvs serve: net/http logged %d connection errors (TLS handshakes, resets); -v prints them\n", n)
+	if logged > 0 {
+		fmt.Fprintf(w, "httpvs serve: net/http logged %d connection errors (TLS handshakes, resets); -v prints them\n", logged)
 	}
-	return nil
 }
 
 // lineCounter is a log destination that only counts lines: net/http's

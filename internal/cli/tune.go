@@ -33,14 +33,8 @@ func runTune(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if len(pos) > 0 {
-		return usagef("tune takes no arguments, got %q", pos[0])
-	}
-	if *budget <= 0 {
-		return usagef("--budget %v: want a positive duration, e.g. 60s", *budget)
-	}
-	if *trial <= 0 {
-		return usagef("--trial %v: want a positive duration, e.g. 300ms", *trial)
+	if err := checkTuneFlags(pos, *budget, *trial); err != nil {
+		return err
 	}
 	protos, err := transport.ParseList(*protoList)
 	if err != nil {
@@ -65,20 +59,13 @@ func runTune(ctx context.Context, e *env, args []string) error {
 		fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
 		closeLink, err := tuneAcross(ctx, link, &opts, set)
 		if err != nil {
-			if out != nil {
-				out.Close()
-				os.Remove(out.Name())
-			}
+			discardKnobFile(out)
 			return err
 		}
 		defer closeLink()
 	}
 	if !*asJSON && isTerminal(e.stderr) {
-		start := time.Now()
-		opts.Progress = func(p string, s tune.Settings) {
-			fmt.Fprintf(e.stderr, "\r\033[K%5.1fs  %s  read %s frame %s window %s write %s",
-				time.Since(start).Seconds(), p, s.ReadSize, orDefault(s.MaxReadFrameSize), orDefault(s.StreamWindow+s.QUICStreamWindow), s.WriteSize)
-		}
+		opts.Progress = tuneProgress(e.stderr)
 	}
 	rep, err := tune.Run(ctx, opts)
 	if opts.Progress != nil {
@@ -87,21 +74,10 @@ func runTune(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
-	if out != nil {
-		if err := writeKnobFile(out, rep); err != nil {
-			return err
-		}
-		if !*asJSON {
-			fmt.Fprintf(e.stderr, "httpvs tune: wrote %s: httpvs run --knobs %s measures with these settings\n", out.Name(), out.Name())
-			fmt.Fprint(e.stderr, knobConflicts(rep))
-		}
+	if err := finishKnobFile(e.stderr, out, rep, *asJSON); err != nil {
+		return err
 	}
-	if *asJSON {
-		err = report.JSON(e.stdout, rep)
-	} else {
-		err = printTune(e.stdout, rep)
-	}
-	if err != nil {
+	if err := renderTune(e.stdout, rep, *asJSON); err != nil {
 		return err
 	}
 	if rep.Partial && ctx.Err() != nil {
@@ -109,6 +85,39 @@ func runTune(ctx context.Context, e *env, args []string) error {
 		return errReported
 	}
 	return nil
+}
+
+// checkTuneFlags refuses, in one line, arguments (tune takes none) and a
+// --budget or --trial that is not positive.
+func checkTuneFlags(pos []string, budget, trial time.Duration) error {
+	switch {
+	case len(pos) > 0:
+		return usagef("tune takes no arguments, got %q", pos[0])
+	case budget <= 0:
+		return usagef("--budget %v: want a positive duration, e.g. 60s", budget)
+	case trial <= 0:
+		return usagef("--trial %v: want a positive duration, e.g. 300ms", trial)
+	}
+	return nil
+}
+
+// tuneProgress returns a tune.Options.Progress that rewrites one
+// terminal line on w with the seconds since the search began and the
+// settings being measured.
+func tuneProgress(w io.Writer) func(string, tune.Settings) {
+	start := time.Now()
+	return func(p string, s tune.Settings) {
+		fmt.Fprintf(w, "\r\033[K%5.1fs  %s  read %s frame %s window %s write %s",
+			time.Since(start).Seconds(), p, s.ReadSize, orDefault(s.MaxReadFrameSize), orDefault(s.StreamWindow+s.QUICStreamWindow), s.WriteSize)
+	}
+}
+
+// renderTune prints the report on w, as one JSON object when asJSON.
+func renderTune(w io.Writer, rep *tune.Report, asJSON bool) error {
+	if asJSON {
+		return report.JSON(w, rep)
+	}
+	return printTune(w, rep)
 }
 
 func orDefault(b units.Bytes) string {
@@ -158,6 +167,34 @@ func createKnobFile(path string) (*os.File, error) {
 		return nil, usagef("--write: %v", err)
 	}
 	return f, nil
+}
+
+// discardKnobFile closes and removes the --write file made before a
+// search that did not start, so that no empty knob file is left; f may
+// be nil (no --write).
+func discardKnobFile(f *os.File) {
+	if f == nil {
+		return
+	}
+	f.Close()
+	os.Remove(f.Name())
+}
+
+// finishKnobFile writes the report's best settings to the --write file f
+// (nil for none) and, unless asJSON, says on
+// stderr how to use it and which values were one transport's best only.
+func finishKnobFile(stderr io.Writer, f *os.File, rep *tune.Report, asJSON bool) error {
+	if f == nil {
+		return nil
+	}
+	if err := writeKnobFile(f, rep); err != nil {
+		return err
+	}
+	if !asJSON {
+		fmt.Fprintf(stderr, "httpvs tune: wrote %s: httpvs run --knobs %s measures with these settings\n", f.Name(), f.Name())
+		fmt.Fprint(stderr, knobConflicts(rep))
+	}
+	return nil
 }
 
 // writeKnobFile writes the search's best settings as a knob set named

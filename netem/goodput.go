@@ -1,0 +1,176 @@
+package netem
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net"
+	"net/netip"
+	"time"
+
+	"github.com/httpvs/httpvs/units"
+)
+
+// Goodput sends TCP data across the link, server to client (or client to
+// server when up is true), and returns the receiver's payload rate once
+// slow start is over, measured for max(d-warm, d/2). The warm-up is at
+// least a quarter of d, four RTTs and SlowStart of the direction, and it
+// lasts until a round trip moves less than plateauGrowth times the one
+// before (slow start doubles it): across a link with no rate the ramp ends
+// at a ceiling SlowStart cannot know (the emulator's, the kernel's TCP
+// buffers'). That wait is bounded by maxRampRTTs round trips.
+func Goodput(ctx context.Context, l *Link, up bool, d time.Duration) (units.BitsPerSecond, error) {
+	ln, err := l.Server().Listen("tcp4", netip.AddrPortFrom(ServerAddr, 0).String())
+	if err != nil {
+		return 0, fmt.Errorf("goodput listen: %w", err)
+	}
+	defer ln.Close()
+	rtt := l.Spec().RTT()
+	warm := max(d/4, 4*rtt, SlowStart(l.Spec(), up))
+	r := ramp{warm: warm, tick: max(rtt, minTick), measure: max(d/2, d-warm)}
+	r.most = r.warm + maxRampRTTs*r.tick
+	deadline := time.Now().Add(r.most + r.measure + 30*time.Second + 8*rtt)
+	accepted := make(chan net.Conn, 1)
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			close(accepted)
+			return
+		}
+		accepted <- c
+	}()
+	cc, err := l.Client().DialContext(ctx, "tcp4", ln.Addr().String())
+	if err != nil {
+		return 0, fmt.Errorf("goodput dial: %w", err)
+	}
+	defer cc.Close()
+	sc, ok := <-accepted
+	if !ok {
+		return 0, errors.New("goodput: accept failed")
+	}
+	defer sc.Close()
+	src, dst := sc, cc
+	if up {
+		src, dst = cc, sc
+	}
+	_ = src.SetDeadline(deadline)
+	_ = dst.SetDeadline(deadline)
+	stop := make(chan struct{})
+	sendErr := make(chan error, 1)
+	go func() { sendErr <- sendUntil(ctx, src, r.most+r.measure, stop) }()
+	rate, err := r.receive(dst, func() { close(stop) })
+	if serr := <-sendErr; err == nil && serr != nil {
+		err = serr
+	}
+	return rate, err
+}
+
+// Bounds of Goodput's warm-up.
+const (
+	// plateauGrowth: a round trip that moves less than this times the
+	// one before ends slow start (which doubles it).
+	plateauGrowth = 1.25
+	// maxRampRTTs bounds the wait for that plateau after the warm-up's
+	// minimum, in round trips: 20 doublings from 10 segments is far past
+	// any rate this machine carries.
+	maxRampRTTs = 20
+	// minTick is the shortest interval rates are compared over: a
+	// round trip of a few microseconds (rtt=0) measures scheduling.
+	minTick = 10 * time.Millisecond
+)
+
+// ramp is how Goodput's receiver finds the end of slow start.
+type ramp struct {
+	warm    time.Duration // the least warm-up
+	tick    time.Duration // the interval rates are compared over: a round trip
+	most    time.Duration // the longest warm-up
+	measure time.Duration // how long to measure after it
+}
+
+// sendUntil writes to c until stop is closed or d has passed, then
+// closes its write side.
+func sendUntil(ctx context.Context, c net.Conn, d time.Duration, stop <-chan struct{}) error {
+	buf := make([]byte, 64<<10)
+	end := time.Now().Add(d)
+	for time.Now().Before(end) && ctx.Err() == nil {
+		select {
+		case <-stop:
+			return closeWrite(c)
+		default:
+		}
+		if _, err := c.Write(buf); err != nil {
+			return fmt.Errorf("goodput send: %w", err)
+		}
+	}
+	return closeWrite(c)
+}
+
+func closeWrite(c net.Conn) error {
+	if tc, ok := c.(*net.TCPConn); ok {
+		return tc.CloseWrite()
+	}
+	return nil
+}
+
+// receive reads c to EOF and returns the payload rate from the end of the
+// warm-up; it calls stop once it has measured for r.measure.
+func (r ramp) receive(c net.Conn, stop func()) (units.BitsPerSecond, error) {
+	buf := make([]byte, 256<<10)
+	var start, mark, tickEnd time.Time
+	var total, atMark, atTick, lastTick int64
+	stopped := false
+	for {
+		k, err := c.Read(buf)
+		now := time.Now()
+		if start.IsZero() && k > 0 {
+			start, tickEnd = now, now.Add(r.tick)
+		}
+		total += int64(k)
+		if mark.IsZero() && !start.IsZero() && !now.Before(tickEnd) {
+			moved := total - atTick
+			grew := float64(moved) >= plateauGrowth*float64(lastTick)
+			if since := now.Sub(start); (since >= r.warm && !grew) || since >= r.most {
+				mark, atMark = now, total
+			}
+			lastTick, atTick, tickEnd = moved, total, now.Add(r.tick)
+		}
+		if !mark.IsZero() && !stopped && now.Sub(mark) >= r.measure {
+			stop()
+			stopped = true
+		}
+		if errors.Is(err, io.EOF) {
+			if mark.IsZero() || !now.After(mark) {
+				return 0, errors.New("goodput: transfer shorter than its warm-up")
+			}
+			return units.Rate(units.Bytes(total-atMark), now.Sub(mark).Seconds()), nil
+		}
+		if err != nil {
+			return 0, fmt.Errorf("goodput receive: %w", err)
+		}
+	}
+}
+
+// initialWindow is Linux's initial congestion window, in segments.
+const initialWindow = 10
+
+// SlowStart estimates how long one TCP connection across s takes to fill
+// the rate of one direction (client to server when up is true) from
+// Linux's initial window of 10 segments: one round trip per doubling until
+// the window holds the direction's bandwidth-delay product in 1500-byte
+// packets, plus two round trips for slow start's exit (HyStart, or the
+// first losses when the queue overflows). It is zero for an unlimited
+// direction or a zero round trip, whose ramp the rate does not bound.
+func SlowStart(s Spec, up bool) time.Duration {
+	d, rtt := s.Down, s.RTT()
+	if up {
+		d = s.Up
+	}
+	if d.Rate <= 0 || rtt <= 0 {
+		return 0
+	}
+	bdp := float64(d.Rate) * rtt.Seconds() / 8 / MTU // packets
+	doublings := math.Ceil(math.Log2(max(1, bdp/initialWindow)))
+	return time.Duration(doublings+2) * rtt
+}
