@@ -12,6 +12,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/httpvs/httpvs/backoff"
+	"github.com/httpvs/httpvs/lean/internal/poll"
 )
 
 // h1LoopSupported: plain HTTP/1.1 closed loops run on epoll here.
@@ -27,14 +28,14 @@ func (c *Client) runH1Loop(ctx context.Context, l Loop) error {
 		return err
 	}
 	p := &h1Poll{c: c, cfg: l, ctx: ctx, head: c.req.Method == "HEAD", raddr: addr}
-	if p.sa, p.family, err = sockaddr(addr); err != nil {
+	if p.sa, p.family, err = poll.Sockaddr(addr); err != nil {
 		return err
 	}
 	if err := p.open(); err != nil {
 		p.close()
 		return err
 	}
-	stop := context.AfterFunc(ctx, p.wakeUp)
+	stop := context.AfterFunc(ctx, p.WakeUp)
 	defer stop()
 	defer p.close()
 	p.run()
@@ -42,7 +43,7 @@ func (c *Client) runH1Loop(ctx context.Context, l Loop) error {
 }
 
 // h1Poll is one event loop's state; only its goroutine touches it, except
-// its epollSet's wakeUp.
+// its poll.Set's WakeUp.
 type h1Poll struct {
 	c      *Client
 	cfg    Loop
@@ -51,7 +52,7 @@ type h1Poll struct {
 	sa     unix.Sockaddr
 	raddr  *net.TCPAddr // sa, as dial errors name it
 	family int          // AF_INET or AF_INET6
-	epollSet
+	poll.Set
 
 	conns     []*h1PollConn
 	byFD      map[int]*h1PollConn
@@ -85,7 +86,7 @@ type h1PollConn struct {
 }
 
 func (p *h1Poll) open() error {
-	if err := p.openEpoll(); err != nil {
+	if err := p.Open(); err != nil {
 		return err
 	}
 	p.byFD = make(map[int]*h1PollConn, p.cfg.Streams)
@@ -102,7 +103,7 @@ func (p *h1Poll) close() {
 	for _, pc := range p.conns {
 		p.shut(pc)
 	}
-	p.closeEpoll()
+	p.Set.Close()
 }
 
 func (p *h1Poll) run() {
@@ -136,7 +137,7 @@ func (p *h1Poll) run() {
 		}
 		for _, ev := range events[:max(n, 0)] {
 			fd := int(ev.Fd)
-			if p.woken(fd) {
+			if p.Woken(fd) {
 				continue
 			}
 			if pc := p.byFD[fd]; pc != nil {
@@ -173,7 +174,7 @@ func (p *h1Poll) wait(events []unix.EpollEvent) (int, error) {
 			until = pc.retryAt
 		}
 	}
-	return epollWait(p.epfd, events, until.Sub(p.now), p.cfg.HoldP, p.now, &p.yielded)
+	return poll.Wait(p.EpollFD, events, until.Sub(p.now), p.cfg.HoldP, p.now, &p.yielded)
 }
 
 // release moves the slots whose wait after a failed dial is over to ready.
@@ -220,7 +221,7 @@ func (p *h1Poll) send(pc *h1PollConn) {
 
 func (p *h1Poll) dial(pc *h1PollConn) error {
 	pc.dialAt = time.Now()
-	fd, err := tcpSocket(p.c.network, p.family)
+	fd, err := poll.TCPSocket(p.c.network, p.family)
 	if err != nil {
 		return os.NewSyscallError("socket", err)
 	}
@@ -242,7 +243,7 @@ func (p *h1Poll) dial(pc *h1PollConn) error {
 		p.connected(pc)
 	}
 	ev := unix.EpollEvent{Events: events, Fd: int32(fd)}
-	if err := unix.EpollCtl(p.epfd, unix.EPOLL_CTL_ADD, fd, &ev); err != nil {
+	if err := unix.EpollCtl(p.EpollFD, unix.EPOLL_CTL_ADD, fd, &ev); err != nil {
 		unix.Close(fd)
 		pc.fd = -1
 		return os.NewSyscallError("epoll_ctl", err)
@@ -268,7 +269,7 @@ func (p *h1Poll) interest(pc *h1PollConn, out bool) error {
 		events |= unix.EPOLLOUT
 	}
 	ev := unix.EpollEvent{Events: events, Fd: int32(pc.fd)}
-	if err := unix.EpollCtl(p.epfd, unix.EPOLL_CTL_MOD, pc.fd, &ev); err != nil {
+	if err := unix.EpollCtl(p.EpollFD, unix.EPOLL_CTL_MOD, pc.fd, &ev); err != nil {
 		return os.NewSyscallError("epoll_ctl", err)
 	}
 	pc.wantOut = out

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/httpvs/httpvs/backoff"
+	"github.com/httpvs/httpvs/lean/internal/poll"
 )
 
 // h2PollSupported: HTTP/2 loops run their connections on epoll here.
@@ -29,7 +30,7 @@ func (c *Client) runH2Poll(ctx context.Context, l Loop) error {
 		p.close()
 		return err
 	}
-	stop := context.AfterFunc(ctx, p.wakeUp)
+	stop := context.AfterFunc(ctx, p.WakeUp)
 	defer stop()
 	defer p.close()
 	p.run()
@@ -37,12 +38,12 @@ func (c *Client) runH2Poll(ctx context.Context, l Loop) error {
 }
 
 // h2Poll is one event loop's state; only its goroutine touches it, except
-// its epollSet's wakeUp.
+// its poll.Set's WakeUp.
 type h2Poll struct {
 	c   *Client
 	cfg Loop
 	ctx context.Context
-	epollSet
+	poll.Set
 
 	conns     []*h2PollConn
 	byFD      map[int]*h2PollConn
@@ -56,7 +57,7 @@ type h2Poll struct {
 type h2PollConn struct {
 	lp *h2Loop
 	hc *h2Conn // nil when not connected
-	fc *fdConn // hc's socket
+	fc *poll.Conn // hc's socket
 	fd int     // fc's descriptor, the epoll key
 	// viaTLS: reads pass through crypto/tls, which may hold whole records
 	// it has read, so the connection is read until the socket has nothing,
@@ -69,7 +70,7 @@ type h2PollConn struct {
 }
 
 func (p *h2Poll) open() error {
-	if err := p.openEpoll(); err != nil {
+	if err := p.Open(); err != nil {
 		return err
 	}
 	p.byFD = make(map[int]*h2PollConn, max(p.cfg.Conns, 1))
@@ -85,7 +86,7 @@ func (p *h2Poll) close() {
 			p.drop(pc, errClosing)
 		}
 	}
-	p.closeEpoll()
+	p.Set.Close()
 }
 
 func (p *h2Poll) run() {
@@ -107,7 +108,7 @@ func (p *h2Poll) run() {
 		if at, ok := p.nextRedial(); ok && at.Before(until) {
 			until = at
 		}
-		n, err := epollWait(p.epfd, events, until.Sub(p.now), p.cfg.HoldP, p.now, &p.yielded)
+		n, err := poll.Wait(p.EpollFD, events, until.Sub(p.now), p.cfg.HoldP, p.now, &p.yielded)
 		p.now = time.Now()
 		if err != nil && err != unix.EINTR {
 			p.end(os.NewSyscallError("epoll_wait", err))
@@ -115,7 +116,7 @@ func (p *h2Poll) run() {
 		}
 		for _, ev := range events[:max(n, 0)] {
 			fd := int(ev.Fd)
-			if p.woken(fd) {
+			if p.Woken(fd) {
 				continue
 			}
 			if pc := p.byFD[fd]; pc != nil {
@@ -190,8 +191,8 @@ func (p *h2Poll) connect(pc *h2PollConn) {
 	start := time.Now()
 	hc, fc, err := p.c.h2.dialPoll(p.ctx, lp)
 	if err == nil {
-		ev := unix.EpollEvent{Events: unix.EPOLLIN, Fd: int32(fc.fd)}
-		if err = unix.EpollCtl(p.epfd, unix.EPOLL_CTL_ADD, fc.fd, &ev); err != nil {
+		ev := unix.EpollEvent{Events: unix.EPOLLIN, Fd: int32(fc.FD)}
+		if err = unix.EpollCtl(p.EpollFD, unix.EPOLL_CTL_ADD, fc.FD, &ev); err != nil {
 			hc.fail(os.NewSyscallError("epoll_ctl", err))
 			err = hc.err
 		}
@@ -205,8 +206,8 @@ func (p *h2Poll) connect(pc *h2PollConn) {
 		return
 	}
 	pc.redial.Reset()
-	pc.hc, pc.fc, pc.fd = hc, fc, fc.fd
-	_, plain := hc.conn.(*fdConn)
+	pc.hc, pc.fc, pc.fd = hc, fc, fc.FD
+	_, plain := hc.conn.(*poll.Conn)
 	pc.viaTLS = !plain
 	p.byFD[pc.fd] = pc
 	lp.nextSweep = p.now.Add(p.cfg.Timeout / 8)
@@ -220,7 +221,7 @@ func (p *h2Poll) turn(pc *h2PollConn, readable bool) {
 	lp.now = p.now
 	var err error
 	if readable {
-		pc.fc.short = false
+		pc.fc.Short = false
 		err = p.frames(pc)
 	}
 	if err == nil {
@@ -243,7 +244,7 @@ func (p *h2Poll) frames(pc *h2PollConn) error {
 	hc, lp := pc.hc, pc.lp
 	for {
 		if err := pc.fill(); err != nil {
-			if errors.Is(err, errWouldBlock) {
+			if errors.Is(err, poll.ErrWouldBlock) {
 				return nil
 			}
 			return eofIsReset(err)
@@ -266,7 +267,7 @@ func (pc *h2PollConn) frame() error {
 		return err
 	}
 	f, err := hc.fr.ReadFrame()
-	pc.fc.loop = true
+	pc.fc.Loop = true
 	if err != nil {
 		return eofIsReset(err)
 	}
@@ -274,7 +275,7 @@ func (pc *h2PollConn) frame() error {
 }
 
 // fill makes sure a whole frame is buffered, reading from the socket as
-// needed; errWouldBlock says the socket has nothing more. A frame larger
+// needed; poll.ErrWouldBlock says the socket has nothing more. A frame larger
 // than the buffer is left to be read with waits.
 func (pc *h2PollConn) fill() error {
 	br := pc.hc.br
@@ -283,15 +284,15 @@ func (pc *h2PollConn) fill() error {
 			hdr, _ := br.Peek(9)
 			need := 9 + (int(hdr[0])<<16 | int(hdr[1])<<8 | int(hdr[2]))
 			if need > br.Size() {
-				pc.fc.loop = false // frames reads set it back
+				pc.fc.Loop = false // frames reads set it back
 				return nil
 			}
 			if n >= need {
 				return nil
 			}
 		}
-		if !pc.viaTLS && pc.fc.short {
-			return errWouldBlock
+		if !pc.viaTLS && pc.fc.Short {
+			return poll.ErrWouldBlock
 		}
 		if _, err := br.Peek(br.Buffered() + 1); err != nil {
 			return err
@@ -309,15 +310,15 @@ func (p *h2Poll) drop(pc *h2PollConn, err error) {
 }
 
 // dialPoll opens a connection for an event loop: its socket out of Go's
-// netpoller, its reads returning errWouldBlock once it is up.
-func (p *h2Pool) dialPoll(ctx context.Context, lp *h2Loop) (*h2Conn, *fdConn, error) {
-	var fc *fdConn
+// netpoller, its reads returning poll.ErrWouldBlock once it is up.
+func (p *h2Pool) dialPoll(ctx context.Context, lp *h2Loop) (*h2Conn, *poll.Conn, error) {
+	var fc *poll.Conn
 	conn, err := p.c.dialVia(ctx, func(conn net.Conn) (net.Conn, error) {
 		var err error
-		if fc, err = newFDConn(conn); err != nil {
+		if fc, err = poll.NewConn(conn); err != nil {
 			return nil, err
 		}
-		fc.deadline = time.Now().Add(p.c.dialer.Timeout)
+		fc.Deadline = time.Now().Add(p.c.dialer.Timeout)
 		return fc, nil
 	})
 	if err != nil {
@@ -328,6 +329,6 @@ func (p *h2Pool) dialPoll(ctx context.Context, lp *h2Loop) (*h2Conn, *fdConn, er
 		conn.Close()
 		return nil, nil, err
 	}
-	fc.deadline, fc.writeWait, fc.loop = time.Time{}, lp.cfg.Timeout, true
+	fc.Deadline, fc.WriteWait, fc.Loop = time.Time{}, lp.cfg.Timeout, true
 	return hc, fc, nil
 }

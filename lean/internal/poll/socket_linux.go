@@ -1,4 +1,4 @@
-package lean
+package poll
 
 import (
 	"net"
@@ -8,8 +8,8 @@ import (
 	"github.com/httpvs/httpvs/transport"
 )
 
-// sockaddr returns a's socket address and its address family.
-func sockaddr(a *net.TCPAddr) (unix.Sockaddr, int, error) {
+// Sockaddr returns a's socket address and its address family.
+func Sockaddr(a *net.TCPAddr) (unix.Sockaddr, int, error) {
 	if ip4 := a.IP.To4(); ip4 != nil {
 		sa := &unix.SockaddrInet4{Port: a.Port}
 		copy(sa.Addr[:], ip4)
@@ -27,9 +27,9 @@ func sockaddr(a *net.TCPAddr) (unix.Sockaddr, int, error) {
 	return sa, unix.AF_INET6, nil
 }
 
-// tcpSocket makes a non-blocking TCP socket of family inside n (the
+// TCPSocket makes a non-blocking TCP socket of family inside n (the
 // process's own network when n is nil).
-func tcpSocket(n transport.Network, family int) (fd int, err error) {
+func TCPSocket(n transport.Network, family int) (fd int, err error) {
 	err = transport.InNetwork(n, func() (err error) {
 		fd, err = unix.Socket(family, unix.SOCK_STREAM|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, 0)
 		return err

@@ -1,6 +1,6 @@
 //go:build linux
 
-package lean
+package poll
 
 import (
 	"os"
@@ -12,11 +12,11 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// holdP bounds how long epollWait blocks without giving up its P, and how
+// HoldP bounds how long Wait blocks without giving up its P, and how
 // often a busy loop lets other goroutines run.
-const holdP = time.Millisecond
+const HoldP = time.Millisecond
 
-// epollWait is an event loop's wait on epfd for up to d (at least a
+// Wait is an event loop's wait on epfd for up to d (at least a
 // millisecond; now is the loop's last clock reading, which is close
 // enough for millisecond timeouts and saves a clock read per wait).
 //
@@ -28,21 +28,21 @@ const holdP = time.Millisecond
 // response and the next request made the server's read for it find the
 // socket empty more often than under wrk (figures in docs/measurements/),
 // and serve fewer requests per core. So the loop holds its P for up to
-// holdP, yields it at least that often (runtime.Gosched, noted in
+// HoldP, yields it at least that often (runtime.Gosched, noted in
 // *yielded) so timers and other goroutines still run, and falls back to a
-// plain epoll_wait when nothing arrives for holdP. Without hold it always
+// plain epoll_wait when nothing arrives for HoldP. Without hold it always
 // waits the plain way: a server in this process needs the Ps the loops
 // would hold.
-func epollWait(epfd int, events []unix.EpollEvent, d time.Duration, hold bool, now time.Time, yielded *time.Time) (int, error) {
+func Wait(epfd int, events []unix.EpollEvent, d time.Duration, hold bool, now time.Time, yielded *time.Time) (int, error) {
 	msec := max(int(d/time.Millisecond), 1)
 	if !hold {
 		return unix.EpollWait(epfd, events, msec)
 	}
-	if now.Sub(*yielded) >= holdP {
+	if now.Sub(*yielded) >= HoldP {
 		runtime.Gosched()
 		*yielded = now
 	}
-	holdMsec := int(holdP / time.Millisecond)
+	holdMsec := int(HoldP / time.Millisecond)
 	r, _, errno := unix.RawSyscall6(unix.SYS_EPOLL_PWAIT, uintptr(epfd), uintptr(unsafe.Pointer(&events[0])), uintptr(len(events)), uintptr(min(msec, holdMsec)), 0, 0)
 	if errno != 0 {
 		return 0, errno
@@ -53,37 +53,37 @@ func epollWait(epfd int, events []unix.EpollEvent, d time.Duration, hold bool, n
 	return unix.EpollWait(epfd, events, msec-holdMsec)
 }
 
-// epollSet is an event loop's epoll set and the eventfd that ends its
-// wait when the loop's context ends. Only the loop's goroutine uses epfd;
-// wakeUp, which runs on another goroutine, writes wake under mu.
-type epollSet struct {
-	epfd int
+// Set is an event loop's epoll set and the eventfd that ends its
+// wait when the loop's context ends. Only the loop's goroutine uses EpollFD;
+// WakeUp, which runs on another goroutine, writes wake under mu.
+type Set struct {
+	EpollFD int // the epoll descriptor, -1 until Open
 
 	mu     sync.Mutex
 	wake   int
 	closed bool
 }
 
-// openEpoll makes the set with its wake eventfd registered. On error the
-// caller still closes it (closeEpoll closes what was made).
-func (e *epollSet) openEpoll() error {
-	e.epfd, e.wake = -1, -1
+// Open makes the set with its wake eventfd registered. On error the
+// caller still closes it (Close closes what was made).
+func (e *Set) Open() error {
+	e.EpollFD, e.wake = -1, -1
 	var err error
-	if e.epfd, err = unix.EpollCreate1(unix.EPOLL_CLOEXEC); err != nil {
+	if e.EpollFD, err = unix.EpollCreate1(unix.EPOLL_CLOEXEC); err != nil {
 		return os.NewSyscallError("epoll_create1", err)
 	}
 	if e.wake, err = unix.Eventfd(0, unix.EFD_NONBLOCK|unix.EFD_CLOEXEC); err != nil {
 		return os.NewSyscallError("eventfd", err)
 	}
 	ev := unix.EpollEvent{Events: unix.EPOLLIN, Fd: int32(e.wake)}
-	if err := unix.EpollCtl(e.epfd, unix.EPOLL_CTL_ADD, e.wake, &ev); err != nil {
+	if err := unix.EpollCtl(e.EpollFD, unix.EPOLL_CTL_ADD, e.wake, &ev); err != nil {
 		return os.NewSyscallError("epoll_ctl", err)
 	}
 	return nil
 }
 
-// wakeUp ends a wait in epoll_wait; it runs on ctx's AfterFunc goroutine.
-func (e *epollSet) wakeUp() {
+// WakeUp ends a wait in epoll_wait; it runs on ctx's AfterFunc goroutine.
+func (e *Set) WakeUp() {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if !e.closed {
@@ -92,8 +92,8 @@ func (e *epollSet) wakeUp() {
 	}
 }
 
-// woken reports whether fd is the wake eventfd, reading it to rearm.
-func (e *epollSet) woken(fd int) bool {
+// Woken reports whether fd is the wake eventfd, reading it to rearm.
+func (e *Set) Woken(fd int) bool {
 	if fd != e.wake {
 		return false
 	}
@@ -102,16 +102,16 @@ func (e *epollSet) woken(fd int) bool {
 	return true
 }
 
-// closeEpoll closes the eventfd (under mu, so wakeUp never writes to a
+// Close closes the eventfd (under mu, so WakeUp never writes to a
 // closed or reused descriptor) and the set.
-func (e *epollSet) closeEpoll() {
+func (e *Set) Close() {
 	e.mu.Lock()
 	e.closed = true
 	if e.wake >= 0 {
 		unix.Close(e.wake)
 	}
 	e.mu.Unlock()
-	if e.epfd >= 0 {
-		unix.Close(e.epfd)
+	if e.EpollFD >= 0 {
+		unix.Close(e.EpollFD)
 	}
 }

@@ -1,6 +1,6 @@
 //go:build linux
 
-package lean
+package poll
 
 import (
 	"errors"
@@ -14,10 +14,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// errWouldBlock is what an fdConn in loop mode reads when the socket has
+// ErrWouldBlock is what an Conn in loop mode reads when the socket has
 // nothing: a temporary net.Error, which crypto/tls passes on without
 // failing the connection (the bytes of a partial record stay buffered).
-var errWouldBlock error = wouldBlock{}
+var ErrWouldBlock error = wouldBlock{}
 
 type wouldBlock struct{}
 
@@ -25,26 +25,33 @@ func (wouldBlock) Error() string   { return "read would block" }
 func (wouldBlock) Timeout() bool   { return true }
 func (wouldBlock) Temporary() bool { return true }
 
-// fdConn is a net.Conn over a non-blocking socket that Go's netpoller does
+// Conn is a net.Conn over a non-blocking socket that Go's netpoller does
 // not watch, so that an event loop can watch it in its own epoll set. It
 // waits in poll(2) when the socket is not ready, bounded by its deadline,
-// except that in loop mode its reads return errWouldBlock instead. It is
+// except that in loop mode its reads return ErrWouldBlock instead. It is
 // not safe for concurrent reads or concurrent writes.
-type fdConn struct {
-	fd           int
+type Conn struct {
+	// FD is the socket's descriptor, the key of an event loop's epoll set.
+	FD int
+	// Loop makes reads return ErrWouldBlock rather than wait.
+	Loop bool
+	// Short says the last read filled less than its buffer: the socket is
+	// drained. The loop that reads it clears it.
+	Short bool
+	// Deadline bounds a wait in poll; when zero, a wait is bounded by
+	// WriteWait from its start.
+	Deadline  time.Time
+	WriteWait time.Duration
+
 	laddr, raddr net.Addr
-	loop         bool      // reads return errWouldBlock rather than wait
-	short        bool      // the last read filled less than its buffer: the socket is drained
-	deadline     time.Time // bounds a wait in poll; zero: writeWait
-	writeWait    time.Duration
 	closeOnce    sync.Once
 	closeErr     error
 }
 
-// newFDConn takes conn's socket away from Go's netpoller: it duplicates
+// NewConn takes conn's socket away from Go's netpoller: it duplicates
 // the descriptor and closes conn (whose close removes the original from
 // the netpoller's epoll set).
-func newFDConn(conn net.Conn) (*fdConn, error) {
+func NewConn(conn net.Conn) (*Conn, error) {
 	sc, ok := conn.(syscall.Conn)
 	if !ok {
 		return nil, errors.New("connection has no file descriptor")
@@ -58,7 +65,7 @@ func newFDConn(conn net.Conn) (*fdConn, error) {
 	if cerr != nil {
 		err = cerr
 	}
-	fc := &fdConn{fd: fd, laddr: conn.LocalAddr(), raddr: conn.RemoteAddr()}
+	fc := &Conn{FD: fd, laddr: conn.LocalAddr(), raddr: conn.RemoteAddr()}
 	conn.Close()
 	if err != nil {
 		return nil, os.NewSyscallError("fcntl", err)
@@ -70,17 +77,19 @@ func newFDConn(conn net.Conn) (*fdConn, error) {
 	return fc, nil
 }
 
-func (fc *fdConn) Read(p []byte) (int, error) {
+// Read reads what the socket has, waiting in poll(2) for it unless Loop
+// is set.
+func (fc *Conn) Read(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
 	for {
-		n, err := unix.Read(fc.fd, p)
+		n, err := unix.Read(fc.FD, p)
 		switch {
 		case err == unix.EINTR:
 			continue
-		case err == unix.EAGAIN && fc.loop:
-			return 0, errWouldBlock
+		case err == unix.EAGAIN && fc.Loop:
+			return 0, ErrWouldBlock
 		case err == unix.EAGAIN:
 			if err := fc.wait(unix.POLLIN); err != nil {
 				return 0, err
@@ -91,15 +100,16 @@ func (fc *fdConn) Read(p []byte) (int, error) {
 		case n == 0:
 			return 0, io.EOF
 		}
-		fc.short = n < len(p)
+		fc.Short = n < len(p)
 		return n, nil
 	}
 }
 
-func (fc *fdConn) Write(p []byte) (int, error) {
+// Write writes all of p, waiting in poll(2) while the socket is full.
+func (fc *Conn) Write(p []byte) (int, error) {
 	written := 0
 	for written < len(p) {
-		n, err := unix.Write(fc.fd, p[written:])
+		n, err := unix.Write(fc.FD, p[written:])
 		switch {
 		case err == unix.EINTR:
 			continue
@@ -117,18 +127,18 @@ func (fc *fdConn) Write(p []byte) (int, error) {
 }
 
 // wait blocks in poll(2) until the socket is ready for events, or its
-// deadline (or, without one, writeWait) has passed.
-func (fc *fdConn) wait(events int16) error {
-	deadline := fc.deadline
+// deadline (or, without one, WriteWait) has passed.
+func (fc *Conn) wait(events int16) error {
+	deadline := fc.Deadline
 	if deadline.IsZero() {
-		deadline = time.Now().Add(fc.writeWait)
+		deadline = time.Now().Add(fc.WriteWait)
 	}
 	for {
 		left := time.Until(deadline)
 		if left <= 0 {
 			return os.ErrDeadlineExceeded
 		}
-		pfd := []unix.PollFd{{Fd: int32(fc.fd), Events: events}}
+		pfd := []unix.PollFd{{Fd: int32(fc.FD), Events: events}}
 		_, err := unix.Poll(pfd, int(min(left/time.Millisecond+1, 1000)))
 		if err != nil && err != unix.EINTR {
 			return os.NewSyscallError("poll", err)
@@ -140,16 +150,20 @@ func (fc *fdConn) wait(events int16) error {
 }
 
 // Close closes the socket, which also takes it out of any epoll set.
-func (fc *fdConn) Close() error {
-	fc.closeOnce.Do(func() { fc.closeErr = unix.Close(fc.fd) })
+func (fc *Conn) Close() error {
+	fc.closeOnce.Do(func() { fc.closeErr = unix.Close(fc.FD) })
 	return fc.closeErr
 }
 
-func (fc *fdConn) LocalAddr() net.Addr  { return fc.laddr }
-func (fc *fdConn) RemoteAddr() net.Addr { return fc.raddr }
+// LocalAddr returns the socket's local address.
+func (fc *Conn) LocalAddr() net.Addr  { return fc.laddr }
+// RemoteAddr returns the socket's remote address.
+func (fc *Conn) RemoteAddr() net.Addr { return fc.raddr }
 
 // SetDeadline bounds the waits of reads and writes; crypto/tls sets it
 // before its close_notify.
-func (fc *fdConn) SetDeadline(t time.Time) error      { fc.deadline = t; return nil }
-func (fc *fdConn) SetReadDeadline(t time.Time) error  { fc.deadline = t; return nil }
-func (fc *fdConn) SetWriteDeadline(t time.Time) error { fc.deadline = t; return nil }
+func (fc *Conn) SetDeadline(t time.Time) error      { fc.Deadline = t; return nil }
+// SetReadDeadline is SetDeadline: reads and writes share one deadline.
+func (fc *Conn) SetReadDeadline(t time.Time) error  { fc.Deadline = t; return nil }
+// SetWriteDeadline is SetDeadline: reads and writes share one deadline.
+func (fc *Conn) SetWriteDeadline(t time.Time) error { fc.Deadline = t; return nil }
