@@ -56,9 +56,9 @@ type h2Poll struct {
 // across redials, and its current connection, if any.
 type h2PollConn struct {
 	lp *h2Loop
-	hc *h2Conn // nil when not connected
+	hc *h2Conn    // nil when not connected
 	fc *poll.Conn // hc's socket
-	fd int     // fc's descriptor, the epoll key
+	fd int        // fc's descriptor, the epoll key
 	// viaTLS: reads pass through crypto/tls, which may hold whole records
 	// it has read, so the connection is read until the socket has nothing,
 	// never just until a read comes up short.

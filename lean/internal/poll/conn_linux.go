@@ -156,14 +156,17 @@ func (fc *Conn) Close() error {
 }
 
 // LocalAddr returns the socket's local address.
-func (fc *Conn) LocalAddr() net.Addr  { return fc.laddr }
+func (fc *Conn) LocalAddr() net.Addr { return fc.laddr }
+
 // RemoteAddr returns the socket's remote address.
 func (fc *Conn) RemoteAddr() net.Addr { return fc.raddr }
 
 // SetDeadline bounds the waits of reads and writes; crypto/tls sets it
 // before its close_notify.
-func (fc *Conn) SetDeadline(t time.Time) error      { fc.Deadline = t; return nil }
+func (fc *Conn) SetDeadline(t time.Time) error { fc.Deadline = t; return nil }
+
 // SetReadDeadline is SetDeadline: reads and writes share one deadline.
-func (fc *Conn) SetReadDeadline(t time.Time) error  { fc.Deadline = t; return nil }
+func (fc *Conn) SetReadDeadline(t time.Time) error { fc.Deadline = t; return nil }
+
 // SetWriteDeadline is SetDeadline: reads and writes share one deadline.
 func (fc *Conn) SetWriteDeadline(t time.Time) error { fc.Deadline = t; return nil }
