@@ -11,9 +11,9 @@ import (
 	"strconv"
 	"sync"
 	"time"
-)
 
-const leanReadBuffer = 64 << 10
+	"github.com/httpvs/httpvs/lean/internal/target"
+)
 
 func serializeH1(req Request) []byte {
 	var b bytes.Buffer
@@ -23,7 +23,7 @@ func serializeH1(req Request) []byte {
 	b.WriteString(" HTTP/1.1\r\nHost: ")
 	b.WriteString(req.URL.Host)
 	b.WriteString("\r\n")
-	for _, k := range sortedHeaderKeys(req.Header) {
+	for _, k := range target.SortedHeaderKeys(req.Header) {
 		for _, v := range req.Header[k] {
 			b.WriteString(k)
 			b.WriteString(": ")
@@ -51,7 +51,7 @@ type h1Stream struct {
 }
 
 func newH1Stream(ctx context.Context, c *Client) *h1Stream {
-	s := &h1Stream{c: c, ctx: ctx, br: bufio.NewReaderSize(nil, leanReadBuffer)}
+	s := &h1Stream{c: c, ctx: ctx, br: bufio.NewReaderSize(nil, target.ReadBuffer)}
 	context.AfterFunc(ctx, func() {
 		s.mu.Lock()
 		if s.conn != nil {
@@ -73,7 +73,7 @@ func (s *h1Stream) drop() {
 
 func (s *h1Stream) do(timeout time.Duration) (Response, error) {
 	if s.conn == nil {
-		conn, err := s.c.dial(s.ctx)
+		conn, err := s.c.t.Dial(s.ctx)
 		if err != nil {
 			return Response{}, err
 		}
@@ -101,7 +101,7 @@ func (s *h1Stream) do(timeout time.Duration) (Response, error) {
 	if _, err := s.br.Peek(1); err == nil {
 		first = time.Now()
 	}
-	resp, keep, err := readH1Response(s.br, s.c.req.Method == "HEAD")
+	resp, keep, err := readH1Response(s.br, s.c.t.Req.Method == "HEAD")
 	if err != nil || !keep {
 		s.drop()
 	}
@@ -136,14 +136,6 @@ func readH1Response(br *bufio.Reader, head bool) (resp Response, keep bool, err 
 			return p.resp, false, err
 		}
 	}
-}
-
-// eofIsReset turns a connection closed between responses into a reset.
-func eofIsReset(err error) error {
-	if errors.Is(err, io.EOF) {
-		return fmt.Errorf("connection closed by the server: %w", ErrClosed)
-	}
-	return err
 }
 
 func asciiEqualFold(b []byte, s string) bool {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/httpvs/httpvs/backoff"
 	"github.com/httpvs/httpvs/lean/internal/poll"
+	"github.com/httpvs/httpvs/lean/internal/target"
 )
 
 // h1LoopSupported: plain HTTP/1.1 closed loops run on epoll here.
@@ -23,11 +24,11 @@ const h1LoopSupported = true
 // does: non-blocking sockets, level-triggered readiness, no goroutine per
 // connection and no Go netpoller between a response and the next request.
 func (c *Client) runH1Loop(ctx context.Context, l Loop) error {
-	addr, err := net.ResolveTCPAddr("tcp", c.addr)
+	addr, err := net.ResolveTCPAddr("tcp", c.t.Addr)
 	if err != nil {
 		return err
 	}
-	p := &h1Poll{c: c, cfg: l, ctx: ctx, head: c.req.Method == "HEAD", raddr: addr}
+	p := &h1Poll{c: c, cfg: l, ctx: ctx, head: c.t.Req.Method == "HEAD", raddr: addr}
 	if p.sa, p.family, err = poll.Sockaddr(addr); err != nil {
 		return err
 	}
@@ -90,7 +91,7 @@ func (p *h1Poll) open() error {
 		return err
 	}
 	p.byFD = make(map[int]*h1PollConn, p.cfg.Streams)
-	p.shared = make([]byte, leanReadBuffer)
+	p.shared = make([]byte, target.ReadBuffer)
 	for range p.cfg.Streams {
 		pc := &h1PollConn{fd: -1}
 		p.conns = append(p.conns, pc)
@@ -221,7 +222,7 @@ func (p *h1Poll) send(pc *h1PollConn) {
 
 func (p *h1Poll) dial(pc *h1PollConn) error {
 	pc.dialAt = time.Now()
-	fd, err := poll.TCPSocket(p.c.network, p.family)
+	fd, err := poll.TCPSocket(p.c.t.Network, p.family)
 	if err != nil {
 		return os.NewSyscallError("socket", err)
 	}
@@ -255,8 +256,8 @@ func (p *h1Poll) dial(pc *h1PollConn) error {
 // connected counts pc's new connection and reports its connect time.
 func (p *h1Poll) connected(pc *h1PollConn) {
 	pc.redial.Reset()
-	p.c.conns.Add(1)
-	p.c.dialed(time.Since(pc.dialAt), 0)
+	p.c.t.Connected()
+	p.c.t.Dialed(time.Since(pc.dialAt), 0)
 }
 
 // interest sets whether the loop waits for pc to be writable.
@@ -398,7 +399,7 @@ func (p *h1Poll) read(pc *h1PollConn) {
 // made on first need.
 func (pc *h1PollConn) keep(b []byte) {
 	if pc.buf == nil {
-		pc.buf = make([]byte, leanReadBuffer)
+		pc.buf = make([]byte, target.ReadBuffer)
 	}
 	pc.r, pc.w = 0, copy(pc.buf, b)
 }

@@ -10,6 +10,8 @@ import (
 
 	"golang.org/x/net/http2"
 	"golang.org/x/net/http2/hpack"
+
+	"github.com/httpvs/httpvs/lean/internal/target"
 )
 
 // h2Conn is one HTTP/2 connection: writers share the framer under wmu,
@@ -71,7 +73,7 @@ func newH2Conn(p *h2Pool, conn net.Conn, loop *h2Loop) (*h2Conn, error) {
 		sendWin:     65535,
 	}
 	hc.cond = sync.NewCond(&hc.mu)
-	hc.br = bufio.NewReaderSize(hc.reads, leanReadBuffer)
+	hc.br = bufio.NewReaderSize(hc.reads, target.ReadBuffer)
 	hc.fr = http2.NewFramer(hc.bw, hc.br)
 	hc.fr.SetReuseFrames()
 	hc.fr.SetMaxReadFrameSize(p.maxFrame)
@@ -190,7 +192,7 @@ func (hc *h2Conn) readLoop() {
 	for {
 		f, err := hc.fr.ReadFrame()
 		if err != nil {
-			hc.fail(eofIsReset(err))
+			hc.fail(target.EOFIsReset(err))
 			return
 		}
 		if err := hc.handle(f); err != nil {

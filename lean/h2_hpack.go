@@ -2,8 +2,6 @@ package lean
 
 import (
 	"bytes"
-	"strconv"
-	"strings"
 
 	"golang.org/x/net/http2/hpack"
 )
@@ -84,29 +82,4 @@ func hpackAppendInt(b []byte, n uint, v uint64) []byte {
 		b = append(b, byte(v)|0x80)
 	}
 	return append(b, byte(v))
-}
-
-// requestFields returns req's header fields, as HTTP/2's and HTTP/3's
-// HEADERS frames carry them: the pseudo-headers, user-agent unless req
-// sets one, req's headers lower-cased in key order, and content-length
-// when there is a body or the method carries one.
-func requestFields(req Request) []hpack.HeaderField {
-	fields := []hpack.HeaderField{
-		{Name: ":method", Value: req.Method},
-		{Name: ":scheme", Value: req.URL.Scheme},
-		{Name: ":authority", Value: req.URL.Host},
-		{Name: ":path", Value: req.URL.RequestURI()},
-	}
-	if _, ok := req.Header["User-Agent"]; !ok {
-		fields = append(fields, hpack.HeaderField{Name: "user-agent", Value: "httpvs"})
-	}
-	for _, k := range sortedHeaderKeys(req.Header) {
-		for _, v := range req.Header[k] {
-			fields = append(fields, hpack.HeaderField{Name: strings.ToLower(k), Value: v})
-		}
-	}
-	if len(req.Body) > 0 || req.Method == "POST" || req.Method == "PUT" {
-		fields = append(fields, hpack.HeaderField{Name: "content-length", Value: strconv.Itoa(len(req.Body))})
-	}
-	return fields
 }

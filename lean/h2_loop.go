@@ -10,6 +10,7 @@ import (
 	"golang.org/x/net/http2"
 
 	"github.com/httpvs/httpvs/backoff"
+	"github.com/httpvs/httpvs/lean/internal/target"
 )
 
 // runH2Loop runs l on the client's HTTP/2 connection, redialing it (after
@@ -59,8 +60,8 @@ func (p *h2Pool) dialLoop(ctx context.Context, lp *h2Loop) (*h2Conn, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.closed {
-		hc.fail(errClosing)
-		return nil, errClosing
+		hc.fail(target.ErrClientClosed)
+		return nil, target.ErrClientClosed
 	}
 	p.cur = hc
 	lp.over = make(chan struct{})
@@ -117,7 +118,7 @@ func (hc *h2Conn) runLoop() {
 			if errors.Is(err, os.ErrDeadlineExceeded) {
 				err = fmt.Errorf("no frame within %v: %w", lp.cfg.Timeout, context.DeadlineExceeded)
 			}
-			err = eofIsReset(err)
+			err = target.EOFIsReset(err)
 			break
 		}
 		if hc.reads.n != reads {
@@ -202,7 +203,7 @@ func (lp *h2Loop) start(hc *h2Conn, mark bool) error {
 	} else {
 		s = &h2Stream{loop: lp}
 	}
-	body := hc.p.c.req.Body
+	body := hc.p.c.t.Req.Body
 	s.mark, s.started, s.err = mark, lp.now, nil
 	hc.wmu.Lock()
 	hc.mu.Lock()

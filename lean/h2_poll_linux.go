@@ -13,6 +13,7 @@ import (
 
 	"github.com/httpvs/httpvs/backoff"
 	"github.com/httpvs/httpvs/lean/internal/poll"
+	"github.com/httpvs/httpvs/lean/internal/target"
 )
 
 // h2PollSupported: HTTP/2 loops run their connections on epoll here.
@@ -83,7 +84,7 @@ func (p *h2Poll) open() error {
 func (p *h2Poll) close() {
 	for _, pc := range p.conns {
 		if pc.hc != nil {
-			p.drop(pc, errClosing)
+			p.drop(pc, target.ErrClientClosed)
 		}
 	}
 	p.Set.Close()
@@ -247,7 +248,7 @@ func (p *h2Poll) frames(pc *h2PollConn) error {
 			if errors.Is(err, poll.ErrWouldBlock) {
 				return nil
 			}
-			return eofIsReset(err)
+			return target.EOFIsReset(err)
 		}
 		if err := pc.frame(); err != nil {
 			return err
@@ -269,7 +270,7 @@ func (pc *h2PollConn) frame() error {
 	f, err := hc.fr.ReadFrame()
 	pc.fc.Loop = true
 	if err != nil {
-		return eofIsReset(err)
+		return target.EOFIsReset(err)
 	}
 	return hc.handle(f)
 }
@@ -313,12 +314,12 @@ func (p *h2Poll) drop(pc *h2PollConn, err error) {
 // netpoller, its reads returning poll.ErrWouldBlock once it is up.
 func (p *h2Pool) dialPoll(ctx context.Context, lp *h2Loop) (*h2Conn, *poll.Conn, error) {
 	var fc *poll.Conn
-	conn, err := p.c.dialVia(ctx, func(conn net.Conn) (net.Conn, error) {
+	conn, err := p.c.t.DialVia(ctx, func(conn net.Conn) (net.Conn, error) {
 		var err error
 		if fc, err = poll.NewConn(conn); err != nil {
 			return nil, err
 		}
-		fc.Deadline = time.Now().Add(p.c.dialer.Timeout)
+		fc.Deadline = time.Now().Add(p.c.t.Dialer.Timeout)
 		return fc, nil
 	})
 	if err != nil {

@@ -2,9 +2,9 @@ package lean
 
 import (
 	"context"
-	"errors"
 	"sync"
 
+	"github.com/httpvs/httpvs/lean/internal/target"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -13,10 +13,6 @@ import (
 const (
 	leanH2StreamWindow = 4 << 20
 	leanH2ConnWindow   = 1 << 30
-)
-
-var (
-	errClosing = errors.New("client closed")
 )
 
 // h2Pool keeps the one HTTP/2 connection of a Client, redialing it
@@ -43,7 +39,7 @@ func newH2Pool(c *Client, cfg transport.ClientConfig) *h2Pool {
 	if h.MaxReceiveBufferPerConnection > 0 {
 		p.connWindow = uint32(h.MaxReceiveBufferPerConnection)
 	}
-	p.plain, p.first, p.next = requestBlocks(requestFields(c.req))
+	p.plain, p.first, p.next = requestBlocks(target.RequestFields(c.t.Req))
 	return p
 }
 
@@ -51,7 +47,7 @@ func (p *h2Pool) get(ctx context.Context) (*h2Conn, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.closed {
-		return nil, errClosing
+		return nil, target.ErrClientClosed
 	}
 	if p.cur != nil && p.cur.usable() {
 		return p.cur, nil
@@ -68,7 +64,7 @@ func (p *h2Pool) get(ctx context.Context) (*h2Conn, error) {
 // dial opens a connection and sends the preface, without starting its
 // reader; loop is the Loop that will drive it, or nil.
 func (p *h2Pool) dial(ctx context.Context, loop *h2Loop) (*h2Conn, error) {
-	conn, err := p.c.dial(ctx)
+	conn, err := p.c.t.Dial(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -86,6 +82,6 @@ func (p *h2Pool) close() {
 	cur := p.cur
 	p.mu.Unlock()
 	if cur != nil {
-		cur.fail(errClosing)
+		cur.fail(target.ErrClientClosed)
 	}
 }

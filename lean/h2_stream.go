@@ -75,7 +75,7 @@ func (s *h2Stream) do(timeout time.Duration) (Response, error) {
 
 	// Stream IDs must reach the wire in increasing order: take the ID and
 	// write the HEADERS under one hold of the write lock.
-	body := s.p.c.req.Body
+	body := s.p.c.t.Req.Body
 	hc.lockWrite()
 	hc.mu.Lock()
 	if err := hc.unusableErr(); err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/quic-go/quic-go"
 	"github.com/quic-go/quic-go/quicvarint"
 
+	"github.com/httpvs/httpvs/lean/internal/target"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -56,11 +57,11 @@ func newH3Pool(c *Client, cfg transport.ClientConfig) *h3Pool {
 	if qconf.MaxIncomingStreams == 0 {
 		qconf.MaxIncomingStreams = -1
 	}
-	p := &h3Pool{c: c, qconf: qconf, tlsConf: c.tlsConf}
-	req := c.req
+	p := &h3Pool{c: c, qconf: qconf, tlsConf: c.t.TLS}
+	req := c.t.Req
 	var block bytes.Buffer
 	enc := qpack.NewEncoder(&block)
-	for _, f := range requestFields(req) {
+	for _, f := range target.RequestFields(req) {
 		_ = enc.WriteField(qpack.HeaderField{Name: f.Name, Value: f.Value}) // a bytes.Buffer does not fail
 	}
 	p.request = quicvarint.Append(p.request, h3FrameHeaders)
@@ -81,7 +82,7 @@ func (p *h3Pool) get(ctx context.Context) (*h3Conn, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.closed {
-		return nil, errClosing
+		return nil, target.ErrClientClosed
 	}
 	if hc := p.cur.Load(); hc != nil && hc.usable() {
 		return hc, nil // another stream dialed it meanwhile
@@ -97,11 +98,11 @@ func (p *h3Pool) get(ctx context.Context) (*h3Conn, error) {
 // dial opens a QUIC connection, waits for its handshake and opens the
 // client's control stream.
 func (p *h3Pool) dial(ctx context.Context) (*h3Conn, error) {
-	qc, err := transport.DialQUIC(ctx, p.c.network, p.c.addr, p.tlsConf, p.qconf)
+	qc, err := transport.DialQUIC(ctx, p.c.t.Network, p.c.t.Addr, p.tlsConf, p.qconf)
 	if err != nil {
 		return nil, err
 	}
-	p.c.conns.Add(1)
+	p.c.t.Connected()
 	select {
 	case <-qc.HandshakeComplete():
 	case <-qc.Context().Done():
@@ -112,7 +113,7 @@ func (p *h3Pool) dial(ctx context.Context) (*h3Conn, error) {
 	}
 	if got := qc.ConnectionState().TLS.NegotiatedProtocol; got != "h3" {
 		qc.CloseWithError(h3NoError, "")
-		return nil, &Error{stats.ErrProtocol, fmt.Sprintf("the server negotiated ALPN %q, not h3", got)}
+		return nil, target.NewError(stats.ErrProtocol, fmt.Sprintf("the server negotiated ALPN %q, not h3", got))
 	}
 	return newH3Conn(qc)
 }

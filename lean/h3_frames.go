@@ -8,6 +8,7 @@ import (
 	"github.com/quic-go/qpack"
 	"github.com/quic-go/quic-go/quicvarint"
 
+	"github.com/httpvs/httpvs/lean/internal/target"
 	"github.com/httpvs/httpvs/stats"
 )
 
@@ -54,10 +55,6 @@ func (e *h3Violation) Error() string {
 
 // Kind says a malformed response is a protocol failure.
 func (e *h3Violation) Kind() stats.ErrorKind { return stats.ErrProtocol }
-
-// ErrShortBody is a response whose body ended before its Content-Length
-// (or ran past it).
-var ErrShortBody = &Error{stats.ErrShort, "body length differs from Content-Length"}
 
 // h3Response reads one response from the bytes of its request stream, fed
 // as they arrive (a frame may span reads): the status of the final
@@ -142,7 +139,7 @@ func (r *h3Response) end() error {
 	case r.status == 0:
 		return fmt.Errorf("stream ended before a response: %w", ErrClosed)
 	case r.length >= 0 && r.body != r.length:
-		return fmt.Errorf("%w: %d bytes, Content-Length %d", ErrShortBody, r.body, r.length)
+		return fmt.Errorf("%w: %d bytes, Content-Length %d", target.ErrShortBody, r.body, r.length)
 	}
 	return nil
 }

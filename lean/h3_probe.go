@@ -20,7 +20,7 @@ func probeH3MaxStreams(ctx context.Context, c *Client) (limit int, announced boo
 	tr := &paramsTrace{}
 	conf := c.h3.qconf.Clone()
 	conf.Tracer = func(context.Context, bool, quic.ConnectionID) qlogwriter.Trace { return tr }
-	qc, err := transport.DialQUIC(ctx, c.network, c.addr, c.tlsConf, conf)
+	qc, err := transport.DialQUIC(ctx, c.t.Network, c.t.Addr, c.t.TLS, conf)
 	if err != nil {
 		return 0, false, err
 	}

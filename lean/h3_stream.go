@@ -88,7 +88,7 @@ func streamLimited(err error) bool {
 // exchange sends the request on str and reads the whole response.
 func (s *h3Stream) exchange(str *quic.Stream) (Response, error) {
 	_, err := str.Write(s.p.request)
-	if body := s.p.c.req.Body; err == nil && len(body) > 0 {
+	if body := s.p.c.t.Req.Body; err == nil && len(body) > 0 {
 		_, err = str.Write(body)
 	}
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/net/http2"
 
+	"github.com/httpvs/httpvs/lean/internal/target"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -30,12 +31,12 @@ func ProbeMaxStreams(ctx context.Context, opts transport.ClientOptions, req Requ
 	if c.h3 != nil {
 		return probeH3MaxStreams(ctx, c)
 	}
-	conn, err := c.dial(ctx)
+	conn, err := c.t.Dial(ctx)
 	if err != nil {
 		return 0, false, err
 	}
 	defer conn.Close()
-	deadline := time.Now().Add(c.dialer.Timeout)
+	deadline := time.Now().Add(c.t.Dialer.Timeout)
 	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
 		deadline = d
 	}
@@ -50,7 +51,7 @@ func ProbeMaxStreams(ctx context.Context, opts transport.ClientOptions, req Requ
 	for {
 		f, err := fr.ReadFrame()
 		if err != nil {
-			return 0, false, fmt.Errorf("probe streams: %w", eofIsReset(err))
+			return 0, false, fmt.Errorf("probe streams: %w", target.EOFIsReset(err))
 		}
 		sf, ok := f.(*http2.SettingsFrame)
 		if !ok || sf.IsAck() {
