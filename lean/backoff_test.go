@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/backoff"
+	"github.com/httpvs/httpvs/lean/h1"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -24,7 +25,7 @@ func TestLeanLoopBacksOff(t *testing.T) {
 		goroutine bool
 	}
 	cases := []loopCase{{"h2c goroutine", transport.H2C, 1, true}}
-	if h1LoopSupported {
+	if h1.LoopSupported {
 		cases = append(cases, loopCase{"h1 epoll", transport.H1, 6, false})
 	}
 	if pollH2 {

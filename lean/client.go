@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/httpvs/httpvs/lean/h1"
 	"github.com/httpvs/httpvs/lean/internal/target"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -25,10 +26,10 @@ type Client struct {
 	// handshake time (0 without TLS), on the goroutine that dialed.
 	OnDial func(connect, handshake time.Duration)
 
-	h1req    []byte  // HTTP/1.1: the serialized request
-	h2       *h2Pool // HTTP/2: the shared connection
-	h3       *h3Pool // HTTP/3: the shared connection
-	readSize int     // HTTP/3: each stream's read buffer, bytes
+	h1       *h1.Client // HTTP/1.1
+	h2       *h2Pool    // HTTP/2: the shared connection
+	h3       *h3Pool    // HTTP/3: the shared connection
+	readSize int        // HTTP/3: each stream's read buffer, bytes
 }
 
 // NewClient returns a lean client for opts.Protocol, which must be h1,
@@ -45,7 +46,7 @@ func NewClient(opts transport.ClientOptions, req Request) (*Client, error) {
 	t.OnDial = c.dialed
 	switch opts.Protocol.Version() {
 	case 1:
-		c.h1req = serializeH1(t.Req)
+		c.h1 = h1.NewClient(t)
 	case 2:
 		c.h2 = newH2Pool(c, opts.Config)
 	default:
@@ -84,7 +85,7 @@ func (c *Client) dialed(connect, handshake time.Duration) {
 // for concurrent use; make one per worker.
 type Stream struct {
 	c  *Client
-	h1 *h1Stream
+	h1 *h1.Stream
 	h2 *h2Stream
 	h3 *h3Stream
 }
@@ -97,7 +98,7 @@ func (c *Client) NewStream(ctx context.Context) *Stream {
 	case c.h3 != nil:
 		return &Stream{c: c, h3: newH3Stream(ctx, c.h3, c.readSize)}
 	}
-	return &Stream{c: c, h1: newH1Stream(ctx, c)}
+	return &Stream{c: c, h1: c.h1.NewStream(ctx)}
 }
 
 // Do sends the client's request and reads the whole response, giving up
@@ -109,5 +110,5 @@ func (s *Stream) Do(timeout time.Duration) (Response, error) {
 	case s.h3 != nil:
 		return s.h3.do(timeout)
 	}
-	return s.h1.do(timeout)
+	return s.h1.Do(timeout)
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/httpvs/httpvs/lean/h1"
 	"github.com/httpvs/httpvs/lean/internal/target"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -16,7 +17,7 @@ type Loop = target.Loop
 // CanLoop says whether RunLoop runs on this client: HTTP/2 (h2c, h2), and
 // plain HTTP/1.1 on Linux.
 func (c *Client) CanLoop() bool {
-	return c.h2 != nil || (c.t.Proto == transport.H1 && h1LoopSupported)
+	return c.h2 != nil || (c.t.Proto == transport.H1 && h1.LoopSupported)
 }
 
 // pollH2 says whether HTTP/2 loops run on epoll; tests turn it off to
@@ -44,7 +45,7 @@ func (c *Client) RunLoop(ctx context.Context, l Loop) error {
 		return errors.New("RunLoop needs Streams >= 1, Timeout > 0, Next and Done")
 	}
 	if c.h2 == nil {
-		return c.runH1Loop(ctx, l)
+		return c.h1.RunLoop(ctx, l)
 	}
 	if pollH2 {
 		return c.runH2Poll(ctx, l)

@@ -1,4 +1,4 @@
-package lean
+package h1
 
 import (
 	"bufio"
@@ -15,7 +15,21 @@ import (
 	"github.com/httpvs/httpvs/lean/internal/target"
 )
 
-func serializeH1(req Request) []byte {
+// Client speaks HTTP/1.1 (h1, or h1-tls when its target has TLS) to one
+// target: its Streams each keep one connection and send one request at a
+// time on it; its RunLoop drives many connections from one goroutine.
+type Client struct {
+	t   *target.Target
+	req []byte // the serialized request
+}
+
+// NewClient returns a client of t, its request serialized once.
+func NewClient(t *target.Target) *Client {
+	return &Client{t: t, req: serializeH1(t.Req)}
+}
+
+// serializeH1 returns req as HTTP/1.1 puts it on the wire.
+func serializeH1(req target.Request) []byte {
 	var b bytes.Buffer
 	b.WriteString(req.Method)
 	b.WriteByte(' ')
@@ -41,8 +55,9 @@ func serializeH1(req Request) []byte {
 	return b.Bytes()
 }
 
-// h1Stream is one HTTP/1.1 connection carrying one request at a time.
-type h1Stream struct {
+// Stream is one HTTP/1.1 connection carrying one request at a time. It
+// is not safe for concurrent use.
+type Stream struct {
 	c    *Client
 	ctx  context.Context
 	mu   sync.Mutex // guards conn against the abort on ctx's end
@@ -50,8 +65,10 @@ type h1Stream struct {
 	br   *bufio.Reader
 }
 
-func newH1Stream(ctx context.Context, c *Client) *h1Stream {
-	s := &h1Stream{c: c, ctx: ctx, br: bufio.NewReaderSize(nil, target.ReadBuffer)}
+// NewStream returns a stream whose connection is closed, and whose
+// request in flight fails, when ctx ends. It dials on its first request.
+func (c *Client) NewStream(ctx context.Context) *Stream {
+	s := &Stream{c: c, ctx: ctx, br: bufio.NewReaderSize(nil, target.ReadBuffer)}
 	context.AfterFunc(ctx, func() {
 		s.mu.Lock()
 		if s.conn != nil {
@@ -62,7 +79,7 @@ func newH1Stream(ctx context.Context, c *Client) *h1Stream {
 	return s
 }
 
-func (s *h1Stream) drop() {
+func (s *Stream) drop() {
 	s.mu.Lock()
 	if s.conn != nil {
 		s.conn.Close()
@@ -71,17 +88,20 @@ func (s *h1Stream) drop() {
 	s.mu.Unlock()
 }
 
-func (s *h1Stream) do(timeout time.Duration) (Response, error) {
+// Do sends the request and reads the whole response, counting its body,
+// giving up after timeout; a connection that failed, or that the server
+// will close, is dropped and redialed by the next request.
+func (s *Stream) Do(timeout time.Duration) (target.Response, error) {
 	if s.conn == nil {
 		conn, err := s.c.t.Dial(s.ctx)
 		if err != nil {
-			return Response{}, err
+			return target.Response{}, err
 		}
 		s.mu.Lock()
 		if s.ctx.Err() != nil {
 			s.mu.Unlock()
 			conn.Close()
-			return Response{}, s.ctx.Err()
+			return target.Response{}, s.ctx.Err()
 		}
 		s.conn = conn
 		s.mu.Unlock()
@@ -89,11 +109,11 @@ func (s *h1Stream) do(timeout time.Duration) (Response, error) {
 	}
 	if err := s.conn.SetDeadline(time.Now().Add(timeout)); err != nil {
 		s.drop()
-		return Response{}, err
+		return target.Response{}, err
 	}
-	if _, err := s.conn.Write(s.c.h1req); err != nil {
+	if _, err := s.conn.Write(s.c.req); err != nil {
 		s.drop()
-		return Response{}, err
+		return target.Response{}, err
 	}
 	// Wait for the first byte to time it; an error here comes back from
 	// the read below too (a closed or timed-out connection stays so).
@@ -112,7 +132,7 @@ func (s *h1Stream) do(timeout time.Duration) (Response, error) {
 // readH1Response reads one response from br and counts its body, with the
 // same h1Parser the event loops feed. keep says whether the connection can
 // carry another request.
-func readH1Response(br *bufio.Reader, head bool) (resp Response, keep bool, err error) {
+func readH1Response(br *bufio.Reader, head bool) (resp target.Response, keep bool, err error) {
 	var p h1Parser
 	p.reset(head)
 	for {
@@ -131,7 +151,7 @@ func readH1Response(br *bufio.Reader, head bool) (resp Response, keep bool, err 
 			case errors.Is(err, io.EOF):
 				err = p.closed() // nil for a body that runs to the close
 			case errors.Is(err, bufio.ErrBufferFull):
-				err = fmt.Errorf("%w: response head over %d bytes", ErrMalformed, br.Size())
+				err = fmt.Errorf("%w: response head over %d bytes", target.ErrMalformed, br.Size())
 			}
 			return p.resp, false, err
 		}

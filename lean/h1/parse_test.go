@@ -1,10 +1,12 @@
-package lean
+package h1
 
 import (
 	"bufio"
 	"bytes"
 	"errors"
 	"testing"
+
+	"github.com/httpvs/httpvs/lean/internal/target"
 )
 
 var h1ParseSeeds = []string{
@@ -80,7 +82,7 @@ func checkH1Parser(t *testing.T, raw []byte, piece int, head bool) {
 		t.Fatalf("%q in %d-byte pieces (head %v): parser err %v, reader err %v", raw, piece, head, err, werr)
 	}
 	if werr != nil {
-		if errors.Is(werr, ErrClosed) != errors.Is(err, ErrClosed) || errors.Is(werr, ErrMalformed) != errors.Is(err, ErrMalformed) {
+		if errors.Is(werr, target.ErrClosed) != errors.Is(err, target.ErrClosed) || errors.Is(werr, target.ErrMalformed) != errors.Is(err, target.ErrMalformed) {
 			t.Fatalf("%q in %d-byte pieces: parser err %v, reader err %v", raw, piece, err, werr)
 		}
 		return

@@ -1,10 +1,12 @@
-package lean
+package h1
 
 import (
 	"bytes"
 	"fmt"
 	"io"
 	"strconv"
+
+	"github.com/httpvs/httpvs/lean/internal/target"
 )
 
 // h1Parser reads one HTTP/1.1 response from bytes as they arrive and
@@ -14,7 +16,7 @@ type h1Parser struct {
 	head   bool // the request was HEAD: no body
 	state  h1State
 	remain int64 // body or chunk bytes still to come
-	resp   Response
+	resp   target.Response
 	keep   bool
 }
 
@@ -50,7 +52,7 @@ func (p *h1Parser) closed() error {
 	case p.state == h1Done:
 		return nil
 	case p.state == h1Head:
-		return fmt.Errorf("connection closed by the server: %w", ErrClosed)
+		return fmt.Errorf("connection closed by the server: %w", target.ErrClosed)
 	}
 	return io.ErrUnexpectedEOF
 }
@@ -76,7 +78,7 @@ func (p *h1Parser) step(b []byte) (int, error) {
 	case h1Head:
 		n, err := p.parseHead(b)
 		if err == nil && n == 0 && len(b) >= maxH1Head {
-			err = fmt.Errorf("%w: headers over %d bytes", ErrMalformed, maxH1Head)
+			err = fmt.Errorf("%w: headers over %d bytes", target.ErrMalformed, maxH1Head)
 		}
 		return n, err
 	case h1Body, h1ChunkData, h1ChunkEnd:
@@ -100,7 +102,7 @@ func (p *h1Parser) step(b []byte) (int, error) {
 		i := bytes.IndexByte(b, '\n')
 		if i < 0 {
 			if len(b) >= maxH1Head {
-				return 0, fmt.Errorf("%w: chunk line over %d bytes", ErrMalformed, maxH1Head)
+				return 0, fmt.Errorf("%w: chunk line over %d bytes", target.ErrMalformed, maxH1Head)
 			}
 			return 0, nil
 		}
@@ -114,7 +116,7 @@ func (p *h1Parser) step(b []byte) (int, error) {
 		sizeText, _, _ := bytes.Cut(line, []byte(";"))
 		size, err := strconv.ParseInt(string(sizeText), 16, 64)
 		if err != nil || size < 0 {
-			return i + 1, fmt.Errorf("%w: chunk size %q", ErrMalformed, sizeText)
+			return i + 1, fmt.Errorf("%w: chunk size %q", target.ErrMalformed, sizeText)
 		}
 		if size == 0 {
 			p.state = h1Trailers
@@ -180,11 +182,11 @@ func (p *h1Parser) parseHead(b []byte) (int, error) {
 // parseStatusLine reads "HTTP/1.x NNN reason" (without its newline).
 func parseStatusLine(line []byte) (int, error) {
 	if len(line) < 12 || !bytes.HasPrefix(line, []byte("HTTP/1.")) {
-		return 0, fmt.Errorf("%w: status line %q", ErrMalformed, bytes.TrimSpace(line))
+		return 0, fmt.Errorf("%w: status line %q", target.ErrMalformed, bytes.TrimSpace(line))
 	}
 	status, err := strconv.Atoi(string(line[9:12]))
 	if err != nil {
-		return 0, fmt.Errorf("%w: status line %q", ErrMalformed, bytes.TrimSpace(line))
+		return 0, fmt.Errorf("%w: status line %q", target.ErrMalformed, bytes.TrimSpace(line))
 	}
 	return status, nil
 }
@@ -193,14 +195,14 @@ func parseStatusLine(line []byte) (int, error) {
 func applyH1Header(h []byte, http11 bool, length *int64, chunked, keep *bool) error {
 	name, value, ok := bytes.Cut(h, []byte(":"))
 	if !ok {
-		return fmt.Errorf("%w: header line %q", ErrMalformed, bytes.TrimSpace(h))
+		return fmt.Errorf("%w: header line %q", target.ErrMalformed, bytes.TrimSpace(h))
 	}
 	value = bytes.TrimSpace(value)
 	switch {
 	case asciiEqualFold(name, "content-length"):
 		n, err := strconv.ParseInt(string(value), 10, 64)
 		if err != nil || n < 0 {
-			return fmt.Errorf("%w: Content-Length %q", ErrMalformed, value)
+			return fmt.Errorf("%w: Content-Length %q", target.ErrMalformed, value)
 		}
 		*length = n
 	case asciiEqualFold(name, "transfer-encoding"):
