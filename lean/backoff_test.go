@@ -8,6 +8,7 @@ import (
 
 	"github.com/httpvs/httpvs/backoff"
 	"github.com/httpvs/httpvs/lean/h1"
+	"github.com/httpvs/httpvs/lean/h2"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -39,7 +40,7 @@ func TestLeanLoopBacksOff(t *testing.T) {
 	defer func(was bool) { pollH2 = was }(pollH2)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			pollH2 = !c.goroutine && h2PollSupported
+			pollH2 = !c.goroutine && h2.PollSupported
 			lt := &loopTally{limit: 1 << 30}
 			l := lt.loop(c.slots, 30*time.Second)
 			if c.p.Version() == 2 {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/lean/h1"
+	"github.com/httpvs/httpvs/lean/h2"
 	"github.com/httpvs/httpvs/lean/internal/target"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -27,7 +28,7 @@ type Client struct {
 	OnDial func(connect, handshake time.Duration)
 
 	h1       *h1.Client // HTTP/1.1
-	h2       *h2Pool    // HTTP/2: the shared connection
+	h2       *h2.Client // HTTP/2: the shared connection
 	h3       *h3Pool    // HTTP/3: the shared connection
 	readSize int        // HTTP/3: each stream's read buffer, bytes
 }
@@ -48,7 +49,7 @@ func NewClient(opts transport.ClientOptions, req Request) (*Client, error) {
 	case 1:
 		c.h1 = h1.NewClient(t)
 	case 2:
-		c.h2 = newH2Pool(c, opts.Config)
+		c.h2 = h2.NewClient(t, opts.Config)
 	default:
 		c.h3 = newH3Pool(c, opts.Config)
 		c.readSize = opts.Config.EffectiveReadSize()
@@ -66,7 +67,7 @@ func (c *Client) Connections() int64 { return c.t.Conns() }
 // streams close their own connections when their context ends.
 func (c *Client) Close() error {
 	if c.h2 != nil {
-		c.h2.close()
+		c.h2.Close()
 	}
 	if c.h3 != nil {
 		c.h3.close()
@@ -86,7 +87,7 @@ func (c *Client) dialed(connect, handshake time.Duration) {
 type Stream struct {
 	c  *Client
 	h1 *h1.Stream
-	h2 *h2Stream
+	h2 *h2.Stream
 	h3 *h3Stream
 }
 
@@ -94,7 +95,7 @@ type Stream struct {
 func (c *Client) NewStream(ctx context.Context) *Stream {
 	switch {
 	case c.h2 != nil:
-		return &Stream{c: c, h2: newH2Stream(ctx, c.h2)}
+		return &Stream{c: c, h2: c.h2.NewStream(ctx)}
 	case c.h3 != nil:
 		return &Stream{c: c, h3: newH3Stream(ctx, c.h3, c.readSize)}
 	}
@@ -106,7 +107,7 @@ func (c *Client) NewStream(ctx context.Context) *Stream {
 func (s *Stream) Do(timeout time.Duration) (Response, error) {
 	switch {
 	case s.h2 != nil:
-		return s.h2.do(timeout)
+		return s.h2.Do(timeout)
 	case s.h3 != nil:
 		return s.h3.do(timeout)
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 
 	"golang.org/x/net/http2/hpack"
+
+	"github.com/httpvs/httpvs/lean/internal/prefixint"
 )
 
 // qpackStaticStatus holds the :status of the QPACK static table's entries
@@ -64,7 +66,7 @@ func (r *h3Response) scan(block []byte) (status int, length int64, ok bool) {
 		)
 		switch c := b[0]; {
 		case c&0xc0 == 0xc0: // indexed field line, static table
-			if b, idx, ok = hpackInt(b, 6); !ok || idx >= uint64(len(qpackStaticStatus)) {
+			if b, idx, ok = prefixint.Read(b, 6); !ok || idx >= uint64(len(qpackStaticStatus)) {
 				return 0, -1, false
 			}
 			if st := qpackStaticStatus[idx]; st != 0 {
@@ -74,7 +76,7 @@ func (r *h3Response) scan(block []byte) (status int, length int64, ok bool) {
 			}
 			continue
 		case c&0xd0 == 0x50: // literal field line with a static name reference
-			if b, idx, ok = hpackInt(b, 4); !ok || idx >= uint64(len(qpackStaticStatus)) {
+			if b, idx, ok = prefixint.Read(b, 4); !ok || idx >= uint64(len(qpackStaticStatus)) {
 				return 0, -1, false
 			}
 			field = staticField(idx)
@@ -175,7 +177,7 @@ func qpackString(b []byte, n uint) (s []byte, huff bool, rest []byte, ok bool) {
 		return nil, false, nil, false
 	}
 	huff = b[0]&(1<<n) != 0
-	rest, length, ok := hpackInt(b, n)
+	rest, length, ok := prefixint.Read(b, n)
 	if !ok || length > uint64(len(rest)) {
 		return nil, false, nil, false
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/httpvs/httpvs/lean/h1"
+	"github.com/httpvs/httpvs/lean/h2"
 	"github.com/httpvs/httpvs/lean/internal/target"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -22,7 +23,7 @@ func (c *Client) CanLoop() bool {
 
 // pollH2 says whether HTTP/2 loops run on epoll; tests turn it off to
 // run the goroutine-per-connection loop that other systems use.
-var pollH2 = h2PollSupported
+var pollH2 = h2.PollSupported
 
 // CanShareLoop says whether one Loop may drive several HTTP/2
 // connections (Loop.Conns > 1): on Linux.
@@ -48,10 +49,10 @@ func (c *Client) RunLoop(ctx context.Context, l Loop) error {
 		return c.h1.RunLoop(ctx, l)
 	}
 	if pollH2 {
-		return c.runH2Poll(ctx, l)
+		return c.h2.RunPoll(ctx, l)
 	}
 	if l.Conns > 1 {
 		return errors.New("RunLoop drives several HTTP/2 connections only on Linux")
 	}
-	return c.runH2Loop(ctx, l)
+	return c.h2.RunLoop(ctx, l)
 }

@@ -16,10 +16,11 @@ import (
 	"github.com/httpvs/httpvs/lean/internal/target"
 )
 
-// LoopSupported: plain HTTP/1.1 closed loops run on epoll here.
+// LoopSupported says whether RunLoop runs here: on Linux, plain HTTP/1.1
+// closed loops run on epoll.
 const LoopSupported = true
 
-// runH1Loop drives l.Streams HTTP/1.1 connections, one request in flight
+// RunLoop drives l.Streams HTTP/1.1 connections, one request in flight
 // on each, from one epoll set in one goroutine, as each of wrk's threads
 // does: non-blocking sockets, level-triggered readiness, no goroutine per
 // connection and no Go netpoller between a response and the next request.

@@ -1,9 +1,11 @@
-package lean
+package h2
 
 import (
 	"encoding/binary"
 
 	"golang.org/x/net/http2"
+
+	"github.com/httpvs/httpvs/lean/internal/prefixint"
 )
 
 // quickFrame handles the frame at the head of hc.br without the framer
@@ -63,12 +65,12 @@ func hpackStateless(b []byte) bool {
 		var ok bool
 		switch c := b[0]; {
 		case c&0x80 != 0: // indexed field
-			b, _, ok = hpackInt(b, 7)
+			b, _, ok = prefixint.Read(b, 7)
 		case c&0xc0 == 0x40, c&0xe0 == 0x20: // incremental indexing; table size update
 			return false
 		default: // literal without indexing, or never indexed
 			var name uint64
-			if b, name, ok = hpackInt(b, 4); ok && name == 0 {
+			if b, name, ok = prefixint.Read(b, 4); ok && name == 0 {
 				b, ok = hpackString(b)
 			}
 			if ok {
@@ -82,27 +84,12 @@ func hpackStateless(b []byte) bool {
 	return true
 }
 
-// hpackInt reads an integer with an n-bit prefix from the front of b.
-func hpackInt(b []byte, n uint) (rest []byte, v uint64, ok bool) {
-	limit := uint64(1)<<n - 1
-	if v = uint64(b[0]) & limit; v < limit {
-		return b[1:], v, true
-	}
-	for i, shift := 1, uint(0); i < len(b) && shift < 56; i, shift = i+1, shift+7 {
-		v += uint64(b[i]&0x7f) << shift
-		if b[i]&0x80 == 0 {
-			return b[i+1:], v, true
-		}
-	}
-	return nil, 0, false
-}
-
 // hpackString skips a string literal at the front of b.
 func hpackString(b []byte) ([]byte, bool) {
 	if len(b) == 0 {
 		return nil, false
 	}
-	b, n, ok := hpackInt(b, 7)
+	b, n, ok := prefixint.Read(b, 7)
 	if !ok || n > uint64(len(b)) {
 		return nil, false
 	}

@@ -1,4 +1,4 @@
-package lean
+package h2
 
 import (
 	"context"
@@ -15,10 +15,12 @@ const (
 	leanH2ConnWindow   = 1 << 30
 )
 
-// h2Pool keeps the one HTTP/2 connection of a Client, redialing it
-// when it dies.
-type h2Pool struct {
-	c            *Client
+// Client speaks HTTP/2 (h2c with prior knowledge, or h2 when its target
+// has TLS) to one target over one connection, redialed when it dies: its
+// Streams multiplex requests on it from a goroutine each; RunLoop and
+// RunPoll drive closed loops of requests instead.
+type Client struct {
+	t            *target.Target
 	plain        []byte // the request's HPACK header block, stateless
 	first, next  []byte // a connection's first block and later ones, indexed (see requestBlocks)
 	streamWindow uint32
@@ -30,20 +32,23 @@ type h2Pool struct {
 	closed bool
 }
 
-func newH2Pool(c *Client, cfg transport.ClientConfig) *h2Pool {
+// NewClient returns a client of t, with the receive windows and frame
+// size of cfg's HTTP/2 settings (Go's client defaults where zero). It dials
+// on its first request.
+func NewClient(t *target.Target, cfg transport.ClientConfig) *Client {
 	h := cfg.EffectiveHTTP2()
-	p := &h2Pool{c: c, streamWindow: leanH2StreamWindow, connWindow: leanH2ConnWindow, maxFrame: uint32(h.MaxReadFrameSize)}
+	p := &Client{t: t, streamWindow: leanH2StreamWindow, connWindow: leanH2ConnWindow, maxFrame: uint32(h.MaxReadFrameSize)}
 	if h.MaxReceiveBufferPerStream > 0 {
 		p.streamWindow = uint32(h.MaxReceiveBufferPerStream)
 	}
 	if h.MaxReceiveBufferPerConnection > 0 {
 		p.connWindow = uint32(h.MaxReceiveBufferPerConnection)
 	}
-	p.plain, p.first, p.next = requestBlocks(target.RequestFields(c.t.Req))
+	p.plain, p.first, p.next = requestBlocks(target.RequestFields(t.Req))
 	return p
 }
 
-func (p *h2Pool) get(ctx context.Context) (*h2Conn, error) {
+func (p *Client) get(ctx context.Context) (*h2Conn, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.closed {
@@ -63,8 +68,8 @@ func (p *h2Pool) get(ctx context.Context) (*h2Conn, error) {
 
 // dial opens a connection and sends the preface, without starting its
 // reader; loop is the Loop that will drive it, or nil.
-func (p *h2Pool) dial(ctx context.Context, loop *h2Loop) (*h2Conn, error) {
-	conn, err := p.c.t.Dial(ctx)
+func (p *Client) dial(ctx context.Context, loop *h2Loop) (*h2Conn, error) {
+	conn, err := p.t.Dial(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -76,7 +81,9 @@ func (p *h2Pool) dial(ctx context.Context, loop *h2Loop) (*h2Conn, error) {
 	return hc, nil
 }
 
-func (p *h2Pool) close() {
+// Close closes the connection and fails its requests in flight; later
+// requests fail with target.ErrClientClosed.
+func (p *Client) Close() {
 	p.mu.Lock()
 	p.closed = true
 	cur := p.cur

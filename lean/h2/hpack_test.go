@@ -1,4 +1,4 @@
-package lean
+package h2
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/net/http2/hpack"
 
+	"github.com/httpvs/httpvs/lean/internal/target"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -37,6 +38,15 @@ func (d *serverDecoder) decode(t *testing.T, block []byte) []string {
 	return d.fields
 }
 
+// newTestClient is NewClient of opts and req's target.
+func newTestClient(opts transport.ClientOptions, req target.Request) (*Client, error) {
+	t, err := target.New(opts, req)
+	if err != nil {
+		return nil, err
+	}
+	return NewClient(t, opts.Config), nil
+}
+
 // TestRequestBlocks: a connection's blocks, first and then next again and
 // again, give the server the request's fields every time, with next a
 // few bytes of indexes; fields too big to stay in the server's table get
@@ -54,15 +64,15 @@ func TestRequestBlocks(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			u, _ := url.Parse("http://127.0.0.1:8080/small?x=1")
-			req := Request{URL: u, Header: map[string][]string{}}
+			req := target.Request{URL: u, Header: map[string][]string{}}
 			for i := range tt.headers {
 				req.Header.Set(fmt.Sprintf("X-H%d", i), strings.Repeat("v", 20))
 			}
-			c, err := NewClient(transport.ClientOptions{Protocol: transport.H2C}, req)
+			c, err := newTestClient(transport.ClientOptions{Protocol: transport.H2C}, req)
 			if err != nil {
 				t.Fatal(err)
 			}
-			p := c.h2
+			p := c
 			if (p.first != nil) != tt.indexed {
 				t.Fatalf("indexed blocks %v, want %v", p.first != nil, tt.indexed)
 			}
@@ -91,11 +101,11 @@ func TestRequestBlocks(t *testing.T) {
 func TestHeaderTableShrunk(t *testing.T) {
 	for _, size := range []uint32{0, 100, 4095} {
 		u, _ := url.Parse("https://example.com/")
-		c, err := NewClient(transport.ClientOptions{Protocol: transport.H2}, Request{URL: u})
+		c, err := newTestClient(transport.ClientOptions{Protocol: transport.H2}, target.Request{URL: u})
 		if err != nil {
 			t.Fatal(err)
 		}
-		hc := &h2Conn{p: c.h2}
+		hc := &h2Conn{p: c}
 		d := newServerDecoder()
 		want := d.decode(t, hc.takeBlock())
 		hc.tableSize(size)

@@ -1,4 +1,4 @@
-package lean
+package h2
 
 import (
 	"bufio"
@@ -21,7 +21,7 @@ import (
 // one goroutine (h2Loop.runLoop); frames are handled by the same methods
 // either way.
 type h2Conn struct {
-	p     *h2Pool
+	p     *Client
 	conn  net.Conn
 	br    *bufio.Reader
 	reads *readCounter // under br
@@ -34,7 +34,7 @@ type h2Conn struct {
 
 	mu          sync.Mutex
 	cond        *sync.Cond // signalled when streams end, windows open or the connection dies
-	streams     map[uint32]*h2Stream
+	streams     map[uint32]*Stream
 	nextID      uint32
 	active      uint32
 	maxStreams  uint32
@@ -60,12 +60,12 @@ type h2Conn struct {
 
 // newH2Conn sends the preface and settings on conn; start starts its
 // reader.
-func newH2Conn(p *h2Pool, conn net.Conn, loop *h2Loop) (*h2Conn, error) {
+func newH2Conn(p *Client, conn net.Conn, loop *h2Loop) (*h2Conn, error) {
 	hc := &h2Conn{
 		p: p, conn: conn, loop: loop,
 		reads:       &readCounter{r: conn},
 		bw:          bufio.NewWriterSize(conn, 64<<10),
-		streams:     make(map[uint32]*h2Stream),
+		streams:     make(map[uint32]*Stream),
 		nextID:      1,
 		maxStreams:  100, // until the server's SETTINGS say otherwise
 		peerMaxData: 16 << 10,
@@ -134,7 +134,7 @@ func (hc *h2Conn) unusableErr() error {
 	case hc.err != nil:
 		return hc.err
 	case hc.goingAway:
-		return ErrGoAway
+		return target.ErrGoAway
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package lean
+package h2
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"golang.org/x/net/http2"
+
+	"github.com/httpvs/httpvs/lean/internal/target"
 )
 
 // handle processes one frame from the server, on the connection's reading
@@ -82,7 +84,7 @@ func (hc *h2Conn) data(id, length uint32, n int, ended bool) error {
 func (hc *h2Conn) processResetStream(f *http2.RSTStreamFrame) {
 	hc.mu.Lock()
 	if s := hc.streams[f.StreamID]; s != nil {
-		hc.end(s, fmt.Errorf("%w (%v)", ErrStreamReset, f.ErrCode))
+		hc.end(s, fmt.Errorf("%w (%v)", target.ErrStreamReset, f.ErrCode))
 	}
 	hc.mu.Unlock()
 }
@@ -147,7 +149,7 @@ func (hc *h2Conn) processGoAway(f *http2.GoAwayFrame) {
 	hc.goingAway = true
 	for id, s := range hc.streams {
 		if id > f.LastStreamID {
-			hc.end(s, fmt.Errorf("%w (%v) before stream %d started", ErrGoAway, f.ErrCode, id))
+			hc.end(s, fmt.Errorf("%w (%v) before stream %d started", target.ErrGoAway, f.ErrCode, id))
 		}
 	}
 	hc.cond.Broadcast()
@@ -211,7 +213,7 @@ func (hc *h2Conn) decode(frag []byte, last bool) error {
 }
 
 // end finishes s and frees its slot; hc.mu must be held.
-func (hc *h2Conn) end(s *h2Stream, err error) {
+func (hc *h2Conn) end(s *Stream, err error) {
 	if hc.streams[s.id] != s {
 		return
 	}

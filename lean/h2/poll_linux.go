@@ -1,6 +1,6 @@
 //go:build linux
 
-package lean
+package h2
 
 import (
 	"context"
@@ -16,16 +16,17 @@ import (
 	"github.com/httpvs/httpvs/lean/internal/target"
 )
 
-// h2PollSupported: HTTP/2 loops run their connections on epoll here.
-const h2PollSupported = true
+// PollSupported says whether RunPoll runs here: on Linux, HTTP/2 loops
+// run their connections on epoll.
+const PollSupported = true
 
-// runH2Poll drives l.Conns HTTP/2 connections with l.Streams streams each
+// RunPoll drives l.Conns HTTP/2 connections with l.Streams streams each
 // from one epoll set in one goroutine, as each of h2load's threads does:
 // sockets taken from Go's netpoller, frames handled as they are read, and
 // each connection's HEADERS written in one system call per turn of the
 // loop. No goroutine is woken per response, and the runtime's scheduler
 // is not between a response and the next request.
-func (c *Client) runH2Poll(ctx context.Context, l Loop) error {
+func (c *Client) RunPoll(ctx context.Context, l target.Loop) error {
 	p := &h2Poll{c: c, cfg: l, ctx: ctx}
 	if err := p.open(); err != nil {
 		p.close()
@@ -42,7 +43,7 @@ func (c *Client) runH2Poll(ctx context.Context, l Loop) error {
 // its poll.Set's WakeUp.
 type h2Poll struct {
 	c   *Client
-	cfg Loop
+	cfg target.Loop
 	ctx context.Context
 	poll.Set
 
@@ -170,7 +171,7 @@ func (p *h2Poll) end(err error) {
 			p.drop(pc, err)
 		}
 		if lp := pc.lp; lp.pending != nil { // claimed, never sent
-			lp.cfg.Done(*lp.pending, p.now, p.now, Response{}, err)
+			lp.cfg.Done(*lp.pending, p.now, p.now, target.Response{}, err)
 			lp.pending = nil
 		}
 		pc.lp.stopped = true
@@ -190,7 +191,7 @@ func (p *h2Poll) connect(pc *h2PollConn) {
 		lp.pending = &mark
 	}
 	start := time.Now()
-	hc, fc, err := p.c.h2.dialPoll(p.ctx, lp)
+	hc, fc, err := p.c.dialPoll(p.ctx, lp)
 	if err == nil {
 		ev := unix.EpollEvent{Events: unix.EPOLLIN, Fd: int32(fc.FD)}
 		if err = unix.EpollCtl(p.EpollFD, unix.EPOLL_CTL_ADD, fc.FD, &ev); err != nil {
@@ -202,7 +203,7 @@ func (p *h2Poll) connect(pc *h2PollConn) {
 	if err != nil {
 		mark := *lp.pending
 		lp.pending = nil
-		lp.cfg.Done(mark, start, p.now, Response{}, err)
+		lp.cfg.Done(mark, start, p.now, target.Response{}, err)
 		pc.retryAt = time.Now().Add(pc.redial.Failed())
 		return
 	}
@@ -312,14 +313,14 @@ func (p *h2Poll) drop(pc *h2PollConn, err error) {
 
 // dialPoll opens a connection for an event loop: its socket out of Go's
 // netpoller, its reads returning poll.ErrWouldBlock once it is up.
-func (p *h2Pool) dialPoll(ctx context.Context, lp *h2Loop) (*h2Conn, *poll.Conn, error) {
+func (p *Client) dialPoll(ctx context.Context, lp *h2Loop) (*h2Conn, *poll.Conn, error) {
 	var fc *poll.Conn
-	conn, err := p.c.t.DialVia(ctx, func(conn net.Conn) (net.Conn, error) {
+	conn, err := p.t.DialVia(ctx, func(conn net.Conn) (net.Conn, error) {
 		var err error
 		if fc, err = poll.NewConn(conn); err != nil {
 			return nil, err
 		}
-		fc.Deadline = time.Now().Add(p.c.t.Dialer.Timeout)
+		fc.Deadline = time.Now().Add(p.t.Dialer.Timeout)
 		return fc, nil
 	})
 	if err != nil {

@@ -1,4 +1,4 @@
-package lean
+package h2
 
 import (
 	"bytes"

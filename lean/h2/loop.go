@@ -1,4 +1,4 @@
-package lean
+package h2
 
 import (
 	"context"
@@ -13,9 +13,10 @@ import (
 	"github.com/httpvs/httpvs/lean/internal/target"
 )
 
-// runH2Loop runs l on the client's HTTP/2 connection, redialing it (after
-// a failed dial, with backoff).
-func (c *Client) runH2Loop(ctx context.Context, l Loop) error {
+// RunLoop runs l on the client's HTTP/2 connection from its reader
+// goroutine, redialing it (after a failed dial, with backoff), until Next
+// says stop and every request has ended, or ctx ends. l.Conns is ignored.
+func (c *Client) RunLoop(ctx context.Context, l target.Loop) error {
 	lp := &h2Loop{cfg: l}
 	var redial backoff.Delay
 	for ctx.Err() == nil {
@@ -27,11 +28,11 @@ func (c *Client) runH2Loop(ctx context.Context, l Loop) error {
 			lp.pending = &mark
 		}
 		start := time.Now()
-		hc, err := c.h2.dialLoop(ctx, lp)
+		hc, err := c.dialLoop(ctx, lp)
 		if err != nil {
 			mark := *lp.pending
 			lp.pending = nil
-			l.Done(mark, start, time.Now(), Response{}, err)
+			l.Done(mark, start, time.Now(), target.Response{}, err)
 			backoff.Sleep(ctx, redial.Failed())
 			continue
 		}
@@ -46,13 +47,13 @@ func (c *Client) runH2Loop(ctx context.Context, l Loop) error {
 	}
 	if lp.pending != nil { // claimed, never sent
 		now := time.Now()
-		l.Done(*lp.pending, now, now, Response{}, ctx.Err())
+		l.Done(*lp.pending, now, now, target.Response{}, ctx.Err())
 	}
 	return nil
 }
 
 // dialLoop opens a connection for lp, without starting its reader.
-func (p *h2Pool) dialLoop(ctx context.Context, lp *h2Loop) (*h2Conn, error) {
+func (p *Client) dialLoop(ctx context.Context, lp *h2Loop) (*h2Conn, error) {
 	hc, err := p.dial(ctx, lp)
 	if err != nil {
 		return nil, err
@@ -72,15 +73,15 @@ func (p *h2Pool) dialLoop(ctx context.Context, lp *h2Loop) (*h2Conn, error) {
 // goroutine of the current connection touches it, except ended, which
 // the connection's fail may fill from another goroutine under hc.mu.
 type h2Loop struct {
-	cfg      Loop
+	cfg      target.Loop
 	over     chan struct{} // closed when the current connection's reader returns
 	pending  *bool         // a mark Next gave before the connection was up
 	stopped  bool          // Next said no more
 	inflight int           // started and not yet handed to Done
-	free     []*h2Stream
-	sending  []*h2Stream // streams with request body left to send
+	free     []*Stream
+	sending  []*Stream // streams with request body left to send
 
-	ended, work []*h2Stream // ended streams, guarded by hc.mu; and the batch being delivered
+	ended, work []*Stream // ended streams, guarded by hc.mu; and the batch being delivered
 
 	now       time.Time // when the last frame was handled
 	nextSweep time.Time // when to look for requests past the timeout
@@ -186,7 +187,7 @@ func (lp *h2Loop) deliver(hc *h2Conn) {
 	lp.work, lp.ended = lp.ended, lp.work[:0]
 	hc.mu.Unlock()
 	for i, s := range lp.work {
-		lp.cfg.Done(s.mark, s.started, lp.now, Response{Status: s.status, BodyBytes: s.bytes, FirstByte: s.firstByte}, s.err)
+		lp.cfg.Done(s.mark, s.started, lp.now, target.Response{Status: s.status, BodyBytes: s.bytes, FirstByte: s.firstByte}, s.err)
 		lp.inflight--
 		s.rest = nil
 		lp.free = append(lp.free, s)
@@ -197,13 +198,13 @@ func (lp *h2Loop) deliver(hc *h2Conn) {
 // start registers a stream and queues its HEADERS (and what of its body
 // the windows allow).
 func (lp *h2Loop) start(hc *h2Conn, mark bool) error {
-	var s *h2Stream
+	var s *Stream
 	if n := len(lp.free); n > 0 {
 		s, lp.free = lp.free[n-1], lp.free[:n-1]
 	} else {
-		s = &h2Stream{loop: lp}
+		s = &Stream{loop: lp}
 	}
-	body := hc.p.c.t.Req.Body
+	body := hc.p.t.Req.Body
 	s.mark, s.started, s.err = mark, lp.now, nil
 	hc.wmu.Lock()
 	hc.mu.Lock()

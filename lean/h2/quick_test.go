@@ -1,4 +1,4 @@
-package lean
+package h2
 
 import (
 	"bufio"
@@ -13,7 +13,7 @@ import (
 
 // quickConn is an h2Conn reading the frames write writes, with stream 1
 // open.
-func quickConn(t *testing.T, write func(*http2.Framer, []byte)) (*h2Conn, *h2Stream) {
+func quickConn(t *testing.T, write func(*http2.Framer, []byte)) (*h2Conn, *Stream) {
 	t.Helper()
 	var block bytes.Buffer
 	enc := hpack.NewEncoder(&block)
@@ -21,8 +21,8 @@ func quickConn(t *testing.T, write func(*http2.Framer, []byte)) (*h2Conn, *h2Str
 	_ = enc.WriteField(hpack.HeaderField{Name: "x", Value: "y"})
 	var wire bytes.Buffer
 	write(http2.NewFramer(&wire, nil), block.Bytes())
-	p := &h2Pool{streamWindow: leanH2StreamWindow, connWindow: leanH2ConnWindow, maxFrame: 1 << 20}
-	hc := &h2Conn{p: p, streams: map[uint32]*h2Stream{}, bw: bufio.NewWriter(&bytes.Buffer{})}
+	p := &Client{streamWindow: leanH2StreamWindow, connWindow: leanH2ConnWindow, maxFrame: 1 << 20}
+	hc := &h2Conn{p: p, streams: map[uint32]*Stream{}, bw: bufio.NewWriter(&bytes.Buffer{})}
 	hc.cond = sync.NewCond(&hc.mu)
 	hc.br = bufio.NewReader(&wire)
 	hc.fr = http2.NewFramer(hc.bw, hc.br)
@@ -32,7 +32,7 @@ func quickConn(t *testing.T, write func(*http2.Framer, []byte)) (*h2Conn, *h2Str
 			hc.hdrStatus, _ = strconv.Atoi(f.Value)
 		}
 	})
-	s := &h2Stream{id: 1, done: make(chan error, 1)}
+	s := &Stream{id: 1, done: make(chan error, 1)}
 	hc.streams[1] = s
 	hc.active = 1
 	if _, err := hc.br.Peek(wire.Len()); err != nil {

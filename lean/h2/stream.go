@@ -1,4 +1,4 @@
-package lean
+package h2
 
 import (
 	"context"
@@ -6,12 +6,15 @@ import (
 	"time"
 
 	"golang.org/x/net/http2"
+
+	"github.com/httpvs/httpvs/lean/internal/target"
 )
 
-// h2Stream is one worker's stream object, reused for each request.
-type h2Stream struct {
+// Stream is one worker's stream object, reused for each request. It is
+// not safe for concurrent use.
+type Stream struct {
 	ctx   context.Context
-	p     *h2Pool
+	p     *Client
 	done  chan error // buffered 1
 	timer *time.Timer
 
@@ -32,14 +35,16 @@ type h2Stream struct {
 	rest    []byte // request body not yet sent
 }
 
-func newH2Stream(ctx context.Context, p *h2Pool) *h2Stream {
+// NewStream returns a stream whose request in flight is aborted when
+// ctx ends.
+func (p *Client) NewStream(ctx context.Context) *Stream {
 	t := time.NewTimer(time.Hour)
 	t.Stop()
-	return &h2Stream{ctx: ctx, p: p, done: make(chan error, 1), timer: t}
+	return &Stream{ctx: ctx, p: p, done: make(chan error, 1), timer: t}
 }
 
 // finish ends the stream with err; hc.mu must be held.
-func (s *h2Stream) finish(err error) {
+func (s *Stream) finish(err error) {
 	if s.loop != nil {
 		s.err = err
 		s.loop.ended = append(s.loop.ended, s)
@@ -51,10 +56,13 @@ func (s *h2Stream) finish(err error) {
 	}
 }
 
-func (s *h2Stream) do(timeout time.Duration) (Response, error) {
+// Do sends the client's request on a new HTTP/2 stream of the shared
+// connection, dialing it if there is none, and reads the whole response,
+// giving up (and resetting the stream) after timeout.
+func (s *Stream) Do(timeout time.Duration) (target.Response, error) {
 	hc, err := s.p.get(s.ctx)
 	if err != nil {
-		return Response{}, err
+		return target.Response{}, err
 	}
 	select { // a late signal from an earlier, timed-out request
 	case <-s.done:
@@ -68,14 +76,14 @@ func (s *h2Stream) do(timeout time.Duration) (Response, error) {
 	}
 	if err := hc.unusableErr(); err != nil {
 		hc.mu.Unlock()
-		return Response{}, err
+		return target.Response{}, err
 	}
 	hc.active++
 	hc.mu.Unlock()
 
 	// Stream IDs must reach the wire in increasing order: take the ID and
 	// write the HEADERS under one hold of the write lock.
-	body := s.p.c.t.Req.Body
+	body := s.p.t.Req.Body
 	hc.lockWrite()
 	hc.mu.Lock()
 	if err := hc.unusableErr(); err != nil {
@@ -84,7 +92,7 @@ func (s *h2Stream) do(timeout time.Duration) (Response, error) {
 		}
 		hc.mu.Unlock()
 		hc.unlockWrite(nil)
-		return Response{}, err
+		return target.Response{}, err
 	}
 	s.id, s.status, s.firstByte, s.bytes, s.recvUnacked = hc.nextID, 0, time.Time{}, 0, 0
 	s.sendWin = hc.peerInitWin
@@ -97,7 +105,7 @@ func (s *h2Stream) do(timeout time.Duration) (Response, error) {
 		err = s.sendBody(hc, body, maxData)
 	}
 	if err != nil {
-		return Response{}, err
+		return target.Response{}, err
 	}
 
 	s.timer.Reset(timeout)
@@ -112,13 +120,13 @@ func (s *h2Stream) do(timeout time.Duration) (Response, error) {
 		s.abort(hc, http2.ErrCodeCancel)
 	}
 	hc.mu.Lock()
-	resp := Response{Status: s.status, BodyBytes: s.bytes, FirstByte: s.firstByte}
+	resp := target.Response{Status: s.status, BodyBytes: s.bytes, FirstByte: s.firstByte}
 	hc.mu.Unlock()
 	return resp, err
 }
 
 // sendBody writes body as DATA frames within the peer's flow-control windows.
-func (s *h2Stream) sendBody(hc *h2Conn, body []byte, maxData uint32) error {
+func (s *Stream) sendBody(hc *h2Conn, body []byte, maxData uint32) error {
 	for len(body) > 0 {
 		hc.mu.Lock()
 		for hc.err == nil && hc.streams[s.id] == s && (s.sendWin <= 0 || hc.sendWin <= 0) {
@@ -128,7 +136,7 @@ func (s *h2Stream) sendBody(hc *h2Conn, body []byte, maxData uint32) error {
 			err := hc.err
 			hc.mu.Unlock()
 			if err == nil {
-				err = ErrStreamReset
+				err = target.ErrStreamReset
 			}
 			return err
 		}
@@ -146,7 +154,7 @@ func (s *h2Stream) sendBody(hc *h2Conn, body []byte, maxData uint32) error {
 }
 
 // abort resets the stream on the wire and forgets it.
-func (s *h2Stream) abort(hc *h2Conn, code http2.ErrCode) {
+func (s *Stream) abort(hc *h2Conn, code http2.ErrCode) {
 	hc.mu.Lock()
 	registered := hc.streams[s.id] == s
 	if registered {
