@@ -6,6 +6,7 @@ import (
 
 	"github.com/httpvs/httpvs/lean/h1"
 	"github.com/httpvs/httpvs/lean/h2"
+	"github.com/httpvs/httpvs/lean/h3"
 	"github.com/httpvs/httpvs/lean/internal/target"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -27,10 +28,9 @@ type Client struct {
 	// handshake time (0 without TLS), on the goroutine that dialed.
 	OnDial func(connect, handshake time.Duration)
 
-	h1       *h1.Client // HTTP/1.1
-	h2       *h2.Client // HTTP/2: the shared connection
-	h3       *h3Pool    // HTTP/3: the shared connection
-	readSize int        // HTTP/3: each stream's read buffer, bytes
+	h1 *h1.Client // HTTP/1.1
+	h2 *h2.Client // HTTP/2: the shared connection
+	h3 *h3.Client // HTTP/3: the shared connection
 }
 
 // NewClient returns a lean client for opts.Protocol, which must be h1,
@@ -51,8 +51,7 @@ func NewClient(opts transport.ClientOptions, req Request) (*Client, error) {
 	case 2:
 		c.h2 = h2.NewClient(t, opts.Config)
 	default:
-		c.h3 = newH3Pool(c, opts.Config)
-		c.readSize = opts.Config.EffectiveReadSize()
+		c.h3 = h3.NewClient(t, opts.Config)
 	}
 	return c, nil
 }
@@ -70,7 +69,7 @@ func (c *Client) Close() error {
 		c.h2.Close()
 	}
 	if c.h3 != nil {
-		c.h3.close()
+		c.h3.Close()
 	}
 	return nil
 }
@@ -88,7 +87,7 @@ type Stream struct {
 	c  *Client
 	h1 *h1.Stream
 	h2 *h2.Stream
-	h3 *h3Stream
+	h3 *h3.Stream
 }
 
 // NewStream returns a stream whose requests are aborted when ctx ends.
@@ -97,7 +96,7 @@ func (c *Client) NewStream(ctx context.Context) *Stream {
 	case c.h2 != nil:
 		return &Stream{c: c, h2: c.h2.NewStream(ctx)}
 	case c.h3 != nil:
-		return &Stream{c: c, h3: newH3Stream(ctx, c.h3, c.readSize)}
+		return &Stream{c: c, h3: c.h3.NewStream(ctx)}
 	}
 	return &Stream{c: c, h1: c.h1.NewStream(ctx)}
 }
@@ -109,7 +108,7 @@ func (s *Stream) Do(timeout time.Duration) (Response, error) {
 	case s.h2 != nil:
 		return s.h2.Do(timeout)
 	case s.h3 != nil:
-		return s.h3.do(timeout)
+		return s.h3.Do(timeout)
 	}
 	return s.h1.Do(timeout)
 }

@@ -25,7 +25,7 @@ func ProbeMaxStreams(ctx context.Context, opts transport.ClientOptions, req Requ
 		return 0, false, err
 	}
 	if c.h3 != nil {
-		return probeH3MaxStreams(ctx, c)
+		return c.h3.ProbeMaxStreams(ctx)
 	}
 	return h2.ProbeMaxStreams(ctx, c.t)
 }

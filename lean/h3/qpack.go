@@ -1,4 +1,4 @@
-package lean
+package h3
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package lean
+package h3
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/lean/internal/target"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -60,19 +61,32 @@ func runH3(ctx context.Context, c *Client, streams int, n int64, timeout time.Du
 	return tally
 }
 
+// testServer is a transport.Server of h on loopback, h3 included, closed
+// when the test ends.
+func testServer(t *testing.T, h http.HandlerFunc) *transport.Server {
+	t.Helper()
+	ts, err := transport.NewServer(transport.ServerOptions{Handler: h, Listen: "127.0.0.1:0", TLSListen: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ts.Close() })
+	return ts
+}
+
 // h3Client is a lean HTTP/3 client of ts for path, with req's method and
 // body, closed when the test ends.
-func h3Client(t *testing.T, ts *transport.Server, path string, req Request, cfg transport.ClientConfig) *Client {
+func h3Client(t *testing.T, ts *transport.Server, path string, req target.Request, cfg transport.ClientConfig) *Client {
 	t.Helper()
 	u, err := url.Parse(ts.URL(transport.H3) + path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	req.URL = u
-	c, err := NewClient(transport.ClientOptions{Protocol: transport.H3, RootCAs: transport.CertPool(ts.Cert()), Config: cfg}, req)
+	tg, err := target.New(transport.ClientOptions{Protocol: transport.H3, RootCAs: transport.CertPool(ts.Cert()), Config: cfg}, req)
 	if err != nil {
 		t.Fatal(err)
 	}
+	c := NewClient(tg, cfg)
 	t.Cleanup(func() { c.Close() })
 	return c
 }
@@ -82,7 +96,7 @@ func h3Client(t *testing.T, ts *transport.Server, path string, req Request, cfg 
 // at both ends.
 func TestLeanH3Counts(t *testing.T) {
 	var served, uploaded atomic.Int64
-	ts := leanLoopServer(t, func(w http.ResponseWriter, r *http.Request) {
+	ts := testServer(t, func(w http.ResponseWriter, r *http.Request) {
 		served.Add(1)
 		if r.Method == http.MethodPost {
 			n, _ := io.Copy(w, r.Body) // echo
@@ -91,23 +105,23 @@ func TestLeanH3Counts(t *testing.T) {
 		}
 		w.Write([]byte("hello"))
 	})
-	c := h3Client(t, ts, "/", Request{}, transport.ClientConfig{})
+	c := h3Client(t, ts, "/", target.Request{}, transport.ClientConfig{})
 	got := runH3(context.Background(), c, 7, 503, 5*time.Second)
 	if got.ended != 503 || got.ok != 503 || got.bytes != 503*5 || served.Load() != 503 || got.noFirst != 0 {
 		t.Fatalf("GET: ended %d ok %d bytes %d served %d (errors %v, statuses %v, %d without a first byte); want 503, 503, %d, 503",
 			got.ended, got.ok, got.bytes, served.Load(), got.kinds, got.statuses, got.noFirst, 503*5)
 	}
-	if c.Connections() != 1 {
-		t.Fatalf("GET: %d connections, want 1", c.Connections())
+	if c.t.Conns() != 1 {
+		t.Fatalf("GET: %d connections, want 1", c.t.Conns())
 	}
 
 	served.Store(0)
 	body := []byte(strings.Repeat("0123456789", 3900))
-	c = h3Client(t, ts, "/", Request{Method: http.MethodPost, Body: body}, transport.ClientConfig{})
+	c = h3Client(t, ts, "/", target.Request{Method: http.MethodPost, Body: body}, transport.ClientConfig{})
 	got = runH3(context.Background(), c, 3, 101, 5*time.Second)
-	if got.ok != 101 || got.bytes != 101*39000 || uploaded.Load() != 101*39000 || served.Load() != 101 || c.Connections() != 1 {
+	if got.ok != 101 || got.bytes != 101*39000 || uploaded.Load() != 101*39000 || served.Load() != 101 || c.t.Conns() != 1 {
 		t.Fatalf("POST: ok %d bytes %d uploaded %d served %d connections %d (errors %v); want 101, %d each way, 101, 1",
-			got.ok, got.bytes, uploaded.Load(), served.Load(), c.Connections(), got.kinds, 101*39000)
+			got.ok, got.bytes, uploaded.Load(), served.Load(), c.t.Conns(), got.kinds, 101*39000)
 	}
 
 }
@@ -117,7 +131,7 @@ func TestLeanH3Counts(t *testing.T) {
 // that timed out is cancelled at the server, and the others go on.
 func TestLeanH3Failures(t *testing.T) {
 	var n, canceled atomic.Int64
-	ts := leanLoopServer(t, func(w http.ResponseWriter, r *http.Request) {
+	ts := testServer(t, func(w http.ResponseWriter, r *http.Request) {
 		switch i := n.Add(1) % 10; {
 		case strings.HasSuffix(r.URL.Path, "/short"):
 			w.Header().Set("Content-Length", "10")
@@ -136,7 +150,7 @@ func TestLeanH3Failures(t *testing.T) {
 			w.Write([]byte("ok"))
 		}
 	})
-	c := h3Client(t, ts, "/", Request{}, transport.ClientConfig{})
+	c := h3Client(t, ts, "/", target.Request{}, transport.ClientConfig{})
 	start := time.Now()
 	got := runH3(context.Background(), c, 10, 100, 300*time.Millisecond)
 	if d := time.Since(start); d > 5*time.Second {
@@ -152,15 +166,15 @@ func TestLeanH3Failures(t *testing.T) {
 	if canceled.Load() != 10 {
 		t.Errorf("the server saw %d of 10 timed-out requests cancelled", canceled.Load())
 	}
-	if c.Connections() != 1 {
-		t.Errorf("%d connections: stream failures closed the connection", c.Connections())
+	if c.t.Conns() != 1 {
+		t.Errorf("%d connections: stream failures closed the connection", c.t.Conns())
 	}
 
-	missing := runH3(context.Background(), h3Client(t, ts, "/missing", Request{}, transport.ClientConfig{}), 2, 6, 5*time.Second)
+	missing := runH3(context.Background(), h3Client(t, ts, "/missing", target.Request{}, transport.ClientConfig{}), 2, 6, 5*time.Second)
 	if missing.statuses[http.StatusNotFound] != 6 || missing.ok != 0 || len(missing.kinds) != 0 {
 		t.Fatalf("404s: statuses %v ok %d errors %v, want six 404s", missing.statuses, missing.ok, missing.kinds)
 	}
-	short := runH3(context.Background(), h3Client(t, ts, "/short", Request{}, transport.ClientConfig{}), 2, 6, 5*time.Second)
+	short := runH3(context.Background(), h3Client(t, ts, "/short", target.Request{}, transport.ClientConfig{}), 2, 6, 5*time.Second)
 	if short.ok != 0 || short.kinds[stats.ErrShort]+short.kinds[stats.ErrReset] != 6 {
 		t.Fatalf("bodies short of their Content-Length: ok %d errors %v, want 6 short or reset", short.ok, short.kinds)
 	}
@@ -169,8 +183,8 @@ func TestLeanH3Failures(t *testing.T) {
 // TestLeanH3ServerGone: with no server, every request fails as a timeout
 // (UDP has no refusal) within the dial timeout, and none hangs.
 func TestLeanH3ServerGone(t *testing.T) {
-	ts := leanLoopServer(t, func(w http.ResponseWriter, r *http.Request) {})
-	c := h3Client(t, ts, "/", Request{}, transport.ClientConfig{DialTimeout: 200 * time.Millisecond})
+	ts := testServer(t, func(w http.ResponseWriter, r *http.Request) {})
+	c := h3Client(t, ts, "/", target.Request{}, transport.ClientConfig{DialTimeout: 200 * time.Millisecond})
 	ts.Close()
 	start := time.Now()
 	got := runH3(context.Background(), c, 2, 6, 5*time.Second)
@@ -185,7 +199,7 @@ func TestLeanH3ServerGone(t *testing.T) {
 // TestLeanH3Canceled: ending the context ends the requests in flight at
 // once, as failures, and every started request ends exactly once.
 func TestLeanH3Canceled(t *testing.T) {
-	ts := leanLoopServer(t, func(w http.ResponseWriter, r *http.Request) {
+	ts := testServer(t, func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasSuffix(r.URL.Path, "/slow") {
 			select {
 			case <-time.After(20 * time.Millisecond):
@@ -194,7 +208,7 @@ func TestLeanH3Canceled(t *testing.T) {
 		}
 		w.Write([]byte("ok"))
 	})
-	c := h3Client(t, ts, "/slow", Request{}, transport.ClientConfig{})
+	c := h3Client(t, ts, "/slow", target.Request{}, transport.ClientConfig{})
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	start := time.Now()
@@ -224,14 +238,12 @@ func TestLeanH3StreamLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ts.Close()
-	u, _ := url.Parse(ts.URL(transport.H3) + "/")
-	copts := transport.ClientOptions{Protocol: transport.H3, RootCAs: transport.CertPool(ts.Cert())}
-	limit, announced, err := ProbeMaxStreams(context.Background(), copts, Request{URL: u})
+	limit, announced, err := h3Client(t, ts, "/", target.Request{}, transport.ClientConfig{}).ProbeMaxStreams(context.Background())
 	if err != nil || !announced || limit != 3 {
 		t.Fatalf("probe: limit %d announced %v error %v, want 3", limit, announced, err)
 	}
-	c := h3Client(t, ts, "/", Request{}, transport.ClientConfig{})
-	if got := runH3(context.Background(), c, 9, 90, 5*time.Second); got.ok != 90 || c.Connections() != 1 {
-		t.Fatalf("9 streams against 3 allowed: ok %d connections %d errors %v", got.ok, c.Connections(), got.kinds)
+	c := h3Client(t, ts, "/", target.Request{}, transport.ClientConfig{})
+	if got := runH3(context.Background(), c, 9, 90, 5*time.Second); got.ok != 90 || c.t.Conns() != 1 {
+		t.Fatalf("9 streams against 3 allowed: ok %d connections %d errors %v", got.ok, c.t.Conns(), got.kinds)
 	}
 }

@@ -1,4 +1,4 @@
-package lean
+package h3
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"github.com/quic-go/quic-go"
 	"github.com/quic-go/quic-go/quicvarint"
 
+	"github.com/httpvs/httpvs/lean/internal/target"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -119,10 +120,11 @@ func (f *fakeH3) closedBy() []int64 {
 func (f *fakeH3) client(t *testing.T) *Client {
 	t.Helper()
 	u, _ := url.Parse("https://" + f.ln.Addr().String() + "/")
-	c, err := NewClient(transport.ClientOptions{Protocol: transport.H3, RootCAs: transport.CertPool(f.cert)}, Request{URL: u})
+	tg, err := target.New(transport.ClientOptions{Protocol: transport.H3, RootCAs: transport.CertPool(f.cert)}, target.Request{URL: u})
 	if err != nil {
 		t.Fatal(err)
 	}
+	c := NewClient(tg, transport.ClientConfig{})
 	t.Cleanup(func() { c.Close() })
 	return c
 }
@@ -150,7 +152,7 @@ func TestLeanH3GoAway(t *testing.T) {
 	})
 	c := f.client(t)
 	s := c.NewStream(context.Background())
-	if _, err := s.Do(5 * time.Second); !errors.Is(err, ErrGoAway) || transport.Classify(err) != stats.ErrReset {
+	if _, err := s.Do(5 * time.Second); !errors.Is(err, target.ErrGoAway) || transport.Classify(err) != stats.ErrReset {
 		t.Fatalf("a request past the GOAWAY's last stream: %v, want ErrGoAway", err)
 	}
 	for i := range 4 {
@@ -158,8 +160,8 @@ func TestLeanH3GoAway(t *testing.T) {
 			t.Fatalf("request %d: %+v %v", i, resp, err)
 		}
 	}
-	if c.Connections() != 5 {
-		t.Fatalf("%d connections, want 5: one per GOAWAY", c.Connections())
+	if c.t.Conns() != 5 {
+		t.Fatalf("%d connections, want 5: one per GOAWAY", c.t.Conns())
 	}
 	codes := f.closedBy()
 	for i, code := range codes[:4] {
@@ -192,12 +194,12 @@ func TestLeanH3Malformed(t *testing.T) {
 		if got := transport.Classify(err); (err == nil) != (want == stats.ErrOther) || err != nil && got != want || err == nil && resp.Status != 200 {
 			t.Fatalf("request %d: %+v %v (%v), want %v", i, resp, err, got, want)
 		}
-		if i == 1 && c.Connections() != 1 {
+		if i == 1 && c.t.Conns() != 1 {
 			t.Fatalf("a stream error closed the connection")
 		}
 	}
-	if c.Connections() != 2 {
-		t.Fatalf("%d connections, want 2: the connection error closed the first", c.Connections())
+	if c.t.Conns() != 2 {
+		t.Fatalf("%d connections, want 2: the connection error closed the first", c.t.Conns())
 	}
 	if codes := f.closedBy(); codes[0] != h3FrameUnexpected || codes[1] != -1 {
 		t.Fatalf("connections closed with %v, want H3_FRAME_UNEXPECTED (%d) and the second open", codes, h3FrameUnexpected)

@@ -1,4 +1,4 @@
-package lean
+package h3
 
 import (
 	"fmt"
@@ -137,7 +137,7 @@ func (r *h3Response) end() error {
 		}
 		return &h3Violation{h3FrameError, true, "stream ended inside a frame"}
 	case r.status == 0:
-		return fmt.Errorf("stream ended before a response: %w", ErrClosed)
+		return fmt.Errorf("stream ended before a response: %w", target.ErrClosed)
 	case r.length >= 0 && r.body != r.length:
 		return fmt.Errorf("%w: %d bytes, Content-Length %d", target.ErrShortBody, r.body, r.length)
 	}

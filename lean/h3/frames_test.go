@@ -1,4 +1,4 @@
-package lean
+package h3
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"github.com/quic-go/quic-go/quicvarint"
 	"golang.org/x/net/http2/hpack"
 
+	"github.com/httpvs/httpvs/lean/internal/target"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -159,10 +160,10 @@ func TestH3Response(t *testing.T) {
 // are the lean client's own, found with errors.Is and errors.As.
 func TestH3ResponseErrors(t *testing.T) {
 	var r h3Response
-	if err := readH3(&r, join(h3Frame(h3FrameHeaders, qpackBlock(":status", "200", "content-length", "10")), hello)); !errors.Is(err, ErrShortBody) {
+	if err := readH3(&r, join(h3Frame(h3FrameHeaders, qpackBlock(":status", "200", "content-length", "10")), hello)); !errors.Is(err, target.ErrShortBody) {
 		t.Errorf("short body: %v", err)
 	}
-	if err := readH3(&r, nil); !errors.Is(err, ErrClosed) {
+	if err := readH3(&r, nil); !errors.Is(err, target.ErrClosed) {
 		t.Errorf("empty stream: %v", err)
 	}
 	if err := readH3(&r, join(ok200, hello[:3])); !errors.Is(err, io.ErrUnexpectedEOF) {

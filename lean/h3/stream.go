@@ -1,4 +1,4 @@
-package lean
+package h3
 
 import (
 	"context"
@@ -9,15 +9,17 @@ import (
 	"time"
 
 	"github.com/quic-go/quic-go"
+
+	"github.com/httpvs/httpvs/lean/internal/target"
 )
 
-// h3Stream is one worker's requests over HTTP/3, one at a time, each on a
+// Stream is one worker's requests over HTTP/3, one at a time, each on a
 // new QUIC stream of the pool's connection. It keeps one read buffer, one
 // response parser and one timer for all of them: a request allocates
 // nothing here (quic-go allocates its stream).
-type h3Stream struct {
+type Stream struct {
 	ctx  context.Context
-	p    *h3Pool
+	p    *Client
 	buf  []byte
 	resp h3Response
 
@@ -30,8 +32,10 @@ type h3Stream struct {
 	expired  bool         // the timer cancelled cur
 }
 
-func newH3Stream(ctx context.Context, p *h3Pool, readSize int) *h3Stream {
-	s := &h3Stream{ctx: ctx, p: p, buf: make([]byte, readSize)}
+// NewStream returns a stream whose request in flight is cancelled when
+// ctx ends.
+func (p *Client) NewStream(ctx context.Context) *Stream {
+	s := &Stream{ctx: ctx, p: p, buf: make([]byte, p.readSize)}
 	s.resp.reset()
 	s.timer = time.AfterFunc(time.Hour, s.expire)
 	s.timer.Stop()
@@ -39,19 +43,22 @@ func newH3Stream(ctx context.Context, p *h3Pool, readSize int) *h3Stream {
 	return s
 }
 
-func (s *h3Stream) do(timeout time.Duration) (Response, error) {
+// Do sends the client's request on a new QUIC stream of the shared
+// connection, dialing it if there is none, and reads the whole response,
+// giving up (and cancelling the stream) after timeout.
+func (s *Stream) Do(timeout time.Duration) (target.Response, error) {
 	if err := s.ctx.Err(); err != nil {
-		return Response{}, err
+		return target.Response{}, err
 	}
 	hc, err := s.p.get(s.ctx)
 	if err != nil {
-		return Response{}, err
+		return target.Response{}, err
 	}
 	hc.active.Add(1)
 	defer hc.release()
 	str, err := s.open(hc, timeout)
 	if err != nil {
-		return Response{}, err
+		return target.Response{}, err
 	}
 	s.arm(str, timeout)
 	resp, err := s.exchange(str)
@@ -64,7 +71,7 @@ func (s *h3Stream) do(timeout time.Duration) (Response, error) {
 
 // open opens a request stream: at once while the server's stream limit
 // allows, else waiting up to timeout for one to end.
-func (s *h3Stream) open(hc *h3Conn, timeout time.Duration) (*quic.Stream, error) {
+func (s *Stream) open(hc *h3Conn, timeout time.Duration) (*quic.Stream, error) {
 	str, err := hc.qc.OpenStream()
 	if err == nil || !streamLimited(err) {
 		return str, err
@@ -86,14 +93,14 @@ func streamLimited(err error) bool {
 }
 
 // exchange sends the request on str and reads the whole response.
-func (s *h3Stream) exchange(str *quic.Stream) (Response, error) {
+func (s *Stream) exchange(str *quic.Stream) (target.Response, error) {
 	_, err := str.Write(s.p.request)
-	if body := s.p.c.t.Req.Body; err == nil && len(body) > 0 {
+	if body := s.p.t.Req.Body; err == nil && len(body) > 0 {
 		_, err = str.Write(body)
 	}
 	if err != nil {
 		str.CancelWrite(h3RequestCancelled) // else the stream would stay open
-		return Response{}, err
+		return target.Response{}, err
 	}
 	_ = str.Close() // fails only for a stream already reset, which Read reports
 	r := &s.resp
@@ -106,21 +113,21 @@ func (s *h3Stream) exchange(str *quic.Stream) (Response, error) {
 				first = time.Now()
 			}
 			if perr := r.feed(s.buf[:n]); perr != nil {
-				return Response{Status: r.status, BodyBytes: r.body, FirstByte: first}, perr
+				return target.Response{Status: r.status, BodyBytes: r.body, FirstByte: first}, perr
 			}
 		}
 		if err == io.EOF {
-			return Response{Status: r.status, BodyBytes: r.body, FirstByte: first}, r.end()
+			return target.Response{Status: r.status, BodyBytes: r.body, FirstByte: first}, r.end()
 		}
 		if err != nil {
-			return Response{Status: r.status, BodyBytes: r.body, FirstByte: first}, err
+			return target.Response{Status: r.status, BodyBytes: r.body, FirstByte: first}, err
 		}
 	}
 }
 
 // refuse answers a malformed response: a stream error resets the stream, a
 // connection error closes the connection (RFC 9114, section 8).
-func (s *h3Stream) refuse(hc *h3Conn, str *quic.Stream, err error) {
+func (s *Stream) refuse(hc *h3Conn, str *quic.Stream, err error) {
 	var v *h3Violation
 	if !errors.As(err, &v) {
 		return
@@ -135,7 +142,7 @@ func (s *h3Stream) refuse(hc *h3Conn, str *quic.Stream, err error) {
 
 // explain says why a request failed: its timeout, the end of the run, or
 // the server's GOAWAY; otherwise err stands.
-func (s *h3Stream) explain(hc *h3Conn, str *quic.Stream, err error, expired bool, timeout time.Duration) error {
+func (s *Stream) explain(hc *h3Conn, str *quic.Stream, err error, expired bool, timeout time.Duration) error {
 	str.CancelRead(h3RequestCancelled) // nothing more is read: free the stream
 	switch {
 	case expired:
@@ -143,13 +150,13 @@ func (s *h3Stream) explain(hc *h3Conn, str *quic.Stream, err error, expired bool
 	case s.ctx.Err() != nil:
 		return s.ctx.Err()
 	case hc.refused(str.StreamID()):
-		return fmt.Errorf("%w: stream %d was past its last stream", ErrGoAway, str.StreamID())
+		return fmt.Errorf("%w: stream %d was past its last stream", target.ErrGoAway, str.StreamID())
 	}
 	return err
 }
 
 // arm starts str's timeout, and cancels it at once if the run has ended.
-func (s *h3Stream) arm(str *quic.Stream, timeout time.Duration) {
+func (s *Stream) arm(str *quic.Stream, timeout time.Duration) {
 	s.mu.Lock()
 	s.cur, s.deadline, s.expired = str, time.Now().Add(timeout), false
 	if s.ctx.Err() != nil {
@@ -160,7 +167,7 @@ func (s *h3Stream) arm(str *quic.Stream, timeout time.Duration) {
 }
 
 // disarm stops the timeout and says whether it cancelled the request.
-func (s *h3Stream) disarm() (expired bool) {
+func (s *Stream) disarm() (expired bool) {
 	s.timer.Stop()
 	s.mu.Lock()
 	s.cur, expired = nil, s.expired
@@ -170,7 +177,7 @@ func (s *h3Stream) disarm() (expired bool) {
 
 // expire cancels the request in flight if its deadline has passed (a
 // timer stopped too late for an earlier request finds it has not).
-func (s *h3Stream) expire() {
+func (s *Stream) expire() {
 	s.mu.Lock()
 	if s.cur != nil && !time.Now().Before(s.deadline) {
 		s.expired = true
@@ -180,7 +187,7 @@ func (s *h3Stream) expire() {
 }
 
 // interrupt cancels the request in flight when the stream's context ends.
-func (s *h3Stream) interrupt() {
+func (s *Stream) interrupt() {
 	s.mu.Lock()
 	if s.cur != nil {
 		cancelH3(s.cur)

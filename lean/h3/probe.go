@@ -1,4 +1,4 @@
-package lean
+package h3
 
 import (
 	"context"
@@ -11,16 +11,17 @@ import (
 	"github.com/httpvs/httpvs/transport"
 )
 
-// probeH3MaxStreams opens one QUIC connection to c's target and reads the
+// ProbeMaxStreams opens one QUIC connection to p's target and reads the
 // server's initial_max_streams_bidi transport parameter (RFC 9000, section
 // 18.2): how many request streams it lets the client open at once (a
 // quic-go server keeps it at Config.MaxIncomingStreams, granting one more
-// as each stream ends). It sends no request and closes the connection.
-func probeH3MaxStreams(ctx context.Context, c *Client) (limit int, announced bool, err error) {
+// as each stream ends); announced is false when the server sent none. It
+// sends no request and closes the connection.
+func (p *Client) ProbeMaxStreams(ctx context.Context) (limit int, announced bool, err error) {
 	tr := &paramsTrace{}
-	conf := c.h3.qconf.Clone()
+	conf := p.qconf.Clone()
 	conf.Tracer = func(context.Context, bool, quic.ConnectionID) qlogwriter.Trace { return tr }
-	qc, err := transport.DialQUIC(ctx, c.t.Network, c.t.Addr, c.t.TLS, conf)
+	qc, err := transport.DialQUIC(ctx, p.t.Network, p.t.Addr, p.tlsConf, conf)
 	if err != nil {
 		return 0, false, err
 	}

@@ -1,22 +1,14 @@
-package lean
+package h3
 
 import (
 	"bufio"
-	"bytes"
 	"context"
-	"crypto/tls"
 	"fmt"
 	"io"
-	"sync"
 	"sync/atomic"
 
-	"github.com/quic-go/qpack"
 	"github.com/quic-go/quic-go"
 	"github.com/quic-go/quic-go/quicvarint"
-
-	"github.com/httpvs/httpvs/lean/internal/target"
-	"github.com/httpvs/httpvs/stats"
-	"github.com/httpvs/httpvs/transport"
 )
 
 // HTTP/3 unidirectional stream types (RFC 9114, section 6.2; RFC 9204,
@@ -32,101 +24,6 @@ const (
 // an empty SETTINGS frame. The defaults are what the client wants: no
 // QPACK dynamic table, no limit on the size of header blocks.
 var h3Settings = []byte{h3StreamControl, h3FrameSettings, 0}
-
-// h3Pool keeps the one QUIC connection of a Client, redialing it when it
-// dies or the server sends GOAWAY.
-type h3Pool struct {
-	c       *Client
-	qconf   *quic.Config
-	tlsConf *tls.Config
-	// request is what every request stream starts with: the HEADERS
-	// frame, whose QPACK block is encoded once, and, with a body, the
-	// DATA frame's header; the body itself follows.
-	request []byte
-
-	cur    atomic.Pointer[h3Conn] // read without mu on every request
-	mu     sync.Mutex             // held while dialing
-	closed bool
-}
-
-func newH3Pool(c *Client, cfg transport.ClientConfig) *h3Pool {
-	// What quic-go's http3.Transport does to the std client's config: one
-	// QUIC version, and no streams the server may open (unless set).
-	qconf := cfg.QUICConfig()
-	qconf.Versions = []quic.Version{quic.SupportedVersions()[0]}
-	if qconf.MaxIncomingStreams == 0 {
-		qconf.MaxIncomingStreams = -1
-	}
-	p := &h3Pool{c: c, qconf: qconf, tlsConf: c.t.TLS}
-	req := c.t.Req
-	var block bytes.Buffer
-	enc := qpack.NewEncoder(&block)
-	for _, f := range target.RequestFields(req) {
-		_ = enc.WriteField(qpack.HeaderField{Name: f.Name, Value: f.Value}) // a bytes.Buffer does not fail
-	}
-	p.request = quicvarint.Append(p.request, h3FrameHeaders)
-	p.request = quicvarint.Append(p.request, uint64(block.Len()))
-	p.request = append(p.request, block.Bytes()...)
-	if len(req.Body) > 0 {
-		p.request = quicvarint.Append(p.request, h3FrameData)
-		p.request = quicvarint.Append(p.request, uint64(len(req.Body)))
-	}
-	return p
-}
-
-// get returns the live connection, dialing one if there is none.
-func (p *h3Pool) get(ctx context.Context) (*h3Conn, error) {
-	if hc := p.cur.Load(); hc != nil && hc.usable() {
-		return hc, nil
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.closed {
-		return nil, target.ErrClientClosed
-	}
-	if hc := p.cur.Load(); hc != nil && hc.usable() {
-		return hc, nil // another stream dialed it meanwhile
-	}
-	hc, err := p.dial(ctx)
-	if err != nil {
-		return nil, err
-	}
-	p.cur.Store(hc)
-	return hc, nil
-}
-
-// dial opens a QUIC connection, waits for its handshake and opens the
-// client's control stream.
-func (p *h3Pool) dial(ctx context.Context) (*h3Conn, error) {
-	qc, err := transport.DialQUIC(ctx, p.c.t.Network, p.c.t.Addr, p.tlsConf, p.qconf)
-	if err != nil {
-		return nil, err
-	}
-	p.c.t.Connected()
-	select {
-	case <-qc.HandshakeComplete():
-	case <-qc.Context().Done():
-		return nil, context.Cause(qc.Context())
-	case <-ctx.Done():
-		qc.CloseWithError(h3NoError, "")
-		return nil, ctx.Err()
-	}
-	if got := qc.ConnectionState().TLS.NegotiatedProtocol; got != "h3" {
-		qc.CloseWithError(h3NoError, "")
-		return nil, target.NewError(stats.ErrProtocol, fmt.Sprintf("the server negotiated ALPN %q, not h3", got))
-	}
-	return newH3Conn(qc)
-}
-
-func (p *h3Pool) close() {
-	p.mu.Lock()
-	p.closed = true
-	hc := p.cur.Load()
-	p.mu.Unlock()
-	if hc != nil {
-		hc.qc.CloseWithError(h3NoError, "")
-	}
-}
 
 // h3Conn is one HTTP/3 connection: request streams on their workers'
 // goroutines, and one goroutine per stream the server opens (its
