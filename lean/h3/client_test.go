@@ -126,12 +126,12 @@ func TestLeanH3Counts(t *testing.T) {
 
 }
 
-// TestLeanH3Failures: statuses are handed back as they came; requests the
-// server resets, never answers, or cuts short fail by kind, the stream
-// that timed out is cancelled at the server, and the others go on.
-func TestLeanH3Failures(t *testing.T) {
-	var n, canceled atomic.Int64
-	ts := testServer(t, func(w http.ResponseWriter, r *http.Request) {
+// failingHandler answers /short with a body short of its Content-Length
+// and /missing with 404; elsewhere, of each ten requests, it never answers
+// one (counting in canceled those the client cancels) and resets one.
+func failingHandler(canceled *atomic.Int64) http.HandlerFunc {
+	var n atomic.Int64
+	return func(w http.ResponseWriter, r *http.Request) {
 		switch i := n.Add(1) % 10; {
 		case strings.HasSuffix(r.URL.Path, "/short"):
 			w.Header().Set("Content-Length", "10")
@@ -149,7 +149,15 @@ func TestLeanH3Failures(t *testing.T) {
 		default:
 			w.Write([]byte("ok"))
 		}
-	})
+	}
+}
+
+// TestLeanH3Failures: statuses are handed back as they came; requests the
+// server resets, never answers, or cuts short fail by kind, the stream
+// that timed out is cancelled at the server, and the others go on.
+func TestLeanH3Failures(t *testing.T) {
+	var canceled atomic.Int64
+	ts := testServer(t, failingHandler(&canceled))
 	c := h3Client(t, ts, "/", target.Request{}, transport.ClientConfig{})
 	start := time.Now()
 	got := runH3(context.Background(), c, 10, 100, 300*time.Millisecond)

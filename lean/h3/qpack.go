@@ -60,34 +60,21 @@ func (r *h3Response) scan(block []byte) (status int, length int64, ok bool) {
 	}
 	b, length := block[2:], int64(-1)
 	for len(b) > 0 {
-		var (
-			idx   uint64
-			field int
-		)
-		switch c := b[0]; {
-		case c&0xc0 == 0xc0: // indexed field line, static table
-			if b, idx, ok = prefixint.Read(b, 6); !ok || idx >= uint64(len(qpackStaticStatus)) {
+		if b[0]&0xc0 == 0xc0 { // indexed field line, static table: no value follows
+			var st int
+			var isLength bool
+			if b, st, isLength, ok = indexedField(b); !ok {
 				return 0, -1, false
 			}
-			if st := qpackStaticStatus[idx]; st != 0 {
-				status = int(st)
-			} else if idx == qpackContentLength {
+			if st != 0 {
+				status = st
+			} else if isLength {
 				length = 0
 			}
 			continue
-		case c&0xd0 == 0x50: // literal field line with a static name reference
-			if b, idx, ok = prefixint.Read(b, 4); !ok || idx >= uint64(len(qpackStaticStatus)) {
-				return 0, -1, false
-			}
-			field = staticField(idx)
-		case c&0xe0 == 0x20: // literal field line with a literal name
-			var name []byte
-			var huff bool
-			if name, huff, b, ok = qpackString(b, 3); !ok {
-				return 0, -1, false
-			}
-			field = literalField(name, huff)
-		default: // a dynamic table reference
+		}
+		var field int
+		if b, field, ok = literalName(b); !ok {
 			return 0, -1, false
 		}
 		value, huff, rest, ok := qpackString(b, 7)
@@ -109,6 +96,39 @@ func (r *h3Response) scan(block []byte) (status int, length int64, ok bool) {
 		}
 	}
 	return status, length, true
+}
+
+// indexedField reads an indexed field line of the static table from the
+// front of b: the status it gives, if any, or whether it is content-length
+// (with an empty value).
+func indexedField(b []byte) (rest []byte, status int, isLength, ok bool) {
+	b, idx, ok := prefixint.Read(b, 6)
+	if !ok || idx >= uint64(len(qpackStaticStatus)) {
+		return nil, 0, false, false
+	}
+	return b, int(qpackStaticStatus[idx]), idx == qpackContentLength, true
+}
+
+// literalName reads the name of a literal field line from the front of b,
+// up to its value: which of the two fields it is (fieldStatus, fieldLength
+// or neither). ok is false for a dynamic table reference or a malformed
+// line.
+func literalName(b []byte) (rest []byte, field int, ok bool) {
+	switch c := b[0]; {
+	case c&0xd0 == 0x50: // literal field line with a static name reference
+		b, idx, ok := prefixint.Read(b, 4)
+		if !ok || idx >= uint64(len(qpackStaticStatus)) {
+			return nil, 0, false
+		}
+		return b, staticField(idx), true
+	case c&0xe0 == 0x20: // literal field line with a literal name
+		name, huff, b, ok := qpackString(b, 3)
+		if !ok {
+			return nil, 0, false
+		}
+		return b, literalField(name, huff), true
+	}
+	return nil, 0, false // a dynamic table reference
 }
 
 // staticField says which of the two fields the static table's name at idx is.
