@@ -38,9 +38,10 @@ func Supports(p transport.Protocol) bool {
 
 // UnsupportedError is returned for a transport the lean client does not speak.
 type UnsupportedError struct {
-	Protocol transport.Protocol
+	Protocol transport.Protocol // the transport asked for
 }
 
+// Error names the transports the lean client speaks.
 func (e *UnsupportedError) Error() string {
 	return fmt.Sprintf("the lean client speaks h1, h1-tls, h2c, h2 and h3, not %s", e.Protocol)
 }

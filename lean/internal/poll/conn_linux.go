@@ -41,7 +41,7 @@ type Conn struct {
 	// Deadline bounds a wait in poll; when zero, a wait is bounded by
 	// WriteWait from its start.
 	Deadline  time.Time
-	WriteWait time.Duration
+	WriteWait time.Duration // bounds a wait in poll when Deadline is zero
 
 	laddr, raddr net.Addr
 	closeOnce    sync.Once

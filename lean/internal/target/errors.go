@@ -20,6 +20,7 @@ type Error struct {
 // NewError returns an Error of kind with message msg.
 func NewError(kind stats.ErrorKind, msg string) *Error { return &Error{kind, msg} }
 
+// Error returns e's message.
 func (e *Error) Error() string { return e.msg }
 
 // Kind says which kind of failure e is.

@@ -21,12 +21,12 @@ import (
 // then TLS with the transport's ALPN, or QUIC (HTTP/3 dials with TLS and
 // Network itself). Its fields are set by New and not changed after.
 type Target struct {
-	Proto   transport.Protocol
-	Addr    string            // host:port
-	TLS     *tls.Config       // nil for cleartext transports
-	Dialer  net.Dialer        // its Timeout bounds each dial and handshake
-	Network transport.Network // where sockets are made; nil for this process's network
-	Req     Request           // the request repeated; its Method is set
+	Proto   transport.Protocol // the transport spoken
+	Addr    string             // host:port
+	TLS     *tls.Config        // nil for cleartext transports
+	Dialer  net.Dialer         // its Timeout bounds each dial and handshake
+	Network transport.Network  // where sockets are made; nil for this process's network
+	Req     Request            // the request repeated; its Method is set
 
 	// OnDial, if set, is called after each connection opened with its TCP
 	// connect time and its TLS handshake time (0 without TLS), on the
