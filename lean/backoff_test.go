@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/backoff"
+	"github.com/httpvs/httpvs/lean/h1"
+	"github.com/httpvs/httpvs/lean/h2"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -24,7 +26,7 @@ func TestLeanLoopBacksOff(t *testing.T) {
 		goroutine bool
 	}
 	cases := []loopCase{{"h2c goroutine", transport.H2C, 1, true}}
-	if h1LoopSupported {
+	if h1.LoopSupported {
 		cases = append(cases, loopCase{"h1 epoll", transport.H1, 6, false})
 	}
 	if pollH2 {
@@ -38,7 +40,7 @@ func TestLeanLoopBacksOff(t *testing.T) {
 	defer func(was bool) { pollH2 = was }(pollH2)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			pollH2 = !c.goroutine && h2PollSupported
+			pollH2 = !c.goroutine && h2.PollSupported
 			lt := &loopTally{limit: 1 << 30}
 			l := lt.loop(c.slots, 30*time.Second)
 			if c.p.Version() == 2 {

@@ -11,12 +11,7 @@
 // non-blocking sockets in one epoll set (several HTTP/2 connections, or
 // HTTP/1.1 connections), elsewhere on HTTP/2 from the connection's reader.
 //
-// HTTP/3 runs over quic-go's QUIC (its streams block, so there is no
-// Loop): each request opens a stream and writes a HEADERS frame whose
-// QPACK block was encoded once, and the response is read from one buffer
-// per Stream, its header block scanned for :status and content-length
-// only. The client keeps its own control stream and reads the server's
-// (SETTINGS, GOAWAY); the QUIC connection is dialed with the std client's
-// quic.Config (config.Client.QUICConfig), so that both engines
-// run the same QUIC.
+// The protocols live in lean/h1, lean/h2 and lean/h3; this package picks
+// one by the transport's name and keeps the API the load package uses.
+// HTTP/3 runs over quic-go's QUIC and has no Loop (its streams block).
 package lean

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/lean/h1"
 	"github.com/httpvs/httpvs/stats"
 
 	"github.com/httpvs/httpvs/transport"
@@ -94,7 +95,7 @@ func leanLoopClient(t *testing.T, ts *transport.Server, p transport.Protocol, pa
 
 // loopProtocols are the transports RunLoop runs on here.
 func loopProtocols() []transport.Protocol {
-	if h1LoopSupported {
+	if h1.LoopSupported {
 		return []transport.Protocol{transport.H1, transport.H2C, transport.H2}
 	}
 	return []transport.Protocol{transport.H2C, transport.H2}
@@ -234,7 +235,7 @@ func TestLeanLoopSharesOneP(t *testing.T) {
 // lines arrive in pieces, split where the parser must keep bytes for the
 // next read, are read whole on every connection.
 func TestLeanH1LoopSplitResponses(t *testing.T) {
-	if !h1LoopSupported {
+	if !h1.LoopSupported {
 		t.Skip("no h1 event loop on this system")
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

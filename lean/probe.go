@@ -3,11 +3,8 @@ package lean
 import (
 	"context"
 	"fmt"
-	"io"
-	"time"
 
-	"golang.org/x/net/http2"
-
+	"github.com/httpvs/httpvs/lean/h2"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -28,39 +25,7 @@ func ProbeMaxStreams(ctx context.Context, opts transport.ClientOptions, req Requ
 		return 0, false, err
 	}
 	if c.h3 != nil {
-		return probeH3MaxStreams(ctx, c)
+		return c.h3.ProbeMaxStreams(ctx)
 	}
-	conn, err := c.dial(ctx)
-	if err != nil {
-		return 0, false, err
-	}
-	defer conn.Close()
-	deadline := time.Now().Add(c.dialer.Timeout)
-	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
-		deadline = d
-	}
-	conn.SetDeadline(deadline)
-	fr := http2.NewFramer(conn, conn)
-	if _, err := io.WriteString(conn, http2.ClientPreface); err != nil {
-		return 0, false, err
-	}
-	if err := fr.WriteSettings(); err != nil {
-		return 0, false, err
-	}
-	for {
-		f, err := fr.ReadFrame()
-		if err != nil {
-			return 0, false, fmt.Errorf("probe streams: %w", eofIsReset(err))
-		}
-		sf, ok := f.(*http2.SettingsFrame)
-		if !ok || sf.IsAck() {
-			continue
-		}
-		if v, ok := sf.Value(http2.SettingMaxConcurrentStreams); ok {
-			limit, announced = int(min(v, 1<<31-1)), true
-		}
-		fr.WriteSettingsAck()
-		fr.WriteGoAway(0, http2.ErrCodeNo, nil)
-		return limit, announced, nil
-	}
+	return h2.ProbeMaxStreams(ctx, c.t)
 }
