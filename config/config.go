@@ -13,19 +13,23 @@ import (
 
 // Defaults used when a Config field is zero.
 const (
-	// DefaultReadSize is the client's body read buffer: large, so that
-	// HTTP/2 and HTTP/3 flow control are not driven by tiny reads (an
-	// io.Copy to io.Discard reads 8 KiB at a time).
-	DefaultReadSize = 256 * units.KiB
-	// DefaultWriteSize is the server's body write chunk.
+	// DefaultReadSize is the client's body read buffer when
+	// Client.ReadSize is zero: 8 KiB, what a Go program's
+	// io.Copy(io.Discard, resp.Body) reads at a time (io.Discard's
+	// ReadFrom). The tuned knob set reads 256 KiB: HTTP/2's and HTTP/3's
+	// flow control are then not driven by small reads.
+	DefaultReadSize = 8 * units.KiB
+	// DefaultWriteSize is the server's body write chunk: the payload
+	// handler's own choice, as an application's would be (a server has no
+	// "as shipped" value for it).
 	DefaultWriteSize = 256 * units.KiB
-	// DefaultClientMaxReadFrameSize is the HTTP/2 SETTINGS_MAX_FRAME_SIZE
-	// httpvs's client advertises when Client.HTTP2.MaxReadFrameSize is
-	// zero: 1 MiB, what Go's server advertises. Go's stock client advertises
-	// 16 KiB, which splits a fast single-stream download into many more
-	// frames and read calls (figures in docs/measurements/); set 16Ki to
-	// measure Go's stock client.
-	DefaultClientMaxReadFrameSize = units.MiB
+	// GoClientMaxReadFrameSize is the HTTP/2 SETTINGS_MAX_FRAME_SIZE Go's
+	// client advertises when Client.HTTP2.MaxReadFrameSize is zero: 16 KiB
+	// (configFromTransport clips a zero Transport.MaxReadFrameSize to the
+	// minimum). Go's server advertises 1 MiB; the tuned knob set makes the
+	// client advertise that too, which splits a fast single-stream
+	// download into far fewer frames and read calls.
+	GoClientMaxReadFrameSize = 16 * units.KiB
 	// DefaultClientQUICIdleTimeout is the QUIC idle timeout of httpvs's
 	// clients when QUIC.MaxIdleTimeout is zero: a request to a server that
 	// died fails after this long instead of quic-go's 30 s.
@@ -35,11 +39,11 @@ const (
 )
 
 // Config holds every tuning knob httpvs applies to its clients and servers.
-// The zero value is the default: Go's and quic-go's own defaults for their
-// settings, except three that keep the instrument from measuring itself:
-// large body reads (DefaultReadSize) and writes (DefaultWriteSize), and a
-// 1 MiB HTTP/2 max frame size on the client (DefaultClientMaxReadFrameSize).
-// Each end reads only its half.
+// The zero value is Go as shipped: Go's and quic-go's own defaults, and
+// response bodies read 8 KiB at a time as io.Copy(io.Discard, body) does;
+// the server's handler writes DefaultWriteSize chunks. httpvs's tuned
+// values are a knob set one asks for (results.Tuned). Each end reads only
+// its half.
 type Config struct {
 	Client Client
 	Server Server
@@ -81,8 +85,8 @@ type QUIC struct {
 
 // Client tunes the client end.
 type Client struct {
-	// HTTP2 tunes h2c and h2; a zero MaxReadFrameSize means
-	// DefaultClientMaxReadFrameSize, not Go's 16 KiB.
+	// HTTP2 tunes h2c and h2; a zero MaxReadFrameSize is Go's
+	// (GoClientMaxReadFrameSize).
 	HTTP2 HTTP2 `json:"http2"`
 	QUIC  QUIC  `json:"quic"`
 	// ReadSize is the buffer the client drains response bodies with;
@@ -118,8 +122,9 @@ func (c Server) EffectiveWriteSize() int {
 	return int(c.WriteSize)
 }
 
-// Effective returns c with httpvs's own defaults filled in (read size,
-// frame size, dial timeout); fields left to Go or quic-go stay zero.
+// Effective returns c with the values that apply filled in (read size,
+// Go's frame size, dial timeout), as results record them; fields left to
+// Go's or quic-go's windows stay zero.
 func (c Client) Effective() Client {
 	c.HTTP2 = c.EffectiveHTTP2()
 	c.ReadSize = units.Bytes(c.EffectiveReadSize())
@@ -127,11 +132,12 @@ func (c Client) Effective() Client {
 	return c
 }
 
-// EffectiveHTTP2 returns HTTP2 with httpvs's client defaults filled in.
+// EffectiveHTTP2 returns HTTP2 with the frame size that applies filled
+// in: Go's when zero.
 func (c Client) EffectiveHTTP2() HTTP2 {
 	h := c.HTTP2
 	if h.MaxReadFrameSize == 0 {
-		h.MaxReadFrameSize = DefaultClientMaxReadFrameSize
+		h.MaxReadFrameSize = GoClientMaxReadFrameSize
 	}
 	return h
 }

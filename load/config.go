@@ -26,8 +26,10 @@ const (
 	DefaultRequestTimeout = 30 * time.Second
 	// DefaultMaxDuration bounds a run by request count (-n).
 	DefaultMaxDuration = 10 * time.Minute
-	// DefaultReadSize is each worker's body read buffer: smaller than a
-	// single transfer's, since a thousand workers each hold one.
+	// DefaultReadSize is each fast-engine worker's body read buffer when
+	// the client's is zero: smaller than a single transfer's, since a
+	// thousand workers each hold one. The std engine reads as Go as
+	// shipped does (config.DefaultReadSize).
 	DefaultReadSize = 64 * units.KiB
 	// LateThreshold is how far past its intended send time an open-loop
 	// request must start to count as late.
@@ -40,7 +42,7 @@ type Config struct {
 	// URL is the target, e.g. http://127.0.0.1:8080/small.
 	URL string
 	// Client says the transport and its tuning; a zero ReadSize means
-	// DefaultReadSize here.
+	// DefaultReadSize with the fast engine, Go's as shipped with std.
 	Client transport.ClientOptions
 	// Conns is the number of connections (-c); at least 1.
 	Conns int

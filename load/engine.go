@@ -90,7 +90,9 @@ func (c Config) withDefaults() Config {
 	if c.MaxDuration == 0 {
 		c.MaxDuration = DefaultMaxDuration
 	}
-	if c.Client.Config.ReadSize == 0 {
+	if c.Client.Config.ReadSize == 0 && c.Engine.isFast() {
+		// The std engine reads as Go as shipped does; the fast one is
+		// httpvs's own generator.
 		c.Client.Config.ReadSize = DefaultReadSize
 	}
 	return c

@@ -153,7 +153,7 @@ func clientFlags(fs *flagSet, c *config.Client) {
 	fs.field("Client.ReadSize", "read-size")
 	fs.field("Client.DialTimeout", "dial-timeout")
 	h2Flags(fs, "", &c.HTTP2, false)
-	fs.Lookup("h2-max-frame").Usage = "HTTP/2 SETTINGS_MAX_FRAME_SIZE to advertise, `size` 16Ki..16Mi-1 (default 1Mi; Go's stock client: 16Ki)"
+	fs.Lookup("h2-max-frame").Usage = "HTTP/2 SETTINGS_MAX_FRAME_SIZE to advertise, `size` 16Ki..16Mi-1 (default Go's, 16Ki; tuned: 1Mi)"
 	quicFlags(fs, "", &c.QUIC, false)
 }
 

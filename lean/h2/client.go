@@ -8,6 +8,12 @@ import (
 	"github.com/httpvs/httpvs/lean/internal/target"
 )
 
+// DefaultMaxReadFrameSize is the HTTP/2 SETTINGS_MAX_FRAME_SIZE the lean
+// client advertises when its configuration leaves it zero: 1 MiB, what
+// Go's server advertises, so that the generator reads big bodies in few
+// frames (Go's own client, config's zero value, advertises 16 KiB).
+const DefaultMaxReadFrameSize = 1 << 20
+
 // Lean HTTP/2 receive windows when config.Client leaves them zero: Go's
 // client defaults.
 const (
@@ -36,7 +42,10 @@ type Client struct {
 // size of cfg's HTTP/2 settings (Go's client defaults where zero). It dials
 // on its first request.
 func NewClient(t *target.Target, cfg config.Client) *Client {
-	h := cfg.EffectiveHTTP2()
+	h := cfg.HTTP2
+	if h.MaxReadFrameSize == 0 {
+		h.MaxReadFrameSize = DefaultMaxReadFrameSize
+	}
 	p := &Client{t: t, streamWindow: leanH2StreamWindow, connWindow: leanH2ConnWindow, maxFrame: uint32(h.MaxReadFrameSize)}
 	if h.MaxReceiveBufferPerStream > 0 {
 		p.streamWindow = uint32(h.MaxReceiveBufferPerStream)
