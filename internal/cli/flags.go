@@ -34,6 +34,8 @@ type flagSet struct {
 	// groups order help by purpose: each a title and its flags' primary
 	// names; flags in none are listed last, under "other".
 	groups []flagGroup
+	// name and synopsis are the command's, as its usage line shows them.
+	name, synopsis string
 }
 
 // flagGroup is a heading of help and the flags under it.
@@ -98,17 +100,29 @@ func (fs *flagSet) usage(err error) error {
 	return err
 }
 
+// onHelp, when set (by tests), is given each command's flags as -h
+// shows them: docs/cli.md is generated from them (TestCLIReference).
+var onHelp func(*flagSet)
+
 func newFlagSet(e *env, name, synopsis string) *flagSet {
-	fs := &flagSet{FlagSet: flag.NewFlagSet("httpvs "+name, flag.ContinueOnError)}
+	fs := &flagSet{FlagSet: flag.NewFlagSet("httpvs "+name, flag.ContinueOnError), name: name, synopsis: synopsis}
 	fs.SetOutput(io.Discard)
 	// flag calls Usage on every parse error too: keep it quiet, and print
 	// the flags only when asked with -h.
 	fs.Usage = func() {}
 	fs.help = func() {
-		fmt.Fprintf(e.stdout, "usage: httpvs %s %s\n\nflags:\n", name, synopsis)
+		if onHelp != nil {
+			onHelp(fs)
+		}
+		fmt.Fprintf(e.stdout, "%s\n\nflags:\n", fs.usageLine())
 		fs.printHelp(e.stdout)
 	}
 	return fs
+}
+
+// usageLine is the first line of -h: "usage: httpvs get URL [flags]".
+func (fs *flagSet) usageLine() string {
+	return "usage: httpvs " + fs.name + " " + fs.synopsis
 }
 
 // parse parses flags anywhere among args (curl-style: URL first, flags
