@@ -159,6 +159,15 @@ func (fs *flagSet) parse(args []string) ([]string, error) {
 	}
 }
 
+// clientKnobs are the client's tuning knobs, as help groups them.
+var clientKnobs = []string{"read-size", "write-size", "dial-timeout", "h2-max-frame", "h2-conn-window", "h2-stream-window", "quic-conn-window", "quic-stream-window", "quic-trace"}
+
+// instrumentKnobs titles the client knobs of get, put and load: their
+// zero values are transport.ClientConfig's, Go's and quic-go's defaults
+// but for httpvs's large body reads and HTTP/2 frames (run and tune start
+// from Go as shipped instead: knobDefaults).
+const instrumentKnobs = "client knobs (Go's and quic-go's defaults but for httpvs's body reads and 1Mi HTTP/2 frames, unless set)"
+
 // clientFlags registers the client's tuning knobs on fs.
 func clientFlags(fs *flagSet, c *transport.ClientConfig) {
 	fs.Var(&c.ReadSize, "read-size", "client body read buffer `size` (default "+transport.DefaultReadSize.String()+")")
@@ -181,8 +190,12 @@ func serverFlags(fs *flagSet, prefix string, c *transport.ServerConfig) {
 
 func h2Flags(fs *flagSet, prefix string, h *transport.HTTP2, server bool) {
 	fs.Var(&h.MaxReadFrameSize, prefix+"h2-max-frame", "HTTP/2 SETTINGS_MAX_FRAME_SIZE to advertise, `size` 16Ki..16Mi-1 (default Go's, 1Mi)")
-	fs.Var(&h.MaxReceiveBufferPerConnection, prefix+"h2-conn-window", "HTTP/2 connection receive window `size` (default Go's)")
-	fs.Var(&h.MaxReceiveBufferPerStream, prefix+"h2-stream-window", "HTTP/2 stream receive window `size` (default Go's)")
+	connWindow, streamWindow := "Go's client's, 1Gi", "Go's client's, 4Mi"
+	if server {
+		connWindow, streamWindow = "Go's server's, 1Mi", "Go's server's, 1Mi"
+	}
+	fs.Var(&h.MaxReceiveBufferPerConnection, prefix+"h2-conn-window", "HTTP/2 connection receive window `size` (default "+connWindow+")")
+	fs.Var(&h.MaxReceiveBufferPerStream, prefix+"h2-stream-window", "HTTP/2 stream receive window `size` (default "+streamWindow+")")
 	end := endOf(server)
 	fs.field(end+".HTTP2.MaxReadFrameSize", prefix+"h2-max-frame")
 	fs.field(end+".HTTP2.MaxReceiveBufferPerConnection", prefix+"h2-conn-window")

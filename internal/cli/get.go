@@ -45,6 +45,10 @@ func (f *transferFlags) register(fs *flagSet, upload bool) {
 		fs.Var(&f.writeSize, "write-size", "most bytes the client hands its connection at once, the upload's write chunk `size` (default: the client's own, up to 256Ki)")
 	}
 	clientFlags(fs, &f.cfg)
+	fs.group("what to transfer", "p", "k", "cacert", "H", "body")
+	fs.group("how many and how long", "n", "P", "c", "timeout")
+	fs.group(instrumentKnobs, clientKnobs...)
+	fs.group("output", "json", "no-server-stats", "profile")
 }
 
 // plan checks the flags against rawURL and builds a transfer plan.

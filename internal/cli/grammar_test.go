@@ -250,6 +250,32 @@ func TestHelpListsDefaults(t *testing.T) {
 	}
 }
 
+// TestHelpGroupedByPurpose: the commands with many flags list every one
+// under a heading that says what it is for, and say the defaults they
+// really use (load's smaller read buffer; Go's client and server windows).
+func TestHelpGroupedByPurpose(t *testing.T) {
+	for cmd, want := range map[string][]string{
+		"get":   {"what to transfer:", "how many and how long:", "client knobs (", "output:", "(default Go's client's, 4Mi)"},
+		"put":   {"what to transfer:", "--body size|@file", "client knobs ("},
+		"load":  {"what to send:", "how much and how long:", "several generators", "(default 64Ki"},
+		"serve": {"where it listens:", "limits:", "server knobs (", "(default Go's server's, 1Mi)"},
+		"tune":  {"what to tune", "how long:", "the link", "output:"},
+	} {
+		code, stdout, _ := runMain(t, cmd, "-h")
+		if code != 0 {
+			t.Errorf("%s -h: exit %d", cmd, code)
+		}
+		if strings.Contains(stdout, "\nother:\n") {
+			t.Errorf("%s -h lists flags in no group:\n%s", cmd, stdout)
+		}
+		for _, w := range want {
+			if !strings.Contains(stdout, w) {
+				t.Errorf("%s -h lacks %q:\n%s", cmd, w, stdout)
+			}
+		}
+	}
+}
+
 // writeRun writes a results.json of two cells, one of them on new's side
 // only, with edit applied.
 func writeRun(t *testing.T, name string, protos []string, edit func(*matrix.Results)) string {
