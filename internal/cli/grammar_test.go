@@ -366,18 +366,18 @@ func TestOneGrammar(t *testing.T) {
 	}
 }
 
-// TestReadmeFlagsExist: every flag the README's grammar table lists is
+// TestGrammarDocFlagsExist: every flag docs/grammar.md's table lists is
 // accepted by each command it names.
-func TestReadmeFlagsExist(t *testing.T) {
-	text, err := os.ReadFile("../../README.md")
+func TestGrammarDocFlagsExist(t *testing.T) {
+	text, err := os.ReadFile("../../docs/grammar.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	section := string(text)
-	i := strings.Index(section, "## One grammar for every command")
-	j := strings.Index(section[i:], "\n\n| flag")
+	i := strings.Index(section, "# One grammar for every command")
+	j := strings.Index(section[max(i, 0):], "\n\n| flag")
 	if i < 0 || j < 0 {
-		t.Fatal("README has no grammar table")
+		t.Fatal("docs/grammar.md has no grammar table")
 	}
 	rows := 0
 	for _, line := range strings.Split(section[i+j+2:], "\n") {
@@ -393,7 +393,7 @@ func TestReadmeFlagsExist(t *testing.T) {
 			_, help, _ := runMain(t, cmd, "-h")
 			for _, f := range flags {
 				if !strings.Contains(help, "  "+f[1]+" ") && !strings.Contains(help, " "+f[1]+",") && !strings.Contains(help, ", "+f[1]+"\n") && !strings.Contains(help, "  "+f[1]+"\n") && !strings.Contains(help, ", "+f[1]+" ") {
-					t.Errorf("README lists %s on %s; %s -h does not", f[1], cmd, cmd)
+					t.Errorf("docs/grammar.md lists %s on %s; %s -h does not", f[1], cmd, cmd)
 				}
 			}
 		}
