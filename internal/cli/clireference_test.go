@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -104,6 +105,12 @@ func splitDefault(e helpEntry) (usage, def string) {
 			if depth == 0 {
 				if clause, ok := strings.CutPrefix(usage[i+1:len(usage)-1], "default"); ok {
 					clause = strings.TrimSpace(strings.TrimPrefix(clause, ":"))
+					// A clause that gives the default by a rule ("--repeat
+					// when that is given") leaves out the value it starts
+					// from: say both.
+					if v := e.flag.DefValue; !slices.Contains([]string{"", "0", "0s", "false"}, v) && !strings.Contains(clause, v) {
+						clause = "`" + v + "`; " + clause
+					}
 					return strings.TrimSpace(usage[:i]), cell(clause)
 				}
 				break
