@@ -79,7 +79,7 @@ func renderCLIReference(t *testing.T) []byte {
 				usage, def := splitDefault(e)
 				names := "`" + strings.Join(e.names, "`, `") + "`"
 				if e.typ != "" {
-					names += " *" + e.typ + "*"
+					names += " *" + cell(e.typ) + "*"
 				}
 				fmt.Fprintf(&b, "| %s | %s | %s |\n", names, def, cell(usage))
 			}
