@@ -1,7 +1,7 @@
 # Sourced by the bench/ scripts: record_to NAME ARGS... sends the script's
 # standard output to the terminal and to docs/measurements/NAME-DATE.md,
 # headed by the date, commit, machine and command, so that every figure
-# the README cites has its provenance. Set BENCH_NO_RECORD=1 to skip the file.
+# the README and docs/ cite has its provenance. Set BENCH_NO_RECORD=1 to skip the file.
 record_to() {
   local name=$1; shift
   [ -n "${BENCH_NO_RECORD:-}" ] && return 0

@@ -35,6 +35,8 @@ type flagSet struct {
 	// groups order help by purpose: each a title and its flags' primary
 	// names; flags in none are listed last, under "other".
 	groups []flagGroup
+	// name and synopsis are the command's, as its usage line shows them.
+	name, synopsis string
 }
 
 // flagGroup is a heading of help and the flags under it.
@@ -99,17 +101,29 @@ func (fs *flagSet) usage(err error) error {
 	return err
 }
 
+// onHelp, when set (by tests), is given each command's flags as -h
+// shows them: docs/cli.md is generated from them (TestCLIReference).
+var onHelp func(*flagSet)
+
 func newFlagSet(e *env, name, synopsis string) *flagSet {
-	fs := &flagSet{FlagSet: flag.NewFlagSet("httpvs "+name, flag.ContinueOnError)}
+	fs := &flagSet{FlagSet: flag.NewFlagSet("httpvs "+name, flag.ContinueOnError), name: name, synopsis: synopsis}
 	fs.SetOutput(io.Discard)
 	// flag calls Usage on every parse error too: keep it quiet, and print
 	// the flags only when asked with -h.
 	fs.Usage = func() {}
 	fs.help = func() {
-		fmt.Fprintf(e.stdout, "usage: httpvs %s %s\n\nflags:\n", name, synopsis)
+		if onHelp != nil {
+			onHelp(fs)
+		}
+		fmt.Fprintf(e.stdout, "%s\n\nflags:\n", fs.usageLine())
 		fs.printHelp(e.stdout)
 	}
 	return fs
+}
+
+// usageLine is the first line of -h: "usage: httpvs get URL [flags]".
+func (fs *flagSet) usageLine() string {
+	return "usage: httpvs " + fs.name + " " + fs.synopsis
 }
 
 // parse parses flags anywhere among args (curl-style: URL first, flags
@@ -146,6 +160,14 @@ func (fs *flagSet) parse(args []string) ([]string, error) {
 	}
 }
 
+// clientKnobs are the client's tuning knobs, as help groups them.
+var clientKnobs = []string{"read-size", "write-size", "dial-timeout", "h2-max-frame", "h2-conn-window", "h2-stream-window", "quic-conn-window", "quic-stream-window", "quic-trace"}
+
+// instrumentKnobs titles the client knobs of get, put and load: their
+// zero values are config.Client's, Go as shipped (run and tune start from
+// a knob set, go-default unless told: knobDefaults).
+const instrumentKnobs = "client knobs (Go as shipped unless set)"
+
 // clientFlags registers the client's tuning knobs on fs.
 func clientFlags(fs *flagSet, c *config.Client) {
 	fs.Var(&c.ReadSize, "read-size", "client body read buffer `size` (default "+config.DefaultReadSize.String()+")")
@@ -168,8 +190,12 @@ func serverFlags(fs *flagSet, prefix string, c *config.Server) {
 
 func h2Flags(fs *flagSet, prefix string, h *config.HTTP2, server bool) {
 	fs.Var(&h.MaxReadFrameSize, prefix+"h2-max-frame", "HTTP/2 SETTINGS_MAX_FRAME_SIZE to advertise, `size` 16Ki..16Mi-1 (default Go's, 1Mi)")
-	fs.Var(&h.MaxReceiveBufferPerConnection, prefix+"h2-conn-window", "HTTP/2 connection receive window `size` (default Go's)")
-	fs.Var(&h.MaxReceiveBufferPerStream, prefix+"h2-stream-window", "HTTP/2 stream receive window `size` (default Go's)")
+	connWindow, streamWindow := "Go's client's, 1Gi", "Go's client's, 4Mi"
+	if server {
+		connWindow, streamWindow = "Go's server's, 1Mi", "Go's server's, 1Mi"
+	}
+	fs.Var(&h.MaxReceiveBufferPerConnection, prefix+"h2-conn-window", "HTTP/2 connection receive window `size` (default "+connWindow+")")
+	fs.Var(&h.MaxReceiveBufferPerStream, prefix+"h2-stream-window", "HTTP/2 stream receive window `size` (default "+streamWindow+")")
 	end := endOf(server)
 	fs.field(end+".HTTP2.MaxReadFrameSize", prefix+"h2-max-frame")
 	fs.field(end+".HTTP2.MaxReceiveBufferPerConnection", prefix+"h2-conn-window")

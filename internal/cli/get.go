@@ -43,10 +43,14 @@ func (f *transferFlags) register(fs *flagSet, upload bool) {
 	fs.StringVar(&f.profile, "profile", "", "write CPU and heap profiles of the client, and of the server if it is httpvs serve --profiling on http://, to `dir`")
 	headerFlags(fs, &f.header)
 	if upload {
-		fs.Var(&f.body, "body", "what each transfer uploads, `size|@file`: that many bytes of a pattern (as the SIZE argument), or @FILE, a file's contents (as curl)")
+		fs.Var(&f.body, "body", "what each transfer uploads, `size|@file`: that many bytes of a pattern (as the SIZE argument), or @FILE, a file's contents (as curl) (default: the SIZE argument; one of the two is needed)")
 		fs.Var(&f.writeSize, "write-size", "most bytes the client hands its connection at once, the upload's write chunk `size` (default: the client's own, up to 256Ki)")
 	}
 	clientFlags(fs, &f.cfg)
+	fs.group("what to transfer", "p", "k", "cacert", "H", "body")
+	fs.group("how many and how long", "n", "P", "c", "timeout")
+	fs.group(instrumentKnobs, clientKnobs...)
+	fs.group("output", "json", "no-server-stats", "profile")
 }
 
 // plan checks the flags against rawURL and builds a transfer plan.

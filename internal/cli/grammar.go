@@ -129,47 +129,86 @@ func number(v flag.Value) (int64, string) {
 	return 0, ""
 }
 
-// printHelp prints the flags, each with its other spellings and its
-// default: "  -c, --conns N".
-func (fs *flagSet) printHelp(w io.Writer) {
+// helpEntry is one flag as help lists it: all its spellings, the kind of
+// value it takes, what it does and the default note help prints.
+type helpEntry struct {
+	names      []string // dashed, shortest first: -c, --conns
+	typ, usage string   // from flag.UnquoteUsage
+	defNote    string   // " (default X)", or "" when usage says it
+	flag       *flag.Flag
+}
+
+// helpSection is a heading of help (empty: no groups) and its flags.
+type helpSection struct {
+	title   string
+	entries []helpEntry
+}
+
+// helpSections returns the flags as help lists them: by group, in the
+// order the command gave, then the rest under "other" (or, with no
+// groups, all of them under no title); hidden flags and aliases left out.
+func (fs *flagSet) helpSections() []helpSection {
 	others := map[string][]string{}
 	for alias, primary := range fs.aliases {
 		others[primary] = append(others[primary], alias)
 	}
-	entry := func(f *flag.Flag) {
+	entry := func(f *flag.Flag) helpEntry {
 		names := append([]string{f.Name}, others[f.Name]...)
-		slices.SortFunc(names, func(a, b string) int { return len(a) - len(b) })
+		slices.SortFunc(names, func(a, b string) int {
+			if len(a) != len(b) {
+				return len(a) - len(b)
+			}
+			return strings.Compare(a, b)
+		})
 		for i, n := range names {
 			names[i] = dash(n)
 		}
 		typ, usage := flag.UnquoteUsage(f)
-		line := "  " + strings.Join(names, ", ")
-		if typ != "" {
-			line += " " + typ
-		}
-		fmt.Fprintf(w, "%s\n    \t%s%s\n", line, strings.ReplaceAll(usage, "\n", "\n    \t"), defaultNote(f, usage))
+		return helpEntry{names: names, typ: typ, usage: usage, defNote: defaultNote(f, usage), flag: f}
 	}
+	var sections []helpSection
 	listed := map[string]bool{}
 	for _, g := range fs.groups {
-		fmt.Fprintf(w, "\n%s:\n", g.title)
+		s := helpSection{title: g.title}
 		for _, n := range g.names {
 			if f := fs.Lookup(n); f != nil && !listed[n] {
 				listed[n] = true
-				entry(f)
+				s.entries = append(s.entries, entry(f))
 			}
 		}
+		sections = append(sections, s)
 	}
-	header := len(fs.groups) > 0
+	rest := helpSection{}
+	if len(fs.groups) > 0 {
+		rest.title = "other"
+	}
 	fs.VisitAll(func(f *flag.Flag) {
 		if _, ok := fs.aliases[f.Name]; ok || fs.hidden[f.Name] || listed[f.Name] {
 			return
 		}
-		if header {
-			fmt.Fprintf(w, "\nother:\n")
-			header = false
-		}
-		entry(f)
+		rest.entries = append(rest.entries, entry(f))
 	})
+	if len(rest.entries) > 0 {
+		sections = append(sections, rest)
+	}
+	return sections
+}
+
+// printHelp prints the flags, each with its other spellings and its
+// default: "  -c, --conns N".
+func (fs *flagSet) printHelp(w io.Writer) {
+	for _, s := range fs.helpSections() {
+		if s.title != "" {
+			fmt.Fprintf(w, "\n%s:\n", s.title)
+		}
+		for _, e := range s.entries {
+			line := "  " + strings.Join(e.names, ", ")
+			if e.typ != "" {
+				line += " " + e.typ
+			}
+			fmt.Fprintf(w, "%s\n    \t%s%s\n", line, strings.ReplaceAll(e.usage, "\n", "\n    \t"), e.defNote)
+		}
+	}
 }
 
 // defaultNote is " (default X)" unless usage says it already; booleans

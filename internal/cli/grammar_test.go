@@ -232,7 +232,7 @@ func TestHelpListsDefaults(t *testing.T) {
 		"get":     {"-n, --requests int", "-P, --parallel int", "-c, --conns int", "(default 10m0s)", "-H, --header"},
 		"put":     {"--body size|@file", "--write-size size", "-k, --insecure"},
 		"load":    {"-c, --conns int", "(default 10)", "-d, --duration duration", "--body size|@file", "-H, --header"},
-		"run":     {"--rep-timeout duration", "(default 2m0s)", "--repeat int", "(default 8)"},
+		"run":     {"--rep-timeout duration", "(default 2m0s)", "--repeat int", "(default 8)", "4Mi, unless a --knobs file sets it"},
 		"tune":    {"--trial duration", "(default 300ms)", "--json"},
 		"serve":   {"--max-conns int", "(default 10000)", "-v, --verbose"},
 		"compare": {"--json"},
@@ -242,6 +242,32 @@ func TestHelpListsDefaults(t *testing.T) {
 		code, stdout, _ := runMain(t, cmd, "-h")
 		if code != 0 {
 			t.Errorf("%s -h: exit %d", cmd, code)
+		}
+		for _, w := range want {
+			if !strings.Contains(stdout, w) {
+				t.Errorf("%s -h lacks %q:\n%s", cmd, w, stdout)
+			}
+		}
+	}
+}
+
+// TestHelpGroupedByPurpose: the commands with many flags list every one
+// under a heading that says what it is for, and say the defaults they
+// really use (load's std and fast read buffers; Go's client and server windows).
+func TestHelpGroupedByPurpose(t *testing.T) {
+	for cmd, want := range map[string][]string{
+		"get":   {"what to transfer:", "how many and how long:", "client knobs (", "output:", "(default Go's client's, 4Mi)"},
+		"put":   {"what to transfer:", "--body size|@file", "client knobs ("},
+		"load":  {"what to send:", "how much and how long:", "several generators", "(default: std 8Ki as Go as shipped reads; fast 64Ki", "client knobs (Go as shipped unless set)"},
+		"serve": {"where it listens:", "limits:", "server knobs (", "(default Go's server's, 1Mi)"},
+		"tune":  {"what to tune", "how long:", "the link", "output:"},
+	} {
+		code, stdout, _ := runMain(t, cmd, "-h")
+		if code != 0 {
+			t.Errorf("%s -h: exit %d", cmd, code)
+		}
+		if strings.Contains(stdout, "\nother:\n") {
+			t.Errorf("%s -h lists flags in no group:\n%s", cmd, stdout)
 		}
 		for _, w := range want {
 			if !strings.Contains(stdout, w) {
@@ -341,18 +367,18 @@ func TestOneGrammar(t *testing.T) {
 	}
 }
 
-// TestReadmeFlagsExist: every flag the README's grammar table lists is
+// TestGrammarDocFlagsExist: every flag docs/grammar.md's table lists is
 // accepted by each command it names.
-func TestReadmeFlagsExist(t *testing.T) {
-	text, err := os.ReadFile("../../README.md")
+func TestGrammarDocFlagsExist(t *testing.T) {
+	text, err := os.ReadFile("../../docs/grammar.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	section := string(text)
-	i := strings.Index(section, "## One grammar for every command")
-	j := strings.Index(section[i:], "\n\n| flag")
+	i := strings.Index(section, "# One grammar for every command")
+	j := strings.Index(section[max(i, 0):], "\n\n| flag")
 	if i < 0 || j < 0 {
-		t.Fatal("README has no grammar table")
+		t.Fatal("docs/grammar.md has no grammar table")
 	}
 	rows := 0
 	for _, line := range strings.Split(section[i+j+2:], "\n") {
@@ -368,7 +394,7 @@ func TestReadmeFlagsExist(t *testing.T) {
 			_, help, _ := runMain(t, cmd, "-h")
 			for _, f := range flags {
 				if !strings.Contains(help, "  "+f[1]+" ") && !strings.Contains(help, " "+f[1]+",") && !strings.Contains(help, ", "+f[1]+"\n") && !strings.Contains(help, "  "+f[1]+"\n") && !strings.Contains(help, ", "+f[1]+" ") {
-					t.Errorf("README lists %s on %s; %s -h does not", f[1], cmd, cmd)
+					t.Errorf("docs/grammar.md lists %s on %s; %s -h does not", f[1], cmd, cmd)
 				}
 			}
 		}

@@ -69,4 +69,15 @@ func applyKnobs(fs *flagSet, s results.KnobSet, set map[string]bool, noServer bo
 func knobDefaults(fs *flagSet) {
 	fs.Lookup("read-size").Usage = "client body read buffer `size` (default: the --knobs set's; go-default reads as io.Copy(io.Discard, body) does, 8Ki at a time; tuned 256Ki)"
 	fs.Lookup("h2-max-frame").Usage = "HTTP/2 SETTINGS_MAX_FRAME_SIZE the client advertises, `size` 16Ki..16Mi-1 (default: the --knobs set's; go-default Go's 16Ki, tuned 1Mi)"
+	// The windows a knob file from tune --write may set (tune.Best's
+	// fields); the named sets leave them to Go and quic-go.
+	for name, def := range map[string]string{
+		"h2-stream-window":   "Go's client's, 4Mi",
+		"quic-stream-window": "quic-go's, 6Mi",
+		"quic-conn-window":   "quic-go's, 15Mi",
+	} {
+		f := fs.Lookup(name)
+		usage, _, _ := strings.Cut(f.Usage, " (default")
+		f.Usage = usage + " (default " + def + ", unless a --knobs file sets it)"
+	}
 }

@@ -55,6 +55,12 @@ func (f *loadFlags) register(fs *flagSet) {
 	fs.StringVar(&f.share, "share", "", "run part `I/N` of --rate and -n, e.g. 0/3: N generators (a Kubernetes Indexed Job) share one load; merge their results with httpvs merge")
 	fs.StringVar(&f.engine, "engine", "auto", "client: std (net/http, quic-go's http3), fast (httpvs's lean h1/h2/h3 client), or auto (fast)")
 	clientFlags(fs, &f.client)
+	fs.Lookup("read-size").Usage = "client body read buffer `size`, one per worker (default: std " + config.DefaultReadSize.String() + " as Go as shipped reads; fast " + load.DefaultReadSize.String() + ", httpvs's generator)"
+	fs.group("what to send", "p", "k", "cacert", "method", "body", "H", "headers")
+	fs.group("how much and how long", "c", "m", "n", "d", "rate", "warmup", "timeout")
+	fs.group("several generators (httpvs merge)", "share", "start-at")
+	fs.group(instrumentKnobs, append([]string{"engine"}, clientKnobs...)...)
+	fs.group("output", "json", "profile", "cpuprofile")
 	fs.allowZero("warmup")
 	for field, flag := range map[string]string{"Conns": "c", "Streams": "m", "Requests": "n", "Duration": "d",
 		"Warmup": "warmup", "RequestTimeout": "timeout", "BodySize": "body", "Share": "share", "Rate": "rate"} {

@@ -43,7 +43,7 @@ func (l requestLines) Set(v string) error {
 func registerRequests(fs *flagSet, f *requestFlags) {
 	fs.Var(requestLines{f}, "request", "measure your own `request` too, e.g. 'GET /api/items?id=7' (repeatable), one at a time and 50 at a time over every transport, as the scenarios request-1, request-1-x50, ...; with --target, against your server")
 	fs.StringVar(&f.file, "requests", "", "measure the requests in `file`, in vegeta's targets format (\"GET http://host/path\", header lines, \"@FILE\" for a body; blank lines between requests)")
-	fs.Var(&f.body, "body", "with --request: each request's body, `size|@file`: that many bytes of a pattern, or @FILE, a file's contents (with -H for its Content-Type)")
+	fs.Var(&f.body, "body", "with --request: each request's body, `size|@file`: that many bytes of a pattern, or @FILE, a file's contents (with -H for its Content-Type) (default none)")
 }
 
 // requests are the user's requests, from --request and --requests.

@@ -56,6 +56,12 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	var cfg config.Server
 	serverFlags(fs, "", &cfg)
 	fs.alias("v", "verbose")
+	fs.group("where it listens", "listen", "tls-listen", "no-h3", "grpc-listen")
+	fs.group("TLS", "cert", "key", "write-cert")
+	fs.group("limits", "max-size", "max-echo", "max-buffered", "max-conns", "max-header-bytes", "read-header-timeout", "idle-timeout")
+	fs.group("what it serves, and to whom", "page", "profiling", "token")
+	fs.group("server knobs (Go's and quic-go's defaults, with 256Ki body writes, unless set)", "write-size", "h2-max-frame", "h2-conn-window", "h2-stream-window", "h2-max-streams", "quic-conn-window", "quic-stream-window", "quic-trace")
+	fs.group("output", "v")
 	fs.allowZero("max-conns")
 	pos, err := fs.parse(args)
 	if err != nil {

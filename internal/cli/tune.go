@@ -29,6 +29,10 @@ func runTune(ctx context.Context, e *env, args []string) error {
 	fs.Var(&netSpec, "net", netFlagUsage(false))
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	write := fs.String("write", "", "write the best settings found to `file`, a knob set for httpvs run --knobs FILE")
+	fs.group("what to tune (from Go as shipped)", "protocols")
+	fs.group("how long", "budget", "trial")
+	fs.group("the link (across emulated network conditions)", "net")
+	fs.group("output", "json", "write")
 	pos, err := fs.parse(args)
 	if err != nil {
 		return err

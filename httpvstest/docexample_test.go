@@ -1,5 +1,5 @@
-// The README's "Use it in your own benchmarks" example, verbatim but for
-// the package name, so that it keeps compiling.
+// docs/gotest.md's example, verbatim but for the package name, so that it
+// keeps compiling; TestGotestDocExample holds the two together.
 package httpvstest_test
 
 import (
