@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/diagnosis"
 	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
@@ -76,7 +77,10 @@ func Run(ctx context.Context, o Options) (*results.Results, error) {
 			return nil, err
 		}
 	}
-	matrix.Diagnose(res) // with the settings added here: the server's knobs, the target
+	// With the settings added here (the server's knobs, the target): the
+	// rules read them.
+	diagnosis.Diagnose(res)
+	diagnosis.Bounds(res)
 	return res, nil
 }
 

@@ -256,7 +256,7 @@ func (o *Options) browserCost() time.Duration {
 	}
 	page := o.coldCost(transport.H2, false)
 	if o.Link != nil {
-		if b := pageBound("h1-tls", o.Link); b != nil {
+		if b := PageBound("h1-tls", o.Link); b != nil {
 			page = time.Duration(b.Value * float64(time.Second))
 		}
 	}

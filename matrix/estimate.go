@@ -44,7 +44,7 @@ func EstimateRun(opts Options) (Estimate, error) {
 // coldCost is a cold request's expected time over p: its round trips
 // across the link (coldRTTs), or a few milliseconds on loopback.
 func (o *Options) coldCost(p transport.Protocol, resumed bool) time.Duration {
-	k, _ := coldRTTs(p.String(), resumed)
+	k, _ := ColdRTTs(p.String(), resumed)
 	return time.Duration(max(k, 1))*o.RTT + 5*time.Millisecond
 }
 
@@ -68,7 +68,7 @@ func (o *Options) roundCost(sc Scenario, p transport.Protocol) time.Duration {
 	case sc.kind == kindPageLoad:
 		page := cold
 		if o.Link != nil {
-			if b := pageBound(p.String(), o.Link); b != nil {
+			if b := PageBound(p.String(), o.Link); b != nil {
 				page = time.Duration(b.Value * float64(time.Second))
 			}
 		}

@@ -38,14 +38,14 @@ const (
 // onLink says the run crosses an emulated link whose round trip is known.
 func (o *Options) onLink() bool { return o.Link != nil && o.RTT > 0 }
 
-// linkGoodput is what the link carries one way, bytes per second: the
+// LinkGoodput is what the link carries one way, bytes per second: the
 // calibrated TCP goodput, or the configured rate where calibration found
 // none; 0 when neither is known.
-func linkGoodput(n *results.Net, upload bool) float64 {
+func LinkGoodput(n *results.Net, upload bool) float64 {
 	if n == nil {
 		return 0
 	}
-	rate, goodput := linkDirection(n, upload)
+	rate, goodput := LinkDirection(n, upload)
 	if goodput > 0 {
 		return goodput / 8
 	}
@@ -72,7 +72,7 @@ func (o *Options) omit(upload bool) time.Duration {
 	case !o.onLink():
 		return 0
 	}
-	rtts := handshakeRTTs + slowStartRTTs(linkGoodput(o.Link, upload), o.RTT) + omitMarginRTTs
+	rtts := handshakeRTTs + slowStartRTTs(LinkGoodput(o.Link, upload), o.RTT) + omitMarginRTTs
 	return time.Duration(rtts) * o.RTT
 }
 
@@ -81,7 +81,7 @@ func (o *Options) omit(upload bool) time.Duration {
 // at least minPerStream per stream. 0 when the goodput is unknown (the
 // probe sizes it then).
 func (o *Options) linkSize(sc Scenario) units.Bytes {
-	rate := linkGoodput(o.Link, sc.upload)
+	rate := LinkGoodput(o.Link, sc.upload)
 	if rate <= 0 {
 		return 0
 	}

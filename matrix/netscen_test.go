@@ -99,7 +99,12 @@ func TestPageLoadConnections(t *testing.T) {
 				c.Protocol, m.Requests, pages, m.Latency.Count, m.Bytes, pages*pageBytes(), pc.Requests, pc.BodyBytesSent)
 		}
 		if strings.HasPrefix(c.Protocol, "h1") {
-			if pc.Connections > pageConns*pages || pc.Connections < pages || m.Connections != pc.Connections {
+			// The client's count is exact; the server counts a connection
+			// when its serving goroutine starts, which for a spare one
+			// (net/http dialed it for a request another connection served
+			// first; it closed with the page, unused) may come after the
+			// repetition's counters were read.
+			if m.Connections > pageConns*pages || m.Connections < pages || pc.Connections > m.Connections || pc.Connections < m.Connections-pageConns {
 				t.Errorf("%s: %d connections for %d pages (client %d), want at most %d a page", c.Protocol, pc.Connections, pages, m.Connections, pageConns)
 			}
 		} else if pc.Connections != pages || m.Connections != pages {

@@ -14,7 +14,7 @@ const (
 	quicInitialWindow = 32 * 1252
 )
 
-// pageBound is page-load's bound on link n over protocol: the page's
+// PageBound is page-load's bound on link n over protocol: the page's
 // critical path with every window in slow start from its initial size and
 // every object's bytes at the link's goodput, as a lower bound on the load
 // time. The document comes first on a cold connection (coldRTTs, then its
@@ -24,10 +24,10 @@ const (
 // others after their own handshakes), one object at a time each, every
 // object taking its own flights. The page never loads faster than its
 // bytes cross the link after the document's request.
-func pageBound(protocol string, n *results.Net) *results.Bound {
+func PageBound(protocol string, n *results.Net) *results.Bound {
 	rtt := n.RTTSeconds()
-	rate := linkGoodput(n, false)
-	k, _ := coldRTTs(protocol, false)
+	rate := LinkGoodput(n, false)
+	k, _ := ColdRTTs(protocol, false)
 	if k == 0 || rate <= 0 {
 		return nil
 	}
@@ -90,4 +90,36 @@ func h1Objects(objects []PageObject, hs int, cwnd, iw, bdp float64) float64 {
 		end = math.Max(end, free[i])
 	}
 	return end
+}
+
+// ColdRTTs is how many round trips a cold request over protocol needs to
+// its response: TCP's handshake and the request (2), TLS 1.3 adds one (3),
+// QUIC's handshake carries TLS (2), and QUIC's 0-RTT sends the request
+// with the resumed handshake (1). TLS 1.3 resumption over TCP saves no
+// round trip (Go sends no early data). 0 for a column it does not know.
+func ColdRTTs(protocol string, resumed bool) (int, string) {
+	switch protocol {
+	case "h1", "h2c":
+		return 2, "TCP, request"
+	case "h1-tls", "h2":
+		if resumed {
+			return 3, "TCP, resumed TLS 1.3, request"
+		}
+		return 3, "TCP, TLS 1.3, request"
+	case "h3":
+		if resumed {
+			return 1, "QUIC 0-RTT with the request"
+		}
+		return 2, "QUIC with TLS 1.3, request"
+	}
+	return 0, ""
+}
+
+// LinkDirection is the configured rate (0: unlimited) and the calibrated
+// TCP goodput, both in bit/s, of a transfer's direction.
+func LinkDirection(n *results.Net, upload bool) (rate, goodput float64) {
+	if upload {
+		return n.Up.RateBitsPerSecond, n.Calibration.UpGoodputBitsPerSecond
+	}
+	return n.Down.RateBitsPerSecond, n.Calibration.DownGoodputBitsPerSecond
 }

@@ -255,8 +255,6 @@ func Run(ctx context.Context, opts Options) (*results.Results, error) {
 	}
 	results.SetRatios(r.res.Cells, r.res.Settings.BaselineProtocol())
 	r.attribute(ctx, runs, r.res.Settings.BaselineProtocol())
-	Diagnose(r.res)
-	Bounds(r.res)
 	r.browser(ctx)
 	r.res.Finished = time.Now().UTC()
 	if err := ctx.Err(); err != nil {

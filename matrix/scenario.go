@@ -214,3 +214,29 @@ func scenarioByName(name string) (Scenario, bool) {
 	}
 	return Scenario{}, false
 }
+
+// Upload says a transfer scenario sends its body (PUT /sink) rather than
+// receives it.
+func (s Scenario) Upload() bool { return s.upload }
+
+// RPC says the scenario is a gRPC call, one binding per column.
+func (s Scenario) RPC() bool { return s.rpc }
+
+// BodyBytes is a load scenario's request body size, bytes; zero without one.
+func (s Scenario) BodyBytes() units.Bytes { return s.body }
+
+// Headers are the extra request headers a load scenario sends.
+func (s Scenario) Headers() load.HeaderSpec { return s.headers }
+
+// Resume says a cold-start scenario resumes TLS sessions (0-RTT over h3).
+func (s Scenario) Resume() bool { return s.resume }
+
+// Engine says the scenario is measured by the transfer or load engines
+// (download, upload, small requests, gRPC), not by a network scenario's
+// own loop.
+func (s Scenario) Engine() bool { return s.kind == kindEngine }
+
+// ColdStart, PageLoad and HeadOfLine say which network scenario s is.
+func (s Scenario) ColdStart() bool  { return s.kind == kindColdStart }
+func (s Scenario) PageLoad() bool   { return s.kind == kindPageLoad }
+func (s Scenario) HeadOfLine() bool { return s.kind == kindHeadOfLine }

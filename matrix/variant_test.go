@@ -57,7 +57,8 @@ func TestAlongsideMeasuresTheTunedVariant(t *testing.T) {
 
 // checkVariantCells checks scenario name's h1 and h2c cells: two
 // repetitions of 4 MiB each read with readSize buffers, the knob set
-// named, no findings on a variant, h2c paired with its own h1.
+// named, h2c paired with its own h1 (diagnosis's tests hold that a
+// variant gets no findings).
 func checkVariantCells(t *testing.T, res *results.Results, name string, readSize units.Bytes, knobs string) {
 	t.Helper()
 	for _, p := range []string{"h1", "h2c"} {
@@ -72,9 +73,6 @@ func checkVariantCells(t *testing.T, res *results.Results, name string, readSize
 			if r.ClientReadSize != int(readSize) {
 				t.Errorf("%s/%s: client read size %d, want %d", name, p, r.ClientReadSize, readSize)
 			}
-		}
-		if knobs != "" && len(c.Findings) != 0 {
-			t.Errorf("%s/%s: a variant cell got findings %v", name, p, c.Findings)
 		}
 	}
 	if c := res.Cell(name, "h2c"); c.VsH1 == nil || c.VsH1.Pairs != 2 {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/httpvs/httpvs/diagnosis"
 	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/results"
 )
@@ -35,7 +36,7 @@ func linkRun() *results.Results {
 	add("cold-start", "h1", 0.101, 0.102, 0.101)
 	add("cold-start", "h2c", 0.102, 0.101, 0.101)
 	add("cold-start", "h3", 0.102, 0.103, 0.104)
-	matrix.Summarise(res)
+	diagnosis.Summarise(res)
 	return res
 }
 

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/diagnosis"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
 	"golang.org/x/perf/benchfmt"
@@ -62,7 +62,7 @@ func sampleRun() *results.Results {
 			res.Cells[i].Repetitions[j].Negotiated = res.Cells[i].Protocol
 		}
 	}
-	matrix.Summarise(res)
+	diagnosis.Summarise(res)
 	return res
 }
 
@@ -174,7 +174,7 @@ func TestDeltas(t *testing.T) {
 	for i := range new.Cells[1].Repetitions {
 		new.Cells[1].Repetitions[i].Value *= 1.5
 	}
-	matrix.Summarise(new)
+	diagnosis.Summarise(new)
 	var b bytes.Buffer
 	if err := Deltas(&b, results.Compare(old, new)); err != nil {
 		t.Fatal(err)

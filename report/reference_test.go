@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/diagnosis"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -27,7 +27,7 @@ func TestReferencesSayWhoseCostItIs(t *testing.T) {
 		},
 		PeersMissing: []string{"caddy (apt-get install caddy)"},
 	}
-	matrix.Summarise(res)
+	diagnosis.Summarise(res)
 	for i := range res.References {
 		c := &res.References[i]
 		v, b := c.Values(), res.References[i-i%2].Values()

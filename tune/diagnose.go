@@ -2,7 +2,7 @@ package tune
 
 import (
 	"github.com/httpvs/httpvs/config"
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/diagnosis"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transfer"
 	"github.com/httpvs/httpvs/transport"
@@ -28,7 +28,7 @@ func diagnose(p transport.Protocol, def transfer.Result, r Result, link *Link) [
 		{Scenario: "download", Protocol: p.String(), Metric: results.MetricBytesPerSecond, CPUUnit: "GB",
 			Repetitions: []results.Repetition{rep(def, r.DefaultBytesPerSecond)}},
 	}}
-	matrix.Summarise(res)
+	diagnosis.Summarise(res)
 	var out []string
 	for _, f := range res.Cells[1].Findings {
 		out = append(out, f.String())

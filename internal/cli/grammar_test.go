@@ -14,7 +14,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/diagnosis"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -290,7 +290,7 @@ func writeRun(t *testing.T, name string, protos []string, edit func(*results.Res
 		}
 		r.Cells = append(r.Cells, c)
 	}
-	matrix.Summarise(r)
+	diagnosis.Summarise(r)
 	if edit != nil {
 		edit(r)
 	}

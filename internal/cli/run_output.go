@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/httpvs/httpvs/diagnosis"
 	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/results"
@@ -26,7 +27,7 @@ func validFormat(f string) bool {
 // after the run (the child's knobs, the target) and names, beside each
 // fix's knobs, the flags of this command that set them.
 func annotateFlags(fs *flagSet, res *results.Results) {
-	matrix.Diagnose(res)
+	diagnosis.Diagnose(res)
 	for i := range res.Cells {
 		for j := range res.Cells[i].Findings {
 			f := &res.Cells[i].Findings[j]

@@ -1,9 +1,10 @@
-package matrix
+package diagnosis
 
 import (
 	"fmt"
 	"math"
 
+	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
 )
@@ -39,7 +40,7 @@ func Bounds(res *results.Results) {
 		if n == nil || c.Skipped != "" || c.Median <= 0 || c.Knobs != "" {
 			continue
 		}
-		sc, ok := ScenarioOf(&res.Settings, c.Scenario)
+		sc, ok := matrix.ScenarioOf(&res.Settings, c.Scenario)
 		if !ok {
 			continue
 		}
@@ -59,65 +60,42 @@ func Bounds(res *results.Results) {
 // boundOf is the bound of c's scenario on link n; nil for a scenario
 // without one (request bodies or headers the link's rate would share with
 // the round trips in ways this model does not follow, gRPC's native column).
-func boundOf(c *results.Cell, sc Scenario, n *results.Net) *results.Bound {
+func boundOf(c *results.Cell, sc matrix.Scenario, n *results.Net) *results.Bound {
 	rtt := n.RTTSeconds()
 	if rtt <= 0 {
 		return nil
 	}
 	switch {
 	case sc.Transfer():
-		rate := linkGoodput(n, sc.upload)
+		rate := matrix.LinkGoodput(n, sc.Upload())
 		if rate <= 0 {
 			return nil
 		}
 		dir := "down"
-		if sc.upload {
+		if sc.Upload() {
 			dir = "up"
 		}
 		return &results.Bound{Value: rate, Basis: fmt.Sprintf("the link's calibrated goodput %s (%s)", dir, units.BitsPerSecond(rate*8))}
-	case sc.kind == kindColdStart:
-		k, why := coldRTTs(c.Protocol, sc.resume)
+	case sc.ColdStart():
+		k, why := matrix.ColdRTTs(c.Protocol, sc.Resume())
 		if k == 0 {
 			return nil
 		}
 		return &results.Bound{Value: float64(k) * rtt, Basis: fmt.Sprintf("%d round trips (%s) of %.1f ms", k, why, rtt*1e3)}
-	case sc.kind == kindPageLoad:
-		return pageBound(c.Protocol, n)
-	case sc.kind == kindHeadOfLine:
+	case sc.PageLoad():
+		return matrix.PageBound(c.Protocol, n)
+	case sc.HeadOfLine():
 		return &results.Bound{Value: rtt, Basis: fmt.Sprintf("one round trip of %.1f ms: no request returns sooner", rtt*1e3)}
-	case sc.req != nil:
+	case sc.User():
 		return requestBound(c, sc, n, rtt)
-	case sc.kind == kindEngine && sc.body == 0 && sc.headers.Count == 0 && c.Protocol != NativeColumn:
-		streams := float64(sc.streams)
+	case sc.Engine() && sc.BodyBytes() == 0 && sc.Headers().Count == 0 && c.Protocol != matrix.NativeColumn:
+		streams := float64(sc.Streams())
 		if m := results.MedianRepetition(c); m.Lowered != "" && m.Streams > 0 {
 			streams = float64(m.Streams) // the server allowed fewer
 		}
 		return &results.Bound{Value: streams / rtt, Basis: fmt.Sprintf("%.0f in flight per %.1f ms round trip", streams, rtt*1e3)}
 	}
 	return nil
-}
-
-// coldRTTs is how many round trips a cold request over protocol needs to
-// its response: TCP's handshake and the request (2), TLS 1.3 adds one (3),
-// QUIC's handshake carries TLS (2), and QUIC's 0-RTT sends the request
-// with the resumed handshake (1). TLS 1.3 resumption over TCP saves no
-// round trip (Go sends no early data). 0 for a column it does not know.
-func coldRTTs(protocol string, resumed bool) (int, string) {
-	switch protocol {
-	case "h1", "h2c":
-		return 2, "TCP, request"
-	case "h1-tls", "h2":
-		if resumed {
-			return 3, "TCP, resumed TLS 1.3, request"
-		}
-		return 3, "TCP, TLS 1.3, request"
-	case "h3":
-		if resumed {
-			return 1, "QUIC 0-RTT with the request"
-		}
-		return 2, "QUIC with TLS 1.3, request"
-	}
-	return 0, ""
 }
 
 // place sets b's share of c's median and its interval from the
@@ -137,10 +115,10 @@ func place(b *results.Bound, c *results.Cell) {
 		b.Low, b.High = math.Exp(mean-half), math.Exp(mean+half)
 		b.Low, b.High = math.Min(b.Low, b.Share), math.Max(b.High, b.Share)
 	}
-	sc, _ := ScenarioByName(c.Scenario)
+	sc, _ := matrix.ScenarioByName(c.Scenario)
 	if results.LowerIsBetter(c.Metric) {
 		over := timeOver
-		if sc.kind == kindPageLoad {
+		if sc.PageLoad() {
 			over = pageOver
 		}
 		b.Faster = b.High < 1/beyondBound
@@ -175,11 +153,11 @@ var explainingRules = []string{"errors", "concurrency-lowered", "generator-bound
 
 // explainDeparture says what accounts for c's departure from its bound b,
 // or "" when nothing does. A figure beyond the bound is never explained.
-func explainDeparture(c *results.Cell, sc Scenario, n *results.Net, b *results.Bound) string {
+func explainDeparture(c *results.Cell, sc matrix.Scenario, n *results.Net, b *results.Bound) string {
 	if b.Faster {
 		return ""
 	}
-	if sc.kind == kindHeadOfLine {
+	if sc.HeadOfLine() {
 		return fmt.Sprintf("head-of-line: the small requests queue behind the bulk download (%s)", holQueue(c, n))
 	}
 	for _, name := range explainingRules {
@@ -207,7 +185,7 @@ func explainDeparture(c *results.Cell, sc Scenario, n *results.Net, b *results.B
 // round trip R, no figure moved by more than f*L/R, so the cell must lie
 // within that of its tolerance. A few packets a few milliseconds late do
 // not explain a download at 13% of the link.
-func behindAccounts(c *results.Cell, sc Scenario, n *results.Net, b *results.Bound) bool {
+func behindAccounts(c *results.Cell, sc matrix.Scenario, n *results.Net, b *results.Bound) bool {
 	l := results.CellLink(c)
 	p := l.Up.Packets + l.Down.Packets
 	rtt := n.RTTSeconds()
@@ -217,7 +195,7 @@ func behindAccounts(c *results.Cell, sc Scenario, n *results.Net, b *results.Bou
 	slowdown := float64(l.Up.Late+l.Down.Late) / float64(p) * max(l.Up.MaxLateSeconds, l.Down.MaxLateSeconds) / rtt
 	if results.LowerIsBetter(c.Metric) {
 		over := timeOver
-		if sc.kind == kindPageLoad {
+		if sc.PageLoad() {
 			over = pageOver
 		}
 		return b.Share <= over*(1+slowdown)
@@ -244,7 +222,7 @@ func lossExplanation(c *results.Cell, n *results.Net, loss float64) string {
 		tcp += " (" + n.TCPCongestion + ")"
 	}
 	return fmt.Sprintf("losses: the link drops %.1f%% of packets; %s backs off on loss (a loss-based sender's bound at this round trip is %s, the Mathis formula), where the calibration's %s held %s",
-		100*loss, who, units.BitsPerSecond(mathis*8), tcp, units.BitsPerSecond(linkGoodput(n, false)*8))
+		100*loss, who, units.BitsPerSecond(mathis*8), tcp, units.BitsPerSecond(matrix.LinkGoodput(n, false)*8))
 }
 
 // holQueue describes what head-of-line's small requests waited behind.
@@ -254,19 +232,19 @@ func holQueue(c *results.Cell, n *results.Net) string {
 		return "no bulk bytes recorded"
 	}
 	rate := float64(m.BulkBytes) / m.Seconds
-	return fmt.Sprintf("bulk at %s, %.0f%% of the link", units.BitsPerSecond(rate*8), 100*rate/linkGoodput(n, false))
+	return fmt.Sprintf("bulk at %s, %.0f%% of the link", units.BitsPerSecond(rate*8), 100*rate/matrix.LinkGoodput(n, false))
 }
 
 // requestBound is a user's request's bound: its requests in flight per
 // round trip, or, when its responses are big, the link's goodput over a
 // response's bytes, whichever is lower. Requests with bodies get none:
 // their upload shares the link.
-func requestBound(c *results.Cell, sc Scenario, n *results.Net, rtt float64) *results.Bound {
-	if sc.body > 0 {
+func requestBound(c *results.Cell, sc matrix.Scenario, n *results.Net, rtt float64) *results.Bound {
+	if sc.BodyBytes() > 0 {
 		return nil
 	}
-	b := &results.Bound{Value: float64(sc.streams) / rtt, Basis: fmt.Sprintf("%d in flight per %.1f ms round trip", sc.streams, rtt*1e3)}
-	if rate := linkGoodput(n, false); rate > 0 && c.ResponseBytes > 0 && rate/float64(c.ResponseBytes) < b.Value {
+	b := &results.Bound{Value: float64(sc.Streams()) / rtt, Basis: fmt.Sprintf("%d in flight per %.1f ms round trip", sc.Streams(), rtt*1e3)}
+	if rate := matrix.LinkGoodput(n, false); rate > 0 && c.ResponseBytes > 0 && rate/float64(c.ResponseBytes) < b.Value {
 		b.Value = rate / float64(c.ResponseBytes)
 		b.Basis = fmt.Sprintf("the link's calibrated goodput down (%s) over %d-byte responses", units.BitsPerSecond(rate*8), c.ResponseBytes)
 	}

@@ -1,8 +1,9 @@
-package matrix
+package diagnosis
 
 import (
 	"fmt"
 
+	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
 )
@@ -27,7 +28,7 @@ const windowNear = 0.6
 // round trips are microseconds, so only a link shows it.
 func windowLimited(s *subject) *results.Finding {
 	n := s.set.Net
-	if n == nil || !s.transfer() || s.sc.streams != 1 || s.m.Value <= 0 {
+	if n == nil || !s.transfer() || s.sc.Streams() != 1 || s.m.Value <= 0 {
 		return nil
 	}
 	p, ok := s.protocol()
@@ -111,7 +112,7 @@ func (s *subject) streamWindow(p, end string) (units.Bytes, string) {
 // linkBytesPerSecond is what the link carries in a transfer's direction:
 // the configured rate, or the calibrated TCP goodput when unlimited.
 func linkBytesPerSecond(n *results.Net, upload bool) float64 {
-	rate, goodput := linkDirection(n, upload)
+	rate, goodput := matrix.LinkDirection(n, upload)
 	if rate > 0 {
 		return rate / 8
 	}
@@ -142,7 +143,7 @@ func emulatorBound(s *subject) *results.Finding {
 	if n == nil || !s.transfer() || s.m.Seconds <= 0 || s.m.Bytes <= 0 {
 		return nil
 	}
-	rate, goodput := linkDirection(n, s.upload())
+	rate, goodput := matrix.LinkDirection(n, s.upload())
 	if goodput <= 0 || (rate > 0 && rate < goodput/emulatorNear) {
 		return nil // a configured rate well below the ceiling is the link's
 	}
@@ -166,13 +167,4 @@ func emulatorBound(s *subject) *results.Finding {
 			gap(s.c), units.BitsPerSecond(moved), 100*moved/goodput, units.BitsPerSecond(goodput), late),
 		Fix: "the emulated link, not the transport, may have set this figure: give the link a rate well below that ceiling (rate=...) or measure this cell on loopback",
 	}
-}
-
-// linkDirection is the configured rate (0: unlimited) and the calibrated
-// TCP goodput, both in bit/s, of a transfer's direction.
-func linkDirection(n *results.Net, upload bool) (rate, goodput float64) {
-	if upload {
-		return n.Up.RateBitsPerSecond, n.Calibration.UpGoodputBitsPerSecond
-	}
-	return n.Down.RateBitsPerSecond, n.Calibration.DownGoodputBitsPerSecond
 }

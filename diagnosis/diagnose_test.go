@@ -1,4 +1,4 @@
-package matrix
+package diagnosis
 
 import (
 	"strings"
@@ -141,5 +141,21 @@ func TestDiagnoseRules(t *testing.T) {
 				t.Errorf("rule %s (absent %v), words %q; findings:\n%v", tt.rule, tt.absent, tt.words, fs)
 			}
 		})
+	}
+}
+
+// TestVariantGetsNoFindings: the rules read the run's settings, which are
+// not a variant's ("download:tuned" ran with the tuned client): the same
+// small reads that explain download/h2c explain nothing there.
+func TestVariantGetsNoFindings(t *testing.T) {
+	const gb = 1 << 30
+	h1 := results.Repetition{Bytes: gb, ClientBodyReads: gb / (256 << 10)}
+	small := results.Repetition{Bytes: gb, ClientBodyReads: gb / (8 << 10), ClientH2: h2c(2*gb/(8<<10), gb/(16<<10), gb)}
+	if got := diagnosed("download", results.MetricBytesPerSecond, h1, small, "h2c", nil); !has(got, "h2-small-reads") {
+		t.Fatalf("download/h2c: findings %v, want h2-small-reads", got)
+	}
+	variant := func(c *results.Cell) { c.Knobs = "tuned" }
+	if got := diagnosed("download:tuned", results.MetricBytesPerSecond, h1, small, "h2c", variant); len(got) != 0 {
+		t.Errorf("download:tuned/h2c: findings %v, want none", got)
 	}
 }

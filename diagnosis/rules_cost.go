@@ -1,4 +1,4 @@
-package matrix
+package diagnosis
 
 import (
 	"fmt"
@@ -22,10 +22,10 @@ func concurrencyLowered(s *subject) *results.Finding {
 	}
 	f := &results.Finding{
 		Evidence: fmt.Sprintf("%s: %s", gap(s.c), s.m.Lowered),
-		Fix:      fmt.Sprintf("to measure the scenario's concurrency, let the server take more streams: http.Server{HTTP2: &http.HTTP2Config{MaxConcurrentStreams: %d}}", s.sc.streams),
+		Fix:      fmt.Sprintf("to measure the scenario's concurrency, let the server take more streams: http.Server{HTTP2: &http.HTTP2Config{MaxConcurrentStreams: %d}}", s.sc.Streams()),
 	}
-	if s.ownServer() && s.sc.streams > 0 {
-		f.Knobs = []results.Knob{{Field: "Server.HTTP2.MaxConcurrentStreams", Value: fmt.Sprint(s.sc.streams)}}
+	if s.ownServer() && s.sc.Streams() > 0 {
+		f.Knobs = []results.Knob{{Field: "Server.HTTP2.MaxConcurrentStreams", Value: fmt.Sprint(s.sc.Streams())}}
 	}
 	return f
 }
@@ -46,7 +46,7 @@ func generatorBound(s *subject) *results.Finding {
 		Fix:      "the generator probably limited this cell: its figure is a floor of what the transport does; give the client more cores",
 	}
 	p, ok := s.protocol()
-	if ok && !s.transfer() && !s.sc.rpc && s.m.Engine == load.Std.String() && load.Fast.Supports(p) {
+	if ok && !s.transfer() && !s.sc.RPC() && s.m.Engine == load.Std.String() && load.Fast.Supports(p) {
 		f.Fix = "the generator probably limited this cell: the fast engine spends less client CPU per request"
 		f.Knobs = []results.Knob{{Field: "Engine", Value: load.Fast.String()}}
 	}

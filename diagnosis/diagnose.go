@@ -1,10 +1,11 @@
-package matrix
+package diagnosis
 
 import (
 	"fmt"
 	"net"
 	"net/url"
 
+	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -32,7 +33,7 @@ type subject struct {
 	m   results.Repetition
 	h1  *results.Cell
 	h1m results.Repetition
-	sc  Scenario // zero for a scenario this build does not know
+	sc  matrix.Scenario // zero for a scenario this build does not know
 	set *results.Settings
 }
 
@@ -72,7 +73,7 @@ func Diagnose(res *results.Results) {
 			continue
 		}
 		s := &subject{c: c, m: results.MedianRepetition(c), set: &res.Settings}
-		s.sc, _ = ScenarioOf(&res.Settings, c.Scenario)
+		s.sc, _ = matrix.ScenarioOf(&res.Settings, c.Scenario)
 		if h1 := res.Cell(c.Scenario, res.Settings.BaselineProtocol()); h1 != nil && h1 != c && h1.Skipped == "" {
 			s.h1, s.h1m = h1, results.MedianRepetition(h1)
 		}
@@ -87,8 +88,8 @@ func Diagnose(res *results.Results) {
 
 // transfer, download and upload say what the cell moves.
 func (s *subject) transfer() bool { return s.c.Metric == results.MetricBytesPerSecond }
-func (s *subject) download() bool { return s.transfer() && !s.sc.upload }
-func (s *subject) upload() bool   { return s.transfer() && s.sc.upload }
+func (s *subject) download() bool { return s.transfer() && !s.sc.Upload() }
+func (s *subject) upload() bool   { return s.transfer() && s.sc.Upload() }
 
 // slow says the cell is behind h1 by enough to explain.
 func (s *subject) slow() bool { return slow(s.c) }

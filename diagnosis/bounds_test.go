@@ -1,27 +1,17 @@
-package matrix
+package diagnosis
 
 import (
 	"math"
 	"strings"
 	"testing"
 
+	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/results"
 )
 
-// linkOf is a link of rtt seconds (as set) and rate bits per second each
-// way, calibrated to goodput, with loss.
-func linkOf(rtt, goodput, loss float64) *results.Net {
-	n := &results.Net{Spec: "test", Backend: results.NetBackendTUN}
-	n.Up.DelaySeconds, n.Down.DelaySeconds = rtt/2, rtt/2
-	n.Up.Loss, n.Down.Loss = loss, loss
-	n.Calibration.UDPRTTSeconds, n.Calibration.TCPConnectSeconds = rtt*1.1, rtt*1.05
-	n.Calibration.UpGoodputBitsPerSecond, n.Calibration.DownGoodputBitsPerSecond = goodput, goodput
-	return n
-}
-
 // linkCell is a cell of scenario over protocol whose repetitions read values.
 func linkCell(scenario, protocol string, values ...float64) results.Cell {
-	sc, _ := ScenarioByName(scenario)
+	sc, _ := matrix.ScenarioByName(scenario)
 	c := results.Cell{Scenario: scenario, Protocol: protocol, Metric: sc.Metric}
 	for i, v := range values {
 		c.Repetitions = append(c.Repetitions, results.Repetition{Round: i + 1, Value: v, Seconds: 1})
@@ -36,9 +26,9 @@ func TestColdRTTs(t *testing.T) {
 		resumed  bool
 		want     int
 	}{
-		{"h1", false, 2}, {"h2c", true, 2}, {"h1-tls", false, 3}, {"h2", true, 3}, {"h3", false, 2}, {"h3", true, 1}, {NativeColumn, false, 0},
+		{"h1", false, 2}, {"h2c", true, 2}, {"h1-tls", false, 3}, {"h2", true, 3}, {"h3", false, 2}, {"h3", true, 1}, {matrix.NativeColumn, false, 0},
 	} {
-		if got, _ := coldRTTs(tc.protocol, tc.resumed); got != tc.want {
+		if got, _ := matrix.ColdRTTs(tc.protocol, tc.resumed); got != tc.want {
 			t.Errorf("%s resumed=%v: %d round trips, want %d", tc.protocol, tc.resumed, got, tc.want)
 		}
 	}
@@ -117,7 +107,7 @@ func TestPageBoundOrdersTransports(t *testing.T) {
 	n := linkOf(0.070, 11.6e6, 0) // 4g
 	bounds := map[string]float64{}
 	for _, p := range []string{"h1", "h2c", "h1-tls", "h2", "h3"} {
-		b := pageBound(p, n)
+		b := matrix.PageBound(p, n)
 		if b == nil {
 			t.Fatalf("%s: no bound", p)
 		}
@@ -128,7 +118,7 @@ func TestPageBoundOrdersTransports(t *testing.T) {
 	// window grown by the document beats six cold ones; TLS costs h1 and
 	// h2 a round trip each; QUIC's larger initial window beats TCP's.
 	bytes := 0.0
-	for _, o := range Page {
+	for _, o := range matrix.Page {
 		bytes += float64(o.Bytes)
 	}
 	for p, v := range bounds {
@@ -141,42 +131,13 @@ func TestPageBoundOrdersTransports(t *testing.T) {
 	}
 }
 
-func TestBaselineOf(t *testing.T) {
-	for _, tc := range []struct {
-		in   []string
-		want string
-	}{
-		{[]string{"h1", "h2c", "h3"}, "h1"}, {[]string{"h1-tls", "h2", "h3"}, "h1-tls"}, {[]string{"h2", "h3", "h1-tls"}, "h1-tls"},
-		{[]string{"h2c", "h3"}, "h2c"}, {[]string{"h2", "h3"}, "h2"}, {nil, "h1"},
-	} {
-		if got := results.BaselineOf(tc.in); got != tc.want {
-			t.Errorf("BaselineOf(%v) = %s, want %s", tc.in, got, tc.want)
-		}
-	}
-}
-
-func TestLinkPlan(t *testing.T) {
-	o := Options{RTT: 50e6, Link: linkOf(0.050, 96e6, 0)} // 50 ms
-	o.fillLink()
-	if o.Duration != LinkWindowRTTs*o.RTT || o.Warmup != LinkWarmupRTTs*o.RTT {
-		t.Errorf("duration %v, warmup %v: want %d and %d round trips", o.Duration, o.Warmup, LinkWindowRTTs, LinkWarmupRTTs)
-	}
-	// 12 MB/s at 50 ms: a 600 KB window, 6 doublings from 14.5 KB, plus
-	// the handshakes and the exit: 11 round trips.
-	if got := o.omit(false); got != 11*o.RTT {
-		t.Errorf("omit %v, want 11 round trips", got)
-	}
-	sc, _ := ScenarioByName("download")
-	if size, want := o.linkSize(sc), 12e6*(0.55+1.2); math.Abs(float64(size)-want) > 1<<20 {
-		t.Errorf("download sized %d bytes, want about %.0f: the link's goodput over the omit and the window", size, want)
-	}
-	o.Omit = -1
-	if o.omit(false) != 0 {
-		t.Error("a negative Omit should omit nothing")
-	}
-	var loop Options
-	loop.fillLink()
-	if loop.Duration != 0 || loop.omit(false) != 0 || loop.linkSize(sc) != 0 {
-		t.Errorf("loopback options changed by the link plan: %+v", loop)
-	}
+// linkOf is a link of rtt seconds (as set) and rate bits per second each
+// way, calibrated to goodput, with loss.
+func linkOf(rtt, goodput, loss float64) *results.Net {
+	n := &results.Net{Spec: "test", Backend: results.NetBackendTUN}
+	n.Up.DelaySeconds, n.Down.DelaySeconds = rtt/2, rtt/2
+	n.Up.Loss, n.Down.Loss = loss, loss
+	n.Calibration.UDPRTTSeconds, n.Calibration.TCPConnectSeconds = rtt*1.1, rtt*1.05
+	n.Calibration.UpGoodputBitsPerSecond, n.Calibration.DownGoodputBitsPerSecond = goodput, goodput
+	return n
 }

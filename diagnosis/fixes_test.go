@@ -1,4 +1,4 @@
-package matrix
+package diagnosis
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/load"
+	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/transport"
@@ -41,10 +42,10 @@ func (su setup) measure(t *testing.T, scenario string, p transport.Protocol, siz
 	}
 	defer srv.Close()
 	ts := srv.Transport
-	res, err := Run(context.Background(), Options{
-		Target:    Target{Plain: ts.URL(transport.H1), TLS: ts.URL(transport.H2), RootCAs: transport.CertPool(ts.Cert())},
+	res, err := matrix.Run(context.Background(), matrix.Options{
+		Target:    matrix.Target{Plain: ts.URL(transport.H1), TLS: ts.URL(transport.H2), RootCAs: transport.CertPool(ts.Cert())},
 		Protocols: []transport.Protocol{transport.H1, p},
-		Scenarios: scenarios(t, scenario),
+		Scenarios: parseScenarios(t, scenario),
 		Repeat:    3,
 		Size:      size,
 		Duration:  150 * time.Millisecond,
@@ -79,7 +80,7 @@ func (su setup) fixed(t *testing.T, f *results.Finding) setup {
 		t.Fatalf("%s: no knobs to apply: %s", f.Rule, f)
 	}
 	out := su
-	if err := (Setup{Client: &out.client, Server: &out.server, Engine: &out.engine}).Apply(f.Knobs...); err != nil {
+	if err := (matrix.Setup{Client: &out.client, Server: &out.server, Engine: &out.engine}).Apply(f.Knobs...); err != nil {
 		t.Fatalf("%s: applying %v: %v", f.Rule, f.Knobs, err)
 	}
 	return out
@@ -156,7 +157,7 @@ func TestConcurrencyFixRaisesConcurrency(t *testing.T) {
 // is built from a client-bound repetition and its knob measured on a real
 // cell.
 func TestGeneratorFixSavesClientCPU(t *testing.T) {
-	sc, _ := ScenarioByName("small-sequential")
+	sc, _ := matrix.ScenarioByName("small-sequential")
 	for _, p := range []transport.Protocol{transport.H2C, transport.H3} {
 		c := &results.Cell{Scenario: sc.Name, Protocol: p.String(), Metric: sc.Metric, Bottleneck: results.BottleneckClient}
 		s := &subject{c: c, m: results.Repetition{Engine: load.Std.String(), ClientCores: 1.9}, sc: sc, set: &results.Settings{}}
@@ -185,4 +186,13 @@ func TestGeneratorFixSavesClientCPU(t *testing.T) {
 			t.Errorf("%s: client CPU per 1k requests, std -> fast, in 3 pairs: %s: the fast engine should spend less", p, strings.Join(tried, ", "))
 		}
 	}
+}
+
+func parseScenarios(t *testing.T, list string) []matrix.Scenario {
+	t.Helper()
+	s, err := matrix.ParseScenarios(list)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

@@ -1,4 +1,4 @@
-package matrix
+package diagnosis
 
 import (
 	"fmt"
