@@ -61,11 +61,13 @@ var rules = []rule{
 }
 
 // Diagnose sets every measured cell's Findings from its counters, its
-// scenario's h1 cell and the run's settings. The rules explain throughput
-// and request rates: cells timed in seconds (the network scenarios, where
-// round trips decide) get none, nor do a variant scenario's cells (the
-// settings the rules read are not theirs).
+// scenario's h1 cell and the run's settings, and what the reference peers
+// show (References). The rules explain throughput and request rates:
+// cells timed in seconds (the network scenarios, where round trips
+// decide) get none, nor do a variant scenario's cells (the settings the
+// rules read are not theirs).
 func Diagnose(res *results.Results) {
+	defer References(res)
 	for i := range res.Cells {
 		c := &res.Cells[i]
 		c.Findings = nil

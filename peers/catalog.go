@@ -53,13 +53,6 @@ type Peer struct {
 	Note string
 }
 
-// NotGo reports whether the peer named name is known and not written in
-// Go: a reference that separates Go's implementation from the protocol.
-func NotGo(name string) bool {
-	p, err := Lookup(name)
-	return err == nil && p.Language != "Go"
-}
-
 // Speaks reports whether p speaks transport t.
 func (p Peer) Speaks(t transport.Protocol) bool { return has(p.Transports, t) }
 

@@ -137,7 +137,7 @@ func (r *runner) server(ctx context.Context, srv endpoint) {
 		}
 		cells := make([]results.ReferenceCell, len(protocols))
 		for i, p := range protocols {
-			cells[i] = results.ReferenceCell{Scenario: sc.name, Server: srv.name(), Client: client, Protocol: p.String(), Metric: sc.metric}
+			cells[i] = results.ReferenceCell{Scenario: sc.name, Server: srv.name(), Language: language(srv.name()), Client: client, Protocol: p.String(), Metric: sc.metric}
 			cells[i].Skipped = srv.lacks(p, sc)
 		}
 		if sc.client == "curl" {
@@ -177,7 +177,7 @@ func (r *runner) skipped(server, why string) []results.ReferenceCell {
 			continue
 		}
 		for _, p := range r.protocols(sc) {
-			out = append(out, results.ReferenceCell{Scenario: sc.name, Server: server, Client: client, Protocol: p.String(), Metric: sc.metric, Skipped: why})
+			out = append(out, results.ReferenceCell{Scenario: sc.name, Server: server, Language: language(server), Client: client, Protocol: p.String(), Metric: sc.metric, Skipped: why})
 		}
 	}
 	return out
@@ -204,4 +204,17 @@ func ratios(cells []results.ReferenceCell) {
 			c.VsH1 = &iv
 		}
 	}
+}
+
+// language is what the server called name is written in: Go for the
+// run's own server, else the peers' catalogue's ("" when unknown).
+func language(name string) string {
+	if name == results.ReferenceGo {
+		return "Go"
+	}
+	p, err := peers.Lookup(name)
+	if err != nil {
+		return ""
+	}
+	return p.Language
 }

@@ -71,6 +71,9 @@ func TestRunMeasuresEveryPair(t *testing.T) {
 		if want := map[string]string{"download": "curl", "small-sequential": "h2load"}[c.Scenario]; c.Client != want {
 			t.Errorf("%s: played by %s, want %s", name, c.Client, want)
 		}
+		if want := map[string]string{"go": "Go", "h2o": "C"}[c.Server]; c.Language != want {
+			t.Errorf("%s: server in %q, want %q", name, c.Language, want)
+		}
 		if (c.ServerCPUPerUnit != nil) != (c.Server == "h2o") {
 			t.Errorf("%s: server CPU %v: want it for h2o only (the matrix counts Go's)", name, c.ServerCPUPerUnit)
 		}
@@ -101,8 +104,8 @@ func TestFailedRoundsAreNotThroughput(t *testing.T) {
 	if len(cells) != 1 || cells[0].Median != 0 || len(cells[0].Errors) != 2 || cells[0].Rounds[0] != 0 {
 		t.Fatalf("%+v: want two failed rounds and no median", cells)
 	}
-	if cells[0].Server != results.ReferenceGo {
-		t.Fatalf("server %q", cells[0].Server)
+	if cells[0].Server != results.ReferenceGo || cells[0].Language != "Go" {
+		t.Fatalf("server %q in %q, want go in Go", cells[0].Server, cells[0].Language)
 	}
 }
 

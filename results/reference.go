@@ -9,6 +9,10 @@ package results
 type ReferenceCell struct {
 	Scenario string `json:"scenario"`
 	Server   string `json:"server"`   // the server peer, or ReferenceGo
+	// Language is what the server is written in (the peers' catalogue;
+	// "Go" for ReferenceGo); "" in results written before it was
+	// recorded, which then count as Go's.
+	Language string `json:"language,omitempty"`
 	Client   string `json:"client"`   // the client peer: curl, h2load, wrk or oha
 	Protocol string `json:"protocol"` // the transport
 	Metric   string `json:"metric"`   // MetricBytesPerSecond or MetricRequestsPerSecond
@@ -31,6 +35,15 @@ type ReferenceCell struct {
 
 // ReferenceGo is ReferenceCell.Server for the run's own server.
 const ReferenceGo = "go"
+
+// WithoutGo says whether c can speak for its transport without Go: a
+// server not written in Go (caddy is net/http and quic-go, as httpvs's
+// server), a ratio to h1, and an interval of at least two rounds no wider
+// than ±50%.
+func (c *ReferenceCell) WithoutGo() bool {
+	return c.VsH1 != nil && c.Median != 0 && c.Language != "" && c.Language != "Go" &&
+		c.VsH1.Pairs >= 2 && c.VsH1.HalfWidth() <= 0.5
+}
 
 // Values returns c's rounds as repetitions (Round, Value; an Errors count
 // for failed ones), so intervals pair them as they pair cells' rounds.

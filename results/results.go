@@ -38,6 +38,11 @@ type Results struct {
 	// References are the reference peers' cells (httpvs run --peers);
 	// absent without peers.
 	References []ReferenceCell `json:"references,omitempty"`
+	// ReferenceConclusions say, a sentence per scenario, transport and
+	// client the peers played, whose cost a gap is: the protocol's, or
+	// Go's server or client (diagnosis.References); absent where the
+	// peers show nothing either way.
+	ReferenceConclusions []string `json:"reference_conclusions,omitempty"`
 	// GoVersions is a run across Go toolchains (httpvs run --go), whose
 	// cells are its own; absent otherwise.
 	GoVersions *GoVersions `json:"go_versions,omitempty"`

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/httpvs/httpvs/diagnosis"
 	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/results"
@@ -23,11 +22,9 @@ func validFormat(f string) bool {
 	return false
 }
 
-// annotateFlags diagnoses res again with the settings the command added
-// after the run (the child's knobs, the target) and names, beside each
-// fix's knobs, the flags of this command that set them.
+// annotateFlags names, beside each fix's knobs, the flags of this command
+// that set them.
 func annotateFlags(fs *flagSet, res *results.Results) {
-	diagnosis.Diagnose(res)
 	for i := range res.Cells {
 		for j := range res.Cells[i].Findings {
 			f := &res.Cells[i].Findings[j]

@@ -1,0 +1,126 @@
+package diagnosis
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/httpvs/httpvs/results"
+)
+
+// References sets res.ReferenceConclusions: for each scenario, transport
+// and client the reference peers played, what they show about the gap of
+// Go's cell (results.Cell.VsH1) against the peers' own (ReferenceCell.VsH1),
+// in the order of res.References.
+func References(res *results.Results) {
+	res.ReferenceConclusions = nil
+	var servers []string
+	type key struct{ scenario, protocol, client string }
+	var rows []key
+	cells := map[key]map[string]*results.ReferenceCell{}
+	for i := range res.References {
+		c := &res.References[i]
+		if !slices.Contains(servers, c.Server) {
+			servers = append(servers, c.Server)
+		}
+		k := key{c.Scenario, c.Protocol, c.Client}
+		if cells[k] == nil {
+			cells[k] = map[string]*results.ReferenceCell{}
+			if c.Protocol != "h1" {
+				rows = append(rows, k)
+			}
+		}
+		cells[k][c.Server] = c
+	}
+	for _, k := range rows {
+		// h2's ratio to h1 carries TLS's cost too: the same client's
+		// h1-tls cells split it off.
+		var tlsBase map[string]*results.ReferenceCell
+		if k.protocol == "h2" {
+			tlsBase = cells[key{k.scenario, "h1-tls", k.client}]
+		}
+		if s := refConclusion(k.scenario, k.protocol, res.Cell(k.scenario, k.protocol), cells[k], tlsBase, servers); s != "" {
+			res.ReferenceConclusions = append(res.ReferenceConclusions, s)
+		}
+	}
+}
+
+// refConclusion says what the peers show about one cell's gap: whether a
+// server and client not written in Go close it (Go's implementation) or
+// not (the protocol). Servers in Go (caddy) are no evidence either way.
+// tlsBase, for h2, holds the same client's h1-tls cells by server: h2's
+// ratio to h1 carries TLS's cost too, and the best server's h1-tls ratio
+// splits it off.
+func refConclusion(scenario, protocol string, goCell *results.Cell, byServer, tlsBase map[string]*results.ReferenceCell, servers []string) string {
+	if goCell == nil || goCell.VsH1 == nil {
+		return ""
+	}
+	var best *results.ReferenceCell
+	var goServer *results.ReferenceCell
+	for _, srv := range servers {
+		c := byServer[srv]
+		if c == nil || c.VsH1 == nil || c.Median == 0 {
+			continue
+		}
+		if srv == results.ReferenceGo {
+			goServer = c
+			continue
+		}
+		if c.WithoutGo() && (best == nil || c.VsH1.Ratio > best.VsH1.Ratio) {
+			best = c
+		}
+	}
+	if best == nil {
+		return ""
+	}
+	g, b := goCell.VsH1.Ratio, best.VsH1.Ratio
+	s := fmt.Sprintf("%s %s: with %s serving and %s as client, %s reaches %.2fx h1; Go at both ends %.2fx", scenario, protocol, best.Server, best.Client, protocol, b, g)
+	if goServer != nil {
+		s += fmt.Sprintf(", Go's server with %s %.2fx", goServer.Client, goServer.VsH1.Ratio)
+	}
+	who := "Go's code"
+	if goServer != nil {
+		switch gs := goServer.VsH1.Ratio; {
+		case gs <= g*1.25:
+			who = "Go's server"
+		case gs >= b*(1-results.StableHalfWidth):
+			who = "Go's client"
+		}
+	}
+	switch {
+	case b >= 1-results.StableHalfWidth && g < b*(1-results.StableHalfWidth):
+		s += fmt.Sprintf(": the gap is %s, not %s", who, protocolName(protocol))
+	case b < 1-results.StableHalfWidth && g < b*(1-results.StableHalfWidth):
+		s += fmt.Sprintf(": %s costs %.0f%% here even without Go, %s the rest", protocolName(protocol), (1-b)*100, who)
+	case b < 1-results.StableHalfWidth:
+		s += fmt.Sprintf(": without Go it does no better: the cost is %s's", protocolName(protocol))
+	default:
+		return ""
+	}
+	return s + tlsShare(best, tlsBase)
+}
+
+// tlsShare splits TLS's part off an h2 conclusion: the best server's
+// h1-tls ratio with the same client, and h2's ratio to it (HTTP/2's own
+// cost over TLS). "" when that server has no h1-tls figure.
+func tlsShare(best *results.ReferenceCell, tlsBase map[string]*results.ReferenceCell) string {
+	t := tlsBase[best.Server]
+	if t == nil || t.VsH1 == nil || t.Median == 0 || t.VsH1.Ratio <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (with %s, h1-tls alone reaches %.2fx h1, so HTTP/2 over TLS is %.2fx h1-tls)", best.Server, t.VsH1.Ratio, best.VsH1.Ratio/t.VsH1.Ratio)
+}
+
+// protocolName is what a transport speaks, for sentences.
+func protocolName(protocol string) string {
+	switch protocol {
+	case "h2c":
+		return "HTTP/2"
+	case "h2":
+		return "TLS with HTTP/2"
+	case "h3":
+		return "HTTP/3"
+	case "h1-tls":
+		return "TLS"
+	}
+	return protocol
+}
