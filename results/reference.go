@@ -8,7 +8,7 @@ package results
 // costs where neither end is Go's code (or only one end is).
 type ReferenceCell struct {
 	Scenario string `json:"scenario"`
-	Server   string `json:"server"`   // the server peer, or ReferenceGo
+	Server   string `json:"server"` // the server peer, or ReferenceGo
 	// Language is what the server is written in (the peers' catalogue;
 	// "Go" for ReferenceGo); "" in results written before it was
 	// recorded, which then count as Go's.
