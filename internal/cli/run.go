@@ -369,29 +369,31 @@ func omitOption(d time.Duration, given bool) time.Duration {
 // rounds settles --repeat, --max-repeat, --duration and --warmup under
 // --quick, and checks them.
 func (f *runFlags) rounds(set map[string]bool) error {
-	if !set["max-repeat"] && (f.quick || set["repeat"]) {
-		f.maxRepeat = 0 // fixed rounds: the --repeat asked for
+	// The experiment's presets decide what the flags left unsaid.
+	preset := experiment.Default()
+	switch {
+	case f.quick:
+		preset = experiment.Quick()
+	case len(f.net) > 0:
+		preset = experiment.AcrossLink(experiment.LinkSpec{})
+	}
+	m := preset.Matrix
+	if !set["repeat"] {
+		f.repeat = m.Repeat
+	}
+	if !set["max-repeat"] {
+		f.maxRepeat = m.MaxRepeat
+		if set["repeat"] {
+			f.maxRepeat = 0 // fixed rounds: the --repeat asked for
+		}
+	}
+	if !set["duration"] {
+		f.duration = m.Duration // zero: the matrix's, or the link's round trips
+	}
+	if !set["warmup"] {
+		f.warmup = m.Warmup
 	}
 	f.budgetGiven = set["budget"]
-	if len(f.net) > 0 && !f.quick {
-		if !set["repeat"] {
-			f.repeat = experiment.LinkRepeat
-		}
-		if !set["duration"] {
-			f.duration = 0 // the link's round trip sizes it (matrix.LinkWindowRTTs)
-		}
-	}
-	if f.quick {
-		if !set["repeat"] {
-			f.repeat = 1
-		}
-		if !set["duration"] {
-			f.duration = experiment.QuickDuration
-		}
-		if !set["warmup"] {
-			f.warmup = experiment.QuickWarmup
-		}
-	}
 	switch {
 	case f.repeat < 1 || f.repeat > 100:
 		return usagef("--repeat %d: want 1 to 100", f.repeat)
