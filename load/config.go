@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/load/loadresult"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )
@@ -32,8 +33,9 @@ const (
 	// shipped does (config.DefaultReadSize).
 	DefaultReadSize = 64 * units.KiB
 	// LateThreshold is how far past its intended send time an open-loop
-	// request must start to count as late.
-	LateThreshold = time.Millisecond
+	// request must start to count as late; loadresult defines it, since
+	// its Schedule.Late counts those requests.
+	LateThreshold = loadresult.LateThreshold
 )
 
 // Config describes one load run. Every run is bounded: by Requests and
