@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/httpvs/httpvs/peers/peerlang"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -45,19 +46,12 @@ type Peer struct {
 	// Sink are the transports over which a server peer's PUT /sink reads
 	// the whole request body and replies 2xx; empty for peers that cannot.
 	Sink []transport.Protocol
-	// Language is what the peer is written in: "C", "Go" (caddy, whose
-	// HTTP/2 is net/http's and HTTP/3 quic-go's, as httpvs's own) or
-	// "Rust". A Go peer does not tell Go's cost from the protocol's.
+	// Language is what the peer is written in: "C", "Go" (caddy) or
+	// "Rust", as package peerlang says: the catalog fills it from there.
+	// A Go peer does not tell Go's cost from the protocol's.
 	Language string
 	// Note says what the peer lacks or does differently, for reports.
 	Note string
-}
-
-// NotGo reports whether the peer named name is known and not written in
-// Go: a reference that separates Go's implementation from the protocol.
-func NotGo(name string) bool {
-	p, err := Lookup(name)
-	return err == nil && p.Language != "Go"
 }
 
 // Speaks reports whether p speaks transport t.
@@ -91,26 +85,35 @@ var (
 	h2Only  = []transport.Protocol{transport.H2C, transport.H2}
 )
 
-// catalog is every peer, servers first, as Catalog returns them.
-var catalog = []Peer{
-	{Name: "h2o", Language: "C", Role: RoleServer, Binary: "h2o", Install: "apt-get install h2o", Transports: tcpFour, Sink: tcpFour,
+// catalog is every peer, servers first, as Catalog returns them; each
+// peer's Language comes from package peerlang, the one place that says it.
+var catalog = withLanguages([]Peer{
+	{Name: "h2o", Role: RoleServer, Binary: "h2o", Install: "apt-get install h2o", Transports: tcpFour, Sink: tcpFour,
 		Note: "h2o 2.2 has no HTTP/3; /sink is an mruby handler (h2o buffers the whole body before it runs)"},
-	{Name: "nginx", Language: "C", Role: RoleServer, Binary: "nginx", Install: "apt-get install nginx", Transports: tcpFour,
+	{Name: "nginx", Role: RoleServer, Binary: "nginx", Install: "apt-get install nginx", Transports: tcpFour,
 		Note: "h2c on a port of its own (nginx before 1.25 speaks only HTTP/2 on a cleartext http2 port); no HTTP/3; " +
 			"no /sink: return 204 answers before the body is in (it discards HTTP/1.1 bodies after answering: " +
 			"204 after 19.8 of 20 MB over h1-tls on a loaded machine; HTTP/2 ones always)"},
-	{Name: "caddy", Language: "Go", Role: RoleServer, Binary: "caddy", Install: "apt-get install caddy", Transports: allFive,
+	{Name: "caddy", Role: RoleServer, Binary: "caddy", Install: "apt-get install caddy", Transports: allFive,
 		Note: "no /sink: Caddy's static responses do not read request bodies"},
-	{Name: "nghttpd", Language: "C", Role: RoleServer, Binary: "nghttpd", Install: "apt-get install nghttp2-server", Transports: h2Only, Sink: h2Only,
+	{Name: "nghttpd", Role: RoleServer, Binary: "nghttpd", Install: "apt-get install nghttp2-server", Transports: h2Only, Sink: h2Only,
 		Note: "HTTP/2 only: one process for h2c (--no-tls) and one for h2; /sink answers 200 once the whole body is in"},
-	{Name: "curl", Language: "C", Role: RoleClient, Binary: "curl", Install: "apt-get install curl", Transports: tcpFour,
+	{Name: "curl", Role: RoleClient, Binary: "curl", Install: "apt-get install curl", Transports: tcpFour,
 		Note: "one transfer per run; this build of curl has no HTTP/3"},
-	{Name: "h2load", Language: "C", Role: RoleClient, Binary: "h2load", Install: "apt-get install nghttp2-client", Transports: tcpFour,
+	{Name: "h2load", Role: RoleClient, Binary: "h2load", Install: "apt-get install nghttp2-client", Transports: tcpFour,
 		Note: "request load; --h1 for HTTP/1.1; h2load 1.52 here is built without HTTP/3"},
-	{Name: "wrk", Language: "C", Role: RoleClient, Binary: "wrk", Install: "apt-get install wrk", Transports: h1Only,
+	{Name: "wrk", Role: RoleClient, Binary: "wrk", Install: "apt-get install wrk", Transports: h1Only,
 		Note: "HTTP/1.1 request load only; no warm-up, so its connections' set-up is in the measured time"},
-	{Name: "oha", Language: "Rust", Role: RoleClient, Binary: "oha", Install: "cargo install oha --features http3", Transports: allFive,
+	{Name: "oha", Role: RoleClient, Binary: "oha", Install: "cargo install oha --features http3", Transports: allFive,
 		Note: "request load in Rust (hyper; quinn and h3 for HTTP/3); no Debian package, and crates.io's build has HTTP/3 only with --features http3; no warm-up"},
+})
+
+// withLanguages sets each peer's Language from package peerlang.
+func withLanguages(ps []Peer) []Peer {
+	for i := range ps {
+		ps[i].Language = peerlang.Of(ps[i].Name)
+	}
+	return ps
 }
 
 // Catalog returns every peer httpvs knows, servers first (copies: the

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/httpvs/httpvs/peers"
+	"github.com/httpvs/httpvs/peers/peerlang"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -242,7 +242,7 @@ func protocolName(protocol string) string {
 // server), a ratio to h1, and an interval of at least two rounds no wider
 // than ±50%.
 func notGoEvidence(c *results.ReferenceCell) bool {
-	return c.VsH1 != nil && c.Median != 0 && peers.NotGo(c.Server) &&
+	return c.VsH1 != nil && c.Median != 0 && peerlang.NotGo(c.Server) &&
 		c.VsH1.Pairs >= 2 && c.VsH1.HalfWidth() <= 0.5
 }
 
