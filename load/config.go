@@ -227,7 +227,7 @@ func (c Config) validate() (*url.URL, error) {
 	}
 	switch {
 	case c.NewCaller == nil && !c.Engine.Supports(c.Client.Protocol):
-		return nil, &UnsupportedError{Engine: c.Engine, Protocol: c.Client.Protocol}
+		return nil, &UnsupportedError{Protocol: c.Client.Protocol}
 	case bodyWant(c) != "":
 		return nil, config.Fieldf("BodySize", c.BodySize, "%s", bodyWant(c))
 	}
