@@ -63,9 +63,9 @@ type Config struct {
 	// warmup, then its measured phase): Run prepares its clients, then
 	// waits until StartAt, so that generators on several machines start
 	// together (their clocks as close as NTP keeps them). A StartAt already
-	// past when the clients are ready starts at once; the Result's Started
-	// says when measuring really began. Cancelling ctx ends the wait with
-	// an error.
+	// past when the clients are ready starts at once; the result's
+	// Started says when measuring really began. Cancelling ctx ends the
+	// wait with an error.
 	StartAt time.Time
 	// Share, if not zero, runs one part of Requests and Rate, which are the
 	// whole load's: Share.Requests(Requests) requests at Share.Rate(Rate).

@@ -28,7 +28,7 @@ type Part struct {
 
 // Merged is what Merge returns.
 type Merged struct {
-	// Result is the parts' sum, in load's schema (kind "load"), so that it
+	// Result is the parts' sum, in loadresult's schema (kind "load"), so that it
 	// can be merged again. Its Parts counts the load runs it sums.
 	Result loadresult.Result
 	// StartSkew is the latest part's start minus the earliest one's (wall

@@ -85,7 +85,7 @@ type Plan struct {
 	// reports the difference; a server without /stats is noted, not fatal.
 	ServerStats bool
 	// Omit, if positive, leaves the run's first Omit out of its steady
-	// rate (Result.SteadyBytes over Result.SteadySeconds), as iperf3's
+	// rate (the result's SteadyBytes over SteadySeconds), as iperf3's
 	// --omit does: across a link, handshakes and slow start. Bytes and
 	// Seconds still cover the whole run.
 	Omit time.Duration

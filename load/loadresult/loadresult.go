@@ -102,15 +102,15 @@ type Result struct {
 	// headers as N:LEN ("" for none).
 	BodySize int64  `json:"body_size"`
 	Headers  string `json:"headers,omitempty"`
-	// HeaderNames are the names of load.Config.Header's extra headers, sorted;
-	// their values, which may be credentials, are not recorded.
+	// HeaderNames are the names of load.Config.Header's extra headers,
+	// sorted; their values, which may be credentials, are not recorded.
 	HeaderNames []string `json:"header_names,omitempty"`
 	// Histograms are the distributions behind Latency, Phases and
 	// Schedule.LateBy, exact and mergeable: Latency and TTFB hold Succeeded
 	// values (TTFB fewer when a stack does not report it), LateBy Requests.
 	Histograms *Histograms `json:"histograms,omitempty"`
-	// Share is the part of a split load this run was ("I/N", load.Config.Share);
-	// "" for the whole load or a merge.
+	// Share is the part of a split load this run was ("I/N",
+	// load.Config.Share); "" for the whole load or a merge.
 	Share string `json:"share,omitempty"`
 	// Parts is how many load runs a merged result sums; 0 for one run.
 	Parts int `json:"parts,omitempty"`
