@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/backoff"
+	"github.com/httpvs/httpvs/load/loadresult"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -94,7 +95,7 @@ func TestBackoffEndsWhenServerComesUp(t *testing.T) {
 			cfg := Config{URL: "http://" + addr + "/", Engine: engine, Conns: conns, Streams: 1,
 				Client: transport.ClientOptions{Protocol: transport.H1}, Duration: 2 * time.Second}
 			type outcome struct {
-				res Result
+				res loadresult.Result
 				err error
 			}
 			done := make(chan outcome, 1)

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/load/loadresult"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )
@@ -32,8 +33,9 @@ const (
 	// shipped does (config.DefaultReadSize).
 	DefaultReadSize = 64 * units.KiB
 	// LateThreshold is how far past its intended send time an open-loop
-	// request must start to count as late.
-	LateThreshold = time.Millisecond
+	// request must start to count as late; loadresult defines it, since
+	// its Schedule.Late counts those requests.
+	LateThreshold = loadresult.LateThreshold
 )
 
 // Config describes one load run. Every run is bounded: by Requests and
@@ -61,9 +63,9 @@ type Config struct {
 	// warmup, then its measured phase): Run prepares its clients, then
 	// waits until StartAt, so that generators on several machines start
 	// together (their clocks as close as NTP keeps them). A StartAt already
-	// past when the clients are ready starts at once; the Result's Started
-	// says when measuring really began. Cancelling ctx ends the wait with
-	// an error.
+	// past when the clients are ready starts at once; the result's
+	// Started says when measuring really began. Cancelling ctx ends the
+	// wait with an error.
 	StartAt time.Time
 	// Share, if not zero, runs one part of Requests and Rate, which are the
 	// whole load's: Share.Requests(Requests) requests at Share.Rate(Rate).
@@ -225,7 +227,7 @@ func (c Config) validate() (*url.URL, error) {
 	}
 	switch {
 	case c.NewCaller == nil && !c.Engine.Supports(c.Client.Protocol):
-		return nil, &UnsupportedError{Engine: c.Engine, Protocol: c.Client.Protocol}
+		return nil, &UnsupportedError{Protocol: c.Client.Protocol}
 	case bodyWant(c) != "":
 		return nil, config.Fieldf("BodySize", c.BodySize, "%s", bodyWant(c))
 	}

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/load/loadresult"
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -175,7 +176,7 @@ func TestServerKilledMidRun(t *testing.T) {
 }
 
 // checkKilled checks a run whose server was killed at killed.
-func checkKilled(t *testing.T, res Result, killed time.Time) {
+func checkKilled(t *testing.T, res loadresult.Result, killed time.Time) {
 	t.Helper()
 	if res.Succeeded == 0 || res.Errors.Total == 0 || res.Requests != res.Succeeded+res.Errors.Total {
 		t.Fatalf("requests %d, succeeded %d, errors %v, stopped %q: want successes, then failures", res.Requests, res.Succeeded, res.Errors, res.Stopped)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/backoff"
+	"github.com/httpvs/httpvs/load/loadresult"
 	"github.com/httpvs/httpvs/procstat"
 	"github.com/httpvs/httpvs/stats"
 )
@@ -142,10 +143,10 @@ func (r *run) schedule(start time.Time) {
 
 // Run carries out cfg. Its error is for a run that cannot start (bad
 // configuration); request failures are counted in the Result.
-func Run(ctx context.Context, cfg Config) (Result, error) {
+func Run(ctx context.Context, cfg Config) (loadresult.Result, error) {
 	u, err := cfg.validate()
 	if err != nil {
-		return Result{}, err
+		return loadresult.Result{}, err
 	}
 	// From here on, Requests and Rate are this generator's part.
 	cfg.Requests, cfg.Rate = cfg.Share.Requests(cfg.Requests), cfg.Share.Rate(cfg.Rate)
@@ -157,11 +158,11 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	workers := cfg.Conns * cfg.Streams
 	clients, err := r.newClients()
 	if err != nil {
-		return Result{}, err
+		return loadresult.Result{}, err
 	}
 	defer closeClients(clients)
 	if err := waitUntil(ctx, cfg.StartAt); err != nil {
-		return Result{}, err
+		return loadresult.Result{}, err
 	}
 	r.schedule(time.Now())
 	runCtx, cancel := context.WithDeadline(ctx, r.end)

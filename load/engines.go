@@ -95,15 +95,11 @@ func (e Engine) WithHoldP(on bool) Engine {
 // HoldsP says whether e's event loops may hold their Ps (see WithHoldP).
 func (e Engine) HoldsP() bool { return e.holdP }
 
-// UnsupportedError is a transport the engine asked for does not speak.
-type UnsupportedError struct {
-	Engine   Engine
-	Protocol transport.Protocol
-}
-
-func (e *UnsupportedError) Error() string {
-	return fmt.Sprintf("the %s engine does not speak %s; the std engine speaks every transport", e.Engine, e.Protocol)
-}
+// UnsupportedError is a transport the fast engine was asked for and does
+// not speak (std speaks every one). It is the lean client's own error, not
+// a second type: the fast engine is the lean client, and lean.Supports is
+// what decides (see Engine.Supports).
+type UnsupportedError = lean.UnsupportedError
 
 // isFast says whether e is the fast engine.
 func (e Engine) isFast() bool { return e.kind == kindFast }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/load/loadresult"
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
@@ -28,7 +29,7 @@ func startServer(t *testing.T, h http.Handler) (*transport.Server, *server.Serve
 	return srv.Transport, srv.Server
 }
 
-func mustRun(t *testing.T, cfg Config) Result {
+func mustRun(t *testing.T, cfg Config) loadresult.Result {
 	t.Helper()
 	res, err := Run(context.Background(), cfg)
 	if err != nil {
@@ -90,7 +91,7 @@ func exactConfig(ts *transport.Server, engine Engine, p transport.Protocol, path
 
 // checkExact checks a counted run's figures: every request, byte, phase
 // and connection accounted for.
-func checkExact(t *testing.T, cfg Config, res Result, wantIn int64) {
+func checkExact(t *testing.T, cfg Config, res loadresult.Result, wantIn int64) {
 	t.Helper()
 	n, p := cfg.Requests, cfg.Client.Protocol
 	if res.Requests != n || res.Errors.Total != 0 {
@@ -119,7 +120,7 @@ func checkExact(t *testing.T, cfg Config, res Result, wantIn int64) {
 
 // checkExactPhases checks a counted run's phase timings (connects and
 // handshakes not for h3).
-func checkExactPhases(t *testing.T, cfg Config, res Result) {
+func checkExactPhases(t *testing.T, cfg Config, res loadresult.Result) {
 	t.Helper()
 	n, p := cfg.Requests, cfg.Client.Protocol
 	// Both engines time every measured request's first byte and every

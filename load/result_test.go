@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/load/loadresult"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -65,9 +66,9 @@ func TestStartAtWaitEndsWithContext(t *testing.T) {
 
 // checkResultWindow checks res's kind and version, and its wall-clock
 // window, in UTC from no earlier than startAt, and its host.
-func checkResultWindow(t *testing.T, res Result, startAt time.Time) {
+func checkResultWindow(t *testing.T, res loadresult.Result, startAt time.Time) {
 	t.Helper()
-	if res.Kind != ResultKind || res.SchemaVersion != ResultSchemaVersion {
+	if res.Kind != loadresult.Kind || res.SchemaVersion != loadresult.SchemaVersion {
 		t.Fatalf("kind %q version %d", res.Kind, res.SchemaVersion)
 	}
 	if res.Started.Before(startAt) {
@@ -86,7 +87,7 @@ func checkResultWindow(t *testing.T, res Result, startAt time.Time) {
 
 // checkResultHistograms checks that res's histograms hold exactly the
 // values its summaries describe, with late_by only on an open loop.
-func checkResultHistograms(t *testing.T, res Result, open bool) {
+func checkResultHistograms(t *testing.T, res loadresult.Result, open bool) {
 	t.Helper()
 	lat := decode(t, "latency", res.Histograms.Latency)
 	if lat.Count() != res.Succeeded || lat.Summary() != res.Latency {

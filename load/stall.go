@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/httpvs/httpvs/load/loadresult"
 	"github.com/httpvs/httpvs/stats"
 )
 
@@ -106,7 +107,7 @@ func (r *run) judgeCutOffs() silence {
 // window is the measured phase, from from; it returns the part of it the
 // rates are over: up to the server's last answer, when that came within
 // the phase.
-func (r *run) stoppedAnswering(res *Result, sl silence, from time.Time, window time.Duration) time.Duration {
+func (r *run) stoppedAnswering(res *loadresult.Result, sl silence, from time.Time, window time.Duration) time.Duration {
 	gone := r.gone.Load()
 	if !gone && sl.stalled == 0 {
 		return window

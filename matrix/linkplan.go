@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/results"
-	"github.com/httpvs/httpvs/transfer"
+	"github.com/httpvs/httpvs/transfer/transferresult"
 
 	"github.com/httpvs/httpvs/units"
 )
@@ -106,9 +106,9 @@ func (o *Options) fillLink() {
 }
 
 // steadyRate makes a transfer repetition's Value its steady rate when the
-// transfer omitted its start (transfer.Result.SteadyBytes), and records
+// transfer omitted its start (transferresult.Result.SteadyBytes), and records
 // the omitted part and the time to the first byte apart.
-func steadyRate(m *results.Repetition, res transfer.Result) {
+func steadyRate(m *results.Repetition, res transferresult.Result) {
 	m.FirstByteSeconds = res.FirstByteSeconds
 	if res.OmitSeconds <= 0 {
 		return

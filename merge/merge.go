@@ -15,7 +15,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/httpvs/httpvs/load"
+	"github.com/httpvs/httpvs/load/loadresult"
 	"github.com/httpvs/httpvs/stats"
 )
 
@@ -23,14 +23,14 @@ import (
 // the file it came from (with its position when a file holds several).
 type Part struct {
 	Name   string
-	Result load.Result
+	Result loadresult.Result
 }
 
 // Merged is what Merge returns.
 type Merged struct {
-	// Result is the parts' sum, in load's schema (kind "load"), so that it
+	// Result is the parts' sum, in loadresult's schema (kind "load"), so that it
 	// can be merged again. Its Parts counts the load runs it sums.
-	Result load.Result
+	Result loadresult.Result
 	// StartSkew is the latest part's start minus the earliest one's (wall
 	// clock): how far apart the generators began measuring.
 	StartSkew time.Duration
@@ -156,12 +156,12 @@ func Merge(parts []Part) (Merged, error) {
 }
 
 // check refuses a result that cannot be merged and decodes its histograms.
-func check(r load.Result) (hists, error) {
+func check(r loadresult.Result) (hists, error) {
 	switch {
-	case r.Kind != load.ResultKind:
+	case r.Kind != loadresult.Kind:
 		return hists{}, fmt.Errorf("%w: kind %q", ErrNotLoad, r.Kind)
-	case r.SchemaVersion != load.ResultSchemaVersion:
-		return hists{}, fmt.Errorf("%w: schema_version %d; this httpvs reads %d", ErrSchema, r.SchemaVersion, load.ResultSchemaVersion)
+	case r.SchemaVersion != loadresult.SchemaVersion:
+		return hists{}, fmt.Errorf("%w: schema_version %d; this httpvs reads %d", ErrSchema, r.SchemaVersion, loadresult.SchemaVersion)
 	case r.Histograms == nil:
 		return hists{}, ErrNoHistograms
 	case r.Started.IsZero() || r.Finished.IsZero() || r.Finished.Before(r.Started):

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/httpvs/httpvs/load"
+	"github.com/httpvs/httpvs/load/loadresult"
 	"github.com/httpvs/httpvs/stats"
 )
 
@@ -27,17 +27,17 @@ func part(t *testing.T, name string, rng *rand.Rand, n int, start time.Time, sec
 		}
 	}
 	conn.Record(100 * time.Microsecond)
-	h, err := load.EncodeHistograms(lat, conn, tls, ttfb, nil)
+	h, err := loadresult.EncodeHistograms(lat, conn, tls, ttfb, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	window := time.Duration(seconds * float64(time.Second))
-	r := load.Result{
-		Kind: load.ResultKind, SchemaVersion: load.ResultSchemaVersion, Engine: "fast", URL: "http://198.18.0.2:8080/small",
+	r := loadresult.Result{
+		Kind: loadresult.Kind, SchemaVersion: loadresult.SchemaVersion, Engine: "fast", URL: "http://198.18.0.2:8080/small",
 		Method: "GET", Requested: "h2c", Protocol: "h2c", Mode: "closed", Concurrency: 10, Asked: 10, Connections: 1,
 		Requests: int64(n) + 2, Succeeded: int64(n), BytesReceived: 2 * int64(n), Seconds: seconds,
 		Errors: stats.ErrorCounts{Total: 2, Reset: 2}, Latency: lat.Summary(), Host: name + "-host",
-		Phases:  load.Phases{Connect: conn.Summary(), TLS: tls.Summary(), TTFB: ttfb.Summary()},
+		Phases:  loadresult.Phases{Connect: conn.Summary(), TLS: tls.Summary(), TTFB: ttfb.Summary()},
 		Started: start, Finished: start.Add(window), Histograms: h, ClientCPUSeconds: 1, BytesPerRequest: 100,
 	}
 	return Part{Name: name, Result: r}
@@ -181,11 +181,11 @@ func TestMergeRefusesOneRunGivenTwice(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name string
-		edit func(r *load.Result)
+		edit func(r *loadresult.Result)
 	}{
-		{"host", func(r *load.Result) { r.Host = "other" }},
-		{"start", func(r *load.Result) { r.Started = r.Started.Add(time.Nanosecond) }},
-		{"end", func(r *load.Result) { r.Finished = r.Finished.Add(time.Nanosecond) }},
+		{"host", func(r *loadresult.Result) { r.Host = "other" }},
+		{"start", func(r *loadresult.Result) { r.Started = r.Started.Add(time.Nanosecond) }},
+		{"end", func(r *loadresult.Result) { r.Finished = r.Finished.Add(time.Nanosecond) }},
 	} {
 		b := Part{Name: "b", Result: a.Result}
 		tc.edit(&b.Result)
@@ -200,16 +200,16 @@ func TestMergeRefusesDifferentMeasurements(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	for _, c := range []struct {
 		field string
-		edit  func(r *load.Result)
+		edit  func(r *loadresult.Result)
 	}{
-		{"url", func(r *load.Result) { r.URL = "http://198.18.0.2:8080/bytes/1M" }},
-		{"requested", func(r *load.Result) { r.Requested = "h1" }},
-		{"mode", func(r *load.Result) {
-			r.Mode, r.Schedule, r.Histograms.LateBy = "open", &load.Schedule{}, r.Histograms.Latency
+		{"url", func(r *loadresult.Result) { r.URL = "http://198.18.0.2:8080/bytes/1M" }},
+		{"requested", func(r *loadresult.Result) { r.Requested = "h1" }},
+		{"mode", func(r *loadresult.Result) {
+			r.Mode, r.Schedule, r.Histograms.LateBy = "open", &loadresult.Schedule{}, r.Histograms.Latency
 		}},
-		{"headers", func(r *load.Result) { r.Headers = "100:100" }},
-		{"header_names", func(r *load.Result) { r.HeaderNames = []string{"Authorization"} }},
-		{"settings.read_size", func(r *load.Result) { r.Settings.ReadSize = 4096 }},
+		{"headers", func(r *loadresult.Result) { r.Headers = "100:100" }},
+		{"header_names", func(r *loadresult.Result) { r.HeaderNames = []string{"Authorization"} }},
+		{"settings.read_size", func(r *loadresult.Result) { r.Settings.ReadSize = 4096 }},
 	} {
 		a := part(t, "a", rng, 10, t0, 1, nil)
 		b := part(t, "b", rng, 10, t0, 1, nil)
@@ -226,15 +226,15 @@ func TestMergeRefusesWhatIsNotALoadResult(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	for _, c := range []struct {
 		name string
-		edit func(r *load.Result)
+		edit func(r *loadresult.Result)
 		want error
 	}{
-		{"kind", func(r *load.Result) { r.Kind = "run" }, ErrNotLoad},
-		{"version", func(r *load.Result) { r.SchemaVersion = 2 }, ErrSchema},
-		{"no histograms", func(r *load.Result) { r.Histograms = nil }, ErrNoHistograms},
-		{"no window", func(r *load.Result) { r.Started = time.Time{} }, ErrNoWindow},
-		{"edited count", func(r *load.Result) { r.Succeeded++ }, nil},
-		{"foreign histogram", func(r *load.Result) { r.Histograms.Latency = "HISTFAAAAB" }, nil},
+		{"kind", func(r *loadresult.Result) { r.Kind = "run" }, ErrNotLoad},
+		{"version", func(r *loadresult.Result) { r.SchemaVersion = 2 }, ErrSchema},
+		{"no histograms", func(r *loadresult.Result) { r.Histograms = nil }, ErrNoHistograms},
+		{"no window", func(r *loadresult.Result) { r.Started = time.Time{} }, ErrNoWindow},
+		{"edited count", func(r *loadresult.Result) { r.Succeeded++ }, nil},
+		{"foreign histogram", func(r *loadresult.Result) { r.Histograms.Latency = "HISTFAAAAB" }, nil},
 	} {
 		p := part(t, "p", rng, 10, t0, 1, nil)
 		c.edit(&p.Result)

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/httpvs/httpvs/load"
+	"github.com/httpvs/httpvs/load/loadresult"
 )
 
 // ErrEmpty is Read's error for input that holds no JSON value.
@@ -51,7 +51,7 @@ func Read(name string, r io.Reader) ([]Part, error) {
 
 // decodePart checks the kind and version before decoding the rest, so that
 // another kind of file is named as such rather than as a field's type error.
-func decodePart(raw json.RawMessage, r *load.Result) error {
+func decodePart(raw json.RawMessage, r *loadresult.Result) error {
 	if !bytes.HasPrefix(bytes.TrimSpace(raw), []byte("{")) {
 		return fmt.Errorf("%w: a JSON %s, not an object", ErrNotLoad, kindOfJSON(raw))
 	}
@@ -62,11 +62,11 @@ func decodePart(raw json.RawMessage, r *load.Result) error {
 	if err := json.Unmarshal(raw, &head); err != nil {
 		return fmt.Errorf("%w: %v", ErrNotLoad, err)
 	}
-	if head.Kind != load.ResultKind {
+	if head.Kind != loadresult.Kind {
 		return fmt.Errorf("%w: kind %q", ErrNotLoad, head.Kind)
 	}
-	if head.SchemaVersion != load.ResultSchemaVersion {
-		return fmt.Errorf("%w: schema_version %d; this httpvs reads %d", ErrSchema, head.SchemaVersion, load.ResultSchemaVersion)
+	if head.SchemaVersion != loadresult.SchemaVersion {
+		return fmt.Errorf("%w: schema_version %d; this httpvs reads %d", ErrSchema, head.SchemaVersion, loadresult.SchemaVersion)
 	}
 	return json.Unmarshal(raw, r)
 }

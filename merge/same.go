@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/httpvs/httpvs/load"
+	"github.com/httpvs/httpvs/load/loadresult"
 )
 
 // sameMeasurement returns a *MismatchError when b measured something else
@@ -50,7 +50,7 @@ func quote(s string) string {
 // diffSettings compares the client settings in their JSON form, so that
 // every field, present and future, is compared, and names the first one
 // that differs by its JSON path.
-func diffSettings(x, y load.Result) (path, vx, vy string, differ bool) {
+func diffSettings(x, y loadresult.Result) (path, vx, vy string, differ bool) {
 	var mx, my any
 	bx, _ := json.Marshal(x.Settings) // plain data: marshals
 	by, _ := json.Marshal(y.Settings)

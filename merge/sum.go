@@ -4,25 +4,25 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/httpvs/httpvs/load"
+	"github.com/httpvs/httpvs/load/loadresult"
 	"github.com/httpvs/httpvs/stats"
 )
 
 // sum adds the parts' counts and merges their histograms. Rates and
 // Seconds are set later, from the windows.
-func sum(parts []Part, decoded []hists) load.Result {
+func sum(parts []Part, decoded []hists) loadresult.Result {
 	first := parts[0].Result
-	m := load.Result{
+	m := loadresult.Result{
 		Engine: first.Engine, URL: first.URL, Method: first.Method, Requested: first.Requested, Mode: first.Mode,
 		Settings: first.Settings, BodySize: first.BodySize, Headers: first.Headers, HeaderNames: first.HeaderNames,
-		Kind: load.ResultKind, SchemaVersion: load.ResultSchemaVersion,
+		Kind: loadresult.Kind, SchemaVersion: loadresult.SchemaVersion,
 		Started: first.Started, Finished: first.Finished,
 	}
 	lat, conn, tls, ttfb := stats.NewHistogram(), stats.NewHistogram(), stats.NewHistogram(), stats.NewHistogram()
 	var late *stats.Histogram
 	if m.Mode == "open" {
 		late = stats.NewHistogram()
-		m.Schedule = &load.Schedule{}
+		m.Schedule = &loadresult.Schedule{}
 	}
 	var allocBytes, allocObjects float64
 	var lowered, stopped []string
@@ -70,18 +70,18 @@ func sum(parts []Part, decoded []hists) load.Result {
 	}
 	m.Host, m.Hosts = hosts(parts)
 	m.Latency = lat.Summary()
-	m.Phases = load.Phases{Connect: conn.Summary(), TLS: tls.Summary(), TTFB: ttfb.Summary()}
+	m.Phases = loadresult.Phases{Connect: conn.Summary(), TLS: tls.Summary(), TTFB: ttfb.Summary()}
 	if late != nil {
 		m.Schedule.LateBy = late.Summary()
 	}
 	// DecodeHistogram checked every part's configuration: encoding
 	// histograms of it, to memory, does not fail.
-	m.Histograms, _ = load.EncodeHistograms(lat, conn, tls, ttfb, late)
+	m.Histograms, _ = loadresult.EncodeHistograms(lat, conn, tls, ttfb, late)
 	return m
 }
 
 // addCounts adds r's counts to m: everything that sums across generators.
-func addCounts(m *load.Result, r load.Result) {
+func addCounts(m *loadresult.Result, r loadresult.Result) {
 	m.Concurrency += r.Concurrency
 	m.Asked += r.Asked
 	if r.ServerMaxStreams > 0 && (m.ServerMaxStreams == 0 || r.ServerMaxStreams < m.ServerMaxStreams) {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/httpvs/httpvs/load"
+	"github.com/httpvs/httpvs/load/loadresult"
 )
 
 // windows returns the length of the union of the parts' measured windows,
@@ -41,7 +41,7 @@ func windows(parts []Part) (union, skew time.Duration, warns []Warning) {
 // setRates sets the merged result's Seconds and rates over the union of
 // the windows: every generator's successes in the time any of them was
 // measuring.
-func setRates(m *load.Result, union time.Duration) {
+func setRates(m *loadresult.Result, union time.Duration) {
 	m.Seconds = union.Seconds()
 	if m.Seconds > 0 {
 		m.RequestsPerSecond = float64(m.Succeeded) / m.Seconds

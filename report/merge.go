@@ -7,7 +7,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/httpvs/httpvs/load"
+	"github.com/httpvs/httpvs/load/loadresult"
 	"github.com/httpvs/httpvs/merge"
 )
 
@@ -41,7 +41,7 @@ func Merge(w io.Writer, parts []merge.Part, m merge.Merged) error {
 	return Load(w, m.Result)
 }
 
-func mergeLine(w io.Writer, name, host string, r load.Result) {
+func mergeLine(w io.Writer, name, host string, r loadresult.Result) {
 	if host == "" {
 		host = "?"
 	}

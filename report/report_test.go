@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/httpvs/httpvs/stats"
-	"github.com/httpvs/httpvs/transfer"
+	"github.com/httpvs/httpvs/transfer/transferresult"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -31,18 +31,18 @@ func golden(t *testing.T, name string, got []byte) {
 	}
 }
 
-func sample() transfer.Result {
+func sample() transferresult.Result {
 	var errs stats.ErrorCounts
 	errs.Count(stats.ErrReset)
-	return transfer.Result{
+	return transferresult.Result{
 		URL: "http://127.0.0.1:8080/1g", Direction: "download", Requested: "h2c", Protocol: "h2c",
 		Streams: 2, Connections: 1, Bytes: 1_500_000_000, Seconds: 0.75, BitsPerSecond: 16e9,
 		Errors: errs, FirstError: "GET http://127.0.0.1:8080/1g: body failed after 500000000 bytes: connection reset by peer",
-		PerStream: []transfer.Stream{
+		PerStream: []transferresult.Stream{
 			{Bytes: 1_000_000_000, Seconds: 0.5, BitsPerSecond: 16e9},
 			{Bytes: 500_000_000, Seconds: 0.75, BitsPerSecond: 5.33e9, Error: "connection reset by peer", ErrorKind: "reset"},
 		},
-		Client: transfer.ClientSide{
+		Client: transferresult.ClientSide{
 			BodyReads: 6000, ReadSize: 262144,
 			TCP:     stats.IOStats{Connections: 1, Reads: 40000, ReadBytes: 1_500_100_000, Writes: 100, WriteBytes: 2600},
 			Process: stats.ProcessStats{CPUUserSeconds: 0.2, CPUSystemSeconds: 0.4},
@@ -69,7 +69,7 @@ func TestJSONIsOneObject(t *testing.T) {
 	if err := JSON(&b, sample()); err != nil {
 		t.Fatal(err)
 	}
-	var back transfer.Result
+	var back transferresult.Result
 	dec := json.NewDecoder(&b)
 	if err := dec.Decode(&back); err != nil {
 		t.Fatal(err)

@@ -11,8 +11,7 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/stats"
-	"github.com/httpvs/httpvs/transfer"
-	"github.com/httpvs/httpvs/transport"
+	"github.com/httpvs/httpvs/transfer/transferresult"
 	"github.com/httpvs/httpvs/units"
 )
 
@@ -29,10 +28,10 @@ const maxStreamLines = 10
 
 // Transfer writes a get or put result in the spirit of the seeds' output:
 // bytes, seconds and Gbit/s for the client, then the server's side.
-func Transfer(w io.Writer, r transfer.Result) error {
+func Transfer(w io.Writer, r transferresult.Result) error {
 	p := &printer{w: w}
 	method, moved, serverMoved := "GET", "received", "sent"
-	if r.Direction == transfer.Upload.String() {
+	if r.Direction == transferresult.Upload {
 		method, moved, serverMoved = "PUT", "sent", "received"
 	}
 	negotiated := r.Protocol
@@ -69,7 +68,7 @@ func Transfer(w io.Writer, r transfer.Result) error {
 	if s := r.Server; s != nil {
 		pc := s.Protocols[r.Requested]
 		bytes, calls, verb := pc.BodyBytesSent, pc.BodyWrites, "writes"
-		if r.Direction == transfer.Upload.String() {
+		if r.Direction == transferresult.Upload {
 			bytes, calls, verb = pc.BodyBytesReceived, pc.BodyReads, "reads"
 		}
 		parts = []string{fmt.Sprintf("%s %d bytes in %.3f s handler time, %d %s (avg %s)",
@@ -112,19 +111,21 @@ func Transfer(w io.Writer, r transfer.Result) error {
 	return p.err
 }
 
-// serverWire describes the server's I/O on the listener the transport uses.
+// serverWire describes the server's I/O on the listener the transport
+// named name uses: QUIC for h3, TLS for h1-tls and h2, cleartext TCP for h1
+// and h2c. The transport is matched by name, as results carries it, so
+// that this package links no protocol stack; a test holds the names to
+// package transport's.
 func serverWire(s *stats.ServerStats, name string) []string {
-	p, err := transport.Parse(name)
-	switch {
-	case err != nil:
-		return nil
-	case p == transport.H3:
+	switch name {
+	case "h3":
 		return wireIO(stats.IOStats{}, s.QUIC)
-	case p.TLS():
+	case "h1-tls", "h2":
 		return wireIO(s.TLS, stats.QUICStats{})
-	default:
+	case "h1", "h2c":
 		return wireIO(s.TCP, stats.QUICStats{})
 	}
+	return nil
 }
 
 func wireIO(tcp stats.IOStats, q stats.QUICStats) []string {

@@ -13,13 +13,14 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/stats"
+	"github.com/httpvs/httpvs/transfer/transferresult"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )
 
 // outcome is one transfer's result before aggregation.
 type outcome struct {
-	stream     Stream
+	stream     transferresult.Stream
 	reads      int64 // body Read calls
 	negotiated bool  // a response arrived over the transport asked for
 	failed     bool

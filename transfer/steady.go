@@ -4,6 +4,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/httpvs/httpvs/transfer/transferresult"
 )
 
 // steady follows a run's body bytes over time so that the first part of
@@ -56,7 +58,7 @@ func (s *steady) moved(n int) {
 // and bytes moved after the omit; otherwise its figures stay zero and
 // SteadyNote says why. An upload's is its receiver's count (receipt), the
 // sender's running ahead of it by what its buffers hold.
-func (s *steady) fill(res *Result, omit time.Duration, upload bool, outs []outcome) {
+func (s *steady) fill(res *transferresult.Result, omit time.Duration, upload bool, outs []outcome) {
 	if s == nil {
 		return
 	}
@@ -85,7 +87,7 @@ func (s *steady) fill(res *Result, omit time.Duration, upload bool, outs []outco
 
 // fillReceived sets an upload's steady figures from its receiver's counts:
 // the streams' bytes, over the longest stream's time (they run at once).
-func (s *steady) fillReceived(res *Result, outs []outcome) {
+func (s *steady) fillReceived(res *transferresult.Result, outs []outcome) {
 	var bytes int64
 	var secs float64
 	for _, o := range outs {

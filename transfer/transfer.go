@@ -14,9 +14,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/procstat"
 	"github.com/httpvs/httpvs/stats"
+	"github.com/httpvs/httpvs/transfer/transferresult"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )
@@ -30,12 +30,13 @@ const (
 	Upload                    // PUT to /sink, the client sends
 )
 
-// String returns "download" or "upload".
+// String returns "download" or "upload", as results record it
+// (transferresult.Download, transferresult.Upload).
 func (d Direction) String() string {
 	if d == Upload {
-		return "upload"
+		return transferresult.Upload
 	}
-	return "download"
+	return transferresult.Download
 }
 
 // method is the request method of d's transfers.
@@ -84,76 +85,10 @@ type Plan struct {
 	// reports the difference; a server without /stats is noted, not fatal.
 	ServerStats bool
 	// Omit, if positive, leaves the run's first Omit out of its steady
-	// rate (Result.SteadyBytes over Result.SteadySeconds), as iperf3's
+	// rate (the result's SteadyBytes over SteadySeconds), as iperf3's
 	// --omit does: across a link, handshakes and slow start. Bytes and
 	// Seconds still cover the whole run.
 	Omit time.Duration
-}
-
-// Stream is one transfer's outcome.
-type Stream struct {
-	Bytes         int64   `json:"bytes"`
-	Seconds       float64 `json:"seconds"`
-	BitsPerSecond float64 `json:"bits_per_second"`
-	Error         string  `json:"error,omitempty"`
-	ErrorKind     string  `json:"error_kind,omitempty"`
-}
-
-// ClientSide is what the client measured of itself.
-type ClientSide struct {
-	BodyReads int64 `json:"body_reads"` // Read calls on response bodies (downloads)
-	ReadSize  int   `json:"read_size"`  // the buffer they used, bytes
-	// BlockingSockets says its TCP connections were read with blocking
-	// system calls outside Go's poller (ClientOptions.BlockingSockets).
-	BlockingSockets bool               `json:"blocking_sockets,omitempty"`
-	Settings        config.Client      `json:"settings"`           // the knobs in effect; zero fields are Go's or quic-go's defaults
-	TCP             stats.IOStats      `json:"tcp"`                // its TCP connections (below TLS)
-	QUIC            stats.QUICStats    `json:"quic"`               // its QUIC connections
-	H2Frames        stats.H2Frames     `json:"h2_frames"`          // h2c: the HTTP/2 frames its connections carried
-	Process         stats.ProcessStats `json:"process"`            // this process during the run
-	CPUSecondsPerGB float64            `json:"cpu_seconds_per_gb"` // client CPU seconds per 10^9 body bytes
-}
-
-// Result is a run's outcome. Failed transfers are counted in Errors and
-// kept in Streams; they are never dropped.
-type Result struct {
-	URL           string            `json:"url"`
-	Direction     string            `json:"direction"`
-	Requested     string            `json:"requested"`              // the transport asked for
-	HeaderNames   []string          `json:"header_names,omitempty"` // Plan.Header's names, sorted; values (maybe credentials) not recorded
-	WriteSize     int               `json:"write_size,omitempty"`   // Plan.WriteSize of an upload, bytes; absent: the client's own
-	Protocol      string            `json:"protocol"`               // the transport negotiated; "" if no response arrived
-	Streams       int               `json:"streams"`                // transfers run
-	Connections   int64             `json:"connections"`            // connections opened
-	Bytes         int64             `json:"bytes"`                  // body bytes moved by the streams that succeeded
-	FailedBytes   int64             `json:"failed_bytes"`           // body bytes moved by failed streams before they failed; not in Bytes or the rate (a stream cut off by an interrupt keeps its bytes in Bytes)
-	Seconds       float64           `json:"seconds"`                // wall time from first request to last body byte
-	BitsPerSecond float64           `json:"bits_per_second"`        // Bytes*8/Seconds
-	Errors        stats.ErrorCounts `json:"errors"`                 // failed transfers by kind
-	// SetupTimeouts counts the timeouts among Errors that were connection
-	// set-ups past the dial timeout (transport.SetupTimeoutError), not
-	// transfers past RequestTimeout.
-	SetupTimeouts int64  `json:"setup_timeouts,omitempty"`
-	FirstError    string `json:"first_error,omitempty"`
-	Interrupted   bool   `json:"interrupted"` // the run was cancelled or timed out before finishing
-	// FirstByteSeconds is the time from the run's start to its first body
-	// byte read (downloads) or handed to the client (uploads); 0 if none.
-	FirstByteSeconds float64 `json:"first_byte_seconds,omitempty"`
-	// OmitSeconds is Plan.Omit; OmittedBytes the body bytes moved within
-	// it, left out of the steady rate.
-	OmitSeconds  float64 `json:"omit_seconds,omitempty"`
-	OmittedBytes int64   `json:"omitted_bytes,omitempty"`
-	// SteadyBytes are the body bytes moved from the end of the omitted
-	// part to the last body byte, SteadySeconds that time: the steady
-	// rate is their ratio. Zero without Plan.Omit, or when SteadyNote
-	// says why it was not measured.
-	SteadyBytes   int64              `json:"steady_bytes,omitempty"`
-	SteadySeconds float64            `json:"steady_seconds,omitempty"`
-	SteadyNote    string             `json:"steady_note,omitempty"`
-	PerStream     []Stream           `json:"per_stream"`
-	Client        ClientSide         `json:"client"`
-	Server        *stats.ServerStats `json:"server"`                // the server's /stats delta; null when unavailable
-	ServerNote    string             `json:"server_note,omitempty"` // why Server is null
 }
 
 // Validate reports the first problem with p.
@@ -179,14 +114,14 @@ func (p Plan) Validate() (*url.URL, error) {
 
 // Run carries out p. Its error is for a plan that cannot start (bad URL,
 // bad tuning); failures of transfers are counted in the Result.
-func Run(ctx context.Context, p Plan) (Result, error) {
+func Run(ctx context.Context, p Plan) (transferresult.Result, error) {
 	u, err := p.Validate()
 	if err != nil {
-		return Result{}, err
+		return transferresult.Result{}, err
 	}
 	clients, err := p.clients()
 	if err != nil {
-		return Result{}, err
+		return transferresult.Result{}, err
 	}
 	conns := len(clients)
 	defer closeAll(clients)
@@ -196,12 +131,12 @@ func Run(ctx context.Context, p Plan) (Result, error) {
 		defer cancel()
 	}
 
-	res := Result{
+	res := transferresult.Result{
 		URL:         p.URL,
 		Direction:   p.Direction.String(),
 		Requested:   p.Client.Protocol.String(),
 		Streams:     p.Transfers,
-		PerStream:   make([]Stream, p.Transfers),
+		PerStream:   make([]transferresult.Stream, p.Transfers),
 		HeaderNames: transport.HeaderNames(p.Header),
 	}
 	if p.Direction == Upload {
@@ -217,7 +152,7 @@ func Run(ctx context.Context, p Plan) (Result, error) {
 	)
 	if p.ServerStats {
 		if statsClient, err = transport.NewClient(p.Client); err != nil {
-			return Result{}, err
+			return transferresult.Result{}, err
 		}
 		defer statsClient.Close()
 		var unreached error
@@ -253,7 +188,7 @@ func Run(ctx context.Context, p Plan) (Result, error) {
 	procAfter := procstat.Sample()
 
 	res.Seconds = elapsed.Seconds()
-	res.tally(outcomes, p.Client.Protocol)
+	tally(&res, outcomes, p.Client.Protocol)
 	res.BitsPerSecond = float64(units.Rate(units.Bytes(res.Bytes), res.Seconds))
 	res.Interrupted = ctx.Err() != nil
 	st.fill(&res, p.Omit, p.Direction == Upload, outcomes)
@@ -287,7 +222,7 @@ func Run(ctx context.Context, p Plan) (Result, error) {
 
 // tally adds the transfers' outcomes over p to res: their streams, bytes,
 // body reads and failures.
-func (res *Result) tally(outcomes []outcome, p transport.Protocol) {
+func tally(res *transferresult.Result, outcomes []outcome, p transport.Protocol) {
 	for i, out := range outcomes {
 		res.PerStream[i] = out.stream
 		if out.failed && !out.cutOff {
@@ -314,7 +249,7 @@ func (res *Result) tally(outcomes []outcome, p transport.Protocol) {
 
 // unreachable fills res for a server that the first /stats read could not
 // reach with err, of kind k: every transfer fails that way, none tried.
-func (p Plan) unreachable(res *Result, k stats.ErrorKind, err error) {
+func (p Plan) unreachable(res *transferresult.Result, k stats.ErrorKind, err error) {
 	for range p.Transfers {
 		res.Errors.Count(k)
 	}

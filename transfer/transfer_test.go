@@ -12,6 +12,7 @@ import (
 
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/stats"
+	"github.com/httpvs/httpvs/transfer/transferresult"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )
@@ -41,7 +42,7 @@ func (f fixture) plan(p transport.Protocol, path string) Plan {
 	}
 }
 
-func run(t *testing.T, p Plan) Result {
+func run(t *testing.T, p Plan) transferresult.Result {
 	t.Helper()
 	res, err := Run(context.Background(), p)
 	if err != nil {
@@ -75,7 +76,7 @@ func TestExactBytesEveryTransport(t *testing.T) {
 // checkExactTransfer checks one transfer of size over p in dir: every
 // byte moved on one connection, counted by the server, and in the
 // client's body reads and the wire's counters.
-func checkExactTransfer(t *testing.T, p transport.Protocol, dir Direction, size units.Bytes, res Result) {
+func checkExactTransfer(t *testing.T, p transport.Protocol, dir Direction, size units.Bytes, res transferresult.Result) {
 	t.Helper()
 	if res.Errors.Total != 0 {
 		t.Fatalf("errors: %v; first: %s", res.Errors, res.FirstError)

@@ -118,7 +118,7 @@ func (c *Client) newTCP(opts ClientOptions, tlsConf *tls.Config) *http.Transport
 	// set, requests beyond the server's SETTINGS_MAX_CONCURRENT_STREAMS
 	// stall in net/http (Go 1.26 and 1.27: 300 at once against a limit of
 	// 250 finish a handful in seconds), so load asks the server's limit
-	// first and never sends more (load.Result.Lowered says when).
+	// first and never sends more (loadresult.Result.Lowered says when).
 	tr.HTTP2.StrictMaxConcurrentRequests = true
 	if opts.Protocol == H2C || opts.Protocol == H2 {
 		// Go 1.26 hands a new HTTP/2 connection to its first request

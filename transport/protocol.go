@@ -1,8 +1,16 @@
-// Package transport is the only package in httpvs that knows HTTP/1.1,
-// HTTP/2 and HTTP/3: it names the five transports (h1, h2c, h1-tls, h2, h3),
-// builds clients and servers for them with the tuning knobs of Config,
-// counts their connection I/O, makes certificates, and tells which
-// transport a request or response actually used.
+// Package transport is where httpvs composes Go's HTTP stacks (net/http
+// for HTTP/1.1 and HTTP/2, quic-go's http3 for HTTP/3) into what a Go user
+// would: it names the five transports (h1, h2c, h1-tls, h2, h3), builds
+// clients and servers for them with the tuning knobs of Config, counts
+// their connection I/O (with package wire), makes certificates, and tells
+// which transport a request or response actually used.
+//
+// It is not the only package that knows the protocols: lean speaks them
+// itself, as httpvs's own client; wire reads HTTP/2 frames and QUIC
+// statistics passively; matrix asks quic-go's http3 for 0-RTT cold
+// starts; server and bookstore speak gRPC. Packages that only carry or
+// render results (results, load/loadresult, transfer/transferresult,
+// report) name the transports by string and import none of these.
 package transport
 
 import (

@@ -8,6 +8,7 @@ import (
 
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/transfer"
+	"github.com/httpvs/httpvs/transfer/transferresult"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )
@@ -70,7 +71,7 @@ func (b *bench) server(write units.Bytes) (*transport.Server, error) {
 
 // measure downloads over p with s for one trial and returns the rate in
 // bytes per second.
-func (b *bench) measure(ctx context.Context, p transport.Protocol, s Settings) (float64, transfer.Result, error) {
+func (b *bench) measure(ctx context.Context, p transport.Protocol, s Settings) (float64, transferresult.Result, error) {
 	if b.opts.Progress != nil {
 		b.opts.Progress(p.String(), s)
 	}
@@ -78,13 +79,13 @@ func (b *bench) measure(ctx context.Context, p transport.Protocol, s Settings) (
 	defer func() { b.spent[p] += time.Since(began); b.measured[p]++ }()
 	ts, err := b.server(s.WriteSize)
 	if err != nil {
-		return 0, transfer.Result{}, err
+		return 0, transferresult.Result{}, err
 	}
 	client := transport.ClientOptions{Protocol: p, Config: s.clientConfig(), RootCAs: transport.CertPool(ts.Cert())}
 	if b.opts.Link != nil {
 		client.Network = b.opts.Link.Client
 	}
-	var res transfer.Result
+	var res transferresult.Result
 	// A trial shorter than the handshake (h3 under -race, a loaded
 	// machine) moves nothing: give it up to 16 times as long.
 	for trial := b.opts.Trial; ; trial *= 4 {

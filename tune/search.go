@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/httpvs/httpvs/transfer"
+	"github.com/httpvs/httpvs/transfer/transferresult"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )
@@ -101,7 +101,7 @@ func (b *bench) duel(ctx context.Context, p transport.Protocol, cand, best Setti
 // default transfer, which the diagnosis reads.
 type finals struct {
 	h1s, defs, bests []float64
-	defRep           transfer.Result
+	defRep           transferresult.Result
 }
 
 // final measures h1, def and best interleaved, finalRounds times, for
@@ -125,7 +125,7 @@ func (b *bench) final(ctx context.Context, p transport.Protocol, def, best Setti
 // finalRound measures h1 (256 KiB reads and writes), then
 // def and best over p, and returns their rates in bytes per second and
 // the default's transfer.
-func (b *bench) finalRound(ctx context.Context, p transport.Protocol, def, best Settings) (h1, d, bb float64, dr transfer.Result, err error) {
+func (b *bench) finalRound(ctx context.Context, p transport.Protocol, def, best Settings) (h1, d, bb float64, dr transferresult.Result, err error) {
 	if h1, _, err = b.measure(ctx, transport.H1, Settings{ReadSize: 256 * units.KiB, WriteSize: 256 * units.KiB}); err != nil {
 		return
 	}
@@ -138,7 +138,7 @@ func (b *bench) finalRound(ctx context.Context, p transport.Protocol, def, best 
 
 // conclude fills res's ratios, diagnosis and code from its final means,
 // keeping the defaults when the best found measured no better.
-func (res *Result) conclude(p transport.Protocol, defRep transfer.Result, link *Link) {
+func (res *Result) conclude(p transport.Protocol, defRep transferresult.Result, link *Link) {
 	if res.Pairs < 2 || res.GainLow <= 1 || res.Best == res.Default {
 		// Never offer what did not measure better than the defaults
 		// beyond the final rounds' noise, nor the defaults themselves

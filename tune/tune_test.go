@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/results"
-	"github.com/httpvs/httpvs/transfer"
+	"github.com/httpvs/httpvs/transfer/transferresult"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )
@@ -158,7 +158,7 @@ func TestPastedCopyUsesItsBuffer(t *testing.T) {
 func TestDefaultsNeverPasted(t *testing.T) {
 	res := Result{Protocol: "h2c", Default: defaults(transport.H2C), Best: defaults(transport.H2C),
 		H1BytesPerSecond: 8e6, DefaultBytesPerSecond: 7.77e6, BestBytesPerSecond: 7.79e6}
-	res.conclude(transport.H2C, transfer.Result{}, nil)
+	res.conclude(transport.H2C, transferresult.Result{}, nil)
 	if !res.DefaultsBest || res.GoCode != "" || res.RatioToH1 != res.DefaultRatioToH1 {
 		t.Errorf("defaults best %v, ratios %.4f/%.4f, code %q: want the defaults kept and nothing to paste", res.DefaultsBest, res.DefaultRatioToH1, res.RatioToH1, res.GoCode)
 	}
@@ -174,14 +174,14 @@ func TestNoisyGainNotPasted(t *testing.T) {
 	if noisy.Pairs != 4 || noisy.GainLow > 1 {
 		t.Fatalf("gain %.2f [%.2f, %.2f] over %d pairs: want an interval reaching 1", noisy.Gain, noisy.GainLow, noisy.GainHigh, noisy.Pairs)
 	}
-	noisy.conclude(transport.H3, transfer.Result{}, nil)
+	noisy.conclude(transport.H3, transferresult.Result{}, nil)
 	if !noisy.DefaultsBest || noisy.GoCode != "" {
 		t.Errorf("noisy gain: defaults best %v, code %q: want nothing pasted", noisy.DefaultsBest, noisy.GoCode)
 	}
 	clear := Result{Protocol: "h2c", Default: defaults(transport.H2C), Best: Settings{ReadSize: 256 * units.KiB, WriteSize: 256 * units.KiB},
 		H1BytesPerSecond: 100, DefaultBytesPerSecond: 20, BestBytesPerSecond: 60}
 	clear.Gain, clear.GainLow, clear.GainHigh, clear.Pairs = pairedGain([]float64{20, 21, 19, 20}, []float64{60, 62, 58, 61})
-	clear.conclude(transport.H2C, transfer.Result{}, nil)
+	clear.conclude(transport.H2C, transferresult.Result{}, nil)
 	if clear.DefaultsBest || clear.GoCode == "" || math.Abs(clear.Gain-3) > 0.05 || clear.GainLow <= 2.8 {
 		t.Errorf("clear gain %.2f [%.2f, %.2f]: defaults best %v: want it pasted", clear.Gain, clear.GainLow, clear.GainHigh, clear.DefaultsBest)
 	}

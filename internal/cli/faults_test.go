@@ -14,9 +14,9 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/experiment"
-	"github.com/httpvs/httpvs/load"
+	"github.com/httpvs/httpvs/load/loadresult"
 	"github.com/httpvs/httpvs/stats"
-	"github.com/httpvs/httpvs/transfer"
+	"github.com/httpvs/httpvs/transfer/transferresult"
 )
 
 // TestServerKilledMidRun SIGKILLs a child `httpvs serve` while `get` and
@@ -112,7 +112,7 @@ func waitServed(base string, n int64, d time.Duration) {
 }
 
 func checkTransfer(out string) string {
-	var res transfer.Result
+	var res transferresult.Result
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		return "not one JSON object: " + err.Error()
 	}
@@ -128,7 +128,7 @@ func checkTransfer(out string) string {
 }
 
 func checkLoad(out string) string {
-	var res load.Result
+	var res loadresult.Result
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		return "not one JSON object: " + err.Error()
 	}
@@ -147,7 +147,7 @@ var timeoutsText = regexp.MustCompile(`; [1-4] errors? \([1-4] timeout\)\n`)
 
 // checkLoadH3 checks load's JSON after an HTTP/3 server was killed.
 func checkLoadH3(out string) string {
-	var res load.Result
+	var res loadresult.Result
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		return "not one JSON object: " + err.Error()
 	}
@@ -162,7 +162,7 @@ func checkLoadH3(out string) string {
 
 // checkLive checks that a result says when its server stopped answering
 // and has its rates over the time before.
-func checkLive(res load.Result) string {
+func checkLive(res loadresult.Result) string {
 	if res.StoppedAnswering <= 0 || res.Seconds != res.StoppedAnswering || res.RanSeconds <= res.Seconds || res.Stopped == "" {
 		return fmt.Sprintf("stopped answering at %v s, seconds %v, ran %v s, stopped %q: want the rates over the time it answered",
 			res.StoppedAnswering, res.Seconds, res.RanSeconds, res.Stopped)
@@ -188,7 +188,7 @@ func TestGetUnreachableH3DialsOnce(t *testing.T) {
 	if code != exitFailure {
 		t.Fatalf("exit %d, want %d; stderr %q", code, exitFailure, stderr)
 	}
-	var res transfer.Result
+	var res transferresult.Result
 	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
 		t.Fatalf("not one JSON object: %v\n%s", err, stdout)
 	}

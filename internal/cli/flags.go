@@ -96,7 +96,8 @@ func (fs *flagSet) usage(err error) error {
 	case errors.As(err, &se):
 		return schemeUsage(se)
 	case errors.As(err, &ue):
-		return usagef("--engine %s does not speak %s: use --engine std (or auto) for it", ue.Engine, ue.Protocol)
+		// Only the fast engine can refuse a transport: std speaks them all.
+		return usagef("--engine fast does not speak %s: use --engine std (or auto) for it", ue.Protocol)
 	}
 	return err
 }

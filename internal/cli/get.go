@@ -10,6 +10,7 @@ import (
 	"github.com/httpvs/httpvs/fdlimit"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/transfer"
+	"github.com/httpvs/httpvs/transfer/transferresult"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )
@@ -187,7 +188,7 @@ func runTransfer(ctx context.Context, e *env, f *transferFlags, plan transfer.Pl
 }
 
 // failureLine explains a run's failures in one line, with a hint.
-func failureLine(res transfer.Result, plan transfer.Plan) string {
+func failureLine(res transferresult.Result, plan transfer.Plan) string {
 	if res.Errors.Total == 0 {
 		return "interrupted: the numbers above are what was measured until then"
 	}
@@ -208,7 +209,7 @@ func failureLine(res transfer.Result, plan transfer.Plan) string {
 // timeoutHint names the timeout that expired: the dial timeout when no
 // connection could be set up (for h3, quic-go's handshake idle timeout,
 // which it sets), --timeout when a transfer took too long, or both.
-func timeoutHint(res transfer.Result, plan transfer.Plan) string {
+func timeoutHint(res transferresult.Result, plan transfer.Plan) string {
 	dial := plan.Client.Config.DialTimeoutOrDefault()
 	where := "is a server listening there?"
 	if plan.Client.Protocol == transport.H3 {

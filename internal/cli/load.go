@@ -11,6 +11,7 @@ import (
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/fdlimit"
 	"github.com/httpvs/httpvs/load"
+	"github.com/httpvs/httpvs/load/loadresult"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
@@ -221,7 +222,7 @@ func (f *loadFlags) startProfiles(e *env, target string) (stop func(), err error
 
 // loadVerdict says, on stderr, why a run that printed its figures still
 // failed, and returns errReported for it.
-func loadVerdict(e *env, res load.Result) error {
+func loadVerdict(e *env, res loadresult.Result) error {
 	switch {
 	case res.Requests == 0 && res.Errors.Total == 0 && !res.Interrupted:
 		fmt.Fprintf(e.stderr, "httpvs load: no request completed within %v\n", time.Duration(res.Seconds*float64(time.Second)))

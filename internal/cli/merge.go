@@ -7,7 +7,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/httpvs/httpvs/load"
+	"github.com/httpvs/httpvs/load/loadresult"
 	"github.com/httpvs/httpvs/merge"
 	"github.com/httpvs/httpvs/report"
 )
@@ -15,7 +15,7 @@ import (
 // mergedJSON is what merge --json prints: the merged result in load's
 // schema, so that it can be merged again, and what the merge saw.
 type mergedJSON struct {
-	load.Result
+	loadresult.Result
 	Merge mergeInfo `json:"merge"`
 }
 

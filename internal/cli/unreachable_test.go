@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/httpvs/httpvs/stats"
-	"github.com/httpvs/httpvs/transfer"
+	"github.com/httpvs/httpvs/transfer/transferresult"
 )
 
 // closedTCPAddr is a loopback address nothing listens on (a port just
@@ -111,7 +111,7 @@ func TestTransferTimeoutNamesTheBoundThatExpired(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			code, stdout, stderr := runMain(t, append([]string{"get", "--json"}, c.args...)...)
-			var res transfer.Result
+			var res transferresult.Result
 			if err := json.Unmarshal([]byte(stdout), &res); err != nil {
 				t.Fatalf("exit %d, stderr %q: not one JSON object: %v\n%s", code, stderr, err, stdout)
 			}
