@@ -7,11 +7,11 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/httpvs/httpvs/tail"
 )
 
 // Bounds on stopping a browser: how long its process group gets to go
@@ -26,8 +26,8 @@ const (
 // directory and the DevTools pipe to it.
 type process struct {
 	cmd    *exec.Cmd
-	dir    string // --user-data-dir, made for this browser; stop removes it
-	out    *tail  // the browser's stdout and stderr, the end of them
+	dir    string       // --user-data-dir, made for this browser; stop removes it
+	out    *tail.Buffer // the browser's stdout and stderr, the end of them
 	conn   *chromedp.PipeConn
 	exited chan struct{} // closed once the process is reaped
 	mu     sync.Mutex
@@ -42,7 +42,7 @@ func launch(path string, args []string, startFn func(*exec.Cmd) error) (*process
 	if err != nil {
 		return nil, fmt.Errorf("browser profile directory: %w", err)
 	}
-	p := &process{dir: dir, out: &tail{max: 8 << 10}, exited: make(chan struct{})}
+	p := &process{dir: dir, out: tail.New(8 << 10), exited: make(chan struct{})}
 	// The browser reads commands from its descriptor 3 and writes answers
 	// and events to its descriptor 4.
 	childIn, parentOut, err := os.Pipe()
@@ -158,7 +158,7 @@ func (p *process) crashed(ctx context.Context, err error) error {
 	case <-time.After(500 * time.Millisecond):
 		return err
 	}
-	return &ExitError{Err: p.exitErr(), Output: p.out.line()}
+	return &ExitError{Err: p.exitErr(), Output: p.out.LastLine()}
 }
 
 // ExitError says the browser exited before the page loaded: it crashed or
@@ -177,28 +177,3 @@ func (e *ExitError) Error() string {
 }
 
 func (e *ExitError) Unwrap() error { return e.Err }
-
-// tail keeps the last max bytes written to it.
-type tail struct {
-	mu  sync.Mutex
-	max int
-	b   []byte
-}
-
-func (t *tail) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.b = append(t.b, p...)
-	if len(t.b) > t.max {
-		t.b = t.b[len(t.b)-t.max:]
-	}
-	return len(p), nil
-}
-
-// line returns the last non-empty line written, or "".
-func (t *tail) line() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	lines := strings.Split(strings.TrimSpace(string(t.b)), "\n")
-	return strings.TrimSpace(lines[len(lines)-1])
-}

@@ -11,11 +11,10 @@ import (
 	"net"
 	"os"
 	"os/exec"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/httpvs/httpvs/netem"
+	"github.com/httpvs/httpvs/tail"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -67,7 +66,7 @@ type Child struct {
 	Roots  *x509.CertPool
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
-	stderr *tailBuffer
+	stderr *tail.Buffer
 	exited chan struct{}
 }
 
@@ -92,7 +91,7 @@ func StartChild(ctx context.Context, exe string, ns *netem.Namespace, args []str
 	cmd := exec.Command(exe, argv...)
 	cmd.Env = append(os.Environ(), ChildEnv+"=1", TokenEnv+"="+ClientToken())
 	detach(cmd)
-	c := &Child{cmd: cmd, stderr: &tailBuffer{max: 4096}, exited: make(chan struct{})}
+	c := &Child{cmd: cmd, stderr: tail.New(4096), exited: make(chan struct{})}
 	cmd.Stderr = c.stderr
 	var err error
 	if c.stdin, err = cmd.StdinPipe(); err != nil {
@@ -125,7 +124,7 @@ func StartChild(ctx context.Context, exe string, ns *netem.Namespace, args []str
 	case line, ok := <-lines:
 		if !ok {
 			<-c.exited
-			return nil, fmt.Errorf("server exited before it was ready: %s", c.stderr.line())
+			return nil, fmt.Errorf("server exited before it was ready: %s", c.stderr.LastLineOr("(nothing on stderr)"))
 		}
 		if err := json.Unmarshal([]byte(line), &c.Ready); err != nil || c.Ready.PID == 0 {
 			c.Stop()
@@ -133,7 +132,7 @@ func StartChild(ctx context.Context, exe string, ns *netem.Namespace, args []str
 		}
 	case <-timer.C:
 		c.Stop()
-		return nil, fmt.Errorf("server not ready after %v: %s", ChildReadyTimeout, c.stderr.line())
+		return nil, fmt.Errorf("server not ready after %v: %s", ChildReadyTimeout, c.stderr.LastLineOr("(nothing on stderr)"))
 	case <-ctx.Done():
 		c.Stop()
 		return nil, ctx.Err()
@@ -157,33 +156,4 @@ func (c *Child) Stop() {
 	}
 	c.cmd.Process.Kill()
 	<-c.exited
-}
-
-// tailBuffer keeps the last max bytes written to it.
-type tailBuffer struct {
-	mu  sync.Mutex
-	max int
-	b   []byte
-}
-
-func (t *tailBuffer) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.b = append(t.b, p...)
-	if len(t.b) > t.max {
-		t.b = t.b[len(t.b)-t.max:]
-	}
-	return len(p), nil
-}
-
-// line returns the last non-empty line written, or a note that there was
-// none.
-func (t *tailBuffer) line() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	lines := strings.Split(strings.TrimSpace(string(t.b)), "\n")
-	if last := lines[len(lines)-1]; last != "" {
-		return last
-	}
-	return "(nothing on stderr)"
 }

@@ -8,9 +8,9 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
-	"strings"
-	"sync"
 	"time"
+
+	"github.com/httpvs/httpvs/tail"
 )
 
 // startTimeout bounds a child's start, up to its hello line.
@@ -57,7 +57,7 @@ type child struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	lines  chan string // stdout, line by line; closed at its end
-	stderr *tail
+	stderr *tail.Buffer
 	exited chan struct{}
 	hello  hello
 }
@@ -67,7 +67,7 @@ type child struct {
 func startChild(ctx context.Context, bin, role string, life time.Duration) (*child, error) {
 	cmd := exec.Command(bin, role, "-max", life.String())
 	detach(cmd)
-	c := &child{cmd: cmd, stderr: &tail{max: 4096}, exited: make(chan struct{}), lines: make(chan string, 1)}
+	c := &child{cmd: cmd, stderr: tail.New(4096), exited: make(chan struct{}), lines: make(chan string, 1)}
 	cmd.Stderr = c.stderr
 	var err error
 	if c.stdin, err = cmd.StdinPipe(); err != nil {
@@ -112,7 +112,7 @@ func (c *child) next(ctx context.Context, timeout time.Duration) (string, error)
 	case line, ok := <-c.lines:
 		if !ok {
 			<-c.exited
-			return "", fmt.Errorf("exited (%v): %s", c.cmd.ProcessState, c.stderr.line())
+			return "", fmt.Errorf("exited (%v): %s", c.cmd.ProcessState, c.stderr.LastLineOr("nothing on stderr"))
 		}
 		return line, nil
 	case <-timer.C:
@@ -130,7 +130,7 @@ func (c *child) do(ctx context.Context, r round, timeout time.Duration) (result,
 		return result{}, err
 	}
 	if _, err := c.stdin.Write(append(b, '\n')); err != nil {
-		return result{}, fmt.Errorf("client: %w (%s)", err, c.stderr.line())
+		return result{}, fmt.Errorf("client: %w (%s)", err, c.stderr.LastLineOr("nothing on stderr"))
 	}
 	line, err := c.next(ctx, timeout)
 	if err != nil {
@@ -168,32 +168,4 @@ func (c *child) stop() {
 		<-c.exited
 		return
 	}
-}
-
-// tail keeps the last max bytes written to it.
-type tail struct {
-	mu  sync.Mutex
-	max int
-	b   []byte
-}
-
-func (t *tail) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.b = append(t.b, p...)
-	if len(t.b) > t.max {
-		t.b = t.b[len(t.b)-t.max:]
-	}
-	return len(p), nil
-}
-
-// line returns the last non-empty line written, or a note that there was none.
-func (t *tail) line() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	lines := strings.Split(strings.TrimSpace(string(t.b)), "\n")
-	if last := lines[len(lines)-1]; last != "" {
-		return last
-	}
-	return "nothing on stderr"
 }

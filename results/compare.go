@@ -109,7 +109,7 @@ func delta(old, new *Results, o, n, c *Cell) Delta {
 	if ob != nil && nb != nil && ob.Protocol != c.Protocol && nb.Protocol == ob.Protocol {
 		ol, nl := pairedLogRatios(o, ob), pairedLogRatios(n, nb)
 		d.Tested, d.OldN, d.NewN = TestedRatio, len(ol), len(nl)
-		d.OldRatio, d.NewRatio = math.Exp(mean(ol)), math.Exp(mean(nl))
+		d.OldRatio, d.NewRatio = math.Exp(Mean(ol)), math.Exp(Mean(nl))
 		if len(ol) > 0 && len(nl) > 0 {
 			d.RatioChange = d.NewRatio/d.OldRatio - 1
 		}

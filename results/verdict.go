@@ -48,7 +48,7 @@ func (iv Interval) HalfWidth() float64 {
 // Stable reports whether the interval is within StableHalfWidth.
 func (iv Interval) Stable() bool { return iv.HalfWidth() <= StableHalfWidth }
 
-// tQuantile975 is Student's t distribution's 97.5% quantile for df degrees
+// TQuantile975 is Student's t distribution's 97.5% quantile for df degrees
 // of freedom (two-sided 95%).
 func TQuantile975(df int) float64 {
 	table := [...]float64{12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
@@ -60,32 +60,39 @@ func TQuantile975(df int) float64 {
 	return 1.96
 }
 
+// LogInterval is the geometric mean of the ratios whose logarithms are
+// logs, with its 95% interval (Student's t on the logarithms) and the
+// pairs it had; Low and High are zero with fewer than two, and Verdict is
+// left to the caller.
+func LogInterval(logs []float64) Interval {
+	n := len(logs)
+	if n == 0 {
+		return Interval{}
+	}
+	m := Mean(logs)
+	iv := Interval{Ratio: math.Exp(m), Pairs: n}
+	if n < 2 {
+		return iv
+	}
+	var ss float64
+	for _, l := range logs {
+		ss += (l - m) * (l - m)
+	}
+	half := TQuantile975(n-1) * math.Sqrt(ss/float64(n-1)/float64(n))
+	iv.Low, iv.High = math.Exp(m-half), math.Exp(m+half)
+	return iv
+}
+
 // ratioInterval pairs c's repetitions with base's (the h1 cell of its
 // scenario) by round, over the rounds where both completed without an
 // interrupt and without errors, and returns the ratio's interval. For a
 // lower-is-better metric each round's ratio is h1's value over c's, so that
 // above 1 means faster for every metric.
 func ratioInterval(c, base *Cell) Interval {
-	logs := pairedLogRatios(c, base)
-	n := len(logs)
-	if n == 0 {
-		return Interval{}
-	}
-	var mean float64
-	for _, l := range logs {
-		mean += l
-	}
-	mean /= float64(n)
-	iv := Interval{Ratio: math.Exp(mean), Pairs: n}
-	if n < 2 {
+	iv := LogInterval(pairedLogRatios(c, base))
+	if iv.Pairs < 2 {
 		return iv
 	}
-	var ss float64
-	for _, l := range logs {
-		ss += (l - mean) * (l - mean)
-	}
-	half := TQuantile975(n-1) * math.Sqrt(ss/float64(n-1)/float64(n))
-	iv.Low, iv.High = math.Exp(mean-half), math.Exp(mean+half)
 	switch {
 	case iv.Low >= 1/(1+Negligible) && iv.High <= 1+Negligible:
 		iv.Verdict = VerdictSimilar

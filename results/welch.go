@@ -6,7 +6,7 @@ import "math"
 // or more each) have the same mean. Two samples with no spread at all
 // give 1 when their means agree and 0 otherwise.
 func welchP(a, b []float64) float64 {
-	ma, mb := mean(a), mean(b)
+	ma, mb := Mean(a), Mean(b)
 	va, vb := variance(a, ma)/float64(len(a)), variance(b, mb)/float64(len(b))
 	se2 := va + vb
 	if se2 == 0 {
@@ -20,7 +20,8 @@ func welchP(a, b []float64) float64 {
 	return studentTwoSided(t, df)
 }
 
-func mean(x []float64) float64 {
+// Mean is x's arithmetic mean; 0 when x is empty.
+func Mean(x []float64) float64 {
 	if len(x) == 0 {
 		return 0
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transfer/transferresult"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
@@ -37,7 +38,7 @@ func (b *bench) search(ctx context.Context, p transport.Protocol, shareEnd time.
 			p, b.perMeasure(p).Round(time.Millisecond), errCutOff)
 	}
 	res.Best = best
-	res.H1BytesPerSecond, res.DefaultBytesPerSecond, res.BestBytesPerSecond = mean(f.h1s), mean(f.defs), mean(f.bests)
+	res.H1BytesPerSecond, res.DefaultBytesPerSecond, res.BestBytesPerSecond = results.Mean(f.h1s), results.Mean(f.defs), results.Mean(f.bests)
 	res.Gain, res.GainLow, res.GainHigh, res.Pairs = pairedGain(f.defs, f.bests)
 	res.conclude(p, f.defRep, b.opts.Link)
 	return res, nil

@@ -1,0 +1,48 @@
+// Package tail keeps the last bytes a child process wrote to its stderr,
+// so that when it dies the one line saying why can be told (the child
+// server, a Go toolchain's build, a browser).
+package tail
+
+import (
+	"strings"
+	"sync"
+)
+
+// Buffer keeps the last Max bytes written to it; it is safe for
+// concurrent use, as an exec.Cmd's Stderr.
+type Buffer struct {
+	mu  sync.Mutex
+	max int
+	b   []byte
+}
+
+// New returns a Buffer keeping the last max bytes.
+func New(max int) *Buffer { return &Buffer{max: max} }
+
+// Write keeps the end of p; it never fails.
+func (t *Buffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.b = append(t.b, p...)
+	if len(t.b) > t.max {
+		t.b = t.b[len(t.b)-t.max:]
+	}
+	return len(p), nil
+}
+
+// LastLine returns the last non-empty line written, trimmed; "" when
+// nothing but space was written.
+func (t *Buffer) LastLine() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	lines := strings.Split(strings.TrimSpace(string(t.b)), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
+}
+
+// LastLineOr returns LastLine, or none when it is "".
+func (t *Buffer) LastLineOr(none string) string {
+	if l := t.LastLine(); l != "" {
+		return l
+	}
+	return none
+}
