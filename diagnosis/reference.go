@@ -2,7 +2,6 @@ package diagnosis
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/httpvs/httpvs/results"
 )
@@ -13,32 +12,18 @@ import (
 // in the order of res.References.
 func References(res *results.Results) {
 	res.ReferenceConclusions = nil
-	var servers []string
-	type key struct{ scenario, protocol, client string }
-	var rows []key
-	cells := map[key]map[string]*results.ReferenceCell{}
-	for i := range res.References {
-		c := &res.References[i]
-		if !slices.Contains(servers, c.Server) {
-			servers = append(servers, c.Server)
+	servers, rows := res.ReferenceRows()
+	for _, row := range rows {
+		if row.Protocol == "h1" {
+			continue
 		}
-		k := key{c.Scenario, c.Protocol, c.Client}
-		if cells[k] == nil {
-			cells[k] = map[string]*results.ReferenceCell{}
-			if c.Protocol != "h1" {
-				rows = append(rows, k)
-			}
-		}
-		cells[k][c.Server] = c
-	}
-	for _, k := range rows {
 		// h2's ratio to h1 carries TLS's cost too: the same client's
 		// h1-tls cells split it off.
 		var tlsBase map[string]*results.ReferenceCell
-		if k.protocol == "h2" {
-			tlsBase = cells[key{k.scenario, "h1-tls", k.client}]
+		if tls := results.ReferenceRowOf(rows, row.Scenario, "h1-tls", row.Client); row.Protocol == "h2" && tls != nil {
+			tlsBase = tls.ByServer
 		}
-		if s := refConclusion(k.scenario, k.protocol, res.Cell(k.scenario, k.protocol), cells[k], tlsBase, servers); s != "" {
+		if s := refConclusion(row.Scenario, row.Protocol, res.Cell(row.Scenario, row.Protocol), row.ByServer, tlsBase, servers); s != "" {
 			res.ReferenceConclusions = append(res.ReferenceConclusions, s)
 		}
 	}

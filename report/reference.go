@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -53,42 +52,24 @@ func referencesOf(res *results.Results) *references {
 	if len(res.References) == 0 {
 		return refs
 	}
-	// A row is one client's scenario over one transport, so its cells
-	// are keyed by server.
-	var servers []string
-	type key struct{ scenario, protocol, client string }
-	var rows []key
-	cells := map[key]map[string]*results.ReferenceCell{}
-	for i := range res.References {
-		c := &res.References[i]
-		if !slices.Contains(servers, c.Server) {
-			servers = append(servers, c.Server)
-		}
-		if c.Protocol == "h1" {
-			continue
-		}
-		k := key{c.Scenario, c.Protocol, c.Client}
-		if cells[k] == nil {
-			cells[k] = map[string]*results.ReferenceCell{}
-			rows = append(rows, k)
-		}
-		cells[k][c.Server] = c
-	}
+	servers, rows := res.ReferenceRows()
 	refs.head = []string{"", "", "client", "go"}
 	for _, srv := range servers {
 		refs.head = append(refs.head, serverLabel(srv))
 	}
 	last := ""
 	for _, k := range rows {
+		if k.Protocol == "h1" {
+			continue // the others' ratios are to it
+		}
 		var v verdict
-		goCell := res.Cell(k.scenario, k.protocol)
-		row := []string{k.scenario, k.protocol, k.client, v.cell(goCell)}
-		if k.scenario == last {
+		row := []string{k.Scenario, k.Protocol, k.Client, v.cell(res.Cell(k.Scenario, k.Protocol))}
+		if k.Scenario == last {
 			row[0] = ""
 		}
-		last = k.scenario
+		last = k.Scenario
 		for _, srv := range servers {
-			row = append(row, refRatio(cells[k][srv]))
+			row = append(row, refRatio(k.ByServer[srv]))
 		}
 		refs.rows = append(refs.rows, row)
 	}
