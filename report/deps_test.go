@@ -22,7 +22,8 @@ func TestReportLinksNoProtocolStack(t *testing.T) {
 	banned := []string{"github.com/quic-go/", "google.golang.org/grpc", "github.com/httpvs/httpvs/lean",
 		"github.com/httpvs/httpvs/transport", "github.com/httpvs/httpvs/wire"}
 	measurers := map[string]bool{"github.com/httpvs/httpvs/load": true, "github.com/httpvs/httpvs/transfer": true,
-		"github.com/httpvs/httpvs/peers": true}
+		"github.com/httpvs/httpvs/peers": true, "github.com/httpvs/httpvs/tune": true, "github.com/httpvs/httpvs/matrix": true,
+		"github.com/httpvs/httpvs/diagnosis": true, "github.com/httpvs/httpvs/experiment": true}
 	for _, dep := range strings.Fields(string(out)) {
 		for _, b := range banned {
 			if strings.HasPrefix(dep, b) {

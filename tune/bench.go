@@ -10,6 +10,7 @@ import (
 	"github.com/httpvs/httpvs/transfer"
 	"github.com/httpvs/httpvs/transfer/transferresult"
 	"github.com/httpvs/httpvs/transport"
+	"github.com/httpvs/httpvs/tune/tuneresult"
 	"github.com/httpvs/httpvs/units"
 )
 
@@ -71,7 +72,7 @@ func (b *bench) server(write units.Bytes) (*transport.Server, error) {
 
 // measure downloads over p with s for one trial and returns the rate in
 // bytes per second.
-func (b *bench) measure(ctx context.Context, p transport.Protocol, s Settings) (float64, transferresult.Result, error) {
+func (b *bench) measure(ctx context.Context, p transport.Protocol, s tuneresult.Settings) (float64, transferresult.Result, error) {
 	if b.opts.Progress != nil {
 		b.opts.Progress(p.String(), s)
 	}
@@ -81,7 +82,7 @@ func (b *bench) measure(ctx context.Context, p transport.Protocol, s Settings) (
 	if err != nil {
 		return 0, transferresult.Result{}, err
 	}
-	client := transport.ClientOptions{Protocol: p, Config: s.clientConfig(), RootCAs: transport.CertPool(ts.Cert())}
+	client := transport.ClientOptions{Protocol: p, Config: clientConfig(s), RootCAs: transport.CertPool(ts.Cert())}
 	if b.opts.Link != nil {
 		client.Network = b.opts.Link.Client
 	}

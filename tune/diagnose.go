@@ -6,11 +6,12 @@ import (
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transfer/transferresult"
 	"github.com/httpvs/httpvs/transport"
+	"github.com/httpvs/httpvs/tune/tuneresult"
 )
 
 // diagnose runs matrix's rules on the default configuration's measurement
 // against h1's, across link when there is one.
-func diagnose(p transport.Protocol, def transferresult.Result, r Result, link *Link) []string {
+func diagnose(p transport.Protocol, def transferresult.Result, r tuneresult.Result, link *Link) []string {
 	rep := func(x transferresult.Result, rate float64) results.Repetition {
 		m := results.Repetition{Value: rate, Seconds: x.Seconds, Bytes: x.Bytes, ClientBodyReads: x.Client.BodyReads,
 			ClientReadSize: x.Client.ReadSize, ClientH2: x.Client.H2Frames, ClientQUIC: x.Client.QUIC}

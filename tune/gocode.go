@@ -5,12 +5,13 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/transport"
+	"github.com/httpvs/httpvs/tune/tuneresult"
 	"github.com/httpvs/httpvs/units"
 )
 
 // goCode writes s as the Go to paste: the client's transport or QUIC
 // config, how to read bodies, and how the server should write them.
-func goCode(p transport.Protocol, s Settings) string {
+func goCode(p transport.Protocol, s tuneresult.Settings) string {
 	var b strings.Builder
 	if p == transport.H3 {
 		var fields []string

@@ -9,6 +9,7 @@ import (
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transfer/transferresult"
 	"github.com/httpvs/httpvs/transport"
+	"github.com/httpvs/httpvs/tune/tuneresult"
 	"github.com/httpvs/httpvs/units"
 )
 
@@ -17,8 +18,8 @@ import (
 // current best. The search stops while the pair and the final 6
 // measurements still fit, each as long as one over its transport has taken
 // so far.
-func (b *bench) search(ctx context.Context, p transport.Protocol, shareEnd time.Time) (Result, error) {
-	res := Result{Protocol: p.String(), Default: defaults(p)}
+func (b *bench) search(ctx context.Context, p transport.Protocol, shareEnd time.Time) (tuneresult.Result, error) {
+	res := tuneresult.Result{Protocol: p.String(), Default: defaults(p)}
 	best, err := b.descend(ctx, p, shareEnd, res.Default, &res.Trials)
 	if err != nil {
 		return res, err
@@ -40,7 +41,7 @@ func (b *bench) search(ctx context.Context, p transport.Protocol, shareEnd time.
 	res.Best = best
 	res.H1BytesPerSecond, res.DefaultBytesPerSecond, res.BestBytesPerSecond = results.Mean(f.h1s), results.Mean(f.defs), results.Mean(f.bests)
 	res.Gain, res.GainLow, res.GainHigh, res.Pairs = pairedGain(f.defs, f.bests)
-	res.conclude(p, f.defRep, b.opts.Link)
+	conclude(&res, p, f.defRep, b.opts.Link)
 	return res, nil
 }
 
@@ -49,7 +50,7 @@ func (b *bench) search(ctx context.Context, p transport.Protocol, shareEnd time.
 // best settings found and adds the measurements it made to *trials. It
 // stops early, keeping what it found, when the candidate pair and the
 // final rounds would no longer fit before shareEnd, or ctx ends.
-func (b *bench) descend(ctx context.Context, p transport.Protocol, shareEnd time.Time, start Settings, trials *int) (Settings, error) {
+func (b *bench) descend(ctx context.Context, p transport.Protocol, shareEnd time.Time, start tuneresult.Settings, trials *int) (tuneresult.Settings, error) {
 	best := start
 	for pass := 0; pass < 3; pass++ {
 		improved := false
@@ -85,7 +86,7 @@ func (b *bench) descend(ctx context.Context, p transport.Protocol, shareEnd time
 // duel measures cand, then best, and says whether cand won clearly (by
 // more than 5%). Paired with a fresh measurement of the best, so that
 // drift on a shared machine hits both.
-func (b *bench) duel(ctx context.Context, p transport.Protocol, cand, best Settings) (bool, error) {
+func (b *bench) duel(ctx context.Context, p transport.Protocol, cand, best tuneresult.Settings) (bool, error) {
 	rate, _, err := b.measure(ctx, p, cand)
 	if err != nil {
 		return false, err
@@ -109,7 +110,7 @@ type finals struct {
 // the means of the rounds and the best's gain paired by round. A round
 // the budget or an interrupt cuts off ends them with the rounds before
 // it, possibly none.
-func (b *bench) final(ctx context.Context, p transport.Protocol, def, best Settings) (finals, error) {
+func (b *bench) final(ctx context.Context, p transport.Protocol, def, best tuneresult.Settings) (finals, error) {
 	var f finals
 	for i := 0; i < finalRounds && ctx.Err() == nil; i++ {
 		h1, d, bb, dr, err := b.finalRound(ctx, p, def, best)
@@ -126,8 +127,8 @@ func (b *bench) final(ctx context.Context, p transport.Protocol, def, best Setti
 // finalRound measures h1 (256 KiB reads and writes), then
 // def and best over p, and returns their rates in bytes per second and
 // the default's transfer.
-func (b *bench) finalRound(ctx context.Context, p transport.Protocol, def, best Settings) (h1, d, bb float64, dr transferresult.Result, err error) {
-	if h1, _, err = b.measure(ctx, transport.H1, Settings{ReadSize: 256 * units.KiB, WriteSize: 256 * units.KiB}); err != nil {
+func (b *bench) finalRound(ctx context.Context, p transport.Protocol, def, best tuneresult.Settings) (h1, d, bb float64, dr transferresult.Result, err error) {
+	if h1, _, err = b.measure(ctx, transport.H1, tuneresult.Settings{ReadSize: 256 * units.KiB, WriteSize: 256 * units.KiB}); err != nil {
 		return
 	}
 	if d, dr, err = b.measure(ctx, p, def); err != nil {
@@ -139,7 +140,7 @@ func (b *bench) finalRound(ctx context.Context, p transport.Protocol, def, best 
 
 // conclude fills res's ratios, diagnosis and code from its final means,
 // keeping the defaults when the best found measured no better.
-func (res *Result) conclude(p transport.Protocol, defRep transferresult.Result, link *Link) {
+func conclude(res *tuneresult.Result, p transport.Protocol, defRep transferresult.Result, link *Link) {
 	if res.Pairs < 2 || res.GainLow <= 1 || res.Best == res.Default {
 		// Never offer what did not measure better than the defaults
 		// beyond the final rounds' noise, nor the defaults themselves

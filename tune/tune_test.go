@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transfer/transferresult"
 	"github.com/httpvs/httpvs/transport"
+	"github.com/httpvs/httpvs/tune/tuneresult"
 	"github.com/httpvs/httpvs/units"
 )
 
@@ -45,7 +45,7 @@ func TestShortTune(t *testing.T) {
 // checkTuneResult checks that one transport's result has figures, the
 // defaults as its starting point, and Go code exactly when the defaults
 // were not best.
-func checkTuneResult(t *testing.T, r Result) {
+func checkTuneResult(t *testing.T, r tuneresult.Result) {
 	t.Helper()
 	if r.H1BytesPerSecond <= 0 || r.DefaultRatioToH1 <= 0 || r.RatioToH1 <= 0 || r.Trials < 2 {
 		t.Errorf("%s: h1 %v B/s, default %.2fx, best %.2fx, %d trials", r.Protocol, r.H1BytesPerSecond, r.DefaultRatioToH1, r.RatioToH1, r.Trials)
@@ -62,7 +62,7 @@ func checkTuneResult(t *testing.T, r Result) {
 
 // checkReadDiagnosis checks h2c's diagnosis names the defaults' small
 // reads exactly when they measured slower than h1.
-func checkReadDiagnosis(t *testing.T, h2c Result) {
+func checkReadDiagnosis(t *testing.T, h2c tuneresult.Result) {
 	t.Helper()
 	// Go's defaults read 8 KiB at a time: when they measured slower than
 	// h1 (matrix explains gaps below 0.90x) the diagnosis must say so. On
@@ -108,7 +108,7 @@ func TestRunRefuses(t *testing.T) {
 }
 
 func TestGoCode(t *testing.T) {
-	got := goCode(transport.H2, Settings{ReadSize: 256 * units.KiB, MaxReadFrameSize: units.MiB, StreamWindow: 16 * units.MiB, WriteSize: 256 * units.KiB})
+	got := goCode(transport.H2, tuneresult.Settings{ReadSize: 256 * units.KiB, MaxReadFrameSize: units.MiB, StreamWindow: 16 * units.MiB, WriteSize: 256 * units.KiB})
 	for _, want := range []string{"MaxReadFrameSize: 1 << 20", "MaxReceiveBufferPerStream: 16 << 20", "make([]byte, 256 << 10)", "chunk[:256 << 10]"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("Go code lacks %q:\n%s", want, got)
@@ -132,7 +132,7 @@ func (s *readSizes) Read(p []byte) (int, error) {
 // read 8 KiB at a time through io.Discard's ReadFrom.
 func TestPastedCopyUsesItsBuffer(t *testing.T) {
 	const pasted = "io.CopyBuffer(struct{ io.Writer }{dst}, struct{ io.Reader }{resp.Body}, buf)"
-	if code := goCode(transport.H2C, Settings{ReadSize: 256 * units.KiB}); !strings.Contains(code, pasted) {
+	if code := goCode(transport.H2C, tuneresult.Settings{ReadSize: 256 * units.KiB}); !strings.Contains(code, pasted) {
 		t.Fatalf("pasted code lacks %q:\n%s", pasted, code)
 	}
 	buf := make([]byte, 256<<10)
@@ -147,7 +147,7 @@ func TestPastedCopyUsesItsBuffer(t *testing.T) {
 	if wrapped.max != len(buf) || plain.max >= len(buf) {
 		t.Errorf("largest read: pasted copy %d, plain io.CopyBuffer %d; want %d and less", wrapped.max, plain.max, len(buf))
 	}
-	if code := goCode(transport.H2C, Settings{}); strings.Contains(code, "CopyBuffer") || strings.Contains(code, "chunk[:") {
+	if code := goCode(transport.H2C, tuneresult.Settings{}); strings.Contains(code, "CopyBuffer") || strings.Contains(code, "chunk[:") {
 		t.Errorf("defaults need no read or write code:\n%s", code)
 	}
 }
@@ -156,9 +156,9 @@ func TestPastedCopyUsesItsBuffer(t *testing.T) {
 // nothing, even when the final round measured "best" a hair above
 // "default" (the same settings measured twice).
 func TestDefaultsNeverPasted(t *testing.T) {
-	res := Result{Protocol: "h2c", Default: defaults(transport.H2C), Best: defaults(transport.H2C),
+	res := tuneresult.Result{Protocol: "h2c", Default: defaults(transport.H2C), Best: defaults(transport.H2C),
 		H1BytesPerSecond: 8e6, DefaultBytesPerSecond: 7.77e6, BestBytesPerSecond: 7.79e6}
-	res.conclude(transport.H2C, transferresult.Result{}, nil)
+	conclude(&res, transport.H2C, transferresult.Result{}, nil)
 	if !res.DefaultsBest || res.GoCode != "" || res.RatioToH1 != res.DefaultRatioToH1 {
 		t.Errorf("defaults best %v, ratios %.4f/%.4f, code %q: want the defaults kept and nothing to paste", res.DefaultsBest, res.DefaultRatioToH1, res.RatioToH1, res.GoCode)
 	}
@@ -168,42 +168,21 @@ func TestDefaultsNeverPasted(t *testing.T) {
 // gain's interval reaches 1 is not pasted (h3's "0.07x against 0.06x");
 // one whose interval lies above 1 is.
 func TestNoisyGainNotPasted(t *testing.T) {
-	noisy := Result{Protocol: "h3", Default: defaults(transport.H3), Best: Settings{ReadSize: 64 * units.KiB},
+	noisy := tuneresult.Result{Protocol: "h3", Default: defaults(transport.H3), Best: tuneresult.Settings{ReadSize: 64 * units.KiB},
 		H1BytesPerSecond: 100, DefaultBytesPerSecond: 6, BestBytesPerSecond: 7}
 	noisy.Gain, noisy.GainLow, noisy.GainHigh, noisy.Pairs = pairedGain([]float64{6, 6.5, 5.5, 6}, []float64{7.5, 6, 7, 6.5})
 	if noisy.Pairs != 4 || noisy.GainLow > 1 {
 		t.Fatalf("gain %.2f [%.2f, %.2f] over %d pairs: want an interval reaching 1", noisy.Gain, noisy.GainLow, noisy.GainHigh, noisy.Pairs)
 	}
-	noisy.conclude(transport.H3, transferresult.Result{}, nil)
+	conclude(&noisy, transport.H3, transferresult.Result{}, nil)
 	if !noisy.DefaultsBest || noisy.GoCode != "" {
 		t.Errorf("noisy gain: defaults best %v, code %q: want nothing pasted", noisy.DefaultsBest, noisy.GoCode)
 	}
-	clear := Result{Protocol: "h2c", Default: defaults(transport.H2C), Best: Settings{ReadSize: 256 * units.KiB, WriteSize: 256 * units.KiB},
+	clear := tuneresult.Result{Protocol: "h2c", Default: defaults(transport.H2C), Best: tuneresult.Settings{ReadSize: 256 * units.KiB, WriteSize: 256 * units.KiB},
 		H1BytesPerSecond: 100, DefaultBytesPerSecond: 20, BestBytesPerSecond: 60}
 	clear.Gain, clear.GainLow, clear.GainHigh, clear.Pairs = pairedGain([]float64{20, 21, 19, 20}, []float64{60, 62, 58, 61})
-	clear.conclude(transport.H2C, transferresult.Result{}, nil)
+	conclude(&clear, transport.H2C, transferresult.Result{}, nil)
 	if clear.DefaultsBest || clear.GoCode == "" || math.Abs(clear.Gain-3) > 0.05 || clear.GainLow <= 2.8 {
 		t.Errorf("clear gain %.2f [%.2f, %.2f]: defaults best %v: want it pasted", clear.Gain, clear.GainLow, clear.GainHigh, clear.DefaultsBest)
-	}
-}
-
-// TestKnobSetSaysWhichTransport: a knob two transports tuned to different
-// values keeps the first's and says what the others did best at.
-func TestKnobSetSaysWhichTransport(t *testing.T) {
-	rep := &Report{Results: []Result{
-		{Protocol: "h2c", Best: Settings{ReadSize: units.MiB, MaxReadFrameSize: units.MiB}},
-		{Protocol: "h2", Best: Settings{ReadSize: 64 * units.KiB}},
-		{Protocol: "h3", Best: Settings{ReadSize: 64 * units.KiB, QUICStreamWindow: 16 * units.MiB}},
-		{Protocol: "h1-tls", DefaultsBest: true, Best: Settings{ReadSize: 8 * units.KiB}},
-	}}
-	set := rep.KnobSet("mine")
-	if got := set.BestFor["Client.ReadSize"]; got != "h2c (h2: 64Ki, h3: 64Ki)" {
-		t.Errorf("read size best for %q", got)
-	}
-	if set.BestFor["Client.HTTP2.MaxReadFrameSize"] != "h2c" || set.BestFor["Client.QUIC.MaxStreamReceiveWindow"] != "h3" {
-		t.Errorf("best for %v", set.BestFor)
-	}
-	if len(set.Knobs) != 3 || set.Knobs[0] != (results.Knob{Field: "Client.ReadSize", Value: "1Mi"}) {
-		t.Errorf("knobs %+v", set.Knobs)
 	}
 }

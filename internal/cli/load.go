@@ -221,23 +221,13 @@ func (f *loadFlags) startProfiles(e *env, target string) (stop func(), err error
 }
 
 // loadVerdict says, on stderr, why a run that printed its figures still
-// failed, and returns errReported for it.
+// failed (report.LoadVerdict), and returns errReported for it.
 func loadVerdict(e *env, res loadresult.Result) error {
-	switch {
-	case res.Requests == 0 && res.Errors.Total == 0 && !res.Interrupted:
-		fmt.Fprintf(e.stderr, "httpvs load: no request completed within %v\n", time.Duration(res.Seconds*float64(time.Second)))
-	case res.Interrupted:
-		fmt.Fprintln(e.stderr, "httpvs load: interrupted: the figures above are what was measured until then")
-	case res.Stopped != "":
-		fmt.Fprintf(e.stderr, "httpvs load: %s; %d of %d requests failed (%s)\n", res.Stopped, res.Errors.Total, res.Requests, res.Errors)
-	case res.Errors.Total > 0 && res.Succeeded == 0:
-		fmt.Fprintf(e.stderr, "httpvs load: every request failed (%s): %s\n", res.Errors, res.FirstError)
-	case res.Errors.Total > res.Succeeded:
-		fmt.Fprintf(e.stderr, "httpvs load: more requests failed (%s) than succeeded (%d): %s\n", res.Errors, res.Succeeded, res.FirstError)
-	default:
-		return nil
+	if msg := report.LoadVerdict(res); msg != "" {
+		fmt.Fprintln(e.stderr, "httpvs load: "+msg)
+		return errReported
 	}
-	return errReported
+	return nil
 }
 
 // isTerminal reports whether w is a terminal (for live progress).

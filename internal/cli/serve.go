@@ -19,8 +19,8 @@ import (
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/fdlimit"
+	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/server"
-	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )
@@ -131,7 +131,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	} else {
-		printBanner(e.stdout, ts, *certFile == "", *writeCert, grpcAddr)
+		report.ServeBanner(e.stdout, banner(ts, *certFile == "", *writeCert, grpcAddr))
 	}
 	serveWarnings(e, ts, grpcAddr, *child, *token != "")
 	select {
@@ -142,7 +142,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if *child {
 		return nil
 	}
-	printServeSummary(e.stdout, srv.Stats(), logged.n.Load())
+	report.ServeSummary(e.stdout, srv.Stats(), logged.n.Load())
 	return nil
 }
 
@@ -191,19 +191,6 @@ func untilStdinCloses(ctx context.Context) (context.Context, context.CancelFunc)
 		cancel()
 	}()
 	return ctx, cancel
-}
-
-// printServeSummary prints, on stopping, what the server served, and
-// how many connection errors net/http logged that -v would have shown
-// (logged).
-func printServeSummary(w io.Writer, st stats.ServerStats, logged int64) {
-	total := st.Total()
-	fmt.Fprintf(w, "httpvs serve: stopped after %s: %d requests, %s sent, %s received\n",
-		time.Duration(st.Seconds*float64(time.Second)).Round(time.Second), total.Requests,
-		units.Bytes(total.BodyBytesSent).Human(), units.Bytes(total.BodyBytesReceived).Human())
-	if logged > 0 {
-		fmt.Fprintf(w, "httpvs serve: net/http logged %d connection errors (TLS handshakes, resets); -v prints them\n", logged)
-	}
 }
 
 // lineCounter is a log destination that only counts lines: net/http's
@@ -297,40 +284,14 @@ func serveWarnings(e *env, ts *transport.Server, grpcAddr string, child, token b
 	}
 }
 
-func printBanner(w io.Writer, ts *transport.Server, selfSigned bool, certPath, grpcAddr string) {
-	fmt.Fprintf(w, "httpvs serve: %s, pid %d\n", version(), os.Getpid())
-	if u := ts.URL(transport.H1); u != "" {
-		fmt.Fprintf(w, "  h1, h2c      %s\n", u)
-	}
-	if u := ts.URL(transport.H2); u != "" {
-		fmt.Fprintf(w, "  h1-tls, h2   %s\n", u)
-	}
-	if u := ts.URL(transport.H3); u != "" {
-		fmt.Fprintf(w, "  h3           %s (UDP)\n", u)
-	}
+// banner is what report.ServeBanner says of ts.
+func banner(ts *transport.Server, selfSigned bool, certPath, grpcAddr string) report.Banner {
+	b := report.Banner{Version: version(), PID: os.Getpid(), Plain: ts.URL(transport.H1), TLS: ts.URL(transport.H2),
+		H3: ts.URL(transport.H3), SelfSigned: selfSigned, CertPath: certPath, GRPC: grpcAddr}
 	if ts.Has(transport.H2) {
-		kind := "from --cert"
-		if selfSigned {
-			kind = "self-signed"
-		}
-		fmt.Fprintf(w, "  certificate  %s, SHA-256 %s\n", kind, transport.Fingerprint(ts.Cert()))
-		if certPath != "" {
-			fmt.Fprintf(w, "               written to %s\n", certPath)
-		}
+		b.Fingerprint = transport.Fingerprint(ts.Cert())
 	}
-	if grpcAddr != "" {
-		fmt.Fprintf(w, "  gRPC         %s (grpc-go's own transport); also via ServeHTTP on the h2c and h2 ports\n", grpcAddr)
-	}
-	fmt.Fprintln(w, "  routes       GET /bytes/{size} and /{size} (10000000000, 10g, 64Ki), PUT /sink, GET /small, POST /echo, GET /stats")
-	fmt.Fprintln(w, "               GET /page/: a page for a browser (page-load's, or --page's)")
-	fmt.Fprintln(w, "               gRPC httpvs.bookstore.v1.Bookstore/GetBook; as JSON: GET /v1/shelves/{shelf}/books/{book}")
-	if u := ts.URL(transport.H1); u != "" {
-		fmt.Fprintf(w, "  try          curl -o /dev/null %s/10000000000\n", u)
-		fmt.Fprintf(w, "               curl -o /dev/null --http2-prior-knowledge %s/10g\n", u)
-	}
-	if u := ts.URL(transport.H2); u != "" {
-		fmt.Fprintf(w, "               curl -k -o /dev/null %s/1g\n", u)
-	}
+	return b
 }
 
 func isLoopback(addr string) bool {

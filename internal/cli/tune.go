@@ -14,7 +14,7 @@ import (
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/tune"
-	"github.com/httpvs/httpvs/units"
+	"github.com/httpvs/httpvs/tune/tuneresult"
 )
 
 // runTune searches download knobs for h2c, h2 and h3 against h1.
@@ -69,7 +69,7 @@ func runTune(ctx context.Context, e *env, args []string) error {
 		defer closeLink()
 	}
 	if !*asJSON && isTerminal(e.stderr) {
-		opts.Progress = tuneProgress(e.stderr)
+		opts.Progress = report.TuneProgress(e.stderr)
 	}
 	rep, err := tune.Run(ctx, opts)
 	if opts.Progress != nil {
@@ -105,59 +105,12 @@ func checkTuneFlags(pos []string, budget, trial time.Duration) error {
 	return nil
 }
 
-// tuneProgress returns a tune.Options.Progress that rewrites one
-// terminal line on w with the seconds since the search began and the
-// settings being measured.
-func tuneProgress(w io.Writer) func(string, tune.Settings) {
-	start := time.Now()
-	return func(p string, s tune.Settings) {
-		fmt.Fprintf(w, "\r\033[K%5.1fs  %s  read %s frame %s window %s write %s",
-			time.Since(start).Seconds(), p, s.ReadSize, orDefault(s.MaxReadFrameSize), orDefault(s.StreamWindow+s.QUICStreamWindow), s.WriteSize)
-	}
-}
-
 // renderTune prints the report on w, as one JSON object when asJSON.
-func renderTune(w io.Writer, rep *tune.Report, asJSON bool) error {
+func renderTune(w io.Writer, rep *tuneresult.Report, asJSON bool) error {
 	if asJSON {
 		return report.JSON(w, rep)
 	}
-	return printTune(w, rep)
-}
-
-func orDefault(b units.Bytes) string {
-	if b == 0 {
-		return "default"
-	}
-	return b.String()
-}
-
-func printTune(w io.Writer, rep *tune.Report) error {
-	fmt.Fprintf(w, "httpvs tune: single-stream download, %s, %.0f s; h1 measured in the same run\n", describeLink(rep), rep.Seconds)
-	if rep.Partial {
-		fmt.Fprintf(w, "PARTIAL: cut short; these are the transports measured in full until then\n")
-	}
-	for _, r := range rep.Results {
-		s := r.Best
-		fmt.Fprintf(w, "\n%s: Go's defaults %.2fx h1 (%s), best found %.2fx h1 (%s), %d trials\n", r.Protocol,
-			r.DefaultRatioToH1, units.BitsPerSecond(r.DefaultBytesPerSecond*8).Human(), r.RatioToH1, units.BitsPerSecond(r.BestBytesPerSecond*8).Human(), r.Trials)
-		if r.Pairs > 0 {
-			fmt.Fprintf(w, "  the best found over the defaults: %.2fx [%.2f, %.2f] (%d final rounds paired)\n", r.Gain, r.GainLow, r.GainHigh, r.Pairs)
-		}
-		fmt.Fprintf(w, "  best: read %s, frame %s, stream window %s, server write %s, QUIC windows %s / %s\n",
-			s.ReadSize, orDefault(s.MaxReadFrameSize), orDefault(s.StreamWindow), s.WriteSize, orDefault(s.QUICStreamWindow), orDefault(s.QUICConnWindow))
-		for _, d := range r.Diagnosis {
-			fmt.Fprintf(w, "  why the default is slow: %s\n", d)
-		}
-		if r.DefaultsBest {
-			fmt.Fprintf(w, "  Go's defaults are best here: no setting tried measured faster beyond the final rounds' noise (its gain's interval reaches 1); nothing to paste\n")
-			continue
-		}
-		fmt.Fprintf(w, "  paste:\n")
-		for _, line := range strings.Split(strings.TrimSuffix(r.GoCode, "\n"), "\n") {
-			fmt.Fprintf(w, "    %s\n", line)
-		}
-	}
-	return nil
+	return report.Tune(w, rep)
 }
 
 // createKnobFile creates tune --write's file before measuring, so that a
@@ -187,7 +140,7 @@ func discardKnobFile(f *os.File) {
 // finishKnobFile writes the report's best settings to the --write file f
 // (nil for none) and, unless asJSON, says on
 // stderr how to use it and which values were one transport's best only.
-func finishKnobFile(stderr io.Writer, f *os.File, rep *tune.Report, asJSON bool) error {
+func finishKnobFile(stderr io.Writer, f *os.File, rep *tuneresult.Report, asJSON bool) error {
 	if f == nil {
 		return nil
 	}
@@ -203,7 +156,7 @@ func finishKnobFile(stderr io.Writer, f *os.File, rep *tune.Report, asJSON bool)
 
 // writeKnobFile writes the search's best settings as a knob set named
 // after the file, and closes it.
-func writeKnobFile(f *os.File, rep *tune.Report) error {
+func writeKnobFile(f *os.File, rep *tuneresult.Report) error {
 	set := rep.KnobSet("tune " + filepath.Base(f.Name()))
 	if rep.Partial {
 		set.Name += " (partial search)"
@@ -220,7 +173,7 @@ func writeKnobFile(f *os.File, rep *tune.Report) error {
 
 // knobConflicts says, a line each, which values of the knob file were one
 // transport's best where others did best at another value.
-func knobConflicts(rep *tune.Report) string {
+func knobConflicts(rep *tuneresult.Report) string {
 	var b strings.Builder
 	set := rep.KnobSet("")
 	for _, k := range set.Knobs {

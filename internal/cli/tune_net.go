@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/httpvs/httpvs/experiment"
@@ -59,14 +58,4 @@ func tuneAcross(ctx context.Context, p *netProfile, opts *tune.Options, set map[
 		opts.Budget = max(tune.DefaultBudget, netTrialsPerProtocol*opts.Trial*time.Duration(max(1, len(opts.Protocols))))
 	}
 	return nr.Close, nil
-}
-
-// describeLink is the line printTune starts with saying where it measured.
-func describeLink(rep *tune.Report) string {
-	if rep.Net == nil {
-		return "in-process server on loopback"
-	}
-	c := rep.Net.Calibration
-	return fmt.Sprintf("in-process server across the emulated link %s (%s backend; measured RTT %.1f ms, TCP goodput %.0f Mbit/s down)",
-		rep.Net.Spec, rep.Net.Backend, c.UDPRTTSeconds*1e3, c.DownGoodputBitsPerSecond/1e6)
 }

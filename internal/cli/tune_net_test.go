@@ -8,6 +8,7 @@ import (
 
 	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/tune"
+	"github.com/httpvs/httpvs/tune/tuneresult"
 )
 
 // TestTuneNet searches h2c's knobs across a 20 ms, 50 Mbit/s link: the
@@ -21,7 +22,7 @@ func TestTuneNet(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	var rep tune.Report
+	var rep tuneresult.Report
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatalf("tune --json: %v\n%s", err, stdout)
 	}

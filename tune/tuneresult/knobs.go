@@ -1,11 +1,10 @@
-package tune
+package tuneresult
 
 import (
 	"fmt"
 	"strings"
 
 	"github.com/httpvs/httpvs/results"
-	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )
 
@@ -42,18 +41,14 @@ func (r *Report) KnobSet(name string) results.KnobSet {
 		if res.DefaultsBest {
 			continue
 		}
-		p, err := transport.Parse(res.Protocol)
-		if err != nil {
-			continue
-		}
 		b := res.Best
 		add(res.Protocol, "Client.ReadSize", b.ReadSize)
 		add(res.Protocol, "Server.WriteSize", b.WriteSize)
 		switch {
-		case p.Version() == 2:
+		case res.Protocol == "h2c" || res.Protocol == "h2":
 			add(res.Protocol, "Client.HTTP2.MaxReadFrameSize", b.MaxReadFrameSize)
 			add(res.Protocol, "Client.HTTP2.MaxReceiveBufferPerStream", b.StreamWindow)
-		case p == transport.H3:
+		case res.Protocol == "h3":
 			add(res.Protocol, "Client.QUIC.MaxStreamReceiveWindow", b.QUICStreamWindow)
 			add(res.Protocol, "Client.QUIC.MaxConnectionReceiveWindow", b.QUICConnWindow)
 		}
