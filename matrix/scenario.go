@@ -1,9 +1,10 @@
 // Package matrix measures httpvs's comparison: workloads (scenarios, each
 // traceable to a public experiment) times transports, each cell repeated in
-// rounds, against a payload server the caller started or named, and
-// diagnoses the cells (Diagnose, Bounds). It fills results.Results, the
-// content of results.json. It never prints; package experiment runs it with
-// a server and a link, package report renders what it returns.
+// rounds, against a payload server the caller started or named. It fills
+// results.Results, the content of results.json, and holds the link's
+// physics models its plans and package diagnosis share. It never prints;
+// package experiment runs it with a server and a link and diagnoses what
+// it returns, package report renders that.
 package matrix
 
 import (

@@ -1,7 +1,7 @@
 // Package transport is where httpvs composes Go's HTTP stacks (net/http
 // for HTTP/1.1 and HTTP/2, quic-go's http3 for HTTP/3) into what a Go user
 // would: it names the five transports (h1, h2c, h1-tls, h2, h3), builds
-// clients and servers for them with the tuning knobs of Config, counts
+// clients and servers for them with the tuning knobs of package config, counts
 // their connection I/O (with package wire), makes certificates, and tells
 // which transport a request or response actually used.
 //
