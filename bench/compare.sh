@@ -12,7 +12,7 @@ record_to compare "$@"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 go build -o "$dir/httpvs" ./cmd/httpvs
-echo "httpvs run $*, twice; then httpvs compare"
+echo "httpvs run ${*:-(its defaults)}, twice; then httpvs compare"
 echo
 for run in a b; do
   "$dir/httpvs" run "$@" --out "$dir/$run" >/dev/null 2>"$dir/$run.err" || { cat "$dir/$run.err" >&2; exit 1; }
