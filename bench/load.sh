@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Small-request throughput: wrk vs httpvs load on h1, h2load vs httpvs load
 # on h2c, side by side against one `httpvs serve` on loopback, interleaved.
-# Prints req/s medians and the ratio httpvs/peer (issue 3's target: >= 1.0x).
+# Prints req/s medians and the ratio httpvs/peer (the aim: >= 1.0x, a generator that keeps up with the C ones).
 #
 #   bench/load.sh [SECONDS] [ROUNDS] [extra httpvs load flags...]   defaults: 10 2
 # Needs wrk and h2load: apt-get install wrk nghttp2-client

@@ -188,15 +188,18 @@ print(json.loads(out)["size_download" if sys.argv[1] == "curl" else "bytes"])
 PY
 )" >>"$results"
 }
+# httpvs get with the tuned client, as curl reads with its own large
+# buffers: get's default is Go as shipped (8 KiB reads, 16 KiB frames).
+tuned="--read-size 256Ki --h2-max-frame 1Mi"
 download() {
   local r=$1 u=$go_url/bytes/$SIZE
   for t in h1 h2c; do
     local flag=--http1.1; [ $t = h2c ] && flag=--http2-prior-knowledge
     if (( r % 2 )); then
       timed curl $t curl -sS -o /dev/null -w '%{json}' $flag "$u"
-      timed httpvs $t "$bin" get -p $t --no-server-stats --json "$u"
+      timed httpvs $t "$bin" get -p $t $tuned --no-server-stats --json "$u"
     else
-      timed httpvs $t "$bin" get -p $t --no-server-stats --json "$u"
+      timed httpvs $t "$bin" get -p $t $tuned --no-server-stats --json "$u"
       timed curl $t curl -sS -o /dev/null -w '%{json}' $flag "$u"
     fi
     echo "  get $t: $(tail -2 "$results" | awk '{printf "%s %ss  ", $3, $4}')" >&2
