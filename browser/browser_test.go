@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/server"
+	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/webpage"
 )
@@ -85,42 +86,58 @@ func TestLoadPageOverEachTransport(t *testing.T) {
 			if len(load.Objects) != len(page.Objects) || load.Failed() != 0 {
 				t.Fatalf("%d objects, %d failed; want %d loaded", len(load.Objects), load.Failed(), len(page.Objects))
 			}
-			for i, o := range load.Objects {
-				if o.Transport() != p.String() || o.Status != 200 || o.Finished <= 0 {
-					t.Errorf("object %d %s: over %q (%s), status %d, finished %v", i, o.URL, o.Transport(), o.Protocol, o.Status, o.Finished)
-				}
-			}
-			for name, c := range st.Protocols {
-				want := int64(0)
-				if name == p.String() {
-					want = int64(len(page.Objects))
-				}
-				if c.Requests != want {
-					t.Errorf("server counted %d requests over %s, want %d", c.Requests, name, want)
-				}
-			}
-			own := st.Protocols[p.String()]
-			if own.BodyBytesSent != page.Bytes() {
-				t.Errorf("server sent %d body bytes, want %d", own.BodyBytesSent, page.Bytes())
-			}
-			if own.Connections != int64(load.Connections()) {
-				t.Errorf("server counted %d connections, the browser %d", own.Connections, load.Connections())
-			}
-			switch p {
-			case transport.H2, transport.H3:
-				if own.Connections != 1 {
-					t.Errorf("%d connections, want 1", own.Connections)
-				}
-			default:
-				if own.Connections < 1 || own.Connections > 6 {
-					t.Errorf("%d connections, want 1 to 6", own.Connections)
-				}
-			}
+			checkObjectsOver(t, load, p)
+			checkServerCounted(t, st, load, page, p)
 			if load.LoadEvent <= 0 || load.LastByte <= 0 || !strings.Contains(load.Browser, "/") {
 				t.Errorf("load event %v, last byte %v, browser %q", load.LoadEvent, load.LastByte, load.Browser)
 			}
 			leftovers(t, tmp)
 		})
+	}
+}
+
+// checkObjectsOver checks that every object of load came over p with
+// status 200 and finished.
+func checkObjectsOver(t *testing.T, load *PageLoad, p transport.Protocol) {
+	t.Helper()
+	for i, o := range load.Objects {
+		if o.Transport() != p.String() || o.Status != 200 || o.Finished <= 0 {
+			t.Errorf("object %d %s: over %q (%s), status %d, finished %v", i, o.URL, o.Transport(), o.Protocol, o.Status, o.Finished)
+		}
+	}
+}
+
+// checkServerCounted checks the server's counters against load over p:
+// every one of page's requests and body bytes over p and none over any
+// other transport, the browser's connections, and at most 6 of them for
+// h1 and h1-tls, exactly one for h2 and h3.
+func checkServerCounted(t *testing.T, st stats.ServerStats, load *PageLoad, page webpage.Page, p transport.Protocol) {
+	t.Helper()
+	for name, c := range st.Protocols {
+		want := int64(0)
+		if name == p.String() {
+			want = int64(len(page.Objects))
+		}
+		if c.Requests != want {
+			t.Errorf("server counted %d requests over %s, want %d", c.Requests, name, want)
+		}
+	}
+	own := st.Protocols[p.String()]
+	if own.BodyBytesSent != page.Bytes() {
+		t.Errorf("server sent %d body bytes, want %d", own.BodyBytesSent, page.Bytes())
+	}
+	if own.Connections != int64(load.Connections()) {
+		t.Errorf("server counted %d connections, the browser %d", own.Connections, load.Connections())
+	}
+	switch p {
+	case transport.H2, transport.H3:
+		if own.Connections != 1 {
+			t.Errorf("%d connections, want 1", own.Connections)
+		}
+	default:
+		if own.Connections < 1 || own.Connections > 6 {
+			t.Errorf("%d connections, want 1 to 6", own.Connections)
+		}
 	}
 }
 

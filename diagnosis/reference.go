@@ -39,8 +39,32 @@ func refConclusion(scenario, protocol string, goCell *results.Cell, byServer, tl
 	if goCell == nil || goCell.VsH1 == nil {
 		return ""
 	}
-	var best *results.ReferenceCell
-	var goServer *results.ReferenceCell
+	best, goServer := pickReferences(byServer, servers)
+	if best == nil {
+		return ""
+	}
+	g, b := goCell.VsH1.Ratio, best.VsH1.Ratio
+	s := fmt.Sprintf("%s %s: with %s serving and %s as client, %s reaches %.2fx h1; Go at both ends %.2fx", scenario, protocol, best.Server, best.Client, protocol, b, g)
+	if goServer != nil {
+		s += fmt.Sprintf(", Go's server with %s %.2fx", goServer.Client, goServer.VsH1.Ratio)
+	}
+	who := whoseGap(goServer, g, b)
+	switch {
+	case b >= 1-results.StableHalfWidth && g < b*(1-results.StableHalfWidth):
+		s += fmt.Sprintf(": the gap is %s, not %s", who, protocolName(protocol))
+	case b < 1-results.StableHalfWidth && g < b*(1-results.StableHalfWidth):
+		s += fmt.Sprintf(": %s costs %.0f%% here even without Go, %s the rest", protocolName(protocol), (1-b)*100, who)
+	case b < 1-results.StableHalfWidth:
+		s += fmt.Sprintf(": without Go it does no better: the cost is %s's", protocolName(protocol))
+	default:
+		return ""
+	}
+	return s + tlsShare(best, tlsBase)
+}
+
+// pickReferences finds, among servers' cells with a ratio to h1, the best
+// one with no Go at either end, and Go's server's (with another client).
+func pickReferences(byServer map[string]*results.ReferenceCell, servers []string) (best, goServer *results.ReferenceCell) {
 	for _, srv := range servers {
 		c := byServer[srv]
 		if c == nil || c.VsH1 == nil || c.Median == 0 {
@@ -54,14 +78,14 @@ func refConclusion(scenario, protocol string, goCell *results.Cell, byServer, tl
 			best = c
 		}
 	}
-	if best == nil {
-		return ""
-	}
-	g, b := goCell.VsH1.Ratio, best.VsH1.Ratio
-	s := fmt.Sprintf("%s %s: with %s serving and %s as client, %s reaches %.2fx h1; Go at both ends %.2fx", scenario, protocol, best.Server, best.Client, protocol, b, g)
-	if goServer != nil {
-		s += fmt.Sprintf(", Go's server with %s %.2fx", goServer.Client, goServer.VsH1.Ratio)
-	}
+	return best, goServer
+}
+
+// whoseGap says whose code a gap is, from Go's server's ratio beside g,
+// Go's at both ends, and b, the best without Go: Go's server when Go's
+// server with another client does at most a quarter better than Go at both
+// ends, Go's client when it does as well as the best, else Go's code.
+func whoseGap(goServer *results.ReferenceCell, g, b float64) string {
 	who := "Go's code"
 	if goServer != nil {
 		switch gs := goServer.VsH1.Ratio; {
@@ -71,17 +95,7 @@ func refConclusion(scenario, protocol string, goCell *results.Cell, byServer, tl
 			who = "Go's client"
 		}
 	}
-	switch {
-	case b >= 1-results.StableHalfWidth && g < b*(1-results.StableHalfWidth):
-		s += fmt.Sprintf(": the gap is %s, not %s", who, protocolName(protocol))
-	case b < 1-results.StableHalfWidth && g < b*(1-results.StableHalfWidth):
-		s += fmt.Sprintf(": %s costs %.0f%% here even without Go, %s the rest", protocolName(protocol), (1-b)*100, who)
-	case b < 1-results.StableHalfWidth:
-		s += fmt.Sprintf(": without Go it does no better: the cost is %s's", protocolName(protocol))
-	default:
-		return ""
-	}
-	return s + tlsShare(best, tlsBase)
+	return who
 }
 
 // tlsShare splits TLS's part off an h2 conclusion: the best server's

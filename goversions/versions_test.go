@@ -101,14 +101,34 @@ func TestChanges(t *testing.T) {
 	if len(r.out.Cells) != 4 || len(r.out.Changes) != 2 {
 		t.Fatalf("%d cells, %d changes; want 4 and 2", len(r.out.Cells), len(r.out.Changes))
 	}
-	near := func(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
-	for _, c := range r.out.Cells {
+	checkChangeCells(t, r.out.Cells)
+	checkChanges(t, r.out.Changes)
+	if !r.settled(Download) {
+		t.Error("exact ratios are not settled")
+	}
+}
+
+// near says whether a and b are equal but for floating-point rounding.
+func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+
+// checkChangeCells checks TestChanges' h2c cells: a quarter of h1 on the
+// first toolchain and half on the second, over 4 pairs.
+func checkChangeCells(t *testing.T, cells []results.GoVersionCell) {
+	t.Helper()
+	for _, c := range cells {
 		want := map[string]float64{"go1.26.8": 0.25, "go1.27.4": 0.5}[c.Toolchain]
 		if c.Protocol == "h2c" && (c.VsH1 == nil || !near(c.VsH1.Ratio, want) || c.VsH1.Pairs != 4) {
 			t.Errorf("%s h2c VsH1 = %+v, want ratio %v over 4 pairs", c.Toolchain, c.VsH1, want)
 		}
 	}
-	for _, ch := range r.out.Changes {
+}
+
+// checkChanges checks TestChanges' changes from the first toolchain to the
+// second: h1's figure unchanged and no ratio; h2c's figure and ratio twice
+// as fast.
+func checkChanges(t *testing.T, changes []results.GoVersionChange) {
+	t.Helper()
+	for _, ch := range changes {
 		if ch.From != "go1.26.8" || ch.To != "go1.27.4" {
 			t.Errorf("change %s -> %s, want go1.26.8 -> go1.27.4", ch.From, ch.To)
 		}
@@ -122,8 +142,5 @@ func TestChanges(t *testing.T) {
 				t.Errorf("h2c change = %+v, ratio %+v; want 2x faster", ch, ch.Ratio)
 			}
 		}
-	}
-	if !r.settled(Download) {
-		t.Error("exact ratios are not settled")
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/browser"
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -15,12 +16,7 @@ import (
 // every transport: h2c is skipped by name, every other transport's loads
 // agree with the server's counters, and each is held against its model.
 func TestBrowserBesidePageLoad(t *testing.T) {
-	if _, err := browser.Find(""); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("CI=true and %v", err)
-		}
-		t.Skip(err)
-	}
+	needBrowser(t)
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp) // the browsers' profiles: none may outlive the run
 	res, err := Run(context.Background(), Options{
@@ -38,25 +34,45 @@ func TestBrowserBesidePageLoad(t *testing.T) {
 		t.Fatalf("%d browser cells, want %d", len(res.Browser), len(transport.All))
 	}
 	for _, c := range res.Browser {
-		if c.Protocol == "h2c" {
-			if !strings.Contains(c.Skipped, "h2c") || c.Failed {
-				t.Errorf("h2c: skipped %q, failed %v", c.Skipped, c.Failed)
-			}
-			continue
-		}
-		if c.Skipped != "" || len(c.Loads) != 2 || c.Disagrees != "" {
-			t.Fatalf("%s: skipped %q, %d loads, disagrees %q", c.Protocol, c.Skipped, len(c.Loads), c.Disagrees)
-		}
-		for _, ld := range c.Loads {
-			if ld.Objects != 50 || ld.ByTransport[c.Protocol] != 50 || ld.ServerRequests == nil || *ld.ServerRequests != 50 || ld.LoadEventSeconds <= 0 {
-				t.Errorf("%s round %d: %+v", c.Protocol, ld.Round, ld)
-			}
-		}
-		if c.Model == nil || c.Model.Model.N != 2 || c.LoadEvent.N != 2 || c.Model.Verdict == "" {
-			t.Errorf("%s: model %+v, load event %+v", c.Protocol, c.Model, c.LoadEvent)
-		}
+		checkBrowserCell(t, c)
 	}
 	if pids := browser.Running(tmp); len(pids) > 0 {
 		t.Errorf("browsers left running: %v", pids)
+	}
+}
+
+// needBrowser skips the test where no browser is installed, unless
+// CI=true (CI installs one).
+func needBrowser(t *testing.T) {
+	t.Helper()
+	if _, err := browser.Find(""); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("CI=true and %v", err)
+		}
+		t.Skip(err)
+	}
+}
+
+// checkBrowserCell checks one transport's browser cell: h2c skipped by
+// name; any other loaded every round, its loads agreeing with the server's
+// counters, and held against its model.
+func checkBrowserCell(t *testing.T, c results.BrowserCell) {
+	t.Helper()
+	if c.Protocol == "h2c" {
+		if !strings.Contains(c.Skipped, "h2c") || c.Failed {
+			t.Errorf("h2c: skipped %q, failed %v", c.Skipped, c.Failed)
+		}
+		return
+	}
+	if c.Skipped != "" || len(c.Loads) != 2 || c.Disagrees != "" {
+		t.Fatalf("%s: skipped %q, %d loads, disagrees %q", c.Protocol, c.Skipped, len(c.Loads), c.Disagrees)
+	}
+	for _, ld := range c.Loads {
+		if ld.Objects != 50 || ld.ByTransport[c.Protocol] != 50 || ld.ServerRequests == nil || *ld.ServerRequests != 50 || ld.LoadEventSeconds <= 0 {
+			t.Errorf("%s round %d: %+v", c.Protocol, ld.Round, ld)
+		}
+	}
+	if c.Model == nil || c.Model.Model.N != 2 || c.LoadEvent.N != 2 || c.Model.Verdict == "" {
+		t.Errorf("%s: model %+v, load event %+v", c.Protocol, c.Model, c.LoadEvent)
 	}
 }

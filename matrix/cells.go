@@ -52,24 +52,39 @@ func (r *runner) prepare(ctx context.Context, sc Scenario, col column) (size uni
 		return 0, why, true
 	}
 	if !sc.Transfer() {
-		res, err := load.Run(ctx, r.loadConfig(sc, col, func(c *load.Config) {
-			c.Requests, c.Conns, c.Streams, c.Warmup = 1, 1, 1, 0
-			c.Engine = load.Std
-		}))
-		switch {
-		case err != nil:
-			return 0, err.Error(), true
-		case res.Errors.Total > 0:
-			why := fmt.Sprintf("%s %s over %s failed: %s", sc.method, sc.path, p, res.FirstError)
-			r.noteUnreachable(col, res.Protocol, res.Errors, why)
-			// httpvs's own endpoint missing skips the cell; the user's
-			// request failing is the cell's failure.
-			return 0, why, !onlyStatus(res.Errors) || sc.req != nil
-		case res.Protocol != p.String():
-			return 0, fmt.Sprintf("asked for %s, the server answered over %s", p, res.Protocol), true
-		}
-		return units.Bytes(res.BytesReceived), "", false
+		return r.probeRequest(ctx, sc, col)
 	}
+	return r.probeTransfer(ctx, sc, col)
+}
+
+// probeRequest sends sc's request once over col and returns the length of
+// the response body, or why the cell is skipped or failed.
+func (r *runner) probeRequest(ctx context.Context, sc Scenario, col column) (size units.Bytes, skipped string, failed bool) {
+	p := col.proto
+	res, err := load.Run(ctx, r.loadConfig(sc, col, func(c *load.Config) {
+		c.Requests, c.Conns, c.Streams, c.Warmup = 1, 1, 1, 0
+		c.Engine = load.Std
+	}))
+	switch {
+	case err != nil:
+		return 0, err.Error(), true
+	case res.Errors.Total > 0:
+		why := fmt.Sprintf("%s %s over %s failed: %s", sc.method, sc.path, p, res.FirstError)
+		r.noteUnreachable(col, res.Protocol, res.Errors, why)
+		// httpvs's own endpoint missing skips the cell; the user's
+		// request failing is the cell's failure.
+		return 0, why, !onlyStatus(res.Errors) || sc.req != nil
+	case res.Protocol != p.String():
+		return 0, fmt.Sprintf("asked for %s, the server answered over %s", p, res.Protocol), true
+	}
+	return units.Bytes(res.BytesReceived), "", false
+}
+
+// probeTransfer checks that the target serves sc's transfer over col's
+// protocol and returns its total size (transferSize), or why the cell is
+// skipped or failed.
+func (r *runner) probeTransfer(ctx context.Context, sc Scenario, col column) (size units.Bytes, skipped string, failed bool) {
+	p := col.proto
 	// One small transfer per stream checks the endpoint and the protocol
 	// (a probe cut off by time may not see a response: uploads).
 	res, err := transfer.Run(ctx, r.transferPlan(sc, p, units.Bytes(sc.streams)*units.KiB))
@@ -83,6 +98,13 @@ func (r *runner) prepare(ctx context.Context, sc Scenario, col column) (size uni
 	case res.Protocol != p.String():
 		return 0, fmt.Sprintf("asked for %s, the server answered over %s", p, res.Protocol), true
 	}
+	return r.transferSize(ctx, sc, p)
+}
+
+// transferSize is a transfer scenario's total size: Options.Size, the
+// link's goodput over Duration, or what a short probe moved scaled to
+// Duration.
+func (r *runner) transferSize(ctx context.Context, sc Scenario, p transport.Protocol) (size units.Bytes, skipped string, failed bool) {
 	if r.opts.Size > 0 {
 		return r.opts.Size, "", false
 	}
@@ -93,7 +115,8 @@ func (r *runner) prepare(ctx context.Context, sc Scenario, col column) (size uni
 	}
 	plan := r.transferPlan(sc, p, probeSize)
 	plan.Timeout = max(min(r.opts.Duration/2, maxProbe), minProbe)
-	if res, err = transfer.Run(ctx, plan); err != nil {
+	res, err := transfer.Run(ctx, plan)
+	if err != nil {
 		return 0, err.Error(), true
 	}
 	size = units.Bytes(sc.streams) * minPerStream

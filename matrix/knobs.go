@@ -30,14 +30,11 @@ func (s Setup) Apply(knobs ...results.Knob) error {
 	return nil
 }
 
+// apply sets one knob on s: the engine, a buffer size, or a knob of
+// HTTP/2 or QUIC on the client's or the server's side.
 func (s Setup) apply(k results.Knob) error {
 	if k.Field == "Engine" {
-		if s.Engine == nil {
-			return config.Fieldf(k.Field, k.Value, "a run with a load engine")
-		}
-		e, err := load.ParseEngine(k.Value)
-		*s.Engine = e
-		return err
+		return s.applyEngine(k)
 	}
 	var h2 *config.HTTP2
 	var q *config.QUIC
@@ -53,6 +50,22 @@ func (s Setup) apply(k results.Knob) error {
 	default:
 		return config.Fieldf(k.Field, k.Value, "a setting of this run")
 	}
+	return setStack(h2, q, k)
+}
+
+// applyEngine sets the load engine k names on s.
+func (s Setup) applyEngine(k results.Knob) error {
+	if s.Engine == nil {
+		return config.Fieldf(k.Field, k.Value, "a run with a load engine")
+	}
+	e, err := load.ParseEngine(k.Value)
+	*s.Engine = e
+	return err
+}
+
+// setStack sets k, a knob of HTTP/2 or QUIC after its side's prefix
+// ("Client." or "Server."), on that side's h2 or q.
+func setStack(h2 *config.HTTP2, q *config.QUIC, k results.Knob) error {
 	switch k.Field[7:] {
 	case "HTTP2.MaxReadFrameSize":
 		return setBytes(&h2.MaxReadFrameSize, k)

@@ -62,19 +62,7 @@ func TestFixedSizeMovesExactBytes(t *testing.T) {
 			t.Fatalf("%s/%s: skipped %q, %d repetitions", c.Scenario, c.Protocol, c.Skipped, len(c.Repetitions))
 		}
 		for _, r := range c.Repetitions {
-			if r.Bytes != int64(10*units.MiB) || r.Errors.Total != 0 || r.Negotiated != c.Protocol {
-				t.Errorf("%s/%s: %d bytes (want %d), errors %v %s, negotiated %q", c.Scenario, c.Protocol, r.Bytes, 10<<20, r.Errors, r.FirstError, r.Negotiated)
-			}
-			if r.Server == nil {
-				t.Fatalf("%s/%s: no server counters: %s", c.Scenario, c.Protocol, r.ServerNote)
-			}
-			pc := r.Server.Protocols[c.Protocol]
-			if got := pc.BodyBytesSent + pc.BodyBytesReceived; got != r.Bytes {
-				t.Errorf("%s/%s: server moved %d body bytes, client %d", c.Scenario, c.Protocol, got, r.Bytes)
-			}
-			if r.ClientCPUSeconds <= 0 || r.ClientCPUPerUnit <= 0 {
-				t.Errorf("%s/%s: client CPU %v, per GB %v", c.Scenario, c.Protocol, r.ClientCPUSeconds, r.ClientCPUPerUnit)
-			}
+			checkExactRepetition(t, c, r)
 		}
 		if c.Median <= 0 || c.Min > c.Median || c.Median > c.Max {
 			t.Errorf("%s/%s: min %v median %v max %v", c.Scenario, c.Protocol, c.Min, c.Median, c.Max)
@@ -85,6 +73,26 @@ func TestFixedSizeMovesExactBytes(t *testing.T) {
 	}
 	if p10 := res.Cell("download-parallel-10", "h2c"); p10.Repetitions[0].Connections != 1 {
 		t.Errorf("h2c x10: %d connections, want 1", p10.Repetitions[0].Connections)
+	}
+}
+
+// checkExactRepetition checks one repetition of a fixed-size transfer
+// cell: exactly 10 MiB moved without errors over the transport asked for,
+// the server's body bytes equal to the client's, and client CPU measured.
+func checkExactRepetition(t *testing.T, c results.Cell, r results.Repetition) {
+	t.Helper()
+	if r.Bytes != int64(10*units.MiB) || r.Errors.Total != 0 || r.Negotiated != c.Protocol {
+		t.Errorf("%s/%s: %d bytes (want %d), errors %v %s, negotiated %q", c.Scenario, c.Protocol, r.Bytes, 10<<20, r.Errors, r.FirstError, r.Negotiated)
+	}
+	if r.Server == nil {
+		t.Fatalf("%s/%s: no server counters: %s", c.Scenario, c.Protocol, r.ServerNote)
+	}
+	pc := r.Server.Protocols[c.Protocol]
+	if got := pc.BodyBytesSent + pc.BodyBytesReceived; got != r.Bytes {
+		t.Errorf("%s/%s: server moved %d body bytes, client %d", c.Scenario, c.Protocol, got, r.Bytes)
+	}
+	if r.ClientCPUSeconds <= 0 || r.ClientCPUPerUnit <= 0 {
+		t.Errorf("%s/%s: client CPU %v, per GB %v", c.Scenario, c.Protocol, r.ClientCPUSeconds, r.ClientCPUPerUnit)
 	}
 }
 

@@ -73,6 +73,17 @@ func TestMergeEqualsOneHistogramFedAll(t *testing.T) {
 	if m.Result.Latency != all.Summary() {
 		t.Fatalf("merged latency %+v, want %+v", m.Result.Latency, all.Summary())
 	}
+	checkMergedFigures(t, m)
+	if len(m.Warnings) != 0 {
+		t.Fatalf("warnings %v", m.Warnings)
+	}
+}
+
+// checkMergedFigures checks the merged counts, the rates and window over
+// the union of the parts' windows, the hosts, and the per-request figures
+// of the three parts threeParts makes.
+func checkMergedFigures(t *testing.T, m Merged) {
+	t.Helper()
 	r := m.Result
 	if r.Succeeded != 15000 || r.Requests != 15006 || r.Errors.Total != 6 || r.Errors.Reset != 6 || r.Parts != 3 || r.Connections != 3 {
 		t.Fatalf("counts: %+v", r)
@@ -89,9 +100,6 @@ func TestMergeEqualsOneHistogramFedAll(t *testing.T) {
 	}
 	if r.BytesPerRequest != 100 || r.ClientCPUSeconds != 3 || r.Concurrency != 30 {
 		t.Fatalf("bytes/request %v, cpu %v, concurrency %d", r.BytesPerRequest, r.ClientCPUSeconds, r.Concurrency)
-	}
-	if len(m.Warnings) != 0 {
-		t.Fatalf("warnings %v", m.Warnings)
 	}
 }
 

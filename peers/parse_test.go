@@ -64,17 +64,20 @@ func TestParseCurl(t *testing.T) {
 	}
 }
 
+// h2loadCase is one h2load report in testdata and what it parses to.
+type h2loadCase struct {
+	file      string
+	proto     transport.Protocol
+	total     int64
+	succeeded int64
+	finished  time.Duration
+	rps       float64
+	reqMean   time.Duration
+	wantErr   string
+}
+
 func TestParseH2load(t *testing.T) {
-	tests := []struct {
-		file      string
-		proto     transport.Protocol
-		total     int64
-		succeeded int64
-		finished  time.Duration
-		rps       float64
-		reqMean   time.Duration
-		wantErr   string
-	}{
+	tests := []h2loadCase{
 		{file: "h2load-h2c.txt", proto: transport.H2C, total: 200, succeeded: 200, finished: 9660 * time.Microsecond, rps: 20712.51, reqMean: 846 * time.Microsecond},
 		{file: "h2load-h1.txt", proto: transport.H1, total: 200, succeeded: 200, finished: 9350 * time.Microsecond, rps: 21394.95},
 		{file: "h2load-h2.txt", proto: transport.H2, total: 200, succeeded: 200, finished: 31400 * time.Microsecond, rps: 6370.24},
@@ -84,28 +87,7 @@ func TestParseH2load(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
-			got, err := ParseH2load(readTestdata(t, tt.file))
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("error %v, want one containing %q", err, tt.wantErr)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got.Protocol != tt.proto || got.Total != tt.total || got.Succeeded != tt.succeeded ||
-				got.Done != tt.total || got.Failed != 0 || got.Status[0] < tt.succeeded || // -D mode: one more 2xx than succeeded
-
-				got.Finished != tt.finished || got.RequestsPerSecond != tt.rps {
-				t.Fatalf("got %+v", got)
-			}
-			if tt.reqMean != 0 && got.Request.Mean != tt.reqMean {
-				t.Fatalf("request mean %v, want %v", got.Request.Mean, tt.reqMean)
-			}
-			if got.Request.Min <= 0 || got.Request.Max < got.Request.Min || got.Connect.Mean <= 0 {
-				t.Fatalf("times %+v %+v", got.Request, got.Connect)
-			}
+			checkH2load(t, tt)
 		})
 	}
 	// h1 over TLS: the "TLS Protocol" line tells it from h1.
@@ -115,6 +97,34 @@ func TestParseH2load(t *testing.T) {
 	}
 	if _, err := ParseH2load([]byte("starting benchmark...\n")); err == nil {
 		t.Error("ParseH2load accepted a report without figures")
+	}
+}
+
+// checkH2load parses tt's report and checks it against tt: the error
+// asked for, or the counts, times and protocol.
+func checkH2load(t *testing.T, tt h2loadCase) {
+	t.Helper()
+	got, err := ParseH2load(readTestdata(t, tt.file))
+	if tt.wantErr != "" {
+		if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+			t.Fatalf("error %v, want one containing %q", err, tt.wantErr)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Protocol != tt.proto || got.Total != tt.total || got.Succeeded != tt.succeeded ||
+		got.Done != tt.total || got.Failed != 0 || got.Status[0] < tt.succeeded || // -D mode: one more 2xx than succeeded
+
+		got.Finished != tt.finished || got.RequestsPerSecond != tt.rps {
+		t.Fatalf("got %+v", got)
+	}
+	if tt.reqMean != 0 && got.Request.Mean != tt.reqMean {
+		t.Fatalf("request mean %v, want %v", got.Request.Mean, tt.reqMean)
+	}
+	if got.Request.Min <= 0 || got.Request.Max < got.Request.Min || got.Connect.Mean <= 0 {
+		t.Fatalf("times %+v %+v", got.Request, got.Connect)
 	}
 }
 
@@ -131,6 +141,19 @@ func TestParseWrk(t *testing.T) {
 	if got != want {
 		t.Fatalf("got %+v\nwant %+v", got, want)
 	}
+	checkWrkStatusErrors(t)
+	// Interrupted at 300 ms: wrk stopped at its next 100 ms tick and says so.
+	cut, err := ParseWrk(readTestdata(t, "wrk-h1-interrupted.txt"))
+	if err != nil || cut.Duration != 400272*time.Microsecond || cut.Succeeded != 13782 || cut.Errors.Total() != 0 {
+		t.Fatalf("interrupted: %+v, %v", cut, err)
+	}
+	checkWrkRefusals(t)
+}
+
+// checkWrkStatusErrors checks that a run whose every response was a 400
+// parses with the 400s counted, by wrk or by wrk.lua's response hook.
+func checkWrkStatusErrors(t *testing.T) {
+	t.Helper()
 	// Status errors are counted, not fatal: every response was a 400.
 	bad, err := ParseWrk(readTestdata(t, "wrk-h1-400.txt"))
 	if err != nil || bad.Errors.Status != 35813 || bad.Errors.Total() != 35813 || bad.Requests != 35813 || bad.Succeeded != 0 || bad.RequestsPerSecond != 0 {
@@ -141,11 +164,12 @@ func TestParseWrk(t *testing.T) {
 	if err != nil || bad.Errors.Non2xx != 30834 || bad.Errors.Total() != 30834 || bad.Succeeded != 0 || bad.Load(transport.H1).Failed != 30834 {
 		t.Fatalf("400s counted by the hook: %+v, %v", bad, err)
 	}
-	// Interrupted at 300 ms: wrk stopped at its next 100 ms tick and says so.
-	cut, err := ParseWrk(readTestdata(t, "wrk-h1-interrupted.txt"))
-	if err != nil || cut.Duration != 400272*time.Microsecond || cut.Succeeded != 13782 || cut.Errors.Total() != 0 {
-		t.Fatalf("interrupted: %+v, %v", cut, err)
-	}
+}
+
+// checkWrkRefusals checks that a run whose connections were refused, or one that
+// completed no request, is an error.
+func checkWrkRefusals(t *testing.T) {
+	t.Helper()
 	if _, err := ParseWrk(readTestdata(t, "wrk-refused.txt")); err == nil || !strings.Contains(err.Error(), "Connection refused") {
 		t.Fatalf("refused: error %v, want one quoting wrk's message", err)
 	}

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/attribution"
-	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/units"
 
 	"github.com/httpvs/httpvs/stats"
@@ -57,93 +56,6 @@ type Results struct {
 	// Browser is the page loaded in a real browser, one cell a transport
 	// (BrowserScenario, Options.Browser); absent when none was asked for.
 	Browser []BrowserCell `json:"browser,omitempty"`
-}
-
-// Settings are the knobs the run used.
-type Settings struct {
-	Protocols []string `json:"protocols"`
-	Scenarios []string `json:"scenarios"`
-	// Requests are the user's own requests the run measured, as the
-	// scenarios request-1, request-1-x50, ... (RequestScenarios); their
-	// header values and bodies are not recorded.
-	Requests []Request `json:"requests,omitempty"`
-	Repeat   int       `json:"repeat"` // rounds every cell gets
-	// MaxRepeat is the most rounds a cell may get: rounds past Repeat are
-	// added while a cell's interval to h1 is wider than StableHalfWidth
-	// and the budget lasts. Equal to Repeat when rounds are fixed.
-	MaxRepeat int `json:"max_repeat"`
-	// BudgetSeconds is the time since the run's start within which added
-	// rounds must fit; zero means only MaxRepeat bounds them.
-	BudgetSeconds float64 `json:"budget_seconds"`
-	// EstimatedSeconds is what the first Repeat rounds of every cell were
-	// expected to take before they started (EstimateRun).
-	EstimatedSeconds float64 `json:"estimated_seconds,omitempty"`
-	// ExtraRounds is how many rounds were added past Repeat, over all
-	// scenarios.
-	ExtraRounds int `json:"extra_rounds"`
-	// DurationSeconds is each load repetition's measured time, and the time
-	// each transfer repetition is sized to take when SizeBytes is zero.
-	DurationSeconds float64 `json:"duration_seconds"`
-	WarmupSeconds   float64 `json:"warmup_seconds"` // before each load repetition, not measured
-	// SizeBytes is the fixed body size of download and upload cells (split
-	// across streams in parallel ones); zero means sized per transport from
-	// a short probe.
-	SizeBytes int64  `json:"size_bytes"`
-	Engine    string `json:"engine"` // the load engine: std or fast
-	// Knobs is the knob set the run started from (go-default, tuned, or a
-	// tune file's name; ", with --flag" when flags overrode some) and the
-	// values it set; Client and Server hold every effective value.
-	Knobs KnobSet `json:"knobs"`
-	// Alongside is the second knob set whose client knobs measured the
-	// variant scenarios ("download:tuned"); nil when there were none.
-	Alongside *KnobSet      `json:"alongside,omitempty"`
-	Client    config.Client `json:"client"` // the client's knobs; zero fields are Go's or quic-go's defaults
-	// Server is the child server's knobs; nil for an external target.
-	Server *config.Server `json:"server,omitempty"`
-	// Target says what was measured: "child" (httpvs serve started by the
-	// run) or the URLs of an external server.
-	Target    string `json:"target"`
-	TLSTarget string `json:"tls_target,omitempty"`
-	// HeaderNames are the names of the extra request headers every request
-	// carried (Options.Header); their values are not recorded.
-	HeaderNames []string `json:"header_names,omitempty"`
-	// UDPBuffers is quic-go's socket buffer warning, if it applied.
-	UDPBuffers string `json:"udp_buffers,omitempty"`
-	// Net is the emulated link between the client and the server; nil
-	// for none.
-	Net *Net `json:"net,omitempty"`
-	// Baseline is the transport the others are compared with (BaselineOf
-	// Protocols); "" in results written before it was recorded: h1.
-	Baseline string `json:"baseline,omitempty"`
-}
-
-// BaselineProtocol is the transport the run's ratios compare with:
-// Baseline, or h1 for results that do not record one.
-func (s *Settings) BaselineProtocol() string {
-	if s.Baseline != "" {
-		return s.Baseline
-	}
-	return "h1"
-}
-
-// BaselineOf is the transport a run over protocols compares the others
-// with: h1 when it is among them; else h1-tls when every transport is over
-// TLS or QUIC (h1-tls, h2, h3: the web's real choice) and h1-tls is among
-// them; else the first listed.
-func BaselineOf(protocols []string) string {
-	if len(protocols) == 0 || slices.Contains(protocols, "h1") {
-		return "h1"
-	}
-	secure := true
-	for _, p := range protocols {
-		if p != "h1-tls" && p != "h2" && p != "h3" {
-			secure = false
-		}
-	}
-	if secure && slices.Contains(protocols, "h1-tls") {
-		return "h1-tls"
-	}
-	return protocols[0]
 }
 
 // Cell is one scenario over one transport: every repetition and their

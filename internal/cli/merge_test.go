@@ -25,13 +25,40 @@ func TestThreeLoadProcessesMerge(t *testing.T) {
 	}
 	t.Cleanup(func() { srv.Close() })
 	url := srv.Transport.URL(transport.H2C) + "/small"
+	files, startAt := runSharedLoads(t, url)
+	code, stdout, stderr := runMain(t, append([]string{"merge", "--json"}, files...)...)
+	if code != 0 {
+		t.Fatalf("merge exit %d: %s", code, stderr)
+	}
+	var m mergedJSON
+	if err := json.Unmarshal([]byte(stdout), &m); err != nil {
+		t.Fatalf("merge --json: %v\n%s", err, stdout)
+	}
+	// 1000 requests in shares of 334, 333 and 333.
+	if m.Requests != 1000 || m.Succeeded != 1000 || m.Parts != 3 || len(m.Merge.Inputs) != 3 {
+		t.Fatalf("merged requests %d, succeeded %d, parts %d, inputs %d", m.Requests, m.Succeeded, m.Parts, len(m.Merge.Inputs))
+	}
+	checkMergedParts(t, m, files, startAt)
+	if got := srv.Stats().Protocols["h2c"].Requests; got != m.Requests {
+		t.Errorf("server counted %d h2c requests, merged result %d", got, m.Requests)
+	}
+	if len(m.Merge.Warnings) != 0 {
+		t.Errorf("warnings: %v", m.Merge.Warnings)
+	}
+}
+
+// runSharedLoads runs three httpvs load processes that share 1000
+// requests to url and start together, and returns their --json files and
+// the start they were given.
+func runSharedLoads(t *testing.T, url string) (files []string, startAt time.Time) {
+	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	startAt := time.Now().Add(4 * time.Second).UTC().Truncate(time.Second).Add(time.Second)
-	files := make([]string, 3)
+	startAt = time.Now().Add(4 * time.Second).UTC().Truncate(time.Second).Add(time.Second)
+	files = make([]string, 3)
 	var wg sync.WaitGroup
 	errs := make([]error, 3)
 	for i := range files {
@@ -55,18 +82,14 @@ func TestThreeLoadProcessesMerge(t *testing.T) {
 			t.Fatalf("load %d: %v", i, err)
 		}
 	}
-	code, stdout, stderr := runMain(t, append([]string{"merge", "--json"}, files...)...)
-	if code != 0 {
-		t.Fatalf("merge exit %d: %s", code, stderr)
-	}
-	var m mergedJSON
-	if err := json.Unmarshal([]byte(stdout), &m); err != nil {
-		t.Fatalf("merge --json: %v\n%s", err, stdout)
-	}
-	// 1000 requests in shares of 334, 333 and 333.
-	if m.Requests != 1000 || m.Succeeded != 1000 || m.Parts != 3 || len(m.Merge.Inputs) != 3 {
-		t.Fatalf("merged requests %d, succeeded %d, parts %d, inputs %d", m.Requests, m.Succeeded, m.Parts, len(m.Merge.Inputs))
-	}
+	return files, startAt
+}
+
+// checkMergedParts checks the merged result against its parts: each
+// started at --start-at and ran its share, the shares sum to the total,
+// and the merged median lies within the parts'.
+func checkMergedParts(t *testing.T, m mergedJSON, files []string, startAt time.Time) {
+	t.Helper()
 	var sum int64
 	lo, hi := m.Latency.P50, m.Latency.P50
 	for i, in := range m.Merge.Inputs {
@@ -94,12 +117,6 @@ func TestThreeLoadProcessesMerge(t *testing.T) {
 	}
 	if lo > m.Latency.P50 || hi < m.Latency.P50 {
 		t.Errorf("merged p50 %v outside the parts' %v..%v", m.Latency.P50, lo, hi)
-	}
-	if got := srv.Stats().Protocols["h2c"].Requests; got != m.Requests {
-		t.Errorf("server counted %d h2c requests, merged result %d", got, m.Requests)
-	}
-	if len(m.Merge.Warnings) != 0 {
-		t.Errorf("warnings: %v", m.Merge.Warnings)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/httpvs/httpvs/peers"
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -45,6 +46,17 @@ func TestRunUserRequestsAgainstH2O(t *testing.T) {
 	if len(res.Settings.Requests) != 2 || res.Settings.Requests[1].String() != "GET /no/such/file" {
 		t.Errorf("settings' requests %+v", res.Settings.Requests)
 	}
+	checkServedRequest(t, res)
+	checkFailedRequest(t, res)
+	if !strings.Contains(stdout, "request-2      failed") || !strings.Contains(stdout, "GET /small, one at a time (your request)") {
+		t.Errorf("report:\n%s", stdout)
+	}
+}
+
+// checkServedRequest checks the cells of the request h2o serves: measured
+// over both transports, every repetition negotiated as asked, with a verdict.
+func checkServedRequest(t *testing.T, res *results.Results) {
+	t.Helper()
 	for _, name := range []string{"request-1", "request-1-x50"} {
 		for _, p := range []string{"h1", "h2c"} {
 			c := res.Cell(name, p)
@@ -59,15 +71,18 @@ func TestRunUserRequestsAgainstH2O(t *testing.T) {
 			t.Errorf("%s/h2c: no verdict: %+v", name, c.VsH1)
 		}
 	}
+}
+
+// checkFailedRequest checks the cells of the request h2o answers 404:
+// failed, with the status named.
+func checkFailedRequest(t *testing.T, res *results.Results) {
+	t.Helper()
 	for _, name := range []string{"request-2", "request-2-x50"} {
 		for _, p := range []string{"h1", "h2c"} {
 			if c := res.Cell(name, p); c == nil || !c.Failed || !strings.Contains(c.Skipped, "404") {
 				t.Errorf("%s/%s: %+v, want failed with its 404", name, p, c)
 			}
 		}
-	}
-	if !strings.Contains(stdout, "request-2      failed") || !strings.Contains(stdout, "GET /small, one at a time (your request)") {
-		t.Errorf("report:\n%s", stdout)
 	}
 }
 

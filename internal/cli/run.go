@@ -13,95 +13,9 @@ import (
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/matrix"
-	"github.com/httpvs/httpvs/peers"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
-	"github.com/httpvs/httpvs/units"
 )
-
-// runFlags are httpvs run's flags.
-type runFlags struct {
-	protocols, scenarios string
-	size                 units.Bytes
-	duration, warmup     time.Duration
-	omit                 time.Duration
-	budgetGiven          bool
-	timeout              time.Duration
-	repeat, maxRepeat    int
-	budget               time.Duration
-	quick                bool
-	engine               string
-	format               string
-	out                  string
-	noFiles              bool
-	profile              string
-	target, tlsTarget    string
-	grpcTarget           string
-	insecure             bool
-	cacert               string
-	header               headerFlag
-	knobs                string
-	asJSON               bool
-	peers                string       // --peers, as given
-	peerList             []peers.Peer // --peers' installed peers
-	peersMissing         []string     // --peers' peers not installed, with their packages
-	net                  netList      // --net, as given: one link each
-	browser              browserFlags // --browser, --chromium, --page
-	nets                 []netProfile // --net's link profiles, one per run
-	goList               string       // --go: Go toolchains to compare (goversions.go)
-	client               config.Client
-	server               config.Server
-	requests             requestFlags // --request, --requests, --body
-}
-
-func (f *runFlags) register(fs *flagSet) {
-	fs.StringVar(&f.protocols, "protocols", "all", "comma-separated transports (h1, h2c, h1-tls, h2, h3) or all")
-	fs.alias("protocols", "protocol")
-	fs.alias("protocols", "p")
-	fs.StringVar(&f.scenarios, "scenarios", "all", "comma-separated scenarios ("+matrix.ScenarioNames()+") or all (the default matrix; with --net: all but download-parallel-100, and net)")
-	fs.Var(&f.size, "size", "fixed total body `size` of transfer cells, split across their streams (default: sized per transport to take --duration)")
-	fs.DurationVar(&f.duration, "duration", matrix.DefaultDuration, fmt.Sprintf("measured time of each load repetition, and the time transfers are sized to take (with --net: %d round trips of the link, at least 100ms)", matrix.LinkWindowRTTs))
-	fs.alias("duration", "d")
-	fs.DurationVar(&f.warmup, "warmup", 0, fmt.Sprintf("unmeasured time before each load repetition (default --duration/4; with --net at least %d round trips)", matrix.LinkWarmupRTTs))
-	fs.DurationVar(&f.omit, "omit", 0, "leave each transfer's first `duration` out of its rate, as iperf3 --omit (default: none on loopback; with --net the link's handshakes and slow start, from its calibrated round trip and goodput; 0: none)")
-	fs.DurationVar(&f.timeout, "rep-timeout", matrix.DefaultTimeout, "bound on each repetition of a cell")
-	fs.renamed("timeout", "--timeout bounds one request in get, put and load; run's bound on each repetition is --rep-timeout")
-	fs.IntVar(&f.repeat, "repeat", matrix.DefaultRepeat, "rounds every cell gets: the report shows their median and min..max (3 with --net)")
-	fs.IntVar(&f.maxRepeat, "max-repeat", experiment.DefaultMaxRepeat, "most rounds a cell gets: rounds are added while a cell's interval to the baseline is wider than ±10% (default 16; --repeat when that is given, and with --quick)")
-	fs.DurationVar(&f.budget, "budget", experiment.DefaultBudget, "added rounds start only if they end within this `duration` of the run's start (with --net: the first rounds' estimated time and 15% of it again, printed before they start); 0: --max-repeat alone bounds them")
-	fs.BoolVar(&f.quick, "quick", false, "one 100ms repetition per cell (under 20 s in all, for CI); explicit --repeat and --duration still apply")
-	fs.field("Engine", "engine")
-	fs.StringVar(&f.engine, "engine", load.Std.String(), "load engine for request scenarios: std (net/http and quic-go's http3, what your code uses) or fast (httpvs's lean h1/h2/h3 client)")
-	fs.BoolVar(&f.asJSON, "json", false, "print results.json to stdout (same as --format json)")
-	fs.StringVar(&f.format, "format", "text", "what to print: text (tables), markdown, json (results.json) or benchstat (Go benchmark format)")
-	fs.StringVar(&f.out, "out", "httpvs-results", "`dir`ectory for <timestamp>/results.json, report.md, report.html and bench.txt")
-	fs.BoolVar(&f.noFiles, "no-files", false, "print only; write no results directory")
-	fs.StringVar(&f.profile, "profile", "", "profile the client and the child server in rounds of their own after the measured ones, for the baseline and each transfer or load cell slower than it, and say where each one's extra CPU went (also httpvs explain); the profiles go to `dir` (SCENARIO_TRANSPORT.{client,server}.{cpu,heap}.pprof)")
-	fs.StringVar(&f.target, "target", "", "measure this server's h1 and h2c instead of a child server: base `URL` http://host:port")
-	fs.StringVar(&f.tlsTarget, "tls-target", "", "measure this server's h1-tls, h2 and h3: base `URL` https://host:port")
-	fs.StringVar(&f.grpcTarget, "grpc-target", "", "with --target or --tls-target: `host:port` of the server's native gRPC Bookstore (httpvs serve --grpc-listen) for the grpc-native column")
-	fs.BoolVar(&f.insecure, "k", false, "with --tls-target: skip certificate verification")
-	fs.alias("k", "insecure")
-	fs.StringVar(&f.cacert, "cacert", "", "with --tls-target: trust the PEM certificates in `file`")
-	headerFlags(fs, &f.header)
-	registerRequests(fs, &f.requests)
-	fs.StringVar(&f.knobs, "knobs", defaultKnobs, knobsUsage)
-	fs.Var(&f.net, "net", netFlagUsage(true))
-	fs.StringVar(&f.goList, "go", "", goFlagUsage)
-	fs.StringVar(&f.peers, "peers", "", "reference peers to measure beside Go: auto (every one installed) or a `list` of "+peers.Names()+"; curl plays the transfers and h2load the small requests against each server and against Go's")
-	f.browser.register(fs)
-	clientFlags(fs, &f.client)
-	knobDefaults(fs)
-	serverFlags(fs, "server-", &f.server)
-	fs.allowZero("warmup", "budget", "omit")
-	fs.group("what to measure", "protocols", "scenarios", "request", "requests", "body", "H", "target", "tls-target", "grpc-target", "k", "cacert", "peers")
-	fs.group("how long", "quick", "repeat", "max-repeat", "budget", "duration", "warmup", "omit", "size", "rep-timeout")
-	fs.group("the link (across emulated network conditions)", "net")
-	fs.group("client knobs (Go as shipped unless set)", "knobs", "engine", "read-size", "dial-timeout", "h2-max-frame", "h2-conn-window", "h2-stream-window", "quic-conn-window", "quic-stream-window", "quic-trace")
-	fs.group("server knobs (the child server)", "server-write-size", "server-h2-max-frame", "server-h2-conn-window", "server-h2-stream-window", "server-h2-max-streams", "server-quic-conn-window", "server-quic-stream-window", "server-quic-trace")
-	fs.group("other clients and toolchains", "go", "browser", "chromium", "page")
-	fs.group("output", "format", "json", "out", "no-files", "profile")
-}
 
 // runRun runs the matrix: scenarios x transports, against a child
 // `httpvs serve` on loopback (or --target), prints the tables and writes

@@ -4,11 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"os/signal"
 	"path/filepath"
-	"runtime"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -61,21 +58,35 @@ func TestRunQuickEndToEnd(t *testing.T) {
 	}
 	t.Logf("quick run took %v", time.Since(start))
 	res, dir := readResults(t, out)
-	if res.Partial || res.Settings.Target != "child" || res.Settings.Server == nil {
-		t.Errorf("partial %v, target %q, server knobs %v", res.Partial, res.Settings.Target, res.Settings.Server)
-	}
-	// The default run measures Go as shipped.
-	if s := res.Settings; s.Knobs.Name != "go-default" || s.Client.ReadSize != 8*units.KiB || s.Client.HTTP2.MaxReadFrameSize != 16*units.KiB {
-		t.Errorf("knobs %q: read size %v, frame %v", s.Knobs.Name, s.Client.ReadSize, s.Client.HTTP2.MaxReadFrameSize)
-	}
-	want := quickCells()
-	if a := res.Settings.Alongside; a == nil || a.Name != "tuned" {
-		t.Errorf("settings.alongside %+v, want the tuned set", a)
-	}
-	if len(res.Cells) != want {
+	checkQuickSettings(t, res.Settings, res.Partial)
+	if want := quickCells(); len(res.Cells) != want {
 		t.Fatalf("%d cells, want %d", len(res.Cells), want)
 	}
-	for _, c := range res.Cells {
+	checkQuickCells(t, res.Cells)
+	checkQuickOutputs(t, dir, stdout)
+}
+
+// checkQuickSettings checks a quick run's settings: complete, against a
+// child server, measuring Go as shipped beside the tuned set.
+func checkQuickSettings(t *testing.T, s results.Settings, partial bool) {
+	t.Helper()
+	if partial || s.Target != "child" || s.Server == nil {
+		t.Errorf("partial %v, target %q, server knobs %v", partial, s.Target, s.Server)
+	}
+	// The default run measures Go as shipped.
+	if s.Knobs.Name != "go-default" || s.Client.ReadSize != 8*units.KiB || s.Client.HTTP2.MaxReadFrameSize != 16*units.KiB {
+		t.Errorf("knobs %q: read size %v, frame %v", s.Knobs.Name, s.Client.ReadSize, s.Client.HTTP2.MaxReadFrameSize)
+	}
+	if a := s.Alongside; a == nil || a.Name != "tuned" {
+		t.Errorf("settings.alongside %+v, want the tuned set", a)
+	}
+}
+
+// checkQuickCells checks every cell of a quick run: gRPC over h3 skipped
+// (there is no binding), every other cell measured once, h1 the baseline.
+func checkQuickCells(t *testing.T, cells []results.Cell) {
+	t.Helper()
+	for _, c := range cells {
 		if strings.HasPrefix(c.Scenario, "grpc") && c.Protocol == "h3" {
 			if c.Skipped == "" {
 				t.Errorf("%s/h3 measured: there is no gRPC binding over HTTP/3", c.Scenario)
@@ -91,6 +102,12 @@ func TestRunQuickEndToEnd(t *testing.T) {
 			t.Errorf("%s/h1: ratio %v, want 1", c.Scenario, c.RatioToH1)
 		}
 	}
+}
+
+// checkQuickOutputs checks what a quick run leaves: the reports in its
+// results directory and the table it prints.
+func checkQuickOutputs(t *testing.T, dir, stdout string) {
+	t.Helper()
 	for _, name := range []string{"report.md", "report.html", "bench.txt"} {
 		b, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil || len(b) == 0 {
@@ -267,83 +284,6 @@ func TestCompareRefusesOtherSchema(t *testing.T) {
 	if code, stdout, stderr := runMain(t, "compare", good, good); code != 0 {
 		t.Fatalf("compare of empty runs: exit %d %q %q", code, stdout, stderr)
 	}
-}
-
-func TestChildServerIsReaped(t *testing.T) {
-	c, err := experiment.StartChild(context.Background(), "", nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pid := c.Ready.PID
-	if !alive(pid) {
-		t.Fatalf("child %d not running after start", pid)
-	}
-	c.Stop()
-	if alive(pid) {
-		t.Fatalf("child %d still running after stop", pid)
-	}
-}
-
-// TestChildDiesWithParent kills a parent `httpvs run` with SIGKILL (no
-// chance to clean up) and checks that its child server goes too.
-func TestChildDiesWithParent(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		t.Skip("finds the child through /proc")
-	}
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	parent := exec.Command(exe, "run", "--protocols", "h1", "--scenarios", "small-sequential", "--duration", "1m", "--repeat", "1", "--no-files")
-	parent.Env = append(os.Environ(), experiment.ChildEnv+"=1")
-	if err := parent.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer parent.Process.Kill()
-	var child int
-	for deadline := time.Now().Add(15 * time.Second); child == 0 && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		child = childOf(parent.Process.Pid)
-	}
-	if child == 0 {
-		t.Fatal("parent started no child server")
-	}
-	parent.Process.Kill()
-	parent.Wait()
-	for deadline := time.Now().Add(10 * time.Second); alive(child); time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("child %d outlived its killed parent", child)
-		}
-	}
-}
-
-// childOf returns a child process of pid, or 0.
-func childOf(pid int) int {
-	tasks, _ := filepath.Glob("/proc/" + strconv.Itoa(pid) + "/task/*/children")
-	for _, f := range tasks {
-		b, _ := os.ReadFile(f)
-		if fields := strings.Fields(string(b)); len(fields) > 0 {
-			n, _ := strconv.Atoi(fields[0])
-			return n
-		}
-	}
-	return 0
-}
-
-// alive reports whether pid is a running process (not gone, not a zombie).
-func alive(pid int) bool {
-	if err := syscall.Kill(pid, 0); err != nil {
-		return false
-	}
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return runtime.GOOS != "linux"
-	}
-	// The state follows the parenthesised command name.
-	s := string(b)
-	if i := strings.LastIndexByte(s, ')'); i >= 0 && i+2 < len(s) {
-		return s[i+2] != 'Z' && s[i+2] != 'X'
-	}
-	return true
 }
 
 func TestTuneJSON(t *testing.T) {

@@ -29,27 +29,8 @@ const nobody = "65534"
 // and checks that without it the run fails in one line naming the device.
 func TestRunNetUnprivileged(t *testing.T) {
 	needLink(t)
-	for _, tool := range []string{"unshare", "setpriv", "sh"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s (util-linux) is needed: %v", tool, err)
-		}
-	}
-	// The test binary, which acts as httpvs, where the user can run it.
-	dir := t.TempDir()
-	for _, d := range []string{filepath.Dir(dir), dir} {
-		if err := os.Chmod(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	bin := filepath.Join(dir, "httpvs")
-	copyFile(t, os.Args[0], bin, 0o755)
-	dev := filepath.Join(dir, "tun")
-	if err := unix.Mknod(dev, unix.S_IFCHR|0o666, int(unix.Mkdev(10, 200))); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chmod(dev, 0o666); err != nil {
-		t.Fatal(err)
-	}
+	needTools(t, "unshare", "setpriv", "sh")
+	bin, dev := userBinary(t)
 	before := netLeftovers(t)
 	args := []string{"run", "--net", "rtt=10ms", "--scenarios", "small-sequential", "--protocols", "h1,h2c",
 		"--repeat", "2", "--duration", "200ms", "--no-files", "--json"}
@@ -70,7 +51,52 @@ func TestRunNetUnprivileged(t *testing.T) {
 	if res.Settings.Net == nil || len(res.Cells) != 2 {
 		t.Fatalf("net %+v, %d cells: want the link and 2 cells", res.Settings.Net, len(res.Cells))
 	}
-	for _, c := range res.Cells {
+	checkCrossedLink(t, res.Cells)
+	if err := dec.Decode(new(results.Results)); err != io.EOF {
+		t.Errorf("after the run: %v, want the end", err)
+	}
+	checkNoLeftovers(t, before)
+	checkRefusedWithoutDevice(t, asNobody, args, before)
+}
+
+// needTools skips the test unless every one of tools is on the PATH.
+func needTools(t *testing.T, tools ...string) {
+	t.Helper()
+	for _, tool := range tools {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s (util-linux) is needed: %v", tool, err)
+		}
+	}
+}
+
+// userBinary puts the test binary, which acts as httpvs, where the
+// unprivileged user can run it, beside a 0666 node of the TUN device, and
+// returns both paths.
+func userBinary(t *testing.T) (bin, dev string) {
+	t.Helper()
+	dir := t.TempDir()
+	for _, d := range []string{filepath.Dir(dir), dir} {
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bin = filepath.Join(dir, "httpvs")
+	copyFile(t, os.Args[0], bin, 0o755)
+	dev = filepath.Join(dir, "tun")
+	if err := unix.Mknod(dev, unix.S_IFCHR|0o666, int(unix.Mkdev(10, 200))); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dev, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	return bin, dev
+}
+
+// checkCrossedLink checks that every cell got its two repetitions and
+// every request crossed the 10 ms link without errors.
+func checkCrossedLink(t *testing.T, cells []results.Cell) {
+	t.Helper()
+	for _, c := range cells {
 		if len(c.Repetitions) != 2 {
 			t.Errorf("%s: %d repetitions, want 2", c.Protocol, len(c.Repetitions))
 		}
@@ -80,16 +106,18 @@ func TestRunNetUnprivileged(t *testing.T) {
 			}
 		}
 	}
-	if err := dec.Decode(new(results.Results)); err != io.EOF {
-		t.Errorf("after the run: %v, want the end", err)
-	}
-	checkNoLeftovers(t, before)
+}
 
+// checkRefusedWithoutDevice checks, where the TUN device is root-only,
+// that the run as the user without its own node of it fails in one line
+// naming the device and leaves nothing behind.
+func checkRefusedWithoutDevice(t *testing.T, asNobody, args []string, before map[string]bool) {
+	t.Helper()
 	fi, err := os.Stat("/dev/net/tun")
 	if err != nil || fi.Mode().Perm()&0o006 == 0o006 {
 		return // the device is open to all here: nothing to refuse
 	}
-	cmd = exec.Command("setpriv", append(asNobody[1:], args...)...)
+	cmd := exec.Command("setpriv", append(asNobody[1:], args...)...)
 	cmd.Env = append(os.Environ(), experiment.ChildEnv+"=1")
 	out, err := cmd.CombinedOutput()
 	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
