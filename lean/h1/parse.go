@@ -145,7 +145,9 @@ func (p *h1Parser) parseHead(b []byte) (int, error) {
 	}
 	p.resp.Status = status // known even if a header turns out malformed
 	used := i + 1
-	http11 := b[7] == '1'
+	// HTTP/1.1 or a later minor version (net/http reads HTTP/1.2 as at
+	// least 1.1: chunked bodies, keep-alive), HTTP/1.0 otherwise.
+	http11 := b[7] >= '1' && b[7] <= '9'
 	keep, length, chunked := http11, int64(-1), false
 	for {
 		i := bytes.IndexByte(b[used:], '\n')
