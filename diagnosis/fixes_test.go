@@ -90,20 +90,29 @@ func TestTransferFixesMoveTheFigure(t *testing.T) {
 	if testing.Short() {
 		t.Skip("measures 5 pairs of real transfer cells")
 	}
-	quicTrace := config.Client{}
-	quicTrace.QUIC.Trace = true
-	quicTrace.QUIC.MaxStreamReceiveWindow = 64 * units.KiB
-	quicTrace.QUIC.InitialStreamReceiveWindow = 64 * units.KiB
+	// Each broken client is the tuned one (256 KiB reads, 1 MiB frames)
+	// with one knob broken, so that the rule under test is the one cause.
+	tuned := func(edit func(*config.Client)) config.Client {
+		c := config.Client{ReadSize: 256 * units.KiB, HTTP2: config.HTTP2{MaxReadFrameSize: units.MiB}}
+		edit(&c)
+		return c
+	}
+	quicTrace := tuned(func(c *config.Client) {
+		c.QUIC.Trace = true
+		c.QUIC.MaxStreamReceiveWindow = 64 * units.KiB
+		c.QUIC.InitialStreamReceiveWindow = 64 * units.KiB
+	})
+	smallReads := tuned(func(c *config.Client) { c.ReadSize = 4 * units.KiB })
 	tests := []struct {
 		rule   string
 		p      transport.Protocol
 		broken config.Client
 		size   units.Bytes
 	}{
-		{"h2-small-reads", transport.H2C, config.Client{ReadSize: 4 * units.KiB}, 64 * units.MiB},
-		{"h2-window-updates", transport.H2C, config.Client{ReadSize: 4 * units.KiB}, 64 * units.MiB},
-		{"h2-small-frames", transport.H2C, config.Client{HTTP2: config.HTTP2{MaxReadFrameSize: 16 * units.KiB}}, 64 * units.MiB},
-		{"h2-flow-blocked", transport.H2C, config.Client{HTTP2: config.HTTP2{MaxReceiveBufferPerStream: 64 * units.KiB}}, 64 * units.MiB},
+		{"h2-small-reads", transport.H2C, smallReads, 64 * units.MiB},
+		{"h2-window-updates", transport.H2C, smallReads, 64 * units.MiB},
+		{"h2-small-frames", transport.H2C, tuned(func(c *config.Client) { c.HTTP2.MaxReadFrameSize = 16 * units.KiB }), 64 * units.MiB},
+		{"h2-flow-blocked", transport.H2C, tuned(func(c *config.Client) { c.HTTP2.MaxReceiveBufferPerStream = 64 * units.KiB }), 64 * units.MiB},
 		{"quic-flow-blocked", transport.H3, quicTrace, 16 * units.MiB},
 	}
 	for _, tt := range tests {
