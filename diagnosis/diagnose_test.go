@@ -62,7 +62,8 @@ func TestDiagnoseRules(t *testing.T) {
 		edit     func(*results.Cell)
 		rule     string
 		words    []string // in the finding
-		absent   bool     // the rule must not fire
+		absent   bool     // the rule (with words) must not fire
+		scenario string   // the cells' scenario; "" for one this build does not know
 	}{
 		{name: "small reads", protocol: "h2c", metric: results.MetricBytesPerSecond,
 			other: results.Repetition{Bytes: gb, ClientBodyReads: gb / (8 << 10), ClientH2: h2c(2*gb/(8<<10), gb/(16<<10), gb)},
@@ -113,9 +114,12 @@ func TestDiagnoseRules(t *testing.T) {
 			other: results.Repetition{AllocsPerRequest: 72, AllocBytesPerRequest: 7000, ClientCores: 0.1}, rule: "allocations", absent: true},
 		{name: "fewer bytes allocated is not flagged", protocol: "h2c", metric: results.MetricRequestsPerSecond,
 			other: results.Repetition{AllocsPerRequest: 72, AllocBytesPerRequest: 4000}, rule: "allocations", absent: true},
-		{name: "generator", protocol: "h2c", metric: results.MetricRequestsPerSecond,
+		{name: "generator", protocol: "h2c", metric: results.MetricRequestsPerSecond, scenario: "small-concurrent",
 			other: results.Repetition{Bottleneck: results.BottleneckClient, ClientCores: 1.2, ServerCores: f64(0.6), Engine: "std"},
 			rule:  "generator-bound", words: []string{"client used 1.20 cores, the server 0.60", "fast engine"}},
+		{name: "generator one request at a time", protocol: "h2c", metric: results.MetricRequestsPerSecond, scenario: "small-sequential",
+			other: results.Repetition{Bottleneck: results.BottleneckClient, ClientCores: 1.2, ServerCores: f64(0.6), Engine: "std"},
+			rule:  "generator-bound", words: []string{"fast engine"}, absent: true},
 		{name: "generator already fast", protocol: "h2c", metric: results.MetricRequestsPerSecond,
 			other: results.Repetition{Bottleneck: results.BottleneckClient, ClientCores: 1.2, Engine: "fast"},
 			rule:  "generator-bound", words: []string{"the server unknown", "more cores"}},
@@ -136,7 +140,11 @@ func TestDiagnoseRules(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			h1 := base
 			h1.AllocsPerRequest, h1.AllocBytesPerRequest = 57, 4600
-			fs := diagnosed("s", tt.metric, h1, tt.other, tt.protocol, tt.edit)
+			scenario := tt.scenario
+			if scenario == "" {
+				scenario = "s"
+			}
+			fs := diagnosed(scenario, tt.metric, h1, tt.other, tt.protocol, tt.edit)
 			if got := has(fs, tt.rule, tt.words...); got == tt.absent {
 				t.Errorf("rule %s (absent %v), words %q; findings:\n%v", tt.rule, tt.absent, tt.words, fs)
 			}

@@ -161,12 +161,13 @@ func TestConcurrencyFixRaisesConcurrency(t *testing.T) {
 }
 
 // TestGeneratorFixSavesClientCPU: generator-bound's knob (the fast
-// engine) promises less client CPU per request, over HTTP/2 and HTTP/3.
+// engine) promises less client CPU per request with requests in flight
+// (small-concurrent), over HTTP/2 and HTTP/3.
 // Whether a cell is client-bound depends on the machine, so the finding
 // is built from a client-bound repetition and its knob measured on a real
 // cell.
 func TestGeneratorFixSavesClientCPU(t *testing.T) {
-	sc, _ := matrix.ScenarioByName("small-sequential")
+	sc, _ := matrix.ScenarioByName("small-concurrent")
 	for _, p := range []transport.Protocol{transport.H2C, transport.H3} {
 		c := &results.Cell{Scenario: sc.Name, Protocol: p.String(), Metric: sc.Metric, Bottleneck: results.BottleneckClient}
 		s := &subject{c: c, m: results.Repetition{Engine: load.Std.String(), ClientCores: 1.9}, sc: sc, set: &results.Settings{}}
