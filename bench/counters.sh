@@ -2,7 +2,7 @@
 # What httpvs's connection counters cost: 64 MiB downloads over h1 and h2c
 # with the counters (I/O calls at both ends, h2c frame parsing) on and
 # off, interleaved (each round runs on and off back to back), medians and
-# the ratio on/off. Issue 5's target: within 5%.
+# the ratio on/off. The aim: within 5%.
 #
 #   bench/counters.sh [ROUNDS]     default 6
 set -euo pipefail

@@ -146,7 +146,7 @@ func benchClient(b *testing.B, bind Binding, addr string, roots *x509.CertPool) 
 	return c
 }
 
-// BenchmarkGRPC is seed 003's table: one GetBook at a time over each
+// BenchmarkGRPC is the gRPC ServeHTTP post's table: one GetBook at a time over each
 // binding, client and server in this process (B/op and allocs/op count
 // both ends, as the seed's did).
 func BenchmarkGRPC(b *testing.B) {

@@ -8,7 +8,7 @@ import (
 	"github.com/httpvs/httpvs/transport"
 )
 
-// small answers every request with two bytes, as seed 002's handler does.
+// small answers every request with two bytes, as the gonuget benchmark's handler does.
 var small = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "ok") })
 
 // get sends one GET and drains the body.
@@ -32,7 +32,7 @@ func get(b *testing.B, c *http.Client, url string, buf []byte) {
 	}
 }
 
-// BenchmarkRequest is seed 002's sequential table: one small GET at a time
+// BenchmarkRequest is the gonuget benchmark's sequential table: one small GET at a time
 // over each transport, client and server in this process (B/op and
 // allocs/op count both ends, as the seed's did).
 func BenchmarkRequest(b *testing.B) {
@@ -51,7 +51,7 @@ func BenchmarkRequest(b *testing.B) {
 	}
 }
 
-// BenchmarkRequestParallel is seed 002's concurrent table: GOMAXPROCS
+// BenchmarkRequestParallel is the gonuget benchmark's concurrent table: GOMAXPROCS
 // goroutines (b.RunParallel) sharing one client, so h1 opens a connection
 // per goroutine while h2c, h2 and h3 multiplex one.
 func BenchmarkRequestParallel(b *testing.B) {

@@ -36,7 +36,7 @@ func Example() {
 	// h3     hello over HTTP/3.0
 }
 
-// Seed 002's switches pick the transport for a client.
+// The gonuget benchmark's switches pick the transport for a client.
 func ExampleServer_Client() {
 	p, _ := transport.Switches{EnableHTTP2: true}.Protocol("https")
 	srv := httpvstest.NewServer(http.NotFoundHandler(), p)
