@@ -154,7 +154,8 @@ func (o *Options) fill() error {
 	if err := (matrix.Setup{Client: &o.Matrix.Client}).Apply(clientKnobs(o.Matrix.Knobs)...); err != nil {
 		return err
 	}
-	if o.Matrix.Alongside == nil && !o.NoTuned && o.Link == nil && strings.HasPrefix(o.Matrix.Knobs.Name, results.GoDefault.Name) {
+	asShipped := o.Matrix.Knobs.Name == results.GoDefault.Name || strings.HasPrefix(o.Matrix.Knobs.Name, results.GoDefault.Name+", with ")
+	if o.Matrix.Alongside == nil && !o.NoTuned && o.Link == nil && asShipped {
 		// As shipped -> tuned in one run: the single-stream transfers again
 		// with the tuned client (on a link, the window decides instead).
 		tuned := results.Tuned

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -79,7 +78,6 @@ func runRun(ctx context.Context, e *env, args []string) error {
 func (f *runFlags) measure(ctx context.Context, e *env, fs *flagSet, opts matrix.Options, began time.Time, link *netProfile) (*results.Results, error) {
 	xo := experiment.Options{
 		Matrix:     opts,
-		NoTuned:    true, // prepare decided (opts.Alongside)
 		Began:      began,
 		ProfileDir: f.profile,
 		Peers:      f.peerList,
@@ -107,11 +105,6 @@ func (f *runFlags) measure(ctx context.Context, e *env, fs *flagSet, opts matrix
 			return nil, err
 		}
 		xo.Target = t
-	}
-	if f.profile != "" {
-		if err := os.MkdirAll(f.profile, 0o755); err != nil {
-			return nil, fmt.Errorf("--profile: %w", err)
-		}
 	}
 	var prog *progressLine
 	if isTerminal(e.stderr) {
@@ -166,13 +159,7 @@ func (f *runFlags) prepare(fs *flagSet) (matrix.Options, error) {
 	if err != nil {
 		return matrix.Options{}, err
 	}
-	opts.Knobs = applied
-	if ks.Name == results.GoDefault.Name && len(f.net) == 0 {
-		// As shipped -> tuned in one run: the single-stream transfers again
-		// with the tuned client (on a link, the window decides instead).
-		tuned := results.Tuned
-		opts.Alongside = &tuned
-	}
+	opts.Knobs = applied // Go as shipped gets the tuned rows beside it (experiment.Options.NoTuned)
 	if f.asJSON {
 		if set["format"] && f.format != "json" {
 			return matrix.Options{}, usagef("--json and --format %s disagree: give one", f.format)
