@@ -86,6 +86,17 @@ type Options struct {
 	// it can measure (quic-go's UDP buffer warning, a profile not taken);
 	// nil: nobody. The results keep what matters of it.
 	Warn func(error)
+	// NoPin leaves the generator and the child server where the
+	// scheduler puts them. Otherwise, on loopback with a child server and
+	// two CPUs or more, Run pins each to its own half of this process's
+	// CPUs for the run (sched_setaffinity, GOMAXPROCS to match; this
+	// process's mask and GOMAXPROCS are restored after): their goroutines
+	// no longer trade places across the same cores, which is most of the
+	// noise between rounds on a two-core machine (bench/noise.sh). It
+	// changes what is measured (one core's worth of CPU a side), which
+	// the results record (Settings.Pin). Across a link Run does not pin:
+	// the link's ferries run in this process, beside the generator.
+	NoPin bool
 	// ReferenceProgress hears which reference peer measurement is under
 	// way; nil: nobody. Matrix.Progress hears of the cells.
 	ReferenceProgress func(string)
@@ -109,6 +120,7 @@ func Default() Options {
 	var o Options
 	o.Matrix.Repeat = matrix.DefaultRepeat
 	o.Matrix.MaxRepeat = DefaultMaxRepeat
+	o.Matrix.AA = []string{"download"}
 	o.Budget = DefaultBudget
 	return o
 }
@@ -119,6 +131,7 @@ func Quick() Options {
 	o.Matrix.Repeat = 1
 	o.Matrix.Duration = QuickDuration
 	o.Matrix.Warmup = QuickWarmup
+	o.Matrix.WarmupRounds = -1 // one round in all: no time for another
 	return o
 }
 

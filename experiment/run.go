@@ -34,11 +34,18 @@ func Run(ctx context.Context, o Options) (*results.Results, error) {
 		}
 		defer link.Close() // after the child has stopped: deferred before it
 	}
-	server, stop, err := o.startServer(ctx, link)
+	pinned, unpin := o.pinPlan(link)
+	defer unpin()
+	server, stop, err := o.startServer(ctx, link, pinned)
 	if err != nil {
 		return nil, err
 	}
 	defer stop()
+	if err := pinned.self(); err != nil {
+		o.Warn(err)
+		pinned = nil
+	}
+	defer pinned.restore()
 	m := &o.Matrix
 	if link != nil {
 		if err := link.Calibrate(ctx); err != nil {
@@ -67,6 +74,7 @@ func Run(ctx context.Context, o Options) (*results.Results, error) {
 		return nil, &OptionsError{err}
 	}
 	res.Settings.Server = server
+	res.Settings.Pin = pinned.result()
 	res.Settings.UDPBuffers = udpNote
 	res.Settings.Net = link.result()
 	if o.Target.Plain == "" && o.Target.TLS == "" {
@@ -99,7 +107,7 @@ func udpBuffers(protos []transport.Protocol) string {
 // when there is one) or takes o.Target, and points o.Matrix at it. It
 // returns the child's knobs (nil for an external target) and what stops
 // the child.
-func (o *Options) startServer(ctx context.Context, link *Link) (*config.Server, func(), error) {
+func (o *Options) startServer(ctx context.Context, link *Link, pinned *pinning) (*config.Server, func(), error) {
 	m := &o.Matrix
 	if o.Target.Plain != "" || o.Target.TLS != "" {
 		m.Target = o.Target
@@ -109,6 +117,7 @@ func (o *Options) startServer(ctx context.Context, link *Link) (*config.Server, 
 	if o.ProfileDir != "" {
 		args = append(args, "--profiling")
 	}
+	args = append(args, pinned.childArgs()...)
 	child, err := StartChild(ctx, o.Executable, link.server(), args)
 	if err != nil {
 		return nil, nil, err

@@ -2,6 +2,7 @@ package matrix
 
 import (
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/httpvs/httpvs/config"
@@ -89,6 +90,19 @@ type Options struct {
 	// iperf3's --omit: zero means, across a link, its handshakes and slow
 	// start (none on loopback); negative means none.
 	Omit time.Duration
+	// Seed draws each round's column order; zero means one from the
+	// clock. The results record the seed used (Settings.Seed).
+	Seed uint64
+	// WarmupRounds is how many rounds of each scenario run first and are
+	// discarded: the first transfers and requests after a scenario's
+	// probes pay for connection set-up and cold caches. Zero means
+	// DefaultWarmupRounds; negative means none.
+	WarmupRounds int
+	// AA names the scenarios that measure the baseline transport a second
+	// time, as a column of its own under the same rounds and order rules
+	// (results.AAColumn): the run's noise floor, in Results.AA. AAAll
+	// names every scenario; nil names none.
+	AA []string
 	// Progress, if set, is called before each measurement.
 	Progress func(Progress)
 	// Profile, if set, is called before a round of its own, after the
@@ -110,14 +124,49 @@ type Progress struct {
 	Scenario   string
 	Protocol   string
 	Repetition int           // 1-based
+	Warmup     bool          // a warm-up round's, discarded
 	Done       int           // measurements finished
 	Total      int           // measurements in all (skipped cells excluded once known)
 	Elapsed    time.Duration // since the run started
 	Remaining  time.Duration // estimate from the pace so far; zero before the first measurement
 }
 
+// DefaultWarmupRounds is the rounds of each scenario discarded when
+// Options.WarmupRounds is zero.
+const DefaultWarmupRounds = 1
+
+// AAAll in Options.AA gives every scenario an A/A column.
+const AAAll = "all"
+
+// warmupRounds is the warm-up rounds each scenario runs.
+func (o Options) warmupRounds() int {
+	switch {
+	case o.WarmupRounds < 0:
+		return 0
+	case o.WarmupRounds == 0:
+		return DefaultWarmupRounds
+	}
+	return o.WarmupRounds
+}
+
+// aaBaseline is the baseline transport when scenario gets an A/A column.
+func (o Options) aaBaseline(scenario string) (transport.Protocol, bool) {
+	if !slices.Contains(o.AA, scenario) && !slices.Contains(o.AA, AAAll) {
+		return 0, false
+	}
+	names := make([]string, len(o.Protocols))
+	for i, p := range o.Protocols {
+		names[i] = p.String()
+	}
+	p, err := transport.Parse(results.BaselineOf(names))
+	return p, err == nil
+}
+
 func (o *Options) fill() error {
 	o.fillLink()
+	if o.Seed == 0 {
+		o.Seed = uint64(time.Now().UnixNano())
+	}
 	if o.Repeat == 0 {
 		o.Repeat = DefaultRepeat
 	}
@@ -183,6 +232,9 @@ func (o Options) settings() results.Settings {
 		TLSTarget:       o.Target.TLS,
 		HeaderNames:     transport.HeaderNames(o.Header),
 		Net:             o.Link,
+		Seed:            o.Seed,
+		WarmupRounds:    o.warmupRounds(),
+		Rounds:          results.RoundsBySpread,
 	}
 	for _, p := range o.Protocols {
 		s.Protocols = append(s.Protocols, p.String())
@@ -190,6 +242,9 @@ func (o Options) settings() results.Settings {
 	s.Baseline = results.BaselineOf(s.Protocols)
 	for _, sc := range o.Scenarios {
 		s.Scenarios = append(s.Scenarios, sc.Name)
+		if _, ok := o.aaBaseline(sc.Name); ok {
+			s.AA = append(s.AA, sc.Name)
+		}
 	}
 	s.Requests = requestsOf(o.Scenarios)
 	return s

@@ -19,16 +19,19 @@ type scenarioRun struct {
 	rounds int             // rounds started
 }
 
-// finish summarises the cells and returns those measured or skipped.
-func (sr *scenarioRun) finish() []results.Cell {
-	var out []results.Cell
+// finish summarises the cells and returns those measured or skipped,
+// the A/A column's apart.
+func (sr *scenarioRun) finish() (cells, aa []results.Cell) {
 	for i := range sr.cells {
 		results.SummariseCell(&sr.cells[i])
-		if sr.cells[i].Skipped != "" || len(sr.cells[i].Repetitions) > 0 {
-			out = append(out, sr.cells[i])
+		switch {
+		case sr.cols[i].aa:
+			aa = append(aa, sr.cells[i])
+		case sr.cells[i].Skipped != "" || len(sr.cells[i].Repetitions) > 0:
+			cells = append(cells, sr.cells[i])
 		}
 	}
-	return out
+	return cells, aa
 }
 
 // next is what another round of a scenario would be for: the columns it
@@ -45,10 +48,13 @@ type next struct {
 
 // wide returns what another round of sr would be for, and false when no
 // cell needs one: a cell does when its interval to h1 is wider than
-// StableHalfWidth or its verdict is at an edge, it paired at least twice,
-// and it has fewer than maxRounds repetitions. The round takes the cells
-// that could settle within maxRounds; when none can, every unsettled one
-// (its interval still narrows).
+// StableHalfWidth, it paired at least twice, and it has fewer than
+// maxRounds repetitions. Only the interval's width decides, never where
+// the ratio lies relative to 1: sampling that stops when the verdict
+// decides calls differences that are not there more often than the 5% a
+// 95% interval promises (optional stopping; results.RoundsBySpread). The
+// round takes the cells that could settle within maxRounds; when none
+// can, every unsettled one (its interval still narrows).
 func (sr *scenarioRun) wide(maxRounds int, baseline string) (next, bool) {
 	base := -1
 	for i, c := range sr.cells {
@@ -68,7 +74,7 @@ func (sr *scenarioRun) wide(maxRounds int, baseline string) (next, bool) {
 			continue
 		}
 		iv := results.RatioInterval(c, &sr.cells[base])
-		if iv.Pairs < 2 || (iv.Stable() && !atEdge(iv)) {
+		if iv.Pairs < 2 || iv.Stable() {
 			// Fewer than two pairs after the first rounds: errors or
 			// interrupts, which more rounds do not cure.
 			continue
@@ -90,39 +96,21 @@ func (sr *scenarioRun) wide(maxRounds int, baseline string) (next, bool) {
 }
 
 // roundsToSettle predicts how many more rounds, 1 to room, iv needs to
-// settle: its half-width within StableHalfWidth and, at an edge, 1 at
-// least one and a half half-widths away, so the verdict no longer hangs
-// on a round. The prediction keeps the spread of the rounds so far and
-// lets the t quantile and the square root of the pairs shrink the
-// interval. 0 when room rounds are not expected to do it.
+// settle: its half-width within StableHalfWidth. The prediction keeps the
+// spread of the rounds so far and lets the t quantile and the square root
+// of the pairs shrink the interval. 0 when room rounds are not expected
+// to do it.
 func roundsToSettle(iv results.Interval, room int) int {
 	n := iv.Pairs
 	half := (math.Log(iv.High) - math.Log(iv.Low)) / 2
 	sd := half * math.Sqrt(float64(n)) / results.TQuantile975(n-1) // of one round's log ratio
 	target := math.Asinh(results.StableHalfWidth)                  // HalfWidth is sinh of the log half-width
-	if atEdge(iv) {
-		target = math.Min(target, math.Abs(math.Log(iv.Ratio))/1.5)
-	}
 	for k := 1; k <= room; k++ {
 		if results.TQuantile975(n+k-1)*sd/math.Sqrt(float64(n+k)) <= target {
 			return k
 		}
 	}
 	return 0
-}
-
-// atEdge reports whether iv's verdict hangs on its last round: 1 lies
-// within the interval widened by half, but not within it narrowed by
-// half, so another run would as likely read "slower" (or "faster") as
-// "≈ h1". More rounds narrow the interval until it decides. An interval
-// within Negligible of 1 has decided: similar.
-func atEdge(iv results.Interval) bool {
-	if iv.Pairs < 2 || (iv.Low >= 1/(1+results.Negligible) && iv.High <= 1+results.Negligible) {
-		return false
-	}
-	half := (math.Log(iv.High) - math.Log(iv.Low)) / 2
-	d := math.Abs(math.Log(iv.Ratio))
-	return d > half/2 && d < half*3/2
 }
 
 // cost estimates a round of which's columns from the time they took so far.
@@ -137,7 +125,7 @@ func (sr *scenarioRun) cost(which []bool) time.Duration {
 }
 
 // moreRounds adds rounds, one at a time, while some interval is wider
-// than StableHalfWidth (or at an edge), a cell has fewer than MaxRepeat
+// than StableHalfWidth, a cell has fewer than MaxRepeat
 // repetitions, and the round is expected to end within Budget of the
 // run's start. Each goes where the fewest seconds are expected to settle
 // a cell (the scenario's round cost times the rounds its closest cell
@@ -174,7 +162,7 @@ func (r *runner) moreRounds(ctx context.Context, runs []*scenarioRun) {
 				r.total++
 			}
 		}
-		r.round(ctx, pick, best.which)
+		r.round(ctx, pick, best.which, false)
 		r.res.Settings.ExtraRounds++
 	}
 }

@@ -56,35 +56,32 @@ func TestWideCellsGetRounds(t *testing.T) {
 	}
 }
 
-// TestEdgeVerdictsGetRounds: a stable interval whose verdict hangs on
-// its last round (1 just inside or just outside it) gets more rounds; one
-// clearly away from 1, clearly around it, or within Negligible does not.
-func TestEdgeVerdictsGetRounds(t *testing.T) {
-	for _, tc := range []struct {
-		ratio, low, high float64
-		edge             bool
-	}{
-		{0.95, 0.91, 0.99, true},    // slower, its top end 1% from 1
-		{0.96, 0.90, 1.02, true},    // ≈ h1, 1 near its top end
-		{1.05, 1.01, 1.09, true},    // faster, its bottom end near 1
-		{0.70, 0.66, 0.74, false},   // clearly slower
-		{1.00, 0.93, 1.07, false},   // 1 in its middle
-		{0.99, 0.985, 1.005, false}, // within Negligible: similar
-	} {
-		iv := results.Interval{Ratio: tc.ratio, Low: tc.low, High: tc.high, Pairs: 8}
-		if got := atEdge(iv); got != tc.edge {
-			t.Errorf("%.2f [%.3f, %.3f]: at edge %v, want %v", tc.ratio, tc.low, tc.high, got, tc.edge)
-		}
-	}
-	// In a scenario: the stable 0.95x cell at the edge goes with h1, the
-	// stable 0.5x one does not.
+// TestRoundsIgnoreTheVerdict: whether a cell gets another round depends
+// on its interval's width alone, never on where its ratio lies relative
+// to 1 (stopping on the verdict would make false calls more frequent than
+// the interval's 5%): a stable interval just clear of 1 gets none, and
+// two cells of the same spread, one about 1 and one far below it, are
+// treated alike.
+func TestRoundsIgnoreTheVerdict(t *testing.T) {
 	sr := roundsOf([]string{"h1", "h2c", "h2"},
 		[]float64{100, 100, 100, 100},
-		[]float64{90, 99, 92, 98},
+		[]float64{90, 99, 92, 98}, // stable, slower, its top end near 1
 		[]float64{50, 50, 51, 50})
+	if n, any := sr.wide(8, "h1"); any {
+		t.Fatalf("which %v: a stable interval got a round for where it lies", n.which)
+	}
+	sr = roundsOf([]string{"h1", "h2c", "h2"},
+		[]float64{100, 100, 100, 100},
+		[]float64{80, 125, 80, 125},   // about 1, ±25%
+		[]float64{40, 62.5, 40, 62.5}) // about 0.5, the same spread
 	n, any := sr.wide(8, "h1")
-	if !any || !n.which[0] || !n.which[1] || n.which[2] {
-		t.Fatalf("which %v, any %v: want h1 and h2c", n.which, any)
+	if !any || !n.which[1] || !n.which[2] {
+		t.Fatalf("which %v: two cells of one spread treated apart", n.which)
+	}
+	iv1 := results.RatioInterval(&sr.cells[1], &sr.cells[0])
+	iv2 := results.RatioInterval(&sr.cells[2], &sr.cells[0])
+	if a, b := roundsToSettle(iv1, 30), roundsToSettle(iv2, 30); a != b || a == 0 {
+		t.Fatalf("rounds to settle %d about 1 and %d about 0.5: want equal", a, b)
 	}
 }
 
@@ -100,17 +97,6 @@ func TestRoundsToSettle(t *testing.T) {
 		if got := roundsToSettle(iv, tc.room); got != tc.want {
 			t.Errorf("±12%% after 8 pairs, room %d: %d rounds, want %d", tc.room, got, tc.want)
 		}
-	}
-	// At an edge: 0.95x, its top end at 1.005; settled when the log
-	// half-width is within |log 0.95|/1.5 = 0.0342: sd 0.0541*sqrt(8)/2.365
-	// = 0.0647; after 9 more rounds 2.120*0.0647/sqrt(17) = 0.0333, after
-	// 8 2.131*0.0647/sqrt(16) = 0.0345.
-	edge := results.Interval{Ratio: 0.95, Low: 0.95 * math.Exp(-0.0541), High: 0.95 * math.Exp(0.0541), Pairs: 8}
-	if !atEdge(edge) {
-		t.Fatalf("%+v: want at an edge", edge)
-	}
-	if got := roundsToSettle(edge, 30); got != 9 {
-		t.Errorf("0.95x ±5.4%% after 8 pairs: %d rounds, want 9", got)
 	}
 }
 

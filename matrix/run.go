@@ -3,6 +3,7 @@ package matrix
 import (
 	"context"
 	"crypto/x509"
+	"math/rand/v2"
 	"time"
 
 	"github.com/httpvs/httpvs/results"
@@ -60,7 +61,7 @@ func Run(ctx context.Context, opts Options) (*results.Results, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &runner{opts: opts, start: time.Now()}
+	r := &runner{opts: opts, start: time.Now(), rng: rand.New(rand.NewPCG(opts.Seed, opts.Seed^0x9e3779b97f4a7c15))}
 	r.res = &results.Results{
 		SchemaVersion: results.SchemaVersion,
 		Started:       r.start.UTC(),
@@ -84,17 +85,23 @@ func Run(ctx context.Context, opts Options) (*results.Results, error) {
 			break
 		}
 		sr := r.plan(ctx, sc)
+		for range opts.warmupRounds() {
+			r.round(ctx, sr, nil, true)
+		}
 		for range opts.repeat(sc) {
-			r.round(ctx, sr, nil)
+			r.round(ctx, sr, nil, false)
 		}
 		runs = append(runs, sr)
 	}
 	r.moreRounds(ctx, runs)
 	r.res.Crossover = r.crossover(ctx)
 	for _, sr := range runs {
-		r.res.Cells = append(r.res.Cells, sr.finish()...)
+		cells, aa := sr.finish()
+		r.res.Cells = append(r.res.Cells, cells...)
+		r.res.AA = append(r.res.AA, aa...)
 	}
 	results.SetRatios(r.res.Cells, r.res.Settings.BaselineProtocol())
+	results.SetAA(r.res.AA, r.res.Cells, r.res.Settings.BaselineProtocol())
 	r.attribute(ctx, runs, r.res.Settings.BaselineProtocol())
 	r.browser(ctx)
 	r.res.Finished = time.Now().UTC()
@@ -110,6 +117,7 @@ type runner struct {
 	opts        Options
 	res         *results.Results
 	start       time.Time
+	rng         *rand.Rand // the rounds' column order, from Options.Seed
 	done, total int
 	statsClient *transport.Client
 	statsURL    string
@@ -184,26 +192,26 @@ func (r *runner) plan(ctx context.Context, sc Scenario) *scenarioRun {
 }
 
 // round measures one round of sr: the columns in which (all when nil),
-// one after another.
-func (r *runner) round(ctx context.Context, sr *scenarioRun, which []bool) {
-	sr.rounds++
-	for i, col := range sr.cols {
+// one after another in a fresh random order (randomized interleaving:
+// what one column leaves behind lands on each alike). A warm-up round is
+// measured and discarded.
+func (r *runner) round(ctx context.Context, sr *scenarioRun, which []bool, warm bool) {
+	if !warm {
+		sr.rounds++
+	}
+	for _, i := range r.rng.Perm(len(sr.cols)) {
+		col := sr.cols[i]
 		if sr.cells[i].Skipped != "" || ctx.Err() != nil || (which != nil && !which[i]) {
 			continue
 		}
-		r.report(sr.sc, col.name, sr.rounds)
+		r.report(sr.sc, col.name, sr.rounds, warm)
 		if r.opts.LinkCounters != nil {
 			r.opts.LinkCounters() // what came before is not this repetition's
 		}
 		began := time.Now()
-		var m results.Repetition
-		switch {
-		case sr.sc.kind != kindEngine:
-			m = r.network(ctx, sr.sc, col)
-		case sr.sc.Transfer():
-			m = r.transfer(ctx, sr.sc, col.proto, sr.sizes[i])
-		default:
-			m = r.load(ctx, sr.sc, col)
+		m := r.measure(ctx, sr, i)
+		if warm {
+			continue
 		}
 		sr.spent[i] += time.Since(began)
 		if r.opts.LinkCounters != nil {
@@ -215,20 +223,36 @@ func (r *runner) round(ctx context.Context, sr *scenarioRun, which []bool) {
 	}
 }
 
+// measure measures sr's column i once.
+func (r *runner) measure(ctx context.Context, sr *scenarioRun, i int) results.Repetition {
+	col := sr.cols[i]
+	switch {
+	case sr.sc.kind != kindEngine:
+		return r.network(ctx, sr.sc, col)
+	case sr.sc.Transfer():
+		return r.transfer(ctx, sr.sc, col.proto, sr.sizes[i])
+	default:
+		return r.load(ctx, sr.sc, col)
+	}
+}
+
 // NativeColumn is the column of gRPC scenarios served by grpc-go's own
 // server and transport (cleartext HTTP/2 on Target.GRPC).
 const NativeColumn = "grpc-native"
 
 // column is one cell's place in a scenario: a transport or, in gRPC
-// scenarios, also grpc-go's native binding.
+// scenarios, also grpc-go's native binding; or the baseline again, as the
+// scenario's A/A column.
 type column struct {
 	name   string
 	proto  transport.Protocol // the transport (H2C for the native binding)
 	native bool
+	aa     bool // the baseline measured a second time (results.AAColumn)
 }
 
-// columns returns sc's columns: the transports asked for, and for gRPC
-// scenarios the native binding after them.
+// columns returns sc's columns: the transports asked for, for gRPC
+// scenarios the native binding after them, and the A/A column when
+// Options.AA names sc.
 func (r *runner) columns(sc Scenario) []column {
 	var cols []column
 	for _, p := range r.opts.Protocols {
@@ -237,14 +261,17 @@ func (r *runner) columns(sc Scenario) []column {
 	if sc.rpc {
 		cols = append(cols, column{name: NativeColumn, proto: transport.H2C, native: true})
 	}
+	if base, ok := r.opts.aaBaseline(sc.Name); ok {
+		cols = append(cols, column{name: results.AAColumn(base.String()), proto: base, aa: true})
+	}
 	return cols
 }
 
-func (r *runner) report(sc Scenario, col string, rep int) {
+func (r *runner) report(sc Scenario, col string, rep int, warm bool) {
 	if r.opts.Progress == nil {
 		return
 	}
-	pr := Progress{Scenario: sc.Name, Protocol: col, Repetition: rep, Done: r.done, Total: r.total, Elapsed: time.Since(r.start)}
+	pr := Progress{Scenario: sc.Name, Protocol: col, Repetition: rep, Warmup: warm, Done: r.done, Total: r.total, Elapsed: time.Since(r.start)}
 	if r.done > 0 {
 		pr.Remaining = time.Duration(float64(pr.Elapsed) / float64(r.done) * float64(r.total-r.done))
 	}

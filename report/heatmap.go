@@ -15,6 +15,7 @@ type htmlVerdict struct {
 	Head     []string
 	Rows     []heatRow
 	Variants string
+	Noise    string      // the noise floor: the A/A cells' intervals
 	RefsNote string      // explains the "without Go" rows, "" if none
 	Whys     [][2]string // scenario, its main causes
 	Fixes    []string
@@ -53,7 +54,7 @@ func newHTMLVerdict(res *results.Results) *htmlVerdict {
 	if len(v.head) < 2 {
 		return nil
 	}
-	hv := &htmlVerdict{Title: v.title(res), Head: v.head, Variants: v.variants, RefsNote: v.refs, Fixes: v.fixes, Link: v.link}
+	hv := &htmlVerdict{Title: v.title(res), Head: v.head, Variants: v.variants, Noise: v.noise, RefsNote: v.refs, Fixes: v.fixes, Link: v.link}
 	if refs := referencesOf(res); refs != nil {
 		hv.Refs = &htmlRefs{Title: referencesTitle, Missing: refs.missing, Head: refs.head, Rows: refs.rows, Why: refs.why}
 	}

@@ -112,7 +112,7 @@ var htmlTemplate = template.Must(template.New("report").Parse(htmlHead + `<p cla
 <tbody>{{range .Rows}}<tr><td>{{.Name}}</td>{{range .Cells}}<td{{with .Style}} style="{{.}}"{{end}}{{with .Title}} title="{{.}}"{{end}}>{{.Text}}</td>{{end}}</tr>
 {{end}}</tbody>
 </table>
-{{if .Variants}}<p class="legend">{{.Variants}}</p>{{end}}{{if .RefsNote}}<p class="legend">{{.RefsNote}}</p>{{end}}
+{{if .Noise}}<p class="legend">{{.Noise}}</p>{{end}}{{if .Variants}}<p class="legend">{{.Variants}}</p>{{end}}{{if .RefsNote}}<p class="legend">{{.RefsNote}}</p>{{end}}
 {{if .Link}}<pre class="link">{{range .Link}}{{.}}
 {{end}}</pre>{{end}}
 {{if .Whys}}<h3>Main causes</h3><ul>{{range .Whys}}<li>{{index . 0}}: {{index . 1}}</li>{{end}}</ul>{{end}}

@@ -118,7 +118,7 @@ func mdVerdict(w io.Writer, res *results.Results) {
 		}
 	}
 	fmt.Fprintln(w)
-	for _, line := range []string{v.variants, v.refs} {
+	for _, line := range []string{v.noise, v.variants, v.refs} {
 		if line != "" {
 			fmt.Fprintf(w, "%s\n\n", mdEscape([]string{line})[0])
 		}

@@ -65,8 +65,45 @@ func runLine(res *results.Results) string {
 		size = fmt.Sprintf("%d bytes", s.SizeBytes)
 	}
 	knobs := knobSetName(res)
-	return fmt.Sprintf("httpvs run %s: %s; %s/%s, %s, %d cores, GOMAXPROCS %d, %s; knobs %s; %s, load %s each, transfers %s, %s engine; medians, * marks a spread over %.0f%%",
-		e.Version, target, e.OS, e.Arch, cpu, e.Cores, e.GOMAXPROCS, e.GoVersion, knobs, roundsText(s), seconds(s.DurationSeconds), size, s.Engine, results.NoisySpread*100)
+	return fmt.Sprintf("httpvs run %s: %s; %s/%s, %s, %d cores, GOMAXPROCS %d, %s%s; knobs %s; %s%s, load %s each, transfers %s, %s engine; medians, * marks a spread over %.0f%%",
+		e.Version, target, e.OS, e.Arch, cpu, e.Cores, e.GOMAXPROCS, e.GoVersion, pinText(s.Pin), knobs, roundsText(s), orderText(s), seconds(s.DurationSeconds), size, s.Engine, results.NoisySpread*100)
+}
+
+// pinText says where the run pinned its two sides; "" when it did not.
+func pinText(p *results.Pin) string {
+	if p == nil {
+		return ""
+	}
+	return fmt.Sprintf(" (pinned: generator on CPU %s, server on CPU %s, GOMAXPROCS %d and %d: each side has %s to itself; --pin=false shares them)",
+		cpus(p.ClientCPUs), cpus(p.ServerCPUs), p.ClientGOMAXPROCS, p.ServerGOMAXPROCS, coresWord(len(p.ClientCPUs)))
+}
+
+func cpus(list []int) string {
+	s := make([]string, len(list))
+	for i, c := range list {
+		s[i] = fmt.Sprint(c)
+	}
+	return strings.Join(s, ",")
+}
+
+func coresWord(n int) string {
+	if n == 1 {
+		return "one core"
+	}
+	return fmt.Sprintf("%d cores", n)
+}
+
+// orderText says how each round ordered its columns; "" for results
+// written before rounds were shuffled.
+func orderText(s results.Settings) string {
+	if s.Seed == 0 {
+		return ""
+	}
+	t := fmt.Sprintf(", columns in a fresh random order each round (seed %d)", s.Seed)
+	if s.WarmupRounds > 0 {
+		t += fmt.Sprintf(" after %d warm-up round(s), discarded", s.WarmupRounds)
+	}
+	return t
 }
 
 // textVerdict prints the verdict table, the main causes under each
@@ -82,7 +119,7 @@ func textVerdict(w io.Writer, res *results.Results) {
 		fmt.Fprintf(tw, "  %s\t\n", strings.Join(r, "\t"))
 	}
 	tw.Flush()
-	for _, line := range []string{v.variants, v.refs} {
+	for _, line := range []string{v.noise, v.variants, v.refs} {
 		if line != "" {
 			fmt.Fprintf(w, "%s\n", line)
 		}

@@ -20,6 +20,8 @@ type verdict struct {
 	fullFixes []string
 	// variants explains the variant rows ("download:tuned"), "" if none.
 	variants string
+	// noise is the run's noise floor from its A/A cells, "" if none.
+	noise string
 	// refs explains the "without Go" rows, "" if there are none.
 	refs string
 	// stable and cells count the cells with an interval within
@@ -78,6 +80,7 @@ func newVerdict(res *results.Results) verdict {
 	}
 	v.fixes, v.fullFixes = fixes.lines()
 	v.variants = variantsLine(res)
+	v.noise = noiseLine(res)
 	v.link = linkLines(res)
 	return v
 }

@@ -34,6 +34,11 @@ type Results struct {
 	Env           Env      `json:"env"`
 	Settings      Settings `json:"settings"`
 	Cells         []Cell   `json:"cells"`
+	// AA are the A/A cells: in each scenario Settings.AA names, the
+	// baseline measured a second time as a column of its own (AAColumn),
+	// with its interval to the baseline (VsH1): the run's noise floor
+	// (NoiseFloor). Kept apart from Cells, which hold the transports.
+	AA []Cell `json:"aa,omitempty"`
 	// References are the reference peers' cells (httpvs run --peers);
 	// absent without peers.
 	References []ReferenceCell `json:"references,omitempty"`

@@ -22,6 +22,22 @@ type Settings struct {
 	// BudgetSeconds is the time since the run's start within which added
 	// rounds must fit; zero means only MaxRepeat bounds them.
 	BudgetSeconds float64 `json:"budget_seconds"`
+	// Seed is the seed of the rounds' column order: each round measures
+	// its columns in a fresh random order drawn from it, so that what one
+	// transport leaves behind (GC debt, TIME_WAIT sockets, caches) lands
+	// on every column alike.
+	Seed uint64 `json:"seed"`
+	// WarmupRounds is how many rounds of each scenario ran first and were
+	// discarded (their repetitions are not in the cells).
+	WarmupRounds int `json:"warmup_rounds"`
+	// AA names the scenarios that measured the baseline a second time as
+	// an A/A column (Results.AA).
+	AA []string `json:"aa,omitempty"`
+	// Rounds says how added rounds were decided: RoundsBySpread.
+	Rounds string `json:"rounds,omitempty"`
+	// Pin is where the run pinned the generator and the child server;
+	// nil when it did not.
+	Pin *Pin `json:"pin,omitempty"`
 	// EstimatedSeconds is what the first Repeat rounds of every cell were
 	// expected to take before they started (EstimateRun).
 	EstimatedSeconds float64 `json:"estimated_seconds,omitempty"`
@@ -91,4 +107,23 @@ func BaselineOf(protocols []string) string {
 		return "h1-tls"
 	}
 	return protocols[0]
+}
+
+// RoundsBySpread is Settings.Rounds when rounds past Repeat were added to
+// a cell from the spread of its rounds alone (while its interval was wider
+// than StableHalfWidth), never from where its ratio lay relative to 1: the
+// verdict does not decide when sampling stops, so a 95% interval keeps
+// its meaning (Results.AA measures how often it calls a difference where
+// there is none).
+const RoundsBySpread = "by spread"
+
+// Pin is the CPUs the generator and the child server ran on, each pinned
+// to its own (sched_setaffinity) with GOMAXPROCS set to match: each side
+// has one core's worth of CPU, and their goroutines no longer migrate
+// across the same cores.
+type Pin struct {
+	ClientCPUs       []int `json:"client_cpus"`
+	ServerCPUs       []int `json:"server_cpus"`
+	ClientGOMAXPROCS int   `json:"client_gomaxprocs"`
+	ServerGOMAXPROCS int   `json:"server_gomaxprocs"`
 }

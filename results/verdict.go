@@ -2,6 +2,8 @@ package results
 
 import (
 	"math"
+
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // Verdict values: how a cell compares with h1 in its scenario.
@@ -49,15 +51,13 @@ func (iv Interval) HalfWidth() float64 {
 func (iv Interval) Stable() bool { return iv.HalfWidth() <= StableHalfWidth }
 
 // TQuantile975 is Student's t distribution's 97.5% quantile for df degrees
-// of freedom (two-sided 95%).
+// of freedom (two-sided 95%), exact for any df (gonum's distuv); +Inf for
+// df below 1, where there is no interval.
 func TQuantile975(df int) float64 {
-	table := [...]float64{12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-		2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
-		2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042}
-	if df >= 1 && df <= len(table) {
-		return table[df-1]
+	if df < 1 {
+		return math.Inf(1)
 	}
-	return 1.96
+	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(df)}.Quantile(0.975)
 }
 
 // LogInterval is the geometric mean of the ratios whose logarithms are

@@ -28,9 +28,9 @@ func TestRatioIntervalPairsRounds(t *testing.T) {
 	if iv.Verdict != VerdictSimilar || iv.Low >= 1 || iv.High <= 1 {
 		t.Fatalf("%+v", iv)
 	}
-	// ln ratios 0.1, 0.2, 0.3: mean 0.2, sd 0.1, half-width 4.303*0.1/sqrt(3).
+	// ln ratios 0.1, 0.2, 0.3: mean 0.2, sd 0.1, half-width t(2)*0.1/sqrt(3).
 	iv = ratioInterval(cellOf(100*math.Exp(0.1), 200*math.Exp(0.2), 400*math.Exp(0.3)), h1)
-	half := 4.303 * 0.1 / math.Sqrt(3)
+	half := 4.302652729749464 * 0.1 / math.Sqrt(3)
 	if math.Abs(iv.Low-math.Exp(0.2-half)) > 1e-9 || math.Abs(iv.High-math.Exp(0.2+half)) > 1e-9 || iv.Verdict != VerdictSimilar {
 		t.Fatalf("%+v, want %v..%v, similar", iv, math.Exp(0.2-half), math.Exp(0.2+half))
 	}
@@ -67,5 +67,22 @@ func TestRatioIntervalLeavesOutFailedRounds(t *testing.T) {
 	h1.Repetitions[0].Interrupted = true
 	if iv = ratioInterval(c, h1); iv.Pairs != 1 || iv.Verdict != VerdictUnknown || iv.Stable() {
 		t.Fatalf("one pair: %+v", iv)
+	}
+}
+
+// TestTQuantile975 holds the quantile to published values of Student's t
+// (two-sided 95%), past the 30 degrees of freedom a table would stop at:
+// above 30 the quantile is still above the normal's 1.96.
+func TestTQuantile975(t *testing.T) {
+	for _, tc := range []struct {
+		df   int
+		want float64
+	}{{1, 12.7062}, {2, 4.3027}, {7, 2.3646}, {15, 2.1314}, {30, 2.0423}, {31, 2.0395}, {40, 2.0211}, {60, 2.0003}, {120, 1.9799}} {
+		if got := TQuantile975(tc.df); math.Abs(got-tc.want) > 5e-4 {
+			t.Errorf("TQuantile975(%d) = %.5f, want %.4f", tc.df, got, tc.want)
+		}
+	}
+	if !math.IsInf(TQuantile975(0), 1) {
+		t.Errorf("TQuantile975(0) = %v, want +Inf (no interval)", TQuantile975(0))
 	}
 }

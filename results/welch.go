@@ -1,6 +1,10 @@
 package results
 
-import "math"
+import (
+	"math"
+
+	"gonum.org/v1/gonum/stat/distuv"
+)
 
 // welchP is Welch's t-test's two-sided p-value that samples a and b (two
 // or more each) have the same mean. Two samples with no spread at all
@@ -42,60 +46,7 @@ func variance(x []float64, m float64) float64 {
 }
 
 // studentTwoSided is P(|T| >= |t|) for Student's t with df degrees of
-// freedom: the regularized incomplete beta I_x(df/2, 1/2) at
-// x = df/(df+t^2).
+// freedom (gonum's distuv).
 func studentTwoSided(t, df float64) float64 {
-	return incBeta(df/2, 0.5, df/(df+t*t))
-}
-
-// incBeta is the regularized incomplete beta function I_x(a, b), by its
-// continued fraction (Numerical Recipes' betacf), to 1e-12.
-func incBeta(a, b, x float64) float64 {
-	switch {
-	case x <= 0:
-		return 0
-	case x >= 1:
-		return 1
-	}
-	lga, _ := math.Lgamma(a)
-	lgb, _ := math.Lgamma(b)
-	lgab, _ := math.Lgamma(a + b)
-	front := math.Exp(lgab - lga - lgb + a*math.Log(x) + b*math.Log(1-x))
-	if x < (a+1)/(a+b+2) {
-		return front * betaCF(a, b, x) / a
-	}
-	return 1 - front*betaCF(b, a, 1-x)/b
-}
-
-func betaCF(a, b, x float64) float64 {
-	const tiny, eps = 1e-300, 1e-12
-	c, d := 1.0, 1-(a+b)*x/(a+1)
-	if math.Abs(d) < tiny {
-		d = tiny
-	}
-	d = 1 / d
-	h := d
-	for m := 1.0; m <= 300; m++ {
-		m2 := 2 * m
-		aa := m * (b - m) * x / ((a + m2 - 1) * (a + m2))
-		d, c = 1+aa*d, 1+aa/c
-		d, c = 1/nonzero(d, tiny), nonzero(c, tiny)
-		h *= d * c
-		aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1))
-		d, c = 1+aa*d, 1+aa/c
-		d, c = 1/nonzero(d, tiny), nonzero(c, tiny)
-		del := d * c
-		h *= del
-		if math.Abs(del-1) < eps {
-			break
-		}
-	}
-	return h
-}
-
-func nonzero(v, tiny float64) float64 {
-	if math.Abs(v) < tiny {
-		return tiny
-	}
-	return v
+	return 2 * distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Survival(math.Abs(t))
 }

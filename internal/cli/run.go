@@ -84,6 +84,7 @@ func (f *runFlags) measure(ctx context.Context, e *env, fs *flagSet, opts matrix
 		Server:     f.server,
 		ServerArgs: append(childArgs(fs), f.browser.childArgs()...),
 		Warn:       func(err error) { f.warn(e, err) },
+		NoPin:      !f.noise.pin,
 		OnPlan: func(p experiment.Plan) {
 			if link != nil || f.budgetGiven {
 				fmt.Fprintln(e.stderr, costLine(p))
@@ -254,6 +255,9 @@ func (f *runFlags) options(fs *flagSet, set map[string]bool) (matrix.Options, er
 		Timeout:   f.timeout,
 		Header:    f.header.h,
 	}
+	if err := f.noise.apply(&o, f.preset(), set); err != nil {
+		return matrix.Options{}, err
+	}
 	// The target is known only once the child server is up: validate the rest.
 	return o, fs.usage(config.WithinField("Client", f.client.Validate()))
 }
@@ -271,14 +275,7 @@ func omitOption(d time.Duration, given bool) time.Duration {
 // --quick, and checks them.
 func (f *runFlags) rounds(set map[string]bool) error {
 	// The experiment's presets decide what the flags left unsaid.
-	preset := experiment.Default()
-	switch {
-	case f.quick:
-		preset = experiment.Quick()
-	case len(f.net) > 0:
-		preset = experiment.AcrossLink(experiment.LinkSpec{})
-	}
-	m := preset.Matrix
+	m := f.preset().Matrix
 	if !set["repeat"] {
 		f.repeat = m.Repeat
 	}

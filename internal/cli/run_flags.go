@@ -45,6 +45,7 @@ type runFlags struct {
 	client               config.Client
 	server               config.Server
 	requests             requestFlags // --request, --requests, --body
+	noise                noiseFlags   // --pin, --aa, --seed
 }
 
 func (f *runFlags) register(fs *flagSet) {
@@ -62,6 +63,7 @@ func (f *runFlags) register(fs *flagSet) {
 	fs.IntVar(&f.repeat, "repeat", matrix.DefaultRepeat, "rounds every cell gets: the report shows their median and min..max (3 with --net)")
 	fs.IntVar(&f.maxRepeat, "max-repeat", experiment.DefaultMaxRepeat, "most rounds a cell gets: rounds are added while a cell's interval to the baseline is wider than ±10% (default 16; --repeat when that is given, and with --quick)")
 	fs.DurationVar(&f.budget, "budget", experiment.DefaultBudget, "added rounds start only if they end within this `duration` of the run's start (with --net: the first rounds' estimated time and 15% of it again, printed before they start); 0: --max-repeat alone bounds them")
+	f.noise.register(fs)
 	fs.BoolVar(&f.quick, "quick", false, "one 100ms repetition per cell (under 20 s in all, for CI); explicit --repeat and --duration still apply")
 	fs.field("Engine", "engine")
 	fs.StringVar(&f.engine, "engine", load.Std.String(), "load engine for request scenarios: std (net/http and quic-go's http3, what your code uses) or fast (httpvs's lean h1/h2/h3 client)")
@@ -88,7 +90,7 @@ func (f *runFlags) register(fs *flagSet) {
 	serverFlags(fs, "server-", &f.server)
 	fs.allowZero("warmup", "budget", "omit")
 	fs.group("what to measure", "protocols", "scenarios", "request", "requests", "body", "H", "target", "tls-target", "grpc-target", "k", "cacert", "peers")
-	fs.group("how long", "quick", "repeat", "max-repeat", "budget", "duration", "warmup", "omit", "size", "rep-timeout")
+	fs.group("how long", "quick", "repeat", "max-repeat", "budget", "duration", "warmup", "omit", "size", "rep-timeout", "pin", "aa", "seed")
 	fs.group("the link (across emulated network conditions)", "net")
 	fs.group("client knobs (Go as shipped unless set)", "knobs", "engine", "read-size", "dial-timeout", "h2-max-frame", "h2-conn-window", "h2-stream-window", "quic-conn-window", "quic-stream-window", "quic-trace")
 	fs.group("server knobs (the child server)", "server-write-size", "server-h2-max-frame", "server-h2-conn-window", "server-h2-stream-window", "server-h2-max-streams", "server-quic-conn-window", "server-quic-stream-window", "server-quic-trace")

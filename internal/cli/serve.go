@@ -19,6 +19,7 @@ import (
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/fdlimit"
+	"github.com/httpvs/httpvs/internal/pin"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/transport"
@@ -51,6 +52,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	verbose := fs.Bool("v", false, "log connection errors (TLS handshakes, resets) to stderr")
 	profiling := fs.Bool("profiling", false, "serve this process's CPU and heap profiles under /debug/profile/ (for run, get and load --profile); they reveal its internals")
 	pageFlag := fs.String("page", "", "serve this page at GET /page/ for a browser (run --browser) instead of page-load's: a `dir`ectory with an index.html, its files under /page/, or a HAR file's objects, each made up at its recorded size")
+	cpus := fs.String("cpus", "", "run on these `CPUs` only, e.g. 1 or 2-3 (sched_setaffinity, GOMAXPROCS set to match): httpvs run pins its child server this way, apart from its own generator")
 	child := fs.Bool("child", false, "run as httpvs run's server: print one JSON line with the URLs and certificate instead of the banner, and exit when stdin closes")
 	fs.hide("child")
 	var cfg config.Server
@@ -58,7 +60,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	fs.alias("v", "verbose")
 	fs.group("where it listens", "listen", "tls-listen", "no-h3", "grpc-listen")
 	fs.group("TLS", "cert", "key", "write-cert")
-	fs.group("limits", "max-size", "max-echo", "max-buffered", "max-conns", "max-header-bytes", "read-header-timeout", "idle-timeout")
+	fs.group("limits", "cpus", "max-size", "max-echo", "max-buffered", "max-conns", "max-header-bytes", "read-header-timeout", "idle-timeout")
 	fs.group("what it serves, and to whom", "page", "profiling", "token")
 	fs.group("server knobs (Go's and quic-go's defaults, with 256Ki body writes, unless set)", "write-size", "h2-max-frame", "h2-conn-window", "h2-stream-window", "h2-max-streams", "quic-conn-window", "quic-stream-window", "quic-trace")
 	fs.group("output", "v")
@@ -75,6 +77,9 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		idleTimeout: *idleTimeout, maxHeaderBytes: *maxHeaderBytes, maxConns: *maxConns, cfg: cfg,
 		addrs: []string{*listen, *tlsListen, *grpcListen},
 	}); err != nil {
+		return err
+	}
+	if err := pinServe(*cpus); err != nil {
 		return err
 	}
 	page, err := readPage(*pageFlag)
@@ -301,4 +306,20 @@ func isLoopback(addr string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// pinServe binds this process to the CPUs --cpus lists, for as long as it
+// serves; "" leaves it where it is.
+func pinServe(list string) error {
+	if list == "" {
+		return nil
+	}
+	cpus, err := pin.Parse(list)
+	if err != nil {
+		return usagef("--cpus: %v", err)
+	}
+	if _, err := pin.Self(cpus); err != nil {
+		return fmt.Errorf("--cpus %s: %w", list, err)
+	}
+	return nil
 }

@@ -1,0 +1,75 @@
+package experiment
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/httpvs/httpvs/internal/pin"
+	"github.com/httpvs/httpvs/results"
+)
+
+// pinMu is held by the run whose pinning is in force: CPU affinity is the
+// process's, so a second run at the same time leaves it alone.
+var pinMu sync.Mutex
+
+// pinning is a run's split of the CPUs between the generator (this
+// process) and the child server; nil when the run does not pin.
+type pinning struct {
+	client, server []int
+	undo           func()
+}
+
+// pinPlan decides whether the run pins and how: on loopback, with a child
+// server, NoPin unset, two CPUs or more and no other run pinned. unlock
+// releases the claim when the run ends.
+func (o *Options) pinPlan(link *Link) (p *pinning, unlock func()) {
+	if o.NoPin || link != nil || o.Target.Plain != "" || o.Target.TLS != "" {
+		return nil, func() {}
+	}
+	cpus, err := pin.Available()
+	if err != nil {
+		return nil, func() {}
+	}
+	client, server, ok := pin.Split(cpus)
+	if !ok || !pinMu.TryLock() {
+		return nil, func() {}
+	}
+	return &pinning{client: client, server: server}, pinMu.Unlock
+}
+
+// childArgs are the serve flags that pin the child server.
+func (p *pinning) childArgs() []string {
+	if p == nil {
+		return nil
+	}
+	return []string{"--cpus", pin.Format(p.server)}
+}
+
+// self pins this process (the generator), after the child has started
+// with the mask it was given.
+func (p *pinning) self() error {
+	if p == nil {
+		return nil
+	}
+	undo, err := pin.Self(p.client)
+	if err != nil {
+		return fmt.Errorf("not pinned: %w", err)
+	}
+	p.undo = undo
+	return nil
+}
+
+// restore gives this process its CPUs and GOMAXPROCS back.
+func (p *pinning) restore() {
+	if p != nil && p.undo != nil {
+		p.undo()
+	}
+}
+
+// result is what the results record of p.
+func (p *pinning) result() *results.Pin {
+	if p == nil || p.undo == nil {
+		return nil
+	}
+	return &results.Pin{ClientCPUs: p.client, ServerCPUs: p.server, ClientGOMAXPROCS: len(p.client), ServerGOMAXPROCS: len(p.server)}
+}

@@ -1,0 +1,63 @@
+package cli
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/httpvs/httpvs/experiment"
+	"github.com/httpvs/httpvs/matrix"
+)
+
+// noiseFlags are run's flags for the method that keeps its intervals
+// honest: pinning, the A/A column and the rounds' order.
+type noiseFlags struct {
+	pin  bool
+	aa   string
+	seed uint64
+}
+
+func (n *noiseFlags) register(fs *flagSet) {
+	fs.BoolVar(&n.pin, "pin", true, "on loopback with the child server, pin the generator and the server each to its own half of the CPUs (one core each on two), GOMAXPROCS to match: most of the noise between rounds on a small machine is their goroutines trading cores; --pin=false leaves them to the scheduler")
+	fs.StringVar(&n.aa, "aa", "", "scenarios that measure the baseline a second time, as an A/A column in the same rounds, whose interval is the run's noise floor: a `list`, all, or none (default download; none with --quick and --net)")
+	fs.Uint64Var(&n.seed, "seed", 0, "seed of each round's random column order (default: from the clock; the results record it)")
+}
+
+// apply sets the matrix options the flags decide; given holds the flags
+// given, preset the experiment's preset for the rest.
+func (n *noiseFlags) apply(o *matrix.Options, preset experiment.Options, given map[string]bool) error {
+	o.Seed = n.seed
+	o.WarmupRounds = preset.Matrix.WarmupRounds
+	o.AA = preset.Matrix.AA
+	if !given["aa"] {
+		return nil
+	}
+	switch n.aa {
+	case "none", "":
+		o.AA = nil
+		return nil
+	case matrix.AAAll:
+		o.AA = []string{matrix.AAAll}
+		return nil
+	}
+	o.AA = nil
+	for _, name := range strings.Split(n.aa, ",") {
+		name = strings.TrimSpace(name)
+		if !slices.ContainsFunc(o.Scenarios, func(sc matrix.Scenario) bool { return sc.Name == name }) {
+			return usagef("--aa %q: %q is not among the scenarios measured; want some of them, all or none", n.aa, name)
+		}
+		o.AA = append(o.AA, name)
+	}
+	return nil
+}
+
+// preset is the experiment's preset the flags start from: Quick with
+// --quick, AcrossLink with --net, else Default.
+func (f *runFlags) preset() experiment.Options {
+	switch {
+	case f.quick:
+		return experiment.Quick()
+	case len(f.net) > 0:
+		return experiment.AcrossLink(experiment.LinkSpec{})
+	}
+	return experiment.Default()
+}

@@ -1,0 +1,99 @@
+package pin
+
+import (
+	"os"
+	"os/exec"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestParse(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want []int
+	}{{"1", []int{1}}, {"0,2", []int{0, 2}}, {"2-4", []int{2, 3, 4}}, {"1,1,0-1", []int{1, 0}}} {
+		got, err := Parse(tc.in)
+		if err != nil || !slices.Equal(got, tc.want) {
+			t.Errorf("Parse(%q) = %v, %v; want %v", tc.in, got, err, tc.want)
+		}
+		if tc.in == "0,2" && Format(got) != "0,2" {
+			t.Errorf("Format(%v) = %q", got, Format(got))
+		}
+	}
+	for _, bad := range []string{"", "a", "-1", "3-1", "1,,2", "99999"} {
+		if _, err := Parse(bad); err == nil {
+			t.Errorf("Parse(%q) accepted", bad)
+		}
+	}
+}
+
+func TestSplit(t *testing.T) {
+	c, s, ok := Split([]int{0, 1})
+	if !ok || !slices.Equal(c, []int{0}) || !slices.Equal(s, []int{1}) {
+		t.Fatalf("Split(0,1) = %v, %v, %v", c, s, ok)
+	}
+	c, s, ok = Split([]int{0, 1, 2, 3, 4})
+	if !ok || !slices.Equal(c, []int{0, 1}) || !slices.Equal(s, []int{2, 3, 4}) {
+		t.Fatalf("Split(0-4) = %v, %v, %v", c, s, ok)
+	}
+	if _, _, ok := Split([]int{3}); ok {
+		t.Fatal("one CPU split")
+	}
+}
+
+// TestSelfAndProcess pins this test process to its last CPU and a child
+// process to its first, reads both masks back from the kernel, and
+// restores this one's.
+func TestSelfAndProcess(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("affinity is Linux's")
+	}
+	before, err := Available()
+	if err != nil {
+		t.Fatal(err)
+	}
+	procs := runtime.GOMAXPROCS(0)
+	last := before[len(before)-1:]
+	restore, err := Self(last)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Available()
+	if err != nil || !slices.Equal(got, last) || runtime.GOMAXPROCS(0) != 1 {
+		restore()
+		t.Fatalf("pinned to %v: mask %v (%v), GOMAXPROCS %d", last, got, err, runtime.GOMAXPROCS(0))
+	}
+	// Every thread, not only the one that asked.
+	tasks, _ := os.ReadDir("/proc/self/task")
+	for _, task := range tasks {
+		b, err := os.ReadFile("/proc/self/task/" + task.Name() + "/status")
+		if err == nil && !strings.Contains(string(b), "Cpus_allowed_list:\t"+Format(last)+"\n") {
+			restore()
+			t.Fatalf("thread %s not pinned:\n%s", task.Name(), b)
+		}
+	}
+	restore()
+	if got, _ := Available(); !slices.Equal(got, before) || runtime.GOMAXPROCS(0) != procs {
+		t.Fatalf("restored mask %v GOMAXPROCS %d, want %v and %d", got, runtime.GOMAXPROCS(0), before, procs)
+	}
+
+	cmd := exec.Command("sleep", "5")
+	if err := cmd.Start(); err != nil {
+		t.Skip("no sleep to pin:", err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	if err := Process(cmd.Process.Pid, before[:1]); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile("/proc/" + itoa(cmd.Process.Pid) + "/status")
+	if err != nil || !strings.Contains(string(b), "Cpus_allowed_list:\t"+Format(before[:1])+"\n") {
+		t.Fatalf("child not pinned to %v (%v):\n%s", before[:1], err, b)
+	}
+	if err := Process(cmd.Process.Pid, nil); err == nil {
+		t.Fatal("no CPUs accepted")
+	}
+}
+
+func itoa(n int) string { return Format([]int{n}) }
