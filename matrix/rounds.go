@@ -47,15 +47,18 @@ type next struct {
 }
 
 // wide returns what another round of sr would be for, and false when no
-// cell needs one: a cell does when its interval to h1 is wider than
-// StableHalfWidth, it paired at least twice, and it has fewer than
-// maxRounds repetitions. Only the interval's width decides, never where
-// the ratio lies relative to 1: sampling that stops when the verdict
-// decides calls differences that are not there more often than the 5% a
-// 95% interval promises (optional stopping; results.RoundsBySpread). The
-// round takes the cells that could settle within maxRounds; when none
-// can, every unsettled one (its interval still narrows).
-func (sr *scenarioRun) wide(maxRounds int, baseline string) (next, bool) {
+// cell needs one. Each cell's rounds are planned once, from the spread of
+// its first stage (the first `first` rounds), as Stein's two-stage
+// procedure does: it needs rounds while it has fewer than that plan (the
+// fewest after which its interval is expected within StableHalfWidth, or
+// maxRounds when none is) and its first stage paired at least twice and
+// was wider than StableHalfWidth. Only the first stage's width decides, never where the ratio lies relative to 1, nor
+// the rounds added since: sampling that stops when the verdict decides,
+// or when a run of rounds happens to agree, calls differences that are
+// not there more often than the 5% a 95% interval promises
+// (results.RoundsBySpread). The round takes the cells that could settle
+// within maxRounds; when none can, every unsettled one.
+func (sr *scenarioRun) wide(maxRounds, first int, baseline string) (next, bool) {
 	base := -1
 	for i, c := range sr.cells {
 		if c.Protocol == baseline && c.Skipped == "" {
@@ -74,17 +77,22 @@ func (sr *scenarioRun) wide(maxRounds int, baseline string) (next, bool) {
 			continue
 		}
 		iv := results.RatioInterval(c, &sr.cells[base])
-		if iv.Pairs < 2 || iv.Stable() {
-			// Fewer than two pairs after the first rounds: errors or
-			// interrupts, which more rounds do not cure.
+		stage := results.RatioInterval(firstRounds(c, first), firstRounds(&sr.cells[base], first))
+		if stage.Pairs < 2 || stage.Stable() {
+			// Settled in the first stage; or fewer than two pairs there:
+			// errors or interrupts, which more rounds do not cure.
 			continue
+		}
+		k := roundsToSettle(stage, maxRounds-stage.Pairs)
+		if k > 0 && stage.Pairs+k <= iv.Pairs {
+			continue // its plan is met
 		}
 		all[i], any = true, true
 		n.widest = math.Max(n.widest, iv.HalfWidth())
-		if k := roundsToSettle(iv, maxRounds-len(c.Repetitions)); k > 0 {
+		if k > 0 {
 			n.which[i] = true
-			if n.need == 0 || k < n.need {
-				n.need = k
+			if left := stage.Pairs + k - iv.Pairs; n.need == 0 || left < n.need {
+				n.need = left
 			}
 		}
 	}
@@ -93,6 +101,22 @@ func (sr *scenarioRun) wide(maxRounds int, baseline string) (next, bool) {
 	}
 	n.which[base] = true
 	return n, any
+}
+
+// firstRounds is c with the repetitions of its first k rounds only.
+func firstRounds(c *results.Cell, k int) *results.Cell {
+	f := *c
+	f.Repetitions = nil
+	for i, r := range c.Repetitions {
+		round := r.Round
+		if round == 0 {
+			round = i + 1
+		}
+		if round <= k {
+			f.Repetitions = append(f.Repetitions, r)
+		}
+	}
+	return &f
 }
 
 // roundsToSettle predicts how many more rounds, 1 to room, iv needs to
@@ -140,7 +164,7 @@ func (r *runner) moreRounds(ctx context.Context, runs []*scenarioRun) {
 			cost time.Duration
 		)
 		for _, sr := range runs {
-			n, any := sr.wide(r.opts.MaxRepeat, r.res.Settings.Baseline)
+			n, any := sr.wide(r.opts.MaxRepeat, r.opts.repeat(sr.sc), r.res.Settings.Baseline)
 			if !any || skip[sr] {
 				continue
 			}

@@ -44,11 +44,11 @@ func TestWideCellsGetRounds(t *testing.T) {
 		[]float64{50, 100, 70}, // wide
 		[]float64{50, 50, 50},  // stable
 		[]float64{50, 0, 0})    // one pair: failed rounds
-	n, any := sr.wide(5, "h1")
+	n, any := sr.wide(5, 3, "h1")
 	if !any || !n.which[0] || !n.which[1] || n.which[2] || n.which[3] || n.widest <= results.StableHalfWidth {
 		t.Fatalf("which %v, widest %v, any %v", n.which, n.widest, any)
 	}
-	if _, any := sr.wide(3, "h1"); any {
+	if _, any := sr.wide(3, 3, "h1"); any {
 		t.Fatal("a round past the bound")
 	}
 	if c := sr.cost(n.which); c != 2*time.Second/3 {
@@ -67,14 +67,14 @@ func TestRoundsIgnoreTheVerdict(t *testing.T) {
 		[]float64{100, 100, 100, 100},
 		[]float64{90, 99, 92, 98}, // stable, slower, its top end near 1
 		[]float64{50, 50, 51, 50})
-	if n, any := sr.wide(8, "h1"); any {
+	if n, any := sr.wide(8, 4, "h1"); any {
 		t.Fatalf("which %v: a stable interval got a round for where it lies", n.which)
 	}
 	sr = roundsOf([]string{"h1", "h2c", "h2"},
 		[]float64{100, 100, 100, 100},
 		[]float64{80, 125, 80, 125},   // about 1, ±25%
 		[]float64{40, 62.5, 40, 62.5}) // about 0.5, the same spread
-	n, any := sr.wide(8, "h1")
+	n, any := sr.wide(8, 4, "h1")
 	if !any || !n.which[1] || !n.which[2] {
 		t.Fatalf("which %v: two cells of one spread treated apart", n.which)
 	}
@@ -110,8 +110,8 @@ func TestRoundsGoWhereTheySettle(t *testing.T) {
 	far := roundsOf([]string{"h1", "h2c"}, // ±40%: not within 10 rounds
 		[]float64{100, 100, 100, 100, 100, 100, 100, 100},
 		[]float64{30, 70, 30, 70, 30, 70, 30, 70})
-	n, _ := near.wide(10, "h1")
-	f, _ := far.wide(10, "h1")
+	n, _ := near.wide(10, 8, "h1")
+	f, _ := far.wide(10, 8, "h1")
 	if n.need != 1 || f.need != 0 || !f.which[1] {
 		t.Fatalf("near needs %d, far %d (which %v): want 1 and 0 with h2c", n.need, f.need, f.which)
 	}
@@ -175,5 +175,35 @@ func TestRunAddsRoundsToNoisyCells(t *testing.T) {
 	}
 	if h2c.VsH1 == nil || h2c.VsH1.Pairs != 4 || h2c.VsH1.Stable() {
 		t.Fatalf("h2c's interval %+v: want 4 pairs, wide", h2c.VsH1)
+	}
+}
+
+// TestRoundsPlannedFromFirstStage: a cell's rounds are planned once from
+// its first stage's spread (Stein's two-stage procedure) and the rounds
+// added since neither shorten nor lengthen the plan: ±25% over four
+// rounds plans some more; rounds that agree exactly do not stop it early,
+// and once the plan is met, rounds that disagree do not extend it.
+func TestRoundsPlannedFromFirstStage(t *testing.T) {
+	first := []float64{80, 125, 80, 125}
+	sr := roundsOf([]string{"h1", "h2c"}, []float64{100, 100, 100, 100}, first)
+	stage := results.RatioInterval(&sr.cells[1], &sr.cells[0])
+	k := roundsToSettle(stage, 30)
+	if k == 0 {
+		t.Fatalf("±25%% after 4 pairs: no plan within 30 rounds")
+	}
+	add := func(v float64) {
+		round := len(sr.cells[0].Repetitions) + 1
+		sr.cells[0].Repetitions = append(sr.cells[0].Repetitions, results.Repetition{Round: round, Value: 100})
+		sr.cells[1].Repetitions = append(sr.cells[1].Repetitions, results.Repetition{Round: round, Value: v})
+	}
+	for i := range k {
+		if _, any := sr.wide(40, 4, "h1"); !any {
+			t.Fatalf("stopped after %d of %d planned rounds", i, k)
+		}
+		add(100) // rounds that agree: the interval narrows, the plan stands
+	}
+	add(50) // then one far off: the plan is met all the same
+	if n, any := sr.wide(40, 4, "h1"); any {
+		t.Fatalf("which %v: a round past the plan of %d", n.which, k)
 	}
 }

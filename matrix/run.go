@@ -177,18 +177,41 @@ func (r *runner) plan(ctx context.Context, sc Scenario) *scenarioRun {
 		if ctx.Err() != nil {
 			continue
 		}
-		sr.sizes[i], sr.cells[i].Skipped, sr.cells[i].Failed = r.prepare(ctx, sc, col)
+		if j := sr.twin(i); j >= 0 {
+			// The A/A column is the baseline's cell again: the same size,
+			// not one of its own probe's (which would differ).
+			sr.sizes[i], sr.cells[i].Skipped, sr.cells[i].Failed = sr.sizes[j], sr.cells[j].Skipped, sr.cells[j].Failed
+		} else {
+			sr.sizes[i], sr.cells[i].Skipped, sr.cells[i].Failed = r.prepare(ctx, sc, col)
+		}
 		if sr.cells[i].Skipped != "" {
 			r.total -= r.opts.repeat(sc)
 		}
 		if sc.req != nil {
 			sr.cells[i].ResponseBytes, sr.sizes[i] = int64(sr.sizes[i]), 0
+			if j := sr.twin(i); j >= 0 {
+				sr.cells[i].ResponseBytes = sr.cells[j].ResponseBytes
+			}
 		}
 	}
 	if sc.req != nil {
 		responsesDiffer(sr.cells)
 	}
 	return sr
+}
+
+// twin is the column the A/A column i measures again (the baseline's,
+// before it); -1 when i is not the A/A column.
+func (sr *scenarioRun) twin(i int) int {
+	if !sr.cols[i].aa {
+		return -1
+	}
+	for j := range i {
+		if c := sr.cols[j]; !c.native && !c.aa && c.proto == sr.cols[i].proto {
+			return j
+		}
+	}
+	return -1
 }
 
 // round measures one round of sr: the columns in which (all when nil),

@@ -109,13 +109,15 @@ func BaselineOf(protocols []string) string {
 	return protocols[0]
 }
 
-// RoundsBySpread is Settings.Rounds when rounds past Repeat were added to
-// a cell from the spread of its rounds alone (while its interval was wider
-// than StableHalfWidth), never from where its ratio lay relative to 1: the
-// verdict does not decide when sampling stops, so a 95% interval keeps
-// its meaning (Results.AA measures how often it calls a difference where
-// there is none).
-const RoundsBySpread = "by spread"
+// RoundsBySpread is Settings.Rounds when rounds past Repeat were planned
+// for each cell once, from the spread of its first Repeat rounds alone
+// (Stein's two-stage procedure: the fewest rounds expected to bring its
+// interval within StableHalfWidth), never from where its ratio lay
+// relative to 1 nor from the rounds added since: the verdict does not
+// decide when sampling stops, so a 95% interval keeps its meaning
+// (Results.AA measures how often it calls a difference where there is
+// none).
+const RoundsBySpread = "planned from the first rounds' spread"
 
 // Pin is the CPUs the generator and the child server ran on, each pinned
 // to its own (sched_setaffinity) with GOMAXPROCS set to match: each side

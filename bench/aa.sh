@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# The verdict's false-call rate, measured: `httpvs run` with an A/A column
+# in every scenario (h1 measured twice in the same rounds, one against the
+# other, --aa all) and h1 as the only transport, repeated until at least
+# CELLS A/A cells have an interval. Every A/A cell called "slower" or
+# "faster" is a false call: there is no difference to find. A 95% interval
+# that means what it says calls at most 5% of them, with adaptive rounds,
+# random column order, warm-up and pinning all in force as in a default
+# run. Prints each run's A/A cells and the rate with its 95% interval
+# (Wilson), and the A/A intervals' median half-width (the noise floor).
+#
+#   bench/aa.sh [CELLS [RUN FLAGS...]]     default CELLS: 200
+#   e.g. bench/aa.sh 200 --pin=false       the same, unpinned
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source bench/lib.sh
+record_to aa "$@"
+CELLS=${1:-200}
+shift || true
+command -v python3 >/dev/null || { echo "bench/aa.sh: python3 is needed" >&2; exit 1; }
+
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+go build -o "$dir/httpvs" ./cmd/httpvs
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg) (other work on the machine moves the spread, not the rate an honest interval keeps)"
+n=0 i=0
+while [ "$n" -lt "$CELLS" ]; do
+  i=$((i + 1))
+  (cd "$dir" && ./httpvs run --protocols h1 --aa all --no-files --json "$@" >"run$i.json" 2>"run$i.err") ||
+    { echo "bench/aa.sh: run $i failed: $(tail -3 "$dir/run$i.err")" >&2; exit 1; }
+  got=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(sum(1 for c in r.get("aa") or [] if (c.get("vs_h1") or {}).get("pairs",0) >= 2))' "$dir/run$i.json")
+  n=$((n + got))
+  echo "run $i: $got A/A cells with an interval ($n so far)" >&2
+done
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+python3 - "$dir" "$i" <<'PY'
+import json, math, statistics as st, sys
+d, runs = sys.argv[1], int(sys.argv[2])
+cells, calls, halves, rounds = 0, [], [], []
+for i in range(1, runs + 1):
+    r = json.load(open(f"{d}/run{i}.json"))
+    s = r["settings"]
+    line = []
+    for c in r.get("aa") or []:
+        iv = c.get("vs_h1") or {}
+        if iv.get("pairs", 0) < 2:
+            continue
+        cells += 1
+        rounds.append(iv["pairs"])
+        halves.append((iv["high"] - iv["low"]) / 2 / iv["ratio"])
+        v = iv.get("verdict", "")
+        if v in ("slower", "faster"):
+            calls.append(f'{c["scenario"]} {iv["ratio"]:.3f}x [{iv["low"]:.3f}, {iv["high"]:.3f}] {v}')
+        line.append(f'{c["scenario"]} {iv["ratio"]:.2f}x')
+    pin = "pinned" if s.get("pin") else "unpinned"
+    print(f"run {i} ({pin}, seed {s.get('seed')}, {s.get('extra_rounds')} rounds added): " + ", ".join(line))
+k, n = len(calls), cells
+p = k / n if n else float("nan")
+z = 1.959964
+centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+print(f"\nA/A cells: {n} over {runs} runs; rounds per cell median {st.median(rounds)} (min {min(rounds)}, max {max(rounds)})")
+print(f"false calls (slower or faster where there is no difference): {k} of {n} = {100*p:.1f}% "
+      f"[{100*(centre-half):.1f}%, {100*(centre+half):.1f}%] (95% Wilson); nominal 5%: {'within' if p <= 0.05 else 'ABOVE'}")
+for c in calls:
+    print("  " + c)
+print(f"A/A half-width (the noise floor a cell resolves): median ±{100*st.median(halves):.1f}%, "
+      f"90th percentile ±{100*sorted(halves)[int(0.9*(len(halves)-1))]:.1f}%")
+PY
