@@ -86,3 +86,35 @@ func TestTQuantile975(t *testing.T) {
 		t.Errorf("TQuantile975(0) = %v, want +Inf (no interval)", TQuantile975(0))
 	}
 }
+
+// TestPrecisionLimits names the side whose cost per unit moved: h2c's
+// server cost swings twofold from round to round while the clients' hold
+// still, so the wide cell is put on h2c's server, with the rounds its
+// spread would need; a stable cell is not listed.
+func TestPrecisionLimits(t *testing.T) {
+	cost := func(v float64) *float64 { return &v }
+	res := &Results{Settings: Settings{Baseline: "h1"}}
+	h1, h2c, h2 := Cell{Scenario: "download", Protocol: "h1", CPUUnit: "GB"}, Cell{Scenario: "download", Protocol: "h2c"}, Cell{Scenario: "download", Protocol: "h2"}
+	for i, v := range []float64{50, 100, 50, 100, 50, 100} {
+		h1.Repetitions = append(h1.Repetitions, Repetition{Round: i + 1, Value: 1000, ClientCPUPerUnit: 0.3, ServerCPUPerUnit: cost(0.2)})
+		h2c.Repetitions = append(h2c.Repetitions, Repetition{Round: i + 1, Value: v * 5, ClientCPUPerUnit: 1, ServerCPUPerUnit: cost(100 / v)})
+		h2.Repetitions = append(h2.Repetitions, Repetition{Round: i + 1, Value: 400, ClientCPUPerUnit: 1, ServerCPUPerUnit: cost(1)})
+	}
+	res.Cells = []Cell{h1, h2c, h2}
+	for i := range res.Cells {
+		SummariseCell(&res.Cells[i])
+	}
+	SetRatios(res.Cells, "h1")
+	limits := res.PrecisionLimits()
+	if len(limits) != 1 {
+		t.Fatalf("%d limits %+v, want h2c's alone", len(limits), limits)
+	}
+	p := limits[0]
+	// ln 2 apart, alternating: sd 0.38 of the log; the clients' 0.
+	if p.Protocol != "h2c" || p.Side != "server" || p.Column != "h2c" || math.Abs(p.Moved-0.3797) > 1e-3 || p.Other != 0 || p.Pairs != 6 {
+		t.Fatalf("%+v: want h2c's server moving ±38%%, 6 pairs", p)
+	}
+	if want := RoundsFor(0.3797, StableHalfWidth, 100); p.Needed < want-1 || p.Needed > want+1 || want < 50 {
+		t.Fatalf("needed %d rounds at sd 0.38", p.Needed)
+	}
+}

@@ -38,7 +38,7 @@ func nextSteps(res *results.Results, dir string, profiled bool) []string {
 	if res.Settings.MaxRepeat <= 1 {
 		out = append(out, "one round per cell gives no interval: run without --quick, or with --repeat 3 or more")
 	} else if unstable > 0 {
-		out = append(out, fmt.Sprintf("%d cell(s) not known within ±%.0f%%: more rounds (--max-repeat, --budget) or a quieter machine", unstable, results.StableHalfWidth*100))
+		out = append(out, precisionSteps(res, unstable)...)
 	}
 	if dir != "" {
 		out = append(out, "after a change: httpvs compare "+filepath.Join(dir, "results.json")+" NEW/results.json")
@@ -52,4 +52,51 @@ func nextLine(steps []string) string {
 		return ""
 	}
 	return "\nnext:\n  - " + strings.Join(steps, "\n  - ") + "\n"
+}
+
+// precisionSteps says what keeps the unstable cells wide, from the widest
+// few: which side's cost per unit moved and by how much, the rounds their
+// spread would need, and what would help.
+func precisionSteps(res *results.Results, unstable int) []string {
+	limits := res.PrecisionLimits()
+	if len(limits) == 0 {
+		return nil
+	}
+	unit := "unit"
+	var lines []string
+	most := 0
+	for i, p := range limits {
+		most = max(most, p.Needed)
+		if i >= 3 {
+			continue
+		}
+		if c := res.Cell(p.Scenario, p.Protocol); c != nil && c.CPUUnit != "" {
+			unit = c.CPUUnit
+		}
+		need := fmt.Sprintf("%d rounds would do at this spread", p.Needed)
+		if p.Needed == 0 {
+			need = "more than 100 rounds would be needed at this spread"
+		}
+		why := ""
+		if p.Side != "" {
+			why = fmt.Sprintf("; the %s's CPU per %s under %s moved ±%.0f%% between rounds (the %s's at most ±%.0f%%)", p.Side, unit, p.Column, 100*p.Moved, otherSide(p.Side), 100*p.Other)
+		}
+		lines = append(lines, fmt.Sprintf("%s/%s ±%.0f%% after %d rounds (%s)%s", p.Scenario, p.Protocol, 100*p.HalfWidth, p.Pairs, need, why))
+	}
+	help := "more time (--budget, --max-repeat: added rounds are planned from each cell's first rounds within them)"
+	if most > res.Settings.MaxRepeat {
+		help = fmt.Sprintf("more time (--max-repeat %d and a --budget to match: added rounds are planned from each cell's first rounds within them)", min(max(most, res.Settings.MaxRepeat+1), 100))
+	}
+	help += ", fewer transports or scenarios (--protocols, --scenarios: shorter rounds, more of them in the budget)"
+	if res.Settings.Pin == nil && res.Settings.Target == "child" && res.Settings.Net == nil && res.Env.Cores >= 2 {
+		help += ", pinning the generator and the server to their own cores (--pin, off in this run)"
+	}
+	return []string{fmt.Sprintf("%d cell(s) not known within ±%.0f%%; the widest: %s. What would help: %s", unstable, results.StableHalfWidth*100, strings.Join(lines, "; "), help)}
+}
+
+func otherSide(side string) string {
+	if side == "client" {
+		return "server"
+	}
+	return "client"
 }

@@ -15,7 +15,7 @@ func TestNextSteps(t *testing.T) {
 			Findings: []results.Finding{{Rule: "cpu-per-byte"}, {Rule: "h2-small-reads", Knobs: []results.Knob{{Field: "Client.ReadSize", Value: "256Ki"}}}}},
 	}}
 	got := strings.Join(nextSteps(res, "out/1", false), "\n")
-	for _, want := range []string{"out/1/report.html", "httpvs run --profile DIR", "httpvs tune --write mine.json", "1 cell(s) not known within ±10%", "httpvs compare out/1/results.json"} {
+	for _, want := range []string{"out/1/report.html", "httpvs run --profile DIR", "httpvs tune --write mine.json", "1 cell(s) not known within ±10%; the widest: download/h2c ±", "after 3 rounds (", "--max-repeat", "httpvs compare out/1/results.json"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("next steps lack %q:\n%s", want, got)
 		}

@@ -1,0 +1,114 @@
+package results
+
+import (
+	"math"
+	"slices"
+)
+
+// Precision says what keeps a cell's interval wider than StableHalfWidth:
+// the spread of its rounds' ratios, the rounds that spread would need,
+// and which side's CPU cost per unit moved most from round to round (on
+// a machine shared by the generator and the server, the rate follows the
+// cost per byte, so the side whose cost moved is where the noise came
+// from).
+type Precision struct {
+	Scenario, Protocol string
+	// HalfWidth is the interval's relative half-width (0.14: ±14%).
+	HalfWidth float64
+	// Pairs is the rounds it had; Needed the rounds its spread would need
+	// for StableHalfWidth (Student's t, the same spread), 0 past 100.
+	Pairs, Needed int
+	// Side ("client" or "server") and Column (the cell's transport or the
+	// baseline) are where the CPU cost per unit moved most between rounds;
+	// Moved is by how much (standard deviation of its logarithm: 0.2 is
+	// about ±20%), and Other the other side's largest. Side is "" when
+	// the repetitions carry no CPU figures.
+	Side, Column string
+	Moved, Other float64
+}
+
+// PrecisionLimits returns each cell of r whose interval to the baseline
+// is wider than StableHalfWidth, widest first, with what limits it.
+func (r *Results) PrecisionLimits() []Precision {
+	var out []Precision
+	baseline := r.Settings.BaselineProtocol()
+	for i := range r.Cells {
+		c := &r.Cells[i]
+		if c.VsH1 == nil || c.VsH1.Pairs < 2 || c.VsH1.Stable() {
+			continue
+		}
+		p := Precision{Scenario: c.Scenario, Protocol: c.Protocol, HalfWidth: c.VsH1.HalfWidth(), Pairs: c.VsH1.Pairs}
+		half := math.Log(c.VsH1.High/c.VsH1.Low) / 2
+		sd := half * math.Sqrt(float64(p.Pairs)) / TQuantile975(p.Pairs-1)
+		p.Needed = RoundsFor(sd, StableHalfWidth, 100)
+		base := r.Cell(c.Scenario, baseline)
+		client := map[string]float64{c.Protocol: costSpread(c, false)}
+		server := map[string]float64{c.Protocol: costSpread(c, true)}
+		if base != nil {
+			client[baseline], server[baseline] = costSpread(base, false), costSpread(base, true)
+		}
+		for _, col := range []string{c.Protocol, baseline} {
+			for _, side := range []string{"client", "server"} {
+				m := client
+				if side == "server" {
+					m = server
+				}
+				if v := m[col]; v > p.Moved {
+					p.Side, p.Column, p.Moved = side, col, v
+				}
+			}
+		}
+		other := server
+		if p.Side == "server" {
+			other = client
+		}
+		p.Other = math.Max(other[c.Protocol], other[baseline])
+		out = append(out, p)
+	}
+	slices.SortStableFunc(out, func(a, b Precision) int {
+		switch {
+		case a.HalfWidth > b.HalfWidth:
+			return -1
+		case a.HalfWidth < b.HalfWidth:
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+// RoundsFor is the fewest paired rounds, 2 to most, whose 95% interval is
+// within half (relative, as StableHalfWidth) when one round's log ratio
+// has standard deviation sd; 0 when most do not do it.
+func RoundsFor(sd, half float64, most int) int {
+	target := math.Asinh(half)
+	for n := 2; n <= most; n++ {
+		if TQuantile975(n-1)*sd/math.Sqrt(float64(n)) <= target {
+			return n
+		}
+	}
+	return 0
+}
+
+// costSpread is the standard deviation of the logarithm of c's CPU
+// seconds per unit on one side over its clean repetitions; 0 with fewer
+// than two.
+func costSpread(c *Cell, server bool) float64 {
+	var logs []float64
+	for _, r := range c.Repetitions {
+		v := r.ClientCPUPerUnit
+		if server {
+			if r.ServerCPUPerUnit == nil {
+				continue
+			}
+			v = *r.ServerCPUPerUnit
+		}
+		if !r.Interrupted && r.Errors.Total == 0 && v > 0 {
+			logs = append(logs, math.Log(v))
+		}
+	}
+	if len(logs) < 2 {
+		return 0
+	}
+	return math.Sqrt(variance(logs, Mean(logs)))
+}
