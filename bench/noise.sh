@@ -13,6 +13,10 @@
 #   - the autocorrelation of the transfers' rates in time order (near 0:
 #     each transfer's rate is independent of the one before, so pairing
 #     neighbours cannot cancel it).
+# Each pair is measured twice, interleaved: unpinned (client and server
+# left to the scheduler), and pinned (a second server started with
+# `serve --cpus` on the last CPU, the client on the first, as `httpvs run`
+# pins them): the spread of the two side by side says what pinning buys.
 #
 #   bench/noise.sh [PAIRS]      default PAIRS: 30
 set -euo pipefail
@@ -25,19 +29,29 @@ command -v python3 >/dev/null || { echo "bench/noise.sh: python3 is needed" >&2;
 
 dir=$(mktemp -d)
 go build -o "$dir/httpvs" ./cmd/httpvs
-"$dir/httpvs" serve --listen 127.0.0.1:0 --tls-listen "" --grpc-listen "" --no-h3 >"$dir/banner" 2>&1 &
-server=$!
-trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$dir"' EXIT
-for _ in $(seq 100); do
-  grep -q "h1, h2c" "$dir/banner" && break
-  sleep 0.1
-done
-port=$(sed -n 's#.*h1, h2c *http://127.0.0.1:\([0-9]*\).*#\1#p' "$dir/banner")
-[ -n "$port" ] || { echo "bench/noise.sh: httpvs serve did not start: $(cat "$dir/banner")" >&2; exit 1; }
+cpus=$(nproc)
+[ "$cpus" -ge 2 ] || { echo "bench/noise.sh: one CPU: nothing to pin apart" >&2; exit 1; }
+serve() { # serve BANNER [FLAGS...]: start a server, print its pid and port
+  local banner=$1; shift
+  "$dir/httpvs" serve --listen 127.0.0.1:0 --tls-listen "" --grpc-listen "" --no-h3 "$@" >"$banner" 2>&1 &
+  local pid=$!
+  for _ in $(seq 100); do
+    grep -q "h1, h2c" "$banner" && break
+    sleep 0.1
+  done
+  local port
+  port=$(sed -n 's#.*h1, h2c *http://127.0.0.1:\([0-9]*\).*#\1#p' "$banner")
+  [ -n "$port" ] || { echo "bench/noise.sh: httpvs serve did not start: $(cat "$banner")" >&2; exit 1; }
+  echo "$pid $port"
+}
+read -r server port < <(serve "$dir/banner")
+read -r pserver pport < <(serve "$dir/pbanner" --cpus $((cpus - 1)))
+trap 'kill $server $pserver 2>/dev/null; wait $server $pserver 2>/dev/null; rm -rf "$dir"' EXIT
 
-python3 - "$dir/httpvs" "$port" "$server" "$PAIRS" <<'PY'
-import json, math, os, resource, statistics as st, subprocess, sys, time
-hv, port, server, pairs = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+python3 - "$dir/httpvs" "$port" "$server" "$PAIRS" "$pport" "$pserver" <<'PY'
+import functools, json, math, os, resource, statistics as st, subprocess, sys, time
+hv, pairs = sys.argv[1], int(sys.argv[4])
+servers = {False: (sys.argv[2], int(sys.argv[3])), True: (sys.argv[5], int(sys.argv[6]))}
 tick = os.sysconf("SC_CLK_TCK")
 
 def machine():
@@ -51,7 +65,7 @@ def pressure():
     except OSError:
         return math.nan
 
-def server_cpu():
+def server_cpu(server):
     f = open(f"/proc/{server}/stat").read().rsplit(")", 1)[1].split()
     return (int(f[11]) + int(f[12])) / tick
 
@@ -59,17 +73,19 @@ def children_cpu():
     r = resource.getrusage(resource.RUSAGE_CHILDREN)
     return r.ru_utime + r.ru_stime
 
-def transfer(proto, size):
-    b0, s0, p0, c0, k0, t0 = *machine(), pressure(), server_cpu(), children_cpu(), time.time()
+def transfer(proto, size, pinned):
+    port, server = servers[pinned]
+    pin = (lambda: os.sched_setaffinity(0, {0})) if pinned else None
+    b0, s0, p0, c0, k0, t0 = *machine(), pressure(), server_cpu(server), children_cpu(), time.time()
     out = subprocess.run([hv, "get", "--json", "--no-server-stats", "--read-size", "256Ki", "--h2-max-frame", "1Mi", "-p", proto, f"http://127.0.0.1:{port}/{size}"],
-                         capture_output=True, text=True)
-    b1, s1, p1, c1, k1, t1 = *machine(), pressure(), server_cpu(), children_cpu(), time.time()
+                         capture_output=True, text=True, preexec_fn=pin)
+    b1, s1, p1, c1, k1, t1 = *machine(), pressure(), server_cpu(server), children_cpu(), time.time()
     if out.returncode != 0:
         sys.exit(f"httpvs get {proto} {size}: {out.stderr.strip()}")
     j = json.loads(out.stdout)
     wall = t1 - t0
     ours = (k1 - k0) + (c1 - c0)
-    return dict(proto=proto, rate=j["bytes"] / j["seconds"], bytes=j["bytes"], wall=wall,
+    return dict(proto=proto, pinned=pinned, rate=j["bytes"] / j["seconds"], bytes=j["bytes"], wall=wall,
                 foreign=(b1 - b0 - ours) / wall, steal=(s1 - s0) / wall, psi=(p1 - p0) / wall, cpu_per_gb=ours / (j["bytes"] / 1e9))
 
 def corr(x, y):
@@ -82,11 +98,21 @@ def autocorr(x):
     m, v = st.mean(x), sum((a - st.mean(x)) ** 2 for a in x)
     return sum((x[i] - m) * (x[i + 1] - m) for i in range(len(x) - 1)) / v if v else math.nan
 
+@functools.lru_cache(maxsize=None)
 def t975(df):
-    for k, t in ((1, 12.71), (2, 4.30), (3, 3.18), (4, 2.78), (5, 2.57), (6, 2.45), (8, 2.31), (10, 2.23), (15, 2.13), (20, 2.09), (30, 2.04)):
-        if df <= k:
-            return t
-    return 1.98
+    # Student's t, two-sided 95%: the exact quantile by bisection on its
+    # CDF (the regularized incomplete beta, by numerical integration of
+    # the density), so no table runs out past 30 degrees of freedom.
+    c = math.exp(math.lgamma((df + 1) / 2) - math.lgamma(df / 2)) / math.sqrt(df * math.pi)
+    dens = lambda x: c * (1 + x * x / df) ** (-(df + 1) / 2)
+    def tail(t, n=2000):  # P(0 <= T <= t), Simpson's rule
+        h = t / n
+        return h / 3 * (dens(0) + dens(t) + sum((4 if i % 2 else 2) * dens(i * h) for i in range(1, n)))
+    lo, hi = 0.0, 20.0
+    for _ in range(50):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if tail(mid) < 0.475 else (lo, mid)
+    return (lo + hi) / 2
 
 def rounds_for(sd, target=math.asinh(0.10)):
     n = 2
@@ -98,12 +124,7 @@ def rounds_for(sd, target=math.asinh(0.10)):
 # by `httpvs get` with the tuned client (256 KiB reads, 1 MiB frames): h1
 # ~3-7 GB/s, h2c ~1-2 GB/s.
 lengths = {"~100 ms": {"h1": "512Mi", "h2c": "160Mi"}, "~1 s": {"h1": "5Gi", "h2c": "1600Mi"}}
-for name, sizes in lengths.items():
-    rows = []
-    for _ in range(pairs):
-        for proto in ("h1", "h2c"):
-            rows.append(transfer(proto, sizes[proto]))
-    print(f"{name} transfers ({pairs} pairs, h1 {sizes['h1']}, h2c {sizes['h2c']}):")
+def summary(name, sizes, rows):
     z = {}
     for proto in ("h1", "h2c"):
         r = [x for x in rows if x["proto"] == proto]
@@ -117,6 +138,21 @@ for name, sizes in lengths.items():
     logratio = [b - a for a, b in zip(z["h1"], z["h2c"])]
     sd = st.stdev(logratio)
     resid = [math.log(x["rate"]) - st.mean(z[x["proto"]]) for x in rows]
-    print(f"  h2c/h1 paired: ratio {math.exp(st.mean(logratio)):.2f}x, spread of a pair's log ratio {100*sd:.0f}%, "
+    print(f"  h2c/h1 paired: ratio {math.exp(st.mean(logratio)):.2f}x, spread of a pair's log ratio {100*sd:.1f}%, "
           f"rounds for a 95% interval of +-10%: {rounds_for(sd)}; autocorrelation of successive transfers {autocorr(resid):+.2f}")
+    return sd
+
+for name, sizes in lengths.items():
+    rows = {False: [], True: []}
+    for _ in range(pairs):
+        for pinned in (False, True):
+            for proto in ("h1", "h2c"):
+                rows[pinned].append(transfer(proto, sizes[proto], pinned))
+    sd = {}
+    for pinned in (False, True):
+        how = "pinned: server on the last CPU, client on CPU 0" if pinned else "unpinned"
+        print(f"{name} transfers, {how} ({pairs} pairs, h1 {sizes['h1']}, h2c {sizes['h2c']}):")
+        sd[pinned] = summary(name, sizes, rows[pinned])
+    print(f"  pinning: spread of a pair's log ratio {100*sd[False]:.1f}% -> {100*sd[True]:.1f}% ({sd[True]/sd[False]:.2f}x), "
+          f"rounds for +-10%: {rounds_for(sd[False])} -> {rounds_for(sd[True])}")
 PY
