@@ -3,6 +3,7 @@ package goversions
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"time"
 
 	"github.com/httpvs/httpvs/results"
@@ -223,33 +224,37 @@ func (r *runner) roundFor(t *toolchainRun, k key) round {
 	return rd
 }
 
-// round measures every cell of sc once, as round n: toolchain after
-// toolchain (starting one further along each round, so that no toolchain
-// always comes first), each over every transport.
+// round measures every cell of sc once, as round n, in a fresh random
+// order of toolchains and transports (randomized interleaving: what one
+// cell leaves behind lands on each alike, and no toolchain always comes
+// first).
 func (r *runner) round(ctx context.Context, sc string, n int) {
-	for i := range r.toolchains {
-		v := (i + n) % len(r.toolchains)
-		t := r.toolchains[v]
+	var order []key
+	for v := range r.toolchains {
 		for _, p := range r.protocols {
-			k := key{sc, v, p}
-			c := r.cells[k]
-			if t.stopped || c.Skipped != "" || ctx.Err() != nil {
-				continue
-			}
-			r.progress("round %d: %s over %s, %s", n, sc, p, t.tc.Toolchain)
-			res, err := t.client.do(ctx, r.roundFor(t, k), r.doTimeout())
-			if err != nil {
-				if ctx.Err() == nil {
-					r.fail(t, fmt.Sprintf("stopped in round %d, %s over %s: %v", n, sc, p, err))
-				}
-				continue
-			}
-			rep := repetition(res, n, k)
-			if sc == Download {
-				rep.SizeBytes = r.sizes[k]
-			}
-			c.Repetitions = append(c.Repetitions, rep)
+			order = append(order, key{sc, v, p})
 		}
+	}
+	rand.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+	for _, k := range order {
+		t, p := r.toolchains[k.v], k.p
+		c := r.cells[k]
+		if t.stopped || c.Skipped != "" || ctx.Err() != nil {
+			continue
+		}
+		r.progress("round %d: %s over %s, %s", n, sc, p, t.tc.Toolchain)
+		res, err := t.client.do(ctx, r.roundFor(t, k), r.doTimeout())
+		if err != nil {
+			if ctx.Err() == nil {
+				r.fail(t, fmt.Sprintf("stopped in round %d, %s over %s: %v", n, sc, p, err))
+			}
+			continue
+		}
+		rep := repetition(res, n, k)
+		if sc == Download {
+			rep.SizeBytes = r.sizes[k]
+		}
+		c.Repetitions = append(c.Repetitions, rep)
 	}
 }
 
