@@ -10,7 +10,9 @@ import (
 
 // references measures the scenarios the peers play, with the server
 // peers and with the experiment's own server.
-func (o *Options) references(ctx context.Context) ([]results.ReferenceCell, error) {
+// pinned, when set, holds the CPUs the run's own server has: the server
+// peers get the same, and the client peers inherit the generator's.
+func (o *Options) references(ctx context.Context, pinned *pinning) ([]results.ReferenceCell, error) {
 	var servers, clients []peers.Peer
 	for _, p := range o.Peers {
 		if p.Role == peers.RoleServer {
@@ -29,6 +31,9 @@ func (o *Options) references(ctx context.Context) ([]results.ReferenceCell, erro
 		Size:      m.Size,
 		Duration:  m.Duration,
 		Progress:  o.ReferenceProgress,
+	}
+	if pinned.result() != nil {
+		ro.ServerCPUs = pinned.server
 	}
 	for _, sc := range m.Scenarios {
 		ro.Scenarios = append(ro.Scenarios, sc.Name)

@@ -81,7 +81,7 @@ func Run(ctx context.Context, o Options) (*results.Results, error) {
 		res.Settings.Target = "child"
 	}
 	if len(o.Peers) > 0 && ctx.Err() == nil {
-		if res.References, err = o.references(ctx); err != nil {
+		if res.References, err = o.references(ctx, pinned); err != nil {
 			return nil, err
 		}
 	}

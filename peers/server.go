@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/pin"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )
@@ -34,6 +35,10 @@ type ServerOptions struct {
 	// ReadyTimeout bounds the wait for the server to answer; if zero,
 	// DefaultReadyTimeout.
 	ReadyTimeout time.Duration
+	// CPUs, if set, bind the server's processes (and the workers they
+	// fork) to these CPUs from their start, as `httpvs run` pins its own
+	// server apart from the generator; nil leaves them to the scheduler.
+	CPUs []int
 }
 
 // Server is a running server peer. Stop it when done; cancelling the
@@ -118,7 +123,7 @@ func startOnce(ctx context.Context, peer Peer, bin string, b builder, opts Serve
 	}
 	s.urls = ln.urls
 	for i, argv := range ln.argvs {
-		c, err := spawn(argv, ln.env, filepath.Join(dir, fmt.Sprintf("%s-%d.log", peer.Name, i)))
+		c, err := spawn(argv, ln.env, filepath.Join(dir, fmt.Sprintf("%s-%d.log", peer.Name, i)), opts.CPUs)
 		if err != nil {
 			return fail(err)
 		}
@@ -141,8 +146,8 @@ func startOnce(ctx context.Context, peer Peer, bin string, b builder, opts Serve
 }
 
 // spawn starts argv in a process group of its own with its output in
-// logFile.
-func spawn(argv, env []string, logFile string) (*child, error) {
+// logFile, bound to cpus when there are any.
+func spawn(argv, env []string, logFile string, cpus []int) (*child, error) {
 	out, err := os.Create(logFile)
 	if err != nil {
 		return nil, err
@@ -151,7 +156,7 @@ func spawn(argv, env []string, logFile string) (*child, error) {
 	cmd.Env = append(os.Environ(), env...)
 	cmd.Stdout, cmd.Stderr = out, out
 	isolate(cmd)
-	if err := cmd.Start(); err != nil {
+	if err := pin.Start(cmd, cpus); err != nil {
 		out.Close()
 		return nil, fmt.Errorf("run %s: %w", argv[0], err)
 	}

@@ -2,10 +2,14 @@ package peers
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"os"
+	"runtime"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -248,5 +252,43 @@ func TestStartRetriesTakenPort(t *testing.T) {
 				t.Fatalf("picked ports %d times, want 2", calls)
 			}
 		})
+	}
+}
+
+// TestServerPinned starts nginx (a master that forks its workers) bound to
+// one CPU: every process of it, workers included, has that CPU alone.
+func TestServerPinned(t *testing.T) {
+	requirePeer(t, "nginx")
+	if runtime.GOOS != "linux" || runtime.NumCPU() < 2 {
+		t.Skip("pinning apart needs Linux and two CPUs")
+	}
+	cpu := runtime.NumCPU() - 1
+	s, err := Start(context.Background(), "nginx", ServerOptions{CPUs: []int{cpu}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Stop()
+	var procs []int
+	for _, pid := range s.PIDs() {
+		procs = append(procs, pid)
+		// The workers are the master's children.
+		kids, _ := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", pid, pid))
+		for _, f := range strings.Fields(string(kids)) {
+			if k, err := strconv.Atoi(f); err == nil {
+				procs = append(procs, k)
+			}
+		}
+	}
+	if len(procs) < 2 {
+		t.Fatalf("nginx processes %v: want a master and a worker", procs)
+	}
+	for _, pid := range procs {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := fmt.Sprintf("Cpus_allowed_list:\t%d\n", cpu); !strings.Contains(string(b), want) {
+			t.Fatalf("nginx process %d not on CPU %d:\n%s", pid, cpu, b)
+		}
 	}
 }

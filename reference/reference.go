@@ -61,6 +61,10 @@ type Options struct {
 	Duration time.Duration
 	// Progress, if set, is told what is measured next.
 	Progress func(what string)
+	// ServerCPUs, if set, bind the server peers to these CPUs (as the
+	// run's own server is, apart from the generator, whose CPUs the
+	// client peers inherit); nil leaves them to the scheduler.
+	ServerCPUs []int
 }
 
 // Run measures every scenario a reference client plays, over every
@@ -93,7 +97,7 @@ func Run(ctx context.Context, o Options) ([]results.ReferenceCell, error) {
 		if ctx.Err() != nil {
 			break
 		}
-		srv, err := peers.Start(ctx, p.Name, peers.ServerOptions{Sizes: []units.Bytes{o.Size}})
+		srv, err := peers.Start(ctx, p.Name, peers.ServerOptions{Sizes: []units.Bytes{o.Size}, CPUs: o.ServerCPUs})
 		if err != nil {
 			r.cells = append(r.cells, r.skipped(p.Name, "not started: "+err.Error())...)
 			continue

@@ -3,6 +3,7 @@ package pin
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"runtime"
 	"strconv"
 
@@ -81,4 +82,31 @@ func Process(pid int, cpus []int) error {
 		}
 	}
 	return nil
+}
+
+// Start starts cmd bound to cpus: it forks from a thread bound to them,
+// so the process and everything it starts inherit the mask from its
+// first instruction (a server that forks workers at start included).
+// Empty cpus start it as is.
+func Start(cmd *exec.Cmd, cpus []int) error {
+	if len(cpus) == 0 {
+		return cmd.Start()
+	}
+	var set, old unix.CPUSet
+	for _, c := range cpus {
+		set.Set(c)
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	if err := unix.SchedGetaffinity(0, &old); err != nil {
+		return fmt.Errorf("read CPU affinity: %w", err)
+	}
+	if err := unix.SchedSetaffinity(0, &set); err != nil {
+		return fmt.Errorf("pin to CPUs %s: %w", Format(cpus), err)
+	}
+	err := cmd.Start()
+	if rerr := unix.SchedSetaffinity(0, &old); rerr != nil && err == nil {
+		err = fmt.Errorf("restore CPU affinity: %w", rerr)
+	}
+	return err
 }

@@ -2,6 +2,8 @@
 
 package pin
 
+import "os/exec"
+
 // Available returns ErrUnsupported: there is no affinity mask to read.
 func Available() ([]int, error) { return nil, ErrUnsupported }
 
@@ -10,3 +12,12 @@ func Self([]int) (func(), error) { return nil, ErrUnsupported }
 
 // Process returns ErrUnsupported.
 func Process(int, []int) error { return ErrUnsupported }
+
+// Start starts cmd as is when cpus is empty, and returns ErrUnsupported
+// otherwise.
+func Start(cmd *exec.Cmd, cpus []int) error {
+	if len(cpus) == 0 {
+		return cmd.Start()
+	}
+	return ErrUnsupported
+}

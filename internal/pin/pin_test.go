@@ -97,3 +97,30 @@ func TestSelfAndProcess(t *testing.T) {
 }
 
 func itoa(n int) string { return Format([]int{n}) }
+
+// TestStart starts a process bound to one CPU: its mask is the CPU's from
+// the start, and this thread's mask is as it was.
+func TestStart(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("affinity is Linux's")
+	}
+	before, err := Available()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("grep", "Cpus_allowed_list", "/proc/self/status")
+	var out strings.Builder
+	cmd.Stdout = &out
+	if err := Start(cmd, before[len(before)-1:]); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if want := "Cpus_allowed_list:\t" + Format(before[len(before)-1:]) + "\n"; out.String() != want {
+		t.Fatalf("child's mask %q, want %q", out.String(), want)
+	}
+	if after, _ := Available(); !slices.Equal(after, before) {
+		t.Fatalf("this process's mask %v after, %v before", after, before)
+	}
+}
