@@ -33,6 +33,9 @@ func noiseLine(res *results.Results) string {
 	default:
 		line += fmt.Sprintf("; this run resolves differences beyond ±%.0f%%", 100*n.Resolution)
 	}
+	if p := res.Settings.Pin; p != nil {
+		line += fmt.Sprintf(" (generator and server pinned to %s each, as the header says: ratios of one core's worth a side)", coresWord(len(p.ClientCPUs)))
+	}
 	return line
 }
 
