@@ -3,7 +3,8 @@
 # per verdict cell (scenario x transport against h1), the ratio of each run
 # with its interval, whether it was stable (half-width within 10%), whether
 # its verdict (slower / similar / faster) flipped between runs, and how far
-# its ratio moved. Targets: >= 80% stable cells, no flips. With --net it
+# its ratio moved, and the cells whose intervals in two runs share no
+# value. Targets: >= 80% stable cells, no flips, at most one apart. With --net it
 # also prints the time each run promised before its cells beside the time
 # it took (met within a fifth), and marks cells found unexplained with !.
 #
@@ -41,25 +42,39 @@ for i in range(1, runs + 1):
             continue
         iv = dict(iv, unexplained=(c.get("bound") or {}).get("unexplained", False))
         cells.setdefault((c["scenario"], c["protocol"]), []).append(iv)
-stable = total = flips = 0
+stable = total = flips = apart = 0
+per_run = [0] * runs
 moves = []
 print(f"{'cell':34} " + "  ".join(f"run{i+1:<18}" for i in range(runs)) + " moved")
 for (sc, p), ivs in cells.items():
     cols = []
-    for iv in ivs:
+    for i, iv in enumerate(ivs):
         half = (iv["high"] - iv["low"]) / 2 / iv["ratio"] if iv["pairs"] >= 2 else math.inf
         total += 1
         stable += half <= 0.10
+        per_run[i] += half <= 0.10
         cols.append(f"{iv['ratio']:.2f}x ±{half*100:3.0f}% {(iv['verdict'] or '?') + ('!' if iv.get('unexplained') else ''):8}")
     verdicts = {iv["verdict"] for iv in ivs}
     flip = len(verdicts) > 1
     flips += flip
+    # Two runs' 95% intervals that share no value: one of them is wrong
+    # (or the machine changed between them).
+    disjoint = any(a["pairs"] >= 2 and b["pairs"] >= 2 and (a["high"] < b["low"] or b["high"] < a["low"]) for a in ivs for b in ivs)
+    apart += disjoint
     rs = [iv["ratio"] for iv in ivs]
     move = (max(rs) - min(rs)) / (sum(rs) / len(rs))
     moves.append(move)
-    print(f"{sc + '/' + p:34} " + "  ".join(f"{c:20}" for c in cols) + f" {move*100:4.0f}%" + ("  FLIP" if flip else ""))
+    print(f"{sc + '/' + p:34} " + "  ".join(f"{c:20}" for c in cols) + f" {move*100:4.0f}%" + ("  FLIP" if flip else "") + ("  APART" if disjoint else ""))
 moves.sort()
 print(f"\nstable cells (95% interval half-width <= 10%): {stable} of {total} ({100*stable/max(total,1):.0f}%)")
+print("stable cells per run: " + ", ".join(f"run{i+1} {n} of {len(cells)}" for i, n in enumerate(per_run)))
 print(f"cells whose verdict flipped between runs: {flips} of {len(cells)} (! marks a cell the run found unexplained against its link's bound)")
+print(f"cells whose 95% intervals in two runs share no value (APART): {apart} of {len(cells)}")
+for i in range(1, runs + 1):
+    res = json.load(open(f"{out}/run{i}.json"))
+    aa = [c for c in res.get("aa") or [] if (c.get("vs_h1") or {}).get("pairs", 0) >= 2]
+    if aa:
+        print(f"run{i} noise floor (A/A): " + ", ".join(f'{c["scenario"]} {c["vs_h1"]["ratio"]:.2f}x [{c["vs_h1"]["low"]:.2f}, {c["vs_h1"]["high"]:.2f}] {c["vs_h1"]["verdict"]}' for c in aa)
+              + f'; pinned: {"yes" if res["settings"].get("pin") else "no"}')
 print(f"ratio movement between runs, (max-min)/mean: median {100*moves[len(moves)//2]:.0f}%, max {100*moves[-1]:.0f}%")
 PY
