@@ -79,8 +79,13 @@ func heatOf(text string, c *results.Cell) heatCell {
 	}
 	iv := c.VsH1
 	h.Title = fmt.Sprintf("%.3fx, 95%% interval %.3f..%.3f over %d paired rounds", iv.Ratio, iv.Low, iv.High, iv.Pairs)
-	if iv.Verdict == results.VerdictSimilar {
+	switch iv.Verdict {
+	case results.VerdictSimilar:
 		h.Style = "background: hsl(0, 0%, 92%)"
+		return h
+	case results.VerdictUndetermined:
+		// Neither red nor green: the rounds cannot tell.
+		h.Style = "background: repeating-linear-gradient(45deg, hsl(0, 0%, 96%), hsl(0, 0%, 96%) 6px, hsl(0, 0%, 88%) 6px, hsl(0, 0%, 88%) 12px)"
 		return h
 	}
 	// Strength grows with the logarithm of the ratio: 2x slower is as

@@ -156,6 +156,8 @@ func wordOf(c, b *results.Cell, n *results.Net) (class, why string) {
 		return "ties on", ""
 	case results.VerdictFaster:
 		return "wins on", ratio + ": " + reasonOf(c, b, n)
+	case results.VerdictUndetermined:
+		return "cannot be told apart on", ratio + " with an interval too wide to exclude a difference of " + fmt.Sprintf("%.0f%%", 100*results.Matters)
 	}
 	return "loses on", ratio + ": " + reasonOf(c, b, n)
 }

@@ -183,8 +183,8 @@ func (v verdict) title(res *results.Results) string {
 	if b != "h1" {
 		what += "; baseline " + b + ", since h1 was not measured"
 	}
-	return fmt.Sprintf("verdict (knobs %s): each transport's %s, geometric mean of the rounds' ratios with its 95%% interval; ≈ %s where the interval holds 1; %d of %d cells stable (within ±%.0f%%)",
-		knobs, what, b, v.stable, v.cells, results.StableHalfWidth*100)
+	return fmt.Sprintf("verdict (knobs %s): each transport's %s, geometric mean of the rounds' ratios with its 95%% interval; ≈ %s where the interval holds 1 and excludes a difference of %.0f%%, undetermined where it holds 1 but cannot exclude one; %d of %d cells stable (within ±%.0f%%)",
+		knobs, what, b, 100*results.Matters, v.stable, v.cells, results.StableHalfWidth*100)
 }
 
 // knobSetName is the knob set res started from, "unnamed" for results

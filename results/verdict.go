@@ -10,9 +10,18 @@ import (
 const (
 	VerdictSlower  = "slower"  // the interval of the ratio to h1 lies below 1
 	VerdictFaster  = "faster"  // the interval lies above 1
-	VerdictSimilar = "similar" // the interval holds 1, or lies within Negligible of it
-	VerdictUnknown = ""        // no interval: fewer than two paired repetitions
+	VerdictSimilar = "similar" // the interval holds 1 and excludes a difference of Matters, or lies within Negligible of 1
+	// VerdictUndetermined: the interval holds 1 but reaches a difference
+	// of Matters or more: the rounds cannot tell (benchstat's "~" does not
+	// say which; "≈" would claim no difference).
+	VerdictUndetermined = "undetermined"
+	VerdictUnknown      = "" // no interval: fewer than two paired repetitions
 )
+
+// Matters is the smallest difference from the baseline a verdict of
+// VerdictSimilar must exclude: an interval that holds 1 but reaches
+// below 1/(1+Matters) or above 1+Matters is VerdictUndetermined.
+const Matters = 0.25
 
 // Negligible is the largest difference from h1 a verdict ignores: an
 // interval that lies within 2% of 1 is VerdictSimilar even when it
@@ -33,8 +42,8 @@ type Interval struct {
 	Low   float64 `json:"low"`
 	High  float64 `json:"high"`
 	Pairs int     `json:"pairs"` // repetitions paired
-	// Verdict is VerdictSlower, VerdictFaster or VerdictSimilar; "" with
-	// fewer than two pairs.
+	// Verdict is VerdictSlower, VerdictFaster, VerdictSimilar or
+	// VerdictUndetermined; "" with fewer than two pairs.
 	Verdict string `json:"verdict"`
 }
 
@@ -100,6 +109,8 @@ func ratioInterval(c, base *Cell) Interval {
 		iv.Verdict = VerdictSlower
 	case iv.Low > 1:
 		iv.Verdict = VerdictFaster
+	case iv.Low < 1/(1+Matters) || iv.High > 1+Matters:
+		iv.Verdict = VerdictUndetermined
 	default:
 		iv.Verdict = VerdictSimilar
 	}
