@@ -144,6 +144,10 @@ func AcrossLink(link LinkSpec) Options {
 	o.Link = &link
 	o.Matrix.Repeat = LinkRepeat
 	o.Matrix.MaxRepeat = DefaultMaxRepeat
+	// No warm-up round: across a link every repetition already leaves out
+	// its handshakes and slow start (transfers) or runs round trips of
+	// warm-up (requests), and a round costs seconds.
+	o.Matrix.WarmupRounds = -1
 	return o
 }
 

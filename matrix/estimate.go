@@ -14,7 +14,8 @@ type Estimate struct {
 	// MaxRounds is the most a noisy cell may get (Options.MaxRepeat).
 	MaxRounds int
 	// Time is the expected time of every cell's first Rounds rounds, their
-	// checks included; added rounds come on top, within Options.Budget.
+	// checks and warm-up rounds included; added rounds come on top, within
+	// Options.Budget.
 	Time time.Duration
 }
 
@@ -35,7 +36,7 @@ func EstimateRun(opts Options) (Estimate, error) {
 	for _, sc := range scenarios {
 		for _, col := range r.columns(sc) {
 			e.Cells++
-			e.Time += opts.checkCost(sc, col.proto) + time.Duration(opts.repeat(sc))*opts.roundCost(sc, col.proto)
+			e.Time += opts.checkCost(sc, col.proto) + time.Duration(opts.repeat(sc)+opts.warmupRounds())*opts.roundCost(sc, col.proto)
 		}
 	}
 	return e, nil

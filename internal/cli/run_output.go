@@ -177,8 +177,12 @@ func (p *progressLine) update(pr matrix.Progress) {
 	if pr.Remaining > 0 {
 		left = "about " + pr.Remaining.Round(time.Second).String() + " left"
 	}
-	fmt.Fprintf(p.w, "\r\033[K[%d/%d] %s over %s, repetition %d; %s",
-		pr.Done+1, pr.Total, pr.Scenario, pr.Protocol, pr.Repetition, left)
+	rep := fmt.Sprintf("repetition %d", pr.Repetition)
+	if pr.Warmup {
+		rep = "warm-up round (discarded)"
+	}
+	fmt.Fprintf(p.w, "\r\033[K[%d/%d] %s over %s, %s; %s",
+		pr.Done+1, pr.Total, pr.Scenario, pr.Protocol, rep, left)
 	p.shown = true
 }
 
