@@ -79,7 +79,7 @@ func envRows(res *results.Results) [][2]string {
 		{"started", res.Started.Format("2006-01-02T15:04:05Z07:00")},
 		{"finished", res.Finished.Format("2006-01-02T15:04:05Z07:00")},
 		{"target", strings.TrimSpace(s.Target + " " + s.TLSTarget)},
-		{"repetitions", roundsText(s)},
+		{"repetitions", runRoundsText(res)},
 		{"engine", s.Engine},
 		{"client knobs", jsonString(s.Client)},
 	}

@@ -66,7 +66,7 @@ func runLine(res *results.Results) string {
 	}
 	knobs := knobSetName(res)
 	return fmt.Sprintf("httpvs run %s: %s; %s/%s, %s, %d cores, GOMAXPROCS %d, %s%s; knobs %s; %s%s, load %s each, transfers %s, %s engine; medians, * marks a spread over %.0f%%",
-		e.Version, target, e.OS, e.Arch, cpu, e.Cores, e.GOMAXPROCS, e.GoVersion, pinText(s.Pin), knobs, roundsText(s), orderText(s), seconds(s.DurationSeconds), size, s.Engine, results.NoisySpread*100)
+		e.Version, target, e.OS, e.Arch, cpu, e.Cores, e.GOMAXPROCS, e.GoVersion, pinText(s.Pin), knobs, runRoundsText(res), orderText(s), seconds(s.DurationSeconds), size, s.Engine, results.NoisySpread*100)
 }
 
 // pinText says where the run pinned its two sides; "" when it did not.
@@ -158,7 +158,7 @@ func textFullFixes(w io.Writer, res *results.Results) {
 	}
 }
 
-// roundsText says how many rounds each cell got.
+// roundsText says how many rounds the settings planned for each cell.
 func roundsText(s results.Settings) string {
 	if s.MaxRepeat <= s.Repeat {
 		return fmt.Sprintf("%d repetition(s) per cell", s.Repeat)

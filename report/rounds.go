@@ -1,0 +1,91 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/httpvs/httpvs/results"
+)
+
+// runRoundsText says how many rounds the cells got as run: the fewest
+// and most repetitions a measured cell has, the rounds added and why, and
+// when the budget left no room to add any while cells are still wide, how
+// much more time their spread asks for. Results without cells fall back
+// to what the settings planned.
+func runRoundsText(res *results.Results) string {
+	s := res.Settings
+	lo, hi := repetitionRange(res.Cells)
+	if hi == 0 {
+		return roundsText(s)
+	}
+	text := fmt.Sprintf("%d repetition(s) per cell", hi)
+	if lo != hi {
+		text = fmt.Sprintf("%d to %d repetitions per cell as run", lo, hi)
+	}
+	if s.MaxRepeat <= s.Repeat {
+		return text
+	}
+	wide := len(res.PrecisionLimits())
+	switch {
+	case s.ExtraRounds > 0:
+		text += fmt.Sprintf(" (%d round(s) added, up to %d a cell, where a cell's first rounds left its interval to %s wider than ±%.0f%%)",
+			s.ExtraRounds, s.MaxRepeat, s.BaselineProtocol(), results.StableHalfWidth*100)
+	case wide > 0 && s.BudgetSeconds > 0:
+		more := moreTime(res)
+		text += fmt.Sprintf(" (no round added: the first rounds left no room in the %s budget; %d cell(s) wider than ±%.0f%% would need about %s more: --budget, --max-repeat)",
+			seconds(s.BudgetSeconds), wide, results.StableHalfWidth*100, more.Round(time.Second))
+	default:
+		text += " (no round needed: every cell's first rounds were within ±10%)"
+	}
+	return text
+}
+
+// repetitionRange is the fewest and most repetitions among the measured
+// cells; 0, 0 when none was measured.
+func repetitionRange(cells []results.Cell) (lo, hi int) {
+	for _, c := range cells {
+		n := len(c.Repetitions)
+		if c.Skipped != "" || n == 0 {
+			continue
+		}
+		if lo == 0 || n < lo {
+			lo = n
+		}
+		hi = max(hi, n)
+	}
+	return lo, hi
+}
+
+// moreTime estimates the time the wide cells' spread asks for: for each
+// scenario, the most rounds one of its cells still needs (MaxRepeat where
+// its spread needs more than 100; past MaxRepeat where it needs fewer)
+// times the time a round of the
+// scenario took (its cells' measured repetitions, warm-up included).
+func moreTime(res *results.Results) time.Duration {
+	need := map[string]int{}
+	for _, p := range res.PrecisionLimits() {
+		n := p.Needed
+		if n == 0 {
+			n = res.Settings.MaxRepeat
+		}
+		need[p.Scenario] = max(need[p.Scenario], n-p.Pairs)
+	}
+	var total float64
+	for _, c := range res.Cells {
+		k := need[c.Scenario]
+		if k <= 0 || len(c.Repetitions) == 0 {
+			continue
+		}
+		var sec float64
+		for _, r := range c.Repetitions {
+			sec += r.Seconds
+		}
+		per := sec / float64(len(c.Repetitions))
+		if !results.LowerIsBetter(c.Metric) && c.CPUUnit != "GB" {
+			per += res.Settings.WarmupSeconds // a load repetition's unmeasured start
+		}
+		total += float64(k) * per
+	}
+	return time.Duration(math.Round(total * float64(time.Second)))
+}
