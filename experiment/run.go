@@ -57,14 +57,8 @@ func Run(ctx context.Context, o Options) (*results.Results, error) {
 	if udpNote != "" {
 		o.Warn(errors.New(udpNote))
 	}
-	if o.ProfileDir != "" {
-		// The child serves profiles; an external target only if it is
-		// httpvs serve --profiling (the profiler says so otherwise).
-		prof, err := NewProfiler(o.ProfileDir, m.Target.Plain, m.Network, o.Warn)
-		if err != nil {
-			return nil, err
-		}
-		m.Profile = func(scenario, column string) func() matrix.Profiles { return prof.Start(scenario + "_" + column) }
+	if err := o.profile(); err != nil {
+		return nil, err
 	}
 	if err := o.plan(link); err != nil {
 		return nil, err
@@ -90,6 +84,22 @@ func Run(ctx context.Context, o Options) (*results.Results, error) {
 	diagnosis.Diagnose(res)
 	diagnosis.Bounds(res)
 	return res, nil
+}
+
+// profile sets the matrix to profile its slower cells when ProfileDir is
+// set: the child serves profiles; an external target only if it is
+// httpvs serve --profiling (the profiler says so otherwise).
+func (o *Options) profile() error {
+	if o.ProfileDir == "" {
+		return nil
+	}
+	m := &o.Matrix
+	prof, err := NewProfiler(o.ProfileDir, m.Target.Plain, m.Network, o.Warn)
+	if err != nil {
+		return err
+	}
+	m.Profile = func(scenario, column string) func() matrix.Profiles { return prof.Start(scenario + "_" + column) }
+	return nil
 }
 
 // udpBuffers is quic-go's socket buffer warning when h3 is among protos

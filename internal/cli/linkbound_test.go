@@ -112,6 +112,13 @@ func checkAtBound(t *testing.T, c *results.Cell) {
 		t.Errorf("%s/%s: no verdict, want ≈ h1: the link binds every transport", c.Scenario, c.Protocol)
 		return
 	}
+	checkLinkVerdict(t, c, lo)
+}
+
+// checkLinkVerdict checks that c, at its link's bound, reads ≈ h1, or
+// undetermined, or within the machine's tolerance of h1 (lo under -race).
+func checkLinkVerdict(t *testing.T, c *results.Cell, lo float64) {
+	t.Helper()
 	if v := c.VsH1; v.Verdict == results.VerdictUndetermined {
 		// Three rounds on a busy machine may not tell: the run says it
 		// cannot, which is no claim against the link's physics.
