@@ -1,8 +1,10 @@
 package experiment
 
 import (
+	"context"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/httpvs/httpvs/internal/pin"
 	"github.com/httpvs/httpvs/results"
@@ -19,22 +21,39 @@ type pinning struct {
 	undo           func()
 }
 
+// PinQuietCores is the most CPU other programs may use, in cores, for a
+// run to pin: a pinned side cannot move away from another program on its
+// core, and on a busy machine pinning widened the spread it is meant to
+// narrow (bench/noise.sh). PinQuietTime is how long Run looks.
+const (
+	PinQuietCores = 0.3
+	PinQuietTime  = 300 * time.Millisecond
+)
+
 // pinPlan decides whether the run pins and how: on loopback, with a child
-// server, NoPin unset, two CPUs or more and no other run pinned. unlock
-// releases the claim when the run ends.
-func (o *Options) pinPlan(link *Link) (p *pinning, unlock func()) {
+// server, NoPin unset, two CPUs or more, a quiet machine and no other run
+// pinned. unlock releases the claim when the run ends; why says why a
+// run that would have pinned did not ("" when it pinned or was not to).
+func (o *Options) pinPlan(ctx context.Context, link *Link) (p *pinning, unlock func(), why string) {
+	none := func() {}
 	if o.NoPin || link != nil || o.Target.Plain != "" || o.Target.TLS != "" {
-		return nil, func() {}
+		return nil, none, ""
 	}
 	cpus, err := pin.Available()
 	if err != nil {
-		return nil, func() {}
+		return nil, none, ""
 	}
 	client, server, ok := pin.Split(cpus)
-	if !ok || !pinMu.TryLock() {
-		return nil, func() {}
+	if !ok {
+		return nil, none, ""
 	}
-	return &pinning{client: client, server: server}, pinMu.Unlock
+	if busy, err := pin.Foreign(ctx, PinQuietTime); err == nil && busy > PinQuietCores {
+		return nil, none, fmt.Sprintf("other programs used %.1f cores as the run started: a pinned side could not move away from them", busy)
+	}
+	if !pinMu.TryLock() {
+		return nil, none, "another run in this process holds the CPUs"
+	}
+	return &pinning{client: client, server: server}, pinMu.Unlock, ""
 }
 
 // childArgs are the serve flags that pin the child server.

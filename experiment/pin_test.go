@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"runtime"
 	"slices"
 	"strconv"
@@ -41,6 +42,15 @@ func TestRunPins(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := fmt.Sprintf("generator %s GOMAXPROCS %d, server %s", pin.Format(client), len(client), pin.Format(server))
+			if !noPin && res.Settings.Unpinned != "" {
+				// Other test packages kept the machine busy: the run says
+				// why it did not pin, and did not.
+				t.Logf("not pinned: %s", res.Settings.Unpinned)
+				if !strings.Contains(res.Settings.Unpinned, "other programs used") {
+					t.Fatalf("unpinned %q: want the busy machine named", res.Settings.Unpinned)
+				}
+				noPin = true
+			}
 			if noPin {
 				want = fmt.Sprintf("generator %s GOMAXPROCS %d, server %s", pin.Format(before), procs, pin.Format(before))
 			}
@@ -93,4 +103,24 @@ func childCPUs() string {
 		return "?"
 	}
 	return strings.Join(lists, "|")
+}
+
+// TestRunDoesNotPinABusyMachine: with another program spinning beside it,
+// Run leaves both sides unpinned and says why.
+func TestRunDoesNotPinABusyMachine(t *testing.T) {
+	if cpus, err := pin.Available(); err != nil || len(cpus) < 2 {
+		t.Skipf("two CPUs needed to pin apart (have %v, %v)", cpus, err)
+	}
+	spin := exec.Command("sh", "-c", `end=$(($(date +%s) + 3)); while [ "$(date +%s)" -lt "$end" ]; do :; done`)
+	if err := spin.Start(); err != nil {
+		t.Skip("no sh:", err)
+	}
+	defer func() { spin.Process.Kill(); spin.Wait() }()
+	res, err := experiment.Run(context.Background(), quick(t, "small-sequential"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Settings.Pin != nil || !strings.Contains(res.Settings.Unpinned, "other programs used") {
+		t.Fatalf("pin %+v, unpinned %q: want none, and the busy machine named", res.Settings.Pin, res.Settings.Unpinned)
+	}
 }

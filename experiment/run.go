@@ -34,7 +34,7 @@ func Run(ctx context.Context, o Options) (*results.Results, error) {
 		}
 		defer link.Close() // after the child has stopped: deferred before it
 	}
-	pinned, unpin := o.pinPlan(link)
+	pinned, unpin, unpinned := o.pinPlan(ctx, link)
 	defer unpin()
 	server, stop, err := o.startServer(ctx, link, pinned)
 	if err != nil {
@@ -42,8 +42,7 @@ func Run(ctx context.Context, o Options) (*results.Results, error) {
 	}
 	defer stop()
 	if err := pinned.self(); err != nil {
-		o.Warn(err)
-		pinned = nil
+		unpinned, pinned = err.Error(), nil
 	}
 	defer pinned.restore()
 	m := &o.Matrix
@@ -68,7 +67,7 @@ func Run(ctx context.Context, o Options) (*results.Results, error) {
 		return nil, &OptionsError{err}
 	}
 	res.Settings.Server = server
-	res.Settings.Pin = pinned.result()
+	res.Settings.Pin, res.Settings.Unpinned = pinned.result(), unpinned
 	res.Settings.UDPBuffers = udpNote
 	res.Settings.Net = link.result()
 	if o.Target.Plain == "" && o.Target.TLS == "" {

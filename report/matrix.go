@@ -66,12 +66,16 @@ func runLine(res *results.Results) string {
 	}
 	knobs := knobSetName(res)
 	return fmt.Sprintf("httpvs run %s: %s; %s/%s, %s, %d cores, GOMAXPROCS %d, %s%s; knobs %s; %s%s, load %s each, transfers %s, %s engine; medians, * marks a spread over %.0f%%",
-		e.Version, target, e.OS, e.Arch, cpu, e.Cores, e.GOMAXPROCS, e.GoVersion, pinText(s.Pin), knobs, runRoundsText(res), orderText(s), seconds(s.DurationSeconds), size, s.Engine, results.NoisySpread*100)
+		e.Version, target, e.OS, e.Arch, cpu, e.Cores, e.GOMAXPROCS, e.GoVersion, pinText(s.Pin, s.Unpinned), knobs, runRoundsText(res), orderText(s), seconds(s.DurationSeconds), size, s.Engine, results.NoisySpread*100)
 }
 
-// pinText says where the run pinned its two sides; "" when it did not.
-func pinText(p *results.Pin) string {
+// pinText says where the run pinned its two sides, or why it did not
+// when it would have; "" otherwise.
+func pinText(p *results.Pin, unpinned string) string {
 	if p == nil {
+		if unpinned != "" {
+			return " (not pinned: " + unpinned + ")"
+		}
 		return ""
 	}
 	return fmt.Sprintf(" (pinned: generator on CPU %s, server on CPU %s, GOMAXPROCS %d and %d: each side has %s to itself; --pin=false shares them)",

@@ -38,6 +38,9 @@ type Settings struct {
 	// Pin is where the run pinned the generator and the child server;
 	// nil when it did not.
 	Pin *Pin `json:"pin,omitempty"`
+	// Unpinned says why a run that would have pinned did not (the machine
+	// was busy with other programs, say); "" otherwise.
+	Unpinned string `json:"unpinned,omitempty"`
 	// EstimatedSeconds is what the first Repeat rounds of every cell were
 	// expected to take before they started (EstimateRun).
 	EstimatedSeconds float64 `json:"estimated_seconds,omitempty"`

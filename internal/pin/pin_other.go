@@ -2,7 +2,11 @@
 
 package pin
 
-import "os/exec"
+import (
+	"context"
+	"os/exec"
+	"time"
+)
 
 // Available returns ErrUnsupported: there is no affinity mask to read.
 func Available() ([]int, error) { return nil, ErrUnsupported }
@@ -21,3 +25,6 @@ func Start(cmd *exec.Cmd, cpus []int) error {
 	}
 	return ErrUnsupported
 }
+
+// Foreign returns ErrUnsupported: there is no /proc/stat to read.
+func Foreign(context.Context, time.Duration) (float64, error) { return 0, ErrUnsupported }

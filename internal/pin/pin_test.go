@@ -1,12 +1,14 @@
 package pin
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"runtime"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestParse(t *testing.T) {
@@ -122,5 +124,27 @@ func TestStart(t *testing.T) {
 	}
 	if after, _ := Available(); !slices.Equal(after, before) {
 		t.Fatalf("this process's mask %v after, %v before", after, before)
+	}
+}
+
+// TestForeign sees the work of another process: a busy child's CPU is
+// foreign to this one, and counted as such.
+func TestForeign(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("/proc/stat is Linux's")
+	}
+	quiet, err := Foreign(context.Background(), 50*time.Millisecond)
+	if err != nil || quiet < 0 {
+		t.Fatalf("Foreign: %v, %v", quiet, err)
+	}
+	// A shell spinning for 2 s (bounded) beside the measurement.
+	cmd := exec.Command("sh", "-c", `end=$(($(date +%s) + 2)); while [ "$(date +%s)" -lt "$end" ]; do :; done`)
+	if err := cmd.Start(); err != nil {
+		t.Skip("no sh:", err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	busy, err := Foreign(context.Background(), 500*time.Millisecond)
+	if err != nil || busy < 0.3 {
+		t.Fatalf("with a spinning shell beside it: %.2f cores foreign (%v), want at least 0.3", busy, err)
 	}
 }
