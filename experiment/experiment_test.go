@@ -5,8 +5,6 @@ import (
 	"crypto/x509"
 	"errors"
 	"os"
-	"os/signal"
-	"syscall"
 	"testing"
 	"time"
 
@@ -23,7 +21,7 @@ import (
 // child server (Options.Executable "": this program).
 func TestMain(m *testing.M) {
 	if os.Getenv(experiment.ChildEnv) == "1" {
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		ctx, stop := cli.SignalContext() // as cmd/httpvs does
 		code := cli.Main(ctx, os.Args[1:], os.Stdout, os.Stderr)
 		stop()
 		os.Exit(code)

@@ -105,9 +105,9 @@ func Run(ctx context.Context, opts Options) (*results.Results, error) {
 	r.attribute(ctx, runs, r.res.Settings.BaselineProtocol())
 	r.browser(ctx)
 	r.res.Finished = time.Now().UTC()
-	if err := ctx.Err(); err != nil {
+	if ctx.Err() != nil {
 		r.res.Partial = true
-		r.res.PartialReason = "interrupted: " + err.Error()
+		r.res.PartialReason = "interrupted: " + context.Cause(ctx).Error() // the signal, when one ended it
 	}
 	return r.res, nil
 }

@@ -68,7 +68,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	for _, c := range commands {
 		if c.name == args[0] {
-			return finish(e, c.name, c.run(ctx, e, args[1:]))
+			return signalExit(ctx, finish(e, c.name, c.run(ctx, e, args[1:])))
 		}
 	}
 	fmt.Fprintf(stderr, "httpvs: unknown command %q: want one of %s (see httpvs help)\n", args[0], commandNames())
