@@ -27,25 +27,7 @@ func Tune(w io.Writer, rep *tuneresult.Report) error {
 		fmt.Fprintf(w, "PARTIAL: cut short; these are the transports measured in full until then\n")
 	}
 	for _, r := range rep.Results {
-		s := r.Best
-		fmt.Fprintf(w, "\n%s: Go's defaults %.2fx h1 (%s), best found %.2fx h1 (%s), %d trials\n", r.Protocol,
-			r.DefaultRatioToH1, units.BitsPerSecond(r.DefaultBytesPerSecond*8).Human(), r.RatioToH1, units.BitsPerSecond(r.BestBytesPerSecond*8).Human(), r.Trials)
-		if r.Pairs > 0 {
-			fmt.Fprintf(w, "  the best found over the defaults: %.2fx [%.2f, %.2f] (%d final rounds paired)\n", r.Gain, r.GainLow, r.GainHigh, r.Pairs)
-		}
-		fmt.Fprintf(w, "  best: read %s, frame %s, stream window %s, server write %s, QUIC windows %s / %s\n",
-			s.ReadSize, orDefault(s.MaxReadFrameSize), orDefault(s.StreamWindow), s.WriteSize, orDefault(s.QUICStreamWindow), orDefault(s.QUICConnWindow))
-		for _, d := range r.Diagnosis {
-			fmt.Fprintf(w, "  why the default is slow: %s\n", d)
-		}
-		if r.DefaultsBest {
-			fmt.Fprintf(w, "  Go's defaults are best here: no setting tried measured faster beyond the final rounds' noise (its gain's interval reaches 1); nothing to paste\n")
-			continue
-		}
-		fmt.Fprintf(w, "  paste:\n")
-		for _, line := range strings.Split(strings.TrimSuffix(r.GoCode, "\n"), "\n") {
-			fmt.Fprintf(w, "    %s\n", line)
-		}
+		tuneResult(w, r)
 	}
 	return nil
 }
@@ -69,4 +51,40 @@ func TuneProgress(w io.Writer) func(string, tuneresult.Settings) {
 		fmt.Fprintf(w, "\r\033[K%5.1fs  %s  read %s frame %s window %s write %s",
 			time.Since(start).Seconds(), p, s.ReadSize, orDefault(s.MaxReadFrameSize), orDefault(s.StreamWindow+s.QUICStreamWindow), s.WriteSize)
 	}
+}
+
+// tuneResult writes one transport's search: the defaults compared (their
+// settings and rate), the best configuration found and its gain over
+// them, and either the Go to paste or, when nothing beat the defaults
+// beyond the final rounds' noise, that the defaults are best, with the
+// candidate that did not beat them, so that no line contradicts another.
+func tuneResult(w io.Writer, r tuneresult.Result) {
+	rate := func(bps float64) string { return units.BitsPerSecond(bps * 8).Human() }
+	fmt.Fprintf(w, "\n%s: %d trials; h1 %s in the same rounds\n", r.Protocol, r.Trials, rate(r.H1BytesPerSecond))
+	fmt.Fprintf(w, "  Go's defaults: %.2fx h1 (%s) with %s\n", r.DefaultRatioToH1, rate(r.DefaultBytesPerSecond), settingsText(r.Default))
+	gain := ""
+	if r.Pairs > 0 {
+		gain = fmt.Sprintf(", %.2fx [%.2f, %.2f] the defaults over %d final rounds paired", r.Gain, r.GainLow, r.GainHigh, r.Pairs)
+	}
+	for _, d := range r.Diagnosis {
+		fmt.Fprintf(w, "  why the default is slow: %s\n", d)
+	}
+	if r.DefaultsBest {
+		if r.Candidate != (tuneresult.Settings{}) && r.Candidate != r.Default {
+			fmt.Fprintf(w, "  best candidate: %s (%s%s)\n", settingsText(r.Candidate), rate(r.CandidateBytesPerSecond), gain)
+		}
+		fmt.Fprintf(w, "  Go's defaults are best here: no setting tried measured faster beyond the final rounds' noise (the gain's interval reaches 1); nothing to paste\n")
+		return
+	}
+	fmt.Fprintf(w, "  best found: %.2fx h1 (%s%s) with %s\n", r.RatioToH1, rate(r.BestBytesPerSecond), gain, settingsText(r.Best))
+	fmt.Fprintf(w, "  paste:\n")
+	for _, line := range strings.Split(strings.TrimSuffix(r.GoCode, "\n"), "\n") {
+		fmt.Fprintf(w, "    %s\n", line)
+	}
+}
+
+// settingsText is a configuration in words.
+func settingsText(s tuneresult.Settings) string {
+	return fmt.Sprintf("read %s, frame %s, stream window %s, server write %s, QUIC windows %s / %s",
+		s.ReadSize, orDefault(s.MaxReadFrameSize), orDefault(s.StreamWindow), s.WriteSize, orDefault(s.QUICStreamWindow), orDefault(s.QUICConnWindow))
 }

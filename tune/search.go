@@ -141,6 +141,7 @@ func (b *bench) finalRound(ctx context.Context, p transport.Protocol, def, best 
 // conclude fills res's ratios, diagnosis and code from its final means,
 // keeping the defaults when the best found measured no better.
 func conclude(res *tuneresult.Result, p transport.Protocol, defRep transferresult.Result, link *Link) {
+	res.Candidate, res.CandidateBytesPerSecond = res.Best, res.BestBytesPerSecond
 	if res.Pairs < 2 || res.GainLow <= 1 || res.Best == res.Default {
 		// Never offer what did not measure better than the defaults
 		// beyond the final rounds' noise, nor the defaults themselves

@@ -48,6 +48,11 @@ type Result struct {
 	// gain's interval reaches 1, or fewer than two rounds paired): Best
 	// is then Default and there is no code to paste.
 	DefaultsBest bool `json:"defaults_best"`
+	// Candidate is the best configuration the search found, and
+	// CandidateBytesPerSecond its final rate, kept when DefaultsBest puts
+	// the defaults in Best: what was tried and did not beat them.
+	Candidate               Settings `json:"candidate_settings"`
+	CandidateBytesPerSecond float64  `json:"candidate_bytes_per_second"`
 	// Diagnosis explains the default configuration's gap (matrix's
 	// rules); GoCode is the best configuration to paste, "" when the
 	// defaults are best.
