@@ -88,7 +88,10 @@ func precisionSteps(res *results.Results, unstable int) []string {
 		help = fmt.Sprintf("more time (--max-repeat %d and a --budget to match: added rounds are planned from each cell's first rounds within them)", min(max(most, res.Settings.MaxRepeat+1), 100))
 	}
 	help += ", fewer transports or scenarios (--protocols, --scenarios: shorter rounds, more of them in the budget)"
-	if res.Settings.Pin == nil && res.Settings.Target == "child" && res.Settings.Net == nil && res.Env.Cores >= 2 {
+	switch s := res.Settings; {
+	case s.Unpinned != "":
+		help += ", a quieter machine, where the run pins the generator and the server to their own cores (not pinned: " + s.Unpinned + ")"
+	case s.Pin == nil && s.Target == "child" && s.Net == nil && res.Env.Cores >= 2:
 		help += ", pinning the generator and the server to their own cores (--pin, off in this run)"
 	}
 	return []string{fmt.Sprintf("%d cell(s) not known within ±%.0f%%; the widest: %s. What would help: %s", unstable, results.StableHalfWidth*100, strings.Join(lines, "; "), help)}
