@@ -3,6 +3,7 @@ package experiment
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/httpvs/httpvs/config"
@@ -46,6 +47,10 @@ func Run(ctx context.Context, o Options) (*results.Results, error) {
 		}
 		m.RTT, m.Link = link.RTT(), link.Desc
 	}
+	notRun, empty, err := o.checkTarget(ctx, server == nil)
+	if empty != nil || err != nil {
+		return empty, err
+	}
 	udpNote := udpBuffers(m.Protocols)
 	if udpNote != "" {
 		o.Warn(errors.New(udpNote))
@@ -66,12 +71,7 @@ func Run(ctx context.Context, o Options) (*results.Results, error) {
 	if err != nil {
 		return nil, &OptionsError{err}
 	}
-	res.Settings.Server = server
-	res.Settings.UDPBuffers = udpNote
-	res.Settings.Net = link.result()
-	if o.Target.Plain == "" && o.Target.TLS == "" {
-		res.Settings.Target = "child"
-	}
+	o.settle(res, server, udpNote, link, notRun)
 	if len(o.Peers) > 0 && ctx.Err() == nil {
 		if res.References, err = o.references(ctx); err != nil {
 			return nil, err
@@ -82,6 +82,37 @@ func Run(ctx context.Context, o Options) (*results.Results, error) {
 	diagnosis.Diagnose(res)
 	diagnosis.Bounds(res)
 	return res, nil
+}
+
+// settle adds to res what the matrix does not know: the child server's
+// knobs, quic-go's buffer note, the link, what the target lacked.
+func (o *Options) settle(res *results.Results, server *config.Server, udpNote string, link *Link, notRun []results.NotRun) {
+	res.NotRun = notRun
+	res.Settings.Server = server
+	res.Settings.UDPBuffers = udpNote
+	res.Settings.Net = link.result()
+	if o.Target.Plain == "" && o.Target.TLS == "" {
+		res.Settings.Target = "child"
+	}
+}
+
+// checkTarget leaves out of o.Matrix what an external target lacks
+// (matrix.CheckTarget) and returns it; when nothing is left, the results
+// saying so (no scenario) or a NothingToMeasureError (no transport).
+func (o *Options) checkTarget(ctx context.Context, external bool) ([]results.NotRun, *results.Results, error) {
+	if !external {
+		return nil, nil, nil
+	}
+	m := &o.Matrix
+	var notRun []results.NotRun
+	*m, notRun = matrix.CheckTarget(ctx, *m)
+	switch {
+	case len(m.Protocols) == 0:
+		return nil, nil, &NothingToMeasureError{NotRun: notRun}
+	case len(m.Scenarios) == 0: // what was asked is not there: said, not failed
+		return nil, matrix.Unmeasured(*m, notRun), nil
+	}
+	return notRun, nil, nil
 }
 
 // udpBuffers is quic-go's socket buffer warning when h3 is among protos
@@ -161,3 +192,15 @@ func (e *OptionsError) Error() string { return e.Err.Error() }
 
 // Unwrap returns Err.
 func (e *OptionsError) Unwrap() error { return e.Err }
+
+// NothingToMeasureError is Run's error when an external target speaks none
+// of the transports asked for; NotRun says how each was refused.
+type NothingToMeasureError struct{ NotRun []results.NotRun }
+
+func (e *NothingToMeasureError) Error() string {
+	parts := make([]string, len(e.NotRun))
+	for i, n := range e.NotRun {
+		parts[i] = n.String()
+	}
+	return "nothing to measure on this target: " + strings.Join(parts, "; ")
+}

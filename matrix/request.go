@@ -16,9 +16,10 @@ import (
 const RequestGroup = "requests"
 
 // ParseRequest reads a request line as curl or an HTTP request line
-// writes it: "METHOD PATH" or "METHOD URL" (only the URL's path and query
-// are kept: the run's target says where it goes), e.g.
-// "GET /api/items?id=7".
+// writes it: "METHOD PATH" or "METHOD URL", e.g. "GET /api/items?id=7".
+// A URL's path and query are the request's Path, its scheme and host its
+// Origin: the run's target says where it goes, so callers check the
+// Origin against it.
 func ParseRequest(line string) (results.Request, error) {
 	fields := strings.Fields(line)
 	if len(fields) != 2 {
@@ -39,7 +40,11 @@ func ParseRequest(line string) (results.Request, error) {
 	case !strings.HasPrefix(u.RequestURI(), "/") || (u.Scheme == "" && !strings.HasPrefix(target, "/")):
 		return results.Request{}, fmt.Errorf("request %q: want a path beginning with /, e.g. \"GET /api/items?id=7\"", line)
 	}
-	return results.Request{Method: method, Path: u.RequestURI()}, nil
+	req := results.Request{Method: method, Path: u.RequestURI()}
+	if u.Scheme != "" {
+		req.Origin = u.Scheme + "://" + u.Host
+	}
+	return req, nil
 }
 
 // ParseTargets reads requests in vegeta's HTTP targets format: blocks

@@ -209,11 +209,18 @@ func (f *runFlags) checkNet() error {
 
 // options turns the flags into matrix options; set holds the flags given.
 func (f *runFlags) options(fs *flagSet, set map[string]bool) (matrix.Options, error) {
-	protos, err := transport.ParseList(f.protocols)
+	reqs, err := f.requests.requests(set)
 	if err != nil {
-		return matrix.Options{}, usagef("--protocols: %v", err)
+		return matrix.Options{}, err
 	}
-	scenarios, err := f.scenarioList(set)
+	if err := f.resolveTargets(reqs); err != nil {
+		return matrix.Options{}, err
+	}
+	protos, err := f.protocolList()
+	if err != nil {
+		return matrix.Options{}, err
+	}
+	scenarios, err := f.scenarioList(set, reqs)
 	if err != nil {
 		return matrix.Options{}, err
 	}
