@@ -176,7 +176,10 @@ func unspoken(ctx context.Context, o Options, p transport.Protocol) string {
 // that speaks only HTTP/1.1 gets the HTTP/2 connection preface.
 func refusedPreface(err error) bool {
 	s := err.Error()
-	return strings.Contains(s, "looked like an HTTP/1.1 header") || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+	// Which one depends on when the server's HTTP/1.1 answer and close
+	// arrive: the frame header that looked like HTTP/1.1, or the
+	// connection gone before the settings were read.
+	return strings.Contains(s, "looked like an HTTP/1.1 header") || strings.Contains(s, "client conn could not be established") || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
 		errors.Is(err, syscall.ECONNRESET) || strings.Contains(s, "server sent GOAWAY") || strings.Contains(s, "unexpected EOF")
 }
 
