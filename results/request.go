@@ -3,7 +3,6 @@ package results
 import (
 	"bytes"
 	"net/http"
-	"net/textproto"
 )
 
 // Request is one of the user's own requests, measured as two scenarios
@@ -30,16 +29,17 @@ type Request struct {
 	Origin string `json:"-"`
 }
 
-// AddHeader adds a header to r, recording its name.
+// AddHeader adds a header to r, recording its name. The name is kept as
+// written, as vegeta keeps it, for servers that care about its case
+// (HTTP/2 and HTTP/3 send it lower-cased).
 func (r *Request) AddHeader(name, value string) {
 	if r.Header == nil {
 		r.Header = http.Header{}
 	}
-	name = textproto.CanonicalMIMEHeaderKey(name)
 	if len(r.Header[name]) == 0 {
 		r.HeaderNames = append(r.HeaderNames, name)
 	}
-	r.Header.Add(name, value)
+	r.Header[name] = append(r.Header[name], value)
 }
 
 // SetBody sets r's body, recording its length.

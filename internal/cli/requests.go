@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -68,11 +67,9 @@ func (f *requestFlags) requests(given map[string]bool) ([]results.Request, error
 		if err != nil {
 			return nil, usagef("--requests %s: %v", f.file, unwrapPath(err))
 		}
-		dir := filepath.Dir(f.file)
+		// @FILE bodies are read from the working directory, as vegeta
+		// reads them, wherever the targets file is.
 		reqs, err := matrix.ParseTargets(bytes.NewReader(text), func(name string) ([]byte, error) {
-			if !filepath.IsAbs(name) {
-				name = filepath.Join(dir, name)
-			}
 			b, err := os.ReadFile(name)
 			if errors.Is(err, fs.ErrNotExist) {
 				return nil, fmt.Errorf("%s: no such file", name)

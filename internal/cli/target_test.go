@@ -127,15 +127,25 @@ func TestRunTargetH2OScenarios(t *testing.T) {
 
 // TestRunRequestsFileNamesTheTarget: a targets file naming its server
 // and no --target measures that server, not the child (as vegeta sends
-// each request to its URL).
+// each request to its URL); its requests follow one another without blank
+// lines, one with a Host header and a body read from the working
+// directory (not the file's), as vegeta reads them.
 func TestRunRequestsFileNamesTheTarget(t *testing.T) {
 	srv := startPeer(t, "h2o")
-	file := filepath.Join(t.TempDir(), "targets.txt")
-	if err := os.WriteFile(file, []byte("GET "+srv.URL(transport.H1)+"/small\n"), 0o644); err != nil {
+	file, work := filepath.Join(t.TempDir(), "targets.txt"), t.TempDir()
+	text := "GET " + srv.URL(transport.H1) + "/small\nPUT " + srv.URL(transport.H1) + peers.SinkPath + "\nHost: api.example\n@body.txt\n"
+	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.WriteFile(filepath.Join(work, "body.txt"), []byte("Hello world!"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(work)
 	res, _ := runTarget(t, "--requests", file)
-	onlyCells(t, res, requestScenarios, []string{"h1", "h2c"})
+	onlyCells(t, res, append(requestScenarios, "request-2", "request-2-x50"), []string{"h1", "h2c"})
+	if r := res.Settings.Requests; len(r) != 2 || r[1].BodyBytes != 12 || !slices.Equal(r[1].HeaderNames, []string{"Host"}) {
+		t.Errorf("requests %+v", r)
+	}
 	if res.Settings.Target != srv.URL(transport.H1) || res.Settings.TLSTarget != "" {
 		t.Errorf("target %q, TLS target %q; want %s", res.Settings.Target, res.Settings.TLSTarget, srv.URL(transport.H1))
 	}
@@ -148,7 +158,7 @@ func TestRunTargetRefusals(t *testing.T) {
 	dir := t.TempDir()
 	other := filepath.Join(dir, "other.txt")
 	two := filepath.Join(dir, "two.txt")
-	for name, text := range map[string]string{other: "GET http://127.0.0.1:1/x\n", two: "GET http://127.0.0.1:1/x\n\nGET http://127.0.0.1:2/y\n"} {
+	for name, text := range map[string]string{other: "GET http://127.0.0.1:1/x\n", two: "GET http://127.0.0.1:1/x\nGET http://127.0.0.1:2/y\n"} {
 		if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
