@@ -64,7 +64,8 @@ func Run(ctx context.Context, o Options) (*results.Results, error) {
 		}
 		m.Profile = func(scenario, column string) func() matrix.Profiles { return prof.Start(scenario + "_" + column) }
 	}
-	if err := o.plan(link); err != nil {
+	sizing := o.sizeRequests(ctx, link)
+	if err := o.plan(link, sizing); err != nil {
 		return nil, err
 	}
 	res, err := matrix.Run(ctx, *m)
@@ -72,6 +73,7 @@ func Run(ctx context.Context, o Options) (*results.Results, error) {
 		return nil, &OptionsError{err}
 	}
 	o.settle(res, server, udpNote, link, notRun)
+	res.Sizing = sizing
 	if len(o.Peers) > 0 && ctx.Err() == nil {
 		if res.References, err = o.references(ctx); err != nil {
 			return nil, err
@@ -157,9 +159,22 @@ func (o *Options) startServer(ctx context.Context, link *Link) (*config.Server, 
 	return &srv, child.Stop, nil
 }
 
+// sizeRequests sizes the rounds of the user's requests from a probe
+// (matrix.SizeRequests): on loopback within what is left of o.Budget;
+// across a link, whose budget follows from the estimate, by time alone.
+func (o *Options) sizeRequests(ctx context.Context, link *Link) []string {
+	left := time.Duration(0)
+	if o.Budget > 0 && link == nil {
+		left = max(o.Budget-time.Since(o.Began), time.Nanosecond)
+	}
+	var sizing []string
+	o.Matrix, sizing = matrix.SizeRequests(ctx, o.Matrix, left)
+	return sizing
+}
+
 // plan estimates the run's cost and sets its budget: o.Budget, or across
 // a link the estimate and LinkBudgetShare of it again; OnPlan hears both.
-func (o *Options) plan(link *Link) error {
+func (o *Options) plan(link *Link, sizing []string) error {
 	est, err := matrix.EstimateRun(o.Matrix)
 	if err != nil {
 		return &OptionsError{err}
@@ -169,7 +184,7 @@ func (o *Options) plan(link *Link) error {
 		budget = time.Since(o.Began) + time.Duration((1+LinkBudgetShare)*float64(est.Time))
 	}
 	if o.OnPlan != nil {
-		p := Plan{Estimate: est, Spent: time.Since(o.Began), Budget: max(budget, 0)}
+		p := Plan{Estimate: est, Spent: time.Since(o.Began), Budget: max(budget, 0), Sizing: sizing}
 		if link != nil {
 			p.Link, p.LinkName = link.Desc, link.Name()
 		}

@@ -106,14 +106,22 @@ func lacks(ctx context.Context, o Options, p transport.Protocol, ep endpoint) st
 }
 
 // checkRequest sends one request of ep over p with a client of o's and
-// returns its response, body read (up to 1 MiB) and closed.
+// returns its response, body read (up to 1 MiB) and closed, all within
+// TargetCheckTimeout.
 func checkRequest(ctx context.Context, o Options, p transport.Protocol, ep endpoint) (*http.Response, error) {
+	return sendOnce(ctx, o, p, ep, TargetCheckTimeout, 1<<20)
+}
+
+// sendOnce sends one request of ep over p with a client of o's, within
+// timeout, and returns its response, up to limit bytes of its body read,
+// closed.
+func sendOnce(ctx context.Context, o Options, p transport.Protocol, ep endpoint, timeout time.Duration, limit int64) (*http.Response, error) {
 	c, err := transport.NewClient(transport.ClientOptions{Protocol: p, Config: o.Client, RootCAs: o.Target.RootCAs, Insecure: o.Target.Insecure, Network: o.Network})
 	if err != nil {
 		return nil, err
 	}
 	defer c.Close()
-	ctx, cancel := context.WithTimeout(ctx, TargetCheckTimeout)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	var body io.Reader
 	if ep.body != nil {
@@ -130,9 +138,9 @@ func checkRequest(ctx context.Context, o Options, p transport.Protocol, ep endpo
 	if err != nil {
 		return nil, err
 	}
-	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
+	_, err = io.Copy(io.Discard, io.LimitReader(resp.Body, limit))
 	resp.Body.Close()
-	return resp, nil
+	return resp, err
 }
 
 // unspoken says, in the words users look for, that the target does not

@@ -26,6 +26,13 @@ func Markdown(w io.Writer, res *results.Results) error {
 		}
 		fmt.Fprintln(bw)
 	}
+	if len(res.Sizing) > 0 {
+		fmt.Fprintf(bw, "Your requests' rounds, sized from a probe:\n\n")
+		for _, s := range res.Sizing {
+			fmt.Fprintf(bw, "- %s\n", mdEscape([]string{s})[0])
+		}
+		fmt.Fprintln(bw)
+	}
 	mdVerdict(bw, res)
 	for _, g := range grids(res) {
 		fmt.Fprintf(bw, "## %s\n\n%s\n\n", g.scenario.Name, strings.TrimPrefix(g.title, g.scenario.Name+": "))

@@ -27,6 +27,12 @@ func Matrix(w io.Writer, res *results.Results) error {
 			fmt.Fprintf(bw, "  %s\n", n)
 		}
 	}
+	if len(res.Sizing) > 0 {
+		fmt.Fprintln(bw, "your requests' rounds, sized from a probe:")
+		for _, s := range res.Sizing {
+			fmt.Fprintf(bw, "  %s\n", s)
+		}
+	}
 	textVerdict(bw, res)
 	for _, g := range grids(res) {
 		fmt.Fprintf(bw, "\n%s\n", g.title)

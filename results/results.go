@@ -61,6 +61,11 @@ type Results struct {
 	// transport), each said once instead of as cells; absent when the run
 	// measured all it was asked to.
 	NotRun []NotRun `json:"not_run,omitempty"`
+	// Sizing says, a line each, where the run measured the user's requests
+	// otherwise than asked: a slow request's rounds made longer so that
+	// they count enough requests, or fewer so that the run keeps within
+	// its budget. Absent when none was.
+	Sizing []string `json:"sizing,omitempty"`
 }
 
 // Cell is one scenario over one transport: every repetition and their

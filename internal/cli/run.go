@@ -85,8 +85,13 @@ func (f *runFlags) measure(ctx context.Context, e *env, fs *flagSet, opts matrix
 		ServerArgs: append(childArgs(fs), f.browser.childArgs()...),
 		Warn:       func(err error) { f.warn(e, err) },
 		OnPlan: func(p experiment.Plan) {
-			if link != nil || f.budgetGiven {
+			// The cost up front across a link, for a budget asked for,
+			// and for the user's own requests, whose cost no one knows.
+			if link != nil || f.budgetGiven || len(f.requests.lines) > 0 || f.requests.file != "" {
 				fmt.Fprintln(e.stderr, costLine(p))
+			}
+			for _, line := range p.Sizing {
+				fmt.Fprintf(e.stderr, "httpvs run: %s (--budget, --duration)\n", line)
 			}
 		},
 	}
