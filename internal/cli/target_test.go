@@ -78,13 +78,17 @@ func notRun(res *results.Results) map[string]string {
 var requestScenarios = []string{"request-1", "request-1-x50"}
 
 // TestRunTargetNginx: against nginx (h1 on one port, h1-tls and h2 on
-// another, no h2c there and no QUIC) the user's request alone is measured,
-// over the transports nginx speaks, with exit 0; h2c and h3 are each one
-// line in the words users look for, and none of httpvs's own scenarios
-// runs.
+// another, no h2c there and no QUIC) the user's request (from a targets
+// file) alone is measured, over the transports nginx speaks, with exit 0;
+// h2c and h3 are each one line in the words users look for, and none of
+// httpvs's own scenarios runs.
 func TestRunTargetNginx(t *testing.T) {
 	srv := startPeer(t, "nginx")
-	res, stdout := runTarget(t, "--target", srv.URL(transport.H1), "--tls-target", srv.URL(transport.H2), "-k", "--request", "GET /small")
+	file := filepath.Join(t.TempDir(), "targets.txt")
+	if err := os.WriteFile(file, []byte("GET /small\nAccept: text/plain\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, stdout := runTarget(t, "--target", srv.URL(transport.H1), "--tls-target", srv.URL(transport.H2), "-k", "--requests", file)
 	onlyCells(t, res, requestScenarios, []string{"h1", "h1-tls", "h2"})
 	nr := notRun(res)
 	if len(nr) != 2 || !strings.Contains(nr["h2c"], "h2c prior knowledge refused by this server") || !strings.Contains(nr["h3"], "no QUIC on the port") {
