@@ -45,6 +45,7 @@ type runFlags struct {
 	client               config.Client
 	server               config.Server
 	requests             requestFlags // --request, --requests, --body
+	slo                  string       // --slo: a capacity search instead of the matrix (slo.go)
 }
 
 func (f *runFlags) register(fs *flagSet) {
@@ -78,6 +79,7 @@ func (f *runFlags) register(fs *flagSet) {
 	fs.StringVar(&f.cacert, "cacert", "", "with --tls-target: trust the PEM certificates in `file`")
 	headerFlags(fs, &f.header)
 	registerRequests(fs, &f.requests)
+	fs.StringVar(&f.slo, "slo", "", sloUsage)
 	fs.StringVar(&f.knobs, "knobs", defaultKnobs, knobsUsage)
 	fs.Var(&f.net, "net", netFlagUsage(true))
 	fs.StringVar(&f.goList, "go", "", goFlagUsage)
@@ -87,7 +89,7 @@ func (f *runFlags) register(fs *flagSet) {
 	knobDefaults(fs)
 	serverFlags(fs, "server-", &f.server)
 	fs.allowZero("warmup", "budget", "omit")
-	fs.group("what to measure", "protocols", "scenarios", "request", "requests", "body", "H", "target", "tls-target", "grpc-target", "k", "cacert", "peers")
+	fs.group("what to measure", "protocols", "scenarios", "request", "requests", "body", "slo", "H", "target", "tls-target", "grpc-target", "k", "cacert", "peers")
 	fs.group("how long", "quick", "repeat", "max-repeat", "budget", "duration", "warmup", "omit", "size", "rep-timeout")
 	fs.group("the link (across emulated network conditions)", "net")
 	fs.group("client knobs (Go as shipped unless set)", "knobs", "engine", "read-size", "dial-timeout", "h2-max-frame", "h2-conn-window", "h2-stream-window", "quic-conn-window", "quic-stream-window", "quic-trace")

@@ -1,11 +1,13 @@
 package cli
 
 import (
+	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -48,6 +50,51 @@ func TestRunSlowRequestWithinBudget(t *testing.T) {
 	for _, c := range res.Cells {
 		if len(c.Repetitions) != 1 || c.Repetitions[0].Requests < 20 || c.Errors.Total != 0 {
 			t.Errorf("%s/%s: %d repetitions, errors %v", c.Scenario, c.Protocol, len(c.Repetitions), c.Errors)
+		}
+	}
+}
+
+// TestRunSLO: run --slo against a target whose /slow takes at least 40 ms:
+// a capacity per transport it speaks, printed with its bracket and the
+// server's CPU, exit 0; as JSON too; and the objective or options it
+// cannot take refused in one line.
+func TestRunSLO(t *testing.T) {
+	payload := server.New(server.Options{})
+	opts := server.Loopback()
+	opts.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/slow" {
+			time.Sleep(40 * time.Millisecond)
+			r.URL.Path = "/small"
+		}
+		payload.Handler().ServeHTTP(w, r)
+	})
+	srv, err := server.Start(server.Config{Transport: opts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	target := srv.Transport.URL(transport.H1)
+	code, stdout, stderr := runMain(t, "run", "--slo", "p99<2s", "--target", target, "--request", "GET /slow", "--duration", "300ms")
+	if code != 0 || !strings.Contains(stdout, "capacity at p99<2s, GET /slow") || !strings.Contains(stdout, "  h2c ") || !strings.Contains(stdout, "vs h1") {
+		t.Fatalf("exit %d: %s\n%s", code, stderr, stdout)
+	}
+	code, stdout, stderr = runMain(t, "run", "--slo", "p50<1ms", "--target", target, "--request", "GET /slow", "--duration", "300ms", "--protocols", "h1", "--json")
+	var out struct {
+		Capacity results.Capacity `json:"capacity"`
+	}
+	if code != 0 || json.Unmarshal([]byte(stdout), &out) != nil || len(out.Capacity.Transports) != 1 || out.Capacity.Transports[0].Met != 0 ||
+		!strings.Contains(out.Capacity.Transports[0].MissedBecause, "p50") {
+		t.Errorf("exit %d: %s\n%s", code, stderr, stdout)
+	}
+	for _, args := range [][]string{
+		{"--slo", "p98<1ms"},
+		{"--slo", "p99<1ms", "--request", "GET /a", "--request", "GET /b"},
+		{"--slo", "p99<1ms", "--scenarios", "download"},
+		{"--slo", "p99<1ms", "--format", "markdown"},
+	} {
+		code, _, stderr := runMain(t, append([]string{"run", "--no-files"}, args...)...)
+		if code != exitUsage || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+			t.Errorf("%v: exit %d, %q", args, code, stderr)
 		}
 	}
 }
