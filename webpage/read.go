@@ -124,7 +124,10 @@ type har struct {
 			Request struct {
 				URL string `json:"url"`
 			} `json:"request"`
-			Response struct {
+			// Initiator is Chromium's (DevTools' "Save all as HAR"): what
+			// made the browser fetch the entry, by URL.
+			Initiator *initiator `json:"_initiator"`
+			Response  struct {
 				Status   int   `json:"status"`
 				BodySize int64 `json:"bodySize"`
 				Content  struct {
@@ -171,6 +174,7 @@ func parseHAR(data []byte, name string) (Page, error) {
 	}
 	doc := -1
 	var objs []Object
+	var urls, from []string // each object's URL, and its initiator's
 	for _, e := range h.Log.Entries {
 		r := e.Response
 		if r.Status < 200 || r.Status > 299 {
@@ -190,14 +194,74 @@ func parseHAR(data []byte, name string) (Page, error) {
 			kind = KindOther // a frame's document: fetched as an object
 		}
 		objs = append(objs, Object{Kind: kind, Bytes: size})
+		urls, from = append(urls, urlPath(e.Request.URL)), append(from, e.Initiator.url())
 	}
 	if doc < 0 {
 		return Page{}, fmt.Errorf("HAR file %s has no HTML document among its %d entries answered 2xx", name, len(objs))
 	}
-	first := objs[doc]
-	page := Page{Objects: append([]Object{first}, slices.Delete(objs, doc, doc+1)...)}
-	page.Source = fmt.Sprintf("HAR file %s (%d objects)", name, len(page.Objects))
+	page, dependents := harTree(objs, urls, from, doc)
+	page.Source = fmt.Sprintf("HAR file %s (%d objects, %d fetched by another than the document)", name, len(page.Objects), dependents)
 	return page, page.Validate()
+}
+
+// harTree is the page of a HAR's objects: the document (objs[doc]) first,
+// the others in the HAR's order, each hanging off the object that
+// initiated it (from, by URL; urls are the objects' own) where that one
+// came earlier and can fetch it (canFetch), else off the document; and
+// how many do not hang off the document.
+func harTree(objs []Object, urls, from []string, doc int) (Page, int) {
+	order := []int{doc} // the document first, then the others in the HAR's order
+	for i := range objs {
+		if i != doc {
+			order = append(order, i)
+		}
+	}
+	page := Page{}
+	at := map[string]int{} // URL -> index in page, the first entry of each
+	for i, k := range order {
+		page.Objects = append(page.Objects, objs[k])
+		if _, dup := at[urls[k]]; !dup {
+			at[urls[k]] = i
+		}
+	}
+	dependents := 0
+	for i, k := range order {
+		if pi, ok := at[from[k]]; ok && i > 0 && pi < i && canFetch(page.Objects[pi].Kind, page.Objects[i].Kind) {
+			page.Objects[i].Parent = pi
+		}
+		if page.Objects[i].Parent != 0 {
+			dependents++
+		}
+	}
+	return page, dependents
+}
+
+// initiator is what a HAR entry says made the browser fetch it
+// (Chromium's _initiator): the parser of a document or stylesheet at URL,
+// or a script, whose call stack's frames name it.
+type initiator struct {
+	Type  string `json:"type"`
+	URL   string `json:"url"`
+	Stack *struct {
+		CallFrames []struct {
+			URL string `json:"url"`
+		} `json:"callFrames"`
+	} `json:"stack"`
+}
+
+// url is the URL of the object that initiated the fetch, without query
+// or fragment; "" when the HAR does not say (the document is then taken
+// as the initiator).
+func (in *initiator) url() string {
+	switch {
+	case in == nil:
+		return ""
+	case in.URL != "":
+		return urlPath(in.URL)
+	case in.Stack != nil && len(in.Stack.CallFrames) > 0:
+		return urlPath(in.Stack.CallFrames[0].URL)
+	}
+	return ""
 }
 
 // urlPath is a URL's path, without its query.
