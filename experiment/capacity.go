@@ -73,8 +73,8 @@ func (c *CapacityOptions) fill() {
 
 // Capacity finds, per transport of o.Matrix.Protocols, the highest
 // open-loop rate of c.Request that meets c.Objective against o's server
-// (the child, or o.Target, whose unspoken transports are left out as
-// NotRun): doubling the rate from c.Start until a rate misses, then
+// (the child, across o.Link when there is one, or o.Target, whose
+// unspoken transports are left out as NotRun): doubling the rate from c.Start until a rate misses, then
 // bisecting between the last met and the first missed; a rate is missed
 // when two tries at it miss. The transports
 // take their steps in turns, in a fresh random order each turn, so that
@@ -88,14 +88,27 @@ func Capacity(ctx context.Context, o Options, c CapacityOptions) (*results.Capac
 	if err := o.fill(); err != nil {
 		return nil, nil, &OptionsError{err}
 	}
-	if o.Link != nil {
-		return nil, nil, &OptionsError{fmt.Errorf("a capacity search does not run across an emulated link yet")}
+	if o.Link != nil && (o.Target.Plain != "" || o.Target.TLS != "") {
+		return nil, nil, &OptionsError{fmt.Errorf("an emulated link leads to the child server; it does not apply to an external target")}
 	}
-	server, stop, err := o.startServer(ctx, nil)
+	var link *Link
+	if o.Link != nil {
+		var err error
+		if link, err = OpenLink(*o.Link); err != nil {
+			return nil, nil, err
+		}
+		defer link.Close() // after the child has stopped: deferred before it
+	}
+	server, stop, err := o.startServer(ctx, link)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer stop()
+	if link != nil {
+		if err := link.Calibrate(ctx); err != nil {
+			return nil, nil, err
+		}
+	}
 	notRun, _, err := o.checkTarget(ctx, server == nil)
 	if err != nil {
 		return nil, notRun, err
@@ -120,7 +133,7 @@ func Capacity(ctx context.Context, o Options, c CapacityOptions) (*results.Capac
 			s.advance(try(ctx, m, c, s.p, s.rate), c)
 		}
 	}
-	out := &results.Capacity{Objective: c.Objective, Request: c.Request.String()}
+	out := &results.Capacity{Objective: c.Objective, Request: c.Request.String(), Net: link.result()}
 	for _, s := range searches {
 		out.Transports = append(out.Transports, s.res)
 	}
@@ -200,7 +213,7 @@ func try(ctx context.Context, m matrix.Options, c CapacityOptions, p transport.P
 	if p.TLS() {
 		base = m.Target.TLS
 	}
-	client := transport.ClientOptions{Protocol: p, Config: m.Client, RootCAs: m.Target.RootCAs, Insecure: m.Target.Insecure}
+	client := transport.ClientOptions{Protocol: p, Config: m.Client, RootCAs: m.Target.RootCAs, Insecure: m.Target.Insecure, Network: m.Network}
 	cfg := load.Config{
 		URL: base + c.Request.Path, Client: client, Conns: 1, Streams: c.InFlight,
 		Duration: c.Step, Warmup: c.Step / 5, Rate: rate, Method: c.Request.Method, Body: c.Request.Body,
@@ -211,7 +224,11 @@ func try(ctx context.Context, m matrix.Options, c CapacityOptions, p transport.P
 		cfg.Conns, cfg.Streams = c.InFlight, 1
 	}
 	var before, after *stats.ServerStats
-	if statsClient, err := transport.NewClient(client); err == nil {
+	statsOpts := client
+	if m.StatsNetwork != nil {
+		statsOpts.Network = m.StatsNetwork // the server's side of the link: its counters do not cross it
+	}
+	if statsClient, err := transport.NewClient(statsOpts); err == nil {
 		defer statsClient.Close()
 		statsURL := base + "/stats"
 		cfg.MeasureStart = func() { before, _ = transfer.FetchServerStats(ctx, statsClient, statsURL, transfer.StatsTimeout) }

@@ -17,6 +17,9 @@ import (
 func Capacity(w io.Writer, c *results.Capacity, notRun []results.NotRun) error {
 	bw := &printer{w: w}
 	fmt.Fprintf(bw, "capacity at %s, %s: the highest open-loop rate each transport carried within the objective, latency from each request's intended send time\n", c.Objective.Text, c.Request)
+	if c.Net != nil {
+		fmt.Fprintln(bw, c.Net.Summary())
+	}
 	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "  \tmet\tmissed at\tvs %s\tserver cores\t\n", orDash(c.Baseline))
 	for _, t := range c.Transports {

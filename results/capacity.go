@@ -75,6 +75,9 @@ type Capacity struct {
 	// Baseline is the transport the ratios are to; "" when it met the
 	// objective at no rate tried.
 	Baseline string `json:"baseline,omitempty"`
+	// Net is the emulated link the search crossed, calibrated; absent on
+	// loopback.
+	Net *Net `json:"net,omitempty"`
 }
 
 // CapacityResult is one transport's search.

@@ -50,13 +50,13 @@ func runRun(ctx context.Context, e *env, args []string) error {
 	if err := f.browser.apply(e, fs, &f, &opts); err != nil {
 		return err
 	}
-	if f.slo != "" {
-		return f.capacity(ctx, e, fs, opts, began)
-	}
 	if len(f.nets) > 0 {
 		if done, err := inUserNS(ctx, e, "run", args); done {
 			return err
 		}
+	}
+	if f.slo != "" {
+		return f.capacity(ctx, e, fs, opts, began)
 	}
 	if len(f.peersMissing) > 0 {
 		fmt.Fprintf(e.stderr, "httpvs run: reference peers not installed: %s\n", strings.Join(f.peersMissing, ", "))

@@ -13,7 +13,7 @@ import (
 	"github.com/httpvs/httpvs/results"
 )
 
-const sloUsage = "find each transport's capacity at this `objective` instead of the matrix: the highest open-loop rate of your --request (one; default GET /small) whose latency quantile (from the intended send time) and failed share meet it, e.g. 'p99<50ms' or 'p99<50ms,errors<1%' (bounds: p50, p90, p99, p999, errors), with the ratio to h1 and the server's CPU at that rate; a search as Envoy Nighthawk's adaptive load controller does, each rate tried for --duration (default 1s); prints it (text or --format json), writes no results directory"
+const sloUsage = "find each transport's capacity at this `objective` instead of the matrix: the highest open-loop rate of your --request (one; default GET /small) whose latency quantile (from the intended send time) and failed share meet it, e.g. 'p99<50ms' or 'p99<50ms,errors<1%' (bounds: p50, p90, p99, p999, errors), with the ratio to h1 and the server's CPU at that rate, on loopback or across --net; a search as Envoy Nighthawk's adaptive load controller does, each rate tried for --duration (default 1s); prints it (text or --format json), writes no results directory"
 
 // capacity is run --slo: the capacity search against the child server or
 // the target, printed.
@@ -24,17 +24,16 @@ func (f *runFlags) capacity(ctx context.Context, e *env, fs *flagSet, opts matri
 	}
 	set := fs.given()
 	reqs, err := f.requests.requests(set)
-	switch {
-	case err != nil:
+	if err != nil {
 		return err
-	case len(reqs) > 1:
-		return usagef("--slo searches one request's capacity: give one --request, not %d", len(reqs))
-	case set["scenarios"] || len(f.net) > 0 || f.browser.on || f.peers != "":
-		return usagef("--slo searches one request's capacity on loopback or against --target: it does not go with --scenarios, --net, --browser or --peers")
-	case f.format != "text" && f.format != "json":
-		return usagef("--slo prints text or json, not %s", f.format)
+	}
+	if err := f.sloAlone(set, reqs); err != nil {
+		return err
 	}
 	xo := experiment.Options{Matrix: opts, Began: began, Server: f.server, ServerArgs: childArgs(fs)}
+	if len(f.nets) == 1 {
+		xo.Link = &experiment.LinkSpec{Name: f.nets[0].text, Spec: f.nets[0].spec}
+	}
 	if f.target != "" || f.tlsTarget != "" {
 		if xo.Target, err = f.externalTarget(ctx); err != nil {
 			return err
@@ -55,6 +54,24 @@ func (f *runFlags) capacity(ctx context.Context, e *env, fs *flagSet, opts matri
 	if err != nil {
 		return err
 	}
+	return f.printCapacity(ctx, e, res, notRun)
+}
+
+// sloAlone refuses what --slo does not go with, in one line.
+func (f *runFlags) sloAlone(set map[string]bool, reqs []results.Request) error {
+	switch {
+	case len(reqs) > 1:
+		return usagef("--slo searches one request's capacity: give one --request, not %d", len(reqs))
+	case set["scenarios"] || len(f.nets) > 1 || f.browser.on || f.peers != "":
+		return usagef("--slo searches one request's capacity (on loopback, across one --net link, or against --target): it does not go with --scenarios, several --net links, --browser or --peers")
+	case f.format != "text" && f.format != "json":
+		return usagef("--slo prints text or json, not %s", f.format)
+	}
+	return nil
+}
+
+// printCapacity prints the search's results as --format asks.
+func (f *runFlags) printCapacity(ctx context.Context, e *env, res *results.Capacity, notRun []results.NotRun) error {
 	if f.format == "json" {
 		enc := json.NewEncoder(e.stdout)
 		enc.SetIndent("", "  ")
