@@ -133,6 +133,10 @@ type har struct {
 				Content  struct {
 					Size     int64  `json:"size"`
 					MimeType string `json:"mimeType"`
+					// Text is the body when the HAR kept it (text
+					// types); Encoding "base64" when it is encoded.
+					Text     string `json:"text"`
+					Encoding string `json:"encoding"`
 				} `json:"content"`
 			} `json:"response"`
 		} `json:"entries"`
@@ -174,7 +178,7 @@ func parseHAR(data []byte, name string) (Page, error) {
 	}
 	doc := -1
 	var objs []Object
-	var urls, from []string // each object's URL, and its initiator's
+	var urls, from, texts []string // each object's URL, its initiator's, and its body's text
 	for _, e := range h.Log.Entries {
 		r := e.Response
 		if r.Status < 200 || r.Status > 299 {
@@ -195,10 +199,16 @@ func parseHAR(data []byte, name string) (Page, error) {
 		}
 		objs = append(objs, Object{Kind: kind, Bytes: size})
 		urls, from = append(urls, urlPath(e.Request.URL)), append(from, e.Initiator.url())
+		text := r.Content.Text
+		if r.Content.Encoding != "" {
+			text = "" // base64: an image's or a font's, which references nothing
+		}
+		texts = append(texts, text)
 	}
 	if doc < 0 {
 		return Page{}, fmt.Errorf("HAR file %s has no HTML document among its %d entries answered 2xx", name, len(objs))
 	}
+	referencedBy(urls, from, texts, objs, doc)
 	page, dependents := harTree(objs, urls, from, doc)
 	page.Source = fmt.Sprintf("HAR file %s (%d objects, %d fetched by another than the document)", name, len(page.Objects), dependents)
 	return page, page.Validate()
@@ -234,6 +244,46 @@ func harTree(objs []Object, urls, from []string, doc int) (Page, int) {
 		}
 	}
 	return page, dependents
+}
+
+// referencedBy fills in, for each object whose initiator the HAR does not
+// name (from[i] == ""), the stylesheet or script that references it when
+// the HAR kept their text: the first earlier one whose text holds the
+// object's URL or path, unless the document's text does too (the
+// document then references it itself).
+func referencedBy(urls, from, texts []string, objs []Object, doc int) {
+	for i := range objs {
+		if from[i] != "" || i == doc {
+			continue
+		}
+		if mentions(texts[doc], urls[i]) {
+			from[i] = urls[doc]
+			continue
+		}
+		for j := 0; j < i; j++ {
+			if (objs[j].Kind == KindCSS || objs[j].Kind == KindJS) && mentions(texts[j], urls[i]) {
+				from[i] = urls[j]
+				break
+			}
+		}
+	}
+}
+
+// mentions says whether text refers to the object at u: its URL, or its
+// path from the root (how a page on the same origin writes it).
+func mentions(text, u string) bool {
+	if text == "" || u == "" {
+		return false
+	}
+	if strings.Contains(text, u) {
+		return true
+	}
+	if _, rest, ok := strings.Cut(u, "://"); ok {
+		if i := strings.Index(rest, "/"); i >= 0 && len(rest[i:]) > 1 {
+			return strings.Contains(text, rest[i:])
+		}
+	}
+	return false
 }
 
 // initiator is what a HAR entry says made the browser fetch it

@@ -107,3 +107,32 @@ func TestValidateParents(t *testing.T) {
 		}
 	}
 }
+
+// TestHARTreeFromText: a HAR without initiators (Firefox's) that kept
+// the bodies' text: an object hangs off the first earlier stylesheet or
+// script that names it (by URL or by path), unless the document names it
+// too; one that a stylesheet names but cannot fetch (a font) hangs off
+// the document.
+func TestHARTreeFromText(t *testing.T) {
+	const har = `{"log":{"entries":[
+ {"request":{"url":"https://ex.test/"},"response":{"status":200,"content":{"size":5000,"mimeType":"text/html","text":"<link rel=stylesheet href=\"/a.css\"><script src=\"https://ex.test/app.js\"></script><img src=\"/logo.png\">"}}},
+ {"request":{"url":"https://ex.test/a.css"},"response":{"status":200,"content":{"size":3000,"mimeType":"text/css","text":"@import \"/b.css\"; body{background:url(/bg.png)} @font-face{src:url(/f.woff2)}"}}},
+ {"request":{"url":"https://ex.test/app.js"},"response":{"status":200,"content":{"size":9000,"mimeType":"text/javascript","text":"fetch('https://ex.test/api/items'); img('/logo.png')"}}},
+ {"request":{"url":"https://ex.test/b.css"},"response":{"status":200,"content":{"size":1000,"mimeType":"text/css"}}},
+ {"request":{"url":"https://ex.test/bg.png"},"response":{"status":200,"content":{"size":4000,"mimeType":"image/png","text":"iVBOR","encoding":"base64"}}},
+ {"request":{"url":"https://ex.test/f.woff2"},"response":{"status":200,"content":{"size":8000,"mimeType":"font/woff2"}}},
+ {"request":{"url":"https://ex.test/api/items?page=1"},"response":{"status":200,"content":{"size":700,"mimeType":"application/json"}}},
+ {"request":{"url":"https://ex.test/logo.png"},"response":{"status":200,"content":{"size":600,"mimeType":"image/png"}}}
+]}}`
+	p, err := parseHAR([]byte(har), "text.har")
+	if err != nil {
+		t.Fatal(err)
+	}
+	//            doc a.css app.js b.css bg font items logo
+	parents := []int{0, 0, 0, 1, 1, 0, 2, 0}
+	for i, want := range parents {
+		if p.Objects[i].Parent != want {
+			t.Errorf("object %d (%s): parent %d, want %d", i, p.Objects[i].Kind, p.Objects[i].Parent, want)
+		}
+	}
+}
