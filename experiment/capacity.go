@@ -48,7 +48,14 @@ type CapacityOptions struct {
 	Refine int
 	// InFlight bounds the requests in flight; zero: DefaultCapacityInFlight.
 	InFlight int
+	// Budget bounds the search's time, from its first step: no turn of
+	// steps starts that would end past it; zero: DefaultCapacityBudget.
+	Budget time.Duration
 }
+
+// DefaultCapacityBudget bounds a capacity search when
+// CapacityOptions.Budget is zero: two minutes.
+const DefaultCapacityBudget = 2 * time.Minute
 
 func (c *CapacityOptions) fill() {
 	if c.Request.Method == "" {
@@ -68,6 +75,9 @@ func (c *CapacityOptions) fill() {
 	}
 	if c.InFlight <= 0 {
 		c.InFlight = DefaultCapacityInFlight
+	}
+	if c.Budget <= 0 {
+		c.Budget = DefaultCapacityBudget
 	}
 }
 
@@ -118,6 +128,7 @@ func Capacity(ctx context.Context, o Options, c CapacityOptions) (*results.Capac
 	for i, p := range m.Protocols {
 		searches[i] = &capacitySearch{p: p, rate: c.Start, res: results.CapacityResult{Protocol: p.String()}}
 	}
+	began, stopped := time.Now(), ""
 	for turn := 0; ctx.Err() == nil; turn++ {
 		var open []*capacitySearch
 		for _, s := range searches {
@@ -128,12 +139,16 @@ func Capacity(ctx context.Context, o Options, c CapacityOptions) (*results.Capac
 		if len(open) == 0 {
 			break
 		}
+		if turn := time.Duration(len(open)) * (c.Step + c.Step/5); time.Since(began)+turn > c.Budget {
+			stopped = fmt.Sprintf("the search's budget of %v ran out: the brackets are as far as it got", c.Budget)
+			break
+		}
 		rand.Shuffle(len(open), func(i, j int) { open[i], open[j] = open[j], open[i] })
 		for _, s := range open {
 			s.advance(try(ctx, m, c, s.p, s.rate), c)
 		}
 	}
-	out := &results.Capacity{Objective: c.Objective, Request: c.Request.String(), Net: link.result()}
+	out := &results.Capacity{Objective: c.Objective, Request: c.Request.String(), Net: link.result(), Stopped: stopped}
 	for _, s := range searches {
 		out.Transports = append(out.Transports, s.res)
 	}

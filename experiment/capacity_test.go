@@ -105,3 +105,23 @@ func TestCapacityObjectiveNeverMet(t *testing.T) {
 		t.Errorf("baseline %q with nothing met", res.Baseline)
 	}
 }
+
+// TestCapacityWithinBudget: a search whose budget holds one turn of steps
+// (two transports, 0.36 s each at least) takes that turn and no other, and
+// says it was cut.
+func TestCapacityWithinBudget(t *testing.T) {
+	o, c := capacityOptions(t, "p99<2s")
+	c.Budget = time.Second
+	res, _, err := experiment.Capacity(context.Background(), o, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Stopped, "budget of 1s ran out") {
+		t.Errorf("stopped %q", res.Stopped)
+	}
+	for _, tr := range res.Transports {
+		if len(tr.Steps) != 1 {
+			t.Errorf("%s: %d steps, want the one turn the budget holds", tr.Protocol, len(tr.Steps))
+		}
+	}
+}

@@ -27,6 +27,9 @@ func Capacity(w io.Writer, c *results.Capacity, notRun []results.NotRun) error {
 	}
 	tw.Flush()
 	fmt.Fprintf(bw, "  (rates in requests per second; the capacity lies between met and missed: the search's resolution, %d rates tried in all)\n", steps(c))
+	if c.Stopped != "" {
+		fmt.Fprintf(bw, "  stopped: %s\n", c.Stopped)
+	}
 	for _, n := range notRun {
 		fmt.Fprintf(bw, "  not run: %s\n", n)
 	}

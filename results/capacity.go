@@ -78,6 +78,9 @@ type Capacity struct {
 	// Net is the emulated link the search crossed, calibrated; absent on
 	// loopback.
 	Net *Net `json:"net,omitempty"`
+	// Stopped says why the search ended before every bracket was as
+	// narrow as asked (its time budget); "" when it was not cut.
+	Stopped string `json:"stopped,omitempty"`
 }
 
 // CapacityResult is one transport's search.

@@ -13,7 +13,7 @@ import (
 	"github.com/httpvs/httpvs/results"
 )
 
-const sloUsage = "find each transport's capacity at this `objective` instead of the matrix: the highest open-loop rate of your --request (one; default GET /small) whose latency quantile (from the intended send time) and failed share meet it, e.g. 'p99<50ms' or 'p99<50ms,errors<1%' (bounds: p50, p90, p99, p999, errors), with the ratio to h1 and the server's CPU at that rate, on loopback or across --net; a search as Envoy Nighthawk's adaptive load controller does, each rate tried for --duration (default 1s); prints it (text or --format json), writes no results directory"
+const sloUsage = "find each transport's capacity at this `objective` instead of the matrix: the highest open-loop rate of your --request (one; default GET /small) whose latency quantile (from the intended send time) and failed share meet it, e.g. 'p99<50ms' or 'p99<50ms,errors<1%' (bounds: p50, p90, p99, p999, errors), with the ratio to h1 and the server's CPU at that rate, on loopback or across --net; a search as Envoy Nighthawk's adaptive load controller does, each rate tried for --duration (default 1s), within --budget (default 2m); prints it (text or --format json), writes no results directory"
 
 // capacity is run --slo: the capacity search against the child server or
 // the target, printed.
@@ -45,6 +45,9 @@ func (f *runFlags) capacity(ctx context.Context, e *env, fs *flagSet, opts matri
 	}
 	if set["duration"] {
 		co.Step = f.duration
+	}
+	if set["budget"] && f.budget > 0 {
+		co.Budget = f.budget
 	}
 	res, notRun, err := experiment.Capacity(ctx, xo, co)
 	var oe *experiment.OptionsError
