@@ -155,6 +155,15 @@ func (f *runFlags) warn(e *env, err error) {
 func (f *runFlags) prepare(fs *flagSet) (matrix.Options, error) {
 	set := map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	// The requests may name the target: settle it before the knobs,
+	// which leave the server's alone for a target.
+	reqs, err := f.requests.requests(set)
+	if err != nil {
+		return matrix.Options{}, err
+	}
+	if err := f.resolveTargets(reqs); err != nil {
+		return matrix.Options{}, err
+	}
 	ks, err := loadKnobSet(f.knobs)
 	if err != nil {
 		return matrix.Options{}, err
@@ -163,7 +172,7 @@ func (f *runFlags) prepare(fs *flagSet) (matrix.Options, error) {
 	if err != nil {
 		return matrix.Options{}, err
 	}
-	opts, err := f.options(fs, set)
+	opts, err := f.options(fs, set, reqs)
 	if err != nil {
 		return matrix.Options{}, err
 	}
@@ -215,15 +224,9 @@ func (f *runFlags) checkNet() error {
 	return nil
 }
 
-// options turns the flags into matrix options; set holds the flags given.
-func (f *runFlags) options(fs *flagSet, set map[string]bool) (matrix.Options, error) {
-	reqs, err := f.requests.requests(set)
-	if err != nil {
-		return matrix.Options{}, err
-	}
-	if err := f.resolveTargets(reqs); err != nil {
-		return matrix.Options{}, err
-	}
+// options turns the flags into matrix options; set holds the flags given,
+// reqs the user's requests.
+func (f *runFlags) options(fs *flagSet, set map[string]bool, reqs []results.Request) (matrix.Options, error) {
 	protos, err := f.protocolList()
 	if err != nil {
 		return matrix.Options{}, err
