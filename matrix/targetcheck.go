@@ -172,6 +172,8 @@ func unspoken(ctx context.Context, o Options, p transport.Protocol) string {
 		return "" // nothing listens: the cells fail and say so
 	case p == transport.H2C && refusedPreface(err):
 		return fmt.Sprintf("h2c prior knowledge refused by this server (%s answered the HTTP/2 preface as HTTP/1.1 or closed the connection)", hostPort)
+	case p == transport.H2 && strings.Contains(err.Error(), "no application protocol"):
+		return fmt.Sprintf("no ALPN h2: the server at %s refused h2 in the TLS handshake (no_application_protocol)", base)
 	case p == transport.H3 && noQUIC(err):
 		return fmt.Sprintf("no QUIC on the port: UDP %s did not answer a QUIC handshake within %v", hostPort, TargetCheckTimeout)
 	case p.TLS() && p != transport.H3 && notTLS(err):
