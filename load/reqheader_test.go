@@ -48,12 +48,14 @@ func TestUserHostAndHopByHop(t *testing.T) {
 				continue
 			}
 			t.Run(engine.String()+"/"+p.String(), func(t *testing.T) {
-				h := http.Header{"host": {"api.example:8443"}, "X-Kept": {"1"}, "Connection": {"keep-alive"}, "Keep-Alive": {"timeout=5"}, "Proxy-Connection": {"keep-alive"}}
+				// Names as users write them (a targets file keeps their
+				// case): a plain map, not canonicalized.
+				h := map[string][]string{"host": {"api.example:8443"}, "X-Kept": {"1"}, "Connection": {"keep-alive"}, "Keep-Alive": {"timeout=5"}, "Proxy-Connection": {"keep-alive"}}
 				if p.Version() > 1 {
 					h["Upgrade"], h["Transfer-Encoding"], h["TE"] = []string{"websocket"}, []string{"chunked"}, []string{"gzip"}
 				}
 				cfg := Config{URL: ts.URL(p) + "/", Client: transport.ClientOptions{Protocol: p, RootCAs: transport.CertPool(ts.Cert())},
-					Conns: 1, Streams: 1, Requests: 20, Header: h, Engine: engine}
+					Conns: 1, Streams: 1, Requests: 20, Header: http.Header(h), Engine: engine}
 				res := mustRun(t, cfg)
 				if res.Requests != 20 || res.Errors.Total != 0 {
 					t.Fatalf("%d requests, errors %v: %s", res.Requests, res.Errors, res.FirstError)
