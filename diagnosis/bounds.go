@@ -7,6 +7,7 @@ import (
 	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
+	"github.com/httpvs/httpvs/webpage"
 )
 
 // Tolerances of the bounds: how far a cell may lie from its bound before
@@ -41,8 +42,8 @@ func Bounds(res *results.Results) {
 			continue
 		}
 		sc, ok := matrix.ScenarioOf(&res.Settings, c.Scenario)
-		if !ok {
-			continue
+		if !ok || (sc.PageLoad() && ownPage(res)) {
+			continue // the model's page is page-load's own, not the user's
 		}
 		b := boundOf(c, sc, n)
 		if b == nil {
@@ -249,4 +250,16 @@ func requestBound(c *results.Cell, sc matrix.Scenario, n *results.Net, rtt float
 		b.Basis = fmt.Sprintf("the link's calibrated goodput down (%s) over %d-byte responses", units.BitsPerSecond(rate*8), c.ResponseBytes)
 	}
 	return b
+}
+
+// ownPage says whether the run loaded a user's page (run --page) rather
+// than page-load's, webpage.Median: its browser cells name it.
+func ownPage(res *results.Results) bool {
+	median := webpage.Median().Source
+	for _, b := range res.Browser {
+		if b.Page != "" && b.Page != median {
+			return true
+		}
+	}
+	return false
 }

@@ -110,6 +110,9 @@ type Plan struct {
 	Budget   time.Duration // from Began, for added rounds; zero: none
 	Link     *results.Net  // the calibrated link; nil on loopback
 	LinkName string        // the link as asked for
+	// Sizing says how the user's slow requests were measured otherwise
+	// than asked (matrix.SizeRequests), a line each; empty when none was.
+	Sizing []string
 }
 
 // Default is `httpvs run`: every transport and the default scenarios, Go

@@ -3,6 +3,7 @@ package experiment
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/httpvs/httpvs/config"
@@ -52,6 +53,10 @@ func Run(ctx context.Context, o Options) (*results.Results, error) {
 		}
 		m.RTT, m.Link = link.RTT(), link.Desc
 	}
+	notRun, empty, err := o.checkTarget(ctx, server == nil)
+	if empty != nil || err != nil {
+		return empty, err
+	}
 	udpNote := udpBuffers(m.Protocols)
 	if udpNote != "" {
 		o.Warn(errors.New(udpNote))
@@ -59,20 +64,17 @@ func Run(ctx context.Context, o Options) (*results.Results, error) {
 	if err := o.profile(); err != nil {
 		return nil, err
 	}
-	if err := o.plan(link); err != nil {
+	sizing := o.sizeRequests(ctx, link)
+	if err := o.plan(link, sizing); err != nil {
 		return nil, err
 	}
 	res, err := matrix.Run(ctx, *m)
 	if err != nil {
 		return nil, &OptionsError{err}
 	}
-	res.Settings.Server = server
+	o.settle(res, server, udpNote, link, notRun)
 	res.Settings.Pin, res.Settings.Unpinned = pinned.result(), unpinned
-	res.Settings.UDPBuffers = udpNote
-	res.Settings.Net = link.result()
-	if o.Target.Plain == "" && o.Target.TLS == "" {
-		res.Settings.Target = "child"
-	}
+	res.Sizing = sizing
 	if len(o.Peers) > 0 && ctx.Err() == nil {
 		if res.References, err = o.references(ctx, pinned); err != nil {
 			return nil, err
@@ -99,6 +101,37 @@ func (o *Options) profile() error {
 	}
 	m.Profile = func(scenario, column string) func() matrix.Profiles { return prof.Start(scenario + "_" + column) }
 	return nil
+}
+
+// settle adds to res what the matrix does not know: the child server's
+// knobs, quic-go's buffer note, the link, what the target lacked.
+func (o *Options) settle(res *results.Results, server *config.Server, udpNote string, link *Link, notRun []results.NotRun) {
+	res.NotRun = notRun
+	res.Settings.Server = server
+	res.Settings.UDPBuffers = udpNote
+	res.Settings.Net = link.result()
+	if o.Target.Plain == "" && o.Target.TLS == "" {
+		res.Settings.Target = "child"
+	}
+}
+
+// checkTarget leaves out of o.Matrix what an external target lacks
+// (matrix.CheckTarget) and returns it; when nothing is left, the results
+// saying so (no scenario) or a NothingToMeasureError (no transport).
+func (o *Options) checkTarget(ctx context.Context, external bool) ([]results.NotRun, *results.Results, error) {
+	if !external {
+		return nil, nil, nil
+	}
+	m := &o.Matrix
+	var notRun []results.NotRun
+	*m, notRun = matrix.CheckTarget(ctx, *m)
+	switch {
+	case len(m.Protocols) == 0:
+		return nil, nil, &NothingToMeasureError{NotRun: notRun}
+	case len(m.Scenarios) == 0: // what was asked is not there: said, not failed
+		return nil, matrix.Unmeasured(*m, notRun), nil
+	}
+	return notRun, nil, nil
 }
 
 // udpBuffers is quic-go's socket buffer warning when h3 is among protos
@@ -144,9 +177,22 @@ func (o *Options) startServer(ctx context.Context, link *Link, pinned *pinning) 
 	return &srv, child.Stop, nil
 }
 
+// sizeRequests sizes the rounds of the user's requests from a probe
+// (matrix.SizeRequests): on loopback within what is left of o.Budget;
+// across a link, whose budget follows from the estimate, by time alone.
+func (o *Options) sizeRequests(ctx context.Context, link *Link) []string {
+	left := time.Duration(0)
+	if o.Budget > 0 && link == nil {
+		left = max(o.Budget-time.Since(o.Began), time.Nanosecond)
+	}
+	var sizing []string
+	o.Matrix, sizing = matrix.SizeRequests(ctx, o.Matrix, left)
+	return sizing
+}
+
 // plan estimates the run's cost and sets its budget: o.Budget, or across
 // a link the estimate and LinkBudgetShare of it again; OnPlan hears both.
-func (o *Options) plan(link *Link) error {
+func (o *Options) plan(link *Link, sizing []string) error {
 	est, err := matrix.EstimateRun(o.Matrix)
 	if err != nil {
 		return &OptionsError{err}
@@ -156,7 +202,7 @@ func (o *Options) plan(link *Link) error {
 		budget = time.Since(o.Began) + time.Duration((1+LinkBudgetShare)*float64(est.Time))
 	}
 	if o.OnPlan != nil {
-		p := Plan{Estimate: est, Spent: time.Since(o.Began), Budget: max(budget, 0)}
+		p := Plan{Estimate: est, Spent: time.Since(o.Began), Budget: max(budget, 0), Sizing: sizing}
 		if link != nil {
 			p.Link, p.LinkName = link.Desc, link.Name()
 		}
@@ -179,3 +225,15 @@ func (e *OptionsError) Error() string { return e.Err.Error() }
 
 // Unwrap returns Err.
 func (e *OptionsError) Unwrap() error { return e.Err }
+
+// NothingToMeasureError is Run's error when an external target speaks none
+// of the transports asked for; NotRun says how each was refused.
+type NothingToMeasureError struct{ NotRun []results.NotRun }
+
+func (e *NothingToMeasureError) Error() string {
+	parts := make([]string, len(e.NotRun))
+	for i, n := range e.NotRun {
+		parts[i] = n.String()
+	}
+	return "nothing to measure on this target: " + strings.Join(parts, "; ")
+}

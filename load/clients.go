@@ -79,7 +79,7 @@ func (r *run) newClients() ([]connClient, error) {
 			c, err = r.cfg.NewCaller()
 		case r.cfg.Engine.isFast():
 			var lc *lean.Client
-			lc, err = lean.NewClient(opts, lean.Request{Method: r.cfg.Method, URL: r.url, Header: r.header, Body: r.body})
+			lc, err = lean.NewClient(opts, lean.Request{Method: r.cfg.Method, URL: r.url, Host: r.host, Header: r.header, Body: r.body})
 			if err == nil {
 				lc.OnDial = r.shards[i%len(r.shards)].dialed
 			}

@@ -42,7 +42,8 @@ type run struct {
 
 	shards []*shard
 	body   []byte      // every request's body
-	header http.Header // every request's extra headers; read-only
+	header http.Header // every request's extra headers, Host and hop-by-hop ones out; read-only
+	host   string      // the request's host: a Host header's, or the URL's
 
 	askedStreams     int    // Config.Streams as asked
 	serverMaxStreams int    // the server's SETTINGS_MAX_CONCURRENT_STREAMS; 0 if unknown or none
@@ -106,6 +107,8 @@ func newRun(cfg Config, u *url.URL) *run {
 	for k, vs := range cfg.Header {
 		r.header[k] = append(r.header[k], vs...)
 	}
+	r.host = requestHost(r.header, u.Host)
+	dropHopByHop(r.header, cfg.Client.Protocol)
 	r.body = cfg.Body
 	if r.body == nil {
 		r.body = make([]byte, cfg.BodySize)

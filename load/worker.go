@@ -54,7 +54,7 @@ func newWorker(r *run, c connClient, s *shard) *worker {
 		ProtoMajor: 1,
 		ProtoMinor: 1,
 		Header:     r.header,
-		Host:       r.url.Host,
+		Host:       r.host,
 	}
 	return w
 }

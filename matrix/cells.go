@@ -212,7 +212,7 @@ func (r *runner) loadConfig(sc Scenario, col column, edit func(*load.Config)) lo
 		Engine:   r.opts.Engine.For(p),
 		// A repetition that cannot finish a request in its own time is
 		// failing, not slow.
-		RequestTimeout: max(10*time.Second, r.opts.Duration),
+		RequestTimeout: max(10*time.Second, r.opts.Duration, sc.duration),
 	}
 	if p.Version() == 1 {
 		// HTTP/1.1 has one request in flight per connection.
@@ -263,12 +263,13 @@ func (r *runner) load(ctx context.Context, sc Scenario, col column) results.Repe
 	}
 }
 
-// firstTry is a load repetition's first duration: Duration or, across a
+// firstTry is a load repetition's first duration: Duration (or the
+// longer one SizeRequests gave a slow request) or, across a
 // link whose round trip is known (Options.RTT), at least what minRequests
 // take, and a fifth more, when each of sc's streams finishes at best one
 // request a round trip: a slow link then costs no try too short to count.
 func (r *runner) firstTry(sc Scenario) time.Duration {
-	d := r.opts.Duration
+	d := max(r.opts.Duration, sc.duration)
 	if r.opts.RTT > 0 && sc.streams > 0 {
 		d = max(d, time.Duration(1.2*minRequests/float64(sc.streams)*float64(r.opts.RTT)))
 	}

@@ -35,7 +35,8 @@ func (r *runner) pageLoad(ctx context.Context, sc Scenario, col column) results.
 	opts := r.clientOptions(sc, col.proto)
 	opts.MaxConnsPerHost = pageConns
 	base := r.opts.Target.base(col.proto) + "/bytes/"
-	n := r.beginNet(ctx, col, len(Page)-1)
+	page := r.page()
+	n := r.beginNet(ctx, col, len(page.Objects)-1)
 	n.minUnits = pageMinUnits
 	objects := stats.NewHistogram()
 	var (
@@ -43,7 +44,7 @@ func (r *runner) pageLoad(ctx context.Context, sc Scenario, col column) results.
 		negotiated string
 	)
 	for n.more(ctx) {
-		d, proto, ok := r.onePage(ctx, n, opts, base, objects, &conns)
+		d, proto, ok := r.onePage(ctx, n, opts, base, page, objects, &conns)
 		if !ok {
 			n.unitFailed()
 			continue
@@ -57,9 +58,20 @@ func (r *runner) pageLoad(ctx context.Context, sc Scenario, col column) results.
 	return m
 }
 
-// onePage loads Page once with a new client; ok is false when an object
-// failed (counted in n).
-func (r *runner) onePage(ctx context.Context, n *netRep, opts transport.ClientOptions, base string, objects *stats.Histogram, conns *int64) (took time.Duration, proto string, ok bool) {
+// page is the page page-load loads: the one the run serves the browser
+// (BrowserOptions.Page, a user's HAR or directory), else Page.
+func (r *runner) page() webpage.Page {
+	if bo := r.opts.Browser; bo != nil && bo.Page != nil {
+		return *bo.Page
+	}
+	return webpage.Page{Objects: Page}
+}
+
+// onePage loads page once with a new client, as a browser does: the
+// document, then what it references at once, and each object's own
+// dependents (Object.Parent) once it has arrived; ok is false when an
+// object failed (counted in n).
+func (r *runner) onePage(ctx context.Context, n *netRep, opts transport.ClientOptions, base string, page webpage.Page, objects *stats.Histogram, conns *int64) (took time.Duration, proto string, ok bool) {
 	c, err := transport.NewClient(opts)
 	if err != nil {
 		n.fail(err)
@@ -76,7 +88,7 @@ func (r *runner) onePage(ctx context.Context, n *netRep, opts transport.ClientOp
 		mu     sync.Mutex
 		failed bool
 	)
-	fetch := func(o PageObject) {
+	fetch := func(o PageObject) bool {
 		f, err := get(ctx, c, "GET", base+strconv.FormatInt(o.Bytes, 10))
 		d := time.Since(start)
 		if err != nil {
@@ -84,26 +96,33 @@ func (r *runner) onePage(ctx context.Context, n *netRep, opts transport.ClientOp
 			mu.Lock()
 			failed = true
 			mu.Unlock()
-			return
+			return false
 		}
 		n.ok(f.bytes)
 		mu.Lock()
 		objects.Record(d)
 		proto = f.negotiated
 		mu.Unlock()
+		return true
 	}
-	fetch(Page[0])
-	if failed {
-		return 0, "", false
+	kids := make([][]int, len(page.Objects))
+	for i := 1; i < len(page.Objects); i++ {
+		kids[page.Objects[i].Parent] = append(kids[page.Objects[i].Parent], i)
 	}
 	var wg sync.WaitGroup
-	for _, o := range Page[1:] {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			fetch(o)
-		}()
+	var tree func(i int)
+	tree = func(i int) { // each object once: a page's parents come before it
+		defer wg.Done()
+		if !fetch(page.Objects[i]) {
+			return
+		}
+		for _, k := range kids[i] {
+			wg.Add(1)
+			go tree(k)
+		}
 	}
+	wg.Add(1)
+	tree(0)
 	wg.Wait()
 	return time.Since(start), proto, !failed
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 
 	"github.com/httpvs/httpvs/results"
@@ -16,9 +17,10 @@ import (
 const RequestGroup = "requests"
 
 // ParseRequest reads a request line as curl or an HTTP request line
-// writes it: "METHOD PATH" or "METHOD URL" (only the URL's path and query
-// are kept: the run's target says where it goes), e.g.
-// "GET /api/items?id=7".
+// writes it: "METHOD PATH" or "METHOD URL", e.g. "GET /api/items?id=7".
+// A URL's path and query are the request's Path, its scheme and host its
+// Origin: the run's target says where it goes, so callers check the
+// Origin against it.
 func ParseRequest(line string) (results.Request, error) {
 	fields := strings.Fields(line)
 	if len(fields) != 2 {
@@ -39,14 +41,23 @@ func ParseRequest(line string) (results.Request, error) {
 	case !strings.HasPrefix(u.RequestURI(), "/") || (u.Scheme == "" && !strings.HasPrefix(target, "/")):
 		return results.Request{}, fmt.Errorf("request %q: want a path beginning with /, e.g. \"GET /api/items?id=7\"", line)
 	}
-	return results.Request{Method: method, Path: u.RequestURI()}, nil
+	req := results.Request{Method: method, Path: u.RequestURI()}
+	if u.Scheme != "" {
+		req.Origin = u.Scheme + "://" + u.Host
+	}
+	return req, nil
 }
 
-// ParseTargets reads requests in vegeta's HTTP targets format: blocks
-// separated by blank lines, each a request line ("GET http://host/path"
-// or "GET /path"), then header lines ("Name: value"), then optionally a
-// line "@FILE" naming the body, read with readFile. Lines starting with #
-// are comments.
+// ParseTargets reads requests in vegeta's HTTP targets format, as vegeta
+// reads it (tsenart/vegeta lib/targets.go, NewHTTPTargeter): each request
+// a line "METHOD URL" (or "METHOD /path"), then header lines "Name: value"
+// (name kept as written, several values of one name kept in order), then
+// optionally "@FILE", the body, read with readFile, which ends the
+// request. A blank line ends a request too, and so does a line that is a
+// request line itself: consecutive requests need no blank line between
+// them. Lines starting with # are comments, between requests or among
+// their headers. A header with no name or no value is an error, as in
+// vegeta.
 func ParseTargets(r io.Reader, readFile func(name string) ([]byte, error)) ([]results.Request, error) {
 	var out []results.Request
 	var cur *results.Request
@@ -58,7 +69,7 @@ func ParseTargets(r io.Reader, readFile func(name string) ([]byte, error)) ([]re
 		case strings.HasPrefix(line, "#"):
 		case line == "":
 			cur = nil
-		case cur == nil:
+		case cur == nil || requestLine.MatchString(line):
 			req, err := ParseRequest(line)
 			if err != nil {
 				return nil, fmt.Errorf("line %d: %w", n, err)
@@ -71,12 +82,14 @@ func ParseTargets(r io.Reader, readFile func(name string) ([]byte, error)) ([]re
 				return nil, fmt.Errorf("line %d: body: %w", n, err)
 			}
 			cur.SetBody(body)
+			cur = nil // as vegeta: the body ends the request
 		default:
 			name, value, ok := strings.Cut(line, ":")
-			if !ok || strings.TrimSpace(name) == "" || strings.ContainsAny(name, " \t") {
+			name, value = strings.TrimSpace(name), strings.TrimSpace(value)
+			if !ok || name == "" || value == "" || strings.ContainsAny(name, " \t") {
 				return nil, fmt.Errorf("line %d: %q is neither a header (Name: value) nor a body (@FILE)", n, line)
 			}
-			cur.AddHeader(name, strings.TrimSpace(value))
+			cur.AddHeader(name, value)
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -87,6 +100,10 @@ func ParseTargets(r io.Reader, readFile func(name string) ([]byte, error)) ([]re
 	}
 	return out, nil
 }
+
+// requestLine is vegeta's test for a line that starts a request: an
+// upper-case word, then white space.
+var requestLine = regexp.MustCompile(`^[A-Z]+\s`)
 
 // RequestScenarios are the scenarios measuring reqs: for the i-th
 // (1-based) "request-i", one request at a time, and "request-i-x50",

@@ -10,6 +10,7 @@ package matrix
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/load"
@@ -45,6 +46,11 @@ type Scenario struct {
 	// req is the user's own request a scenario of RequestScenarios
 	// measures, with its body and headers; nil for httpvs's endpoints.
 	req *results.Request
+	// duration is a round's measured time when SizeRequests found the
+	// request too slow for Options.Duration; zero otherwise. rounds, when
+	// set, is fewer rounds than Options.Repeat, for the budget.
+	duration time.Duration
+	rounds   int
 }
 
 // User reports whether s measures one of the user's own requests

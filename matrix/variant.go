@@ -21,6 +21,9 @@ import (
 // minute; a variant still wide after them gets added rounds like any
 // other scenario.
 func (o Options) repeat(sc Scenario) int {
+	if sc.rounds > 0 { // a slow request, for the budget (SizeRequests)
+		return min(o.Repeat, sc.rounds)
+	}
 	if sc.knobs == "" {
 		return o.Repeat
 	}

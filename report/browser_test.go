@@ -64,3 +64,32 @@ func TestBrowserText(t *testing.T) {
 		t.Errorf("a run without the browser printed %q", none.String())
 	}
 }
+
+// TestHTMLHasBrowserNotRunAndSizing: report.html has the browser's table
+// and notes, what the target lacked and how the user's requests were
+// sized, as the text report does; none of them without them.
+func TestHTMLHasBrowserNotRunAndSizing(t *testing.T) {
+	res := browserResults()
+	res.NotRun = []results.NotRun{{Protocol: "h2c", Reason: "h2c prior knowledge refused by this server"}}
+	res.Sizing = []string{"request-1: 1 round(s), not 8"}
+	var b bytes.Buffer
+	if err := HTML(&b, res); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	for _, want := range []string{
+		`<section id="browser-page-load">`, "<td>661ms [596ms, 734ms]</td>", "the browser and the server disagree",
+		"<li>h2c: h2c prior knowledge refused by this server</li>", "<li>request-1: 1 round(s), not 8</li>",
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("report.html lacks %q", want)
+		}
+	}
+	b.Reset()
+	if err := HTML(&b, &results.Results{}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "browser-page-load") || strings.Contains(b.String(), "Not run") || strings.Contains(b.String(), "sized from a probe") {
+		t.Errorf("an empty run's report.html has them:\n%s", b.String())
+	}
+}

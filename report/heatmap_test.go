@@ -41,6 +41,9 @@ func TestHTMLVerdictComesFirst(t *testing.T) {
 	res := sampleRun()
 	tuned := results.Tuned
 	res.Settings.Alongside = &tuned
+	variant := res.Cells[0]
+	variant.Scenario, variant.Knobs = variant.Scenario+results.VariantSep+tuned.Name, tuned.Name
+	res.Cells = append(res.Cells, variant)
 	var b bytes.Buffer
 	if err := HTML(&b, res); err != nil {
 		t.Fatal(err)

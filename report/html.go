@@ -22,6 +22,13 @@ func HTML(w io.Writer, res *results.Results) error {
 			Name: g.scenario.Name, Title: g.title, Head: g.head, Rows: g.rows, Notes: g.notes, Chart: chart(g),
 		})
 	}
+	for _, n := range res.NotRun {
+		page.NotRun = append(page.NotRun, n.String())
+	}
+	page.Sizing = res.Sizing
+	if t := newBrowserTable(res); t != nil {
+		page.Browser = &htmlScenario{Name: results.BrowserScenario, Title: t.title, Head: t.head, Rows: t.rows, Notes: t.notes}
+	}
 	return htmlTemplate.Execute(w, page)
 }
 
@@ -30,6 +37,11 @@ type htmlPage struct {
 	Env                     [][2]string
 	Verdict                 *htmlVerdict
 	Scenarios               []htmlScenario
+	// NotRun and Sizing are what the target lacked and how the user's
+	// requests were sized (results.Results' own); Browser is the real
+	// browser's table, nil without one.
+	NotRun, Sizing []string
+	Browser        *htmlScenario
 }
 
 type htmlScenario struct {
@@ -104,6 +116,8 @@ func chart(g grid) svgChart {
 
 var htmlTemplate = template.Must(template.New("report").Parse(htmlHead + `<p class="summary">{{.Summary}}</p>
 {{if .Partial}}<p class="partial"><strong>Partial run</strong>: {{.Partial}}. The cells below are what was measured until then.</p>{{end}}
+{{if .NotRun}}<p class="legend">Not run (the target lacks them):</p><ul class="notes">{{range .NotRun}}<li>{{.}}</li>{{end}}</ul>{{end}}
+{{if .Sizing}}<p class="legend">Your requests' rounds, sized from a probe:</p><ul class="notes">{{range .Sizing}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{with .Verdict}}<section id="verdict">
 <h2>Verdict</h2>
 <p class="legend">{{.Title}}. Red: slower than h1, green: faster, stronger the further from 1 (full at 4x); grey: ≈ h1.</p>
@@ -142,6 +156,13 @@ var htmlTemplate = template.Must(template.New("report").Parse(htmlHead + `<p cla
 {{if .Notes}}<ul class="notes">{{range .Notes}}<li>{{.}}</li>{{end}}</ul>{{end}}
 </section>
 {{end}}
+{{with .Browser}}<section id="{{.Name}}">
+<h2>{{.Title}}</h2>
+<table><thead><tr>{{range .Head}}<th>{{.}}</th>{{end}}</tr></thead>
+<tbody>{{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
+{{end}}</tbody></table>
+{{if .Notes}}<ul class="notes">{{range .Notes}}<li>{{.}}</li>{{end}}</ul>{{end}}
+</section>{{end}}
 <h2>Environment</h2>
 <dl>{{range .Env}}<dt>{{index . 0}}</dt><dd>{{index . 1}}</dd>{{end}}</dl>
 </body>

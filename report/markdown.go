@@ -19,6 +19,20 @@ func Markdown(w io.Writer, res *results.Results) error {
 	if res.Partial {
 		fmt.Fprintf(bw, "**Partial run**: %s. The cells below are what was measured until then.\n\n", res.PartialReason)
 	}
+	if len(res.NotRun) > 0 {
+		fmt.Fprintf(bw, "Not run (the target lacks them):\n\n")
+		for _, n := range res.NotRun {
+			fmt.Fprintf(bw, "- %s\n", mdEscape([]string{n.String()})[0])
+		}
+		fmt.Fprintln(bw)
+	}
+	if len(res.Sizing) > 0 {
+		fmt.Fprintf(bw, "Your requests' rounds, sized from a probe:\n\n")
+		for _, s := range res.Sizing {
+			fmt.Fprintf(bw, "- %s\n", mdEscape([]string{s})[0])
+		}
+		fmt.Fprintln(bw)
+	}
 	mdVerdict(bw, res)
 	for _, g := range grids(res) {
 		fmt.Fprintf(bw, "## %s\n\n%s\n\n", g.scenario.Name, strings.TrimPrefix(g.title, g.scenario.Name+": "))

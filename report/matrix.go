@@ -21,6 +21,18 @@ func Matrix(w io.Writer, res *results.Results) error {
 	if n := res.Settings.Net; n != nil {
 		fmt.Fprintln(bw, n.Summary())
 	}
+	if len(res.NotRun) > 0 {
+		fmt.Fprintln(bw, "not run (the target lacks them):")
+		for _, n := range res.NotRun {
+			fmt.Fprintf(bw, "  %s\n", n)
+		}
+	}
+	if len(res.Sizing) > 0 {
+		fmt.Fprintln(bw, "your requests' rounds, sized from a probe:")
+		for _, s := range res.Sizing {
+			fmt.Fprintf(bw, "  %s\n", s)
+		}
+	}
 	textVerdict(bw, res)
 	for _, g := range grids(res) {
 		fmt.Fprintf(bw, "\n%s\n", g.title)

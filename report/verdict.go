@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/httpvs/httpvs/results"
@@ -89,8 +90,8 @@ func newVerdict(res *results.Results) verdict {
 // made them.
 func variantsLine(res *results.Results) string {
 	a := res.Settings.Alongside
-	if a == nil {
-		return ""
+	if a == nil || !slices.ContainsFunc(res.Cells, func(c results.Cell) bool { return c.Knobs != "" }) {
+		return "" // no variant row was measured (the user's requests alone)
 	}
 	var knobs []string
 	for _, k := range a.Knobs {

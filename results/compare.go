@@ -62,7 +62,8 @@ const minCompare = 2
 // Compare pairs the cells of old and new by scenario and transport, in
 // new's order followed by cells only old has. A cell other than its run's
 // baseline is tested on its ratio to the baseline, round by round, as the
-// verdict computes it; the baseline's own cells on their values. The
+// verdict computes it; the baseline's own cells on their values. The real
+// browser's cells follow, tested on their load events' values. The
 // p-values are corrected for the number of cells tested.
 func Compare(old, new *Results) []Delta {
 	var out []Delta
@@ -81,6 +82,7 @@ func Compare(old, new *Results) []Delta {
 			add(o)
 		}
 	}
+	out = append(out, browserDeltas(old, new)...)
 	holm(out)
 	return out
 }

@@ -3,7 +3,6 @@ package results
 import (
 	"bytes"
 	"net/http"
-	"net/textproto"
 )
 
 // Request is one of the user's own requests, measured as two scenarios
@@ -24,18 +23,23 @@ type Request struct {
 	Body []byte `json:"-"`
 	// BodyBytes is len(Body), as results record it.
 	BodyBytes int `json:"body_bytes,omitempty"`
+	// Origin is the scheme and host of the URL the request was written
+	// with, e.g. http://127.0.0.1:8080; empty for a path alone. A run
+	// sends the request to its own target: callers check Origin against it.
+	Origin string `json:"-"`
 }
 
-// AddHeader adds a header to r, recording its name.
+// AddHeader adds a header to r, recording its name. The name is kept as
+// written, as vegeta keeps it, for servers that care about its case
+// (HTTP/2 and HTTP/3 send it lower-cased).
 func (r *Request) AddHeader(name, value string) {
 	if r.Header == nil {
 		r.Header = http.Header{}
 	}
-	name = textproto.CanonicalMIMEHeaderKey(name)
 	if len(r.Header[name]) == 0 {
 		r.HeaderNames = append(r.HeaderNames, name)
 	}
-	r.Header.Add(name, value)
+	r.Header[name] = append(r.Header[name], value)
 }
 
 // SetBody sets r's body, recording its length.
@@ -45,3 +49,26 @@ func (r *Request) SetBody(body []byte) {
 
 // String is r as its request line: "GET /api/items?id=7".
 func (r Request) String() string { return r.Method + " " + r.Path }
+
+// NotRun is a scenario or a transport a run left out because the target
+// lacks it: its endpoint answered with an error status, or the server
+// does not speak the transport.
+type NotRun struct {
+	// Scenario is the scenario left out; empty when a transport was.
+	Scenario string `json:"scenario,omitempty"`
+	// Protocol is the transport left out; empty when a scenario was.
+	Protocol string `json:"protocol,omitempty"`
+	// Reason says why, in a line: "h2c prior knowledge refused by this
+	// server", "GET /small: 404 Not Found".
+	Reason string `json:"reason"`
+}
+
+// String is n as a report lists it: "h2c: h2c prior knowledge refused by
+// this server".
+func (n NotRun) String() string {
+	what := n.Scenario
+	if what == "" {
+		what = n.Protocol
+	}
+	return what + ": " + n.Reason
+}

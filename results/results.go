@@ -61,6 +61,16 @@ type Results struct {
 	// Browser is the page loaded in a real browser, one cell a transport
 	// (BrowserScenario, Options.Browser); absent when none was asked for.
 	Browser []BrowserCell `json:"browser,omitempty"`
+	// NotRun are the scenarios and transports an external target could
+	// not be measured on because it lacks them (an endpoint, a
+	// transport), each said once instead of as cells; absent when the run
+	// measured all it was asked to.
+	NotRun []NotRun `json:"not_run,omitempty"`
+	// Sizing says, a line each, where the run measured the user's requests
+	// otherwise than asked: a slow request's rounds made longer so that
+	// they count enough requests, or fewer so that the run keeps within
+	// its budget. Absent when none was.
+	Sizing []string `json:"sizing,omitempty"`
 }
 
 // Cell is one scenario over one transport: every repetition and their

@@ -100,8 +100,7 @@ func (s *Server) serveSynthetic(w http.ResponseWriter, r *http.Request, name str
 		http.NotFound(w, r)
 		return
 	}
-	o := site.page.Objects[i]
-	c := webpage.Synthetic(o.Kind, o.Bytes)
+	c := site.page.ObjectContent(i)
 	s.servePageBytes(w, r, c.Type, c.Size, c.WriteTo)
 }
 

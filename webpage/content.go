@@ -3,6 +3,7 @@ package webpage
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -99,4 +100,60 @@ func (p Page) SyntheticIndex(name string) (int, bool) {
 		return 0, false
 	}
 	return i, "."+ext == extensions[p.Objects[i].Kind] || (extensions[p.Objects[i].Kind] == "" && ext == "bin")
+}
+
+// ObjectContent is the synthetic page's i-th object's body: Synthetic's,
+// and for a stylesheet or a script the objects that depend on it
+// (Object.Parent) referenced at its start, so that a browser fetches them
+// only once it has this one: a stylesheet @imports stylesheets and sets
+// images as the page's backgrounds, a script inserts an element for each.
+// The body keeps the object's size, or the least that references them.
+func (p Page) ObjectContent(i int) Content {
+	o := p.Objects[i]
+	c := Synthetic(o.Kind, o.Bytes)
+	kids := p.Children(i)
+	if len(kids) == 0 || (o.Kind != KindCSS && o.Kind != KindJS) {
+		return c
+	}
+	var refs strings.Builder
+	if o.Kind == KindCSS {
+		var images []string
+		for _, k := range kids {
+			if p.Objects[k].Kind == KindCSS {
+				fmt.Fprintf(&refs, "@import url(%q);\n", p.ObjectURL(k))
+			} else {
+				images = append(images, fmt.Sprintf("url(%q)", p.ObjectURL(k)))
+			}
+		}
+		if len(images) > 0 {
+			fmt.Fprintf(&refs, "html{background-image:%s}\n", strings.Join(images, ","))
+		}
+	} else {
+		refs.WriteString("(function(){var d=document,e;\n")
+		for _, k := range kids {
+			refs.WriteString(insertElement(p.Objects[k].Kind, p.ObjectURL(k)))
+		}
+		refs.WriteString("})();\n")
+	}
+	c.Prefix = append([]byte(refs.String()), "/*"...)
+	c.Suffix = []byte("*/\n")
+	c.Size = max(c.Size, int64(len(c.Prefix)+len(c.Suffix)))
+	return c
+}
+
+// insertElement is a script's statement that makes a browser fetch u as
+// kind does in a document (Page.Document): an element appended to it,
+// which delays the load event until it has loaded.
+func insertElement(kind, u string) string {
+	switch kind {
+	case KindCSS:
+		return fmt.Sprintf("e=d.createElement('link');e.rel='stylesheet';e.href=%q;d.head.appendChild(e);\n", u)
+	case KindJS:
+		return fmt.Sprintf("e=d.createElement('script');e.src=%q;d.head.appendChild(e);\n", u)
+	case KindImage:
+		return fmt.Sprintf("e=d.createElement('img');e.alt='';e.width=1;e.height=1;e.src=%q;d.body.appendChild(e);\n", u)
+	case KindFont:
+		return fmt.Sprintf("e=d.createElement('link');e.rel='preload';e.as='font';e.type='font/woff2';e.href=%q;d.head.appendChild(e);\n", u)
+	}
+	return fmt.Sprintf("e=d.createElement('link');e.rel='preload';e.as='fetch';e.href=%q;d.head.appendChild(e);\n", u)
 }

@@ -124,12 +124,19 @@ type har struct {
 			Request struct {
 				URL string `json:"url"`
 			} `json:"request"`
-			Response struct {
+			// Initiator is Chromium's (DevTools' "Save all as HAR"): what
+			// made the browser fetch the entry, by URL.
+			Initiator *initiator `json:"_initiator"`
+			Response  struct {
 				Status   int   `json:"status"`
 				BodySize int64 `json:"bodySize"`
 				Content  struct {
 					Size     int64  `json:"size"`
 					MimeType string `json:"mimeType"`
+					// Text is the body when the HAR kept it (text
+					// types); Encoding "base64" when it is encoded.
+					Text     string `json:"text"`
+					Encoding string `json:"encoding"`
 				} `json:"content"`
 			} `json:"response"`
 		} `json:"entries"`
@@ -171,6 +178,7 @@ func parseHAR(data []byte, name string) (Page, error) {
 	}
 	doc := -1
 	var objs []Object
+	var urls, from, texts []string // each object's URL, its initiator's, and its body's text
 	for _, e := range h.Log.Entries {
 		r := e.Response
 		if r.Status < 200 || r.Status > 299 {
@@ -190,14 +198,120 @@ func parseHAR(data []byte, name string) (Page, error) {
 			kind = KindOther // a frame's document: fetched as an object
 		}
 		objs = append(objs, Object{Kind: kind, Bytes: size})
+		urls, from = append(urls, urlPath(e.Request.URL)), append(from, e.Initiator.url())
+		text := r.Content.Text
+		if r.Content.Encoding != "" {
+			text = "" // base64: an image's or a font's, which references nothing
+		}
+		texts = append(texts, text)
 	}
 	if doc < 0 {
 		return Page{}, fmt.Errorf("HAR file %s has no HTML document among its %d entries answered 2xx", name, len(objs))
 	}
-	first := objs[doc]
-	page := Page{Objects: append([]Object{first}, slices.Delete(objs, doc, doc+1)...)}
-	page.Source = fmt.Sprintf("HAR file %s (%d objects)", name, len(page.Objects))
+	referencedBy(urls, from, texts, objs, doc)
+	page, dependents := harTree(objs, urls, from, doc)
+	page.Source = fmt.Sprintf("HAR file %s (%d objects, %d fetched by another than the document)", name, len(page.Objects), dependents)
 	return page, page.Validate()
+}
+
+// harTree is the page of a HAR's objects: the document (objs[doc]) first,
+// the others in the HAR's order, each hanging off the object that
+// initiated it (from, by URL; urls are the objects' own) where that one
+// came earlier and can fetch it (canFetch), else off the document; and
+// how many do not hang off the document.
+func harTree(objs []Object, urls, from []string, doc int) (Page, int) {
+	order := []int{doc} // the document first, then the others in the HAR's order
+	for i := range objs {
+		if i != doc {
+			order = append(order, i)
+		}
+	}
+	page := Page{}
+	at := map[string]int{} // URL -> index in page, the first entry of each
+	for i, k := range order {
+		page.Objects = append(page.Objects, objs[k])
+		if _, dup := at[urls[k]]; !dup {
+			at[urls[k]] = i
+		}
+	}
+	dependents := 0
+	for i, k := range order {
+		if pi, ok := at[from[k]]; ok && i > 0 && pi < i && canFetch(page.Objects[pi].Kind, page.Objects[i].Kind) {
+			page.Objects[i].Parent = pi
+		}
+		if page.Objects[i].Parent != 0 {
+			dependents++
+		}
+	}
+	return page, dependents
+}
+
+// referencedBy fills in, for each object whose initiator the HAR does not
+// name (from[i] == ""), the stylesheet or script that references it when
+// the HAR kept their text: the first earlier one whose text holds the
+// object's URL or path, unless the document's text does too (the
+// document then references it itself).
+func referencedBy(urls, from, texts []string, objs []Object, doc int) {
+	for i := range objs {
+		if from[i] != "" || i == doc {
+			continue
+		}
+		if mentions(texts[doc], urls[i]) {
+			from[i] = urls[doc]
+			continue
+		}
+		for j := 0; j < i; j++ {
+			if (objs[j].Kind == KindCSS || objs[j].Kind == KindJS) && mentions(texts[j], urls[i]) {
+				from[i] = urls[j]
+				break
+			}
+		}
+	}
+}
+
+// mentions says whether text refers to the object at u: its URL, or its
+// path from the root (how a page on the same origin writes it).
+func mentions(text, u string) bool {
+	if text == "" || u == "" {
+		return false
+	}
+	if strings.Contains(text, u) {
+		return true
+	}
+	if _, rest, ok := strings.Cut(u, "://"); ok {
+		if i := strings.Index(rest, "/"); i >= 0 && len(rest[i:]) > 1 {
+			return strings.Contains(text, rest[i:])
+		}
+	}
+	return false
+}
+
+// initiator is what a HAR entry says made the browser fetch it
+// (Chromium's _initiator): the parser of a document or stylesheet at URL,
+// or a script, whose call stack's frames name it.
+type initiator struct {
+	Type  string `json:"type"`
+	URL   string `json:"url"`
+	Stack *struct {
+		CallFrames []struct {
+			URL string `json:"url"`
+		} `json:"callFrames"`
+	} `json:"stack"`
+}
+
+// url is the URL of the object that initiated the fetch, without query
+// or fragment; "" when the HAR does not say (the document is then taken
+// as the initiator).
+func (in *initiator) url() string {
+	switch {
+	case in == nil:
+		return ""
+	case in.URL != "":
+		return urlPath(in.URL)
+	case in.Stack != nil && len(in.Stack.CallFrames) > 0:
+		return urlPath(in.Stack.CallFrames[0].URL)
+	}
+	return ""
 }
 
 // urlPath is a URL's path, without its query.

@@ -32,6 +32,12 @@ type Object struct {
 	// separated (FromDir); "" for an object of a synthetic page, which
 	// the server makes up from its size.
 	Path string `json:"path,omitempty"`
+	// Parent is the index in Page.Objects of the object whose loading
+	// makes a browser fetch this one (a stylesheet's @import or image, a
+	// script's inserted element): a dependency a round trip deeper. Zero,
+	// the document, for what the document references, and for the
+	// document itself.
+	Parent int `json:"parent,omitempty"`
 }
 
 // Page is a web page: its document, then the objects the document
@@ -116,8 +122,8 @@ func (p Page) Document() []byte {
 	// No favicon request: it would be an object the page does not have.
 	head.WriteString("<link rel=\"icon\" href=\"data:,\">\n")
 	for i, o := range p.Objects {
-		if i == 0 {
-			continue
+		if i == 0 || o.Parent != 0 {
+			continue // the document, or fetched by the object it depends on
 		}
 		u := p.ObjectURL(i)
 		switch o.Kind {
@@ -160,6 +166,47 @@ func (p Page) Validate() error {
 		if o.Bytes < 0 || o.Bytes > MaxObjectBytes {
 			return fmt.Errorf("page %s: object %d has %d bytes (want 0 to %d)", p.Source, i, o.Bytes, MaxObjectBytes)
 		}
+		if o.Parent != 0 && (o.Parent < 0 || o.Parent >= i || !canFetch(p.Objects[o.Parent].Kind, o.Kind)) {
+			return fmt.Errorf("page %s: object %d (%s) depends on object %d, which cannot fetch it (want an earlier stylesheet or script)", p.Source, i, o.Kind, o.Parent)
+		}
 	}
 	return nil
+}
+
+// canFetch says whether an object of kind parent can make a browser fetch
+// one of kind child: a script anything (it inserts an element), a
+// stylesheet another (@import) or an image (background-image), the
+// document anything.
+func canFetch(parent, child string) bool {
+	switch parent {
+	case KindHTML, KindJS:
+		return true
+	case KindCSS:
+		return child == KindCSS || child == KindImage
+	}
+	return false
+}
+
+// Depth is how many objects the i-th waits for before a browser can ask
+// for it: 0 for the document, 1 for what it references, 2 for what those
+// fetch, and so on.
+func (p Page) Depth(i int) int {
+	d := 0
+	for n := 0; i > 0 && n < len(p.Objects); n++ { // bounded: parents come earlier
+		i = p.Objects[i].Parent
+		d++
+	}
+	return d
+}
+
+// Children are the indexes of the objects the i-th makes a browser fetch,
+// in page order.
+func (p Page) Children(i int) []int {
+	var out []int
+	for j := i + 1; j < len(p.Objects); j++ {
+		if p.Objects[j].Parent == i {
+			out = append(out, j)
+		}
+	}
+	return out
 }

@@ -104,7 +104,7 @@ func TestFromDir(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Object{{KindHTML, 100, "index.html"}, {KindJS, 20, "app.js"}, {KindCSS, 10, "css/site.css"}, {KindImage, 30, "img/a b.png"}}
+	want := []Object{{Kind: KindHTML, Bytes: 100, Path: "index.html"}, {Kind: KindJS, Bytes: 20, Path: "app.js"}, {Kind: KindCSS, Bytes: 10, Path: "css/site.css"}, {Kind: KindImage, Bytes: 30, Path: "img/a b.png"}}
 	if len(p.Objects) != len(want) {
 		t.Fatalf("objects %v, want %v", p.Objects, want)
 	}
@@ -156,7 +156,7 @@ func TestFromHAR(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Object{{KindHTML, 15000, ""}, {KindJS, 2000, ""}, {KindCSS, 300, ""}, {KindFont, 20000, ""}, {KindImage, 900, ""}, {KindOther, 400, ""}}
+	want := []Object{{Kind: KindHTML, Bytes: 15000}, {Kind: KindJS, Bytes: 2000}, {Kind: KindCSS, Bytes: 300}, {Kind: KindFont, Bytes: 20000}, {Kind: KindImage, Bytes: 900}, {Kind: KindOther, Bytes: 400}}
 	if len(p.Objects) != len(want) {
 		t.Fatalf("objects %+v, want %+v", p.Objects, want)
 	}

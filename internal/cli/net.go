@@ -85,7 +85,10 @@ func costLine(p experiment.Plan) string {
 	}
 	est := p.Estimate
 	line := fmt.Sprintf("httpvs run: %d cells %s, %d round(s) each: about %s in all", est.Cells, where, est.Rounds, (p.Spent + est.Time).Round(time.Second))
-	if est.MaxRounds > est.Rounds && p.Budget > 0 {
+	switch {
+	case p.Budget > 0 && p.Spent+est.Time > p.Budget:
+		line += fmt.Sprintf(", past --budget %s: every cell gets one round at least", p.Budget.Round(time.Second))
+	case est.MaxRounds > est.Rounds && p.Budget > 0:
 		line += fmt.Sprintf(", at most %s: noisy cells get up to %d rounds within it (--budget)", p.Budget.Round(time.Second), est.MaxRounds)
 	}
 	return line

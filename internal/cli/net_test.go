@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
@@ -230,4 +231,38 @@ func checkNoLeftovers(t *testing.T, before map[string]bool) {
 	for _, what := range left {
 		t.Errorf("left behind: %s", what)
 	}
+}
+
+// TestRunSLOAcrossLink: run --slo across a link with a 40 ms round trip:
+// every rate's latency quantile is at least the round trip, and 64
+// requests in flight at most carry at most 1,600 req/s, so the doubling
+// from 100 req/s misses by 3,200 whatever the machine; the link is
+// printed with the capacities.
+func TestRunSLOAcrossLink(t *testing.T) {
+	needLink(t)
+	before := netLeftovers(t)
+	code, stdout, stderr := runMain(t, "run", "--slo", "p50<5s", "--net", "rtt=40ms", "--protocols", "h1", "--duration", "300ms", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var out struct {
+		Capacity results.Capacity `json:"capacity"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+		t.Fatal(err)
+	}
+	c := out.Capacity
+	if c.Net == nil || c.Net.Spec != "rtt=40ms" || len(c.Transports) != 1 {
+		t.Fatalf("capacity %+v", c)
+	}
+	h1 := c.Transports[0]
+	if h1.Missed <= 0 || h1.Missed > 3200 || (h1.Met > 0 && h1.Met >= h1.Missed) {
+		t.Errorf("h1: met %.0f, missed %.0f: want a bracket at most 3,200 req/s", h1.Met, h1.Missed)
+	}
+	for _, st := range h1.Steps {
+		if st.Requests > 0 && st.Latency < rttFloor {
+			t.Errorf("rate %.0f: p50 %.4fs, under the 40 ms round trip", st.Rate, st.Latency)
+		}
+	}
+	checkNoLeftovers(t, before)
 }

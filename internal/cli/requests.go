@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -42,7 +41,7 @@ func (l requestLines) Set(v string) error {
 
 func registerRequests(fs *flagSet, f *requestFlags) {
 	fs.Var(requestLines{f}, "request", "measure your own `request` too, e.g. 'GET /api/items?id=7' (repeatable), one at a time and 50 at a time over every transport, as the scenarios request-1, request-1-x50, ...; with --target, against your server")
-	fs.StringVar(&f.file, "requests", "", "measure the requests in `file`, in vegeta's targets format (\"GET http://host/path\", header lines, \"@FILE\" for a body; blank lines between requests)")
+	fs.StringVar(&f.file, "requests", "", "measure the requests in `file`, in vegeta's targets format (\"GET http://host/path\", header lines, \"@FILE\" for a body, read from the working directory as vegeta does; # comments); without --target, the server the file names is the target; with it, the file's hosts must be the target's")
 	fs.Var(&f.body, "body", "with --request: each request's body, `size|@file`: that many bytes of a pattern, or @FILE, a file's contents (with -H for its Content-Type) (default none)")
 }
 
@@ -68,11 +67,9 @@ func (f *requestFlags) requests(given map[string]bool) ([]results.Request, error
 		if err != nil {
 			return nil, usagef("--requests %s: %v", f.file, unwrapPath(err))
 		}
-		dir := filepath.Dir(f.file)
+		// @FILE bodies are read from the working directory, as vegeta
+		// reads them, wherever the targets file is.
 		reqs, err := matrix.ParseTargets(bytes.NewReader(text), func(name string) ([]byte, error) {
-			if !filepath.IsAbs(name) {
-				name = filepath.Join(dir, name)
-			}
 			b, err := os.ReadFile(name)
 			if errors.Is(err, fs.ErrNotExist) {
 				return nil, fmt.Errorf("%s: no such file", name)
@@ -126,12 +123,12 @@ func withRequests(list string, reqs []results.Request, parse func(string) ([]mat
 	return append(scenarios, matrix.RequestScenarios(reqs)...), nil
 }
 
-// scenarioList is --scenarios; across a link (--net) without it, the
-// default matrix where the network decides (matrix.NetDefault).
-func (f *runFlags) scenarioList(set map[string]bool) ([]matrix.Scenario, error) {
-	reqs, err := f.requests.requests(set)
-	if err != nil {
-		return nil, err
+// scenarioList is --scenarios with the user's requests reqs; across a
+// link (--net) without it, the default matrix where the network decides
+// (matrix.NetDefault); against a target, the requests alone.
+func (f *runFlags) scenarioList(set map[string]bool, reqs []results.Request) ([]matrix.Scenario, error) {
+	if scenarios, ok := f.targetScenarios(set, reqs); ok {
+		return scenarios, nil
 	}
 	if len(f.net) > 0 && !set["scenarios"] {
 		return append(matrix.NetDefault(), matrix.RequestScenarios(reqs)...), nil

@@ -55,6 +55,9 @@ func runRun(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	}
+	if f.slo != "" {
+		return f.capacity(ctx, e, fs, opts, began)
+	}
 	if len(f.peersMissing) > 0 {
 		fmt.Fprintf(e.stderr, "httpvs run: reference peers not installed: %s\n", strings.Join(f.peersMissing, ", "))
 	}
@@ -86,8 +89,13 @@ func (f *runFlags) measure(ctx context.Context, e *env, fs *flagSet, opts matrix
 		Warn:       func(err error) { f.warn(e, err) },
 		NoPin:      !f.noise.pin,
 		OnPlan: func(p experiment.Plan) {
-			if link != nil || f.budgetGiven {
+			// The cost up front across a link, for a budget asked for,
+			// and for the user's own requests, whose cost no one knows.
+			if link != nil || f.budgetGiven || len(f.requests.lines) > 0 || f.requests.file != "" {
 				fmt.Fprintln(e.stderr, costLine(p))
+			}
+			for _, line := range p.Sizing {
+				fmt.Fprintf(e.stderr, "httpvs run: %s (--budget, --duration)\n", line)
 			}
 		},
 	}
@@ -148,6 +156,15 @@ func (f *runFlags) warn(e *env, err error) {
 func (f *runFlags) prepare(fs *flagSet) (matrix.Options, error) {
 	set := map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	// The requests may name the target: settle it before the knobs,
+	// which leave the server's alone for a target.
+	reqs, err := f.requests.requests(set)
+	if err != nil {
+		return matrix.Options{}, err
+	}
+	if err := f.resolveTargets(reqs); err != nil {
+		return matrix.Options{}, err
+	}
 	ks, err := loadKnobSet(f.knobs)
 	if err != nil {
 		return matrix.Options{}, err
@@ -156,7 +173,7 @@ func (f *runFlags) prepare(fs *flagSet) (matrix.Options, error) {
 	if err != nil {
 		return matrix.Options{}, err
 	}
-	opts, err := f.options(fs, set)
+	opts, err := f.options(fs, set, reqs)
 	if err != nil {
 		return matrix.Options{}, err
 	}
@@ -208,13 +225,14 @@ func (f *runFlags) checkNet() error {
 	return nil
 }
 
-// options turns the flags into matrix options; set holds the flags given.
-func (f *runFlags) options(fs *flagSet, set map[string]bool) (matrix.Options, error) {
-	protos, err := transport.ParseList(f.protocols)
+// options turns the flags into matrix options; set holds the flags given,
+// reqs the user's requests.
+func (f *runFlags) options(fs *flagSet, set map[string]bool, reqs []results.Request) (matrix.Options, error) {
+	protos, err := f.protocolList()
 	if err != nil {
-		return matrix.Options{}, usagef("--protocols: %v", err)
+		return matrix.Options{}, err
 	}
-	scenarios, err := f.scenarioList(set)
+	scenarios, err := f.scenarioList(set, reqs)
 	if err != nil {
 		return matrix.Options{}, err
 	}

@@ -46,13 +46,14 @@ type runFlags struct {
 	server               config.Server
 	requests             requestFlags // --request, --requests, --body
 	noise                noiseFlags   // --pin, --aa, --seed
+	slo                  string       // --slo: a capacity search instead of the matrix (slo.go)
 }
 
 func (f *runFlags) register(fs *flagSet) {
 	fs.StringVar(&f.protocols, "protocols", "all", "comma-separated transports (h1, h2c, h1-tls, h2, h3) or all")
 	fs.alias("protocols", "protocol")
 	fs.alias("protocols", "p")
-	fs.StringVar(&f.scenarios, "scenarios", "all", "comma-separated scenarios ("+matrix.ScenarioNames()+") or all (the default matrix; with --net: all but download-parallel-100, and net)")
+	fs.StringVar(&f.scenarios, "scenarios", "all", "comma-separated scenarios ("+matrix.ScenarioNames()+", "+matrix.RequestGroup+": your --request and --requests) or all (the default matrix; with --net: all but download-parallel-100, and net; with --target and your requests: "+matrix.RequestGroup+" alone)")
 	fs.Var(&f.size, "size", "fixed total body `size` of transfer cells, split across their streams (default: sized per transport to take --duration)")
 	fs.DurationVar(&f.duration, "duration", matrix.DefaultDuration, fmt.Sprintf("measured time of each load repetition, and the time transfers are sized to take (with --net: %d round trips of the link, at least 100ms)", matrix.LinkWindowRTTs))
 	fs.alias("duration", "d")
@@ -72,7 +73,7 @@ func (f *runFlags) register(fs *flagSet) {
 	fs.StringVar(&f.out, "out", "httpvs-results", "`dir`ectory for <timestamp>/results.json, report.md, report.html and bench.txt")
 	fs.BoolVar(&f.noFiles, "no-files", false, "print only; write no results directory")
 	fs.StringVar(&f.profile, "profile", "", "profile the client and the child server in rounds of their own after the measured ones, for the baseline and each transfer or load cell slower than it, and say where each one's extra CPU went (also httpvs explain); the profiles go to `dir` (SCENARIO_TRANSPORT.{client,server}.{cpu,heap}.pprof)")
-	fs.StringVar(&f.target, "target", "", "measure this server's h1 and h2c instead of a child server: base `URL` http://host:port")
+	fs.StringVar(&f.target, "target", "", "measure this server's h1 and h2c instead of a child server: base `URL` http://host:port; with --request or --requests, those alone unless --scenarios names more")
 	fs.StringVar(&f.tlsTarget, "tls-target", "", "measure this server's h1-tls, h2 and h3: base `URL` https://host:port")
 	fs.StringVar(&f.grpcTarget, "grpc-target", "", "with --target or --tls-target: `host:port` of the server's native gRPC Bookstore (httpvs serve --grpc-listen) for the grpc-native column")
 	fs.BoolVar(&f.insecure, "k", false, "with --tls-target: skip certificate verification")
@@ -80,6 +81,7 @@ func (f *runFlags) register(fs *flagSet) {
 	fs.StringVar(&f.cacert, "cacert", "", "with --tls-target: trust the PEM certificates in `file`")
 	headerFlags(fs, &f.header)
 	registerRequests(fs, &f.requests)
+	fs.StringVar(&f.slo, "slo", "", sloUsage)
 	fs.StringVar(&f.knobs, "knobs", defaultKnobs, knobsUsage)
 	fs.Var(&f.net, "net", netFlagUsage(true))
 	fs.StringVar(&f.goList, "go", "", goFlagUsage)
@@ -89,7 +91,7 @@ func (f *runFlags) register(fs *flagSet) {
 	knobDefaults(fs)
 	serverFlags(fs, "server-", &f.server)
 	fs.allowZero("warmup", "budget", "omit")
-	fs.group("what to measure", "protocols", "scenarios", "request", "requests", "body", "H", "target", "tls-target", "grpc-target", "k", "cacert", "peers")
+	fs.group("what to measure", "protocols", "scenarios", "request", "requests", "body", "slo", "H", "target", "tls-target", "grpc-target", "k", "cacert", "peers")
 	fs.group("how long", "quick", "repeat", "max-repeat", "budget", "duration", "warmup", "omit", "size", "rep-timeout", "pin", "aa", "seed")
 	fs.group("the link (across emulated network conditions)", "net")
 	fs.group("client knobs (Go as shipped unless set)", "knobs", "engine", "read-size", "dial-timeout", "h2-max-frame", "h2-conn-window", "h2-stream-window", "quic-conn-window", "quic-stream-window", "quic-trace")

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -69,10 +70,14 @@ func TestRunTargetHeader(t *testing.T) {
 		}
 	}
 
-	// Without it every cell is skipped for the 401, none measured.
+	// Without it no cell is measured: each scenario is one line, not
+	// run for the 401.
 	res = run()
 	if without.Load() == 0 {
 		t.Error("no request arrived without the header")
+	}
+	if len(res.NotRun) != 2 || !strings.Contains(res.NotRun[0].Reason, "401") {
+		t.Errorf("not run: %+v, want download and small-sequential for their 401", res.NotRun)
 	}
 	for _, c := range res.Cells {
 		if c.Skipped == "" || len(c.Repetitions) > 0 {

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -35,9 +36,12 @@ func serializeH1(req target.Request) []byte {
 	b.WriteByte(' ')
 	b.WriteString(req.URL.RequestURI())
 	b.WriteString(" HTTP/1.1\r\nHost: ")
-	b.WriteString(req.URL.Host)
+	b.WriteString(req.Authority())
 	b.WriteString("\r\n")
 	for _, k := range target.SortedHeaderKeys(req.Header) {
+		if strings.EqualFold(k, "Host") || strings.EqualFold(k, "Content-Length") {
+			continue // written once, above and below
+		}
 		for _, v := range req.Header[k] {
 			b.WriteString(k)
 			b.WriteString(": ")

@@ -19,6 +19,7 @@ const ReadBuffer = 64 << 10
 type Request struct {
 	Method string      // GET if empty
 	URL    *url.URL    // http:// or https://
+	Host   string      // the Host header's (HTTP/1.1) or :authority's (HTTP/2, HTTP/3) value; URL.Host if empty
 	Header http.Header // extra headers; Host, Content-Length and hop-by-hop ones are set by the client
 	Body   []byte      // sent with each request; nil for none
 }
@@ -61,13 +62,16 @@ func RequestFields(req Request) []hpack.HeaderField {
 	fields := []hpack.HeaderField{
 		{Name: ":method", Value: req.Method},
 		{Name: ":scheme", Value: req.URL.Scheme},
-		{Name: ":authority", Value: req.URL.Host},
+		{Name: ":authority", Value: req.Authority()},
 		{Name: ":path", Value: req.URL.RequestURI()},
 	}
 	if _, ok := req.Header["User-Agent"]; !ok {
 		fields = append(fields, hpack.HeaderField{Name: "user-agent", Value: "httpvs"})
 	}
 	for _, k := range SortedHeaderKeys(req.Header) {
+		if connectionSpecific(k) {
+			continue // the client sets them, or HTTP/2 and HTTP/3 forbid them
+		}
 		for _, v := range req.Header[k] {
 			fields = append(fields, hpack.HeaderField{Name: strings.ToLower(k), Value: v})
 		}
@@ -76,4 +80,25 @@ func RequestFields(req Request) []hpack.HeaderField {
 		fields = append(fields, hpack.HeaderField{Name: "content-length", Value: strconv.Itoa(len(req.Body))})
 	}
 	return fields
+}
+
+// Authority is the request's host as sent: Host, or URL.Host.
+func (req Request) Authority() string {
+	if req.Host != "" {
+		return req.Host
+	}
+	return req.URL.Host
+}
+
+// connectionSpecific says whether a header named k is not sent as given
+// over HTTP/2 and HTTP/3: Host (it is :authority), Content-Length (the
+// client writes it), and the hop-by-hop headers RFC 9113 8.2.2 forbids
+// (TE among them: load passes it only as "trailers", which is dropped
+// here too, as nothing here reads trailers).
+func connectionSpecific(k string) bool {
+	switch strings.ToLower(k) {
+	case "host", "content-length", "connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "te":
+		return true
+	}
+	return false
 }

@@ -1,0 +1,100 @@
+package cli
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/httpvs/httpvs/results"
+	"github.com/httpvs/httpvs/server"
+	"github.com/httpvs/httpvs/transport"
+)
+
+// TestRunSlowRequestWithinBudget: a request that takes at least 40 ms,
+// with --budget 2s: the cost is printed up front and said to be past the
+// budget, each of the request's scenarios gets one round instead of six,
+// said on stderr and in the results, and the run exits 0 with every round
+// counting at least the 20 requests a repetition needs.
+func TestRunSlowRequestWithinBudget(t *testing.T) {
+	payload := server.New(server.Options{})
+	opts := server.Loopback()
+	opts.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/slow" {
+			time.Sleep(40 * time.Millisecond)
+			r.URL.Path = "/small"
+		}
+		payload.Handler().ServeHTTP(w, r)
+	})
+	srv, err := server.Start(server.Config{Transport: opts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	out := t.TempDir()
+	code, _, stderr := runMain(t, "run", "--target", srv.Transport.URL(transport.H1), "--protocols", "h1", "--request", "GET /slow",
+		"--repeat", "6", "--budget", "2s", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"2 cells on loopback", "past --budget 2s", "request-1: 1 round(s), not 6", "request-1-x50: 1 round(s), not 6", "request-1: one GET /slow takes"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	res, _ := readResults(t, out)
+	if len(res.Sizing) != 4 {
+		t.Errorf("sizing %q, want 4 lines", res.Sizing)
+	}
+	for _, c := range res.Cells {
+		if len(c.Repetitions) != 1 || c.Repetitions[0].Requests < 20 || c.Errors.Total != 0 {
+			t.Errorf("%s/%s: %d repetitions, errors %v", c.Scenario, c.Protocol, len(c.Repetitions), c.Errors)
+		}
+	}
+}
+
+// TestRunSLO: run --slo against a target whose /slow takes at least 40 ms:
+// a capacity per transport it speaks, printed with its bracket and the
+// server's CPU, exit 0; as JSON too; and the objective or options it
+// cannot take refused in one line.
+func TestRunSLO(t *testing.T) {
+	payload := server.New(server.Options{})
+	opts := server.Loopback()
+	opts.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/slow" {
+			time.Sleep(40 * time.Millisecond)
+			r.URL.Path = "/small"
+		}
+		payload.Handler().ServeHTTP(w, r)
+	})
+	srv, err := server.Start(server.Config{Transport: opts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	target := srv.Transport.URL(transport.H1)
+	code, stdout, stderr := runMain(t, "run", "--slo", "p99<2s", "--target", target, "--request", "GET /slow", "--duration", "300ms")
+	if code != 0 || !strings.Contains(stdout, "capacity at p99<2s, GET /slow") || !strings.Contains(stdout, "  h2c ") || !strings.Contains(stdout, "vs h1") {
+		t.Fatalf("exit %d: %s\n%s", code, stderr, stdout)
+	}
+	code, stdout, stderr = runMain(t, "run", "--slo", "p50<1ms", "--target", target, "--request", "GET /slow", "--duration", "300ms", "--protocols", "h1", "--json")
+	var out struct {
+		Capacity results.Capacity `json:"capacity"`
+	}
+	if code != 0 || json.Unmarshal([]byte(stdout), &out) != nil || len(out.Capacity.Transports) != 1 || out.Capacity.Transports[0].Met != 0 ||
+		!strings.Contains(out.Capacity.Transports[0].MissedBecause, "p50") {
+		t.Errorf("exit %d: %s\n%s", code, stderr, stdout)
+	}
+	for _, args := range [][]string{
+		{"--slo", "p98<1ms"},
+		{"--slo", "p99<1ms", "--request", "GET /a", "--request", "GET /b"},
+		{"--slo", "p99<1ms", "--scenarios", "download"},
+		{"--slo", "p99<1ms", "--format", "markdown"},
+	} {
+		code, _, stderr := runMain(t, append([]string{"run", "--no-files"}, args...)...)
+		if code != exitUsage || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+			t.Errorf("%v: exit %d, %q", args, code, stderr)
+		}
+	}
+}

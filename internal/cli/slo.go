@@ -1,0 +1,94 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/httpvs/httpvs/experiment"
+	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/report"
+	"github.com/httpvs/httpvs/results"
+)
+
+const sloUsage = "find each transport's capacity at this `objective` instead of the matrix: the highest open-loop rate of your --request (one; default GET /small) whose latency quantile (from the intended send time) and failed share meet it, e.g. 'p99<50ms' or 'p99<50ms,errors<1%' (bounds: p50, p90, p99, p999, errors), with the ratio to h1 and the server's CPU at that rate, on loopback or across --net; a search as Envoy Nighthawk's adaptive load controller does, each rate tried for --duration (default 1s), within --budget (default 2m); prints it (text or --format json), writes no results directory"
+
+// capacity is run --slo: the capacity search against the child server or
+// the target, printed.
+func (f *runFlags) capacity(ctx context.Context, e *env, fs *flagSet, opts matrix.Options, began time.Time) error {
+	obj, err := results.ParseObjective(f.slo)
+	if err != nil {
+		return usagef("--slo: %v", err)
+	}
+	set := fs.given()
+	reqs, err := f.requests.requests(set)
+	if err != nil {
+		return err
+	}
+	if err := f.sloAlone(set, reqs); err != nil {
+		return err
+	}
+	xo := experiment.Options{Matrix: opts, Began: began, Server: f.server, ServerArgs: childArgs(fs)}
+	if len(f.nets) == 1 {
+		xo.Link = &experiment.LinkSpec{Name: f.nets[0].text, Spec: f.nets[0].spec}
+	}
+	if f.target != "" || f.tlsTarget != "" {
+		if xo.Target, err = f.externalTarget(ctx); err != nil {
+			return err
+		}
+	}
+	co := experiment.CapacityOptions{Objective: obj}
+	if len(reqs) == 1 {
+		co.Request = reqs[0]
+	}
+	if set["duration"] {
+		co.Step = f.duration
+	}
+	if set["budget"] && f.budget > 0 {
+		co.Budget = f.budget
+	}
+	res, notRun, err := experiment.Capacity(ctx, xo, co)
+	var oe *experiment.OptionsError
+	if errors.As(err, &oe) {
+		return usagef("%v", fs.usage(oe.Err))
+	}
+	if err != nil {
+		return err
+	}
+	return f.printCapacity(ctx, e, res, notRun)
+}
+
+// sloAlone refuses what --slo does not go with, in one line.
+func (f *runFlags) sloAlone(set map[string]bool, reqs []results.Request) error {
+	switch {
+	case len(reqs) > 1:
+		return usagef("--slo searches one request's capacity: give one --request, not %d", len(reqs))
+	case set["scenarios"] || len(f.nets) > 1 || f.browser.on || f.peers != "":
+		return usagef("--slo searches one request's capacity (on loopback, across one --net link, or against --target): it does not go with --scenarios, several --net links, --browser or --peers")
+	case f.format != "text" && f.format != "json":
+		return usagef("--slo prints text or json, not %s", f.format)
+	}
+	return nil
+}
+
+// printCapacity prints the search's results as --format asks.
+func (f *runFlags) printCapacity(ctx context.Context, e *env, res *results.Capacity, notRun []results.NotRun) error {
+	if f.format == "json" {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(struct {
+			Capacity *results.Capacity `json:"capacity"`
+			NotRun   []results.NotRun  `json:"not_run,omitempty"`
+		}{res, notRun})
+	}
+	if err := report.Capacity(e.stdout, res, notRun); err != nil {
+		return err
+	}
+	if ctx.Err() != nil {
+		fmt.Fprintln(e.stderr, "httpvs run: interrupted: the capacities above are what the search found until then")
+		return errReported
+	}
+	return nil
+}

@@ -1,0 +1,155 @@
+package results
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Objective is a service level objective a rate must meet: a latency
+// quantile at most MaxLatency, measured from each request's intended send
+// time (an open loop: queueing counts), and failed requests at most
+// MaxErrorRate of all.
+type Objective struct {
+	// Quantile is the latency quantile held to MaxLatency: 0.5, 0.9, 0.99
+	// or 0.999; zero: no latency bound.
+	Quantile float64 `json:"quantile,omitempty"`
+	// MaxLatency bounds the quantile, seconds.
+	MaxLatency float64 `json:"max_latency_seconds,omitempty"`
+	// MaxErrorRate bounds failed requests over all, 0 to 1; zero: none may
+	// fail.
+	MaxErrorRate float64 `json:"max_error_rate"`
+	// Text is the objective as written, e.g. "p99<50ms,errors<1%".
+	Text string `json:"text"`
+}
+
+// quantiles are the latency quantiles an objective may name.
+var quantiles = map[string]float64{"p50": 0.5, "p90": 0.9, "p99": 0.99, "p999": 0.999}
+
+// ParseObjective reads an objective: comma-separated bounds, each
+// "pNN<DURATION" (p50, p90, p99, p999) or "errors<PERCENT%", e.g.
+// "p99<50ms" or "p99<50ms,errors<1%". At most one latency bound.
+func ParseObjective(s string) (Objective, error) {
+	o := Objective{Text: strings.TrimSpace(s)}
+	if o.Text == "" {
+		return o, fmt.Errorf("objective %q: want e.g. p99<50ms or p99<50ms,errors<1%%", s)
+	}
+	for _, part := range strings.Split(o.Text, ",") {
+		name, value, ok := strings.Cut(strings.TrimSpace(part), "<")
+		name, value = strings.TrimSpace(name), strings.TrimSpace(value)
+		q, isQuantile := quantiles[name]
+		switch {
+		case !ok:
+			return o, fmt.Errorf("objective %q: %q: want NAME<BOUND, e.g. p99<50ms", s, part)
+		case isQuantile:
+			d, err := time.ParseDuration(value)
+			if err != nil || d <= 0 || o.Quantile != 0 {
+				return o, fmt.Errorf("objective %q: %q: want one latency bound, a positive duration, e.g. p99<50ms", s, part)
+			}
+			o.Quantile, o.MaxLatency = q, d.Seconds()
+		case name == "errors":
+			pct, err := strconv.ParseFloat(strings.TrimSuffix(value, "%"), 64)
+			if err != nil || !strings.HasSuffix(value, "%") || pct < 0 || pct >= 100 {
+				return o, fmt.Errorf("objective %q: %q: want errors<PERCENT%%, 0 to under 100, e.g. errors<1%%", s, part)
+			}
+			o.MaxErrorRate = pct / 100
+		default:
+			return o, fmt.Errorf("objective %q: %q: want p50, p90, p99, p999 or errors", s, name)
+		}
+	}
+	if o.Quantile == 0 && o.MaxErrorRate == 0 {
+		return o, fmt.Errorf("objective %q: want a latency bound, e.g. p99<50ms", s)
+	}
+	return o, nil
+}
+
+// Capacity is, per transport, the highest open-loop rate found to meet
+// an Objective against one request (httpvs run --slo).
+type Capacity struct {
+	Objective Objective `json:"objective"`
+	// Request is what was sent, e.g. "GET /small".
+	Request string `json:"request"`
+	// Transports are the searches, in the order asked.
+	Transports []CapacityResult `json:"transports"`
+	// Baseline is the transport the ratios are to; "" when it met the
+	// objective at no rate tried.
+	Baseline string `json:"baseline,omitempty"`
+	// Net is the emulated link the search crossed, calibrated; absent on
+	// loopback.
+	Net *Net `json:"net,omitempty"`
+	// Stopped says why the search ended before every bracket was as
+	// narrow as asked (its time budget); "" when it was not cut.
+	Stopped string `json:"stopped,omitempty"`
+}
+
+// CapacityResult is one transport's search.
+type CapacityResult struct {
+	Protocol string `json:"protocol"`
+	// Met is the highest rate tried that met the objective, requests per
+	// second; zero when none did.
+	Met float64 `json:"met_rps"`
+	// Missed is the lowest rate tried that missed it; zero when every
+	// rate tried up to the search's bound met it. The capacity lies in
+	// [Met, Missed): the search's resolution.
+	Missed float64 `json:"missed_rps,omitempty"`
+	// MissedBecause says how the objective was missed at Missed.
+	MissedBecause string `json:"missed_because,omitempty"`
+	// Steps are the rates tried, in order.
+	Steps []CapacityStep `json:"steps"`
+	// VsBaseline is Met over the baseline's Met, with the interval the
+	// two brackets allow; absent for the baseline and where either met
+	// the objective at no rate.
+	VsBaseline *CapacityRatio `json:"vs_baseline,omitempty"`
+	// ServerCores is the server's CPU, cores, while it carried Met, when
+	// its counters were readable (httpvs serve); absent otherwise.
+	ServerCores *float64 `json:"server_cores,omitempty"`
+}
+
+// CapacityStep is one rate tried.
+type CapacityStep struct {
+	Rate     float64 `json:"rate_rps"`     // asked, requests per second
+	Achieved float64 `json:"achieved_rps"` // succeeded per second
+	Latency  float64 `json:"latency_seconds"`
+	Errors   int64   `json:"errors"`
+	Requests int64   `json:"requests"`
+	Met      bool    `json:"met"`
+	Why      string  `json:"why,omitempty"` // how it missed
+	// ServerCores is the server's CPU while it ran, cores, when its
+	// counters were readable (httpvs serve's /stats); absent otherwise.
+	ServerCores *float64 `json:"server_cores,omitempty"`
+}
+
+// CapacityRatio is one transport's capacity over the baseline's, and the
+// interval the two searches' brackets allow: Low = Met/baseline Missed,
+// High = Missed/baseline Met (zero where a bracket is open above).
+type CapacityRatio struct {
+	Ratio float64 `json:"ratio"`
+	Low   float64 `json:"low"`
+	High  float64 `json:"high,omitempty"`
+	// Verdict is VerdictFaster (carries more: Low above 1), VerdictSlower
+	// (High below 1) or VerdictSimilar.
+	Verdict string `json:"verdict"`
+}
+
+// RatioOf is c's capacity over base's; nil when either met the objective
+// at no rate.
+func RatioOf(c, base CapacityResult) *CapacityRatio {
+	if c.Met <= 0 || base.Met <= 0 {
+		return nil
+	}
+	r := &CapacityRatio{Ratio: c.Met / base.Met, Verdict: VerdictSimilar}
+	if base.Missed > 0 {
+		r.Low = c.Met / base.Missed
+	}
+	if c.Missed > 0 {
+		r.High = c.Missed / base.Met
+	}
+	switch {
+	case r.Low > 1:
+		r.Verdict = VerdictFaster
+	case r.High > 0 && r.High < 1:
+		r.Verdict = VerdictSlower
+	}
+	return r
+}
