@@ -1,8 +1,11 @@
 package cli
 
 import (
+	"math"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -15,7 +18,9 @@ import (
 // cell's first repetition marked profiled.
 func TestExplain(t *testing.T) {
 	dir, out := t.TempDir(), t.TempDir()
-	code, _, stderr := runMain(t, "run", "--quick", "--out", out, "--scenarios", "download", "--protocols", "h1,h2c", "--profile", dir)
+	// Three rounds: the cells attributed are those the verdict calls
+	// slower, which takes an interval.
+	code, _, stderr := runMain(t, "run", "--quick", "--repeat", "3", "--out", out, "--scenarios", "download", "--protocols", "h1,h2c", "--profile", dir)
 	if code != 0 {
 		t.Fatalf("run: exit %d: %s", code, stderr)
 	}
@@ -24,6 +29,7 @@ func TestExplain(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "download/h2c (") || !strings.Contains(stdout, "client +") {
 		t.Fatalf("explain: exit %d: %s%s", code, stdout, stderr)
 	}
+	checkAddsUp(t, stdout)
 
 	// An earlier run: no attribution in its results.
 	for i := range res.Cells {
@@ -53,5 +59,38 @@ func TestExplain(t *testing.T) {
 		if code, _, stderr := runMain(t, args...); code != exitUsage || strings.Count(strings.TrimSpace(stderr), "\n") > 1 {
 			t.Errorf("%v: exit %d, %q", args, code, stderr)
 		}
+	}
+}
+
+// sideLine is a side's attribution as explain prints it: the net extra,
+// then what grew and what shrank.
+var sideLine = regexp.MustCompile(`(client|server) ([+-]?[0-9.e+-]+) s/GB \(.*\) = ([0-9.e+-]+) grew - ([0-9.e+-]+) shrank`)
+
+// checkAddsUp checks that each side printed in out states what grew and
+// what shrank, and that their difference is the net extra it printed,
+// within the last digit printed (the three are rounded alike).
+func checkAddsUp(t *testing.T, out string) {
+	t.Helper()
+	n := 0
+	for _, m := range sideLine.FindAllStringSubmatch(out, -1) {
+		n++
+		var f [3]float64
+		ulp := 0.0
+		for i := range f {
+			v, err := strconv.ParseFloat(m[i+2], 64)
+			if err != nil {
+				t.Fatalf("%q: %v", m[0], err)
+			}
+			f[i] = v
+			if dot := strings.IndexByte(m[i+2], '.'); dot >= 0 {
+				ulp = max(ulp, math.Pow(10, -float64(len(m[i+2])-dot-1)))
+			}
+		}
+		if d := f[1] - f[2] - f[0]; math.Abs(d) > 1.5*ulp+1e-12 {
+			t.Errorf("%q: %g grew - %g shrank is not the extra %g", m[0], f[1], f[2], f[0])
+		}
+	}
+	if n == 0 {
+		t.Errorf("no side says what grew and what shrank:\n%s", out)
 	}
 }

@@ -305,13 +305,14 @@ func TestTuneJSON(t *testing.T) {
 }
 
 // TestProfiles profiles a run's slower cell (h2c's download, several
-// times slower than h1's) and its baseline in rounds of their own: the
+// times slower than h1's, over three rounds so the verdict has an
+// interval to call it slower by) and its baseline in rounds of their own: the
 // files of both ends, no measured repetition profiled, and the cell's
 // extra CPU attributed on both sides, net/http's HTTP/2 code (or the
 // syscalls it makes) among what grew.
 func TestProfiles(t *testing.T) {
 	dir, out := t.TempDir(), t.TempDir()
-	code, _, stderr := runMain(t, "run", "--quick", "--duration", "400ms", "--out", out, "--scenarios", "download", "--protocols", "h1,h2c", "--profile", dir)
+	code, _, stderr := runMain(t, "run", "--quick", "--repeat", "3", "--duration", "400ms", "--out", out, "--scenarios", "download", "--protocols", "h1,h2c", "--profile", dir)
 	if code != 0 {
 		t.Fatalf("run: exit %d: %s", code, stderr)
 	}
@@ -364,14 +365,17 @@ func checkAttribution(t *testing.T, c *results.Cell) {
 		}
 		var sum float64
 		for _, a := range s.Areas {
-			sum += a.ExtraSecondsPerUnit
+			sum += a.ChangeSecondsPerUnit
 			http2 = http2 || strings.HasPrefix(a.Name, "HTTP/2")
 		}
 		for _, f := range s.Functions {
 			http2 = http2 || strings.Contains(f.Name, "http2")
 		}
-		if sum > s.ExtraSecondsPerUnit+1e-9 {
-			t.Errorf("%s: areas sum to %g s of an extra %g", s.Side, sum, s.ExtraSecondsPerUnit)
+		if sum > s.GrowthSecondsPerUnit+1e-9 {
+			t.Errorf("%s: areas grew %g s, more than the growth %g", s.Side, sum, s.GrowthSecondsPerUnit)
+		}
+		if d := s.GrowthSecondsPerUnit - s.ShrinkageSecondsPerUnit - s.ExtraSecondsPerUnit; d > 1e-9 || d < -1e-9 {
+			t.Errorf("%s: grew %g - shrank %g is not the extra %g", s.Side, s.GrowthSecondsPerUnit, s.ShrinkageSecondsPerUnit, s.ExtraSecondsPerUnit)
 		}
 	}
 	if !http2 {
