@@ -55,6 +55,7 @@ var rules = []rule{
 	{"h2-flow-blocked", h2FlowBlocked},
 	{"cpu-per-byte", cpuPerByte},
 	{"allocations", allocations},
+	{"congestion-control", congestionControl},
 	{"quic-losses", quicLosses},
 	{"quic-flow-blocked", quicFlowBlocked},
 	{"errors", errorsRule},
