@@ -109,11 +109,8 @@ func place(b *results.Bound, c *results.Cell) {
 	}
 	b.Share = c.Median / b.Value
 	b.Low, b.High = b.Share, b.Share
-	if len(logs) >= 2 {
-		mean, sd := meanSD(logs)
-		half := results.TQuantile975(len(logs)-1) * sd / math.Sqrt(float64(len(logs)))
-		b.Low, b.High = math.Exp(mean-half), math.Exp(mean+half)
-		b.Low, b.High = math.Min(b.Low, b.Share), math.Max(b.High, b.Share)
+	if iv := results.LogInterval(logs); iv.Pairs >= 2 {
+		b.Low, b.High = math.Min(iv.Low, b.Share), math.Max(iv.High, b.Share)
 	}
 	sc, _ := matrix.ScenarioByName(c.Scenario)
 	if results.LowerIsBetter(c.Metric) {
@@ -132,19 +129,6 @@ func place(b *results.Bound, c *results.Cell) {
 	}
 	b.Faster = b.Low > beyondBound
 	b.Departs = b.Faster || b.High < below
-}
-
-// meanSD is the mean and sample standard deviation of xs (two or more).
-func meanSD(xs []float64) (mean, sd float64) {
-	for _, x := range xs {
-		mean += x
-	}
-	mean /= float64(len(xs))
-	var ss float64
-	for _, x := range xs {
-		ss += (x - mean) * (x - mean)
-	}
-	return mean, math.Sqrt(ss / float64(len(xs)-1))
 }
 
 // explainingRules are the diagnosis rules whose finding accounts for a

@@ -32,21 +32,8 @@ func newSpread(vs []float64) Spread {
 	}
 	slices.Sort(pos)
 	s.Median = median(pos)
-	var mean float64
-	for _, l := range logs {
-		mean += l
-	}
-	mean /= float64(s.N)
-	s.Mean = math.Exp(mean)
-	if s.N < 2 {
-		return s
-	}
-	var ss float64
-	for _, l := range logs {
-		ss += (l - mean) * (l - mean)
-	}
-	half := TQuantile975(s.N-1) * math.Sqrt(ss/float64(s.N-1)/float64(s.N))
-	s.Low, s.High = math.Exp(mean-half), math.Exp(mean+half)
+	iv := LogInterval(logs) // the verdict's interval, on times
+	s.Mean, s.Low, s.High = iv.Ratio, iv.Low, iv.High
 	return s
 }
 
