@@ -29,7 +29,7 @@ func browserResults() *results.Results {
 			LoadEvent: results.Spread{Mean: 0.661, Low: 0.596, High: 0.734, N: 2}, LastByte: results.Spread{Mean: 0.650, Low: 0.62, High: 0.68, N: 2},
 			Model:     &results.ModelCheck{Model: results.Spread{Mean: 0.345, Low: 0.344, High: 0.346, N: 2}, Ratio: 1.88, LoadEventRatio: 1.92, Verdict: results.ModelSlower},
 			Disagrees: "the server counted 2 connections, the browser 1", Excluded: 1,
-			Loads:     []results.BrowserLoad{load(1, "h3", 0.65, 1), load(2, "h3", 0.67, 1), bad}},
+			Loads: []results.BrowserLoad{load(1, "h3", 0.65, 1), load(2, "h3", 0.67, 1), bad}},
 	}}
 }
 

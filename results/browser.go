@@ -46,7 +46,7 @@ type BrowserCell struct {
 	// server's counts, so they do not measure the transport asked for and
 	// are left out of LoadEvent and LastByte.
 	Excluded int           `json:"excluded_loads,omitempty"`
-	Loads     []BrowserLoad `json:"loads"`
+	Loads    []BrowserLoad `json:"loads"`
 }
 
 // BrowserLoad is one load of the page in the browser.
