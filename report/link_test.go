@@ -65,3 +65,33 @@ func TestLinkVerdict(t *testing.T) {
 		}
 	}
 }
+
+// TestLinkVerdictMachineBound: a transport the paired rounds call slower
+// on a link that binds every transport, where this machine's CPU was
+// saturated over the cell, is machine-bound in the report's words, not
+// "loses on".
+func TestLinkVerdictMachineBound(t *testing.T) {
+	res := linkRun()
+	for i := range res.Cells {
+		c := &res.Cells[i]
+		if c.Scenario == "download" && c.Protocol == "h3" {
+			for j := range c.Repetitions {
+				c.Repetitions[j].Value *= 0.88 // 87% of the link: within the bound's tolerance
+				c.Repetitions[j].Bottleneck = results.BottleneckServer
+			}
+		}
+	}
+	diagnosis.Summarise(res)
+	c := res.Cell("download", "h3")
+	if c.VsH1 == nil || c.VsH1.Verdict != results.VerdictSlower || c.Bound.Departs {
+		t.Fatalf("h3 %+v, bound %+v: want slower than h1 and at the link's bound", c.VsH1, c.Bound)
+	}
+	var b bytes.Buffer
+	if err := Matrix(&b, res); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if !strings.Contains(out, "h3 against h1: is machine-bound on download (0.88x: this machine, not the link, held h3 (the server's CPU saturated))") || strings.Contains(out, "loses on download") {
+		t.Errorf("want h3's download machine-bound, not lost:\n%s", out)
+	}
+}

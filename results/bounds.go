@@ -74,3 +74,27 @@ func (b *Bound) String() string {
 	}
 	return fmt.Sprintf("%.0f%% of %s", 100*b.Share, basis)
 }
+
+// machineRules are the explanations of a departure that name the machine,
+// not the link: its CPU or the emulator's.
+var machineRules = []string{"cpu-bound", "generator-bound", "emulator-behind", "emulator-bound"}
+
+// MachineBound reports whether the machine rather than the link n held c:
+// its departure from the bound is explained by a CPU or by the emulator,
+// or, within the bound's tolerance, its median repetition found a side's
+// CPU saturated (Repetition.Bottleneck). Such a cell's difference from
+// its baseline is the machine's: the link would have held them alike.
+func MachineBound(c *Cell, n *Net) bool {
+	if c == nil || n == nil || c.Bound == nil {
+		return false
+	}
+	if c.Bound.Departs {
+		for _, r := range machineRules {
+			if strings.HasPrefix(c.Bound.Explained, r+":") {
+				return true
+			}
+		}
+		return false
+	}
+	return MedianRepetition(c).Bottleneck != BottleneckNone
+}
