@@ -293,4 +293,3 @@ func banner(ts *transport.Server, selfSigned bool, certPath, grpcAddr string) re
 	}
 	return b
 }
-
