@@ -179,8 +179,10 @@ func (tc fixCase) gain(before, after results.Cell) float64 {
 		return b.ClientCPUPerUnit / a.ClientCPUPerUnit
 	case blocked:
 		return (waited(b) + 0.01) / (waited(a) + 0.01) // 1% of a transfer, or a frame per GB: the floor of "no waiting"
+	case rate:
+		return after.Median / before.Median
 	}
-	return after.Median / before.Median
+	return 0
 }
 
 // waited is how much m's data sender waited for window: the share of the
