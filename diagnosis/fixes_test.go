@@ -355,10 +355,8 @@ func TestConcurrencyFixRaisesConcurrency(t *testing.T) {
 // (small-concurrent), over HTTP/2 and HTTP/3.
 // Whether a cell is client-bound depends on the machine, so the finding
 // is built from a client-bound repetition and its knob measured on a real
-// cell. Not yet held to fixMoves: with five rounds and a control, the
-// saving measured here had no power on a busy 2-core machine (h2c 1.47x
-// [0.96, 2.23], h3 1.14x [0.88, 1.49] client CPU per 1,000 requests,
-// server in the same process): it still passes on one pair of three.
+// cell. Not yet held to fixMoves: five rounds with a control had no power
+// here (h2c 1.47x [0.96, 2.23], h3 1.14x [0.88, 1.49]); one pair of three.
 func TestGeneratorFixSavesClientCPU(t *testing.T) {
 	sc, _ := matrix.ScenarioByName("small-concurrent")
 	for _, p := range []transport.Protocol{transport.H2C, transport.H3} {
