@@ -100,7 +100,7 @@ func ccMismatch(c *results.Cell, n *results.Net, offer bool) string {
 	if c.Protocol == "h3" {
 		why := fmt.Sprintf("TCP here ran %s, which does not back off on random loss: the gap to h1 and h2 is the congestion controllers', not HTTP/3's against HTTP/2's", otherCC)
 		if offer {
-			why += fmt.Sprintf("; the link spec %s runs TCP with Cubic too, like with like", withCC(n.Spec, "cubic"))
+			why += fmt.Sprintf("; the link spec %s runs TCP with Cubic too, like with like (cc=reno, loss-based as well, where the kernel allows only that)", withCC(n.Spec, "cubic"))
 		}
 		return why
 	}
