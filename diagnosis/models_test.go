@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/httpvs/httpvs/results"
+	"github.com/httpvs/httpvs/stats"
 )
 
 // TestCongestionControlRule: across 1% loss at 100 ms, h3 at quic-go
@@ -51,5 +52,32 @@ func TestCongestionControlRule(t *testing.T) {
 				t.Errorf("bound %+v: want the departure explained by the controllers", b)
 			}
 		})
+	}
+}
+
+// TestQUICLossesTheLinkDrops: across a link set to drop 1%, QUIC's
+// declared losses up to twice that are the link's, and quic-losses (whose
+// fix is socket buffers) does not fire; beyond it, it does.
+func TestQUICLossesTheLinkDrops(t *testing.T) {
+	for _, tc := range []struct {
+		lost int64
+		want bool
+	}{{15, false}, {80, true}} {
+		n := linkCC(linkOf(0.050, 96e6, 0.01), "rtt=50ms,loss=1%", "bbr")
+		h1 := linkCell("download", "h1", 10e6, 10e6, 10e6)
+		h3 := linkCell("download", "h3", 4e6, 4e6, 4e6)
+		for i := range h3.Repetitions {
+			h3.Repetitions[i].ClientQUIC = stats.QUICStats{PacketsSent: 10, PacketsReceived: 1000}
+			h3.Repetitions[i].Server = &stats.ServerStats{QUIC: stats.QUICStats{PacketsSent: 1000, PacketsLost: tc.lost}}
+		}
+		res := &results.Results{Settings: results.Settings{Net: n}, Cells: []results.Cell{h1, h3}}
+		Summarise(res)
+		got := false
+		for _, f := range res.Cell("download", "h3").Findings {
+			got = got || f.Rule == "quic-losses"
+		}
+		if got != tc.want {
+			t.Errorf("%d of 1010 packets lost on a 1%% link: quic-losses %v, want %v", tc.lost, got, tc.want)
+		}
 	}
 }
