@@ -94,4 +94,9 @@ func TestLinkVerdictMachineBound(t *testing.T) {
 	if !strings.Contains(out, "h3 against h1: is machine-bound on download (0.88x: this machine, not the link, held h3 (the server's CPU saturated))") || strings.Contains(out, "loses on download") {
 		t.Errorf("want h3's download machine-bound, not lost:\n%s", out)
 	}
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "download ") && strings.Contains(line, "0.88x") && (!strings.Contains(line, "] machine-bound") || strings.Contains(line, "slower")) {
+			t.Errorf("verdict row %q: want h3's cell machine-bound, not slower", line)
+		}
+	}
 }

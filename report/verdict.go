@@ -147,11 +147,15 @@ func (v *verdict) cell(c *results.Cell) string {
 		v.stable++
 	}
 	var text string
-	switch iv.Verdict {
-	case results.VerdictUnknown:
+	switch {
+	case iv.Verdict == results.VerdictUnknown:
 		text = fmt.Sprintf("%.2fx (1 rep)", iv.Ratio)
-	case results.VerdictSimilar:
+	case iv.Verdict == results.VerdictSimilar:
 		text = fmt.Sprintf("≈ %s %s", c.Baseline, boundsText(iv))
+	case results.MachineBound(c, v.net):
+		// Across a link that would hold the transports alike, a
+		// difference this machine made is not the transport's.
+		text = fmt.Sprintf("%s machine-bound", boundsText(iv))
 	default:
 		text = fmt.Sprintf("%s %s", boundsText(iv), iv.Verdict)
 	}
