@@ -109,7 +109,7 @@ func whenWords(res *results.Results) []string {
 		var order []string
 		for _, name := range res.ScenarioNames() {
 			c, b := res.Cell(name, p), res.Cell(name, base)
-			class, why := wordOf(c, b, res.Settings.Net)
+			class, why := wordOf(c, b, res)
 			if class == "" {
 				continue
 			}
@@ -141,7 +141,8 @@ func whenWords(res *results.Results) []string {
 // "wins on", "loses on", "is machine-bound on" where either was held by
 // this machine rather than the link, "is unexplained on"; "" when there
 // is no verdict) and says why in a few words.
-func wordOf(c, b *results.Cell, n *results.Net) (class, why string) {
+func wordOf(c, b *results.Cell, res *results.Results) (class, why string) {
+	n := res.Settings.Net
 	if c == nil || c.VsH1 == nil || c.VsH1.Verdict == results.VerdictUnknown || b == nil {
 		return "", ""
 	}
@@ -151,7 +152,7 @@ func wordOf(c, b *results.Cell, n *results.Net) (class, why string) {
 	ratio := fmt.Sprintf("%.2fx", c.VsH1.Ratio)
 	if c.VsH1.Verdict != results.VerdictSimilar {
 		for _, m := range []*results.Cell{c, b} {
-			if results.MachineBound(m, n) {
+			if results.MachineBound(m, res) {
 				return "is machine-bound on", fmt.Sprintf("%s: this machine, not the link, held %s (%s)", ratio, m.Protocol, machineWhy(m))
 			}
 		}

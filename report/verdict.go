@@ -30,6 +30,8 @@ type verdict struct {
 	base string
 	// net is the emulated link the run crossed; nil on loopback.
 	net *results.Net
+	// res is the run laid out.
+	res *results.Results
 	// link holds, across an emulated link, each cell against the link's
 	// bound, the cells that depart from it unexplained, and the when in
 	// words (linkLines); nil on loopback.
@@ -38,7 +40,7 @@ type verdict struct {
 
 // newVerdict lays out res's verdict.
 func newVerdict(res *results.Results) verdict {
-	v := verdict{base: res.Settings.BaselineProtocol(), net: res.Settings.Net}
+	v := verdict{base: res.Settings.BaselineProtocol(), net: res.Settings.Net, res: res}
 	cols := map[string]bool{}
 	var protos []string
 	for _, name := range res.ScenarioNames() {
@@ -152,7 +154,7 @@ func (v *verdict) cell(c *results.Cell) string {
 		text = fmt.Sprintf("%.2fx (1 rep)", iv.Ratio)
 	case iv.Verdict == results.VerdictSimilar:
 		text = fmt.Sprintf("≈ %s %s", c.Baseline, boundsText(iv))
-	case results.MachineBound(c, v.net):
+	case results.MachineBound(c, v.res):
 		// Across a link that would hold the transports alike, a
 		// difference this machine made is not the transport's.
 		text = fmt.Sprintf("%s machine-bound", boundsText(iv))

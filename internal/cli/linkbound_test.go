@@ -39,7 +39,7 @@ func TestRunNetAtTheLinksBound(t *testing.T) {
 	busy := 0
 	for i := range res.Cells {
 		c := &res.Cells[i]
-		if departsMachineBound(c, res.Settings.Net) || departsMachineBound(res.Cell(c.Scenario, "h1"), res.Settings.Net) {
+		if departsMachineBound(c, res) || departsMachineBound(res.Cell(c.Scenario, "h1"), res) {
 			// The run found the machine, not the link, held this cell (a
 			// busy CI machine under -race): it must say so in its words.
 			t.Logf("%s/%s: %.0f%% of its bound, explained: %s", c.Scenario, c.Protocol, 100*c.Bound.Share, c.Bound.Explained)
@@ -69,8 +69,8 @@ func TestRunNetAtTheLinksBound(t *testing.T) {
 
 // departsMachineBound says c departs from its bound for a reason of the
 // machine's (its CPU, or the emulator falling behind), as the run found.
-func departsMachineBound(c *results.Cell, n *results.Net) bool {
-	return c != nil && c.Bound != nil && c.Bound.Departs && results.MachineBound(c, n)
+func departsMachineBound(c *results.Cell, res *results.Results) bool {
+	return c != nil && c.Bound != nil && c.Bound.Departs && results.MachineBound(c, res)
 }
 
 // checkAtBound checks that c, a download or small-concurrent cell of
