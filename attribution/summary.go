@@ -97,11 +97,16 @@ func (n decimals) f(v float64) string {
 	return s
 }
 
+// signed is v with its sign, which rounding never drops: a fall too
+// small for the decimals reads "-0.00".
 func (n decimals) signed(v float64) string {
-	if s := n.f(v); !strings.HasPrefix(s, "-") {
-		return "+" + s
+	switch {
+	case v < 0:
+		return "-" + n.f(-v)
+	case v > 0:
+		return "+" + n.f(v)
 	}
-	return n.f(v)
+	return n.f(0)
 }
 
 // Brief is Summary cut to the largest areas and functions, at most n of

@@ -305,14 +305,14 @@ func TestTuneJSON(t *testing.T) {
 }
 
 // TestProfiles profiles a run's slower cell (h2c's download, several
-// times slower than h1's, over three rounds so the verdict has an
+// times slower than h1's, over five rounds so the verdict has an
 // interval to call it slower by) and its baseline in rounds of their own: the
 // files of both ends, no measured repetition profiled, and the cell's
 // extra CPU attributed on both sides, net/http's HTTP/2 code (or the
 // syscalls it makes) among what grew.
 func TestProfiles(t *testing.T) {
 	dir, out := t.TempDir(), t.TempDir()
-	code, _, stderr := runMain(t, "run", "--quick", "--repeat", "3", "--duration", "400ms", "--out", out, "--scenarios", "download", "--protocols", "h1,h2c", "--profile", dir)
+	code, _, stderr := runMain(t, "run", "--quick", "--repeat", "5", "--duration", "400ms", "--out", out, "--scenarios", "download", "--protocols", "h1,h2c", "--profile", dir)
 	if code != 0 {
 		t.Fatalf("run: exit %d: %s", code, stderr)
 	}
