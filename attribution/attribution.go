@@ -3,14 +3,16 @@
 // HTTP/1.1), each taken over a span whose work is known and normalised per
 // unit of that work (per GB, per 1,000 requests), it finds the areas of
 // code (net/http's HTTP/2, crypto/tls, quic-go, the runtime, syscalls) and
-// the few functions that account for most of the difference, with their
-// shares. It is how "h2c is 0.19x h1" becomes "the h2c server spends
-// +1.9 s/GB, 41% of it writing HTTP/2 frames".
+// the few functions whose time grew and those whose time shrank, each with
+// its seconds per unit as measured: the net extra is what grew less what
+// shrank. It is how "h2c is 0.19x h1" becomes "the h2c server spends
+// +1.9 s/GB net (+2.3 grew, -0.4 shrank), 1.0 of the growth in HTTP/2".
 package attribution
 
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 
@@ -25,30 +27,41 @@ type Sample struct {
 	// Units is the work done while it was taken, in the unit the figures
 	// are per (GB of body bytes, or thousands of requests); above zero.
 	Units float64
+	// ExcludeLabel, if not "", is a pprof label key (runtime/pprof.Labels)
+	// whose samples are not the side's work: the link emulator's ferry
+	// goroutines in the client's process carry one (netem.ProfileLabel).
+	// Their time is left out of every figure and reported apart
+	// (Side.ExcludedSecondsPerUnit).
+	ExcludeLabel string
 }
 
-// Share is a function's or an area's part of the extra CPU.
+// Share is a function's or an area's change in CPU per unit from the
+// baseline's: it grew (ChangeSecondsPerUnit above zero) or shrank.
 type Share struct {
 	// Name is the function (package-qualified, module paths shortened)
 	// or the area.
 	Name string `json:"name"`
 	// Area is a function's area (Area); "" for an area itself.
 	Area string `json:"area,omitempty"`
-	// GrowthSecondsPerUnit is how much this function's own time (pprof's
-	// flat) or this area's grew from the baseline, CPU seconds per unit.
-	GrowthSecondsPerUnit float64 `json:"growth_seconds_per_unit"`
-	// Share is GrowthSecondsPerUnit over the growth of everything that
-	// grew, 0 to 1: a side's shares sum to at most 1.
+	// SecondsPerUnit and BaseSecondsPerUnit are its own time (pprof's
+	// flat, or an area's sum of it) in the cell's profile and in the
+	// baseline's, CPU seconds per unit, as measured.
+	SecondsPerUnit     float64 `json:"seconds_per_unit"`
+	BaseSecondsPerUnit float64 `json:"base_seconds_per_unit"`
+	// ChangeSecondsPerUnit is SecondsPerUnit less BaseSecondsPerUnit, CPU
+	// seconds per unit: above zero it grew, below zero it shrank.
+	ChangeSecondsPerUnit float64 `json:"change_seconds_per_unit"`
+	// Share is the change's part, 0 to 1, of its side's growth (for what
+	// grew: Side.GrowthSecondsPerUnit for areas,
+	// Side.FunctionGrowthSecondsPerUnit for functions) or of its side's
+	// shrinkage (for what shrank): never of the net extra.
 	Share float64 `json:"share"`
-	// ExtraSecondsPerUnit is Share of the side's ExtraSecondsPerUnit: the
-	// net extra (what grew less what shrank) divided in proportion to
-	// growth, so that a side's named parts never sum to more than its
-	// extra.
-	ExtraSecondsPerUnit float64 `json:"extra_seconds_per_unit"`
 }
 
 // Side is the attribution of one process's extra CPU: the client's or the
-// server's.
+// server's. Its net extra is what grew less what shrank:
+// ExtraSecondsPerUnit = GrowthSecondsPerUnit - ShrinkageSecondsPerUnit
+// (and likewise over functions).
 type Side struct {
 	// Side is "client" or "server".
 	Side string `json:"side"`
@@ -56,93 +69,136 @@ type Side struct {
 	// did not parse); "" when it was.
 	Error string `json:"error,omitempty"`
 	// Samples and BaseSamples are the CPU samples in the cell's profile
-	// and in the baseline's (100 a second of CPU by default): with fewer
-	// than RoughSamples, shares are rough.
+	// and in the baseline's (100 a second of CPU by default), excluded
+	// ones left out: with fewer than RoughSamples, shares are rough.
 	Samples     int `json:"samples"`
 	BaseSamples int `json:"base_samples"`
 	// SecondsPerUnit and BaseSecondsPerUnit are the CPU seconds per unit
-	// the profiles hold for the cell and for its baseline.
+	// the profiles hold for the cell and for its baseline, excluded
+	// samples left out.
 	SecondsPerUnit     float64 `json:"seconds_per_unit"`
 	BaseSecondsPerUnit float64 `json:"base_seconds_per_unit"`
-	// ExtraSecondsPerUnit is SecondsPerUnit less BaseSecondsPerUnit; at
-	// or below zero the cell spent no more than its baseline and Areas
-	// and Functions are empty.
+	// ExtraSecondsPerUnit is SecondsPerUnit less BaseSecondsPerUnit, the
+	// net extra; at or below zero the cell spent no more than its
+	// baseline.
 	ExtraSecondsPerUnit float64 `json:"extra_seconds_per_unit"`
-	// Areas are the areas whose time grew, largest first (their shares
-	// sum to at most 1).
-	Areas []Share `json:"areas,omitempty"`
+	// GrowthSecondsPerUnit is the sum of the growth of every area that
+	// grew, ShrinkageSecondsPerUnit the sum of the fall of every area that
+	// shrank (a positive figure), CPU seconds per unit: their difference
+	// is ExtraSecondsPerUnit.
+	GrowthSecondsPerUnit    float64 `json:"growth_seconds_per_unit"`
+	ShrinkageSecondsPerUnit float64 `json:"shrinkage_seconds_per_unit"`
+	// FunctionGrowthSecondsPerUnit and FunctionShrinkageSecondsPerUnit
+	// are the same sums over functions; they are at least the areas'
+	// (within an area one function can grow while another shrinks), and
+	// their difference is ExtraSecondsPerUnit too.
+	FunctionGrowthSecondsPerUnit    float64 `json:"function_growth_seconds_per_unit"`
+	FunctionShrinkageSecondsPerUnit float64 `json:"function_shrinkage_seconds_per_unit"`
+	// Areas are the areas that grew, largest growth first; ShrunkAreas
+	// those that shrank, largest fall first. Each is at least minShare of
+	// its side's growth (or shrinkage).
+	Areas       []Share `json:"areas,omitempty"`
+	ShrunkAreas []Share `json:"shrunk_areas,omitempty"`
 	// Functions are the few functions whose own time grew most, largest
-	// first: at most MaxFunctions.
-	Functions []Share `json:"functions,omitempty"`
+	// first, and ShrunkFunctions the few whose own time fell most: at
+	// most MaxFunctions each.
+	Functions       []Share `json:"functions,omitempty"`
+	ShrunkFunctions []Share `json:"shrunk_functions,omitempty"`
+	// ExcludedSecondsPerUnit and BaseExcludedSecondsPerUnit are the CPU
+	// seconds per unit left out of the cell's and the baseline's profile
+	// (Sample.ExcludeLabel): the link emulator's own work.
+	ExcludedSecondsPerUnit     float64 `json:"excluded_seconds_per_unit,omitempty"`
+	BaseExcludedSecondsPerUnit float64 `json:"base_excluded_seconds_per_unit,omitempty"`
 }
 
 // RoughSamples is the fewest samples in a profile whose shares Summary
 // states without calling them rough.
 const RoughSamples = 100
 
-// MaxFunctions is the most functions a Side names.
+// MaxFunctions is the most functions a Side names on each hand (grew,
+// shrank).
 const MaxFunctions = 6
 
-// minShare is the smallest share of the growth a function or area is
-// named for: below it a profile's sampling (100 Hz) says little.
+// minShare is the smallest part of its side's growth (or shrinkage) a
+// function or area is named for: below it a profile's sampling (100 Hz)
+// says little.
 const minShare = 0.03
 
 // Compare attributes the difference in CPU per unit between cell and base,
-// both profiles of the process called side.
+// both profiles of the process called side: what grew and what shrank, by
+// area and by function, each as measured.
 func Compare(side string, cell, base Sample) (*Side, error) {
-	c, cn, err := flatPerUnit(cell)
+	c, err := flatPerUnit(cell)
 	if err != nil {
 		return nil, fmt.Errorf("%s profile: %w", side, err)
 	}
-	b, bn, err := flatPerUnit(base)
+	b, err := flatPerUnit(base)
 	if err != nil {
 		return nil, fmt.Errorf("%s baseline profile: %w", side, err)
 	}
-	s := &Side{Side: side, Samples: cn, BaseSamples: bn, SecondsPerUnit: sum(c), BaseSecondsPerUnit: sum(b)}
+	s := &Side{Side: side, Samples: c.samples, BaseSamples: b.samples,
+		SecondsPerUnit: sum(c.flat), BaseSecondsPerUnit: sum(b.flat),
+		ExcludedSecondsPerUnit: c.excluded, BaseExcludedSecondsPerUnit: b.excluded}
 	s.ExtraSecondsPerUnit = s.SecondsPerUnit - s.BaseSecondsPerUnit
-	if s.ExtraSecondsPerUnit <= 0 {
-		return s, nil
+	grew, shrank := changes(c.flat, b.flat)
+	s.FunctionGrowthSecondsPerUnit, s.FunctionShrinkageSecondsPerUnit = total(grew), math.Abs(total(shrank))
+	s.Functions = top(grew, s.FunctionGrowthSecondsPerUnit, MaxFunctions)
+	s.ShrunkFunctions = top(shrank, s.FunctionShrinkageSecondsPerUnit, MaxFunctions)
+	for _, fs := range [][]Share{s.Functions, s.ShrunkFunctions} {
+		for i := range fs {
+			fs[i].Area = Area(fs[i].Name)
+			fs[i].Name = shorten(fs[i].Name)
+		}
 	}
-	s.Functions = top(grown(c, b), s.ExtraSecondsPerUnit, MaxFunctions)
-	for i := range s.Functions {
-		s.Functions[i].Area = Area(s.Functions[i].Name)
-	}
-	s.Areas = top(grown(byArea(c), byArea(b)), s.ExtraSecondsPerUnit, len(areas)+1)
-	for i := range s.Functions {
-		s.Functions[i].Name = shorten(s.Functions[i].Name)
-	}
+	grew, shrank = changes(byArea(c.flat), byArea(b.flat))
+	s.GrowthSecondsPerUnit, s.ShrinkageSecondsPerUnit = total(grew), math.Abs(total(shrank))
+	s.Areas = top(grew, s.GrowthSecondsPerUnit, len(areas)+1)
+	s.ShrunkAreas = top(shrank, s.ShrinkageSecondsPerUnit, len(areas)+1)
 	return s, nil
 }
 
+// perUnit is one profile read: each function's own seconds per unit, the
+// samples counted, and the seconds per unit left out.
+type perUnit struct {
+	flat     map[string]float64
+	samples  int
+	excluded float64
+}
+
 // flatPerUnit reads a CPU profile's own (flat) seconds per function,
-// divided by the sample's units, and counts its samples.
-func flatPerUnit(s Sample) (map[string]float64, int, error) {
+// divided by the sample's units, and counts its samples, leaving out
+// those labelled s.ExcludeLabel.
+func flatPerUnit(s Sample) (perUnit, error) {
 	if s.Units <= 0 {
-		return nil, 0, fmt.Errorf("no work over the profile (%g units)", s.Units)
+		return perUnit{}, fmt.Errorf("no work over the profile (%g units)", s.Units)
 	}
 	p, err := profile.Parse(bytes.NewReader(s.Profile))
 	if err != nil {
-		return nil, 0, err
+		return perUnit{}, err
 	}
 	idx := cpuIndex(p)
 	if idx < 0 {
-		return nil, 0, fmt.Errorf("not a CPU profile (sample types %v)", p.SampleType)
+		return perUnit{}, fmt.Errorf("not a CPU profile (sample types %v)", p.SampleType)
 	}
-	n := 0
 	scale := 1e-9 // nanoseconds
 	if u := p.SampleType[idx].Unit; u == "microseconds" {
 		scale = 1e-6
 	} else if u == "milliseconds" {
 		scale = 1e-3
 	}
-	out := map[string]float64{}
+	out := perUnit{flat: map[string]float64{}}
 	for _, smp := range p.Sample {
-		out[leaf(smp)] += float64(smp.Value[idx]) * scale / s.Units
+		v := float64(smp.Value[idx]) * scale / s.Units
+		if s.ExcludeLabel != "" && len(smp.Label[s.ExcludeLabel]) > 0 {
+			out.excluded += v
+			continue
+		}
+		out.flat[leaf(smp)] += v
 		if p.Period > 0 {
-			n += int(smp.Value[idx] / p.Period)
+			out.samples += int(smp.Value[idx] / p.Period)
 		}
 	}
-	return out, n, nil
+	return out, nil
 }
 
 // leaf names the function whose own time smp is: its innermost frame,
@@ -198,37 +254,57 @@ func sum(m map[string]float64) float64 {
 	return t
 }
 
-// grown returns what grew from b to c, by name.
-func grown(c, b map[string]float64) []Share {
-	var out []Share
-	for name, v := range c {
-		if d := v - b[name]; d > 0 {
-			out = append(out, Share{Name: name, GrowthSecondsPerUnit: d})
+// changes returns what grew from b to c, largest growth first, and what
+// shrank, largest fall first, by name, with each one's figures.
+func changes(c, b map[string]float64) (grew, shrank []Share) {
+	seen := map[string]bool{}
+	for _, m := range []map[string]float64{c, b} {
+		for name := range m {
+			if seen[name] {
+				continue
+			}
+			seen[name] = true
+			s := Share{Name: name, SecondsPerUnit: c[name], BaseSecondsPerUnit: b[name], ChangeSecondsPerUnit: c[name] - b[name]}
+			switch {
+			case s.ChangeSecondsPerUnit > 0:
+				grew = append(grew, s)
+			case s.ChangeSecondsPerUnit < 0:
+				shrank = append(shrank, s)
+			}
 		}
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].GrowthSecondsPerUnit != out[j].GrowthSecondsPerUnit {
-			return out[i].GrowthSecondsPerUnit > out[j].GrowthSecondsPerUnit
-		}
-		return out[i].Name < out[j].Name
-	})
-	return out
+	for _, l := range [][]Share{grew, shrank} {
+		sort.Slice(l, func(i, j int) bool {
+			a, b := math.Abs(l[i].ChangeSecondsPerUnit), math.Abs(l[j].ChangeSecondsPerUnit)
+			if a != b {
+				return a > b
+			}
+			return l[i].Name < l[j].Name
+		})
+	}
+	return grew, shrank
 }
 
-// top keeps the largest of g, at most n, each at least minShare of all
-// that grew, with its share of that growth and of extra.
-func top(g []Share, extra float64, n int) []Share {
-	var growth float64
-	for _, s := range g {
-		growth += s.GrowthSecondsPerUnit
+// total sums the changes of l.
+func total(l []Share) float64 {
+	var t float64
+	for _, s := range l {
+		t += s.ChangeSecondsPerUnit
 	}
+	return t
+}
+
+// top keeps the largest changes of l, at most n, each at least minShare
+// of whole (the growth or the shrinkage they are part of, positive), with
+// its share of whole.
+func top(l []Share, whole float64, n int) []Share {
 	var out []Share
-	for _, s := range g {
-		if len(out) == n || s.GrowthSecondsPerUnit < minShare*growth {
+	for _, s := range l {
+		c := math.Abs(s.ChangeSecondsPerUnit)
+		if len(out) == n || whole <= 0 || c < minShare*whole {
 			break
 		}
-		s.Share = s.GrowthSecondsPerUnit / growth
-		s.ExtraSecondsPerUnit = s.Share * extra
+		s.Share = c / whole
 		out = append(out, s)
 	}
 	return out

@@ -2,6 +2,7 @@ package attribution
 
 import (
 	"bytes"
+	"math"
 	"runtime/pprof"
 	"strings"
 	"testing"
@@ -67,5 +68,8 @@ func TestCompareRealProfiles(t *testing.T) {
 	}
 	if total > 1+1e-9 {
 		t.Errorf("shares sum to %g", total)
+	}
+	if d := s.GrowthSecondsPerUnit - s.ShrinkageSecondsPerUnit - s.ExtraSecondsPerUnit; math.Abs(d) > 1e-9 {
+		t.Errorf("grew %g - shrank %g != extra %g", s.GrowthSecondsPerUnit, s.ShrinkageSecondsPerUnit, s.ExtraSecondsPerUnit)
 	}
 }

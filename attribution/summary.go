@@ -2,14 +2,20 @@ package attribution
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 )
 
-// Summary says in one line where s's extra CPU went, per unit (e.g. "GB",
-// "1000 requests"): "server +1.90 s/GB (3.10 vs 1.20): 41% HTTP/2
-// (net/http), 20% syscalls and the netpoller; net/http.(*http2Framer).
-// WriteDataPadded 12%, ...". A side that spent no more than its baseline
-// says so.
+// Summary says in one line where s's CPU per unit (unit e.g. "GB",
+// "1000 requests") changed from its baseline's, in figures that add up as
+// printed: "server +1.90 s/GB (3.10 vs 1.20) = 2.30 grew - 0.40 shrank;
+// grew: HTTP/2 (net/http) +1.00 (43% of the growth), syscalls and the
+// netpoller +0.80 (35%), 0.50 in smaller changes; shrank: net/http -0.40
+// (100% of the shrinkage); functions: net/http.(*http2Framer).
+// WriteDataPadded +0.30, ..., net/http.(*conn).serve -0.20". Named areas and
+// "smaller changes" sum to the growth and to the shrinkage; growth less
+// shrinkage is the net extra; all to the same number of decimals.
 func (s *Side) Summary(unit string) string {
 	if s == nil {
 		return ""
@@ -21,37 +27,99 @@ func (s *Side) Summary(unit string) string {
 	if strings.Contains(unit, " ") {
 		per = "s per " + unit
 	}
-	if s.ExtraSecondsPerUnit <= 0 {
-		return fmt.Sprintf("%s %.3g %s, no more than the baseline's %.3g", s.Side, s.SecondsPerUnit, per, s.BaseSecondsPerUnit)
-	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s +%.3g %s (%.3g vs %.3g)", s.Side, s.ExtraSecondsPerUnit, per, s.SecondsPerUnit, s.BaseSecondsPerUnit)
+	n := decimalsFor(max(s.SecondsPerUnit, s.BaseSecondsPerUnit, s.GrowthSecondsPerUnit, s.ShrinkageSecondsPerUnit))
+	if s.ExtraSecondsPerUnit <= 0 {
+		fmt.Fprintf(&b, "%s %s %s, no more than the baseline's %s", s.Side, n.f(s.SecondsPerUnit), per, n.f(s.BaseSecondsPerUnit))
+	} else {
+		fmt.Fprintf(&b, "%s %s %s (%s vs %s)", s.Side, n.signed(s.ExtraSecondsPerUnit), per, n.f(s.SecondsPerUnit), n.f(s.BaseSecondsPerUnit))
+	}
 	if n := min(s.Samples, s.BaseSamples); n < RoughSamples {
 		fmt.Fprintf(&b, " [rough: %d samples]", n)
 	}
-	sep := ": "
-	for _, a := range s.Areas {
-		fmt.Fprintf(&b, "%s%.0f%% %s", sep, 100*a.Share, a.Name)
-		sep = ", "
+	if s.ExcludedSecondsPerUnit > 0 || s.BaseExcludedSecondsPerUnit > 0 {
+		fmt.Fprintf(&b, " (the link emulator's %s vs %s %s left out)", n.f(s.ExcludedSecondsPerUnit), n.f(s.BaseExcludedSecondsPerUnit), per)
 	}
-	sep = "; "
-	for _, f := range s.Functions {
-		fmt.Fprintf(&b, "%s%s %.0f%%", sep, f.Name, 100*f.Share)
+	if s.GrowthSecondsPerUnit == 0 && s.ShrinkageSecondsPerUnit == 0 {
+		return b.String()
+	}
+	fmt.Fprintf(&b, " = %s grew - %s shrank", n.f(s.GrowthSecondsPerUnit), n.f(s.ShrinkageSecondsPerUnit))
+	n.hand(&b, "; grew: ", s.Areas, s.GrowthSecondsPerUnit, "growth")
+	n.hand(&b, "; shrank: ", s.ShrunkAreas, s.ShrinkageSecondsPerUnit, "shrinkage")
+	sep := "; functions: "
+	for _, f := range append(append([]Share(nil), s.Functions...), s.ShrunkFunctions...) {
+		fmt.Fprintf(&b, "%s%s %s", sep, f.Name, n.signed(f.ChangeSecondsPerUnit))
 		sep = ", "
 	}
 	return b.String()
 }
 
+// hand writes one hand of the change, what grew or what shrank: each
+// named area's change and its share of whole, then whatever of whole the
+// named ones leave, so that the figures printed sum to whole.
+func (n decimals) hand(b *strings.Builder, head string, l []Share, whole float64, of string) {
+	if whole <= 0 {
+		return
+	}
+	sep := head
+	var named float64
+	for i, a := range l {
+		pct := fmt.Sprintf("%.0f%%", 100*a.Share)
+		if i == 0 {
+			pct += " of the " + of
+		}
+		fmt.Fprintf(b, "%s%s %s (%s)", sep, a.Name, n.signed(a.ChangeSecondsPerUnit), pct)
+		named += a.Share * whole
+		sep = ", "
+	}
+	if rest := whole - named; rest > 1e-3*whole {
+		fmt.Fprintf(b, "%s%s in smaller changes", sep, n.f(rest))
+	}
+}
+
+// decimals prints the figures of one line with as many decimals as give
+// its largest three significant figures: one absolute precision for all,
+// so that sums printed add up to within the last digit.
+type decimals int
+
+func decimalsFor(largest float64) decimals {
+	if largest <= 0 {
+		return 3
+	}
+	return decimals(min(max(2-int(math.Floor(math.Log10(largest))), 0), 6))
+}
+
+func (n decimals) f(v float64) string {
+	s := strconv.FormatFloat(v, 'f', int(n), 64)
+	if strings.Trim(s, "-0.") == "" {
+		return strings.TrimPrefix(s, "-") // no "-0.00"
+	}
+	return s
+}
+
+// signed is v with its sign, which rounding never drops: a fall too
+// small for the decimals reads "-0.00".
+func (n decimals) signed(v float64) string {
+	switch {
+	case v < 0:
+		return "-" + n.f(-v)
+	case v > 0:
+		return "+" + n.f(v)
+	}
+	return n.f(0)
+}
+
 // Brief is Summary cut to the largest areas and functions, at most n of
-// each: "server +1.45 s/GB: 60% runtime (scheduler, other), 33% syscalls
-// and the netpoller; most in internal/runtime/syscall/linux.Syscall6 via
-// net/http.http2writeWithByteTimeout (16%)".
+// each hand; what it leaves out is counted in the smaller changes, so the
+// figures still add up.
 func (s *Side) Brief(unit string, n int) string {
-	if s == nil || s.Error != "" || s.ExtraSecondsPerUnit <= 0 {
+	if s == nil || s.Error != "" {
 		return s.Summary(unit)
 	}
 	c := *s
 	c.Areas = c.Areas[:min(n, len(c.Areas))]
+	c.ShrunkAreas = c.ShrunkAreas[:min(n, len(c.ShrunkAreas))]
 	c.Functions = c.Functions[:min(n, len(c.Functions))]
+	c.ShrunkFunctions = c.ShrunkFunctions[:min(n, len(c.ShrunkFunctions))]
 	return c.Summary(unit)
 }

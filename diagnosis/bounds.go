@@ -110,11 +110,8 @@ func place(b *results.Bound, c *results.Cell) {
 	}
 	b.Share = c.Median / b.Value
 	b.Low, b.High = b.Share, b.Share
-	if len(logs) >= 2 {
-		mean, sd := meanSD(logs)
-		half := results.TQuantile975(len(logs)-1) * sd / math.Sqrt(float64(len(logs)))
-		b.Low, b.High = math.Exp(mean-half), math.Exp(mean+half)
-		b.Low, b.High = math.Min(b.Low, b.Share), math.Max(b.High, b.Share)
+	if iv := results.LogInterval(logs); iv.Pairs >= 2 {
+		b.Low, b.High = math.Min(iv.Low, b.Share), math.Max(iv.High, b.Share)
 	}
 	sc, _ := matrix.ScenarioByName(c.Scenario)
 	if results.LowerIsBetter(c.Metric) {
@@ -135,31 +132,23 @@ func place(b *results.Bound, c *results.Cell) {
 	b.Departs = b.Faster || b.High < below
 }
 
-// meanSD is the mean and sample standard deviation of xs (two or more).
-func meanSD(xs []float64) (mean, sd float64) {
-	for _, x := range xs {
-		mean += x
-	}
-	mean /= float64(len(xs))
-	var ss float64
-	for _, x := range xs {
-		ss += (x - mean) * (x - mean)
-	}
-	return mean, math.Sqrt(ss / float64(len(xs)-1))
-}
-
 // explainingRules are the diagnosis rules whose finding accounts for a
 // cell below its link's bound.
-var explainingRules = []string{"errors", "concurrency-lowered", "generator-bound", "window-limited", "emulator-bound", "h2-flow-blocked", "quic-flow-blocked", "quic-losses"}
+// quic-losses is not among them: on a lossy link it fires whatever the
+// cell read; the loss model (lossExplanation) decides instead.
+var explainingRules = []string{"errors", "concurrency-lowered", "generator-bound", "window-limited", "emulator-bound", "h2-flow-blocked", "quic-flow-blocked"}
 
 // explainDeparture says what accounts for c's departure from its bound b,
-// or "" when nothing does. A figure beyond the bound is never explained.
+// or "" when nothing does: each explanation is a model's prediction
+// compared with the cell (losses: lossExplanation; head-of-line:
+// holExplanation), or a finding that measured its cause. A figure beyond
+// the bound is never explained.
 func explainDeparture(c *results.Cell, sc matrix.Scenario, n *results.Net, b *results.Bound) string {
 	if b.Faster {
 		return ""
 	}
 	if sc.HeadOfLine() {
-		return fmt.Sprintf("head-of-line: the small requests queue behind the bulk download (%s)", holQueue(c, n))
+		return holExplanation(c, n)
 	}
 	for _, name := range explainingRules {
 		for _, f := range c.Findings {
@@ -172,8 +161,8 @@ func explainDeparture(c *results.Cell, sc matrix.Scenario, n *results.Net, b *re
 	if m.Bottleneck != results.BottleneckNone {
 		return fmt.Sprintf("cpu-bound: the %s's CPU was saturated (client %.2f cores)", m.Bottleneck, m.ClientCores)
 	}
-	if loss := max(n.Up.Loss, n.Down.Loss); loss > 0 {
-		return lossExplanation(c, n, loss)
+	if why := lossExplanation(c, sc, n); why != "" {
+		return why
 	}
 	if why := results.EmulatorBehind(c, n); why != "" && behindAccounts(c, sc, n, b) {
 		return "emulator-behind: " + why
@@ -206,34 +195,6 @@ func behindAccounts(c *results.Cell, sc matrix.Scenario, n *results.Net, b *resu
 		below = transferBelow
 	}
 	return b.Share >= below*(1-slowdown)
-}
-
-// lossExplanation explains a cell below its bound on a lossy link: a
-// loss-based congestion control cannot hold the calibration's rate there
-// (TCP's Mathis bound, MSS / (RTT * sqrt(p)) * 1.22).
-func lossExplanation(c *results.Cell, n *results.Net, loss float64) string {
-	rtt := n.RTTSeconds()
-	mathis := 1448 / (rtt * math.Sqrt(loss)) * 1.22
-	who := "its congestion control"
-	if c.Protocol == "h3" {
-		who = "quic-go's congestion control"
-	}
-	tcp := "TCP"
-	if n.TCPCongestion != "" {
-		tcp += " (" + n.TCPCongestion + ")"
-	}
-	return fmt.Sprintf("losses: the link drops %.1f%% of packets; %s backs off on loss (a loss-based sender's bound at this round trip is %s, the Mathis formula), where the calibration's %s held %s",
-		100*loss, who, units.BitsPerSecond(mathis*8), tcp, units.BitsPerSecond(matrix.LinkGoodput(n, false)*8))
-}
-
-// holQueue describes what head-of-line's small requests waited behind.
-func holQueue(c *results.Cell, n *results.Net) string {
-	m := results.MedianRepetition(c)
-	if m.Seconds <= 0 || m.BulkBytes <= 0 {
-		return "no bulk bytes recorded"
-	}
-	rate := float64(m.BulkBytes) / m.Seconds
-	return fmt.Sprintf("bulk at %s, %.0f%% of the link", units.BitsPerSecond(rate*8), 100*rate/matrix.LinkGoodput(n, false))
 }
 
 // requestBound is a user's request's bound: its requests in flight per

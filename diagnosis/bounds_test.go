@@ -53,7 +53,7 @@ func TestBoundsPlaceCells(t *testing.T) {
 		{"cold-start over TLS at 3 RTT", linkCell("cold-start", "h2", 0.152, 0.153, 0.151), 0.150, 1.013, false, false},
 		{"cold-start faster than physics", linkCell("cold-start", "h1-tls", 0.101, 0.102), 0.150, 0.677, true, true},
 		{"0-RTT at 1 RTT", linkCell("cold-start-resumed", "h3", 0.052, 0.051), 0.050, 1.03, false, false},
-		{"head-of-line behind a download", linkCell("head-of-line", "h2c", 0.4, 0.5, 0.45), 0.050, 9, true, false},
+		{"head-of-line behind a download", withBulk(linkCell("head-of-line", "h2c", 0.4, 0.5, 0.45), 11e6), 0.050, 9, true, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := &results.Results{Settings: results.Settings{Net: n}, Cells: []results.Cell{tc.cell}}
@@ -72,20 +72,56 @@ func TestBoundsPlaceCells(t *testing.T) {
 	}
 }
 
+// TestBoundsExplainDepartures: each model explains the cells it predicts
+// and refuses the others, which are printed as unexplained.
 func TestBoundsExplainDepartures(t *testing.T) {
-	lossy := linkOf(0.050, 96e6, 0.02)
-	c := linkCell("download", "h3", 2e6, 2.1e6, 1.9e6)
-	res := &results.Results{Settings: results.Settings{Net: lossy}, Cells: []results.Cell{c}}
-	Bounds(res)
-	if b := res.Cells[0].Bound; b == nil || !b.Departs || b.Unexplained || !strings.HasPrefix(b.Explained, "losses:") {
-		t.Errorf("h3 at 17%% of a 2%%-lossy link: %+v, want a departure explained by losses", b)
+	const mbit = 1e6 / 8 // bytes per second
+	bbr := linkCC(linkOf(0.100, 9e6, 0.01), "rtt=100ms,rate=10mbit,loss=1%", "bbr")
+	cubic := linkCC(linkOf(0.100, 9e6, 0.01), "rtt=100ms,rate=10mbit,loss=1%,cc=cubic", "cubic")
+	unknown := linkCC(linkOf(0.100, 9e6, 0.01), "rtt=100ms,rate=10mbit,loss=1%", "")
+	at50 := linkCC(linkOf(0.050, 96e6, 0.01), "rtt=50ms,loss=1%", "cubic")
+	for _, tc := range []struct {
+		name string
+		n    *results.Net
+		cell results.Cell
+		want string // the explanation's start; "" for unexplained
+		has  string
+	}{
+		// Mathis for quic-go's Cubic at 100 ms, 1%: 1.42 Mbit/s.
+		{"h3 on Cubic's bound, TCP on BBR: the controllers", bbr, linkCell("download", "h3", 1.6*mbit, 1.5*mbit, 1.7*mbit), "congestion-control:", "rtt=100ms,rate=10mbit,loss=1%,cc=cubic"},
+		{"h3 far below Cubic's bound: refused", bbr, linkCell("download", "h3", 0.2*mbit, 0.25*mbit, 0.22*mbit), "", ""},
+		{"h3 above twice Cubic's bound: refused", bbr, linkCell("download", "h3", 4*mbit, 4.2*mbit, 4.1*mbit), "", ""},
+		{"TCP on BBR below the link: losses refused", bbr, linkCell("download", "h2", 4*mbit, 4.1*mbit, 3.9*mbit), "", ""},
+		{"TCP on Cubic at its bound: losses", cubic, linkCell("download", "h1", 1.5*mbit, 1.4*mbit, 1.45*mbit), "losses:", "within a factor of 2"},
+		{"h3 at Cubic's bound, TCP on Cubic too: losses", cubic, linkCell("download", "h3", 1.5*mbit, 1.4*mbit, 1.45*mbit), "losses:", "quic-go's cubic"},
+		{"TCP's controller not recorded: no prediction", unknown, linkCell("download", "h1", 1.5*mbit, 1.4*mbit, 1.45*mbit), "", ""},
+		// At 50 ms and 1% Cubic's bound is 2.8 Mbit/s (TCP).
+		{"50 ms, 1%: TCP at its bound", at50, linkCell("download", "h1", 2.6*mbit, 2.7*mbit, 2.9*mbit), "losses:", ""},
+		{"50 ms, 1%: TCP at 20% of 96 Mbit/s, four times the bound", at50, linkCell("download", "h1", 19*mbit, 19.5*mbit, 18.5*mbit), "", ""},
+		{"small requests on a lossy link: no loss model", bbr, linkCell("small-concurrent", "h3", 300, 310, 290), "", ""},
+		{"head-of-line behind a download at the link", linkOf(0.050, 96e6, 0), withBulk(linkCell("head-of-line", "h2c", 0.4, 0.5, 0.45), 11e6), "head-of-line:", "predict at most"},
+		{"head-of-line behind a download at 5% of the link: refused", linkOf(0.050, 96e6, 0), withBulk(linkCell("head-of-line", "h2c", 0.4, 0.5, 0.45), 0.6e6), "", ""},
+		{"head-of-line ten seconds late: refused", linkOf(0.050, 96e6, 0), withBulk(linkCell("head-of-line", "h2c", 10, 11, 10.5), 11e6), "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := &results.Results{Settings: results.Settings{Net: tc.n}, Cells: []results.Cell{tc.cell}}
+			Bounds(res)
+			b := res.Cells[0].Bound
+			if b == nil || !b.Departs {
+				t.Fatalf("bound %+v: want a departure", b)
+			}
+			t.Log(b.Explained)
+			if b.Unexplained != (tc.want == "") || !strings.HasPrefix(b.Explained, tc.want) || !strings.Contains(b.Explained, tc.has) {
+				t.Errorf("explained %q (unexplained %v); want it to start %q and hold %q", b.Explained, b.Unexplained, tc.want, tc.has)
+			}
+		})
 	}
 	// A CPU-bound cell is explained by its bottleneck.
-	c = linkCell("download", "h2c", 5e6, 5e6)
+	c := linkCell("download", "h2c", 5e6, 5e6)
 	for i := range c.Repetitions {
 		c.Repetitions[i].Bottleneck = results.BottleneckClient
 	}
-	res = &results.Results{Settings: results.Settings{Net: linkOf(0.050, 96e6, 0)}, Cells: []results.Cell{c}}
+	res := &results.Results{Settings: results.Settings{Net: linkOf(0.050, 96e6, 0)}, Cells: []results.Cell{c}}
 	Bounds(res)
 	if b := res.Cells[0].Bound; b == nil || b.Unexplained || !strings.HasPrefix(b.Explained, "cpu-bound") {
 		t.Errorf("CPU-bound h2c: %+v, want explained as cpu-bound", b)
@@ -96,7 +132,7 @@ func TestBoundsExplainDepartures(t *testing.T) {
 	if res.Cells[0].Bound != nil {
 		t.Errorf("loopback cell has a bound: %+v", res.Cells[0].Bound)
 	}
-	res = &results.Results{Settings: results.Settings{Net: lossy}, Cells: []results.Cell{linkCell("headers-body", "h1", 100)}}
+	res = &results.Results{Settings: results.Settings{Net: bbr}, Cells: []results.Cell{linkCell("headers-body", "h1", 100)}}
 	Bounds(res)
 	if res.Cells[0].Bound != nil {
 		t.Errorf("headers-body has a bound: %+v", res.Cells[0].Bound)
@@ -140,4 +176,19 @@ func linkOf(rtt, goodput, loss float64) *results.Net {
 	n.Calibration.UDPRTTSeconds, n.Calibration.TCPConnectSeconds = rtt*1.1, rtt*1.05
 	n.Calibration.UpGoodputBitsPerSecond, n.Calibration.DownGoodputBitsPerSecond = goodput, goodput
 	return n
+}
+
+// linkCC is n with its spec and TCP's congestion control set.
+func linkCC(n *results.Net, spec, cc string) *results.Net {
+	n.Spec, n.TCPCongestion = spec, cc
+	return n
+}
+
+// withBulk is head-of-line's c with the download's bytes per second over
+// each repetition.
+func withBulk(c results.Cell, rate float64) results.Cell {
+	for i := range c.Repetitions {
+		c.Repetitions[i].BulkBytes = int64(rate * c.Repetitions[i].Seconds)
+	}
+	return c
 }

@@ -2,11 +2,11 @@ package diagnosis
 
 import (
 	"fmt"
-	"net"
 	"net/url"
 
 	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/results"
+	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -55,6 +55,7 @@ var rules = []rule{
 	{"h2-flow-blocked", h2FlowBlocked},
 	{"cpu-per-byte", cpuPerByte},
 	{"allocations", allocations},
+	{"congestion-control", congestionControl},
 	{"quic-losses", quicLosses},
 	{"quic-flow-blocked", quicFlowBlocked},
 	{"errors", errorsRule},
@@ -110,10 +111,8 @@ func (s *subject) loopback() bool {
 		if err != nil {
 			return false
 		}
-		if h := u.Hostname(); h != "localhost" {
-			if ip := net.ParseIP(h); ip == nil || !ip.IsLoopback() {
-				return false
-			}
+		if !server.LoopbackHost(u.Hostname()) {
+			return false
 		}
 	}
 	return s.set.Target != "" || s.set.TLSTarget != ""

@@ -43,18 +43,28 @@ func refConclusion(scenario, protocol string, goCell *results.Cell, byServer, tl
 	if best == nil {
 		return ""
 	}
-	g, b := goCell.VsH1.Ratio, best.VsH1.Ratio
-	s := fmt.Sprintf("%s %s: with %s serving and %s as client, %s reaches %.2fx h1; Go at both ends %.2fx", scenario, protocol, best.Server, best.Client, protocol, b, g)
+	gi, bi := *goCell.VsH1, *best.VsH1
+	if gi.Pairs < 2 || bi.Pairs < 2 {
+		return "" // no interval on a side: nothing to conclude
+	}
+	g, b := gi.Ratio, bi.Ratio
+	s := fmt.Sprintf("%s %s: with %s serving and %s as client, %s reaches %s h1; Go at both ends %s", scenario, protocol, best.Server, best.Client, protocol, ivText(bi), ivText(gi))
 	if goServer != nil {
-		s += fmt.Sprintf(", Go's server with %s %.2fx", goServer.Client, goServer.VsH1.Ratio)
+		s += fmt.Sprintf(", Go's server with %s %s", goServer.Client, ivText(*goServer.VsH1))
 	}
 	who := whoseGap(goServer, g, b)
+	// The conclusions are held to the intervals (95%, paired by round):
+	// Go's is below the best peer's only where the two do not overlap, and
+	// the peer reaches h1 only where its interval reaches within
+	// StableHalfWidth of 1.
+	below := gi.High < bi.Low
+	reaches := bi.High >= 1-results.StableHalfWidth
 	switch {
-	case b >= 1-results.StableHalfWidth && g < b*(1-results.StableHalfWidth):
+	case reaches && below:
 		s += fmt.Sprintf(": the gap is %s, not %s", who, protocolName(protocol))
-	case b < 1-results.StableHalfWidth && g < b*(1-results.StableHalfWidth):
+	case !reaches && below:
 		s += fmt.Sprintf(": %s costs %.0f%% here even without Go, %s the rest", protocolName(protocol), (1-b)*100, who)
-	case b < 1-results.StableHalfWidth:
+	case !reaches:
 		s += fmt.Sprintf(": without Go it does no better: the cost is %s's", protocolName(protocol))
 	default:
 		return ""
@@ -64,6 +74,8 @@ func refConclusion(scenario, protocol string, goCell *results.Cell, byServer, tl
 
 // pickReferences finds, among servers' cells with a ratio to h1, the best
 // one with no Go at either end, and Go's server's (with another client).
+// The best is the one whose interval's low end is highest: the peer known
+// to do best, not the one whose point estimate happened to.
 func pickReferences(byServer map[string]*results.ReferenceCell, servers []string) (best, goServer *results.ReferenceCell) {
 	for _, srv := range servers {
 		c := byServer[srv]
@@ -74,11 +86,19 @@ func pickReferences(byServer map[string]*results.ReferenceCell, servers []string
 			goServer = c
 			continue
 		}
-		if c.WithoutGo() && (best == nil || c.VsH1.Ratio > best.VsH1.Ratio) {
+		if c.WithoutGo() && (best == nil || c.VsH1.Low > best.VsH1.Low) {
 			best = c
 		}
 	}
 	return best, goServer
+}
+
+// ivText is an interval as "0.39x [0.37, 0.41]".
+func ivText(iv results.Interval) string {
+	if iv.Pairs < 2 {
+		return fmt.Sprintf("%.2fx", iv.Ratio)
+	}
+	return fmt.Sprintf("%.2fx [%.2f, %.2f]", iv.Ratio, iv.Low, iv.High)
 }
 
 // whoseGap says whose code a gap is, from Go's server's ratio beside g,

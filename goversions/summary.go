@@ -92,20 +92,12 @@ func (r *runner) change(sc string, a, b int, p transport.Protocol) (results.GoVe
 }
 
 // perRound is a cell whose repetitions are c's value over base's in each
-// round where both completed without errors: c's ratio to the baseline,
+// round the two pair (results.PairRounds): c's ratio to the baseline,
 // round by round, so that two toolchains' ratios pair by round.
 func perRound(c, base *results.Cell) *results.Cell {
-	byRound := map[int]results.Repetition{}
-	for _, b := range base.Repetitions {
-		byRound[b.Round] = b
-	}
 	out := &results.Cell{Scenario: c.Scenario, Protocol: c.Protocol, Metric: c.Metric}
-	for _, a := range c.Repetitions {
-		b, ok := byRound[a.Round]
-		if !ok || a.Errors.Total > 0 || b.Errors.Total > 0 || a.Value <= 0 || b.Value <= 0 {
-			continue
-		}
-		out.Repetitions = append(out.Repetitions, results.Repetition{Round: a.Round, Value: a.Value / b.Value})
+	for _, p := range results.PairRounds(c, base) {
+		out.Repetitions = append(out.Repetitions, results.Repetition{Round: p.Round, Value: p.Cell.Value / p.Base.Value})
 	}
 	return out
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/attribution"
+	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -16,7 +17,8 @@ type Profiles struct {
 }
 
 // attribute profiles, in a round of their own after the measured ones,
-// every cell of an engine scenario slower than its baseline, and the
+// every cell of an engine scenario the verdict calls slower than its
+// baseline (calledSlower), and the
 // baseline, and records in each slower cell where its extra CPU per unit
 // went (Cell.Attribution). The round is not a repetition: profiling costs
 // CPU, so no measured figure carries it. Without Options.Profile it does
@@ -45,18 +47,24 @@ func (r *runner) attribute(ctx context.Context, runs []*scenarioRun, baseline st
 	}
 }
 
-// slowerCells are sr's measured cells slower than baseline's by more than
-// Negligible.
+// slowerCells are sr's measured cells the verdict calls slower than the
+// baseline.
 func (r *runner) slowerCells(sr *scenarioRun, baseline string) []*results.Cell {
 	var out []*results.Cell
 	for _, col := range sr.cols {
-		c := r.res.Cell(sr.sc.Name, col.name)
-		if c == nil || c.Protocol == baseline || c.Skipped != "" || c.RatioToH1 <= 0 || c.RatioToH1 >= 1/(1+results.Negligible) {
-			continue
+		if c := r.res.Cell(sr.sc.Name, col.name); calledSlower(c, baseline) {
+			out = append(out, c)
 		}
-		out = append(out, c)
 	}
 	return out
+}
+
+// calledSlower reports whether the verdict calls c slower than baseline:
+// the interval of its paired ratios (Cell.VsH1) lies below 1. The ratio of
+// medians is not asked: a cell the verdict calls ≈ is not attributed, and
+// one it calls slower is, whatever its medians say.
+func calledSlower(c *results.Cell, baseline string) bool {
+	return c != nil && c.Protocol != baseline && c.Skipped == "" && c.VsH1 != nil && c.VsH1.Verdict == results.VerdictSlower
 }
 
 // profiled is one profiled span of a cell: its profiles and the units of
@@ -128,7 +136,11 @@ func compareSides(c, base profiled) []*attribution.Side {
 		if len(side.cell) == 0 || len(side.bs) == 0 {
 			continue
 		}
-		s, err := attribution.Compare(side.name, attribution.Sample{Profile: side.cell, Units: c.units}, attribution.Sample{Profile: side.bs, Units: base.units})
+		// The client's process runs the emulated link's ferry: its
+		// goroutines carry netem.ProfileLabel and are left out.
+		s, err := attribution.Compare(side.name,
+			attribution.Sample{Profile: side.cell, Units: c.units, ExcludeLabel: netem.ProfileLabel},
+			attribution.Sample{Profile: side.bs, Units: base.units, ExcludeLabel: netem.ProfileLabel})
 		if err != nil {
 			out = append(out, &attribution.Side{Side: side.name, Error: err.Error()})
 			continue
@@ -139,7 +151,8 @@ func compareSides(c, base profiled) []*attribution.Side {
 }
 
 // AttributeProfiles attributes, from profiles kept on disk, the cells of
-// res slower than their baseline that carry no Attribution: results of
+// res the verdict calls slower than their baseline that carry no
+// Attribution: results of
 // runs made before profiles had rounds of their own, whose first
 // repetition of each cell was profiled (Repetition.Profiled, whose work
 // is the units). read returns a cell's CPU profile of one side ("client"
@@ -149,7 +162,7 @@ func AttributeProfiles(res *results.Results, read func(c *results.Cell, side str
 	baseline := res.Settings.BaselineProtocol()
 	for i := range res.Cells {
 		c := &res.Cells[i]
-		if c.Attribution != nil || c.Protocol == baseline || c.Skipped != "" || c.RatioToH1 <= 0 || c.RatioToH1 >= 1/(1+results.Negligible) {
+		if c.Attribution != nil || !calledSlower(c, baseline) {
 			continue
 		}
 		base := res.Cell(c.Scenario, baseline)

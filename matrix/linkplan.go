@@ -1,9 +1,9 @@
 package matrix
 
 import (
-	"math"
 	"time"
 
+	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transfer/transferresult"
 
@@ -30,9 +30,6 @@ const (
 	// omitMarginRTTs are added past slow start's estimated end: its exit
 	// (HyStart, or the queue's first losses) and the window settling.
 	omitMarginRTTs = 2
-	// initialWindowBytes is Linux's and quic-go's initial congestion
-	// window: 10 segments of 1448 bytes.
-	initialWindowBytes = 10 * 1448
 )
 
 // onLink says the run crosses an emulated link whose round trip is known.
@@ -52,12 +49,12 @@ func LinkGoodput(n *results.Net, upload bool) float64 {
 	return rate / 8
 }
 
-// slowStartRTTs is how many round trips slow start takes to grow a window
-// from initialWindowBytes to the bandwidth-delay product of rate (bytes
-// per second) at rtt: one per doubling.
+// slowStartRTTs is how many round trips slow start takes to grow TCP's
+// initial window to the bandwidth-delay product of rate (bytes per
+// second) at rtt (netem.SlowStartRTTs): TCP's, the smaller of the two
+// initial windows, so that every transport's ramp is left out.
 func slowStartRTTs(rate float64, rtt time.Duration) int {
-	bdp := rate * rtt.Seconds()
-	return int(math.Ceil(math.Log2(max(1, bdp/initialWindowBytes))))
+	return netem.SlowStartRTTs(rate, rtt, netem.InitialWindowBytes(false))
 }
 
 // omit is how much of a transfer across the link its rate leaves out

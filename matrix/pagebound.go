@@ -4,14 +4,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/results"
-)
-
-// Initial congestion windows, bytes: Linux's 10 segments of 1448 bytes
-// for TCP, quic-go's 32 datagrams of 1252 bytes for QUIC.
-const (
-	tcpInitialWindow  = initialWindowBytes
-	quicInitialWindow = 32 * 1252
 )
 
 // PageBound is page-load's bound on link n over protocol: the page's
@@ -32,10 +26,7 @@ func PageBound(protocol string, n *results.Net) *results.Bound {
 		return nil
 	}
 	bdp := rate * rtt
-	iw := float64(tcpInitialWindow)
-	if protocol == "h3" {
-		iw = quicInitialWindow
-	}
+	iw := netem.InitialWindowBytes(protocol == "h3")
 	docFlights, cwnd := flights(float64(Page[0].Bytes), iw, bdp)
 	doc := float64(k-1+docFlights) * rtt // the request's round trip is in k
 	var rest, all float64

@@ -1,5 +1,11 @@
 package netem
 
+import (
+	"math"
+	"strings"
+	"time"
+)
+
 // validCC says name can be a TCP congestion control's name: lower-case
 // letters, digits and underscores, as the kernel names them. Whether the
 // kernel has it is known only when the link is made (Link.setCC).
@@ -19,3 +25,74 @@ func validCC(name string) bool {
 // httpvs configures it (quic-go's default): its own Cubic, whatever TCP's
 // is.
 const QUICCongestion = "quic-go's cubic"
+
+// The congestion windows of the two families of stacks a link carries,
+// one home for every model of them (slow start, page-load's bound, the
+// loss bound). TCP's are Linux's; QUIC's are quic-go's, read from the
+// version go.mod requires (v0.65: internal/congestion/cubic_sender.go's
+// initialCongestionWindow of 32 packets of protocol.InitialPacketSize,
+// 1280 bytes; protocol.MaxPacketBufferSize 1452 once path MTU discovery
+// has grown packets); a test checks them against that source.
+const (
+	// TCPSegmentBytes is a full TCP segment's payload on a 1500-byte
+	// MTU with timestamps: 1500 - 20 (IP) - 20 (TCP) - 12 (options).
+	TCPSegmentBytes = MTU - 52
+	// TCPInitialWindowSegments is Linux's initial congestion window
+	// (RFC 6928), in segments.
+	TCPInitialWindowSegments = 10
+	// QUICInitialPacketBytes is quic-go's packet size before path MTU
+	// discovery, bytes.
+	QUICInitialPacketBytes = 1280
+	// QUICMaxPacketBytes is the largest packet quic-go sends, bytes.
+	QUICMaxPacketBytes = 1452
+	// QUICInitialWindowPackets is quic-go's initial congestion window,
+	// in packets of QUICInitialPacketBytes.
+	QUICInitialWindowPackets = 32
+)
+
+// InitialWindowBytes is the initial congestion window of a transport,
+// bytes: quic-go's for QUIC (quic true), Linux's TCP otherwise.
+func InitialWindowBytes(quic bool) float64 {
+	if quic {
+		return QUICInitialWindowPackets * QUICInitialPacketBytes
+	}
+	return TCPInitialWindowSegments * TCPSegmentBytes
+}
+
+// SlowStartRTTs is how many round trips slow start takes to grow a
+// window of iw bytes to the bandwidth-delay product of rate (bytes per
+// second) at rtt: one per doubling; 0 when the window already holds it.
+func SlowStartRTTs(rate float64, rtt time.Duration, iw float64) int {
+	if iw <= 0 {
+		return 0
+	}
+	return int(math.Ceil(math.Log2(max(1, rate*rtt.Seconds()/iw))))
+}
+
+// LossBound is the rate, bytes per second, a loss-based congestion
+// control (Reno, Cubic: one that halves or cuts its window on each loss)
+// averages across random loss p (a fraction, above zero) at a round trip
+// of rtt seconds with packets of mss payload bytes: Mathis et al. 1997,
+// "The macroscopic behavior of the TCP congestion avoidance algorithm",
+// rate = MSS / (RTT * sqrt(p)) * sqrt(3/2). 0 when p or rtt is not above
+// zero. BBR does not back off on random loss: no such bound holds for it.
+func LossBound(mss, rtt, p float64) float64 {
+	if p <= 0 || rtt <= 0 {
+		return 0
+	}
+	return mss / (rtt * math.Sqrt(p)) * math.Sqrt(1.5)
+}
+
+// LossBased reports whether the congestion control named cc (a kernel
+// name, "bbr", "cubic", "reno", or QUICCongestion) backs off on random
+// loss, so that LossBound holds for it; known is false for a name this
+// package does not know ("" among them).
+func LossBased(cc string) (lossBased, known bool) {
+	switch {
+	case cc == QUICCongestion, cc == "cubic", cc == "reno":
+		return true, true
+	case strings.HasPrefix(cc, "bbr"):
+		return false, true
+	}
+	return false, false
+}

@@ -1,9 +1,11 @@
 package netem
 
 import (
+	"context"
 	"errors"
 	"io"
 	"os"
+	"runtime/pprof"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -78,11 +80,19 @@ func newFerry(from, to *os.File, d Direction, seed uint64, epoch time.Time, done
 	return f
 }
 
-// start runs the two goroutines; wg is done when both have returned.
+// ProfileLabel is the runtime/pprof label key the ferry's goroutines
+// carry (value "ferry"), so that a CPU profile of the process that runs
+// the link can leave the emulator's own work out of the client's
+// (attribution.Sample.ExcludeLabel).
+const ProfileLabel = "httpvs-emulator"
+
+// start runs the two goroutines, labelled ProfileLabel; wg is done when
+// both have returned.
 func (f *ferry) start(wg *sync.WaitGroup) {
 	wg.Add(2)
-	go func() { defer wg.Done(); f.read() }()
-	go func() { defer wg.Done(); f.write() }()
+	labels := pprof.Labels(ProfileLabel, "ferry")
+	go pprof.Do(context.Background(), labels, func(context.Context) { defer wg.Done(); f.read() })
+	go pprof.Do(context.Background(), labels, func(context.Context) { defer wg.Done(); f.write() })
 }
 
 // read loops until the sending device is closed.

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"net"
 	"net/netip"
 	"time"
@@ -152,15 +151,12 @@ func (r ramp) receive(c net.Conn, stop func()) (units.BitsPerSecond, error) {
 	}
 }
 
-// initialWindow is Linux's initial congestion window, in segments.
-const initialWindow = 10
-
 // SlowStart estimates how long one TCP connection across s takes to fill
 // the rate of one direction (client to server when up is true) from
-// Linux's initial window of 10 segments: one round trip per doubling until
-// the window holds the direction's bandwidth-delay product in 1500-byte
-// packets, plus two round trips for slow start's exit (HyStart, or the
-// first losses when the queue overflows). It is zero for an unlimited
+// Linux's initial window (InitialWindowBytes): one round trip per doubling
+// until the window holds the direction's bandwidth-delay product
+// (SlowStartRTTs), plus two round trips for slow start's exit (HyStart, or
+// the first losses when the queue overflows). It is zero for an unlimited
 // direction or a zero round trip, whose ramp the rate does not bound.
 func SlowStart(s Spec, up bool) time.Duration {
 	d, rtt := s.Down, s.RTT()
@@ -170,7 +166,6 @@ func SlowStart(s Spec, up bool) time.Duration {
 	if d.Rate <= 0 || rtt <= 0 {
 		return 0
 	}
-	bdp := float64(d.Rate) * rtt.Seconds() / 8 / MTU // packets
-	doublings := math.Ceil(math.Log2(max(1, bdp/initialWindow)))
+	doublings := SlowStartRTTs(float64(d.Rate)/8, rtt, InitialWindowBytes(false))
 	return time.Duration(doublings+2) * rtt
 }

@@ -25,7 +25,7 @@ func newBrowserTable(res *results.Results) *browserTable {
 	if len(res.Browser) == 0 {
 		return nil
 	}
-	t := &browserTable{head: []string{"transport", "load event", "last byte", "model (page-load)", "browser/model", "objects (the server's count)"}}
+	t := &browserTable{head: []string{"transport", "last byte", "model (page-load)", "browser/model", "load event (/model)", "objects (the server's count)"}}
 	product, rounds, page := "", 0, ""
 	for _, c := range res.Browser {
 		page = c.Page
@@ -43,20 +43,25 @@ func newBrowserTable(res *results.Results) *browserTable {
 	if product == "" {
 		product = "the browser"
 	}
-	t.title = fmt.Sprintf("%s: %s in %s, a fresh browser each load, %d loads a transport in turn; geometric means [95%% interval]; the model is page-load above, its repetitions' medians",
+	t.title = fmt.Sprintf("%s: %s in %s, a fresh browser each load, %d loads a transport in turn; geometric means [95%% interval] of the loads that kept to the transport and to the server's counts; the model is page-load above, its repetitions' medians, held to the browser's last byte",
 		results.BrowserScenario, page, product, rounds)
 	return t
 }
 
-// browserRow is c's row.
+// browserRow is c's row: the last byte beside the model's (the figure
+// both measure), then the load event.
 func browserRow(c results.BrowserCell) []string {
-	row := []string{c.Protocol, spreadText(c.LoadEvent), seconds(c.LastByte.Mean), "", "", objectsText(c)}
-	if c.LoadEvent.N == 0 {
-		row[1], row[2] = "failed", ""
+	row := []string{c.Protocol, spreadText(c.LastByte), "", "", spreadText(c.LoadEvent), objectsText(c)}
+	if c.LastByte.N == 0 {
+		row[1], row[4] = "failed", ""
+		if c.Excluded > 0 {
+			row[1] = "excluded"
+		}
 	}
 	if m := c.Model; m != nil {
-		row[3] = spreadText(m.Model)
-		row[4] = fmt.Sprintf("%.2fx %s", m.Ratio, m.Verdict)
+		row[2] = spreadText(m.Model)
+		row[3] = fmt.Sprintf("%.2fx %s", m.Ratio, m.Verdict)
+		row[4] += fmt.Sprintf(" (%.2fx)", m.LoadEventRatio)
 	}
 	return row
 }
@@ -128,11 +133,11 @@ func (s span) String() string {
 func browserNotes(c results.BrowserCell) []string {
 	var notes []string
 	if m := c.Model; m != nil && (m.Verdict == results.ModelSlower || m.Verdict == results.ModelFaster) {
-		notes = append(notes, fmt.Sprintf("%s: the browser loads the page %.2fx the model's time, beyond both intervals (%s against %s): the model leaves out what the browser does (parsing, scheduling, its own network stack)",
-			c.Protocol, m.Ratio, spreadText(c.LoadEvent), spreadText(m.Model)))
+		notes = append(notes, fmt.Sprintf("%s: the browser's last byte comes %.2fx the model's time, beyond both intervals (%s against %s): the model leaves out what the browser does before its last byte (scheduling its requests, its own network stack)",
+			c.Protocol, m.Ratio, spreadText(c.LastByte), spreadText(m.Model)))
 	}
 	if c.Disagrees != "" {
-		notes = append(notes, fmt.Sprintf("%s: the browser and the server disagree: %s", c.Protocol, c.Disagrees))
+		notes = append(notes, fmt.Sprintf("%s: %d of %d loads left out of the figures: the browser and the server disagree: %s", c.Protocol, c.Excluded, len(c.Loads), c.Disagrees))
 	}
 	failed, first := 0, ""
 	for _, ld := range c.Loads {

@@ -109,7 +109,7 @@ func whenWords(res *results.Results) []string {
 		var order []string
 		for _, name := range res.ScenarioNames() {
 			c, b := res.Cell(name, p), res.Cell(name, base)
-			class, why := wordOf(c, b, res.Settings.Net)
+			class, why := wordOf(c, b, res)
 			if class == "" {
 				continue
 			}
@@ -138,9 +138,11 @@ func whenWords(res *results.Results) []string {
 }
 
 // wordOf classes a cell against its baseline b for whenWords ("ties on",
-// "wins on", "loses on", "unexplained on"; "" when there is no verdict)
-// and says why in a few words.
-func wordOf(c, b *results.Cell, n *results.Net) (class, why string) {
+// "wins on", "loses on", "is machine-bound on" where either was held by
+// this machine rather than the link, "is unexplained on"; "" when there
+// is no verdict) and says why in a few words.
+func wordOf(c, b *results.Cell, res *results.Results) (class, why string) {
+	n := res.Settings.Net
 	if c == nil || c.VsH1 == nil || c.VsH1.Verdict == results.VerdictUnknown || b == nil {
 		return "", ""
 	}
@@ -148,6 +150,13 @@ func wordOf(c, b *results.Cell, n *results.Net) (class, why string) {
 		return "is unexplained on", "a figure departs from the link's bound"
 	}
 	ratio := fmt.Sprintf("%.2fx", c.VsH1.Ratio)
+	if c.VsH1.Verdict != results.VerdictSimilar {
+		for _, m := range []*results.Cell{c, b} {
+			if results.MachineBound(m, res) {
+				return "is machine-bound on", fmt.Sprintf("%s: this machine, not the link, held %s (%s)", ratio, m.Protocol, machineWhy(m))
+			}
+		}
+	}
 	switch c.VsH1.Verdict {
 	case results.VerdictSimilar:
 		if atBound(c) && atBound(b) {
@@ -248,4 +257,17 @@ func crossoverLines(res *results.Results) []string {
 		lines = append(lines, "  so here, Go as run keeps up with links of "+strings.Join(keeps, ", ")+"; on faster links its own cost sets the figure (golang/go#47840), on slower ones the link does and the transports read ≈")
 	}
 	return lines
+}
+
+// machineWhy names what of the machine held c: the explanation of its
+// departure, its saturated side, or the emulator falling behind.
+func machineWhy(c *results.Cell) string {
+	if b := c.Bound; b != nil && b.Departs && b.Explained != "" {
+		rule, _, _ := strings.Cut(b.Explained, ":")
+		return rule
+	}
+	if m := results.MedianRepetition(c); m.Bottleneck != results.BottleneckNone {
+		return "the " + m.Bottleneck + "'s CPU saturated"
+	}
+	return "the emulator fell behind"
 }

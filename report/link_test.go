@@ -65,3 +65,61 @@ func TestLinkVerdict(t *testing.T) {
 		}
 	}
 }
+
+// machineRun is linkRun with h3's download at 87% of the link and 0.88x
+// h1, its server's CPU saturated, and h3 on loopback (the crossover) at
+// h3loop bytes per second.
+func machineRun(h3loop float64) *results.Results {
+	res := linkRun()
+	for i := range res.Cells {
+		c := &res.Cells[i]
+		if c.Scenario == "download" && c.Protocol == "h3" {
+			for j := range c.Repetitions {
+				c.Repetitions[j].Value *= 0.88 // 87% of the link: within the bound's tolerance
+				c.Repetitions[j].Bottleneck = results.BottleneckServer
+			}
+		}
+	}
+	res.Crossover = []results.Crossover{{Protocol: "h1", BytesPerSecond: 1e9}, {Protocol: "h3", BytesPerSecond: h3loop}}
+	diagnosis.Summarise(res)
+	return res
+}
+
+// TestLinkVerdictAboveCrossover: the same h3 on a link faster than h3
+// moves on this machine's loopback is held by its own cost, not the
+// machine's: it loses, and the table says slower.
+func TestLinkVerdictAboveCrossover(t *testing.T) {
+	res := machineRun(10e6) // h3 moves 10 MB/s on loopback, the link 12 MB/s
+	var b bytes.Buffer
+	if err := Matrix(&b, res); err != nil {
+		t.Fatal(err)
+	}
+	if out := b.String(); !strings.Contains(out, "h3 against h1: loses on download") || strings.Contains(out, "machine-bound") {
+		t.Errorf("want h3's download lost to its own cost:\n%s", out)
+	}
+}
+
+// TestLinkVerdictMachineBound: a transport the paired rounds call slower
+// on a link that binds every transport, where this machine's CPU was
+// saturated over the cell, is machine-bound in the report's words, not
+// "loses on".
+func TestLinkVerdictMachineBound(t *testing.T) {
+	res := machineRun(200e6) // h3 moves 200 MB/s on loopback: the link binds it
+	c := res.Cell("download", "h3")
+	if c.VsH1 == nil || c.VsH1.Verdict != results.VerdictSlower || c.Bound.Departs {
+		t.Fatalf("h3 %+v, bound %+v: want slower than h1 and at the link's bound", c.VsH1, c.Bound)
+	}
+	var b bytes.Buffer
+	if err := Matrix(&b, res); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if !strings.Contains(out, "h3 against h1: is machine-bound on download (0.88x: this machine, not the link, held h3 (the server's CPU saturated))") || strings.Contains(out, "loses on download") {
+		t.Errorf("want h3's download machine-bound, not lost:\n%s", out)
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "download ") && strings.Contains(line, "0.88x") && (!strings.Contains(line, "] machine-bound") || strings.Contains(line, "slower")) {
+			t.Errorf("verdict row %q: want h3's cell machine-bound, not slower", line)
+		}
+	}
+}

@@ -45,7 +45,7 @@ func TestReferencesSayWhoseCostItIs(t *testing.T) {
 		"reference peers not installed: caddy (apt-get install caddy)",
 		"client  go                         go server           h2o",
 		"download  h2c  curl    0.25x [0.25, 0.25] slower  0.26x [0.26, 0.26]  0.95x [0.95, 0.95]",
-		"with h2o serving and curl as client, h2c reaches 0.95x h1; Go at both ends 0.25x, Go's server with curl 0.26x: the gap is Go's server, not HTTP/2",
+		"with h2o serving and curl as client, h2c reaches 0.95x [0.95, 0.95] h1; Go at both ends 0.25x [0.25, 0.25], Go's server with curl 0.26x [0.26, 0.26]: the gap is Go's server, not HTTP/2",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("missing %q in:\n%s", want, out)

@@ -33,6 +33,8 @@ type verdict struct {
 	base string
 	// net is the emulated link the run crossed; nil on loopback.
 	net *results.Net
+	// res is the run laid out.
+	res *results.Results
 	// link holds, across an emulated link, each cell against the link's
 	// bound, the cells that depart from it unexplained, and the when in
 	// words (linkLines); nil on loopback.
@@ -41,7 +43,7 @@ type verdict struct {
 
 // newVerdict lays out res's verdict.
 func newVerdict(res *results.Results) verdict {
-	v := verdict{base: res.Settings.BaselineProtocol(), net: res.Settings.Net}
+	v := verdict{base: res.Settings.BaselineProtocol(), net: res.Settings.Net, res: res}
 	cols := map[string]bool{}
 	var protos []string
 	for _, name := range res.ScenarioNames() {
@@ -151,11 +153,15 @@ func (v *verdict) cell(c *results.Cell) string {
 		v.stable++
 	}
 	var text string
-	switch iv.Verdict {
-	case results.VerdictUnknown:
+	switch {
+	case iv.Verdict == results.VerdictUnknown:
 		text = fmt.Sprintf("%.2fx (1 rep)", iv.Ratio)
-	case results.VerdictSimilar:
+	case iv.Verdict == results.VerdictSimilar:
 		text = fmt.Sprintf("≈ %s %s", c.Baseline, boundsText(iv))
+	case results.MachineBound(c, v.res):
+		// Across a link that would hold the transports alike, a
+		// difference this machine made is not the transport's.
+		text = fmt.Sprintf("%s machine-bound", boundsText(iv))
 	default:
 		text = fmt.Sprintf("%s %s", boundsText(iv), iv.Verdict)
 	}

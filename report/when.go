@@ -182,7 +182,7 @@ func linkWords(res *results.Results, p string) string {
 	var ties int
 	var others []string
 	for _, name := range res.ScenarioNames() {
-		class, why := wordOf(res.Cell(name, p), res.Cell(name, res.Settings.BaselineProtocol()), res.Settings.Net)
+		class, why := wordOf(res.Cell(name, p), res.Cell(name, res.Settings.BaselineProtocol()), res)
 		switch class {
 		case "":
 		case "ties on":

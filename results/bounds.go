@@ -74,3 +74,50 @@ func (b *Bound) String() string {
 	}
 	return fmt.Sprintf("%.0f%% of %s", 100*b.Share, basis)
 }
+
+// machineRules are the explanations of a departure that name the machine,
+// not the link: its CPU or the emulator's.
+var machineRules = []string{"cpu-bound", "generator-bound", "emulator-behind", "emulator-bound"}
+
+// MachineBound reports whether, across res's emulated link, the machine
+// rather than the link held c: the link binds c's transport (it is slower
+// than the transport's own speed on this machine, Results.Crossover, where
+// that is known) and yet c's departure from the bound is explained by a
+// CPU or by the emulator, or, within the bound's tolerance, its median
+// repetition found a side's CPU saturated (Repetition.Bottleneck). Such a
+// cell's difference from its baseline is the machine's: the link would
+// have held them alike. Above the crossover the transport's own cost sets
+// the figure, and a saturated CPU is that cost, not the machine's.
+func MachineBound(c *Cell, res *Results) bool {
+	if c == nil || res == nil || res.Settings.Net == nil || c.Bound == nil || !linkBinds(c, res) {
+		return false
+	}
+	if c.Bound.Departs {
+		for _, r := range machineRules {
+			if strings.HasPrefix(c.Bound.Explained, r+":") {
+				return true
+			}
+		}
+		return false
+	}
+	return MedianRepetition(c).Bottleneck != BottleneckNone
+}
+
+// linkBinds says res's link is slower than c's transport on this machine
+// without it (Results.Crossover: one download's rate for transfers,
+// small-concurrent's requests per second for request rates); true where
+// that is not known.
+func linkBinds(c *Cell, res *Results) bool {
+	for _, x := range res.Crossover {
+		if x.Protocol != c.Protocol {
+			continue
+		}
+		switch {
+		case c.Metric == MetricBytesPerSecond && x.BytesPerSecond > 0:
+			return res.Settings.Net.Calibration.DownGoodputBitsPerSecond/8 < x.BytesPerSecond
+		case c.Metric == MetricRequestsPerSecond && x.RequestsPerSecond > 0 && c.Bound.Value > 0:
+			return c.Bound.Value < x.RequestsPerSecond
+		}
+	}
+	return true
+}

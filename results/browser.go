@@ -26,20 +26,27 @@ type BrowserCell struct {
 	// Objects is how many objects the page has; 0 when unknown (a
 	// directory page: the browser fetches what its index.html references).
 	Objects int `json:"objects"`
-	// LoadEvent is the load-event time over the loads that completed,
-	// seconds: their geometric mean with its 95% interval.
+	// LoadEvent is the load-event time over the loads that completed and
+	// agreed (Excluded left out), seconds: their geometric mean with its
+	// 95% interval.
 	LoadEvent Spread `json:"load_event_seconds"`
 	// LastByte is the time to the last object's last byte, seconds (the
-	// model's figure), the same way.
+	// model's figure), over the same loads, the same way.
 	LastByte Spread `json:"last_byte_seconds"`
-	// Model holds LoadEvent against page-load's cell over the same
-	// transport; nil when the run has none or the page is not the model's.
+	// Model holds LastByte against page-load's cell over the same
+	// transport, with LoadEvent beside it; nil when the run has none or
+	// the page is not the model's.
 	Model *ModelCheck `json:"model,omitempty"`
 	// Disagrees says how the browser's loads disagreed with the transport
 	// asked for or with the server's own counters (objects, connections,
 	// transports); "" when every load agreed.
-	Disagrees string        `json:"disagrees,omitempty"`
-	Loads     []BrowserLoad `json:"loads"`
+	Disagrees string `json:"disagrees,omitempty"`
+	// Excluded is how many completed loads disagreed (Disagrees): their
+	// objects came over another transport, failed, or do not match the
+	// server's counts, so they do not measure the transport asked for and
+	// are left out of LoadEvent and LastByte.
+	Excluded int           `json:"excluded_loads,omitempty"`
+	Loads    []BrowserLoad `json:"loads"`
 }
 
 // BrowserLoad is one load of the page in the browser.

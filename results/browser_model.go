@@ -32,21 +32,8 @@ func newSpread(vs []float64) Spread {
 	}
 	slices.Sort(pos)
 	s.Median = median(pos)
-	var mean float64
-	for _, l := range logs {
-		mean += l
-	}
-	mean /= float64(s.N)
-	s.Mean = math.Exp(mean)
-	if s.N < 2 {
-		return s
-	}
-	var ss float64
-	for _, l := range logs {
-		ss += (l - mean) * (l - mean)
-	}
-	half := TQuantile975(s.N-1) * math.Sqrt(ss/float64(s.N-1)/float64(s.N))
-	s.Low, s.High = math.Exp(mean-half), math.Exp(mean+half)
+	iv := LogInterval(logs) // the verdict's interval, on times
+	s.Mean, s.Low, s.High = iv.Ratio, iv.Low, iv.High
 	return s
 }
 
@@ -66,15 +53,22 @@ func (s Spread) bounds() (float64, float64) {
 	return s.Low, s.High
 }
 
-// ModelCheck holds the browser's load-event time against page-load's
-// model over the same transport.
+// ModelCheck holds the browser's last byte against page-load's model over
+// the same transport (the model's figure is the time to the last object's
+// last byte too), with the load event beside it.
 type ModelCheck struct {
 	// Model is page-load's time over its repetitions (each one's median
 	// page), seconds, as Spread says.
 	Model Spread `json:"model_seconds"`
-	// Ratio is the browser's mean load-event time over the model's.
+	// Ratio is the browser's mean last-byte time over the model's.
 	Ratio float64 `json:"ratio"`
-	// Verdict is ModelAgrees, ModelSlower or ModelFaster.
+	// LoadEventRatio is the browser's mean load-event time over the
+	// model's: what the browser adds past the last byte (parsing, layout,
+	// scripts) shows as its excess over Ratio. Not compared: the model has
+	// no load event.
+	LoadEventRatio float64 `json:"load_event_ratio"`
+	// Verdict is ModelAgrees, ModelSlower or ModelFaster, of the last
+	// byte's interval against the model's.
 	Verdict string `json:"verdict"`
 }
 
@@ -87,37 +81,46 @@ const (
 	ModelNone   = "unknown" // too few loads on a side to tell
 )
 
-// summarise sets c's spreads and disagreements from its loads.
+// Summarise sets c's spreads and disagreements from its loads: the
+// spreads over the loads that completed and agreed, those that disagreed
+// counted in Excluded.
 func (c *BrowserCell) Summarise() {
 	var load, last []float64
 	var why []string
 	seen := map[string]bool{}
+	c.Excluded = 0
 	for i := range c.Loads {
 		ld := &c.Loads[i]
 		if ld.Error != "" {
 			continue
 		}
-		load = append(load, ld.LoadEventSeconds)
-		last = append(last, ld.LastByteSeconds)
-		for _, d := range ld.disagreements(c.Protocol, c.Objects) {
+		d := ld.disagreements(c.Protocol, c.Objects)
+		for _, d := range d {
 			if !seen[d] {
 				seen[d] = true
 				why = append(why, d)
 			}
 		}
+		if len(d) > 0 {
+			c.Excluded++
+			continue
+		}
+		load = append(load, ld.LoadEventSeconds)
+		last = append(last, ld.LastByteSeconds)
 	}
 	c.LoadEvent, c.LastByte = newSpread(load), newSpread(last)
 	c.Disagrees = strings.Join(why, "; ")
 }
 
-// compareModel holds each browser cell of res against page-load's cell
-// over its transport, when the browser loaded page-load's page.
+// CompareModel holds each browser cell of res against page-load's cell
+// over its transport, last byte with last byte, when the browser loaded
+// page-load's page (samePage).
 func CompareModel(res *Results, samePage bool) {
 	for i := range res.Browser {
 		bc := &res.Browser[i]
 		bc.Model = nil
 		mc := res.Cell("page-load", bc.Protocol)
-		if !samePage || mc == nil || mc.Skipped != "" || bc.LoadEvent.N == 0 {
+		if !samePage || mc == nil || mc.Skipped != "" || bc.LastByte.N == 0 {
 			continue
 		}
 		var vs []float64
@@ -130,13 +133,13 @@ func CompareModel(res *Results, samePage bool) {
 		if m.N == 0 {
 			continue
 		}
-		chk := &ModelCheck{Model: m, Ratio: bc.LoadEvent.Mean / m.Mean}
+		chk := &ModelCheck{Model: m, Ratio: bc.LastByte.Mean / m.Mean, LoadEventRatio: bc.LoadEvent.Mean / m.Mean}
 		switch {
-		case bc.LoadEvent.N < 2 || m.N < 2:
+		case bc.LastByte.N < 2 || m.N < 2:
 			chk.Verdict = ModelNone
-		case bc.LoadEvent.overlaps(m):
+		case bc.LastByte.overlaps(m):
 			chk.Verdict = ModelAgrees
-		case bc.LoadEvent.Mean > m.Mean:
+		case bc.LastByte.Mean > m.Mean:
 			chk.Verdict = ModelSlower
 		default:
 			chk.Verdict = ModelFaster

@@ -86,3 +86,46 @@ func TestBrowserLoadDisagreements(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareModelSameMetric: the model is held against the browser's
+// last byte, the figure both measure; the load event, later by what the
+// browser does past the last byte, is reported beside it, not compared.
+func TestCompareModelSameMetric(t *testing.T) {
+	mc := Cell{Scenario: "page-load", Protocol: "h3"}
+	for i, v := range []float64{0.50, 0.52, 0.51} {
+		mc.Repetitions = append(mc.Repetitions, Repetition{Round: i + 1, Value: v})
+	}
+	bc := BrowserCell{Protocol: "h3"}
+	for i, v := range []float64{0.51, 0.52, 0.50} {
+		bc.Loads = append(bc.Loads, BrowserLoad{Round: i + 1, LastByteSeconds: v, LoadEventSeconds: 2 * v})
+	}
+	bc.Summarise()
+	res := &Results{Cells: []Cell{mc}, Browser: []BrowserCell{bc}}
+	CompareModel(res, true)
+	m := res.Browser[0].Model
+	if m == nil || m.Verdict != ModelAgrees || math.Abs(m.Ratio-1) > 0.02 || math.Abs(m.LoadEventRatio-2) > 0.04 {
+		t.Errorf("model check %+v: want the last byte to agree (1.0x) and the load event beside it at 2x", m)
+	}
+}
+
+// TestBrowserExcludesDisagreeingLoads: a load whose objects came over
+// another transport, or that the server's counters contradict, is left
+// out of the figures and counted; a failed load is neither.
+func TestBrowserExcludesDisagreeingLoads(t *testing.T) {
+	n := func(v int64) *int64 { return &v }
+	good := func(s float64) BrowserLoad {
+		return BrowserLoad{LastByteSeconds: s, LoadEventSeconds: s, Objects: 50, ByTransport: map[string]int{"h2": 50}, Connections: 1, ServerRequests: n(50), ServerConnections: n(1), ServerOther: n(0)}
+	}
+	overH1 := good(9)
+	overH1.ByTransport = map[string]int{"h2": 40, "h1-tls": 10}
+	miscounted := good(9)
+	miscounted.ServerRequests = n(60)
+	c := BrowserCell{Protocol: "h2", Objects: 50, Loads: []BrowserLoad{good(1), overH1, good(1), miscounted, {Error: "timeout"}}}
+	c.Summarise()
+	if c.Excluded != 2 || c.LastByte.N != 2 || math.Abs(c.LastByte.Mean-1) > 1e-9 || c.LoadEvent.N != 2 {
+		t.Errorf("%d excluded, last byte %+v: want 2 left out and the two agreeing loads' 1 s", c.Excluded, c.LastByte)
+	}
+	if !strings.Contains(c.Disagrees, "10 over h1-tls") || !strings.Contains(c.Disagrees, "the server counted 60") {
+		t.Errorf("disagrees %q", c.Disagrees)
+	}
+}

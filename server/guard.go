@@ -52,9 +52,18 @@ func BeyondLoopback(addr string) bool {
 	if err != nil {
 		return true // not ours to judge: assume the worst
 	}
+	return !LoopbackHost(host)
+}
+
+// LoopbackHost reports whether host (a name or an address, as a URL's
+// Hostname or net.SplitHostPort give it) is this machine's loopback: an
+// address in 127.0.0.0/8 or ::1, or the name localhost (RFC 6761 reserves
+// it for loopback). The one test of loopback the module uses, for
+// listeners and for targets alike.
+func LoopbackHost(host string) bool {
 	if host == "localhost" {
-		return false
+		return true
 	}
 	ip := net.ParseIP(host)
-	return ip == nil || !ip.IsLoopback()
+	return ip != nil && ip.IsLoopback()
 }

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -74,6 +75,22 @@ func TestBeyondLoopback(t *testing.T) {
 	} {
 		if got := BeyondLoopback(addr); got != want {
 			t.Errorf("BeyondLoopback(%q) = %v, want %v", addr, got, want)
+		}
+	}
+}
+
+// TestLoopbackHost: the one test of loopback agrees with BeyondLoopback
+// on every host, localhost included.
+func TestLoopbackHost(t *testing.T) {
+	for host, want := range map[string]bool{
+		"127.0.0.1": true, "127.8.9.10": true, "::1": true, "localhost": true,
+		"": false, "0.0.0.0": false, "::": false, "198.18.0.2": false, "example.com": false, "localhost.example.com": false,
+	} {
+		if got := LoopbackHost(host); got != want {
+			t.Errorf("LoopbackHost(%q) = %v, want %v", host, got, want)
+		}
+		if host != "" && BeyondLoopback(net.JoinHostPort(host, "80")) == want {
+			t.Errorf("BeyondLoopback(%q) disagrees with LoopbackHost", host)
 		}
 	}
 }

@@ -125,14 +125,37 @@ const alertNoApplicationProtocol tls.AlertError = 120
 // quicWantBuffer is the UDP socket buffer size quic-go asks for, in bytes.
 const quicWantBuffer = 7 << 20
 
+// quicBuffer is the size a quic-go socket's buffer reads back
+// (SO_RCVBUF, SO_SNDBUF: the kernel doubles what was set) under a cap of
+// capBytes (net.core.rmem_max or wmem_max), as quic-go v0.65 sets it
+// (sys_conn_buffers.go): it asks for quicWantBuffer, is given at most the
+// cap, and compares the doubled figure the kernel reports with what it
+// asked for, so a cap of half of it or more satisfies it; only below that
+// does it force (SO_RCVBUFFORCE), which works where forced says this
+// process may. Measured by TestQUICSocketBuffers.
+func quicBuffer(capBytes int, forced bool) int {
+	if got := 2 * min(quicWantBuffer, capBytes); got >= quicWantBuffer {
+		return got
+	}
+	if forced {
+		return 2 * quicWantBuffer
+	}
+	return 2 * capBytes
+}
+
 // UDPBufferWarning returns one line explaining that the kernel caps UDP
 // socket buffers below what quic-go wants, with the command that lifts the
-// cap; it returns "" when the caps are large enough or cannot be read.
-// HTTP/3 works either way, with fewer packets in flight.
+// cap; it returns "" when the caps are large enough or cannot be read, or
+// when quic-go forces its buffers past them (quicBuffer). HTTP/3 works
+// either way, with fewer packets in flight.
 func UDPBufferWarning() string {
 	r, rerr := readSysctl("/proc/sys/net/core/rmem_max")
 	w, werr := readSysctl("/proc/sys/net/core/wmem_max")
-	if rerr != nil || werr != nil || (r >= quicWantBuffer && w >= quicWantBuffer) {
+	if rerr != nil || werr != nil {
+		return ""
+	}
+	forced := udpBuffersForced()
+	if quicBuffer(r, forced) >= 2*quicWantBuffer && quicBuffer(w, forced) >= 2*quicWantBuffer {
 		return ""
 	}
 	return "warning: UDP socket buffers are capped at " + strconv.Itoa(r>>10) + " KiB receive / " + strconv.Itoa(w>>10) +

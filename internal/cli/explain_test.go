@@ -1,8 +1,11 @@
 package cli
 
 import (
+	"math"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -15,7 +18,10 @@ import (
 // cell's first repetition marked profiled.
 func TestExplain(t *testing.T) {
 	dir, out := t.TempDir(), t.TempDir()
-	code, _, stderr := runMain(t, "run", "--quick", "--out", out, "--scenarios", "download", "--protocols", "h1,h2c", "--profile", dir)
+	// Five rounds: the cells attributed are those the verdict calls
+	// slower, which takes an interval that excludes 1 on a busy machine
+	// (three rounds read 0.17x [0.03, 0.98] here once).
+	code, _, stderr := runMain(t, "run", "--quick", "--repeat", "5", "--out", out, "--scenarios", "download", "--protocols", "h1,h2c", "--profile", dir)
 	if code != 0 {
 		t.Fatalf("run: exit %d: %s", code, stderr)
 	}
@@ -24,6 +30,7 @@ func TestExplain(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "download/h2c (") || !strings.Contains(stdout, "client +") {
 		t.Fatalf("explain: exit %d: %s%s", code, stdout, stderr)
 	}
+	checkAddsUp(t, stdout)
 
 	// An earlier run: no attribution in its results.
 	for i := range res.Cells {
@@ -53,5 +60,48 @@ func TestExplain(t *testing.T) {
 		if code, _, stderr := runMain(t, args...); code != exitUsage || strings.Count(strings.TrimSpace(stderr), "\n") > 1 {
 			t.Errorf("%v: exit %d, %q", args, code, stderr)
 		}
+	}
+}
+
+// sideLine is a side's attribution as explain prints it: the net extra
+// (or the cell's and the baseline's figures where it spent no more), then
+// what grew and what shrank.
+var sideLine = regexp.MustCompile(`(client|server) (?:\+([0-9.]+) s/GB|([0-9.]+) s/GB, no more than the baseline's ([0-9.]+))[^=\n]* = ([0-9.]+) grew - ([0-9.]+) shrank`)
+
+// checkAddsUp checks that each side printed in out states what grew and
+// what shrank, and that their difference is the net extra it printed,
+// within the last digits printed (the figures are rounded alike).
+func checkAddsUp(t *testing.T, out string) {
+	t.Helper()
+	n := 0
+	for _, m := range sideLine.FindAllStringSubmatch(out, -1) {
+		n++
+		num := func(s string) (float64, float64) {
+			v, err := strconv.ParseFloat(s, 64)
+			if err != nil {
+				t.Fatalf("%q: %v", m[0], err)
+			}
+			ulp := 0.0
+			if dot := strings.IndexByte(s, '.'); dot >= 0 {
+				ulp = math.Pow(10, -float64(len(s)-dot-1))
+			}
+			return v, ulp
+		}
+		grew, u1 := num(m[5])
+		shrank, u2 := num(m[6])
+		var extra, u3 float64
+		if m[2] != "" {
+			extra, u3 = num(m[2])
+		} else {
+			cell, ua := num(m[3])
+			base, ub := num(m[4])
+			extra, u3 = cell-base, ua+ub
+		}
+		if d := grew - shrank - extra; math.Abs(d) > u1+u2+u3+1e-12 {
+			t.Errorf("%q: %g grew - %g shrank is not the extra %g", m[0], grew, shrank, extra)
+		}
+	}
+	if n == 0 {
+		t.Errorf("no side says what grew and what shrank:\n%s", out)
 	}
 }

@@ -274,7 +274,7 @@ func checkServeFlags(fs *flagSet, c serveChecks) error {
 func serveWarnings(e *env, ts *transport.Server, grpcAddr string, child, token bool) {
 	exposed := false
 	for _, addr := range []string{ts.Addr(transport.H1), ts.Addr(transport.H2), grpcAddr} {
-		if addr != "" && !isLoopback(addr) {
+		if server.BeyondLoopback(addr) {
 			exposed = true
 			fmt.Fprintf(e.stderr, "warning: listening on %s, which is not a loopback address: anyone who can reach it can download and upload through this server\n", addr)
 		}
@@ -297,15 +297,6 @@ func banner(ts *transport.Server, selfSigned bool, certPath, grpcAddr string) re
 		b.Fingerprint = transport.Fingerprint(ts.Cert())
 	}
 	return b
-}
-
-func isLoopback(addr string) bool {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return false
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // pinServe binds this process to the CPUs --cpus lists, for as long as it

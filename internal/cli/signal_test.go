@@ -2,8 +2,10 @@ package cli
 
 import (
 	"context"
+	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // TestSignalExit: a command a signal ended exits 128 plus its number; one
@@ -28,5 +30,29 @@ func TestSignalExit(t *testing.T) {
 			t.Errorf("cause %v, code %d: exit %d, want %d", tc.cause, tc.code, got, tc.want)
 		}
 		cancel(nil)
+	}
+}
+
+func TestRunInterruptedKeepsPartialResults(t *testing.T) {
+	out := t.TempDir()
+	// A warm-up round (two 0.6 s repetitions) comes first, then rounds of
+	// the same: 6 s ends the run within small-sequential's rounds (10 s).
+	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Second)
+	defer cancel()
+	var stdout, stderr syncBuffer
+	code := Main(ctx, []string{"run", "--protocols", "h1,h2c", "--scenarios", "small-sequential,small-concurrent",
+		"--duration", "500ms", "--repeat", "8", "--out", out}, &stdout, &stderr)
+	if code != exitFailure {
+		t.Fatalf("exit %d, want %d: %s", code, exitFailure, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "interrupted") || !strings.Contains(stdout.String(), "PARTIAL") {
+		t.Errorf("no partial notice:\nstdout %s\nstderr %s", stdout.String(), stderr.String())
+	}
+	res, _ := readResults(t, out)
+	if !res.Partial || len(res.Cells) == 0 {
+		t.Fatalf("partial %v with %d cells, want a partial run with what it measured", res.Partial, len(res.Cells))
+	}
+	if n := len(res.Cells[0].Repetitions); n == 0 || n >= 8 {
+		t.Errorf("first cell has %d repetitions, want some but not all 8", n)
 	}
 }

@@ -1,0 +1,185 @@
+package diagnosis
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/netem"
+	"github.com/httpvs/httpvs/results"
+	"github.com/httpvs/httpvs/units"
+)
+
+// modelTolerance is how close a model's prediction must come to a cell
+// for the model to explain it: within a factor of 2 either way (from half
+// the prediction to twice it). The loss bound is an average over a
+// sawtooth (Mathis et al. 1997 report it within about that of measured
+// Reno), and Cubic grows faster than Reno between losses on long round
+// trips: a closer tolerance would refuse the model where it holds.
+const modelTolerance = 2.0
+
+// within says measured lies within modelTolerance of predicted.
+func within(measured, predicted float64) bool {
+	return predicted > 0 && measured >= predicted/modelTolerance && measured <= predicted*modelTolerance
+}
+
+// controller is the congestion control that sent c's data across n: quic-go's
+// for h3, the link's TCP one otherwise ("" when not recorded).
+func controller(protocol string, n *results.Net) string {
+	if protocol == "h3" {
+		if n.QUICCongestion != "" {
+			return n.QUICCongestion
+		}
+		return netem.QUICCongestion
+	}
+	return n.TCPCongestion
+}
+
+// lossPrediction is what the loss model predicts for a transfer cell on a
+// lossy link: its rate, bytes per second, with what it rests on; ok is
+// false where the model says nothing (no loss in the data's direction, a
+// controller that does not back off on random loss, or one not recorded).
+type lossPrediction struct {
+	rate, loss, mathis, link float64
+	cc                       string
+}
+
+func predictLoss(c *results.Cell, sc matrix.Scenario, n *results.Net) (lossPrediction, bool) {
+	p := lossPrediction{loss: n.Down.Loss, cc: controller(c.Protocol, n), link: matrix.LinkGoodput(n, sc.Upload())}
+	if sc.Upload() {
+		p.loss = n.Up.Loss
+	}
+	rtt := n.RTTSeconds()
+	if lb, known := netem.LossBased(p.cc); !lb || !known || p.loss <= 0 || rtt <= 0 || !sc.Transfer() {
+		return p, false
+	}
+	mss := float64(netem.TCPSegmentBytes)
+	if c.Protocol == "h3" {
+		mss = netem.QUICMaxPacketBytes
+	}
+	p.mathis = netem.LossBound(mss, rtt, p.loss)
+	p.rate = min(p.mathis, p.link)
+	return p, p.rate > 0
+}
+
+// lossExplanation explains a transfer cell below its bound on a lossy link
+// when the loss-based bound of the controller that sent its data
+// predicts the cell within modelTolerance; "" otherwise (a BBR sender, a
+// cell far from the bound, a scenario the model does not cover). Where
+// the other family of transports ran a controller that does not back off
+// on loss (BBR against quic-go's Cubic), the cause named is the
+// controller, with the link spec that compares like with like.
+func lossExplanation(c *results.Cell, sc matrix.Scenario, n *results.Net) string {
+	p, ok := predictLoss(c, sc, n)
+	if !ok || !within(c.Median, p.rate) {
+		return ""
+	}
+	text := fmt.Sprintf("the link drops %.1f%% of packets; %s backs off on each loss: its bound (Mathis et al. 1997, MSS / (RTT x sqrt(p)) x 1.22) is %s, which predicts the %s measured within a factor of %g",
+		100*p.loss, p.cc, units.BitsPerSecond(p.rate*8), units.BitsPerSecond(c.Median*8), modelTolerance)
+	if why := ccMismatch(c, n, true); why != "" {
+		return "congestion-control: " + text + "; " + why
+	}
+	return "losses: " + text
+}
+
+// ccMismatch says, for a cell whose controller backs off on loss, that
+// the other family of transports ran one that does not, and (with offer)
+// which link spec compares like with like; "" when both are alike or
+// unknown.
+func ccMismatch(c *results.Cell, n *results.Net, offer bool) string {
+	other := "h3"
+	if c.Protocol == "h3" {
+		other = "h1"
+	}
+	mine, otherCC := controller(c.Protocol, n), controller(other, n)
+	lb, known := netem.LossBased(mine)
+	olb, oknown := netem.LossBased(otherCC)
+	if !known || !oknown || lb == olb || !lb {
+		return ""
+	}
+	if c.Protocol == "h3" {
+		why := fmt.Sprintf("TCP here ran %s, which does not back off on random loss: the gap to h1 and h2 is the congestion controllers', not HTTP/3's against HTTP/2's", otherCC)
+		if offer {
+			why += fmt.Sprintf("; the link spec %s runs TCP with Cubic too, like with like (cc=reno, loss-based as well, where the kernel allows only that)", withCC(n.Spec, "cubic"))
+		}
+		return why
+	}
+	return fmt.Sprintf("QUIC here ran %s, which does not back off on random loss: the gap is the congestion controllers'", otherCC)
+}
+
+// withCC is spec with its congestion control set to cc.
+func withCC(spec, cc string) string {
+	var keep []string
+	for _, f := range strings.Split(spec, ",") {
+		if !strings.HasPrefix(f, "cc=") && f != "" {
+			keep = append(keep, f)
+		}
+	}
+	return strings.Join(append(keep, "cc="+cc), ",")
+}
+
+// holExplanation explains a head-of-line cell above its bound of one
+// round trip when the queue model predicts it: a small request waits at
+// most one round trip plus what the bulk download holds ahead of it, the
+// link's drop-tail queue (the direction's queue limit at its goodput) and,
+// where it shares the download's connection (h2c, h2, h3), about as much
+// again in the sender's buffers and window beyond the bandwidth-delay
+// product. It explains the cell when the download ran at half the link or
+// more (a queue forms only behind a sender that fills the link) and the
+// cell is no further above that ceiling than modelTolerance; "" otherwise.
+func holExplanation(c *results.Cell, n *results.Net) string {
+	m := results.MedianRepetition(c)
+	link, rtt := matrix.LinkGoodput(n, false), n.RTTSeconds()
+	if m.Seconds <= 0 || m.BulkBytes <= 0 || link <= 0 {
+		return ""
+	}
+	bulk := float64(m.BulkBytes) / m.Seconds
+	queue := queueBytes(n.Down)
+	ahead := queue
+	if c.Protocol != "h1" && c.Protocol != "h1-tls" {
+		ahead += queue + link*rtt
+	}
+	ceiling := rtt + ahead/link
+	if bulk < link/2 || c.Median > ceiling*modelTolerance {
+		return ""
+	}
+	return fmt.Sprintf("head-of-line: the small requests queue behind the bulk download (at %s, %.0f%% of the link): a round trip and up to %.0f KB ahead at the link's goodput predict at most %.0f ms, the cell read %.0f ms (within a factor of %g)",
+		units.BitsPerSecond(bulk*8), 100*bulk/link, ahead/1e3, ceiling*1e3, c.Median*1e3, modelTolerance)
+}
+
+// queueBytes is a direction's drop-tail limit in bytes: its byte limit,
+// or its packet limit (netem.DefaultQueuePackets when unset) of full
+// packets, whichever is smaller.
+func queueBytes(d results.NetDirection) float64 {
+	pk := d.QueuePackets
+	if pk <= 0 {
+		pk = netem.DefaultQueuePackets
+	}
+	q := float64(pk * netem.MTU)
+	if d.QueueBytes > 0 {
+		q = min(q, float64(d.QueueBytes))
+	}
+	return q
+}
+
+// congestionControl: a transfer behind the baseline across a lossy link
+// whose own congestion control backs off on loss, where the baseline's
+// does not (quic-go's Cubic against TCP's BBR), and whose loss bound
+// predicts the cell (lossExplanation's model): the gap is the
+// controllers', and the link spec with cc=cubic measures like with like.
+func congestionControl(s *subject) *results.Finding {
+	n := s.set.Net
+	if n == nil || !s.transfer() || !s.slow() {
+		return nil
+	}
+	why := ccMismatch(s.c, n, false)
+	p, ok := predictLoss(s.c, s.sc, n)
+	if why == "" || !ok || !within(s.c.Median, p.rate) {
+		return nil
+	}
+	return &results.Finding{
+		Evidence: fmt.Sprintf("%s: %s backs off on the link's %.1f%% loss, and its bound (Mathis et al. 1997) of %s predicts the %s measured within a factor of %g; %s",
+			gap(s.c), p.cc, 100*p.loss, units.BitsPerSecond(p.rate*8), units.BitsPerSecond(s.c.Median*8), modelTolerance, why),
+		Fix: fmt.Sprintf("not a setting of the transport: quic-go has Cubic only; measure the link %s so that TCP backs off on loss as QUIC does, and the gap left is the protocols'", withCC(n.Spec, "cubic")),
+	}
+}

@@ -1,0 +1,30 @@
+package results
+
+// RoundPair is one round's repetition of a cell beside its baseline's.
+type RoundPair struct {
+	// Round is the round both ran in.
+	Round int
+	// Cell and Base are the two repetitions.
+	Cell, Base Repetition
+}
+
+// PairRounds pairs c's repetitions with base's by round (Repetition.Round,
+// or the i-th repetition of each for results without rounds), over the
+// rounds where both completed without an interrupt and without errors
+// and read above zero, in c's order: the one rule every paired figure
+// (the verdict's interval, a toolchain's change of ratio) uses.
+func PairRounds(c, base *Cell) []RoundPair {
+	byRound := map[int]Repetition{}
+	for i, b := range base.Repetitions {
+		byRound[roundOf(b, i)] = b
+	}
+	var out []RoundPair
+	for i, a := range c.Repetitions {
+		b, ok := byRound[roundOf(a, i)]
+		if !ok || a.Interrupted || b.Interrupted || a.Errors.Total > 0 || b.Errors.Total > 0 || a.Value <= 0 || b.Value <= 0 {
+			continue
+		}
+		out = append(out, RoundPair{Round: roundOf(a, i), Cell: a, Base: b})
+	}
+	return out
+}
