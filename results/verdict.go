@@ -138,22 +138,13 @@ func (c *Cell) Ratio() float64 {
 }
 
 // pairedLogRatios are the logarithms of c's ratios to base, round by
-// round (a repetition paired with base's of the same round), over the
-// rounds both completed cleanly; above 0 is faster.
+// round (PairRounds); above 0 is faster.
 func pairedLogRatios(c, base *Cell) []float64 {
-	byRound := map[int]Repetition{}
-	for i, b := range base.Repetitions {
-		byRound[roundOf(b, i)] = b
-	}
 	var logs []float64
-	for i, a := range c.Repetitions {
-		b, ok := byRound[roundOf(a, i)]
-		if !ok || a.Interrupted || b.Interrupted || a.Errors.Total > 0 || b.Errors.Total > 0 || a.Value <= 0 || b.Value <= 0 {
-			continue
-		}
-		ratio := a.Value / b.Value
+	for _, p := range PairRounds(c, base) {
+		ratio := p.Cell.Value / p.Base.Value
 		if LowerIsBetter(c.Metric) {
-			ratio = b.Value / a.Value // h1's time over c's: above 1 is faster
+			ratio = p.Base.Value / p.Cell.Value // h1's time over c's: above 1 is faster
 		}
 		logs = append(logs, math.Log(ratio))
 	}
