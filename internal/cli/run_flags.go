@@ -61,7 +61,7 @@ func (f *runFlags) register(fs *flagSet) {
 	fs.DurationVar(&f.omit, "omit", 0, "leave each transfer's first `duration` out of its rate, as iperf3 --omit (default: none on loopback; with --net the link's handshakes and slow start, from its calibrated round trip and goodput; 0: none)")
 	fs.DurationVar(&f.timeout, "rep-timeout", matrix.DefaultTimeout, "bound on each repetition of a cell")
 	fs.renamed("timeout", "--timeout bounds one request in get, put and load; run's bound on each repetition is --rep-timeout")
-	fs.IntVar(&f.repeat, "repeat", matrix.DefaultRepeat, "rounds every cell gets: the report shows their median and min..max (3 with --net)")
+	fs.IntVar(&f.repeat, "repeat", experiment.DefaultRepeat, "rounds every cell gets, after a warm-up round: their spread plans the rounds a wider cell gets past them (3 with --net)")
 	fs.IntVar(&f.maxRepeat, "max-repeat", experiment.DefaultMaxRepeat, "most rounds a cell gets: rounds are added while a cell's interval to the baseline is wider than ±10% (default 16; --repeat when that is given, and with --quick)")
 	fs.DurationVar(&f.budget, "budget", experiment.DefaultBudget, "added rounds start only if they end within this `duration` of the run's start (with --net: the first rounds' estimated time and 15% of it again, printed before they start); 0: --max-repeat alone bounds them")
 	f.noise.register(fs)
