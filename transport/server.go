@@ -91,8 +91,9 @@ type connMarkKey struct{}
 // the connection counts the connection for its transport and stops its
 // first-request deadline.
 type connMark struct {
-	counted  atomic.Bool
-	deadline *time.Timer // nil for QUIC connections
+	counted   atomic.Bool
+	deadline  *time.Timer     // nil for QUIC connections
+	handshake <-chan struct{} // closed once a QUIC handshake completes; nil for TCP
 }
 
 // markTCP starts c's first-request deadline: a connection that has not
@@ -203,17 +204,19 @@ func (s *Server) listenTLS(opts ServerOptions, handler http.Handler, newHTTPServ
 	}
 	// 0-RTT as http3.Server allows it with no QUIC config: a client that
 	// resumes may send requests in its first flight (it decides which,
-	// http3.MethodGet0RTT); the payload routes have no side effects.
+	// http3.MethodGet0RTT). Early data can be replayed, so a request in it
+	// with an unsafe method is answered 425 Too Early (refuseEarly), and
+	// handlers ask EarlyData before anything a replay must not do.
 	qconf.Allow0RTT = true
 	s.h3 = &http3.Server{
-		Handler:        handler,
+		Handler:        refuseEarly(handler),
 		TLSConfig:      http3.ConfigureTLSConfig(&tls.Config{Certificates: []tls.Certificate{s.cert}, MinVersion: tls.VersionTLS13}),
 		QUICConfig:     qconf,
 		IdleTimeout:    orDuration(opts.IdleTimeout, DefaultIdleTimeout),
 		MaxHeaderBytes: orInt(opts.MaxHeaderBytes, DefaultMaxHeaderBytes),
 		ConnContext: func(ctx context.Context, c *quic.Conn) context.Context {
 			s.quic.Track(c)
-			return context.WithValue(ctx, connMarkKey{}, &connMark{})
+			return context.WithValue(ctx, connMarkKey{}, &connMark{handshake: c.HandshakeComplete()})
 		},
 	}
 	return nil
