@@ -54,6 +54,10 @@ func Run(ctx context.Context, o Options) (*results.Results, error) {
 		// The child serves profiles; an external target only if it is
 		// httpvs serve --profiling (the profiler says so otherwise).
 		prof, err := NewProfiler(o.ProfileDir, m.Target.Plain, m.Network, o.Warn)
+		var cleartext *CleartextTokenError
+		if errors.As(err, &cleartext) {
+			return nil, &OptionsError{err}
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
+	"io"
 	"net"
 	"strings"
 	"sync"
@@ -144,5 +146,16 @@ func TestProfileUnreachableNamesTheTarget(t *testing.T) {
 	if code != exitFailure || !strings.HasPrefix(stderr, want) || strings.Contains(stderr, "/debug/profile") ||
 		!strings.Contains(stderr, "httpvs load: every request failed") {
 		t.Errorf("exit %d, stderr %q: want exit 1, first %q, then the run's failure", code, stderr, want)
+	}
+}
+
+// TestProfileRefusesCleartextToken: get and load's --profile of a
+// cleartext server beyond loopback is bad input (exit 2 in one line),
+// refused before any request, so the token is never sent.
+func TestProfileRefusesCleartextToken(t *testing.T) {
+	_, err := newProfiler(t.TempDir(), "http://198.51.100.7:8080", nil, io.Discard)
+	var ue *usageError
+	if !errors.As(err, &ue) || strings.Count(err.Error(), "\n") != 0 || !strings.Contains(err.Error(), "--profile") || !strings.Contains(err.Error(), "cleartext") {
+		t.Fatalf("newProfiler of a remote cleartext server: %v, want a one-line usage error naming --profile", err)
 	}
 }
