@@ -56,6 +56,11 @@ type ServerOptions struct {
 	// MaxHeaderBytes bounds request headers, in bytes; zero means
 	// DefaultMaxHeaderBytes.
 	MaxHeaderBytes int
+	// MinDataRate is the slowest a peer may send request bodies and take
+	// responses before its connection is closed; the zero value is
+	// Kestrel's defaults (DefaultMinDataRate after
+	// DefaultMinDataRateGrace).
+	MinDataRate MinDataRate
 	// MaxConns bounds the connections each TCP listener (cleartext, TLS)
 	// holds open at once; further ones wait in the kernel's accept queue
 	// until one closes. Zero means no bound. QUIC connections are not
@@ -83,27 +88,6 @@ type Server struct {
 	errOnce   sync.Once
 	errc      chan error
 	closeOnce sync.Once
-}
-
-type connMarkKey struct{}
-
-// connMark is attached to every connection's context; the first request on
-// the connection counts the connection for its transport and stops its
-// first-request deadline.
-type connMark struct {
-	counted   atomic.Bool
-	deadline  *time.Timer     // nil for QUIC connections
-	handshake <-chan struct{} // closed once a QUIC handshake completes; nil for TCP
-}
-
-// markTCP starts c's first-request deadline: a connection that has not
-// delivered a request's headers within d is closed. net/http's
-// ReadHeaderTimeout does this for HTTP/1.1, but an HTTP/2 connection that
-// sends its preface and SETTINGS and then nothing would otherwise be held
-// for the whole IdleTimeout (the h2 server's own preface deadline ends at
-// the first SETTINGS).
-func markTCP(c net.Conn, d time.Duration) *connMark {
-	return &connMark{deadline: time.AfterFunc(d, func() { c.Close() })}
 }
 
 // NewServer binds the listeners of opts and starts serving. It returns once
@@ -135,7 +119,7 @@ func NewServer(opts ServerOptions) (*Server, error) {
 		}
 		s.cert = cert
 	}
-	handler := s.countConnections(opts.Handler)
+	handler := s.countConnections(floorRequests(opts.Handler, opts.MinDataRate))
 	logger := opts.ErrorLog
 	if logger == nil {
 		logger = log.New(io.Discard, "", 0)
@@ -159,7 +143,7 @@ func NewServer(opts ServerOptions) (*Server, error) {
 		if err != nil {
 			return nil, fmt.Errorf("listen h1/h2c on %s: %w", opts.Listen, err)
 		}
-		s.tcpLn = wire.Listener{Listener: limit(ln, opts.MaxConns), IO: &s.tcpIO, H2: &s.h2c}
+		s.tcpLn = withFloor(wire.Listener{Listener: limit(ln, opts.MaxConns), IO: &s.tcpIO, H2: &s.h2c}, opts.MinDataRate)
 		protos := new(http.Protocols)
 		protos.SetHTTP1(true)
 		protos.SetUnencryptedHTTP2(true)
@@ -188,7 +172,7 @@ func (s *Server) listenTLS(opts ServerOptions, handler http.Handler, newHTTPServ
 	if err != nil {
 		return err
 	}
-	s.tlsLn = wire.Listener{Listener: limit(ln, opts.MaxConns), IO: &s.tlsIO}
+	s.tlsLn = withFloor(wire.Listener{Listener: limit(ln, opts.MaxConns), IO: &s.tlsIO}, opts.MinDataRate)
 	protos := new(http.Protocols)
 	protos.SetHTTP1(true)
 	protos.SetHTTP2(true)
@@ -216,7 +200,7 @@ func (s *Server) listenTLS(opts ServerOptions, handler http.Handler, newHTTPServ
 		MaxHeaderBytes: orInt(opts.MaxHeaderBytes, DefaultMaxHeaderBytes),
 		ConnContext: func(ctx context.Context, c *quic.Conn) context.Context {
 			s.quic.Track(c)
-			return context.WithValue(ctx, connMarkKey{}, &connMark{handshake: c.HandshakeComplete()})
+			return context.WithValue(ctx, connMarkKey{}, markQUIC(c, opts.MinDataRate))
 		},
 	}
 	return nil
