@@ -87,11 +87,12 @@ type floorListener struct {
 }
 
 // withFloor wraps ln so that its connections' writes keep to m (unless
-// m is off).
+// m is off), and their failed reads let HTTP/2 streams close first
+// (h2Churn).
 func withFloor(ln net.Listener, m MinDataRate) net.Listener {
 	r, on := m.Resolved()
 	if !on {
-		return ln
+		r.BytesPerSecond = 0
 	}
 	return floorListener{Listener: ln, rate: r}
 }
@@ -113,7 +114,7 @@ func (l floorListener) Accept() (net.Conn, error) {
 // two holds, and the user's, once passed, fails the write as usual.
 type floorConn struct {
 	net.Conn
-	rate          float64 // bytes per second
+	rate          float64 // bytes per second; 0: no floor
 	grace, window time.Duration
 
 	wmu sync.Mutex // one Write at a time: its loop owns the deadline
@@ -122,8 +123,21 @@ type floorConn struct {
 	armed time.Time // the write deadline set on Conn
 	user  time.Time // the deadline the user set; zero: none
 
-	written atomic.Int64 // bytes written so far (streamFloor's measure)
-	closed  atomic.Bool
+	written     atomic.Int64 // bytes written so far (streamFloor's measure)
+	closed      atomic.Bool
+	onReadError atomic.Pointer[h2Churn] // drained before a failed read returns
+}
+
+// Read reads from the connection; a read that fails other than by a
+// deadline first lets the connection's HTTP/2 streams close (h2Churn).
+func (c *floorConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	if err != nil && !errors.Is(err, os.ErrDeadlineExceeded) {
+		if ch := c.onReadError.Load(); ch != nil {
+			ch.drain()
+		}
+	}
+	return n, err
 }
 
 // Close closes the connection.
@@ -133,6 +147,11 @@ func (c *floorConn) Close() error {
 }
 
 func (c *floorConn) Write(p []byte) (int, error) {
+	if c.rate == 0 {
+		n, err := c.Conn.Write(p)
+		c.written.Add(int64(n))
+		return n, err
+	}
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	attempt := time.Now()

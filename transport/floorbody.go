@@ -89,22 +89,23 @@ func (b *floorBody) Close() error {
 // floorRequests holds the request bodies h reads to m, dropping the
 // connection of a peer that sends slower (connMark.drop), and, over
 // HTTP/2 and HTTP/3, the responses h writes (streamFloor); HTTP/1.1's
-// responses are held by their connection (floorConn).
+// responses are held by their connection (floorConn). It also registers
+// HTTP/2 handlers with their connection's h2Churn.
 func floorRequests(h http.Handler, m MinDataRate) http.Handler {
 	r, on := m.Resolved()
-	if !on {
-		return h
-	}
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		mark, ok := req.Context().Value(connMarkKey{}).(*connMark)
-		if !ok || mark.drop == nil {
+		if !ok {
 			h.ServeHTTP(w, req)
 			return
+		}
+		if mark.churn != nil && req.ProtoMajor == 2 {
+			defer mark.churn.enter(req, w)()
 		}
 		if mark.floor != nil && req.ProtoMajor >= 2 {
 			w = floorWriter{ResponseWriter: w, f: mark.floor}
 		}
-		if req.Body != nil && req.Body != http.NoBody {
+		if on && mark.drop != nil && req.Body != nil && req.Body != http.NoBody {
 			body := &floorBody{ReadCloser: req.Body, rate: float64(r.BytesPerSecond), grace: r.Grace, drop: mark.drop}
 			defer body.stop()
 			req.Body = body

@@ -20,6 +20,7 @@ type connMark struct {
 	handshake <-chan struct{} // closed once a QUIC handshake completes; nil for TCP
 	drop      func()          // closes the connection (a peer under the MinDataRate)
 	floor     *streamFloor    // nil when the floor is off
+	churn     *h2Churn        // nil for QUIC connections
 }
 
 // markTCP starts c's first-request deadline: a connection that has not
@@ -29,12 +30,17 @@ type connMark struct {
 // for the whole IdleTimeout (the h2 server's own preface deadline ends at
 // the first SETTINGS).
 // The mark also carries the connection's MinDataRate watch.
-func markTCP(c net.Conn, d time.Duration) *connMark {
-	mark := &connMark{deadline: time.AfterFunc(d, func() { c.Close() }), drop: func() { c.Close() }}
+// So does its h2Churn, which conns finds for the server's ConnState.
+func markTCP(c net.Conn, d time.Duration, conns *churnConns) *connMark {
+	mark := &connMark{deadline: time.AfterFunc(d, func() { c.Close() }), drop: func() { c.Close() }, churn: &h2Churn{}}
 	if fc := floorOf(c); fc != nil {
-		mark.floor = &streamFloor{rate: fc.rate, grace: fc.grace, window: fc.window,
-			sent: fc.written.Load, drop: mark.drop, closed: fc.closed.Load}
+		if fc.rate > 0 {
+			mark.floor = &streamFloor{rate: fc.rate, grace: fc.grace, window: fc.window,
+				sent: fc.written.Load, drop: mark.drop, closed: fc.closed.Load}
+		}
+		fc.onReadError.Store(mark.churn)
 	}
+	conns.add(c, mark.churn)
 	return mark
 }
 

@@ -84,6 +84,7 @@ type Server struct {
 	tlsIO     wire.IOCounter
 	h2c       wire.H2Counters // frames on the cleartext listener's h2c connections
 	quic      wire.QUICCounter
+	churn     churnConns // each TCP connection's h2Churn, for ConnState
 	conns     [numProtocols]atomic.Int64
 	errOnce   sync.Once
 	errc      chan error
@@ -133,8 +134,9 @@ func NewServer(opts ServerOptions) (*Server, error) {
 			IdleTimeout:       orDuration(opts.IdleTimeout, DefaultIdleTimeout),
 			MaxHeaderBytes:    orInt(opts.MaxHeaderBytes, DefaultMaxHeaderBytes),
 			ErrorLog:          logger,
+			ConnState:         s.churn.connState,
 			ConnContext: func(ctx context.Context, c net.Conn) context.Context {
-				return context.WithValue(ctx, connMarkKey{}, markTCP(c, orDuration(opts.ReadHeaderTimeout, DefaultReadHeaderTimeout)))
+				return context.WithValue(ctx, connMarkKey{}, markTCP(c, orDuration(opts.ReadHeaderTimeout, DefaultReadHeaderTimeout), &s.churn))
 			},
 		}
 	}
