@@ -33,8 +33,11 @@ type serveChildURLs struct {
 }
 
 // idleEnv, when set in the child's environment, is its idle timeout
-// instead of hostileIdleTimeout (a duration).
-const idleEnv = "HTTPVS_TEST_IDLE"
+// instead of hostileIdleTimeout (a duration); maxConnsEnv its MaxConns.
+const (
+	idleEnv     = "HTTPVS_TEST_IDLE"
+	maxConnsEnv = "HTTPVS_TEST_MAX_CONNS"
+)
 
 // serveChild serves until stdin closes.
 func serveChild() int {
@@ -42,6 +45,9 @@ func serveChild() int {
 	opts.ReadHeaderTimeout, opts.IdleTimeout = hostileHeaderTimeout, hostileIdleTimeout
 	if d, err := time.ParseDuration(os.Getenv(idleEnv)); err == nil {
 		opts.IdleTimeout = d
+	}
+	if n, err := strconv.Atoi(os.Getenv(maxConnsEnv)); err == nil {
+		opts.MaxConns = n
 	}
 	srv, err := Start(Config{Transport: opts})
 	if err != nil {

@@ -54,7 +54,7 @@ func TestAbortedH2DownloadsFreed(t *testing.T) {
 	}
 	// Every handler has seen its connection go; then the server has had
 	// a moment to let go of what they held (the MinDataRate watch looks
-	// at a connection once a second).
+	// at a connection twice a second).
 	waitFor(t, 10*time.Second, func() bool { return h.failed.Load() == int64(n) })
 	time.Sleep(1500 * time.Millisecond)
 	per := (liveHeap() - before) / int64(n-1)

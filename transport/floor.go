@@ -25,10 +25,10 @@ const (
 // server's connections (ServerOptions.MaxConns) for as long as they like.
 //
 // A response is judged on TCP (h1, h2c, h1-tls, h2) by each write to the
-// connection: a write that moves fewer than BytesPerSecond, second after
-// second (looked at each second, or each half Grace if shorter), for
-// Grace in a row fails: a peer that never reads is dropped about Grace
-// plus a second after its socket's buffers filled. A request body is judged
+// connection: a write that moves fewer than BytesPerSecond, half second
+// after half second (or each half Grace if shorter), for Grace in a row
+// fails: a peer that never reads is dropped about Grace plus a second
+// after its socket's buffers filled. A request body is judged
 // on every transport from the handler's first read of it: once Grace
 // has passed, the bytes read must average BytesPerSecond.
 type MinDataRate struct {
@@ -76,9 +76,9 @@ func (slowError) Timeout() bool   { return true }
 func (slowError) Temporary() bool { return false }
 func (slowError) Unwrap() error   { return ErrTooSlow }
 
-// floorWindow is how often a blocked write is looked at: within a window
-// of Grace, at most a second.
-func floorWindow(grace time.Duration) time.Duration { return min(time.Second, grace/2) }
+// floorWindow is how often a blocked write is looked at: twice a second,
+// or more often when Grace is under a second.
+func floorWindow(grace time.Duration) time.Duration { return min(500*time.Millisecond, grace/2) }
 
 // floorListener gives each accepted connection the response floor.
 type floorListener struct {
