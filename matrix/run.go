@@ -273,10 +273,17 @@ func (r *runner) cpu(m *results.Repetition, key string, client stats.ProcessStat
 	if n > 0 {
 		m.ClientCPUPerUnit = m.ClientCPUSeconds / n
 	}
-	if before == nil || after == nil {
+	var d stats.ServerStats
+	var err error
+	if before != nil && after != nil {
+		d, err = after.Delta(*before)
+	}
+	switch {
+	case before == nil || after == nil:
 		m.ServerNote = note
-	} else {
-		d := after.Sub(*before)
+	case err != nil:
+		m.ServerNote = err.Error()
+	default:
 		m.Server = &d
 		cpu := d.Process.CPUSeconds()
 		m.ServerCPUSeconds = &cpu
