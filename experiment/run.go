@@ -50,18 +50,8 @@ func Run(ctx context.Context, o Options) (*results.Results, error) {
 	if udpNote != "" {
 		o.Warn(errors.New(udpNote))
 	}
-	if o.ProfileDir != "" {
-		// The child serves profiles; an external target only if it is
-		// httpvs serve --profiling (the profiler says so otherwise).
-		prof, err := NewProfiler(o.ProfileDir, m.Target.Plain, m.Network, o.Warn)
-		var cleartext *CleartextTokenError
-		if errors.As(err, &cleartext) {
-			return nil, &OptionsError{err}
-		}
-		if err != nil {
-			return nil, err
-		}
-		m.Profile = func(scenario, column string) func() matrix.Profiles { return prof.Start(scenario + "_" + column) }
+	if err := o.profile(m); err != nil {
+		return nil, err
 	}
 	if err := o.plan(link); err != nil {
 		return nil, err
@@ -165,3 +155,23 @@ func (e *OptionsError) Error() string { return e.Err.Error() }
 
 // Unwrap returns Err.
 func (e *OptionsError) Unwrap() error { return e.Err }
+
+// profile sets m up to profile each cell into ProfileDir, if set. The
+// child serves profiles; an external target only if it is httpvs serve
+// --profiling (the profiler says so otherwise), and never one the token
+// would reach in cleartext (an *OptionsError).
+func (o *Options) profile(m *matrix.Options) error {
+	if o.ProfileDir == "" {
+		return nil
+	}
+	prof, err := NewProfiler(o.ProfileDir, m.Target.Plain, m.Network, o.Warn)
+	var cleartext *CleartextTokenError
+	if errors.As(err, &cleartext) {
+		return &OptionsError{err}
+	}
+	if err != nil {
+		return err
+	}
+	m.Profile = func(scenario, column string) func() matrix.Profiles { return prof.Start(scenario + "_" + column) }
+	return nil
+}

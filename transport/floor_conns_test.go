@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/x509"
 	"errors"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -193,7 +192,7 @@ func waitFor(t *testing.T, d time.Duration, cond func() bool) {
 	t.Helper()
 	for end := time.Now().Add(d); !cond(); time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(end) {
-			t.Fatal(fmt.Sprintf("still not so after %v", d))
+			t.Fatalf("still not so after %v", d)
 		}
 	}
 }
