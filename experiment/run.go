@@ -34,7 +34,12 @@ func Run(ctx context.Context, o Options) (*results.Results, error) {
 		}
 		defer link.Close() // after the child has stopped: deferred before it
 	}
-	server, stop, err := o.startServer(ctx, link)
+	// A child that dies mid-run ends the run, with its death as the
+	// cause: the matrix marks it partial and keeps no repetition the
+	// death cut short.
+	ctx, died := context.WithCancelCause(ctx)
+	defer died(nil)
+	server, stop, err := o.startServer(ctx, link, died)
 	if err != nil {
 		return nil, err
 	}
@@ -50,6 +55,13 @@ func Run(ctx context.Context, o Options) (*results.Results, error) {
 	if udpNote != "" {
 		o.Warn(errors.New(udpNote))
 	}
+	return o.measure(ctx, link, server, udpNote)
+}
+
+// measure runs the matrix o.Matrix, set up against the server, and adds
+// what Run knows to its results.
+func (o *Options) measure(ctx context.Context, link *Link, server *config.Server, udpNote string) (*results.Results, error) {
+	m := &o.Matrix
 	if err := o.profile(m); err != nil {
 		return nil, err
 	}
@@ -59,6 +71,10 @@ func Run(ctx context.Context, o Options) (*results.Results, error) {
 	res, err := matrix.Run(ctx, *m)
 	if err != nil {
 		return nil, &OptionsError{err}
+	}
+	// The server may have died as the last repetitions ended.
+	if de := (*ServerDiedError)(nil); errors.As(context.Cause(ctx), &de) && !res.Partial {
+		res.Partial, res.PartialReason = true, de.Error()
 	}
 	res.Settings.Server = server
 	res.Settings.UDPBuffers = udpNote
@@ -92,8 +108,8 @@ func udpBuffers(protos []transport.Protocol) string {
 // startServer starts the child server (inside link's server namespace
 // when there is one) or takes o.Target, and points o.Matrix at it. It
 // returns the child's knobs (nil for an external target) and what stops
-// the child.
-func (o *Options) startServer(ctx context.Context, link *Link) (*config.Server, func(), error) {
+// the child; died hears of a child that exits before then.
+func (o *Options) startServer(ctx context.Context, link *Link, died func(error)) (*config.Server, func(), error) {
 	m := &o.Matrix
 	if o.Target.Plain != "" || o.Target.TLS != "" {
 		m.Target = o.Target
@@ -117,7 +133,8 @@ func (o *Options) startServer(ctx context.Context, link *Link) (*config.Server, 
 		m.Engine = m.Engine.WithHoldP(false)
 	}
 	srv := o.Server
-	return &srv, child.Stop, nil
+	unwatch := child.Watch(died)
+	return &srv, func() { unwatch(); child.Stop() }, nil
 }
 
 // plan estimates the run's cost and sets its budget: o.Budget, or across

@@ -101,6 +101,9 @@ func Run(ctx context.Context, opts Options) (*results.Results, error) {
 	if err := ctx.Err(); err != nil {
 		r.res.Partial = true
 		r.res.PartialReason = "interrupted: " + err.Error()
+		if cause := context.Cause(ctx); cause != nil && cause != err {
+			r.res.PartialReason = cause.Error()
+		}
 	}
 	return r.res, nil
 }
@@ -206,6 +209,11 @@ func (r *runner) round(ctx context.Context, sr *scenarioRun, which []bool) {
 			m = r.load(ctx, sr.sc, col)
 		}
 		sr.spent[i] += time.Since(began)
+		if ctx.Err() != nil {
+			// Cut short (interrupted, or the server died under it): its
+			// figures are not a repetition's, and give no verdict.
+			break
+		}
 		if r.opts.LinkCounters != nil {
 			m.Link = newRepetitionLink(r.opts.LinkCounters())
 		}
