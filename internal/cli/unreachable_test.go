@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -157,5 +159,31 @@ func TestProfileRefusesCleartextToken(t *testing.T) {
 	var ue *usageError
 	if !errors.As(err, &ue) || strings.Count(err.Error(), "\n") != 0 || !strings.Contains(err.Error(), "--profile") || !strings.Contains(err.Error(), "cleartext") {
 		t.Fatalf("newProfiler of a remote cleartext server: %v, want a one-line usage error naming --profile", err)
+	}
+}
+
+// TestLoadFailsOverMaxFailed: load against a server that fails one
+// request in three (a reset) exits 1 with a FAILED line, unless
+// --max-failed allows that many.
+func TestLoadFailsOverMaxFailed(t *testing.T) {
+	var n sync.Mutex
+	count := 0
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Lock()
+		count++
+		fail := count%3 == 0
+		n.Unlock()
+		if fail {
+			panic(http.ErrAbortHandler) // the connection is reset
+		}
+		io.WriteString(w, "ok")
+	}))
+	defer ts.Close()
+	code, _, stderr := runMain(t, "load", ts.URL+"/small", "-c", "2", "-n", "300", "--engine", "std")
+	if code != exitFailure || !strings.Contains(stderr, "FAILED:") || !strings.Contains(stderr, "more than the 2% allowed") {
+		t.Fatalf("exit %d, stderr %q; want 1 with a FAILED line", code, stderr)
+	}
+	if code, _, stderr := runMain(t, "load", ts.URL+"/small", "-c", "2", "-n", "300", "--engine", "std", "--max-failed", "50"); code != 0 {
+		t.Fatalf("with --max-failed 50: exit %d, stderr %q", code, stderr)
 	}
 }
