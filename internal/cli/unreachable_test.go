@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -185,5 +186,23 @@ func TestLoadFailsOverMaxFailed(t *testing.T) {
 	}
 	if code, _, stderr := runMain(t, "load", ts.URL+"/small", "-c", "2", "-n", "300", "--engine", "std", "--max-failed", "50"); code != 0 {
 		t.Fatalf("with --max-failed 50: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestCompareRefusesLoadResults: compare reads httpvs run's results; two
+// load results are refused (exit 2), not compared into an empty table.
+func TestCompareRefusesLoadResults(t *testing.T) {
+	dir := t.TempDir()
+	var paths []string
+	for _, name := range []string{"a.json", "b.json"} {
+		p := dir + "/" + name
+		if err := os.WriteFile(p, []byte(`{"kind":"load","schema_version":1,"requests":300}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	code, stdout, stderr := runMain(t, "compare", paths[0], paths[1])
+	if code != exitUsage || stdout != "" || !strings.Contains(stderr, "a load result, not the results.json of httpvs run") {
+		t.Fatalf("exit %d, stdout %q, stderr %q; want 2 and the reason", code, stdout, stderr)
 	}
 }
