@@ -66,7 +66,7 @@ func (f *loadFlags) register(fs *flagSet) {
 	fs.group("output", "json", "profile", "cpuprofile")
 	fs.allowZero("warmup")
 	for field, flag := range map[string]string{"Conns": "c", "Streams": "m", "Requests": "n", "Duration": "d",
-		"Warmup": "warmup", "RequestTimeout": "timeout", "BodySize": "body", "Share": "share", "Rate": "rate"} {
+		"Warmup": "warmup", "RequestTimeout": "timeout", "BodySize": "body", "Share": "share", "Rate": "rate", "Method": "method"} {
 		fs.field(field, flag)
 	}
 }

@@ -206,3 +206,14 @@ func TestCompareRefusesLoadResults(t *testing.T) {
 		t.Fatalf("exit %d, stdout %q, stderr %q; want 2 and the reason", code, stdout, stderr)
 	}
 }
+
+// TestLoadRefusesAMethodThatIsNoToken: CR LF in --method would smuggle a
+// second request; it is refused at parse time (exit 2) on every engine.
+func TestLoadRefusesAMethodThatIsNoToken(t *testing.T) {
+	for _, engine := range []string{"fast", "std"} {
+		code, _, stderr := runMain(t, "load", "http://127.0.0.1:1/small", "--engine", engine, "--method", "GET /x HTTP/1.1\r\nX-Injected: 1\r\n\r\nGET")
+		if code != exitUsage || !strings.HasPrefix(stderr, "httpvs load: --method") || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("--engine %s: exit %d, stderr %q; want 2 and one line about --method", engine, code, stderr)
+		}
+	}
+}
