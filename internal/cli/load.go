@@ -77,6 +77,9 @@ func (f *loadFlags) config(fs *flagSet, rawURL string) (load.Config, error) {
 	if err != nil {
 		return load.Config{}, err
 	}
+	if _, err := opts.Protocol.ParseURL(rawURL); err != nil {
+		return load.Config{}, usagef("%v", fs.usage(err)) // a bad URL is bad input
+	}
 	lc := load.Config{
 		URL: rawURL, Conns: f.conns, Streams: f.streams, Requests: f.requests, Duration: f.duration,
 		Warmup: f.warmup, Method: f.method, BodySize: f.body.size, RequestTimeout: f.timeout, Client: opts,

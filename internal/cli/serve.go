@@ -11,6 +11,7 @@ import (
 	"log"
 	"net"
 	"os"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -275,8 +276,12 @@ func checkServeFlags(fs *flagSet, c serveChecks) error {
 		if addr == "" {
 			continue
 		}
-		if _, _, err := net.SplitHostPort(addr); err != nil {
+		_, port, err := net.SplitHostPort(addr)
+		if err != nil {
 			return usagef("listen address %q: want host:port, e.g. 127.0.0.1:8080", addr)
+		}
+		if n, err := strconv.Atoi(port); port != "" && (err != nil || n < 0 || n > 65535) {
+			return usagef("listen address %q: port %s is out of range 0-65535", addr, port)
 		}
 	}
 	return nil

@@ -217,3 +217,18 @@ func TestLoadRefusesAMethodThatIsNoToken(t *testing.T) {
 		}
 	}
 }
+
+// TestPortsOutOfRange are bad input: refused at parse time (exit 2).
+func TestPortsOutOfRange(t *testing.T) {
+	for _, args := range [][]string{
+		{"get", "http://127.0.0.1:70000/small"},
+		{"load", "http://127.0.0.1:70000/small", "-d", "100ms"},
+		{"put", "http://127.0.0.1:70000/sink", "1k"},
+		{"serve", "--listen", ":99999"},
+	} {
+		code, _, stderr := runMain(t, args...)
+		if code != exitUsage || !strings.Contains(stderr, "out of range") {
+			t.Errorf("%v: exit %d, stderr %q; want 2, out of range", args, code, stderr)
+		}
+	}
+}
