@@ -72,8 +72,9 @@ func (o *Options) measure(ctx context.Context, link *Link, server *config.Server
 	if err != nil {
 		return nil, &OptionsError{err}
 	}
-	// The server may have died as the last repetitions ended.
-	if de := (*ServerDiedError)(nil); errors.As(context.Cause(ctx), &de) && !res.Partial {
+	// The run ended because the server died (or as it died, at the last
+	// repetitions): say that, not only that the run was interrupted.
+	if de := (*ServerDiedError)(nil); errors.As(context.Cause(ctx), &de) {
 		res.Partial, res.PartialReason = true, de.Error()
 	}
 	res.Settings.Server = server

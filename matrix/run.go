@@ -100,10 +100,7 @@ func Run(ctx context.Context, opts Options) (*results.Results, error) {
 	r.res.Finished = time.Now().UTC()
 	if err := ctx.Err(); err != nil {
 		r.res.Partial = true
-		r.res.PartialReason = "interrupted: " + err.Error()
-		if cause := context.Cause(ctx); cause != nil && cause != err {
-			r.res.PartialReason = cause.Error()
-		}
+		r.res.PartialReason = "interrupted: " + context.Cause(ctx).Error()
 	}
 	return r.res, nil
 }
