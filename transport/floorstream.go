@@ -101,10 +101,15 @@ func (w floorWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// Flush sends what is buffered, as the wrapped writer's Flush does.
+// Flush sends what is buffered, as the wrapped writer's Flush does (gRPC
+// flushes every message: no allocation here).
 func (w floorWriter) Flush() {
+	f, ok := w.ResponseWriter.(http.Flusher)
+	if !ok {
+		return
+	}
 	w.f.begin()
-	_ = http.NewResponseController(w.ResponseWriter).Flush()
+	f.Flush()
 	w.f.end()
 }
 
