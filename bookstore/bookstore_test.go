@@ -121,6 +121,18 @@ func TestServeJSONRefusesBadName(t *testing.T) {
 	if resp.StatusCode/100 != 4 {
 		t.Fatalf("status %d for an empty shelf, want 4xx", resp.StatusCode)
 	}
+	// A book name that is not UTF-8 (%ff): 400, not 500.
+	resp, err = http.Get(ts.URL(transport.H1) + "/v1/shelves/1/books/%ff")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadRequest {
+		t.Fatalf("status %d for a name that is not UTF-8, want 400", resp.StatusCode)
+	}
+	if _, err := (Service{}).GetBook(context.Background(), &bookstorepb.GetBookRequest{Name: "shelves/1/books/\xff"}); status.Code(err) != codes.InvalidArgument {
+		t.Fatalf("GetBook of a name that is not UTF-8: %v, want InvalidArgument", err)
+	}
 }
 
 func TestUnknownBinding(t *testing.T) {

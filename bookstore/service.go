@@ -10,6 +10,7 @@ package bookstore
 import (
 	"context"
 	"strings"
+	"unicode/utf8"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -26,6 +27,10 @@ type Service struct {
 // GetBook returns the book called req.Name (shelves/{shelf}/books/{book});
 // another shape of name is InvalidArgument.
 func (Service) GetBook(_ context.Context, req *bookstorepb.GetBookRequest) (*bookstorepb.Book, error) {
+	if !utf8.ValidString(req.GetName()) {
+		// A proto3 string must be UTF-8: the book could not be encoded.
+		return nil, status.Errorf(codes.InvalidArgument, "name %q is not valid UTF-8", req.GetName())
+	}
 	shelf, book, ok := parseName(req.GetName())
 	if !ok {
 		return nil, status.Errorf(codes.InvalidArgument, "name %q: want shelves/{shelf}/books/{book}", req.GetName())

@@ -109,7 +109,7 @@ func Capacity(ctx context.Context, o Options, c CapacityOptions) (*results.Capac
 		}
 		defer link.Close() // after the child has stopped: deferred before it
 	}
-	server, stop, err := o.startServer(ctx, link, nil) // unpinned: a capacity is the server's with every core
+	server, stop, err := o.startServer(ctx, link, nil, func(error) {}) // unpinned: a capacity is the server's with every core
 	if err != nil {
 		return nil, nil, err
 	}

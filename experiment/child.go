@@ -11,6 +11,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"sync"
 	"time"
 
 	"github.com/httpvs/httpvs/netem"
@@ -143,6 +144,40 @@ func StartChild(ctx context.Context, exe string, ns *netem.Namespace, args []str
 		return nil, errors.New("server's certificate is not PEM")
 	}
 	return c, nil
+}
+
+// ServerDiedError is a child server that exited before it was stopped:
+// the figures measured since are not its.
+type ServerDiedError struct {
+	Status string // how it ended: "exit status 2", "signal: killed"
+	Stderr string // the last line it wrote to stderr, if any
+}
+
+func (e *ServerDiedError) Error() string {
+	msg := "the server (httpvs serve, started by run) died mid-run: " + e.Status
+	if e.Stderr != "" {
+		msg += ": " + e.Stderr
+	}
+	return msg
+}
+
+// Watch calls died, once, if the child exits before stop is called;
+// stop ends the watch (call it before Stop).
+func (c *Child) Watch(died func(error)) (stop func()) {
+	stopped := make(chan struct{})
+	go func() {
+		select {
+		case <-c.exited:
+			status := "exited"
+			if st := c.cmd.ProcessState; st != nil {
+				status = st.String()
+			}
+			died(&ServerDiedError{Status: status, Stderr: c.stderr.LastLineOr("")})
+		case <-stopped:
+		}
+	}()
+	var once sync.Once
+	return func() { once.Do(func() { close(stopped) }) }
 }
 
 // Stop asks the child to exit (closing its stdin), kills it if it has not

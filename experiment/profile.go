@@ -33,8 +33,13 @@ type Profiler struct {
 
 // NewProfiler profiles into dir, which it makes, reaching serverURL from
 // network (nil: this process's own); warn (nil: dropped) hears of each
-// profile that could not be taken or written, as a *ProfileError.
+// profile that could not be taken or written, as a *ProfileError. The
+// server's profiles need the token: a serverURL it cannot travel to
+// safely (TokenTravelsSafely) is refused with a *CleartextTokenError.
 func NewProfiler(dir, serverURL string, network transport.Network, warn func(error)) (*Profiler, error) {
+	if serverURL != "" && !TokenTravelsSafely(serverURL, network) {
+		return nil, &CleartextTokenError{URL: serverURL}
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("profile directory: %w", err)
 	}

@@ -37,7 +37,12 @@ func Run(ctx context.Context, o Options) (*results.Results, error) {
 	}
 	pinned, unpin, unpinned := o.pinPlan(ctx, link)
 	defer unpin()
-	server, stop, err := o.startServer(ctx, link, pinned)
+	// A child that dies mid-run ends the run, with its death as the
+	// cause: the matrix marks it partial and keeps no repetition the
+	// death cut short.
+	ctx, died := context.WithCancelCause(ctx)
+	defer died(nil)
+	server, stop, err := o.startServer(ctx, link, pinned, died)
 	if err != nil {
 		return nil, err
 	}
@@ -57,26 +62,50 @@ func Run(ctx context.Context, o Options) (*results.Results, error) {
 	if empty != nil || err != nil {
 		return empty, err
 	}
-	udpNote := udpBuffers(m.Protocols)
-	if udpNote != "" {
-		o.Warn(errors.New(udpNote))
+	st := setup{link: link, server: server, notRun: notRun, pinned: pinned, unpinned: unpinned}
+	if st.udpNote = udpBuffers(m.Protocols); st.udpNote != "" {
+		o.Warn(errors.New(st.udpNote))
 	}
-	if err := o.profile(); err != nil {
+	return o.measure(ctx, st)
+}
+
+// setup is what Run made before the cells: the link, the child server's
+// knobs (nil for an external target), quic-go's buffer note, what the
+// target lacks, and the pinning (or why there is none).
+type setup struct {
+	link     *Link
+	server   *config.Server
+	udpNote  string
+	notRun   []results.NotRun
+	pinned   *pinning
+	unpinned string
+}
+
+// measure runs the matrix o.Matrix, set up as st says, and adds what Run
+// knows to its results.
+func (o *Options) measure(ctx context.Context, st setup) (*results.Results, error) {
+	m := &o.Matrix
+	if err := o.profile(m); err != nil {
 		return nil, err
 	}
-	sizing := o.sizeRequests(ctx, link)
-	if err := o.plan(link, sizing); err != nil {
+	sizing := o.sizeRequests(ctx, st.link)
+	if err := o.plan(st.link, sizing); err != nil {
 		return nil, err
 	}
 	res, err := matrix.Run(ctx, *m)
 	if err != nil {
 		return nil, &OptionsError{err}
 	}
-	o.settle(res, server, udpNote, link, notRun)
-	res.Settings.Pin, res.Settings.Unpinned = pinned.result(), unpinned
+	o.settle(res, st.server, st.udpNote, st.link, st.notRun)
+	res.Settings.Pin, res.Settings.Unpinned = st.pinned.result(), st.unpinned
 	res.Sizing = sizing
+	// The run ended because the server died (or as it died, at the last
+	// repetitions): say that, not only that the run was interrupted.
+	if de := (*ServerDiedError)(nil); errors.As(context.Cause(ctx), &de) {
+		res.Partial, res.PartialReason = true, de.Error()
+	}
 	if len(o.Peers) > 0 && ctx.Err() == nil {
-		if res.References, err = o.references(ctx, pinned); err != nil {
+		if res.References, err = o.references(ctx, st.pinned); err != nil {
 			return nil, err
 		}
 	}
@@ -85,22 +114,6 @@ func Run(ctx context.Context, o Options) (*results.Results, error) {
 	diagnosis.Diagnose(res)
 	diagnosis.Bounds(res)
 	return res, nil
-}
-
-// profile sets the matrix to profile its slower cells when ProfileDir is
-// set: the child serves profiles; an external target only if it is
-// httpvs serve --profiling (the profiler says so otherwise).
-func (o *Options) profile() error {
-	if o.ProfileDir == "" {
-		return nil
-	}
-	m := &o.Matrix
-	prof, err := NewProfiler(o.ProfileDir, m.Target.Plain, m.Network, o.Warn)
-	if err != nil {
-		return err
-	}
-	m.Profile = func(scenario, column string) func() matrix.Profiles { return prof.Start(scenario + "_" + column) }
-	return nil
 }
 
 // settle adds to res what the matrix does not know: the child server's
@@ -148,8 +161,9 @@ func udpBuffers(protos []transport.Protocol) string {
 // startServer starts the child server (inside link's server namespace
 // when there is one) or takes o.Target, and points o.Matrix at it. It
 // returns the child's knobs (nil for an external target) and what stops
-// the child.
-func (o *Options) startServer(ctx context.Context, link *Link, pinned *pinning) (*config.Server, func(), error) {
+// the child; died hears of a child that exits before then. pinned, when
+// set, gives the child its CPUs.
+func (o *Options) startServer(ctx context.Context, link *Link, pinned *pinning, died func(error)) (*config.Server, func(), error) {
 	m := &o.Matrix
 	if o.Target.Plain != "" || o.Target.TLS != "" {
 		m.Target = o.Target
@@ -174,7 +188,8 @@ func (o *Options) startServer(ctx context.Context, link *Link, pinned *pinning) 
 		m.Engine = m.Engine.WithHoldP(false)
 	}
 	srv := o.Server
-	return &srv, child.Stop, nil
+	unwatch := child.Watch(died)
+	return &srv, func() { unwatch(); child.Stop() }, nil
 }
 
 // sizeRequests sizes the rounds of the user's requests from a probe
@@ -236,4 +251,24 @@ func (e *NothingToMeasureError) Error() string {
 		parts[i] = n.String()
 	}
 	return "nothing to measure on this target: " + strings.Join(parts, "; ")
+}
+
+// profile sets m up to profile each cell into ProfileDir, if set. The
+// child serves profiles; an external target only if it is httpvs serve
+// --profiling (the profiler says so otherwise), and never one the token
+// would reach in cleartext (an *OptionsError).
+func (o *Options) profile(m *matrix.Options) error {
+	if o.ProfileDir == "" {
+		return nil
+	}
+	prof, err := NewProfiler(o.ProfileDir, m.Target.Plain, m.Network, o.Warn)
+	var cleartext *CleartextTokenError
+	if errors.As(err, &cleartext) {
+		return &OptionsError{err}
+	}
+	if err != nil {
+		return err
+	}
+	m.Profile = func(scenario, column string) func() matrix.Profiles { return prof.Start(scenario + "_" + column) }
+	return nil
 }

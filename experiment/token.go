@@ -2,11 +2,15 @@ package experiment
 
 import (
 	"crypto/rand"
+	"fmt"
+	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"sync"
 
 	"github.com/httpvs/httpvs/server"
+	"github.com/httpvs/httpvs/transport"
 )
 
 // TokenEnv names the environment variable that holds the token httpvs
@@ -32,4 +36,35 @@ func ClientToken() string {
 func WithToken(req *http.Request) *http.Request {
 	req.Header.Set(server.TokenHeader, "Bearer "+ClientToken())
 	return req
+}
+
+// TokenTravelsSafely reports whether the token may be sent to serverURL
+// reached through network: over TLS (https), to a loopback host
+// (127.0.0.0/8, ::1, localhost), or inside a network namespace this
+// process made (network not nil), where it never leaves the machine.
+// Anywhere else a cleartext request would show it to the path.
+func TokenTravelsSafely(serverURL string, network transport.Network) bool {
+	u, err := url.Parse(serverURL)
+	if err != nil {
+		return false
+	}
+	if u.Scheme == "https" || network != nil {
+		return true
+	}
+	host := u.Hostname()
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// CleartextTokenError is the refusal to send the token to a server
+// beyond loopback over cleartext HTTP (TokenTravelsSafely).
+type CleartextTokenError struct {
+	URL string // the server's base URL
+}
+
+func (e *CleartextTokenError) Error() string {
+	return fmt.Sprintf("the server's profiles at %s would need %s sent in cleartext beyond loopback; profile a server on loopback, or over https (client profiles only)", e.URL, TokenEnv)
 }

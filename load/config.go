@@ -226,6 +226,11 @@ func (c Config) validate() (*url.URL, error) {
 		return nil, err
 	}
 	switch {
+	case c.Method != "" && !isToken(c.Method):
+		// Checked for every engine: the fast one writes the method into
+		// the request line as it is, so CR LF in it would smuggle a
+		// second request.
+		return nil, config.Fieldf("Method", strconv.Quote(c.Method), "a method token (RFC 9110 section 9.1: letters, digits and !#$%%&'*+-.^_`|~), e.g. GET or POST")
 	case c.NewCaller == nil && !c.Engine.Supports(c.Client.Protocol):
 		return nil, &UnsupportedError{Protocol: c.Client.Protocol}
 	case bodyWant(c) != "":
@@ -283,4 +288,22 @@ func (c Config) checkRate() error {
 		return config.Fieldf("Share", c.Share, "a share with requests: %d requests leave none to part %d", c.Requests, c.Share.Index)
 	}
 	return nil
+}
+
+// isToken reports whether s is an RFC 9110 token (section 5.6.2), as a
+// method must be.
+func isToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
+		case strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0:
+		default:
+			return false
+		}
+	}
+	return true
 }

@@ -28,6 +28,10 @@ func TestConfigRejects(t *testing.T) {
 		{"Warmup", func(c *Config) { c.Warmup = -time.Second }},
 		{"Client.HTTP2.MaxReadFrameSize", func(c *Config) { c.Client.Config.HTTP2.MaxReadFrameSize = 1 }},
 		{"", func(c *Config) { c.URL = "https://127.0.0.1:1/" }},
+		// Request smuggling through the method, on either engine.
+		{"Method", func(c *Config) { c.Method, c.Engine = "GET /x HTTP/1.1\r\nX-Injected: 1\r\n\r\nGET", Fast }},
+		{"Method", func(c *Config) { c.Method, c.Engine = "GET /x HTTP/1.1\r\nX-Injected: 1\r\n\r\nGET", Std }},
+		{"Method", func(c *Config) { c.Method = "GE T" }},
 	} {
 		c := good
 		tc.mutate(&c)

@@ -193,7 +193,10 @@ func (b *browserRun) load(ctx context.Context, p transport.Protocol) (results.Br
 		}
 	}
 	if before != nil && after != nil {
-		serverCounts(&ld, after.Sub(*before), p)
+		// Counters reset during the load give no counts: they would lie.
+		if d, err := after.Delta(*before); err == nil {
+			serverCounts(&ld, d, p)
+		}
 	}
 	return ld, nil
 }

@@ -277,6 +277,7 @@ func TestReadJSONRefuses(t *testing.T) {
 		{`{"schema_version": 2}`, "schema version 2: this httpvs reads version 1 only"},
 		{`{"cells": []}`, "no schema_version"},
 		{`[1, 2]`, "not an httpvs results file"},
+		{`{"kind": "load", "schema_version": 1, "requests": 300}`, "a load result, not the results.json of httpvs run"},
 	} {
 		if _, err := results.ReadJSON(strings.NewReader(tt.in)); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: error %v, want %q", tt.in, err, tt.want)

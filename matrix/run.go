@@ -237,6 +237,11 @@ func (r *runner) round(ctx context.Context, sr *scenarioRun, which []bool, warm 
 			continue
 		}
 		sr.spent[i] += time.Since(began)
+		if ctx.Err() != nil {
+			// Cut short (interrupted, or the server died under it): its
+			// figures are not a repetition's, and give no verdict.
+			break
+		}
 		if r.opts.LinkCounters != nil {
 			m.Link = newRepetitionLink(r.opts.LinkCounters())
 		}
@@ -323,10 +328,17 @@ func (r *runner) cpu(m *results.Repetition, key string, client stats.ProcessStat
 	if n > 0 {
 		m.ClientCPUPerUnit = m.ClientCPUSeconds / n
 	}
-	if before == nil || after == nil {
+	var d stats.ServerStats
+	var err error
+	if before != nil && after != nil {
+		d, err = after.Delta(*before)
+	}
+	switch {
+	case before == nil || after == nil:
 		m.ServerNote = note
-	} else {
-		d := after.Sub(*before)
+	case err != nil:
+		m.ServerNote = err.Error()
+	default:
 		m.Server = &d
 		cpu := d.Process.CPUSeconds()
 		m.ServerCPUSeconds = &cpu

@@ -2,6 +2,7 @@ package merge
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -254,5 +255,44 @@ func TestMergeRefusesWhatIsNotALoadResult(t *testing.T) {
 	}
 	if _, err := Merge(nil); !errors.Is(err, ErrNoInput) {
 		t.Errorf("no parts: %v", err)
+	}
+}
+
+// A merged result keeps every part's share and run: merged again with one
+// of its parts it is refused, however the part arrives, and merged with
+// the missing share it makes the whole load, without a warning.
+func TestMergeKeepsSharesOfAMerge(t *testing.T) {
+	parts := threeParts(t, nil)
+	for i := range parts {
+		parts[i].Result.Share = fmt.Sprintf("%d/3", i)
+	}
+	ab, err := Merge(parts[:2])
+	if err != nil {
+		t.Fatal(err)
+	}
+	merged := Part{Name: "ab.json", Result: ab.Result}
+	if n := len(ab.Result.Runs); n != 2 || ab.Result.Runs[1].Share != "1/3" {
+		t.Fatalf("the merge names %d runs (%+v), want the 2 with their shares", n, ab.Result.Runs)
+	}
+	for _, again := range [][]Part{{merged, parts[1]}, {parts[0], merged}, {merged, merged}} {
+		_, err := Merge(again)
+		var de *DuplicateError
+		if !errors.As(err, &de) {
+			t.Fatalf("merging %s with %s: %v, want a *DuplicateError", again[0].Name, again[1].Name, err)
+		}
+	}
+	whole, err := Merge([]Part{merged, parts[2]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if whole.Result.Parts != 3 || whole.Result.Succeeded != 15000 || len(whole.Warnings) != 0 {
+		t.Fatalf("the merge with the third share: parts %d, succeeded %d, warnings %v", whole.Result.Parts, whole.Result.Succeeded, whole.Warnings)
+	}
+	// Without the merge's runs, as an older merge wrote it, its shares
+	// are unknown: the third share alone is "missing" the first two.
+	old := merged
+	old.Result.Runs = nil
+	if m, err := Merge([]Part{old, parts[2]}); err != nil || len(m.Warnings) == 0 {
+		t.Fatalf("a merge without its runs: %v, warnings %v", err, m.Warnings)
 	}
 }

@@ -62,6 +62,7 @@ func sum(parts []Part, decoded []hists) loadresult.Result {
 			m.Finished = r.Finished
 		}
 		m.Parts += max(r.Parts, 1)
+		m.Runs = append(m.Runs, r.RunsIn()...)
 	}
 	m.Lowered, m.Stopped = strings.Join(lowered, "; "), strings.Join(stopped, "; ")
 	if m.Requests > 0 {

@@ -49,15 +49,26 @@ func setRates(m *loadresult.Result, union time.Duration) {
 	}
 }
 
-// duplicate returns a *DuplicateError for the first two parts that are
-// one run: the same host, window and counts.
+// duplicate returns a *DuplicateError for the first two parts that hold
+// one run (the same host, window, counts and share), whether given as
+// itself or inside a merged result.
 func duplicate(parts []Part) error {
 	for i, a := range parts {
+		ra := a.Result.RunsIn()
+		for j, x := range ra {
+			for _, y := range ra[j+1:] {
+				if x.Same(y) {
+					return &DuplicateError{A: a.Name, B: a.Name}
+				}
+			}
+		}
 		for _, b := range parts[i+1:] {
-			x, y := a.Result, b.Result
-			if x.Host == y.Host && x.Started.Equal(y.Started) && x.Finished.Equal(y.Finished) &&
-				x.Requests == y.Requests && x.Succeeded == y.Succeeded {
-				return &DuplicateError{A: a.Name, B: b.Name}
+			for _, x := range ra {
+				for _, y := range b.Result.RunsIn() {
+					if x.Same(y) {
+						return &DuplicateError{A: a.Name, B: b.Name}
+					}
+				}
 			}
 		}
 	}
@@ -87,18 +98,9 @@ func shares(parts []Part) []Warning {
 	var of string
 	var warns []Warning
 	for _, p := range parts {
-		s := p.Result.Share
-		if s == "" {
-			continue
+		for _, run := range p.Result.RunsIn() {
+			warns = shareOf(p.Name, run.Share, seen, &of, warns)
 		}
-		_, n, _ := strings.Cut(s, "/")
-		switch {
-		case of != "" && n != of:
-			warns = append(warns, Warning{Kind: WarnShares, Text: fmt.Sprintf("%s ran share %s, another part a share of %s", p.Name, s, of)})
-		case seen[s] != "":
-			warns = append(warns, Warning{Kind: WarnShares, Text: fmt.Sprintf("%s and %s both ran share %s", seen[s], p.Name, s)})
-		}
-		of, seen[s] = n, p.Name
 	}
 	if n, err := strconv.Atoi(of); err == nil && len(seen) < n {
 		var missing []string
@@ -110,5 +112,23 @@ func shares(parts []Part) []Warning {
 		warns = append(warns, Warning{Kind: WarnShares, Text: fmt.Sprintf(
 			"shares %s missing: the merge is %d of %d generators' load", strings.Join(missing, ", "), len(seen), n)})
 	}
+	return warns
+}
+
+// shareOf notes share s of the part named name in seen (share to part)
+// and of (the split's size), and warns when it is of another split or
+// given twice.
+func shareOf(name, s string, seen map[string]string, of *string, warns []Warning) []Warning {
+	if s == "" {
+		return warns
+	}
+	_, n, _ := strings.Cut(s, "/")
+	switch {
+	case *of != "" && n != *of:
+		warns = append(warns, Warning{Kind: WarnShares, Text: fmt.Sprintf("%s ran share %s, another part a share of %s", name, s, *of)})
+	case seen[s] != "":
+		warns = append(warns, Warning{Kind: WarnShares, Text: fmt.Sprintf("%s and %s both ran share %s", seen[s], name, s)})
+	}
+	*of, seen[s] = n, name
 	return warns
 }

@@ -154,12 +154,19 @@ func Parse(s string) (Spec, error) {
 		}
 		spec, fields = p, fields[1:]
 	}
+	seen := map[string]string{}
 	for _, f := range fields {
 		key, val, ok := strings.Cut(strings.TrimSpace(f), "=")
 		if !ok || key == "" {
 			return Spec{}, &SpecError{Field: "spec", Value: f, Want: wantKey}
 		}
-		if err := spec.set(strings.ToLower(key), strings.TrimSpace(val)); err != nil {
+		key, val = strings.ToLower(key), strings.TrimSpace(val)
+		if first, twice := seen[key]; twice {
+			// rtt=10ms,rtt=50ms took the last value silently.
+			return Spec{}, &SpecError{Field: key, Value: val, Want: "one value: " + key + "=" + first + " is given too"}
+		}
+		seen[key] = val
+		if err := spec.set(key, val); err != nil {
 			return Spec{}, err
 		}
 	}

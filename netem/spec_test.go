@@ -95,6 +95,8 @@ func TestParseRejects(t *testing.T) {
 		{"rtt", "preset", "key=value"},
 		{"rtt=5ms,", "spec", "key=value"},
 		{"moon", "preset", "one of 3g, 4g"},
+		{"rtt=10ms,rtt=50ms", "rtt", "one value: rtt=10ms is given too"},
+		{"4g,loss=1%,LOSS=2%", "loss", "one value: loss=1% is given too"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {

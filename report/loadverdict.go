@@ -25,3 +25,22 @@ func LoadVerdict(res loadresult.Result) string {
 	}
 	return ""
 }
+
+// DefaultMaxFailedShare is the share of failed requests above which a load
+// run fails: a few percent, beyond the odd reset of a busy server.
+const DefaultMaxFailedShare = 0.02
+
+// LoadFailedOver says, in one line, that more than max (a fraction of 1:
+// 0.02 is 2%) of res's requests failed; "" when they did not, or when
+// LoadVerdict already has something to say.
+func LoadFailedOver(res loadresult.Result, max float64) string {
+	if LoadVerdict(res) != "" || res.Requests == 0 {
+		return ""
+	}
+	share := float64(res.Errors.Total) / float64(res.Requests)
+	if share <= max {
+		return ""
+	}
+	return fmt.Sprintf("FAILED: %d of %d requests failed (%.1f%%: %s), more than the %.3g%% allowed: %s",
+		res.Errors.Total, res.Requests, 100*share, res.Errors, 100*max, res.FirstError)
+}

@@ -245,7 +245,8 @@ func (r *Results) WriteJSON(w io.Writer) error {
 // ReadJSON reads results.json, refusing another schema version.
 func ReadJSON(rd io.Reader) (*Results, error) {
 	var probe struct {
-		SchemaVersion *int `json:"schema_version"`
+		SchemaVersion *int   `json:"schema_version"`
+		Kind          string `json:"kind"`
 	}
 	data, err := io.ReadAll(rd)
 	if err != nil {
@@ -253,6 +254,10 @@ func ReadJSON(rd io.Reader) (*Results, error) {
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return nil, fmt.Errorf("not an httpvs results file: %v", err)
+	}
+	if probe.Kind != "" {
+		// httpvs load --json and merge write kind "load"; run writes none.
+		return nil, fmt.Errorf("a %s result, not the results.json of httpvs run", probe.Kind)
 	}
 	if probe.SchemaVersion == nil {
 		return nil, fmt.Errorf("not an httpvs results file: no schema_version")

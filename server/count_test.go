@@ -83,3 +83,18 @@ func TestEveryBodyCounted(t *testing.T) {
 		}
 	}
 }
+
+// TestResetGeneration: each reset raises the counters' generation; what
+// Reset returns carries the generation it ends.
+func TestResetGeneration(t *testing.T) {
+	s := New(Options{})
+	if g := s.Stats().Resets; g != 0 {
+		t.Fatalf("fresh server at generation %d", g)
+	}
+	if prev := s.Reset(); prev.Resets != 0 {
+		t.Fatalf("Reset returned generation %d, want 0", prev.Resets)
+	}
+	if g := s.Stats().Resets; g != 1 {
+		t.Fatalf("after a reset at generation %d, want 1", g)
+	}
+}

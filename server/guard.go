@@ -6,6 +6,8 @@ import (
 	"net"
 	"net/http"
 	"strings"
+
+	"github.com/httpvs/httpvs/transport"
 )
 
 // TokenHeader is the request header that carries the server's token, as
@@ -16,8 +18,15 @@ const TokenHeader = "Authorization"
 // internals (POST /stats/reset, /debug/profile/): with a Token it requires
 // it; without one it is open on loopback and refused when the server is
 // Exposed. Reads of /stats stay open, so peers' runs still cross-check.
+// Whatever the method, a guarded route is never served from 0-RTT early
+// data before the handshake completes (425 Too Early, RFC 8470): a replay
+// of it, token and all, would otherwise act again.
 func (s *Server) guard(h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
+		if transport.EarlyData(r) {
+			transport.TooEarly(w, r)
+			return
+		}
 		if s.token == "" && !s.exposed {
 			h(w, r)
 			return

@@ -94,3 +94,23 @@ func TestLoopbackHost(t *testing.T) {
 		}
 	}
 }
+
+// TestHeapProfileThrottlesGC: many heap profiles fetched at once collect
+// garbage once, not once each.
+func TestHeapProfileThrottlesGC(t *testing.T) {
+	s := New(Options{Profiling: true})
+	h := s.Handler()
+	for range 50 {
+		if rec := do(t, h, "GET", "/debug/profile/heap", nil, nil); rec.Code != http.StatusOK || rec.Body.Len() == 0 {
+			t.Fatalf("GET /debug/profile/heap: %d, %d bytes", rec.Code, rec.Body.Len())
+		}
+	}
+	s.profiler.mu.Lock()
+	gcs := s.profiler.gcs
+	s.profiler.mu.Unlock()
+	// 50 fetches in well under the interval on any machine... or a few
+	// intervals on a very slow one: never one each.
+	if gcs < 1 || gcs > 10 {
+		t.Fatalf("%d garbage collections for 50 heap profiles, want 1 (a few at most)", gcs)
+	}
+}

@@ -32,10 +32,23 @@ type serveChildURLs struct {
 	Plain, TLS, H3 string
 }
 
+// idleEnv, when set in the child's environment, is its idle timeout
+// instead of hostileIdleTimeout (a duration); maxConnsEnv its MaxConns.
+const (
+	idleEnv     = "HTTPVS_TEST_IDLE"
+	maxConnsEnv = "HTTPVS_TEST_MAX_CONNS"
+)
+
 // serveChild serves until stdin closes.
 func serveChild() int {
 	opts := Loopback()
 	opts.ReadHeaderTimeout, opts.IdleTimeout = hostileHeaderTimeout, hostileIdleTimeout
+	if d, err := time.ParseDuration(os.Getenv(idleEnv)); err == nil {
+		opts.IdleTimeout = d
+	}
+	if n, err := strconv.Atoi(os.Getenv(maxConnsEnv)); err == nil {
+		opts.MaxConns = n
+	}
 	srv, err := Start(Config{Transport: opts})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -55,15 +68,16 @@ type attacked struct {
 	stdin io.Closer
 }
 
-// startAttacked starts the child server; it ends with the test.
-func startAttacked(t *testing.T) *attacked {
+// startAttacked starts the child server, with env added to its
+// environment; it ends with the test.
+func startAttacked(t *testing.T, env ...string) *attacked {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(exe)
-	cmd.Env = append(os.Environ(), serveEnv+"=1")
+	cmd.Env = append(append(os.Environ(), serveEnv+"=1"), env...)
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {

@@ -146,12 +146,13 @@ func rateFor(t *testing.T, url string, d time.Duration) (float64, time.Duration)
 // dropped or its bounded attack ends, and says which.
 type attack func(t *testing.T, a *attacked) (dropped bool, detail string)
 
-// runHostile runs attack beside a good client and checks the server held.
-func runHostile(t *testing.T, mustDrop bool, attack attack) {
+// runHostile runs attack beside a good client and checks the server held;
+// env is added to the server's environment.
+func runHostile(t *testing.T, mustDrop bool, attack attack, env ...string) {
 	if testing.Short() {
 		t.Skip("starts a server process and attacks it")
 	}
-	a := startAttacked(t)
+	a := startAttacked(t, env...)
 	alone, aloneP50 := rateFor(t, a.Plain, time.Second)
 	var g goodClient
 	stop := make(chan struct{})

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/httpvs/httpvs/webpage"
@@ -61,6 +62,12 @@ func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 	}
 	if name == "" {
 		name = webpage.IndexFile
+	}
+	if hidden(name) {
+		// .env, .git/config, .htpasswd: what a directory holds beside
+		// its page is not the page's.
+		http.NotFound(w, r)
+		return
 	}
 	f, err := site.root.Open(name)
 	if err != nil {
@@ -124,4 +131,15 @@ func (s *Server) servePageBytes(w http.ResponseWriter, r *http.Request, ctype st
 		c.aborted.Add(1)
 	}
 	c.transferNanos.Add(int64(time.Since(start)))
+}
+
+// hidden reports whether a page path names a dotfile or passes through a
+// dot-directory (any element starting with ".", "." and ".." included).
+func hidden(name string) bool {
+	for elem := range strings.SplitSeq(name, "/") {
+		if strings.HasPrefix(elem, ".") {
+			return true
+		}
+	}
+	return false
 }

@@ -64,9 +64,18 @@ func TestPageServesADirectory(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "css", "a.css"), []byte("body{}"), 0o644)
 	os.WriteFile(filepath.Join(root, "secret"), []byte("no"), 0o644)
 	os.Symlink(filepath.Join(root, "secret"), filepath.Join(dir, "link"))
+	os.WriteFile(filepath.Join(dir, ".env"), []byte("no"), 0o644)
+	os.MkdirAll(filepath.Join(dir, ".git"), 0o755)
+	os.WriteFile(filepath.Join(dir, ".git", "config"), []byte("no"), 0o644)
+	os.WriteFile(filepath.Join(dir, "css", ".htpasswd"), []byte("no"), 0o644)
 	page, err := webpage.FromDir(dir)
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, o := range page.Objects {
+		if strings.Contains("/"+o.Path, "/.") {
+			t.Errorf("the page lists %s, a dotfile", o.Path)
+		}
 	}
 	s := New(Options{Page: &page})
 	if err := s.PageError(); err != nil {
@@ -79,7 +88,8 @@ func TestPageServesADirectory(t *testing.T) {
 	if code, ctype, body := get(t, h, "/page/css/a.css"); code != 200 || !strings.HasPrefix(ctype, "text/css") || body != "body{}" {
 		t.Errorf("GET /page/css/a.css: %d %q %q", code, ctype, body)
 	}
-	for _, path := range []string{"/page/link", "/page/../secret", "/page/css/../../secret", "/page/nope"} {
+	for _, path := range []string{"/page/link", "/page/../secret", "/page/css/../../secret", "/page/nope",
+		"/page/.env", "/page/.git/config", "/page/css/.htpasswd", "/page/css/../.env"} {
 		if code, _, body := get(t, h, path); code == 200 || body == "no" {
 			t.Errorf("GET %s: %d %q; want it refused", path, code, body)
 		}

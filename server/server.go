@@ -96,6 +96,7 @@ type Server struct {
 
 	mu       sync.Mutex
 	baseline stats.ServerStats // subtracted from raw counters; set by Reset
+	resets   int64             // the reset generation: Resets so far
 }
 
 // protoCounters are the live, atomic form of stats.ProtocolCounters.
@@ -253,20 +254,23 @@ func (s *Server) raw() stats.ServerStats {
 	return st
 }
 
-// Stats returns the counters since start or the last Reset.
+// Stats returns the counters since start or the last Reset, with their
+// reset generation.
 func (s *Server) Stats() stats.ServerStats {
 	s.mu.Lock()
-	base := s.baseline
+	base, gen := s.baseline, s.resets
 	s.mu.Unlock()
 	cur := s.raw()
-	if base.Protocols == nil {
-		return cur
+	if base.Protocols != nil {
+		cur = cur.Sub(base)
 	}
-	return cur.Sub(base)
+	cur.Resets = gen
+	return cur
 }
 
-// Reset zeroes the counters and returns what they were. Gauges (heap in
-// use, goroutines) are never zeroed.
+// Reset zeroes the counters and returns what they were, with the
+// generation they belonged to; the generation goes up by one. Gauges
+// (heap in use, goroutines) are never zeroed.
 func (s *Server) Reset() stats.ServerStats {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -275,6 +279,8 @@ func (s *Server) Reset() stats.ServerStats {
 	if s.baseline.Protocols != nil {
 		prev = cur.Sub(s.baseline)
 	}
+	prev.Resets = s.resets
 	s.baseline = cur
+	s.resets++
 	return prev
 }

@@ -199,6 +199,10 @@ type ServerStats struct {
 	QUIC      QUICStats                   `json:"quic"`       // the QUIC listener's connections (h3)
 	H2C       H2Frames                    `json:"h2c_frames"` // HTTP/2 frames on the cleartext listener's h2c connections
 	Process   ProcessStats                `json:"process"`    // the server process
+	// Resets is the counters' reset generation: how many times POST
+	// /stats/reset has zeroed them since the server started. Two
+	// snapshots with different generations straddle a reset (Delta).
+	Resets int64 `json:"resets"`
 }
 
 // Sub returns s - o: the server's work between two snapshots.
@@ -211,6 +215,7 @@ func (s ServerStats) Sub(o ServerStats) ServerStats {
 		QUIC:      s.QUIC.Sub(o.QUIC),
 		H2C:       s.H2C.Sub(o.H2C),
 		Process:   s.Process.Sub(o.Process),
+		Resets:    s.Resets - o.Resets,
 	}
 	for name, c := range s.Protocols {
 		d.Protocols[name] = c.Sub(o.Protocols[name])

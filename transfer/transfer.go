@@ -209,8 +209,11 @@ func Run(ctx context.Context, p Plan) (transferresult.Result, error) {
 	if before != nil && ctx.Err() == nil {
 		after, note := FetchServerStats(ctx, statsClient, statsURL, StatsTimeoutAfter(res.Errors.Total))
 		if after != nil {
-			d := after.Sub(*before)
-			res.Server = &d
+			if d, err := after.Delta(*before); err != nil {
+				res.ServerNote = err.Error()
+			} else {
+				res.Server = &d
+			}
 		} else {
 			res.ServerNote = note
 		}

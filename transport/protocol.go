@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 )
 
@@ -136,6 +137,11 @@ func (p Protocol) ParseURL(raw string) (*url.URL, error) {
 	}
 	if err := p.CheckScheme(u.Scheme); err != nil {
 		return nil, err
+	}
+	if port := u.Port(); port != "" {
+		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+			return nil, fmt.Errorf("bad URL %q: port %s is out of range 1-65535", raw, port)
+		}
 	}
 	return u, nil
 }

@@ -56,6 +56,11 @@ type ServerOptions struct {
 	// MaxHeaderBytes bounds request headers, in bytes; zero means
 	// DefaultMaxHeaderBytes.
 	MaxHeaderBytes int
+	// MinDataRate is the slowest a peer may send request bodies and take
+	// responses before its connection is closed; the zero value is
+	// Kestrel's defaults (DefaultMinDataRate after
+	// DefaultMinDataRateGrace).
+	MinDataRate MinDataRate
 	// MaxConns bounds the connections each TCP listener (cleartext, TLS)
 	// holds open at once; further ones wait in the kernel's accept queue
 	// until one closes. Zero means no bound. QUIC connections are not
@@ -79,30 +84,11 @@ type Server struct {
 	tlsIO     wire.IOCounter
 	h2c       wire.H2Counters // frames on the cleartext listener's h2c connections
 	quic      wire.QUICCounter
+	churn     churnConns // each TCP connection's h2Churn, for ConnState
 	conns     [numProtocols]atomic.Int64
 	errOnce   sync.Once
 	errc      chan error
 	closeOnce sync.Once
-}
-
-type connMarkKey struct{}
-
-// connMark is attached to every connection's context; the first request on
-// the connection counts the connection for its transport and stops its
-// first-request deadline.
-type connMark struct {
-	counted  atomic.Bool
-	deadline *time.Timer // nil for QUIC connections
-}
-
-// markTCP starts c's first-request deadline: a connection that has not
-// delivered a request's headers within d is closed. net/http's
-// ReadHeaderTimeout does this for HTTP/1.1, but an HTTP/2 connection that
-// sends its preface and SETTINGS and then nothing would otherwise be held
-// for the whole IdleTimeout (the h2 server's own preface deadline ends at
-// the first SETTINGS).
-func markTCP(c net.Conn, d time.Duration) *connMark {
-	return &connMark{deadline: time.AfterFunc(d, func() { c.Close() })}
 }
 
 // NewServer binds the listeners of opts and starts serving. It returns once
@@ -134,7 +120,7 @@ func NewServer(opts ServerOptions) (*Server, error) {
 		}
 		s.cert = cert
 	}
-	handler := s.countConnections(opts.Handler)
+	handler := s.countConnections(floorRequests(opts.Handler, opts.MinDataRate))
 	logger := opts.ErrorLog
 	if logger == nil {
 		logger = log.New(io.Discard, "", 0)
@@ -148,8 +134,9 @@ func NewServer(opts ServerOptions) (*Server, error) {
 			IdleTimeout:       orDuration(opts.IdleTimeout, DefaultIdleTimeout),
 			MaxHeaderBytes:    orInt(opts.MaxHeaderBytes, DefaultMaxHeaderBytes),
 			ErrorLog:          logger,
+			ConnState:         s.churn.connState,
 			ConnContext: func(ctx context.Context, c net.Conn) context.Context {
-				return context.WithValue(ctx, connMarkKey{}, markTCP(c, orDuration(opts.ReadHeaderTimeout, DefaultReadHeaderTimeout)))
+				return context.WithValue(ctx, connMarkKey{}, markTCP(c, orDuration(opts.ReadHeaderTimeout, DefaultReadHeaderTimeout), &s.churn))
 			},
 		}
 	}
@@ -158,7 +145,7 @@ func NewServer(opts ServerOptions) (*Server, error) {
 		if err != nil {
 			return nil, fmt.Errorf("listen h1/h2c on %s: %w", opts.Listen, err)
 		}
-		s.tcpLn = wire.Listener{Listener: limit(ln, opts.MaxConns), IO: &s.tcpIO, H2: &s.h2c}
+		s.tcpLn = withFloor(wire.Listener{Listener: limit(ln, opts.MaxConns), IO: &s.tcpIO, H2: &s.h2c}, opts.MinDataRate)
 		protos := new(http.Protocols)
 		protos.SetHTTP1(true)
 		protos.SetUnencryptedHTTP2(true)
@@ -187,7 +174,7 @@ func (s *Server) listenTLS(opts ServerOptions, handler http.Handler, newHTTPServ
 	if err != nil {
 		return err
 	}
-	s.tlsLn = wire.Listener{Listener: limit(ln, opts.MaxConns), IO: &s.tlsIO}
+	s.tlsLn = withFloor(wire.Listener{Listener: limit(ln, opts.MaxConns), IO: &s.tlsIO}, opts.MinDataRate)
 	protos := new(http.Protocols)
 	protos.SetHTTP1(true)
 	protos.SetHTTP2(true)
@@ -203,17 +190,19 @@ func (s *Server) listenTLS(opts ServerOptions, handler http.Handler, newHTTPServ
 	}
 	// 0-RTT as http3.Server allows it with no QUIC config: a client that
 	// resumes may send requests in its first flight (it decides which,
-	// http3.MethodGet0RTT); the payload routes have no side effects.
+	// http3.MethodGet0RTT). Early data can be replayed, so a request in it
+	// with an unsafe method is answered 425 Too Early (refuseEarly), and
+	// handlers ask EarlyData before anything a replay must not do.
 	qconf.Allow0RTT = true
 	s.h3 = &http3.Server{
-		Handler:        handler,
+		Handler:        refuseEarly(handler),
 		TLSConfig:      http3.ConfigureTLSConfig(&tls.Config{Certificates: []tls.Certificate{s.cert}, MinVersion: tls.VersionTLS13}),
 		QUICConfig:     qconf,
 		IdleTimeout:    orDuration(opts.IdleTimeout, DefaultIdleTimeout),
 		MaxHeaderBytes: orInt(opts.MaxHeaderBytes, DefaultMaxHeaderBytes),
 		ConnContext: func(ctx context.Context, c *quic.Conn) context.Context {
 			s.quic.Track(c)
-			return context.WithValue(ctx, connMarkKey{}, &connMark{})
+			return context.WithValue(ctx, connMarkKey{}, markQUIC(c, opts.MinDataRate))
 		},
 	}
 	return nil

@@ -63,6 +63,14 @@ func FromDir(dir string) (Page, error) {
 		if err != nil {
 			return err
 		}
+		// Dotfiles and dot-directories (.git, .env) are not the page's:
+		// serve never serves them.
+		if name != dir && strings.HasPrefix(d.Name(), ".") {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
 		if !d.Type().IsRegular() {
 			return nil
 		}

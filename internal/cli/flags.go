@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
@@ -98,6 +99,8 @@ func (fs *flagSet) usage(err error) error {
 	case errors.As(err, &ue):
 		// Only the fast engine can refuse a transport: std speaks them all.
 		return usagef("--engine fast does not speak %s: use --engine std (or auto) for it", ue.Protocol)
+	case errors.As(err, new(*experiment.CleartextTokenError)):
+		return usagef("--profile: %v", err)
 	}
 	return err
 }

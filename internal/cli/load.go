@@ -30,6 +30,7 @@ type loadFlags struct {
 	header                        headerFlag
 	asJSON                        bool
 	cpuProfile, profileDir        string
+	maxFailed                     float64 // percent
 }
 
 func (f *loadFlags) register(fs *flagSet) {
@@ -50,6 +51,7 @@ func (f *loadFlags) register(fs *flagSet) {
 	fs.StringVar(&f.headers, "headers", "", "add N generated headers of LEN characters, as `N:LEN` (the gin post's: 100:100)")
 	fs.BoolVar(&f.asJSON, "json", false, "print exactly one JSON object")
 	fs.DurationVar(&f.timeout, "timeout", load.DefaultRequestTimeout, "bound on each request")
+	fs.Float64Var(&f.maxFailed, "max-failed", 100*report.DefaultMaxFailedShare, "the run fails (exit 1) when more than this `percent` of its requests fail; 100 to never fail on errors")
 	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of this process during the run to `file`")
 	fs.StringVar(&f.profileDir, "profile", "", "write CPU and heap profiles of the client, and of the server if it is httpvs serve --profiling on http://, to `dir`")
 	fs.StringVar(&f.startAt, "start-at", "", "wait until this wall-clock `time` (RFC 3339, e.g. 2026-11-23T10:00:00Z) to start, so generators on several machines start together")
@@ -58,13 +60,13 @@ func (f *loadFlags) register(fs *flagSet) {
 	clientFlags(fs, &f.client)
 	fs.Lookup("read-size").Usage = "client body read buffer `size`, one per worker (default: std " + config.DefaultReadSize.String() + " as Go as shipped reads; fast " + load.DefaultReadSize.String() + ", httpvs's generator)"
 	fs.group("what to send", "p", "k", "cacert", "method", "body", "H", "headers")
-	fs.group("how much and how long", "c", "m", "n", "d", "rate", "warmup", "timeout")
+	fs.group("how much and how long", "c", "m", "n", "d", "rate", "warmup", "timeout", "max-failed")
 	fs.group("several generators (httpvs merge)", "share", "start-at")
 	fs.group(instrumentKnobs, append([]string{"engine"}, clientKnobs...)...)
 	fs.group("output", "json", "profile", "cpuprofile")
 	fs.allowZero("warmup")
 	for field, flag := range map[string]string{"Conns": "c", "Streams": "m", "Requests": "n", "Duration": "d",
-		"Warmup": "warmup", "RequestTimeout": "timeout", "BodySize": "body", "Share": "share", "Rate": "rate"} {
+		"Warmup": "warmup", "RequestTimeout": "timeout", "BodySize": "body", "Share": "share", "Rate": "rate", "Method": "method"} {
 		fs.field(field, flag)
 	}
 }
@@ -74,6 +76,9 @@ func (f *loadFlags) config(fs *flagSet, rawURL string) (load.Config, error) {
 	opts, err := f.target.options(rawURL, f.client)
 	if err != nil {
 		return load.Config{}, err
+	}
+	if _, err := opts.Protocol.ParseURL(rawURL); err != nil {
+		return load.Config{}, usagef("%v", fs.usage(err)) // a bad URL is bad input
 	}
 	lc := load.Config{
 		URL: rawURL, Conns: f.conns, Streams: f.streams, Requests: f.requests, Duration: f.duration,
@@ -157,6 +162,9 @@ func runLoad(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if f.maxFailed < 0 || f.maxFailed > 100 {
+		return usagef("--max-failed %v: want a percentage from 0 to 100", f.maxFailed)
+	}
 	if msg := fdlimit.Raise(); msg != "" {
 		fmt.Fprintln(e.stderr, msg)
 	}
@@ -193,7 +201,7 @@ func runLoad(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	return loadVerdict(e, res)
+	return loadVerdict(e, res, f.maxFailed/100)
 }
 
 // startProfiles starts --cpuprofile or --profile; stop ends them.
@@ -222,8 +230,13 @@ func (f *loadFlags) startProfiles(e *env, target string) (stop func(), err error
 
 // loadVerdict says, on stderr, why a run that printed its figures still
 // failed (report.LoadVerdict), and returns errReported for it.
-func loadVerdict(e *env, res loadresult.Result) error {
-	if msg := report.LoadVerdict(res); msg != "" {
+// A run whose failed requests pass maxFailed (a fraction of 1) fails too.
+func loadVerdict(e *env, res loadresult.Result, maxFailed float64) error {
+	msg := report.LoadVerdict(res)
+	if msg == "" {
+		msg = report.LoadFailedOver(res, maxFailed)
+	}
+	if msg != "" {
 		fmt.Fprintln(e.stderr, "httpvs load: "+msg)
 		return errReported
 	}

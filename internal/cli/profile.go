@@ -14,6 +14,10 @@ import (
 // a line on warn.
 func newProfiler(dir, serverURL string, network transport.Network, warn io.Writer) (*experiment.Profiler, error) {
 	p, err := experiment.NewProfiler(dir, serverURL, network, func(err error) { printProfileError(warn, err) })
+	var cleartext *experiment.CleartextTokenError
+	if errors.As(err, &cleartext) {
+		return nil, usagef("--profile: %v", err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("--profile: %w", err)
 	}

@@ -11,6 +11,7 @@ import (
 	"log"
 	"net"
 	"os"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -49,6 +50,8 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	idleTimeout := fs.Duration("idle-timeout", transport.DefaultIdleTimeout, "close keep-alive connections idle this long")
 	maxHeaderBytes := fs.Int("max-header-bytes", transport.DefaultMaxHeaderBytes, "largest request header block, in bytes")
 	maxConns := fs.Int("max-conns", defaultMaxConns, "connections each TCP listener (cleartext, TLS) holds at once; more wait in the accept queue; 0 for no bound")
+	minRate := fs.Int64("min-rate", transport.DefaultMinDataRate, "slowest a peer may send a request body or take a response, in `bytes` per second, before its connection is closed (Kestrel's MinRequestBodyDataRate and MinResponseDataRate); 0 for no floor")
+	minRateGrace := fs.Duration("min-rate-grace", transport.DefaultMinDataRateGrace, "how long a peer may stay under --min-rate")
 	verbose := fs.Bool("v", false, "log connection errors (TLS handshakes, resets) to stderr")
 	profiling := fs.Bool("profiling", false, "serve this process's CPU and heap profiles under /debug/profile/ (for run, get and load --profile); they reveal its internals")
 	pageFlag := fs.String("page", "", "serve this page at GET /page/ for a browser (run --browser) instead of page-load's: a `dir`ectory with an index.html, its files under /page/, or a HAR file's objects, each made up at its recorded size")
@@ -60,11 +63,11 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	fs.alias("v", "verbose")
 	fs.group("where it listens", "listen", "tls-listen", "no-h3", "grpc-listen")
 	fs.group("TLS", "cert", "key", "write-cert")
-	fs.group("limits", "cpus", "max-size", "max-echo", "max-buffered", "max-conns", "max-header-bytes", "read-header-timeout", "idle-timeout")
+	fs.group("limits", "cpus", "max-size", "max-echo", "max-buffered", "max-conns", "max-header-bytes", "read-header-timeout", "idle-timeout", "min-rate", "min-rate-grace")
 	fs.group("what it serves, and to whom", "page", "profiling", "token")
 	fs.group("server knobs (Go's and quic-go's defaults, with 256Ki body writes, unless set)", "write-size", "h2-max-frame", "h2-conn-window", "h2-stream-window", "h2-max-streams", "quic-conn-window", "quic-stream-window", "quic-trace")
 	fs.group("output", "v")
-	fs.allowZero("max-conns")
+	fs.allowZero("max-conns", "min-rate")
 	pos, err := fs.parse(args)
 	if err != nil {
 		return err
@@ -74,7 +77,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	}
 	if err := checkServeFlags(fs, serveChecks{
 		certFile: *certFile, keyFile: *keyFile, maxSize: maxSize, maxEcho: maxEcho, maxBuffered: maxBuffered, readHeaderTimeout: *readHeaderTimeout,
-		idleTimeout: *idleTimeout, maxHeaderBytes: *maxHeaderBytes, maxConns: *maxConns, cfg: cfg,
+		idleTimeout: *idleTimeout, maxHeaderBytes: *maxHeaderBytes, maxConns: *maxConns, minRate: *minRate, minRateGrace: *minRateGrace, cfg: cfg,
 		addrs: []string{*listen, *tlsListen, *grpcListen},
 	}); err != nil {
 		return err
@@ -107,6 +110,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 			IdleTimeout:       *idleTimeout,
 			MaxHeaderBytes:    *maxHeaderBytes,
 			MaxConns:          *maxConns,
+			MinDataRate:       minDataRate(*minRate, *minRateGrace),
 		},
 		GRPCListen:       *grpcListen,
 		SampleGoroutines: true,
@@ -231,8 +235,19 @@ type serveChecks struct {
 	readHeaderTimeout        time.Duration
 	idleTimeout              time.Duration
 	maxHeaderBytes, maxConns int
+	minRate                  int64
+	minRateGrace             time.Duration
 	cfg                      config.Server
 	addrs                    []string // listen addresses; "" for none
+}
+
+// minDataRate is --min-rate and --min-rate-grace as a transport floor;
+// --min-rate 0 turns it off.
+func minDataRate(rate int64, grace time.Duration) transport.MinDataRate {
+	if rate == 0 {
+		rate = -1
+	}
+	return transport.MinDataRate{BytesPerSecond: rate, Grace: grace}
 }
 
 // checkServeFlags refuses, in one line, a serve flag out of range.
@@ -254,6 +269,10 @@ func checkServeFlags(fs *flagSet, c serveChecks) error {
 		return usagef("--max-header-bytes %d: want at least 4096", c.maxHeaderBytes)
 	case c.maxConns < 0:
 		return usagef("--max-conns %d: want 0 (no bound) or more", c.maxConns)
+	case c.minRate < 0:
+		return usagef("--min-rate %d: want 0 (no floor) or more bytes per second", c.minRate)
+	case c.minRateGrace <= 0:
+		return usagef("--min-rate-grace %v: want a positive duration, e.g. 5s", c.minRateGrace)
 	}
 	if err := fs.usage(config.WithinField("Server", c.cfg.Validate())); err != nil {
 		return err
@@ -262,8 +281,12 @@ func checkServeFlags(fs *flagSet, c serveChecks) error {
 		if addr == "" {
 			continue
 		}
-		if _, _, err := net.SplitHostPort(addr); err != nil {
+		_, port, err := net.SplitHostPort(addr)
+		if err != nil {
 			return usagef("listen address %q: want host:port, e.g. 127.0.0.1:8080", addr)
+		}
+		if n, err := strconv.Atoi(port); port != "" && (err != nil || n < 0 || n > 65535) {
+			return usagef("listen address %q: port %s is out of range 0-65535", addr, port)
 		}
 	}
 	return nil

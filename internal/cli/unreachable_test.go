@@ -2,7 +2,12 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
+	"io"
 	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -144,5 +149,86 @@ func TestProfileUnreachableNamesTheTarget(t *testing.T) {
 	if code != exitFailure || !strings.HasPrefix(stderr, want) || strings.Contains(stderr, "/debug/profile") ||
 		!strings.Contains(stderr, "httpvs load: every request failed") {
 		t.Errorf("exit %d, stderr %q: want exit 1, first %q, then the run's failure", code, stderr, want)
+	}
+}
+
+// TestProfileRefusesCleartextToken: get and load's --profile of a
+// cleartext server beyond loopback is bad input (exit 2 in one line),
+// refused before any request, so the token is never sent.
+func TestProfileRefusesCleartextToken(t *testing.T) {
+	_, err := newProfiler(t.TempDir(), "http://198.51.100.7:8080", nil, io.Discard)
+	var ue *usageError
+	if !errors.As(err, &ue) || strings.Count(err.Error(), "\n") != 0 || !strings.Contains(err.Error(), "--profile") || !strings.Contains(err.Error(), "cleartext") {
+		t.Fatalf("newProfiler of a remote cleartext server: %v, want a one-line usage error naming --profile", err)
+	}
+}
+
+// TestLoadFailsOverMaxFailed: load against a server that fails one
+// request in three (a reset) exits 1 with a FAILED line, unless
+// --max-failed allows that many.
+func TestLoadFailsOverMaxFailed(t *testing.T) {
+	var n sync.Mutex
+	count := 0
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Lock()
+		count++
+		fail := count%3 == 0
+		n.Unlock()
+		if fail {
+			panic(http.ErrAbortHandler) // the connection is reset
+		}
+		io.WriteString(w, "ok")
+	}))
+	defer ts.Close()
+	code, _, stderr := runMain(t, "load", ts.URL+"/small", "-c", "2", "-n", "300", "--engine", "std")
+	if code != exitFailure || !strings.Contains(stderr, "FAILED:") || !strings.Contains(stderr, "more than the 2% allowed") {
+		t.Fatalf("exit %d, stderr %q; want 1 with a FAILED line", code, stderr)
+	}
+	if code, _, stderr := runMain(t, "load", ts.URL+"/small", "-c", "2", "-n", "300", "--engine", "std", "--max-failed", "50"); code != 0 {
+		t.Fatalf("with --max-failed 50: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestCompareRefusesLoadResults: compare reads httpvs run's results; two
+// load results are refused (exit 2), not compared into an empty table.
+func TestCompareRefusesLoadResults(t *testing.T) {
+	dir := t.TempDir()
+	var paths []string
+	for _, name := range []string{"a.json", "b.json"} {
+		p := dir + "/" + name
+		if err := os.WriteFile(p, []byte(`{"kind":"load","schema_version":1,"requests":300}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	code, stdout, stderr := runMain(t, "compare", paths[0], paths[1])
+	if code != exitUsage || stdout != "" || !strings.Contains(stderr, "a load result, not the results.json of httpvs run") {
+		t.Fatalf("exit %d, stdout %q, stderr %q; want 2 and the reason", code, stdout, stderr)
+	}
+}
+
+// TestLoadRefusesAMethodThatIsNoToken: CR LF in --method would smuggle a
+// second request; it is refused at parse time (exit 2) on every engine.
+func TestLoadRefusesAMethodThatIsNoToken(t *testing.T) {
+	for _, engine := range []string{"fast", "std"} {
+		code, _, stderr := runMain(t, "load", "http://127.0.0.1:1/small", "--engine", engine, "--method", "GET /x HTTP/1.1\r\nX-Injected: 1\r\n\r\nGET")
+		if code != exitUsage || !strings.HasPrefix(stderr, "httpvs load: --method") || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("--engine %s: exit %d, stderr %q; want 2 and one line about --method", engine, code, stderr)
+		}
+	}
+}
+
+// TestPortsOutOfRange are bad input: refused at parse time (exit 2).
+func TestPortsOutOfRange(t *testing.T) {
+	for _, args := range [][]string{
+		{"get", "http://127.0.0.1:70000/small"},
+		{"load", "http://127.0.0.1:70000/small", "-d", "100ms"},
+		{"put", "http://127.0.0.1:70000/sink", "1k"},
+		{"serve", "--listen", ":99999"},
+	} {
+		code, _, stderr := runMain(t, args...)
+		if code != exitUsage || !strings.Contains(stderr, "out of range") {
+			t.Errorf("%v: exit %d, stderr %q; want 2, out of range", args, code, stderr)
+		}
 	}
 }

@@ -114,6 +114,36 @@ type Result struct {
 	Share string `json:"share,omitempty"`
 	// Parts is how many load runs a merged result sums; 0 for one run.
 	Parts int `json:"parts,omitempty"`
+	// Runs, in a merge, name every load run it sums, each with its
+	// share, so that a merged result merged again keeps them and a run
+	// given twice, in whatever file, is refused; absent for one run.
+	Runs []Run `json:"runs,omitempty"`
+}
+
+// Run names one load run inside a merged result: no two generators' runs
+// share all of these.
+type Run struct {
+	Host      string    `json:"host,omitempty"`
+	Started   time.Time `json:"started"`
+	Finished  time.Time `json:"finished"`
+	Requests  int64     `json:"requests"`
+	Succeeded int64     `json:"succeeded"`
+	Share     string    `json:"share,omitempty"`
+}
+
+// RunsIn returns the runs r sums: its Runs for a merge, itself for one
+// run.
+func (r Result) RunsIn() []Run {
+	if len(r.Runs) > 0 {
+		return r.Runs
+	}
+	return []Run{{Host: r.Host, Started: r.Started, Finished: r.Finished, Requests: r.Requests, Succeeded: r.Succeeded, Share: r.Share}}
+}
+
+// Same reports whether a and b are one run.
+func (a Run) Same(b Run) bool {
+	return a.Host == b.Host && a.Started.Equal(b.Started) && a.Finished.Equal(b.Finished) &&
+		a.Requests == b.Requests && a.Succeeded == b.Succeeded && a.Share == b.Share
 }
 
 // The kind and schema version of Result's JSON form. The version changes

@@ -1,0 +1,93 @@
+package experiment_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/httpvs/httpvs/experiment"
+	"github.com/httpvs/httpvs/matrix"
+)
+
+// childPIDs returns the processes whose parent is this one and whose
+// command line holds "serve": the child server. Linux only.
+func childPIDs(t *testing.T) []int {
+	t.Helper()
+	dirs, err := filepath.Glob("/proc/[0-9]*/stat")
+	if err != nil || len(dirs) == 0 {
+		t.Skip("needs /proc")
+	}
+	me := strconv.Itoa(os.Getpid())
+	var pids []int
+	for _, stat := range dirs {
+		b, err := os.ReadFile(stat)
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...: comm may hold spaces; split after ')'.
+		_, rest, ok := strings.Cut(string(b), ") ")
+		fields := strings.Fields(rest)
+		if !ok || len(fields) < 2 || fields[1] != me {
+			continue
+		}
+		cmdline, _ := os.ReadFile(filepath.Join(filepath.Dir(stat), "cmdline"))
+		if strings.Contains(string(cmdline), "serve") {
+			if pid, err := strconv.Atoi(filepath.Base(filepath.Dir(stat))); err == nil {
+				pids = append(pids, pid)
+			}
+		}
+	}
+	return pids
+}
+
+// TestRunChildDied kills the child server during the run's third
+// repetition: the run ends partial, says the server died, and keeps no
+// repetition measured after the death.
+func TestRunChildDied(t *testing.T) {
+	o := quick(t, "download")
+	reps := 0
+	killed := false
+	o.Matrix.Progress = func(matrix.Progress) {
+		if reps++; reps == 3 && !killed {
+			killed = true
+			for _, pid := range childPIDs(t) {
+				if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+					t.Errorf("kill %d: %v", pid, err)
+				}
+				// Until it is reaped (its /proc entry gone), at most 5 s,
+				// and a moment for the run to hear of it.
+				for i := 0; i < 500 && procExists(pid); i++ {
+					time.Sleep(10 * time.Millisecond)
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+		}
+	}
+	res, err := experiment.Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !killed {
+		t.Fatalf("the run measured %d repetitions, too few to kill its server in the third", reps)
+	}
+	if !res.Partial || !strings.Contains(res.PartialReason, "server") || !strings.Contains(res.PartialReason, "died") {
+		t.Fatalf("partial %v, reason %q; want partial, saying the server died", res.Partial, res.PartialReason)
+	}
+	n := 0
+	for _, c := range res.Cells {
+		n += len(c.Repetitions)
+	}
+	if n > 2 {
+		t.Fatalf("%d repetitions kept; want at most the 2 measured before the server died", n)
+	}
+}
+
+func procExists(pid int) bool {
+	_, err := os.Stat("/proc/" + strconv.Itoa(pid))
+	return err == nil
+}

@@ -1,0 +1,25 @@
+package stats
+
+import (
+	"errors"
+	"testing"
+)
+
+func TestDelta(t *testing.T) {
+	before := ServerStats{Protocols: map[string]ProtocolCounters{"h1": {Requests: 5, BodyBytesSent: 100}}, Resets: 1}
+	after := ServerStats{Protocols: map[string]ProtocolCounters{"h1": {Requests: 7, BodyBytesSent: 300}}, Resets: 1}
+	d, err := after.Delta(before)
+	if err != nil || d.Protocols["h1"].Requests != 2 || d.Protocols["h1"].BodyBytesSent != 200 || d.Resets != 0 {
+		t.Fatalf("Delta = %+v, %v", d, err)
+	}
+	reset := after
+	reset.Resets = 2
+	if _, err := reset.Delta(before); !errors.Is(err, ErrCountersReset) {
+		t.Fatalf("across a generation: %v, want ErrCountersReset", err)
+	}
+	// A server that reports no generation: a counter going backwards.
+	old := ServerStats{Protocols: map[string]ProtocolCounters{"h1": {Requests: 1}}, Resets: 1}
+	if _, err := old.Delta(before); !errors.Is(err, ErrCountersReset) {
+		t.Fatalf("counters going backwards: %v, want ErrCountersReset", err)
+	}
+}
