@@ -18,12 +18,16 @@
 # `serve --cpus` on the last CPU, the client on the first, as `httpvs run`
 # pins them): the spread of the two side by side says what pinning buys.
 #
-#   bench/noise.sh [PAIRS]      default PAIRS: 30
+#   bench/noise.sh [PAIRS [CLIENT]]   default PAIRS: 30, CLIENT: tuned
+# CLIENT is tuned (256 KiB reads, 1 MiB frames) or shipped (Go as shipped:
+# 8 KiB reads, 16 KiB frames, what a default run's headline rows measure).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh
 record_to noise "$@"
 PAIRS=${1:-30}
+CLIENT=${2:-tuned}
+case $CLIENT in tuned|shipped) ;; *) echo "bench/noise.sh: CLIENT $CLIENT: want tuned or shipped" >&2; exit 2 ;; esac
 command -v python3 >/dev/null || { echo "bench/noise.sh: python3 is needed" >&2; exit 1; }
 [ -r /proc/pressure/cpu ] || echo "bench/noise.sh: no /proc/pressure/cpu (PSI): pressure is not measured" >&2
 
@@ -48,11 +52,13 @@ read -r server port < <(serve "$dir/banner")
 read -r pserver pport < <(serve "$dir/pbanner" --cpus $((cpus - 1)))
 trap 'kill $server $pserver 2>/dev/null; wait $server $pserver 2>/dev/null; rm -rf "$dir"' EXIT
 
-python3 - "$dir/httpvs" "$port" "$server" "$PAIRS" "$pport" "$pserver" <<'PY'
+python3 - "$dir/httpvs" "$port" "$server" "$PAIRS" "$pport" "$pserver" "$CLIENT" <<'PY'
 import functools, json, math, os, resource, statistics as st, subprocess, sys, time
 hv, pairs = sys.argv[1], int(sys.argv[4])
 servers = {False: (sys.argv[2], int(sys.argv[3])), True: (sys.argv[5], int(sys.argv[6]))}
 tick = os.sysconf("SC_CLK_TCK")
+shipped = sys.argv[7] == "shipped"
+knobs = [] if shipped else ["--read-size", "256Ki", "--h2-max-frame", "1Mi"]
 
 def machine():
     v = list(map(int, open("/proc/stat").readline().split()[1:]))
@@ -77,7 +83,7 @@ def transfer(proto, size, pinned):
     port, server = servers[pinned]
     pin = (lambda: os.sched_setaffinity(0, {0})) if pinned else None
     b0, s0, p0, c0, k0, t0 = *machine(), pressure(), server_cpu(server), children_cpu(), time.time()
-    out = subprocess.run([hv, "get", "--json", "--no-server-stats", "--read-size", "256Ki", "--h2-max-frame", "1Mi", "-p", proto, f"http://127.0.0.1:{port}/{size}"],
+    out = subprocess.run([hv, "get", "--json", "--no-server-stats", *knobs, "-p", proto, f"http://127.0.0.1:{port}/{size}"],
                          capture_output=True, text=True, preexec_fn=pin)
     b1, s1, p1, c1, k1, t1 = *machine(), pressure(), server_cpu(server), children_cpu(), time.time()
     if out.returncode != 0:
@@ -124,6 +130,9 @@ def rounds_for(sd, target=math.asinh(0.10)):
 # by `httpvs get` with the tuned client (256 KiB reads, 1 MiB frames): h1
 # ~3-7 GB/s, h2c ~1-2 GB/s.
 lengths = {"~100 ms": {"h1": "512Mi", "h2c": "160Mi"}, "~1 s": {"h1": "5Gi", "h2c": "1600Mi"}}
+if shipped:  # Go as shipped reads h1 at ~2-4 GB/s and h2c at ~0.5-0.9 GB/s here
+    lengths = {"~100 ms": {"h1": "320Mi", "h2c": "64Mi"}, "~1 s": {"h1": "3Gi", "h2c": "640Mi"}}
+print(f"client: {'Go as shipped (8 KiB reads, 16 KiB frames)' if shipped else 'tuned (256 KiB reads, 1 MiB frames)'}")
 def summary(name, sizes, rows):
     z = {}
     for proto in ("h1", "h2c"):
