@@ -16,10 +16,16 @@ import (
 // (the rules read the run's settings, which are not theirs).
 
 // repeat is the rounds sc gets before rounds are added: Repeat, or half
-// of it (at least 2) for a variant, which answers "how far do settings
-// go" rather than "is it slower", so that the default run keeps its
-// minute; a variant still wide after them gets added rounds like any
-// other scenario.
+// of it (at least minStage) for a variant, which answers "how far do
+// settings go" rather than "is it slower", so that the default run keeps
+// its minute; a variant still wide after them gets the rounds their
+// spread plans, like any other scenario.
+// minStage is the fewest first-stage rounds a variant gets: its spread
+// plans the rest, and three rounds' spread (Student's t 4.3 on two
+// degrees of freedom) planned the most rounds for nearly every variant
+// cell in a default run, and read them ±50% when the budget could not.
+const minStage = 5
+
 func (o Options) repeat(sc Scenario) int {
 	if sc.rounds > 0 { // a slow request, for the budget (SizeRequests)
 		return min(o.Repeat, sc.rounds)
@@ -27,7 +33,7 @@ func (o Options) repeat(sc Scenario) int {
 	if sc.knobs == "" {
 		return o.Repeat
 	}
-	return min(o.Repeat, max(2, o.Repeat/2))
+	return min(o.Repeat, max(minStage, o.Repeat/2))
 }
 
 // variantOf reports whether sc gets a variant: one big body on one stream,

@@ -81,11 +81,12 @@ func checkVariantCells(t *testing.T, res *results.Results, name string, readSize
 }
 
 // TestVariantsGetHalfTheRounds: a variant scenario starts with half the
-// rounds (at least 2, never more than Repeat); its base keeps Repeat.
+// rounds (at least minStage, never more than Repeat); its base keeps
+// Repeat.
 func TestVariantsGetHalfTheRounds(t *testing.T) {
 	base := Scenarios[0]
 	v := base.variant("tuned", nil)
-	for _, tc := range []struct{ repeat, base, variant int }{{8, 8, 4}, {3, 3, 2}, {2, 2, 2}, {1, 1, 1}} {
+	for _, tc := range []struct{ repeat, base, variant int }{{12, 12, 6}, {8, 8, 5}, {6, 6, 5}, {3, 3, 3}, {1, 1, 1}} {
 		o := Options{Repeat: tc.repeat}
 		if got, gotV := o.repeat(base), o.repeat(v); got != tc.base || gotV != tc.variant {
 			t.Errorf("Repeat %d: base %d, variant %d rounds; want %d, %d", tc.repeat, got, gotV, tc.base, tc.variant)
