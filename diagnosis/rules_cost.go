@@ -45,6 +45,9 @@ func generatorBound(s *subject) *results.Finding {
 		Evidence: fmt.Sprintf("%s: the client used %.2f cores, the server %s", gap(s.c), s.m.ClientCores, server),
 		Fix:      "the generator probably limited this cell: its figure is a floor of what the transport does; give the client more cores",
 	}
+	if s.set != nil && s.set.Pin != nil {
+		f.Fix = fmt.Sprintf("the generator probably limited this cell: the run pinned it to %d core(s) apart from the server; its figure is a floor of what the transport does with more (--pin=false shares every core)", len(s.set.Pin.ClientCPUs))
+	}
 	p, ok := s.protocol()
 	// The fast engine's saving is checked with requests in flight
 	// (small-concurrent); one at a time, both engines' CPU per request is
