@@ -269,5 +269,5 @@ func machineWhy(c *results.Cell) string {
 	if m := results.MedianRepetition(c); m.Bottleneck != results.BottleneckNone {
 		return "the " + m.Bottleneck + "'s CPU saturated"
 	}
-	return "the emulator fell behind"
+	return "the emulator fell behind: a slower link than the one set"
 }

@@ -123,3 +123,28 @@ func TestLinkVerdictMachineBound(t *testing.T) {
 		}
 	}
 }
+
+// TestLinkVerdictEmulatorBehind: the same slower h3 with no CPU
+// saturated but the emulator behind over it (its packets left late: a
+// slower link than the one set) is machine-bound too, not "loses on".
+func TestLinkVerdictEmulatorBehind(t *testing.T) {
+	res := machineRun(200e6)
+	for i := range res.Cells {
+		c := &res.Cells[i]
+		if c.Scenario == "download" && c.Protocol == "h3" {
+			for j := range c.Repetitions {
+				c.Repetitions[j].Bottleneck = results.BottleneckNone
+				c.Repetitions[j].Link = &results.RepetitionLink{Down: results.NetCounters{Packets: 1000, Late: 100, MaxLateSeconds: 0.012}}
+			}
+		}
+	}
+	diagnosis.Summarise(res)
+	var b bytes.Buffer
+	if err := Matrix(&b, res); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if !strings.Contains(out, "h3 against h1: is machine-bound on download (0.88x: this machine, not the link, held h3 (the emulator fell behind") || strings.Contains(out, "loses on download") {
+		t.Errorf("want h3's download machine-bound by the emulator, not lost:\n%s", out)
+	}
+}

@@ -84,7 +84,9 @@ var machineRules = []string{"cpu-bound", "generator-bound", "emulator-behind", "
 // than the transport's own speed on this machine, Results.Crossover, where
 // that is known) and yet c's departure from the bound is explained by a
 // CPU or by the emulator, or, within the bound's tolerance, its median
-// repetition found a side's CPU saturated (Repetition.Bottleneck). Such a
+// repetition found a side's CPU saturated (Repetition.Bottleneck) or the
+// emulator fell behind over it (EmulatorBehind: it crossed a slower link
+// than the one set). Such a
 // cell's difference from its baseline is the machine's: the link would
 // have held them alike. Above the crossover the transport's own cost sets
 // the figure, and a saturated CPU is that cost, not the machine's.
@@ -100,7 +102,7 @@ func MachineBound(c *Cell, res *Results) bool {
 		}
 		return false
 	}
-	return MedianRepetition(c).Bottleneck != BottleneckNone
+	return MedianRepetition(c).Bottleneck != BottleneckNone || EmulatorBehind(c, res.Settings.Net) != ""
 }
 
 // linkBinds says res's link is slower than c's transport on this machine
