@@ -115,24 +115,35 @@ func GoVersionsHTML(w io.Writer, res *results.Results) error {
 
 // goChartOf draws sc's ratios to the baseline across the toolchains;
 // false when no cell of sc has one.
+// goChartMax is the highest ratio a toolchain chart's axis shows.
+const goChartMax = 10.0
+
 func goChartOf(gv *results.GoVersions, v goView, sc string) (goChart, bool) {
 	ratios := map[[2]string]*results.Interval{}
 	top := 1.2
 	for _, c := range gv.Cells {
 		if c.Scenario == sc && c.VsH1 != nil && c.VsH1.Pairs > 0 {
 			ratios[[2]string{c.Toolchain, c.Protocol}] = c.VsH1
-			top = math.Max(top, math.Max(c.VsH1.Ratio, c.VsH1.High))
+			for _, v := range []float64{c.VsH1.Ratio, c.VsH1.High} {
+				if !math.IsInf(v, 0) && !math.IsNaN(v) {
+					top = math.Max(top, v)
+				}
+			}
 		}
 	}
 	if len(ratios) == 0 {
 		return goChart{}, false
 	}
+	// An interval of a round or two can reach far (t 12.7 on one degree
+	// of freedom): the axis stops at goChartMax, and what lies beyond is
+	// drawn at its edge.
+	top = math.Min(top, goChartMax)
 	step := 0.25
 	if top > 3 {
 		step = 1
 	}
 	top = math.Ceil(top/step) * step
-	y := func(r float64) int { return goChartTop + int((1-r/top)*goChartPlot) }
+	y := func(r float64) int { return goChartTop + int((1-min(max(r, 0), top)/top)*goChartPlot) }
 	ch := goChart{Scenario: sc, Base: v.base, BaseY: y(1), Height: goChartTop + goChartPlot + 40,
 		Width: goChartLeft + goChartStep*max(len(v.order)-1, 1) + 40 + goChartLegend}
 	for r := 0.0; r <= top+1e-9; r += step {

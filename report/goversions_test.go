@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"math"
 	"strings"
 	"testing"
 
@@ -80,5 +81,29 @@ func TestGoVersionsHTMLAndMarkdown(t *testing.T) {
 	}
 	if err := GoVersions(&h, &results.Results{}); err == nil {
 		t.Error("results without go versions rendered")
+	}
+}
+
+// TestGoVersionsChartOfAWideInterval: an interval of two rounds can reach
+// far (one degree of freedom, t 12.7), even past any float: the chart's
+// axis stops at goChartMax instead of drawing a tick every unit up to it
+// (a run hung here, building a page of millions of ticks).
+func TestGoVersionsChartOfAWideInterval(t *testing.T) {
+	res := goResults()
+	gv := res.GoVersions
+	for i := range gv.Cells {
+		if c := &gv.Cells[i]; c.Protocol == "h2c" {
+			c.VsH1 = &results.Interval{Ratio: 3, Low: 0.001, High: 1e12, Pairs: 2, Verdict: results.VerdictUndetermined}
+			if i > 2 {
+				c.VsH1.High = math.Inf(1)
+			}
+		}
+	}
+	var b bytes.Buffer
+	if err := GoVersionsHTML(&b, res); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(b.String(), "x</text>"); n > 200 || b.Len() > 1<<20 {
+		t.Fatalf("the page has %d axis labels, %d bytes: want the axis cut at %gx", n, b.Len(), goChartMax)
 	}
 }
