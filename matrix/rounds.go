@@ -125,16 +125,11 @@ func firstRounds(c *results.Cell, k int) *results.Cell {
 // of the pairs shrink the interval. 0 when room rounds are not expected
 // to do it.
 func roundsToSettle(iv results.Interval, room int) int {
-	n := iv.Pairs
-	half := (math.Log(iv.High) - math.Log(iv.Low)) / 2
-	sd := half * math.Sqrt(float64(n)) / results.TQuantile975(n-1) // of one round's log ratio
-	target := math.Asinh(results.StableHalfWidth)                  // HalfWidth is sinh of the log half-width
-	for k := 1; k <= room; k++ {
-		if results.TQuantile975(n+k-1)*sd/math.Sqrt(float64(n+k)) <= target {
-			return k
-		}
+	n := results.RoundsFor(iv.RoundSpread(), results.StableHalfWidth, iv.Pairs+room)
+	if n == 0 {
+		return 0
 	}
-	return 0
+	return max(n-iv.Pairs, 1)
 }
 
 // cost estimates a round of which's columns from the time they took so far.

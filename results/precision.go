@@ -38,9 +38,7 @@ func (r *Results) PrecisionLimits() []Precision {
 			continue
 		}
 		p := Precision{Scenario: c.Scenario, Protocol: c.Protocol, HalfWidth: c.VsH1.HalfWidth(), Pairs: c.VsH1.Pairs}
-		half := math.Log(c.VsH1.High/c.VsH1.Low) / 2
-		sd := half * math.Sqrt(float64(p.Pairs)) / TQuantile975(p.Pairs-1)
-		p.Needed = RoundsFor(sd, StableHalfWidth, 100)
+		p.Needed = RoundsFor(c.VsH1.RoundSpread(), StableHalfWidth, 100)
 		base := r.Cell(c.Scenario, baseline)
 		client := map[string]float64{c.Protocol: costSpread(c, false)}
 		server := map[string]float64{c.Protocol: costSpread(c, true)}
@@ -75,6 +73,17 @@ func (r *Results) PrecisionLimits() []Precision {
 		return 0
 	})
 	return out
+}
+
+// RoundSpread is the standard deviation of one round's log ratio that iv
+// implies (its log half-width over Student's t and the square root of its
+// pairs); 0 with fewer than two pairs.
+func (iv Interval) RoundSpread() float64 {
+	if iv.Pairs < 2 || iv.Low <= 0 {
+		return 0
+	}
+	half := math.Log(iv.High/iv.Low) / 2
+	return half * math.Sqrt(float64(iv.Pairs)) / TQuantile975(iv.Pairs-1)
 }
 
 // RoundsFor is the fewest paired rounds, 2 to most, whose 95% interval is
