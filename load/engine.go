@@ -34,9 +34,14 @@ type run struct {
 	// MeasureStart cover every request a closed loop counts.
 	measuring    atomic.Bool
 	measuredFrom time.Time // written before measured is closed
-	end          time.Time // duration mode: measuring ends; count mode: hard bound
-	interval     float64   // open loop: nanoseconds between intended sends
-	maxTickets   int64     // count mode: last ticket + 1 (open loop includes warmup tickets)
+	// endAt is when measuring ends, in unix nanoseconds (endTime): by
+	// duration, Duration after the measured phase began on a closed loop
+	// (set then: math.MaxInt64 until), after measureAt on an open one; by
+	// count, the hard bound MaxDuration after measureAt.
+	endAt      atomic.Int64
+	endTimer   *time.Timer // cancels the run at endAt
+	interval   float64     // open loop: nanoseconds between intended sends
+	maxTickets int64       // count mode: last ticket + 1 (open loop includes warmup tickets)
 
 	tickets atomic.Int64 // claimed request slots
 
@@ -130,11 +135,18 @@ func (r *run) schedule(start time.Time) {
 	r.measureAt = r.start.Add(cfg.Warmup)
 	r.measuredFrom = r.measureAt
 	r.measuring.Store(cfg.Warmup == 0)
-	if r.byCount {
-		r.end = r.measureAt.Add(cfg.MaxDuration)
+	switch {
+	case r.byCount:
+		r.endAt.Store(r.measureAt.Add(cfg.MaxDuration).UnixNano())
 		r.maxTickets = cfg.Requests
-	} else {
-		r.end = r.measureAt.Add(cfg.Duration)
+	case r.open:
+		r.endAt.Store(r.measureAt.Add(cfg.Duration).UnixNano())
+	default:
+		// A closed loop's window is Duration long from when it began,
+		// however long MeasureStart took to read the server's counters
+		// (on a loaded machine, longer than a 100 ms window: the window
+		// was then empty and its rate read 0).
+		r.endAt.Store(math.MaxInt64)
 	}
 	if r.open {
 		r.interval = 1e9 / cfg.Rate
@@ -168,9 +180,11 @@ func Run(ctx context.Context, cfg Config) (loadresult.Result, error) {
 		return loadresult.Result{}, err
 	}
 	r.schedule(time.Now())
-	runCtx, cancel := context.WithDeadline(ctx, r.end)
+	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	r.stopRun = cancel
+	r.endTimer = time.AfterFunc(time.Until(r.endTime()), cancel)
+	defer r.endTimer.Stop()
 	r.lastOK.Store(r.start.UnixNano())
 
 	// Figures that bracket the measured phase.
@@ -194,6 +208,9 @@ func Run(ctx context.Context, cfg Config) (loadresult.Result, error) {
 		if !r.measuring.Load() {
 			r.measuredFrom = time.Now()
 			r.measuring.Store(true)
+		}
+		if !r.open && !r.byCount {
+			r.setEnd(r.measuredFrom.Add(cfg.Duration))
 		}
 		close(measured)
 	}()
@@ -241,6 +258,16 @@ func Run(ctx context.Context, cfg Config) (loadresult.Result, error) {
 	res := r.result(clients, ctx.Err() != nil)
 	r.finish(&res, sl, finished, before, after)
 	return res, nil
+}
+
+// endTime is when measuring ends (see run.endAt); far in the future while
+// a closed loop by duration has not begun measuring.
+func (r *run) endTime() time.Time { return time.Unix(0, r.endAt.Load()) }
+
+// setEnd sets when measuring ends and the run's timer to end it then.
+func (r *run) setEnd(end time.Time) {
+	r.endAt.Store(end.UnixNano())
+	r.endTimer.Reset(time.Until(end))
 }
 
 // waitUntil returns at the wall-clock time at (at once if it is zero or

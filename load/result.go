@@ -88,8 +88,8 @@ func (r *run) finish(res *loadresult.Result, sl silence, finished time.Time, bef
 		from = r.measureAt
 	}
 	window := max(finished.Sub(from), 0)
-	if !r.byCount && finished.After(r.end) {
-		window = max(r.end.Sub(from), 0)
+	if !r.byCount && finished.After(r.endTime()) {
+		window = max(r.endTime().Sub(from), 0)
 	}
 	window = r.stoppedAnswering(res, sl, from, window)
 	res.Seconds = window.Seconds()

@@ -80,8 +80,8 @@ func (r *run) judgeCutOffs() silence {
 		s.mu.Lock()
 		for _, c := range s.cutOff {
 			end := c.end
-			if !r.byCount && end.After(r.end) {
-				end = r.end // it waited until the run ended, no longer
+			if runEnd := r.endTime(); !r.byCount && end.After(runEnd) {
+				end = runEnd // it waited until the run ended, no longer
 			}
 			waited := end.Sub(c.start)
 			if sl.lastAnswer.IsZero() || end.Sub(sl.lastAnswer) < after || waited < after {

@@ -103,7 +103,7 @@ func (w *worker) loop(ctx context.Context) {
 		if r.open {
 			t := r.tickets.Add(1) - 1
 			intended = r.start.Add(time.Duration(float64(t) * r.interval))
-			if (r.byCount && t >= r.maxTickets) || (!r.byCount && !intended.Before(r.end)) {
+			if (r.byCount && t >= r.maxTickets) || (!r.byCount && !intended.Before(r.endTime())) {
 				return
 			}
 			if waitUntil(ctx, intended) != nil {
@@ -132,7 +132,7 @@ func (w *worker) loop(ctx context.Context) {
 // has cancelled ctx: a request claimed then would be counted in a window
 // that has ended.
 func (r *run) claim(ctx context.Context) (measuring, ok bool) {
-	if ctx.Err() != nil || (!r.byCount && !time.Now().Before(r.end)) {
+	if ctx.Err() != nil || (!r.byCount && !time.Now().Before(r.endTime())) {
 		return false, false
 	}
 	measuring = r.measuring.Load()
@@ -221,7 +221,7 @@ func (w *worker) judge(runCtx context.Context, kind stats.ErrorKind, failure err
 	// results; and one with no response is judged once the run is over
 	// (judgeCutOffs): a server that had stopped answering makes it a
 	// timeout.
-	ctxDone, late := runCtx.Err() != nil, !w.r.byCount && !end.Before(w.r.end)
+	ctxDone, late := runCtx.Err() != nil, !w.r.byCount && !end.Before(w.r.endTime())
 	if failure == nil || !(ctxDone || late) {
 		w.r.noteOutcome(kind, failure != nil, end)
 	}
