@@ -21,7 +21,8 @@ import (
 type runProc struct {
 	cmd      *exec.Cmd
 	stdout   syncBuffer
-	tty      syncBuffer // stderr, through the terminal
+	tty      syncBuffer    // stderr, through the terminal
+	ttyDone  chan struct{} // closed once the terminal has been read to its end
 	exited   chan struct{}
 	exitCode int
 }
@@ -55,7 +56,7 @@ func openPTY(t *testing.T) (master, slave *os.File) {
 func startRunProc(t *testing.T, args ...string) *runProc {
 	t.Helper()
 	master, slave := openPTY(t)
-	p := &runProc{exited: make(chan struct{})}
+	p := &runProc{exited: make(chan struct{}), ttyDone: make(chan struct{})}
 	p.cmd = exec.Command(os.Args[0], append([]string{"run"}, args...)...)
 	p.cmd.Env = append(os.Environ(), experiment.ChildEnv+"=1")
 	p.cmd.Stdout, p.cmd.Stderr = &p.stdout, slave
@@ -71,6 +72,7 @@ func startRunProc(t *testing.T, args ...string) *runProc {
 			p.tty.Write(buf[:n])
 			if err != nil {
 				master.Close()
+				close(p.ttyDone)
 				return
 			}
 		}
@@ -103,11 +105,18 @@ func (p *runProc) waitOutput(t *testing.T, want string, d time.Duration) {
 }
 
 // wait waits up to d for the run to exit and returns its exit code
-// (minus the signal's number if a signal ended it).
+// (minus the signal's number if a signal ended it), once what it wrote to
+// the terminal has been read (a run's last line had not always been when
+// its exit was seen), or a second after its exit if something else of it
+// holds the terminal.
 func (p *runProc) wait(t *testing.T, d time.Duration) int {
 	t.Helper()
 	select {
 	case <-p.exited:
+		select {
+		case <-p.ttyDone:
+		case <-time.After(time.Second):
+		}
 		return p.exitCode
 	case <-time.After(d):
 		t.Fatalf("the run did not exit within %v", d)
