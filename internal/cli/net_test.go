@@ -241,7 +241,7 @@ func checkNoLeftovers(t *testing.T, before map[string]bool) {
 func TestRunSLOAcrossLink(t *testing.T) {
 	needLink(t)
 	before := netLeftovers(t)
-	code, stdout, stderr := runMain(t, "run", "--slo", "p50<5s", "--net", "rtt=40ms", "--protocols", "h1", "--duration", "300ms", "--json")
+	code, stdout, stderr := runMain(t, "run", "--no-files", "--slo", "p50<5s", "--net", "rtt=40ms", "--protocols", "h1", "--duration", "300ms", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}

@@ -3,6 +3,8 @@ package cli
 import (
 	"encoding/json"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -74,11 +76,13 @@ func TestRunSLO(t *testing.T) {
 	}
 	t.Cleanup(func() { srv.Close() })
 	target := srv.Transport.URL(transport.H1)
-	code, stdout, stderr := runMain(t, "run", "--slo", "p99<2s", "--target", target, "--request", "GET /slow", "--duration", "300ms")
+	dir := t.TempDir()
+	code, stdout, stderr := runMain(t, "run", "--slo", "p99<2s", "--target", target, "--request", "GET /slow", "--duration", "300ms", "--out", dir)
 	if code != 0 || !strings.Contains(stdout, "capacity at p99<2s, GET /slow") || !strings.Contains(stdout, "  h2c ") || !strings.Contains(stdout, "vs h1") {
 		t.Fatalf("exit %d: %s\n%s", code, stderr, stdout)
 	}
-	code, stdout, stderr = runMain(t, "run", "--slo", "p50<1ms", "--target", target, "--request", "GET /slow", "--duration", "300ms", "--protocols", "h1", "--json")
+	checkCapacityFiles(t, dir, stdout)
+	code, stdout, stderr = runMain(t, "run", "--no-files", "--slo", "p50<1ms", "--target", target, "--request", "GET /slow", "--duration", "300ms", "--protocols", "h1", "--json")
 	var out struct {
 		Capacity results.Capacity `json:"capacity"`
 	}
@@ -96,5 +100,33 @@ func TestRunSLO(t *testing.T) {
 		if code != exitUsage || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
 			t.Errorf("%v: exit %d, %q", args, code, stderr)
 		}
+	}
+}
+
+// checkCapacityFiles checks the one results directory a --slo run wrote
+// under out: capacity.json holding the search for every transport, and
+// report.md holding what it printed. The target is cleartext: h1 and h2c.
+func checkCapacityFiles(t *testing.T, out, printed string) {
+	t.Helper()
+	dirs, err := filepath.Glob(filepath.Join(out, "*", "capacity.json"))
+	if err != nil || len(dirs) != 1 {
+		t.Fatalf("want one capacity.json under %s, got %v (%v)", out, dirs, err)
+	}
+	b, err := os.ReadFile(dirs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file struct {
+		Capacity results.Capacity `json:"capacity"`
+	}
+	if err := json.Unmarshal(b, &file); err != nil {
+		t.Fatal(err)
+	}
+	if c := file.Capacity; c.Objective.Text != "p99<2s" || len(c.Transports) != 2 || c.Baseline != "h1" {
+		t.Errorf("capacity.json: objective %q, %d transports, baseline %q", c.Objective.Text, len(c.Transports), c.Baseline)
+	}
+	md, err := os.ReadFile(filepath.Join(filepath.Dir(dirs[0]), "report.md"))
+	if err != nil || !strings.Contains(string(md), printed) {
+		t.Errorf("report.md (%v) does not hold what was printed:\n%s", err, md)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/httpvs/httpvs/experiment"
@@ -13,7 +14,7 @@ import (
 	"github.com/httpvs/httpvs/results"
 )
 
-const sloUsage = "find each transport's capacity at this `objective` instead of the matrix: the highest open-loop rate of your --request (one; default GET /small) whose latency quantile (from the intended send time) and failed share meet it, e.g. 'p99<50ms' or 'p99<50ms,errors<1%' (bounds: p50, p90, p99, p999, errors), with the ratio to h1 and the server's CPU at that rate, on loopback or across --net; a search as Envoy Nighthawk's adaptive load controller does, each rate tried for --duration (default 1s), within --budget (default 2m); prints it (text or --format json), writes no results directory"
+const sloUsage = "find each transport's capacity at this `objective` instead of the matrix: the highest open-loop rate of your --request (one; default GET /small) whose latency quantile (from the intended send time) and failed share meet it, e.g. 'p99<50ms' or 'p99<50ms,errors<1%' (bounds: p50, p90, p99, p999, errors), with the ratio to h1 and the server's CPU at that rate, on loopback or across --net; a search as Envoy Nighthawk's adaptive load controller does, each rate tried for --duration (default 1s), within --budget (default 2m); prints it (text or --format json) and writes capacity.json and report.md to a new directory under --out (none with --no-files)"
 
 // capacity is run --slo: the capacity search against the child server or
 // the target, printed.
@@ -57,7 +58,7 @@ func (f *runFlags) capacity(ctx context.Context, e *env, fs *flagSet, opts matri
 	if err != nil {
 		return err
 	}
-	return f.printCapacity(ctx, e, res, notRun)
+	return f.printCapacity(ctx, e, res, notRun, began)
 }
 
 // sloAlone refuses what --slo does not go with, in one line.
@@ -73,18 +74,49 @@ func (f *runFlags) sloAlone(set map[string]bool, reqs []results.Request) error {
 	return nil
 }
 
-// printCapacity prints the search's results as --format asks.
-func (f *runFlags) printCapacity(ctx context.Context, e *env, res *results.Capacity, notRun []results.NotRun) error {
+// capacityFile is what --slo's JSON holds: the search and what was not
+// run.
+type capacityFile struct {
+	Capacity *results.Capacity `json:"capacity"`
+	NotRun   []results.NotRun  `json:"not_run,omitempty"`
+}
+
+func (c capacityFile) writeJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(c)
+}
+
+// printCapacity prints the search's results as --format asks and writes
+// them to a new results directory under --out (capacity.json and
+// report.md), interrupted searches included.
+func (f *runFlags) printCapacity(ctx context.Context, e *env, res *results.Capacity, notRun []results.NotRun, began time.Time) error {
+	file := capacityFile{res, notRun}
+	text := func(w io.Writer) error { return report.Capacity(w, res, notRun) }
+	print := text
 	if f.format == "json" {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(struct {
-			Capacity *results.Capacity `json:"capacity"`
-			NotRun   []results.NotRun  `json:"not_run,omitempty"`
-		}{res, notRun})
+		print = file.writeJSON
 	}
-	if err := report.Capacity(e.stdout, res, notRun); err != nil {
+	if err := print(e.stdout); err != nil {
 		return err
+	}
+	if !f.noFiles {
+		dir, err := newResultsDir(f.out, began.Local().Format("20060102-150405"))
+		if err != nil {
+			return err
+		}
+		md := func(w io.Writer) error {
+			fmt.Fprintf(w, "# httpvs run --slo '%s', %s\n\n```\n", res.Objective.Text, began.UTC().Format("2006-01-02 15:04:05 UTC"))
+			if err := text(w); err != nil {
+				return err
+			}
+			_, err := fmt.Fprintln(w, "```")
+			return err
+		}
+		if err := writeFiles(dir, []outFile{{"capacity.json", file.writeJSON}, {"report.md", md}}); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stderr, "httpvs run: wrote %s (capacity.json, report.md)\n", dir)
 	}
 	if ctx.Err() != nil {
 		fmt.Fprintln(e.stderr, "httpvs run: interrupted: the capacities above are what the search found until then")
