@@ -46,6 +46,9 @@ func Transfer(w io.Writer, r transferresult.Result) error {
 	default:
 		p.f("client %s %d bytes in %.3f s = %s, %s\n", moved, r.Bytes, r.Seconds, units.BitsPerSecond(r.BitsPerSecond).Human(), r.Errors)
 	}
+	if r.ConnectionsRaised != "" {
+		p.f("  %s\n", r.ConnectionsRaised)
+	}
 	if r.FailedBytes > 0 {
 		p.f("  failed transfers moved %d bytes before failing; not counted above\n", r.FailedBytes)
 	}
