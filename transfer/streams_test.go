@@ -7,6 +7,7 @@ import (
 
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/transport"
+	"github.com/httpvs/httpvs/units"
 )
 
 // TestTransfersAboveServerStreamLimit: more transfers at once than the
@@ -47,5 +48,12 @@ func TestTransfersAboveServerStreamLimit(t *testing.T) {
 				}
 			}
 		})
+	}
+	// Uploads take the same path.
+	pl := f.plan(transport.H2C, "/sink")
+	pl.Direction, pl.Size = Upload, 100*units.KB
+	pl.Transfers, pl.Parallel, pl.RequestTimeout = 10, 10, time.Minute
+	if res := run(t, pl); res.Errors.Total != 0 || res.Connections != 3 || res.ConnectionsRaised == "" {
+		t.Fatalf("uploads -P 10: errors %v (%s), %d connections, raised %q; want none, 3, said", res.Errors, res.FirstError, res.Connections, res.ConnectionsRaised)
 	}
 }
