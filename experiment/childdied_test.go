@@ -91,3 +91,45 @@ func procExists(pid int) bool {
 	_, err := os.Stat("/proc/" + strconv.Itoa(pid))
 	return err == nil
 }
+
+// TestRunChildDiedMarksCells kills the child server in the second of
+// four rounds: the run is partial, and each cell the death cut short says
+// so (results.Cell.Partial, naming the death) and keeps only repetitions
+// of the first round, none of them failed.
+func TestRunChildDiedMarksCells(t *testing.T) {
+	o := quick(t, "download")
+	o.Matrix.Repeat, o.Matrix.MaxRepeat = 4, 4
+	reps, killed := 0, false
+	o.Matrix.Progress = func(matrix.Progress) {
+		if reps++; reps == 3 && !killed {
+			killed = true
+			for _, pid := range childPIDs(t) {
+				syscall.Kill(pid, syscall.SIGKILL)
+				for i := 0; i < 500 && procExists(pid); i++ {
+					time.Sleep(10 * time.Millisecond)
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+		}
+	}
+	res, err := experiment.Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !killed || !res.Partial {
+		t.Fatalf("killed %v, partial %v (%s): want the server killed in round 2 and the run partial", killed, res.Partial, res.PartialReason)
+	}
+	if len(res.Cells) == 0 {
+		t.Fatal("no cell kept: want round 1's")
+	}
+	for _, c := range res.Cells {
+		if !strings.Contains(c.Partial, "died") || !strings.Contains(c.Partial, "round 2") {
+			t.Errorf("%s/%s: partial %q; want it marked cut short in round 2 by the server's death", c.Scenario, c.Protocol, c.Partial)
+		}
+		for _, m := range c.Repetitions {
+			if m.Round != 1 || m.Errors.Total > 0 {
+				t.Errorf("%s/%s kept round %d's repetition with %v errors; want round 1's alone, none failed", c.Scenario, c.Protocol, m.Round, m.Errors)
+			}
+		}
+	}
+}

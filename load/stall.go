@@ -19,7 +19,8 @@ import (
 // apart, once the run is over (run.judgeCutOffs): a cut-off request with
 // no response counts as a timeout when it had waited, and the server had
 // answered nothing to any request, for at least StallAfter and StallFactor
-// times the slowest successful request of the run. A slow server answers
+// times the slowest successful request of the run (a server never heard
+// from has answered nothing since the run began). A slow server answers
 // something while requests wait; a dead one answers nothing to anyone. A
 // cut-off request whose response had begun is not counted: its body's
 // progress is not timed, so a server that died in the middle of it cannot
@@ -76,6 +77,14 @@ func (r *run) judgeCutOffs() silence {
 		s.mu.Unlock()
 	}
 	after := max(StallAfter, StallFactor*sl.slowest)
+	// A server that never answered has been silent since the run began:
+	// over QUIC an absent one is never heard from (a closed UDP port
+	// refuses nothing the client sees), and its requests wait for the
+	// handshake timeout, perhaps past the run's end.
+	silentSince := sl.lastAnswer
+	if silentSince.IsZero() {
+		silentSince = r.start
+	}
 	for _, s := range r.shards {
 		s.mu.Lock()
 		for _, c := range s.cutOff {
@@ -84,14 +93,18 @@ func (r *run) judgeCutOffs() silence {
 				end = runEnd // it waited until the run ended, no longer
 			}
 			waited := end.Sub(c.start)
-			if sl.lastAnswer.IsZero() || end.Sub(sl.lastAnswer) < after || waited < after {
+			if end.Sub(silentSince) < after || waited < after {
 				continue
 			}
 			s.requests++
 			s.errors.Count(stats.ErrTimeout)
 			if sl.firstErr == "" {
-				sl.firstErr = fmt.Sprintf("%s %s: no response in %v, when the run ended; the server had answered nothing for %v",
-					r.cfg.Method, r.cfg.URL, waited.Round(time.Millisecond), end.Sub(sl.lastAnswer).Round(time.Millisecond))
+				silence := fmt.Sprintf("the server had answered nothing for %v", end.Sub(silentSince).Round(time.Millisecond))
+				if sl.lastAnswer.IsZero() {
+					silence = "no server had answered since the run began"
+				}
+				sl.firstErr = fmt.Sprintf("%s %s: no response in %v, when the run ended; %s",
+					r.cfg.Method, r.cfg.URL, waited.Round(time.Millisecond), silence)
 			}
 			sl.stalled++
 			sl.waited = max(sl.waited, waited)

@@ -17,6 +17,11 @@ type scenarioRun struct {
 	sizes  []units.Bytes   // transfers: each cell's total body size
 	spent  []time.Duration // each column's measuring time so far
 	rounds int             // rounds started
+	// cut holds the columns a round was due to measure when the run's
+	// context ended (an interrupt, or the child server's death), and
+	// cutRound the first round that ended so (0 if none).
+	cut      []bool
+	cutRound int
 }
 
 // finish summarises the cells and returns those measured or skipped,

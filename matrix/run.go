@@ -96,6 +96,7 @@ func Run(ctx context.Context, opts Options) (*results.Results, error) {
 	r.moreRounds(ctx, runs)
 	r.res.Crossover = r.crossover(ctx)
 	for _, sr := range runs {
+		sr.markCut(ctx)
 		cells, aa := sr.finish()
 		r.res.Cells = append(r.res.Cells, cells...)
 		r.res.AA = append(r.res.AA, aa...)
@@ -224,7 +225,13 @@ func (r *runner) round(ctx context.Context, sr *scenarioRun, which []bool, warm 
 	}
 	for _, i := range r.rng.Perm(len(sr.cols)) {
 		col := sr.cols[i]
-		if sr.cells[i].Skipped != "" || ctx.Err() != nil || (which != nil && !which[i]) {
+		if sr.cells[i].Skipped != "" || (which != nil && !which[i]) {
+			continue
+		}
+		if ctx.Err() != nil {
+			if !warm {
+				sr.cutShort(i)
+			}
 			continue
 		}
 		r.report(sr.sc, col.name, sr.rounds, warm)
@@ -240,7 +247,8 @@ func (r *runner) round(ctx context.Context, sr *scenarioRun, which []bool, warm 
 		if ctx.Err() != nil {
 			// Cut short (interrupted, or the server died under it): its
 			// figures are not a repetition's, and give no verdict.
-			break
+			sr.cutShort(i)
+			continue
 		}
 		if r.opts.LinkCounters != nil {
 			m.Link = newRepetitionLink(r.opts.LinkCounters())

@@ -72,6 +72,9 @@ func (g *grid) fill(repeat int) {
 		if c.Noisy {
 			v += " *"
 		}
+		if c.Partial != "" {
+			v += " !"
+		}
 		return v
 	})
 	g.row("vs "+g.baseline(), func(c *results.Cell) string { return estimateText(c) })
@@ -193,6 +196,9 @@ func skipNotes(cells []*results.Cell) []string {
 			notes = append(notes, fmt.Sprintf("%s skipped: %s", c.Protocol, c.Skipped))
 		case c.Noisy:
 			noisy = append(noisy, fmt.Sprintf("%s %.1f%%", c.Protocol, c.Spread*100))
+		}
+		if c != nil && c.Partial != "" {
+			notes = append(notes, fmt.Sprintf("! %s cut short: %s", c.Protocol, c.Partial))
 		}
 	}
 	if differ != "" {

@@ -46,12 +46,7 @@ func Transfer(w io.Writer, r transferresult.Result) error {
 	default:
 		p.f("client %s %d bytes in %.3f s = %s, %s\n", moved, r.Bytes, r.Seconds, units.BitsPerSecond(r.BitsPerSecond).Human(), r.Errors)
 	}
-	if r.FailedBytes > 0 {
-		p.f("  failed transfers moved %d bytes before failing; not counted above\n", r.FailedBytes)
-	}
-	if r.Interrupted {
-		p.f("  interrupted: these are the figures measured until then\n")
-	}
+	transferNotes(p, r)
 
 	c := r.Client
 	var parts []string
@@ -183,5 +178,19 @@ func (p *printer) Write(b []byte) (int, error) {
 func (p *printer) f(format string, args ...any) {
 	if p.err == nil {
 		_, p.err = fmt.Fprintf(p.w, format, args...)
+	}
+}
+
+// transferNotes prints what qualifies the client's figures: connections
+// opened past those asked for, failed transfers' bytes, an interrupt.
+func transferNotes(p *printer, r transferresult.Result) {
+	if r.ConnectionsRaised != "" {
+		p.f("  %s\n", r.ConnectionsRaised)
+	}
+	if r.FailedBytes > 0 {
+		p.f("  failed transfers moved %d bytes before failing; not counted above\n", r.FailedBytes)
+	}
+	if r.Interrupted {
+		p.f("  interrupted: these are the figures measured until then\n")
 	}
 }

@@ -165,6 +165,9 @@ func (v *verdict) cell(c *results.Cell) string {
 	default:
 		text = fmt.Sprintf("%s %s", boundsText(iv), iv.Verdict)
 	}
+	if c.Partial != "" {
+		text += " (cut short)" // the run ended before its rounds were done
+	}
 	return text + linkMark(c, v.net)
 }
 

@@ -92,6 +92,12 @@ type Cell struct {
 	// lacks the endpoint or the transport: the run did not measure what
 	// it was asked to.
 	Failed bool `json:"failed,omitempty"`
+	// Partial, when set, says the run ended (an interrupt, or its server's
+	// death) before this cell's rounds were done, why, and how many
+	// repetitions were kept: its figures and verdict are from those alone,
+	// never from a repetition the end cut short or, in the round it ended
+	// in, one that failed.
+	Partial string `json:"partial,omitempty"`
 	// Median, Min and Max summarise Value over the repetitions.
 	Median float64 `json:"median"`
 	Min    float64 `json:"min"`

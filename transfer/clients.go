@@ -7,14 +7,7 @@ import (
 // clients opens the plan's clients, one connection each: Conns of them, or
 // by default one per transfer over HTTP/1.1 and one in all otherwise.
 func (p Plan) clients() ([]*transport.Client, error) {
-	conns := p.Conns
-	if conns == 0 {
-		conns = 1
-		if p.Client.Protocol.Version() == 1 {
-			conns = p.parallel()
-		}
-	}
-	clients := make([]*transport.Client, conns)
+	clients := make([]*transport.Client, p.connections())
 	for i := range clients {
 		opts := p.Client
 		opts.MaxConnsPerHost = 1

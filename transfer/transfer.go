@@ -119,12 +119,6 @@ func Run(ctx context.Context, p Plan) (transferresult.Result, error) {
 	if err != nil {
 		return transferresult.Result{}, err
 	}
-	clients, err := p.clients()
-	if err != nil {
-		return transferresult.Result{}, err
-	}
-	conns := len(clients)
-	defer closeAll(clients)
 	if p.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, p.Timeout)
@@ -166,22 +160,32 @@ func Run(ctx context.Context, p Plan) (transferresult.Result, error) {
 			return res, nil
 		}
 	}
+	// Asked once the server is known to answer (a dead one would hold the
+	// probe as long as a transfer); a server that cannot be asked shows
+	// in the transfers' own errors.
+	res.ServerMaxStreams, res.ConnectionsRaised = p.fitStreams(ctx, u)
+	clients, err := p.clients()
+	if err != nil {
+		return transferresult.Result{}, err
+	}
+	conns := len(clients)
+	defer closeAll(clients)
 	peak := procstat.StartGoroutinePeak()
 	defer peak.Stop()
 	procBefore := procstat.Sample()
 
 	var wg sync.WaitGroup
 	outcomes := make([]outcome, p.Transfers)
-	slots := make(chan struct{}, p.parallel())
+	slots := p.slots(conns)
 	start := time.Now()
 	st := newSteady(start, p.Omit)
 	for i := 0; i < p.Transfers; i++ {
-		slots <- struct{}{}
+		c := <-slots
 		wg.Add(1)
-		go func(i int) {
-			defer func() { <-slots; wg.Done() }()
-			outcomes[i] = p.one(ctx, clients[i%conns], st)
-		}(i)
+		go func(i, c int) {
+			defer func() { slots <- c; wg.Done() }()
+			outcomes[i] = p.one(ctx, clients[c], st)
+		}(i, c)
 	}
 	wg.Wait()
 	elapsed := time.Since(start)

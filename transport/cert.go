@@ -20,6 +20,9 @@ import (
 
 // SelfSigned makes an ECDSA P-256 certificate valid for a day for
 // localhost, 127.0.0.1, ::1 and the extra host names or IP addresses given.
+// It is a self-signed leaf, not a certificate authority (basic constraints
+// CA:FALSE, no certificate signing): a client that trusts it trusts this
+// one certificate for the names it lists, and nothing it could sign.
 func SelfSigned(hosts ...string) (tls.Certificate, error) {
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
@@ -35,10 +38,10 @@ func SelfSigned(hosts ...string) (tls.Certificate, error) {
 		Subject:               pkix.Name{Organization: []string{"httpvs"}, CommonName: "httpvs self-signed"},
 		NotBefore:             now.Add(-time.Hour),
 		NotAfter:              now.Add(24 * time.Hour),
-		KeyUsage:              x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
+		KeyUsage:              x509.KeyUsageDigitalSignature,
 		ExtKeyUsage:           []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
 		BasicConstraintsValid: true,
-		IsCA:                  true,
+		IsCA:                  false,
 		DNSNames:              []string{"localhost"},
 		IPAddresses:           []net.IP{net.IPv4(127, 0, 0, 1), net.IPv6loopback},
 	}

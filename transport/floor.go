@@ -107,7 +107,8 @@ func (l floorListener) Accept() (net.Conn, error) {
 
 // floorConn holds each Write to the floor: it keeps a write deadline
 // armed a window ahead (re-armed at most twice a window, not on every
-// write); when a write times out it looks at the bytes moved since the
+// write: a write within the armed window costs a clock read and an
+// atomic load besides its lock); when a write times out it looks at the bytes moved since the
 // last time out, and fails with a slowError once the write has been under
 // the floor for Grace without a break, going on writing until then. A
 // deadline its user sets (net/http's, TLS's) is kept: the earlier of the
@@ -122,6 +123,9 @@ type floorConn struct {
 	dmu   sync.Mutex
 	armed time.Time // the write deadline set on Conn
 	user  time.Time // the deadline the user set; zero: none
+	// armedAt is armed in Unix nanoseconds (0: none), read without dmu
+	// by each Write to see that the deadline needs no refresh.
+	armedAt atomic.Int64
 
 	written     atomic.Int64 // bytes written so far (streamFloor's measure)
 	closed      atomic.Bool
@@ -193,6 +197,12 @@ func (c *floorConn) Write(p []byte) (int, error) {
 // still more than half a window away (or force), and never past the
 // user's.
 func (c *floorConn) arm(now time.Time, force bool) {
+	// The common case, a write within the window armed, costs an atomic
+	// load: no lock, no SetWriteDeadline (which takes the poller's
+	// lock and resets its timer).
+	if a := c.armedAt.Load(); !force && a != 0 && a-now.UnixNano() > int64(c.window/2) {
+		return
+	}
 	c.dmu.Lock()
 	defer c.dmu.Unlock()
 	if !force && c.armed.Sub(now) > c.window/2 {
@@ -202,8 +212,18 @@ func (c *floorConn) arm(now time.Time, force bool) {
 	if !c.user.IsZero() && c.user.Before(d) {
 		d = c.user
 	}
-	c.armed = d
+	c.setArmed(d)
 	_ = c.Conn.SetWriteDeadline(d)
+}
+
+// setArmed records d as the write deadline set on Conn; dmu held.
+func (c *floorConn) setArmed(d time.Time) {
+	c.armed = d
+	if d.IsZero() {
+		c.armedAt.Store(0)
+	} else {
+		c.armedAt.Store(d.UnixNano())
+	}
 }
 
 // SetWriteDeadline sets the user's write deadline; the floor's own holds
@@ -216,7 +236,7 @@ func (c *floorConn) SetWriteDeadline(t time.Time) error {
 	if !t.IsZero() && (d.IsZero() || t.Before(d)) {
 		d = t
 	}
-	c.armed = d
+	c.setArmed(d)
 	return c.Conn.SetWriteDeadline(d)
 }
 

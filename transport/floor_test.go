@@ -105,3 +105,44 @@ func TestMinDataRateResolved(t *testing.T) {
 		t.Fatalf("String = %q", s)
 	}
 }
+
+// deadlineCounter counts the write deadlines set on its connection.
+type deadlineCounter struct {
+	net.Conn
+	sets int
+}
+
+func (c *deadlineCounter) SetWriteDeadline(t time.Time) error {
+	c.sets++
+	return c.Conn.SetWriteDeadline(t)
+}
+
+// TestFloorConnArmsNotPerWrite: 20,000 small writes to a reader that
+// keeps up set the write deadline once per half window they span, not
+// once per write: the floor's cost per write is a clock read, an atomic
+// load and a lock.
+func TestFloorConnArmsNotPerWrite(t *testing.T) {
+	server, client := net.Pipe()
+	defer client.Close()
+	counted := &deadlineCounter{Conn: server}
+	grace := 10 * time.Second
+	c := &floorConn{Conn: counted, rate: 240, grace: grace, window: floorWindow(grace)}
+	defer c.Close()
+	stop := make(chan struct{})
+	defer close(stop)
+	const writes, size = 20_000, 100
+	done := pipeReader(client, 64<<10, 0, writes*size, stop)
+	start := time.Now()
+	p := make([]byte, size)
+	for i := range writes {
+		if _, err := c.Write(p); err != nil {
+			t.Fatalf("write %d: %v", i, err)
+		}
+	}
+	spanned := time.Since(start)
+	<-done
+	if most := 1 + int(spanned/(c.window/2)); counted.sets > most {
+		t.Fatalf("%d write deadlines set for %d writes over %v; want at most %d, one per half window of %v",
+			counted.sets, writes, spanned, most, c.window)
+	}
+}

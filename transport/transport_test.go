@@ -2,10 +2,15 @@ package transport
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
 	"crypto/x509"
+	"crypto/x509/pkix"
 	"errors"
 	"fmt"
 	"io"
+	"math/big"
 	"net"
 	"net/http"
 	"os"
@@ -107,6 +112,50 @@ func TestFingerprintAndPEM(t *testing.T) {
 	}
 	if _, err := cert.Leaf.Verify(x509.VerifyOptions{Roots: pool, DNSName: "example.test"}); err != nil {
 		t.Fatalf("cert does not verify against its own PEM: %v", err)
+	}
+}
+
+// TestSelfSignedIsALeaf checks that trusting serve's certificate trusts
+// nothing else: it is no authority (CA:FALSE, no certificate signing),
+// and a certificate it signed for another name does not verify against
+// it.
+func TestSelfSignedIsALeaf(t *testing.T) {
+	cert, err := SelfSigned("example.test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	leaf := cert.Leaf
+	if leaf.IsCA || !leaf.BasicConstraintsValid || leaf.KeyUsage&x509.KeyUsageCertSign != 0 {
+		t.Fatalf("IsCA %v, basic constraints %v, key usage %b: want a leaf (CA:FALSE) that cannot sign certificates",
+			leaf.IsCA, leaf.BasicConstraintsValid, leaf.KeyUsage)
+	}
+	pool := CertPool(cert)
+	for _, name := range []string{"localhost", "example.test"} {
+		if _, err := leaf.Verify(x509.VerifyOptions{Roots: pool, DNSName: name}); err != nil {
+			t.Errorf("%s: the certificate does not verify for a name it lists: %v", name, err)
+		}
+	}
+	if _, err := leaf.Verify(x509.VerifyOptions{Roots: pool, DNSName: "bank.example"}); err == nil {
+		t.Error("bank.example verified: want a name the certificate does not list refused")
+	}
+	// A certificate for another name, signed with the leaf's key.
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := &x509.Certificate{SerialNumber: big.NewInt(2), Subject: pkix.Name{CommonName: "bank.example"},
+		DNSNames: []string{"bank.example"}, NotBefore: leaf.NotBefore, NotAfter: leaf.NotAfter,
+		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}}
+	der, err := x509.CreateCertificate(rand.Reader, other, leaf, &key.PublicKey, cert.PrivateKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	signed, err := x509.ParseCertificate(der)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := signed.Verify(x509.VerifyOptions{Roots: pool, DNSName: "bank.example"}); err == nil {
+		t.Fatal("a certificate signed with serve's key verified against serve's certificate: it acts as an authority")
 	}
 }
 

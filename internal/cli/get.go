@@ -34,7 +34,7 @@ func (f *transferFlags) register(fs *flagSet, upload bool) {
 	f.target.register(fs)
 	fs.IntVar(&f.n, "n", 1, "transfers to run, each one request (default -P, or 1)")
 	fs.alias("n", "requests")
-	fs.IntVar(&f.parallel, "P", 0, "transfers at once, a new one starting when one ends: h1 opens a connection for each, h2c/h2/h3 a stream each on one connection (default -n: all at once)")
+	fs.IntVar(&f.parallel, "P", 0, "transfers at once, a new one starting when one ends: h1 opens a connection for each, h2c/h2/h3 a stream each on one connection, or on more when the server allows fewer streams per connection (default -n: all at once)")
 	fs.alias("P", "parallel")
 	fs.IntVar(&f.conns, "c", 0, "spread the transfers over this many connections, 1 to -P (default: one per transfer at once for h1, 1 for h2c/h2/h3)")
 	fs.alias("c", "conns")

@@ -74,11 +74,20 @@ type Result struct {
 	// part to the last body byte, SteadySeconds that time: the steady
 	// rate is their ratio. Zero without transfer.Plan.Omit, or when SteadyNote
 	// says why it was not measured.
-	SteadyBytes   int64              `json:"steady_bytes,omitempty"`
-	SteadySeconds float64            `json:"steady_seconds,omitempty"`
-	SteadyNote    string             `json:"steady_note,omitempty"`
-	PerStream     []Stream           `json:"per_stream"`
-	Client        ClientSide         `json:"client"`
-	Server        *stats.ServerStats `json:"server"`                // the server's /stats delta; null when unavailable
-	ServerNote    string             `json:"server_note,omitempty"` // why Server is null
+	SteadyBytes   int64   `json:"steady_bytes,omitempty"`
+	SteadySeconds float64 `json:"steady_seconds,omitempty"`
+	SteadyNote    string  `json:"steady_note,omitempty"`
+	// ServerMaxStreams is the HTTP/2 server's SETTINGS_MAX_CONCURRENT_STREAMS,
+	// or the HTTP/3 server's QUIC initial_max_streams_bidi, when it was
+	// asked (more than one transfer at once per connection); 0 if unknown
+	// or unlimited.
+	ServerMaxStreams int `json:"server_max_streams,omitempty"`
+	// ConnectionsRaised, when set, says why Connections is more than asked:
+	// the server allows fewer streams per connection than the transfers
+	// at once would have put on one.
+	ConnectionsRaised string             `json:"connections_raised,omitempty"`
+	PerStream         []Stream           `json:"per_stream"`
+	Client            ClientSide         `json:"client"`
+	Server            *stats.ServerStats `json:"server"`                // the server's /stats delta; null when unavailable
+	ServerNote        string             `json:"server_note,omitempty"` // why Server is null
 }
