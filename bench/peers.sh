@@ -11,7 +11,7 @@
 # httpvs serve); a ratio near 1 says httpvs's generator keeps up with the
 # C one against that server.
 #
-#   bench/peers.sh [SECONDS] [ROUNDS] [SIZE]   defaults: 5 1 4000000000
+#   bench/peers.sh [SECONDS] [ROUNDS] [SIZE]   defaults: 5 3 4000000000
 # PEERS_PART=get runs only the downloads (no h2o, h2load or wrk needed),
 # to iterate on httpvs get quickly; the record then holds only that table.
 # PEERS_PART=h3 runs only HTTP/3: oha and httpvs load with each engine
@@ -29,7 +29,7 @@ cd "$(dirname "$0")/.."
 source bench/lib.sh
 record_to peers "$@"
 SECS=${1:-5}
-ROUNDS=${2:-1}
+ROUNDS=${2:-3}
 SIZE=${3:-4000000000}
 PART=${PEERS_PART:-all}
 case $PART in
@@ -97,8 +97,20 @@ else
 fi
 
 results=$tmp/results
-wrk_rps() { wrk -t2 -c50 -d"${SECS}s" "$1/small" | awk '/Requests\/sec/ {print $2}'; }
-h2load_rps() { h2load -c10 -m10 -D "$SECS" "$1/small" | awk '/^finished in/ {for (i=1;i<=NF;i++) if ($i=="req/s,") print $(i-1)}'; }
+# cpu_per N: this client's whole-process CPU (user + system, from
+# /usr/bin/time into $tmp/time) per request of N, in microseconds.
+cpu_per() { python3 -c 'import sys; print(sum(map(float, open(sys.argv[1]).read().split())) / max(float(sys.argv[2]), 1) * 1e6)' "$tmp/time" "$1"; }
+# wrk_rps URL and h2load_rps URL: req/s and whole-process CPU per
+# request in microseconds (wrk: per request it counted; h2load: per one
+# that succeeded).
+wrk_rps() {
+  /usr/bin/time -f '%U %S' -o "$tmp/time" wrk -t2 -c50 -d"${SECS}s" "$1/small" >"$tmp/peer.out"
+  echo "$(awk '/Requests\/sec/ {print $2}' "$tmp/peer.out") $(cpu_per "$(awk '/requests in/ {print $1}' "$tmp/peer.out")")"
+}
+h2load_rps() {
+  /usr/bin/time -f '%U %S' -o "$tmp/time" h2load -c10 -m10 -D "$SECS" "$1/small" >"$tmp/peer.out"
+  echo "$(awk '/^finished in/ {for (i=1;i<=NF;i++) if ($i=="req/s,") print $(i-1)}' "$tmp/peer.out") $(cpu_per "$(awk '/^requests:/ {for (i=1;i<=NF;i++) if ($i=="succeeded,") print $(i-1)}' "$tmp/peer.out")")"
+}
 # oha_rps URL: req/s of 2xx responses over SECS (oha's report comes ~30 s
 # later over h3, and its requests end at the deadline), "oha", and the
 # failed requests (other statuses, errors; not those cut off by -z).
@@ -127,9 +139,21 @@ d = json.load(open(sys.argv[1]))
 cpu = sum(map(float, open(sys.argv[2]).read().split()))
 print(d["requests_per_second"], d["engine"], d["errors"]["total"], cpu / max(d["succeeded"], 1) * 1e6)' "$tmp/httpvs.json" "$tmp/httpvs-time"
 }
+# httpvs_rps URL FLAGS...: httpvs load's req/s, engine, failures, and
+# whole-process CPU per success in microseconds.
 httpvs_rps() {
   local url=$1; shift
-  "$bin" load "$url/small" -d "${SECS}s" --json "$@" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["requests_per_second"], d["engine"], d["errors"]["total"])'
+  /usr/bin/time -f '%U %S' -o "$tmp/time" "$bin" load "$url/small" -d "${SECS}s" --json "$@" >"$tmp/httpvs.json"
+  python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["requests_per_second"], d["engine"], d["errors"]["total"], d["succeeded"])' "$tmp/httpvs.json" | {
+    read -r rps engine errs ok; echo "$rps $engine $errs $(cpu_per "$ok")"; }
+}
+# record SERVER TRANSPORT PEER PEER_LINE HTTPVS_LINE: one pair's figures
+# (rates, and CPU per request as "cpu" lines).
+record() {
+  local srv=$1 t=$2 peer=$3 pr pc hr he hf hc
+  read -r pr pc <<<"$4"; read -r hr he hf hc <<<"$5"
+  { echo "load $srv $t $peer $pr"; echo "load $srv $t httpvs $hr $he $hf"
+    echo "cpu $srv $t $peer $pc"; echo "cpu $srv $t httpvs $hc"; } >>"$results"
 }
 # load SERVER BASE_URL ROUND [TLS_URL]: both pairs (and h2 over TLS_URL
 # against h2load), the peer first in odd rounds.
@@ -144,10 +168,9 @@ load() {
     h2=$(httpvs_rps "$url" -p h2c -c 10 -m 10); p=$(h2load_rps "$url")
     [ -z "$tls" ] || { th=$(httpvs_rps "$tls" -p h2 -k -c 10 -m 10); tp=$(h2load_rps "$tls"); }
   fi
-  echo "load $srv h1 wrk $w" >>"$results"; echo "load $srv h1 httpvs $h" >>"$results"
-  echo "load $srv h2c h2load $p" >>"$results"; echo "load $srv h2c httpvs $h2" >>"$results"
-  [ -z "$tls" ] || { echo "load $srv h2 h2load $tp" >>"$results"; echo "load $srv h2 httpvs $th" >>"$results"; }
-  echo "  $srv h1: wrk $w httpvs ${h%% *}; h2c: h2load $p httpvs ${h2%% *}${tls:+; h2: h2load $tp httpvs ${th%% *}}" >&2
+  record "$srv" h1 wrk "$w" "$h"; record "$srv" h2c h2load "$p" "$h2"
+  [ -z "$tls" ] || record "$srv" h2 h2load "$tp" "$th"
+  echo "  $srv h1: wrk ${w%% *} httpvs ${h%% *}; h2c: h2load ${p%% *} httpvs ${h2%% *}${tls:+; h2: h2load ${tp%% *} httpvs ${th%% *}}" >&2
 }
 # load_h3 ROUND: httpvs load h3 (the default engine, fast) vs oha h3
 # against caddy, the peer first in odd rounds; with PEERS_PART=h3 also the
@@ -243,23 +266,29 @@ for line in open(sys.argv[1]):
         gets.setdefault((f[1], f[2]), []).append([float(x) for x in f[3:7]])
 secs, rounds, size = sys.argv[2], sys.argv[3], int(sys.argv[4])
 if loads:
-    print(f"GET /small, {secs} s per run, median of {rounds} interleaved round(s), req/s; ratio = httpvs / peer")
-    print(f"{'server':<8}{'transport':<10}{'peer':>8}{'peer req/s':>12}{'httpvs':>10}{'engine':>8}{'ratio':>8}  each round")
+    print(f"GET /small, {secs} s per run, median of {rounds} interleaved round(s), req/s; ratio = httpvs / peer;")
+    print("us/req: each client's whole-process CPU (/usr/bin/time, user + system) per request; CPU ratio = httpvs / peer (below 1: httpvs cheaper)")
+    print(f"{'server':<8}{'transport':<10}{'peer':>8}{'peer req/s':>12}{'httpvs':>10}{'engine':>8}{'ratio':>8}{'peer us/req':>12}{'httpvs':>8}{'CPU ratio':>10}  each round")
     for srv, label in [("h2o", "h2o"), ("go", "serve"), ("caddy", "caddy")]:
         for t, peer in [("h1", "wrk"), ("h2c", "h2load"), ("h2", "h2load"), ("h3", "oha")]:
             if (srv, t, peer) not in loads:
                 continue
             p = loads[(srv, t, peer)]; h = loads[(srv, t, "httpvs")]
             each = " ".join(f"{x / y:.2f}" for x, y in zip(h, p))
+            cpu = ""
+            if (srv, t, peer) in cpus and (srv, t, "httpvs") in cpus:
+                pc, hc = statistics.median(cpus[(srv, t, peer)]), statistics.median(cpus[(srv, t, "httpvs")])
+                cpu = f"{pc:>12.1f}{hc:>8.1f}{hc / pc:>9.2f}x"
+                each += "; CPU " + " ".join(f"{x / y:.2f}" for x, y in zip(cpus[(srv, t, "httpvs")], cpus[(srv, t, peer)]))
             print(f"{label:<8}{t:<10}{peer:>8}{statistics.median(p):>12.0f}{statistics.median(h):>10.0f}"
-                  f"{engines.get(t, '?'):>8}{statistics.median(h) / statistics.median(p):>7.2f}x  {each}")
+                  f"{engines.get(t, '?'):>8}{statistics.median(h) / statistics.median(p):>7.2f}x{cpu}  {each}")
     if errors:
         print(f"httpvs load counted {errors} failed requests across the runs")
     for peer, n in peerfail.items():
         if n:
             print(f"{peer} counted {n} failed requests across the runs (not in its req/s)")
     print()
-if cpus:
+if any(k[1] == "h3" for k in cpus):
     print("HTTP/3, GET /small, ten QUIC connections of ten streams; CPU: each client's whole process")
     print("(/usr/bin/time) per successful request, us; median of the rounds; ratio = req/s over oha's")
     print(f"{'server':<8}{'client':<13}{'req/s':>9}{'us/req':>9}{'ratio':>8}  each round (req/s)")
@@ -284,14 +313,17 @@ if not gets:
 print(f"one {size}-byte download from httpvs serve, whole client process, median of {rounds} round(s)")
 print(f"{'transport':<10}{'client':>8}{'bytes':>12}{'wall s':>8}{'user s':>8}{'sys s':>8}{'GB/s':>7}{'CPU s/GB':>9}")
 for t in ["h1", "h2c"]:
-    row = {}
+    row, cpu = {}, {}
     for c in ["curl", "httpvs"]:
         m = [statistics.median(x) for x in zip(*gets[(t, c)])]
         wall, user, sys_, got = m
         row[c] = wall
+        cpu[c] = statistics.median(x[1] + x[2] for x in gets[(t, c)])
         flag = "" if int(got) == size else f"  (got {int(got)} bytes!)"
         print(f"{t:<10}{c:>8}{int(got):>12}{wall:>8.2f}{user:>8.2f}{sys_:>8.2f}{size / wall / 1e9:>7.2f}{(user + sys_) / (size / 1e9):>9.3f}{flag}")
-    print(f"{'':<10}{'ratio':>8}  httpvs/curl wall {row['httpvs'] / row['curl']:.2f}x (below 1: httpvs faster)")
+    print(f"{'':<10}{'ratio':>8}  httpvs/curl wall {row['httpvs'] / row['curl']:.2f}x (below 1: httpvs faster), "
+          f"CPU per GB {cpu['httpvs'] / cpu['curl']:.2f}x (below 1: httpvs cheaper); rounds' CPU ratios "
+          + " ".join(f"{(h[1] + h[2]) / (c[1] + c[2]):.2f}" for h, c in zip(gets[(t, 'httpvs')], gets[(t, 'curl')])))
 if sys.argv[5]:
     c = json.loads(sys.argv[5])
     print(f"\nh2o's CPU over the whole run: {c['cpu_user_seconds']:.2f} s user, {c['cpu_system_seconds']:.2f} s system")
