@@ -145,7 +145,8 @@ func checkWord(t *testing.T, stdout string, c *results.Cell) {
 // print as a verdict: downloads sized for loopback (--duration 100ms) with
 // nothing omitted (--omit 0) across a 100 ms, 100 Mbit/s link, whose
 // rates are then their handshakes and slow start. The run must mark the
-// cells unexplained, not give a confident verdict.
+// cells unexplained (or put them down to a machine too busy for its
+// emulator), not give a confident verdict.
 func TestRunNetShortRoundsUnexplained(t *testing.T) {
 	needLink(t)
 	out := t.TempDir()
@@ -156,6 +157,13 @@ func TestRunNetShortRoundsUnexplained(t *testing.T) {
 	}
 	res, _ := readResults(t, out)
 	for _, c := range res.Cells {
+		if departsMachineBound(&c, res) {
+			// A busy machine held the emulator back over this cell (under
+			// -race beside other packages): the run puts the departure
+			// down to the machine, in its words, which is no verdict.
+			t.Logf("%s: %.0f%% of its bound, explained: %s", c.Protocol, 100*c.Bound.Share, c.Bound.Explained)
+			continue
+		}
 		if c.Bound == nil || !c.Bound.Unexplained || c.Bound.Share >= transferBelowForTest {
 			t.Errorf("%s: bound %+v: want unexplained, below its bound", c.Protocol, c.Bound)
 		}
