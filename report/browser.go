@@ -25,7 +25,11 @@ func newBrowserTable(res *results.Results) *browserTable {
 	if len(res.Browser) == 0 {
 		return nil
 	}
-	t := &browserTable{head: []string{"transport", "last byte", "model (page-load)", "browser/model", "load event (/model)", "objects (the server's count)"}}
+	modelled := false
+	for _, c := range res.Browser {
+		modelled = modelled || c.Model != nil
+	}
+	t := &browserTable{head: []string{"transport", "last byte", "vs " + browserBaseline(res.Browser), "model (page-load)", "browser/model", "load event (/model)", "objects (the server's count)"}}
 	product, rounds, page := "", 0, ""
 	for _, c := range res.Browser {
 		page = c.Page
@@ -37,31 +41,80 @@ func newBrowserTable(res *results.Results) *browserTable {
 			t.notes = append(t.notes, fmt.Sprintf("%s: not loaded: %s", c.Protocol, c.Skipped))
 			continue
 		}
-		t.rows = append(t.rows, browserRow(c))
+		t.rows = append(t.rows, browserRow(c, browserBaseline(res.Browser)))
 		t.notes = append(t.notes, browserNotes(c)...)
 	}
 	if product == "" {
 		product = "the browser"
 	}
-	t.title = fmt.Sprintf("%s: %s in %s, a fresh browser each load, %d loads a transport in turn; geometric means [95%% interval] of the loads that kept to the transport and to the server's counts; the model is page-load above, its repetitions' medians, held to the browser's last byte",
-		results.BrowserScenario, page, product, rounds)
+	model := "; the model is page-load above, its repetitions' medians, held to the browser's last byte"
+	if !modelled {
+		t.dropModel()
+		model = ""
+		if res.Settings.Net == nil {
+			model = "; no model beside it on loopback, where page-load's times are the two processes' CPU with no round trip to schedule"
+		}
+	}
+	t.title = fmt.Sprintf("%s: %s in %s, a fresh browser each load, %d loads a transport in turn; geometric means [95%% interval] of the loads that kept to the transport and to the server's counts; vs %s: its last byte over each transport's, round by round, as the verdict's ratios%s",
+		results.BrowserScenario, page, product, rounds, browserBaseline(res.Browser), model)
 	return t
+}
+
+// dropModel takes the model's columns out of t: no cell was held to it.
+func (t *browserTable) dropModel() {
+	keep := func(row []string) []string {
+		out := append([]string(nil), row[:3]...)
+		out = append(out, row[5:]...)
+		out[3] = strings.TrimSuffix(out[3], " (/model)")
+		return out
+	}
+	t.head = keep(t.head)
+	for i := range t.rows {
+		t.rows[i] = keep(t.rows[i])
+	}
+}
+
+// browserBaseline names the transport the browser cells' ratios are to:
+// the one their VsBaseline names, else h1.
+func browserBaseline(cells []results.BrowserCell) string {
+	for _, c := range cells {
+		if c.Baseline != "" {
+			return c.Baseline
+		}
+	}
+	return "h1"
+}
+
+// vsBaselineText is c's ratio to the baseline, as the verdict prints a
+// cell's: "0.82x [0.70, 0.96] slower"; "1.00x" for the baseline, "-" when
+// no round paired.
+func vsBaselineText(c results.BrowserCell, baseline string) string {
+	iv := c.VsBaseline
+	switch {
+	case c.Protocol == baseline:
+		return "1.00x"
+	case iv == nil:
+		return "-"
+	case iv.Pairs < 2:
+		return fmt.Sprintf("%.2fx (1 round)", iv.Ratio)
+	}
+	return fmt.Sprintf("%.2fx [%.2f, %.2f] %s", iv.Ratio, iv.Low, iv.High, iv.Verdict)
 }
 
 // browserRow is c's row: the last byte beside the model's (the figure
 // both measure), then the load event.
-func browserRow(c results.BrowserCell) []string {
-	row := []string{c.Protocol, spreadText(c.LastByte), "", "", spreadText(c.LoadEvent), objectsText(c)}
+func browserRow(c results.BrowserCell, baseline string) []string {
+	row := []string{c.Protocol, spreadText(c.LastByte), vsBaselineText(c, baseline), "", "", spreadText(c.LoadEvent), objectsText(c)}
 	if c.LastByte.N == 0 {
-		row[1], row[4] = "failed", ""
+		row[1], row[2], row[5] = "failed", "", ""
 		if c.Excluded > 0 {
 			row[1] = "excluded"
 		}
 	}
 	if m := c.Model; m != nil {
-		row[2] = spreadText(m.Model)
-		row[3] = fmt.Sprintf("%.2fx %s", m.Ratio, m.Verdict)
-		row[4] += fmt.Sprintf(" (%.2fx)", m.LoadEventRatio)
+		row[3] = spreadText(m.Model)
+		row[4] = fmt.Sprintf("%.2fx %s", m.Ratio, m.Verdict)
+		row[5] += fmt.Sprintf(" (%.2fx)", m.LoadEventRatio)
 	}
 	return row
 }

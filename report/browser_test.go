@@ -8,9 +8,10 @@ import (
 	"github.com/httpvs/httpvs/results"
 )
 
-// browserResults is a run with the browser beside page-load: h2's last
-// byte agrees with its model, h3's is slower than it and one of its loads
-// disagrees with the server (left out), h2c was skipped.
+// browserResults is a run with the browser beside page-load: h1 the
+// baseline, h2's last byte agrees with its model, h3's is slower than it
+// and one of its loads disagrees with the server (left out: two rounds
+// paired with h1's), h2c was skipped.
 func browserResults() *results.Results {
 	n := func(v int64) *int64 { return &v }
 	load := func(round int, proto string, secs float64, conns int64) results.BrowserLoad {
@@ -19,7 +20,10 @@ func browserResults() *results.Results {
 	}
 	bad := load(3, "h3", 0.9, 1)
 	bad.ServerConnections = n(2)
-	return &results.Results{Browser: []results.BrowserCell{
+	res := &results.Results{Browser: []results.BrowserCell{
+		{Protocol: "h1", Browser: "Chrome/156.0.8078.79", Page: "page-load's page", Objects: 50,
+			LoadEvent: results.Spread{Mean: 0.51, Low: 0.49, High: 0.53, N: 3}, LastByte: results.Spread{Mean: 0.50, Low: 0.48, High: 0.52, N: 3},
+			Loads: []results.BrowserLoad{load(1, "h1", 0.5, 6), load(2, "h1", 0.52, 6), load(3, "h1", 0.51, 6)}},
 		{Protocol: "h2c", Skipped: "browsers do not speak h2c (HTTP/2 without TLS)", Page: "page-load's page"},
 		{Protocol: "h2", Browser: "Chrome/156.0.8078.79", Page: "page-load's page", Objects: 50,
 			LoadEvent: results.Spread{Mean: 0.612, Low: 0.553, High: 0.677, N: 2}, LastByte: results.Spread{Mean: 0.594, Low: 0.55, High: 0.64, N: 2},
@@ -31,6 +35,8 @@ func browserResults() *results.Results {
 			Disagrees: "the server counted 2 connections, the browser 1", Excluded: 1,
 			Loads: []results.BrowserLoad{load(1, "h3", 0.65, 1), load(2, "h3", 0.67, 1), bad}},
 	}}
+	results.SetBrowserVerdict(res.Browser)
+	return res
 }
 
 func TestBrowserText(t *testing.T) {
@@ -39,7 +45,9 @@ func TestBrowserText(t *testing.T) {
 	out := b.String()
 	for _, want := range []string{
 		"browser-page-load: page-load's page in Chrome/156.0.8078.79, a fresh browser each load, 3 loads a transport",
-		"594ms [550ms, 640ms]  600ms [500ms, 700ms]  0.99x agrees   612ms [553ms, 677ms] (1.02x)",
+		"594ms [550ms, 640ms]  0.83x [0.80, 0.87] slower  600ms [500ms, 700ms]  0.99x agrees   612ms [553ms, 677ms] (1.02x)",
+		"h3         650ms [620ms, 680ms]  0.77x [0.73, 0.82] slower",
+		"h1         500ms [480ms, 520ms]  1.00x ",
 		"1.88x slower",
 		"50 over h2 on 1 connection (50, 1)",
 		"50 over h3 on 1 connection (50, 1-2)",
@@ -56,8 +64,20 @@ func TestBrowserText(t *testing.T) {
 	}
 	var md bytes.Buffer
 	browserMarkdown(&md, browserResults())
-	if !strings.Contains(md.String(), "## browser-page-load") || !strings.Contains(md.String(), "| h3 | 650ms [620ms, 680ms] | 345ms [344ms, 346ms] | 1.88x slower | 661ms [596ms, 734ms] (1.92x) |") {
+	if !strings.Contains(md.String(), "## browser-page-load") || !strings.Contains(md.String(), "| h3 | 650ms [620ms, 680ms] | 0.77x [0.73, 0.82] slower | 345ms [344ms, 346ms] | 1.88x slower | 661ms [596ms, 734ms] (1.92x) |") {
 		t.Errorf("Markdown:\n%s", md.String())
+	}
+	// On loopback no cell is held to the model: its columns go, and the
+	// title says why once.
+	loop := browserResults()
+	for i := range loop.Browser {
+		loop.Browser[i].Model = nil
+	}
+	var lb bytes.Buffer
+	browserText(&lb, loop)
+	if l := lb.String(); strings.Contains(l, "browser/model") || strings.Count(l, "no model beside it on loopback") != 1 ||
+		!strings.Contains(l, "h2         594ms [550ms, 640ms]  0.83x [0.80, 0.87] slower  612ms [553ms, 677ms]  50 over h2") {
+		t.Errorf("on loopback:\n%s", l)
 	}
 	var none bytes.Buffer
 	browserText(&none, &results.Results{})

@@ -45,7 +45,17 @@ type BrowserCell struct {
 	// objects came over another transport, failed, or do not match the
 	// server's counts, so they do not measure the transport asked for and
 	// are left out of LoadEvent and LastByte.
-	Excluded int           `json:"excluded_loads,omitempty"`
+	Excluded int `json:"excluded_loads,omitempty"`
+	// VsBaseline is the baseline's last byte over this transport's, load
+	// by load within a round (above 1: this transport loads the page
+	// sooner), over the rounds where both loads completed and agreed: the
+	// geometric mean of those ratios with its 95% interval and verdict, as
+	// every other cell's VsH1. Nil for the baseline itself and where no
+	// round paired (SetBrowserVerdict).
+	VsBaseline *Interval `json:"vs_baseline,omitempty"`
+	// Baseline is the transport VsBaseline is to: h1, or h1-tls when h1
+	// was not loaded; "" where VsBaseline is nil.
+	Baseline string        `json:"baseline,omitempty"`
 	Loads    []BrowserLoad `json:"loads"`
 }
 

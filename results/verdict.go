@@ -98,7 +98,11 @@ func LogInterval(logs []float64) Interval {
 // lower-is-better metric each round's ratio is h1's value over c's, so that
 // above 1 means faster for every metric.
 func ratioInterval(c, base *Cell) Interval {
-	iv := LogInterval(pairedLogRatios(c, base))
+	return judged(LogInterval(pairedLogRatios(c, base)))
+}
+
+// judged is iv with its Verdict set (none with fewer than two pairs).
+func judged(iv Interval) Interval {
 	if iv.Pairs < 2 {
 		return iv
 	}
