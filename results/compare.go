@@ -54,6 +54,28 @@ type Delta struct {
 	Alpha       float64 `json:"alpha"`
 	Significant bool    `json:"significant"`
 	Note        string  `json:"note,omitempty"`
+	// Baseline says the cell is both runs' baseline: the denominator of
+	// every ratio of its scenario, so a change of its own moves them all.
+	Baseline bool `json:"baseline,omitempty"`
+}
+
+// BaselineMoveMin is the change of a baseline's own value (New/Old - 1,
+// either way) from which BaselineMoves reports it even when the test
+// cannot tell it from noise: runs on one machine drift by about that.
+const BaselineMoveMin = 0.10
+
+// BaselineMoves returns the baseline cells of ds whose own value moved:
+// by a significant change, or by BaselineMoveMin or more. A ratio to a
+// baseline that moved hides the move: h2 at 0.20x of h1 in both runs is
+// faster in the second if h1 is.
+func BaselineMoves(ds []Delta) []Delta {
+	var out []Delta
+	for _, d := range ds {
+		if d.Baseline && d.Tested != "" && (d.Significant || math.Abs(d.Change) >= BaselineMoveMin) {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // minCompare is the fewest samples a side needs for the test.
@@ -119,6 +141,7 @@ func delta(old, new *Results, o, n, c *Cell) Delta {
 		return d
 	}
 	d.Tested = TestedValue
+	d.Baseline = ob != nil && nb != nil && ob.Protocol == c.Protocol && nb.Protocol == c.Protocol
 	d.test(logs(ov), logs(nv))
 	return d
 }
