@@ -13,7 +13,7 @@ import (
 // bar chart of the transports' medians (with min..max whiskers) and the
 // table Matrix prints.
 func HTML(w io.Writer, res *results.Results) error {
-	page := htmlPage{Title: "httpvs run, " + res.Started.Format("2006-01-02 15:04:05 MST"), Summary: runLine(res), Env: envRows(res), Verdict: newHTMLVerdict(res)}
+	page := htmlPage{Title: "httpvs run, " + res.Started.Format("2006-01-02 15:04:05 MST"), Summary: runLine(res), Env: envRows(res), Verdict: newHTMLVerdict(res), RunNotes: runNotes(res)}
 	if res.Partial {
 		page.Partial = res.PartialReason
 	}
@@ -42,6 +42,8 @@ type htmlPage struct {
 	// browser's table, nil without one.
 	NotRun, Sizing []string
 	Browser        *htmlScenario
+	// RunNotes are said once, at the top (runNotes).
+	RunNotes []string
 }
 
 type htmlScenario struct {
@@ -116,6 +118,7 @@ func chart(g grid) svgChart {
 
 var htmlTemplate = template.Must(template.New("report").Parse(htmlHead + `<p class="summary">{{.Summary}}</p>
 {{if .Partial}}<p class="partial"><strong>Partial run</strong>: {{.Partial}}. The cells below are what was measured until then.</p>{{end}}
+{{if .RunNotes}}<ul class="notes">{{range .RunNotes}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{if .NotRun}}<p class="legend">Not run (the target lacks them):</p><ul class="notes">{{range .NotRun}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{if .Sizing}}<p class="legend">Your requests' rounds, sized from a probe:</p><ul class="notes">{{range .Sizing}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{with .Verdict}}<section id="verdict">

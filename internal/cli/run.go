@@ -138,14 +138,15 @@ func (f *runFlags) measure(ctx context.Context, e *env, fs *flagSet, opts matrix
 	return res, nil
 }
 
-// warn prints what the experiment heard that does not stop it: quic-go's
-// UDP buffer warning with the text report (the others carry it in the
-// results), a profile not taken always.
+// warn prints what the experiment heard that does not stop it: a profile
+// not taken always; quic-go's UDP buffer warning never, since the results
+// carry it and every report says it once, at its top, with its command.
 func (f *runFlags) warn(e *env, err error) {
 	var pe *experiment.ProfileError
 	switch {
 	case errors.As(err, &pe):
 		printProfileError(e.stderr, pe)
+	case err.Error() == transport.UDPBufferWarning():
 	case f.format == "text":
 		fmt.Fprintln(e.stderr, err)
 	}
