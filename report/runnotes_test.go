@@ -72,3 +72,30 @@ func TestServerNoteStaysWhereItDiffers(t *testing.T) {
 		t.Errorf("the table's own note is gone:\n%s", b.String())
 	}
 }
+
+// TestTunedFootnoteOnlyWithItsRows: a run whose knob set had rows
+// alongside, but none measured (a scenario list without downloads),
+// explains no ":tuned" rows.
+func TestTunedFootnoteOnlyWithItsRows(t *testing.T) {
+	res := sampleRun()
+	tuned := results.Tuned
+	res.Settings.Alongside = &tuned
+	var b bytes.Buffer
+	if err := Matrix(&b, res); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "rows ending") {
+		t.Errorf("a footnote for rows that are not there:\n%s", b.String())
+	}
+	res.Cells = append(res.Cells, res.Cells[0], res.Cells[1])
+	for i := len(res.Cells) - 2; i < len(res.Cells); i++ {
+		res.Cells[i].Scenario, res.Cells[i].Knobs = "download"+results.VariantSep+"tuned", "tuned"
+	}
+	b.Reset()
+	if err := Matrix(&b, res); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(b.String(), "rows ending :tuned"); n != 1 {
+		t.Errorf("the footnote %d times with the rows there, want once", n)
+	}
+}
