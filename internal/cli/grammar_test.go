@@ -71,6 +71,7 @@ func TestGrammarRefusals(t *testing.T) {
 		{"tune-trial-0", []string{"tune", "--trial", "0"}, "--trial 0s: want a positive duration"},
 		{"serve-idle-0", []string{"serve", "--idle-timeout", "0"}, "--idle-timeout 0s: want a positive duration"},
 		{"serve-max-streams-0", []string{"serve", "--h2-max-streams", "0"}, "--h2-max-streams 0: want at least 1"},
+		{"profile-span-alone", []string{"run", "--profile-span", "5s"}, "--profile-span 5s: want a positive duration, with --profile DIR"},
 		{"compare-one-file", []string{"compare", "a.json"}, "compare takes two results.json files"},
 		{"version-arg", []string{"version", "x"}, "version takes no arguments"},
 	}

@@ -179,6 +179,10 @@ func (f *runFlags) prepare(fs *flagSet) (matrix.Options, error) {
 		return matrix.Options{}, err
 	}
 	opts.Knobs = applied // Go as shipped gets the tuned rows beside it (experiment.Options.NoTuned)
+	if set["profile-span"] && (f.profile == "" || f.profileSpan <= 0) {
+		return matrix.Options{}, usagef("--profile-span %v: want a positive duration, with --profile DIR", f.profileSpan)
+	}
+	opts.ProfileSpan = f.profileSpan
 	if f.asJSON {
 		if set["format"] && f.format != "json" {
 			return matrix.Options{}, usagef("--json and --format %s disagree: give one", f.format)
