@@ -113,6 +113,24 @@ func baselineMoveLines(ds []results.Delta) []string {
 	return out
 }
 
+// KnobsMovedBaseline says in one line that the runs' knob sets differ and
+// set the baseline's own client too, so a baseline's move (BaselineMoves)
+// is as much theirs as the code's; "" when the knob sets are alike or no
+// baseline moved.
+func KnobsMovedBaseline(ds []results.Delta, diffs []results.SettingDiff) string {
+	moved := results.BaselineMoves(ds)
+	if len(moved) == 0 {
+		return ""
+	}
+	for _, d := range diffs {
+		if d.Group == "knobs" {
+			b := moved[0].Protocol
+			return fmt.Sprintf("the runs used different knob sets (%s vs %s), which set %s's client too: %s's move may be the knobs', and every ratio to %s hides it", d.Old, d.New, b, b, b)
+		}
+	}
+	return ""
+}
+
 // untestable says whether d is one of the cells UntestedLine counts.
 func untestable(d results.Delta) bool {
 	return d.OldN == 0 || d.NewN == 0 || strings.HasPrefix(d.Note, "need >=")

@@ -63,7 +63,13 @@ func runCompare(_ context.Context, e *env, args []string) error {
 	}
 	ds := results.Compare(runs[0], runs[1])
 	if !*asJSON {
-		return report.Deltas(e.stdout, ds)
+		if err := report.Deltas(e.stdout, ds); err != nil {
+			return err
+		}
+		if line := report.KnobsMovedBaseline(ds, out.SettingsDiffer); line != "" {
+			fmt.Fprintln(e.stdout, line)
+		}
+		return nil
 	}
 	out.Cells, out.NotTested, out.NotTestedReason = ds, results.CountUntested(ds), report.UntestedLine(ds)
 	out.BaselineMoved = results.BaselineMoves(ds)

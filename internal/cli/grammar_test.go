@@ -286,6 +286,36 @@ func TestCompareWarnsOfSettings(t *testing.T) {
 	}
 }
 
+// TestCompareSaysTheKnobsMovedTheBaseline: a default run against one
+// with other knobs, where h1 itself got 40% faster: compare calls out h1's
+// move under the table and puts it down to the knob sets as well.
+func TestCompareSaysTheKnobsMovedTheBaseline(t *testing.T) {
+	old := writeRun(t, "old.json", []string{"h1", "h2c"}, nil)
+	new := writeRun(t, "new.json", []string{"h1", "h2c"}, func(r *results.Results) {
+		r.Settings.Knobs = results.Tuned
+		for i := range r.Cells {
+			for j := range r.Cells[i].Repetitions {
+				r.Cells[i].Repetitions[j].Value *= 1.4
+			}
+		}
+		diagnosis.Summarise(r)
+	})
+	code, stdout, stderr := runMain(t, "compare", old, new)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"h1 itself moved: download ~ +40% (1.50 GB/s -> 2.10 GB/s", "different knob sets (go-default vs tuned), which set h1's client too"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("missing %q in:\n%s", want, stdout)
+		}
+	}
+	code, stdout, _ = runMain(t, "compare", "--json", old, new)
+	var got comparedJSON
+	if err := json.Unmarshal([]byte(stdout), &got); code != 0 || err != nil || len(got.BaselineMoved) != 1 || got.BaselineMoved[0].Protocol != "h1" {
+		t.Fatalf("--json: exit %d, %v: %+v", code, err, got.BaselineMoved)
+	}
+}
+
 // TestOneGrammar: the transport flag is spelled alike on every command,
 // an unknown flag gets the nearest one named, and internal flags stay out
 // of help.
