@@ -208,9 +208,10 @@ func skipNotes(cells []*results.Cell) []string {
 	return notes
 }
 
-// serverNotes: server figures unknown (unless folded) or unreliable.
+// serverNotes: server figures unknown (unless folded) or unreliable, each
+// kind in one note for the table, a clause a transport.
 func serverNotes(cells []*results.Cell, folded bool) []string {
-	var notes, unknown []string
+	var notes, unknown, unreliable []string
 	for _, c := range cells {
 		if c == nil || c.Skipped != "" || len(c.Repetitions) == 0 {
 			continue
@@ -218,8 +219,11 @@ func serverNotes(cells []*results.Cell, folded bool) []string {
 		if m := results.MedianRepetition(c); m.Server == nil && m.ServerNote != "" {
 			unknown = append(unknown, fmt.Sprintf("%s: %s", c.Protocol, m.ServerNote))
 		} else if m.ServerUnreliable != "" {
-			notes = append(notes, fmt.Sprintf("%s: server figures marked ? are unreliable: %s", c.Protocol, m.ServerUnreliable))
+			unreliable = append(unreliable, fmt.Sprintf("%s: %s", c.Protocol, strings.TrimSuffix(m.ServerUnreliable, ": server figures not used")))
 		}
+	}
+	if len(unreliable) > 0 {
+		notes = append(notes, "server figures marked ? are unreliable, and no rule uses them: "+strings.Join(unreliable, "; "))
 	}
 	if len(unknown) > 0 && !folded {
 		notes = append(notes, "server figures n/a: "+strings.Join(dedupe(unknown), "; "))

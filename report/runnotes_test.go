@@ -99,3 +99,24 @@ func TestTunedFootnoteOnlyWithItsRows(t *testing.T) {
 		t.Errorf("the footnote %d times with the rows there, want once", n)
 	}
 }
+
+// TestUnreliableServerFiguresOneNote: the transports whose server figures
+// disagree with the client's share one note under their table, a clause
+// each, not a note each.
+func TestUnreliableServerFiguresOneNote(t *testing.T) {
+	res := sampleRun()
+	for _, i := range []int{0, 1} {
+		for j := range res.Cells[i].Repetitions {
+			res.Cells[i].Repetitions[j].ServerUnreliable = "the server moved 529127 body bytes in its window, the client 6: server figures not used"
+		}
+	}
+	var b bytes.Buffer
+	if err := Matrix(&b, res); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if n := strings.Count(out, "marked ? are unreliable"); n != 1 ||
+		!strings.Contains(out, "are unreliable, and no rule uses them: h1: the server moved 529127 body bytes in its window, the client 6; h2c: the server moved") {
+		t.Errorf("%d notes of unreliable server figures, want one with a clause a transport:\n%s", n, out)
+	}
+}
