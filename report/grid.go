@@ -211,13 +211,14 @@ func skipNotes(cells []*results.Cell) []string {
 // serverNotes: server figures unknown (unless folded) or unreliable, each
 // kind in one note for the table, a clause a transport.
 func serverNotes(cells []*results.Cell, folded bool) []string {
-	var notes, unknown, unreliable []string
+	var notes, unknown, unreliable, why []string
 	for _, c := range cells {
 		if c == nil || c.Skipped != "" || len(c.Repetitions) == 0 {
 			continue
 		}
 		if m := results.MedianRepetition(c); m.Server == nil && m.ServerNote != "" {
 			unknown = append(unknown, fmt.Sprintf("%s: %s", c.Protocol, m.ServerNote))
+			why = append(why, m.ServerNote)
 		} else if m.ServerUnreliable != "" {
 			unreliable = append(unreliable, fmt.Sprintf("%s: %s", c.Protocol, strings.TrimSuffix(m.ServerUnreliable, ": server figures not used")))
 		}
@@ -225,7 +226,13 @@ func serverNotes(cells []*results.Cell, folded bool) []string {
 	if len(unreliable) > 0 {
 		notes = append(notes, "server figures marked ? are unreliable, and no rule uses them: "+strings.Join(unreliable, "; "))
 	}
-	if len(unknown) > 0 && !folded {
+	switch {
+	case len(unknown) == 0 || folded:
+	case len(unknown) > 1 && len(dedupe(why)) == 1:
+		// One reason for all: the counters are read from one address,
+		// which an https cell's clause would otherwise cite as its own.
+		notes = append(notes, "server figures n/a (the server's counters are read once for every transport, from one address): "+why[0])
+	default:
 		notes = append(notes, "server figures n/a: "+strings.Join(dedupe(unknown), "; "))
 	}
 	return notes

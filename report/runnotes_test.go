@@ -120,3 +120,26 @@ func TestUnreliableServerFiguresOneNote(t *testing.T) {
 		t.Errorf("%d notes of unreliable server figures, want one with a clause a transport:\n%s", n, out)
 	}
 }
+
+// TestServerNoteOnceInATable: one table whose transports all lack server
+// figures for the same reason says it once, not once a transport with an
+// h1-tls clause citing an http:// address.
+func TestServerNoteOnceInATable(t *testing.T) {
+	const why = "server counters unavailable: GET http://127.0.0.1:9/stats: 404 Not Found (not an httpvs server?)"
+	res := sampleRun()
+	res.Cells = res.Cells[:3] // download alone
+	for i := range res.Cells {
+		for j := range res.Cells[i].Repetitions {
+			r := &res.Cells[i].Repetitions[j]
+			r.Server, r.ServerCPUSeconds, r.ServerCPUPerUnit, r.ServerCores, r.ServerNote = nil, nil, nil, nil, why
+		}
+	}
+	var b bytes.Buffer
+	if err := Matrix(&b, res); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if strings.Count(out, "127.0.0.1:9/stats") != 1 || strings.Contains(out, "h2c: server counters") {
+		t.Errorf("the reason not said once for the table:\n%s", out)
+	}
+}
