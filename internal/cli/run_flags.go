@@ -48,6 +48,7 @@ type runFlags struct {
 	requests             requestFlags // --request, --requests, --body
 	noise                noiseFlags   // --pin, --aa, --seed
 	slo                  string       // --slo: a capacity search instead of the matrix (slo.go)
+	saidUDP              string       // the UDP buffer warning a report on stdout said already: a sweep says it once
 }
 
 func (f *runFlags) register(fs *flagSet) {
