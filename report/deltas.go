@@ -40,7 +40,7 @@ func Deltas(w io.Writer, ds []results.Delta) error {
 	}
 	ew := &printer{w: w}
 	if tested > 0 {
-		fmt.Fprintf(ew, "value: the change of the figure itself (new/old - 1); ratio: of the ratio to the run's baseline (each run's rounds paired as its verdict pairs them); p: Welch's t-test on the logarithms of the ratio where there is one, else of the value, corrected for the %d cells tested (Holm); ~: not significant at %.2f\n", tested, ds[0].Alpha)
+		fmt.Fprintf(ew, "value: the change of the figure itself (new/old - 1), which a busier machine moves as much as the code; ratio: of the ratio to the run's baseline (each run's rounds paired as its verdict pairs them); p: Welch's t-test on the logarithms of the ratio where there is one, else of the value, corrected for the %d cells tested (Holm; the values beside ratios are a family of their own); ~: not significant at %.2f\n", tested, ds[0].Alpha)
 	}
 	for _, line := range baselineMoveLines(ds) {
 		fmt.Fprintln(ew, line)
@@ -83,9 +83,10 @@ func deltaCells(d results.Delta) deltaRow {
 	if d.Tested == results.TestedRatio {
 		r.vs = fmt.Sprintf("%.2fx -> %.2fx", d.OldRatio, d.NewRatio)
 		r.ratio = mark(fmt.Sprintf("%+.1f%%", d.RatioChange*100))
-		return r
 	}
-	r.value = mark(r.value)
+	if r.value != "-" && !d.ValueSignificant {
+		r.value = "~ " + r.value
+	}
 	return r
 }
 

@@ -100,6 +100,13 @@ func TestBaselineMoves(t *testing.T) {
 	if h2 := ds[1]; math.Abs(h2.RatioChange) > 0.02 || math.Abs(h2.Change-0.3) > 0.03 {
 		t.Errorf("h2c: ratio change %+.3f, value change %+.3f: want the ratio flat and the value +30%%", h2.RatioChange, h2.Change)
 	}
+	if h2 := ds[1]; !h2.ValueSignificant || h2.ValueP <= 0 || ds[0].ValueP != ds[0].P {
+		t.Errorf("values: h2c's +30%% p %g significant %v, h1's value p %g vs its test's %g: want h2c's own gain significant, h1's the one test",
+			h2.ValueP, h2.ValueSignificant, ds[0].ValueP, ds[0].P)
+	}
+	if same := Compare(old, old); same[1].ValueSignificant {
+		t.Errorf("a run against itself: h2c's value significant (p %g)", same[1].ValueP)
+	}
 	if moved := BaselineMoves(Compare(old, old)); len(moved) != 0 {
 		t.Errorf("a run against itself: moves %+v", moved)
 	}
