@@ -167,3 +167,24 @@ func TestVariantGetsNoFindings(t *testing.T) {
 		t.Errorf("download:tuned/h2c: findings %v, want none", got)
 	}
 }
+
+// TestQUICLossesDefersToTheWarning: where the run's UDP buffer warning
+// (at the top of its report) already gives the command that lifts the
+// caps, quic-losses points to it rather than repeating it.
+func TestQUICLossesDefersToTheWarning(t *testing.T) {
+	const gb = 1 << 30
+	h3 := results.Repetition{Value: 40, Bytes: gb, ClientQUIC: stats.QUICStats{PacketsSent: 10, PacketsReceived: 1000, PacketsLost: 7}}
+	res := &results.Results{Settings: results.Settings{Target: "child", UDPBuffers: "warning: UDP socket buffers are capped ..."}, Cells: []results.Cell{
+		{Scenario: "s", Protocol: "h1", Metric: results.MetricBytesPerSecond, CPUUnit: "GB", Repetitions: []results.Repetition{{Value: 100, Bytes: gb}}},
+		{Scenario: "s", Protocol: "h3", Metric: results.MetricBytesPerSecond, CPUUnit: "GB", Repetitions: []results.Repetition{h3}},
+	}}
+	for i := range res.Cells {
+		results.SummariseCell(&res.Cells[i])
+	}
+	results.SetRatios(res.Cells, "h1")
+	Diagnose(res)
+	fs := res.Cells[1].Findings
+	if !has(fs, "quic-losses", "the warning at the top") || has(fs, "quic-losses", "sysctl") {
+		t.Errorf("findings %v: want quic-losses pointing to the warning, without the command", fs)
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -55,10 +56,11 @@ func NewProfiler(dir, serverURL string, network transport.Network, warn func(err
 	return &Profiler{dir: dir, serverURL: serverURL, warn: warn, hc: &http.Client{Timeout: 30 * time.Second, Transport: tr}}, nil
 }
 
-// Start begins profiling the part called name; the returned function ends
-// it, writes the files and returns the CPU profiles it took.
+// Start begins profiling the part called name (made safe for file names:
+// results.SafeFileName); the returned function ends it, writes the files
+// and returns the CPU profiles it took.
 func (p *Profiler) Start(name string) (stop func() matrix.Profiles) {
-	name = strings.NewReplacer("/", "_", " ", "_").Replace(name)
+	name = results.SafeFileName(name)
 	var cpu bytes.Buffer
 	clientOn := pprof.StartCPUProfile(&cpu) == nil
 	serverOn := p.serverURL != "" && p.do(http.MethodPost, "/debug/profile/start", nil) == nil

@@ -269,6 +269,8 @@ func (o *Options) profile(m *matrix.Options) error {
 	if err != nil {
 		return err
 	}
-	m.Profile = func(scenario, column string) func() matrix.Profiles { return prof.Start(scenario + "_" + column) }
+	m.Profile = func(scenario, column string) func() matrix.Profiles {
+		return prof.Start(results.ProfileName(scenario, column))
+	}
 	return nil
 }

@@ -74,17 +74,27 @@ type profiled struct {
 	units float64
 }
 
-// ProfileSpan is the least a cell's profiling round lasts: its
-// measurement is repeated until it has (at most maxProfiled times), so
-// that a profile sampled at 100 Hz holds enough samples on both sides to
-// say where time went (about 200 from one busy core).
+// ProfileSpan is the least a cell's profiling round lasts unless
+// Options.ProfileSpan says otherwise: its measurement is repeated until it
+// has (at most maxProfiled times per ProfileSpan), so that a
+// profile sampled at 100 Hz holds enough samples on both sides to say
+// where time went (about 200 from one busy core).
 const ProfileSpan = 2 * time.Second
 
-// maxProfiled bounds the measurements of one profiling round.
+// maxProfiled bounds the measurements of one profiling round of
+// ProfileSpan; a longer round may take proportionally more.
 const maxProfiled = 50
 
-// profileRound measures c again with profiling on, for ProfileSpan; nil
-// when it could not (interrupted, nothing done).
+// profileSpan is Options.ProfileSpan, or ProfileSpan.
+func (o Options) profileSpan() time.Duration {
+	if o.ProfileSpan > 0 {
+		return o.ProfileSpan
+	}
+	return ProfileSpan
+}
+
+// profileRound measures c again with profiling on, for the profile span;
+// nil when it could not (interrupted, nothing done).
 func (r *runner) profileRound(ctx context.Context, sr *scenarioRun, c *results.Cell) *profiled {
 	if c == nil || ctx.Err() != nil {
 		return nil
@@ -95,7 +105,9 @@ func (r *runner) profileRound(ctx context.Context, sr *scenarioRun, c *results.C
 		}
 		stop := r.opts.Profile(sr.sc.Name, col.name)
 		var units float64
-		for n, began := 0, time.Now(); n < maxProfiled && time.Since(began) < ProfileSpan && ctx.Err() == nil; n++ {
+		span := r.opts.profileSpan()
+		most := max(maxProfiled, int(maxProfiled*span/ProfileSpan))
+		for n, began := 0, time.Now(); n < most && time.Since(began) < span && ctx.Err() == nil; n++ {
 			var m results.Repetition
 			if sr.sc.Transfer() {
 				m = r.transfer(ctx, sr.sc, col.proto, sr.sizes[i])

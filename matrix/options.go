@@ -113,6 +113,10 @@ type Options struct {
 	// CPU from them (Cell.Attribution); no measured repetition is
 	// profiled.
 	Profile func(scenario, column string) (stop func() Profiles)
+	// ProfileSpan is how long each profiling round lasts at least: a
+	// profile sampled at 100 Hz holds about 100 samples per second of one
+	// busy core. Zero: ProfileSpan.
+	ProfileSpan time.Duration
 	// Browser, if set, loads the target's page in a real browser after
 	// the cells, each transport's loads held against page-load's model
 	// (Results.Browser).
@@ -235,6 +239,9 @@ func (o Options) settings() results.Settings {
 		Seed:            o.Seed,
 		WarmupRounds:    o.warmupRounds(),
 		Rounds:          results.RoundsBySpread,
+	}
+	if o.Profile != nil {
+		s.ProfileSpanSeconds = o.profileSpan().Seconds()
 	}
 	for _, p := range o.Protocols {
 		s.Protocols = append(s.Protocols, p.String())

@@ -9,41 +9,25 @@ import (
 	"github.com/httpvs/httpvs/results"
 )
 
-// Deltas writes two runs' cells side by side: old and new medians, and
-// the change the test looked at: a cell's ratio to its run's baseline
-// (rounds paired as the verdict pairs them), or the baseline's own value,
-// with Welch's t-test's p-value corrected for the number of cells tested;
-// "~" marks a change the runs cannot tell from noise.
+// Deltas writes two runs' cells side by side: old and new medians, the
+// change of the value itself, and the change of the cell's ratio to its
+// run's baseline (rounds paired as the verdict pairs them). The test looks
+// at the ratio where there is one, else at the value, with Welch's
+// t-test's p-value corrected for the number of cells tested; "~" marks a
+// change the runs cannot tell from noise. A baseline whose own value moved
+// is called out under the table: the ratios to it hide that move.
 func Deltas(w io.Writer, ds []results.Delta) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "scenario\ttransport\told\tnew\tvs baseline\tchange\tp\tn\t")
+	fmt.Fprintln(tw, "scenario\ttransport\told\tnew\tvalue\tvs baseline\tratio\tp\tn\t")
 	var notes []string
 	cellsByNote := map[string][]string{}
 	tested := 0
 	for _, d := range ds {
-		old, new, vs, change, p := "-", "-", "", "-", "-"
-		if d.OldN > 0 {
-			old = Value(d.Metric, d.Old)
-		}
-		if d.NewN > 0 {
-			new = Value(d.Metric, d.New)
-		}
-		if d.Tested == results.TestedRatio {
-			vs = fmt.Sprintf("%.2fx -> %.2fx", d.OldRatio, d.NewRatio)
-		}
+		c := deltaCells(d)
 		if d.Tested != "" {
 			tested++
-			c := d.Change
-			if d.Tested == results.TestedRatio {
-				c = d.RatioChange
-			}
-			change = fmt.Sprintf("%+.1f%%", c*100)
-			if !d.Significant {
-				change = "~ " + change
-			}
-			p = fmt.Sprintf("%.3f", d.P)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d+%d\t\n", d.Scenario, d.Protocol, old, new, vs, change, p, d.OldN, d.NewN)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d+%d\t\n", d.Scenario, d.Protocol, c.old, c.new, c.value, c.vs, c.ratio, c.p, d.OldN, d.NewN)
 		if d.Note != "" && !untestable(d) {
 			if cellsByNote[d.Note] == nil {
 				notes = append(notes, d.Note)
@@ -56,7 +40,10 @@ func Deltas(w io.Writer, ds []results.Delta) error {
 	}
 	ew := &printer{w: w}
 	if tested > 0 {
-		fmt.Fprintf(ew, "change: of the ratio to the baseline where there is one (each run's rounds paired as its verdict pairs them), else of the value; p: Welch's t-test on the logarithms, corrected for the %d cells tested (Holm); ~: not significant at %.2f\n", tested, ds[0].Alpha)
+		fmt.Fprintf(ew, "value: the change of the figure itself (new/old - 1), which a busier machine moves as much as the code; ratio: of the ratio to the run's baseline (each run's rounds paired as its verdict pairs them); p: Welch's t-test on the logarithms of the ratio where there is one, else of the value, corrected for the %d cells tested (Holm; the values beside ratios are a family of their own); ~: not significant at %.2f\n", tested, ds[0].Alpha)
+	}
+	for _, line := range baselineMoveLines(ds) {
+		fmt.Fprintln(ew, line)
 	}
 	if line := UntestedLine(ds); line != "" {
 		fmt.Fprintln(ew, line)
@@ -65,6 +52,84 @@ func Deltas(w io.Writer, ds []results.Delta) error {
 		fmt.Fprintf(ew, "note: %s: %s\n", n, strings.Join(cellsByNote[n], ", "))
 	}
 	return ew.err
+}
+
+// deltaRow is one row of Deltas's table, as text.
+type deltaRow struct{ old, new, value, vs, ratio, p string }
+
+// deltaCells formats d's row: the test's "~" and p beside the figure it
+// tested (the ratio's change, or the value's for a cell without one).
+func deltaCells(d results.Delta) deltaRow {
+	r := deltaRow{old: "-", new: "-", value: "-", ratio: "-", p: "-"}
+	if d.OldN > 0 {
+		r.old = Value(d.Metric, d.Old)
+	}
+	if d.NewN > 0 {
+		r.new = Value(d.Metric, d.New)
+	}
+	if d.OldN > 0 && d.NewN > 0 && d.Old > 0 {
+		r.value = fmt.Sprintf("%+.1f%%", d.Change*100)
+	}
+	if d.Tested == "" {
+		return r
+	}
+	r.p = fmt.Sprintf("%.3f", d.P)
+	mark := func(s string) string {
+		if !d.Significant {
+			return "~ " + s
+		}
+		return s
+	}
+	if d.Tested == results.TestedRatio {
+		r.vs = fmt.Sprintf("%.2fx -> %.2fx", d.OldRatio, d.NewRatio)
+		r.ratio = mark(fmt.Sprintf("%+.1f%%", d.RatioChange*100))
+	}
+	if r.value != "-" && !d.ValueSignificant {
+		r.value = "~ " + r.value
+	}
+	return r
+}
+
+// baselineMoveLines calls out, one line a baseline transport, the
+// scenarios whose baseline moved by itself (results.BaselineMoves): a
+// tuned h1 that gained 14% leaves h2's ratio alone even where h2 gained
+// as much, so the value column is where each transport's own change is.
+func baselineMoveLines(ds []results.Delta) []string {
+	var protos []string
+	byProto := map[string][]string{}
+	for _, d := range results.BaselineMoves(ds) {
+		if byProto[d.Protocol] == nil {
+			protos = append(protos, d.Protocol)
+		}
+		what := fmt.Sprintf("%s %+.0f%% (%s -> %s, p %.3f)", d.Scenario, d.Change*100, Value(d.Metric, d.Old), Value(d.Metric, d.New), d.P)
+		if !d.Significant {
+			what = fmt.Sprintf("%s ~ %+.0f%% (%s -> %s, within noise at %.2f)", d.Scenario, d.Change*100, Value(d.Metric, d.Old), Value(d.Metric, d.New), d.Alpha)
+		}
+		byProto[d.Protocol] = append(byProto[d.Protocol], what)
+	}
+	var out []string
+	for _, p := range protos {
+		out = append(out, fmt.Sprintf("%s itself moved: %s: ratios to it hide that; the value column is each transport's own change", p, strings.Join(byProto[p], ", ")))
+	}
+	return out
+}
+
+// KnobsMovedBaseline says in one line that the runs' knob sets differ and
+// set the baseline's own client too, so a baseline's move (BaselineMoves)
+// is as much theirs as the code's; "" when the knob sets are alike or no
+// baseline moved.
+func KnobsMovedBaseline(ds []results.Delta, diffs []results.SettingDiff) string {
+	moved := results.BaselineMoves(ds)
+	if len(moved) == 0 {
+		return ""
+	}
+	for _, d := range diffs {
+		if d.Group == "knobs" {
+			b := moved[0].Protocol
+			return fmt.Sprintf("the runs used different knob sets (%s vs %s), which set %s's client too: %s's move may be the knobs', and every ratio to %s hides it", d.Old, d.New, b, b, b)
+		}
+	}
+	return ""
 }
 
 // untestable says whether d is one of the cells UntestedLine counts.

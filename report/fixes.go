@@ -64,14 +64,19 @@ func (l *fixList) add(c *results.Cell) {
 }
 
 // lines returns the short list (a line per rule, the gain measured with
-// the variant knob set last) and the full one (a line per distinct text).
+// the variant knob set last) and the full one: a line per distinct text
+// of the rules whose short line does not already say it all (a headline
+// cut short, or several wordings), so that no fix is printed twice.
 func (l *fixList) lines() (short, full []string) {
 	for _, rule := range l.order {
 		r := l.rules[rule]
 		var cells []string
+		inFull := len(r.texts) > 1 || headline(r.texts[0]) != withoutFlags(r.texts[0])
 		for _, t := range r.texts {
 			cells = append(cells, r.cells[t]...)
-			full = append(full, fmt.Sprintf("%s: %s [%s]", rule, t, strings.Join(r.cells[t], ", ")))
+			if inFull {
+				full = append(full, fmt.Sprintf("%s: %s [%s]", rule, t, strings.Join(r.cells[t], ", ")))
+			}
 		}
 		line := rule + ": " + headline(r.texts[0])
 		if len(r.flags) > 0 {
@@ -95,9 +100,7 @@ const headlineMax = 150
 // characters, to its first clause (up to its first "; " or ": " past the
 // opening words) and at most headlineMax.
 func headline(text string) string {
-	if i := strings.LastIndex(text, " (--"); i > 0 && strings.HasSuffix(text, ")") {
-		text = text[:i]
-	}
+	text = withoutFlags(text)
 	if len(text) <= headlineMax {
 		return text
 	}
@@ -110,6 +113,14 @@ func headline(text string) string {
 	if len(text) > headlineMax {
 		cut := strings.LastIndex(text[:headlineMax], " ")
 		text = text[:max(cut, 1)] + " ..."
+	}
+	return text
+}
+
+// withoutFlags is a fix's text without its trailing flags, " (--...)".
+func withoutFlags(text string) string {
+	if i := strings.LastIndex(text, " (--"); i > 0 && strings.HasSuffix(text, ")") {
+		return text[:i]
 	}
 	return text
 }

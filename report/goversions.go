@@ -197,6 +197,9 @@ func GoVersions(w io.Writer, res *results.Results) error {
 	v := newGoView(res)
 	bw := &printer{w: w}
 	fmt.Fprintln(bw, v.title)
+	for _, n := range runNotes(res) {
+		fmt.Fprintln(bw, n)
+	}
 	fmt.Fprintln(bw, "toolchains:")
 	for _, tc := range v.toolchains {
 		fmt.Fprintf(bw, "  %s: %s\n", tc[0], tc[1])

@@ -23,6 +23,7 @@ type goPage struct {
 	FigRows                 [][]string
 	Charts                  []goChart
 	NotMeasured             []string
+	RunNotes                []string // said once, at the top (runNotes)
 	Env                     [][2]string
 }
 
@@ -82,7 +83,7 @@ func GoVersionsHTML(w io.Writer, res *results.Results) error {
 		Title: "httpvs run --go, " + res.Started.Format("2006-01-02 15:04:05 MST"), Summary: v.title,
 		VerdictTitle: fmt.Sprintf(goVersionsTitle, v.base, v.base), ChangesTitle: fmt.Sprintf(goChangesTitle, v.base),
 		Toolchains: v.toolchains, Head: v.head, ChHead: v.chHead, FigHead: v.figHead, FigRows: v.figRows,
-		NotMeasured: v.notMeasured, Env: envRows(res),
+		NotMeasured: v.notMeasured, Env: envRows(res), RunNotes: runNotes(res),
 	}
 	if res.Partial {
 		page.Partial = res.PartialReason
@@ -177,6 +178,7 @@ func goChartOf(gv *results.GoVersions, v goView, sc string) (goChart, bool) {
 
 var goTemplate = template.Must(template.New("goversions").Parse(htmlHead + `<p class="summary">{{.Summary}}</p>
 {{if .Partial}}<p class="partial"><strong>Partial run</strong>: {{.Partial}}. The cells below are what was measured until then.</p>{{end}}
+{{if .RunNotes}}<ul class="notes">{{range .RunNotes}}<li>{{.}}</li>{{end}}</ul>{{end}}
 <h2>Toolchains</h2>
 <table><tbody>{{range .Toolchains}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
 {{end}}</tbody></table>

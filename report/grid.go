@@ -22,6 +22,7 @@ type grid struct {
 // grids lays out every scenario of res that has cells.
 func grids(res *results.Results) []grid {
 	var out []grid
+	folded := foldedServerNote(res) != "" // said once, at the top
 	for _, name := range res.ScenarioNames() {
 		protos := res.ProtocolNames(name)
 		sc, ok := results.Describe(&res.Settings, name)
@@ -33,7 +34,7 @@ func grids(res *results.Results) []grid {
 		for _, p := range protos {
 			g.cells = append(g.cells, res.Cell(name, p))
 		}
-		g.fill(res.Settings.Repeat)
+		g.fill(res.Settings.Repeat, folded)
 		g.linkRows(res.Settings.Net)
 		if g.allSkipped() {
 			g.rows = nil
@@ -65,7 +66,9 @@ func (g *grid) row(name string, f func(c *results.Cell) string) {
 	g.rows = append(g.rows, r)
 }
 
-func (g *grid) fill(repeat int) {
+// fill lays out g's rows and notes; folded leaves out the server figures'
+// reason, which the report states once for every table (foldedServerNote).
+func (g *grid) fill(repeat int, folded bool) {
 	transfer := g.metric() == results.MetricBytesPerSecond
 	g.row("median", func(c *results.Cell) string {
 		v := Value(c.Metric, c.Median)
@@ -131,7 +134,7 @@ func (g *grid) fill(repeat int) {
 		}
 		return c.Bottleneck
 	})
-	g.notes = cellNotes(g.cells)
+	g.notes = cellNotes(g.cells, folded)
 }
 
 // allSkipped reports whether no cell of g was measured.
@@ -166,12 +169,13 @@ func serverFigure(m results.Repetition, f *float64, format string) string {
 	return fmt.Sprintf(format, *f)
 }
 
-// cellNotes explains what the table marks: skipped cells, noise, and each
-// cell's findings (its gap's evidence and fix, errors, a generator that
-// limited it).
-func cellNotes(cells []*results.Cell) []string {
+// cellNotes explains what the table marks: skipped cells, noise, server
+// figures n/a (unless folded: the report says why once), and each cell's
+// findings (its gap's evidence and fix, errors, a generator that limited
+// it).
+func cellNotes(cells []*results.Cell, folded bool) []string {
 	notes := skipNotes(cells)
-	notes = append(notes, serverNotes(cells)...)
+	notes = append(notes, serverNotes(cells, folded)...)
 	for _, c := range cells {
 		if c != nil {
 			notes = append(notes, findingNotes(c)...)
@@ -210,20 +214,31 @@ func skipNotes(cells []*results.Cell) []string {
 	return notes
 }
 
-// serverNotes: server figures unknown or unreliable.
-func serverNotes(cells []*results.Cell) []string {
-	var notes, unknown []string
+// serverNotes: server figures unknown (unless folded) or unreliable, each
+// kind in one note for the table, a clause a transport.
+func serverNotes(cells []*results.Cell, folded bool) []string {
+	var notes, unknown, unreliable, why []string
 	for _, c := range cells {
 		if c == nil || c.Skipped != "" || len(c.Repetitions) == 0 {
 			continue
 		}
 		if m := results.MedianRepetition(c); m.Server == nil && m.ServerNote != "" {
 			unknown = append(unknown, fmt.Sprintf("%s: %s", c.Protocol, m.ServerNote))
+			why = append(why, m.ServerNote)
 		} else if m.ServerUnreliable != "" {
-			notes = append(notes, fmt.Sprintf("%s: server figures marked ? are unreliable: %s", c.Protocol, m.ServerUnreliable))
+			unreliable = append(unreliable, fmt.Sprintf("%s: %s", c.Protocol, strings.TrimSuffix(m.ServerUnreliable, ": server figures not used")))
 		}
 	}
-	if len(unknown) > 0 {
+	if len(unreliable) > 0 {
+		notes = append(notes, "server figures marked ? are unreliable, and no rule uses them: "+strings.Join(unreliable, "; "))
+	}
+	switch {
+	case len(unknown) == 0 || folded:
+	case len(unknown) > 1 && len(dedupe(why)) == 1:
+		// One reason for all: the counters are read from one address,
+		// which an https cell's clause would otherwise cite as its own.
+		notes = append(notes, "server figures n/a (the server's counters are read once for every transport, from one address): "+why[0])
+	default:
 		notes = append(notes, "server figures n/a: "+strings.Join(dedupe(unknown), "; "))
 	}
 	return notes

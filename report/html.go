@@ -13,7 +13,7 @@ import (
 // bar chart of the transports' medians (with min..max whiskers) and the
 // table Matrix prints.
 func HTML(w io.Writer, res *results.Results) error {
-	page := htmlPage{Title: "httpvs run, " + res.Started.Format("2006-01-02 15:04:05 MST"), Summary: runLine(res), Env: envRows(res), Verdict: newHTMLVerdict(res)}
+	page := htmlPage{Title: "httpvs run, " + res.Started.Format("2006-01-02 15:04:05 MST"), Summary: runLine(res), Env: envRows(res), Verdict: newHTMLVerdict(res), RunNotes: runNotes(res)}
 	if res.Partial {
 		page.Partial = res.PartialReason
 	}
@@ -42,6 +42,8 @@ type htmlPage struct {
 	// browser's table, nil without one.
 	NotRun, Sizing []string
 	Browser        *htmlScenario
+	// RunNotes are said once, at the top (runNotes).
+	RunNotes []string
 }
 
 type htmlScenario struct {
@@ -116,6 +118,7 @@ func chart(g grid) svgChart {
 
 var htmlTemplate = template.Must(template.New("report").Parse(htmlHead + `<p class="summary">{{.Summary}}</p>
 {{if .Partial}}<p class="partial"><strong>Partial run</strong>: {{.Partial}}. The cells below are what was measured until then.</p>{{end}}
+{{if .RunNotes}}<ul class="notes">{{range .RunNotes}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{if .NotRun}}<p class="legend">Not run (the target lacks them):</p><ul class="notes">{{range .NotRun}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{if .Sizing}}<p class="legend">Your requests' rounds, sized from a probe:</p><ul class="notes">{{range .Sizing}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{with .Verdict}}<section id="verdict">
@@ -183,16 +186,26 @@ const htmlHead = `<!DOCTYPE html>
 `
 
 // htmlStyle is the CSS of every page httpvs writes.
+//
+// Every page fits a screen 1,366 px wide whatever the run (a link's
+// words, a long URL, many columns): long lines wrap, even monospace ones
+// and words without spaces; a table's cells (not its first column) wrap
+// between words when it would be wider than the page; a table still too
+// wide scrolls inside its own box, and a chart scales down, rather than
+// widen the page (TestPagesFitTheScreen).
 const htmlStyle = `<style>
-body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2em auto; max-width: 1100px; padding: 0 1em; color: #1d1d1f; }
+body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2em auto; max-width: 1100px; padding: 0 1em; color: #1d1d1f; overflow-wrap: anywhere; }
+pre { white-space: pre-wrap; overflow-wrap: anywhere; }
+svg { max-width: 100%; height: auto; }
 h1 { font-size: 1.5em; } h2 { font-size: 1.15em; margin-top: 2em; border-bottom: 1px solid #ddd; }
 p.summary, p.legend { color: #555; } p.legend { font-size: .9em; margin: .2em 0; }
 .partial { background: #fff3cd; border: 1px solid #e0c36c; padding: .5em 1em; }
-table { border-collapse: collapse; margin: .5em 0; }
+table { border-collapse: collapse; margin: .5em 0; display: block; max-width: 100%; overflow-x: auto; }
 table.heat td { text-align: center; }
 table.heat td:first-child { text-align: left; }
 th, td { padding: .2em .8em; text-align: right; border-bottom: 1px solid #eee; white-space: nowrap; }
-th:first-child, td:first-child { text-align: left; color: #555; }
+td { white-space: normal; overflow-wrap: normal; }
+th:first-child, td:first-child { text-align: left; color: #555; white-space: nowrap; }
 thead th { border-bottom: 2px solid #ccc; }
 ul.notes { color: #6b4e00; }
 svg text { font: 12px system-ui, sans-serif; fill: #1d1d1f; }

@@ -19,6 +19,12 @@ func Markdown(w io.Writer, res *results.Results) error {
 	if res.Partial {
 		fmt.Fprintf(bw, "**Partial run**: %s. The cells below are what was measured until then.\n\n", res.PartialReason)
 	}
+	for _, n := range runNotes(res) {
+		fmt.Fprintf(bw, "- %s\n", mdEscape([]string{n})[0])
+	}
+	if len(runNotes(res)) > 0 {
+		fmt.Fprintln(bw)
+	}
 	if len(res.NotRun) > 0 {
 		fmt.Fprintf(bw, "Not run (the target lacks them):\n\n")
 		for _, n := range res.NotRun {
@@ -99,9 +105,6 @@ func envRows(res *results.Results) [][2]string {
 	}
 	if s.Server != nil {
 		rows = append(rows, [2]string{"server knobs", jsonString(s.Server)})
-	}
-	if s.UDPBuffers != "" {
-		rows = append(rows, [2]string{"UDP buffers", s.UDPBuffers})
 	}
 	if s.Net != nil {
 		rows = append(rows, [2]string{"network", s.Net.Summary()})

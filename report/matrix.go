@@ -21,6 +21,9 @@ func Matrix(w io.Writer, res *results.Results) error {
 	if n := res.Settings.Net; n != nil {
 		fmt.Fprintln(bw, n.Summary())
 	}
+	for _, n := range runNotes(res) {
+		fmt.Fprintln(bw, n)
+	}
 	if len(res.NotRun) > 0 {
 		fmt.Fprintln(bw, "not run (the target lacks them):")
 		for _, n := range res.NotRun {
@@ -154,7 +157,11 @@ func textVerdict(w io.Writer, res *results.Results) {
 	}
 	textReferences(w, res)
 	if len(v.fixes) > 0 {
-		fmt.Fprintln(w, "\nwhat to change (each cause once, with its cells; the evidence under each table, each fix in full at the end):")
+		head := "\nwhat to change (each cause once, with its cells; the evidence under each table):"
+		if len(v.fullFixes) > 0 {
+			head = "\nwhat to change (each cause once, with its cells; the evidence under each table; a fix cut short here is in full at the end):"
+		}
+		fmt.Fprintln(w, head)
 		for _, f := range v.fixes {
 			fmt.Fprintf(w, "  - %s\n", f)
 		}

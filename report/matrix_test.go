@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/xml"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -194,5 +195,50 @@ func TestPartialSaysSoFirst(t *testing.T) {
 	first, _, _ := strings.Cut(b.String(), "\n")
 	if !strings.HasPrefix(first, "PARTIAL: interrupted: context canceled") {
 		t.Errorf("first line %q", first)
+	}
+}
+
+// TestDeltasCallsOutTheBaseline: when h1 itself got faster, compare says
+// so under the table, with its figures, and h2c's own gain is in the
+// value column although its ratio did not move.
+func TestDeltasCallsOutTheBaseline(t *testing.T) {
+	old, new := sampleRun(), sampleRun()
+	for _, c := range []int{0, 1} { // download h1 and h2c, 40% faster alike
+		for i := range new.Cells[c].Repetitions {
+			new.Cells[c].Repetitions[i].Value *= 1.4
+		}
+	}
+	diagnosis.Summarise(new)
+	var b bytes.Buffer
+	if err := Deltas(&b, results.Compare(old, new)); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if !strings.Contains(out, "h1 itself moved: download +40% (4.50 GB/s -> 6.30 GB/s, p ") || !strings.Contains(out, "ratios to it hide that") {
+		t.Errorf("no call-out of h1's own move:\n%s", out)
+	}
+	if !regexp.MustCompile(`download +h2c +2\.20 GB/s +3\.08 GB/s +~ \+40\.0% +0\.49x -> 0\.49x +~ \+0\.0%`).MatchString(out) {
+		t.Errorf("h2c's row lacks its own +40%% beside a flat ratio:\n%s", out)
+	}
+	if _, line, _ := strings.Cut(out, "itself moved"); strings.Contains(strings.SplitN(line, "\n", 2)[0], "small-sequential") {
+		t.Errorf("small-sequential's h1 did not move, yet is called out:\n%s", out)
+	}
+}
+
+// TestKnobsMovedBaseline: a baseline that moved between runs of different
+// knob sets is put down to the knobs as much as the code; alike knobs, or
+// no move, say nothing.
+func TestKnobsMovedBaseline(t *testing.T) {
+	ds := []results.Delta{{Scenario: "download", Protocol: "h1", Baseline: true, Tested: results.TestedValue, Change: 0.3}}
+	knobs := []results.SettingDiff{{Group: "knobs", Old: "go-default", New: "tuned"}}
+	if got := KnobsMovedBaseline(ds, knobs); !strings.Contains(got, "different knob sets (go-default vs tuned), which set h1's client too") {
+		t.Errorf("got %q", got)
+	}
+	if got := KnobsMovedBaseline(ds, []results.SettingDiff{{Group: "go"}}); got != "" {
+		t.Errorf("other settings: %q", got)
+	}
+	ds[0].Change = 0.02
+	if got := KnobsMovedBaseline(ds, knobs); got != "" {
+		t.Errorf("no move: %q", got)
 	}
 }

@@ -54,6 +54,39 @@ type Delta struct {
 	Alpha       float64 `json:"alpha"`
 	Significant bool    `json:"significant"`
 	Note        string  `json:"note,omitempty"`
+	// Baseline says the cell is both runs' baseline: the denominator of
+	// every ratio of its scenario, so a change of its own moves them all.
+	Baseline bool `json:"baseline,omitempty"`
+	// ValueP is the p-value of the change of the cell's own figure
+	// (Change), Welch's t-test on the logarithms of its values, corrected
+	// (Holm) over the cells whose values were tested besides their
+	// ratios; for a cell tested on its value, P. ValueSignificant says
+	// ValueP < Alpha. A machine busier in one run moves every value alike:
+	// a significant value change says the figure moved, not that the code
+	// did.
+	ValueP           float64 `json:"value_p,omitempty"`
+	ValueSignificant bool    `json:"value_significant"`
+	valuePRaw        float64 // ValueP before the correction; 0: untested
+	valueTested      bool
+}
+
+// BaselineMoveMin is the change of a baseline's own value (New/Old - 1,
+// either way) from which BaselineMoves reports it even when the test
+// cannot tell it from noise: runs on one machine drift by about that.
+const BaselineMoveMin = 0.10
+
+// BaselineMoves returns the baseline cells of ds whose own value moved:
+// by a significant change, or by BaselineMoveMin or more. A ratio to a
+// baseline that moved hides the move: h2 at 0.20x of h1 in both runs is
+// faster in the second if h1 is.
+func BaselineMoves(ds []Delta) []Delta {
+	var out []Delta
+	for _, d := range ds {
+		if d.Baseline && d.Tested != "" && (d.Significant || math.Abs(d.Change) >= BaselineMoveMin) {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // minCompare is the fewest samples a side needs for the test.
@@ -84,7 +117,30 @@ func Compare(old, new *Results) []Delta {
 	}
 	out = append(out, browserDeltas(old, new)...)
 	holm(out)
+	holmValues(out)
 	return out
+}
+
+// holmValues corrects the value tests of the cells tested on their ratios
+// for their number (Holm), and gives a cell tested on its value its own
+// test's figures.
+func holmValues(ds []Delta) {
+	var idx []int
+	for i := range ds {
+		switch {
+		case ds[i].Tested == TestedValue:
+			ds[i].ValueP, ds[i].ValueSignificant = ds[i].P, ds[i].Significant
+		case ds[i].valueTested:
+			idx = append(idx, i)
+		}
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return ds[idx[a]].valuePRaw < ds[idx[b]].valuePRaw })
+	m, prev := len(idx), 0.0
+	for k, i := range idx {
+		p := math.Max(math.Min(1, float64(m-k)*ds[i].valuePRaw), prev)
+		prev = p
+		ds[i].ValueP, ds[i].ValueSignificant = p, p < ds[i].Alpha
+	}
 }
 
 // delta compares one cell of the two runs (o or n nil where missing).
@@ -116,9 +172,13 @@ func delta(old, new *Results, o, n, c *Cell) Delta {
 			d.RatioChange = d.NewRatio/d.OldRatio - 1
 		}
 		d.test(ol, nl)
+		if len(ov) >= minCompare && len(nv) >= minCompare {
+			d.valueTested, d.valuePRaw = true, welchP(logs(ov), logs(nv))
+		}
 		return d
 	}
 	d.Tested = TestedValue
+	d.Baseline = ob != nil && nb != nil && ob.Protocol == c.Protocol && nb.Protocol == c.Protocol
 	d.test(logs(ov), logs(nv))
 	return d
 }

@@ -81,3 +81,33 @@ func TestCompareTestsTheRatio(t *testing.T) {
 		t.Errorf("h2c 0.25x -> 0.5x: %+v: want significant, corrected", h2)
 	}
 }
+
+// TestBaselineMoves: knobs that speed h1 up by 30% leave h2c's ratio
+// where it was, although h2c gained as much; the baseline's own move is
+// what says so. Two runs alike move nothing.
+func TestBaselineMoves(t *testing.T) {
+	jitter := []float64{1.00, 1.02, 0.98, 1.01, 0.99}
+	old := runOf(0.25, []float64{1, 1.02, 0.98, 1.01, 0.99}, jitter)
+	faster := runOf(0.25, []float64{1.3, 1.32, 1.28, 1.31, 1.29}, jitter)
+	ds := Compare(old, faster)
+	if !ds[0].Baseline || ds[1].Baseline {
+		t.Fatalf("baseline flags %v %v, want h1 only", ds[0].Baseline, ds[1].Baseline)
+	}
+	moved := BaselineMoves(ds)
+	if len(moved) != 1 || moved[0].Protocol != "h1" || math.Abs(moved[0].Change-0.3) > 0.02 {
+		t.Fatalf("moves %+v, want h1 +30%%", moved)
+	}
+	if h2 := ds[1]; math.Abs(h2.RatioChange) > 0.02 || math.Abs(h2.Change-0.3) > 0.03 {
+		t.Errorf("h2c: ratio change %+.3f, value change %+.3f: want the ratio flat and the value +30%%", h2.RatioChange, h2.Change)
+	}
+	if h2 := ds[1]; !h2.ValueSignificant || h2.ValueP <= 0 || ds[0].ValueP != ds[0].P {
+		t.Errorf("values: h2c's +30%% p %g significant %v, h1's value p %g vs its test's %g: want h2c's own gain significant, h1's the one test",
+			h2.ValueP, h2.ValueSignificant, ds[0].ValueP, ds[0].P)
+	}
+	if same := Compare(old, old); same[1].ValueSignificant {
+		t.Errorf("a run against itself: h2c's value significant (p %g)", same[1].ValueP)
+	}
+	if moved := BaselineMoves(Compare(old, old)); len(moved) != 0 {
+		t.Errorf("a run against itself: moves %+v", moved)
+	}
+}

@@ -44,6 +44,10 @@ type Settings struct {
 	// EstimatedSeconds is what the first Repeat rounds of every cell were
 	// expected to take before they started (EstimateRun).
 	EstimatedSeconds float64 `json:"estimated_seconds,omitempty"`
+	// ProfileSpanSeconds is how long each profiling round of run
+	// --profile lasted at least, seconds; zero for a run not profiled (or
+	// written before it was recorded: 2 s).
+	ProfileSpanSeconds float64 `json:"profile_span_seconds,omitempty"`
 	// ExtraRounds is how many rounds were added past Repeat, over all
 	// scenarios.
 	ExtraRounds int `json:"extra_rounds"`

@@ -3,7 +3,8 @@
 # run on this machine: the verdict block of `httpvs run --no-files` (from
 # its title to the line before "detail:"), headed by the date, the Go
 # version, the machine and the commit, between the README's
-# "<!-- sample:begin -->" and "<!-- sample:end -->" markers. The sample
+# "<!-- sample:begin -->" and "<!-- sample:end -->" markers, with the warnings
+# about the machine printed above it. The sample
 # then says only what a run said.
 #
 #   scripts/readme-sample.sh [extra httpvs run flags...]
@@ -19,11 +20,14 @@ import datetime, os, platform, re, subprocess, sys
 text = open(sys.argv[1]).read().splitlines()
 start = next(i for i, l in enumerate(text) if l.startswith("verdict ("))
 end = next(i for i, l in enumerate(text) if l.startswith("detail:"))
-block = [l.rstrip() for l in text[start:end]]
+# The run's warnings about the machine are said once, above the verdict
+# (the fixes below may point to them): the sample keeps them.
+warnings = [l.rstrip() for l in text[:start] if l.startswith("warning: ")]
+block = warnings + [l.rstrip() for l in text[start:end]]
 while block and not block[-1]:
     block.pop()
 header = text[0]
-stable = re.search(r"(\d+) of (\d+) cells stable", block[0])
+stable = re.search(r"(\d+) of (\d+) cells stable", text[start])
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "CPU unknown")
 go = subprocess.run(["go", "env", "GOVERSION"], capture_output=True, text=True).stdout.strip()
 commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()

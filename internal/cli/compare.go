@@ -17,6 +17,7 @@ type comparedJSON struct {
 	SettingsDiffer  []results.SettingDiff `json:"settings_differ"` // groups of settings the runs did not share
 	Partial         []string              `json:"partial"`         // the files holding partial runs
 	Cells           []results.Delta       `json:"cells"`
+	BaselineMoved   []results.Delta       `json:"baseline_moved"` // the baseline cells whose own value moved: the ratios to them hide it
 	NotTested       results.Untested      `json:"not_tested"`
 	NotTestedReason string                `json:"not_tested_reason,omitempty"` // the text output's one line
 }
@@ -62,9 +63,19 @@ func runCompare(_ context.Context, e *env, args []string) error {
 	}
 	ds := results.Compare(runs[0], runs[1])
 	if !*asJSON {
-		return report.Deltas(e.stdout, ds)
+		if err := report.Deltas(e.stdout, ds); err != nil {
+			return err
+		}
+		if line := report.KnobsMovedBaseline(ds, out.SettingsDiffer); line != "" {
+			fmt.Fprintln(e.stdout, line)
+		}
+		return nil
 	}
 	out.Cells, out.NotTested, out.NotTestedReason = ds, results.CountUntested(ds), report.UntestedLine(ds)
+	out.BaselineMoved = results.BaselineMoves(ds)
+	if out.BaselineMoved == nil {
+		out.BaselineMoved = []results.Delta{}
+	}
 	if out.SettingsDiffer == nil {
 		out.SettingsDiffer = []results.SettingDiff{}
 	}

@@ -44,7 +44,7 @@ func runExplain(_ context.Context, e *env, args []string) error {
 		return report.JSON(e.stdout, attributedCells(res))
 	}
 	if !report.Attribution(e.stdout, res) {
-		fmt.Fprintf(e.stderr, "httpvs explain: %s holds no attributed cell: make the run with --profile DIR (or give the profiles of an earlier one with --profiles DIR)\n", pos[0])
+		fmt.Fprintf(e.stderr, "httpvs explain: %s holds no attributed cell the verdict calls slower: make the run with --profile DIR (or give the profiles of an earlier one with --profiles DIR)\n", pos[0])
 		return errReported
 	}
 	return nil
@@ -65,11 +65,18 @@ func readResultsFile(path string) (*results.Results, error) {
 }
 
 // profileFiles reads a cell's CPU profile of one side as run --profile
-// names it: SCENARIO_PROTOCOL.SIDE.cpu.pprof.
+// names it (results.ProfileFile: SCENARIO_PROTOCOL.SIDE.cpu.pprof, a
+// variant's ':' as '+'), or as earlier runs did, with the ':' kept.
 func profileFiles(dir string) func(c *results.Cell, side string) ([]byte, error) {
 	return func(c *results.Cell, side string) ([]byte, error) {
-		name := strings.NewReplacer("/", "_", " ", "_").Replace(c.Scenario+"_"+c.Protocol) + "." + side + ".cpu.pprof"
+		name := results.ProfileFile(c.Scenario, c.Protocol, side, "cpu")
 		b, err := os.ReadFile(filepath.Join(dir, name))
+		if errors.Is(err, fs.ErrNotExist) {
+			old := strings.NewReplacer("/", "_", " ", "_").Replace(c.Scenario+"_"+c.Protocol) + "." + side + ".cpu.pprof"
+			if b, err = os.ReadFile(filepath.Join(dir, old)); err == nil {
+				return b, nil
+			}
+		}
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("no %s in %s", name, dir)
 		}
@@ -86,10 +93,12 @@ type attributedCell struct {
 	Attribution any     `json:"attribution"`
 }
 
+// attributedCells are res's attributed cells that the verdict calls
+// slower, as the text lists them.
 func attributedCells(res *results.Results) []attributedCell {
 	out := []attributedCell{}
 	for _, c := range res.Cells {
-		if len(c.Attribution) > 0 {
+		if len(c.Attribution) > 0 && c.VsH1 != nil && c.VsH1.Verdict == results.VerdictSlower {
 			out = append(out, attributedCell{c.Scenario, c.Protocol, c.RatioToH1, c.CPUUnit, c.Attribution})
 		}
 	}

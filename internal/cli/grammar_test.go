@@ -71,6 +71,7 @@ func TestGrammarRefusals(t *testing.T) {
 		{"tune-trial-0", []string{"tune", "--trial", "0"}, "--trial 0s: want a positive duration"},
 		{"serve-idle-0", []string{"serve", "--idle-timeout", "0"}, "--idle-timeout 0s: want a positive duration"},
 		{"serve-max-streams-0", []string{"serve", "--h2-max-streams", "0"}, "--h2-max-streams 0: want at least 1"},
+		{"profile-span-alone", []string{"run", "--profile-span", "5s"}, "--profile-span 5s: want a positive duration, with --profile DIR"},
 		{"compare-one-file", []string{"compare", "a.json"}, "compare takes two results.json files"},
 		{"version-arg", []string{"version", "x"}, "version takes no arguments"},
 	}
@@ -282,6 +283,36 @@ func TestCompareWarnsOfSettings(t *testing.T) {
 	// Runs alike: no warning.
 	if code, _, stderr := runMain(t, "compare", old, old); code != 0 || stderr != "" {
 		t.Fatalf("same run: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestCompareSaysTheKnobsMovedTheBaseline: a default run against one
+// with other knobs, where h1 itself got 40% faster: compare calls out h1's
+// move under the table and puts it down to the knob sets as well.
+func TestCompareSaysTheKnobsMovedTheBaseline(t *testing.T) {
+	old := writeRun(t, "old.json", []string{"h1", "h2c"}, nil)
+	new := writeRun(t, "new.json", []string{"h1", "h2c"}, func(r *results.Results) {
+		r.Settings.Knobs = results.Tuned
+		for i := range r.Cells {
+			for j := range r.Cells[i].Repetitions {
+				r.Cells[i].Repetitions[j].Value *= 1.4
+			}
+		}
+		diagnosis.Summarise(r)
+	})
+	code, stdout, stderr := runMain(t, "compare", old, new)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"h1 itself moved: download ~ +40% (1.50 GB/s -> 2.10 GB/s", "different knob sets (go-default vs tuned), which set h1's client too"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("missing %q in:\n%s", want, stdout)
+		}
+	}
+	code, stdout, _ = runMain(t, "compare", "--json", old, new)
+	var got comparedJSON
+	if err := json.Unmarshal([]byte(stdout), &got); code != 0 || err != nil || len(got.BaselineMoved) != 1 || got.BaselineMoved[0].Protocol != "h1" {
+		t.Fatalf("--json: exit %d, %v: %+v", code, err, got.BaselineMoved)
 	}
 }
 

@@ -138,14 +138,15 @@ func (f *runFlags) measure(ctx context.Context, e *env, fs *flagSet, opts matrix
 	return res, nil
 }
 
-// warn prints what the experiment heard that does not stop it: quic-go's
-// UDP buffer warning with the text report (the others carry it in the
-// results), a profile not taken always.
+// warn prints what the experiment heard that does not stop it: a profile
+// not taken always; quic-go's UDP buffer warning never, since the results
+// carry it and every report says it once, at its top, with its command.
 func (f *runFlags) warn(e *env, err error) {
 	var pe *experiment.ProfileError
 	switch {
 	case errors.As(err, &pe):
 		printProfileError(e.stderr, pe)
+	case err.Error() == transport.UDPBufferWarning():
 	case f.format == "text":
 		fmt.Fprintln(e.stderr, err)
 	}
@@ -178,6 +179,10 @@ func (f *runFlags) prepare(fs *flagSet) (matrix.Options, error) {
 		return matrix.Options{}, err
 	}
 	opts.Knobs = applied // Go as shipped gets the tuned rows beside it (experiment.Options.NoTuned)
+	if set["profile-span"] && (f.profile == "" || f.profileSpan <= 0) {
+		return matrix.Options{}, usagef("--profile-span %v: want a positive duration, with --profile DIR", f.profileSpan)
+	}
+	opts.ProfileSpan = f.profileSpan
 	if f.asJSON {
 		if set["format"] && f.format != "json" {
 			return matrix.Options{}, usagef("--json and --format %s disagree: give one", f.format)

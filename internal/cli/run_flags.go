@@ -28,6 +28,7 @@ type runFlags struct {
 	out                  string
 	noFiles              bool
 	profile              string
+	profileSpan          time.Duration // --profile-span: each profiling round's least length
 	target, tlsTarget    string
 	grpcTarget           string
 	insecure             bool
@@ -47,6 +48,7 @@ type runFlags struct {
 	requests             requestFlags // --request, --requests, --body
 	noise                noiseFlags   // --pin, --aa, --seed
 	slo                  string       // --slo: a capacity search instead of the matrix (slo.go)
+	saidUDP              string       // the UDP buffer warning a report on stdout said already: a sweep says it once
 }
 
 func (f *runFlags) register(fs *flagSet) {
@@ -72,7 +74,8 @@ func (f *runFlags) register(fs *flagSet) {
 	fs.StringVar(&f.format, "format", "text", "what to print: text (tables), markdown, json (results.json) or benchstat (Go benchmark format)")
 	fs.StringVar(&f.out, "out", "httpvs-results", "`dir`ectory for <timestamp>/results.json, report.md, report.html and bench.txt")
 	fs.BoolVar(&f.noFiles, "no-files", false, "print only; write no results directory")
-	fs.StringVar(&f.profile, "profile", "", "profile the client and the child server in rounds of their own after the measured ones, for the baseline and each transfer or load cell slower than it, and say where each one's extra CPU went (also httpvs explain); the profiles go to `dir` (SCENARIO_TRANSPORT.{client,server}.{cpu,heap}.pprof)")
+	fs.StringVar(&f.profile, "profile", "", "profile the client and the child server in rounds of their own after the measured ones, for the baseline and each transfer or load cell slower than it, and say where each one's extra CPU went (also httpvs explain); the profiles go to `dir` (SCENARIO_TRANSPORT.{client,server}.{cpu,heap}.pprof, a variant's ':' as '+': download+tuned_h2)")
+	fs.DurationVar(&f.profileSpan, "profile-span", matrix.ProfileSpan, "with --profile: the least each profiling round lasts; a profile holds about 100 samples per second of a busy core, and explain says when a side held too few to trust its shares")
 	fs.StringVar(&f.target, "target", "", "measure this server's h1 and h2c instead of a child server: base `URL` http://host:port; with --request or --requests, those alone unless --scenarios names more")
 	fs.StringVar(&f.tlsTarget, "tls-target", "", "measure this server's h1-tls, h2 and h3: base `URL` https://host:port")
 	fs.StringVar(&f.grpcTarget, "grpc-target", "", "with --target or --tls-target: `host:port` of the server's native gRPC Bookstore (httpvs serve --grpc-listen) for the grpc-native column")
@@ -97,5 +100,5 @@ func (f *runFlags) register(fs *flagSet) {
 	fs.group("client knobs (Go as shipped unless set)", "knobs", "engine", "read-size", "dial-timeout", "h2-max-frame", "h2-conn-window", "h2-stream-window", "quic-conn-window", "quic-stream-window", "quic-trace")
 	fs.group("server knobs (the child server)", "server-write-size", "server-h2-max-frame", "server-h2-conn-window", "server-h2-stream-window", "server-h2-max-streams", "server-quic-conn-window", "server-quic-stream-window", "server-quic-trace")
 	fs.group("other clients and toolchains", "go", "browser", "chromium", "page")
-	fs.group("output", "format", "json", "out", "no-files", "profile")
+	fs.group("output", "format", "json", "out", "no-files", "profile", "profile-span")
 }

@@ -56,7 +56,15 @@ func finishRun(e *env, f *runFlags, res *results.Results) error {
 	default:
 		print = report.Matrix
 	}
-	if err := print(e.stdout, res); err != nil {
+	shown := res
+	if w := res.Settings.UDPBuffers; w != "" && w == f.saidUDP && (f.format == "text" || f.format == "markdown") {
+		// A sweep's later links: said once, at the top of the output.
+		again := *res
+		again.Settings.UDPBuffers = ""
+		shown = &again
+	}
+	f.saidUDP = res.Settings.UDPBuffers
+	if err := print(e.stdout, shown); err != nil {
 		return err
 	}
 	dir := ""
