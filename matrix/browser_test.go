@@ -73,8 +73,14 @@ func checkBrowserCell(t *testing.T, c results.BrowserCell) {
 			t.Errorf("%s round %d: %+v", c.Protocol, ld.Round, ld)
 		}
 	}
-	// On loopback the model is no yardstick (page-load's time is the two
-	// processes' CPU): the browser is held to h1, round by round.
+	checkVsH1(t, c)
+}
+
+// checkVsH1 checks that c, loaded on loopback, is held to h1's loads of
+// the same rounds and not to the model, which is no yardstick there
+// (page-load's time is the two processes' CPU).
+func checkVsH1(t *testing.T, c results.BrowserCell) {
+	t.Helper()
 	if c.Model != nil || c.LoadEvent.N != 2 {
 		t.Errorf("%s: model %+v on loopback, load event %+v", c.Protocol, c.Model, c.LoadEvent)
 	}

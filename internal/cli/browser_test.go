@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/httpvs/httpvs/browser"
+	"github.com/httpvs/httpvs/results"
 )
 
 // needChromium skips the test when Chromium is not installed, unless
@@ -74,16 +75,22 @@ func TestRunBrowser(t *testing.T) {
 		t.Errorf("cells %d, first %q: want page-load alone beside the browser", len(res.Cells), res.Cells[0].Scenario)
 	}
 	for _, c := range res.Browser {
-		// On loopback the browser is held to the baseline (h1-tls here,
-		// h1 not being asked for), not to the model.
-		if len(c.Loads) != 2 || c.Model != nil || (c.Protocol != "h1-tls" && (c.VsBaseline == nil || c.Baseline != "h1-tls")) {
-			t.Errorf("%s: %d loads, model %v, vs %q %v (skipped %q)", c.Protocol, len(c.Loads), c.Model, c.Baseline, c.VsBaseline, c.Skipped)
-			continue
-		}
-		for _, ld := range c.Loads {
-			if ld.ServerConnections == nil || *ld.ServerConnections < 1 || *ld.ServerConnections > 6 || (c.Protocol != "h1-tls" && *ld.ServerConnections != 1) {
-				t.Errorf("%s round %d: the server counted %v connections", c.Protocol, ld.Round, ld.ServerConnections)
-			}
+		checkLoopbackBrowserCell(t, c)
+	}
+}
+
+// checkLoopbackBrowserCell checks one transport's loads of TestRunBrowser:
+// two, held to the baseline (h1-tls, h1 not being asked for) and not to
+// the model, the server counting one connection (up to six for h1-tls).
+func checkLoopbackBrowserCell(t *testing.T, c results.BrowserCell) {
+	t.Helper()
+	if len(c.Loads) != 2 || c.Model != nil || (c.Protocol != "h1-tls" && (c.VsBaseline == nil || c.Baseline != "h1-tls")) {
+		t.Errorf("%s: %d loads, model %v, vs %q %v (skipped %q)", c.Protocol, len(c.Loads), c.Model, c.Baseline, c.VsBaseline, c.Skipped)
+		return
+	}
+	for _, ld := range c.Loads {
+		if ld.ServerConnections == nil || *ld.ServerConnections < 1 || *ld.ServerConnections > 6 || (c.Protocol != "h1-tls" && *ld.ServerConnections != 1) {
+			t.Errorf("%s round %d: the server counted %v connections", c.Protocol, ld.Round, ld.ServerConnections)
 		}
 	}
 }
