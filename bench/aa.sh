@@ -5,12 +5,11 @@
 # CELLS A/A cells have an interval. Every A/A cell called "slower" or
 # "faster" is a false call: there is no difference to find. A 95% interval
 # that means what it says calls at most 5% of them, with adaptive rounds,
-# random column order, warm-up and pinning all in force as in a default
-# run. Prints each run's A/A cells and the rate with its 95% interval
+# random column order and warm-up all in force as in a default run. Prints each run's A/A cells and the rate with its 95% interval
 # (Wilson), and the A/A intervals' median half-width (the noise floor).
 #
 #   bench/aa.sh [CELLS [RUN FLAGS...]]     default CELLS: 200
-#   e.g. bench/aa.sh 200 --pin=false       the same, unpinned
+#   e.g. bench/aa.sh 200 --pin             the same, pinned
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh

@@ -93,17 +93,22 @@ type Options struct {
 	// it can measure (quic-go's UDP buffer warning, a profile not taken);
 	// nil: nobody. The results keep what matters of it.
 	Warn func(error)
-	// NoPin leaves the generator and the child server where the
-	// scheduler puts them. Otherwise, on loopback with a child server and
-	// two CPUs or more, Run pins each to its own half of this process's
-	// CPUs for the run (sched_setaffinity, GOMAXPROCS to match; this
-	// process's mask and GOMAXPROCS are restored after): their goroutines
-	// no longer trade places across the same cores, which is most of the
-	// noise between rounds on a two-core machine (bench/noise.sh). It
-	// changes what is measured (one core's worth of CPU a side), which
-	// the results record (Settings.Pin). Across a link Run does not pin:
-	// the link's ferries run in this process, beside the generator.
-	NoPin bool
+	// Pin, on loopback with a child server and two CPUs or more, pins
+	// the generator and the child server each to its own half of this
+	// process's CPUs for the run (sched_setaffinity, GOMAXPROCS to match;
+	// this process's mask and GOMAXPROCS are restored after), when the
+	// machine is quiet. Their goroutines then no longer trade places
+	// across the same cores: whole default runs settled about twice the
+	// cells within ±10% (bench/verdict.sh). But it changes what is
+	// measured, one core a side where Go as shipped has them all: download
+	// h2c/h1 as shipped read 0.28-0.32x pinned against 0.24-0.27x unpinned
+	// (a plain Go program in golang/go#47840's shape, unpinned: 0.22x),
+	// and pairs of 100 ms transfers spread no less (bench/noise.sh). So
+	// the zero value leaves both to the scheduler, as a Go program runs;
+	// the results record a pinned run (Settings.Pin). Across a link Run
+	// does not pin: the link's ferries run in this process, beside the
+	// generator.
+	Pin bool
 	// ReferenceProgress hears which reference peer measurement is under
 	// way; nil: nobody. Matrix.Progress hears of the cells.
 	ReferenceProgress func(string)

@@ -31,12 +31,12 @@ const (
 )
 
 // pinPlan decides whether the run pins and how: on loopback, with a child
-// server, NoPin unset, two CPUs or more, a quiet machine and no other run
+// server, Pin set, two CPUs or more, a quiet machine and no other run
 // pinned. unlock releases the claim when the run ends; why says why a
 // run that would have pinned did not ("" when it pinned or was not to).
 func (o *Options) pinPlan(ctx context.Context, link *Link) (p *pinning, unlock func(), why string) {
 	none := func() {}
-	if o.NoPin || link != nil || o.Target.Plain != "" || o.Target.TLS != "" {
+	if !o.Pin || link != nil || o.Target.Plain != "" || o.Target.TLS != "" {
 		return nil, none, ""
 	}
 	cpus, err := pin.Available()

@@ -19,8 +19,8 @@ import (
 // TestRunPins: on loopback with a child server and two CPUs, Run binds
 // this process (the generator) to the first half of its CPUs and the
 // child to the rest while the cells are measured, records both, and
-// gives this process its mask and GOMAXPROCS back; NoPin leaves both
-// where they were.
+// gives this process its mask and GOMAXPROCS back; without Pin (the
+// zero value) both stay where they were.
 func TestRunPins(t *testing.T) {
 	before, err := pin.Available()
 	if err != nil || len(before) < 2 {
@@ -29,9 +29,9 @@ func TestRunPins(t *testing.T) {
 	client, server, _ := pin.Split(before)
 	procs := runtime.GOMAXPROCS(0)
 	for _, noPin := range []bool{false, true} {
-		t.Run(fmt.Sprintf("NoPin=%v", noPin), func(t *testing.T) {
+		t.Run(fmt.Sprintf("Pin=%v", !noPin), func(t *testing.T) {
 			o := quick(t, "small-sequential")
-			o.NoPin = noPin
+			o.Pin = !noPin
 			var seen []string
 			o.Matrix.Progress = func(matrix.Progress) {
 				mine, _ := pin.Available()
@@ -60,7 +60,7 @@ func TestRunPins(t *testing.T) {
 			p := res.Settings.Pin
 			switch {
 			case noPin && p != nil:
-				t.Fatalf("pin %+v recorded with NoPin", p)
+				t.Fatalf("pin %+v recorded without Pin", p)
 			case !noPin && (p == nil || !slices.Equal(p.ClientCPUs, client) || !slices.Equal(p.ServerCPUs, server) || p.ClientGOMAXPROCS != len(client)):
 				t.Fatalf("pin recorded %+v, want client %v server %v", p, client, server)
 			}

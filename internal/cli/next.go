@@ -92,7 +92,7 @@ func precisionSteps(res *results.Results, unstable int) []string {
 	case s.Unpinned != "":
 		help += ", a quieter machine, where the run pins the generator and the server to their own cores (not pinned: " + s.Unpinned + ")"
 	case s.Pin == nil && s.Target == "child" && s.Net == nil && res.Env.Cores >= 2:
-		help += ", pinning the generator and the server to their own cores (--pin, off in this run)"
+		help += ", pinning the generator and the server to their own cores (--pin: more cells settle, but each side then has one core, a different machine from Go as shipped on this one)"
 	}
 	return []string{fmt.Sprintf("%d cell(s) not known within ±%.0f%%; the widest: %s. What would help: %s", unstable, results.StableHalfWidth*100, strings.Join(lines, "; "), help)}
 }

@@ -87,7 +87,7 @@ func (f *runFlags) measure(ctx context.Context, e *env, fs *flagSet, opts matrix
 		Server:     f.server,
 		ServerArgs: append(childArgs(fs), f.browser.childArgs()...),
 		Warn:       func(err error) { f.warn(e, err) },
-		NoPin:      !f.noise.pin,
+		Pin:        f.noise.pin,
 		OnPlan: func(p experiment.Plan) {
 			// The cost up front across a link, for a budget asked for,
 			// and for the user's own requests, whose cost no one knows.
