@@ -1,7 +1,6 @@
 package experiment
 
 import (
-	"bufio"
 	"context"
 	"crypto/x509"
 	"encoding/json"
@@ -14,8 +13,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/childproc"
 	"github.com/httpvs/httpvs/netem"
-	"github.com/httpvs/httpvs/tail"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -64,11 +63,8 @@ type Child struct {
 	// Ready is what the child announced: its URLs and certificate.
 	Ready ChildReady
 	// Roots trusts the child's certificate.
-	Roots  *x509.CertPool
-	cmd    *exec.Cmd
-	stdin  io.WriteCloser
-	stderr *tail.Buffer
-	exited chan struct{}
+	Roots *x509.CertPool
+	proc  *childproc.Proc
 }
 
 // StartChild starts exe (an httpvs binary; "" means this program's own,
@@ -83,7 +79,7 @@ func StartChild(ctx context.Context, exe string, ns *netem.Namespace, args []str
 		}
 	}
 	host := "127.0.0.1"
-	start := func(cmd *exec.Cmd) error { return cmd.Start() }
+	var start func(*exec.Cmd) error
 	if ns != nil {
 		host, start = netem.ServerAddr.String(), ns.Start
 	}
@@ -91,52 +87,23 @@ func StartChild(ctx context.Context, exe string, ns *netem.Namespace, args []str
 	argv := append([]string{"serve", "--child", "--listen", addr, "--tls-listen", addr, "--grpc-listen", addr}, args...)
 	cmd := exec.Command(exe, argv...)
 	cmd.Env = append(os.Environ(), ChildEnv+"=1", TokenEnv+"="+ClientToken())
-	detach(cmd)
-	c := &Child{cmd: cmd, stderr: tail.New(4096), exited: make(chan struct{})}
-	cmd.Stderr = c.stderr
-	var err error
-	if c.stdin, err = cmd.StdinPipe(); err != nil {
-		return nil, err
-	}
-	stdout, err := cmd.StdoutPipe()
+	proc, err := childproc.Start(cmd, start)
 	if err != nil {
-		return nil, err
-	}
-	if err := start(cmd); err != nil {
 		return nil, fmt.Errorf("start server %s: %w", exe, err)
 	}
-	go func() {
-		cmd.Wait()
-		close(c.exited)
-	}()
-	lines := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		sc.Buffer(make([]byte, 64*1024), 1<<20)
-		if sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-		io.Copy(io.Discard, stdout)
-	}()
-	timer := time.NewTimer(ChildReadyTimeout)
-	defer timer.Stop()
-	select {
-	case line, ok := <-lines:
-		if !ok {
-			<-c.exited
-			return nil, fmt.Errorf("server exited before it was ready: %s", c.stderr.LastLineOr("(nothing on stderr)"))
-		}
-		if err := json.Unmarshal([]byte(line), &c.Ready); err != nil || c.Ready.PID == 0 {
-			c.Stop()
-			return nil, fmt.Errorf("server said %q, not its ready line", line)
-		}
-	case <-timer.C:
+	c := &Child{proc: proc}
+	line, err := proc.Next(ctx, ChildReadyTimeout)
+	if err != nil {
 		c.Stop()
-		return nil, fmt.Errorf("server not ready after %v: %s", ChildReadyTimeout, c.stderr.LastLineOr("(nothing on stderr)"))
-	case <-ctx.Done():
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("server not ready: %w", err)
+	}
+	proc.Discard()
+	if err := json.Unmarshal([]byte(line), &c.Ready); err != nil || c.Ready.PID == 0 {
 		c.Stop()
-		return nil, ctx.Err()
+		return nil, fmt.Errorf("server said %q, not its ready line", line)
 	}
 	c.Roots = x509.NewCertPool()
 	if !c.Roots.AppendCertsFromPEM([]byte(c.Ready.CertPEM)) {
@@ -167,12 +134,8 @@ func (c *Child) Watch(died func(error)) (stop func()) {
 	stopped := make(chan struct{})
 	go func() {
 		select {
-		case <-c.exited:
-			status := "exited"
-			if st := c.cmd.ProcessState; st != nil {
-				status = st.String()
-			}
-			died(&ServerDiedError{Status: status, Stderr: c.stderr.LastLineOr("")})
+		case <-c.proc.Exited():
+			died(&ServerDiedError{Status: c.proc.State(), Stderr: c.proc.Stderr("")})
 		case <-stopped:
 		}
 	}()
@@ -182,13 +145,4 @@ func (c *Child) Watch(died func(error)) (stop func()) {
 
 // Stop asks the child to exit (closing its stdin), kills it if it has not
 // within 5 s, and reaps it.
-func (c *Child) Stop() {
-	c.stdin.Close()
-	select {
-	case <-c.exited:
-		return
-	case <-time.After(5 * time.Second):
-	}
-	c.cmd.Process.Kill()
-	<-c.exited
-}
+func (c *Child) Stop() { c.proc.Stop(5 * time.Second) }

@@ -17,6 +17,8 @@ import (
 	"runtime"
 	"strings"
 	"time"
+
+	"github.com/httpvs/httpvs/internal/childproc"
 )
 
 // source is the program each toolchain builds (child/, a module of its
@@ -157,8 +159,8 @@ func goRun(ctx context.Context, goCmd, dir, toolchain string, args ...string) (s
 	cmd.Dir = dir
 	cmd.Env = goEnv(toolchain)
 	// Stopped with the compilers and linker it started, when ctx ends.
-	detach(cmd)
-	cmd.Cancel = func() error { return killGroup(cmd) }
+	childproc.Detach(cmd)
+	cmd.Cancel = func() error { return childproc.KillGroup(cmd) }
 	cmd.WaitDelay = 5 * time.Second
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

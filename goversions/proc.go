@@ -1,16 +1,14 @@
 package goversions
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os/exec"
 	"time"
 
-	"github.com/httpvs/httpvs/tail"
+	"github.com/httpvs/httpvs/internal/childproc"
 )
 
 // startTimeout bounds a child's start, up to its hello line.
@@ -54,45 +52,19 @@ type result struct {
 // it if it has not exited soon after; on Linux the kernel kills it if
 // httpvs dies; and it exits by itself after the lifetime it was given.
 type child struct {
-	cmd    *exec.Cmd
-	stdin  io.WriteCloser
-	lines  chan string // stdout, line by line; closed at its end
-	stderr *tail.Buffer
-	exited chan struct{}
-	hello  hello
+	proc  *childproc.Proc
+	hello hello
 }
 
 // startChild starts bin in role ("serve" or "client"), bounded to life,
 // and waits for its hello line.
 func startChild(ctx context.Context, bin, role string, life time.Duration) (*child, error) {
-	cmd := exec.Command(bin, role, "-max", life.String())
-	detach(cmd)
-	c := &child{cmd: cmd, stderr: tail.New(4096), exited: make(chan struct{}), lines: make(chan string, 1)}
-	cmd.Stderr = c.stderr
-	var err error
-	if c.stdin, err = cmd.StdinPipe(); err != nil {
-		return nil, err
-	}
-	stdout, err := cmd.StdoutPipe()
+	proc, err := childproc.Start(exec.Command(bin, role, "-max", life.String()), nil)
 	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start %s: %w", role, err)
 	}
-	// Every line is read before Wait returns (it closes the pipe): the
-	// reader owns stdout and Wait runs after it.
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		sc.Buffer(make([]byte, 64<<10), 1<<20)
-		for sc.Scan() {
-			c.lines <- sc.Text()
-		}
-		close(c.lines)
-		_ = cmd.Wait()
-		close(c.exited)
-	}()
-	line, err := c.next(ctx, startTimeout)
+	c := &child{proc: proc}
+	line, err := proc.Next(ctx, startTimeout)
 	if err != nil {
 		c.stop()
 		return nil, fmt.Errorf("start %s: %w", role, err)
@@ -104,24 +76,6 @@ func startChild(ctx context.Context, bin, role string, life time.Duration) (*chi
 	return c, nil
 }
 
-// next returns the child's next line, waiting up to timeout.
-func (c *child) next(ctx context.Context, timeout time.Duration) (string, error) {
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
-	select {
-	case line, ok := <-c.lines:
-		if !ok {
-			<-c.exited
-			return "", fmt.Errorf("exited (%v): %s", c.cmd.ProcessState, c.stderr.LastLineOr("nothing on stderr"))
-		}
-		return line, nil
-	case <-timer.C:
-		return "", fmt.Errorf("no answer after %v", timeout)
-	case <-ctx.Done():
-		return "", ctx.Err()
-	}
-}
-
 // do sends r to a client child and returns its result, waiting up to
 // timeout.
 func (c *child) do(ctx context.Context, r round, timeout time.Duration) (result, error) {
@@ -129,10 +83,10 @@ func (c *child) do(ctx context.Context, r round, timeout time.Duration) (result,
 	if err != nil {
 		return result{}, err
 	}
-	if _, err := c.stdin.Write(append(b, '\n')); err != nil {
-		return result{}, fmt.Errorf("client: %w (%s)", err, c.stderr.LastLineOr("nothing on stderr"))
+	if err := c.proc.Send(b); err != nil {
+		return result{}, fmt.Errorf("client: %w", err)
 	}
-	line, err := c.next(ctx, timeout)
+	line, err := c.proc.Next(ctx, timeout)
 	if err != nil {
 		return result{}, fmt.Errorf("client: %w", err)
 	}
@@ -148,24 +102,4 @@ func (c *child) do(ctx context.Context, r round, timeout time.Duration) (result,
 
 // stop closes the child's stdin, kills it if it has not exited within
 // 2 s, and reaps it. It may be called more than once.
-func (c *child) stop() {
-	c.stdin.Close()
-	timer := time.NewTimer(2 * time.Second)
-	defer timer.Stop()
-	for {
-		// Lines it still writes are dropped, so that the reader reaches
-		// Wait.
-		select {
-		case _, ok := <-c.lines:
-			if ok {
-				continue
-			}
-		case <-timer.C:
-			_ = c.cmd.Process.Kill()
-			for range c.lines {
-			}
-		}
-		<-c.exited
-		return
-	}
-}
+func (c *child) stop() { c.proc.Stop(2 * time.Second) }
