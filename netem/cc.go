@@ -2,7 +2,6 @@ package netem
 
 import (
 	"math"
-	"strings"
 	"time"
 )
 
@@ -67,32 +66,4 @@ func SlowStartRTTs(rate float64, rtt time.Duration, iw float64) int {
 		return 0
 	}
 	return int(math.Ceil(math.Log2(max(1, rate*rtt.Seconds()/iw))))
-}
-
-// LossBound is the rate, bytes per second, a loss-based congestion
-// control (Reno, Cubic: one that halves or cuts its window on each loss)
-// averages across random loss p (a fraction, above zero) at a round trip
-// of rtt seconds with packets of mss payload bytes: Mathis et al. 1997,
-// "The macroscopic behavior of the TCP congestion avoidance algorithm",
-// rate = MSS / (RTT * sqrt(p)) * sqrt(3/2). 0 when p or rtt is not above
-// zero. BBR does not back off on random loss: no such bound holds for it.
-func LossBound(mss, rtt, p float64) float64 {
-	if p <= 0 || rtt <= 0 {
-		return 0
-	}
-	return mss / (rtt * math.Sqrt(p)) * math.Sqrt(1.5)
-}
-
-// LossBased reports whether the congestion control named cc (a kernel
-// name, "bbr", "cubic", "reno", or QUICCongestion) backs off on random
-// loss, so that LossBound holds for it; known is false for a name this
-// package does not know ("" among them).
-func LossBased(cc string) (lossBased, known bool) {
-	switch {
-	case cc == QUICCongestion, cc == "cubic", cc == "reno":
-		return true, true
-	case strings.HasPrefix(cc, "bbr"):
-		return false, true
-	}
-	return false, false
 }

@@ -1,6 +1,7 @@
 package netem
 
 import (
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -31,6 +32,7 @@ func TestQUICFiguresFromSource(t *testing.T) {
 		{"internal/congestion/cubic_sender.go", "initialCongestionWindow", QUICInitialWindowPackets},
 		{"internal/protocol/params.go", "InitialPacketSize", QUICInitialPacketBytes},
 		{"internal/protocol/protocol.go", "MaxPacketBufferSize", QUICMaxPacketBytes},
+		{"internal/congestion/cubic.go", "cubeCongestionWindowScale", int(math.Round(CubicC * 1024))},
 	} {
 		src, err := os.ReadFile(filepath.Join(dir, c.file))
 		if err != nil {
@@ -44,6 +46,17 @@ func TestQUICFiguresFromSource(t *testing.T) {
 		if got, _ := strconv.Atoi(string(m[1])); got != c.want {
 			t.Errorf("quic-go %s: %s = %d, httpvs models %d", version, c.name, got, c.want)
 		}
+	}
+	src, err := os.ReadFile(filepath.Join(dir, "internal/congestion/cubic.go"))
+	if err != nil {
+		t.Fatalf("quic-go %s: %v", version, err)
+	}
+	m := regexp.MustCompile(`const beta float32 = ([0-9.]+)`).FindSubmatch(src)
+	if m == nil {
+		t.Fatalf("quic-go %s: cubic.go has no beta", version)
+	}
+	if got, _ := strconv.ParseFloat(string(m[1]), 64); got != CubicBeta {
+		t.Errorf("quic-go %s: Cubic's beta = %g, httpvs models %g", version, got, CubicBeta)
 	}
 }
 
