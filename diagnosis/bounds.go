@@ -50,6 +50,9 @@ func Bounds(res *results.Results) {
 			continue
 		}
 		place(b, c)
+		if b.Loss != nil {
+			b.Loss.Share = c.Median / b.Loss.Value
+		}
 		if b.Departs {
 			b.Explained = explainDeparture(c, sc, n, b)
 			b.Unexplained = b.Explained == ""
@@ -68,15 +71,7 @@ func boundOf(c *results.Cell, sc matrix.Scenario, n *results.Net) *results.Bound
 	}
 	switch {
 	case sc.Transfer():
-		rate := matrix.LinkGoodput(n, sc.Upload())
-		if rate <= 0 {
-			return nil
-		}
-		dir := "down"
-		if sc.Upload() {
-			dir = "up"
-		}
-		return &results.Bound{Value: rate, Basis: fmt.Sprintf("the link's calibrated goodput %s (%s)", dir, units.BitsPerSecond(rate*8))}
+		return transferBound(c, sc, n)
 	case sc.ColdStart():
 		k, why := matrix.ColdRTTs(c.Protocol, sc.Resume())
 		if k == 0 {
@@ -128,7 +123,9 @@ func place(b *results.Bound, c *results.Cell) {
 	if sc.Transfer() {
 		below = transferBelow
 	}
-	b.Faster = b.Low > beyondBound
+	// A median beyond the bound is a defect to find whatever the spread:
+	// the link's rate is exact.
+	b.Faster = b.Low > beyondBound || (sc.Transfer() && b.Share > beyondBound)
 	b.Departs = b.Faster || b.High < below
 }
 

@@ -50,7 +50,7 @@ func linkLines(res *results.Results) []string {
 				continue
 			}
 			b := cell.Bound
-			parts = append(parts, p+" "+shareText(b))
+			parts = append(parts, p+" "+shareText(b)+lossNote(b))
 			inRTT = append(inRTT, fmt.Sprintf("%s %s of %.1f round trips", p, shareText(b), b.Value/rtt))
 			same = same && (basis == "" || basis == b.Basis)
 			basis = b.Basis
@@ -84,6 +84,28 @@ func linkLines(res *results.Results) []string {
 	}
 	lines = append(lines, whenWords(res)...)
 	return append(lines, crossoverLines(res)...)
+}
+
+// lossNote places a transfer on a lossy link against its link and its
+// controller's loss model (results.Bound.Class), and any cell beyond its
+// bound; "" elsewhere.
+func lossNote(b *results.Bound) string {
+	class := b.Class()
+	if b.Loss == nil {
+		if class == results.ClassBeyond {
+			return " (beyond the link's bound: a measurement defect)"
+		}
+		return ""
+	}
+	l := b.Loss
+	model := fmt.Sprintf("%s's loss model %s", l.Controller, units.BitsPerSecond(l.Value*8))
+	switch class {
+	case results.ClassAtLossBound:
+		return fmt.Sprintf(" (%s: %s, read at %.0f%% of it)", class, model, 100*l.Share)
+	case results.ClassAtLink, results.ClassBeyond, results.ClassUnexplained:
+		return fmt.Sprintf(" (%s; %s, %.0f%% of it)", class, model, 100*l.Share)
+	}
+	return fmt.Sprintf(" (%s; %s)", class, model)
 }
 
 // shareText is a bound's share in a few words: "97%" of a rate's bound,
