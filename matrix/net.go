@@ -26,6 +26,8 @@ func NewNet(text string, spec netem.Spec, backend netem.Backend, c netem.Calibra
 			Probes:                   c.Probes,
 			UpLoss:                   c.UpLoss,
 			DownLoss:                 c.DownLoss,
+			UpRateBitsPerSecond:      float64(c.UpRate.Rate),
+			DownRateBitsPerSecond:    float64(c.DownRate.Rate),
 			UpGoodputBitsPerSecond:   float64(c.Up),
 			DownGoodputBitsPerSecond: float64(c.Down),
 			Seconds:                  took.Seconds(),

@@ -34,8 +34,8 @@ func linkLines(res *results.Results) []string {
 		return nil
 	}
 	c := n.Calibration
-	lines := []string{fmt.Sprintf("against the link (round trip %.1f ms as set, %.1f ms measured; goodput %s down, %s up): each cell's median beside the best the link allows",
-		(n.Up.DelaySeconds+n.Down.DelaySeconds)*1e3, c.TCPConnectSeconds*1e3, units.BitsPerSecond(c.DownGoodputBitsPerSecond), units.BitsPerSecond(c.UpGoodputBitsPerSecond))}
+	lines := []string{fmt.Sprintf("against the link (round trip %.1f ms as set, %.1f ms measured; %s): each cell's median beside the best the link allows",
+		(n.Up.DelaySeconds+n.Down.DelaySeconds)*1e3, c.TCPConnectSeconds*1e3, linkRates(n))}
 	rtt := n.Up.DelaySeconds + n.Down.DelaySeconds
 	if rtt <= 0 {
 		rtt = c.TCPConnectSeconds
@@ -84,6 +84,24 @@ func linkLines(res *results.Results) []string {
 	}
 	lines = append(lines, whenWords(res)...)
 	return append(lines, crossoverLines(res)...)
+}
+
+// linkRates says each direction's rate as set and as paced UDP read it,
+// and, apart, what one TCP transfer under the link's controller moved.
+func linkRates(n *results.Net) string {
+	c := n.Calibration
+	if n.Down.RateBitsPerSecond <= 0 && n.Up.RateBitsPerSecond <= 0 {
+		return fmt.Sprintf("no rate set; TCP goodput %s down, %s up", units.BitsPerSecond(c.DownGoodputBitsPerSecond), units.BitsPerSecond(c.UpGoodputBitsPerSecond))
+	}
+	text := fmt.Sprintf("rate %s down, %s up", units.BitsPerSecond(n.Down.RateBitsPerSecond), units.BitsPerSecond(n.Up.RateBitsPerSecond))
+	if c.DownRateBitsPerSecond > 0 {
+		text += fmt.Sprintf(" (paced UDP read %s, %s)", units.BitsPerSecond(c.DownRateBitsPerSecond), units.BitsPerSecond(c.UpRateBitsPerSecond))
+	}
+	cc := n.TCPCongestion
+	if cc == "" {
+		cc = "the kernel's default"
+	}
+	return text + fmt.Sprintf("; one TCP transfer under %s moved %s down, %s up", cc, units.BitsPerSecond(c.DownGoodputBitsPerSecond), units.BitsPerSecond(c.UpGoodputBitsPerSecond))
 }
 
 // lossNote places a transfer on a lossy link against its link and its
@@ -201,7 +219,7 @@ func bulkBeside(c, b *results.Cell, n *results.Net) string {
 	if c.Scenario != "head-of-line" || n == nil || mc.Seconds <= 0 || mb.Seconds <= 0 {
 		return ""
 	}
-	link := n.Calibration.DownGoodputBitsPerSecond / 8
+	link := n.Rate(false) / 8
 	if link <= 0 {
 		return ""
 	}

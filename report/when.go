@@ -36,7 +36,7 @@ func linkMeasured(res *results.Results) string {
 		return "-"
 	}
 	c := n.Calibration
-	return fmt.Sprintf("%.0f ms, %s down", c.UDPRTTSeconds*1e3, units.BitsPerSecond(c.DownGoodputBitsPerSecond))
+	return fmt.Sprintf("%.0f ms, %s down", c.UDPRTTSeconds*1e3, units.BitsPerSecond(n.Rate(false)))
 }
 
 // linkLoss is the loss a run's link was set to and the loss it dealt the

@@ -81,7 +81,7 @@ func costLine(p experiment.Plan) string {
 	where := "on loopback"
 	if p.Link != nil {
 		c := p.Link.Calibration
-		where = fmt.Sprintf("across %s (%.1f ms, %s down)", p.LinkName, c.UDPRTTSeconds*1e3, units.BitsPerSecond(c.DownGoodputBitsPerSecond))
+		where = fmt.Sprintf("across %s (%.1f ms, %s down)", p.LinkName, c.UDPRTTSeconds*1e3, units.BitsPerSecond(p.Link.Rate(false)))
 	}
 	est := p.Estimate
 	line := fmt.Sprintf("httpvs run: %d cells %s, %d round(s) each: about %s in all", est.Cells, where, est.Rounds, (p.Spent + est.Time).Round(time.Second))
