@@ -23,18 +23,6 @@ func within(measured, predicted float64) bool {
 	return predicted > 0 && measured >= predicted/modelTolerance && measured <= predicted*modelTolerance
 }
 
-// controller is the congestion control that sent c's data across n: quic-go's
-// for h3, the link's TCP one otherwise ("" when not recorded).
-func controller(protocol string, n *results.Net) string {
-	if protocol == "h3" {
-		if n.QUICCongestion != "" {
-			return n.QUICCongestion
-		}
-		return netem.QUICCongestion
-	}
-	return n.TCPCongestion
-}
-
 // transferBound is a transfer's bound on link n: the link's rate less
 // c's framing (matrix.LinkBound), with the loss model of the controller
 // that sent its data beside it on a lossy link; nil where no bound is
@@ -58,14 +46,6 @@ func transferBound(c *results.Cell, sc matrix.Scenario, n *results.Net) *results
 	return b
 }
 
-// lossProbability is the link's loss in the direction of sc's data.
-func lossProbability(sc matrix.Scenario, n *results.Net) float64 {
-	if sc.Upload() {
-		return n.Up.Loss
-	}
-	return n.Down.Loss
-}
-
 // predictLoss is what the loss response of the controller that sent c's
 // data predicts on link n whose bound for c is link bytes per second
 // (netem.PredictLoss); ok is false where no model applies (no loss in the
@@ -75,7 +55,7 @@ func predictLoss(c *results.Cell, sc matrix.Scenario, n *results.Net, link float
 		return netem.LossModel{}, false
 	}
 	quic := c.Protocol == "h3"
-	return netem.PredictLoss(controller(c.Protocol, n), link, netem.PacketPayload(quic), n.RTTSeconds(), lossProbability(sc, n))
+	return netem.PredictLoss(matrix.Controller(c.Protocol, n), link, netem.PacketPayload(quic), n.RTTSeconds(), matrix.LinkLoss(n, sc.Upload()))
 }
 
 // lossExplanation explains a transfer cell below its bound on a lossy link
@@ -92,7 +72,7 @@ func lossExplanation(c *results.Cell, sc matrix.Scenario, n *results.Net) string
 		return ""
 	}
 	text := fmt.Sprintf("the link drops %.1f%% of packets; %s backs off on each loss: its model (%s) predicts %s, the cell read %s, within a factor of %g",
-		100*lossProbability(sc, n), m.Controller, m.Basis, units.BitsPerSecond(m.Rate*8), units.BitsPerSecond(c.Median*8), modelTolerance)
+		100*matrix.LinkLoss(n, sc.Upload()), m.Controller, m.Basis, units.BitsPerSecond(m.Rate*8), units.BitsPerSecond(c.Median*8), modelTolerance)
 	if why := ccMismatch(c, n, true); why != "" {
 		return "congestion-control: " + text + "; " + why
 	}
@@ -108,7 +88,7 @@ func ccMismatch(c *results.Cell, n *results.Net, offer bool) string {
 	if c.Protocol == "h3" {
 		other = "h1"
 	}
-	mine, otherCC := controller(c.Protocol, n), controller(other, n)
+	mine, otherCC := matrix.Controller(c.Protocol, n), matrix.Controller(other, n)
 	lb, known := netem.LossBased(mine)
 	olb, oknown := netem.LossBased(otherCC)
 	if !known || !oknown || lb == olb || !lb {
@@ -196,7 +176,7 @@ func congestionControl(s *subject) *results.Finding {
 	}
 	return &results.Finding{
 		Evidence: fmt.Sprintf("%s: %s backs off on the link's %.1f%% loss, and its model (%s) of %s predicts the %s measured within a factor of %g; %s",
-			gap(s.c), m.Controller, 100*lossProbability(s.sc, n), m.Basis, units.BitsPerSecond(m.Rate*8), units.BitsPerSecond(s.c.Median*8), modelTolerance, why),
+			gap(s.c), m.Controller, 100*matrix.LinkLoss(n, s.sc.Upload()), m.Basis, units.BitsPerSecond(m.Rate*8), units.BitsPerSecond(s.c.Median*8), modelTolerance, why),
 		Fix: fmt.Sprintf("not a setting of the transport: quic-go has Cubic only; measure the link %s so that TCP backs off on loss as QUIC does, and the gap left is the protocols'", withCC(n.Spec, "cubic")),
 	}
 }

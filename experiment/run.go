@@ -212,6 +212,11 @@ func (o *Options) plan(link *Link, sizing []string) error {
 	if err != nil {
 		return &OptionsError{err}
 	}
+	if link != nil {
+		var lines []string
+		est, lines = o.fitLossEvents(est)
+		sizing = append(sizing, lines...)
+	}
 	budget := o.Budget
 	if budget == 0 && link != nil {
 		budget = time.Since(o.Began) + time.Duration((1+LinkBudgetShare)*float64(est.Time))

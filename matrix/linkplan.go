@@ -93,8 +93,9 @@ func (o *Options) omit(upload bool) time.Duration {
 
 // linkSize is a transfer's total body size across the link: what the
 // link carries in its omitted part and its measured window (Duration),
-// at least minPerStream per stream. 0 when the goodput is unknown (the
-// probe sizes it then).
+// at least minPerStream per stream, and on a lossy link at least what
+// its steady part needs to see LossEvents losses (lossSize). 0 when the
+// goodput is unknown (the probe sizes it then).
 func (o *Options) linkSize(sc Scenario) units.Bytes {
 	rate := LinkGoodput(o.Link, sc.upload)
 	if rate <= 0 {
@@ -102,6 +103,10 @@ func (o *Options) linkSize(sc Scenario) units.Bytes {
 	}
 	d := o.omit(sc.upload) + o.Duration
 	size := units.Bytes(rate*d.Seconds()) / units.MiB * units.MiB
+	if loss := o.lossSize(sc); loss > 0 {
+		// Its steady part sees the loss events it is sized for.
+		size = max(size, (units.Bytes(rate*o.omit(sc.upload).Seconds())+loss+units.MiB-1)/units.MiB*units.MiB)
+	}
 	return max(size, units.Bytes(sc.streams)*minPerStream)
 }
 
