@@ -216,11 +216,11 @@ func (f *runFlags) checkNet() error {
 		return usagef("--net emulates a link to the child server; it does not apply to --target or --tls-target")
 	}
 	for _, text := range f.net {
-		p, err := oneLink(text)
+		links, err := linksOf(text)
 		if err != nil {
 			return err
 		}
-		f.nets = append(f.nets, p)
+		f.nets = append(f.nets, links...)
 	}
 	return nil
 }
