@@ -53,9 +53,15 @@ func Bounds(res *results.Results) {
 		if b.Loss != nil {
 			b.Loss.Share = c.Median / b.Loss.Value
 		}
-		if b.Departs {
+		switch {
+		case b.Departs:
 			b.Explained = explainDeparture(c, sc, n, b)
 			b.Unexplained = b.Explained == ""
+		case b.Share < transferBelow && sc.Transfer():
+			// Its interval reaches the link, its median does not: the
+			// loss model may still place it; else too few rounds to say.
+			b.Explained = lossExplanation(c, sc, n)
+			b.Undetermined = b.Explained == ""
 		}
 		c.Bound = b
 	}

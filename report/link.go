@@ -120,7 +120,7 @@ func lossNote(b *results.Bound) string {
 	switch class {
 	case results.ClassAtLossBound:
 		return fmt.Sprintf(" (%s: %s, read at %.0f%% of it)", class, model, 100*l.Share)
-	case results.ClassAtLink, results.ClassBeyond, results.ClassUnexplained:
+	case results.ClassAtLink, results.ClassBeyond, results.ClassUnexplained, results.ClassUndecided:
 		return fmt.Sprintf(" (%s; %s, %.0f%% of it)", class, model, 100*l.Share)
 	}
 	return fmt.Sprintf(" (%s; %s)", class, model)
@@ -227,9 +227,9 @@ func bulkBeside(c, b *results.Cell, n *results.Net) string {
 		100*float64(mc.BulkBytes)/mc.Seconds/link, b.Protocol, 100*float64(mb.BulkBytes)/mb.Seconds/link)
 }
 
-// atBound says a cell reads within its bound's tolerance: it does not
-// depart.
-func atBound(c *results.Cell) bool { return c.Bound != nil && !c.Bound.Departs }
+// atBound says a cell reads within its bound's tolerance, and no loss
+// model places it below (results.ClassAtLink).
+func atBound(c *results.Cell) bool { return c.Bound != nil && c.Bound.Class() == results.ClassAtLink }
 
 // reasonOf is why c differs from its baseline b: a bound of its own that
 // differs (fewer round trips), what explains its departure from the link's

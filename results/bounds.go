@@ -36,6 +36,10 @@ type Bound struct {
 	// figure is an artefact of the measurement (rounds too short for the
 	// link, say) until shown otherwise, and its verdict is not to be acted on.
 	Unexplained bool `json:"unexplained,omitempty"`
+	// Undetermined says a transfer's median lies below the link's
+	// tolerance but its interval reaches the link, and no loss model
+	// places it: too few rounds to say where it is.
+	Undetermined bool `json:"undetermined,omitempty"`
 	// Loss is, on a lossy link, what the loss response of the congestion
 	// control that sent the cell's data predicts, beside the link's bound;
 	// nil where no model applies.
@@ -66,12 +70,14 @@ const (
 	ClassAtLossBound = "at its controller's loss bound"
 	ClassUnexplained = "unexplained"
 	ClassBeyond      = "beyond the link's bound"
+	ClassUndecided   = "undetermined (its median below the link, its interval reaching it)"
 )
 
-// Class places the cell against its link in a few words: ClassAtLink
-// within the bound's tolerance, ClassAtLossBound where the loss model of
-// its congestion control predicts it (Explained by "losses" or
-// "congestion-control"), ClassBeyond above the bound (a measurement
+// Class places the cell against its link in a few words: ClassAtLossBound
+// where the loss model of its congestion control predicts it (Explained
+// by "losses" or "congestion-control"), ClassUndecided where its median
+// is below the link but its interval reaches it, ClassAtLink within the
+// bound's tolerance, ClassBeyond above the bound (a measurement
 // defect), ClassUnexplained where nothing accounts for a departure, or
 // "below the link: RULE" where another rule does.
 func (b *Bound) Class() string {
@@ -79,10 +85,12 @@ func (b *Bound) Class() string {
 	switch {
 	case b.Faster:
 		return ClassBeyond
-	case !b.Departs:
-		return ClassAtLink
 	case rule == "losses" || rule == "congestion-control":
 		return ClassAtLossBound
+	case b.Undetermined:
+		return ClassUndecided
+	case !b.Departs:
+		return ClassAtLink
 	case b.Unexplained || rule == "":
 		return ClassUnexplained
 	}
