@@ -57,3 +57,22 @@ func TestWhenByController(t *testing.T) {
 		t.Errorf("h3 ran quic-go's Cubic on both: the controller does not move it:\n%s", out)
 	}
 }
+
+// TestDetailLossModelRow: on a lossy link the detail table has each
+// transfer's share of its controller's loss model beside its share of the
+// link.
+func TestDetailLossModelRow(t *testing.T) {
+	var b bytes.Buffer
+	if err := Matrix(&b, ccRun("reno", 0.18e6)); err != nil {
+		t.Fatal(err)
+	}
+	var row string
+	for _, line := range strings.Split(b.String(), "\n") {
+		if strings.Contains(line, "of loss model") {
+			row = line
+		}
+	}
+	if !strings.Contains(row, "of 1.42 Mbit/s (reno)") || !strings.Contains(row, "(quic-go's cubic)") {
+		t.Errorf("loss model row %q:\n%s", row, b.String())
+	}
+}
