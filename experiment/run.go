@@ -3,6 +3,7 @@ package experiment
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"time"
 
@@ -213,9 +214,10 @@ func (o *Options) plan(link *Link, sizing []string) error {
 		return &OptionsError{err}
 	}
 	if link != nil {
+		// Said before the cells; the results record Settings.LossEvents.
 		var lines []string
 		est, lines = o.fitLossEvents(est)
-		sizing = append(sizing, lines...)
+		sizing = append(slices.Clip(sizing), lines...)
 	}
 	budget := o.Budget
 	if budget == 0 && link != nil {

@@ -140,3 +140,13 @@ func (o *Options) longestTransfer() time.Duration {
 	}
 	return most
 }
+
+// sizedLossEvents is how many loss events the run's transfers were sized
+// to see (results.Settings.LossEvents): lossEvents on a link with loss
+// either way and no fixed Size; 0 otherwise.
+func (o *Options) sizedLossEvents() int {
+	if !o.onLink() || o.Size > 0 || (LinkLoss(o.Link, false) <= 0 && LinkLoss(o.Link, true) <= 0) {
+		return 0
+	}
+	return o.lossEvents()
+}

@@ -46,6 +46,9 @@ func TestLossSizing(t *testing.T) {
 		if o.Timeout < 2*got {
 			t.Errorf("%s: timeout %v under twice the transfer's %v", tc.cc, o.Timeout, got)
 		}
+		if got := o.settings().LossEvents; got != DefaultLossEvents {
+			t.Errorf("%s: settings record %d loss events, want %d", tc.cc, got, DefaultLossEvents)
+		}
 		lines := LossSizing(o)
 		if len(lines) != 1 || !strings.Contains(lines[0], "100 loss events") || !strings.Contains(lines[0], "h1-tls") || !strings.Contains(lines[0], "quic-go") {
 			t.Errorf("%s: sizing %q", tc.cc, lines)
@@ -55,7 +58,7 @@ func TestLossSizing(t *testing.T) {
 	// Without loss, or with LossEvents negative, Duration alone sizes it.
 	o := Options{Link: lossyLink(0, "reno"), RTT: 100 * time.Millisecond, Scenarios: []Scenario{sc}}
 	_ = o.fill()
-	if o.lossSize(sc) != 0 || LossSizing(o) != nil {
+	if o.lossSize(sc) != 0 || LossSizing(o) != nil || o.settings().LossEvents != 0 {
 		t.Error("no loss: want no loss sizing")
 	}
 	o = Options{Link: lossyLink(0.01, "reno"), RTT: 100 * time.Millisecond, Scenarios: []Scenario{sc}, LossEvents: -1}

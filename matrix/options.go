@@ -227,6 +227,7 @@ func (o Options) settings() results.Settings {
 		Repeat:          o.Repeat,
 		MaxRepeat:       o.MaxRepeat,
 		BudgetSeconds:   o.Budget.Seconds(),
+		LossEvents:      o.sizedLossEvents(),
 		DurationSeconds: o.Duration.Seconds(),
 		WarmupSeconds:   o.Warmup.Seconds(),
 		SizeBytes:       int64(o.Size),
