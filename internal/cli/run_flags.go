@@ -59,7 +59,7 @@ func (f *runFlags) register(fs *flagSet) {
 	fs.DurationVar(&f.duration, "duration", matrix.DefaultDuration, fmt.Sprintf("measured time of each load repetition, and the time transfers are sized to take (with --net: %d round trips of the link, at least 100ms)", matrix.LinkWindowRTTs))
 	fs.alias("duration", "d")
 	fs.DurationVar(&f.warmup, "warmup", 0, fmt.Sprintf("unmeasured time before each load repetition (default --duration/4; with --net at least %d round trips)", matrix.LinkWarmupRTTs))
-	fs.DurationVar(&f.omit, "omit", 0, "leave each transfer's first `duration` out of its rate, as iperf3 --omit (default: none on loopback; with --net the link's handshakes and slow start, from its calibrated round trip and goodput; 0: none)")
+	fs.DurationVar(&f.omit, "omit", 0, "leave each transfer's first `duration` out of its rate, as iperf3 --omit (default: none on loopback; with --net the link's handshakes and slow start, from its round trip and rate; 0: none)")
 	fs.DurationVar(&f.timeout, "rep-timeout", matrix.DefaultTimeout, "bound on each repetition of a cell (with --net on a lossy link: at least twice the longest transfer expected, unless given)")
 	fs.IntVar(&f.lossEvents, "loss-events", matrix.DefaultLossEvents, "with --net on a lossy link: size each transfer to see this many losses (losses/loss packets), so that a loss-limited controller's rate is its average, not where its window happened to be; the run says before it starts how long that takes; 0: size by --duration alone")
 	fs.renamed("timeout", "--timeout bounds one request in get, put and load; run's bound on each repetition is --rep-timeout")
