@@ -17,7 +17,7 @@ type when struct {
 	head  []string          // "", "", then each run's link
 	calib []string          // "measured", "", then each run's measured link
 	loss  []string          // "loss up/down", "", then each run's loss set and met
-	cc    []string          // "congestion control", "", then each run's TCP and QUIC controllers
+	cc    []string          // "controllers", "", then each run's TCP and QUIC congestion controls
 	rows  [][]string        // scenario (first row of its group only), transport, a verdict per run
 	grid  [][]*results.Cell // each row's cell per run; nil where the run has none
 }
@@ -67,7 +67,7 @@ func linkLoss(res *results.Results) string {
 }
 
 func newWhen(runs []*results.Results) when {
-	w := when{head: []string{"", ""}, calib: []string{"measured", ""}, loss: []string{"loss up/down", ""}, cc: []string{"congestion control", ""}}
+	w := when{head: []string{"", ""}, calib: []string{"measured", ""}, loss: []string{"loss up/down", ""}, cc: []string{"controllers", ""}}
 	var scenarios []string
 	protos := map[string][]string{}
 	for _, res := range runs {
