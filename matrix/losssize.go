@@ -18,14 +18,14 @@ import (
 const DefaultLossEvents = 100
 
 // Controller is the congestion control that sends protocol's data across
-// n: quic-go's for h3 (Net.QUICCongestion, else netem.QUICCongestion),
+// n: quic-go's for h3 (Net.QUICCongestion, else netem.QUICController),
 // the link's TCP one otherwise ("" when not recorded).
 func Controller(protocol string, n *results.Net) string {
 	if protocol == transport.H3.String() {
 		if n.QUICCongestion != "" {
 			return n.QUICCongestion
 		}
-		return netem.QUICCongestion
+		return netem.QUICController()
 	}
 	return n.TCPCongestion
 }

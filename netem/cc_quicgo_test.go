@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
@@ -79,5 +80,31 @@ func TestLossBound(t *testing.T) {
 	// two of quic-go's 41 KB.
 	if tcp, quic := SlowStartRTTs(1.5e6, 70*time.Millisecond, InitialWindowBytes(false)), SlowStartRTTs(1.5e6, 70*time.Millisecond, InitialWindowBytes(true)); tcp != 3 || quic != 2 {
 		t.Errorf("slow start: TCP %d, QUIC %d round trips; want 3, 2", tcp, quic)
+	}
+}
+
+// TestQUICController: the controller recorded for h3 names the quic-go
+// version go.mod requires, and the loss models know it by that name.
+func TestQUICController(t *testing.T) {
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Version}}", "github.com/quic-go/quic-go").Output()
+	if err != nil {
+		t.Skipf("go list: %v", err)
+	}
+	version := strings.TrimSpace(string(out))
+	// A test binary lists no modules; the httpvs binary lists go.mod's.
+	info := &debug.BuildInfo{Deps: []*debug.Module{{Path: "golang.org/x/net", Version: "v0.59.0"}, {Path: quicModule, Version: version}}}
+	got := quicControllerOf(info)
+	if want := "quic-go " + version + "'s cubic"; got != want {
+		t.Errorf("QUICController() = %q, want %q", got, want)
+	}
+	if quicControllerOf(nil) != QUICCongestion || quicControllerOf(&debug.BuildInfo{}) != QUICCongestion {
+		t.Error("no build information: want QUICCongestion")
+	}
+	t.Log(got)
+	if lb, known := LossBased(got); !lb || !known {
+		t.Errorf("LossBased(%q) = %v, %v: want a loss-based controller", got, lb, known)
+	}
+	if _, ok := PredictLoss(got, 1e6, 1423, 0.1, 0.01); !ok {
+		t.Errorf("PredictLoss(%q): no model", got)
 	}
 }

@@ -103,7 +103,7 @@ const BBRLossThreshold = 0.15
 // makes no prediction), and Basis, the model in a few words.
 type LossModel struct {
 	// Controller is the congestion control's name as recorded (a kernel
-	// name or QUICCongestion).
+	// name or QUICController's).
 	Controller string
 	// Rate is the predicted payload rate, bytes per second: the link's
 	// bound where the controller does not back off on this loss.
@@ -132,7 +132,7 @@ func PredictLoss(cc string, link, mss, rtt, p float64) (m LossModel, ok bool) {
 	case cc == "reno":
 		rate = LossBound(mss, rtt, p)
 		m.Basis = fmt.Sprintf("Reno at %.2g%% loss, %.0f ms: Mathis et al. 1997, MSS/(RTT x sqrt(p)) x 1.22", 100*p, 1e3*rtt)
-	case cc == "cubic" || cc == QUICCongestion:
+	case cc == "cubic" || isQUICController(cc):
 		rate = CubicBound(mss, rtt, p)
 		m.Basis = fmt.Sprintf("Cubic at %.2g%% loss, %.0f ms: the larger of Mathis et al.'s bound and Cubic's response function (RFC 9438 5.1)", 100*p, 1e3*rtt)
 	case strings.HasPrefix(cc, "bbr") && p < BBRLossThreshold:
@@ -152,7 +152,7 @@ func PredictLoss(cc string, link, mss, rtt, p float64) (m LossModel, ok bool) {
 // package does not know ("" among them).
 func LossBased(cc string) (lossBased, known bool) {
 	switch {
-	case cc == QUICCongestion, cc == "cubic", cc == "reno":
+	case isQUICController(cc), cc == "cubic", cc == "reno":
 		return true, true
 	case strings.HasPrefix(cc, "bbr"):
 		return false, true
