@@ -50,9 +50,18 @@ func Bounds(res *results.Results) {
 			continue
 		}
 		place(b, c)
-		if b.Departs {
+		if b.Loss != nil {
+			b.Loss.Share = c.Median / b.Loss.Value
+		}
+		switch {
+		case b.Departs:
 			b.Explained = explainDeparture(c, sc, n, b)
 			b.Unexplained = b.Explained == ""
+		case b.Share < transferBelow && sc.Transfer():
+			// Its interval reaches the link, its median does not: the
+			// loss model may still place it; else too few rounds to say.
+			b.Explained = lossExplanation(c, sc, n)
+			b.Undetermined = b.Explained == ""
 		}
 		c.Bound = b
 	}
@@ -68,15 +77,7 @@ func boundOf(c *results.Cell, sc matrix.Scenario, n *results.Net) *results.Bound
 	}
 	switch {
 	case sc.Transfer():
-		rate := matrix.LinkGoodput(n, sc.Upload())
-		if rate <= 0 {
-			return nil
-		}
-		dir := "down"
-		if sc.Upload() {
-			dir = "up"
-		}
-		return &results.Bound{Value: rate, Basis: fmt.Sprintf("the link's calibrated goodput %s (%s)", dir, units.BitsPerSecond(rate*8))}
+		return transferBound(c, sc, n)
 	case sc.ColdStart():
 		k, why := matrix.ColdRTTs(c.Protocol, sc.Resume())
 		if k == 0 {
@@ -128,7 +129,9 @@ func place(b *results.Bound, c *results.Cell) {
 	if sc.Transfer() {
 		below = transferBelow
 	}
-	b.Faster = b.Low > beyondBound
+	// A median beyond the bound is a defect to find whatever the spread:
+	// the link's rate is exact.
+	b.Faster = b.Low > beyondBound || (sc.Transfer() && b.Share > beyondBound)
 	b.Departs = b.Faster || b.High < below
 }
 

@@ -76,10 +76,10 @@ func TestBoundsPlaceCells(t *testing.T) {
 // and refuses the others, which are printed as unexplained.
 func TestBoundsExplainDepartures(t *testing.T) {
 	const mbit = 1e6 / 8 // bytes per second
-	bbr := linkCC(linkOf(0.100, 9e6, 0.01), "rtt=100ms,rate=10mbit,loss=1%", "bbr")
-	cubic := linkCC(linkOf(0.100, 9e6, 0.01), "rtt=100ms,rate=10mbit,loss=1%,cc=cubic", "cubic")
-	unknown := linkCC(linkOf(0.100, 9e6, 0.01), "rtt=100ms,rate=10mbit,loss=1%", "")
-	at50 := linkCC(linkOf(0.050, 96e6, 0.01), "rtt=50ms,loss=1%", "cubic")
+	bbr := linkCC(withRate(linkOf(0.100, 9e6, 0.01), 10e6), "rtt=100ms,rate=10mbit,loss=1%", "bbr")
+	cubic := linkCC(withRate(linkOf(0.100, 1.4e6, 0.01), 10e6), "rtt=100ms,rate=10mbit,loss=1%,cc=cubic", "cubic")
+	unknown := linkCC(withRate(linkOf(0.100, 9e6, 0.01), 10e6), "rtt=100ms,rate=10mbit,loss=1%", "")
+	at50 := linkCC(withRate(linkOf(0.050, 2.8e6, 0.01), 100e6), "rtt=50ms,rate=100mbit,loss=1%", "cubic")
 	for _, tc := range []struct {
 		name string
 		n    *results.Net
@@ -98,6 +98,7 @@ func TestBoundsExplainDepartures(t *testing.T) {
 		// At 50 ms and 1% Cubic's bound is 2.8 Mbit/s (TCP).
 		{"50 ms, 1%: TCP at its bound", at50, linkCell("download", "h1", 2.6*mbit, 2.7*mbit, 2.9*mbit), "losses:", ""},
 		{"50 ms, 1%: TCP at 20% of 96 Mbit/s, four times the bound", at50, linkCell("download", "h1", 19*mbit, 19.5*mbit, 18.5*mbit), "", ""},
+		{"TCP on Cubic beyond the link: a defect, never explained", cubic, linkCell("download", "h1", 11*mbit, 11.5*mbit, 11.2*mbit), "", ""},
 		{"small requests on a lossy link: no loss model", bbr, linkCell("small-concurrent", "h3", 300, 310, 290), "", ""},
 		{"head-of-line behind a download at the link", linkOf(0.050, 96e6, 0), withBulk(linkCell("head-of-line", "h2c", 0.4, 0.5, 0.45), 11e6), "head-of-line:", "predict at most"},
 		{"head-of-line behind a download at 5% of the link: refused", linkOf(0.050, 96e6, 0), withBulk(linkCell("head-of-line", "h2c", 0.4, 0.5, 0.45), 0.6e6), "", ""},
@@ -178,6 +179,12 @@ func linkOf(rtt, goodput, loss float64) *results.Net {
 	return n
 }
 
+// withRate is n with its rate set to rate bits per second each way.
+func withRate(n *results.Net, rate float64) *results.Net {
+	n.Up.RateBitsPerSecond, n.Down.RateBitsPerSecond = rate, rate
+	return n
+}
+
 // linkCC is n with its spec and TCP's congestion control set.
 func linkCC(n *results.Net, spec, cc string) *results.Net {
 	n.Spec, n.TCPCongestion = spec, cc
@@ -191,4 +198,51 @@ func withBulk(c results.Cell, rate float64) results.Cell {
 		c.Repetitions[i].BulkBytes = int64(rate * c.Repetitions[i].Seconds)
 	}
 	return c
+}
+
+// TestLossyLinkClasses: on a lossy link whose rate is set, the bound is
+// the rate less framing whatever the calibration's TCP transfer read (its
+// controller's loss response), each cell carries its controller's model,
+// and is at the link, at its loss bound, or unexplained; none is above the
+// link's bound unflagged.
+func TestLossyLinkClasses(t *testing.T) {
+	const mbit = 1e6 / 8
+	n := linkCC(withRate(linkOf(0.100, 1.4e6, 0.01), 10e6), "rtt=100ms,rate=10mbit,loss=1%,cc=reno", "reno")
+	for _, tc := range []struct {
+		name, protocol string
+		value          float64
+		class          string
+		limited        bool
+	}{
+		{"reno at Mathis's bound", "h1-tls", 1.5 * mbit, results.ClassAtLossBound, true},
+		{"quic-go's cubic at its bound", "h3", 1.3 * mbit, results.ClassAtLossBound, true},
+		{"reno at a tenth of Mathis's: refused", "h2", 0.14 * mbit, results.ClassUnexplained, true},
+		{"reno at the link (the model refused, the link holds)", "h1-tls", 9.5 * mbit, results.ClassAtLink, true},
+		{"above the link", "h2", 10.5 * mbit, results.ClassBeyond, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := &results.Results{Settings: results.Settings{Net: n}, Cells: []results.Cell{linkCell("download", tc.protocol, tc.value, tc.value*1.02, tc.value*0.98)}}
+			Bounds(res)
+			b := res.Cells[0].Bound
+			if b == nil {
+				t.Fatal("no bound")
+			}
+			if want := 10e6 / 8 * 0.95; b.Value < want || b.Value > 10e6/8 {
+				t.Errorf("bound %.0f B/s (%s): want the rate less framing, 95-100%% of 1.25 MB/s", b.Value, b.Basis)
+			}
+			if b.Loss == nil || b.Loss.Limited != tc.limited || b.Loss.Value > 1.5*mbit || b.Loss.Value < 1.3*mbit {
+				t.Fatalf("loss model %+v: want the controller's, 1.3-1.5 Mbit/s", b.Loss)
+			}
+			if got := b.Class(); got != tc.class {
+				t.Errorf("class %q (explained %q), want %q", got, b.Explained, tc.class)
+			}
+		})
+	}
+	// BBR below its threshold: the model is the link.
+	bbr := linkCC(withRate(linkOf(0.100, 9e6, 0.01), 10e6), "rtt=100ms,rate=10mbit,loss=1%", "bbr")
+	res := &results.Results{Settings: results.Settings{Net: bbr}, Cells: []results.Cell{linkCell("download", "h2", 9.4*mbit, 9.5*mbit, 9.3*mbit)}}
+	Bounds(res)
+	if b := res.Cells[0].Bound; b == nil || b.Loss == nil || b.Loss.Limited || b.Class() != results.ClassAtLink {
+		t.Errorf("BBR at the link: %+v, want at the link with an unlimited loss model", b)
+	}
 }

@@ -23,59 +23,56 @@ func within(measured, predicted float64) bool {
 	return predicted > 0 && measured >= predicted/modelTolerance && measured <= predicted*modelTolerance
 }
 
-// controller is the congestion control that sent c's data across n: quic-go's
-// for h3, the link's TCP one otherwise ("" when not recorded).
-func controller(protocol string, n *results.Net) string {
-	if protocol == "h3" {
-		if n.QUICCongestion != "" {
-			return n.QUICCongestion
-		}
-		return netem.QUICCongestion
+// transferBound is a transfer's bound on link n: the link's rate less
+// c's framing (matrix.LinkBound), with the loss model of the controller
+// that sent its data beside it on a lossy link; nil where no bound is
+// known.
+func transferBound(c *results.Cell, sc matrix.Scenario, n *results.Net) *results.Bound {
+	rate := matrix.LinkBound(n, sc.Upload(), c.Protocol)
+	if rate <= 0 {
+		return nil
 	}
-	return n.TCPCongestion
-}
-
-// lossPrediction is what the loss model predicts for a transfer cell on a
-// lossy link: its rate, bytes per second, with what it rests on; ok is
-// false where the model says nothing (no loss in the data's direction, a
-// controller that does not back off on random loss, or one not recorded).
-type lossPrediction struct {
-	rate, loss, mathis, link float64
-	cc                       string
-}
-
-func predictLoss(c *results.Cell, sc matrix.Scenario, n *results.Net) (lossPrediction, bool) {
-	p := lossPrediction{loss: n.Down.Loss, cc: controller(c.Protocol, n), link: matrix.LinkGoodput(n, sc.Upload())}
+	dir, set := "down", n.Down.RateBitsPerSecond
 	if sc.Upload() {
-		p.loss = n.Up.Loss
+		dir, set = "up", n.Up.RateBitsPerSecond
 	}
-	rtt := n.RTTSeconds()
-	if lb, known := netem.LossBased(p.cc); !lb || !known || p.loss <= 0 || rtt <= 0 || !sc.Transfer() {
-		return p, false
+	b := &results.Bound{Value: rate, Basis: fmt.Sprintf("the link's rate %s (%s) less each transport's framing", dir, units.BitsPerSecond(set))}
+	if set <= 0 {
+		b.Basis = fmt.Sprintf("the link's calibrated TCP goodput %s (%s; no rate set)", dir, units.BitsPerSecond(rate*8))
 	}
-	mss := float64(netem.TCPSegmentBytes)
-	if c.Protocol == "h3" {
-		mss = netem.QUICMaxPacketBytes
+	if m, ok := predictLoss(c, sc, n, rate); ok {
+		b.Loss = &results.LossBound{Controller: m.Controller, Value: m.Rate, Limited: m.LossLimited, Basis: m.Basis}
 	}
-	p.mathis = netem.LossBound(mss, rtt, p.loss)
-	p.rate = min(p.mathis, p.link)
-	return p, p.rate > 0
+	return b
+}
+
+// predictLoss is what the loss response of the controller that sent c's
+// data predicts on link n whose bound for c is link bytes per second
+// (netem.PredictLoss); ok is false where no model applies (no loss in the
+// data's direction, a controller not recorded or unknown, not a transfer).
+func predictLoss(c *results.Cell, sc matrix.Scenario, n *results.Net, link float64) (netem.LossModel, bool) {
+	if !sc.Transfer() {
+		return netem.LossModel{}, false
+	}
+	quic := c.Protocol == "h3"
+	return netem.PredictLoss(matrix.Controller(c.Protocol, n), link, netem.PacketPayload(quic), n.RTTSeconds(), matrix.LinkLoss(n, sc.Upload()))
 }
 
 // lossExplanation explains a transfer cell below its bound on a lossy link
-// when the loss-based bound of the controller that sent its data
-// predicts the cell within modelTolerance; "" otherwise (a BBR sender, a
-// cell far from the bound, a scenario the model does not cover). Where
-// the other family of transports ran a controller that does not back off
-// on loss (BBR against quic-go's Cubic), the cause named is the
-// controller, with the link spec that compares like with like.
+// when the loss response of the controller that sent its data
+// (netem.PredictLoss) predicts a rate below the link's and the cell within
+// modelTolerance of it; "" otherwise (a BBR sender, which the model puts at
+// the link; a cell far from the prediction; a scenario the model does not
+// cover). Where the other family of transports ran a controller that does
+// not back off on loss (BBR against quic-go's Cubic), the cause named is
+// the controller, with the link spec that compares like with like.
 func lossExplanation(c *results.Cell, sc matrix.Scenario, n *results.Net) string {
-	p, ok := predictLoss(c, sc, n)
-	if !ok || !within(c.Median, p.rate) {
+	m, ok := predictLoss(c, sc, n, matrix.LinkBound(n, sc.Upload(), c.Protocol))
+	if !ok || !m.LossLimited || !within(c.Median, m.Rate) {
 		return ""
 	}
-	text := fmt.Sprintf("the link drops %.1f%% of packets; %s backs off on each loss: its bound (Mathis et al. 1997, MSS / (RTT x sqrt(p)) x 1.22) is %s, which predicts the %s measured within a factor of %g",
-		100*p.loss, p.cc, units.BitsPerSecond(p.rate*8), units.BitsPerSecond(c.Median*8), modelTolerance)
+	text := fmt.Sprintf("the link drops %.1f%% of packets; %s backs off on each loss: its model (%s) predicts %s, the cell read %s, within a factor of %g",
+		100*matrix.LinkLoss(n, sc.Upload()), m.Controller, m.Basis, units.BitsPerSecond(m.Rate*8), units.BitsPerSecond(c.Median*8), modelTolerance)
 	if why := ccMismatch(c, n, true); why != "" {
 		return "congestion-control: " + text + "; " + why
 	}
@@ -91,7 +88,7 @@ func ccMismatch(c *results.Cell, n *results.Net, offer bool) string {
 	if c.Protocol == "h3" {
 		other = "h1"
 	}
-	mine, otherCC := controller(c.Protocol, n), controller(other, n)
+	mine, otherCC := matrix.Controller(c.Protocol, n), matrix.Controller(other, n)
 	lb, known := netem.LossBased(mine)
 	olb, oknown := netem.LossBased(otherCC)
 	if !known || !oknown || lb == olb || !lb {
@@ -173,13 +170,13 @@ func congestionControl(s *subject) *results.Finding {
 		return nil
 	}
 	why := ccMismatch(s.c, n, false)
-	p, ok := predictLoss(s.c, s.sc, n)
-	if why == "" || !ok || !within(s.c.Median, p.rate) {
+	m, ok := predictLoss(s.c, s.sc, n, matrix.LinkBound(n, s.sc.Upload(), s.c.Protocol))
+	if why == "" || !ok || !m.LossLimited || !within(s.c.Median, m.Rate) {
 		return nil
 	}
 	return &results.Finding{
-		Evidence: fmt.Sprintf("%s: %s backs off on the link's %.1f%% loss, and its bound (Mathis et al. 1997) of %s predicts the %s measured within a factor of %g; %s",
-			gap(s.c), p.cc, 100*p.loss, units.BitsPerSecond(p.rate*8), units.BitsPerSecond(s.c.Median*8), modelTolerance, why),
+		Evidence: fmt.Sprintf("%s: %s backs off on the link's %.1f%% loss, and its model (%s) of %s predicts the %s measured within a factor of %g; %s",
+			gap(s.c), m.Controller, 100*matrix.LinkLoss(n, s.sc.Upload()), m.Basis, units.BitsPerSecond(m.Rate*8), units.BitsPerSecond(s.c.Median*8), modelTolerance, why),
 		Fix: fmt.Sprintf("not a setting of the transport: quic-go has Cubic only; measure the link %s so that TCP backs off on loss as QUIC does, and the gap left is the protocols'", withCC(n.Spec, "cubic")),
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
 )
@@ -146,6 +147,9 @@ func emulatorBound(s *subject) *results.Finding {
 	rate, goodput := matrix.LinkDirection(n, s.upload())
 	if goodput <= 0 || (rate > 0 && rate < goodput/emulatorNear) {
 		return nil // a configured rate well below the ceiling is the link's
+	}
+	if lb, _ := netem.LossBased(n.TCPCongestion); lb && matrix.LinkLoss(n, s.upload()) > 0 {
+		return nil // the calibration's goodput was its controller's loss response
 	}
 	moved := float64(s.m.Bytes) * 8 / s.m.Seconds
 	if moved < emulatorNear*goodput || moved > goodput/emulatorNear {

@@ -64,6 +64,13 @@ func TestEmulatorBound(t *testing.T) {
 	if f := emulatorBound(tun(netSubject(35e6, 1, 0, 0.1, 300e6), 30)); f != nil {
 		t.Errorf("3%% of the calibration's packets late: %s", f.Evidence)
 	}
+	// A lossy 10 Mbit/s link whose calibration ran Reno: its 1.07 Mbit/s
+	// was Reno's loss response, not the emulator's ceiling.
+	lossy := tun(netSubject(134e3, 1, 10e6, 0.1, 1.07e6), 200)
+	lossy.set.Net.TCPCongestion, lossy.set.Net.Down.Loss = "reno", 0.01
+	if f := emulatorBound(lossy); f != nil {
+		t.Errorf("Reno's loss response taken for the emulator's ceiling: %s", f.Evidence)
+	}
 	netem := netSubject(35e6, 1, 0, 0.01, 300e6)
 	netem.set.Net.Backend = results.NetBackendNetem
 	if f := emulatorBound(netem); f == nil || !strings.HasSuffix(f.Evidence, "in calibration)") {

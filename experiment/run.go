@@ -3,6 +3,7 @@ package experiment
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"time"
 
@@ -211,6 +212,12 @@ func (o *Options) plan(link *Link, sizing []string) error {
 	est, err := matrix.EstimateRun(o.Matrix)
 	if err != nil {
 		return &OptionsError{err}
+	}
+	if link != nil {
+		// Said before the cells; the results record Settings.LossEvents.
+		var lines []string
+		est, lines = o.fitLossEvents(est)
+		sizing = append(slices.Clip(sizing), lines...)
 	}
 	budget := o.Budget
 	if budget == 0 && link != nil {

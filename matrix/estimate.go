@@ -77,7 +77,7 @@ func (o *Options) roundCost(sc Scenario, p transport.Protocol) time.Duration {
 	case sc.kind == kindHeadOfLine:
 		return cold + max(o.Warmup, holWarmRTTs*o.RTT) + o.Duration + o.RTT
 	case sc.Transfer():
-		return cold + o.omit(sc.upload) + o.Duration + o.RTT
+		return cold + o.transferTime(sc, p) + o.RTT
 	}
 	r := &runner{opts: *o}
 	return cold + o.Warmup + r.firstTry(sc) + o.RTT

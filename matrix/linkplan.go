@@ -35,18 +35,36 @@ const (
 // onLink says the run crosses an emulated link whose round trip is known.
 func (o *Options) onLink() bool { return o.Link != nil && o.RTT > 0 }
 
-// LinkGoodput is what the link carries one way, bytes per second: the
-// calibrated TCP goodput, or the configured rate where calibration found
-// none; 0 when neither is known.
+// LinkGoodput is what the link carries one way for TCP's payload, bytes
+// per second: LinkBound of h1, which sizes transfers and request bounds.
 func LinkGoodput(n *results.Net, upload bool) float64 {
+	return LinkBound(n, upload, "h1")
+}
+
+// LinkBound is the most protocol's payload can move one way across n,
+// bytes per second, whatever congestion control sends it: the configured
+// rate less the protocol's framing (netem.PayloadShare; the link's losses
+// come before its rate limit and cost it nothing). On a link with no rate
+// set, the calibration's TCP goodput stands in (the emulator's or the
+// machine's ceiling), except where that transfer ran a controller that
+// backs off on the link's loss: its goodput was its own loss response,
+// not the link's, and no bound is known (0). 0 too when nothing is known.
+func LinkBound(n *results.Net, upload bool, protocol string) float64 {
 	if n == nil {
 		return 0
 	}
 	rate, goodput := LinkDirection(n, upload)
-	if goodput > 0 {
-		return goodput / 8
+	if rate > 0 {
+		return rate / 8 * netem.PayloadShare(protocol == "h3", protocol == "h1-tls" || protocol == "h2" || protocol == "h3")
 	}
-	return rate / 8
+	loss := n.Down.Loss
+	if upload {
+		loss = n.Up.Loss
+	}
+	if lb, _ := netem.LossBased(n.TCPCongestion); lb && loss > 0 {
+		return 0
+	}
+	return goodput / 8
 }
 
 // slowStartRTTs is how many round trips slow start takes to grow TCP's
@@ -75,8 +93,9 @@ func (o *Options) omit(upload bool) time.Duration {
 
 // linkSize is a transfer's total body size across the link: what the
 // link carries in its omitted part and its measured window (Duration),
-// at least minPerStream per stream. 0 when the goodput is unknown (the
-// probe sizes it then).
+// at least minPerStream per stream, and on a lossy link at least what
+// its steady part needs to see LossEvents losses (lossSize). 0 when the
+// goodput is unknown (the probe sizes it then).
 func (o *Options) linkSize(sc Scenario) units.Bytes {
 	rate := LinkGoodput(o.Link, sc.upload)
 	if rate <= 0 {
@@ -84,6 +103,10 @@ func (o *Options) linkSize(sc Scenario) units.Bytes {
 	}
 	d := o.omit(sc.upload) + o.Duration
 	size := units.Bytes(rate*d.Seconds()) / units.MiB * units.MiB
+	if loss := o.lossSize(sc); loss > 0 {
+		// Its steady part sees the loss events it is sized for.
+		size = max(size, (units.Bytes(rate*o.omit(sc.upload).Seconds())+loss+units.MiB-1)/units.MiB*units.MiB)
+	}
 	return max(size, units.Bytes(sc.streams)*minPerStream)
 }
 

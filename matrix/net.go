@@ -17,7 +17,7 @@ func NewNet(text string, spec netem.Spec, backend netem.Backend, c netem.Calibra
 		Backend:    string(backend),
 		Configured: spec.String(),
 		// QUICCongestion: httpvs leaves quic-go's default.
-		QUICCongestion: netem.QUICCongestion,
+		QUICCongestion: netem.QUICController(),
 		Up:             netDirection(spec.Up),
 		Down:           netDirection(spec.Down),
 		Calibration: results.NetCalibration{
@@ -26,6 +26,8 @@ func NewNet(text string, spec netem.Spec, backend netem.Backend, c netem.Calibra
 			Probes:                   c.Probes,
 			UpLoss:                   c.UpLoss,
 			DownLoss:                 c.DownLoss,
+			UpRateBitsPerSecond:      float64(c.UpRate.Rate),
+			DownRateBitsPerSecond:    float64(c.DownRate.Rate),
 			UpGoodputBitsPerSecond:   float64(c.Up),
 			DownGoodputBitsPerSecond: float64(c.Down),
 			Seconds:                  took.Seconds(),

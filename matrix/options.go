@@ -54,8 +54,14 @@ type Options struct {
 	// with load.Std (Engine.For). Let it hold Ps only when Target is
 	// another process.
 	Engine load.Engine
-	// Timeout bounds each repetition; zero means DefaultTimeout.
+	// Timeout bounds each repetition; zero means DefaultTimeout, or
+	// across a lossy link twice the longest transfer expected, if longer.
 	Timeout time.Duration
+	// LossEvents is how many loss events each transfer across a lossy
+	// link is sized to see (its steady part carries LossEvents / loss
+	// packets); zero means DefaultLossEvents, negative none (transfers
+	// sized by Duration alone).
+	LossEvents int
 	// Header holds extra request headers sent with every request of the
 	// transfer and request scenarios, probes included (a target that wants
 	// credentials, say), but not with gRPC calls or the emulated link's
@@ -184,7 +190,7 @@ func (o *Options) fill() error {
 		o.Warmup = o.Duration / 4
 	}
 	if o.Timeout == 0 {
-		o.Timeout = DefaultTimeout
+		o.Timeout = max(DefaultTimeout, 2*o.longestTransfer())
 	}
 	return o.Validate()
 }
@@ -225,6 +231,7 @@ func (o Options) settings() results.Settings {
 		Repeat:          o.Repeat,
 		MaxRepeat:       o.MaxRepeat,
 		BudgetSeconds:   o.Budget.Seconds(),
+		LossEvents:      o.sizedLossEvents(),
 		DurationSeconds: o.Duration.Seconds(),
 		WarmupSeconds:   o.Warmup.Seconds(),
 		SizeBytes:       int64(o.Size),

@@ -26,7 +26,14 @@ type Calibration struct {
 	UpLoss float64
 	// DownLoss is the fraction of echoes lost server to client, in [0, 1].
 	DownLoss float64
-	// Down is the TCP goodput server to client (payload bits per second).
+	// UpRate and DownRate are each rate-limited direction's rate as
+	// paced UDP datagrams found it (ProbeRate): the link itself, whatever
+	// congestion control a transport runs; zero where no rate is set.
+	UpRate, DownRate RateProbe
+	// Down is the TCP goodput server to client (payload bits per second):
+	// one transfer under the link's TCP congestion control, a figure of
+	// that controller on this link (on a lossy one, its loss response),
+	// not the link's bound.
 	Down units.BitsPerSecond
 	// Up is the TCP goodput client to server (payload bits per second).
 	Up units.BitsPerSecond
@@ -64,8 +71,9 @@ func (o CalibrateOptions) withDefaults() CalibrateOptions {
 	return o
 }
 
-// Calibrate measures l: UDP round trip and one-way loss, TCP handshake
-// time, and TCP goodput each way.
+// Calibrate measures l: UDP round trip and one-way loss, each direction's
+// rate by paced UDP (ProbeRate), TCP handshake time, and TCP goodput each
+// way.
 func Calibrate(ctx context.Context, l *Link, o CalibrateOptions) (Calibration, error) {
 	o = o.withDefaults()
 	var c Calibration
@@ -74,6 +82,12 @@ func Calibrate(ctx context.Context, l *Link, o CalibrateOptions) (Calibration, e
 		return c, err
 	}
 	c.UDPRTT, c.Probes, c.UpLoss, c.DownLoss = p.RTT, p.Sent, p.UpLoss(), p.DownLoss()
+	if c.DownRate, err = ProbeRate(ctx, l, false); err != nil {
+		return c, err
+	}
+	if c.UpRate, err = ProbeRate(ctx, l, true); err != nil {
+		return c, err
+	}
 	if c.TCPConnect, err = ConnectTime(ctx, l, o.Connects); err != nil {
 		return c, err
 	}

@@ -135,3 +135,29 @@ func TestCalibrationRate(t *testing.T) {
 		}
 	})
 }
+
+// The paced UDP probe reads a rate-limited direction's rate within 3%
+// whatever its loss (the loss model drops before the rate limit, and no
+// congestion control is involved), and leaves an unlimited one alone.
+func TestProbeRate(t *testing.T) {
+	l := newBackendLink(t, BackendTUN, "rtt=40ms,up=4mbit,down=10mbit,loss=1%")
+	ctx := testContext(t, time.Minute)
+	for _, c := range []struct {
+		up   bool
+		want float64
+	}{{false, 10e6}, {true, 4e6}} {
+		p, err := ProbeRate(ctx, l, c.up)
+		if err != nil {
+			t.Fatal(err)
+		}
+		up, down := l.ResetStats()
+		t.Logf("up %v: offered %v, %d sent, %d received, rate %v; link up %+v down %+v", c.up, p.Offered, p.Sent, p.Received, p.Rate, up, down)
+		if got := float64(p.Rate); math.Abs(got-c.want) > 0.03*c.want {
+			t.Errorf("up %v: rate %v, want %v within 3%%", c.up, p.Rate, c.want)
+		}
+	}
+	open := newBackendLink(t, BackendTUN, "rtt=10ms")
+	if p, err := ProbeRate(ctx, open, false); err != nil || p != (RateProbe{}) {
+		t.Errorf("no rate set: %+v, %v; want no probe", p, err)
+	}
+}

@@ -2,6 +2,7 @@ package netem
 
 import (
 	"math"
+	"runtime/debug"
 	"strings"
 	"time"
 )
@@ -23,8 +24,43 @@ func validCC(name string) bool {
 
 // QUICCongestion is the congestion control quic-go uses for HTTP/3 as
 // httpvs configures it (quic-go's default): its own Cubic, whatever TCP's
-// is.
+// is. QUICController names it with the version built in.
 const QUICCongestion = "quic-go's cubic"
+
+// quicModule is quic-go's module path.
+const quicModule = "github.com/quic-go/quic-go"
+
+// QUICController is QUICCongestion with the quic-go version this binary
+// was built with (the one go.mod requires), as the results record it:
+// "quic-go v0.65.0's cubic"; QUICCongestion where the build carries no
+// module information.
+func QUICController() string {
+	info, _ := debug.ReadBuildInfo()
+	return quicControllerOf(info)
+}
+
+// quicControllerOf is QUICController from build information info (nil:
+// none). A test binary lists no modules: QUICCongestion there.
+func quicControllerOf(info *debug.BuildInfo) string {
+	if info == nil {
+		return QUICCongestion
+	}
+	for _, d := range info.Deps {
+		if d.Path == quicModule {
+			if d.Replace != nil {
+				d = d.Replace
+			}
+			return "quic-go " + d.Version + "'s cubic"
+		}
+	}
+	return QUICCongestion
+}
+
+// isQUICController says cc names quic-go's Cubic, with or without its
+// version (QUICCongestion, QUICController).
+func isQUICController(cc string) bool {
+	return strings.HasPrefix(cc, "quic-go") && strings.HasSuffix(cc, "cubic")
+}
 
 // The congestion windows of the two families of stacks a link carries,
 // one home for every model of them (slow start, page-load's bound, the
@@ -67,32 +103,4 @@ func SlowStartRTTs(rate float64, rtt time.Duration, iw float64) int {
 		return 0
 	}
 	return int(math.Ceil(math.Log2(max(1, rate*rtt.Seconds()/iw))))
-}
-
-// LossBound is the rate, bytes per second, a loss-based congestion
-// control (Reno, Cubic: one that halves or cuts its window on each loss)
-// averages across random loss p (a fraction, above zero) at a round trip
-// of rtt seconds with packets of mss payload bytes: Mathis et al. 1997,
-// "The macroscopic behavior of the TCP congestion avoidance algorithm",
-// rate = MSS / (RTT * sqrt(p)) * sqrt(3/2). 0 when p or rtt is not above
-// zero. BBR does not back off on random loss: no such bound holds for it.
-func LossBound(mss, rtt, p float64) float64 {
-	if p <= 0 || rtt <= 0 {
-		return 0
-	}
-	return mss / (rtt * math.Sqrt(p)) * math.Sqrt(1.5)
-}
-
-// LossBased reports whether the congestion control named cc (a kernel
-// name, "bbr", "cubic", "reno", or QUICCongestion) backs off on random
-// loss, so that LossBound holds for it; known is false for a name this
-// package does not know ("" among them).
-func LossBased(cc string) (lossBased, known bool) {
-	switch {
-	case cc == QUICCongestion, cc == "cubic", cc == "reno":
-		return true, true
-	case strings.HasPrefix(cc, "bbr"):
-		return false, true
-	}
-	return false, false
 }

@@ -1,10 +1,12 @@
 package netem
 
 import (
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
@@ -31,6 +33,7 @@ func TestQUICFiguresFromSource(t *testing.T) {
 		{"internal/congestion/cubic_sender.go", "initialCongestionWindow", QUICInitialWindowPackets},
 		{"internal/protocol/params.go", "InitialPacketSize", QUICInitialPacketBytes},
 		{"internal/protocol/protocol.go", "MaxPacketBufferSize", QUICMaxPacketBytes},
+		{"internal/congestion/cubic.go", "cubeCongestionWindowScale", int(math.Round(CubicC * 1024))},
 	} {
 		src, err := os.ReadFile(filepath.Join(dir, c.file))
 		if err != nil {
@@ -44,6 +47,17 @@ func TestQUICFiguresFromSource(t *testing.T) {
 		if got, _ := strconv.Atoi(string(m[1])); got != c.want {
 			t.Errorf("quic-go %s: %s = %d, httpvs models %d", version, c.name, got, c.want)
 		}
+	}
+	src, err := os.ReadFile(filepath.Join(dir, "internal/congestion/cubic.go"))
+	if err != nil {
+		t.Fatalf("quic-go %s: %v", version, err)
+	}
+	m := regexp.MustCompile(`const beta float32 = ([0-9.]+)`).FindSubmatch(src)
+	if m == nil {
+		t.Fatalf("quic-go %s: cubic.go has no beta", version)
+	}
+	if got, _ := strconv.ParseFloat(string(m[1]), 64); got != CubicBeta {
+		t.Errorf("quic-go %s: Cubic's beta = %g, httpvs models %g", version, got, CubicBeta)
 	}
 }
 
@@ -66,5 +80,31 @@ func TestLossBound(t *testing.T) {
 	// two of quic-go's 41 KB.
 	if tcp, quic := SlowStartRTTs(1.5e6, 70*time.Millisecond, InitialWindowBytes(false)), SlowStartRTTs(1.5e6, 70*time.Millisecond, InitialWindowBytes(true)); tcp != 3 || quic != 2 {
 		t.Errorf("slow start: TCP %d, QUIC %d round trips; want 3, 2", tcp, quic)
+	}
+}
+
+// TestQUICController: the controller recorded for h3 names the quic-go
+// version go.mod requires, and the loss models know it by that name.
+func TestQUICController(t *testing.T) {
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Version}}", "github.com/quic-go/quic-go").Output()
+	if err != nil {
+		t.Skipf("go list: %v", err)
+	}
+	version := strings.TrimSpace(string(out))
+	// A test binary lists no modules; the httpvs binary lists go.mod's.
+	info := &debug.BuildInfo{Deps: []*debug.Module{{Path: "golang.org/x/net", Version: "v0.59.0"}, {Path: quicModule, Version: version}}}
+	got := quicControllerOf(info)
+	if want := "quic-go " + version + "'s cubic"; got != want {
+		t.Errorf("QUICController() = %q, want %q", got, want)
+	}
+	if quicControllerOf(nil) != QUICCongestion || quicControllerOf(&debug.BuildInfo{}) != QUICCongestion {
+		t.Error("no build information: want QUICCongestion")
+	}
+	t.Log(got)
+	if lb, known := LossBased(got); !lb || !known {
+		t.Errorf("LossBased(%q) = %v, %v: want a loss-based controller", got, lb, known)
+	}
+	if _, ok := PredictLoss(got, 1e6, 1423, 0.1, 0.01); !ok {
+		t.Errorf("PredictLoss(%q): no model", got)
 	}
 }

@@ -34,8 +34,8 @@ func linkLines(res *results.Results) []string {
 		return nil
 	}
 	c := n.Calibration
-	lines := []string{fmt.Sprintf("against the link (round trip %.1f ms as set, %.1f ms measured; goodput %s down, %s up): each cell's median beside the best the link allows",
-		(n.Up.DelaySeconds+n.Down.DelaySeconds)*1e3, c.TCPConnectSeconds*1e3, units.BitsPerSecond(c.DownGoodputBitsPerSecond), units.BitsPerSecond(c.UpGoodputBitsPerSecond))}
+	lines := []string{fmt.Sprintf("against the link (round trip %.1f ms as set, %.1f ms measured; %s): each cell's median beside the best the link allows",
+		(n.Up.DelaySeconds+n.Down.DelaySeconds)*1e3, c.TCPConnectSeconds*1e3, linkRates(n))}
 	rtt := n.Up.DelaySeconds + n.Down.DelaySeconds
 	if rtt <= 0 {
 		rtt = c.TCPConnectSeconds
@@ -50,7 +50,7 @@ func linkLines(res *results.Results) []string {
 				continue
 			}
 			b := cell.Bound
-			parts = append(parts, p+" "+shareText(b))
+			parts = append(parts, p+" "+shareText(b)+lossNote(b))
 			inRTT = append(inRTT, fmt.Sprintf("%s %s of %.1f round trips", p, shareText(b), b.Value/rtt))
 			same = same && (basis == "" || basis == b.Basis)
 			basis = b.Basis
@@ -84,6 +84,46 @@ func linkLines(res *results.Results) []string {
 	}
 	lines = append(lines, whenWords(res)...)
 	return append(lines, crossoverLines(res)...)
+}
+
+// linkRates says each direction's rate as set and as paced UDP read it,
+// and, apart, what one TCP transfer under the link's controller moved.
+func linkRates(n *results.Net) string {
+	c := n.Calibration
+	if n.Down.RateBitsPerSecond <= 0 && n.Up.RateBitsPerSecond <= 0 {
+		return fmt.Sprintf("no rate set; TCP goodput %s down, %s up", units.BitsPerSecond(c.DownGoodputBitsPerSecond), units.BitsPerSecond(c.UpGoodputBitsPerSecond))
+	}
+	text := fmt.Sprintf("rate %s down, %s up", units.BitsPerSecond(n.Down.RateBitsPerSecond), units.BitsPerSecond(n.Up.RateBitsPerSecond))
+	if c.DownRateBitsPerSecond > 0 {
+		text += fmt.Sprintf(" (paced UDP read %s, %s)", units.BitsPerSecond(c.DownRateBitsPerSecond), units.BitsPerSecond(c.UpRateBitsPerSecond))
+	}
+	cc := n.TCPCongestion
+	if cc == "" {
+		cc = "the kernel's default"
+	}
+	return text + fmt.Sprintf("; one TCP transfer under %s moved %s down, %s up", cc, units.BitsPerSecond(c.DownGoodputBitsPerSecond), units.BitsPerSecond(c.UpGoodputBitsPerSecond))
+}
+
+// lossNote places a transfer on a lossy link against its link and its
+// controller's loss model (results.Bound.Class), and any cell beyond its
+// bound; "" elsewhere.
+func lossNote(b *results.Bound) string {
+	class := b.Class()
+	if b.Loss == nil {
+		if class == results.ClassBeyond {
+			return " (beyond the link's bound: a measurement defect)"
+		}
+		return ""
+	}
+	l := b.Loss
+	model := fmt.Sprintf("%s's loss model %s", l.Controller, units.BitsPerSecond(l.Value*8))
+	switch class {
+	case results.ClassAtLossBound:
+		return fmt.Sprintf(" (%s: %s, read at %.0f%% of it)", class, model, 100*l.Share)
+	case results.ClassAtLink, results.ClassBeyond, results.ClassUnexplained, results.ClassUndecided:
+		return fmt.Sprintf(" (%s; %s, %.0f%% of it)", class, model, 100*l.Share)
+	}
+	return fmt.Sprintf(" (%s; %s)", class, model)
 }
 
 // shareText is a bound's share in a few words: "97%" of a rate's bound,
@@ -179,7 +219,7 @@ func bulkBeside(c, b *results.Cell, n *results.Net) string {
 	if c.Scenario != "head-of-line" || n == nil || mc.Seconds <= 0 || mb.Seconds <= 0 {
 		return ""
 	}
-	link := n.Calibration.DownGoodputBitsPerSecond / 8
+	link := n.Rate(false) / 8
 	if link <= 0 {
 		return ""
 	}
@@ -187,9 +227,9 @@ func bulkBeside(c, b *results.Cell, n *results.Net) string {
 		100*float64(mc.BulkBytes)/mc.Seconds/link, b.Protocol, 100*float64(mb.BulkBytes)/mb.Seconds/link)
 }
 
-// atBound says a cell reads within its bound's tolerance: it does not
-// depart.
-func atBound(c *results.Cell) bool { return c.Bound != nil && !c.Bound.Departs }
+// atBound says a cell reads within its bound's tolerance, and no loss
+// model places it below (results.ClassAtLink).
+func atBound(c *results.Cell) bool { return c.Bound != nil && c.Bound.Class() == results.ClassAtLink }
 
 // reasonOf is why c differs from its baseline b: a bound of its own that
 // differs (fewer round trips), what explains its departure from the link's

@@ -48,7 +48,7 @@ func TestLinkVerdict(t *testing.T) {
 	out := b.String()
 	for _, want := range []string{
 		"against the link (round trip 50.0 ms as set",
-		"download: h1 100%, h2c 100%, h3 99% of the link's calibrated goodput down",
+		"download: h1 100%, h2c 100%, h3 99% of the link's calibrated TCP goodput down",
 		"unexplained: small-concurrent/h2c (58%, below it)",
 		"cold-start: h1 1.01x of 2.0 round trips, h2c 1.01x of 2.0 round trips, h3 1.03x of 2.0 round trips",
 		"h2c against h1: ties on download (both at the link's bound), cold-start (both at the link's bound); is unexplained on small-concurrent",

@@ -74,7 +74,10 @@ func runLine(res *results.Results) string {
 	}
 	size := "sized per transport to take ~" + seconds(s.DurationSeconds)
 	if s.Net != nil {
-		size = "sized by the link's goodput to run ~" + seconds(s.DurationSeconds) + " past their handshakes and slow start, which their rates omit"
+		size = "sized by the link's rate to run ~" + seconds(s.DurationSeconds) + " past their handshakes and slow start, which their rates omit"
+		if s.LossEvents > 0 {
+			size += fmt.Sprintf(", and to see %d loss events each", s.LossEvents)
+		}
 	}
 	if s.SizeBytes > 0 {
 		size = fmt.Sprintf("%d bytes", s.SizeBytes)

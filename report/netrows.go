@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/httpvs/httpvs/results"
+	"github.com/httpvs/httpvs/units"
 )
 
 // netRows adds the rows of the network scenarios (cells timed in seconds):
@@ -167,4 +168,17 @@ func (g *grid) boundRows() {
 		}
 		return s
 	})
+	var lossy bool
+	for _, c := range g.cells {
+		lossy = lossy || (c != nil && c.Bound != nil && c.Bound.Loss != nil)
+	}
+	if lossy {
+		g.row("of loss model", func(c *results.Cell) string {
+			if c.Bound == nil || c.Bound.Loss == nil {
+				return "-"
+			}
+			l := c.Bound.Loss
+			return fmt.Sprintf("%.0f%% of %s (%s)", 100*l.Share, units.BitsPerSecond(l.Value*8), l.Controller)
+		})
+	}
 }

@@ -17,6 +17,7 @@ type when struct {
 	head  []string          // "", "", then each run's link
 	calib []string          // "measured", "", then each run's measured link
 	loss  []string          // "loss up/down", "", then each run's loss set and met
+	cc    []string          // "controllers", "", then each run's TCP and QUIC congestion controls
 	rows  [][]string        // scenario (first row of its group only), transport, a verdict per run
 	grid  [][]*results.Cell // each row's cell per run; nil where the run has none
 }
@@ -36,7 +37,7 @@ func linkMeasured(res *results.Results) string {
 		return "-"
 	}
 	c := n.Calibration
-	return fmt.Sprintf("%.0f ms, %s down", c.UDPRTTSeconds*1e3, units.BitsPerSecond(c.DownGoodputBitsPerSecond))
+	return fmt.Sprintf("%.0f ms, %s down", c.UDPRTTSeconds*1e3, units.BitsPerSecond(n.Rate(false)))
 }
 
 // linkLoss is the loss a run's link was set to and the loss it dealt the
@@ -66,13 +67,14 @@ func linkLoss(res *results.Results) string {
 }
 
 func newWhen(runs []*results.Results) when {
-	w := when{head: []string{"", ""}, calib: []string{"measured", ""}, loss: []string{"loss up/down", ""}}
+	w := when{head: []string{"", ""}, calib: []string{"measured", ""}, loss: []string{"loss up/down", ""}, cc: []string{"controllers", ""}}
 	var scenarios []string
 	protos := map[string][]string{}
 	for _, res := range runs {
 		w.head = append(w.head, linkName(res))
 		w.calib = append(w.calib, linkMeasured(res))
 		w.loss = append(w.loss, linkLoss(res))
+		w.cc = append(w.cc, linkControllers(res))
 		for _, name := range res.ScenarioNames() {
 			if protos[name] == nil {
 				scenarios = append(scenarios, name)
@@ -116,7 +118,7 @@ func When(w io.Writer, runs []*results.Results) error {
 	wt := newWhen(runs)
 	fmt.Fprintln(bw, whenTitle)
 	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
-	for _, r := range append([][]string{wt.head, wt.calib, wt.loss}, wt.rows...) {
+	for _, r := range append([][]string{wt.head, wt.calib, wt.loss, wt.cc}, wt.rows...) {
 		fmt.Fprintln(tw, "  "+strings.Join(r, "\t")+"\t")
 	}
 	tw.Flush()
@@ -133,7 +135,7 @@ func WhenMarkdown(w io.Writer, runs []*results.Results) error {
 	fmt.Fprintf(bw, "## When\n\n%s\n\n", strings.TrimPrefix(whenTitle, "when: "))
 	head := append([]string{"scenario", "transport"}, wt.head[2:]...)
 	fmt.Fprintf(bw, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat("---|", len(head)))
-	for _, r := range append([][]string{wt.calib, wt.loss}, wt.rows...) {
+	for _, r := range append([][]string{wt.calib, wt.loss, wt.cc}, wt.rows...) {
 		fmt.Fprintf(bw, "| %s |\n", strings.Join(r, " | "))
 	}
 	if lines := whenAcross(runs); len(lines) > 0 {
@@ -168,6 +170,7 @@ func whenAcross(runs []*results.Results) []string {
 	if len(lines) > 0 {
 		lines = append([]string{"in words:"}, lines...)
 	}
+	lines = append(lines, controllerLines(runs)...)
 	for _, res := range runs {
 		if x := crossoverLines(res); x != nil {
 			return append(lines, x...)

@@ -29,7 +29,7 @@ type whenRow struct {
 func WhenHTML(w io.Writer, runs []*results.Results) error {
 	wt := newWhen(runs)
 	page := whenPage{Title: "httpvs run: when", Legend: strings.TrimPrefix(whenTitle, "when: "), Head: wt.head[2:]}
-	for _, r := range [][]string{wt.calib, wt.loss} {
+	for _, r := range [][]string{wt.calib, wt.loss, wt.cc} {
 		page.Info = append(page.Info, append([]string{r[0]}, r[2:]...))
 	}
 	for i, r := range wt.rows {

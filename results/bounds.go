@@ -36,6 +36,65 @@ type Bound struct {
 	// figure is an artefact of the measurement (rounds too short for the
 	// link, say) until shown otherwise, and its verdict is not to be acted on.
 	Unexplained bool `json:"unexplained,omitempty"`
+	// Undetermined says a transfer's median lies below the link's
+	// tolerance but its interval reaches the link, and no loss model
+	// places it: too few rounds to say where it is.
+	Undetermined bool `json:"undetermined,omitempty"`
+	// Loss is, on a lossy link, what the loss response of the congestion
+	// control that sent the cell's data predicts, beside the link's bound;
+	// nil where no model applies.
+	Loss *LossBound `json:"loss,omitempty"`
+}
+
+// LossBound is a congestion control's response to a link's random loss
+// (netem.PredictLoss), held against a cell.
+type LossBound struct {
+	// Controller names the congestion control, e.g. "cubic", "bbr" or
+	// "quic-go v0.65.0's cubic".
+	Controller string `json:"controller"`
+	// Value is its predicted rate, bytes per second: the link's bound for
+	// a controller that does not back off on this loss.
+	Value float64 `json:"value"`
+	// Limited says Value is below the link's bound: the controller, not
+	// the link, is expected to set the figure.
+	Limited bool `json:"limited,omitempty"`
+	// Basis names the model and its inputs.
+	Basis string `json:"basis"`
+	// Share is the cell's median over Value.
+	Share float64 `json:"share"`
+}
+
+// The classes of a cell against its link (Bound.Class).
+const (
+	ClassAtLink      = "at the link"
+	ClassAtLossBound = "at its controller's loss bound"
+	ClassUnexplained = "unexplained"
+	ClassBeyond      = "beyond the link's bound"
+	ClassUndecided   = "undetermined (its median below the link, its interval reaching it)"
+)
+
+// Class places the cell against its link in a few words: ClassAtLossBound
+// where the loss model of its congestion control predicts it (Explained
+// by "losses" or "congestion-control"), ClassUndecided where its median
+// is below the link but its interval reaches it, ClassAtLink within the
+// bound's tolerance, ClassBeyond above the bound (a measurement
+// defect), ClassUnexplained where nothing accounts for a departure, or
+// "below the link: RULE" where another rule does.
+func (b *Bound) Class() string {
+	rule, _, _ := strings.Cut(b.Explained, ":")
+	switch {
+	case b.Faster:
+		return ClassBeyond
+	case rule == "losses" || rule == "congestion-control":
+		return ClassAtLossBound
+	case b.Undetermined:
+		return ClassUndecided
+	case !b.Departs:
+		return ClassAtLink
+	case b.Unexplained || rule == "":
+		return ClassUnexplained
+	}
+	return "below the link: " + rule
 }
 
 // Thresholds of EmulatorBehind: the share of a cell's packets the TUN
@@ -115,8 +174,8 @@ func linkBinds(c *Cell, res *Results) bool {
 			continue
 		}
 		switch {
-		case c.Metric == MetricBytesPerSecond && x.BytesPerSecond > 0:
-			return res.Settings.Net.Calibration.DownGoodputBitsPerSecond/8 < x.BytesPerSecond
+		case c.Metric == MetricBytesPerSecond && x.BytesPerSecond > 0 && c.Bound.Value > 0:
+			return c.Bound.Value < x.BytesPerSecond
 		case c.Metric == MetricRequestsPerSecond && x.RequestsPerSecond > 0 && c.Bound.Value > 0:
 			return c.Bound.Value < x.RequestsPerSecond
 		}

@@ -57,8 +57,17 @@ type NetCalibration struct {
 	Probes            int     `json:"probes"`              // UDP probes sent up
 	UpLoss            float64 `json:"up_loss"`             // fraction of probes lost client to server
 	DownLoss          float64 `json:"down_loss"`           // fraction of echoes lost server to client
+	// UpRateBitsPerSecond and DownRateBitsPerSecond are each direction's
+	// rate, bits per second of IP packets, as paced UDP datagrams found it
+	// (netem.ProbeRate): the link's, whatever congestion control runs
+	// across it; 0 where no rate is set.
+	UpRateBitsPerSecond   float64 `json:"up_rate_bits_per_second,omitempty"`
+	DownRateBitsPerSecond float64 `json:"down_rate_bits_per_second,omitempty"`
 	// UpGoodputBitsPerSecond and DownGoodputBitsPerSecond are one TCP
-	// connection's payload rate each way after slow start.
+	// connection's payload rate each way after slow start, under the
+	// link's TCP congestion control (TCPCongestion): that controller's
+	// figure on this link (on a lossy one its loss response), kept apart
+	// from the link's bound.
 	UpGoodputBitsPerSecond   float64 `json:"up_goodput_bits_per_second"`
 	DownGoodputBitsPerSecond float64 `json:"down_goodput_bits_per_second"`
 	Seconds                  float64 `json:"seconds"` // wall time the calibration took
@@ -98,9 +107,14 @@ func (n *Net) Summary() string {
 	if name != n.Configured {
 		name += " (" + n.Configured + ")"
 	}
-	measured := fmt.Sprintf("emulated link %s: measured RTT %.1f ms, loss %.1f%% up %.1f%% down, TCP goodput %s up %s down",
-		name, c.UDPRTTSeconds*1e3, c.UpLoss*100, c.DownLoss*100,
-		units.BitsPerSecond(c.UpGoodputBitsPerSecond), units.BitsPerSecond(c.DownGoodputBitsPerSecond))
+	measured := fmt.Sprintf("emulated link %s: measured RTT %.1f ms, loss %.1f%% up %.1f%% down", name, c.UDPRTTSeconds*1e3, c.UpLoss*100, c.DownLoss*100)
+	if c.UpRateBitsPerSecond > 0 || c.DownRateBitsPerSecond > 0 {
+		measured += fmt.Sprintf(", rate %s up %s down (paced UDP)", units.BitsPerSecond(c.UpRateBitsPerSecond), units.BitsPerSecond(c.DownRateBitsPerSecond))
+	}
+	measured += fmt.Sprintf(", TCP goodput %s up %s down", units.BitsPerSecond(c.UpGoodputBitsPerSecond), units.BitsPerSecond(c.DownGoodputBitsPerSecond))
+	if n.TCPCongestion != "" {
+		measured += " (" + n.TCPCongestion + ")"
+	}
 	if n.TCPCongestion != "" {
 		measured += fmt.Sprintf("; congestion control: TCP %s, QUIC %s", n.TCPCongestion, n.QUICCongestion)
 	}
@@ -186,3 +200,20 @@ const (
 	// model applied by the kernel's netem qdisc on each end.
 	NetBackendNetem = "netem"
 )
+
+// Rate is a direction's rate (client to server when up is true) in bits
+// per second, for saying what the link was: its configured rate of IP
+// packets, or where none was set the calibration's TCP goodput (the
+// emulator's or the machine's ceiling). Bounds are matrix.LinkBound's.
+func (n *Net) Rate(up bool) float64 {
+	if up {
+		if n.Up.RateBitsPerSecond > 0 {
+			return n.Up.RateBitsPerSecond
+		}
+		return n.Calibration.UpGoodputBitsPerSecond
+	}
+	if n.Down.RateBitsPerSecond > 0 {
+		return n.Down.RateBitsPerSecond
+	}
+	return n.Calibration.DownGoodputBitsPerSecond
+}

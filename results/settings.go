@@ -22,6 +22,10 @@ type Settings struct {
 	// BudgetSeconds is the time since the run's start within which added
 	// rounds must fit; zero means only MaxRepeat bounds them.
 	BudgetSeconds float64 `json:"budget_seconds"`
+	// LossEvents is how many loss events each transfer across a lossy
+	// link was sized to see (its steady part carried LossEvents / loss
+	// packets); 0 when transfers were sized by time alone.
+	LossEvents int `json:"loss_events,omitempty"`
 	// Seed is the seed of the rounds' column order: each round measures
 	// its columns in a fresh random order drawn from it, so that what one
 	// transport leaves behind (GC debt, TIME_WAIT sockets, caches) lands

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -14,12 +15,13 @@ import (
 // netFlagUsage is --net's help; sweep tells whether the command takes
 // several links (run) or one (tune).
 func netFlagUsage(sweep bool) string {
-	several := "; one link"
+	several, ccSeveral := "; one link", ""
 	if sweep {
+		ccSeveral = "; cc=bbr,cubic runs the same link once under each, in one report"
 		several = "; repeat the flag for several links, run one after another with a table across them at the end: --net 4g --net lossy --net rtt=80ms"
 	}
 	return "emulate a network `link` between the client and the server: a preset (" + strings.Join(netem.Presets(), ", ") +
-		"), key=value fields (rtt=50ms,rate=20mbit,loss=1%) or both (4g,loss=2%)" + several + ". backend=tun or backend=netem picks how the link is made (default auto: the kernel's netem where it has it, else TUN devices). cc=bbr|reno|cubic sets TCP's congestion control in the link's namespaces (default: the kernel's for a new namespace; the report names it, and QUIC's, quic-go's cubic). See docs/net-presets.md. Linux: root, or any user where the system allows user namespaces (httpvs then runs itself in one)"
+		"), key=value fields (rtt=50ms,rate=20mbit,loss=1%) or both (4g,loss=2%)" + several + ". backend=tun or backend=netem picks how the link is made (default auto: the kernel's netem where it has it, else TUN devices). cc=bbr|reno|cubic sets TCP's congestion control in the link's namespaces (default: the kernel's for a new namespace; the report names it, and QUIC's, quic-go's cubic)" + ccSeveral + ". See docs/net-presets.md. Linux: root, or any user where the system allows user namespaces (httpvs then runs itself in one)"
 }
 
 // parseNetFlag reads --net; a bad spec is a usage error naming the field.
@@ -60,6 +62,9 @@ func oneLink(text string) (netProfile, error) {
 			presets = append(presets, f)
 		}
 	}
+	if _, ccs := splitCC(text); len(ccs) > 1 {
+		return netProfile{}, usagef("--net %q: cc= names %d congestion controls; this command takes one link", text, len(ccs))
+	}
 	switch {
 	case strings.TrimSpace(text) == "":
 		return netProfile{}, usagef("--net \"\": want a link: a preset (%s), key=value fields (rtt=50ms,rate=20mbit) or both (4g,loss=2%%)", strings.Join(netem.Presets(), ", "))
@@ -81,7 +86,7 @@ func costLine(p experiment.Plan) string {
 	where := "on loopback"
 	if p.Link != nil {
 		c := p.Link.Calibration
-		where = fmt.Sprintf("across %s (%.1f ms, %s down)", p.LinkName, c.UDPRTTSeconds*1e3, units.BitsPerSecond(c.DownGoodputBitsPerSecond))
+		where = fmt.Sprintf("across %s (%.1f ms, %s down)", p.LinkName, c.UDPRTTSeconds*1e3, units.BitsPerSecond(p.Link.Rate(false)))
 	}
 	est := p.Estimate
 	line := fmt.Sprintf("httpvs run: %d cells %s, %d round(s) each: about %s in all", est.Cells, where, est.Rounds, (p.Spent + est.Time).Round(time.Second))
@@ -92,4 +97,49 @@ func costLine(p experiment.Plan) string {
 		line += fmt.Sprintf(", at most %s: noisy cells get up to %d rounds within it (--budget)", p.Budget.Round(time.Second), est.MaxRounds)
 	}
 	return line
+}
+
+// linksOf reads one --net value of run as its links: one, or with cc=
+// naming several congestion controls (cc=bbr,cubic) the same link once
+// per controller, in the order named.
+func linksOf(text string) ([]netProfile, error) {
+	rest, ccs := splitCC(text)
+	if len(ccs) <= 1 {
+		p, err := oneLink(text)
+		return []netProfile{p}, err
+	}
+	var out []netProfile
+	for _, cc := range ccs {
+		link := "cc=" + cc
+		if rest != "" {
+			link = rest + "," + link
+		}
+		p, err := oneLink(link)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// splitCC takes cc= out of a link's text: the text without it and the
+// controllers it names, the first after "cc=" and each bare field after
+// it that is no preset (cc=bbr,cubic names two).
+func splitCC(text string) (rest string, ccs []string) {
+	var keep []string
+	inCC := false
+	for _, field := range strings.Split(text, ",") {
+		f := strings.TrimSpace(field)
+		switch {
+		case strings.HasPrefix(f, "cc="):
+			ccs, inCC = append(ccs, strings.TrimPrefix(f, "cc=")), true
+		case inCC && f != "" && !strings.Contains(f, "=") && !slices.Contains(netem.Presets(), f):
+			ccs = append(ccs, f)
+		default:
+			inCC = false
+			keep = append(keep, field)
+		}
+	}
+	return strings.Join(keep, ","), ccs
 }

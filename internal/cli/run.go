@@ -221,11 +221,11 @@ func (f *runFlags) checkNet() error {
 		return usagef("--net emulates a link to the child server; it does not apply to --target or --tls-target")
 	}
 	for _, text := range f.net {
-		p, err := oneLink(text)
+		links, err := linksOf(text)
 		if err != nil {
 			return err
 		}
-		f.nets = append(f.nets, p)
+		f.nets = append(f.nets, links...)
 	}
 	return nil
 }
@@ -265,24 +265,43 @@ func (f *runFlags) options(fs *flagSet, set map[string]bool, reqs []results.Requ
 		return matrix.Options{}, usagef("--server-* knobs tune the child server; with --target, tune that server instead")
 	}
 	o := matrix.Options{
-		Protocols: protos,
-		Scenarios: scenarios,
-		Repeat:    f.repeat,
-		MaxRepeat: f.maxRepeat,
-		Duration:  f.duration,
-		Warmup:    f.warmup,
-		Omit:      omitOption(f.omit, set["omit"]),
-		Size:      f.size,
-		Client:    f.client,
-		Engine:    engine.WithHoldP(true), // the server is a child process or --target
-		Timeout:   f.timeout,
-		Header:    f.header.h,
+		Protocols:  protos,
+		Scenarios:  scenarios,
+		Repeat:     f.repeat,
+		MaxRepeat:  f.maxRepeat,
+		Duration:   f.duration,
+		Warmup:     f.warmup,
+		Omit:       omitOption(f.omit, set["omit"]),
+		Size:       f.size,
+		Client:     f.client,
+		Engine:     engine.WithHoldP(true), // the server is a child process or --target
+		Timeout:    f.repTimeout(set),
+		LossEvents: lossEventsOption(f.lossEvents),
+		Header:     f.header.h,
 	}
 	if err := f.noise.apply(&o, f.preset(), set); err != nil {
 		return matrix.Options{}, err
 	}
 	// The target is known only once the child server is up: validate the rest.
 	return o, fs.usage(config.WithinField("Client", f.client.Validate()))
+}
+
+// repTimeout is matrix.Options.Timeout: --rep-timeout when given, else
+// 0 (the matrix's default, longer across a lossy link).
+func (f *runFlags) repTimeout(set map[string]bool) time.Duration {
+	if set["rep-timeout"] {
+		return f.timeout
+	}
+	return 0
+}
+
+// lossEventsOption is matrix.Options.LossEvents for --loss-events n: n,
+// or none (negative) for 0.
+func lossEventsOption(n int) int {
+	if n == 0 {
+		return -1
+	}
+	return n
 }
 
 // omitOption is matrix.Options.Omit for --omit d: d, or none (negative)
@@ -322,6 +341,8 @@ func (f *runFlags) rounds(set map[string]bool) error {
 		return usagef("--max-repeat %d: want --repeat (%d) to 100", f.maxRepeat, f.repeat)
 	case f.budget < 0:
 		return usagef("--budget %v: want zero (no bound) or more", f.budget)
+	case f.lossEvents < 0 || f.lossEvents > 100000:
+		return usagef("--loss-events %d: want 0 (size by --duration) to 100000", f.lossEvents)
 	case f.duration != 0 && (f.duration < 10*time.Millisecond || f.duration > time.Hour):
 		return usagef("--duration %v: want 10ms to 1h", f.duration)
 	}

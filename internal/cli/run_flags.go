@@ -21,6 +21,7 @@ type runFlags struct {
 	budgetGiven          bool
 	timeout              time.Duration
 	repeat, maxRepeat    int
+	lossEvents           int // --loss-events
 	budget               time.Duration
 	quick                bool
 	engine               string
@@ -60,8 +61,9 @@ func (f *runFlags) register(fs *flagSet) {
 	fs.DurationVar(&f.duration, "duration", matrix.DefaultDuration, fmt.Sprintf("measured time of each load repetition, and the time transfers are sized to take (with --net: %d round trips of the link, at least 100ms)", matrix.LinkWindowRTTs))
 	fs.alias("duration", "d")
 	fs.DurationVar(&f.warmup, "warmup", 0, fmt.Sprintf("unmeasured time before each load repetition (default --duration/4; with --net at least %d round trips)", matrix.LinkWarmupRTTs))
-	fs.DurationVar(&f.omit, "omit", 0, "leave each transfer's first `duration` out of its rate, as iperf3 --omit (default: none on loopback; with --net the link's handshakes and slow start, from its calibrated round trip and goodput; 0: none)")
-	fs.DurationVar(&f.timeout, "rep-timeout", matrix.DefaultTimeout, "bound on each repetition of a cell")
+	fs.DurationVar(&f.omit, "omit", 0, "leave each transfer's first `duration` out of its rate, as iperf3 --omit (default: none on loopback; with --net the link's handshakes and slow start, from its round trip and rate; 0: none)")
+	fs.DurationVar(&f.timeout, "rep-timeout", matrix.DefaultTimeout, "bound on each repetition of a cell (with --net on a lossy link: at least twice the longest transfer expected, unless given)")
+	fs.IntVar(&f.lossEvents, "loss-events", matrix.DefaultLossEvents, "with --net on a lossy link: size each transfer to see this many losses (losses/loss packets), so that a loss-limited controller's rate is its average, not where its window happened to be; the run says before it starts how long that takes; 0: size by --duration alone")
 	fs.renamed("timeout", "--timeout bounds one request in get, put and load; run's bound on each repetition is --rep-timeout")
 	fs.IntVar(&f.repeat, "repeat", experiment.DefaultRepeat, "rounds every cell gets, after a warm-up round: their spread plans the rounds a wider cell gets past them (3 with --net)")
 	fs.IntVar(&f.maxRepeat, "max-repeat", experiment.DefaultMaxRepeat, "most rounds a cell gets: rounds are added while a cell's interval to the baseline is wider than ±10% (default 16; --repeat when that is given, and with --quick)")
@@ -93,9 +95,9 @@ func (f *runFlags) register(fs *flagSet) {
 	clientFlags(fs, &f.client)
 	knobDefaults(fs)
 	serverFlags(fs, "server-", &f.server)
-	fs.allowZero("warmup", "budget", "omit")
+	fs.allowZero("warmup", "budget", "omit", "loss-events")
 	fs.group("what to measure", "protocols", "scenarios", "request", "requests", "body", "slo", "H", "target", "tls-target", "grpc-target", "k", "cacert", "peers")
-	fs.group("how long", "quick", "repeat", "max-repeat", "budget", "duration", "warmup", "omit", "size", "rep-timeout", "pin", "aa", "seed")
+	fs.group("how long", "quick", "repeat", "max-repeat", "budget", "duration", "warmup", "omit", "loss-events", "size", "rep-timeout", "pin", "aa", "seed")
 	fs.group("the link (across emulated network conditions)", "net")
 	fs.group("client knobs (Go as shipped unless set)", "knobs", "engine", "read-size", "dial-timeout", "h2-max-frame", "h2-conn-window", "h2-stream-window", "quic-conn-window", "quic-stream-window", "quic-trace")
 	fs.group("server knobs (the child server)", "server-write-size", "server-h2-max-frame", "server-h2-conn-window", "server-h2-stream-window", "server-h2-max-streams", "server-quic-conn-window", "server-quic-stream-window", "server-quic-trace")
