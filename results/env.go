@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"os"
 	"runtime"
-	"runtime/debug"
 	"strings"
 )
 
@@ -33,16 +32,8 @@ func CurrentEnv() Env {
 		CPUModel:   cpuModel(),
 		Kernel:     kernel(),
 	}
-	if info, ok := debug.ReadBuildInfo(); ok {
-		e.Version = info.Main.Version
-		for _, s := range info.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				e.Commit = s.Value
-			case "vcs.modified":
-				e.Modified = s.Value == "true"
-			}
-		}
+	if b := ReadBuild(); b.Version != "(unknown)" {
+		e.Version, e.Commit, e.Modified = b.Version, b.Revision, b.Modified
 	}
 	return e
 }

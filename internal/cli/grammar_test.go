@@ -220,7 +220,7 @@ func TestVersionOutput(t *testing.T) {
 		}
 	}
 	code, stdout, _ := runMain(t, "--version", "--json")
-	var b buildInfo
+	var b results.Build
 	if err := json.Unmarshal([]byte(stdout), &b); code != 0 || err != nil || b.Go != runtime.Version() || b.Version == "" {
 		t.Fatalf("version --json: exit %d, %v, %q", code, err, stdout)
 	}

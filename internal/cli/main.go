@@ -10,11 +10,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
-	"runtime/debug"
 	"strings"
 
 	"github.com/httpvs/httpvs/report"
+	"github.com/httpvs/httpvs/results"
 )
 
 // Exit codes.
@@ -138,41 +137,10 @@ func finish(e *env, name string, err error) int {
 	}
 }
 
-// buildInfo is what the binary says of itself: `httpvs version --json`.
-type buildInfo struct {
-	Version  string `json:"version"`            // module version; "(devel)" for a build from a checkout
-	Revision string `json:"revision,omitempty"` // VCS revision
-	Time     string `json:"time,omitempty"`     // VCS commit time, RFC 3339
-	Modified bool   `json:"modified"`           // built from a tree with uncommitted changes
-	Go       string `json:"go"`                 // the Go toolchain that built it
-	Platform string `json:"platform"`           // GOOS/GOARCH
-}
-
-// readBuildInfo reads runtime/debug's build information.
-func readBuildInfo() buildInfo {
-	b := buildInfo{Version: "(unknown)", Go: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH}
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return b
-	}
-	b.Version, b.Go = info.Main.Version, info.GoVersion
-	for _, s := range info.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			b.Revision = s.Value
-		case "vcs.time":
-			b.Time = s.Value
-		case "vcs.modified":
-			b.Modified = s.Value == "true"
-		}
-	}
-	return b
-}
-
 // version returns the module version, VCS revision and time, and the Go
 // version the binary was built with, on one line.
 func version() string {
-	b := readBuildInfo()
+	b := results.ReadBuild()
 	v := "httpvs " + b.Version
 	if b.Revision != "" {
 		v += " " + b.Revision[:min(12, len(b.Revision))]
@@ -197,7 +165,7 @@ func runVersion(_ context.Context, e *env, args []string) error {
 		return usagef("version takes no arguments, got %q", pos[0])
 	}
 	if *asJSON {
-		return report.JSON(e.stdout, readBuildInfo())
+		return report.JSON(e.stdout, results.ReadBuild())
 	}
 	fmt.Fprintln(e.stdout, version())
 	return nil
