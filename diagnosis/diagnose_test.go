@@ -125,7 +125,7 @@ func TestDiagnoseRules(t *testing.T) {
 			rule:  "generator-bound", words: []string{"the server unknown", "more cores"}},
 		{name: "quic losses", protocol: "h3", metric: results.MetricBytesPerSecond,
 			other: results.Repetition{Bytes: gb, ClientQUIC: stats.QUICStats{PacketsSent: 10, PacketsReceived: 1000, PacketsLost: 7}},
-			rule:  "quic-losses", words: []string{"7 QUIC packets declared lost", "not a setting"}},
+			rule:  "quic-losses", words: []string{"7 QUIC packets declared lost on the path", "rmem_max"}},
 		{name: "quic flow blocked", protocol: "h3", metric: results.MetricBytesPerSecond,
 			other: results.Repetition{Bytes: gb, ClientQUIC: stats.QUICStats{Traced: 1, BlockedFramesReceived: 12},
 				Server: &stats.ServerStats{QUIC: stats.QUICStats{Traced: 1, BlockedFramesSent: 14}}},
