@@ -55,17 +55,7 @@ func TestRunChildDied(t *testing.T) {
 	o.Matrix.Progress = func(matrix.Progress) {
 		if reps++; reps == 3 && !killed {
 			killed = true
-			for _, pid := range childPIDs(t) {
-				if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
-					t.Errorf("kill %d: %v", pid, err)
-				}
-				// Until it is reaped (its /proc entry gone), at most 5 s,
-				// and a moment for the run to hear of it.
-				for i := 0; i < 500 && procExists(pid); i++ {
-					time.Sleep(10 * time.Millisecond)
-				}
-				time.Sleep(100 * time.Millisecond)
-			}
+			killChildren(t)
 		}
 	}
 	res, err := experiment.Run(context.Background(), o)
@@ -103,13 +93,7 @@ func TestRunChildDiedMarksCells(t *testing.T) {
 	o.Matrix.Progress = func(matrix.Progress) {
 		if reps++; reps == 3 && !killed {
 			killed = true
-			for _, pid := range childPIDs(t) {
-				syscall.Kill(pid, syscall.SIGKILL)
-				for i := 0; i < 500 && procExists(pid); i++ {
-					time.Sleep(10 * time.Millisecond)
-				}
-				time.Sleep(100 * time.Millisecond)
-			}
+			killChildren(t)
 		}
 	}
 	res, err := experiment.Run(context.Background(), o)
@@ -131,5 +115,21 @@ func TestRunChildDiedMarksCells(t *testing.T) {
 				t.Errorf("%s/%s kept round %d's repetition with %v errors; want round 1's alone, none failed", c.Scenario, c.Protocol, m.Round, m.Errors)
 			}
 		}
+	}
+}
+
+// killChildren SIGKILLs this process's child servers and waits until each
+// is reaped (its /proc entry gone), at most 5 s, and a moment for the run
+// to hear of it.
+func killChildren(t *testing.T) {
+	t.Helper()
+	for _, pid := range childPIDs(t) {
+		if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+			t.Errorf("kill %d: %v", pid, err)
+		}
+		for i := 0; i < 500 && procExists(pid); i++ {
+			time.Sleep(10 * time.Millisecond)
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }
