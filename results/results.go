@@ -116,6 +116,12 @@ type Cell struct {
 	// VsH1 is the ratio to the baseline with its 95% interval and verdict, from the
 	// repetitions paired by round; nil for h1 and when no round paired.
 	VsH1 *Interval `json:"vs_h1,omitempty"`
+	// FirstStage is how many rounds the cell's first stage had: rounds
+	// past it were added from that stage's spread alone (RoundsBySpread),
+	// and the interval keeps that stage's spread as Stein's two-stage
+	// procedure does (TwoStageInterval). Zero in results written before
+	// it was recorded: the pooled interval alone.
+	FirstStage int `json:"first_stage,omitempty"`
 	// Errors sums the completed (not interrupted) repetitions' failed
 	// requests or transfers.
 	Errors stats.ErrorCounts `json:"errors"`
