@@ -82,7 +82,7 @@ func (sr *scenarioRun) wide(maxRounds, first int, baseline string) (next, bool) 
 			continue
 		}
 		iv := results.RatioInterval(c, &sr.cells[base])
-		stage := results.RatioInterval(firstRounds(c, first), firstRounds(&sr.cells[base], first))
+		stage := results.RatioInterval(c.FirstRounds(first), sr.cells[base].FirstRounds(first))
 		if stage.Pairs < 2 || stage.Stable() {
 			// Settled in the first stage; or fewer than two pairs there:
 			// errors or interrupts, which more rounds do not cure.
@@ -106,22 +106,6 @@ func (sr *scenarioRun) wide(maxRounds, first int, baseline string) (next, bool) 
 	}
 	n.which[base] = true
 	return n, any
-}
-
-// firstRounds is c with the repetitions of its first k rounds only.
-func firstRounds(c *results.Cell, k int) *results.Cell {
-	f := *c
-	f.Repetitions = nil
-	for i, r := range c.Repetitions {
-		round := r.Round
-		if round == 0 {
-			round = i + 1
-		}
-		if round <= k {
-			f.Repetitions = append(f.Repetitions, r)
-		}
-	}
-	return &f
 }
 
 // roundsToSettle predicts how many more rounds, 1 to room, iv needs to

@@ -170,6 +170,19 @@ func roundOf(r Repetition, i int) int {
 	return i + 1
 }
 
+// FirstRounds is c with the repetitions of its first k rounds only (by
+// the round rule every paired figure uses).
+func (c *Cell) FirstRounds(k int) *Cell {
+	f := *c
+	f.Repetitions = nil
+	for i, r := range c.Repetitions {
+		if roundOf(r, i) <= k {
+			f.Repetitions = append(f.Repetitions, r)
+		}
+	}
+	return &f
+}
+
 // Ratio is c's ratio to its baseline as the verdict states it: the
 // geometric mean of the rounds' paired ratios (VsH1) where a round
 // paired, the ratio of the medians (RatioToH1) otherwise; 0 where there
