@@ -17,6 +17,8 @@ import (
 	"strings"
 
 	"github.com/google/pprof/profile"
+
+	"github.com/httpvs/httpvs/results"
 )
 
 // Sample is one side's CPU profile over a span and the work done in it.
@@ -35,87 +37,7 @@ type Sample struct {
 	ExcludeLabel string
 }
 
-// Share is a function's or an area's change in CPU per unit from the
-// baseline's: it grew (ChangeSecondsPerUnit above zero) or shrank.
-type Share struct {
-	// Name is the function (package-qualified, module paths shortened)
-	// or the area.
-	Name string `json:"name"`
-	// Area is a function's area (Area); "" for an area itself.
-	Area string `json:"area,omitempty"`
-	// SecondsPerUnit and BaseSecondsPerUnit are its own time (pprof's
-	// flat, or an area's sum of it) in the cell's profile and in the
-	// baseline's, CPU seconds per unit, as measured.
-	SecondsPerUnit     float64 `json:"seconds_per_unit"`
-	BaseSecondsPerUnit float64 `json:"base_seconds_per_unit"`
-	// ChangeSecondsPerUnit is SecondsPerUnit less BaseSecondsPerUnit, CPU
-	// seconds per unit: above zero it grew, below zero it shrank.
-	ChangeSecondsPerUnit float64 `json:"change_seconds_per_unit"`
-	// Share is the change's part, 0 to 1, of its side's growth (for what
-	// grew: Side.GrowthSecondsPerUnit for areas,
-	// Side.FunctionGrowthSecondsPerUnit for functions) or of its side's
-	// shrinkage (for what shrank): never of the net extra.
-	Share float64 `json:"share"`
-}
-
-// Side is the attribution of one process's extra CPU: the client's or the
-// server's. Its net extra is what grew less what shrank:
-// ExtraSecondsPerUnit = GrowthSecondsPerUnit - ShrinkageSecondsPerUnit
-// (and likewise over functions).
-type Side struct {
-	// Side is "client" or "server".
-	Side string `json:"side"`
-	// Error says why the side could not be attributed (a profile that
-	// did not parse); "" when it was.
-	Error string `json:"error,omitempty"`
-	// Samples and BaseSamples are the CPU samples in the cell's profile
-	// and in the baseline's (100 a second of CPU by default), excluded
-	// ones left out: with fewer than RoughSamples, shares are rough.
-	Samples     int `json:"samples"`
-	BaseSamples int `json:"base_samples"`
-	// SecondsPerUnit and BaseSecondsPerUnit are the CPU seconds per unit
-	// the profiles hold for the cell and for its baseline, excluded
-	// samples left out.
-	SecondsPerUnit     float64 `json:"seconds_per_unit"`
-	BaseSecondsPerUnit float64 `json:"base_seconds_per_unit"`
-	// ExtraSecondsPerUnit is SecondsPerUnit less BaseSecondsPerUnit, the
-	// net extra; at or below zero the cell spent no more than its
-	// baseline.
-	ExtraSecondsPerUnit float64 `json:"extra_seconds_per_unit"`
-	// GrowthSecondsPerUnit is the sum of the growth of every area that
-	// grew, ShrinkageSecondsPerUnit the sum of the fall of every area that
-	// shrank (a positive figure), CPU seconds per unit: their difference
-	// is ExtraSecondsPerUnit.
-	GrowthSecondsPerUnit    float64 `json:"growth_seconds_per_unit"`
-	ShrinkageSecondsPerUnit float64 `json:"shrinkage_seconds_per_unit"`
-	// FunctionGrowthSecondsPerUnit and FunctionShrinkageSecondsPerUnit
-	// are the same sums over functions; they are at least the areas'
-	// (within an area one function can grow while another shrinks), and
-	// their difference is ExtraSecondsPerUnit too.
-	FunctionGrowthSecondsPerUnit    float64 `json:"function_growth_seconds_per_unit"`
-	FunctionShrinkageSecondsPerUnit float64 `json:"function_shrinkage_seconds_per_unit"`
-	// Areas are the areas that grew, largest growth first; ShrunkAreas
-	// those that shrank, largest fall first. Each is at least minShare of
-	// its side's growth (or shrinkage).
-	Areas       []Share `json:"areas,omitempty"`
-	ShrunkAreas []Share `json:"shrunk_areas,omitempty"`
-	// Functions are the few functions whose own time grew most, largest
-	// first, and ShrunkFunctions the few whose own time fell most: at
-	// most MaxFunctions each.
-	Functions       []Share `json:"functions,omitempty"`
-	ShrunkFunctions []Share `json:"shrunk_functions,omitempty"`
-	// ExcludedSecondsPerUnit and BaseExcludedSecondsPerUnit are the CPU
-	// seconds per unit left out of the cell's and the baseline's profile
-	// (Sample.ExcludeLabel): the link emulator's own work.
-	ExcludedSecondsPerUnit     float64 `json:"excluded_seconds_per_unit,omitempty"`
-	BaseExcludedSecondsPerUnit float64 `json:"base_excluded_seconds_per_unit,omitempty"`
-}
-
-// RoughSamples is the fewest samples in a profile whose shares Summary
-// states without calling them rough.
-const RoughSamples = 100
-
-// MaxFunctions is the most functions a Side names on each hand (grew,
+// MaxFunctions is the most functions a results.AttributionSide names on each hand (grew,
 // shrank).
 const MaxFunctions = 6
 
@@ -127,7 +49,7 @@ const minShare = 0.03
 // Compare attributes the difference in CPU per unit between cell and base,
 // both profiles of the process called side: what grew and what shrank, by
 // area and by function, each as measured.
-func Compare(side string, cell, base Sample) (*Side, error) {
+func Compare(side string, cell, base Sample) (*results.AttributionSide, error) {
 	c, err := flatPerUnit(cell)
 	if err != nil {
 		return nil, fmt.Errorf("%s profile: %w", side, err)
@@ -136,7 +58,7 @@ func Compare(side string, cell, base Sample) (*Side, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s baseline profile: %w", side, err)
 	}
-	s := &Side{Side: side, Samples: c.samples, BaseSamples: b.samples,
+	s := &results.AttributionSide{Side: side, Samples: c.samples, BaseSamples: b.samples,
 		SecondsPerUnit: sum(c.flat), BaseSecondsPerUnit: sum(b.flat),
 		ExcludedSecondsPerUnit: c.excluded, BaseExcludedSecondsPerUnit: b.excluded}
 	s.ExtraSecondsPerUnit = s.SecondsPerUnit - s.BaseSecondsPerUnit
@@ -144,7 +66,7 @@ func Compare(side string, cell, base Sample) (*Side, error) {
 	s.FunctionGrowthSecondsPerUnit, s.FunctionShrinkageSecondsPerUnit = total(grew), math.Abs(total(shrank))
 	s.Functions = top(grew, s.FunctionGrowthSecondsPerUnit, MaxFunctions)
 	s.ShrunkFunctions = top(shrank, s.FunctionShrinkageSecondsPerUnit, MaxFunctions)
-	for _, fs := range [][]Share{s.Functions, s.ShrunkFunctions} {
+	for _, fs := range [][]results.AttributionShare{s.Functions, s.ShrunkFunctions} {
 		for i := range fs {
 			fs[i].Area = Area(fs[i].Name)
 			fs[i].Name = shorten(fs[i].Name)
@@ -256,7 +178,7 @@ func sum(m map[string]float64) float64 {
 
 // changes returns what grew from b to c, largest growth first, and what
 // shrank, largest fall first, by name, with each one's figures.
-func changes(c, b map[string]float64) (grew, shrank []Share) {
+func changes(c, b map[string]float64) (grew, shrank []results.AttributionShare) {
 	seen := map[string]bool{}
 	for _, m := range []map[string]float64{c, b} {
 		for name := range m {
@@ -264,7 +186,7 @@ func changes(c, b map[string]float64) (grew, shrank []Share) {
 				continue
 			}
 			seen[name] = true
-			s := Share{Name: name, SecondsPerUnit: c[name], BaseSecondsPerUnit: b[name], ChangeSecondsPerUnit: c[name] - b[name]}
+			s := results.AttributionShare{Name: name, SecondsPerUnit: c[name], BaseSecondsPerUnit: b[name], ChangeSecondsPerUnit: c[name] - b[name]}
 			switch {
 			case s.ChangeSecondsPerUnit > 0:
 				grew = append(grew, s)
@@ -273,7 +195,7 @@ func changes(c, b map[string]float64) (grew, shrank []Share) {
 			}
 		}
 	}
-	for _, l := range [][]Share{grew, shrank} {
+	for _, l := range [][]results.AttributionShare{grew, shrank} {
 		sort.Slice(l, func(i, j int) bool {
 			a, b := math.Abs(l[i].ChangeSecondsPerUnit), math.Abs(l[j].ChangeSecondsPerUnit)
 			if a != b {
@@ -286,7 +208,7 @@ func changes(c, b map[string]float64) (grew, shrank []Share) {
 }
 
 // total sums the changes of l.
-func total(l []Share) float64 {
+func total(l []results.AttributionShare) float64 {
 	var t float64
 	for _, s := range l {
 		t += s.ChangeSecondsPerUnit
@@ -297,8 +219,8 @@ func total(l []Share) float64 {
 // top keeps the largest changes of l, at most n, each at least minShare
 // of whole (the growth or the shrinkage they are part of, positive), with
 // its share of whole.
-func top(l []Share, whole float64, n int) []Share {
-	var out []Share
+func top(l []results.AttributionShare, whole float64, n int) []results.AttributionShare {
+	var out []results.AttributionShare
 	for _, s := range l {
 		c := math.Abs(s.ChangeSecondsPerUnit)
 		if len(out) == n || whole <= 0 || c < minShare*whole {

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/google/pprof/profile"
+
+	"github.com/httpvs/httpvs/results"
 )
 
 // cpuProfile builds a CPU profile holding, for each function named,
@@ -64,13 +66,13 @@ func TestCompare(t *testing.T) {
 	if !near(s.GrowthSecondsPerUnit, 0.6) || !near(s.ShrinkageSecondsPerUnit, 0.1) || !near(s.FunctionGrowthSecondsPerUnit, 0.6) || !near(s.FunctionShrinkageSecondsPerUnit, 0.1) {
 		t.Fatalf("%+v: want 0.6 grew, 0.1 shrank", s)
 	}
-	want := []Share{
+	want := []results.AttributionShare{
 		{Name: "net/http.(*http2Framer).WriteDataPadded", Area: AreaHTTP2, SecondsPerUnit: 0.25, ChangeSecondsPerUnit: 0.25, Share: 0.25 / 0.6},
 		{Name: "syscall.Syscall", Area: AreaSyscall, SecondsPerUnit: 0.3, BaseSecondsPerUnit: 0.1, ChangeSecondsPerUnit: 0.2, Share: 0.2 / 0.6},
 		{Name: "runtime.mallocgc", Area: AreaGC, SecondsPerUnit: 0.34, BaseSecondsPerUnit: 0.2, ChangeSecondsPerUnit: 0.14, Share: 0.14 / 0.6},
 	}
 	checkShares(t, "grew", s.Functions, want)
-	checkShares(t, "shrank", s.ShrunkFunctions, []Share{
+	checkShares(t, "shrank", s.ShrunkFunctions, []results.AttributionShare{
 		{Name: "net/http.(*conn).serve", Area: AreaHTTP1, SecondsPerUnit: 0.1, BaseSecondsPerUnit: 0.2, ChangeSecondsPerUnit: -0.1, Share: 1},
 	})
 	if len(s.Areas) != 3 || s.Areas[0].Name != AreaHTTP2 || s.Areas[1].Name != AreaSyscall || s.Areas[2].Name != AreaGC {
@@ -93,7 +95,7 @@ func TestCompare(t *testing.T) {
 	}
 }
 
-func checkShares(t *testing.T, hand string, got, want []Share) {
+func checkShares(t *testing.T, hand string, got, want []results.AttributionShare) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Fatalf("%s: %+v, want %+v", hand, got, want)
@@ -130,7 +132,7 @@ func TestCompareAddsUp(t *testing.T) {
 		if s.FunctionGrowthSecondsPerUnit < s.GrowthSecondsPerUnit-1e-9 {
 			t.Errorf("case %d: functions grew %g, less than areas %g", i, s.FunctionGrowthSecondsPerUnit, s.GrowthSecondsPerUnit)
 		}
-		for _, l := range [][]Share{s.Areas, s.ShrunkAreas, s.Functions, s.ShrunkFunctions} {
+		for _, l := range [][]results.AttributionShare{s.Areas, s.ShrunkAreas, s.Functions, s.ShrunkFunctions} {
 			var sum float64
 			for _, x := range l {
 				sum += x.Share
