@@ -12,10 +12,10 @@ record_to counters "$@"
 COUNT=${1:-6}
 out=$(mktemp)
 bin=$(mktemp)
-go test -c -o "$bin" ./wire
+go test -c -o "$bin" ./internal/wire
 for r in $(seq "$COUNT"); do
 	echo "round $r/$COUNT" >&2
-	(cd wire && "$bin" -test.run '^$' -test.bench 'BenchmarkDownloadCounters' -test.benchtime 1s) >>"$out"
+	(cd internal/wire && "$bin" -test.run '^$' -test.bench 'BenchmarkDownloadCounters' -test.benchtime 1s) >>"$out"
 done
 rm -f "$bin"
 awk '

@@ -3,8 +3,8 @@ package experiment
 import (
 	"context"
 
+	"github.com/httpvs/httpvs/internal/reference"
 	"github.com/httpvs/httpvs/peers"
-	"github.com/httpvs/httpvs/reference"
 	"github.com/httpvs/httpvs/results"
 )
 

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/config"
-	"github.com/httpvs/httpvs/diagnosis"
+	"github.com/httpvs/httpvs/internal/diagnosis"
 	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/httpvs/httpvs/backoff"
+	"github.com/httpvs/httpvs/internal/backoff"
 	"github.com/httpvs/httpvs/load/loadresult"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"

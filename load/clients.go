@@ -6,7 +6,7 @@ import (
 	"net/url"
 	"runtime"
 
-	"github.com/httpvs/httpvs/lean"
+	"github.com/httpvs/httpvs/internal/lean"
 	"github.com/httpvs/httpvs/transport"
 )
 

@@ -10,9 +10,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/httpvs/httpvs/backoff"
+	"github.com/httpvs/httpvs/internal/backoff"
+	"github.com/httpvs/httpvs/internal/procstat"
 	"github.com/httpvs/httpvs/load/loadresult"
-	"github.com/httpvs/httpvs/procstat"
 	"github.com/httpvs/httpvs/stats"
 )
 

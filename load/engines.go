@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/httpvs/httpvs/config"
-	"github.com/httpvs/httpvs/lean"
+	"github.com/httpvs/httpvs/internal/lean"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -96,10 +96,18 @@ func (e Engine) WithHoldP(on bool) Engine {
 func (e Engine) HoldsP() bool { return e.holdP }
 
 // UnsupportedError is a transport the fast engine was asked for and does
-// not speak (std speaks every one). It is the lean client's own error, not
-// a second type: the fast engine is the lean client, and lean.Supports is
-// what decides (see Engine.Supports).
-type UnsupportedError = lean.UnsupportedError
+// not speak (std speaks every one). The fast engine is the lean client,
+// and lean.Supports decides (see Engine.Supports); the type is load's own
+// (not an alias of the lean client's) so that load's API names no
+// package under internal/.
+type UnsupportedError struct {
+	Protocol transport.Protocol // the transport asked for
+}
+
+// Error names the transports the fast engine speaks.
+func (e *UnsupportedError) Error() string {
+	return fmt.Sprintf("the lean client speaks h1, h1-tls, h2c, h2 and h3, not %s", e.Protocol)
+}
 
 // isFast says whether e is the fast engine.
 func (e Engine) isFast() bool { return e.kind == kindFast }

@@ -9,7 +9,7 @@ import (
 	"net/url"
 	"time"
 
-	"github.com/httpvs/httpvs/lean"
+	"github.com/httpvs/httpvs/internal/lean"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
 )

@@ -5,7 +5,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/httpvs/httpvs/lean"
+	"github.com/httpvs/httpvs/internal/lean"
 	"github.com/httpvs/httpvs/transport"
 )
 

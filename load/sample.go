@@ -1,7 +1,7 @@
 package load
 
 import (
-	"github.com/httpvs/httpvs/procstat"
+	"github.com/httpvs/httpvs/internal/procstat"
 	"github.com/httpvs/httpvs/stats"
 )
 

@@ -10,8 +10,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/httpvs/httpvs/backoff"
-	"github.com/httpvs/httpvs/lean"
+	"github.com/httpvs/httpvs/internal/backoff"
+	"github.com/httpvs/httpvs/internal/lean"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
 )

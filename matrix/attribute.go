@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/httpvs/httpvs/attribution"
+	"github.com/httpvs/httpvs/internal/attribution"
 	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/results"
 )
@@ -139,8 +139,8 @@ func workUnitsOf(transfer bool, m results.Repetition) float64 {
 }
 
 // compareSides attributes each side whose profiles both spans hold.
-func compareSides(c, base profiled) []*attribution.Side {
-	var out []*attribution.Side
+func compareSides(c, base profiled) []*results.AttributionSide {
+	var out []*results.AttributionSide
 	for _, side := range []struct {
 		name     string
 		cell, bs []byte
@@ -154,7 +154,7 @@ func compareSides(c, base profiled) []*attribution.Side {
 			attribution.Sample{Profile: side.cell, Units: c.units, ExcludeLabel: netem.ProfileLabel},
 			attribution.Sample{Profile: side.bs, Units: base.units, ExcludeLabel: netem.ProfileLabel})
 		if err != nil {
-			out = append(out, &attribution.Side{Side: side.name, Error: err.Error()})
+			out = append(out, &results.AttributionSide{Side: side.name, Error: err.Error()})
 			continue
 		}
 		out = append(out, s)

@@ -10,7 +10,7 @@ import (
 	"os/exec"
 	"time"
 
-	"github.com/httpvs/httpvs/browser"
+	"github.com/httpvs/httpvs/internal/browser"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transfer"

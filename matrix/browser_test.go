@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/httpvs/httpvs/browser"
+	"github.com/httpvs/httpvs/internal/browser"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )

@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/procstat"
 	"github.com/httpvs/httpvs/load"
-	"github.com/httpvs/httpvs/procstat"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transfer"

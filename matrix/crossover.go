@@ -4,8 +4,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/procstat"
 	"github.com/httpvs/httpvs/load"
-	"github.com/httpvs/httpvs/procstat"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transfer"
 	"github.com/httpvs/httpvs/transport"

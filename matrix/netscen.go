@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/httpvs/httpvs/procstat"
+	"github.com/httpvs/httpvs/internal/procstat"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transfer"

@@ -3,7 +3,7 @@ package matrix
 import (
 	"net/url"
 
-	"github.com/httpvs/httpvs/bookstore"
+	"github.com/httpvs/httpvs/internal/bookstore"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/transport"
 )

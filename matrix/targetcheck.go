@@ -14,7 +14,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/httpvs/httpvs/bookstore"
+	"github.com/httpvs/httpvs/internal/bookstore"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )

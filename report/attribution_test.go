@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/httpvs/httpvs/attribution"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -14,14 +13,14 @@ import (
 // side enough samples and what it costs, and ends with the next step,
 // naming profile files without ':'.
 func TestAttributionListsSlowerCellsAndNextSteps(t *testing.T) {
-	side := func(name string, samples int, extra float64) *attribution.Side {
-		return &attribution.Side{Side: name, Samples: samples, BaseSamples: 150, SecondsPerUnit: 0.5 + extra, BaseSecondsPerUnit: 0.5, ExtraSecondsPerUnit: extra, GrowthSecondsPerUnit: extra}
+	side := func(name string, samples int, extra float64) *results.AttributionSide {
+		return &results.AttributionSide{Side: name, Samples: samples, BaseSamples: 150, SecondsPerUnit: 0.5 + extra, BaseSecondsPerUnit: 0.5, ExtraSecondsPerUnit: extra, GrowthSecondsPerUnit: extra}
 	}
 	res := &results.Results{Settings: results.Settings{Protocols: []string{"h1", "h2", "h1-tls"}, Baseline: "h1", ProfileSpanSeconds: 2}, Cells: []results.Cell{
 		{Scenario: "download:tuned", Protocol: "h2", CPUUnit: "GB", VsH1: &results.Interval{Ratio: 0.5, Low: 0.4, High: 0.6, Pairs: 5, Verdict: results.VerdictSlower},
-			Attribution: []*attribution.Side{side("client", 25, 0.1), side("server", 400, 0.3)}},
+			Attribution: []*results.AttributionSide{side("client", 25, 0.1), side("server", 400, 0.3)}},
 		{Scenario: "small-sequential", Protocol: "h1-tls", CPUUnit: "1000 requests", VsH1: &results.Interval{Ratio: 0.97, Low: 0.9, High: 1.05, Pairs: 5, Verdict: results.VerdictSimilar},
-			Attribution: []*attribution.Side{side("client", 300, 0.01)}},
+			Attribution: []*results.AttributionSide{side("client", 300, 0.01)}},
 	}}
 	var b bytes.Buffer
 	if !Attribution(&b, res) {

@@ -19,11 +19,11 @@ func TestReportLinksNoProtocolStack(t *testing.T) {
 	if err != nil {
 		t.Fatalf("go list -deps: %v", err)
 	}
-	banned := []string{"github.com/quic-go/", "google.golang.org/grpc", "github.com/httpvs/httpvs/lean",
-		"github.com/httpvs/httpvs/transport", "github.com/httpvs/httpvs/wire"}
+	banned := []string{"github.com/quic-go/", "google.golang.org/grpc", "github.com/httpvs/httpvs/internal/lean",
+		"github.com/httpvs/httpvs/transport", "github.com/httpvs/httpvs/internal/wire"}
 	measurers := map[string]bool{"github.com/httpvs/httpvs/load": true, "github.com/httpvs/httpvs/transfer": true,
 		"github.com/httpvs/httpvs/peers": true, "github.com/httpvs/httpvs/tune": true, "github.com/httpvs/httpvs/matrix": true,
-		"github.com/httpvs/httpvs/diagnosis": true, "github.com/httpvs/httpvs/experiment": true}
+		"github.com/httpvs/httpvs/internal/diagnosis": true, "github.com/httpvs/httpvs/experiment": true}
 	for _, dep := range strings.Fields(string(out)) {
 		for _, b := range banned {
 			if strings.HasPrefix(dep, b) {

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/httpvs/httpvs/diagnosis"
+	"github.com/httpvs/httpvs/internal/diagnosis"
 	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/results"
 )

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/httpvs/httpvs/diagnosis"
+	"github.com/httpvs/httpvs/internal/diagnosis"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
 	"golang.org/x/perf/benchfmt"

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/httpvs/httpvs/browser"
+	"github.com/httpvs/httpvs/internal/browser"
 	"github.com/httpvs/httpvs/results"
 )
 

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/httpvs/httpvs/attribution"
 	"github.com/httpvs/httpvs/units"
 
 	"github.com/httpvs/httpvs/stats"
@@ -147,7 +146,7 @@ type Cell struct {
 	// taken in a round of their own after the measured ones
 	// (Options.Profile); nil when the cell was not profiled or was not
 	// slower than its baseline.
-	Attribution []*attribution.Side `json:"attribution,omitempty"`
+	Attribution []*AttributionSide `json:"attribution,omitempty"`
 	// Findings explain the cell's gap to h1, each with its evidence and
 	// its fix (Diagnose).
 	Findings    []Finding    `json:"findings,omitempty"`

@@ -7,7 +7,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/stats"
 
-	"github.com/httpvs/httpvs/bookstore"
+	"github.com/httpvs/httpvs/internal/bookstore"
 )
 
 // viaHTTPKey marks gRPC calls that came through Handler; its value is the

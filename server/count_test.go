@@ -9,8 +9,8 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
-	"github.com/httpvs/httpvs/bookstore"
-	"github.com/httpvs/httpvs/bookstore/bookstorepb"
+	"github.com/httpvs/httpvs/internal/bookstore"
+	"github.com/httpvs/httpvs/internal/bookstore/bookstorepb"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
 )

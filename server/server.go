@@ -14,9 +14,9 @@ import (
 
 	"google.golang.org/grpc"
 
-	"github.com/httpvs/httpvs/bookstore"
 	"github.com/httpvs/httpvs/config"
-	"github.com/httpvs/httpvs/procstat"
+	"github.com/httpvs/httpvs/internal/bookstore"
+	"github.com/httpvs/httpvs/internal/procstat"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"

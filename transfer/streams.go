@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"net/url"
 
-	"github.com/httpvs/httpvs/lean"
+	"github.com/httpvs/httpvs/internal/lean"
 )
 
 // fitStreams asks an HTTP/2 or HTTP/3 server how many streams one

@@ -14,7 +14,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/httpvs/httpvs/procstat"
+	"github.com/httpvs/httpvs/internal/procstat"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transfer/transferresult"
 	"github.com/httpvs/httpvs/transport"

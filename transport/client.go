@@ -12,8 +12,8 @@ import (
 	"github.com/quic-go/quic-go/http3"
 
 	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/internal/wire"
 	"github.com/httpvs/httpvs/stats"
-	"github.com/httpvs/httpvs/wire"
 )
 
 // ClientOptions says which transport a Client speaks and how.

@@ -19,8 +19,8 @@ import (
 	"golang.org/x/net/netutil"
 
 	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/internal/wire"
 	"github.com/httpvs/httpvs/stats"
-	"github.com/httpvs/httpvs/wire"
 )
 
 // Server limits used when ServerOptions leaves them zero.

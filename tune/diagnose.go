@@ -2,7 +2,7 @@ package tune
 
 import (
 	"github.com/httpvs/httpvs/config"
-	"github.com/httpvs/httpvs/diagnosis"
+	"github.com/httpvs/httpvs/internal/diagnosis"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transfer/transferresult"
 	"github.com/httpvs/httpvs/transport"

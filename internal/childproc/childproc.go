@@ -14,7 +14,7 @@ import (
 	"os/exec"
 	"time"
 
-	"github.com/httpvs/httpvs/tail"
+	"github.com/httpvs/httpvs/internal/tail"
 )
 
 // Proc is a started child.

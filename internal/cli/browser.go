@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/httpvs/httpvs/browser"
+	"github.com/httpvs/httpvs/internal/browser"
 	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/webpage"

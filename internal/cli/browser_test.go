@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/httpvs/httpvs/browser"
+	"github.com/httpvs/httpvs/internal/browser"
 	"github.com/httpvs/httpvs/results"
 )
 

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/httpvs/httpvs/bookstore"
+	"github.com/httpvs/httpvs/internal/bookstore"
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/transport"
 )

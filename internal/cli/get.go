@@ -7,7 +7,7 @@ import (
 
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/experiment"
-	"github.com/httpvs/httpvs/fdlimit"
+	"github.com/httpvs/httpvs/internal/fdlimit"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/transfer"
 	"github.com/httpvs/httpvs/transfer/transferresult"

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/httpvs/httpvs/goversions"
+	"github.com/httpvs/httpvs/internal/goversions"
 	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/results"

@@ -14,7 +14,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/httpvs/httpvs/diagnosis"
+	"github.com/httpvs/httpvs/internal/diagnosis"
 	"github.com/httpvs/httpvs/results"
 )
 

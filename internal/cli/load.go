@@ -9,7 +9,7 @@ import (
 
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/experiment"
-	"github.com/httpvs/httpvs/fdlimit"
+	"github.com/httpvs/httpvs/internal/fdlimit"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/load/loadresult"
 	"github.com/httpvs/httpvs/report"

@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/httpvs/httpvs/attribution"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -21,7 +20,7 @@ func TestNextSteps(t *testing.T) {
 		}
 	}
 	// Profiled and attributed, stable, nothing to tune, no files.
-	res.Cells[0].Attribution = []*attribution.Side{{Side: "server"}}
+	res.Cells[0].Attribution = []*results.AttributionSide{{Side: "server"}}
 	res.Cells[0].Findings = res.Cells[0].Findings[:1]
 	res.Cells[0].VsH1 = &results.Interval{Ratio: 0.2, Low: 0.19, High: 0.21, Pairs: 3}
 	if got := nextSteps(res, "", true); len(got) != 0 {
