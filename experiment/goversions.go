@@ -16,7 +16,10 @@ import (
 // Protocols (zero: h1 and h2c; h3 is not measured across versions),
 // Scenarios (zero: download and small-sequential, the only ones
 // measured) and Size (zero: sized per toolchain to take Duration). The
-// other zero fields are goversions' defaults.
+// other zero fields are goversions' defaults. Options' other fields (the
+// matrix's rounds, peers, profiles, the child server's knobs) do not
+// apply: each toolchain's own program is Go as shipped, and a link or a
+// target is refused.
 type GoOptions struct {
 	// Versions are the toolchains: goversions.Installed (the go command
 	// on PATH) or a release as goversions.ParseVersion returns it
