@@ -7,7 +7,6 @@ import (
 	"os/exec"
 
 	"github.com/httpvs/httpvs/experiment"
-	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/report"
 )
 
@@ -36,13 +35,13 @@ func Example() {
 // across them.
 func ExampleSweep() {
 	o := experiment.Quick()
-	for _, name := range []string{"lan", "4g"} {
-		spec, err := netem.Parse(name)
+	for _, text := range []string{"lan", "4g"} {
+		link, err := experiment.ParseLink(text)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return
 		}
-		o.Links = append(o.Links, experiment.LinkSpec{Name: name, Spec: spec})
+		o.Links = append(o.Links, link)
 	}
 	o.Executable, _ = exec.LookPath("httpvs") // the child server
 	runs, err := experiment.Sweep(context.Background(), o)
