@@ -5,8 +5,12 @@
 // --child`, a process of its own so that its CPU is measured apart from
 // the client's), makes and calibrates the emulated link, sizes the
 // rounds and their budget, takes profiles, measures the reference peers,
-// and stops everything it started before it returns. The CLI maps flags
-// to Options and renders what Run returns; a Go program does the same.
+// and stops everything it started before it returns. Sweep runs the same
+// experiment across several links, one results per link (`httpvs run
+// --net A --net B`); Options.Go makes Run measure Go as shipped across
+// Go toolchains instead (`httpvs run --go`). The CLI maps flags to
+// Options and renders what Run and Sweep return; a Go program does the
+// same.
 //
 // The zero Options measure Go as shipped; Default, Quick and AcrossLink
 // are the command's presets.

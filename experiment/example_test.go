@@ -28,3 +28,44 @@ func Example() {
 	}
 	report.Matrix(os.Stdout, res)
 }
+
+// A Go program doing what `httpvs run --net lan --net 4g --quick` does:
+// the experiment across two emulated links, one after another (Linux:
+// root, or a user namespace), one results per link, then the verdict
+// across them.
+func ExampleSweep() {
+	o := experiment.Quick()
+	for _, text := range []string{"lan", "4g"} {
+		link, err := experiment.ParseLink(text)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return
+		}
+		o.Links = append(o.Links, link)
+	}
+	o.Executable, _ = exec.LookPath("httpvs") // the child server
+	runs, err := experiment.Sweep(context.Background(), o)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return
+	}
+	for _, res := range runs {
+		report.Matrix(os.Stdout, res)
+	}
+	report.When(os.Stdout, runs)
+}
+
+// A Go program doing what `httpvs run --go 1.26.11,1.27.4 --quick` does:
+// download and small-sequential over h1 and h2c, Go as shipped, with a
+// server and a client built by each toolchain (fetched once through the
+// module proxy), two short rounds a cell.
+func ExampleOptions_goVersions() {
+	o := experiment.Quick()
+	o.Go.Versions = []string{"go1.26.11", "go1.27.4"}
+	res, err := experiment.Run(context.Background(), o)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return
+	}
+	report.GoVersions(os.Stdout, res)
+}

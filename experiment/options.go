@@ -27,6 +27,9 @@ const (
 	// QuickDuration and QuickWarmup are Quick's one short round per cell.
 	QuickDuration = 100 * time.Millisecond
 	QuickWarmup   = 25 * time.Millisecond
+	// QuickGoRounds is Quick's rounds across Go versions: two, the
+	// fewest an interval needs.
+	QuickGoRounds = 2
 	// LinkRepeat is the rounds every cell gets across an emulated link,
 	// where a round costs dozens of round trips; noisy cells (losses) get
 	// more, up to MaxRepeat, within LinkBudgetShare of the first rounds'
@@ -68,6 +71,21 @@ type Options struct {
 	// Link is the emulated link between the client and the child server;
 	// nil: loopback. Linux only, with root or in a user namespace.
 	Link *LinkSpec
+	// Links are several links to measure the experiment across, one
+	// after another, each a run of its own (Sweep, `httpvs run --net A
+	// --net B`); Run takes one, Link.
+	Links []LinkSpec
+	// OnLink hears, in a Sweep, that link i (from 0) of Links starts;
+	// nil: nobody.
+	OnLink func(i int, link LinkSpec)
+	// OnLinkDone hears, in a Sweep, link i's results as soon as they are
+	// measured; an error it returns ends the sweep with that error. nil:
+	// nobody (Sweep returns them all at its end).
+	OnLinkDone func(i int, res *results.Results) error
+	// Go, when its Versions are set, measures Go as shipped across those
+	// toolchains instead of the matrix (`httpvs run --go`), on loopback;
+	// the results' GoVersions hold the cells.
+	Go GoOptions
 	// Peers are the reference peers measured beside Go (reference.Run),
 	// on loopback only.
 	Peers []peers.Peer
@@ -140,13 +158,17 @@ func Default() Options {
 	return o
 }
 
-// Quick is `httpvs run --quick`: one QuickDuration round per cell, for CI.
+// Quick is `httpvs run --quick`: one QuickDuration round per cell, for
+// CI; across Go versions (Options.Go) QuickGoRounds rounds of
+// QuickDuration.
 func Quick() Options {
 	var o Options
 	o.Matrix.Repeat = 1
 	o.Matrix.Duration = QuickDuration
 	o.Matrix.Warmup = QuickWarmup
 	o.Matrix.WarmupRounds = -1 // one round in all: no time for another
+	o.Go.Rounds, o.Go.MaxRounds = QuickGoRounds, QuickGoRounds
+	o.Go.Duration = QuickDuration
 	return o
 }
 

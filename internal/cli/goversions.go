@@ -7,8 +7,8 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"time"
 
+	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/goversions"
 	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/report"
@@ -24,58 +24,58 @@ const goFlagUsage = "measure the scenarios with a server and a client built by e
 var goFlags = []string{"go", "protocols", "scenarios", "size", "duration", "warmup", "repeat", "max-repeat", "budget", "quick", "json", "format", "out", "no-files"}
 
 // goVersions is `run --go LIST`: the scenarios across Go toolchains
-// (package goversions), printed and written as a run's results.
+// (experiment.Options.Go), printed and written as a run's results.
 func (f *runFlags) goVersions(ctx context.Context, e *env, fs *flagSet) error {
-	o, err := f.goOptions(fs)
+	xo, err := f.goOptions(fs)
 	if err != nil {
 		return err
 	}
 	var prog *progressLine
 	if isTerminal(e.stderr) {
 		prog = &progressLine{w: e.stderr}
-		o.Progress = func(what string) { prog.text("go versions: " + what) }
+		xo.Go.Progress = func(what string) { prog.text("go versions: " + what) }
 	}
-	res := &results.Results{SchemaVersion: results.SchemaVersion, Started: time.Now(), Env: results.CurrentEnv()}
-	gv, err := goversions.Run(ctx, o)
+	res, err := experiment.Run(ctx, xo)
 	prog.clear()
-	res.Finished = time.Now()
-	if gv == nil {
-		return fs.usage(err)
+	var oe *experiment.OptionsError
+	if errors.As(err, &oe) {
+		return fs.usage(oe.Err)
+	} else if err != nil {
+		return err
 	}
-	if err != nil {
-		res.Partial, res.PartialReason = true, "interrupted: "+err.Error()
-	}
-	res.GoVersions = gv
-	res.Settings = goSettings(o, gv)
 	return f.finishGo(e, res)
 }
 
-// goOptions turns the flags into goversions options, refusing in one line
-// a bad --go and the flags that do not go with it.
-func (f *runFlags) goOptions(fs *flagSet) (goversions.Options, error) {
+// goOptions turns the flags into the experiment's options across Go
+// versions, refusing in one line a bad --go and the flags that do not go
+// with it.
+func (f *runFlags) goOptions(fs *flagSet) (experiment.Options, error) {
 	versions, err := goversions.ParseVersions(f.goList)
 	var ve *goversions.VersionError
 	if errors.As(err, &ve) {
-		return goversions.Options{}, usagef("--go %s: %s", ve.Value, ve.Reason)
+		return experiment.Options{}, usagef("--go %s: %s", ve.Value, ve.Reason)
 	} else if err != nil {
-		return goversions.Options{}, usagef("--go: %v", err)
+		return experiment.Options{}, usagef("--go: %v", err)
 	}
 	set := fs.given()
 	if err := f.goCheck(fs, set); err != nil {
-		return goversions.Options{}, err
+		return experiment.Options{}, err
 	}
-	o := goversions.Options{Versions: versions, Size: f.size}
-	if err := f.goLists(set, &o); err != nil {
-		return o, err
+	var xo experiment.Options // the Go fields, and Matrix's lists and size
+	if f.quick {
+		xo = experiment.Quick()
 	}
-	f.goRounds(set, &o)
+	xo.Go.Versions, xo.Matrix.Size = versions, f.size
+	if err := f.goLists(set, &xo.Matrix); err != nil {
+		return xo, err
+	}
+	f.goRounds(set, &xo.Go)
 	fs.field("Rounds", "repeat")
 	fs.field("MaxRounds", "max-repeat")
 	fs.field("Duration", "duration")
 	fs.field("Warmup", "warmup")
 	fs.field("Size", "size")
-	filled, err := o.WithDefaults()
-	return filled, fs.usage(err)
+	return xo, nil
 }
 
 // goCheck refuses the flags that do not go with --go, and checks the
@@ -101,27 +101,25 @@ func (f *runFlags) goCheck(fs *flagSet, set map[string]bool) error {
 	return checkOut(f.out, f.noFiles)
 }
 
-// goLists sets o's transports and scenarios from --protocols and
+// goLists sets m's transports and scenarios from --protocols and
 // --scenarios, when given; the defaults are goversions' own.
-func (f *runFlags) goLists(set map[string]bool, o *goversions.Options) error {
+func (f *runFlags) goLists(set map[string]bool, m *matrix.Options) error {
 	var err error
 	if set["protocols"] {
-		if o.Protocols, err = transport.ParseList(f.protocols); err != nil {
+		if m.Protocols, err = transport.ParseList(f.protocols); err != nil {
 			return usagef("--protocols: %v", err)
 		}
-		if !slices.ContainsFunc(o.Protocols, func(p transport.Protocol) bool { return p != transport.H3 }) {
+		if !slices.ContainsFunc(m.Protocols, func(p transport.Protocol) bool { return p != transport.H3 }) {
 			return usagef("--protocols %s: h3 is not measured across Go versions (quic-go is not in Go's standard library)", f.protocols)
 		}
 	}
 	if set["scenarios"] {
-		scenarios, err := matrix.ParseScenarios(f.scenarios)
-		if err != nil {
+		if m.Scenarios, err = matrix.ParseScenarios(f.scenarios); err != nil {
 			return usagef("--scenarios: %v", err)
 		}
-		for _, sc := range scenarios {
-			o.Scenarios = append(o.Scenarios, sc.Name)
-		}
-		if !slices.Contains(o.Scenarios, goversions.Download) && !slices.Contains(o.Scenarios, goversions.SmallSequential) {
+		if !slices.ContainsFunc(m.Scenarios, func(sc matrix.Scenario) bool {
+			return sc.Name == goversions.Download || sc.Name == goversions.SmallSequential
+		}) {
 			return usagef("--scenarios %s: --go measures %s and %s only", f.scenarios, goversions.Download, goversions.SmallSequential)
 		}
 	}
@@ -129,16 +127,17 @@ func (f *runFlags) goLists(set map[string]bool, o *goversions.Options) error {
 }
 
 // goRounds sets o's rounds and times from the flags given, as f.rounds
-// settled them (under --quick too); the others are goversions' defaults.
-func (f *runFlags) goRounds(set map[string]bool, o *goversions.Options) {
-	if f.quick || set["repeat"] {
+// settled them (under --quick too: experiment.Quick's); the others are
+// goversions' defaults.
+func (f *runFlags) goRounds(set map[string]bool, o *experiment.GoOptions) {
+	if set["repeat"] {
 		o.Rounds = max(f.repeat, 2) // an interval needs two rounds
 		o.MaxRounds = o.Rounds
 	}
 	if set["max-repeat"] {
 		o.MaxRounds = f.maxRepeat
 	}
-	if set["duration"] || f.quick {
+	if set["duration"] {
 		o.Duration = f.duration
 	}
 	if set["warmup"] && f.warmup > 0 {
@@ -147,30 +146,9 @@ func (f *runFlags) goRounds(set map[string]bool, o *goversions.Options) {
 	if set["budget"] {
 		o.Budget = f.budget
 		if f.budget == 0 {
-			o.Budget = 24 * time.Hour // --max-repeat alone bounds the rounds
+			o.Budget = -1 // --max-repeat alone bounds the rounds
 		}
 	}
-}
-
-// goSettings records o (with its defaults) as a run's settings.
-func goSettings(o goversions.Options, gv *results.GoVersions) results.Settings {
-	s := results.Settings{Target: "child", Engine: "std", Repeat: o.Rounds, MaxRepeat: o.MaxRounds,
-		BudgetSeconds: o.Budget.Seconds(), DurationSeconds: o.Duration.Seconds(), WarmupSeconds: o.Warmup.Seconds(), SizeBytes: int64(o.Size)}
-	rounds := map[string]int{}
-	for _, c := range gv.Cells {
-		if !slices.Contains(s.Protocols, c.Protocol) {
-			s.Protocols = append(s.Protocols, c.Protocol)
-		}
-		if !slices.Contains(s.Scenarios, c.Scenario) {
-			s.Scenarios = append(s.Scenarios, c.Scenario)
-		}
-		rounds[c.Scenario] = max(rounds[c.Scenario], len(c.Repetitions))
-		s.Baseline = c.Baseline
-	}
-	for _, n := range rounds {
-		s.ExtraRounds += max(n-s.Repeat, 0)
-	}
-	return s
 }
 
 // finishGo prints res, writes its results directory, and fails (exit 1)

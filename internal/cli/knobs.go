@@ -33,11 +33,13 @@ func loadKnobSet(arg string) (results.KnobSet, error) {
 	return s, nil
 }
 
-// applyKnobs sets each knob of s through its flag, unless that flag was
-// given (set), so that explicit flags win and the child server's flags
-// carry the server's knobs. Server knobs are skipped when the server is
-// not this run's (noServer). It returns the knobs applied, which the
-// results record.
+// applyKnobs returns the knobs of s to apply, which the results record:
+// each unless its flag was given (set), so that explicit flags win, and
+// without the server's when the server is not this run's (noServer). The
+// client's are applied once, by the experiment (it applies
+// matrix.Options.Knobs to the client the flags made); the others are set
+// here through their flags, so that the child server's flags carry the
+// server's knobs.
 func applyKnobs(fs *flagSet, s results.KnobSet, set map[string]bool, noServer bool) (results.KnobSet, error) {
 	applied := results.KnobSet{Name: s.Name}
 	var overridden []string
@@ -50,6 +52,10 @@ func applyKnobs(fs *flagSet, s results.KnobSet, set map[string]bool, noServer bo
 			continue
 		case set[name]:
 			overridden = append(overridden, dash(name))
+			continue
+		}
+		if strings.HasPrefix(k.Field, "Client.") {
+			applied.Knobs = append(applied.Knobs, k)
 			continue
 		}
 		if err := fs.Set(name, k.Value); err != nil {

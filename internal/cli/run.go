@@ -61,24 +61,28 @@ func runRun(ctx context.Context, e *env, args []string) error {
 	if len(f.peersMissing) > 0 {
 		fmt.Fprintf(e.stderr, "httpvs run: reference peers not installed: %s\n", strings.Join(f.peersMissing, ", "))
 	}
-	if len(f.nets) > 1 {
-		return f.sweep(ctx, e, fs, opts)
-	}
-	var link *netProfile
-	if len(f.nets) == 1 {
-		link = &f.nets[0]
-	}
-	res, err := f.measure(ctx, e, fs, opts, began, link)
+	xo, prog, err := f.experiment(ctx, e, fs, opts, began)
 	if err != nil {
 		return err
 	}
+	if len(xo.Links) > 0 {
+		return f.sweep(ctx, e, fs, xo, prog)
+	}
+	res, err := experiment.Run(ctx, xo)
+	prog.clear()
+	if err := f.runError(fs, err); err != nil {
+		return err
+	}
+	f.annotate(e, fs, res)
 	return finishRun(e, &f, res)
 }
 
-// measure runs the experiment the flags describe (across link's emulated
-// link, when there is one) and returns its results with the flags that
-// set each fix's knobs named; began is when the budget started.
-func (f *runFlags) measure(ctx context.Context, e *env, fs *flagSet, opts matrix.Options, began time.Time, link *netProfile) (*results.Results, error) {
+// experiment maps the flags, with opts their matrix options, to the
+// experiment they describe (across --net's link, or its links for a
+// sweep); began is when the budget started. The progress line, on a
+// terminal, hears of the cells.
+func (f *runFlags) experiment(ctx context.Context, e *env, fs *flagSet, opts matrix.Options, began time.Time) (experiment.Options, *progressLine, error) {
+	acrossLink := len(f.nets) > 0
 	xo := experiment.Options{
 		Matrix:     opts,
 		Began:      began,
@@ -91,7 +95,7 @@ func (f *runFlags) measure(ctx context.Context, e *env, fs *flagSet, opts matrix
 		OnPlan: func(p experiment.Plan) {
 			// The cost up front across a link, for a budget asked for,
 			// and for the user's own requests, whose cost no one knows.
-			if link != nil || f.budgetGiven || len(f.requests.lines) > 0 || f.requests.file != "" {
+			if acrossLink || f.budgetGiven || len(f.requests.lines) > 0 || f.requests.file != "" {
 				fmt.Fprintln(e.stderr, costLine(p))
 			}
 			for _, line := range p.Sizing {
@@ -99,10 +103,13 @@ func (f *runFlags) measure(ctx context.Context, e *env, fs *flagSet, opts matrix
 			}
 		},
 	}
-	if link != nil {
-		xo.Link = &experiment.LinkSpec{Name: link.text, Spec: link.spec}
+	for _, n := range f.nets {
+		xo.Links = append(xo.Links, experiment.LinkSpec{Name: n.text, Spec: n.spec})
 	}
-	if link == nil || f.budgetGiven { // else the experiment's: from its estimate
+	if len(xo.Links) == 1 {
+		xo.Link, xo.Links = &xo.Links[0], nil
+	}
+	if !acrossLink || f.budgetGiven { // else the experiment's: from its estimate
 		xo.Budget = f.budget
 		if f.budget == 0 {
 			xo.Budget = -1 // --budget 0: --max-repeat alone bounds added rounds
@@ -111,7 +118,7 @@ func (f *runFlags) measure(ctx context.Context, e *env, fs *flagSet, opts matrix
 	if f.target != "" || f.tlsTarget != "" {
 		t, err := f.externalTarget(ctx)
 		if err != nil {
-			return nil, err
+			return xo, nil, err
 		}
 		xo.Target = t
 	}
@@ -121,21 +128,28 @@ func (f *runFlags) measure(ctx context.Context, e *env, fs *flagSet, opts matrix
 		xo.Matrix.Progress = prog.update
 		xo.ReferenceProgress = func(what string) { prog.text("reference peers: " + what) }
 	}
-	res, err := experiment.Run(ctx, xo)
-	prog.clear()
+	return xo, prog, nil
+}
+
+// runError is the command's error for experiment.Run's err: options out
+// of range as a usage error naming the flag.
+func (f *runFlags) runError(fs *flagSet, err error) error {
 	var oe *experiment.OptionsError
 	if errors.As(err, &oe) {
-		return nil, usagef("%v", fs.usage(oe.Err))
+		return usagef("%v", fs.usage(oe.Err))
 	}
-	if err != nil {
-		return nil, err
-	}
+	return err
+}
+
+// annotate adds to res what the command knows: the reference peers not
+// installed and the flags that set each fix's knobs; it says the link,
+// which the text report has, when printing another format.
+func (f *runFlags) annotate(e *env, fs *flagSet, res *results.Results) {
 	if res.Settings.Net != nil && f.format != "text" {
 		fmt.Fprintln(e.stderr, res.Settings.Net.Summary()) // the text report has it
 	}
 	res.PeersMissing = f.peersMissing
 	annotateFlags(fs, res)
-	return res, nil
 }
 
 // warn prints what the experiment heard that does not stop it: a profile

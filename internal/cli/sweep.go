@@ -5,44 +5,40 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"time"
 
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/results"
 )
 
-// sweep runs the matrix once per link profile of --net, each printed and
-// written as a run of its own, then prints the verdict across the links.
-// An interrupt ends the sweep after the run it cut short; the table then
-// holds the runs measured, that one marked partial in its own report.
-func (f *runFlags) sweep(ctx context.Context, e *env, fs *flagSet, opts matrix.Options) error {
-	var (
-		runs    []*results.Results
-		outcome error
-	)
-	for i := range f.nets {
-		if ctx.Err() != nil {
-			break
-		}
-		fmt.Fprintf(e.stderr, "httpvs run: link %d of %d: %s\n", i+1, len(f.nets), f.nets[i].text)
-		res, err := f.measure(ctx, e, fs, opts, time.Now(), &f.nets[i])
-		if err != nil {
-			return err
-		}
-		runs = append(runs, res)
-		if err := finishRun(e, f, res); err != nil {
-			if !errors.Is(err, errReported) {
-				return err
-			}
-			outcome = err
-		}
+// sweep runs xo across its links (experiment.Sweep), each printed and
+// written as a run of its own as soon as it is measured, then prints the
+// verdict across the links. An interrupt ends the sweep after the run it
+// cut short; the table then holds the runs measured, that one marked
+// partial in its own report.
+func (f *runFlags) sweep(ctx context.Context, e *env, fs *flagSet, xo experiment.Options, prog *progressLine) error {
+	var outcome error
+	xo.OnLink = func(i int, link experiment.LinkSpec) {
+		fmt.Fprintf(e.stderr, "httpvs run: link %d of %d: %s\n", i+1, len(xo.Links), link.Name)
 	}
-	if len(runs) < len(f.nets) {
-		fmt.Fprintf(e.stderr, "httpvs run: interrupted after %d of %d links\n", len(runs), len(f.nets))
+	xo.OnLinkDone = func(_ int, res *results.Results) error {
+		prog.clear()
+		f.annotate(e, fs, res)
+		err := finishRun(e, f, res)
+		if errors.Is(err, errReported) {
+			outcome, err = err, nil
+		}
+		return err
+	}
+	runs, err := experiment.Sweep(ctx, xo)
+	prog.clear()
+	if err := f.runError(fs, err); err != nil {
+		return err
+	}
+	if len(runs) < len(xo.Links) {
+		fmt.Fprintf(e.stderr, "httpvs run: interrupted after %d of %d links\n", len(runs), len(xo.Links))
 		outcome = errReported
 	}
-	var err error
 	switch f.format {
 	case "text":
 		fmt.Fprintln(e.stdout)

@@ -1,0 +1,119 @@
+package experiment
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	"github.com/httpvs/httpvs/internal/goversions"
+	"github.com/httpvs/httpvs/results"
+)
+
+// GoOptions are the Go toolchains an experiment measures Go as shipped
+// across (`httpvs run --go`), instead of the matrix: a server and a
+// client built by each toolchain, on loopback (package goversions). The
+// transports, scenarios and download size are Options.Matrix's
+// Protocols (zero: h1 and h2c; h3 is not measured across versions),
+// Scenarios (zero: download and small-sequential, the only ones
+// measured) and Size (zero: sized per toolchain to take Duration). The
+// other zero fields are goversions' defaults. Options' other fields (the
+// matrix's rounds, peers, profiles, the child server's knobs) do not
+// apply: each toolchain's own program is Go as shipped, and a link or a
+// target is refused.
+type GoOptions struct {
+	// Versions are the toolchains: goversions.Installed (the go command
+	// on PATH) or a release as goversions.ParseVersion returns it
+	// ("go1.27.4"), fetched once through the module proxy. Empty: the
+	// experiment measures the matrix, not Go versions.
+	Versions []string
+	// Rounds is the rounds every cell gets; zero: goversions.DefaultRounds.
+	Rounds int
+	// MaxRounds is the most rounds a scenario gets, added while one of
+	// its ratios is wider than ±10%; zero: goversions.DefaultMaxRounds.
+	MaxRounds int
+	// Budget bounds, from the first round's start, the time within which
+	// added rounds must end; zero: goversions.DefaultBudget; negative:
+	// none (MaxRounds alone bounds them).
+	Budget time.Duration
+	// Duration is each round's measured time; zero:
+	// goversions.DefaultDuration.
+	Duration time.Duration
+	// Warmup is small-sequential's unmeasured time before its first
+	// round on each toolchain and transport; zero: Duration.
+	Warmup time.Duration
+	// CacheDir holds the built binaries, one directory per toolchain;
+	// empty: goversions.DefaultCacheDir().
+	CacheDir string
+	// Progress hears what is done next, in a few words; nil: nobody.
+	Progress func(what string)
+}
+
+// noGoBudget stands for no budget (a negative GoOptions.Budget): added
+// rounds are then bounded by MaxRounds alone.
+const noGoBudget = 24 * time.Hour
+
+// goVersions is Run for o.Go: the scenarios across Go toolchains, as a
+// run's results (GoVersions, and Settings as the options were filled).
+// An interrupt keeps what was measured and marks the results partial.
+func (o *Options) goVersions(ctx context.Context) (*results.Results, error) {
+	g, err := o.goversionsOptions().WithDefaults()
+	if err != nil {
+		return nil, &OptionsError{err}
+	}
+	res := &results.Results{SchemaVersion: results.SchemaVersion, Started: time.Now(), Env: results.CurrentEnv()}
+	gv, err := goversions.Run(ctx, g)
+	res.Finished = time.Now()
+	if gv == nil {
+		return nil, &OptionsError{err}
+	}
+	if err != nil {
+		res.Partial, res.PartialReason = true, "interrupted: "+err.Error()
+	}
+	res.GoVersions = gv
+	res.Settings = goSettings(g, gv)
+	return res, nil
+}
+
+// goversionsOptions are o's Go versions as package goversions takes them.
+func (o *Options) goversionsOptions() goversions.Options {
+	g := goversions.Options{
+		Versions:  o.Go.Versions,
+		Protocols: o.Matrix.Protocols,
+		Size:      o.Matrix.Size,
+		Rounds:    o.Go.Rounds,
+		MaxRounds: o.Go.MaxRounds,
+		Budget:    o.Go.Budget,
+		Duration:  o.Go.Duration,
+		Warmup:    o.Go.Warmup,
+		CacheDir:  o.Go.CacheDir,
+		Progress:  o.Go.Progress,
+	}
+	for _, sc := range o.Matrix.Scenarios {
+		g.Scenarios = append(g.Scenarios, sc.Name)
+	}
+	if g.Budget < 0 {
+		g.Budget = noGoBudget
+	}
+	return g
+}
+
+// goSettings records o (with its defaults) as a run's settings.
+func goSettings(o goversions.Options, gv *results.GoVersions) results.Settings {
+	s := results.Settings{Target: "child", Engine: "std", Repeat: o.Rounds, MaxRepeat: o.MaxRounds,
+		BudgetSeconds: o.Budget.Seconds(), DurationSeconds: o.Duration.Seconds(), WarmupSeconds: o.Warmup.Seconds(), SizeBytes: int64(o.Size)}
+	rounds := map[string]int{}
+	for _, c := range gv.Cells {
+		if !slices.Contains(s.Protocols, c.Protocol) {
+			s.Protocols = append(s.Protocols, c.Protocol)
+		}
+		if !slices.Contains(s.Scenarios, c.Scenario) {
+			s.Scenarios = append(s.Scenarios, c.Scenario)
+		}
+		rounds[c.Scenario] = max(rounds[c.Scenario], len(c.Repetitions))
+		s.Baseline = c.Baseline
+	}
+	for _, n := range rounds {
+		s.ExtraRounds += max(n-s.Repeat, 0)
+	}
+	return s
+}

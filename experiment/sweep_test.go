@@ -1,0 +1,137 @@
+package experiment_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/httpvs/httpvs/experiment"
+	"github.com/httpvs/httpvs/netem"
+	"github.com/httpvs/httpvs/results"
+	"github.com/httpvs/httpvs/transport"
+)
+
+// needLink skips a test where no emulated link can be made (no root, no
+// /dev/net/tun).
+func needLink(t *testing.T) {
+	t.Helper()
+	link, err := netem.NewLink(netem.Spec{})
+	var se *netem.SetupError
+	if errors.As(err, &se) {
+		t.Skip(err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	link.Close()
+}
+
+// links are LinkSpecs for the texts given.
+func links(t *testing.T, texts ...string) []experiment.LinkSpec {
+	t.Helper()
+	var out []experiment.LinkSpec
+	for _, text := range texts {
+		spec, err := netem.Parse(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, experiment.LinkSpec{Name: text, Spec: spec})
+	}
+	return out
+}
+
+// TestSweep measures small-sequential across two links: one results per
+// link, in order, each its own link's, every request paying its round
+// trip; OnLink and OnLinkDone hear of each link as it starts and ends.
+func TestSweep(t *testing.T) {
+	needLink(t)
+	o := quick(t, "small-sequential")
+	o.Matrix.Protocols = []transport.Protocol{transport.H1}
+	o.Links = links(t, "rtt=10ms", "rtt=30ms")
+	var heard []string
+	o.OnLink = func(i int, l experiment.LinkSpec) { heard = append(heard, "start "+l.Name) }
+	o.OnLinkDone = func(i int, res *results.Results) error {
+		heard = append(heard, "done "+res.Settings.Net.Spec)
+		return nil
+	}
+	runs, err := experiment.Sweep(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 2 {
+		t.Fatalf("%d runs, want one per link", len(runs))
+	}
+	for i, rtt := range []float64{0.010, 0.030} {
+		res := runs[i]
+		if res.Partial || res.Settings.Net == nil || res.Settings.Net.Spec != o.Links[i].Name || len(res.Cells) != 1 {
+			t.Fatalf("run %d: partial %v, net %+v, %d cells: want %s's one cell", i, res.Partial, res.Settings.Net, len(res.Cells), o.Links[i].Name)
+		}
+		for _, r := range res.Cells[0].Repetitions {
+			if r.Errors.Total != 0 || r.Latency.Count == 0 || r.Latency.Min < rtt*0.99 {
+				t.Errorf("%s: %d errors, %d requests, fastest %.4fs: want each to take %v s", o.Links[i].Name, r.Errors.Total, r.Latency.Count, r.Latency.Min, rtt)
+			}
+		}
+	}
+	want := []string{"start rtt=10ms", "done rtt=10ms", "start rtt=30ms", "done rtt=30ms"}
+	if len(heard) != len(want) {
+		t.Fatalf("heard %q, want %q", heard, want)
+	}
+	for i := range want {
+		if heard[i] != want[i] {
+			t.Errorf("heard %q, want %q", heard, want)
+		}
+	}
+}
+
+// TestSweepInterrupted: an interrupt during a sweep keeps the links
+// measured and starts no other; it is not an error.
+func TestSweepInterrupted(t *testing.T) {
+	needLink(t)
+	o := quick(t, "small-sequential")
+	o.Matrix.Protocols = []transport.Protocol{transport.H1}
+	o.Links = links(t, "rtt=5ms", "rtt=20ms")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	started := 0
+	o.OnLink = func(int, experiment.LinkSpec) { started++ }
+	o.OnLinkDone = func(int, *results.Results) error { cancel(); return nil }
+	runs, err := experiment.Sweep(ctx, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 1 || started != 1 || runs[0].Settings.Net == nil || runs[0].Settings.Net.Spec != "rtt=5ms" {
+		t.Fatalf("%d runs, %d links started: want the first link's alone", len(runs), started)
+	}
+}
+
+// TestSweepOptions: what a sweep and a run refuse, before anything
+// starts, as *OptionsError.
+func TestSweepOptions(t *testing.T) {
+	two := links(t, "lan", "4g")
+	for _, tt := range []struct {
+		name  string
+		sweep bool
+		o     func(*experiment.Options)
+	}{
+		{"sweep without links", true, func(*experiment.Options) {}},
+		{"sweep with Link", true, func(o *experiment.Options) { o.Links, o.Link = two, &two[0] }},
+		{"sweep of Go versions", true, func(o *experiment.Options) { o.Links, o.Go.Versions = two, []string{"installed"} }},
+		{"run with Links", false, func(o *experiment.Options) { o.Links = two }},
+		{"Go versions across a link", false, func(o *experiment.Options) { o.Link, o.Go.Versions = &two[0], []string{"installed"} }},
+		{"a Go version misspelt", false, func(o *experiment.Options) { o.Go.Versions = []string{"1.26.11"} }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			o := experiment.Quick()
+			tt.o(&o)
+			var err error
+			if tt.sweep {
+				_, err = experiment.Sweep(context.Background(), o)
+			} else {
+				_, err = experiment.Run(context.Background(), o)
+			}
+			if oe := (*experiment.OptionsError)(nil); !errors.As(err, &oe) {
+				t.Errorf("err %v (%T), want *experiment.OptionsError", err, err)
+			}
+		})
+	}
+}
