@@ -183,12 +183,12 @@ func TestGRPCScenarioEveryBinding(t *testing.T) {
 		if r.Requests == 0 || r.Errors.Total != 0 || r.Engine != engines[c.Protocol] {
 			t.Errorf("%s/%s: %d requests, errors %v %s, engine %q", c.Scenario, c.Protocol, r.Requests, r.Errors, r.FirstError, r.Engine)
 		}
-		wantConns := int64(1)
-		if c.Scenario == "grpc-50" && (c.Protocol == "h1" || c.Protocol == "h1-tls") {
-			wantConns = 50
-		}
-		if r.Connections != wantConns {
-			t.Errorf("%s/%s: %d connections, want %d", c.Scenario, c.Protocol, r.Connections, wantConns)
+		// HTTP/1.1 needs a connection per call in flight: 50 at least.
+		// Go's transport may dial one more when a call finds no idle
+		// connection a moment before another is returned (it keeps
+		// both), so h1's count is a floor; a multiplexed one is exact.
+		if h1 := c.Scenario == "grpc-50" && (c.Protocol == "h1" || c.Protocol == "h1-tls"); h1 && r.Connections < 50 || !h1 && r.Connections != 1 {
+			t.Errorf("%s/%s: %d connections, want %s", c.Scenario, c.Protocol, r.Connections, map[bool]string{true: "50 or more", false: "1"}[h1])
 		}
 		// The server counted the calls where they arrived: natively or
 		// through net/http as the column's transport.
