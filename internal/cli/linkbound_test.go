@@ -181,6 +181,7 @@ const transferBelowForTest = 0.80
 // baseline is then h1-tls, named in the verdict's title, and every cell
 // of h2 and h3 is compared with it.
 func TestRunBaselineAllTLS(t *testing.T) {
+	t.Parallel() // see TestMain
 	out := t.TempDir()
 	code, stdout, stderr := runMain(t, "run", "--quick", "--protocols", "h1-tls,h2,h3", "--scenarios", "small-sequential", "--out", out)
 	if code != 0 {

@@ -17,6 +17,15 @@ import (
 
 // TestMain lets the test binary act as httpvs when started as a child
 // (httpvs run starts its own executable as `serve --child`).
+// TestMain runs Main in a child when asked (tests that start this binary).
+//
+// Tests marked t.Parallel() are the end-to-end runs that check what a run
+// writes (cells, settings, words, counts), not how fast it went: the go
+// tool starts them only after every serial test has returned, so they never
+// overlap the serial ones (the runs across a link, held to its physics;
+// those that profile, a process-wide CPU profile; those that change the
+// environment, the working directory, signals or the package's hooks; and
+// those that hold a run to a time).
 func TestMain(m *testing.M) {
 	if os.Getenv(experiment.ChildEnv) == "1" {
 		ctx, stop := SignalContext() // as cmd/httpvs does
@@ -47,6 +56,7 @@ func readResults(t *testing.T, out string) (*results.Results, string) {
 }
 
 func TestRunQuickEndToEnd(t *testing.T) {
+	t.Parallel() // see TestMain
 	out := t.TempDir()
 	start := time.Now()
 	code, stdout, stderr := runMain(t, "run", "--quick", "--out", out)
@@ -264,6 +274,7 @@ func TestCompareRefusesOtherSchema(t *testing.T) {
 }
 
 func TestTuneJSON(t *testing.T) {
+	t.Parallel() // see TestMain
 	code, stdout, stderr := runMain(t, "tune", "--protocols", "h2c", "--budget", "2s", "--trial", "50ms", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
