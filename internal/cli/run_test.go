@@ -33,7 +33,9 @@ func TestMain(m *testing.M) {
 		stop()
 		os.Exit(code)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	removeProfiledRun()
+	os.Exit(code)
 }
 
 // readResults reads the one results directory under out.
@@ -299,11 +301,7 @@ func TestTuneJSON(t *testing.T) {
 // extra CPU attributed on both sides, net/http's HTTP/2 code (or the
 // syscalls it makes) among what grew.
 func TestProfiles(t *testing.T) {
-	dir, out := t.TempDir(), t.TempDir()
-	code, _, stderr := runMain(t, "run", "--quick", "--repeat", "5", "--duration", "400ms", "--out", out, "--scenarios", "download", "--protocols", "h1,h2c", "--profile", dir)
-	if code != 0 {
-		t.Fatalf("run: exit %d: %s", code, stderr)
-	}
+	dir, out := profiledRun(t)
 	for _, cell := range []string{"download_h1", "download_h2c"} {
 		for _, end := range []string{"client", "server"} {
 			for _, kind := range []string{"cpu", "heap"} {
@@ -329,7 +327,7 @@ func TestProfiles(t *testing.T) {
 	// line saying how to get the server's.
 	ts, _ := testServer(t)
 	gdir := t.TempDir()
-	code, _, stderr = runMain(t, "get", ts.URL(transport.H1)+"/10m", "--profile", gdir, "--no-server-stats")
+	code, _, stderr := runMain(t, "get", ts.URL(transport.H1)+"/10m", "--profile", gdir, "--no-server-stats")
 	if code != 0 || !strings.Contains(stderr, "httpvs serve --profiling") {
 		t.Fatalf("get: exit %d, stderr %q", code, stderr)
 	}
