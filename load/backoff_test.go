@@ -54,6 +54,9 @@ func TestRefusedDialsBackOff(t *testing.T) {
 		{"std h2", Std, transport.H2, 3, 0, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			// Each slot waits out GoneAfter; the attempts are held to
+			// the time the run took, whatever else runs beside it.
+			t.Parallel()
 			scheme := "http"
 			if c.proto.TLS() {
 				scheme = "https"

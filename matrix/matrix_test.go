@@ -43,6 +43,7 @@ func scenarios(t *testing.T, list string) []Scenario {
 // over every transport: each repetition moves exactly that many body
 // bytes, by the client's count and by the server's.
 func TestFixedSizeMovesExactBytes(t *testing.T) {
+	t.Parallel() // exact bytes and counts, no rate: beside TestCheckTarget, after the serial tests
 	res, err := Run(context.Background(), Options{
 		Target:    target(t, nil),
 		Protocols: transport.All,

@@ -17,6 +17,7 @@ import (
 // look for, as is a scenario whose endpoint answers 404; the user's own
 // request stays, whatever the server answers it.
 func TestCheckTarget(t *testing.T) {
+	t.Parallel() // mostly waits on probes that time out; its servers are its own
 	mux := http.NewServeMux()
 	mux.HandleFunc("/small", func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte("ok")) })
 	plain := httptest.NewServer(mux)

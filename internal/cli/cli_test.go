@@ -61,6 +61,7 @@ func testServer(t *testing.T) (*transport.Server, string) {
 }
 
 func TestGetAndPutJSONEveryTransport(t *testing.T) {
+	t.Parallel() // see TestMain
 	ts, certFile := testServer(t)
 	for _, p := range transport.All {
 		for _, cmd := range []string{"get", "put"} {

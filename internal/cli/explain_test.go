@@ -17,14 +17,11 @@ import (
 // attribution removed and, as runs before profiling rounds did, each
 // cell's first repetition marked profiled.
 func TestExplain(t *testing.T) {
-	dir, out := t.TempDir(), t.TempDir()
-	// Five rounds: the cells attributed are those the verdict calls
-	// slower, which takes an interval that excludes 1 on a busy machine
-	// (three rounds read 0.17x [0.03, 0.98] here once).
-	code, _, stderr := runMain(t, "run", "--quick", "--repeat", "5", "--out", out, "--scenarios", "download", "--protocols", "h1,h2c", "--profile", dir)
-	if code != 0 {
-		t.Fatalf("run: exit %d: %s", code, stderr)
-	}
+	// Five rounds (profiledRun, TestProfiles' run): the cells attributed
+	// are those the verdict calls slower, which takes an interval that
+	// excludes 1 on a busy machine (three rounds read 0.17x [0.03, 0.98]
+	// here once).
+	dir, out := profiledRun(t)
 	res, rdir := readResults(t, out)
 	code, stdout, stderr := runMain(t, "explain", filepath.Join(rdir, "results.json"))
 	if code != 0 || !strings.Contains(stdout, "download/h2c (") || !strings.Contains(stdout, "client +") {

@@ -60,6 +60,10 @@ func TestServerKilledMidRun(t *testing.T) {
 		}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
+			// Each kills a child server of its own and mostly waits (h3 5 s
+			// on QUIC's silence); the checks are counts by kind, exit codes
+			// and a 15 s bound, not rates.
+			t.Parallel()
 			child, err := experiment.StartChild(context.Background(), "", nil, nil)
 			if err != nil {
 				t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 // tune --write FILE, then run --knobs FILE: the run measures with the
 // file's settings, names the set, and a flag given beside it wins.
 func TestTuneWriteThenRunKnobs(t *testing.T) {
+	t.Parallel() // see TestMain
 	dir := t.TempDir()
 	file := filepath.Join(dir, "knobs.json")
 	code, _, stderr := runMain(t, "tune", "--protocols", "h2c", "--budget", "6s", "--trial", "50ms", "--json", "--write", file)

@@ -9,6 +9,7 @@ import (
 )
 
 func TestLoadJSONExactCount(t *testing.T) {
+	t.Parallel() // see TestMain
 	ts, certFile := testServer(t)
 	for _, p := range []transport.Protocol{transport.H1, transport.H2C, transport.H3} {
 		t.Run(p.String(), func(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 // TestRunPeers: run --peers h2o,curl measures the download with curl from
 // Go's server and from h2o, over each transport, into results.json.
 func TestRunPeers(t *testing.T) {
+	t.Parallel() // see TestMain
 	for _, n := range []string{"h2o", "curl"} {
 		if p, _ := peers.Lookup(n); !p.Installed() {
 			if os.Getenv("CI") == "true" {

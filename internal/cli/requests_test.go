@@ -35,6 +35,7 @@ func startH2O(t *testing.T) *peers.Server {
 // measured over h1 and h2c with a verdict, and one it answers 404, whose
 // cells fail with the status named while the others still measure.
 func TestRunUserRequestsAgainstH2O(t *testing.T) {
+	t.Parallel() // see TestMain
 	srv := startH2O(t)
 	out := t.TempDir()
 	code, stdout, stderr := runMain(t, "run", "--target", srv.URL(transport.H1), "--scenarios", "requests",

@@ -17,6 +17,15 @@ import (
 
 // TestMain lets the test binary act as httpvs when started as a child
 // (httpvs run starts its own executable as `serve --child`).
+// TestMain runs Main in a child when asked (tests that start this binary).
+//
+// Tests marked t.Parallel() are the end-to-end runs that check what a run
+// writes (cells, settings, words, counts), not how fast it went: the go
+// tool starts them only after every serial test has returned, so they never
+// overlap the serial ones (the runs across a link, held to its physics;
+// those that profile, a process-wide CPU profile; those that change the
+// environment, the working directory, signals or the package's hooks; and
+// those that hold a run to a time).
 func TestMain(m *testing.M) {
 	if os.Getenv(experiment.ChildEnv) == "1" {
 		ctx, stop := SignalContext() // as cmd/httpvs does
@@ -24,7 +33,9 @@ func TestMain(m *testing.M) {
 		stop()
 		os.Exit(code)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	removeProfiledRun()
+	os.Exit(code)
 }
 
 // readResults reads the one results directory under out.
@@ -47,6 +58,7 @@ func readResults(t *testing.T, out string) (*results.Results, string) {
 }
 
 func TestRunQuickEndToEnd(t *testing.T) {
+	t.Parallel() // see TestMain
 	out := t.TempDir()
 	start := time.Now()
 	code, stdout, stderr := runMain(t, "run", "--quick", "--out", out)
@@ -264,6 +276,7 @@ func TestCompareRefusesOtherSchema(t *testing.T) {
 }
 
 func TestTuneJSON(t *testing.T) {
+	t.Parallel() // see TestMain
 	code, stdout, stderr := runMain(t, "tune", "--protocols", "h2c", "--budget", "2s", "--trial", "50ms", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -288,11 +301,7 @@ func TestTuneJSON(t *testing.T) {
 // extra CPU attributed on both sides, net/http's HTTP/2 code (or the
 // syscalls it makes) among what grew.
 func TestProfiles(t *testing.T) {
-	dir, out := t.TempDir(), t.TempDir()
-	code, _, stderr := runMain(t, "run", "--quick", "--repeat", "5", "--duration", "400ms", "--out", out, "--scenarios", "download", "--protocols", "h1,h2c", "--profile", dir)
-	if code != 0 {
-		t.Fatalf("run: exit %d: %s", code, stderr)
-	}
+	dir, out := profiledRun(t)
 	for _, cell := range []string{"download_h1", "download_h2c"} {
 		for _, end := range []string{"client", "server"} {
 			for _, kind := range []string{"cpu", "heap"} {
@@ -318,7 +327,7 @@ func TestProfiles(t *testing.T) {
 	// line saying how to get the server's.
 	ts, _ := testServer(t)
 	gdir := t.TempDir()
-	code, _, stderr = runMain(t, "get", ts.URL(transport.H1)+"/10m", "--profile", gdir, "--no-server-stats")
+	code, _, stderr := runMain(t, "get", ts.URL(transport.H1)+"/10m", "--profile", gdir, "--no-server-stats")
 	if code != 0 || !strings.Contains(stderr, "httpvs serve --profiling") {
 		t.Fatalf("get: exit %d, stderr %q", code, stderr)
 	}

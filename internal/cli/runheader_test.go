@@ -17,6 +17,7 @@ import (
 // transfer and a request scenario, probes included, to a target that
 // answers 401 without it; the results name the header, not its value.
 func TestRunTargetHeader(t *testing.T) {
+	t.Parallel() // see TestMain
 	payload := server.New(server.Options{})
 	var with, without atomic.Int64
 	guard := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -61,6 +61,7 @@ func TestRunSlowRequestWithinBudget(t *testing.T) {
 // server's CPU, exit 0; as JSON too; and the objective or options it
 // cannot take refused in one line.
 func TestRunSLO(t *testing.T) {
+	t.Parallel() // see TestMain
 	payload := server.New(server.Options{})
 	opts := server.Loopback()
 	opts.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

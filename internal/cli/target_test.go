@@ -83,6 +83,7 @@ var requestScenarios = []string{"request-1", "request-1-x50"}
 // h2c and h3 are each one line in the words users look for, and none of
 // httpvs's own scenarios runs.
 func TestRunTargetNginx(t *testing.T) {
+	t.Parallel() // see TestMain
 	srv := startPeer(t, "nginx")
 	file := filepath.Join(t.TempDir(), "targets.txt")
 	if err := os.WriteFile(file, []byte("GET /small\nAccept: text/plain\n"), 0o644); err != nil {
@@ -103,6 +104,7 @@ func TestRunTargetNginx(t *testing.T) {
 // port, h3 on the TLS port's UDP): the request file's requests are
 // measured over all five, nothing left out.
 func TestRunTargetCaddy(t *testing.T) {
+	t.Parallel() // see TestMain
 	srv := startPeer(t, "caddy")
 	file := filepath.Join(t.TempDir(), "targets.txt")
 	if err := os.WriteFile(file, []byte("# Caddy's tree\nGET "+srv.URL(transport.H1)+"/small\nAccept: */*\n"), 0o644); err != nil {
@@ -120,6 +122,7 @@ func TestRunTargetCaddy(t *testing.T) {
 // line each where it has not (gRPC's GetBook, /echo): no failed cell,
 // exit 0.
 func TestRunTargetH2OScenarios(t *testing.T) {
+	t.Parallel() // see TestMain
 	srv := startPeer(t, "h2o")
 	res, _ := runTarget(t, "--target", srv.URL(transport.H1), "--scenarios", "small-sequential,grpc-1,headers-body,requests", "--request", "GET /small")
 	onlyCells(t, res, []string{"small-sequential", "request-1", "request-1-x50"}, []string{"h1", "h2c"})

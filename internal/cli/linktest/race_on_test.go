@@ -1,6 +1,6 @@
 //go:build race
 
-package cli
+package linktest
 
 // raceBuild says the tests run under the race detector.
 const raceBuild = true
