@@ -6,25 +6,11 @@ import (
 	"testing"
 
 	"github.com/httpvs/httpvs/experiment"
+	"github.com/httpvs/httpvs/internal/runtest"
 	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )
-
-// needLink skips a test where no emulated link can be made (no root, no
-// /dev/net/tun).
-func needLink(t *testing.T) {
-	t.Helper()
-	link, err := netem.NewLink(netem.Spec{})
-	var se *netem.SetupError
-	if errors.As(err, &se) {
-		t.Skip(err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	link.Close()
-}
 
 // links are LinkSpecs for the texts given.
 func links(t *testing.T, texts ...string) []experiment.LinkSpec {
@@ -44,7 +30,7 @@ func links(t *testing.T, texts ...string) []experiment.LinkSpec {
 // link, in order, each its own link's, every request paying its round
 // trip; OnLink and OnLinkDone hear of each link as it starts and ends.
 func TestSweep(t *testing.T) {
-	needLink(t)
+	runtest.NeedLink(t)
 	o := quick(t, "small-sequential")
 	o.Matrix.Protocols = []transport.Protocol{transport.H1}
 	o.Links = links(t, "rtt=10ms", "rtt=30ms")
@@ -86,7 +72,7 @@ func TestSweep(t *testing.T) {
 // TestSweepInterrupted: an interrupt during a sweep keeps the links
 // measured and starts no other; it is not an error.
 func TestSweepInterrupted(t *testing.T) {
-	needLink(t)
+	runtest.NeedLink(t)
 	o := quick(t, "small-sequential")
 	o.Matrix.Protocols = []transport.Protocol{transport.H1}
 	o.Links = links(t, "rtt=5ms", "rtt=20ms")

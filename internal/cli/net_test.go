@@ -6,8 +6,6 @@ import (
 	"errors"
 	"os"
 	"os/exec"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -16,21 +14,6 @@ import (
 	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/results"
 )
-
-// needLink skips the test where the system denies network namespaces or
-// TUN devices (no root).
-func needLink(t *testing.T) {
-	t.Helper()
-	link, err := netem.NewLink(netem.Spec{})
-	var se *netem.SetupError
-	if errors.As(err, &se) {
-		t.Skip(err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	link.Close()
-}
 
 // rttFloor is the least a 40 ms round trip can take: the ferry may write
 // a packet up to 50 us before its due time, each way.
@@ -174,63 +157,6 @@ func TestRunNetBackendMissing(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q: want exit 1 and one line naming sch_netem", code, stdout, stderr)
 	}
 	checkNoLeftovers(t, before)
-}
-
-// netLeftovers lists what a link leaves if it is not cleaned up: this
-// process's threads in another network namespace, its descriptors of
-// namespaces and TUN devices, and child processes in another namespace.
-func netLeftovers(t *testing.T) map[string]bool {
-	t.Helper()
-	own, err := os.Readlink("/proc/self/ns/net")
-	if err != nil {
-		t.Skip(err)
-	}
-	found := map[string]bool{}
-	tasks, _ := filepath.Glob("/proc/self/task/*/ns/net")
-	for _, p := range tasks {
-		if ns, err := os.Readlink(p); err == nil && ns != own {
-			found["thread in "+ns] = true
-		}
-	}
-	fds, _ := filepath.Glob("/proc/self/fd/*")
-	for _, p := range fds {
-		if target, err := os.Readlink(p); err == nil && (strings.HasPrefix(target, "net:") || target == "/dev/net/tun") {
-			found["descriptor of "+target] = true
-		}
-	}
-	statuses, _ := filepath.Glob("/proc/[0-9]*/status")
-	ppid := "PPid:\t" + strconv.Itoa(os.Getpid()) + "\n"
-	for _, p := range statuses {
-		b, err := os.ReadFile(p)
-		if err != nil || !strings.Contains(string(b), ppid) {
-			continue
-		}
-		if ns, err := os.Readlink(filepath.Join(filepath.Dir(p), "ns", "net")); err == nil && ns != own {
-			found["child "+filepath.Dir(p)+" in "+ns] = true
-		}
-	}
-	return found
-}
-
-// checkNoLeftovers fails if anything netLeftovers finds was not there
-// before, once threads that were ending have had a moment to end.
-func checkNoLeftovers(t *testing.T, before map[string]bool) {
-	t.Helper()
-	var left []string
-	for deadline := time.Now().Add(3 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		left = left[:0]
-		for what := range netLeftovers(t) {
-			if !before[what] {
-				left = append(left, what)
-			}
-		}
-		if len(left) == 0 || time.Now().After(deadline) {
-			break
-		}
-	}
-	for _, what := range left {
-		t.Errorf("left behind: %s", what)
-	}
 }
 
 // TestRunSLOAcrossLink: run --slo across a link with a 40 ms round trip:

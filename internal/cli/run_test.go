@@ -38,25 +38,6 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// readResults reads the one results directory under out.
-func readResults(t *testing.T, out string) (*results.Results, string) {
-	t.Helper()
-	dirs, err := filepath.Glob(filepath.Join(out, "*", "results.json"))
-	if err != nil || len(dirs) != 1 {
-		t.Fatalf("want one results.json under %s, got %v (%v)", out, dirs, err)
-	}
-	f, err := os.Open(dirs[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	res, err := results.ReadJSON(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res, filepath.Dir(dirs[0])
-}
-
 func TestRunQuickEndToEnd(t *testing.T) {
 	t.Parallel() // see TestMain
 	out := t.TempDir()
