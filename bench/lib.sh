@@ -22,3 +22,33 @@ record_to() {
   exec > >(tee >(sed -u 's/^/    /' >>"$file"))
   echo "bench/$name.sh: recording to ${file#"$(git rev-parse --show-toplevel)/"}" >&2
 }
+
+# peer_setup builds httpvs ($bin) and bench/peerserver into a temporary
+# directory ($tmp), and on exit closes the reference servers' stdin
+# (peerserver stops its server when it closes), stops every process the
+# script recorded in pids and removes $tmp.
+peer_setup() {
+  tmp=$(mktemp -d)
+  bin=$tmp/httpvs
+  go build -o "$bin" ./cmd/httpvs
+  go build -o "$tmp/peerserver" ./bench/peerserver
+  pids=()
+  trap peer_cleanup EXIT
+}
+peer_cleanup() {
+  exec 3>&- 4>&- 2>/dev/null || true
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
+  rm -rf "$tmp"
+}
+# start_peer NAME FD: starts reference server NAME (h2o, caddy, ...)
+# through package peers on loopback, its stdin held open on descriptor FD,
+# and waits for its line of URLs.
+start_peer() {
+  mkfifo "$tmp/$1-stdin"
+  "$tmp/peerserver" "$1" <"$tmp/$1-stdin" >"$tmp/$1.json" &
+  pids+=($!)
+  eval "exec $2>\"$tmp/$1-stdin\""
+  for _ in $(seq 100); do [ -s "$tmp/$1.json" ] && break; sleep 0.1; done
+}
+# peer_url NAME KEY: the URL server NAME serves KEY (h1, h2, h3) at.
+peer_url() { python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["urls"][sys.argv[2]])' "$tmp/$1.json" "$2"; }

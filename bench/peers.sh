@@ -63,39 +63,20 @@ for tool in $tools; do
   command -v $tool >/dev/null || { echo "bench/peers.sh: $tool is needed (apt-get install h2o nghttp2-client wrk curl python3 time)" >&2; exit 1; }
 done
 
-tmp=$(mktemp -d)
-bin=$tmp/httpvs
-go build -o "$bin" ./cmd/httpvs
-go build -o "$tmp/peerserver" ./bench/peerserver
-pids=()
-cleanup() {
-  exec 3>&- 4>&- 2>/dev/null || true   # peerserver stops h2o (caddy) when its stdin closes
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
+peer_setup
 
 # h2o, through package peers: one thread, loopback ephemeral ports.
 if [ "$PART" = all ]; then
-  mkfifo "$tmp/h2o-stdin"
-  "$tmp/peerserver" h2o <"$tmp/h2o-stdin" >"$tmp/h2o.json" &
-  pids+=($!)
-  exec 3>"$tmp/h2o-stdin"
-  for _ in $(seq 100); do [ -s "$tmp/h2o.json" ] && break; sleep 0.1; done
-  h2o_url() { python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["urls"][sys.argv[2]])' "$tmp/h2o.json" "$1"; }
-  h2o_h1=$(h2o_url h1)
-  h2o_h2=$(h2o_url h2)
+  start_peer h2o 3
+  h2o_h1=$(peer_url h2o h1)
+  h2o_h2=$(peer_url h2o h2)
 fi
 
 # caddy, likewise, for the h3 row.
 caddy_h3=
 if [ "$PART" != get ] && command -v caddy >/dev/null && command -v oha >/dev/null; then
-  mkfifo "$tmp/caddy-stdin"
-  "$tmp/peerserver" caddy <"$tmp/caddy-stdin" >"$tmp/caddy.json" &
-  pids+=($!)
-  exec 4>"$tmp/caddy-stdin"
-  for _ in $(seq 100); do [ -s "$tmp/caddy.json" ] && break; sleep 0.1; done
-  caddy_h3=$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["urls"]["h3"])' "$tmp/caddy.json")
+  start_peer caddy 4
+  caddy_h3=$(peer_url caddy h3)
   echo "caddy $(caddy version | awk '{print $1}') at $caddy_h3 (h3), oha $(oha --version | awk '{print $2}')" >&2
 elif [ "$PART" = all ]; then
   echo "no h3 row: it needs caddy and oha (apt-get install caddy; cargo install oha --features http3)" >&2

@@ -22,35 +22,14 @@ for tool in h2o curl python3; do
   command -v $tool >/dev/null || { echo "bench/profile.sh: $tool is needed (apt-get install h2o curl python3)" >&2; exit 1; }
 done
 
-tmp=$(mktemp -d)
-bin=$tmp/httpvs
-go build -o "$bin" ./cmd/httpvs
-go build -o "$tmp/peerserver" ./bench/peerserver
-pids=()
-cleanup() {
-  exec 3>&- 4>&- 2>/dev/null || true # peerserver stops h2o (caddy) when its stdin closes
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
+peer_setup
 
-# peer NAME FD: starts NAME through package peers, its stdin on FD; prints
-# the JSON line with its URLs.
-peer() {
-  mkfifo "$tmp/$1-stdin"
-  "$tmp/peerserver" "$1" <"$tmp/$1-stdin" >"$tmp/$1.json" &
-  pids+=($!)
-  eval "exec $2>\"$tmp/$1-stdin\""
-  for _ in $(seq 100); do [ -s "$tmp/$1.json" ] && break; sleep 0.1; done
-}
-url_of() { python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["urls"][sys.argv[2]])' "$tmp/$1.json" "$2"; }
-
-peer h2o 3
-h2o_h1=$(url_of h2o h1)
+start_peer h2o 3
+h2o_h1=$(peer_url h2o h1)
 caddy_h3=
 if command -v caddy >/dev/null; then
-  peer caddy 4
-  caddy_h3=$(url_of caddy h3)
+  start_peer caddy 4
+  caddy_h3=$(peer_url caddy h3)
 fi
 port=$((20000 + RANDOM % 20000))
 "$bin" serve --listen 127.0.0.1:$port --tls-listen "" --grpc-listen "" >/dev/null 2>&1 3>&- 4>&- &
