@@ -37,6 +37,22 @@ func requests(r *server.Running, p transport.Protocol) int64 {
 	return r.Stats().Protocols[p.String()].Requests
 }
 
+// settledRequests is requests once the count has stopped moving (for
+// 200 ms, at most 5 s): a client killed at the end of its run leaves
+// requests in flight that the server finishes after it has gone.
+func settledRequests(r *server.Running, p transport.Protocol) int64 {
+	n := requests(r, p)
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); {
+		time.Sleep(200 * time.Millisecond)
+		m := requests(r, p)
+		if m == n {
+			return n
+		}
+		n = m
+	}
+	return n
+}
+
 func testContext(t *testing.T) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)
