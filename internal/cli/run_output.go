@@ -106,11 +106,15 @@ func failedCells(res *results.Results) (n int, first string) {
 }
 
 // checkOut makes sure, before any measuring, that run can write its
-// results under dir (creating it if need be); noFiles skips the check.
+// results under dir; noFiles skips the check. A directory it had to
+// create for the check it removes again, so that a run that ends before
+// writing leaves nothing behind; writeResults creates it for good.
 func checkOut(dir string, noFiles bool) error {
 	if noFiles {
 		return nil
 	}
+	_, statErr := os.Stat(dir)
+	created := os.IsNotExist(statErr)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return usagef("--out %s: cannot create it: %v", dir, unwrapPath(err))
 	}
@@ -119,7 +123,15 @@ func checkOut(dir string, noFiles bool) error {
 		return usagef("--out %s: cannot write there: %v", dir, unwrapPath(err))
 	}
 	probe.Close()
-	return os.Remove(probe.Name())
+	if err := os.Remove(probe.Name()); err != nil {
+		return err
+	}
+	if created {
+		// Only the last element: MkdirAll may have made parents too,
+		// which stay (they are empty, and harmless).
+		return os.Remove(dir)
+	}
+	return nil
 }
 
 // writeResults writes results.json and the reports to a new directory
