@@ -46,8 +46,12 @@ func Loopback() transport.ServerOptions {
 	return transport.ServerOptions{Listen: "127.0.0.1:0", TLSListen: "127.0.0.1:0"}
 }
 
-// Start builds the payload server of cfg and starts serving.
+// Start builds the payload server of cfg and starts serving; a cfg that
+// Validate refuses is its *config.FieldError.
 func Start(cfg Config) (*Running, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
 	opts := cfg.Options
 	for _, addr := range []string{cfg.Transport.Listen, cfg.Transport.TLSListen} {
 		opts.Exposed = opts.Exposed || BeyondLoopback(addr)

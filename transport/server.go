@@ -100,7 +100,7 @@ func NewServer(opts ServerOptions) (*Server, error) {
 	if opts.Listen == "" && opts.TLSListen == "" {
 		return nil, errors.New("server needs a cleartext or a TLS listen address")
 	}
-	if err := opts.Config.Validate(); err != nil {
+	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
 	s := &Server{cert: opts.Cert, errc: make(chan error, 1)}

@@ -1,0 +1,43 @@
+package server
+
+import (
+	"cmp"
+
+	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/transport"
+)
+
+// Validate reports the first field of o out of range as a
+// *config.FieldError; zero values, which mean the defaults, are valid.
+// New takes o as it is (negative sizes as the defaults); Start refuses
+// what Validate refuses.
+func (o Options) Validate() error {
+	switch {
+	case o.MaxSize < 0:
+		return config.Fieldf("MaxSize", o.MaxSize, "a positive size")
+	case o.WriteSize < 0:
+		return config.Fieldf("WriteSize", o.WriteSize, "a positive number of bytes")
+	case o.MaxEcho < 0:
+		return config.Fieldf("MaxEcho", o.MaxEcho, "a positive size, e.g. 1MiB")
+	case o.MaxBuffered < 0:
+		return config.Fieldf("MaxBuffered", o.MaxBuffered, "a positive size")
+	}
+	if echo := cmp.Or(o.MaxEcho, DefaultMaxEcho); cmp.Or(o.MaxBuffered, DefaultMaxBuffered) < echo {
+		return config.Fieldf("MaxBuffered", o.MaxBuffered, "at least the largest echo body (%v), or no echo fits", echo)
+	}
+	return nil
+}
+
+// Validate reports the first field of c out of range as a
+// *config.FieldError: its Options' ("MaxEcho"), its Transport's
+// ("Transport.MaxConns", "Transport.Config.HTTP2.MaxReadFrameSize") or
+// GRPCListen. Start calls it.
+func (c Config) Validate() error {
+	if err := c.Options.Validate(); err != nil {
+		return err
+	}
+	if err := transport.ValidateListen("GRPCListen", c.GRPCListen); err != nil {
+		return err
+	}
+	return config.WithinField("Transport", c.Transport.Validate())
+}

@@ -1,0 +1,55 @@
+package transport
+
+import (
+	"net"
+	"strconv"
+
+	"github.com/httpvs/httpvs/config"
+)
+
+// minMaxHeaderBytes is the smallest MaxHeaderBytes allowed: below it
+// ordinary browsers' requests would be refused.
+const minMaxHeaderBytes = 4096
+
+// Validate reports the first field of o out of range as a
+// *config.FieldError (Field "MaxConns", "Config.HTTP2.MaxReadFrameSize"
+// and so on); zero values, which mean the defaults, are valid. NewServer
+// calls it.
+func (o ServerOptions) Validate() error {
+	switch {
+	case o.ReadHeaderTimeout < 0:
+		return config.Fieldf("ReadHeaderTimeout", o.ReadHeaderTimeout, "a positive duration, e.g. 10s")
+	case o.IdleTimeout < 0:
+		return config.Fieldf("IdleTimeout", o.IdleTimeout, "a positive duration, e.g. 2m")
+	case o.MaxHeaderBytes < 0 || (o.MaxHeaderBytes > 0 && o.MaxHeaderBytes < minMaxHeaderBytes):
+		return config.Fieldf("MaxHeaderBytes", o.MaxHeaderBytes, "at least %d", minMaxHeaderBytes)
+	case o.MaxConns < 0:
+		return config.Fieldf("MaxConns", o.MaxConns, "0 (no bound) or more")
+	case o.MinDataRate.Grace < 0:
+		return config.Fieldf("MinDataRate.Grace", o.MinDataRate.Grace, "a positive duration, e.g. 5s")
+	}
+	if err := ValidateListen("Listen", o.Listen); err != nil {
+		return err
+	}
+	if err := ValidateListen("TLSListen", o.TLSListen); err != nil {
+		return err
+	}
+	return config.WithinField("Config", o.Config.Validate())
+}
+
+// ValidateListen reports addr, the listen address of field, as a
+// *config.FieldError unless it is host:port with a port in 0-65535 (0:
+// any free port) or empty (no listener).
+func ValidateListen(field, addr string) error {
+	if addr == "" {
+		return nil
+	}
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return config.Fieldf(field, addr, "host:port, e.g. 127.0.0.1:8080")
+	}
+	if n, err := strconv.Atoi(port); port != "" && (err != nil || n < 0 || n > 65535) {
+		return config.Fieldf(field, addr, "a port in 0-65535, e.g. 127.0.0.1:8080")
+	}
+	return nil
+}
