@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/httpvs/httpvs/internal/browser"
+	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/webpage"
@@ -19,7 +20,7 @@ type browserFlags struct {
 	page string
 }
 
-func (b *browserFlags) register(fs *flagSet) {
+func (b *browserFlags) register(fs *flagset.Set) {
 	fs.BoolVar(&b.on, "browser", false, "also load page-load's page in headless Chromium (Debian package "+browser.Package+"), a fresh browser each load, over each transport a browser speaks (h1, h1-tls, h2, h3), across --net's link too: its load-event times beside page-load's model, each object's transport and connection checked against the server's counts (without --scenarios only page-load runs beside it)")
 	fs.StringVar(&b.path, "chromium", "", "with --browser: the Chromium `executable` (default: the first of "+fmt.Sprint(browser.Executables)+" on PATH)")
 	fs.StringVar(&b.page, "page", "", "with --browser: the child server serves this page for the browser instead of page-load's: a `dir`ectory with an index.html, or a HAR file's objects (as serve --page)")
@@ -30,7 +31,7 @@ func (b *browserFlags) register(fs *flagSet) {
 // not installed is one line on stderr (but in a run about to run itself
 // again in a user namespace, which says it) and a run without the
 // browser.
-func (b *browserFlags) apply(e *env, fs *flagSet, f *runFlags, opts *matrix.Options) error {
+func (b *browserFlags) apply(e *env, fs *flagset.Set, f *runFlags, opts *matrix.Options) error {
 	switch {
 	case !b.on && (b.path != "" || b.page != ""):
 		return usagef("--chromium and --page go with --browser")

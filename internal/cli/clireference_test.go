@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/httpvs/httpvs/experiment"
+	"github.com/httpvs/httpvs/internal/cli/flagset"
 )
 
 var update = flag.Bool("update", false, "rewrite docs/cli.md from the commands' flags")
@@ -64,24 +65,24 @@ func renderCLIReference(t *testing.T) []byte {
 	}
 	b.WriteString("\n`httpvs --version` is `httpvs version`; `httpvs help COMMAND` is `httpvs COMMAND -h`.\n")
 	for _, c := range commands {
-		var captured *flagSet
-		onHelp = func(fs *flagSet) { captured = fs }
+		var captured *flagset.Set
+		flagset.OnHelp = func(fs *flagset.Set) { captured = fs }
 		code, _, stderr := runMain(t, c.name, "-h")
-		onHelp = nil
+		flagset.OnHelp = nil
 		if code != exitOK || captured == nil {
 			t.Fatalf("httpvs %s -h: exit %d, %s", c.name, code, stderr)
 		}
-		fmt.Fprintf(&b, "\n## httpvs %s\n\n%s.\n\n```\n%s\n```\n", c.name, upperFirst(c.summary), captured.usageLine())
-		for _, s := range captured.helpSections() {
-			if s.title != "" {
-				fmt.Fprintf(&b, "\n### %s\n", upperFirst(s.title))
+		fmt.Fprintf(&b, "\n## httpvs %s\n\n%s.\n\n```\n%s\n```\n", c.name, upperFirst(c.summary), captured.UsageLine())
+		for _, s := range captured.HelpSections() {
+			if s.Title != "" {
+				fmt.Fprintf(&b, "\n### %s\n", upperFirst(s.Title))
 			}
 			b.WriteString("\n| flag | default | what |\n|---|---|---|\n")
-			for _, e := range s.entries {
+			for _, e := range s.Entries {
 				usage, def := splitDefault(e)
-				names := "`" + strings.Join(e.names, "`, `") + "`"
-				if e.typ != "" {
-					names += " *" + cell(e.typ) + "*"
+				names := "`" + strings.Join(e.Names, "`, `") + "`"
+				if e.Type != "" {
+					names += " *" + cell(e.Type) + "*"
 				}
 				fmt.Fprintf(&b, "| %s | %s | %s |\n", names, def, cell(usage))
 			}
@@ -93,8 +94,8 @@ func renderCLIReference(t *testing.T) []byte {
 // splitDefault returns a flag's help without a closing "(default ...)"
 // clause, and the default as the reference's column shows it: that
 // clause, or the value the flag starts from.
-func splitDefault(e helpEntry) (usage, def string) {
-	usage = e.usage
+func splitDefault(e flagset.HelpEntry) (usage, def string) {
+	usage = e.Usage
 	if strings.HasSuffix(usage, ")") {
 		depth := 0
 		for i := len(usage) - 1; i >= 0; i-- {
@@ -110,7 +111,7 @@ func splitDefault(e helpEntry) (usage, def string) {
 					// A clause that gives the default by a rule ("--repeat
 					// when that is given") leaves out the value it starts
 					// from: say both.
-					if v := e.flag.DefValue; !slices.Contains([]string{"", "0", "0s", "false"}, v) && !strings.Contains(clause, v) {
+					if v := e.Flag.DefValue; !slices.Contains([]string{"", "0", "0s", "false"}, v) && !strings.Contains(clause, v) {
 						clause = "`" + v + "`; " + clause
 					}
 					return strings.TrimSpace(usage[:i]), cell(clause)
@@ -119,13 +120,13 @@ func splitDefault(e helpEntry) (usage, def string) {
 			}
 		}
 	}
-	switch e.flag.DefValue {
+	switch e.Flag.DefValue {
 	case "false":
 		return usage, "off"
 	case "":
 		return usage, "none"
 	}
-	return usage, "`" + e.flag.DefValue + "`"
+	return usage, "`" + e.Flag.DefValue + "`"
 }
 
 // cell makes text safe in a Markdown table cell.

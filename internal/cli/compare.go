@@ -26,7 +26,7 @@ type comparedJSON struct {
 func runCompare(_ context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "compare", "old/results.json new/results.json [flags]")
 	asJSON := fs.Bool("json", false, "print exactly one JSON object: the cells side by side, the settings that differ, the cells not tested")
-	pos, err := fs.parse(args)
+	pos, err := fs.Parse(args)
 	if err != nil {
 		return err
 	}

@@ -21,7 +21,7 @@ func runExplain(_ context.Context, e *env, args []string) error {
 	fl := newFlagSet(e, "explain", "results.json [flags]")
 	dir := fl.String("profiles", "", "attribute from the CPU profiles in `dir` (what run --profile wrote) the cells results.json holds no attribution for")
 	asJSON := fl.Bool("json", false, "print the cells' attributions as one JSON array")
-	pos, err := fl.parse(args)
+	pos, err := fl.Parse(args)
 	if err != nil {
 		return err
 	}

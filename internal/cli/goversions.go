@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/experiment"
+	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/internal/goversions"
 	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/report"
@@ -25,7 +26,7 @@ var goFlags = []string{"go", "protocols", "scenarios", "size", "duration", "warm
 
 // goVersions is `run --go LIST`: the scenarios across Go toolchains
 // (experiment.Options.Go), printed and written as a run's results.
-func (f *runFlags) goVersions(ctx context.Context, e *env, fs *flagSet) error {
+func (f *runFlags) goVersions(ctx context.Context, e *env, fs *flagset.Set) error {
 	xo, err := f.goOptions(fs)
 	if err != nil {
 		return err
@@ -39,7 +40,7 @@ func (f *runFlags) goVersions(ctx context.Context, e *env, fs *flagSet) error {
 	prog.clear()
 	var oe *experiment.OptionsError
 	if errors.As(err, &oe) {
-		return fs.usage(oe.Err)
+		return fs.Check(oe.Err)
 	} else if err != nil {
 		return err
 	}
@@ -49,7 +50,7 @@ func (f *runFlags) goVersions(ctx context.Context, e *env, fs *flagSet) error {
 // goOptions turns the flags into the experiment's options across Go
 // versions, refusing in one line a bad --go and the flags that do not go
 // with it.
-func (f *runFlags) goOptions(fs *flagSet) (experiment.Options, error) {
+func (f *runFlags) goOptions(fs *flagset.Set) (experiment.Options, error) {
 	versions, err := goversions.ParseVersions(f.goList)
 	var ve *goversions.VersionError
 	if errors.As(err, &ve) {
@@ -57,7 +58,7 @@ func (f *runFlags) goOptions(fs *flagSet) (experiment.Options, error) {
 	} else if err != nil {
 		return experiment.Options{}, usagef("--go: %v", err)
 	}
-	set := fs.given()
+	set := fs.Given()
 	if err := f.goCheck(fs, set); err != nil {
 		return experiment.Options{}, err
 	}
@@ -70,20 +71,20 @@ func (f *runFlags) goOptions(fs *flagSet) (experiment.Options, error) {
 		return xo, err
 	}
 	f.goRounds(set, &xo.Go)
-	fs.field("Rounds", "repeat")
-	fs.field("MaxRounds", "max-repeat")
-	fs.field("Duration", "duration")
-	fs.field("Warmup", "warmup")
-	fs.field("Size", "size")
+	fs.Field("Rounds", "repeat")
+	fs.Field("MaxRounds", "max-repeat")
+	fs.Field("Duration", "duration")
+	fs.Field("Warmup", "warmup")
+	fs.Field("Size", "size")
 	return xo, nil
 }
 
 // goCheck refuses the flags that do not go with --go, and checks the
 // ones that do.
-func (f *runFlags) goCheck(fs *flagSet, set map[string]bool) error {
+func (f *runFlags) goCheck(fs *flagset.Set, set map[string]bool) error {
 	for name := range set {
 		if !slices.Contains(goFlags, name) {
-			return usagef("%s does not go with --go, which measures Go as shipped on loopback with a server and client of its own", fs.typed(name))
+			return usagef("%s does not go with --go, which measures Go as shipped on loopback with a server and client of its own", fs.Typed(name))
 		}
 	}
 	if err := f.rounds(set); err != nil {
@@ -167,14 +168,7 @@ func (f *runFlags) finishGo(e *env, res *results.Results) error {
 		return err
 	}
 	if !f.noFiles {
-		dir, err := newResultsDir(f.out, res.Started.Local().Format("20060102-150405"))
-		if err == nil {
-			err = writeFiles(dir, []outFile{
-				{"results.json", res.WriteJSON},
-				{"report.md", func(w io.Writer) error { return report.GoVersionsMarkdown(w, res) }},
-				{"report.html", func(w io.Writer) error { return report.GoVersionsHTML(w, res) }},
-			})
-		}
+		dir, err := report.WriteRun(f.out, res)
 		if err != nil {
 			return err
 		}

@@ -25,7 +25,7 @@ func TestGoOptions(t *testing.T) {
 		fs := newFlagSet(&env{stdout: io.Discard, stderr: io.Discard}, "run", "[flags]")
 		var f runFlags
 		f.register(fs)
-		if _, err := fs.parse(tt.args); err != nil {
+		if _, err := fs.Parse(tt.args); err != nil {
 			t.Fatal(err)
 		}
 		xo, err := f.goOptions(fs)

@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/results"
 )
@@ -40,18 +41,18 @@ func loadKnobSet(arg string) (results.KnobSet, error) {
 // matrix.Options.Knobs to the client the flags made); the others are set
 // here through their flags, so that the child server's flags carry the
 // server's knobs.
-func applyKnobs(fs *flagSet, s results.KnobSet, set map[string]bool, noServer bool) (results.KnobSet, error) {
+func applyKnobs(fs *flagset.Set, s results.KnobSet, set map[string]bool, noServer bool) (results.KnobSet, error) {
 	applied := results.KnobSet{Name: s.Name}
 	var overridden []string
 	for _, k := range s.Knobs {
-		name, ok := fs.fields[k.Field]
+		name, ok := fs.FlagFor(k.Field)
 		switch {
 		case !ok:
 			return applied, usagef("--knobs %s: %s is not a setting of this command", s.Name, k.Field)
 		case noServer && strings.HasPrefix(k.Field, "Server."):
 			continue
 		case set[name]:
-			overridden = append(overridden, dash(name))
+			overridden = append(overridden, flagset.Dash(name))
 			continue
 		}
 		if strings.HasPrefix(k.Field, "Client.") {
@@ -72,7 +73,7 @@ func applyKnobs(fs *flagSet, s results.KnobSet, set map[string]bool, noServer bo
 // knobDefaults says, in the help of a command that starts from a knob set
 // (--knobs), the defaults it really uses: the set's, Go's as shipped
 // unless another is named, not the transport package's own.
-func knobDefaults(fs *flagSet) {
+func knobDefaults(fs *flagset.Set) {
 	fs.Lookup("read-size").Usage = "client body read buffer `size` (default: the --knobs set's; go-default reads as io.Copy(io.Discard, body) does, 8Ki at a time; tuned 256Ki)"
 	fs.Lookup("h2-max-frame").Usage = "HTTP/2 SETTINGS_MAX_FRAME_SIZE the client advertises, `size` 16Ki..16Mi-1 (default: the --knobs set's; go-default Go's 16Ki, tuned 1Mi)"
 	// The windows a knob file from tune --write may set (tune.Best's

@@ -9,6 +9,7 @@ import (
 
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/experiment"
+	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/internal/fdlimit"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/load/loadresult"
@@ -19,35 +20,35 @@ import (
 
 // loadFlags are load's flags.
 type loadFlags struct {
-	target                        targetFlags
+	target                        flagset.Target
 	client                        config.Client
 	conns, streams                int
 	requests                      int64
 	duration, warmup, timeout     time.Duration
 	rate, method, headers, engine string
 	startAt, share                string
-	body                          bodyFlag
-	header                        headerFlag
+	body                          flagset.Body
+	header                        flagset.Header
 	asJSON                        bool
 	cpuProfile, profileDir        string
 	maxFailed                     float64 // percent
 }
 
-func (f *loadFlags) register(fs *flagSet) {
-	f.target.register(fs)
+func (f *loadFlags) register(fs *flagset.Set) {
+	f.target.Register(fs)
 	fs.IntVar(&f.conns, "c", 10, "connections")
-	fs.alias("c", "conns")
+	fs.Alias("c", "conns")
 	fs.IntVar(&f.streams, "m", 1, "concurrent requests per connection (h2c, h2, h3 only)")
-	fs.alias("m", "streams")
+	fs.Alias("m", "streams")
 	fs.Int64Var(&f.requests, "n", 0, "measured requests (default: as many as -d allows)")
-	fs.alias("n", "requests")
+	fs.Alias("n", "requests")
 	fs.DurationVar(&f.duration, "d", load.DefaultDuration, "measured duration, when -n is not given")
-	fs.alias("d", "duration")
+	fs.Alias("d", "duration")
 	fs.DurationVar(&f.warmup, "warmup", 0, "unmeasured run-in before measuring; 0 for none")
 	fs.StringVar(&f.rate, "rate", "", "open loop at this many requests/s (1000, 2.5k); latency from intended send times")
 	fs.StringVar(&f.method, "method", "GET", "request method")
 	fs.Var(&f.body, "body", "request body, `size|@file`: that many bytes of a pattern, or @FILE, a file's contents (as curl; use with --method POST and /echo or /sink) (default none)")
-	headerFlags(fs, &f.header)
+	fs.HeaderVar(&f.header)
 	fs.StringVar(&f.headers, "headers", "", "add N generated headers of LEN characters, as `N:LEN` (the gin post's: 100:100)")
 	fs.BoolVar(&f.asJSON, "json", false, "print exactly one JSON object")
 	fs.DurationVar(&f.timeout, "timeout", load.DefaultRequestTimeout, "bound on each request")
@@ -57,36 +58,36 @@ func (f *loadFlags) register(fs *flagSet) {
 	fs.StringVar(&f.startAt, "start-at", "", "wait until this wall-clock `time` (RFC 3339, e.g. 2026-11-23T10:00:00Z) to start, so generators on several machines start together")
 	fs.StringVar(&f.share, "share", "", "run part `I/N` of --rate and -n, e.g. 0/3: N generators (a Kubernetes Indexed Job) share one load; merge their results with httpvs merge")
 	fs.StringVar(&f.engine, "engine", "auto", "client: std (net/http, quic-go's http3), fast (httpvs's lean h1/h2/h3 client), or auto (fast)")
-	clientFlags(fs, &f.client)
+	fs.ClientKnobs(&f.client)
 	fs.Lookup("read-size").Usage = "client body read buffer `size`, one per worker (default: std " + config.DefaultReadSize.String() + " as Go as shipped reads; fast " + load.DefaultReadSize.String() + ", httpvs's generator)"
-	fs.group("what to send", "p", "k", "cacert", "method", "body", "H", "headers")
-	fs.group("how much and how long", "c", "m", "n", "d", "rate", "warmup", "timeout", "max-failed")
-	fs.group("several generators (httpvs merge)", "share", "start-at")
-	fs.group(instrumentKnobs, append([]string{"engine"}, clientKnobs...)...)
-	fs.group("output", "json", "profile", "cpuprofile")
-	fs.allowZero("warmup")
+	fs.Group("what to send", "p", "k", "cacert", "method", "body", "H", "headers")
+	fs.Group("how much and how long", "c", "m", "n", "d", "rate", "warmup", "timeout", "max-failed")
+	fs.Group("several generators (httpvs merge)", "share", "start-at")
+	fs.Group(flagset.InstrumentKnobs, append([]string{"engine"}, flagset.ClientKnobNames...)...)
+	fs.Group("output", "json", "profile", "cpuprofile")
+	fs.AllowZero("warmup")
 	for field, flag := range map[string]string{"Conns": "c", "Streams": "m", "Requests": "n", "Duration": "d",
 		"Warmup": "warmup", "RequestTimeout": "timeout", "BodySize": "body", "Share": "share", "Rate": "rate", "Method": "method"} {
-		fs.field(field, flag)
+		fs.Field(field, flag)
 	}
 }
 
 // config turns the flags and the URL into a checked load configuration.
-func (f *loadFlags) config(fs *flagSet, rawURL string) (load.Config, error) {
-	opts, err := f.target.options(rawURL, f.client)
+func (f *loadFlags) config(fs *flagset.Set, rawURL string) (load.Config, error) {
+	opts, err := f.target.Options(rawURL, f.client)
 	if err != nil {
 		return load.Config{}, err
 	}
 	if _, err := opts.Protocol.ParseURL(rawURL); err != nil {
-		return load.Config{}, usagef("%v", fs.usage(err)) // a bad URL is bad input
+		return load.Config{}, usagef("%v", fs.Check(err)) // a bad URL is bad input
 	}
 	lc := load.Config{
 		URL: rawURL, Conns: f.conns, Streams: f.streams, Requests: f.requests, Duration: f.duration,
-		Warmup: f.warmup, Method: f.method, BodySize: f.body.size, RequestTimeout: f.timeout, Client: opts,
-		Header: f.header.h,
+		Warmup: f.warmup, Method: f.method, BodySize: f.body.Size, RequestTimeout: f.timeout, Client: opts,
+		Header: f.header.H,
 	}
-	if f.body.file != "" {
-		if lc.Body, err = f.body.read(); err != nil {
+	if f.body.File != "" {
+		if lc.Body, err = f.body.ReadAll(); err != nil {
 			return load.Config{}, err
 		}
 		lc.BodySize = units.Bytes(len(lc.Body))
@@ -113,7 +114,7 @@ func (f *loadFlags) config(fs *flagSet, rawURL string) (load.Config, error) {
 	if f.profileDir != "" && f.cpuProfile != "" {
 		return load.Config{}, usagef("--profile and --cpuprofile both profile the CPU: use one")
 	}
-	return lc, fs.usage(lc.Validate())
+	return lc, fs.Check(lc.Validate())
 }
 
 // maxStartAhead bounds --start-at: a time further ahead is a mistake
@@ -151,7 +152,7 @@ func runLoad(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "load", "URL [flags]")
 	var f loadFlags
 	f.register(fs)
-	pos, err := fs.parse(args)
+	pos, err := fs.Parse(args)
 	if err != nil {
 		return err
 	}
@@ -191,7 +192,7 @@ func runLoad(ctx context.Context, e *env, args []string) error {
 		fmt.Fprint(e.stderr, "\r\033[K")
 	}
 	if err != nil {
-		return usagef("%v", fs.usage(err))
+		return usagef("%v", fs.Check(err))
 	}
 	if f.asJSON {
 		err = report.JSON(e.stdout, res)

@@ -12,6 +12,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/results"
 )
@@ -95,13 +96,9 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "Run 'httpvs <command> -h' for a command's flags.")
 }
 
-// usageError is bad input: it exits with code 2.
-type usageError struct{ msg string }
-
-func (e *usageError) Error() string { return e.msg }
-
+// usagef is bad input (a *flagset.UsageError): it exits with code 2.
 func usagef(format string, args ...any) error {
-	return &usageError{msg: fmt.Sprintf(format, args...)}
+	return flagset.Usagef(format, args...)
 }
 
 // errReported means the command already printed its failure; exit 1.
@@ -113,23 +110,20 @@ type exitCode int
 
 func (c exitCode) Error() string { return fmt.Sprintf("exit status %d", int(c)) }
 
-// errHelp means -h was asked for and usage was printed; exit 0.
-var errHelp = errors.New("help")
-
 func finish(e *env, name string, err error) int {
 	var (
-		ue   *usageError
+		ue   *flagset.UsageError
 		code exitCode
 	)
 	switch {
-	case err == nil, errors.Is(err, errHelp):
+	case err == nil, errors.Is(err, flagset.ErrHelp):
 		return exitOK
 	case errors.As(err, &code):
 		return int(code)
 	case errors.Is(err, errReported):
 		return exitFailure
 	case errors.As(err, &ue):
-		fmt.Fprintf(e.stderr, "httpvs %s: %s (see httpvs %s -h)\n", name, ue.msg, name)
+		fmt.Fprintf(e.stderr, "httpvs %s: %s (see httpvs %s -h)\n", name, ue.Msg, name)
 		return exitUsage
 	default:
 		fmt.Fprintf(e.stderr, "httpvs %s: %v\n", name, err)
@@ -157,7 +151,7 @@ func version() string {
 func runVersion(_ context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "version", "[flags]")
 	asJSON := fs.Bool("json", false, "print exactly one JSON object")
-	pos, err := fs.parse(args)
+	pos, err := fs.Parse(args)
 	if err != nil {
 		return err
 	}

@@ -38,7 +38,7 @@ type mergeInput struct {
 func runMerge(_ context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "merge", "FILE... (load --json results; - reads standard input)")
 	asJSON := fs.Bool("json", false, "print exactly one JSON object: the merged result, which merge reads again")
-	pos, err := fs.parse(args)
+	pos, err := fs.Parse(args)
 	if err != nil {
 		return err
 	}

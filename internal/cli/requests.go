@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/results"
 )
@@ -18,7 +19,7 @@ import (
 type requestFlags struct {
 	lines []string
 	file  string
-	body  bodyFlag
+	body  flagset.Body
 }
 
 // requestLines is --request: each use adds a request line.
@@ -39,7 +40,7 @@ func (l requestLines) Set(v string) error {
 	return nil
 }
 
-func registerRequests(fs *flagSet, f *requestFlags) {
+func registerRequests(fs *flagset.Set, f *requestFlags) {
 	fs.Var(requestLines{f}, "request", "measure your own `request` too, e.g. 'GET /api/items?id=7' (repeatable), one at a time and 50 at a time over every transport, as the scenarios request-1, request-1-x50, ...; with --target, against your server")
 	fs.StringVar(&f.file, "requests", "", "measure the requests in `file`, in vegeta's targets format (\"GET http://host/path\", header lines, \"@FILE\" for a body, read from the working directory as vegeta does; # comments); without --target, the server the file names is the target; with it, the file's hosts must be the target's")
 	fs.Var(&f.body, "body", "with --request: each request's body, `size|@file`: that many bytes of a pattern, or @FILE, a file's contents (with -H for its Content-Type) (default none)")
@@ -65,7 +66,7 @@ func (f *requestFlags) requests(given map[string]bool) ([]results.Request, error
 	if f.file != "" {
 		text, err := os.ReadFile(f.file)
 		if err != nil {
-			return nil, usagef("--requests %s: %v", f.file, unwrapPath(err))
+			return nil, usagef("--requests %s: %v", f.file, flagset.UnwrapPath(err))
 		}
 		// @FILE bodies are read from the working directory, as vegeta
 		// reads them, wherever the targets file is.
@@ -89,19 +90,19 @@ func (f *requestFlags) bodyBytes(given bool) ([]byte, error) {
 	switch {
 	case !given:
 		return nil, nil
-	case f.body.file != "":
-		file, _, err := f.body.open()
+	case f.body.File != "":
+		file, _, err := f.body.Open()
 		if err != nil {
 			return nil, err
 		}
 		defer file.Close()
 		var b bytes.Buffer
 		if _, err := b.ReadFrom(file); err != nil {
-			return nil, usagef("--body @%s: %v", f.body.file, err)
+			return nil, usagef("--body @%s: %v", f.body.File, err)
 		}
 		return b.Bytes(), nil
 	}
-	return bytes.Repeat([]byte("httpvs"), int(f.body.size)/6+1)[:f.body.size], nil
+	return bytes.Repeat([]byte("httpvs"), int(f.body.Size)/6+1)[:f.body.Size], nil
 }
 
 // withRequests adds the user's requests to the scenarios of list, the

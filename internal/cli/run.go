@@ -10,6 +10,7 @@ import (
 
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/experiment"
+	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/results"
@@ -24,14 +25,14 @@ func runRun(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "run", "[flags]")
 	var f runFlags
 	f.register(fs)
-	pos, err := fs.parse(args)
+	pos, err := fs.Parse(args)
 	if err != nil {
 		return err
 	}
 	if len(pos) > 0 {
 		return usagef("run takes no arguments, got %q", pos[0])
 	}
-	if fs.given()["go"] {
+	if fs.Given()["go"] {
 		return f.goVersions(ctx, e, fs)
 	}
 	opts, err := f.prepare(fs)
@@ -81,7 +82,7 @@ func runRun(ctx context.Context, e *env, args []string) error {
 // experiment they describe (across --net's link, or its links for a
 // sweep); began is when the budget started. The progress line, on a
 // terminal, hears of the cells.
-func (f *runFlags) experiment(ctx context.Context, e *env, fs *flagSet, opts matrix.Options, began time.Time) (experiment.Options, *progressLine, error) {
+func (f *runFlags) experiment(ctx context.Context, e *env, fs *flagset.Set, opts matrix.Options, began time.Time) (experiment.Options, *progressLine, error) {
 	acrossLink := len(f.nets) > 0
 	xo := experiment.Options{
 		Matrix:     opts,
@@ -133,10 +134,10 @@ func (f *runFlags) experiment(ctx context.Context, e *env, fs *flagSet, opts mat
 
 // runError is the command's error for experiment.Run's err: options out
 // of range as a usage error naming the flag.
-func (f *runFlags) runError(fs *flagSet, err error) error {
+func (f *runFlags) runError(fs *flagset.Set, err error) error {
 	var oe *experiment.OptionsError
 	if errors.As(err, &oe) {
-		return usagef("%v", fs.usage(oe.Err))
+		return usagef("%v", fs.Check(oe.Err))
 	}
 	return err
 }
@@ -144,7 +145,7 @@ func (f *runFlags) runError(fs *flagSet, err error) error {
 // annotate adds to res what the command knows: the reference peers not
 // installed and the flags that set each fix's knobs; it says the link,
 // which the text report has, when printing another format.
-func (f *runFlags) annotate(e *env, fs *flagSet, res *results.Results) {
+func (f *runFlags) annotate(e *env, fs *flagset.Set, res *results.Results) {
 	if res.Settings.Net != nil && f.format != "text" {
 		fmt.Fprintln(e.stderr, res.Settings.Net.Summary()) // the text report has it
 	}
@@ -168,7 +169,7 @@ func (f *runFlags) warn(e *env, err error) {
 
 // prepare checks the flags, applies the knob set under the flags given,
 // and returns the matrix options.
-func (f *runFlags) prepare(fs *flagSet) (matrix.Options, error) {
+func (f *runFlags) prepare(fs *flagset.Set) (matrix.Options, error) {
 	set := map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
 	// The requests may name the target: settle it before the knobs,
@@ -246,7 +247,7 @@ func (f *runFlags) checkNet() error {
 
 // options turns the flags into matrix options; set holds the flags given,
 // reqs the user's requests.
-func (f *runFlags) options(fs *flagSet, set map[string]bool, reqs []results.Request) (matrix.Options, error) {
+func (f *runFlags) options(fs *flagset.Set, set map[string]bool, reqs []results.Request) (matrix.Options, error) {
 	protos, err := f.protocolList()
 	if err != nil {
 		return matrix.Options{}, err
@@ -272,7 +273,7 @@ func (f *runFlags) options(fs *flagSet, set map[string]bool, reqs []results.Requ
 	if err != nil {
 		return matrix.Options{}, usagef("--engine %q: want std or fast", f.engine)
 	}
-	if err := fs.usage(config.WithinField("Server", f.server.Validate())); err != nil {
+	if err := fs.Check(config.WithinField("Server", f.server.Validate())); err != nil {
 		return matrix.Options{}, err
 	}
 	if (f.target != "" || f.tlsTarget != "") && serverFlagGiven(set) {
@@ -291,13 +292,13 @@ func (f *runFlags) options(fs *flagSet, set map[string]bool, reqs []results.Requ
 		Engine:     engine.WithHoldP(true), // the server is a child process or --target
 		Timeout:    f.repTimeout(set),
 		LossEvents: lossEventsOption(f.lossEvents),
-		Header:     f.header.h,
+		Header:     f.header.H,
 	}
 	if err := f.noise.apply(&o, f.preset(), set); err != nil {
 		return matrix.Options{}, err
 	}
 	// The target is known only once the child server is up: validate the rest.
-	return o, fs.usage(config.WithinField("Client", f.client.Validate()))
+	return o, fs.Check(config.WithinField("Client", f.client.Validate()))
 }
 
 // repTimeout is matrix.Options.Timeout: --rep-timeout when given, else
@@ -374,7 +375,7 @@ func serverFlagGiven(set map[string]bool) bool {
 
 // childArgs passes the --server-* flags given to run on to the child's
 // serve, without the prefix.
-func childArgs(fs *flagSet) []string {
+func childArgs(fs *flagset.Set) []string {
 	var args []string
 	fs.Visit(func(fl *flag.Flag) {
 		if name, ok := strings.CutPrefix(fl.Name, "server-"); ok {

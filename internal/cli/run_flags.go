@@ -6,6 +6,7 @@ import (
 
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/experiment"
+	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/peers"
@@ -34,7 +35,7 @@ type runFlags struct {
 	grpcTarget           string
 	insecure             bool
 	cacert               string
-	header               headerFlag
+	header               flagset.Header
 	knobs                string
 	asJSON               bool
 	peers                string       // --peers, as given
@@ -52,25 +53,25 @@ type runFlags struct {
 	saidUDP              string       // the UDP buffer warning a report on stdout said already: a sweep says it once
 }
 
-func (f *runFlags) register(fs *flagSet) {
+func (f *runFlags) register(fs *flagset.Set) {
 	fs.StringVar(&f.protocols, "protocols", "all", "comma-separated transports (h1, h2c, h1-tls, h2, h3) or all")
-	fs.alias("protocols", "protocol")
-	fs.alias("protocols", "p")
+	fs.Alias("protocols", "protocol")
+	fs.Alias("protocols", "p")
 	fs.StringVar(&f.scenarios, "scenarios", "all", "comma-separated scenarios ("+matrix.ScenarioNames()+", "+matrix.RequestGroup+": your --request and --requests) or all (the default matrix; with --net: all but download-parallel-100, and net; with --target and your requests: "+matrix.RequestGroup+" alone)")
 	fs.Var(&f.size, "size", "fixed total body `size` of transfer cells, split across their streams (default: sized per transport to take --duration)")
 	fs.DurationVar(&f.duration, "duration", matrix.DefaultDuration, fmt.Sprintf("measured time of each load repetition, and the time transfers are sized to take (with --net: %d round trips of the link, at least 100ms)", matrix.LinkWindowRTTs))
-	fs.alias("duration", "d")
+	fs.Alias("duration", "d")
 	fs.DurationVar(&f.warmup, "warmup", 0, fmt.Sprintf("unmeasured time before each load repetition (default --duration/4; with --net at least %d round trips)", matrix.LinkWarmupRTTs))
 	fs.DurationVar(&f.omit, "omit", 0, "leave each transfer's first `duration` out of its rate, as iperf3 --omit (default: none on loopback; with --net the link's handshakes and slow start, from its round trip and rate; 0: none)")
 	fs.DurationVar(&f.timeout, "rep-timeout", matrix.DefaultTimeout, "bound on each repetition of a cell (with --net on a lossy link: at least twice the longest transfer expected, unless given)")
 	fs.IntVar(&f.lossEvents, "loss-events", matrix.DefaultLossEvents, "with --net on a lossy link: size each transfer to see this many losses (losses/loss packets), so that a loss-limited controller's rate is its average, not where its window happened to be; the run says before it starts how long that takes; 0: size by --duration alone")
-	fs.renamed("timeout", "--timeout bounds one request in get, put and load; run's bound on each repetition is --rep-timeout")
+	fs.Renamed("timeout", "--timeout bounds one request in get, put and load; run's bound on each repetition is --rep-timeout")
 	fs.IntVar(&f.repeat, "repeat", experiment.DefaultRepeat, "rounds every cell gets, after a warm-up round: their spread plans the rounds a wider cell gets past them (3 with --net)")
 	fs.IntVar(&f.maxRepeat, "max-repeat", experiment.DefaultMaxRepeat, "most rounds a cell gets: rounds are added while a cell's interval to the baseline is wider than ±10% (default 16; --repeat when that is given, and with --quick)")
 	fs.DurationVar(&f.budget, "budget", experiment.DefaultBudget, "added rounds start only if they end within this `duration` of the run's start (with --net: the first rounds' estimated time and 15% of it again, printed before they start); 0: --max-repeat alone bounds them")
 	f.noise.register(fs)
 	fs.BoolVar(&f.quick, "quick", false, "one 100ms repetition per cell (under 20 s in all, for CI); explicit --repeat and --duration still apply")
-	fs.field("Engine", "engine")
+	fs.Field("Engine", "engine")
 	fs.StringVar(&f.engine, "engine", load.Std.String(), "load engine for request scenarios: std (net/http and quic-go's http3, what your code uses) or fast (httpvs's lean h1/h2/h3 client)")
 	fs.BoolVar(&f.asJSON, "json", false, "print results.json to stdout (same as --format json)")
 	fs.StringVar(&f.format, "format", "text", "what to print: text (tables), markdown, json (results.json) or benchstat (Go benchmark format)")
@@ -82,9 +83,9 @@ func (f *runFlags) register(fs *flagSet) {
 	fs.StringVar(&f.tlsTarget, "tls-target", "", "measure this server's h1-tls, h2 and h3: base `URL` https://host:port")
 	fs.StringVar(&f.grpcTarget, "grpc-target", "", "with --target or --tls-target: `host:port` of the server's native gRPC Bookstore (httpvs serve --grpc-listen) for the grpc-native column")
 	fs.BoolVar(&f.insecure, "k", false, "with --tls-target: skip certificate verification")
-	fs.alias("k", "insecure")
+	fs.Alias("k", "insecure")
 	fs.StringVar(&f.cacert, "cacert", "", "with --tls-target: trust the PEM certificates in `file`")
-	headerFlags(fs, &f.header)
+	fs.HeaderVar(&f.header)
 	registerRequests(fs, &f.requests)
 	fs.StringVar(&f.slo, "slo", "", sloUsage)
 	fs.StringVar(&f.knobs, "knobs", defaultKnobs, knobsUsage)
@@ -92,15 +93,15 @@ func (f *runFlags) register(fs *flagSet) {
 	fs.StringVar(&f.goList, "go", "", goFlagUsage)
 	fs.StringVar(&f.peers, "peers", "", "reference peers to measure beside Go: auto (every one installed) or a `list` of "+peers.Names()+"; curl plays the transfers and h2load the small requests against each server and against Go's")
 	f.browser.register(fs)
-	clientFlags(fs, &f.client)
+	fs.ClientKnobs(&f.client)
 	knobDefaults(fs)
-	serverFlags(fs, "server-", &f.server)
-	fs.allowZero("warmup", "budget", "omit", "loss-events")
-	fs.group("what to measure", "protocols", "scenarios", "request", "requests", "body", "slo", "H", "target", "tls-target", "grpc-target", "k", "cacert", "peers")
-	fs.group("how long", "quick", "repeat", "max-repeat", "budget", "duration", "warmup", "omit", "loss-events", "size", "rep-timeout", "pin", "aa", "seed")
-	fs.group("the link (across emulated network conditions)", "net")
-	fs.group("client knobs (Go as shipped unless set)", "knobs", "engine", "read-size", "dial-timeout", "h2-max-frame", "h2-conn-window", "h2-stream-window", "quic-conn-window", "quic-stream-window", "quic-trace")
-	fs.group("server knobs (the child server)", "server-write-size", "server-h2-max-frame", "server-h2-conn-window", "server-h2-stream-window", "server-h2-max-streams", "server-quic-conn-window", "server-quic-stream-window", "server-quic-trace")
-	fs.group("other clients and toolchains", "go", "browser", "chromium", "page")
-	fs.group("output", "format", "json", "out", "no-files", "profile", "profile-span")
+	fs.ServerKnobs("server-", &f.server)
+	fs.AllowZero("warmup", "budget", "omit", "loss-events")
+	fs.Group("what to measure", "protocols", "scenarios", "request", "requests", "body", "slo", "H", "target", "tls-target", "grpc-target", "k", "cacert", "peers")
+	fs.Group("how long", "quick", "repeat", "max-repeat", "budget", "duration", "warmup", "omit", "loss-events", "size", "rep-timeout", "pin", "aa", "seed")
+	fs.Group("the link (across emulated network conditions)", "net")
+	fs.Group("client knobs (Go as shipped unless set)", "knobs", "engine", "read-size", "dial-timeout", "h2-max-frame", "h2-conn-window", "h2-stream-window", "quic-conn-window", "quic-stream-window", "quic-trace")
+	fs.Group("server knobs (the child server)", "server-write-size", "server-h2-max-frame", "server-h2-conn-window", "server-h2-stream-window", "server-h2-max-streams", "server-quic-conn-window", "server-quic-stream-window", "server-quic-trace")
+	fs.Group("other clients and toolchains", "go", "browser", "chromium", "page")
+	fs.Group("output", "format", "json", "out", "no-files", "profile", "profile-span")
 }

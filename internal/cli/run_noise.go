@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/experiment"
+	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/matrix"
 )
 
@@ -16,7 +17,7 @@ type noiseFlags struct {
 	seed uint64
 }
 
-func (n *noiseFlags) register(fs *flagSet) {
+func (n *noiseFlags) register(fs *flagset.Set) {
 	fs.BoolVar(&n.pin, "pin", false, "on loopback with the child server and a quiet machine, pin the generator and the server each to its own half of the CPUs (one core each on two), GOMAXPROCS to match: more cells settle (their goroutines no longer trade cores), but each side has one core where Go as shipped has all, which moves the answer (download h2c/h1 0.24-0.27x unpinned, 0.28-0.32x pinned on two cores)")
 	fs.StringVar(&n.aa, "aa", "", "scenarios that measure the baseline a second time, as an A/A column in the same rounds, whose interval is the run's noise floor: a `list`, all, or none (default download; none with --quick and --net)")
 	fs.Uint64Var(&n.seed, "seed", 0, "seed of each round's random column order (default: from the clock; the results record it)")

@@ -1,14 +1,13 @@
 package cli
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/results"
@@ -24,14 +23,14 @@ func validFormat(f string) bool {
 
 // annotateFlags names, beside each fix's knobs, the flags of this command
 // that set them.
-func annotateFlags(fs *flagSet, res *results.Results) {
+func annotateFlags(fs *flagset.Set, res *results.Results) {
 	for i := range res.Cells {
 		for j := range res.Cells[i].Findings {
 			f := &res.Cells[i].Findings[j]
 			var parts []string
 			for _, k := range f.Knobs {
-				if name, ok := fs.fields[k.Field]; ok {
-					parts = append(parts, dash(name)+" "+k.Value)
+				if name, ok := fs.FlagFor(k.Field); ok {
+					parts = append(parts, flagset.Dash(name)+" "+k.Value)
 				}
 			}
 			if f.Rule == "cpu-per-byte" && len(res.Cells[i].Attribution) == 0 {
@@ -70,7 +69,7 @@ func finishRun(e *env, f *runFlags, res *results.Results) error {
 	dir := ""
 	if !f.noFiles {
 		var err error
-		if dir, err = writeResults(f.out, res); err != nil {
+		if dir, err = report.WriteRun(f.out, res); err != nil {
 			return err
 		}
 		fmt.Fprintf(e.stderr, "httpvs run: wrote %s (results.json, report.md, report.html, bench.txt)\n", dir)
@@ -108,7 +107,7 @@ func failedCells(res *results.Results) (n int, first string) {
 // checkOut makes sure, before any measuring, that run can write its
 // results under dir; noFiles skips the check. A directory it had to
 // create for the check it removes again, so that a run that ends before
-// writing leaves nothing behind; writeResults creates it for good.
+// writing leaves nothing behind; report.WriteRun creates it for good.
 func checkOut(dir string, noFiles bool) error {
 	if noFiles {
 		return nil
@@ -116,11 +115,11 @@ func checkOut(dir string, noFiles bool) error {
 	_, statErr := os.Stat(dir)
 	created := os.IsNotExist(statErr)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return usagef("--out %s: cannot create it: %v", dir, unwrapPath(err))
+		return usagef("--out %s: cannot create it: %v", dir, flagset.UnwrapPath(err))
 	}
 	probe, err := os.CreateTemp(dir, ".httpvs-write-check-*")
 	if err != nil {
-		return usagef("--out %s: cannot write there: %v", dir, unwrapPath(err))
+		return usagef("--out %s: cannot write there: %v", dir, flagset.UnwrapPath(err))
 	}
 	probe.Close()
 	if err := os.Remove(probe.Name()); err != nil {
@@ -132,58 +131,6 @@ func checkOut(dir string, noFiles bool) error {
 		return os.Remove(dir)
 	}
 	return nil
-}
-
-// writeResults writes results.json and the reports to a new directory
-// under parent, named by the run's start time.
-func writeResults(parent string, res *results.Results) (string, error) {
-	dir, err := newResultsDir(parent, res.Started.Local().Format("20060102-150405"))
-	if err != nil {
-		return "", err
-	}
-	return dir, writeFiles(dir, []outFile{
-		{"results.json", res.WriteJSON},
-		{"report.md", func(w io.Writer) error { return report.Markdown(w, res) }},
-		{"report.html", func(w io.Writer) error { return report.HTML(w, res) }},
-		{"bench.txt", func(w io.Writer) error { return report.Benchstat(w, res) }},
-	})
-}
-
-// outFile is a file of a results directory and what writes it.
-type outFile struct {
-	name   string
-	render func(io.Writer) error
-}
-
-// writeFiles renders each of files into dir; a file is written only when
-// it rendered whole.
-func writeFiles(dir string, files []outFile) error {
-	for _, file := range files {
-		var buf bytes.Buffer
-		if err := file.render(&buf); err != nil {
-			return fmt.Errorf("render %s: %w", file.name, err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, file.name), buf.Bytes(), 0o644); err != nil {
-			return fmt.Errorf("write results: %w", err)
-		}
-	}
-	return nil
-}
-
-// newResultsDir makes a new directory name under parent, or name-2,
-// name-3 and so on when it is taken, and returns its path.
-func newResultsDir(parent, name string) (string, error) {
-	dir := filepath.Join(parent, name)
-	for i := 2; ; i++ {
-		if _, err := os.Stat(dir); os.IsNotExist(err) {
-			break
-		}
-		dir = filepath.Join(parent, fmt.Sprintf("%s-%d", name, i))
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", fmt.Errorf("results directory: %w", err)
-	}
-	return dir, nil
 }
 
 // progressLine shows where a run is on one terminal line.

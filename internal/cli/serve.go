@@ -11,7 +11,6 @@ import (
 	"log"
 	"net"
 	"os"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -19,12 +18,12 @@ import (
 
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/experiment"
+	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/internal/fdlimit"
 	"github.com/httpvs/httpvs/internal/pin"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/transport"
-	"github.com/httpvs/httpvs/units"
 )
 
 // defaultMaxConns bounds each TCP listener's open connections: far above
@@ -57,53 +56,37 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	pageFlag := fs.String("page", "", "serve this page at GET /page/ for a browser (run --browser) instead of page-load's: a `dir`ectory with an index.html, its files under /page/, or a HAR file's objects, each made up at its recorded size")
 	cpus := fs.String("cpus", "", "run on these `CPUs` only, e.g. 1 or 2-3 (sched_setaffinity, GOMAXPROCS set to match): httpvs run pins its child server this way, apart from its own generator")
 	child := fs.Bool("child", false, "run as httpvs run's server: print one JSON line with the URLs and certificate instead of the banner, and exit when stdin closes")
-	fs.hide("child")
+	fs.Hide("child")
 	var cfg config.Server
-	serverFlags(fs, "", &cfg)
-	fs.alias("v", "verbose")
-	fs.group("where it listens", "listen", "tls-listen", "no-h3", "grpc-listen")
-	fs.group("TLS", "cert", "key", "write-cert")
-	fs.group("limits", "cpus", "max-size", "max-echo", "max-buffered", "max-conns", "max-header-bytes", "read-header-timeout", "idle-timeout", "min-rate", "min-rate-grace")
-	fs.group("what it serves, and to whom", "page", "profiling", "token")
-	fs.group("server knobs (Go's and quic-go's defaults, with 256Ki body writes, unless set)", "write-size", "h2-max-frame", "h2-conn-window", "h2-stream-window", "h2-max-streams", "quic-conn-window", "quic-stream-window", "quic-trace")
-	fs.group("output", "v")
-	fs.allowZero("max-conns", "min-rate")
-	pos, err := fs.parse(args)
+	fs.ServerKnobs("", &cfg)
+	fs.Alias("v", "verbose")
+	fs.Group("where it listens", "listen", "tls-listen", "no-h3", "grpc-listen")
+	fs.Group("TLS", "cert", "key", "write-cert")
+	fs.Group("limits", "cpus", "max-size", "max-echo", "max-buffered", "max-conns", "max-header-bytes", "read-header-timeout", "idle-timeout", "min-rate", "min-rate-grace")
+	fs.Group("what it serves, and to whom", "page", "profiling", "token")
+	fs.Group("server knobs (Go's and quic-go's defaults, with 256Ki body writes, unless set)", "write-size", "h2-max-frame", "h2-conn-window", "h2-stream-window", "h2-max-streams", "quic-conn-window", "quic-stream-window", "quic-trace")
+	fs.Group("output", "v")
+	fs.AllowZero("max-conns", "min-rate")
+	for field, flag := range map[string]string{"MaxSize": "max-size", "MaxEcho": "max-echo", "MaxBuffered": "max-buffered",
+		"Transport.ReadHeaderTimeout": "read-header-timeout", "Transport.IdleTimeout": "idle-timeout", "Transport.MaxHeaderBytes": "max-header-bytes",
+		"Transport.MaxConns": "max-conns", "Transport.MinDataRate.Grace": "min-rate-grace",
+		"Transport.Listen": "listen", "Transport.TLSListen": "tls-listen", "GRPCListen": "grpc-listen"} {
+		fs.Field(field, flag)
+	}
+	pos, err := fs.Parse(args)
 	if err != nil {
 		return err
 	}
 	if len(pos) > 0 {
 		return usagef("serve takes no arguments, got %q", pos[0])
 	}
-	if err := checkServeFlags(fs, serveChecks{
-		certFile: *certFile, keyFile: *keyFile, maxSize: maxSize, maxEcho: maxEcho, maxBuffered: maxBuffered, readHeaderTimeout: *readHeaderTimeout,
-		idleTimeout: *idleTimeout, maxHeaderBytes: *maxHeaderBytes, maxConns: *maxConns, minRate: *minRate, minRateGrace: *minRateGrace, cfg: cfg,
-		addrs: []string{*listen, *tlsListen, *grpcListen},
-	}); err != nil {
-		return err
-	}
-	if err := pinServe(*cpus); err != nil {
-		return err
-	}
-	page, err := readPage(*pageFlag)
-	if err != nil {
-		return err
-	}
-	cert, err := loadServeCert(*certFile, *keyFile)
-	if err != nil {
-		return err
-	}
-	if msg := fdlimit.Raise(); msg != "" {
-		fmt.Fprintln(e.stderr, msg)
-	}
 	sc := server.Config{
 		Options: server.Options{MaxSize: maxSize, MaxEcho: maxEcho, MaxBuffered: maxBuffered, WriteSize: cfg.EffectiveWriteSize(),
-			Profiling: *profiling, Token: *token, Page: page},
+			Profiling: *profiling, Token: *token},
 		Transport: transport.ServerOptions{
 			Listen:    *listen,
 			TLSListen: *tlsListen,
 			NoH3:      *noH3,
-			Cert:      cert,
 			Config:    cfg,
 
 			ReadHeaderTimeout: *readHeaderTimeout,
@@ -114,6 +97,30 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		},
 		GRPCListen:       *grpcListen,
 		SampleGoroutines: true,
+	}
+	switch {
+	case (*certFile == "") != (*keyFile == ""):
+		return usagef("--cert and --key go together")
+	case *minRate < 0: // the library's negative rate is off: the flag's is 0
+		return usagef("--min-rate %d: want 0 (no floor) or more bytes per second", *minRate)
+	}
+	if err := fs.Check(config.WithinField("Server", cfg.Validate())); err != nil {
+		return err
+	}
+	if err := fs.Check(sc.Validate()); err != nil {
+		return err
+	}
+	if err := pinServe(*cpus); err != nil {
+		return err
+	}
+	if sc.Page, err = readPage(*pageFlag); err != nil {
+		return err
+	}
+	if sc.Transport.Cert, err = loadServeCert(*certFile, *keyFile); err != nil {
+		return err
+	}
+	if msg := fdlimit.Raise(); msg != "" {
+		fmt.Fprintln(e.stderr, msg)
 	}
 	logged := &lineCounter{}
 	sc.Transport.ErrorLog = log.New(logged, "", 0)
@@ -212,7 +219,7 @@ func (c *lineCounter) Write(p []byte) (int, error) {
 }
 
 // flagGiven says whether the flag name was set on the command line.
-func flagGiven(fs *flagSet, name string) bool {
+func flagGiven(fs *flagset.Set, name string) bool {
 	given := false
 	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
 	return given
@@ -227,20 +234,6 @@ func hostOf(addr string) string {
 	return host
 }
 
-// serveChecks are the serve flags checked before anything listens.
-type serveChecks struct {
-	certFile, keyFile        string
-	maxSize, maxEcho         units.Bytes
-	maxBuffered              units.Bytes
-	readHeaderTimeout        time.Duration
-	idleTimeout              time.Duration
-	maxHeaderBytes, maxConns int
-	minRate                  int64
-	minRateGrace             time.Duration
-	cfg                      config.Server
-	addrs                    []string // listen addresses; "" for none
-}
-
 // minDataRate is --min-rate and --min-rate-grace as a transport floor;
 // --min-rate 0 turns it off.
 func minDataRate(rate int64, grace time.Duration) transport.MinDataRate {
@@ -248,48 +241,6 @@ func minDataRate(rate int64, grace time.Duration) transport.MinDataRate {
 		rate = -1
 	}
 	return transport.MinDataRate{BytesPerSecond: rate, Grace: grace}
-}
-
-// checkServeFlags refuses, in one line, a serve flag out of range.
-func checkServeFlags(fs *flagSet, c serveChecks) error {
-	switch {
-	case (c.certFile == "") != (c.keyFile == ""):
-		return usagef("--cert and --key go together")
-	case c.maxSize <= 0:
-		return usagef("--max-size %v: want a positive size", c.maxSize)
-	case c.maxEcho <= 0:
-		return usagef("--max-echo %v: want a positive size, e.g. 1MiB", c.maxEcho)
-	case c.maxBuffered < c.maxEcho:
-		return usagef("--max-buffered %v: want at least --max-echo (%v), or no echo fits", c.maxBuffered, c.maxEcho)
-	case c.readHeaderTimeout <= 0:
-		return usagef("--read-header-timeout %v: want a positive duration, e.g. 10s", c.readHeaderTimeout)
-	case c.idleTimeout <= 0:
-		return usagef("--idle-timeout %v: want a positive duration, e.g. 2m", c.idleTimeout)
-	case c.maxHeaderBytes < 4096:
-		return usagef("--max-header-bytes %d: want at least 4096", c.maxHeaderBytes)
-	case c.maxConns < 0:
-		return usagef("--max-conns %d: want 0 (no bound) or more", c.maxConns)
-	case c.minRate < 0:
-		return usagef("--min-rate %d: want 0 (no floor) or more bytes per second", c.minRate)
-	case c.minRateGrace <= 0:
-		return usagef("--min-rate-grace %v: want a positive duration, e.g. 5s", c.minRateGrace)
-	}
-	if err := fs.usage(config.WithinField("Server", c.cfg.Validate())); err != nil {
-		return err
-	}
-	for _, addr := range c.addrs {
-		if addr == "" {
-			continue
-		}
-		_, port, err := net.SplitHostPort(addr)
-		if err != nil {
-			return usagef("listen address %q: want host:port, e.g. 127.0.0.1:8080", addr)
-		}
-		if n, err := strconv.Atoi(port); port != "" && (err != nil || n < 0 || n > 65535) {
-			return usagef("listen address %q: port %s is out of range 0-65535", addr, port)
-		}
-	}
-	return nil
 }
 
 // serveWarnings warns of listeners anyone may reach, and of UDP buffers too

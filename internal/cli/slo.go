@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/experiment"
+	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/results"
@@ -18,12 +19,12 @@ const sloUsage = "find each transport's capacity at this `objective` instead of 
 
 // capacity is run --slo: the capacity search against the child server or
 // the target, printed.
-func (f *runFlags) capacity(ctx context.Context, e *env, fs *flagSet, opts matrix.Options, began time.Time) error {
+func (f *runFlags) capacity(ctx context.Context, e *env, fs *flagset.Set, opts matrix.Options, began time.Time) error {
 	obj, err := results.ParseObjective(f.slo)
 	if err != nil {
 		return usagef("--slo: %v", err)
 	}
-	set := fs.given()
+	set := fs.Given()
 	reqs, err := f.requests.requests(set)
 	if err != nil {
 		return err
@@ -53,7 +54,7 @@ func (f *runFlags) capacity(ctx context.Context, e *env, fs *flagSet, opts matri
 	res, notRun, err := experiment.Capacity(ctx, xo, co)
 	var oe *experiment.OptionsError
 	if errors.As(err, &oe) {
-		return usagef("%v", fs.usage(oe.Err))
+		return usagef("%v", fs.Check(oe.Err))
 	}
 	if err != nil {
 		return err
@@ -101,10 +102,6 @@ func (f *runFlags) printCapacity(ctx context.Context, e *env, res *results.Capac
 		return err
 	}
 	if !f.noFiles {
-		dir, err := newResultsDir(f.out, began.Local().Format("20060102-150405"))
-		if err != nil {
-			return err
-		}
 		md := func(w io.Writer) error {
 			fmt.Fprintf(w, "# httpvs run --slo '%s', %s\n\n```\n", res.Objective.Text, began.UTC().Format("2006-01-02 15:04:05 UTC"))
 			if err := text(w); err != nil {
@@ -113,7 +110,8 @@ func (f *runFlags) printCapacity(ctx context.Context, e *env, res *results.Capac
 			_, err := fmt.Fprintln(w, "```")
 			return err
 		}
-		if err := writeFiles(dir, []outFile{{"capacity.json", file.writeJSON}, {"report.md", md}}); err != nil {
+		dir, err := report.WriteDir(f.out, began.Local().Format("20060102-150405"), []report.File{{Name: "capacity.json", Render: file.writeJSON}, {Name: "report.md", Render: md}})
+		if err != nil {
 			return err
 		}
 		fmt.Fprintf(e.stderr, "httpvs run: wrote %s (capacity.json, report.md)\n", dir)

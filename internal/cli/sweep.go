@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 
 	"github.com/httpvs/httpvs/experiment"
+	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/results"
 )
@@ -16,7 +16,7 @@ import (
 // verdict across the links. An interrupt ends the sweep after the run it
 // cut short; the table then holds the runs measured, that one marked
 // partial in its own report.
-func (f *runFlags) sweep(ctx context.Context, e *env, fs *flagSet, xo experiment.Options, prog *progressLine) error {
+func (f *runFlags) sweep(ctx context.Context, e *env, fs *flagset.Set, xo experiment.Options, prog *progressLine) error {
 	var outcome error
 	xo.OnLink = func(i int, link experiment.LinkSpec) {
 		fmt.Fprintf(e.stderr, "httpvs run: link %d of %d: %s\n", i+1, len(xo.Links), link.Name)
@@ -51,25 +51,11 @@ func (f *runFlags) sweep(ctx context.Context, e *env, fs *flagSet, xo experiment
 		return err
 	}
 	if !f.noFiles && len(runs) > 0 {
-		dir, err := writeWhen(f.out, runs)
+		dir, err := report.WriteWhen(f.out, runs)
 		if err != nil {
 			return err
 		}
 		fmt.Fprintf(e.stderr, "httpvs run: wrote %s (when.md, when.html: the verdict across the links)\n", dir)
 	}
 	return outcome
-}
-
-// writeWhen writes the verdict across runs' links, as Markdown and HTML,
-// into a new directory under parent named after the first run's start
-// and "-when", beside the runs' own directories.
-func writeWhen(parent string, runs []*results.Results) (string, error) {
-	dir, err := newResultsDir(parent, runs[0].Started.Local().Format("20060102-150405")+"-when")
-	if err != nil {
-		return "", err
-	}
-	return dir, writeFiles(dir, []outFile{
-		{"when.md", func(w io.Writer) error { return report.WhenMarkdown(w, runs) }},
-		{"when.html", func(w io.Writer) error { return report.WhenHTML(w, runs) }},
-	})
 }

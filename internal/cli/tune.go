@@ -21,19 +21,19 @@ import (
 func runTune(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "tune", "[flags]")
 	protoList := fs.String("protocols", "h2c,h2,h3", "transports to tune (h1 is the baseline, always measured)")
-	fs.alias("protocols", "protocol")
-	fs.alias("protocols", "p")
+	fs.Alias("protocols", "protocol")
+	fs.Alias("protocols", "p")
 	budget := fs.Duration("budget", tune.DefaultBudget, "bound on the whole search (with --net: at least 20 trials per transport)")
 	trial := fs.Duration("trial", tune.DefaultTrial, "length of each measurement (with --net: long enough that slow start and the handshakes are a third of it at most)")
 	var netSpec netList
 	fs.Var(&netSpec, "net", netFlagUsage(false))
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	write := fs.String("write", "", "write the best settings found to `file`, a knob set for httpvs run --knobs FILE")
-	fs.group("what to tune (from Go as shipped)", "protocols")
-	fs.group("how long", "budget", "trial")
-	fs.group("the link (across emulated network conditions)", "net")
-	fs.group("output", "json", "write")
-	pos, err := fs.parse(args)
+	fs.Group("what to tune (from Go as shipped)", "protocols")
+	fs.Group("how long", "budget", "trial")
+	fs.Group("the link (across emulated network conditions)", "net")
+	fs.Group("output", "json", "write")
+	pos, err := fs.Parse(args)
 	if err != nil {
 		return err
 	}

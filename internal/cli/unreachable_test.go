@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transfer/transferresult"
 )
@@ -157,7 +158,7 @@ func TestProfileUnreachableNamesTheTarget(t *testing.T) {
 // refused before any request, so the token is never sent.
 func TestProfileRefusesCleartextToken(t *testing.T) {
 	_, err := newProfiler(t.TempDir(), "http://198.51.100.7:8080", nil, io.Discard)
-	var ue *usageError
+	var ue *flagset.UsageError
 	if !errors.As(err, &ue) || strings.Count(err.Error(), "\n") != 0 || !strings.Contains(err.Error(), "--profile") || !strings.Contains(err.Error(), "cleartext") {
 		t.Fatalf("newProfiler of a remote cleartext server: %v, want a one-line usage error naming --profile", err)
 	}

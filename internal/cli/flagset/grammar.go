@@ -1,0 +1,163 @@
+package flagset
+
+import (
+	"flag"
+	"strings"
+	"time"
+
+	"github.com/httpvs/httpvs/units"
+)
+
+// The one grammar every command follows, after curl, h2load, wrk, oha and
+// hey where they agree:
+//
+//	-n, --requests N    how many requests (get, put: transfers, each one request)
+//	-c, --conns N       connections
+//	-P, --parallel N    get, put: transfers at once
+//	--timeout D         bound on each request (a transfer is its request)
+//	-H, --header L      an extra request header, repeatable
+//	--body SIZE|@FILE   the request body: a size of pattern bytes, or a file
+//	--json              print exactly one JSON object
+//
+// Every int, duration and size flag given must be positive unless the
+// command allows zero for it (allowZero); defaults are never substituted
+// for a zero typed by the user.
+
+// Alias registers name as another spelling of the flag primary.
+func (fs *Set) Alias(primary, name string) {
+	f := fs.Lookup(primary)
+	fs.Var(f.Value, name, f.Usage)
+	if fs.aliases == nil {
+		fs.aliases = map[string]string{}
+	}
+	fs.aliases[name] = primary
+}
+
+// AllowZero lets the named flags be given as 0 (each says what 0 means).
+func (fs *Set) AllowZero(names ...string) {
+	if fs.zeroOK == nil {
+		fs.zeroOK = map[string]bool{}
+	}
+	for _, n := range names {
+		fs.zeroOK[n] = true
+	}
+}
+
+// Renamed refuses the flag old, which this command no longer has or which
+// now means something else, with msg naming the flag to use.
+func (fs *Set) Renamed(old, msg string) {
+	if fs.gone == nil {
+		fs.gone = map[string]string{}
+	}
+	fs.gone[old] = msg
+}
+
+// Given returns the names of the flags set on the command line, aliases
+// under their primary name too.
+func (fs *Set) Given() map[string]bool {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) {
+		set[f.Name] = true
+		if p, ok := fs.aliases[f.Name]; ok {
+			set[p] = true
+		}
+	})
+	return set
+}
+
+// Typed returns the spelling of the flag primary as given on the command
+// line (-c or --conns), or its primary spelling if it was not given.
+func (fs *Set) Typed(primary string) string {
+	name := primary
+	fs.Visit(func(f *flag.Flag) {
+		if fs.aliases[f.Name] == primary {
+			name = f.Name
+		}
+	})
+	return Dash(name)
+}
+
+// checkValues refuses, in one line, a zero or negative int, duration or
+// size given on the command line.
+func (fs *Set) checkValues() error {
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		if err != nil {
+			return
+		}
+		n, kind := number(f.Value)
+		zero := fs.zeroOK[f.Name] || fs.zeroOK[fs.aliases[f.Name]]
+		switch {
+		case kind == "" || n > 0 || zero: // a command checks its own zero-or-more flags
+		case kind == "int":
+			err = Usagef("%s %s: want at least 1", Dash(f.Name), f.Value)
+		default:
+			eg := f.DefValue
+			if eg == "" || eg == "0" || eg == "0s" {
+				eg = map[string]string{"duration": "10s", "size": "64Ki"}[kind]
+			}
+			err = Usagef("%s %s: want a positive %s, e.g. %s", Dash(f.Name), f.Value, kind, eg)
+		}
+	})
+	return err
+}
+
+// number reads a flag value's magnitude and kind (int, duration, size);
+// kind is "" for other values.
+func number(v flag.Value) (int64, string) {
+	switch x := v.(type) {
+	case *units.Bytes:
+		return int64(*x), "size"
+	case flag.Getter:
+		switch g := x.Get().(type) {
+		case int:
+			return int64(g), "int"
+		case int64:
+			return g, "int"
+		case time.Duration:
+			return int64(g), "duration"
+		}
+	}
+	return 0, ""
+}
+
+// nearest is the flag of fs (an alias included, hidden ones not) closest
+// to name, a user's typo: within two edits, or one that name begins; ""
+// when none is.
+func (fs *Set) nearest(name string) string {
+	best, bestD := "", 3
+	fs.VisitAll(func(f *flag.Flag) {
+		if fs.hidden[f.Name] || len(f.Name) < 2 {
+			return
+		}
+		d := editDistance(name, f.Name)
+		if len(name) >= 3 && strings.HasPrefix(f.Name, name) {
+			d = min(d, 1)
+		}
+		if d < bestD {
+			best, bestD = f.Name, d
+		}
+	})
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}

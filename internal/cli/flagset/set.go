@@ -1,0 +1,186 @@
+package flagset
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/experiment"
+	"github.com/httpvs/httpvs/load"
+	"github.com/httpvs/httpvs/transport"
+)
+
+// Set is a flag.FlagSet that reports errors to the caller instead of
+// printing or exiting, and prints its usage to stdout only on -h.
+type Set struct {
+	*flag.FlagSet
+	help func()
+	// fields maps the Go field paths the libraries name in their
+	// *config.FieldError ("Conns", "Client.ReadSize") to this command's
+	// flags, so that an error names what the user typed.
+	fields map[string]string
+	// aliases maps a flag's other spellings to its primary name (-c and
+	// --conns); zeroOK names the flags that may be given as 0; gone maps
+	// a flag this command refuses to the line that names its successor.
+	aliases map[string]string
+	zeroOK  map[string]bool
+	gone    map[string]string
+	// hidden names the flags help leaves out: another command's, not a
+	// user's (serve --child, which run gives its child).
+	hidden map[string]bool
+	// groups order help by purpose: each a title and its flags' primary
+	// names; flags in none are listed last, under "other".
+	groups []flagGroup
+	// name and synopsis are the command's, as its usage line shows them.
+	name, synopsis string
+}
+
+// flagGroup is a heading of help and the flags under it.
+type flagGroup struct {
+	title string
+	names []string
+}
+
+// Group puts the named flags under title in help, in the order given.
+func (fs *Set) Group(title string, names ...string) {
+	fs.groups = append(fs.groups, flagGroup{title, names})
+}
+
+// Hide leaves the named flags out of help; they still parse.
+func (fs *Set) Hide(names ...string) {
+	if fs.hidden == nil {
+		fs.hidden = map[string]bool{}
+	}
+	for _, n := range names {
+		fs.hidden[n] = true
+	}
+}
+
+// Field records that flag sets the library field at path.
+func (fs *Set) Field(path, flag string) {
+	if fs.fields == nil {
+		fs.fields = map[string]string{}
+	}
+	fs.fields[path] = flag
+}
+
+// UsageError is bad input: the command exits with code 2 and prints
+// Msg with a pointer to its -h.
+type UsageError struct{ Msg string }
+
+func (e *UsageError) Error() string { return e.Msg }
+
+// Usagef returns a *UsageError with the message format makes of args.
+func Usagef(format string, args ...any) error {
+	return &UsageError{Msg: fmt.Sprintf(format, args...)}
+}
+
+// ErrHelp means -h was asked for and the help was printed: exit 0.
+var ErrHelp = errors.New("help")
+
+// FlagFor returns the flag recorded by Field for the library field at
+// path ("Client.ReadSize"), and whether there is one.
+func (fs *Set) FlagFor(path string) (string, bool) {
+	name, ok := fs.fields[path]
+	return name, ok
+}
+
+// Dash returns a flag's name as typed: -c, --read-size.
+func Dash(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
+}
+
+// Check turns a library's validation error into a usage error naming this
+// command's flags; other errors pass through unchanged.
+func (fs *Set) Check(err error) error {
+	var (
+		fe *config.FieldError
+		se *transport.SchemeError
+		ue *load.UnsupportedError
+	)
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &fe):
+		name, ok := fs.fields[fe.Field]
+		if !ok {
+			return Usagef("%v", fe)
+		}
+		return Usagef("%s %v: want %s", Dash(name), fe.Value, fe.Want)
+	case errors.As(err, &se):
+		return schemeUsage(se)
+	case errors.As(err, &ue):
+		// Only the fast engine can refuse a transport: std speaks them all.
+		return Usagef("--engine fast does not speak %s: use --engine std (or auto) for it", ue.Protocol)
+	case errors.As(err, new(*experiment.CleartextTokenError)):
+		return Usagef("--profile: %v", err)
+	}
+	return err
+}
+
+// OnHelp, when set (by tests), is given each command's flags as -h
+// shows them: docs/cli.md is generated from them (TestCLIReference).
+var OnHelp func(*Set)
+
+// New returns the flag set of the command name (its usage line "usage:
+// httpvs name synopsis"), which prints its help to stdout on -h.
+func New(name, synopsis string, stdout io.Writer) *Set {
+	fs := &Set{FlagSet: flag.NewFlagSet("httpvs "+name, flag.ContinueOnError), name: name, synopsis: synopsis}
+	fs.SetOutput(io.Discard)
+	// flag calls Usage on every parse error too: keep it quiet, and print
+	// the flags only when asked with -h.
+	fs.FlagSet.Usage = func() {}
+	fs.help = func() {
+		if OnHelp != nil {
+			OnHelp(fs)
+		}
+		fmt.Fprintf(stdout, "%s\n\nflags:\n", fs.UsageLine())
+		fs.PrintHelp(stdout)
+	}
+	return fs
+}
+
+// UsageLine is the first line of -h: "usage: httpvs get URL [flags]".
+func (fs *Set) UsageLine() string {
+	return "usage: httpvs " + fs.name + " " + fs.synopsis
+}
+
+// Parse parses flags anywhere among args (curl-style: URL first, flags
+// after) and returns the positional arguments.
+func (fs *Set) Parse(args []string) ([]string, error) {
+	var positional []string
+	for {
+		if err := fs.FlagSet.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				fs.help()
+				return nil, ErrHelp
+			}
+			if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok {
+				if fs.gone[name] != "" {
+					return nil, Usagef("%s", fs.gone[name])
+				}
+				if near := fs.nearest(name); near != "" {
+					return nil, Usagef("unknown flag %s: did you mean %s?", Dash(name), Dash(near))
+				}
+				return nil, Usagef("unknown flag %s", Dash(name))
+			}
+			return nil, Usagef("%v", err)
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return positional, fs.checkValues()
+		}
+		// flag stops at "--": everything after it is positional.
+		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
+			return append(positional, rest...), fs.checkValues()
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
+	}
+}

@@ -1,0 +1,85 @@
+package flagset
+
+import (
+	"errors"
+	"net/url"
+	"strings"
+
+	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/transport"
+	"github.com/httpvs/httpvs/units"
+)
+
+// Target are the flags that say how to reach a URL: -p, -k, --cacert.
+type Target struct {
+	fs       *Set
+	proto    string
+	insecure bool
+	cacert   string
+}
+
+// Register adds -p, -k and --cacert to fs.
+func (t *Target) Register(fs *Set) {
+	t.fs = fs
+	fs.StringVar(&t.proto, "p", "", "transport: h1, h2c, h1-tls, h2 or h3 (default h1 for http://, h2 for https://)")
+	fs.Alias("p", "protocol")
+	fs.Alias("p", "protocols") // run's and tune's spelling, for one grammar
+	fs.BoolVar(&t.insecure, "k", false, "skip TLS certificate verification (as curl -k)")
+	fs.Alias("k", "insecure")
+	fs.StringVar(&t.cacert, "cacert", "", "trust the PEM certificates in `file` (httpvs serve --write-cert writes one)")
+}
+
+// Options checks rawURL against the flags and returns client options for
+// it, with cfg as their tuning.
+func (t *Target) Options(rawURL string, cfg config.Client) (transport.ClientOptions, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return transport.ClientOptions{}, Usagef("bad URL %q: want http://host:port/path or https://host:port/path", rawURL)
+	}
+	p, err := ParseProtocol(t.proto, u.Scheme)
+	if err != nil {
+		return transport.ClientOptions{}, err
+	}
+	if err := t.fs.Check(config.WithinField("Client", cfg.Validate())); err != nil {
+		return transport.ClientOptions{}, err
+	}
+	opts := transport.ClientOptions{Protocol: p, Config: cfg, Insecure: t.insecure}
+	if t.cacert != "" {
+		if opts.RootCAs, err = transport.LoadCertPool(t.cacert); err != nil {
+			return transport.ClientOptions{}, Usagef("--cacert: %v", err)
+		}
+	}
+	return opts, nil
+}
+
+// ParseProtocol reads -p's value, or picks the default for scheme when empty.
+func ParseProtocol(name, scheme string) (transport.Protocol, error) {
+	if name == "" {
+		p, err := transport.Default(scheme)
+		if err != nil {
+			return 0, Usagef("%v", err)
+		}
+		return p, nil
+	}
+	p, err := transport.Parse(name)
+	if err != nil {
+		return 0, Usagef("-p: %v", err)
+	}
+	if err := p.CheckScheme(scheme); err != nil {
+		var se *transport.SchemeError
+		if errors.As(err, &se) {
+			return 0, schemeUsage(se)
+		}
+		return 0, Usagef("-p %s: %v", name, err)
+	}
+	return p, nil
+}
+
+// ParseSize reads a positional size argument.
+func ParseSize(what, s string) (units.Bytes, error) {
+	b, err := units.ParseBytes(s)
+	if err != nil {
+		return 0, Usagef("%s: %v", what, strings.TrimPrefix(err.Error(), units.ErrSize.Error()+" "))
+	}
+	return b, nil
+}

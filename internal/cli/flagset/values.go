@@ -1,0 +1,129 @@
+package flagset
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"net/textproto"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/httpvs/httpvs/units"
+	"golang.org/x/net/http/httpguts"
+)
+
+// Header collects -H "Name: value" lines, checked as they come.
+type Header struct{ H http.Header }
+
+// clientSet are the headers the clients write themselves from the URL
+// and the body: a second copy would make a malformed request.
+var clientSet = []string{"Host", "Content-Length", "Transfer-Encoding", "Connection", "Keep-Alive", "Proxy-Connection", "Te", "Upgrade"}
+
+func (f *Header) String() string {
+	var lines []string
+	for k, vs := range f.H {
+		for _, v := range vs {
+			lines = append(lines, k+": "+v)
+		}
+	}
+	slices.Sort(lines)
+	return strings.Join(lines, ", ")
+}
+
+func (f *Header) Set(line string) error {
+	name, value, ok := strings.Cut(line, ":")
+	name, value = strings.TrimSpace(name), strings.TrimSpace(value)
+	switch {
+	case !ok || !httpguts.ValidHeaderFieldName(name):
+		return fmt.Errorf("want \"Name: value\", e.g. -H 'Authorization: Bearer x'")
+	case !httpguts.ValidHeaderFieldValue(value):
+		return fmt.Errorf("header %s: the value holds a control character", name)
+	}
+	name = textproto.CanonicalMIMEHeaderKey(name)
+	if slices.Contains(clientSet, name) {
+		return fmt.Errorf("%s is set by the client from the URL and the body; it cannot be given", name)
+	}
+	if f.H == nil {
+		f.H = http.Header{}
+	}
+	f.H.Add(name, value)
+	return nil
+}
+
+// HeaderVar registers -H/--header on fs, collected in h.
+func (fs *Set) HeaderVar(h *Header) {
+	fs.Var(h, "H", "extra request header `\"Name: value\"`, sent with every request; repeatable (as curl -H)")
+	fs.Alias("H", "header")
+}
+
+// Body is --body SIZE or --body @FILE (curl's syntax).
+type Body struct {
+	Size units.Bytes
+	File string // set by @FILE
+}
+
+func (b *Body) String() string {
+	if b.File != "" {
+		return "@" + b.File
+	}
+	return b.Size.String()
+}
+
+func (b *Body) Set(s string) error {
+	if name, ok := strings.CutPrefix(s, "@"); ok {
+		if name == "" {
+			return fmt.Errorf("want @FILE, a file's name after the @")
+		}
+		b.File, b.Size = name, 0
+		return nil
+	}
+	b.File = ""
+	return b.Size.Set(s)
+}
+
+// Open opens --body's file, a regular file that can be read, and returns
+// it with its size.
+func (b *Body) Open() (*os.File, units.Bytes, error) {
+	f, err := os.Open(b.File)
+	if err != nil {
+		return nil, 0, Usagef("--body @%s: %v", b.File, UnwrapPath(err))
+	}
+	fi, err := f.Stat()
+	if err == nil && !fi.Mode().IsRegular() {
+		err = fmt.Errorf("not a regular file")
+	}
+	if err == nil && fi.Size() > 0 {
+		_, err = f.ReadAt(make([]byte, 1), 0)
+	}
+	if err != nil {
+		f.Close()
+		return nil, 0, Usagef("--body @%s: cannot read it: %v", b.File, UnwrapPath(err))
+	}
+	return f, units.Bytes(fi.Size()), nil
+}
+
+// ReadAll reads --body's file whole, up to 1Gi, for a body sent many times.
+func (b *Body) ReadAll() ([]byte, error) {
+	f, size, err := b.Open()
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if size > units.GiB {
+		return nil, Usagef("--body @%s: %v bytes, above the 1Gi a request body may have here", b.File, int64(size))
+	}
+	body := make([]byte, size)
+	if _, err := io.ReadFull(f, body); err != nil {
+		return nil, Usagef("--body @%s: cannot read it: %v", b.File, err)
+	}
+	return body, nil
+}
+
+// UnwrapPath drops the *os.PathError's repetition of the file name.
+func UnwrapPath(err error) error {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err
+	}
+	return err
+}
