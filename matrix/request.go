@@ -2,10 +2,13 @@ package matrix
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/url"
+	"os"
 	"regexp"
 	"strings"
 
@@ -46,6 +49,24 @@ func ParseRequest(line string) (results.Request, error) {
 		req.Origin = u.Scheme + "://" + u.Host
 	}
 	return req, nil
+}
+
+// ReadTargetsFile reads the requests of the vegeta targets file name
+// (ParseTargets), their @FILE bodies from paths relative to the working
+// directory, as vegeta reads them.
+func ReadTargetsFile(name string) ([]results.Request, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ParseTargets(f, func(body string) ([]byte, error) {
+		b, err := os.ReadFile(body)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%s: no such file", body)
+		}
+		return b, err
+	})
 }
 
 // ParseTargets reads requests in vegeta's HTTP targets format, as vegeta

@@ -48,8 +48,15 @@ func ValidateListen(field, addr string) error {
 	if err != nil {
 		return config.Fieldf(field, addr, "host:port, e.g. 127.0.0.1:8080")
 	}
-	if n, err := strconv.Atoi(port); port != "" && (err != nil || n < 0 || n > 65535) {
-		return config.Fieldf(field, addr, "a port in 0-65535, e.g. 127.0.0.1:8080")
+	if port == "" {
+		return nil // net.Listen's any free port, as 0
+	}
+	n, err := strconv.Atoi(port)
+	switch {
+	case err != nil:
+		return config.Fieldf(field, addr, "a numeric port, e.g. 127.0.0.1:8080")
+	case n < 0 || n > 65535:
+		return config.Fieldf(field, addr, "a port in 0-65535 (%d is out of range), e.g. 127.0.0.1:8080", n)
 	}
 	return nil
 }

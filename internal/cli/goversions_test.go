@@ -23,7 +23,7 @@ func TestRunGoBadValues(t *testing.T) {
 		{"target", []string{"--go", "installed", "--target", "http://127.0.0.1:1"}, "--target does not go with --go"},
 		{"knob", []string{"--go", "installed", "--read-size", "256Ki"}, "--read-size does not go with --go"},
 		{"h3-only", []string{"--go", "installed", "--protocols", "h3"}, "h3 is not measured across Go versions"},
-		{"scenario", []string{"--go", "installed", "--scenarios", "upload"}, "--go measures download and small-sequential only"},
+		{"scenario", []string{"--go", "installed", "--scenarios", "upload"}, "--scenarios upload: want download or small-sequential: they alone are measured across Go versions"},
 		{"benchstat", []string{"--go", "installed", "--format", "benchstat"}, "want text, markdown or json"},
 		{"repeat", []string{"--go", "installed", "--repeat", "0"}, "--repeat 0: want at least 1"},
 	} {

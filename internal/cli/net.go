@@ -23,12 +23,6 @@ func netFlagUsage(sweep bool) string {
 		"), key=value fields (rtt=50ms,rate=20mbit,loss=1%) or both (4g,loss=2%)" + several + ". backend=tun or backend=netem picks how the link is made (default auto: the kernel's netem where it has it, else TUN devices). cc=bbr|reno|cubic sets TCP's congestion control in the link's namespaces (default: the kernel's for a new namespace; the report names it, and QUIC's, quic-go's cubic)" + ccSeveral + ". See docs/net-presets.md. Linux: root, or any user where the system allows user namespaces (httpvs then runs itself in one)"
 }
 
-// netProfile is one link profile of --net: its text and its spec.
-type netProfile struct {
-	text string
-	spec netem.Spec
-}
-
 // netList is --net, repeatable: each value one link, run in order.
 type netList []string
 
@@ -40,25 +34,18 @@ func (l *netList) Set(text string) error {
 }
 
 // oneLink reads one --net value as one link (experiment.ParseLink).
-func oneLink(text string) (netProfile, error) {
+func oneLink(text string) (experiment.LinkSpec, error) {
 	l, err := experiment.ParseLink(text)
-	return netProfile{text: l.Name, spec: l.Spec}, netUsage(err)
+	return l, netUsage(err)
 }
 
 // linksOf reads one --net value of run as its links
 // (experiment.ParseLinks): one, or with cc= naming several congestion
 // controls (cc=bbr,cubic) the same link once per controller, in the
 // order named.
-func linksOf(text string) ([]netProfile, error) {
+func linksOf(text string) ([]experiment.LinkSpec, error) {
 	links, err := experiment.ParseLinks(text)
-	if err != nil {
-		return nil, netUsage(err)
-	}
-	out := make([]netProfile, len(links))
-	for i, l := range links {
-		out[i] = netProfile{text: l.Name, spec: l.Spec}
-	}
-	return out, nil
+	return links, netUsage(err)
 }
 
 // netUsage is a usage error for a --net value that is not one link,

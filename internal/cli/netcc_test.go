@@ -33,9 +33,9 @@ func TestLinksOfCC(t *testing.T) {
 			}
 			var got []string
 			for _, l := range links {
-				got = append(got, l.text)
-				if cc := l.spec.CC; !strings.HasSuffix(l.text, "cc="+cc) {
-					t.Errorf("%s: spec's cc %q", l.text, cc)
+				got = append(got, l.Name)
+				if cc := l.Spec.CC; !strings.HasSuffix(l.Name, "cc="+cc) {
+					t.Errorf("%s: spec's cc %q", l.Name, cc)
 				}
 			}
 			if strings.Join(got, " ") != strings.Join(tc.want, " ") {

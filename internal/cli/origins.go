@@ -1,10 +1,7 @@
 package cli
 
 import (
-	"maps"
-	"net"
-	"net/url"
-	"slices"
+	"errors"
 	"strings"
 
 	"github.com/httpvs/httpvs/matrix"
@@ -19,88 +16,34 @@ import (
 // another server is refused, since httpvs sends every request to the
 // target. Requests written as paths go wherever the run goes.
 func (f *runFlags) resolveTargets(reqs []results.Request) error {
-	plain, tls := map[string]bool{}, map[string]bool{}
-	for _, r := range reqs {
-		if r.Origin == "" {
-			continue
+	var (
+		oe *matrix.OriginsError
+		fe *matrix.ForeignOriginError
+	)
+	if f.target != "" || f.tlsTarget != "" {
+		err := matrix.CheckRequestTarget(reqs, matrix.Target{Plain: f.target, TLS: f.tlsTarget})
+		if errors.As(err, &fe) {
+			return usagef("%s names the server %s, not the target (%s): httpvs sends every request to the target; write the request as a path or name the same host and port",
+				requestSource(f), fe.URL, strings.TrimSpace(f.target+" "+f.tlsTarget))
 		}
-		if f.target != "" || f.tlsTarget != "" {
-			if !sameServer(r.Origin, f.target) && !sameServer(r.Origin, f.tlsTarget) {
-				return usagef("%s names the server %s, not the target (%s): httpvs sends every request to the target; write the request as a path or name the same host and port",
-					requestSource(f), r.Origin+r.Path, strings.TrimSpace(f.target+" "+f.tlsTarget))
-			}
-			continue
-		}
-		o := withPort(r.Origin)
-		if strings.HasPrefix(o, "https://") {
-			tls[o] = true
-		} else {
-			plain[o] = true
-		}
+		return err
 	}
-	for _, set := range []map[string]bool{plain, tls} {
-		if len(set) > 1 {
-			names := slices.Sorted(maps.Keys(set))
-			return usagef("%s names %d servers (%s): httpvs measures one at a time; give --target, or one server's requests", requestSource(f), len(names), strings.Join(names, ", "))
-		}
+	plain, tls, err := matrix.RequestTarget(reqs)
+	if errors.As(err, &oe) {
+		return usagef("%s names %d servers (%s): httpvs measures one at a time; give --target, or one server's requests", requestSource(f), len(oe.Origins), strings.Join(oe.Origins, ", "))
+	} else if err != nil {
+		return err
 	}
-	for o := range plain {
-		f.target = o
-	}
-	for o := range tls {
-		f.tlsTarget = o
-	}
+	f.target, f.tlsTarget = plain, tls
 	return nil
 }
 
-// requestSource names where the requests came from, for messages.
+// requestSource names the flag the requests came from.
 func requestSource(f *runFlags) string {
 	if f.requests.file != "" {
 		return "--requests " + f.requests.file
 	}
 	return "--request"
-}
-
-// withPort is origin with its scheme's port made explicit, and an empty
-// host (vegeta's "http://:6060") as loopback.
-func withPort(origin string) string {
-	u, err := url.Parse(origin)
-	if err != nil {
-		return origin
-	}
-	host, port := u.Hostname(), u.Port()
-	if host == "" {
-		host = "127.0.0.1"
-	}
-	if port == "" {
-		port = "80"
-		if u.Scheme == "https" {
-			port = "443"
-		}
-	}
-	return u.Scheme + "://" + net.JoinHostPort(host, port)
-}
-
-// sameServer says whether origin and base name the same host and port;
-// loopback names (localhost, 127.0.0.1, ::1, none) are one.
-func sameServer(origin, base string) bool {
-	if base == "" {
-		return false
-	}
-	a, errA := url.Parse(withPort(origin))
-	b, errB := url.Parse(withPort(strings.TrimSuffix(base, "/")))
-	if errA != nil || errB != nil {
-		return false
-	}
-	return a.Port() == b.Port() && (strings.EqualFold(a.Hostname(), b.Hostname()) || (loopback(a.Hostname()) && loopback(b.Hostname())))
-}
-
-func loopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // protocolList is --protocols against the targets given: with --target

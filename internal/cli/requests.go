@@ -3,8 +3,6 @@ package cli
 import (
 	"bytes"
 	"errors"
-	"fmt"
-	"io/fs"
 	"os"
 	"slices"
 	"strings"
@@ -64,20 +62,11 @@ func (f *requestFlags) requests(given map[string]bool) ([]results.Request, error
 		out = append(out, req)
 	}
 	if f.file != "" {
-		text, err := os.ReadFile(f.file)
-		if err != nil {
-			return nil, usagef("--requests %s: %v", f.file, flagset.UnwrapPath(err))
-		}
-		// @FILE bodies are read from the working directory, as vegeta
-		// reads them, wherever the targets file is.
-		reqs, err := matrix.ParseTargets(bytes.NewReader(text), func(name string) ([]byte, error) {
-			b, err := os.ReadFile(name)
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil, fmt.Errorf("%s: no such file", name)
-			}
-			return b, err
-		})
-		if err != nil {
+		reqs, err := matrix.ReadTargetsFile(f.file)
+		var pe *os.PathError
+		if errors.As(err, &pe) && pe.Path == f.file {
+			return nil, usagef("--requests %s: %v", f.file, pe.Err)
+		} else if err != nil {
 			return nil, usagef("--requests %s: %v", f.file, err)
 		}
 		out = append(out, reqs...)

@@ -104,9 +104,7 @@ func (f *runFlags) experiment(ctx context.Context, e *env, fs *flagset.Set, opts
 			}
 		},
 	}
-	for _, n := range f.nets {
-		xo.Links = append(xo.Links, experiment.LinkSpec{Name: n.text, Spec: n.spec})
-	}
+	xo.Links = append(xo.Links, f.nets...)
 	if len(xo.Links) == 1 {
 		xo.Link, xo.Links = &xo.Links[0], nil
 	}

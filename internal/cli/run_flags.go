@@ -38,13 +38,13 @@ type runFlags struct {
 	header               flagset.Header
 	knobs                string
 	asJSON               bool
-	peers                string       // --peers, as given
-	peerList             []peers.Peer // --peers' installed peers
-	peersMissing         []string     // --peers' peers not installed, with their packages
-	net                  netList      // --net, as given: one link each
-	browser              browserFlags // --browser, --chromium, --page
-	nets                 []netProfile // --net's link profiles, one per run
-	goList               string       // --go: Go toolchains to compare (goversions.go)
+	peers                string                // --peers, as given
+	peerList             []peers.Peer          // --peers' installed peers
+	peersMissing         []string              // --peers' peers not installed, with their packages
+	net                  netList               // --net, as given: one link each
+	browser              browserFlags          // --browser, --chromium, --page
+	nets                 []experiment.LinkSpec // --net's link profiles, one per run
+	goList               string                // --go: Go toolchains to compare (goversions.go)
 	client               config.Client
 	server               config.Server
 	requests             requestFlags // --request, --requests, --body

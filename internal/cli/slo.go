@@ -34,7 +34,7 @@ func (f *runFlags) capacity(ctx context.Context, e *env, fs *flagset.Set, opts m
 	}
 	xo := experiment.Options{Matrix: opts, Began: began, Server: f.server, ServerArgs: childArgs(fs)}
 	if len(f.nets) == 1 {
-		xo.Link = &experiment.LinkSpec{Name: f.nets[0].text, Spec: f.nets[0].spec}
+		xo.Link = &f.nets[0]
 	}
 	if f.target != "" || f.tlsTarget != "" {
 		if xo.Target, err = f.externalTarget(ctx); err != nil {

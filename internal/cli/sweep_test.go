@@ -21,8 +21,8 @@ func TestOneLink(t *testing.T) {
 		switch {
 		case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
 			t.Errorf("oneLink(%q): %v, want an error with %q", tt.in, err, tt.err)
-		case tt.err == "" && (err != nil || p.text != tt.want):
-			t.Errorf("oneLink(%q) = %q, %v; want %q", tt.in, p.text, err, tt.want)
+		case tt.err == "" && (err != nil || p.Name != tt.want):
+			t.Errorf("oneLink(%q) = %q, %v; want %q", tt.in, p.Name, err, tt.want)
 		}
 	}
 	code, _, stderr := runMain(t, "run", "--net", "4g,lossy")

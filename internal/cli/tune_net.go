@@ -16,7 +16,7 @@ import (
 const netTrialsPerProtocol = 20
 
 // tuneLink parses tune's --net (one link); nil without one.
-func tuneLink(list netList) (*netProfile, error) {
+func tuneLink(list netList) (*experiment.LinkSpec, error) {
 	switch len(list) {
 	case 0:
 		return nil, nil
@@ -41,8 +41,8 @@ func netTrial(s netem.Spec, downGoodput float64) time.Duration {
 // tuneAcross makes and calibrates p's link for opts, sets the trial and
 // budget a search across it needs unless given (set), and returns what
 // closes the link.
-func tuneAcross(ctx context.Context, p *netProfile, opts *tune.Options, set map[string]bool) (func(), error) {
-	nr, err := experiment.OpenLink(experiment.LinkSpec{Name: p.text, Spec: p.spec})
+func tuneAcross(ctx context.Context, p *experiment.LinkSpec, opts *tune.Options, set map[string]bool) (func(), error) {
+	nr, err := experiment.OpenLink(*p)
 	if err != nil {
 		return nil, err
 	}
@@ -52,7 +52,7 @@ func tuneAcross(ctx context.Context, p *netProfile, opts *tune.Options, set map[
 	}
 	opts.Link = &tune.Link{Client: nr.Netem().Client(), Server: nr.Netem().Server(), Host: netem.ServerAddr.String(), Net: nr.Desc}
 	if !set["trial"] {
-		opts.Trial = netTrial(p.spec, nr.Desc.Calibration.DownGoodputBitsPerSecond)
+		opts.Trial = netTrial(p.Spec, nr.Desc.Calibration.DownGoodputBitsPerSecond)
 	}
 	if !set["budget"] {
 		opts.Budget = max(tune.DefaultBudget, netTrialsPerProtocol*opts.Trial*time.Duration(max(1, len(opts.Protocols))))

@@ -16,6 +16,7 @@ package goversions
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/httpvs/httpvs/config"
@@ -157,6 +158,13 @@ func (o Options) validate() error {
 	case o.Size < 0:
 		return config.Fieldf("Size", o.Size, "a positive size, or zero to size downloads by Duration")
 	}
+	scenarios, protocols, _ := o.measured()
+	switch {
+	case len(protocols) == 0:
+		return config.Fieldf("Protocols", protocolList(o.Protocols), "a transport besides h3: h3 is not measured across Go versions (HTTP/3 is quic-go's, not in Go's standard library)")
+	case len(scenarios) == 0:
+		return config.Fieldf("Scenarios", strings.Join(o.Scenarios, ","), "%s or %s: they alone are measured across Go versions", Download, SmallSequential)
+	}
 	return nil
 }
 
@@ -212,4 +220,13 @@ func Run(ctx context.Context, o Options) (*results.GoVersions, error) {
 	}
 	r.finish()
 	return out, ctx.Err()
+}
+
+// protocolList is ps as --protocols spells them: h1,h2c.
+func protocolList(ps []transport.Protocol) string {
+	names := make([]string, len(ps))
+	for i, p := range ps {
+		names[i] = p.String()
+	}
+	return strings.Join(names, ",")
 }

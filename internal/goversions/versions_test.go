@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
@@ -141,6 +142,32 @@ func checkChanges(t *testing.T, changes []results.GoVersionChange) {
 			if !near(ch.Figure.Ratio, 2) || ch.Ratio == nil || !near(ch.Ratio.Ratio, 2) || ch.Ratio.Verdict != results.VerdictFaster {
 				t.Errorf("h2c change = %+v, ratio %+v; want 2x faster", ch, ch.Ratio)
 			}
+		}
+	}
+}
+
+// TestWithDefaultsRefusesNothingMeasured: lists with nothing measured
+// across versions (h3 alone, no download or small-sequential) are a
+// *config.FieldError naming the list, before anything is built; one
+// measured item among others passes.
+func TestWithDefaultsRefusesNothingMeasured(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		o     Options
+		field string
+	}{
+		{Options{Protocols: []transport.Protocol{transport.H3}}, "Protocols"},
+		{Options{Scenarios: []string{"upload", "multiplex"}}, "Scenarios"},
+		{Options{Protocols: []transport.Protocol{transport.H3, transport.H2C}, Scenarios: []string{"upload", Download}}, ""},
+	} {
+		tc.o.CacheDir = dir
+		_, err := tc.o.WithDefaults()
+		var fe *config.FieldError
+		switch {
+		case tc.field == "" && err != nil:
+			t.Errorf("%+v: %v", tc.o, err)
+		case tc.field != "" && (!errors.As(err, &fe) || fe.Field != tc.field):
+			t.Errorf("%+v: %v, want a field error naming %s", tc.o, err, tc.field)
 		}
 	}
 }
