@@ -108,13 +108,13 @@ func (sr *scenarioRun) wide(maxRounds, first int, baseline string) (next, bool) 
 	return n, any
 }
 
-// roundsToSettle predicts how many more rounds, 1 to room, iv needs to
-// settle: its half-width within StableHalfWidth. The prediction keeps the
-// spread of the rounds so far and lets the t quantile and the square root
-// of the pairs shrink the interval. 0 when room rounds are not expected
-// to do it.
+// roundsToSettle predicts how many more rounds, 1 to room, a cell whose
+// first stage is iv needs to settle: its two-stage interval's half-width
+// within StableHalfWidth (results.SteinRounds: the first stage's spread
+// and t quantile, shrunk by the square root of the pairs). 0 when room
+// rounds are not expected to do it.
 func roundsToSettle(iv results.Interval, room int) int {
-	n := results.RoundsFor(iv.RoundSpread(), results.StableHalfWidth, iv.Pairs+room)
+	n := results.SteinRounds(iv, results.StableHalfWidth, iv.Pairs+room)
 	if n == 0 {
 		return 0
 	}

@@ -99,6 +99,24 @@ func RoundsFor(sd, half float64, most int) int {
 	return 0
 }
 
+// SteinRounds is the rounds, from stage.Pairs to most, after which a
+// cell whose first stage is stage reaches half (relative, as
+// StableHalfWidth) under TwoStageInterval: Stein's second-stage size, the
+// fewest n with t(stage.Pairs-1) * s0 / sqrt(n) within it, s0 the first
+// stage's round spread. It uses the first stage's t quantile, not one
+// that shrinks with n as RoundsFor's does: that is what lets the
+// interval stay valid after the plan, and a plan with the shrinking
+// quantile falls short of it. 0 when most rounds do not do it.
+func SteinRounds(stage Interval, half float64, most int) int {
+	sd, t0, target := stage.RoundSpread(), TQuantile975(stage.Pairs-1), math.Asinh(half)
+	for n := max(stage.Pairs, 2); n <= most; n++ {
+		if t0*sd/math.Sqrt(float64(n)) <= target {
+			return n
+		}
+	}
+	return 0
+}
+
 // costSpread is the standard deviation of the logarithm of c's CPU
 // seconds per unit on one side over its clean repetitions; 0 with fewer
 // than two.

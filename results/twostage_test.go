@@ -40,7 +40,7 @@ func TestTwoStageHoldsItsLevel(t *testing.T) {
 			}
 			n := first
 			if stage := LogInterval(logs[:first]); !stage.Stable() {
-				if n = RoundsFor(stage.RoundSpread(), StableHalfWidth, most); n == 0 {
+				if n = SteinRounds(stage, StableHalfWidth, most); n == 0 {
 					n = most
 				}
 				n = max(n, first)
