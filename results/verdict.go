@@ -121,7 +121,7 @@ func ratioInterval(c, base *Cell) Interval {
 // that are not there more often than it says: a first stage that
 // underestimates the spread adds few rounds and keeps its narrow
 // interval, while one that overestimates it adds rounds that correct it
-// (7.6% of A/A cells at a round spread of 15%, normal rounds, in
+// (8.1% of A/A cells at a round spread of 15%, normal rounds, in
 // TestTwoStageHoldsItsLevel). Stein's alone is exact for normal rounds;
 // the wider of the two holds 5% under heavy tails too. With no pairs
 // past the first stage it is LogInterval's.
