@@ -38,8 +38,8 @@ func (r *Results) PrecisionLimits() []Precision {
 			continue
 		}
 		p := Precision{Scenario: c.Scenario, Protocol: c.Protocol, HalfWidth: c.VsH1.HalfWidth(), Pairs: c.VsH1.Pairs}
-		p.Needed = RoundsFor(c.VsH1.RoundSpread(), StableHalfWidth, 100)
 		base := r.Cell(c.Scenario, baseline)
+		p.Needed = RoundsFor(pooledSpread(c, base), StableHalfWidth, 100)
 		client := map[string]float64{c.Protocol: costSpread(c, false)}
 		server := map[string]float64{c.Protocol: costSpread(c, true)}
 		if base != nil {
@@ -115,6 +115,17 @@ func SteinRounds(stage Interval, half float64, most int) int {
 		}
 	}
 	return 0
+}
+
+// pooledSpread is the standard deviation of c's log ratios to base over
+// all their paired rounds: the spread a run of fixed rounds (--repeat N,
+// one stage) would have. A two-stage VsH1 keeps the first stage's
+// spread in its width, which RoundSpread would read back as this one.
+func pooledSpread(c, base *Cell) float64 {
+	if base == nil {
+		return c.VsH1.RoundSpread()
+	}
+	return LogInterval(logRatios(c.Metric, PairRounds(c, base))).RoundSpread()
 }
 
 // costSpread is the standard deviation of the logarithm of c's CPU
