@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/transport"
@@ -31,9 +32,11 @@ type Options struct {
 	// Protocols to tune; h1 is always measured as the baseline. Empty means
 	// h2c, h2 and h3.
 	Protocols []transport.Protocol
-	// Budget bounds the whole search; zero means DefaultBudget.
+	// Budget bounds the whole search; zero means DefaultBudget, and
+	// across a Link at least LinkTrialsPerProtocol trials per transport.
 	Budget time.Duration
-	// Trial is each measurement's length; zero means DefaultTrial.
+	// Trial is each measurement's length; zero means DefaultTrial, and
+	// across a Link LinkTrial of its Spec.
 	Trial time.Duration
 	// Progress, if set, is called before each measurement.
 	Progress func(protocol string, s tuneresult.Settings)
@@ -50,6 +53,9 @@ type Link struct {
 	Server transport.Network
 	// Host is the servers' address inside Server.
 	Host string
+	// Spec is the link as emulated: its rate and round trip size the
+	// trials when Options.Trial is zero (LinkTrial).
+	Spec netem.Spec
 	// Net is the link as calibrated: the report records it and the
 	// diagnosis reads its round trip (a window-limited transfer).
 	Net *results.Net
@@ -59,15 +65,7 @@ type Link struct {
 // cannot start; a search cut short by the budget or ctx returns what it
 // found, Partial.
 func Run(ctx context.Context, opts Options) (*tuneresult.Report, error) {
-	if len(opts.Protocols) == 0 {
-		opts.Protocols = []transport.Protocol{transport.H2C, transport.H2, transport.H3}
-	}
-	if opts.Budget == 0 {
-		opts.Budget = DefaultBudget
-	}
-	if opts.Trial == 0 {
-		opts.Trial = DefaultTrial
-	}
+	opts = opts.withDefaults()
 	switch {
 	case opts.Budget < time.Second || opts.Budget > 24*time.Hour:
 		return nil, fmt.Errorf("budget %v: want 1s to 24h", opts.Budget)

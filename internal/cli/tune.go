@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -57,11 +56,16 @@ func runTune(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	opts := tune.Options{Protocols: protos, Budget: *budget, Trial: *trial}
+	opts := tune.Options{Protocols: protos} // zero trial and budget: tune's, sized for the link too
+	set := fs.Given()
+	if set["budget"] {
+		opts.Budget = *budget
+	}
+	if set["trial"] {
+		opts.Trial = *trial
+	}
 	if link != nil {
-		set := map[string]bool{}
-		fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
-		closeLink, err := tuneAcross(ctx, link, &opts, set)
+		closeLink, err := tuneAcross(ctx, link, &opts)
 		if err != nil {
 			discardKnobFile(out)
 			return err

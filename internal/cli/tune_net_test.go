@@ -4,10 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/httpvs/httpvs/netem"
-	"github.com/httpvs/httpvs/tune"
 	"github.com/httpvs/httpvs/tune/tuneresult"
 )
 
@@ -57,27 +54,5 @@ func TestTuneNetRefuses(t *testing.T) {
 	code, _, stderr = runMain(t, "tune", "--net", "4g,lossy")
 	if code != 2 || !strings.Contains(stderr, "one link per --net") {
 		t.Errorf("exit %d, %q: want 2 and one line saying one link per --net", code, stderr)
-	}
-}
-
-// TestNetTrial: a trial across a link leaves two thirds of it after the
-// handshakes and slow start.
-func TestNetTrial(t *testing.T) {
-	for _, tt := range []struct {
-		spec    string
-		goodput float64
-		want    time.Duration
-	}{
-		{"rtt=50ms,rate=20mbit", 0, 3 * (300 + 200) * time.Millisecond}, // 83 packets in flight: 4 doublings + 2 round trips
-		{"rtt=1ms,rate=1gbit", 0, tune.DefaultTrial},                    // 12 ms of slow start: the default
-		{"rtt=100ms", 240e6, 3 * (1000 + 400) * time.Millisecond},       // unlimited: the calibrated 240 Mbit/s, 2000 packets: 8 doublings + 2
-	} {
-		spec, err := netem.Parse(tt.spec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := netTrial(spec, tt.goodput); got != tt.want {
-			t.Errorf("netTrial(%s, %g) = %v, want %v", tt.spec, tt.goodput, got, tt.want)
-		}
 	}
 }
