@@ -40,12 +40,12 @@ func (b *browserFlags) apply(e *env, fs *flagset.Set, f *runFlags, opts *matrix.
 	case !b.on:
 		return nil
 	}
-	if !flagGiven(fs, "scenarios") {
+	if !fs.Given()["scenarios"] {
 		pl, _ := matrix.ParseScenarios("page-load")
 		opts.Scenarios = pl
 	}
 	bo := &matrix.BrowserOptions{Path: b.path}
-	if flagGiven(fs, "repeat") {
+	if fs.Given()["repeat"] {
 		bo.Rounds = f.repeat
 	}
 	if b.page != "" {

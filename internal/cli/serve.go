@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log"
@@ -18,7 +17,6 @@ import (
 
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/experiment"
-	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/internal/fdlimit"
 	"github.com/httpvs/httpvs/internal/pin"
 	"github.com/httpvs/httpvs/report"
@@ -127,7 +125,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if *verbose {
 		sc.Transport.ErrorLog = log.New(e.stderr, "httpvs serve: ", log.LstdFlags)
 	}
-	srv, err := startServer(e, sc, !flagGiven(fs, "grpc-listen"))
+	srv, err := startServer(e, sc, !fs.Given()["grpc-listen"])
 	if err != nil {
 		return err
 	}
@@ -216,13 +214,6 @@ type lineCounter struct{ n atomic.Int64 }
 func (c *lineCounter) Write(p []byte) (int, error) {
 	c.n.Add(int64(bytes.Count(p, []byte("\n"))))
 	return len(p), nil
-}
-
-// flagGiven says whether the flag name was set on the command line.
-func flagGiven(fs *flagset.Set, name string) bool {
-	given := false
-	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
-	return given
 }
 
 // hostOf returns addr's host, or addr itself when it has no port.
