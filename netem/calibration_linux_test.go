@@ -40,26 +40,42 @@ func TestCalibrationRTT(t *testing.T) {
 	forBackends(t, func(t *testing.T, b Backend) {
 		l := newBackendLink(t, b, "rtt=40ms")
 		ctx := testContext(t, time.Minute)
-		p, err := ProbeUDP(ctx, l, 100, 5*time.Millisecond)
-		if err != nil {
-			t.Fatal(err)
+		// Up to three readings, each time kept at its best: a busy
+		// machine's scheduling of the ferries and the echo can only add to
+		// a round trip, never take from it (CI, under -race beside other
+		// packages' link tests, read a 43.0 ms handshake; a median of 10
+		// handshakes is one slow stretch from 46), so the least reading is
+		// the link's. Below the floor fails at once.
+		var p Probe
+		ct := time.Duration(math.MaxInt64)
+		for try := 0; try < 3; try++ {
+			got, err := ProbeUDP(ctx, l, 100, 5*time.Millisecond)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if try == 0 || got.RTT < p.RTT {
+				p = got
+			}
+			if got.Reached != got.Sent || got.Echoed != got.Sent {
+				t.Errorf("a lossless link lost probes: %+v", got)
+			}
+			c, err := ConnectTime(ctx, l, 10)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ct = min(ct, c)
+			t.Logf("%s rtt=40ms: UDP median %v, TCP handshake median %v, %d/%d/%d probes sent/reached/echoed", b, got.RTT, c, got.Sent, got.Reached, got.Echoed)
+			if p.RTT.Seconds() <= 0.040*1.15 && ct.Seconds() <= 0.040*1.15 {
+				break
+			}
 		}
-		ct, err := ConnectTime(ctx, l, 10)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("%s rtt=40ms: UDP median %v, TCP handshake median %v, %d/%d/%d probes sent/reached/echoed", b, p.RTT, ct, p.Sent, p.Reached, p.Echoed)
 		// Physics sets the floor (the ferry may write a packet up to 50 us
 		// early each way); the ceiling allows a busy machine's scheduling
-		// of the ferries and the echo (CI, under -race beside other
-		// packages' link tests, read a 43.0 ms handshake).
+		// of the ferries and the echo.
 		for what, got := range map[string]time.Duration{"UDP round trip": p.RTT, "TCP handshake": ct} {
 			if got.Seconds() < 0.040-100e-6 || got.Seconds() > 0.040*1.15 {
 				t.Errorf("%s %v, want 40ms to 46ms", what, got)
 			}
-		}
-		if p.Reached != p.Sent || p.Echoed != p.Sent {
-			t.Errorf("a lossless link lost probes: %+v", p)
 		}
 	})
 }

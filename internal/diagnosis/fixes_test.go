@@ -146,6 +146,8 @@ type fixCase struct {
 	control results.Knob
 	// figure is what the fix promises to move.
 	figure figure
+	// pairs is the rounds measured, fixPairs when fewer.
+	pairs int
 }
 
 // figure is what a fix test measures each setup by.
@@ -235,18 +237,21 @@ func TestTransferFixesMoveTheFigure(t *testing.T) {
 		// or more of its windows and reads.
 		// Small reads make both rules fire: one broken client, its two
 		// fixes measured in the same rounds.
-		{"", []string{"h2-small-reads", "h2-window-updates"}, transport.H2C, smallReads, 32 * units.MiB, quicKnob, cpuPerGB},
-		{"", []string{"h2-small-frames"}, transport.H2C, tuned(func(c *config.Client) { c.HTTP2.MaxReadFrameSize = 16 * units.KiB }), 64 * units.MiB, quicKnob, cpuPerGB},
-		{"", []string{"h2-flow-blocked"}, transport.H2C, tuned(func(c *config.Client) { c.HTTP2.MaxReceiveBufferPerStream = 64 * units.KiB }), 16 * units.MiB, quicKnob, blocked},
-		{"", []string{"quic-flow-blocked"}, transport.H3, quicTrace, 8 * units.MiB, h2Knob, blocked},
+		{"", []string{"h2-small-reads", "h2-window-updates"}, transport.H2C, smallReads, 32 * units.MiB, quicKnob, cpuPerGB, fixPairs},
+		// Small frames' gain is the smallest here, and five rounds beside
+		// other packages' tests can leave its interval's edge at 1 from
+		// one disturbed round: smallFramePairs.
+		{"", []string{"h2-small-frames"}, transport.H2C, tuned(func(c *config.Client) { c.HTTP2.MaxReadFrameSize = 16 * units.KiB }), 64 * units.MiB, quicKnob, cpuPerGB, smallFramePairs},
+		{"", []string{"h2-flow-blocked"}, transport.H2C, tuned(func(c *config.Client) { c.HTTP2.MaxReceiveBufferPerStream = 64 * units.KiB }), 16 * units.MiB, quicKnob, blocked, fixPairs},
+		{"", []string{"quic-flow-blocked"}, transport.H3, quicTrace, 8 * units.MiB, h2Knob, blocked, fixPairs},
 	} {
 		t.Run(strings.Join(tc.rules, "+"), func(t *testing.T) { tc.run(t) })
 	}
 }
 
 // run measures tc's broken setup, its control and each rule's fix in
-// fixPairs rounds and holds each fix and the control to fixMoves. They
-// share one server (their knobs are the client's), and each round
+// tc.pairs rounds (fixPairs at least) and holds each fix and the control
+// to fixMoves. They share one server (their knobs are the client's), and each round
 // measures them one after another in an order drawn afresh, so each gain
 // (a fixed cell's figure over the broken one's, in the same round) is
 // paired in time: drift on a shared machine moves both. Rules that share a
@@ -272,7 +277,7 @@ func (tc fixCase) run(t *testing.T) {
 	srv := broken.start(t)
 	defer srv.Close()
 	gains := make([][]float64, len(setups)) // gains[k]: setups[k] over broken, round by round
-	for range fixPairs {
+	for range max(tc.pairs, fixPairs) {
 		cells := make([]results.Cell, len(setups))
 		for _, k := range rand.Perm(len(setups)) {
 			cells[k] = setups[k].run(t, srv, tc.scenario(), tc.size, tc.p)
@@ -285,6 +290,14 @@ func (tc fixCase) run(t *testing.T) {
 		judgeFix(t, f.Rule, f.Knobs, tc.control, gains[2+i], gains[1])
 	}
 }
+
+// smallFramePairs is h2-small-frames' rounds: its gain, 1.22-1.48x
+// over five rounds (1.34x [1.17, 1.53] to 1.45x [1.35, 1.55] beside two
+// busy loops), is the least of the fix tests, so one round a neighbour
+// disturbs weighs most on its interval; eight rounds narrow it (the t
+// quantile 2.36 for 2.78, over sqrt(8/5) the rounds), as generatorPairs
+// did for the generator's 1.34x.
+const smallFramePairs = 8
 
 // scenario is what tc measures: its scenario, or one big download.
 func (tc fixCase) scenario() string {

@@ -156,6 +156,7 @@ func TestRunNetShortRoundsUnexplained(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	res, _ := readResults(t, out)
+	judged := 0 // cells not put down to the machine, held to unexplained
 	for _, c := range res.Cells {
 		if departsMachineBound(&c, res) {
 			// A busy machine held the emulator back over this cell (under
@@ -164,11 +165,17 @@ func TestRunNetShortRoundsUnexplained(t *testing.T) {
 			t.Logf("%s: %.0f%% of its bound, explained: %s", c.Protocol, 100*c.Bound.Share, c.Bound.Explained)
 			continue
 		}
+		judged++
 		if c.Bound == nil || !c.Bound.Unexplained || c.Bound.Share >= transferBelowForTest {
 			t.Errorf("%s: bound %+v: want unexplained, below its bound", c.Protocol, c.Bound)
 		}
 	}
-	if !strings.Contains(stdout, "unexplained") {
+	// Where the machine explained every cell the run rightly says no
+	// "unexplained": the word is asked of the cells it left unexplained.
+	if judged == 0 {
+		t.Logf("the machine explained every cell: no verdict to hold to unexplained")
+	}
+	if judged > 0 && !strings.Contains(stdout, "unexplained") {
 		t.Errorf("the verdict does not say unexplained:\n%s", stdout)
 	}
 }
