@@ -52,3 +52,41 @@ func TestFixMovesRefusesNoise(t *testing.T) {
 		}
 	}
 }
+
+// TestControlMovesAtItsLevel: a control is held to the fix's rule at
+// controlLevel. Gains that pass as a fix at 95% but lie within 99% of 1
+// do not fail it; a control that moved by a fifth in every round does;
+// and a no-op control under a 30% spread per round passes as a fix in at
+// most about 0.5% of eight-round draws, where fixMoves lets 2.5% through.
+func TestControlMovesAtItsLevel(t *testing.T) {
+	borderline := []float64{1.35, 0.98, 1.28, 1.05, 1.30, 1.02, 1.22, 1.10}
+	if _, fix := fixMoves(borderline); !fix {
+		t.Fatalf("%v: want it to pass as a fix at 95%%", borderline)
+	}
+	if iv, moved := controlMoves(borderline); moved {
+		t.Errorf("%v: control moved at 99%%: %+v", borderline, iv)
+	}
+	biased := []float64{1.21, 1.18, 1.22, 1.19, 1.20, 1.23, 1.17, 1.20}
+	if iv, moved := controlMoves(biased); !moved {
+		t.Errorf("%v: a control that moved by a fifth each round did not fail: %+v", biased, iv)
+	}
+	rng := rand.New(rand.NewPCG(37, 2))
+	const trials = 4000
+	var asFix, asControl int
+	for range trials {
+		gains := make([]float64, 8)
+		for i := range gains {
+			gains[i] = math.Exp(0.3 * rng.NormFloat64())
+		}
+		if _, ok := fixMoves(gains); ok {
+			asFix++
+		}
+		if _, ok := controlMoves(gains); ok {
+			asControl++
+		}
+	}
+	t.Logf("30%% spread, 8 rounds: a no-op passed %.2f%% as a fix, %.2f%% as a control", 100*float64(asFix)/trials, 100*float64(asControl)/trials)
+	if rate := float64(asControl) / trials; rate > 0.008 || asControl >= asFix {
+		t.Errorf("a no-op control moved in %.2f%% of trials (as a fix %.2f%%): want at most 0.8%%, fewer than as a fix", 100*rate, 100*float64(asFix)/trials)
+	}
+}
