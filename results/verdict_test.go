@@ -123,22 +123,25 @@ func TestPrecisionLimits(t *testing.T) {
 	if want := RoundsFor(0.3797, StableHalfWidth, 100); p.Needed < want-1 || p.Needed > want+1 || want < 50 {
 		t.Fatalf("needed %d rounds at sd 0.38", p.Needed)
 	}
+}
 
-	// Rounds past a first stage of two that happened to spread wide: the
-	// two-stage interval keeps that stage's width, but a run of fixed
-	// rounds needs those of the spread over all the rounds.
-	h1, h2c = Cell{Scenario: "download", Protocol: "h1"}, Cell{Scenario: "download", Protocol: "h2c", FirstStage: 2}
+// TestPrecisionNeedsThePooledSpread: rounds past a first stage of two
+// that happened to spread wide. The two-stage interval keeps that stage's
+// width, but a run of fixed rounds needs those of the spread over all
+// the rounds.
+func TestPrecisionNeedsThePooledSpread(t *testing.T) {
+	h1, h2c := Cell{Scenario: "download", Protocol: "h1"}, Cell{Scenario: "download", Protocol: "h2c", FirstStage: 2}
 	for i, v := range []float64{300, 700, 480, 520, 490, 510, 500, 500} {
 		h1.Repetitions = append(h1.Repetitions, Repetition{Round: i + 1, Value: 1000})
 		h2c.Repetitions = append(h2c.Repetitions, Repetition{Round: i + 1, Value: v})
 	}
-	res = &Results{Settings: Settings{Baseline: "h1"}, Cells: []Cell{h1, h2c}}
+	res := &Results{Settings: Settings{Baseline: "h1"}, Cells: []Cell{h1, h2c}}
 	for i := range res.Cells {
 		SummariseCell(&res.Cells[i])
 	}
 	SetRatios(res.Cells, "h1")
 	pooled := LogInterval(logRatios("", PairRounds(&res.Cells[1], &res.Cells[0])))
-	limits = res.PrecisionLimits()
+	limits := res.PrecisionLimits()
 	if len(limits) != 1 || res.Cells[1].VsH1.HalfWidth() <= pooled.HalfWidth() {
 		t.Fatalf("%+v: want one limit, its two-stage interval (±%.0f%%) wider than the pooled one (±%.0f%%)", limits, 100*res.Cells[1].VsH1.HalfWidth(), 100*pooled.HalfWidth())
 	}

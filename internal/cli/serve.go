@@ -17,6 +17,7 @@ import (
 
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/experiment"
+	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/internal/fdlimit"
 	"github.com/httpvs/httpvs/internal/pin"
 	"github.com/httpvs/httpvs/report"
@@ -96,16 +97,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		GRPCListen:       *grpcListen,
 		SampleGoroutines: true,
 	}
-	switch {
-	case (*certFile == "") != (*keyFile == ""):
-		return usagef("--cert and --key go together")
-	case *minRate < 0: // the library's negative rate is off: the flag's is 0
-		return usagef("--min-rate %d: want 0 (no floor) or more bytes per second", *minRate)
-	}
-	if err := fs.Check(config.WithinField("Server", cfg.Validate())); err != nil {
-		return err
-	}
-	if err := fs.Check(sc.Validate()); err != nil {
+	if err := checkServe(fs, sc, *certFile, *keyFile, *minRate); err != nil {
 		return err
 	}
 	if err := pinServe(*cpus); err != nil {
@@ -223,6 +215,22 @@ func hostOf(addr string) string {
 		return addr
 	}
 	return host
+}
+
+// checkServe refuses, in one line, serve's flags out of range: what
+// server.Config.Validate refuses, named by flag, and what only the flags
+// can get wrong.
+func checkServe(fs *flagset.Set, sc server.Config, certFile, keyFile string, minRate int64) error {
+	switch {
+	case (certFile == "") != (keyFile == ""):
+		return usagef("--cert and --key go together")
+	case minRate < 0: // the library's negative rate is off: the flag's is 0
+		return usagef("--min-rate %d: want 0 (no floor) or more bytes per second", minRate)
+	}
+	if err := fs.Check(config.WithinField("Server", sc.Transport.Config.Validate())); err != nil {
+		return err
+	}
+	return fs.Check(sc.Validate())
 }
 
 // minDataRate is --min-rate and --min-rate-grace as a transport floor;

@@ -3,7 +3,6 @@ package diagnosis
 import (
 	"context"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"reflect"
 	"strings"
@@ -17,7 +16,6 @@ import (
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
-	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // Every rule whose fix is a setting is held to it: a short real cell is
@@ -30,58 +28,6 @@ import (
 // above 1 and a mean of at least minGain (fixMoves), and the control's
 // must not. A rule that cannot pass this must be reworded or lose its
 // knobs.
-
-// fixPairs is the fewest rounds a fix test pairs.
-const fixPairs = 5
-
-// minGain is the least gain, a geometric mean over the rounds, a fix must
-// show beside an interval above 1: a knob whose whole effect is under 10%
-// is not worth a finding, and a control on a drifting machine rarely
-// reaches it by chance.
-const minGain = 1.10
-
-// fixMoves reports whether the paired gains (after over before, one a
-// round) show a fix moving its figure: at least fixPairs of them, their
-// interval (results.LogInterval, the verdict's) above 1 and their mean at
-// least minGain.
-func fixMoves(gains []float64) (results.Interval, bool) {
-	logs := make([]float64, 0, len(gains))
-	for _, g := range gains {
-		if g > 0 {
-			logs = append(logs, math.Log(g))
-		}
-	}
-	iv := results.LogInterval(logs)
-	return iv, iv.Pairs >= fixPairs && iv.Low > 1 && iv.Ratio >= minGain
-}
-
-// controlLevel is the two-sided level a control's gains are held at: it
-// fails the test when its interval at this level lies above 1 with a
-// mean of at least minGain. A suite run makes six control checks (four
-// transfer fixes, two generator fixes) and CI runs the suite under two
-// toolchains: at the fixes' 95%, a knob with no effect would pass as a
-// fix 2.5% of the time each where rounds spread widely (beside other
-// packages' -race tests a control read 1.10x [1.00, 1.21] over eight
-// rounds), failing a correct suite in about a quarter of such runs. At
-// 99% it is 0.5% each; a control that moves by 10% or more for a reason
-// (the setups measured unequally) still shows above 1.
-const controlLevel = 0.99
-
-// controlMoves is fixMoves for a control, at controlLevel: whether the
-// paired gains of a knob with no effect would pass as a fix.
-func controlMoves(gains []float64) (results.Interval, bool) {
-	iv, _ := fixMoves(gains)
-	if iv.Pairs < 2 {
-		return iv, false
-	}
-	// LogInterval's half-width at 95%, rescaled to controlLevel's quantile.
-	t95 := results.TQuantile975(iv.Pairs - 1)
-	tc := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(iv.Pairs - 1)}.Quantile(1 - (1-controlLevel)/2)
-	half := math.Log(iv.High/iv.Low) / 2 * tc / t95
-	m := math.Log(iv.Ratio)
-	iv.Low, iv.High = math.Exp(m-half), math.Exp(m+half)
-	return iv, iv.Pairs >= fixPairs && iv.Low > 1 && iv.Ratio >= minGain
-}
 
 // setup is one side of a fix test: what the client, server and engine are.
 type setup struct {
