@@ -2,7 +2,6 @@ package matrix
 
 import (
 	"fmt"
-	"maps"
 	"net"
 	"net/url"
 	"slices"
@@ -34,10 +33,12 @@ func (e *ForeignOriginError) Error() string {
 // RequestTarget returns the target that reqs name with their absolute
 // URLs: the one cleartext origin (plain) and the one TLS origin (tls),
 // each "scheme://host:port" with the scheme's port made explicit, or
-// "" when no request names one. Requests written as paths name none.
-// More than one server of a kind is an *OriginsError.
+// "" when no request names one. Requests written as paths name none;
+// loopback names (localhost, 127.0.0.1, ::1) on one port are one server,
+// the first spelling kept. More than one server of a kind is an
+// *OriginsError.
 func RequestTarget(reqs []results.Request) (plain, tls string, err error) {
-	origins := [2]map[string]bool{{}, {}}
+	var origins [2][]string // cleartext, TLS: the first spelling of each server
 	for _, r := range reqs {
 		if r.Origin == "" {
 			continue
@@ -47,18 +48,20 @@ func RequestTarget(reqs []results.Request) (plain, tls string, err error) {
 		if strings.HasPrefix(o, "https://") {
 			i = 1
 		}
-		origins[i][o] = true
-	}
-	for _, set := range origins {
-		if len(set) > 1 {
-			return "", "", &OriginsError{Origins: slices.Sorted(maps.Keys(set))}
+		if !slices.ContainsFunc(origins[i], func(seen string) bool { return sameServer(o, seen) }) {
+			origins[i] = append(origins[i], o)
 		}
 	}
-	for o := range origins[0] {
-		plain = o
+	for _, named := range origins {
+		if len(named) > 1 {
+			return "", "", &OriginsError{Origins: slices.Sorted(slices.Values(named))}
+		}
 	}
-	for o := range origins[1] {
-		tls = o
+	if len(origins[0]) == 1 {
+		plain = origins[0][0]
+	}
+	if len(origins[1]) == 1 {
+		tls = origins[1][0]
 	}
 	return plain, tls, nil
 }

@@ -29,6 +29,9 @@ func TestRequestTarget(t *testing.T) {
 	if err != nil || plain != "http://localhost:80" || tls != "https://api.test:443" {
 		t.Fatalf("%q %q %v", plain, tls, err)
 	}
+	if plain, _, err := RequestTarget(parseRequests(t, "GET http://localhost:8080/a", "GET http://127.0.0.1:8080/b")); err != nil || plain != "http://localhost:8080" {
+		t.Fatalf("loopback spelt two ways: %q %v", plain, err)
+	}
 	if plain, tls, err := RequestTarget(parseRequests(t, "GET /only/paths")); err != nil || plain != "" || tls != "" {
 		t.Fatalf("paths: %q %q %v", plain, tls, err)
 	}
