@@ -164,11 +164,7 @@ func (o Options) aaBaseline(scenario string) (transport.Protocol, bool) {
 	if !slices.Contains(o.AA, scenario) && !slices.Contains(o.AA, AAAll) {
 		return 0, false
 	}
-	names := make([]string, len(o.Protocols))
-	for i, p := range o.Protocols {
-		names[i] = p.String()
-	}
-	p, err := transport.Parse(results.BaselineOf(names))
+	p, err := transport.Parse(results.BaselineOf(transport.NamesOf(o.Protocols)))
 	return p, err == nil
 }
 

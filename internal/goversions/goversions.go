@@ -15,7 +15,6 @@ package goversions
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"time"
 
@@ -161,7 +160,7 @@ func (o Options) validate() error {
 	scenarios, protocols, _ := o.measured()
 	switch {
 	case len(protocols) == 0:
-		return config.Fieldf("Protocols", protocolList(o.Protocols), "a transport besides h3: h3 is not measured across Go versions (HTTP/3 is quic-go's, not in Go's standard library)")
+		return config.Fieldf("Protocols", strings.Join(transport.NamesOf(o.Protocols), ","), "a transport besides h3: h3 is not measured across Go versions (HTTP/3 is quic-go's, not in Go's standard library)")
 	case len(scenarios) == 0:
 		return config.Fieldf("Scenarios", strings.Join(o.Scenarios, ","), "%s or %s: they alone are measured across Go versions", Download, SmallSequential)
 	}
@@ -194,7 +193,8 @@ func (o Options) measured() (scenarios []string, protocols []transport.Protocol,
 // between toolchains. A toolchain that cannot be fetched, built or started
 // is not an error: its GoToolchain.Error says why, in one line, and the
 // others are measured. Errors are for options it cannot run (typed:
-// *VersionError, *config.FieldError) and for nothing to measure.
+// *VersionError, *config.FieldError, which is also what options with
+// nothing measured across versions get).
 // Every child has ended and every temporary directory is removed when Run
 // returns; the binaries stay in the cache.
 func Run(ctx context.Context, o Options) (*results.GoVersions, error) {
@@ -202,17 +202,10 @@ func Run(ctx context.Context, o Options) (*results.GoVersions, error) {
 	if err != nil {
 		return nil, err
 	}
-	scenarios, protocols, not := o.measured()
-	if len(scenarios) == 0 || len(protocols) == 0 {
-		return nil, fmt.Errorf("go versions: nothing to measure: %v", not)
-	}
+	scenarios, protocols, not := o.measured() // WithDefaults refused options with none
 	out := &results.GoVersions{NotMeasured: not}
 	r := &runner{o: o, out: out, scenarios: scenarios, protocols: protocols}
-	names := make([]string, len(protocols))
-	for i, p := range protocols {
-		names[i] = p.String()
-	}
-	r.baseline, _ = transport.Parse(results.BaselineOf(names))
+	r.baseline, _ = transport.Parse(results.BaselineOf(transport.NamesOf(protocols)))
 	r.prepare(ctx)
 	defer r.stop()
 	if ctx.Err() == nil {
@@ -220,13 +213,4 @@ func Run(ctx context.Context, o Options) (*results.GoVersions, error) {
 	}
 	r.finish()
 	return out, ctx.Err()
-}
-
-// protocolList is ps as --protocols spells them: h1,h2c.
-func protocolList(ps []transport.Protocol) string {
-	names := make([]string, len(ps))
-	for i, p := range ps {
-		names[i] = p.String()
-	}
-	return strings.Join(names, ",")
 }
