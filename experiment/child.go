@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/internal/childproc"
 	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/transport"
@@ -35,11 +36,21 @@ type ChildReady struct {
 	H3      bool   `json:"h3"`       // h3 is served on TLS's port number, over UDP
 	GRPC    string `json:"grpc"`     // host:port of the native gRPC listener
 	CertPEM string `json:"cert_pem"` // the server's certificate
+	// Server is the knobs the child serves with, as it read them (zero
+	// fields: Go's, quic-go's and config.DefaultWriteSize): what the
+	// results record, not what the parent asked for.
+	Server config.Server `json:"server"`
 }
 
+// ServerConfigFlag is the `httpvs serve` flag that gives a child server
+// its knobs, a config.Server as JSON (StartChild's callers pass
+// Options.Server through it).
+const ServerConfigFlag = "--server-config"
+
 // Announce prints the ready line of a child server: ts's URLs, its
-// certificate and grpcAddr, the host:port of its native gRPC listener.
-func Announce(w io.Writer, ts *transport.Server, grpcAddr string) error {
+// certificate, grpcAddr (the host:port of its native gRPC listener) and
+// cfg, the knobs it serves with.
+func Announce(w io.Writer, ts *transport.Server, grpcAddr string, cfg config.Server) error {
 	line, err := json.Marshal(ChildReady{
 		PID:     os.Getpid(),
 		Plain:   ts.URL(transport.H1),
@@ -47,6 +58,7 @@ func Announce(w io.Writer, ts *transport.Server, grpcAddr string) error {
 		H3:      ts.Has(transport.H3),
 		GRPC:    grpcAddr,
 		CertPEM: string(transport.CertPEM(ts.Cert())),
+		Server:  cfg,
 	})
 	if err != nil {
 		return err

@@ -5,6 +5,7 @@ import (
 	"crypto/x509"
 	"errors"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -42,12 +43,13 @@ func quick(t *testing.T, scenarios string) experiment.Options {
 	return o
 }
 
-// TestRunChild: Run starts the child server, measures every cell asked
+// TestRunChild: Run starts the child server with Server's knobs (the
+// results record them as the child read them), measures every cell asked
 // for against it with Go as shipped, and stops it before returning.
 func TestRunChild(t *testing.T) {
 	o := quick(t, "download,small-sequential")
-	o.ServerArgs = []string{"--write-size", "64Ki"}
 	o.Server.WriteSize = 64 * units.KiB
+	o.Server.HTTP2.MaxConcurrentStreams = 77
 	var plans []experiment.Plan
 	o.OnPlan = func(p experiment.Plan) { plans = append(plans, p) }
 	res, err := experiment.Run(context.Background(), o)
@@ -68,8 +70,8 @@ func TestRunChild(t *testing.T) {
 		}
 	}
 	s := res.Settings
-	if s.Target != "child" || s.Server == nil || s.Server.WriteSize != 64*units.KiB {
-		t.Errorf("target %q, server %+v: want the child with --write-size 64Ki", s.Target, s.Server)
+	if s.Target != "child" || s.Server == nil || s.Server.WriteSize != 64*units.KiB || s.Server.HTTP2.MaxConcurrentStreams != 77 {
+		t.Errorf("target %q, server %+v: want the child with 64Ki writes and 77 streams", s.Target, s.Server)
 	}
 	if s.Knobs.Name != results.GoDefault.Name || s.Client.ReadSize != 8*units.KiB || s.Client.HTTP2.MaxReadFrameSize != 16*units.KiB {
 		t.Errorf("knobs %q, client %+v: want Go as shipped (8Ki reads, 16Ki frames)", s.Knobs.Name, s.Client)
@@ -94,6 +96,7 @@ func TestRunTarget(t *testing.T) {
 	roots.AppendCertsFromPEM(transport.CertPEM(srv.Transport.Cert()))
 	o := quick(t, "small-sequential")
 	o.Matrix.Protocols = append(o.Matrix.Protocols, transport.H2)
+	o.Matrix.Knobs = results.Tuned // its server part is the target's own
 	o.NoTuned = true
 	o.Target = matrix.Target{Plain: srv.Transport.URL(transport.H1), TLS: srv.Transport.URL(transport.H2), RootCAs: roots}
 	res, err := experiment.Run(context.Background(), o)
@@ -106,6 +109,9 @@ func TestRunTarget(t *testing.T) {
 	if res.Settings.Target == "child" || res.Settings.Server != nil || res.Settings.Alongside != nil {
 		t.Errorf("target %q, server %v, alongside %v: want the external target alone", res.Settings.Target, res.Settings.Server, res.Settings.Alongside)
 	}
+	if k := res.Settings.Knobs; len(k.Knobs) != 2 || k.Knobs[0].Field != "Client.ReadSize" || k.Knobs[1].Field != "Client.HTTP2.MaxReadFrameSize" || res.Settings.Client.ReadSize != 256*units.KiB {
+		t.Errorf("knobs %+v, client %+v: want tuned's client part alone, applied", k, res.Settings.Client)
+	}
 	for _, c := range res.Cells {
 		for _, r := range c.Repetitions {
 			// The target's own counters over the repetition: the
@@ -116,6 +122,29 @@ func TestRunTarget(t *testing.T) {
 				t.Errorf("%s/%s: %d requests, the target's counters %+v", c.Scenario, c.Protocol, r.Requests, r.Server)
 			}
 		}
+	}
+}
+
+// TestRunKnobSetReachesChild: the knob set's server part is applied to
+// the child server once, by the experiment: the child reports what it
+// read, and over the set a knob of Server wins only where the set is
+// silent.
+func TestRunKnobSetReachesChild(t *testing.T) {
+	o := quick(t, "small-sequential")
+	o.Matrix.Protocols = o.Matrix.Protocols[:1]
+	o.Matrix.Knobs = results.KnobSet{Name: "mine", Knobs: []results.Knob{{Field: "Server.WriteSize", Value: "96Ki"}, {Field: "Client.ReadSize", Value: "48Ki"}}}
+	o.Server.HTTP2.MaxConcurrentStreams = 33
+	res, err := experiment.Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := res.Settings
+	if s.Server == nil || s.Server.WriteSize != 96*units.KiB || s.Server.HTTP2.MaxConcurrentStreams != 33 || s.Client.ReadSize != 48*units.KiB {
+		t.Errorf("server %+v, client %+v: want the set's 96Ki writes and 48Ki reads, and Server's 33 streams", s.Server, s.Client)
+	}
+	o.Matrix.Knobs.Knobs[0].Value = "lots"
+	if _, err := experiment.Run(context.Background(), o); err == nil || !strings.Contains(err.Error(), "Server.WriteSize=lots") {
+		t.Errorf("err %v: want the knob set's bad value named", err)
 	}
 }
 

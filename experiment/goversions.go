@@ -2,51 +2,51 @@ package experiment
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"time"
 
+	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/internal/goversions"
 	"github.com/httpvs/httpvs/results"
 )
 
 // GoOptions are the Go toolchains an experiment measures Go as shipped
 // across (`httpvs run --go`), instead of the matrix: a server and a
-// client built by each toolchain, on loopback (package goversions). The
-// transports, scenarios and download size are Options.Matrix's
+// client built by each toolchain, on loopback (package goversions). What
+// each toolchain measures is Options.Matrix's, as for the matrix:
 // Protocols (zero: h1 and h2c; h3 is not measured across versions),
 // Scenarios (zero: download and small-sequential, the only ones
-// measured) and Size (zero: sized per toolchain to take Duration). The
-// other zero fields are goversions' defaults. Options' other fields (the
-// matrix's rounds, peers, profiles, the child server's knobs) do not
-// apply: each toolchain's own program is Go as shipped, and a link or a
-// target is refused.
+// measured), Size (zero: sized per toolchain to take Duration), Repeat
+// (zero: GoRounds; at least QuickGoRounds, the fewest an interval
+// needs), MaxRepeat (zero: Repeat when that is set, else GoMaxRounds),
+// Duration (zero: GoDuration) and Warmup (small-sequential's unmeasured
+// time before its first round on each toolchain and transport; zero:
+// Duration), within Options.Budget (zero: GoBudget; negative: none,
+// MaxRepeat alone bounds the rounds). Options' other fields (peers,
+// profiles, the child server's and the client's knobs) do not apply:
+// each toolchain's own program is Go as shipped, and a link or a target
+// is refused.
 type GoOptions struct {
 	// Versions are the toolchains: goversions.Installed (the go command
 	// on PATH) or a release as goversions.ParseVersion returns it
 	// ("go1.27.4"), fetched once through the module proxy. Empty: the
 	// experiment measures the matrix, not Go versions.
 	Versions []string
-	// Rounds is the rounds every cell gets; zero: goversions.DefaultRounds.
-	Rounds int
-	// MaxRounds is the most rounds a scenario gets, added while one of
-	// its ratios is wider than ±10%; zero: goversions.DefaultMaxRounds.
-	MaxRounds int
-	// Budget bounds, from the first round's start, the time within which
-	// added rounds must end; zero: goversions.DefaultBudget; negative:
-	// none (MaxRounds alone bounds them).
-	Budget time.Duration
-	// Duration is each round's measured time; zero:
-	// goversions.DefaultDuration.
-	Duration time.Duration
-	// Warmup is small-sequential's unmeasured time before its first
-	// round on each toolchain and transport; zero: Duration.
-	Warmup time.Duration
 	// CacheDir holds the built binaries, one directory per toolchain;
 	// empty: goversions.DefaultCacheDir().
 	CacheDir string
 	// Progress hears what is done next, in a few words; nil: nobody.
 	Progress func(what string)
 }
+
+// The defaults across Go versions (GoOptions), for zero Options fields.
+const (
+	GoRounds    = goversions.DefaultRounds    // Matrix.Repeat
+	GoMaxRounds = goversions.DefaultMaxRounds // Matrix.MaxRepeat
+	GoBudget    = goversions.DefaultBudget    // Options.Budget
+	GoDuration  = goversions.DefaultDuration  // Matrix.Duration
+)
 
 // noGoBudget stands for no budget (a negative GoOptions.Budget): added
 // rounds are then bounded by MaxRounds alone.
@@ -58,7 +58,7 @@ const noGoBudget = 24 * time.Hour
 func (o *Options) goVersions(ctx context.Context) (*results.Results, error) {
 	g, err := o.goversionsOptions().WithDefaults()
 	if err != nil {
-		return nil, &OptionsError{err}
+		return nil, &OptionsError{goField(err)}
 	}
 	res := &results.Results{SchemaVersion: results.SchemaVersion, Started: time.Now(), Env: results.CurrentEnv()}
 	gv, err := goversions.Run(ctx, g)
@@ -80,21 +80,45 @@ func (o *Options) goversionsOptions() goversions.Options {
 		Versions:  o.Go.Versions,
 		Protocols: o.Matrix.Protocols,
 		Size:      o.Matrix.Size,
-		Rounds:    o.Go.Rounds,
-		MaxRounds: o.Go.MaxRounds,
-		Budget:    o.Go.Budget,
-		Duration:  o.Go.Duration,
-		Warmup:    o.Go.Warmup,
+		Rounds:    o.Matrix.Repeat,
+		MaxRounds: o.Matrix.MaxRepeat,
+		Budget:    o.Budget,
+		Duration:  o.Matrix.Duration,
+		Warmup:    o.Matrix.Warmup,
 		CacheDir:  o.Go.CacheDir,
 		Progress:  o.Go.Progress,
 	}
 	for _, sc := range o.Matrix.Scenarios {
 		g.Scenarios = append(g.Scenarios, sc.Name)
 	}
+	if g.Rounds != 0 {
+		g.Rounds = max(g.Rounds, QuickGoRounds) // an interval needs two
+		if g.MaxRounds == 0 {
+			g.MaxRounds = g.Rounds // fixed rounds, as the matrix's
+		}
+	}
 	if g.Budget < 0 {
 		g.Budget = noGoBudget
 	}
 	return g
+}
+
+// goFields are the Options fields goversions' own are, for its errors.
+var goFields = map[string]string{"Rounds": "Matrix.Repeat", "MaxRounds": "Matrix.MaxRepeat", "Budget": "Budget",
+	"Duration": "Matrix.Duration", "Warmup": "Matrix.Warmup", "Size": "Matrix.Size", "Protocols": "Matrix.Protocols", "Scenarios": "Matrix.Scenarios"}
+
+// goField names, in err, the Options field a goversions field error is
+// about, so that one map from fields to flags serves both kinds of run.
+func goField(err error) error {
+	var fe *config.FieldError
+	if errors.As(err, &fe) {
+		if name, ok := goFields[fe.Field]; ok {
+			c := *fe
+			c.Field = name
+			return &c
+		}
+	}
+	return err
 }
 
 // goSettings records o (with its defaults) as a run's settings.

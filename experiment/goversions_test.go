@@ -41,7 +41,7 @@ func TestRunGoVersions(t *testing.T) {
 	}
 	s := res.Settings
 	if s.Repeat != experiment.QuickGoRounds || s.MaxRepeat != experiment.QuickGoRounds || s.DurationSeconds != experiment.QuickDuration.Seconds() ||
-		s.WarmupSeconds != s.DurationSeconds || strings.Join(s.Protocols, ",") != "h1,h2c" || strings.Join(s.Scenarios, ",") != "small-sequential" {
+		s.WarmupSeconds != experiment.QuickWarmup.Seconds() || strings.Join(s.Protocols, ",") != "h1,h2c" || strings.Join(s.Scenarios, ",") != "small-sequential" {
 		t.Errorf("settings %+v: want Quick's rounds across versions", s)
 	}
 }

@@ -1,6 +1,8 @@
 package experiment
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -28,7 +30,7 @@ const (
 	QuickDuration = 100 * time.Millisecond
 	QuickWarmup   = 25 * time.Millisecond
 	// QuickGoRounds is Quick's rounds across Go versions: two, the
-	// fewest an interval needs.
+	// fewest an interval needs; a Matrix.Repeat below it is raised to it.
 	QuickGoRounds = 2
 	// LinkRepeat is the rounds every cell gets across an emulated link,
 	// where a round costs dozens of round trips; noisy cells (losses) get
@@ -63,10 +65,14 @@ type Options struct {
 	// (`httpvs serve --child`); "" means this program, which must then be
 	// httpvs or act as it when ChildEnv is set (a test's TestMain).
 	Executable string
-	// Server is the child server's knobs, as recorded in the results;
-	// ServerArgs carry them to it as `httpvs serve` flags
-	// (--write-size 64Ki, ...), with any other serve flags.
-	Server     config.Server
+	// Server is the child server's knobs (zero: Go's and quic-go's, with
+	// config.DefaultWriteSize writes), the server's part of Matrix.Knobs
+	// applied over them; the results record them as the child read them.
+	// An external Target's are its own, and the knob set's server part is
+	// then left out.
+	Server config.Server
+	// ServerArgs are further `httpvs serve` flags for the child (--page
+	// DIR, say); its knobs are Server's.
 	ServerArgs []string
 	// Link is the emulated link between the client and the child server;
 	// nil: loopback. Linux only, with root or in a user namespace.
@@ -99,7 +105,8 @@ type Options struct {
 	// Budget bounds, from Began, the start of added rounds (past
 	// Matrix.Repeat, up to Matrix.MaxRepeat); zero: across a link, the
 	// first rounds' estimated time and LinkBudgetShare of it again, on
-	// loopback none. Negative: none.
+	// loopback none, across Go versions GoBudget (from the first round's
+	// start). Negative: none.
 	Budget time.Duration
 	// Began is when the experiment, and its budget, started; zero: when
 	// Run was called.
@@ -160,15 +167,13 @@ func Default() Options {
 
 // Quick is `httpvs run --quick`: one QuickDuration round per cell, for
 // CI; across Go versions (Options.Go) QuickGoRounds rounds of
-// QuickDuration.
+// QuickDuration, the fewest an interval needs.
 func Quick() Options {
 	var o Options
 	o.Matrix.Repeat = 1
 	o.Matrix.Duration = QuickDuration
 	o.Matrix.Warmup = QuickWarmup
 	o.Matrix.WarmupRounds = -1 // one round in all: no time for another
-	o.Go.Rounds, o.Go.MaxRounds = QuickGoRounds, QuickGoRounds
-	o.Go.Duration = QuickDuration
 	return o
 }
 
@@ -202,10 +207,7 @@ func (o *Options) fill() error {
 			o.Matrix.Scenarios = matrix.NetDefault()
 		}
 	}
-	if o.Matrix.Knobs.Name == "" {
-		o.Matrix.Knobs = results.GoDefault
-	}
-	if err := (matrix.Setup{Client: &o.Matrix.Client}).Apply(clientKnobs(o.Matrix.Knobs)...); err != nil {
+	if err := o.applyKnobs(); err != nil {
 		return err
 	}
 	asShipped := o.Matrix.Knobs.Name == results.GoDefault.Name || strings.HasPrefix(o.Matrix.Knobs.Name, results.GoDefault.Name+", with ")
@@ -228,14 +230,28 @@ func (o *Options) fill() error {
 // per transport, and the figures they give are steadier than Go's.
 const maxReferenceRounds = 5
 
-// clientKnobs is the client's part of s (the server's go to the child as
-// flags, and an external target's are its own).
-func clientKnobs(s results.KnobSet) []results.Knob {
-	var out []results.Knob
-	for _, k := range s.Knobs {
-		if strings.HasPrefix(k.Field, "Client.") {
-			out = append(out, k)
+// applyKnobs applies the knob set Matrix.Knobs (zero: results.GoDefault)
+// once: to the client, the load engine and the child server's knobs
+// (Server). An external target's knobs are its own: the set's server part
+// is left out, and out of the knobs the results record. The engine's
+// loops may hold their Ps: the server is always another process (a link's
+// ferries, which run in this one, turn that off).
+func (o *Options) applyKnobs() error {
+	m := &o.Matrix
+	if m.Knobs.Name == "" {
+		m.Knobs = results.GoDefault
+	}
+	setup := matrix.Setup{Client: &m.Client, Engine: &m.Engine, Server: &o.Server}
+	if o.Target.Plain != "" || o.Target.TLS != "" {
+		setup.Server = nil
+		m.Knobs.Knobs = slices.DeleteFunc(slices.Clone(m.Knobs.Knobs), func(k results.Knob) bool { return strings.HasPrefix(k.Field, "Server.") })
+	}
+	for _, k := range m.Knobs.Knobs {
+		if err := setup.Apply(k); err != nil {
+			// Not a *config.FieldError: the value is the set's, not a field's.
+			return fmt.Errorf("knob set %s: %s=%s: %v", m.Knobs.Name, k.Field, k.Value, err)
 		}
 	}
-	return out
+	m.Engine = m.Engine.WithHoldP(true)
+	return config.WithinField("Server", o.Server.Validate())
 }

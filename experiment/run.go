@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"slices"
 	"strings"
@@ -191,7 +192,11 @@ func (o *Options) startServer(ctx context.Context, link *Link, pinned *pinning, 
 		m.Target = o.Target
 		return nil, func() {}, nil
 	}
-	args := append([]string(nil), o.ServerArgs...)
+	knobs, err := json.Marshal(o.Server)
+	if err != nil {
+		return nil, nil, err
+	}
+	args := append([]string{ServerConfigFlag, string(knobs)}, o.ServerArgs...)
 	if o.ProfileDir != "" {
 		args = append(args, "--profiling")
 	}
@@ -209,7 +214,7 @@ func (o *Options) startServer(ctx context.Context, link *Link, pinned *pinning, 
 		// the Ps they need.
 		m.Engine = m.Engine.WithHoldP(false)
 	}
-	srv := o.Server
+	srv := child.Ready.Server // what it serves with, as it read it
 	unwatch := child.Watch(died)
 	return &srv, func() { unwatch(); child.Stop() }, nil
 }

@@ -21,19 +21,15 @@ type File struct {
 // benchstat); a run across Go versions (res.GoVersions) has no bench.txt
 // and reports by toolchain.
 func RunFiles(res *results.Results) []File {
-	if res.GoVersions != nil {
-		return []File{
-			{"results.json", res.WriteJSON},
-			{"report.md", func(w io.Writer) error { return GoVersionsMarkdown(w, res) }},
-			{"report.html", func(w io.Writer) error { return GoVersionsHTML(w, res) }},
-		}
-	}
-	return []File{
+	files := []File{
 		{"results.json", res.WriteJSON},
 		{"report.md", func(w io.Writer) error { return Markdown(w, res) }},
 		{"report.html", func(w io.Writer) error { return HTML(w, res) }},
-		{"bench.txt", func(w io.Writer) error { return Benchstat(w, res) }},
 	}
+	if res.GoVersions != nil {
+		return files
+	}
+	return append(files, File{"bench.txt", func(w io.Writer) error { return Benchstat(w, res) }})
 }
 
 // WhenFiles are the files of the verdict across runs' links: when.md and

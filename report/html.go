@@ -11,8 +11,12 @@ import (
 // HTML writes a matrix run as one self-contained HTML page: inline CSS and
 // SVG, no script, nothing fetched from the network. Each scenario gets a
 // bar chart of the transports' medians (with min..max whiskers) and the
-// table Matrix prints.
+// table Matrix prints. A run across Go versions (res.GoVersions) it
+// writes as GoVersionsHTML does.
 func HTML(w io.Writer, res *results.Results) error {
+	if res.GoVersions != nil {
+		return GoVersionsHTML(w, res)
+	}
 	page := htmlPage{Title: "httpvs run, " + res.Started.Format("2006-01-02 15:04:05 MST"), Summary: runLine(res), Env: envRows(res), Verdict: newHTMLVerdict(res), RunNotes: runNotes(res)}
 	if res.Partial {
 		page.Partial = res.PartialReason

@@ -11,8 +11,12 @@ import (
 
 // Markdown writes a matrix run as Markdown: the environment, then a table
 // per scenario with the transports as columns, as Matrix does for a
-// terminal.
+// terminal. A run across Go versions (res.GoVersions) it writes as
+// GoVersionsMarkdown does.
 func Markdown(w io.Writer, res *results.Results) error {
+	if res.GoVersions != nil {
+		return GoVersionsMarkdown(w, res)
+	}
 	bw := &printer{w: w}
 	fmt.Fprintf(bw, "# httpvs run, %s\n\n", res.Started.Format("2006-01-02 15:04:05 MST"))
 	fmt.Fprintf(bw, "%s\n\n", runLine(res))

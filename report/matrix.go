@@ -11,8 +11,12 @@ import (
 
 // Matrix writes a matrix run as text: a header saying what ran where, then
 // a table per scenario with the transports as columns, each cell's median
-// and its ratio to h1 (above 1.00x: faster than HTTP/1.1), and notes.
+// and its ratio to h1 (above 1.00x: faster than HTTP/1.1), and notes. A
+// run across Go versions (res.GoVersions) it writes as GoVersions does.
 func Matrix(w io.Writer, res *results.Results) error {
+	if res.GoVersions != nil {
+		return GoVersions(w, res)
+	}
 	bw := &printer{w: w}
 	if res.Partial {
 		fmt.Fprintf(bw, "PARTIAL: %s: the cells below are what was measured until then\n", res.PartialReason)

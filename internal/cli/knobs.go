@@ -34,14 +34,11 @@ func loadKnobSet(arg string) (results.KnobSet, error) {
 	return s, nil
 }
 
-// applyKnobs returns the knobs of s to apply, which the results record:
-// each unless its flag was given (set), so that explicit flags win, and
-// without the server's when the server is not this run's (noServer). The
-// client's are applied once, by the experiment (it applies
-// matrix.Options.Knobs to the client the flags made); the others are set
-// here through their flags, so that the child server's flags carry the
-// server's knobs.
-func applyKnobs(fs *flagset.Set, s results.KnobSet, set map[string]bool, noServer bool) (results.KnobSet, error) {
+// knobsOver returns the knobs of s that the flags given (set) leave to
+// it, which the experiment applies, once, and the results record: a
+// knob whose flag was given is left out (explicit flags win), and named
+// in the set's name. A knob no flag of this command sets is refused.
+func knobsOver(fs *flagset.Set, s results.KnobSet, set map[string]bool) (results.KnobSet, error) {
 	applied := results.KnobSet{Name: s.Name}
 	var overridden []string
 	for _, k := range s.Knobs {
@@ -49,18 +46,9 @@ func applyKnobs(fs *flagset.Set, s results.KnobSet, set map[string]bool, noServe
 		switch {
 		case !ok:
 			return applied, usagef("--knobs %s: %s is not a setting of this command", s.Name, k.Field)
-		case noServer && strings.HasPrefix(k.Field, "Server."):
-			continue
 		case set[name]:
 			overridden = append(overridden, flagset.Dash(name))
 			continue
-		}
-		if strings.HasPrefix(k.Field, "Client.") {
-			applied.Knobs = append(applied.Knobs, k)
-			continue
-		}
-		if err := fs.Set(name, k.Value); err != nil {
-			return applied, usagef("--knobs %s: %s=%s: %v", s.Name, k.Field, k.Value, err)
 		}
 		applied.Knobs = append(applied.Knobs, k)
 	}

@@ -90,7 +90,7 @@ func (f *runFlags) experiment(ctx context.Context, e *env, fs *flagset.Set, opts
 		ProfileDir: f.profile,
 		Peers:      f.peerList,
 		Server:     f.server,
-		ServerArgs: append(childArgs(fs), f.browser.childArgs()...),
+		ServerArgs: f.browser.childArgs(),
 		Warn:       func(err error) { f.warn(e, err) },
 		Pin:        f.noise.pin,
 		OnPlan: func(p experiment.Plan) {
@@ -109,10 +109,7 @@ func (f *runFlags) experiment(ctx context.Context, e *env, fs *flagset.Set, opts
 		xo.Link, xo.Links = &xo.Links[0], nil
 	}
 	if !acrossLink || f.budgetGiven { // else the experiment's: from its estimate
-		xo.Budget = f.budget
-		if f.budget == 0 {
-			xo.Budget = -1 // --budget 0: --max-repeat alone bounds added rounds
-		}
+		xo.Budget = budgetOption(f.budget)
 	}
 	if f.target != "" || f.tlsTarget != "" {
 		t, err := f.externalTarget(ctx)
@@ -183,7 +180,7 @@ func (f *runFlags) prepare(fs *flagset.Set) (matrix.Options, error) {
 	if err != nil {
 		return matrix.Options{}, err
 	}
-	applied, err := applyKnobs(fs, ks, set, f.target != "" || f.tlsTarget != "")
+	applied, err := knobsOver(fs, ks, set)
 	if err != nil {
 		return matrix.Options{}, err
 	}
@@ -191,21 +188,40 @@ func (f *runFlags) prepare(fs *flagset.Set) (matrix.Options, error) {
 	if err != nil {
 		return matrix.Options{}, err
 	}
-	opts.Knobs = applied // Go as shipped gets the tuned rows beside it (experiment.Options.NoTuned)
+	opts.Knobs = applied // applied by the experiment; Go as shipped gets the tuned rows beside it (experiment.Options.NoTuned)
 	if set["profile-span"] && (f.profile == "" || f.profileSpan <= 0) {
 		return matrix.Options{}, usagef("--profile-span %v: want a positive duration, with --profile DIR", f.profileSpan)
 	}
 	opts.ProfileSpan = f.profileSpan
+	return opts, f.checkFormat(set)
+}
+
+// checkFormat settles --json and --format (given: the flags given): one
+// of text, markdown, json or benchstat, which a run across Go versions
+// does not print.
+func (f *runFlags) checkFormat(given map[string]bool) error {
 	if f.asJSON {
-		if set["format"] && f.format != "json" {
-			return matrix.Options{}, usagef("--json and --format %s disagree: give one", f.format)
+		if given["format"] && f.format != "json" {
+			return usagef("--json and --format %s disagree: give one", f.format)
 		}
 		f.format = "json"
 	}
-	if !validFormat(f.format) {
-		return matrix.Options{}, usagef("--format %q: want text, markdown, json or benchstat", f.format)
+	switch {
+	case f.goList != "" && f.format == "benchstat":
+		return usagef("--format benchstat with --go: want text, markdown or json")
+	case f.format != "text" && f.format != "markdown" && f.format != "json" && f.format != "benchstat":
+		return usagef("--format %q: want text, markdown, json or benchstat", f.format)
 	}
-	return opts, nil
+	return nil
+}
+
+// budgetOption is experiment.Options.Budget for --budget d: d, or none
+// (negative) for 0, where --max-repeat alone bounds added rounds.
+func budgetOption(d time.Duration) time.Duration {
+	if d == 0 {
+		return -1
+	}
+	return d
 }
 
 // externalTarget checks --target and --tls-target and returns them as
@@ -287,7 +303,7 @@ func (f *runFlags) options(fs *flagset.Set, set map[string]bool, reqs []results.
 		Omit:       omitOption(f.omit, set["omit"]),
 		Size:       f.size,
 		Client:     f.client,
-		Engine:     engine.WithHoldP(true), // the server is a child process or --target
+		Engine:     engine,
 		Timeout:    f.repTimeout(set),
 		LossEvents: lossEventsOption(f.lossEvents),
 		Header:     f.header.H,
@@ -347,8 +363,8 @@ func (f *runFlags) rounds(set map[string]bool) error {
 		f.warmup = m.Warmup
 	}
 	f.budgetGiven = set["budget"]
-	switch {
-	case f.repeat < 1 || f.repeat > 100:
+	switch { // the presets' own are in range (zero across Go versions: goversions')
+	case set["repeat"] && (f.repeat < 1 || f.repeat > 100):
 		return usagef("--repeat %d: want 1 to 100", f.repeat)
 	case f.maxRepeat != 0 && (f.maxRepeat < f.repeat || f.maxRepeat > 100):
 		return usagef("--max-repeat %d: want --repeat (%d) to 100", f.maxRepeat, f.repeat)
@@ -369,16 +385,4 @@ func serverFlagGiven(set map[string]bool) bool {
 		}
 	}
 	return false
-}
-
-// childArgs passes the --server-* flags given to run on to the child's
-// serve, without the prefix.
-func childArgs(fs *flagset.Set) []string {
-	var args []string
-	fs.Visit(func(fl *flag.Flag) {
-		if name, ok := strings.CutPrefix(fl.Name, "server-"); ok {
-			args = append(args, "--"+name+"="+fl.Value.String())
-		}
-	})
-	return args
 }

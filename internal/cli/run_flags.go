@@ -97,6 +97,10 @@ func (f *runFlags) register(fs *flagset.Set) {
 	knobDefaults(fs)
 	fs.ServerKnobs("server-", &f.server)
 	fs.AllowZero("warmup", "budget", "omit", "loss-events")
+	for field, flag := range map[string]string{"Matrix.Repeat": "repeat", "Matrix.MaxRepeat": "max-repeat", "Matrix.Duration": "duration", "Matrix.Warmup": "warmup",
+		"Matrix.Size": "size", "Matrix.Protocols": "protocols", "Matrix.Scenarios": "scenarios", "Budget": "budget"} {
+		fs.Field(field, flag)
+	}
 	fs.Group("what to measure", "protocols", "scenarios", "request", "requests", "body", "slo", "H", "target", "tls-target", "grpc-target", "k", "cacert", "peers")
 	fs.Group("how long", "quick", "repeat", "max-repeat", "budget", "duration", "warmup", "omit", "loss-events", "size", "rep-timeout", "pin", "aa", "seed")
 	fs.Group("the link (across emulated network conditions)", "net")

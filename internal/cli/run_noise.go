@@ -52,11 +52,14 @@ func (n *noiseFlags) apply(o *matrix.Options, preset experiment.Options, given m
 }
 
 // preset is the experiment's preset the flags start from: Quick with
-// --quick, AcrossLink with --net, else Default.
+// --quick, AcrossLink with --net, the zero Options (goversions' rounds)
+// with --go, else Default.
 func (f *runFlags) preset() experiment.Options {
 	switch {
 	case f.quick:
 		return experiment.Quick()
+	case f.goList != "":
+		return experiment.Options{}
 	case len(f.net) > 0:
 		return experiment.AcrossLink(experiment.LinkSpec{})
 	}

@@ -13,14 +13,6 @@ import (
 	"github.com/httpvs/httpvs/results"
 )
 
-func validFormat(f string) bool {
-	switch f {
-	case "text", "markdown", "json", "benchstat":
-		return true
-	}
-	return false
-}
-
 // annotateFlags names, beside each fix's knobs, the flags of this command
 // that set them.
 func annotateFlags(fs *flagset.Set, res *results.Results) {
@@ -72,20 +64,51 @@ func finishRun(e *env, f *runFlags, res *results.Results) error {
 		if dir, err = report.WriteRun(f.out, res); err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stderr, "httpvs run: wrote %s (results.json, report.md, report.html, bench.txt)\n", dir)
+		var names []string
+		for _, file := range report.RunFiles(res) {
+			names = append(names, file.Name)
+		}
+		fmt.Fprintf(e.stderr, "httpvs run: wrote %s (%s)\n", dir, strings.Join(names, ", "))
 	}
-	if !res.Partial && f.format == "text" {
+	if !res.Partial && f.format == "text" && res.GoVersions == nil {
 		fmt.Fprint(e.stdout, nextLine(nextSteps(res, dir, f.profile != "")))
 	}
-	if res.Partial {
-		fmt.Fprintf(e.stderr, "httpvs run: %s: the report holds the %d cells measured until then, marked partial\n", res.PartialReason, len(res.Cells))
+	switch n, first := failedCells(res); {
+	case res.Partial:
+		what := fmt.Sprintf("the %d cells", len(res.Cells))
+		if res.GoVersions != nil {
+			what = "what was"
+		}
+		fmt.Fprintf(e.stderr, "httpvs run: %s: the report holds %s measured until then, marked partial\n", res.PartialReason, what)
+		return errReported
+	case n > 0:
+		fmt.Fprintf(e.stderr, "httpvs run: %d cells could not be measured; first: %s\n", n, first)
 		return errReported
 	}
 	if err := browserFailed(e, res); err != nil {
 		return err
 	}
-	if n, first := failedCells(res); n > 0 {
-		fmt.Fprintf(e.stderr, "httpvs run: %d cells could not be measured; first: %s\n", n, first)
+	return toolchainsFailed(e, f.format, res)
+}
+
+// toolchainsFailed fails (exit 1) a run across Go versions in which a
+// toolchain was not measured, after a line for each that the printed
+// report does not already hold.
+func toolchainsFailed(e *env, format string, res *results.Results) error {
+	if res.GoVersions == nil {
+		return nil
+	}
+	var failed []string
+	for _, tc := range res.GoVersions.Toolchains {
+		if tc.Error != "" {
+			failed = append(failed, tc.Name())
+			if format != "text" {
+				fmt.Fprintf(e.stderr, "httpvs run: %s not measured: %s\n", tc.Name(), tc.Error)
+			}
+		}
+	}
+	if len(failed) > 0 {
+		fmt.Fprintf(e.stderr, "httpvs run: %d of %d toolchains not measured (%s); the others were\n", len(failed), len(res.GoVersions.Toolchains), strings.Join(failed, ", "))
 		return errReported
 	}
 	return nil

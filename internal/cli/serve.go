@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/tls"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -54,9 +55,10 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	profiling := fs.Bool("profiling", false, "serve this process's CPU and heap profiles under /debug/profile/ (for run, get and load --profile); they reveal its internals")
 	pageFlag := fs.String("page", "", "serve this page at GET /page/ for a browser (run --browser) instead of page-load's: a `dir`ectory with an index.html, its files under /page/, or a HAR file's objects, each made up at its recorded size")
 	cpus := fs.String("cpus", "", "run on these `CPUs` only, e.g. 1 or 2-3 (sched_setaffinity, GOMAXPROCS set to match): httpvs run pins its child server this way, apart from its own generator")
-	child := fs.Bool("child", false, "run as httpvs run's server: print one JSON line with the URLs and certificate instead of the banner, and exit when stdin closes")
-	fs.Hide("child")
+	child := fs.Bool("child", false, "run as httpvs run's server: print one JSON line with the URLs, certificate and knobs instead of the banner, and exit when stdin closes")
 	var cfg config.Server
+	fs.Func(experiment.ServerConfigFlag[2:], "the server's knobs as one JSON `object` (a config.Server), as httpvs run gives its child", func(v string) error { return json.Unmarshal([]byte(v), &cfg) })
+	fs.Hide("child", experiment.ServerConfigFlag[2:])
 	fs.ServerKnobs("", &cfg)
 	fs.Alias("v", "verbose")
 	fs.Group("where it listens", "listen", "tls-listen", "no-h3", "grpc-listen")
@@ -133,7 +135,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		var cancel context.CancelFunc
 		ctx, cancel = untilStdinCloses(ctx)
 		defer cancel()
-		if err := experiment.Announce(e.stdout, ts, grpcAddr); err != nil {
+		if err := experiment.Announce(e.stdout, ts, grpcAddr, cfg); err != nil {
 			return err
 		}
 	} else {
