@@ -17,15 +17,21 @@ import (
 // that sees ten of them measures where its window happened to be.
 const DefaultLossEvents = 100
 
+// quicController names quic-go's Cubic with the version this binary was
+// built with (netem.QUICControllerOf).
+func quicController() string {
+	return netem.QUICControllerOf(results.ReadBuild().Modules[netem.QUICModule])
+}
+
 // Controller is the congestion control that sends protocol's data across
-// n: quic-go's for h3 (Net.QUICCongestion, else netem.QUICController),
+// n: quic-go's for h3 (Net.QUICCongestion, else quicController),
 // the link's TCP one otherwise ("" when not recorded).
 func Controller(protocol string, n *results.Net) string {
 	if protocol == transport.H3.String() {
 		if n.QUICCongestion != "" {
 			return n.QUICCongestion
 		}
-		return netem.QUICController()
+		return quicController()
 	}
 	return n.TCPCongestion
 }

@@ -17,7 +17,7 @@ func NewNet(text string, spec netem.Spec, backend netem.Backend, c netem.Calibra
 		Backend:    string(backend),
 		Configured: spec.String(),
 		// QUICCongestion: httpvs leaves quic-go's default.
-		QUICCongestion: netem.QUICController(),
+		QUICCongestion: quicController(),
 		Up:             netDirection(spec.Up),
 		Down:           netDirection(spec.Down),
 		Calibration: results.NetCalibration{

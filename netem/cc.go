@@ -2,7 +2,6 @@ package netem
 
 import (
 	"math"
-	"runtime/debug"
 	"strings"
 	"time"
 )
@@ -24,36 +23,21 @@ func validCC(name string) bool {
 
 // QUICCongestion is the congestion control quic-go uses for HTTP/3 as
 // httpvs configures it (quic-go's default): its own Cubic, whatever TCP's
-// is. QUICController names it with the version built in.
+// is. QUICControllerOf names it with the version built in.
 const QUICCongestion = "quic-go's cubic"
 
-// quicModule is quic-go's module path.
-const quicModule = "github.com/quic-go/quic-go"
+// QUICModule is quic-go's module path.
+const QUICModule = "github.com/quic-go/quic-go"
 
-// QUICController is QUICCongestion with the quic-go version this binary
-// was built with (the one go.mod requires), as the results record it:
-// "quic-go v0.65.0's cubic"; QUICCongestion where the build carries no
-// module information.
-func QUICController() string {
-	info, _ := debug.ReadBuildInfo()
-	return quicControllerOf(info)
-}
-
-// quicControllerOf is QUICController from build information info (nil:
-// none). A test binary lists no modules: QUICCongestion there.
-func quicControllerOf(info *debug.BuildInfo) string {
-	if info == nil {
+// QUICControllerOf is QUICCongestion with quic-go's version as built in
+// (results.Build.Modules[QUICModule]), as the results record it:
+// "quic-go v0.65.0's cubic"; QUICCongestion for no version (a binary
+// without module information).
+func QUICControllerOf(version string) string {
+	if version == "" {
 		return QUICCongestion
 	}
-	for _, d := range info.Deps {
-		if d.Path == quicModule {
-			if d.Replace != nil {
-				d = d.Replace
-			}
-			return "quic-go " + d.Version + "'s cubic"
-		}
-	}
-	return QUICCongestion
+	return "quic-go " + version + "'s cubic"
 }
 
 // isQUICController says cc names quic-go's Cubic, with or without its

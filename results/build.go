@@ -15,16 +15,41 @@ type Build struct {
 	Modified bool   `json:"modified"`           // built from a tree with uncommitted changes
 	Go       string `json:"go"`                 // the Go toolchain that built it
 	Platform string `json:"platform"`           // GOOS/GOARCH
+	// Modules are the modules built in besides the main one, by path, at
+	// the version built (a replacement's, where go.mod replaces one;
+	// "(devel)" for a directory): "github.com/quic-go/quic-go":
+	// "v0.65.0". A test binary has none.
+	Modules map[string]string `json:"modules,omitempty"`
 }
 
-// ReadBuild reads this binary's build information.
+// ReadBuild reads this binary's build information: the one reader of it
+// (runtime/debug.ReadBuildInfo) in httpvs.
 func ReadBuild() Build {
+	info, _ := debug.ReadBuildInfo()
+	return buildOf(info)
+}
+
+// buildOf is ReadBuild from info; nil is a binary without build
+// information.
+func buildOf(info *debug.BuildInfo) Build {
 	b := Build{Version: "(unknown)", Go: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH}
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
+	if info == nil {
 		return b
 	}
 	b.Version, b.Go = info.Main.Version, info.GoVersion
+	for _, d := range info.Deps {
+		v := d.Version
+		if d.Replace != nil {
+			v = d.Replace.Version
+		}
+		if v == "" { // replaced by a directory
+			v = "(devel)"
+		}
+		if b.Modules == nil {
+			b.Modules = map[string]string{}
+		}
+		b.Modules[d.Path] = v
+	}
 	for _, s := range info.Settings {
 		switch s.Key {
 		case "vcs.revision":

@@ -94,7 +94,7 @@ func TestBoundsExplainDepartures(t *testing.T) {
 		{"h3 above twice Cubic's bound: refused", bbr, linkCell("download", "h3", 4*mbit, 4.2*mbit, 4.1*mbit), "", ""},
 		{"TCP on BBR below the link: losses refused", bbr, linkCell("download", "h2", 4*mbit, 4.1*mbit, 3.9*mbit), "", ""},
 		{"TCP on Cubic at its bound: losses", cubic, linkCell("download", "h1", 1.5*mbit, 1.4*mbit, 1.45*mbit), "losses:", "within a factor of 2"},
-		{"h3 at Cubic's bound, TCP on Cubic too: losses", cubic, linkCell("download", "h3", 1.5*mbit, 1.4*mbit, 1.45*mbit), "losses:", netem.QUICController()},
+		{"h3 at Cubic's bound, TCP on Cubic too: losses", cubic, linkCell("download", "h3", 1.5*mbit, 1.4*mbit, 1.45*mbit), "losses:", netem.QUICCongestion},
 		{"TCP's controller not recorded: no prediction", unknown, linkCell("download", "h1", 1.5*mbit, 1.4*mbit, 1.45*mbit), "", ""},
 		// At 50 ms and 1% Cubic's bound is 2.8 Mbit/s (TCP).
 		{"50 ms, 1%: TCP at its bound", at50, linkCell("download", "h1", 2.6*mbit, 2.7*mbit, 2.9*mbit), "losses:", ""},
