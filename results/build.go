@@ -62,3 +62,21 @@ func buildOf(info *debug.BuildInfo) Build {
 	}
 	return b
 }
+
+// String is the build on one line, as `httpvs version` prints it: the
+// module version, the VCS revision's first 12 digits (+modified for a
+// tree with uncommitted changes) and time when recorded, the toolchain
+// and the platform.
+func (b Build) String() string {
+	v := "httpvs " + b.Version
+	if b.Revision != "" {
+		v += " " + b.Revision[:min(12, len(b.Revision))]
+		if b.Modified {
+			v += "+modified"
+		}
+	}
+	if b.Time != "" {
+		v += " " + b.Time
+	}
+	return v + " " + b.Go + " " + b.Platform
+}

@@ -36,3 +36,15 @@ func TestBuildModules(t *testing.T) {
 		t.Errorf("no build information: %+v", b)
 	}
 }
+
+// TestBuildString: one line, the revision cut to 12 digits and marked
+// modified, the parts not recorded left out.
+func TestBuildString(t *testing.T) {
+	b := Build{Version: "(devel)", Revision: "0123456789abcdef", Time: "2026-11-26T20:01:00Z", Modified: true, Go: "go1.27.4", Platform: "linux/amd64"}
+	if got, want := b.String(), "httpvs (devel) 0123456789ab+modified 2026-11-26T20:01:00Z go1.27.4 linux/amd64"; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+	if got, want := (Build{Version: "v1.0.0", Go: "go1.26.8", Platform: "darwin/arm64"}).String(), "httpvs v1.0.0 go1.26.8 darwin/arm64"; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+}

@@ -131,22 +131,8 @@ func finish(e *env, name string, err error) int {
 	}
 }
 
-// version returns the module version, VCS revision and time, and the Go
-// version the binary was built with, on one line.
-func version() string {
-	b := results.ReadBuild()
-	v := "httpvs " + b.Version
-	if b.Revision != "" {
-		v += " " + b.Revision[:min(12, len(b.Revision))]
-		if b.Modified {
-			v += "+modified"
-		}
-	}
-	if b.Time != "" {
-		v += " " + b.Time
-	}
-	return v + " " + b.Go + " " + b.Platform
-}
+// version is this binary's build on one line (results.Build.String).
+func version() string { return results.ReadBuild().String() }
 
 func runVersion(_ context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "version", "[flags]")

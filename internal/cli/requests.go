@@ -74,22 +74,14 @@ func (f *requestFlags) requests(given map[string]bool) ([]results.Request, error
 	return out, nil
 }
 
-// bodyBytes is --body's content: a file's, or SIZE bytes of a pattern.
+// bodyBytes is --body's content: a file's (ReadAll: up to 1Gi), or SIZE
+// bytes of a pattern.
 func (f *requestFlags) bodyBytes(given bool) ([]byte, error) {
 	switch {
 	case !given:
 		return nil, nil
 	case f.body.File != "":
-		file, _, err := f.body.Open()
-		if err != nil {
-			return nil, err
-		}
-		defer file.Close()
-		var b bytes.Buffer
-		if _, err := b.ReadFrom(file); err != nil {
-			return nil, usagef("--body @%s: %v", f.body.File, err)
-		}
-		return b.Bytes(), nil
+		return f.body.ReadAll()
 	}
 	return bytes.Repeat([]byte("httpvs"), int(f.body.Size)/6+1)[:f.body.Size], nil
 }
