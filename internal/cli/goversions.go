@@ -60,16 +60,15 @@ func (f *runFlags) goOptions(fs *flagset.Set) (experiment.Options, error) {
 			return experiment.Options{}, usagef("%s does not go with --go, which measures Go as shipped on loopback with a server and client of its own", fs.Typed(name))
 		}
 	}
-	if err := f.rounds(set); err != nil {
-		return experiment.Options{}, err
-	}
-	if err := f.checkFormat(set); err != nil {
-		return experiment.Options{}, err
-	}
 	xo := f.preset()
 	xo.Go.Versions = versions
 	m := &xo.Matrix
-	m.Repeat, m.MaxRepeat, m.Duration, m.Warmup, m.Size = f.repeat, f.maxRepeat, f.duration, f.warmup, f.size
+	if err := f.timing(set, m); err != nil {
+		return xo, err
+	}
+	if err := f.checkFormat(set); err != nil {
+		return xo, err
+	}
 	if f.budgetGiven {
 		xo.Budget = budgetOption(f.budget)
 	}

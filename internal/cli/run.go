@@ -35,7 +35,7 @@ func runRun(ctx context.Context, e *env, args []string) error {
 	if fs.Given()["go"] {
 		return f.goVersions(ctx, e, fs)
 	}
-	opts, err := f.prepare(fs)
+	xo, err := f.prepare(fs)
 	if err != nil {
 		return err
 	}
@@ -48,7 +48,7 @@ func runRun(ctx context.Context, e *env, args []string) error {
 	if err := f.checkPeers(); err != nil {
 		return err
 	}
-	if err := f.browser.apply(e, fs, &f, &opts); err != nil {
+	if err := f.browser.apply(e, fs, &f, &xo.Matrix); err != nil {
 		return err
 	}
 	if len(f.nets) > 0 {
@@ -57,12 +57,12 @@ func runRun(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	if f.slo != "" {
-		return f.capacity(ctx, e, fs, opts, began)
+		return f.capacity(ctx, e, fs, xo.Matrix, began)
 	}
 	if len(f.peersMissing) > 0 {
 		fmt.Fprintf(e.stderr, "httpvs run: reference peers not installed: %s\n", strings.Join(f.peersMissing, ", "))
 	}
-	xo, prog, err := f.experiment(ctx, e, fs, opts, began)
+	prog, err := f.experiment(ctx, e, &xo, began)
 	if err != nil {
 		return err
 	}
@@ -78,33 +78,26 @@ func runRun(ctx context.Context, e *env, args []string) error {
 	return finishRun(e, &f, res)
 }
 
-// experiment maps the flags, with opts their matrix options, to the
-// experiment they describe (across --net's link, or its links for a
-// sweep); began is when the budget started. The progress line, on a
-// terminal, hears of the cells.
-func (f *runFlags) experiment(ctx context.Context, e *env, fs *flagset.Set, opts matrix.Options, began time.Time) (experiment.Options, *progressLine, error) {
+// experiment completes xo, the preset with the matrix the flags give
+// (prepare), into the experiment they describe (across --net's link, or
+// its links for a sweep); began is when the budget started. The progress
+// line, on a terminal, hears of the cells.
+func (f *runFlags) experiment(ctx context.Context, e *env, xo *experiment.Options, began time.Time) (*progressLine, error) {
 	acrossLink := len(f.nets) > 0
-	xo := experiment.Options{
-		Matrix:     opts,
-		Began:      began,
-		ProfileDir: f.profile,
-		Peers:      f.peerList,
-		Server:     f.server,
-		ServerArgs: f.browser.childArgs(),
-		Warn:       func(err error) { f.warn(e, err) },
-		Pin:        f.noise.pin,
-		OnPlan: func(p experiment.Plan) {
-			// The cost up front across a link, for a budget asked for,
-			// and for the user's own requests, whose cost no one knows.
-			if acrossLink || f.budgetGiven || len(f.requests.lines) > 0 || f.requests.file != "" {
-				fmt.Fprintln(e.stderr, costLine(p))
-			}
-			for _, line := range p.Sizing {
-				fmt.Fprintf(e.stderr, "httpvs run: %s (--budget, --duration)\n", line)
-			}
-		},
+	xo.Began, xo.ProfileDir, xo.Peers, xo.Pin = began, f.profile, f.peerList, f.noise.pin
+	xo.Server, xo.ServerArgs = f.server, f.browser.childArgs()
+	xo.Warn = func(err error) { f.warn(e, err) }
+	xo.OnPlan = func(p experiment.Plan) {
+		// The cost up front across a link, for a budget asked for,
+		// and for the user's own requests, whose cost no one knows.
+		if acrossLink || f.budgetGiven || len(f.requests.lines) > 0 || f.requests.file != "" {
+			fmt.Fprintln(e.stderr, costLine(p))
+		}
+		for _, line := range p.Sizing {
+			fmt.Fprintf(e.stderr, "httpvs run: %s (--budget, --duration)\n", line)
+		}
 	}
-	xo.Links = append(xo.Links, f.nets...)
+	xo.Link, xo.Links = nil, append(xo.Links[:0], f.nets...)
 	if len(xo.Links) == 1 {
 		xo.Link, xo.Links = &xo.Links[0], nil
 	}
@@ -114,7 +107,7 @@ func (f *runFlags) experiment(ctx context.Context, e *env, fs *flagset.Set, opts
 	if f.target != "" || f.tlsTarget != "" {
 		t, err := f.externalTarget(ctx)
 		if err != nil {
-			return xo, nil, err
+			return nil, err
 		}
 		xo.Target = t
 	}
@@ -124,7 +117,7 @@ func (f *runFlags) experiment(ctx context.Context, e *env, fs *flagset.Set, opts
 		xo.Matrix.Progress = prog.update
 		xo.ReferenceProgress = func(what string) { prog.text("reference peers: " + what) }
 	}
-	return xo, prog, nil
+	return prog, nil
 }
 
 // runError is the command's error for experiment.Run's err: options out
@@ -162,38 +155,38 @@ func (f *runFlags) warn(e *env, err error) {
 	}
 }
 
-// prepare checks the flags, applies the knob set under the flags given,
-// and returns the matrix options.
-func (f *runFlags) prepare(fs *flagset.Set) (matrix.Options, error) {
+// prepare checks the flags and returns the experiment's preset with the
+// matrix they describe: the knob set (applied by the experiment, once)
+// under the flags given, the transports, scenarios and rounds.
+func (f *runFlags) prepare(fs *flagset.Set) (experiment.Options, error) {
 	set := map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
-	// The requests may name the target: settle it before the knobs,
-	// which leave the server's alone for a target.
+	// The requests may name the target: settle it before the transports.
 	reqs, err := f.requests.requests(set)
 	if err != nil {
-		return matrix.Options{}, err
+		return experiment.Options{}, err
 	}
 	if err := f.resolveTargets(reqs); err != nil {
-		return matrix.Options{}, err
+		return experiment.Options{}, err
 	}
 	ks, err := loadKnobSet(f.knobs)
 	if err != nil {
-		return matrix.Options{}, err
+		return experiment.Options{}, err
 	}
-	applied, err := knobsOver(fs, ks, set)
-	if err != nil {
-		return matrix.Options{}, err
+	xo := f.preset()
+	m := &xo.Matrix
+	// Go as shipped gets the tuned rows beside it (experiment.Options.NoTuned).
+	if m.Knobs, err = knobsOver(fs, ks, set); err != nil {
+		return xo, err
 	}
-	opts, err := f.options(fs, set, reqs)
-	if err != nil {
-		return matrix.Options{}, err
+	if err := f.options(fs, set, reqs, m); err != nil {
+		return xo, err
 	}
-	opts.Knobs = applied // applied by the experiment; Go as shipped gets the tuned rows beside it (experiment.Options.NoTuned)
 	if set["profile-span"] && (f.profile == "" || f.profileSpan <= 0) {
-		return matrix.Options{}, usagef("--profile-span %v: want a positive duration, with --profile DIR", f.profileSpan)
+		return xo, usagef("--profile-span %v: want a positive duration, with --profile DIR", f.profileSpan)
 	}
-	opts.ProfileSpan = f.profileSpan
-	return opts, f.checkFormat(set)
+	m.ProfileSpan = f.profileSpan
+	return xo, f.checkFormat(set)
 }
 
 // checkFormat settles --json and --format (given: the flags given): one
@@ -259,60 +252,41 @@ func (f *runFlags) checkNet() error {
 	return nil
 }
 
-// options turns the flags into matrix options; set holds the flags given,
-// reqs the user's requests.
-func (f *runFlags) options(fs *flagset.Set, set map[string]bool, reqs []results.Request) (matrix.Options, error) {
-	protos, err := f.protocolList()
-	if err != nil {
-		return matrix.Options{}, err
+// options sets m, the preset's matrix, as the flags say; set holds the
+// flags given, reqs the user's requests.
+func (f *runFlags) options(fs *flagset.Set, set map[string]bool, reqs []results.Request, m *matrix.Options) error {
+	var err error
+	if m.Protocols, err = f.protocolList(); err != nil {
+		return err
 	}
-	scenarios, err := f.scenarioList(set, reqs)
-	if err != nil {
-		return matrix.Options{}, err
+	if m.Scenarios, err = f.scenarioList(set, reqs); err != nil {
+		return err
 	}
-	if err := f.rounds(set); err != nil {
-		return matrix.Options{}, err
+	if err := f.timing(set, m); err != nil {
+		return err
 	}
 	switch {
-	case f.warmup < 0:
-		return matrix.Options{}, usagef("--warmup %v: want zero or more", f.warmup)
-	case f.size < 0:
-		return matrix.Options{}, usagef("--size must not be negative")
 	case f.grpcTarget != "" && f.target == "" && f.tlsTarget == "":
-		return matrix.Options{}, usagef("--grpc-target goes with --target or --tls-target (the child server has its own)")
+		return usagef("--grpc-target goes with --target or --tls-target (the child server has its own)")
 	case (f.insecure || f.cacert != "") && f.tlsTarget == "":
-		return matrix.Options{}, usagef("-k and --cacert apply to --tls-target, which is not given")
+		return usagef("-k and --cacert apply to --tls-target, which is not given")
 	}
-	engine, err := load.ParseEngine(f.engine)
-	if err != nil {
-		return matrix.Options{}, usagef("--engine %q: want std or fast", f.engine)
+	if m.Engine, err = load.ParseEngine(f.engine); err != nil {
+		return usagef("--engine %q: want std or fast", f.engine)
 	}
 	if err := fs.Check(config.WithinField("Server", f.server.Validate())); err != nil {
-		return matrix.Options{}, err
+		return err
 	}
 	if (f.target != "" || f.tlsTarget != "") && serverFlagGiven(set) {
-		return matrix.Options{}, usagef("--server-* knobs tune the child server; with --target, tune that server instead")
+		return usagef("--server-* knobs tune the child server; with --target, tune that server instead")
 	}
-	o := matrix.Options{
-		Protocols:  protos,
-		Scenarios:  scenarios,
-		Repeat:     f.repeat,
-		MaxRepeat:  f.maxRepeat,
-		Duration:   f.duration,
-		Warmup:     f.warmup,
-		Omit:       omitOption(f.omit, set["omit"]),
-		Size:       f.size,
-		Client:     f.client,
-		Engine:     engine,
-		Timeout:    f.repTimeout(set),
-		LossEvents: lossEventsOption(f.lossEvents),
-		Header:     f.header.H,
-	}
-	if err := f.noise.apply(&o, f.preset(), set); err != nil {
-		return matrix.Options{}, err
+	m.Omit, m.Client, m.Timeout = omitOption(f.omit, set["omit"]), f.client, f.repTimeout(set)
+	m.LossEvents, m.Header = lossEventsOption(f.lossEvents), f.header.H
+	if err := f.noise.apply(m, set); err != nil {
+		return err
 	}
 	// The target is known only once the child server is up: validate the rest.
-	return o, fs.Check(config.WithinField("Client", f.client.Validate()))
+	return fs.Check(config.WithinField("Client", f.client.Validate()))
 }
 
 // repTimeout is matrix.Options.Timeout: --rep-timeout when given, else
@@ -342,38 +316,38 @@ func omitOption(d time.Duration, given bool) time.Duration {
 	return d
 }
 
-// rounds settles --repeat, --max-repeat, --duration and --warmup under
-// --quick, and checks them.
-func (f *runFlags) rounds(set map[string]bool) error {
-	// The experiment's presets decide what the flags left unsaid.
-	m := f.preset().Matrix
-	if !set["repeat"] {
-		f.repeat = m.Repeat
-	}
-	if !set["max-repeat"] {
-		f.maxRepeat = m.MaxRepeat
-		if set["repeat"] {
-			f.maxRepeat = 0 // fixed rounds: the --repeat asked for
-		}
-	}
-	if !set["duration"] {
-		f.duration = m.Duration // zero: the matrix's, or the link's round trips
-	}
-	if !set["warmup"] {
-		f.warmup = m.Warmup
-	}
+// timing sets m's rounds, times and size from the flags given over the
+// preset's (which m holds), and checks them; set holds the flags given.
+func (f *runFlags) timing(set map[string]bool, m *matrix.Options) error {
 	f.budgetGiven = set["budget"]
-	switch { // the presets' own are in range (zero across Go versions: goversions')
-	case set["repeat"] && (f.repeat < 1 || f.repeat > 100):
+	if set["repeat"] {
+		m.Repeat, m.MaxRepeat = f.repeat, 0 // fixed rounds, unless --max-repeat says more
+	}
+	if set["max-repeat"] {
+		m.MaxRepeat = f.maxRepeat
+	}
+	if set["duration"] {
+		m.Duration = f.duration // else the preset's; zero: the matrix's, or the link's round trips
+	}
+	if set["warmup"] {
+		m.Warmup = f.warmup
+	}
+	m.Size = f.size
+	switch {
+	case f.repeat < 1 || f.repeat > 100:
 		return usagef("--repeat %d: want 1 to 100", f.repeat)
-	case f.maxRepeat != 0 && (f.maxRepeat < f.repeat || f.maxRepeat > 100):
-		return usagef("--max-repeat %d: want --repeat (%d) to 100", f.maxRepeat, f.repeat)
+	case m.MaxRepeat != 0 && (m.MaxRepeat < m.Repeat || m.MaxRepeat > 100):
+		return usagef("--max-repeat %d: want --repeat (%d) to 100", m.MaxRepeat, m.Repeat)
 	case f.budget < 0:
 		return usagef("--budget %v: want zero (no bound) or more", f.budget)
 	case f.lossEvents < 0 || f.lossEvents > 100000:
 		return usagef("--loss-events %d: want 0 (size by --duration) to 100000", f.lossEvents)
-	case f.duration != 0 && (f.duration < 10*time.Millisecond || f.duration > time.Hour):
+	case f.duration < 10*time.Millisecond || f.duration > time.Hour:
 		return usagef("--duration %v: want 10ms to 1h", f.duration)
+	case f.warmup < 0:
+		return usagef("--warmup %v: want zero or more", f.warmup)
+	case f.size < 0:
+		return usagef("--size must not be negative")
 	}
 	return nil
 }

@@ -23,12 +23,10 @@ func (n *noiseFlags) register(fs *flagset.Set) {
 	fs.Uint64Var(&n.seed, "seed", 0, "seed of each round's random column order (default: from the clock; the results record it)")
 }
 
-// apply sets the matrix options the flags decide; given holds the flags
-// given, preset the experiment's preset for the rest.
-func (n *noiseFlags) apply(o *matrix.Options, preset experiment.Options, given map[string]bool) error {
+// apply sets the matrix options the flags decide over the preset's,
+// which o holds; given holds the flags given.
+func (n *noiseFlags) apply(o *matrix.Options, given map[string]bool) error {
 	o.Seed = n.seed
-	o.WarmupRounds = preset.Matrix.WarmupRounds
-	o.AA = preset.Matrix.AA
 	if !given["aa"] {
 		return nil
 	}
