@@ -106,12 +106,15 @@ func linkRates(n *results.Net) string {
 
 // lossNote places a transfer on a lossy link against its link and its
 // controller's loss model (results.Bound.Class), and any cell beyond its
-// bound; "" elsewhere.
+// bound or undetermined against it; "" elsewhere.
 func lossNote(b *results.Bound) string {
 	class := b.Class()
 	if b.Loss == nil {
-		if class == results.ClassBeyond {
+		switch class {
+		case results.ClassBeyond:
 			return " (beyond the link's bound: a measurement defect)"
+		case results.ClassUndecided: // too few rounds to say where it is
+			return " (" + class + ")"
 		}
 		return ""
 	}

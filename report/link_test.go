@@ -148,3 +148,28 @@ func TestLinkVerdictEmulatorBehind(t *testing.T) {
 		t.Errorf("want h3's download machine-bound by the emulator, not lost:\n%s", out)
 	}
 }
+
+// TestLinkVerdictUndetermined: a download whose two rounds spread so far
+// that its interval reaches the link though its median sits at a tenth
+// of it (a clean link: no loss model places it) is said to be
+// undetermined against the link, not shown as a bare share.
+func TestLinkVerdictUndetermined(t *testing.T) {
+	res := linkRun()
+	for i := range res.Cells {
+		if c := &res.Cells[i]; c.Scenario == "download" && c.Protocol == "h2c" {
+			c.Repetitions = c.Repetitions[:2]
+			c.Repetitions[0].Value, c.Repetitions[1].Value = 0.3e6, 6e6
+		}
+	}
+	diagnosis.Summarise(res)
+	if b := res.Cell("download", "h2c").Bound; b == nil || !b.Undetermined || b.Departs {
+		t.Fatalf("bound %+v: want undetermined, not departing", b)
+	}
+	var b bytes.Buffer
+	if err := Matrix(&b, res); err != nil {
+		t.Fatal(err)
+	}
+	if want := "h2c 26% (" + results.ClassUndecided + ")"; !strings.Contains(b.String(), want) {
+		t.Errorf("the report lacks %q:\n%s", want, b.String())
+	}
+}

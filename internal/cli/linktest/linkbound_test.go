@@ -145,8 +145,9 @@ func checkWord(t *testing.T, stdout string, c *results.Cell) {
 // print as a verdict: downloads sized for loopback (--duration 100ms) with
 // nothing omitted (--omit 0) across a 100 ms, 100 Mbit/s link, whose
 // rates are then their handshakes and slow start. The run must mark the
-// cells unexplained (or put them down to a machine too busy for its
-// emulator), not give a confident verdict.
+// cells unexplained, or undetermined where two rounds spread as far as
+// the link (or put them down to a machine too busy for its emulator),
+// not give a confident verdict.
 func TestRunNetShortRoundsUnexplained(t *testing.T) {
 	needLink(t)
 	out := t.TempDir()
@@ -166,17 +167,26 @@ func TestRunNetShortRoundsUnexplained(t *testing.T) {
 			continue
 		}
 		judged++
-		if c.Bound == nil || !c.Bound.Unexplained || c.Bound.Share >= transferBelowForTest {
-			t.Errorf("%s: bound %+v: want unexplained, below its bound", c.Protocol, c.Bound)
+		b := c.Bound
+		// Unexplained: it departs from the link and nothing accounts for
+		// it. Undetermined: two rounds on a busy machine can spread so
+		// far that the interval still reaches the link, though the median
+		// sits at a tenth of it; that too is no verdict, and says so.
+		switch {
+		case b == nil || b.Share >= transferBelowForTest || (!b.Unexplained && !b.Undetermined):
+			if b != nil {
+				t.Errorf("%s: bound %s, share %.2f [%.2f, %.2f], departs %v, explained %q: want unexplained or undetermined, below its bound", c.Protocol, b, b.Share, b.Low, b.High, b.Departs, b.Explained)
+			} else {
+				t.Errorf("%s: no bound: want one, unexplained or undetermined", c.Protocol)
+			}
+		case !strings.Contains(stdout, strings.Fields(b.Class())[0]):
+			t.Errorf("%s is %s, and the verdict does not say so:\n%s", c.Protocol, b.Class(), stdout)
 		}
 	}
-	// Where the machine explained every cell the run rightly says no
-	// "unexplained": the word is asked of the cells it left unexplained.
+	// Where the machine explained every cell the run rightly says neither
+	// word: they are asked of the cells it left without a verdict.
 	if judged == 0 {
 		t.Logf("the machine explained every cell: no verdict to hold to unexplained")
-	}
-	if judged > 0 && !strings.Contains(stdout, "unexplained") {
-		t.Errorf("the verdict does not say unexplained:\n%s", stdout)
 	}
 }
 
