@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/tune"
@@ -63,8 +64,8 @@ func runTune(ctx context.Context, e *env, args []string) error {
 		opts.Trial = *trial
 	}
 	if link != nil {
-		closeLink, err := tuneAcross(ctx, link, &opts)
-		if err != nil {
+		var closeLink func()
+		if opts.Link, closeLink, err = experiment.OpenTuneLink(ctx, *link); err != nil {
 			discardKnobFile(out)
 			return err
 		}
