@@ -8,6 +8,7 @@ import (
 
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/report"
+	"github.com/httpvs/httpvs/tune"
 )
 
 // A Go program doing what `httpvs run --quick` does: every transport and
@@ -68,4 +69,40 @@ func ExampleOptions_goVersions() {
 		return
 	}
 	report.GoVersions(os.Stdout, res)
+}
+
+// A Go program doing what `httpvs tune --net 4g --write best.json` does:
+// search h2c's, h2's and h3's download knobs across an emulated 4G link
+// (Linux: root, or a user namespace), print the report and write the best
+// settings as a knob file, which matrix.ReadKnobFile reads back as the
+// Matrix.Knobs of a run.
+func ExampleOpenTuneLink() {
+	ctx := context.Background()
+	l, err := experiment.ParseLink("4g")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return
+	}
+	link, closeLink, err := experiment.OpenTuneLink(ctx, l)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return
+	}
+	defer closeLink()
+	rep, err := tune.Run(ctx, tune.Options{Link: link}) // trial and budget sized for the link
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return
+	}
+	report.Tune(os.Stdout, rep)
+	fmt.Fprint(os.Stderr, report.KnobConflicts(rep))
+	f, err := os.Create("best.json")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return
+	}
+	defer f.Close()
+	if err := rep.WriteKnobFile(f, "tune best.json"); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+	}
 }

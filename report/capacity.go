@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/httpvs/httpvs/results"
 )
@@ -34,6 +35,18 @@ func Capacity(w io.Writer, c *results.Capacity, notRun []results.NotRun) error {
 		fmt.Fprintf(bw, "  not run: %s\n", n)
 	}
 	return bw.err
+}
+
+// capacityMarkdown is a capacity search's report.md: a heading naming
+// the objective and when the search began (UTC), then the text Capacity
+// writes, in a code block.
+func capacityMarkdown(w io.Writer, c *results.Capacity, notRun []results.NotRun, began time.Time) error {
+	fmt.Fprintf(w, "# httpvs run --slo '%s', %s\n\n```\n", c.Objective.Text, began.UTC().Format("2006-01-02 15:04:05 UTC"))
+	if err := Capacity(w, c, notRun); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintln(w, "```")
+	return err
 }
 
 func orDash(s string) string {

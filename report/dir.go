@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/httpvs/httpvs/results"
 )
@@ -32,6 +33,18 @@ func RunFiles(res *results.Results) []File {
 	return append(files, File{"bench.txt", func(w io.Writer) error { return Benchstat(w, res) }})
 }
 
+// CapacityFiles are the files of a capacity search's results directory,
+// as `httpvs run --slo` writes them: capacity.json (results.CapacityFile
+// of c and notRun) and report.md, a heading with the objective and began
+// (UTC) over the text Capacity writes, in a code block.
+func CapacityFiles(c *results.Capacity, notRun []results.NotRun, began time.Time) []File {
+	file := results.CapacityFile{Capacity: c, NotRun: notRun}
+	return []File{
+		{"capacity.json", file.WriteJSON},
+		{"report.md", func(w io.Writer) error { return capacityMarkdown(w, c, notRun, began) }},
+	}
+}
+
 // WhenFiles are the files of the verdict across runs' links: when.md and
 // when.html.
 func WhenFiles(runs []*results.Results) []File {
@@ -45,6 +58,13 @@ func WhenFiles(runs []*results.Results) []File {
 // the run's start, local time ("20060102-150405"), and returns its path.
 func WriteRun(parent string, res *results.Results) (string, error) {
 	return WriteDir(parent, res.Started.Local().Format("20060102-150405"), RunFiles(res))
+}
+
+// WriteCapacity writes CapacityFiles(c, notRun, began) to a new directory
+// under parent named by began, local time ("20060102-150405"), and
+// returns its path.
+func WriteCapacity(parent string, c *results.Capacity, notRun []results.NotRun, began time.Time) (string, error) {
+	return WriteDir(parent, began.Local().Format("20060102-150405"), CapacityFiles(c, notRun, began))
 }
 
 // WriteWhen writes WhenFiles(runs) to a new directory under parent named

@@ -32,6 +32,22 @@ func Tune(w io.Writer, rep *tuneresult.Report) error {
 	return nil
 }
 
+// KnobConflicts says, a line each, which values of rep's knob file
+// (tuneresult.Report.KnobSet) were one transport's best where the others
+// did best at another value: one client serves every transport, so the
+// file holds one value per knob. "" when every value suited all.
+func KnobConflicts(rep *tuneresult.Report) string {
+	var b strings.Builder
+	set := rep.KnobSet("")
+	for _, k := range set.Knobs {
+		proto, others, ok := strings.Cut(set.BestFor[k.Field], " (")
+		if ok {
+			fmt.Fprintf(&b, "httpvs tune: %s %s is %s's best; the others did best at another value (%s: one client serves every transport\n", k.Field, k.Value, proto, others)
+		}
+	}
+	return b.String()
+}
+
 // describeLink is the line Tune starts with saying where it measured.
 func describeLink(rep *tuneresult.Report) string {
 	if rep.Net == nil {

@@ -49,3 +49,25 @@ func TestTuneSaysOneThing(t *testing.T) {
 		t.Errorf("'defaults are best' beside a best found:\n%s", got)
 	}
 }
+
+// TestKnobConflicts: a line for each value of the knob file that was one
+// transport's best where others did best at another value, in the knob
+// file's order; nothing for values every transport agreed on or that one
+// transport alone tuned, nor for a transport whose defaults were best.
+func TestKnobConflicts(t *testing.T) {
+	rep := &tuneresult.Report{Results: []tuneresult.Result{
+		{Protocol: "h2c", Best: tuneresult.Settings{ReadSize: units.MiB, MaxReadFrameSize: units.MiB, WriteSize: 256 * units.KiB}},
+		{Protocol: "h2", Best: tuneresult.Settings{ReadSize: 64 * units.KiB, WriteSize: 256 * units.KiB, StreamWindow: 4 * units.MiB}},
+		{Protocol: "h3", Best: tuneresult.Settings{ReadSize: 64 * units.KiB, WriteSize: 32 * units.KiB, QUICStreamWindow: 16 * units.MiB}},
+		{Protocol: "h1-tls", DefaultsBest: true, Best: tuneresult.Settings{ReadSize: 8 * units.KiB}},
+	}}
+	want := "httpvs tune: Client.ReadSize 1Mi is h2c's best; the others did best at another value (h2: 64Ki, h3: 64Ki): one client serves every transport\n" +
+		"httpvs tune: Server.WriteSize 256Ki is h2c's best; the others did best at another value (h3: 32Ki): one client serves every transport\n"
+	if got := KnobConflicts(rep); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	rep.Results = rep.Results[:1]
+	if got := KnobConflicts(rep); got != "" {
+		t.Errorf("one transport tuned: %q, want nothing", got)
+	}
+}

@@ -1,7 +1,9 @@
 package results
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -81,6 +83,23 @@ type Capacity struct {
 	// Stopped says why the search ended before every bracket was as
 	// narrow as asked (its time budget); "" when it was not cut.
 	Stopped string `json:"stopped,omitempty"`
+}
+
+// CapacityFile is capacity.json, the file of a capacity search's results
+// directory (httpvs run --slo; report.CapacityFiles): the search and what
+// was not run. Printed as JSON, a capacity search is this too.
+type CapacityFile struct {
+	Capacity *Capacity `json:"capacity"`
+	// NotRun are the transports the search left out (one the server does
+	// not speak, say) and why; absent when none was.
+	NotRun []NotRun `json:"not_run,omitempty"`
+}
+
+// WriteJSON writes f as indented JSON, as capacity.json holds it.
+func (f CapacityFile) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(f)
 }
 
 // CapacityResult is one transport's search.

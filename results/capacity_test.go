@@ -1,6 +1,7 @@
 package results
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -71,5 +72,54 @@ func TestRatioOf(t *testing.T) {
 	}
 	if RatioOf(CapacityResult{Missed: 100}, base) != nil {
 		t.Error("a ratio for a transport that met nothing")
+	}
+}
+
+// TestCapacityFileJSON: capacity.json holds the search under "capacity"
+// and what was not run under "not_run", indented two spaces; a search
+// that left nothing out has no "not_run".
+func TestCapacityFileJSON(t *testing.T) {
+	c := &Capacity{Objective: Objective{Quantile: 0.99, MaxLatency: 0.05, Text: "p99<50ms"}, Request: "GET /small",
+		Transports: []CapacityResult{{Protocol: "h1", Met: 4000, Steps: []CapacityStep{}}}, Baseline: "h1"}
+	var b strings.Builder
+	if err := (CapacityFile{Capacity: c, NotRun: []NotRun{{Protocol: "h3", Reason: "no UDP"}}}).WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	want := `{
+  "capacity": {
+    "objective": {
+      "quantile": 0.99,
+      "max_latency_seconds": 0.05,
+      "max_error_rate": 0,
+      "text": "p99\u003c50ms"
+    },
+    "request": "GET /small",
+    "transports": [
+      {
+        "protocol": "h1",
+        "met_rps": 4000,
+        "steps": []
+      }
+    ],
+    "baseline": "h1"
+  },
+  "not_run": [
+    {
+      "protocol": "h3",
+      "reason": "no UDP"
+    }
+  ]
+}
+`
+	if b.String() != want {
+		t.Errorf("capacity.json:\n%s\nwant\n%s", b.String(), want)
+	}
+	b.Reset()
+	if err := (CapacityFile{Capacity: c}).WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	var back map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(b.String()), &back); err != nil || len(back) != 1 || back["capacity"] == nil {
+		t.Errorf("nothing left out: %v, keys of %s: want capacity alone", err, b.String())
 	}
 }

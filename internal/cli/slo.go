@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -75,42 +74,19 @@ func (f *runFlags) sloAlone(set map[string]bool, reqs []results.Request) error {
 	return nil
 }
 
-// capacityFile is what --slo's JSON holds: the search and what was not
-// run.
-type capacityFile struct {
-	Capacity *results.Capacity `json:"capacity"`
-	NotRun   []results.NotRun  `json:"not_run,omitempty"`
-}
-
-func (c capacityFile) writeJSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(c)
-}
-
 // printCapacity prints the search's results as --format asks and writes
 // them to a new results directory under --out (capacity.json and
 // report.md), interrupted searches included.
 func (f *runFlags) printCapacity(ctx context.Context, e *env, res *results.Capacity, notRun []results.NotRun, began time.Time) error {
-	file := capacityFile{res, notRun}
-	text := func(w io.Writer) error { return report.Capacity(w, res, notRun) }
-	print := text
+	print := func(w io.Writer) error { return report.Capacity(w, res, notRun) }
 	if f.format == "json" {
-		print = file.writeJSON
+		print = results.CapacityFile{Capacity: res, NotRun: notRun}.WriteJSON
 	}
 	if err := print(e.stdout); err != nil {
 		return err
 	}
 	if !f.noFiles {
-		md := func(w io.Writer) error {
-			fmt.Fprintf(w, "# httpvs run --slo '%s', %s\n\n```\n", res.Objective.Text, began.UTC().Format("2006-01-02 15:04:05 UTC"))
-			if err := text(w); err != nil {
-				return err
-			}
-			_, err := fmt.Fprintln(w, "```")
-			return err
-		}
-		dir, err := report.WriteDir(f.out, began.Local().Format("20060102-150405"), []report.File{{Name: "capacity.json", Render: file.writeJSON}, {Name: "report.md", Render: md}})
+		dir, err := report.WriteCapacity(f.out, res, notRun, began)
 		if err != nil {
 			return err
 		}

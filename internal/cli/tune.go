@@ -6,11 +6,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
+	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/report"
-	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/tune"
 	"github.com/httpvs/httpvs/tune/tuneresult"
@@ -65,8 +64,8 @@ func runTune(ctx context.Context, e *env, args []string) error {
 		opts.Trial = *trial
 	}
 	if link != nil {
-		closeLink, err := tuneAcross(ctx, link, &opts)
-		if err != nil {
+		var closeLink func()
+		if opts.Link, closeLink, err = experiment.OpenTuneLink(ctx, *link); err != nil {
 			discardKnobFile(out)
 			return err
 		}
@@ -142,49 +141,23 @@ func discardKnobFile(f *os.File) {
 }
 
 // finishKnobFile writes the report's best settings to the --write file f
-// (nil for none) and, unless asJSON, says on
-// stderr how to use it and which values were one transport's best only.
+// (nil for none), a knob set named after the file, and closes it; unless
+// asJSON, it says on stderr how to use it and which values were one
+// transport's best only.
 func finishKnobFile(stderr io.Writer, f *os.File, rep *tuneresult.Report, asJSON bool) error {
 	if f == nil {
 		return nil
 	}
-	if err := writeKnobFile(f, rep); err != nil {
-		return err
-	}
-	if !asJSON {
-		fmt.Fprintf(stderr, "httpvs tune: wrote %s: httpvs run --knobs %s measures with these settings\n", f.Name(), f.Name())
-		fmt.Fprint(stderr, knobConflicts(rep))
-	}
-	return nil
-}
-
-// writeKnobFile writes the search's best settings as a knob set named
-// after the file, and closes it.
-func writeKnobFile(f *os.File, rep *tuneresult.Report) error {
-	set := rep.KnobSet("tune " + filepath.Base(f.Name()))
-	if rep.Partial {
-		set.Name += " (partial search)"
-	}
-	err := results.WriteKnobFile(f, set)
+	err := rep.WriteKnobFile(f, "tune "+filepath.Base(f.Name()))
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
 		return fmt.Errorf("--write: %w", err)
 	}
-	return nil
-}
-
-// knobConflicts says, a line each, which values of the knob file were one
-// transport's best where others did best at another value.
-func knobConflicts(rep *tuneresult.Report) string {
-	var b strings.Builder
-	set := rep.KnobSet("")
-	for _, k := range set.Knobs {
-		proto, others, ok := strings.Cut(set.BestFor[k.Field], " (")
-		if ok {
-			fmt.Fprintf(&b, "httpvs tune: %s %s is %s's best; the others did best at another value (%s: one client serves every transport\n", k.Field, k.Value, proto, others)
-		}
+	if !asJSON {
+		fmt.Fprintf(stderr, "httpvs tune: wrote %s: httpvs run --knobs %s measures with these settings\n", f.Name(), f.Name())
+		fmt.Fprint(stderr, report.KnobConflicts(rep))
 	}
-	return b.String()
+	return nil
 }

@@ -2,6 +2,7 @@ package tuneresult
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/httpvs/httpvs/results"
@@ -64,4 +65,16 @@ func (r *Report) KnobSet(name string) results.KnobSet {
 		}
 	}
 	return set
+}
+
+// WriteKnobFile writes the best settings found to w as a knob file
+// (results.WriteKnobFile) of KnobSet(name), its name followed by
+// " (partial search)" when the budget or an interrupt cut the search
+// short.
+func (r *Report) WriteKnobFile(w io.Writer, name string) error {
+	set := r.KnobSet(name)
+	if r.Partial {
+		set.Name += " (partial search)"
+	}
+	return results.WriteKnobFile(w, set)
 }
