@@ -10,10 +10,7 @@ import (
 	"github.com/httpvs/httpvs/units"
 )
 
-// Tune writes httpvs tune's report as text: where it measured, then per
-// transport Go's defaults and the best found against h1, the gain's
-// interval, why the defaults are slow, and the Go to paste (none when
-// the defaults were best).
+// orDefault is a knob's size, or "default" for zero (Go's or quic-go's).
 func orDefault(b units.Bytes) string {
 	if b == 0 {
 		return "default"
@@ -21,6 +18,10 @@ func orDefault(b units.Bytes) string {
 	return b.String()
 }
 
+// Tune writes httpvs tune's report as text: where it measured, then per
+// transport Go's defaults and the best found against h1, the gain's
+// interval, why the defaults are slow, and the Go to paste (none when
+// the defaults were best).
 func Tune(w io.Writer, rep *tuneresult.Report) error {
 	fmt.Fprintf(w, "httpvs tune: single-stream download, %s, %.0f s; h1 measured in the same run\n", describeLink(rep), rep.Seconds)
 	if rep.Partial {
