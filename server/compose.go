@@ -5,6 +5,7 @@ import (
 	"net"
 	"sync"
 
+	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -49,7 +50,8 @@ func Loopback() transport.ServerOptions {
 // Start builds the payload server of cfg and starts serving; a cfg that
 // Validate refuses is its *config.FieldError.
 func Start(cfg Config) (*Running, error) {
-	if err := cfg.Validate(); err != nil {
+	// Validate less Transport, which transport.NewServer validates.
+	if err := cfg.validateOwn(); err != nil {
 		return nil, err
 	}
 	opts := cfg.Options
@@ -66,13 +68,15 @@ func Start(cfg Config) (*Running, error) {
 	}
 	ts, err := transport.NewServer(topts)
 	if err != nil {
-		return nil, err
+		payload.GRPC().Stop()
+		return nil, config.WithinField("Transport", err)
 	}
 	payload.Attach(ts)
 	r := &Running{Server: payload, Transport: ts, errs: make(chan error, 2), done: make(chan struct{}), stopPeak: func() {}}
 	if cfg.GRPCListen != "" {
 		ln, err := net.Listen("tcp", cfg.GRPCListen)
 		if err != nil {
+			payload.GRPC().Stop()
 			ts.Close()
 			return nil, fmt.Errorf("listen gRPC on %s: %w", cfg.GRPCListen, err)
 		}

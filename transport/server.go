@@ -94,14 +94,14 @@ type Server struct {
 // NewServer binds the listeners of opts and starts serving. It returns once
 // every listener is bound; serving errors arrive on Err.
 func NewServer(opts ServerOptions) (*Server, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
 	if opts.Handler == nil {
 		return nil, errors.New("server needs a handler")
 	}
 	if opts.Listen == "" && opts.TLSListen == "" {
 		return nil, errors.New("server needs a cleartext or a TLS listen address")
-	}
-	if err := opts.Validate(); err != nil {
-		return nil, err
 	}
 	s := &Server{cert: opts.Cert, errc: make(chan error, 1)}
 	if len(s.cert.Certificate) == 0 {
