@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"crypto/tls"
 	"encoding/json"
@@ -12,7 +11,6 @@ import (
 	"net"
 	"os"
 	"strings"
-	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -114,9 +112,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if msg := fdlimit.Raise(); msg != "" {
 		fmt.Fprintln(e.stderr, msg)
 	}
-	logged := &lineCounter{}
-	sc.Transport.ErrorLog = log.New(logged, "", 0)
-	if *verbose {
+	if *verbose { // else the server counts them, for the summary
 		sc.Transport.ErrorLog = log.New(e.stderr, "httpvs serve: ", log.LstdFlags)
 	}
 	srv, err := startServer(e, sc, !fs.Given()["grpc-listen"])
@@ -150,7 +146,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if *child {
 		return nil
 	}
-	report.ServeSummary(e.stdout, srv.Stats(), logged.n.Load())
+	report.ServeSummary(e.stdout, srv.Stats(), ts.ConnErrors())
 	return nil
 }
 
@@ -199,15 +195,6 @@ func untilStdinCloses(ctx context.Context) (context.Context, context.CancelFunc)
 		cancel()
 	}()
 	return ctx, cancel
-}
-
-// lineCounter is a log destination that only counts lines: net/http's
-// per-connection errors would flood a terminal under load.
-type lineCounter struct{ n atomic.Int64 }
-
-func (c *lineCounter) Write(p []byte) (int, error) {
-	c.n.Add(int64(bytes.Count(p, []byte("\n"))))
-	return len(p), nil
 }
 
 // hostOf returns addr's host, or addr itself when it has no port.

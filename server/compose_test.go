@@ -1,0 +1,98 @@
+package server
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"log"
+	"net"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/httpvs/httpvs/transport"
+)
+
+// garbageHandshakes opens n connections to addr, sends each bytes that are
+// no TLS record (a 5-byte record header of an unknown type), and reads
+// until the server closes it: net/http logs the handshake error before it
+// closes.
+func garbageHandshakes(t *testing.T, addr string, n int) {
+	t.Helper()
+	for range n {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = c.SetDeadline(time.Now().Add(5 * time.Second))
+		if _, err := c.Write([]byte{0x01, 0x02, 0x03, 0x04, 0x05}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := io.Copy(io.Discard, c); err != nil && !errors.Is(err, syscall.ECONNRESET) {
+			t.Fatalf("waiting for the server to close: %v", err)
+		}
+		c.Close()
+	}
+}
+
+// lockedBuffer is a log destination safe for the servers' goroutines.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// TestConnErrorsCounted: with no ErrorLog, the server counts each failed
+// TLS handshake a client provokes, exactly, and a well-formed request adds
+// none; with an ErrorLog of the caller's, the errors go there instead.
+func TestConnErrorsCounted(t *testing.T) {
+	opts := Loopback()
+	opts.NoH3 = true
+	r, err := Start(Config{Transport: opts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if n := r.Transport.ConnErrors(); n != 0 {
+		t.Fatalf("%d connection errors before any connection", n)
+	}
+	garbageHandshakes(t, r.Transport.Addr(transport.H2), 3)
+	c, err := net.Dial("tcp", r.Transport.Addr(transport.H1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = c.SetDeadline(time.Now().Add(5 * time.Second))
+	_, _ = io.WriteString(c, "GET /small HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+	if resp, err := io.ReadAll(c); err != nil || !bytes.HasPrefix(resp, []byte("HTTP/1.1 200")) {
+		t.Fatalf("GET /small: %q, %v", resp, err)
+	}
+	c.Close()
+	if n := r.Transport.ConnErrors(); n != 3 {
+		t.Fatalf("%d connection errors counted, want 3", n)
+	}
+
+	var logged lockedBuffer
+	opts.ErrorLog = log.New(&logged, "", 0)
+	r2, err := Start(Config{Transport: opts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r2.Close()
+	garbageHandshakes(t, r2.Transport.Addr(transport.H2), 2)
+	if n, lines := r2.Transport.ConnErrors(), strings.Count(logged.String(), "TLS handshake error"); n != 0 || lines != 2 {
+		t.Fatalf("with an ErrorLog: %d counted, %d logged (%q); want 0 and 2", n, lines, logged.String())
+	}
+}
