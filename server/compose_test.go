@@ -15,6 +15,63 @@ import (
 	"github.com/httpvs/httpvs/transport"
 )
 
+// TestGRPCAnyPortIfTaken: with GRPCListen held by a listener of the
+// test's, a server asked to move starts with native gRPC on another port
+// of the same host, serving there and saying it moved; one not asked
+// fails with EADDRINUSE naming the address; one whose port is free stays.
+func TestGRPCAnyPortIfTaken(t *testing.T) {
+	held, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	taken := held.Addr().String()
+	opts := Loopback()
+	opts.NoH3 = true
+
+	if r, err := Start(Config{Transport: opts, GRPCListen: taken}); err == nil {
+		r.Close()
+		t.Fatalf("started on %s, which the test holds", taken)
+	} else if !errors.Is(err, syscall.EADDRINUSE) || !strings.Contains(err.Error(), taken) {
+		t.Fatalf("error %v, want EADDRINUSE naming %s", err, taken)
+	}
+
+	r, err := Start(Config{Transport: opts, GRPCListen: taken, GRPCAnyPortIfTaken: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	host, port, err := net.SplitHostPort(r.GRPCAddr)
+	if err != nil || !r.GRPCMoved || host != "127.0.0.1" || r.GRPCAddr == taken || port == "0" {
+		t.Fatalf("GRPCAddr %q (moved %v), want another port of 127.0.0.1 than %s", r.GRPCAddr, r.GRPCMoved, taken)
+	}
+	// grpc-go's transport answers a connection with its SETTINGS frame
+	// (RFC 9113 3.4): the moved listener serves gRPC, not just a socket.
+	c, err := net.Dial("tcp", r.GRPCAddr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := io.WriteString(c, "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\x00\x00\x00\x04\x00\x00\x00\x00\x00"); err != nil {
+		t.Fatal(err)
+	}
+	_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	frame := make([]byte, 9)
+	if _, err := io.ReadFull(c, frame); err != nil || frame[3] != 0x4 {
+		t.Fatalf("frame header %x, %v: want SETTINGS (type 4)", frame, err)
+	}
+
+	free := Config{Transport: opts, GRPCListen: "127.0.0.1:0", GRPCAnyPortIfTaken: true}
+	r2, err := Start(free)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r2.Close()
+	if r2.GRPCMoved || r2.GRPCAddr == "" {
+		t.Fatalf("free port: GRPCAddr %q, moved %v", r2.GRPCAddr, r2.GRPCMoved)
+	}
+}
+
 // garbageHandshakes opens n connections to addr, sends each bytes that are
 // no TLS record (a 5-byte record header of an unknown type), and reads
 // until the server closes it: net/http logs the handshake error before it

@@ -4,14 +4,10 @@ import (
 	"context"
 	"crypto/tls"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"log"
-	"net"
 	"os"
-	"strings"
-	"syscall"
 	"time"
 
 	"github.com/httpvs/httpvs/config"
@@ -115,9 +111,16 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if *verbose { // else the server counts them, for the summary
 		sc.Transport.ErrorLog = log.New(e.stderr, "httpvs serve: ", log.LstdFlags)
 	}
-	srv, err := startServer(e, sc, !fs.Given()["grpc-listen"])
+	// Beside another httpvs serve on the default gRPC port, a second
+	// server with its own --listen starts all the same, its gRPC port in
+	// the banner.
+	sc.GRPCAnyPortIfTaken = !fs.Given()["grpc-listen"]
+	srv, err := server.Start(sc)
 	if err != nil {
 		return err
+	}
+	if srv.GRPCMoved {
+		fmt.Fprintf(e.stderr, "httpvs serve: %s is taken; native gRPC listens on another port (see below)\n", sc.GRPCListen)
 	}
 	warnFDLimit(e, *maxConns)
 	defer srv.Close()
@@ -159,22 +162,6 @@ func loadServeCert(certFile, keyFile string) (tls.Certificate, error) {
 	return transport.LoadKeyPair(certFile, keyFile)
 }
 
-// startServer starts the server sc describes. When grpcDefault (no
-// --grpc-listen given) and another httpvs serve holds the default gRPC
-// port, it starts again with native gRPC on a port of its own: a second
-// server with its own --listen should start all the same, its gRPC port
-// printed in the banner.
-func startServer(e *env, sc server.Config, grpcDefault bool) (*server.Running, error) {
-	srv, err := server.Start(sc)
-	if err != nil && grpcDefault && errors.Is(err, syscall.EADDRINUSE) && strings.Contains(err.Error(), "gRPC") {
-		taken := sc.GRPCListen
-		sc.GRPCListen = net.JoinHostPort(hostOf(sc.GRPCListen), "0")
-		fmt.Fprintf(e.stderr, "httpvs serve: %s is taken; native gRPC listens on another port (see below)\n", taken)
-		srv, err = server.Start(sc)
-	}
-	return srv, err
-}
-
 // warnFDLimit warns when the open-file limit is below what maxConns
 // connections a listener (plus fdlimit.Reserve) need: connections past
 // it are refused.
@@ -195,15 +182,6 @@ func untilStdinCloses(ctx context.Context) (context.Context, context.CancelFunc)
 		cancel()
 	}()
 	return ctx, cancel
-}
-
-// hostOf returns addr's host, or addr itself when it has no port.
-func hostOf(addr string) string {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return addr
-	}
-	return host
 }
 
 // checkServe refuses, in one line, serve's flags out of range: what
