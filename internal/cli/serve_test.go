@@ -6,10 +6,13 @@ import (
 	"io"
 	"net"
 	"regexp"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/httpvs/httpvs/experiment"
 )
 
 // serveGarbage runs serve with args, sends n connections of bytes that are
@@ -65,5 +68,31 @@ func TestServeConnErrors(t *testing.T) {
 	code, stdout, stderr = serveGarbage(t, 2, "-v")
 	if code != 0 || strings.Contains(stdout, "net/http logged") || strings.Count(stderr, "httpvs serve: ") < 2 || strings.Count(stderr, "TLS handshake error") != 2 {
 		t.Fatalf("-v: exit %d; stdout %q; stderr %q", code, stdout, stderr)
+	}
+}
+
+// TestServeWarnings: serve warns of each listener beyond loopback and,
+// without a token, of the routes refused there; and of an open-file limit
+// below what --max-conns needs.
+func TestServeWarnings(t *testing.T) {
+	t.Setenv(experiment.TokenEnv, "")
+	exposedRE := regexp.MustCompile(`(?m)^warning: listening on (\S+), which is not a loopback address: anyone who can reach it can download and upload through this server$`)
+	const tokenLine = "httpvs serve: POST /stats/reset and /debug/profile/ are refused beyond loopback without a token: set " + experiment.TokenEnv + " (or --token) here and for the clients that need them\n"
+	code, stdout, stderr := serveGarbage(t, 0, "--listen", ":0")
+	m := exposedRE.FindAllStringSubmatch(stderr, -1)
+	if code != 0 || len(m) != 1 || !strings.Contains(stdout, "http://"+m[0][1]) || !strings.Contains(stderr, tokenLine) {
+		t.Fatalf("exit %d; stdout %q; stderr %q", code, stdout, stderr)
+	}
+	code, _, stderr = serveGarbage(t, 0, "--listen", ":0", "--token", "x")
+	if code != 0 || len(exposedRE.FindAllString(stderr, -1)) != 1 || strings.Contains(stderr, tokenLine) {
+		t.Fatalf("--token: exit %d; stderr %q", code, stderr)
+	}
+	if runtime.GOOS == "windows" {
+		return // no open-file limit to read
+	}
+	code, _, stderr = serveGarbage(t, 0, "--max-conns", "2000000000")
+	fdRE := regexp.MustCompile(`(?m)^warning: the open-file limit is \d+, below what --max-conns 2000000000 needs \(2000000064\); connections past it will be refused: raise it \(ulimit -n\) or lower --max-conns$`)
+	if code != 0 || !fdRE.MatchString(stderr) || exposedRE.MatchString(stderr) {
+		t.Fatalf("--max-conns: exit %d; stderr %q", code, stderr)
 	}
 }
