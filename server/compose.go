@@ -111,6 +111,19 @@ func Start(cfg Config) (*Running, error) {
 	return r, nil
 }
 
+// BeyondLoopback returns the addresses r listens on (h1 and h2c, the TLS
+// port, native gRPC, in that order) that are not loopback ones: anyone
+// who can reach them can download and upload through the server.
+func (r *Running) BeyondLoopback() []string {
+	var addrs []string
+	for _, addr := range []string{r.Transport.Addr(transport.H1), r.Transport.Addr(transport.H2), r.GRPCAddr} {
+		if BeyondLoopback(addr) {
+			addrs = append(addrs, addr)
+		}
+	}
+	return addrs
+}
+
 // Err delivers the first error of any listener that stopped serving.
 func (r *Running) Err() <-chan error { return r.errs }
 

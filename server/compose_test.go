@@ -153,3 +153,28 @@ func TestConnErrorsCounted(t *testing.T) {
 		t.Fatalf("with an ErrorLog: %d counted, %d logged (%q); want 0 and 2", n, lines, logged.String())
 	}
 }
+
+// TestRunningBeyondLoopback: a server on loopback reports no exposed
+// listener; one whose cleartext port is on every interface reports that
+// one alone, not its loopback TLS and gRPC ones.
+func TestRunningBeyondLoopback(t *testing.T) {
+	opts := Loopback()
+	opts.NoH3 = true
+	r, err := Start(Config{Transport: opts, GRPCListen: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if got := r.BeyondLoopback(); len(got) != 0 {
+		t.Fatalf("loopback server: %v beyond loopback", got)
+	}
+	opts.Listen = ":0"
+	r2, err := Start(Config{Transport: opts, GRPCListen: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r2.Close()
+	if got := r2.BeyondLoopback(); len(got) != 1 || got[0] != r2.Transport.Addr(transport.H1) {
+		t.Fatalf("beyond loopback %v, want only the cleartext listener %s", got, r2.Transport.Addr(transport.H1))
+	}
+}

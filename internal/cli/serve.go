@@ -122,7 +122,9 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if srv.GRPCMoved {
 		fmt.Fprintf(e.stderr, "httpvs serve: %s is taken; native gRPC listens on another port (see below)\n", sc.GRPCListen)
 	}
-	warnFDLimit(e, *maxConns)
+	if lim, need, short := sc.Transport.FDLimitShort(); short {
+		fmt.Fprintf(e.stderr, "warning: the open-file limit is %d, below what --max-conns %d needs (%d); connections past it will be refused: raise it (ulimit -n) or lower --max-conns\n", lim, *maxConns, need)
+	}
 	defer srv.Close()
 	ts, grpcAddr := srv.Transport, srv.GRPCAddr
 	if *writeCert != "" {
@@ -140,7 +142,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	} else {
 		report.ServeBanner(e.stdout, banner(ts, *certFile == "", *writeCert, grpcAddr))
 	}
-	serveWarnings(e, ts, grpcAddr, *child, *token != "")
+	serveWarnings(e, srv, *child, *token != "")
 	select {
 	case <-ctx.Done():
 	case err := <-srv.Err():
@@ -160,16 +162,6 @@ func loadServeCert(certFile, keyFile string) (tls.Certificate, error) {
 		return tls.Certificate{}, nil
 	}
 	return transport.LoadKeyPair(certFile, keyFile)
-}
-
-// warnFDLimit warns when the open-file limit is below what maxConns
-// connections a listener (plus fdlimit.Reserve) need: connections past
-// it are refused.
-func warnFDLimit(e *env, maxConns int) {
-	lim := fdlimit.Limit()
-	if lim > 0 && maxConns > 0 && maxConns+fdlimit.Reserve > lim {
-		fmt.Fprintf(e.stderr, "warning: the open-file limit is %d, below what --max-conns %d needs (%d); connections past it will be refused: raise it (ulimit -n) or lower --max-conns\n", lim, maxConns, maxConns+fdlimit.Reserve)
-	}
 }
 
 // untilStdinCloses returns a context cancelled when stdin reaches EOF:
@@ -211,18 +203,15 @@ func minDataRate(rate int64, grace time.Duration) transport.MinDataRate {
 
 // serveWarnings warns of listeners anyone may reach, and of UDP buffers too
 // small for quic-go.
-func serveWarnings(e *env, ts *transport.Server, grpcAddr string, child, token bool) {
-	exposed := false
-	for _, addr := range []string{ts.Addr(transport.H1), ts.Addr(transport.H2), grpcAddr} {
-		if server.BeyondLoopback(addr) {
-			exposed = true
-			fmt.Fprintf(e.stderr, "warning: listening on %s, which is not a loopback address: anyone who can reach it can download and upload through this server\n", addr)
-		}
+func serveWarnings(e *env, srv *server.Running, child, token bool) {
+	exposed := srv.BeyondLoopback()
+	for _, addr := range exposed {
+		fmt.Fprintf(e.stderr, "warning: listening on %s, which is not a loopback address: anyone who can reach it can download and upload through this server\n", addr)
 	}
-	if exposed && !token && !child {
+	if len(exposed) > 0 && !token && !child {
 		fmt.Fprintf(e.stderr, "httpvs serve: POST /stats/reset and /debug/profile/ are refused beyond loopback without a token: set %s (or --token) here and for the clients that need them\n", experiment.TokenEnv)
 	}
-	if ts.Has(transport.H3) && !child {
+	if srv.Transport.Has(transport.H3) && !child {
 		if w := transport.UDPBufferWarning(); w != "" {
 			fmt.Fprintln(e.stderr, w)
 		}
