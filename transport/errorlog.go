@@ -26,7 +26,7 @@ func (s *Server) errorLog(opts ServerOptions) *log.Logger {
 }
 
 // ConnErrors returns how many connection errors (failed TLS handshakes,
-// malformed requests, resets) net/http has logged since the server
-// started, one per line, when ServerOptions.ErrorLog is nil; with an
-// ErrorLog of the caller's they go there instead and ConnErrors is 0.
+// resets and the like) net/http has logged since the server started, one
+// per line, when ServerOptions.ErrorLog is nil; with an ErrorLog of the
+// caller's they go there instead and ConnErrors is 0.
 func (s *Server) ConnErrors() int64 { return s.connErrors.n.Load() }
