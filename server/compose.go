@@ -1,10 +1,13 @@
 package server
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"sync"
+	"syscall"
 
+	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -21,6 +24,11 @@ type Config struct {
 	// 127.0.0.1:0; empty for none (gRPC is also served through net/http
 	// on the h2c and h2 ports).
 	GRPCListen string
+	// GRPCAnyPortIfTaken, when GRPCListen's port is in use (EADDRINUSE:
+	// another server holds it), listens on a free port of the same host
+	// instead of failing; Running.GRPCAddr says which, and
+	// Running.GRPCMoved that it moved.
+	GRPCAnyPortIfTaken bool
 	// SampleGoroutines turns on the goroutine-peak sampler behind /stats
 	// (Server.SampleGoroutines).
 	SampleGoroutines bool
@@ -33,6 +41,10 @@ type Running struct {
 	Transport *transport.Server // the h1, h2c, h1-tls, h2 and h3 listeners
 	// GRPCAddr is where the native gRPC listener listens; "" if none.
 	GRPCAddr string
+	// GRPCMoved says GRPCListen was taken and, as
+	// Config.GRPCAnyPortIfTaken asked, the native gRPC listener listens
+	// on another port of its host.
+	GRPCMoved bool
 
 	errs      chan error
 	done      chan struct{} // closed by Close
@@ -49,7 +61,8 @@ func Loopback() transport.ServerOptions {
 // Start builds the payload server of cfg and starts serving; a cfg that
 // Validate refuses is its *config.FieldError.
 func Start(cfg Config) (*Running, error) {
-	if err := cfg.Validate(); err != nil {
+	// Validate less Transport, which transport.NewServer validates.
+	if err := cfg.validateOwn(); err != nil {
 		return nil, err
 	}
 	opts := cfg.Options
@@ -66,17 +79,19 @@ func Start(cfg Config) (*Running, error) {
 	}
 	ts, err := transport.NewServer(topts)
 	if err != nil {
-		return nil, err
+		payload.GRPC().Stop()
+		return nil, config.WithinField("Transport", err)
 	}
 	payload.Attach(ts)
 	r := &Running{Server: payload, Transport: ts, errs: make(chan error, 2), done: make(chan struct{}), stopPeak: func() {}}
 	if cfg.GRPCListen != "" {
-		ln, err := net.Listen("tcp", cfg.GRPCListen)
+		ln, moved, err := listenGRPC(cfg.GRPCListen, cfg.GRPCAnyPortIfTaken)
 		if err != nil {
+			payload.GRPC().Stop()
 			ts.Close()
-			return nil, fmt.Errorf("listen gRPC on %s: %w", cfg.GRPCListen, err)
+			return nil, err
 		}
-		r.GRPCAddr = ln.Addr().String()
+		r.GRPCAddr, r.GRPCMoved = ln.Addr().String(), moved
 		go func() {
 			if err := payload.GRPC().Serve(ln); err != nil {
 				r.errs <- fmt.Errorf("gRPC: %w", err)
@@ -96,6 +111,19 @@ func Start(cfg Config) (*Running, error) {
 	return r, nil
 }
 
+// BeyondLoopback returns the addresses r listens on (h1 and h2c, the TLS
+// port, native gRPC, in that order) that are not loopback ones: anyone
+// who can reach them can download and upload through the server.
+func (r *Running) BeyondLoopback() []string {
+	var addrs []string
+	for _, addr := range []string{r.Transport.Addr(transport.H1), r.Transport.Addr(transport.H2), r.GRPCAddr} {
+		if BeyondLoopback(addr) {
+			addrs = append(addrs, addr)
+		}
+	}
+	return addrs
+}
+
 // Err delivers the first error of any listener that stopped serving.
 func (r *Running) Err() <-chan error { return r.errs }
 
@@ -109,4 +137,19 @@ func (r *Running) Close() error {
 		err = r.Transport.Close()
 	})
 	return err
+}
+
+// listenGRPC listens on addr, the native gRPC address; if it is taken and
+// anyPort, on a free port of addr's host, and moved says so.
+func listenGRPC(addr string, anyPort bool) (ln net.Listener, moved bool, err error) {
+	ln, err = net.Listen("tcp", addr)
+	if err != nil && anyPort && errors.Is(err, syscall.EADDRINUSE) {
+		host, _, _ := net.SplitHostPort(addr) // Validate saw host:port
+		addr, moved = net.JoinHostPort(host, "0"), true
+		ln, err = net.Listen("tcp", addr)
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("listen gRPC on %s: %w", addr, err)
+	}
+	return ln, moved, nil
 }

@@ -31,13 +31,19 @@ func (o Options) Validate() error {
 // Validate reports the first field of c out of range as a
 // *config.FieldError: its Options' ("MaxEcho"), its Transport's
 // ("Transport.MaxConns", "Transport.Config.HTTP2.MaxReadFrameSize") or
-// GRPCListen. Start calls it.
+// GRPCListen. Start refuses what it refuses.
 func (c Config) Validate() error {
-	if err := c.Options.Validate(); err != nil {
-		return err
-	}
-	if err := transport.ValidateListen("GRPCListen", c.GRPCListen); err != nil {
+	if err := c.validateOwn(); err != nil {
 		return err
 	}
 	return config.WithinField("Transport", c.Transport.Validate())
+}
+
+// validateOwn is Validate less Transport's fields, which
+// transport.NewServer validates (for Start, once).
+func (c Config) validateOwn() error {
+	if err := c.Options.Validate(); err != nil {
+		return err
+	}
+	return transport.ValidateListen("GRPCListen", c.GRPCListen)
 }

@@ -9,8 +9,9 @@ import (
 	"github.com/httpvs/httpvs/units"
 )
 
-// TestConfigValidate: Start refuses each out-of-range field with a
-// *config.FieldError naming it (the CLI maps the name to its flag), and
+// TestConfigValidate: Validate and Start refuse each out-of-range field
+// with a *config.FieldError naming it (the CLI maps the name to its flag;
+// Start leaves Transport's fields to transport.NewServer), and
 // starts a server whose fields are zero (the defaults) or in range.
 func TestConfigValidate(t *testing.T) {
 	for _, tc := range []struct {
@@ -33,13 +34,16 @@ func TestConfigValidate(t *testing.T) {
 		c := Config{Transport: Loopback()}
 		c.Transport.NoH3 = true
 		tc.edit(&c)
+		var fe *config.FieldError
+		if err := c.Validate(); !errors.As(err, &fe) || fe.Field != tc.field {
+			t.Errorf("%s: Validate says %v, want a field error naming it", tc.field, err)
+		}
 		r, err := Start(c)
 		if err == nil {
 			r.Close()
 			t.Errorf("%s: started", tc.field)
 			continue
 		}
-		var fe *config.FieldError
 		if !errors.As(err, &fe) || fe.Field != tc.field {
 			t.Errorf("%s: %v, want a field error naming it", tc.field, err)
 		}

@@ -66,7 +66,8 @@ type ServerOptions struct {
 	// until one closes. Zero means no bound. QUIC connections are not
 	// bounded by it.
 	MaxConns int
-	// ErrorLog receives the servers' connection errors; nil discards them.
+	// ErrorLog receives the servers' connection errors; nil discards them,
+	// counting them for Server.ConnErrors.
 	ErrorLog *log.Logger
 }
 
@@ -89,19 +90,21 @@ type Server struct {
 	errOnce   sync.Once
 	errc      chan error
 	closeOnce sync.Once
+
+	connErrors lineCounter // lines logged when ServerOptions.ErrorLog is nil
 }
 
 // NewServer binds the listeners of opts and starts serving. It returns once
 // every listener is bound; serving errors arrive on Err.
 func NewServer(opts ServerOptions) (*Server, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
 	if opts.Handler == nil {
 		return nil, errors.New("server needs a handler")
 	}
 	if opts.Listen == "" && opts.TLSListen == "" {
 		return nil, errors.New("server needs a cleartext or a TLS listen address")
-	}
-	if err := opts.Validate(); err != nil {
-		return nil, err
 	}
 	s := &Server{cert: opts.Cert, errc: make(chan error, 1)}
 	if len(s.cert.Certificate) == 0 {
@@ -121,10 +124,7 @@ func NewServer(opts ServerOptions) (*Server, error) {
 		s.cert = cert
 	}
 	handler := s.countConnections(floorRequests(opts.Handler, opts.MinDataRate))
-	logger := opts.ErrorLog
-	if logger == nil {
-		logger = log.New(io.Discard, "", 0)
-	}
+	logger := s.errorLog(opts)
 	newHTTPServer := func(protos *http.Protocols) *http.Server {
 		return &http.Server{
 			Handler:           handler,

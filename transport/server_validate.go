@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/internal/fdlimit"
 )
 
 // minMaxHeaderBytes is the smallest MaxHeaderBytes allowed: below it
@@ -59,4 +60,14 @@ func ValidateListen(field, addr string) error {
 		return config.Fieldf(field, addr, "a port in 0-65535 (%d is out of range), e.g. 127.0.0.1:8080", n)
 	}
 	return nil
+}
+
+// FDLimitShort reports whether the process's soft open-file limit (limit)
+// is below need: the descriptors MaxConns connections on a listener take,
+// plus a reserve of 64 for everything else (stdio, listeners, the
+// runtime's poller). Connections past the limit are refused. It is false
+// where there is no limit to read and when MaxConns is zero (no bound).
+func (o ServerOptions) FDLimitShort() (limit, need int, short bool) {
+	limit, need = fdlimit.Limit(), o.MaxConns+fdlimit.Reserve
+	return limit, need, limit > 0 && o.MaxConns > 0 && need > limit
 }

@@ -1,19 +1,13 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"crypto/tls"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"log"
-	"net"
 	"os"
-	"strings"
-	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/httpvs/httpvs/config"
@@ -114,16 +108,23 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if msg := fdlimit.Raise(); msg != "" {
 		fmt.Fprintln(e.stderr, msg)
 	}
-	logged := &lineCounter{}
-	sc.Transport.ErrorLog = log.New(logged, "", 0)
-	if *verbose {
+	if *verbose { // else the server counts them, for the summary
 		sc.Transport.ErrorLog = log.New(e.stderr, "httpvs serve: ", log.LstdFlags)
 	}
-	srv, err := startServer(e, sc, !fs.Given()["grpc-listen"])
+	// Beside another httpvs serve on the default gRPC port, a second
+	// server with its own --listen starts all the same, its gRPC port in
+	// the banner.
+	sc.GRPCAnyPortIfTaken = !fs.Given()["grpc-listen"]
+	srv, err := server.Start(sc)
 	if err != nil {
 		return err
 	}
-	warnFDLimit(e, *maxConns)
+	if srv.GRPCMoved {
+		fmt.Fprintf(e.stderr, "httpvs serve: %s is taken; native gRPC listens on another port (see below)\n", sc.GRPCListen)
+	}
+	if lim, need, short := sc.Transport.FDLimitShort(); short {
+		fmt.Fprintf(e.stderr, "warning: the open-file limit is %d, below what --max-conns %d needs (%d); connections past it will be refused: raise it (ulimit -n) or lower --max-conns\n", lim, *maxConns, need)
+	}
 	defer srv.Close()
 	ts, grpcAddr := srv.Transport, srv.GRPCAddr
 	if *writeCert != "" {
@@ -141,7 +142,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	} else {
 		report.ServeBanner(e.stdout, banner(ts, *certFile == "", *writeCert, grpcAddr))
 	}
-	serveWarnings(e, ts, grpcAddr, *child, *token != "")
+	serveWarnings(e, srv, *child, *token != "")
 	select {
 	case <-ctx.Done():
 	case err := <-srv.Err():
@@ -150,7 +151,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if *child {
 		return nil
 	}
-	report.ServeSummary(e.stdout, srv.Stats(), logged.n.Load())
+	report.ServeSummary(e.stdout, srv.Stats(), ts.ConnErrors())
 	return nil
 }
 
@@ -163,32 +164,6 @@ func loadServeCert(certFile, keyFile string) (tls.Certificate, error) {
 	return transport.LoadKeyPair(certFile, keyFile)
 }
 
-// startServer starts the server sc describes. When grpcDefault (no
-// --grpc-listen given) and another httpvs serve holds the default gRPC
-// port, it starts again with native gRPC on a port of its own: a second
-// server with its own --listen should start all the same, its gRPC port
-// printed in the banner.
-func startServer(e *env, sc server.Config, grpcDefault bool) (*server.Running, error) {
-	srv, err := server.Start(sc)
-	if err != nil && grpcDefault && errors.Is(err, syscall.EADDRINUSE) && strings.Contains(err.Error(), "gRPC") {
-		taken := sc.GRPCListen
-		sc.GRPCListen = net.JoinHostPort(hostOf(sc.GRPCListen), "0")
-		fmt.Fprintf(e.stderr, "httpvs serve: %s is taken; native gRPC listens on another port (see below)\n", taken)
-		srv, err = server.Start(sc)
-	}
-	return srv, err
-}
-
-// warnFDLimit warns when the open-file limit is below what maxConns
-// connections a listener (plus fdlimit.Reserve) need: connections past
-// it are refused.
-func warnFDLimit(e *env, maxConns int) {
-	lim := fdlimit.Limit()
-	if lim > 0 && maxConns > 0 && maxConns+fdlimit.Reserve > lim {
-		fmt.Fprintf(e.stderr, "warning: the open-file limit is %d, below what --max-conns %d needs (%d); connections past it will be refused: raise it (ulimit -n) or lower --max-conns\n", lim, maxConns, maxConns+fdlimit.Reserve)
-	}
-}
-
 // untilStdinCloses returns a context cancelled when stdin reaches EOF:
 // as httpvs run's child, the parent holds the other end, so EOF means it
 // is gone and the server should stop.
@@ -199,24 +174,6 @@ func untilStdinCloses(ctx context.Context) (context.Context, context.CancelFunc)
 		cancel()
 	}()
 	return ctx, cancel
-}
-
-// lineCounter is a log destination that only counts lines: net/http's
-// per-connection errors would flood a terminal under load.
-type lineCounter struct{ n atomic.Int64 }
-
-func (c *lineCounter) Write(p []byte) (int, error) {
-	c.n.Add(int64(bytes.Count(p, []byte("\n"))))
-	return len(p), nil
-}
-
-// hostOf returns addr's host, or addr itself when it has no port.
-func hostOf(addr string) string {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return addr
-	}
-	return host
 }
 
 // checkServe refuses, in one line, serve's flags out of range: what
@@ -246,18 +203,15 @@ func minDataRate(rate int64, grace time.Duration) transport.MinDataRate {
 
 // serveWarnings warns of listeners anyone may reach, and of UDP buffers too
 // small for quic-go.
-func serveWarnings(e *env, ts *transport.Server, grpcAddr string, child, token bool) {
-	exposed := false
-	for _, addr := range []string{ts.Addr(transport.H1), ts.Addr(transport.H2), grpcAddr} {
-		if server.BeyondLoopback(addr) {
-			exposed = true
-			fmt.Fprintf(e.stderr, "warning: listening on %s, which is not a loopback address: anyone who can reach it can download and upload through this server\n", addr)
-		}
+func serveWarnings(e *env, srv *server.Running, child, token bool) {
+	exposed := srv.BeyondLoopback()
+	for _, addr := range exposed {
+		fmt.Fprintf(e.stderr, "warning: listening on %s, which is not a loopback address: anyone who can reach it can download and upload through this server\n", addr)
 	}
-	if exposed && !token && !child {
+	if len(exposed) > 0 && !token && !child {
 		fmt.Fprintf(e.stderr, "httpvs serve: POST /stats/reset and /debug/profile/ are refused beyond loopback without a token: set %s (or --token) here and for the clients that need them\n", experiment.TokenEnv)
 	}
-	if ts.Has(transport.H3) && !child {
+	if srv.Transport.Has(transport.H3) && !child {
 		if w := transport.UDPBufferWarning(); w != "" {
 			fmt.Fprintln(e.stderr, w)
 		}
