@@ -2,12 +2,8 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/report"
@@ -36,7 +32,7 @@ func runExplain(_ context.Context, e *env, args []string) error {
 		if st, err := os.Stat(*dir); err != nil || !st.IsDir() {
 			return usagef("--profiles %s: not a directory of profiles (run --profile DIR writes them)", *dir)
 		}
-		for _, err := range matrix.AttributeProfiles(res, profileFiles(*dir)) {
+		for _, err := range matrix.AttributeProfiles(res, matrix.ProfilesIn(*dir)) {
 			fmt.Fprintf(e.stderr, "httpvs explain: %v\n", err)
 		}
 	}
@@ -62,26 +58,6 @@ func readResultsFile(path string) (*results.Results, error) {
 		return nil, usagef("%s: %v", path, err)
 	}
 	return res, nil
-}
-
-// profileFiles reads a cell's CPU profile of one side as run --profile
-// names it (results.ProfileFile: SCENARIO_PROTOCOL.SIDE.cpu.pprof, a
-// variant's ':' as '+'), or as earlier runs did, with the ':' kept.
-func profileFiles(dir string) func(c *results.Cell, side string) ([]byte, error) {
-	return func(c *results.Cell, side string) ([]byte, error) {
-		name := results.ProfileFile(c.Scenario, c.Protocol, side, "cpu")
-		b, err := os.ReadFile(filepath.Join(dir, name))
-		if errors.Is(err, fs.ErrNotExist) {
-			old := strings.NewReplacer("/", "_", " ", "_").Replace(c.Scenario+"_"+c.Protocol) + "." + side + ".cpu.pprof"
-			if b, err = os.ReadFile(filepath.Join(dir, old)); err == nil {
-				return b, nil
-			}
-		}
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("no %s in %s", name, dir)
-		}
-		return b, err
-	}
 }
 
 // attributedCell is one cell in explain --json.
