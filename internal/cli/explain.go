@@ -37,7 +37,7 @@ func runExplain(_ context.Context, e *env, args []string) error {
 		}
 	}
 	if *asJSON {
-		return report.JSON(e.stdout, attributedCells(res))
+		return report.JSON(e.stdout, results.AttributedCells(res))
 	}
 	if !report.Attribution(e.stdout, res) {
 		fmt.Fprintf(e.stderr, "httpvs explain: %s holds no attributed cell the verdict calls slower: make the run with --profile DIR (or give the profiles of an earlier one with --profiles DIR)\n", pos[0])
@@ -58,25 +58,4 @@ func readResultsFile(path string) (*results.Results, error) {
 		return nil, usagef("%s: %v", path, err)
 	}
 	return res, nil
-}
-
-// attributedCell is one cell in explain --json.
-type attributedCell struct {
-	Scenario    string  `json:"scenario"`
-	Protocol    string  `json:"protocol"`
-	RatioToH1   float64 `json:"ratio_to_h1"`
-	CPUUnit     string  `json:"cpu_unit"`
-	Attribution any     `json:"attribution"`
-}
-
-// attributedCells are res's attributed cells that the verdict calls
-// slower, as the text lists them.
-func attributedCells(res *results.Results) []attributedCell {
-	out := []attributedCell{}
-	for _, c := range res.Cells {
-		if len(c.Attribution) > 0 && c.VsH1 != nil && c.VsH1.Verdict == results.VerdictSlower {
-			out = append(out, attributedCell{c.Scenario, c.Protocol, c.RatioToH1, c.CPUUnit, c.Attribution})
-		}
-	}
-	return out
 }
