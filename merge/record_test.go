@@ -8,10 +8,10 @@ import (
 	"time"
 )
 
-// A Record lists the parts in the order given, with their own figures,
-// the start skew in seconds and the warnings' texts; it encodes the
-// merged result with "merge" last, and Read reads it back as one part.
-func TestNewRecord(t *testing.T) {
+// gapRecord merges b and a, whose windows leave a gap, and returns the
+// merge and its Record.
+func gapRecord(t *testing.T) (Merged, Record) {
+	t.Helper()
 	rng := rand.New(rand.NewPCG(3, 4))
 	a := part(t, "a", rng, 100, t0, 1, nil)
 	b := part(t, "b", rng, 50, t0.Add(3*time.Second), 2, nil)
@@ -20,7 +20,13 @@ func TestNewRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := NewRecord(parts, m)
+	return m, NewRecord(parts, m)
+}
+
+// A Record lists the parts in the order given, with their own figures,
+// the start skew in seconds and the warnings' texts.
+func TestNewRecord(t *testing.T) {
+	m, rec := gapRecord(t)
 	want := []Input{
 		{Name: "b", Host: "b-host", Started: t0.Add(3 * time.Second), Finished: t0.Add(5 * time.Second), Requests: 52, Succeeded: 50},
 		{Name: "a", Host: "a-host", Started: t0, Finished: t0.Add(time.Second), Requests: 102, Succeeded: 100},
@@ -40,6 +46,12 @@ func TestNewRecord(t *testing.T) {
 	if len(rec.Merge.Warnings) != 1 || rec.Merge.Warnings[0] != m.Warnings[0].Text || !strings.Contains(rec.Merge.Warnings[0], "b started 2s after") {
 		t.Errorf("warnings %q, want the merge's one text", rec.Merge.Warnings)
 	}
+}
+
+// A Record encodes the merged result with "merge" last, and Read reads
+// it back as one part.
+func TestNewRecordJSON(t *testing.T) {
+	m, rec := gapRecord(t)
 
 	raw, err := json.Marshal(rec)
 	if err != nil {
