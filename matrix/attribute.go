@@ -2,7 +2,12 @@ package matrix
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/httpvs/httpvs/internal/attribution"
@@ -189,6 +194,29 @@ func AttributeProfiles(res *results.Results, read func(c *results.Cell, side str
 		errs = append(errs, fmt.Errorf("%s/%s: %w", c.Scenario, c.Protocol, err))
 	}
 	return errs
+}
+
+// ProfilesIn returns a reader for AttributeProfiles of the CPU profiles
+// in dir: a cell's profile of one side under the name Options.Profile
+// gives it (results.ProfileFile: SCENARIO_PROTOCOL.SIDE.cpu.pprof, a
+// variant's ':' as '+'), or, failing that, under the name runs made
+// earlier gave it, with the ':' kept. A profile under neither name is an
+// error naming the file and dir.
+func ProfilesIn(dir string) func(c *results.Cell, side string) ([]byte, error) {
+	return func(c *results.Cell, side string) ([]byte, error) {
+		name := results.ProfileFile(c.Scenario, c.Protocol, side, "cpu")
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if errors.Is(err, fs.ErrNotExist) {
+			old := strings.NewReplacer("/", "_", " ", "_").Replace(c.Scenario+"_"+c.Protocol) + "." + side + ".cpu.pprof"
+			if b, err = os.ReadFile(filepath.Join(dir, old)); err == nil {
+				return b, nil
+			}
+		}
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("no %s in %s", name, dir)
+		}
+		return b, err
+	}
 }
 
 // storedProfiles reads c's profiles and the work of its profiled

@@ -207,3 +207,30 @@ func (s *AttributionSide) Brief(unit string, n int) string {
 	c.ShrunkFunctions = c.ShrunkFunctions[:min(n, len(c.ShrunkFunctions))]
 	return c.Summary(unit)
 }
+
+// AttributedCell is a cell's attribution with what names and scales it:
+// one element of what httpvs explain --json prints.
+type AttributedCell struct {
+	Scenario string `json:"scenario"`
+	Protocol string `json:"protocol"`
+	// RatioToH1 is the cell's ratio to its baseline (Cell.RatioToH1).
+	RatioToH1 float64 `json:"ratio_to_h1"`
+	// CPUUnit is what the attribution's CPU figures are per (Cell.CPUUnit).
+	CPUUnit string `json:"cpu_unit"`
+	// Attribution is the cell's Attribution: where its extra CPU went.
+	Attribution []*AttributionSide `json:"attribution"`
+}
+
+// AttributedCells returns the cells of res that carry an Attribution and
+// that the verdict calls slower than their baseline, in res's order: the
+// cells the text of httpvs explain lists. It returns an empty slice, not
+// nil, when there are none.
+func AttributedCells(res *Results) []AttributedCell {
+	out := []AttributedCell{}
+	for _, c := range res.Cells {
+		if len(c.Attribution) > 0 && c.VsH1 != nil && c.VsH1.Verdict == VerdictSlower {
+			out = append(out, AttributedCell{c.Scenario, c.Protocol, c.RatioToH1, c.CPUUnit, c.Attribution})
+		}
+	}
+	return out
+}

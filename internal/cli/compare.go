@@ -11,16 +11,7 @@ import (
 )
 
 // comparedJSON is what compare --json prints.
-type comparedJSON struct {
-	Old             string                `json:"old"` // the files compared
-	New             string                `json:"new"`
-	SettingsDiffer  []results.SettingDiff `json:"settings_differ"` // groups of settings the runs did not share
-	Partial         []string              `json:"partial"`         // the files holding partial runs
-	Cells           []results.Delta       `json:"cells"`
-	BaselineMoved   []results.Delta       `json:"baseline_moved"` // the baseline cells whose own value moved: the ratios to them hide it
-	NotTested       results.Untested      `json:"not_tested"`
-	NotTestedReason string                `json:"not_tested_reason,omitempty"` // the text output's one line
-}
+type comparedJSON = results.Comparison
 
 // runCompare prints per-cell deltas between two results.json files.
 func runCompare(_ context.Context, e *env, args []string) error {
@@ -45,12 +36,9 @@ func runCompare(_ context.Context, e *env, args []string) error {
 			return usagef("%s: %v", path, err)
 		}
 	}
-	out := comparedJSON{Old: pos[0], New: pos[1]}
-	out.SettingsDiffer = results.DiffSettings(runs[0], runs[1])
-	out.Partial = []string{}
+	out := results.CompareRuns(pos[0], pos[1], runs[0], runs[1])
 	for i, r := range runs {
 		if r.Partial {
-			out.Partial = append(out.Partial, pos[i])
 			fmt.Fprintf(e.stderr, "httpvs compare: note: %s is a partial run (%s)\n", pos[i], r.PartialReason)
 		}
 	}
@@ -61,24 +49,16 @@ func runCompare(_ context.Context, e *env, args []string) error {
 		}
 		fmt.Fprintf(e.stderr, "httpvs compare: warning: the runs used different settings, so a change may come from them rather than the code: %s\n", strings.Join(parts, "; "))
 	}
-	ds := results.Compare(runs[0], runs[1])
 	if !*asJSON {
-		if err := report.Deltas(e.stdout, ds); err != nil {
+		if err := report.Deltas(e.stdout, out.Cells); err != nil {
 			return err
 		}
-		if line := report.KnobsMovedBaseline(ds, out.SettingsDiffer); line != "" {
+		if line := report.KnobsMovedBaseline(out.Cells, out.SettingsDiffer); line != "" {
 			fmt.Fprintln(e.stdout, line)
 		}
 		return nil
 	}
-	out.Cells, out.NotTested, out.NotTestedReason = ds, results.CountUntested(ds), report.UntestedLine(ds)
-	out.BaselineMoved = results.BaselineMoves(ds)
-	if out.BaselineMoved == nil {
-		out.BaselineMoved = []results.Delta{}
-	}
-	if out.SettingsDiffer == nil {
-		out.SettingsDiffer = []results.SettingDiff{}
-	}
+	out.NotTestedReason = report.UntestedLine(out.Cells)
 	return report.JSON(e.stdout, out)
 }
 

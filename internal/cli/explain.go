@@ -2,12 +2,8 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/report"
@@ -36,12 +32,12 @@ func runExplain(_ context.Context, e *env, args []string) error {
 		if st, err := os.Stat(*dir); err != nil || !st.IsDir() {
 			return usagef("--profiles %s: not a directory of profiles (run --profile DIR writes them)", *dir)
 		}
-		for _, err := range matrix.AttributeProfiles(res, profileFiles(*dir)) {
+		for _, err := range matrix.AttributeProfiles(res, matrix.ProfilesIn(*dir)) {
 			fmt.Fprintf(e.stderr, "httpvs explain: %v\n", err)
 		}
 	}
 	if *asJSON {
-		return report.JSON(e.stdout, attributedCells(res))
+		return report.JSON(e.stdout, results.AttributedCells(res))
 	}
 	if !report.Attribution(e.stdout, res) {
 		fmt.Fprintf(e.stderr, "httpvs explain: %s holds no attributed cell the verdict calls slower: make the run with --profile DIR (or give the profiles of an earlier one with --profiles DIR)\n", pos[0])
@@ -62,45 +58,4 @@ func readResultsFile(path string) (*results.Results, error) {
 		return nil, usagef("%s: %v", path, err)
 	}
 	return res, nil
-}
-
-// profileFiles reads a cell's CPU profile of one side as run --profile
-// names it (results.ProfileFile: SCENARIO_PROTOCOL.SIDE.cpu.pprof, a
-// variant's ':' as '+'), or as earlier runs did, with the ':' kept.
-func profileFiles(dir string) func(c *results.Cell, side string) ([]byte, error) {
-	return func(c *results.Cell, side string) ([]byte, error) {
-		name := results.ProfileFile(c.Scenario, c.Protocol, side, "cpu")
-		b, err := os.ReadFile(filepath.Join(dir, name))
-		if errors.Is(err, fs.ErrNotExist) {
-			old := strings.NewReplacer("/", "_", " ", "_").Replace(c.Scenario+"_"+c.Protocol) + "." + side + ".cpu.pprof"
-			if b, err = os.ReadFile(filepath.Join(dir, old)); err == nil {
-				return b, nil
-			}
-		}
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("no %s in %s", name, dir)
-		}
-		return b, err
-	}
-}
-
-// attributedCell is one cell in explain --json.
-type attributedCell struct {
-	Scenario    string  `json:"scenario"`
-	Protocol    string  `json:"protocol"`
-	RatioToH1   float64 `json:"ratio_to_h1"`
-	CPUUnit     string  `json:"cpu_unit"`
-	Attribution any     `json:"attribution"`
-}
-
-// attributedCells are res's attributed cells that the verdict calls
-// slower, as the text lists them.
-func attributedCells(res *results.Results) []attributedCell {
-	out := []attributedCell{}
-	for _, c := range res.Cells {
-		if len(c.Attribution) > 0 && c.VsH1 != nil && c.VsH1.Verdict == results.VerdictSlower {
-			out = append(out, attributedCell{c.Scenario, c.Protocol, c.RatioToH1, c.CPUUnit, c.Attribution})
-		}
-	}
-	return out
 }

@@ -5,34 +5,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"time"
 
-	"github.com/httpvs/httpvs/load/loadresult"
 	"github.com/httpvs/httpvs/merge"
 	"github.com/httpvs/httpvs/report"
 )
 
-// mergedJSON is what merge --json prints: the merged result in load's
-// schema, so that it can be merged again, and what the merge saw.
-type mergedJSON struct {
-	loadresult.Result
-	Merge mergeInfo `json:"merge"`
-}
-
-type mergeInfo struct {
-	Inputs           []mergeInput `json:"inputs"`
-	StartSkewSeconds float64      `json:"start_skew_seconds"` // latest start minus earliest
-	Warnings         []string     `json:"warnings"`
-}
-
-type mergeInput struct {
-	Name      string    `json:"name"`
-	Host      string    `json:"host"`
-	Started   time.Time `json:"started"`
-	Finished  time.Time `json:"finished"`
-	Requests  int64     `json:"requests"`
-	Succeeded int64     `json:"succeeded"`
-}
+// mergedJSON is what merge --json prints.
+type mergedJSON = merge.Record
 
 // runMerge combines load results from several generators into one.
 func runMerge(_ context.Context, e *env, args []string) error {
@@ -56,16 +35,10 @@ func runMerge(_ context.Context, e *env, args []string) error {
 	if !*asJSON {
 		return report.Merge(e.stdout, parts, m)
 	}
-	out := mergedJSON{Result: m.Result, Merge: mergeInfo{StartSkewSeconds: m.StartSkew.Seconds(), Warnings: []string{}}}
-	for _, p := range parts {
-		out.Merge.Inputs = append(out.Merge.Inputs, mergeInput{Name: p.Name, Host: p.Result.Host, Started: p.Result.Started,
-			Finished: p.Result.Finished, Requests: p.Result.Requests, Succeeded: p.Result.Succeeded})
-	}
 	for _, w := range m.Warnings {
-		out.Merge.Warnings = append(out.Merge.Warnings, w.Text)
 		fmt.Fprintf(e.stderr, "httpvs merge: warning: %s\n", w.Text)
 	}
-	return report.JSON(e.stdout, out)
+	return report.JSON(e.stdout, merge.NewRecord(parts, m))
 }
 
 // readParts reads every named file ("-" is standard input, once). A file
