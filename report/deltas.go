@@ -45,7 +45,7 @@ func Deltas(w io.Writer, ds []results.Delta) error {
 	for _, line := range baselineMoveLines(ds) {
 		fmt.Fprintln(ew, line)
 	}
-	if line := UntestedLine(ds); line != "" {
+	if line := results.UntestedReason(ds); line != "" {
 		fmt.Fprintln(ew, line)
 	}
 	for _, n := range notes {
@@ -132,37 +132,7 @@ func KnobsMovedBaseline(ds []results.Delta, diffs []results.SettingDiff) string 
 	return ""
 }
 
-// untestable says whether d is one of the cells UntestedLine counts.
+// untestable says whether d is one of the cells results.UntestedReason counts.
 func untestable(d results.Delta) bool {
 	return d.OldN == 0 || d.NewN == 0 || strings.HasPrefix(d.Note, "need >=")
-}
-
-// UntestedLine says in one line which cells of ds could not be tested for
-// a difference, and why; "" when every cell could.
-func UntestedLine(ds []results.Delta) string {
-	u := results.CountUntested(ds)
-	if u.Count() == 0 {
-		return ""
-	}
-	var parts []string
-	for _, p := range []struct {
-		n    int
-		what string
-	}{{u.OnlyOld, "only in old"}, {u.OnlyNew, "only in new"}, {u.Neither, "measured in neither"}} {
-		if p.n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", p.n, p.what))
-		}
-	}
-	if u.TooFew > 0 {
-		need := ""
-		for _, d := range ds {
-			var n int
-			if _, err := fmt.Sscanf(d.Note, "need >= %d", &n); err == nil {
-				need = fmt.Sprintf(", the test needs %d", n)
-				break
-			}
-		}
-		parts = append(parts, fmt.Sprintf("%d with too few repetitions (fewest %d%s: run both with more)", u.TooFew, u.MinReps, need))
-	}
-	return fmt.Sprintf("not tested: %d of %d cells: %s", u.Count(), len(ds), strings.Join(parts, ", "))
 }

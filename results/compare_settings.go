@@ -126,3 +126,34 @@ func CountUntested(ds []Delta) Untested {
 	}
 	return u
 }
+
+// UntestedReason says in one line which cells of ds could not be tested
+// for a difference, and why (what httpvs compare prints below its
+// table); "" when every cell could.
+func UntestedReason(ds []Delta) string {
+	u := CountUntested(ds)
+	if u.Count() == 0 {
+		return ""
+	}
+	var parts []string
+	for _, p := range []struct {
+		n    int
+		what string
+	}{{u.OnlyOld, "only in old"}, {u.OnlyNew, "only in new"}, {u.Neither, "measured in neither"}} {
+		if p.n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", p.n, p.what))
+		}
+	}
+	if u.TooFew > 0 {
+		need := ""
+		for _, d := range ds {
+			var n int
+			if _, err := fmt.Sscanf(d.Note, "need >= %d", &n); err == nil {
+				need = fmt.Sprintf(", the test needs %d", n)
+				break
+			}
+		}
+		parts = append(parts, fmt.Sprintf("%d with too few repetitions (fewest %d%s: run both with more)", u.TooFew, u.MinReps, need))
+	}
+	return fmt.Sprintf("not tested: %d of %d cells: %s", u.Count(), len(ds), strings.Join(parts, ", "))
+}

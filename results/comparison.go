@@ -23,14 +23,13 @@ type Comparison struct {
 	// NotTested counts the cells that could not be tested (CountUntested).
 	NotTested Untested `json:"not_tested"`
 	// NotTestedReason says NotTested in the one line the text output
-	// prints (report.UntestedLine). CompareRuns leaves it empty: wording
-	// is the renderer's, which fills it in.
+	// prints (UntestedReason); "" when every cell was tested.
 	NotTestedReason string `json:"not_tested_reason,omitempty"`
 }
 
 // CompareRuns compares oldRun with newRun, named oldName and newName:
 // their cells (Compare), the settings they differ in, the partial ones,
-// the baselines that moved and the count of untested cells. Its
+// the baselines that moved and the untested cells, counted and said. Its
 // SettingsDiffer, Partial and BaselineMoved are empty rather than nil, so
 // that they encode as [] in JSON.
 func CompareRuns(oldName, newName string, oldRun, newRun *Results) Comparison {
@@ -46,7 +45,7 @@ func CompareRuns(oldName, newName string, oldRun, newRun *Results) Comparison {
 		c.Partial = append(c.Partial, newName)
 	}
 	c.Cells = Compare(oldRun, newRun)
-	c.NotTested = CountUntested(c.Cells)
+	c.NotTested, c.NotTestedReason = CountUntested(c.Cells), UntestedReason(c.Cells)
 	if moved := BaselineMoves(c.Cells); moved != nil {
 		c.BaselineMoved = moved
 	}

@@ -61,8 +61,8 @@ func TestCompareRunsNamesWhatDiffers(t *testing.T) {
 	if want := (Untested{OnlyNew: 1}); c.NotTested != want {
 		t.Errorf("not tested %+v, want %+v", c.NotTested, want)
 	}
-	if c.NotTestedReason != "" {
-		t.Errorf("reason %q: the renderer's to fill", c.NotTestedReason)
+	if want := "not tested: 1 of 3 cells: 1 only in new"; c.NotTestedReason != want {
+		t.Errorf("reason %q, want %q", c.NotTestedReason, want)
 	}
 	// Both partial: both named, old first.
 	nw.Partial = true

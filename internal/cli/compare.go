@@ -58,7 +58,6 @@ func runCompare(_ context.Context, e *env, args []string) error {
 		}
 		return nil
 	}
-	out.NotTestedReason = report.UntestedLine(out.Cells)
 	return report.JSON(e.stdout, out)
 }
 
