@@ -223,7 +223,20 @@ func (o *Options) fill() error {
 	if o.Warn == nil {
 		o.Warn = func(error) {}
 	}
-	return nil
+	return o.checkMatrix()
+}
+
+// checkMatrix refuses Matrix's fields out of range (matrix.Options.Validate,
+// named within "Matrix") before anything starts: the link, the child. The
+// matrix's target is the external one, or the child's, known only once it
+// runs: a stand-in for the check.
+func (o *Options) checkMatrix() error {
+	m := o.Matrix
+	m.Target = o.Target
+	if m.Target.Plain == "" && m.Target.TLS == "" {
+		m.Target.Plain = "http://127.0.0.1" // the child's, once it runs
+	}
+	return config.WithinField("Matrix", m.Validate())
 }
 
 // maxReferenceRounds bounds the peers' rounds: each is a process start
