@@ -251,19 +251,19 @@ func (tc fixCase) run(t *testing.T) {
 	}
 	srv := broken.start(t)
 	defer srv.Close()
-	gains := make([][]float64, len(setups)) // gains[k]: setups[k] over broken, round by round
-	for range max(tc.pairs, fixPairs) {
-		cells := make([]results.Cell, len(setups))
-		for _, k := range rand.Perm(len(setups)) {
-			cells[k] = setups[k].run(t, srv, tc.scenario(), tc.size, tc.p)
+	judgeReplicated(t, fixes, tc.control, func() ([][]float64, []float64) {
+		gains := make([][]float64, len(setups)) // gains[k]: setups[k] over broken, round by round
+		for range max(tc.pairs, fixPairs) {
+			cells := make([]results.Cell, len(setups))
+			for _, k := range rand.Perm(len(setups)) {
+				cells[k] = setups[k].run(t, srv, tc.scenario(), tc.size, tc.p)
+			}
+			for k := 1; k < len(setups); k++ {
+				gains[k] = append(gains[k], tc.gain(cells[0], cells[k]))
+			}
 		}
-		for k := 1; k < len(setups); k++ {
-			gains[k] = append(gains[k], tc.gain(cells[0], cells[k]))
-		}
-	}
-	for i, f := range fixes {
-		judgeFix(t, f.Rule, f.Knobs, tc.control, gains[2+i], gains[1])
-	}
+		return gains[2:], gains[1]
+	})
 }
 
 // smallFramePairs is h2-small-frames' rounds: its gain, 1.22-1.48x
@@ -287,30 +287,73 @@ func (tc fixCase) scenario() string {
 // fixMoves: the fix must move its figure, the control must not.
 func holdFix(t *testing.T, rule string, fix []results.Knob, control results.Knob, pairs int, round func() (gain, control float64)) {
 	t.Helper()
-	var gains, controls []float64
-	for range max(pairs, fixPairs) {
-		g, c := round()
-		gains, controls = append(gains, g), append(controls, c)
+	judgeReplicated(t, []*results.Finding{{Rule: rule, Knobs: fix}}, control, func() ([][]float64, []float64) {
+		var gains, controls []float64
+		for range max(pairs, fixPairs) {
+			g, c := round()
+			gains, controls = append(gains, g), append(controls, c)
+		}
+		return [][]float64{gains}, controls
+	})
+}
+
+// judgeReplicated measures the rounds (measure: each fix's gains and the
+// control's, paired round by round) and holds each fix to judgeFix. A
+// control that passes as a fix has its rounds measured once more, fix and
+// control afresh, and that replication decides. A suite run in CI makes
+// twelve control checks (six per toolchain), and beside other packages'
+// -race tests a round's noise is heavier-tailed and more drifting than the
+// t interval assumes: once a no-effect control there read 1.17x [1.08,
+// 1.27] at 99% over twelve rounds (h3's, an HTTP/2 knob h3 never reads),
+// and 0.94-0.99x in every run here, -race or not. A setup measured
+// unequally (the defect the control is there to catch) repeats in the
+// replication; chance passes twice about 0.5% of 0.5% of the time.
+func judgeReplicated(t *testing.T, fixes []*results.Finding, control results.Knob, measure func() (fixGains [][]float64, controls []float64)) {
+	t.Helper()
+	for _, e := range replicatedVerdict(t.Logf, fixes, control, measure) {
+		t.Error(e)
 	}
-	judgeFix(t, rule, fix, control, gains, controls)
+}
+
+// replicatedVerdict is judgeReplicated's judgement: what it logs goes to
+// logf, and each failure is returned.
+func replicatedVerdict(logf func(string, ...any), fixes []*results.Finding, control results.Knob, measure func() ([][]float64, []float64)) []string {
+	gains, controls := measure()
+	first := ""
+	if civ, moved := controlMoves(controls); moved {
+		first = fmt.Sprintf("%.2fx [%.2f, %.2f] (%s)", civ.Ratio, civ.Low, civ.High, gainList(controls))
+		logf("the control %v passed as a fix, %s: measuring the rounds again, which decide", control, first)
+		gains, controls = measure()
+	}
+	var failed []string
+	for i, f := range fixes {
+		failed = append(failed, judgeFix(logf, f.Rule, f.Knobs, control, gains[i], controls, first)...)
+	}
+	return failed
 }
 
 // judgeFix holds a fix's gains and its control's, paired round by round,
 // to fixMoves and controlMoves: the fix must move its figure, the
-// control must not.
-func judgeFix(t *testing.T, rule string, fix []results.Knob, control results.Knob, gains, controls []float64) {
-	t.Helper()
+// control must not. first is what the control read in rounds measured
+// before these, when it passed there too; "" when these are the first.
+func judgeFix(logf func(string, ...any), rule string, fix []results.Knob, control results.Knob, gains, controls []float64, first string) []string {
 	iv, moved := fixMoves(gains)
 	civ, controlMoved := controlMoves(controls)
-	t.Logf("%s: %v gains %.2fx [%.2f, %.2f]; control %v %.2fx [%.2f, %.2f] (99%%)", rule, fix, iv.Ratio, iv.Low, iv.High, control, civ.Ratio, civ.Low, civ.High)
+	logf("%s: %v gains %.2fx [%.2f, %.2f]; control %v %.2fx [%.2f, %.2f] (99%%)", rule, fix, iv.Ratio, iv.Low, iv.High, control, civ.Ratio, civ.Low, civ.High)
+	var failed []string
 	if !moved {
-		t.Errorf("%s: the fix %v did not move the figure: gain %.2fx [%.2f, %.2f] over %d rounds (%s); want the interval above 1 and at least %.2fx",
-			rule, fix, iv.Ratio, iv.Low, iv.High, iv.Pairs, gainList(gains), minGain)
+		failed = append(failed, fmt.Sprintf("%s: the fix %v did not move the figure: gain %.2fx [%.2f, %.2f] over %d rounds (%s); want the interval above 1 and at least %.2fx",
+			rule, fix, iv.Ratio, iv.Low, iv.High, iv.Pairs, gainList(gains), minGain))
 	}
 	if controlMoved {
-		t.Errorf("%s: the control %v, a knob with no effect, passed the same test: gain %.2fx [%.2f, %.2f] at 99%% (%s): the test cannot tell a fix from noise",
-			rule, control, civ.Ratio, civ.Low, civ.High, gainList(controls))
+		again := ""
+		if first != "" {
+			again = ", and " + first + " in the rounds before"
+		}
+		failed = append(failed, fmt.Sprintf("%s: the control %v, a knob with no effect, passed the same test: gain %.2fx [%.2f, %.2f] at 99%% (%s)%s: the test cannot tell a fix from noise",
+			rule, control, civ.Ratio, civ.Low, civ.High, gainList(controls), again))
 	}
+	return failed
 }
 
 func gainList(gains []float64) string {

@@ -3,6 +3,7 @@ package diagnosis
 import (
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/httpvs/httpvs/results"
@@ -143,5 +144,50 @@ func TestControlMovesAtItsLevel(t *testing.T) {
 	t.Logf("30%% spread, 8 rounds: a no-op passed %.2f%% as a fix, %.2f%% as a control", 100*float64(asFix)/trials, 100*float64(asControl)/trials)
 	if rate := float64(asControl) / trials; rate > 0.008 || asControl >= asFix {
 		t.Errorf("a no-op control moved in %.2f%% of trials (as a fix %.2f%%): want at most 0.8%%, fewer than as a fix", 100*rate, 100*float64(asFix)/trials)
+	}
+}
+
+// TestReplicatedVerdict is the test of the control's replication: a
+// control that passes as a fix once, by chance, is measured again and the
+// replication decides; one that passes again (a setup measured unequally)
+// fails, naming both readings; a fix that does not move fails whatever
+// the control did; a clean first measurement is not repeated.
+func TestReplicatedVerdict(t *testing.T) {
+	fix := []*results.Finding{{Rule: "r", Knobs: []results.Knob{{Field: "Engine", Value: "fast"}}}}
+	control := results.Knob{Field: "Client.HTTP2.MaxReadFrameSize", Value: "16Ki"}
+	moves := []float64{1.5, 1.6, 1.4, 1.55, 1.45, 1.5}
+	still := []float64{1.02, 0.97, 1.01, 0.99, 1.03, 0.98}
+	biased := []float64{1.33, 1.04, 1.02, 1.14, 1.06, 1.21, 1.36, 1.19, 1.24, 1.20, 1.19, 1.09} // CI's h3 control
+	for _, tc := range []struct {
+		name     string
+		rounds   [][2][]float64 // each measurement: fix gains, control gains
+		measured int
+		failures []string // substrings, one per failure, in order
+	}{
+		{"clean", [][2][]float64{{moves, still}}, 1, nil},
+		{"control passes once", [][2][]float64{{moves, biased}, {moves, still}}, 2, nil},
+		{"control passes twice", [][2][]float64{{moves, biased}, {moves, biased}}, 2, []string{"passed the same test: gain 1.17x [1.08, 1.27] at 99% (1.33, 1.04, 1.02, 1.14, 1.06, 1.21, 1.36, 1.19, 1.24, 1.20, 1.19, 1.09), and 1.17x [1.08, 1.27] (1.33,"}},
+		{"fix does not move", [][2][]float64{{still, still}}, 1, []string{"did not move the figure: gain 1.00x"}},
+		{"fix moves only in the first rounds", [][2][]float64{{moves, biased}, {still, still}}, 2, []string{"did not move the figure"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			n := 0
+			got := replicatedVerdict(t.Logf, fix, control, func() ([][]float64, []float64) {
+				r := tc.rounds[min(n, len(tc.rounds)-1)]
+				n++
+				return [][]float64{r[0]}, r[1]
+			})
+			if n != tc.measured {
+				t.Errorf("measured %d times, want %d", n, tc.measured)
+			}
+			if len(got) != len(tc.failures) {
+				t.Fatalf("failures %q, want %d", got, len(tc.failures))
+			}
+			for i, want := range tc.failures {
+				if !strings.Contains(got[i], want) {
+					t.Errorf("failure %d: %q, want it to contain %q", i, got[i], want)
+				}
+			}
+		})
 	}
 }
