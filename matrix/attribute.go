@@ -12,14 +12,9 @@ import (
 
 	"github.com/httpvs/httpvs/internal/attribution"
 	"github.com/httpvs/httpvs/netem"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 )
-
-// Profiles are CPU profiles in pprof's format taken over one span: the
-// client's (this process) and the server's; nil where none was taken.
-type Profiles struct {
-	Client, Server []byte
-}
 
 // attribute profiles, in a round of their own after the measured ones,
 // every cell of an engine scenario the verdict calls slower than its
@@ -33,7 +28,7 @@ func (r *runner) attribute(ctx context.Context, runs []*scenarioRun, baseline st
 		return
 	}
 	for _, sr := range runs {
-		if sr.sc.kind != kindEngine || ctx.Err() != nil {
+		if !sr.sc.Engine() || ctx.Err() != nil {
 			continue
 		}
 		slower := r.slowerCells(sr, baseline)
@@ -79,23 +74,16 @@ type profiled struct {
 	units float64
 }
 
-// ProfileSpan is the least a cell's profiling round lasts unless
-// Options.ProfileSpan says otherwise: its measurement is repeated until it
-// has (at most maxProfiled times per ProfileSpan), so that a
-// profile sampled at 100 Hz holds enough samples on both sides to say
-// where time went (about 200 from one busy core).
-const ProfileSpan = 2 * time.Second
-
 // maxProfiled bounds the measurements of one profiling round of
-// ProfileSpan; a longer round may take proportionally more.
+// plan.ProfileSpan; a longer round may take proportionally more.
 const maxProfiled = 50
 
-// profileSpan is Options.ProfileSpan, or ProfileSpan.
+// profileSpan is Options.ProfileSpan, or plan.ProfileSpan.
 func (o Options) profileSpan() time.Duration {
 	if o.ProfileSpan > 0 {
 		return o.ProfileSpan
 	}
-	return ProfileSpan
+	return plan.ProfileSpan
 }
 
 // profileRound measures c again with profiling on, for the profile span;
@@ -111,7 +99,7 @@ func (r *runner) profileRound(ctx context.Context, sr *scenarioRun, c *results.C
 		stop := r.opts.Profile(sr.sc.Name, col.name)
 		var units float64
 		span := r.opts.profileSpan()
-		most := max(maxProfiled, int(maxProfiled*span/ProfileSpan))
+		most := max(maxProfiled, int(maxProfiled*span/plan.ProfileSpan))
 		for n, began := 0, time.Now(); n < most && time.Since(began) < span && ctx.Err() == nil; n++ {
 			var m results.Repetition
 			if sr.sc.Transfer() {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/internal/browser"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transfer"
@@ -18,37 +19,9 @@ import (
 	"github.com/httpvs/httpvs/webpage"
 )
 
-// DefaultBrowserRounds is how many loads each transport gets in the
-// browser when BrowserOptions.Rounds is zero.
-const DefaultBrowserRounds = 5
-
 // browserLoadCost is what a browser load costs beyond the page itself on
 // this machine class: starting Chromium, attaching, stopping it.
 const browserLoadCost = 1500 * time.Millisecond
-
-// BrowserOptions ask Run to load the target's page (GET /page/, httpvs
-// serve's) in a real browser too, after the cells, over each transport a
-// browser speaks (h1, h1-tls, h2, h3; not h2c), with a fresh browser for
-// each load, and to hold each transport's load times against page-load's
-// model (Results.Browser). The zero value runs the first browser.Find
-// finds, DefaultBrowserRounds loads a transport, where the run's client
-// is.
-type BrowserOptions struct {
-	// Path is the browser's executable; empty means browser.Find's.
-	Path string
-	// Rounds is how many loads each transport gets, the transports in
-	// turn each round; zero means DefaultBrowserRounds.
-	Rounds int
-	// Start starts each browser's process in the run's client network:
-	// nil means Options.Network's own Start method when it has one (an
-	// emulated link's client namespace has), else this process's network.
-	Start func(cmd *exec.Cmd) error
-	// Page is the page the target serves, when it is not page-load's
-	// (httpvs serve --page); nil means page-load's page, webpage.Median.
-	// A browser loading another page than the model's is not compared
-	// with it.
-	Page *webpage.Page
-}
 
 // browserRun is runner's browser step: each transport's cell and the
 // options it loads with.
@@ -98,7 +71,7 @@ func (r *runner) browserRounds(ctx context.Context, bo *BrowserOptions) []result
 		switch {
 		case p == transport.H2C:
 			c.Skipped = "browsers do not speak h2c (HTTP/2 without TLS)"
-		case r.opts.Target.base(p) == "":
+		case targetBase(r.opts.Target, p) == "":
 			c.Skipped = "the target does not serve " + p.String()
 		case p.TLS() && trustErr != nil:
 			c.Skipped, c.Failed = trustErr.Error(), true
@@ -107,7 +80,7 @@ func (r *runner) browserRounds(ctx context.Context, bo *BrowserOptions) []result
 		}
 		b.cells = append(b.cells, c)
 	}
-	rounds := cmpOr(bo.Rounds, DefaultBrowserRounds)
+	rounds := cmpOr(bo.Rounds, plan.DefaultBrowserRounds)
 	for round := 1; round <= rounds && ctx.Err() == nil; round++ {
 		if err := b.round(ctx, round); err != nil {
 			b.skipAll(err)
@@ -178,7 +151,7 @@ func (b *browserRun) load(ctx context.Context, p transport.Protocol) (results.Br
 		r.opts.LinkCounters()
 	}
 	before, _ := r.serverStats(ctx, transfer.StatsTimeout)
-	pl, err := browser.LoadPage(ctx, r.opts.Target.base(p)+b.page, opts)
+	pl, err := browser.LoadPage(ctx, targetBase(r.opts.Target, p)+b.page, opts)
 	after, _ := r.serverStats(ctx, transfer.StatsTimeout)
 	var ld results.BrowserLoad
 	if r.opts.LinkCounters != nil {
@@ -268,5 +241,5 @@ func (o *Options) browserCost() time.Duration {
 			page = time.Duration(b.Value * float64(time.Second))
 		}
 	}
-	return time.Duration(cmpOr(o.Browser.Rounds, DefaultBrowserRounds)*n) * (browserLoadCost + page)
+	return time.Duration(cmpOr(o.Browser.Rounds, plan.DefaultBrowserRounds)*n) * (browserLoadCost + page)
 }

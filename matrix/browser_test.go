@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/internal/browser"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -20,14 +21,14 @@ func TestBrowserBesidePageLoad(t *testing.T) {
 	needBrowser(t)
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp) // the browsers' profiles: none may outlive the run
-	res, err := Run(context.Background(), Options{
+	res, err := run(context.Background(), Options{Options: plan.Options{
 		Target:    target(t, nil),
 		Protocols: transport.All,
 		Scenarios: scenarios(t, "page-load"),
 		Repeat:    2,
 		Duration:  50 * time.Millisecond,
 		Browser:   &BrowserOptions{Rounds: 2},
-	})
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,11 +34,11 @@ const (
 // the cell cannot be measured.
 func (r *runner) prepare(ctx context.Context, sc Scenario, col column) (size units.Bytes, skipped string, failed bool) {
 	p := col.proto
-	base := r.opts.Target.base(p)
+	base := targetBase(r.opts.Target, p)
 	switch {
 	case col.native && r.opts.Target.GRPC == "":
 		return 0, "no native gRPC target given", false
-	case sc.rpc && p == transport.H3:
+	case sc.RPC() && p == transport.H3:
 		return 0, "no gRPC binding over HTTP/3 (grpc-go speaks HTTP/2)", false
 	case col.native:
 	case base == "":
@@ -69,11 +69,11 @@ func (r *runner) probeRequest(ctx context.Context, sc Scenario, col column) (siz
 	case err != nil:
 		return 0, err.Error(), true
 	case res.Errors.Total > 0:
-		why := fmt.Sprintf("%s %s over %s failed: %s", sc.method, sc.path, p, res.FirstError)
+		why := fmt.Sprintf("%s %s over %s failed: %s", spec(&sc).Method, spec(&sc).Path, p, res.FirstError)
 		r.noteUnreachable(col, res.Protocol, res.Errors, why)
 		// httpvs's own endpoint missing skips the cell; the user's
 		// request failing is the cell's failure.
-		return 0, why, !onlyStatus(res.Errors) || sc.req != nil
+		return 0, why, !onlyStatus(res.Errors) || spec(&sc).Req != nil
 	case res.Protocol != p.String():
 		return 0, fmt.Sprintf("asked for %s, the server answered over %s", p, res.Protocol), true
 	}
@@ -87,7 +87,7 @@ func (r *runner) probeTransfer(ctx context.Context, sc Scenario, col column) (si
 	p := col.proto
 	// One small transfer per stream checks the endpoint and the protocol
 	// (a probe cut off by time may not see a response: uploads).
-	res, err := transfer.Run(ctx, r.transferPlan(sc, p, units.Bytes(sc.streams)*units.KiB))
+	res, err := transfer.Run(ctx, r.transferPlan(sc, p, units.Bytes(sc.Streams())*units.KiB))
 	switch {
 	case err != nil:
 		return 0, err.Error(), true
@@ -119,7 +119,7 @@ func (r *runner) transferSize(ctx context.Context, sc Scenario, p transport.Prot
 	if err != nil {
 		return 0, err.Error(), true
 	}
-	size = units.Bytes(sc.streams) * minPerStream
+	size = units.Bytes(sc.Streams()) * minPerStream
 	if res.Bytes > 0 && res.Seconds > 0 {
 		// A probe that moved nothing (all its time went on set-up: 100 TLS
 		// handshakes) leaves the smallest size.
@@ -136,16 +136,16 @@ func onlyStatus(e stats.ErrorCounts) bool { return e.Total == e.Status }
 
 // transferPlan is a transfer of total bytes split across sc's streams.
 func (r *runner) transferPlan(sc Scenario, p transport.Protocol, total units.Bytes) transfer.Plan {
-	per := max(total/units.Bytes(sc.streams), 1)
+	per := max(total/units.Bytes(sc.Streams()), 1)
 	plan := transfer.Plan{
-		URL:       r.opts.Target.base(p) + "/bytes/" + strconv.FormatInt(int64(per), 10),
-		Transfers: sc.streams,
+		URL:       targetBase(r.opts.Target, p) + "/bytes/" + strconv.FormatInt(int64(per), 10),
+		Transfers: sc.Streams(),
 		Client:    r.clientOptions(sc, p),
 		Timeout:   r.opts.Timeout,
 		Header:    r.opts.Header,
 	}
-	if sc.upload {
-		plan.URL = r.opts.Target.base(p) + "/sink"
+	if sc.Upload() {
+		plan.URL = targetBase(r.opts.Target, p) + "/sink"
 		plan.Direction = transfer.Upload
 		plan.Size = per
 	}
@@ -155,9 +155,9 @@ func (r *runner) transferPlan(sc Scenario, p transport.Protocol, total units.Byt
 // transfer measures one repetition of a transfer scenario.
 func (r *runner) transfer(ctx context.Context, sc Scenario, p transport.Protocol, total units.Bytes) results.Repetition {
 	plan := r.transferPlan(sc, p, total)
-	plan.Omit = r.opts.omit(sc.upload)
-	per := max(total/units.Bytes(sc.streams), 1)
-	m := results.Repetition{Streams: sc.streams, SizeBytes: int64(per)}
+	plan.Omit = r.opts.omit(sc.Upload())
+	per := max(total/units.Bytes(sc.Streams()), 1)
+	m := results.Repetition{Streams: sc.Streams(), SizeBytes: int64(per)}
 	before, note := r.serverStats(ctx, transfer.StatsTimeout)
 	bytes0, objects0 := procstat.Allocated()
 	res, err := transfer.Run(ctx, plan)
@@ -189,8 +189,8 @@ func (r *runner) transfer(ctx context.Context, sc Scenario, p transport.Protocol
 	if h.Count() > 0 {
 		m.LatencyHistogram, _ = h.Encode() // to memory: cannot fail
 	}
-	m.AllocBytesPerRequest = float64(bytes1-bytes0) / float64(sc.streams)
-	m.AllocsPerRequest = float64(objects1-objects0) / float64(sc.streams)
+	m.AllocBytesPerRequest = float64(bytes1-bytes0) / float64(sc.Streams())
+	m.AllocsPerRequest = float64(objects1-objects0) / float64(sc.Streams())
 	r.cpu(&m, p.String(), res.Client.Process, before, after, note, float64(res.Bytes)/1e9)
 	return m
 }
@@ -199,31 +199,31 @@ func (r *runner) transfer(ctx context.Context, sc Scenario, p transport.Protocol
 func (r *runner) loadConfig(sc Scenario, col column, edit func(*load.Config)) load.Config {
 	p := col.proto
 	cfg := load.Config{
-		URL:      r.opts.Target.base(p) + sc.path,
+		URL:      targetBase(r.opts.Target, p) + spec(&sc).Path,
 		Client:   r.clientOptions(sc, p),
 		Conns:    1,
-		Streams:  sc.streams,
+		Streams:  sc.Streams(),
 		Duration: r.opts.Duration,
 		Warmup:   r.opts.Warmup,
-		Method:   sc.method,
-		BodySize: sc.body,
-		Headers:  sc.headers,
+		Method:   spec(&sc).Method,
+		BodySize: sc.BodyBytes(),
+		Headers:  sc.Headers(),
 		Header:   r.opts.Header,
 		Engine:   r.opts.Engine.For(p),
 		// A repetition that cannot finish a request in its own time is
 		// failing, not slow.
-		RequestTimeout: max(10*time.Second, r.opts.Duration, sc.duration),
+		RequestTimeout: max(10*time.Second, r.opts.Duration, spec(&sc).Duration),
 	}
 	if p.Version() == 1 {
 		// HTTP/1.1 has one request in flight per connection.
-		cfg.Conns, cfg.Streams = sc.streams, 1
+		cfg.Conns, cfg.Streams = sc.Streams(), 1
 	}
-	if sc.rpc {
+	if sc.RPC() {
 		r.rpcConfig(&cfg, col)
 	}
-	if sc.req != nil {
-		cfg.Body = sc.req.Body
-		cfg.Header = mergeHeaders(r.opts.Header, sc.req.Header)
+	if spec(&sc).Req != nil {
+		cfg.Body = spec(&sc).Req.Body
+		cfg.Header = mergeHeaders(r.opts.Header, spec(&sc).Req.Header)
 	}
 	if edit != nil {
 		edit(&cfg)
@@ -269,9 +269,9 @@ func (r *runner) load(ctx context.Context, sc Scenario, col column) results.Repe
 // take, and a fifth more, when each of sc's streams finishes at best one
 // request a round trip: a slow link then costs no try too short to count.
 func (r *runner) firstTry(sc Scenario) time.Duration {
-	d := max(r.opts.Duration, sc.duration)
-	if r.opts.RTT > 0 && sc.streams > 0 {
-		d = max(d, time.Duration(1.2*minRequests/float64(sc.streams)*float64(r.opts.RTT)))
+	d := max(r.opts.Duration, spec(&sc).Duration)
+	if r.opts.RTT > 0 && sc.Streams() > 0 {
+		d = max(d, time.Duration(1.2*minRequests/float64(sc.Streams())*float64(r.opts.RTT)))
 	}
 	return d
 }
@@ -327,7 +327,7 @@ func (r *runner) loadOnce(ctx context.Context, sc Scenario, col column, d time.D
 			}
 		}
 	})
-	m := results.Repetition{Streams: sc.streams}
+	m := results.Repetition{Streams: sc.Streams()}
 	res, err := load.Run(ctx, cfg)
 	if err != nil {
 		m.Errors.Count(stats.ErrOther)

@@ -22,9 +22,9 @@ import (
 // the request's start (before the dial) to the end of its body.
 func (r *runner) coldStart(ctx context.Context, sc Scenario, col column) results.Repetition {
 	opts := r.clientOptions(sc, col.proto)
-	method, url := sc.method, r.opts.Target.base(col.proto)+sc.path
+	method, url := spec(&sc).Method, targetBase(r.opts.Target, col.proto)+spec(&sc).Path
 	var conns int64
-	if sc.resume && col.proto.TLS() {
+	if sc.Resume() && col.proto.TLS() {
 		opts.SessionCache = tls.NewLRUClientSessionCache(8)
 		if col.proto == transport.H3 {
 			method = http3.MethodGet0RTT

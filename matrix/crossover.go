@@ -23,7 +23,7 @@ func (r *runner) crossover(ctx context.Context) []results.Crossover {
 	}
 	var out []results.Crossover
 	for _, p := range r.opts.Protocols {
-		if ctx.Err() != nil || r.opts.Target.base(p) == "" {
+		if ctx.Err() != nil || targetBase(r.opts.Target, p) == "" {
 			continue
 		}
 		out = append(out, r.crossoverOf(ctx, p))

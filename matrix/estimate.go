@@ -3,27 +3,20 @@ package matrix
 import (
 	"time"
 
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/transport"
 )
-
-// Estimate is what a run will cost, worked out before it starts from its
-// options and, across a link, the link's round trip and goodput.
-type Estimate struct {
-	Cells  int // cells to measure: scenarios (variants included) times their columns
-	Rounds int // rounds every cell gets (Options.Repeat)
-	// MaxRounds is the most a noisy cell may get (Options.MaxRepeat).
-	MaxRounds int
-	// Time is the expected time of every cell's first Rounds rounds, their
-	// checks and warm-up rounds included; added rounds come on top, within
-	// Options.Budget.
-	Time time.Duration
-}
 
 // EstimateRun works out what Run(ctx, opts) will cost, assuming every
 // transport moves at the link's goodput (a transport slower than the link
 // takes longer: its transfers are sized by the link). Its error is for
 // options Run would refuse.
-func EstimateRun(opts Options) (Estimate, error) {
+func EstimateRun(opts plan.Options) (Estimate, error) {
+	return estimateRun(Options{opts})
+}
+
+// estimateRun is EstimateRun with the runner's methods on its options.
+func estimateRun(opts Options) (Estimate, error) {
 	if err := opts.fill(); err != nil {
 		return Estimate{}, err
 	}
@@ -62,11 +55,11 @@ func (o *Options) checkCost(sc Scenario, p transport.Protocol) time.Duration {
 
 // roundCost is the expected time of one round of sc over p.
 func (o *Options) roundCost(sc Scenario, p transport.Protocol) time.Duration {
-	cold := o.coldCost(p, sc.resume)
+	cold := o.coldCost(p, sc.Resume())
 	switch {
-	case sc.kind == kindColdStart:
+	case sc.ColdStart():
 		return o.Duration + cold
-	case sc.kind == kindPageLoad:
+	case sc.PageLoad():
 		page := cold
 		if o.Link != nil {
 			if b := PageBound(p.String(), o.Link); b != nil {
@@ -74,7 +67,7 @@ func (o *Options) roundCost(sc Scenario, p transport.Protocol) time.Duration {
 			}
 		}
 		return max(o.Duration, pageMinUnits*page) + page
-	case sc.kind == kindHeadOfLine:
+	case sc.HeadOfLine():
 		return cold + max(o.Warmup, holWarmRTTs*o.RTT) + o.Duration + o.RTT
 	case sc.Transfer():
 		return cold + o.transferTime(sc, p) + o.RTT

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/transport"
@@ -45,7 +46,7 @@ func TestLoadWithNothingFinished(t *testing.T) {
 			var served atomic.Int64
 			mux := http.NewServeMux()
 			mux.HandleFunc("GET /small", func(w http.ResponseWriter, r *http.Request) { tt.handler(served.Add(1), w, r) })
-			res, err := Run(context.Background(), Options{
+			res, err := run(context.Background(), Options{Options: plan.Options{
 				Target:    target(t, mux),
 				Protocols: []transport.Protocol{transport.H1},
 				Scenarios: scenarios(t, "small-sequential"),
@@ -53,7 +54,7 @@ func TestLoadWithNothingFinished(t *testing.T) {
 				Duration:  10 * time.Millisecond,
 				Warmup:    time.Millisecond,
 				Timeout:   tt.timeout,
-			})
+			}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -110,14 +111,14 @@ func TestUnreachableTransportTriedOnce(t *testing.T) {
 	}
 	defer srv.Close()
 	ts := srv.Transport
-	res, err := Run(context.Background(), Options{
+	res, err := run(context.Background(), Options{Options: plan.Options{
 		Target:    Target{TLS: ts.URL(transport.H2), RootCAs: transport.CertPool(ts.Cert())},
 		Protocols: []transport.Protocol{transport.H3},
 		Scenarios: scenarios(t, "download,small-sequential,upload"),
 		Repeat:    1,
 		Duration:  50 * time.Millisecond,
 		Client:    config.Client{DialTimeout: 300 * time.Millisecond},
-	})
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}

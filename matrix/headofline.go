@@ -37,7 +37,7 @@ const holWarmRTTs = 6
 func (r *runner) headOfLine(ctx context.Context, sc Scenario, col column) results.Repetition {
 	opts := r.clientOptions(sc, col.proto)
 	opts.MaxConnsPerHost = 2
-	base := r.opts.Target.base(col.proto)
+	base := targetBase(r.opts.Target, col.proto)
 	c, err := transport.NewClient(opts)
 	if err != nil {
 		m := results.Repetition{Streams: 2, Requests: 1, FirstError: err.Error()}
@@ -64,7 +64,7 @@ func (r *runner) headOfLine(ctx context.Context, sc Scenario, col column) result
 	for b.flowing() && n.more(ctx) {
 		one, cancel := context.WithTimeout(ctx, r.requestTimeout())
 		start := time.Now()
-		f, err := get(one, c, sc.method, base+sc.path)
+		f, err := get(one, c, spec(&sc).Method, base+spec(&sc).Path)
 		cancel()
 		if err != nil {
 			n.fail(err)
@@ -101,7 +101,7 @@ func (r *runner) warmHeadOfLine(ctx context.Context, c *transport.Client, sc Sce
 	var err error
 	if b.flowing() {
 		one, cancel := context.WithTimeout(ctx, r.requestTimeout())
-		_, err = get(one, c, sc.method, base+sc.path)
+		_, err = get(one, c, spec(&sc).Method, base+spec(&sc).Path)
 		cancel()
 	}
 	warm := max(r.opts.Warmup, holWarmRTTs*r.opts.RTT) - time.Since(began)

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/netem"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transfer/transferresult"
 
@@ -97,17 +98,17 @@ func (o *Options) omit(upload bool) time.Duration {
 // its steady part needs to see LossEvents losses (lossSize). 0 when the
 // goodput is unknown (the probe sizes it then).
 func (o *Options) linkSize(sc Scenario) units.Bytes {
-	rate := LinkGoodput(o.Link, sc.upload)
+	rate := LinkGoodput(o.Link, sc.Upload())
 	if rate <= 0 {
 		return 0
 	}
-	d := o.omit(sc.upload) + o.Duration
+	d := o.omit(sc.Upload()) + o.Duration
 	size := units.Bytes(rate*d.Seconds()) / units.MiB * units.MiB
 	if loss := o.lossSize(sc); loss > 0 {
 		// Its steady part sees the loss events it is sized for.
-		size = max(size, (units.Bytes(rate*o.omit(sc.upload).Seconds())+loss+units.MiB-1)/units.MiB*units.MiB)
+		size = max(size, (units.Bytes(rate*o.omit(sc.Upload()).Seconds())+loss+units.MiB-1)/units.MiB*units.MiB)
 	}
-	return max(size, units.Bytes(sc.streams)*minPerStream)
+	return max(size, units.Bytes(sc.Streams())*minPerStream)
 }
 
 // fillLink gives Duration and Warmup, when zero, their defaults across the
@@ -118,7 +119,7 @@ func (o *Options) fillLink() {
 		return
 	}
 	if o.Duration == 0 {
-		o.Duration = max(DefaultDuration, LinkWindowRTTs*o.RTT)
+		o.Duration = max(plan.DefaultDuration, LinkWindowRTTs*o.RTT)
 	}
 	if o.Warmup == 0 {
 		o.Warmup = max(o.Duration/4, LinkWarmupRTTs*o.RTT)

@@ -6,16 +6,11 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/netem"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )
-
-// DefaultLossEvents is how many loss events each transfer across a lossy
-// link is sized to see (Options.LossEvents): a loss-limited controller's
-// rate is an average over its sawtooth, one tooth per loss, and a transfer
-// that sees ten of them measures where its window happened to be.
-const DefaultLossEvents = 100
 
 // quicController names quic-go's Cubic with the version this binary was
 // built with (netem.QUICControllerOf).
@@ -70,7 +65,7 @@ func (o *Options) lossEvents() int {
 	case o.LossEvents < 0:
 		return 0
 	case o.LossEvents == 0:
-		return DefaultLossEvents
+		return plan.DefaultLossEvents
 	}
 	return o.LossEvents
 }
@@ -80,7 +75,7 @@ func (o *Options) lossEvents() int {
 // payload, the whole transfer counted (its streams share the losses); 0
 // on a link without loss in the data's direction.
 func (o *Options) lossSize(sc Scenario) units.Bytes {
-	packets := netem.LossEvents(o.lossEvents(), LinkLoss(o.Link, sc.upload))
+	packets := netem.LossEvents(o.lossEvents(), LinkLoss(o.Link, sc.Upload()))
 	return units.Bytes(packets * netem.TCPSegmentBytes)
 }
 
@@ -88,21 +83,26 @@ func (o *Options) lossSize(sc Scenario) units.Bytes {
 // the link, past its handshakes: its omitted start, then its steady bytes
 // at ExpectedRate; o.omit plus Duration where the rate is not known.
 func (o *Options) transferTime(sc Scenario, p transport.Protocol) time.Duration {
-	size, rate := o.linkSize(sc), ExpectedRate(o.Link, sc.upload, p.String())
+	size, rate := o.linkSize(sc), ExpectedRate(o.Link, sc.Upload(), p.String())
 	if size <= 0 || rate <= 0 {
-		return o.omit(sc.upload) + o.Duration
+		return o.omit(sc.Upload()) + o.Duration
 	}
-	link := LinkGoodput(o.Link, sc.upload)
-	omitted := link * o.omit(sc.upload).Seconds()
+	link := LinkGoodput(o.Link, sc.Upload())
+	omitted := link * o.omit(sc.Upload()).Seconds()
 	steady := max(float64(size)-omitted, 0)
-	return o.omit(sc.upload) + time.Duration(steady/rate*float64(time.Second))
+	return o.omit(sc.Upload()) + time.Duration(steady/rate*float64(time.Second))
 }
 
 // LossSizing says, before a run across a lossy link, how its transfers
 // were sized for the link's loss and what each is expected to take at its
 // controller's loss model; nil on a link without loss or with
 // Options.LossEvents negative.
-func LossSizing(opts Options) []string {
+func LossSizing(opts plan.Options) []string {
+	return lossSizing(Options{opts})
+}
+
+// lossSizing is LossSizing with the runner's methods on its options.
+func lossSizing(opts Options) []string {
 	if err := opts.fill(); err != nil || !opts.onLink() || opts.lossEvents() == 0 || opts.Size > 0 {
 		return nil
 	}
@@ -116,7 +116,7 @@ func LossSizing(opts Options) []string {
 		if !sc.Transfer() || need <= 0 {
 			continue
 		}
-		line := fmt.Sprintf("%s: each transfer sized to see %d loss events at the link's %.2g%% loss (%.0f packets, %s)", sc.Name, opts.lossEvents(), 100*LinkLoss(opts.Link, sc.upload), netem.LossEvents(opts.lossEvents(), LinkLoss(opts.Link, sc.upload)), opts.linkSize(sc))
+		line := fmt.Sprintf("%s: each transfer sized to see %d loss events at the link's %.2g%% loss (%.0f packets, %s)", sc.Name, opts.lossEvents(), 100*LinkLoss(opts.Link, sc.Upload()), netem.LossEvents(opts.lossEvents(), LinkLoss(opts.Link, sc.Upload())), opts.linkSize(sc))
 		r := &runner{opts: opts}
 		var times []string
 		for _, col := range r.columns(sc) {

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
@@ -32,7 +33,7 @@ func TestLossSizing(t *testing.T) {
 		cc       string
 		low, top time.Duration
 	}{{"reno", 75 * time.Second, 95 * time.Second}, {"bbr", 11 * time.Second, 16 * time.Second}} {
-		o := Options{Link: lossyLink(0.01, tc.cc), RTT: 100 * time.Millisecond, Scenarios: []Scenario{sc}, Protocols: []transport.Protocol{transport.H1TLS, transport.H3}, Target: Target{TLS: "https://198.18.0.2:1"}}
+		o := Options{Options: plan.Options{Link: lossyLink(0.01, tc.cc), RTT: 100 * time.Millisecond, Scenarios: []Scenario{sc}, Protocols: []transport.Protocol{transport.H1TLS, transport.H3}, Target: Target{TLS: "https://198.18.0.2:1"}}}
 		if err := o.fill(); err != nil {
 			t.Fatal(err)
 		}
@@ -46,22 +47,22 @@ func TestLossSizing(t *testing.T) {
 		if o.Timeout < 2*got {
 			t.Errorf("%s: timeout %v under twice the transfer's %v", tc.cc, o.Timeout, got)
 		}
-		if got := o.settings().LossEvents; got != DefaultLossEvents {
-			t.Errorf("%s: settings record %d loss events, want %d", tc.cc, got, DefaultLossEvents)
+		if got := o.settings().LossEvents; got != plan.DefaultLossEvents {
+			t.Errorf("%s: settings record %d loss events, want %d", tc.cc, got, plan.DefaultLossEvents)
 		}
-		lines := LossSizing(o)
+		lines := lossSizing(o)
 		if len(lines) != 1 || !strings.Contains(lines[0], "100 loss events") || !strings.Contains(lines[0], "h1-tls") || !strings.Contains(lines[0], "quic-go") {
 			t.Errorf("%s: sizing %q", tc.cc, lines)
 		}
 		t.Log(lines)
 	}
 	// Without loss, or with LossEvents negative, Duration alone sizes it.
-	o := Options{Link: lossyLink(0, "reno"), RTT: 100 * time.Millisecond, Scenarios: []Scenario{sc}}
+	o := Options{Options: plan.Options{Link: lossyLink(0, "reno"), RTT: 100 * time.Millisecond, Scenarios: []Scenario{sc}}}
 	_ = o.fill()
-	if o.lossSize(sc) != 0 || LossSizing(o) != nil || o.settings().LossEvents != 0 {
+	if o.lossSize(sc) != 0 || lossSizing(o) != nil || o.settings().LossEvents != 0 {
 		t.Error("no loss: want no loss sizing")
 	}
-	o = Options{Link: lossyLink(0.01, "reno"), RTT: 100 * time.Millisecond, Scenarios: []Scenario{sc}, LossEvents: -1}
+	o = Options{Options: plan.Options{Link: lossyLink(0.01, "reno"), RTT: 100 * time.Millisecond, Scenarios: []Scenario{sc}, LossEvents: -1}}
 	_ = o.fill()
 	if o.lossSize(sc) != 0 {
 		t.Error("LossEvents -1: want none")

@@ -55,10 +55,10 @@ type netRep struct {
 
 // network measures one repetition of a network scenario.
 func (r *runner) network(ctx context.Context, sc Scenario, col column) results.Repetition {
-	switch sc.kind {
-	case kindColdStart:
+	switch {
+	case sc.ColdStart():
 		return r.coldStart(ctx, sc, col)
-	case kindPageLoad:
+	case sc.PageLoad():
 		return r.pageLoad(ctx, sc, col)
 	}
 	return r.headOfLine(ctx, sc, col)

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
@@ -26,13 +27,13 @@ func pageBytes() int64 {
 // measured, no error, a time, server counters.
 func runNet(t *testing.T, tg Target, protos []transport.Protocol, list string) *results.Results {
 	t.Helper()
-	res, err := Run(context.Background(), Options{
+	res, err := run(context.Background(), Options{Options: plan.Options{
 		Target:    tg,
 		Protocols: protos,
 		Scenarios: scenarios(t, list),
 		Repeat:    1,
 		Duration:  50 * time.Millisecond,
-	})
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,10 +144,10 @@ func TestNetScenarioFailuresAreCounted(t *testing.T) {
 	mux.HandleFunc("GET /bytes/{size}", func(w http.ResponseWriter, _ *http.Request) {
 		http.Error(w, "no", http.StatusServiceUnavailable)
 	})
-	res, err := Run(context.Background(), Options{
+	res, err := run(context.Background(), Options{Options: plan.Options{
 		Target: target(t, mux), Protocols: []transport.Protocol{transport.H1, transport.H2},
 		Scenarios: scenarios(t, "page-load"), Repeat: 1, Duration: 50 * time.Millisecond,
-	})
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,11 +184,11 @@ func TestLowerIsBetterRatio(t *testing.T) {
 // one upload and the small requests, and adds the network scenarios.
 func TestNetDefault(t *testing.T) {
 	var names []string
-	for _, s := range NetDefault() {
+	for _, s := range plan.NetDefault() {
 		names = append(names, s.Name)
 	}
 	want := "download,upload,small-sequential,small-concurrent,cold-start,cold-start-resumed,page-load,head-of-line"
 	if strings.Join(names, ",") != want {
-		t.Errorf("NetDefault: %v, want %s", names, want)
+		t.Errorf("plan.NetDefault: %v, want %s", names, want)
 	}
 }

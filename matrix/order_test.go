@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -26,7 +27,7 @@ func TestRoundsShuffledWithWarmupAndAA(t *testing.T) {
 		orders = map[int][]string{}
 	)
 	const seed, rounds = 42, 6
-	res, err := Run(context.Background(), Options{
+	res, err := run(context.Background(), Options{Options: plan.Options{
 		Target:    target(t, h),
 		Protocols: []transport.Protocol{transport.H1, transport.H2C},
 		Scenarios: scenarios(t, "small-sequential"),
@@ -46,7 +47,7 @@ func TestRoundsShuffledWithWarmupAndAA(t *testing.T) {
 			}
 			orders[p.Repetition] = append(orders[p.Repetition], p.Protocol)
 		},
-	})
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}

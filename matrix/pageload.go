@@ -34,7 +34,7 @@ var Page = webpage.Median().Objects
 func (r *runner) pageLoad(ctx context.Context, sc Scenario, col column) results.Repetition {
 	opts := r.clientOptions(sc, col.proto)
 	opts.MaxConnsPerHost = pageConns
-	base := r.opts.Target.base(col.proto) + "/bytes/"
+	base := targetBase(r.opts.Target, col.proto) + "/bytes/"
 	page := r.page()
 	n := r.beginNet(ctx, col, len(page.Objects)-1)
 	n.minUnits = pageMinUnits

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/webpage"
@@ -43,14 +44,14 @@ func TestPageLoadFollowsTheTree(t *testing.T) {
 		}
 		payload.Handler().ServeHTTP(w, r)
 	})
-	res, err := Run(context.Background(), Options{
+	res, err := run(context.Background(), Options{Options: plan.Options{
 		Target:    target(t, h),
 		Protocols: []transport.Protocol{transport.H1, transport.H2C},
 		Scenarios: scenarios(t, "page-load"),
 		Repeat:    1,
 		Duration:  50 * time.Millisecond,
 		Browser:   &BrowserOptions{Path: "/nonexistent/chromium", Page: &page, Rounds: 1},
-	})
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}

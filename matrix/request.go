@@ -12,8 +12,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
-	"github.com/httpvs/httpvs/units"
 )
 
 // RequestGroup is the --scenarios group name of the user's requests.
@@ -126,33 +126,14 @@ func ParseTargets(r io.Reader, readFile func(name string) ([]byte, error)) ([]re
 // upper-case word, then white space.
 var requestLine = regexp.MustCompile(`^[A-Z]+\s`)
 
-// RequestScenarios are the scenarios measuring reqs: for the i-th
-// (1-based) "request-i", one request at a time, and "request-i-x50",
-// results.RequestConcurrency at a time, as small-sequential and small-concurrent
-// measure httpvs's own /small.
-func RequestScenarios(reqs []results.Request) []Scenario {
-	var out []Scenario
-	for i := range reqs {
-		req := &reqs[i]
-		oneInfo, manyInfo := results.RequestInfo(i+1, *req)
-		one := Scenario{streams: 1, path: req.Path, method: req.Method, body: units.Bytes(req.BodyBytes), req: req}
-		one.setInfo(oneInfo)
-		many := one
-		many.setInfo(manyInfo)
-		many.streams = results.RequestConcurrency
-		out = append(out, one, many)
-	}
-	return out
-}
-
 // requestsOf are the user's requests scenarios measure, each once.
 func requestsOf(scenarios []Scenario) []results.Request {
 	var out []results.Request
 	seen := map[*results.Request]bool{}
 	for _, sc := range scenarios {
-		if sc.req != nil && !seen[sc.req] {
-			seen[sc.req] = true
-			out = append(out, *sc.req)
+		if spec(&sc).Req != nil && !seen[spec(&sc).Req] {
+			seen[spec(&sc).Req] = true
+			out = append(out, *spec(&sc).Req)
 		}
 	}
 	return out
@@ -162,7 +143,7 @@ func requestsOf(scenarios []Scenario) []results.Request {
 // one of the user's requests (Settings.Requests), or as ScenarioByName.
 func ScenarioOf(s *results.Settings, name string) (Scenario, bool) {
 	if s != nil && len(s.Requests) > 0 {
-		for _, sc := range RequestScenarios(s.Requests) {
+		for _, sc := range plan.RequestScenarios(s.Requests) {
 			if sc.Name == name {
 				return sc, true
 			}

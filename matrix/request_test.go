@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -87,7 +88,7 @@ Content-Type: application/json
 func TestRequestScenarios(t *testing.T) {
 	reqs := []results.Request{{Method: "GET", Path: "/a"}, {Method: "POST", Path: "/b"}}
 	reqs[1].SetBody([]byte("12345"))
-	scs := RequestScenarios(reqs)
+	scs := plan.RequestScenarios(reqs)
 	var names []string
 	for _, sc := range scs {
 		names = append(names, sc.Name)
@@ -98,10 +99,10 @@ func TestRequestScenarios(t *testing.T) {
 	if got := strings.Join(names, ","); got != "request-1,request-1-x50,request-2,request-2-x50" {
 		t.Fatalf("names %s", got)
 	}
-	if scs[3].streams != results.RequestConcurrency || scs[2].streams != 1 || scs[3].body != 5 || string(scs[3].req.Body) != "12345" {
+	if scs[3].Streams() != results.RequestConcurrency || scs[2].Streams() != 1 || scs[3].BodyBytes() != 5 || string(spec(&scs[3]).Req.Body) != "12345" {
 		t.Errorf("request-2: %+v / %+v", scs[2], scs[3])
 	}
-	set := Options{Scenarios: append(scs[:2:2], Scenarios[0])}.settings()
+	set := Options{Options: plan.Options{Scenarios: append(scs[:2:2], plan.Scenarios[0])}}.settings()
 	if len(set.Requests) != 1 || set.Requests[0].String() != "GET /a" {
 		t.Fatalf("settings' requests %+v", set.Requests)
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -28,7 +29,13 @@ const (
 // for each scenario it changed, saying how and why. Requests it cannot
 // time (an error, an error status) are left as they are: their check says
 // what is wrong.
-func SizeRequests(ctx context.Context, o Options, budget time.Duration) (Options, []string) {
+func SizeRequests(ctx context.Context, o plan.Options, budget time.Duration) (plan.Options, []string) {
+	sized, notes := sizeRequests(ctx, Options{o}, budget)
+	return sized.Options, notes
+}
+
+// sizeRequests is SizeRequests with the runner's methods on its options.
+func sizeRequests(ctx context.Context, o Options, budget time.Duration) (Options, []string) {
 	f := o // with defaults, to work with; o is returned as given, but for its scenarios
 	if err := f.fill(); err != nil {
 		return o, nil
@@ -42,10 +49,10 @@ func SizeRequests(ctx context.Context, o Options, budget time.Duration) (Options
 	var notes []string
 	for i := range o.Scenarios {
 		sc := &o.Scenarios[i]
-		if sc.req == nil {
+		if spec(sc).Req == nil {
 			continue
 		}
-		key := sc.req.String()
+		key := spec(sc).Req.String()
 		t, seen := took[key]
 		if !seen {
 			t = timeRequest(ctx, f, p, *sc)
@@ -54,10 +61,10 @@ func SizeRequests(ctx context.Context, o Options, budget time.Duration) (Options
 		// A closed loop counts the requests that start and end in its
 		// window: with the streams sharing the bandwidth (a big body),
 		// those in flight when it opens, the next ones, then minRequests.
-		need := time.Duration(2*sc.streams+minRequests) * t
+		need := time.Duration(2*sc.Streams()+minRequests) * t
 		if t > 0 && need > f.Duration {
-			sc.duration = min(need, f.Timeout/2)
-			notes = append(notes, fmt.Sprintf("%s: one %s takes %v here: each round measures %v, not %v, to count %d requests", sc.Name, key, t.Round(time.Microsecond), sc.duration.Round(time.Millisecond), f.Duration, minRequests))
+			spec(sc).Duration = min(need, f.Timeout/2)
+			notes = append(notes, fmt.Sprintf("%s: one %s takes %v here: each round measures %v, not %v, to count %d requests", sc.Name, key, t.Round(time.Microsecond), spec(sc).Duration.Round(time.Millisecond), f.Duration, minRequests))
 		}
 	}
 	f.Scenarios = o.Scenarios // shared: fitBudget sets rounds in both
@@ -67,7 +74,7 @@ func SizeRequests(ctx context.Context, o Options, budget time.Duration) (Options
 // firstServed is the first of o's transports the target has a URL for.
 func firstServed(o Options) (transport.Protocol, bool) {
 	for _, p := range o.Protocols {
-		if o.Target.base(p) != "" {
+		if targetBase(o.Target, p) != "" {
 			return p, true
 		}
 	}
@@ -77,14 +84,14 @@ func firstServed(o Options) (transport.Protocol, bool) {
 // timeRequest is the fastest of sizingProbes sends of sc's request over p,
 // body read; zero when one fails or answers an error status.
 func timeRequest(ctx context.Context, o Options, p transport.Protocol, sc Scenario) time.Duration {
-	ep := endpoint{method: sc.method, path: sc.path, body: sc.req.Body}
-	if ep.body == nil && sc.body > 0 {
-		ep.body = make([]byte, sc.body)
+	ep := endpoint{method: spec(&sc).Method, path: spec(&sc).Path, body: spec(&sc).Req.Body}
+	if ep.body == nil && sc.BodyBytes() > 0 {
+		ep.body = make([]byte, sc.BodyBytes())
 	}
 	var best time.Duration
 	for range sizingProbes {
 		began := time.Now()
-		resp, err := sendOnce(ctx, withHeader(o, sc.req.Header), p, ep, sizingTimeout, 1<<62)
+		resp, err := sendOnce(ctx, withHeader(o, spec(&sc).Req.Header), p, ep, sizingTimeout, 1<<62)
 		if err != nil || resp.StatusCode >= http.StatusBadRequest {
 			return 0
 		}
@@ -108,7 +115,7 @@ func fitBudget(o *Options, budget time.Duration) []string {
 	if budget <= 0 {
 		return nil
 	}
-	est, err := EstimateRun(*o)
+	est, err := estimateRun(*o)
 	if err != nil || est.Time <= budget {
 		return nil
 	}
@@ -120,7 +127,7 @@ func fitBudget(o *Options, budget time.Duration) []string {
 	}
 	var list []slow
 	for i, sc := range o.Scenarios {
-		if sc.req != nil && sc.duration > 0 {
+		if spec(&sc).Req != nil && spec(&sc).Duration > 0 {
 			var d time.Duration
 			for _, col := range r.columns(sc) {
 				d += o.roundCost(sc, col.proto)
@@ -140,10 +147,10 @@ func fitBudget(o *Options, budget time.Duration) []string {
 		if cut <= 0 {
 			continue
 		}
-		sc.rounds = rounds - cut
+		spec(sc).Rounds = rounds - cut
 		over -= time.Duration(cut) * s.round
 		notes = append(notes, fmt.Sprintf("%s: %d round(s), not %d: a round of every transport takes about %v, and %v is left of the run's budget",
-			sc.Name, sc.rounds, rounds, s.round.Round(time.Millisecond), budget.Round(time.Second)))
+			sc.Name, spec(sc).Rounds, rounds, s.round.Round(time.Millisecond), budget.Round(time.Second)))
 	}
 	return notes
 }

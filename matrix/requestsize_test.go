@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -22,26 +23,26 @@ func TestSizeRequests(t *testing.T) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/slow", func(w http.ResponseWriter, _ *http.Request) { time.Sleep(slow); io.WriteString(w, "ok") })
 	mux.HandleFunc("/fast", func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "ok") })
-	o := Options{
+	o := Options{Options: plan.Options{
 		Target:    target(t, mux),
 		Protocols: []transport.Protocol{transport.H1, transport.H2C},
-		Scenarios: RequestScenarios([]results.Request{{Method: "GET", Path: "/slow"}, {Method: "GET", Path: "/fast"}}),
+		Scenarios: plan.RequestScenarios([]results.Request{{Method: "GET", Path: "/slow"}, {Method: "GET", Path: "/fast"}}),
 		Repeat:    8,
 		Duration:  100 * time.Millisecond,
-	}
+	}}
 	const budget = 3 * time.Second
-	sized, notes := SizeRequests(context.Background(), o, budget)
-	if sized.Duration != o.Duration || sized.Warmup != 0 || sized.Repeat != 8 || o.Scenarios[0].duration != 0 {
+	sized, notes := sizeRequests(context.Background(), o, budget)
+	if sized.Duration != o.Duration || sized.Warmup != 0 || sized.Repeat != 8 || spec(&o.Scenarios[0]).Duration != 0 {
 		t.Fatalf("options changed beyond the scenarios: %+v; the caller's scenarios: %+v", sized, o.Scenarios[0])
 	}
 	one, many := sized.Scenarios[0], sized.Scenarios[1]
-	if one.duration < 22*slow || many.duration < 120*slow {
-		t.Errorf("rounds of %v and %v, want at least %v and %v", one.duration, many.duration, 22*slow, 120*slow)
+	if spec(&one).Duration < 22*slow || spec(&many).Duration < 120*slow {
+		t.Errorf("rounds of %v and %v, want at least %v and %v", spec(&one).Duration, spec(&many).Duration, 22*slow, 120*slow)
 	}
 	// A round of request-1-x50 over both transports is at least 6 s:
 	// one round; request-1's (at least 1.1 s) fewer than 8.
-	if many.rounds != 1 || one.rounds < 1 || one.rounds > 7 || sized.repeat(many) != 1 {
-		t.Errorf("rounds %d and %d, want 1 and 1 to 7", many.rounds, one.rounds)
+	if spec(&many).Rounds != 1 || spec(&one).Rounds < 1 || spec(&one).Rounds > 7 || sized.repeat(many) != 1 {
+		t.Errorf("rounds %d and %d, want 1 and 1 to 7", spec(&many).Rounds, spec(&one).Rounds)
 	}
 	text := strings.Join(notes, "\n")
 	for _, want := range []string{"request-1: one GET /slow takes", "request-1-x50: 1 round(s), not 8", "to count 20 requests"} {
@@ -50,7 +51,7 @@ func TestSizeRequests(t *testing.T) {
 		}
 	}
 	for _, sc := range sized.Scenarios[2:] {
-		if (sc.duration > 0 || sc.rounds > 0) && !strings.Contains(text, sc.Name+": ") {
+		if (spec(&sc).Duration > 0 || spec(&sc).Rounds > 0) && !strings.Contains(text, sc.Name+": ") {
 			t.Errorf("%s changed without a note", sc.Name)
 		}
 	}

@@ -27,10 +27,10 @@ func (r *runner) rpcConfig(cfg *load.Config, col column) {
 		opts.Binding, opts.Addr = bookstore.Native, r.opts.Target.GRPC
 		cfg.URL = "http://" + opts.Addr
 	default:
-		if u, err := url.Parse(r.opts.Target.base(col.proto)); err == nil {
+		if u, err := url.Parse(targetBase(r.opts.Target, col.proto)); err == nil {
 			opts.Addr = u.Host
 		}
-		cfg.URL = r.opts.Target.base(col.proto) + "/v1/" + bookstore.DefaultBookName
+		cfg.URL = targetBase(r.opts.Target, col.proto) + "/v1/" + bookstore.DefaultBookName
 		if col.proto.Version() == 1 {
 			engine = "net/http json"
 		}

@@ -2,10 +2,10 @@ package matrix
 
 import (
 	"context"
-	"crypto/x509"
 	"math/rand/v2"
 	"time"
 
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transfer"
@@ -13,37 +13,8 @@ import (
 	"github.com/httpvs/httpvs/units"
 )
 
-// Defaults used when Options fields are zero.
-const (
-	// DefaultRepeat and DefaultDuration: eight short rounds pin a ratio
-	// closer than three long ones in the same time (Student's t is 2.4
-	// for seven degrees of freedom, 4.3 for two), and drift on the machine
-	// lands within a round (bench/verdict.sh).
-	DefaultRepeat   = 8
-	DefaultDuration = 100 * time.Millisecond
-	// DefaultTimeout bounds each repetition.
-	DefaultTimeout = 2 * time.Minute
-)
-
-// Target is the server a run measures.
-type Target struct {
-	// Plain is the base URL for h1 and h2c, e.g. http://127.0.0.1:8080;
-	// empty skips them.
-	Plain string
-	// TLS is the base URL for h1-tls, h2 and h3 (UDP on the same port),
-	// e.g. https://127.0.0.1:8443; empty skips them.
-	TLS string
-	// RootCAs are trusted for TLS; nil means the system's.
-	RootCAs *x509.CertPool
-	// Insecure skips certificate verification.
-	Insecure bool
-	// GRPC is host:port of a native gRPC server of the gRPC ServeHTTP post's Bookstore
-	// (httpvs serve --grpc-listen); empty skips the grpc-native column.
-	GRPC string
-}
-
-// base returns the base URL that serves p, or "".
-func (t Target) base(p transport.Protocol) string {
+// targetBase returns the base URL of t that serves p, or "".
+func targetBase(t Target, p transport.Protocol) string {
 	if p.TLS() {
 		return t.TLS
 	}
@@ -53,7 +24,12 @@ func (t Target) base(p transport.Protocol) string {
 // Run measures every scenario over every transport. When ctx ends early it
 // returns what was measured, with Partial set; its error is for a run that
 // cannot start (bad options).
-func Run(ctx context.Context, opts Options) (*results.Results, error) {
+func Run(ctx context.Context, opts plan.Options) (*results.Results, error) {
+	return run(ctx, Options{opts})
+}
+
+// run is Run with the runner's methods on its options.
+func run(ctx context.Context, opts Options) (*results.Results, error) {
 	if err := opts.fill(); err != nil {
 		return nil, err
 	}
@@ -71,7 +47,7 @@ func Run(ctx context.Context, opts Options) (*results.Results, error) {
 	for _, sc := range scenarios {
 		r.total += len(r.columns(sc)) * opts.repeat(sc)
 	}
-	if est, err := EstimateRun(opts); err == nil {
+	if est, err := estimateRun(opts); err == nil {
 		r.res.Settings.EstimatedSeconds = est.Time.Seconds()
 	}
 	stopStats, err := r.openStats()
@@ -150,8 +126,8 @@ func (r *runner) openStats() (stop func(), err error) {
 // variant scenario's own configuration.
 func (r *runner) clientOptions(sc Scenario, p transport.Protocol) transport.ClientOptions {
 	cfg := r.opts.Client
-	if sc.client != nil {
-		cfg = *sc.client
+	if spec(&sc).Client != nil {
+		cfg = *spec(&sc).Client
 	}
 	return transport.ClientOptions{
 		Protocol: p,
@@ -171,7 +147,7 @@ func (r *runner) plan(ctx context.Context, sc Scenario) *scenarioRun {
 	cols := r.columns(sc)
 	sr := &scenarioRun{sc: sc, cols: cols, cells: make([]results.Cell, len(cols)), sizes: make([]units.Bytes, len(cols)), spent: make([]time.Duration, len(cols))}
 	for i, col := range cols {
-		sr.cells[i] = results.Cell{Scenario: sc.Name, Protocol: col.name, Metric: sc.Metric, CPUUnit: "1000 requests", Knobs: sc.knobs, FirstStage: r.opts.repeat(sc)}
+		sr.cells[i] = results.Cell{Scenario: sc.Name, Protocol: col.name, Metric: sc.Metric, CPUUnit: "1000 requests", Knobs: sc.Knobs(), FirstStage: r.opts.repeat(sc)}
 		if sc.Transfer() {
 			sr.cells[i].CPUUnit = "GB"
 		}
@@ -188,14 +164,14 @@ func (r *runner) plan(ctx context.Context, sc Scenario) *scenarioRun {
 		if sr.cells[i].Skipped != "" {
 			r.total -= r.opts.repeat(sc)
 		}
-		if sc.req != nil {
+		if spec(&sc).Req != nil {
 			sr.cells[i].ResponseBytes, sr.sizes[i] = int64(sr.sizes[i]), 0
 			if j := sr.twin(i); j >= 0 {
 				sr.cells[i].ResponseBytes = sr.cells[j].ResponseBytes
 			}
 		}
 	}
-	if sc.req != nil {
+	if spec(&sc).Req != nil {
 		responsesDiffer(sr.cells)
 	}
 	return sr
@@ -263,7 +239,7 @@ func (r *runner) round(ctx context.Context, sr *scenarioRun, which []bool, warm 
 func (r *runner) measure(ctx context.Context, sr *scenarioRun, i int) results.Repetition {
 	col := sr.cols[i]
 	switch {
-	case sr.sc.kind != kindEngine:
+	case !sr.sc.Engine():
 		return r.network(ctx, sr.sc, col)
 	case sr.sc.Transfer():
 		return r.transfer(ctx, sr.sc, col.proto, sr.sizes[i])
@@ -294,7 +270,7 @@ func (r *runner) columns(sc Scenario) []column {
 	for _, p := range r.opts.Protocols {
 		cols = append(cols, column{name: p.String(), proto: p})
 	}
-	if sc.rpc {
+	if sc.RPC() {
 		cols = append(cols, column{name: NativeColumn, proto: transport.H2C, native: true})
 	}
 	if base, ok := r.opts.aaBaseline(sc.Name); ok {

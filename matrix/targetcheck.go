@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/internal/bookstore"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -30,7 +31,13 @@ const TargetCheckTimeout = 5 * time.Second
 // The user's own requests are kept: their failures are theirs to see. A
 // transport whose check fails in any other way (a certificate not trusted,
 // a connection refused) is kept too: its cells fail and say why.
-func CheckTarget(ctx context.Context, o Options) (Options, []results.NotRun) {
+func CheckTarget(ctx context.Context, o plan.Options) (plan.Options, []results.NotRun) {
+	checked, notRun := checkTarget(ctx, Options{o})
+	return checked.Options, notRun
+}
+
+// checkTarget is CheckTarget with the runner's methods on its options.
+func checkTarget(ctx context.Context, o Options) (Options, []results.NotRun) {
 	var notRun []results.NotRun
 	var spoken []transport.Protocol
 	for _, p := range o.Protocols {
@@ -78,18 +85,18 @@ type endpoint struct {
 // endpointOf is sc's endpoint; none for the user's own requests.
 func endpointOf(sc Scenario) endpoint {
 	switch {
-	case sc.req != nil:
+	case spec(&sc).Req != nil:
 		return endpoint{}
-	case sc.rpc:
+	case sc.RPC():
 		return endpoint{method: http.MethodGet, path: "/v1/" + bookstore.DefaultBookName}
-	case sc.Transfer() && sc.upload:
+	case sc.Transfer() && sc.Upload():
 		return endpoint{method: http.MethodPut, path: "/sink", body: make([]byte, 1024)}
 	case sc.Transfer():
 		return endpoint{method: http.MethodGet, path: "/bytes/1024"}
-	case sc.body > 0:
-		return endpoint{method: sc.method, path: sc.path, body: make([]byte, 16)}
+	case sc.BodyBytes() > 0:
+		return endpoint{method: spec(&sc).Method, path: spec(&sc).Path, body: make([]byte, 16)}
 	}
-	return endpoint{method: sc.method, path: sc.path}
+	return endpoint{method: spec(&sc).Method, path: spec(&sc).Path}
 }
 
 // lacks sends ep over p and says why the target lacks it (an error
@@ -127,7 +134,7 @@ func sendOnce(ctx context.Context, o Options, p transport.Protocol, ep endpoint,
 	if ep.body != nil {
 		body = bytes.NewReader(ep.body)
 	}
-	req, err := http.NewRequestWithContext(ctx, ep.method, o.Target.base(p)+ep.path, body)
+	req, err := http.NewRequestWithContext(ctx, ep.method, targetBase(o.Target, p)+ep.path, body)
 	if err != nil {
 		return nil, err
 	}
@@ -148,7 +155,7 @@ func sendOnce(ctx context.Context, o Options, p transport.Protocol, ep endpoint,
 // "no QUIC on the port"); "" when it answered over p, when it has no base
 // URL for p (the matrix says so), or when the check failed otherwise.
 func unspoken(ctx context.Context, o Options, p transport.Protocol) string {
-	base := o.Target.base(p)
+	base := targetBase(o.Target, p)
 	if base == "" {
 		return ""
 	}
@@ -210,14 +217,14 @@ func notTLS(err error) bool {
 
 // Unmeasured is the results of a run of o that measured nothing because
 // CheckTarget left no scenario: its settings and what was not run.
-func Unmeasured(o Options, notRun []results.NotRun) *results.Results {
+func Unmeasured(o plan.Options, notRun []results.NotRun) *results.Results {
 	now := time.Now().UTC()
 	return &results.Results{
 		SchemaVersion: results.SchemaVersion,
 		Started:       now,
 		Finished:      now,
 		Env:           results.CurrentEnv(),
-		Settings:      o.settings(),
+		Settings:      Options{o}.settings(),
 		NotRun:        notRun,
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -24,12 +25,12 @@ func TestCheckTarget(t *testing.T) {
 	defer plain.Close()
 	tls := httptest.NewTLSServer(mux) // without EnableHTTP2: ALPN http/1.1 only
 	defer tls.Close()
-	o := Options{
+	o := Options{Options: plan.Options{
 		Target:    Target{Plain: plain.URL, TLS: tls.URL, Insecure: true},
 		Protocols: transport.All,
-		Scenarios: append(scenarios(t, "small-sequential,headers-body,grpc-1"), RequestScenarios([]results.Request{{Method: "GET", Path: "/missing"}})...),
-	}
-	got, notRun := CheckTarget(context.Background(), o)
+		Scenarios: append(scenarios(t, "small-sequential,headers-body,grpc-1"), plan.RequestScenarios([]results.Request{{Method: "GET", Path: "/missing"}})...),
+	}}
+	got, notRun := checkTarget(context.Background(), o)
 	var protos, names []string
 	for _, p := range got.Protocols {
 		protos = append(protos, p.String())

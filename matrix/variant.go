@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -27,10 +28,10 @@ import (
 const minStage = 5
 
 func (o Options) repeat(sc Scenario) int {
-	if sc.rounds > 0 { // a slow request, for the budget (SizeRequests)
-		return min(o.Repeat, sc.rounds)
+	if spec(&sc).Rounds > 0 { // a slow request, for the budget (SizeRequests)
+		return min(o.Repeat, spec(&sc).Rounds)
 	}
-	if sc.knobs == "" {
+	if sc.Knobs() == "" {
 		return o.Repeat
 	}
 	return min(o.Repeat, max(minStage, o.Repeat/2))
@@ -39,7 +40,7 @@ func (o Options) repeat(sc Scenario) int {
 // variantOf reports whether sc gets a variant: one big body on one stream,
 // where buffer and frame sizes decide (golang/go#47840).
 func variantOf(sc Scenario) bool {
-	return sc.kind == kindEngine && sc.Transfer() && sc.streams == 1 && sc.knobs == ""
+	return sc.Engine() && sc.Transfer() && sc.Streams() == 1 && sc.Knobs() == ""
 }
 
 // expand returns o.Scenarios with, after each scenario variantOf accepts,
@@ -62,7 +63,7 @@ func (o Options) expand() ([]Scenario, error) {
 	for _, sc := range o.Scenarios {
 		out = append(out, sc)
 		if variantOf(sc) {
-			out = append(out, sc.variant(o.Alongside.Name, &cfg))
+			out = append(out, variant(sc, o.Alongside.Name, &cfg))
 		}
 	}
 	return out, nil
@@ -70,25 +71,32 @@ func (o Options) expand() ([]Scenario, error) {
 
 // variant is sc measured with client (nil in results read back, where
 // only the name matters) under the knob set called set.
-func (sc Scenario) variant(set string, client *config.Client) Scenario {
+func variant(sc Scenario, set string, client *config.Client) Scenario {
 	v := sc
-	info := results.VariantInfo(sc.info(), set)
+	info := results.VariantInfo(results.ScenarioInfo{Name: sc.Name, Reproduces: sc.Reproduces, Description: sc.Description, Metric: sc.Metric}, set)
 	v.Name, v.Description = info.Name, info.Description
-	v.knobs, v.client = set, client
+	spec(&v).Knobs, spec(&v).Client = set, client
 	return v
 }
 
-// Knobs is the knob set a variant scenario's client uses; "" for a
-// scenario measured with the run's own settings.
-func (sc Scenario) Knobs() string { return sc.knobs }
-
-// Base is the scenario a variant was made from: "download" for
-// "download:tuned"; sc's own name otherwise.
-func (sc Scenario) Base() string {
-	if sc.knobs == "" {
-		return sc.Name
+// ScenarioByName returns the scenario called name, a variant's too
+// ("download:tuned", without its client configuration).
+func ScenarioByName(name string) (Scenario, bool) {
+	if s, ok := scenarioByName(name); ok {
+		return s, true
 	}
-	return strings.TrimSuffix(sc.Name, results.VariantSep+sc.knobs)
+	return variantByName(name)
+}
+
+// scenarioByName returns the scenario of the matrix called name (not a
+// variant: those follow their base scenario).
+func scenarioByName(name string) (Scenario, bool) {
+	for _, s := range append(append([]Scenario(nil), plan.Scenarios...), plan.NetScenarios...) {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return Scenario{}, false
 }
 
 // variantByName returns the variant scenario called name
@@ -98,9 +106,9 @@ func variantByName(name string) (Scenario, bool) {
 	if !ok || set == "" {
 		return Scenario{}, false
 	}
-	for _, s := range Scenarios {
+	for _, s := range plan.Scenarios {
 		if s.Name == base && variantOf(s) {
-			return s.variant(set, nil), true
+			return variant(s, set, nil), true
 		}
 	}
 	return Scenario{}, false

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
@@ -23,7 +24,7 @@ func TestAlongsideMeasuresTheTunedVariant(t *testing.T) {
 		t.Fatal(err)
 	}
 	tuned := results.Tuned
-	res, err := Run(context.Background(), Options{
+	res, err := run(context.Background(), Options{Options: plan.Options{
 		Target:    target(t, nil),
 		Protocols: []transport.Protocol{transport.H1, transport.H2C},
 		Scenarios: scenarios(t, "download,small-sequential"),
@@ -33,7 +34,7 @@ func TestAlongsideMeasuresTheTunedVariant(t *testing.T) {
 		Client:    client,
 		Knobs:     results.GoDefault,
 		Alongside: &tuned,
-	})
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +51,7 @@ func TestAlongsideMeasuresTheTunedVariant(t *testing.T) {
 	if !ok || sc.Base() != "download" || sc.Knobs() != "tuned" || !sc.Transfer() {
 		t.Errorf("ScenarioByName(download:tuned) = %+v, %v", sc, ok)
 	}
-	if _, err := ParseScenarios("download:tuned"); err == nil {
+	if _, err := plan.ParseScenarios("download:tuned"); err == nil {
 		t.Error("--scenarios took a variant's name; variants follow their base scenario")
 	}
 }
@@ -84,10 +85,10 @@ func checkVariantCells(t *testing.T, res *results.Results, name string, readSize
 // rounds (at least minStage, never more than Repeat); its base keeps
 // Repeat.
 func TestVariantsGetHalfTheRounds(t *testing.T) {
-	base := Scenarios[0]
-	v := base.variant("tuned", nil)
+	base := plan.Scenarios[0]
+	v := variant(base, "tuned", nil)
 	for _, tc := range []struct{ repeat, base, variant int }{{12, 12, 6}, {8, 8, 5}, {6, 6, 5}, {3, 3, 3}, {1, 1, 1}} {
-		o := Options{Repeat: tc.repeat}
+		o := Options{Options: plan.Options{Repeat: tc.repeat}}
 		if got, gotV := o.repeat(base), o.repeat(v); got != tc.base || gotV != tc.variant {
 			t.Errorf("Repeat %d: base %d, variant %d rounds; want %d, %d", tc.repeat, got, gotV, tc.base, tc.variant)
 		}

@@ -1,18 +1,15 @@
-// Package matrix measures httpvs's comparison: workloads (scenarios, each
-// traceable to a public experiment) times transports, each cell repeated in
-// rounds, against a payload server the caller started or named. It fills
-// results.Results, the content of results.json, and holds the link's
-// physics models its plans and package diagnosis share. It never prints;
-// package experiment runs it with a server and a link and diagnoses what
-// it returns, package report renders that.
-package matrix
+// Package plan is what a run measures and against what: the scenarios
+// (workloads, each traceable to a public experiment), the target, the
+// reference peers beside Go's, the matrix's options and its progress.
+// experiment.Run takes them; the machinery that measures them is
+// internal.
+package plan
 
 import (
 	"fmt"
 	"strings"
-	"time"
 
-	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/internal/scenariospec"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
@@ -30,59 +27,32 @@ type Scenario struct {
 	// Metric is MetricBytesPerSecond (transfers) or MetricRequestsPerSecond.
 	Metric string
 
-	upload  bool        // transfers: PUT to /sink instead of GET /bytes
-	streams int         // transfers: how many at once; load: how many requests in flight
-	path    string      // load: the request path
-	method  string      // load: the request method
-	body    units.Bytes // load: request body size
-	headers load.HeaderSpec
-	rpc     bool // the gRPC ServeHTTP post's GetBook, one binding per column
-	kind    kind // how it is measured
-	resume  bool // cold-start: resume TLS sessions, 0-RTT over h3
-	// knobs names the knob set of a variant scenario (variant.go), and
-	// client is its client's configuration; "" and nil for the others.
-	knobs  string
-	client *config.Client
-	// req is the user's own request a scenario of RequestScenarios
-	// measures, with its body and headers; nil for httpvs's endpoints.
-	req *results.Request
-	// duration is a round's measured time when SizeRequests found the
-	// request too slow for Options.Duration; zero otherwise. rounds, when
-	// set, is fewer rounds than Options.Repeat, for the budget.
-	duration time.Duration
-	rounds   int
+	// x is how it is measured (internal/scenariospec).
+	x scenariospec.Spec
+}
+
+func init() {
+	scenariospec.Of = func(s any) *scenariospec.Spec { return &s.(*Scenario).x }
 }
 
 // User reports whether s measures one of the user's own requests
 // (RequestScenarios) rather than httpvs's endpoints.
-func (s Scenario) User() bool { return s.req != nil }
-
-// kind is how a scenario is measured: the transfer or load engines, or one
-// of the network scenarios of this package.
-type kind int
-
-const (
-	kindEngine     kind = iota // transfer or load, by Metric
-	kindColdStart              // coldstart.go
-	kindPageLoad               // pageload.go
-	kindHeadOfLine             // headofline.go
-)
+func (s Scenario) User() bool { return s.x.Req != nil }
 
 // Transfer reports whether s moves big bodies (transfer package) rather
 // than many requests (load package) or is a network scenario.
 func (s Scenario) Transfer() bool { return s.Metric == results.MetricBytesPerSecond }
 
 // Streams is the number of transfers or requests s keeps in flight.
-func (s Scenario) Streams() int { return s.streams }
+func (s Scenario) Streams() int { return s.x.Streams }
+
+// pageConns is how many HTTP/1.1 connections page-load opens at most per
+// host; the page-load scenario's Streams.
+const pageConns = 6
 
 // ginBody is the gin post's request body: the decimal numbers 0 to 9999
 // written one after another, 38,890 bytes ("a ~39 KB body").
 const ginBody = 38890
-
-// info is what sc is, as reports title it.
-func (sc Scenario) info() results.ScenarioInfo {
-	return results.ScenarioInfo{Name: sc.Name, Reproduces: sc.Reproduces, Description: sc.Description, Metric: sc.Metric}
-}
 
 // setInfo sets sc's name, sources, description and metric from info.
 func (sc *Scenario) setInfo(info results.ScenarioInfo) {
@@ -96,7 +66,7 @@ func init() {
 		for i := range list {
 			info, ok := results.Describe(nil, list[i].Name)
 			if !ok || info.Metric != list[i].Metric {
-				panic("matrix: scenario " + list[i].Name + " is not in results.Catalogue as measured here")
+				panic("plan: scenario " + list[i].Name + " is not in results.Catalogue as measured here")
 			}
 			list[i].setInfo(info)
 		}
@@ -105,18 +75,18 @@ func init() {
 
 // Scenarios is the default matrix's workloads, in report order.
 var Scenarios = []Scenario{
-	{Name: "download", Metric: results.MetricBytesPerSecond, streams: 1},
-	{Name: "download-parallel-10", Metric: results.MetricBytesPerSecond, streams: 10},
-	{Name: "download-parallel-100", Metric: results.MetricBytesPerSecond, streams: 100},
-	{Name: "upload", Metric: results.MetricBytesPerSecond, streams: 1, upload: true},
-	{Name: "small-sequential", Metric: results.MetricRequestsPerSecond, streams: 1,
-		path: "/small", method: "GET"},
-	{Name: "small-concurrent", Metric: results.MetricRequestsPerSecond, streams: 50,
-		path: "/small", method: "GET"},
-	{Name: "headers-body", Metric: results.MetricRequestsPerSecond, streams: 50,
-		path: "/echo", method: "POST", body: ginBody, headers: load.HeaderSpec{Count: 100, Len: 100}},
-	{Name: "grpc-1", Metric: results.MetricRequestsPerSecond, streams: 1, rpc: true},
-	{Name: "grpc-50", Metric: results.MetricRequestsPerSecond, streams: 50, rpc: true},
+	{Name: "download", Metric: results.MetricBytesPerSecond, x: scenariospec.Spec{Streams: 1}},
+	{Name: "download-parallel-10", Metric: results.MetricBytesPerSecond, x: scenariospec.Spec{Streams: 10}},
+	{Name: "download-parallel-100", Metric: results.MetricBytesPerSecond, x: scenariospec.Spec{Streams: 100}},
+	{Name: "upload", Metric: results.MetricBytesPerSecond, x: scenariospec.Spec{Streams: 1, Upload: true}},
+	{Name: "small-sequential", Metric: results.MetricRequestsPerSecond, x: scenariospec.Spec{Streams: 1,
+		Path: "/small", Method: "GET"}},
+	{Name: "small-concurrent", Metric: results.MetricRequestsPerSecond, x: scenariospec.Spec{Streams: 50,
+		Path: "/small", Method: "GET"}},
+	{Name: "headers-body", Metric: results.MetricRequestsPerSecond, x: scenariospec.Spec{Streams: 50,
+		Path: "/echo", Method: "POST", Body: ginBody, Headers: load.HeaderSpec{Count: 100, Len: 100}}},
+	{Name: "grpc-1", Metric: results.MetricRequestsPerSecond, x: scenariospec.Spec{Streams: 1, RPC: true}},
+	{Name: "grpc-50", Metric: results.MetricRequestsPerSecond, x: scenariospec.Spec{Streams: 50, RPC: true}},
 }
 
 // NetScenarios are the workloads where the network decides: handshakes,
@@ -124,10 +94,10 @@ var Scenarios = []Scenario{
 // default matrix on loopback) but are in NetDefault, and --scenarios
 // takes them by name or as the group "net".
 var NetScenarios = []Scenario{
-	{Name: "cold-start", Metric: results.MetricSeconds, streams: 1, path: "/small", method: "GET", kind: kindColdStart},
-	{Name: "cold-start-resumed", Metric: results.MetricSeconds, streams: 1, path: "/small", method: "GET", kind: kindColdStart, resume: true},
-	{Name: "page-load", Metric: results.MetricSeconds, streams: pageConns, path: "/small", method: "GET", kind: kindPageLoad},
-	{Name: "head-of-line", Metric: results.MetricSeconds, streams: 2, path: "/small", method: "GET", kind: kindHeadOfLine},
+	{Name: "cold-start", Metric: results.MetricSeconds, x: scenariospec.Spec{Streams: 1, Path: "/small", Method: "GET", Kind: scenariospec.KindColdStart}},
+	{Name: "cold-start-resumed", Metric: results.MetricSeconds, x: scenariospec.Spec{Streams: 1, Path: "/small", Method: "GET", Kind: scenariospec.KindColdStart, Resume: true}},
+	{Name: "page-load", Metric: results.MetricSeconds, x: scenariospec.Spec{Streams: pageConns, Path: "/small", Method: "GET", Kind: scenariospec.KindPageLoad}},
+	{Name: "head-of-line", Metric: results.MetricSeconds, x: scenariospec.Spec{Streams: 2, Path: "/small", Method: "GET", Kind: scenariospec.KindHeadOfLine}},
 }
 
 // netDrops are the default scenarios NetDefault leaves out: the parallel
@@ -202,15 +172,6 @@ func ParseScenarios(list string) ([]Scenario, error) {
 	return out, nil
 }
 
-// ScenarioByName returns the scenario called name, a variant's too
-// ("download:tuned", without its client configuration).
-func ScenarioByName(name string) (Scenario, bool) {
-	if s, ok := scenarioByName(name); ok {
-		return s, true
-	}
-	return variantByName(name)
-}
-
 // scenarioByName returns the scenario of the matrix called name (not a
 // variant: those follow their base scenario).
 func scenarioByName(name string) (Scenario, bool) {
@@ -224,26 +185,58 @@ func scenarioByName(name string) (Scenario, bool) {
 
 // Upload says a transfer scenario sends its body (PUT /sink) rather than
 // receives it.
-func (s Scenario) Upload() bool { return s.upload }
+func (s Scenario) Upload() bool { return s.x.Upload }
 
 // RPC says the scenario is a gRPC call, one binding per column.
-func (s Scenario) RPC() bool { return s.rpc }
+func (s Scenario) RPC() bool { return s.x.RPC }
 
 // BodyBytes is a load scenario's request body size, bytes; zero without one.
-func (s Scenario) BodyBytes() units.Bytes { return s.body }
+func (s Scenario) BodyBytes() units.Bytes { return s.x.Body }
 
 // Headers are the extra request headers a load scenario sends.
-func (s Scenario) Headers() load.HeaderSpec { return s.headers }
+func (s Scenario) Headers() load.HeaderSpec { return s.x.Headers }
 
 // Resume says a cold-start scenario resumes TLS sessions (0-RTT over h3).
-func (s Scenario) Resume() bool { return s.resume }
+func (s Scenario) Resume() bool { return s.x.Resume }
 
 // Engine says the scenario is measured by the transfer or load engines
 // (download, upload, small requests, gRPC), not by a network scenario's
 // own loop.
-func (s Scenario) Engine() bool { return s.kind == kindEngine }
+func (s Scenario) Engine() bool { return s.x.Kind == scenariospec.KindEngine }
 
 // ColdStart, PageLoad and HeadOfLine say which network scenario s is.
-func (s Scenario) ColdStart() bool  { return s.kind == kindColdStart }
-func (s Scenario) PageLoad() bool   { return s.kind == kindPageLoad }
-func (s Scenario) HeadOfLine() bool { return s.kind == kindHeadOfLine }
+func (s Scenario) ColdStart() bool  { return s.x.Kind == scenariospec.KindColdStart }
+func (s Scenario) PageLoad() bool   { return s.x.Kind == scenariospec.KindPageLoad }
+func (s Scenario) HeadOfLine() bool { return s.x.Kind == scenariospec.KindHeadOfLine }
+
+// Knobs is the knob set a variant scenario's client uses; "" for a
+// scenario measured with the run's own settings.
+func (s Scenario) Knobs() string { return s.x.Knobs }
+
+// Base is the scenario a variant was made from: "download" for
+// "download:tuned"; s's own name otherwise.
+func (s Scenario) Base() string {
+	if s.x.Knobs == "" {
+		return s.Name
+	}
+	return strings.TrimSuffix(s.Name, results.VariantSep+s.x.Knobs)
+}
+
+// RequestScenarios are the scenarios measuring reqs: for the i-th
+// (1-based) "request-i", one request at a time, and "request-i-x50",
+// results.RequestConcurrency at a time, as small-sequential and small-concurrent
+// measure httpvs's own /small.
+func RequestScenarios(reqs []results.Request) []Scenario {
+	var out []Scenario
+	for i := range reqs {
+		req := &reqs[i]
+		oneInfo, manyInfo := results.RequestInfo(i+1, *req)
+		one := Scenario{x: scenariospec.Spec{Streams: 1, Path: req.Path, Method: req.Method, Body: units.Bytes(req.BodyBytes), Req: req}}
+		one.setInfo(oneInfo)
+		many := one
+		many.setInfo(manyInfo)
+		many.x.Streams = results.RequestConcurrency
+		out = append(out, one, many)
+	}
+	return out
+}

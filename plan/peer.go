@@ -1,4 +1,4 @@
-package peers
+package plan
 
 import (
 	"fmt"
