@@ -18,7 +18,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/httpvs/httpvs/peers"
+	"github.com/httpvs/httpvs/internal/peers"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/units"
 )

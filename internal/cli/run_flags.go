@@ -7,8 +7,8 @@ import (
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
+	"github.com/httpvs/httpvs/internal/matrix"
 	"github.com/httpvs/httpvs/load"
-	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/units"
 )

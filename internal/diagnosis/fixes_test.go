@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/internal/matrix"
 	"github.com/httpvs/httpvs/load"
-	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/server"
