@@ -6,12 +6,13 @@ import (
 	"net/netip"
 	"os"
 
+	"github.com/httpvs/httpvs/internal/linkmodel"
 	"golang.org/x/sys/unix"
 )
 
 // MTU is the MTU of both TUN devices, in bytes: the largest IP packet that
 // crosses the link.
-const MTU = 1500
+const MTU = linkmodel.MTU
 
 // tunTxQueueLen is the TUN devices' transmit ring, in packets: TUN devices
 // have no qdisc, so a full ring drops; it is deep enough that the ferry,

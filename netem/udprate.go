@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/linkmodel"
 	"github.com/httpvs/httpvs/units"
 )
 
@@ -41,7 +42,7 @@ const (
 	// datagram before it takes the probe as over.
 	rateIdle = 300 * time.Millisecond
 	// udpPayload is a full datagram's payload on an MTU-sized packet.
-	udpPayload = MTU - udpIPHeaders
+	udpPayload = MTU - linkmodel.UDPIPHeaders
 )
 
 // RateProbeTime is how long ProbeRate sends for on a direction of rate
@@ -190,7 +191,7 @@ func receive(c *net.UDPConn, wait time.Duration, started ...chan struct{}) (arri
 			}
 			idle = rateIdle
 		} else {
-			a.bytes += int64(k + udpIPHeaders)
+			a.bytes += int64(k + linkmodel.UDPIPHeaders)
 		}
 		a.n++
 		a.last = now

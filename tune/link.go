@@ -3,6 +3,7 @@ package tune
 import (
 	"time"
 
+	"github.com/httpvs/httpvs/internal/linkmodel"
 	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
@@ -24,7 +25,7 @@ func LinkTrial(s netem.Spec, downGoodput float64) time.Duration {
 	if s.Down.Rate <= 0 && downGoodput > 0 {
 		s.Down.Rate = units.BitsPerSecond(downGoodput)
 	}
-	return max(DefaultTrial, 3*(netem.SlowStart(s, false)+4*s.RTT()))
+	return max(DefaultTrial, 3*(linkmodel.SlowStart(s.Down.Rate, s.RTT())+4*s.RTT()))
 }
 
 // withDefaults sets o's zero fields: the transports, the trial and the
