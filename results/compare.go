@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"sort"
+
+	"github.com/httpvs/httpvs/internal/stat"
 )
 
 // CompareAlpha is the family-wise error rate compare holds its tests to:
@@ -167,13 +169,13 @@ func delta(old, new *Results, o, n, c *Cell) Delta {
 	if ob != nil && nb != nil && ob.Protocol != c.Protocol && nb.Protocol == ob.Protocol {
 		ol, nl := pairedLogRatios(o, ob), pairedLogRatios(n, nb)
 		d.Tested, d.OldN, d.NewN = TestedRatio, len(ol), len(nl)
-		d.OldRatio, d.NewRatio = math.Exp(Mean(ol)), math.Exp(Mean(nl))
+		d.OldRatio, d.NewRatio = math.Exp(stat.Mean(ol)), math.Exp(stat.Mean(nl))
 		if len(ol) > 0 && len(nl) > 0 {
 			d.RatioChange = d.NewRatio/d.OldRatio - 1
 		}
 		d.test(ol, nl)
 		if len(ov) >= minCompare && len(nv) >= minCompare {
-			d.valueTested, d.valuePRaw = true, welchP(logs(ov), logs(nv))
+			d.valueTested, d.valuePRaw = true, stat.WelchP(logs(ov), logs(nv))
 		}
 		return d
 	}
@@ -190,7 +192,7 @@ func (d *Delta) test(a, b []float64) {
 		d.Note = fmt.Sprintf("need >= %d repetitions on each side", minCompare)
 		return
 	}
-	d.PRaw = welchP(a, b)
+	d.PRaw = stat.WelchP(a, b)
 	d.P = d.PRaw
 }
 

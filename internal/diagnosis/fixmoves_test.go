@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/httpvs/httpvs/internal/stat"
 	"github.com/httpvs/httpvs/results"
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -54,7 +55,7 @@ func controlMoves(gains []float64) (results.Interval, bool) {
 		return iv, false
 	}
 	// LogInterval's half-width at 95%, rescaled to controlLevel's quantile.
-	t95 := results.TQuantile975(iv.Pairs - 1)
+	t95 := stat.TQuantile975(iv.Pairs - 1)
 	tc := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(iv.Pairs - 1)}.Quantile(1 - (1-controlLevel)/2)
 	half := math.Log(iv.High/iv.Low) / 2 * tc / t95
 	m := math.Log(iv.Ratio)
