@@ -2,7 +2,6 @@ package linkmodel
 
 import (
 	"github.com/httpvs/httpvs/results"
-	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/webpage"
 )
 
@@ -48,7 +47,7 @@ func QUICController() string {
 // n: quic-go's for h3 (Net.QUICCongestion, else QUICController),
 // the link's TCP one otherwise ("" when not recorded).
 func Controller(protocol string, n *results.Net) string {
-	if protocol == transport.H3.String() {
+	if protocol == "h3" {
 		if n.QUICCongestion != "" {
 			return n.QUICCongestion
 		}
@@ -78,7 +77,7 @@ func ExpectedRate(n *results.Net, upload bool, protocol string) float64 {
 	if link <= 0 {
 		return 0
 	}
-	quic := protocol == transport.H3.String()
+	quic := protocol == "h3"
 	if m, ok := PredictLoss(Controller(protocol, n), link, PacketPayload(quic), n.RTTSeconds(), LinkLoss(n, upload)); ok {
 		return m.Rate
 	}
