@@ -17,11 +17,11 @@ import (
 
 // Capacity search defaults, used where CapacityOptions fields are zero.
 const (
-	DefaultCapacityStep     = time.Second // measured time of each rate tried
-	DefaultCapacityStart    = 100.0       // first rate, requests per second
-	DefaultCapacityMax      = 1e6         // the search stops there, requests per second
+	defaultCapacityStep     = time.Second // measured time of each rate tried
+	defaultCapacityStart    = 100.0       // first rate, requests per second
+	defaultCapacityMax      = 1e6         // the search stops there, requests per second
 	DefaultCapacityRefine   = 5           // bisections between the last rate met and the first missed
-	DefaultCapacityInFlight = 64          // requests in flight at most: h1 connections, h2/h3 streams on one
+	defaultCapacityInFlight = 64          // requests in flight at most: h1 connections, h2/h3 streams on one
 	// capacityKeptUp is the share of the rate asked that must succeed
 	// for a rate to count as carried.
 	capacityKeptUp = 0.9
@@ -55,29 +55,29 @@ type CapacityOptions struct {
 
 // DefaultCapacityBudget bounds a capacity search when
 // CapacityOptions.Budget is zero: two minutes.
-const DefaultCapacityBudget = 2 * time.Minute
+const defaultCapacityBudget = 2 * time.Minute
 
 func (c *CapacityOptions) fill() {
 	if c.Request.Method == "" {
 		c.Request = results.Request{Method: "GET", Path: "/small"}
 	}
 	if c.Step <= 0 {
-		c.Step = DefaultCapacityStep
+		c.Step = defaultCapacityStep
 	}
 	if c.Start <= 0 {
-		c.Start = DefaultCapacityStart
+		c.Start = defaultCapacityStart
 	}
 	if c.MaxRate <= 0 {
-		c.MaxRate = DefaultCapacityMax
+		c.MaxRate = defaultCapacityMax
 	}
 	if c.Refine <= 0 {
 		c.Refine = DefaultCapacityRefine
 	}
 	if c.InFlight <= 0 {
-		c.InFlight = DefaultCapacityInFlight
+		c.InFlight = defaultCapacityInFlight
 	}
 	if c.Budget <= 0 {
-		c.Budget = DefaultCapacityBudget
+		c.Budget = defaultCapacityBudget
 	}
 }
 
@@ -104,7 +104,7 @@ func Capacity(ctx context.Context, o Options, c CapacityOptions) (*results.Capac
 	var link *Link
 	if o.Link != nil {
 		var err error
-		if link, err = OpenLink(*o.Link); err != nil {
+		if link, err = openLink(*o.Link); err != nil {
 			return nil, nil, err
 		}
 		defer link.Close() // after the child has stopped: deferred before it
@@ -115,7 +115,7 @@ func Capacity(ctx context.Context, o Options, c CapacityOptions) (*results.Capac
 	}
 	defer stop()
 	if link != nil {
-		if err := link.Calibrate(ctx); err != nil {
+		if err := link.calibrate(ctx); err != nil {
 			return nil, nil, err
 		}
 	}

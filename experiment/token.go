@@ -25,7 +25,7 @@ var childToken = sync.OnceValue(func() string { return rand.Text() })
 
 // ClientToken is the token this process sends to the routes that need
 // one: HTTPVS_TOKEN's, or else its own children's.
-func ClientToken() string {
+func clientToken() string {
 	if t := os.Getenv(TokenEnv); t != "" {
 		return t
 	}
@@ -33,8 +33,8 @@ func ClientToken() string {
 }
 
 // WithToken adds the client's token to req, for a route that needs it.
-func WithToken(req *http.Request) *http.Request {
-	req.Header.Set(server.TokenHeader, "Bearer "+ClientToken())
+func withToken(req *http.Request) *http.Request {
+	req.Header.Set(server.TokenHeader, "Bearer "+clientToken())
 	return req
 }
 

@@ -21,7 +21,7 @@ import (
 // before (slow start doubles it): across a link with no rate the ramp ends
 // at a ceiling SlowStart cannot know (the emulator's, the kernel's TCP
 // buffers'). That wait is bounded by maxRampRTTs round trips.
-func Goodput(ctx context.Context, l *Link, up bool, d time.Duration) (units.BitsPerSecond, error) {
+func goodput(ctx context.Context, l *Link, up bool, d time.Duration) (units.BitsPerSecond, error) {
 	ln, err := l.Server().Listen("tcp4", netip.AddrPortFrom(ServerAddr, 0).String())
 	if err != nil {
 		return 0, fmt.Errorf("goodput listen: %w", err)

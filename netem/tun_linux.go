@@ -26,7 +26,7 @@ const prefixLen = 30
 // 198.18.0.0/15, in one /30: the only route in either namespace.
 var (
 	// ClientAddr is the address of the client namespace's TUN device.
-	ClientAddr = netip.MustParseAddr("198.18.0.1")
+	clientAddr = netip.MustParseAddr("198.18.0.1")
 	// ServerAddr is the address of the server namespace's TUN device.
 	ServerAddr = netip.MustParseAddr("198.18.0.2")
 )

@@ -47,7 +47,7 @@ const (
 
 // RateProbeTime is how long ProbeRate sends for on a direction of rate
 // bits per second: rateProbePackets full packets' time, within 0.2-1.5 s.
-func RateProbeTime(rate units.BitsPerSecond) time.Duration {
+func rateProbeTime(rate units.BitsPerSecond) time.Duration {
 	if rate <= 0 {
 		return 0
 	}
@@ -63,7 +63,7 @@ func RateProbeTime(rate units.BitsPerSecond) time.Duration {
 // datagram to its last are the link's rate as the emulator delivers it:
 // no congestion control decides it. A direction with no rate set is not
 // probed (a zero RateProbe): nothing sets the pace to offer.
-func ProbeRate(ctx context.Context, l *Link, up bool) (RateProbe, error) {
+func probeRate(ctx context.Context, l *Link, up bool) (RateProbe, error) {
 	dir := l.Spec().Down
 	if up {
 		dir = l.Spec().Up
@@ -82,7 +82,7 @@ func ProbeRate(ctx context.Context, l *Link, up bool) (RateProbe, error) {
 		return p, fmt.Errorf("rate probe dial: %w", err)
 	}
 	defer cli.Close()
-	d, idle := RateProbeTime(dir.Rate), l.Spec().RTT()+rateIdle
+	d, idle := rateProbeTime(dir.Rate), l.Spec().RTT()+rateIdle
 	var sent atomic.Int64
 	sendErr := make(chan error, 1)
 	var got arrivals

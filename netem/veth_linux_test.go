@@ -42,7 +42,7 @@ func TestVethPlumbing(t *testing.T) {
 	// takes microseconds): up to three rounds, the best one the link's.
 	var p Probe
 	for try := 0; try < 3; try++ {
-		got, err := ProbeUDP(ctx, l, 50, time.Millisecond)
+		got, err := probeUDP(ctx, l, 50, time.Millisecond)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -61,11 +61,11 @@ func TestVethPlumbing(t *testing.T) {
 	if p.RTT > 5*time.Millisecond {
 		t.Errorf("probes %+v: want them back within 5ms", p)
 	}
-	got, err := Goodput(ctx, l, false, 300*time.Millisecond)
+	got, err := goodput(ctx, l, false, 300*time.Millisecond)
 	if err != nil {
 		t.Fatal(err)
 	}
-	up, down := l.Stats()
+	up, down := l.stats()
 	t.Logf("veth without netem: TCP goodput %v; up %+v, down %+v", got, up, down)
 	if down.Delivered == 0 || down.Bytes/down.Delivered > MTU+vethOverhead {
 		t.Errorf("down: %d bytes in %d packets: larger than the MTU on average (offloads on?)", down.Bytes, down.Delivered)

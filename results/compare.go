@@ -11,7 +11,7 @@ import (
 // CompareAlpha is the family-wise error rate compare holds its tests to:
 // each test's p-value is corrected for the number of cells tested (Holm),
 // so that two runs of one build flag (almost) nothing.
-const CompareAlpha = 0.05
+const compareAlpha = 0.05
 
 // What a Delta tests.
 const (
@@ -75,7 +75,7 @@ type Delta struct {
 // BaselineMoveMin is the change of a baseline's own value (New/Old - 1,
 // either way) from which BaselineMoves reports it even when the test
 // cannot tell it from noise: runs on one machine drift by about that.
-const BaselineMoveMin = 0.10
+const baselineMoveMin = 0.10
 
 // BaselineMoves returns the baseline cells of ds whose own value moved:
 // by a significant change, or by BaselineMoveMin or more. A ratio to a
@@ -84,7 +84,7 @@ const BaselineMoveMin = 0.10
 func BaselineMoves(ds []Delta) []Delta {
 	var out []Delta
 	for _, d := range ds {
-		if d.Baseline && d.Tested != "" && (d.Significant || math.Abs(d.Change) >= BaselineMoveMin) {
+		if d.Baseline && d.Tested != "" && (d.Significant || math.Abs(d.Change) >= baselineMoveMin) {
 			out = append(out, d)
 		}
 	}
@@ -147,7 +147,7 @@ func holmValues(ds []Delta) {
 
 // delta compares one cell of the two runs (o or n nil where missing).
 func delta(old, new *Results, o, n, c *Cell) Delta {
-	d := Delta{Scenario: c.Scenario, Protocol: c.Protocol, Metric: c.Metric, Alpha: CompareAlpha}
+	d := Delta{Scenario: c.Scenario, Protocol: c.Protocol, Metric: c.Metric, Alpha: compareAlpha}
 	ov, nv := values(o), values(n)
 	d.OldN, d.NewN = len(ov), len(nv)
 	switch {

@@ -39,7 +39,7 @@ func browserDelta(o, n *BrowserCell) Delta {
 	if c == nil {
 		c = o
 	}
-	d := Delta{Scenario: BrowserScenario, Protocol: c.Protocol, Metric: MetricSeconds, Alpha: CompareAlpha}
+	d := Delta{Scenario: BrowserScenario, Protocol: c.Protocol, Metric: MetricSeconds, Alpha: compareAlpha}
 	ov, nv := loadEvents(o), loadEvents(n)
 	d.OldN, d.NewN = len(ov), len(nv)
 	switch {

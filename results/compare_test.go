@@ -8,7 +8,7 @@ import (
 func TestHolm(t *testing.T) {
 	ds := []Delta{{Tested: TestedRatio, PRaw: 0.01}, {Tested: TestedRatio, PRaw: 0.04}, {}, {Tested: TestedValue, PRaw: 0.03}}
 	for i := range ds {
-		ds[i].Alpha = CompareAlpha
+		ds[i].Alpha = compareAlpha
 	}
 	holm(ds)
 	want := []float64{0.03, 0.06, 0, 0.06}

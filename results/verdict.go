@@ -26,7 +26,7 @@ const Matters = 0.25
 // Negligible is the largest difference from h1 a verdict ignores: an
 // interval that lies within 2% of 1 is VerdictSimilar even when it
 // excludes 1 (an emulated link's rounds can pin 0.998x to ±0.1%).
-const Negligible = 0.02
+const negligible = 0.02
 
 // StableHalfWidth is the largest relative half-width of a ratio's interval
 // for a cell to count as stable: its ratio is known within ±10%.
@@ -137,7 +137,7 @@ func judged(iv Interval) Interval {
 		return iv
 	}
 	switch {
-	case iv.Low >= 1/(1+Negligible) && iv.High <= 1+Negligible:
+	case iv.Low >= 1/(1+negligible) && iv.High <= 1+negligible:
 		iv.Verdict = VerdictSimilar
 	case iv.High < 1:
 		iv.Verdict = VerdictSlower

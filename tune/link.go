@@ -13,7 +13,7 @@ import (
 // Options.Budget is zero: trials there last seconds, not 300 ms, and a
 // transport's final measurements take 8 of them, so 20 leave 6 candidate
 // pairs.
-const LinkTrialsPerProtocol = 20
+const linkTrialsPerProtocol = 20
 
 // LinkTrial is a trial long enough across s that a new connection's
 // handshakes and slow start are a third of it at most: three times slow
@@ -21,7 +21,7 @@ const LinkTrialsPerProtocol = 20
 // per second, when the rate is unlimited) and four round trips, and
 // never shorter than DefaultTrial. Options.Trial is this across a Link
 // when zero.
-func LinkTrial(s netem.Spec, downGoodput float64) time.Duration {
+func linkTrial(s netem.Spec, downGoodput float64) time.Duration {
 	if s.Down.Rate <= 0 && downGoodput > 0 {
 		s.Down.Rate = units.BitsPerSecond(downGoodput)
 	}
@@ -41,13 +41,13 @@ func (o Options) withDefaults() Options {
 			if l.Net != nil {
 				goodput = l.Net.Calibration.DownGoodputBitsPerSecond
 			}
-			o.Trial = LinkTrial(l.Spec, goodput)
+			o.Trial = linkTrial(l.Spec, goodput)
 		}
 	}
 	if o.Budget == 0 {
 		o.Budget = DefaultBudget
 		if o.Link != nil {
-			o.Budget = max(DefaultBudget, LinkTrialsPerProtocol*o.Trial*time.Duration(len(o.Protocols)))
+			o.Budget = max(DefaultBudget, linkTrialsPerProtocol*o.Trial*time.Duration(len(o.Protocols)))
 		}
 	}
 	return o
