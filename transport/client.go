@@ -189,7 +189,7 @@ func (c *Client) newH3(opts ClientOptions, tlsConf *tls.Config) *http3.Transport
 }
 
 // Protocol returns the transport the client speaks.
-func (c *Client) protocol() Protocol { return c.proto }
+func (c *Client) Protocol() Protocol { return c.proto }
 
 // ReadSize returns the buffer size, in bytes, to drain response bodies with.
 func (c *Client) ReadSize() int { return c.readSize }
