@@ -17,11 +17,11 @@ import (
 
 // Capacity search defaults, used where CapacityOptions fields are zero.
 const (
-	defaultCapacityStep     = time.Second // measured time of each rate tried
-	defaultCapacityStart    = 100.0       // first rate, requests per second
-	defaultCapacityMax      = 1e6         // the search stops there, requests per second
+	DefaultCapacityStep     = time.Second // measured time of each rate tried
+	DefaultCapacityStart    = 100.0       // first rate, requests per second
+	DefaultCapacityMax      = 1e6         // the search stops there, requests per second
 	DefaultCapacityRefine   = 5           // bisections between the last rate met and the first missed
-	defaultCapacityInFlight = 64          // requests in flight at most: h1 connections, h2/h3 streams on one
+	DefaultCapacityInFlight = 64          // requests in flight at most: h1 connections, h2/h3 streams on one
 	// capacityKeptUp is the share of the rate asked that must succeed
 	// for a rate to count as carried.
 	capacityKeptUp = 0.9
@@ -55,29 +55,29 @@ type CapacityOptions struct {
 
 // DefaultCapacityBudget bounds a capacity search when
 // CapacityOptions.Budget is zero: two minutes.
-const defaultCapacityBudget = 2 * time.Minute
+const DefaultCapacityBudget = 2 * time.Minute
 
 func (c *CapacityOptions) fill() {
 	if c.Request.Method == "" {
 		c.Request = results.Request{Method: "GET", Path: "/small"}
 	}
 	if c.Step <= 0 {
-		c.Step = defaultCapacityStep
+		c.Step = DefaultCapacityStep
 	}
 	if c.Start <= 0 {
-		c.Start = defaultCapacityStart
+		c.Start = DefaultCapacityStart
 	}
 	if c.MaxRate <= 0 {
-		c.MaxRate = defaultCapacityMax
+		c.MaxRate = DefaultCapacityMax
 	}
 	if c.Refine <= 0 {
 		c.Refine = DefaultCapacityRefine
 	}
 	if c.InFlight <= 0 {
-		c.InFlight = defaultCapacityInFlight
+		c.InFlight = DefaultCapacityInFlight
 	}
 	if c.Budget <= 0 {
-		c.Budget = defaultCapacityBudget
+		c.Budget = DefaultCapacityBudget
 	}
 }
 

@@ -26,7 +26,7 @@ const (
 	DefaultDuration       = 10 * time.Second
 	DefaultRequestTimeout = 30 * time.Second
 	// DefaultMaxDuration bounds a run by request count (-n).
-	defaultMaxDuration = 10 * time.Minute
+	DefaultMaxDuration = 10 * time.Minute
 	// DefaultReadSize is each fast-engine worker's body read buffer when
 	// the client's is zero: smaller than a single transfer's, since a
 	// thousand workers each hold one. The std engine reads as Go as

@@ -95,7 +95,7 @@ func (c Config) withDefaults() Config {
 		c.RequestTimeout = DefaultRequestTimeout
 	}
 	if c.MaxDuration == 0 {
-		c.MaxDuration = defaultMaxDuration
+		c.MaxDuration = DefaultMaxDuration
 	}
 	if c.Client.Config.ReadSize == 0 && c.Engine.isFast() {
 		// The std engine reads as Go as shipped does; the fast one is

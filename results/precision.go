@@ -41,7 +41,7 @@ func (r *Results) PrecisionLimits() []Precision {
 		}
 		p := Precision{Scenario: c.Scenario, Protocol: c.Protocol, HalfWidth: c.VsH1.HalfWidth(), Pairs: c.VsH1.Pairs}
 		base := r.Cell(c.Scenario, baseline)
-		p.Needed = roundsFor(pooledSpread(c, base), StableHalfWidth, 100)
+		p.Needed = RoundsFor(pooledSpread(c, base), StableHalfWidth, 100)
 		client := map[string]float64{c.Protocol: costSpread(c, false)}
 		server := map[string]float64{c.Protocol: costSpread(c, true)}
 		if base != nil {
@@ -80,7 +80,7 @@ func (r *Results) PrecisionLimits() []Precision {
 // RoundSpread is the standard deviation of one round's log ratio that iv
 // implies (its log half-width over Student's t and the square root of its
 // pairs); 0 with fewer than two pairs.
-func (iv Interval) roundSpread() float64 {
+func (iv Interval) RoundSpread() float64 {
 	if iv.Pairs < 2 || iv.Low <= 0 {
 		return 0
 	}
@@ -91,7 +91,7 @@ func (iv Interval) roundSpread() float64 {
 // RoundsFor is the fewest paired rounds, 2 to most, whose 95% interval is
 // within half (relative, as StableHalfWidth) when one round's log ratio
 // has standard deviation sd; 0 when most do not do it.
-func roundsFor(sd, half float64, most int) int {
+func RoundsFor(sd, half float64, most int) int {
 	target := math.Asinh(half)
 	for n := 2; n <= most; n++ {
 		if stat.TQuantile975(n-1)*sd/math.Sqrt(float64(n)) <= target {
@@ -103,14 +103,14 @@ func roundsFor(sd, half float64, most int) int {
 
 // SteinRounds is the rounds, from stage.Pairs to most, after which a
 // cell whose first stage is stage reaches half (relative, as
-// StableHalfWidth) under twoStageInterval: Stein's second-stage size, the
+// StableHalfWidth) under TwoStageInterval: Stein's second-stage size, the
 // fewest n with t(stage.Pairs-1) * s0 / sqrt(n) within it, s0 the first
 // stage's round spread. It uses the first stage's t quantile, not one
 // that shrinks with n as RoundsFor's does: that is what lets the
 // interval stay valid after the plan, and a plan with the shrinking
 // quantile falls short of it. 0 when most rounds do not do it.
 func SteinRounds(stage Interval, half float64, most int) int {
-	sd, t0, target := stage.roundSpread(), stat.TQuantile975(stage.Pairs-1), math.Asinh(half)
+	sd, t0, target := stage.RoundSpread(), stat.TQuantile975(stage.Pairs-1), math.Asinh(half)
 	for n := max(stage.Pairs, 2); n <= most; n++ {
 		if t0*sd/math.Sqrt(float64(n)) <= target {
 			return n
@@ -125,9 +125,9 @@ func SteinRounds(stage Interval, half float64, most int) int {
 // spread in its width, which RoundSpread would read back as this one.
 func pooledSpread(c, base *Cell) float64 {
 	if base == nil {
-		return c.VsH1.roundSpread()
+		return c.VsH1.RoundSpread()
 	}
-	return LogInterval(logRatios(c.Metric, PairRounds(c, base))).roundSpread()
+	return LogInterval(logRatios(c.Metric, PairRounds(c, base))).RoundSpread()
 }
 
 // costSpread is the standard deviation of the logarithm of c's CPU

@@ -103,7 +103,7 @@ func TestPrecisionLimits(t *testing.T) {
 	if p.Protocol != "h2c" || p.Side != "server" || p.Column != "h2c" || math.Abs(p.Moved-0.3797) > 1e-3 || p.Other != 0 || p.Pairs != 6 {
 		t.Fatalf("%+v: want h2c's server moving ±38%%, 6 pairs", p)
 	}
-	if want := roundsFor(0.3797, StableHalfWidth, 100); p.Needed < want-1 || p.Needed > want+1 || want < 50 {
+	if want := RoundsFor(0.3797, StableHalfWidth, 100); p.Needed < want-1 || p.Needed > want+1 || want < 50 {
 		t.Fatalf("needed %d rounds at sd 0.38", p.Needed)
 	}
 }
@@ -129,8 +129,8 @@ func TestPrecisionNeedsThePooledSpread(t *testing.T) {
 		t.Fatalf("%+v: want one limit, its two-stage interval (±%.0f%%) wider than the pooled one (±%.0f%%)", limits, 100*res.Cells[1].VsH1.HalfWidth(), 100*pooled.HalfWidth())
 	}
 	// Read from the two-stage width, 100 rounds would not do (0).
-	wide := roundsFor(res.Cells[1].VsH1.roundSpread(), StableHalfWidth, 100)
-	if got, want := limits[0].Needed, roundsFor(pooled.roundSpread(), StableHalfWidth, 100); got != want || want == 0 || (wide != 0 && wide <= got) {
+	wide := RoundsFor(res.Cells[1].VsH1.RoundSpread(), StableHalfWidth, 100)
+	if got, want := limits[0].Needed, RoundsFor(pooled.RoundSpread(), StableHalfWidth, 100); got != want || want == 0 || (wide != 0 && wide <= got) {
 		t.Fatalf("needed %d rounds, want %d (the pooled spread's; the two-stage width's: %d)", got, want, wide)
 	}
 }
