@@ -104,7 +104,7 @@ func Capacity(ctx context.Context, o Options, c CapacityOptions) (*results.Capac
 	var link *Link
 	if o.Link != nil {
 		var err error
-		if link, err = openLink(*o.Link); err != nil {
+		if link, err = OpenLink(*o.Link); err != nil {
 			return nil, nil, err
 		}
 		defer link.Close() // after the child has stopped: deferred before it
@@ -115,7 +115,7 @@ func Capacity(ctx context.Context, o Options, c CapacityOptions) (*results.Capac
 	}
 	defer stop()
 	if link != nil {
-		if err := link.calibrate(ctx); err != nil {
+		if err := link.Calibrate(ctx); err != nil {
 			return nil, nil, err
 		}
 	}

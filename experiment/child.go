@@ -25,7 +25,7 @@ import (
 const ChildEnv = "HTTPVS_CHILD"
 
 // ChildReadyTimeout bounds a child server's start-up.
-const childReadyTimeout = 15 * time.Second
+const ChildReadyTimeout = 15 * time.Second
 
 // ChildReady is the line `httpvs serve --child` prints once it listens
 // (Announce), and StartChild reads.
@@ -98,13 +98,13 @@ func StartChild(ctx context.Context, exe string, ns *netem.Namespace, args []str
 	addr := net.JoinHostPort(host, "0")
 	argv := append([]string{"serve", "--child", "--listen", addr, "--tls-listen", addr, "--grpc-listen", addr}, args...)
 	cmd := exec.Command(exe, argv...)
-	cmd.Env = append(os.Environ(), ChildEnv+"=1", TokenEnv+"="+clientToken())
+	cmd.Env = append(os.Environ(), ChildEnv+"=1", TokenEnv+"="+ClientToken())
 	proc, err := childproc.Start(cmd, start)
 	if err != nil {
 		return nil, fmt.Errorf("start server %s: %w", exe, err)
 	}
 	c := &Child{proc: proc}
-	line, err := proc.Next(ctx, childReadyTimeout)
+	line, err := proc.Next(ctx, ChildReadyTimeout)
 	if err != nil {
 		c.Stop()
 		if ctx.Err() != nil {
@@ -142,7 +142,7 @@ func (e *ServerDiedError) Error() string {
 
 // Watch calls died, once, if the child exits before stop is called;
 // stop ends the watch (call it before Stop).
-func (c *Child) watch(died func(error)) (stop func()) {
+func (c *Child) Watch(died func(error)) (stop func()) {
 	stopped := make(chan struct{})
 	go func() {
 		select {

@@ -37,7 +37,7 @@ type Link struct {
 
 // OpenLink makes s's link. A *netem.SetupError (no root, no
 // /dev/net/tun) is returned as is and says what is missing.
-func openLink(s LinkSpec) (*Link, error) {
+func OpenLink(s LinkSpec) (*Link, error) {
 	link, err := netem.NewLink(s.Spec)
 	if err != nil {
 		return nil, err
@@ -81,7 +81,7 @@ func (l *Link) Close() {
 }
 
 // Netem is the emulated link itself: its namespaces and counters.
-func (l *Link) netem() *netem.Link { return l.link }
+func (l *Link) Netem() *netem.Link { return l.link }
 
 // Name is the link as the user wrote it.
 func (l *Link) Name() string { return l.spec.Name }
@@ -98,14 +98,14 @@ func (l *Link) server() *netem.Namespace {
 // and TCP transfers of at least six round trips (netem.Goodput measures
 // after slow start, which it estimates from the spec, and sends longer
 // when that leaves too little to measure).
-func calibrateOptions(spec netem.Spec) netem.CalibrateOptions {
+func CalibrateOptions(spec netem.Spec) netem.CalibrateOptions {
 	return netem.CalibrateOptions{Probes: 200, Connects: 5, Bulk: max(500*time.Millisecond, 6*spec.RTT())}
 }
 
 // Calibrate measures the link (Desc) and starts its counters afresh.
-func (l *Link) calibrate(ctx context.Context) error {
+func (l *Link) Calibrate(ctx context.Context) error {
 	start := time.Now()
-	c, err := netem.Calibrate(ctx, l.link, calibrateOptions(l.spec.Spec))
+	c, err := netem.Calibrate(ctx, l.link, CalibrateOptions(l.spec.Spec))
 	if err != nil {
 		return fmt.Errorf("calibrate the emulated link: %w", err)
 	}
@@ -116,7 +116,7 @@ func (l *Link) calibrate(ctx context.Context) error {
 }
 
 // RTT is the link's round trip as calibrated: the median TCP handshake.
-func (l *Link) rtt() time.Duration {
+func (l *Link) RTT() time.Duration {
 	return time.Duration(l.Desc.Calibration.TCPConnectSeconds * float64(time.Second))
 }
 

@@ -37,8 +37,8 @@ const (
 	// more, up to MaxRepeat, within LinkBudgetShare of the first rounds'
 	// estimated time on top of them: the time told before the cells
 	// start (Options.OnPlan) is then met within a fifth.
-	linkRepeat      = 3
-	linkBudgetShare = 0.15
+	LinkRepeat      = 3
+	LinkBudgetShare = 0.15
 )
 
 // Options are an experiment: what `httpvs run` measures, as a library
@@ -184,7 +184,7 @@ func Quick() Options {
 func AcrossLink(link LinkSpec) Options {
 	var o Options
 	o.Link = &link
-	o.Matrix.Repeat = linkRepeat
+	o.Matrix.Repeat = LinkRepeat
 	o.Matrix.MaxRepeat = DefaultMaxRepeat
 	// No warm-up round: across a link every repetition already leaves out
 	// its handshakes and slow start (transfers) or runs round trips of

@@ -26,8 +26,8 @@ type pinning struct {
 // core, and on a busy machine pinning widened the spread it is meant to
 // narrow (bench/noise.sh). PinQuietTime is how long Run looks.
 const (
-	pinQuietCores = 0.3
-	pinQuietTime  = 300 * time.Millisecond
+	PinQuietCores = 0.3
+	PinQuietTime  = 300 * time.Millisecond
 )
 
 // pinPlan decides whether the run pins and how: on loopback, with a child
@@ -47,7 +47,7 @@ func (o *Options) pinPlan(ctx context.Context, link *Link) (p *pinning, unlock f
 	if !ok {
 		return nil, none, ""
 	}
-	if busy, err := pin.Foreign(ctx, pinQuietTime); err == nil && busy > pinQuietCores {
+	if busy, err := pin.Foreign(ctx, PinQuietTime); err == nil && busy > PinQuietCores {
 		return nil, none, fmt.Sprintf("other programs used %.1f cores as the run started: a pinned side could not move away from them", busy)
 	}
 	if !pinMu.TryLock() {

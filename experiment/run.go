@@ -40,7 +40,7 @@ func Run(ctx context.Context, o Options) (*results.Results, error) {
 	var link *Link
 	if o.Link != nil {
 		var err error
-		if link, err = openLink(*o.Link); err != nil {
+		if link, err = OpenLink(*o.Link); err != nil {
 			return nil, err
 		}
 		defer link.Close() // after the child has stopped: deferred before it
@@ -63,10 +63,10 @@ func Run(ctx context.Context, o Options) (*results.Results, error) {
 	defer pinned.restore()
 	m := &o.Matrix
 	if link != nil {
-		if err := link.calibrate(ctx); err != nil {
+		if err := link.Calibrate(ctx); err != nil {
 			return nil, err
 		}
-		m.RTT, m.Link = link.rtt(), link.Desc
+		m.RTT, m.Link = link.RTT(), link.Desc
 	}
 	notRun, empty, err := o.checkTarget(ctx, server == nil)
 	if empty != nil || err != nil {
@@ -216,7 +216,7 @@ func (o *Options) startServer(ctx context.Context, link *Link, pinned *pinning, 
 		m.Engine = m.Engine.WithHoldP(false)
 	}
 	srv := child.Ready.Server // what it serves with, as it read it
-	unwatch := child.watch(died)
+	unwatch := child.Watch(died)
 	return &srv, func() { unwatch(); child.Stop() }, nil
 }
 
@@ -248,7 +248,7 @@ func (o *Options) plan(link *Link, sizing []string) error {
 	}
 	budget := o.Budget
 	if budget == 0 && link != nil {
-		budget = time.Since(o.Began) + time.Duration((1+linkBudgetShare)*float64(est.Time))
+		budget = time.Since(o.Began) + time.Duration((1+LinkBudgetShare)*float64(est.Time))
 	}
 	if o.OnPlan != nil {
 		p := Plan{Estimate: est, Spent: time.Since(o.Began), Budget: max(budget, 0), Sizing: sizing}

@@ -24,7 +24,7 @@ var childToken = sync.OnceValue(func() string { return rand.Text() })
 
 // ClientToken is the token this process sends to the routes that need
 // one: HTTPVS_TOKEN's, or else its own children's.
-func clientToken() string {
+func ClientToken() string {
 	if t := os.Getenv(TokenEnv); t != "" {
 		return t
 	}
@@ -32,8 +32,8 @@ func clientToken() string {
 }
 
 // WithToken adds the client's token to req, for a route that needs it.
-func withToken(req *http.Request) *http.Request {
-	req.Header.Set(server.TokenHeader, "Bearer "+clientToken())
+func WithToken(req *http.Request) *http.Request {
+	req.Header.Set(server.TokenHeader, "Bearer "+ClientToken())
 	return req
 }
 

@@ -16,14 +16,14 @@ import (
 // package tune, which takes a link made by anyone and so does not import
 // this package.
 func OpenTuneLink(ctx context.Context, s LinkSpec) (*tune.Link, func(), error) {
-	l, err := openLink(s)
+	l, err := OpenLink(s)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := l.calibrate(ctx); err != nil {
+	if err := l.Calibrate(ctx); err != nil {
 		l.Close()
 		return nil, nil, err
 	}
-	n := l.netem()
+	n := l.Netem()
 	return &tune.Link{Client: n.Client(), Server: n.Server(), Host: netem.ServerAddr.String(), Spec: s.Spec, Net: l.Desc}, l.Close, nil
 }
