@@ -1,11 +1,5 @@
-// Package linktest holds the cli tests that run httpvs across an emulated
-// link and hold it to the link's physics: rates at the link's bound, round
-// trips per handshake, losses as set. They are a package of their own so
-// that `go test ./...` runs them beside package cli's other tests, not
-// after them: each test here runs alone in this package (none is
-// parallel), as a link's figures ask, and the go tool already runs them
-// beside other packages' tests, which they allow for (a machine too busy
-// for its emulator is reported as such).
+//go:build measured
+
 package linktest
 
 import (
