@@ -85,6 +85,9 @@ func TestCatalogConsistent(t *testing.T) {
 // every CI run; its tests skip when it is absent, CI or not.
 func requirePeer(t *testing.T, name string) Peer {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("a reference peer: not under -short")
+	}
 	p, err := Lookup(name)
 	if err != nil {
 		t.Fatal(err)
