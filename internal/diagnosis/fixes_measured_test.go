@@ -143,7 +143,8 @@ func (tc fixCase) run(t *testing.T) {
 	probe := broken.measure(t, "download", tc.p, tc.size)
 	control := broken.fixed(t, &results.Finding{Rule: "control", Knobs: []results.Knob{tc.control}})
 	setups := []setup{broken, control} // then each rule's fix
-	names := []string{"broken", fmt.Sprintf("control %s=%s", tc.control.Field, tc.control.Value)}
+	names := []string{"broken", "control"}
+	what := []string{"", fmt.Sprintf("%s=%s", tc.control.Field, tc.control.Value)}
 	var fixes []int
 	for _, rule := range tc.rules {
 		f := finding(probe, rule)
@@ -156,11 +157,12 @@ func (tc fixCase) run(t *testing.T) {
 		}
 		fixes = append(fixes, len(setups))
 		setups = append(setups, fixed)
-		names = append(names, fmt.Sprintf("%s's fix %v", rule, f.Knobs))
+		names = append(names, rule)
+		what = append(what, fmt.Sprint(f.Knobs))
 	}
 	srv := broken.start(t)
 	defer srv.Close()
-	ar := measureArms(t, names, max(tc.pairs, fixPairs), func(k int) results.Cell {
+	ar := measureArms(t, names, what, max(tc.pairs, fixPairs), func(k int) results.Cell {
 		return setups[k].run(t, srv, tc.scenario(), tc.size, tc.p)
 	}, tc.gain)
 	for _, e := range judgeArms(t.Logf, ar, 1, fixes) {
@@ -174,7 +176,7 @@ func (tc fixCase) run(t *testing.T) {
 // another's garbage and whatever position or predecessor does lands on
 // every arm alike. All arms share this process, its server and its
 // caches. gain is one arm's figure over arm 0's in the same round.
-func measureArms(t *testing.T, names []string, rounds int, cell func(k int) results.Cell, gain func(before, after results.Cell) float64) armRounds {
+func measureArms(t *testing.T, names, what []string, rounds int, cell func(k int) results.Cell, gain func(before, after results.Cell) float64) armRounds {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
 	n := len(names)
@@ -182,7 +184,7 @@ func measureArms(t *testing.T, names []string, rounds int, cell func(k int) resu
 		runtime.GC()
 		cell(k)
 	}
-	ar := armRounds{names: names, gains: make([][]float64, n), orders: balancedOrders(rng, n, rounds)}
+	ar := armRounds{names: names, what: what, gains: make([][]float64, n), orders: balancedOrders(rng, n, rounds)}
 	for _, order := range ar.orders {
 		cells := make([]results.Cell, n)
 		for _, k := range order {

@@ -44,7 +44,8 @@ func fixMoves(gains []float64) (results.Interval, bool) {
 // arm 0's in round r (gains[0] is unused), and orders[r] the arms in the
 // order round r measured them.
 type armRounds struct {
-	names  []string
+	names  []string // short: "broken", "control", "fix", one for each arm
+	what   []string // what each arm is (the knob the control sets, the fix's knobs)
 	gains  [][]float64
 	orders [][]int
 }
@@ -56,19 +57,19 @@ type armRounds struct {
 // defect.
 func judgeArms(logf func(string, ...any), ar armRounds, control int, fixes []int) []string {
 	civ, controlMoved := fixMoves(ar.gains[control])
-	logf("%s: %.2fx [%.2f, %.2f] (95%%); %s", ar.names[control], civ.Ratio, civ.Low, civ.High, ar.orderEffect(control))
+	logf("%s %s: %.2fx [%.2f, %.2f] (95%%); %s", ar.names[control], ar.what[control], civ.Ratio, civ.Low, civ.High, ar.orderEffect(control))
 	var failed []string
 	for _, k := range fixes {
 		iv, moved := fixMoves(ar.gains[k])
-		logf("%s: %.2fx [%.2f, %.2f] (95%%); %s", ar.names[k], iv.Ratio, iv.Low, iv.High, ar.orderEffect(k))
+		logf("%s %s: %.2fx [%.2f, %.2f] (95%%); %s", ar.names[k], ar.what[k], iv.Ratio, iv.Low, iv.High, ar.orderEffect(k))
 		if !moved {
-			failed = append(failed, fmt.Sprintf("%s did not move the figure: %.2fx [%.2f, %.2f] at 95%% over %d rounds, want the interval above 1 and at least %.2fx; rounds %s",
-				ar.names[k], iv.Ratio, iv.Low, iv.High, iv.Pairs, minGain, ar.list(k)))
+			failed = append(failed, fmt.Sprintf("%s %s did not move the figure: %.2fx [%.2f, %.2f] at 95%% over %d rounds, want the interval above 1 and at least %.2fx; rounds %s",
+				ar.names[k], ar.what[k], iv.Ratio, iv.Low, iv.High, iv.Pairs, minGain, ar.list(k)))
 		}
 	}
 	if controlMoved {
-		failed = append(failed, fmt.Sprintf("%s, a knob with no effect, passed as a fix: %.2fx [%.2f, %.2f] at 95%% over %d rounds: the arms are measured unequally; rounds %s",
-			ar.names[control], civ.Ratio, civ.Low, civ.High, civ.Pairs, ar.list(control)))
+		failed = append(failed, fmt.Sprintf("%s %s, a knob with no effect, passed as a fix: %.2fx [%.2f, %.2f] at 95%% over %d rounds: the arms are measured unequally; rounds %s",
+			ar.names[control], ar.what[control], civ.Ratio, civ.Low, civ.High, civ.Pairs, ar.list(control)))
 	}
 	return failed
 }
@@ -200,11 +201,11 @@ func TestJudgeArms(t *testing.T) {
 		notInAnyFailure string
 	}{
 		{"clean", still, moves, nil, ""},
-		{"control moves", biased, moves, []string{"control, a knob with no effect, passed as a fix: 1.13x [1.01, 1.26]"}, "fix did not"},
-		{"fix still", still, still, []string{"fix did not move the figure: 1.00x"}, "a knob with no effect"},
+		{"control moves", biased, moves, []string{"control Client.HTTP2.MaxReadFrameSize=16Ki, a knob with no effect, passed as a fix: 1.13x [1.01, 1.26]"}, "fix did not"},
+		{"fix still", still, still, []string{"fix Engine=fast did not move the figure: 1.00x"}, "a knob with no effect"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ar := armRounds{names: names, gains: [][]float64{nil, tc.control, tc.fix}, orders: orders}
+			ar := armRounds{names: names, what: []string{"", "Client.HTTP2.MaxReadFrameSize=16Ki", "Engine=fast"}, gains: [][]float64{nil, tc.control, tc.fix}, orders: orders}
 			got := judgeArms(t.Logf, ar, 1, []int{2})
 			if len(got) != len(tc.failures) {
 				t.Fatalf("failures %q, want %d", got, len(tc.failures))

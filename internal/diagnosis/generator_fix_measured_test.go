@@ -40,11 +40,12 @@ func TestGeneratorFixSavesClientCPU(t *testing.T) {
 			if setups[2].engine != load.Fast || setups[1].engine != load.Std {
 				t.Fatalf("engines: fix %v, control %v: want fast and std", setups[2].engine, setups[1].engine)
 			}
-			names := []string{"std", fmt.Sprintf("control %s=%s", ctl.Field, ctl.Value), fmt.Sprintf("generator-bound's fix %v", f.Knobs)}
+			names := []string{"std", "control", "fix"}
+			what := []string{"", fmt.Sprintf("%s=%s", ctl.Field, ctl.Value), fmt.Sprint(f.Knobs)}
 			srv := std.start(t)
 			defer srv.Close()
 			cpu := fixCase{figure: cpuPerGB} // client CPU per unit: here per 1,000 requests
-			ar := measureArms(t, names, generatorPairs, func(k int) results.Cell {
+			ar := measureArms(t, names, what, generatorPairs, func(k int) results.Cell {
 				return setups[k].run(t, srv, sc.Name, 0, p)
 			}, cpu.gain)
 			for _, e := range judgeArms(t.Logf, ar, 1, []int{2}) {
