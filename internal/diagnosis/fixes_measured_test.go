@@ -191,9 +191,12 @@ func measureArms(t *testing.T, names, what []string, rounds int, cell func(k int
 			runtime.GC()
 			cells[k] = cell(k)
 		}
+		line := fmt.Sprintf("round %d (%v):", len(ar.gains[1])+1, order)
 		for k := 1; k < n; k++ {
 			ar.gains[k] = append(ar.gains[k], gain(cells[0], cells[k]))
+			line += fmt.Sprintf(" %s %.3f", names[k], ar.gains[k][len(ar.gains[k])-1])
 		}
+		t.Log(line)
 	}
 	return ar
 }
