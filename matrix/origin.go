@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/results"
+	"github.com/httpvs/httpvs/server"
 )
 
 // OriginsError is requests naming more than one server of a kind
@@ -110,14 +111,5 @@ func sameServer(origin, base string) bool {
 	if errA != nil || errB != nil {
 		return false
 	}
-	return a.Port() == b.Port() && (strings.EqualFold(a.Hostname(), b.Hostname()) || (loopback(a.Hostname()) && loopback(b.Hostname())))
-}
-
-// loopback says whether host is a loopback name or address.
-func loopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	return a.Port() == b.Port() && (strings.EqualFold(a.Hostname(), b.Hostname()) || (server.LoopbackHost(a.Hostname()) && server.LoopbackHost(b.Hostname())))
 }
