@@ -40,6 +40,9 @@ func TestMain(m *testing.M) {
 
 func TestRunQuickEndToEnd(t *testing.T) {
 	t.Parallel() // see TestMain
+	if testing.Short() {
+		t.Skip("a whole --quick run: not under -short")
+	}
 	out := t.TempDir()
 	start := time.Now()
 	code, stdout, stderr := runMain(t, "run", "--quick", "--out", out)
