@@ -3,13 +3,18 @@
 package linktest
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/cli"
 	"github.com/httpvs/httpvs/internal/runtest"
+	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/report"
+	"github.com/httpvs/httpvs/results"
 )
 
 // What the tests of whole runs share (internal/runtest), by the names
@@ -33,6 +38,34 @@ func TestMain(m *testing.M) {
 		os.Exit(code)
 	}
 	os.Exit(m.Run())
+}
+
+// runQuickAcross is `httpvs run --net spec --scenarios list --quick
+// --duration d` as the library call it makes: experiment.Run, its
+// results, and the report's text of them (report.Matrix, what run prints).
+func runQuickAcross(t *testing.T, spec, list string, d time.Duration) (*results.Results, string) {
+	t.Helper()
+	needLink(t)
+	link, err := experiment.ParseLink(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scenarios, err := matrix.ParseScenarios(list)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := experiment.Quick()
+	o.Link = &link
+	o.Matrix.Scenarios, o.Matrix.Duration = scenarios, d
+	res, err := experiment.Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text bytes.Buffer
+	if err := report.Matrix(&text, res); err != nil {
+		t.Fatal(err)
+	}
+	return res, text.String()
 }
 
 func runMain(t *testing.T, args ...string) (code int, stdout, stderr string) {
