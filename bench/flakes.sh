@@ -43,9 +43,9 @@ done
 
 out="docs/measurements/$(date -u +%Y-%m-%d)-flakes.md"
 mkdir -p docs/measurements
-python3 - "$dir" "$N" "${cmd[*]}" >"$out" <<'EOF'
+python3 - "$dir" "$N" "${cmd[*]}" "$N ${pkgs[*]}" >"$out" <<'EOF'
 import json, os, subprocess, sys
-dir, n, cmd = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+dir, n, cmd, args = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 def sh(*a):
     return subprocess.run(a, capture_output=True, text=True).stdout.strip()
 commit = sh("git", "rev-parse", "--short", "HEAD")
@@ -54,7 +54,7 @@ cpu = next((l.split(": ", 1)[1].strip() for l in open("/proc/cpuinfo") if l.star
 print(f"# Flake record, {sh('date', '-u', '+%Y-%m-%dT%H%MZ')}\n")
 print(f"- commit: {commit}{dirty}")
 print(f"- machine: {os.cpu_count()} cores, {cpu}, {sh('uname', '-sr')}, {sh('go', 'env', 'GOVERSION')}")
-print(f"- command: bench/flakes.sh {n} (each run: `{cmd}`, beside two `yes >/dev/null` loops)\n")
+print(f"- command: bench/flakes.sh {args} (each run: `{cmd}`, beside two `yes >/dev/null` loops)\n")
 failures = []
 for i in range(1, n + 1):
     outputs, times, status = {}, {}, {}
