@@ -10,12 +10,13 @@ import (
 	"os"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/render"
+
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/internal/fdlimit"
 	"github.com/httpvs/httpvs/internal/pin"
-	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -140,7 +141,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	} else {
-		report.ServeBanner(e.stdout, banner(ts, *certFile == "", *writeCert, grpcAddr))
+		render.ServeBanner(e.stdout, banner(ts, *certFile == "", *writeCert, grpcAddr))
 	}
 	serveWarnings(e, srv, *child, *token != "")
 	select {
@@ -151,7 +152,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if *child {
 		return nil
 	}
-	report.ServeSummary(e.stdout, srv.Stats(), ts.ConnErrors())
+	render.ServeSummary(e.stdout, srv.Stats(), ts.ConnErrors())
 	return nil
 }
 
@@ -218,9 +219,9 @@ func serveWarnings(e *env, srv *server.Running, child, token bool) {
 	}
 }
 
-// banner is what report.ServeBanner says of ts.
-func banner(ts *transport.Server, selfSigned bool, certPath, grpcAddr string) report.Banner {
-	b := report.Banner{Version: version(), PID: os.Getpid(), Plain: ts.URL(transport.H1), TLS: ts.URL(transport.H2),
+// banner is what render.ServeBanner says of ts.
+func banner(ts *transport.Server, selfSigned bool, certPath, grpcAddr string) render.Banner {
+	b := render.Banner{Version: version(), PID: os.Getpid(), Plain: ts.URL(transport.H1), TLS: ts.URL(transport.H2),
 		H3: ts.URL(transport.H3), SelfSigned: selfSigned, CertPath: certPath, GRPC: grpcAddr}
 	if ts.Has(transport.H2) {
 		b.Fingerprint = transport.Fingerprint(ts.Cert())
