@@ -2,8 +2,8 @@
 // that package load fills, its JSON form (`httpvs load --json`, the parts
 // `httpvs merge` reads) and the figures it is made of. It is a leaf: it
 // imports no protocol stack, so that renderers (package report) and
-// mergers (internal/merge, behind httpvs merge) can read a result without linking the clients
-// that measured it. Transports are named by string, as package results
+// mergers (internal/merge, behind httpvs merge) can read a result
+// without linking the clients that measured it. Transports are named by string, as package results
 // names them.
 package loadresult
 
