@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/render"
+
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/transport"
@@ -72,7 +74,7 @@ func runTune(ctx context.Context, e *env, args []string) error {
 		defer closeLink()
 	}
 	if !*asJSON && isTerminal(e.stderr) {
-		opts.Progress = report.TuneProgress(e.stderr)
+		opts.Progress = render.TuneProgress(e.stderr)
 	}
 	rep, err := tune.Run(ctx, opts)
 	if opts.Progress != nil {
