@@ -148,6 +148,12 @@ const DefaultWarmupRounds = 1
 // AAAll in Options.AA gives every scenario an A/A column.
 const AAAll = "all"
 
+// AAEachKind in Options.AA gives an A/A column to the first scenario of
+// each kind of work measured (results.KindOf: a transfer, a request load,
+// gRPC, a timed scenario): each kind's noise floor at the cost of one
+// column in one scenario per kind.
+const AAEachKind = "each-kind"
+
 // warmupRounds is the warm-up rounds each scenario runs.
 func (o Options) warmupRounds() int {
 	switch {
@@ -161,7 +167,19 @@ func (o Options) warmupRounds() int {
 
 // aaBaseline is the baseline transport when scenario gets an A/A column.
 func (o Options) aaBaseline(scenario string) (transport.Protocol, bool) {
-	if !slices.Contains(o.AA, scenario) && !slices.Contains(o.AA, AAAll) {
+	named := slices.Contains(o.AA, scenario) || slices.Contains(o.AA, AAAll)
+	if !named && slices.Contains(o.AA, AAEachKind) {
+		// The first scenario of its kind, in the order they run.
+		seen := map[string]bool{}
+		for _, sc := range o.Scenarios {
+			k := results.KindOf(sc.Name, sc.Metric)
+			if !seen[k] && sc.Name == scenario {
+				named = true
+			}
+			seen[k] = true
+		}
+	}
+	if !named {
 		return 0, false
 	}
 	p, err := transport.Parse(results.BaselineOf(transport.NamesOf(o.Protocols)))
