@@ -34,7 +34,7 @@ func concurrencyLowered(s *subject) *results.Finding {
 // offered only where it applies: a request scenario the std engine ran
 // over a transport the fast engine speaks.
 func generatorBound(s *subject) *results.Finding {
-	if s.c.Bottleneck != results.BottleneckClient {
+	if _, _, _, full := s.machineFull(); full || s.c.Bottleneck != results.BottleneckClient {
 		return nil
 	}
 	server := "unknown"
@@ -57,6 +57,45 @@ func generatorBound(s *subject) *results.Finding {
 		f.Knobs = []results.Knob{{Field: "Engine", Value: load.Fast.String()}}
 	}
 	return f
+}
+
+// machineShare is the share of the machine's cores above which a client
+// and a server on it together leave no headroom: 1.6 of 2 cores.
+const machineShare = 0.8
+
+// machineFull reports whether the client and the server shared this
+// machine (loopback, not pinned apart) and together used more than
+// machineShare of its cores while the client alone did not have all it
+// may use, in a cell held to be client-bound: each side's cores and the
+// machine's.
+func (s *subject) machineFull() (client, server float64, cores int, full bool) {
+	if s.env == nil || s.env.Cores <= 0 || s.set.Pin != nil || !s.loopback() || s.c.Bottleneck != results.BottleneckClient {
+		return 0, 0, 0, false
+	}
+	server, known := s.cores("server")
+	client, cores = s.m.ClientCores, s.env.Cores
+	alone := results.BottleneckOf(client, 0, false, cores, s.env.GOMAXPROCS) == results.BottleneckClient
+	return client, server, cores, known && !alone && client+server > machineShare*float64(cores)
+}
+
+// machineBound: the client and the server on this machine together used
+// nearly all its cores, neither alone all it may use: the cell measured
+// the CPU per unit of both sides together, not the generator's limit, and
+// a cheaper generator would hand its cores to the server, not free it.
+func machineBound(s *subject) *results.Finding {
+	client, server, cores, full := s.machineFull()
+	if !full {
+		return nil
+	}
+	unit := s.c.CPUUnit
+	if unit == "" {
+		unit = "unit"
+	}
+	return &results.Finding{
+		Evidence: fmt.Sprintf("%s: the client used %.2f cores and the server %.2f, %.2f of this machine's %d together (above the %.1f that leaves no headroom)",
+			gap(s.c), client, server, client+server, cores, machineShare*float64(cores)),
+		Fix: fmt.Sprintf("client and server share this machine's %d cores and used nearly all of them: the ratio measures the CPU per %s of both sides together, not the generator's limit; what would help: the server on another machine as the target, each side pinned to cores of its own, or more cores", cores, unit),
+	}
 }
 
 // cpuPerByte: a side spent much more CPU per unit than h1's and was busy,
