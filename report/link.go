@@ -183,7 +183,8 @@ func whenWords(res *results.Results) []string {
 // wordOf classes a cell against its baseline b for whenWords ("ties on",
 // "wins on", "loses on", "is machine-bound on" where either was held by
 // this machine rather than the link, "is unexplained on"; "" when there
-// is no verdict) and says why in a few words.
+// is no verdict) and says why in a few words: a reason from the link only
+// where its bound places both cells.
 func wordOf(c, b *results.Cell, res *results.Results) (class, why string) {
 	n := res.Settings.Net
 	if c == nil || c.VsH1 == nil || c.VsH1.Verdict == results.VerdictUnknown || b == nil {
@@ -197,6 +198,19 @@ func wordOf(c, b *results.Cell, res *results.Results) (class, why string) {
 		for _, m := range []*results.Cell{c, b} {
 			if results.MachineBound(m, res) {
 				return "is machine-bound on", fmt.Sprintf("%s: this machine, not the link, held %s (%s)", ratio, m.Protocol, machineWhy(m))
+			}
+		}
+	}
+	if v := c.VsH1.Verdict; v == results.VerdictSlower || v == results.VerdictFaster {
+		// The bound explains neither's place: the ratio stands, no
+		// reason drawn from the link does.
+		for _, m := range []*results.Cell{c, b} {
+			if m.Bound != nil && m.Bound.Undetermined {
+				class = "loses on"
+				if v == results.VerdictFaster {
+					class = "wins on"
+				}
+				return class, fmt.Sprintf("%s; %s is %s, so the link says nothing of why", ratio, m.Protocol, results.ClassUndecided)
 			}
 		}
 	}
