@@ -90,7 +90,7 @@ func aaWord(verdict, base string) string {
 	case results.VerdictSimilar:
 		return "≈ " + base + " (as it should be)"
 	case results.VerdictUndetermined:
-		return fmt.Sprintf("undetermined (too wide to tell none from %.0f%%; not a false call)", 100*results.Matters)
+		return "undetermined (too wide to tell; not a false call)"
 	}
 	return "(one round: no verdict)"
 }

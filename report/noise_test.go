@@ -26,7 +26,7 @@ func TestNoiseLine(t *testing.T) {
 	for _, want := range []string{
 		"A/A: h1 measured twice",
 		"download 1.01x [0.95, 1.07] ≈ h1 (as it should be)",
-		"small-sequential 1.06x [0.80, 1.41] undetermined (too wide to tell none from 25%; not a false call)",
+		"small-sequential 1.06x [0.80, 1.41] undetermined (too wide to tell; not a false call)",
 		"transfers resolve differences beyond ±10%",
 		"request loads resolve differences beyond ±41%",
 		"gRPC loads resolve differences beyond ±3%",
