@@ -201,18 +201,8 @@ func wordOf(c, b *results.Cell, res *results.Results) (class, why string) {
 			}
 		}
 	}
-	if v := c.VsH1.Verdict; v == results.VerdictSlower || v == results.VerdictFaster {
-		// The bound explains neither's place: the ratio stands, no
-		// reason drawn from the link does.
-		for _, m := range []*results.Cell{c, b} {
-			if m.Bound != nil && m.Bound.Undetermined {
-				class = "loses on"
-				if v == results.VerdictFaster {
-					class = "wins on"
-				}
-				return class, fmt.Sprintf("%s; %s is %s, so the link says nothing of why", ratio, m.Protocol, results.ClassUndecided)
-			}
-		}
+	if class, why := unplaced(c, b, ratio); class != "" {
+		return class, why
 	}
 	switch c.VsH1.Verdict {
 	case results.VerdictSimilar:
@@ -226,6 +216,26 @@ func wordOf(c, b *results.Cell, res *results.Results) (class, why string) {
 		return "cannot be told apart on", ratio + " with an interval too wide to exclude a difference of " + fmt.Sprintf("%.0f%%", 100*results.Matters)
 	}
 	return "loses on", ratio + ": " + reasonOf(c, b, n)
+}
+
+// unplaced words a call between c and b where the bound places neither's
+// figure (undetermined): the ratio stands, no reason drawn from the link
+// does; "" when both are placed or there is no call.
+func unplaced(c, b *results.Cell, ratio string) (class, why string) {
+	v := c.VsH1.Verdict
+	if v != results.VerdictSlower && v != results.VerdictFaster {
+		return "", ""
+	}
+	for _, m := range []*results.Cell{c, b} {
+		if m.Bound != nil && m.Bound.Undetermined {
+			class = "loses on"
+			if v == results.VerdictFaster {
+				class = "wins on"
+			}
+			return class, fmt.Sprintf("%s; %s is %s, so the link says nothing of why", ratio, m.Protocol, results.ClassUndecided)
+		}
+	}
+	return "", ""
 }
 
 // bulkBeside compares head-of-line's downloads: a transport whose small
