@@ -155,12 +155,14 @@ type Plan struct {
 // Default is `httpvs run`: every transport and the default scenarios, Go
 // as shipped with the tuned client's rows beside it, DefaultRepeat rounds
 // a cell and up to DefaultMaxRepeat for cells whose first rounds' spread
-// asks for more, within DefaultBudget, and an A/A column in download.
+// asks for more, within DefaultBudget, and an A/A column in the first
+// scenario of each kind of work (plan.AAEachKind): download,
+// small-sequential and grpc-1 by default.
 func Default() Options {
 	var o Options
 	o.Matrix.Repeat = DefaultRepeat
 	o.Matrix.MaxRepeat = DefaultMaxRepeat
-	o.Matrix.AA = []string{"download"}
+	o.Matrix.AA = []string{plan.AAEachKind}
 	o.Budget = DefaultBudget
 	return o
 }

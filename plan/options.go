@@ -179,6 +179,12 @@ const DefaultWarmupRounds = 1
 // AAAll in Options.AA gives every scenario an A/A column.
 const AAAll = "all"
 
+// AAEachKind in Options.AA gives an A/A column to the first scenario of
+// each kind of work measured (results.KindOf: a transfer, a request load,
+// gRPC, a timed scenario): each kind's noise floor at the cost of one
+// column in one scenario per kind.
+const AAEachKind = "each-kind"
+
 // Validate reports the first field of o out of range as a
 // *config.FieldError (the client's under "Client."); zero fields are
 // accepted where fill gives them defaults.

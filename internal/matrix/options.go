@@ -40,7 +40,19 @@ func (o Options) warmupRounds() int {
 
 // aaBaseline is the baseline transport when scenario gets an A/A column.
 func (o Options) aaBaseline(scenario string) (transport.Protocol, bool) {
-	if !slices.Contains(o.AA, scenario) && !slices.Contains(o.AA, plan.AAAll) {
+	named := slices.Contains(o.AA, scenario) || slices.Contains(o.AA, plan.AAAll)
+	if !named && slices.Contains(o.AA, plan.AAEachKind) {
+		// The first scenario of its kind, in the order they run.
+		seen := map[string]bool{}
+		for _, sc := range o.Scenarios {
+			k := results.KindOf(sc.Name, sc.Metric)
+			if !seen[k] && sc.Name == scenario {
+				named = true
+			}
+			seen[k] = true
+		}
+	}
+	if !named {
 		return 0, false
 	}
 	p, err := transport.Parse(results.BaselineOf(transport.NamesOf(o.Protocols)))
