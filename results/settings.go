@@ -37,8 +37,16 @@ type Settings struct {
 	// AA names the scenarios that measured the baseline a second time as
 	// an A/A column (Results.AA).
 	AA []string `json:"aa,omitempty"`
-	// Rounds says how added rounds were decided: RoundsBySpread.
+	// Rounds says how added rounds were decided: RoundsBySpread or
+	// RoundsToOpen.
 	Rounds string `json:"rounds,omitempty"`
+	// Sequential is the rule of the intervals when Rounds is
+	// RoundsToOpen: its design and looks; nil otherwise.
+	Sequential *Sequential `json:"sequential,omitempty"`
+	// Precision is the half-width (0.10: ±10%) rounds past Repeat were
+	// planned to bring every cell within when Rounds is RoundsBySpread; 0
+	// in results written before it was recorded (StableHalfWidth).
+	Precision float64 `json:"precision,omitempty"`
 	// Pin is where the run pinned the generator and the child server;
 	// nil when it did not.
 	Pin *Pin `json:"pin,omitempty"`
@@ -129,6 +137,12 @@ func BaselineOf(protocols []string) string {
 // (Results.AA measures how often it calls a difference where there is
 // none).
 const RoundsBySpread = "planned from the first rounds' spread"
+
+// RoundsToOpen is Settings.Rounds when rounds past Repeat went to the
+// cells whose verdict was still open, the closest to deciding first, and
+// a cell stopped once decided: its interval is Sequential's, which holds
+// at every look together, so stopping on the verdict keeps its 95%.
+const RoundsToOpen = "to the cells whose verdict was open, each stopping once decided"
 
 // Pin is the CPUs the generator and the child server ran on, each pinned
 // to its own (sched_setaffinity) with GOMAXPROCS set to match: each side

@@ -1,0 +1,159 @@
+package results
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// TestSequentialBoundaries checks the numerical integration against
+// published boundaries: five equally spaced looks, the O'Brien-Fleming
+// type function spending 2.5% a side (gsDesign's sfLDOF, two-sided 5%):
+// 4.877, 3.357, 2.680, 2.290, 2.031. And a single look spends all of
+// alpha: Student's t's 97.5% quantile.
+func TestSequentialBoundaries(t *testing.T) {
+	perSide := func(alpha, t float64) float64 {
+		z := distuv.UnitNormal.Quantile(1 - alpha/4)
+		return 4 - 4*distuv.UnitNormal.CDF(z/math.Sqrt(t))
+	}
+	got := boundariesBy(1, 5, 0.05, perSide)
+	for i, want := range []float64{4.877, 3.357, 2.680, 2.290, 2.031} {
+		if math.Abs(got[i]-want) > 0.001 {
+			t.Errorf("look %d: boundary %.4f, want %.3f", i+1, got[i], want)
+		}
+	}
+	logs := []float64{0.1, -0.2, 0.05, 0.3, -0.1, 0.0}
+	if a, b := SequentialInterval(logs, 6, 6), LogInterval(logs); a != b {
+		t.Errorf("one look: %+v, want the fixed interval %+v", a, b)
+	}
+	// Looks after rounds 6 to 16: the first look is the widest, the last
+	// spends what is left, a little wider than a fixed 16 rounds' 95%.
+	l := SequentialLevels(6, 16, SequentialAlpha)
+	if len(l) != 11 || l[0] >= l[10] || l[10] >= 0.05 || l[10] < 0.025 {
+		t.Errorf("levels %v: want 11 rising to just under 5%%", l)
+	}
+}
+
+// TestSequentialHoldsItsLevel runs the default run's procedure on A/A
+// cells, whose rounds have no difference to find: looks after rounds
+// first to 16 (6 for a scenario, 5 for a variant's, 3 for a first stage
+// the budget cut), the cell stopping at the first look whose interval
+// decides (slower, faster or ≈), or at a look drawn at random (the
+// budget ran out), or at 16. A call of slower or faster is false: at most
+// 5.5% of cells (5% nominal, with the simulation's own error), under
+// normal rounds, Student's t with 3 degrees of freedom, and a contaminated
+// normal (one round in ten four times as spread). It also bounds the
+// worst stopping rule, one that never stops on ≈ and looks until a call
+// or the last look: the intervals hold at every look together, so it
+// misses 5%, within three of the simulation's standard errors.
+func TestSequentialHoldsItsLevel(t *testing.T) {
+	trials := 4000
+	if testing.Short() {
+		trials = 2000
+	}
+	const (
+		last = 16
+		sd   = 0.15
+	)
+	rng := rand.New(rand.NewPCG(52, 47840))
+	draws := map[string]func() float64{
+		"normal": rng.NormFloat64,
+		"t(3)": func() float64 {
+			var chi float64
+			for range 3 {
+				z := rng.NormFloat64()
+				chi += z * z
+			}
+			return rng.NormFloat64() / math.Sqrt(chi/3) / math.Sqrt(3) // unit variance
+		},
+		"contaminated": func() float64 {
+			if rng.Float64() < 0.1 {
+				return 4 * rng.NormFloat64()
+			}
+			return rng.NormFloat64()
+		},
+	}
+	for _, first := range []int{6, 5, 3} {
+		// One round's spread of 1 gives each look's log half-width over
+		// the sample's standard deviation.
+		half := make([]float64, last+1)
+		for n := first; n <= last; n++ {
+			half[n] = sequentialHalf(1, n, first, last)
+		}
+		for _, name := range []string{"normal", "t(3)", "contaminated"} {
+			var calls, worst, stopped, decided int
+			for range trials {
+				logs := make([]float64, last)
+				for i := range logs {
+					logs[i] = sd * draws[name]()
+				}
+				budget := first + rng.IntN(last-first+1)
+				called, stop := false, false
+				for n := first; n <= last; n++ {
+					m := Mean(logs[:n])
+					h := half[n] * math.Sqrt(variance(logs[:n], m))
+					iv := judged(Interval{Ratio: math.Exp(m), Low: math.Exp(m - h), High: math.Exp(m + h), Pairs: n})
+					call := iv.Verdict == VerdictSlower || iv.Verdict == VerdictFaster
+					if call && !called {
+						worst++
+						called = true
+					}
+					if !stop && (iv.Verdict != VerdictUndetermined || n == budget) {
+						stop = true
+						if call {
+							calls++
+						}
+						if iv.Verdict != VerdictUndetermined {
+							decided++
+						}
+						if n < last {
+							stopped++
+						}
+					}
+				}
+			}
+			rate, worstRate := float64(calls)/float64(trials), float64(worst)/float64(trials)
+			t.Logf("first look %d, %s rounds: %.2f%% false calls (worst stopping rule %.2f%%); %d of %d decided, %d stopped before round %d",
+				first, name, 100*rate, 100*worstRate, decided, trials, stopped, last)
+			if stopped < trials/2 {
+				t.Errorf("%s: %d of %d cells stopped early: the simulation does not exercise stopping", name, stopped, trials)
+			}
+			if rate > 0.055 {
+				t.Errorf("first look %d, %s rounds: %.2f%% false calls; want at most 5.5%%", first, name, 100*rate)
+			}
+			// The worst rule misses exactly 5% under normal rounds: three
+			// of the simulation's standard errors above it.
+			if most := 0.05 + 3*math.Sqrt(0.05*0.95/float64(trials)); worstRate > most {
+				t.Errorf("first look %d, %s rounds: %.2f%% false calls under the worst stopping rule; want at most %.2f%%", first, name, 100*worstRate, 100*most)
+			}
+		}
+	}
+	// The table above is SequentialInterval's.
+	logs := []float64{0.1, -0.2, 0.05, 0.3, -0.1, 0.0, 0.2, -0.05}
+	iv := SequentialInterval(logs, 6, 16)
+	h := sequentialHalf(1, 8, 6, 16) * math.Sqrt(variance(logs, Mean(logs)))
+	if got := math.Log(iv.High/iv.Low) / 2; math.Abs(got-h) > 1e-12 {
+		t.Errorf("SequentialInterval's half-width %.6f, want %.6f", got, h)
+	}
+}
+
+// TestRoundsToDecide: a cell far from 1 needs fewer rounds than one near
+// the edge of deciding; one whose last look cannot decide gets 0 and a
+// gap above 1, a wider one a larger gap.
+func TestRoundsToDecide(t *testing.T) {
+	far, _ := RoundsToDecide(math.Log(0.5), 0.3, 6, 6, 16)
+	near, _ := RoundsToDecide(math.Log(0.8), 0.3, 6, 6, 16)
+	if far == 0 || near == 0 || far >= near {
+		t.Errorf("rounds to decide 0.5x: %d, 0.8x: %d; want fewer for 0.5x, both within 16", far, near)
+	}
+	k1, g1 := RoundsToDecide(math.Log(0.9), 0.3, 6, 6, 16)
+	k2, g2 := RoundsToDecide(math.Log(0.9), 0.5, 6, 6, 16)
+	if k1 != 0 || k2 != 0 || g1 <= 1 || g2 <= g1 {
+		t.Errorf("0.9x at spreads 0.3 and 0.5: %d (gap %.2f), %d (gap %.2f); want 0, 0 and gaps above 1, rising", k1, g1, k2, g2)
+	}
+	if n := SequentialRoundsFor(math.Log(0.9), 0.3, 6, 100); n <= 16 || n > 100 {
+		t.Errorf("0.9x at spread 0.3: %d rounds would decide it, want past 16", n)
+	}
+}
