@@ -250,3 +250,20 @@ func SequentialRoundsFor(m, sd float64, first, most int) int {
 	}
 	return lo
 }
+
+// PairedLogs are the logarithms of c's ratios to base, round by round
+// (PairRounds); above 0 is faster.
+func PairedLogs(c, base *Cell) []float64 { return pairedLogRatios(c, base) }
+
+// LogSpread is the mean of logs and their sample standard deviation (one
+// round's spread); 0 spread with fewer than two.
+func LogSpread(logs []float64) (mean, sd float64) {
+	if len(logs) == 0 {
+		return 0, 0
+	}
+	mean = Mean(logs)
+	if len(logs) > 1 {
+		sd = math.Sqrt(variance(logs, mean))
+	}
+	return mean, sd
+}
