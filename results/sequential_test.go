@@ -28,18 +28,19 @@ func TestSequentialBoundaries(t *testing.T) {
 	if a, b := SequentialInterval(logs, 6, 6), LogInterval(logs); a != b {
 		t.Errorf("one look: %+v, want the fixed interval %+v", a, b)
 	}
-	// Looks after rounds 6 to 16: the first look is the widest, the last
-	// spends what is left, a little wider than a fixed 16 rounds' 95%.
-	l := SequentialLevels(6, 16, SequentialAlpha)
-	if len(l) != 11 || l[0] >= l[10] || l[10] >= 0.05 || l[10] < 0.025 {
-		t.Errorf("levels %v: want 11 rising to just under 5%%", l)
+	// Looks after rounds 4 to 16: FirstLookAlpha at the first, then
+	// little at the next, rising to the last, which spends what is left:
+	// a little wider than a fixed 16 rounds' 95%.
+	l := SequentialLevels(4, 16, SequentialAlpha)
+	if len(l) != 13 || math.Abs(l[0]-FirstLookAlpha) > 1e-9 || l[1] >= l[12] || l[12] >= 0.05 || l[12] < 0.025 {
+		t.Errorf("levels %v: want 13, %v first, then rising to just under 5%%", l, FirstLookAlpha)
 	}
 }
 
 // TestSequentialHoldsItsLevel runs the default run's procedure on A/A
 // cells, whose rounds have no difference to find: looks after rounds
-// first to 16 (6 for a scenario, 5 for a variant's, 3 for a first stage
-// the budget cut), the cell stopping at the first look whose interval
+// first to 16 (4, a default run's first stage; 3, a first stage a budget
+// cut; 6), the cell stopping at the first look whose interval
 // decides (slower, faster or ≈), or at a look drawn at random (the
 // budget ran out), or at 16. A call of slower or faster is false: at most
 // 5.5% of cells (5% nominal, with the simulation's own error), under
@@ -75,7 +76,7 @@ func TestSequentialHoldsItsLevel(t *testing.T) {
 			return rng.NormFloat64()
 		},
 	}
-	for _, first := range []int{6, 5, 3} {
+	for _, first := range []int{4, 3, 6} {
 		// One round's spread of 1 gives each look's log half-width over
 		// the sample's standard deviation.
 		half := make([]float64, last+1)

@@ -37,11 +37,12 @@ type Settings struct {
 	// AA names the scenarios that measured the baseline a second time as
 	// an A/A column (Results.AA).
 	AA []string `json:"aa,omitempty"`
-	// Rounds says how added rounds were decided: RoundsBySpread or
-	// RoundsToOpen.
+	// Rounds says how added rounds were decided: RoundsBySpread,
+	// RoundsToOpen or RoundsUntilSettled.
 	Rounds string `json:"rounds,omitempty"`
 	// Sequential is the rule of the intervals when Rounds is
-	// RoundsToOpen: its design and looks; nil otherwise.
+	// RoundsToOpen or RoundsUntilSettled: its design and looks; nil
+	// otherwise.
 	Sequential *Sequential `json:"sequential,omitempty"`
 	// Precision is the half-width (0.10: ±10%) rounds past Repeat were
 	// planned to bring every cell within when Rounds is RoundsBySpread; 0
@@ -137,6 +138,12 @@ func BaselineOf(protocols []string) string {
 // (Results.AA measures how often it calls a difference where there is
 // none).
 const RoundsBySpread = "planned from the first rounds' spread"
+
+// RoundsUntilSettled is Settings.Rounds across Go versions: rounds were
+// added to a scenario until each of its intervals was within
+// StableHalfWidth; the intervals are Sequential's, which hold however the
+// rounds stop.
+const RoundsUntilSettled = "added to a scenario until its intervals were within ±10%"
 
 // RoundsToOpen is Settings.Rounds when rounds past Repeat went to the
 // cells whose verdict was still open, the closest to deciding first, and
