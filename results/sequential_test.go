@@ -158,3 +158,64 @@ func TestRoundsToDecide(t *testing.T) {
 		t.Errorf("0.9x at spread 0.3: %d rounds would decide it, want past 16", n)
 	}
 }
+
+// TestAdviceFollowsThePlan: "N rounds would do" follows the run's own
+// rule. Under Sequential the open cells are the undetermined ones, and N
+// is the --max-repeat whose last look decides the cell at its mean and
+// spread; planned for precision, Stein's plan from the first stage (the
+// first stage's t quantile, more rounds than Student's t over all of
+// them would say).
+func TestAdviceFollowsThePlan(t *testing.T) {
+	mk := func(vals ...float64) Cell {
+		var c Cell
+		for i, v := range vals {
+			c.Repetitions = append(c.Repetitions, Repetition{Round: i + 1, Value: v})
+		}
+		return c
+	}
+	h1 := mk(100, 100, 100, 100, 100, 100, 100, 100)
+	h1.Scenario, h1.Protocol = "s", "h1"
+	near := mk(65, 120, 70, 115, 66, 118, 72, 112) // about 0.9x, ±30%: undetermined
+	near.Scenario, near.Protocol = "s", "h2c"
+	far := mk(40, 50, 42, 48, 41, 49, 43, 47) // about 0.45x: slower
+	far.Scenario, far.Protocol = "s", "h2"
+	res := &Results{Settings: Settings{Baseline: "h1", Repeat: 4, MaxRepeat: 8,
+		Sequential: &Sequential{Rule: SequentialRule, Alpha: SequentialAlpha, First: 4, Last: 8}}}
+	res.Cells = []Cell{h1, near, far}
+	for i := range res.Cells {
+		res.Cells[i].FirstStage, res.Cells[i].LastLook = 4, 8
+	}
+	Summarise(res)
+	if v := res.Cell("s", "h2").VsH1.Verdict; v != VerdictSlower {
+		t.Fatalf("h2 %q, want slower", v)
+	}
+	limits := res.PrecisionLimits()
+	if len(limits) != 1 || limits[0].Protocol != "h2c" {
+		t.Fatalf("limits %+v: want h2c, the undetermined cell, alone", limits)
+	}
+	m, sd := LogSpread(PairedLogs(res.Cell("s", "h2c"), res.Cell("s", "h1")))
+	if want := SequentialRoundsFor(m, sd, 4, 100); limits[0].Needed != want || want <= 8 {
+		t.Fatalf("needed %d, want %d (past 8)", limits[0].Needed, want)
+	}
+	// Planned for precision: Stein's plan from the first 4 rounds.
+	res.Settings.Sequential, res.Settings.Precision = nil, 0.10
+	for i := range res.Cells {
+		res.Cells[i].LastLook = 0
+	}
+	Summarise(res)
+	var h2 bool
+	for _, p := range res.PrecisionLimits() {
+		if p.Protocol != "h2" {
+			continue // h2c's spread asks for more than 100 either way
+		}
+		h2 = true
+		c, base := res.Cell("s", p.Protocol), res.Cell("s", "h1")
+		stage := RatioInterval(c.FirstRounds(4), base.FirstRounds(4))
+		if want := SteinRounds(stage, 0.10, 100); p.Needed != want || want <= RoundsFor(pooledSpread(c, base), 0.10, 100) {
+			t.Errorf("%s: needed %d, want Stein's %d, more than Student's t's %d", p.Protocol, p.Needed, want, RoundsFor(pooledSpread(c, base), 0.10, 100))
+		}
+	}
+	if !h2 {
+		t.Error("h2, wider than ±10%, not listed")
+	}
+}

@@ -139,6 +139,15 @@ func BaselineOf(protocols []string) string {
 // none).
 const RoundsBySpread = "planned from the first rounds' spread"
 
+// PrecisionOf is the half-width the run's rounds were planned to when
+// planned for precision: Precision, or StableHalfWidth when unset.
+func (s Settings) PrecisionOf() float64 {
+	if s.Precision > 0 {
+		return s.Precision
+	}
+	return StableHalfWidth
+}
+
 // RoundsUntilSettled is Settings.Rounds across Go versions: rounds were
 // added to a scenario until each of its intervals was within
 // StableHalfWidth; the intervals are Sequential's, which hold however the
