@@ -225,7 +225,7 @@ func TestOpenCellsGetRounds(t *testing.T) {
 	sr := roundsOf([]string{"h1", "h2c", "h2", "h3"},
 		[]float64{100, 100, 100, 100, 100, 100},
 		[]float64{20, 40, 25, 35, 20, 40},    // slower, ±30%: decided
-		[]float64{80, 95, 85, 90, 82, 96},    // about 0.88x: open, close
+		[]float64{70, 105, 75, 100, 72, 104}, // about 0.87x: open, close
 		[]float64{50, 150, 60, 140, 70, 130}) // about 1, ±50%: open, far
 	for i := range sr.cells {
 		sr.cells[i].FirstStage, sr.cells[i].LastLook = 6, 16
@@ -258,7 +258,7 @@ func TestRoundsGoToTheClosest(t *testing.T) {
 		}
 		return sr
 	}
-	close := mk(80, 95, 85, 90, 82, 96)
+	close := mk(70, 105, 75, 100, 72, 104)
 	farther := mk(60, 140, 70, 130, 65, 135)
 	farthest := mk(40, 160, 50, 150, 45, 155)
 	c, _ := close.open(16, "h1")
