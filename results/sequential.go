@@ -193,19 +193,32 @@ func crossing(zs, dens []float64, i0, i1, c float64) float64 {
 	})
 }
 
-// SequentialInterval is LogInterval of logs with its half-width at the
-// level Sequential allots the look after len(logs) pairs, looks after
-// rounds first to last (fewer pairs take the first look's level, more
-// the last's): Student's t at that level, the spread as LogInterval's.
-// With last at first or below, one look: LogInterval's own.
+// SequentialInterval is the interval Sequential gives after logs, in
+// round order, looks after rounds first to last: at each look from first
+// to len(logs), Student's t at the level the look is allotted over the
+// pairs so far (fewer pairs than first take the first look's level, more
+// than last the last's), and the intersection of those, which holds as
+// they all do together; the last look's alone where the intersection
+// leaves out the mean of all the pairs (drift), which holds as well.
+// Centred on that mean, as LogInterval. With last at first or below,
+// one look: LogInterval's own.
 func SequentialInterval(logs []float64, first, last int) Interval {
 	iv := LogInterval(logs)
-	if len(logs) < 2 || last <= first {
+	n := len(logs)
+	if n < 2 || last <= first {
 		return iv
 	}
-	half := sequentialHalf(math.Sqrt(variance(logs, Mean(logs))), len(logs), first, last)
 	m := math.Log(iv.Ratio)
-	iv.Low, iv.High = math.Exp(m-half), math.Exp(m+half)
+	lo, hi := math.Inf(-1), math.Inf(1)
+	for k := min(max(first, 2), n); k <= n; k++ {
+		km, ksd := LogSpread(logs[:k])
+		h := sequentialHalf(ksd, k, first, last)
+		lo, hi = math.Max(lo, km-h), math.Min(hi, km+h)
+		if k == n && (m < lo || m > hi) {
+			lo, hi = km-h, km+h
+		}
+	}
+	iv.Low, iv.High = math.Exp(lo), math.Exp(hi)
 	return iv
 }
 

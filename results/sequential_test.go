@@ -48,7 +48,9 @@ func TestSequentialBoundaries(t *testing.T) {
 // normal (one round in ten four times as spread). It also bounds the
 // worst stopping rule, one that never stops on ≈ and looks until a call
 // or the last look: the intervals hold at every look together, so it
-// misses 5%, within three of the simulation's standard errors.
+// misses 5%, within three of the simulation's standard errors. Each
+// look's interval is the intersection of the looks' so far
+// (SequentialInterval).
 func TestSequentialHoldsItsLevel(t *testing.T) {
 	trials := 4000
 	if testing.Short() {
@@ -92,10 +94,16 @@ func TestSequentialHoldsItsLevel(t *testing.T) {
 				}
 				budget := first + rng.IntN(last-first+1)
 				called, stop := false, false
+				lo, hi := math.Inf(-1), math.Inf(1) // the looks' intersection
 				for n := first; n <= last; n++ {
 					m := Mean(logs[:n])
 					h := half[n] * math.Sqrt(variance(logs[:n], m))
-					iv := judged(Interval{Ratio: math.Exp(m), Low: math.Exp(m - h), High: math.Exp(m + h), Pairs: n})
+					lo, hi = math.Max(lo, m-h), math.Min(hi, m+h)
+					l, u := lo, hi
+					if m < l || m > u {
+						l, u = m-h, m+h
+					}
+					iv := judged(Interval{Ratio: math.Exp(m), Low: math.Exp(l), High: math.Exp(u), Pairs: n})
 					call := iv.Verdict == VerdictSlower || iv.Verdict == VerdictFaster
 					if call && !called {
 						worst++
@@ -131,12 +139,18 @@ func TestSequentialHoldsItsLevel(t *testing.T) {
 			}
 		}
 	}
-	// The table above is SequentialInterval's.
+	// The looks above are SequentialInterval's: the intersection of each
+	// look's interval, never wider than the last look's.
 	logs := []float64{0.1, -0.2, 0.05, 0.3, -0.1, 0.0, 0.2, -0.05}
 	iv := SequentialInterval(logs, 6, 16)
-	h := sequentialHalf(1, 8, 6, 16) * math.Sqrt(variance(logs, Mean(logs)))
-	if got := math.Log(iv.High/iv.Low) / 2; math.Abs(got-h) > 1e-12 {
-		t.Errorf("SequentialInterval's half-width %.6f, want %.6f", got, h)
+	lo, hi := math.Inf(-1), math.Inf(1)
+	for n := 6; n <= 8; n++ {
+		m := Mean(logs[:n])
+		h := sequentialHalf(1, n, 6, 16) * math.Sqrt(variance(logs[:n], m))
+		lo, hi = math.Max(lo, m-h), math.Min(hi, m+h)
+	}
+	if math.Abs(math.Log(iv.Low)-lo) > 1e-12 || math.Abs(math.Log(iv.High)-hi) > 1e-12 {
+		t.Errorf("SequentialInterval [%.6f, %.6f], want the looks' intersection [%.6f, %.6f]", math.Log(iv.Low), math.Log(iv.High), lo, hi)
 	}
 }
 
