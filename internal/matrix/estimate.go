@@ -1,0 +1,123 @@
+package matrix
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/httpvs/httpvs/plan"
+	"github.com/httpvs/httpvs/transport"
+)
+
+// EstimateRun works out what Run(ctx, opts) will cost, assuming every
+// transport moves at the link's goodput (a transport slower than the link
+// takes longer: its transfers are sized by the link). Its error is for
+// options Run would refuse.
+func EstimateRun(opts plan.Options) (Estimate, error) {
+	return estimateRun(Options{opts})
+}
+
+// estimateRun is EstimateRun with the runner's methods on its options.
+func estimateRun(opts Options) (Estimate, error) {
+	if err := opts.fill(); err != nil {
+		return Estimate{}, err
+	}
+	scenarios, err := opts.expand()
+	if err != nil {
+		return Estimate{}, err
+	}
+	e := Estimate{Rounds: opts.Repeat, MaxRounds: opts.MaxRepeat, Time: opts.crossoverCost() + opts.browserCost()}
+	r := &runner{opts: opts}
+	for _, sc := range scenarios {
+		for _, col := range r.columns(sc) {
+			e.Cells++
+			e.Time += opts.checkCost(sc, col.proto) + time.Duration(opts.repeat(sc)+opts.warmupRounds())*opts.roundCost(sc, col.proto)
+		}
+	}
+	return e, nil
+}
+
+// coldCost is a cold request's expected time over p: its round trips
+// across the link (coldRTTs), or a few milliseconds on loopback.
+func (o *Options) coldCost(p transport.Protocol, resumed bool) time.Duration {
+	k, _ := ColdRTTs(p.String(), resumed)
+	return time.Duration(max(k, 1))*o.RTT + 5*time.Millisecond
+}
+
+// checkCost is the expected time of a cell's check before its rounds
+// (runner.prepare): one request or one small transfer per stream, and on
+// loopback a transfer's sizing probe.
+func (o *Options) checkCost(sc Scenario, p transport.Protocol) time.Duration {
+	d := o.coldCost(p, false) + o.RTT
+	if sc.Transfer() && o.Size == 0 && o.linkSize(sc) == 0 {
+		d += max(min(o.Duration/2, maxProbe), minProbe)
+	}
+	return d
+}
+
+// roundCost is the expected time of one round of sc over p.
+func (o *Options) roundCost(sc Scenario, p transport.Protocol) time.Duration {
+	cold := o.coldCost(p, sc.Resume())
+	switch {
+	case sc.ColdStart():
+		return o.Duration + cold
+	case sc.PageLoad():
+		page := cold
+		if o.Link != nil {
+			if b := PageBound(p.String(), o.Link); b != nil {
+				page = time.Duration(b.Value * float64(time.Second))
+			}
+		}
+		return max(o.Duration, pageMinUnits*page) + page
+	case sc.HeadOfLine():
+		return cold + max(o.Warmup, holWarmRTTs*o.RTT) + o.Duration + o.RTT
+	case sc.Transfer():
+		return cold + o.transferTime(sc, p) + o.RTT
+	}
+	r := &runner{opts: *o}
+	return cold + o.Warmup + r.firstTry(sc) + o.RTT
+}
+
+// MinFirstStage is the fewest first rounds FitBudget cuts a run to:
+// Student's t with one degree of freedom (two rounds) is 12.7, an
+// interval too wide to decide anything.
+const MinFirstStage = 3
+
+// firstShare is the share of a budget the first rounds may take when
+// FitBudget cuts them: the rest goes to the cells whose verdict is open.
+const firstShare = 0.8
+
+// FitBudget fits opts's first stage to left, the time its budget leaves
+// when the cells start: Repeat is cut, down to MinFirstStage, until its
+// estimate (EstimateRun) takes at most firstShare of left. When even
+// MinFirstStage rounds take more, rounds are fixed at them (MaxRepeat =
+// Repeat: one look, no added rounds), and the run takes what their
+// estimate says if that is past left. note says, in a line, what it cut
+// and why; "" when opts fit as they were.
+func FitBudget(opts plan.Options, left time.Duration) (fitted plan.Options, est Estimate, note string, err error) {
+	est, err = EstimateRun(opts)
+	if err != nil || left <= 0 || opts.Repeat == 0 || float64(est.Time) <= firstShare*float64(left) {
+		return opts, est, "", err
+	}
+	asked := opts.Repeat
+	for opts.Repeat > MinFirstStage {
+		opts.Repeat--
+		if est, err = EstimateRun(opts); err != nil {
+			return opts, est, "", err
+		}
+		if float64(est.Time) <= firstShare*float64(left) {
+			return opts, est, fmt.Sprintf("the first rounds cut from %d to %d a cell to fit the budget (about %s of the %s left), the rest for the cells still undetermined",
+				asked, opts.Repeat, est.Time.Round(time.Second), left.Round(time.Second)), nil
+		}
+	}
+	opts.Repeat = max(opts.Repeat, min(asked, MinFirstStage))
+	opts.MaxRepeat = opts.Repeat
+	if est, err = EstimateRun(opts); err != nil {
+		return opts, est, "", err
+	}
+	if est.Time <= left {
+		return opts, est, fmt.Sprintf("%d rounds a cell, no more: the budget leaves no room past them (about %s of the %s left)",
+			opts.Repeat, est.Time.Round(time.Second), left.Round(time.Second)), nil
+	}
+	return opts, est, fmt.Sprintf("the budget cannot hold the first %d rounds a cell, the fewest an interval here is worth (about %s, %s left): the run takes about that, with no rounds added",
+		opts.Repeat, est.Time.Round(time.Second), left.Round(time.Second)), nil
+}
