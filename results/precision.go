@@ -95,7 +95,7 @@ func (r *Results) roundsNeeded(c, base *Cell, half float64) int {
 	case base == nil:
 	case s.Sequential != nil:
 		m, sd := LogSpread(PairedLogs(c, base))
-		return SequentialRoundsFor(m, sd, max(c.FirstStage, s.Sequential.First), 100)
+		return sequentialRoundsFor(m, sd, max(c.FirstStage, s.Sequential.First), 100)
 	case s.MaxRepeat > s.Repeat && c.FirstStage >= 2:
 		stage := RatioInterval(c.FirstRounds(c.FirstStage), base.FirstRounds(c.FirstStage))
 		if stage.Pairs >= 2 {

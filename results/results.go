@@ -124,7 +124,7 @@ type Cell struct {
 	// LastLook, when above FirstStage, is the most rounds the cell could
 	// get with rounds stopping once its verdict was decided: its interval
 	// is then Sequential's, looks after rounds FirstStage to LastLook
-	// (SequentialInterval), and FirstStage's spread plans nothing.
+	// (sequentialInterval), and FirstStage's spread plans nothing.
 	LastLook int `json:"last_look,omitempty"`
 	// Errors sums the completed (not interrupted) repetitions' failed
 	// requests or transfers.

@@ -73,13 +73,13 @@ type looksKey struct {
 
 var boundaryCache sync.Map // looksKey -> []float64
 
-// SequentialLevels is each look's two-sided nominal level, from the look
+// sequentialLevels is each look's two-sided nominal level, from the look
 // after round first to the one after round last (one a round): the
 // chance the normal boundary of the look is crossed there and at no look
 // before is what the spending function allots it, found by numerical
 // integration over the looks (Armitage, McPherson and Rowe 1969). With
 // one look it is alpha.
-func SequentialLevels(first, last int, alpha float64) []float64 {
+func sequentialLevels(first, last int, alpha float64) []float64 {
 	first = max(first, 2)
 	last = max(last, first)
 	k := looksKey{first, last, alpha}
@@ -193,7 +193,7 @@ func crossing(zs, dens []float64, i0, i1, c float64) float64 {
 	})
 }
 
-// SequentialInterval is the interval Sequential gives after logs, in
+// sequentialInterval is the interval Sequential gives after logs, in
 // round order, looks after rounds first to last: at each look from first
 // to len(logs), Student's t at the level the look is allotted over the
 // pairs so far (fewer pairs than first take the first look's level, more
@@ -202,7 +202,7 @@ func crossing(zs, dens []float64, i0, i1, c float64) float64 {
 // leaves out the mean of all the pairs (drift), which holds as well.
 // Centred on that mean, as LogInterval. With last at first or below,
 // one look: LogInterval's own.
-func SequentialInterval(logs []float64, first, last int) Interval {
+func sequentialInterval(logs []float64, first, last int) Interval {
 	iv := LogInterval(logs)
 	n := len(logs)
 	if n < 2 || last <= first {
@@ -226,7 +226,7 @@ func SequentialInterval(logs []float64, first, last int) Interval {
 // spread sd (one round's standard deviation) under looks first to last.
 func sequentialHalf(sd float64, n, first, last int) float64 {
 	first = max(first, 2)
-	levels := SequentialLevels(first, last, SequentialAlpha)
+	levels := sequentialLevels(first, last, SequentialAlpha)
 	k := min(max(n, first), max(last, first)) - first
 	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(1 - levels[k]/2)
 	return t * sd / math.Sqrt(float64(n))
@@ -266,11 +266,11 @@ func RoundsToDecide(m, sd float64, pairs, first, last int) (more int, gap float6
 	return 0, sequentialHalf(sd, max(last, 2), first, last) / want
 }
 
-// SequentialRoundsFor is the fewest rounds, first to most, of a design
+// sequentialRoundsFor is the fewest rounds, first to most, of a design
 // with looks after rounds first to that many whose last look is expected
 // to decide a cell of mean log ratio m and spread sd: what --max-repeat
 // would have to be. 0 when most does not do it.
-func SequentialRoundsFor(m, sd float64, first, most int) int {
+func sequentialRoundsFor(m, sd float64, first, most int) int {
 	want := decidingHalf(m)
 	ok := func(n int) bool { return sequentialHalf(sd, n, first, n) <= want }
 	if most < max(first, 2) || !ok(most) {

@@ -25,13 +25,13 @@ func TestSequentialBoundaries(t *testing.T) {
 		}
 	}
 	logs := []float64{0.1, -0.2, 0.05, 0.3, -0.1, 0.0}
-	if a, b := SequentialInterval(logs, 6, 6), LogInterval(logs); a != b {
+	if a, b := sequentialInterval(logs, 6, 6), LogInterval(logs); a != b {
 		t.Errorf("one look: %+v, want the fixed interval %+v", a, b)
 	}
 	// Looks after rounds 4 to 16: FirstLookAlpha at the first, then
 	// little at the next, rising to the last, which spends what is left:
 	// a little wider than a fixed 16 rounds' 95%.
-	l := SequentialLevels(4, 16, SequentialAlpha)
+	l := sequentialLevels(4, 16, SequentialAlpha)
 	if len(l) != 13 || math.Abs(l[0]-FirstLookAlpha) > 1e-9 || l[1] >= l[12] || l[12] >= 0.05 || l[12] < 0.025 {
 		t.Errorf("levels %v: want 13, %v first, then rising to just under 5%%", l, FirstLookAlpha)
 	}
@@ -50,7 +50,7 @@ func TestSequentialBoundaries(t *testing.T) {
 // or the last look: the intervals hold at every look together, so it
 // misses 5%, within three of the simulation's standard errors. Each
 // look's interval is the intersection of the looks' so far
-// (SequentialInterval).
+// (sequentialInterval).
 func TestSequentialHoldsItsLevel(t *testing.T) {
 	trials := 4000
 	if testing.Short() {
@@ -92,36 +92,8 @@ func TestSequentialHoldsItsLevel(t *testing.T) {
 				for i := range logs {
 					logs[i] = sd * draws[name]()
 				}
-				budget := first + rng.IntN(last-first+1)
-				called, stop := false, false
-				lo, hi := math.Inf(-1), math.Inf(1) // the looks' intersection
-				for n := first; n <= last; n++ {
-					m := Mean(logs[:n])
-					h := half[n] * math.Sqrt(variance(logs[:n], m))
-					lo, hi = math.Max(lo, m-h), math.Min(hi, m+h)
-					l, u := lo, hi
-					if m < l || m > u {
-						l, u = m-h, m+h
-					}
-					iv := judged(Interval{Ratio: math.Exp(m), Low: math.Exp(l), High: math.Exp(u), Pairs: n})
-					call := iv.Verdict == VerdictSlower || iv.Verdict == VerdictFaster
-					if call && !called {
-						worst++
-						called = true
-					}
-					if !stop && (iv.Verdict != VerdictUndetermined || n == budget) {
-						stop = true
-						if call {
-							calls++
-						}
-						if iv.Verdict != VerdictUndetermined {
-							decided++
-						}
-						if n < last {
-							stopped++
-						}
-					}
-				}
+				o := lookAA(logs, half, first, first+rng.IntN(last-first+1))
+				calls, worst, stopped, decided = calls+o.call, worst+o.worst, stopped+o.early, decided+o.decided
 			}
 			rate, worstRate := float64(calls)/float64(trials), float64(worst)/float64(trials)
 			t.Logf("first look %d, %s rounds: %.2f%% false calls (worst stopping rule %.2f%%); %d of %d decided, %d stopped before round %d",
@@ -139,10 +111,10 @@ func TestSequentialHoldsItsLevel(t *testing.T) {
 			}
 		}
 	}
-	// The looks above are SequentialInterval's: the intersection of each
+	// The looks above are sequentialInterval's: the intersection of each
 	// look's interval, never wider than the last look's.
 	logs := []float64{0.1, -0.2, 0.05, 0.3, -0.1, 0.0, 0.2, -0.05}
-	iv := SequentialInterval(logs, 6, 16)
+	iv := sequentialInterval(logs, 6, 16)
 	lo, hi := math.Inf(-1), math.Inf(1)
 	for n := 6; n <= 8; n++ {
 		m := Mean(logs[:n])
@@ -150,8 +122,50 @@ func TestSequentialHoldsItsLevel(t *testing.T) {
 		lo, hi = math.Max(lo, m-h), math.Min(hi, m+h)
 	}
 	if math.Abs(math.Log(iv.Low)-lo) > 1e-12 || math.Abs(math.Log(iv.High)-hi) > 1e-12 {
-		t.Errorf("SequentialInterval [%.6f, %.6f], want the looks' intersection [%.6f, %.6f]", math.Log(iv.Low), math.Log(iv.High), lo, hi)
+		t.Errorf("sequentialInterval [%.6f, %.6f], want the looks' intersection [%.6f, %.6f]", math.Log(iv.Low), math.Log(iv.High), lo, hi)
 	}
+}
+
+// aaOutcome is one simulated A/A cell: a call where it stopped, a call at
+// some look (the worst stopping rule), stopped before its last look,
+// decided where it stopped (1 or 0 each).
+type aaOutcome struct{ call, worst, early, decided int }
+
+// lookAA looks at logs after each round from first to len(logs), half[n]
+// being the look's log half-width over the spread, each interval the
+// intersection of the looks' so far (as sequentialInterval), stopping at
+// the first decided verdict or at round budget.
+func lookAA(logs, half []float64, first, budget int) aaOutcome {
+	var o aaOutcome
+	stop := false
+	lo, hi := math.Inf(-1), math.Inf(1)
+	for n := first; n <= len(logs); n++ {
+		m := Mean(logs[:n])
+		h := half[n] * math.Sqrt(variance(logs[:n], m))
+		lo, hi = math.Max(lo, m-h), math.Min(hi, m+h)
+		l, u := lo, hi
+		if m < l || m > u {
+			l, u = m-h, m+h
+		}
+		v := judged(Interval{Ratio: math.Exp(m), Low: math.Exp(l), High: math.Exp(u), Pairs: n}).Verdict
+		call := v == VerdictSlower || v == VerdictFaster
+		if call {
+			o.worst = 1
+		}
+		if !stop && (v != VerdictUndetermined || n == budget) {
+			stop = true
+			if call {
+				o.call = 1
+			}
+			if v != VerdictUndetermined {
+				o.decided = 1
+			}
+			if n < len(logs) {
+				o.early = 1
+			}
+		}
+	}
+	return o
 }
 
 // TestRoundsToDecide: a cell far from 1 needs fewer rounds than one near
@@ -168,7 +182,7 @@ func TestRoundsToDecide(t *testing.T) {
 	if k1 != 0 || k2 != 0 || g1 <= 1 || g2 <= g1 {
 		t.Errorf("0.9x at spreads 0.3 and 0.5: %d (gap %.2f), %d (gap %.2f); want 0, 0 and gaps above 1, rising", k1, g1, k2, g2)
 	}
-	if n := SequentialRoundsFor(math.Log(0.9), 0.3, 6, 100); n <= 16 || n > 100 {
+	if n := sequentialRoundsFor(math.Log(0.9), 0.3, 6, 100); n <= 16 || n > 100 {
 		t.Errorf("0.9x at spread 0.3: %d rounds would decide it, want past 16", n)
 	}
 }
@@ -208,7 +222,7 @@ func TestAdviceFollowsThePlan(t *testing.T) {
 		t.Fatalf("limits %+v: want h2c, the undetermined cell, alone", limits)
 	}
 	m, sd := LogSpread(PairedLogs(res.Cell("s", "h2c"), res.Cell("s", "h1")))
-	if want := SequentialRoundsFor(m, sd, 4, 100); limits[0].Needed != want || want <= 8 {
+	if want := sequentialRoundsFor(m, sd, 4, 100); limits[0].Needed != want || want <= 8 {
 		t.Fatalf("needed %d, want %d (past 8)", limits[0].Needed, want)
 	}
 	// Planned for precision: Stein's plan from the first 4 rounds.

@@ -104,7 +104,7 @@ func ratioInterval(c, base *Cell) Interval {
 		return judged(LogInterval(logs))
 	}
 	if c.LastLook > c.FirstStage {
-		return judged(SequentialInterval(logs, c.FirstStage, c.LastLook))
+		return judged(sequentialInterval(logs, c.FirstStage, c.LastLook))
 	}
 	var stage int
 	for _, p := range pairs {
