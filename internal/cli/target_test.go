@@ -8,7 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/httpvs/httpvs/peers"
+	"github.com/httpvs/httpvs/internal/peers"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -20,7 +21,7 @@ func startPeer(t *testing.T, name string) *peers.Server {
 	if testing.Short() {
 		t.Skip("a reference peer: not under -short")
 	}
-	p, err := peers.Lookup(name)
+	p, err := plan.Lookup(name)
 	if err != nil || !p.Installed() {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("%s is not installed: %v", name, err)

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/httpvs/httpvs/internal/matrix"
 	"github.com/httpvs/httpvs/load"
-	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )

@@ -12,7 +12,7 @@ import (
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/cli"
 	"github.com/httpvs/httpvs/internal/runtest"
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/results"
 )
@@ -50,7 +50,7 @@ func runQuickAcross(t *testing.T, spec, list string, d time.Duration) (*results.
 	if err != nil {
 		t.Fatal(err)
 	}
-	scenarios, err := matrix.ParseScenarios(list)
+	scenarios, err := plan.ParseScenarios(list)
 	if err != nil {
 		t.Fatal(err)
 	}
