@@ -119,7 +119,8 @@ const rules = `## How a claim is judged (fixed before the results)
   faster): it **agrees** when it lies inside httpvs's 95% interval (Student's t on the logarithms of
   the rounds' paired ratios) widened on each side by the run's noise floor for that measurement (the
   A/A interval's largest distance from 1: the baseline measured twice in the same rounds); outside, it
-  **disagrees**. Without an interval (fewer than two rounds) it is **not comparable**.
+  **disagrees**. Without an interval (fewer than two rounds), or when the widened interval spans more
+  than a factor of 3 (high over low: it would agree with almost anything), it is **not comparable**.
 - **R2, a direction** (faster or slower, more or fewer, present or absent): **agrees** when httpvs's
   interval (or count) lies wholly on the claimed side, **disagrees** when wholly on the other,
   **not comparable** when the interval holds 1 (undecided here) or the figure was not measured.

@@ -32,18 +32,26 @@ type Row struct {
 // ratioRule is R1: the published ratio (throughput over the baseline's,
 // >1 faster) inside httpvs's 95% interval widened by the run's noise
 // floor nf (the A/A interval's largest distance from 1) agrees; outside
-// it disagrees; no interval is not comparable.
+// it disagrees; no interval, or a widened one wider than maxSpan, is not
+// comparable.
 func ratioRule(pub float64, iv results.Interval, nf float64) (string, string) {
 	if iv.Pairs < 2 || iv.Low <= 0 {
 		return notComparable, "no interval (fewer than two rounds)"
 	}
 	lo, hi := iv.Low/(1+nf), iv.High*(1+nf)
 	fig := fmt.Sprintf("%s; widened by the noise floor ±%.0f%%: [%.2f, %.2f]", ivText(iv), nf*100, lo, hi)
+	if hi/lo > maxSpan {
+		return notComparable, fig + ": wider than a factor of 3, too noisy to decide"
+	}
 	if pub >= lo && pub <= hi {
 		return agrees, fig
 	}
 	return disagrees, fig
 }
+
+// maxSpan is R1's widest widened interval (high over low) that decides:
+// wider, a run agrees with almost any figure and so says nothing.
+const maxSpan = 3
 
 // directionRule is R2, for a claim of direction only (faster: the ratio
 // above 1): an interval wholly on the claimed side of 1 agrees, wholly
