@@ -57,7 +57,7 @@ func newPlan(quick bool) plan {
 // estimate is the expected running time, from the sections' sizes (each
 // measured here at a load average of 5-8).
 func (p plan) estimate() time.Duration {
-	curl := time.Duration(p.curlRounds+1) * 3 * (time.Duration(p.curlBytes/1e6)*time.Millisecond/2 + 200*time.Millisecond)
+	curl := time.Duration(p.curlRounds+1) * 3 * (time.Duration(p.curlBytes/400e3)*time.Millisecond + 200*time.Millisecond) // ~400 MB/s under load
 	bench := time.Duration(p.benchRounds+1) * (8*p.benchTime + 500*time.Millisecond) * 3 // gonuget, gRPC x3 settings
 	matrix := time.Duration(p.repeat+1) * 12 * time.Second
 	sweep := time.Duration(len(p.sweepLinks)) * 35 * time.Second

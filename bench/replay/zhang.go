@@ -14,19 +14,19 @@ import (
 
 // sweepLink is one link's h2 and h3 download cells, read.
 type sweepLink struct {
-	spec, rtt  string
-	rateBits   float64 // the link's configured rate down
-	gap        results.Interval
-	h2, h3     float64 // medians, bits per second
-	recv, send results.Interval
-	recvCPU    float64 // h3 client (receiver) CPU s/GB, median repetition
-	sendCPU    float64 // h3 server (sender) CPU s/GB
-	acks       float64 // h3: QUIC packets the receiver sent per packet it received
-	upDown2    float64 // link packets up per packet down, h2 (TCP ACKs)
-	upDown3    float64 // and h3
-	behind     string  // the emulator fell behind (EmulatorBehind), h2's or h3's
-	cross      float64 // httpvs's printed crossover for h3, bits per second
-	ok         bool
+	spec, rtt string
+	rateBits  float64 // the link's configured rate down
+	gap       results.Interval
+	h2, h3    float64 // medians, bits per second
+	recv      results.Interval
+	recvCPU   float64 // h3 client (receiver) CPU s/GB, median repetition
+	sendCPU   float64 // h3 server (sender) CPU s/GB
+	acks      float64 // h3: QUIC packets the receiver sent per packet it received
+	upDown2   float64 // link packets up per packet down, h2 (TCP ACKs)
+	upDown3   float64 // and h3
+	behind    string  // the emulator fell behind (EmulatorBehind), h2's or h3's
+	cross     float64 // httpvs's printed crossover for h3, bits per second
+	ok        bool
 }
 
 // linkOptions are the sweep's experiment: download only, h2 against h3
