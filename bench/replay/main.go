@@ -40,7 +40,7 @@ type plan struct {
 
 func newPlan(quick bool) plan {
 	p := plan{
-		curlBytes: 2e9, curlRounds: 5, benchTime: 300 * time.Millisecond, benchRounds: 5, repeat: 6,
+		curlBytes: 1e9, curlRounds: 6, benchTime: 300 * time.Millisecond, benchRounds: 6, repeat: 8,
 		sweepLinks: []string{"rtt=0ms,rate=100mbit", "rtt=0ms,rate=500mbit", "rtt=0ms,rate=1gbit", "rtt=0ms,rate=2gbit",
 			"rtt=10ms,rate=100mbit", "rtt=10ms,rate=1gbit", "rtt=40ms,rate=100mbit", "rtt=40ms,rate=1gbit"},
 		yuLink: "rtt=10ms,rate=50mbit,loss=1%,cc=bbr,reno", lossEvents: 30, ginRequests: 4000, parallel: 1000, readBytes: 1e9,
@@ -54,15 +54,18 @@ func newPlan(quick bool) plan {
 	return p
 }
 
-// estimate is the expected running time, from the sections' sizes (each
-// measured here at a load average of 5-8).
+// estimate is the expected running time, from the sections' sizes as
+// measured here at a load average of 20-30 (curl at ~200 MB/s, a
+// testing.Benchmark column-round ~1.2 s, a loopback round ~18 s, a link
+// ~22 s, a lossy link ~1 s per loss event).
 func (p plan) estimate() time.Duration {
-	curl := time.Duration(p.curlRounds+1) * 3 * (time.Duration(p.curlBytes/400e3)*time.Millisecond + 200*time.Millisecond) // ~400 MB/s under load
-	bench := time.Duration(p.benchRounds+1) * (8*p.benchTime + 500*time.Millisecond) * 3 // gonuget, gRPC x3 settings
-	matrix := time.Duration(p.repeat+1) * 12 * time.Second
-	sweep := time.Duration(len(p.sweepLinks)) * 35 * time.Second
-	yu := 2 * time.Duration(p.lossEvents) * 2 * time.Second
-	return curl + bench + matrix + sweep + yu + 30*time.Second
+	curl := time.Duration(p.curlRounds+1) * 3 * time.Duration(p.curlBytes/200e3) * time.Millisecond
+	bench := time.Duration(p.benchRounds+1) * 4 * (p.benchTime*4 + 50*time.Millisecond) * 6 // gonuget x2, gRPC x4
+	matrix := time.Duration(p.repeat+1) * 18 * time.Second
+	sweep := time.Duration(len(p.sweepLinks)) * 22 * time.Second
+	yu := 2 * time.Duration(p.lossEvents) * 800 * time.Millisecond
+	parallel := 2 * time.Duration(pick3(p.quick, 20, 30)) * time.Second
+	return curl + bench + matrix + sweep + yu + parallel + 20*time.Second
 }
 
 func main() {
