@@ -14,7 +14,7 @@ import (
 // curlSection replays #47840's curl check: `curl -o /dev/null URL` and
 // `curl --http2-prior-knowledge` against httpvs's server on loopback,
 // h1 and h2c paired by round, h1 twice (A/A) for the noise floor.
-func curlSection(ctx context.Context, p plan) ([]Row, string, error) {
+func curlSection(ctx context.Context, p sizes) ([]Row, string, error) {
 	if _, err := exec.LookPath("curl"); err != nil {
 		return []Row{{Source: src47840, Claim: "curl h1 5397 MB/s, h2c 958 MB/s: 0.18x", Verdict: notComparable, Note: "curl is not installed"}}, "", nil
 	}

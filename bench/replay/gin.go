@@ -36,7 +36,7 @@ type ginResult struct {
 // server with no routes (gin.New(): 404). Over HTTP/1.1 a connection
 // whose body is not consumed is never reused, so each request dials one
 // until the open-file limit stops the accepts and the dials.
-func ginSection(ctx context.Context, p plan) ([]Row, string, error) {
+func ginSection(ctx context.Context, p sizes) ([]Row, string, error) {
 	var lim syscall.Rlimit
 	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
 		return nil, "", err
@@ -85,7 +85,7 @@ func (c *lineCounter) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-func ginRun(ctx context.Context, p plan, h2 bool) (ginResult, error) {
+func ginRun(ctx context.Context, p sizes, h2 bool) (ginResult, error) {
 	accept := &lineCounter{phrase: "too many open files"}
 	so := transport.ServerOptions{Handler: http.NotFoundHandler(), NoH3: true, ErrorLog: log.New(accept, "", 0)}
 	pr := transport.H1

@@ -18,7 +18,7 @@ type benchResult struct{ ns, bytes, allocs float64 }
 
 // benchCols measures each column's benchmark in paired rounds, keeping
 // ns/op, B/op and allocs/op per round.
-func benchCols(p plan, cols []string, bench func(col string) func(*testing.B)) (ns, bytes, allocs rounds, err error) {
+func benchCols(p sizes, cols []string, bench func(col string) func(*testing.B)) (ns, bytes, allocs rounds, err error) {
 	if err := flag.Set("test.benchtime", p.benchTime.String()); err != nil {
 		return nil, nil, nil, err
 	}
@@ -39,7 +39,7 @@ func benchCols(p plan, cols []string, bench func(col string) func(*testing.B)) (
 // testing.Benchmark in this one process, client and server together,
 // sequential and b.RunParallel, HTTP/1.1 cleartext, HTTP/2 over TLS and
 // HTTP/3, with B/op and allocs/op.
-func gonugetSection(_ context.Context, p plan) ([]Row, string, error) {
+func gonugetSection(_ context.Context, p sizes) ([]Row, string, error) {
 	small := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, `{"status":"ok"}`) })
 	servers := map[string]*httpvstest.Server{}
 	for _, pr := range []transport.Protocol{transport.H1, transport.H2, transport.H3} {

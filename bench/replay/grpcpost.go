@@ -17,7 +17,6 @@ import (
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/bookstore"
 	"github.com/httpvs/httpvs/internal/bookstore/bookstorepb"
-	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -48,7 +47,7 @@ var grpcSettings = []grpcSetting{
 // benchmarks loop b.N calls one at a time; "-8" is GOMAXPROCS 8) with
 // testing.Benchmark, then varies one setting at a time toward httpvs's
 // grpc-1 to find which one turns the ordering.
-func grpcSection(ctx context.Context, p plan) ([]Row, string, error) {
+func grpcSection(ctx context.Context, p sizes) ([]Row, string, error) {
 	local, stop, err := startBookstore()
 	if err != nil {
 		return nil, "", err
@@ -100,7 +99,7 @@ func grpc1Native() *results.Interval {
 	if loopback == nil {
 		return nil
 	}
-	if n := loopback.Cell("grpc-1", matrix.NativeColumn); n != nil && n.VsH1 != nil {
+	if n := loopback.Cell("grpc-1", nativeColumn); n != nil && n.VsH1 != nil {
 		return n.VsH1
 	}
 	return nil
@@ -111,7 +110,7 @@ func grpc1() string {
 	if loopback == nil {
 		return ""
 	}
-	n, h := loopback.Cell("grpc-1", matrix.NativeColumn), loopback.Cell("grpc-1", "h2c")
+	n, h := loopback.Cell("grpc-1", nativeColumn), loopback.Cell("grpc-1", "h2c")
 	if n == nil || h == nil || n.VsH1 == nil || h.VsH1 == nil {
 		return ""
 	}
@@ -140,7 +139,7 @@ func grpcRows(ns, by, al rounds) []Row {
 }
 
 // grpcBench measures the three bindings (and JSON twice, A/A) under s.
-func grpcBench(p plan, a grpcAddrs, s grpcSetting) (ns, by, al rounds, err error) {
+func grpcBench(p sizes, a grpcAddrs, s grpcSetting) (ns, by, al rounds, err error) {
 	native, err := bookstore.NewClient(bookstore.ClientOptions{Binding: bookstore.Native, Addr: a.native})
 	if err != nil {
 		return nil, nil, nil, err

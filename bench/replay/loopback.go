@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/httpvs/httpvs/experiment"
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -21,6 +21,9 @@ const (
 	srcYu      = "Yu and Benson, WWW 2021"
 )
 
+// nativeColumn is the gRPC scenarios' column of grpc-go's own server.
+const nativeColumn = "grpc-native"
+
 // machineDiff is what every loopback row differs in.
 const machineDiff = "2 shared cores (Intel Xeon), Linux, go1.26 and quic-go v0.65 here"
 
@@ -30,8 +33,8 @@ var loopback *results.Results
 // loopbackSection runs `httpvs run`'s scenarios (experiment.Run, Go as
 // shipped, the child server as its own process) with an A/A column in
 // every scenario, and holds their cells against the seeds' figures.
-func loopbackSection(ctx context.Context, p plan) ([]Row, string, error) {
-	scen, err := matrix.ParseScenarios("download,download-parallel,small-sequential,small-concurrent,headers-body,grpc-1,grpc-50")
+func loopbackSection(ctx context.Context, p sizes) ([]Row, string, error) {
+	scen, err := plan.ParseScenarios("download,download-parallel,small-sequential,small-concurrent,headers-body,grpc-1,grpc-50")
 	if err != nil {
 		return nil, "", err
 	}
@@ -40,7 +43,7 @@ func loopbackSection(ctx context.Context, p plan) ([]Row, string, error) {
 	o.Matrix.Scenarios = scen
 	o.Matrix.Protocols = []transport.Protocol{transport.H1, transport.H2C, transport.H2, transport.H3}
 	o.Matrix.Repeat, o.Matrix.MaxRepeat = p.repeat, p.repeat
-	o.Matrix.AA = []string{matrix.AAAll}
+	o.Matrix.AA = []string{plan.AAAll}
 	o.Budget = -1
 	res, err := experiment.Run(ctx, o)
 	if err != nil {
@@ -81,11 +84,11 @@ var loopbackClaims = []claim{
 		"small-concurrent: 50 requests in flight (gonuget: RunParallel, GOMAXPROCS goroutines on an M4 Pro)", 9967.0 / 10710, false},
 	{srcGonuget, "concurrent requests: HTTP/3 +68% ns/op (0.60x)", "small-concurrent", "h3",
 		"small-concurrent over h3", 9967.0 / 16791, false},
-	{srcGRPC, "one unary call: native 36,980 ns/op vs HTTP/1 JSON 47,049: native 1.27x faster", "grpc-1", matrix.NativeColumn,
+	{srcGRPC, "one unary call: native 36,980 ns/op vs HTTP/1 JSON 47,049: native 1.27x faster", "grpc-1", nativeColumn,
 		"grpc-1: GetBook one at a time, grpc-go's server against HTTP/1 JSON, the server a child process (the post: one go test process, GOMAXPROCS 8)", 47049.0 / 36980, false},
 	{srcGRPC, "one unary call: ServeHTTP 73,217 ns/op vs HTTP/1 JSON 47,049: 0.64x", "grpc-1", "h2c",
 		"grpc-1's h2c column: grpc-go's client to grpc.Server.ServeHTTP over net/http's h2c", 47049.0 / 73217, false},
-	{srcGRPC, "native 1.27x faster than HTTP/1 JSON (the post's calls were one at a time; here 50 at a time)", "grpc-50", matrix.NativeColumn,
+	{srcGRPC, "native 1.27x faster than HTTP/1 JSON (the post's calls were one at a time; here 50 at a time)", "grpc-50", nativeColumn,
 		"grpc-50: 50 calls in flight: a shape the post did not run", 47049.0 / 36980, false},
 	{srcGRPC, "ServeHTTP 0.64x HTTP/1 JSON (the post: one at a time; here 50 at a time)", "grpc-50", "h2c",
 		"grpc-50's h2c column", 47049.0 / 73217, false},

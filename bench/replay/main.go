@@ -19,8 +19,8 @@ import (
 	"time"
 )
 
-// plan is how much the run measures: the full run or --quick.
-type plan struct {
+// sizes is how much the run measures: the full run or --quick.
+type sizes struct {
 	quick       bool
 	exe         string // the httpvs binary experiment starts as its child server
 	docs        string // where replications.md and measurements/ go
@@ -38,8 +38,8 @@ type plan struct {
 	readBytes   int64 // the fork's read counts: one download's size
 }
 
-func newPlan(quick bool) plan {
-	p := plan{
+func newSizes(quick bool) sizes {
+	p := sizes{
 		curlBytes: 1e9, curlRounds: 6, benchTime: 300 * time.Millisecond, benchRounds: 6, repeat: 8,
 		sweepLinks: []string{"rtt=0ms,rate=100mbit", "rtt=0ms,rate=500mbit", "rtt=0ms,rate=1gbit", "rtt=0ms,rate=2gbit",
 			"rtt=10ms,rate=100mbit", "rtt=10ms,rate=1gbit", "rtt=40ms,rate=100mbit", "rtt=40ms,rate=1gbit"},
@@ -58,7 +58,7 @@ func newPlan(quick bool) plan {
 // measured here at a load average of 20-30 (curl at ~200 MB/s, a
 // testing.Benchmark column-round ~1.2 s, a loopback round ~18 s, a link
 // ~22 s, a lossy link ~1 s per loss event).
-func (p plan) estimate() time.Duration {
+func (p sizes) estimate() time.Duration {
 	curl := time.Duration(p.curlRounds+1) * 3 * time.Duration(p.curlBytes/200e3) * time.Millisecond
 	bench := time.Duration(p.benchRounds+1) * 4 * (p.benchTime*4 + 50*time.Millisecond) * 6 // gonuget x2, gRPC x4
 	matrix := time.Duration(p.repeat+1) * 18 * time.Second
@@ -78,7 +78,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "replay: --httpvs PATH is needed (the binary of ./cmd/httpvs), and no arguments; run bench/replay.sh")
 		os.Exit(2)
 	}
-	p := newPlan(*quick)
+	p := newSizes(*quick)
 	p.exe, p.docs = *exe, *docs
 	p.command = "bench/replay.sh" + pick(*quick, " --quick", "")
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -92,10 +92,10 @@ func main() {
 // section is one part of the replay: its rows and a detail paragraph.
 type section struct {
 	name string
-	fn   func(context.Context, plan) ([]Row, string, error)
+	fn   func(context.Context, sizes) ([]Row, string, error)
 }
 
-func run(ctx context.Context, p plan) error {
+func run(ctx context.Context, p sizes) error {
 	began := time.Now()
 	rec := newRecord(p, began)
 	fmt.Printf("replay: expected running time about %s (%s run); load now: %s\n", p.estimate().Round(time.Minute), pick(p.quick, "--quick", "full"), rec.loadBefore)

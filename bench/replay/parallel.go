@@ -31,7 +31,7 @@ type parallelResult struct {
 // client (the fork's), the one setting httpvs's client changes
 // (StrictMaxConcurrentRequests: it queues streams on one connection
 // instead of dialing more). Then the fork's client read counts.
-func parallelSection(ctx context.Context, p plan) ([]Row, string, error) {
+func parallelSection(ctx context.Context, p sizes) ([]Row, string, error) {
 	ts, err := transport.NewServer(transport.ServerOptions{Handler: server.New(server.Options{}).Handler(), Listen: "127.0.0.1:0"})
 	if err != nil {
 		return nil, "", err

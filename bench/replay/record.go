@@ -15,7 +15,7 @@ import (
 
 // record collects the rows and writes the document and its record.
 type record struct {
-	p                     plan
+	p                     sizes
 	began                 time.Time
 	env                   results.Env
 	commit, loadBefore    string
@@ -26,7 +26,7 @@ type record struct {
 	quicGo, grpcGo, netVx string
 }
 
-func newRecord(p plan, began time.Time) *record {
+func newRecord(p sizes, began time.Time) *record {
 	r := &record{p: p, began: began.UTC(), env: results.CurrentEnv(), loadBefore: loadavg()}
 	out, err := exec.Command("git", "rev-parse", "--short", "HEAD").Output()
 	r.commit = strings.TrimSpace(string(out))

@@ -139,7 +139,7 @@ func zhangCrossover(series, all []sweepLink) Row {
 // yuSection measures one lossy link under TCP's BBR and then Cubic
 // (quic-go's own controller): the share of h3's gap to h2 that goes when
 // both run the same controller.
-func yuSection(ctx context.Context, p plan) ([]Row, string, error) {
+func yuSection(ctx context.Context, p sizes) ([]Row, string, error) {
 	o, err := linkOptions(p, []string{p.yuLink})
 	if err != nil {
 		return nil, "", err

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/experiment"
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -32,7 +32,7 @@ type sweepLink struct {
 // linkOptions are the sweep's experiment: download only, h2 against h3
 // (Zhang et al.'s TCP+TLS+HTTP/2 against UDP+QUIC+HTTP/3), rounds
 // bounded so the sweep's time is known before it starts.
-func linkOptions(p plan, texts []string) (experiment.Options, error) {
+func linkOptions(p sizes, texts []string) (experiment.Options, error) {
 	var links []experiment.LinkSpec
 	for _, t := range texts {
 		ls, err := experiment.ParseLinks(t)
@@ -41,7 +41,7 @@ func linkOptions(p plan, texts []string) (experiment.Options, error) {
 		}
 		links = append(links, ls...)
 	}
-	scen, err := matrix.ParseScenarios("download")
+	scen, err := plan.ParseScenarios("download")
 	if err != nil {
 		return experiment.Options{}, err
 	}
@@ -121,7 +121,7 @@ func upDown(c *results.Cell) float64 {
 
 // zhangSection sweeps h2 against h3 downloads across link rates and
 // round trips.
-func zhangSection(ctx context.Context, p plan) ([]Row, string, error) {
+func zhangSection(ctx context.Context, p sizes) ([]Row, string, error) {
 	o, err := linkOptions(p, p.sweepLinks)
 	if err != nil {
 		return nil, "", err
