@@ -140,7 +140,7 @@ func (r *record) document() string {
 	b.WriteString("papers (Zhang et al., \"QUIC is not Quick Enough over Fast Internet\", WWW 2024; Yu and Benson, \"Dissecting\n")
 	b.WriteString("Performance of Production QUIC\", WWW 2021) — run as closely as this machine allows, in its own shape, beside\n")
 	b.WriteString("httpvs's figure. Do not edit by hand: rerun the script.\n\n")
-	b.WriteString(r.header() + "\n" + rules + "\n## The claims\n\n" + r.counts() + ".\n\n" + r.table() + "\n## Details\n\n")
+	b.WriteString(r.header() + "\n" + rules + "\n## The claims\n\n" + r.counts() + ".\n\n" + r.table() + "\n" + r.disagreements() + "\n## Details\n\n")
 	b.WriteString(strings.Join(r.details, "\n\n") + "\n")
 	return b.String()
 }
@@ -166,4 +166,28 @@ func (r *record) write() error {
 	out := filepath.Join(r.p.docs, "replications.md")
 	fmt.Println("replay: wrote", out, "-", r.counts())
 	return os.WriteFile(out, []byte(doc), 0o644)
+}
+
+// disagreements lists the rows that disagree, each with what was
+// measured about its cause.
+func (r *record) disagreements() string {
+	var b strings.Builder
+	b.WriteString("## The disagreements and their causes\n\n")
+	n := 0
+	for i, row := range r.rows {
+		if row.Verdict != disagrees {
+			continue
+		}
+		n++
+		note := row.Note
+		if note == "" {
+			note = "no cause measured"
+		}
+		fmt.Fprintf(&b, "- row %d (%s, %s): %s\n", i+1, row.Source, row.Claim, note)
+	}
+	if n == 0 {
+		b.WriteString("None in this run.\n")
+	}
+	b.WriteString("\nThe gRPC post's one-at-a-time ordering, which httpvs's grpc-1 reads the other way, is taken apart setting by setting under Details (the gRPC post's benchmarks).\n")
+	return b.String()
 }
