@@ -262,7 +262,10 @@ func ladderText(steps []ladderStep, pub float64) string {
 		b.WriteString("\n\nNo step turned the order to the post's (native faster, by R2): no cause found among these settings.")
 		return b.String()
 	}
-	fmt.Fprintf(&b, "\n\nThe step that turned the order to the post's (native faster, by R2): %s -> %s. On 2 cores GOMAXPROCS 8 oversubscribes them; the post's machine had at least 8 (its -8 suffix is GOMAXPROCS).", steps[turned-1].name, steps[turned].name)
+	fmt.Fprintf(&b, "\n\nThe step that turned the order to the post's (native faster, by R2): %s -> %s.", steps[turned-1].name, steps[turned].name)
+	if strings.Contains(steps[turned].name, "GOMAXPROCS 8") && !strings.Contains(steps[turned-1].name, "GOMAXPROCS 8") {
+		b.WriteString(" On 2 cores GOMAXPROCS 8 oversubscribes them; the post's machine had at least 8 (its -8 suffix is GOMAXPROCS).")
+	}
 	return b.String()
 }
 

@@ -43,13 +43,13 @@ func newSizes(quick bool) sizes {
 		curlBytes: 1e9, curlRounds: 6, benchTime: 200 * time.Millisecond, benchRounds: 10, repeat: 8,
 		sweepLinks: []string{"rtt=0ms,rate=100mbit", "rtt=0ms,rate=500mbit", "rtt=0ms,rate=1gbit", "rtt=0ms,rate=2gbit",
 			"rtt=10ms,rate=100mbit", "rtt=10ms,rate=1gbit", "rtt=40ms,rate=100mbit", "rtt=40ms,rate=1gbit"},
-		yuLink: "rtt=10ms,rate=50mbit,loss=1%,cc=bbr,reno", lossEvents: 30, ginRequests: 4000, parallel: 1000, readBytes: 1e9,
+		yuLink: "rtt=10ms,rate=50mbit,loss=1%,cc=bbr,reno", lossEvents: 30, ginRequests: 4000, parallel: 1000, readBytes: 500e6,
 	}
 	if quick {
 		p.quick = true
 		p.curlBytes, p.curlRounds, p.benchTime, p.benchRounds, p.repeat = 300e6, 2, 50*time.Millisecond, 2, 2
 		p.sweepLinks = []string{"rtt=0ms,rate=100mbit", "rtt=0ms,rate=1gbit"}
-		p.lossEvents, p.ginRequests, p.readBytes = 8, 1500, 200e6
+		p.lossEvents, p.ginRequests, p.readBytes = 8, 1500, 100e6
 	}
 	return p
 }
