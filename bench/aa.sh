@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
-# The verdict's false-call rate, measured: `httpvs run` with an A/A column
-# in every scenario (h1 measured twice in the same rounds, one against the
-# other, --aa all) and h1 as the only transport, repeated until at least
-# CELLS A/A cells have an interval. Every A/A cell called "slower" or
-# "faster" is a false call: there is no difference to find. A 95% interval
-# that means what it says calls at most 5% of them, with adaptive rounds,
-# random column order and warm-up all in force as in a default run. Prints each run's A/A cells and the rate with its 95% interval
-# (Wilson), and the A/A intervals' median half-width (the noise floor).
+# The verdict's false-call rate, measured on the default run's own
+# procedure: `httpvs run` as it runs by default (every transport, the
+# default scenarios, its first rounds, its added rounds to the cells still
+# undetermined, its budget), with an A/A column in every scenario (--aa
+# all: h1 measured twice in the same rounds, one against the other, an
+# open cell like the others, stopping once decided), repeated until at
+# least CELLS A/A cells have an interval. Every A/A cell called "slower"
+# or "faster" is a false call: there is no difference to find. The
+# intervals' sequential rule keeps 95% however the rounds stop, so at
+# most 5% of them. The A/A columns take their share of the budget, as any
+# column does. Prints each run's A/A cells and the rate with its 95%
+# interval (Wilson), the A/A verdicts, where their rounds stopped, and
+# their median half-width (the noise floor).
 #
 #   bench/aa.sh [CELLS [RUN FLAGS...]]     default CELLS: 200
 #   e.g. bench/aa.sh 200 --pin             the same, pinned
@@ -25,7 +30,7 @@ echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg) (other work on the m
 n=0 i=0
 while [ "$n" -lt "$CELLS" ]; do
   i=$((i + 1))
-  (cd "$dir" && ./httpvs run --protocols h1 --aa all --no-files --json "$@" >"run$i.json" 2>"run$i.err") ||
+  (cd "$dir" && ./httpvs run --aa all --no-files --json "$@" >"run$i.json" 2>"run$i.err") ||
     { echo "bench/aa.sh: run $i failed: $(tail -3 "$dir/run$i.err")" >&2; exit 1; }
   got=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(sum(1 for c in r.get("aa") or [] if (c.get("vs_h1") or {}).get("pairs",0) >= 2))' "$dir/run$i.json")
   n=$((n + got))
@@ -34,8 +39,9 @@ done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 python3 - "$dir" "$i" <<'PY'
 import json, math, statistics as st, sys
+from datetime import datetime
 d, runs = sys.argv[1], int(sys.argv[2])
-cells, calls, halves, rounds = 0, [], [], []
+cells, calls, halves, rounds, verdicts, took = 0, [], [], [], {}, []
 for i in range(1, runs + 1):
     r = json.load(open(f"{d}/run{i}.json"))
     s = r["settings"]
@@ -48,17 +54,21 @@ for i in range(1, runs + 1):
         rounds.append(iv["pairs"])
         halves.append((iv["high"] - iv["low"]) / 2 / iv["ratio"])
         v = iv.get("verdict", "")
+        verdicts[v] = verdicts.get(v, 0) + 1
         if v in ("slower", "faster"):
             calls.append(f'{c["scenario"]} {iv["ratio"]:.3f}x [{iv["low"]:.3f}, {iv["high"]:.3f}] {v}')
         line.append(f'{c["scenario"]} {iv["ratio"]:.2f}x')
     pin = "pinned" if s.get("pin") else "unpinned"
-    print(f"run {i} ({pin}, seed {s.get('seed')}, {s.get('extra_rounds')} rounds added): " + ", ".join(line))
+    secs = (datetime.fromisoformat(r["finished"].replace("Z", "+00:00")) - datetime.fromisoformat(r["started"].replace("Z", "+00:00"))).total_seconds()
+    took.append(secs)
+    print(f"run {i} ({pin}, seed {s.get('seed')}, {s.get('extra_rounds')} rounds added, {secs:.0f} s, rounds: {s.get('rounds')}): " + ", ".join(line))
 k, n = len(calls), cells
 p = k / n if n else float("nan")
 z = 1.959964
 centre = (p + z * z / (2 * n)) / (1 + z * z / n)
 half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-print(f"\nA/A cells: {n} over {runs} runs; rounds per cell median {st.median(rounds)} (min {min(rounds)}, max {max(rounds)})")
+print(f"\nA/A cells: {n} over {runs} runs ({st.median(took):.0f} s a run, median); rounds per cell median {st.median(rounds)} (min {min(rounds)}, max {max(rounds)})")
+print("A/A verdicts: " + ", ".join(f"{v or 'none'} {k}" for v, k in sorted(verdicts.items())))
 print(f"false calls (slower or faster where there is no difference): {k} of {n} = {100*p:.1f}% "
       f"[{100*(centre-half):.1f}%, {100*(centre+half):.1f}%] (95% Wilson); nominal 5%: {'within' if p <= 0.05 else 'ABOVE'}")
 for c in calls:

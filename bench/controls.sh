@@ -22,7 +22,7 @@ for i in $(seq "$N"); do
   before=$(cut -d' ' -f1-3 /proc/loadavg)
   (cd internal/diagnosis && "$dir/diagnosis.test" -test.run "$TEST" -test.v -test.count 1 >"$dir/run-$i.log" 2>&1) || true
   after=$(cut -d' ' -f1-3 /proc/loadavg)
-  verdict=$(grep -E -- '^(--- |ok|FAIL|PASS)' "$dir/run-$i.log" | grep -E -- '--- (PASS|FAIL)' | head -1 | awk '{print $2}')
+  verdict=$(grep -E -- '^(--- |ok|FAIL|PASS)' "$dir/run-$i.log" | grep -E -- '--- (PASS|FAIL)' | head -1 | awk '{print $2}' | tr -d :)
   echo "run $i: ${verdict:-?}, load average $before before, $after after"
   grep -E 'fixmoves_test.go:[0-9]+: (control|fix|[a-z0-9-]+ \[)' "$dir/run-$i.log" | sed 's/^ *fixmoves_test.go:[0-9]*: /  /'
 done

@@ -125,6 +125,10 @@ func goField(err error) error {
 func goSettings(o goversions.Options, gv *results.GoVersions) results.Settings {
 	s := results.Settings{Target: "child", Engine: "std", Repeat: o.Rounds, MaxRepeat: o.MaxRounds,
 		BudgetSeconds: o.Budget.Seconds(), DurationSeconds: o.Duration.Seconds(), WarmupSeconds: o.Warmup.Seconds(), SizeBytes: int64(o.Size)}
+	if o.MaxRounds > o.Rounds {
+		s.Rounds = results.RoundsUntilSettled
+		s.Sequential = &results.Sequential{Rule: results.SequentialRule, Alpha: results.SequentialAlpha, First: o.Rounds, Last: o.MaxRounds}
+	}
 	rounds := map[string]int{}
 	for _, c := range gv.Cells {
 		if !slices.Contains(s.Protocols, c.Protocol) {

@@ -240,6 +240,17 @@ func (o *Options) plan(link *Link, sizing []string) error {
 	if err != nil {
 		return &OptionsError{err}
 	}
+	if o.Budget > 0 && link == nil {
+		// The budget bounds the first rounds too: cut to fit, or said.
+		var note string
+		o.Matrix, est, note, err = matrix.FitBudget(o.Matrix, o.Budget-time.Since(o.Began))
+		if err != nil {
+			return &OptionsError{err}
+		}
+		if note != "" {
+			sizing = append(slices.Clip(sizing), note)
+		}
+	}
 	if link != nil {
 		// Said before the cells; the results record Settings.LossEvents.
 		var lines []string

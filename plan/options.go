@@ -58,11 +58,20 @@ type Options struct {
 	// Warmup runs before each load repetition; zero means Duration/4.
 	Warmup time.Duration
 	// MaxRepeat is the most rounds a cell may get: after Repeat rounds of
-	// every scenario, rounds are added one at a time to the scenario with
-	// the widest interval to h1 until every interval is within
-	// StableHalfWidth, MaxRepeat is reached, or Budget is spent. Zero
-	// means Repeat: no added rounds.
+	// every scenario, rounds are added one at a time to the scenarios
+	// whose cells' verdicts are still open (undetermined), the closest to
+	// deciding first, until each is decided or has MaxRepeat rounds, or
+	// Budget is spent; a round measures the baseline and the scenario's
+	// open cells. Each cell's interval is then results.Sequential's,
+	// looks after rounds Repeat to MaxRepeat, which holds however the
+	// rounds stop. Zero means Repeat: no added rounds.
 	MaxRepeat int
+	// Precision, when above 0, plans the rounds past Repeat for precision
+	// instead: each cell's, once, from its first Repeat rounds' spread
+	// alone, to bring its interval within ±Precision (0.10: ±10%) whatever
+	// its verdict (Stein's two-stage procedure, results.RoundsBySpread).
+	// Zero: rounds go to the open verdicts.
+	Precision float64
 	// Budget bounds the added rounds: one starts only when it is expected
 	// to end within Budget of the run's start. Zero means no bound but
 	// MaxRepeat. The first Repeat rounds are never cut.
@@ -179,6 +188,12 @@ const DefaultWarmupRounds = 1
 // AAAll in Options.AA gives every scenario an A/A column.
 const AAAll = "all"
 
+// AAEachKind in Options.AA gives an A/A column to the first scenario of
+// each kind of work measured (results.KindOf: a transfer, a request load,
+// gRPC, a timed scenario): each kind's noise floor at the cost of one
+// column in one scenario per kind.
+const AAEachKind = "each-kind"
+
 // Validate reports the first field of o out of range as a
 // *config.FieldError (the client's under "Client."); zero fields are
 // accepted where fill gives them defaults.
@@ -188,6 +203,8 @@ func (o Options) Validate() error {
 		return config.Fieldf("Repeat", o.Repeat, "1 to 100")
 	case o.MaxRepeat != 0 && (o.MaxRepeat < max(o.Repeat, 1) || o.MaxRepeat > 100):
 		return config.Fieldf("MaxRepeat", o.MaxRepeat, "Repeat to 100, or 0 for Repeat")
+	case o.Precision < 0 || o.Precision >= 1:
+		return config.Fieldf("Precision", o.Precision, "0 (rounds to open verdicts) or a half-width below 1 (0.10 for ±10%%)")
 	case o.Budget < 0:
 		return config.Fieldf("Budget", o.Budget, "zero (no bound) or more")
 	case o.Duration != 0 && (o.Duration < 10*time.Millisecond || o.Duration > time.Hour):

@@ -101,6 +101,20 @@ func vsBaselineText(c results.BrowserCell, baseline string) string {
 	return fmt.Sprintf("%.2fx [%.2f, %.2f] %s", iv.Ratio, iv.Low, iv.High, iv.Verdict)
 }
 
+// modelText is the browser's last byte over the model's with its interval
+// and the verdict's word: "1.88x [1.80, 1.96] slower", "≈ 0.99x [0.93,
+// 1.05]"; without an interval, the ratio alone.
+func modelText(m results.ModelCheck) string {
+	if m.Low <= 0 || m.Verdict == results.ModelNone {
+		return fmt.Sprintf("%.2fx (%s)", m.Ratio, results.ModelNone)
+	}
+	iv := fmt.Sprintf("%.2fx [%.2f, %.2f]", m.Ratio, m.Low, m.High)
+	if m.Verdict == results.ModelAgrees {
+		return "≈ " + iv
+	}
+	return iv + " " + m.Verdict
+}
+
 // browserRow is c's row: the last byte beside the model's (the figure
 // both measure), then the load event.
 func browserRow(c results.BrowserCell, baseline string) []string {
@@ -113,7 +127,7 @@ func browserRow(c results.BrowserCell, baseline string) []string {
 	}
 	if m := c.Model; m != nil {
 		row[3] = spreadText(m.Model)
-		row[4] = fmt.Sprintf("%.2fx %s", m.Ratio, m.Verdict)
+		row[4] = modelText(*m)
 		row[5] += fmt.Sprintf(" (%.2fx)", m.LoadEventRatio)
 	}
 	return row
@@ -186,8 +200,8 @@ func (s span) String() string {
 func browserNotes(c results.BrowserCell) []string {
 	var notes []string
 	if m := c.Model; m != nil && (m.Verdict == results.ModelSlower || m.Verdict == results.ModelFaster) {
-		notes = append(notes, fmt.Sprintf("%s: the browser's last byte comes %.2fx the model's time, beyond both intervals (%s against %s): the model leaves out what the browser does before its last byte (scheduling its requests, its own network stack)",
-			c.Protocol, m.Ratio, spreadText(c.LastByte), spreadText(m.Model)))
+		notes = append(notes, fmt.Sprintf("%s: the browser's last byte comes %.2fx [%.2f, %.2f] the model's time (%s against %s): the model leaves out what the browser does before its last byte (scheduling its requests, its own network stack)",
+			c.Protocol, m.Ratio, m.Low, m.High, spreadText(c.LastByte), spreadText(m.Model)))
 	}
 	if c.Disagrees != "" {
 		notes = append(notes, fmt.Sprintf("%s: %d of %d loads left out of the figures: the browser and the server disagree: %s", c.Protocol, c.Excluded, len(c.Loads), c.Disagrees))

@@ -27,11 +27,11 @@ func browserResults() *results.Results {
 		{Protocol: "h2c", Skipped: "browsers do not speak h2c (HTTP/2 without TLS)", Page: "page-load's page"},
 		{Protocol: "h2", Browser: "Chrome/156.0.8078.79", Page: "page-load's page", Objects: 50,
 			LoadEvent: results.Spread{Mean: 0.612, Low: 0.553, High: 0.677, N: 2}, LastByte: results.Spread{Mean: 0.594, Low: 0.55, High: 0.64, N: 2},
-			Model: &results.ModelCheck{Model: results.Spread{Mean: 0.600, Low: 0.5, High: 0.7, N: 2}, Ratio: 0.99, LoadEventRatio: 1.02, Verdict: results.ModelAgrees},
+			Model: &results.ModelCheck{Model: results.Spread{Mean: 0.600, Low: 0.5, High: 0.7, N: 2}, Ratio: 0.99, Low: 0.90, High: 1.09, LoadEventRatio: 1.02, Verdict: results.ModelAgrees},
 			Loads: []results.BrowserLoad{load(1, "h2", 0.6, 1), load(2, "h2", 0.62, 1)}},
 		{Protocol: "h3", Browser: "Chrome/156.0.8078.79", Page: "page-load's page", Objects: 50,
 			LoadEvent: results.Spread{Mean: 0.661, Low: 0.596, High: 0.734, N: 2}, LastByte: results.Spread{Mean: 0.650, Low: 0.62, High: 0.68, N: 2},
-			Model:     &results.ModelCheck{Model: results.Spread{Mean: 0.345, Low: 0.344, High: 0.346, N: 2}, Ratio: 1.88, LoadEventRatio: 1.92, Verdict: results.ModelSlower},
+			Model:     &results.ModelCheck{Model: results.Spread{Mean: 0.345, Low: 0.344, High: 0.346, N: 2}, Ratio: 1.88, Low: 1.80, High: 1.97, LoadEventRatio: 1.92, Verdict: results.ModelSlower},
 			Disagrees: "the server counted 2 connections, the browser 1", Excluded: 1,
 			Loads: []results.BrowserLoad{load(1, "h3", 0.65, 1), load(2, "h3", 0.67, 1), bad}},
 	}}
@@ -45,14 +45,14 @@ func TestBrowserText(t *testing.T) {
 	out := b.String()
 	for _, want := range []string{
 		"browser-page-load: page-load's page in Chrome/156.0.8078.79, a fresh browser each load, 3 loads a transport",
-		"594ms [550ms, 640ms]  0.83x [0.80, 0.87] slower  600ms [500ms, 700ms]  0.99x agrees   612ms [553ms, 677ms] (1.02x)",
+		"594ms [550ms, 640ms]  0.83x [0.80, 0.87] slower  600ms [500ms, 700ms]  ≈ 0.99x [0.90, 1.09]       612ms [553ms, 677ms] (1.02x)",
 		"h3         650ms [620ms, 680ms]  0.77x [0.73, 0.82] slower",
 		"h1         500ms [480ms, 520ms]  1.00x ",
-		"1.88x slower",
+		"1.88x [1.80, 1.97] slower",
 		"50 over h2 on 1 connection (50, 1)",
 		"50 over h3 on 1 connection (50, 1-2)",
 		"note: h2c: not loaded: browsers do not speak h2c",
-		"note: h3: the browser's last byte comes 1.88x the model's time, beyond both intervals (650ms [620ms, 680ms] against",
+		"note: h3: the browser's last byte comes 1.88x [1.80, 1.97] the model's time (650ms [620ms, 680ms] against",
 		"note: h3: 1 of 3 loads left out of the figures: the browser and the server disagree: the server counted 2 connections",
 	} {
 		if !strings.Contains(out, want) {
@@ -64,7 +64,7 @@ func TestBrowserText(t *testing.T) {
 	}
 	var md bytes.Buffer
 	browserMarkdown(&md, browserResults())
-	if !strings.Contains(md.String(), "## browser-page-load") || !strings.Contains(md.String(), "| h3 | 650ms [620ms, 680ms] | 0.77x [0.73, 0.82] slower | 345ms [344ms, 346ms] | 1.88x slower | 661ms [596ms, 734ms] (1.92x) |") {
+	if !strings.Contains(md.String(), "## browser-page-load") || !strings.Contains(md.String(), "| h3 | 650ms [620ms, 680ms] | 0.77x [0.73, 0.82] slower | 345ms [344ms, 346ms] | 1.88x [1.80, 1.97] slower | 661ms [596ms, 734ms] (1.92x) |") {
 		t.Errorf("Markdown:\n%s", md.String())
 	}
 	// On loopback no cell is held to the model: its columns go, and the

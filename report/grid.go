@@ -17,6 +17,8 @@ type grid struct {
 	rows     [][]string // the figure's name, then a value per transport
 	cells    []*results.Cell
 	notes    []string // skipped cells, errors, noisy cells, bottlenecks
+	// same holds the medians printed: each over the rounds its ratio used.
+	same sameRounds
 }
 
 // grids lays out every scenario of res that has cells.
@@ -70,8 +72,9 @@ func (g *grid) row(name string, f func(c *results.Cell) string) {
 // reason, which the report states once for every table (foldedServerNote).
 func (g *grid) fill(repeat int, folded bool) {
 	transfer := g.metric() == results.MetricBytesPerSecond
+	g.same = newSameRounds(g.cells, g.baseline())
 	g.row("median", func(c *results.Cell) string {
-		v := metricValue(c.Metric, c.Median)
+		v := metricValue(c.Metric, g.same.of(c))
 		if c.Noisy {
 			v += " *"
 		}
@@ -80,7 +83,12 @@ func (g *grid) fill(repeat int, folded bool) {
 		}
 		return v
 	})
-	g.row("vs "+g.baseline(), func(c *results.Cell) string { return estimateText(c) })
+	g.row("vs "+g.baseline(), func(c *results.Cell) string {
+		if g.same.against(c) != "" {
+			return estimateText(c) + " " + sameRoundsMark
+		}
+		return estimateText(c)
+	})
 	if repeat > 1 {
 		g.row("min..max", func(c *results.Cell) string {
 			lo, hi := metricValue(c.Metric, c.Min), metricValue(c.Metric, c.Max)
@@ -134,7 +142,7 @@ func (g *grid) fill(repeat int, folded bool) {
 		}
 		return c.Bottleneck
 	})
-	g.notes = cellNotes(g.cells, folded)
+	g.notes = append(cellNotes(g.cells, folded), g.same.notes(g.cells)...)
 }
 
 // allSkipped reports whether no cell of g was measured.

@@ -106,9 +106,9 @@ func chart(g grid) svgChart {
 			b.Value = "skipped"
 			b.Lo, b.Hi = chartLeft, chartLeft
 		default:
-			b.W = scale(c.Median) - chartLeft
+			b.W = scale(g.same.of(c)) - chartLeft
 			b.Lo, b.Hi = scale(c.Min), scale(c.Max)
-			b.Value = metricValue(c.Metric, c.Median)
+			b.Value = metricValue(c.Metric, g.same.of(c))
 			if c.Ratio() > 0 {
 				b.Value += fmt.Sprintf("  %.2fx", c.Ratio())
 			}
@@ -148,7 +148,7 @@ var htmlTemplate = template.Must(template.New("report").Parse(htmlHead + `<p cla
 {{range .Scenarios}}
 <section id="{{.Name}}">
 <h2>{{.Title}}</h2>
-<p class="legend">Bars: median of the repetitions; line: min..max; gold: spread over 10%; ratio: to h1 (above 1.00x is faster than HTTP/1.1).</p>
+<p class="legend">Bars: median over the rounds the ratio used (the notes say when not all); line: min..max; gold: spread over 10%; ratio: to h1 (above 1.00x is faster than HTTP/1.1).</p>
 <svg role="img" aria-label="{{.Name}}: median per transport" width="{{.Chart.Width}}" height="{{.Chart.Height}}" viewBox="0 0 {{.Chart.Width}} {{.Chart.Height}}" xmlns="http://www.w3.org/2000/svg">
 {{range .Chart.Bars}}<text x="4" y="{{.WhiskerY}}" dominant-baseline="middle">{{.Label}}</text>
 <rect class="bar{{if .Noisy}} noisy{{end}}" x="70" y="{{.Y}}" width="{{.W}}" height="22"></rect>

@@ -183,7 +183,8 @@ func whenWords(res *results.Results) []string {
 // wordOf classes a cell against its baseline b for whenWords ("ties on",
 // "wins on", "loses on", "is machine-bound on" where either was held by
 // this machine rather than the link, "is unexplained on"; "" when there
-// is no verdict) and says why in a few words.
+// is no verdict) and says why in a few words: a reason from the link only
+// where its bound places both cells.
 func wordOf(c, b *results.Cell, res *results.Results) (class, why string) {
 	n := res.Settings.Net
 	if c == nil || c.VsH1 == nil || c.VsH1.Verdict == results.VerdictUnknown || b == nil {
@@ -200,6 +201,9 @@ func wordOf(c, b *results.Cell, res *results.Results) (class, why string) {
 			}
 		}
 	}
+	if class, why := unplaced(c, b, ratio); class != "" {
+		return class, why
+	}
 	switch c.VsH1.Verdict {
 	case results.VerdictSimilar:
 		if atBound(c) && atBound(b) {
@@ -212,6 +216,26 @@ func wordOf(c, b *results.Cell, res *results.Results) (class, why string) {
 		return "cannot be told apart on", ratio + " with an interval too wide to exclude a difference of " + fmt.Sprintf("%.0f%%", 100*results.Matters)
 	}
 	return "loses on", ratio + ": " + reasonOf(c, b, n)
+}
+
+// unplaced words a call between c and b where the bound places neither's
+// figure (undetermined): the ratio stands, no reason drawn from the link
+// does; "" when both are placed or there is no call.
+func unplaced(c, b *results.Cell, ratio string) (class, why string) {
+	v := c.VsH1.Verdict
+	if v != results.VerdictSlower && v != results.VerdictFaster {
+		return "", ""
+	}
+	for _, m := range []*results.Cell{c, b} {
+		if m.Bound != nil && m.Bound.Undetermined {
+			class = "loses on"
+			if v == results.VerdictFaster {
+				class = "wins on"
+			}
+			return class, fmt.Sprintf("%s; %s is %s, so the link says nothing of why", ratio, m.Protocol, results.ClassUndecided)
+		}
+	}
+	return "", ""
 }
 
 // bulkBeside compares head-of-line's downloads: a transport whose small

@@ -173,3 +173,31 @@ func TestLinkVerdictUndetermined(t *testing.T) {
 		t.Errorf("the report lacks %q:\n%s", want, b.String())
 	}
 }
+
+// TestLinkWordsOnlyFromPlacedCells: h2c decided slower (0.45x in every
+// round) while its own interval reaches the link (its rounds moved with
+// h1's): the words keep the verdict and give no reason from the link.
+func TestLinkWordsOnlyFromPlacedCells(t *testing.T) {
+	res := linkRun()
+	for i := range res.Cells {
+		c := &res.Cells[i]
+		if c.Scenario != "download" || c.Protocol == "h3" {
+			continue
+		}
+		for j, v := range []float64{4e6, 12e6, 12e6} {
+			if c.Protocol == "h2c" {
+				v *= 0.45
+			}
+			c.Repetitions[j].Value = v
+		}
+	}
+	diagnosis.Summarise(res)
+	c := res.Cell("download", "h2c")
+	if c.VsH1 == nil || c.VsH1.Verdict != results.VerdictSlower || c.Bound == nil || !c.Bound.Undetermined {
+		t.Fatalf("planted cell: verdict %+v, bound %+v: want slower and undetermined", c.VsH1, c.Bound)
+	}
+	class, why := wordOf(c, res.Cell("download", "h1"), res)
+	if class != "loses on" || !strings.HasPrefix(why, "0.45x; h2c is "+results.ClassUndecided) || !strings.Contains(why, "the link says nothing of why") {
+		t.Errorf("words %q %q: want the verdict kept, no reason from the link", class, why)
+	}
+}

@@ -8,30 +8,41 @@ import (
 )
 
 // noiseLine is the run's noise floor in words: each A/A cell (the
-// baseline against itself, in the same rounds) with its interval, and
-// the smallest difference the run resolves; "" without A/A cells.
+// baseline against itself, in the same rounds) with its interval and the
+// verdict's own word, then per kind of work the smallest difference the
+// run resolves, and the cells called slower or faster by less than their
+// kind's floor (marked floorMark in the table); "" without A/A cells.
 func noiseLine(res *results.Results) string {
 	if len(res.AA) == 0 {
 		return ""
 	}
+	b := res.Settings.BaselineProtocol()
 	var parts []string
 	for _, c := range res.AA {
 		switch {
 		case c.VsH1 == nil || c.VsH1.Pairs < 2:
 			parts = append(parts, c.Scenario+" no interval (fewer than two rounds)")
 		default:
-			parts = append(parts, fmt.Sprintf("%s %s %s", c.Scenario, boundsText(*c.VsH1), aaWord(c.VsH1.Verdict)))
+			parts = append(parts, fmt.Sprintf("%s %s %s", c.Scenario, boundsText(*c.VsH1), aaWord(c.VsH1.Verdict, b)))
 		}
 	}
-	b := res.Settings.BaselineProtocol()
 	line := fmt.Sprintf("noise floor (A/A: %s measured twice in the same rounds, one against the other): %s", b, strings.Join(parts, "; "))
-	n := res.NoiseFloor()
-	switch {
-	case n.Cells == 0:
-	case n.FalseCalls > 0:
-		line += fmt.Sprintf("; %d of %d called a difference where there is none: this machine moved more between rounds than their spread showed; read verdicts within ±%.0f%% of 1 with care", n.FalseCalls, n.Cells, 100*n.Resolution)
-	default:
-		line += fmt.Sprintf("; this run resolves differences beyond ±%.0f%%", 100*n.Resolution)
+	var resolves []string
+	for _, n := range res.NoiseFloors() {
+		switch {
+		case n.Cells == 0:
+		case n.FalseCalls > 0:
+			resolves = append(resolves, fmt.Sprintf("%s: %d of %d A/A called a difference where there is none (this machine moved more between rounds than their spread showed): read %s verdicts within ±%.0f%% of 1 with care",
+				kindPlural(n.Kind), n.FalseCalls, n.Cells, n.Kind, 100*n.Resolution))
+		default:
+			resolves = append(resolves, fmt.Sprintf("%s resolve differences beyond ±%.0f%%", kindPlural(n.Kind), 100*n.Resolution))
+		}
+	}
+	if len(resolves) > 0 {
+		line += "; " + strings.Join(resolves, "; ")
+	}
+	if within := withinFloor(res); len(within) > 0 {
+		line += fmt.Sprintf("; %s: called slower or faster by less than its kind's A/A reached with no difference to find: %s", floorMark, strings.Join(within, ", "))
 	}
 	if p := res.Settings.Pin; p != nil {
 		line += fmt.Sprintf(" (generator and server pinned to %s each, as the header says: ratios of one core's worth a side)", coresWord(len(p.ClientCPUs)))
@@ -39,11 +50,47 @@ func noiseLine(res *results.Results) string {
 	return line
 }
 
-// aaWord is what an A/A verdict means.
-func aaWord(verdict string) string {
+// floorMark follows a verdict called slower or faster by less than its
+// kind's noise floor (results.WithinFloor).
+const floorMark = "~"
+
+// withinFloor lists the cells results.WithinFloor marks, "scenario/transport".
+func withinFloor(res *results.Results) []string {
+	var out []string
+	for i := range res.Cells {
+		c := &res.Cells[i]
+		if f, ok := res.FloorOf(c); ok && results.WithinFloor(c, f) {
+			out = append(out, c.Scenario+"/"+c.Protocol)
+		}
+	}
+	return out
+}
+
+// kindPlural names a kind of work's cells in a sentence.
+func kindPlural(kind string) string {
+	switch kind {
+	case results.KindTransfer:
+		return "transfers"
+	case results.KindRequests:
+		return "request loads"
+	case results.KindGRPC:
+		return "gRPC loads"
+	case results.KindTimed:
+		return "timed scenarios"
+	}
+	return kind
+}
+
+// aaWord is an A/A verdict in the verdict's own words, with what it
+// means where there is no difference to find.
+func aaWord(verdict, base string) string {
 	switch verdict {
 	case results.VerdictSlower, results.VerdictFaster:
-		return "(a false call: " + verdict + ")"
+		return verdict + " (a false call)"
+	case results.VerdictSimilar:
+		return "≈ " + base + " (as it should be)"
+	case results.VerdictUndetermined:
+		return "undetermined (too wide to tell; not a false call)"
 	}
-	return "(≈, as it should be)"
+	return "(one round: no verdict)"
 }

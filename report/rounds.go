@@ -27,18 +27,32 @@ func runRoundsText(res *results.Results) string {
 		return text
 	}
 	wide := len(res.PrecisionLimits())
+	open := fmt.Sprintf("wider than ±%.0f%%", s.PrecisionOf()*100)
+	if s.Sequential != nil {
+		open = "undetermined"
+	}
 	switch {
+	case s.ExtraRounds > 0 && s.Sequential != nil:
+		text += fmt.Sprintf(" (%d round(s) added, up to %d a cell, to the cells still undetermined, each stopping once decided; intervals %s)",
+			s.ExtraRounds, s.MaxRepeat, sequentialWords(*s.Sequential))
 	case s.ExtraRounds > 0:
 		text += fmt.Sprintf(" (%d round(s) added, up to %d a cell, where a cell's first rounds left its interval to %s wider than ±%.0f%%)",
-			s.ExtraRounds, s.MaxRepeat, s.BaselineProtocol(), results.StableHalfWidth*100)
+			s.ExtraRounds, s.MaxRepeat, s.BaselineProtocol(), s.PrecisionOf()*100)
 	case wide > 0 && s.BudgetSeconds > 0:
 		more := moreTime(res)
-		text += fmt.Sprintf(" (no round added: the first rounds left no room in the %s budget; %d cell(s) wider than ±%.0f%% would need about %s more: --budget, --max-repeat)",
-			seconds(s.BudgetSeconds), wide, results.StableHalfWidth*100, more.Round(time.Second))
+		text += fmt.Sprintf(" (no round added: the first rounds left no room in the %s budget; %d cell(s) %s would need about %s more: --budget, --max-repeat)",
+			seconds(s.BudgetSeconds), wide, open, more.Round(time.Second))
+	case s.Sequential != nil:
+		text += " (no round needed: every cell was decided in its first rounds)"
 	default:
-		text += " (no round needed: every cell's first rounds were within ±10%)"
+		text += fmt.Sprintf(" (no round needed: every cell's first rounds were within ±%.0f%%)", s.PrecisionOf()*100)
 	}
 	return text
+}
+
+// sequentialWords names the sequential rule in a few words.
+func sequentialWords(q results.Sequential) string {
+	return fmt.Sprintf("group-sequential, looks after rounds %d to %d (1%% spent at the first, O'Brien-Fleming-type after)", q.First, q.Last)
 }
 
 // repetitionRange is the fewest and most repetitions among the measured

@@ -164,11 +164,22 @@ func (v *verdict) cell(c *results.Cell) string {
 		text = fmt.Sprintf("%s machine-bound", boundsText(iv))
 	default:
 		text = fmt.Sprintf("%s %s", boundsText(iv), iv.Verdict)
+		if f, ok := v.floor(c); ok && results.WithinFloor(c, f) {
+			text += " " + floorMark // within its kind's noise floor (noiseLine)
+		}
 	}
 	if c.Partial != "" {
 		text += " (cut short)" // the run ended before its rounds were done
 	}
 	return text + linkMark(c, v.net)
+}
+
+// floor is the noise floor of c's kind of work, false without one.
+func (v *verdict) floor(c *results.Cell) (results.NoiseFloor, bool) {
+	if v.res == nil {
+		return results.NoiseFloor{}, false
+	}
+	return v.res.FloorOf(c)
 }
 
 // baseName is the verdict's baseline, h1 when none was set.

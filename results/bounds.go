@@ -136,7 +136,7 @@ func (b *Bound) String() string {
 
 // machineRules are the explanations of a departure that name the machine,
 // not the link: its CPU or the emulator's.
-var machineRules = []string{"cpu-bound", "generator-bound", "emulator-behind", "emulator-bound"}
+var machineRules = []string{"cpu-bound", "machine-bound", "generator-bound", "emulator-behind", "emulator-bound"}
 
 // MachineBound reports whether, across res's emulated link, the machine
 // rather than the link held c: the link binds c's transport (it is slower

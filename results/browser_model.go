@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/internal/stat"
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // Spread is a time over several measurements, seconds: their geometric
@@ -62,26 +63,54 @@ type ModelCheck struct {
 	// Model is page-load's time over its repetitions (each one's median
 	// page), seconds, as Spread says.
 	Model Spread `json:"model_seconds"`
-	// Ratio is the browser's mean last-byte time over the model's.
+	// Ratio is the browser's mean last-byte time over the model's, Low
+	// and High its 95% interval (Welch's: the loads and the rounds are
+	// not paired); Low and High are 0 with fewer than two on a side.
 	Ratio float64 `json:"ratio"`
+	Low   float64 `json:"low,omitempty"`
+	High  float64 `json:"high,omitempty"`
 	// LoadEventRatio is the browser's mean load-event time over the
 	// model's: what the browser adds past the last byte (parsing, layout,
 	// scripts) shows as its excess over Ratio. Not compared: the model has
 	// no load event.
 	LoadEventRatio float64 `json:"load_event_ratio"`
-	// Verdict is ModelAgrees, ModelSlower or ModelFaster, of the last
-	// byte's interval against the model's.
+	// Verdict is the ratio's interval judged by the verdict's rule:
+	// ModelAgrees, ModelSlower, ModelFaster or ModelUndetermined.
 	Verdict string `json:"verdict"`
 }
 
-// ModelCheck verdicts: whether the browser's interval and the model's
-// overlap, and if not, which way the browser lies.
+// ModelCheck verdicts, by the verdict's rule on the browser's time over
+// the model's.
 const (
-	ModelAgrees = "agrees"  // the intervals overlap
-	ModelSlower = "slower"  // the browser's interval lies above the model's: it loads the page slower than the model
-	ModelFaster = "faster"  // the browser's interval lies below the model's
-	modelNone   = "unknown" // too few loads on a side to tell
+	ModelAgrees       = "agrees"       // ≈: the interval holds 1 and excludes a difference of Matters (or lies within Negligible of 1)
+	ModelSlower       = "slower"       // the interval lies above 1: the browser loads the page slower than the model
+	ModelFaster       = "faster"       // the interval lies below 1
+	ModelUndetermined = "undetermined" // the interval holds 1 but reaches a difference of Matters
+	ModelNone         = "unknown"      // too few loads on a side to tell
 )
+
+// ratioOver is a's mean over b's with its 95% interval, from two
+// independent spreads (Welch: each side's standard error of its mean log,
+// read back from its interval, and the Welch-Satterthwaite degrees of
+// freedom); Low and High are 0 with fewer than two on a side.
+func ratioOver(a, b Spread) Interval {
+	iv := Interval{Ratio: a.Mean / b.Mean, Pairs: min(a.N, b.N)}
+	if a.N < 2 || b.N < 2 || a.High <= 0 || b.High <= 0 {
+		return iv
+	}
+	// LogInterval's half-width is t(n-1) times the standard error.
+	sa := math.Log(a.High/a.Mean) / stat.TQuantile975(a.N-1)
+	sb := math.Log(b.High/b.Mean) / stat.TQuantile975(b.N-1)
+	va, vb := sa*sa, sb*sb
+	half := 0.0
+	if se2 := va + vb; se2 > 0 {
+		df := se2 * se2 / (va*va/float64(a.N-1) + vb*vb/float64(b.N-1))
+		half = distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Quantile(0.975) * math.Sqrt(se2)
+	}
+	d := math.Log(iv.Ratio)
+	iv.Low, iv.High = math.Exp(d-half), math.Exp(d+half)
+	return iv
+}
 
 // Summarise sets c's spreads and disagreements from its loads: the
 // spreads over the loads that completed and agreed, those that disagreed
@@ -135,16 +164,24 @@ func CompareModel(res *Results, samePage bool) {
 		if m.N == 0 {
 			continue
 		}
-		chk := &ModelCheck{Model: m, Ratio: bc.LastByte.Mean / m.Mean, LoadEventRatio: bc.LoadEvent.Mean / m.Mean}
-		switch {
-		case bc.LastByte.N < 2 || m.N < 2:
-			chk.Verdict = modelNone
-		case bc.LastByte.overlaps(m):
+		iv := ratioOver(bc.LastByte, m)
+		if iv.Low <= 0 {
+			iv.Pairs = 0 // no interval on one side: no verdict
+		}
+		chk := &ModelCheck{Model: m, Ratio: iv.Ratio, Low: iv.Low, High: iv.High, LoadEventRatio: bc.LoadEvent.Mean / m.Mean}
+		// judged calls a time ratio above 1 faster: judge the model's
+		// time over the browser's, as the verdict does for times.
+		switch judged(Interval{Ratio: 1 / iv.Ratio, Low: 1 / iv.High, High: 1 / iv.Low, Pairs: iv.Pairs}).Verdict {
+		case VerdictSimilar:
 			chk.Verdict = ModelAgrees
-		case bc.LastByte.Mean > m.Mean:
+		case VerdictSlower:
 			chk.Verdict = ModelSlower
-		default:
+		case VerdictFaster:
 			chk.Verdict = ModelFaster
+		case VerdictUndetermined:
+			chk.Verdict = ModelUndetermined
+		default:
+			chk.Verdict = ModelNone
 		}
 		bc.Model = chk
 	}

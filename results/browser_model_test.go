@@ -57,7 +57,13 @@ func TestCompareModel(t *testing.T) {
 		{model(0.50, 0.52, 0.51), browserCell(0.51, 0.53, 0.50), true, ModelAgrees},
 		{model(0.50, 0.52, 0.51), browserCell(0.70, 0.72, 0.71), true, ModelSlower},
 		{model(0.50, 0.52, 0.51), browserCell(0.30, 0.31, 0.30), true, ModelFaster},
-		{model(0.50), browserCell(0.70, 0.72), true, modelNone},
+		{model(0.50), browserCell(0.70, 0.72), true, ModelNone},
+		// The intervals overlap, but the ratio's reaches 25% either way:
+		// not ≈ (the overlap rule said it agreed).
+		{model(0.40, 0.60, 0.50), browserCell(0.50, 0.80, 0.65), true, ModelUndetermined},
+		// The intervals overlap, and the ratio's lies above 1 beyond the
+		// negligible 2%: slower (the overlap rule said it agreed).
+		{model(0.49, 0.51, 0.49, 0.51, 0.49, 0.51, 0.49, 0.51), browserCell(0.505, 0.525, 0.505, 0.525, 0.505, 0.525, 0.505, 0.525), true, ModelSlower},
 		{model(0.50, 0.52), browserCell(0.70, 0.72), false, ""},
 	} {
 		res := &Results{Cells: []Cell{c.model}, Browser: []BrowserCell{c.browser}}

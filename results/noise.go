@@ -1,6 +1,9 @@
 package results
 
-import "math"
+import (
+	"math"
+	"strings"
+)
 
 // AAColumn names the A/A column of a scenario: the baseline transport
 // measured a second time, as a column of its own, in the same rounds and
@@ -39,8 +42,36 @@ func SetAA(aa, cells []Cell, baseline string) {
 	}
 }
 
-// NoiseFloor is what a run's A/A cells say about its intervals.
+// Kinds of work, for the noise floor: what one A/A column measures holds
+// for cells of its own kind (a transfer's spread says nothing of a
+// request load's).
+const (
+	KindTransfer = "transfer"     // MetricBytesPerSecond
+	KindRequests = "request load" // MetricRequestsPerSecond, not gRPC
+	KindGRPC     = "gRPC"         // the gRPC scenarios
+	KindTimed    = "timed"        // MetricSeconds: the network scenarios
+)
+
+// KindOf is the kind of work of a scenario measuring metric; a variant
+// scenario ("download:tuned") is of its base's kind.
+func KindOf(scenario, metric string) string {
+	base, _, _ := strings.Cut(scenario, VariantSep)
+	switch {
+	case metric == MetricBytesPerSecond:
+		return KindTransfer
+	case metric == MetricSeconds:
+		return KindTimed
+	case strings.HasPrefix(base, "grpc-"):
+		return KindGRPC
+	}
+	return KindRequests
+}
+
+// NoiseFloor is what a run's A/A cells of one kind of work say about the
+// intervals of that kind.
 type NoiseFloor struct {
+	// Kind is the kind of work (KindOf); "" for the whole run.
+	Kind string
 	// Cells counts the A/A cells with an interval (two pairs or more).
 	Cells int
 	// Resolution is the largest relative distance from 1 of their 95%
@@ -53,19 +84,68 @@ type NoiseFloor struct {
 	FalseCalls int
 }
 
-// NoiseFloor summarises r's A/A cells.
+// NoiseFloor summarises r's A/A cells, every kind together.
 func (r *Results) NoiseFloor() NoiseFloor {
 	var n NoiseFloor
 	for _, c := range r.AA {
-		iv := c.VsH1
-		if iv == nil || iv.Pairs < 2 || iv.Low <= 0 {
-			continue
-		}
-		n.Cells++
-		n.Resolution = math.Max(n.Resolution, math.Max(iv.High-1, 1-iv.Low))
-		if iv.Verdict == VerdictSlower || iv.Verdict == VerdictFaster {
-			n.FalseCalls++
-		}
+		n.add(c)
 	}
 	return n
+}
+
+// NoiseFloors summarises r's A/A cells per kind of work, in the order
+// of the A/A cells.
+func (r *Results) NoiseFloors() []NoiseFloor {
+	var out []NoiseFloor
+	for _, c := range r.AA {
+		k := KindOf(c.Scenario, c.Metric)
+		i := 0
+		for i < len(out) && out[i].Kind != k {
+			i++
+		}
+		if i == len(out) {
+			out = append(out, NoiseFloor{Kind: k})
+		}
+		out[i].add(c)
+	}
+	return out
+}
+
+// FloorOf is the noise floor of c's kind of work in r, and false when no
+// A/A cell of that kind has an interval.
+func (r *Results) FloorOf(c *Cell) (NoiseFloor, bool) {
+	k := KindOf(c.Scenario, c.Metric)
+	for _, n := range r.NoiseFloors() {
+		if n.Kind == k && n.Cells > 0 {
+			return n, true
+		}
+	}
+	return NoiseFloor{}, false
+}
+
+// add counts A/A cell c in n.
+func (n *NoiseFloor) add(c Cell) {
+	iv := c.VsH1
+	if iv == nil || iv.Pairs < 2 || iv.Low <= 0 {
+		return
+	}
+	n.Cells++
+	n.Resolution = math.Max(n.Resolution, math.Max(iv.High-1, 1-iv.Low))
+	if iv.Verdict == VerdictSlower || iv.Verdict == VerdictFaster {
+		n.FalseCalls++
+	}
+}
+
+// WithinFloor reports whether c is called slower or faster by less than
+// floor resolves: its ratio lies closer to 1 than the A/A interval of its
+// kind reaches, so the A/A column (no difference at all) spread as far.
+func WithinFloor(c *Cell, floor NoiseFloor) bool {
+	iv := c.VsH1
+	if iv == nil || floor.Cells == 0 || iv.Ratio <= 0 {
+		return false
+	}
+	if iv.Verdict != VerdictSlower && iv.Verdict != VerdictFaster {
+		return false
+	}
+	return math.Abs(iv.Ratio-1) < floor.Resolution
 }

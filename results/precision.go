@@ -7,8 +7,9 @@ import (
 	"github.com/httpvs/httpvs/internal/stat"
 )
 
-// Precision says what keeps a cell's interval wider than StableHalfWidth:
-// the spread of its rounds' ratios, the rounds that spread would need,
+// Precision says what keeps a cell open (undetermined, under the
+// sequential rule; else wider than the run's precision): the spread of
+// its rounds' ratios, the rounds that spread would need,
 // and which side's CPU cost per unit moved most from round to round (on
 // a machine shared by the generator and the server, the rate follows the
 // cost per byte, so the side whose cost moved is where the noise came
@@ -17,8 +18,11 @@ type Precision struct {
 	Scenario, Protocol string
 	// HalfWidth is the interval's relative half-width (0.14: ±14%).
 	HalfWidth float64
-	// Pairs is the rounds it had; Needed the rounds its spread would need
-	// for StableHalfWidth (Student's t, the same spread), 0 past 100.
+	// Pairs is the rounds it had; Needed the rounds the run's own rule
+	// would need at its mean and spread, 0 past 100: under Sequential, the
+	// most rounds (--max-repeat) whose last look decides it; rounds
+	// planned for precision, Stein's plan from its first stage; fixed
+	// rounds, Student's t at that many.
 	Pairs, Needed int
 	// Side ("client" or "server") and Column (the cell's transport or the
 	// baseline) are where the CPU cost per unit moved most between rounds;
@@ -29,19 +33,27 @@ type Precision struct {
 	Moved, Other float64
 }
 
-// PrecisionLimits returns each cell of r whose interval to the baseline
-// is wider than StableHalfWidth, widest first, with what limits it.
+// PrecisionLimits returns each cell of r still open, widest first, with
+// what limits it: under the sequential rule (Settings.Sequential) each
+// whose verdict is undetermined, else each whose interval to the
+// baseline is wider than the run's precision (PrecisionOf).
 func (r *Results) PrecisionLimits() []Precision {
 	var out []Precision
 	baseline := r.Settings.BaselineProtocol()
+	half := r.Settings.PrecisionOf()
 	for i := range r.Cells {
 		c := &r.Cells[i]
-		if c.VsH1 == nil || c.VsH1.Pairs < 2 || c.VsH1.Stable() {
+		switch {
+		case c.VsH1 == nil || c.VsH1.Pairs < 2:
+			continue
+		case r.Settings.Sequential != nil && c.VsH1.Verdict != VerdictUndetermined:
+			continue
+		case r.Settings.Sequential == nil && c.VsH1.HalfWidth() <= half:
 			continue
 		}
 		p := Precision{Scenario: c.Scenario, Protocol: c.Protocol, HalfWidth: c.VsH1.HalfWidth(), Pairs: c.VsH1.Pairs}
 		base := r.Cell(c.Scenario, baseline)
-		p.Needed = RoundsFor(pooledSpread(c, base), StableHalfWidth, 100)
+		p.Needed = r.roundsNeeded(c, base, half)
 		client := map[string]float64{c.Protocol: costSpread(c, false)}
 		server := map[string]float64{c.Protocol: costSpread(c, true)}
 		if base != nil {
@@ -75,6 +87,24 @@ func (r *Results) PrecisionLimits() []Precision {
 		return 0
 	})
 	return out
+}
+
+// roundsNeeded is Precision.Needed for c, whose baseline cell is base
+// (nil when there is none).
+func (r *Results) roundsNeeded(c, base *Cell, half float64) int {
+	s := r.Settings
+	switch {
+	case base == nil:
+	case s.Sequential != nil:
+		m, sd := LogSpread(PairedLogs(c, base))
+		return sequentialRoundsFor(m, sd, max(c.FirstStage, s.Sequential.First), 100)
+	case s.MaxRepeat > s.Repeat && c.FirstStage >= 2:
+		stage := RatioInterval(c.FirstRounds(c.FirstStage), base.FirstRounds(c.FirstStage))
+		if stage.Pairs >= 2 {
+			return SteinRounds(stage, half, 100)
+		}
+	}
+	return RoundsFor(pooledSpread(c, base), half, 100)
 }
 
 // RoundSpread is the standard deviation of one round's log ratio that iv

@@ -121,6 +121,11 @@ type Cell struct {
 	// procedure does (twoStageInterval). Zero in results written before
 	// it was recorded: the pooled interval alone.
 	FirstStage int `json:"first_stage,omitempty"`
+	// LastLook, when above FirstStage, is the most rounds the cell could
+	// get with rounds stopping once its verdict was decided: its interval
+	// is then Sequential's, looks after rounds FirstStage to LastLook
+	// (sequentialInterval), and FirstStage's spread plans nothing.
+	LastLook int `json:"last_look,omitempty"`
 	// Errors sums the completed (not interrupted) repetitions' failed
 	// requests or transfers.
 	Errors stats.ErrorCounts `json:"errors"`

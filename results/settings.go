@@ -37,8 +37,17 @@ type Settings struct {
 	// AA names the scenarios that measured the baseline a second time as
 	// an A/A column (Results.AA).
 	AA []string `json:"aa,omitempty"`
-	// Rounds says how added rounds were decided: RoundsBySpread.
+	// Rounds says how added rounds were decided: RoundsBySpread,
+	// RoundsToOpen or RoundsUntilSettled.
 	Rounds string `json:"rounds,omitempty"`
+	// Sequential is the rule of the intervals when Rounds is
+	// RoundsToOpen or RoundsUntilSettled: its design and looks; nil
+	// otherwise.
+	Sequential *Sequential `json:"sequential,omitempty"`
+	// Precision is the half-width (0.10: ±10%) rounds past Repeat were
+	// planned to bring every cell within when Rounds is RoundsBySpread; 0
+	// in results written before it was recorded (StableHalfWidth).
+	Precision float64 `json:"precision,omitempty"`
 	// Pin is where the run pinned the generator and the child server;
 	// nil when it did not.
 	Pin *Pin `json:"pin,omitempty"`
@@ -129,6 +138,27 @@ func BaselineOf(protocols []string) string {
 // (Results.AA measures how often it calls a difference where there is
 // none).
 const RoundsBySpread = "planned from the first rounds' spread"
+
+// PrecisionOf is the half-width the run's rounds were planned to when
+// planned for precision: Precision, or StableHalfWidth when unset.
+func (s Settings) PrecisionOf() float64 {
+	if s.Precision > 0 {
+		return s.Precision
+	}
+	return StableHalfWidth
+}
+
+// RoundsUntilSettled is Settings.Rounds across Go versions: rounds were
+// added to a scenario until each of its intervals was within
+// StableHalfWidth; the intervals are Sequential's, which hold however the
+// rounds stop.
+const RoundsUntilSettled = "added to a scenario until its intervals were within ±10%"
+
+// RoundsToOpen is Settings.Rounds when rounds past Repeat went to the
+// cells whose verdict was still open, the closest to deciding first, and
+// a cell stopped once decided: its interval is Sequential's, which holds
+// at every look together, so stopping on the verdict keeps its 95%.
+const RoundsToOpen = "to the cells whose verdict was open, each stopping once decided"
 
 // Pin is the CPUs the generator and the child server ran on, each pinned
 // to its own (sched_setaffinity) with GOMAXPROCS set to match: each side

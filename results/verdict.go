@@ -93,6 +93,9 @@ func ratioInterval(c, base *Cell) Interval {
 	if c.FirstStage <= 0 {
 		return judged(LogInterval(logs))
 	}
+	if c.LastLook > c.FirstStage {
+		return judged(sequentialInterval(logs, c.FirstStage, c.LastLook))
+	}
 	var stage int
 	for _, p := range pairs {
 		if p.Round <= c.FirstStage {

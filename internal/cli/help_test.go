@@ -12,7 +12,7 @@ func TestHelpListsDefaults(t *testing.T) {
 		"get":     {"-n, --requests int", "-P, --parallel int", "-c, --conns int", "(default 10m0s)", "-H, --header"},
 		"put":     {"--body size|@file", "--write-size size", "-k, --insecure"},
 		"load":    {"-c, --conns int", "(default 10)", "-d, --duration duration", "--body size|@file", "-H, --header"},
-		"run":     {"--rep-timeout duration", "(default 2m0s)", "--repeat int", "(default 6)", "4Mi, unless a --knobs file sets it"},
+		"run":     {"--rep-timeout duration", "(default 2m0s)", "--repeat int", "(default 4)", "4Mi, unless a --knobs file sets it"},
 		"tune":    {"--trial duration", "(default 300ms)", "--json"},
 		"serve":   {"--max-conns int", "(default 10000)", "-v, --verbose"},
 		"compare": {"--json"},

@@ -81,9 +81,9 @@ func costLine(p experiment.Plan) string {
 	line := fmt.Sprintf("httpvs run: %d cells %s, %d round(s) each: about %s in all", est.Cells, where, est.Rounds, (p.Spent + est.Time).Round(time.Second))
 	switch {
 	case p.Budget > 0 && p.Spent+est.Time > p.Budget:
-		line += fmt.Sprintf(", past --budget %s: every cell gets one round at least", p.Budget.Round(time.Second))
+		line += fmt.Sprintf(", past --budget %s: every cell still gets its %d first round(s)", p.Budget.Round(time.Second), est.Rounds)
 	case est.MaxRounds > est.Rounds && p.Budget > 0:
-		line += fmt.Sprintf(", at most %s: noisy cells get up to %d rounds within it (--budget)", p.Budget.Round(time.Second), est.MaxRounds)
+		line += fmt.Sprintf(", at most %s: cells still undetermined get up to %d rounds within it (--budget)", p.Budget.Round(time.Second), est.MaxRounds)
 	}
 	return line
 }

@@ -21,7 +21,8 @@ func nextSteps(res *results.Results, dir string, profiled bool) []string {
 			cpu = cpu || (f.Rule == "cpu-per-byte" && len(c.Attribution) == 0)
 			knobs = knobs || len(f.Knobs) > 0
 		}
-		if c.VsH1 != nil && !c.VsH1.Stable() {
+		if c.VsH1 != nil && (res.Settings.Sequential == nil && c.VsH1.HalfWidth() > res.Settings.PrecisionOf() ||
+			res.Settings.Sequential != nil && c.VsH1.Verdict == results.VerdictUndetermined) {
 			unstable++
 		}
 	}
@@ -74,6 +75,9 @@ func precisionSteps(res *results.Results, unstable int) []string {
 			unit = c.CPUUnit
 		}
 		need := fmt.Sprintf("%d rounds would do at this spread", p.Needed)
+		if res.Settings.Sequential != nil {
+			need = fmt.Sprintf("--max-repeat %d would decide it at this ratio and spread", p.Needed)
+		}
 		if p.Needed == 0 {
 			need = "more than 100 rounds would be needed at this spread"
 		}
@@ -83,9 +87,13 @@ func precisionSteps(res *results.Results, unstable int) []string {
 		}
 		lines = append(lines, fmt.Sprintf("%s/%s ±%.0f%% after %d rounds (%s)%s", p.Scenario, p.Protocol, 100*p.HalfWidth, p.Pairs, need, why))
 	}
-	help := "more time (--budget, --max-repeat: added rounds are planned from each cell's first rounds within them)"
+	plan := "added rounds are planned from each cell's first rounds within them"
+	if res.Settings.Sequential != nil {
+		plan = "added rounds go to the undetermined cells within them"
+	}
+	help := "more time (--budget, --max-repeat: " + plan + ")"
 	if most > res.Settings.MaxRepeat {
-		help = fmt.Sprintf("more time (--max-repeat %d and a --budget to match: added rounds are planned from each cell's first rounds within them)", min(max(most, res.Settings.MaxRepeat+1), 100))
+		help = fmt.Sprintf("more time (--max-repeat %d and a --budget to match: %s)", min(max(most, res.Settings.MaxRepeat+1), 100), plan)
 	}
 	help += ", fewer transports or scenarios (--protocols, --scenarios: shorter rounds, more of them in the budget)"
 	switch s := res.Settings; {
@@ -94,7 +102,11 @@ func precisionSteps(res *results.Results, unstable int) []string {
 	case s.Pin == nil && s.Target == "child" && s.Net == nil && res.Env.Cores >= 2:
 		help += ", pinning the generator and the server to their own cores (--pin: more cells settle, but each side then has one core, a different machine from Go as shipped on this one)"
 	}
-	return []string{fmt.Sprintf("%d cell(s) not known within ±%.0f%%; the widest: %s. What would help: %s", unstable, results.StableHalfWidth*100, strings.Join(lines, "; "), help)}
+	open := fmt.Sprintf("not known within ±%.0f%%", res.Settings.PrecisionOf()*100)
+	if res.Settings.Sequential != nil {
+		open = "undetermined"
+	}
+	return []string{fmt.Sprintf("%d cell(s) %s; the widest: %s. What would help: %s", unstable, open, strings.Join(lines, "; "), help)}
 }
 
 func otherSide(side string) string {

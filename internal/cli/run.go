@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -298,6 +299,16 @@ func (f *runFlags) repTimeout(set map[string]bool) time.Duration {
 	return 0
 }
 
+// precisionOption is plan.Options.Precision for --precision s: "10%"
+// or "10" is 0.10.
+func precisionOption(s string) (float64, error) {
+	v, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(s), "%"), 64)
+	if err != nil || v < 1 || v > 50 {
+		return 0, usagef("--precision %q: want a half-width in percent, 1%% to 50%% (10%% plans every cell to ±10%%)", s)
+	}
+	return v / 100, nil
+}
+
 // lossEventsOption is plan.Options.LossEvents for --loss-events n: n,
 // or none (negative) for 0.
 func lossEventsOption(n int) int {
@@ -325,6 +336,13 @@ func (f *runFlags) timing(set map[string]bool, m *plan.Options) error {
 	}
 	if set["max-repeat"] {
 		m.MaxRepeat = f.maxRepeat
+	}
+	if set["precision"] {
+		p, err := precisionOption(f.precision)
+		if err != nil {
+			return err
+		}
+		m.Precision = p
 	}
 	if set["duration"] {
 		m.Duration = f.duration // else the preset's; zero: the matrix's, or the link's round trips

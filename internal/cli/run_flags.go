@@ -22,7 +22,8 @@ type runFlags struct {
 	budgetGiven          bool
 	timeout              time.Duration
 	repeat, maxRepeat    int
-	lossEvents           int // --loss-events
+	precision            string // --precision: a half-width every cell is planned to, "10%"
+	lossEvents           int    // --loss-events
 	budget               time.Duration
 	quick                bool
 	engine               string
@@ -66,9 +67,10 @@ func (f *runFlags) register(fs *flagset.Set) {
 	fs.DurationVar(&f.timeout, "rep-timeout", plan.DefaultTimeout, "bound on each repetition of a cell (with --net on a lossy link: at least twice the longest transfer expected, unless given)")
 	fs.IntVar(&f.lossEvents, "loss-events", plan.DefaultLossEvents, "with --net on a lossy link: size each transfer to see this many losses (losses/loss packets), so that a loss-limited controller's rate is its average, not where its window happened to be; the run says before it starts how long that takes; 0: size by --duration alone")
 	fs.Renamed("timeout", "--timeout bounds one request in get, put and load; run's bound on each repetition is --rep-timeout")
-	fs.IntVar(&f.repeat, "repeat", experiment.DefaultRepeat, "rounds every cell gets, after a warm-up round: their spread plans the rounds a wider cell gets past them (3 with --net)")
-	fs.IntVar(&f.maxRepeat, "max-repeat", experiment.DefaultMaxRepeat, "most rounds a cell gets: rounds are added while a cell's interval to the baseline is wider than ±10% (default 16; --repeat when that is given, and with --quick)")
-	fs.DurationVar(&f.budget, "budget", experiment.DefaultBudget, "added rounds start only if they end within this `duration` of the run's start (with --net: the first rounds' estimated time and 15% of it again, printed before they start); 0: --max-repeat alone bounds them")
+	fs.IntVar(&f.repeat, "repeat", experiment.DefaultRepeat, "rounds every cell gets, after a warm-up round; past them rounds go to the cells whose verdict is still undetermined, each stopping once decided (3 with --net)")
+	fs.IntVar(&f.maxRepeat, "max-repeat", experiment.DefaultMaxRepeat, "most rounds a cell gets: the last of the looks its interval is sized for (default 16; --repeat when that is given, and with --quick)")
+	fs.DurationVar(&f.budget, "budget", experiment.DefaultBudget, "the run ends within this `duration` of its start: the first rounds are cut to fit it (to 3 at least; the run says so before it starts), and added rounds start only if they end within it (with --net: the first rounds' estimated time and 15% of it again, printed before they start); 0: --max-repeat alone bounds them")
+	fs.StringVar(&f.precision, "precision", "", "plan the rounds past --repeat for precision instead: every cell's, from its first rounds' spread, to bring its interval within ±`pct` (10%), whatever its verdict (up to --max-repeat, within --budget)")
 	f.noise.register(fs)
 	fs.BoolVar(&f.quick, "quick", false, "one 100ms repetition per cell (under 20 s in all, for CI); explicit --repeat and --duration still apply")
 	fs.Field("Engine", "engine")
@@ -98,11 +100,11 @@ func (f *runFlags) register(fs *flagset.Set) {
 	fs.ServerKnobs("server-", &f.server)
 	fs.AllowZero("warmup", "budget", "omit", "loss-events")
 	for field, flag := range map[string]string{"Matrix.Repeat": "repeat", "Matrix.MaxRepeat": "max-repeat", "Matrix.Duration": "duration", "Matrix.Warmup": "warmup",
-		"Matrix.Size": "size", "Matrix.Protocols": "protocols", "Matrix.Scenarios": "scenarios", "Budget": "budget"} {
+		"Matrix.Size": "size", "Matrix.Protocols": "protocols", "Matrix.Scenarios": "scenarios", "Budget": "budget", "Matrix.Precision": "precision"} {
 		fs.Field(field, flag)
 	}
 	fs.Group("what to measure", "protocols", "scenarios", "request", "requests", "body", "slo", "H", "target", "tls-target", "grpc-target", "k", "cacert", "peers")
-	fs.Group("how long", "quick", "repeat", "max-repeat", "budget", "duration", "warmup", "omit", "loss-events", "size", "rep-timeout", "pin", "aa", "seed")
+	fs.Group("how long", "quick", "repeat", "max-repeat", "budget", "precision", "duration", "warmup", "omit", "loss-events", "size", "rep-timeout", "pin", "aa", "seed")
 	fs.Group("the link (across emulated network conditions)", "net")
 	fs.Group("client knobs (Go as shipped unless set)", "knobs", "engine", "read-size", "dial-timeout", "h2-max-frame", "h2-conn-window", "h2-stream-window", "quic-conn-window", "quic-stream-window", "quic-trace")
 	fs.Group("server knobs (the child server)", "server-write-size", "server-h2-max-frame", "server-h2-conn-window", "server-h2-stream-window", "server-h2-max-streams", "server-quic-conn-window", "server-quic-stream-window", "server-quic-trace")

@@ -19,7 +19,7 @@ type noiseFlags struct {
 
 func (n *noiseFlags) register(fs *flagset.Set) {
 	fs.BoolVar(&n.pin, "pin", false, "on loopback with the child server and a quiet machine, pin the generator and the server each to its own half of the CPUs (one core each on two), GOMAXPROCS to match: more cells settle (their goroutines no longer trade cores), but each side has one core where Go as shipped has all, which moves the answer (download h2c/h1 0.24-0.27x unpinned, 0.28-0.32x pinned on two cores)")
-	fs.StringVar(&n.aa, "aa", "", "scenarios that measure the baseline a second time, as an A/A column in the same rounds, whose interval is the run's noise floor: a `list`, all, or none (default download; none with --quick and --net)")
+	fs.StringVar(&n.aa, "aa", "", "scenarios that measure the baseline a second time, as an A/A column in the same rounds, whose interval is the run's noise floor: a `list`, all, each-kind (the first scenario of each kind of work: a transfer, a request load, gRPC), or none (default each-kind; none with --quick and --net)")
 	fs.Uint64Var(&n.seed, "seed", 0, "seed of each round's random column order (default: from the clock; the results record it)")
 }
 
@@ -34,15 +34,15 @@ func (n *noiseFlags) apply(o *plan.Options, given map[string]bool) error {
 	case "none", "":
 		o.AA = nil
 		return nil
-	case plan.AAAll:
-		o.AA = []string{plan.AAAll}
+	case plan.AAAll, plan.AAEachKind:
+		o.AA = []string{n.aa}
 		return nil
 	}
 	o.AA = nil
 	for _, name := range strings.Split(n.aa, ",") {
 		name = strings.TrimSpace(name)
 		if !slices.ContainsFunc(o.Scenarios, func(sc plan.Scenario) bool { return sc.Name == name }) {
-			return usagef("--aa %q: %q is not among the scenarios measured; want some of them, all or none", n.aa, name)
+			return usagef("--aa %q: %q is not among the scenarios measured; want some of them, all, each-kind or none", n.aa, name)
 		}
 		o.AA = append(o.AA, name)
 	}

@@ -298,7 +298,7 @@ func TestProfiles(t *testing.T) {
 		checkAttribution(t, c)
 	} else {
 		t.Logf("download/h2c %.2fx h1, not called slower: nothing to profile", c.RatioToH1)
-		if files, _ := filepath.Glob(filepath.Join(dir, "download_*")); len(files) != 0 || len(c.Attribution) != 0 {
+		if files, _ := filepath.Glob(filepath.Join(dir, "download_h2c.*")); len(files) != 0 || len(c.Attribution) != 0 {
 			t.Errorf("a cell not called slower: profiles %v, attribution %+v; want none", files, c.Attribution)
 		}
 	}

@@ -15,9 +15,10 @@ import (
 )
 
 // TestRunSlowRequestWithinBudget: a request that takes at least 40 ms,
-// with --budget 2s: the cost is printed up front and said to be past the
-// budget, each of the request's scenarios gets one round instead of six,
-// said on stderr and in the results, and the run exits 0 with every round
+// with --budget 2s: the cost is printed up front (3 cells: request-1's
+// A/A column among them) and said to be past the budget, each of the
+// request's scenarios gets one round instead of six, said on stderr and
+// in the results, and the run exits 0 with every round
 // counting at least the 20 requests a repetition needs.
 func TestRunSlowRequestWithinBudget(t *testing.T) {
 	if testing.Short() {
@@ -43,7 +44,7 @@ func TestRunSlowRequestWithinBudget(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, want := range []string{"2 cells on loopback", "past --budget 2s", "request-1: 1 round(s), not 6", "request-1-x50: 1 round(s), not 6", "request-1: one GET /slow takes"} {
+	for _, want := range []string{"3 cells on loopback", "past --budget 2s", "request-1: 1 round(s), not 6", "request-1-x50: 1 round(s), not 6", "request-1: one GET /slow takes"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)
 		}

@@ -141,7 +141,7 @@ func place(b *results.Bound, c *results.Cell) {
 // cell below its link's bound.
 // quic-losses is not among them: on a lossy link it fires whatever the
 // cell read; the loss model (lossExplanation) decides instead.
-var explainingRules = []string{"errors", "concurrency-lowered", "generator-bound", "window-limited", "emulator-bound", "h2-flow-blocked", "quic-flow-blocked"}
+var explainingRules = []string{"errors", "concurrency-lowered", "machine-bound", "generator-bound", "window-limited", "emulator-bound", "h2-flow-blocked", "quic-flow-blocked"}
 
 // explainDeparture says what accounts for c's departure from its bound b,
 // or "" when nothing does: each explanation is a model's prediction

@@ -36,6 +36,7 @@ type subject struct {
 	h1m results.Repetition
 	sc  plan.Scenario // zero for a scenario this build does not know
 	set *results.Settings
+	env *results.Env // the machine; nil or zero Cores when unknown
 }
 
 // rule is one diagnosis: a finding or nil.
@@ -47,6 +48,7 @@ type rule struct {
 // rules, in the order findings are listed.
 var rules = []rule{
 	{"concurrency-lowered", concurrencyLowered},
+	{"machine-bound", machineBound},
 	{"generator-bound", generatorBound},
 	{"window-limited", windowLimited},
 	{"emulator-bound", emulatorBound},
@@ -76,7 +78,7 @@ func Diagnose(res *results.Results) {
 		if c.Skipped != "" || len(c.Repetitions) == 0 || results.LowerIsBetter(c.Metric) || c.Knobs != "" {
 			continue
 		}
-		s := &subject{c: c, m: results.MedianRepetition(c), set: &res.Settings}
+		s := &subject{c: c, m: results.MedianRepetition(c), set: &res.Settings, env: &res.Env}
 		s.sc, _ = matrix.ScenarioOf(&res.Settings, c.Scenario)
 		if h1 := res.Cell(c.Scenario, res.Settings.BaselineProtocol()); h1 != nil && h1 != c && h1.Skipped == "" {
 			s.h1, s.h1m = h1, results.MedianRepetition(h1)

@@ -2,6 +2,7 @@ package diagnosis
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/httpvs/httpvs/internal/linkmodel"
@@ -11,17 +12,53 @@ import (
 	"github.com/httpvs/httpvs/units"
 )
 
-// modelTolerance is how close a model's prediction must come to a cell
-// for the model to explain it: within a factor of 2 either way (from half
-// the prediction to twice it). The loss bound is an average over a
-// sawtooth (Mathis et al. 1997 report it within about that of measured
-// Reno), and Cubic grows faster than Reno between losses on long round
-// trips: a closer tolerance would refuse the model where it holds.
-const modelTolerance = 2.0
+// ackSpread is how far below Mathis et al.'s bound (constant 1.22: every
+// packet acknowledged) the same model puts a receiver that delays its
+// acknowledgements, one for two packets (constant 0.87): a factor of
+// sqrt(2), the model's own range.
+var ackSpread = math.Sqrt2
 
-// within says measured lies within modelTolerance of predicted.
-func within(measured, predicted float64) bool {
-	return predicted > 0 && measured >= predicted/modelTolerance && measured <= predicted*modelTolerance
+// lossBand is the range of rates the loss model m allows for cell c on
+// link n: from m.Rate over ackSpread (the acknowledgement policy) to
+// m.Rate, widened by what the loss rate seen varies by over the transfer's
+// loss events (N events: ±1.96/sqrt(N) on p, half that on a rate that
+// goes as 1/sqrt(p)). Each input of the model sets a part; none is a
+// factor of two chosen to fit.
+func lossBand(c *results.Cell, sc plan.Scenario, n *results.Net, m linkmodel.LossModel) (lo, hi float64) {
+	// The loss events the median transfer's packets met at random loss p.
+	p, m1 := linkmodel.LinkLoss(n, sc.Upload()), results.MedianRepetition(c)
+	bytes := float64(m1.Bytes)
+	if bytes <= 0 {
+		bytes = m1.Value * m1.Seconds
+	}
+	events := p * bytes / linkmodel.PacketPayload(c.Protocol == "h3")
+	if events < 1 {
+		return 0, 0 // no loss event seen: the model has nothing to say
+	}
+	seen := math.Exp(1.96 / (2 * math.Sqrt(events)))
+	return m.Rate / ackSpread / seen, m.Rate * seen
+}
+
+// cellInterval is c's own 95% interval from its repetitions' values (the
+// median alone with fewer than two).
+func cellInterval(c *results.Cell) (lo, hi float64) {
+	var logs []float64
+	for _, r := range c.Repetitions {
+		if !r.Interrupted && r.Value > 0 {
+			logs = append(logs, math.Log(r.Value))
+		}
+	}
+	lo, hi = c.Median, c.Median
+	if iv := results.LogInterval(logs); iv.Pairs >= 2 {
+		lo, hi = min(iv.Low, lo), max(iv.High, hi)
+	}
+	return lo, hi
+}
+
+// within says c's interval meets the model's band [lo, hi].
+func within(c *results.Cell, lo, hi float64) bool {
+	clo, chi := cellInterval(c)
+	return hi > 0 && clo <= hi && chi >= lo
 }
 
 // transferBound is a transfer's bound on link n: the link's rate less
@@ -69,11 +106,15 @@ func predictLoss(c *results.Cell, sc plan.Scenario, n *results.Net, link float64
 // the controller, with the link spec that compares like with like.
 func lossExplanation(c *results.Cell, sc plan.Scenario, n *results.Net) string {
 	m, ok := predictLoss(c, sc, n, linkmodel.LinkBound(n, sc.Upload(), c.Protocol))
-	if !ok || !m.LossLimited || !within(c.Median, m.Rate) {
+	if !ok || !m.LossLimited {
 		return ""
 	}
-	text := fmt.Sprintf("the link drops %.1f%% of packets; %s backs off on each loss: its model (%s) predicts %s, the cell read %s, within a factor of %g",
-		100*linkmodel.LinkLoss(n, sc.Upload()), m.Controller, m.Basis, units.BitsPerSecond(m.Rate*8), units.BitsPerSecond(c.Median*8), modelTolerance)
+	lo, hi := lossBand(c, sc, n, m)
+	if !within(c, lo, hi) {
+		return ""
+	}
+	text := fmt.Sprintf("the link drops %.1f%% of packets; %s backs off on each loss: its model (%s) predicts %s to %s (acknowledgement policy, loss events seen), the cell read %s",
+		100*linkmodel.LinkLoss(n, sc.Upload()), m.Controller, m.Basis, units.BitsPerSecond(lo*8), units.BitsPerSecond(hi*8), units.BitsPerSecond(c.Median*8))
 	if why := ccMismatch(c, n, true); why != "" {
 		return "congestion-control: " + text + "; " + why
 	}
@@ -118,13 +159,17 @@ func withCC(spec, cc string) string {
 
 // holExplanation explains a head-of-line cell above its bound of one
 // round trip when the queue model predicts it: a small request waits at
-// most one round trip plus what the bulk download holds ahead of it, the
-// link's drop-tail queue (the direction's queue limit at its goodput) and,
-// where it shares the download's connection (h2c, h2, h3), about as much
-// again in the sender's buffers and window beyond the bandwidth-delay
-// product. It explains the cell when the download ran at half the link or
-// more (a queue forms only behind a sender that fills the link) and the
-// cell is no further above that ceiling than modelTolerance; "" otherwise.
+// most one round trip plus what the bulk download holds ahead of it. At
+// the link that is the standing queue its sender keeps: a loss-based one
+// (Cubic, Reno, quic-go) fills the drop-tail queue, BBR keeps at most one
+// bandwidth-delay product beyond the pipe (its window gain of 2). Over
+// HTTP/2 the response also waits behind what the shared TCP connection
+// already holds unsent in its socket, about one window more (Linux sizes
+// the send buffer at twice the window); h1 asks on a second connection,
+// and quic-go interleaves streams before packets are sent. It explains
+// the cell when the download ran at half the link or more (a queue forms
+// only behind a sender that fills the link) and the cell's interval
+// reaches down to that ceiling; "" otherwise.
 func holExplanation(c *results.Cell, n *results.Net) string {
 	m := results.MedianRepetition(c)
 	link, rtt := linkmodel.LinkGoodput(n, false), n.RTTSeconds()
@@ -132,17 +177,22 @@ func holExplanation(c *results.Cell, n *results.Net) string {
 		return ""
 	}
 	bulk := float64(m.BulkBytes) / m.Seconds
+	bdp := link * rtt
 	queue := queueBytes(n.Down)
+	cc := linkmodel.Controller(c.Protocol, n)
+	if lossBased, known := linkmodel.LossBased(cc); known && !lossBased {
+		queue = min(queue, bdp)
+	}
 	ahead := queue
-	if c.Protocol != "h1" && c.Protocol != "h1-tls" {
-		ahead += queue + link*rtt
+	if isHTTP2(c) {
+		ahead += bdp + queue
 	}
 	ceiling := rtt + ahead/link
-	if bulk < link/2 || c.Median > ceiling*modelTolerance {
+	if lo, _ := cellInterval(c); bulk < link/2 || lo > ceiling {
 		return ""
 	}
-	return fmt.Sprintf("head-of-line: the small requests queue behind the bulk download (at %s, %.0f%% of the link): a round trip and up to %.0f KB ahead at the link's goodput predict at most %.0f ms, the cell read %.0f ms (within a factor of %g)",
-		units.BitsPerSecond(bulk*8), 100*bulk/link, ahead/1e3, ceiling*1e3, c.Median*1e3, modelTolerance)
+	return fmt.Sprintf("head-of-line: the small requests queue behind the bulk download (at %s, %.0f%% of the link; %s): a round trip and up to %.0f KB ahead at the link's goodput predict at most %.0f ms, the cell read %.0f ms",
+		units.BitsPerSecond(bulk*8), 100*bulk/link, cc, ahead/1e3, ceiling*1e3, c.Median*1e3)
 }
 
 // queueBytes is a direction's drop-tail limit in bytes: its byte limit,
@@ -172,12 +222,16 @@ func congestionControl(s *subject) *results.Finding {
 	}
 	why := ccMismatch(s.c, n, false)
 	m, ok := predictLoss(s.c, s.sc, n, linkmodel.LinkBound(n, s.sc.Upload(), s.c.Protocol))
-	if why == "" || !ok || !m.LossLimited || !within(s.c.Median, m.Rate) {
+	if why == "" || !ok || !m.LossLimited {
+		return nil
+	}
+	lo, hi := lossBand(s.c, s.sc, n, m)
+	if !within(s.c, lo, hi) {
 		return nil
 	}
 	return &results.Finding{
-		Evidence: fmt.Sprintf("%s: %s backs off on the link's %.1f%% loss, and its model (%s) of %s predicts the %s measured within a factor of %g; %s",
-			gap(s.c), m.Controller, 100*linkmodel.LinkLoss(n, s.sc.Upload()), m.Basis, units.BitsPerSecond(m.Rate*8), units.BitsPerSecond(s.c.Median*8), modelTolerance, why),
+		Evidence: fmt.Sprintf("%s: %s backs off on the link's %.1f%% loss, and its model (%s) predicts %s to %s, where the %s measured lies; %s",
+			gap(s.c), m.Controller, 100*linkmodel.LinkLoss(n, s.sc.Upload()), m.Basis, units.BitsPerSecond(lo*8), units.BitsPerSecond(hi*8), units.BitsPerSecond(s.c.Median*8), why),
 		Fix: fmt.Sprintf("not a setting of the transport: quic-go has Cubic only; measure the link %s so that TCP backs off on loss as QUIC does, and the gap left is the protocols'", withCC(n.Spec, "cubic")),
 	}
 }

@@ -27,8 +27,8 @@ func TestCongestionControlRule(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			n := linkCC(linkOf(0.100, 9e6, 0.01), spec, tc.cc)
 			res := &results.Results{Settings: results.Settings{Net: n}, Cells: []results.Cell{
-				linkCell("download", "h1", 8*mbit, 8.1*mbit, 7.9*mbit),
-				linkCell("download", "h3", tc.h3, tc.h3*1.05, tc.h3*0.95),
+				sized(linkCell("download", "h1", 8*mbit, 8.1*mbit, 7.9*mbit)),
+				sized(linkCell("download", "h3", tc.h3, tc.h3*1.05, tc.h3*0.95)),
 			}}
 			Summarise(res)
 			c := res.Cell("download", "h3")

@@ -80,7 +80,8 @@ func (r *runner) prepare(ctx context.Context) {
 		for v := range r.toolchains {
 			for _, p := range r.protocols {
 				k := key{sc, v, p}
-				r.cells[k] = &results.Cell{Scenario: sc, Protocol: p.String(), Metric: metrics[sc], Baseline: r.baseline.String()}
+				r.cells[k] = &results.Cell{Scenario: sc, Protocol: p.String(), Metric: metrics[sc], Baseline: r.baseline.String(),
+					FirstStage: r.o.Rounds, LastLook: r.o.MaxRounds}
 				r.order = append(r.order, k)
 			}
 		}
@@ -141,7 +142,8 @@ func (r *runner) progress(format string, args ...any) {
 
 // measure warms every cell up, then runs rounds: Options.Rounds for every
 // scenario, then more for a scenario not yet settled while the budget
-// and MaxRounds allow.
+// and MaxRounds allow. Every interval is results.Sequential's, looks
+// after rounds Rounds to MaxRounds, so stopping once settled keeps 95%.
 func (r *runner) measure(ctx context.Context) {
 	for _, sc := range r.scenarios {
 		r.warm(ctx, sc)

@@ -93,9 +93,10 @@ func (r *runner) change(sc string, a, b int, p transport.Protocol) (results.GoVe
 
 // perRound is a cell whose repetitions are c's value over base's in each
 // round the two pair (results.PairRounds): c's ratio to the baseline,
-// round by round, so that two toolchains' ratios pair by round.
+// round by round, so that two toolchains' ratios pair by round; its
+// interval follows c's looks.
 func perRound(c, base *results.Cell) *results.Cell {
-	out := &results.Cell{Scenario: c.Scenario, Protocol: c.Protocol, Metric: c.Metric}
+	out := &results.Cell{Scenario: c.Scenario, Protocol: c.Protocol, Metric: c.Metric, FirstStage: c.FirstStage, LastLook: c.LastLook}
 	for _, p := range results.PairRounds(c, base) {
 		out.Repetitions = append(out.Repetitions, results.Repetition{Round: p.Round, Value: p.Cell.Value / p.Base.Value})
 	}

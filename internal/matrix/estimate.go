@@ -1,6 +1,7 @@
 package matrix
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/httpvs/httpvs/internal/linkmodel"
@@ -75,4 +76,49 @@ func (o *Options) roundCost(sc Scenario, p transport.Protocol) time.Duration {
 	}
 	r := &runner{opts: *o}
 	return cold + o.Warmup + r.firstTry(sc) + o.RTT
+}
+
+// MinFirstStage is the fewest first rounds FitBudget cuts a run to:
+// Student's t with one degree of freedom (two rounds) is 12.7, an
+// interval too wide to decide anything.
+const MinFirstStage = 3
+
+// firstShare is the share of a budget the first rounds may take when
+// FitBudget cuts them: the rest goes to the cells whose verdict is open.
+const firstShare = 0.8
+
+// FitBudget fits opts's first stage to left, the time its budget leaves
+// when the cells start: Repeat is cut, down to MinFirstStage, until its
+// estimate (EstimateRun) takes at most firstShare of left. When even
+// MinFirstStage rounds take more, rounds are fixed at them (MaxRepeat =
+// Repeat: one look, no added rounds), and the run takes what their
+// estimate says if that is past left. note says, in a line, what it cut
+// and why; "" when opts fit as they were.
+func FitBudget(opts plan.Options, left time.Duration) (fitted plan.Options, est Estimate, note string, err error) {
+	est, err = EstimateRun(opts)
+	if err != nil || left <= 0 || opts.Repeat == 0 || float64(est.Time) <= firstShare*float64(left) {
+		return opts, est, "", err
+	}
+	asked := opts.Repeat
+	for opts.Repeat > MinFirstStage {
+		opts.Repeat--
+		if est, err = EstimateRun(opts); err != nil {
+			return opts, est, "", err
+		}
+		if float64(est.Time) <= firstShare*float64(left) {
+			return opts, est, fmt.Sprintf("the first rounds cut from %d to %d a cell to fit the budget (about %s of the %s left), the rest for the cells still undetermined",
+				asked, opts.Repeat, est.Time.Round(time.Second), left.Round(time.Second)), nil
+		}
+	}
+	opts.Repeat = max(opts.Repeat, min(asked, MinFirstStage))
+	opts.MaxRepeat = opts.Repeat
+	if est, err = EstimateRun(opts); err != nil {
+		return opts, est, "", err
+	}
+	if est.Time <= left {
+		return opts, est, fmt.Sprintf("%d rounds a cell, no more: the budget leaves no room past them (about %s of the %s left)",
+			opts.Repeat, est.Time.Round(time.Second), left.Round(time.Second)), nil
+	}
+	return opts, est, fmt.Sprintf("the budget cannot hold the first %d rounds a cell, the fewest an interval here is worth (about %s, %s left): the run takes about that, with no rounds added",
+		opts.Repeat, est.Time.Round(time.Second), left.Round(time.Second)), nil
 }

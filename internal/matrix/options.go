@@ -38,9 +38,30 @@ func (o Options) warmupRounds() int {
 	return o.WarmupRounds
 }
 
+// lastLook is Cell.LastLook for sc's cells: MaxRepeat when rounds go to
+// open verdicts past sc's first stage, 0 otherwise.
+func (o Options) lastLook(sc Scenario) int {
+	if o.Precision > 0 || o.MaxRepeat <= o.repeat(sc) {
+		return 0
+	}
+	return o.MaxRepeat
+}
+
 // aaBaseline is the baseline transport when scenario gets an A/A column.
 func (o Options) aaBaseline(scenario string) (transport.Protocol, bool) {
-	if !slices.Contains(o.AA, scenario) && !slices.Contains(o.AA, plan.AAAll) {
+	named := slices.Contains(o.AA, scenario) || slices.Contains(o.AA, plan.AAAll)
+	if !named && slices.Contains(o.AA, plan.AAEachKind) {
+		// The first scenario of its kind, in the order they run.
+		seen := map[string]bool{}
+		for _, sc := range o.Scenarios {
+			k := results.KindOf(sc.Name, sc.Metric)
+			if !seen[k] && sc.Name == scenario {
+				named = true
+			}
+			seen[k] = true
+		}
+	}
+	if !named {
 		return 0, false
 	}
 	p, err := transport.Parse(results.BaselineOf(transport.NamesOf(o.Protocols)))
@@ -89,7 +110,15 @@ func (o Options) settings() results.Settings {
 		Net:             o.Link,
 		Seed:            o.Seed,
 		WarmupRounds:    o.warmupRounds(),
-		Rounds:          results.RoundsBySpread,
+	}
+	switch {
+	case o.MaxRepeat <= o.Repeat:
+		s.Rounds = results.RoundsBySpread // none added: one stage
+	case o.Precision > 0:
+		s.Rounds, s.Precision = results.RoundsBySpread, o.Precision
+	default:
+		s.Rounds = results.RoundsToOpen
+		s.Sequential = &results.Sequential{Rule: results.SequentialRule, Alpha: results.SequentialAlpha, First: o.Repeat, Last: o.MaxRepeat}
 	}
 	if o.Profile != nil {
 		s.ProfileSpanSeconds = o.profileSpan().Seconds()

@@ -45,25 +45,29 @@ func (sr *scenarioRun) finish() (cells, aa []results.Cell) {
 type next struct {
 	which  []bool
 	widest float64
+	// gap, under the sequential rule, is how far the closest of which's
+	// cells is expected to stay from deciding by its last look when none
+	// is expected to decide (results.RoundsToDecide); 0 otherwise.
+	gap float64
 	// need is the fewest rounds, this one included, after which one of
 	// which's cells is expected to have settled (roundsToSettle); 0 when
 	// none can within the bound, and which holds every unsettled cell.
 	need int
 }
 
-// wide returns what another round of sr would be for, and false when no
-// cell needs one. Each cell's rounds are planned once, from the spread of
-// its first stage (the first `first` rounds), as Stein's two-stage
-// procedure does: it needs rounds while it has fewer than that plan (the
-// fewest after which its interval is expected within StableHalfWidth, or
-// maxRounds when none is) and its first stage paired at least twice and
-// was wider than StableHalfWidth. Only the first stage's width decides, never where the ratio lies relative to 1, nor
+// wide returns what another round of sr would be for when rounds are
+// planned for precision (Options.Precision), and false when no cell needs
+// one. Each cell's rounds are planned once, from the spread of its first
+// stage (the first `first` rounds), as Stein's two-stage procedure does:
+// it needs rounds while it has fewer than that plan (the fewest after
+// which its interval is expected within half, or maxRounds when none is)
+// and its first stage paired at least twice and was wider than half. Only the first stage's width decides, never where the ratio lies relative to 1, nor
 // the rounds added since: sampling that stops when the verdict decides,
 // or when a run of rounds happens to agree, calls differences that are
 // not there more often than the 5% a 95% interval promises
 // (results.RoundsBySpread). The round takes the cells that could settle
 // within maxRounds; when none can, every unsettled one.
-func (sr *scenarioRun) wide(maxRounds, first int, baseline string) (next, bool) {
+func (sr *scenarioRun) wide(maxRounds, first int, half float64, baseline string) (next, bool) {
 	base := -1
 	for i, c := range sr.cells {
 		if c.Protocol == baseline && c.Skipped == "" {
@@ -83,12 +87,12 @@ func (sr *scenarioRun) wide(maxRounds, first int, baseline string) (next, bool) 
 		}
 		iv := results.RatioInterval(c, &sr.cells[base])
 		stage := results.RatioInterval(c.FirstRounds(first), sr.cells[base].FirstRounds(first))
-		if stage.Pairs < 2 || stage.Stable() {
+		if stage.Pairs < 2 || stage.HalfWidth() <= half {
 			// Settled in the first stage; or fewer than two pairs there:
 			// errors or interrupts, which more rounds do not cure.
 			continue
 		}
-		k := roundsToSettle(stage, maxRounds-stage.Pairs)
+		k := roundsToSettle(stage, half, maxRounds-stage.Pairs)
 		if k > 0 && stage.Pairs+k <= iv.Pairs {
 			continue // its plan is met
 		}
@@ -108,37 +112,95 @@ func (sr *scenarioRun) wide(maxRounds, first int, baseline string) (next, bool) 
 	return n, any
 }
 
+// open returns what another round of sr would be for under the
+// sequential rule (results.Sequential), and false when no cell needs one:
+// a cell is open while its verdict is undetermined and it has fewer than
+// maxRounds rounds; it stops once decided. The round takes the open cells
+// expected to decide within their last look if their mean and spread
+// hold (results.RoundsToDecide), and need the fewest rounds of them;
+// when none is expected to, every open cell, and gap the closest's. Where
+// the ratio lies may plan the rounds here: the cells' intervals hold at
+// every look together.
+func (sr *scenarioRun) open(maxRounds int, baseline string) (next, bool) {
+	base := -1
+	for i, c := range sr.cells {
+		if c.Protocol == baseline && c.Skipped == "" {
+			base = i
+		}
+	}
+	if base < 0 || len(sr.cells[base].Repetitions) >= maxRounds {
+		return next{}, false
+	}
+	all := make([]bool, len(sr.cells))
+	n := next{which: make([]bool, len(sr.cells)), gap: math.Inf(1)}
+	var any bool
+	for i := range sr.cells {
+		c := &sr.cells[i]
+		if i == base || c.Skipped != "" || len(c.Repetitions) >= maxRounds {
+			continue
+		}
+		iv := results.RatioInterval(c, &sr.cells[base])
+		stage := results.RatioInterval(c.FirstRounds(c.FirstStage), sr.cells[base].FirstRounds(c.FirstStage))
+		if stage.Pairs < 2 || iv.Verdict != results.VerdictUndetermined {
+			// Decided; or fewer than two pairs in the first stage:
+			// errors or interrupts, which more rounds do not cure.
+			continue
+		}
+		m, sd := results.LogSpread(results.PairedLogs(c, &sr.cells[base]))
+		k, gap := results.RoundsToDecide(m, sd, iv.Pairs, c.FirstStage, max(c.LastLook, maxRounds))
+		all[i], any = true, true
+		n.widest = math.Max(n.widest, iv.HalfWidth())
+		n.gap = math.Min(n.gap, gap)
+		if k > 0 {
+			n.which[i] = true
+			if n.need == 0 || k < n.need {
+				n.need = k
+			}
+		}
+	}
+	if n.need == 0 {
+		n.which = all
+	} else {
+		n.gap = 0
+	}
+	n.which[base] = true
+	return n, any
+}
+
 // roundsToSettle predicts how many more rounds, 1 to room, a cell whose
 // first stage is iv needs to settle: its two-stage interval's half-width
-// within StableHalfWidth (results.SteinRounds: the first stage's spread
+// within half (results.SteinRounds: the first stage's spread
 // and t quantile, shrunk by the square root of the pairs). 0 when room
 // rounds are not expected to do it.
-func roundsToSettle(iv results.Interval, room int) int {
-	n := results.SteinRounds(iv, results.StableHalfWidth, iv.Pairs+room)
+func roundsToSettle(iv results.Interval, half float64, room int) int {
+	n := results.SteinRounds(iv, half, iv.Pairs+room)
 	if n == 0 {
 		return 0
 	}
 	return max(n-iv.Pairs, 1)
 }
 
-// cost estimates a round of which's columns from the time they took so far.
+// cost estimates a round of which's columns from the time each took per
+// repetition so far.
 func (sr *scenarioRun) cost(which []bool) time.Duration {
 	var d time.Duration
 	for i, w := range which {
-		if w && sr.rounds > 0 {
-			d += sr.spent[i] / time.Duration(sr.rounds)
+		if k := len(sr.cells[i].Repetitions); w && k > 0 {
+			d += sr.spent[i] / time.Duration(k)
 		}
 	}
 	return d
 }
 
-// moreRounds adds rounds, one at a time, while some interval is wider
-// than StableHalfWidth, a cell has fewer than MaxRepeat
-// repetitions, and the round is expected to end within Budget of the
-// run's start. Each goes where the fewest seconds are expected to settle
-// a cell (the scenario's round cost times the rounds its closest cell
-// needs), so the budget settles as many verdicts as it can; when no cell
-// can settle within MaxRepeat, to the scenario whose interval is widest.
+// moreRounds adds rounds, one at a time, while a cell is open (its
+// verdict undetermined; with Precision set, its interval wider than
+// that), has fewer than MaxRepeat repetitions, and the round is expected
+// to end within Budget of the run's start. Each goes where the fewest
+// seconds are expected to decide (or settle) a cell: the scenario's round
+// cost times the rounds its closest cell needs, so the budget decides as
+// many verdicts as it can; when no cell is expected to within MaxRepeat,
+// to the scenario closest to it (with Precision, whose interval is
+// widest).
 func (r *runner) moreRounds(ctx context.Context, runs []*scenarioRun) {
 	skip := map[*scenarioRun]bool{} // no time left for its round
 	for ctx.Err() == nil {
@@ -148,7 +210,13 @@ func (r *runner) moreRounds(ctx context.Context, runs []*scenarioRun) {
 			cost time.Duration
 		)
 		for _, sr := range runs {
-			n, any := sr.wide(r.opts.MaxRepeat, r.opts.repeat(sr.sc), r.res.Settings.Baseline)
+			var n next
+			var any bool
+			if r.opts.Precision > 0 {
+				n, any = sr.wide(r.opts.MaxRepeat, r.opts.repeat(sr.sc), r.opts.Precision, r.res.Settings.Baseline)
+			} else {
+				n, any = sr.open(r.opts.MaxRepeat, r.res.Settings.Baseline)
+			}
 			if !any || skip[sr] {
 				continue
 			}
@@ -177,13 +245,16 @@ func (r *runner) moreRounds(ctx context.Context, runs []*scenarioRun) {
 
 // better reports whether a round of a (costing ca) goes before one of b:
 // one that can settle a cell before one that cannot, then the fewer
-// expected seconds to settle one, then the wider interval.
+// expected seconds to settle one, then the one closer to deciding, then
+// the wider interval.
 func better(a next, ca time.Duration, b next, cb time.Duration) bool {
 	switch {
 	case (a.need > 0) != (b.need > 0):
 		return a.need > 0
 	case a.need > 0 && ca*time.Duration(a.need) != cb*time.Duration(b.need):
 		return ca*time.Duration(a.need) < cb*time.Duration(b.need)
+	case a.gap != b.gap:
+		return a.gap < b.gap
 	}
 	return a.widest > b.widest
 }

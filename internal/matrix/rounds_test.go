@@ -45,11 +45,11 @@ func TestWideCellsGetRounds(t *testing.T) {
 		[]float64{50, 100, 70}, // wide
 		[]float64{50, 50, 50},  // stable
 		[]float64{50, 0, 0})    // one pair: failed rounds
-	n, any := sr.wide(5, 3, "h1")
+	n, any := sr.wide(5, 3, results.StableHalfWidth, "h1")
 	if !any || !n.which[0] || !n.which[1] || n.which[2] || n.which[3] || n.widest <= results.StableHalfWidth {
 		t.Fatalf("which %v, widest %v, any %v", n.which, n.widest, any)
 	}
-	if _, any := sr.wide(3, 3, "h1"); any {
+	if _, any := sr.wide(3, 3, results.StableHalfWidth, "h1"); any {
 		t.Fatal("a round past the bound")
 	}
 	if c := sr.cost(n.which); c != 2*time.Second/3 {
@@ -57,8 +57,8 @@ func TestWideCellsGetRounds(t *testing.T) {
 	}
 }
 
-// TestRoundsIgnoreTheVerdict: whether a cell gets another round depends
-// on its interval's width alone, never on where its ratio lies relative
+// TestRoundsIgnoreTheVerdict: planned for precision, whether a cell gets
+// another round depends on its interval's width alone, never on where its ratio lies relative
 // to 1 (stopping on the verdict would make false calls more frequent than
 // the interval's 5%): a stable interval just clear of 1 gets none, and
 // two cells of the same spread, one about 1 and one far below it, are
@@ -68,21 +68,21 @@ func TestRoundsIgnoreTheVerdict(t *testing.T) {
 		[]float64{100, 100, 100, 100},
 		[]float64{90, 99, 92, 98}, // stable, slower, its top end near 1
 		[]float64{50, 50, 51, 50})
-	if n, any := sr.wide(8, 4, "h1"); any {
+	if n, any := sr.wide(8, 4, results.StableHalfWidth, "h1"); any {
 		t.Fatalf("which %v: a stable interval got a round for where it lies", n.which)
 	}
 	sr = roundsOf([]string{"h1", "h2c", "h2"},
 		[]float64{100, 100, 100, 100},
 		[]float64{80, 125, 80, 125},   // about 1, ±25%
 		[]float64{40, 62.5, 40, 62.5}) // about 0.5, the same spread
-	n, any := sr.wide(8, 4, "h1")
+	n, any := sr.wide(8, 4, results.StableHalfWidth, "h1")
 	if !any || !n.which[1] || !n.which[2] {
 		t.Fatalf("which %v: two cells of one spread treated apart", n.which)
 	}
 	iv1 := results.RatioInterval(&sr.cells[1], &sr.cells[0])
 	iv2 := results.RatioInterval(&sr.cells[2], &sr.cells[0])
 	// ±25% over 4 pairs needs about 64 more (Stein's, at t(3) = 3.18).
-	if a, b := roundsToSettle(iv1, 80), roundsToSettle(iv2, 80); a != b || a == 0 {
+	if a, b := roundsToSettle(iv1, results.StableHalfWidth, 80), roundsToSettle(iv2, results.StableHalfWidth, 80); a != b || a == 0 {
 		t.Fatalf("rounds to settle %d about 1 and %d about 0.5: want equal", a, b)
 	}
 }
@@ -101,7 +101,7 @@ func TestRoundsToSettle(t *testing.T) {
 	half := 0.12
 	iv := results.Interval{Ratio: 0.5, Low: 0.5 * math.Exp(-half), High: 0.5 * math.Exp(half), Pairs: 8}
 	for _, tc := range []struct{ room, want int }{{8, 4}, {4, 4}, {3, 0}} {
-		if got := roundsToSettle(iv, tc.room); got != tc.want {
+		if got := roundsToSettle(iv, results.StableHalfWidth, tc.room); got != tc.want {
 			t.Errorf("±12%% after 8 pairs, room %d: %d rounds, want %d", tc.room, got, tc.want)
 		}
 	}
@@ -117,8 +117,8 @@ func TestRoundsGoWhereTheySettle(t *testing.T) {
 	far := roundsOf([]string{"h1", "h2c"}, // ±40%: not within 10 rounds
 		[]float64{100, 100, 100, 100, 100, 100, 100, 100},
 		[]float64{30, 70, 30, 70, 30, 70, 30, 70})
-	n, _ := near.wide(10, 8, "h1")
-	f, _ := far.wide(10, 8, "h1")
+	n, _ := near.wide(10, 8, results.StableHalfWidth, "h1")
+	f, _ := far.wide(10, 8, results.StableHalfWidth, "h1")
 	if n.need != 1 || f.need != 0 || !f.which[1] {
 		t.Fatalf("near needs %d, far %d (which %v): want 1 and 0 with h2c", n.need, f.need, f.which)
 	}
@@ -195,7 +195,7 @@ func TestRoundsPlannedFromFirstStage(t *testing.T) {
 	first := []float64{90, 111, 90, 111}
 	sr := roundsOf([]string{"h1", "h2c"}, []float64{100, 100, 100, 100}, first)
 	stage := results.RatioInterval(&sr.cells[1], &sr.cells[0])
-	k := roundsToSettle(stage, 30)
+	k := roundsToSettle(stage, results.StableHalfWidth, 30)
 	// About ±19% over 4 pairs: Stein's plan is 15 pairs in all, 11 more.
 	if k != 11 {
 		t.Fatalf("±19%% after 4 pairs: a plan of %d more rounds, want 11", k)
@@ -206,13 +206,69 @@ func TestRoundsPlannedFromFirstStage(t *testing.T) {
 		sr.cells[1].Repetitions = append(sr.cells[1].Repetitions, results.Repetition{Round: round, Value: v})
 	}
 	for i := range k {
-		if _, any := sr.wide(40, 4, "h1"); !any {
+		if _, any := sr.wide(40, 4, results.StableHalfWidth, "h1"); !any {
 			t.Fatalf("stopped after %d of %d planned rounds", i, k)
 		}
 		add(100) // rounds that agree: the interval narrows, the plan stands
 	}
 	add(50) // then one far off: the plan is met all the same
-	if n, any := sr.wide(40, 4, "h1"); any {
+	if n, any := sr.wide(40, 4, results.StableHalfWidth, "h1"); any {
 		t.Fatalf("which %v: a round past the plan of %d", n.which, k)
+	}
+}
+
+// TestOpenCellsGetRounds: under the sequential rule a round goes to the
+// cells whose verdict is open, with h1: a decided cell (far below 1) gets
+// none, however wide its interval; an undetermined one expected to
+// decide within its last look gets one, and one not expected to only
+// when no cell is.
+func TestOpenCellsGetRounds(t *testing.T) {
+	sr := roundsOf([]string{"h1", "h2c", "h2", "h3"},
+		[]float64{100, 100, 100, 100, 100, 100},
+		[]float64{20, 40, 25, 35, 20, 40},    // slower, ±30%: decided
+		[]float64{70, 105, 75, 100, 72, 104}, // about 0.87x: open, close
+		[]float64{50, 150, 60, 140, 70, 130}) // about 1, ±50%: open, far
+	for i := range sr.cells {
+		sr.cells[i].FirstStage, sr.cells[i].LastLook = 6, 16
+	}
+	if v := results.RatioInterval(&sr.cells[1], &sr.cells[0]).Verdict; v != results.VerdictSlower {
+		t.Fatalf("h2c's verdict %q, want slower", v)
+	}
+	n, any := sr.open(16, "h1")
+	if !any || !n.which[0] || n.which[1] || !n.which[2] || n.which[3] || n.need == 0 {
+		t.Fatalf("which %v, need %d: want h1 and h2 only, expected to decide", n.which, n.need)
+	}
+	sr.cells[2].Skipped = "gone" // only the far cell is left open
+	n, any = sr.open(16, "h1")
+	if !any || !n.which[3] || n.need != 0 || n.gap <= 1 {
+		t.Fatalf("which %v, need %d, gap %.2f: want the far cell, not expected to decide", n.which, n.need, n.gap)
+	}
+	if _, any := sr.open(6, "h1"); any {
+		t.Fatal("a round past the most rounds a cell gets")
+	}
+}
+
+// TestRoundsGoToTheClosest: a scenario whose open cell is expected to
+// decide goes before one whose open cell is not, and among those that
+// are not, the one closer to deciding goes first.
+func TestRoundsGoToTheClosest(t *testing.T) {
+	mk := func(vals ...float64) *scenarioRun {
+		sr := roundsOf([]string{"h1", "h2c"}, []float64{100, 100, 100, 100, 100, 100}, vals)
+		for i := range sr.cells {
+			sr.cells[i].FirstStage, sr.cells[i].LastLook = 6, 16
+		}
+		return sr
+	}
+	close := mk(70, 105, 75, 100, 72, 104)
+	farther := mk(60, 140, 70, 130, 65, 135)
+	farthest := mk(40, 160, 50, 150, 45, 155)
+	c, _ := close.open(16, "h1")
+	f1, _ := farther.open(16, "h1")
+	f2, _ := farthest.open(16, "h1")
+	if c.need == 0 || f1.need != 0 || f2.need != 0 || f1.gap >= f2.gap {
+		t.Fatalf("need %d, %d, %d; gaps %.2f, %.2f: want the close cell expected to decide, the others not, the farther closer", c.need, f1.need, f2.need, f1.gap, f2.gap)
+	}
+	if !better(c, time.Second, f1, time.Second) || !better(f1, time.Second, f2, time.Second) || better(f2, time.Second, f1, time.Second) {
+		t.Fatal("rounds do not go to the closest to deciding first")
 	}
 }

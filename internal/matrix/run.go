@@ -147,7 +147,7 @@ func (r *runner) plan(ctx context.Context, sc Scenario) *scenarioRun {
 	cols := r.columns(sc)
 	sr := &scenarioRun{sc: sc, cols: cols, cells: make([]results.Cell, len(cols)), sizes: make([]units.Bytes, len(cols)), spent: make([]time.Duration, len(cols))}
 	for i, col := range cols {
-		sr.cells[i] = results.Cell{Scenario: sc.Name, Protocol: col.name, Metric: sc.Metric, CPUUnit: "1000 requests", Knobs: sc.Knobs(), FirstStage: r.opts.repeat(sc)}
+		sr.cells[i] = results.Cell{Scenario: sc.Name, Protocol: col.name, Metric: sc.Metric, CPUUnit: "1000 requests", Knobs: sc.Knobs(), FirstStage: r.opts.repeat(sc), LastLook: r.opts.lastLook(sc)}
 		if sc.Transfer() {
 			sr.cells[i].CPUUnit = "GB"
 		}
