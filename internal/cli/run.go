@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/certfile"
+
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
@@ -227,7 +229,7 @@ func (f *runFlags) externalTarget(ctx context.Context) (plan.Target, error) {
 	t := plan.Target{Plain: strings.TrimSuffix(f.target, "/"), TLS: strings.TrimSuffix(f.tlsTarget, "/"), Insecure: f.insecure, GRPC: f.grpcTarget}
 	if f.cacert != "" {
 		var err error
-		if t.RootCAs, err = transport.LoadCertPool(f.cacert); err != nil {
+		if t.RootCAs, err = certfile.LoadCertPool(f.cacert); err != nil {
 			return plan.Target{}, usagef("--cacert: %v", err)
 		}
 	}

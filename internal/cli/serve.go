@@ -10,6 +10,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/certfile"
+
 	"github.com/httpvs/httpvs/internal/render"
 
 	"github.com/httpvs/httpvs/config"
@@ -162,7 +164,7 @@ func loadServeCert(certFile, keyFile string) (tls.Certificate, error) {
 	if certFile == "" {
 		return tls.Certificate{}, nil
 	}
-	return transport.LoadKeyPair(certFile, keyFile)
+	return certfile.LoadKeyPair(certFile, keyFile)
 }
 
 // untilStdinCloses returns a context cancelled when stdin reaches EOF:
@@ -224,7 +226,7 @@ func banner(ts *transport.Server, selfSigned bool, certPath, grpcAddr string) re
 	b := render.Banner{Version: version(), PID: os.Getpid(), Plain: ts.URL(transport.H1), TLS: ts.URL(transport.H2),
 		H3: ts.URL(transport.H3), SelfSigned: selfSigned, CertPath: certPath, GRPC: grpcAddr}
 	if ts.Has(transport.H2) {
-		b.Fingerprint = transport.Fingerprint(ts.Cert())
+		b.Fingerprint = certfile.Fingerprint(ts.Cert())
 	}
 	return b
 }
