@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/httpvs/httpvs/internal/protoname"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -315,7 +316,7 @@ func (g *grid) baseline() string {
 			return c.Baseline
 		}
 	}
-	return "h1"
+	return protoname.H1
 }
 
 // estimateText is estimate with its interval, as the verdict prints it:

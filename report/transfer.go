@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/httpvs/httpvs/internal/protoname"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transfer/transferresult"
 	"github.com/httpvs/httpvs/units"
@@ -113,11 +114,11 @@ func Transfer(w io.Writer, r transferresult.Result) error {
 // package transport's.
 func serverWire(s *stats.ServerStats, name string) []string {
 	switch name {
-	case "h3":
+	case protoname.H3:
 		return wireIO(stats.IOStats{}, s.QUIC)
-	case "h1-tls", "h2":
+	case protoname.H1TLS, protoname.H2:
 		return wireIO(s.TLS, stats.QUICStats{})
-	case "h1", "h2c":
+	case protoname.H1, protoname.H2C:
 		return wireIO(s.TCP, stats.QUICStats{})
 	}
 	return nil
