@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/internal/matrix"
+	"github.com/httpvs/httpvs/internal/protoname"
 	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
@@ -55,7 +56,7 @@ func predictLoss(c *results.Cell, sc plan.Scenario, n *results.Net, link float64
 	if !sc.Transfer() {
 		return netem.LossModel{}, false
 	}
-	quic := c.Protocol == "h3"
+	quic := c.Protocol == protoname.H3
 	return netem.PredictLoss(matrix.Controller(c.Protocol, n), link, netem.PacketPayload(quic), n.RTTSeconds(), matrix.LinkLoss(n, sc.Upload()))
 }
 
@@ -85,9 +86,9 @@ func lossExplanation(c *results.Cell, sc plan.Scenario, n *results.Net) string {
 // which link spec compares like with like; "" when both are alike or
 // unknown.
 func ccMismatch(c *results.Cell, n *results.Net, offer bool) string {
-	other := "h3"
-	if c.Protocol == "h3" {
-		other = "h1"
+	other := protoname.H3
+	if c.Protocol == protoname.H3 {
+		other = protoname.H1
 	}
 	mine, otherCC := matrix.Controller(c.Protocol, n), matrix.Controller(other, n)
 	lb, known := netem.LossBased(mine)
@@ -95,7 +96,7 @@ func ccMismatch(c *results.Cell, n *results.Net, offer bool) string {
 	if !known || !oknown || lb == olb || !lb {
 		return ""
 	}
-	if c.Protocol == "h3" {
+	if c.Protocol == protoname.H3 {
 		why := fmt.Sprintf("TCP here ran %s, which does not back off on random loss: the gap to h1 and h2 is the congestion controllers', not HTTP/3's against HTTP/2's", otherCC)
 		if offer {
 			why += fmt.Sprintf("; the link spec %s runs TCP with Cubic too, like with like (cc=reno, loss-based as well, where the kernel allows only that)", withCC(n.Spec, "cubic"))
@@ -134,7 +135,7 @@ func holExplanation(c *results.Cell, n *results.Net) string {
 	bulk := float64(m.BulkBytes) / m.Seconds
 	queue := queueBytes(n.Down)
 	ahead := queue
-	if c.Protocol != "h1" && c.Protocol != "h1-tls" {
+	if !protoname.HTTP1(c.Protocol) {
 		ahead += queue + link*rtt
 	}
 	ceiling := rtt + ahead/link

@@ -3,6 +3,7 @@ package matrix
 import (
 	"time"
 
+	"github.com/httpvs/httpvs/internal/protoname"
 	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
@@ -39,7 +40,7 @@ func (o *Options) onLink() bool { return o.Link != nil && o.RTT > 0 }
 // LinkGoodput is what the link carries one way for TCP's payload, bytes
 // per second: LinkBound of h1, which sizes transfers and request bounds.
 func LinkGoodput(n *results.Net, upload bool) float64 {
-	return LinkBound(n, upload, "h1")
+	return LinkBound(n, upload, protoname.H1)
 }
 
 // LinkBound is the most protocol's payload can move one way across n,
@@ -56,7 +57,7 @@ func LinkBound(n *results.Net, upload bool, protocol string) float64 {
 	}
 	rate, goodput := LinkDirection(n, upload)
 	if rate > 0 {
-		return rate / 8 * netem.PayloadShare(protocol == "h3", protocol == "h1-tls" || protocol == "h2" || protocol == "h3")
+		return rate / 8 * netem.PayloadShare(protocol == protoname.H3, protoname.TLS(protocol))
 	}
 	loss := n.Down.Loss
 	if upload {

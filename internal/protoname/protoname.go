@@ -17,5 +17,8 @@ const (
 // TLS reports whether the transport named p runs over TLS (h1-tls, h2, h3).
 func TLS(p string) bool { return p == H1TLS || p == H2 || p == H3 }
 
+// HTTP1 reports whether the transport named p speaks HTTP/1.1 (h1, h1-tls).
+func HTTP1(p string) bool { return p == H1 || p == H1TLS }
+
 // HTTP2 reports whether the transport named p speaks HTTP/2 (h2c, h2).
 func HTTP2(p string) bool { return p == H2C || p == H2 }

@@ -25,12 +25,15 @@ func TestAgreesWithTransport(t *testing.T) {
 		if got := protoname.TLS(name); got != p.TLS() {
 			t.Errorf("TLS(%q) = %v, want %v", name, got, p.TLS())
 		}
+		if got := protoname.HTTP1(name); got != (p.Version() == 1) {
+			t.Errorf("HTTP1(%q) = %v, want %v", name, got, p.Version() == 1)
+		}
 		if got := protoname.HTTP2(name); got != (p.Version() == 2) {
 			t.Errorf("HTTP2(%q) = %v, want %v", name, got, p.Version() == 2)
 		}
 	}
 	for _, bad := range []string{"", "H1", "h4", "http/1.1"} {
-		if protoname.TLS(bad) || protoname.HTTP2(bad) {
+		if protoname.TLS(bad) || protoname.HTTP1(bad) || protoname.HTTP2(bad) {
 			t.Errorf("%q is classed as a transport", bad)
 		}
 	}
