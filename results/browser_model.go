@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/httpvs/httpvs/internal/stat"
 )
 
 // Spread is a time over several measurements, seconds: their geometric
@@ -31,7 +33,7 @@ func newSpread(vs []float64) Spread {
 		return s
 	}
 	slices.Sort(pos)
-	s.Median = median(pos)
+	s.Median = stat.Median(pos)
 	iv := LogInterval(logs) // the verdict's interval, on times
 	s.Mean, s.Low, s.High = iv.Ratio, iv.Low, iv.High
 	return s
