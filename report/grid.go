@@ -60,6 +60,8 @@ func (g *grid) row(name string, f func(c *results.Cell) string) {
 			r = append(r, "")
 		case len(c.Repetitions) == 0:
 			r = append(r, "-")
+		case name != "errors" && !results.MedianRepetition(c).Counts():
+			r = append(r, "-") // no repetition counts: no figure, only its errors
 		default:
 			r = append(r, f(c))
 		}

@@ -70,13 +70,13 @@ func (r *runner) fill(base int, waits [][]func() outcome) {
 			}
 			cells[i].Rounds = append(cells[i].Rounds, o.value)
 		}
-		var ok []float64
-		for _, v := range cells[i].Rounds {
-			if v > 0 { // a failed round reads 0, with its error
-				ok = append(ok, v)
+		var counted []float64
+		for _, r := range cells[i].Values().Repetitions {
+			if r.Counts() { // a failed round reads 0, with its error
+				counted = append(counted, r.Value)
 			}
 		}
-		cells[i].Median = stat.Median(ok)
+		cells[i].Median = stat.Median(counted)
 		if len(cpu) > 0 {
 			// Zero is a reading: less than a clock tick (10 ms).
 			m := stat.Median(cpu)
