@@ -80,7 +80,7 @@ const (
 	ModelAgrees = "agrees"  // the intervals overlap
 	ModelSlower = "slower"  // the browser's interval lies above the model's: it loads the page slower than the model
 	ModelFaster = "faster"  // the browser's interval lies below the model's
-	ModelNone   = "unknown" // too few loads on a side to tell
+	modelNone   = "unknown" // too few loads on a side to tell
 )
 
 // Summarise sets c's spreads and disagreements from its loads: the
@@ -138,7 +138,7 @@ func CompareModel(res *Results, samePage bool) {
 		chk := &ModelCheck{Model: m, Ratio: bc.LastByte.Mean / m.Mean, LoadEventRatio: bc.LoadEvent.Mean / m.Mean}
 		switch {
 		case bc.LastByte.N < 2 || m.N < 2:
-			chk.Verdict = ModelNone
+			chk.Verdict = modelNone
 		case bc.LastByte.overlaps(m):
 			chk.Verdict = ModelAgrees
 		case bc.LastByte.Mean > m.Mean:

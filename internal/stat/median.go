@@ -1,6 +1,3 @@
-// Package stat is the statistics httpvs's verdicts are computed with:
-// means, Student's t quantiles, Welch's test, medians. Package results
-// holds the figures and the verdicts' types; this is the arithmetic.
 package stat
 
 import "slices"
