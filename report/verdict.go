@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/httpvs/httpvs/internal/protoname"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -185,7 +186,7 @@ func (v *verdict) floor(c *results.Cell) (results.NoiseFloor, bool) {
 // baseName is the verdict's baseline, h1 when none was set.
 func (v *verdict) baseName() string {
 	if v.base == "" {
-		return "h1"
+		return protoname.H1
 	}
 	return v.base
 }
@@ -201,7 +202,7 @@ func (v verdict) title(res *results.Results) string {
 			break
 		}
 	}
-	if b != "h1" {
+	if b != protoname.H1 {
 		what += "; baseline " + b + ", since h1 was not measured"
 	}
 	return fmt.Sprintf("verdict (knobs %s): each transport's %s, geometric mean of the rounds' ratios with its 95%% interval; ≈ %s where the interval holds 1 and excludes a difference of %.0f%%, undetermined where it holds 1 but cannot exclude one; %d of %d cells stable (within ±%.0f%%)",

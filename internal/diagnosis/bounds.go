@@ -107,7 +107,7 @@ func boundOf(c *results.Cell, sc plan.Scenario, n *results.Net) *results.Bound {
 func place(b *results.Bound, c *results.Cell) {
 	var logs []float64
 	for _, r := range c.Repetitions {
-		if !r.Interrupted && r.Value > 0 {
+		if r.Counts() {
 			logs = append(logs, math.Log(r.Value/b.Value))
 		}
 	}
