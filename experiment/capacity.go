@@ -91,6 +91,9 @@ func (c *CapacityOptions) fill() {
 // drift on the machine lands on all of them alike. Latency is from each
 // request's intended send time, so queueing counts (coordinated omission).
 func Capacity(ctx context.Context, o Options, c CapacityOptions) (*results.Capacity, []results.NotRun, error) {
+	if err := notInChild(); err != nil {
+		return nil, nil, err
+	}
 	c.fill()
 	// The one request is the run's scenario: the target is asked only
 	// about its transports.

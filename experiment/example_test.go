@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/report"
@@ -13,16 +12,10 @@ import (
 
 // A Go program doing what `httpvs run --quick` does: every transport and
 // the default scenarios, one short round a cell, Go as shipped, against
-// a child `httpvs serve` (the httpvs binary on $PATH), then the report.
+// the child server (this program, whose main calls ServeChild first),
+// then the report.
 func Example() {
-	o := experiment.Quick()
-	exe, err := exec.LookPath("httpvs")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "install httpvs: go install github.com/httpvs/httpvs/cmd/httpvs@latest")
-		return
-	}
-	o.Executable = exe
-	res, err := experiment.Run(context.Background(), o)
+	res, err := experiment.Run(context.Background(), experiment.Quick())
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return
@@ -44,7 +37,6 @@ func ExampleSweep() {
 		}
 		o.Links = append(o.Links, link)
 	}
-	o.Executable, _ = exec.LookPath("httpvs") // the child server
 	runs, err := experiment.Sweep(context.Background(), o)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -61,19 +61,16 @@ type Options struct {
 	// Target is an external server to measure instead of a child server;
 	// zero: Run starts one.
 	Target matrix.Target
-	// Executable is the httpvs binary Run starts as the child server
-	// (`httpvs serve --child`); "" means this program, which must then be
-	// httpvs or act as it when ChildEnv is set (a test's TestMain).
+	// Executable is the program Run starts as the child server: an
+	// httpvs binary, or any whose main calls ServeChild first; "" means
+	// this program, which must then call ServeChild first in main.
 	Executable string
 	// Server is the child server's knobs (zero: Go's and quic-go's, with
 	// config.DefaultWriteSize writes), the server's part of Matrix.Knobs
 	// applied over them; the results record them as the child read them.
 	// An external Target's are its own, and the knob set's server part is
-	// then left out.
+	// then left out. The child serves Matrix.Browser's Page, if any.
 	Server config.Server
-	// ServerArgs are further `httpvs serve` flags for the child (--page
-	// DIR, say); its knobs are Server's.
-	ServerArgs []string
 	// Link is the emulated link between the client and the child server;
 	// nil: loopback. Linux only, with root or in a user namespace.
 	Link *LinkSpec

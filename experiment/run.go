@@ -2,13 +2,13 @@ package experiment
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/internal/childserver"
 	"github.com/httpvs/httpvs/internal/diagnosis"
 	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/results"
@@ -24,6 +24,9 @@ import (
 // a link that cannot be made, a server that does not start, options out
 // of range.
 func Run(ctx context.Context, o Options) (*results.Results, error) {
+	if err := notInChild(); err != nil {
+		return nil, err
+	}
 	if err := o.check(); err != nil {
 		return nil, err
 	}
@@ -124,7 +127,7 @@ func (o *Options) measure(ctx context.Context, st setup) (*results.Results, erro
 	res.Sizing = sizing
 	// The run ended because the server died (or as it died, at the last
 	// repetitions): say that, not only that the run was interrupted.
-	if de := (*ServerDiedError)(nil); errors.As(context.Cause(ctx), &de) {
+	if de := (*childserver.DiedError)(nil); errors.As(context.Cause(ctx), &de) {
 		res.Partial, res.PartialReason = true, de.Error()
 	}
 	if len(o.Peers) > 0 && ctx.Err() == nil {
@@ -192,16 +195,11 @@ func (o *Options) startServer(ctx context.Context, link *Link, pinned *pinning, 
 		m.Target = o.Target
 		return nil, func() {}, nil
 	}
-	knobs, err := json.Marshal(o.Server)
-	if err != nil {
-		return nil, nil, err
+	spec := childserver.Spec{Server: o.Server, Profiling: o.ProfileDir != "", Token: ClientToken(), CPUs: pinned.serverCPUs()}
+	if m.Browser != nil {
+		spec.Page = m.Browser.Page
 	}
-	args := append([]string{ServerConfigFlag, string(knobs)}, o.ServerArgs...)
-	if o.ProfileDir != "" {
-		args = append(args, "--profiling")
-	}
-	args = append(args, pinned.childArgs()...)
-	child, err := StartChild(ctx, o.Executable, link.server(), args)
+	child, err := childserver.Start(ctx, o.Executable, link.server(), spec)
 	if err != nil {
 		return nil, nil, err
 	}

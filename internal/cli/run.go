@@ -85,7 +85,7 @@ func runRun(ctx context.Context, e *env, args []string) error {
 func (f *runFlags) experiment(ctx context.Context, e *env, xo *experiment.Options, began time.Time) (*progressLine, error) {
 	acrossLink := len(f.nets) > 0
 	xo.Began, xo.ProfileDir, xo.Peers, xo.Pin = began, f.profile, f.peerList, f.noise.pin
-	xo.Server, xo.ServerArgs = f.server, f.browser.childArgs()
+	xo.Server = f.server
 	xo.Warn = func(err error) { f.warn(e, err) }
 	xo.OnPlan = func(p experiment.Plan) {
 		// The cost up front across a link, for a budget asked for,

@@ -15,9 +15,12 @@ import (
 	"github.com/httpvs/httpvs/units"
 )
 
-// TestMain lets the test binary act as httpvs when started as a child
-// (httpvs run starts its own executable as `serve --child`).
-// TestMain runs Main in a child when asked (tests that start this binary).
+// mainEnv, set to 1, makes this test binary httpvs: tests that start it
+// as a command set it.
+const mainEnv = "HTTPVS_TEST_MAIN"
+
+// TestMain serves as a run's child server when started as one (httpvs run
+// starts its own executable), and runs Main when mainEnv asks.
 //
 // Tests marked t.Parallel() are the end-to-end runs that check what a run
 // writes (cells, settings, words, counts), not how fast it went: the go
@@ -27,7 +30,10 @@ import (
 // environment, the working directory, signals or the package's hooks; and
 // those that hold a run to a time).
 func TestMain(m *testing.M) {
-	if os.Getenv(experiment.ChildEnv) == "1" {
+	if experiment.ServeChild() { // a run's child server, as cmd/httpvs
+		return
+	}
+	if os.Getenv(mainEnv) == "1" {
 		ctx, stop := SignalContext() // as cmd/httpvs does
 		code := Main(ctx, os.Args[1:], os.Stdout, os.Stderr)
 		stop()
