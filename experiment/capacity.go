@@ -101,9 +101,6 @@ func Capacity(ctx context.Context, o Options, c CapacityOptions) (*results.Capac
 	if err := o.fill(); err != nil {
 		return nil, nil, &OptionsError{err}
 	}
-	if o.Link != nil && (o.Target.Plain != "" || o.Target.TLS != "") {
-		return nil, nil, &OptionsError{fmt.Errorf("an emulated link leads to the child server; it does not apply to an external target")}
-	}
 	var link *Link
 	if o.Link != nil {
 		var err error

@@ -7,8 +7,8 @@
 // and calibrates the emulated link, sizes the rounds and their budget, takes profiles, measures the reference peers,
 // and stops everything it started before it returns. Sweep runs the same
 // experiment across several links, one results per link (`httpvs run
-// --net A --net B`); Options.Go makes Run measure Go as shipped across
-// Go toolchains instead (`httpvs run --go`). Capacity searches each
+// --net A --net B`); Versions measures Go as shipped across Go
+// toolchains instead (`httpvs run --go`). Capacity searches each
 // transport's capacity at an objective instead (`httpvs run --slo`), and
 // OpenTuneLink makes and calibrates an emulated link for package tune's
 // search across it (`httpvs tune --net`). The CLI maps flags to

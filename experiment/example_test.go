@@ -28,7 +28,7 @@ func Example() {
 // root, or a user namespace), one results per link, then the verdict
 // across them.
 func ExampleSweep() {
-	o := experiment.Quick()
+	o := experiment.SweepOptions{Base: experiment.Quick().Base}
 	for _, text := range []string{"lan", "4g"} {
 		link, err := experiment.ParseLink(text)
 		if err != nil {
@@ -52,10 +52,8 @@ func ExampleSweep() {
 // download and small-sequential over h1 and h2c, Go as shipped, with a
 // server and a client built by each toolchain (fetched once through the
 // module proxy), two short rounds a cell.
-func ExampleOptions_goVersions() {
-	o := experiment.Quick()
-	o.Go.Versions = []string{"go1.26.11", "go1.27.4"}
-	res, err := experiment.Run(context.Background(), o)
+func ExampleVersions() {
+	res, err := experiment.Versions(context.Background(), experiment.QuickVersions("go1.26.11", "go1.27.4"))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return

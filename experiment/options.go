@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -29,9 +30,6 @@ const (
 	// QuickDuration and QuickWarmup are Quick's one short round per cell.
 	QuickDuration = 100 * time.Millisecond
 	QuickWarmup   = 25 * time.Millisecond
-	// QuickGoRounds is Quick's rounds across Go versions: two, the
-	// fewest an interval needs; a Matrix.Repeat below it is raised to it.
-	QuickGoRounds = 2
 	// LinkRepeat is the rounds every cell gets across an emulated link,
 	// where a round costs dozens of round trips; noisy cells (losses) get
 	// more, up to MaxRepeat, within LinkBudgetShare of the first rounds'
@@ -41,12 +39,41 @@ const (
 	LinkBudgetShare = 0.15
 )
 
-// Options are an experiment: what `httpvs run` measures, as a library
-// call. The zero value measures Go as shipped (results.GoDefault) on every
-// transport and the default scenarios, against a child `httpvs serve` on
-// loopback, matrix.DefaultRepeat rounds a cell; Default is `httpvs run`'s
-// own, Quick its --quick, AcrossLink its --net.
+// Options are an experiment on loopback or across one link (Run,
+// Capacity): what `httpvs run` measures, as a library call. The zero
+// value measures Go as shipped (results.GoDefault) on every transport
+// and the default scenarios, against the child server on loopback,
+// matrix.DefaultRepeat rounds a cell; Default is `httpvs run`'s own,
+// Quick its --quick, AcrossLink its --net.
 type Options struct {
+	Base
+	// Target is an external server to measure instead of the child
+	// server; zero: Run starts one. Matrix.Target is Run's to set.
+	Target matrix.Target
+	// Link is the emulated link between the client and the child server;
+	// nil: loopback. Linux only, with root or in a user namespace.
+	Link *LinkSpec
+}
+
+// SweepOptions are an experiment across several links, one after
+// another (Sweep, `httpvs run --net A --net B`), each a run of its own
+// against the child server.
+type SweepOptions struct {
+	Base
+	// Links are the links, at least one.
+	Links []LinkSpec
+	// OnLink hears that link i (from 0) of Links starts; nil: nobody.
+	OnLink func(i int, link LinkSpec)
+	// OnLinkDone hears link i's results as soon as they are measured; an
+	// error it returns ends the sweep with that error. nil: nobody (Sweep
+	// returns them all at its end).
+	OnLinkDone func(i int, res *results.Results) error
+}
+
+// Base is what every experiment of the matrix (Run, Sweep, Capacity)
+// is made of: the matrix, the child server, the peers beside Go, the
+// profiles, the budget and who hears of the run.
+type Base struct {
 	// Matrix is what to measure and how: transports (empty: all),
 	// scenarios (empty: matrix.Scenarios, or matrix.NetDefault across a
 	// link), rounds, durations, the client's knobs, the load engine. Run
@@ -58,9 +85,6 @@ type Options struct {
 	// a Go-as-shipped run on loopback adds, which say what the tuned
 	// client (results.Tuned) reaches.
 	NoTuned bool
-	// Target is an external server to measure instead of a child server;
-	// zero: Run starts one.
-	Target matrix.Target
 	// Executable is the program Run starts as the child server: an
 	// httpvs binary, or any whose main calls ServeChild first; "" means
 	// this program, which must then call ServeChild first in main.
@@ -71,24 +95,6 @@ type Options struct {
 	// An external Target's are its own, and the knob set's server part is
 	// then left out. The child serves Matrix.Browser's Page, if any.
 	Server config.Server
-	// Link is the emulated link between the client and the child server;
-	// nil: loopback. Linux only, with root or in a user namespace.
-	Link *LinkSpec
-	// Links are several links to measure the experiment across, one
-	// after another, each a run of its own (Sweep, `httpvs run --net A
-	// --net B`); Run takes one, Link.
-	Links []LinkSpec
-	// OnLink hears, in a Sweep, that link i (from 0) of Links starts;
-	// nil: nobody.
-	OnLink func(i int, link LinkSpec)
-	// OnLinkDone hears, in a Sweep, link i's results as soon as they are
-	// measured; an error it returns ends the sweep with that error. nil:
-	// nobody (Sweep returns them all at its end).
-	OnLinkDone func(i int, res *results.Results) error
-	// Go, when its Versions are set, measures Go as shipped across those
-	// toolchains instead of the matrix (`httpvs run --go`), on loopback;
-	// the results' GoVersions hold the cells.
-	Go GoOptions
 	// Peers are the reference peers measured beside Go (reference.Run),
 	// on loopback only.
 	Peers []peers.Peer
@@ -102,8 +108,7 @@ type Options struct {
 	// Budget bounds, from Began, the start of added rounds (past
 	// Matrix.Repeat, up to Matrix.MaxRepeat); zero: across a link, the
 	// first rounds' estimated time and LinkBudgetShare of it again, on
-	// loopback none, across Go versions GoBudget (from the first round's
-	// start). Negative: none.
+	// loopback none. Negative: none. Matrix.Budget is Run's to set.
 	Budget time.Duration
 	// Began is when the experiment, and its budget, started; zero: when
 	// Run was called.
@@ -190,8 +195,17 @@ func AcrossLink(link LinkSpec) Options {
 	return o
 }
 
-// fill sets what the zero Options leave to the experiment.
+// fill sets what the zero Options leave to the experiment, and refuses
+// what does not go together.
 func (o *Options) fill() error {
+	switch {
+	case o.Link != nil && (o.Target.Plain != "" || o.Target.TLS != ""):
+		return errors.New("an emulated link leads to the child server; it does not apply to an external target")
+	case o.Matrix.Target != (matrix.Target{}):
+		return errors.New("the matrix's target (Matrix.Target) is Run's to set: give Options.Target")
+	case o.Matrix.Budget != 0:
+		return errors.New("the matrix's budget (Matrix.Budget) is Run's to set: give Options.Budget")
+	}
 	if o.Began.IsZero() {
 		o.Began = time.Now()
 	}

@@ -18,26 +18,15 @@ import (
 // Run runs the experiment o describes: it makes and calibrates the link,
 // starts the child server (or points at o.Target), runs the matrix with
 // its added rounds and profiles, measures the reference peers, and
-// returns the results diagnosed; or, with o.Go's Versions, measures the
-// scenarios across those Go toolchains (results.Results.GoVersions). An
-// interrupted run (ctx done) returns what it measured, marked Partial. Errors are those of setting it up:
+// returns the results diagnosed. An interrupted run (ctx done) returns what it measured, marked Partial. Errors are those of setting it up:
 // a link that cannot be made, a server that does not start, options out
 // of range.
 func Run(ctx context.Context, o Options) (*results.Results, error) {
 	if err := notInChild(); err != nil {
 		return nil, err
 	}
-	if err := o.check(); err != nil {
-		return nil, err
-	}
-	if len(o.Go.Versions) > 0 {
-		return o.goVersions(ctx)
-	}
 	if err := o.fill(); err != nil {
 		return nil, &OptionsError{err}
-	}
-	if o.Link != nil && (o.Target.Plain != "" || o.Target.TLS != "") {
-		return nil, &OptionsError{errors.New("an emulated link leads to the child server; it does not apply to an external target")}
 	}
 	var link *Link
 	if o.Link != nil {
@@ -79,20 +68,6 @@ func Run(ctx context.Context, o Options) (*results.Results, error) {
 		o.Warn(errors.New(st.udpNote))
 	}
 	return o.measure(ctx, st)
-}
-
-// check refuses options that do not go together: several links (Sweep
-// runs them), and Go versions, measured on loopback with a server of
-// their own, beside a link or a target.
-func (o *Options) check() error {
-	external := o.Target.Plain != "" || o.Target.TLS != ""
-	switch {
-	case len(o.Links) > 0:
-		return &OptionsError{errors.New("several links (Links) are a sweep: Sweep runs them, Run one (Link)")}
-	case len(o.Go.Versions) > 0 && (o.Link != nil || external):
-		return &OptionsError{errors.New("go versions (Go) are measured on loopback with a server and client of their own, not across a link or against a target")}
-	}
-	return nil
 }
 
 // setup is what Run made before the cells: the link, the child server's

@@ -66,8 +66,8 @@ func runRun(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if len(xo.Links) > 0 {
-		return f.sweep(ctx, e, fs, xo, prog)
+	if len(f.nets) > 1 {
+		return f.sweep(ctx, e, fs, experiment.SweepOptions{Base: xo.Base, Links: f.nets}, prog)
 	}
 	res, err := experiment.Run(ctx, xo)
 	prog.clear()
@@ -79,8 +79,8 @@ func runRun(ctx context.Context, e *env, args []string) error {
 }
 
 // experiment completes xo, the preset with the matrix the flags give
-// (prepare), into the experiment they describe (across --net's link, or
-// its links for a sweep); began is when the budget started. The progress
+// (prepare), into the experiment they describe (across --net's link;
+// a sweep takes its Base); began is when the budget started. The progress
 // line, on a terminal, hears of the cells.
 func (f *runFlags) experiment(ctx context.Context, e *env, xo *experiment.Options, began time.Time) (*progressLine, error) {
 	acrossLink := len(f.nets) > 0
@@ -97,9 +97,9 @@ func (f *runFlags) experiment(ctx context.Context, e *env, xo *experiment.Option
 			fmt.Fprintf(e.stderr, "httpvs run: %s (--budget, --duration)\n", line)
 		}
 	}
-	xo.Link, xo.Links = nil, append(xo.Links[:0], f.nets...)
-	if len(xo.Links) == 1 {
-		xo.Link, xo.Links = &xo.Links[0], nil
+	xo.Link = nil
+	if len(f.nets) == 1 {
+		xo.Link = &f.nets[0]
 	}
 	if !acrossLink || f.budgetGiven { // else the experiment's: from its estimate
 		xo.Budget = budgetOption(f.budget)
@@ -317,7 +317,9 @@ func omitOption(d time.Duration, given bool) time.Duration {
 }
 
 // timing sets m's rounds, times and size from the flags given over the
-// preset's (which m holds), and checks them; set holds the flags given.
+// preset's (which m holds); set holds the flags given. The library checks
+// their ranges (experiment.Run's *OptionsError, named by flag); the
+// flags' own zeros, which mean "none", are checked here.
 func (f *runFlags) timing(set map[string]bool, m *matrix.Options) error {
 	f.budgetGiven = set["budget"]
 	if set["repeat"] {
@@ -334,20 +336,10 @@ func (f *runFlags) timing(set map[string]bool, m *matrix.Options) error {
 	}
 	m.Size = f.size
 	switch {
-	case f.repeat < 1 || f.repeat > 100:
-		return usagef("--repeat %d: want 1 to 100", f.repeat)
-	case m.MaxRepeat != 0 && (m.MaxRepeat < m.Repeat || m.MaxRepeat > 100):
-		return usagef("--max-repeat %d: want --repeat (%d) to 100", m.MaxRepeat, m.Repeat)
 	case f.budget < 0:
 		return usagef("--budget %v: want zero (no bound) or more", f.budget)
 	case f.lossEvents < 0 || f.lossEvents > 100000:
 		return usagef("--loss-events %d: want 0 (size by --duration) to 100000", f.lossEvents)
-	case f.duration < 10*time.Millisecond || f.duration > time.Hour:
-		return usagef("--duration %v: want 10ms to 1h", f.duration)
-	case f.warmup < 0:
-		return usagef("--warmup %v: want zero or more", f.warmup)
-	case f.size < 0:
-		return usagef("--size must not be negative")
 	}
 	return nil
 }

@@ -98,7 +98,8 @@ func (f *runFlags) register(fs *flagset.Set) {
 	fs.ServerKnobs("server-", &f.server)
 	fs.AllowZero("warmup", "budget", "omit", "loss-events")
 	for field, flag := range map[string]string{"Matrix.Repeat": "repeat", "Matrix.MaxRepeat": "max-repeat", "Matrix.Duration": "duration", "Matrix.Warmup": "warmup",
-		"Matrix.Size": "size", "Matrix.Protocols": "protocols", "Matrix.Scenarios": "scenarios", "Budget": "budget"} {
+		"Matrix.Size": "size", "Matrix.Protocols": "protocols", "Matrix.Scenarios": "scenarios", "Budget": "budget",
+		"Rounds": "repeat", "MaxRounds": "max-repeat", "Duration": "duration", "Warmup": "warmup", "Size": "size", "Protocols": "protocols", "Scenarios": "scenarios"} {
 		fs.Field(field, flag)
 	}
 	fs.Group("what to measure", "protocols", "scenarios", "request", "requests", "body", "slo", "H", "target", "tls-target", "grpc-target", "k", "cacert", "peers")

@@ -179,7 +179,7 @@ func TestRunBadInput(t *testing.T) {
 		{"protocol", []string{"run", "--protocols", "h1,h4"}, "want one of h1, h2c, h1-tls, h2, h3"},
 		{"format", []string{"run", "--format", "xml"}, "want text, markdown, json or benchstat"},
 		{"repeat", []string{"run", "--repeat", "0"}, "--repeat 0: want at least 1"},
-		{"max-repeat", []string{"run", "--repeat", "5", "--max-repeat", "4"}, "--max-repeat 4: want --repeat (5) to 100"},
+		{"max-repeat", []string{"run", "--repeat", "5", "--max-repeat", "4"}, "--max-repeat 4: want Repeat to 100"},
 		{"budget", []string{"run", "--budget", "-1s"}, "--budget -1s: want zero (no bound) or more"},
 		{"peers", []string{"run", "--peers", "h2o,apache"}, `--peers: unknown peer "apache": want one of h2o, nginx`},
 		{"peers-net", []string{"run", "--peers", "auto", "--net", "4g"}, "--peers runs the reference peers on loopback; it does not go with --net"},

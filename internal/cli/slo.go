@@ -31,7 +31,7 @@ func (f *runFlags) capacity(ctx context.Context, e *env, fs *flagset.Set, opts m
 	if err := f.sloAlone(set, reqs); err != nil {
 		return err
 	}
-	xo := experiment.Options{Matrix: opts, Began: began, Server: f.server}
+	xo := experiment.Options{Base: experiment.Base{Matrix: opts, Began: began, Server: f.server}}
 	if len(f.nets) == 1 {
 		xo.Link = &f.nets[0]
 	}
