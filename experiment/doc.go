@@ -15,6 +15,6 @@
 // Options and renders what Run and Sweep return; a Go program does the
 // same.
 //
-// The zero Options measure Go as shipped; Default, Quick and AcrossLink
-// are the command's presets.
+// The zero Options are `httpvs run`: Go as shipped, with the command's
+// rounds (across a link when Link is set); Quick is its --quick.
 package experiment

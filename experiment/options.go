@@ -41,10 +41,11 @@ const (
 
 // Options are an experiment on loopback or across one link (Run,
 // Capacity): what `httpvs run` measures, as a library call. The zero
-// value measures Go as shipped (results.GoDefault) on every transport
-// and the default scenarios, against the child server on loopback,
-// matrix.DefaultRepeat rounds a cell; Default is `httpvs run`'s own,
-// Quick its --quick, AcrossLink its --net.
+// value is `httpvs run`: Go as shipped (results.GoDefault) on every
+// transport and the default scenarios, against the child server on
+// loopback, with the rounds fillRounds describes (DefaultRepeat a cell,
+// up to DefaultMaxRepeat within DefaultBudget); with Link set, `httpvs
+// run --net`'s. Quick is its --quick.
 type Options struct {
 	Base
 	// Target is an external server to measure instead of the child
@@ -76,11 +77,16 @@ type SweepOptions struct {
 type Base struct {
 	// Matrix is what to measure and how: transports (empty: all),
 	// scenarios (empty: matrix.Scenarios, or matrix.NetDefault across a
-	// link), rounds, durations, the client's knobs, the load engine. Run
-	// sets its Target, Network, link fields, Budget and Profile.
+	// link), rounds (zero Repeat: `httpvs run`'s, see Options),
+	// durations, the client's knobs, the load engine. Run sets its
+	// Target, Network, link fields, Budget and Profile.
 	// Matrix.Knobs is the knob set Run applies to Matrix.Client: a zero
 	// one means results.GoDefault.
 	Matrix matrix.Options
+	// NoAA leaves out the A/A column (Matrix.AA nil: download) that a
+	// run on loopback adds: the baseline measured twice, whose interval
+	// is the run's noise floor.
+	NoAA bool
 	// NoTuned leaves out the tuned client's rows ("download:tuned") that
 	// a Go-as-shipped run on loopback adds, which say what the tuned
 	// client (results.Tuned) reaches.
@@ -106,9 +112,10 @@ type Base struct {
 	// (matrix.Options.Profile), and read into each cell's Attribution.
 	ProfileDir string
 	// Budget bounds, from Began, the start of added rounds (past
-	// Matrix.Repeat, up to Matrix.MaxRepeat); zero: across a link, the
-	// first rounds' estimated time and LinkBudgetShare of it again, on
-	// loopback none. Negative: none. Matrix.Budget is Run's to set.
+	// Matrix.Repeat, up to Matrix.MaxRepeat); zero: on loopback
+	// DefaultBudget, across a link the first rounds' estimated time and
+	// LinkBudgetShare of it again. Negative: none. Matrix.Budget is
+	// Run's to set.
 	Budget time.Duration
 	// Began is when the experiment, and its budget, started; zero: when
 	// Run was called.
@@ -154,45 +161,50 @@ type Plan struct {
 	Sizing []string
 }
 
-// Default is `httpvs run`: every transport and the default scenarios, Go
-// as shipped with the tuned client's rows beside it, DefaultRepeat rounds
-// a cell and up to DefaultMaxRepeat for cells whose first rounds' spread
-// asks for more, within DefaultBudget, and an A/A column in download.
-func Default() Options {
-	var o Options
-	o.Matrix.Repeat = DefaultRepeat
-	o.Matrix.MaxRepeat = DefaultMaxRepeat
-	o.Matrix.AA = []string{"download"}
-	o.Budget = DefaultBudget
-	return o
-}
-
-// Quick is `httpvs run --quick`: one QuickDuration round per cell, for
-// CI; across Go versions (Options.Go) QuickGoRounds rounds of
-// QuickDuration, the fewest an interval needs.
+// Quick is `httpvs run --quick`: one QuickDuration round per cell, no
+// A/A column, for CI.
 func Quick() Options {
 	var o Options
 	o.Matrix.Repeat = 1
 	o.Matrix.Duration = QuickDuration
 	o.Matrix.Warmup = QuickWarmup
 	o.Matrix.WarmupRounds = -1 // one round in all: no time for another
+	o.NoAA = true
 	return o
 }
 
-// AcrossLink is `httpvs run --net`: the link's scenarios (matrix.NetDefault),
-// LinkRepeat rounds a cell sized by the link's round trip
-// (matrix.LinkWindowRTTs), up to DefaultMaxRepeat for noisy cells within
-// the estimate and LinkBudgetShare again.
-func AcrossLink(link LinkSpec) Options {
-	var o Options
-	o.Link = &link
-	o.Matrix.Repeat = LinkRepeat
-	o.Matrix.MaxRepeat = DefaultMaxRepeat
-	// No warm-up round: across a link every repetition already leaves out
-	// its handshakes and slow start (transfers) or runs round trips of
-	// warm-up (requests), and a round costs seconds.
-	o.Matrix.WarmupRounds = -1
-	return o
+// fillRounds sets the rounds the zero Options leave to the experiment:
+// `httpvs run`'s. On loopback DefaultRepeat rounds a cell, up to
+// DefaultMaxRepeat within DefaultBudget, and an A/A column in download;
+// across a link LinkRepeat rounds sized by its round trip, no warm-up
+// round, up to DefaultMaxRepeat within the estimate and LinkBudgetShare
+// of it again (plan).
+func (o *Options) fillRounds() {
+	m := &o.Matrix
+	if m.Repeat == 0 {
+		m.Repeat = DefaultRepeat
+		if o.Link != nil {
+			m.Repeat = LinkRepeat
+		}
+		if m.MaxRepeat == 0 {
+			m.MaxRepeat = DefaultMaxRepeat
+		}
+	}
+	if o.Link != nil {
+		// Across a link every repetition already leaves out its
+		// handshakes and slow start (transfers) or runs round trips of
+		// warm-up (requests), and a round costs seconds.
+		if m.WarmupRounds == 0 {
+			m.WarmupRounds = -1
+		}
+		return
+	}
+	if o.Budget == 0 {
+		o.Budget = DefaultBudget
+	}
+	if m.AA == nil && !o.NoAA {
+		m.AA = []string{"download"}
+	}
 }
 
 // fill sets what the zero Options leave to the experiment, and refuses
@@ -206,11 +218,12 @@ func (o *Options) fill() error {
 	case o.Matrix.Budget != 0:
 		return errors.New("the matrix's budget (Matrix.Budget) is Run's to set: give Options.Budget")
 	}
+	o.fillRounds()
 	if o.Began.IsZero() {
 		o.Began = time.Now()
 	}
-	if len(o.Matrix.Protocols) == 0 {
-		o.Matrix.Protocols = append([]transport.Protocol(nil), transport.All...)
+	if err := o.fillProtocols(); err != nil {
+		return err
 	}
 	if len(o.Matrix.Scenarios) == 0 {
 		o.Matrix.Scenarios = matrix.Scenarios
@@ -235,6 +248,36 @@ func (o *Options) fill() error {
 		o.Warn = func(error) {}
 	}
 	return o.checkMatrix()
+}
+
+// fillProtocols sets the transports zero Matrix.Protocols mean: all of
+// them, or those an external target serves (h1-tls, h2 and h3 need its
+// TLS base URL, h1 and h2c its cleartext one). A transport asked for
+// that the target cannot serve is refused, naming the URL it needs.
+func (o *Options) fillProtocols() error {
+	t, m := o.Target, &o.Matrix
+	external := t.Plain != "" || t.TLS != ""
+	serves := func(p transport.Protocol) bool {
+		return !external || (p.TLS() && t.TLS != "") || (!p.TLS() && t.Plain != "")
+	}
+	if len(m.Protocols) == 0 {
+		for _, p := range transport.All {
+			if serves(p) {
+				m.Protocols = append(m.Protocols, p)
+			}
+		}
+		return nil
+	}
+	for _, p := range m.Protocols {
+		switch {
+		case serves(p):
+		case p.TLS():
+			return config.Fieldf("Target.TLS", "none", "a TLS base URL https://host:port: %s needs it (Target.Plain is cleartext: h1, h2c)", p)
+		default:
+			return config.Fieldf("Target.Plain", "none", "a cleartext base URL http://host:port: %s needs it (Target.TLS serves h1-tls, h2, h3)", p)
+		}
+	}
+	return nil
 }
 
 // checkMatrix refuses Matrix's fields out of range (matrix.Options.Validate,

@@ -168,7 +168,7 @@ func (o *Options) startServer(ctx context.Context, link *Link, pinned *pinning, 
 	m := &o.Matrix
 	if o.Target.Plain != "" || o.Target.TLS != "" {
 		m.Target = o.Target
-		return nil, func() {}, nil
+		return nil, func() {}, reachTarget(ctx, o.Target)
 	}
 	spec := childserver.Spec{Server: o.Server, Profiling: o.ProfileDir != "", Token: ClientToken(), CPUs: pinned.serverCPUs()}
 	if m.Browser != nil {

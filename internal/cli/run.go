@@ -101,11 +101,11 @@ func (f *runFlags) experiment(ctx context.Context, e *env, xo *experiment.Option
 	if len(f.nets) == 1 {
 		xo.Link = &f.nets[0]
 	}
-	if !acrossLink || f.budgetGiven { // else the experiment's: from its estimate
+	if f.budgetGiven { // else the experiment's
 		xo.Budget = budgetOption(f.budget)
 	}
 	if f.target != "" || f.tlsTarget != "" {
-		t, err := f.externalTarget(ctx)
+		t, err := f.externalTarget()
 		if err != nil {
 			return nil, err
 		}
@@ -182,6 +182,9 @@ func (f *runFlags) prepare(fs *flagset.Set) (experiment.Options, error) {
 	if err := f.options(fs, set, reqs, m); err != nil {
 		return xo, err
 	}
+	if err := f.noise.apply(m, &xo.NoAA, set); err != nil {
+		return xo, err
+	}
 	if set["profile-span"] && (f.profile == "" || f.profileSpan <= 0) {
 		return xo, usagef("--profile-span %v: want a positive duration, with --profile DIR", f.profileSpan)
 	}
@@ -217,12 +220,9 @@ func budgetOption(d time.Duration) time.Duration {
 	return d
 }
 
-// externalTarget checks --target and --tls-target and returns them as
-// the experiment's target.
-func (f *runFlags) externalTarget(ctx context.Context) (matrix.Target, error) {
-	if err := checkTargets(ctx, f.target, f.tlsTarget); err != nil {
-		return matrix.Target{}, err
-	}
+// externalTarget returns --target and --tls-target as the experiment's
+// target, which checks them.
+func (f *runFlags) externalTarget() (matrix.Target, error) {
 	t := matrix.Target{Plain: strings.TrimSuffix(f.target, "/"), TLS: strings.TrimSuffix(f.tlsTarget, "/"), Insecure: f.insecure, GRPC: f.grpcTarget}
 	if f.cacert != "" {
 		var err error
@@ -282,9 +282,6 @@ func (f *runFlags) options(fs *flagset.Set, set map[string]bool, reqs []results.
 	}
 	m.Omit, m.Client, m.Timeout = omitOption(f.omit, set["omit"]), f.client, f.repTimeout(set)
 	m.LossEvents, m.Header = lossEventsOption(f.lossEvents), f.header.H
-	if err := f.noise.apply(m, set); err != nil {
-		return err
-	}
 	// The target is known only once the child server is up: validate the rest.
 	return fs.Check(config.WithinField("Client", f.client.Validate()))
 }
