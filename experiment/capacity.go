@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/load"
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transfer"
@@ -97,7 +97,7 @@ func Capacity(ctx context.Context, o Options, c CapacityOptions) (*results.Capac
 	c.fill()
 	// The one request is the run's scenario: the target is asked only
 	// about its transports.
-	o.Matrix.Scenarios = matrix.RequestScenarios([]results.Request{c.Request})[:1]
+	o.Matrix.Scenarios = plan.RequestScenarios([]results.Request{c.Request})[:1]
 	if err := o.fill(); err != nil {
 		return nil, nil, &OptionsError{err}
 	}
@@ -223,7 +223,7 @@ func (s *capacitySearch) advance(st results.CapacityStep, c CapacityOptions) {
 
 // try runs c's request over p at rate for c.Step and judges it against
 // c.Objective.
-func try(ctx context.Context, m matrix.Options, c CapacityOptions, p transport.Protocol, rate float64) results.CapacityStep {
+func try(ctx context.Context, m plan.Options, c CapacityOptions, p transport.Protocol, rate float64) results.CapacityStep {
 	base := m.Target.Plain
 	if p.TLS() {
 		base = m.Target.TLS

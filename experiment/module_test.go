@@ -19,7 +19,7 @@ import (
 	"os"
 
 	"github.com/httpvs/httpvs/experiment"
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -29,7 +29,7 @@ func main() {
 	}
 	o := experiment.Quick()
 	o.Matrix.Protocols = []transport.Protocol{transport.H1, transport.H2C}
-	o.Matrix.Scenarios, _ = matrix.ParseScenarios("small-sequential")
+	o.Matrix.Scenarios, _ = plan.ParseScenarios("small-sequential")
 	res, err := experiment.Run(context.Background(), o)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

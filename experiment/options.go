@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/config"
-	"github.com/httpvs/httpvs/matrix"
-	"github.com/httpvs/httpvs/peers"
+	"github.com/httpvs/httpvs/internal/matrix"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -19,7 +19,7 @@ const (
 	// DefaultRepeat is the first stage of a default run's rounds: every
 	// cell gets them (after a warm-up round), and their spread plans the
 	// rounds a wider cell gets past them (Stein's two-stage procedure).
-	// Six, not matrix.DefaultRepeat's eight: eight and the warm-up round
+	// Six, not plan.DefaultRepeat's eight: eight and the warm-up round
 	// filled the minute (an estimated 59 s) and left no time to give the
 	// noisy cells the rounds their spread asks for.
 	DefaultRepeat = 6
@@ -50,7 +50,7 @@ type Options struct {
 	Base
 	// Target is an external server to measure instead of the child
 	// server; zero: Run starts one. Matrix.Target is Run's to set.
-	Target matrix.Target
+	Target plan.Target
 	// Link is the emulated link between the client and the child server;
 	// nil: loopback. Linux only, with root or in a user namespace.
 	Link *LinkSpec
@@ -76,13 +76,13 @@ type SweepOptions struct {
 // profiles, the budget and who hears of the run.
 type Base struct {
 	// Matrix is what to measure and how: transports (empty: all),
-	// scenarios (empty: matrix.Scenarios, or matrix.NetDefault across a
+	// scenarios (empty: plan.Scenarios, or plan.NetDefault across a
 	// link), rounds (zero Repeat: `httpvs run`'s, see Options),
 	// durations, the client's knobs, the load engine. Run sets its
 	// Target, Network, link fields, Budget and Profile.
 	// Matrix.Knobs is the knob set Run applies to Matrix.Client: a zero
 	// one means results.GoDefault.
-	Matrix matrix.Options
+	Matrix plan.Options
 	// NoAA leaves out the A/A column (Matrix.AA nil: download) that a
 	// run on loopback adds: the baseline measured twice, whose interval
 	// is the run's noise floor.
@@ -103,13 +103,13 @@ type Base struct {
 	Server config.Server
 	// Peers are the reference peers measured beside Go (reference.Run),
 	// on loopback only.
-	Peers []peers.Peer
+	Peers []plan.Peer
 	// ReferenceRounds bounds the peers' rounds (each a process start per
 	// transport); zero: min(Matrix.Repeat, 5).
 	ReferenceRounds int
 	// ProfileDir, when set, is where the client's and the child's
 	// profiles go, taken in rounds of their own after the measured ones
-	// (matrix.Options.Profile), and read into each cell's Attribution.
+	// (plan.Options.Profile), and read into each cell's Attribution.
 	ProfileDir string
 	// Budget bounds, from Began, the start of added rounds (past
 	// Matrix.Repeat, up to Matrix.MaxRepeat); zero: on loopback
@@ -151,7 +151,7 @@ type Base struct {
 // Plan is what an experiment will measure and what it costs, told before
 // its cells start (Options.OnPlan).
 type Plan struct {
-	Estimate matrix.Estimate
+	Estimate plan.Estimate
 	Spent    time.Duration // since Began: the child server, the link and its calibration
 	Budget   time.Duration // from Began, for added rounds; zero: none
 	Link     *results.Net  // the calibrated link; nil on loopback
@@ -213,7 +213,7 @@ func (o *Options) fill() error {
 	switch {
 	case o.Link != nil && (o.Target.Plain != "" || o.Target.TLS != ""):
 		return errors.New("an emulated link leads to the child server; it does not apply to an external target")
-	case o.Matrix.Target != (matrix.Target{}):
+	case o.Matrix.Target != (plan.Target{}):
 		return errors.New("the matrix's target (Matrix.Target) is Run's to set: give Options.Target")
 	case o.Matrix.Budget != 0:
 		return errors.New("the matrix's budget (Matrix.Budget) is Run's to set: give Options.Budget")
@@ -226,9 +226,9 @@ func (o *Options) fill() error {
 		return err
 	}
 	if len(o.Matrix.Scenarios) == 0 {
-		o.Matrix.Scenarios = matrix.Scenarios
+		o.Matrix.Scenarios = plan.Scenarios
 		if o.Link != nil {
-			o.Matrix.Scenarios = matrix.NetDefault()
+			o.Matrix.Scenarios = plan.NetDefault()
 		}
 	}
 	if err := o.applyKnobs(); err != nil {
@@ -280,7 +280,7 @@ func (o *Options) fillProtocols() error {
 	return nil
 }
 
-// checkMatrix refuses Matrix's fields out of range (matrix.Options.Validate,
+// checkMatrix refuses Matrix's fields out of range (plan.Options.Validate,
 // named within "Matrix") before anything starts: the link, the child. The
 // matrix's target is the external one, or the child's, known only once it
 // runs: a stand-in for the check.

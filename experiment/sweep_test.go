@@ -8,8 +8,8 @@ import (
 
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/runtest"
-	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/netem"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -94,7 +94,7 @@ func TestSweepInterrupted(t *testing.T) {
 // as *OptionsError.
 func TestOptionsRefused(t *testing.T) {
 	two := links(t, "lan", "4g")
-	target := matrix.Target{Plain: "http://127.0.0.1:1"}
+	target := plan.Target{Plain: "http://127.0.0.1:1"}
 	ctx := context.Background()
 	for _, tt := range []struct {
 		name string

@@ -8,13 +8,13 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/config"
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/plan"
 )
 
 // reachTarget fails fast on an external target whose base URLs are
 // malformed (an *OptionsError naming the field) or that does not accept
 // TCP connections, before anything is measured.
-func reachTarget(ctx context.Context, t matrix.Target) error {
+func reachTarget(ctx context.Context, t plan.Target) error {
 	for _, u := range []struct{ field, raw, scheme string }{{"Target.Plain", t.Plain, "http"}, {"Target.TLS", t.TLS, "https"}} {
 		if u.raw == "" {
 			continue

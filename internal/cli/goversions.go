@@ -9,7 +9,7 @@ import (
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/internal/goversions"
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -89,7 +89,7 @@ func (f *runFlags) versionsOptions(fs *flagset.Set) (experiment.VersionsOptions,
 		}
 	}
 	if set["scenarios"] {
-		scs, err := matrix.ParseScenarios(f.scenarios)
+		scs, err := plan.ParseScenarios(f.scenarios)
 		if err != nil {
 			return vo, usagef("--scenarios: %v", err)
 		}

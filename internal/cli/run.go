@@ -12,7 +12,7 @@ import (
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/load"
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -222,12 +222,12 @@ func budgetOption(d time.Duration) time.Duration {
 
 // externalTarget returns --target and --tls-target as the experiment's
 // target, which checks them.
-func (f *runFlags) externalTarget() (matrix.Target, error) {
-	t := matrix.Target{Plain: strings.TrimSuffix(f.target, "/"), TLS: strings.TrimSuffix(f.tlsTarget, "/"), Insecure: f.insecure, GRPC: f.grpcTarget}
+func (f *runFlags) externalTarget() (plan.Target, error) {
+	t := plan.Target{Plain: strings.TrimSuffix(f.target, "/"), TLS: strings.TrimSuffix(f.tlsTarget, "/"), Insecure: f.insecure, GRPC: f.grpcTarget}
 	if f.cacert != "" {
 		var err error
 		if t.RootCAs, err = transport.LoadCertPool(f.cacert); err != nil {
-			return matrix.Target{}, usagef("--cacert: %v", err)
+			return plan.Target{}, usagef("--cacert: %v", err)
 		}
 	}
 	return t, nil
@@ -254,7 +254,7 @@ func (f *runFlags) checkNet() error {
 
 // options sets m, the preset's matrix, as the flags say; set holds the
 // flags given, reqs the user's requests.
-func (f *runFlags) options(fs *flagset.Set, set map[string]bool, reqs []results.Request, m *matrix.Options) error {
+func (f *runFlags) options(fs *flagset.Set, set map[string]bool, reqs []results.Request, m *plan.Options) error {
 	var err error
 	if m.Protocols, err = f.protocolList(); err != nil {
 		return err
@@ -286,7 +286,7 @@ func (f *runFlags) options(fs *flagset.Set, set map[string]bool, reqs []results.
 	return fs.Check(config.WithinField("Client", f.client.Validate()))
 }
 
-// repTimeout is matrix.Options.Timeout: --rep-timeout when given, else
+// repTimeout is plan.Options.Timeout: --rep-timeout when given, else
 // 0 (the matrix's default, longer across a lossy link).
 func (f *runFlags) repTimeout(set map[string]bool) time.Duration {
 	if set["rep-timeout"] {
@@ -295,7 +295,7 @@ func (f *runFlags) repTimeout(set map[string]bool) time.Duration {
 	return 0
 }
 
-// lossEventsOption is matrix.Options.LossEvents for --loss-events n: n,
+// lossEventsOption is plan.Options.LossEvents for --loss-events n: n,
 // or none (negative) for 0.
 func lossEventsOption(n int) int {
 	if n == 0 {
@@ -304,7 +304,7 @@ func lossEventsOption(n int) int {
 	return n
 }
 
-// omitOption is matrix.Options.Omit for --omit d: d, or none (negative)
+// omitOption is plan.Options.Omit for --omit d: d, or none (negative)
 // for an explicit 0; 0, the link's own, when the flag is not given.
 func omitOption(d time.Duration, given bool) time.Duration {
 	if given && d == 0 {
@@ -317,7 +317,7 @@ func omitOption(d time.Duration, given bool) time.Duration {
 // preset's (which m holds); set holds the flags given. The library checks
 // their ranges (experiment.Run's *OptionsError, named by flag); the
 // flags' own zeros, which mean "none", are checked here.
-func (f *runFlags) timing(set map[string]bool, m *matrix.Options) error {
+func (f *runFlags) timing(set map[string]bool, m *plan.Options) error {
 	f.budgetGiven = set["budget"]
 	if set["repeat"] {
 		m.Repeat, m.MaxRepeat = f.repeat, 0 // fixed rounds, unless --max-repeat says more

@@ -9,7 +9,8 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/experiment"
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/internal/matrix"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
@@ -122,7 +123,7 @@ func checkQuickOutputs(t *testing.T, dir, stdout string) {
 // the :tuned variant of download and upload (as shipped -> tuned).
 func quickCells() int {
 	n := 0
-	for _, sc := range matrix.Scenarios {
+	for _, sc := range plan.Scenarios {
 		n += len(transport.All)
 		if strings.HasPrefix(sc.Name, "grpc") {
 			n++

@@ -9,7 +9,7 @@ import (
 
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/results"
 )
@@ -18,7 +18,7 @@ var sloUsage = "find each transport's capacity at this `objective` instead of th
 
 // capacity is run --slo: the capacity search against the child server or
 // the target, printed.
-func (f *runFlags) capacity(ctx context.Context, e *env, fs *flagset.Set, opts matrix.Options, began time.Time) error {
+func (f *runFlags) capacity(ctx context.Context, e *env, fs *flagset.Set, opts plan.Options, began time.Time) error {
 	obj, err := results.ParseObjective(f.slo)
 	if err != nil {
 		return usagef("--slo: %v", err)
