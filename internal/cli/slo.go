@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -51,11 +50,7 @@ func (f *runFlags) capacity(ctx context.Context, e *env, fs *flagset.Set, opts p
 		co.Budget = f.budget
 	}
 	res, notRun, err := experiment.Capacity(ctx, xo, co)
-	var oe *experiment.OptionsError
-	if errors.As(err, &oe) {
-		return usagef("%v", fs.Check(oe.Err))
-	}
-	if err != nil {
+	if err := f.runError(fs, err); err != nil {
 		return err
 	}
 	return f.printCapacity(ctx, e, res, notRun, began)
