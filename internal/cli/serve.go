@@ -141,6 +141,8 @@ func serveSpec(fs *flagset.Set, sp *childserver.Spec, certFile, keyFile string, 
 		return usagef("--cert and --key go together")
 	case minRate < 0: // the library's negative rate is off: the flag's is 0
 		return usagef("--min-rate %d: want 0 (no floor) or more bytes per second", minRate)
+	case sp.MaxConns < 0: // the library's negative cap is none: the flag's is 0
+		return usagef("--max-conns %d: want 0 (no bound) or more", sp.MaxConns)
 	}
 	sp.MinDataRate.BytesPerSecond = cmp.Or(minRate, -1)
 	if sp.MaxConns == 0 {
