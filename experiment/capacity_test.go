@@ -54,6 +54,9 @@ func capacityOptions(t *testing.T, objective string) (experiment.Options, experi
 // steps double then bisect, the server's CPU is read from its counters,
 // and each transport has a ratio to h1 when both met the objective.
 func TestCapacityBracketsTheLimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a capacity search: not under -short")
+	}
 	o, c := capacityOptions(t, "p99<2s")
 	res, notRun, err := experiment.Capacity(context.Background(), o, c)
 	if err != nil || len(notRun) != 0 {

@@ -16,6 +16,9 @@ import (
 // cache of the test's own) and records QuickVersions' rounds, as `httpvs
 // run --go installed --quick` does.
 func TestVersions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the child with a toolchain: not under -short")
+	}
 	version, err := exec.Command("go", "env", "GOVERSION").Output()
 	if err != nil {
 		t.Skipf("no go command: %v", err)

@@ -1,7 +1,6 @@
 package netem
 
 import (
-	"fmt"
 	"math"
 	"testing"
 	"time"
@@ -105,56 +104,10 @@ func TestCalibrationLoss(t *testing.T) {
 	})
 }
 
-// rate=50mbit carries 50*1448/1500 = 48.27 Mbit/s of TCP payload (1500-byte
-// packets, 52 bytes of IP and TCP headers with timestamps); the bound is 5%
-// of it. The transfers are sized as run's calibration sizes them, max(500ms,
-// 6 RTT): at rtt >= 20ms the warm-up must leave slow start behind (46.1 of
-// 48.27 Mbit/s at rtt=50ms before SlowStart).
-func TestCalibrationRate(t *testing.T) {
-	const payload = 50e6 * 1448 / 1500
-	forBackends(t, func(t *testing.T, b Backend) {
-		for _, rtt := range []time.Duration{20 * time.Millisecond, 50 * time.Millisecond} {
-			t.Run(fmt.Sprint(rtt), func(t *testing.T) {
-				l := newBackendLink(t, b, "rate=50mbit,rtt="+rtt.String())
-				ctx := testContext(t, time.Minute)
-				for _, up := range []bool{false, true} {
-					// Up to three readings: a busy machine can only hold the
-					// user-space emulator below the link's rate (CI read 66.8%
-					// once beside other packages' tests), never above it, so
-					// the best reading is the link's; above 105% fails at once.
-					var readings []string
-					for try := 0; ; try++ {
-						start := time.Now()
-						got, err := Goodput(ctx, l, up, max(500*time.Millisecond, 6*rtt))
-						if err != nil {
-							t.Fatal(err)
-						}
-						share := float64(got) / payload
-						t.Logf("%s rtt=%v,rate=50mbit up=%v: TCP goodput %v (%.1f%% of %.2f), took %v", b, rtt, up, got, 100*share, payload/1e6, time.Since(start).Round(time.Millisecond))
-						readings = append(readings, fmt.Sprint(got))
-						if share > 1.05 || share >= 0.95 {
-							if share > 1.05 {
-								t.Errorf("up=%v: goodput %v, above the link's %.2f Mbit/s by more than 5%%", up, got, payload/1e6)
-							}
-							break
-						}
-						if try == 2 {
-							t.Errorf("up=%v: goodput %v, want %.2f Mbit/s ± 5%% (readings %v)", up, got, payload/1e6, readings)
-							break
-						}
-					}
-				}
-				if u, d := l.Stats(); u.Largest > MTU || d.Largest > MTU {
-					t.Errorf("packets larger than the MTU crossed the link (offloads on?): up %d, down %d bytes", u.Largest, d.Largest)
-				}
-			})
-		}
-	})
-}
-
-// The paced UDP probe reads a rate-limited direction's rate within 3%
-// whatever its loss (the loss model drops before the rate limit, and no
-// congestion control is involved), and leaves an unlimited one alone.
+// The paced UDP probe reads a rate-limited direction's rate, never above
+// it by more than 3% whatever its loss (the loss model drops before the
+// rate limit), and leaves an unlimited one alone. That it reads the rate
+// within 3% from below is a measured check (TestProbeRateAtTheLink).
 func TestProbeRate(t *testing.T) {
 	l := newBackendLink(t, BackendTUN, "rtt=40ms,up=4mbit,down=10mbit,loss=1%")
 	ctx := testContext(t, time.Minute)
@@ -168,8 +121,8 @@ func TestProbeRate(t *testing.T) {
 		}
 		up, down := l.ResetStats()
 		t.Logf("up %v: offered %v, %d sent, %d received, rate %v; link up %+v down %+v", c.up, p.Offered, p.Sent, p.Received, p.Rate, up, down)
-		if got := float64(p.Rate); math.Abs(got-c.want) > 0.03*c.want {
-			t.Errorf("up %v: rate %v, want %v within 3%%", c.up, p.Rate, c.want)
+		if got := float64(p.Rate); got <= 0 || got > 1.03*c.want {
+			t.Errorf("up %v: rate %v, want at most %v (3%% over)", c.up, p.Rate, c.want)
 		}
 	}
 	open := newBackendLink(t, BackendTUN, "rtt=10ms")
