@@ -48,7 +48,7 @@ func TestCalibrationRTT(t *testing.T) {
 		var p Probe
 		ct := time.Duration(math.MaxInt64)
 		for try := 0; try < 3; try++ {
-			got, err := ProbeUDP(ctx, l, 100, 5*time.Millisecond)
+			got, err := probeUDP(ctx, l, 100, 5*time.Millisecond)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -58,7 +58,7 @@ func TestCalibrationRTT(t *testing.T) {
 			if got.Reached != got.Sent || got.Echoed != got.Sent {
 				t.Errorf("a lossless link lost probes: %+v", got)
 			}
-			c, err := ConnectTime(ctx, l, 10)
+			c, err := connectTime(ctx, l, 10)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -84,16 +84,16 @@ func TestCalibrationRTT(t *testing.T) {
 func TestCalibrationLoss(t *testing.T) {
 	forBackends(t, func(t *testing.T, b Backend) {
 		l := newBackendLink(t, b, "rtt=2ms,loss=5%")
-		p, err := ProbeUDP(testContext(t, time.Minute), l, 8000, 250*time.Microsecond)
+		p, err := probeUDP(testContext(t, time.Minute), l, 8000, 250*time.Microsecond)
 		if err != nil {
 			t.Fatal(err)
 		}
-		up, down := l.Stats()
-		t.Logf("%s loss=5%%: up %.2f%% of %d, down %.2f%% of %d; counters up %+v down %+v", b, 100*p.UpLoss(), p.Sent, 100*p.DownLoss(), p.Reached, up, down)
+		up, down := l.stats()
+		t.Logf("%s loss=5%%: up %.2f%% of %d, down %.2f%% of %d; counters up %+v down %+v", b, 100*p.upLoss(), p.Sent, 100*p.downLoss(), p.Reached, up, down)
 		for _, c := range []struct {
 			what string
 			got  float64
-		}{{"up", p.UpLoss()}, {"down", p.DownLoss()}} {
+		}{{"up", p.upLoss()}, {"down", p.downLoss()}} {
 			if math.Abs(c.got-0.05) > 0.01 {
 				t.Errorf("%s loss %.2f%%, want 5%% ± 1 point", c.what, 100*c.got)
 			}
@@ -115,7 +115,7 @@ func TestProbeRate(t *testing.T) {
 		up   bool
 		want float64
 	}{{false, 10e6}, {true, 4e6}} {
-		p, err := ProbeRate(ctx, l, c.up)
+		p, err := probeRate(ctx, l, c.up)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -126,7 +126,7 @@ func TestProbeRate(t *testing.T) {
 		}
 	}
 	open := newBackendLink(t, BackendTUN, "rtt=10ms")
-	if p, err := ProbeRate(ctx, open, false); err != nil || p != (RateProbe{}) {
+	if p, err := probeRate(ctx, open, false); err != nil || p != (RateProbe{}) {
 		t.Errorf("no rate set: %+v, %v; want no probe", p, err)
 	}
 }

@@ -71,11 +71,11 @@ func testContext(t *testing.T, d time.Duration) context.Context {
 func TestLinkCeiling(t *testing.T) {
 	l := newTestLink(t, "delay=0s,backend=tun")
 	ctx := testContext(t, time.Minute)
-	got, err := Goodput(ctx, l, false, 2*time.Second)
+	got, err := goodput(ctx, l, false, 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, d := l.Stats()
+	_, d := l.stats()
 	t.Logf("unlimited: TCP goodput %v; down %+v", got, d)
 	if got <= 0 {
 		t.Errorf("unlimited link carried %v", got)
@@ -116,7 +116,7 @@ func TestCalibrate(t *testing.T) {
 // counts of what follows it.
 func TestLinkResetStats(t *testing.T) {
 	l := newTestLink(t, "rtt=2ms")
-	p, err := ProbeUDP(testContext(t, 10*time.Second), l, 20, time.Millisecond)
+	p, err := probeUDP(testContext(t, 10*time.Second), l, 20, time.Millisecond)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +126,7 @@ func TestLinkResetStats(t *testing.T) {
 	}
 	// (Delivered may still count the last echo: the ferry counts it once
 	// its write returns, and the client may have read it before.)
-	if up, down = l.Stats(); up.Packets != 0 || down.Packets != 0 || up.Bytes != 0 || down.Bytes != 0 {
+	if up, down = l.stats(); up.Packets != 0 || down.Packets != 0 || up.Bytes != 0 || down.Bytes != 0 {
 		t.Fatalf("after reset: up %+v down %+v, want no packets", up, down)
 	}
 }

@@ -17,7 +17,7 @@ import (
 // far below what a quiet machine's ferry carries.
 func TestLinkCeilingFloor(t *testing.T) {
 	l := newTestLink(t, "delay=0s,backend=tun")
-	got, err := Goodput(testContext(t, time.Minute), l, false, 2*time.Second)
+	got, err := goodput(testContext(t, time.Minute), l, false, 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +51,7 @@ func TestProbeRateAtTheLink(t *testing.T) {
 		up   bool
 		want float64
 	}{{false, 10e6}, {true, 4e6}} {
-		p, err := ProbeRate(ctx, l, c.up)
+		p, err := probeRate(ctx, l, c.up)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -80,7 +80,7 @@ func TestCalibrationRate(t *testing.T) {
 					var readings []string
 					for try := 0; ; try++ {
 						start := time.Now()
-						got, err := Goodput(ctx, l, up, max(500*time.Millisecond, 6*rtt))
+						got, err := goodput(ctx, l, up, max(500*time.Millisecond, 6*rtt))
 						if err != nil {
 							t.Fatal(err)
 						}
@@ -99,7 +99,7 @@ func TestCalibrationRate(t *testing.T) {
 						}
 					}
 				}
-				if u, d := l.Stats(); u.Largest > MTU || d.Largest > MTU {
+				if u, d := l.stats(); u.Largest > MTU || d.Largest > MTU {
 					t.Errorf("packets larger than the MTU crossed the link (offloads on?): up %d, down %d bytes", u.Largest, d.Largest)
 				}
 			})

@@ -38,7 +38,7 @@ func TestVethPlumbing(t *testing.T) {
 	ctx := testContext(t, 30*time.Second)
 	// The counters prove no ARP crossed (it would add packets) and no
 	// probe was lost; how fast the probes came back is the machine's.
-	p, err := ProbeUDP(ctx, l, 50, time.Millisecond)
+	p, err := probeUDP(ctx, l, 50, time.Millisecond)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,11 +47,11 @@ func TestVethPlumbing(t *testing.T) {
 	if p.Echoed != 50 || up.Packets != 50 || down.Packets != 50 || up.Lost != 0 {
 		t.Fatalf("probes %+v, up %+v, down %+v; want all 50 back, 50 packets each way, none lost", p, up, down)
 	}
-	got, err := Goodput(ctx, l, false, 300*time.Millisecond)
+	got, err := goodput(ctx, l, false, 300*time.Millisecond)
 	if err != nil {
 		t.Fatal(err)
 	}
-	up, down = l.Stats()
+	up, down = l.stats()
 	t.Logf("veth without netem: TCP goodput %v; up %+v, down %+v", got, up, down)
 	if down.Delivered == 0 || down.Bytes/down.Delivered > MTU+vethOverhead {
 		t.Errorf("down: %d bytes in %d packets: larger than the MTU on average (offloads on?)", down.Bytes, down.Delivered)

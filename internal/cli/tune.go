@@ -21,7 +21,7 @@ func runTune(ctx context.Context, e *env, args []string) error {
 	protoList := fs.String("protocols", "h2c,h2,h3", "transports to tune (h1 is the baseline, always measured)")
 	fs.Alias("protocols", "protocol")
 	fs.Alias("protocols", "p")
-	budget := fs.Duration("budget", tune.DefaultBudget, fmt.Sprintf("bound on the whole search (with --net: at least %d trials per transport)", tune.LinkTrialsPerProtocol))
+	budget := fs.Duration("budget", tune.DefaultBudget, "bound on the whole search (with --net: at least 20 trials per transport)")
 	trial := fs.Duration("trial", tune.DefaultTrial, "length of each measurement (with --net: long enough that slow start and the handshakes are a third of it at most)")
 	var netSpec netList
 	fs.Var(&netSpec, "net", netFlagUsage(false))
