@@ -91,15 +91,15 @@ func (c *CapacityOptions) fill() {
 // drift on the machine lands on all of them alike. Latency is from each
 // request's intended send time, so queueing counts (coordinated omission).
 func Capacity(ctx context.Context, o Options, c CapacityOptions) (*results.Capacity, []results.NotRun, error) {
+	if err := notInChild(); err != nil {
+		return nil, nil, err
+	}
 	c.fill()
 	// The one request is the run's scenario: the target is asked only
 	// about its transports.
 	o.Matrix.Scenarios = plan.RequestScenarios([]results.Request{c.Request})[:1]
 	if err := o.fill(); err != nil {
 		return nil, nil, &OptionsError{err}
-	}
-	if o.Link != nil && (o.Target.Plain != "" || o.Target.TLS != "") {
-		return nil, nil, &OptionsError{fmt.Errorf("an emulated link leads to the child server; it does not apply to an external target")}
 	}
 	var link *Link
 	if o.Link != nil {

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/results"
 )
@@ -130,7 +129,7 @@ func TestRunNetWithoutPrivileges(t *testing.T) {
 		t.Skip("needs root and setpriv to drop capabilities")
 	}
 	cmd := exec.Command(setpriv, "--bounding-set=-all", "--inh-caps=-all", os.Args[0], "run", "--net", "4g", "--no-files")
-	cmd.Env = append(os.Environ(), experiment.ChildEnv+"=1")
+	cmd.Env = append(os.Environ(), mainEnv+"=1")
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err = cmd.Run()

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -14,7 +13,7 @@ import (
 	"github.com/httpvs/httpvs/results"
 )
 
-const sloUsage = "find each transport's capacity at this `objective` instead of the matrix: the highest open-loop rate of your --request (one; default GET /small) whose latency quantile (from the intended send time) and failed share meet it, e.g. 'p99<50ms' or 'p99<50ms,errors<1%' (bounds: p50, p90, p99, p999, errors), with the ratio to h1 and the server's CPU at that rate, on loopback or across --net; a search as Envoy Nighthawk's adaptive load controller does, each rate tried for --duration (default 1s), within --budget (default 2m); prints it (text or --format json) and writes capacity.json and report.md to a new directory under --out (none with --no-files)"
+var sloUsage = "find each transport's capacity at this `objective` instead of the matrix: the highest open-loop rate of your --request (one; default GET /small) whose latency quantile (from the intended send time) and failed share meet it, e.g. 'p99<50ms' or 'p99<50ms,errors<1%' (bounds: p50, p90, p99, p999, errors), with the ratio to h1 and the server's CPU at that rate, on loopback or across --net; a search as Envoy Nighthawk's adaptive load controller does, each rate tried for --duration (default " + experiment.DefaultCapacityStep.String() + "), within --budget (default " + experiment.DefaultCapacityBudget.String() + "); prints it (text or --format json) and writes capacity.json and report.md to a new directory under --out (none with --no-files)"
 
 // capacity is run --slo: the capacity search against the child server or
 // the target, printed.
@@ -31,12 +30,12 @@ func (f *runFlags) capacity(ctx context.Context, e *env, fs *flagset.Set, opts p
 	if err := f.sloAlone(set, reqs); err != nil {
 		return err
 	}
-	xo := experiment.Options{Matrix: opts, Began: began, Server: f.server}
+	xo := experiment.Options{Base: experiment.Base{Matrix: opts, Began: began, Server: f.server}}
 	if len(f.nets) == 1 {
 		xo.Link = &f.nets[0]
 	}
 	if f.target != "" || f.tlsTarget != "" {
-		if xo.Target, err = f.externalTarget(ctx); err != nil {
+		if xo.Target, err = f.externalTarget(); err != nil {
 			return err
 		}
 	}
@@ -51,11 +50,7 @@ func (f *runFlags) capacity(ctx context.Context, e *env, fs *flagset.Set, opts p
 		co.Budget = f.budget
 	}
 	res, notRun, err := experiment.Capacity(ctx, xo, co)
-	var oe *experiment.OptionsError
-	if errors.As(err, &oe) {
-		return usagef("%v", fs.Check(oe.Err))
-	}
-	if err != nil {
+	if err := f.runError(fs, err); err != nil {
 		return err
 	}
 	return f.printCapacity(ctx, e, res, notRun, began)

@@ -178,8 +178,8 @@ func TestRunTargetRefusals(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--target", "http://127.0.0.1:9", "--protocols", "h1,h1-tls", "--request", "GET /"}, "h1-tls needs --tls-target"},
-		{[]string{"--tls-target", "https://127.0.0.1:9", "--protocols", "h2c", "--request", "GET /"}, "h2c needs --target"},
+		{[]string{"--target", "http://127.0.0.1:9", "--protocols", "h1,h1-tls", "--request", "GET /"}, "--tls-target none: want a TLS base URL https://host:port: h1-tls needs it"},
+		{[]string{"--tls-target", "https://127.0.0.1:9", "--protocols", "h2c", "--request", "GET /"}, "--target none: want a cleartext base URL http://host:port: h2c needs it"},
 		{[]string{"--target", "http://127.0.0.1:9", "--requests", other}, "names the server http://127.0.0.1:1/x, not the target"},
 		{[]string{"--request", "GET http://localhost:2/y", "--target", "http://127.0.0.1:9"}, "not the target"},
 		{[]string{"--requests", two}, "names 2 servers"},

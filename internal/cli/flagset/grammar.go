@@ -121,13 +121,13 @@ func number(v flag.Value) (int64, string) {
 	return 0, ""
 }
 
-// nearest is the flag of fs (an alias included, hidden ones not) closest
+// nearest is the flag of fs (an alias included) closest
 // to name, a user's typo: within two edits, or one that name begins; ""
 // when none is.
 func (fs *Set) nearest(name string) string {
 	best, bestD := "", 3
 	fs.VisitAll(func(f *flag.Flag) {
-		if fs.hidden[f.Name] || len(f.Name) < 2 {
+		if len(f.Name) < 2 {
 			return
 		}
 		d := editDistance(name, f.Name)
