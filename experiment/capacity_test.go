@@ -3,6 +3,7 @@ package experiment_test
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -51,10 +52,12 @@ func capacityOptions(t *testing.T, objective string) (experiment.Options, experi
 // handler that takes at least 20 ms carry at most 100 req/s, so a search
 // from 20 req/s doubling must miss by 160 req/s (an upper bound that no
 // machine's speed changes); what it met lies below what it missed, the
-// steps double then bisect, the server's CPU is read from its counters,
-// and each transport has a ratio to h1 when both met the objective.
+// steps double then bisect, each rate tried once in a search (met or
+// missed alike), the server's CPU is read from its counters, and each
+// transport has a ratio to h1 when both met the objective.
 func TestCapacityBracketsTheLimit(t *testing.T) {
 	o, c := capacityOptions(t, "p99<2s")
+	c.Budget = 10 * time.Second // one search, two at most: each is about 6 s
 	res, notRun, err := experiment.Capacity(context.Background(), o, c)
 	if err != nil || len(notRun) != 0 {
 		t.Fatal(err, notRun)
@@ -70,15 +73,38 @@ func TestCapacityBracketsTheLimit(t *testing.T) {
 	}
 }
 
-// checkBracket checks one transport's search: a bracket under 160 req/s,
-// steps from 20 req/s, each judged with its reason, the server's CPU.
+// checkBracket checks one transport's searches: each complete one a
+// bracket under 160 req/s, its steps from 20 req/s, each rate once, each
+// judged with its reason, the server's CPU where it met a rate.
 func checkBracket(t *testing.T, tr results.CapacityResult) {
 	t.Helper()
-	if tr.Missed <= 0 || tr.Missed > 160 || (tr.Met > 0 && tr.Met >= tr.Missed) || len(tr.Steps) > 2*(4+experiment.DefaultCapacityRefine) {
-		t.Errorf("%s: met %.0f, missed %.0f in %d steps: want a bracket under 160 req/s", tr.Protocol, tr.Met, tr.Missed, len(tr.Steps))
+	if len(tr.Searches) == 0 || tr.Searches[0].Cut {
+		t.Fatalf("%s: searches %+v: want the first complete", tr.Protocol, tr.Searches)
+	}
+	for n, b := range tr.Searches {
+		var rates []float64
+		for _, st := range tr.Steps {
+			if st.Search == n+1 {
+				rates = append(rates, st.Rate)
+			}
+		}
+		if b.Cut {
+			continue
+		}
+		if b.Missed <= 0 || b.Missed > 160 || (b.Met > 0 && b.Met >= b.Missed) || len(rates) > 4+experiment.DefaultCapacityRefine || rates[0] != 20 {
+			t.Errorf("%s search %d: met %.0f, missed %.0f, rates %v: want a bracket under 160 req/s from 20", tr.Protocol, n+1, b.Met, b.Missed, rates)
+		}
+		for i := range rates {
+			if slices.Contains(rates[:i], rates[i]) {
+				t.Errorf("%s search %d: rate %.0f tried twice: %v", tr.Protocol, n+1, rates[i], rates)
+			}
+		}
+		if b.Met > 0 && b.ServerCores == nil {
+			t.Errorf("%s search %d: no server CPU at %.0f req/s", tr.Protocol, n+1, b.Met)
+		}
 	}
 	for i, st := range tr.Steps {
-		if i == 0 && st.Rate != 20 || st.Requests == 0 || (st.Met != (st.Why == "")) {
+		if st.Search < 1 || st.Search > len(tr.Searches) || st.Requests == 0 || (st.Met != (st.Why == "")) {
 			t.Errorf("%s step %d: %+v", tr.Protocol, i, st)
 		}
 	}
@@ -88,8 +114,10 @@ func checkBracket(t *testing.T, tr results.CapacityResult) {
 }
 
 // TestCapacityObjectiveNeverMet: a p50 under 5 ms from a handler that
-// sleeps 20 ms is missed at the first rate, said so, with no capacity and
-// no ratio.
+// sleeps 20 ms is missed at the first rate, tried once (a miss is not
+// retried, as a met rate is not), said so, with no capacity and no ratio;
+// the budget holds every repetition of so short a search, so the search
+// is made five times.
 func TestCapacityObjectiveNeverMet(t *testing.T) {
 	o, c := capacityOptions(t, "p50<5ms")
 	res, _, err := experiment.Capacity(context.Background(), o, c)
@@ -97,12 +125,17 @@ func TestCapacityObjectiveNeverMet(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tr := range res.Transports {
-		if tr.Met != 0 || tr.Missed != 20 || len(tr.Steps) != 2 || !strings.Contains(tr.MissedBecause, "p50") || tr.VsBaseline != nil {
+		if tr.Met != 0 || tr.Missed != 20 || len(tr.Searches) != 5 || len(tr.Steps) != 5 || !strings.Contains(tr.MissedBecause, "p50") || tr.VsBaseline != nil {
 			t.Errorf("%s: %+v", tr.Protocol, tr)
 		}
+		for i, st := range tr.Steps {
+			if st.Search != i+1 || st.Rate != 20 || st.Met {
+				t.Errorf("%s step %d: %+v", tr.Protocol, i, st)
+			}
+		}
 	}
-	if res.Baseline != "" {
-		t.Errorf("baseline %q with nothing met", res.Baseline)
+	if res.Baseline != "" || res.Stopped != "" {
+		t.Errorf("baseline %q with nothing met, stopped %q", res.Baseline, res.Stopped)
 	}
 }
 
@@ -120,7 +153,7 @@ func TestCapacityWithinBudget(t *testing.T) {
 		t.Errorf("stopped %q", res.Stopped)
 	}
 	for _, tr := range res.Transports {
-		if len(tr.Steps) != 1 {
+		if len(tr.Steps) != 1 || len(tr.Searches) != 1 || !tr.Searches[0].Cut {
 			t.Errorf("%s: %d steps, want the one turn the budget holds", tr.Protocol, len(tr.Steps))
 		}
 	}

@@ -78,7 +78,7 @@ func TestRunSLO(t *testing.T) {
 	t.Cleanup(func() { srv.Close() })
 	target := srv.Transport.URL(transport.H1)
 	dir := t.TempDir()
-	code, stdout, stderr := runMain(t, "run", "--slo", "p99<2s", "--target", target, "--request", "GET /slow", "--duration", "300ms", "--out", dir)
+	code, stdout, stderr := runMain(t, "run", "--slo", "p99<2s", "--target", target, "--request", "GET /slow", "--duration", "300ms", "--budget", "15s", "--out", dir)
 	if code != 0 || !strings.Contains(stdout, "capacity at p99<2s, GET /slow") || !strings.Contains(stdout, "  h2c ") || !strings.Contains(stdout, "vs h1") {
 		t.Fatalf("exit %d: %s\n%s", code, stderr, stdout)
 	}

@@ -14,7 +14,7 @@ import (
 	"github.com/httpvs/httpvs/results"
 )
 
-const sloUsage = "find each transport's capacity at this `objective` instead of the matrix: the highest open-loop rate of your --request (one; default GET /small) whose latency quantile (from the intended send time) and failed share meet it, e.g. 'p99<50ms' or 'p99<50ms,errors<1%' (bounds: p50, p90, p99, p999, errors), with the ratio to h1 and the server's CPU at that rate, on loopback or across --net; a search as Envoy Nighthawk's adaptive load controller does, each rate tried for --duration (default 1s), within --budget (default 2m); prints it (text or --format json) and writes capacity.json and report.md to a new directory under --out (none with --no-files)"
+const sloUsage = "find each transport's capacity at this `objective` instead of the matrix: the highest open-loop rate of your --request (one; default GET /small) whose latency quantile (from the intended send time) and failed share meet it, e.g. 'p99<50ms' or 'p99<50ms,errors<1%' (bounds: p50, p90, p99, p999, errors), with the ratio to h1 and the server's CPU at that rate, on loopback or across --net; a search as Envoy Nighthawk's adaptive load controller does, each rate tried once for --duration (default 1s), the whole search repeated while --budget (default 2m) holds another, up to five times, so that the ratios have a spread and a verdict (one search shows its resolution only); prints it (text or --format json) and writes capacity.json and report.md to a new directory under --out (none with --no-files)"
 
 // capacity is run --slo: the capacity search against the child server or
 // the target, printed.
