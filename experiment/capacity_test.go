@@ -82,25 +82,8 @@ func checkBracket(t *testing.T, tr results.CapacityResult) {
 		t.Fatalf("%s: searches %+v: want the first complete", tr.Protocol, tr.Searches)
 	}
 	for n, b := range tr.Searches {
-		var rates []float64
-		for _, st := range tr.Steps {
-			if st.Search == n+1 {
-				rates = append(rates, st.Rate)
-			}
-		}
-		if b.Cut {
-			continue
-		}
-		if b.Missed <= 0 || b.Missed > 160 || (b.Met > 0 && b.Met >= b.Missed) || len(rates) > 4+experiment.DefaultCapacityRefine || rates[0] != 20 {
-			t.Errorf("%s search %d: met %.0f, missed %.0f, rates %v: want a bracket under 160 req/s from 20", tr.Protocol, n+1, b.Met, b.Missed, rates)
-		}
-		for i := range rates {
-			if slices.Contains(rates[:i], rates[i]) {
-				t.Errorf("%s search %d: rate %.0f tried twice: %v", tr.Protocol, n+1, rates[i], rates)
-			}
-		}
-		if b.Met > 0 && b.ServerCores == nil {
-			t.Errorf("%s search %d: no server CPU at %.0f req/s", tr.Protocol, n+1, b.Met)
+		if !b.Cut {
+			checkSearch(t, tr, n, b)
 		}
 	}
 	for i, st := range tr.Steps {
@@ -110,6 +93,29 @@ func checkBracket(t *testing.T, tr results.CapacityResult) {
 	}
 	if tr.Met > 0 && tr.ServerCores == nil {
 		t.Errorf("%s: no server CPU at %.0f req/s", tr.Protocol, tr.Met)
+	}
+}
+
+// checkSearch checks search n (from 0) of tr, complete: its bracket, its
+// rates each tried once from 20 req/s, the server's CPU where it met one.
+func checkSearch(t *testing.T, tr results.CapacityResult, n int, b results.CapacityBracket) {
+	t.Helper()
+	var rates []float64
+	for _, st := range tr.Steps {
+		if st.Search == n+1 {
+			rates = append(rates, st.Rate)
+		}
+	}
+	if len(rates) == 0 || b.Missed <= 0 || b.Missed > 160 || (b.Met > 0 && b.Met >= b.Missed) || len(rates) > 4+experiment.DefaultCapacityRefine || rates[0] != 20 {
+		t.Errorf("%s search %d: met %.0f, missed %.0f, rates %v: want a bracket under 160 req/s from 20", tr.Protocol, n+1, b.Met, b.Missed, rates)
+	}
+	for i := range rates {
+		if slices.Contains(rates[:i], rates[i]) {
+			t.Errorf("%s search %d: rate %.0f tried twice: %v", tr.Protocol, n+1, rates[i], rates)
+		}
+	}
+	if b.Met > 0 && b.ServerCores == nil {
+		t.Errorf("%s search %d: no server CPU at %.0f req/s", tr.Protocol, n+1, b.Met)
 	}
 }
 

@@ -17,7 +17,9 @@ func TestCapacityVerdicts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := func(met, missed float64) results.CapacityBracket { return results.CapacityBracket{Met: met, Missed: missed} }
+	b := func(met, missed float64) results.CapacityBracket {
+		return results.CapacityBracket{Met: met, Missed: missed}
+	}
 	h1 := results.CapacityResult{Protocol: "h1", Met: 1000, Missed: 1050, Searches: []results.CapacityBracket{b(1000, 1050), b(1000, 1050), b(1000, 1050)}}
 	h2c := results.CapacityResult{Protocol: "h2c", Met: 2000, Missed: 2100, Searches: []results.CapacityBracket{b(2000, 2100), b(2000, 2100), b(2050, 2100)}}
 	h3 := results.CapacityResult{Protocol: "h3", Met: 1000, Missed: 1050, Searches: []results.CapacityBracket{b(700, 735), b(1000, 1050), b(1400, 1470)}}

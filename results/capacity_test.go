@@ -59,7 +59,6 @@ func FuzzParseObjective(f *testing.F) {
 // while complete ones exist; no ratio when neither bracket closed.
 func TestRatioOf(t *testing.T) {
 	one := func(met, missed float64) CapacityResult { return CapacityResult{Met: met, Missed: missed} }
-	many := func(b ...CapacityBracket) CapacityResult { return CapacityResult{Met: b[0].Met, Missed: b[0].Missed, Searches: b} }
 	base := one(1000, 1100)
 	r := RatioOf(one(2000, 2100), base)
 	if r == nil || r.Ratio != 2 || r.ResolutionLow != 2000.0/1100 || r.ResolutionHigh != 2.1 || r.Searches != 1 || r.Verdict != VerdictUnknown || r.Low != 0 || r.High != 0 {
@@ -74,7 +73,19 @@ func TestRatioOf(t *testing.T) {
 	if RatioOf(CapacityResult{Missed: 100}, base) != nil {
 		t.Error("a ratio for a transport that met nothing")
 	}
-	b := func(met, missed float64) CapacityBracket { return CapacityBracket{Met: met, Missed: missed} }
+}
+
+func bracket(met, missed float64) CapacityBracket { return CapacityBracket{Met: met, Missed: missed} }
+
+func many(b ...CapacityBracket) CapacityResult {
+	return CapacityResult{Met: b[0].Met, Missed: b[0].Missed, Searches: b}
+}
+
+// TestRatioOfSearches: repeated searches' ratio judged by the verdict's
+// rule on the wider of their spread and their resolution; a cut search
+// left out where complete ones pair.
+func TestRatioOfSearches(t *testing.T) {
+	b := bracket
 	base3 := many(b(1000, 1050), b(1000, 1050), b(1000, 1050))
 	for _, tc := range []struct {
 		name    string
