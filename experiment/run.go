@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -148,6 +149,12 @@ func (o *Options) settle(res *results.Results, server *config.Server, udpNote st
 	res.Settings.Net = link.result()
 	if o.Target.Plain == "" && o.Target.TLS == "" {
 		res.Settings.Target = "child"
+	}
+	if o.ProfileDir != "" {
+		res.Settings.ProfileDir = o.ProfileDir
+		if abs, err := filepath.Abs(o.ProfileDir); err == nil {
+			res.Settings.ProfileDir = abs
+		}
 	}
 }
 

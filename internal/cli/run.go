@@ -186,6 +186,11 @@ func (f *runFlags) prepare(fs *flagset.Set) (experiment.Options, error) {
 		return xo, usagef("--profile-span %v: want a positive duration, with --profile DIR", f.profileSpan)
 	}
 	m.ProfileSpan = f.profileSpan
+	if f.profile != "" && max(m.Repeat, m.MaxRepeat) < 2 {
+		// Profiles are taken of the cells the verdict calls slower; one
+		// round per cell gives no verdict, so none would be taken.
+		return xo, usagef("--profile %s profiles the cells the verdict calls slower, and one round per cell (--quick, --repeat 1) gives no verdict: drop --quick, or give --repeat 3 or more", f.profile)
+	}
 	return xo, f.checkFormat(set)
 }
 

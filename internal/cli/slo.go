@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/httpvs/httpvs/experiment"
@@ -68,10 +69,24 @@ func (f *runFlags) sloAlone(set map[string]bool, reqs []results.Request) error {
 		return usagef("--slo searches one request's capacity: give one --request, not %d", len(reqs))
 	case set["scenarios"] || len(f.nets) > 1 || f.browser.on || f.peers != "":
 		return usagef("--slo searches one request's capacity (on loopback, across one --net link, or against --target): it does not go with --scenarios, several --net links, --browser or --peers")
+	case len(sloIgnores(set)) > 0:
+		return usagef("--slo tries each rate once for --duration within --budget, unpinned and unprofiled: it does not go with %s", strings.Join(sloIgnores(set), ", "))
 	case f.format != "text" && f.format != "json":
 		return usagef("--slo prints text or json, not %s", f.format)
 	}
 	return nil
+}
+
+// sloIgnores are the flags given (set) that a capacity search has no use
+// for: the matrix's rounds, profiles and pinning.
+func sloIgnores(set map[string]bool) []string {
+	var out []string
+	for _, name := range []string{"quick", "repeat", "max-repeat", "warmup", "omit", "loss-events", "size", "rep-timeout", "aa", "seed", "pin", "profile", "profile-span"} {
+		if set[name] {
+			out = append(out, "--"+name)
+		}
+	}
+	return out
 }
 
 // printCapacity prints the search's results as --format asks and writes
