@@ -301,7 +301,7 @@ func try(ctx context.Context, m matrix.Options, c CapacityOptions, p transport.P
 	if m.StatsNetwork != nil {
 		statsOpts.Network = m.StatsNetwork // the server's side of the link: its counters do not cross it
 	}
-	if statsClient, err := transport.NewClient(statsOpts); err == nil {
+	if statsClient, err := transport.NewClient(statsOpts); err == nil && !m.NoServerStats {
 		defer statsClient.Close()
 		statsURL := base + "/stats"
 		cfg.MeasureStart = func() { before, _ = transfer.FetchServerStats(ctx, statsClient, statsURL, transfer.StatsTimeout) }

@@ -56,6 +56,9 @@ func runRun(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	}
+	if (f.target != "" || f.tlsTarget != "") && !f.noServerStats {
+		fmt.Fprintln(e.stderr, "httpvs run: reading the target's counters too: GET /stats before and after each repetition (httpvs serve answers; another server's 404 leaves the server's figures out); --no-server-stats turns it off")
+	}
 	if f.slo != "" {
 		return f.capacity(ctx, e, fs, xo.Matrix, began)
 	}
@@ -275,7 +278,10 @@ func (f *runFlags) options(fs *flagset.Set, set map[string]bool, reqs []results.
 		return usagef("--grpc-target goes with --target or --tls-target (the child server has its own)")
 	case (f.insecure || f.cacert != "") && f.tlsTarget == "":
 		return usagef("-k and --cacert apply to --tls-target, which is not given")
+	case f.noServerStats && f.target == "" && f.tlsTarget == "":
+		return usagef("--no-server-stats goes with --target or --tls-target: the child server's counters are the run's server figures")
 	}
+	m.NoServerStats = f.noServerStats
 	if m.Engine, err = load.ParseEngine(f.engine); err != nil {
 		return usagef("--engine %q: want std or fast", f.engine)
 	}

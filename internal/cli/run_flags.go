@@ -50,6 +50,7 @@ type runFlags struct {
 	requests             requestFlags // --request, --requests, --body
 	noise                noiseFlags   // --pin, --aa, --seed
 	slo                  string       // --slo: a capacity search instead of the matrix (slo.go)
+	noServerStats        bool         // --no-server-stats: leave a target's /stats unread
 	saidUDP              string       // the UDP buffer warning a report on stdout said already: a sweep says it once
 }
 
@@ -84,6 +85,7 @@ func (f *runFlags) register(fs *flagset.Set) {
 	fs.StringVar(&f.grpcTarget, "grpc-target", "", "with --target or --tls-target: `host:port` of the server's native gRPC Bookstore (httpvs serve --grpc-listen) for the grpc-native column")
 	fs.BoolVar(&f.insecure, "k", false, "with --tls-target: skip certificate verification")
 	fs.Alias("k", "insecure")
+	fs.BoolVar(&f.noServerStats, "no-server-stats", false, "with --target or --tls-target: do not read the target's GET /stats before and after each repetition (httpvs serve's counters: the server's CPU and its side of each cell); without it the run says up front that it reads them")
 	fs.StringVar(&f.cacert, "cacert", "", "with --tls-target: trust the PEM certificates in `file`")
 	fs.HeaderVar(&f.header)
 	registerRequests(fs, &f.requests)
@@ -101,7 +103,7 @@ func (f *runFlags) register(fs *flagset.Set) {
 		"Matrix.Size": "size", "Matrix.Protocols": "protocols", "Matrix.Scenarios": "scenarios", "Budget": "budget"} {
 		fs.Field(field, flag)
 	}
-	fs.Group("what to measure", "protocols", "scenarios", "request", "requests", "body", "slo", "H", "target", "tls-target", "grpc-target", "k", "cacert", "peers")
+	fs.Group("what to measure", "protocols", "scenarios", "request", "requests", "body", "slo", "H", "target", "tls-target", "grpc-target", "k", "cacert", "no-server-stats", "peers")
 	fs.Group("how long", "quick", "repeat", "max-repeat", "budget", "duration", "warmup", "omit", "loss-events", "size", "rep-timeout", "pin", "aa", "seed")
 	fs.Group("the link (across emulated network conditions)", "net")
 	fs.Group("client knobs (Go as shipped unless set)", "knobs", "engine", "read-size", "dial-timeout", "h2-max-frame", "h2-conn-window", "h2-stream-window", "quic-conn-window", "quic-stream-window", "quic-trace")
