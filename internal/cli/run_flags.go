@@ -54,6 +54,12 @@ type runFlags struct {
 	saidUDP              string       // the UDP buffer warning a report on stdout said already: a sweep says it once
 }
 
+// quickTakes is how long run --quick takes on loopback: its plan
+// (matrix.EstimateRun of experiment.Quick, 8.4 s of cells for the default
+// matrix) and the child's start; bench/quick.sh measures it. A test keeps
+// it within a few seconds of the plan.
+const quickTakes = "about 10 s on a quiet 2-core machine, longer under load"
+
 func (f *runFlags) register(fs *flagset.Set) {
 	fs.StringVar(&f.protocols, "protocols", "all", "comma-separated transports (h1, h2c, h1-tls, h2, h3) or all")
 	fs.Alias("protocols", "protocol")
@@ -71,7 +77,7 @@ func (f *runFlags) register(fs *flagset.Set) {
 	fs.IntVar(&f.maxRepeat, "max-repeat", experiment.DefaultMaxRepeat, "most rounds a cell gets: rounds are added while a cell's interval to the baseline is wider than ±10% (default 16; --repeat when that is given, and with --quick)")
 	fs.DurationVar(&f.budget, "budget", experiment.DefaultBudget, "added rounds start only if they end within this `duration` of the run's start (with --net: the first rounds' estimated time and 15% of it again, printed before they start); 0: --max-repeat alone bounds them")
 	f.noise.register(fs)
-	fs.BoolVar(&f.quick, "quick", false, "one 100ms repetition per cell (under 20 s in all, for CI); explicit --repeat and --duration still apply")
+	fs.BoolVar(&f.quick, "quick", false, fmt.Sprintf("one %v repetition per cell (%s, for CI); explicit --repeat and --duration still apply", experiment.QuickDuration, quickTakes))
 	fs.Field("Engine", "engine")
 	fs.StringVar(&f.engine, "engine", load.Std.String(), "load engine for request scenarios: std (net/http and quic-go's http3, what your code uses) or fast (httpvs's lean h1/h2/h3 client)")
 	fs.BoolVar(&f.asJSON, "json", false, "print results.json to stdout (same as --format json)")
