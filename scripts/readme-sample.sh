@@ -22,12 +22,18 @@ start = next(i for i, l in enumerate(text) if l.startswith("verdict ("))
 end = next(i for i, l in enumerate(text) if l.startswith("detail:"))
 # The run's warnings about the machine are said once, above the verdict
 # (the fixes below may point to them): the sample keeps them.
-warnings = [l.rstrip() for l in text[:start] if l.startswith("warning: ")]
+# The report wraps its prose at 120 columns: a warning goes on in the
+# indented lines under it, the header down to the first blank line.
+warnings, keep = [], False
+for l in text[:start]:
+    keep = l.startswith("warning: ") or (keep and l.startswith("  "))
+    if keep:
+        warnings.append(l.rstrip())
 block = warnings + [l.rstrip() for l in text[start:end]]
 while block and not block[-1]:
     block.pop()
-header = text[0]
-stable = re.search(r"(\d+) of (\d+) cells stable", text[start])
+header = " ".join(text[:text.index("")] if "" in text else text[:1])
+stable = re.search(r"(\d+) of (\d+) cells stable", " ".join(text[start:end]))
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "CPU unknown")
 go = subprocess.run(["go", "env", "GOVERSION"], capture_output=True, text=True).stdout.strip()
 commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
