@@ -56,9 +56,6 @@ func runRun(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	}
-	if (f.target != "" || f.tlsTarget != "") && !f.noServerStats {
-		fmt.Fprintln(e.stderr, "httpvs run: reading the target's counters too: GET /stats before and after each repetition (httpvs serve answers; another server's 404 leaves the server's figures out); --no-server-stats turns it off")
-	}
 	if f.slo != "" {
 		return f.capacity(ctx, e, fs, xo.Matrix, began)
 	}
@@ -113,6 +110,7 @@ func (f *runFlags) experiment(ctx context.Context, e *env, xo *experiment.Option
 			return nil, err
 		}
 		xo.Target = t
+		f.sayStats(e)
 	}
 	var prog *progressLine
 	if isTerminal(e.stderr) {
@@ -223,6 +221,14 @@ func budgetOption(d time.Duration) time.Duration {
 		return -1
 	}
 	return d
+}
+
+// sayStats says, before a run against a target starts, that the target's
+// /stats is read too, unless --no-server-stats turned that off.
+func (f *runFlags) sayStats(e *env) {
+	if !f.noServerStats {
+		fmt.Fprintln(e.stderr, "httpvs run: reading the target's counters too: GET /stats before and after each repetition (httpvs serve answers; another server's 404 leaves the server's figures out); --no-server-stats turns it off")
+	}
 }
 
 // externalTarget checks --target and --tls-target and returns them as

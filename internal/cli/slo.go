@@ -40,6 +40,7 @@ func (f *runFlags) capacity(ctx context.Context, e *env, fs *flagset.Set, opts m
 		if xo.Target, err = f.externalTarget(ctx); err != nil {
 			return err
 		}
+		f.sayStats(e)
 	}
 	co := experiment.CapacityOptions{Objective: obj}
 	if len(reqs) == 1 {
