@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/load"
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transfer"
@@ -102,7 +102,7 @@ func Capacity(ctx context.Context, o Options, c CapacityOptions) (*results.Capac
 	c.fill()
 	// The one request is the run's scenario: the target is asked only
 	// about its transports.
-	o.Matrix.Scenarios = matrix.RequestScenarios([]results.Request{c.Request})[:1]
+	o.Matrix.Scenarios = plan.RequestScenarios([]results.Request{c.Request})[:1]
 	if err := o.fill(); err != nil {
 		return nil, nil, &OptionsError{err}
 	}
@@ -161,7 +161,7 @@ func Capacity(ctx context.Context, o Options, c CapacityOptions) (*results.Capac
 
 // searchOnce runs search n of every transport in turns, and records its
 // brackets; false when the budget (from began) cut it.
-func searchOnce(ctx context.Context, m matrix.Options, c CapacityOptions, searches []*capacitySearch, n int, began time.Time) bool {
+func searchOnce(ctx context.Context, m plan.Options, c CapacityOptions, searches []*capacitySearch, n int, began time.Time) bool {
 	for _, s := range searches {
 		s.rate, s.refining, s.done, s.cur = c.Start, 0, false, results.CapacityBracket{}
 	}
@@ -281,7 +281,7 @@ func (s *capacitySearch) advance(st results.CapacityStep, c CapacityOptions) {
 
 // try runs c's request over p at rate for c.Step and judges it against
 // c.Objective.
-func try(ctx context.Context, m matrix.Options, c CapacityOptions, p transport.Protocol, rate float64) results.CapacityStep {
+func try(ctx context.Context, m plan.Options, c CapacityOptions, p transport.Protocol, rate float64) results.CapacityStep {
 	base := m.Target.Plain
 	if p.TLS() {
 		base = m.Target.TLS

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/experiment"
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/transport"
@@ -17,7 +17,7 @@ import (
 
 // slowTarget is httpvs's payload server on loopback whose /slow sleeps
 // 20 ms before answering as /small.
-func slowTarget(t *testing.T) matrix.Target {
+func slowTarget(t *testing.T) plan.Target {
 	t.Helper()
 	payload := server.New(server.Options{})
 	opts := server.Loopback()
@@ -33,7 +33,7 @@ func slowTarget(t *testing.T) matrix.Target {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { srv.Close() })
-	return matrix.Target{Plain: srv.Transport.URL(transport.H1)}
+	return plan.Target{Plain: srv.Transport.URL(transport.H1)}
 }
 
 func capacityOptions(t *testing.T, objective string) (experiment.Options, experiment.CapacityOptions) {

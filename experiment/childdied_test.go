@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/experiment"
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/plan"
 )
 
 // childPIDs returns the processes whose parent is this one and whose
@@ -52,7 +52,7 @@ func TestRunChildDied(t *testing.T) {
 	o := quick(t, "download")
 	reps := 0
 	killed := false
-	o.Matrix.Progress = func(matrix.Progress) {
+	o.Matrix.Progress = func(plan.Progress) {
 		if reps++; reps == 3 && !killed {
 			killed = true
 			killChildren(t)
@@ -90,7 +90,7 @@ func TestRunChildDiedMarksCells(t *testing.T) {
 	o := quick(t, "download")
 	o.Matrix.Repeat, o.Matrix.MaxRepeat = 4, 4
 	reps, killed := 0, false
-	o.Matrix.Progress = func(matrix.Progress) {
+	o.Matrix.Progress = func(plan.Progress) {
 		if reps++; reps == 3 && !killed {
 			killed = true
 			killChildren(t)

@@ -12,7 +12,7 @@ import (
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/cli"
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/transport"
@@ -38,7 +38,7 @@ func quick(t *testing.T, scenarios string) experiment.Options {
 	o := experiment.Quick()
 	o.Matrix.Protocols = []transport.Protocol{transport.H1, transport.H2C}
 	var err error
-	if o.Matrix.Scenarios, err = matrix.ParseScenarios(scenarios); err != nil {
+	if o.Matrix.Scenarios, err = plan.ParseScenarios(scenarios); err != nil {
 		t.Fatal(err)
 	}
 	return o
@@ -99,7 +99,7 @@ func TestRunTarget(t *testing.T) {
 	o.Matrix.Protocols = append(o.Matrix.Protocols, transport.H2)
 	o.Matrix.Knobs = results.Tuned // its server part is the target's own
 	o.NoTuned = true
-	o.Target = matrix.Target{Plain: srv.Transport.URL(transport.H1), TLS: srv.Transport.URL(transport.H2), RootCAs: roots}
+	o.Target = plan.Target{Plain: srv.Transport.URL(transport.H1), TLS: srv.Transport.URL(transport.H2), RootCAs: roots}
 	res, err := experiment.Run(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)

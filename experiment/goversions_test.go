@@ -8,7 +8,7 @@ import (
 
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/goversions"
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -25,7 +25,7 @@ func TestRunGoVersions(t *testing.T) {
 	o.Go.Versions = []string{goversions.Installed}
 	o.Go.CacheDir = t.TempDir()
 	o.Matrix.Protocols = []transport.Protocol{transport.H1, transport.H2C}
-	if o.Matrix.Scenarios, err = matrix.ParseScenarios("small-sequential"); err != nil {
+	if o.Matrix.Scenarios, err = plan.ParseScenarios("small-sequential"); err != nil {
 		t.Fatal(err)
 	}
 	res, err := experiment.Run(context.Background(), o)

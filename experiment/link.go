@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/internal/matrix"
 	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/results"
 )
@@ -121,7 +121,7 @@ func (l *Link) RTT() time.Duration {
 }
 
 // take returns the link's counters since the last take (or the
-// calibration) and adds them to the cells' total: matrix.Options'
+// calibration) and adds them to the cells' total: plan.Options'
 // LinkCounters, which gives each repetition its own.
 func (l *Link) take() (up, down netem.DirStats) {
 	l.mu.Lock()

@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/internal/matrix"
+	"github.com/httpvs/httpvs/plan"
 )
 
 // minLossEvents is the fewest loss events fitLossEvents sizes a transfer
@@ -16,7 +17,7 @@ const minLossEvents = 10
 // first rounds at Matrix.LossEvents would end past it, says so with the
 // time they would take, and sizes them for fewer loss events, as many as
 // fit (at least minLossEvents); est is the estimate of what will run.
-func (o *Options) fitLossEvents(est matrix.Estimate) (matrix.Estimate, []string) {
+func (o *Options) fitLossEvents(est plan.Estimate) (plan.Estimate, []string) {
 	lines := matrix.LossSizing(o.Matrix)
 	if len(lines) == 0 || o.Budget <= 0 {
 		return est, lines
@@ -27,7 +28,7 @@ func (o *Options) fitLossEvents(est matrix.Estimate) (matrix.Estimate, []string)
 	}
 	want := o.Matrix.LossEvents
 	if want == 0 {
-		want = matrix.DefaultLossEvents
+		want = plan.DefaultLossEvents
 	}
 	full := est
 	for n := want * 3 / 4; n >= minLossEvents; n = n * 3 / 4 {

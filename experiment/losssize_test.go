@@ -5,7 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/internal/matrix"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -20,8 +21,8 @@ func TestFitLossEvents(t *testing.T) {
 	n.Up.RateBitsPerSecond, n.Down.RateBitsPerSecond = 10e6, 10e6
 	n.Up.Loss, n.Down.Loss = 0.01, 0.01
 	sc, _ := matrix.ScenarioByName("download")
-	m := matrix.Options{Link: n, RTT: 100 * time.Millisecond, Scenarios: []matrix.Scenario{sc}, Repeat: 3,
-		Protocols: []transport.Protocol{transport.H1TLS, transport.H2}, Target: matrix.Target{TLS: "https://198.18.0.2:1"}}
+	m := plan.Options{Link: n, RTT: 100 * time.Millisecond, Scenarios: []plan.Scenario{sc}, Repeat: 3,
+		Protocols: []transport.Protocol{transport.H1TLS, transport.H2}, Target: plan.Target{TLS: "https://198.18.0.2:1"}}
 	full, err := matrix.EstimateRun(m)
 	if err != nil {
 		t.Fatal(err)
@@ -29,7 +30,7 @@ func TestFitLossEvents(t *testing.T) {
 	o := Options{Matrix: m, Budget: 2 * time.Minute, Began: time.Now()}
 	est, lines := o.fitLossEvents(full)
 	t.Log(full.Time, est.Time, lines)
-	if full.Time < 5*time.Minute || est.Time > 2*time.Minute || o.Matrix.LossEvents >= matrix.DefaultLossEvents || o.Matrix.LossEvents < minLossEvents {
+	if full.Time < 5*time.Minute || est.Time > 2*time.Minute || o.Matrix.LossEvents >= plan.DefaultLossEvents || o.Matrix.LossEvents < minLossEvents {
 		t.Errorf("estimate %v -> %v with %d loss events: want over 5 min cut to the 2 min budget", full.Time, est.Time, o.Matrix.LossEvents)
 	}
 	if last := lines[len(lines)-1]; !strings.Contains(last, "cannot see 100 loss events") || !strings.Contains(last, "takes about") {

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/config"
-	"github.com/httpvs/httpvs/matrix"
-	"github.com/httpvs/httpvs/peers"
+	"github.com/httpvs/httpvs/internal/matrix"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -18,7 +18,7 @@ const (
 	// DefaultRepeat is the first stage of a default run's rounds: every
 	// cell gets them (after a warm-up round), and their spread plans the
 	// rounds a wider cell gets past them (Stein's two-stage procedure).
-	// Six, not matrix.DefaultRepeat's eight: eight and the warm-up round
+	// Six, not plan.DefaultRepeat's eight: eight and the warm-up round
 	// filled the minute (an estimated 59 s) and left no time to give the
 	// noisy cells the rounds their spread asks for.
 	DefaultRepeat = 6
@@ -44,23 +44,23 @@ const (
 // Options are an experiment: what `httpvs run` measures, as a library
 // call. The zero value measures Go as shipped (results.GoDefault) on every
 // transport and the default scenarios, against a child `httpvs serve` on
-// loopback, matrix.DefaultRepeat rounds a cell; Default is `httpvs run`'s
+// loopback, plan.DefaultRepeat rounds a cell; Default is `httpvs run`'s
 // own, Quick its --quick, AcrossLink its --net.
 type Options struct {
 	// Matrix is what to measure and how: transports (empty: all),
-	// scenarios (empty: matrix.Scenarios, or matrix.NetDefault across a
+	// scenarios (empty: plan.Scenarios, or plan.NetDefault across a
 	// link), rounds, durations, the client's knobs, the load engine. Run
 	// sets its Target, Network, link fields, Budget and Profile.
 	// Matrix.Knobs is the knob set Run applies to Matrix.Client: a zero
 	// one means results.GoDefault.
-	Matrix matrix.Options
+	Matrix plan.Options
 	// NoTuned leaves out the tuned client's rows ("download:tuned") that
 	// a Go-as-shipped run on loopback adds, which say what the tuned
 	// client (results.Tuned) reaches.
 	NoTuned bool
 	// Target is an external server to measure instead of a child server;
 	// zero: Run starts one.
-	Target matrix.Target
+	Target plan.Target
 	// Executable is the httpvs binary Run starts as the child server
 	// (`httpvs serve --child`); "" means this program, which must then be
 	// httpvs or act as it when ChildEnv is set (a test's TestMain).
@@ -94,13 +94,13 @@ type Options struct {
 	Go GoOptions
 	// Peers are the reference peers measured beside Go (reference.Run),
 	// on loopback only.
-	Peers []peers.Peer
+	Peers []plan.Peer
 	// ReferenceRounds bounds the peers' rounds (each a process start per
 	// transport); zero: min(Matrix.Repeat, 5).
 	ReferenceRounds int
 	// ProfileDir, when set, is where the client's and the child's
 	// profiles go, taken in rounds of their own after the measured ones
-	// (matrix.Options.Profile), and read into each cell's Attribution.
+	// (plan.Options.Profile), and read into each cell's Attribution.
 	ProfileDir string
 	// Budget bounds, from Began, the start of added rounds (past
 	// Matrix.Repeat, up to Matrix.MaxRepeat); zero: across a link, the
@@ -142,7 +142,7 @@ type Options struct {
 // Plan is what an experiment will measure and what it costs, told before
 // its cells start (Options.OnPlan).
 type Plan struct {
-	Estimate matrix.Estimate
+	Estimate plan.Estimate
 	Spent    time.Duration // since Began: the child server, the link and its calibration
 	Budget   time.Duration // from Began, for added rounds; zero: none
 	Link     *results.Net  // the calibrated link; nil on loopback
@@ -177,7 +177,7 @@ func Quick() Options {
 	return o
 }
 
-// AcrossLink is `httpvs run --net`: the link's scenarios (matrix.NetDefault),
+// AcrossLink is `httpvs run --net`: the link's scenarios (plan.NetDefault),
 // LinkRepeat rounds a cell sized by the link's round trip
 // (matrix.LinkWindowRTTs), up to DefaultMaxRepeat for noisy cells within
 // the estimate and LinkBudgetShare again.
@@ -202,9 +202,9 @@ func (o *Options) fill() error {
 		o.Matrix.Protocols = append([]transport.Protocol(nil), transport.All...)
 	}
 	if len(o.Matrix.Scenarios) == 0 {
-		o.Matrix.Scenarios = matrix.Scenarios
+		o.Matrix.Scenarios = plan.Scenarios
 		if o.Link != nil {
-			o.Matrix.Scenarios = matrix.NetDefault()
+			o.Matrix.Scenarios = plan.NetDefault()
 		}
 	}
 	if err := o.applyKnobs(); err != nil {
@@ -226,7 +226,7 @@ func (o *Options) fill() error {
 	return o.checkMatrix()
 }
 
-// checkMatrix refuses Matrix's fields out of range (matrix.Options.Validate,
+// checkMatrix refuses Matrix's fields out of range (plan.Options.Validate,
 // named within "Matrix") before anything starts: the link, the child. The
 // matrix's target is the external one, or the child's, known only once it
 // runs: a stand-in for the check.

@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/httpvs/httpvs/internal/reference"
-	"github.com/httpvs/httpvs/peers"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -13,9 +13,9 @@ import (
 // pinned, when set, holds the CPUs the run's own server has: the server
 // peers get the same, and the client peers inherit the generator's.
 func (o *Options) references(ctx context.Context, pinned *pinning) ([]results.ReferenceCell, error) {
-	var servers, clients []peers.Peer
+	var servers, clients []plan.Peer
 	for _, p := range o.Peers {
-		if p.Role == peers.RoleServer {
+		if p.Role == plan.RoleServer {
 			servers = append(servers, p)
 		} else {
 			clients = append(clients, p)

@@ -13,7 +13,7 @@ import (
 
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/pin"
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/plan"
 )
 
 // TestRunPins: on loopback with a child server and two CPUs, Run binds
@@ -33,7 +33,7 @@ func TestRunPins(t *testing.T) {
 			o := quick(t, "small-sequential")
 			o.Pin = !noPin
 			var seen []string
-			o.Matrix.Progress = func(matrix.Progress) {
+			o.Matrix.Progress = func(plan.Progress) {
 				mine, _ := pin.Available()
 				seen = append(seen, fmt.Sprintf("generator %s GOMAXPROCS %d, server %s", pin.Format(mine), runtime.GOMAXPROCS(0), childCPUs()))
 			}

@@ -16,7 +16,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -59,13 +59,13 @@ func NewProfiler(dir, serverURL string, network transport.Network, warn func(err
 // Start begins profiling the part called name (made safe for file names:
 // results.SafeFileName); the returned function ends it, writes the files
 // and returns the CPU profiles it took.
-func (p *Profiler) Start(name string) (stop func() matrix.Profiles) {
+func (p *Profiler) Start(name string) (stop func() plan.Profiles) {
 	name = results.SafeFileName(name)
 	var cpu bytes.Buffer
 	clientOn := pprof.StartCPUProfile(&cpu) == nil
 	serverOn := p.serverURL != "" && p.do(http.MethodPost, "/debug/profile/start", nil) == nil
-	return func() matrix.Profiles {
-		var got matrix.Profiles
+	return func() plan.Profiles {
+		var got plan.Profiles
 		if clientOn {
 			pprof.StopCPUProfile()
 			got.Client = cpu.Bytes()

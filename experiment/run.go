@@ -11,7 +11,8 @@ import (
 
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/internal/diagnosis"
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/internal/matrix"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -212,7 +213,7 @@ func (o *Options) startServer(ctx context.Context, link *Link, pinned *pinning, 
 	if err != nil {
 		return nil, nil, err
 	}
-	m.Target = matrix.Target{Plain: child.Ready.Plain, TLS: child.Ready.TLS, RootCAs: child.Roots, GRPC: child.Ready.GRPC}
+	m.Target = plan.Target{Plain: child.Ready.Plain, TLS: child.Ready.TLS, RootCAs: child.Roots, GRPC: child.Ready.GRPC}
 	if link != nil {
 		m.Network = link.link.Client()
 		m.LinkCounters = link.take
@@ -297,7 +298,7 @@ func (e *NothingToMeasureError) Error() string {
 // child serves profiles; an external target only if it is httpvs serve
 // --profiling (the profiler says so otherwise), and never one the token
 // would reach in cleartext (an *OptionsError).
-func (o *Options) profile(m *matrix.Options) error {
+func (o *Options) profile(m *plan.Options) error {
 	if o.ProfileDir == "" {
 		return nil
 	}
@@ -309,7 +310,7 @@ func (o *Options) profile(m *matrix.Options) error {
 	if err != nil {
 		return err
 	}
-	m.Profile = func(scenario, column string) func() matrix.Profiles {
+	m.Profile = func(scenario, column string) func() plan.Profiles {
 		return prof.Start(results.ProfileName(scenario, column))
 	}
 	return nil

@@ -3,7 +3,6 @@ package experiment
 import (
 	"crypto/rand"
 	"fmt"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -51,12 +50,7 @@ func TokenTravelsSafely(serverURL string, network transport.Network) bool {
 	if u.Scheme == "https" || network != nil {
 		return true
 	}
-	host := u.Hostname()
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	return server.LoopbackHost(u.Hostname())
 }
 
 // CleartextTokenError is the refusal to send the token to a server

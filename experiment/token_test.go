@@ -22,6 +22,7 @@ func TestTokenTravelsSafely(t *testing.T) {
 		{"http://127.9.9.9:8080", nil, true},
 		{"http://[::1]:8080", nil, true},
 		{"http://localhost:8080", nil, true},
+		{"http://LOCALHOST:8080", nil, true},
 		{"https://198.51.100.7:8443", nil, true},
 		{"http://10.99.0.2:8080", ns, true},
 		{"http://198.51.100.7:8080", nil, false},

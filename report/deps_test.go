@@ -22,7 +22,7 @@ func TestReportLinksNoProtocolStack(t *testing.T) {
 	banned := []string{"github.com/quic-go/", "google.golang.org/grpc", "github.com/httpvs/httpvs/internal/lean",
 		"github.com/httpvs/httpvs/transport", "github.com/httpvs/httpvs/internal/wire"}
 	measurers := map[string]bool{"github.com/httpvs/httpvs/load": true, "github.com/httpvs/httpvs/transfer": true,
-		"github.com/httpvs/httpvs/peers": true, "github.com/httpvs/httpvs/tune": true, "github.com/httpvs/httpvs/matrix": true,
+		"github.com/httpvs/httpvs/internal/peers": true, "github.com/httpvs/httpvs/tune": true, "github.com/httpvs/httpvs/internal/matrix": true,
 		"github.com/httpvs/httpvs/internal/diagnosis": true, "github.com/httpvs/httpvs/experiment": true}
 	for _, dep := range strings.Fields(string(out)) {
 		for _, b := range banned {

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/httpvs/httpvs/internal/diagnosis"
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/internal/matrix"
 	"github.com/httpvs/httpvs/results"
 )
 

@@ -66,11 +66,11 @@ func BeyondLoopback(addr string) bool {
 
 // LoopbackHost reports whether host (a name or an address, as a URL's
 // Hostname or net.SplitHostPort give it) is this machine's loopback: an
-// address in 127.0.0.0/8 or ::1, or the name localhost (RFC 6761 reserves
-// it for loopback). The one test of loopback the module uses, for
-// listeners and for targets alike.
+// address in 127.0.0.0/8 or ::1, or the name localhost in any case (RFC
+// 6761 reserves it for loopback; DNS names ignore case). The one test of
+// loopback the module uses, for listeners, targets and tokens alike.
 func LoopbackHost(host string) bool {
-	if host == "localhost" {
+	if strings.EqualFold(host, "localhost") {
 		return true
 	}
 	ip := net.ParseIP(host)

@@ -80,10 +80,10 @@ func TestBeyondLoopback(t *testing.T) {
 }
 
 // TestLoopbackHost: the one test of loopback agrees with BeyondLoopback
-// on every host, localhost included.
+// on every host, localhost in any case included.
 func TestLoopbackHost(t *testing.T) {
 	for host, want := range map[string]bool{
-		"127.0.0.1": true, "127.8.9.10": true, "::1": true, "localhost": true,
+		"127.0.0.1": true, "127.8.9.10": true, "::1": true, "localhost": true, "LOCALHOST": true, "LocalHost": true,
 		"": false, "0.0.0.0": false, "::": false, "198.18.0.2": false, "example.com": false, "localhost.example.com": false,
 	} {
 		if got := LoopbackHost(host); got != want {

@@ -18,7 +18,8 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/httpvs/httpvs/peers"
+	"github.com/httpvs/httpvs/internal/peers"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/units"
 )
 
@@ -31,7 +32,7 @@ func main() {
 
 func run() error {
 	if len(os.Args) < 2 {
-		return fmt.Errorf("usage: peerserver NAME [SIZE...] (NAME: one of %s)", peers.Names())
+		return fmt.Errorf("usage: peerserver NAME [SIZE...] (NAME: one of %s)", plan.Names())
 	}
 	var sizes []units.Bytes
 	for _, a := range os.Args[2:] {

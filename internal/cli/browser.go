@@ -8,7 +8,7 @@ import (
 
 	"github.com/httpvs/httpvs/internal/browser"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/webpage"
 )
@@ -31,7 +31,7 @@ func (b *browserFlags) register(fs *flagset.Set) {
 // not installed is one line on stderr (but in a run about to run itself
 // again in a user namespace, which says it) and a run without the
 // browser.
-func (b *browserFlags) apply(e *env, fs *flagset.Set, f *runFlags, opts *matrix.Options) error {
+func (b *browserFlags) apply(e *env, fs *flagset.Set, f *runFlags, opts *plan.Options) error {
 	switch {
 	case !b.on && (b.path != "" || b.page != ""):
 		return usagef("--chromium and --page go with --browser")
@@ -41,10 +41,10 @@ func (b *browserFlags) apply(e *env, fs *flagset.Set, f *runFlags, opts *matrix.
 		return nil
 	}
 	if !fs.Given()["scenarios"] {
-		pl, _ := matrix.ParseScenarios("page-load")
+		pl, _ := plan.ParseScenarios("page-load")
 		opts.Scenarios = pl
 	}
-	bo := &matrix.BrowserOptions{Path: b.path}
+	bo := &plan.BrowserOptions{Path: b.path}
 	if fs.Given()["repeat"] {
 		bo.Rounds = f.repeat
 	}

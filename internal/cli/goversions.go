@@ -9,7 +9,7 @@ import (
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/internal/goversions"
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -84,7 +84,7 @@ func (f *runFlags) goOptions(fs *flagset.Set) (experiment.Options, error) {
 		}
 	}
 	if set["scenarios"] {
-		if m.Scenarios, err = matrix.ParseScenarios(f.scenarios); err != nil {
+		if m.Scenarios, err = plan.ParseScenarios(f.scenarios); err != nil {
 			return xo, usagef("--scenarios: %v", err)
 		}
 	}

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/internal/matrix"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
 )

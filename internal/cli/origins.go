@@ -4,7 +4,8 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/internal/matrix"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -21,7 +22,7 @@ func (f *runFlags) resolveTargets(reqs []results.Request) error {
 		fe *matrix.ForeignOriginError
 	)
 	if f.target != "" || f.tlsTarget != "" {
-		err := matrix.CheckRequestTarget(reqs, matrix.Target{Plain: f.target, TLS: f.tlsTarget})
+		err := matrix.CheckRequestTarget(reqs, plan.Target{Plain: f.target, TLS: f.tlsTarget})
 		if errors.As(err, &fe) {
 			return usagef("%s names the server %s, not the target (%s): httpvs sends every request to the target; write the request as a path or name the same host and port",
 				requestSource(f), fe.URL, strings.TrimSpace(f.target+" "+f.tlsTarget))
@@ -75,9 +76,9 @@ func (f *runFlags) protocolList() ([]transport.Protocol, error) {
 // targetScenarios are the scenarios of a run against --target or
 // --tls-target with the user's requests and no --scenarios: those
 // requests alone, as the user asked about their server.
-func (f *runFlags) targetScenarios(set map[string]bool, reqs []results.Request) ([]matrix.Scenario, bool) {
+func (f *runFlags) targetScenarios(set map[string]bool, reqs []results.Request) ([]plan.Scenario, bool) {
 	if set["scenarios"] || len(reqs) == 0 || (f.target == "" && f.tlsTarget == "") {
 		return nil, false
 	}
-	return matrix.RequestScenarios(reqs), true
+	return plan.RequestScenarios(reqs), true
 }

@@ -3,7 +3,7 @@ package cli
 import (
 	"fmt"
 
-	"github.com/httpvs/httpvs/peers"
+	"github.com/httpvs/httpvs/plan"
 )
 
 // checkPeers reads --peers: the installed peers to measure and, once
@@ -15,7 +15,7 @@ func (f *runFlags) checkPeers() error {
 	if len(f.net) > 0 {
 		return usagef("--peers runs the reference peers on loopback; it does not go with --net")
 	}
-	list, err := peers.ParseList(f.peers)
+	list, err := plan.ParseList(f.peers)
 	if err != nil {
 		return usagef("--peers: %v", err)
 	}
@@ -27,7 +27,7 @@ func (f *runFlags) checkPeers() error {
 		}
 	}
 	if f.peers == "auto" {
-		_, missing := peers.Discover()
+		_, missing := plan.Discover()
 		for _, p := range missing {
 			f.peersMissing = append(f.peersMissing, fmt.Sprintf("%s (%s)", p.Name, p.Install))
 		}

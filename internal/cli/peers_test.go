@@ -5,7 +5,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/httpvs/httpvs/peers"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -14,7 +14,7 @@ import (
 func TestRunPeers(t *testing.T) {
 	t.Parallel() // see TestMain
 	for _, n := range []string{"h2o", "curl"} {
-		if p, _ := peers.Lookup(n); !p.Installed() {
+		if p, _ := plan.Lookup(n); !p.Installed() {
 			if os.Getenv("CI") == "true" {
 				t.Fatalf("CI=true and %s is not installed", n)
 			}

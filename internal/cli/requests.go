@@ -8,7 +8,8 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/internal/cli/flagset"
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/internal/matrix"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -88,35 +89,35 @@ func (f *requestFlags) bodyBytes(given bool) ([]byte, error) {
 
 // withRequests adds the user's requests to the scenarios of list, the
 // value of --scenarios: the group "requests" alone runs only them.
-func withRequests(list string, reqs []results.Request, parse func(string) ([]matrix.Scenario, error)) ([]matrix.Scenario, error) {
+func withRequests(list string, reqs []results.Request, parse func(string) ([]plan.Scenario, error)) ([]plan.Scenario, error) {
 	names := strings.Split(list, ",")
 	only := slices.Contains(names, matrix.RequestGroup)
 	if only && len(reqs) == 0 {
 		return nil, usagef("--scenarios %s: no request given: add --request 'GET /path' or --requests FILE", matrix.RequestGroup)
 	}
 	names = slices.DeleteFunc(names, func(n string) bool { return strings.TrimSpace(n) == matrix.RequestGroup })
-	var scenarios []matrix.Scenario
+	var scenarios []plan.Scenario
 	if len(names) > 0 {
 		var err error
 		if scenarios, err = parse(strings.Join(names, ",")); err != nil {
 			return nil, err
 		}
 	}
-	return append(scenarios, matrix.RequestScenarios(reqs)...), nil
+	return append(scenarios, plan.RequestScenarios(reqs)...), nil
 }
 
 // scenarioList is --scenarios with the user's requests reqs; across a
 // link (--net) without it, the default matrix where the network decides
-// (matrix.NetDefault); against a target, the requests alone.
-func (f *runFlags) scenarioList(set map[string]bool, reqs []results.Request) ([]matrix.Scenario, error) {
+// (plan.NetDefault); against a target, the requests alone.
+func (f *runFlags) scenarioList(set map[string]bool, reqs []results.Request) ([]plan.Scenario, error) {
 	if scenarios, ok := f.targetScenarios(set, reqs); ok {
 		return scenarios, nil
 	}
 	if len(f.net) > 0 && !set["scenarios"] {
-		return append(matrix.NetDefault(), matrix.RequestScenarios(reqs)...), nil
+		return append(plan.NetDefault(), plan.RequestScenarios(reqs)...), nil
 	}
-	return withRequests(f.scenarios, reqs, func(list string) ([]matrix.Scenario, error) {
-		scenarios, err := matrix.ParseScenarios(list)
+	return withRequests(f.scenarios, reqs, func(list string) ([]plan.Scenario, error) {
+		scenarios, err := plan.ParseScenarios(list)
 		if err != nil {
 			return nil, usagef("--scenarios: %v", err)
 		}

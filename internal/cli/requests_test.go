@@ -6,7 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/httpvs/httpvs/peers"
+	"github.com/httpvs/httpvs/internal/peers"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -15,7 +16,7 @@ import (
 // the test where h2o is not installed unless CI=true (CI installs it).
 func startH2O(t *testing.T) *peers.Server {
 	t.Helper()
-	p, err := peers.Lookup("h2o")
+	p, err := plan.Lookup("h2o")
 	if err != nil || !p.Installed() {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("h2o is not installed: %v", err)

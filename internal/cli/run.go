@@ -12,7 +12,7 @@ import (
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/load"
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -233,15 +233,15 @@ func (f *runFlags) sayStats(e *env) {
 
 // externalTarget checks --target and --tls-target and returns them as
 // the experiment's target.
-func (f *runFlags) externalTarget(ctx context.Context) (matrix.Target, error) {
+func (f *runFlags) externalTarget(ctx context.Context) (plan.Target, error) {
 	if err := checkTargets(ctx, f.target, f.tlsTarget); err != nil {
-		return matrix.Target{}, err
+		return plan.Target{}, err
 	}
-	t := matrix.Target{Plain: strings.TrimSuffix(f.target, "/"), TLS: strings.TrimSuffix(f.tlsTarget, "/"), Insecure: f.insecure, GRPC: f.grpcTarget}
+	t := plan.Target{Plain: strings.TrimSuffix(f.target, "/"), TLS: strings.TrimSuffix(f.tlsTarget, "/"), Insecure: f.insecure, GRPC: f.grpcTarget}
 	if f.cacert != "" {
 		var err error
 		if t.RootCAs, err = transport.LoadCertPool(f.cacert); err != nil {
-			return matrix.Target{}, usagef("--cacert: %v", err)
+			return plan.Target{}, usagef("--cacert: %v", err)
 		}
 	}
 	return t, nil
@@ -268,7 +268,7 @@ func (f *runFlags) checkNet() error {
 
 // options sets m, the preset's matrix, as the flags say; set holds the
 // flags given, reqs the user's requests.
-func (f *runFlags) options(fs *flagset.Set, set map[string]bool, reqs []results.Request, m *matrix.Options) error {
+func (f *runFlags) options(fs *flagset.Set, set map[string]bool, reqs []results.Request, m *plan.Options) error {
 	var err error
 	if m.Protocols, err = f.protocolList(); err != nil {
 		return err
@@ -306,7 +306,7 @@ func (f *runFlags) options(fs *flagset.Set, set map[string]bool, reqs []results.
 	return fs.Check(config.WithinField("Client", f.client.Validate()))
 }
 
-// repTimeout is matrix.Options.Timeout: --rep-timeout when given, else
+// repTimeout is plan.Options.Timeout: --rep-timeout when given, else
 // 0 (the matrix's default, longer across a lossy link).
 func (f *runFlags) repTimeout(set map[string]bool) time.Duration {
 	if set["rep-timeout"] {
@@ -315,7 +315,7 @@ func (f *runFlags) repTimeout(set map[string]bool) time.Duration {
 	return 0
 }
 
-// lossEventsOption is matrix.Options.LossEvents for --loss-events n: n,
+// lossEventsOption is plan.Options.LossEvents for --loss-events n: n,
 // or none (negative) for 0.
 func lossEventsOption(n int) int {
 	if n == 0 {
@@ -324,7 +324,7 @@ func lossEventsOption(n int) int {
 	return n
 }
 
-// omitOption is matrix.Options.Omit for --omit d: d, or none (negative)
+// omitOption is plan.Options.Omit for --omit d: d, or none (negative)
 // for an explicit 0; 0, the link's own, when the flag is not given.
 func omitOption(d time.Duration, given bool) time.Duration {
 	if given && d == 0 {
@@ -335,7 +335,7 @@ func omitOption(d time.Duration, given bool) time.Duration {
 
 // timing sets m's rounds, times and size from the flags given over the
 // preset's (which m holds), and checks them; set holds the flags given.
-func (f *runFlags) timing(set map[string]bool, m *matrix.Options) error {
+func (f *runFlags) timing(set map[string]bool, m *plan.Options) error {
 	f.budgetGiven = set["budget"]
 	if set["repeat"] {
 		m.Repeat, m.MaxRepeat = f.repeat, 0 // fixed rounds, unless --max-repeat says more

@@ -6,7 +6,7 @@ import (
 
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/plan"
 )
 
 // noiseFlags are run's flags for the method that keeps its intervals
@@ -25,7 +25,7 @@ func (n *noiseFlags) register(fs *flagset.Set) {
 
 // apply sets the matrix options the flags decide over the preset's,
 // which o holds; given holds the flags given.
-func (n *noiseFlags) apply(o *matrix.Options, given map[string]bool) error {
+func (n *noiseFlags) apply(o *plan.Options, given map[string]bool) error {
 	o.Seed = n.seed
 	if !given["aa"] {
 		return nil
@@ -34,14 +34,14 @@ func (n *noiseFlags) apply(o *matrix.Options, given map[string]bool) error {
 	case "none", "":
 		o.AA = nil
 		return nil
-	case matrix.AAAll:
-		o.AA = []string{matrix.AAAll}
+	case plan.AAAll:
+		o.AA = []string{plan.AAAll}
 		return nil
 	}
 	o.AA = nil
 	for _, name := range strings.Split(n.aa, ",") {
 		name = strings.TrimSpace(name)
-		if !slices.ContainsFunc(o.Scenarios, func(sc matrix.Scenario) bool { return sc.Name == name }) {
+		if !slices.ContainsFunc(o.Scenarios, func(sc plan.Scenario) bool { return sc.Name == name }) {
 			return usagef("--aa %q: %q is not among the scenarios measured; want some of them, all or none", n.aa, name)
 		}
 		o.AA = append(o.AA, name)

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/internal/cli/flagset"
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/results"
 )
@@ -169,7 +169,7 @@ type progressLine struct {
 	shown bool
 }
 
-func (p *progressLine) update(pr matrix.Progress) {
+func (p *progressLine) update(pr plan.Progress) {
 	left := "estimating time left"
 	if pr.Remaining > 0 {
 		left = "about " + pr.Remaining.Round(time.Second).String() + " left"

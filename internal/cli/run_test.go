@@ -11,7 +11,8 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/experiment"
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/internal/matrix"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
@@ -118,7 +119,7 @@ func checkQuickOutputs(t *testing.T, dir, stdout string) {
 // the :tuned variant of download and upload (as shipped -> tuned).
 func quickCells() int {
 	n := 0
-	for _, sc := range matrix.Scenarios {
+	for _, sc := range plan.Scenarios {
 		n += len(transport.All)
 		if strings.HasPrefix(sc.Name, "grpc") {
 			n++
@@ -375,8 +376,8 @@ func TestRunTLSTargetUntrusted(t *testing.T) {
 // the child's start and the checks, rounded to the nearest 5 s.
 func TestQuickTakesWhatItSays(t *testing.T) {
 	o := experiment.Quick()
-	o.Matrix.Target = matrix.Target{Plain: "http://127.0.0.1:1", TLS: "https://127.0.0.1:1", GRPC: "127.0.0.1:1"}
-	o.Matrix.Protocols, o.Matrix.Scenarios, o.Matrix.AA = transport.All, matrix.Scenarios, nil
+	o.Matrix.Target = plan.Target{Plain: "http://127.0.0.1:1", TLS: "https://127.0.0.1:1", GRPC: "127.0.0.1:1"}
+	o.Matrix.Protocols, o.Matrix.Scenarios, o.Matrix.AA = transport.All, plan.Scenarios, nil
 	tuned := results.Tuned // the rows a run as shipped measures beside its own
 	o.Matrix.Alongside = &tuned
 	est, err := matrix.EstimateRun(o.Matrix)

@@ -10,7 +10,7 @@ import (
 
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/results"
 )
@@ -19,7 +19,7 @@ const sloUsage = "find each transport's capacity at this `objective` instead of 
 
 // capacity is run --slo: the capacity search against the child server or
 // the target, printed.
-func (f *runFlags) capacity(ctx context.Context, e *env, fs *flagset.Set, opts matrix.Options, began time.Time) error {
+func (f *runFlags) capacity(ctx context.Context, e *env, fs *flagset.Set, opts plan.Options, began time.Time) error {
 	obj, err := results.ParseObjective(f.slo)
 	if err != nil {
 		return usagef("--slo: %v", err)

@@ -10,7 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/httpvs/httpvs/peers"
+	"github.com/httpvs/httpvs/internal/peers"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/transport"
@@ -20,7 +21,7 @@ import (
 // installed unless CI=true (CI installs nginx, caddy and h2o).
 func startPeer(t *testing.T, name string) *peers.Server {
 	t.Helper()
-	p, err := peers.Lookup(name)
+	p, err := plan.Lookup(name)
 	if err != nil || !p.Installed() {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("%s is not installed: %v", name, err)

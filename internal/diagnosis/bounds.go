@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/internal/matrix"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
 	"github.com/httpvs/httpvs/webpage"
@@ -70,7 +71,7 @@ func Bounds(res *results.Results) {
 // boundOf is the bound of c's scenario on link n; nil for a scenario
 // without one (request bodies or headers the link's rate would share with
 // the round trips in ways this model does not follow, gRPC's native column).
-func boundOf(c *results.Cell, sc matrix.Scenario, n *results.Net) *results.Bound {
+func boundOf(c *results.Cell, sc plan.Scenario, n *results.Net) *results.Bound {
 	rtt := n.RTTSeconds()
 	if rtt <= 0 {
 		return nil
@@ -146,7 +147,7 @@ var explainingRules = []string{"errors", "concurrency-lowered", "generator-bound
 // compared with the cell (losses: lossExplanation; head-of-line:
 // holExplanation), or a finding that measured its cause. A figure beyond
 // the bound is never explained.
-func explainDeparture(c *results.Cell, sc matrix.Scenario, n *results.Net, b *results.Bound) string {
+func explainDeparture(c *results.Cell, sc plan.Scenario, n *results.Net, b *results.Bound) string {
 	if b.Faster {
 		return ""
 	}
@@ -178,7 +179,7 @@ func explainDeparture(c *results.Cell, sc matrix.Scenario, n *results.Net, b *re
 // round trip R, no figure moved by more than f*L/R, so the cell must lie
 // within that of its tolerance. A few packets a few milliseconds late do
 // not explain a download at 13% of the link.
-func behindAccounts(c *results.Cell, sc matrix.Scenario, n *results.Net, b *results.Bound) bool {
+func behindAccounts(c *results.Cell, sc plan.Scenario, n *results.Net, b *results.Bound) bool {
 	l := results.CellLink(c)
 	p := l.Up.Packets + l.Down.Packets
 	rtt := n.RTTSeconds()
@@ -204,7 +205,7 @@ func behindAccounts(c *results.Cell, sc matrix.Scenario, n *results.Net, b *resu
 // round trip, or, when its responses are big, the link's goodput over a
 // response's bytes, whichever is lower. Requests with bodies get none:
 // their upload shares the link.
-func requestBound(c *results.Cell, sc matrix.Scenario, n *results.Net, rtt float64) *results.Bound {
+func requestBound(c *results.Cell, sc plan.Scenario, n *results.Net, rtt float64) *results.Bound {
 	if sc.BodyBytes() > 0 {
 		return nil
 	}

@@ -5,8 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/internal/matrix"
 	"github.com/httpvs/httpvs/netem"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -256,7 +257,7 @@ func TestLossyLinkClasses(t *testing.T) {
 // TCP's framing on a link with a rate, the calibration's goodput on one
 // without.
 func TestRequestBoundSaysItsBasis(t *testing.T) {
-	sc := matrix.RequestScenarios([]results.Request{{Method: "GET", Path: "/big"}})[1]
+	sc := plan.RequestScenarios([]results.Request{{Method: "GET", Path: "/big"}})[1]
 	c := results.Cell{Scenario: sc.Name, Protocol: "h1", ResponseBytes: 1 << 20}
 	for _, tc := range []struct {
 		n    *results.Net

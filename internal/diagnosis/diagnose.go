@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"net/url"
 
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/internal/matrix"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/transport"
@@ -33,7 +34,7 @@ type subject struct {
 	m   results.Repetition
 	h1  *results.Cell
 	h1m results.Repetition
-	sc  matrix.Scenario // zero for a scenario this build does not know
+	sc  plan.Scenario // zero for a scenario this build does not know
 	set *results.Settings
 }
 

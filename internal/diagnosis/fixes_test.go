@@ -10,8 +10,9 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/internal/matrix"
 	"github.com/httpvs/httpvs/load"
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/transport"
@@ -62,8 +63,8 @@ func (su setup) start(t *testing.T) *server.Running {
 func (su setup) run(t *testing.T, srv *server.Running, scenario string, size units.Bytes, protocols ...transport.Protocol) results.Cell {
 	t.Helper()
 	ts := srv.Transport
-	res, err := matrix.Run(context.Background(), matrix.Options{
-		Target:    matrix.Target{Plain: ts.URL(transport.H1), TLS: ts.URL(transport.H2), RootCAs: transport.CertPool(ts.Cert())},
+	res, err := matrix.Run(context.Background(), plan.Options{
+		Target:    plan.Target{Plain: ts.URL(transport.H1), TLS: ts.URL(transport.H2), RootCAs: transport.CertPool(ts.Cert())},
 		Protocols: protocols,
 		Scenarios: parseScenarios(t, scenario),
 		Repeat:    3,
@@ -382,9 +383,9 @@ func TestConcurrencyFixRaisesConcurrency(t *testing.T) {
 	}
 }
 
-func parseScenarios(t *testing.T, list string) []matrix.Scenario {
+func parseScenarios(t *testing.T, list string) []plan.Scenario {
 	t.Helper()
-	s, err := matrix.ParseScenarios(list)
+	s, err := plan.ParseScenarios(list)
 	if err != nil {
 		t.Fatal(err)
 	}

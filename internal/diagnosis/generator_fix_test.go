@@ -4,8 +4,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/httpvs/httpvs/internal/matrix"
 	"github.com/httpvs/httpvs/load"
-	"github.com/httpvs/httpvs/matrix"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )

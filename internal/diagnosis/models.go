@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/internal/matrix"
 	"github.com/httpvs/httpvs/netem"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
 )
@@ -27,7 +28,7 @@ func within(measured, predicted float64) bool {
 // c's framing (matrix.LinkBound), with the loss model of the controller
 // that sent its data beside it on a lossy link; nil where no bound is
 // known.
-func transferBound(c *results.Cell, sc matrix.Scenario, n *results.Net) *results.Bound {
+func transferBound(c *results.Cell, sc plan.Scenario, n *results.Net) *results.Bound {
 	rate := matrix.LinkBound(n, sc.Upload(), c.Protocol)
 	if rate <= 0 {
 		return nil
@@ -50,7 +51,7 @@ func transferBound(c *results.Cell, sc matrix.Scenario, n *results.Net) *results
 // data predicts on link n whose bound for c is link bytes per second
 // (netem.PredictLoss); ok is false where no model applies (no loss in the
 // data's direction, a controller not recorded or unknown, not a transfer).
-func predictLoss(c *results.Cell, sc matrix.Scenario, n *results.Net, link float64) (netem.LossModel, bool) {
+func predictLoss(c *results.Cell, sc plan.Scenario, n *results.Net, link float64) (netem.LossModel, bool) {
 	if !sc.Transfer() {
 		return netem.LossModel{}, false
 	}
@@ -66,7 +67,7 @@ func predictLoss(c *results.Cell, sc matrix.Scenario, n *results.Net, link float
 // cover). Where the other family of transports ran a controller that does
 // not back off on loss (BBR against quic-go's Cubic), the cause named is
 // the controller, with the link spec that compares like with like.
-func lossExplanation(c *results.Cell, sc matrix.Scenario, n *results.Net) string {
+func lossExplanation(c *results.Cell, sc plan.Scenario, n *results.Net) string {
 	m, ok := predictLoss(c, sc, n, matrix.LinkBound(n, sc.Upload(), c.Protocol))
 	if !ok || !m.LossLimited || !within(c.Median, m.Rate) {
 		return ""

@@ -3,7 +3,7 @@ package diagnosis
 import (
 	"fmt"
 
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/internal/matrix"
 	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/httpvs/httpvs/matrix"
+	"github.com/httpvs/httpvs/internal/matrix"
 	"github.com/httpvs/httpvs/results"
 )
 

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/httpvs/httpvs/peers"
+	"github.com/httpvs/httpvs/internal/peers"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )

@@ -12,7 +12,8 @@ import (
 	"os"
 	"time"
 
-	"github.com/httpvs/httpvs/peers"
+	"github.com/httpvs/httpvs/internal/peers"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
@@ -25,7 +26,7 @@ const (
 	DefaultRounds   = 3
 )
 
-// Target is the run's own server: base URLs as matrix.Target's.
+// Target is the run's own server: base URLs as plan.Target's.
 type Target struct {
 	Plain string // h1 and h2c, e.g. http://127.0.0.1:8080; "" leaves them out
 	TLS   string // h1-tls and h2; "" leaves them out
@@ -34,11 +35,11 @@ type Target struct {
 // Options say what to measure.
 type Options struct {
 	// Servers are the server peers to start, each on loopback.
-	Servers []peers.Peer
+	Servers []plan.Peer
 	// Clients are the client peers: curl plays transfers; h2load (h1, h2c,
 	// h1-tls, h2), wrk (h1, h1-tls) and oha (h1, h3) play requests, each
 	// with its own h1 as the baseline of its ratios.
-	Clients []peers.Peer
+	Clients []plan.Peer
 	// Go is the run's server, measured with the client peers as well; a
 	// zero Target leaves it out.
 	Go Target
@@ -216,7 +217,7 @@ func language(name string) string {
 	if name == results.ReferenceGo {
 		return "Go"
 	}
-	p, err := peers.Lookup(name)
+	p, err := plan.Lookup(name)
 	if err != nil {
 		return ""
 	}

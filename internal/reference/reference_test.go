@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/httpvs/httpvs/peers"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/transport"
@@ -16,11 +16,11 @@ import (
 
 // requirePeers returns the named peers, skipping the test when one is
 // not installed unless CI=true (CI installs them).
-func requirePeers(t *testing.T, names ...string) []peers.Peer {
+func requirePeers(t *testing.T, names ...string) []plan.Peer {
 	t.Helper()
-	var out []peers.Peer
+	var out []plan.Peer
 	for _, n := range names {
-		p, err := peers.Lookup(n)
+		p, err := plan.Lookup(n)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -123,7 +123,7 @@ func TestRunNeedsH1(t *testing.T) {
 // whole run stays well under two tails.
 func TestRequestClients(t *testing.T) {
 	clients := requirePeers(t, "h2load", "wrk")
-	if oha, _ := peers.Lookup("oha"); oha.Installed() {
+	if oha, _ := plan.Lookup("oha"); oha.Installed() {
 		clients = append(clients, oha)
 	} else {
 		t.Logf("oha is not installed (%s): h3 not measured", oha.Install)

@@ -5,7 +5,7 @@ import (
 	"os"
 	"slices"
 
-	"github.com/httpvs/httpvs/peers"
+	"github.com/httpvs/httpvs/internal/peers"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"

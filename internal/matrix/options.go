@@ -1,0 +1,109 @@
+package matrix
+
+import (
+	"slices"
+	"time"
+
+	"github.com/httpvs/httpvs/internal/scenariospec"
+	"github.com/httpvs/httpvs/plan"
+	"github.com/httpvs/httpvs/results"
+	"github.com/httpvs/httpvs/transport"
+)
+
+// warmupRounds is the warm-up rounds each scenario runs.
+// Options is plan.Options with the methods the runner fills it and reads
+// it through.
+type Options struct{ plan.Options }
+
+// The vocabulary of a run, from package plan.
+type (
+	Scenario       = plan.Scenario
+	Target         = plan.Target
+	Progress       = plan.Progress
+	Profiles       = plan.Profiles
+	Estimate       = plan.Estimate
+	BrowserOptions = plan.BrowserOptions
+)
+
+// spec is how sc is measured.
+func spec(sc *Scenario) *scenariospec.Spec { return scenariospec.Of(sc) }
+
+func (o Options) warmupRounds() int {
+	switch {
+	case o.WarmupRounds < 0:
+		return 0
+	case o.WarmupRounds == 0:
+		return plan.DefaultWarmupRounds
+	}
+	return o.WarmupRounds
+}
+
+// aaBaseline is the baseline transport when scenario gets an A/A column.
+func (o Options) aaBaseline(scenario string) (transport.Protocol, bool) {
+	if !slices.Contains(o.AA, scenario) && !slices.Contains(o.AA, plan.AAAll) {
+		return 0, false
+	}
+	p, err := transport.Parse(results.BaselineOf(transport.NamesOf(o.Protocols)))
+	return p, err == nil
+}
+
+func (o *Options) fill() error {
+	o.fillLink()
+	if o.Seed == 0 {
+		o.Seed = uint64(time.Now().UnixNano())
+	}
+	if o.Repeat == 0 {
+		o.Repeat = plan.DefaultRepeat
+	}
+	if o.MaxRepeat == 0 {
+		o.MaxRepeat = o.Repeat
+	}
+	if o.Duration == 0 {
+		o.Duration = plan.DefaultDuration
+	}
+	if o.Warmup == 0 {
+		o.Warmup = o.Duration / 4
+	}
+	if o.Timeout == 0 {
+		o.Timeout = max(plan.DefaultTimeout, 2*o.longestTransfer())
+	}
+	return o.Validate()
+}
+
+func (o Options) settings() results.Settings {
+	s := results.Settings{
+		Repeat:          o.Repeat,
+		MaxRepeat:       o.MaxRepeat,
+		BudgetSeconds:   o.Budget.Seconds(),
+		LossEvents:      o.sizedLossEvents(),
+		DurationSeconds: o.Duration.Seconds(),
+		WarmupSeconds:   o.Warmup.Seconds(),
+		SizeBytes:       int64(o.Size),
+		Engine:          o.Engine.String(),
+		Knobs:           o.Knobs,
+		Alongside:       o.Alongside,
+		Client:          o.Client.Effective(),
+		Target:          o.Target.Plain,
+		TLSTarget:       o.Target.TLS,
+		HeaderNames:     transport.HeaderNames(o.Header),
+		Net:             o.Link,
+		Seed:            o.Seed,
+		WarmupRounds:    o.warmupRounds(),
+		Rounds:          results.RoundsBySpread,
+	}
+	if o.Profile != nil {
+		s.ProfileSpanSeconds = o.profileSpan().Seconds()
+	}
+	for _, p := range o.Protocols {
+		s.Protocols = append(s.Protocols, p.String())
+	}
+	s.Baseline = results.BaselineOf(s.Protocols)
+	for _, sc := range o.Scenarios {
+		s.Scenarios = append(s.Scenarios, sc.Name)
+		if _, ok := o.aaBaseline(sc.Name); ok {
+			s.AA = append(s.AA, sc.Name)
+		}
+	}
+	s.Requests = requestsOf(o.Scenarios)
+	return s
+}

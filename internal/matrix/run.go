@@ -1,0 +1,348 @@
+package matrix
+
+import (
+	"context"
+	"math/rand/v2"
+	"time"
+
+	"github.com/httpvs/httpvs/plan"
+	"github.com/httpvs/httpvs/results"
+	"github.com/httpvs/httpvs/stats"
+	"github.com/httpvs/httpvs/transfer"
+	"github.com/httpvs/httpvs/transport"
+	"github.com/httpvs/httpvs/units"
+)
+
+// targetBase returns the base URL of t that serves p, or "".
+func targetBase(t Target, p transport.Protocol) string {
+	if p.TLS() {
+		return t.TLS
+	}
+	return t.Plain
+}
+
+// Run measures every scenario over every transport. When ctx ends early it
+// returns what was measured, with Partial set; its error is for a run that
+// cannot start (bad options).
+func Run(ctx context.Context, opts plan.Options) (*results.Results, error) {
+	return run(ctx, Options{opts})
+}
+
+// run is Run with the runner's methods on its options.
+func run(ctx context.Context, opts Options) (*results.Results, error) {
+	if err := opts.fill(); err != nil {
+		return nil, err
+	}
+	scenarios, err := opts.expand()
+	if err != nil {
+		return nil, err
+	}
+	r := &runner{opts: opts, start: time.Now(), rng: rand.New(rand.NewPCG(opts.Seed, opts.Seed^0x9e3779b97f4a7c15))}
+	r.res = &results.Results{
+		SchemaVersion: results.SchemaVersion,
+		Started:       r.start.UTC(),
+		Env:           results.CurrentEnv(),
+		Settings:      opts.settings(),
+	}
+	for _, sc := range scenarios {
+		r.total += len(r.columns(sc)) * opts.repeat(sc)
+	}
+	if est, err := estimateRun(opts); err == nil {
+		r.res.Settings.EstimatedSeconds = est.Time.Seconds()
+	}
+	stopStats, err := r.openStats()
+	if err != nil {
+		return nil, err
+	}
+	defer stopStats()
+	var runs []*scenarioRun
+	for _, sc := range scenarios {
+		if ctx.Err() != nil {
+			break
+		}
+		sr := r.plan(ctx, sc)
+		for range opts.warmupRounds() {
+			r.round(ctx, sr, nil, true)
+		}
+		for range opts.repeat(sc) {
+			r.round(ctx, sr, nil, false)
+		}
+		runs = append(runs, sr)
+	}
+	r.moreRounds(ctx, runs)
+	r.res.Crossover = r.crossover(ctx)
+	for _, sr := range runs {
+		sr.markCut(ctx)
+		cells, aa := sr.finish()
+		r.res.Cells = append(r.res.Cells, cells...)
+		r.res.AA = append(r.res.AA, aa...)
+	}
+	results.SetRatios(r.res.Cells, r.res.Settings.BaselineProtocol())
+	results.SetAA(r.res.AA, r.res.Cells, r.res.Settings.BaselineProtocol())
+	r.attribute(ctx, runs, r.res.Settings.BaselineProtocol())
+	r.browser(ctx)
+	r.res.Finished = time.Now().UTC()
+	if ctx.Err() != nil {
+		r.res.Partial = true
+		r.res.PartialReason = "interrupted: " + context.Cause(ctx).Error() // the signal, when one ended it
+	}
+	return r.res, nil
+}
+
+// runner is one Run's state.
+type runner struct {
+	opts        Options
+	res         *results.Results
+	start       time.Time
+	rng         *rand.Rand // the rounds' column order, from Options.Seed
+	done, total int
+	statsClient *transport.Client
+	statsURL    string
+	// unreachable holds the transports whose check could not reach the
+	// target, with the reason (noteUnreachable).
+	unreachable map[transport.Protocol]string
+}
+
+// openStats makes the client that reads the server's counters, over a
+// connection of its own.
+func (r *runner) openStats() (stop func(), err error) {
+	p, base := transport.H1, r.opts.Target.Plain
+	if base == "" {
+		p, base = transport.H1TLS, r.opts.Target.TLS
+	}
+	r.statsURL = base + "/stats"
+	opts := r.clientOptions(Scenario{}, p)
+	if r.opts.StatsNetwork != nil {
+		opts.Network = r.opts.StatsNetwork
+	}
+	r.statsClient, err = transport.NewClient(opts)
+	if err != nil {
+		return nil, err
+	}
+	return func() { r.statsClient.Close() }, nil
+}
+
+// clientOptions is the client of sc's cells over p: the run's, or a
+// variant scenario's own configuration.
+func (r *runner) clientOptions(sc Scenario, p transport.Protocol) transport.ClientOptions {
+	cfg := r.opts.Client
+	if spec(&sc).Client != nil {
+		cfg = *spec(&sc).Client
+	}
+	return transport.ClientOptions{
+		Protocol: p,
+		Config:   cfg,
+		RootCAs:  r.opts.Target.RootCAs,
+		Insecure: r.opts.Target.Insecure,
+		Network:  r.opts.Network,
+	}
+}
+
+// scenario runs one scenario's cells, repetition by repetition, each
+// repetition going over every transport in turn so that drift on a shared
+// machine lands on all of them alike.
+// plan prepares sc's cells: one per column, each checked and sized, or
+// skipped with the reason.
+func (r *runner) plan(ctx context.Context, sc Scenario) *scenarioRun {
+	cols := r.columns(sc)
+	sr := &scenarioRun{sc: sc, cols: cols, cells: make([]results.Cell, len(cols)), sizes: make([]units.Bytes, len(cols)), spent: make([]time.Duration, len(cols))}
+	for i, col := range cols {
+		sr.cells[i] = results.Cell{Scenario: sc.Name, Protocol: col.name, Metric: sc.Metric, CPUUnit: "1000 requests", Knobs: sc.Knobs(), FirstStage: r.opts.repeat(sc)}
+		if sc.Transfer() {
+			sr.cells[i].CPUUnit = "GB"
+		}
+		if ctx.Err() != nil {
+			continue
+		}
+		if j := sr.twin(i); j >= 0 {
+			// The A/A column is the baseline's cell again: the same size,
+			// not one of its own probe's (which would differ).
+			sr.sizes[i], sr.cells[i].Skipped, sr.cells[i].Failed = sr.sizes[j], sr.cells[j].Skipped, sr.cells[j].Failed
+		} else {
+			sr.sizes[i], sr.cells[i].Skipped, sr.cells[i].Failed = r.prepare(ctx, sc, col)
+		}
+		if sr.cells[i].Skipped != "" {
+			r.total -= r.opts.repeat(sc)
+		}
+		if spec(&sc).Req != nil {
+			sr.cells[i].ResponseBytes, sr.sizes[i] = int64(sr.sizes[i]), 0
+			if j := sr.twin(i); j >= 0 {
+				sr.cells[i].ResponseBytes = sr.cells[j].ResponseBytes
+			}
+		}
+	}
+	if spec(&sc).Req != nil {
+		responsesDiffer(sr.cells)
+	}
+	return sr
+}
+
+// twin is the column the A/A column i measures again (the baseline's,
+// before it); -1 when i is not the A/A column.
+func (sr *scenarioRun) twin(i int) int {
+	if !sr.cols[i].aa {
+		return -1
+	}
+	for j := range i {
+		if c := sr.cols[j]; !c.native && !c.aa && c.proto == sr.cols[i].proto {
+			return j
+		}
+	}
+	return -1
+}
+
+// round measures one round of sr: the columns in which (all when nil),
+// one after another in a fresh random order (randomized interleaving:
+// what one column leaves behind lands on each alike). A warm-up round is
+// measured and discarded.
+func (r *runner) round(ctx context.Context, sr *scenarioRun, which []bool, warm bool) {
+	if !warm {
+		sr.rounds++
+	}
+	for _, i := range r.rng.Perm(len(sr.cols)) {
+		col := sr.cols[i]
+		if sr.cells[i].Skipped != "" || (which != nil && !which[i]) {
+			continue
+		}
+		if ctx.Err() != nil {
+			if !warm {
+				sr.cutShort(i)
+			}
+			continue
+		}
+		r.report(sr.sc, col.name, sr.rounds, warm)
+		if r.opts.LinkCounters != nil {
+			r.opts.LinkCounters() // what came before is not this repetition's
+		}
+		began := time.Now()
+		m := r.measure(ctx, sr, i)
+		if warm {
+			continue
+		}
+		sr.spent[i] += time.Since(began)
+		if ctx.Err() != nil {
+			// Cut short (interrupted, or the server died under it): its
+			// figures are not a repetition's, and give no verdict.
+			sr.cutShort(i)
+			continue
+		}
+		if r.opts.LinkCounters != nil {
+			m.Link = newRepetitionLink(r.opts.LinkCounters())
+		}
+		m.Round = sr.rounds
+		sr.cells[i].Repetitions = append(sr.cells[i].Repetitions, m)
+		r.done++
+	}
+}
+
+// measure measures sr's column i once.
+func (r *runner) measure(ctx context.Context, sr *scenarioRun, i int) results.Repetition {
+	col := sr.cols[i]
+	switch {
+	case !sr.sc.Engine():
+		return r.network(ctx, sr.sc, col)
+	case sr.sc.Transfer():
+		return r.transfer(ctx, sr.sc, col.proto, sr.sizes[i])
+	default:
+		return r.load(ctx, sr.sc, col)
+	}
+}
+
+// NativeColumn is the column of gRPC scenarios served by grpc-go's own
+// server and transport (cleartext HTTP/2 on Target.GRPC).
+const NativeColumn = "grpc-native"
+
+// column is one cell's place in a scenario: a transport or, in gRPC
+// scenarios, also grpc-go's native binding; or the baseline again, as the
+// scenario's A/A column.
+type column struct {
+	name   string
+	proto  transport.Protocol // the transport (H2C for the native binding)
+	native bool
+	aa     bool // the baseline measured a second time (results.AAColumn)
+}
+
+// columns returns sc's columns: the transports asked for, for gRPC
+// scenarios the native binding after them, and the A/A column when
+// Options.AA names sc.
+func (r *runner) columns(sc Scenario) []column {
+	var cols []column
+	for _, p := range r.opts.Protocols {
+		cols = append(cols, column{name: p.String(), proto: p})
+	}
+	if sc.RPC() {
+		cols = append(cols, column{name: NativeColumn, proto: transport.H2C, native: true})
+	}
+	if base, ok := r.opts.aaBaseline(sc.Name); ok {
+		cols = append(cols, column{name: results.AAColumn(base.String()), proto: base, aa: true})
+	}
+	return cols
+}
+
+func (r *runner) report(sc Scenario, col string, rep int, warm bool) {
+	if r.opts.Progress == nil {
+		return
+	}
+	pr := Progress{Scenario: sc.Name, Protocol: col, Repetition: rep, Warmup: warm, Done: r.done, Total: r.total, Elapsed: time.Since(r.start)}
+	if r.done > 0 {
+		pr.Remaining = time.Duration(float64(pr.Elapsed) / float64(r.done) * float64(r.total-r.done))
+	}
+	r.opts.Progress(pr)
+}
+
+// serverStats reads the server's counters, giving up after limit; nil and a
+// reason when they are unavailable.
+func (r *runner) serverStats(ctx context.Context, limit time.Duration) (*stats.ServerStats, string) {
+	if r.opts.NoServerStats {
+		return nil, "server counters not read (turned off)"
+	}
+	return transfer.FetchServerStats(ctx, r.statsClient, r.statsURL, limit)
+}
+
+// cpu fills m's process figures from the client's over the repetition and
+// the server's counters before and after; n is the count of CPU units (GB
+// or thousands of requests) the repetition moved.
+//
+// key names the transport in the server's counters (its Protocols map),
+// which cross-check the client's: see crossCheck.
+func (r *runner) cpu(m *results.Repetition, key string, client stats.ProcessStats, before, after *stats.ServerStats, note string, n float64) {
+	clientCPU := client.CPUSeconds()
+	m.ClientCPUSeconds = clientCPU
+	m.ClientGCCycles, m.ClientGoroutinesPeak = client.GCCycles, client.GoroutinesPeak
+	if m.Seconds > 0 {
+		m.ClientCores = clientCPU / m.Seconds
+	}
+	if n > 0 {
+		m.ClientCPUPerUnit = m.ClientCPUSeconds / n
+	}
+	var d stats.ServerStats
+	var err error
+	if before != nil && after != nil {
+		d, err = after.Delta(*before)
+	}
+	switch {
+	case before == nil || after == nil:
+		m.ServerNote = note
+	case err != nil:
+		m.ServerNote = err.Error()
+	default:
+		m.Server = &d
+		cpu := d.Process.CPUSeconds()
+		m.ServerCPUSeconds = &cpu
+		if d.Seconds > 0 {
+			cores := cpu / d.Seconds
+			m.ServerCores = &cores
+			if n > 0 {
+				// The server's window is bounded by two /stats requests,
+				// which a loaded server answers late: its rate over the
+				// client's window.
+				per := cores * m.Seconds / n
+				m.ServerCPUPerUnit = &per
+			}
+		}
+		m.ServerUnreliable = results.CrossCheck(m, key)
+	}
+	env := r.res.Env
+	serverCores, known := m.ServerFigure(m.ServerCores)
+	m.Bottleneck = results.BottleneckOf(m.ClientCores, serverCores, known, env.Cores, env.GOMAXPROCS)
+}

@@ -1,0 +1,55 @@
+// Package scenariospec is the part of a plan.Scenario that only the
+// machinery reads: how the scenario is measured. plan.Scenario keeps it
+// in an unexported field, so that a user composes scenarios from plan's
+// catalogue and cannot set it; Of, set by package plan, reaches it.
+package scenariospec
+
+import (
+	"time"
+
+	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/load"
+	"github.com/httpvs/httpvs/results"
+	"github.com/httpvs/httpvs/units"
+)
+
+// Kind is how a scenario is measured: the transfer or load engines, or
+// one of internal/matrix's network scenarios.
+type Kind int
+
+// The kinds.
+const (
+	KindEngine     Kind = iota // transfer or load, by Metric
+	KindColdStart              // coldstart.go
+	KindPageLoad               // pageload.go
+	KindHeadOfLine             // headofline.go
+)
+
+// Spec is how a scenario is measured.
+type Spec struct {
+	Upload  bool        // transfers: PUT to /sink instead of GET /bytes
+	Streams int         // transfers: how many at once; load: how many requests in flight
+	Path    string      // load: the request path
+	Method  string      // load: the request method
+	Body    units.Bytes // load: request body size
+	Headers load.HeaderSpec
+	RPC     bool // the gRPC ServeHTTP post's GetBook, one binding per column
+	Kind    Kind // how it is measured
+	Resume  bool // cold-start: resume TLS sessions, 0-RTT over h3
+	// Knobs names the knob set of a variant scenario, and Client is its
+	// client's configuration; "" and nil for the others.
+	Knobs  string
+	Client *config.Client
+	// Req is the user's own request a scenario of plan.RequestScenarios
+	// measures, with its body and headers; nil for httpvs's endpoints.
+	Req *results.Request
+	// Duration is a round's measured time when the request was found too
+	// slow for Options.Duration; zero otherwise. Rounds, when set, is
+	// fewer rounds than Options.Repeat, for the budget.
+	Duration time.Duration
+	Rounds   int
+}
+
+// Of returns the Spec inside s, a *plan.Scenario. Package plan sets it
+// when it is initialised; every importer of plan can call it.
+var Of func(s any) *Spec

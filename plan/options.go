@@ -1,0 +1,275 @@
+package plan
+
+import (
+	"crypto/x509"
+	"net/http"
+	"os/exec"
+	"time"
+
+	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/load"
+	"github.com/httpvs/httpvs/netem"
+	"github.com/httpvs/httpvs/results"
+	"github.com/httpvs/httpvs/transport"
+	"github.com/httpvs/httpvs/units"
+	"github.com/httpvs/httpvs/webpage"
+)
+
+// Defaults used when Options fields are zero.
+const (
+	// DefaultRepeat and DefaultDuration: eight short rounds pin a ratio
+	// closer than three long ones in the same time (Student's t is 2.4
+	// for seven degrees of freedom, 4.3 for two), and drift on the machine
+	// lands within a round (bench/verdict.sh).
+	DefaultRepeat   = 8
+	DefaultDuration = 100 * time.Millisecond
+	// DefaultTimeout bounds each repetition.
+	DefaultTimeout = 2 * time.Minute
+)
+
+// Target is the server a run measures.
+type Target struct {
+	// Plain is the base URL for h1 and h2c, e.g. http://127.0.0.1:8080;
+	// empty skips them.
+	Plain string
+	// TLS is the base URL for h1-tls, h2 and h3 (UDP on the same port),
+	// e.g. https://127.0.0.1:8443; empty skips them.
+	TLS string
+	// RootCAs are trusted for TLS; nil means the system's.
+	RootCAs *x509.CertPool
+	// Insecure skips certificate verification.
+	Insecure bool
+	// GRPC is host:port of a native gRPC server of the gRPC ServeHTTP post's Bookstore
+	// (httpvs serve --grpc-listen); empty skips the grpc-native column.
+	GRPC string
+}
+
+// Options describe a run.
+type Options struct {
+	Target    Target
+	Protocols []transport.Protocol // transports, columns of the report
+	Scenarios []Scenario           // workloads, in order
+	// Repeat is the number of repetitions per cell; zero means DefaultRepeat.
+	Repeat int
+	// Duration is each load repetition's measured time and, when Size is
+	// zero, the time each transfer repetition is sized to take; zero means
+	// DefaultDuration.
+	Duration time.Duration
+	// Warmup runs before each load repetition; zero means Duration/4.
+	Warmup time.Duration
+	// MaxRepeat is the most rounds a cell may get: after Repeat rounds of
+	// every scenario, rounds are added one at a time to the scenario with
+	// the widest interval to h1 until every interval is within
+	// StableHalfWidth, MaxRepeat is reached, or Budget is spent. Zero
+	// means Repeat: no added rounds.
+	MaxRepeat int
+	// Budget bounds the added rounds: one starts only when it is expected
+	// to end within Budget of the run's start. Zero means no bound but
+	// MaxRepeat. The first Repeat rounds are never cut.
+	Budget time.Duration
+	// Size fixes each transfer cell's total body size (split across its
+	// streams); zero sizes it per transport from a probe of Duration/2.
+	Size units.Bytes
+	// Client is the client's tuning, the same for every cell.
+	Client config.Client
+	// Knobs names the knob set Client (and the caller's server) started
+	// from and the values it set; the results record it.
+	Knobs results.KnobSet
+	// Alongside, if set, is a second knob set whose client knobs measure
+	// each single-stream transfer again, every transport, as a variant
+	// scenario ("download:tuned", variant.go): Go as shipped beside the
+	// best known settings in one run.
+	Alongside *results.KnobSet
+	// Engine is the load engine of the request scenarios (load.Std, the
+	// zero value, or load.Fast); a transport it does not speak is measured
+	// with load.Std (Engine.For). Let it hold Ps only when Target is
+	// another process.
+	Engine load.Engine
+	// Timeout bounds each repetition; zero means DefaultTimeout, or
+	// across a lossy link twice the longest transfer expected, if longer.
+	Timeout time.Duration
+	// LossEvents is how many loss events each transfer across a lossy
+	// link is sized to see (its steady part carries LossEvents / loss
+	// packets); zero means DefaultLossEvents, negative none (transfers
+	// sized by Duration alone).
+	LossEvents int
+	// Header holds extra request headers sent with every request of the
+	// transfer and request scenarios, probes included (a target that wants
+	// credentials, say), but not with gRPC calls or the emulated link's
+	// cold-start, page-load and head-of-line requests; the results record
+	// their names, not their values.
+	Header http.Header
+	// Network is where every client socket of the run is made (an
+	// emulated link's client namespace, for example); nil means the
+	// process's own network.
+	Network transport.Network
+	// StatsNetwork, if set, is where the client that reads the server's
+	// counters makes its socket instead of Network: an emulated link's
+	// server namespace, so that reading them costs no round trips on the
+	// link and is not counted in its counters.
+	StatsNetwork transport.Network
+	// NoServerStats, when set, leaves the server's counters unread: no
+	// GET /stats before and after each repetition (a request to a target
+	// its owner did not ask for), and no server figures.
+	NoServerStats bool
+	// LinkCounters, if set, returns the emulated link's counters since its
+	// last call (netem.Link.ResetStats): each repetition records those of
+	// its own span (Repetition.Link).
+	LinkCounters func() (up, down netem.DirStats)
+	// RTT is the round trip of the emulated link (its calibration); zero
+	// without one. head-of-line lets its download run for a few round
+	// trips before it measures.
+	RTT time.Duration
+	// Link is the emulated link the run crosses, as calibrated (its RTT
+	// is RTT); nil on loopback. Across it rounds are sized by the link
+	// (linkplan.go: a zero Duration or Warmup is LinkWindowRTTs or
+	// LinkWarmupRTTs round trips, transfers are sized from its goodput and
+	// their first part omitted) and every cell is held against the link's
+	// bound (bounds.go). The results carry it as Settings.Net.
+	Link *results.Net
+	// Omit is how much of each transfer's start its rate leaves out, as
+	// iperf3's --omit: zero means, across a link, its handshakes and slow
+	// start (none on loopback); negative means none.
+	Omit time.Duration
+	// Seed draws each round's column order; zero means one from the
+	// clock. The results record the seed used (Settings.Seed).
+	Seed uint64
+	// WarmupRounds is how many rounds of each scenario run first and are
+	// discarded: the first transfers and requests after a scenario's
+	// probes pay for connection set-up and cold caches. Zero means
+	// DefaultWarmupRounds; negative means none.
+	WarmupRounds int
+	// AA names the scenarios that measure the baseline transport a second
+	// time, as a column of its own under the same rounds and order rules
+	// (results.AAColumn): the run's noise floor, in Results.AA. AAAll
+	// names every scenario; nil names none.
+	AA []string
+	// Progress, if set, is called before each measurement.
+	Progress func(Progress)
+	// Profile, if set, is called before a round of its own, after the
+	// measured ones, of each transfer or load cell slower than its
+	// baseline and of the baseline, and the function it returns after it,
+	// which returns the CPU profiles the caller took over the round (the
+	// client's and the server's). Run attributes each slower cell's extra
+	// CPU from them (Cell.Attribution); no measured repetition is
+	// profiled.
+	Profile func(scenario, column string) (stop func() Profiles)
+	// ProfileSpan is how long each profiling round lasts at least: a
+	// profile sampled at 100 Hz holds about 100 samples per second of one
+	// busy core. Zero: ProfileSpan.
+	ProfileSpan time.Duration
+	// Browser, if set, loads the target's page in a real browser after
+	// the cells, each transport's loads held against page-load's model
+	// (Results.Browser).
+	Browser *BrowserOptions
+}
+
+// Progress is where a run is.
+type Progress struct {
+	Scenario   string
+	Protocol   string
+	Repetition int           // 1-based
+	Warmup     bool          // a warm-up round's, discarded
+	Done       int           // measurements finished
+	Total      int           // measurements in all (skipped cells excluded once known)
+	Elapsed    time.Duration // since the run started
+	Remaining  time.Duration // estimate from the pace so far; zero before the first measurement
+}
+
+// DefaultWarmupRounds is the rounds of each scenario discarded when
+// Options.WarmupRounds is zero.
+const DefaultWarmupRounds = 1
+
+// AAAll in Options.AA gives every scenario an A/A column.
+const AAAll = "all"
+
+// Validate reports the first field of o out of range as a
+// *config.FieldError (the client's under "Client."); zero fields are
+// accepted where fill gives them defaults.
+func (o Options) Validate() error {
+	switch {
+	case o.Repeat < 0 || o.Repeat > 100:
+		return config.Fieldf("Repeat", o.Repeat, "1 to 100")
+	case o.MaxRepeat != 0 && (o.MaxRepeat < max(o.Repeat, 1) || o.MaxRepeat > 100):
+		return config.Fieldf("MaxRepeat", o.MaxRepeat, "Repeat to 100, or 0 for Repeat")
+	case o.Budget < 0:
+		return config.Fieldf("Budget", o.Budget, "zero (no bound) or more")
+	case o.Duration != 0 && (o.Duration < 10*time.Millisecond || o.Duration > time.Hour):
+		return config.Fieldf("Duration", o.Duration, "10ms to 1h per repetition")
+	case o.Warmup < 0:
+		return config.Fieldf("Warmup", o.Warmup, "zero or more")
+	case o.Omit > time.Hour:
+		return config.Fieldf("Omit", o.Omit, "up to 1h, 0 for the link's own, or negative for none")
+	case o.Size < 0:
+		return config.Fieldf("Size", o.Size, "zero (sized by a probe) or more")
+	case o.Timeout < 0:
+		return config.Fieldf("Timeout", o.Timeout, "a positive duration, or 0 for the default")
+	case len(o.Protocols) == 0:
+		return config.Fieldf("Protocols", "none", "at least one transport")
+	case len(o.Scenarios) == 0:
+		return config.Fieldf("Scenarios", "none", "at least one scenario")
+	case o.Target.Plain == "" && o.Target.TLS == "":
+		return config.Fieldf("Target", "none", "a cleartext or a TLS base URL")
+	}
+	return config.WithinField("Client", o.Client.Validate())
+}
+
+// Profiles are CPU profiles in pprof's format taken over one span: the
+// client's (this process) and the server's; nil where none was taken.
+type Profiles struct {
+	Client, Server []byte
+}
+
+// ProfileSpan is the least a cell's profiling round lasts unless
+// Options.ProfileSpan says otherwise: its measurement is repeated until it
+// has (at most maxProfiled times per ProfileSpan), so that a
+// profile sampled at 100 Hz holds enough samples on both sides to say
+// where time went (about 200 from one busy core).
+const ProfileSpan = 2 * time.Second
+
+// Estimate is what a run will cost, worked out before it starts from its
+// options and, across a link, the link's round trip and goodput.
+type Estimate struct {
+	Cells  int // cells to measure: scenarios (variants included) times their columns
+	Rounds int // rounds every cell gets (Options.Repeat)
+	// MaxRounds is the most a noisy cell may get (Options.MaxRepeat).
+	MaxRounds int
+	// Time is the expected time of every cell's first Rounds rounds, their
+	// checks and warm-up rounds included; added rounds come on top, within
+	// Options.Budget.
+	Time time.Duration
+}
+
+// DefaultBrowserRounds is how many loads each transport gets in the
+// browser when BrowserOptions.Rounds is zero.
+const DefaultBrowserRounds = 5
+
+// BrowserOptions ask Run to load the target's page (GET /page/, httpvs
+// serve's) in a real browser too, after the cells, over each transport a
+// browser speaks (h1, h1-tls, h2, h3; not h2c), with a fresh browser for
+// each load, and to hold each transport's load times against page-load's
+// model (Results.Browser). The zero value runs the first browser.Find
+// finds, DefaultBrowserRounds loads a transport, where the run's client
+// is.
+type BrowserOptions struct {
+	// Path is the browser's executable; empty means browser.Find's.
+	Path string
+	// Rounds is how many loads each transport gets, the transports in
+	// turn each round; zero means DefaultBrowserRounds.
+	Rounds int
+	// Start starts each browser's process in the run's client network:
+	// nil means Options.Network's own Start method when it has one (an
+	// emulated link's client namespace has), else this process's network.
+	Start func(cmd *exec.Cmd) error
+	// Page is the page the target serves, when it is not page-load's
+	// (httpvs serve --page); nil means page-load's page, webpage.Median.
+	// A browser loading another page than the model's is not compared
+	// with it.
+	Page *webpage.Page
+}
+
+// DefaultLossEvents is how many loss events each transfer across a lossy
+// link is sized to see (Options.LossEvents): a loss-limited controller's
+// rate is an average over its sawtooth, one tooth per loss, and a transfer
+// that sees ten of them measures where its window happened to be.
+const DefaultLossEvents = 100

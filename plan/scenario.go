@@ -1,0 +1,242 @@
+// Package plan is what a run measures and against what: the scenarios
+// (workloads, each traceable to a public experiment), the target, the
+// reference peers beside Go's, the matrix's options and its progress.
+// experiment.Run takes them; the machinery that measures them is
+// internal.
+package plan
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/httpvs/httpvs/internal/scenariospec"
+	"github.com/httpvs/httpvs/load"
+	"github.com/httpvs/httpvs/results"
+	"github.com/httpvs/httpvs/units"
+)
+
+// Scenario is one workload of the matrix.
+type Scenario struct {
+	// Name is what --scenarios takes and what each cell carries.
+	Name string
+	// Reproduces names the public experiments or sources it follows, e.g.
+	// "golang/go#47840", as users can look them up.
+	Reproduces string
+	// Description says what it does, in one line.
+	Description string
+	// Metric is MetricBytesPerSecond (transfers) or MetricRequestsPerSecond.
+	Metric string
+
+	// x is how it is measured (internal/scenariospec).
+	x scenariospec.Spec
+}
+
+func init() {
+	scenariospec.Of = func(s any) *scenariospec.Spec { return &s.(*Scenario).x }
+}
+
+// User reports whether s measures one of the user's own requests
+// (RequestScenarios) rather than httpvs's endpoints.
+func (s Scenario) User() bool { return s.x.Req != nil }
+
+// Transfer reports whether s moves big bodies (transfer package) rather
+// than many requests (load package) or is a network scenario.
+func (s Scenario) Transfer() bool { return s.Metric == results.MetricBytesPerSecond }
+
+// Streams is the number of transfers or requests s keeps in flight.
+func (s Scenario) Streams() int { return s.x.Streams }
+
+// pageConns is how many HTTP/1.1 connections page-load opens at most per
+// host; the page-load scenario's Streams.
+const pageConns = 6
+
+// ginBody is the gin post's request body: the decimal numbers 0 to 9999
+// written one after another, 38,890 bytes ("a ~39 KB body").
+const ginBody = 38890
+
+// setInfo sets sc's name, sources, description and metric from info.
+func (sc *Scenario) setInfo(info results.ScenarioInfo) {
+	sc.Name, sc.Reproduces, sc.Description, sc.Metric = info.Name, info.Reproduces, info.Description, info.Metric
+}
+
+// init gives the built-in scenarios their titles from results.Catalogue,
+// which holds what each is; a scenario missing there is a build defect.
+func init() {
+	for _, list := range [][]Scenario{Scenarios, NetScenarios} {
+		for i := range list {
+			info, ok := results.Describe(nil, list[i].Name)
+			if !ok || info.Metric != list[i].Metric {
+				panic("plan: scenario " + list[i].Name + " is not in results.Catalogue as measured here")
+			}
+			list[i].setInfo(info)
+		}
+	}
+}
+
+// Scenarios is the default matrix's workloads, in report order.
+var Scenarios = []Scenario{
+	{Name: "download", Metric: results.MetricBytesPerSecond, x: scenariospec.Spec{Streams: 1}},
+	{Name: "download-parallel-10", Metric: results.MetricBytesPerSecond, x: scenariospec.Spec{Streams: 10}},
+	{Name: "download-parallel-100", Metric: results.MetricBytesPerSecond, x: scenariospec.Spec{Streams: 100}},
+	{Name: "upload", Metric: results.MetricBytesPerSecond, x: scenariospec.Spec{Streams: 1, Upload: true}},
+	{Name: "small-sequential", Metric: results.MetricRequestsPerSecond, x: scenariospec.Spec{Streams: 1,
+		Path: "/small", Method: "GET"}},
+	{Name: "small-concurrent", Metric: results.MetricRequestsPerSecond, x: scenariospec.Spec{Streams: 50,
+		Path: "/small", Method: "GET"}},
+	{Name: "headers-body", Metric: results.MetricRequestsPerSecond, x: scenariospec.Spec{Streams: 50,
+		Path: "/echo", Method: "POST", Body: ginBody, Headers: load.HeaderSpec{Count: 100, Len: 100}}},
+	{Name: "grpc-1", Metric: results.MetricRequestsPerSecond, x: scenariospec.Spec{Streams: 1, RPC: true}},
+	{Name: "grpc-50", Metric: results.MetricRequestsPerSecond, x: scenariospec.Spec{Streams: 50, RPC: true}},
+}
+
+// NetScenarios are the workloads where the network decides: handshakes,
+// many objects at once, head-of-line blocking. They are not in "all" (the
+// default matrix on loopback) but are in NetDefault, and --scenarios
+// takes them by name or as the group "net".
+var NetScenarios = []Scenario{
+	{Name: "cold-start", Metric: results.MetricSeconds, x: scenariospec.Spec{Streams: 1, Path: "/small", Method: "GET", Kind: scenariospec.KindColdStart}},
+	{Name: "cold-start-resumed", Metric: results.MetricSeconds, x: scenariospec.Spec{Streams: 1, Path: "/small", Method: "GET", Kind: scenariospec.KindColdStart, Resume: true}},
+	{Name: "page-load", Metric: results.MetricSeconds, x: scenariospec.Spec{Streams: pageConns, Path: "/small", Method: "GET", Kind: scenariospec.KindPageLoad}},
+	{Name: "head-of-line", Metric: results.MetricSeconds, x: scenariospec.Spec{Streams: 2, Path: "/small", Method: "GET", Kind: scenariospec.KindHeadOfLine}},
+}
+
+// netDrops are the default scenarios NetDefault leaves out: the parallel
+// downloads move at least 10 MiB per transport (minutes on a slow link),
+// and headers-body and gRPC measure per-request CPU, which a link only
+// hides behind its round trips. --scenarios still selects them.
+var netDrops = map[string]bool{"download-parallel-10": true, "download-parallel-100": true, "headers-body": true, "grpc-1": true, "grpc-50": true}
+
+// NetDefault is the default matrix across an emulated link: one download,
+// one upload, small requests one and fifty at a time, then NetScenarios.
+func NetDefault() []Scenario {
+	var out []Scenario
+	for _, s := range Scenarios {
+		if !netDrops[s.Name] {
+			out = append(out, s)
+		}
+	}
+	return append(out, NetScenarios...)
+}
+
+// groups are names --scenarios takes for several scenarios at once.
+var groups = map[string][]string{
+	"download-parallel": {"download-parallel-10", "download-parallel-100"},
+	"grpc":              {"grpc-1", "grpc-50"},
+	"net":               {"cold-start", "cold-start-resumed", "page-load", "head-of-line"},
+}
+
+// ScenarioNames lists every scenario name and group, for messages.
+func ScenarioNames() string {
+	names := make([]string, 0, len(Scenarios)+len(NetScenarios)+len(groups))
+	for _, s := range everyScenario() {
+		names = append(names, s.Name)
+	}
+	names = append(names, "download-parallel", "grpc", "net")
+	return strings.Join(names, ", ")
+}
+
+// everyScenario is Scenarios then NetScenarios, in report order.
+func everyScenario() []Scenario {
+	return append(append([]Scenario(nil), Scenarios...), NetScenarios...)
+}
+
+// ParseScenarios reads a comma-separated list of scenario names (or
+// "all", the default matrix Scenarios), keeping report order (Scenarios,
+// then NetScenarios) and dropping repeats.
+func ParseScenarios(list string) ([]Scenario, error) {
+	want := map[string]bool{}
+	for _, name := range strings.Split(list, ",") {
+		name = strings.TrimSpace(name)
+		switch {
+		case name == "all":
+			for _, s := range Scenarios {
+				want[s.Name] = true
+			}
+		case groups[name] != nil:
+			for _, n := range groups[name] {
+				want[n] = true
+			}
+		default:
+			if _, ok := scenarioByName(name); !ok {
+				return nil, fmt.Errorf("unknown scenario %q: want all or a comma-separated list of %s", name, ScenarioNames())
+			}
+			want[name] = true
+		}
+	}
+	var out []Scenario
+	for _, s := range everyScenario() {
+		if want[s.Name] {
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+// scenarioByName returns the scenario of the matrix called name (not a
+// variant: those follow their base scenario).
+func scenarioByName(name string) (Scenario, bool) {
+	for _, s := range everyScenario() {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return Scenario{}, false
+}
+
+// Upload says a transfer scenario sends its body (PUT /sink) rather than
+// receives it.
+func (s Scenario) Upload() bool { return s.x.Upload }
+
+// RPC says the scenario is a gRPC call, one binding per column.
+func (s Scenario) RPC() bool { return s.x.RPC }
+
+// BodyBytes is a load scenario's request body size, bytes; zero without one.
+func (s Scenario) BodyBytes() units.Bytes { return s.x.Body }
+
+// Headers are the extra request headers a load scenario sends.
+func (s Scenario) Headers() load.HeaderSpec { return s.x.Headers }
+
+// Resume says a cold-start scenario resumes TLS sessions (0-RTT over h3).
+func (s Scenario) Resume() bool { return s.x.Resume }
+
+// Engine says the scenario is measured by the transfer or load engines
+// (download, upload, small requests, gRPC), not by a network scenario's
+// own loop.
+func (s Scenario) Engine() bool { return s.x.Kind == scenariospec.KindEngine }
+
+// ColdStart, PageLoad and HeadOfLine say which network scenario s is.
+func (s Scenario) ColdStart() bool  { return s.x.Kind == scenariospec.KindColdStart }
+func (s Scenario) PageLoad() bool   { return s.x.Kind == scenariospec.KindPageLoad }
+func (s Scenario) HeadOfLine() bool { return s.x.Kind == scenariospec.KindHeadOfLine }
+
+// Knobs is the knob set a variant scenario's client uses; "" for a
+// scenario measured with the run's own settings.
+func (s Scenario) Knobs() string { return s.x.Knobs }
+
+// Base is the scenario a variant was made from: "download" for
+// "download:tuned"; s's own name otherwise.
+func (s Scenario) Base() string {
+	if s.x.Knobs == "" {
+		return s.Name
+	}
+	return strings.TrimSuffix(s.Name, results.VariantSep+s.x.Knobs)
+}
+
+// RequestScenarios are the scenarios measuring reqs: for the i-th
+// (1-based) "request-i", one request at a time, and "request-i-x50",
+// results.RequestConcurrency at a time, as small-sequential and small-concurrent
+// measure httpvs's own /small.
+func RequestScenarios(reqs []results.Request) []Scenario {
+	var out []Scenario
+	for i := range reqs {
+		req := &reqs[i]
+		oneInfo, manyInfo := results.RequestInfo(i+1, *req)
+		one := Scenario{x: scenariospec.Spec{Streams: 1, Path: req.Path, Method: req.Method, Body: units.Bytes(req.BodyBytes), Req: req}}
+		one.setInfo(oneInfo)
+		many := one
+		many.setInfo(manyInfo)
+		many.x.Streams = results.RequestConcurrency
+		out = append(out, one, many)
+	}
+	return out
+}
