@@ -215,7 +215,7 @@ func median(bs []results.CapacityBracket) (met, missed float64, why string, core
 		}
 		done = bs[:1]
 	}
-	sort.Slice(done, func(i, j int) bool { return done[i].Met < done[j].Met })
+	sort.SliceStable(done, func(i, j int) bool { return done[i].Met < done[j].Met })
 	b := done[(len(done)-1)/2]
 	return b.Met, b.Missed, b.MissedBecause, b.ServerCores
 }
