@@ -9,15 +9,15 @@ import (
 
 // compactCell is a verdict cell as the text report's first screen shows
 // it, narrow enough for five transports in TextWidth columns: the ratio,
-// its 95% interval as a half-width, and the verdict ("0.27x ±20%
-// slower", "0.94x ±12% ≈", "1.21x ±24% ?" for undetermined); text, the
+// its 95% interval as a half-width, and the verdict ("0.27x ±20% slow"
+// for slower, "0.94x ±12% ≈", "1.21x ±24% ?" for undetermined); text, the
 // cell's full wording (verdict.cell), where it has no interval.
 func compactCell(c *results.Cell, text string, net *results.Net, machineBound bool) string {
 	if c == nil || c.VsH1 == nil || c.VsH1.Pairs < 2 || c.Skipped != "" {
 		return text
 	}
 	iv := *c.VsH1
-	word := map[string]string{results.VerdictSimilar: "≈", results.VerdictUndetermined: "?"}[iv.Verdict]
+	word := map[string]string{results.VerdictSlower: "slow", results.VerdictFaster: "fast", results.VerdictSimilar: "≈", results.VerdictUndetermined: "?"}[iv.Verdict]
 	if word == "" {
 		word = iv.Verdict
 	}
@@ -37,7 +37,7 @@ func compactCell(c *results.Cell, text string, net *results.Net, machineBound bo
 
 // compactLegend says what the compact cells' marks mean.
 func compactLegend(base string) string {
-	s := fmt.Sprintf("(±: the interval's half-width; ? undetermined; ≈ %s; exact bounds in the Markdown and HTML reports", base)
+	s := fmt.Sprintf("(±: the interval's half-width; slow, fast: slower, faster; ? undetermined; ≈ %s; exact bounds in the Markdown and HTML reports", base)
 	return s + ")"
 }
 

@@ -23,8 +23,8 @@ func TestCompactCell(t *testing.T) {
 		mb   bool
 		want string
 	}{
-		{cell(0.27, 0.22, 0.33, results.VerdictSlower), false, "0.27x ±20% slower"},
-		{cell(1.5, 1.4, 1.6, results.VerdictFaster), false, "1.50x ±7% faster"},
+		{cell(0.27, 0.22, 0.33, results.VerdictSlower), false, "0.27x ±20% slow"},
+		{cell(1.5, 1.4, 1.6, results.VerdictFaster), false, "1.50x ±7% fast"},
 		{cell(0.94, 0.83, 1.06, results.VerdictSimilar), false, "0.94x ±12% ≈"},
 		{cell(1.21, 0.95, 1.54, results.VerdictUndetermined), false, "1.21x ±24% ?"},
 		{cell(0.88, 0.86, 0.9, results.VerdictSlower), true, "0.88x ±2% machine-bound"},
