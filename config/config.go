@@ -29,7 +29,7 @@ const (
 	// minimum). Go's server advertises 1 MiB; the tuned knob set makes the
 	// client advertise that too, which splits a fast single-stream
 	// download into far fewer frames and read calls.
-	GoClientMaxReadFrameSize = 16 * units.KiB
+	goClientMaxReadFrameSize = 16 * units.KiB
 	// DefaultClientQUICIdleTimeout is the QUIC idle timeout of httpvs's
 	// clients when QUIC.MaxIdleTimeout is zero: a request to a server that
 	// died fails after this long instead of quic-go's 30 s.
@@ -137,7 +137,7 @@ func (c Client) Effective() Client {
 func (c Client) EffectiveHTTP2() HTTP2 {
 	h := c.HTTP2
 	if h.MaxReadFrameSize == 0 {
-		h.MaxReadFrameSize = GoClientMaxReadFrameSize
+		h.MaxReadFrameSize = goClientMaxReadFrameSize
 	}
 	return h
 }

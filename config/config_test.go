@@ -31,7 +31,7 @@ func TestConfigValidate(t *testing.T) {
 		t.Fatalf("zero config: %v", err)
 	}
 	eff := zero.Client.Effective()
-	if eff.HTTP2.MaxReadFrameSize != GoClientMaxReadFrameSize || DefaultReadSize != 8*units.KiB || eff.ReadSize != DefaultReadSize || eff.DialTimeout != DefaultDialTimeout {
+	if eff.HTTP2.MaxReadFrameSize != goClientMaxReadFrameSize || DefaultReadSize != 8*units.KiB || eff.ReadSize != DefaultReadSize || eff.DialTimeout != DefaultDialTimeout {
 		t.Fatalf("effective client config %+v", eff)
 	}
 	if eff.HTTP2.MaxReceiveBufferPerStream != 0 || eff.QUIC.MaxStreamReceiveWindow != 0 {

@@ -56,6 +56,9 @@ func capacityOptions(t *testing.T, objective string) (experiment.Options, experi
 // missed alike), the server's CPU is read from its counters, and each
 // transport has a ratio to h1 when both met the objective.
 func TestCapacityBracketsTheLimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a capacity search: not under -short")
+	}
 	o, c := capacityOptions(t, "p99<2s")
 	c.Refine, c.Budget = 2, 15*time.Second // a search of 6 steps at most: about 4.5 s on two transports
 	res, notRun, err := experiment.Capacity(context.Background(), o, c)

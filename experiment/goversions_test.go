@@ -17,6 +17,9 @@ import (
 // built into a cache of the test's own) and records Quick's rounds, as
 // `httpvs run --go installed --quick` does.
 func TestRunGoVersions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the child with a toolchain: not under -short")
+	}
 	version, err := exec.Command("go", "env", "GOVERSION").Output()
 	if err != nil {
 		t.Skipf("no go command: %v", err)

@@ -67,7 +67,7 @@ func TestRefusedDialsBackOff(t *testing.T) {
 			start := time.Now()
 			res := mustRun(t, cfg)
 			took := time.Since(start)
-			if took > GoneAfter+5*time.Second {
+			if took > goneAfter+5*time.Second {
 				t.Errorf("ran %v against nothing", took)
 			}
 			most := int64(c.conns * backoff.Tries(took))

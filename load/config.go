@@ -35,7 +35,7 @@ const (
 	// LateThreshold is how far past its intended send time an open-loop
 	// request must start to count as late; loadresult defines it, since
 	// its Schedule.Late counts those requests.
-	LateThreshold = loadresult.LateThreshold
+	lateThreshold = loadresult.LateThreshold
 )
 
 // Config describes one load run. Every run is bounded: by Requests and
@@ -284,7 +284,7 @@ func (c Config) checkRate() error {
 		return config.Fieldf("Share", c.Share, "INDEX/PARTS with 0 <= INDEX < PARTS")
 	case !c.Share.whole() && c.Rate == 0 && c.Requests == 0:
 		return config.Fieldf("Share", c.Share, "a share of a rate or of a request count: give one")
-	case !c.Share.whole() && c.Share.Requests(c.Requests) == 0 && c.Requests > 0:
+	case !c.Share.whole() && c.Share.requests(c.Requests) == 0 && c.Requests > 0:
 		return config.Fieldf("Share", c.Share, "a share with requests: %d requests leave none to part %d", c.Requests, c.Share.Index)
 	}
 	return nil

@@ -61,7 +61,7 @@ type run struct {
 
 // GoneAfter is how long a run goes on while every request is refused (no
 // server listens any more) before it stops and says so.
-const GoneAfter = time.Second
+const goneAfter = time.Second
 
 // noteOutcome tracks whether the server is still there: a success resets
 // the clock, and refusals with no success for GoneAfter stop the run.
@@ -70,10 +70,10 @@ func (r *run) noteOutcome(kind stats.ErrorKind, failed bool, at time.Time) {
 	case !failed:
 		// Every worker lands here on every success: store rarely, so that
 		// the cores do not pass the cache line back and forth.
-		if now := at.UnixNano(); now-r.lastOK.Load() > int64(GoneAfter/10) {
+		if now := at.UnixNano(); now-r.lastOK.Load() > int64(goneAfter/10) {
 			r.lastOK.Store(now)
 		}
-	case (kind == stats.ErrRefused || kind == stats.ErrTimeout) && at.UnixNano()-r.lastOK.Load() > int64(GoneAfter):
+	case (kind == stats.ErrRefused || kind == stats.ErrTimeout) && at.UnixNano()-r.lastOK.Load() > int64(goneAfter):
 		// Refusals are a TCP server that is gone; timeouts with no success
 		// since are what a gone HTTP/3 server leaves (UDP has no reset:
 		// the client's QUIC idle timeout ends its connections).
@@ -164,7 +164,7 @@ func Run(ctx context.Context, cfg Config) (loadresult.Result, error) {
 		return loadresult.Result{}, err
 	}
 	// From here on, Requests and Rate are this generator's part.
-	cfg.Requests, cfg.Rate = cfg.Share.Requests(cfg.Requests), cfg.Share.Rate(cfg.Rate)
+	cfg.Requests, cfg.Rate = cfg.Share.requests(cfg.Requests), cfg.Share.rate(cfg.Rate)
 	cfg = cfg.withDefaults()
 	asked := cfg.Streams
 	limit, lowered := streamLimit(ctx, &cfg, u)

@@ -93,7 +93,7 @@ func (e Engine) WithHoldP(on bool) Engine {
 }
 
 // HoldsP says whether e's event loops may hold their Ps (see WithHoldP).
-func (e Engine) HoldsP() bool { return e.holdP }
+func (e Engine) holdsP() bool { return e.holdP }
 
 // UnsupportedError is a transport the fast engine was asked for and does
 // not speak (std speaks every one). The fast engine is the lean client,

@@ -302,7 +302,7 @@ func TestStopsWhenServerGone(t *testing.T) {
 	ts.Close()
 	start := time.Now()
 	res := mustRun(t, Config{URL: url, Client: transport.ClientOptions{Protocol: transport.H1}, Conns: 2, Streams: 1, Duration: 30 * time.Second})
-	if d := time.Since(start); d > GoneAfter+5*time.Second {
+	if d := time.Since(start); d > goneAfter+5*time.Second {
 		t.Errorf("ran %v against nothing", d)
 	}
 	if res.Stopped == "" || res.Errors.Of(stats.ErrRefused) == 0 || res.Errors.Total != res.Requests {
@@ -341,7 +341,7 @@ func TestFastH3Failures(t *testing.T) {
 	client.Config.DialTimeout = 200 * time.Millisecond
 	start := time.Now()
 	res = mustRun(t, Config{URL: url, Client: client, Conns: 2, Streams: 2, Duration: 30 * time.Second, Engine: Fast})
-	if d := time.Since(start); d > GoneAfter+5*time.Second {
+	if d := time.Since(start); d > goneAfter+5*time.Second {
 		t.Errorf("ran %v against nothing", d)
 	}
 	if res.Stopped == "" || res.Errors.Of(stats.ErrTimeout) == 0 || res.Errors.Total != res.Requests || res.Succeeded != 0 {

@@ -46,7 +46,7 @@ func (s Share) String() string {
 
 // Requests returns this part of n requests: n/Of, one more for the first
 // n%Of parts, so that the parts sum to n exactly.
-func (s Share) Requests(n int64) int64 {
+func (s Share) requests(n int64) int64 {
 	if s.whole() {
 		return n
 	}
@@ -58,7 +58,7 @@ func (s Share) Requests(n int64) int64 {
 }
 
 // Rate returns this part of a rate in requests per second: rate/Of.
-func (s Share) Rate(rate float64) float64 {
+func (s Share) rate(rate float64) float64 {
 	if s.whole() {
 		return rate
 	}

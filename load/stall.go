@@ -30,13 +30,13 @@ import (
 // StallAfter is the least time a request cut off by the end of a run must
 // have waited, and the server have answered nothing, to count as a
 // timeout (see also StallFactor).
-const StallAfter = GoneAfter
+const stallAfter = goneAfter
 
 // StallFactor times the slowest successful request's duration (start to
 // end) is also a cut-off request's least wait to count as a timeout, so
 // that a run of slow requests ended by its clock loses none of them to
 // failures.
-const StallFactor = 2
+const stallFactor = 2
 
 // cutOffReq is a measured request with no response that the run's end, a
 // stop or an interrupt cut off: when it was sent and abandoned.
@@ -76,7 +76,7 @@ func (r *run) judgeCutOffs() silence {
 		sl.slowest = max(sl.slowest, s.slowest)
 		s.mu.Unlock()
 	}
-	after := max(StallAfter, StallFactor*sl.slowest)
+	after := max(stallAfter, stallFactor*sl.slowest)
 	// A server that never answered has been silent since the run began:
 	// over QUIC an absent one is never heard from (a closed UDP port
 	// refuses nothing the client sees), and its requests wait for the
@@ -132,7 +132,7 @@ func (r *run) stoppedAnswering(res *loadresult.Result, sl silence, from time.Tim
 	if !r.byCount {
 		of = fmt.Sprintf(" of the %v run", r.cfg.Duration)
 	}
-	how := fmt.Sprintf("every request was refused or timed out for over %v, and the run stopped at %.2f s", GoneAfter, window.Seconds())
+	how := fmt.Sprintf("every request was refused or timed out for over %v, and the run stopped at %.2f s", goneAfter, window.Seconds())
 	if !gone {
 		how = fmt.Sprintf("%d requests waited up to %.2f s for a response until the run ended (counted as timeouts)", sl.stalled, sl.waited.Seconds())
 	} else if sl.stalled > 0 {

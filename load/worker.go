@@ -175,7 +175,7 @@ func (w *worker) once(runCtx, traced context.Context, intended time.Time, measur
 func (w *worker) leanLoop(ctx context.Context, l lean.Loop) {
 	bodyLen := int64(len(w.r.body))
 	l.Timeout = w.r.cfg.RequestTimeout
-	l.HoldP = w.r.cfg.Engine.HoldsP()
+	l.HoldP = w.r.cfg.Engine.holdsP()
 	l.Next = func() (bool, bool) { return w.r.claim(ctx) }
 	l.Done = func(measuring bool, start, end time.Time, resp lean.Response, err error) {
 		w.settle(ctx, leanOutcome(resp, err, bodyLen, start), time.Time{}, start, end, measuring)
@@ -240,7 +240,7 @@ func (w *worker) tally(s *shard, x exchange, kind stats.ErrorKind, failure error
 		from = intended
 		late := start.Sub(intended)
 		s.late.Record(late)
-		if late > LateThreshold {
+		if late > lateThreshold {
 			s.lateCount++
 		}
 	}

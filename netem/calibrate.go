@@ -77,27 +77,27 @@ func (o CalibrateOptions) withDefaults() CalibrateOptions {
 func Calibrate(ctx context.Context, l *Link, o CalibrateOptions) (Calibration, error) {
 	o = o.withDefaults()
 	var c Calibration
-	p, err := ProbeUDP(ctx, l, o.Probes, o.ProbeGap)
+	p, err := probeUDP(ctx, l, o.Probes, o.ProbeGap)
 	if err != nil {
 		return c, err
 	}
-	c.UDPRTT, c.Probes, c.UpLoss, c.DownLoss = p.RTT, p.Sent, p.UpLoss(), p.DownLoss()
-	if c.DownRate, err = ProbeRate(ctx, l, false); err != nil {
+	c.UDPRTT, c.Probes, c.UpLoss, c.DownLoss = p.RTT, p.Sent, p.upLoss(), p.downLoss()
+	if c.DownRate, err = probeRate(ctx, l, false); err != nil {
 		return c, err
 	}
-	if c.UpRate, err = ProbeRate(ctx, l, true); err != nil {
+	if c.UpRate, err = probeRate(ctx, l, true); err != nil {
 		return c, err
 	}
-	if c.TCPConnect, err = ConnectTime(ctx, l, o.Connects); err != nil {
+	if c.TCPConnect, err = connectTime(ctx, l, o.Connects); err != nil {
 		return c, err
 	}
-	if c.Down, err = Goodput(ctx, l, false, o.Bulk); err != nil {
+	if c.Down, err = goodput(ctx, l, false, o.Bulk); err != nil {
 		return c, err
 	}
-	if c.Up, err = Goodput(ctx, l, true, o.Bulk); err != nil {
+	if c.Up, err = goodput(ctx, l, true, o.Bulk); err != nil {
 		return c, err
 	}
-	c.UpStats, c.DownStats = l.Stats()
+	c.UpStats, c.DownStats = l.stats()
 	return c, nil
 }
 
@@ -114,10 +114,10 @@ type Probe struct {
 }
 
 // UpLoss returns the fraction of probes lost client to server.
-func (p Probe) UpLoss() float64 { return ratioLost(p.Reached, p.Sent) }
+func (p Probe) upLoss() float64 { return ratioLost(p.Reached, p.Sent) }
 
 // DownLoss returns the fraction of echoes lost server to client.
-func (p Probe) DownLoss() float64 { return ratioLost(p.Echoed, p.Reached) }
+func (p Probe) downLoss() float64 { return ratioLost(p.Echoed, p.Reached) }
 
 func ratioLost(got, sent int) float64 {
 	if sent == 0 {
@@ -134,7 +134,7 @@ const probeSize = 64
 // to an echo in the server namespace, and counts what arrived each way.
 // It waits for late echoes up to twice the spec's RTT plus one second,
 // or until every probe is back.
-func ProbeUDP(ctx context.Context, l *Link, n int, gap time.Duration) (Probe, error) {
+func probeUDP(ctx context.Context, l *Link, n int, gap time.Duration) (Probe, error) {
 	srv, err := l.Server().ListenPacket("udp4", netip.AddrPortFrom(ServerAddr, 0).String())
 	if err != nil {
 		return Probe{}, fmt.Errorf("probe listen: %w", err)
@@ -225,7 +225,7 @@ func median(d []time.Duration) time.Duration {
 
 // ConnectTime returns the median of n TCP handshakes from the client
 // namespace to the server namespace.
-func ConnectTime(ctx context.Context, l *Link, n int) (time.Duration, error) {
+func connectTime(ctx context.Context, l *Link, n int) (time.Duration, error) {
 	ln, err := l.Server().Listen("tcp4", netip.AddrPortFrom(ServerAddr, 0).String())
 	if err != nil {
 		return 0, fmt.Errorf("connect listen: %w", err)

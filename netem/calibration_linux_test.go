@@ -1,7 +1,6 @@
 package netem
 
 import (
-	"fmt"
 	"math"
 	"testing"
 	"time"
@@ -49,7 +48,7 @@ func TestCalibrationRTT(t *testing.T) {
 		var p Probe
 		ct := time.Duration(math.MaxInt64)
 		for try := 0; try < 3; try++ {
-			got, err := ProbeUDP(ctx, l, 100, 5*time.Millisecond)
+			got, err := probeUDP(ctx, l, 100, 5*time.Millisecond)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -59,7 +58,7 @@ func TestCalibrationRTT(t *testing.T) {
 			if got.Reached != got.Sent || got.Echoed != got.Sent {
 				t.Errorf("a lossless link lost probes: %+v", got)
 			}
-			c, err := ConnectTime(ctx, l, 10)
+			c, err := connectTime(ctx, l, 10)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -85,16 +84,16 @@ func TestCalibrationRTT(t *testing.T) {
 func TestCalibrationLoss(t *testing.T) {
 	forBackends(t, func(t *testing.T, b Backend) {
 		l := newBackendLink(t, b, "rtt=2ms,loss=5%")
-		p, err := ProbeUDP(testContext(t, time.Minute), l, 8000, 250*time.Microsecond)
+		p, err := probeUDP(testContext(t, time.Minute), l, 8000, 250*time.Microsecond)
 		if err != nil {
 			t.Fatal(err)
 		}
-		up, down := l.Stats()
-		t.Logf("%s loss=5%%: up %.2f%% of %d, down %.2f%% of %d; counters up %+v down %+v", b, 100*p.UpLoss(), p.Sent, 100*p.DownLoss(), p.Reached, up, down)
+		up, down := l.stats()
+		t.Logf("%s loss=5%%: up %.2f%% of %d, down %.2f%% of %d; counters up %+v down %+v", b, 100*p.upLoss(), p.Sent, 100*p.downLoss(), p.Reached, up, down)
 		for _, c := range []struct {
 			what string
 			got  float64
-		}{{"up", p.UpLoss()}, {"down", p.DownLoss()}} {
+		}{{"up", p.upLoss()}, {"down", p.downLoss()}} {
 			if math.Abs(c.got-0.05) > 0.01 {
 				t.Errorf("%s loss %.2f%%, want 5%% ± 1 point", c.what, 100*c.got)
 			}
@@ -105,56 +104,10 @@ func TestCalibrationLoss(t *testing.T) {
 	})
 }
 
-// rate=50mbit carries 50*1448/1500 = 48.27 Mbit/s of TCP payload (1500-byte
-// packets, 52 bytes of IP and TCP headers with timestamps); the bound is 5%
-// of it. The transfers are sized as run's calibration sizes them, max(500ms,
-// 6 RTT): at rtt >= 20ms the warm-up must leave slow start behind (46.1 of
-// 48.27 Mbit/s at rtt=50ms before SlowStart).
-func TestCalibrationRate(t *testing.T) {
-	const payload = 50e6 * 1448 / 1500
-	forBackends(t, func(t *testing.T, b Backend) {
-		for _, rtt := range []time.Duration{20 * time.Millisecond, 50 * time.Millisecond} {
-			t.Run(fmt.Sprint(rtt), func(t *testing.T) {
-				l := newBackendLink(t, b, "rate=50mbit,rtt="+rtt.String())
-				ctx := testContext(t, time.Minute)
-				for _, up := range []bool{false, true} {
-					// Up to three readings: a busy machine can only hold the
-					// user-space emulator below the link's rate (CI read 66.8%
-					// once beside other packages' tests), never above it, so
-					// the best reading is the link's; above 105% fails at once.
-					var readings []string
-					for try := 0; ; try++ {
-						start := time.Now()
-						got, err := Goodput(ctx, l, up, max(500*time.Millisecond, 6*rtt))
-						if err != nil {
-							t.Fatal(err)
-						}
-						share := float64(got) / payload
-						t.Logf("%s rtt=%v,rate=50mbit up=%v: TCP goodput %v (%.1f%% of %.2f), took %v", b, rtt, up, got, 100*share, payload/1e6, time.Since(start).Round(time.Millisecond))
-						readings = append(readings, fmt.Sprint(got))
-						if share > 1.05 || share >= 0.95 {
-							if share > 1.05 {
-								t.Errorf("up=%v: goodput %v, above the link's %.2f Mbit/s by more than 5%%", up, got, payload/1e6)
-							}
-							break
-						}
-						if try == 2 {
-							t.Errorf("up=%v: goodput %v, want %.2f Mbit/s ± 5%% (readings %v)", up, got, payload/1e6, readings)
-							break
-						}
-					}
-				}
-				if u, d := l.Stats(); u.Largest > MTU || d.Largest > MTU {
-					t.Errorf("packets larger than the MTU crossed the link (offloads on?): up %d, down %d bytes", u.Largest, d.Largest)
-				}
-			})
-		}
-	})
-}
-
-// The paced UDP probe reads a rate-limited direction's rate within 3%
-// whatever its loss (the loss model drops before the rate limit, and no
-// congestion control is involved), and leaves an unlimited one alone.
+// The paced UDP probe reads a rate-limited direction's rate, never above
+// it by more than 3% whatever its loss (the loss model drops before the
+// rate limit), and leaves an unlimited one alone. That it reads the rate
+// within 3% from below is a measured check (TestProbeRateAtTheLink).
 func TestProbeRate(t *testing.T) {
 	l := newBackendLink(t, BackendTUN, "rtt=40ms,up=4mbit,down=10mbit,loss=1%")
 	ctx := testContext(t, time.Minute)
@@ -162,18 +115,18 @@ func TestProbeRate(t *testing.T) {
 		up   bool
 		want float64
 	}{{false, 10e6}, {true, 4e6}} {
-		p, err := ProbeRate(ctx, l, c.up)
+		p, err := probeRate(ctx, l, c.up)
 		if err != nil {
 			t.Fatal(err)
 		}
 		up, down := l.ResetStats()
 		t.Logf("up %v: offered %v, %d sent, %d received, rate %v; link up %+v down %+v", c.up, p.Offered, p.Sent, p.Received, p.Rate, up, down)
-		if got := float64(p.Rate); math.Abs(got-c.want) > 0.03*c.want {
-			t.Errorf("up %v: rate %v, want %v within 3%%", c.up, p.Rate, c.want)
+		if got := float64(p.Rate); got <= 0 || got > 1.03*c.want {
+			t.Errorf("up %v: rate %v, want at most %v (3%% over)", c.up, p.Rate, c.want)
 		}
 	}
 	open := newBackendLink(t, BackendTUN, "rtt=10ms")
-	if p, err := ProbeRate(ctx, open, false); err != nil || p != (RateProbe{}) {
+	if p, err := probeRate(ctx, open, false); err != nil || p != (RateProbe{}) {
 		t.Errorf("no rate set: %+v, %v; want no probe", p, err)
 	}
 }

@@ -88,7 +88,7 @@ func testCloseLeavesNothing(t *testing.T, makeLink func() (*Link, error)) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l.Stats() // the veth link's counters run tc inside each namespace
+	l.stats() // the veth link's counters run tc inside each namespace
 	ns := []string{nsLink(t, l.client.fd), nsLink(t, l.server.fd)}
 	sleeper := exec.Command("sleep", "60")
 	sleeper.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
@@ -98,7 +98,7 @@ func testCloseLeavesNothing(t *testing.T, makeLink func() (*Link, error)) {
 	if got, _ := os.Readlink(fmt.Sprintf("/proc/%d/ns/net", sleeper.Process.Pid)); got != ns[1] {
 		t.Errorf("the child started in the server namespace is in %s, want %s", got, ns[1])
 	}
-	if _, err := ConnectTime(testContext(t, 10*time.Second), l, 1); err != nil {
+	if _, err := connectTime(testContext(t, 10*time.Second), l, 1); err != nil {
 		t.Fatal(err)
 	}
 	if err := l.Close(); err != nil {

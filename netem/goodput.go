@@ -9,6 +9,7 @@ import (
 	"net/netip"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/linkmodel"
 	"github.com/httpvs/httpvs/units"
 )
 
@@ -20,14 +21,18 @@ import (
 // before (slow start doubles it): across a link with no rate the ramp ends
 // at a ceiling SlowStart cannot know (the emulator's, the kernel's TCP
 // buffers'). That wait is bounded by maxRampRTTs round trips.
-func Goodput(ctx context.Context, l *Link, up bool, d time.Duration) (units.BitsPerSecond, error) {
+func goodput(ctx context.Context, l *Link, up bool, d time.Duration) (units.BitsPerSecond, error) {
 	ln, err := l.Server().Listen("tcp4", netip.AddrPortFrom(ServerAddr, 0).String())
 	if err != nil {
 		return 0, fmt.Errorf("goodput listen: %w", err)
 	}
 	defer ln.Close()
 	rtt := l.Spec().RTT()
-	warm := max(d/4, 4*rtt, SlowStart(l.Spec(), up))
+	dir := l.Spec().Down
+	if up {
+		dir = l.Spec().Up
+	}
+	warm := max(d/4, 4*rtt, linkmodel.SlowStart(dir.Rate, rtt))
 	r := ramp{warm: warm, tick: max(rtt, minTick), measure: max(d/2, d-warm)}
 	r.most = r.warm + maxRampRTTs*r.tick
 	deadline := time.Now().Add(r.most + r.measure + 30*time.Second + 8*rtt)
@@ -156,23 +161,4 @@ func (r ramp) receive(c net.Conn, stop func()) (units.BitsPerSecond, error) {
 			return 0, fmt.Errorf("goodput receive: %w", err)
 		}
 	}
-}
-
-// SlowStart estimates how long one TCP connection across s takes to fill
-// the rate of one direction (client to server when up is true) from
-// Linux's initial window (InitialWindowBytes): one round trip per doubling
-// until the window holds the direction's bandwidth-delay product
-// (SlowStartRTTs), plus two round trips for slow start's exit (HyStart, or
-// the first losses when the queue overflows). It is zero for an unlimited
-// direction or a zero round trip, whose ramp the rate does not bound.
-func SlowStart(s Spec, up bool) time.Duration {
-	d, rtt := s.Down, s.RTT()
-	if up {
-		d = s.Up
-	}
-	if d.Rate <= 0 || rtt <= 0 {
-		return 0
-	}
-	doublings := SlowStartRTTs(float64(d.Rate)/8, rtt, InitialWindowBytes(false))
-	return time.Duration(doublings+2) * rtt
 }

@@ -65,7 +65,7 @@ func newTUNLink(spec Spec) (*Link, error) {
 	l := &Link{spec: spec, backend: BackendTUN, done: make(chan struct{})}
 	var err error
 	l.client, err = newNamespace(func() (err error) {
-		l.ctun, err = setupSide("hvc0", ClientAddr)
+		l.ctun, err = setupSide("hvc0", clientAddr)
 		return err
 	})
 	if err != nil {
@@ -104,7 +104,7 @@ func (l *Link) Server() *Namespace { return l.server }
 // (server to client) directions so far. Across a BackendNetem link they
 // come from the qdiscs (see BackendNetem), read by running tc in each
 // namespace (a few milliseconds); zeros when tc cannot be read.
-func (l *Link) Stats() (up, down DirStats) {
+func (l *Link) stats() (up, down DirStats) {
 	if l.qdiscs != nil {
 		return l.qdiscs.stats(false)
 	}

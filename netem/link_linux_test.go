@@ -38,6 +38,9 @@ func newTestLink(t *testing.T, text string) *Link {
 
 func skipWithoutPrivilege(t *testing.T) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("an emulated link: not under -short")
+	}
 	if os.Geteuid() != 0 {
 		t.Skip("needs root to create network namespaces and TUN devices")
 	}
@@ -63,19 +66,19 @@ func testContext(t *testing.T, d time.Duration) context.Context {
 }
 
 // The unlimited link's ceiling: what the ferry carries when nothing but
-// the machine limits it. Reported, and checked only against a floor far
-// below this machine's, since the machine is shared.
+// the machine limits it, reported; packets within the MTU. Its floor is
+// a measured check (TestLinkCeilingFloor).
 func TestLinkCeiling(t *testing.T) {
 	l := newTestLink(t, "delay=0s,backend=tun")
 	ctx := testContext(t, time.Minute)
-	got, err := Goodput(ctx, l, false, 2*time.Second)
+	got, err := goodput(ctx, l, false, 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, d := l.Stats()
+	_, d := l.stats()
 	t.Logf("unlimited: TCP goodput %v; down %+v", got, d)
-	if got < 100e6 {
-		t.Errorf("unlimited link carried %v, want at least 100 Mbit/s", got)
+	if got <= 0 {
+		t.Errorf("unlimited link carried %v", got)
 	}
 	if d.Largest > MTU {
 		t.Errorf("a %d-byte packet crossed a %d-byte MTU link", d.Largest, MTU)
@@ -91,18 +94,17 @@ func TestCalibrate(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("%+v", c)
-	// The UDP probes' echo is a goroutine of this process: under -race
-	// beside other packages' tests it answers late (43.9 ms seen in CI,
-	// with TCP's handshake, the kernel's, at 30.8 ms). Physics bounds both
-	// from below; the upper bounds allow for the machine.
-	if c.UDPRTT < 30*time.Millisecond || c.UDPRTT > 50*time.Millisecond || c.TCPConnect < 30*time.Millisecond || c.TCPConnect > 40*time.Millisecond {
-		t.Errorf("round trips UDP %v, TCP %v: want within [30ms, 50ms] and [30ms, 40ms]", c.UDPRTT, c.TCPConnect)
+	// Physics bounds the round trips from below and the goodput from
+	// above; how close a loaded machine comes is a measured check
+	// (TestCalibrateAtTheLink).
+	if c.UDPRTT < 30*time.Millisecond || c.TCPConnect < 30*time.Millisecond {
+		t.Errorf("round trips UDP %v, TCP %v: want at least 30ms", c.UDPRTT, c.TCPConnect)
 	}
 	if c.UpLoss != 0 || c.DownLoss != 0 {
 		t.Errorf("a lossless link lost %.3f up, %.3f down", c.UpLoss, c.DownLoss)
 	}
-	if c.Down < 30e6 || c.Down > 40e6 || c.Up < 7.5e6 || c.Up > 10e6 {
-		t.Errorf("goodput down %v (want 30..40 Mbit/s), up %v (want 7.5..10 Mbit/s)", c.Down, c.Up)
+	if c.Down <= 0 || c.Down > 40e6 || c.Up <= 0 || c.Up > 10e6 {
+		t.Errorf("goodput down %v (want at most 40 Mbit/s), up %v (want at most 10 Mbit/s)", c.Down, c.Up)
 	}
 	if c.UpStats.Packets == 0 || c.DownStats.Delivered == 0 {
 		t.Errorf("calibration carries no link counters: %+v %+v", c.UpStats, c.DownStats)
@@ -114,7 +116,7 @@ func TestCalibrate(t *testing.T) {
 // counts of what follows it.
 func TestLinkResetStats(t *testing.T) {
 	l := newTestLink(t, "rtt=2ms")
-	p, err := ProbeUDP(testContext(t, 10*time.Second), l, 20, time.Millisecond)
+	p, err := probeUDP(testContext(t, 10*time.Second), l, 20, time.Millisecond)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +126,7 @@ func TestLinkResetStats(t *testing.T) {
 	}
 	// (Delivered may still count the last echo: the ferry counts it once
 	// its write returns, and the client may have read it before.)
-	if up, down = l.Stats(); up.Packets != 0 || down.Packets != 0 || up.Bytes != 0 || down.Bytes != 0 {
+	if up, down = l.stats(); up.Packets != 0 || down.Packets != 0 || up.Bytes != 0 || down.Bytes != 0 {
 		t.Fatalf("after reset: up %+v down %+v, want no packets", up, down)
 	}
 }

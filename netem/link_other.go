@@ -7,6 +7,8 @@ import (
 	"net"
 	"net/netip"
 	"os/exec"
+
+	"github.com/httpvs/httpvs/internal/linkmodel"
 )
 
 // ClientAddr and ServerAddr are the two ends' addresses (see the Linux
@@ -19,7 +21,7 @@ var (
 )
 
 // MTU is the MTU of both TUN devices, in bytes.
-const MTU = 1500
+const MTU = linkmodel.MTU
 
 // Namespace is a network namespace; there are none on this system.
 type Namespace struct{}

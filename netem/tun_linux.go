@@ -6,12 +6,13 @@ import (
 	"net/netip"
 	"os"
 
+	"github.com/httpvs/httpvs/internal/linkmodel"
 	"golang.org/x/sys/unix"
 )
 
 // MTU is the MTU of both TUN devices, in bytes: the largest IP packet that
 // crosses the link.
-const MTU = 1500
+const MTU = linkmodel.MTU
 
 // tunTxQueueLen is the TUN devices' transmit ring, in packets: TUN devices
 // have no qdisc, so a full ring drops; it is deep enough that the ferry,
@@ -25,7 +26,7 @@ const prefixLen = 30
 // 198.18.0.0/15, in one /30: the only route in either namespace.
 var (
 	// ClientAddr is the address of the client namespace's TUN device.
-	ClientAddr = netip.MustParseAddr("198.18.0.1")
+	clientAddr = netip.MustParseAddr("198.18.0.1")
 	// ServerAddr is the address of the server namespace's TUN device.
 	ServerAddr = netip.MustParseAddr("198.18.0.2")
 )

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/linkmodel"
 	"github.com/httpvs/httpvs/units"
 )
 
@@ -41,12 +42,12 @@ const (
 	// datagram before it takes the probe as over.
 	rateIdle = 300 * time.Millisecond
 	// udpPayload is a full datagram's payload on an MTU-sized packet.
-	udpPayload = MTU - udpIPHeaders
+	udpPayload = MTU - linkmodel.UDPIPHeaders
 )
 
 // RateProbeTime is how long ProbeRate sends for on a direction of rate
 // bits per second: rateProbePackets full packets' time, within 0.2-1.5 s.
-func RateProbeTime(rate units.BitsPerSecond) time.Duration {
+func rateProbeTime(rate units.BitsPerSecond) time.Duration {
 	if rate <= 0 {
 		return 0
 	}
@@ -62,7 +63,7 @@ func RateProbeTime(rate units.BitsPerSecond) time.Duration {
 // datagram to its last are the link's rate as the emulator delivers it:
 // no congestion control decides it. A direction with no rate set is not
 // probed (a zero RateProbe): nothing sets the pace to offer.
-func ProbeRate(ctx context.Context, l *Link, up bool) (RateProbe, error) {
+func probeRate(ctx context.Context, l *Link, up bool) (RateProbe, error) {
 	dir := l.Spec().Down
 	if up {
 		dir = l.Spec().Up
@@ -81,7 +82,7 @@ func ProbeRate(ctx context.Context, l *Link, up bool) (RateProbe, error) {
 		return p, fmt.Errorf("rate probe dial: %w", err)
 	}
 	defer cli.Close()
-	d, idle := RateProbeTime(dir.Rate), l.Spec().RTT()+rateIdle
+	d, idle := rateProbeTime(dir.Rate), l.Spec().RTT()+rateIdle
 	var sent atomic.Int64
 	sendErr := make(chan error, 1)
 	var got arrivals
@@ -190,7 +191,7 @@ func receive(c *net.UDPConn, wait time.Duration, started ...chan struct{}) (arri
 			}
 			idle = rateIdle
 		} else {
-			a.bytes += int64(k + udpIPHeaders)
+			a.bytes += int64(k + linkmodel.UDPIPHeaders)
 		}
 		a.n++
 		a.last = now

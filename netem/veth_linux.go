@@ -50,14 +50,14 @@ func newNetemLink(spec Spec, qdisc qdiscKind) (*Link, error) {
 		if err := addVeth(l.server); err != nil {
 			return err
 		}
-		return setupEnd("hvc0", ClientAddr, ServerAddr, serverMAC, qdisc(spec.Up))
+		return setupEnd("hvc0", clientAddr, ServerAddr, serverMAC, qdisc(spec.Up))
 	})
 	if err != nil {
 		l.server.close()
 		return nil, err
 	}
 	if err := l.server.Run(func() error {
-		return setupEnd("hvs0", ServerAddr, ClientAddr, clientMAC, qdisc(spec.Down))
+		return setupEnd("hvs0", ServerAddr, clientAddr, clientMAC, qdisc(spec.Down))
 	}); err != nil {
 		l.client.close()
 		l.server.close()

@@ -46,6 +46,9 @@ func netFixture(t *testing.T) *results.Results {
 // as --browser finds it; without it the test is skipped, unless CI=true
 // (CI installs it).
 func TestPagesFitTheScreen(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a browser: not under -short")
+	}
 	path, err := browser.Find("")
 	if err != nil {
 		if os.Getenv("CI") == "true" {

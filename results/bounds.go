@@ -47,7 +47,7 @@ type Bound struct {
 }
 
 // LossBound is a congestion control's response to a link's random loss
-// (netem.PredictLoss), held against a cell.
+// (linkmodel.PredictLoss), held against a cell.
 type LossBound struct {
 	// Controller names the congestion control, e.g. "cubic", "bbr" or
 	// "quic-go v0.65.0's cubic".

@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/httpvs/httpvs/internal/stat"
 )
 
 // Spread is a time over several measurements, seconds: their geometric
@@ -31,7 +33,7 @@ func newSpread(vs []float64) Spread {
 		return s
 	}
 	slices.Sort(pos)
-	s.Median = median(pos)
+	s.Median = stat.Median(pos)
 	iv := LogInterval(logs) // the verdict's interval, on times
 	s.Mean, s.Low, s.High = iv.Ratio, iv.Low, iv.High
 	return s
@@ -78,7 +80,7 @@ const (
 	ModelAgrees = "agrees"  // the intervals overlap
 	ModelSlower = "slower"  // the browser's interval lies above the model's: it loads the page slower than the model
 	ModelFaster = "faster"  // the browser's interval lies below the model's
-	ModelNone   = "unknown" // too few loads on a side to tell
+	modelNone   = "unknown" // too few loads on a side to tell
 )
 
 // Summarise sets c's spreads and disagreements from its loads: the
@@ -136,7 +138,7 @@ func CompareModel(res *Results, samePage bool) {
 		chk := &ModelCheck{Model: m, Ratio: bc.LastByte.Mean / m.Mean, LoadEventRatio: bc.LoadEvent.Mean / m.Mean}
 		switch {
 		case bc.LastByte.N < 2 || m.N < 2:
-			chk.Verdict = ModelNone
+			chk.Verdict = modelNone
 		case bc.LastByte.overlaps(m):
 			chk.Verdict = ModelAgrees
 		case bc.LastByte.Mean > m.Mean:

@@ -57,7 +57,7 @@ func TestCompareModel(t *testing.T) {
 		{model(0.50, 0.52, 0.51), browserCell(0.51, 0.53, 0.50), true, ModelAgrees},
 		{model(0.50, 0.52, 0.51), browserCell(0.70, 0.72, 0.71), true, ModelSlower},
 		{model(0.50, 0.52, 0.51), browserCell(0.30, 0.31, 0.30), true, ModelFaster},
-		{model(0.50), browserCell(0.70, 0.72), true, ModelNone},
+		{model(0.50), browserCell(0.70, 0.72), true, modelNone},
 		{model(0.50, 0.52), browserCell(0.70, 0.72), false, ""},
 	} {
 		res := &Results{Cells: []Cell{c.model}, Browser: []BrowserCell{c.browser}}

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/httpvs/httpvs/internal/stat"
 )
 
 // Objective is a service level objective a rate must meet: a latency
@@ -228,12 +230,12 @@ func RatioOf(c, base CapacityResult) *CapacityRatio {
 	if !closed {
 		return nil
 	}
-	r := &CapacityRatio{Ratio: math.Exp(Mean(logs)), Searches: len(pairs)}
+	r := &CapacityRatio{Ratio: math.Exp(stat.Mean(logs)), Searches: len(pairs)}
 	if !lowOpen {
-		r.ResolutionLow = math.Exp(Mean(lows))
+		r.ResolutionLow = math.Exp(stat.Mean(lows))
 	}
 	if !highOpen {
-		r.ResolutionHigh = math.Exp(Mean(highs))
+		r.ResolutionHigh = math.Exp(stat.Mean(highs))
 	}
 	if len(pairs) < 2 {
 		return r

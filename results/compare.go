@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"math"
 	"sort"
+
+	"github.com/httpvs/httpvs/internal/stat"
 )
 
 // CompareAlpha is the family-wise error rate compare holds its tests to:
 // each test's p-value is corrected for the number of cells tested (Holm),
 // so that two runs of one build flag (almost) nothing.
-const CompareAlpha = 0.05
+const compareAlpha = 0.05
 
 // What a Delta tests.
 const (
@@ -73,7 +75,7 @@ type Delta struct {
 // BaselineMoveMin is the change of a baseline's own value (New/Old - 1,
 // either way) from which BaselineMoves reports it even when the test
 // cannot tell it from noise: runs on one machine drift by about that.
-const BaselineMoveMin = 0.10
+const baselineMoveMin = 0.10
 
 // BaselineMoves returns the baseline cells of ds whose own value moved:
 // by a significant change, or by BaselineMoveMin or more. A ratio to a
@@ -82,7 +84,7 @@ const BaselineMoveMin = 0.10
 func BaselineMoves(ds []Delta) []Delta {
 	var out []Delta
 	for _, d := range ds {
-		if d.Baseline && d.Tested != "" && (d.Significant || math.Abs(d.Change) >= BaselineMoveMin) {
+		if d.Baseline && d.Tested != "" && (d.Significant || math.Abs(d.Change) >= baselineMoveMin) {
 			out = append(out, d)
 		}
 	}
@@ -145,7 +147,7 @@ func holmValues(ds []Delta) {
 
 // delta compares one cell of the two runs (o or n nil where missing).
 func delta(old, new *Results, o, n, c *Cell) Delta {
-	d := Delta{Scenario: c.Scenario, Protocol: c.Protocol, Metric: c.Metric, Alpha: CompareAlpha}
+	d := Delta{Scenario: c.Scenario, Protocol: c.Protocol, Metric: c.Metric, Alpha: compareAlpha}
 	ov, nv := values(o), values(n)
 	d.OldN, d.NewN = len(ov), len(nv)
 	switch {
@@ -167,13 +169,13 @@ func delta(old, new *Results, o, n, c *Cell) Delta {
 	if ob != nil && nb != nil && ob.Protocol != c.Protocol && nb.Protocol == ob.Protocol {
 		ol, nl := pairedLogRatios(o, ob), pairedLogRatios(n, nb)
 		d.Tested, d.OldN, d.NewN = TestedRatio, len(ol), len(nl)
-		d.OldRatio, d.NewRatio = math.Exp(Mean(ol)), math.Exp(Mean(nl))
+		d.OldRatio, d.NewRatio = math.Exp(stat.Mean(ol)), math.Exp(stat.Mean(nl))
 		if len(ol) > 0 && len(nl) > 0 {
 			d.RatioChange = d.NewRatio/d.OldRatio - 1
 		}
 		d.test(ol, nl)
 		if len(ov) >= minCompare && len(nv) >= minCompare {
-			d.valueTested, d.valuePRaw = true, welchP(logs(ov), logs(nv))
+			d.valueTested, d.valuePRaw = true, stat.WelchP(logs(ov), logs(nv))
 		}
 		return d
 	}
@@ -190,7 +192,7 @@ func (d *Delta) test(a, b []float64) {
 		d.Note = fmt.Sprintf("need >= %d repetitions on each side", minCompare)
 		return
 	}
-	d.PRaw = welchP(a, b)
+	d.PRaw = stat.WelchP(a, b)
 	d.P = d.PRaw
 }
 

@@ -1,5 +1,7 @@
 package results
 
+import "github.com/httpvs/httpvs/internal/stat"
+
 // browserDeltas are the real browser's cells of old and new side by side
 // (Results.Browser), one a transport, as Compare gives the matrix's: the
 // load event's mean over the loads that completed, tested on its values
@@ -37,7 +39,7 @@ func browserDelta(o, n *BrowserCell) Delta {
 	if c == nil {
 		c = o
 	}
-	d := Delta{Scenario: BrowserScenario, Protocol: c.Protocol, Metric: MetricSeconds, Alpha: CompareAlpha}
+	d := Delta{Scenario: BrowserScenario, Protocol: c.Protocol, Metric: MetricSeconds, Alpha: compareAlpha}
 	ov, nv := loadEvents(o), loadEvents(n)
 	d.OldN, d.NewN = len(ov), len(nv)
 	switch {
@@ -45,13 +47,13 @@ func browserDelta(o, n *BrowserCell) Delta {
 		d.Note = "not loaded in either"
 		return d
 	case len(ov) == 0:
-		d.New, d.Note = Mean(nv), "only in new"
+		d.New, d.Note = stat.Mean(nv), "only in new"
 		return d
 	case len(nv) == 0:
-		d.Old, d.Note = Mean(ov), "only in old"
+		d.Old, d.Note = stat.Mean(ov), "only in old"
 		return d
 	}
-	d.Old, d.New = Mean(ov), Mean(nv)
+	d.Old, d.New = stat.Mean(ov), stat.Mean(nv)
 	if d.Old > 0 {
 		d.Change = d.New/d.Old - 1
 	}

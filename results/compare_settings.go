@@ -17,7 +17,7 @@ type SettingDiff struct {
 
 // DiffSettings lists the groups of settings old and new differ in, in a
 // fixed order; none means they were run alike.
-func DiffSettings(old, new *Results) []SettingDiff {
+func diffSettings(old, new *Results) []SettingDiff {
 	o, n := &old.Settings, &new.Settings
 	groups := []struct {
 		name     string
@@ -104,10 +104,10 @@ type Untested struct {
 }
 
 // Count returns how many cells Untested covers.
-func (u Untested) Count() int { return u.OnlyOld + u.OnlyNew + u.Neither + u.TooFew }
+func (u Untested) count() int { return u.OnlyOld + u.OnlyNew + u.Neither + u.TooFew }
 
 // CountUntested summarises, over ds, the cells Compare could not test.
-func CountUntested(ds []Delta) Untested {
+func countUntested(ds []Delta) Untested {
 	var u Untested
 	for _, d := range ds {
 		switch {
@@ -131,8 +131,8 @@ func CountUntested(ds []Delta) Untested {
 // for a difference, and why (what httpvs compare prints below its
 // table); "" when every cell could.
 func UntestedReason(ds []Delta) string {
-	u := CountUntested(ds)
-	if u.Count() == 0 {
+	u := countUntested(ds)
+	if u.count() == 0 {
 		return ""
 	}
 	var parts []string
@@ -155,5 +155,5 @@ func UntestedReason(ds []Delta) string {
 		}
 		parts = append(parts, fmt.Sprintf("%d with too few repetitions (fewest %d%s: run both with more)", u.TooFew, u.MinReps, need))
 	}
-	return fmt.Sprintf("not tested: %d of %d cells: %s", u.Count(), len(ds), strings.Join(parts, ", "))
+	return fmt.Sprintf("not tested: %d of %d cells: %s", u.count(), len(ds), strings.Join(parts, ", "))
 }

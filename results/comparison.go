@@ -34,7 +34,7 @@ type Comparison struct {
 // that they encode as [] in JSON.
 func CompareRuns(oldName, newName string, oldRun, newRun *Results) Comparison {
 	c := Comparison{Old: oldName, New: newName, Partial: []string{}, BaselineMoved: []Delta{}}
-	c.SettingsDiffer = DiffSettings(oldRun, newRun)
+	c.SettingsDiffer = diffSettings(oldRun, newRun)
 	if c.SettingsDiffer == nil {
 		c.SettingsDiffer = []SettingDiff{}
 	}
@@ -45,7 +45,7 @@ func CompareRuns(oldName, newName string, oldRun, newRun *Results) Comparison {
 		c.Partial = append(c.Partial, newName)
 	}
 	c.Cells = Compare(oldRun, newRun)
-	c.NotTested, c.NotTestedReason = CountUntested(c.Cells), UntestedReason(c.Cells)
+	c.NotTested, c.NotTestedReason = countUntested(c.Cells), UntestedReason(c.Cells)
 	if moved := BaselineMoves(c.Cells); moved != nil {
 		c.BaselineMoved = moved
 	}

@@ -5,7 +5,7 @@ import "fmt"
 // CrossCheckTolerance is how far apart (a share of the client's count) the
 // server's count of requests or body bytes over its window and the client's
 // over its own may be before the server's figures are called unreliable.
-const CrossCheckTolerance = 0.10
+const crossCheckTolerance = 0.10
 
 // crossCheck compares the server's counts for transport key with m's and
 // returns why they disagree, or "" when they agree. Requests are compared
@@ -25,7 +25,7 @@ func CrossCheck(m *Repetition, key string) string {
 		if d < 0 {
 			d = -d
 		}
-		return d > allowance && float64(d) > CrossCheckTolerance*float64(client)
+		return d > allowance && float64(d) > crossCheckTolerance*float64(client)
 	}
 	if off(pc.Requests, m.Requests, int64(m.Streams)) {
 		return fmt.Sprintf("the server counted %d requests in its window, the client %d: server figures not used", pc.Requests, m.Requests)

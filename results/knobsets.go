@@ -57,8 +57,8 @@ func NamedKnobSet(name string) (KnobSet, bool) {
 
 // The kind and schema version of a knob file (WriteKnobFile).
 const (
-	KnobFileKind          = "httpvs-knobs"
-	KnobFileSchemaVersion = 1
+	knobFileKind          = "httpvs-knobs"
+	knobFileSchemaVersion = 1
 )
 
 type knobFile struct {
@@ -71,7 +71,7 @@ type knobFile struct {
 func WriteKnobFile(w io.Writer, s KnobSet) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(knobFile{Kind: KnobFileKind, SchemaVersion: KnobFileSchemaVersion, KnobSet: s})
+	return enc.Encode(knobFile{Kind: knobFileKind, SchemaVersion: knobFileSchemaVersion, KnobSet: s})
 }
 
 // ErrKnobFile is wrapped by ReadKnobFile's errors.
@@ -87,10 +87,10 @@ func ReadKnobFile(r io.Reader) (KnobSet, error) {
 		return KnobSet{}, fmt.Errorf("%w (tune --write writes one): %v", ErrKnobFile, err)
 	}
 	switch {
-	case f.Kind != KnobFileKind:
-		return KnobSet{}, fmt.Errorf("%w: kind %q, want %q", ErrKnobFile, f.Kind, KnobFileKind)
-	case f.SchemaVersion != KnobFileSchemaVersion:
-		return KnobSet{}, fmt.Errorf("%w: schema_version %d; this httpvs reads %d", ErrKnobFile, f.SchemaVersion, KnobFileSchemaVersion)
+	case f.Kind != knobFileKind:
+		return KnobSet{}, fmt.Errorf("%w: kind %q, want %q", ErrKnobFile, f.Kind, knobFileKind)
+	case f.SchemaVersion != knobFileSchemaVersion:
+		return KnobSet{}, fmt.Errorf("%w: schema_version %d; this httpvs reads %d", ErrKnobFile, f.SchemaVersion, knobFileSchemaVersion)
 	case f.Name == "":
 		return KnobSet{}, fmt.Errorf("%w: no name", ErrKnobFile)
 	}

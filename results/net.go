@@ -204,7 +204,7 @@ const (
 // Rate is a direction's rate (client to server when up is true) in bits
 // per second, for saying what the link was: its configured rate of IP
 // packets, or where none was set the calibration's TCP goodput (the
-// emulator's or the machine's ceiling). Bounds are matrix.LinkBound's.
+// emulator's or the machine's ceiling). Bounds are linkmodel.LinkBound's.
 func (n *Net) Rate(up bool) float64 {
 	if up {
 		if n.Up.RateBitsPerSecond > 0 {

@@ -3,6 +3,8 @@ package results
 import (
 	"math"
 	"slices"
+
+	"github.com/httpvs/httpvs/internal/stat"
 )
 
 // Precision says what keeps a cell's interval wider than StableHalfWidth:
@@ -83,7 +85,7 @@ func (iv Interval) RoundSpread() float64 {
 		return 0
 	}
 	half := math.Log(iv.High/iv.Low) / 2
-	return half * math.Sqrt(float64(iv.Pairs)) / TQuantile975(iv.Pairs-1)
+	return half * math.Sqrt(float64(iv.Pairs)) / stat.TQuantile975(iv.Pairs-1)
 }
 
 // RoundsFor is the fewest paired rounds, 2 to most, whose 95% interval is
@@ -92,7 +94,7 @@ func (iv Interval) RoundSpread() float64 {
 func RoundsFor(sd, half float64, most int) int {
 	target := math.Asinh(half)
 	for n := 2; n <= most; n++ {
-		if TQuantile975(n-1)*sd/math.Sqrt(float64(n)) <= target {
+		if stat.TQuantile975(n-1)*sd/math.Sqrt(float64(n)) <= target {
 			return n
 		}
 	}
@@ -108,7 +110,7 @@ func RoundsFor(sd, half float64, most int) int {
 // interval stay valid after the plan, and a plan with the shrinking
 // quantile falls short of it. 0 when most rounds do not do it.
 func SteinRounds(stage Interval, half float64, most int) int {
-	sd, t0, target := stage.RoundSpread(), TQuantile975(stage.Pairs-1), math.Asinh(half)
+	sd, t0, target := stage.RoundSpread(), stat.TQuantile975(stage.Pairs-1), math.Asinh(half)
 	for n := max(stage.Pairs, 2); n <= most; n++ {
 		if t0*sd/math.Sqrt(float64(n)) <= target {
 			return n
@@ -148,5 +150,5 @@ func costSpread(c *Cell, server bool) float64 {
 	if len(logs) < 2 {
 		return 0
 	}
-	return math.Sqrt(variance(logs, Mean(logs)))
+	return math.Sqrt(stat.Variance(logs, stat.Mean(logs)))
 }

@@ -118,7 +118,7 @@ type Cell struct {
 	// FirstStage is how many rounds the cell's first stage had: rounds
 	// past it were added from that stage's spread alone (RoundsBySpread),
 	// and the interval keeps that stage's spread as Stein's two-stage
-	// procedure does (TwoStageInterval). Zero in results written before
+	// procedure does (twoStageInterval). Zero in results written before
 	// it was recorded: the pooled interval alone.
 	FirstStage int `json:"first_stage,omitempty"`
 	// Errors sums the completed (not interrupted) repetitions' failed

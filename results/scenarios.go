@@ -36,7 +36,7 @@ type ScenarioInfo struct {
 
 // Catalogue is every built-in scenario, in report order: the default
 // matrix's, then those where the network decides.
-var Catalogue = []ScenarioInfo{
+var catalogue = []ScenarioInfo{
 	{Name: "download", Reproduces: "golang/go#47840", Metric: MetricBytesPerSecond,
 		Description: "one big download on one stream"},
 	{Name: "download-parallel-10", Reproduces: "the golang/go#47840 fork with I/O statistics and parallel downloads", Metric: MetricBytesPerSecond,
@@ -97,7 +97,7 @@ func RequestInfo(i int, req Request) (one, many ScenarioInfo) {
 // (nil: none): a built-in one, a variant of one ("download:tuned"), or
 // one of s.Requests'.
 func Describe(s *Settings, name string) (ScenarioInfo, bool) {
-	for _, sc := range Catalogue {
+	for _, sc := range catalogue {
 		if sc.Name == name {
 			return sc, true
 		}

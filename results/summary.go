@@ -3,6 +3,7 @@ package results
 import (
 	"slices"
 
+	"github.com/httpvs/httpvs/internal/stat"
 	"github.com/httpvs/httpvs/stats"
 )
 
@@ -65,7 +66,7 @@ func SummariseCell(c *Cell) {
 	}
 	slices.Sort(values)
 	c.Min, c.Max = values[0], values[len(values)-1]
-	c.Median = median(values)
+	c.Median = stat.Median(values)
 	if c.Median > 0 {
 		c.Spread = (c.Max - c.Min) / c.Median
 	}
@@ -76,15 +77,6 @@ func SummariseCell(c *Cell) {
 			c.Bottleneck, best = b, votes[b]
 		}
 	}
-}
-
-// median of sorted values.
-func median(sorted []float64) float64 {
-	n := len(sorted)
-	if n%2 == 1 {
-		return sorted[n/2]
-	}
-	return (sorted[n/2-1] + sorted[n/2]) / 2
 }
 
 // ratios sets each cell's RatioToH1 against the baseline cell of its

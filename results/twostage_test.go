@@ -51,7 +51,7 @@ func TestTwoStageHoldsItsLevel(t *testing.T) {
 			if v := judged(LogInterval(logs[:n])).Verdict; v == VerdictSlower || v == VerdictFaster {
 				pooled++
 			}
-			if v := judged(TwoStageInterval(logs[:n], first)).Verdict; v == VerdictSlower || v == VerdictFaster {
+			if v := judged(twoStageInterval(logs[:n], first)).Verdict; v == VerdictSlower || v == VerdictFaster {
 				twoStage++
 			}
 		}
@@ -75,10 +75,10 @@ func TestTwoStageHoldsItsLevel(t *testing.T) {
 // mean of all of them.
 func TestTwoStageInterval(t *testing.T) {
 	logs := []float64{0.30, -0.30, 0.25, -0.20, 0.02, 0.01, -0.01, 0.00, 0.02, -0.02}
-	if got, want := TwoStageInterval(logs[:5], 5), LogInterval(logs[:5]); got != want {
+	if got, want := twoStageInterval(logs[:5], 5), LogInterval(logs[:5]); got != want {
 		t.Fatalf("no second stage: %+v, want %+v", got, want)
 	}
-	got, pooled, first := TwoStageInterval(logs, 5), LogInterval(logs), LogInterval(logs[:5])
+	got, pooled, first := twoStageInterval(logs, 5), LogInterval(logs), LogInterval(logs[:5])
 	stein := math.Log(first.High/first.Low) / 2 * math.Sqrt(5.0/10)
 	if half := math.Log(got.High/got.Low) / 2; math.Abs(half-stein) > 1e-12 || half <= math.Log(pooled.High/pooled.Low)/2 {
 		t.Fatalf("half-width %.4f, want Stein's %.4f (wider than the pooled %.4f)", half, stein, math.Log(pooled.High/pooled.Low)/2)
@@ -88,7 +88,7 @@ func TestTwoStageInterval(t *testing.T) {
 	}
 	// A first stage narrower than the pooled spread leaves the pooled one.
 	calm := append(append([]float64{}, logs[4:9]...), logs[:5]...)
-	if got, want := TwoStageInterval(calm, 5), LogInterval(calm); got != want {
+	if got, want := twoStageInterval(calm, 5), LogInterval(calm); got != want {
 		t.Fatalf("calm first stage: %+v, want the pooled %+v", got, want)
 	}
 }

@@ -3,7 +3,7 @@ package results
 import (
 	"math"
 
-	"gonum.org/v1/gonum/stat/distuv"
+	"github.com/httpvs/httpvs/internal/stat"
 )
 
 // Verdict values: how a cell compares with h1 in its scenario.
@@ -26,7 +26,7 @@ const Matters = 0.25
 // Negligible is the largest difference from h1 a verdict ignores: an
 // interval that lies within 2% of 1 is VerdictSimilar even when it
 // excludes 1 (an emulated link's rounds can pin 0.998x to ±0.1%).
-const Negligible = 0.02
+const negligible = 0.02
 
 // StableHalfWidth is the largest relative half-width of a ratio's interval
 // for a cell to count as stable: its ratio is known within ±10%.
@@ -59,16 +59,6 @@ func (iv Interval) HalfWidth() float64 {
 // Stable reports whether the interval is within StableHalfWidth.
 func (iv Interval) Stable() bool { return iv.HalfWidth() <= StableHalfWidth }
 
-// TQuantile975 is Student's t distribution's 97.5% quantile for df degrees
-// of freedom (two-sided 95%), exact for any df (gonum's distuv); +Inf for
-// df below 1, where there is no interval.
-func TQuantile975(df int) float64 {
-	if df < 1 {
-		return math.Inf(1)
-	}
-	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(df)}.Quantile(0.975)
-}
-
 // LogInterval is the geometric mean of the ratios whose logarithms are
 // logs, with its 95% interval (Student's t on the logarithms) and the
 // pairs it had; Low and High are zero with fewer than two, and Verdict is
@@ -78,7 +68,7 @@ func LogInterval(logs []float64) Interval {
 	if n == 0 {
 		return Interval{}
 	}
-	m := Mean(logs)
+	m := stat.Mean(logs)
 	iv := Interval{Ratio: math.Exp(m), Pairs: n}
 	if n < 2 {
 		return iv
@@ -87,7 +77,7 @@ func LogInterval(logs []float64) Interval {
 	for _, l := range logs {
 		ss += (l - m) * (l - m)
 	}
-	half := TQuantile975(n-1) * math.Sqrt(ss/float64(n-1)/float64(n))
+	half := stat.TQuantile975(n-1) * math.Sqrt(ss/float64(n-1)/float64(n))
 	iv.Low, iv.High = math.Exp(m-half), math.Exp(m+half)
 	return iv
 }
@@ -109,10 +99,10 @@ func ratioInterval(c, base *Cell) Interval {
 			stage++
 		}
 	}
-	return judged(TwoStageInterval(logs, stage))
+	return judged(twoStageInterval(logs, stage))
 }
 
-// TwoStageInterval is LogInterval of logs when the first stage of them
+// twoStageInterval is LogInterval of logs when the first stage of them
 // (the first `stage`, in round order) decided how many more were taken,
 // from its spread alone (Stein's two-stage procedure): the half-width is
 // the wider of the pooled one (Student's t on all of logs) and Stein's
@@ -125,7 +115,7 @@ func ratioInterval(c, base *Cell) Interval {
 // TestTwoStageHoldsItsLevel). Stein's alone is exact for normal rounds;
 // the wider of the two holds 5% under heavy tails too. With no pairs
 // past the first stage it is LogInterval's.
-func TwoStageInterval(logs []float64, stage int) Interval {
+func twoStageInterval(logs []float64, stage int) Interval {
 	iv := LogInterval(logs)
 	if stage < 2 || stage >= len(logs) {
 		return iv
@@ -147,7 +137,7 @@ func judged(iv Interval) Interval {
 		return iv
 	}
 	switch {
-	case iv.Low >= 1/(1+Negligible) && iv.High <= 1+Negligible:
+	case iv.Low >= 1/(1+negligible) && iv.High <= 1+negligible:
 		iv.Verdict = VerdictSimilar
 	case iv.High < 1:
 		iv.Verdict = VerdictSlower

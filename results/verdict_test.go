@@ -76,23 +76,6 @@ func TestRatioIntervalLeavesOutFailedRounds(t *testing.T) {
 	}
 }
 
-// TestTQuantile975 holds the quantile to published values of Student's t
-// (two-sided 95%), past the 30 degrees of freedom a table would stop at:
-// above 30 the quantile is still above the normal's 1.96.
-func TestTQuantile975(t *testing.T) {
-	for _, tc := range []struct {
-		df   int
-		want float64
-	}{{1, 12.7062}, {2, 4.3027}, {7, 2.3646}, {15, 2.1314}, {30, 2.0423}, {31, 2.0395}, {40, 2.0211}, {60, 2.0003}, {120, 1.9799}} {
-		if got := TQuantile975(tc.df); math.Abs(got-tc.want) > 5e-4 {
-			t.Errorf("TQuantile975(%d) = %.5f, want %.4f", tc.df, got, tc.want)
-		}
-	}
-	if !math.IsInf(TQuantile975(0), 1) {
-		t.Errorf("TQuantile975(0) = %v, want +Inf (no interval)", TQuantile975(0))
-	}
-}
-
 // TestPrecisionLimits names the side whose cost per unit moved: h2c's
 // server cost swings twofold from round to round while the clients' hold
 // still, so the wide cell is put on h2c's server, with the rounds its

@@ -18,6 +18,10 @@ else
   range=("$base..HEAD")
 fi
 
+# Commits other branches had already merged when they were found: the
+# fix would rewrite shared history. Keep this list short.
+known="878ab8ca8"
+
 bad=0
 while IFS= read -r -d '' rec; do
   sha=${rec%%$'\x1f'*}
@@ -27,7 +31,9 @@ while IFS= read -r -d '' rec; do
   subject=$(printf '%s\n' "$msg" | sed -n 1p)
   second=$(printf '%s\n' "$msg" | sed -n 2p)
   why=""
-  if [ ${#subject} -gt 72 ]; then
+  if [[ " $known " == *" ${sha:0:9} "* ]]; then
+    continue
+  elif [ ${#subject} -gt 72 ]; then
     why="subject is ${#subject} characters (at most 72)"
   elif [ -n "$second" ]; then
     why="no blank line between subject and body"

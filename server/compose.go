@@ -67,7 +67,7 @@ func Start(cfg Config) (*Running, error) {
 	}
 	opts := cfg.Options
 	for _, addr := range []string{cfg.Transport.Listen, cfg.Transport.TLSListen} {
-		opts.Exposed = opts.Exposed || BeyondLoopback(addr)
+		opts.Exposed = opts.Exposed || beyondLoopback(addr)
 	}
 	payload := New(opts)
 	if err := payload.PageError(); err != nil {
@@ -82,7 +82,7 @@ func Start(cfg Config) (*Running, error) {
 		payload.GRPC().Stop()
 		return nil, config.WithinField("Transport", err)
 	}
-	payload.Attach(ts)
+	payload.attach(ts)
 	r := &Running{Server: payload, Transport: ts, errs: make(chan error, 2), done: make(chan struct{}), stopPeak: func() {}}
 	if cfg.GRPCListen != "" {
 		ln, moved, err := listenGRPC(cfg.GRPCListen, cfg.GRPCAnyPortIfTaken)
@@ -106,7 +106,7 @@ func Start(cfg Config) (*Running, error) {
 		}
 	}()
 	if cfg.SampleGoroutines {
-		r.stopPeak = payload.SampleGoroutines()
+		r.stopPeak = payload.sampleGoroutines()
 	}
 	return r, nil
 }
@@ -117,7 +117,7 @@ func Start(cfg Config) (*Running, error) {
 func (r *Running) BeyondLoopback() []string {
 	var addrs []string
 	for _, addr := range []string{r.Transport.Addr(transport.H1), r.Transport.Addr(transport.H2), r.GRPCAddr} {
-		if BeyondLoopback(addr) {
+		if beyondLoopback(addr) {
 			addrs = append(addrs, addr)
 		}
 	}

@@ -72,12 +72,12 @@ func TestEveryBodyCounted(t *testing.T) {
 		t.Fatal(err)
 	}
 	reqSize := int64(proto.Size(&bookstorepb.GetBookRequest{Name: bookstore.DefaultBookName}))
-	h1, h2c, native := st.Protocols["h1"], st.Protocols["h2c"], st.Protocols[NativeGRPC]
+	h1, h2c, native := st.Protocols["h1"], st.Protocols["h2c"], st.Protocols[nativeGRPC]
 	if want := 2*int64(1000) + got[bookstore.JSONH1][0]; h1.Requests != 1001 || h1.BodyBytesSent != want || h1.BodyWrites != 1001 {
 		t.Errorf("h1 %+v: want 1001 requests, %d body bytes sent (1,000 x 2 and the JSON book's %d) in 1001 writes", h1, want, got[bookstore.JSONH1][0])
 	}
-	for name, pc := range map[string]stats.ProtocolCounters{"h2c": h2c, NativeGRPC: native} {
-		b := map[string]bookstore.Binding{"h2c": bookstore.ServeHTTPH2C, NativeGRPC: bookstore.Native}[name]
+	for name, pc := range map[string]stats.ProtocolCounters{"h2c": h2c, nativeGRPC: native} {
+		b := map[string]bookstore.Binding{"h2c": bookstore.ServeHTTPH2C, nativeGRPC: bookstore.Native}[name]
 		if pc.Requests != 1 || pc.BodyBytesSent != got[b][0] || pc.BodyBytesReceived != reqSize || got[b][1] != reqSize {
 			t.Errorf("%s %+v: want 1 request, %d bytes sent and %d received, as the client counted (%v)", name, pc, got[b][0], reqSize, got[b])
 		}

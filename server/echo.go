@@ -13,8 +13,8 @@ import (
 
 // Response headers /echo adds about the request it received.
 const (
-	HeaderRequestHeaderCount = "X-Request-Header-Count" // number of request header field values, Host excluded
-	HeaderRequestHeaderBytes = "X-Request-Header-Bytes" // sum of len(name)+len(value) over them
+	headerRequestHeaderCount = "X-Request-Header-Count" // number of request header field values, Host excluded
+	headerRequestHeaderBytes = "X-Request-Header-Bytes" // sum of len(name)+len(value) over them
 )
 
 // budget bounds the bytes of request bodies held in memory at once,
@@ -116,8 +116,8 @@ func (s *Server) handleEcho(w http.ResponseWriter, r *http.Request) {
 	}
 	count, size := headerSize(r.Header)
 	h := w.Header()
-	h.Set(HeaderRequestHeaderCount, strconv.Itoa(count))
-	h.Set(HeaderRequestHeaderBytes, strconv.Itoa(size))
+	h.Set(headerRequestHeaderCount, strconv.Itoa(count))
+	h.Set(headerRequestHeaderBytes, strconv.Itoa(size))
 	h.Set("Content-Type", "application/octet-stream")
 	h.Set("Content-Length", strconv.Itoa(len(body)))
 	// Counted before the write, as /bytes counts: a client that has the

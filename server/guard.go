@@ -53,7 +53,7 @@ func (s *Server) guard(h http.HandlerFunc) http.HandlerFunc {
 // net.Listen takes it) may be reached from beyond this machine: an empty
 // or unspecified host (":8080", "0.0.0.0:8080"), a non-loopback address,
 // or a name other than localhost. An empty address (no listener) is not.
-func BeyondLoopback(addr string) bool {
+func beyondLoopback(addr string) bool {
 	if addr == "" {
 		return false
 	}

@@ -73,7 +73,7 @@ func TestBeyondLoopback(t *testing.T) {
 		"": false, "127.0.0.1:8080": false, "[::1]:80": false, "localhost:1": false,
 		":8080": true, "0.0.0.0:8080": true, "[::]:1": true, "198.18.0.2:0": true, "example.com:80": true, "junk": true,
 	} {
-		if got := BeyondLoopback(addr); got != want {
+		if got := beyondLoopback(addr); got != want {
 			t.Errorf("BeyondLoopback(%q) = %v, want %v", addr, got, want)
 		}
 	}
@@ -89,7 +89,7 @@ func TestLoopbackHost(t *testing.T) {
 		if got := LoopbackHost(host); got != want {
 			t.Errorf("LoopbackHost(%q) = %v, want %v", host, got, want)
 		}
-		if host != "" && BeyondLoopback(net.JoinHostPort(host, "80")) == want {
+		if host != "" && beyondLoopback(net.JoinHostPort(host, "80")) == want {
 			t.Errorf("BeyondLoopback(%q) disagrees with LoopbackHost", host)
 		}
 	}

@@ -12,7 +12,7 @@ import (
 )
 
 // SinkResult is the JSON body /sink replies with.
-type SinkResult struct {
+type sinkResult struct {
 	Bytes   int64   `json:"bytes"`   // request body bytes read
 	Seconds float64 `json:"seconds"` // time spent reading them
 	// SteadyBytes are the body bytes read after the request's ?omit=
@@ -122,7 +122,7 @@ func (s *Server) handleSink(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "upload failed after "+strconv.FormatInt(total, 10)+" bytes: "+readErr.Error(), status)
 		return
 	}
-	res := SinkResult{Bytes: total, Seconds: elapsed.Seconds()}
+	res := sinkResult{Bytes: total, Seconds: elapsed.Seconds()}
 	if omit > 0 && steady.began {
 		res.SteadyBytes, res.SteadySeconds = total-steady.before, steady.last.Sub(steady.from).Seconds()
 	}

@@ -136,7 +136,7 @@ func New(opts Options) *Server {
 
 // NativeGRPC is the counters' name for gRPC calls served by grpc-go's own
 // transport (GRPC().Serve on a listener).
-const NativeGRPC = "grpc-native"
+const nativeGRPC = "grpc-native"
 
 // GRPC returns the Bookstore gRPC server behind Handler's gRPC route; serve
 // it on a listener of its own for the native binding, and Stop it when
@@ -147,7 +147,7 @@ func (s *Server) GRPC() *grpc.Server { return s.grpc }
 // called, so that each /stats read reports the peak since the previous
 // one (ProcessStats.GoroutinesPeak). httpvs serve turns it on; it costs a
 // wakeup every procstat.PeakInterval.
-func (s *Server) SampleGoroutines() (stop func()) {
+func (s *Server) sampleGoroutines() (stop func()) {
 	p := procstat.StartGoroutinePeak()
 	s.peak.Store(p)
 	return func() { s.peak.Store(nil); p.Stop() }
@@ -155,7 +155,7 @@ func (s *Server) SampleGoroutines() (stop func()) {
 
 // Attach tells the server where its connection counters come from. Call it
 // once the transport.Server serving Handler exists.
-func (s *Server) Attach(src IOSource) { s.source.Store(&src) }
+func (s *Server) attach(src IOSource) { s.source.Store(&src) }
 
 // Handler returns the routes:
 //
@@ -250,7 +250,7 @@ func (s *Server) raw() stats.ServerStats {
 	for _, p := range transport.All {
 		st.Protocols[p.String()] = s.counters[p].load(conns[p.String()])
 	}
-	st.Protocols[NativeGRPC] = s.native.load(0)
+	st.Protocols[nativeGRPC] = s.native.load(0)
 	return st
 }
 

@@ -74,7 +74,7 @@ func TestSinkEchoSmall(t *testing.T) {
 	h := s.Handler()
 
 	rec := do(t, h, "PUT", "/sink", strings.NewReader(strings.Repeat("x", 999)), nil)
-	var sink SinkResult
+	var sink sinkResult
 	if err := json.Unmarshal(rec.Body.Bytes(), &sink); err != nil || rec.Code != 200 || sink.Bytes != 999 {
 		t.Fatalf("sink: %d %s %v", rec.Code, rec.Body, err)
 	}
@@ -87,8 +87,8 @@ func TestSinkEchoSmall(t *testing.T) {
 	if rec.Body.String() != "hello" {
 		t.Fatalf("echo body %q", rec.Body)
 	}
-	if rec.Header().Get(HeaderRequestHeaderCount) != "3" || rec.Header().Get(HeaderRequestHeaderBytes) != strconv.Itoa(3+5+4+1+4+2) {
-		t.Fatalf("echo header counts %q %q", rec.Header().Get(HeaderRequestHeaderCount), rec.Header().Get(HeaderRequestHeaderBytes))
+	if rec.Header().Get(headerRequestHeaderCount) != "3" || rec.Header().Get(headerRequestHeaderBytes) != strconv.Itoa(3+5+4+1+4+2) {
+		t.Fatalf("echo header counts %q %q", rec.Header().Get(headerRequestHeaderCount), rec.Header().Get(headerRequestHeaderBytes))
 	}
 
 	if rec := do(t, h, "GET", "/small", nil, nil); rec.Body.String() != "ok" {

@@ -45,7 +45,7 @@ func TestSinkOmit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got SinkResult
+	var got sinkResult
 	err = json.NewDecoder(resp.Body).Decode(&got)
 	resp.Body.Close()
 	if err != nil || resp.StatusCode != 200 {

@@ -20,29 +20,29 @@ type IOStats struct {
 
 // SizeBuckets are the upper bounds, in bytes, of the size distributions'
 // buckets; the last bucket holds everything above.
-var SizeBuckets = [...]int64{1 << 10, 4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20}
+var sizeBuckets = [...]int64{1 << 10, 4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20}
 
 // SizeCounts is a size distribution over SizeBuckets.
-type SizeCounts [len(SizeBuckets) + 1]int64
+type SizeCounts [len(sizeBuckets) + 1]int64
 
 // SizeBucket returns the index in SizeCounts of a size of n bytes.
 func SizeBucket(n int64) int {
 	b := 0
-	for b < len(SizeBuckets) && n > SizeBuckets[b] {
+	for b < len(sizeBuckets) && n > sizeBuckets[b] {
 		b++
 	}
 	return b
 }
 
 // Add adds o to c.
-func (c *SizeCounts) Add(o SizeCounts) {
+func (c *SizeCounts) add(o SizeCounts) {
 	for i := range c {
 		c[i] += o[i]
 	}
 }
 
 // Sub returns c - o.
-func (c SizeCounts) Sub(o SizeCounts) SizeCounts {
+func (c SizeCounts) sub(o SizeCounts) SizeCounts {
 	for i := range c {
 		c[i] -= o[i]
 	}
@@ -56,20 +56,20 @@ func (s *IOStats) Add(o IOStats) {
 	s.ReadBytes += o.ReadBytes
 	s.Writes += o.Writes
 	s.WriteBytes += o.WriteBytes
-	s.ReadSizes.Add(o.ReadSizes)
-	s.WriteSizes.Add(o.WriteSizes)
+	s.ReadSizes.add(o.ReadSizes)
+	s.WriteSizes.add(o.WriteSizes)
 }
 
 // Sub returns s - o: what happened between snapshot o and snapshot s.
-func (s IOStats) Sub(o IOStats) IOStats {
+func (s IOStats) sub(o IOStats) IOStats {
 	return IOStats{
 		Connections: s.Connections - o.Connections,
 		Reads:       s.Reads - o.Reads,
 		ReadBytes:   s.ReadBytes - o.ReadBytes,
 		Writes:      s.Writes - o.Writes,
 		WriteBytes:  s.WriteBytes - o.WriteBytes,
-		ReadSizes:   s.ReadSizes.Sub(o.ReadSizes),
-		WriteSizes:  s.WriteSizes.Sub(o.WriteSizes),
+		ReadSizes:   s.ReadSizes.sub(o.ReadSizes),
+		WriteSizes:  s.WriteSizes.sub(o.WriteSizes),
 	}
 }
 
@@ -106,7 +106,7 @@ func (s *QUICStats) Add(o QUICStats) {
 }
 
 // Sub returns s - o.
-func (s QUICStats) Sub(o QUICStats) QUICStats {
+func (s QUICStats) sub(o QUICStats) QUICStats {
 	return QUICStats{
 		Connections:     s.Connections - o.Connections,
 		PacketsSent:     s.PacketsSent - o.PacketsSent,
@@ -164,7 +164,7 @@ type ProtocolCounters struct {
 }
 
 // Add adds o to c.
-func (c *ProtocolCounters) Add(o ProtocolCounters) {
+func (c *ProtocolCounters) add(o ProtocolCounters) {
 	c.Requests += o.Requests
 	c.Connections += o.Connections
 	c.BodyBytesSent += o.BodyBytesSent
@@ -176,7 +176,7 @@ func (c *ProtocolCounters) Add(o ProtocolCounters) {
 }
 
 // Sub returns c - o.
-func (c ProtocolCounters) Sub(o ProtocolCounters) ProtocolCounters {
+func (c ProtocolCounters) sub(o ProtocolCounters) ProtocolCounters {
 	return ProtocolCounters{
 		Requests:          c.Requests - o.Requests,
 		Connections:       c.Connections - o.Connections,
@@ -210,15 +210,15 @@ func (s ServerStats) Sub(o ServerStats) ServerStats {
 	d := ServerStats{
 		Seconds:   s.Seconds - o.Seconds,
 		Protocols: make(map[string]ProtocolCounters, len(s.Protocols)),
-		TCP:       s.TCP.Sub(o.TCP),
-		TLS:       s.TLS.Sub(o.TLS),
-		QUIC:      s.QUIC.Sub(o.QUIC),
+		TCP:       s.TCP.sub(o.TCP),
+		TLS:       s.TLS.sub(o.TLS),
+		QUIC:      s.QUIC.sub(o.QUIC),
 		H2C:       s.H2C.Sub(o.H2C),
 		Process:   s.Process.Sub(o.Process),
 		Resets:    s.Resets - o.Resets,
 	}
 	for name, c := range s.Protocols {
-		d.Protocols[name] = c.Sub(o.Protocols[name])
+		d.Protocols[name] = c.sub(o.Protocols[name])
 	}
 	return d
 }
@@ -227,7 +227,7 @@ func (s ServerStats) Sub(o ServerStats) ServerStats {
 func (s ServerStats) Total() ProtocolCounters {
 	var t ProtocolCounters
 	for _, c := range s.Protocols {
-		t.Add(c)
+		t.add(c)
 	}
 	return t
 }

@@ -20,7 +20,7 @@ type H2Direction struct {
 }
 
 // Add adds o to d.
-func (d *H2Direction) Add(o H2Direction) {
+func (d *H2Direction) add(o H2Direction) {
 	if d.Frames == nil {
 		d.Frames = map[string]int64{}
 	}
@@ -28,13 +28,13 @@ func (d *H2Direction) Add(o H2Direction) {
 		d.Frames[k] += v
 	}
 	d.DataBytes += o.DataBytes
-	d.DataSizes.Add(o.DataSizes)
+	d.DataSizes.add(o.DataSizes)
 	d.FlowBlockedSeconds += o.FlowBlockedSeconds
 }
 
 // Sub returns d - o.
-func (d H2Direction) Sub(o H2Direction) H2Direction {
-	r := H2Direction{Frames: map[string]int64{}, DataBytes: d.DataBytes - o.DataBytes, DataSizes: d.DataSizes.Sub(o.DataSizes),
+func (d H2Direction) sub(o H2Direction) H2Direction {
+	r := H2Direction{Frames: map[string]int64{}, DataBytes: d.DataBytes - o.DataBytes, DataSizes: d.DataSizes.sub(o.DataSizes),
 		FlowBlockedSeconds: d.FlowBlockedSeconds - o.FlowBlockedSeconds}
 	for k, v := range d.Frames {
 		if n := v - o.Frames[k]; n != 0 {
@@ -65,11 +65,11 @@ type H2Frames struct {
 // Add adds o to f.
 func (f *H2Frames) Add(o H2Frames) {
 	f.Connections += o.Connections
-	f.Sent.Add(o.Sent)
-	f.Received.Add(o.Received)
+	f.Sent.add(o.Sent)
+	f.Received.add(o.Received)
 }
 
 // Sub returns f - o.
 func (f H2Frames) Sub(o H2Frames) H2Frames {
-	return H2Frames{Connections: f.Connections - o.Connections, Sent: f.Sent.Sub(o.Sent), Received: f.Received.Sub(o.Received)}
+	return H2Frames{Connections: f.Connections - o.Connections, Sent: f.Sent.sub(o.Sent), Received: f.Received.sub(o.Received)}
 }

@@ -15,7 +15,7 @@ import (
 // MaxEncodedHistogram is the longest encoded histogram DecodeHistogram
 // reads, in bytes of base64 text. Histograms of this package's range encode
 // to a few KiB (at most about 300 KiB with every bucket set).
-const MaxEncodedHistogram = 1 << 20
+const maxEncodedHistogram = 1 << 20
 
 // ErrHistogramConfig is wrapped by DecodeHistogram's error for a histogram
 // recorded with another range or precision than this package's: its
@@ -41,8 +41,8 @@ func (h *Histogram) Encode() (string, error) {
 // refuses text longer than MaxEncodedHistogram before decoding it. The
 // result's Clamped is 0.
 func DecodeHistogram(s string) (*Histogram, error) {
-	if len(s) > MaxEncodedHistogram {
-		return nil, fmt.Errorf("decode histogram: %d bytes, more than the %d this reads", len(s), MaxEncodedHistogram)
+	if len(s) > maxEncodedHistogram {
+		return nil, fmt.Errorf("decode histogram: %d bytes, more than the %d this reads", len(s), maxEncodedHistogram)
 	}
 	// Check the bucket configuration in the header before hdrhistogram-go
 	// allocates the counts it describes.

@@ -103,7 +103,7 @@ func TestDecodeHistogramRefusesOtherConfig(t *testing.T) {
 
 func TestDecodeHistogramRefusesJunk(t *testing.T) {
 	good, _ := NewHistogram().Encode()
-	for _, s := range []string{"", "HISTFAAA", "not base64!", "AAAAAAAAAAAAAAAA", good[:len(good)/2], strings.Repeat("A", MaxEncodedHistogram+4)} {
+	for _, s := range []string{"", "HISTFAAA", "not base64!", "AAAAAAAAAAAAAAAA", good[:len(good)/2], strings.Repeat("A", maxEncodedHistogram+4)} {
 		if _, err := DecodeHistogram(s); err == nil {
 			t.Errorf("%.20q...: no error", s)
 		}

@@ -6,7 +6,7 @@ import (
 
 // MaxBlockingConns is the most connections a run reads with blocking
 // sockets (transport.ClientOptions.BlockingSockets), one OS thread each.
-const MaxBlockingConns = 64
+const maxBlockingConns = 64
 
 // BlockingSuits says whether an instrument's run over p with conns
 // connections should read them with blocking sockets
@@ -17,5 +17,5 @@ const MaxBlockingConns = 64
 // is Go's own HTTP/2 client's, already ahead of curl's. Run never sets it
 // on its own: a comparison of Go's transports (matrix) measures Go's I/O.
 func BlockingSuits(p transport.Protocol, conns int) bool {
-	return p == transport.H1 && conns <= MaxBlockingConns
+	return p == transport.H1 && conns <= maxBlockingConns
 }

@@ -17,8 +17,8 @@ func TestBlockingSocketsChoice(t *testing.T) {
 		want  bool
 	}{
 		{transport.H1, 1, true},
-		{transport.H1, MaxBlockingConns, true},
-		{transport.H1, MaxBlockingConns + 1, false},
+		{transport.H1, maxBlockingConns, true},
+		{transport.H1, maxBlockingConns + 1, false},
 		{transport.H2C, 1, false},
 		{transport.H1TLS, 1, false},
 		{transport.H2, 1, false},

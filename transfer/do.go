@@ -264,14 +264,14 @@ func (c chunkWriter) WriteTo(w io.Writer) (int64, error) {
 // server would otherwise hold the caller for the whole bound.
 const (
 	StatsTimeout             = 10 * time.Second
-	StatsTimeoutAfterFailure = time.Second
+	statsTimeoutAfterFailure = time.Second
 )
 
 // StatsTimeoutAfter is the bound of a /stats read after a run in which
 // failed requests failed.
 func StatsTimeoutAfter(failed int64) time.Duration {
 	if failed > 0 {
-		return StatsTimeoutAfterFailure
+		return statsTimeoutAfterFailure
 	}
 	return StatsTimeout
 }

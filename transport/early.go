@@ -27,7 +27,7 @@ func EarlyData(r *http.Request) bool {
 // SafeMethod reports whether method is safe in RFC 9110's sense (section
 // 9.2.1: GET, HEAD, OPTIONS, TRACE), the only kind of request a server
 // may act on from early data without waiting for the handshake.
-func SafeMethod(method string) bool {
+func safeMethod(method string) bool {
 	switch method {
 	case http.MethodGet, http.MethodHead, http.MethodOptions, http.MethodTrace:
 		return true
@@ -50,7 +50,7 @@ func TooEarly(w http.ResponseWriter, r *http.Request) {
 // reveal or change what a replay must not.
 func refuseEarly(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !SafeMethod(r.Method) && EarlyData(r) {
+		if !safeMethod(r.Method) && EarlyData(r) {
 			TooEarly(w, r)
 			return
 		}

@@ -42,7 +42,7 @@ type MinDataRate struct {
 
 // Resolved returns m with its zero fields set to the defaults, and
 // whether the floor is on.
-func (m MinDataRate) Resolved() (MinDataRate, bool) {
+func (m MinDataRate) resolved() (MinDataRate, bool) {
 	if m.BytesPerSecond < 0 {
 		return m, false
 	}
@@ -57,7 +57,7 @@ func (m MinDataRate) Resolved() (MinDataRate, bool) {
 
 // String describes the floor ("240 B/s after 5s", or "off").
 func (m MinDataRate) String() string {
-	r, on := m.Resolved()
+	r, on := m.resolved()
 	if !on {
 		return "off"
 	}
@@ -90,7 +90,7 @@ type floorListener struct {
 // m is off), and their failed reads let HTTP/2 streams close first
 // (h2Churn).
 func withFloor(ln net.Listener, m MinDataRate) net.Listener {
-	r, on := m.Resolved()
+	r, on := m.resolved()
 	if !on {
 		r.BytesPerSecond = 0
 	}

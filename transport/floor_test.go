@@ -95,10 +95,10 @@ func TestFloorConnWrite(t *testing.T) {
 }
 
 func TestMinDataRateResolved(t *testing.T) {
-	if r, on := (MinDataRate{}).Resolved(); !on || r.BytesPerSecond != DefaultMinDataRate || r.Grace != DefaultMinDataRateGrace {
+	if r, on := (MinDataRate{}).resolved(); !on || r.BytesPerSecond != DefaultMinDataRate || r.Grace != DefaultMinDataRateGrace {
 		t.Fatalf("zero value resolves to %+v, %v", r, on)
 	}
-	if _, on := (MinDataRate{BytesPerSecond: -1}).Resolved(); on {
+	if _, on := (MinDataRate{BytesPerSecond: -1}).resolved(); on {
 		t.Fatal("a negative rate is not off")
 	}
 	if s := (MinDataRate{}).String(); s != "240 B/s after 5s" {

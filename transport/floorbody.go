@@ -92,7 +92,7 @@ func (b *floorBody) Close() error {
 // responses are held by their connection (floorConn). It also registers
 // HTTP/2 handlers with their connection's h2Churn.
 func floorRequests(h http.Handler, m MinDataRate) http.Handler {
-	r, on := m.Resolved()
+	r, on := m.resolved()
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		mark, ok := req.Context().Value(connMarkKey{}).(*connMark)
 		if !ok {

@@ -51,7 +51,7 @@ func markQUIC(c *quic.Conn, m MinDataRate) *connMark {
 		handshake: c.HandshakeComplete(),
 		drop:      func() { c.CloseWithError(quic.ApplicationErrorCode(http3.ErrCodeExcessiveLoad), ErrTooSlow.Error()) },
 	}
-	if r, on := m.Resolved(); on {
+	if r, on := m.resolved(); on {
 		mark.floor = &streamFloor{rate: float64(r.BytesPerSecond), grace: r.Grace, window: floorWindow(r.Grace),
 			sent:   func() int64 { return int64(c.ConnectionStats().BytesSent) },
 			drop:   mark.drop,

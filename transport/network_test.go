@@ -17,6 +17,9 @@ import (
 // system denies namespaces or TUN devices.
 func linkServer(t *testing.T, spec string) (*netem.Link, *Server) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("an emulated link: not under -short")
+	}
 	s, err := netem.Parse(spec)
 	if err != nil {
 		t.Fatal(err)

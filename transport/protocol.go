@@ -51,7 +51,7 @@ func (p Protocol) String() string {
 }
 
 // Names returns the valid transport names joined by ", ", for messages.
-func Names() string { return strings.Join(protocolNames[:], ", ") }
+func names() string { return strings.Join(protocolNames[:], ", ") }
 
 // Parse returns the transport named s (case-insensitive).
 func Parse(s string) (Protocol, error) {
@@ -60,7 +60,7 @@ func Parse(s string) (Protocol, error) {
 			return Protocol(i), nil
 		}
 	}
-	return 0, fmt.Errorf("unknown transport %q: want one of %s", s, Names())
+	return 0, fmt.Errorf("unknown transport %q: want one of %s", s, names())
 }
 
 // NamesOf returns each of ps by its name (Protocol.String), in order.

@@ -30,7 +30,7 @@ func TestParse(t *testing.T) {
 			t.Fatalf("Parse(%q) = %v, %v", p, got, err)
 		}
 	}
-	if _, err := Parse("h4"); err == nil || !strings.Contains(err.Error(), Names()) {
+	if _, err := Parse("h4"); err == nil || !strings.Contains(err.Error(), names()) {
 		t.Fatalf("Parse(h4) error %v does not list the names", err)
 	}
 	list, err := ParseList("h3, h1,h3")

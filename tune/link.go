@@ -3,6 +3,7 @@ package tune
 import (
 	"time"
 
+	"github.com/httpvs/httpvs/internal/linkmodel"
 	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
@@ -12,7 +13,7 @@ import (
 // Options.Budget is zero: trials there last seconds, not 300 ms, and a
 // transport's final measurements take 8 of them, so 20 leave 6 candidate
 // pairs.
-const LinkTrialsPerProtocol = 20
+const linkTrialsPerProtocol = 20
 
 // LinkTrial is a trial long enough across s that a new connection's
 // handshakes and slow start are a third of it at most: three times slow
@@ -20,11 +21,11 @@ const LinkTrialsPerProtocol = 20
 // per second, when the rate is unlimited) and four round trips, and
 // never shorter than DefaultTrial. Options.Trial is this across a Link
 // when zero.
-func LinkTrial(s netem.Spec, downGoodput float64) time.Duration {
+func linkTrial(s netem.Spec, downGoodput float64) time.Duration {
 	if s.Down.Rate <= 0 && downGoodput > 0 {
 		s.Down.Rate = units.BitsPerSecond(downGoodput)
 	}
-	return max(DefaultTrial, 3*(netem.SlowStart(s, false)+4*s.RTT()))
+	return max(DefaultTrial, 3*(linkmodel.SlowStart(s.Down.Rate, s.RTT())+4*s.RTT()))
 }
 
 // withDefaults sets o's zero fields: the transports, the trial and the
@@ -40,13 +41,13 @@ func (o Options) withDefaults() Options {
 			if l.Net != nil {
 				goodput = l.Net.Calibration.DownGoodputBitsPerSecond
 			}
-			o.Trial = LinkTrial(l.Spec, goodput)
+			o.Trial = linkTrial(l.Spec, goodput)
 		}
 	}
 	if o.Budget == 0 {
 		o.Budget = DefaultBudget
 		if o.Link != nil {
-			o.Budget = max(DefaultBudget, LinkTrialsPerProtocol*o.Trial*time.Duration(len(o.Protocols)))
+			o.Budget = max(DefaultBudget, linkTrialsPerProtocol*o.Trial*time.Duration(len(o.Protocols)))
 		}
 	}
 	return o

@@ -24,7 +24,7 @@ func TestLinkTrial(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := LinkTrial(spec, tt.goodput); got != tt.want {
+		if got := linkTrial(spec, tt.goodput); got != tt.want {
 			t.Errorf("LinkTrial(%s, %g) = %v, want %v", tt.spec, tt.goodput, got, tt.want)
 		}
 	}
@@ -39,8 +39,8 @@ func TestLinkDefaults(t *testing.T) {
 	}
 	link := &Link{Spec: spec, Net: &results.Net{}}
 	o := Options{Link: link}.withDefaults()
-	if want := 1500 * time.Millisecond; o.Trial != want || o.Budget != LinkTrialsPerProtocol*want*3 || len(o.Protocols) != 3 {
-		t.Fatalf("across the link: trial %v, budget %v, %d transports; want %v, %v, 3", o.Trial, o.Budget, len(o.Protocols), want, LinkTrialsPerProtocol*want*3)
+	if want := 1500 * time.Millisecond; o.Trial != want || o.Budget != linkTrialsPerProtocol*want*3 || len(o.Protocols) != 3 {
+		t.Fatalf("across the link: trial %v, budget %v, %d transports; want %v, %v, 3", o.Trial, o.Budget, len(o.Protocols), want, linkTrialsPerProtocol*want*3)
 	}
 	o = Options{Link: link, Trial: time.Second, Budget: time.Minute}.withDefaults()
 	if o.Trial != time.Second || o.Budget != time.Minute {

@@ -111,7 +111,7 @@ func (p Page) SyntheticIndex(name string) (int, bool) {
 func (p Page) ObjectContent(i int) Content {
 	o := p.Objects[i]
 	c := Synthetic(o.Kind, o.Bytes)
-	kids := p.Children(i)
+	kids := p.children(i)
 	if len(kids) == 0 || (o.Kind != KindCSS && o.Kind != KindJS) {
 		return c
 	}

@@ -18,9 +18,9 @@ import (
 const (
 	// MaxObjects is the most objects a page read from a directory or a
 	// HAR file may have.
-	MaxObjects = 10000
+	maxObjects = 10000
 	// MaxHARBytes is the largest HAR file read, bytes: 256 MiB.
-	MaxHARBytes = 256 << 20
+	maxHARBytes = 256 << 20
 )
 
 // IndexFile is the document of a directory page.
@@ -82,8 +82,8 @@ func FromDir(dir string) (Page, error) {
 		if rel == IndexFile {
 			return nil
 		}
-		if len(rest)+1 >= MaxObjects {
-			return fmt.Errorf("more than %d files", MaxObjects)
+		if len(rest)+1 >= maxObjects {
+			return fmt.Errorf("more than %d files", maxObjects)
 		}
 		info, err := d.Info()
 		if err != nil {
@@ -164,12 +164,12 @@ func FromHAR(name string) (Page, error) {
 		return Page{}, fmt.Errorf("read HAR file %s: %w", name, unwrapPath(err))
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxHARBytes+1))
+	data, err := io.ReadAll(io.LimitReader(f, maxHARBytes+1))
 	if err != nil {
 		return Page{}, fmt.Errorf("read HAR file %s: %w", name, unwrapPath(err))
 	}
-	if len(data) > MaxHARBytes {
-		return Page{}, fmt.Errorf("HAR file %s is larger than %d MiB", name, MaxHARBytes>>20)
+	if len(data) > maxHARBytes {
+		return Page{}, fmt.Errorf("HAR file %s is larger than %d MiB", name, maxHARBytes>>20)
 	}
 	return parseHAR(data, name)
 }
@@ -192,8 +192,8 @@ func parseHAR(data []byte, name string) (Page, error) {
 		if r.Status < 200 || r.Status > 299 {
 			continue
 		}
-		if len(objs) >= MaxObjects {
-			return Page{}, fmt.Errorf("HAR file %s has more than %d objects", name, MaxObjects)
+		if len(objs) >= maxObjects {
+			return Page{}, fmt.Errorf("HAR file %s has more than %d objects", name, maxObjects)
 		}
 		size := r.Content.Size
 		if size <= 0 {

@@ -40,8 +40,8 @@ func TestHARDependencyTree(t *testing.T) {
 		t.Fatalf("%d objects, want %d: %+v", len(p.Objects), len(parents), p.Objects)
 	}
 	for i := range parents {
-		if p.Objects[i].Parent != parents[i] || p.Depth(i) != depths[i] {
-			t.Errorf("object %d (%s): parent %d depth %d, want %d and %d", i, p.Objects[i].Kind, p.Objects[i].Parent, p.Depth(i), parents[i], depths[i])
+		if p.Objects[i].Parent != parents[i] || p.depth(i) != depths[i] {
+			t.Errorf("object %d (%s): parent %d depth %d, want %d and %d", i, p.Objects[i].Kind, p.Objects[i].Parent, p.depth(i), parents[i], depths[i])
 		}
 	}
 	if !strings.Contains(p.Source, "4 fetched by another than the document") {

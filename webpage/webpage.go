@@ -150,7 +150,7 @@ func (p Page) Document() []byte {
 }
 
 // MaxObjectBytes is the largest object a page may have: 1 GiB.
-const MaxObjectBytes = 1 << 30
+const maxObjectBytes = 1 << 30
 
 // Validate says, in one line, what makes p unusable: no objects, a first
 // object that is not a document, or a size below zero or above
@@ -163,8 +163,8 @@ func (p Page) Validate() error {
 		return fmt.Errorf("page %s: its first object is %s, not the HTML document", p.Source, p.Objects[0].Kind)
 	}
 	for i, o := range p.Objects {
-		if o.Bytes < 0 || o.Bytes > MaxObjectBytes {
-			return fmt.Errorf("page %s: object %d has %d bytes (want 0 to %d)", p.Source, i, o.Bytes, MaxObjectBytes)
+		if o.Bytes < 0 || o.Bytes > maxObjectBytes {
+			return fmt.Errorf("page %s: object %d has %d bytes (want 0 to %d)", p.Source, i, o.Bytes, maxObjectBytes)
 		}
 		if o.Parent != 0 && (o.Parent < 0 || o.Parent >= i || !canFetch(p.Objects[o.Parent].Kind, o.Kind)) {
 			return fmt.Errorf("page %s: object %d (%s) depends on object %d, which cannot fetch it (want an earlier stylesheet or script)", p.Source, i, o.Kind, o.Parent)
@@ -190,7 +190,7 @@ func canFetch(parent, child string) bool {
 // Depth is how many objects the i-th waits for before a browser can ask
 // for it: 0 for the document, 1 for what it references, 2 for what those
 // fetch, and so on.
-func (p Page) Depth(i int) int {
+func (p Page) depth(i int) int {
 	d := 0
 	for n := 0; i > 0 && n < len(p.Objects); n++ { // bounded: parents come earlier
 		i = p.Objects[i].Parent
@@ -201,7 +201,7 @@ func (p Page) Depth(i int) int {
 
 // Children are the indexes of the objects the i-th makes a browser fetch,
 // in page order.
-func (p Page) Children(i int) []int {
+func (p Page) children(i int) []int {
 	var out []int
 	for j := i + 1; j < len(p.Objects); j++ {
 		if p.Objects[j].Parent == i {

@@ -20,6 +20,9 @@ import (
 // CI=true (CI installs it: .ci/run).
 func requireChromium(t *testing.T) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("a browser: not under -short")
+	}
 	if _, err := Find(""); err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("CI=true and %v", err)

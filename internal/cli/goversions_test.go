@@ -43,6 +43,9 @@ func TestRunGoBadValues(t *testing.T) {
 // proxy does not have: that one gets its line, the installed one its
 // verdict row, and the run exits 1 after writing its results.
 func TestRunGoVersions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the child program with a toolchain: not under -short")
+	}
 	gocache, err := exec.Command("go", "env", "GOCACHE").Output()
 	if err != nil {
 		t.Skipf("no go command: %v", err)

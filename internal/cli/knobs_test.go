@@ -14,6 +14,9 @@ import (
 // file's settings, names the set, and a flag given beside it wins.
 func TestTuneWriteThenRunKnobs(t *testing.T) {
 	t.Parallel() // see TestMain
+	if testing.Short() {
+		t.Skip("runs tune's search and a run: not under -short")
+	}
 	dir := t.TempDir()
 	file := filepath.Join(dir, "knobs.json")
 	code, _, stderr := runMain(t, "tune", "--protocols", "h2c", "--budget", "6s", "--trial", "50ms", "--json", "--write", file)

@@ -13,6 +13,9 @@ import (
 // Go's server and from h2o, over each transport, into results.json.
 func TestRunPeers(t *testing.T) {
 	t.Parallel() // see TestMain
+	if testing.Short() {
+		t.Skip("a reference peer: not under -short")
+	}
 	for _, n := range []string{"h2o", "curl"} {
 		if p, _ := plan.Lookup(n); !p.Installed() {
 			if os.Getenv("CI") == "true" {

@@ -23,6 +23,9 @@ var profiled struct {
 // run failed.
 func profiledRun(t *testing.T) (dir, out string) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("a profiled run: not under -short")
+	}
 	profiled.once.Do(func() {
 		base, err := os.MkdirTemp("", "httpvs-profiled-")
 		if err != nil {

@@ -16,6 +16,9 @@ import (
 // the test where h2o is not installed unless CI=true (CI installs it).
 func startH2O(t *testing.T) *peers.Server {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("a reference peer: not under -short")
+	}
 	p, err := plan.Lookup("h2o")
 	if err != nil || !p.Installed() {
 		if os.Getenv("CI") == "true" {

@@ -43,6 +43,9 @@ func TestMain(m *testing.M) {
 
 func TestRunQuickEndToEnd(t *testing.T) {
 	t.Parallel() // see TestMain
+	if testing.Short() {
+		t.Skip("a whole --quick run: not under -short")
+	}
 	out := t.TempDir()
 	start := time.Now()
 	code, stdout, stderr := runMain(t, "run", "--quick", "--out", out)
@@ -279,35 +282,34 @@ func TestTuneJSON(t *testing.T) {
 	}
 }
 
-// TestProfiles profiles a run's slower cell (h2c's download, several
-// times slower than h1's, over five rounds so the verdict has an
-// interval to call it slower by) and its baseline in rounds of their own: the
-// files of both ends, no measured repetition profiled, and the cell's
-// extra CPU attributed on both sides, net/http's HTTP/2 code (or the
-// syscalls it makes) among what grew.
+// TestProfiles: a profiled run profiles the cells its verdict calls
+// slower (h2c's download, over five rounds) and their baseline in rounds
+// of their own: the files of both ends, no measured repetition profiled,
+// and the cell's extra CPU attributed on both sides, net/http's HTTP/2
+// code (or the syscalls it makes) among what grew. Which cells the
+// verdict calls slower is measured, not asserted: where this machine did
+// not call h2c slower, nothing is profiled or attributed.
 func TestProfiles(t *testing.T) {
 	dir, out := profiledRun(t)
-	for _, cell := range []string{"download_h1", "download_h2c"} {
-		for _, end := range []string{"client", "server"} {
-			for _, kind := range []string{"cpu", "heap"} {
-				name := filepath.Join(dir, cell+"."+end+"."+kind+".pprof")
-				if fi, err := os.Stat(name); err != nil || fi.Size() == 0 {
-					t.Errorf("%s: %v", name, err)
-				}
-			}
-		}
-	}
 	res, _ := readResults(t, out)
 	c := res.Cell("download", "h2c")
-	if c == nil || c.RatioToH1 >= 0.9 {
-		t.Fatalf("download/h2c %+v: want it slower than h1, as Go's h2c is", c)
+	if c == nil {
+		t.Fatal("no download/h2c cell")
+	}
+	if calledSlower(c) {
+		checkProfileFiles(t, dir)
+		checkAttribution(t, c)
+	} else {
+		t.Logf("download/h2c %.2fx h1, not called slower: nothing to profile", c.RatioToH1)
+		if files, _ := filepath.Glob(filepath.Join(dir, "download_*")); len(files) != 0 || len(c.Attribution) != 0 {
+			t.Errorf("a cell not called slower: profiles %v, attribution %+v; want none", files, c.Attribution)
+		}
 	}
 	for _, m := range c.Repetitions {
 		if m.Profiled {
 			t.Errorf("repetition %d was profiled", m.Round)
 		}
 	}
-	checkAttribution(t, c)
 	// get against a server without profiling: client profiles, and one
 	// line saying how to get the server's.
 	ts, _ := testServer(t)
@@ -319,6 +321,27 @@ func TestProfiles(t *testing.T) {
 	if fi, err := os.Stat(filepath.Join(gdir, "download.client.cpu.pprof")); err != nil || fi.Size() == 0 {
 		t.Errorf("get client profile: %v", err)
 	}
+}
+
+// checkProfileFiles checks that dir holds both ends' CPU and heap
+// profiles of download's h1 and h2c cells.
+func checkProfileFiles(t *testing.T, dir string) {
+	t.Helper()
+	for _, cell := range []string{"download_h1", "download_h2c"} {
+		for _, end := range []string{"client", "server"} {
+			for _, kind := range []string{"cpu", "heap"} {
+				name := filepath.Join(dir, cell+"."+end+"."+kind+".pprof")
+				if fi, err := os.Stat(name); err != nil || fi.Size() == 0 {
+					t.Errorf("%s: %v", name, err)
+				}
+			}
+		}
+	}
+}
+
+// calledSlower says whether the verdict calls c slower than its baseline.
+func calledSlower(c *results.Cell) bool {
+	return c.VsH1 != nil && c.VsH1.Verdict == results.VerdictSlower
 }
 
 // checkAttribution checks that c's extra CPU was attributed on both sides,

@@ -20,6 +20,9 @@ import (
 // said on stderr and in the results, and the run exits 0 with every round
 // counting at least the 20 requests a repetition needs.
 func TestRunSlowRequestWithinBudget(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a run sized by its budget: not under -short")
+	}
 	payload := server.New(server.Options{})
 	opts := server.Loopback()
 	opts.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -63,6 +66,9 @@ func TestRunSlowRequestWithinBudget(t *testing.T) {
 // --profile where one round per cell gives no verdict to profile by.
 func TestRunSLO(t *testing.T) {
 	t.Parallel() // see TestMain
+	if testing.Short() {
+		t.Skip("a capacity search: not under -short")
+	}
 	payload := server.New(server.Options{})
 	opts := server.Loopback()
 	opts.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

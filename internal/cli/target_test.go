@@ -21,6 +21,9 @@ import (
 // installed unless CI=true (CI installs nginx, caddy and h2o).
 func startPeer(t *testing.T, name string) *peers.Server {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("a reference peer: not under -short")
+	}
 	p, err := plan.Lookup(name)
 	if err != nil || !p.Installed() {
 		if os.Getenv("CI") == "true" {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/httpvs/httpvs/internal/linkmodel"
 	"github.com/httpvs/httpvs/internal/matrix"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
@@ -80,13 +81,13 @@ func boundOf(c *results.Cell, sc plan.Scenario, n *results.Net) *results.Bound {
 	case sc.Transfer():
 		return transferBound(c, sc, n)
 	case sc.ColdStart():
-		k, why := matrix.ColdRTTs(c.Protocol, sc.Resume())
+		k, why := linkmodel.ColdRTTs(c.Protocol, sc.Resume())
 		if k == 0 {
 			return nil
 		}
 		return &results.Bound{Value: float64(k) * rtt, Basis: fmt.Sprintf("%d round trips (%s) of %.1f ms", k, why, rtt*1e3)}
 	case sc.PageLoad():
-		return matrix.PageBound(c.Protocol, n)
+		return linkmodel.PageBound(c.Protocol, n)
 	case sc.HeadOfLine():
 		return &results.Bound{Value: rtt, Basis: fmt.Sprintf("one round trip of %.1f ms: no request returns sooner", rtt*1e3)}
 	case sc.User():
@@ -210,18 +211,18 @@ func requestBound(c *results.Cell, sc plan.Scenario, n *results.Net, rtt float64
 		return nil
 	}
 	b := &results.Bound{Value: float64(sc.Streams()) / rtt, Basis: fmt.Sprintf("%d in flight per %.1f ms round trip", sc.Streams(), rtt*1e3)}
-	if rate := matrix.LinkGoodput(n, false); rate > 0 && c.ResponseBytes > 0 && rate/float64(c.ResponseBytes) < b.Value {
+	if rate := linkmodel.LinkGoodput(n, false); rate > 0 && c.ResponseBytes > 0 && rate/float64(c.ResponseBytes) < b.Value {
 		b.Value = rate / float64(c.ResponseBytes)
 		b.Basis = fmt.Sprintf("%s over %d-byte responses", goodputBasis(n, rate), c.ResponseBytes)
 	}
 	return b
 }
 
-// goodputBasis names goodput, what matrix.LinkGoodput took down n (bytes
+// goodputBasis names goodput, what linkmodel.LinkGoodput took down n (bytes
 // per second): the configured rate less TCP's framing, or the
 // calibration's goodput where no rate is set.
 func goodputBasis(n *results.Net, goodput float64) string {
-	if rate, _ := matrix.LinkDirection(n, false); rate > 0 {
+	if rate, _ := linkmodel.LinkDirection(n, false); rate > 0 {
 		return fmt.Sprintf("the link's rate down less TCP's framing (%s)", units.BitsPerSecond(goodput*8))
 	}
 	return fmt.Sprintf("the link's calibrated TCP goodput down (%s; no rate set)", units.BitsPerSecond(goodput*8))

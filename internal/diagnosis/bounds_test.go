@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/httpvs/httpvs/internal/linkmodel"
 	"github.com/httpvs/httpvs/internal/matrix"
-	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 )
@@ -30,7 +30,7 @@ func TestColdRTTs(t *testing.T) {
 	}{
 		{"h1", false, 2}, {"h2c", true, 2}, {"h1-tls", false, 3}, {"h2", true, 3}, {"h3", false, 2}, {"h3", true, 1}, {matrix.NativeColumn, false, 0},
 	} {
-		if got, _ := matrix.ColdRTTs(tc.protocol, tc.resumed); got != tc.want {
+		if got, _ := linkmodel.ColdRTTs(tc.protocol, tc.resumed); got != tc.want {
 			t.Errorf("%s resumed=%v: %d round trips, want %d", tc.protocol, tc.resumed, got, tc.want)
 		}
 	}
@@ -84,7 +84,7 @@ func TestBoundsExplainDepartures(t *testing.T) {
 	at50 := linkCC(withRate(linkOf(0.050, 2.8e6, 0.01), 100e6), "rtt=50ms,rate=100mbit,loss=1%", "cubic")
 	// h3's controller as this binary names it: with quic-go's version
 	// where the test binary lists its modules (Go 1.27), bare in 1.26.
-	builtQUIC := netem.QUICControllerOf(results.ReadBuild().Modules[netem.QUICModule])
+	builtQUIC := linkmodel.QUICControllerOf(results.ReadBuild().Modules[linkmodel.QUICModule])
 	for _, tc := range []struct {
 		name string
 		n    *results.Net
@@ -149,7 +149,7 @@ func TestPageBoundOrdersTransports(t *testing.T) {
 	n := linkOf(0.070, 11.6e6, 0) // 4g
 	bounds := map[string]float64{}
 	for _, p := range []string{"h1", "h2c", "h1-tls", "h2", "h3"} {
-		b := matrix.PageBound(p, n)
+		b := linkmodel.PageBound(p, n)
 		if b == nil {
 			t.Fatalf("%s: no bound", p)
 		}
@@ -160,7 +160,7 @@ func TestPageBoundOrdersTransports(t *testing.T) {
 	// window grown by the document beats six cold ones; TLS costs h1 and
 	// h2 a round trip each; QUIC's larger initial window beats TCP's.
 	bytes := 0.0
-	for _, o := range matrix.Page {
+	for _, o := range linkmodel.Page {
 		bytes += float64(o.Bytes)
 	}
 	for p, v := range bounds {
@@ -267,7 +267,7 @@ func TestRequestBoundSaysItsBasis(t *testing.T) {
 		{linkOf(0.050, 9e6, 0), "the link's calibrated TCP goodput down (9.00 Mbit/s; no rate set) over 1048576-byte responses"},
 	} {
 		b := requestBound(&c, sc, tc.n, 0.050)
-		if b == nil || !strings.Contains(b.Basis, tc.want) || b.Value != matrix.LinkGoodput(tc.n, false)/float64(c.ResponseBytes) {
+		if b == nil || !strings.Contains(b.Basis, tc.want) || b.Value != linkmodel.LinkGoodput(tc.n, false)/float64(c.ResponseBytes) {
 			t.Errorf("basis %q, want one holding %q", b.Basis, tc.want)
 		}
 	}

@@ -1,28 +1,33 @@
 package diagnosis
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/httpvs/httpvs/results"
-	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// fixPairs is the fewest rounds a fix test pairs.
+// The judges of the measured fix checks (fixes_measured_test.go, built
+// with -tags measured): pure functions of the rounds' figures, tested
+// here on made-up rounds.
+
+// fixPairs is the fewest rounds a fix check pairs.
 const fixPairs = 5
 
 // minGain is the least gain, a geometric mean over the rounds, a fix must
 // show beside an interval above 1: a knob whose whole effect is under 10%
-// is not worth a finding, and a control on a drifting machine rarely
-// reaches it by chance.
+// is not worth a finding.
 const minGain = 1.10
 
 // fixMoves reports whether the paired gains (after over before, one a
 // round) show a fix moving its figure: at least fixPairs of them, their
-// interval (results.LogInterval, the verdict's) above 1 and their mean at
-// least minGain.
+// 95% interval (results.LogInterval, the verdict's) above 1 and their
+// mean at least minGain. A control, a knob with no effect, is held to
+// the same test at the same level: it must not pass it.
 func fixMoves(gains []float64) (results.Interval, bool) {
 	logs := make([]float64, 0, len(gains))
 	for _, g := range gains {
@@ -34,39 +39,109 @@ func fixMoves(gains []float64) (results.Interval, bool) {
 	return iv, iv.Pairs >= fixPairs && iv.Low > 1 && iv.Ratio >= minGain
 }
 
-// controlLevel is the two-sided level a control's gains are held at: it
-// fails the test when its interval at this level lies above 1 with a
-// mean of at least minGain. A suite run makes six control checks (four
-// transfer fixes, two generator fixes) and CI runs the suite under two
-// toolchains: at the fixes' 95%, a knob with no effect would pass as a
-// fix 2.5% of the time each where rounds spread widely (beside other
-// packages' -race tests a control read 1.10x [1.00, 1.21] over eight
-// rounds), failing a correct suite in about a quarter of such runs. At
-// 99% it is 0.5% each; a control that moves by 10% or more for a reason
-// (the setups measured unequally) still shows above 1.
-const controlLevel = 0.99
+// armRounds is one check's rounds: arm 0 is the setup every other arm is
+// measured against (the broken one); gains[k][r] is arm k's figure over
+// arm 0's in round r (gains[0] is unused), and orders[r] the arms in the
+// order round r measured them.
+type armRounds struct {
+	names  []string // short: "broken", "control", "fix", one for each arm
+	what   []string // what each arm is (the knob the control sets, the fix's knobs)
+	gains  [][]float64
+	orders [][]int
+}
 
-// controlMoves is fixMoves for a control, at controlLevel: whether the
-// paired gains of a knob with no effect would pass as a fix.
-func controlMoves(gains []float64) (results.Interval, bool) {
-	iv, _ := fixMoves(gains)
-	if iv.Pairs < 2 {
-		return iv, false
+// judgeArms holds each fix arm to fixMoves and the control arm to not
+// passing it, at the same level. Each failure names the arm and lists
+// its rounds, each with the order the arms ran in, so that a reader can
+// tell a bias of order (the gains split by which arm ran first) from a
+// defect.
+func judgeArms(logf func(string, ...any), ar armRounds, control int, fixes []int) []string {
+	civ, controlMoved := fixMoves(ar.gains[control])
+	logf("%s %s: %.2fx [%.2f, %.2f] (95%%); %s", ar.names[control], ar.what[control], civ.Ratio, civ.Low, civ.High, ar.orderEffect(control))
+	var failed []string
+	for _, k := range fixes {
+		iv, moved := fixMoves(ar.gains[k])
+		logf("%s %s: %.2fx [%.2f, %.2f] (95%%); %s", ar.names[k], ar.what[k], iv.Ratio, iv.Low, iv.High, ar.orderEffect(k))
+		if !moved {
+			failed = append(failed, fmt.Sprintf("%s %s did not move the figure: %.2fx [%.2f, %.2f] at 95%% over %d rounds, want the interval above 1 and at least %.2fx; rounds %s",
+				ar.names[k], ar.what[k], iv.Ratio, iv.Low, iv.High, iv.Pairs, minGain, ar.list(k)))
+		}
 	}
-	// LogInterval's half-width at 95%, rescaled to controlLevel's quantile.
-	t95 := results.TQuantile975(iv.Pairs - 1)
-	tc := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(iv.Pairs - 1)}.Quantile(1 - (1-controlLevel)/2)
-	half := math.Log(iv.High/iv.Low) / 2 * tc / t95
-	m := math.Log(iv.Ratio)
-	iv.Low, iv.High = math.Exp(m-half), math.Exp(m+half)
-	return iv, iv.Pairs >= fixPairs && iv.Low > 1 && iv.Ratio >= minGain
+	if controlMoved {
+		failed = append(failed, fmt.Sprintf("%s %s, a knob with no effect, passed as a fix: %.2fx [%.2f, %.2f] at 95%% over %d rounds: the arms are measured unequally; rounds %s",
+			ar.names[control], ar.what[control], civ.Ratio, civ.Low, civ.High, civ.Pairs, ar.list(control)))
+	}
+	return failed
+}
+
+// list is arm k's rounds: "1 (broken, control, fix) 1.02, 2 ...".
+func (ar armRounds) list(k int) string {
+	var b strings.Builder
+	for r, g := range ar.gains[k] {
+		if r > 0 {
+			b.WriteString(", ")
+		}
+		names := make([]string, 0, len(ar.orders[r]))
+		for _, a := range ar.orders[r] {
+			names = append(names, ar.names[a])
+		}
+		fmt.Fprintf(&b, "%d (%s) %.2f", r+1, strings.Join(names, ", "), g)
+	}
+	return b.String()
+}
+
+// orderEffect is arm k's gain in the rounds where it ran before arm 0
+// and in those where it ran after: the two differ by the bias of order.
+func (ar armRounds) orderEffect(k int) string {
+	var before, after []float64
+	for r, g := range ar.gains[k] {
+		if g <= 0 {
+			continue
+		}
+		if slices.Index(ar.orders[r], k) < slices.Index(ar.orders[r], 0) {
+			before = append(before, math.Log(g))
+		} else {
+			after = append(after, math.Log(g))
+		}
+	}
+	gm := func(l []float64) float64 {
+		if len(l) == 0 {
+			return math.NaN()
+		}
+		s := 0.0
+		for _, v := range l {
+			s += v
+		}
+		return math.Exp(s / float64(len(l)))
+	}
+	return fmt.Sprintf("run before %s %.2fx (%d rounds), after %.2fx (%d)", ar.names[0], gm(before), len(before), gm(after), len(after))
+}
+
+// balancedOrders is the order of n arms in each of at least rounds
+// rounds, rounded up to whole blocks of 2n: a block is the n rotations
+// of a random order, then the n rotations of its reverse, so that within
+// a block every arm runs in every position twice and runs before each
+// other arm exactly n times (ABBA for two arms). Whatever one position or
+// one predecessor does to a measurement lands on every arm alike.
+func balancedOrders(rng *rand.Rand, n, rounds int) [][]int {
+	var orders [][]int
+	for len(orders) < rounds {
+		base := rng.Perm(n)
+		rev := slices.Clone(base)
+		slices.Reverse(rev)
+		for _, o := range [][]int{base, rev} {
+			for s := range n {
+				orders = append(orders, append(slices.Clone(o[s:]), o[:s]...))
+			}
+		}
+	}
+	return orders
 }
 
 // TestFixMovesRefusesNoise is the test of the tests: a fix with no effect
 // (gains scattered about 1), or one that wins a single round of five by
-// any margin (what passed before: any one of three pairs, 87.5% of the
-// time for a no-op), fails; a fix that doubles the figure on a noisy
-// machine passes; fewer than fixPairs rounds never pass.
+// any margin, fails; a fix that doubles the figure on a noisy machine
+// passes; fewer than fixPairs rounds never pass.
 func TestFixMovesRefusesNoise(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -84,10 +159,10 @@ func TestFixMovesRefusesNoise(t *testing.T) {
 			t.Errorf("%s %v: moves %v, want %v", tc.name, tc.gains, got, tc.want)
 		}
 	}
-	// A no-op fix measured as noise, lognormal gains about 1: with a 20%
-	// spread per round (far noisier than the paired cells here) it passes
-	// about as often as the interval's one-sided 2.5% (3.5% allows for
-	// the draw); with a 5% spread, minGain refuses it all but never.
+	// A no-op measured as noise, lognormal gains about 1: with a 20%
+	// spread per round it passes about as often as the interval's
+	// one-sided 2.5% (3.5% allows for the draw); with a 5% spread,
+	// minGain refuses it all but never.
 	rng := rand.New(rand.NewPCG(37, 1))
 	for _, c := range []struct{ sd, most float64 }{{0.2, 0.035}, {0.05, 0.001}} {
 		passed := 0
@@ -102,92 +177,83 @@ func TestFixMovesRefusesNoise(t *testing.T) {
 			}
 		}
 		rate := float64(passed) / trials
-		t.Logf("spread %.0f%%: a no-op fix passed %.2f%% of %d trials", 100*c.sd, 100*rate, trials)
+		t.Logf("spread %.0f%%: a no-op passed %.2f%% of %d trials", 100*c.sd, 100*rate, trials)
 		if rate > c.most {
-			t.Errorf("spread %.0f%%: a no-op fix passed %.1f%% of %d trials, want at most %.1f%%", 100*c.sd, 100*rate, trials, 100*c.most)
+			t.Errorf("spread %.0f%%: a no-op passed %.1f%% of %d trials, want at most %.1f%%", 100*c.sd, 100*rate, trials, 100*c.most)
 		}
 	}
 }
 
-// TestControlMovesAtItsLevel: a control is held to the fix's rule at
-// controlLevel. Gains that pass as a fix at 95% but lie within 99% of 1
-// do not fail it; a control that moved by a fifth in every round does;
-// and a no-op control under a 30% spread per round passes as a fix in at
-// most about 0.5% of eight-round draws, where fixMoves lets 2.5% through.
-func TestControlMovesAtItsLevel(t *testing.T) {
-	borderline := []float64{1.35, 0.98, 1.28, 1.05, 1.30, 1.02, 1.22, 1.10}
-	if _, fix := fixMoves(borderline); !fix {
-		t.Fatalf("%v: want it to pass as a fix at 95%%", borderline)
-	}
-	if iv, moved := controlMoves(borderline); moved {
-		t.Errorf("%v: control moved at 99%%: %+v", borderline, iv)
-	}
-	biased := []float64{1.21, 1.18, 1.22, 1.19, 1.20, 1.23, 1.17, 1.20}
-	if iv, moved := controlMoves(biased); !moved {
-		t.Errorf("%v: a control that moved by a fifth each round did not fail: %+v", biased, iv)
-	}
-	rng := rand.New(rand.NewPCG(37, 2))
-	const trials = 4000
-	var asFix, asControl int
-	for range trials {
-		gains := make([]float64, 8)
-		for i := range gains {
-			gains[i] = math.Exp(0.3 * rng.NormFloat64())
-		}
-		if _, ok := fixMoves(gains); ok {
-			asFix++
-		}
-		if _, ok := controlMoves(gains); ok {
-			asControl++
-		}
-	}
-	t.Logf("30%% spread, 8 rounds: a no-op passed %.2f%% as a fix, %.2f%% as a control", 100*float64(asFix)/trials, 100*float64(asControl)/trials)
-	if rate := float64(asControl) / trials; rate > 0.008 || asControl >= asFix {
-		t.Errorf("a no-op control moved in %.2f%% of trials (as a fix %.2f%%): want at most 0.8%%, fewer than as a fix", 100*rate, 100*float64(asFix)/trials)
-	}
-}
-
-// TestReplicatedVerdict is the test of the control's replication: a
-// control that passes as a fix once, by chance, is measured again and the
-// replication decides; one that passes again (a setup measured unequally)
-// fails, naming both readings; a fix that does not move fails whatever
-// the control did; a clean first measurement is not repeated.
-func TestReplicatedVerdict(t *testing.T) {
-	fix := []*results.Finding{{Rule: "r", Knobs: []results.Knob{{Field: "Engine", Value: "fast"}}}}
-	control := results.Knob{Field: "Client.HTTP2.MaxReadFrameSize", Value: "16Ki"}
+// TestJudgeArms: a fix that moves passes and a still control is quiet; a
+// control that moved by a fifth in every round (CI's h3 reading) fails
+// at the fix's level, and so does a fix that does not move; each failure
+// names its arm and lists its rounds with their order.
+func TestJudgeArms(t *testing.T) {
+	names := []string{"broken", "control", "fix"}
+	orders := balancedOrders(rand.New(rand.NewPCG(1, 2)), 3, 6)
 	moves := []float64{1.5, 1.6, 1.4, 1.55, 1.45, 1.5}
 	still := []float64{1.02, 0.97, 1.01, 0.99, 1.03, 0.98}
-	biased := []float64{1.33, 1.04, 1.02, 1.14, 1.06, 1.21, 1.36, 1.19, 1.24, 1.20, 1.19, 1.09} // CI's h3 control
+	biased := []float64{1.33, 1.04, 1.02, 1.14, 1.06, 1.21}
 	for _, tc := range []struct {
-		name     string
-		rounds   [][2][]float64 // each measurement: fix gains, control gains
-		measured int
-		failures []string // substrings, one per failure, in order
+		name            string
+		control, fix    []float64
+		failures        []string
+		notInAnyFailure string
 	}{
-		{"clean", [][2][]float64{{moves, still}}, 1, nil},
-		{"control passes once", [][2][]float64{{moves, biased}, {moves, still}}, 2, nil},
-		{"control passes twice", [][2][]float64{{moves, biased}, {moves, biased}}, 2, []string{"passed the same test: gain 1.17x [1.08, 1.27] at 99% (1.33, 1.04, 1.02, 1.14, 1.06, 1.21, 1.36, 1.19, 1.24, 1.20, 1.19, 1.09), and 1.17x [1.08, 1.27] (1.33,"}},
-		{"fix does not move", [][2][]float64{{still, still}}, 1, []string{"did not move the figure: gain 1.00x"}},
-		{"fix moves only in the first rounds", [][2][]float64{{moves, biased}, {still, still}}, 2, []string{"did not move the figure"}},
+		{"clean", still, moves, nil, ""},
+		{"control moves", biased, moves, []string{"control Client.HTTP2.MaxReadFrameSize=16Ki, a knob with no effect, passed as a fix: 1.13x [1.01, 1.26]"}, "fix did not"},
+		{"fix still", still, still, []string{"fix Engine=fast did not move the figure: 1.00x"}, "a knob with no effect"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			n := 0
-			got := replicatedVerdict(t.Logf, fix, control, func() ([][]float64, []float64) {
-				r := tc.rounds[min(n, len(tc.rounds)-1)]
-				n++
-				return [][]float64{r[0]}, r[1]
-			})
-			if n != tc.measured {
-				t.Errorf("measured %d times, want %d", n, tc.measured)
-			}
+			ar := armRounds{names: names, what: []string{"", "Client.HTTP2.MaxReadFrameSize=16Ki", "Engine=fast"}, gains: [][]float64{nil, tc.control, tc.fix}, orders: orders}
+			got := judgeArms(t.Logf, ar, 1, []int{2})
 			if len(got) != len(tc.failures) {
 				t.Fatalf("failures %q, want %d", got, len(tc.failures))
 			}
 			for i, want := range tc.failures {
-				if !strings.Contains(got[i], want) {
-					t.Errorf("failure %d: %q, want it to contain %q", i, got[i], want)
+				first := strings.Join([]string{names[orders[0][0]], names[orders[0][1]], names[orders[0][2]]}, ", ")
+				if !strings.Contains(got[i], want) || !strings.Contains(got[i], "rounds 1 ("+first+") ") || !strings.Contains(got[i], "6 (") {
+					t.Errorf("failure %d: %q, want %q and each round with its order", i, got[i], want)
+				}
+				if tc.notInAnyFailure != "" && strings.Contains(got[i], tc.notInAnyFailure) {
+					t.Errorf("failure %d: %q names %q", i, got[i], tc.notInAnyFailure)
 				}
 			}
 		})
+	}
+}
+
+// TestBalancedOrders: in each block of 2n rounds every arm runs in every
+// position twice and before every other arm n times; the rounds asked
+// for are rounded up to whole blocks.
+func TestBalancedOrders(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, c := range []struct{ n, rounds, want int }{{2, 4, 4}, {3, 12, 12}, {3, 5, 6}, {4, 5, 8}} {
+		orders := balancedOrders(rng, c.n, c.rounds)
+		if len(orders) != c.want {
+			t.Fatalf("%d arms, %d rounds: %d orders, want %d", c.n, c.rounds, len(orders), c.want)
+		}
+		for b := 0; b < len(orders); b += 2 * c.n {
+			pos := make([][]int, c.n)    // pos[arm][position]
+			before := make([][]int, c.n) // before[i][j]: rounds i ran before j
+			for k := range c.n {
+				pos[k], before[k] = make([]int, c.n), make([]int, c.n)
+			}
+			for _, o := range orders[b : b+2*c.n] {
+				for p, k := range o {
+					pos[k][p]++
+					for _, j := range o[p+1:] {
+						before[k][j]++
+					}
+				}
+			}
+			for i := range c.n {
+				for j := range c.n {
+					if pos[i][j] != 2 || (i != j && before[i][j] != c.n) {
+						t.Fatalf("%d arms, block at %d: positions %v, before %v: want 2 each and %d", c.n, b, pos, before, c.n)
+					}
+				}
+			}
+		}
 	}
 }

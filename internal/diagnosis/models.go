@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/httpvs/httpvs/internal/matrix"
+	"github.com/httpvs/httpvs/internal/linkmodel"
 	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
@@ -25,11 +25,11 @@ func within(measured, predicted float64) bool {
 }
 
 // transferBound is a transfer's bound on link n: the link's rate less
-// c's framing (matrix.LinkBound), with the loss model of the controller
+// c's framing (linkmodel.LinkBound), with the loss model of the controller
 // that sent its data beside it on a lossy link; nil where no bound is
 // known.
 func transferBound(c *results.Cell, sc plan.Scenario, n *results.Net) *results.Bound {
-	rate := matrix.LinkBound(n, sc.Upload(), c.Protocol)
+	rate := linkmodel.LinkBound(n, sc.Upload(), c.Protocol)
 	if rate <= 0 {
 		return nil
 	}
@@ -49,31 +49,31 @@ func transferBound(c *results.Cell, sc plan.Scenario, n *results.Net) *results.B
 
 // predictLoss is what the loss response of the controller that sent c's
 // data predicts on link n whose bound for c is link bytes per second
-// (netem.PredictLoss); ok is false where no model applies (no loss in the
+// (linkmodel.PredictLoss); ok is false where no model applies (no loss in the
 // data's direction, a controller not recorded or unknown, not a transfer).
-func predictLoss(c *results.Cell, sc plan.Scenario, n *results.Net, link float64) (netem.LossModel, bool) {
+func predictLoss(c *results.Cell, sc plan.Scenario, n *results.Net, link float64) (linkmodel.LossModel, bool) {
 	if !sc.Transfer() {
-		return netem.LossModel{}, false
+		return linkmodel.LossModel{}, false
 	}
 	quic := c.Protocol == "h3"
-	return netem.PredictLoss(matrix.Controller(c.Protocol, n), link, netem.PacketPayload(quic), n.RTTSeconds(), matrix.LinkLoss(n, sc.Upload()))
+	return linkmodel.PredictLoss(linkmodel.Controller(c.Protocol, n), link, linkmodel.PacketPayload(quic), n.RTTSeconds(), linkmodel.LinkLoss(n, sc.Upload()))
 }
 
 // lossExplanation explains a transfer cell below its bound on a lossy link
 // when the loss response of the controller that sent its data
-// (netem.PredictLoss) predicts a rate below the link's and the cell within
+// (linkmodel.PredictLoss) predicts a rate below the link's and the cell within
 // modelTolerance of it; "" otherwise (a BBR sender, which the model puts at
 // the link; a cell far from the prediction; a scenario the model does not
 // cover). Where the other family of transports ran a controller that does
 // not back off on loss (BBR against quic-go's Cubic), the cause named is
 // the controller, with the link spec that compares like with like.
 func lossExplanation(c *results.Cell, sc plan.Scenario, n *results.Net) string {
-	m, ok := predictLoss(c, sc, n, matrix.LinkBound(n, sc.Upload(), c.Protocol))
+	m, ok := predictLoss(c, sc, n, linkmodel.LinkBound(n, sc.Upload(), c.Protocol))
 	if !ok || !m.LossLimited || !within(c.Median, m.Rate) {
 		return ""
 	}
 	text := fmt.Sprintf("the link drops %.1f%% of packets; %s backs off on each loss: its model (%s) predicts %s, the cell read %s, within a factor of %g",
-		100*matrix.LinkLoss(n, sc.Upload()), m.Controller, m.Basis, units.BitsPerSecond(m.Rate*8), units.BitsPerSecond(c.Median*8), modelTolerance)
+		100*linkmodel.LinkLoss(n, sc.Upload()), m.Controller, m.Basis, units.BitsPerSecond(m.Rate*8), units.BitsPerSecond(c.Median*8), modelTolerance)
 	if why := ccMismatch(c, n, true); why != "" {
 		return "congestion-control: " + text + "; " + why
 	}
@@ -89,9 +89,9 @@ func ccMismatch(c *results.Cell, n *results.Net, offer bool) string {
 	if c.Protocol == "h3" {
 		other = "h1"
 	}
-	mine, otherCC := matrix.Controller(c.Protocol, n), matrix.Controller(other, n)
-	lb, known := netem.LossBased(mine)
-	olb, oknown := netem.LossBased(otherCC)
+	mine, otherCC := linkmodel.Controller(c.Protocol, n), linkmodel.Controller(other, n)
+	lb, known := linkmodel.LossBased(mine)
+	olb, oknown := linkmodel.LossBased(otherCC)
 	if !known || !oknown || lb == olb || !lb {
 		return ""
 	}
@@ -127,7 +127,7 @@ func withCC(spec, cc string) string {
 // cell is no further above that ceiling than modelTolerance; "" otherwise.
 func holExplanation(c *results.Cell, n *results.Net) string {
 	m := results.MedianRepetition(c)
-	link, rtt := matrix.LinkGoodput(n, false), n.RTTSeconds()
+	link, rtt := linkmodel.LinkGoodput(n, false), n.RTTSeconds()
 	if m.Seconds <= 0 || m.BulkBytes <= 0 || link <= 0 {
 		return ""
 	}
@@ -171,13 +171,13 @@ func congestionControl(s *subject) *results.Finding {
 		return nil
 	}
 	why := ccMismatch(s.c, n, false)
-	m, ok := predictLoss(s.c, s.sc, n, matrix.LinkBound(n, s.sc.Upload(), s.c.Protocol))
+	m, ok := predictLoss(s.c, s.sc, n, linkmodel.LinkBound(n, s.sc.Upload(), s.c.Protocol))
 	if why == "" || !ok || !m.LossLimited || !within(s.c.Median, m.Rate) {
 		return nil
 	}
 	return &results.Finding{
 		Evidence: fmt.Sprintf("%s: %s backs off on the link's %.1f%% loss, and its model (%s) of %s predicts the %s measured within a factor of %g; %s",
-			gap(s.c), m.Controller, 100*matrix.LinkLoss(n, s.sc.Upload()), m.Basis, units.BitsPerSecond(m.Rate*8), units.BitsPerSecond(s.c.Median*8), modelTolerance, why),
+			gap(s.c), m.Controller, 100*linkmodel.LinkLoss(n, s.sc.Upload()), m.Basis, units.BitsPerSecond(m.Rate*8), units.BitsPerSecond(s.c.Median*8), modelTolerance, why),
 		Fix: fmt.Sprintf("not a setting of the transport: quic-go has Cubic only; measure the link %s so that TCP backs off on loss as QUIC does, and the gap left is the protocols'", withCC(n.Spec, "cubic")),
 	}
 }

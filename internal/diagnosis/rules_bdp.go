@@ -3,8 +3,7 @@ package diagnosis
 import (
 	"fmt"
 
-	"github.com/httpvs/httpvs/internal/matrix"
-	"github.com/httpvs/httpvs/netem"
+	"github.com/httpvs/httpvs/internal/linkmodel"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
 )
@@ -113,7 +112,7 @@ func (s *subject) streamWindow(p, end string) (units.Bytes, string) {
 // linkBytesPerSecond is what the link carries in a transfer's direction:
 // the configured rate, or the calibrated TCP goodput when unlimited.
 func linkBytesPerSecond(n *results.Net, upload bool) float64 {
-	rate, goodput := matrix.LinkDirection(n, upload)
+	rate, goodput := linkmodel.LinkDirection(n, upload)
 	if rate > 0 {
 		return rate / 8
 	}
@@ -144,11 +143,11 @@ func emulatorBound(s *subject) *results.Finding {
 	if n == nil || !s.transfer() || s.m.Seconds <= 0 || s.m.Bytes <= 0 {
 		return nil
 	}
-	rate, goodput := matrix.LinkDirection(n, s.upload())
+	rate, goodput := linkmodel.LinkDirection(n, s.upload())
 	if goodput <= 0 || (rate > 0 && rate < goodput/emulatorNear) {
 		return nil // a configured rate well below the ceiling is the link's
 	}
-	if lb, _ := netem.LossBased(n.TCPCongestion); lb && matrix.LinkLoss(n, s.upload()) > 0 {
+	if lb, _ := linkmodel.LossBased(n.TCPCongestion); lb && linkmodel.LinkLoss(n, s.upload()) > 0 {
 		return nil // the calibration's goodput was its controller's loss response
 	}
 	moved := float64(s.m.Bytes) * 8 / s.m.Seconds

@@ -177,6 +177,9 @@ func checkInstalledCells(t *testing.T, cells []results.GoVersionCell, want strin
 // (in CI, from the module proxy; elsewhere only if it is in the module
 // cache already) and compares it with the installed one.
 func TestFetchedToolchain(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fetches a toolchain and builds with it: not under -short")
+	}
 	const version = "go1.27.4"
 	installedVersion(t)
 	if os.Getenv("CI") != "true" && !toolchainCached(version) {

@@ -18,6 +18,9 @@ import (
 // HTTP/1.1 event loop (which makes its own sockets) and HTTP/2 streams.
 // Every request on a warm connection takes at least one round trip.
 func TestLeanNetwork(t *testing.T) {
+	if testing.Short() {
+		t.Skip("an emulated link: not under -short")
+	}
 	const rtt = 30 * time.Millisecond
 	spec, err := netem.Parse("rtt=30ms")
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/internal/browser"
+	"github.com/httpvs/httpvs/internal/linkmodel"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
@@ -237,7 +238,7 @@ func (o *Options) browserCost() time.Duration {
 	}
 	page := o.coldCost(transport.H2, false)
 	if o.Link != nil {
-		if b := PageBound("h1-tls", o.Link); b != nil {
+		if b := linkmodel.PageBound("h1-tls", o.Link); b != nil {
 			page = time.Duration(b.Value * float64(time.Second))
 		}
 	}

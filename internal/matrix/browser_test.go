@@ -47,6 +47,9 @@ func TestBrowserBesidePageLoad(t *testing.T) {
 // CI=true (CI installs one).
 func needBrowser(t *testing.T) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("a browser: not under -short")
+	}
 	if _, err := browser.Find(""); err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("CI=true and %v", err)

@@ -3,6 +3,7 @@ package matrix
 import (
 	"time"
 
+	"github.com/httpvs/httpvs/internal/linkmodel"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -38,7 +39,7 @@ func estimateRun(opts Options) (Estimate, error) {
 // coldCost is a cold request's expected time over p: its round trips
 // across the link (coldRTTs), or a few milliseconds on loopback.
 func (o *Options) coldCost(p transport.Protocol, resumed bool) time.Duration {
-	k, _ := ColdRTTs(p.String(), resumed)
+	k, _ := linkmodel.ColdRTTs(p.String(), resumed)
 	return time.Duration(max(k, 1))*o.RTT + 5*time.Millisecond
 }
 
@@ -62,7 +63,7 @@ func (o *Options) roundCost(sc Scenario, p transport.Protocol) time.Duration {
 	case sc.PageLoad():
 		page := cold
 		if o.Link != nil {
-			if b := PageBound(p.String(), o.Link); b != nil {
+			if b := linkmodel.PageBound(p.String(), o.Link); b != nil {
 				page = time.Duration(b.Value * float64(time.Second))
 			}
 		}

@@ -3,7 +3,7 @@ package matrix
 import (
 	"time"
 
-	"github.com/httpvs/httpvs/netem"
+	"github.com/httpvs/httpvs/internal/linkmodel"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transfer/transferresult"
@@ -36,44 +36,12 @@ const (
 // onLink says the run crosses an emulated link whose round trip is known.
 func (o *Options) onLink() bool { return o.Link != nil && o.RTT > 0 }
 
-// LinkGoodput is what the link carries one way for TCP's payload, bytes
-// per second: LinkBound of h1, which sizes transfers and request bounds.
-func LinkGoodput(n *results.Net, upload bool) float64 {
-	return LinkBound(n, upload, "h1")
-}
-
-// LinkBound is the most protocol's payload can move one way across n,
-// bytes per second, whatever congestion control sends it: the configured
-// rate less the protocol's framing (netem.PayloadShare; the link's losses
-// come before its rate limit and cost it nothing). On a link with no rate
-// set, the calibration's TCP goodput stands in (the emulator's or the
-// machine's ceiling), except where that transfer ran a controller that
-// backs off on the link's loss: its goodput was its own loss response,
-// not the link's, and no bound is known (0). 0 too when nothing is known.
-func LinkBound(n *results.Net, upload bool, protocol string) float64 {
-	if n == nil {
-		return 0
-	}
-	rate, goodput := LinkDirection(n, upload)
-	if rate > 0 {
-		return rate / 8 * netem.PayloadShare(protocol == "h3", protocol == "h1-tls" || protocol == "h2" || protocol == "h3")
-	}
-	loss := n.Down.Loss
-	if upload {
-		loss = n.Up.Loss
-	}
-	if lb, _ := netem.LossBased(n.TCPCongestion); lb && loss > 0 {
-		return 0
-	}
-	return goodput / 8
-}
-
 // slowStartRTTs is how many round trips slow start takes to grow TCP's
 // initial window to the bandwidth-delay product of rate (bytes per
-// second) at rtt (netem.SlowStartRTTs): TCP's, the smaller of the two
+// second) at rtt (linkmodel.SlowStartRTTs): TCP's, the smaller of the two
 // initial windows, so that every transport's ramp is left out.
 func slowStartRTTs(rate float64, rtt time.Duration) int {
-	return netem.SlowStartRTTs(rate, rtt, netem.InitialWindowBytes(false))
+	return linkmodel.SlowStartRTTs(rate, rtt, linkmodel.InitialWindowBytes(false))
 }
 
 // omit is how much of a transfer across the link its rate leaves out
@@ -88,7 +56,7 @@ func (o *Options) omit(upload bool) time.Duration {
 	case !o.onLink():
 		return 0
 	}
-	rtts := handshakeRTTs + slowStartRTTs(LinkGoodput(o.Link, upload), o.RTT) + omitMarginRTTs
+	rtts := handshakeRTTs + slowStartRTTs(linkmodel.LinkGoodput(o.Link, upload), o.RTT) + omitMarginRTTs
 	return time.Duration(rtts) * o.RTT
 }
 
@@ -98,7 +66,7 @@ func (o *Options) omit(upload bool) time.Duration {
 // its steady part needs to see LossEvents losses (lossSize). 0 when the
 // goodput is unknown (the probe sizes it then).
 func (o *Options) linkSize(sc Scenario) units.Bytes {
-	rate := LinkGoodput(o.Link, sc.Upload())
+	rate := linkmodel.LinkGoodput(o.Link, sc.Upload())
 	if rate <= 0 {
 		return 0
 	}

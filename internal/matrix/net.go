@@ -3,6 +3,7 @@ package matrix
 import (
 	"time"
 
+	"github.com/httpvs/httpvs/internal/linkmodel"
 	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/results"
 )
@@ -17,7 +18,7 @@ func NewNet(text string, spec netem.Spec, backend netem.Backend, c netem.Calibra
 		Backend:    string(backend),
 		Configured: spec.String(),
 		// QUICCongestion: httpvs leaves quic-go's default.
-		QUICCongestion: quicController(),
+		QUICCongestion: linkmodel.QUICController(),
 		Up:             netDirection(spec.Up),
 		Down:           netDirection(spec.Down),
 		Calibration: results.NetCalibration{

@@ -7,16 +7,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/linkmodel"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
 )
 
-// pageBytes is the body bytes of one load of Page.
+// pageBytes is the body bytes of one load of linkmodel.Page.
 func pageBytes() int64 {
 	var n int64
-	for _, o := range Page {
+	for _, o := range linkmodel.Page {
 		n += o.Bytes
 	}
 	return n
@@ -91,9 +92,9 @@ func TestPageLoadConnections(t *testing.T) {
 	res := runNet(t, target(t, nil), transport.All, "page-load")
 	for _, c := range res.Cells {
 		m := c.Repetitions[0]
-		pages := m.Requests / int64(len(Page))
+		pages := m.Requests / int64(len(linkmodel.Page))
 		pc := m.Server.Protocols[c.Protocol]
-		if m.Requests%int64(len(Page)) != 0 || pages < pageMinUnits || m.Latency.Count != pages ||
+		if m.Requests%int64(len(linkmodel.Page)) != 0 || pages < pageMinUnits || m.Latency.Count != pages ||
 			m.ObjectLatency == nil || m.ObjectLatency.Count != m.Requests || m.Bytes != pages*pageBytes() ||
 			pc.Requests != m.Requests || pc.BodyBytesSent != m.Bytes {
 			t.Errorf("%s: %d requests (%d pages), %d page times, %d bytes (want %d); server %d requests, %d bytes",
@@ -105,8 +106,8 @@ func TestPageLoadConnections(t *testing.T) {
 			// (net/http dialed it for a request another connection served
 			// first; it closed with the page, unused) may come after the
 			// repetition's counters were read.
-			if m.Connections > pageConns*pages || m.Connections < pages || pc.Connections > m.Connections || pc.Connections < m.Connections-pageConns {
-				t.Errorf("%s: %d connections for %d pages (client %d), want at most %d a page", c.Protocol, pc.Connections, pages, m.Connections, pageConns)
+			if m.Connections > linkmodel.PageConns*pages || m.Connections < pages || pc.Connections > m.Connections || pc.Connections < m.Connections-linkmodel.PageConns {
+				t.Errorf("%s: %d connections for %d pages (client %d), want at most %d a page", c.Protocol, pc.Connections, pages, m.Connections, linkmodel.PageConns)
 			}
 		} else if pc.Connections != pages || m.Connections != pages {
 			t.Errorf("%s: %d connections for %d pages (client %d), want 1 a page", c.Protocol, pc.Connections, pages, m.Connections)
@@ -137,7 +138,10 @@ func TestHeadOfLineSharesTheConnection(t *testing.T) {
 }
 
 // TestNetScenarioFailuresAreCounted: objects that fail are errors by kind,
-// never a time; the repetition stops after a few failures in a row.
+// never a time; the repetition stops after a few failures in a row. Its
+// Duration is long so that the failures in a row end the repetition, not
+// the clock: with 50 ms, a loaded machine's two pages (pageMinUnits)
+// outlasted it and the repetition rightly stopped at two.
 func TestNetScenarioFailuresAreCounted(t *testing.T) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /small", func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte("ok")) })
@@ -146,7 +150,7 @@ func TestNetScenarioFailuresAreCounted(t *testing.T) {
 	})
 	res, err := run(context.Background(), Options{Options: plan.Options{
 		Target: target(t, mux), Protocols: []transport.Protocol{transport.H1, transport.H2},
-		Scenarios: scenarios(t, "page-load"), Repeat: 1, Duration: 50 * time.Millisecond,
+		Scenarios: scenarios(t, "page-load"), Repeat: 1, Duration: time.Minute,
 	}})
 	if err != nil {
 		t.Fatal(err)

@@ -6,34 +6,22 @@ import (
 	"sync"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/linkmodel"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/webpage"
 )
 
-// pageConns is how many HTTP/1.1 connections page-load opens at most per
-// page, as browsers do per host (HTTP/2 and HTTP/3 use one).
-const pageConns = 6
-
-// PageObject is one object of page-load's page.
-type PageObject = webpage.Object
-
-// Page is page-load's page, webpage.Median's: 50 objects, 704,512 body
-// bytes (688 KiB), the HTTP Archive's median page's mix at about a third of
-// its size. The document comes first, alone (its response is what a
-// browser parses to find the rest), then the other 49 at once.
-var Page = webpage.Median().Objects
-
 // pageLoad measures one repetition of page-load: whole pages, one after
 // another, each on a new client's new connections (h1 and h1-tls: up to
-// pageConns; h2c, h2, h3: one). Value is the median page load time, from
+// linkmodel.PageConns; h2c, h2, h3: one). Value is the median page load time, from
 // the document's request to the last object's last byte; ObjectLatency is
 // each object's time from the page's start. A page with a failed object
 // is a failure, not a time.
 func (r *runner) pageLoad(ctx context.Context, sc Scenario, col column) results.Repetition {
 	opts := r.clientOptions(sc, col.proto)
-	opts.MaxConnsPerHost = pageConns
+	opts.MaxConnsPerHost = linkmodel.PageConns
 	base := targetBase(r.opts.Target, col.proto) + "/bytes/"
 	page := r.page()
 	n := r.beginNet(ctx, col, len(page.Objects)-1)
@@ -59,12 +47,12 @@ func (r *runner) pageLoad(ctx context.Context, sc Scenario, col column) results.
 }
 
 // page is the page page-load loads: the one the run serves the browser
-// (BrowserOptions.Page, a user's HAR or directory), else Page.
+// (BrowserOptions.Page, a user's HAR or directory), else linkmodel.Page.
 func (r *runner) page() webpage.Page {
 	if bo := r.opts.Browser; bo != nil && bo.Page != nil {
 		return *bo.Page
 	}
-	return webpage.Page{Objects: Page}
+	return webpage.Page{Objects: linkmodel.Page}
 }
 
 // onePage loads page once with a new client, as a browser does: the
@@ -88,7 +76,7 @@ func (r *runner) onePage(ctx context.Context, n *netRep, opts transport.ClientOp
 		mu     sync.Mutex
 		failed bool
 	)
-	fetch := func(o PageObject) bool {
+	fetch := func(o linkmodel.PageObject) bool {
 		f, err := get(ctx, c, "GET", base+strconv.FormatInt(o.Bytes, 10))
 		d := time.Since(start)
 		if err != nil {

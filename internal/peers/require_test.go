@@ -15,6 +15,9 @@ import (
 // every CI run; its tests skip when it is absent, CI or not.
 func requirePeer(t *testing.T, name string) plan.Peer {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("a reference peer: not under -short")
+	}
 	p, err := plan.Lookup(name)
 	if err != nil {
 		t.Fatal(err)

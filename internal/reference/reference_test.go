@@ -18,6 +18,9 @@ import (
 // not installed unless CI=true (CI installs them).
 func requirePeers(t *testing.T, names ...string) []plan.Peer {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("a reference peer: not under -short")
+	}
 	var out []plan.Peer
 	for _, n := range names {
 		p, err := plan.Lookup(n)

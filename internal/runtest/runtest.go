@@ -60,10 +60,14 @@ func ReadResults(t *testing.T, out string) (*results.Results, string) {
 	return res, filepath.Dir(dirs[0])
 }
 
-// NeedLink skips the test where the system denies network namespaces or
-// TUN devices (no root, no /dev/net/tun).
+// NeedLink skips the test under -short (the edit loop runs no emulated
+// link) and where the system denies network namespaces or TUN devices
+// (no root, no /dev/net/tun).
 func NeedLink(t *testing.T) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("an emulated link: not under -short")
+	}
 	link, err := netem.NewLink(netem.Spec{})
 	var se *netem.SetupError
 	if errors.As(err, &se) {

@@ -1,21 +1,20 @@
-// Package linktest holds the cli tests that run httpvs across an emulated
-// link and hold it to the link's physics: rates at the link's bound, round
-// trips per handshake, losses as set. They are a package of their own so
-// that `go test ./...` runs them beside package cli's other tests, not
-// after them: each test here runs alone in this package (none is
-// parallel), as a link's figures ask, and the go tool already runs them
-// beside other packages' tests, which they allow for (a machine too busy
-// for its emulator is reported as such).
+//go:build measured
+
 package linktest
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/cli"
 	"github.com/httpvs/httpvs/internal/runtest"
+	"github.com/httpvs/httpvs/plan"
+	"github.com/httpvs/httpvs/report"
+	"github.com/httpvs/httpvs/results"
 )
 
 // What the tests of whole runs share (internal/runtest), by the names
@@ -39,6 +38,34 @@ func TestMain(m *testing.M) {
 		os.Exit(code)
 	}
 	os.Exit(m.Run())
+}
+
+// runQuickAcross is `httpvs run --net spec --scenarios list --quick
+// --duration d` as the library call it makes: experiment.Run, its
+// results, and the report's text of them (report.Matrix, what run prints).
+func runQuickAcross(t *testing.T, spec, list string, d time.Duration) (*results.Results, string) {
+	t.Helper()
+	needLink(t)
+	link, err := experiment.ParseLink(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scenarios, err := plan.ParseScenarios(list)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := experiment.Quick()
+	o.Link = &link
+	o.Matrix.Scenarios, o.Matrix.Duration = scenarios, d
+	res, err := experiment.Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text bytes.Buffer
+	if err := report.Matrix(&text, res); err != nil {
+		t.Fatal(err)
+	}
+	return res, text.String()
 }
 
 func runMain(t *testing.T, args ...string) (code int, stdout, stderr string) {

@@ -1,9 +1,12 @@
+//go:build measured
+
 package linktest
 
 import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/httpvs/httpvs/results"
 )
@@ -16,17 +19,9 @@ import (
 // handshake still takes its round trip without early data), HTTP/3 2
 // (QUIC handshake, request) and 1 with 0-RTT. Physics, not speed.
 func TestRunNetColdStartRoundTrips(t *testing.T) {
-	needLink(t)
-	out := t.TempDir()
 	// 100 ms round trips: the tolerance below (half of one) is then 50 ms,
-	// more than a busy machine's -race handshake adds (at 40 ms, QUIC's
-	// handshakes under CI's load took 2.62 round trips at the fastest).
-	code, _, stderr := runMain(t, "run", "--net", "rtt=100ms", "--scenarios", "cold-start,cold-start-resumed",
-		"--quick", "--duration", "1500ms", "--out", out)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	res, _ := readResults(t, out)
+	// more than a busy machine's handshake adds.
+	res, _ := runQuickAcross(t, "rtt=100ms", "cold-start,cold-start-resumed", 1500*time.Millisecond)
 	rtt := res.Settings.Net.Calibration.TCPConnectSeconds
 	want := map[string]map[string]float64{
 		"cold-start":         {"h1": 2, "h2c": 2, "h1-tls": 3, "h2": 3, "h3": 2},
@@ -73,17 +68,10 @@ func TestRunNetColdStartRoundTrips(t *testing.T) {
 // completed (at least 3, each taking at least the round trip) or was
 // counted failed, and none failed (TCP and QUIC recover from 3% loss).
 func TestRunNetHeadOfLineUnderLoss(t *testing.T) {
-	needLink(t)
-	out := t.TempDir()
-	code, stdout, stderr := runMain(t, "run", "--net", "rtt=40ms,rate=20mbit,loss=3%", "--scenarios", "head-of-line",
-		"--quick", "--duration", "300ms", "--out", out)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
+	res, text := runQuickAcross(t, "rtt=40ms,rate=20mbit,loss=3%", "head-of-line", 300*time.Millisecond)
+	if !strings.Contains(text, "link lost up/down (set 3.0%/3.0%)") {
+		t.Errorf("the report does not show the loss measured beside the loss set:\n%s", text)
 	}
-	if !strings.Contains(stdout, "link lost up/down (set 3.0%/3.0%)") {
-		t.Errorf("the report does not show the loss measured beside the loss set:\n%s", stdout)
-	}
-	res, _ := readResults(t, out)
 	cells := 0
 	for _, c := range res.Cells {
 		if c.Skipped != "" || len(c.Repetitions) != 1 {

@@ -1,3 +1,5 @@
+//go:build measured
+
 package linktest
 
 import (

@@ -1,10 +1,9 @@
-package matrix
+package linkmodel
 
 import (
 	"fmt"
 	"math"
 
-	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -14,7 +13,7 @@ import (
 // time. The document comes first on a cold connection (coldRTTs, then its
 // flights); the other objects follow at once: over h2c, h2 and h3 on that
 // connection, their bytes in flights that double each round trip; over h1
-// and h1-tls on up to pageConns connections (the first one warm, the
+// and h1-tls on up to PageConns connections (the first one warm, the
 // others after their own handshakes), one object at a time each, every
 // object taking its own flights. The page never loads faster than its
 // bytes cross the link after the document's request.
@@ -26,7 +25,7 @@ func PageBound(protocol string, n *results.Net) *results.Bound {
 		return nil
 	}
 	bdp := rate * rtt
-	iw := netem.InitialWindowBytes(protocol == "h3")
+	iw := InitialWindowBytes(protocol == "h3")
 	docFlights, cwnd := flights(float64(Page[0].Bytes), iw, bdp)
 	doc := float64(k-1+docFlights) * rtt // the request's round trip is in k
 	var rest, all float64
@@ -56,15 +55,15 @@ func flights(bytes, cwnd, bdp float64) (int, float64) {
 }
 
 // h1Objects is the round trips HTTP/1.1 takes to fetch objects over
-// pageConns connections: the document's (warm, window cwnd) and others
+// PageConns connections: the document's (warm, window cwnd) and others
 // that each need hs round trips of handshake first (window iw); each
 // object goes to the connection free first and takes a round trip per
 // flight of its own.
 func h1Objects(objects []PageObject, hs int, cwnd, iw, bdp float64) float64 {
-	free := make([]float64, pageConns) // when each connection is free, in round trips
-	wins := make([]float64, pageConns)
+	free := make([]float64, PageConns) // when each connection is free, in round trips
+	wins := make([]float64, PageConns)
 	wins[0] = cwnd
-	for i := 1; i < pageConns; i++ {
+	for i := 1; i < PageConns; i++ {
 		free[i], wins[i] = float64(hs), iw
 	}
 	var end float64

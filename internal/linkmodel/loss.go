@@ -1,4 +1,4 @@
-package netem
+package linkmodel
 
 import (
 	"fmt"
@@ -23,8 +23,8 @@ const (
 	// and a STREAM frame's header (type, stream ID, a 4-byte offset; its
 	// length omitted as the packet's last frame).
 	quicPacketOverhead = 1 + 4 + 2 + 16 + 6
-	// udpIPHeaders are the IPv4 and UDP headers, bytes.
-	udpIPHeaders = 20 + 8
+	// UDPIPHeaders are the IPv4 and UDP headers, bytes.
+	UDPIPHeaders = 20 + 8
 )
 
 // PayloadShare is the fraction of a link's rate (bits of IP packets) that
@@ -35,7 +35,7 @@ const (
 // frame of up to 16 KiB) are left out: the share is an upper bound.
 func PayloadShare(quic, tls bool) float64 {
 	if quic {
-		return float64(QUICMaxPacketBytes-quicPacketOverhead) / float64(QUICMaxPacketBytes+udpIPHeaders)
+		return float64(QUICMaxPacketBytes-quicPacketOverhead) / float64(QUICMaxPacketBytes+UDPIPHeaders)
 	}
 	share := float64(TCPSegmentBytes) / MTU
 	if tls {

@@ -1,25 +1,17 @@
-package netem
+// Package linkmodel is the model of an emulated link that httpvs's plans,
+// bounds and explanations share: the transports' framing and initial
+// windows, slow start, the congestion controllers' responses to loss,
+// sizing transfers by loss events, and page-load's bound. It reads
+// results.Net (a link as configured and calibrated) and never measures.
+package linkmodel
 
 import (
 	"math"
 	"strings"
 	"time"
-)
 
-// validCC says name can be a TCP congestion control's name: lower-case
-// letters, digits and underscores, as the kernel names them. Whether the
-// kernel has it is known only when the link is made (Link.setCC).
-func validCC(name string) bool {
-	if name == "" || len(name) > 15 { // TCP_CA_NAME_MAX is 16 with its NUL
-		return false
-	}
-	for _, r := range name {
-		if (r < 'a' || r > 'z') && (r < '0' || r > '9') && r != '_' {
-			return false
-		}
-	}
-	return true
-}
+	"github.com/httpvs/httpvs/units"
+)
 
 // QUICCongestion is the congestion control quic-go uses for HTTP/3 as
 // httpvs configures it (quic-go's default): its own Cubic, whatever TCP's
@@ -57,6 +49,8 @@ const (
 	// TCPSegmentBytes is a full TCP segment's payload on a 1500-byte
 	// MTU with timestamps: 1500 - 20 (IP) - 20 (TCP) - 12 (options).
 	TCPSegmentBytes = MTU - 52
+	// MTU is the emulated links' MTU, bytes (netem.MTU).
+	MTU = 1500
 	// TCPInitialWindowSegments is Linux's initial congestion window
 	// (RFC 6928), in segments.
 	TCPInitialWindowSegments = 10
@@ -87,4 +81,20 @@ func SlowStartRTTs(rate float64, rtt time.Duration, iw float64) int {
 		return 0
 	}
 	return int(math.Ceil(math.Log2(max(1, rate*rtt.Seconds()/iw))))
+}
+
+// SlowStart estimates how long one TCP connection takes to fill a
+// direction of rate bits per second and round trip rtt (a netem.Spec's
+// Down or Up, and RTT) from
+// Linux's initial window (InitialWindowBytes): one round trip per doubling
+// until the window holds the direction's bandwidth-delay product
+// (SlowStartRTTs), plus two round trips for slow start's exit (HyStart, or
+// the first losses when the queue overflows). It is zero for an unlimited
+// direction or a zero round trip, whose ramp the rate does not bound.
+func SlowStart(rate units.BitsPerSecond, rtt time.Duration) time.Duration {
+	if rate <= 0 || rtt <= 0 {
+		return 0
+	}
+	doublings := SlowStartRTTs(float64(rate)/8, rtt, InitialWindowBytes(false))
+	return time.Duration(doublings+2) * rtt
 }

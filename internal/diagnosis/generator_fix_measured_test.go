@@ -1,7 +1,9 @@
+//go:build measured
+
 package diagnosis
 
 import (
-	"math/rand/v2"
+	"fmt"
 	"testing"
 
 	"github.com/httpvs/httpvs/internal/matrix"
@@ -19,9 +21,6 @@ import (
 // server included (one process): the server's share, the same on both
 // sides, dilutes the gain the fix must show: generatorPairs rounds.
 func TestGeneratorFixSavesClientCPU(t *testing.T) {
-	if testing.Short() {
-		t.Skip("measures 5 rounds of three real request cells per transport")
-	}
 	sc, _ := matrix.ScenarioByName("small-concurrent")
 	controls := map[transport.Protocol]results.Knob{
 		transport.H2C: {Field: "Client.QUIC.MaxStreamReceiveWindow", Value: "64Mi"},
@@ -36,30 +35,27 @@ func TestGeneratorFixSavesClientCPU(t *testing.T) {
 				t.Fatalf("generator-bound did not fire on a client-bound std cell")
 			}
 			std := setup{}
-			setups := [3]setup{std, std.fixed(t, f), std.fixed(t, &results.Finding{Rule: "control", Knobs: []results.Knob{controls[p]}})}
-			if setups[1].engine != load.Fast || setups[2].engine != load.Std {
-				t.Fatalf("engines: fix %v, control %v: want fast and std", setups[1].engine, setups[2].engine)
+			ctl := controls[p]
+			setups := []setup{std, std.fixed(t, &results.Finding{Rule: "control", Knobs: []results.Knob{ctl}}), std.fixed(t, f)}
+			if setups[2].engine != load.Fast || setups[1].engine != load.Std {
+				t.Fatalf("engines: fix %v, control %v: want fast and std", setups[2].engine, setups[1].engine)
 			}
+			names := []string{"std", "control", "fix"}
+			what := []string{"", fmt.Sprintf("%s=%s", ctl.Field, ctl.Value), fmt.Sprint(f.Knobs)}
 			srv := std.start(t)
 			defer srv.Close()
 			cpu := fixCase{figure: cpuPerGB} // client CPU per unit: here per 1,000 requests
-			holdFix(t, "generator-bound", f.Knobs, controls[p], generatorPairs, func() (gain, control float64) {
-				var cells [3]results.Cell
-				for _, k := range rand.Perm(3) {
-					cells[k] = setups[k].run(t, srv, sc.Name, 0, p)
-				}
-				return cpu.gain(cells[0], cells[1]), cpu.gain(cells[0], cells[2])
-			})
+			ar := measureArms(t, names, what, generatorPairs, func(k int) results.Cell {
+				return setups[k].run(t, srv, sc.Name, 0, p)
+			}, cpu.gain)
+			for _, e := range judgeArms(t.Logf, ar, 1, []int{2}) {
+				t.Error(e)
+			}
 		})
 	}
 }
 
-// generatorPairs is the generator fix test's rounds: five left h2c's
-// gain at 1.34x [1.00, 1.78] on a busy machine, the interval's edge;
-// eight read 1.34x [1.08, 1.66] (1.93x [1.71, 2.18] under -race), the
-// controls 0.92-1.03x. Beside other packages' -race tests, as in CI, a
-// round's log gain spread about 0.3 (controls 0.94x [0.70, 1.27], h3's
-// fix 1.32x [1.16, 1.49] over eight): eight rounds then leave a 1.3x gain
-// within a few hundredths of 1, twelve narrow the interval by a quarter
-// (t 2.20 for 2.36, sqrt(12/8) the rounds).
+// generatorPairs is the generator fix check's rounds: its gain, 1.3x or
+// more, is diluted by the server's share of the process's CPU; twelve
+// rounds (two balanced blocks of three arms) hold its interval off 1.
 const generatorPairs = 12

@@ -1,4 +1,4 @@
-package netem
+package linkmodel
 
 import (
 	"math"

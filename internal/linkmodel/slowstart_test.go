@@ -1,8 +1,11 @@
-package netem
+package linkmodel_test
 
 import (
 	"testing"
 	"time"
+
+	"github.com/httpvs/httpvs/internal/linkmodel"
+	"github.com/httpvs/httpvs/netem"
 )
 
 func TestSlowStart(t *testing.T) {
@@ -22,11 +25,15 @@ func TestSlowStart(t *testing.T) {
 		{"rtt=50ms", false, 0},
 		{"rate=50mbit", false, 0},
 	} {
-		spec, err := Parse(tt.spec)
+		spec, err := netem.Parse(tt.spec)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := SlowStart(spec, tt.up); got != tt.want {
+		d := spec.Down
+		if tt.up {
+			d = spec.Up
+		}
+		if got := linkmodel.SlowStart(d.Rate, spec.RTT()); got != tt.want {
 			t.Errorf("SlowStart(%s, up=%v) = %v, want %v", tt.spec, tt.up, got, tt.want)
 		}
 	}
