@@ -3,6 +3,7 @@ package experiment
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -127,6 +128,12 @@ func (o *Options) settle(res *results.Results, server *config.Server, udpNote st
 	res.Settings.Net = link.result()
 	if o.Target.Plain == "" && o.Target.TLS == "" {
 		res.Settings.Target = "child"
+	}
+	if o.ProfileDir != "" {
+		res.Settings.ProfileDir = o.ProfileDir
+		if abs, err := filepath.Abs(o.ProfileDir); err == nil {
+			res.Settings.ProfileDir = abs
+		}
 	}
 }
 

@@ -62,6 +62,9 @@ type Settings struct {
 	// --profile lasted at least, seconds; zero for a run not profiled (or
 	// written before it was recorded: 2 s).
 	ProfileSpanSeconds float64 `json:"profile_span_seconds,omitempty"`
+	// ProfileDir is the directory the run's profiles were written to, as
+	// an absolute path when known; "" for a run not profiled.
+	ProfileDir string `json:"profile_dir,omitempty"`
 	// ExtraRounds is how many rounds were added past Repeat, over all
 	// scenarios.
 	ExtraRounds int `json:"extra_rounds"`

@@ -166,7 +166,7 @@ func TestRunNetBackendMissing(t *testing.T) {
 func TestRunSLOAcrossLink(t *testing.T) {
 	needLink(t)
 	before := netLeftovers(t)
-	code, stdout, stderr := runMain(t, "run", "--no-files", "--slo", "p50<5s", "--net", "rtt=40ms", "--protocols", "h1", "--duration", "300ms", "--json")
+	code, stdout, stderr := runMain(t, "run", "--no-files", "--slo", "p50<5s", "--net", "rtt=40ms", "--protocols", "h1", "--duration", "300ms", "--budget", "6s", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}

@@ -89,6 +89,9 @@ func (f *runFlags) experiment(ctx context.Context, e *env, xo *experiment.Option
 	xo.Server = f.server
 	xo.Warn = func(err error) { f.warn(e, err) }
 	xo.OnPlan = func(p experiment.Plan) {
+		if f.target != "" || f.tlsTarget != "" {
+			f.sayStats(e) // the target passed the experiment's checks
+		}
 		// The cost up front across a link, for a budget asked for,
 		// and for the user's own requests, whose cost no one knows.
 		if acrossLink || f.budgetGiven || len(f.requests.lines) > 0 || f.requests.file != "" {
@@ -190,6 +193,11 @@ func (f *runFlags) prepare(fs *flagset.Set) (experiment.Options, error) {
 		return xo, usagef("--profile-span %v: want a positive duration, with --profile DIR", f.profileSpan)
 	}
 	m.ProfileSpan = f.profileSpan
+	if f.profile != "" && max(m.Repeat, m.MaxRepeat) < 2 {
+		// Profiles are taken of the cells the verdict calls slower; one
+		// round per cell gives no verdict, so none would be taken.
+		return xo, usagef("--profile %s profiles the cells the verdict calls slower, and one round per cell (--quick, --repeat 1) gives no verdict: drop --quick, or give --repeat 3 or more", f.profile)
+	}
 	return xo, f.checkFormat(set)
 }
 
@@ -219,6 +227,14 @@ func budgetOption(d time.Duration) time.Duration {
 		return -1
 	}
 	return d
+}
+
+// sayStats says, before a run against a target starts, that the target's
+// /stats is read too, unless --no-server-stats turned that off.
+func (f *runFlags) sayStats(e *env) {
+	if !f.noServerStats {
+		fmt.Fprintln(e.stderr, "httpvs run: reading the target's counters too: GET /stats before and after each repetition (httpvs serve answers; another server's 404 leaves the server's figures out); --no-server-stats turns it off")
+	}
 }
 
 // externalTarget returns --target and --tls-target as the experiment's
@@ -271,7 +287,10 @@ func (f *runFlags) options(fs *flagset.Set, set map[string]bool, reqs []results.
 		return usagef("--grpc-target goes with --target or --tls-target (the child server has its own)")
 	case (f.insecure || f.cacert != "") && f.tlsTarget == "":
 		return usagef("-k and --cacert apply to --tls-target, which is not given")
+	case f.noServerStats && f.target == "" && f.tlsTarget == "":
+		return usagef("--no-server-stats goes with --target or --tls-target: the child server's counters are the run's server figures")
 	}
+	m.NoServerStats = f.noServerStats
 	if m.Engine, err = load.ParseEngine(f.engine); err != nil {
 		return usagef("--engine %q: want std or fast", f.engine)
 	}

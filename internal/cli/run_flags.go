@@ -51,8 +51,15 @@ type runFlags struct {
 	requests             requestFlags // --request, --requests, --body
 	noise                noiseFlags   // --pin, --aa, --seed
 	slo                  string       // --slo: a capacity search instead of the matrix (slo.go)
+	noServerStats        bool         // --no-server-stats: leave a target's /stats unread
 	saidUDP              string       // the UDP buffer warning a report on stdout said already: a sweep says it once
 }
+
+// quickTakes is how long run --quick takes on loopback: its plan
+// (matrix.EstimateRun of experiment.Quick, 8.4 s of cells for the default
+// matrix) and the child's start; bench/quick.sh measures it. A test keeps
+// it within a few seconds of the plan.
+const quickTakes = "about 10 s on a quiet 2-core machine, longer under load"
 
 func (f *runFlags) register(fs *flagset.Set) {
 	fs.StringVar(&f.protocols, "protocols", "all", "comma-separated transports (h1, h2c, h1-tls, h2, h3) or all")
@@ -72,7 +79,7 @@ func (f *runFlags) register(fs *flagset.Set) {
 	fs.DurationVar(&f.budget, "budget", experiment.DefaultBudget, fmt.Sprintf("the run ends within this `duration` of its start: the first rounds are cut to fit it (to 3 at least; the run says so before it starts), and added rounds start only if they end within it (with --net: the first rounds' estimated time and %.0f%% of it again, printed before they start); 0: --max-repeat alone bounds them", 100*experiment.LinkBudgetShare))
 	fs.StringVar(&f.precision, "precision", "", "plan the rounds past --repeat for precision instead: every cell's, from its first rounds' spread, to bring its interval within ±`pct` (10%), whatever its verdict (up to --max-repeat, within --budget; with --net this is the default)")
 	f.noise.register(fs)
-	fs.BoolVar(&f.quick, "quick", false, "one "+experiment.QuickDuration.String()+" repetition per cell (under 20 s in all, for CI); explicit --repeat and --duration still apply")
+	fs.BoolVar(&f.quick, "quick", false, fmt.Sprintf("one %v repetition per cell (%s, for CI); explicit --repeat and --duration still apply", experiment.QuickDuration, quickTakes))
 	fs.Field("Engine", "engine")
 	fs.StringVar(&f.engine, "engine", load.Std.String(), "load engine for request scenarios: std (net/http and quic-go's http3, what your code uses) or fast (httpvs's lean h1/h2/h3 client)")
 	fs.BoolVar(&f.asJSON, "json", false, "print results.json to stdout (same as --format json)")
@@ -86,6 +93,7 @@ func (f *runFlags) register(fs *flagset.Set) {
 	fs.StringVar(&f.grpcTarget, "grpc-target", "", "with --target or --tls-target: `host:port` of the server's native gRPC Bookstore (httpvs serve --grpc-listen) for the grpc-native column")
 	fs.BoolVar(&f.insecure, "k", false, "with --tls-target: skip certificate verification")
 	fs.Alias("k", "insecure")
+	fs.BoolVar(&f.noServerStats, "no-server-stats", false, "with --target or --tls-target: do not read the target's GET /stats before and after each repetition (httpvs serve's counters: the server's CPU and its side of each cell); without it the run says up front that it reads them")
 	fs.StringVar(&f.cacert, "cacert", "", "with --tls-target: trust the PEM certificates in `file`")
 	fs.HeaderVar(&f.header)
 	registerRequests(fs, &f.requests)
@@ -104,7 +112,7 @@ func (f *runFlags) register(fs *flagset.Set) {
 		"Target.Plain": "target", "Target.TLS": "tls-target", "Rounds": "repeat", "MaxRounds": "max-repeat", "Duration": "duration", "Warmup": "warmup", "Size": "size", "Protocols": "protocols", "Scenarios": "scenarios"} {
 		fs.Field(field, flag)
 	}
-	fs.Group("what to measure", "protocols", "scenarios", "request", "requests", "body", "slo", "H", "target", "tls-target", "grpc-target", "k", "cacert", "peers")
+	fs.Group("what to measure", "protocols", "scenarios", "request", "requests", "body", "slo", "H", "target", "tls-target", "grpc-target", "k", "cacert", "no-server-stats", "peers")
 	fs.Group("how long", "quick", "repeat", "max-repeat", "budget", "precision", "duration", "warmup", "omit", "loss-events", "size", "rep-timeout", "pin", "aa", "seed")
 	fs.Group("the link (across emulated network conditions)", "net")
 	fs.Group("client knobs (Go as shipped unless set)", "knobs", "engine", "read-size", "dial-timeout", "h2-max-frame", "h2-conn-window", "h2-stream-window", "quic-conn-window", "quic-stream-window", "quic-trace")
