@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sort"
 	"time"
 
 	"github.com/httpvs/httpvs/load"
@@ -81,25 +82,32 @@ func (c *CapacityOptions) fill() {
 	}
 }
 
+// capacitySearches bounds how many times the whole search is repeated
+// (when its budget holds another): enough for a spread, bounded.
+const capacitySearches = 5
+
 // Capacity finds, per transport of o.Matrix.Protocols, the highest
 // open-loop rate of c.Request that meets c.Objective against o's server
 // (the child, across o.Link when there is one, or o.Target, whose
-// unspoken transports are left out as NotRun): doubling the rate from c.Start until a rate misses, then
-// bisecting between the last met and the first missed; a rate is missed
-// when two tries at it miss. The transports
-// take their steps in turns, in a fresh random order each turn, so that
-// drift on the machine lands on all of them alike. Latency is from each
-// request's intended send time, so queueing counts (coordinated omission).
+// unspoken transports are left out as NotRun): doubling the rate from
+// c.Start until a rate misses, then bisecting between the last met and
+// the first missed. Each rate is tried once, met or missed alike. The
+// transports take their steps in turns, in a fresh random order each
+// turn, so that drift on the machine lands on all of them alike. The
+// whole search is repeated while the budget holds another as long as the
+// last (up to five), so that the ratios have a spread and a verdict.
+// Latency is from each request's intended send time, so queueing counts
+// (coordinated omission).
 func Capacity(ctx context.Context, o Options, c CapacityOptions) (*results.Capacity, []results.NotRun, error) {
+	if err := notInChild(); err != nil {
+		return nil, nil, err
+	}
 	c.fill()
 	// The one request is the run's scenario: the target is asked only
 	// about its transports.
 	o.Matrix.Scenarios = plan.RequestScenarios([]results.Request{c.Request})[:1]
 	if err := o.fill(); err != nil {
 		return nil, nil, &OptionsError{err}
-	}
-	if o.Link != nil && (o.Target.Plain != "" || o.Target.TLS != "") {
-		return nil, nil, &OptionsError{fmt.Errorf("an emulated link leads to the child server; it does not apply to an external target")}
 	}
 	var link *Link
 	if o.Link != nil {
@@ -123,13 +131,42 @@ func Capacity(ctx context.Context, o Options, c CapacityOptions) (*results.Capac
 	if err != nil {
 		return nil, notRun, err
 	}
-	m := o.Matrix
-	searches := make([]*capacitySearch, len(m.Protocols))
-	for i, p := range m.Protocols {
-		searches[i] = &capacitySearch{p: p, rate: c.Start, res: results.CapacityResult{Protocol: p.String()}}
+	searches := make([]*capacitySearch, len(o.Matrix.Protocols))
+	for i, p := range o.Matrix.Protocols {
+		searches[i] = &capacitySearch{p: p, res: results.CapacityResult{Protocol: p.String()}}
 	}
-	began, stopped := time.Now(), ""
-	for turn := 0; ctx.Err() == nil; turn++ {
+	out := &results.Capacity{Objective: c.Objective, Request: c.Request.String(), Net: link.result()}
+	began := time.Now()
+	for n, last := 1, time.Duration(0); n <= capacitySearches && ctx.Err() == nil; n++ {
+		if n > 1 && time.Since(began)+last > c.Budget {
+			break
+		}
+		start := time.Now()
+		if !searchOnce(ctx, o.Matrix, c, searches, n, began) {
+			out.Stopped = fmt.Sprintf("the search's budget of %v ran out: the brackets are as far as it got", c.Budget)
+			if n > 1 {
+				out.Stopped = fmt.Sprintf("the search's budget of %v ran out during search %d: that search is left out of the ratios", c.Budget, n)
+			}
+			break
+		}
+		last = time.Since(start)
+	}
+	for _, s := range searches {
+		s.res.Met, s.res.Missed, s.res.MissedBecause, s.res.ServerCores = median(s.res.Searches)
+		out.Transports = append(out.Transports, s.res)
+	}
+	setRatios(out)
+	return out, notRun, nil
+}
+
+// searchOnce runs search n of every transport in turns, and records its
+// brackets; false when the budget (from began) cut it.
+func searchOnce(ctx context.Context, m plan.Options, c CapacityOptions, searches []*capacitySearch, n int, began time.Time) bool {
+	for _, s := range searches {
+		s.rate, s.refining, s.done, s.cur = c.Start, 0, false, results.CapacityBracket{}
+	}
+	cut := false
+	for ctx.Err() == nil {
 		var open []*capacitySearch
 		for _, s := range searches {
 			if !s.done {
@@ -140,20 +177,47 @@ func Capacity(ctx context.Context, o Options, c CapacityOptions) (*results.Capac
 			break
 		}
 		if turn := time.Duration(len(open)) * (c.Step + c.Step/5); time.Since(began)+turn > c.Budget {
-			stopped = fmt.Sprintf("the search's budget of %v ran out: the brackets are as far as it got", c.Budget)
+			cut = true
 			break
 		}
 		rand.Shuffle(len(open), func(i, j int) { open[i], open[j] = open[j], open[i] })
 		for _, s := range open {
-			s.advance(try(ctx, m, c, s.p, s.rate), c)
+			st := try(ctx, m, c, s.p, s.rate)
+			st.Search = n
+			s.advance(st, c)
 		}
 	}
-	out := &results.Capacity{Objective: c.Objective, Request: c.Request.String(), Net: link.result(), Stopped: stopped}
+	stepped := false
 	for _, s := range searches {
-		out.Transports = append(out.Transports, s.res)
+		stepped = stepped || len(s.res.Steps) > 0 && s.res.Steps[len(s.res.Steps)-1].Search == n
 	}
-	setRatios(out)
-	return out, notRun, nil
+	for _, s := range searches {
+		if stepped { // one bracket per transport, so that search i pairs with search i
+			s.cur.Cut = !s.done
+			s.res.Searches = append(s.res.Searches, s.cur)
+		}
+	}
+	return !cut
+}
+
+// median is the lower middle of the complete searches by Met (the first
+// search when none is complete): its Met, Missed, why and server CPU.
+func median(bs []results.CapacityBracket) (met, missed float64, why string, cores *float64) {
+	var done []results.CapacityBracket
+	for _, b := range bs {
+		if !b.Cut {
+			done = append(done, b)
+		}
+	}
+	if len(done) == 0 {
+		if len(bs) == 0 {
+			return 0, 0, "", nil
+		}
+		done = bs[:1]
+	}
+	sort.SliceStable(done, func(i, j int) bool { return done[i].Met < done[j].Met })
+	b := done[(len(done)-1)/2]
+	return b.Met, b.Missed, b.MissedBecause, b.ServerCores
 }
 
 // setRatios sets each transport's ratio to the baseline (h1 if it met
@@ -181,43 +245,37 @@ type capacitySearch struct {
 	p        transport.Protocol
 	rate     float64 // the next rate to try
 	refining int     // bisections done
-	retried  bool    // the rate missed once and is being tried again
 	done     bool
+	cur      results.CapacityBracket // this search's bracket so far
 	res      results.CapacityResult
 }
 
-// advance records st and picks the next rate: the same again after a
-// first miss, then double while rates are met (up to c.MaxRate), then
-// bisect (geometrically) until c.Refine bisections or a bracket
-// capacityResolution wide.
+// advance records st and picks the next rate: double while rates are
+// met (up to c.MaxRate), then bisect (geometrically) until c.Refine
+// bisections or a bracket capacityResolution wide. One try decides a
+// rate, met or missed alike: retrying only misses would take the best of
+// two for the noisier transport; the repeated searches show the noise.
 func (s *capacitySearch) advance(st results.CapacityStep, c CapacityOptions) {
 	s.res.Steps = append(s.res.Steps, st)
-	if !st.Met && !s.retried {
-		// A p99 on a shared machine has hiccups: a rate is missed when a
-		// second try at it misses too.
-		s.retried = true
-		return
-	}
-	s.retried = false
+	b := &s.cur
 	if st.Met {
-		s.res.Met = st.Rate
-		s.res.ServerCores = st.ServerCores
+		b.Met, b.ServerCores = st.Rate, st.ServerCores
 	} else {
-		s.res.Missed, s.res.MissedBecause = st.Rate, st.Why
+		b.Missed, b.MissedBecause = st.Rate, st.Why
 	}
 	switch {
-	case s.res.Met == 0 && s.res.Missed > 0: // missed at the first rate
+	case b.Met == 0 && b.Missed > 0: // missed at the first rate
 		s.done = true
-	case s.res.Missed == 0: // doubling
+	case b.Missed == 0: // doubling
 		s.rate = st.Rate * 2
 		s.done = s.rate > c.MaxRate
 	default: // bisecting
-		if s.refining >= c.Refine || s.res.Missed/s.res.Met <= capacityResolution {
+		if s.refining >= c.Refine || b.Missed/b.Met <= capacityResolution {
 			s.done = true
 			return
 		}
 		s.refining++
-		s.rate = math.Sqrt(s.res.Met * s.res.Missed)
+		s.rate = math.Sqrt(b.Met * b.Missed)
 	}
 }
 
@@ -243,7 +301,7 @@ func try(ctx context.Context, m plan.Options, c CapacityOptions, p transport.Pro
 	if m.StatsNetwork != nil {
 		statsOpts.Network = m.StatsNetwork // the server's side of the link: its counters do not cross it
 	}
-	if statsClient, err := transport.NewClient(statsOpts); err == nil {
+	if statsClient, err := transport.NewClient(statsOpts); err == nil && !m.NoServerStats {
 		defer statsClient.Close()
 		statsURL := base + "/stats"
 		cfg.MeasureStart = func() { before, _ = transfer.FetchServerStats(ctx, statsClient, statsURL, transfer.StatsTimeout) }
@@ -262,7 +320,7 @@ func try(ctx context.Context, m plan.Options, c CapacityOptions, p transport.Pro
 	st.Achieved, st.Errors, st.Requests = res.RequestsPerSecond, res.Errors.Total, res.Requests
 	st.Latency = quantile(res.Latency, c.Objective.Quantile)
 	if before != nil && after != nil {
-		if d := after.Sub(*before); d.Seconds > 0 {
+		if d, err := after.Delta(*before); err == nil && d.Seconds > 0 {
 			cores := d.Process.CPUSeconds() / d.Seconds
 			st.ServerCores = &cores
 		}

@@ -3,6 +3,7 @@ package experiment_test
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -51,13 +52,15 @@ func capacityOptions(t *testing.T, objective string) (experiment.Options, experi
 // handler that takes at least 20 ms carry at most 100 req/s, so a search
 // from 20 req/s doubling must miss by 160 req/s (an upper bound that no
 // machine's speed changes); what it met lies below what it missed, the
-// steps double then bisect, the server's CPU is read from its counters,
-// and each transport has a ratio to h1 when both met the objective.
+// steps double then bisect, each rate tried once in a search (met or
+// missed alike), the server's CPU is read from its counters, and each
+// transport has a ratio to h1 when both met the objective.
 func TestCapacityBracketsTheLimit(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a capacity search: not under -short")
 	}
 	o, c := capacityOptions(t, "p99<2s")
+	c.Refine, c.Budget = 2, 15*time.Second // a search of 6 steps at most: about 4.5 s on two transports
 	res, notRun, err := experiment.Capacity(context.Background(), o, c)
 	if err != nil || len(notRun) != 0 {
 		t.Fatal(err, notRun)
@@ -73,15 +76,21 @@ func TestCapacityBracketsTheLimit(t *testing.T) {
 	}
 }
 
-// checkBracket checks one transport's search: a bracket under 160 req/s,
-// steps from 20 req/s, each judged with its reason, the server's CPU.
+// checkBracket checks one transport's searches: each complete one a
+// bracket under 160 req/s, its steps from 20 req/s, each rate once, each
+// judged with its reason, the server's CPU where it met a rate.
 func checkBracket(t *testing.T, tr results.CapacityResult) {
 	t.Helper()
-	if tr.Missed <= 0 || tr.Missed > 160 || (tr.Met > 0 && tr.Met >= tr.Missed) || len(tr.Steps) > 2*(4+experiment.DefaultCapacityRefine) {
-		t.Errorf("%s: met %.0f, missed %.0f in %d steps: want a bracket under 160 req/s", tr.Protocol, tr.Met, tr.Missed, len(tr.Steps))
+	if len(tr.Searches) == 0 || tr.Searches[0].Cut {
+		t.Fatalf("%s: searches %+v: want the first complete", tr.Protocol, tr.Searches)
+	}
+	for n, b := range tr.Searches {
+		if !b.Cut {
+			checkSearch(t, tr, n, b)
+		}
 	}
 	for i, st := range tr.Steps {
-		if i == 0 && st.Rate != 20 || st.Requests == 0 || (st.Met != (st.Why == "")) {
+		if st.Search < 1 || st.Search > len(tr.Searches) || st.Requests == 0 || (st.Met != (st.Why == "")) {
 			t.Errorf("%s step %d: %+v", tr.Protocol, i, st)
 		}
 	}
@@ -90,9 +99,35 @@ func checkBracket(t *testing.T, tr results.CapacityResult) {
 	}
 }
 
+// checkSearch checks search n (from 0) of tr, complete: its bracket, its
+// rates each tried once from 20 req/s (four doublings and two bisections
+// at most: Refine 2), the server's CPU where it met one.
+func checkSearch(t *testing.T, tr results.CapacityResult, n int, b results.CapacityBracket) {
+	t.Helper()
+	var rates []float64
+	for _, st := range tr.Steps {
+		if st.Search == n+1 {
+			rates = append(rates, st.Rate)
+		}
+	}
+	if len(rates) == 0 || b.Missed <= 0 || b.Missed > 160 || (b.Met > 0 && b.Met >= b.Missed) || len(rates) > 4+2 || rates[0] != 20 {
+		t.Errorf("%s search %d: met %.0f, missed %.0f, rates %v: want a bracket under 160 req/s from 20", tr.Protocol, n+1, b.Met, b.Missed, rates)
+	}
+	for i := range rates {
+		if slices.Contains(rates[:i], rates[i]) {
+			t.Errorf("%s search %d: rate %.0f tried twice: %v", tr.Protocol, n+1, rates[i], rates)
+		}
+	}
+	if b.Met > 0 && b.ServerCores == nil {
+		t.Errorf("%s search %d: no server CPU at %.0f req/s", tr.Protocol, n+1, b.Met)
+	}
+}
+
 // TestCapacityObjectiveNeverMet: a p50 under 5 ms from a handler that
-// sleeps 20 ms is missed at the first rate, said so, with no capacity and
-// no ratio.
+// sleeps 20 ms is missed at the first rate, tried once (a miss is not
+// retried, as a met rate is not), said so, with no capacity and no ratio;
+// the budget holds every repetition of so short a search, so the search
+// is made five times.
 func TestCapacityObjectiveNeverMet(t *testing.T) {
 	o, c := capacityOptions(t, "p50<5ms")
 	res, _, err := experiment.Capacity(context.Background(), o, c)
@@ -100,12 +135,24 @@ func TestCapacityObjectiveNeverMet(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tr := range res.Transports {
-		if tr.Met != 0 || tr.Missed != 20 || len(tr.Steps) != 2 || !strings.Contains(tr.MissedBecause, "p50") || tr.VsBaseline != nil {
+		if tr.Met != 0 || tr.Missed != 20 || len(tr.Searches) != 5 || len(tr.Steps) != 5 || tr.VsBaseline != nil {
 			t.Errorf("%s: %+v", tr.Protocol, tr)
 		}
+		for _, b := range tr.Searches {
+			// The handler's 20 ms miss the p50, or on a loaded machine
+			// no request finishes within the step: a miss either way.
+			if b.Met != 0 || b.Missed != 20 || !strings.Contains(b.MissedBecause, "p50") && b.MissedBecause != "no request finished" {
+				t.Errorf("%s search: %+v", tr.Protocol, b)
+			}
+		}
+		for i, st := range tr.Steps {
+			if st.Search != i+1 || st.Rate != 20 || st.Met {
+				t.Errorf("%s step %d: %+v", tr.Protocol, i, st)
+			}
+		}
 	}
-	if res.Baseline != "" {
-		t.Errorf("baseline %q with nothing met", res.Baseline)
+	if res.Baseline != "" || res.Stopped != "" {
+		t.Errorf("baseline %q with nothing met, stopped %q", res.Baseline, res.Stopped)
 	}
 }
 
@@ -123,7 +170,7 @@ func TestCapacityWithinBudget(t *testing.T) {
 		t.Errorf("stopped %q", res.Stopped)
 	}
 	for _, tr := range res.Transports {
-		if len(tr.Steps) != 1 {
+		if len(tr.Steps) != 1 || len(tr.Searches) != 1 || !tr.Searches[0].Cut {
 			t.Errorf("%s: %d steps, want the one turn the budget holds", tr.Protocol, len(tr.Steps))
 		}
 	}

@@ -15,7 +15,7 @@ import (
 )
 
 // childPIDs returns the processes whose parent is this one and whose
-// command line holds "serve": the child server. Linux only.
+// environment marks them a child server. Linux only.
 func childPIDs(t *testing.T) []int {
 	t.Helper()
 	dirs, err := filepath.Glob("/proc/[0-9]*/stat")
@@ -35,8 +35,8 @@ func childPIDs(t *testing.T) []int {
 		if !ok || len(fields) < 2 || fields[1] != me {
 			continue
 		}
-		cmdline, _ := os.ReadFile(filepath.Join(filepath.Dir(stat), "cmdline"))
-		if strings.Contains(string(cmdline), "serve") {
+		environ, _ := os.ReadFile(filepath.Join(filepath.Dir(stat), "environ"))
+		if strings.Contains("\x00"+string(environ), "\x00HTTPVS_CHILD=1\x00") {
 			if pid, err := strconv.Atoi(filepath.Base(filepath.Dir(stat))); err == nil {
 				pids = append(pids, pid)
 			}

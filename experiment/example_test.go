@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/report"
@@ -13,16 +12,10 @@ import (
 
 // A Go program doing what `httpvs run --quick` does: every transport and
 // the default scenarios, one short round a cell, Go as shipped, against
-// a child `httpvs serve` (the httpvs binary on $PATH), then the report.
+// the child server (this program, whose main calls ServeChild first),
+// then the report.
 func Example() {
-	o := experiment.Quick()
-	exe, err := exec.LookPath("httpvs")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "install httpvs: go install github.com/httpvs/httpvs/cmd/httpvs@latest")
-		return
-	}
-	o.Executable = exe
-	res, err := experiment.Run(context.Background(), o)
+	res, err := experiment.Run(context.Background(), experiment.Quick())
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return
@@ -35,7 +28,7 @@ func Example() {
 // root, or a user namespace), one results per link, then the verdict
 // across them.
 func ExampleSweep() {
-	o := experiment.Quick()
+	o := experiment.SweepOptions{Base: experiment.Quick().Base}
 	for _, text := range []string{"lan", "4g"} {
 		link, err := experiment.ParseLink(text)
 		if err != nil {
@@ -44,7 +37,6 @@ func ExampleSweep() {
 		}
 		o.Links = append(o.Links, link)
 	}
-	o.Executable, _ = exec.LookPath("httpvs") // the child server
 	runs, err := experiment.Sweep(context.Background(), o)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -60,10 +52,8 @@ func ExampleSweep() {
 // download and small-sequential over h1 and h2c, Go as shipped, with a
 // server and a client built by each toolchain (fetched once through the
 // module proxy), two short rounds a cell.
-func ExampleOptions_goVersions() {
-	o := experiment.Quick()
-	o.Go.Versions = []string{"go1.26.11", "go1.27.4"}
-	res, err := experiment.Run(context.Background(), o)
+func ExampleVersions() {
+	res, err := experiment.Versions(context.Background(), experiment.QuickVersions("go1.26.11", "go1.27.4"))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return

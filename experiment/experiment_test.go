@@ -4,14 +4,15 @@ import (
 	"context"
 	"crypto/x509"
 	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/experiment"
-	"github.com/httpvs/httpvs/internal/cli"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/server"
@@ -19,14 +20,14 @@ import (
 	"github.com/httpvs/httpvs/units"
 )
 
-// TestMain lets the test binary act as httpvs when Run starts it as the
-// child server (Options.Executable "": this program).
+// TestMain serves as the child server when Run starts this test binary
+// as one (Options.Executable "": this program), as any program's main.
 func TestMain(m *testing.M) {
-	if os.Getenv(experiment.ChildEnv) == "1" {
-		ctx, stop := cli.SignalContext() // as cmd/httpvs does
-		code := cli.Main(ctx, os.Args[1:], os.Stdout, os.Stderr)
-		stop()
-		os.Exit(code)
+	if pids := os.Getenv(forgetfulEnv); pids != "" {
+		forgetful(pids)
+	}
+	if experiment.ServeChild() {
+		return
 	}
 	os.Exit(m.Run())
 }
@@ -164,5 +165,48 @@ func TestRunOptionsError(t *testing.T) {
 	)
 	if !errors.As(err, &oe) || !errors.As(err, &fe) || fe.Field != "Matrix.Repeat" {
 		t.Fatalf("err %v (%T), want *experiment.OptionsError naming Matrix.Repeat, before the child starts", err, err)
+	}
+}
+
+// forgetfulEnv names the file where this test binary, acting as a
+// program whose main forgot ServeChild, records its PID before it runs an
+// experiment (TestForgottenServeChild).
+const forgetfulEnv = "HTTPVS_TEST_FORGETFUL"
+
+// forgetful is such a program's main: it records its PID, runs an
+// experiment as the README shows, and prints the error.
+func forgetful(pids string) {
+	f, err := os.OpenFile(pids, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	if err == nil {
+		fmt.Fprintln(f, os.Getpid())
+		f.Close()
+	}
+	_, err = experiment.Run(context.Background(), experiment.Quick())
+	fmt.Fprintln(os.Stderr, err)
+	os.Exit(1)
+}
+
+// TestForgottenServeChild: a program that runs an experiment without
+// calling ServeChild first starts its child once; the child, seeing it is
+// one, refuses at once, and the parent's error names the fix. No second
+// level is started.
+func TestForgottenServeChild(t *testing.T) {
+	pids := filepath.Join(t.TempDir(), "pids")
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), forgetfulEnv+"="+pids)
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("the forgetful program exited 0:\n%s", out)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) != 1 || !strings.Contains(lines[0], "if experiment.ServeChild() { return }") || !strings.Contains(lines[0], "Options.Executable") {
+		t.Errorf("output %q: want one line naming ServeChild and Options.Executable", out)
+	}
+	b, err := os.ReadFile(pids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(strings.Fields(string(b))); n != 2 {
+		t.Errorf("%d processes ran the program (%q): want 2, the program and the one child it started", n, b)
 	}
 }

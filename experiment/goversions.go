@@ -2,63 +2,87 @@ package experiment
 
 import (
 	"context"
-	"errors"
 	"slices"
 	"time"
 
-	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/internal/goversions"
 	"github.com/httpvs/httpvs/results"
+	"github.com/httpvs/httpvs/transport"
+	"github.com/httpvs/httpvs/units"
 )
 
-// GoOptions are the Go toolchains an experiment measures Go as shipped
-// across (`httpvs run --go`), instead of the matrix: a server and a
-// client built by each toolchain, on loopback (package goversions). What
-// each toolchain measures is Options.Matrix's, as for the matrix:
-// Protocols (zero: h1 and h2c; h3 is not measured across versions),
-// Scenarios (zero: download and small-sequential, the only ones
-// measured), Size (zero: sized per toolchain to take Duration), Repeat
-// (zero: GoRounds; at least QuickGoRounds, the fewest an interval
-// needs), MaxRepeat (zero: Repeat when that is set, else GoMaxRounds),
-// Duration (zero: GoDuration) and Warmup (small-sequential's unmeasured
-// time before its first round on each toolchain and transport; zero:
-// Duration), within Options.Budget (zero: GoBudget; negative: none,
-// MaxRepeat alone bounds the rounds). Options' other fields (peers,
-// profiles, the child server's and the client's knobs) do not apply:
-// each toolchain's own program is Go as shipped, and a link or a target
-// is refused.
-type GoOptions struct {
-	// Versions are the toolchains: goversions.Installed (the go command
-	// on PATH) or a release as goversions.ParseVersion returns it
-	// ("go1.27.4"), fetched once through the module proxy. Empty: the
-	// experiment measures the matrix, not Go versions.
+// VersionsOptions are Go as shipped measured across Go toolchains
+// (Versions, `httpvs run --go`): a server and a client built by each
+// toolchain, on loopback (no link, no target, no knobs: each
+// toolchain's own program is Go as shipped). Zero fields are the
+// defaults below; QuickVersions is `run --go --quick`.
+type VersionsOptions struct {
+	// Versions are the toolchains: "installed" (the go command on PATH)
+	// or a release ("go1.27.4"), fetched once through the module proxy;
+	// zero: "installed" alone.
 	Versions []string
+	// Protocols are the transports; zero: h1 and h2c (h3 is not
+	// measured across versions).
+	Protocols []transport.Protocol
+	// Scenarios are scenario names; zero: download and
+	// small-sequential, the only ones measured.
+	Scenarios []string
+	// Rounds every cell gets (zero: GoRounds; at least QuickGoRounds, the
+	// fewest an interval needs), and the most a cell gets while its ratio
+	// is wider than ±10% (zero: Rounds when that is set, else
+	// GoMaxRounds).
+	Rounds, MaxRounds int
+	// Budget bounds, from the first round's start, the time within which
+	// added rounds end; zero: GoBudget; negative: none, MaxRounds alone
+	// bounds them.
+	Budget time.Duration
+	// Duration is each round's measured time; zero: GoDuration. Warmup
+	// is small-sequential's unmeasured time before its first round on
+	// each toolchain and transport; zero: Duration.
+	Duration, Warmup time.Duration
+	// Size is each download's body; zero: sized per toolchain to take
+	// Duration.
+	Size units.Bytes
 	// CacheDir holds the built binaries, one directory per toolchain;
-	// empty: goversions.DefaultCacheDir().
+	// empty: the user's cache directory.
 	CacheDir string
 	// Progress hears what is done next, in a few words; nil: nobody.
 	Progress func(what string)
 }
 
-// The defaults across Go versions (GoOptions), for zero Options fields.
+// The defaults across Go versions, for zero VersionsOptions fields.
 const (
-	GoRounds    = goversions.DefaultRounds    // Matrix.Repeat
-	GoMaxRounds = goversions.DefaultMaxRounds // Matrix.MaxRepeat
-	GoBudget    = goversions.DefaultBudget    // Options.Budget
-	GoDuration  = goversions.DefaultDuration  // Matrix.Duration
+	GoRounds    = goversions.DefaultRounds
+	GoMaxRounds = goversions.DefaultMaxRounds
+	GoBudget    = goversions.DefaultBudget
+	GoDuration  = goversions.DefaultDuration
+	// QuickGoRounds is QuickVersions' rounds: two, the fewest an
+	// interval needs.
+	QuickGoRounds = 2
 )
 
-// noGoBudget stands for no budget (a negative GoOptions.Budget): added
-// rounds are then bounded by MaxRounds alone.
+// QuickVersions is `httpvs run --go --quick`: QuickGoRounds rounds of
+// QuickDuration a cell across versions.
+func QuickVersions(versions ...string) VersionsOptions {
+	return VersionsOptions{Versions: versions, Rounds: QuickGoRounds, MaxRounds: QuickGoRounds, Duration: QuickDuration, Warmup: QuickWarmup}
+}
+
+// noGoBudget stands for no budget (a negative Budget): added rounds are
+// then bounded by MaxRounds alone.
 const noGoBudget = 24 * time.Hour
 
-// goVersions is Run for o.Go: the scenarios across Go toolchains, as a
-// run's results (GoVersions, and Settings as the options were filled).
-// An interrupt keeps what was measured and marks the results partial.
-func (o *Options) goVersions(ctx context.Context) (*results.Results, error) {
-	g, err := o.goversionsOptions().WithDefaults()
+// Versions measures Go as shipped across o.Versions' toolchains and
+// returns a run's results: GoVersions holds the cells, Settings the
+// options as filled. An interrupt (ctx done) keeps what was measured and
+// marks the results partial; errors are those of setting it up (options
+// out of range, a toolchain that cannot be fetched or built).
+func Versions(ctx context.Context, o VersionsOptions) (*results.Results, error) {
+	if err := notInChild(); err != nil {
+		return nil, err
+	}
+	g, err := o.goversions().WithDefaults()
 	if err != nil {
-		return nil, &OptionsError{goField(err)}
+		return nil, &OptionsError{err}
 	}
 	res := &results.Results{SchemaVersion: results.SchemaVersion, Started: time.Now(), Env: results.CurrentEnv()}
 	gv, err := goversions.Run(ctx, g)
@@ -74,23 +98,11 @@ func (o *Options) goVersions(ctx context.Context) (*results.Results, error) {
 	return res, nil
 }
 
-// goversionsOptions are o's Go versions as package goversions takes them.
-func (o *Options) goversionsOptions() goversions.Options {
-	g := goversions.Options{
-		Versions:  o.Go.Versions,
-		Protocols: o.Matrix.Protocols,
-		Size:      o.Matrix.Size,
-		Rounds:    o.Matrix.Repeat,
-		MaxRounds: o.Matrix.MaxRepeat,
-		Budget:    o.Budget,
-		Duration:  o.Matrix.Duration,
-		Warmup:    o.Matrix.Warmup,
-		CacheDir:  o.Go.CacheDir,
-		Progress:  o.Go.Progress,
-	}
-	for _, sc := range o.Matrix.Scenarios {
-		g.Scenarios = append(g.Scenarios, sc.Name)
-	}
+// goversions is o as package goversions takes it.
+func (o VersionsOptions) goversions() goversions.Options {
+	g := goversions.Options{Versions: o.Versions, Protocols: o.Protocols, Scenarios: o.Scenarios, Size: o.Size,
+		Rounds: o.Rounds, MaxRounds: o.MaxRounds, Budget: o.Budget, Duration: o.Duration, Warmup: o.Warmup,
+		CacheDir: o.CacheDir, Progress: o.Progress}
 	if g.Rounds != 0 {
 		g.Rounds = max(g.Rounds, QuickGoRounds) // an interval needs two
 		if g.MaxRounds == 0 {
@@ -101,24 +113,6 @@ func (o *Options) goversionsOptions() goversions.Options {
 		g.Budget = noGoBudget
 	}
 	return g
-}
-
-// goFields are the Options fields goversions' own are, for its errors.
-var goFields = map[string]string{"Rounds": "Matrix.Repeat", "MaxRounds": "Matrix.MaxRepeat", "Budget": "Budget",
-	"Duration": "Matrix.Duration", "Warmup": "Matrix.Warmup", "Size": "Matrix.Size", "Protocols": "Matrix.Protocols", "Scenarios": "Matrix.Scenarios"}
-
-// goField names, in err, the Options field a goversions field error is
-// about, so that one map from fields to flags serves both kinds of run.
-func goField(err error) error {
-	var fe *config.FieldError
-	if errors.As(err, &fe) {
-		if name, ok := goFields[fe.Field]; ok {
-			c := *fe
-			c.Field = name
-			return &c
-		}
-	}
-	return err
 }
 
 // goSettings records o (with its defaults) as a run's settings.

@@ -8,15 +8,14 @@ import (
 
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/goversions"
-	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/transport"
 )
 
-// TestRunGoVersions: with Go's Versions, Run measures the scenarios with
-// a server and a client built by each toolchain (here the installed one,
-// built into a cache of the test's own) and records Quick's rounds, as
-// `httpvs run --go installed --quick` does.
-func TestRunGoVersions(t *testing.T) {
+// TestVersions: Versions measures the scenarios with a server and a
+// client built by each toolchain (here the installed one, built into a
+// cache of the test's own) and records QuickVersions' rounds, as `httpvs
+// run --go installed --quick` does.
+func TestVersions(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the child with a toolchain: not under -short")
 	}
@@ -24,14 +23,11 @@ func TestRunGoVersions(t *testing.T) {
 	if err != nil {
 		t.Skipf("no go command: %v", err)
 	}
-	o := experiment.Quick()
-	o.Go.Versions = []string{goversions.Installed}
-	o.Go.CacheDir = t.TempDir()
-	o.Matrix.Protocols = []transport.Protocol{transport.H1, transport.H2C}
-	if o.Matrix.Scenarios, err = plan.ParseScenarios("small-sequential"); err != nil {
-		t.Fatal(err)
-	}
-	res, err := experiment.Run(context.Background(), o)
+	o := experiment.QuickVersions(goversions.Installed)
+	o.CacheDir = t.TempDir()
+	o.Protocols = []transport.Protocol{transport.H1, transport.H2C}
+	o.Scenarios = []string{"small-sequential"}
+	res, err := experiment.Versions(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,16 +45,15 @@ func TestRunGoVersions(t *testing.T) {
 	}
 }
 
-// TestRunGoVersionsInterrupted: interrupted before a toolchain started,
-// Run returns results marked partial, each toolchain saying it was not
+// TestVersionsInterrupted: interrupted before a toolchain started,
+// Versions returns results marked partial, each toolchain saying it was not
 // started, and no error.
-func TestRunGoVersionsInterrupted(t *testing.T) {
+func TestVersionsInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	o := experiment.Quick()
-	o.Go.Versions = []string{goversions.Installed, "go1.27.4"}
-	o.Go.CacheDir = t.TempDir()
-	res, err := experiment.Run(ctx, o)
+	o := experiment.QuickVersions(goversions.Installed, "go1.27.4")
+	o.CacheDir = t.TempDir()
+	res, err := experiment.Versions(ctx, o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,7 +27,7 @@ func TestFitLossEvents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := Options{Matrix: m, Budget: 2 * time.Minute, Began: time.Now()}
+	o := Options{Base: Base{Matrix: m, Budget: 2 * time.Minute, Began: time.Now()}}
 	est, lines := o.fitLossEvents(full)
 	t.Log(full.Time, est.Time, lines)
 	if full.Time < 5*time.Minute || est.Time > 2*time.Minute || o.Matrix.LossEvents >= plan.DefaultLossEvents || o.Matrix.LossEvents < minLossEvents {
@@ -36,7 +36,7 @@ func TestFitLossEvents(t *testing.T) {
 	if last := lines[len(lines)-1]; !strings.Contains(last, "cannot see 100 loss events") || !strings.Contains(last, "takes about") {
 		t.Errorf("sizing %q: want it to say up front that 100 losses do not fit and how long they take", lines)
 	}
-	o = Options{Matrix: m, Began: time.Now()}
+	o = Options{Base: Base{Matrix: m, Began: time.Now()}}
 	if _, lines := o.fitLossEvents(full); len(lines) != 1 || !strings.Contains(lines[0], "100 loss events") || o.Matrix.LossEvents != 0 {
 		t.Errorf("no budget: %q, %d; want the sizing said and kept", lines, o.Matrix.LossEvents)
 	}

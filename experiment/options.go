@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -31,9 +32,6 @@ const (
 	// QuickDuration and QuickWarmup are Quick's one short round per cell.
 	QuickDuration = 100 * time.Millisecond
 	QuickWarmup   = 25 * time.Millisecond
-	// QuickGoRounds is Quick's rounds across Go versions: two, the
-	// fewest an interval needs; a Matrix.Repeat below it is raised to it.
-	QuickGoRounds = 2
 	// LinkRepeat is the rounds every cell gets across an emulated link,
 	// where a round costs dozens of round trips; noisy cells (losses) get
 	// more, up to MaxRepeat, within LinkBudgetShare of the first rounds'
@@ -43,57 +41,69 @@ const (
 	LinkBudgetShare = 0.15
 )
 
-// Options are an experiment: what `httpvs run` measures, as a library
-// call. The zero value measures Go as shipped (results.GoDefault) on every
-// transport and the default scenarios, against a child `httpvs serve` on
-// loopback, plan.DefaultRepeat rounds a cell; Default is `httpvs run`'s
-// own, Quick its --quick, AcrossLink its --net.
+// Options are an experiment on loopback or across one link (Run,
+// Capacity): what `httpvs run` measures, as a library call. The zero
+// value is `httpvs run`: Go as shipped (results.GoDefault) on every
+// transport and the default scenarios, against the child server on
+// loopback, with the rounds fillRounds describes (DefaultRepeat a cell,
+// up to DefaultMaxRepeat within DefaultBudget); with Link set, `httpvs
+// run --net`'s. Quick is its --quick.
 type Options struct {
+	Base
+	// Target is an external server to measure instead of the child
+	// server; zero: Run starts one. Matrix.Target is Run's to set.
+	Target plan.Target
+	// Link is the emulated link between the client and the child server;
+	// nil: loopback. Linux only, with root or in a user namespace.
+	Link *LinkSpec
+}
+
+// SweepOptions are an experiment across several links, one after
+// another (Sweep, `httpvs run --net A --net B`), each a run of its own
+// against the child server.
+type SweepOptions struct {
+	Base
+	// Links are the links, at least one.
+	Links []LinkSpec
+	// OnLink hears that link i (from 0) of Links starts; nil: nobody.
+	OnLink func(i int, link LinkSpec)
+	// OnLinkDone hears link i's results as soon as they are measured; an
+	// error it returns ends the sweep with that error. nil: nobody (Sweep
+	// returns them all at its end).
+	OnLinkDone func(i int, res *results.Results) error
+}
+
+// Base is what every experiment of the matrix (Run, Sweep, Capacity)
+// is made of: the matrix, the child server, the peers beside Go, the
+// profiles, the budget and who hears of the run.
+type Base struct {
 	// Matrix is what to measure and how: transports (empty: all),
 	// scenarios (empty: plan.Scenarios, or plan.NetDefault across a
-	// link), rounds, durations, the client's knobs, the load engine. Run
-	// sets its Target, Network, link fields, Budget and Profile.
+	// link), rounds (zero Repeat: `httpvs run`'s, see Options),
+	// durations, the client's knobs, the load engine. Run sets its
+	// Target, Network, link fields, Budget and Profile.
 	// Matrix.Knobs is the knob set Run applies to Matrix.Client: a zero
 	// one means results.GoDefault.
 	Matrix plan.Options
+	// NoAA leaves out the A/A columns (Matrix.AA nil: the first scenario
+	// of each kind of work, plan.AAEachKind) that a
+	// run on loopback adds: the baseline measured twice, whose interval
+	// is the run's noise floor.
+	NoAA bool
 	// NoTuned leaves out the tuned client's rows ("download:tuned") that
 	// a Go-as-shipped run on loopback adds, which say what the tuned
 	// client (results.Tuned) reaches.
 	NoTuned bool
-	// Target is an external server to measure instead of a child server;
-	// zero: Run starts one.
-	Target plan.Target
-	// Executable is the httpvs binary Run starts as the child server
-	// (`httpvs serve --child`); "" means this program, which must then be
-	// httpvs or act as it when ChildEnv is set (a test's TestMain).
+	// Executable is the program Run starts as the child server: an
+	// httpvs binary, or any whose main calls ServeChild first; "" means
+	// this program, which must then call ServeChild first in main.
 	Executable string
 	// Server is the child server's knobs (zero: Go's and quic-go's, with
 	// config.DefaultWriteSize writes), the server's part of Matrix.Knobs
 	// applied over them; the results record them as the child read them.
 	// An external Target's are its own, and the knob set's server part is
-	// then left out.
+	// then left out. The child serves Matrix.Browser's Page, if any.
 	Server config.Server
-	// ServerArgs are further `httpvs serve` flags for the child (--page
-	// DIR, say); its knobs are Server's.
-	ServerArgs []string
-	// Link is the emulated link between the client and the child server;
-	// nil: loopback. Linux only, with root or in a user namespace.
-	Link *LinkSpec
-	// Links are several links to measure the experiment across, one
-	// after another, each a run of its own (Sweep, `httpvs run --net A
-	// --net B`); Run takes one, Link.
-	Links []LinkSpec
-	// OnLink hears, in a Sweep, that link i (from 0) of Links starts;
-	// nil: nobody.
-	OnLink func(i int, link LinkSpec)
-	// OnLinkDone hears, in a Sweep, link i's results as soon as they are
-	// measured; an error it returns ends the sweep with that error. nil:
-	// nobody (Sweep returns them all at its end).
-	OnLinkDone func(i int, res *results.Results) error
-	// Go, when its Versions are set, measures Go as shipped across those
-	// toolchains instead of the matrix (`httpvs run --go`), on loopback;
-	// the results' GoVersions hold the cells.
-	Go GoOptions
 	// Peers are the reference peers measured beside Go (reference.Run),
 	// on loopback only.
 	Peers []plan.Peer
@@ -105,10 +115,10 @@ type Options struct {
 	// (plan.Options.Profile), and read into each cell's Attribution.
 	ProfileDir string
 	// Budget bounds, from Began, the start of added rounds (past
-	// Matrix.Repeat, up to Matrix.MaxRepeat); zero: across a link, the
-	// first rounds' estimated time and LinkBudgetShare of it again, on
-	// loopback none, across Go versions GoBudget (from the first round's
-	// start). Negative: none.
+	// Matrix.Repeat, up to Matrix.MaxRepeat); zero: on loopback
+	// DefaultBudget, across a link the first rounds' estimated time and
+	// LinkBudgetShare of it again. Negative: none. Matrix.Budget is
+	// Run's to set.
 	Budget time.Duration
 	// Began is when the experiment, and its budget, started; zero: when
 	// Run was called.
@@ -154,61 +164,78 @@ type Plan struct {
 	Sizing []string
 }
 
-// Default is `httpvs run`: every transport and the default scenarios, Go
-// as shipped with the tuned client's rows beside it, DefaultRepeat rounds
-// a cell and up to DefaultMaxRepeat for cells whose first rounds' spread
-// asks for more, within DefaultBudget, and an A/A column in the first
-// scenario of each kind of work (plan.AAEachKind): download,
-// small-sequential and grpc-1 by default.
-func Default() Options {
-	var o Options
-	o.Matrix.Repeat = DefaultRepeat
-	o.Matrix.MaxRepeat = DefaultMaxRepeat
-	o.Matrix.AA = []string{plan.AAEachKind}
-	o.Budget = DefaultBudget
-	return o
-}
-
-// Quick is `httpvs run --quick`: one QuickDuration round per cell, for
-// CI; across Go versions (Options.Go) QuickGoRounds rounds of
-// QuickDuration, the fewest an interval needs.
+// Quick is `httpvs run --quick`: one QuickDuration round per cell, no
+// A/A column, for CI.
 func Quick() Options {
 	var o Options
 	o.Matrix.Repeat = 1
 	o.Matrix.Duration = QuickDuration
 	o.Matrix.Warmup = QuickWarmup
 	o.Matrix.WarmupRounds = -1 // one round in all: no time for another
+	o.NoAA = true
 	return o
 }
 
-// AcrossLink is `httpvs run --net`: the link's scenarios (plan.NetDefault),
-// LinkRepeat rounds a cell sized by the link's round trip
-// (matrix.LinkWindowRTTs), up to DefaultMaxRepeat for noisy cells within
-// the estimate and LinkBudgetShare again.
-func AcrossLink(link LinkSpec) Options {
-	var o Options
-	o.Link = &link
-	o.Matrix.Repeat = LinkRepeat
-	o.Matrix.MaxRepeat = DefaultMaxRepeat
-	// Planned for precision, as before the sequential rule: a link's
-	// budget gives few rounds past the first three, and the sequential
-	// interval's first look is 2.3 times as wide as a fixed one there
-	// (1% spent, Student's t with two degrees of freedom).
-	o.Matrix.Precision = results.StableHalfWidth
-	// No warm-up round: across a link every repetition already leaves out
-	// its handshakes and slow start (transfers) or runs round trips of
-	// warm-up (requests), and a round costs seconds.
-	o.Matrix.WarmupRounds = -1
-	return o
+// fillRounds sets the rounds the zero Options leave to the experiment:
+// `httpvs run`'s. On loopback DefaultRepeat rounds a cell, up to
+// DefaultMaxRepeat within DefaultBudget by the sequential rule, and an
+// A/A column in the first scenario of each kind of work
+// (plan.AAEachKind); across a link LinkRepeat rounds sized by its round
+// trip, no warm-up round, planned for ±StableHalfWidth up to
+// DefaultMaxRepeat within the estimate and LinkBudgetShare of it again.
+func (o *Options) fillRounds() {
+	m := &o.Matrix
+	if m.Repeat == 0 {
+		m.Repeat = DefaultRepeat
+		if o.Link != nil {
+			m.Repeat = LinkRepeat
+		}
+		if m.MaxRepeat == 0 {
+			m.MaxRepeat = DefaultMaxRepeat
+		}
+	}
+	if o.Link != nil {
+		// Across a link every repetition already leaves out its
+		// handshakes and slow start (transfers) or runs round trips of
+		// warm-up (requests), and a round costs seconds.
+		if m.WarmupRounds == 0 {
+			m.WarmupRounds = -1
+		}
+		// Planned for precision, not by the sequential rule: a link's
+		// budget gives few rounds past the first three, and the
+		// sequential interval's first look is 2.3 times as wide as a
+		// fixed one there (1% spent, Student's t with two degrees of
+		// freedom).
+		if m.Precision == 0 {
+			m.Precision = results.StableHalfWidth
+		}
+		return
+	}
+	if o.Budget == 0 {
+		o.Budget = DefaultBudget
+	}
+	if m.AA == nil && !o.NoAA {
+		m.AA = []string{plan.AAEachKind}
+	}
 }
 
-// fill sets what the zero Options leave to the experiment.
+// fill sets what the zero Options leave to the experiment, and refuses
+// what does not go together.
 func (o *Options) fill() error {
+	switch {
+	case o.Link != nil && (o.Target.Plain != "" || o.Target.TLS != ""):
+		return errors.New("an emulated link leads to the child server; it does not apply to an external target")
+	case o.Matrix.Target != (plan.Target{}):
+		return errors.New("the matrix's target (Matrix.Target) is Run's to set: give Options.Target")
+	case o.Matrix.Budget != 0:
+		return errors.New("the matrix's budget (Matrix.Budget) is Run's to set: give Options.Budget")
+	}
+	o.fillRounds()
 	if o.Began.IsZero() {
 		o.Began = time.Now()
 	}
-	if len(o.Matrix.Protocols) == 0 {
-		o.Matrix.Protocols = append([]transport.Protocol(nil), transport.All...)
+	if err := o.fillProtocols(); err != nil {
+		return err
 	}
 	if len(o.Matrix.Scenarios) == 0 {
 		o.Matrix.Scenarios = plan.Scenarios
@@ -233,6 +260,36 @@ func (o *Options) fill() error {
 		o.Warn = func(error) {}
 	}
 	return o.checkMatrix()
+}
+
+// fillProtocols sets the transports zero Matrix.Protocols mean: all of
+// them, or those an external target serves (h1-tls, h2 and h3 need its
+// TLS base URL, h1 and h2c its cleartext one). A transport asked for
+// that the target cannot serve is refused, naming the URL it needs.
+func (o *Options) fillProtocols() error {
+	t, m := o.Target, &o.Matrix
+	external := t.Plain != "" || t.TLS != ""
+	serves := func(p transport.Protocol) bool {
+		return !external || (p.TLS() && t.TLS != "") || (!p.TLS() && t.Plain != "")
+	}
+	if len(m.Protocols) == 0 {
+		for _, p := range transport.All {
+			if serves(p) {
+				m.Protocols = append(m.Protocols, p)
+			}
+		}
+		return nil
+	}
+	for _, p := range m.Protocols {
+		switch {
+		case serves(p):
+		case p.TLS():
+			return config.Fieldf("Target.TLS", "none", "a TLS base URL https://host:port: %s needs it (Target.Plain is cleartext: h1, h2c)", p)
+		default:
+			return config.Fieldf("Target.Plain", "none", "a cleartext base URL http://host:port: %s needs it (Target.TLS serves h1-tls, h2, h3)", p)
+		}
+	}
+	return nil
 }
 
 // checkMatrix refuses Matrix's fields out of range (plan.Options.Validate,

@@ -56,12 +56,12 @@ func (o *Options) pinPlan(ctx context.Context, link *Link) (p *pinning, unlock f
 	return &pinning{client: client, server: server}, pinMu.Unlock, ""
 }
 
-// childArgs are the serve flags that pin the child server.
-func (p *pinning) childArgs() []string {
+// serverCPUs are the CPUs the child server is pinned to; nil: none.
+func (p *pinning) serverCPUs() []int {
 	if p == nil {
 		return nil
 	}
-	return []string{"--cpus", pin.Format(p.server)}
+	return p.server
 }
 
 // self pins this process (the generator), after the child has started

@@ -2,13 +2,14 @@ package experiment
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/internal/childserver"
 	"github.com/httpvs/httpvs/internal/diagnosis"
 	"github.com/httpvs/httpvs/internal/matrix"
 	"github.com/httpvs/httpvs/plan"
@@ -19,23 +20,15 @@ import (
 // Run runs the experiment o describes: it makes and calibrates the link,
 // starts the child server (or points at o.Target), runs the matrix with
 // its added rounds and profiles, measures the reference peers, and
-// returns the results diagnosed; or, with o.Go's Versions, measures the
-// scenarios across those Go toolchains (results.Results.GoVersions). An
-// interrupted run (ctx done) returns what it measured, marked Partial. Errors are those of setting it up:
+// returns the results diagnosed. An interrupted run (ctx done) returns what it measured, marked Partial. Errors are those of setting it up:
 // a link that cannot be made, a server that does not start, options out
 // of range.
 func Run(ctx context.Context, o Options) (*results.Results, error) {
-	if err := o.check(); err != nil {
+	if err := notInChild(); err != nil {
 		return nil, err
-	}
-	if len(o.Go.Versions) > 0 {
-		return o.goVersions(ctx)
 	}
 	if err := o.fill(); err != nil {
 		return nil, &OptionsError{err}
-	}
-	if o.Link != nil && (o.Target.Plain != "" || o.Target.TLS != "") {
-		return nil, &OptionsError{errors.New("an emulated link leads to the child server; it does not apply to an external target")}
 	}
 	var link *Link
 	if o.Link != nil {
@@ -79,20 +72,6 @@ func Run(ctx context.Context, o Options) (*results.Results, error) {
 	return o.measure(ctx, st)
 }
 
-// check refuses options that do not go together: several links (Sweep
-// runs them), and Go versions, measured on loopback with a server of
-// their own, beside a link or a target.
-func (o *Options) check() error {
-	external := o.Target.Plain != "" || o.Target.TLS != ""
-	switch {
-	case len(o.Links) > 0:
-		return &OptionsError{errors.New("several links (Links) are a sweep: Sweep runs them, Run one (Link)")}
-	case len(o.Go.Versions) > 0 && (o.Link != nil || external):
-		return &OptionsError{errors.New("go versions (Go) are measured on loopback with a server and client of their own, not across a link or against a target")}
-	}
-	return nil
-}
-
 // setup is what Run made before the cells: the link, the child server's
 // knobs (nil for an external target), quic-go's buffer note, what the
 // target lacks, and the pinning (or why there is none).
@@ -125,7 +104,7 @@ func (o *Options) measure(ctx context.Context, st setup) (*results.Results, erro
 	res.Sizing = sizing
 	// The run ended because the server died (or as it died, at the last
 	// repetitions): say that, not only that the run was interrupted.
-	if de := (*ServerDiedError)(nil); errors.As(context.Cause(ctx), &de) {
+	if de := (*childserver.DiedError)(nil); errors.As(context.Cause(ctx), &de) {
 		res.Partial, res.PartialReason = true, de.Error()
 	}
 	if len(o.Peers) > 0 && ctx.Err() == nil {
@@ -149,6 +128,12 @@ func (o *Options) settle(res *results.Results, server *config.Server, udpNote st
 	res.Settings.Net = link.result()
 	if o.Target.Plain == "" && o.Target.TLS == "" {
 		res.Settings.Target = "child"
+	}
+	if o.ProfileDir != "" {
+		res.Settings.ProfileDir = o.ProfileDir
+		if abs, err := filepath.Abs(o.ProfileDir); err == nil {
+			res.Settings.ProfileDir = abs
+		}
 	}
 }
 
@@ -191,18 +176,13 @@ func (o *Options) startServer(ctx context.Context, link *Link, pinned *pinning, 
 	m := &o.Matrix
 	if o.Target.Plain != "" || o.Target.TLS != "" {
 		m.Target = o.Target
-		return nil, func() {}, nil
+		return nil, func() {}, reachTarget(ctx, o.Target)
 	}
-	knobs, err := json.Marshal(o.Server)
-	if err != nil {
-		return nil, nil, err
+	spec := childserver.Spec{Server: o.Server, Profiling: o.ProfileDir != "", Token: ClientToken(), CPUs: pinned.serverCPUs()}
+	if m.Browser != nil {
+		spec.Page = m.Browser.Page
 	}
-	args := append([]string{ServerConfigFlag, string(knobs)}, o.ServerArgs...)
-	if o.ProfileDir != "" {
-		args = append(args, "--profiling")
-	}
-	args = append(args, pinned.childArgs()...)
-	child, err := StartChild(ctx, o.Executable, link.server(), args)
+	child, err := childserver.Start(ctx, o.Executable, link.server(), spec)
 	if err != nil {
 		return nil, nil, err
 	}

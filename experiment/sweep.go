@@ -12,7 +12,7 @@ import (
 // after another (`httpvs run --net lan --net 4g`), and returns one
 // results per link, in the order of o.Links: what report.When and its
 // kin take for the verdict across the links. Each link is a Run of its
-// own, with Link set to it; its budget (o.Budget, or the estimate's)
+// own, across that link; its budget (o.Budget, or the estimate's)
 // counts from its own start, not from o.Began. OnLink and OnLinkDone
 // hear of each link as it starts and ends.
 //
@@ -21,14 +21,12 @@ import (
 // so far, fewer than o.Links. An error setting up a link (the link, the
 // child server, options out of range: as Run's) ends the sweep with it,
 // and the results of the links before it.
-func Sweep(ctx context.Context, o Options) ([]*results.Results, error) {
-	switch {
-	case len(o.Links) == 0:
+func Sweep(ctx context.Context, o SweepOptions) ([]*results.Results, error) {
+	if err := notInChild(); err != nil {
+		return nil, err
+	}
+	if len(o.Links) == 0 {
 		return nil, &OptionsError{errors.New("a sweep needs links (Links); Run measures one link or loopback")}
-	case o.Link != nil:
-		return nil, &OptionsError{errors.New("a sweep measures Links; Link is for Run: give one")}
-	case len(o.Go.Versions) > 0:
-		return nil, &OptionsError{errors.New("go versions (Go) are measured on loopback, not across links")}
 	}
 	var runs []*results.Results
 	for i := range o.Links {
@@ -38,8 +36,8 @@ func Sweep(ctx context.Context, o Options) ([]*results.Results, error) {
 		if o.OnLink != nil {
 			o.OnLink(i, o.Links[i])
 		}
-		one := o
-		one.Links, one.Link, one.Began = nil, &o.Links[i], time.Now()
+		one := Options{Base: o.Base, Link: &o.Links[i]}
+		one.Began = time.Now()
 		res, err := Run(ctx, one)
 		if err != nil {
 			return runs, err

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/runtest"
 	"github.com/httpvs/httpvs/netem"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -31,9 +33,8 @@ func links(t *testing.T, texts ...string) []experiment.LinkSpec {
 // trip; OnLink and OnLinkDone hear of each link as it starts and ends.
 func TestSweep(t *testing.T) {
 	runtest.NeedLink(t)
-	o := quick(t, "small-sequential")
+	o := experiment.SweepOptions{Base: quick(t, "small-sequential").Base, Links: links(t, "rtt=10ms", "rtt=30ms")}
 	o.Matrix.Protocols = []transport.Protocol{transport.H1}
-	o.Links = links(t, "rtt=10ms", "rtt=30ms")
 	var heard []string
 	o.OnLink = func(i int, l experiment.LinkSpec) { heard = append(heard, "start "+l.Name) }
 	o.OnLinkDone = func(i int, res *results.Results) error {
@@ -73,9 +74,8 @@ func TestSweep(t *testing.T) {
 // measured and starts no other; it is not an error.
 func TestSweepInterrupted(t *testing.T) {
 	runtest.NeedLink(t)
-	o := quick(t, "small-sequential")
+	o := experiment.SweepOptions{Base: quick(t, "small-sequential").Base, Links: links(t, "rtt=5ms", "rtt=20ms")}
 	o.Matrix.Protocols = []transport.Protocol{transport.H1}
-	o.Links = links(t, "rtt=5ms", "rtt=20ms")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	started := 0
@@ -90,32 +90,42 @@ func TestSweepInterrupted(t *testing.T) {
 	}
 }
 
-// TestSweepOptions: what a sweep and a run refuse, before anything
-// starts, as *OptionsError.
-func TestSweepOptions(t *testing.T) {
+// TestOptionsRefused: what the entries refuse, before anything starts,
+// as *OptionsError.
+func TestOptionsRefused(t *testing.T) {
 	two := links(t, "lan", "4g")
+	target := plan.Target{Plain: "http://127.0.0.1:1"}
+	ctx := context.Background()
 	for _, tt := range []struct {
-		name  string
-		sweep bool
-		o     func(*experiment.Options)
+		name string
+		run  func() error
 	}{
-		{"sweep without links", true, func(*experiment.Options) {}},
-		{"sweep with Link", true, func(o *experiment.Options) { o.Links, o.Link = two, &two[0] }},
-		{"sweep of Go versions", true, func(o *experiment.Options) { o.Links, o.Go.Versions = two, []string{"installed"} }},
-		{"run with Links", false, func(o *experiment.Options) { o.Links = two }},
-		{"Go versions across a link", false, func(o *experiment.Options) { o.Link, o.Go.Versions = &two[0], []string{"installed"} }},
-		{"a Go version misspelt", false, func(o *experiment.Options) { o.Go.Versions = []string{"1.26.11"} }},
+		{"sweep without links", func() error { _, err := experiment.Sweep(ctx, experiment.SweepOptions{}); return err }},
+		{"a link to a target", func() error {
+			o := experiment.Quick()
+			o.Link, o.Target = &two[0], target
+			_, err := experiment.Run(ctx, o)
+			return err
+		}},
+		{"the matrix's target", func() error {
+			o := experiment.Quick()
+			o.Matrix.Target = target
+			_, err := experiment.Run(ctx, o)
+			return err
+		}},
+		{"the matrix's budget", func() error {
+			o := experiment.Quick()
+			o.Matrix.Budget = time.Second
+			_, err := experiment.Run(ctx, o)
+			return err
+		}},
+		{"a Go version misspelt", func() error {
+			_, err := experiment.Versions(ctx, experiment.VersionsOptions{Versions: []string{"1.26.11"}})
+			return err
+		}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			o := experiment.Quick()
-			tt.o(&o)
-			var err error
-			if tt.sweep {
-				_, err = experiment.Sweep(context.Background(), o)
-			} else {
-				_, err = experiment.Run(context.Background(), o)
-			}
-			if oe := (*experiment.OptionsError)(nil); !errors.As(err, &oe) {
+			if err, oe := tt.run(), (*experiment.OptionsError)(nil); !errors.As(err, &oe) {
 				t.Errorf("err %v (%T), want *experiment.OptionsError", err, err)
 			}
 		})

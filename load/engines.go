@@ -68,6 +68,20 @@ func ParseEngine(s string) (Engine, error) {
 	return Std, config.Fieldf("Engine", fmt.Sprintf("%q", s), "std or fast")
 }
 
+// ParseEngineFor reads "std", "fast" or "auto" for transport p: auto is
+// Fast where it speaks p, else Std, so that the generator is not what
+// gets measured (httpvs load's choice).
+func ParseEngineFor(s string, p transport.Protocol) (Engine, error) {
+	if s == "auto" {
+		return Fast.For(p), nil
+	}
+	e, err := ParseEngine(s)
+	if err != nil {
+		return Std, config.Fieldf("Engine", fmt.Sprintf("%q", s), "std, fast or auto")
+	}
+	return e, nil
+}
+
 // Supports says whether e speaks p. This is the one place that knows: the
 // fast engine speaks what the lean client speaks; std speaks everything.
 func (e Engine) Supports(p transport.Protocol) bool {

@@ -5,11 +5,11 @@ import (
 	"encoding/binary"
 	"fmt"
 	"net/netip"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/stat"
 	"github.com/httpvs/httpvs/units"
 )
 
@@ -210,17 +210,8 @@ func probeUDP(ctx context.Context, l *Link, n int, gap time.Duration) (probe, er
 	mu.Lock()
 	defer mu.Unlock()
 	p.Reached, p.Echoed = int(reached.Load()), len(rtts)
-	p.RTT = median(rtts)
+	p.RTT = stat.Median(rtts)
 	return p, nil
-}
-
-func median(d []time.Duration) time.Duration {
-	if len(d) == 0 {
-		return 0
-	}
-	s := slices.Clone(d)
-	slices.Sort(s)
-	return s[len(s)/2]
 }
 
 // ConnectTime returns the median of n TCP handshakes from the client
@@ -250,5 +241,5 @@ func connectTime(ctx context.Context, l *Link, n int) (time.Duration, error) {
 		times = append(times, time.Since(start))
 		c.Close()
 	}
-	return median(times), nil
+	return stat.Median(times), nil
 }

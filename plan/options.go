@@ -117,6 +117,10 @@ type Options struct {
 	// server namespace, so that reading them costs no round trips on the
 	// link and is not counted in its counters.
 	StatsNetwork transport.Network
+	// NoServerStats, when set, leaves the server's counters unread: no
+	// GET /stats before and after each repetition (a request to a target
+	// its owner did not ask for), and no server figures.
+	NoServerStats bool
 	// LinkCounters, if set, returns the emulated link's counters since its
 	// last call (netem.Link.ResetStats): each repetition records those of
 	// its own span (Repetition.Link).

@@ -1,9 +1,11 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"time"
 
 	"github.com/httpvs/httpvs/results"
@@ -55,7 +57,7 @@ func Attribution(w io.Writer, res *results.Results) bool {
 	if rough > 0 {
 		fmt.Fprintln(w, roughLine(res, cells, rough, fewest))
 	}
-	fmt.Fprintln(w, attributionNext(cells[0], base))
+	fmt.Fprintln(w, attributionNext(res, cells[0], base))
 	return true
 }
 
@@ -82,21 +84,28 @@ func roughLine(res *results.Results, cells []*results.Cell, rough, fewest int) s
 	}
 	need := time.Duration(math.Ceil(span.Seconds()*float64(results.AttributionRoughSamples)/float64(fewest))) * time.Second
 	more := time.Duration(rounds) * (need - span)
-	return fmt.Sprintf("%s; to reach about %d (samples grow with the round, roughly in proportion), run again with --profile DIR --profile-span %v: %d profiling rounds of %v, adding about %v to the run",
-		head, results.AttributionRoughSamples, need, rounds, need, more)
+	return fmt.Sprintf("%s; to reach about %d (samples grow with the round, roughly in proportion), run again with --profile %s --profile-span %v: %d profiling rounds of %v, adding about %v to the run",
+		head, results.AttributionRoughSamples, cmp.Or(dirOf(res), "DIR"), need, rounds, need, more)
 }
 
 // attributionNext is the next step after reading the attribution: the
 // profiles in full of c's side that spent the most extra, against its
-// baseline's, then the settings to try.
-func attributionNext(c *results.Cell, base string) string {
+// baseline's (in the directory res records), then the settings to try.
+func attributionNext(res *results.Results, c *results.Cell, base string) string {
 	side, most := "client", math.Inf(-1)
 	for _, s := range c.Attribution {
 		if s.Error == "" && s.ExtraSecondsPerUnit > most {
 			side, most = s.Side, s.ExtraSecondsPerUnit
 		}
 	}
-	return fmt.Sprintf("next: the %s's profiles in full, %s/%s against %s: go tool pprof -top -diff_base DIR/%s DIR/%s; where the growth is a setting's (the report's what to change), try it with httpvs tune --write mine.json, then httpvs run --knobs mine.json and httpvs compare",
+	dir, where := dirOf(res), ""
+	if dir == "" {
+		dir, where = "PROFILES", " (PROFILES: the directory the run's profiles went to)"
+	}
+	return fmt.Sprintf("next: the %s's profiles in full, %s/%s against %s: go tool pprof -top -diff_base %s %s%s; where the growth is a setting's (the report's what to change), try it with httpvs tune --write mine.json, then httpvs run --knobs mine.json and httpvs compare",
 		side, c.Scenario, c.Protocol, base,
-		results.ProfileFile(c.Scenario, base, side, "cpu"), results.ProfileFile(c.Scenario, c.Protocol, side, "cpu"))
+		filepath.Join(dir, results.ProfileFile(c.Scenario, base, side, "cpu")), filepath.Join(dir, results.ProfileFile(c.Scenario, c.Protocol, side, "cpu")), where)
 }
+
+// dirOf is where res's profiles are: the directory the run recorded.
+func dirOf(res *results.Results) string { return res.Settings.ProfileDir }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/httpvs/httpvs/internal/protoname"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -82,7 +83,7 @@ func browserBaseline(cells []results.BrowserCell) string {
 			return c.Baseline
 		}
 	}
-	return "h1"
+	return protoname.H1
 }
 
 // vsBaselineText is c's ratio to the baseline, as the verdict prints a

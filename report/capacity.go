@@ -17,17 +17,25 @@ import (
 // run.
 func Capacity(w io.Writer, c *results.Capacity, notRun []results.NotRun) error {
 	bw := &printer{w: w}
-	fmt.Fprintf(bw, "capacity at %s, %s: the highest open-loop rate each transport carried within the objective, latency from each request's intended send time\n", c.Objective.Text, c.Request)
+	fmt.Fprintln(bw, wrap(fmt.Sprintf("capacity at %s, %s: the highest open-loop rate each transport carried within the objective, latency from each request's intended send time", c.Objective.Text, c.Request), TextWidth, "", "  "))
 	if c.Net != nil {
 		fmt.Fprintln(bw, c.Net.Summary())
 	}
+	n := searches(c)
 	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "  \tmet\tmissed at\tvs %s\tserver cores\t\n", orDash(c.Baseline))
+	each := ""
+	if n > 1 {
+		each = "met in each search\t"
+	}
+	fmt.Fprintf(tw, "  \tmet\tmissed at\t%svs %s\tserver cores\t\n", each, orDash(c.Baseline))
 	for _, t := range c.Transports {
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t\n", t.Protocol, rate(t.Met), missedText(t), capacityRatio(t, c.Baseline), coresText(t.ServerCores))
+		if n > 1 {
+			each = metEach(t) + "\t"
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s%s\t%s\t\n", t.Protocol, rate(t.Met), missedText(t), each, capacityRatio(t, c.Baseline), coresText(t.ServerCores))
 	}
 	tw.Flush()
-	fmt.Fprintf(bw, "  (rates in requests per second; the capacity lies between met and missed: the search's resolution, %d rates tried in all)\n", steps(c))
+	fmt.Fprintln(bw, wrap(capacityLegend(c, n), TextWidth, "  ", "  "))
 	if c.Stopped != "" {
 		fmt.Fprintf(bw, "  stopped: %s\n", c.Stopped)
 	}
@@ -35,6 +43,39 @@ func Capacity(w io.Writer, c *results.Capacity, notRun []results.NotRun) error {
 		fmt.Fprintf(bw, "  not run: %s\n", n)
 	}
 	return bw.err
+}
+
+// capacityLegend says what the table's figures are: brackets are the
+// search's resolution; the ratio's interval and verdict come from
+// repeated searches, or there is no verdict.
+func capacityLegend(c *results.Capacity, n int) string {
+	s := fmt.Sprintf("(rates in requests per second, %d tried in all; met and missed bracket the capacity in the median search: the search's resolution, not an interval", steps(c))
+	if n <= 1 {
+		return s + "; one search: the ratio shows the resolution its brackets allow, and with no spread between searches it has no verdict (a longer budget repeats the search))"
+	}
+	return s + fmt.Sprintf("; the ratio is the geometric mean over %d searches, with a 95%% interval the wider of their spread (Student's t) and their resolution; ≈ where it holds 1 and excludes a difference of %.0f%%, undetermined where it cannot)", n, results.Matters*100)
+}
+
+// searches is the most searches any transport made.
+func searches(c *results.Capacity) int {
+	n := 0
+	for _, t := range c.Transports {
+		n = max(n, len(t.Searches))
+	}
+	return n
+}
+
+// metEach is each search's Met, a cut one marked.
+func metEach(t results.CapacityResult) string {
+	var parts []string
+	for _, b := range t.Searches {
+		s := rate(b.Met)
+		if b.Cut {
+			s += " (cut)"
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, " ")
 }
 
 // capacityMarkdown is a capacity search's report.md: a heading naming
@@ -74,16 +115,26 @@ func capacityRatio(t results.CapacityResult, baseline string) string {
 	switch {
 	case t.Protocol == baseline:
 		return "1.00x"
+	case t.VsBaseline == nil && t.Met > 0 && baseline != "":
+		return "- (no bracket closed: both carried every rate tried)"
 	case t.VsBaseline == nil:
 		return "-"
 	}
 	r := t.VsBaseline
-	high := "open"
-	if r.High > 0 {
-		high = fmt.Sprintf("%.2f", r.High)
+	if r.Searches < 2 {
+		return fmt.Sprintf("%.2fx (resolution %s to %s)", r.Ratio, bound(r.ResolutionLow), bound(r.ResolutionHigh))
 	}
-	word := map[string]string{results.VerdictFaster: "carries more", results.VerdictSlower: "carries less", results.VerdictSimilar: "≈"}[r.Verdict]
-	return strings.TrimSpace(fmt.Sprintf("%.2fx [%.2f, %s] %s", r.Ratio, r.Low, high, word))
+	word := map[string]string{results.VerdictFaster: "carries more", results.VerdictSlower: "carries less", results.VerdictSimilar: "≈", results.VerdictUndetermined: "undetermined"}[r.Verdict]
+	return strings.TrimSpace(fmt.Sprintf("%.2fx [%s, %s] %s", r.Ratio, bound(r.Low), bound(r.High), word))
+}
+
+// bound is a ratio's bound, "open" where it is zero (a bracket open on
+// that side).
+func bound(x float64) string {
+	if x <= 0 {
+		return "open"
+	}
+	return fmt.Sprintf("%.2f", x)
 }
 
 func coresText(c *float64) string {

@@ -109,7 +109,7 @@ func TestWriteCapacity(t *testing.T) {
 			{Protocol: "h1", Met: 4000, Missed: 8000, MissedBecause: "p99 61ms", ServerCores: &cores, Steps: []results.CapacityStep{
 				{Rate: 4000, Achieved: 3990, Latency: 0.01, Requests: 4000, Met: true},
 				{Rate: 8000, Achieved: 7000, Latency: 0.061, Requests: 8000, Why: "p99 61ms"}}},
-			{Protocol: "h2c", Met: 8000, VsBaseline: &results.CapacityRatio{Ratio: 2, Low: 1}, Steps: []results.CapacityStep{
+			{Protocol: "h2c", Met: 8000, VsBaseline: &results.CapacityRatio{Ratio: 2, ResolutionLow: 1, Searches: 1}, Steps: []results.CapacityStep{
 				{Rate: 8000, Achieved: 7990, Latency: 0.02, Requests: 8000, Met: true}}},
 		}}
 	notRun := []results.NotRun{{Protocol: "h3", Reason: "no UDP"}}
@@ -134,11 +134,14 @@ func TestWriteCapacity(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "# httpvs run --slo 'p99<50ms,errors<1%', 2026-03-04 04:06:07 UTC\n\n```\n" +
-		"capacity at p99<50ms,errors<1%, GET /small: the highest open-loop rate each transport carried within the objective, latency from each request's intended send time\n" +
-		"       met   missed at                      vs h1               server cores  \n" +
-		"  h1   4000  8000 (p99 61ms)                1.00x               0.75          \n" +
-		"  h2c  8000  none up to the search's bound  2.00x [1.00, open]  n/a           \n" +
-		"  (rates in requests per second; the capacity lies between met and missed: the search's resolution, 3 rates tried in all)\n" +
+		"capacity at p99<50ms,errors<1%, GET /small: the highest open-loop rate each transport carried within the objective,\n" +
+		"  latency from each request's intended send time\n" +
+		"       met   missed at                      vs h1                            server cores  \n" +
+		"  h1   4000  8000 (p99 61ms)                1.00x                            0.75          \n" +
+		"  h2c  8000  none up to the search's bound  2.00x (resolution 1.00 to open)  n/a           \n" +
+		"  (rates in requests per second, 3 tried in all; met and missed bracket the capacity in the median search: the search's\n" +
+		"  resolution, not an interval; one search: the ratio shows the resolution its brackets allow, and with no spread between\n" +
+		"  searches it has no verdict (a longer budget repeats the search))\n" +
 		"  stopped: budget 2m0s spent\n" +
 		"  not run: h3: no UDP\n" +
 		"```\n"

@@ -17,7 +17,8 @@ type fixList struct {
 	base  string
 	order []string // rules, in first-seen order
 	rules map[string]*ruleFixes
-	moved []string // the variant rows that moved, "download/h2c 0.15x -> 0.52x"
+	moved []string // the variant rows that raised the ratio, "download/h2c 0.15x -> 0.52x"
+	still []string // the variant rows that did not measurably raise it
 	seen  map[string]bool
 }
 
@@ -56,9 +57,13 @@ func (l *fixList) add(c *results.Cell) {
 			r.texts = append(r.texts, text)
 		}
 		r.cells[text] = append(r.cells[text], c.Scenario+"/"+c.Protocol)
-		if m := movedBy(l.res, c, f); m != "" && !l.seen[m] {
+		if m, raised := movedBy(l.res, c, f); m != "" && !l.seen[m] {
 			l.seen[m] = true
-			l.moved = append(l.moved, m)
+			if raised {
+				l.moved = append(l.moved, m)
+			} else {
+				l.still = append(l.still, m)
+			}
 		}
 	}
 }
@@ -87,8 +92,15 @@ func (l *fixList) lines() (short, full []string) {
 		}
 		short = append(short, fmt.Sprintf("%s [%s]", line, groupCells(cells)))
 	}
-	if a := l.res.Settings.Alongside; len(l.moved) > 0 && a != nil {
-		short = append(short, fmt.Sprintf("measured with knobs %s (the fixes above that it sets, together): %s", a.Name, strings.Join(l.moved, ", ")))
+	if a := l.res.Settings.Alongside; len(l.moved)+len(l.still) > 0 && a != nil {
+		var parts []string
+		if len(l.moved) > 0 {
+			parts = append(parts, "raised "+strings.Join(l.moved, ", "))
+		}
+		if len(l.still) > 0 {
+			parts = append(parts, "no measured gain (intervals not apart, or lower) "+strings.Join(l.still, ", "))
+		}
+		short = append(short, fmt.Sprintf("measured with knobs %s (the fixes above that it sets, together): %s", a.Name, strings.Join(parts, "; ")))
 	}
 	return short, full
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/httpvs/httpvs/internal/protoname"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -61,6 +62,8 @@ func (g *grid) row(name string, f func(c *results.Cell) string) {
 			r = append(r, "")
 		case len(c.Repetitions) == 0:
 			r = append(r, "-")
+		case name != "errors" && !results.MedianRepetition(c).Counts():
+			r = append(r, "-") // no repetition counts: no figure, only its errors
 		default:
 			r = append(r, f(c))
 		}
@@ -323,7 +326,7 @@ func (g *grid) baseline() string {
 			return c.Baseline
 		}
 	}
-	return "h1"
+	return protoname.H1
 }
 
 // estimateText is estimate with its interval, as the verdict prints it:

@@ -66,24 +66,40 @@ func TestHTMLVerdictComesFirst(t *testing.T) {
 }
 
 // TestFixNamesTheVariantThatMovedIt: a fix whose knobs the alongside set
-// sets cites the variant's ratio beside the cell's; a fix with a knob the
-// set lacks, or no knobs, cites nothing.
+// sets cites the variant's ratio beside the cell's, a gain only where the
+// variant's interval lies above the cell's; a fix with a knob the set
+// lacks, or no knobs, cites nothing.
 func TestFixNamesTheVariantThatMovedIt(t *testing.T) {
 	tuned := results.Tuned
 	res := &results.Results{Settings: results.Settings{Alongside: &tuned}, Cells: []results.Cell{
-		{Scenario: "download", Protocol: "h2c", VsH1: &results.Interval{Ratio: 0.27, Pairs: 8}},
-		{Scenario: "download:tuned", Protocol: "h2c", VsH1: &results.Interval{Ratio: 0.68, Pairs: 8}},
+		{Scenario: "download", Protocol: "h2c", VsH1: &results.Interval{Ratio: 0.27, Low: 0.25, High: 0.29, Pairs: 8}},
+		{Scenario: "download:tuned", Protocol: "h2c", VsH1: &results.Interval{Ratio: 0.68, Low: 0.6, High: 0.75, Pairs: 8}},
+		{Scenario: "download", Protocol: "h2", VsH1: &results.Interval{Ratio: 0.15, Low: 0.12, High: 0.18, Pairs: 8}},
+		{Scenario: "download:tuned", Protocol: "h2", VsH1: &results.Interval{Ratio: 0.12, Low: 0.1, High: 0.14, Pairs: 8}},
 	}}
 	c := &res.Cells[0]
 	reads := results.Finding{Knobs: []results.Knob{{Field: "Client.ReadSize", Value: "256Ki"}}}
-	if got, want := movedBy(res, c, reads), "download/h2c 0.27x -> 0.68x"; got != want {
-		t.Errorf("movedBy = %q, want %q", got, want)
+	if got, raised := movedBy(res, c, reads); got != "download/h2c 0.27x -> 0.68x" || !raised {
+		t.Errorf("movedBy = %q, %v; want download/h2c 0.27x -> 0.68x, raised", got, raised)
+	}
+	if got, raised := movedBy(res, &res.Cells[2], reads); got != "download/h2 0.15x -> 0.12x" || raised {
+		t.Errorf("a change for the worse: movedBy = %q, raised %v", got, raised)
 	}
 	windows := results.Finding{Knobs: []results.Knob{{Field: "Client.ReadSize", Value: "256Ki"}, {Field: "Client.HTTP2.MaxReceiveBufferPerStream", Value: "16Mi"}}}
-	if got := movedBy(res, c, windows); got != "" {
+	if got, _ := movedBy(res, c, windows); got != "" {
 		t.Errorf("a fix with a knob tuned does not set: movedBy = %q", got)
 	}
-	if got := movedBy(res, c, results.Finding{}); got != "" {
+	if got, _ := movedBy(res, c, results.Finding{}); got != "" {
 		t.Errorf("a fix without knobs: movedBy = %q", got)
+	}
+	l := newFixList(res, "h1")
+	res.Cells[0].Findings = []results.Finding{{Rule: "h2-small-reads", Fix: "read in big buffers", Knobs: reads.Knobs}}
+	res.Cells[2].Findings = res.Cells[0].Findings
+	l.add(&res.Cells[0])
+	l.add(&res.Cells[2])
+	short, _ := l.lines()
+	want := "measured with knobs tuned (the fixes above that it sets, together): raised download/h2c 0.27x -> 0.68x; no measured gain (intervals not apart, or lower) download/h2 0.15x -> 0.12x"
+	if last := short[len(short)-1]; last != want {
+		t.Errorf("fix list's last line\n%s\nwant\n%s", last, want)
 	}
 }

@@ -54,7 +54,7 @@ func TestLinkVerdict(t *testing.T) {
 		"h2c against h1: ties on download (both at the link's bound), cold-start (both at the link's bound); is unexplained on small-concurrent",
 		"of link bound",
 	} {
-		if !strings.Contains(out, want) {
+		if !strings.Contains(unwrapped(out), want) {
 			t.Errorf("the report lacks %q:\n%s", want, out)
 		}
 	}
@@ -114,11 +114,11 @@ func TestLinkVerdictMachineBound(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := b.String()
-	if !strings.Contains(out, "h3 against h1: is machine-bound on download (0.88x: this machine, not the link, held h3 (the server's CPU saturated))") || strings.Contains(out, "loses on download") {
+	if !strings.Contains(unwrapped(out), "h3 against h1: is machine-bound on download (0.88x: this machine, not the link, held h3 (the server's CPU saturated))") || strings.Contains(out, "loses on download") {
 		t.Errorf("want h3's download machine-bound, not lost:\n%s", out)
 	}
 	for _, line := range strings.Split(out, "\n") {
-		if strings.HasPrefix(strings.TrimSpace(line), "download ") && strings.Contains(line, "0.88x") && (!strings.Contains(line, "] machine-bound") || strings.Contains(line, "slower")) {
+		if strings.HasPrefix(strings.TrimSpace(line), "download ") && strings.Contains(line, "0.88x") && (!strings.Contains(line, "% machine-bound") || strings.Contains(line, "slower")) {
 			t.Errorf("verdict row %q: want h3's cell machine-bound, not slower", line)
 		}
 	}
@@ -144,7 +144,7 @@ func TestLinkVerdictEmulatorBehind(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := b.String()
-	if !strings.Contains(out, "h3 against h1: is machine-bound on download (0.88x: this machine, not the link, held h3 (the emulator fell behind") || strings.Contains(out, "loses on download") {
+	if !strings.Contains(unwrapped(out), "h3 against h1: is machine-bound on download (0.88x: this machine, not the link, held h3 (the emulator fell behind") || strings.Contains(out, "loses on download") {
 		t.Errorf("want h3's download machine-bound by the emulator, not lost:\n%s", out)
 	}
 }

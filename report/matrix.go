@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -19,14 +20,14 @@ func Matrix(w io.Writer, res *results.Results) error {
 	}
 	bw := &printer{w: w}
 	if res.Partial {
-		fmt.Fprintf(bw, "PARTIAL: %s: the cells below are what was measured until then\n", res.PartialReason)
+		fmt.Fprintln(bw, wrapLines(fmt.Sprintf("PARTIAL: %s: the cells below are what was measured until then", res.PartialReason)))
 	}
-	fmt.Fprintln(bw, runLine(res))
+	fmt.Fprintln(bw, wrapLines(runLine(res)))
 	if n := res.Settings.Net; n != nil {
-		fmt.Fprintln(bw, n.Summary())
+		fmt.Fprintln(bw, wrapLines(n.Summary()))
 	}
 	for _, n := range runNotes(res) {
-		fmt.Fprintln(bw, n)
+		fmt.Fprintln(bw, wrapLines(n))
 	}
 	if len(res.NotRun) > 0 {
 		fmt.Fprintln(bw, "not run (the target lacks them):")
@@ -139,28 +140,46 @@ func textVerdict(w io.Writer, res *results.Results) {
 	if len(v.head) < 2 {
 		return
 	}
-	fmt.Fprintf(w, "\n%s\n", v.title(res))
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	for _, r := range append([][]string{v.head}, v.rows...) {
-		fmt.Fprintf(tw, "  %s\t\n", strings.Join(r, "\t"))
+	fmt.Fprintf(w, "\n%s\n", wrapLines(v.title(res)))
+	// No padding after the last cell: the table keeps its width for
+	// the cells.
+	var table bytes.Buffer
+	tw := tabwriter.NewWriter(&table, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "  %s\n", strings.Join(v.head, "\t"))
+	compact := false
+	for i, r := range v.rows {
+		row := []string{r[0]}
+		for j, text := range r[1:] {
+			c := v.grid[i][j]
+			mb := c != nil && c.VsH1 != nil && c.VsH1.Verdict != results.VerdictSimilar && results.MachineBound(c, res)
+			row = append(row, compactCell(c, text, v.net, mb))
+			compact = compact || row[len(row)-1] != text
+		}
+		fmt.Fprintf(tw, "  %s\n", strings.Join(row, "\t"))
 	}
 	tw.Flush()
+	for _, line := range strings.SplitAfter(table.String(), "\n") {
+		fmt.Fprint(w, strings.TrimRight(line, " \n")+strings.Repeat("\n", strings.Count(line, "\n")))
+	}
+	if compact {
+		fmt.Fprintln(w, wrapLines("  "+compactLegend(v.baseName())))
+	}
 	for _, line := range []string{v.noise, v.variants, v.refs} {
 		if line != "" {
-			fmt.Fprintf(w, "%s\n", line)
+			fmt.Fprintln(w, wrapLines(line))
 		}
 	}
 	var whys []string
 	for i, why := range v.whys {
 		if why != "" {
-			whys = append(whys, fmt.Sprintf("  %s: %s", v.rows[i][0], why))
+			whys = append(whys, wrapLines(fmt.Sprintf("  %s: %s", v.rows[i][0], why)))
 		}
 	}
 	if len(whys) > 0 {
 		fmt.Fprintf(w, "main causes (rules below):\n%s\n", strings.Join(whys, "\n"))
 	}
 	for _, line := range v.link {
-		fmt.Fprintln(w, line)
+		fmt.Fprintln(w, wrapLines(line))
 	}
 	textReferences(w, res)
 	if len(v.fixes) > 0 {
@@ -168,9 +187,9 @@ func textVerdict(w io.Writer, res *results.Results) {
 		if len(v.fullFixes) > 0 {
 			head = "\nwhat to change (each cause once, with its cells; the evidence under each table; a fix cut short here is in full at the end):"
 		}
-		fmt.Fprintln(w, head)
+		fmt.Fprintln(w, wrapLines(head))
 		for _, f := range v.fixes {
-			fmt.Fprintf(w, "  - %s\n", f)
+			fmt.Fprintln(w, wrapLines("  - "+f))
 		}
 	}
 	fmt.Fprintln(w, "\ndetail:")

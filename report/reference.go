@@ -6,6 +6,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/httpvs/httpvs/internal/protoname"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -59,7 +60,7 @@ func referencesOf(res *results.Results) *references {
 	}
 	last := ""
 	for _, k := range rows {
-		if k.Protocol == "h1" {
+		if k.Protocol == protoname.H1 {
 			continue // the others' ratios are to it
 		}
 		var v verdict

@@ -116,7 +116,7 @@ func TestVerdictWithoutGoRow(t *testing.T) {
 	textVerdict(&b, res)
 	out := b.String()
 	for _, want := range []string{
-		"  download          0.49x [0.33, 0.71] slower    skipped  \n    without Go      1.02x [0.92, 1.12] h2o/curl           \n  small-sequential",
+		"  download          0.49x ±38% slow              skipped\n    without Go      1.02x [0.92, 1.12] h2o/curl\n  small-sequential  0.64x ±3% slow\n",
 		`rows "without Go": the same scenario and transport with a reference server and client not written in Go`,
 	} {
 		if !strings.Contains(out, want) {

@@ -11,7 +11,8 @@ import (
 // runRoundsText says how many rounds the cells got as run: the fewest
 // and most repetitions a measured cell has, the rounds added and why, and
 // when the budget left no room to add any while cells are still wide, how
-// much more time their spread asks for. Results without cells fall back
+// much more time their spread asks for; a run that stopped early (an
+// interrupt) says so instead of blaming the budget. Results without cells fall back
 // to what the settings planned.
 func runRoundsText(res *results.Results) string {
 	s := res.Settings
@@ -35,9 +36,17 @@ func runRoundsText(res *results.Results) string {
 	case s.ExtraRounds > 0 && s.Sequential != nil:
 		text += fmt.Sprintf(" (%d round(s) added, up to %d a cell, to the cells still undetermined, each stopping once decided; intervals %s)",
 			s.ExtraRounds, s.MaxRepeat, sequentialWords(*s.Sequential))
+		if res.Partial {
+			text += "; then the run stopped: " + partialReason(res)
+		}
 	case s.ExtraRounds > 0:
 		text += fmt.Sprintf(" (%d round(s) added, up to %d a cell, where a cell's first rounds left its interval to %s wider than ±%.0f%%)",
 			s.ExtraRounds, s.MaxRepeat, s.BaselineProtocol(), s.PrecisionOf()*100)
+		if res.Partial {
+			text += "; then the run stopped: " + partialReason(res)
+		}
+	case res.Partial:
+		text += " (no round added: the run stopped before it could add any: " + partialReason(res) + ")"
 	case wide > 0 && s.BudgetSeconds > 0:
 		more := moreTime(res)
 		text += fmt.Sprintf(" (no round added: the first rounds left no room in the %s budget; %d cell(s) %s would need about %s more: --budget, --max-repeat)",
@@ -53,6 +62,14 @@ func runRoundsText(res *results.Results) string {
 // sequentialWords names the sequential rule in a few words.
 func sequentialWords(q results.Sequential) string {
 	return fmt.Sprintf("group-sequential, looks after rounds %d to %d (1%% spent at the first, O'Brien-Fleming-type after)", q.First, q.Last)
+}
+
+// partialReason is why a partial run stopped, "interrupted" when unsaid.
+func partialReason(res *results.Results) string {
+	if res.PartialReason != "" {
+		return res.PartialReason
+	}
+	return "interrupted"
 }
 
 // repetitionRange is the fewest and most repetitions among the measured

@@ -40,6 +40,13 @@ func TestRunRoundsText(t *testing.T) {
 	if more := moreTime(res).Seconds(); more < 12.19 || more > 12.21 {
 		t.Errorf("more time %.2f s, want 12.2", more)
 	}
+	// Interrupted (Ctrl-C) before any round was added: said so, not
+	// blamed on the budget.
+	res.Partial, res.PartialReason = true, "interrupted: interrupt"
+	if got := runRoundsText(res); !strings.Contains(got, "the run stopped before it could add any: interrupted: interrupt") || strings.Contains(got, "budget") {
+		t.Errorf("%q: want the interrupt, not the budget", got)
+	}
+	res.Partial, res.PartialReason = false, ""
 	res.Settings.ExtraRounds = 5
 	if got := runRoundsText(res); !strings.Contains(got, "5 round(s) added, up to 16 a cell") {
 		t.Errorf("%q: want the rounds added", got)

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/httpvs/httpvs/internal/protoname"
+	"github.com/httpvs/httpvs/internal/stat"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transfer/transferresult"
 	"github.com/httpvs/httpvs/units"
@@ -85,7 +87,7 @@ func Transfer(w io.Writer, r transferresult.Result) error {
 		if len(rates) > 0 {
 			slices.Sort(rates)
 			p.f("  streams min %s, median %s, max %s\n", units.BitsPerSecond(rates[0]).Human(),
-				units.BitsPerSecond(rates[len(rates)/2]).Human(), units.BitsPerSecond(rates[len(rates)-1]).Human())
+				units.BitsPerSecond(stat.Median(rates)).Human(), units.BitsPerSecond(rates[len(rates)-1]).Human())
 		}
 		shown := 0
 		for i, s := range r.PerStream {
@@ -113,11 +115,11 @@ func Transfer(w io.Writer, r transferresult.Result) error {
 // package transport's.
 func serverWire(s *stats.ServerStats, name string) []string {
 	switch name {
-	case "h3":
+	case protoname.H3:
 		return wireIO(stats.IOStats{}, s.QUIC)
-	case "h1-tls", "h2":
+	case protoname.H1TLS, protoname.H2:
 		return wireIO(s.TLS, stats.QUICStats{})
-	case "h1", "h2c":
+	case protoname.H1, protoname.H2C:
 		return wireIO(s.TCP, stats.QUICStats{})
 	}
 	return nil

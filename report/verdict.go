@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/httpvs/httpvs/internal/protoname"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -107,11 +108,13 @@ func variantsLine(res *results.Results) string {
 
 // movedBy is the evidence that f's fix moves c's figure: the ratio of
 // c's variant cell, when the variant's knob set sets every field f's
-// knobs set ("download/h2c 0.27x -> 0.65x"); "" otherwise.
-func movedBy(res *results.Results, c *results.Cell, f results.Finding) string {
+// knobs set ("download/h2c 0.27x -> 0.65x"); "" otherwise. raised says
+// the variant's interval lies wholly above c's: a measured gain; a change
+// within the noise, or for the worse, is not one.
+func movedBy(res *results.Results, c *results.Cell, f results.Finding) (moved string, raised bool) {
 	a := res.Settings.Alongside
 	if a == nil || len(f.Knobs) == 0 || c.VsH1 == nil {
-		return ""
+		return "", false
 	}
 	fields := map[string]bool{}
 	for _, k := range a.Knobs {
@@ -119,14 +122,15 @@ func movedBy(res *results.Results, c *results.Cell, f results.Finding) string {
 	}
 	for _, k := range f.Knobs {
 		if !fields[k.Field] {
-			return ""
+			return "", false
 		}
 	}
 	vc := res.Cell(c.Scenario+results.VariantSep+a.Name, c.Protocol)
 	if vc == nil || vc.VsH1 == nil {
-		return ""
+		return "", false
 	}
-	return fmt.Sprintf("%s/%s %.2fx -> %.2fx", c.Scenario, c.Protocol, c.VsH1.Ratio, vc.VsH1.Ratio)
+	raised = c.VsH1.Pairs >= 2 && vc.VsH1.Pairs >= 2 && vc.VsH1.Low > c.VsH1.High
+	return fmt.Sprintf("%s/%s %.2fx -> %.2fx", c.Scenario, c.Protocol, c.VsH1.Ratio, vc.VsH1.Ratio), raised
 }
 
 // cell is one transport's verdict in a scenario: "0.26x [0.25, 0.27]
@@ -185,7 +189,7 @@ func (v *verdict) floor(c *results.Cell) (results.NoiseFloor, bool) {
 // baseName is the verdict's baseline, h1 when none was set.
 func (v *verdict) baseName() string {
 	if v.base == "" {
-		return "h1"
+		return protoname.H1
 	}
 	return v.base
 }
@@ -201,7 +205,7 @@ func (v verdict) title(res *results.Results) string {
 			break
 		}
 	}
-	if b != "h1" {
+	if b != protoname.H1 {
 		what += "; baseline " + b + ", since h1 was not measured"
 	}
 	return fmt.Sprintf("verdict (knobs %s): each transport's %s, geometric mean of the rounds' ratios with its 95%% interval; ≈ %s where the interval holds 1 and excludes a difference of %.0f%%, undetermined where it holds 1 but cannot exclude one; %d of %d cells stable (within ±%.0f%%)",

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/httpvs/httpvs/internal/protoname"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
 )
@@ -53,7 +54,7 @@ func controllerLines(runs []*results.Results) []string {
 				continue
 			}
 			line := fmt.Sprintf("  %s/%s: %s", name, p, strings.Join(parts, "; "))
-			if len(classes) > 1 && p != "h3" {
+			if len(classes) > 1 && p != protoname.H3 {
 				line += ": the congestion control, not the transport, moves this figure"
 			}
 			lines = append(lines, line)
@@ -68,7 +69,7 @@ func controllerLines(runs []*results.Results) []string {
 // ccOf names the controller that sent p's data in res.
 func ccOf(res *results.Results, p string) string {
 	n := res.Settings.Net
-	if p == "h3" {
+	if p == protoname.H3 {
 		return n.QUICCongestion
 	}
 	return n.TCPCongestion

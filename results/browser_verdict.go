@@ -1,6 +1,10 @@
 package results
 
-import "math"
+import (
+	"math"
+
+	"github.com/httpvs/httpvs/internal/protoname"
+)
 
 // SetBrowserVerdict sets each browser cell's VsBaseline: its last byte
 // against the baseline's, round by round, the baseline being the first
@@ -28,7 +32,7 @@ func SetBrowserVerdict(cells []BrowserCell) {
 // browserBaseline is the cell the others are held to; nil when neither
 // h1 nor h1-tls has an agreed load.
 func browserBaseline(cells []BrowserCell) *BrowserCell {
-	for _, p := range []string{"h1", "h1-tls"} {
+	for _, p := range []string{protoname.H1, protoname.H1TLS} {
 		for i := range cells {
 			if c := &cells[i]; c.Protocol == p && c.Skipped == "" && c.LastByte.N > 0 {
 				return c

@@ -4,9 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/httpvs/httpvs/internal/stat"
 )
 
 // Objective is a service level objective a rate must meet: a latency
@@ -102,33 +105,51 @@ func (f CapacityFile) WriteJSON(w io.Writer) error {
 	return enc.Encode(f)
 }
 
-// CapacityResult is one transport's search.
+// CapacityResult is one transport's searches.
 type CapacityResult struct {
 	Protocol string `json:"protocol"`
-	// Met is the highest rate tried that met the objective, requests per
-	// second; zero when none did.
+	// Met is the highest rate that met the objective in the median search
+	// (the lower middle of the complete searches by Met; the first search
+	// when none completed), requests per second; zero when none did.
 	Met float64 `json:"met_rps"`
-	// Missed is the lowest rate tried that missed it; zero when every
-	// rate tried up to the search's bound met it. The capacity lies in
-	// [Met, Missed): the search's resolution.
+	// Missed is the lowest rate that missed it in that search; zero when
+	// every rate it tried up to the search's bound met it. The capacity
+	// lies in [Met, Missed): the search's resolution, not an interval.
 	Missed float64 `json:"missed_rps,omitempty"`
 	// MissedBecause says how the objective was missed at Missed.
 	MissedBecause string `json:"missed_because,omitempty"`
-	// Steps are the rates tried, in order.
+	// Searches are the whole searches, in order: the same search repeated
+	// as the budget allowed, so that their spread can be seen.
+	Searches []CapacityBracket `json:"searches,omitempty"`
+	// Steps are the rates tried, in order, each with its search.
 	Steps []CapacityStep `json:"steps"`
-	// VsBaseline is Met over the baseline's Met, with the interval the
-	// two brackets allow; absent for the baseline and where either met
-	// the objective at no rate.
+	// VsBaseline is Met over the baseline's Met, with its interval and
+	// verdict; absent for the baseline, where either met the objective at
+	// no rate, and where neither search closed a bracket.
 	VsBaseline *CapacityRatio `json:"vs_baseline,omitempty"`
 	// ServerCores is the server's CPU, cores, while it carried Met, when
 	// its counters were readable (httpvs serve); absent otherwise.
 	ServerCores *float64 `json:"server_cores,omitempty"`
 }
 
+// CapacityBracket is one whole search's result: the capacity lies in
+// [Met, Missed), the search's resolution.
+type CapacityBracket struct {
+	Met           float64 `json:"met_rps"`
+	Missed        float64 `json:"missed_rps,omitempty"`
+	MissedBecause string  `json:"missed_because,omitempty"`
+	// Cut says the search's budget ended it before its bracket was as
+	// narrow as asked.
+	Cut bool `json:"cut,omitempty"`
+	// ServerCores is the server's CPU while it carried Met, when known.
+	ServerCores *float64 `json:"server_cores,omitempty"`
+}
+
 // CapacityStep is one rate tried.
 type CapacityStep struct {
-	Rate     float64 `json:"rate_rps"`     // asked, requests per second
-	Achieved float64 `json:"achieved_rps"` // succeeded per second
+	Search   int     `json:"search,omitempty"` // which search, from 1
+	Rate     float64 `json:"rate_rps"`         // asked, requests per second
+	Achieved float64 `json:"achieved_rps"`     // succeeded per second
 	Latency  float64 `json:"latency_seconds"`
 	Errors   int64   `json:"errors"`
 	Requests int64   `json:"requests"`
@@ -139,36 +160,107 @@ type CapacityStep struct {
 	ServerCores *float64 `json:"server_cores,omitempty"`
 }
 
-// CapacityRatio is one transport's capacity over the baseline's, and the
-// interval the two searches' brackets allow: Low = Met/baseline Missed,
-// High = Missed/baseline Met (zero where a bracket is open above).
+// CapacityRatio is one transport's capacity over the baseline's, from
+// the searches both completed (paired by search: search i of each took
+// its steps in the same turns).
 type CapacityRatio struct {
+	// Ratio is the geometric mean of the searches' ratios of Met.
 	Ratio float64 `json:"ratio"`
-	Low   float64 `json:"low"`
-	High  float64 `json:"high,omitempty"`
-	// Verdict is VerdictFaster (carries more: Low above 1), VerdictSlower
-	// (High below 1) or VerdictSimilar.
+	// ResolutionLow and ResolutionHigh are what the brackets allow
+	// (geometric means over the searches of Met/baseline Missed and
+	// Missed/baseline Met): the search's resolution, not an interval;
+	// zero where a bracket is open (below, or above).
+	ResolutionLow  float64 `json:"resolution_low"`
+	ResolutionHigh float64 `json:"resolution_high,omitempty"`
+	// Low and High are the 95% interval with two searches or more: the
+	// wider of Student's t over the searches' log ratios and the
+	// resolution (High zero where it is open above); zero with one.
+	Low  float64 `json:"low,omitempty"`
+	High float64 `json:"high,omitempty"`
+	// Searches is how many searches the ratio pairs.
+	Searches int `json:"searches"`
+	// Verdict is the matrix verdict's rule on [Low, High]: VerdictFaster
+	// (carries more), VerdictSlower, VerdictSimilar or
+	// VerdictUndetermined; VerdictUnknown with one search, which has no
+	// spread.
 	Verdict string `json:"verdict"`
 }
 
+// brackets are c's searches; c's own Met and Missed as one search when
+// it lists none.
+func (c CapacityResult) brackets() []CapacityBracket {
+	if len(c.Searches) > 0 {
+		return c.Searches
+	}
+	return []CapacityBracket{{Met: c.Met, Missed: c.Missed}}
+}
+
 // RatioOf is c's capacity over base's; nil when either met the objective
-// at no rate.
+// at no rate or when neither search paired closed its bracket (both
+// carried every rate they tried: the ratio would be the searches' progress).
 func RatioOf(c, base CapacityResult) *CapacityRatio {
-	if c.Met <= 0 || base.Met <= 0 {
+	pairs := pairSearches(c.brackets(), base.brackets(), false)
+	if len(pairs) == 0 {
+		// No search complete on both sides: the first one that met on
+		// both, cut, for its resolution alone.
+		if pairs = pairSearches(c.brackets(), base.brackets(), true); len(pairs) > 1 {
+			pairs = pairs[:1]
+		}
+	}
+	if len(pairs) == 0 {
 		return nil
 	}
-	r := &CapacityRatio{Ratio: c.Met / base.Met, Verdict: VerdictSimilar}
-	if base.Missed > 0 {
-		r.Low = c.Met / base.Missed
+	var logs, lows, highs []float64
+	lowOpen, highOpen, closed := false, false, false
+	for _, p := range pairs {
+		a, b := p[0], p[1]
+		logs = append(logs, math.Log(a.Met/b.Met))
+		closed = closed || a.Missed > 0 || b.Missed > 0
+		if b.Missed > 0 {
+			lows = append(lows, math.Log(a.Met/b.Missed))
+		} else {
+			lowOpen = true
+		}
+		if a.Missed > 0 {
+			highs = append(highs, math.Log(a.Missed/b.Met))
+		} else {
+			highOpen = true
+		}
 	}
-	if c.Missed > 0 {
-		r.High = c.Missed / base.Met
+	if !closed {
+		return nil
 	}
-	switch {
-	case r.Low > 1:
-		r.Verdict = VerdictFaster
-	case r.High > 0 && r.High < 1:
-		r.Verdict = VerdictSlower
+	r := &CapacityRatio{Ratio: math.Exp(stat.Mean(logs)), Searches: len(pairs)}
+	if !lowOpen {
+		r.ResolutionLow = math.Exp(stat.Mean(lows))
+	}
+	if !highOpen {
+		r.ResolutionHigh = math.Exp(stat.Mean(highs))
+	}
+	if len(pairs) < 2 {
+		return r
+	}
+	iv := LogInterval(logs)
+	iv.Low, iv.High = min(iv.Low, r.ResolutionLow), max(iv.High, r.ResolutionHigh)
+	if highOpen {
+		iv.High = math.Inf(1)
+	}
+	iv = judged(iv)
+	r.Low, r.Verdict = iv.Low, iv.Verdict
+	if !highOpen {
+		r.High = iv.High
 	}
 	return r
+}
+
+// pairSearches pairs cs[i] with bs[i] where both met the objective at
+// some rate, and, unless cut is true, neither was cut by the budget.
+func pairSearches(cs, bs []CapacityBracket, cut bool) [][2]CapacityBracket {
+	var pairs [][2]CapacityBracket
+	for i := 0; i < min(len(cs), len(bs)); i++ {
+		if cs[i].Met > 0 && bs[i].Met > 0 && (cut || !cs[i].Cut && !bs[i].Cut) {
+			pairs = append(pairs, [2]CapacityBracket{cs[i], bs[i]})
+		}
+	}
+	return pairs
 }

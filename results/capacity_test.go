@@ -51,27 +51,61 @@ func FuzzParseObjective(f *testing.F) {
 	})
 }
 
-// TestRatioOf: the ratio of what each met, bounded by their brackets; a
-// verdict only where the bounds exclude 1.
+// TestRatioOf: one search gives the ratio of what each met and the
+// resolution its brackets allow, and no verdict (no spread); repeated
+// searches give an interval, the wider of their spread and the
+// resolution, judged by the matrix verdict's rule: undetermined when it
+// holds 1 and is wide or open; searches cut by the budget are left out
+// while complete ones exist; no ratio when neither bracket closed.
 func TestRatioOf(t *testing.T) {
-	base := CapacityResult{Met: 1000, Missed: 1100}
-	for _, tc := range []struct {
-		c                CapacityResult
-		ratio, low, high float64
-		verdict          string
-	}{
-		{CapacityResult{Met: 2000, Missed: 2100}, 2, 2000.0 / 1100, 2.1, VerdictFaster},
-		{CapacityResult{Met: 500, Missed: 550}, 0.5, 500.0 / 1100, 0.55, VerdictSlower},
-		{CapacityResult{Met: 1050, Missed: 1150}, 1.05, 1050.0 / 1100, 1.15, VerdictSimilar},
-		{CapacityResult{Met: 3000}, 3, 3000.0 / 1100, 0, VerdictFaster},
-	} {
-		r := RatioOf(tc.c, base)
-		if r == nil || r.Ratio != tc.ratio || r.Low != tc.low || r.High != tc.high || r.Verdict != tc.verdict {
-			t.Errorf("%+v: %+v", tc.c, r)
-		}
+	one := func(met, missed float64) CapacityResult { return CapacityResult{Met: met, Missed: missed} }
+	base := one(1000, 1100)
+	r := RatioOf(one(2000, 2100), base)
+	if r == nil || r.Ratio != 2 || r.ResolutionLow != 2000.0/1100 || r.ResolutionHigh != 2.1 || r.Searches != 1 || r.Verdict != VerdictUnknown || r.Low != 0 || r.High != 0 {
+		t.Errorf("one search: %+v", r)
+	}
+	if r := RatioOf(one(3000, 0), base); r == nil || r.ResolutionHigh != 0 || r.Verdict != VerdictUnknown {
+		t.Errorf("one search, open above: %+v", r)
+	}
+	if r := RatioOf(one(800, 0), one(800, 0)); r != nil {
+		t.Errorf("neither bracket closed (both carried every rate tried): %+v", r)
 	}
 	if RatioOf(CapacityResult{Missed: 100}, base) != nil {
 		t.Error("a ratio for a transport that met nothing")
+	}
+}
+
+func bracket(met, missed float64) CapacityBracket { return CapacityBracket{Met: met, Missed: missed} }
+
+func many(b ...CapacityBracket) CapacityResult {
+	return CapacityResult{Met: b[0].Met, Missed: b[0].Missed, Searches: b}
+}
+
+// TestRatioOfSearches: repeated searches' ratio judged by the verdict's
+// rule on the wider of their spread and their resolution; a cut search
+// left out where complete ones pair.
+func TestRatioOfSearches(t *testing.T) {
+	b := bracket
+	base3 := many(b(1000, 1050), b(1000, 1050), b(1000, 1050))
+	for _, tc := range []struct {
+		name    string
+		c       CapacityResult
+		verdict string
+	}{
+		{"twice the capacity every time", many(b(2000, 2100), b(2000, 2100), b(2050, 2100)), VerdictFaster},
+		{"half", many(b(500, 525), b(500, 525), b(510, 535)), VerdictSlower},
+		{"the same within the resolution", many(b(1000, 1050), b(1000, 1050), b(1000, 1050)), VerdictSimilar},
+		{"a spread that reaches 25%", many(b(700, 735), b(1000, 1050), b(1400, 1470)), VerdictUndetermined},
+		{"open above and holding 1", many(b(1000, 0), b(1000, 0), b(1000, 0)), VerdictUndetermined},
+	} {
+		r := RatioOf(tc.c, base3)
+		if r == nil || r.Searches != 3 || r.Verdict != tc.verdict || r.Low > r.ResolutionLow || (r.High != 0 && r.High < r.ResolutionHigh) {
+			t.Errorf("%s: %+v, want %s", tc.name, r, tc.verdict)
+		}
+	}
+	cut := many(CapacityBracket{Met: 400, Cut: true}, b(2000, 2100))
+	if r := RatioOf(cut, many(b(1000, 1050), b(1000, 1050))); r == nil || r.Searches != 1 || r.Ratio != 2 {
+		t.Errorf("a cut search paired: %+v", r)
 	}
 }
 

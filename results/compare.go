@@ -225,15 +225,15 @@ func holm(ds []Delta) {
 	}
 }
 
-// values returns the completed repetitions' values of c, nil for a
-// missing or skipped cell.
+// values returns the values of c's repetitions that count
+// (Repetition.Counts), nil for a missing or skipped cell.
 func values(c *Cell) []float64 {
 	if c == nil || c.Skipped != "" {
 		return nil
 	}
 	var v []float64
 	for _, r := range c.Repetitions {
-		if !r.Interrupted && r.Value > 0 {
+		if r.Counts() {
 			v = append(v, r.Value)
 		}
 	}

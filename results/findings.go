@@ -40,13 +40,15 @@ func (f Finding) String() string {
 	return f.Evidence + "; " + f.Fix
 }
 
-// MedianRepetition returns the completed repetition whose value is the
-// cell's median (the lower middle one for an even count): the one whose
-// other figures a report shows beside the median.
+// MedianRepetition returns the repetition, of those that count
+// (Repetition.Counts), whose value is the cell's median (the lower middle
+// one for an even count: a repetition, not a mean of two): the one whose
+// other figures a report shows beside the median. The zero Repetition
+// when none counts.
 func MedianRepetition(c *Cell) Repetition {
 	var done []Repetition
 	for _, r := range c.Repetitions {
-		if !r.Interrupted {
+		if r.Counts() {
 			done = append(done, r)
 		}
 	}

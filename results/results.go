@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/protoname"
 	"github.com/httpvs/httpvs/units"
 
 	"github.com/httpvs/httpvs/stats"
@@ -341,7 +342,7 @@ func (r *Results) ProtocolNames(scenario string) []string {
 // Transports are the names of the five transports as cells carry them,
 // in report order: transport.All's, which this package does not import
 // (it speaks no protocol); a test holds them equal.
-var Transports = []string{"h1", "h2c", "h1-tls", "h2", "h3"}
+var Transports = []string{protoname.H1, protoname.H2C, protoname.H1TLS, protoname.H2, protoname.H3}
 
 // Crossover is one transport's speed on this machine without the link:
 // one download and small requests on the server's own loopback, measured

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/internal/protoname"
 )
 
 // Settings are the knobs the run used.
@@ -61,6 +62,9 @@ type Settings struct {
 	// --profile lasted at least, seconds; zero for a run not profiled (or
 	// written before it was recorded: 2 s).
 	ProfileSpanSeconds float64 `json:"profile_span_seconds,omitempty"`
+	// ProfileDir is the directory the run's profiles were written to, as
+	// an absolute path when known; "" for a run not profiled.
+	ProfileDir string `json:"profile_dir,omitempty"`
 	// ExtraRounds is how many rounds were added past Repeat, over all
 	// scenarios.
 	ExtraRounds int `json:"extra_rounds"`
@@ -106,7 +110,7 @@ func (s *Settings) BaselineProtocol() string {
 	if s.Baseline != "" {
 		return s.Baseline
 	}
-	return "h1"
+	return protoname.H1
 }
 
 // BaselineOf is the transport a run over protocols compares the others
@@ -114,17 +118,17 @@ func (s *Settings) BaselineProtocol() string {
 // TLS or QUIC (h1-tls, h2, h3: the web's real choice) and h1-tls is among
 // them; else the first listed.
 func BaselineOf(protocols []string) string {
-	if len(protocols) == 0 || slices.Contains(protocols, "h1") {
-		return "h1"
+	if len(protocols) == 0 || slices.Contains(protocols, protoname.H1) {
+		return protoname.H1
 	}
 	secure := true
 	for _, p := range protocols {
-		if p != "h1-tls" && p != "h2" && p != "h3" {
+		if !protoname.TLS(p) {
 			secure = false
 		}
 	}
-	if secure && slices.Contains(protocols, "h1-tls") {
-		return "h1-tls"
+	if secure && slices.Contains(protocols, protoname.H1TLS) {
+		return protoname.H1TLS
 	}
 	return protocols[0]
 }

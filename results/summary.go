@@ -38,8 +38,9 @@ func BottleneckOf(clientCores, serverCores float64, serverKnown bool, cores, gom
 }
 
 // SummariseCell sets c's summary (Median, Min, Max, Spread, Noisy, Errors,
-// Negotiated, Bottleneck) from its repetitions, skipping interrupted ones,
-// as matrix.Run does for its cells.
+// Negotiated, Bottleneck) from its repetitions, as matrix.Run does for its
+// cells: Errors and Negotiated from every one not interrupted, the figures
+// from those that count (Repetition.Counts).
 func SummariseCell(c *Cell) {
 	var values []float64
 	votes := map[string]int{}
@@ -52,14 +53,14 @@ func SummariseCell(c *Cell) {
 			continue
 		}
 		c.Errors.Add(r.Errors)
-		if r.Value <= 0 && LowerIsBetter(c.Metric) {
-			continue // nothing finished: no time, not a time of 0
-		}
-		values = append(values, r.Value)
-		votes[r.Bottleneck]++
 		if c.Negotiated == "" {
 			c.Negotiated = r.Negotiated
 		}
+		if !r.Counts() {
+			continue
+		}
+		values = append(values, r.Value)
+		votes[r.Bottleneck]++
 	}
 	if len(values) == 0 {
 		return

@@ -25,11 +25,13 @@ import (
 // The hostile-client suite: each attack runs against a payload server in a
 // child process while a well-behaved h2c client runs beside it. Each
 // asserts that the server's peak RSS stays under hostileRSS, that the
-// well-behaved client's every request succeeds, and that the attacker is
-// dropped (or its bounded attack ends) within hostileDropWithin, and that
-// the well-behaved client, paced at goodRate, keeps 80% of its rate alone
-// (HTTPVS_HOSTILE_MIN_RATIO sets another share); its latencies beside and
-// alone are logged, and bench/hostile.sh prints them.
+// well-behaved client's every request succeeds, that its p99 latency
+// beside the attack stays within goodLatencyBound of its p99 alone, that
+// the attacker is dropped (or its bounded attack ends) within
+// hostileDropWithin, and that the well-behaved client, paced at goodRate,
+// keeps 80% of its rate alone (HTTPVS_HOSTILE_MIN_RATIO sets another
+// share); its latencies beside and alone are logged, and bench/hostile.sh
+// prints them.
 
 // hostileDropWithin bounds how long an attack may hold the server.
 const hostileDropWithin = 10 * time.Second
@@ -51,6 +53,13 @@ const goodRate = 100
 
 // goodTimeout bounds each of the well-behaved client's requests.
 const goodTimeout = 2 * time.Second
+
+// goodLatencyBound is how much later than alone the good client's p99 may
+// come beside an attack: the attacked server's header timeout, the time
+// it gives any peer to speak. A behaviour bound, not a speed ratio: a
+// server that answers the good client within it serves it as it serves
+// any peer; one that makes it wait seconds behind an attacker does not.
+const goodLatencyBound = hostileHeaderTimeout
 
 // goodClient sends h2c GET /small on its own connection at goodRate until
 // stop, counting successes and failures and keeping each success's
@@ -129,9 +138,9 @@ func (g *goodClient) percentile(p float64) time.Duration {
 	return l[min(len(l)-1, int(p*float64(len(l))))]
 }
 
-// rateFor runs a good client alone for d and returns its rate and its
-// median latency.
-func rateFor(t *testing.T, url string, d time.Duration) (float64, time.Duration) {
+// rateFor runs a good client alone for d and returns its rate, its
+// median latency and its p99.
+func rateFor(t *testing.T, url string, d time.Duration) (float64, time.Duration, time.Duration) {
 	var g goodClient
 	stop := make(chan struct{})
 	time.AfterFunc(d, func() { close(stop) })
@@ -139,7 +148,7 @@ func rateFor(t *testing.T, url string, d time.Duration) (float64, time.Duration)
 	if g.failed.Load() > 0 {
 		t.Fatalf("the good client failed alone: %v", *g.first.Load())
 	}
-	return float64(g.ok.Load()) / d.Seconds(), g.percentile(0.5)
+	return float64(g.ok.Load()) / d.Seconds(), g.percentile(0.5), g.percentile(0.99)
 }
 
 // attack is one hostile client: it runs against the server until it is
@@ -153,7 +162,7 @@ func runHostile(t *testing.T, mustDrop bool, attack attack, env ...string) {
 		t.Skip("starts a server process and attacks it")
 	}
 	a := startAttacked(t, env...)
-	alone, aloneP50 := rateFor(t, a.Plain, time.Second)
+	alone, aloneP50, aloneP99 := rateFor(t, a.Plain, time.Second)
 	var g goodClient
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
@@ -169,9 +178,14 @@ func runHostile(t *testing.T, mustDrop bool, attack attack, env ...string) {
 	wg.Wait()
 	beside := float64(g.ok.Load()) / sent.Seconds()
 	rss := a.peakRSS(t)
-	t.Logf("%s after %v; server peak RSS %.1f MB; good client at %d req/s offered: %.0f req/s beside (p50 %v, p99 %v), %.0f alone (p50 %v): %.2fx, %d failed",
+	p99 := g.percentile(0.99)
+	t.Logf("%s after %v; server peak RSS %.1f MB; good client at %d req/s offered: %.0f req/s beside (p50 %v, p99 %v), %.0f alone (p50 %v, p99 %v): %.2fx, %d failed",
 		detail, took.Round(time.Millisecond), float64(rss)/1e6, goodRate, beside, g.percentile(0.5).Round(time.Microsecond),
-		g.percentile(0.99).Round(time.Microsecond), alone, aloneP50.Round(time.Microsecond), beside/alone, g.failed.Load())
+		p99.Round(time.Microsecond), alone, aloneP50.Round(time.Microsecond), aloneP99.Round(time.Microsecond), beside/alone, g.failed.Load())
+	if p99 > aloneP99+goodLatencyBound {
+		t.Errorf("the good client's p99 beside the attack is %v, alone %v: want at most %v later (the server's header timeout)",
+			p99.Round(time.Millisecond), aloneP99.Round(time.Millisecond), goodLatencyBound)
+	}
 	if g.failed.Load() > 0 || g.ok.Load() == 0 {
 		t.Errorf("the good client: %d ok, %d failed (first: %v)", g.ok.Load(), g.failed.Load(), errOf(g.first.Load()))
 	}

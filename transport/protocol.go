@@ -10,7 +10,8 @@
 // statistics passively; matrix asks quic-go's http3 for 0-RTT cold
 // starts; server and bookstore speak gRPC. Packages that only carry or
 // render results (results, load/loadresult, transfer/transferresult,
-// report) name the transports by string and import none of these.
+// report) name the transports by string, spelled by internal/protoname,
+// and import none of these.
 package transport
 
 import (
@@ -19,6 +20,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/httpvs/httpvs/internal/protoname"
 )
 
 // Protocol is one of the five transports httpvs measures.
@@ -40,7 +43,7 @@ const Count = int(numProtocols)
 // All lists every transport in report order.
 var All = []Protocol{H1, H2C, H1TLS, H2, H3}
 
-var protocolNames = [numProtocols]string{"h1", "h2c", "h1-tls", "h2", "h3"}
+var protocolNames = [numProtocols]string{protoname.H1, protoname.H2C, protoname.H1TLS, protoname.H2, protoname.H3}
 
 // String returns the name users type: h1, h2c, h1-tls, h2 or h3.
 func (p Protocol) String() string {

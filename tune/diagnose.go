@@ -24,7 +24,7 @@ func diagnose(p transport.Protocol, def transferresult.Result, r tuneresult.Resu
 		set.Net = link.Net
 	}
 	res := &results.Results{Settings: set, Cells: []results.Cell{
-		{Scenario: "download", Protocol: "h1", Metric: results.MetricBytesPerSecond, CPUUnit: "GB",
+		{Scenario: "download", Protocol: transport.H1.String(), Metric: results.MetricBytesPerSecond, CPUUnit: "GB",
 			Repetitions: []results.Repetition{{Value: r.H1BytesPerSecond}}},
 		{Scenario: "download", Protocol: p.String(), Metric: results.MetricBytesPerSecond, CPUUnit: "GB",
 			Repetitions: []results.Repetition{rep(def, r.DefaultBytesPerSecond)}},

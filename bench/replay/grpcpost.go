@@ -14,9 +14,9 @@ import (
 
 	"google.golang.org/protobuf/encoding/protojson"
 
-	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/bookstore"
 	"github.com/httpvs/httpvs/internal/bookstore/bookstorepb"
+	"github.com/httpvs/httpvs/internal/childserver"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -53,7 +53,7 @@ func grpcSection(ctx context.Context, p sizes) ([]Row, string, error) {
 		return nil, "", err
 	}
 	defer stop()
-	child, err := experiment.StartChild(ctx, p.exe, nil, nil)
+	child, err := childserver.Start(ctx, p.exe, nil, childserver.Spec{})
 	if err != nil {
 		return nil, "", err
 	}

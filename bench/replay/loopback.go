@@ -38,7 +38,7 @@ func loopbackSection(ctx context.Context, p sizes) ([]Row, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	o := experiment.Default()
+	var o experiment.Options // zero: httpvs run's rounds and budget
 	o.Executable, o.NoTuned = p.exe, true
 	o.Matrix.Scenarios = scen
 	o.Matrix.Protocols = []transport.Protocol{transport.H1, transport.H2C, transport.H2, transport.H3}

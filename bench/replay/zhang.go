@@ -32,21 +32,21 @@ type sweepLink struct {
 // linkOptions are the sweep's experiment: download only, h2 against h3
 // (Zhang et al.'s TCP+TLS+HTTP/2 against UDP+QUIC+HTTP/3), rounds
 // bounded so the sweep's time is known before it starts.
-func linkOptions(p sizes, texts []string) (experiment.Options, error) {
+func linkOptions(p sizes, texts []string) (experiment.SweepOptions, error) {
 	var links []experiment.LinkSpec
 	for _, t := range texts {
 		ls, err := experiment.ParseLinks(t)
 		if err != nil {
-			return experiment.Options{}, err
+			return experiment.SweepOptions{}, err
 		}
 		links = append(links, ls...)
 	}
 	scen, err := plan.ParseScenarios("download")
 	if err != nil {
-		return experiment.Options{}, err
+		return experiment.SweepOptions{}, err
 	}
-	o := experiment.AcrossLink(links[0])
-	o.Link, o.Links = nil, links
+	var o experiment.SweepOptions // zero: httpvs run --net's rounds
+	o.Links = links
 	o.Executable = p.exe
 	o.Matrix.Scenarios = scen
 	o.Matrix.Protocols = []transport.Protocol{transport.H2, transport.H3}

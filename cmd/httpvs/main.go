@@ -6,10 +6,14 @@ package main
 import (
 	"os"
 
+	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/cli"
 )
 
 func main() {
+	if experiment.ServeChild() { // run's child server is this program
+		return
+	}
 	ctx, stop := cli.SignalContext()
 	code := cli.Main(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()

@@ -111,19 +111,31 @@ type Object struct {
 	Failed string `json:"failed,omitempty"`
 }
 
+// Chrome's words for a response's protocol (the DevTools protocol's
+// Network.Response.protocol): ALPN-like tokens, not httpvs's names, which
+// happen to share "h2" and "h3".
+const (
+	chromeHTTP10     = "http/1.0"
+	chromeHTTP11     = "http/1.1"
+	chromeH2         = "h2"
+	chromeH3         = "h3"
+	chromeH3Draft    = "h3-" // prefix of draft versions: h3-29
+	chromeGoogleQUIC = "http/2+quic/43"
+)
+
 // Transport is httpvs's name for the transport o came over: h1 or h1-tls
 // (by the URL's scheme) for "http/1.1", h2, h3; the browser's own word
 // for anything else, "" when no response came.
 func (o Object) Transport() string {
 	switch p := strings.ToLower(o.Protocol); {
-	case p == "http/1.1" || p == "http/1.0":
+	case p == chromeHTTP11 || p == chromeHTTP10:
 		if strings.HasPrefix(o.URL, "https:") {
 			return transport.H1TLS.String()
 		}
 		return transport.H1.String()
-	case p == "h2":
+	case p == chromeH2:
 		return transport.H2.String()
-	case p == "h3" || strings.HasPrefix(p, "h3-") || p == "http/2+quic/43":
+	case p == chromeH3 || strings.HasPrefix(p, chromeH3Draft) || p == chromeGoogleQUIC:
 		return transport.H3.String()
 	default:
 		return p

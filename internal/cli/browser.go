@@ -82,14 +82,6 @@ func reexecs(f *runFlags) bool {
 	return len(f.net) > 0 && os.Geteuid() != 0 && os.Getenv(userNSEnv) == ""
 }
 
-// childArgs are the child server's flags for the browser's page.
-func (b *browserFlags) childArgs() []string {
-	if b.page == "" {
-		return nil
-	}
-	return []string{"--page", b.page}
-}
-
 // readPage reads --page: a directory or a HAR file; one it cannot read is
 // a usage error in one line. No name is no page (nil).
 func readPage(name string) (*webpage.Page, error) {

@@ -12,11 +12,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/httpvs/httpvs/experiment"
+	"github.com/httpvs/httpvs/internal/childserver"
 )
 
 func TestChildServerIsReaped(t *testing.T) {
-	c, err := experiment.StartChild(context.Background(), "", nil, nil)
+	c, err := childserver.Start(context.Background(), "", nil, childserver.Spec{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +41,7 @@ func TestChildDiesWithParent(t *testing.T) {
 		t.Fatal(err)
 	}
 	parent := exec.Command(exe, "run", "--protocols", "h1", "--scenarios", "small-sequential", "--duration", "1m", "--repeat", "1", "--no-files")
-	parent.Env = append(os.Environ(), experiment.ChildEnv+"=1")
+	parent.Env = append(os.Environ(), mainEnv+"=1")
 	if err := parent.Start(); err != nil {
 		t.Fatal(err)
 	}

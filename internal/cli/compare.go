@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/internal/render"
-
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/results"
 )

@@ -35,6 +35,7 @@ func runExplain(_ context.Context, e *env, args []string) error {
 		for _, err := range matrix.AttributeProfiles(res, matrix.ProfilesIn(*dir)) {
 			fmt.Fprintf(e.stderr, "httpvs explain: %v\n", err)
 		}
+		res.Settings.ProfileDir = *dir // where the next step's profiles are
 	}
 	if *asJSON {
 		return report.JSON(e.stdout, results.AttributedCells(res))

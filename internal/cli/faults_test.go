@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/httpvs/httpvs/experiment"
+	"github.com/httpvs/httpvs/internal/childserver"
 	"github.com/httpvs/httpvs/load/loadresult"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transfer/transferresult"
@@ -64,7 +64,7 @@ func TestServerKilledMidRun(t *testing.T) {
 			// on QUIC's silence); the checks are counts by kind, exit codes
 			// and a 15 s bound, not rates.
 			t.Parallel()
-			child, err := experiment.StartChild(context.Background(), "", nil, nil)
+			child, err := childserver.Start(context.Background(), "", nil, childserver.Spec{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -24,9 +24,9 @@ var goRoundsText = fmt.Sprintf("%d rounds, up to %d while a ratio is wider than 
 var goFlags = []string{"go", "protocols", "scenarios", "size", "duration", "warmup", "repeat", "max-repeat", "budget", "quick", "json", "format", "out", "no-files"}
 
 // goVersions is `run --go LIST`: the scenarios across Go toolchains
-// (experiment.Options.Go), printed and written as a run's results.
+// (experiment.Versions), printed and written as a run's results.
 func (f *runFlags) goVersions(ctx context.Context, e *env, fs *flagset.Set) error {
-	xo, err := f.goOptions(fs)
+	vo, err := f.versionsOptions(fs)
 	if err != nil {
 		return err
 	}
@@ -36,9 +36,9 @@ func (f *runFlags) goVersions(ctx context.Context, e *env, fs *flagset.Set) erro
 	var prog *progressLine
 	if isTerminal(e.stderr) {
 		prog = &progressLine{w: e.stderr}
-		xo.Go.Progress = func(what string) { prog.text("go versions: " + what) }
+		vo.Progress = func(what string) { prog.text("go versions: " + what) }
 	}
-	res, err := experiment.Run(ctx, xo)
+	res, err := experiment.Versions(ctx, vo)
 	prog.clear()
 	if err := f.runError(fs, err); err != nil {
 		return err
@@ -46,47 +46,56 @@ func (f *runFlags) goVersions(ctx context.Context, e *env, fs *flagset.Set) erro
 	return finishRun(e, f, res)
 }
 
-// goOptions turns the flags into the experiment's options across Go
-// versions, as run's own rounds and lists (the preset: goversions'
-// defaults, or Quick), refusing in one line a bad --go and the flags
-// that do not go with it.
-func (f *runFlags) goOptions(fs *flagset.Set) (experiment.Options, error) {
+// versionsOptions turns the flags into the options across Go versions
+// (the library's defaults, or QuickVersions), refusing in one line a bad
+// --go and the flags that do not go with it.
+func (f *runFlags) versionsOptions(fs *flagset.Set) (experiment.VersionsOptions, error) {
+	var vo experiment.VersionsOptions
 	versions, err := goversions.ParseVersions(f.goList)
 	var ve *goversions.VersionError
 	if errors.As(err, &ve) {
-		return experiment.Options{}, usagef("--go %s: %s", ve.Value, ve.Reason)
+		return vo, usagef("--go %s: %s", ve.Value, ve.Reason)
 	} else if err != nil {
-		return experiment.Options{}, usagef("--go: %v", err)
+		return vo, usagef("--go: %v", err)
 	}
 	set := fs.Given()
 	for name := range set {
 		if !slices.Contains(goFlags, name) {
-			return experiment.Options{}, usagef("%s does not go with --go, which measures Go as shipped on loopback with a server and client of its own", fs.Typed(name))
+			return vo, usagef("%s does not go with --go, which measures Go as shipped on loopback with a server and client of its own", fs.Typed(name))
 		}
 	}
-	xo := f.preset()
-	xo.Go.Versions = versions
-	m := &xo.Matrix
-	if err := f.timing(set, m); err != nil {
-		return xo, err
+	if f.quick {
+		vo = experiment.QuickVersions()
 	}
-	if err := f.checkFormat(set); err != nil {
-		return xo, err
+	vo.Versions, vo.Size = versions, f.size
+	if set["repeat"] {
+		vo.Rounds, vo.MaxRounds = f.repeat, 0 // fixed rounds, unless --max-repeat says more
 	}
-	if f.budgetGiven {
-		xo.Budget = budgetOption(f.budget)
+	if set["max-repeat"] {
+		vo.MaxRounds = f.maxRepeat
 	}
-	// Lists not given are goversions' own (h1 and h2c; download and
-	// small-sequential), not the matrix's.
+	if set["duration"] {
+		vo.Duration = f.duration
+	}
+	if set["warmup"] {
+		vo.Warmup = f.warmup
+	}
+	if set["budget"] {
+		vo.Budget = budgetOption(f.budget)
+	}
 	if set["protocols"] {
-		if m.Protocols, err = transport.ParseList(f.protocols); err != nil {
-			return xo, usagef("--protocols: %v", err)
+		if vo.Protocols, err = transport.ParseList(f.protocols); err != nil {
+			return vo, usagef("--protocols: %v", err)
 		}
 	}
 	if set["scenarios"] {
-		if m.Scenarios, err = plan.ParseScenarios(f.scenarios); err != nil {
-			return xo, usagef("--scenarios: %v", err)
+		scs, err := plan.ParseScenarios(f.scenarios)
+		if err != nil {
+			return vo, usagef("--scenarios: %v", err)
+		}
+		for _, sc := range scs {
+			vo.Scenarios = append(vo.Scenarios, sc.Name)
 		}
 	}
-	return xo, nil
+	return vo, f.checkFormat(set)
 }

@@ -8,21 +8,22 @@ import (
 	"github.com/httpvs/httpvs/experiment"
 )
 
-// TestGoOptions: run --go's flags map to experiment.Options as run's
-// do, once: Quick's rounds under --quick, the flags given over them, and
-// zero (goversions' defaults) for the rest.
-func TestGoOptions(t *testing.T) {
+// TestVersionsOptions: run --go's flags map to
+// experiment.VersionsOptions as run's do, once: QuickVersions' rounds
+// under --quick, the flags given over them, and zero (the library's
+// defaults) for the rest.
+func TestVersionsOptions(t *testing.T) {
 	type rounds struct {
 		repeat, maxRepeat        int
 		duration, warmup, budget time.Duration
 	}
-	quick := experiment.Quick().Matrix
+	quick := experiment.QuickVersions()
 	for _, tt := range []struct {
 		args []string
 		want rounds
 	}{
 		{[]string{"--go", "1.27.4"}, rounds{}},
-		{[]string{"--go", "1.27.4", "--quick"}, rounds{repeat: quick.Repeat, duration: quick.Duration, warmup: quick.Warmup}},
+		{[]string{"--go", "1.27.4", "--quick"}, rounds{repeat: quick.Rounds, maxRepeat: quick.MaxRounds, duration: quick.Duration, warmup: quick.Warmup}},
 		{[]string{"--go", "1.27.4", "--quick", "--repeat", "5"}, rounds{repeat: 5, duration: experiment.QuickDuration, warmup: experiment.QuickWarmup}},
 		{[]string{"--go", "1.27.4", "--repeat", "1", "--max-repeat", "9"}, rounds{repeat: 1, maxRepeat: 9}},
 		{[]string{"--go", "1.27.4", "--duration", "1s", "--warmup", "2s", "--budget", "0"}, rounds{duration: time.Second, warmup: 2 * time.Second, budget: -1}},
@@ -34,19 +35,18 @@ func TestGoOptions(t *testing.T) {
 		if _, err := fs.Parse(tt.args); err != nil {
 			t.Fatal(err)
 		}
-		xo, err := f.goOptions(fs)
+		vo, err := f.versionsOptions(fs)
 		if err != nil {
 			t.Fatalf("%q: %v", tt.args, err)
 		}
-		if got := xo.Go.Versions; len(got) != 1 || got[0] != "go1.27.4" {
+		if got := vo.Versions; len(got) != 1 || got[0] != "go1.27.4" {
 			t.Errorf("%q: versions %q, want go1.27.4", tt.args, got)
 		}
-		m := xo.Matrix
-		if got := (rounds{m.Repeat, m.MaxRepeat, m.Duration, m.Warmup, xo.Budget}); got != tt.want {
+		if got := (rounds{vo.Rounds, vo.MaxRounds, vo.Duration, vo.Warmup, vo.Budget}); got != tt.want {
 			t.Errorf("%q: %+v, want %+v", tt.args, got, tt.want)
 		}
-		if len(m.Protocols) != 0 || len(m.Scenarios) != 0 {
-			t.Errorf("%q: protocols %v, scenarios %d: want goversions' own (none set)", tt.args, m.Protocols, len(m.Scenarios))
+		if len(vo.Protocols) != 0 || len(vo.Scenarios) != 0 {
+			t.Errorf("%q: protocols %v, scenarios %q: want the library's own (none set)", tt.args, vo.Protocols, vo.Scenarios)
 		}
 	}
 }

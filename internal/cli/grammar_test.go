@@ -341,9 +341,6 @@ func TestOneGrammar(t *testing.T) {
 			t.Errorf("%s -h: the transport flag is not -p, --protocol, --protocols:\n%s", cmd, stdout)
 		}
 	}
-	if _, stdout, _ := runMain(t, "serve", "-h"); strings.Contains(stdout, "--child") {
-		t.Errorf("serve -h lists the internal --child")
-	}
 }
 
 // TestGrammarDocFlagsExist: every flag docs/grammar.md's table lists is

@@ -7,12 +7,11 @@ import (
 	"runtime/pprof"
 	"time"
 
-	"github.com/httpvs/httpvs/internal/render"
-
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/internal/fdlimit"
+	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/load/loadresult"
 	"github.com/httpvs/httpvs/report"
@@ -69,7 +68,7 @@ func (f *loadFlags) register(fs *flagset.Set) {
 	fs.Group("output", "json", "profile", "cpuprofile")
 	fs.AllowZero("warmup")
 	for field, flag := range map[string]string{"Conns": "c", "Streams": "m", "Requests": "n", "Duration": "d",
-		"Warmup": "warmup", "RequestTimeout": "timeout", "BodySize": "body", "Share": "share", "Rate": "rate", "Method": "method"} {
+		"Warmup": "warmup", "RequestTimeout": "timeout", "Engine": "engine", "BodySize": "body", "Share": "share", "Rate": "rate", "Method": "method"} {
 		fs.Field(field, flag)
 	}
 }
@@ -94,10 +93,8 @@ func (f *loadFlags) config(fs *flagset.Set, rawURL string) (load.Config, error) 
 		}
 		lc.BodySize = units.Bytes(len(lc.Body))
 	}
-	if f.engine == "auto" {
-		lc.Engine = load.Fast.For(opts.Protocol)
-	} else if lc.Engine, err = load.ParseEngine(f.engine); err != nil {
-		return load.Config{}, usagef("--engine %q: want std, fast or auto", f.engine)
+	if lc.Engine, err = load.ParseEngineFor(f.engine, opts.Protocol); err != nil {
+		return load.Config{}, fs.Check(err)
 	}
 	lc.Engine = lc.Engine.WithHoldP(true) // the server is always another process
 	if f.rate != "" {

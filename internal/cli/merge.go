@@ -6,9 +6,8 @@ import (
 	"io"
 	"os"
 
-	"github.com/httpvs/httpvs/internal/render"
-
 	"github.com/httpvs/httpvs/internal/merge"
+	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/report"
 )
 

@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -66,7 +65,7 @@ func runSharedLoads(t *testing.T, url string) (files []string, startAt time.Time
 		wg.Go(func() {
 			cmd := exec.Command(exe, "load", url, "-p", "h2c", "-c", "2", "-n", "1000", "--share", fmt.Sprintf("%d/3", i),
 				"--start-at", startAt.Format(time.RFC3339), "--json")
-			cmd.Env = append(os.Environ(), experiment.ChildEnv+"=1")
+			cmd.Env = append(os.Environ(), mainEnv+"=1")
 			out, err := cmd.Output()
 			if err == nil {
 				err = os.WriteFile(files[i], out, 0o600)

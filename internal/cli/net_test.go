@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/results"
 )
@@ -130,7 +129,7 @@ func TestRunNetWithoutPrivileges(t *testing.T) {
 		t.Skip("needs root and setpriv to drop capabilities")
 	}
 	cmd := exec.Command(setpriv, "--bounding-set=-all", "--inh-caps=-all", os.Args[0], "run", "--net", "4g", "--no-files")
-	cmd.Env = append(os.Environ(), experiment.ChildEnv+"=1")
+	cmd.Env = append(os.Environ(), mainEnv+"=1")
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err = cmd.Run()
@@ -167,7 +166,7 @@ func TestRunNetBackendMissing(t *testing.T) {
 func TestRunSLOAcrossLink(t *testing.T) {
 	needLink(t)
 	before := netLeftovers(t)
-	code, stdout, stderr := runMain(t, "run", "--no-files", "--slo", "p50<5s", "--net", "rtt=40ms", "--protocols", "h1", "--duration", "300ms", "--json")
+	code, stdout, stderr := runMain(t, "run", "--no-files", "--slo", "p50<5s", "--net", "rtt=40ms", "--protocols", "h1", "--duration", "300ms", "--budget", "6s", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}

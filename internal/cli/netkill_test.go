@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/httpvs/httpvs/experiment"
 	"golang.org/x/sys/unix"
 )
 
@@ -58,7 +57,7 @@ func startRunProc(t *testing.T, args ...string) *runProc {
 	master, slave := openPTY(t)
 	p := &runProc{exited: make(chan struct{}), ttyDone: make(chan struct{})}
 	p.cmd = exec.Command(os.Args[0], append([]string{"run"}, args...)...)
-	p.cmd.Env = append(os.Environ(), experiment.ChildEnv+"=1")
+	p.cmd.Env = append(os.Environ(), mainEnv+"=1")
 	p.cmd.Stdout, p.cmd.Stderr = &p.stdout, slave
 	p.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	if err := p.cmd.Start(); err != nil {

@@ -18,7 +18,7 @@ func nextSteps(res *results.Results, dir string, profiled bool) []string {
 	unstable := 0
 	for _, c := range res.Cells {
 		for _, f := range c.Findings {
-			cpu = cpu || (f.Rule == "cpu-per-byte" && len(c.Attribution) == 0)
+			cpu = cpu || (f.Rule == "cpu-per-byte" && profilable(&c))
 			knobs = knobs || len(f.Knobs) > 0
 		}
 		if c.VsH1 != nil && (res.Settings.Sequential == nil && c.VsH1.HalfWidth() > res.Settings.PrecisionOf() ||

@@ -10,7 +10,7 @@ import (
 // TestNextSteps: a finished run's next steps follow from what it found.
 func TestNextSteps(t *testing.T) {
 	res := &results.Results{Settings: results.Settings{Repeat: 3, MaxRepeat: 16}, Cells: []results.Cell{
-		{Scenario: "download", Protocol: "h2c", VsH1: &results.Interval{Ratio: 0.2, Low: 0.1, High: 0.4, Pairs: 3},
+		{Scenario: "download", Protocol: "h2c", VsH1: &results.Interval{Ratio: 0.2, Low: 0.1, High: 0.4, Pairs: 3, Verdict: results.VerdictSlower},
 			Findings: []results.Finding{{Rule: "cpu-per-byte"}, {Rule: "h2-small-reads", Knobs: []results.Knob{{Field: "Client.ReadSize", Value: "256Ki"}}}}},
 	}}
 	got := strings.Join(nextSteps(res, "out/1", false), "\n")
@@ -29,5 +29,16 @@ func TestNextSteps(t *testing.T) {
 	res.Settings.MaxRepeat = 1
 	if got := strings.Join(nextSteps(res, "", true), "\n"); !strings.Contains(got, "without --quick") {
 		t.Errorf("one round: %q", got)
+	}
+	// One round, not profiled: no verdict, so --profile would profile
+	// nothing and is not advised, in the next steps or beside the fix.
+	one := &results.Results{Settings: results.Settings{Repeat: 1, MaxRepeat: 1}, Cells: []results.Cell{
+		{Scenario: "download", Protocol: "h2c", VsH1: &results.Interval{Ratio: 0.2, Pairs: 1}, Findings: []results.Finding{{Rule: "cpu-per-byte"}}},
+	}}
+	if got := strings.Join(nextSteps(one, "", false), "\n"); strings.Contains(got, "--profile") {
+		t.Errorf("one round advises --profile: %q", got)
+	}
+	if profilable(&one.Cells[0]) {
+		t.Error("a cell with no verdict counts as profilable")
 	}
 }

@@ -47,30 +47,17 @@ func requestSource(f *runFlags) string {
 	return "--request"
 }
 
-// protocolList is --protocols against the targets given: with --target
-// or --tls-target, "all" means the transports those serve, and a
-// transport named whose target is missing is refused.
+// protocolList is --protocols: all is none named, which the experiment
+// takes as every transport, or those --target and --tls-target serve.
 func (f *runFlags) protocolList() ([]transport.Protocol, error) {
+	if f.protocols == "all" {
+		return nil, nil
+	}
 	protos, err := transport.ParseList(f.protocols)
 	if err != nil {
 		return nil, usagef("--protocols: %v", err)
 	}
-	if f.target == "" && f.tlsTarget == "" {
-		return protos, nil
-	}
-	var kept []transport.Protocol
-	for _, p := range protos {
-		switch {
-		case p.TLS() && f.tlsTarget != "", !p.TLS() && f.target != "":
-			kept = append(kept, p)
-		case f.protocols == "all":
-		case p.TLS():
-			return nil, usagef("--protocols %s: %s needs --tls-target https://host:port (--target is cleartext: h1, h2c)", f.protocols, p)
-		default:
-			return nil, usagef("--protocols %s: %s needs --target http://host:port (--tls-target serves h1-tls, h2, h3)", f.protocols, p)
-		}
-	}
-	return kept, nil
+	return protos, nil
 }
 
 // targetScenarios are the scenarios of a run against --target or

@@ -9,10 +9,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/httpvs/httpvs/internal/certfile"
-
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/experiment"
+	"github.com/httpvs/httpvs/internal/certfile"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/plan"
@@ -69,8 +68,8 @@ func runRun(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if len(xo.Links) > 0 {
-		return f.sweep(ctx, e, fs, xo, prog)
+	if len(f.nets) > 1 {
+		return f.sweep(ctx, e, fs, experiment.SweepOptions{Base: xo.Base, Links: f.nets}, prog)
 	}
 	res, err := experiment.Run(ctx, xo)
 	prog.clear()
@@ -82,15 +81,18 @@ func runRun(ctx context.Context, e *env, args []string) error {
 }
 
 // experiment completes xo, the preset with the matrix the flags give
-// (prepare), into the experiment they describe (across --net's link, or
-// its links for a sweep); began is when the budget started. The progress
+// (prepare), into the experiment they describe (across --net's link;
+// a sweep takes its Base); began is when the budget started. The progress
 // line, on a terminal, hears of the cells.
 func (f *runFlags) experiment(ctx context.Context, e *env, xo *experiment.Options, began time.Time) (*progressLine, error) {
 	acrossLink := len(f.nets) > 0
 	xo.Began, xo.ProfileDir, xo.Peers, xo.Pin = began, f.profile, f.peerList, f.noise.pin
-	xo.Server, xo.ServerArgs = f.server, f.browser.childArgs()
+	xo.Server = f.server
 	xo.Warn = func(err error) { f.warn(e, err) }
 	xo.OnPlan = func(p experiment.Plan) {
+		if f.target != "" || f.tlsTarget != "" {
+			f.sayStats(e) // the target passed the experiment's checks
+		}
 		// The cost up front across a link, for a budget asked for,
 		// and for the user's own requests, whose cost no one knows.
 		if acrossLink || f.budgetGiven || len(f.requests.lines) > 0 || f.requests.file != "" {
@@ -100,15 +102,15 @@ func (f *runFlags) experiment(ctx context.Context, e *env, xo *experiment.Option
 			fmt.Fprintf(e.stderr, "httpvs run: %s (--budget, --duration)\n", line)
 		}
 	}
-	xo.Link, xo.Links = nil, append(xo.Links[:0], f.nets...)
-	if len(xo.Links) == 1 {
-		xo.Link, xo.Links = &xo.Links[0], nil
+	xo.Link = nil
+	if len(f.nets) == 1 {
+		xo.Link = &f.nets[0]
 	}
-	if !acrossLink || f.budgetGiven { // else the experiment's: from its estimate
+	if f.budgetGiven { // else the experiment's
 		xo.Budget = budgetOption(f.budget)
 	}
 	if f.target != "" || f.tlsTarget != "" {
-		t, err := f.externalTarget(ctx)
+		t, err := f.externalTarget()
 		if err != nil {
 			return nil, err
 		}
@@ -185,10 +187,18 @@ func (f *runFlags) prepare(fs *flagset.Set) (experiment.Options, error) {
 	if err := f.options(fs, set, reqs, m); err != nil {
 		return xo, err
 	}
+	if err := f.noise.apply(m, &xo.NoAA, set); err != nil {
+		return xo, err
+	}
 	if set["profile-span"] && (f.profile == "" || f.profileSpan <= 0) {
 		return xo, usagef("--profile-span %v: want a positive duration, with --profile DIR", f.profileSpan)
 	}
 	m.ProfileSpan = f.profileSpan
+	if f.profile != "" && max(m.Repeat, m.MaxRepeat) < 2 {
+		// Profiles are taken of the cells the verdict calls slower; one
+		// round per cell gives no verdict, so none would be taken.
+		return xo, usagef("--profile %s profiles the cells the verdict calls slower, and one round per cell (--quick, --repeat 1) gives no verdict: drop --quick, or give --repeat 3 or more", f.profile)
+	}
 	return xo, f.checkFormat(set)
 }
 
@@ -220,12 +230,17 @@ func budgetOption(d time.Duration) time.Duration {
 	return d
 }
 
-// externalTarget checks --target and --tls-target and returns them as
-// the experiment's target.
-func (f *runFlags) externalTarget(ctx context.Context) (plan.Target, error) {
-	if err := checkTargets(ctx, f.target, f.tlsTarget); err != nil {
-		return plan.Target{}, err
+// sayStats says, before a run against a target starts, that the target's
+// /stats is read too, unless --no-server-stats turned that off.
+func (f *runFlags) sayStats(e *env) {
+	if !f.noServerStats {
+		fmt.Fprintln(e.stderr, "httpvs run: reading the target's counters too: GET /stats before and after each repetition (httpvs serve answers; another server's 404 leaves the server's figures out); --no-server-stats turns it off")
 	}
+}
+
+// externalTarget returns --target and --tls-target as the experiment's
+// target, which checks them.
+func (f *runFlags) externalTarget() (plan.Target, error) {
 	t := plan.Target{Plain: strings.TrimSuffix(f.target, "/"), TLS: strings.TrimSuffix(f.tlsTarget, "/"), Insecure: f.insecure, GRPC: f.grpcTarget}
 	if f.cacert != "" {
 		var err error
@@ -273,7 +288,10 @@ func (f *runFlags) options(fs *flagset.Set, set map[string]bool, reqs []results.
 		return usagef("--grpc-target goes with --target or --tls-target (the child server has its own)")
 	case (f.insecure || f.cacert != "") && f.tlsTarget == "":
 		return usagef("-k and --cacert apply to --tls-target, which is not given")
+	case f.noServerStats && f.target == "" && f.tlsTarget == "":
+		return usagef("--no-server-stats goes with --target or --tls-target: the child server's counters are the run's server figures")
 	}
+	m.NoServerStats = f.noServerStats
 	if m.Engine, err = load.ParseEngine(f.engine); err != nil {
 		return usagef("--engine %q: want std or fast", f.engine)
 	}
@@ -285,9 +303,6 @@ func (f *runFlags) options(fs *flagset.Set, set map[string]bool, reqs []results.
 	}
 	m.Omit, m.Client, m.Timeout = omitOption(f.omit, set["omit"]), f.client, f.repTimeout(set)
 	m.LossEvents, m.Header = lossEventsOption(f.lossEvents), f.header.H
-	if err := f.noise.apply(m, set); err != nil {
-		return err
-	}
 	// The target is known only once the child server is up: validate the rest.
 	return fs.Check(config.WithinField("Client", f.client.Validate()))
 }
@@ -330,7 +345,9 @@ func omitOption(d time.Duration, given bool) time.Duration {
 }
 
 // timing sets m's rounds, times and size from the flags given over the
-// preset's (which m holds), and checks them; set holds the flags given.
+// preset's (which m holds); set holds the flags given. The library checks
+// their ranges (experiment.Run's *OptionsError, named by flag); the
+// flags' own zeros, which mean "none", are checked here.
 func (f *runFlags) timing(set map[string]bool, m *plan.Options) error {
 	f.budgetGiven = set["budget"]
 	if set["repeat"] {
@@ -354,20 +371,10 @@ func (f *runFlags) timing(set map[string]bool, m *plan.Options) error {
 	}
 	m.Size = f.size
 	switch {
-	case f.repeat < 1 || f.repeat > 100:
-		return usagef("--repeat %d: want 1 to 100", f.repeat)
-	case m.MaxRepeat != 0 && (m.MaxRepeat < m.Repeat || m.MaxRepeat > 100):
-		return usagef("--max-repeat %d: want --repeat (%d) to 100", m.MaxRepeat, m.Repeat)
 	case f.budget < 0:
 		return usagef("--budget %v: want zero (no bound) or more", f.budget)
 	case f.lossEvents < 0 || f.lossEvents > 100000:
 		return usagef("--loss-events %d: want 0 (size by --duration) to 100000", f.lossEvents)
-	case f.duration < 10*time.Millisecond || f.duration > time.Hour:
-		return usagef("--duration %v: want 10ms to 1h", f.duration)
-	case f.warmup < 0:
-		return usagef("--warmup %v: want zero or more", f.warmup)
-	case f.size < 0:
-		return usagef("--size must not be negative")
 	}
 	return nil
 }

@@ -51,8 +51,15 @@ type runFlags struct {
 	requests             requestFlags // --request, --requests, --body
 	noise                noiseFlags   // --pin, --aa, --seed
 	slo                  string       // --slo: a capacity search instead of the matrix (slo.go)
+	noServerStats        bool         // --no-server-stats: leave a target's /stats unread
 	saidUDP              string       // the UDP buffer warning a report on stdout said already: a sweep says it once
 }
+
+// quickTakes is how long run --quick takes on loopback: its plan
+// (matrix.EstimateRun of experiment.Quick, 8.4 s of cells for the default
+// matrix) and the child's start; bench/quick.sh measures it. A test keeps
+// it within a few seconds of the plan.
+const quickTakes = "about 10 s on a quiet 2-core machine, longer under load"
 
 func (f *runFlags) register(fs *flagset.Set) {
 	fs.StringVar(&f.protocols, "protocols", "all", "comma-separated transports (h1, h2c, h1-tls, h2, h3) or all")
@@ -67,12 +74,12 @@ func (f *runFlags) register(fs *flagset.Set) {
 	fs.DurationVar(&f.timeout, "rep-timeout", plan.DefaultTimeout, "bound on each repetition of a cell (with --net on a lossy link: at least twice the longest transfer expected, unless given)")
 	fs.IntVar(&f.lossEvents, "loss-events", plan.DefaultLossEvents, "with --net on a lossy link: size each transfer to see this many losses (losses/loss packets), so that a loss-limited controller's rate is its average, not where its window happened to be; the run says before it starts how long that takes; 0: size by --duration alone")
 	fs.Renamed("timeout", "--timeout bounds one request in get, put and load; run's bound on each repetition is --rep-timeout")
-	fs.IntVar(&f.repeat, "repeat", experiment.DefaultRepeat, "rounds every cell gets, after a warm-up round; past them rounds go to the cells whose verdict is still undetermined, each stopping once decided (3 with --net)")
-	fs.IntVar(&f.maxRepeat, "max-repeat", experiment.DefaultMaxRepeat, "most rounds a cell gets: the last of the looks its interval is sized for (default 16; --repeat when that is given, and with --quick)")
-	fs.DurationVar(&f.budget, "budget", experiment.DefaultBudget, "the run ends within this `duration` of its start: the first rounds are cut to fit it (to 3 at least; the run says so before it starts), and added rounds start only if they end within it (with --net: the first rounds' estimated time and 15% of it again, printed before they start); 0: --max-repeat alone bounds them")
-	fs.StringVar(&f.precision, "precision", "", "plan the rounds past --repeat for precision instead: every cell's, from its first rounds' spread, to bring its interval within ±`pct` (10%), whatever its verdict (up to --max-repeat, within --budget)")
+	fs.IntVar(&f.repeat, "repeat", experiment.DefaultRepeat, fmt.Sprintf("rounds every cell gets, after a warm-up round; past them rounds go to the cells whose verdict is still undetermined, each stopping once decided (%d with --net)", experiment.LinkRepeat))
+	fs.IntVar(&f.maxRepeat, "max-repeat", experiment.DefaultMaxRepeat, fmt.Sprintf("most rounds a cell gets: the last of the looks its interval is sized for (default %d; --repeat when that is given, and with --quick)", experiment.DefaultMaxRepeat))
+	fs.DurationVar(&f.budget, "budget", experiment.DefaultBudget, fmt.Sprintf("the run ends within this `duration` of its start: the first rounds are cut to fit it (to 3 at least; the run says so before it starts), and added rounds start only if they end within it (with --net: the first rounds' estimated time and %.0f%% of it again, printed before they start); 0: --max-repeat alone bounds them", 100*experiment.LinkBudgetShare))
+	fs.StringVar(&f.precision, "precision", "", "plan the rounds past --repeat for precision instead: every cell's, from its first rounds' spread, to bring its interval within ±`pct` (10%), whatever its verdict (up to --max-repeat, within --budget; with --net this is the default)")
 	f.noise.register(fs)
-	fs.BoolVar(&f.quick, "quick", false, "one 100ms repetition per cell (under 20 s in all, for CI); explicit --repeat and --duration still apply")
+	fs.BoolVar(&f.quick, "quick", false, fmt.Sprintf("one %v repetition per cell (%s, for CI); explicit --repeat and --duration still apply", experiment.QuickDuration, quickTakes))
 	fs.Field("Engine", "engine")
 	fs.StringVar(&f.engine, "engine", load.Std.String(), "load engine for request scenarios: std (net/http and quic-go's http3, what your code uses) or fast (httpvs's lean h1/h2/h3 client)")
 	fs.BoolVar(&f.asJSON, "json", false, "print results.json to stdout (same as --format json)")
@@ -86,6 +93,7 @@ func (f *runFlags) register(fs *flagset.Set) {
 	fs.StringVar(&f.grpcTarget, "grpc-target", "", "with --target or --tls-target: `host:port` of the server's native gRPC Bookstore (httpvs serve --grpc-listen) for the grpc-native column")
 	fs.BoolVar(&f.insecure, "k", false, "with --tls-target: skip certificate verification")
 	fs.Alias("k", "insecure")
+	fs.BoolVar(&f.noServerStats, "no-server-stats", false, "with --target or --tls-target: do not read the target's GET /stats before and after each repetition (httpvs serve's counters: the server's CPU and its side of each cell); without it the run says up front that it reads them")
 	fs.StringVar(&f.cacert, "cacert", "", "with --tls-target: trust the PEM certificates in `file`")
 	fs.HeaderVar(&f.header)
 	registerRequests(fs, &f.requests)
@@ -100,10 +108,11 @@ func (f *runFlags) register(fs *flagset.Set) {
 	fs.ServerKnobs("server-", &f.server)
 	fs.AllowZero("warmup", "budget", "omit", "loss-events")
 	for field, flag := range map[string]string{"Matrix.Repeat": "repeat", "Matrix.MaxRepeat": "max-repeat", "Matrix.Duration": "duration", "Matrix.Warmup": "warmup",
-		"Matrix.Size": "size", "Matrix.Protocols": "protocols", "Matrix.Scenarios": "scenarios", "Budget": "budget", "Matrix.Precision": "precision"} {
+		"Matrix.Size": "size", "Matrix.Protocols": "protocols", "Matrix.Scenarios": "scenarios", "Budget": "budget", "Matrix.Precision": "precision",
+		"Target.Plain": "target", "Target.TLS": "tls-target", "Rounds": "repeat", "MaxRounds": "max-repeat", "Duration": "duration", "Warmup": "warmup", "Size": "size", "Protocols": "protocols", "Scenarios": "scenarios"} {
 		fs.Field(field, flag)
 	}
-	fs.Group("what to measure", "protocols", "scenarios", "request", "requests", "body", "slo", "H", "target", "tls-target", "grpc-target", "k", "cacert", "peers")
+	fs.Group("what to measure", "protocols", "scenarios", "request", "requests", "body", "slo", "H", "target", "tls-target", "grpc-target", "k", "cacert", "no-server-stats", "peers")
 	fs.Group("how long", "quick", "repeat", "max-repeat", "budget", "precision", "duration", "warmup", "omit", "loss-events", "size", "rep-timeout", "pin", "aa", "seed")
 	fs.Group("the link (across emulated network conditions)", "net")
 	fs.Group("client knobs (Go as shipped unless set)", "knobs", "engine", "read-size", "dial-timeout", "h2-max-frame", "h2-conn-window", "h2-stream-window", "quic-conn-window", "quic-stream-window", "quic-trace")

@@ -24,15 +24,15 @@ func (n *noiseFlags) register(fs *flagset.Set) {
 }
 
 // apply sets the matrix options the flags decide over the preset's,
-// which o holds; given holds the flags given.
-func (n *noiseFlags) apply(o *plan.Options, given map[string]bool) error {
+// which o holds, and noAA for --aa none; given holds the flags given.
+func (n *noiseFlags) apply(o *plan.Options, noAA *bool, given map[string]bool) error {
 	o.Seed = n.seed
 	if !given["aa"] {
 		return nil
 	}
 	switch n.aa {
 	case "none", "":
-		o.AA = nil
+		o.AA, *noAA = nil, true
 		return nil
 	case plan.AAAll, plan.AAEachKind:
 		o.AA = []string{n.aa}
@@ -50,16 +50,11 @@ func (n *noiseFlags) apply(o *plan.Options, given map[string]bool) error {
 }
 
 // preset is the experiment's preset the flags start from: Quick with
-// --quick, AcrossLink with --net, the zero Options (goversions' rounds)
-// with --go, else Default.
+// --quick, else the zero Options (`httpvs run`'s, or across --net's
+// link its own).
 func (f *runFlags) preset() experiment.Options {
-	switch {
-	case f.quick:
+	if f.quick {
 		return experiment.Quick()
-	case f.goList != "":
-		return experiment.Options{}
-	case len(f.net) > 0:
-		return experiment.AcrossLink(experiment.LinkSpec{})
 	}
-	return experiment.Default()
+	return experiment.Options{}
 }

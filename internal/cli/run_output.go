@@ -25,12 +25,19 @@ func annotateFlags(fs *flagset.Set, res *results.Results) {
 					parts = append(parts, flagset.Dash(name)+" "+k.Value)
 				}
 			}
-			if f.Rule == "cpu-per-byte" && len(res.Cells[i].Attribution) == 0 {
+			if f.Rule == "cpu-per-byte" && profilable(&res.Cells[i]) {
 				parts = append(parts, "--profile DIR") // says where the CPU went
 			}
 			f.Flags = strings.Join(parts, " ")
 		}
 	}
+}
+
+// profilable says a run made with --profile would say where c's extra
+// CPU went and this one did not: it profiles the cells the verdict calls
+// slower (none in a run of one round per cell).
+func profilable(c *results.Cell) bool {
+	return len(c.Attribution) == 0 && c.VsH1 != nil && c.VsH1.Verdict == results.VerdictSlower
 }
 
 // finishRun prints res in the chosen format, writes the results directory

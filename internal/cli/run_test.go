@@ -16,9 +16,12 @@ import (
 	"github.com/httpvs/httpvs/units"
 )
 
-// TestMain lets the test binary act as httpvs when started as a child
-// (httpvs run starts its own executable as `serve --child`).
-// TestMain runs Main in a child when asked (tests that start this binary).
+// mainEnv, set to 1, makes this test binary httpvs: tests that start it
+// as a command set it.
+const mainEnv = "HTTPVS_TEST_MAIN"
+
+// TestMain serves as a run's child server when started as one (httpvs run
+// starts its own executable), and runs Main when mainEnv asks.
 //
 // Tests marked t.Parallel() are the end-to-end runs that check what a run
 // writes (cells, settings, words, counts), not how fast it went: the go
@@ -28,7 +31,10 @@ import (
 // environment, the working directory, signals or the package's hooks; and
 // those that hold a run to a time).
 func TestMain(m *testing.M) {
-	if os.Getenv(experiment.ChildEnv) == "1" {
+	if experiment.ServeChild() { // a run's child server, as cmd/httpvs
+		return
+	}
+	if os.Getenv(mainEnv) == "1" {
 		ctx, stop := SignalContext() // as cmd/httpvs does
 		code := Main(ctx, os.Args[1:], os.Stdout, os.Stderr)
 		stop()
@@ -177,7 +183,7 @@ func TestRunBadInput(t *testing.T) {
 		{"protocol", []string{"run", "--protocols", "h1,h4"}, "want one of h1, h2c, h1-tls, h2, h3"},
 		{"format", []string{"run", "--format", "xml"}, "want text, markdown, json or benchstat"},
 		{"repeat", []string{"run", "--repeat", "0"}, "--repeat 0: want at least 1"},
-		{"max-repeat", []string{"run", "--repeat", "5", "--max-repeat", "4"}, "--max-repeat 4: want --repeat (5) to 100"},
+		{"max-repeat", []string{"run", "--repeat", "5", "--max-repeat", "4"}, "--max-repeat 4: want Repeat to 100"},
 		{"budget", []string{"run", "--budget", "-1s"}, "--budget -1s: want zero (no bound) or more"},
 		{"peers", []string{"run", "--peers", "h2o,apache"}, `--peers: unknown peer "apache": want one of h2o, nginx`},
 		{"peers-net", []string{"run", "--peers", "auto", "--net", "4g"}, "--peers runs the reference peers on loopback; it does not go with --net"},
@@ -186,7 +192,8 @@ func TestRunBadInput(t *testing.T) {
 		{"k-without-tls", []string{"run", "--target", "http://127.0.0.1:1", "-k"}, "apply to --tls-target"},
 		{"server-knob-with-target", []string{"run", "--target", "http://127.0.0.1:1", "--server-write-size", "64k"}, "tune the child server"},
 		{"net-spec", []string{"run", "--net", "rtt=40ms,loss=101%"}, `--net loss="101%": want a percentage below 100%`},
-		{"net-preset", []string{"run", "--net", "5g"}, `--net preset="5g": want one of 3g, 4g`},
+		{"net-preset", []string{"run", "--net", "6ghz"}, `--net preset="6ghz": want one of 3g, 4g`},
+		{"net-preset-typo", []string{"run", "--net", "4gg"}, `--net 4gg: no such preset: did you mean 4g? (want one of 3g, 4g`},
 		{"net-backend", []string{"run", "--net", "rtt=40ms,backend=ns3"}, `--net backend="ns3": want auto, tun or netem`},
 		{"net-with-target", []string{"run", "--net", "4g", "--target", "http://127.0.0.1:1"}, "--net emulates a link to the child server"},
 		{"compare-args", []string{"compare", "a.json"}, "takes two results.json files"},

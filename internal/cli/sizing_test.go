@@ -63,7 +63,8 @@ func TestRunSlowRequestWithinBudget(t *testing.T) {
 // TestRunSLO: run --slo against a target whose /slow takes at least 40 ms:
 // a capacity per transport it speaks, printed with its bracket and the
 // server's CPU, exit 0; as JSON too; and the objective or options it
-// cannot take refused in one line.
+// cannot take refused in one line (the matrix's rounds, profiles), as is
+// --profile where one round per cell gives no verdict to profile by.
 func TestRunSLO(t *testing.T) {
 	t.Parallel() // see TestMain
 	if testing.Short() {
@@ -85,7 +86,7 @@ func TestRunSLO(t *testing.T) {
 	t.Cleanup(func() { srv.Close() })
 	target := srv.Transport.URL(transport.H1)
 	dir := t.TempDir()
-	code, stdout, stderr := runMain(t, "run", "--slo", "p99<2s", "--target", target, "--request", "GET /slow", "--duration", "300ms", "--out", dir)
+	code, stdout, stderr := runMain(t, "run", "--slo", "p99<2s", "--target", target, "--request", "GET /slow", "--duration", "300ms", "--budget", "15s", "--out", dir)
 	if code != 0 || !strings.Contains(stdout, "capacity at p99<2s, GET /slow") || !strings.Contains(stdout, "  h2c ") || !strings.Contains(stdout, "vs h1") {
 		t.Fatalf("exit %d: %s\n%s", code, stderr, stdout)
 	}
@@ -103,11 +104,19 @@ func TestRunSLO(t *testing.T) {
 		{"--slo", "p99<1ms", "--request", "GET /a", "--request", "GET /b"},
 		{"--slo", "p99<1ms", "--scenarios", "download"},
 		{"--slo", "p99<1ms", "--format", "markdown"},
+		{"--slo", "p99<1ms", "--quick"},
+		{"--slo", "p99<1ms", "--profile", filepath.Join(dir, "profiles")},
+		{"--slo", "p99<1ms", "--repeat", "5"},
+		{"--quick", "--profile", filepath.Join(dir, "profiles")},
+		{"--repeat", "1", "--profile", filepath.Join(dir, "profiles")},
 	} {
 		code, _, stderr := runMain(t, append([]string{"run", "--no-files"}, args...)...)
 		if code != exitUsage || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
 			t.Errorf("%v: exit %d, %q", args, code, stderr)
 		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "profiles")); !os.IsNotExist(err) {
+		t.Errorf("a refused --profile made its directory (%v)", err)
 	}
 }
 

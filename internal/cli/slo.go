@@ -2,9 +2,9 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/httpvs/httpvs/experiment"
@@ -14,7 +14,7 @@ import (
 	"github.com/httpvs/httpvs/results"
 )
 
-const sloUsage = "find each transport's capacity at this `objective` instead of the matrix: the highest open-loop rate of your --request (one; default GET /small) whose latency quantile (from the intended send time) and failed share meet it, e.g. 'p99<50ms' or 'p99<50ms,errors<1%' (bounds: p50, p90, p99, p999, errors), with the ratio to h1 and the server's CPU at that rate, on loopback or across --net; a search as Envoy Nighthawk's adaptive load controller does, each rate tried for --duration (default 1s), within --budget (default 2m); prints it (text or --format json) and writes capacity.json and report.md to a new directory under --out (none with --no-files)"
+var sloUsage = "find each transport's capacity at this `objective` instead of the matrix: the highest open-loop rate of your --request (one; default GET /small) whose latency quantile (from the intended send time) and failed share meet it, e.g. 'p99<50ms' or 'p99<50ms,errors<1%' (bounds: p50, p90, p99, p999, errors), with the ratio to h1 and the server's CPU at that rate, on loopback or across --net; a search as Envoy Nighthawk's adaptive load controller does, each rate tried once for --duration (default " + experiment.DefaultCapacityStep.String() + "), the whole search repeated while --budget (default " + experiment.DefaultCapacityBudget.String() + ") holds another, up to five times, so that the ratios have a spread and a verdict (one search shows its resolution only); prints it (text or --format json) and writes capacity.json and report.md to a new directory under --out (none with --no-files)"
 
 // capacity is run --slo: the capacity search against the child server or
 // the target, printed.
@@ -31,14 +31,15 @@ func (f *runFlags) capacity(ctx context.Context, e *env, fs *flagset.Set, opts p
 	if err := f.sloAlone(set, reqs); err != nil {
 		return err
 	}
-	xo := experiment.Options{Matrix: opts, Began: began, Server: f.server}
+	xo := experiment.Options{Base: experiment.Base{Matrix: opts, Began: began, Server: f.server}}
 	if len(f.nets) == 1 {
 		xo.Link = &f.nets[0]
 	}
 	if f.target != "" || f.tlsTarget != "" {
-		if xo.Target, err = f.externalTarget(ctx); err != nil {
+		if xo.Target, err = f.externalTarget(); err != nil {
 			return err
 		}
+		f.sayStats(e)
 	}
 	co := experiment.CapacityOptions{Objective: obj}
 	if len(reqs) == 1 {
@@ -51,11 +52,7 @@ func (f *runFlags) capacity(ctx context.Context, e *env, fs *flagset.Set, opts p
 		co.Budget = f.budget
 	}
 	res, notRun, err := experiment.Capacity(ctx, xo, co)
-	var oe *experiment.OptionsError
-	if errors.As(err, &oe) {
-		return usagef("%v", fs.Check(oe.Err))
-	}
-	if err != nil {
+	if err := f.runError(fs, err); err != nil {
 		return err
 	}
 	return f.printCapacity(ctx, e, res, notRun, began)
@@ -68,10 +65,24 @@ func (f *runFlags) sloAlone(set map[string]bool, reqs []results.Request) error {
 		return usagef("--slo searches one request's capacity: give one --request, not %d", len(reqs))
 	case set["scenarios"] || len(f.nets) > 1 || f.browser.on || f.peers != "":
 		return usagef("--slo searches one request's capacity (on loopback, across one --net link, or against --target): it does not go with --scenarios, several --net links, --browser or --peers")
+	case len(sloIgnores(set)) > 0:
+		return usagef("--slo tries each rate once for --duration within --budget, unpinned and unprofiled: it does not go with %s", strings.Join(sloIgnores(set), ", "))
 	case f.format != "text" && f.format != "json":
 		return usagef("--slo prints text or json, not %s", f.format)
 	}
 	return nil
+}
+
+// sloIgnores are the flags given (set) that a capacity search has no use
+// for: the matrix's rounds, profiles and pinning.
+func sloIgnores(set map[string]bool) []string {
+	var out []string
+	for _, name := range []string{"quick", "repeat", "max-repeat", "warmup", "omit", "loss-events", "size", "rep-timeout", "aa", "seed", "pin", "profile", "profile-span"} {
+		if set[name] {
+			out = append(out, "--"+name)
+		}
+	}
+	return out
 }
 
 // printCapacity prints the search's results as --format asks and writes

@@ -16,7 +16,7 @@ import (
 // verdict across the links. An interrupt ends the sweep after the run it
 // cut short; the table then holds the runs measured, that one marked
 // partial in its own report.
-func (f *runFlags) sweep(ctx context.Context, e *env, fs *flagset.Set, xo experiment.Options, prog *progressLine) error {
+func (f *runFlags) sweep(ctx context.Context, e *env, fs *flagset.Set, xo experiment.SweepOptions, prog *progressLine) error {
 	var outcome error
 	xo.OnLink = func(i int, link experiment.LinkSpec) {
 		fmt.Fprintf(e.stderr, "httpvs run: link %d of %d: %s\n", i+1, len(xo.Links), link.Name)

@@ -2,15 +2,18 @@ package cli
 
 import (
 	"context"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/httpvs/httpvs/internal/peers"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
+	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -178,8 +181,8 @@ func TestRunTargetRefusals(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--target", "http://127.0.0.1:9", "--protocols", "h1,h1-tls", "--request", "GET /"}, "h1-tls needs --tls-target"},
-		{[]string{"--tls-target", "https://127.0.0.1:9", "--protocols", "h2c", "--request", "GET /"}, "h2c needs --target"},
+		{[]string{"--target", "http://127.0.0.1:9", "--protocols", "h1,h1-tls", "--request", "GET /"}, "--tls-target none: want a TLS base URL https://host:port: h1-tls needs it"},
+		{[]string{"--tls-target", "https://127.0.0.1:9", "--protocols", "h2c", "--request", "GET /"}, "--target none: want a cleartext base URL http://host:port: h2c needs it"},
 		{[]string{"--target", "http://127.0.0.1:9", "--requests", other}, "names the server http://127.0.0.1:1/x, not the target"},
 		{[]string{"--request", "GET http://localhost:2/y", "--target", "http://127.0.0.1:9"}, "not the target"},
 		{[]string{"--requests", two}, "names 2 servers"},
@@ -188,5 +191,40 @@ func TestRunTargetRefusals(t *testing.T) {
 		if code != exitUsage || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.Contains(stderr, tc.want) {
 			t.Errorf("%v: exit %d, %q; want %d and %q", tc.args, code, stderr, exitUsage, tc.want)
 		}
+	}
+}
+
+// TestRunTargetServerStats: against a target, the run says up front that
+// it reads the target's GET /stats, and does; with --no-server-stats it
+// sends none, and it refuses --no-server-stats without a target.
+func TestRunTargetServerStats(t *testing.T) {
+	t.Parallel() // see TestMain
+	var statsHits atomic.Int64
+	payload := server.New(server.Options{})
+	opts := server.Loopback()
+	opts.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/stats" {
+			statsHits.Add(1)
+		}
+		payload.Handler().ServeHTTP(w, r)
+	})
+	srv, err := server.Start(server.Config{Transport: opts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	args := []string{"run", "--no-files", "--quick", "--target", srv.Transport.URL(transport.H1), "--request", "GET /small", "--protocols", "h1,h2c"}
+	code, _, stderr := runMain(t, args...)
+	if code != 0 || !strings.Contains(stderr, "reading the target's counters too: GET /stats") || statsHits.Load() == 0 {
+		t.Fatalf("exit %d, %d /stats requests: %s", code, statsHits.Load(), stderr)
+	}
+	statsHits.Store(0)
+	code, _, stderr = runMain(t, append(args, "--no-server-stats")...)
+	if code != 0 || strings.Contains(stderr, "/stats") || statsHits.Load() != 0 {
+		t.Errorf("--no-server-stats: exit %d, %d /stats requests: %s", code, statsHits.Load(), stderr)
+	}
+	code, _, stderr = runMain(t, "run", "--no-files", "--no-server-stats")
+	if code != exitUsage || !strings.Contains(stderr, "--no-server-stats goes with --target") {
+		t.Errorf("--no-server-stats without a target: exit %d, %s", code, stderr)
 	}
 }

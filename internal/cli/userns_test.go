@@ -13,7 +13,6 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -37,7 +36,7 @@ func TestRunNetUnprivileged(t *testing.T) {
 	asNobody := []string{"setpriv", "--reuid=" + nobody, "--regid=" + nobody, "--clear-groups", bin}
 	script := `mount --bind "$1" /dev/net/tun && shift && exec "$@"`
 	cmd := exec.Command("unshare", append([]string{"--mount", "--propagation", "private", "sh", "-c", script, "sh", dev}, append(asNobody, args...)...)...)
-	cmd.Env = append(os.Environ(), experiment.ChildEnv+"=1")
+	cmd.Env = append(os.Environ(), mainEnv+"=1")
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
@@ -118,7 +117,7 @@ func checkRefusedWithoutDevice(t *testing.T, asNobody, args []string, before map
 		return // the device is open to all here: nothing to refuse
 	}
 	cmd := exec.Command("setpriv", append(asNobody[1:], args...)...)
-	cmd.Env = append(os.Environ(), experiment.ChildEnv+"=1")
+	cmd.Env = append(os.Environ(), mainEnv+"=1")
 	out, err := cmd.CombinedOutput()
 	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
 	if code := cmd.ProcessState.ExitCode(); code != 1 || len(lines) != 1 || !strings.Contains(lines[0], "/dev/net/tun") {

@@ -107,7 +107,7 @@ func boundOf(c *results.Cell, sc plan.Scenario, n *results.Net) *results.Bound {
 func place(b *results.Bound, c *results.Cell) {
 	var logs []float64
 	for _, r := range c.Repetitions {
-		if !r.Interrupted && r.Value > 0 {
+		if r.Counts() {
 			logs = append(logs, math.Log(r.Value/b.Value))
 		}
 	}
@@ -213,9 +213,19 @@ func requestBound(c *results.Cell, sc plan.Scenario, n *results.Net, rtt float64
 	b := &results.Bound{Value: float64(sc.Streams()) / rtt, Basis: fmt.Sprintf("%d in flight per %.1f ms round trip", sc.Streams(), rtt*1e3)}
 	if rate := linkmodel.LinkGoodput(n, false); rate > 0 && c.ResponseBytes > 0 && rate/float64(c.ResponseBytes) < b.Value {
 		b.Value = rate / float64(c.ResponseBytes)
-		b.Basis = fmt.Sprintf("the link's calibrated goodput down (%s) over %d-byte responses", units.BitsPerSecond(rate*8), c.ResponseBytes)
+		b.Basis = fmt.Sprintf("%s over %d-byte responses", goodputBasis(n, rate), c.ResponseBytes)
 	}
 	return b
+}
+
+// goodputBasis names goodput, what linkmodel.LinkGoodput took down n (bytes
+// per second): the configured rate less TCP's framing, or the
+// calibration's goodput where no rate is set.
+func goodputBasis(n *results.Net, goodput float64) string {
+	if rate, _ := linkmodel.LinkDirection(n, false); rate > 0 {
+		return fmt.Sprintf("the link's rate down less TCP's framing (%s)", units.BitsPerSecond(goodput*8))
+	}
+	return fmt.Sprintf("the link's calibrated TCP goodput down (%s; no rate set)", units.BitsPerSecond(goodput*8))
 }
 
 // ownPage says whether the run loaded a user's page (run --page) rather

@@ -7,6 +7,7 @@ import (
 
 	"github.com/httpvs/httpvs/internal/linkmodel"
 	"github.com/httpvs/httpvs/internal/matrix"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -260,5 +261,26 @@ func TestLossyLinkClasses(t *testing.T) {
 	Bounds(res)
 	if b := res.Cells[0].Bound; b == nil || b.Loss == nil || b.Loss.Limited || b.Class() != results.ClassAtLink {
 		t.Errorf("BBR at the link: %+v, want at the link with an unlimited loss model", b)
+	}
+}
+
+// TestRequestBoundSaysItsBasis: a request with big responses is bounded
+// by the link's goodput, named as what it is: the configured rate less
+// TCP's framing on a link with a rate, the calibration's goodput on one
+// without.
+func TestRequestBoundSaysItsBasis(t *testing.T) {
+	sc := plan.RequestScenarios([]results.Request{{Method: "GET", Path: "/big"}})[1]
+	c := results.Cell{Scenario: sc.Name, Protocol: "h1", ResponseBytes: 1 << 20}
+	for _, tc := range []struct {
+		n    *results.Net
+		want string
+	}{
+		{withRate(linkOf(0.050, 9e6, 0), 10e6), "the link's rate down less TCP's framing (9."},
+		{linkOf(0.050, 9e6, 0), "the link's calibrated TCP goodput down (9.00 Mbit/s; no rate set) over 1048576-byte responses"},
+	} {
+		b := requestBound(&c, sc, tc.n, 0.050)
+		if b == nil || !strings.Contains(b.Basis, tc.want) || b.Value != linkmodel.LinkGoodput(tc.n, false)/float64(c.ResponseBytes) {
+			t.Errorf("basis %q, want one holding %q", b.Basis, tc.want)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"net/url"
 
 	"github.com/httpvs/httpvs/internal/matrix"
+	"github.com/httpvs/httpvs/internal/protoname"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/server"
@@ -145,7 +146,7 @@ func (s *subject) cores(side string) (float64, bool) {
 }
 
 // isHTTP2 reports whether the cell's transport is h2c or h2.
-func isHTTP2(c *results.Cell) bool { return c.Protocol == "h2c" || c.Protocol == "h2" }
+func isHTTP2(c *results.Cell) bool { return protoname.HTTP2(c.Protocol) }
 
 // gap says how far behind h1 the cell is, for evidence.
 func gap(c *results.Cell) string {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/internal/linkmodel"
+	"github.com/httpvs/httpvs/internal/protoname"
 	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
@@ -31,7 +32,7 @@ func lossBand(c *results.Cell, sc plan.Scenario, n *results.Net, m linkmodel.Los
 	if bytes <= 0 {
 		bytes = m1.Value * m1.Seconds
 	}
-	events := p * bytes / linkmodel.PacketPayload(c.Protocol == "h3")
+	events := p * bytes / linkmodel.PacketPayload(c.Protocol == protoname.H3)
 	if events < 1 {
 		return 0, 0 // no loss event seen: the model has nothing to say
 	}
@@ -39,12 +40,12 @@ func lossBand(c *results.Cell, sc plan.Scenario, n *results.Net, m linkmodel.Los
 	return m.Rate / ackSpread / seen, m.Rate * seen
 }
 
-// cellInterval is c's own 95% interval from its repetitions' values (the
-// median alone with fewer than two).
+// cellInterval is c's own 95% interval from the values of the
+// repetitions that count (the median alone with fewer than two).
 func cellInterval(c *results.Cell) (lo, hi float64) {
 	var logs []float64
 	for _, r := range c.Repetitions {
-		if !r.Interrupted && r.Value > 0 {
+		if r.Counts() {
 			logs = append(logs, math.Log(r.Value))
 		}
 	}
@@ -92,7 +93,7 @@ func predictLoss(c *results.Cell, sc plan.Scenario, n *results.Net, link float64
 	if !sc.Transfer() {
 		return linkmodel.LossModel{}, false
 	}
-	quic := c.Protocol == "h3"
+	quic := c.Protocol == protoname.H3
 	return linkmodel.PredictLoss(linkmodel.Controller(c.Protocol, n), link, linkmodel.PacketPayload(quic), n.RTTSeconds(), linkmodel.LinkLoss(n, sc.Upload()))
 }
 
@@ -126,9 +127,9 @@ func lossExplanation(c *results.Cell, sc plan.Scenario, n *results.Net) string {
 // which link spec compares like with like; "" when both are alike or
 // unknown.
 func ccMismatch(c *results.Cell, n *results.Net, offer bool) string {
-	other := "h3"
-	if c.Protocol == "h3" {
-		other = "h1"
+	other := protoname.H3
+	if c.Protocol == protoname.H3 {
+		other = protoname.H1
 	}
 	mine, otherCC := linkmodel.Controller(c.Protocol, n), linkmodel.Controller(other, n)
 	lb, known := linkmodel.LossBased(mine)
@@ -136,7 +137,7 @@ func ccMismatch(c *results.Cell, n *results.Net, offer bool) string {
 	if !known || !oknown || lb == olb || !lb {
 		return ""
 	}
-	if c.Protocol == "h3" {
+	if c.Protocol == protoname.H3 {
 		why := fmt.Sprintf("TCP here ran %s, which does not back off on random loss: the gap to h1 and h2 is the congestion controllers', not HTTP/3's against HTTP/2's", otherCC)
 		if offer {
 			why += fmt.Sprintf("; the link spec %s runs TCP with Cubic too, like with like (cc=reno, loss-based as well, where the kernel allows only that)", withCC(n.Spec, "cubic"))

@@ -3,6 +3,7 @@ package diagnosis
 import (
 	"fmt"
 
+	"github.com/httpvs/httpvs/internal/protoname"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -14,13 +15,13 @@ func References(res *results.Results) {
 	res.ReferenceConclusions = nil
 	servers, rows := res.ReferenceRows()
 	for _, row := range rows {
-		if row.Protocol == "h1" {
+		if row.Protocol == protoname.H1 {
 			continue
 		}
 		// h2's ratio to h1 carries TLS's cost too: the same client's
 		// h1-tls cells split it off.
 		var tlsBase map[string]*results.ReferenceCell
-		if tls := results.ReferenceRowOf(rows, row.Scenario, "h1-tls", row.Client); row.Protocol == "h2" && tls != nil {
+		if tls := results.ReferenceRowOf(rows, row.Scenario, protoname.H1TLS, row.Client); row.Protocol == protoname.H2 && tls != nil {
 			tlsBase = tls.ByServer
 		}
 		if s := refConclusion(row.Scenario, row.Protocol, res.Cell(row.Scenario, row.Protocol), row.ByServer, tlsBase, servers); s != "" {
@@ -132,13 +133,13 @@ func tlsShare(best *results.ReferenceCell, tlsBase map[string]*results.Reference
 // protocolName is what a transport speaks, for sentences.
 func protocolName(protocol string) string {
 	switch protocol {
-	case "h2c":
+	case protoname.H2C:
 		return "HTTP/2"
-	case "h2":
+	case protoname.H2:
 		return "TLS with HTTP/2"
-	case "h3":
+	case protoname.H3:
 		return "HTTP/3"
-	case "h1-tls":
+	case protoname.H1TLS:
 		return "TLS"
 	}
 	return protocol

@@ -4,7 +4,9 @@ import (
 	"fmt"
 
 	"github.com/httpvs/httpvs/internal/linkmodel"
+	"github.com/httpvs/httpvs/internal/protoname"
 	"github.com/httpvs/httpvs/results"
+	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )
 
@@ -56,8 +58,8 @@ func windowLimited(s *subject) *results.Finding {
 		Evidence: fmt.Sprintf("%s: %s on one stream ≈ the %s's %s stream window (%s) per %.0f ms round trip, %s; the link carries %s",
 			gap(s.c), units.BitsPerSecond(s.m.Value*8), side, units.Bytes(window), origin, rtt*1e3, units.BitsPerSecond(bound*8), units.BitsPerSecond(link*8)),
 	}
-	switch p.String() {
-	case "h3":
+	switch p {
+	case transport.H3:
 		conn := max(2*want, quicConnWindow)
 		f.Fix = fmt.Sprintf("give the %s's QUIC streams a window of at least twice the bandwidth-delay product: quic.Config{MaxStreamReceiveWindow: %d << 20, MaxConnectionReceiveWindow: %d << 20}", side, want>>20, conn>>20)
 		f.Knobs = []results.Knob{{Field: end + ".QUIC.MaxStreamReceiveWindow", Value: fmt.Sprintf("%dMi", want>>20)}, {Field: end + ".QUIC.MaxConnectionReceiveWindow", Value: fmt.Sprintf("%dMi", conn>>20)}}
@@ -82,7 +84,7 @@ func windowLimited(s *subject) *results.Finding {
 // h1-tls: TCP's own).
 func (s *subject) streamWindow(p, end string) (units.Bytes, string) {
 	switch p {
-	case "h2c", "h2":
+	case protoname.H2C, protoname.H2:
 		if end == "Client" {
 			if w := s.set.Client.HTTP2.MaxReceiveBufferPerStream; w > 0 {
 				return w, "as set"
@@ -93,7 +95,7 @@ func (s *subject) streamWindow(p, end string) (units.Bytes, string) {
 			return s.set.Server.HTTP2.MaxReceiveBufferPerStream, "as set"
 		}
 		return goServerStreamWindow, "Go's default"
-	case "h3":
+	case protoname.H3:
 		q := s.set.Client.QUIC
 		if end == "Server" {
 			if s.set.Server == nil {

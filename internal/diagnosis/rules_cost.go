@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/httpvs/httpvs/internal/protoname"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
@@ -168,7 +169,7 @@ const quicLossShare = 0.001
 func quicLosses(s *subject) *results.Finding {
 	m := s.m
 	q := m.ClientQUIC
-	if s.c.Protocol != "h3" || q.PacketsSent+q.PacketsReceived == 0 {
+	if s.c.Protocol != protoname.H3 || q.PacketsSent+q.PacketsReceived == 0 {
 		return nil
 	}
 	lost, sent := q.PacketsLost, q.PacketsSent
@@ -198,7 +199,7 @@ func quicLosses(s *subject) *results.Finding {
 // flow-control window (DATA_BLOCKED, STREAM_DATA_BLOCKED).
 func quicFlowBlocked(s *subject) *results.Finding {
 	m := s.m
-	if s.c.Protocol != "h3" || !s.slow() {
+	if s.c.Protocol != protoname.H3 || !s.slow() {
 		return nil
 	}
 	byClient, byServer := m.ClientQUIC.BlockedFramesSent, m.ClientQUIC.BlockedFramesReceived

@@ -3,6 +3,7 @@ package diagnosis
 import (
 	"fmt"
 
+	"github.com/httpvs/httpvs/internal/protoname"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -36,7 +37,7 @@ func h2SmallReads(s *subject) *results.Finding {
 // advertised a small SETTINGS_MAX_FRAME_SIZE (Go's client: 16 KiB).
 func h2SmallFrames(s *subject) *results.Finding {
 	c, m := s.c, s.m
-	if c.Protocol != "h2c" || !s.download() || !s.slow() {
+	if c.Protocol != protoname.H2C || !s.download() || !s.slow() {
 		return nil
 	}
 	avg := m.ClientH2.Received.AverageData()
@@ -55,7 +56,7 @@ func h2SmallFrames(s *subject) *results.Finding {
 // on uploads).
 func h2WindowUpdates(s *subject) *results.Finding {
 	c, m := s.c, s.m
-	if c.Protocol != "h2c" || !s.transfer() || m.Bytes == 0 || !s.slow() {
+	if c.Protocol != protoname.H2C || !s.transfer() || m.Bytes == 0 || !s.slow() {
 		return nil
 	}
 	side, end := s.receiver()
@@ -90,7 +91,7 @@ func h2WindowUpdates(s *subject) *results.Finding {
 // view of each direction).
 func h2FlowBlocked(s *subject) *results.Finding {
 	c, m := s.c, s.m
-	if c.Protocol != "h2c" || m.Seconds <= 0 || !s.slow() {
+	if c.Protocol != protoname.H2C || m.Seconds <= 0 || !s.slow() {
 		return nil
 	}
 	down, up := m.ClientH2.Received.FlowBlockedSeconds, m.ClientH2.Sent.FlowBlockedSeconds

@@ -1,6 +1,7 @@
 package linkmodel
 
 import (
+	"github.com/httpvs/httpvs/internal/protoname"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/webpage"
 )
@@ -8,7 +9,7 @@ import (
 // LinkGoodput is what the link carries one way for TCP's payload, bytes
 // per second: LinkBound of h1, which sizes transfers and request bounds.
 func LinkGoodput(n *results.Net, upload bool) float64 {
-	return LinkBound(n, upload, "h1")
+	return LinkBound(n, upload, protoname.H1)
 }
 
 // LinkBound is the most protocol's payload can move one way across n,
@@ -25,7 +26,7 @@ func LinkBound(n *results.Net, upload bool, protocol string) float64 {
 	}
 	rate, goodput := LinkDirection(n, upload)
 	if rate > 0 {
-		return rate / 8 * PayloadShare(protocol == "h3", protocol == "h1-tls" || protocol == "h2" || protocol == "h3")
+		return rate / 8 * PayloadShare(protocol == protoname.H3, protoname.TLS(protocol))
 	}
 	loss := n.Down.Loss
 	if upload {
@@ -47,7 +48,7 @@ func QUICController() string {
 // n: quic-go's for h3 (Net.QUICCongestion, else QUICController),
 // the link's TCP one otherwise ("" when not recorded).
 func Controller(protocol string, n *results.Net) string {
-	if protocol == "h3" {
+	if protocol == protoname.H3 {
 		if n.QUICCongestion != "" {
 			return n.QUICCongestion
 		}
@@ -77,7 +78,7 @@ func ExpectedRate(n *results.Net, upload bool, protocol string) float64 {
 	if link <= 0 {
 		return 0
 	}
-	quic := protocol == "h3"
+	quic := protocol == protoname.H3
 	if m, ok := PredictLoss(Controller(protocol, n), link, PacketPayload(quic), n.RTTSeconds(), LinkLoss(n, upload)); ok {
 		return m.Rate
 	}

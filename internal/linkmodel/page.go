@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/httpvs/httpvs/internal/protoname"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -25,14 +26,14 @@ func PageBound(protocol string, n *results.Net) *results.Bound {
 		return nil
 	}
 	bdp := rate * rtt
-	iw := InitialWindowBytes(protocol == "h3")
+	iw := InitialWindowBytes(protocol == protoname.H3)
 	docFlights, cwnd := flights(float64(Page[0].Bytes), iw, bdp)
 	doc := float64(k-1+docFlights) * rtt // the request's round trip is in k
 	var rest, all float64
 	for _, o := range Page[1:] {
 		all += float64(o.Bytes)
 	}
-	if protocol == "h1" || protocol == "h1-tls" {
+	if protoname.HTTP1(protocol) {
 		rest = h1Objects(Page[1:], k-1, cwnd, iw, bdp) * rtt
 	} else {
 		f, _ := flights(all, cwnd, bdp)
@@ -89,14 +90,14 @@ func h1Objects(objects []PageObject, hs int, cwnd, iw, bdp float64) float64 {
 // round trip (Go sends no early data). 0 for a column it does not know.
 func ColdRTTs(protocol string, resumed bool) (int, string) {
 	switch protocol {
-	case "h1", "h2c":
+	case protoname.H1, protoname.H2C:
 		return 2, "TCP, request"
-	case "h1-tls", "h2":
+	case protoname.H1TLS, protoname.H2:
 		if resumed {
 			return 3, "TCP, resumed TLS 1.3, request"
 		}
 		return 3, "TCP, TLS 1.3, request"
-	case "h3":
+	case protoname.H3:
 		if resumed {
 			return 1, "QUIC 0-RTT with the request"
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/httpvs/httpvs/internal/browser"
 	"github.com/httpvs/httpvs/internal/linkmodel"
+	"github.com/httpvs/httpvs/internal/protoname"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
@@ -238,7 +239,7 @@ func (o *Options) browserCost() time.Duration {
 	}
 	page := o.coldCost(transport.H2, false)
 	if o.Link != nil {
-		if b := linkmodel.PageBound("h1-tls", o.Link); b != nil {
+		if b := linkmodel.PageBound(protoname.H1TLS, o.Link); b != nil {
 			page = time.Duration(b.Value * float64(time.Second))
 		}
 	}

@@ -293,6 +293,9 @@ func (r *runner) report(sc Scenario, col string, rep int, warm bool) {
 // serverStats reads the server's counters, giving up after limit; nil and a
 // reason when they are unavailable.
 func (r *runner) serverStats(ctx context.Context, limit time.Duration) (*stats.ServerStats, string) {
+	if r.opts.NoServerStats {
+		return nil, "server counters not read (turned off)"
+	}
 	return transfer.FetchServerStats(ctx, r.statsClient, r.statsURL, limit)
 }
 

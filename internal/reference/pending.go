@@ -3,9 +3,9 @@ package reference
 import (
 	"context"
 	"fmt"
-	"slices"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/stat"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -70,11 +70,16 @@ func (r *runner) fill(base int, waits [][]func() outcome) {
 			}
 			cells[i].Rounds = append(cells[i].Rounds, o.value)
 		}
-		cells[i].Median = median(cells[i].Rounds)
+		var counted []float64
+		for _, r := range cells[i].Values().Repetitions {
+			if r.Counts() { // a failed round reads 0, with its error
+				counted = append(counted, r.Value)
+			}
+		}
+		cells[i].Median = stat.Median(counted)
 		if len(cpu) > 0 {
 			// Zero is a reading: less than a clock tick (10 ms).
-			slices.Sort(cpu)
-			m := cpu[(len(cpu)-1)/2]
+			m := stat.Median(cpu)
 			cells[i].ServerCPUPerUnit = &m
 		}
 	}

@@ -78,24 +78,6 @@ func (ps peerServer) cpu() (float64, error) {
 
 func has[T comparable](list []T, x T) bool { return slices.Contains(list, x) }
 
-// median of the positive values (failed rounds are 0); 0 when none.
-func median(values []float64) float64 {
-	var ok []float64
-	for _, v := range values {
-		if v > 0 {
-			ok = append(ok, v)
-		}
-	}
-	if len(ok) == 0 {
-		return 0
-	}
-	slices.Sort(ok)
-	if n := len(ok); n%2 == 0 {
-		return (ok[n/2-1] + ok[n/2]) / 2
-	}
-	return ok[len(ok)/2]
-}
-
 // sparseFile makes a temporary file of size zero bytes to upload; reading
 // it costs no disk.
 func sparseFile(size units.Bytes) (string, error) {

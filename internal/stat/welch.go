@@ -63,13 +63,3 @@ func TQuantile975(df int) float64 {
 	}
 	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(df)}.Quantile(0.975)
 }
-
-// Median is the median of sorted values: the middle one, or the mean of
-// the two middle ones.
-func Median(sorted []float64) float64 {
-	n := len(sorted)
-	if n%2 == 1 {
-		return sorted[n/2]
-	}
-	return (sorted[n/2-1] + sorted[n/2]) / 2
-}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/httpvs/httpvs/internal/protoname"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
 )
@@ -46,10 +47,10 @@ func (r *Report) KnobSet(name string) results.KnobSet {
 		add(res.Protocol, "Client.ReadSize", b.ReadSize)
 		add(res.Protocol, "Server.WriteSize", b.WriteSize)
 		switch {
-		case res.Protocol == "h2c" || res.Protocol == "h2":
+		case protoname.HTTP2(res.Protocol):
 			add(res.Protocol, "Client.HTTP2.MaxReadFrameSize", b.MaxReadFrameSize)
 			add(res.Protocol, "Client.HTTP2.MaxReceiveBufferPerStream", b.StreamWindow)
-		case res.Protocol == "h3":
+		case res.Protocol == protoname.H3:
 			add(res.Protocol, "Client.QUIC.MaxStreamReceiveWindow", b.QUICStreamWindow)
 			add(res.Protocol, "Client.QUIC.MaxConnectionReceiveWindow", b.QUICConnWindow)
 		}

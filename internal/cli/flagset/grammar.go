@@ -121,23 +121,33 @@ func number(v flag.Value) (int64, string) {
 	return 0, ""
 }
 
-// nearest is the flag of fs (an alias included, hidden ones not) closest
+// nearest is the flag of fs (an alias included) closest
 // to name, a user's typo: within two edits, or one that name begins; ""
 // when none is.
 func (fs *Set) nearest(name string) string {
-	best, bestD := "", 3
+	var names []string
 	fs.VisitAll(func(f *flag.Flag) {
-		if fs.hidden[f.Name] || len(f.Name) < 2 {
-			return
+		if len(f.Name) >= 2 {
+			names = append(names, f.Name)
 		}
-		d := editDistance(name, f.Name)
-		if len(name) >= 3 && strings.HasPrefix(f.Name, name) {
+	})
+	return Nearest(name, names)
+}
+
+// Nearest is the one of names closest to name, a likely typo of it:
+// within two edits (or name, three characters or more, begins it); ""
+// when none is. The flags' "did you mean" and the values' share it.
+func Nearest(name string, names []string) string {
+	best, bestD := "", 3
+	for _, n := range names {
+		d := editDistance(name, n)
+		if len(name) >= 3 && strings.HasPrefix(n, name) {
 			d = min(d, 1)
 		}
 		if d < bestD {
-			best, bestD = f.Name, d
+			best, bestD = n, d
 		}
-	})
+	}
 	return best
 }
 

@@ -25,7 +25,7 @@ type HelpSection struct {
 
 // HelpSections returns the flags as help lists them: by group, in the
 // order the command gave, then the rest under "other" (or, with no
-// groups, all of them under no title); hidden flags and aliases left out.
+// groups, all of them under no title); aliases left out.
 func (fs *Set) HelpSections() []HelpSection {
 	others := map[string][]string{}
 	for alias, primary := range fs.aliases {
@@ -62,7 +62,7 @@ func (fs *Set) HelpSections() []HelpSection {
 		rest.Title = "other"
 	}
 	fs.VisitAll(func(f *flag.Flag) {
-		if _, ok := fs.aliases[f.Name]; ok || fs.hidden[f.Name] || listed[f.Name] {
+		if _, ok := fs.aliases[f.Name]; ok || listed[f.Name] {
 			return
 		}
 		rest.Entries = append(rest.Entries, entry(f))

@@ -28,9 +28,6 @@ type Set struct {
 	aliases map[string]string
 	zeroOK  map[string]bool
 	gone    map[string]string
-	// hidden names the flags help leaves out: another command's, not a
-	// user's (serve --child, which run gives its child).
-	hidden map[string]bool
 	// groups order help by purpose: each a title and its flags' primary
 	// names; flags in none are listed last, under "other".
 	groups []flagGroup
@@ -47,16 +44,6 @@ type flagGroup struct {
 // Group puts the named flags under title in help, in the order given.
 func (fs *Set) Group(title string, names ...string) {
 	fs.groups = append(fs.groups, flagGroup{title, names})
-}
-
-// Hide leaves the named flags out of help; they still parse.
-func (fs *Set) Hide(names ...string) {
-	if fs.hidden == nil {
-		fs.hidden = map[string]bool{}
-	}
-	for _, n := range names {
-		fs.hidden[n] = true
-	}
 }
 
 // Field records that flag sets the library field at path.

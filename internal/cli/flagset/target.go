@@ -5,9 +5,8 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/httpvs/httpvs/internal/certfile"
-
 	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/internal/certfile"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )

@@ -28,14 +28,11 @@ var (
 	checkNoLeftovers = runtest.CheckNoLeftovers
 )
 
-// TestMain runs cli.Main in a child when asked: a run across a link starts
-// its server as this binary, with experiment.ChildEnv set.
+// TestMain serves as the child server when a run starts this binary as
+// one, as cmd/httpvs does.
 func TestMain(m *testing.M) {
-	if os.Getenv(experiment.ChildEnv) == "1" {
-		ctx, stop := cli.SignalContext() // as cmd/httpvs does
-		code := cli.Main(ctx, os.Args[1:], os.Stdout, os.Stderr)
-		stop()
-		os.Exit(code)
+	if experiment.ServeChild() {
+		return
 	}
 	os.Exit(m.Run())
 }

@@ -54,6 +54,17 @@ func (c *clients) close() {
 	}
 }
 
+// The transports' names, as httpvs's package transport spells them
+// (internal/protoname). This program is built by other Go toolchains as a
+// module of its own (go.mod.txt), so it cannot import them; a test of
+// package goversions holds these to transport's.
+const (
+	protoH1    = "h1"
+	protoH2C   = "h2c"
+	protoH1TLS = "h1-tls"
+	protoH2    = "h2"
+)
+
 // client returns the client for r.Protocol, made on first use: Go's
 // transports as shipped, with the server's certificate trusted for TLS.
 func (c *clients) client(r Round) (*http.Client, error) {
@@ -62,17 +73,17 @@ func (c *clients) client(r Round) (*http.Client, error) {
 	}
 	var rt http.RoundTripper
 	switch r.Protocol {
-	case "h1":
+	case protoH1:
 		rt = &http.Transport{}
-	case "h2c":
+	case protoH2C:
 		rt = h2cTransport()
-	case "h1-tls", "h2":
+	case protoH1TLS, protoH2:
 		pool := x509.NewCertPool()
 		if !pool.AppendCertsFromPEM([]byte(r.CertPEM)) {
 			return nil, fmt.Errorf("%s: no certificate to trust", r.Protocol)
 		}
 		// A TLS config of one's own turns HTTP/2 off unless asked for.
-		rt = &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}, ForceAttemptHTTP2: r.Protocol == "h2"}
+		rt = &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}, ForceAttemptHTTP2: r.Protocol == protoH2}
 	default:
 		return nil, fmt.Errorf("unknown protocol %q", r.Protocol)
 	}
@@ -82,7 +93,7 @@ func (c *clients) client(r Round) (*http.Client, error) {
 }
 
 // wantMajor is the HTTP major version each protocol's responses carry.
-var wantMajor = map[string]int{"h1": 1, "h1-tls": 1, "h2c": 2, "h2": 2}
+var wantMajor = map[string]int{protoH1: 1, protoH1TLS: 1, protoH2C: 2, protoH2: 2}
 
 // run runs one round.
 func (c *clients) run(r Round) Result {

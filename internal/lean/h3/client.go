@@ -102,7 +102,7 @@ func (p *Client) dial(ctx context.Context) (*h3Conn, error) {
 		qc.CloseWithError(h3NoError, "")
 		return nil, ctx.Err()
 	}
-	if got := qc.ConnectionState().TLS.NegotiatedProtocol; got != "h3" {
+	if got := qc.ConnectionState().TLS.NegotiatedProtocol; got != target.ALPNHTTP3 {
 		qc.CloseWithError(h3NoError, "")
 		return nil, target.NewError(stats.ErrProtocol, fmt.Sprintf("the server negotiated ALPN %q, not h3", got))
 	}

@@ -14,7 +14,16 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/quic-go/quic-go/http3"
+
 	"github.com/httpvs/httpvs/transport"
+)
+
+// ALPN protocol IDs (RFC 7301's registry) the lean clients offer: TLS's
+// words, not httpvs's transport names, though they share "h2" and "h3".
+const (
+	ALPNHTTP2 = "h2"              // RFC 9113, section 3.2
+	ALPNHTTP3 = http3.NextProtoH3 // RFC 9114, section 3.1
 )
 
 // Target is where a client's connections go and how they are made: TCP,
@@ -62,9 +71,9 @@ func New(opts transport.ClientOptions, req Request) (*Target, error) {
 		t.TLS = &tls.Config{RootCAs: opts.RootCAs, InsecureSkipVerify: opts.Insecure, MinVersion: tls.VersionTLS12, ServerName: req.URL.Hostname()}
 		switch opts.Protocol {
 		case transport.H2:
-			t.TLS.NextProtos = []string{"h2"}
+			t.TLS.NextProtos = []string{ALPNHTTP2}
 		case transport.H3:
-			t.TLS.NextProtos = []string{"h3"}
+			t.TLS.NextProtos = []string{ALPNHTTP3}
 			t.TLS.MinVersion = tls.VersionTLS13
 			t.TLS.ClientSessionCache = opts.SessionCache
 		default:
@@ -123,7 +132,7 @@ func (t *Target) DialVia(ctx context.Context, wrap func(net.Conn) (net.Conn, err
 	if got != want && !(t.Proto == transport.H1TLS && got == "") {
 		tc.Close()
 		gotProto := transport.H1TLS
-		if got == "h2" {
+		if got == ALPNHTTP2 {
 			gotProto = transport.H2
 		}
 		return nil, &transport.ProtocolError{Want: t.Proto, Got: gotProto}

@@ -1,0 +1,73 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/httpvs/httpvs/results"
+)
+
+// TestCapacityVerdicts: repeated searches print each one's Met, the
+// ratio's interval and the verdict's own words; a search cut by its
+// budget where neither bracket closed prints no ratio and no "≈"; every
+// line fits TextWidth.
+func TestCapacityVerdicts(t *testing.T) {
+	obj, err := results.ParseObjective("p99<50ms")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := func(met, missed float64) results.CapacityBracket {
+		return results.CapacityBracket{Met: met, Missed: missed}
+	}
+	h1 := results.CapacityResult{Protocol: "h1", Met: 1000, Missed: 1050, Searches: []results.CapacityBracket{b(1000, 1050), b(1000, 1050), b(1000, 1050)}}
+	h2c := results.CapacityResult{Protocol: "h2c", Met: 2000, Missed: 2100, Searches: []results.CapacityBracket{b(2000, 2100), b(2000, 2100), b(2050, 2100)}}
+	h3 := results.CapacityResult{Protocol: "h3", Met: 1000, Missed: 1050, Searches: []results.CapacityBracket{b(700, 735), b(1000, 1050), b(1400, 1470)}}
+	c := &results.Capacity{Objective: obj, Request: "GET /small", Transports: []results.CapacityResult{h1, h2c, h3}}
+	setRatiosForTest(c)
+	var out bytes.Buffer
+	if err := Capacity(&out, c, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"met in each search", "2000 2000 2050", "carries more", "undetermined", "over 3 searches"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("no %q in\n%s", want, out.String())
+		}
+	}
+	checkWidth(t, out.String())
+
+	cut := results.CapacityBracket{Met: 800, Cut: true}
+	c = &results.Capacity{Objective: obj, Request: "GET /small", Stopped: "the search's budget of 2m0s ran out: the brackets are as far as it got",
+		Transports: []results.CapacityResult{
+			{Protocol: "h1", Met: 800, Searches: []results.CapacityBracket{cut}},
+			{Protocol: "h2", Met: 800, Searches: []results.CapacityBracket{cut}},
+		}}
+	setRatiosForTest(c)
+	out.Reset()
+	if err := Capacity(&out, c, nil); err != nil {
+		t.Fatal(err)
+	}
+	if s := out.String(); strings.Contains(s, "≈") || strings.Contains(s, "[0.00, open]") || !strings.Contains(s, "no bracket closed") {
+		t.Errorf("a cut search with no bracket closed:\n%s", s)
+	}
+	checkWidth(t, out.String())
+}
+
+// setRatiosForTest sets the ratios to the first transport as
+// experiment.Capacity does.
+func setRatiosForTest(c *results.Capacity) {
+	c.Baseline = c.Transports[0].Protocol
+	for i := 1; i < len(c.Transports); i++ {
+		c.Transports[i].VsBaseline = results.RatioOf(c.Transports[i], c.Transports[0])
+	}
+}
+
+// checkWidth fails for a line of s over TextWidth columns.
+func checkWidth(t *testing.T, s string) {
+	t.Helper()
+	for i, line := range strings.Split(s, "\n") {
+		if n := len([]rune(line)); n > TextWidth {
+			t.Errorf("line %d is %d columns, over %d: %s", i+1, n, TextWidth, line)
+		}
+	}
+}
