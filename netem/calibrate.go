@@ -101,8 +101,8 @@ func Calibrate(ctx context.Context, l *Link, o CalibrateOptions) (Calibration, e
 	return c, nil
 }
 
-// Probe is the result of ProbeUDP.
-type Probe struct {
+// probe is the result of probeUDP.
+type probe struct {
 	// Sent is the number of probes the client sent.
 	Sent int
 	// Reached is the number the server received.
@@ -114,10 +114,10 @@ type Probe struct {
 }
 
 // UpLoss returns the fraction of probes lost client to server.
-func (p Probe) upLoss() float64 { return ratioLost(p.Reached, p.Sent) }
+func (p probe) upLoss() float64 { return ratioLost(p.Reached, p.Sent) }
 
 // DownLoss returns the fraction of echoes lost server to client.
-func (p Probe) downLoss() float64 { return ratioLost(p.Echoed, p.Reached) }
+func (p probe) downLoss() float64 { return ratioLost(p.Echoed, p.Reached) }
 
 func ratioLost(got, sent int) float64 {
 	if sent == 0 {
@@ -134,10 +134,10 @@ const probeSize = 64
 // to an echo in the server namespace, and counts what arrived each way.
 // It waits for late echoes up to twice the spec's RTT plus one second,
 // or until every probe is back.
-func probeUDP(ctx context.Context, l *Link, n int, gap time.Duration) (Probe, error) {
+func probeUDP(ctx context.Context, l *Link, n int, gap time.Duration) (probe, error) {
 	srv, err := l.Server().ListenPacket("udp4", netip.AddrPortFrom(ServerAddr, 0).String())
 	if err != nil {
-		return Probe{}, fmt.Errorf("probe listen: %w", err)
+		return probe{}, fmt.Errorf("probe listen: %w", err)
 	}
 	defer srv.Close()
 	var reached atomic.Int64
@@ -154,7 +154,7 @@ func probeUDP(ctx context.Context, l *Link, n int, gap time.Duration) (Probe, er
 	}()
 	cli, err := l.Client().DialContext(ctx, "udp4", srv.LocalAddr().String())
 	if err != nil {
-		return Probe{}, fmt.Errorf("probe dial: %w", err)
+		return probe{}, fmt.Errorf("probe dial: %w", err)
 	}
 	defer cli.Close()
 	sent := make([]time.Duration, n)
@@ -186,7 +186,7 @@ func probeUDP(ctx context.Context, l *Link, n int, gap time.Duration) (Probe, er
 			}
 		}
 	}()
-	p := Probe{Sent: n}
+	p := probe{Sent: n}
 	msg := make([]byte, probeSize)
 	tick := time.NewTicker(gap)
 	defer tick.Stop()

@@ -45,7 +45,7 @@ func TestCalibrationRTT(t *testing.T) {
 		// packages' link tests, read a 43.0 ms handshake; a median of 10
 		// handshakes is one slow stretch from 46), so the least reading is
 		// the link's. Below the floor fails at once.
-		var p Probe
+		var p probe
 		ct := time.Duration(math.MaxInt64)
 		for try := 0; try < 3; try++ {
 			got, err := probeUDP(ctx, l, 100, 5*time.Millisecond)

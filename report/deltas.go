@@ -62,10 +62,10 @@ type deltaRow struct{ old, new, value, vs, ratio, p string }
 func deltaCells(d results.Delta) deltaRow {
 	r := deltaRow{old: "-", new: "-", value: "-", ratio: "-", p: "-"}
 	if d.OldN > 0 {
-		r.old = Value(d.Metric, d.Old)
+		r.old = metricValue(d.Metric, d.Old)
 	}
 	if d.NewN > 0 {
-		r.new = Value(d.Metric, d.New)
+		r.new = metricValue(d.Metric, d.New)
 	}
 	if d.OldN > 0 && d.NewN > 0 && d.Old > 0 {
 		r.value = fmt.Sprintf("%+.1f%%", d.Change*100)
@@ -101,9 +101,9 @@ func baselineMoveLines(ds []results.Delta) []string {
 		if byProto[d.Protocol] == nil {
 			protos = append(protos, d.Protocol)
 		}
-		what := fmt.Sprintf("%s %+.0f%% (%s -> %s, p %.3f)", d.Scenario, d.Change*100, Value(d.Metric, d.Old), Value(d.Metric, d.New), d.P)
+		what := fmt.Sprintf("%s %+.0f%% (%s -> %s, p %.3f)", d.Scenario, d.Change*100, metricValue(d.Metric, d.Old), metricValue(d.Metric, d.New), d.P)
 		if !d.Significant {
-			what = fmt.Sprintf("%s ~ %+.0f%% (%s -> %s, within noise at %.2f)", d.Scenario, d.Change*100, Value(d.Metric, d.Old), Value(d.Metric, d.New), d.Alpha)
+			what = fmt.Sprintf("%s ~ %+.0f%% (%s -> %s, within noise at %.2f)", d.Scenario, d.Change*100, metricValue(d.Metric, d.Old), metricValue(d.Metric, d.New), d.Alpha)
 		}
 		byProto[d.Protocol] = append(byProto[d.Protocol], what)
 	}
@@ -112,24 +112,6 @@ func baselineMoveLines(ds []results.Delta) []string {
 		out = append(out, fmt.Sprintf("%s itself moved: %s: ratios to it hide that; the value column is each transport's own change", p, strings.Join(byProto[p], ", ")))
 	}
 	return out
-}
-
-// KnobsMovedBaseline says in one line that the runs' knob sets differ and
-// set the baseline's own client too, so a baseline's move (BaselineMoves)
-// is as much theirs as the code's; "" when the knob sets are alike or no
-// baseline moved.
-func KnobsMovedBaseline(ds []results.Delta, diffs []results.SettingDiff) string {
-	moved := results.BaselineMoves(ds)
-	if len(moved) == 0 {
-		return ""
-	}
-	for _, d := range diffs {
-		if d.Group == "knobs" {
-			b := moved[0].Protocol
-			return fmt.Sprintf("the runs used different knob sets (%s vs %s), which set %s's client too: %s's move may be the knobs', and every ratio to %s hides it", d.Old, d.New, b, b, b)
-		}
-	}
-	return ""
 }
 
 // untestable says whether d is one of the cells results.UntestedReason counts.

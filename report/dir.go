@@ -45,12 +45,12 @@ func CapacityFiles(c *results.Capacity, notRun []results.NotRun, began time.Time
 	}
 }
 
-// WhenFiles are the files of the verdict across runs' links: when.md and
+// whenFiles are the files of the verdict across runs' links: when.md and
 // when.html.
-func WhenFiles(runs []*results.Results) []File {
+func whenFiles(runs []*results.Results) []File {
 	return []File{
 		{"when.md", func(w io.Writer) error { return WhenMarkdown(w, runs) }},
-		{"when.html", func(w io.Writer) error { return WhenHTML(w, runs) }},
+		{"when.html", func(w io.Writer) error { return whenHTML(w, runs) }},
 	}
 }
 
@@ -67,14 +67,15 @@ func WriteCapacity(parent string, c *results.Capacity, notRun []results.NotRun, 
 	return WriteDir(parent, began.Local().Format("20060102-150405"), CapacityFiles(c, notRun, began))
 }
 
-// WriteWhen writes WhenFiles(runs) to a new directory under parent named
-// by the first run's start and "-when", beside the runs' own directories,
+// WriteWhen writes the verdict across runs' links (when.md, as
+// WhenMarkdown writes it, and when.html) to a new directory under parent
+// named by the first run's start and "-when", beside the runs' own directories,
 // and returns its path; runs must not be empty.
 func WriteWhen(parent string, runs []*results.Results) (string, error) {
 	if len(runs) == 0 {
 		return "", fmt.Errorf("report: no runs to write a verdict across links for")
 	}
-	return WriteDir(parent, runs[0].Started.Local().Format("20060102-150405")+"-when", WhenFiles(runs))
+	return WriteDir(parent, runs[0].Started.Local().Format("20060102-150405")+"-when", whenFiles(runs))
 }
 
 // WriteDir makes a new directory parent/name (parent/name-2, -3 and so on

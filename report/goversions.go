@@ -170,7 +170,7 @@ func figureText(c *results.Cell) string {
 	case c.Median == 0:
 		return "-"
 	}
-	return Value(c.Metric, c.Median)
+	return metricValue(c.Metric, c.Median)
 }
 
 // changeText is a change with its interval as bounds: "1.27x [1.16,
@@ -240,8 +240,8 @@ func textTable(w io.Writer, rows [][]string, flags uint) {
 	tw.Flush()
 }
 
-// GoVersionsMarkdown writes what GoVersions does as Markdown.
-func GoVersionsMarkdown(w io.Writer, res *results.Results) error {
+// goVersionsMarkdown writes what GoVersions does as Markdown.
+func goVersionsMarkdown(w io.Writer, res *results.Results) error {
 	if res.GoVersions == nil {
 		return fmt.Errorf("no go versions in these results")
 	}

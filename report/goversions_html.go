@@ -69,12 +69,12 @@ const (
 // goColors are the lines' colours, by transport in column order.
 var goColors = []string{"#4a7bd0", "#d0544a", "#3c9a5f", "#9b59b6"}
 
-// GoVersionsHTML writes a run across Go toolchains as one self-contained
+// goVersionsHTML writes a run across Go toolchains as one self-contained
 // HTML page (inline CSS and SVG, nothing fetched): the toolchains, the
 // verdict as a heat map, a chart per scenario of each transport's ratio
 // to the baseline across toolchains with its interval, the changes
 // between toolchains, and the figures.
-func GoVersionsHTML(w io.Writer, res *results.Results) error {
+func goVersionsHTML(w io.Writer, res *results.Results) error {
 	if res.GoVersions == nil {
 		return fmt.Errorf("no go versions in these results")
 	}

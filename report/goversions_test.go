@@ -60,10 +60,10 @@ func TestGoVersionsText(t *testing.T) {
 
 func TestGoVersionsHTMLAndMarkdown(t *testing.T) {
 	var h, m bytes.Buffer
-	if err := GoVersionsHTML(&h, goResults()); err != nil {
+	if err := goVersionsHTML(&h, goResults()); err != nil {
 		t.Fatal(err)
 	}
-	if err := GoVersionsMarkdown(&m, goResults()); err != nil {
+	if err := goVersionsMarkdown(&m, goResults()); err != nil {
 		t.Fatal(err)
 	}
 	page := h.String()
@@ -100,7 +100,7 @@ func TestGoVersionsChartOfAWideInterval(t *testing.T) {
 		}
 	}
 	var b bytes.Buffer
-	if err := GoVersionsHTML(&b, res); err != nil {
+	if err := goVersionsHTML(&b, res); err != nil {
 		t.Fatal(err)
 	}
 	if n := strings.Count(b.String(), "x</text>"); n > 200 || b.Len() > 1<<20 {

@@ -77,7 +77,7 @@ func (g *grid) fill(repeat int, folded bool) {
 	transfer := g.metric() == results.MetricBytesPerSecond
 	g.same = newSameRounds(g.cells, g.baseline())
 	g.row("median", func(c *results.Cell) string {
-		v := Value(c.Metric, g.same.of(c))
+		v := metricValue(c.Metric, g.same.of(c))
 		if c.Noisy {
 			v += " *"
 		}
@@ -94,7 +94,7 @@ func (g *grid) fill(repeat int, folded bool) {
 	})
 	if repeat > 1 {
 		g.row("min..max", func(c *results.Cell) string {
-			lo, hi := Value(c.Metric, c.Min), Value(c.Metric, c.Max)
+			lo, hi := metricValue(c.Metric, c.Min), metricValue(c.Metric, c.Max)
 			if i := strings.LastIndexByte(lo, ' '); i > 0 && strings.HasSuffix(hi, lo[i:]) {
 				lo = lo[:i] // one unit for both ends: 4.40..4.60 GB/s
 			}
@@ -277,10 +277,10 @@ func findingNotes(c *results.Cell) []string {
 	return notes
 }
 
-// Value formats a cell value of metric: bytes per second in GB/s or MB/s
+// metricValue formats a cell value of metric: bytes per second in GB/s or MB/s
 // (10^9 and 10^6), requests per second as a whole number, seconds as a
 // duration (243µs, 12.34ms, 1.2s).
-func Value(metric string, v float64) string {
+func metricValue(metric string, v float64) string {
 	switch metric {
 	case results.MetricBytesPerSecond:
 		if v >= 1e9 {

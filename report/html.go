@@ -12,10 +12,10 @@ import (
 // SVG, no script, nothing fetched from the network. Each scenario gets a
 // bar chart of the transports' medians (with min..max whiskers) and the
 // table Matrix prints. A run across Go versions (res.GoVersions) it
-// writes as GoVersionsHTML does.
+// writes as goVersionsHTML does.
 func HTML(w io.Writer, res *results.Results) error {
 	if res.GoVersions != nil {
-		return GoVersionsHTML(w, res)
+		return goVersionsHTML(w, res)
 	}
 	page := htmlPage{Title: "httpvs run, " + res.Started.Format("2006-01-02 15:04:05 MST"), Summary: runLine(res), Env: envRows(res), Verdict: newHTMLVerdict(res), RunNotes: runNotes(res)}
 	if res.Partial {
@@ -108,7 +108,7 @@ func chart(g grid) svgChart {
 		default:
 			b.W = scale(g.same.of(c)) - chartLeft
 			b.Lo, b.Hi = scale(c.Min), scale(c.Max)
-			b.Value = Value(c.Metric, g.same.of(c))
+			b.Value = metricValue(c.Metric, g.same.of(c))
 			if c.Ratio() > 0 {
 				b.Value += fmt.Sprintf("  %.2fx", c.Ratio())
 			}

@@ -312,7 +312,7 @@ func crossoverLines(res *results.Results) []string {
 			parts = append(parts, fmt.Sprintf("%s unknown (%s)", x.Protocol, x.Error))
 			continue
 		}
-		part := fmt.Sprintf("%s %s (%s, client %.2f CPU s/GB)", x.Protocol, Value(results.MetricBytesPerSecond, x.BytesPerSecond), x.LinkRateBound(), x.ClientCPUPerGB)
+		part := fmt.Sprintf("%s %s (%s, client %.2f CPU s/GB)", x.Protocol, metricValue(results.MetricBytesPerSecond, x.BytesPerSecond), x.LinkRateBound(), x.ClientCPUPerGB)
 		if x.RequestsPerSecond > 0 {
 			part += fmt.Sprintf(" and %.0f req/s", x.RequestsPerSecond)
 		}

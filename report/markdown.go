@@ -12,10 +12,10 @@ import (
 // Markdown writes a matrix run as Markdown: the environment, then a table
 // per scenario with the transports as columns, as Matrix does for a
 // terminal. A run across Go versions (res.GoVersions) it writes as
-// GoVersionsMarkdown does.
+// goVersionsMarkdown does.
 func Markdown(w io.Writer, res *results.Results) error {
 	if res.GoVersions != nil {
-		return GoVersionsMarkdown(w, res)
+		return goVersionsMarkdown(w, res)
 	}
 	bw := &printer{w: w}
 	fmt.Fprintf(bw, "# httpvs run, %s\n\n", res.Started.Format("2006-01-02 15:04:05 MST"))

@@ -94,7 +94,7 @@ func (s sameRounds) against(c *results.Cell) string {
 	}
 	bm := medianOf(bv)
 	if len(bv) > 0 && faster(c, medianOf(cv), bm) == (v == results.VerdictFaster) {
-		return fmt.Sprintf("%s's median over %s's %d rounds is %s: the medians printed are over other rounds", s.base.Protocol, c.Protocol, len(bv), Value(c.Metric, bm))
+		return fmt.Sprintf("%s's median over %s's %d rounds is %s: the medians printed are over other rounds", s.base.Protocol, c.Protocol, len(bv), metricValue(c.Metric, bm))
 	}
 	return fmt.Sprintf("over the same %d rounds the medians point the other way: the rounds moved more than the transports differ, and the ratio takes each round's pair, the medians do not", len(bv))
 }

@@ -56,7 +56,7 @@ func (g *grid) netRows() {
 			if m.Seconds <= 0 {
 				return "-"
 			}
-			return Value(results.MetricBytesPerSecond, float64(m.BulkBytes)/m.Seconds)
+			return metricValue(results.MetricBytesPerSecond, float64(m.BulkBytes)/m.Seconds)
 		})
 	}
 }
@@ -143,7 +143,7 @@ func (g *grid) boundRows() {
 			}
 			om := seconds(m.Omit.Seconds)
 			if m.Omit.Seconds > 0 {
-				om += " at " + Value(results.MetricBytesPerSecond, float64(m.Omit.Bytes)/m.Omit.Seconds)
+				om += " at " + metricValue(results.MetricBytesPerSecond, float64(m.Omit.Bytes)/m.Omit.Seconds)
 			}
 			if m.Omit.SteadySeconds == 0 {
 				om += " (no steady part)"

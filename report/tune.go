@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/httpvs/httpvs/tune/tuneresult"
 	"github.com/httpvs/httpvs/units"
@@ -57,17 +56,6 @@ func describeLink(rep *tuneresult.Report) string {
 	c := rep.Net.Calibration
 	return fmt.Sprintf("in-process server across the emulated link %s (%s backend; measured RTT %.1f ms, TCP goodput %.0f Mbit/s down)",
 		rep.Net.Spec, rep.Net.Backend, c.UDPRTTSeconds*1e3, c.DownGoodputBitsPerSecond/1e6)
-}
-
-// TuneProgress returns a tune.Options.Progress that rewrites one
-// terminal line on w with the seconds since the search began and the
-// settings being measured.
-func TuneProgress(w io.Writer) func(string, tuneresult.Settings) {
-	start := time.Now()
-	return func(p string, s tuneresult.Settings) {
-		fmt.Fprintf(w, "\r\033[K%5.1fs  %s  read %s frame %s window %s write %s",
-			time.Since(start).Seconds(), p, s.ReadSize, orDefault(s.MaxReadFrameSize), orDefault(s.StreamWindow+s.QUICStreamWindow), s.WriteSize)
-	}
 }
 
 // tuneResult writes one transport's search: the defaults compared (their

@@ -23,10 +23,10 @@ type whenRow struct {
 	Cells              []heatCell
 }
 
-// WhenHTML writes When as one self-contained HTML page: a heat map with a
+// whenHTML writes When as one self-contained HTML page: a heat map with a
 // column per link (red slower than h1 on that link, green faster, grey
 // ≈ h1), the calibrated link and its loss above.
-func WhenHTML(w io.Writer, runs []*results.Results) error {
+func whenHTML(w io.Writer, runs []*results.Results) error {
 	wt := newWhen(runs)
 	page := whenPage{Title: "httpvs run: when", Legend: strings.TrimPrefix(whenTitle, "when: "), Head: wt.head[2:]}
 	for _, r := range [][]string{wt.calib, wt.loss, wt.cc} {

@@ -82,7 +82,7 @@ func TestWhenHTML(t *testing.T) {
 		diagnosis.Summarise(res)
 	}
 	var page bytes.Buffer
-	if err := WhenHTML(&page, []*results.Results{loopback, lossy}); err != nil {
+	if err := whenHTML(&page, []*results.Results{loopback, lossy}); err != nil {
 		t.Fatal(err)
 	}
 	html := page.String()

@@ -44,7 +44,7 @@ func controllerLines(runs []*results.Results) []string {
 				b := c.Bound
 				class := b.Class()
 				classes[class] = true
-				part := fmt.Sprintf("%s under %s (%s", Value(c.Metric, c.Median), ccOf(res, p), class)
+				part := fmt.Sprintf("%s under %s (%s", metricValue(c.Metric, c.Median), ccOf(res, p), class)
 				if class == results.ClassAtLossBound && b.Loss != nil {
 					part += fmt.Sprintf(" %s", units.BitsPerSecond(b.Loss.Value*8))
 				}

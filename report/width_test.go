@@ -70,8 +70,8 @@ func TestPagesFitTheScreen(t *testing.T) {
 		"loopback":          func(b *bytes.Buffer) error { return HTML(b, sampleRun()) },
 		"net":               func(b *bytes.Buffer) error { return HTML(b, net) },
 		"net-peers-browser": func(b *bytes.Buffer) error { return HTML(b, withAll) },
-		"when":              func(b *bytes.Buffer) error { return WhenHTML(b, []*results.Results{net, lossy}) },
-		"go":                func(b *bytes.Buffer) error { return GoVersionsHTML(b, goResults()) },
+		"when":              func(b *bytes.Buffer) error { return whenHTML(b, []*results.Results{net, lossy}) },
+		"go":                func(b *bytes.Buffer) error { return goVersionsHTML(b, goResults()) },
 	}
 	dir := t.TempDir()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.UserDataDir(filepath.Join(dir, "profile")),

@@ -230,8 +230,8 @@ type Repetition struct {
 	ClientCores float64  `json:"client_cores"`
 	ServerCores *float64 `json:"server_cores"`
 	// ServerUnreliable, when set, says how the server's counts over its
-	// window disagreed with the client's by more than CrossCheckTolerance:
-	// its figures are kept but no rule or bottleneck uses them.
+	// window disagreed with the client's by more than 10%: its figures
+	// are kept but no rule or bottleneck uses them.
 	ServerUnreliable string `json:"server_unreliable,omitempty"`
 	// ClientGCCycles is the client's completed GC cycles over the
 	// repetition, ClientGoroutinesPeak its most goroutines (sampled every

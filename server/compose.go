@@ -70,7 +70,7 @@ func Start(cfg Config) (*Running, error) {
 		opts.Exposed = opts.Exposed || beyondLoopback(addr)
 	}
 	payload := New(opts)
-	if err := payload.PageError(); err != nil {
+	if err := payload.pageError(); err != nil {
 		return nil, err
 	}
 	topts := cfg.Transport

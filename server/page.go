@@ -44,8 +44,8 @@ func newPageSite(p *webpage.Page) *pageSite {
 	return site
 }
 
-// PageError says why Options.Page cannot be served; nil when it can.
-func (s *Server) PageError() error { return s.page.err }
+// pageError says why Options.Page cannot be served; nil when it can.
+func (s *Server) pageError() error { return s.page.err }
 
 // handlePage serves the page: GET /page/ is its document, GET /page/{path}
 // a directory page's file; each counted on the request's transport.

@@ -78,7 +78,7 @@ func TestPageServesADirectory(t *testing.T) {
 		}
 	}
 	s := New(Options{Page: &page})
-	if err := s.PageError(); err != nil {
+	if err := s.pageError(); err != nil {
 		t.Fatal(err)
 	}
 	h := s.Handler()

@@ -66,9 +66,9 @@ type Options struct {
 	Profiling bool
 }
 
-// IOSource is where the server's connection counters come from: the
+// ioSource is where the server's connection counters come from: the
 // transport.Server that serves this handler.
-type IOSource interface {
+type ioSource interface {
 	IOStats() (tcp, tls stats.IOStats, quic stats.QUICStats)
 	H2Frames() stats.H2Frames
 	Connections() map[string]int64
@@ -84,7 +84,7 @@ type Server struct {
 	bufs      sync.Pool
 	start     time.Time
 	counters  [transport.Count]protoCounters
-	source    atomic.Pointer[IOSource]
+	source    atomic.Pointer[ioSource]
 	peak      atomic.Pointer[procstat.GoroutinePeak] // nil unless SampleGoroutines
 	inflight  atomic.Int64                           // body handlers (/bytes, /sink) running now
 	grpc      *grpc.Server                           // the gRPC ServeHTTP post's Bookstore: ServeHTTP here, Serve on a port of its own
@@ -155,7 +155,7 @@ func (s *Server) sampleGoroutines() (stop func()) {
 
 // Attach tells the server where its connection counters come from. Call it
 // once the transport.Server serving Handler exists.
-func (s *Server) attach(src IOSource) { s.source.Store(&src) }
+func (s *Server) attach(src ioSource) { s.source.Store(&src) }
 
 // Handler returns the routes:
 //

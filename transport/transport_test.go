@@ -14,7 +14,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"regexp"
 	"slices"
 	"strings"
 	"syscall"
@@ -91,27 +90,6 @@ func TestClassify(t *testing.T) {
 				t.Fatalf("Classify = %v, want %v", got, tt.want)
 			}
 		})
-	}
-}
-
-func TestFingerprintAndPEM(t *testing.T) {
-	cert, err := SelfSigned("example.test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !regexp.MustCompile(`^([0-9A-F]{2}:){31}[0-9A-F]{2}$`).MatchString(Fingerprint(cert)) {
-		t.Fatalf("fingerprint %q", Fingerprint(cert))
-	}
-	f := t.TempDir() + "/c.pem"
-	if err := os.WriteFile(f, CertPEM(cert), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	pool, err := LoadCertPool(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := cert.Leaf.Verify(x509.VerifyOptions{Roots: pool, DNSName: "example.test"}); err != nil {
-		t.Fatalf("cert does not verify against its own PEM: %v", err)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/results"
 )
@@ -53,7 +54,7 @@ func runCompare(_ context.Context, e *env, args []string) error {
 		if err := report.Deltas(e.stdout, out.Cells); err != nil {
 			return err
 		}
-		if line := report.KnobsMovedBaseline(out.Cells, out.SettingsDiffer); line != "" {
+		if line := render.KnobsMovedBaseline(out.Cells, out.SettingsDiffer); line != "" {
 			fmt.Fprintln(e.stdout, line)
 		}
 		return nil

@@ -11,6 +11,7 @@ import (
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/internal/fdlimit"
+	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/load/loadresult"
 	"github.com/httpvs/httpvs/report"
@@ -52,7 +53,7 @@ func (f *loadFlags) register(fs *flagset.Set) {
 	fs.StringVar(&f.headers, "headers", "", "add N generated headers of LEN characters, as `N:LEN` (the gin post's: 100:100)")
 	fs.BoolVar(&f.asJSON, "json", false, "print exactly one JSON object")
 	fs.DurationVar(&f.timeout, "timeout", load.DefaultRequestTimeout, "bound on each request")
-	fs.Float64Var(&f.maxFailed, "max-failed", 100*report.DefaultMaxFailedShare, "the run fails (exit 1) when more than this `percent` of its requests fail; 100 to never fail on errors")
+	fs.Float64Var(&f.maxFailed, "max-failed", 100*render.DefaultMaxFailedShare, "the run fails (exit 1) when more than this `percent` of its requests fail; 100 to never fail on errors")
 	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of this process during the run to `file`")
 	fs.StringVar(&f.profileDir, "profile", "", "write CPU and heap profiles of the client, and of the server if it is httpvs serve --profiling on http://, to `dir`")
 	fs.StringVar(&f.startAt, "start-at", "", "wait until this wall-clock `time` (RFC 3339, e.g. 2026-11-23T10:00:00Z) to start, so generators on several machines start together")
@@ -228,12 +229,12 @@ func (f *loadFlags) startProfiles(e *env, target string) (stop func(), err error
 }
 
 // loadVerdict says, on stderr, why a run that printed its figures still
-// failed (report.LoadVerdict), and returns errReported for it.
+// failed (render.LoadVerdict), and returns errReported for it.
 // A run whose failed requests pass maxFailed (a fraction of 1) fails too.
 func loadVerdict(e *env, res loadresult.Result, maxFailed float64) error {
-	msg := report.LoadVerdict(res)
+	msg := render.LoadVerdict(res)
 	if msg == "" {
-		msg = report.LoadFailedOver(res, maxFailed)
+		msg = render.LoadFailedOver(res, maxFailed)
 	}
 	if msg != "" {
 		fmt.Fprintln(e.stderr, "httpvs load: "+msg)

@@ -6,7 +6,8 @@ import (
 	"io"
 	"os"
 
-	"github.com/httpvs/httpvs/merge"
+	"github.com/httpvs/httpvs/internal/merge"
+	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/report"
 )
 
@@ -33,7 +34,7 @@ func runMerge(_ context.Context, e *env, args []string) error {
 		return usagef("%v", err)
 	}
 	if !*asJSON {
-		return report.Merge(e.stdout, parts, m)
+		return render.Merge(e.stdout, parts, m)
 	}
 	for _, w := range m.Warnings {
 		fmt.Fprintf(e.stderr, "httpvs merge: warning: %s\n", w.Text)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/experiment"
+	"github.com/httpvs/httpvs/internal/certfile"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/plan"
@@ -243,7 +244,7 @@ func (f *runFlags) externalTarget() (plan.Target, error) {
 	t := plan.Target{Plain: strings.TrimSuffix(f.target, "/"), TLS: strings.TrimSuffix(f.tlsTarget, "/"), Insecure: f.insecure, GRPC: f.grpcTarget}
 	if f.cacert != "" {
 		var err error
-		if t.RootCAs, err = transport.LoadCertPool(f.cacert); err != nil {
+		if t.RootCAs, err = certfile.LoadCertPool(f.cacert); err != nil {
 			return plan.Target{}, usagef("--cacert: %v", err)
 		}
 	}

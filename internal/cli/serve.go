@@ -8,10 +8,11 @@ import (
 	"os"
 
 	"github.com/httpvs/httpvs/experiment"
+	"github.com/httpvs/httpvs/internal/certfile"
 	"github.com/httpvs/httpvs/internal/childserver"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/internal/pin"
-	"github.com/httpvs/httpvs/report"
+	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -93,14 +94,14 @@ func runServe(ctx context.Context, e *env, args []string) error {
 			return fmt.Errorf("write certificate: %w", err)
 		}
 	}
-	report.ServeBanner(e.stdout, banner(ts, *certFile == "", *writeCert, grpcAddr))
+	render.ServeBanner(e.stdout, banner(ts, *certFile == "", *writeCert, grpcAddr))
 	serveWarnings(e, srv, sp.Token != "")
 	select {
 	case <-ctx.Done():
 	case err := <-srv.Err():
 		return fmt.Errorf("serving: %w", err)
 	}
-	report.ServeSummary(e.stdout, srv.Stats(), ts.ConnErrors())
+	render.ServeSummary(e.stdout, srv.Stats(), ts.ConnErrors())
 	return nil
 }
 
@@ -121,12 +122,12 @@ func serveWarnings(e *env, srv *server.Running, token bool) {
 	}
 }
 
-// banner is what report.ServeBanner says of ts.
-func banner(ts *transport.Server, selfSigned bool, certPath, grpcAddr string) report.Banner {
-	b := report.Banner{Version: version(), PID: os.Getpid(), Plain: ts.URL(transport.H1), TLS: ts.URL(transport.H2),
+// banner is what render.ServeBanner says of ts.
+func banner(ts *transport.Server, selfSigned bool, certPath, grpcAddr string) render.Banner {
+	b := render.Banner{Version: version(), PID: os.Getpid(), Plain: ts.URL(transport.H1), TLS: ts.URL(transport.H2),
 		H3: ts.URL(transport.H3), SelfSigned: selfSigned, CertPath: certPath, GRPC: grpcAddr}
 	if ts.Has(transport.H2) {
-		b.Fingerprint = transport.Fingerprint(ts.Cert())
+		b.Fingerprint = certfile.Fingerprint(ts.Cert())
 	}
 	return b
 }
@@ -161,7 +162,7 @@ func serveSpec(fs *flagset.Set, sp *childserver.Spec, certFile, keyFile string, 
 		return err
 	}
 	if certFile != "" {
-		sp.Cert, err = transport.LoadKeyPair(certFile, keyFile)
+		sp.Cert, err = certfile.LoadKeyPair(certFile, keyFile)
 	}
 	return err
 }

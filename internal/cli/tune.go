@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/experiment"
+	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/tune"
@@ -72,7 +73,7 @@ func runTune(ctx context.Context, e *env, args []string) error {
 		defer closeLink()
 	}
 	if !*asJSON && isTerminal(e.stderr) {
-		opts.Progress = report.TuneProgress(e.stderr)
+		opts.Progress = render.TuneProgress(e.stderr)
 	}
 	rep, err := tune.Run(ctx, opts)
 	if opts.Progress != nil {

@@ -340,7 +340,7 @@ func (r *runner) cpu(m *results.Repetition, key string, client stats.ProcessStat
 				m.ServerCPUPerUnit = &per
 			}
 		}
-		m.ServerUnreliable = results.CrossCheck(m, key)
+		m.ServerUnreliable = crossCheck(m, key)
 	}
 	env := r.res.Env
 	serverCores, known := m.ServerFigure(m.ServerCores)

@@ -2,8 +2,8 @@
 // that package load fills, its JSON form (`httpvs load --json`, the parts
 // `httpvs merge` reads) and the figures it is made of. It is a leaf: it
 // imports no protocol stack, so that renderers (package report) and
-// mergers (package merge) can read a result without linking the clients
-// that measured it. Transports are named by string, as package results
+// mergers (internal/merge, behind httpvs merge) can read a result
+// without linking the clients that measured it. Transports are named by string, as package results
 // names them.
 package loadresult
 
@@ -80,7 +80,7 @@ type Result struct {
 	RanSeconds float64       `json:"ran_seconds,omitempty"`
 	Settings   config.Client `json:"settings"`
 
-	// What lets results from several generators be merged (package merge).
+	// What lets results from several generators be merged (internal/merge).
 	// Kind is the constant Kind and SchemaVersion the constant
 	// SchemaVersion: readers refuse other kinds and versions.
 	Kind          string `json:"kind"`

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/internal/certfile"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )
@@ -45,7 +46,7 @@ func (t *Target) Options(rawURL string, cfg config.Client) (transport.ClientOpti
 	}
 	opts := transport.ClientOptions{Protocol: p, Config: cfg, Insecure: t.insecure}
 	if t.cacert != "" {
-		if opts.RootCAs, err = transport.LoadCertPool(t.cacert); err != nil {
+		if opts.RootCAs, err = certfile.LoadCertPool(t.cacert); err != nil {
 			return transport.ClientOptions{}, Usagef("--cacert: %v", err)
 		}
 	}

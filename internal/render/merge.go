@@ -1,4 +1,4 @@
-package report
+package render
 
 import (
 	"fmt"
@@ -7,8 +7,9 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/merge"
 	"github.com/httpvs/httpvs/load/loadresult"
-	"github.com/httpvs/httpvs/merge"
+	"github.com/httpvs/httpvs/report"
 )
 
 // Merge writes a merge of load results for people: a line per input, the
@@ -38,7 +39,7 @@ func Merge(w io.Writer, parts []merge.Part, m merge.Merged) error {
 		return p.err
 	}
 	fmt.Fprintln(w)
-	return Load(w, m.Result)
+	return report.Load(w, m.Result)
 }
 
 func mergeLine(w io.Writer, name, host string, r loadresult.Result) {
