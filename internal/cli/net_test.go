@@ -162,11 +162,13 @@ func TestRunNetBackendMissing(t *testing.T) {
 // every rate's latency quantile is at least the round trip, and 64
 // requests in flight at most carry at most 1,600 req/s, so the doubling
 // from 100 req/s misses by 3,200 whatever the machine; the link is
-// printed with the capacities.
+// printed with the capacities. The budget holds the first search to its
+// miss even under -race beside other packages (6 s cut it at 800 req/s
+// there); searches after the first only repeat it.
 func TestRunSLOAcrossLink(t *testing.T) {
 	needLink(t)
 	before := netLeftovers(t)
-	code, stdout, stderr := runMain(t, "run", "--no-files", "--slo", "p50<5s", "--net", "rtt=40ms", "--protocols", "h1", "--duration", "300ms", "--budget", "6s", "--json")
+	code, stdout, stderr := runMain(t, "run", "--no-files", "--slo", "p50<5s", "--net", "rtt=40ms", "--protocols", "h1", "--duration", "300ms", "--budget", "15s", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
