@@ -1,6 +1,7 @@
 package diagnosis
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -20,15 +21,16 @@ const fixPairs = 5
 
 // minGain is the least gain, a geometric mean over the rounds, a fix must
 // show beside an interval above 1: a knob whose whole effect is under 10%
-// is not worth a finding.
+// is not worth a finding. A check whose fix promises more holds it, and
+// its control, to a higher bar (armRounds.bar).
 const minGain = 1.10
 
 // fixMoves reports whether the paired gains (after over before, one a
 // round) show a fix moving its figure: at least fixPairs of them, their
 // 95% interval (results.LogInterval, the verdict's) above 1 and their
-// mean at least minGain. A control, a knob with no effect, is held to
-// the same test at the same level: it must not pass it.
-func fixMoves(gains []float64) (results.Interval, bool) {
+// mean at least bar. A control, a knob with no effect, is held to the
+// same test at the same level and bar: it must not pass it.
+func fixMoves(gains []float64, bar float64) (results.Interval, bool) {
 	logs := make([]float64, 0, len(gains))
 	for _, g := range gains {
 		if g > 0 {
@@ -36,7 +38,7 @@ func fixMoves(gains []float64) (results.Interval, bool) {
 		}
 	}
 	iv := results.LogInterval(logs)
-	return iv, iv.Pairs >= fixPairs && iv.Low > 1 && iv.Ratio >= minGain
+	return iv, iv.Pairs >= fixPairs && iv.Low > 1 && iv.Ratio >= bar
 }
 
 // armRounds is one check's rounds: arm 0 is the setup every other arm is
@@ -48,6 +50,9 @@ type armRounds struct {
 	what   []string // what each arm is (the knob the control sets, the fix's knobs)
 	gains  [][]float64
 	orders [][]int
+	// bar is the least gain the fix promises, minGain when zero: the
+	// fixes and the control are held to it alike.
+	bar float64
 }
 
 // judgeArms holds each fix arm to fixMoves and the control arm to not
@@ -56,15 +61,21 @@ type armRounds struct {
 // tell a bias of order (the gains split by which arm ran first) from a
 // defect.
 func judgeArms(logf func(string, ...any), ar armRounds, control int, fixes []int) []string {
-	civ, controlMoved := fixMoves(ar.gains[control])
+	bar := cmp.Or(ar.bar, minGain)
+	civ, controlMoved := fixMoves(ar.gains[control], bar)
 	logf("%s %s: %.2fx [%.2f, %.2f] (95%%); %s", ar.names[control], ar.what[control], civ.Ratio, civ.Low, civ.High, ar.orderEffect(control))
+	if !controlMoved && (civ.Low > 1 || civ.High < 1) {
+		// Below the bar, so no fix could have passed on it; shown, since
+		// it is how unequally this machine measured identical arms.
+		logf("%s: the arms measured %.2fx apart with nothing between them, under the %.2fx bar", ar.names[control], civ.Ratio, bar)
+	}
 	var failed []string
 	for _, k := range fixes {
-		iv, moved := fixMoves(ar.gains[k])
+		iv, moved := fixMoves(ar.gains[k], bar)
 		logf("%s %s: %.2fx [%.2f, %.2f] (95%%); %s", ar.names[k], ar.what[k], iv.Ratio, iv.Low, iv.High, ar.orderEffect(k))
 		if !moved {
 			failed = append(failed, fmt.Sprintf("%s %s did not move the figure: %.2fx [%.2f, %.2f] at 95%% over %d rounds, want the interval above 1 and at least %.2fx; rounds %s",
-				ar.names[k], ar.what[k], iv.Ratio, iv.Low, iv.High, iv.Pairs, minGain, ar.list(k)))
+				ar.names[k], ar.what[k], iv.Ratio, iv.Low, iv.High, iv.Pairs, bar, ar.list(k)))
 		}
 	}
 	if controlMoved {
@@ -155,7 +166,7 @@ func TestFixMovesRefusesNoise(t *testing.T) {
 		{"a fix that hurts", []float64{0.6, 0.7, 0.65, 0.62, 0.68}, false},
 		{"too few rounds", []float64{2.1, 1.7, 2.4, 1.9}, false},
 	} {
-		if _, got := fixMoves(tc.gains); got != tc.want {
+		if _, got := fixMoves(tc.gains, minGain); got != tc.want {
 			t.Errorf("%s %v: moves %v, want %v", tc.name, tc.gains, got, tc.want)
 		}
 	}
@@ -172,7 +183,7 @@ func TestFixMovesRefusesNoise(t *testing.T) {
 			for i := range gains {
 				gains[i] = math.Exp(c.sd * rng.NormFloat64())
 			}
-			if _, ok := fixMoves(gains); ok {
+			if _, ok := fixMoves(gains, minGain); ok {
 				passed++
 			}
 		}
@@ -187,26 +198,37 @@ func TestFixMovesRefusesNoise(t *testing.T) {
 // TestJudgeArms: a fix that moves passes and a still control is quiet; a
 // control that moved by a fifth in every round (CI's h3 reading) fails
 // at the fix's level, and so does a fix that does not move; each failure
-// names its arm and lists its rounds with their order.
+// names its arm and lists its rounds with their order. Under a higher
+// bar (a fix promising 5x), the same control is under it and passes,
+// and a fix that moves 1.5x fails.
 func TestJudgeArms(t *testing.T) {
 	names := []string{"broken", "control", "fix"}
 	orders := balancedOrders(rand.New(rand.NewPCG(1, 2)), 3, 6)
 	moves := []float64{1.5, 1.6, 1.4, 1.55, 1.45, 1.5}
 	still := []float64{1.02, 0.97, 1.01, 0.99, 1.03, 0.98}
+	fivefold := []float64{5.6, 4.7, 6.1, 5.2, 4.9, 5.8}
 	biased := []float64{1.33, 1.04, 1.02, 1.14, 1.06, 1.21}
 	for _, tc := range []struct {
 		name            string
 		control, fix    []float64
+		bar             float64
 		failures        []string
 		notInAnyFailure string
+		logged          string
 	}{
-		{"clean", still, moves, nil, ""},
-		{"control moves", biased, moves, []string{"control Client.HTTP2.MaxReadFrameSize=16Ki, a knob with no effect, passed as a fix: 1.13x [1.01, 1.26]"}, "fix did not"},
-		{"fix still", still, still, []string{"fix Engine=fast did not move the figure: 1.00x"}, "a knob with no effect"},
+		{"clean", still, moves, 0, nil, "", ""},
+		{"control moves", biased, moves, 0, []string{"control Client.HTTP2.MaxReadFrameSize=16Ki, a knob with no effect, passed as a fix: 1.13x [1.01, 1.26]"}, "fix did not", ""},
+		{"fix still", still, still, 0, []string{"fix Engine=fast did not move the figure: 1.00x"}, "a knob with no effect", ""},
+		{"control under a higher bar", biased, fivefold, 2, nil, "", "control: the arms measured 1.13x apart with nothing between them, under the 2.00x bar"},
+		{"fix under a higher bar", still, moves, 2, []string{"fix Engine=fast did not move the figure: 1.50x [1.43, 1.57] at 95% over 6 rounds, want the interval above 1 and at least 2.00x"}, "a knob with no effect", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ar := armRounds{names: names, what: []string{"", "Client.HTTP2.MaxReadFrameSize=16Ki", "Engine=fast"}, gains: [][]float64{nil, tc.control, tc.fix}, orders: orders}
-			got := judgeArms(t.Logf, ar, 1, []int{2})
+			ar := armRounds{names: names, what: []string{"", "Client.HTTP2.MaxReadFrameSize=16Ki", "Engine=fast"}, gains: [][]float64{nil, tc.control, tc.fix}, orders: orders, bar: tc.bar}
+			var logged []string
+			got := judgeArms(func(f string, a ...any) { logged = append(logged, fmt.Sprintf(f, a...)) }, ar, 1, []int{2})
+			if tc.logged != "" && !slices.Contains(logged, tc.logged) {
+				t.Errorf("logged %q, want %q", logged, tc.logged)
+			}
 			if len(got) != len(tc.failures) {
 				t.Fatalf("failures %q, want %d", got, len(tc.failures))
 			}
