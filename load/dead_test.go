@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"crypto/x509"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -30,23 +29,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv(childServerEnv) == "1" {
 		os.Exit(serveChild())
 	}
-	flag.Parse()
-	waitAllAtOnce()
 	os.Exit(m.Run())
-}
-
-// waitAllAtOnce lets every parallel test of the package run at once
-// unless -parallel says otherwise: they are the ones that mostly wait (a
-// killed server's silence, refused dials' backoff, 1.5 s answers), each
-// against a server of its own, and hold what they check to the time
-// they took; two at a time (-parallel's default, GOMAXPROCS, on two
-// cores) only queued their waits one after another.
-func waitAllAtOnce() {
-	given := false
-	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
-	if !given {
-		flag.Set("test.parallel", "32")
-	}
 }
 
 // childURLs is the child server's announcement: a base URL per transport
