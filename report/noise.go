@@ -28,7 +28,7 @@ func noiseLine(res *results.Results) string {
 	}
 	line := fmt.Sprintf("noise floor (A/A: %s measured twice in the same rounds, one against the other): %s", b, strings.Join(parts, "; "))
 	var resolves []string
-	for _, n := range res.NoiseFloors() {
+	for _, n := range results.NoiseFloors(res) {
 		switch {
 		case n.Cells == 0:
 		case n.FalseCalls > 0:
@@ -59,7 +59,7 @@ func withinFloor(res *results.Results) []string {
 	var out []string
 	for i := range res.Cells {
 		c := &res.Cells[i]
-		if f, ok := res.FloorOf(c); ok && results.WithinFloor(c, f) {
+		if f, ok := results.FloorOf(res, c); ok && results.WithinFloor(c, f) {
 			out = append(out, c.Scenario+"/"+c.Protocol)
 		}
 	}

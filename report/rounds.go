@@ -27,7 +27,7 @@ func runRoundsText(res *results.Results) string {
 	if s.MaxRepeat <= s.Repeat {
 		return text
 	}
-	wide := len(res.PrecisionLimits())
+	wide := len(results.PrecisionLimits(res))
 	open := fmt.Sprintf("wider than ±%.0f%%", s.PrecisionOf()*100)
 	if s.Sequential != nil {
 		open = "undetermined"
@@ -95,7 +95,7 @@ func repetitionRange(cells []results.Cell) (lo, hi int) {
 // scenario took (its cells' measured repetitions, warm-up included).
 func moreTime(res *results.Results) time.Duration {
 	need := map[string]int{}
-	for _, p := range res.PrecisionLimits() {
+	for _, p := range results.PrecisionLimits(res) {
 		n := p.Needed
 		if n == 0 {
 			n = res.Settings.MaxRepeat

@@ -183,7 +183,7 @@ func (v *verdict) floor(c *results.Cell) (results.NoiseFloor, bool) {
 	if v.res == nil {
 		return results.NoiseFloor{}, false
 	}
-	return v.res.FloorOf(c)
+	return results.FloorOf(v.res, c)
 }
 
 // baseName is the verdict's baseline, h1 when none was set.

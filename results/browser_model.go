@@ -9,17 +9,6 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// Spread is a time over several measurements, seconds: their geometric
-// mean with its 95% interval (Student's t on the logarithms), their
-// median, and how many there were.
-type Spread struct {
-	Mean   float64 `json:"mean"`
-	Low    float64 `json:"low"`  // 0 with fewer than two values
-	High   float64 `json:"high"` // 0 with fewer than two values
-	Median float64 `json:"median"`
-	N      int     `json:"n"`
-}
-
 // newSpread is the spread of the positive values in vs.
 func newSpread(vs []float64) Spread {
 	var logs, pos []float64
@@ -42,52 +31,19 @@ func newSpread(vs []float64) Spread {
 
 // overlaps reports whether s's interval and o's share a value; a spread
 // without an interval is its mean.
-func (s Spread) overlaps(o Spread) bool {
-	lo, hi := s.bounds()
-	olo, ohi := o.bounds()
+func overlaps(s, o Spread) bool {
+	lo, hi := spreadBounds(s)
+	olo, ohi := spreadBounds(o)
 	return lo <= ohi && olo <= hi
 }
 
 // bounds is s's interval, or its mean at both ends without one.
-func (s Spread) bounds() (float64, float64) {
+func spreadBounds(s Spread) (float64, float64) {
 	if s.N < 2 {
 		return s.Mean, s.Mean
 	}
 	return s.Low, s.High
 }
-
-// ModelCheck holds the browser's last byte against page-load's model over
-// the same transport (the model's figure is the time to the last object's
-// last byte too), with the load event beside it.
-type ModelCheck struct {
-	// Model is page-load's time over its repetitions (each one's median
-	// page), seconds, as Spread says.
-	Model Spread `json:"model_seconds"`
-	// Ratio is the browser's mean last-byte time over the model's, Low
-	// and High its 95% interval (Welch's: the loads and the rounds are
-	// not paired); Low and High are 0 with fewer than two on a side.
-	Ratio float64 `json:"ratio"`
-	Low   float64 `json:"low,omitempty"`
-	High  float64 `json:"high,omitempty"`
-	// LoadEventRatio is the browser's mean load-event time over the
-	// model's: what the browser adds past the last byte (parsing, layout,
-	// scripts) shows as its excess over Ratio. Not compared: the model has
-	// no load event.
-	LoadEventRatio float64 `json:"load_event_ratio"`
-	// Verdict is the ratio's interval judged by the verdict's rule:
-	// ModelAgrees, ModelSlower, ModelFaster or ModelUndetermined.
-	Verdict string `json:"verdict"`
-}
-
-// ModelCheck verdicts, by the verdict's rule on the browser's time over
-// the model's.
-const (
-	ModelAgrees       = "agrees"       // ≈: the interval holds 1 and excludes a difference of Matters (or lies within Negligible of 1)
-	ModelSlower       = "slower"       // the interval lies above 1: the browser loads the page slower than the model
-	ModelFaster       = "faster"       // the interval lies below 1
-	ModelUndetermined = "undetermined" // the interval holds 1 but reaches a difference of Matters
-	ModelNone         = "unknown"      // too few loads on a side to tell
-)
 
 // ratioOver is a's mean over b's with its 95% interval, from two
 // independent spreads (Welch: each side's standard error of its mean log,
@@ -115,7 +71,7 @@ func ratioOver(a, b Spread) Interval {
 // Summarise sets c's spreads and disagreements from its loads: the
 // spreads over the loads that completed and agreed, those that disagreed
 // counted in Excluded.
-func (c *BrowserCell) Summarise() {
+func SummariseBrowser(c *BrowserCell) {
 	var load, last []float64
 	var why []string
 	seen := map[string]bool{}

@@ -24,7 +24,7 @@ func TestSpread(t *testing.T) {
 		{Spread{Mean: 1.1, N: 1}, true},
 		{Spread{Mean: 0.5, N: 1}, false},
 	} {
-		if got := a.overlaps(c.b); got != c.want {
+		if got := overlaps(a, c.b); got != c.want {
 			t.Errorf("%+v overlaps %+v: %v, want %v", a, c.b, got, c.want)
 		}
 	}
@@ -45,7 +45,7 @@ func TestCompareModel(t *testing.T) {
 		for i, v := range vs {
 			c.Loads = append(c.Loads, BrowserLoad{Round: i + 1, LoadEventSeconds: v, LastByteSeconds: v})
 		}
-		c.Summarise()
+		SummariseBrowser(&c)
 		return c
 	}
 	for _, c := range []struct {
@@ -105,7 +105,7 @@ func TestCompareModelSameMetric(t *testing.T) {
 	for i, v := range []float64{0.51, 0.52, 0.50} {
 		bc.Loads = append(bc.Loads, BrowserLoad{Round: i + 1, LastByteSeconds: v, LoadEventSeconds: 2 * v})
 	}
-	bc.Summarise()
+	SummariseBrowser(&bc)
 	res := &Results{Cells: []Cell{mc}, Browser: []BrowserCell{bc}}
 	CompareModel(res, true)
 	m := res.Browser[0].Model
@@ -127,7 +127,7 @@ func TestBrowserExcludesDisagreeingLoads(t *testing.T) {
 	miscounted := good(9)
 	miscounted.ServerRequests = n(60)
 	c := BrowserCell{Protocol: "h2", Objects: 50, Loads: []BrowserLoad{good(1), overH1, good(1), miscounted, {Error: "timeout"}}}
-	c.Summarise()
+	SummariseBrowser(&c)
 	if c.Excluded != 2 || c.LastByte.N != 2 || math.Abs(c.LastByte.Mean-1) > 1e-9 || c.LoadEvent.N != 2 {
 		t.Errorf("%d excluded, last byte %+v: want 2 left out and the two agreeing loads' 1 s", c.Excluded, c.LastByte)
 	}

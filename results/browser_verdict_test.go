@@ -15,7 +15,7 @@ func TestSetBrowserVerdict(t *testing.T) {
 	}
 	cell := func(p string, loads ...BrowserLoad) BrowserCell {
 		c := BrowserCell{Protocol: p, Objects: 10, Loads: loads}
-		c.Summarise()
+		SummariseBrowser(&c)
 		return c
 	}
 	failed := load(3, "h2", 0)

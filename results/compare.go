@@ -24,54 +24,6 @@ const (
 	TestedValue = "value"
 )
 
-// Delta is one cell of two runs side by side.
-type Delta struct {
-	Scenario string `json:"scenario"`
-	Protocol string `json:"protocol"`
-	Metric   string `json:"metric"`
-	// Old and New are the cells' medians; zero when the cell is missing
-	// or skipped on that side.
-	Old float64 `json:"old"`
-	New float64 `json:"new"`
-	// OldN and NewN are their completed repetitions (for a ratio, the
-	// rounds paired with the baseline's).
-	OldN int `json:"old_n"`
-	NewN int `json:"new_n"`
-	// Change is New/Old - 1: +0.10 is 10% more throughput.
-	Change float64 `json:"change"`
-	// Tested is what the test compared: TestedRatio or TestedValue; ""
-	// when the cell could not be tested (Note says why).
-	Tested string `json:"tested,omitempty"`
-	// OldRatio and NewRatio are, for a ratio, the geometric means of the
-	// paired ratios to the baseline in each run (the verdicts' figures),
-	// and RatioChange NewRatio/OldRatio - 1.
-	OldRatio    float64 `json:"old_ratio,omitempty"`
-	NewRatio    float64 `json:"new_ratio,omitempty"`
-	RatioChange float64 `json:"ratio_change,omitempty"`
-	// PRaw is Welch's t-test's two-sided p-value on the logarithms of the
-	// tested samples; P is it corrected for the number of cells tested
-	// (Holm); Significant says P < Alpha.
-	PRaw        float64 `json:"p_raw"`
-	P           float64 `json:"p"`
-	Alpha       float64 `json:"alpha"`
-	Significant bool    `json:"significant"`
-	Note        string  `json:"note,omitempty"`
-	// Baseline says the cell is both runs' baseline: the denominator of
-	// every ratio of its scenario, so a change of its own moves them all.
-	Baseline bool `json:"baseline,omitempty"`
-	// ValueP is the p-value of the change of the cell's own figure
-	// (Change), Welch's t-test on the logarithms of its values, corrected
-	// (Holm) over the cells whose values were tested besides their
-	// ratios; for a cell tested on its value, P. ValueSignificant says
-	// ValueP < Alpha. A machine busier in one run moves every value alike:
-	// a significant value change says the figure moved, not that the code
-	// did.
-	ValueP           float64 `json:"value_p,omitempty"`
-	ValueSignificant bool    `json:"value_significant"`
-	valuePRaw        float64 // ValueP before the correction; 0: untested
-	valueTested      bool
-}
-
 // BaselineMoveMin is the change of a baseline's own value (New/Old - 1,
 // either way) from which BaselineMoves reports it even when the test
 // cannot tell it from noise: runs on one machine drift by about that.
@@ -173,7 +125,7 @@ func delta(old, new *Results, o, n, c *Cell) Delta {
 		if len(ol) > 0 && len(nl) > 0 {
 			d.RatioChange = d.NewRatio/d.OldRatio - 1
 		}
-		d.test(ol, nl)
+		testDelta(&d, ol, nl)
 		if len(ov) >= minCompare && len(nv) >= minCompare {
 			d.valueTested, d.valuePRaw = true, stat.WelchP(logs(ov), logs(nv))
 		}
@@ -181,12 +133,12 @@ func delta(old, new *Results, o, n, c *Cell) Delta {
 	}
 	d.Tested = TestedValue
 	d.Baseline = ob != nil && nb != nil && ob.Protocol == c.Protocol && nb.Protocol == c.Protocol
-	d.test(logs(ov), logs(nv))
+	testDelta(&d, logs(ov), logs(nv))
 	return d
 }
 
 // test sets d's raw p-value from samples a and b, or says why it cannot.
-func (d *Delta) test(a, b []float64) {
+func testDelta(d *Delta, a, b []float64) {
 	if len(a) < minCompare || len(b) < minCompare {
 		d.Tested = ""
 		d.Note = fmt.Sprintf("need >= %d repetitions on each side", minCompare)

@@ -58,7 +58,7 @@ func browserDelta(o, n *BrowserCell) Delta {
 		d.Change = d.New/d.Old - 1
 	}
 	d.Tested = TestedValue
-	d.test(logs(ov), logs(nv))
+	testDelta(&d, logs(ov), logs(nv))
 	return d
 }
 

@@ -85,7 +85,7 @@ type NoiseFloor struct {
 }
 
 // NoiseFloor summarises r's A/A cells, every kind together.
-func (r *Results) NoiseFloor() NoiseFloor {
+func AllFloor(r *Results) NoiseFloor {
 	var n NoiseFloor
 	for _, c := range r.AA {
 		n.add(c)
@@ -95,7 +95,7 @@ func (r *Results) NoiseFloor() NoiseFloor {
 
 // NoiseFloors summarises r's A/A cells per kind of work, in the order
 // of the A/A cells.
-func (r *Results) NoiseFloors() []NoiseFloor {
+func NoiseFloors(r *Results) []NoiseFloor {
 	var out []NoiseFloor
 	for _, c := range r.AA {
 		k := KindOf(c.Scenario, c.Metric)
@@ -113,9 +113,9 @@ func (r *Results) NoiseFloors() []NoiseFloor {
 
 // FloorOf is the noise floor of c's kind of work in r, and false when no
 // A/A cell of that kind has an interval.
-func (r *Results) FloorOf(c *Cell) (NoiseFloor, bool) {
+func FloorOf(r *Results, c *Cell) (NoiseFloor, bool) {
 	k := KindOf(c.Scenario, c.Metric)
-	for _, n := range r.NoiseFloors() {
+	for _, n := range NoiseFloors(r) {
 		if n.Kind == k && n.Cells > 0 {
 			return n, true
 		}

@@ -32,7 +32,7 @@ func TestNoiseFloors(t *testing.T) {
 		aa("upload", MetricBytesPerSecond, 0.80, 0.97, VerdictSlower),
 		{Scenario: "grpc-1", Metric: MetricRequestsPerSecond}, // one round: no interval
 	}}
-	got := r.NoiseFloors()
+	got := NoiseFloors(r)
 	if len(got) != 3 {
 		t.Fatalf("%d kinds, want 3: %+v", len(got), got)
 	}
@@ -46,7 +46,7 @@ func TestNoiseFloors(t *testing.T) {
 	if g.Kind != KindGRPC || g.Cells != 0 {
 		t.Errorf("gRPC: %+v", g)
 	}
-	if _, ok := r.FloorOf(&Cell{Scenario: "grpc-50", Metric: MetricRequestsPerSecond}); ok {
+	if _, ok := FloorOf(r, &Cell{Scenario: "grpc-50", Metric: MetricRequestsPerSecond}); ok {
 		t.Error("a floor for gRPC without an A/A interval")
 	}
 	call := func(ratio float64, verdict string) *Cell {

@@ -37,7 +37,7 @@ type Precision struct {
 // what limits it: under the sequential rule (Settings.Sequential) each
 // whose verdict is undetermined, else each whose interval to the
 // baseline is wider than the run's precision (PrecisionOf).
-func (r *Results) PrecisionLimits() []Precision {
+func PrecisionLimits(r *Results) []Precision {
 	var out []Precision
 	baseline := r.Settings.BaselineProtocol()
 	half := r.Settings.PrecisionOf()
@@ -53,7 +53,7 @@ func (r *Results) PrecisionLimits() []Precision {
 		}
 		p := Precision{Scenario: c.Scenario, Protocol: c.Protocol, HalfWidth: c.VsH1.HalfWidth(), Pairs: c.VsH1.Pairs}
 		base := r.Cell(c.Scenario, baseline)
-		p.Needed = r.roundsNeeded(c, base, half)
+		p.Needed = roundsNeeded(r, c, base, half)
 		client := map[string]float64{c.Protocol: costSpread(c, false)}
 		server := map[string]float64{c.Protocol: costSpread(c, true)}
 		if base != nil {
@@ -91,7 +91,7 @@ func (r *Results) PrecisionLimits() []Precision {
 
 // roundsNeeded is Precision.Needed for c, whose baseline cell is base
 // (nil when there is none).
-func (r *Results) roundsNeeded(c, base *Cell, half float64) int {
+func roundsNeeded(r *Results, c, base *Cell, half float64) int {
 	s := r.Settings
 	switch {
 	case base == nil:
@@ -99,7 +99,7 @@ func (r *Results) roundsNeeded(c, base *Cell, half float64) int {
 		m, sd := LogSpread(PairedLogs(c, base))
 		return sequentialRoundsFor(m, sd, max(c.FirstStage, s.Sequential.First), 100)
 	case s.MaxRepeat > s.Repeat && c.FirstStage >= 2:
-		stage := RatioInterval(c.FirstRounds(c.FirstStage), base.FirstRounds(c.FirstStage))
+		stage := RatioInterval(FirstRounds(c, c.FirstStage), FirstRounds(base, c.FirstStage))
 		if stage.Pairs >= 2 {
 			return SteinRounds(stage, half, 100)
 		}
@@ -110,7 +110,7 @@ func (r *Results) roundsNeeded(c, base *Cell, half float64) int {
 // RoundSpread is the standard deviation of one round's log ratio that iv
 // implies (its log half-width over Student's t and the square root of its
 // pairs); 0 with fewer than two pairs.
-func (iv Interval) RoundSpread() float64 {
+func roundSpread(iv Interval) float64 {
 	if iv.Pairs < 2 || iv.Low <= 0 {
 		return 0
 	}
@@ -140,7 +140,7 @@ func RoundsFor(sd, half float64, most int) int {
 // interval stay valid after the plan, and a plan with the shrinking
 // quantile falls short of it. 0 when most rounds do not do it.
 func SteinRounds(stage Interval, half float64, most int) int {
-	sd, t0, target := stage.RoundSpread(), stat.TQuantile975(stage.Pairs-1), math.Asinh(half)
+	sd, t0, target := roundSpread(stage), stat.TQuantile975(stage.Pairs-1), math.Asinh(half)
 	for n := max(stage.Pairs, 2); n <= most; n++ {
 		if t0*sd/math.Sqrt(float64(n)) <= target {
 			return n
@@ -155,9 +155,9 @@ func SteinRounds(stage Interval, half float64, most int) int {
 // spread in its width, which RoundSpread would read back as this one.
 func pooledSpread(c, base *Cell) float64 {
 	if base == nil {
-		return c.VsH1.RoundSpread()
+		return roundSpread(*c.VsH1)
 	}
-	return LogInterval(logRatios(c.Metric, PairRounds(c, base))).RoundSpread()
+	return roundSpread(LogInterval(logRatios(c.Metric, PairRounds(c, base))))
 }
 
 // costSpread is the standard deviation of the logarithm of c's CPU

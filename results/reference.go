@@ -61,10 +61,6 @@ func (c ReferenceCell) Values() Cell {
 	return out
 }
 
-// RatioInterval is the ratio of c's rounds to base's, paired by round,
-// with its 95% interval (as Cell.VsH1).
-func RatioInterval(c, base *Cell) Interval { return ratioInterval(c, base) }
-
 // ReferenceRow is one client's scenario over one transport, as the
 // reference peers played it: a cell per server.
 type ReferenceRow struct {

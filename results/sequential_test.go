@@ -218,7 +218,7 @@ func TestAdviceFollowsThePlan(t *testing.T) {
 	if v := res.Cell("s", "h2").VsH1.Verdict; v != VerdictSlower {
 		t.Fatalf("h2 %q, want slower", v)
 	}
-	limits := res.PrecisionLimits()
+	limits := PrecisionLimits(res)
 	if len(limits) != 1 || limits[0].Protocol != "h2c" {
 		t.Fatalf("limits %+v: want h2c, the undetermined cell, alone", limits)
 	}
@@ -233,13 +233,13 @@ func TestAdviceFollowsThePlan(t *testing.T) {
 	}
 	Summarise(res)
 	var h2 bool
-	for _, p := range res.PrecisionLimits() {
+	for _, p := range PrecisionLimits(res) {
 		if p.Protocol != "h2" {
 			continue // h2c's spread asks for more than 100 either way
 		}
 		h2 = true
 		c, base := res.Cell("s", p.Protocol), res.Cell("s", "h1")
-		stage := RatioInterval(c.FirstRounds(4), base.FirstRounds(4))
+		stage := RatioInterval(FirstRounds(c, 4), FirstRounds(base, 4))
 		if want := SteinRounds(stage, 0.10, 100); p.Needed != want || want <= RoundsFor(pooledSpread(c, base), 0.10, 100) {
 			t.Errorf("%s: needed %d, want Stein's %d, more than Student's t's %d", p.Protocol, p.Needed, want, RoundsFor(pooledSpread(c, base), 0.10, 100))
 		}

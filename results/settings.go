@@ -1,6 +1,7 @@
 package results
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/httpvs/httpvs/config"
@@ -173,4 +174,28 @@ type Pin struct {
 	ServerCPUs       []int `json:"server_cpus"`
 	ClientGOMAXPROCS int   `json:"client_gomaxprocs"`
 	ServerGOMAXPROCS int   `json:"server_gomaxprocs"`
+}
+
+// Sequential is the rule a cell's interval follows when its rounds stop
+// as soon as its verdict is decided: a group-sequential design (Jennison
+// and Turnbull, "Group Sequential Methods", 2000) that looks at the cell
+// after each of its rounds from First to Last and spends the 5% an
+// interval may miss over those looks (Lan and DeMets' alpha spending, t
+// the rounds over Last): FirstLookAlpha at the first look, the rest by
+// their O'Brien-Fleming-type function, 2 - 2 Phi(z(0.975)/sqrt(s)) over
+// the information s past the first look. Each look's normal boundary is
+// turned into Student's t at the pairs' degrees of freedom (the
+// significance-level approach, the spread estimated at each look). The intervals at every look hold together
+// (repeated confidence intervals): one that stops on its verdict, on the
+// budget or at Last keeps its 95%.
+type Sequential struct {
+	Rule  string  `json:"rule"`  // SequentialRule
+	Alpha float64 `json:"alpha"` // 0.05
+	First int     `json:"first"` // the first look: rounds every cell gets
+	Last  int     `json:"last"`  // the last look: the most rounds a cell gets
+}
+
+// String says the rule in a few words.
+func (s Sequential) String() string {
+	return fmt.Sprintf("%s, looks after rounds %d to %d, %.0f%% in all", s.Rule, s.First, s.Last, 100*s.Alpha)
 }

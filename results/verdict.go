@@ -6,18 +6,6 @@ import (
 	"github.com/httpvs/httpvs/internal/stat"
 )
 
-// Verdict values: how a cell compares with h1 in its scenario.
-const (
-	VerdictSlower  = "slower"  // the interval of the ratio to h1 lies below 1
-	VerdictFaster  = "faster"  // the interval lies above 1
-	VerdictSimilar = "similar" // the interval holds 1 and excludes a difference of Matters, or lies within Negligible of 1
-	// VerdictUndetermined: the interval holds 1 but reaches a difference
-	// of Matters or more: the rounds cannot tell (benchstat's "~" does not
-	// say which; "≈" would claim no difference).
-	VerdictUndetermined = "undetermined"
-	VerdictUnknown      = "" // no interval: fewer than two paired repetitions
-)
-
 // Matters is the smallest difference from the baseline a verdict of
 // VerdictSimilar must exclude: an interval that holds 1 but reaches
 // below 1/(1+Matters) or above 1+Matters is VerdictUndetermined.
@@ -27,37 +15,6 @@ const Matters = 0.25
 // interval that lies within 2% of 1 is VerdictSimilar even when it
 // excludes 1 (an emulated link's rounds can pin 0.998x to ±0.1%).
 const negligible = 0.02
-
-// StableHalfWidth is the largest relative half-width of a ratio's interval
-// for a cell to count as stable: its ratio is known within ±10%.
-const StableHalfWidth = 0.10
-
-// Interval is a ratio to h1 with its 95% confidence interval, from the
-// repetitions paired by round (repetition i of a cell and of h1 ran in the
-// same round, interleaved, so drift on the machine hits both).
-type Interval struct {
-	// Ratio is the geometric mean of the paired ratios; Low and High bound
-	// it (Student's t on the logarithms of the ratios).
-	Ratio float64 `json:"ratio"`
-	Low   float64 `json:"low"`
-	High  float64 `json:"high"`
-	Pairs int     `json:"pairs"` // repetitions paired
-	// Verdict is VerdictSlower, VerdictFaster, VerdictSimilar or
-	// VerdictUndetermined; "" with fewer than two pairs.
-	Verdict string `json:"verdict"`
-}
-
-// HalfWidth is the interval's half-width relative to Ratio; +Inf when
-// there is no interval.
-func (iv Interval) HalfWidth() float64 {
-	if iv.Pairs < 2 || iv.Ratio <= 0 {
-		return math.Inf(1)
-	}
-	return (iv.High - iv.Low) / 2 / iv.Ratio
-}
-
-// Stable reports whether the interval is within StableHalfWidth.
-func (iv Interval) Stable() bool { return iv.HalfWidth() <= StableHalfWidth }
 
 // LogInterval is the geometric mean of the ratios whose logarithms are
 // logs, with its 95% interval (Student's t on the logarithms) and the
@@ -165,7 +122,7 @@ func roundOf(r Repetition, i int) int {
 
 // FirstRounds is c with the repetitions of its first k rounds only (by
 // the round rule every paired figure uses).
-func (c *Cell) FirstRounds(k int) *Cell {
+func FirstRounds(c *Cell, k int) *Cell {
 	f := *c
 	f.Repetitions = nil
 	for i, r := range c.Repetitions {
@@ -174,17 +131,6 @@ func (c *Cell) FirstRounds(k int) *Cell {
 		}
 	}
 	return &f
-}
-
-// Ratio is c's ratio to its baseline as the verdict states it: the
-// geometric mean of the rounds' paired ratios (VsH1) where a round
-// paired, the ratio of the medians (RatioToH1) otherwise; 0 where there
-// is no baseline cell. Every renderer prints this one figure per cell.
-func (c *Cell) Ratio() float64 {
-	if c.VsH1 != nil && c.VsH1.Pairs > 0 {
-		return c.VsH1.Ratio
-	}
-	return c.RatioToH1
 }
 
 // pairedLogRatios are the logarithms of c's ratios to base, round by
@@ -206,3 +152,7 @@ func logRatios(metric string, pairs []RoundPair) []float64 {
 	}
 	return logs
 }
+
+// RatioInterval is the ratio of c's rounds to base's, paired by round,
+// with its 95% interval (as Cell.VsH1).
+func RatioInterval(c, base *Cell) Interval { return ratioInterval(c, base) }

@@ -94,7 +94,7 @@ func TestPrecisionLimits(t *testing.T) {
 		SummariseCell(&res.Cells[i])
 	}
 	SetRatios(res.Cells, "h1")
-	limits := res.PrecisionLimits()
+	limits := PrecisionLimits(res)
 	if len(limits) != 1 {
 		t.Fatalf("%d limits %+v, want h2c's alone", len(limits), limits)
 	}
@@ -124,13 +124,13 @@ func TestPrecisionNeedsThePooledSpread(t *testing.T) {
 	}
 	SetRatios(res.Cells, "h1")
 	pooled := LogInterval(logRatios("", PairRounds(&res.Cells[1], &res.Cells[0])))
-	limits := res.PrecisionLimits()
+	limits := PrecisionLimits(res)
 	if len(limits) != 1 || res.Cells[1].VsH1.HalfWidth() <= pooled.HalfWidth() {
 		t.Fatalf("%+v: want one limit, its two-stage interval (±%.0f%%) wider than the pooled one (±%.0f%%)", limits, 100*res.Cells[1].VsH1.HalfWidth(), 100*pooled.HalfWidth())
 	}
 	// Read from the two-stage width, 100 rounds would not do (0).
-	wide := RoundsFor(res.Cells[1].VsH1.RoundSpread(), StableHalfWidth, 100)
-	if got, want := limits[0].Needed, RoundsFor(pooled.RoundSpread(), StableHalfWidth, 100); got != want || want == 0 || (wide != 0 && wide <= got) {
+	wide := RoundsFor(roundSpread(*res.Cells[1].VsH1), StableHalfWidth, 100)
+	if got, want := limits[0].Needed, RoundsFor(roundSpread(pooled), StableHalfWidth, 100); got != want || want == 0 || (wide != 0 && wide <= got) {
 		t.Fatalf("needed %d rounds, want %d (the pooled spread's; the two-stage width's: %d)", got, want, wide)
 	}
 }

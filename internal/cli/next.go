@@ -59,7 +59,7 @@ func nextLine(steps []string) string {
 // few: which side's cost per unit moved and by how much, the rounds their
 // spread would need, and what would help.
 func precisionSteps(res *results.Results, unstable int) []string {
-	limits := res.PrecisionLimits()
+	limits := results.PrecisionLimits(res)
 	if len(limits) == 0 {
 		return nil
 	}

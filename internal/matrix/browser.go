@@ -90,7 +90,7 @@ func (r *runner) browserRounds(ctx context.Context, bo *BrowserOptions) []result
 		}
 	}
 	for i := range b.cells {
-		b.cells[i].Summarise()
+		results.SummariseBrowser(&b.cells[i])
 	}
 	results.SetBrowserVerdict(b.cells)
 	return b.cells

@@ -58,7 +58,7 @@ func TestRoundsShuffledWithWarmupAndAA(t *testing.T) {
 	if s.Seed != seed || s.WarmupRounds != 1 || !slices.Equal(s.AA, []string{"small-sequential"}) || s.Rounds != results.RoundsBySpread {
 		t.Fatalf("settings seed %d, warm-up rounds %d, A/A %v, rounds %q", s.Seed, s.WarmupRounds, s.AA, s.Rounds)
 	}
-	if n := res.NoiseFloor(); n.Cells != 1 || n.Resolution <= 0 {
+	if n := results.AllFloor(res); n.Cells != 1 || n.Resolution <= 0 {
 		t.Fatalf("noise floor %+v: want one A/A interval", n)
 	}
 }

@@ -86,7 +86,7 @@ func (sr *scenarioRun) wide(maxRounds, first int, half float64, baseline string)
 			continue
 		}
 		iv := results.RatioInterval(c, &sr.cells[base])
-		stage := results.RatioInterval(c.FirstRounds(first), sr.cells[base].FirstRounds(first))
+		stage := results.RatioInterval(results.FirstRounds(c, first), results.FirstRounds(&sr.cells[base], first))
 		if stage.Pairs < 2 || stage.HalfWidth() <= half {
 			// Settled in the first stage; or fewer than two pairs there:
 			// errors or interrupts, which more rounds do not cure.
@@ -140,7 +140,7 @@ func (sr *scenarioRun) open(maxRounds int, baseline string) (next, bool) {
 			continue
 		}
 		iv := results.RatioInterval(c, &sr.cells[base])
-		stage := results.RatioInterval(c.FirstRounds(c.FirstStage), sr.cells[base].FirstRounds(c.FirstStage))
+		stage := results.RatioInterval(results.FirstRounds(c, c.FirstStage), results.FirstRounds(&sr.cells[base], c.FirstStage))
 		if stage.Pairs < 2 || iv.Verdict != results.VerdictUndetermined {
 			// Decided; or fewer than two pairs in the first stage:
 			// errors or interrupts, which more rounds do not cure.
