@@ -8,6 +8,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
@@ -235,7 +236,7 @@ func setRatios(c *results.Capacity) {
 	c.Baseline = c.Transports[base].Protocol
 	for i := range c.Transports {
 		if i != base {
-			c.Transports[i].VsBaseline = results.RatioOf(c.Transports[i], c.Transports[base])
+			c.Transports[i].VsBaseline = verdict.RatioOf(c.Transports[i], c.Transports[base])
 		}
 	}
 }

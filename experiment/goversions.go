@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/internal/goversions"
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
@@ -121,7 +122,7 @@ func goSettings(o goversions.Options, gv *results.GoVersions) results.Settings {
 		BudgetSeconds: o.Budget.Seconds(), DurationSeconds: o.Duration.Seconds(), WarmupSeconds: o.Warmup.Seconds(), SizeBytes: int64(o.Size)}
 	if o.MaxRounds > o.Rounds {
 		s.Rounds = results.RoundsUntilSettled
-		s.Sequential = &results.Sequential{Rule: results.SequentialRule, Alpha: results.SequentialAlpha, First: o.Rounds, Last: o.MaxRounds}
+		s.Sequential = &results.Sequential{Rule: verdict.SequentialRule, Alpha: verdict.SequentialAlpha, First: o.Rounds, Last: o.MaxRounds}
 	}
 	rounds := map[string]int{}
 	for _, c := range gv.Cells {

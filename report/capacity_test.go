@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -58,7 +59,7 @@ func TestCapacityVerdicts(t *testing.T) {
 func setRatiosForTest(c *results.Capacity) {
 	c.Baseline = c.Transports[0].Protocol
 	for i := 1; i < len(c.Transports); i++ {
-		c.Transports[i].VsBaseline = results.RatioOf(c.Transports[i], c.Transports[0])
+		c.Transports[i].VsBaseline = verdict.RatioOf(c.Transports[i], c.Transports[0])
 	}
 }
 

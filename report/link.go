@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
 )
@@ -213,7 +214,7 @@ func wordOf(c, b *results.Cell, res *results.Results) (class, why string) {
 	case results.VerdictFaster:
 		return "wins on", ratio + ": " + reasonOf(c, b, n)
 	case results.VerdictUndetermined:
-		return "cannot be told apart on", ratio + " with an interval too wide to exclude a difference of " + fmt.Sprintf("%.0f%%", 100*results.Matters)
+		return "cannot be told apart on", ratio + " with an interval too wide to exclude a difference of " + fmt.Sprintf("%.0f%%", 100*verdict.Matters)
 	}
 	return "loses on", ratio + ": " + reasonOf(c, b, n)
 }

@@ -177,7 +177,7 @@ func TestDeltas(t *testing.T) {
 	}
 	diagnosis.Summarise(new)
 	var b bytes.Buffer
-	if err := Deltas(&b, results.Compare(old, new)); err != nil {
+	if err := Deltas(&b, old, new); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "deltas.txt", b.Bytes())
@@ -210,7 +210,7 @@ func TestDeltasCallsOutTheBaseline(t *testing.T) {
 	}
 	diagnosis.Summarise(new)
 	var b bytes.Buffer
-	if err := Deltas(&b, results.Compare(old, new)); err != nil {
+	if err := Deltas(&b, old, new); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()

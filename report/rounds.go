@@ -5,6 +5,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -27,7 +28,7 @@ func runRoundsText(res *results.Results) string {
 	if s.MaxRepeat <= s.Repeat {
 		return text
 	}
-	wide := len(results.PrecisionLimits(res))
+	wide := len(verdict.PrecisionLimits(res))
 	open := fmt.Sprintf("wider than ±%.0f%%", s.PrecisionOf()*100)
 	if s.Sequential != nil {
 		open = "undetermined"
@@ -95,7 +96,7 @@ func repetitionRange(cells []results.Cell) (lo, hi int) {
 // scenario took (its cells' measured repetitions, warm-up included).
 func moreTime(res *results.Results) time.Duration {
 	need := map[string]int{}
-	for _, p := range results.PrecisionLimits(res) {
+	for _, p := range verdict.PrecisionLimits(res) {
 		n := p.Needed
 		if n == 0 {
 			n = res.Settings.MaxRepeat

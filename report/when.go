@@ -95,7 +95,7 @@ func newWhen(runs []*results.Results) when {
 			}
 			var cells []*results.Cell
 			for _, res := range runs {
-				v := verdict{base: res.Settings.BaselineProtocol(), net: res.Settings.Net}
+				v := firstScreen{base: res.Settings.BaselineProtocol(), net: res.Settings.Net}
 				c := res.Cell(name, p)
 				row = append(row, v.cell(c))
 				cells = append(cells, c)

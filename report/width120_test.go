@@ -6,6 +6,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -83,7 +84,7 @@ func verdictOf(iv results.Interval) string {
 		return results.VerdictSlower
 	case iv.Low > 1:
 		return results.VerdictFaster
-	case iv.Low < 1/(1+results.Matters) || iv.High > 1+results.Matters:
+	case iv.Low < 1/(1+verdict.Matters) || iv.High > 1+verdict.Matters:
 		return results.VerdictUndetermined
 	}
 	return results.VerdictSimilar

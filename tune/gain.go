@@ -3,7 +3,7 @@ package tune
 import (
 	"math"
 
-	"github.com/httpvs/httpvs/results"
+	"github.com/httpvs/httpvs/internal/verdict"
 )
 
 // pairedGain is the geometric mean of bests[i]/defs[i] with its 95%
@@ -17,7 +17,7 @@ func pairedGain(defs, bests []float64) (gain, low, high float64, pairs int) {
 			logs = append(logs, math.Log(bests[i]/defs[i]))
 		}
 	}
-	iv := results.LogInterval(logs)
+	iv := verdict.LogInterval(logs)
 	if iv.Pairs < 2 {
 		return iv.Ratio, iv.Ratio, iv.Ratio, iv.Pairs
 	}

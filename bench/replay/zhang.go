@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/experiment"
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
@@ -101,7 +102,7 @@ func cpuRatio(c *results.Cell) results.Interval {
 		}
 		logs = append(logs, math.Log(r.ClientCPUPerUnit / *r.ServerCPUPerUnit))
 	}
-	return results.LogInterval(logs)
+	return verdict.LogInterval(logs)
 }
 
 // upDown is the link's packets up (client to server: a download's

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -59,7 +60,7 @@ func nextLine(steps []string) string {
 // few: which side's cost per unit moved and by how much, the rounds their
 // spread would need, and what would help.
 func precisionSteps(res *results.Results, unstable int) []string {
-	limits := results.PrecisionLimits(res)
+	limits := verdict.PrecisionLimits(res)
 	if len(limits) == 0 {
 		return nil
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/httpvs/httpvs/internal/linkmodel"
 	"github.com/httpvs/httpvs/internal/matrix"
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
@@ -113,7 +114,7 @@ func place(b *results.Bound, c *results.Cell) {
 	}
 	b.Share = c.Median / b.Value
 	b.Low, b.High = b.Share, b.Share
-	if iv := results.LogInterval(logs); iv.Pairs >= 2 {
+	if iv := verdict.LogInterval(logs); iv.Pairs >= 2 {
 		b.Low, b.High = math.Min(iv.Low, b.Share), math.Max(iv.High, b.Share)
 	}
 	sc, _ := matrix.ScenarioByName(c.Scenario)

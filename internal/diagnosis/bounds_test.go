@@ -7,6 +7,7 @@ import (
 
 	"github.com/httpvs/httpvs/internal/linkmodel"
 	"github.com/httpvs/httpvs/internal/matrix"
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 )
@@ -18,7 +19,7 @@ func linkCell(scenario, protocol string, values ...float64) results.Cell {
 	for i, v := range values {
 		c.Repetitions = append(c.Repetitions, results.Repetition{Round: i + 1, Value: v, Seconds: 1})
 	}
-	results.SummariseCell(&c)
+	verdict.SummariseCell(&c)
 	return c
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/httpvs/httpvs/internal/matrix"
 	"github.com/httpvs/httpvs/internal/protoname"
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/server"
@@ -162,7 +163,7 @@ func slow(c *results.Cell) bool { return c.RatioToH1 > 0 && c.RatioToH1 < slowRa
 // from its repetitions (results.Summarise), then its findings and its
 // bound on the link: after editing or merging results.
 func Summarise(res *results.Results) {
-	results.Summarise(res)
+	verdict.Summarise(res)
 	Diagnose(res)
 	Bounds(res)
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -37,7 +38,7 @@ func fixMoves(gains []float64, bar float64) (results.Interval, bool) {
 			logs = append(logs, math.Log(g))
 		}
 	}
-	iv := results.LogInterval(logs)
+	iv := verdict.LogInterval(logs)
 	return iv, iv.Pairs >= fixPairs && iv.Low > 1 && iv.Ratio >= bar
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/httpvs/httpvs/internal/linkmodel"
 	"github.com/httpvs/httpvs/internal/protoname"
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
@@ -50,7 +51,7 @@ func cellInterval(c *results.Cell) (lo, hi float64) {
 		}
 	}
 	lo, hi = c.Median, c.Median
-	if iv := results.LogInterval(logs); iv.Pairs >= 2 {
+	if iv := verdict.LogInterval(logs); iv.Pairs >= 2 {
 		lo, hi = min(iv.Low, lo), max(iv.High, hi)
 	}
 	return lo, hi

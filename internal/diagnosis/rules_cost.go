@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/internal/protoname"
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
@@ -76,7 +77,7 @@ func (s *subject) machineFull() (client, server float64, cores int, full bool) {
 	}
 	server, known := s.cores("server")
 	client, cores = s.m.ClientCores, s.env.Cores
-	alone := results.BottleneckOf(client, 0, false, cores, s.env.GOMAXPROCS) == results.BottleneckClient
+	alone := verdict.BottleneckOf(client, 0, false, cores, s.env.GOMAXPROCS) == results.BottleneckClient
 	return client, server, cores, known && !alone && client+server > machineShare*float64(cores)
 }
 

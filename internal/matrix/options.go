@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/internal/scenariospec"
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
@@ -54,7 +55,7 @@ func (o Options) aaBaseline(scenario string) (transport.Protocol, bool) {
 		// The first scenario of its kind, in the order they run.
 		seen := map[string]bool{}
 		for _, sc := range o.Scenarios {
-			k := results.KindOf(sc.Name, sc.Metric)
+			k := verdict.KindOf(sc.Name, sc.Metric)
 			if !seen[k] && sc.Name == scenario {
 				named = true
 			}
@@ -118,7 +119,7 @@ func (o Options) settings() results.Settings {
 		s.Rounds, s.Precision = results.RoundsBySpread, o.Precision
 	default:
 		s.Rounds = results.RoundsToOpen
-		s.Sequential = &results.Sequential{Rule: results.SequentialRule, Alpha: results.SequentialAlpha, First: o.Repeat, Last: o.MaxRepeat}
+		s.Sequential = &results.Sequential{Rule: verdict.SequentialRule, Alpha: verdict.SequentialAlpha, First: o.Repeat, Last: o.MaxRepeat}
 	}
 	if o.Profile != nil {
 		s.ProfileSpanSeconds = o.profileSpan().Seconds()

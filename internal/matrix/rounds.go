@@ -5,6 +5,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
 )
@@ -28,7 +29,7 @@ type scenarioRun struct {
 // the A/A column's apart.
 func (sr *scenarioRun) finish() (cells, aa []results.Cell) {
 	for i := range sr.cells {
-		results.SummariseCell(&sr.cells[i])
+		verdict.SummariseCell(&sr.cells[i])
 		switch {
 		case sr.cols[i].aa:
 			aa = append(aa, sr.cells[i])
@@ -85,8 +86,8 @@ func (sr *scenarioRun) wide(maxRounds, first int, half float64, baseline string)
 		if i == base || c.Skipped != "" || len(c.Repetitions) >= maxRounds {
 			continue
 		}
-		iv := results.RatioInterval(c, &sr.cells[base])
-		stage := results.RatioInterval(results.FirstRounds(c, first), results.FirstRounds(&sr.cells[base], first))
+		iv := verdict.RatioInterval(c, &sr.cells[base])
+		stage := verdict.RatioInterval(verdict.FirstRounds(c, first), verdict.FirstRounds(&sr.cells[base], first))
 		if stage.Pairs < 2 || stage.HalfWidth() <= half {
 			// Settled in the first stage; or fewer than two pairs there:
 			// errors or interrupts, which more rounds do not cure.
@@ -139,15 +140,15 @@ func (sr *scenarioRun) open(maxRounds int, baseline string) (next, bool) {
 		if i == base || c.Skipped != "" || len(c.Repetitions) >= maxRounds {
 			continue
 		}
-		iv := results.RatioInterval(c, &sr.cells[base])
-		stage := results.RatioInterval(results.FirstRounds(c, c.FirstStage), results.FirstRounds(&sr.cells[base], c.FirstStage))
+		iv := verdict.RatioInterval(c, &sr.cells[base])
+		stage := verdict.RatioInterval(verdict.FirstRounds(c, c.FirstStage), verdict.FirstRounds(&sr.cells[base], c.FirstStage))
 		if stage.Pairs < 2 || iv.Verdict != results.VerdictUndetermined {
 			// Decided; or fewer than two pairs in the first stage:
 			// errors or interrupts, which more rounds do not cure.
 			continue
 		}
-		m, sd := results.LogSpread(results.PairedLogs(c, &sr.cells[base]))
-		k, gap := results.RoundsToDecide(m, sd, iv.Pairs, c.FirstStage, max(c.LastLook, maxRounds))
+		m, sd := verdict.LogSpread(verdict.PairedLogs(c, &sr.cells[base]))
+		k, gap := verdict.RoundsToDecide(m, sd, iv.Pairs, c.FirstStage, max(c.LastLook, maxRounds))
 		all[i], any = true, true
 		n.widest = math.Max(n.widest, iv.HalfWidth())
 		n.gap = math.Min(n.gap, gap)
@@ -173,7 +174,7 @@ func (sr *scenarioRun) open(maxRounds int, baseline string) (next, bool) {
 // and t quantile, shrunk by the square root of the pairs). 0 when room
 // rounds are not expected to do it.
 func roundsToSettle(iv results.Interval, half float64, room int) int {
-	n := results.SteinRounds(iv, half, iv.Pairs+room)
+	n := verdict.SteinRounds(iv, half, iv.Pairs+room)
 	if n == 0 {
 		return 0
 	}

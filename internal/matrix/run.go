@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
@@ -77,8 +78,8 @@ func run(ctx context.Context, opts Options) (*results.Results, error) {
 		r.res.Cells = append(r.res.Cells, cells...)
 		r.res.AA = append(r.res.AA, aa...)
 	}
-	results.SetRatios(r.res.Cells, r.res.Settings.BaselineProtocol())
-	results.SetAA(r.res.AA, r.res.Cells, r.res.Settings.BaselineProtocol())
+	verdict.SetRatios(r.res.Cells, r.res.Settings.BaselineProtocol())
+	verdict.SetAA(r.res.AA, r.res.Cells, r.res.Settings.BaselineProtocol())
 	r.attribute(ctx, runs, r.res.Settings.BaselineProtocol())
 	r.browser(ctx)
 	r.res.Finished = time.Now().UTC()
@@ -274,7 +275,7 @@ func (r *runner) columns(sc Scenario) []column {
 		cols = append(cols, column{name: NativeColumn, proto: transport.H2C, native: true})
 	}
 	if base, ok := r.opts.aaBaseline(sc.Name); ok {
-		cols = append(cols, column{name: results.AAColumn(base.String()), proto: base, aa: true})
+		cols = append(cols, column{name: verdict.AAColumn(base.String()), proto: base, aa: true})
 	}
 	return cols
 }
@@ -344,5 +345,5 @@ func (r *runner) cpu(m *results.Repetition, key string, client stats.ProcessStat
 	}
 	env := r.res.Env
 	serverCores, known := m.ServerFigure(m.ServerCores)
-	m.Bottleneck = results.BottleneckOf(m.ClientCores, serverCores, known, env.Cores, env.GOMAXPROCS)
+	m.Bottleneck = verdict.BottleneckOf(m.ClientCores, serverCores, known, env.Cores, env.GOMAXPROCS)
 }

@@ -1,8 +1,10 @@
-package results
+package verdict
 
 import (
 	"math"
 	"testing"
+
+	"github.com/httpvs/httpvs/results"
 )
 
 // TestSetBrowserVerdict: each transport's last byte is paired with the
@@ -10,11 +12,11 @@ import (
 // with nothing; h1-tls is the baseline when h1 was not loaded; a
 // transport with no round in common gets no ratio.
 func TestSetBrowserVerdict(t *testing.T) {
-	load := func(round int, p string, lastByte float64) BrowserLoad {
-		return BrowserLoad{Round: round, LastByteSeconds: lastByte, Objects: 10, ByTransport: map[string]int{p: 10}}
+	load := func(round int, p string, lastByte float64) results.BrowserLoad {
+		return results.BrowserLoad{Round: round, LastByteSeconds: lastByte, Objects: 10, ByTransport: map[string]int{p: 10}}
 	}
-	cell := func(p string, loads ...BrowserLoad) BrowserCell {
-		c := BrowserCell{Protocol: p, Objects: 10, Loads: loads}
+	cell := func(p string, loads ...results.BrowserLoad) results.BrowserCell {
+		c := results.BrowserCell{Protocol: p, Objects: 10, Loads: loads}
 		SummariseBrowser(&c)
 		return c
 	}
@@ -22,7 +24,7 @@ func TestSetBrowserVerdict(t *testing.T) {
 	failed.Error = "navigation timed out"
 	other := load(4, "h2", 0.1) // came over another transport: left out
 	other.ByTransport = map[string]int{"h1-tls": 10}
-	cells := []BrowserCell{
+	cells := []results.BrowserCell{
 		{Protocol: "h1", Skipped: "not asked for"},
 		cell("h1-tls", load(1, "h1-tls", 0.40), load(2, "h1-tls", 0.44), load(3, "h1-tls", 0.42), load(4, "h1-tls", 0.41)),
 		cell("h2", load(1, "h2", 0.50), load(2, "h2", 0.55), failed, other),
@@ -38,7 +40,7 @@ func TestSetBrowserVerdict(t *testing.T) {
 		t.Fatalf("h2: vs %q %+v, want %.4f over two rounds", h2.Baseline, iv, want)
 	}
 	// Two rounds at exactly 0.8x: an interval of no width, slower.
-	if h2.VsBaseline.Verdict != VerdictSlower {
-		t.Errorf("h2: verdict %q, want %q", h2.VsBaseline.Verdict, VerdictSlower)
+	if h2.VsBaseline.Verdict != results.VerdictSlower {
+		t.Errorf("h2: verdict %q, want %q", h2.VsBaseline.Verdict, results.VerdictSlower)
 	}
 }

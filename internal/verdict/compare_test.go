@@ -1,8 +1,10 @@
-package results
+package verdict
 
 import (
 	"math"
 	"testing"
+
+	"github.com/httpvs/httpvs/results"
 )
 
 func TestHolm(t *testing.T) {
@@ -24,15 +26,15 @@ func TestHolm(t *testing.T) {
 
 // runOf is a run of rounds of h1 and h2c downloads: h1 at base bytes/s
 // with the round's drift, h2c at ratio times h1 with jitter.
-func runOf(ratio float64, drift, jitter []float64) *Results {
-	res := &Results{Settings: Settings{Protocols: []string{"h1", "h2c"}, Baseline: "h1"}}
-	h1 := Cell{Scenario: "download", Protocol: "h1", Metric: MetricBytesPerSecond}
-	h2 := Cell{Scenario: "download", Protocol: "h2c", Metric: MetricBytesPerSecond}
+func runOf(ratio float64, drift, jitter []float64) *results.Results {
+	res := &results.Results{Settings: results.Settings{Protocols: []string{"h1", "h2c"}, Baseline: "h1"}}
+	h1 := results.Cell{Scenario: "download", Protocol: "h1", Metric: results.MetricBytesPerSecond}
+	h2 := results.Cell{Scenario: "download", Protocol: "h2c", Metric: results.MetricBytesPerSecond}
 	for i, d := range drift {
-		h1.Repetitions = append(h1.Repetitions, Repetition{Round: i + 1, Value: 1e9 * d})
-		h2.Repetitions = append(h2.Repetitions, Repetition{Round: i + 1, Value: 1e9 * d * ratio * jitter[i]})
+		h1.Repetitions = append(h1.Repetitions, results.Repetition{Round: i + 1, Value: 1e9 * d})
+		h2.Repetitions = append(h2.Repetitions, results.Repetition{Round: i + 1, Value: 1e9 * d * ratio * jitter[i]})
 	}
-	res.Cells = []Cell{h1, h2}
+	res.Cells = []results.Cell{h1, h2}
 	for i := range res.Cells {
 		SummariseCell(&res.Cells[i])
 	}

@@ -1,9 +1,10 @@
-package results
+package verdict
 
 import (
 	"math"
 	"testing"
 
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
 )
 
@@ -11,10 +12,10 @@ import (
 // interrupted or failed ones; the verdict's interval pairs the same
 // rounds.
 func TestPairRounds(t *testing.T) {
-	base := &Cell{Metric: MetricBytesPerSecond, Repetitions: []Repetition{
+	base := &results.Cell{Metric: results.MetricBytesPerSecond, Repetitions: []results.Repetition{
 		{Round: 1, Value: 10}, {Round: 2, Value: 10}, {Round: 3, Value: 10}, {Round: 4, Value: 10, Interrupted: true}, {Round: 5, Value: 10},
 	}}
-	c := &Cell{Metric: MetricBytesPerSecond, Repetitions: []Repetition{
+	c := &results.Cell{Metric: results.MetricBytesPerSecond, Repetitions: []results.Repetition{
 		{Round: 5, Value: 5}, {Round: 1, Value: 20}, {Round: 2, Value: 8, Errors: stats.ErrorCounts{Total: 1}}, {Round: 4, Value: 9}, {Round: 6, Value: 9},
 	}}
 	got := PairRounds(c, base)

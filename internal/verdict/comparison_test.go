@@ -1,10 +1,12 @@
-package results
+package verdict
 
 import (
 	"encoding/json"
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/httpvs/httpvs/results"
 )
 
 // TestCompareRunsAlike: a run against itself differs in no setting, is
@@ -41,7 +43,7 @@ func TestCompareRunsNamesWhatDiffers(t *testing.T) {
 	old.Partial, old.Settings.DurationSeconds = true, 1
 	nw := runOf(0.25, []float64{1.3, 1.32, 1.28, 1.31, 1.29}, jitter)
 	nw.Settings.DurationSeconds = 2
-	up := Cell{Scenario: "upload", Protocol: "h1", Metric: MetricBytesPerSecond, Repetitions: []Repetition{{Round: 1, Value: 1e9}, {Round: 2, Value: 1e9}}}
+	up := results.Cell{Scenario: "upload", Protocol: "h1", Metric: results.MetricBytesPerSecond, Repetitions: []results.Repetition{{Round: 1, Value: 1e9}, {Round: 2, Value: 1e9}}}
 	SummariseCell(&up)
 	nw.Cells = append(nw.Cells, up)
 

@@ -1,11 +1,13 @@
-package results
+package verdict
+
+import "github.com/httpvs/httpvs/results"
 
 // RoundPair is one round's repetition of a cell beside its baseline's.
 type RoundPair struct {
 	// Round is the round both ran in.
 	Round int
 	// Cell and Base are the two repetitions.
-	Cell, Base Repetition
+	Cell, Base results.Repetition
 }
 
 // PairRounds pairs c's repetitions with base's by round (Repetition.Round,
@@ -13,8 +15,8 @@ type RoundPair struct {
 // rounds where both count (Repetition.Counts), in c's order: what every
 // paired figure (the verdict's interval, a toolchain's change of ratio)
 // is computed from.
-func PairRounds(c, base *Cell) []RoundPair {
-	byRound := map[int]Repetition{}
+func PairRounds(c, base *results.Cell) []RoundPair {
+	byRound := map[int]results.Repetition{}
 	for i, b := range base.Repetitions {
 		byRound[roundOf(b, i)] = b
 	}

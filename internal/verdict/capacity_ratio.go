@@ -1,24 +1,25 @@
-package results
+package verdict
 
 import (
 	"math"
 
 	"github.com/httpvs/httpvs/internal/stat"
+	"github.com/httpvs/httpvs/results"
 )
 
 // brackets are c's searches; c's own Met and Missed as one search when
 // it lists none.
-func brackets(c CapacityResult) []CapacityBracket {
+func brackets(c results.CapacityResult) []results.CapacityBracket {
 	if len(c.Searches) > 0 {
 		return c.Searches
 	}
-	return []CapacityBracket{{Met: c.Met, Missed: c.Missed}}
+	return []results.CapacityBracket{{Met: c.Met, Missed: c.Missed}}
 }
 
 // RatioOf is c's capacity over base's; nil when either met the objective
 // at no rate or when neither search paired closed its bracket (both
 // carried every rate they tried: the ratio would be the searches' progress).
-func RatioOf(c, base CapacityResult) *CapacityRatio {
+func RatioOf(c, base results.CapacityResult) *results.CapacityRatio {
 	pairs := pairSearches(brackets(c), brackets(base), false)
 	if len(pairs) == 0 {
 		// No search complete on both sides: the first one that met on
@@ -50,7 +51,7 @@ func RatioOf(c, base CapacityResult) *CapacityRatio {
 	if !closed {
 		return nil
 	}
-	r := &CapacityRatio{Ratio: math.Exp(stat.Mean(logs)), Searches: len(pairs)}
+	r := &results.CapacityRatio{Ratio: math.Exp(stat.Mean(logs)), Searches: len(pairs)}
 	if !lowOpen {
 		r.ResolutionLow = math.Exp(stat.Mean(lows))
 	}
@@ -75,11 +76,11 @@ func RatioOf(c, base CapacityResult) *CapacityRatio {
 
 // pairSearches pairs cs[i] with bs[i] where both met the objective at
 // some rate, and, unless cut is true, neither was cut by the budget.
-func pairSearches(cs, bs []CapacityBracket, cut bool) [][2]CapacityBracket {
-	var pairs [][2]CapacityBracket
+func pairSearches(cs, bs []results.CapacityBracket, cut bool) [][2]results.CapacityBracket {
+	var pairs [][2]results.CapacityBracket
 	for i := 0; i < min(len(cs), len(bs)); i++ {
 		if cs[i].Met > 0 && bs[i].Met > 0 && (cut || !cs[i].Cut && !bs[i].Cut) {
-			pairs = append(pairs, [2]CapacityBracket{cs[i], bs[i]})
+			pairs = append(pairs, [2]results.CapacityBracket{cs[i], bs[i]})
 		}
 	}
 	return pairs

@@ -1,8 +1,10 @@
-package results
+package verdict
 
 import (
 	"math"
 	"testing"
+
+	"github.com/httpvs/httpvs/results"
 )
 
 // TestCompareBrowserCells: compare pairs the real browser's cells by
@@ -10,24 +12,24 @@ import (
 // that completed, a Welch test on their values, a transport only one run
 // loaded said so, a skipped one not tested.
 func TestCompareBrowserCells(t *testing.T) {
-	cell := func(proto string, secs ...float64) BrowserCell {
-		c := BrowserCell{Protocol: proto}
+	cell := func(proto string, secs ...float64) results.BrowserCell {
+		c := results.BrowserCell{Protocol: proto}
 		for i, s := range secs {
-			c.Loads = append(c.Loads, BrowserLoad{Round: i + 1, LoadEventSeconds: s})
+			c.Loads = append(c.Loads, results.BrowserLoad{Round: i + 1, LoadEventSeconds: s})
 		}
 		return c
 	}
 	failed := cell("h2", 0.5)
-	failed.Loads = append(failed.Loads, BrowserLoad{Round: 2, Error: "crashed"})
-	old := &Results{Browser: []BrowserCell{cell("h1-tls", 1.0, 1.02, 0.98), cell("h2", 0.6, 0.62, 0.61), {Protocol: "h2c", Skipped: "browsers do not speak h2c"}}}
-	new := &Results{Browser: []BrowserCell{cell("h2", 0.30, 0.31, 0.29), cell("h3", 0.4, 0.41), {Protocol: "h2c", Skipped: "browsers do not speak h2c"}}}
+	failed.Loads = append(failed.Loads, results.BrowserLoad{Round: 2, Error: "crashed"})
+	old := &results.Results{Browser: []results.BrowserCell{cell("h1-tls", 1.0, 1.02, 0.98), cell("h2", 0.6, 0.62, 0.61), {Protocol: "h2c", Skipped: "browsers do not speak h2c"}}}
+	new := &results.Results{Browser: []results.BrowserCell{cell("h2", 0.30, 0.31, 0.29), cell("h3", 0.4, 0.41), {Protocol: "h2c", Skipped: "browsers do not speak h2c"}}}
 	ds := Compare(old, new)
 	if len(ds) != 4 {
 		t.Fatalf("%d deltas: %+v", len(ds), ds)
 	}
 	byProto := map[string]Delta{}
 	for _, d := range ds {
-		if d.Scenario != BrowserScenario || d.Metric != MetricSeconds {
+		if d.Scenario != results.BrowserScenario || d.Metric != results.MetricSeconds {
 			t.Errorf("%+v", d)
 		}
 		byProto[d.Protocol] = d

@@ -1,4 +1,4 @@
-package results
+package verdict
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/httpvs/httpvs/internal/stat"
+	"github.com/httpvs/httpvs/results"
 )
 
 // CompareAlpha is the family-wise error rate compare holds its tests to:
@@ -52,10 +53,10 @@ const minCompare = 2
 // verdict computes it; the baseline's own cells on their values. The real
 // browser's cells follow, tested on their load events' values. The
 // p-values are corrected for the number of cells tested.
-func Compare(old, new *Results) []Delta {
+func Compare(old, new *results.Results) []Delta {
 	var out []Delta
 	seen := map[[2]string]bool{}
-	add := func(c *Cell) {
+	add := func(c *results.Cell) {
 		o, n := old.Cell(c.Scenario, c.Protocol), new.Cell(c.Scenario, c.Protocol)
 		out = append(out, delta(old, new, o, n, c))
 	}
@@ -98,7 +99,7 @@ func holmValues(ds []Delta) {
 }
 
 // delta compares one cell of the two runs (o or n nil where missing).
-func delta(old, new *Results, o, n, c *Cell) Delta {
+func delta(old, new *results.Results, o, n, c *results.Cell) Delta {
 	d := Delta{Scenario: c.Scenario, Protocol: c.Protocol, Metric: c.Metric, Alpha: compareAlpha}
 	ov, nv := values(o), values(n)
 	d.OldN, d.NewN = len(ov), len(nv)
@@ -149,7 +150,7 @@ func testDelta(d *Delta, a, b []float64) {
 }
 
 // baselineOf is the baseline cell of scenario in res, nil without one.
-func baselineOf(res *Results, scenario string) *Cell {
+func baselineOf(res *results.Results, scenario string) *results.Cell {
 	c := res.Cell(scenario, res.Settings.BaselineProtocol())
 	if c == nil || c.Skipped != "" {
 		return nil
@@ -179,7 +180,7 @@ func holm(ds []Delta) {
 
 // values returns the values of c's repetitions that count
 // (Repetition.Counts), nil for a missing or skipped cell.
-func values(c *Cell) []float64 {
+func values(c *results.Cell) []float64 {
 	if c == nil || c.Skipped != "" {
 		return nil
 	}

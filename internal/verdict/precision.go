@@ -1,10 +1,11 @@
-package results
+package verdict
 
 import (
 	"math"
 	"slices"
 
 	"github.com/httpvs/httpvs/internal/stat"
+	"github.com/httpvs/httpvs/results"
 )
 
 // Precision says what keeps a cell open (undetermined, under the
@@ -37,7 +38,7 @@ type Precision struct {
 // what limits it: under the sequential rule (Settings.Sequential) each
 // whose verdict is undetermined, else each whose interval to the
 // baseline is wider than the run's precision (PrecisionOf).
-func PrecisionLimits(r *Results) []Precision {
+func PrecisionLimits(r *results.Results) []Precision {
 	var out []Precision
 	baseline := r.Settings.BaselineProtocol()
 	half := r.Settings.PrecisionOf()
@@ -46,7 +47,7 @@ func PrecisionLimits(r *Results) []Precision {
 		switch {
 		case c.VsH1 == nil || c.VsH1.Pairs < 2:
 			continue
-		case r.Settings.Sequential != nil && c.VsH1.Verdict != VerdictUndetermined:
+		case r.Settings.Sequential != nil && c.VsH1.Verdict != results.VerdictUndetermined:
 			continue
 		case r.Settings.Sequential == nil && c.VsH1.HalfWidth() <= half:
 			continue
@@ -91,7 +92,7 @@ func PrecisionLimits(r *Results) []Precision {
 
 // roundsNeeded is Precision.Needed for c, whose baseline cell is base
 // (nil when there is none).
-func roundsNeeded(r *Results, c, base *Cell, half float64) int {
+func roundsNeeded(r *results.Results, c, base *results.Cell, half float64) int {
 	s := r.Settings
 	switch {
 	case base == nil:
@@ -110,7 +111,7 @@ func roundsNeeded(r *Results, c, base *Cell, half float64) int {
 // RoundSpread is the standard deviation of one round's log ratio that iv
 // implies (its log half-width over Student's t and the square root of its
 // pairs); 0 with fewer than two pairs.
-func roundSpread(iv Interval) float64 {
+func roundSpread(iv results.Interval) float64 {
 	if iv.Pairs < 2 || iv.Low <= 0 {
 		return 0
 	}
@@ -139,7 +140,7 @@ func RoundsFor(sd, half float64, most int) int {
 // that shrinks with n as RoundsFor's does: that is what lets the
 // interval stay valid after the plan, and a plan with the shrinking
 // quantile falls short of it. 0 when most rounds do not do it.
-func SteinRounds(stage Interval, half float64, most int) int {
+func SteinRounds(stage results.Interval, half float64, most int) int {
 	sd, t0, target := roundSpread(stage), stat.TQuantile975(stage.Pairs-1), math.Asinh(half)
 	for n := max(stage.Pairs, 2); n <= most; n++ {
 		if t0*sd/math.Sqrt(float64(n)) <= target {
@@ -153,7 +154,7 @@ func SteinRounds(stage Interval, half float64, most int) int {
 // all their paired rounds: the spread a run of fixed rounds (--repeat N,
 // one stage) would have. A two-stage VsH1 keeps the first stage's
 // spread in its width, which RoundSpread would read back as this one.
-func pooledSpread(c, base *Cell) float64 {
+func pooledSpread(c, base *results.Cell) float64 {
 	if base == nil {
 		return roundSpread(*c.VsH1)
 	}
@@ -163,7 +164,7 @@ func pooledSpread(c, base *Cell) float64 {
 // costSpread is the standard deviation of the logarithm of c's CPU
 // seconds per unit on one side over its clean repetitions; 0 with fewer
 // than two.
-func costSpread(c *Cell, server bool) float64 {
+func costSpread(c *results.Cell, server bool) float64 {
 	var logs []float64
 	for _, r := range c.Repetitions {
 		v := r.ClientCPUPerUnit

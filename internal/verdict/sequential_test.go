@@ -1,4 +1,4 @@
-package results
+package verdict
 
 import (
 	"math"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/httpvs/httpvs/internal/stat"
+	"github.com/httpvs/httpvs/results"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -148,17 +149,17 @@ func lookAA(logs, half []float64, first, budget int) aaOutcome {
 		if m < l || m > u {
 			l, u = m-h, m+h
 		}
-		v := judged(Interval{Ratio: math.Exp(m), Low: math.Exp(l), High: math.Exp(u), Pairs: n}).Verdict
-		call := v == VerdictSlower || v == VerdictFaster
+		v := judged(results.Interval{Ratio: math.Exp(m), Low: math.Exp(l), High: math.Exp(u), Pairs: n}).Verdict
+		call := v == results.VerdictSlower || v == results.VerdictFaster
 		if call {
 			o.worst = 1
 		}
-		if !stop && (v != VerdictUndetermined || n == budget) {
+		if !stop && (v != results.VerdictUndetermined || n == budget) {
 			stop = true
 			if call {
 				o.call = 1
 			}
-			if v != VerdictUndetermined {
+			if v != results.VerdictUndetermined {
 				o.decided = 1
 			}
 			if n < len(logs) {
@@ -195,10 +196,10 @@ func TestRoundsToDecide(t *testing.T) {
 // first stage's t quantile, more rounds than Student's t over all of
 // them would say).
 func TestAdviceFollowsThePlan(t *testing.T) {
-	mk := func(vals ...float64) Cell {
-		var c Cell
+	mk := func(vals ...float64) results.Cell {
+		var c results.Cell
 		for i, v := range vals {
-			c.Repetitions = append(c.Repetitions, Repetition{Round: i + 1, Value: v})
+			c.Repetitions = append(c.Repetitions, results.Repetition{Round: i + 1, Value: v})
 		}
 		return c
 	}
@@ -208,14 +209,14 @@ func TestAdviceFollowsThePlan(t *testing.T) {
 	near.Scenario, near.Protocol = "s", "h2c"
 	far := mk(40, 50, 42, 48, 41, 49, 43, 47) // about 0.45x: slower
 	far.Scenario, far.Protocol = "s", "h2"
-	res := &Results{Settings: Settings{Baseline: "h1", Repeat: 4, MaxRepeat: 8,
-		Sequential: &Sequential{Rule: SequentialRule, Alpha: SequentialAlpha, First: 4, Last: 8}}}
-	res.Cells = []Cell{h1, near, far}
+	res := &results.Results{Settings: results.Settings{Baseline: "h1", Repeat: 4, MaxRepeat: 8,
+		Sequential: &results.Sequential{Rule: SequentialRule, Alpha: SequentialAlpha, First: 4, Last: 8}}}
+	res.Cells = []results.Cell{h1, near, far}
 	for i := range res.Cells {
 		res.Cells[i].FirstStage, res.Cells[i].LastLook = 4, 8
 	}
 	Summarise(res)
-	if v := res.Cell("s", "h2").VsH1.Verdict; v != VerdictSlower {
+	if v := res.Cell("s", "h2").VsH1.Verdict; v != results.VerdictSlower {
 		t.Fatalf("h2 %q, want slower", v)
 	}
 	limits := PrecisionLimits(res)

@@ -1,9 +1,10 @@
-package results
+package verdict
 
 import (
 	"math"
 
 	"github.com/httpvs/httpvs/internal/stat"
+	"github.com/httpvs/httpvs/results"
 )
 
 // Matters is the smallest difference from the baseline a verdict of
@@ -20,13 +21,13 @@ const negligible = 0.02
 // logs, with its 95% interval (Student's t on the logarithms) and the
 // pairs it had; Low and High are zero with fewer than two, and Verdict is
 // left to the caller.
-func LogInterval(logs []float64) Interval {
+func LogInterval(logs []float64) results.Interval {
 	n := len(logs)
 	if n == 0 {
-		return Interval{}
+		return results.Interval{}
 	}
 	m := stat.Mean(logs)
-	iv := Interval{Ratio: math.Exp(m), Pairs: n}
+	iv := results.Interval{Ratio: math.Exp(m), Pairs: n}
 	if n < 2 {
 		return iv
 	}
@@ -44,7 +45,7 @@ func LogInterval(logs []float64) Interval {
 // interrupt and without errors, and returns the ratio's interval. For a
 // lower-is-better metric each round's ratio is h1's value over c's, so that
 // above 1 means faster for every metric.
-func ratioInterval(c, base *Cell) Interval {
+func ratioInterval(c, base *results.Cell) results.Interval {
 	pairs := PairRounds(c, base)
 	logs := logRatios(c.Metric, pairs)
 	if c.FirstStage <= 0 {
@@ -75,7 +76,7 @@ func ratioInterval(c, base *Cell) Interval {
 // TestTwoStageHoldsItsLevel). Stein's alone is exact for normal rounds;
 // the wider of the two holds 5% under heavy tails too. With no pairs
 // past the first stage it is LogInterval's.
-func twoStageInterval(logs []float64, stage int) Interval {
+func twoStageInterval(logs []float64, stage int) results.Interval {
 	iv := LogInterval(logs)
 	if stage < 2 || stage >= len(logs) {
 		return iv
@@ -92,28 +93,28 @@ func twoStageInterval(logs []float64, stage int) Interval {
 }
 
 // judged is iv with its Verdict set (none with fewer than two pairs).
-func judged(iv Interval) Interval {
+func judged(iv results.Interval) results.Interval {
 	if iv.Pairs < 2 {
 		return iv
 	}
 	switch {
 	case iv.Low >= 1/(1+negligible) && iv.High <= 1+negligible:
-		iv.Verdict = VerdictSimilar
+		iv.Verdict = results.VerdictSimilar
 	case iv.High < 1:
-		iv.Verdict = VerdictSlower
+		iv.Verdict = results.VerdictSlower
 	case iv.Low > 1:
-		iv.Verdict = VerdictFaster
+		iv.Verdict = results.VerdictFaster
 	case iv.Low < 1/(1+Matters) || iv.High > 1+Matters:
-		iv.Verdict = VerdictUndetermined
+		iv.Verdict = results.VerdictUndetermined
 	default:
-		iv.Verdict = VerdictSimilar
+		iv.Verdict = results.VerdictSimilar
 	}
 	return iv
 }
 
 // roundOf is r's round; i+1 for results without rounds (r is the i-th
 // repetition of its cell).
-func roundOf(r Repetition, i int) int {
+func roundOf(r results.Repetition, i int) int {
 	if r.Round > 0 {
 		return r.Round
 	}
@@ -122,7 +123,7 @@ func roundOf(r Repetition, i int) int {
 
 // FirstRounds is c with the repetitions of its first k rounds only (by
 // the round rule every paired figure uses).
-func FirstRounds(c *Cell, k int) *Cell {
+func FirstRounds(c *results.Cell, k int) *results.Cell {
 	f := *c
 	f.Repetitions = nil
 	for i, r := range c.Repetitions {
@@ -135,7 +136,7 @@ func FirstRounds(c *Cell, k int) *Cell {
 
 // pairedLogRatios are the logarithms of c's ratios to base, round by
 // round (PairRounds); above 0 is faster.
-func pairedLogRatios(c, base *Cell) []float64 {
+func pairedLogRatios(c, base *results.Cell) []float64 {
 	return logRatios(c.Metric, PairRounds(c, base))
 }
 
@@ -145,7 +146,7 @@ func logRatios(metric string, pairs []RoundPair) []float64 {
 	var logs []float64
 	for _, p := range pairs {
 		ratio := p.Cell.Value / p.Base.Value
-		if LowerIsBetter(metric) {
+		if results.LowerIsBetter(metric) {
 			ratio = p.Base.Value / p.Cell.Value // h1's time over c's: above 1 is faster
 		}
 		logs = append(logs, math.Log(ratio))
@@ -155,4 +156,4 @@ func logRatios(metric string, pairs []RoundPair) []float64 {
 
 // RatioInterval is the ratio of c's rounds to base's, paired by round,
 // with its 95% interval (as Cell.VsH1).
-func RatioInterval(c, base *Cell) Interval { return ratioInterval(c, base) }
+func RatioInterval(c, base *results.Cell) results.Interval { return ratioInterval(c, base) }

@@ -1,9 +1,10 @@
-package results
+package verdict
 
 import (
 	"slices"
 
 	"github.com/httpvs/httpvs/internal/stat"
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
 )
 
@@ -23,29 +24,29 @@ func BottleneckOf(clientCores, serverCores float64, serverKnown bool, cores, gom
 	limit := float64(min(cores, gomaxprocs))
 	switch {
 	case clientCores >= busyClient*limit:
-		return BottleneckClient
+		return results.BottleneckClient
 	case !serverKnown:
-		return BottleneckNone
+		return results.BottleneckNone
 	case clientCores+serverCores >= busyMachine*float64(cores):
 		if clientCores > serverCores {
-			return BottleneckClient
+			return results.BottleneckClient
 		}
-		return BottleneckServer
+		return results.BottleneckServer
 	case serverCores >= busyClient*float64(cores):
-		return BottleneckServer
+		return results.BottleneckServer
 	}
-	return BottleneckNone
+	return results.BottleneckNone
 }
 
 // SummariseCell sets c's summary (Median, Min, Max, Spread, Noisy, Errors,
 // Negotiated, Bottleneck) from its repetitions, as matrix.Run does for its
 // cells: Errors and Negotiated from every one not interrupted, the figures
 // from those that count (Repetition.Counts).
-func SummariseCell(c *Cell) {
+func SummariseCell(c *results.Cell) {
 	var values []float64
 	votes := map[string]int{}
 	c.Errors = stats.ErrorCounts{}
-	c.Median, c.Min, c.Max, c.Spread, c.Noisy, c.Bottleneck = 0, 0, 0, 0, false, BottleneckNone
+	c.Median, c.Min, c.Max, c.Spread, c.Noisy, c.Bottleneck = 0, 0, 0, 0, false, results.BottleneckNone
 	for _, r := range c.Repetitions {
 		if r.Interrupted {
 			// Cut short by the run's end or a Ctrl-C: its resets are the
@@ -71,9 +72,9 @@ func SummariseCell(c *Cell) {
 	if c.Median > 0 {
 		c.Spread = (c.Max - c.Min) / c.Median
 	}
-	c.Noisy = c.Spread > NoisySpread
+	c.Noisy = c.Spread > results.NoisySpread
 	best := -1
-	for _, b := range []string{BottleneckNone, BottleneckClient, BottleneckServer} {
+	for _, b := range []string{results.BottleneckNone, results.BottleneckClient, results.BottleneckServer} {
 		if votes[b] > best {
 			c.Bottleneck, best = b, votes[b]
 		}
@@ -82,8 +83,8 @@ func SummariseCell(c *Cell) {
 
 // ratios sets each cell's RatioToH1 against the baseline cell of its
 // scenario (the transport named baseline, Settings.BaselineProtocol).
-func SetRatios(cells []Cell, baseline string) {
-	base := map[string]*Cell{}
+func SetRatios(cells []results.Cell, baseline string) {
+	base := map[string]*results.Cell{}
 	for i, c := range cells {
 		if c.Protocol == baseline && c.Skipped == "" {
 			base[c.Scenario] = &cells[i]
@@ -98,7 +99,7 @@ func SetRatios(cells []Cell, baseline string) {
 		}
 		c.Baseline = baseline
 		c.RatioToH1 = c.Median / b.Median
-		if LowerIsBetter(c.Metric) {
+		if results.LowerIsBetter(c.Metric) {
 			c.RatioToH1 = 0
 			if c.Median > 0 {
 				c.RatioToH1 = b.Median / c.Median
@@ -115,7 +116,7 @@ func SetRatios(cells []Cell, baseline string) {
 // Summarise recomputes every cell's summary (median, min, max, spread,
 // errors, bottleneck) and ratio to the baseline from its repetitions:
 // after editing or merging results (matrix.Summarise diagnoses them too).
-func Summarise(res *Results) {
+func Summarise(res *results.Results) {
 	for i := range res.Cells {
 		SummariseCell(&res.Cells[i])
 	}

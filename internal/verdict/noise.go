@@ -1,8 +1,10 @@
-package results
+package verdict
 
 import (
 	"math"
 	"strings"
+
+	"github.com/httpvs/httpvs/results"
 )
 
 // AAColumn names the A/A column of a scenario: the baseline transport
@@ -14,8 +16,8 @@ func AAColumn(baseline string) string { return baseline + " A/A" }
 
 // SetAA sets each A/A cell's interval to its scenario's baseline cell in
 // cells (as SetRatios does for the others), and summarises it.
-func SetAA(aa, cells []Cell, baseline string) {
-	base := map[string]*Cell{}
+func SetAA(aa, cells []results.Cell, baseline string) {
+	base := map[string]*results.Cell{}
 	for i, c := range cells {
 		if c.Protocol == baseline && c.Skipped == "" {
 			base[c.Scenario] = &cells[i]
@@ -32,7 +34,7 @@ func SetAA(aa, cells []Cell, baseline string) {
 		c.Baseline = baseline
 		if b.Median > 0 && c.Median > 0 {
 			c.RatioToH1 = c.Median / b.Median
-			if LowerIsBetter(c.Metric) {
+			if results.LowerIsBetter(c.Metric) {
 				c.RatioToH1 = b.Median / c.Median
 			}
 		}
@@ -55,11 +57,11 @@ const (
 // KindOf is the kind of work of a scenario measuring metric; a variant
 // scenario ("download:tuned") is of its base's kind.
 func KindOf(scenario, metric string) string {
-	base, _, _ := strings.Cut(scenario, VariantSep)
+	base, _, _ := strings.Cut(scenario, results.VariantSep)
 	switch {
-	case metric == MetricBytesPerSecond:
+	case metric == results.MetricBytesPerSecond:
 		return KindTransfer
-	case metric == MetricSeconds:
+	case metric == results.MetricSeconds:
 		return KindTimed
 	case strings.HasPrefix(base, "grpc-"):
 		return KindGRPC
@@ -85,7 +87,7 @@ type NoiseFloor struct {
 }
 
 // NoiseFloor summarises r's A/A cells, every kind together.
-func AllFloor(r *Results) NoiseFloor {
+func AllFloor(r *results.Results) NoiseFloor {
 	var n NoiseFloor
 	for _, c := range r.AA {
 		n.add(c)
@@ -95,7 +97,7 @@ func AllFloor(r *Results) NoiseFloor {
 
 // NoiseFloors summarises r's A/A cells per kind of work, in the order
 // of the A/A cells.
-func NoiseFloors(r *Results) []NoiseFloor {
+func NoiseFloors(r *results.Results) []NoiseFloor {
 	var out []NoiseFloor
 	for _, c := range r.AA {
 		k := KindOf(c.Scenario, c.Metric)
@@ -113,7 +115,7 @@ func NoiseFloors(r *Results) []NoiseFloor {
 
 // FloorOf is the noise floor of c's kind of work in r, and false when no
 // A/A cell of that kind has an interval.
-func FloorOf(r *Results, c *Cell) (NoiseFloor, bool) {
+func FloorOf(r *results.Results, c *results.Cell) (NoiseFloor, bool) {
 	k := KindOf(c.Scenario, c.Metric)
 	for _, n := range NoiseFloors(r) {
 		if n.Kind == k && n.Cells > 0 {
@@ -124,14 +126,14 @@ func FloorOf(r *Results, c *Cell) (NoiseFloor, bool) {
 }
 
 // add counts A/A cell c in n.
-func (n *NoiseFloor) add(c Cell) {
+func (n *NoiseFloor) add(c results.Cell) {
 	iv := c.VsH1
 	if iv == nil || iv.Pairs < 2 || iv.Low <= 0 {
 		return
 	}
 	n.Cells++
 	n.Resolution = math.Max(n.Resolution, math.Max(iv.High-1, 1-iv.Low))
-	if iv.Verdict == VerdictSlower || iv.Verdict == VerdictFaster {
+	if iv.Verdict == results.VerdictSlower || iv.Verdict == results.VerdictFaster {
 		n.FalseCalls++
 	}
 }
@@ -139,12 +141,12 @@ func (n *NoiseFloor) add(c Cell) {
 // WithinFloor reports whether c is called slower or faster by less than
 // floor resolves: its ratio lies closer to 1 than the A/A interval of its
 // kind reaches, so the A/A column (no difference at all) spread as far.
-func WithinFloor(c *Cell, floor NoiseFloor) bool {
+func WithinFloor(c *results.Cell, floor NoiseFloor) bool {
 	iv := c.VsH1
 	if iv == nil || floor.Cells == 0 || iv.Ratio <= 0 {
 		return false
 	}
-	if iv.Verdict != VerdictSlower && iv.Verdict != VerdictFaster {
+	if iv.Verdict != results.VerdictSlower && iv.Verdict != results.VerdictFaster {
 		return false
 	}
 	return math.Abs(iv.Ratio-1) < floor.Resolution

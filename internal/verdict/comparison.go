@@ -1,4 +1,6 @@
-package results
+package verdict
+
+import "github.com/httpvs/httpvs/results"
 
 // Comparison is two runs compared cell by cell, with what a reader needs
 // to trust the comparison: the settings the runs did not share, which of
@@ -32,7 +34,7 @@ type Comparison struct {
 // the baselines that moved and the untested cells, counted and said. Its
 // SettingsDiffer, Partial and BaselineMoved are empty rather than nil, so
 // that they encode as [] in JSON.
-func CompareRuns(oldName, newName string, oldRun, newRun *Results) Comparison {
+func CompareRuns(oldName, newName string, oldRun, newRun *results.Results) Comparison {
 	c := Comparison{Old: oldName, New: newName, Partial: []string{}, BaselineMoved: []Delta{}}
 	c.SettingsDiffer = diffSettings(oldRun, newRun)
 	if c.SettingsDiffer == nil {

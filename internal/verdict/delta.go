@@ -1,4 +1,4 @@
-package results
+package verdict
 
 // Delta is one cell of two runs side by side.
 type Delta struct {

@@ -1,9 +1,11 @@
-package results
+package verdict
 
 import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/httpvs/httpvs/results"
 )
 
 // TestTwoStageHoldsItsLevel runs the rounds' procedure on A/A cells whose
@@ -40,7 +42,7 @@ func TestTwoStageHoldsItsLevel(t *testing.T) {
 			}
 			n := first
 			if stage := LogInterval(logs[:first]); !stage.Stable() {
-				if n = SteinRounds(stage, StableHalfWidth, most); n == 0 {
+				if n = SteinRounds(stage, results.StableHalfWidth, most); n == 0 {
 					n = most
 				}
 				n = max(n, first)
@@ -48,10 +50,10 @@ func TestTwoStageHoldsItsLevel(t *testing.T) {
 			if n > first {
 				added++
 			}
-			if v := judged(LogInterval(logs[:n])).Verdict; v == VerdictSlower || v == VerdictFaster {
+			if v := judged(LogInterval(logs[:n])).Verdict; v == results.VerdictSlower || v == results.VerdictFaster {
 				pooled++
 			}
-			if v := judged(twoStageInterval(logs[:n], first)).Verdict; v == VerdictSlower || v == VerdictFaster {
+			if v := judged(twoStageInterval(logs[:n], first)).Verdict; v == results.VerdictSlower || v == results.VerdictFaster {
 				twoStage++
 			}
 		}

@@ -1,13 +1,16 @@
-package results
+package verdict
 
-import "github.com/httpvs/httpvs/internal/stat"
+import (
+	"github.com/httpvs/httpvs/internal/stat"
+	"github.com/httpvs/httpvs/results"
+)
 
 // browserDeltas are the real browser's cells of old and new side by side
 // (Results.Browser), one a transport, as Compare gives the matrix's: the
 // load event's mean over the loads that completed, tested on its values
 // (a browser load has no round paired with a baseline), in new's order
 // followed by transports only old has.
-func browserDeltas(old, new *Results) []Delta {
+func browserDeltas(old, new *results.Results) []Delta {
 	var out []Delta
 	seen := map[string]bool{}
 	for _, n := range new.Browser {
@@ -23,7 +26,7 @@ func browserDeltas(old, new *Results) []Delta {
 }
 
 // browserCell is res's browser cell over protocol, nil without one.
-func browserCell(res *Results, protocol string) *BrowserCell {
+func browserCell(res *results.Results, protocol string) *results.BrowserCell {
 	for i := range res.Browser {
 		if res.Browser[i].Protocol == protocol {
 			return &res.Browser[i]
@@ -34,12 +37,12 @@ func browserCell(res *Results, protocol string) *BrowserCell {
 
 // browserDelta compares one transport's browser cell of the two runs (o
 // or n nil where missing).
-func browserDelta(o, n *BrowserCell) Delta {
+func browserDelta(o, n *results.BrowserCell) Delta {
 	c := n
 	if c == nil {
 		c = o
 	}
-	d := Delta{Scenario: BrowserScenario, Protocol: c.Protocol, Metric: MetricSeconds, Alpha: compareAlpha}
+	d := Delta{Scenario: results.BrowserScenario, Protocol: c.Protocol, Metric: results.MetricSeconds, Alpha: compareAlpha}
 	ov, nv := loadEvents(o), loadEvents(n)
 	d.OldN, d.NewN = len(ov), len(nv)
 	switch {
@@ -64,7 +67,7 @@ func browserDelta(o, n *BrowserCell) Delta {
 
 // loadEvents are c's load event times, seconds, of the loads that
 // completed; none for a nil or skipped cell.
-func loadEvents(c *BrowserCell) []float64 {
+func loadEvents(c *results.BrowserCell) []float64 {
 	if c == nil || c.Skipped != "" {
 		return nil
 	}

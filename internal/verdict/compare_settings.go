@@ -1,10 +1,12 @@
-package results
+package verdict
 
 import (
 	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/httpvs/httpvs/results"
 )
 
 // SettingDiff is a group of settings two runs did not share, so that
@@ -17,7 +19,7 @@ type SettingDiff struct {
 
 // DiffSettings lists the groups of settings old and new differ in, in a
 // fixed order; none means they were run alike.
-func diffSettings(old, new *Results) []SettingDiff {
+func diffSettings(old, new *results.Results) []SettingDiff {
 	o, n := &old.Settings, &new.Settings
 	groups := []struct {
 		name     string
@@ -54,21 +56,21 @@ func diffSettings(old, new *Results) []SettingDiff {
 
 // knobsText is the knob set's name and every effective client and server
 // knob: two runs of "go-default" on different versions may still differ.
-func knobsText(s *Settings) string {
+func knobsText(s *results.Settings) string {
 	b, _ := json.Marshal(struct {
 		Client, Server any
 	}{s.Client, s.Server})
 	return s.Knobs.Name + " " + string(b)
 }
 
-func durationText(s *Settings) string {
+func durationText(s *results.Settings) string {
 	d := func(sec float64) time.Duration {
 		return time.Duration(sec * float64(time.Second)).Round(time.Millisecond)
 	}
 	return fmt.Sprintf("%v (warmup %v)", d(s.DurationSeconds), d(s.WarmupSeconds))
 }
 
-func repeatText(s *Settings) string {
+func repeatText(s *results.Settings) string {
 	if s.MaxRepeat > s.Repeat {
 		return fmt.Sprintf("%d to %d", s.Repeat, s.MaxRepeat)
 	}
@@ -77,14 +79,14 @@ func repeatText(s *Settings) string {
 
 // targetText is the server measured: "child" for run's own, whatever
 // its ports, or the external URLs.
-func targetText(s *Settings) string {
+func targetText(s *results.Settings) string {
 	if s.Target == "child" {
 		return s.Target
 	}
 	return s.Target + " " + s.TLSTarget
 }
 
-func netText(n *Net) string {
+func netText(n *results.Net) string {
 	if n == nil {
 		return "none"
 	}

@@ -1,10 +1,11 @@
-package results
+package verdict
 
 import (
 	"math"
 	"sync"
 
 	"github.com/httpvs/httpvs/internal/stat"
+	"github.com/httpvs/httpvs/results"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -178,7 +179,7 @@ func crossing(zs, dens []float64, i0, i1, c float64) float64 {
 // leaves out the mean of all the pairs (drift), which holds as well.
 // Centred on that mean, as LogInterval. With last at first or below,
 // one look: LogInterval's own.
-func sequentialInterval(logs []float64, first, last int) Interval {
+func sequentialInterval(logs []float64, first, last int) results.Interval {
 	iv := LogInterval(logs)
 	n := len(logs)
 	if n < 2 || last <= first {
@@ -266,7 +267,7 @@ func sequentialRoundsFor(m, sd float64, first, most int) int {
 
 // PairedLogs are the logarithms of c's ratios to base, round by round
 // (PairRounds); above 0 is faster.
-func PairedLogs(c, base *Cell) []float64 { return pairedLogRatios(c, base) }
+func PairedLogs(c, base *results.Cell) []float64 { return pairedLogRatios(c, base) }
 
 // LogSpread is the mean of logs and their sample standard deviation (one
 // round's spread); 0 spread with fewer than two.

@@ -1,8 +1,10 @@
-package results
+package verdict
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/httpvs/httpvs/results"
 )
 
 func TestBottleneck(t *testing.T) {
@@ -11,12 +13,12 @@ func TestBottleneck(t *testing.T) {
 		known          bool
 		want           string
 	}{
-		{1.9, 0.1, true, BottleneckClient}, // the client had both cores
-		{1.1, 0.7, true, BottleneckClient}, // machine full, client used more
-		{0.7, 1.1, true, BottleneckServer}, // machine full, server used more
-		{0.6, 0.6, true, BottleneckNone},   // headroom: latency or flow control
-		{1.0, 0, false, BottleneckNone},    // server unknown, client had headroom
-		{1.85, 0, false, BottleneckClient}, // server unknown, client saturated
+		{1.9, 0.1, true, results.BottleneckClient}, // the client had both cores
+		{1.1, 0.7, true, results.BottleneckClient}, // machine full, client used more
+		{0.7, 1.1, true, results.BottleneckServer}, // machine full, server used more
+		{0.6, 0.6, true, results.BottleneckNone},   // headroom: latency or flow control
+		{1.0, 0, false, results.BottleneckNone},    // server unknown, client had headroom
+		{1.85, 0, false, results.BottleneckClient}, // server unknown, client saturated
 	} {
 		if got := BottleneckOf(tt.client, tt.server, tt.known, 2, 2); got != tt.want {
 			t.Errorf("client %.2f server %.2f known %v: %q, want %q", tt.client, tt.server, tt.known, got, tt.want)
@@ -25,15 +27,15 @@ func TestBottleneck(t *testing.T) {
 }
 
 func TestSummaryAndCompare(t *testing.T) {
-	mk := func(values ...float64) *Results {
-		c := Cell{Scenario: "download", Protocol: "h2c", Metric: MetricBytesPerSecond}
-		h1 := Cell{Scenario: "download", Protocol: "h1", Metric: MetricBytesPerSecond}
+	mk := func(values ...float64) *results.Results {
+		c := results.Cell{Scenario: "download", Protocol: "h2c", Metric: results.MetricBytesPerSecond}
+		h1 := results.Cell{Scenario: "download", Protocol: "h1", Metric: results.MetricBytesPerSecond}
 		for _, v := range values {
-			c.Repetitions = append(c.Repetitions, Repetition{Value: v})
-			h1.Repetitions = append(h1.Repetitions, Repetition{Value: 4})
+			c.Repetitions = append(c.Repetitions, results.Repetition{Value: v})
+			h1.Repetitions = append(h1.Repetitions, results.Repetition{Value: 4})
 		}
-		c.Repetitions = append(c.Repetitions, Repetition{Value: 1000, Interrupted: true})
-		r := &Results{SchemaVersion: SchemaVersion, Cells: []Cell{h1, c}}
+		c.Repetitions = append(c.Repetitions, results.Repetition{Value: 1000, Interrupted: true})
+		r := &results.Results{SchemaVersion: results.SchemaVersion, Cells: []results.Cell{h1, c}}
 		Summarise(r)
 		return r
 	}
