@@ -44,7 +44,7 @@ func Attribution(w io.Writer, res *results.Results) bool {
 	for _, c := range cells {
 		fmt.Fprintf(w, "  %s/%s (%s):\n", c.Scenario, c.Protocol, estimateText(c))
 		for _, s := range c.Attribution {
-			fmt.Fprintf(w, "    %s\n", s.Summary(c.CPUUnit))
+			fmt.Fprintf(w, "    %s\n", results.AttributionSummary(s, c.CPUUnit))
 			if n := min(s.Samples, s.BaseSamples); s.Error == "" && n < results.AttributionRoughSamples {
 				rough++
 				fewest = min(fewest, n)

@@ -109,7 +109,7 @@ func linkRates(n *results.Net) string {
 // controller's loss model (results.Bound.Class), and any cell beyond its
 // bound or undetermined against it; "" elsewhere.
 func lossNote(b *results.Bound) string {
-	class := b.Class()
+	class := results.BoundClass(b)
 	if b.Loss == nil {
 		switch class {
 		case results.ClassBeyond:
@@ -257,7 +257,9 @@ func bulkBeside(c, b *results.Cell, n *results.Net) string {
 
 // atBound says a cell reads within its bound's tolerance, and no loss
 // model places it below (results.ClassAtLink).
-func atBound(c *results.Cell) bool { return c.Bound != nil && c.Bound.Class() == results.ClassAtLink }
+func atBound(c *results.Cell) bool {
+	return c.Bound != nil && results.BoundClass(c.Bound) == results.ClassAtLink
+}
 
 // reasonOf is why c differs from its baseline b: a bound of its own that
 // differs (fewer round trips), what explains its departure from the link's

@@ -53,7 +53,7 @@ func referencesOf(res *results.Results) *references {
 	if len(res.References) == 0 {
 		return refs
 	}
-	servers, rows := res.ReferenceRows()
+	servers, rows := results.ReferenceRows(res)
 	refs.head = []string{"", "", "client", "go"}
 	for _, srv := range servers {
 		refs.head = append(refs.head, serverLabel(srv))

@@ -42,7 +42,7 @@ func controllerLines(runs []*results.Results) []string {
 					continue
 				}
 				b := c.Bound
-				class := b.Class()
+				class := results.BoundClass(b)
 				classes[class] = true
 				part := fmt.Sprintf("%s under %s (%s", metricValue(c.Metric, c.Median), ccOf(res, p), class)
 				if class == results.ClassAtLossBound && b.Loss != nil {

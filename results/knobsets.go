@@ -9,19 +9,6 @@ import (
 	"github.com/httpvs/httpvs/units"
 )
 
-// KnobSet is a named set of settings a run starts from: Go as shipped,
-// httpvs's tuned values, or a file written by tune.
-type KnobSet struct {
-	Name  string `json:"name"`
-	Knobs []Knob `json:"knobs"`
-	// BestFor says, in a set httpvs tune wrote, which transport each
-	// field's value was best for, and what the other transports tuned did
-	// best at where they differed: {"Client.ReadSize": "h2c (h2: 64Ki,
-	// h3: 64Ki)"}. One client serves every transport, so one value per
-	// field is kept; nil in other sets.
-	BestFor map[string]string `json:"best_for,omitempty"`
-}
-
 // The named knob sets.
 var (
 	// GoDefault is Go as shipped: zero-valued http.Transport, http.Server

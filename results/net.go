@@ -160,23 +160,6 @@ func fraction(n, of int64) float64 {
 	return float64(n) / float64(of)
 }
 
-// CellLink sums the link counters of c's completed (not interrupted)
-// repetitions; nil when none has them.
-func CellLink(c *Cell) *RepetitionLink {
-	var sum *RepetitionLink
-	for _, r := range c.Repetitions {
-		if r.Link == nil || r.Interrupted {
-			continue
-		}
-		if sum == nil {
-			sum = &RepetitionLink{}
-		}
-		sum.Up.add(r.Link.Up)
-		sum.Down.add(r.Link.Down)
-	}
-	return sum
-}
-
 // RTTSeconds is the link's round trip, seconds: its configured delays, which
 // are exact (a calibration on a busy machine reads them a few
 // milliseconds long: its probes' echo is a goroutine that waits its turn),

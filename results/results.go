@@ -18,10 +18,6 @@ import (
 // do not change it. docs/results-schema.md describes it.
 const SchemaVersion = 1
 
-// NoisySpread is the spread ((max-min)/median) above which a cell is
-// flagged as noisy: 10%.
-const NoisySpread = 0.10
-
 // Results is a whole run: results.json.
 type Results struct {
 	SchemaVersion int       `json:"schema_version"`

@@ -357,7 +357,7 @@ func checkAttribution(t *testing.T, c *results.Cell) {
 	}
 	http2 := false
 	for _, s := range c.Attribution {
-		t.Log(s.Summary(c.CPUUnit))
+		t.Log(results.AttributionSummary(s, c.CPUUnit))
 		if s.Error != "" || s.SecondsPerUnit <= 0 || s.BaseSecondsPerUnit <= 0 {
 			t.Errorf("%s: %+v", s.Side, s)
 		}

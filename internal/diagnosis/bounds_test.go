@@ -251,7 +251,7 @@ func TestLossyLinkClasses(t *testing.T) {
 			if b.Loss == nil || b.Loss.Limited != tc.limited || b.Loss.Value > 1.5*mbit || b.Loss.Value < 1.3*mbit {
 				t.Fatalf("loss model %+v: want the controller's, 1.3-1.5 Mbit/s", b.Loss)
 			}
-			if got := b.Class(); got != tc.class {
+			if got := results.BoundClass(b); got != tc.class {
 				t.Errorf("class %q (explained %q), want %q", got, b.Explained, tc.class)
 			}
 		})
@@ -260,7 +260,7 @@ func TestLossyLinkClasses(t *testing.T) {
 	bbr := linkCC(withRate(linkOf(0.100, 9e6, 0.01), 10e6), "rtt=100ms,rate=10mbit,loss=1%", "bbr")
 	res := &results.Results{Settings: results.Settings{Net: bbr}, Cells: []results.Cell{linkCell("download", "h2", 9.4*mbit, 9.5*mbit, 9.3*mbit)}}
 	Bounds(res)
-	if b := res.Cells[0].Bound; b == nil || b.Loss == nil || b.Loss.Limited || b.Class() != results.ClassAtLink {
+	if b := res.Cells[0].Bound; b == nil || b.Loss == nil || b.Loss.Limited || results.BoundClass(b) != results.ClassAtLink {
 		t.Errorf("BBR at the link: %+v, want at the link with an unlimited loss model", b)
 	}
 }

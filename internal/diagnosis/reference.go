@@ -13,7 +13,7 @@ import (
 // in the order of res.References.
 func References(res *results.Results) {
 	res.ReferenceConclusions = nil
-	servers, rows := res.ReferenceRows()
+	servers, rows := results.ReferenceRows(res)
 	for _, row := range rows {
 		if row.Protocol == protoname.H1 {
 			continue
