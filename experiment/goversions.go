@@ -121,7 +121,7 @@ func goSettings(o goversions.Options, gv *results.GoVersions) results.Settings {
 	s := results.Settings{Target: "child", Engine: "std", Repeat: o.Rounds, MaxRepeat: o.MaxRounds,
 		BudgetSeconds: o.Budget.Seconds(), DurationSeconds: o.Duration.Seconds(), WarmupSeconds: o.Warmup.Seconds(), SizeBytes: int64(o.Size)}
 	if o.MaxRounds > o.Rounds {
-		s.Rounds = results.RoundsUntilSettled
+		s.Rounds = verdict.RoundsUntilSettled
 		s.Sequential = &results.Sequential{Rule: verdict.SequentialRule, Alpha: verdict.SequentialAlpha, First: o.Rounds, Last: o.MaxRounds}
 	}
 	rounds := map[string]int{}

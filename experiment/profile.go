@@ -16,8 +16,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/plan"
-	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -57,10 +57,10 @@ func NewProfiler(dir, serverURL string, network transport.Network, warn func(err
 }
 
 // Start begins profiling the part called name (made safe for file names:
-// results.SafeFileName); the returned function ends it, writes the files
+// runfiles.SafeFileName); the returned function ends it, writes the files
 // and returns the CPU profiles it took.
 func (p *Profiler) Start(name string) (stop func() plan.Profiles) {
-	name = results.SafeFileName(name)
+	name = runfiles.SafeFileName(name)
 	var cpu bytes.Buffer
 	clientOn := pprof.StartCPUProfile(&cpu) == nil
 	serverOn := p.serverURL != "" && p.do(http.MethodPost, "/debug/profile/start", nil) == nil

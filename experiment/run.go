@@ -12,6 +12,7 @@ import (
 	"github.com/httpvs/httpvs/internal/childserver"
 	"github.com/httpvs/httpvs/internal/diagnosis"
 	"github.com/httpvs/httpvs/internal/matrix"
+	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
@@ -295,7 +296,7 @@ func (o *Options) profile(m *plan.Options) error {
 		return err
 	}
 	m.Profile = func(scenario, column string) func() plan.Profiles {
-		return prof.Start(results.ProfileName(scenario, column))
+		return prof.Start(runfiles.ProfileName(scenario, column))
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/internal/scenariospec"
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
@@ -59,14 +60,14 @@ func (sc *Scenario) setInfo(info results.ScenarioInfo) {
 	sc.Name, sc.Reproduces, sc.Description, sc.Metric = info.Name, info.Reproduces, info.Description, info.Metric
 }
 
-// init gives the built-in scenarios their titles from results.Catalogue,
+// init gives the built-in scenarios their titles from verdict.Describe's catalogue,
 // which holds what each is; a scenario missing there is a build defect.
 func init() {
 	for _, list := range [][]Scenario{Scenarios, NetScenarios} {
 		for i := range list {
-			info, ok := results.Describe(nil, list[i].Name)
+			info, ok := verdict.Describe(nil, list[i].Name)
 			if !ok || info.Metric != list[i].Metric {
-				panic("plan: scenario " + list[i].Name + " is not in results.Catalogue as measured here")
+				panic("plan: scenario " + list[i].Name + " is not in verdict.Describe's catalogue as measured here")
 			}
 			list[i].setInfo(info)
 		}
@@ -219,23 +220,23 @@ func (s Scenario) Base() string {
 	if s.x.Knobs == "" {
 		return s.Name
 	}
-	return strings.TrimSuffix(s.Name, results.VariantSep+s.x.Knobs)
+	return strings.TrimSuffix(s.Name, verdict.VariantSep+s.x.Knobs)
 }
 
 // RequestScenarios are the scenarios measuring reqs: for the i-th
 // (1-based) "request-i", one request at a time, and "request-i-x50",
-// results.RequestConcurrency at a time, as small-sequential and small-concurrent
+// verdict.RequestConcurrency at a time, as small-sequential and small-concurrent
 // measure httpvs's own /small.
 func RequestScenarios(reqs []results.Request) []Scenario {
 	var out []Scenario
 	for i := range reqs {
 		req := &reqs[i]
-		oneInfo, manyInfo := results.RequestInfo(i+1, *req)
+		oneInfo, manyInfo := verdict.RequestInfo(i+1, *req)
 		one := Scenario{x: scenariospec.Spec{Streams: 1, Path: req.Path, Method: req.Method, Body: units.Bytes(req.BodyBytes), Req: req}}
 		one.setInfo(oneInfo)
 		many := one
 		many.setInfo(manyInfo)
-		many.x.Streams = results.RequestConcurrency
+		many.x.Streams = verdict.RequestConcurrency
 		out = append(out, one, many)
 	}
 	return out

@@ -93,7 +93,7 @@ func deltaCells(d verdict.Delta) deltaRow {
 }
 
 // baselineMoveLines calls out, one line a baseline transport, the
-// scenarios whose baseline moved by itself (results.BaselineMoves): a
+// scenarios whose baseline moved by itself (verdict.BaselineMoves): a
 // tuned h1 that gained 14% leaves h2's ratio alone even where h2 gained
 // as much, so the value column is where each transport's own change is.
 func baselineMoveLines(ds []verdict.Delta) []string {
@@ -116,7 +116,7 @@ func baselineMoveLines(ds []verdict.Delta) []string {
 	return out
 }
 
-// untestable says whether d is one of the cells results.UntestedReason counts.
+// untestable says whether d is one of the cells verdict.UntestedReason counts.
 func untestable(d verdict.Delta) bool {
 	return d.OldN == 0 || d.NewN == 0 || strings.HasPrefix(d.Note, "need >=")
 }

@@ -10,7 +10,7 @@ import (
 
 // sameRounds are the medians a scenario's table prints beside its ratios,
 // each from the rounds its ratio used: a transport's over the rounds it
-// paired with the baseline (results.PairRounds), the baseline's over the
+// paired with the baseline (verdict.PairRounds), the baseline's over the
 // rounds every other column paired with it. Rounds added to settle one
 // column measure the baseline too (and an A/A column's are the
 // baseline's as well): over all of them the baseline's median would come

@@ -52,10 +52,10 @@ func noiseLine(res *results.Results) string {
 }
 
 // floorMark follows a verdict called slower or faster by less than its
-// kind's noise floor (results.WithinFloor).
+// kind's noise floor (verdict.WithinFloor).
 const floorMark = "~"
 
-// withinFloor lists the cells results.WithinFloor marks, "scenario/transport".
+// withinFloor lists the cells verdict.WithinFloor marks, "scenario/transport".
 func withinFloor(res *results.Results) []string {
 	var out []string
 	for i := range res.Cells {

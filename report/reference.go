@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/httpvs/httpvs/internal/protoname"
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -53,7 +54,7 @@ func referencesOf(res *results.Results) *references {
 	if len(res.References) == 0 {
 		return refs
 	}
-	servers, rows := results.ReferenceRows(res)
+	servers, rows := verdict.ReferenceRows(res)
 	refs.head = []string{"", "", "client", "go"}
 	for _, srv := range servers {
 		refs.head = append(refs.head, serverLabel(srv))

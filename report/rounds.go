@@ -29,7 +29,7 @@ func runRoundsText(res *results.Results) string {
 		return text
 	}
 	wide := len(verdict.PrecisionLimits(res))
-	open := fmt.Sprintf("wider than ±%.0f%%", results.PrecisionOf(s)*100)
+	open := fmt.Sprintf("wider than ±%.0f%%", verdict.PrecisionOf(s)*100)
 	if s.Sequential != nil {
 		open = "undetermined"
 	}
@@ -42,7 +42,7 @@ func runRoundsText(res *results.Results) string {
 		}
 	case s.ExtraRounds > 0:
 		text += fmt.Sprintf(" (%d round(s) added, up to %d a cell, where a cell's first rounds left its interval to %s wider than ±%.0f%%)",
-			s.ExtraRounds, s.MaxRepeat, s.BaselineProtocol(), results.PrecisionOf(s)*100)
+			s.ExtraRounds, s.MaxRepeat, s.BaselineProtocol(), verdict.PrecisionOf(s)*100)
 		if res.Partial {
 			text += "; then the run stopped: " + partialReason(res)
 		}
@@ -55,7 +55,7 @@ func runRoundsText(res *results.Results) string {
 	case s.Sequential != nil:
 		text += " (no round needed: every cell was decided in its first rounds)"
 	default:
-		text += fmt.Sprintf(" (no round needed: every cell's first rounds were within ±%.0f%%)", results.PrecisionOf(s)*100)
+		text += fmt.Sprintf(" (no round needed: every cell's first rounds were within ±%.0f%%)", verdict.PrecisionOf(s)*100)
 	}
 	return text
 }

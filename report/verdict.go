@@ -104,7 +104,7 @@ func variantsLine(res *results.Results) string {
 		}
 	}
 	return fmt.Sprintf("rows ending %s%s: the same transfer with the client knobs of %s (%s), measured in the same run: what the best known settings reach beside Go as shipped",
-		results.VariantSep, a.Name, a.Name, strings.Join(knobs, ", "))
+		verdict.VariantSep, a.Name, a.Name, strings.Join(knobs, ", "))
 }
 
 // movedBy is the evidence that f's fix moves c's figure: the ratio of
@@ -126,7 +126,7 @@ func movedBy(res *results.Results, c *results.Cell, f results.Finding) (moved st
 			return "", false
 		}
 	}
-	vc := res.Cell(c.Scenario+results.VariantSep+a.Name, c.Protocol)
+	vc := res.Cell(c.Scenario+verdict.VariantSep+a.Name, c.Protocol)
 	if vc == nil || vc.VsH1 == nil {
 		return "", false
 	}
@@ -163,7 +163,7 @@ func (v *firstScreen) cell(c *results.Cell) string {
 		text = fmt.Sprintf("%.2fx (1 rep)", iv.Ratio)
 	case iv.Verdict == results.VerdictSimilar:
 		text = fmt.Sprintf("≈ %s %s", c.Baseline, boundsText(iv))
-	case results.MachineBound(c, v.res):
+	case verdict.MachineBound(c, v.res):
 		// Across a link that would hold the transports alike, a
 		// difference this machine made is not the transport's.
 		text = fmt.Sprintf("%s machine-bound", boundsText(iv))

@@ -132,19 +132,6 @@ type RepetitionLink struct {
 	Down NetCounters `json:"down"` // server to client
 }
 
-// add adds o's counts to c's (the largest MaxLateSeconds and Largest).
-func (c *NetCounters) add(o NetCounters) {
-	c.Packets += o.Packets
-	c.Bytes += o.Bytes
-	c.Lost += o.Lost
-	c.QueueDrops += o.QueueDrops
-	c.Overflow += o.Overflow
-	c.Delivered += o.Delivered
-	c.Late += o.Late
-	c.MaxLateSeconds = max(c.MaxLateSeconds, o.MaxLateSeconds)
-	c.Largest = max(c.Largest, o.Largest)
-}
-
 // LossFraction is the fraction of the packets that entered the direction
 // which the loss model dropped; 0 with no packets.
 func (c NetCounters) LossFraction() float64 { return fraction(c.Lost, c.Packets) }

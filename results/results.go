@@ -321,13 +321,13 @@ func (r *Results) ProtocolNames(scenario string) []string {
 		}
 		if !seen[c.Protocol] {
 			seen[c.Protocol] = true
-			if !slices.Contains(Transports, c.Protocol) {
+			if !slices.Contains(transports, c.Protocol) {
 				others = append(others, c.Protocol)
 			}
 		}
 	}
 	var names []string
-	for _, p := range Transports {
+	for _, p := range transports {
 		if seen[p] {
 			names = append(names, p)
 		}
@@ -335,10 +335,10 @@ func (r *Results) ProtocolNames(scenario string) []string {
 	return append(names, others...)
 }
 
-// Transports are the names of the five transports as cells carry them,
+// transports are the names of the five transports as cells carry them,
 // in report order: transport.All's, which this package does not import
 // (it speaks no protocol); a test holds them equal.
-var Transports = []string{protoname.H1, protoname.H2C, protoname.H1TLS, protoname.H2, protoname.H3}
+var transports = []string{protoname.H1, protoname.H2C, protoname.H1TLS, protoname.H2, protoname.H3}
 
 // Crossover is one transport's speed on this machine without the link:
 // one download and small requests on the server's own loopback, measured

@@ -7,7 +7,7 @@ import (
 )
 
 // pairedGain is the geometric mean of bests[i]/defs[i] with its 95%
-// interval (results.LogInterval: Student's t on the logarithms) and the
+// interval (verdict.LogInterval: Student's t on the logarithms) and the
 // pairs it had; the interval is the estimate itself with fewer than two
 // pairs.
 func pairedGain(defs, bests []float64) (gain, low, high float64, pairs int) {

@@ -73,7 +73,7 @@ func readLink(res *results.Results) sweepLink {
 		return l
 	}
 	l.ok, l.gap, l.h2, l.h3 = true, *c3.VsH1, c2.Median*8, c3.Median*8
-	m := results.MedianRepetition(c3)
+	m := verdict.MedianRepetition(c3)
 	l.recvCPU = m.ClientCPUPerUnit
 	if m.ServerCPUPerUnit != nil {
 		l.sendCPU = *m.ServerCPUPerUnit
@@ -83,7 +83,7 @@ func readLink(res *results.Results) sweepLink {
 		l.acks = float64(m.ClientQUIC.PacketsSent) / float64(m.ClientQUIC.PacketsReceived)
 	}
 	l.upDown2, l.upDown3 = upDown(c2), upDown(c3)
-	l.behind = strings.TrimSpace(results.EmulatorBehind(c2, n) + " " + results.EmulatorBehind(c3, n))
+	l.behind = strings.TrimSpace(verdict.EmulatorBehind(c2, n) + " " + verdict.EmulatorBehind(c3, n))
 	for _, x := range res.Crossover {
 		if x.Protocol == "h3" {
 			l.cross = float64(x.LinkRateBound())

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/httpvs/httpvs/internal/diagnosis"
+	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -292,7 +293,7 @@ func TestCompareWarnsOfSettings(t *testing.T) {
 func TestCompareSaysTheKnobsMovedTheBaseline(t *testing.T) {
 	old := writeRun(t, "old.json", []string{"h1", "h2c"}, nil)
 	new := writeRun(t, "new.json", []string{"h1", "h2c"}, func(r *results.Results) {
-		r.Settings.Knobs = results.Tuned
+		r.Settings.Knobs = runfiles.Tuned
 		for i := range r.Cells {
 			for j := range r.Cells[i].Repetitions {
 				r.Cells[i].Repetitions[j].Value *= 1.4

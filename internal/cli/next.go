@@ -22,7 +22,7 @@ func nextSteps(res *results.Results, dir string, profiled bool) []string {
 			cpu = cpu || (f.Rule == "cpu-per-byte" && profilable(&c))
 			knobs = knobs || len(f.Knobs) > 0
 		}
-		if c.VsH1 != nil && (res.Settings.Sequential == nil && c.VsH1.HalfWidth() > results.PrecisionOf(res.Settings) ||
+		if c.VsH1 != nil && (res.Settings.Sequential == nil && c.VsH1.HalfWidth() > verdict.PrecisionOf(res.Settings) ||
 			res.Settings.Sequential != nil && c.VsH1.Verdict == results.VerdictUndetermined) {
 			unstable++
 		}
@@ -103,7 +103,7 @@ func precisionSteps(res *results.Results, unstable int) []string {
 	case s.Pin == nil && s.Target == "child" && s.Net == nil && res.Env.Cores >= 2:
 		help += ", pinning the generator and the server to their own cores (--pin: more cells settle, but each side then has one core, a different machine from Go as shipped on this one)"
 	}
-	open := fmt.Sprintf("not known within ±%.0f%%", results.PrecisionOf(res.Settings)*100)
+	open := fmt.Sprintf("not known within ±%.0f%%", verdict.PrecisionOf(res.Settings)*100)
 	if res.Settings.Sequential != nil {
 		open = "undetermined"
 	}

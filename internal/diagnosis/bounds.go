@@ -95,7 +95,7 @@ func boundOf(c *results.Cell, sc plan.Scenario, n *results.Net) *results.Bound {
 		return requestBound(c, sc, n, rtt)
 	case sc.Engine() && sc.BodyBytes() == 0 && sc.Headers().Count == 0 && c.Protocol != matrix.NativeColumn:
 		streams := float64(sc.Streams())
-		if m := results.MedianRepetition(c); m.Lowered != "" && m.Streams > 0 {
+		if m := verdict.MedianRepetition(c); m.Lowered != "" && m.Streams > 0 {
 			streams = float64(m.Streams) // the server allowed fewer
 		}
 		return &results.Bound{Value: streams / rtt, Basis: fmt.Sprintf("%.0f in flight per %.1f ms round trip", streams, rtt*1e3)}
@@ -163,14 +163,14 @@ func explainDeparture(c *results.Cell, sc plan.Scenario, n *results.Net, b *resu
 			}
 		}
 	}
-	m := results.MedianRepetition(c)
+	m := verdict.MedianRepetition(c)
 	if m.Bottleneck != results.BottleneckNone {
 		return fmt.Sprintf("cpu-bound: the %s's CPU was saturated (client %.2f cores)", m.Bottleneck, m.ClientCores)
 	}
 	if why := lossExplanation(c, sc, n); why != "" {
 		return why
 	}
-	if why := results.EmulatorBehind(c, n); why != "" && behindAccounts(c, sc, n, b) {
+	if why := verdict.EmulatorBehind(c, n); why != "" && behindAccounts(c, sc, n, b) {
 		return "emulator-behind: " + why
 	}
 	return ""
@@ -182,7 +182,7 @@ func explainDeparture(c *results.Cell, sc plan.Scenario, n *results.Net, b *resu
 // within that of its tolerance. A few packets a few milliseconds late do
 // not explain a download at 13% of the link.
 func behindAccounts(c *results.Cell, sc plan.Scenario, n *results.Net, b *results.Bound) bool {
-	l := results.CellLink(c)
+	l := verdict.CellLink(c)
 	p := l.Up.Packets + l.Down.Packets
 	rtt := n.RTTSeconds()
 	if p == 0 || rtt <= 0 {

@@ -48,7 +48,7 @@ func TestOneRuleForWhichRepetitionsCount(t *testing.T) {
 		t.Errorf("summary: %d errors, want the errored repetition's 1 (errors are counted, never dropped)", c.Errors.Total)
 	}
 
-	if m := results.MedianRepetition(c); m.Round != 5 {
+	if m := verdict.MedianRepetition(c); m.Round != 5 {
 		t.Errorf("median repetition: round %d, want 5", m.Round)
 	}
 

@@ -80,10 +80,10 @@ func Diagnose(res *results.Results) {
 		if c.Skipped != "" || len(c.Repetitions) == 0 || results.LowerIsBetter(c.Metric) || c.Knobs != "" {
 			continue
 		}
-		s := &subject{c: c, m: results.MedianRepetition(c), set: &res.Settings, env: &res.Env}
+		s := &subject{c: c, m: verdict.MedianRepetition(c), set: &res.Settings, env: &res.Env}
 		s.sc, _ = matrix.ScenarioOf(&res.Settings, c.Scenario)
 		if h1 := res.Cell(c.Scenario, res.Settings.BaselineProtocol()); h1 != nil && h1 != c && h1.Skipped == "" {
-			s.h1, s.h1m = h1, results.MedianRepetition(h1)
+			s.h1, s.h1m = h1, verdict.MedianRepetition(h1)
 		}
 		for _, r := range rules {
 			if f := r.check(s); f != nil {
@@ -160,7 +160,7 @@ func gap(c *results.Cell) string {
 func slow(c *results.Cell) bool { return c.RatioToH1 > 0 && c.RatioToH1 < slowRatio }
 
 // Summarise recomputes every cell's summary and ratio to the baseline
-// from its repetitions (results.Summarise), then its findings and its
+// from its repetitions (verdict.Summarise), then its findings and its
 // bound on the link: after editing or merging results.
 func Summarise(res *results.Results) {
 	verdict.Summarise(res)

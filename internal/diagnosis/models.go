@@ -28,7 +28,7 @@ var ackSpread = math.Sqrt2
 // factor of two chosen to fit.
 func lossBand(c *results.Cell, sc plan.Scenario, n *results.Net, m linkmodel.LossModel) (lo, hi float64) {
 	// The loss events the median transfer's packets met at random loss p.
-	p, m1 := linkmodel.LinkLoss(n, sc.Upload()), results.MedianRepetition(c)
+	p, m1 := linkmodel.LinkLoss(n, sc.Upload()), verdict.MedianRepetition(c)
 	bytes := float64(m1.Bytes)
 	if bytes <= 0 {
 		bytes = m1.Value * m1.Seconds
@@ -173,7 +173,7 @@ func withCC(spec, cc string) string {
 // only behind a sender that fills the link) and the cell's interval
 // reaches down to that ceiling; "" otherwise.
 func holExplanation(c *results.Cell, n *results.Net) string {
-	m := results.MedianRepetition(c)
+	m := verdict.MedianRepetition(c)
 	link, rtt := linkmodel.LinkGoodput(n, false), n.RTTSeconds()
 	if m.Seconds <= 0 || m.BulkBytes <= 0 || link <= 0 {
 		return ""

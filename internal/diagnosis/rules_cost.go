@@ -262,7 +262,7 @@ func whereItWent(c *results.Cell, hungry []string) string {
 	var parts []string
 	for _, a := range c.Attribution {
 		if slices.Contains(hungry, a.Side) && a.Error == "" && a.ExtraSecondsPerUnit > 0 {
-			parts = append(parts, results.AttributionBrief(a, c.CPUUnit, 2))
+			parts = append(parts, verdict.AttributionBrief(a, c.CPUUnit, 2))
 		}
 	}
 	if len(parts) == 0 {

@@ -93,7 +93,7 @@ func (r *runner) change(sc string, a, b int, p transport.Protocol) (results.GoVe
 }
 
 // perRound is a cell whose repetitions are c's value over base's in each
-// round the two pair (results.PairRounds): c's ratio to the baseline,
+// round the two pair (verdict.PairRounds): c's ratio to the baseline,
 // round by round, so that two toolchains' ratios pair by round; its
 // interval follows c's looks.
 func perRound(c, base *results.Cell) *results.Cell {

@@ -114,11 +114,11 @@ func (o Options) settings() results.Settings {
 	}
 	switch {
 	case o.MaxRepeat <= o.Repeat:
-		s.Rounds = results.RoundsBySpread // none added: one stage
+		s.Rounds = verdict.RoundsBySpread // none added: one stage
 	case o.Precision > 0:
-		s.Rounds, s.Precision = results.RoundsBySpread, o.Precision
+		s.Rounds, s.Precision = verdict.RoundsBySpread, o.Precision
 	default:
-		s.Rounds = results.RoundsToOpen
+		s.Rounds = verdict.RoundsToOpen
 		s.Sequential = &results.Sequential{Rule: verdict.SequentialRule, Alpha: verdict.SequentialAlpha, First: o.Repeat, Last: o.MaxRepeat}
 	}
 	if o.Profile != nil {

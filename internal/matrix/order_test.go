@@ -56,7 +56,7 @@ func TestRoundsShuffledWithWarmupAndAA(t *testing.T) {
 	checkOrders(t, warm, orders, []string{"h1", "h2c", aa}, rounds)
 	checkAACells(t, res, aa, rounds)
 	s := res.Settings
-	if s.Seed != seed || s.WarmupRounds != 1 || !slices.Equal(s.AA, []string{"small-sequential"}) || s.Rounds != results.RoundsBySpread {
+	if s.Seed != seed || s.WarmupRounds != 1 || !slices.Equal(s.AA, []string{"small-sequential"}) || s.Rounds != verdict.RoundsBySpread {
 		t.Fatalf("settings seed %d, warm-up rounds %d, A/A %v, rounds %q", s.Seed, s.WarmupRounds, s.AA, s.Rounds)
 	}
 	if n := verdict.AllFloor(res); n.Cells != 1 || n.Resolution <= 0 {

@@ -48,7 +48,7 @@ type next struct {
 	widest float64
 	// gap, under the sequential rule, is how far the closest of which's
 	// cells is expected to stay from deciding by its last look when none
-	// is expected to decide (results.RoundsToDecide); 0 otherwise.
+	// is expected to decide (verdict.RoundsToDecide); 0 otherwise.
 	gap float64
 	// need is the fewest rounds, this one included, after which one of
 	// which's cells is expected to have settled (roundsToSettle); 0 when
@@ -66,7 +66,7 @@ type next struct {
 // the rounds added since: sampling that stops when the verdict decides,
 // or when a run of rounds happens to agree, calls differences that are
 // not there more often than the 5% a 95% interval promises
-// (results.RoundsBySpread). The round takes the cells that could settle
+// (verdict.RoundsBySpread). The round takes the cells that could settle
 // within maxRounds; when none can, every unsettled one.
 func (sr *scenarioRun) wide(maxRounds, first int, half float64, baseline string) (next, bool) {
 	base := -1
@@ -118,7 +118,7 @@ func (sr *scenarioRun) wide(maxRounds, first int, half float64, baseline string)
 // a cell is open while its verdict is undetermined and it has fewer than
 // maxRounds rounds; it stops once decided. The round takes the open cells
 // expected to decide within their last look if their mean and spread
-// hold (results.RoundsToDecide), and need the fewest rounds of them;
+// hold (verdict.RoundsToDecide), and need the fewest rounds of them;
 // when none is expected to, every open cell, and gap the closest's. Where
 // the ratio lies may plan the rounds here: the cells' intervals hold at
 // every look together.
@@ -170,7 +170,7 @@ func (sr *scenarioRun) open(maxRounds int, baseline string) (next, bool) {
 
 // roundsToSettle predicts how many more rounds, 1 to room, a cell whose
 // first stage is iv needs to settle: its two-stage interval's half-width
-// within half (results.SteinRounds: the first stage's spread
+// within half (verdict.SteinRounds: the first stage's spread
 // and t quantile, shrunk by the square root of the pairs). 0 when room
 // rounds are not expected to do it.
 func roundsToSettle(iv results.Interval, half float64, room int) int {

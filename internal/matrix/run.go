@@ -260,7 +260,7 @@ type column struct {
 	name   string
 	proto  transport.Protocol // the transport (H2C for the native binding)
 	native bool
-	aa     bool // the baseline measured a second time (results.AAColumn)
+	aa     bool // the baseline measured a second time (verdict.AAColumn)
 }
 
 // columns returns sc's columns: the transports asked for, for gRPC

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 )
@@ -73,7 +74,7 @@ func (o Options) expand() ([]Scenario, error) {
 // only the name matters) under the knob set called set.
 func variant(sc Scenario, set string, client *config.Client) Scenario {
 	v := sc
-	info := results.VariantInfo(results.ScenarioInfo{Name: sc.Name, Reproduces: sc.Reproduces, Description: sc.Description, Metric: sc.Metric}, set)
+	info := verdict.VariantInfo(results.ScenarioInfo{Name: sc.Name, Reproduces: sc.Reproduces, Description: sc.Description, Metric: sc.Metric}, set)
 	v.Name, v.Description = info.Name, info.Description
 	spec(&v).Knobs, spec(&v).Client = set, client
 	return v
@@ -102,7 +103,7 @@ func scenarioByName(name string) (Scenario, bool) {
 // variantByName returns the variant scenario called name
 // ("download:tuned"), without its client configuration.
 func variantByName(name string) (Scenario, bool) {
-	base, set, ok := strings.Cut(name, results.VariantSep)
+	base, set, ok := strings.Cut(name, verdict.VariantSep)
 	if !ok || set == "" {
 		return Scenario{}, false
 	}

@@ -57,7 +57,7 @@ const (
 // KindOf is the kind of work of a scenario measuring metric; a variant
 // scenario ("download:tuned") is of its base's kind.
 func KindOf(scenario, metric string) string {
-	base, _, _ := strings.Cut(scenario, results.VariantSep)
+	base, _, _ := strings.Cut(scenario, VariantSep)
 	switch {
 	case metric == results.MetricBytesPerSecond:
 		return KindTransfer

@@ -41,7 +41,7 @@ type Precision struct {
 func PrecisionLimits(r *results.Results) []Precision {
 	var out []Precision
 	baseline := r.Settings.BaselineProtocol()
-	half := results.PrecisionOf(r.Settings)
+	half := PrecisionOf(r.Settings)
 	for i := range r.Cells {
 		c := &r.Cells[i]
 		switch {

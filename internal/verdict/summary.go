@@ -72,7 +72,7 @@ func SummariseCell(c *results.Cell) {
 	if c.Median > 0 {
 		c.Spread = (c.Max - c.Min) / c.Median
 	}
-	c.Noisy = c.Spread > results.NoisySpread
+	c.Noisy = c.Spread > NoisySpread
 	best := -1
 	for _, b := range []string{results.BottleneckNone, results.BottleneckClient, results.BottleneckServer} {
 		if votes[b] > best {

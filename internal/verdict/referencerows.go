@@ -1,20 +1,22 @@
-package results
+package verdict
 
 import (
 	"slices"
+
+	"github.com/httpvs/httpvs/results"
 )
 
 // ReferenceRow is one client's scenario over one transport, as the
 // reference peers played it: a cell per server.
 type ReferenceRow struct {
 	Scenario, Protocol, Client string
-	ByServer                   map[string]*ReferenceCell
+	ByServer                   map[string]*results.ReferenceCell
 }
 
 // ReferenceRows groups r.References into rows (h1's included, which the
 // others' ratios are to), in the order they first appear, and lists the
 // servers in the same order.
-func ReferenceRows(r *Results) (servers []string, rows []ReferenceRow) {
+func ReferenceRows(r *results.Results) (servers []string, rows []ReferenceRow) {
 	index := map[[3]string]int{}
 	for i := range r.References {
 		c := &r.References[i]
@@ -26,7 +28,7 @@ func ReferenceRows(r *Results) (servers []string, rows []ReferenceRow) {
 		if !ok {
 			j = len(rows)
 			index[k] = j
-			rows = append(rows, ReferenceRow{Scenario: c.Scenario, Protocol: c.Protocol, Client: c.Client, ByServer: map[string]*ReferenceCell{}})
+			rows = append(rows, ReferenceRow{Scenario: c.Scenario, Protocol: c.Protocol, Client: c.Client, ByServer: map[string]*results.ReferenceCell{}})
 		}
 		rows[j].ByServer[c.Server] = c
 	}

@@ -1,17 +1,19 @@
-package results
+package verdict
 
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/httpvs/httpvs/results"
 )
 
 // AttributedCells keeps, in order, the cells with an attribution that the
 // verdict calls slower: not one without an attribution, nor one with an
 // attribution the verdict calls similar, nor the baseline (no verdict).
 func TestAttributedCells(t *testing.T) {
-	side := []*AttributionSide{{Side: "client", Samples: 40, BaseSamples: 30, ExtraSecondsPerUnit: 0.2}}
-	slower, similar := &Interval{Verdict: VerdictSlower}, &Interval{Verdict: VerdictSimilar}
-	res := &Results{Cells: []Cell{
+	side := []*results.AttributionSide{{Side: "client", Samples: 40, BaseSamples: 30, ExtraSecondsPerUnit: 0.2}}
+	slower, similar := &results.Interval{Verdict: results.VerdictSlower}, &results.Interval{Verdict: results.VerdictSimilar}
+	res := &results.Results{Cells: []results.Cell{
 		{Scenario: "download", Protocol: "h1", RatioToH1: 1, CPUUnit: "GB", Attribution: side},
 		{Scenario: "download", Protocol: "h2c", RatioToH1: 0.8, CPUUnit: "GB", VsH1: slower, Attribution: side},
 		{Scenario: "download", Protocol: "h2", RatioToH1: 0.7, CPUUnit: "GB", VsH1: slower},
@@ -41,7 +43,7 @@ func TestAttributedCells(t *testing.T) {
 		t.Errorf("JSON\n%s\nwant\n%s", b, want)
 	}
 
-	none := AttributedCells(&Results{Cells: res.Cells[:1]})
+	none := AttributedCells(&results.Results{Cells: res.Cells[:1]})
 	if b, _ := json.Marshal(none); none == nil || string(b) != "[]" {
 		t.Errorf("no attributed cell: %#v, JSON %s; want [], not null", none, b)
 	}

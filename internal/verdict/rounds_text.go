@@ -1,4 +1,6 @@
-package results
+package verdict
+
+import "github.com/httpvs/httpvs/results"
 
 // RoundsBySpread is Settings.Rounds when rounds past Repeat were planned
 // for each cell once, from the spread of its first Repeat rounds alone
@@ -12,11 +14,11 @@ const RoundsBySpread = "planned from the first rounds' spread"
 
 // PrecisionOf is the half-width the run's rounds were planned to when
 // planned for precision: Precision, or StableHalfWidth when unset.
-func PrecisionOf(s Settings) float64 {
+func PrecisionOf(s results.Settings) float64 {
 	if s.Precision > 0 {
 		return s.Precision
 	}
-	return StableHalfWidth
+	return results.StableHalfWidth
 }
 
 // RoundsUntilSettled is Settings.Rounds across Go versions: rounds were

@@ -1,10 +1,12 @@
-package results
+package verdict
 
 import (
 	"cmp"
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/httpvs/httpvs/results"
 )
 
 // The classes of a cell against its link (Bound.Class).
@@ -23,7 +25,7 @@ const (
 // bound's tolerance, ClassBeyond above the bound (a measurement
 // defect), ClassUnexplained where nothing accounts for a departure, or
 // "below the link: RULE" where another rule does.
-func BoundClass(b *Bound) string {
+func BoundClass(b *results.Bound) string {
 	rule, _, _ := strings.Cut(b.Explained, ":")
 	switch {
 	case b.Faster:
@@ -54,7 +56,7 @@ const (
 // delay), so the cell was measured on a slower link than the one set.
 // "" when it kept up, or on the kernel's netem (which counts no late
 // packets).
-func EmulatorBehind(c *Cell, n *Net) string {
+func EmulatorBehind(c *results.Cell, n *results.Net) string {
 	l := CellLink(c)
 	if l == nil || n == nil {
 		return ""
@@ -82,7 +84,7 @@ var machineRules = []string{"cpu-bound", "machine-bound", "generator-bound", "em
 // cell's difference from its baseline is the machine's: the link would
 // have held them alike. Above the crossover the transport's own cost sets
 // the figure, and a saturated CPU is that cost, not the machine's.
-func MachineBound(c *Cell, res *Results) bool {
+func MachineBound(c *results.Cell, res *results.Results) bool {
 	if c == nil || res == nil || res.Settings.Net == nil || c.Bound == nil || !linkBinds(c, res) {
 		return false
 	}
@@ -94,22 +96,22 @@ func MachineBound(c *Cell, res *Results) bool {
 		}
 		return false
 	}
-	return MedianRepetition(c).Bottleneck != BottleneckNone || EmulatorBehind(c, res.Settings.Net) != ""
+	return MedianRepetition(c).Bottleneck != results.BottleneckNone || EmulatorBehind(c, res.Settings.Net) != ""
 }
 
 // linkBinds says res's link is slower than c's transport on this machine
 // without it (Results.Crossover: one download's rate for transfers,
 // small-concurrent's requests per second for request rates); true where
 // that is not known.
-func linkBinds(c *Cell, res *Results) bool {
+func linkBinds(c *results.Cell, res *results.Results) bool {
 	for _, x := range res.Crossover {
 		if x.Protocol != c.Protocol {
 			continue
 		}
 		switch {
-		case c.Metric == MetricBytesPerSecond && x.BytesPerSecond > 0 && c.Bound.Value > 0:
+		case c.Metric == results.MetricBytesPerSecond && x.BytesPerSecond > 0 && c.Bound.Value > 0:
 			return c.Bound.Value < x.BytesPerSecond
-		case c.Metric == MetricRequestsPerSecond && x.RequestsPerSecond > 0 && c.Bound.Value > 0:
+		case c.Metric == results.MetricRequestsPerSecond && x.RequestsPerSecond > 0 && c.Bound.Value > 0:
 			return c.Bound.Value < x.RequestsPerSecond
 		}
 	}
@@ -121,33 +123,46 @@ func linkBinds(c *Cell, res *Results) bool {
 // one for an even count: a repetition, not a mean of two): the one whose
 // other figures a report shows beside the median. The zero Repetition
 // when none counts.
-func MedianRepetition(c *Cell) Repetition {
-	var done []Repetition
+func MedianRepetition(c *results.Cell) results.Repetition {
+	var done []results.Repetition
 	for _, r := range c.Repetitions {
 		if r.Counts() {
 			done = append(done, r)
 		}
 	}
 	if len(done) == 0 {
-		return Repetition{}
+		return results.Repetition{}
 	}
-	slices.SortStableFunc(done, func(a, b Repetition) int { return cmp.Compare(a.Value, b.Value) })
+	slices.SortStableFunc(done, func(a, b results.Repetition) int { return cmp.Compare(a.Value, b.Value) })
 	return done[(len(done)-1)/2]
 }
 
 // CellLink sums the link counters of c's completed (not interrupted)
 // repetitions; nil when none has them.
-func CellLink(c *Cell) *RepetitionLink {
-	var sum *RepetitionLink
+func CellLink(c *results.Cell) *results.RepetitionLink {
+	var sum *results.RepetitionLink
 	for _, r := range c.Repetitions {
 		if r.Link == nil || r.Interrupted {
 			continue
 		}
 		if sum == nil {
-			sum = &RepetitionLink{}
+			sum = &results.RepetitionLink{}
 		}
-		sum.Up.add(r.Link.Up)
-		sum.Down.add(r.Link.Down)
+		addCounters(&sum.Up, r.Link.Up)
+		addCounters(&sum.Down, r.Link.Down)
 	}
 	return sum
+}
+
+// add adds o's counts to c's (the largest MaxLateSeconds and Largest).
+func addCounters(c *results.NetCounters, o results.NetCounters) {
+	c.Packets += o.Packets
+	c.Bytes += o.Bytes
+	c.Lost += o.Lost
+	c.QueueDrops += o.QueueDrops
+	c.Overflow += o.Overflow
+	c.Delivered += o.Delivered
+	c.Late += o.Late
+	c.MaxLateSeconds = max(c.MaxLateSeconds, o.MaxLateSeconds)
+	c.Largest = max(c.Largest, o.Largest)
 }

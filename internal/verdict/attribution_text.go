@@ -1,10 +1,12 @@
-package results
+package verdict
 
 import (
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/httpvs/httpvs/results"
 )
 
 // AttributionRoughSamples is the fewest samples in a profile whose shares
@@ -20,7 +22,7 @@ const AttributionRoughSamples = 100
 // WriteDataPadded +0.30, ..., net/http.(*conn).serve -0.20". Named areas and
 // "smaller changes" sum to the growth and to the shrinkage; growth less
 // shrinkage is the net extra; all to the same number of decimals.
-func AttributionSummary(s *AttributionSide, unit string) string {
+func AttributionSummary(s *results.AttributionSide, unit string) string {
 	if s == nil {
 		return ""
 	}
@@ -51,7 +53,7 @@ func AttributionSummary(s *AttributionSide, unit string) string {
 	n.hand(&b, "; grew: ", s.Areas, s.GrowthSecondsPerUnit, "growth")
 	n.hand(&b, "; shrank: ", s.ShrunkAreas, s.ShrinkageSecondsPerUnit, "shrinkage")
 	sep := "; functions: "
-	for _, f := range append(append([]AttributionShare(nil), s.Functions...), s.ShrunkFunctions...) {
+	for _, f := range append(append([]results.AttributionShare(nil), s.Functions...), s.ShrunkFunctions...) {
 		fmt.Fprintf(&b, "%s%s %s", sep, f.Name, n.signed(f.ChangeSecondsPerUnit))
 		sep = ", "
 	}
@@ -61,7 +63,7 @@ func AttributionSummary(s *AttributionSide, unit string) string {
 // hand writes one hand of the change, what grew or what shrank: each
 // named area's change and its share of whole, then whatever of whole the
 // named ones leave, so that the figures printed sum to whole.
-func (n decimals) hand(b *strings.Builder, head string, l []AttributionShare, whole float64, of string) {
+func (n decimals) hand(b *strings.Builder, head string, l []results.AttributionShare, whole float64, of string) {
 	if whole <= 0 {
 		return
 	}
@@ -116,7 +118,7 @@ func (n decimals) signed(v float64) string {
 // Brief is Summary cut to the largest areas and functions, at most n of
 // each hand; what it leaves out is counted in the smaller changes, so the
 // figures still add up.
-func AttributionBrief(s *AttributionSide, unit string, n int) string {
+func AttributionBrief(s *results.AttributionSide, unit string, n int) string {
 	if s == nil || s.Error != "" {
 		return AttributionSummary(s, unit)
 	}
@@ -138,17 +140,17 @@ type AttributedCell struct {
 	// CPUUnit is what the attribution's CPU figures are per (Cell.CPUUnit).
 	CPUUnit string `json:"cpu_unit"`
 	// Attribution is the cell's Attribution: where its extra CPU went.
-	Attribution []*AttributionSide `json:"attribution"`
+	Attribution []*results.AttributionSide `json:"attribution"`
 }
 
 // AttributedCells returns the cells of res that carry an Attribution and
 // that the verdict calls slower than their baseline, in res's order: the
 // cells the text of httpvs explain lists. It returns an empty slice, not
 // nil, when there are none.
-func AttributedCells(res *Results) []AttributedCell {
+func AttributedCells(res *results.Results) []AttributedCell {
 	out := []AttributedCell{}
 	for _, c := range res.Cells {
-		if len(c.Attribution) > 0 && c.VsH1 != nil && c.VsH1.Verdict == VerdictSlower {
+		if len(c.Attribution) > 0 && c.VsH1 != nil && c.VsH1.Verdict == results.VerdictSlower {
 			out = append(out, AttributedCell{c.Scenario, c.Protocol, c.RatioToH1, c.CPUUnit, c.Attribution})
 		}
 	}
