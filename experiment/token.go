@@ -22,18 +22,18 @@ const TokenEnv = "HTTPVS_TOKEN"
 // HTTPVS_TOKEN is not set: random, never printed.
 var childToken = sync.OnceValue(func() string { return rand.Text() })
 
-// ClientToken is the token this process sends to the routes that need
+// clientToken is the token this process sends to the routes that need
 // one: HTTPVS_TOKEN's, or else its own children's.
-func ClientToken() string {
+func clientToken() string {
 	if t := os.Getenv(TokenEnv); t != "" {
 		return t
 	}
 	return childToken()
 }
 
-// WithToken adds the client's token to req, for a route that needs it.
-func WithToken(req *http.Request) *http.Request {
-	req.Header.Set(server.TokenHeader, "Bearer "+ClientToken())
+// withToken adds the client's token to req, for a route that needs it.
+func withToken(req *http.Request) *http.Request {
+	req.Header.Set(server.TokenHeader, "Bearer "+clientToken())
 	return req
 }
 
