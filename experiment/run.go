@@ -12,6 +12,7 @@ import (
 	"github.com/httpvs/httpvs/internal/childserver"
 	"github.com/httpvs/httpvs/internal/diagnosis"
 	"github.com/httpvs/httpvs/internal/matrix"
+	"github.com/httpvs/httpvs/internal/profiling"
 	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
@@ -179,7 +180,7 @@ func (o *Options) startServer(ctx context.Context, link *emuLink, pinned *pinnin
 		m.Target = o.Target
 		return nil, func() {}, reachTarget(ctx, o.Target)
 	}
-	spec := childserver.Spec{Server: o.Server, Profiling: o.ProfileDir != "", Token: clientToken(), CPUs: pinned.serverCPUs()}
+	spec := childserver.Spec{Server: o.Server, Profiling: o.ProfileDir != "", Token: profiling.ClientToken(), CPUs: pinned.serverCPUs()}
 	if m.Browser != nil {
 		spec.Page = m.Browser.Page
 	}
@@ -287,8 +288,8 @@ func (o *Options) profile(m *plan.Options) error {
 	if o.ProfileDir == "" {
 		return nil
 	}
-	prof, err := NewProfiler(o.ProfileDir, m.Target.Plain, m.Network, o.Warn)
-	var cleartext *CleartextTokenError
+	prof, err := profiling.NewProfiler(o.ProfileDir, m.Target.Plain, m.Network, o.Warn)
+	var cleartext *profiling.CleartextTokenError
 	if errors.As(err, &cleartext) {
 		return &OptionsError{err}
 	}

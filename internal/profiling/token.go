@@ -1,4 +1,4 @@
-package experiment
+package profiling
 
 import (
 	"crypto/rand"
@@ -22,18 +22,18 @@ const TokenEnv = "HTTPVS_TOKEN"
 // HTTPVS_TOKEN is not set: random, never printed.
 var childToken = sync.OnceValue(func() string { return rand.Text() })
 
-// clientToken is the token this process sends to the routes that need
+// ClientToken is the token this process sends to the routes that need
 // one: HTTPVS_TOKEN's, or else its own children's.
-func clientToken() string {
+func ClientToken() string {
 	if t := os.Getenv(TokenEnv); t != "" {
 		return t
 	}
 	return childToken()
 }
 
-// withToken adds the client's token to req, for a route that needs it.
-func withToken(req *http.Request) *http.Request {
-	req.Header.Set(server.TokenHeader, "Bearer "+clientToken())
+// WithToken adds the client's token to req, for a route that needs it.
+func WithToken(req *http.Request) *http.Request {
+	req.Header.Set(server.TokenHeader, "Bearer "+ClientToken())
 	return req
 }
 

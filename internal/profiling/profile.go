@@ -1,4 +1,4 @@
-package experiment
+package profiling
 
 import (
 	"bytes"
@@ -97,7 +97,7 @@ func (p *Profiler) do(method, path string, into *bytes.Buffer) error {
 	if err != nil {
 		return err
 	}
-	resp, err := p.hc.Do(withToken(req))
+	resp, err := p.hc.Do(WithToken(req))
 	if err != nil {
 		// Name the server the user's URL points at, not the internal
 		// endpoint that net/http's *url.Error repeats.
