@@ -36,10 +36,6 @@ func init() {
 	scenariospec.Of = func(s any) *scenariospec.Spec { return &s.(*Scenario).x }
 }
 
-// User reports whether s measures one of the user's own requests
-// (RequestScenarios) rather than httpvs's endpoints.
-func (s Scenario) User() bool { return s.x.Req != nil }
-
 // Transfer reports whether s moves big bodies (transfer package) rather
 // than many requests (load package) or is a network scenario.
 func (s Scenario) Transfer() bool { return s.Metric == results.MetricBytesPerSecond }
@@ -183,36 +179,6 @@ func scenarioByName(name string) (Scenario, bool) {
 	}
 	return Scenario{}, false
 }
-
-// Upload says a transfer scenario sends its body (PUT /sink) rather than
-// receives it.
-func (s Scenario) Upload() bool { return s.x.Upload }
-
-// RPC says the scenario is a gRPC call, one binding per column.
-func (s Scenario) RPC() bool { return s.x.RPC }
-
-// BodyBytes is a load scenario's request body size, bytes; zero without one.
-func (s Scenario) BodyBytes() units.Bytes { return s.x.Body }
-
-// Headers are the extra request headers a load scenario sends.
-func (s Scenario) Headers() load.HeaderSpec { return s.x.Headers }
-
-// Resume says a cold-start scenario resumes TLS sessions (0-RTT over h3).
-func (s Scenario) Resume() bool { return s.x.Resume }
-
-// Engine says the scenario is measured by the transfer or load engines
-// (download, upload, small requests, gRPC), not by a network scenario's
-// own loop.
-func (s Scenario) Engine() bool { return s.x.Kind == scenariospec.KindEngine }
-
-// ColdStart, PageLoad and HeadOfLine say which network scenario s is.
-func (s Scenario) ColdStart() bool  { return s.x.Kind == scenariospec.KindColdStart }
-func (s Scenario) PageLoad() bool   { return s.x.Kind == scenariospec.KindPageLoad }
-func (s Scenario) HeadOfLine() bool { return s.x.Kind == scenariospec.KindHeadOfLine }
-
-// Knobs is the knob set a variant scenario's client uses; "" for a
-// scenario measured with the run's own settings.
-func (s Scenario) Knobs() string { return s.x.Knobs }
 
 // Base is the scenario a variant was made from: "download" for
 // "download:tuned"; s's own name otherwise.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/httpvs/httpvs/internal/linkmodel"
 	"github.com/httpvs/httpvs/internal/matrix"
+	"github.com/httpvs/httpvs/internal/scenariospec"
 	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
@@ -45,7 +46,7 @@ func Bounds(res *results.Results) {
 			continue
 		}
 		sc, ok := matrix.ScenarioOf(&res.Settings, c.Scenario)
-		if !ok || (sc.PageLoad() && ownPage(res)) {
+		if !ok || (scenariospec.Of(&sc).PageLoad() && ownPage(res)) {
 			continue // the model's page is page-load's own, not the user's
 		}
 		b := boundOf(c, sc, n)
@@ -81,19 +82,19 @@ func boundOf(c *results.Cell, sc plan.Scenario, n *results.Net) *results.Bound {
 	switch {
 	case sc.Transfer():
 		return transferBound(c, sc, n)
-	case sc.ColdStart():
-		k, why := linkmodel.ColdRTTs(c.Protocol, sc.Resume())
+	case scenariospec.Of(&sc).ColdStart():
+		k, why := linkmodel.ColdRTTs(c.Protocol, scenariospec.Of(&sc).Resume)
 		if k == 0 {
 			return nil
 		}
 		return &results.Bound{Value: float64(k) * rtt, Basis: fmt.Sprintf("%d round trips (%s) of %.1f ms", k, why, rtt*1e3)}
-	case sc.PageLoad():
+	case scenariospec.Of(&sc).PageLoad():
 		return linkmodel.PageBound(c.Protocol, n)
-	case sc.HeadOfLine():
+	case scenariospec.Of(&sc).HeadOfLine():
 		return &results.Bound{Value: rtt, Basis: fmt.Sprintf("one round trip of %.1f ms: no request returns sooner", rtt*1e3)}
-	case sc.User():
+	case scenariospec.Of(&sc).User():
 		return requestBound(c, sc, n, rtt)
-	case sc.Engine() && sc.BodyBytes() == 0 && sc.Headers().Count == 0 && c.Protocol != matrix.NativeColumn:
+	case scenariospec.Of(&sc).Engine() && scenariospec.Of(&sc).Body == 0 && scenariospec.Of(&sc).Headers.Count == 0 && c.Protocol != matrix.NativeColumn:
 		streams := float64(sc.Streams())
 		if m := verdict.MedianRepetition(c); m.Lowered != "" && m.Streams > 0 {
 			streams = float64(m.Streams) // the server allowed fewer
@@ -120,7 +121,7 @@ func place(b *results.Bound, c *results.Cell) {
 	sc, _ := matrix.ScenarioByName(c.Scenario)
 	if results.LowerIsBetter(c.Metric) {
 		over := timeOver
-		if sc.PageLoad() {
+		if scenariospec.Of(&sc).PageLoad() {
 			over = pageOver
 		}
 		b.Faster = b.High < 1/beyondBound
@@ -153,7 +154,7 @@ func explainDeparture(c *results.Cell, sc plan.Scenario, n *results.Net, b *resu
 	if b.Faster {
 		return ""
 	}
-	if sc.HeadOfLine() {
+	if scenariospec.Of(&sc).HeadOfLine() {
 		return holExplanation(c, n)
 	}
 	for _, name := range explainingRules {
@@ -191,7 +192,7 @@ func behindAccounts(c *results.Cell, sc plan.Scenario, n *results.Net, b *result
 	slowdown := float64(l.Up.Late+l.Down.Late) / float64(p) * max(l.Up.MaxLateSeconds, l.Down.MaxLateSeconds) / rtt
 	if results.LowerIsBetter(c.Metric) {
 		over := timeOver
-		if sc.PageLoad() {
+		if scenariospec.Of(&sc).PageLoad() {
 			over = pageOver
 		}
 		return b.Share <= over*(1+slowdown)
@@ -208,7 +209,7 @@ func behindAccounts(c *results.Cell, sc plan.Scenario, n *results.Net, b *result
 // response's bytes, whichever is lower. Requests with bodies get none:
 // their upload shares the link.
 func requestBound(c *results.Cell, sc plan.Scenario, n *results.Net, rtt float64) *results.Bound {
-	if sc.BodyBytes() > 0 {
+	if scenariospec.Of(&sc).Body > 0 {
 		return nil
 	}
 	b := &results.Bound{Value: float64(sc.Streams()) / rtt, Basis: fmt.Sprintf("%d in flight per %.1f ms round trip", sc.Streams(), rtt*1e3)}

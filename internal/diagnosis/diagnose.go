@@ -6,6 +6,7 @@ import (
 
 	"github.com/httpvs/httpvs/internal/matrix"
 	"github.com/httpvs/httpvs/internal/protoname"
+	"github.com/httpvs/httpvs/internal/scenariospec"
 	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
@@ -96,8 +97,8 @@ func Diagnose(res *results.Results) {
 
 // transfer, download and upload say what the cell moves.
 func (s *subject) transfer() bool { return s.c.Metric == results.MetricBytesPerSecond }
-func (s *subject) download() bool { return s.transfer() && !s.sc.Upload() }
-func (s *subject) upload() bool   { return s.transfer() && s.sc.Upload() }
+func (s *subject) download() bool { return s.transfer() && !scenariospec.Of(&s.sc).Upload }
+func (s *subject) upload() bool   { return s.transfer() && scenariospec.Of(&s.sc).Upload }
 
 // slow says the cell is behind h1 by enough to explain.
 func (s *subject) slow() bool { return slow(s.c) }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/internal/protoname"
+	"github.com/httpvs/httpvs/internal/scenariospec"
 	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/results"
@@ -55,7 +56,7 @@ func generatorBound(s *subject) *results.Finding {
 	// The fast engine's saving is checked with requests in flight
 	// (small-concurrent); one at a time, both engines' CPU per request is
 	// mostly the same system calls.
-	if ok && !s.transfer() && !s.sc.RPC() && s.sc.Streams() > 1 && s.m.Engine == load.Std.String() && load.Fast.Supports(p) {
+	if ok && !s.transfer() && !scenariospec.Of(&s.sc).RPC && s.sc.Streams() > 1 && s.m.Engine == load.Std.String() && load.Fast.Supports(p) {
 		f.Fix = "the generator probably limited this cell: the fast engine spends less client CPU per request"
 		f.Knobs = []results.Knob{{Field: "Engine", Value: load.Fast.String()}}
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/httpvs/httpvs/internal/attribution"
 	"github.com/httpvs/httpvs/internal/runfiles"
+	"github.com/httpvs/httpvs/internal/scenariospec"
 	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
@@ -29,7 +30,7 @@ func (r *runner) attribute(ctx context.Context, runs []*scenarioRun, baseline st
 		return
 	}
 	for _, sr := range runs {
-		if !sr.sc.Engine() || ctx.Err() != nil {
+		if !scenariospec.Of(&sr.sc).Engine() || ctx.Err() != nil {
 			continue
 		}
 		slower := r.slowerCells(sr, baseline)

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/scenariospec"
 	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
@@ -148,7 +149,7 @@ func (r *runner) plan(ctx context.Context, sc Scenario) *scenarioRun {
 	cols := r.columns(sc)
 	sr := &scenarioRun{sc: sc, cols: cols, cells: make([]results.Cell, len(cols)), sizes: make([]units.Bytes, len(cols)), spent: make([]time.Duration, len(cols))}
 	for i, col := range cols {
-		sr.cells[i] = results.Cell{Scenario: sc.Name, Protocol: col.name, Metric: sc.Metric, CPUUnit: "1000 requests", Knobs: sc.Knobs(), FirstStage: r.opts.repeat(sc), LastLook: r.opts.lastLook(sc)}
+		sr.cells[i] = results.Cell{Scenario: sc.Name, Protocol: col.name, Metric: sc.Metric, CPUUnit: "1000 requests", Knobs: scenariospec.Of(&sc).Knobs, FirstStage: r.opts.repeat(sc), LastLook: r.opts.lastLook(sc)}
 		if sc.Transfer() {
 			sr.cells[i].CPUUnit = "GB"
 		}
@@ -240,7 +241,7 @@ func (r *runner) round(ctx context.Context, sr *scenarioRun, which []bool, warm 
 func (r *runner) measure(ctx context.Context, sr *scenarioRun, i int) results.Repetition {
 	col := sr.cols[i]
 	switch {
-	case !sr.sc.Engine():
+	case !scenariospec.Of(&sr.sc).Engine():
 		return r.network(ctx, sr.sc, col)
 	case sr.sc.Transfer():
 		return r.transfer(ctx, sr.sc, col.proto, sr.sizes[i])
@@ -271,7 +272,7 @@ func (r *runner) columns(sc Scenario) []column {
 	for _, p := range r.opts.Protocols {
 		cols = append(cols, column{name: p.String(), proto: p})
 	}
-	if sc.RPC() {
+	if scenariospec.Of(&sc).RPC {
 		cols = append(cols, column{name: NativeColumn, proto: transport.H2C, native: true})
 	}
 	if base, ok := r.opts.aaBaseline(sc.Name); ok {

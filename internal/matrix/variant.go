@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/internal/scenariospec"
 	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
@@ -32,7 +33,7 @@ func (o Options) repeat(sc Scenario) int {
 	if spec(&sc).Rounds > 0 { // a slow request, for the budget (SizeRequests)
 		return min(o.Repeat, spec(&sc).Rounds)
 	}
-	if sc.Knobs() == "" {
+	if scenariospec.Of(&sc).Knobs == "" {
 		return o.Repeat
 	}
 	return min(o.Repeat, max(minStage, o.Repeat/2))
@@ -41,7 +42,7 @@ func (o Options) repeat(sc Scenario) int {
 // variantOf reports whether sc gets a variant: one big body on one stream,
 // where buffer and frame sizes decide (golang/go#47840).
 func variantOf(sc Scenario) bool {
-	return sc.Engine() && sc.Transfer() && sc.Streams() == 1 && sc.Knobs() == ""
+	return scenariospec.Of(&sc).Engine() && sc.Transfer() && sc.Streams() == 1 && scenariospec.Of(&sc).Knobs == ""
 }
 
 // expand returns o.Scenarios with, after each scenario variantOf accepts,

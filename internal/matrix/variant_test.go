@@ -7,6 +7,7 @@ import (
 
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/internal/runfiles"
+	"github.com/httpvs/httpvs/internal/scenariospec"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
@@ -49,7 +50,7 @@ func TestAlongsideMeasuresTheTunedVariant(t *testing.T) {
 	checkVariantCells(t, res, "download", 8*units.KiB, "")
 	checkVariantCells(t, res, "download:tuned", 256*units.KiB, "tuned")
 	sc, ok := ScenarioByName("download:tuned")
-	if !ok || sc.Base() != "download" || sc.Knobs() != "tuned" || !sc.Transfer() {
+	if !ok || sc.Base() != "download" || scenariospec.Of(&sc).Knobs != "tuned" || !sc.Transfer() {
 		t.Errorf("ScenarioByName(download:tuned) = %+v, %v", sc, ok)
 	}
 	if _, err := plan.ParseScenarios("download:tuned"); err == nil {
