@@ -18,7 +18,7 @@ import (
 // run.
 func Capacity(w io.Writer, c *results.Capacity, notRun []results.NotRun) error {
 	bw := &printer{w: w}
-	fmt.Fprintln(bw, wrap(fmt.Sprintf("capacity at %s, %s: the highest open-loop rate each transport carried within the objective, latency from each request's intended send time", c.Objective.Text, c.Request), TextWidth, "", "  "))
+	fmt.Fprintln(bw, wrap(fmt.Sprintf("capacity at %s, %s: the highest open-loop rate each transport carried within the objective, latency from each request's intended send time", c.Objective.Text, c.Request), textWidth, "", "  "))
 	if c.Net != nil {
 		fmt.Fprintln(bw, c.Net.Summary())
 	}
@@ -36,7 +36,7 @@ func Capacity(w io.Writer, c *results.Capacity, notRun []results.NotRun) error {
 		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s%s\t%s\t\n", t.Protocol, rate(t.Met), missedText(t), each, capacityRatio(t, c.Baseline), coresText(t.ServerCores))
 	}
 	tw.Flush()
-	fmt.Fprintln(bw, wrap(capacityLegend(c, n), TextWidth, "  ", "  "))
+	fmt.Fprintln(bw, wrap(capacityLegend(c, n), textWidth, "  ", "  "))
 	if c.Stopped != "" {
 		fmt.Fprintf(bw, "  stopped: %s\n", c.Stopped)
 	}

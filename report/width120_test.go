@@ -14,7 +14,7 @@ import (
 // fiveTransports is a default run's shape on loopback: every scenario,
 // five transports beside h1 (grpc-native where gRPC runs), intervals of
 // every verdict, a machine warning and fixes with long texts: what the
-// first screen must fit in a terminal of TextWidth columns.
+// first screen must fit in a terminal of textWidth columns.
 func fiveTransports() *results.Results {
 	res := &results.Results{
 		SchemaVersion: results.SchemaVersion,
@@ -54,7 +54,7 @@ func fiveTransports() *results.Results {
 }
 
 // TestFirstScreenFitsTextWidth: a default run's first screen (down to
-// "detail:"), with five transports beside h1, has no line over TextWidth
+// "detail:"), with five transports beside h1, has no line over textWidth
 // columns and reads as the golden file.
 func TestFirstScreenFitsTextWidth(t *testing.T) {
 	var b bytes.Buffer
@@ -66,8 +66,8 @@ func TestFirstScreenFitsTextWidth(t *testing.T) {
 		t.Fatalf("no detail: line:\n%s", b.String())
 	}
 	for i, line := range strings.Split(first, "\n") {
-		if n := utf8.RuneCountInString(line); n > TextWidth {
-			t.Errorf("line %d is %d columns, over %d:\n%s", i+1, n, TextWidth, line)
+		if n := utf8.RuneCountInString(line); n > textWidth {
+			t.Errorf("line %d is %d columns, over %d:\n%s", i+1, n, textWidth, line)
 		}
 	}
 	for _, want := range []string{"grpc-native", " slow", " fast", " ≈", " ?", "±125%"} {
