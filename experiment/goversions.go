@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/buildinfo"
 	"github.com/httpvs/httpvs/internal/goversions"
 	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
@@ -85,7 +86,7 @@ func Versions(ctx context.Context, o VersionsOptions) (*results.Results, error) 
 	if err != nil {
 		return nil, &OptionsError{err}
 	}
-	res := &results.Results{SchemaVersion: results.SchemaVersion, Started: time.Now(), Env: results.CurrentEnv()}
+	res := &results.Results{SchemaVersion: results.SchemaVersion, Started: time.Now(), Env: buildinfo.CurrentEnv()}
 	gv, err := goversions.Run(ctx, g)
 	res.Finished = time.Now()
 	if gv == nil {

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/httpvs/httpvs/internal/buildinfo"
 	"github.com/httpvs/httpvs/internal/diagnosis"
 	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/results"
@@ -221,7 +222,7 @@ func TestVersionOutput(t *testing.T) {
 		}
 	}
 	code, stdout, _ := runMain(t, "--version", "--json")
-	var b results.Build
+	var b buildinfo.Build
 	if err := json.Unmarshal([]byte(stdout), &b); code != 0 || err != nil || b.Go != runtime.Version() || b.Version == "" {
 		t.Fatalf("version --json: exit %d, %v, %q", code, err, stdout)
 	}

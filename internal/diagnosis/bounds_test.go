@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/httpvs/httpvs/internal/buildinfo"
 	"github.com/httpvs/httpvs/internal/linkmodel"
 	"github.com/httpvs/httpvs/internal/matrix"
 	"github.com/httpvs/httpvs/internal/verdict"
@@ -85,7 +86,7 @@ func TestBoundsExplainDepartures(t *testing.T) {
 	at50 := linkCC(withRate(linkOf(0.050, 2.8e6, 0.01), 100e6), "rtt=50ms,rate=100mbit,loss=1%", "cubic")
 	// h3's controller as this binary names it: with quic-go's version
 	// where the test binary lists its modules (Go 1.27), bare in 1.26.
-	builtQUIC := linkmodel.QUICControllerOf(results.ReadBuild().Modules[linkmodel.QUICModule])
+	builtQUIC := linkmodel.QUICControllerOf(buildinfo.ReadBuild().Modules[linkmodel.QUICModule])
 	for _, tc := range []struct {
 		name string
 		n    *results.Net

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/buildinfo"
 	"github.com/httpvs/httpvs/internal/scenariospec"
 	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/plan"
@@ -43,7 +44,7 @@ func run(ctx context.Context, opts Options) (*results.Results, error) {
 	r.res = &results.Results{
 		SchemaVersion: results.SchemaVersion,
 		Started:       r.start.UTC(),
-		Env:           results.CurrentEnv(),
+		Env:           buildinfo.CurrentEnv(),
 		Settings:      opts.settings(),
 	}
 	for _, sc := range scenarios {

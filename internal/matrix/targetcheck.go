@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/internal/bookstore"
+	"github.com/httpvs/httpvs/internal/buildinfo"
 	"github.com/httpvs/httpvs/internal/scenariospec"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
@@ -224,7 +225,7 @@ func Unmeasured(o plan.Options, notRun []results.NotRun) *results.Results {
 		SchemaVersion: results.SchemaVersion,
 		Started:       now,
 		Finished:      now,
-		Env:           results.CurrentEnv(),
+		Env:           buildinfo.CurrentEnv(),
 		Settings:      Options{o}.settings(),
 		NotRun:        notRun,
 	}

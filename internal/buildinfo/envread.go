@@ -1,15 +1,17 @@
-package results
+package buildinfo
 
 import (
 	"bufio"
 	"os"
 	"runtime"
 	"strings"
+
+	"github.com/httpvs/httpvs/results"
 )
 
 // CurrentEnv describes this process's machine and build.
-func CurrentEnv() Env {
-	e := Env{
+func CurrentEnv() results.Env {
+	e := results.Env{
 		GoVersion:  runtime.Version(),
 		OS:         runtime.GOOS,
 		Arch:       runtime.GOARCH,
