@@ -106,7 +106,7 @@ func linkRates(n *results.Net) string {
 }
 
 // lossNote places a transfer on a lossy link against its link and its
-// controller's loss model (results.Bound.Class), and any cell beyond its
+// controller's loss model (verdict.BoundClass), and any cell beyond its
 // bound or undetermined against it; "" elsewhere.
 func lossNote(b *results.Bound) string {
 	class := verdict.BoundClass(b)

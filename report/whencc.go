@@ -23,7 +23,7 @@ func linkControllers(res *results.Results) string {
 // controllerLines compare, across runs of one link under different TCP
 // congestion controls (run --net ...,cc=bbr,cubic), each transfer's place
 // against the link: its share of the link's bound and its class
-// (results.Bound.Class) under each controller, and where the class moves
+// (verdict.BoundClass) under each controller, and where the class moves
 // with the controller, that the controller, not the transport, sets the
 // figure. nil unless two runs or more crossed the same link with
 // different controllers.

@@ -31,9 +31,9 @@ type Results struct {
 	Settings      Settings `json:"settings"`
 	Cells         []Cell   `json:"cells"`
 	// AA are the A/A cells: in each scenario Settings.AA names, the
-	// baseline measured a second time as a column of its own (AAColumn),
-	// with its interval to the baseline (VsH1): the run's noise floor
-	// (NoiseFloor). Kept apart from Cells, which hold the transports.
+	// baseline measured a second time as a column of its own ("h1 A/A"),
+	// with its interval to the baseline (VsH1): the run's noise floor.
+	// Kept apart from Cells, which hold the transports.
 	AA []Cell `json:"aa,omitempty"`
 	// References are the reference peers' cells (httpvs run --peers);
 	// absent without peers.

@@ -9,7 +9,7 @@ import (
 	"github.com/httpvs/httpvs/results"
 )
 
-// The classes of a cell against its link (Bound.Class).
+// The classes of a cell against its link (BoundClass).
 const (
 	ClassAtLink      = "at the link"
 	ClassAtLossBound = "at its controller's loss bound"
