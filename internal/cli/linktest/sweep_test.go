@@ -3,36 +3,66 @@
 package linktest
 
 import (
-	"encoding/json"
-	"io"
+	"bytes"
+	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/httpvs/httpvs/experiment"
+	"github.com/httpvs/httpvs/plan"
+	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/results"
+	"github.com/httpvs/httpvs/transport"
 )
 
-// TestRunNetSweep runs small-sequential over two links: each run is its
-// own results (one JSON document each) and every request pays its link's
-// round trip; the text output ends with one table across the links, which
-// is also written as when.md and when.html beside the runs' directories.
+// TestRunNetSweep runs small-sequential over two links (experiment.Sweep,
+// as `httpvs run --net rtt=10ms --net rtt=30ms` does): each link is a run
+// of its own results, heard as soon as it is measured, and every request
+// pays its link's round trip; the verdict across the links is one table
+// (report.When, what run prints last), also written as when.md and
+// when.html beside the runs' directories (report.WriteRun and WriteWhen,
+// what run writes).
 func TestRunNetSweep(t *testing.T) {
 	needLink(t)
 	before := netLeftovers(t)
-	args := []string{"run", "--net", "rtt=10ms", "--net", "rtt=30ms", "--scenarios", "small-sequential", "--protocols", "h1,h2c",
-		"--repeat", "2", "--duration", "300ms"}
-	code, stdout, stderr := runMain(t, append(args, "--json", "--no-files")...)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	dec := json.NewDecoder(strings.NewReader(stdout))
-	for i, rtt := range []float64{0.010, 0.030} {
-		var res results.Results
-		if err := dec.Decode(&res); err != nil {
-			t.Fatalf("run %d: %v", i+1, err)
+	var links []experiment.LinkSpec
+	for _, spec := range []string{"rtt=10ms", "rtt=30ms"} {
+		l, err := experiment.ParseLink(spec)
+		if err != nil {
+			t.Fatal(err)
 		}
-		if res.Settings.Net == nil || res.Settings.Repeat != 2 || len(res.Cells) != 2 {
+		links = append(links, l)
+	}
+	so := experiment.SweepOptions{Base: rounds(2).Base, Links: links}
+	so.Matrix.Duration = 300 * time.Millisecond
+	var err error
+	if so.Matrix.Scenarios, err = plan.ParseScenarios("small-sequential"); err != nil {
+		t.Fatal(err)
+	}
+	if so.Matrix.Protocols, err = transport.ParseList("h1,h2c"); err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	var heard []*results.Results
+	so.OnLinkDone = func(_ int, res *results.Results) error {
+		heard = append(heard, res)
+		_, err := report.WriteRun(out, res)
+		return err
+	}
+	runs, err := experiment.Sweep(context.Background(), so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 2 || len(heard) != 2 {
+		t.Fatalf("%d runs, %d heard: want one per link", len(runs), len(heard))
+	}
+	for i, rtt := range []float64{0.010, 0.030} {
+		res := runs[i]
+		if res != heard[i] || res.Settings.Net == nil || res.Settings.Repeat != 2 || len(res.Cells) != 2 {
 			t.Fatalf("run %d: net %+v, %d rounds, %d cells", i+1, res.Settings.Net, res.Settings.Repeat, len(res.Cells))
 		}
 		for _, c := range res.Cells {
@@ -43,18 +73,18 @@ func TestRunNetSweep(t *testing.T) {
 			}
 		}
 	}
-	if err := dec.Decode(new(results.Results)); err != io.EOF {
-		t.Fatalf("after two runs: %v, want the end", err)
-	}
-	out := t.TempDir()
-	code, stdout, stderr = runMain(t, append(args, "--out", out)...)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
+	if _, err := report.WriteWhen(out, runs); err != nil {
+		t.Fatal(err)
 	}
 	checkWhenFiles(t, out)
-	_, table, ok := strings.Cut(stdout, "\nwhen: ")
+	var stdout bytes.Buffer
+	fmt.Fprintln(&stdout)
+	if err := report.When(&stdout, runs); err != nil {
+		t.Fatal(err)
+	}
+	_, table, ok := strings.Cut(stdout.String(), "\nwhen: ")
 	if !ok || !strings.Contains(table, "rtt=10ms") || !strings.Contains(table, "rtt=30ms") || !strings.Contains(table, "small-sequential  h2c") {
-		t.Errorf("no table across the links at the end:\n%s", stdout)
+		t.Errorf("no table across the links:\n%s", stdout.String())
 	}
 	checkNoLeftovers(t, before)
 }
