@@ -29,23 +29,8 @@ import (
 func TestRunNetSweep(t *testing.T) {
 	needLink(t)
 	before := netLeftovers(t)
-	var links []experiment.LinkSpec
-	for _, spec := range []string{"rtt=10ms", "rtt=30ms"} {
-		l, err := experiment.ParseLink(spec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		links = append(links, l)
-	}
-	so := experiment.SweepOptions{Base: rounds(2).Base, Links: links}
+	so := sweepOptions(t, "small-sequential", "h1,h2c", "rtt=10ms", "rtt=30ms")
 	so.Matrix.Duration = 300 * time.Millisecond
-	var err error
-	if so.Matrix.Scenarios, err = plan.ParseScenarios("small-sequential"); err != nil {
-		t.Fatal(err)
-	}
-	if so.Matrix.Protocols, err = transport.ParseList("h1,h2c"); err != nil {
-		t.Fatal(err)
-	}
 	out := t.TempDir()
 	var heard []*results.Results
 	so.OnLinkDone = func(_ int, res *results.Results) error {
@@ -61,17 +46,10 @@ func TestRunNetSweep(t *testing.T) {
 		t.Fatalf("%d runs, %d heard: want one per link", len(runs), len(heard))
 	}
 	for i, rtt := range []float64{0.010, 0.030} {
-		res := runs[i]
-		if res != heard[i] || res.Settings.Net == nil || res.Settings.Repeat != 2 || len(res.Cells) != 2 {
-			t.Fatalf("run %d: net %+v, %d rounds, %d cells", i+1, res.Settings.Net, res.Settings.Repeat, len(res.Cells))
+		if runs[i] != heard[i] {
+			t.Errorf("run %d: not the results heard", i+1)
 		}
-		for _, c := range res.Cells {
-			for _, r := range c.Repetitions {
-				if r.Errors.Total != 0 || r.Latency.Count == 0 || r.Latency.Min < rtt*0.99 {
-					t.Errorf("%s %s: %d errors, %d requests, fastest %.4fs: want each to take %v s", res.Settings.Net.Spec, c.Protocol, r.Errors.Total, r.Latency.Count, r.Latency.Min, rtt)
-				}
-			}
-		}
+		checkSweepRun(t, i, runs[i], rtt)
 	}
 	if _, err := report.WriteWhen(out, runs); err != nil {
 		t.Fatal(err)
@@ -87,6 +65,44 @@ func TestRunNetSweep(t *testing.T) {
 		t.Errorf("no table across the links:\n%s", stdout.String())
 	}
 	checkNoLeftovers(t, before)
+}
+
+// sweepOptions are `httpvs run --repeat 2 --scenarios list --protocols
+// protos` with a --net for each of specs, as experiment.Sweep takes them.
+func sweepOptions(t *testing.T, list, protos string, specs ...string) experiment.SweepOptions {
+	t.Helper()
+	so := experiment.SweepOptions{Base: rounds(2).Base}
+	for _, spec := range specs {
+		l, err := experiment.ParseLink(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		so.Links = append(so.Links, l)
+	}
+	var err error
+	if so.Matrix.Scenarios, err = plan.ParseScenarios(list); err != nil {
+		t.Fatal(err)
+	}
+	if so.Matrix.Protocols, err = transport.ParseList(protos); err != nil {
+		t.Fatal(err)
+	}
+	return so
+}
+
+// checkSweepRun checks run i of the sweep: the link's own results, two
+// rounds of two cells, every request taking at least the link's rtt.
+func checkSweepRun(t *testing.T, i int, res *results.Results, rtt float64) {
+	t.Helper()
+	if res.Settings.Net == nil || res.Settings.Repeat != 2 || len(res.Cells) != 2 {
+		t.Fatalf("run %d: net %+v, %d rounds, %d cells", i+1, res.Settings.Net, res.Settings.Repeat, len(res.Cells))
+	}
+	for _, c := range res.Cells {
+		for _, r := range c.Repetitions {
+			if r.Errors.Total != 0 || r.Latency.Count == 0 || r.Latency.Min < rtt*0.99 {
+				t.Errorf("%s %s: %d errors, %d requests, fastest %.4fs: want each to take %v s", res.Settings.Net.Spec, c.Protocol, r.Errors.Total, r.Latency.Count, r.Latency.Min, rtt)
+			}
+		}
+	}
 }
 
 // checkWhenFiles checks that a sweep over rtt=10ms and rtt=30ms wrote its
