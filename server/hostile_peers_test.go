@@ -9,7 +9,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -37,24 +36,12 @@ func TestHostileSlowPeersEveryTransport(t *testing.T) {
 				name = p.String() + "/slow-senders"
 			}
 			t.Run(name, func(t *testing.T) {
-				if why, open := openHostileDefects[name]; open && os.Getenv("HTTPVS_HOSTILE_OPEN") == "" {
-					t.Skip("an open defect of the server, not of this test (HTTPVS_HOSTILE_OPEN=1 runs it): " + why)
-				}
 				runHostile(t, true, func(t *testing.T, a *attacked) (bool, string) {
 					return slowPeers(t, a, p, sender)
 				}, maxConnsEnv+"="+strconv.Itoa(hostileMaxConns))
 			})
 		}
 	}
-}
-
-// openHostileDefects are the attacks the server does not yet withstand,
-// as measured on a quiet 2-core machine (go test -race ./server): each
-// fails there every time, so it is a defect to fix in the server, kept
-// visible here rather than failing every run until it is.
-var openHostileDefects = map[string]string{
-	"h1-tls/never-readers": "30 never-reading HTTP/1.1-over-TLS peers at the cap keep a new TLS client unserved past 10 s, cause not yet found; cleartext h1's and h2's never-readers are dropped at the grace period",
-	"h3/never-readers":     "29 never-reading h3 connections are not dropped within the grace period and 3 s (0 dropped in 8 s; all by 20 s), cause not yet found",
 }
 
 // slowPeers opens the attackers over p, then a new client behind them,

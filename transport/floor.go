@@ -127,8 +127,12 @@ type floorConn struct {
 	// by each Write to see that the deadline needs no refresh.
 	armedAt atomic.Int64
 
-	written     atomic.Int64 // bytes written so far (streamFloor's measure)
-	closed      atomic.Bool
+	written atomic.Int64 // bytes written so far (streamFloor's measure)
+	closed  atomic.Bool
+	// dropped is set once a write failed under the floor: every later
+	// write fails at once, so that nothing (TLS's close_notify, which
+	// waits 5 s for a peer that reads nothing) holds the connection.
+	dropped     atomic.Bool
 	onReadError atomic.Pointer[h2Churn] // drained before a failed read returns
 }
 
@@ -158,6 +162,9 @@ func (c *floorConn) Write(p []byte) (int, error) {
 	}
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
+	if c.dropped.Load() {
+		return 0, slowError{}
+	}
 	attempt := time.Now()
 	c.arm(attempt, false)
 	total := 0
@@ -186,6 +193,7 @@ func (c *floorConn) Write(p []byte) (int, error) {
 			under = 0
 		}
 		if under >= c.grace {
+			c.dropped.Store(true)
 			return total, slowError{}
 		}
 		attempt = now

@@ -233,3 +233,51 @@ func TestMinDataRateStalledStreams(t *testing.T) {
 		})
 	}
 }
+
+// TestMinDataRateH3ReaderStays: an h3 client that reads /big steadily, far
+// above the floor though in the pauses of its flow-control window, is not
+// dropped: the floor counts the pieces its stream took. (A peer that
+// never reads is, TestMinDataRateStalledStreams.)
+func TestMinDataRateH3ReaderStays(t *testing.T) {
+	h := &floorHandler{}
+	// A grace of 2 s, so that a loaded machine's slower reads still leave
+	// the flow-control pauses well inside it.
+	const grace = 2 * time.Second
+	s, err := NewServer(ServerOptions{Handler: h, TLSListen: "127.0.0.1:0", MinDataRate: MinDataRate{Grace: grace}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	cert, err := x509.ParseCertificate(s.Cert().Certificate[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	roots := x509.NewCertPool()
+	roots.AddCert(cert)
+	c, err := NewClient(ClientOptions{Protocol: H3, RootCAs: roots})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	resp, err := c.HTTP().Get(s.URL(H3) + "/big")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	// 4 MiB at about 800 KB/s (8 KiB each 10 ms): past the 512 KiB first
+	// window, over more than twice the grace period.
+	const want = 4 << 20
+	buf := make([]byte, 8<<10)
+	got := 0
+	for got < want {
+		n, err := io.ReadFull(resp.Body, buf)
+		got += n
+		if err != nil {
+			t.Fatalf("read %d of %d bytes: %v (writes failed: %d with ErrTooSlow)", got, want, err, h.slow.Load())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if h.slow.Load() != 0 {
+		t.Fatalf("the reader was dropped as too slow after %d bytes", got)
+	}
+}

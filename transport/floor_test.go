@@ -39,8 +39,8 @@ func pipeReader(c net.Conn, step int, every time.Duration, limit int, stop <-cha
 // TestFloorConnWrite holds writes to the floor over a pipe (a Write on it
 // blocks until the reader has taken every byte, as a full socket does):
 // a reader above the floor gets everything, one under it or one that never
-// reads is dropped once the grace period has passed, and a deadline the
-// user set still holds.
+// reads is dropped once the grace period has passed (and every later
+// write fails, whoever reads), and a deadline the user set still holds.
 func TestFloorConnWrite(t *testing.T) {
 	const grace = 300 * time.Millisecond
 	cases := []struct {
@@ -72,6 +72,15 @@ func TestFloorConnWrite(t *testing.T) {
 			began := time.Now()
 			n, err := c.Write(make([]byte, size))
 			took := time.Since(began)
+			var again error
+			if tc.wantSlow {
+				// Dropped: a later write fails though the peer now reads
+				// (TLS's close_notify would otherwise wait on it).
+				if tc.step == 0 {
+					pipeReader(client, 500, time.Millisecond, 1, stop)
+				}
+				_, again = c.Write([]byte("x"))
+			}
 			close(stop)
 			server.Close()
 			<-done
@@ -80,6 +89,9 @@ func TestFloorConnWrite(t *testing.T) {
 				var ne net.Error
 				if !errors.Is(err, ErrTooSlow) || !errors.As(err, &ne) || !ne.Timeout() || took < grace {
 					t.Fatalf("Write = %d, %v after %v; want ErrTooSlow, a timeout, after the %v grace", n, err, took, grace)
+				}
+				if !errors.Is(again, ErrTooSlow) {
+					t.Fatalf("a write after the drop: %v, want ErrTooSlow", again)
 				}
 			case tc.wantUser:
 				if !errors.Is(err, os.ErrDeadlineExceeded) || errors.Is(err, ErrTooSlow) {

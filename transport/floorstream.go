@@ -22,8 +22,12 @@ type streamFloor struct {
 	grace  time.Duration
 	window time.Duration
 	sent   func() int64 // bytes the connection has sent so far
-	drop   func()       // closes the connection
-	closed func() bool  // reports whether the connection has closed
+	// chunk, when set, is the most a Write hands the stream at a time,
+	// each piece counted into accepted (QUIC's measure: see markQUIC).
+	chunk    int
+	accepted atomic.Int64
+	drop     func()      // closes the connection
+	closed   func() bool // reports whether the connection has closed
 
 	pending  atomic.Int64 // handler Writes waiting now
 	watching atomic.Bool
@@ -93,12 +97,31 @@ type floorWriter struct {
 
 func (w floorWriter) Write(p []byte) (int, error) {
 	w.f.begin()
-	n, err := w.ResponseWriter.Write(p)
+	n, err := w.write(p)
 	w.f.end()
 	if err != nil && w.f.dropped.Load() {
 		err = slowError{}
 	}
 	return n, err
+}
+
+// write writes p whole, or in f.chunk pieces, each counted once the
+// stream took it.
+func (w floorWriter) write(p []byte) (int, error) {
+	if w.f.chunk == 0 {
+		return w.ResponseWriter.Write(p)
+	}
+	total := 0
+	for len(p) > 0 {
+		n, err := w.ResponseWriter.Write(p[:min(len(p), w.f.chunk)])
+		total += n
+		w.f.accepted.Add(int64(n))
+		if err != nil {
+			return total, err
+		}
+		p = p[n:]
+	}
+	return total, nil
 }
 
 // Flush sends what is buffered, as the wrapped writer's Flush does (gRPC

@@ -52,10 +52,18 @@ func markQUIC(c *quic.Conn, m MinDataRate) *connMark {
 		drop:      func() { c.CloseWithError(quic.ApplicationErrorCode(http3.ErrCodeExcessiveLoad), ErrTooSlow.Error()) },
 	}
 	if r, on := m.resolved(); on {
-		mark.floor = &streamFloor{rate: float64(r.BytesPerSecond), grace: r.Grace, window: floorWindow(r.Grace),
-			sent:   func() int64 { return int64(c.ConnectionStats().BytesSent) },
-			drop:   mark.drop,
-			closed: func() bool { return c.Context().Err() != nil }}
+		f := &streamFloor{rate: float64(r.BytesPerSecond), grace: r.Grace, window: floorWindow(r.Grace),
+			chunk: quicFloorChunk, drop: mark.drop, closed: func() bool { return c.Context().Err() != nil }}
+		f.sent = f.accepted.Load
+		mark.floor = f
 	}
 	return mark
 }
+
+// quicFloorChunk is the piece of a response a QUIC stream's floor counts
+// at a time. The floor counts the response bytes its streams took, not
+// the connection's bytes sent: those include quic-go's path MTU probes
+// (a padded PING every few seconds), which kept 29 never-reading h3 peers
+// over the floor for 20 s, and loss probes. A stream takes a piece only
+// as the peer's flow-control window lets it through.
+const quicFloorChunk = 64 << 10

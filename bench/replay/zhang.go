@@ -84,7 +84,7 @@ func readLink(res *results.Results) sweepLink {
 	l.upDown2, l.upDown3 = upDown(c2), upDown(c3)
 	l.behind = strings.TrimSpace(results.EmulatorBehind(c2, n) + " " + results.EmulatorBehind(c3, n))
 	for _, x := range res.Crossover {
-		if x.Protocol == "h3" {
+		if x.Protocol == transport.H3.String() {
 			l.cross = float64(x.LinkRateBound())
 		}
 	}
