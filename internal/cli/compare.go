@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/httpvs/httpvs/internal/render"
@@ -28,14 +27,8 @@ func runCompare(_ context.Context, e *env, args []string) error {
 	}
 	var runs [2]*results.Results
 	for i, path := range pos {
-		f, err := os.Open(path)
-		if err != nil {
-			return usagef("%v", err)
-		}
-		runs[i], err = results.ReadJSON(f)
-		f.Close()
-		if err != nil {
-			return usagef("%s: %v", path, err)
+		if runs[i], err = readResultsFile(path); err != nil {
+			return err
 		}
 	}
 	out := verdict.CompareRuns(pos[0], pos[1], runs[0], runs[1])

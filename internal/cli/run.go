@@ -14,6 +14,7 @@ import (
 	"github.com/httpvs/httpvs/internal/certfile"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/internal/profiling"
+	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
@@ -97,7 +98,7 @@ func (f *runFlags) experiment(ctx context.Context, e *env, xo *experiment.Option
 		// The cost up front across a link, for a budget asked for,
 		// and for the user's own requests, whose cost no one knows.
 		if acrossLink || f.budgetGiven || len(f.requests.lines) > 0 || f.requests.file != "" {
-			fmt.Fprintln(e.stderr, costLine(p))
+			fmt.Fprintln(e.stderr, render.CostLine(p))
 		}
 		for _, line := range p.Sizing {
 			fmt.Fprintf(e.stderr, "httpvs run: %s (--budget, --duration)\n", line)

@@ -20,18 +20,12 @@ import (
 // sizing said before the cells; the repetitions carried the losses they
 // were sized for.
 func TestRunLossyLinkAgainstModels(t *testing.T) {
-	needLink(t)
-	out := t.TempDir()
-	spec := "rtt=20ms,rate=20mbit,loss=3%,cc=reno"
-	code, stdout, stderr := runMain(t, "run", "--net", spec, "--scenarios", "download", "--protocols", "h1,h3",
-		"--repeat", "2", "--max-repeat", "2", "--loss-events", "30", "--out", out)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
+	o := rounds(2)
+	o.Matrix.MaxRepeat, o.Matrix.LossEvents = 2, 30
+	res, stdout, said := acrossLink(t, o, "rtt=20ms,rate=20mbit,loss=3%,cc=reno", "download", "h1,h3")
+	if !strings.Contains(said, "each transfer sized to see 30 loss events") {
+		t.Errorf("the plan does not say how the transfers were sized for the loss:\n%s", said)
 	}
-	if !strings.Contains(stderr, "each transfer sized to see 30 loss events") {
-		t.Errorf("stderr does not say how the transfers were sized for the loss:\n%s", stderr)
-	}
-	res, _ := readResults(t, out)
 	n := res.Settings.Net
 	if n.Calibration.DownRateBitsPerSecond < 19e6 || n.Calibration.DownRateBitsPerSecond > 21e6 {
 		t.Errorf("paced UDP read %.3g bit/s down, want 20 Mbit/s within 5%%", n.Calibration.DownRateBitsPerSecond)

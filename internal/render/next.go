@@ -1,4 +1,4 @@
-package cli
+package render
 
 import (
 	"fmt"
@@ -9,17 +9,18 @@ import (
 	"github.com/httpvs/httpvs/results"
 )
 
-// nextSteps says what to do after a finished run, from what it found:
+// NextSteps says what to do after a finished run, from what it found:
 // where the CPU went when a cause is the stack's own cost and the run was
 // not profiled, the knob search when a fix is a setting, more rounds when
 // cells are unstable, and how to see whether a change moved anything.
-// dir is the results directory ("" with --no-files).
-func nextSteps(res *results.Results, dir string, profiled bool) []string {
+// dir is the results directory ("" with --no-files); profiled says the
+// run was made with --profile.
+func NextSteps(res *results.Results, dir string, profiled bool) []string {
 	var cpu, knobs bool
 	unstable := 0
 	for _, c := range res.Cells {
 		for _, f := range c.Findings {
-			cpu = cpu || (f.Rule == "cpu-per-byte" && profilable(&c))
+			cpu = cpu || (f.Rule == "cpu-per-byte" && Profilable(&c))
 			knobs = knobs || len(f.Knobs) > 0
 		}
 		if c.VsH1 != nil && (res.Settings.Sequential == nil && c.VsH1.HalfWidth() > verdict.PrecisionOf(res.Settings) ||
@@ -48,8 +49,8 @@ func nextSteps(res *results.Results, dir string, profiled bool) []string {
 	return out
 }
 
-// nextLine is nextSteps in one block, the text report's last.
-func nextLine(steps []string) string {
+// NextLine is NextSteps in one block, the text report's last.
+func NextLine(steps []string) string {
 	if len(steps) == 0 {
 		return ""
 	}
@@ -115,4 +116,11 @@ func otherSide(side string) string {
 		return "server"
 	}
 	return "client"
+}
+
+// Profilable says a run made with --profile would say where c's extra
+// CPU went and this one did not: it profiles the cells the verdict calls
+// slower (none in a run of one round per cell).
+func Profilable(c *results.Cell) bool {
+	return len(c.Attribution) == 0 && c.VsH1 != nil && c.VsH1.Verdict == results.VerdictSlower
 }
