@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/config"
-	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/internal/fdlimit"
+	"github.com/httpvs/httpvs/internal/profiling"
 	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/transfer"
@@ -161,7 +161,7 @@ func runTransfer(ctx context.Context, e *env, f *transferFlags, plan transfer.Pl
 	}
 	stopProfile := func() {}
 	if f.profile != "" {
-		prof, err := newProfiler(f.profile, experiment.ProfileServerURL(plan.URL), nil, e.stderr)
+		prof, err := newProfiler(f.profile, profiling.ProfileServerURL(plan.URL), nil, e.stderr)
 		if err != nil {
 			return err
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/certfile"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
+	"github.com/httpvs/httpvs/internal/profiling"
 	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/plan"
@@ -151,7 +152,7 @@ func (f *runFlags) annotate(e *env, fs *flagset.Set, res *results.Results) {
 // not taken always; quic-go's UDP buffer warning never, since the results
 // carry it and every report says it once, at its top, with its command.
 func (f *runFlags) warn(e *env, err error) {
-	var pe *experiment.ProfileError
+	var pe *profiling.ProfileError
 	switch {
 	case errors.As(err, &pe):
 		printProfileError(e.stderr, pe)

@@ -11,6 +11,7 @@ import (
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/interrupt"
 	"github.com/httpvs/httpvs/internal/matrix"
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
@@ -358,7 +359,7 @@ func checkAttribution(t *testing.T, c *results.Cell) {
 	}
 	http2 := false
 	for _, s := range c.Attribution {
-		t.Log(s.Summary(c.CPUUnit))
+		t.Log(verdict.AttributionSummary(s, c.CPUUnit))
 		if s.Error != "" || s.SecondsPerUnit <= 0 || s.BaseSecondsPerUnit <= 0 {
 			t.Errorf("%s: %+v", s.Side, s)
 		}

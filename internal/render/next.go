@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -22,7 +23,7 @@ func NextSteps(res *results.Results, dir string, profiled bool) []string {
 			cpu = cpu || (f.Rule == "cpu-per-byte" && Profilable(&c))
 			knobs = knobs || len(f.Knobs) > 0
 		}
-		if c.VsH1 != nil && (res.Settings.Sequential == nil && c.VsH1.HalfWidth() > res.Settings.PrecisionOf() ||
+		if c.VsH1 != nil && (res.Settings.Sequential == nil && c.VsH1.HalfWidth() > verdict.PrecisionOf(res.Settings) ||
 			res.Settings.Sequential != nil && c.VsH1.Verdict == results.VerdictUndetermined) {
 			unstable++
 		}
@@ -60,7 +61,7 @@ func NextLine(steps []string) string {
 // few: which side's cost per unit moved and by how much, the rounds their
 // spread would need, and what would help.
 func precisionSteps(res *results.Results, unstable int) []string {
-	limits := res.PrecisionLimits()
+	limits := verdict.PrecisionLimits(res)
 	if len(limits) == 0 {
 		return nil
 	}
@@ -103,7 +104,7 @@ func precisionSteps(res *results.Results, unstable int) []string {
 	case s.Pin == nil && s.Target == "child" && s.Net == nil && res.Env.Cores >= 2:
 		help += ", pinning the generator and the server to their own cores (--pin: more cells settle, but each side then has one core, a different machine from Go as shipped on this one)"
 	}
-	open := fmt.Sprintf("not known within ±%.0f%%", res.Settings.PrecisionOf()*100)
+	open := fmt.Sprintf("not known within ±%.0f%%", verdict.PrecisionOf(res.Settings)*100)
 	if res.Settings.Sequential != nil {
 		open = "undetermined"
 	}
