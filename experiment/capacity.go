@@ -8,6 +8,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
@@ -19,10 +20,10 @@ import (
 // Capacity search defaults, used where CapacityOptions fields are zero.
 const (
 	DefaultCapacityStep     = time.Second // measured time of each rate tried
-	DefaultCapacityStart    = 100.0       // first rate, requests per second
-	DefaultCapacityMax      = 1e6         // the search stops there, requests per second
-	DefaultCapacityRefine   = 5           // bisections between the last rate met and the first missed
-	DefaultCapacityInFlight = 64          // requests in flight at most: h1 connections, h2/h3 streams on one
+	defaultCapacityStart    = 100.0       // first rate, requests per second
+	defaultCapacityMax      = 1e6         // the search stops there, requests per second
+	defaultCapacityRefine   = 5           // bisections between the last rate met and the first missed
+	defaultCapacityInFlight = 64          // requests in flight at most: h1 connections, h2/h3 streams on one
 	// capacityKeptUp is the share of the rate asked that must succeed
 	// for a rate to count as carried.
 	capacityKeptUp = 0.9
@@ -42,12 +43,12 @@ type CapacityOptions struct {
 	// of warmup); zero: DefaultCapacityStep.
 	Step time.Duration
 	// Start and MaxRate bound the rates tried, requests per second; zero:
-	// DefaultCapacityStart and DefaultCapacityMax.
+	// 100 and 1e6.
 	Start, MaxRate float64
-	// Refine is the bisections after the doublings; zero:
-	// DefaultCapacityRefine.
+	// Refine is the bisections after the doublings; zero: 5.
 	Refine int
-	// InFlight bounds the requests in flight; zero: DefaultCapacityInFlight.
+	// InFlight bounds the requests in flight (h1 connections, h2 and h3
+	// streams on one); zero: 64.
 	InFlight int
 	// Budget bounds the search's time, from its first step: no turn of
 	// steps starts that would end past it; zero: DefaultCapacityBudget.
@@ -66,16 +67,16 @@ func (c *CapacityOptions) fill() {
 		c.Step = DefaultCapacityStep
 	}
 	if c.Start <= 0 {
-		c.Start = DefaultCapacityStart
+		c.Start = defaultCapacityStart
 	}
 	if c.MaxRate <= 0 {
-		c.MaxRate = DefaultCapacityMax
+		c.MaxRate = defaultCapacityMax
 	}
 	if c.Refine <= 0 {
-		c.Refine = DefaultCapacityRefine
+		c.Refine = defaultCapacityRefine
 	}
 	if c.InFlight <= 0 {
-		c.InFlight = DefaultCapacityInFlight
+		c.InFlight = defaultCapacityInFlight
 	}
 	if c.Budget <= 0 {
 		c.Budget = DefaultCapacityBudget
@@ -109,10 +110,10 @@ func Capacity(ctx context.Context, o Options, c CapacityOptions) (*results.Capac
 	if err := o.fill(); err != nil {
 		return nil, nil, &OptionsError{err}
 	}
-	var link *Link
+	var link *emuLink
 	if o.Link != nil {
 		var err error
-		if link, err = OpenLink(*o.Link); err != nil {
+		if link, err = openLink(*o.Link); err != nil {
 			return nil, nil, err
 		}
 		defer link.Close() // after the child has stopped: deferred before it
@@ -235,7 +236,7 @@ func setRatios(c *results.Capacity) {
 	c.Baseline = c.Transports[base].Protocol
 	for i := range c.Transports {
 		if i != base {
-			c.Transports[i].VsBaseline = results.RatioOf(c.Transports[i], c.Transports[base])
+			c.Transports[i].VsBaseline = verdict.RatioOf(c.Transports[i], c.Transports[base])
 		}
 	}
 }

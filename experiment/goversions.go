@@ -5,7 +5,9 @@ import (
 	"slices"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/buildinfo"
 	"github.com/httpvs/httpvs/internal/goversions"
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
@@ -84,7 +86,7 @@ func Versions(ctx context.Context, o VersionsOptions) (*results.Results, error) 
 	if err != nil {
 		return nil, &OptionsError{err}
 	}
-	res := &results.Results{SchemaVersion: results.SchemaVersion, Started: time.Now(), Env: results.CurrentEnv()}
+	res := &results.Results{SchemaVersion: results.SchemaVersion, Started: time.Now(), Env: buildinfo.CurrentEnv()}
 	gv, err := goversions.Run(ctx, g)
 	res.Finished = time.Now()
 	if gv == nil {
@@ -120,8 +122,8 @@ func goSettings(o goversions.Options, gv *results.GoVersions) results.Settings {
 	s := results.Settings{Target: "child", Engine: "std", Repeat: o.Rounds, MaxRepeat: o.MaxRounds,
 		BudgetSeconds: o.Budget.Seconds(), DurationSeconds: o.Duration.Seconds(), WarmupSeconds: o.Warmup.Seconds(), SizeBytes: int64(o.Size)}
 	if o.MaxRounds > o.Rounds {
-		s.Rounds = results.RoundsUntilSettled
-		s.Sequential = &results.Sequential{Rule: results.SequentialRule, Alpha: results.SequentialAlpha, First: o.Rounds, Last: o.MaxRounds}
+		s.Rounds = verdict.RoundsUntilSettled
+		s.Sequential = &results.Sequential{Rule: verdict.SequentialRule, Alpha: verdict.SequentialAlpha, First: o.Rounds, Last: o.MaxRounds}
 	}
 	rounds := map[string]int{}
 	for _, c := range gv.Cells {

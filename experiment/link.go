@@ -19,30 +19,30 @@ type LinkSpec struct {
 	Spec netem.Spec
 }
 
-// Link is an experiment's emulated link: made before the child server
+// emuLink is an experiment's emulated link: made before the child server
 // starts (which runs in its server namespace), calibrated before the
 // cells, closed with the child gone.
-type Link struct {
+type emuLink struct {
 	spec LinkSpec
 	link *netem.Link
 	// Desc is the link's record for results.json, once calibrated.
 	Desc *results.Net
 	// restoreGSO puts QUIC_GO_DISABLE_GSO back as it was; nil when
-	// OpenLink did not change it.
+	// openLink did not change it.
 	restoreGSO func()
 	// mu guards the counters of the cells so far, which Take adds to.
 	mu       sync.Mutex
 	up, down netem.DirStats
 }
 
-// OpenLink makes s's link. A *netem.SetupError (no root, no
+// openLink makes s's link. A *netem.SetupError (no root, no
 // /dev/net/tun) is returned as is and says what is missing.
-func OpenLink(s LinkSpec) (*Link, error) {
+func openLink(s LinkSpec) (*emuLink, error) {
 	link, err := netem.NewLink(s.Spec)
 	if err != nil {
 		return nil, err
 	}
-	l := &Link{spec: s, link: link}
+	l := &emuLink{spec: s, link: link}
 	if link.Backend() == netem.BackendNetem {
 		l.restoreGSO = noUDPGSO()
 	}
@@ -71,7 +71,7 @@ func noUDPGSO() func() {
 }
 
 // Close ends the link; l may be nil.
-func (l *Link) Close() {
+func (l *emuLink) Close() {
 	if l != nil {
 		l.link.Close()
 		if l.restoreGSO != nil {
@@ -81,31 +81,31 @@ func (l *Link) Close() {
 }
 
 // Netem is the emulated link itself: its namespaces and counters.
-func (l *Link) Netem() *netem.Link { return l.link }
+func (l *emuLink) Netem() *netem.Link { return l.link }
 
 // Name is the link as the user wrote it.
-func (l *Link) Name() string { return l.spec.Name }
+func (l *emuLink) Name() string { return l.spec.Name }
 
 // server is the namespace the child server starts in; nil without a link.
-func (l *Link) server() *netem.Namespace {
+func (l *emuLink) server() *netem.Namespace {
 	if l == nil {
 		return nil
 	}
 	return l.link.Server()
 }
 
-// CalibrateOptions keep a calibration to a few seconds: 200 UDP probes,
+// calibrateOptions keep a calibration to a few seconds: 200 UDP probes,
 // and TCP transfers of at least six round trips (netem.Goodput measures
 // after slow start, which it estimates from the spec, and sends longer
 // when that leaves too little to measure).
-func CalibrateOptions(spec netem.Spec) netem.CalibrateOptions {
+func calibrateOptions(spec netem.Spec) netem.CalibrateOptions {
 	return netem.CalibrateOptions{Probes: 200, Connects: 5, Bulk: max(500*time.Millisecond, 6*spec.RTT())}
 }
 
 // Calibrate measures the link (Desc) and starts its counters afresh.
-func (l *Link) Calibrate(ctx context.Context) error {
+func (l *emuLink) Calibrate(ctx context.Context) error {
 	start := time.Now()
-	c, err := netem.Calibrate(ctx, l.link, CalibrateOptions(l.spec.Spec))
+	c, err := netem.Calibrate(ctx, l.link, calibrateOptions(l.spec.Spec))
 	if err != nil {
 		return fmt.Errorf("calibrate the emulated link: %w", err)
 	}
@@ -116,14 +116,14 @@ func (l *Link) Calibrate(ctx context.Context) error {
 }
 
 // RTT is the link's round trip as calibrated: the median TCP handshake.
-func (l *Link) RTT() time.Duration {
+func (l *emuLink) RTT() time.Duration {
 	return time.Duration(l.Desc.Calibration.TCPConnectSeconds * float64(time.Second))
 }
 
 // take returns the link's counters since the last take (or the
 // calibration) and adds them to the cells' total: plan.Options'
 // LinkCounters, which gives each repetition its own.
-func (l *Link) take() (up, down netem.DirStats) {
+func (l *emuLink) take() (up, down netem.DirStats) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	up, down = l.link.ResetStats()
@@ -133,7 +133,7 @@ func (l *Link) take() (up, down netem.DirStats) {
 
 // result is the link's record for results.json, with its counters over
 // all the cells; nil without a link.
-func (l *Link) result() *results.Net {
+func (l *emuLink) result() *results.Net {
 	if l == nil || l.Desc == nil {
 		return nil
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/internal/matrix"
+	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
@@ -43,7 +44,7 @@ const (
 
 // Options are an experiment on loopback or across one link (Run,
 // Capacity): what `httpvs run` measures, as a library call. The zero
-// value is `httpvs run`: Go as shipped (results.GoDefault) on every
+// value is `httpvs run`: Go as shipped (runfiles.GoDefault) on every
 // transport and the default scenarios, against the child server on
 // loopback, with the rounds fillRounds describes (DefaultRepeat a cell,
 // up to DefaultMaxRepeat within DefaultBudget); with Link set, `httpvs
@@ -83,7 +84,7 @@ type Base struct {
 	// durations, the client's knobs, the load engine. Run sets its
 	// Target, Network, link fields, Budget and Profile.
 	// Matrix.Knobs is the knob set Run applies to Matrix.Client: a zero
-	// one means results.GoDefault.
+	// one means runfiles.GoDefault.
 	Matrix plan.Options
 	// NoAA leaves out the A/A columns (Matrix.AA nil: the first scenario
 	// of each kind of work, plan.AAEachKind) that a
@@ -92,7 +93,7 @@ type Base struct {
 	NoAA bool
 	// NoTuned leaves out the tuned client's rows ("download:tuned") that
 	// a Go-as-shipped run on loopback adds, which say what the tuned
-	// client (results.Tuned) reaches.
+	// client (runfiles.Tuned) reaches.
 	NoTuned bool
 	// Executable is the program Run starts as the child server: an
 	// httpvs binary, or any whose main calls ServeChild first; "" means
@@ -246,11 +247,11 @@ func (o *Options) fill() error {
 	if err := o.applyKnobs(); err != nil {
 		return err
 	}
-	asShipped := o.Matrix.Knobs.Name == results.GoDefault.Name || strings.HasPrefix(o.Matrix.Knobs.Name, results.GoDefault.Name+", with ")
+	asShipped := o.Matrix.Knobs.Name == runfiles.GoDefault.Name || strings.HasPrefix(o.Matrix.Knobs.Name, runfiles.GoDefault.Name+", with ")
 	if o.Matrix.Alongside == nil && !o.NoTuned && o.Link == nil && asShipped {
 		// As shipped -> tuned in one run: the single-stream transfers again
 		// with the tuned client (on a link, the window decides instead).
-		tuned := results.Tuned
+		tuned := runfiles.Tuned
 		o.Matrix.Alongside = &tuned
 	}
 	if o.ReferenceRounds == 0 {
@@ -309,7 +310,7 @@ func (o *Options) checkMatrix() error {
 // per transport, and the figures they give are steadier than Go's.
 const maxReferenceRounds = 5
 
-// applyKnobs applies the knob set Matrix.Knobs (zero: results.GoDefault)
+// applyKnobs applies the knob set Matrix.Knobs (zero: runfiles.GoDefault)
 // once: to the client, the load engine and the child server's knobs
 // (Server). An external target's knobs are its own: the set's server part
 // is left out, and out of the knobs the results record. The engine's
@@ -318,7 +319,7 @@ const maxReferenceRounds = 5
 func (o *Options) applyKnobs() error {
 	m := &o.Matrix
 	if m.Knobs.Name == "" {
-		m.Knobs = results.GoDefault
+		m.Knobs = runfiles.GoDefault
 	}
 	setup := matrix.Setup{Client: &m.Client, Engine: &m.Engine, Server: &o.Server}
 	if o.Target.Plain != "" || o.Target.TLS != "" {

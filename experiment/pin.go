@@ -21,20 +21,20 @@ type pinning struct {
 	undo           func()
 }
 
-// PinQuietCores is the most CPU other programs may use, in cores, for a
+// pinQuietCores is the most CPU other programs may use, in cores, for a
 // run to pin: a pinned side cannot move away from another program on its
 // core, and on a busy machine pinning widened the spread it is meant to
-// narrow (bench/noise.sh). PinQuietTime is how long Run looks.
+// narrow (bench/noise.sh). pinQuietTime is how long Run looks.
 const (
-	PinQuietCores = 0.3
-	PinQuietTime  = 300 * time.Millisecond
+	pinQuietCores = 0.3
+	pinQuietTime  = 300 * time.Millisecond
 )
 
 // pinPlan decides whether the run pins and how: on loopback, with a child
 // server, Pin set, two CPUs or more, a quiet machine and no other run
 // pinned. unlock releases the claim when the run ends; why says why a
 // run that would have pinned did not ("" when it pinned or was not to).
-func (o *Options) pinPlan(ctx context.Context, link *Link) (p *pinning, unlock func(), why string) {
+func (o *Options) pinPlan(ctx context.Context, link *emuLink) (p *pinning, unlock func(), why string) {
 	none := func() {}
 	if !o.Pin || link != nil || o.Target.Plain != "" || o.Target.TLS != "" {
 		return nil, none, ""
@@ -47,7 +47,7 @@ func (o *Options) pinPlan(ctx context.Context, link *Link) (p *pinning, unlock f
 	if !ok {
 		return nil, none, ""
 	}
-	if busy, err := pin.Foreign(ctx, PinQuietTime); err == nil && busy > PinQuietCores {
+	if busy, err := pin.Foreign(ctx, pinQuietTime); err == nil && busy > pinQuietCores {
 		return nil, none, fmt.Sprintf("other programs used %.1f cores as the run started: a pinned side could not move away from them", busy)
 	}
 	if !pinMu.TryLock() {

@@ -12,6 +12,8 @@ import (
 	"github.com/httpvs/httpvs/internal/childserver"
 	"github.com/httpvs/httpvs/internal/diagnosis"
 	"github.com/httpvs/httpvs/internal/matrix"
+	"github.com/httpvs/httpvs/internal/profiling"
+	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
@@ -30,10 +32,10 @@ func Run(ctx context.Context, o Options) (*results.Results, error) {
 	if err := o.fill(); err != nil {
 		return nil, &OptionsError{err}
 	}
-	var link *Link
+	var link *emuLink
 	if o.Link != nil {
 		var err error
-		if link, err = OpenLink(*o.Link); err != nil {
+		if link, err = openLink(*o.Link); err != nil {
 			return nil, err
 		}
 		defer link.Close() // after the child has stopped: deferred before it
@@ -76,7 +78,7 @@ func Run(ctx context.Context, o Options) (*results.Results, error) {
 // knobs (nil for an external target), quic-go's buffer note, what the
 // target lacks, and the pinning (or why there is none).
 type setup struct {
-	link     *Link
+	link     *emuLink
 	server   *config.Server
 	udpNote  string
 	notRun   []results.NotRun
@@ -121,7 +123,7 @@ func (o *Options) measure(ctx context.Context, st setup) (*results.Results, erro
 
 // settle adds to res what the matrix does not know: the child server's
 // knobs, quic-go's buffer note, the link, what the target lacked.
-func (o *Options) settle(res *results.Results, server *config.Server, udpNote string, link *Link, notRun []results.NotRun) {
+func (o *Options) settle(res *results.Results, server *config.Server, udpNote string, link *emuLink, notRun []results.NotRun) {
 	res.NotRun = notRun
 	res.Settings.Server = server
 	res.Settings.UDPBuffers = udpNote
@@ -139,7 +141,7 @@ func (o *Options) settle(res *results.Results, server *config.Server, udpNote st
 
 // checkTarget leaves out of o.Matrix what an external target lacks
 // (matrix.CheckTarget) and returns it; when nothing is left, the results
-// saying so (no scenario) or a NothingToMeasureError (no transport).
+// saying so (no scenario) or a *nothingToMeasureError (no transport).
 func (o *Options) checkTarget(ctx context.Context, external bool) ([]results.NotRun, *results.Results, error) {
 	if !external {
 		return nil, nil, nil
@@ -149,7 +151,7 @@ func (o *Options) checkTarget(ctx context.Context, external bool) ([]results.Not
 	*m, notRun = matrix.CheckTarget(ctx, *m)
 	switch {
 	case len(m.Protocols) == 0:
-		return nil, nil, &NothingToMeasureError{NotRun: notRun}
+		return nil, nil, &nothingToMeasureError{NotRun: notRun}
 	case len(m.Scenarios) == 0: // what was asked is not there: said, not failed
 		return nil, matrix.Unmeasured(*m, notRun), nil
 	}
@@ -172,13 +174,13 @@ func udpBuffers(protos []transport.Protocol) string {
 // returns the child's knobs (nil for an external target) and what stops
 // the child; died hears of a child that exits before then. pinned, when
 // set, gives the child its CPUs.
-func (o *Options) startServer(ctx context.Context, link *Link, pinned *pinning, died func(error)) (*config.Server, func(), error) {
+func (o *Options) startServer(ctx context.Context, link *emuLink, pinned *pinning, died func(error)) (*config.Server, func(), error) {
 	m := &o.Matrix
 	if o.Target.Plain != "" || o.Target.TLS != "" {
 		m.Target = o.Target
 		return nil, func() {}, reachTarget(ctx, o.Target)
 	}
-	spec := childserver.Spec{Server: o.Server, Profiling: o.ProfileDir != "", Token: ClientToken(), CPUs: pinned.serverCPUs()}
+	spec := childserver.Spec{Server: o.Server, Profiling: o.ProfileDir != "", Token: profiling.ClientToken(), CPUs: pinned.serverCPUs()}
 	if m.Browser != nil {
 		spec.Page = m.Browser.Page
 	}
@@ -203,7 +205,7 @@ func (o *Options) startServer(ctx context.Context, link *Link, pinned *pinning, 
 // sizeRequests sizes the rounds of the user's requests from a probe
 // (matrix.SizeRequests): on loopback within what is left of o.Budget;
 // across a link, whose budget follows from the estimate, by time alone.
-func (o *Options) sizeRequests(ctx context.Context, link *Link) []string {
+func (o *Options) sizeRequests(ctx context.Context, link *emuLink) []string {
 	left := time.Duration(0)
 	if o.Budget > 0 && link == nil {
 		left = max(o.Budget-time.Since(o.Began), time.Nanosecond)
@@ -215,7 +217,7 @@ func (o *Options) sizeRequests(ctx context.Context, link *Link) []string {
 
 // plan estimates the run's cost and sets its budget: o.Budget, or across
 // a link the estimate and LinkBudgetShare of it again; OnPlan hears both.
-func (o *Options) plan(link *Link, sizing []string) error {
+func (o *Options) plan(link *emuLink, sizing []string) error {
 	est, err := matrix.EstimateRun(o.Matrix)
 	if err != nil {
 		return &OptionsError{err}
@@ -266,11 +268,11 @@ func (e *OptionsError) Error() string { return e.Err.Error() }
 // Unwrap returns Err.
 func (e *OptionsError) Unwrap() error { return e.Err }
 
-// NothingToMeasureError is Run's error when an external target speaks none
+// nothingToMeasureError is Run's error when an external target speaks none
 // of the transports asked for; NotRun says how each was refused.
-type NothingToMeasureError struct{ NotRun []results.NotRun }
+type nothingToMeasureError struct{ NotRun []results.NotRun }
 
-func (e *NothingToMeasureError) Error() string {
+func (e *nothingToMeasureError) Error() string {
 	parts := make([]string, len(e.NotRun))
 	for i, n := range e.NotRun {
 		parts[i] = n.String()
@@ -286,8 +288,8 @@ func (o *Options) profile(m *plan.Options) error {
 	if o.ProfileDir == "" {
 		return nil
 	}
-	prof, err := NewProfiler(o.ProfileDir, m.Target.Plain, m.Network, o.Warn)
-	var cleartext *CleartextTokenError
+	prof, err := profiling.NewProfiler(o.ProfileDir, m.Target.Plain, m.Network, o.Warn)
+	var cleartext *profiling.CleartextTokenError
 	if errors.As(err, &cleartext) {
 		return &OptionsError{err}
 	}
@@ -295,7 +297,7 @@ func (o *Options) profile(m *plan.Options) error {
 		return err
 	}
 	m.Profile = func(scenario, column string) func() plan.Profiles {
-		return prof.Start(results.ProfileName(scenario, column))
+		return prof.Start(runfiles.ProfileName(scenario, column))
 	}
 	return nil
 }

@@ -11,12 +11,12 @@ import (
 // across it (`httpvs tune --net`): the *tune.Link it returns is
 // tune.Options.Link, whose zero Trial and Budget tune.Run sizes for the
 // link, and the func closes the link once the search is over. Like
-// OpenLink it needs Linux and root (or a user namespace); a
+// openLink it needs Linux and root (or a user namespace); a
 // *netem.SetupError says what is missing. It lives here rather than in
 // package tune, which takes a link made by anyone and so does not import
 // this package.
 func OpenTuneLink(ctx context.Context, s LinkSpec) (*tune.Link, func(), error) {
-	l, err := OpenLink(s)
+	l, err := openLink(s)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -69,7 +69,7 @@ type Options struct {
 	// Precision, when above 0, plans the rounds past Repeat for precision
 	// instead: each cell's, once, from its first Repeat rounds' spread
 	// alone, to bring its interval within ±Precision (0.10: ±10%) whatever
-	// its verdict (Stein's two-stage procedure, results.RoundsBySpread).
+	// its verdict (Stein's two-stage procedure, verdict.RoundsBySpread).
 	// Zero: rounds go to the open verdicts.
 	Precision float64
 	// Budget bounds the added rounds: one starts only when it is expected
@@ -150,7 +150,7 @@ type Options struct {
 	WarmupRounds int
 	// AA names the scenarios that measure the baseline transport a second
 	// time, as a column of its own under the same rounds and order rules
-	// (results.AAColumn): the run's noise floor, in Results.AA. AAAll
+	// (verdict.AAColumn): the run's noise floor, in Results.AA. AAAll
 	// names every scenario; nil names none.
 	AA []string
 	// Progress, if set, is called before each measurement.
@@ -193,7 +193,7 @@ const DefaultWarmupRounds = 1
 const AAAll = "all"
 
 // AAEachKind in Options.AA gives an A/A column to the first scenario of
-// each kind of work measured (results.KindOf: a transfer, a request load,
+// each kind of work measured (verdict.KindOf: a transfer, a request load,
 // gRPC, a timed scenario): each kind's noise floor at the cost of one
 // column in one scenario per kind.
 const AAEachKind = "each-kind"

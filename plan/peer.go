@@ -84,7 +84,7 @@ var (
 	h2Only  = []transport.Protocol{transport.H2C, transport.H2}
 )
 
-// catalog is every peer, servers first, as Catalog returns them.
+// catalog is every peer, servers first, as peerCatalog returns them.
 var catalog = []Peer{
 	{Name: "h2o", Language: "C", Role: RoleServer, Binary: "h2o", Install: "apt-get install h2o", Transports: tcpFour, Sink: tcpFour,
 		Note: "h2o 2.2 has no HTTP/3; /sink is an mruby handler (h2o buffers the whole body before it runs)"},
@@ -106,9 +106,9 @@ var catalog = []Peer{
 		Note: "request load in Rust (hyper; quinn and h3 for HTTP/3); no Debian package, and crates.io's build has HTTP/3 only with --features http3; no warm-up"},
 }
 
-// Catalog returns every peer httpvs knows, servers first (copies: the
+// peerCatalog returns every peer httpvs knows, servers first (copies: the
 // caller may change them).
-func Catalog() []Peer {
+func peerCatalog() []Peer {
 	out := make([]Peer, len(catalog))
 	for i, p := range catalog {
 		out[i] = p.clone()

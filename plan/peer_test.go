@@ -51,8 +51,8 @@ func TestAuto(t *testing.T) {
 		t.Fatal(err)
 	}
 	installed, missing := Discover()
-	if len(auto) != len(installed) || len(installed)+len(missing) != len(Catalog()) {
-		t.Fatalf("auto %d, installed %d, missing %d, catalog %d", len(auto), len(installed), len(missing), len(Catalog()))
+	if len(auto) != len(installed) || len(installed)+len(missing) != len(peerCatalog()) {
+		t.Fatalf("auto %d, installed %d, missing %d, catalog %d", len(auto), len(installed), len(missing), len(peerCatalog()))
 	}
 	for _, p := range missing {
 		if _, err := p.Path(); err == nil || !strings.Contains(err.Error(), "("+p.Install+")") {
@@ -62,7 +62,7 @@ func TestAuto(t *testing.T) {
 }
 
 func TestCatalogConsistent(t *testing.T) {
-	for _, p := range Catalog() {
+	for _, p := range peerCatalog() {
 		if p.Name == "" || p.Binary == "" || p.Install == "" || p.Language == "" || len(p.Transports) == 0 {
 			t.Errorf("incomplete catalog entry %+v", p)
 		}

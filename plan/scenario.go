@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/internal/scenariospec"
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
@@ -35,10 +36,6 @@ func init() {
 	scenariospec.Of = func(s any) *scenariospec.Spec { return &s.(*Scenario).x }
 }
 
-// User reports whether s measures one of the user's own requests
-// (RequestScenarios) rather than httpvs's endpoints.
-func (s Scenario) User() bool { return s.x.Req != nil }
-
 // Transfer reports whether s moves big bodies (transfer package) rather
 // than many requests (load package) or is a network scenario.
 func (s Scenario) Transfer() bool { return s.Metric == results.MetricBytesPerSecond }
@@ -59,14 +56,14 @@ func (sc *Scenario) setInfo(info results.ScenarioInfo) {
 	sc.Name, sc.Reproduces, sc.Description, sc.Metric = info.Name, info.Reproduces, info.Description, info.Metric
 }
 
-// init gives the built-in scenarios their titles from results.Catalogue,
+// init gives the built-in scenarios their titles from verdict.Describe's catalogue,
 // which holds what each is; a scenario missing there is a build defect.
 func init() {
 	for _, list := range [][]Scenario{Scenarios, NetScenarios} {
 		for i := range list {
-			info, ok := results.Describe(nil, list[i].Name)
+			info, ok := verdict.Describe(nil, list[i].Name)
 			if !ok || info.Metric != list[i].Metric {
-				panic("plan: scenario " + list[i].Name + " is not in results.Catalogue as measured here")
+				panic("plan: scenario " + list[i].Name + " is not in verdict.Describe's catalogue as measured here")
 			}
 			list[i].setInfo(info)
 		}
@@ -183,59 +180,29 @@ func scenarioByName(name string) (Scenario, bool) {
 	return Scenario{}, false
 }
 
-// Upload says a transfer scenario sends its body (PUT /sink) rather than
-// receives it.
-func (s Scenario) Upload() bool { return s.x.Upload }
-
-// RPC says the scenario is a gRPC call, one binding per column.
-func (s Scenario) RPC() bool { return s.x.RPC }
-
-// BodyBytes is a load scenario's request body size, bytes; zero without one.
-func (s Scenario) BodyBytes() units.Bytes { return s.x.Body }
-
-// Headers are the extra request headers a load scenario sends.
-func (s Scenario) Headers() load.HeaderSpec { return s.x.Headers }
-
-// Resume says a cold-start scenario resumes TLS sessions (0-RTT over h3).
-func (s Scenario) Resume() bool { return s.x.Resume }
-
-// Engine says the scenario is measured by the transfer or load engines
-// (download, upload, small requests, gRPC), not by a network scenario's
-// own loop.
-func (s Scenario) Engine() bool { return s.x.Kind == scenariospec.KindEngine }
-
-// ColdStart, PageLoad and HeadOfLine say which network scenario s is.
-func (s Scenario) ColdStart() bool  { return s.x.Kind == scenariospec.KindColdStart }
-func (s Scenario) PageLoad() bool   { return s.x.Kind == scenariospec.KindPageLoad }
-func (s Scenario) HeadOfLine() bool { return s.x.Kind == scenariospec.KindHeadOfLine }
-
-// Knobs is the knob set a variant scenario's client uses; "" for a
-// scenario measured with the run's own settings.
-func (s Scenario) Knobs() string { return s.x.Knobs }
-
 // Base is the scenario a variant was made from: "download" for
 // "download:tuned"; s's own name otherwise.
 func (s Scenario) Base() string {
 	if s.x.Knobs == "" {
 		return s.Name
 	}
-	return strings.TrimSuffix(s.Name, results.VariantSep+s.x.Knobs)
+	return strings.TrimSuffix(s.Name, verdict.VariantSep+s.x.Knobs)
 }
 
 // RequestScenarios are the scenarios measuring reqs: for the i-th
 // (1-based) "request-i", one request at a time, and "request-i-x50",
-// results.RequestConcurrency at a time, as small-sequential and small-concurrent
+// verdict.RequestConcurrency at a time, as small-sequential and small-concurrent
 // measure httpvs's own /small.
 func RequestScenarios(reqs []results.Request) []Scenario {
 	var out []Scenario
 	for i := range reqs {
 		req := &reqs[i]
-		oneInfo, manyInfo := results.RequestInfo(i+1, *req)
+		oneInfo, manyInfo := verdict.RequestInfo(i+1, *req)
 		one := Scenario{x: scenariospec.Spec{Streams: 1, Path: req.Path, Method: req.Method, Body: units.Bytes(req.BodyBytes), Req: req}}
 		one.setInfo(oneInfo)
 		many := one
 		many.setInfo(manyInfo)
-		many.x.Streams = results.RequestConcurrency
+		many.x.Streams = verdict.RequestConcurrency
 		out = append(out, one, many)
 	}
 	return out

@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -17,7 +18,7 @@ import (
 // run.
 func Capacity(w io.Writer, c *results.Capacity, notRun []results.NotRun) error {
 	bw := &printer{w: w}
-	fmt.Fprintln(bw, wrap(fmt.Sprintf("capacity at %s, %s: the highest open-loop rate each transport carried within the objective, latency from each request's intended send time", c.Objective.Text, c.Request), TextWidth, "", "  "))
+	fmt.Fprintln(bw, wrap(fmt.Sprintf("capacity at %s, %s: the highest open-loop rate each transport carried within the objective, latency from each request's intended send time", c.Objective.Text, c.Request), textWidth, "", "  "))
 	if c.Net != nil {
 		fmt.Fprintln(bw, c.Net.Summary())
 	}
@@ -35,7 +36,7 @@ func Capacity(w io.Writer, c *results.Capacity, notRun []results.NotRun) error {
 		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s%s\t%s\t\n", t.Protocol, rate(t.Met), missedText(t), each, capacityRatio(t, c.Baseline), coresText(t.ServerCores))
 	}
 	tw.Flush()
-	fmt.Fprintln(bw, wrap(capacityLegend(c, n), TextWidth, "  ", "  "))
+	fmt.Fprintln(bw, wrap(capacityLegend(c, n), textWidth, "  ", "  "))
 	if c.Stopped != "" {
 		fmt.Fprintf(bw, "  stopped: %s\n", c.Stopped)
 	}
@@ -53,7 +54,7 @@ func capacityLegend(c *results.Capacity, n int) string {
 	if n <= 1 {
 		return s + "; one search: the ratio shows the resolution its brackets allow, and with no spread between searches it has no verdict (a longer budget repeats the search))"
 	}
-	return s + fmt.Sprintf("; the ratio is the geometric mean over %d searches, with a 95%% interval the wider of their spread (Student's t) and their resolution; ≈ where it holds 1 and excludes a difference of %.0f%%, undetermined where it cannot)", n, results.Matters*100)
+	return s + fmt.Sprintf("; the ratio is the geometric mean over %d searches, with a 95%% interval the wider of their spread (Student's t) and their resolution; ≈ where it holds 1 and excludes a difference of %.0f%%, undetermined where it cannot)", n, verdict.Matters*100)
 }
 
 // searches is the most searches any transport made.

@@ -5,13 +5,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
 // TestCapacityVerdicts: repeated searches print each one's Met, the
 // ratio's interval and the verdict's own words; a search cut by its
 // budget where neither bracket closed prints no ratio and no "≈"; every
-// line fits TextWidth.
+// line fits textWidth.
 func TestCapacityVerdicts(t *testing.T) {
 	obj, err := results.ParseObjective("p99<50ms")
 	if err != nil {
@@ -58,16 +59,16 @@ func TestCapacityVerdicts(t *testing.T) {
 func setRatiosForTest(c *results.Capacity) {
 	c.Baseline = c.Transports[0].Protocol
 	for i := 1; i < len(c.Transports); i++ {
-		c.Transports[i].VsBaseline = results.RatioOf(c.Transports[i], c.Transports[0])
+		c.Transports[i].VsBaseline = verdict.RatioOf(c.Transports[i], c.Transports[0])
 	}
 }
 
-// checkWidth fails for a line of s over TextWidth columns.
+// checkWidth fails for a line of s over textWidth columns.
 func checkWidth(t *testing.T, s string) {
 	t.Helper()
 	for i, line := range strings.Split(s, "\n") {
-		if n := len([]rune(line)); n > TextWidth {
-			t.Errorf("line %d is %d columns, over %d: %s", i+1, n, TextWidth, line)
+		if n := len([]rune(line)); n > textWidth {
+			t.Errorf("line %d is %d columns, over %d: %s", i+1, n, textWidth, line)
 		}
 	}
 }

@@ -8,7 +8,7 @@ import (
 )
 
 // compactCell is a verdict cell as the text report's first screen shows
-// it, narrow enough for five transports in TextWidth columns: the ratio,
+// it, narrow enough for five transports in textWidth columns: the ratio,
 // its 95% interval as a half-width, and the verdict ("0.27x ±20% slow"
 // for slower, "0.94x ±12% ≈", "1.21x ±24% ?" for undetermined); text, the
 // cell's full wording (verdict.cell), where it has no interval.
@@ -41,7 +41,7 @@ func compactLegend(base string) string {
 	return s + ")"
 }
 
-// wrapLines wraps each of lines to TextWidth, continuing each one two
+// wrapLines wraps each of lines to textWidth, continuing each one two
 // columns further in than it starts (under the text of a "- " item);
 // leading blank lines are kept.
 func wrapLines(lines ...string) string {
@@ -50,7 +50,7 @@ func wrapLines(lines ...string) string {
 		blank := l[:len(l)-len(strings.TrimLeft(l, "\n"))]
 		body := strings.TrimLeft(l[len(blank):], " ")
 		indent := l[len(blank) : len(l)-len(body)]
-		out = append(out, blank+wrap(body, TextWidth, indent, indent+"  "))
+		out = append(out, blank+wrap(body, textWidth, indent, indent+"  "))
 	}
 	return strings.Join(out, "\n")
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -16,7 +17,8 @@ import (
 // t-test's p-value corrected for the number of cells tested; "~" marks a
 // change the runs cannot tell from noise. A baseline whose own value moved
 // is called out under the table: the ratios to it hide that move.
-func Deltas(w io.Writer, ds []results.Delta) error {
+func Deltas(w io.Writer, old, new *results.Results) error {
+	ds := verdict.Compare(old, new)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "scenario\ttransport\told\tnew\tvalue\tvs baseline\tratio\tp\tn\t")
 	var notes []string
@@ -45,7 +47,7 @@ func Deltas(w io.Writer, ds []results.Delta) error {
 	for _, line := range baselineMoveLines(ds) {
 		fmt.Fprintln(ew, line)
 	}
-	if line := results.UntestedReason(ds); line != "" {
+	if line := verdict.UntestedReason(ds); line != "" {
 		fmt.Fprintln(ew, line)
 	}
 	for _, n := range notes {
@@ -59,7 +61,7 @@ type deltaRow struct{ old, new, value, vs, ratio, p string }
 
 // deltaCells formats d's row: the test's "~" and p beside the figure it
 // tested (the ratio's change, or the value's for a cell without one).
-func deltaCells(d results.Delta) deltaRow {
+func deltaCells(d verdict.Delta) deltaRow {
 	r := deltaRow{old: "-", new: "-", value: "-", ratio: "-", p: "-"}
 	if d.OldN > 0 {
 		r.old = metricValue(d.Metric, d.Old)
@@ -80,7 +82,7 @@ func deltaCells(d results.Delta) deltaRow {
 		}
 		return s
 	}
-	if d.Tested == results.TestedRatio {
+	if d.Tested == verdict.TestedRatio {
 		r.vs = fmt.Sprintf("%.2fx -> %.2fx", d.OldRatio, d.NewRatio)
 		r.ratio = mark(fmt.Sprintf("%+.1f%%", d.RatioChange*100))
 	}
@@ -91,13 +93,13 @@ func deltaCells(d results.Delta) deltaRow {
 }
 
 // baselineMoveLines calls out, one line a baseline transport, the
-// scenarios whose baseline moved by itself (results.BaselineMoves): a
+// scenarios whose baseline moved by itself (verdict.BaselineMoves): a
 // tuned h1 that gained 14% leaves h2's ratio alone even where h2 gained
 // as much, so the value column is where each transport's own change is.
-func baselineMoveLines(ds []results.Delta) []string {
+func baselineMoveLines(ds []verdict.Delta) []string {
 	var protos []string
 	byProto := map[string][]string{}
-	for _, d := range results.BaselineMoves(ds) {
+	for _, d := range verdict.BaselineMoves(ds) {
 		if byProto[d.Protocol] == nil {
 			protos = append(protos, d.Protocol)
 		}
@@ -114,7 +116,7 @@ func baselineMoveLines(ds []results.Delta) []string {
 	return out
 }
 
-// untestable says whether d is one of the cells results.UntestedReason counts.
-func untestable(d results.Delta) bool {
+// untestable says whether d is one of the cells verdict.UntestedReason counts.
+func untestable(d verdict.Delta) bool {
 	return d.OldN == 0 || d.NewN == 0 || strings.HasPrefix(d.Note, "need >=")
 }

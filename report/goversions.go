@@ -76,7 +76,7 @@ func newGoView(res *results.Results) goView {
 			v.head = append(v.head, p)
 		}
 	}
-	vd := &verdict{base: v.base}
+	vd := &firstScreen{base: v.base}
 	for _, sc := range v.scenarios {
 		for _, tc := range v.order {
 			name := sc + " " + tc

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/httpvs/httpvs/internal/runfiles"
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -39,10 +41,10 @@ func TestHeatColoursFollowTheVerdict(t *testing.T) {
 // every verdict cell of the text report is in it.
 func TestHTMLVerdictComesFirst(t *testing.T) {
 	res := sampleRun()
-	tuned := results.Tuned
+	tuned := runfiles.Tuned
 	res.Settings.Alongside = &tuned
 	variant := res.Cells[0]
-	variant.Scenario, variant.Knobs = variant.Scenario+results.VariantSep+tuned.Name, tuned.Name
+	variant.Scenario, variant.Knobs = variant.Scenario+verdict.VariantSep+tuned.Name, tuned.Name
 	res.Cells = append(res.Cells, variant)
 	var b bytes.Buffer
 	if err := HTML(&b, res); err != nil {
@@ -70,7 +72,7 @@ func TestHTMLVerdictComesFirst(t *testing.T) {
 // variant's interval lies above the cell's; a fix with a knob the set
 // lacks, or no knobs, cites nothing.
 func TestFixNamesTheVariantThatMovedIt(t *testing.T) {
-	tuned := results.Tuned
+	tuned := runfiles.Tuned
 	res := &results.Results{Settings: results.Settings{Alongside: &tuned}, Cells: []results.Cell{
 		{Scenario: "download", Protocol: "h2c", VsH1: &results.Interval{Ratio: 0.27, Low: 0.25, High: 0.29, Pairs: 8}},
 		{Scenario: "download:tuned", Protocol: "h2c", VsH1: &results.Interval{Ratio: 0.68, Low: 0.6, High: 0.75, Pairs: 8}},

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
 )
@@ -18,7 +19,7 @@ func linkMark(c *results.Cell, n *results.Net) string {
 	if c.Bound != nil && c.Bound.Unexplained {
 		mark = " unexplained"
 	}
-	if results.EmulatorBehind(c, n) != "" {
+	if verdict.EmulatorBehind(c, n) != "" {
 		mark += " (emulator behind)"
 	}
 	return mark
@@ -72,7 +73,7 @@ func linkLines(res *results.Results) []string {
 	}
 	var late []string
 	for i := range res.Cells {
-		if why := results.EmulatorBehind(&res.Cells[i], n); why != "" {
+		if why := verdict.EmulatorBehind(&res.Cells[i], n); why != "" {
 			late = append(late, fmt.Sprintf("%s/%s (%s)", res.Cells[i].Scenario, res.Cells[i].Protocol, why))
 		}
 	}
@@ -105,15 +106,15 @@ func linkRates(n *results.Net) string {
 }
 
 // lossNote places a transfer on a lossy link against its link and its
-// controller's loss model (results.Bound.Class), and any cell beyond its
+// controller's loss model (verdict.BoundClass), and any cell beyond its
 // bound or undetermined against it; "" elsewhere.
 func lossNote(b *results.Bound) string {
-	class := b.Class()
+	class := verdict.BoundClass(b)
 	if b.Loss == nil {
 		switch class {
-		case results.ClassBeyond:
+		case verdict.ClassBeyond:
 			return " (beyond the link's bound: a measurement defect)"
-		case results.ClassUndecided: // too few rounds to say where it is
+		case verdict.ClassUndecided: // too few rounds to say where it is
 			return " (" + class + ")"
 		}
 		return ""
@@ -121,9 +122,9 @@ func lossNote(b *results.Bound) string {
 	l := b.Loss
 	model := fmt.Sprintf("%s's loss model %s", l.Controller, units.BitsPerSecond(l.Value*8))
 	switch class {
-	case results.ClassAtLossBound:
+	case verdict.ClassAtLossBound:
 		return fmt.Sprintf(" (%s: %s, read at %.0f%% of it)", class, model, 100*l.Share)
-	case results.ClassAtLink, results.ClassBeyond, results.ClassUnexplained, results.ClassUndecided:
+	case verdict.ClassAtLink, verdict.ClassBeyond, verdict.ClassUnexplained, verdict.ClassUndecided:
 		return fmt.Sprintf(" (%s; %s, %.0f%% of it)", class, model, 100*l.Share)
 	}
 	return fmt.Sprintf(" (%s; %s)", class, model)
@@ -196,7 +197,7 @@ func wordOf(c, b *results.Cell, res *results.Results) (class, why string) {
 	ratio := fmt.Sprintf("%.2fx", c.VsH1.Ratio)
 	if c.VsH1.Verdict != results.VerdictSimilar {
 		for _, m := range []*results.Cell{c, b} {
-			if results.MachineBound(m, res) {
+			if verdict.MachineBound(m, res) {
 				return "is machine-bound on", fmt.Sprintf("%s: this machine, not the link, held %s (%s)", ratio, m.Protocol, machineWhy(m))
 			}
 		}
@@ -213,7 +214,7 @@ func wordOf(c, b *results.Cell, res *results.Results) (class, why string) {
 	case results.VerdictFaster:
 		return "wins on", ratio + ": " + reasonOf(c, b, n)
 	case results.VerdictUndetermined:
-		return "cannot be told apart on", ratio + " with an interval too wide to exclude a difference of " + fmt.Sprintf("%.0f%%", 100*results.Matters)
+		return "cannot be told apart on", ratio + " with an interval too wide to exclude a difference of " + fmt.Sprintf("%.0f%%", 100*verdict.Matters)
 	}
 	return "loses on", ratio + ": " + reasonOf(c, b, n)
 }
@@ -232,7 +233,7 @@ func unplaced(c, b *results.Cell, ratio string) (class, why string) {
 			if v == results.VerdictFaster {
 				class = "wins on"
 			}
-			return class, fmt.Sprintf("%s; %s is %s, so the link says nothing of why", ratio, m.Protocol, results.ClassUndecided)
+			return class, fmt.Sprintf("%s; %s is %s, so the link says nothing of why", ratio, m.Protocol, verdict.ClassUndecided)
 		}
 	}
 	return "", ""
@@ -242,7 +243,7 @@ func unplaced(c, b *results.Cell, ratio string) (class, why string) {
 // requests wait less may only be moving its download slower. "" for other
 // scenarios.
 func bulkBeside(c, b *results.Cell, n *results.Net) string {
-	mc, mb := results.MedianRepetition(c), results.MedianRepetition(b)
+	mc, mb := verdict.MedianRepetition(c), verdict.MedianRepetition(b)
 	if c.Scenario != "head-of-line" || n == nil || mc.Seconds <= 0 || mb.Seconds <= 0 {
 		return ""
 	}
@@ -255,8 +256,10 @@ func bulkBeside(c, b *results.Cell, n *results.Net) string {
 }
 
 // atBound says a cell reads within its bound's tolerance, and no loss
-// model places it below (results.ClassAtLink).
-func atBound(c *results.Cell) bool { return c.Bound != nil && c.Bound.Class() == results.ClassAtLink }
+// model places it below (verdict.ClassAtLink).
+func atBound(c *results.Cell) bool {
+	return c.Bound != nil && verdict.BoundClass(c.Bound) == verdict.ClassAtLink
+}
 
 // reasonOf is why c differs from its baseline b: a bound of its own that
 // differs (fewer round trips), what explains its departure from the link's
@@ -333,7 +336,7 @@ func machineWhy(c *results.Cell) string {
 		rule, _, _ := strings.Cut(b.Explained, ":")
 		return rule
 	}
-	if m := results.MedianRepetition(c); m.Bottleneck != results.BottleneckNone {
+	if m := verdict.MedianRepetition(c); m.Bottleneck != results.BottleneckNone {
 		return "the " + m.Bottleneck + "'s CPU saturated"
 	}
 	return "the emulator fell behind: a slower link than the one set"

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -89,7 +90,7 @@ func runLine(res *results.Results) string {
 	}
 	knobs := knobSetName(res)
 	return fmt.Sprintf("httpvs run %s: %s; %s/%s, %s, %d cores, GOMAXPROCS %d, %s%s; knobs %s; %s%s, load %s each, transfers %s, %s engine; medians, * marks a spread over %.0f%%",
-		e.Version, target, e.OS, e.Arch, cpu, e.Cores, e.GOMAXPROCS, e.GoVersion, pinText(s.Pin, s.Unpinned), knobs, runRoundsText(res), orderText(s), seconds(s.DurationSeconds), size, s.Engine, results.NoisySpread*100)
+		e.Version, target, e.OS, e.Arch, cpu, e.Cores, e.GOMAXPROCS, e.GoVersion, pinText(s.Pin, s.Unpinned), knobs, runRoundsText(res), orderText(s), seconds(s.DurationSeconds), size, s.Engine, verdict.NoisySpread*100)
 }
 
 // pinText says where the run pinned its two sides, or why it did not
@@ -151,7 +152,7 @@ func textVerdict(w io.Writer, res *results.Results) {
 		row := []string{r[0]}
 		for j, text := range r[1:] {
 			c := v.grid[i][j]
-			mb := c != nil && c.VsH1 != nil && c.VsH1.Verdict != results.VerdictSimilar && results.MachineBound(c, res)
+			mb := c != nil && c.VsH1 != nil && c.VsH1.Verdict != results.VerdictSimilar && verdict.MachineBound(c, res)
 			row = append(row, compactCell(c, text, v.net, mb))
 			compact = compact || row[len(row)-1] != text
 		}

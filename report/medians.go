@@ -4,12 +4,13 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
 // sameRounds are the medians a scenario's table prints beside its ratios,
 // each from the rounds its ratio used: a transport's over the rounds it
-// paired with the baseline (results.PairRounds), the baseline's over the
+// paired with the baseline (verdict.PairRounds), the baseline's over the
 // rounds every other column paired with it. Rounds added to settle one
 // column measure the baseline too (and an A/A column's are the
 // baseline's as well): over all of them the baseline's median would come
@@ -39,7 +40,7 @@ func newSameRounds(cells []*results.Cell, baseline string) sameRounds {
 		if c == nil || c == s.base || c.Skipped != "" {
 			continue
 		}
-		pairs := results.PairRounds(c, s.base)
+		pairs := verdict.PairRounds(c, s.base)
 		if len(pairs) == 0 {
 			continue
 		}
@@ -52,7 +53,7 @@ func newSameRounds(cells []*results.Cell, baseline string) sameRounds {
 		s.median[c] = medianOf(vs)
 	}
 	var vs []float64
-	for _, p := range results.PairRounds(s.base, s.base) {
+	for _, p := range verdict.PairRounds(s.base, s.base) {
 		s.all++
 		if shared[p.Round] == others && others > 0 {
 			vs = append(vs, p.Base.Value)
@@ -89,7 +90,7 @@ func (s sameRounds) against(c *results.Cell) string {
 		return ""
 	}
 	var cv, bv []float64
-	for _, p := range results.PairRounds(c, s.base) {
+	for _, p := range verdict.PairRounds(c, s.base) {
 		cv, bv = append(cv, p.Cell.Value), append(bv, p.Base.Value)
 	}
 	bm := medianOf(bv)

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
 )
@@ -11,7 +12,7 @@ import (
 // requests per second, and what each scenario records beside its time.
 func (g *grid) netRows() {
 	g.row("requests/s", func(c *results.Cell) string {
-		m := results.MedianRepetition(c)
+		m := verdict.MedianRepetition(c)
 		if m.Seconds <= 0 {
 			return "-"
 		}
@@ -19,7 +20,7 @@ func (g *grid) netRows() {
 	})
 	if g.has(func(m results.Repetition) bool { return m.Phases != nil }) {
 		g.row("connect / TLS p50", func(c *results.Cell) string {
-			p := results.MedianRepetition(c).Phases
+			p := verdict.MedianRepetition(c).Phases
 			if p == nil {
 				return "-"
 			}
@@ -29,13 +30,13 @@ func (g *grid) netRows() {
 			return dur(p.Connect.P50) + " / " + dur(p.TLS.P50)
 		})
 		g.row("first byte p50", func(c *results.Cell) string {
-			if p := results.MedianRepetition(c).Phases; p != nil {
+			if p := verdict.MedianRepetition(c).Phases; p != nil {
 				return dur(p.TTFB.P50)
 			}
 			return "-"
 		})
 		g.row("resumed", func(c *results.Cell) string {
-			m := results.MedianRepetition(c)
+			m := verdict.MedianRepetition(c)
 			if m.Phases == nil {
 				return "-"
 			}
@@ -44,7 +45,7 @@ func (g *grid) netRows() {
 	}
 	if g.has(func(m results.Repetition) bool { return m.ObjectLatency != nil }) {
 		g.row("object p50 / p99", func(c *results.Cell) string {
-			if l := results.MedianRepetition(c).ObjectLatency; l != nil {
+			if l := verdict.MedianRepetition(c).ObjectLatency; l != nil {
 				return dur(l.P50) + " / " + dur(l.P99)
 			}
 			return "-"
@@ -52,7 +53,7 @@ func (g *grid) netRows() {
 	}
 	if g.has(func(m results.Repetition) bool { return m.BulkBytes > 0 }) {
 		g.row("download beside", func(c *results.Cell) string {
-			m := results.MedianRepetition(c)
+			m := verdict.MedianRepetition(c)
 			if m.Seconds <= 0 {
 				return "-"
 			}
@@ -65,7 +66,7 @@ func (g *grid) netRows() {
 // satisfies f.
 func (g *grid) has(f func(results.Repetition) bool) bool {
 	for _, c := range g.cells {
-		if c != nil && c.Skipped == "" && len(c.Repetitions) > 0 && f(results.MedianRepetition(c)) {
+		if c != nil && c.Skipped == "" && len(c.Repetitions) > 0 && f(verdict.MedianRepetition(c)) {
 			return true
 		}
 	}
@@ -82,7 +83,7 @@ func (g *grid) linkRows(n *results.Net) {
 	}
 	each := func(f func(l *results.RepetitionLink) string) func(c *results.Cell) string {
 		return func(c *results.Cell) string {
-			if l := results.CellLink(c); l != nil {
+			if l := verdict.CellLink(c); l != nil {
 				return f(l)
 			}
 			return "-"
@@ -99,7 +100,7 @@ func (g *grid) linkRows(n *results.Net) {
 		if c == nil {
 			continue
 		}
-		if l := results.CellLink(c); l != nil && l.Up.DropFraction()+l.Down.DropFraction() > 0 {
+		if l := verdict.CellLink(c); l != nil && l.Up.DropFraction()+l.Down.DropFraction() > 0 {
 			dropped = true
 		}
 	}
@@ -137,7 +138,7 @@ func percent(f float64) string {
 func (g *grid) boundRows() {
 	if g.has(func(m results.Repetition) bool { return m.Omit != nil }) {
 		g.row("first byte / omitted", func(c *results.Cell) string {
-			m := results.MedianRepetition(c)
+			m := verdict.MedianRepetition(c)
 			if m.Omit == nil {
 				return "-"
 			}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -28,7 +29,7 @@ func noiseLine(res *results.Results) string {
 	}
 	line := fmt.Sprintf("noise floor (A/A: %s measured twice in the same rounds, one against the other): %s", b, strings.Join(parts, "; "))
 	var resolves []string
-	for _, n := range res.NoiseFloors() {
+	for _, n := range verdict.NoiseFloors(res) {
 		switch {
 		case n.Cells == 0:
 		case n.FalseCalls > 0:
@@ -51,15 +52,15 @@ func noiseLine(res *results.Results) string {
 }
 
 // floorMark follows a verdict called slower or faster by less than its
-// kind's noise floor (results.WithinFloor).
+// kind's noise floor (verdict.WithinFloor).
 const floorMark = "~"
 
-// withinFloor lists the cells results.WithinFloor marks, "scenario/transport".
+// withinFloor lists the cells verdict.WithinFloor marks, "scenario/transport".
 func withinFloor(res *results.Results) []string {
 	var out []string
 	for i := range res.Cells {
 		c := &res.Cells[i]
-		if f, ok := res.FloorOf(c); ok && results.WithinFloor(c, f) {
+		if f, ok := verdict.FloorOf(res, c); ok && verdict.WithinFloor(c, f) {
 			out = append(out, c.Scenario+"/"+c.Protocol)
 		}
 	}
@@ -69,13 +70,13 @@ func withinFloor(res *results.Results) []string {
 // kindPlural names a kind of work's cells in a sentence.
 func kindPlural(kind string) string {
 	switch kind {
-	case results.KindTransfer:
+	case verdict.KindTransfer:
 		return "transfers"
-	case results.KindRequests:
+	case verdict.KindRequests:
 		return "request loads"
-	case results.KindGRPC:
+	case verdict.KindGRPC:
 		return "gRPC loads"
-	case results.KindTimed:
+	case verdict.KindTimed:
 		return "timed scenarios"
 	}
 	return kind

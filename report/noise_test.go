@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -17,10 +18,10 @@ func TestNoiseLine(t *testing.T) {
 	}
 	bps, rps := results.MetricBytesPerSecond, results.MetricRequestsPerSecond
 	res.AA = []results.Cell{
-		{Scenario: "download", Metric: bps, Protocol: results.AAColumn("h1"), VsH1: &results.Interval{Ratio: 1.01, Low: 0.95, High: 1.07, Pairs: 8, Verdict: results.VerdictSimilar}},
-		{Scenario: "upload", Metric: bps, Protocol: results.AAColumn("h1"), VsH1: &results.Interval{Ratio: 0.98, Low: 0.90, High: 1.04, Pairs: 8, Verdict: results.VerdictSimilar}},
-		{Scenario: "small-sequential", Metric: rps, Protocol: results.AAColumn("h1"), VsH1: &results.Interval{Ratio: 1.06, Low: 0.80, High: 1.41, Pairs: 8, Verdict: results.VerdictUndetermined}},
-		{Scenario: "grpc-1", Metric: rps, Protocol: results.AAColumn("h1"), VsH1: &results.Interval{Ratio: 1.0, Low: 0.97, High: 1.03, Pairs: 8, Verdict: results.VerdictSimilar}},
+		{Scenario: "download", Metric: bps, Protocol: verdict.AAColumn("h1"), VsH1: &results.Interval{Ratio: 1.01, Low: 0.95, High: 1.07, Pairs: 8, Verdict: results.VerdictSimilar}},
+		{Scenario: "upload", Metric: bps, Protocol: verdict.AAColumn("h1"), VsH1: &results.Interval{Ratio: 0.98, Low: 0.90, High: 1.04, Pairs: 8, Verdict: results.VerdictSimilar}},
+		{Scenario: "small-sequential", Metric: rps, Protocol: verdict.AAColumn("h1"), VsH1: &results.Interval{Ratio: 1.06, Low: 0.80, High: 1.41, Pairs: 8, Verdict: results.VerdictUndetermined}},
+		{Scenario: "grpc-1", Metric: rps, Protocol: verdict.AAColumn("h1"), VsH1: &results.Interval{Ratio: 1.0, Low: 0.97, High: 1.03, Pairs: 8, Verdict: results.VerdictSimilar}},
 	}
 	got := noiseLine(res)
 	for _, want := range []string{
@@ -75,8 +76,8 @@ func TestVerdictMarksCallsWithinTheFloor(t *testing.T) {
 		cell("grpc-1", "h2c", rps, 0.91, 0.86, 0.97, results.VerdictSlower),
 	}
 	res.AA = []results.Cell{
-		cell("download", results.AAColumn("h1"), bps, 1.0, 0.95, 1.06, results.VerdictSimilar),
-		cell("small-sequential", results.AAColumn("h1"), rps, 1.02, 0.71, 1.29, results.VerdictUndetermined),
+		cell("download", verdict.AAColumn("h1"), bps, 1.0, 0.95, 1.06, results.VerdictSimilar),
+		cell("small-sequential", verdict.AAColumn("h1"), rps, 1.02, 0.71, 1.29, results.VerdictUndetermined),
 	}
 	v := newVerdict(res)
 	texts := map[string]string{}

@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/httpvs/httpvs/internal/protoname"
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -53,7 +54,7 @@ func referencesOf(res *results.Results) *references {
 	if len(res.References) == 0 {
 		return refs
 	}
-	servers, rows := res.ReferenceRows()
+	servers, rows := verdict.ReferenceRows(res)
 	refs.head = []string{"", "", "client", "go"}
 	for _, srv := range servers {
 		refs.head = append(refs.head, serverLabel(srv))
@@ -63,7 +64,7 @@ func referencesOf(res *results.Results) *references {
 		if k.Protocol == protoname.H1 {
 			continue // the others' ratios are to it
 		}
-		var v verdict
+		var v firstScreen
 		row := []string{k.Scenario, k.Protocol, k.Client, v.cell(res.Cell(k.Scenario, k.Protocol))}
 		if k.Scenario == last {
 			row[0] = ""

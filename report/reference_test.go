@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/httpvs/httpvs/internal/diagnosis"
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -32,7 +33,7 @@ func TestReferencesSayWhoseCostItIs(t *testing.T) {
 		c := &res.References[i]
 		v, b := c.Values(), res.References[i-i%2].Values()
 		if c.Protocol != "h1" {
-			iv := results.RatioInterval(&v, &b)
+			iv := verdict.RatioInterval(&v, &b)
 			c.VsH1 = &iv
 		}
 		c.Median = c.Rounds[0]

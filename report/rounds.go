@@ -5,6 +5,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -27,8 +28,8 @@ func runRoundsText(res *results.Results) string {
 	if s.MaxRepeat <= s.Repeat {
 		return text
 	}
-	wide := len(res.PrecisionLimits())
-	open := fmt.Sprintf("wider than ±%.0f%%", s.PrecisionOf()*100)
+	wide := len(verdict.PrecisionLimits(res))
+	open := fmt.Sprintf("wider than ±%.0f%%", verdict.PrecisionOf(s)*100)
 	if s.Sequential != nil {
 		open = "undetermined"
 	}
@@ -41,7 +42,7 @@ func runRoundsText(res *results.Results) string {
 		}
 	case s.ExtraRounds > 0:
 		text += fmt.Sprintf(" (%d round(s) added, up to %d a cell, where a cell's first rounds left its interval to %s wider than ±%.0f%%)",
-			s.ExtraRounds, s.MaxRepeat, s.BaselineProtocol(), s.PrecisionOf()*100)
+			s.ExtraRounds, s.MaxRepeat, s.BaselineProtocol(), verdict.PrecisionOf(s)*100)
 		if res.Partial {
 			text += "; then the run stopped: " + partialReason(res)
 		}
@@ -54,7 +55,7 @@ func runRoundsText(res *results.Results) string {
 	case s.Sequential != nil:
 		text += " (no round needed: every cell was decided in its first rounds)"
 	default:
-		text += fmt.Sprintf(" (no round needed: every cell's first rounds were within ±%.0f%%)", s.PrecisionOf()*100)
+		text += fmt.Sprintf(" (no round needed: every cell's first rounds were within ±%.0f%%)", verdict.PrecisionOf(s)*100)
 	}
 	return text
 }
@@ -95,7 +96,7 @@ func repetitionRange(cells []results.Cell) (lo, hi int) {
 // scenario took (its cells' measured repetitions, warm-up included).
 func moreTime(res *results.Results) time.Duration {
 	need := map[string]int{}
-	for _, p := range res.PrecisionLimits() {
+	for _, p := range verdict.PrecisionLimits(res) {
 		n := p.Needed
 		if n == 0 {
 			n = res.Settings.MaxRepeat

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -26,9 +27,9 @@ func TestRunRoundsText(t *testing.T) {
 		cell("download:tuned", "h2c", 90, 91),
 	}}
 	for i := range res.Cells {
-		results.SummariseCell(&res.Cells[i])
+		verdict.SummariseCell(&res.Cells[i])
 	}
-	results.SetRatios(res.Cells, "h1")
+	verdict.SetRatios(res.Cells, "h1")
 	got := runRoundsText(res)
 	for _, want := range []string{"2 to 4 repetitions per cell as run", "no round added", "58s budget", "1 cell(s) wider than ±10%", "would need about 12s more: --budget, --max-repeat"} {
 		if !strings.Contains(got, want) {

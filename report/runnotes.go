@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -40,7 +41,7 @@ func foldedServerNote(res *results.Results) string {
 			continue
 		}
 		measured++
-		m := results.MedianRepetition(c)
+		m := verdict.MedianRepetition(c)
 		if m.Server != nil || m.ServerNote == "" {
 			continue
 		}

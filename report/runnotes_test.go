@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/httpvs/httpvs/internal/runfiles"
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -78,7 +80,7 @@ func TestServerNoteStaysWhereItDiffers(t *testing.T) {
 // explains no ":tuned" rows.
 func TestTunedFootnoteOnlyWithItsRows(t *testing.T) {
 	res := sampleRun()
-	tuned := results.Tuned
+	tuned := runfiles.Tuned
 	res.Settings.Alongside = &tuned
 	var b bytes.Buffer
 	if err := Matrix(&b, res); err != nil {
@@ -89,7 +91,7 @@ func TestTunedFootnoteOnlyWithItsRows(t *testing.T) {
 	}
 	res.Cells = append(res.Cells, res.Cells[0], res.Cells[1])
 	for i := len(res.Cells) - 2; i < len(res.Cells); i++ {
-		res.Cells[i].Scenario, res.Cells[i].Knobs = "download"+results.VariantSep+"tuned", "tuned"
+		res.Cells[i].Scenario, res.Cells[i].Knobs = "download"+verdict.VariantSep+"tuned", "tuned"
 	}
 	b.Reset()
 	if err := Matrix(&b, res); err != nil {

@@ -6,12 +6,13 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/internal/protoname"
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
-// verdict is the first screen of a run: every scenario's transports
+// firstScreen is the first screen of a run: every scenario's transports
 // against h1, each with its interval and main cause, then each fix once.
-type verdict struct {
+type firstScreen struct {
 	head  []string          // "", then the transports other than h1
 	rows  [][]string        // the scenario, then a cell per transport
 	grid  [][]*results.Cell // per row, the cell behind each transport's text (nil: none)
@@ -43,8 +44,8 @@ type verdict struct {
 }
 
 // newVerdict lays out res's verdict.
-func newVerdict(res *results.Results) verdict {
-	v := verdict{base: res.Settings.BaselineProtocol(), net: res.Settings.Net, res: res}
+func newVerdict(res *results.Results) firstScreen {
+	v := firstScreen{base: res.Settings.BaselineProtocol(), net: res.Settings.Net, res: res}
 	cols := map[string]bool{}
 	var protos []string
 	for _, name := range res.ScenarioNames() {
@@ -103,7 +104,7 @@ func variantsLine(res *results.Results) string {
 		}
 	}
 	return fmt.Sprintf("rows ending %s%s: the same transfer with the client knobs of %s (%s), measured in the same run: what the best known settings reach beside Go as shipped",
-		results.VariantSep, a.Name, a.Name, strings.Join(knobs, ", "))
+		verdict.VariantSep, a.Name, a.Name, strings.Join(knobs, ", "))
 }
 
 // movedBy is the evidence that f's fix moves c's figure: the ratio of
@@ -125,7 +126,7 @@ func movedBy(res *results.Results, c *results.Cell, f results.Finding) (moved st
 			return "", false
 		}
 	}
-	vc := res.Cell(c.Scenario+results.VariantSep+a.Name, c.Protocol)
+	vc := res.Cell(c.Scenario+verdict.VariantSep+a.Name, c.Protocol)
 	if vc == nil || vc.VsH1 == nil {
 		return "", false
 	}
@@ -136,7 +137,7 @@ func movedBy(res *results.Results, c *results.Cell, f results.Finding) (moved st
 // cell is one transport's verdict in a scenario: "0.26x [0.25, 0.27]
 // slower", "≈ h1 0.97x [0.91, 1.03]", "1.20x [1.14, 1.26] faster", or why
 // there is none.
-func (v *verdict) cell(c *results.Cell) string {
+func (v *firstScreen) cell(c *results.Cell) string {
 	switch {
 	case c == nil:
 		return ""
@@ -162,13 +163,13 @@ func (v *verdict) cell(c *results.Cell) string {
 		text = fmt.Sprintf("%.2fx (1 rep)", iv.Ratio)
 	case iv.Verdict == results.VerdictSimilar:
 		text = fmt.Sprintf("≈ %s %s", c.Baseline, boundsText(iv))
-	case results.MachineBound(c, v.res):
+	case verdict.MachineBound(c, v.res):
 		// Across a link that would hold the transports alike, a
 		// difference this machine made is not the transport's.
 		text = fmt.Sprintf("%s machine-bound", boundsText(iv))
 	default:
 		text = fmt.Sprintf("%s %s", boundsText(iv), iv.Verdict)
-		if f, ok := v.floor(c); ok && results.WithinFloor(c, f) {
+		if f, ok := v.floor(c); ok && verdict.WithinFloor(c, f) {
 			text += " " + floorMark // within its kind's noise floor (noiseLine)
 		}
 	}
@@ -179,15 +180,15 @@ func (v *verdict) cell(c *results.Cell) string {
 }
 
 // floor is the noise floor of c's kind of work, false without one.
-func (v *verdict) floor(c *results.Cell) (results.NoiseFloor, bool) {
+func (v *firstScreen) floor(c *results.Cell) (verdict.NoiseFloor, bool) {
 	if v.res == nil {
-		return results.NoiseFloor{}, false
+		return verdict.NoiseFloor{}, false
 	}
-	return v.res.FloorOf(c)
+	return verdict.FloorOf(v.res, c)
 }
 
 // baseName is the verdict's baseline, h1 when none was set.
-func (v *verdict) baseName() string {
+func (v *firstScreen) baseName() string {
 	if v.base == "" {
 		return protoname.H1
 	}
@@ -195,7 +196,7 @@ func (v *verdict) baseName() string {
 }
 
 // title is the verdict's heading line.
-func (v verdict) title(res *results.Results) string {
+func (v firstScreen) title(res *results.Results) string {
 	knobs := knobSetName(res)
 	b := v.baseName()
 	what := "throughput or req/s over " + b + "'s"
@@ -209,7 +210,7 @@ func (v verdict) title(res *results.Results) string {
 		what += "; baseline " + b + ", since h1 was not measured"
 	}
 	return fmt.Sprintf("verdict (knobs %s): each transport's %s, geometric mean of the rounds' ratios with its 95%% interval; ≈ %s where the interval holds 1 and excludes a difference of %.0f%%, undetermined where it holds 1 but cannot exclude one; %d of %d cells stable (within ±%.0f%%)",
-		knobs, what, b, 100*results.Matters, v.stable, v.cells, results.StableHalfWidth*100)
+		knobs, what, b, 100*verdict.Matters, v.stable, v.cells, results.StableHalfWidth*100)
 }
 
 // knobSetName is the knob set res started from, "unnamed" for results

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
 )
@@ -51,7 +52,7 @@ func linkLoss(res *results.Results) string {
 	}
 	var sum results.RepetitionLink
 	for i := range res.Cells {
-		if l := results.CellLink(&res.Cells[i]); l != nil {
+		if l := verdict.CellLink(&res.Cells[i]); l != nil {
 			sum.Up.Packets, sum.Up.Lost = sum.Up.Packets+l.Up.Packets, sum.Up.Lost+l.Up.Lost
 			sum.Down.Packets, sum.Down.Lost = sum.Down.Packets+l.Down.Packets, sum.Down.Lost+l.Down.Lost
 		}
@@ -95,7 +96,7 @@ func newWhen(runs []*results.Results) when {
 			}
 			var cells []*results.Cell
 			for _, res := range runs {
-				v := verdict{base: res.Settings.BaselineProtocol(), net: res.Settings.Net}
+				v := firstScreen{base: res.Settings.BaselineProtocol(), net: res.Settings.Net}
 				c := res.Cell(name, p)
 				row = append(row, v.cell(c))
 				cells = append(cells, c)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/internal/protoname"
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
 )
@@ -22,7 +23,7 @@ func linkControllers(res *results.Results) string {
 // controllerLines compare, across runs of one link under different TCP
 // congestion controls (run --net ...,cc=bbr,cubic), each transfer's place
 // against the link: its share of the link's bound and its class
-// (results.Bound.Class) under each controller, and where the class moves
+// (verdict.BoundClass) under each controller, and where the class moves
 // with the controller, that the controller, not the transport, sets the
 // figure. nil unless two runs or more crossed the same link with
 // different controllers.
@@ -42,10 +43,10 @@ func controllerLines(runs []*results.Results) []string {
 					continue
 				}
 				b := c.Bound
-				class := b.Class()
+				class := verdict.BoundClass(b)
 				classes[class] = true
 				part := fmt.Sprintf("%s under %s (%s", metricValue(c.Metric, c.Median), ccOf(res, p), class)
-				if class == results.ClassAtLossBound && b.Loss != nil {
+				if class == verdict.ClassAtLossBound && b.Loss != nil {
 					part += fmt.Sprintf(" %s", units.BitsPerSecond(b.Loss.Value*8))
 				}
 				parts = append(parts, part+fmt.Sprintf(", %s of the link)", shareText(b)))

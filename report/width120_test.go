@@ -6,20 +6,22 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/httpvs/httpvs/internal/runfiles"
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
 // fiveTransports is a default run's shape on loopback: every scenario,
 // five transports beside h1 (grpc-native where gRPC runs), intervals of
 // every verdict, a machine warning and fixes with long texts: what the
-// first screen must fit in a terminal of TextWidth columns.
+// first screen must fit in a terminal of textWidth columns.
 func fiveTransports() *results.Results {
 	res := &results.Results{
 		SchemaVersion: results.SchemaVersion,
 		Env: results.Env{GoVersion: "go1.26.8", OS: "linux", Arch: "amd64", CPUModel: "Intel(R) Xeon(R) Processor", Cores: 2, GOMAXPROCS: 2,
 			Version: "v0.1.0"},
 		Settings: results.Settings{Protocols: []string{"h1", "h2c", "h1-tls", "h2", "h3"}, Repeat: 6, MaxRepeat: 6,
-			DurationSeconds: 0.1, Engine: "std", Target: "child", Knobs: results.GoDefault, Seed: 1795768929726109545, WarmupRounds: 1,
+			DurationSeconds: 0.1, Engine: "std", Target: "child", Knobs: runfiles.GoDefault, Seed: 1795768929726109545, WarmupRounds: 1,
 			UDPBuffers: "UDP socket buffers are capped at 4096 KiB receive / 4096 KiB send, below the 7 MiB quic-go asks for; h3 may be slower. As root: sysctl -w net.core.rmem_max=7500000 net.core.wmem_max=7500000"},
 	}
 	scenarios := []string{"download", "download-parallel-10", "download-parallel-100", "upload", "small-sequential", "small-concurrent", "headers-body", "grpc-1", "grpc-50"}
@@ -52,7 +54,7 @@ func fiveTransports() *results.Results {
 }
 
 // TestFirstScreenFitsTextWidth: a default run's first screen (down to
-// "detail:"), with five transports beside h1, has no line over TextWidth
+// "detail:"), with five transports beside h1, has no line over textWidth
 // columns and reads as the golden file.
 func TestFirstScreenFitsTextWidth(t *testing.T) {
 	var b bytes.Buffer
@@ -64,8 +66,8 @@ func TestFirstScreenFitsTextWidth(t *testing.T) {
 		t.Fatalf("no detail: line:\n%s", b.String())
 	}
 	for i, line := range strings.Split(first, "\n") {
-		if n := utf8.RuneCountInString(line); n > TextWidth {
-			t.Errorf("line %d is %d columns, over %d:\n%s", i+1, n, TextWidth, line)
+		if n := utf8.RuneCountInString(line); n > textWidth {
+			t.Errorf("line %d is %d columns, over %d:\n%s", i+1, n, textWidth, line)
 		}
 	}
 	for _, want := range []string{"grpc-native", " slow", " fast", " ≈", " ?", "±125%"} {
@@ -83,7 +85,7 @@ func verdictOf(iv results.Interval) string {
 		return results.VerdictSlower
 	case iv.Low > 1:
 		return results.VerdictFaster
-	case iv.Low < 1/(1+results.Matters) || iv.High > 1+results.Matters:
+	case iv.Low < 1/(1+verdict.Matters) || iv.High > 1+verdict.Matters:
 		return results.VerdictUndetermined
 	}
 	return results.VerdictSimilar

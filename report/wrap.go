@@ -5,9 +5,9 @@ import (
 	"unicode/utf8"
 )
 
-// TextWidth is the width the text report's prose is wrapped to, columns:
+// textWidth is the width the text report's prose is wrapped to, columns:
 // a terminal of 120 columns shows every line whole.
-const TextWidth = 120
+const textWidth = 120
 
 // wrap breaks s into lines of at most width columns at spaces, the first
 // line starting with first and the others with rest; a word longer than

@@ -1,11 +1,5 @@
 package results
 
-import (
-	"fmt"
-	"slices"
-	"strings"
-)
-
 // BrowserScenario is the name the real browser's page loads go by
 // (Results.Browser), beside page-load, the model they are held to.
 const BrowserScenario = "browser-page-load"
@@ -83,38 +77,4 @@ type BrowserLoad struct {
 	Link *RepetitionLink `json:"link,omitempty"`
 	// Error says why the load did not complete; "" when it did.
 	Error string `json:"error,omitempty"`
-}
-
-// disagreements says how ld disagreed with p, the page's objects and the
-// server's counters; nil when it agreed throughout.
-func (ld *BrowserLoad) disagreements(p string, objects int) []string {
-	var out []string
-	if ld.Error != "" {
-		return nil
-	}
-	if (objects > 0 && ld.Objects != objects) || ld.Failed > 0 {
-		out = append(out, fmt.Sprintf("%d objects requested, %d failed (the page has %d)", ld.Objects, ld.Failed, objects))
-	}
-	var others []string
-	for t, n := range ld.ByTransport {
-		if t != p {
-			others = append(others, fmt.Sprintf("%d over %s", n, t))
-		}
-	}
-	if len(others) > 0 {
-		slices.Sort(others)
-		out = append(out, "objects "+strings.Join(others, ", "))
-	}
-	if ld.ServerRequests != nil {
-		if got := int64(ld.ByTransport[p]); *ld.ServerRequests != got {
-			out = append(out, fmt.Sprintf("the server counted %d requests over %s, the browser %d", *ld.ServerRequests, p, got))
-		}
-		if *ld.ServerConnections != int64(ld.Connections) {
-			out = append(out, fmt.Sprintf("the server counted %d connections, the browser %d", *ld.ServerConnections, ld.Connections))
-		}
-		if *ld.ServerOther > 0 {
-			out = append(out, fmt.Sprintf("the server counted %d requests over other transports", *ld.ServerOther))
-		}
-	}
-	return out
 }

@@ -1,10 +1,5 @@
 package results
 
-import (
-	"cmp"
-	"slices"
-)
-
 // Finding is one explanation of a cell's figures: what rule fired, the
 // evidence (numbers from the cell), and the fix to try.
 type Finding struct {
@@ -40,21 +35,15 @@ func (f Finding) String() string {
 	return f.Evidence + "; " + f.Fix
 }
 
-// MedianRepetition returns the repetition, of those that count
-// (Repetition.Counts), whose value is the cell's median (the lower middle
-// one for an even count: a repetition, not a mean of two): the one whose
-// other figures a report shows beside the median. The zero Repetition
-// when none counts.
-func MedianRepetition(c *Cell) Repetition {
-	var done []Repetition
-	for _, r := range c.Repetitions {
-		if r.Counts() {
-			done = append(done, r)
-		}
-	}
-	if len(done) == 0 {
-		return Repetition{}
-	}
-	slices.SortStableFunc(done, func(a, b Repetition) int { return cmp.Compare(a.Value, b.Value) })
-	return done[(len(done)-1)/2]
+// KnobSet is a named set of settings a run starts from: Go as shipped,
+// httpvs's tuned values, or a file written by tune.
+type KnobSet struct {
+	Name  string `json:"name"`
+	Knobs []Knob `json:"knobs"`
+	// BestFor says, in a set httpvs tune wrote, which transport each
+	// field's value was best for, and what the other transports tuned did
+	// best at where they differed: {"Client.ReadSize": "h2c (h2: 64Ki,
+	// h3: 64Ki)"}. One client serves every transport, so one value per
+	// field is kept; nil in other sets.
+	BestFor map[string]string `json:"best_for,omitempty"`
 }

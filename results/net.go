@@ -132,19 +132,6 @@ type RepetitionLink struct {
 	Down NetCounters `json:"down"` // server to client
 }
 
-// add adds o's counts to c's (the largest MaxLateSeconds and Largest).
-func (c *NetCounters) add(o NetCounters) {
-	c.Packets += o.Packets
-	c.Bytes += o.Bytes
-	c.Lost += o.Lost
-	c.QueueDrops += o.QueueDrops
-	c.Overflow += o.Overflow
-	c.Delivered += o.Delivered
-	c.Late += o.Late
-	c.MaxLateSeconds = max(c.MaxLateSeconds, o.MaxLateSeconds)
-	c.Largest = max(c.Largest, o.Largest)
-}
-
 // LossFraction is the fraction of the packets that entered the direction
 // which the loss model dropped; 0 with no packets.
 func (c NetCounters) LossFraction() float64 { return fraction(c.Lost, c.Packets) }
@@ -158,23 +145,6 @@ func fraction(n, of int64) float64 {
 		return 0
 	}
 	return float64(n) / float64(of)
-}
-
-// CellLink sums the link counters of c's completed (not interrupted)
-// repetitions; nil when none has them.
-func CellLink(c *Cell) *RepetitionLink {
-	var sum *RepetitionLink
-	for _, r := range c.Repetitions {
-		if r.Link == nil || r.Interrupted {
-			continue
-		}
-		if sum == nil {
-			sum = &RepetitionLink{}
-		}
-		sum.Up.add(r.Link.Up)
-		sum.Down.add(r.Link.Down)
-	}
-	return sum
 }
 
 // RTTSeconds is the link's round trip, seconds: its configured delays, which

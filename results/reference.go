@@ -1,7 +1,5 @@
 package results
 
-import "slices"
-
 // ReferenceCell is one scenario over one transport measured with reference
 // peers (httpvs run --peers): a server (a C server such as h2o, or "go",
 // the run's own httpvs serve) and a client (curl for transfers; h2load,
@@ -59,48 +57,4 @@ func (c ReferenceCell) Values() Cell {
 		out.Repetitions = append(out.Repetitions, r)
 	}
 	return out
-}
-
-// RatioInterval is the ratio of c's rounds to base's, paired by round,
-// with its 95% interval (as Cell.VsH1).
-func RatioInterval(c, base *Cell) Interval { return ratioInterval(c, base) }
-
-// ReferenceRow is one client's scenario over one transport, as the
-// reference peers played it: a cell per server.
-type ReferenceRow struct {
-	Scenario, Protocol, Client string
-	ByServer                   map[string]*ReferenceCell
-}
-
-// ReferenceRows groups r.References into rows (h1's included, which the
-// others' ratios are to), in the order they first appear, and lists the
-// servers in the same order.
-func (r *Results) ReferenceRows() (servers []string, rows []ReferenceRow) {
-	index := map[[3]string]int{}
-	for i := range r.References {
-		c := &r.References[i]
-		if !slices.Contains(servers, c.Server) {
-			servers = append(servers, c.Server)
-		}
-		k := [3]string{c.Scenario, c.Protocol, c.Client}
-		j, ok := index[k]
-		if !ok {
-			j = len(rows)
-			index[k] = j
-			rows = append(rows, ReferenceRow{Scenario: c.Scenario, Protocol: c.Protocol, Client: c.Client, ByServer: map[string]*ReferenceCell{}})
-		}
-		rows[j].ByServer[c.Server] = c
-	}
-	return servers, rows
-}
-
-// ReferenceRowOf returns the row of rows for scenario, protocol and
-// client; nil when the peers did not play it.
-func ReferenceRowOf(rows []ReferenceRow, scenario, protocol, client string) *ReferenceRow {
-	for i := range rows {
-		if rows[i].Scenario == scenario && rows[i].Protocol == protocol && rows[i].Client == client {
-			return &rows[i]
-		}
-	}
-	return nil
 }

@@ -18,10 +18,6 @@ import (
 // do not change it. docs/results-schema.md describes it.
 const SchemaVersion = 1
 
-// NoisySpread is the spread ((max-min)/median) above which a cell is
-// flagged as noisy: 10%.
-const NoisySpread = 0.10
-
 // Results is a whole run: results.json.
 type Results struct {
 	SchemaVersion int       `json:"schema_version"`
@@ -35,9 +31,9 @@ type Results struct {
 	Settings      Settings `json:"settings"`
 	Cells         []Cell   `json:"cells"`
 	// AA are the A/A cells: in each scenario Settings.AA names, the
-	// baseline measured a second time as a column of its own (AAColumn),
-	// with its interval to the baseline (VsH1): the run's noise floor
-	// (NoiseFloor). Kept apart from Cells, which hold the transports.
+	// baseline measured a second time as a column of its own ("h1 A/A"),
+	// with its interval to the baseline (VsH1): the run's noise floor.
+	// Kept apart from Cells, which hold the transports.
 	AA []Cell `json:"aa,omitempty"`
 	// References are the reference peers' cells (httpvs run --peers);
 	// absent without peers.
@@ -325,13 +321,13 @@ func (r *Results) ProtocolNames(scenario string) []string {
 		}
 		if !seen[c.Protocol] {
 			seen[c.Protocol] = true
-			if !slices.Contains(Transports, c.Protocol) {
+			if !slices.Contains(transports, c.Protocol) {
 				others = append(others, c.Protocol)
 			}
 		}
 	}
 	var names []string
-	for _, p := range Transports {
+	for _, p := range transports {
 		if seen[p] {
 			names = append(names, p)
 		}
@@ -339,10 +335,10 @@ func (r *Results) ProtocolNames(scenario string) []string {
 	return append(names, others...)
 }
 
-// Transports are the names of the five transports as cells carry them,
+// transports are the names of the five transports as cells carry them,
 // in report order: transport.All's, which this package does not import
 // (it speaks no protocol); a test holds them equal.
-var Transports = []string{protoname.H1, protoname.H2C, protoname.H1TLS, protoname.H2, protoname.H3}
+var transports = []string{protoname.H1, protoname.H2C, protoname.H1TLS, protoname.H2, protoname.H3}
 
 // Crossover is one transport's speed on this machine without the link:
 // one download and small requests on the server's own loopback, measured

@@ -1,6 +1,7 @@
 package results
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/httpvs/httpvs/config"
@@ -133,37 +134,6 @@ func BaselineOf(protocols []string) string {
 	return protocols[0]
 }
 
-// RoundsBySpread is Settings.Rounds when rounds past Repeat were planned
-// for each cell once, from the spread of its first Repeat rounds alone
-// (Stein's two-stage procedure: the fewest rounds expected to bring its
-// interval within StableHalfWidth), never from where its ratio lay
-// relative to 1 nor from the rounds added since: the verdict does not
-// decide when sampling stops, so a 95% interval keeps its meaning
-// (Results.AA measures how often it calls a difference where there is
-// none).
-const RoundsBySpread = "planned from the first rounds' spread"
-
-// PrecisionOf is the half-width the run's rounds were planned to when
-// planned for precision: Precision, or StableHalfWidth when unset.
-func (s Settings) PrecisionOf() float64 {
-	if s.Precision > 0 {
-		return s.Precision
-	}
-	return StableHalfWidth
-}
-
-// RoundsUntilSettled is Settings.Rounds across Go versions: rounds were
-// added to a scenario until each of its intervals was within
-// StableHalfWidth; the intervals are Sequential's, which hold however the
-// rounds stop.
-const RoundsUntilSettled = "added to a scenario until its intervals were within ±10%"
-
-// RoundsToOpen is Settings.Rounds when rounds past Repeat went to the
-// cells whose verdict was still open, the closest to deciding first, and
-// a cell stopped once decided: its interval is Sequential's, which holds
-// at every look together, so stopping on the verdict keeps its 95%.
-const RoundsToOpen = "to the cells whose verdict was open, each stopping once decided"
-
 // Pin is the CPUs the generator and the child server ran on, each pinned
 // to its own (sched_setaffinity) with GOMAXPROCS set to match: each side
 // has one core's worth of CPU, and their goroutines no longer migrate
@@ -173,4 +143,28 @@ type Pin struct {
 	ServerCPUs       []int `json:"server_cpus"`
 	ClientGOMAXPROCS int   `json:"client_gomaxprocs"`
 	ServerGOMAXPROCS int   `json:"server_gomaxprocs"`
+}
+
+// Sequential is the rule a cell's interval follows when its rounds stop
+// as soon as its verdict is decided: a group-sequential design (Jennison
+// and Turnbull, "Group Sequential Methods", 2000) that looks at the cell
+// after each of its rounds from First to Last and spends the 5% an
+// interval may miss over those looks (Lan and DeMets' alpha spending, t
+// the rounds over Last): FirstLookAlpha at the first look, the rest by
+// their O'Brien-Fleming-type function, 2 - 2 Phi(z(0.975)/sqrt(s)) over
+// the information s past the first look. Each look's normal boundary is
+// turned into Student's t at the pairs' degrees of freedom (the
+// significance-level approach, the spread estimated at each look). The intervals at every look hold together
+// (repeated confidence intervals): one that stops on its verdict, on the
+// budget or at Last keeps its 95%.
+type Sequential struct {
+	Rule  string  `json:"rule"`  // SequentialRule
+	Alpha float64 `json:"alpha"` // 0.05
+	First int     `json:"first"` // the first look: rounds every cell gets
+	Last  int     `json:"last"`  // the last look: the most rounds a cell gets
+}
+
+// String says the rule in a few words.
+func (s Sequential) String() string {
+	return fmt.Sprintf("%s, looks after rounds %d to %d, %.0f%% in all", s.Rule, s.First, s.Last, 100*s.Alpha)
 }

@@ -3,11 +3,11 @@ package tune
 import (
 	"math"
 
-	"github.com/httpvs/httpvs/results"
+	"github.com/httpvs/httpvs/internal/verdict"
 )
 
 // pairedGain is the geometric mean of bests[i]/defs[i] with its 95%
-// interval (results.LogInterval: Student's t on the logarithms) and the
+// interval (verdict.LogInterval: Student's t on the logarithms) and the
 // pairs it had; the interval is the estimate itself with fewer than two
 // pairs.
 func pairedGain(defs, bests []float64) (gain, low, high float64, pairs int) {
@@ -17,7 +17,7 @@ func pairedGain(defs, bests []float64) (gain, low, high float64, pairs int) {
 			logs = append(logs, math.Log(bests[i]/defs[i]))
 		}
 	}
-	iv := results.LogInterval(logs)
+	iv := verdict.LogInterval(logs)
 	if iv.Pairs < 2 {
 		return iv.Ratio, iv.Ratio, iv.Ratio, iv.Pairs
 	}

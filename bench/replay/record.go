@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/buildinfo"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -27,7 +28,7 @@ type record struct {
 }
 
 func newRecord(p sizes, began time.Time) *record {
-	r := &record{p: p, began: began.UTC(), env: results.CurrentEnv(), loadBefore: loadavg()}
+	r := &record{p: p, began: began.UTC(), env: buildinfo.CurrentEnv(), loadBefore: loadavg()}
 	out, err := exec.Command("git", "rev-parse", "--short", "HEAD").Output()
 	r.commit = strings.TrimSpace(string(out))
 	if err != nil {

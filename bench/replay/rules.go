@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -150,7 +151,7 @@ func (rs rounds) ratio(a, b string, lowerBetter bool) results.Interval {
 		}
 		logs = append(logs, l)
 	}
-	return results.LogInterval(logs)
+	return verdict.LogInterval(logs)
 }
 
 // median of a column's values.

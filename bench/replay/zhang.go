@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/experiment"
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
@@ -72,7 +73,7 @@ func readLink(res *results.Results) sweepLink {
 		return l
 	}
 	l.ok, l.gap, l.h2, l.h3 = true, *c3.VsH1, c2.Median*8, c3.Median*8
-	m := results.MedianRepetition(c3)
+	m := verdict.MedianRepetition(c3)
 	l.recvCPU = m.ClientCPUPerUnit
 	if m.ServerCPUPerUnit != nil {
 		l.sendCPU = *m.ServerCPUPerUnit
@@ -82,7 +83,7 @@ func readLink(res *results.Results) sweepLink {
 		l.acks = float64(m.ClientQUIC.PacketsSent) / float64(m.ClientQUIC.PacketsReceived)
 	}
 	l.upDown2, l.upDown3 = upDown(c2), upDown(c3)
-	l.behind = strings.TrimSpace(results.EmulatorBehind(c2, n) + " " + results.EmulatorBehind(c3, n))
+	l.behind = strings.TrimSpace(verdict.EmulatorBehind(c2, n) + " " + verdict.EmulatorBehind(c3, n))
 	for _, x := range res.Crossover {
 		if x.Protocol == transport.H3.String() {
 			l.cross = float64(x.LinkRateBound())
@@ -101,7 +102,7 @@ func cpuRatio(c *results.Cell) results.Interval {
 		}
 		logs = append(logs, math.Log(r.ClientCPUPerUnit / *r.ServerCPUPerUnit))
 	}
-	return results.LogInterval(logs)
+	return verdict.LogInterval(logs)
 }
 
 // upDown is the link's packets up (client to server: a download's

@@ -8,13 +8,14 @@ import (
 
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/cli"
+	"github.com/httpvs/httpvs/internal/interrupt"
 )
 
 func main() {
 	if experiment.ServeChild() { // run's child server is this program
 		return
 	}
-	ctx, stop := cli.SignalContext()
+	ctx, stop := interrupt.Context()
 	code := cli.Main(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)

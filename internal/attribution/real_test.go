@@ -6,6 +6,8 @@ import (
 	"runtime/pprof"
 	"strings"
 	"testing"
+
+	"github.com/httpvs/httpvs/internal/verdict"
 )
 
 var sink uint64
@@ -58,7 +60,7 @@ func TestCompareRealProfiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Log(s.Summary("GB"))
+	t.Log(verdict.AttributionSummary(s, "GB"))
 	if s.ExtraSecondsPerUnit <= 0 || len(s.Functions) == 0 || !strings.HasSuffix(s.Functions[0].Name, "attribution.spin2") {
 		t.Fatalf("%+v: want spin2 first", s)
 	}

@@ -3,11 +3,11 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/httpvs/httpvs/internal/browser"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
+	"github.com/httpvs/httpvs/internal/userns"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/webpage"
@@ -79,7 +79,7 @@ func (b *browserFlags) apply(e *env, fs *flagset.Set, f *runFlags, opts *plan.Op
 // reexecs says whether run is about to run itself again in a user
 // namespace (inUserNS), which then prints what this one would.
 func reexecs(f *runFlags) bool {
-	return len(f.net) > 0 && os.Geteuid() != 0 && os.Getenv(userNSEnv) == ""
+	return len(f.net) > 0 && userns.Needed()
 }
 
 // readPage reads --page: a directory or a HAR file; one it cannot read is

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
+	"github.com/httpvs/httpvs/internal/profiling"
 )
 
 var update = flag.Bool("update", false, "rewrite docs/cli.md from the commands' flags")
@@ -22,7 +22,7 @@ const cliReference = "../../docs/cli.md"
 // definitions say, as -h prints them (groups, spellings, defaults); with
 // -update it writes the file.
 func TestCLIReference(t *testing.T) {
-	t.Setenv(experiment.TokenEnv, "") // serve --token's default comes from the environment
+	t.Setenv(profiling.TokenEnv, "") // serve --token's default comes from the environment
 	got := renderCLIReference(t)
 	if *update {
 		if err := os.WriteFile(cliReference, got, 0o644); err != nil {

@@ -3,16 +3,16 @@ package cli
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/httpvs/httpvs/internal/render"
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/results"
 )
 
 // comparedJSON is what compare --json prints.
-type comparedJSON = results.Comparison
+type comparedJSON = verdict.Comparison
 
 // runCompare prints per-cell deltas between two results.json files.
 func runCompare(_ context.Context, e *env, args []string) error {
@@ -27,17 +27,11 @@ func runCompare(_ context.Context, e *env, args []string) error {
 	}
 	var runs [2]*results.Results
 	for i, path := range pos {
-		f, err := os.Open(path)
-		if err != nil {
-			return usagef("%v", err)
-		}
-		runs[i], err = results.ReadJSON(f)
-		f.Close()
-		if err != nil {
-			return usagef("%s: %v", path, err)
+		if runs[i], err = readResultsFile(path); err != nil {
+			return err
 		}
 	}
-	out := results.CompareRuns(pos[0], pos[1], runs[0], runs[1])
+	out := verdict.CompareRuns(pos[0], pos[1], runs[0], runs[1])
 	for i, r := range runs {
 		if r.Partial {
 			fmt.Fprintf(e.stderr, "httpvs compare: note: %s is a partial run (%s)\n", pos[i], r.PartialReason)
@@ -51,7 +45,7 @@ func runCompare(_ context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stderr, "httpvs compare: warning: the runs used different settings, so a change may come from them rather than the code: %s\n", strings.Join(parts, "; "))
 	}
 	if !*asJSON {
-		if err := report.Deltas(e.stdout, out.Cells); err != nil {
+		if err := report.Deltas(e.stdout, runs[0], runs[1]); err != nil {
 			return err
 		}
 		if line := render.KnobsMovedBaseline(out.Cells, out.SettingsDiffer); line != "" {

@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/httpvs/httpvs/internal/matrix"
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/results"
 )
@@ -38,7 +39,7 @@ func runExplain(_ context.Context, e *env, args []string) error {
 		res.Settings.ProfileDir = *dir // where the next step's profiles are
 	}
 	if *asJSON {
-		return report.JSON(e.stdout, results.AttributedCells(res))
+		return report.JSON(e.stdout, verdict.AttributedCells(res))
 	}
 	if !report.Attribution(e.stdout, res) {
 		fmt.Fprintf(e.stderr, "httpvs explain: %s holds no attributed cell the verdict calls slower: make the run with --profile DIR (or give the profiles of an earlier one with --profiles DIR)\n", pos[0])

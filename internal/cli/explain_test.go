@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/report"
-	"github.com/httpvs/httpvs/results"
 )
 
 // TestExplain reads a profiled run's attribution back, and attributes an
@@ -22,7 +22,7 @@ func TestExplain(t *testing.T) {
 	// five rounds, on all but a machine too busy to tell).
 	dir, out := profiledRun(t)
 	res, rdir := readResults(t, out)
-	attributed := results.AttributedCells(res)
+	attributed := verdict.AttributedCells(res)
 	if len(attributed) == 0 {
 		// This machine called no cell slower: nothing was attributed, and
 		// explain says so (TestProfiles checks nothing was profiled).

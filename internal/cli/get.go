@@ -6,12 +6,12 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/config"
-	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/internal/fdlimit"
+	"github.com/httpvs/httpvs/internal/profiling"
+	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/transfer"
-	"github.com/httpvs/httpvs/transfer/transferresult"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )
@@ -161,7 +161,7 @@ func runTransfer(ctx context.Context, e *env, f *transferFlags, plan transfer.Pl
 	}
 	stopProfile := func() {}
 	if f.profile != "" {
-		prof, err := newProfiler(f.profile, experiment.ProfileServerURL(plan.URL), nil, e.stderr)
+		prof, err := newProfiler(f.profile, profiling.ProfileServerURL(plan.URL), nil, e.stderr)
 		if err != nil {
 			return err
 		}
@@ -184,43 +184,6 @@ func runTransfer(ctx context.Context, e *env, f *transferFlags, plan transfer.Pl
 		return nil
 	}
 	// One line on stderr that says what went wrong and what would work.
-	fmt.Fprintf(e.stderr, "httpvs %s: %s\n", map[transfer.Direction]string{transfer.Download: "get", transfer.Upload: "put"}[plan.Direction], failureLine(res, plan))
+	fmt.Fprintf(e.stderr, "httpvs %s: %s\n", map[transfer.Direction]string{transfer.Download: "get", transfer.Upload: "put"}[plan.Direction], render.TransferFailure(res, plan))
 	return errReported
-}
-
-// failureLine explains a run's failures in one line, with a hint.
-func failureLine(res transferresult.Result, plan transfer.Plan) string {
-	if res.Errors.Total == 0 {
-		return "interrupted: the numbers above are what was measured until then"
-	}
-	hint := ""
-	switch {
-	case res.Errors.Refused > 0:
-		hint = "; is a server listening there? start one with: httpvs serve"
-	case res.Errors.TLS > 0:
-		hint = "; for a self-signed certificate pass -k, or --cacert FILE (httpvs serve --write-cert FILE)"
-	case res.Errors.Protocol > 0:
-		hint = fmt.Sprintf("; the server does not speak %s there: try another -p", plan.Client.Protocol)
-	case res.Errors.Timeout > 0:
-		hint = timeoutHint(res, plan)
-	}
-	return fmt.Sprintf("%s of %d transfers failed: %s%s", res.Errors.String(), res.Streams, res.FirstError, hint)
-}
-
-// timeoutHint names the timeout that expired: the dial timeout when no
-// connection could be set up (for h3, quic-go's handshake idle timeout,
-// which it sets), --timeout when a transfer took too long, or both.
-func timeoutHint(res transferresult.Result, plan transfer.Plan) string {
-	dial := plan.Client.Config.DialTimeoutOrDefault()
-	where := "is a server listening there?"
-	if plan.Client.Protocol == transport.H3 {
-		where = "is an HTTP/3 server listening on that UDP port?"
-	}
-	switch setup, all := res.SetupTimeouts, res.Errors.Timeout; {
-	case setup == all:
-		return fmt.Sprintf("; gave up after --dial-timeout %v with no connection set up: %s", dial, where)
-	case setup > 0:
-		return fmt.Sprintf("; %d found no connection within --dial-timeout %v, %d took longer than --timeout %v", setup, dial, all-setup, plan.RequestTimeout)
-	}
-	return fmt.Sprintf("; a transfer that takes longer than --timeout %v fails", plan.RequestTimeout)
 }

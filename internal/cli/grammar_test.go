@@ -14,7 +14,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/httpvs/httpvs/internal/buildinfo"
 	"github.com/httpvs/httpvs/internal/diagnosis"
+	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -220,7 +222,7 @@ func TestVersionOutput(t *testing.T) {
 		}
 	}
 	code, stdout, _ := runMain(t, "--version", "--json")
-	var b results.Build
+	var b buildinfo.Build
 	if err := json.Unmarshal([]byte(stdout), &b); code != 0 || err != nil || b.Go != runtime.Version() || b.Version == "" {
 		t.Fatalf("version --json: exit %d, %v, %q", code, err, stdout)
 	}
@@ -292,7 +294,7 @@ func TestCompareWarnsOfSettings(t *testing.T) {
 func TestCompareSaysTheKnobsMovedTheBaseline(t *testing.T) {
 	old := writeRun(t, "old.json", []string{"h1", "h2c"}, nil)
 	new := writeRun(t, "new.json", []string{"h1", "h2c"}, func(r *results.Results) {
-		r.Settings.Knobs = results.Tuned
+		r.Settings.Knobs = runfiles.Tuned
 		for i := range r.Cells {
 			for j := range r.Cells[i].Repetitions {
 				r.Cells[i].Repetitions[j].Value *= 1.4

@@ -7,6 +7,7 @@ import (
 
 	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/internal/matrix"
+	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -19,7 +20,7 @@ const knobsUsage = "settings to start from: go-default (Go as shipped: zero-valu
 
 // loadKnobSet reads --knobs: a named set or a knob file.
 func loadKnobSet(arg string) (results.KnobSet, error) {
-	if s, ok := results.NamedKnobSet(arg); ok {
+	if s, ok := runfiles.NamedKnobSet(arg); ok {
 		return s, nil
 	}
 	f, err := os.Open(arg)

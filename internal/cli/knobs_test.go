@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/httpvs/httpvs/internal/matrix"
+	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
 )
@@ -38,7 +39,7 @@ func TestTuneWriteThenRunKnobs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := results.WriteKnobFile(f, set); err != nil {
+		if err := runfiles.WriteKnobFile(f, set); err != nil {
 			t.Fatal(err)
 		}
 		if err := f.Close(); err != nil {

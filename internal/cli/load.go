@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/config"
-	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/internal/fdlimit"
+	"github.com/httpvs/httpvs/internal/profiling"
 	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/load/loadresult"
@@ -218,7 +218,7 @@ func (f *loadFlags) startProfiles(e *env, target string) (stop func(), err error
 		}
 		return func() { pprof.StopCPUProfile(); file.Close() }, nil
 	case f.profileDir != "":
-		prof, err := newProfiler(f.profileDir, experiment.ProfileServerURL(target), nil, e.stderr)
+		prof, err := newProfiler(f.profileDir, profiling.ProfileServerURL(target), nil, e.stderr)
 		if err != nil {
 			return nil, err
 		}

@@ -12,9 +12,9 @@ import (
 	"os"
 	"strings"
 
+	"github.com/httpvs/httpvs/internal/buildinfo"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/report"
-	"github.com/httpvs/httpvs/results"
 )
 
 // Exit codes.
@@ -131,8 +131,8 @@ func finish(e *env, name string, err error) int {
 	}
 }
 
-// version is this binary's build on one line (results.Build.String).
-func version() string { return results.ReadBuild().String() }
+// version is this binary's build on one line (buildinfo.Build.String).
+func version() string { return buildinfo.ReadBuild().String() }
 
 func runVersion(_ context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "version", "[flags]")
@@ -145,7 +145,7 @@ func runVersion(_ context.Context, e *env, args []string) error {
 		return usagef("version takes no arguments, got %q", pos[0])
 	}
 	if *asJSON {
-		return report.JSON(e.stdout, results.ReadBuild())
+		return report.JSON(e.stdout, buildinfo.ReadBuild())
 	}
 	fmt.Fprintln(e.stdout, version())
 	return nil

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/httpvs/httpvs/internal/merge"
@@ -25,9 +24,9 @@ func runMerge(_ context.Context, e *env, args []string) error {
 	if len(pos) == 0 {
 		return usagef("merge takes the files of httpvs load --json results (or - for standard input), e.g. httpvs merge a.json b.json")
 	}
-	parts, err := readParts(pos)
+	parts, err := merge.ReadFiles(pos, os.Stdin)
 	if err != nil {
-		return err
+		return usagef("%v", err)
 	}
 	m, err := merge.Merge(parts)
 	if err != nil {
@@ -40,57 +39,4 @@ func runMerge(_ context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stderr, "httpvs merge: warning: %s\n", w.Text)
 	}
 	return report.JSON(e.stdout, merge.NewRecord(parts, m))
-}
-
-// readParts reads every named file ("-" is standard input, once). A file
-// named twice, under one path or two, is refused before it is read: its
-// run would be counted twice.
-func readParts(names []string) ([]merge.Part, error) {
-	var parts []merge.Part
-	stdin := false
-	seen := map[string]os.FileInfo{}
-	for _, name := range names {
-		var r io.Reader
-		if name == "-" {
-			if stdin {
-				return nil, usagef("merge: - (standard input) given twice")
-			}
-			stdin, name, r = true, "stdin", os.Stdin
-		} else {
-			f, err := os.Open(name)
-			if err != nil {
-				return nil, usagef("%v", err)
-			}
-			defer f.Close()
-			if err := sameFile(seen, name, f); err != nil {
-				return nil, err
-			}
-			r = f
-		}
-		p, err := merge.Read(name, r)
-		if err != nil {
-			return nil, usagef("%v", err)
-		}
-		parts = append(parts, p...)
-	}
-	return parts, nil
-}
-
-// sameFile refuses f, opened as name, when it is a file already in seen
-// (by name), and adds it.
-func sameFile(seen map[string]os.FileInfo, name string, f *os.File) error {
-	fi, err := f.Stat()
-	if err != nil {
-		return usagef("%v", err)
-	}
-	for prev, pfi := range seen {
-		if os.SameFile(fi, pfi) {
-			if prev == name {
-				return usagef("%s is given twice: merging a run with itself would double its counts", name)
-			}
-			return usagef("%s and %s are the same file: merging a run with itself would double its counts", prev, name)
-		}
-	}
-	seen[name] = fi
-	return nil
 }

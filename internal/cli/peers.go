@@ -3,7 +3,7 @@ package cli
 import (
 	"fmt"
 
-	"github.com/httpvs/httpvs/plan"
+	"github.com/httpvs/httpvs/internal/peers"
 )
 
 // checkPeers reads --peers: the installed peers to measure and, once
@@ -15,22 +15,13 @@ func (f *runFlags) checkPeers() error {
 	if len(f.net) > 0 {
 		return usagef("--peers runs the reference peers on loopback; it does not go with --net")
 	}
-	list, err := plan.ParseList(f.peers)
+	installed, missing, err := peers.Resolve(f.peers)
 	if err != nil {
 		return usagef("--peers: %v", err)
 	}
-	for _, p := range list {
-		if p.Installed() {
-			f.peerList = append(f.peerList, p)
-		} else {
-			f.peersMissing = append(f.peersMissing, fmt.Sprintf("%s (%s)", p.Name, p.Install))
-		}
-	}
-	if f.peers == "auto" {
-		_, missing := plan.Discover()
-		for _, p := range missing {
-			f.peersMissing = append(f.peersMissing, fmt.Sprintf("%s (%s)", p.Name, p.Install))
-		}
+	f.peerList = installed
+	for _, p := range missing {
+		f.peersMissing = append(f.peersMissing, fmt.Sprintf("%s (%s)", p.Name, p.Install))
 	}
 	return nil
 }

@@ -5,16 +5,16 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/httpvs/httpvs/experiment"
+	"github.com/httpvs/httpvs/internal/profiling"
 	"github.com/httpvs/httpvs/transport"
 )
 
 // newProfiler profiles into dir (--profile) for get and load: the client
 // and, at serverURL, an httpvs serve --profiling; a profile not taken is
 // a line on warn.
-func newProfiler(dir, serverURL string, network transport.Network, warn io.Writer) (*experiment.Profiler, error) {
-	p, err := experiment.NewProfiler(dir, serverURL, network, func(err error) { printProfileError(warn, err) })
-	var cleartext *experiment.CleartextTokenError
+func newProfiler(dir, serverURL string, network transport.Network, warn io.Writer) (*profiling.Profiler, error) {
+	p, err := profiling.NewProfiler(dir, serverURL, network, func(err error) { printProfileError(warn, err) })
+	var cleartext *profiling.CleartextTokenError
 	if errors.As(err, &cleartext) {
 		return nil, usagef("--profile: %v", err)
 	}
@@ -26,7 +26,7 @@ func newProfiler(dir, serverURL string, network transport.Network, warn io.Write
 
 // printProfileError says on w that a profile was not taken or written.
 func printProfileError(w io.Writer, err error) {
-	var pe *experiment.ProfileError
+	var pe *profiling.ProfileError
 	if errors.As(err, &pe) {
 		err = pe.Err
 	}

@@ -9,8 +9,8 @@ import (
 
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/matrix"
+	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/plan"
-	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -22,7 +22,7 @@ func TestQuickTakesWhatItSays(t *testing.T) {
 	o := experiment.Quick()
 	o.Matrix.Target = plan.Target{Plain: "http://127.0.0.1:1", TLS: "https://127.0.0.1:1", GRPC: "127.0.0.1:1"}
 	o.Matrix.Protocols, o.Matrix.Scenarios, o.Matrix.AA = transport.All, plan.Scenarios, nil
-	tuned := results.Tuned // the rows a run as shipped measures beside its own
+	tuned := runfiles.Tuned // the rows a run as shipped measures beside its own
 	o.Matrix.Alongside = &tuned
 	est, err := matrix.EstimateRun(o.Matrix)
 	if err != nil {

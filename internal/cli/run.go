@@ -13,6 +13,8 @@ import (
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/certfile"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
+	"github.com/httpvs/httpvs/internal/profiling"
+	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
@@ -96,7 +98,7 @@ func (f *runFlags) experiment(ctx context.Context, e *env, xo *experiment.Option
 		// The cost up front across a link, for a budget asked for,
 		// and for the user's own requests, whose cost no one knows.
 		if acrossLink || f.budgetGiven || len(f.requests.lines) > 0 || f.requests.file != "" {
-			fmt.Fprintln(e.stderr, costLine(p))
+			fmt.Fprintln(e.stderr, render.CostLine(p))
 		}
 		for _, line := range p.Sizing {
 			fmt.Fprintf(e.stderr, "httpvs run: %s (--budget, --duration)\n", line)
@@ -150,7 +152,7 @@ func (f *runFlags) annotate(e *env, fs *flagset.Set, res *results.Results) {
 // not taken always; quic-go's UDP buffer warning never, since the results
 // carry it and every report says it once, at its top, with its command.
 func (f *runFlags) warn(e *env, err error) {
-	var pe *experiment.ProfileError
+	var pe *profiling.ProfileError
 	switch {
 	case errors.As(err, &pe):
 		printProfileError(e.stderr, pe)

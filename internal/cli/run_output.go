@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/internal/cli/flagset"
+	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/results"
@@ -25,19 +26,12 @@ func annotateFlags(fs *flagset.Set, res *results.Results) {
 					parts = append(parts, flagset.Dash(name)+" "+k.Value)
 				}
 			}
-			if f.Rule == "cpu-per-byte" && profilable(&res.Cells[i]) {
+			if f.Rule == "cpu-per-byte" && render.Profilable(&res.Cells[i]) {
 				parts = append(parts, "--profile DIR") // says where the CPU went
 			}
 			f.Flags = strings.Join(parts, " ")
 		}
 	}
-}
-
-// profilable says a run made with --profile would say where c's extra
-// CPU went and this one did not: it profiles the cells the verdict calls
-// slower (none in a run of one round per cell).
-func profilable(c *results.Cell) bool {
-	return len(c.Attribution) == 0 && c.VsH1 != nil && c.VsH1.Verdict == results.VerdictSlower
 }
 
 // finishRun prints res in the chosen format, writes the results directory
@@ -78,7 +72,7 @@ func finishRun(e *env, f *runFlags, res *results.Results) error {
 		fmt.Fprintf(e.stderr, "httpvs run: wrote %s (%s)\n", dir, strings.Join(names, ", "))
 	}
 	if !res.Partial && f.format == "text" && res.GoVersions == nil {
-		fmt.Fprint(e.stdout, nextLine(nextSteps(res, dir, f.profile != "")))
+		fmt.Fprint(e.stdout, render.NextLine(render.NextSteps(res, dir, f.profile != "")))
 	}
 	switch n, first := failedCells(res); {
 	case res.Partial:

@@ -9,7 +9,9 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/experiment"
+	"github.com/httpvs/httpvs/internal/interrupt"
 	"github.com/httpvs/httpvs/internal/matrix"
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
@@ -35,7 +37,7 @@ func TestMain(m *testing.M) {
 		return
 	}
 	if os.Getenv(mainEnv) == "1" {
-		ctx, stop := SignalContext() // as cmd/httpvs does
+		ctx, stop := interrupt.Context() // as cmd/httpvs does
 		code := Main(ctx, os.Args[1:], os.Stdout, os.Stderr)
 		stop()
 		os.Exit(code)
@@ -357,7 +359,7 @@ func checkAttribution(t *testing.T, c *results.Cell) {
 	}
 	http2 := false
 	for _, s := range c.Attribution {
-		t.Log(s.Summary(c.CPUUnit))
+		t.Log(verdict.AttributionSummary(s, c.CPUUnit))
 		if s.Error != "" || s.SecondsPerUnit <= 0 || s.BaseSecondsPerUnit <= 0 {
 			t.Errorf("%s: %+v", s.Side, s)
 		}

@@ -7,11 +7,11 @@ import (
 	"log"
 	"os"
 
-	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/certfile"
 	"github.com/httpvs/httpvs/internal/childserver"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/internal/pin"
+	"github.com/httpvs/httpvs/internal/profiling"
 	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/transport"
@@ -31,7 +31,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	fs.Var(&sp.MaxSize, "max-size", "largest download or upload `size` served")
 	fs.Var(&sp.MaxEcho, "max-echo", "largest /echo body `size`, held in memory; one declared larger is refused (413) before it is read")
 	fs.Var(&sp.MaxBuffered, "max-buffered", "request bodies held in memory at once, over all requests (`size`); past it requests are answered 503")
-	fs.StringVar(&sp.Token, "token", os.Getenv(experiment.TokenEnv), "`token` that POST /stats/reset and /debug/profile/ require (Authorization: Bearer TOKEN); off loopback they are refused without one (default $"+experiment.TokenEnv+"; prefer the variable: a flag shows in ps)")
+	fs.StringVar(&sp.Token, "token", os.Getenv(profiling.TokenEnv), "`token` that POST /stats/reset and /debug/profile/ require (Authorization: Bearer TOKEN); off loopback they are refused without one (default $"+profiling.TokenEnv+"; prefer the variable: a flag shows in ps)")
 	fs.DurationVar(&sp.ReadHeaderTimeout, "read-header-timeout", transport.DefaultReadHeaderTimeout, "bound on reading a request's headers (slow-loris guard)")
 	fs.DurationVar(&sp.IdleTimeout, "idle-timeout", transport.DefaultIdleTimeout, "close keep-alive connections idle this long")
 	fs.IntVar(&sp.MaxHeaderBytes, "max-header-bytes", transport.DefaultMaxHeaderBytes, "largest request header block, in bytes")
@@ -113,7 +113,7 @@ func serveWarnings(e *env, srv *server.Running, token bool) {
 		fmt.Fprintf(e.stderr, "warning: listening on %s, which is not a loopback address: anyone who can reach it can download and upload through this server\n", addr)
 	}
 	if len(exposed) > 0 && !token {
-		fmt.Fprintf(e.stderr, "httpvs serve: POST /stats/reset and /debug/profile/ are refused beyond loopback without a token: set %s (or --token) here and for the clients that need them\n", experiment.TokenEnv)
+		fmt.Fprintf(e.stderr, "httpvs serve: POST /stats/reset and /debug/profile/ are refused beyond loopback without a token: set %s (or --token) here and for the clients that need them\n", profiling.TokenEnv)
 	}
 	if srv.Transport.Has(transport.H3) {
 		if w := transport.UDPBufferWarning(); w != "" {

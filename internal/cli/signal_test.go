@@ -6,6 +6,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/httpvs/httpvs/internal/interrupt"
 )
 
 // TestSignalExit: a command a signal ended exits 128 plus its number; one
@@ -16,9 +18,9 @@ func TestSignalExit(t *testing.T) {
 		code  int
 		want  int
 	}{
-		{Interrupted{syscall.SIGINT}, exitFailure, 130},
-		{Interrupted{syscall.SIGTERM}, exitFailure, 143},
-		{Interrupted{syscall.SIGINT}, exitOK, exitOK},
+		{interrupt.Interrupted{Signal: syscall.SIGINT}, exitFailure, 130},
+		{interrupt.Interrupted{Signal: syscall.SIGTERM}, exitFailure, 143},
+		{interrupt.Interrupted{Signal: syscall.SIGINT}, exitOK, exitOK},
 		{context.DeadlineExceeded, exitFailure, exitFailure},
 		{nil, exitUsage, exitUsage},
 	} {

@@ -6,6 +6,8 @@ import (
 
 	"github.com/httpvs/httpvs/internal/linkmodel"
 	"github.com/httpvs/httpvs/internal/matrix"
+	"github.com/httpvs/httpvs/internal/scenariospec"
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
@@ -44,7 +46,7 @@ func Bounds(res *results.Results) {
 			continue
 		}
 		sc, ok := matrix.ScenarioOf(&res.Settings, c.Scenario)
-		if !ok || (sc.PageLoad() && ownPage(res)) {
+		if !ok || (scenariospec.Of(&sc).PageLoad() && ownPage(res)) {
 			continue // the model's page is page-load's own, not the user's
 		}
 		b := boundOf(c, sc, n)
@@ -80,21 +82,21 @@ func boundOf(c *results.Cell, sc plan.Scenario, n *results.Net) *results.Bound {
 	switch {
 	case sc.Transfer():
 		return transferBound(c, sc, n)
-	case sc.ColdStart():
-		k, why := linkmodel.ColdRTTs(c.Protocol, sc.Resume())
+	case scenariospec.Of(&sc).ColdStart():
+		k, why := linkmodel.ColdRTTs(c.Protocol, scenariospec.Of(&sc).Resume)
 		if k == 0 {
 			return nil
 		}
 		return &results.Bound{Value: float64(k) * rtt, Basis: fmt.Sprintf("%d round trips (%s) of %.1f ms", k, why, rtt*1e3)}
-	case sc.PageLoad():
+	case scenariospec.Of(&sc).PageLoad():
 		return linkmodel.PageBound(c.Protocol, n)
-	case sc.HeadOfLine():
+	case scenariospec.Of(&sc).HeadOfLine():
 		return &results.Bound{Value: rtt, Basis: fmt.Sprintf("one round trip of %.1f ms: no request returns sooner", rtt*1e3)}
-	case sc.User():
+	case scenariospec.Of(&sc).User():
 		return requestBound(c, sc, n, rtt)
-	case sc.Engine() && sc.BodyBytes() == 0 && sc.Headers().Count == 0 && c.Protocol != matrix.NativeColumn:
+	case scenariospec.Of(&sc).Engine() && scenariospec.Of(&sc).Body == 0 && scenariospec.Of(&sc).Headers.Count == 0 && c.Protocol != matrix.NativeColumn:
 		streams := float64(sc.Streams())
-		if m := results.MedianRepetition(c); m.Lowered != "" && m.Streams > 0 {
+		if m := verdict.MedianRepetition(c); m.Lowered != "" && m.Streams > 0 {
 			streams = float64(m.Streams) // the server allowed fewer
 		}
 		return &results.Bound{Value: streams / rtt, Basis: fmt.Sprintf("%.0f in flight per %.1f ms round trip", streams, rtt*1e3)}
@@ -113,13 +115,13 @@ func place(b *results.Bound, c *results.Cell) {
 	}
 	b.Share = c.Median / b.Value
 	b.Low, b.High = b.Share, b.Share
-	if iv := results.LogInterval(logs); iv.Pairs >= 2 {
+	if iv := verdict.LogInterval(logs); iv.Pairs >= 2 {
 		b.Low, b.High = math.Min(iv.Low, b.Share), math.Max(iv.High, b.Share)
 	}
 	sc, _ := matrix.ScenarioByName(c.Scenario)
 	if results.LowerIsBetter(c.Metric) {
 		over := timeOver
-		if sc.PageLoad() {
+		if scenariospec.Of(&sc).PageLoad() {
 			over = pageOver
 		}
 		b.Faster = b.High < 1/beyondBound
@@ -152,7 +154,7 @@ func explainDeparture(c *results.Cell, sc plan.Scenario, n *results.Net, b *resu
 	if b.Faster {
 		return ""
 	}
-	if sc.HeadOfLine() {
+	if scenariospec.Of(&sc).HeadOfLine() {
 		return holExplanation(c, n)
 	}
 	for _, name := range explainingRules {
@@ -162,14 +164,14 @@ func explainDeparture(c *results.Cell, sc plan.Scenario, n *results.Net, b *resu
 			}
 		}
 	}
-	m := results.MedianRepetition(c)
+	m := verdict.MedianRepetition(c)
 	if m.Bottleneck != results.BottleneckNone {
 		return fmt.Sprintf("cpu-bound: the %s's CPU was saturated (client %.2f cores)", m.Bottleneck, m.ClientCores)
 	}
 	if why := lossExplanation(c, sc, n); why != "" {
 		return why
 	}
-	if why := results.EmulatorBehind(c, n); why != "" && behindAccounts(c, sc, n, b) {
+	if why := verdict.EmulatorBehind(c, n); why != "" && behindAccounts(c, sc, n, b) {
 		return "emulator-behind: " + why
 	}
 	return ""
@@ -181,7 +183,7 @@ func explainDeparture(c *results.Cell, sc plan.Scenario, n *results.Net, b *resu
 // within that of its tolerance. A few packets a few milliseconds late do
 // not explain a download at 13% of the link.
 func behindAccounts(c *results.Cell, sc plan.Scenario, n *results.Net, b *results.Bound) bool {
-	l := results.CellLink(c)
+	l := verdict.CellLink(c)
 	p := l.Up.Packets + l.Down.Packets
 	rtt := n.RTTSeconds()
 	if p == 0 || rtt <= 0 {
@@ -190,7 +192,7 @@ func behindAccounts(c *results.Cell, sc plan.Scenario, n *results.Net, b *result
 	slowdown := float64(l.Up.Late+l.Down.Late) / float64(p) * max(l.Up.MaxLateSeconds, l.Down.MaxLateSeconds) / rtt
 	if results.LowerIsBetter(c.Metric) {
 		over := timeOver
-		if sc.PageLoad() {
+		if scenariospec.Of(&sc).PageLoad() {
 			over = pageOver
 		}
 		return b.Share <= over*(1+slowdown)
@@ -207,7 +209,7 @@ func behindAccounts(c *results.Cell, sc plan.Scenario, n *results.Net, b *result
 // response's bytes, whichever is lower. Requests with bodies get none:
 // their upload shares the link.
 func requestBound(c *results.Cell, sc plan.Scenario, n *results.Net, rtt float64) *results.Bound {
-	if sc.BodyBytes() > 0 {
+	if scenariospec.Of(&sc).Body > 0 {
 		return nil
 	}
 	b := &results.Bound{Value: float64(sc.Streams()) / rtt, Basis: fmt.Sprintf("%d in flight per %.1f ms round trip", sc.Streams(), rtt*1e3)}

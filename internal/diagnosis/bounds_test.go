@@ -5,8 +5,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/httpvs/httpvs/internal/buildinfo"
 	"github.com/httpvs/httpvs/internal/linkmodel"
 	"github.com/httpvs/httpvs/internal/matrix"
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 )
@@ -18,7 +20,7 @@ func linkCell(scenario, protocol string, values ...float64) results.Cell {
 	for i, v := range values {
 		c.Repetitions = append(c.Repetitions, results.Repetition{Round: i + 1, Value: v, Seconds: 1})
 	}
-	results.SummariseCell(&c)
+	verdict.SummariseCell(&c)
 	return c
 }
 
@@ -84,7 +86,7 @@ func TestBoundsExplainDepartures(t *testing.T) {
 	at50 := linkCC(withRate(linkOf(0.050, 2.8e6, 0.01), 100e6), "rtt=50ms,rate=100mbit,loss=1%", "cubic")
 	// h3's controller as this binary names it: with quic-go's version
 	// where the test binary lists its modules (Go 1.27), bare in 1.26.
-	builtQUIC := linkmodel.QUICControllerOf(results.ReadBuild().Modules[linkmodel.QUICModule])
+	builtQUIC := linkmodel.QUICControllerOf(buildinfo.ReadBuild().Modules[linkmodel.QUICModule])
 	for _, tc := range []struct {
 		name string
 		n    *results.Net
@@ -231,11 +233,11 @@ func TestLossyLinkClasses(t *testing.T) {
 		class          string
 		limited        bool
 	}{
-		{"reno at Mathis's bound", "h1-tls", 1.5 * mbit, results.ClassAtLossBound, true},
-		{"quic-go's cubic at its bound", "h3", 1.3 * mbit, results.ClassAtLossBound, true},
-		{"reno at a tenth of Mathis's: refused", "h2", 0.14 * mbit, results.ClassUnexplained, true},
-		{"reno at the link (the model refused, the link holds)", "h1-tls", 9.5 * mbit, results.ClassAtLink, true},
-		{"above the link", "h2", 10.5 * mbit, results.ClassBeyond, true},
+		{"reno at Mathis's bound", "h1-tls", 1.5 * mbit, verdict.ClassAtLossBound, true},
+		{"quic-go's cubic at its bound", "h3", 1.3 * mbit, verdict.ClassAtLossBound, true},
+		{"reno at a tenth of Mathis's: refused", "h2", 0.14 * mbit, verdict.ClassUnexplained, true},
+		{"reno at the link (the model refused, the link holds)", "h1-tls", 9.5 * mbit, verdict.ClassAtLink, true},
+		{"above the link", "h2", 10.5 * mbit, verdict.ClassBeyond, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := &results.Results{Settings: results.Settings{Net: n}, Cells: []results.Cell{sized(linkCell("download", tc.protocol, tc.value, tc.value*1.02, tc.value*0.98))}}
@@ -250,7 +252,7 @@ func TestLossyLinkClasses(t *testing.T) {
 			if b.Loss == nil || b.Loss.Limited != tc.limited || b.Loss.Value > 1.5*mbit || b.Loss.Value < 1.3*mbit {
 				t.Fatalf("loss model %+v: want the controller's, 1.3-1.5 Mbit/s", b.Loss)
 			}
-			if got := b.Class(); got != tc.class {
+			if got := verdict.BoundClass(b); got != tc.class {
 				t.Errorf("class %q (explained %q), want %q", got, b.Explained, tc.class)
 			}
 		})
@@ -259,7 +261,7 @@ func TestLossyLinkClasses(t *testing.T) {
 	bbr := linkCC(withRate(linkOf(0.100, 9e6, 0.01), 10e6), "rtt=100ms,rate=10mbit,loss=1%", "bbr")
 	res := &results.Results{Settings: results.Settings{Net: bbr}, Cells: []results.Cell{linkCell("download", "h2", 9.4*mbit, 9.5*mbit, 9.3*mbit)}}
 	Bounds(res)
-	if b := res.Cells[0].Bound; b == nil || b.Loss == nil || b.Loss.Limited || b.Class() != results.ClassAtLink {
+	if b := res.Cells[0].Bound; b == nil || b.Loss == nil || b.Loss.Limited || verdict.BoundClass(b) != verdict.ClassAtLink {
 		t.Errorf("BBR at the link: %+v, want at the link with an unlimited loss model", b)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
 )
@@ -39,7 +40,7 @@ func TestOneRuleForWhichRepetitionsCount(t *testing.T) {
 		t.Fatalf("Counts keeps rounds %v, want %v", rounds, counted)
 	}
 
-	results.SummariseCell(c)
+	verdict.SummariseCell(c)
 	if c.Min != 100 || c.Median != 200 || c.Max != 300 {
 		t.Errorf("summary: min %g, median %g, max %g; want 100, 200, 300 (rounds %v)", c.Min, c.Median, c.Max, counted)
 	}
@@ -47,12 +48,12 @@ func TestOneRuleForWhichRepetitionsCount(t *testing.T) {
 		t.Errorf("summary: %d errors, want the errored repetition's 1 (errors are counted, never dropped)", c.Errors.Total)
 	}
 
-	if m := results.MedianRepetition(c); m.Round != 5 {
+	if m := verdict.MedianRepetition(c); m.Round != 5 {
 		t.Errorf("median repetition: round %d, want 5", m.Round)
 	}
 
 	rounds = nil
-	for _, p := range results.PairRounds(c, base) {
+	for _, p := range verdict.PairRounds(c, base) {
 		rounds = append(rounds, p.Round)
 	}
 	if !slices.Equal(rounds, counted) {
@@ -61,7 +62,7 @@ func TestOneRuleForWhichRepetitionsCount(t *testing.T) {
 
 	b := &results.Bound{Value: 1}
 	place(b, c)
-	iv := results.LogInterval([]float64{math.Log(100), math.Log(200), math.Log(300)})
+	iv := verdict.LogInterval([]float64{math.Log(100), math.Log(200), math.Log(300)})
 	if lo, hi := math.Min(iv.Low, 200), math.Max(iv.High, 200); b.Low != lo || b.High != hi {
 		t.Errorf("diagnosis' bound: interval [%g, %g], want [%g, %g] from rounds %v", b.Low, b.High, lo, hi, counted)
 	}

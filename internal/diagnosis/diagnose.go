@@ -6,6 +6,8 @@ import (
 
 	"github.com/httpvs/httpvs/internal/matrix"
 	"github.com/httpvs/httpvs/internal/protoname"
+	"github.com/httpvs/httpvs/internal/scenariospec"
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/server"
@@ -79,10 +81,10 @@ func Diagnose(res *results.Results) {
 		if c.Skipped != "" || len(c.Repetitions) == 0 || results.LowerIsBetter(c.Metric) || c.Knobs != "" {
 			continue
 		}
-		s := &subject{c: c, m: results.MedianRepetition(c), set: &res.Settings, env: &res.Env}
+		s := &subject{c: c, m: verdict.MedianRepetition(c), set: &res.Settings, env: &res.Env}
 		s.sc, _ = matrix.ScenarioOf(&res.Settings, c.Scenario)
 		if h1 := res.Cell(c.Scenario, res.Settings.BaselineProtocol()); h1 != nil && h1 != c && h1.Skipped == "" {
-			s.h1, s.h1m = h1, results.MedianRepetition(h1)
+			s.h1, s.h1m = h1, verdict.MedianRepetition(h1)
 		}
 		for _, r := range rules {
 			if f := r.check(s); f != nil {
@@ -95,8 +97,8 @@ func Diagnose(res *results.Results) {
 
 // transfer, download and upload say what the cell moves.
 func (s *subject) transfer() bool { return s.c.Metric == results.MetricBytesPerSecond }
-func (s *subject) download() bool { return s.transfer() && !s.sc.Upload() }
-func (s *subject) upload() bool   { return s.transfer() && s.sc.Upload() }
+func (s *subject) download() bool { return s.transfer() && !scenariospec.Of(&s.sc).Upload }
+func (s *subject) upload() bool   { return s.transfer() && scenariospec.Of(&s.sc).Upload }
 
 // slow says the cell is behind h1 by enough to explain.
 func (s *subject) slow() bool { return slow(s.c) }
@@ -159,10 +161,10 @@ func gap(c *results.Cell) string {
 func slow(c *results.Cell) bool { return c.RatioToH1 > 0 && c.RatioToH1 < slowRatio }
 
 // Summarise recomputes every cell's summary and ratio to the baseline
-// from its repetitions (results.Summarise), then its findings and its
+// from its repetitions (verdict.Summarise), then its findings and its
 // bound on the link: after editing or merging results.
 func Summarise(res *results.Results) {
-	results.Summarise(res)
+	verdict.Summarise(res)
 	Diagnose(res)
 	Bounds(res)
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
 )
@@ -17,9 +18,9 @@ func diagnosed(scenario, metric string, h1, other results.Repetition, protocol s
 		{Scenario: scenario, Protocol: protocol, Metric: metric, CPUUnit: "GB", Repetitions: []results.Repetition{other}},
 	}}
 	for i := range res.Cells {
-		results.SummariseCell(&res.Cells[i])
+		verdict.SummariseCell(&res.Cells[i])
 	}
-	results.SetRatios(res.Cells, "h1")
+	verdict.SetRatios(res.Cells, "h1")
 	if edit != nil {
 		edit(&res.Cells[1])
 	}
@@ -183,9 +184,9 @@ func TestQUICLossesDefersToTheWarning(t *testing.T) {
 		{Scenario: "s", Protocol: "h3", Metric: results.MetricBytesPerSecond, CPUUnit: "GB", Repetitions: []results.Repetition{h3}},
 	}}
 	for i := range res.Cells {
-		results.SummariseCell(&res.Cells[i])
+		verdict.SummariseCell(&res.Cells[i])
 	}
-	results.SetRatios(res.Cells, "h1")
+	verdict.SetRatios(res.Cells, "h1")
 	Diagnose(res)
 	fs := res.Cells[1].Findings
 	if !has(fs, "quic-losses", "not a setting") || has(fs, "quic-losses", "sysctl") {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
@@ -71,7 +72,7 @@ const (
 // gain is how much better after's figure is than before's: the rate's
 // ratio, or the inverse ratio of CPU per unit or of the waiting.
 func (tc fixCase) gain(before, after results.Cell) float64 {
-	b, a := results.MedianRepetition(&before), results.MedianRepetition(&after)
+	b, a := verdict.MedianRepetition(&before), verdict.MedianRepetition(&after)
 	switch tc.figure {
 	case cpuPerGB:
 		if a.ClientCPUPerUnit <= 0 {

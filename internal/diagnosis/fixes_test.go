@@ -8,6 +8,7 @@ import (
 
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/internal/matrix"
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
@@ -109,11 +110,11 @@ func TestConcurrencyFixRaisesConcurrency(t *testing.T) {
 	broken := setup{server: config.Server{HTTP2: config.HTTP2{MaxConcurrentStreams: 10}}, rounds: 1}
 	before := broken.measure(t, "small-concurrent", transport.H2C, 0)
 	f := finding(before, "concurrency-lowered")
-	if f == nil || results.MedianRepetition(&before).Streams != 10 {
-		t.Fatalf("rule did not fire or streams %d, want 10; findings %v", results.MedianRepetition(&before).Streams, before.Findings)
+	if f == nil || verdict.MedianRepetition(&before).Streams != 10 {
+		t.Fatalf("rule did not fire or streams %d, want 10; findings %v", verdict.MedianRepetition(&before).Streams, before.Findings)
 	}
 	after := broken.fixed(t, f).measure(t, "small-concurrent", transport.H2C, 0)
-	if m := results.MedianRepetition(&after); m.Streams != 50 || m.Lowered != "" || finding(after, "concurrency-lowered") != nil {
+	if m := verdict.MedianRepetition(&after); m.Streams != 50 || m.Lowered != "" || finding(after, "concurrency-lowered") != nil {
 		t.Errorf("after %v: %d streams, lowered %q, want the scenario's 50", f.Knobs, m.Streams, m.Lowered)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -27,7 +28,7 @@ const minGain = 1.10
 
 // fixMoves reports whether the paired gains (after over before, one a
 // round) show a fix moving its figure: at least fixPairs of them, their
-// 95% interval (results.LogInterval, the verdict's) above 1 and their
+// 95% interval (verdict.LogInterval, the verdict's) above 1 and their
 // mean at least bar. A control, a knob with no effect, is held to the
 // same test at the same level and bar: it must not pass it.
 func fixMoves(gains []float64, bar float64) (results.Interval, bool) {
@@ -37,7 +38,7 @@ func fixMoves(gains []float64, bar float64) (results.Interval, bool) {
 			logs = append(logs, math.Log(g))
 		}
 	}
-	iv := results.LogInterval(logs)
+	iv := verdict.LogInterval(logs)
 	return iv, iv.Pairs >= fixPairs && iv.Low > 1 && iv.Ratio >= bar
 }
 

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -16,7 +17,7 @@ import (
 func TestMachineBound(t *testing.T) {
 	subjectOf := func(client, server float64, target string, pin bool) *subject {
 		c := &results.Cell{Scenario: "small-concurrent", Protocol: "h2c", Metric: results.MetricRequestsPerSecond, CPUUnit: "1000 requests", RatioToH1: 0.5, Baseline: "h1",
-			Bottleneck: results.BottleneckOf(client, server, true, 2, 2)}
+			Bottleneck: verdict.BottleneckOf(client, server, true, 2, 2)}
 		set := &results.Settings{Target: target}
 		if pin {
 			set.Pin = &results.Pin{ClientCPUs: []int{0}, ServerCPUs: []int{1}}

@@ -7,6 +7,8 @@ import (
 
 	"github.com/httpvs/httpvs/internal/linkmodel"
 	"github.com/httpvs/httpvs/internal/protoname"
+	"github.com/httpvs/httpvs/internal/scenariospec"
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
@@ -27,7 +29,7 @@ var ackSpread = math.Sqrt2
 // factor of two chosen to fit.
 func lossBand(c *results.Cell, sc plan.Scenario, n *results.Net, m linkmodel.LossModel) (lo, hi float64) {
 	// The loss events the median transfer's packets met at random loss p.
-	p, m1 := linkmodel.LinkLoss(n, sc.Upload()), results.MedianRepetition(c)
+	p, m1 := linkmodel.LinkLoss(n, scenariospec.Of(&sc).Upload), verdict.MedianRepetition(c)
 	bytes := float64(m1.Bytes)
 	if bytes <= 0 {
 		bytes = m1.Value * m1.Seconds
@@ -50,7 +52,7 @@ func cellInterval(c *results.Cell) (lo, hi float64) {
 		}
 	}
 	lo, hi = c.Median, c.Median
-	if iv := results.LogInterval(logs); iv.Pairs >= 2 {
+	if iv := verdict.LogInterval(logs); iv.Pairs >= 2 {
 		lo, hi = min(iv.Low, lo), max(iv.High, hi)
 	}
 	return lo, hi
@@ -67,12 +69,12 @@ func within(c *results.Cell, lo, hi float64) bool {
 // that sent its data beside it on a lossy link; nil where no bound is
 // known.
 func transferBound(c *results.Cell, sc plan.Scenario, n *results.Net) *results.Bound {
-	rate := linkmodel.LinkBound(n, sc.Upload(), c.Protocol)
+	rate := linkmodel.LinkBound(n, scenariospec.Of(&sc).Upload, c.Protocol)
 	if rate <= 0 {
 		return nil
 	}
 	dir, set := "down", n.Down.RateBitsPerSecond
-	if sc.Upload() {
+	if scenariospec.Of(&sc).Upload {
 		dir, set = "up", n.Up.RateBitsPerSecond
 	}
 	b := &results.Bound{Value: rate, Basis: fmt.Sprintf("the link's rate %s (%s) less each transport's framing", dir, units.BitsPerSecond(set))}
@@ -94,7 +96,7 @@ func predictLoss(c *results.Cell, sc plan.Scenario, n *results.Net, link float64
 		return linkmodel.LossModel{}, false
 	}
 	quic := c.Protocol == protoname.H3
-	return linkmodel.PredictLoss(linkmodel.Controller(c.Protocol, n), link, linkmodel.PacketPayload(quic), n.RTTSeconds(), linkmodel.LinkLoss(n, sc.Upload()))
+	return linkmodel.PredictLoss(linkmodel.Controller(c.Protocol, n), link, linkmodel.PacketPayload(quic), n.RTTSeconds(), linkmodel.LinkLoss(n, scenariospec.Of(&sc).Upload))
 }
 
 // lossExplanation explains a transfer cell below its bound on a lossy link
@@ -106,7 +108,7 @@ func predictLoss(c *results.Cell, sc plan.Scenario, n *results.Net, link float64
 // not back off on loss (BBR against quic-go's Cubic), the cause named is
 // the controller, with the link spec that compares like with like.
 func lossExplanation(c *results.Cell, sc plan.Scenario, n *results.Net) string {
-	m, ok := predictLoss(c, sc, n, linkmodel.LinkBound(n, sc.Upload(), c.Protocol))
+	m, ok := predictLoss(c, sc, n, linkmodel.LinkBound(n, scenariospec.Of(&sc).Upload, c.Protocol))
 	if !ok || !m.LossLimited {
 		return ""
 	}
@@ -115,7 +117,7 @@ func lossExplanation(c *results.Cell, sc plan.Scenario, n *results.Net) string {
 		return ""
 	}
 	text := fmt.Sprintf("the link drops %.1f%% of packets; %s backs off on each loss: its model (%s) predicts %s to %s (acknowledgement policy, loss events seen), the cell read %s",
-		100*linkmodel.LinkLoss(n, sc.Upload()), m.Controller, m.Basis, units.BitsPerSecond(lo*8), units.BitsPerSecond(hi*8), units.BitsPerSecond(c.Median*8))
+		100*linkmodel.LinkLoss(n, scenariospec.Of(&sc).Upload), m.Controller, m.Basis, units.BitsPerSecond(lo*8), units.BitsPerSecond(hi*8), units.BitsPerSecond(c.Median*8))
 	if why := ccMismatch(c, n, true); why != "" {
 		return "congestion-control: " + text + "; " + why
 	}
@@ -172,7 +174,7 @@ func withCC(spec, cc string) string {
 // only behind a sender that fills the link) and the cell's interval
 // reaches down to that ceiling; "" otherwise.
 func holExplanation(c *results.Cell, n *results.Net) string {
-	m := results.MedianRepetition(c)
+	m := verdict.MedianRepetition(c)
 	link, rtt := linkmodel.LinkGoodput(n, false), n.RTTSeconds()
 	if m.Seconds <= 0 || m.BulkBytes <= 0 || link <= 0 {
 		return ""
@@ -222,7 +224,7 @@ func congestionControl(s *subject) *results.Finding {
 		return nil
 	}
 	why := ccMismatch(s.c, n, false)
-	m, ok := predictLoss(s.c, s.sc, n, linkmodel.LinkBound(n, s.sc.Upload(), s.c.Protocol))
+	m, ok := predictLoss(s.c, s.sc, n, linkmodel.LinkBound(n, scenariospec.Of(&s.sc).Upload, s.c.Protocol))
 	if why == "" || !ok || !m.LossLimited {
 		return nil
 	}
@@ -232,7 +234,7 @@ func congestionControl(s *subject) *results.Finding {
 	}
 	return &results.Finding{
 		Evidence: fmt.Sprintf("%s: %s backs off on the link's %.1f%% loss, and its model (%s) predicts %s to %s, where the %s measured lies; %s",
-			gap(s.c), m.Controller, 100*linkmodel.LinkLoss(n, s.sc.Upload()), m.Basis, units.BitsPerSecond(lo*8), units.BitsPerSecond(hi*8), units.BitsPerSecond(s.c.Median*8), why),
+			gap(s.c), m.Controller, 100*linkmodel.LinkLoss(n, scenariospec.Of(&s.sc).Upload), m.Basis, units.BitsPerSecond(lo*8), units.BitsPerSecond(hi*8), units.BitsPerSecond(s.c.Median*8), why),
 		Fix: fmt.Sprintf("not a setting of the transport: quic-go has Cubic only; measure the link %s so that TCP backs off on loss as QUIC does, and the gap left is the protocols'", withCC(n.Spec, "cubic")),
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/httpvs/httpvs/internal/protoname"
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -13,7 +14,7 @@ import (
 // in the order of res.References.
 func References(res *results.Results) {
 	res.ReferenceConclusions = nil
-	servers, rows := res.ReferenceRows()
+	servers, rows := verdict.ReferenceRows(res)
 	for _, row := range rows {
 		if row.Protocol == protoname.H1 {
 			continue
@@ -21,7 +22,7 @@ func References(res *results.Results) {
 		// h2's ratio to h1 carries TLS's cost too: the same client's
 		// h1-tls cells split it off.
 		var tlsBase map[string]*results.ReferenceCell
-		if tls := results.ReferenceRowOf(rows, row.Scenario, protoname.H1TLS, row.Client); row.Protocol == protoname.H2 && tls != nil {
+		if tls := verdict.ReferenceRowOf(rows, row.Scenario, protoname.H1TLS, row.Client); row.Protocol == protoname.H2 && tls != nil {
 			tlsBase = tls.ByServer
 		}
 		if s := refConclusion(row.Scenario, row.Protocol, res.Cell(row.Scenario, row.Protocol), row.ByServer, tlsBase, servers); s != "" {

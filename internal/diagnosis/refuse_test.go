@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -19,7 +20,7 @@ func TestModelsRefuse(t *testing.T) {
 		res := &results.Results{Settings: results.Settings{Net: n}, Cells: []results.Cell{sized(linkCell("download", "h1", 1.42*mbit, 1.45*mbit, 1.40*mbit))}}
 		Bounds(res)
 		b := res.Cells[0].Bound
-		if b == nil || !b.Unexplained || b.Class() == results.ClassAtLossBound {
+		if b == nil || !b.Unexplained || verdict.BoundClass(b) == verdict.ClassAtLossBound {
 			t.Fatalf("bound %+v: a BBR cell at Reno's bound must be unexplained", b)
 		}
 	})

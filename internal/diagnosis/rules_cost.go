@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/internal/protoname"
+	"github.com/httpvs/httpvs/internal/scenariospec"
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
@@ -54,7 +56,7 @@ func generatorBound(s *subject) *results.Finding {
 	// The fast engine's saving is checked with requests in flight
 	// (small-concurrent); one at a time, both engines' CPU per request is
 	// mostly the same system calls.
-	if ok && !s.transfer() && !s.sc.RPC() && s.sc.Streams() > 1 && s.m.Engine == load.Std.String() && load.Fast.Supports(p) {
+	if ok && !s.transfer() && !scenariospec.Of(&s.sc).RPC && s.sc.Streams() > 1 && s.m.Engine == load.Std.String() && load.Fast.Supports(p) {
 		f.Fix = "the generator probably limited this cell: the fast engine spends less client CPU per request"
 		f.Knobs = []results.Knob{{Field: "Engine", Value: load.Fast.String()}}
 	}
@@ -76,7 +78,7 @@ func (s *subject) machineFull() (client, server float64, cores int, full bool) {
 	}
 	server, known := s.cores("server")
 	client, cores = s.m.ClientCores, s.env.Cores
-	alone := results.BottleneckOf(client, 0, false, cores, s.env.GOMAXPROCS) == results.BottleneckClient
+	alone := verdict.BottleneckOf(client, 0, false, cores, s.env.GOMAXPROCS) == results.BottleneckClient
 	return client, server, cores, known && !alone && client+server > machineShare*float64(cores)
 }
 
@@ -261,7 +263,7 @@ func whereItWent(c *results.Cell, hungry []string) string {
 	var parts []string
 	for _, a := range c.Attribution {
 		if slices.Contains(hungry, a.Side) && a.Error == "" && a.ExtraSecondsPerUnit > 0 {
-			parts = append(parts, a.Brief(c.CPUUnit, 2))
+			parts = append(parts, verdict.AttributionBrief(a, c.CPUUnit, 2))
 		}
 	}
 	if len(parts) == 0 {

@@ -1,6 +1,7 @@
 package goversions
 
 import (
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -11,12 +12,12 @@ import (
 func (r *runner) finish() {
 	for _, k := range r.order {
 		c := r.cells[k]
-		results.SummariseCell(c)
+		verdict.SummariseCell(c)
 		if base := r.base(k); base != nil && k.p != r.baseline {
 			if base.Median > 0 {
 				c.RatioToH1 = c.Median / base.Median
 			}
-			if iv := results.RatioInterval(c, base); iv.Pairs > 0 {
+			if iv := verdict.RatioInterval(c, base); iv.Pairs > 0 {
 				c.VsH1 = &iv
 			}
 		}
@@ -76,14 +77,14 @@ func (r *runner) change(sc string, a, b int, p transport.Protocol) (results.GoVe
 		return results.GoVersionChange{}, false
 	}
 	ch := results.GoVersionChange{Scenario: sc, Protocol: p.String(), From: r.toolchains[a].tc.Toolchain, To: r.toolchains[b].tc.Toolchain}
-	ch.Figure = results.RatioInterval(cb, ca)
+	ch.Figure = verdict.RatioInterval(cb, ca)
 	if ch.Figure.Pairs == 0 {
 		return ch, false
 	}
 	if p != r.baseline {
 		ba, bb := r.base(key{sc, a, p}), r.base(key{sc, b, p})
 		if ba != nil && bb != nil {
-			if iv := results.RatioInterval(perRound(cb, bb), perRound(ca, ba)); iv.Pairs > 0 {
+			if iv := verdict.RatioInterval(perRound(cb, bb), perRound(ca, ba)); iv.Pairs > 0 {
 				ch.Ratio = &iv
 			}
 		}
@@ -92,12 +93,12 @@ func (r *runner) change(sc string, a, b int, p transport.Protocol) (results.GoVe
 }
 
 // perRound is a cell whose repetitions are c's value over base's in each
-// round the two pair (results.PairRounds): c's ratio to the baseline,
+// round the two pair (verdict.PairRounds): c's ratio to the baseline,
 // round by round, so that two toolchains' ratios pair by round; its
 // interval follows c's looks.
 func perRound(c, base *results.Cell) *results.Cell {
 	out := &results.Cell{Scenario: c.Scenario, Protocol: c.Protocol, Metric: c.Metric, FirstStage: c.FirstStage, LastLook: c.LastLook}
-	for _, p := range results.PairRounds(c, base) {
+	for _, p := range verdict.PairRounds(c, base) {
 		out.Repetitions = append(out.Repetitions, results.Repetition{Round: p.Round, Value: p.Cell.Value / p.Base.Value})
 	}
 	return out
@@ -118,7 +119,7 @@ func (r *runner) settled(sc string) bool {
 			if p == r.baseline || base == nil || r.cells[k].Skipped != "" {
 				continue
 			}
-			if iv := results.RatioInterval(r.cells[k], base); iv.Pairs >= 2 && !iv.Stable() {
+			if iv := verdict.RatioInterval(r.cells[k], base); iv.Pairs >= 2 && !iv.Stable() {
 				return false
 			}
 		}

@@ -22,7 +22,7 @@ const QUICCongestion = "quic-go's cubic"
 const QUICModule = "github.com/quic-go/quic-go"
 
 // QUICControllerOf is QUICCongestion with quic-go's version as built in
-// (results.Build.Modules[QUICModule]), as the results record it:
+// (buildinfo.Build.Modules[QUICModule]), as the results record it:
 // "quic-go v0.65.0's cubic"; QUICCongestion for no version (a binary
 // without module information).
 func QUICControllerOf(version string) string {

@@ -1,6 +1,7 @@
 package linkmodel
 
 import (
+	"github.com/httpvs/httpvs/internal/buildinfo"
 	"github.com/httpvs/httpvs/internal/protoname"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/webpage"
@@ -41,7 +42,7 @@ func LinkBound(n *results.Net, upload bool, protocol string) float64 {
 // QUICController names quic-go's Cubic with the version this binary was
 // built with (QUICControllerOf).
 func QUICController() string {
-	return QUICControllerOf(results.ReadBuild().Modules[QUICModule])
+	return QUICControllerOf(buildinfo.ReadBuild().Modules[QUICModule])
 }
 
 // Controller is the congestion control that sends protocol's data across

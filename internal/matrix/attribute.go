@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/internal/attribution"
+	"github.com/httpvs/httpvs/internal/runfiles"
+	"github.com/httpvs/httpvs/internal/scenariospec"
 	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
@@ -28,7 +30,7 @@ func (r *runner) attribute(ctx context.Context, runs []*scenarioRun, baseline st
 		return
 	}
 	for _, sr := range runs {
-		if !sr.sc.Engine() || ctx.Err() != nil {
+		if !scenariospec.Of(&sr.sc).Engine() || ctx.Err() != nil {
 			continue
 		}
 		slower := r.slowerCells(sr, baseline)
@@ -186,13 +188,13 @@ func AttributeProfiles(res *results.Results, read func(c *results.Cell, side str
 
 // ProfilesIn returns a reader for AttributeProfiles of the CPU profiles
 // in dir: a cell's profile of one side under the name Options.Profile
-// gives it (results.ProfileFile: SCENARIO_PROTOCOL.SIDE.cpu.pprof, a
+// gives it (runfiles.ProfileFile: SCENARIO_PROTOCOL.SIDE.cpu.pprof, a
 // variant's ':' as '+'), or, failing that, under the name runs made
 // earlier gave it, with the ':' kept. A profile under neither name is an
 // error naming the file and dir.
 func ProfilesIn(dir string) func(c *results.Cell, side string) ([]byte, error) {
 	return func(c *results.Cell, side string) ([]byte, error) {
-		name := results.ProfileFile(c.Scenario, c.Protocol, side, "cpu")
+		name := runfiles.ProfileFile(c.Scenario, c.Protocol, side, "cpu")
 		b, err := os.ReadFile(filepath.Join(dir, name))
 		if errors.Is(err, fs.ErrNotExist) {
 			old := strings.NewReplacer("/", "_", " ", "_").Replace(c.Scenario+"_"+c.Protocol) + "." + side + ".cpu.pprof"

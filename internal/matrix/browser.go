@@ -13,6 +13,7 @@ import (
 	"github.com/httpvs/httpvs/internal/browser"
 	"github.com/httpvs/httpvs/internal/linkmodel"
 	"github.com/httpvs/httpvs/internal/protoname"
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
@@ -44,7 +45,7 @@ func (r *runner) browser(ctx context.Context) {
 		// with no round trip to schedule: what a browser spends beyond
 		// that (its own scheduling, rendering) is all a comparison would
 		// show, and it says nothing about the transports.
-		results.CompareModel(r.res, bo.Page == nil && r.opts.onLink())
+		verdict.CompareModel(r.res, bo.Page == nil && r.opts.onLink())
 	}
 }
 
@@ -90,9 +91,9 @@ func (r *runner) browserRounds(ctx context.Context, bo *BrowserOptions) []result
 		}
 	}
 	for i := range b.cells {
-		b.cells[i].Summarise()
+		verdict.SummariseBrowser(&b.cells[i])
 	}
-	results.SetBrowserVerdict(b.cells)
+	verdict.SetBrowserVerdict(b.cells)
 	return b.cells
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/internal/procstat"
+	"github.com/httpvs/httpvs/internal/scenariospec"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
@@ -38,7 +39,7 @@ func (r *runner) prepare(ctx context.Context, sc Scenario, col column) (size uni
 	switch {
 	case col.native && r.opts.Target.GRPC == "":
 		return 0, "no native gRPC target given", false
-	case sc.RPC() && p == transport.H3:
+	case scenariospec.Of(&sc).RPC && p == transport.H3:
 		return 0, "no gRPC binding over HTTP/3 (grpc-go speaks HTTP/2)", false
 	case col.native:
 	case base == "":
@@ -144,7 +145,7 @@ func (r *runner) transferPlan(sc Scenario, p transport.Protocol, total units.Byt
 		Timeout:   r.opts.Timeout,
 		Header:    r.opts.Header,
 	}
-	if sc.Upload() {
+	if scenariospec.Of(&sc).Upload {
 		plan.URL = targetBase(r.opts.Target, p) + "/sink"
 		plan.Direction = transfer.Upload
 		plan.Size = per
@@ -155,7 +156,7 @@ func (r *runner) transferPlan(sc Scenario, p transport.Protocol, total units.Byt
 // transfer measures one repetition of a transfer scenario.
 func (r *runner) transfer(ctx context.Context, sc Scenario, p transport.Protocol, total units.Bytes) results.Repetition {
 	plan := r.transferPlan(sc, p, total)
-	plan.Omit = r.opts.omit(sc.Upload())
+	plan.Omit = r.opts.omit(scenariospec.Of(&sc).Upload)
 	per := max(total/units.Bytes(sc.Streams()), 1)
 	m := results.Repetition{Streams: sc.Streams(), SizeBytes: int64(per)}
 	before, note := r.serverStats(ctx, transfer.StatsTimeout)
@@ -206,8 +207,8 @@ func (r *runner) loadConfig(sc Scenario, col column, edit func(*load.Config)) lo
 		Duration: r.opts.Duration,
 		Warmup:   r.opts.Warmup,
 		Method:   spec(&sc).Method,
-		BodySize: sc.BodyBytes(),
-		Headers:  sc.Headers(),
+		BodySize: scenariospec.Of(&sc).Body,
+		Headers:  scenariospec.Of(&sc).Headers,
 		Header:   r.opts.Header,
 		Engine:   r.opts.Engine.For(p),
 		// A repetition that cannot finish a request in its own time is
@@ -218,7 +219,7 @@ func (r *runner) loadConfig(sc Scenario, col column, edit func(*load.Config)) lo
 		// HTTP/1.1 has one request in flight per connection.
 		cfg.Conns, cfg.Streams = sc.Streams(), 1
 	}
-	if sc.RPC() {
+	if scenariospec.Of(&sc).RPC {
 		r.rpcConfig(&cfg, col)
 	}
 	if spec(&sc).Req != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/quic-go/quic-go/http3"
 
+	"github.com/httpvs/httpvs/internal/scenariospec"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
@@ -24,7 +25,7 @@ func (r *runner) coldStart(ctx context.Context, sc Scenario, col column) results
 	opts := r.clientOptions(sc, col.proto)
 	method, url := spec(&sc).Method, targetBase(r.opts.Target, col.proto)+spec(&sc).Path
 	var conns int64
-	if sc.Resume() && col.proto.TLS() {
+	if scenariospec.Of(&sc).Resume && col.proto.TLS() {
 		opts.SessionCache = tls.NewLRUClientSessionCache(8)
 		if col.proto == transport.H3 {
 			method = http3.MethodGet0RTT

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/internal/linkmodel"
+	"github.com/httpvs/httpvs/internal/scenariospec"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -57,11 +58,11 @@ func (o *Options) checkCost(sc Scenario, p transport.Protocol) time.Duration {
 
 // roundCost is the expected time of one round of sc over p.
 func (o *Options) roundCost(sc Scenario, p transport.Protocol) time.Duration {
-	cold := o.coldCost(p, sc.Resume())
+	cold := o.coldCost(p, scenariospec.Of(&sc).Resume)
 	switch {
-	case sc.ColdStart():
+	case scenariospec.Of(&sc).ColdStart():
 		return o.Duration + cold
-	case sc.PageLoad():
+	case scenariospec.Of(&sc).PageLoad():
 		page := cold
 		if o.Link != nil {
 			if b := linkmodel.PageBound(p.String(), o.Link); b != nil {
@@ -69,7 +70,7 @@ func (o *Options) roundCost(sc Scenario, p transport.Protocol) time.Duration {
 			}
 		}
 		return max(o.Duration, pageMinUnits*page) + page
-	case sc.HeadOfLine():
+	case scenariospec.Of(&sc).HeadOfLine():
 		return cold + max(o.Warmup, holWarmRTTs*o.RTT) + o.Duration + o.RTT
 	case sc.Transfer():
 		return cold + o.transferTime(sc, p) + o.RTT

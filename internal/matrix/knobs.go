@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
@@ -97,15 +98,15 @@ func setBytes(b *units.Bytes, k results.Knob) error {
 	return nil
 }
 
-// ReadKnobFile reads a knob file (results.ReadKnobFile) and checks that
+// ReadKnobFile reads a knob file (runfiles.ReadKnobFile) and checks that
 // every knob applies to a run (Setup.Apply on a full setup).
 func ReadKnobFile(r io.Reader) (results.KnobSet, error) {
-	s, err := results.ReadKnobFile(r)
+	s, err := runfiles.ReadKnobFile(r)
 	if err != nil {
 		return s, err
 	}
 	if err := fullSetup().Apply(s.Knobs...); err != nil {
-		return results.KnobSet{}, fmt.Errorf("%w: %v", results.ErrKnobFile, err)
+		return results.KnobSet{}, fmt.Errorf("%w: %v", runfiles.ErrKnobFile, err)
 	}
 	return s, nil
 }

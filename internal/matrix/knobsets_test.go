@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
@@ -19,7 +20,7 @@ func TestNamedKnobSetsSetWhatTheySay(t *testing.T) {
 		name        string
 		read, frame units.Bytes
 	}{{"go-default", 8 * units.KiB, 16 * units.KiB}, {"tuned", 256 * units.KiB, units.MiB}} {
-		set, ok := results.NamedKnobSet(c.name)
+		set, ok := runfiles.NamedKnobSet(c.name)
 		if !ok {
 			t.Fatalf("no set %q", c.name)
 		}
@@ -33,7 +34,7 @@ func TestNamedKnobSetsSetWhatTheySay(t *testing.T) {
 			t.Errorf("%s: read %v, frame %v", c.name, client.ReadSize, client.HTTP2.MaxReadFrameSize)
 		}
 	}
-	if _, ok := results.NamedKnobSet("fast"); ok {
+	if _, ok := runfiles.NamedKnobSet("fast"); ok {
 		t.Error("an unknown name is a set")
 	}
 }
@@ -41,7 +42,7 @@ func TestNamedKnobSetsSetWhatTheySay(t *testing.T) {
 func TestKnobFileRoundTrip(t *testing.T) {
 	want := results.KnobSet{Name: "mine", Knobs: []results.Knob{{Field: "Client.ReadSize", Value: "1Mi"}, {Field: "Client.QUIC.MaxStreamReceiveWindow", Value: "16Mi"}}}
 	var b bytes.Buffer
-	if err := results.WriteKnobFile(&b, want); err != nil {
+	if err := runfiles.WriteKnobFile(&b, want); err != nil {
 		t.Fatal(err)
 	}
 	got, err := ReadKnobFile(&b)
@@ -64,7 +65,7 @@ func TestKnobFileRefusesOtherFiles(t *testing.T) {
 		{`{"kind":"httpvs-knobs","schema_version":1,"name":"x","knobs":[{"field":"Client.Nothing","value":"1"}]}`, "Client.Nothing"},
 	} {
 		_, err := ReadKnobFile(strings.NewReader(c.in))
-		if !errors.Is(err, results.ErrKnobFile) || !strings.Contains(err.Error(), c.want) {
+		if !errors.Is(err, runfiles.ErrKnobFile) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: err %v, want %q", c.in, err, c.want)
 		}
 	}

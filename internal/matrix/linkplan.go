@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/internal/linkmodel"
+	"github.com/httpvs/httpvs/internal/scenariospec"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transfer/transferresult"
@@ -66,15 +67,15 @@ func (o *Options) omit(upload bool) time.Duration {
 // its steady part needs to see LossEvents losses (lossSize). 0 when the
 // goodput is unknown (the probe sizes it then).
 func (o *Options) linkSize(sc Scenario) units.Bytes {
-	rate := linkmodel.LinkGoodput(o.Link, sc.Upload())
+	rate := linkmodel.LinkGoodput(o.Link, scenariospec.Of(&sc).Upload)
 	if rate <= 0 {
 		return 0
 	}
-	d := o.omit(sc.Upload()) + o.Duration
+	d := o.omit(scenariospec.Of(&sc).Upload) + o.Duration
 	size := units.Bytes(rate*d.Seconds()) / units.MiB * units.MiB
 	if loss := o.lossSize(sc); loss > 0 {
 		// Its steady part sees the loss events it is sized for.
-		size = max(size, (units.Bytes(rate*o.omit(sc.Upload()).Seconds())+loss+units.MiB-1)/units.MiB*units.MiB)
+		size = max(size, (units.Bytes(rate*o.omit(scenariospec.Of(&sc).Upload).Seconds())+loss+units.MiB-1)/units.MiB*units.MiB)
 	}
 	return max(size, units.Bytes(sc.Streams())*minPerStream)
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/internal/linkmodel"
+	"github.com/httpvs/httpvs/internal/scenariospec"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
@@ -27,7 +28,7 @@ func (o *Options) lossEvents() int {
 // payload, the whole transfer counted (its streams share the losses); 0
 // on a link without loss in the data's direction.
 func (o *Options) lossSize(sc Scenario) units.Bytes {
-	packets := linkmodel.LossEvents(o.lossEvents(), linkmodel.LinkLoss(o.Link, sc.Upload()))
+	packets := linkmodel.LossEvents(o.lossEvents(), linkmodel.LinkLoss(o.Link, scenariospec.Of(&sc).Upload))
 	return units.Bytes(packets * linkmodel.TCPSegmentBytes)
 }
 
@@ -35,14 +36,14 @@ func (o *Options) lossSize(sc Scenario) units.Bytes {
 // the link, past its handshakes: its omitted start, then its steady bytes
 // at ExpectedRate; o.omit plus Duration where the rate is not known.
 func (o *Options) transferTime(sc Scenario, p transport.Protocol) time.Duration {
-	size, rate := o.linkSize(sc), linkmodel.ExpectedRate(o.Link, sc.Upload(), p.String())
+	size, rate := o.linkSize(sc), linkmodel.ExpectedRate(o.Link, scenariospec.Of(&sc).Upload, p.String())
 	if size <= 0 || rate <= 0 {
-		return o.omit(sc.Upload()) + o.Duration
+		return o.omit(scenariospec.Of(&sc).Upload) + o.Duration
 	}
-	link := linkmodel.LinkGoodput(o.Link, sc.Upload())
-	omitted := link * o.omit(sc.Upload()).Seconds()
+	link := linkmodel.LinkGoodput(o.Link, scenariospec.Of(&sc).Upload)
+	omitted := link * o.omit(scenariospec.Of(&sc).Upload).Seconds()
 	steady := max(float64(size)-omitted, 0)
-	return o.omit(sc.Upload()) + time.Duration(steady/rate*float64(time.Second))
+	return o.omit(scenariospec.Of(&sc).Upload) + time.Duration(steady/rate*float64(time.Second))
 }
 
 // LossSizing says, before a run across a lossy link, how its transfers
@@ -68,7 +69,7 @@ func lossSizing(opts Options) []string {
 		if !sc.Transfer() || need <= 0 {
 			continue
 		}
-		line := fmt.Sprintf("%s: each transfer sized to see %d loss events at the link's %.2g%% loss (%.0f packets, %s)", sc.Name, opts.lossEvents(), 100*linkmodel.LinkLoss(opts.Link, sc.Upload()), linkmodel.LossEvents(opts.lossEvents(), linkmodel.LinkLoss(opts.Link, sc.Upload())), opts.linkSize(sc))
+		line := fmt.Sprintf("%s: each transfer sized to see %d loss events at the link's %.2g%% loss (%.0f packets, %s)", sc.Name, opts.lossEvents(), 100*linkmodel.LinkLoss(opts.Link, scenariospec.Of(&sc).Upload), linkmodel.LossEvents(opts.lossEvents(), linkmodel.LinkLoss(opts.Link, scenariospec.Of(&sc).Upload)), opts.linkSize(sc))
 		r := &runner{opts: opts}
 		var times []string
 		for _, col := range r.columns(sc) {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/internal/procstat"
+	"github.com/httpvs/httpvs/internal/scenariospec"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transfer"
@@ -58,9 +59,9 @@ type netRep struct {
 // network measures one repetition of a network scenario.
 func (r *runner) network(ctx context.Context, sc Scenario, col column) results.Repetition {
 	switch {
-	case sc.ColdStart():
+	case scenariospec.Of(&sc).ColdStart():
 		return r.coldStart(ctx, sc, col)
-	case sc.PageLoad():
+	case scenariospec.Of(&sc).PageLoad():
 		return r.pageLoad(ctx, sc, col)
 	}
 	return r.headOfLine(ctx, sc, col)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/internal/linkmodel"
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
@@ -174,11 +175,11 @@ func TestLowerIsBetterRatio(t *testing.T) {
 		for _, v := range values {
 			c.Repetitions = append(c.Repetitions, results.Repetition{Value: v})
 		}
-		results.SummariseCell(&c)
+		verdict.SummariseCell(&c)
 		return c
 	}
 	cells := []results.Cell{cell("h1", 0.2, 0.2, 0.2), cell("h3", 0.1, 0.1, 0.1)}
-	results.SetRatios(cells, "h1")
+	verdict.SetRatios(cells, "h1")
 	if h3 := cells[1]; h3.RatioToH1 != 2 || h3.VsH1 == nil || h3.VsH1.Verdict != results.VerdictSimilar && h3.VsH1.Ratio != 2 {
 		t.Fatalf("h3 at half h1's time: ratio %v, interval %+v", h3.RatioToH1, h3.VsH1)
 	}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/internal/scenariospec"
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
@@ -54,7 +55,7 @@ func (o Options) aaBaseline(scenario string) (transport.Protocol, bool) {
 		// The first scenario of its kind, in the order they run.
 		seen := map[string]bool{}
 		for _, sc := range o.Scenarios {
-			k := results.KindOf(sc.Name, sc.Metric)
+			k := verdict.KindOf(sc.Name, sc.Metric)
 			if !seen[k] && sc.Name == scenario {
 				named = true
 			}
@@ -113,12 +114,12 @@ func (o Options) settings() results.Settings {
 	}
 	switch {
 	case o.MaxRepeat <= o.Repeat:
-		s.Rounds = results.RoundsBySpread // none added: one stage
+		s.Rounds = verdict.RoundsBySpread // none added: one stage
 	case o.Precision > 0:
-		s.Rounds, s.Precision = results.RoundsBySpread, o.Precision
+		s.Rounds, s.Precision = verdict.RoundsBySpread, o.Precision
 	default:
-		s.Rounds = results.RoundsToOpen
-		s.Sequential = &results.Sequential{Rule: results.SequentialRule, Alpha: results.SequentialAlpha, First: o.Repeat, Last: o.MaxRepeat}
+		s.Rounds = verdict.RoundsToOpen
+		s.Sequential = &results.Sequential{Rule: verdict.SequentialRule, Alpha: verdict.SequentialAlpha, First: o.Repeat, Last: o.MaxRepeat}
 	}
 	if o.Profile != nil {
 		s.ProfileSpanSeconds = o.profileSpan().Seconds()

@@ -6,10 +6,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/httpvs/httpvs/internal/runfiles"
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
-// ProfilesIn reads a cell's profile under results.ProfileFile's name,
+// ProfilesIn reads a cell's profile under runfiles.ProfileFile's name,
 // falls back to the name earlier runs gave it (the variant's ':' kept),
 // says which file is missing when neither is there, and passes on any
 // other error without falling back.
@@ -22,7 +24,7 @@ func TestProfilesIn(t *testing.T) {
 		}
 	}
 	read := ProfilesIn(dir)
-	variant := &results.Cell{Scenario: "download" + results.VariantSep + "tuned", Protocol: "h2"}
+	variant := &results.Cell{Scenario: "download" + verdict.VariantSep + "tuned", Protocol: "h2"}
 
 	write("download:tuned_h2.client.cpu.pprof", "old name")
 	if b, err := read(variant, "client"); err != nil || string(b) != "old name" {
@@ -40,7 +42,7 @@ func TestProfilesIn(t *testing.T) {
 
 	// The new name is there but unreadable (a directory): its error, not
 	// the old name's file.
-	other := &results.Cell{Scenario: "upload" + results.VariantSep + "big", Protocol: "h3"}
+	other := &results.Cell{Scenario: "upload" + verdict.VariantSep + "big", Protocol: "h3"}
 	if err := os.Mkdir(filepath.Join(dir, "upload+big_h3.client.cpu.pprof"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -52,14 +54,14 @@ func TestProfilesIn(t *testing.T) {
 }
 
 // AttributeProfiles with ProfilesIn attributes a slower cell from the
-// profiles a directory holds under results.ProfileFile's names.
+// profiles a directory holds under runfiles.ProfileFile's names.
 func TestAttributeProfilesFromDir(t *testing.T) {
 	dir := t.TempDir()
 	base := flatProfile(t, map[string]int64{"syscall.Syscall": 500}, nil)
 	slow := flatProfile(t, map[string]int64{"syscall.Syscall": 500, "net/http.(*http2Framer).WriteDataPadded": 200}, nil)
 	for name, p := range map[string][]byte{
-		results.ProfileFile("download", "h1", "client", "cpu"):  base,
-		results.ProfileFile("download", "h2c", "client", "cpu"): slow,
+		runfiles.ProfileFile("download", "h1", "client", "cpu"):  base,
+		runfiles.ProfileFile("download", "h2c", "client", "cpu"): slow,
 	} {
 		if err := os.WriteFile(filepath.Join(dir, name), p, 0o644); err != nil {
 			t.Fatal(err)

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/httpvs/httpvs/internal/scenariospec"
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 )
@@ -92,14 +94,14 @@ func TestRequestScenarios(t *testing.T) {
 	var names []string
 	for _, sc := range scs {
 		names = append(names, sc.Name)
-		if !sc.User() || sc.Metric != results.MetricRequestsPerSecond {
-			t.Errorf("%s: user %v, metric %s", sc.Name, sc.User(), sc.Metric)
+		if !scenariospec.Of(&sc).User() || sc.Metric != results.MetricRequestsPerSecond {
+			t.Errorf("%s: user %v, metric %s", sc.Name, scenariospec.Of(&sc).User(), sc.Metric)
 		}
 	}
 	if got := strings.Join(names, ","); got != "request-1,request-1-x50,request-2,request-2-x50" {
 		t.Fatalf("names %s", got)
 	}
-	if scs[3].Streams() != results.RequestConcurrency || scs[2].Streams() != 1 || scs[3].BodyBytes() != 5 || string(spec(&scs[3]).Req.Body) != "12345" {
+	if scs[3].Streams() != verdict.RequestConcurrency || scs[2].Streams() != 1 || scenariospec.Of(&scs[3]).Body != 5 || string(spec(&scs[3]).Req.Body) != "12345" {
 		t.Errorf("request-2: %+v / %+v", scs[2], scs[3])
 	}
 	set := Options{Options: plan.Options{Scenarios: append(scs[:2:2], plan.Scenarios[0])}}.settings()

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/scenariospec"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -85,8 +86,8 @@ func firstServed(o Options) (transport.Protocol, bool) {
 // body read; zero when one fails or answers an error status.
 func timeRequest(ctx context.Context, o Options, p transport.Protocol, sc Scenario) time.Duration {
 	ep := endpoint{method: spec(&sc).Method, path: spec(&sc).Path, body: spec(&sc).Req.Body}
-	if ep.body == nil && sc.BodyBytes() > 0 {
-		ep.body = make([]byte, sc.BodyBytes())
+	if ep.body == nil && scenariospec.Of(&sc).Body > 0 {
+		ep.body = make([]byte, scenariospec.Of(&sc).Body)
 	}
 	var best time.Duration
 	for range sizingProbes {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
 )
@@ -28,7 +29,7 @@ type scenarioRun struct {
 // the A/A column's apart.
 func (sr *scenarioRun) finish() (cells, aa []results.Cell) {
 	for i := range sr.cells {
-		results.SummariseCell(&sr.cells[i])
+		verdict.SummariseCell(&sr.cells[i])
 		switch {
 		case sr.cols[i].aa:
 			aa = append(aa, sr.cells[i])
@@ -47,7 +48,7 @@ type next struct {
 	widest float64
 	// gap, under the sequential rule, is how far the closest of which's
 	// cells is expected to stay from deciding by its last look when none
-	// is expected to decide (results.RoundsToDecide); 0 otherwise.
+	// is expected to decide (verdict.RoundsToDecide); 0 otherwise.
 	gap float64
 	// need is the fewest rounds, this one included, after which one of
 	// which's cells is expected to have settled (roundsToSettle); 0 when
@@ -65,7 +66,7 @@ type next struct {
 // the rounds added since: sampling that stops when the verdict decides,
 // or when a run of rounds happens to agree, calls differences that are
 // not there more often than the 5% a 95% interval promises
-// (results.RoundsBySpread). The round takes the cells that could settle
+// (verdict.RoundsBySpread). The round takes the cells that could settle
 // within maxRounds; when none can, every unsettled one.
 func (sr *scenarioRun) wide(maxRounds, first int, half float64, baseline string) (next, bool) {
 	base := -1
@@ -85,8 +86,8 @@ func (sr *scenarioRun) wide(maxRounds, first int, half float64, baseline string)
 		if i == base || c.Skipped != "" || len(c.Repetitions) >= maxRounds {
 			continue
 		}
-		iv := results.RatioInterval(c, &sr.cells[base])
-		stage := results.RatioInterval(c.FirstRounds(first), sr.cells[base].FirstRounds(first))
+		iv := verdict.RatioInterval(c, &sr.cells[base])
+		stage := verdict.RatioInterval(verdict.FirstRounds(c, first), verdict.FirstRounds(&sr.cells[base], first))
 		if stage.Pairs < 2 || stage.HalfWidth() <= half {
 			// Settled in the first stage; or fewer than two pairs there:
 			// errors or interrupts, which more rounds do not cure.
@@ -117,7 +118,7 @@ func (sr *scenarioRun) wide(maxRounds, first int, half float64, baseline string)
 // a cell is open while its verdict is undetermined and it has fewer than
 // maxRounds rounds; it stops once decided. The round takes the open cells
 // expected to decide within their last look if their mean and spread
-// hold (results.RoundsToDecide), and need the fewest rounds of them;
+// hold (verdict.RoundsToDecide), and need the fewest rounds of them;
 // when none is expected to, every open cell, and gap the closest's. Where
 // the ratio lies may plan the rounds here: the cells' intervals hold at
 // every look together.
@@ -139,15 +140,15 @@ func (sr *scenarioRun) open(maxRounds int, baseline string) (next, bool) {
 		if i == base || c.Skipped != "" || len(c.Repetitions) >= maxRounds {
 			continue
 		}
-		iv := results.RatioInterval(c, &sr.cells[base])
-		stage := results.RatioInterval(c.FirstRounds(c.FirstStage), sr.cells[base].FirstRounds(c.FirstStage))
+		iv := verdict.RatioInterval(c, &sr.cells[base])
+		stage := verdict.RatioInterval(verdict.FirstRounds(c, c.FirstStage), verdict.FirstRounds(&sr.cells[base], c.FirstStage))
 		if stage.Pairs < 2 || iv.Verdict != results.VerdictUndetermined {
 			// Decided; or fewer than two pairs in the first stage:
 			// errors or interrupts, which more rounds do not cure.
 			continue
 		}
-		m, sd := results.LogSpread(results.PairedLogs(c, &sr.cells[base]))
-		k, gap := results.RoundsToDecide(m, sd, iv.Pairs, c.FirstStage, max(c.LastLook, maxRounds))
+		m, sd := verdict.LogSpread(verdict.PairedLogs(c, &sr.cells[base]))
+		k, gap := verdict.RoundsToDecide(m, sd, iv.Pairs, c.FirstStage, max(c.LastLook, maxRounds))
 		all[i], any = true, true
 		n.widest = math.Max(n.widest, iv.HalfWidth())
 		n.gap = math.Min(n.gap, gap)
@@ -169,11 +170,11 @@ func (sr *scenarioRun) open(maxRounds int, baseline string) (next, bool) {
 
 // roundsToSettle predicts how many more rounds, 1 to room, a cell whose
 // first stage is iv needs to settle: its two-stage interval's half-width
-// within half (results.SteinRounds: the first stage's spread
+// within half (verdict.SteinRounds: the first stage's spread
 // and t quantile, shrunk by the square root of the pairs). 0 when room
 // rounds are not expected to do it.
 func roundsToSettle(iv results.Interval, half float64, room int) int {
-	n := results.SteinRounds(iv, half, iv.Pairs+room)
+	n := verdict.SteinRounds(iv, half, iv.Pairs+room)
 	if n == 0 {
 		return 0
 	}

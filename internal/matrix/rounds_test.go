@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
@@ -18,7 +19,7 @@ import (
 func TestRatioIntervalPairsByRound(t *testing.T) {
 	h1 := &results.Cell{Repetitions: []results.Repetition{{Round: 1, Value: 100}, {Round: 2, Value: 400}, {Round: 3, Value: 200}}}
 	c := &results.Cell{Repetitions: []results.Repetition{{Round: 1, Value: 50}, {Round: 3, Value: 100}}}
-	if iv := results.RatioInterval(c, h1); iv.Pairs != 2 || iv.Ratio != 0.5 || !iv.Stable() {
+	if iv := verdict.RatioInterval(c, h1); iv.Pairs != 2 || iv.Ratio != 0.5 || !iv.Stable() {
 		t.Fatalf("%+v, want 2 pairs at 0.5", iv)
 	}
 }
@@ -79,8 +80,8 @@ func TestRoundsIgnoreTheVerdict(t *testing.T) {
 	if !any || !n.which[1] || !n.which[2] {
 		t.Fatalf("which %v: two cells of one spread treated apart", n.which)
 	}
-	iv1 := results.RatioInterval(&sr.cells[1], &sr.cells[0])
-	iv2 := results.RatioInterval(&sr.cells[2], &sr.cells[0])
+	iv1 := verdict.RatioInterval(&sr.cells[1], &sr.cells[0])
+	iv2 := verdict.RatioInterval(&sr.cells[2], &sr.cells[0])
 	// ±25% over 4 pairs needs about 64 more (Stein's, at t(3) = 3.18).
 	if a, b := roundsToSettle(iv1, results.StableHalfWidth, 80), roundsToSettle(iv2, results.StableHalfWidth, 80); a != b || a == 0 {
 		t.Fatalf("rounds to settle %d about 1 and %d about 0.5: want equal", a, b)
@@ -194,7 +195,7 @@ func TestRunAddsRoundsToNoisyCells(t *testing.T) {
 func TestRoundsPlannedFromFirstStage(t *testing.T) {
 	first := []float64{90, 111, 90, 111}
 	sr := roundsOf([]string{"h1", "h2c"}, []float64{100, 100, 100, 100}, first)
-	stage := results.RatioInterval(&sr.cells[1], &sr.cells[0])
+	stage := verdict.RatioInterval(&sr.cells[1], &sr.cells[0])
 	k := roundsToSettle(stage, results.StableHalfWidth, 30)
 	// About ±19% over 4 pairs: Stein's plan is 15 pairs in all, 11 more.
 	if k != 11 {
@@ -231,7 +232,7 @@ func TestOpenCellsGetRounds(t *testing.T) {
 	for i := range sr.cells {
 		sr.cells[i].FirstStage, sr.cells[i].LastLook = 6, 16
 	}
-	if v := results.RatioInterval(&sr.cells[1], &sr.cells[0]).Verdict; v != results.VerdictSlower {
+	if v := verdict.RatioInterval(&sr.cells[1], &sr.cells[0]).Verdict; v != results.VerdictSlower {
 		t.Fatalf("h2c's verdict %q, want slower", v)
 	}
 	n, any := sr.open(16, "h1")

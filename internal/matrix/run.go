@@ -5,6 +5,9 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/buildinfo"
+	"github.com/httpvs/httpvs/internal/scenariospec"
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
@@ -41,7 +44,7 @@ func run(ctx context.Context, opts Options) (*results.Results, error) {
 	r.res = &results.Results{
 		SchemaVersion: results.SchemaVersion,
 		Started:       r.start.UTC(),
-		Env:           results.CurrentEnv(),
+		Env:           buildinfo.CurrentEnv(),
 		Settings:      opts.settings(),
 	}
 	for _, sc := range scenarios {
@@ -77,8 +80,8 @@ func run(ctx context.Context, opts Options) (*results.Results, error) {
 		r.res.Cells = append(r.res.Cells, cells...)
 		r.res.AA = append(r.res.AA, aa...)
 	}
-	results.SetRatios(r.res.Cells, r.res.Settings.BaselineProtocol())
-	results.SetAA(r.res.AA, r.res.Cells, r.res.Settings.BaselineProtocol())
+	verdict.SetRatios(r.res.Cells, r.res.Settings.BaselineProtocol())
+	verdict.SetAA(r.res.AA, r.res.Cells, r.res.Settings.BaselineProtocol())
 	r.attribute(ctx, runs, r.res.Settings.BaselineProtocol())
 	r.browser(ctx)
 	r.res.Finished = time.Now().UTC()
@@ -147,7 +150,7 @@ func (r *runner) plan(ctx context.Context, sc Scenario) *scenarioRun {
 	cols := r.columns(sc)
 	sr := &scenarioRun{sc: sc, cols: cols, cells: make([]results.Cell, len(cols)), sizes: make([]units.Bytes, len(cols)), spent: make([]time.Duration, len(cols))}
 	for i, col := range cols {
-		sr.cells[i] = results.Cell{Scenario: sc.Name, Protocol: col.name, Metric: sc.Metric, CPUUnit: "1000 requests", Knobs: sc.Knobs(), FirstStage: r.opts.repeat(sc), LastLook: r.opts.lastLook(sc)}
+		sr.cells[i] = results.Cell{Scenario: sc.Name, Protocol: col.name, Metric: sc.Metric, CPUUnit: "1000 requests", Knobs: scenariospec.Of(&sc).Knobs, FirstStage: r.opts.repeat(sc), LastLook: r.opts.lastLook(sc)}
 		if sc.Transfer() {
 			sr.cells[i].CPUUnit = "GB"
 		}
@@ -239,7 +242,7 @@ func (r *runner) round(ctx context.Context, sr *scenarioRun, which []bool, warm 
 func (r *runner) measure(ctx context.Context, sr *scenarioRun, i int) results.Repetition {
 	col := sr.cols[i]
 	switch {
-	case !sr.sc.Engine():
+	case !scenariospec.Of(&sr.sc).Engine():
 		return r.network(ctx, sr.sc, col)
 	case sr.sc.Transfer():
 		return r.transfer(ctx, sr.sc, col.proto, sr.sizes[i])
@@ -259,7 +262,7 @@ type column struct {
 	name   string
 	proto  transport.Protocol // the transport (H2C for the native binding)
 	native bool
-	aa     bool // the baseline measured a second time (results.AAColumn)
+	aa     bool // the baseline measured a second time (verdict.AAColumn)
 }
 
 // columns returns sc's columns: the transports asked for, for gRPC
@@ -270,11 +273,11 @@ func (r *runner) columns(sc Scenario) []column {
 	for _, p := range r.opts.Protocols {
 		cols = append(cols, column{name: p.String(), proto: p})
 	}
-	if sc.RPC() {
+	if scenariospec.Of(&sc).RPC {
 		cols = append(cols, column{name: NativeColumn, proto: transport.H2C, native: true})
 	}
 	if base, ok := r.opts.aaBaseline(sc.Name); ok {
-		cols = append(cols, column{name: results.AAColumn(base.String()), proto: base, aa: true})
+		cols = append(cols, column{name: verdict.AAColumn(base.String()), proto: base, aa: true})
 	}
 	return cols
 }
@@ -344,5 +347,5 @@ func (r *runner) cpu(m *results.Repetition, key string, client stats.ProcessStat
 	}
 	env := r.res.Env
 	serverCores, known := m.ServerFigure(m.ServerCores)
-	m.Bottleneck = results.BottleneckOf(m.ClientCores, serverCores, known, env.Cores, env.GOMAXPROCS)
+	m.Bottleneck = verdict.BottleneckOf(m.ClientCores, serverCores, known, env.Cores, env.GOMAXPROCS)
 }

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/internal/bookstore"
+	"github.com/httpvs/httpvs/internal/buildinfo"
+	"github.com/httpvs/httpvs/internal/scenariospec"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
@@ -87,13 +89,13 @@ func endpointOf(sc Scenario) endpoint {
 	switch {
 	case spec(&sc).Req != nil:
 		return endpoint{}
-	case sc.RPC():
+	case scenariospec.Of(&sc).RPC:
 		return endpoint{method: http.MethodGet, path: "/v1/" + bookstore.DefaultBookName}
-	case sc.Transfer() && sc.Upload():
+	case sc.Transfer() && scenariospec.Of(&sc).Upload:
 		return endpoint{method: http.MethodPut, path: "/sink", body: make([]byte, 1024)}
 	case sc.Transfer():
 		return endpoint{method: http.MethodGet, path: "/bytes/1024"}
-	case sc.BodyBytes() > 0:
+	case scenariospec.Of(&sc).Body > 0:
 		return endpoint{method: spec(&sc).Method, path: spec(&sc).Path, body: make([]byte, 16)}
 	}
 	return endpoint{method: spec(&sc).Method, path: spec(&sc).Path}
@@ -223,7 +225,7 @@ func Unmeasured(o plan.Options, notRun []results.NotRun) *results.Results {
 		SchemaVersion: results.SchemaVersion,
 		Started:       now,
 		Finished:      now,
-		Env:           results.CurrentEnv(),
+		Env:           buildinfo.CurrentEnv(),
 		Settings:      Options{o}.settings(),
 		NotRun:        notRun,
 	}

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/internal/scenariospec"
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 )
@@ -31,7 +33,7 @@ func (o Options) repeat(sc Scenario) int {
 	if spec(&sc).Rounds > 0 { // a slow request, for the budget (SizeRequests)
 		return min(o.Repeat, spec(&sc).Rounds)
 	}
-	if sc.Knobs() == "" {
+	if scenariospec.Of(&sc).Knobs == "" {
 		return o.Repeat
 	}
 	return min(o.Repeat, max(minStage, o.Repeat/2))
@@ -40,7 +42,7 @@ func (o Options) repeat(sc Scenario) int {
 // variantOf reports whether sc gets a variant: one big body on one stream,
 // where buffer and frame sizes decide (golang/go#47840).
 func variantOf(sc Scenario) bool {
-	return sc.Engine() && sc.Transfer() && sc.Streams() == 1 && sc.Knobs() == ""
+	return scenariospec.Of(&sc).Engine() && sc.Transfer() && sc.Streams() == 1 && scenariospec.Of(&sc).Knobs == ""
 }
 
 // expand returns o.Scenarios with, after each scenario variantOf accepts,
@@ -73,7 +75,7 @@ func (o Options) expand() ([]Scenario, error) {
 // only the name matters) under the knob set called set.
 func variant(sc Scenario, set string, client *config.Client) Scenario {
 	v := sc
-	info := results.VariantInfo(results.ScenarioInfo{Name: sc.Name, Reproduces: sc.Reproduces, Description: sc.Description, Metric: sc.Metric}, set)
+	info := verdict.VariantInfo(results.ScenarioInfo{Name: sc.Name, Reproduces: sc.Reproduces, Description: sc.Description, Metric: sc.Metric}, set)
 	v.Name, v.Description = info.Name, info.Description
 	spec(&v).Knobs, spec(&v).Client = set, client
 	return v
@@ -102,7 +104,7 @@ func scenarioByName(name string) (Scenario, bool) {
 // variantByName returns the variant scenario called name
 // ("download:tuned"), without its client configuration.
 func variantByName(name string) (Scenario, bool) {
-	base, set, ok := strings.Cut(name, results.VariantSep)
+	base, set, ok := strings.Cut(name, verdict.VariantSep)
 	if !ok || set == "" {
 		return Scenario{}, false
 	}

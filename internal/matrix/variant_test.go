@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/internal/runfiles"
+	"github.com/httpvs/httpvs/internal/scenariospec"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
@@ -20,10 +22,10 @@ import (
 // with their own h1 and get no findings.
 func TestAlongsideMeasuresTheTunedVariant(t *testing.T) {
 	client := config.Client{}
-	if err := (Setup{Client: &client}).Apply(results.GoDefault.Knobs...); err != nil {
+	if err := (Setup{Client: &client}).Apply(runfiles.GoDefault.Knobs...); err != nil {
 		t.Fatal(err)
 	}
-	tuned := results.Tuned
+	tuned := runfiles.Tuned
 	res, err := run(context.Background(), Options{Options: plan.Options{
 		Target:    target(t, nil),
 		Protocols: []transport.Protocol{transport.H1, transport.H2C},
@@ -32,7 +34,7 @@ func TestAlongsideMeasuresTheTunedVariant(t *testing.T) {
 		Size:      4 * units.MiB,
 		Duration:  50 * time.Millisecond,
 		Client:    client,
-		Knobs:     results.GoDefault,
+		Knobs:     runfiles.GoDefault,
 		Alongside: &tuned,
 	}})
 	if err != nil {
@@ -48,7 +50,7 @@ func TestAlongsideMeasuresTheTunedVariant(t *testing.T) {
 	checkVariantCells(t, res, "download", 8*units.KiB, "")
 	checkVariantCells(t, res, "download:tuned", 256*units.KiB, "tuned")
 	sc, ok := ScenarioByName("download:tuned")
-	if !ok || sc.Base() != "download" || sc.Knobs() != "tuned" || !sc.Transfer() {
+	if !ok || sc.Base() != "download" || scenariospec.Of(&sc).Knobs != "tuned" || !sc.Transfer() {
 		t.Errorf("ScenarioByName(download:tuned) = %+v, %v", sc, ok)
 	}
 	if _, err := plan.ParseScenarios("download:tuned"); err == nil {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/internal/peers"
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
@@ -205,7 +206,7 @@ func ratios(cells []results.ReferenceCell) {
 			continue
 		}
 		v := c.Values()
-		if iv := results.RatioInterval(&v, b); iv.Pairs > 0 {
+		if iv := verdict.RatioInterval(&v, b); iv.Pairs > 0 {
 			c.VsH1 = &iv
 		}
 	}

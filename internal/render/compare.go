@@ -3,15 +3,15 @@ package render
 import (
 	"fmt"
 
-	"github.com/httpvs/httpvs/results"
+	"github.com/httpvs/httpvs/internal/verdict"
 )
 
 // KnobsMovedBaseline says in one line that the runs' knob sets differ and
 // set the baseline's own client too, so a baseline's move (BaselineMoves)
 // is as much theirs as the code's; "" when the knob sets are alike or no
 // baseline moved.
-func KnobsMovedBaseline(ds []results.Delta, diffs []results.SettingDiff) string {
-	moved := results.BaselineMoves(ds)
+func KnobsMovedBaseline(ds []verdict.Delta, diffs []verdict.SettingDiff) string {
+	moved := verdict.BaselineMoves(ds)
 	if len(moved) == 0 {
 		return ""
 	}

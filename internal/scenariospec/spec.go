@@ -53,3 +53,17 @@ type Spec struct {
 // Of returns the Spec inside s, a *plan.Scenario. Package plan sets it
 // when it is initialised; every importer of plan can call it.
 var Of func(s any) *Spec
+
+// User reports whether the scenario measures one of the user's own
+// requests (plan.RequestScenarios) rather than httpvs's endpoints.
+func (s *Spec) User() bool { return s.Req != nil }
+
+// Engine says the scenario is measured by the transfer or load engines
+// (download, upload, small requests, gRPC), not by a network scenario's
+// own loop.
+func (s *Spec) Engine() bool { return s.Kind == KindEngine }
+
+// ColdStart, PageLoad and HeadOfLine say which network scenario it is.
+func (s *Spec) ColdStart() bool  { return s.Kind == KindColdStart }
+func (s *Spec) PageLoad() bool   { return s.Kind == KindPageLoad }
+func (s *Spec) HeadOfLine() bool { return s.Kind == KindHeadOfLine }

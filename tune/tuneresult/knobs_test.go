@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
 )
@@ -31,7 +32,7 @@ func TestKnobSetSaysWhichTransport(t *testing.T) {
 
 // TestWriteKnobFile: the knob file holds the best settings as a knob set
 // of the name given, " (partial search)" after it when the search was cut
-// short, exactly as results.WriteKnobFile writes it and ReadKnobFile
+// short, exactly as runfiles.WriteKnobFile writes it and ReadKnobFile
 // reads it back.
 func TestWriteKnobFile(t *testing.T) {
 	rep := &Report{Results: []Result{
@@ -75,7 +76,7 @@ func TestWriteKnobFile(t *testing.T) {
 	if err := rep.WriteKnobFile(&b, "tune best.json"); err != nil {
 		t.Fatal(err)
 	}
-	set, err := results.ReadKnobFile(strings.NewReader(b.String()))
+	set, err := runfiles.ReadKnobFile(strings.NewReader(b.String()))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/config"
-	"github.com/httpvs/httpvs/experiment"
+	"github.com/httpvs/httpvs/internal/profiling"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -105,7 +105,7 @@ func (fs *Set) Check(err error) error {
 	case errors.As(err, &ue):
 		// Only the fast engine can refuse a transport: std speaks them all.
 		return Usagef("--engine fast does not speak %s: use --engine std (or auto) for it", ue.Protocol)
-	case errors.As(err, new(*experiment.CleartextTokenError)):
+	case errors.As(err, new(*profiling.CleartextTokenError)):
 		return Usagef("--profile: %v", err)
 	}
 	return err

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -25,20 +26,13 @@ import (
 // and the verdict is ≈ h1 for every transport on both, as the link binds
 // them all. The time printed before the cells is met within a fifth.
 func TestRunNetAtTheLinksBound(t *testing.T) {
-	needLink(t)
-	out := t.TempDir()
 	began := time.Now()
 	spec := "rtt=50ms,rate=100mbit"
 	if raceBuild {
 		spec = "rtt=100ms,rate=20mbit"
 	}
-	code, stdout, stderr := runMain(t, "run", "--net", spec, "--scenarios", "download,small-concurrent",
-		"--protocols", "h1,h2c,h2,h3", "--repeat", "3", "--out", out)
+	res, stdout, said := acrossLink(t, rounds(3), spec, "download,small-concurrent", "h1,h2c,h2,h3")
 	took := time.Since(began)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	res, _ := readResults(t, out)
 	busy := 0
 	for i := range res.Cells {
 		c := &res.Cells[i]
@@ -64,16 +58,16 @@ func TestRunNetAtTheLinksBound(t *testing.T) {
 	if len(res.Crossover) != 4 || res.Crossover[0].BytesPerSecond <= res.Settings.Net.Calibration.DownGoodputBitsPerSecond/8 {
 		t.Errorf("crossover %+v: want every transport's loopback speed, above the link's", res.Crossover)
 	}
-	if est := res.Settings.EstimatedSeconds; est <= 0 || !strings.Contains(stderr, "about ") {
-		t.Errorf("estimate %.1f s; stderr %s", est, stderr)
+	if est := res.Settings.EstimatedSeconds; est <= 0 || !strings.Contains(said, "about ") {
+		t.Errorf("estimate %.1f s; said before the cells: %s", est, said)
 	}
-	t.Logf("took %v, estimated %.1f s for the rounds; stderr: %s", took, res.Settings.EstimatedSeconds, stderr)
+	t.Logf("took %v, estimated %.1f s for the rounds; said before the cells: %s", took, res.Settings.EstimatedSeconds, said)
 }
 
 // departsMachineBound says c departs from its bound for a reason of the
 // machine's (its CPU, or the emulator falling behind), as the run found.
 func departsMachineBound(c *results.Cell, res *results.Results) bool {
-	return c != nil && c.Bound != nil && c.Bound.Departs && results.MachineBound(c, res)
+	return c != nil && c.Bound != nil && c.Bound.Departs && verdict.MachineBound(c, res)
 }
 
 // checkAtBound checks that c, a download or small-concurrent cell of
@@ -151,14 +145,9 @@ func checkWord(t *testing.T, stdout string, c *results.Cell) {
 // the link (or put them down to a machine too busy for its emulator),
 // not give a confident verdict.
 func TestRunNetShortRoundsUnexplained(t *testing.T) {
-	needLink(t)
-	out := t.TempDir()
-	code, stdout, stderr := runMain(t, "run", "--net", "rtt=100ms,rate=100mbit", "--scenarios", "download",
-		"--protocols", "h1,h2c", "--repeat", "2", "--duration", "100ms", "--omit", "0", "--out", out)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	res, _ := readResults(t, out)
+	o := rounds(2)
+	o.Matrix.Duration, o.Matrix.Omit = 100*time.Millisecond, -1 // --omit 0: none
+	res, stdout, _ := acrossLink(t, o, "rtt=100ms,rate=100mbit", "download", "h1,h2c")
 	judged := 0 // cells not put down to the machine, held to unexplained
 	for _, c := range res.Cells {
 		if departsMachineBound(&c, res) {
@@ -181,8 +170,8 @@ func TestRunNetShortRoundsUnexplained(t *testing.T) {
 			} else {
 				t.Errorf("%s: no bound: want one, unexplained or undetermined", c.Protocol)
 			}
-		case !strings.Contains(stdout, strings.Fields(b.Class())[0]):
-			t.Errorf("%s is %s, and the verdict does not say so:\n%s", c.Protocol, b.Class(), stdout)
+		case !strings.Contains(stdout, strings.Fields(verdict.BoundClass(b))[0]):
+			t.Errorf("%s is %s, and the verdict does not say so:\n%s", c.Protocol, verdict.BoundClass(b), stdout)
 		}
 	}
 	// Where the machine explained every cell the run rightly says neither

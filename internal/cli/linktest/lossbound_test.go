@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -19,18 +20,12 @@ import (
 // sizing said before the cells; the repetitions carried the losses they
 // were sized for.
 func TestRunLossyLinkAgainstModels(t *testing.T) {
-	needLink(t)
-	out := t.TempDir()
-	spec := "rtt=20ms,rate=20mbit,loss=3%,cc=reno"
-	code, stdout, stderr := runMain(t, "run", "--net", spec, "--scenarios", "download", "--protocols", "h1,h3",
-		"--repeat", "2", "--max-repeat", "2", "--loss-events", "30", "--out", out)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
+	o := rounds(2)
+	o.Matrix.MaxRepeat, o.Matrix.LossEvents = 2, 30
+	res, stdout, said := acrossLink(t, o, "rtt=20ms,rate=20mbit,loss=3%,cc=reno", "download", "h1,h3")
+	if !strings.Contains(said, "each transfer sized to see 30 loss events") {
+		t.Errorf("the plan does not say how the transfers were sized for the loss:\n%s", said)
 	}
-	if !strings.Contains(stderr, "each transfer sized to see 30 loss events") {
-		t.Errorf("stderr does not say how the transfers were sized for the loss:\n%s", stderr)
-	}
-	res, _ := readResults(t, out)
 	n := res.Settings.Net
 	if n.Calibration.DownRateBitsPerSecond < 19e6 || n.Calibration.DownRateBitsPerSecond > 21e6 {
 		t.Errorf("paced UDP read %.3g bit/s down, want 20 Mbit/s within 5%%", n.Calibration.DownRateBitsPerSecond)
@@ -54,28 +49,28 @@ func checkLossyCell(t *testing.T, c *results.Cell, res *results.Results, stdout 
 	if b == nil || b.Loss == nil {
 		t.Fatalf("%s/%s: bound %+v, want the link's with the controller's loss model beside", c.Scenario, c.Protocol, b)
 	}
-	t.Logf("%s/%s: %.0f%% of %s; %s's model %.2f Mbit/s, %.0f%% of it; %s (%s)", c.Scenario, c.Protocol, 100*b.Share, b.Basis, b.Loss.Controller, b.Loss.Value*8/1e6, 100*b.Loss.Share, b.Class(), b.Explained)
+	t.Logf("%s/%s: %.0f%% of %s; %s's model %.2f Mbit/s, %.0f%% of it; %s (%s)", c.Scenario, c.Protocol, 100*b.Share, b.Basis, b.Loss.Controller, b.Loss.Value*8/1e6, 100*b.Loss.Share, verdict.BoundClass(b), b.Explained)
 	if rate := 20e6 / 8; b.Value > rate || b.Value < 0.95*rate {
 		t.Errorf("%s: bound %.0f B/s, want the rate less framing", c.Protocol, b.Value)
 	}
 	if b.Faster || b.Share > 1.05 {
 		t.Errorf("%s: %.0f%% of the link's bound: above it (a measurement defect)", c.Protocol, 100*b.Share)
 	}
-	switch class := b.Class(); {
-	case class == results.ClassAtLossBound:
+	switch class := verdict.BoundClass(b); {
+	case class == verdict.ClassAtLossBound:
 		if b.Loss.Share < 0.5 || b.Loss.Share > 2 {
 			t.Errorf("%s: at its loss bound at %.0f%% of it: outside the model's tolerance", c.Protocol, 100*b.Loss.Share)
 		}
-	case class == results.ClassAtLink:
-	case class == results.ClassUndecided:
+	case class == verdict.ClassAtLink:
+	case class == verdict.ClassUndecided:
 		if !strings.Contains(stdout, "undetermined") {
 			t.Errorf("%s: undetermined but not printed as such:\n%s", c.Protocol, stdout)
 		}
-	case class == results.ClassUnexplained:
+	case class == verdict.ClassUnexplained:
 		if !strings.Contains(stdout, c.Scenario+"/"+c.Protocol) || !strings.Contains(stdout, "unexplained") {
 			t.Errorf("%s: unexplained but not printed as such:\n%s", c.Protocol, stdout)
 		}
-	case results.MachineBound(c, res):
+	case verdict.MachineBound(c, res):
 		t.Logf("%s: held by the machine: %s", c.Protocol, b.Explained)
 	default:
 		t.Errorf("%s: class %q", c.Protocol, class)

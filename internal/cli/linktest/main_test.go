@@ -6,23 +6,22 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/httpvs/httpvs/experiment"
-	"github.com/httpvs/httpvs/internal/cli"
+	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/internal/runtest"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/results"
+	"github.com/httpvs/httpvs/transport"
 )
 
 // What the tests of whole runs share (internal/runtest), by the names
 // internal/cli's tests use.
-type syncBuffer = runtest.SyncBuffer
-
 var (
-	readResults      = runtest.ReadResults
 	needLink         = runtest.NeedLink
 	netLeftovers     = runtest.NetLeftovers
 	checkNoLeftovers = runtest.CheckNoLeftovers
@@ -38,22 +37,47 @@ func TestMain(m *testing.M) {
 }
 
 // runQuickAcross is `httpvs run --net spec --scenarios list --quick
-// --duration d` as the library call it makes: experiment.Run, its
-// results, and the report's text of them (report.Matrix, what run prints).
+// --duration d` as the library call it makes (acrossLink).
 func runQuickAcross(t *testing.T, spec, list string, d time.Duration) (*results.Results, string) {
+	t.Helper()
+	o := experiment.Quick()
+	o.Matrix.Duration = d
+	res, text, _ := acrossLink(t, o, spec, list, "")
+	return res, text
+}
+
+// rounds is `httpvs run --repeat n`'s options across a link: run's own
+// (the zero Options) with n rounds a cell and no more.
+func rounds(n int) experiment.Options {
+	var o experiment.Options
+	o.Matrix.Repeat = n
+	return o
+}
+
+// acrossLink is `httpvs run --net spec --scenarios list --protocols
+// protos` with o's other settings, as the library call it makes:
+// experiment.Run across the link. It returns the results, the report's
+// text of them (report.Matrix, what run prints) and what run says on
+// stderr before the cells: the cost line of the plan heard
+// (render.CostLine) and its sizing lines. protos "" is every transport.
+func acrossLink(t *testing.T, o experiment.Options, spec, list, protos string) (*results.Results, string, string) {
 	t.Helper()
 	needLink(t)
 	link, err := experiment.ParseLink(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	scenarios, err := plan.ParseScenarios(list)
-	if err != nil {
+	o.Link = &link
+	if o.Matrix.Scenarios, err = plan.ParseScenarios(list); err != nil {
 		t.Fatal(err)
 	}
-	o := experiment.Quick()
-	o.Link = &link
-	o.Matrix.Scenarios, o.Matrix.Duration = scenarios, d
+	if protos != "" {
+		if o.Matrix.Protocols, err = transport.ParseList(protos); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var said []string
+	o.OnPlan = func(p experiment.Plan) { said = append(append(said, render.CostLine(p)), p.Sizing...) }
 	res, err := experiment.Run(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
@@ -62,14 +86,7 @@ func runQuickAcross(t *testing.T, spec, list string, d time.Duration) (*results.
 	if err := report.Matrix(&text, res); err != nil {
 		t.Fatal(err)
 	}
-	return res, text.String()
-}
-
-func runMain(t *testing.T, args ...string) (code int, stdout, stderr string) {
-	t.Helper()
-	var out, errOut syncBuffer
-	code = cli.Main(context.Background(), args, &out, &errOut)
-	return code, out.String(), errOut.String()
+	return res, text.String(), strings.Join(said, "\n")
 }
 
 // rttFloor is the least a 40 ms round trip can take: the ferry may write

@@ -1,0 +1,5 @@
+// Package runfiles names and reads the files a run keeps beside
+// results.json: knob files (tune --write writes one, run --knobs reads
+// it; the built-in sets go-default and tuned) and the names of the
+// profiles a run writes.
+package runfiles

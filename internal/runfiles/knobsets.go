@@ -1,0 +1,86 @@
+package runfiles
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/httpvs/httpvs/results"
+	"github.com/httpvs/httpvs/units"
+)
+
+// The named knob sets.
+var (
+	// GoDefault is Go as shipped: zero-valued http.Transport, http.Server
+	// and quic.Config (Go's 16 KiB HTTP/2 frames, its windows, quic-go's),
+	// and bodies drained with io.Copy(io.Discard, resp.Body), which reads
+	// 8 KiB at a time (io.Discard's ReadFrom). It is what a Go program
+	// gets, the baseline users ask about. The server's handler is the
+	// application's: httpvs's writes 256 KiB chunks in every set.
+	GoDefault = results.KnobSet{Name: "go-default", Knobs: []results.Knob{
+		{Field: "Client.ReadSize", Value: size(8 * units.KiB)},
+		{Field: "Client.HTTP2.MaxReadFrameSize", Value: size(16 * units.KiB)},
+	}}
+	// Tuned is httpvs's own large buffers and frames: 256 KiB body reads
+	// and writes and 1 MiB HTTP/2 frames advertised by the client.
+	Tuned = results.KnobSet{Name: "tuned", Knobs: []results.Knob{
+		{Field: "Client.ReadSize", Value: size(256 * units.KiB)},
+		{Field: "Client.HTTP2.MaxReadFrameSize", Value: size(units.MiB)},
+		{Field: "Server.WriteSize", Value: size(256 * units.KiB)},
+	}}
+)
+
+func size(b units.Bytes) string { return b.String() }
+
+// NamedKnobSet returns the set called name ("go-default" or "tuned").
+func NamedKnobSet(name string) (results.KnobSet, bool) {
+	for _, s := range []results.KnobSet{GoDefault, Tuned} {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return results.KnobSet{}, false
+}
+
+// The kind and schema version of a knob file (WriteKnobFile).
+const (
+	knobFileKind          = "httpvs-knobs"
+	knobFileSchemaVersion = 1
+)
+
+type knobFile struct {
+	Kind          string `json:"kind"`
+	SchemaVersion int    `json:"schema_version"`
+	results.KnobSet
+}
+
+// WriteKnobFile writes s as a knob file that ReadKnobFile reads.
+func WriteKnobFile(w io.Writer, s results.KnobSet) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(knobFile{Kind: knobFileKind, SchemaVersion: knobFileSchemaVersion, KnobSet: s})
+}
+
+// ErrKnobFile is wrapped by ReadKnobFile's errors.
+var ErrKnobFile = errors.New("not a knob file")
+
+// ReadKnobFile reads a knob file: its kind, schema version and name
+// (matrix.ReadKnobFile also checks that every knob applies to a run).
+func ReadKnobFile(r io.Reader) (results.KnobSet, error) {
+	var f knobFile
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return results.KnobSet{}, fmt.Errorf("%w (tune --write writes one): %v", ErrKnobFile, err)
+	}
+	switch {
+	case f.Kind != knobFileKind:
+		return results.KnobSet{}, fmt.Errorf("%w: kind %q, want %q", ErrKnobFile, f.Kind, knobFileKind)
+	case f.SchemaVersion != knobFileSchemaVersion:
+		return results.KnobSet{}, fmt.Errorf("%w: schema_version %d; this httpvs reads %d", ErrKnobFile, f.SchemaVersion, knobFileSchemaVersion)
+	case f.Name == "":
+		return results.KnobSet{}, fmt.Errorf("%w: no name", ErrKnobFile)
+	}
+	return f.KnobSet, nil
+}
