@@ -66,6 +66,10 @@ type attacked struct {
 	serveChildURLs
 	cmd   *exec.Cmd
 	stdin io.Closer
+	// inPlace, when an attack sets it, is when its attackers were all
+	// connected: how long the attack held the server counts from then,
+	// not from the dials (29 QUIC handshakes under -race take seconds).
+	inPlace time.Time
 }
 
 // startAttacked starts the child server, with env added to its

@@ -72,6 +72,7 @@ func slowPeers(t *testing.T, a *attacked, p transport.Protocol, sender bool) (bo
 		}
 	}
 	began := time.Now()
+	a.inPlace = began
 	c := peerConn(t, a, map[bool]transport.Protocol{false: transport.H1, true: transport.H1TLS}[p.TLS()])
 	line, err := rawStatus(c, hostileDropWithin)
 	took := time.Since(began)
@@ -212,6 +213,7 @@ func h3SlowPeers(t *testing.T, a *attacked, n int, sender bool, stop <-chan stru
 		bodies = append(bodies, resp.Body)
 	}
 	began := time.Now() // the last attacker's request sent, as for TCP's new client
+	a.inPlace = began
 	newClient(t, a)
 	time.Sleep(time.Until(began.Add(within)))
 	dropped := 0

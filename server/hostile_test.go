@@ -25,13 +25,14 @@ import (
 // The hostile-client suite: each attack runs against a payload server in a
 // child process while a well-behaved h2c client runs beside it. Each
 // asserts that the server's peak RSS stays under hostileRSS, that the
-// well-behaved client's every request succeeds, that its p99 latency
-// beside the attack stays within goodLatencyBound of its p99 alone, that
-// the attacker is dropped (or its bounded attack ends) within
-// hostileDropWithin, and that the well-behaved client, paced at goodRate,
-// keeps 80% of its rate alone (HTTPVS_HOSTILE_MIN_RATIO sets another
-// share); its latencies beside and alone are logged, and bench/hostile.sh
-// prints them.
+// well-behaved client's every request succeeds (within goodTimeout), and
+// that the attacker is dropped (or its bounded attack ends) within
+// hostileDropWithin. Its rate and latencies beside and alone are logged;
+// in the measured checks (-tags measured: .ci/run's last step,
+// bench/hostile.sh) its p99 beside the attack must also stay within
+// goodLatencyBound of its p99 alone, and the client, paced at goodRate,
+// keep 80% of its rate alone (HTTPVS_HOSTILE_MIN_RATIO sets another
+// share): speed, which a loaded machine running -race suites moves.
 
 // hostileDropWithin bounds how long an attack may hold the server.
 const hostileDropWithin = 10 * time.Second
@@ -169,7 +170,7 @@ func runHostile(t *testing.T, mustDrop bool, attack attack, env ...string) {
 	wg.Go(func() { g.run(t, a.Plain, stop) })
 	began := time.Now()
 	dropped, detail := attack(t, a)
-	took := time.Since(began)
+	took, held := time.Since(began), heldFor(a, began)
 	if floor := time.Second; took < floor {
 		time.Sleep(floor - took) // the good client's rate over a second at least
 	}
@@ -182,10 +183,6 @@ func runHostile(t *testing.T, mustDrop bool, attack attack, env ...string) {
 	t.Logf("%s after %v; server peak RSS %.1f MB; good client at %d req/s offered: %.0f req/s beside (p50 %v, p99 %v), %.0f alone (p50 %v, p99 %v): %.2fx, %d failed",
 		detail, took.Round(time.Millisecond), float64(rss)/1e6, goodRate, beside, g.percentile(0.5).Round(time.Microsecond),
 		p99.Round(time.Microsecond), alone, aloneP50.Round(time.Microsecond), aloneP99.Round(time.Microsecond), beside/alone, g.failed.Load())
-	if p99 > aloneP99+goodLatencyBound {
-		t.Errorf("the good client's p99 beside the attack is %v, alone %v: want at most %v later (the server's header timeout)",
-			p99.Round(time.Millisecond), aloneP99.Round(time.Millisecond), goodLatencyBound)
-	}
 	if g.failed.Load() > 0 || g.ok.Load() == 0 {
 		t.Errorf("the good client: %d ok, %d failed (first: %v)", g.ok.Load(), g.failed.Load(), errOf(g.first.Load()))
 	}
@@ -195,8 +192,21 @@ func runHostile(t *testing.T, mustDrop bool, attack attack, env ...string) {
 	if mustDrop && !dropped {
 		t.Errorf("the attacker was not dropped: %s", detail)
 	}
-	if took > hostileDropWithin {
-		t.Errorf("the attack held the server %v, want at most %v", took, hostileDropWithin)
+	if held > hostileDropWithin {
+		t.Errorf("the attack held the server %v once in place, want at most %v", held, hostileDropWithin)
+	}
+	if measuredBuild {
+		checkGoodSpeed(t, beside, alone, p99, aloneP99)
+	}
+}
+
+// checkGoodSpeed holds the good client beside the attack to itself alone:
+// its p99 at most goodLatencyBound later, its rate at 80% or more.
+func checkGoodSpeed(t *testing.T, beside, alone float64, p99, aloneP99 time.Duration) {
+	t.Helper()
+	if p99 > aloneP99+goodLatencyBound {
+		t.Errorf("the good client's p99 beside the attack is %v, alone %v: want at most %v later (the server's header timeout)",
+			p99.Round(time.Millisecond), aloneP99.Round(time.Millisecond), goodLatencyBound)
 	}
 	want := 0.8
 	if min := os.Getenv("HTTPVS_HOSTILE_MIN_RATIO"); min != "" {
@@ -207,6 +217,15 @@ func runHostile(t *testing.T, mustDrop bool, attack attack, env ...string) {
 	if beside < want*alone {
 		t.Errorf("the good client kept %.2fx of its rate alone, want at least %.2fx", beside/alone, want)
 	}
+}
+
+// heldFor is how long the attack held the server: from when its
+// attackers were in place (a.inPlace), else from began, to its end.
+func heldFor(a *attacked, began time.Time) time.Duration {
+	if !a.inPlace.IsZero() {
+		began = a.inPlace
+	}
+	return time.Since(began)
 }
 
 func errOf(p *error) error {
@@ -302,9 +321,15 @@ func headerBlock(host string, extra ...hpack.HeaderField) []byte {
 }
 
 // runFor repeats step, up to n times and for up to d, until it fails or
-// the connection closes; it returns how many steps ran.
+// the connection closes; it returns how many steps ran. The connection's
+// writes end at d too (a step may set its own deadline): a server that
+// reads slowly (-race, a loaded machine) makes a write wait until it has
+// worked through what the socket buffers hold, which would time the
+// server's backlog, not the attack.
 func (c *h2Conn) runFor(n int, d time.Duration, step func(i int) error) int {
 	deadline := time.Now().Add(d)
+	c.SetWriteDeadline(deadline)
+	defer c.SetWriteDeadline(time.Time{})
 	i := 0
 	for ; i < n && time.Now().Before(deadline) && !c.isClosed(); i++ {
 		if err := step(i); err != nil {

@@ -19,15 +19,13 @@ import (
 
 // TestShortTune runs a 4-second search over h2c and h3: it measures h1,
 // Go's defaults and a best configuration, explains the default's gap and
-// prints Go code for the best.
+// prints Go code for the best. That the budget holds is Run's deadline:
+// a measurement it cuts off is an error, so a search that returns none
+// measured within it (how long the machine took is not asserted).
 func TestShortTune(t *testing.T) {
-	start := time.Now()
 	rep, err := Run(context.Background(), Options{Protocols: []transport.Protocol{transport.H2C, transport.H3}, Budget: 4 * time.Second, Trial: 50 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
-	}
-	if d := time.Since(start); d > 8*time.Second {
-		t.Errorf("a 4 s budget took %v", d)
 	}
 	if len(rep.Results) != 2 {
 		t.Fatalf("%d results", len(rep.Results))

@@ -76,6 +76,7 @@ func (r *runner) headOfLine(ctx context.Context, sc Scenario, col column) result
 		n.unit(time.Since(start))
 	}
 	bulkAfter := b.read()
+	n.settle(ctx)
 	stop()
 	wg.Wait()
 	if b.err != nil {

@@ -193,13 +193,18 @@ func TestGRPCScenarioEveryBinding(t *testing.T) {
 			t.Errorf("%s/%s: %d connections, want %s", c.Scenario, c.Protocol, r.Connections, map[bool]string{true: "50 or more", false: "1"}[h1])
 		}
 		// The server counted the calls where they arrived: natively or
-		// through net/http as the column's transport.
+		// through net/http as the column's transport. It counts a call as
+		// it arrives, the client as it ends: the calls in flight when the
+		// window opened (up to one per stream) ended in it but arrived
+		// before it. (Half the client's count was asked before: a window
+		// that holds one wave of grpc-50's calls, as a loaded machine's
+		// does, missed it.)
 		counted := c.Protocol
 		if r.Server == nil {
 			t.Fatalf("%s/%s: no server counters: %s", c.Scenario, c.Protocol, r.ServerNote)
 		}
-		if got := r.Server.Protocols[counted].Requests; got < r.Requests/2 {
-			t.Errorf("%s/%s: server counted %d calls, client %d", c.Scenario, c.Protocol, got, r.Requests)
+		if got := r.Server.Protocols[counted].Requests; got <= 0 || got < r.Requests-int64(r.Streams) {
+			t.Errorf("%s/%s: server counted %d calls, client %d over %d streams", c.Scenario, c.Protocol, got, r.Requests, r.Streams)
 		}
 	}
 }

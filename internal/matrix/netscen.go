@@ -49,9 +49,11 @@ type netRep struct {
 	proc     stats.ProcessStats
 	alloc    [2]uint64
 	// before and note are the server's counters at the start, or why
-	// there are none.
-	before *stats.ServerStats
-	note   string
+	// there are none; after, those at the end when settle read them (else
+	// end reads them).
+	before, after *stats.ServerStats
+	note          string
+	settled       bool // after and note were read by settle
 }
 
 // network measures one repetition of a network scenario.
@@ -138,10 +140,9 @@ func (n *netRep) end(ctx context.Context, conns int64, negotiated string) result
 	m.Seconds = time.Since(n.start).Seconds()
 	proc := procstat.Sample().Sub(n.proc)
 	a1, o1 := procstat.Allocated()
-	var after *stats.ServerStats
-	note := n.note
-	if n.before != nil && ctx.Err() == nil {
-		after, note = n.r.serverStats(ctx, transfer.StatsTimeoutAfter(m.Errors.Total))
+	after, note := n.after, n.note
+	if !n.settled {
+		after, note = n.readAfter(ctx)
 	}
 	m.Interrupted = ctx.Err() != nil
 	m.Connections, m.Negotiated = conns, negotiated
@@ -156,6 +157,27 @@ func (n *netRep) end(ctx context.Context, conns int64, negotiated string) result
 	}
 	n.r.cpu(&m, n.col.name, proc, n.before, after, note, float64(m.Requests-m.Errors.Total)/1000)
 	return m
+}
+
+// settle reads the server's counters at the end of the measured work,
+// before the caller cuts off work still running (head-of-line's download):
+// the server counts a body write before making it and takes back what a
+// failed write left unsent, so counters read after the cut-off could be
+// lower than at the start, and read as reset. Call it with n unlocked.
+func (n *netRep) settle(ctx context.Context) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.after, n.note = n.readAfter(ctx)
+	n.settled = true
+}
+
+// readAfter reads the server's counters at the end, or says why not;
+// n.mu is held.
+func (n *netRep) readAfter(ctx context.Context) (*stats.ServerStats, string) {
+	if n.before == nil || ctx.Err() != nil {
+		return nil, n.note
+	}
+	return n.r.serverStats(ctx, transfer.StatsTimeoutAfter(n.m.Errors.Total))
 }
 
 // statusError is a response whose status is not 2xx.

@@ -133,7 +133,7 @@ func TestHeadOfLineSharesTheConnection(t *testing.T) {
 		if m.Connections != want || pc.Connections != 0 || m.Requests < netMinUnits || m.Latency.Count != m.Requests ||
 			m.BulkBytes <= 0 || pc.Requests != m.Requests || m.Bytes != 2*m.Requests {
 			t.Errorf("%s: %d connections (want %d; server 0 in the measured time: %d), %d requests (server %d), %d latencies, %d bytes, %d bulk bytes",
-				c.Protocol, m.Connections, pc.Connections, want, m.Requests, pc.Requests, m.Latency.Count, m.Bytes, m.BulkBytes)
+				c.Protocol, m.Connections, want, pc.Connections, m.Requests, pc.Requests, m.Latency.Count, m.Bytes, m.BulkBytes)
 		}
 	}
 }

@@ -146,15 +146,17 @@ func TestWrk(t *testing.T) {
 			}
 		})
 	}
-	// Under a second, wrk is interrupted: it stops at its next 100 ms tick.
-	// Its own clock starts once its threads are up, a few milliseconds
-	// after the 300 ms begin (299.8 ms seen in CI).
+	// Under a second, wrk is interrupted: it stops at its next 100 ms tick,
+	// not after the whole second its -d takes at least. Its own clock
+	// starts once its threads are up, a few milliseconds after the 300 ms
+	// begin (299.8 ms seen in CI). How soon after 300 ms it stops is
+	// speed (a loaded machine's), not asserted.
 	t.Run("300ms", func(t *testing.T) {
 		res, err := RunWrk(ctx, WrkOptions{URL: r.Transport.URL(transport.H1) + SmallPath, Protocol: transport.H1, Connections: 1, Duration: 300 * time.Millisecond})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Duration < 250*time.Millisecond || res.Duration > 700*time.Millisecond || res.Process.Wall > 900*time.Millisecond || res.Succeeded <= 0 {
+		if res.Duration < 250*time.Millisecond || res.Duration >= time.Second || res.Process.Wall < res.Duration || res.Succeeded <= 0 {
 			t.Fatalf("%+v", res)
 		}
 	})
