@@ -3,6 +3,7 @@ package matrix
 import (
 	"context"
 	"math/rand/v2"
+	"runtime"
 	"time"
 
 	"github.com/httpvs/httpvs/internal/buildinfo"
@@ -217,6 +218,7 @@ func (r *runner) round(ctx context.Context, sr *scenarioRun, which []bool, warm 
 		if r.opts.LinkCounters != nil {
 			r.opts.LinkCounters() // what came before is not this repetition's
 		}
+		runtime.GC() // every repetition starts on a collected heap
 		began := time.Now()
 		m := r.measure(ctx, sr, i)
 		if warm {
