@@ -3,7 +3,6 @@ package matrix
 import (
 	"context"
 	"math/rand/v2"
-	"runtime"
 	"time"
 
 	"github.com/httpvs/httpvs/internal/buildinfo"
@@ -218,7 +217,6 @@ func (r *runner) round(ctx context.Context, sr *scenarioRun, which []bool, warm 
 		if r.opts.LinkCounters != nil {
 			r.opts.LinkCounters() // what came before is not this repetition's
 		}
-		runtime.GC() // every repetition starts on a collected heap
 		began := time.Now()
 		m := r.measure(ctx, sr, i)
 		if warm {
