@@ -1,7 +1,6 @@
 package transport
 
 import (
-	"crypto/x509"
 	"io"
 	"net/http"
 	"strconv"
@@ -28,18 +27,8 @@ func BenchmarkFloorH3(b *testing.B) {
 			if !on {
 				rate.BytesPerSecond = -1
 			}
-			s, err := NewServer(ServerOptions{Handler: h, TLSListen: "127.0.0.1:0", MinDataRate: rate})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer s.Close()
-			cert, err := x509.ParseCertificate(s.Cert().Certificate[0])
-			if err != nil {
-				b.Fatal(err)
-			}
-			roots := x509.NewCertPool()
-			roots.AddCert(cert)
-			c, err := NewClient(ClientOptions{Protocol: H3, RootCAs: roots})
+			s := tlsFloorServer(b, h, rate)
+			c, err := NewClient(ClientOptions{Protocol: H3, RootCAs: CertPool(s.Cert())})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -203,17 +203,8 @@ func waitFor(t *testing.T, d time.Duration, cond func() bool) {
 // then sends nothing, is dropped once the grace period has passed.
 func TestMinDataRateStalledStreams(t *testing.T) {
 	h := &floorHandler{}
-	s, err := NewServer(ServerOptions{Handler: h, TLSListen: "127.0.0.1:0", MinDataRate: MinDataRate{Grace: floorGrace}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	cert, err := x509.ParseCertificate(s.Cert().Certificate[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	roots := x509.NewCertPool()
-	roots.AddCert(cert)
+	s := tlsFloorServer(t, h, MinDataRate{Grace: floorGrace})
+	roots := CertPool(s.Cert())
 	for i, p := range []Protocol{H2, H3} {
 		t.Run(p.String(), func(t *testing.T) {
 			c, err := NewClient(ClientOptions{Protocol: p, RootCAs: roots})
@@ -242,19 +233,8 @@ func TestMinDataRateH3ReaderStays(t *testing.T) {
 	h := &floorHandler{}
 	// A grace of 2 s, so that a loaded machine's slower reads still leave
 	// the flow-control pauses well inside it.
-	const grace = 2 * time.Second
-	s, err := NewServer(ServerOptions{Handler: h, TLSListen: "127.0.0.1:0", MinDataRate: MinDataRate{Grace: grace}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	cert, err := x509.ParseCertificate(s.Cert().Certificate[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	roots := x509.NewCertPool()
-	roots.AddCert(cert)
-	c, err := NewClient(ClientOptions{Protocol: H3, RootCAs: roots})
+	s := tlsFloorServer(t, h, MinDataRate{Grace: 2 * time.Second})
+	c, err := NewClient(ClientOptions{Protocol: H3, RootCAs: CertPool(s.Cert())})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -280,4 +260,16 @@ func TestMinDataRateH3ReaderStays(t *testing.T) {
 	if h.slow.Load() != 0 {
 		t.Fatalf("the reader was dropped as too slow after %d bytes", got)
 	}
+}
+
+// tlsFloorServer starts h on a loopback TLS and QUIC listener under m,
+// closed when tb ends.
+func tlsFloorServer(tb testing.TB, h http.Handler, m MinDataRate) *Server {
+	tb.Helper()
+	s, err := NewServer(ServerOptions{Handler: h, TLSListen: "127.0.0.1:0", MinDataRate: m})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { s.Close() })
+	return s
 }
