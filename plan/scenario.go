@@ -1,6 +1,6 @@
 // Package plan is what a run measures and against what: the scenarios
 // (workloads, each traceable to a public experiment), the target, the
-// reference peers beside Go's, the matrix's options and its progress.
+// matrix's options and its progress.
 // experiment.Run takes them; the machinery that measures them is
 // internal.
 package plan

@@ -214,5 +214,5 @@ func roundsText(s results.Settings) string {
 		return fmt.Sprintf("%d repetition(s) per cell", s.Repeat)
 	}
 	return fmt.Sprintf("%d to %d repetitions per cell (%d round(s) added where the interval to %s was wider than ±%.0f%%)",
-		s.Repeat, s.MaxRepeat, s.ExtraRounds, s.BaselineProtocol(), results.StableHalfWidth*100)
+		s.Repeat, s.MaxRepeat, s.ExtraRounds, s.BaselineProtocol(), verdict.StableHalfWidth*100)
 }

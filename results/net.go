@@ -132,35 +132,6 @@ type RepetitionLink struct {
 	Down NetCounters `json:"down"` // server to client
 }
 
-// LossFraction is the fraction of the packets that entered the direction
-// which the loss model dropped; 0 with no packets.
-func (c NetCounters) LossFraction() float64 { return fraction(c.Lost, c.Packets) }
-
-// DropFraction is the fraction of the packets that entered the direction
-// which the drop-tail queue or the emulator's delay line dropped.
-func (c NetCounters) DropFraction() float64 { return fraction(c.QueueDrops+c.Overflow, c.Packets) }
-
-func fraction(n, of int64) float64 {
-	if of == 0 {
-		return 0
-	}
-	return float64(n) / float64(of)
-}
-
-// RTTSeconds is the link's round trip, seconds: its configured delays, which
-// are exact (a calibration on a busy machine reads them a few
-// milliseconds long: its probes' echo is a goroutine that waits its turn),
-// or the calibrated TCP handshake on a link set to no delay.
-func (n *Net) RTTSeconds() float64 {
-	if d := n.Up.DelaySeconds + n.Down.DelaySeconds; d > 0 {
-		return d
-	}
-	if n.Calibration.TCPConnectSeconds > 0 {
-		return n.Calibration.TCPConnectSeconds
-	}
-	return n.Calibration.UDPRTTSeconds
-}
-
 // The values of Net.Backend (netem.Backend).
 const (
 	// NetBackendTUN is netem's userspace link: two network namespaces
@@ -170,20 +141,3 @@ const (
 	// model applied by the kernel's netem qdisc on each end.
 	NetBackendNetem = "netem"
 )
-
-// Rate is a direction's rate (client to server when up is true) in bits
-// per second, for saying what the link was: its configured rate of IP
-// packets, or where none was set the calibration's TCP goodput (the
-// emulator's or the machine's ceiling). Bounds are linkmodel.LinkBound's.
-func (n *Net) Rate(up bool) float64 {
-	if up {
-		if n.Up.RateBitsPerSecond > 0 {
-			return n.Up.RateBitsPerSecond
-		}
-		return n.Calibration.UpGoodputBitsPerSecond
-	}
-	if n.Down.RateBitsPerSecond > 0 {
-		return n.Down.RateBitsPerSecond
-	}
-	return n.Calibration.DownGoodputBitsPerSecond
-}

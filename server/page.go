@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/pagesite"
 	"github.com/httpvs/httpvs/webpage"
 )
 
@@ -102,12 +103,12 @@ func (s *Server) serveSynthetic(w http.ResponseWriter, r *http.Request, name str
 		})
 		return
 	}
-	i, ok := site.page.SyntheticIndex(name)
+	i, ok := pagesite.SyntheticIndex(site.page, name)
 	if !ok {
 		http.NotFound(w, r)
 		return
 	}
-	c := site.page.ObjectContent(i)
+	c := pagesite.ObjectContent(site.page, i)
 	s.servePageBytes(w, r, c.Type, c.Size, c.WriteTo)
 }
 

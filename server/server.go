@@ -14,8 +14,8 @@ import (
 
 	"google.golang.org/grpc"
 
-	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/internal/bookstore"
+	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/procstat"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
@@ -23,31 +23,19 @@ import (
 	"github.com/httpvs/httpvs/webpage"
 )
 
-// Defaults used when Options fields are zero.
-const (
-	// DefaultMaxSize caps downloads and uploads: 1 TB.
-	DefaultMaxSize = units.TB
-	// DefaultMaxEcho caps each /echo body, which is held in memory: 1 MiB,
-	// far above the 38,890 bytes of the gonuget benchmark's echo.
-	DefaultMaxEcho = units.MiB
-	// DefaultMaxBuffered caps the request bodies held in memory at once,
-	// across every request: 64 MiB.
-	DefaultMaxBuffered = 64 * units.MiB
-)
-
 // Options configures the payload server. The zero value is usable.
 type Options struct {
-	// MaxSize caps /bytes/{size} and /sink bodies; zero means DefaultMaxSize.
+	// MaxSize caps /bytes/{size} and /sink bodies; zero means 1 TB.
 	MaxSize units.Bytes
 	// WriteSize is the chunk, in bytes, response bodies are written in and
-	// request bodies read with; zero means config.DefaultWriteSize.
+	// request bodies read with; zero means 256 KiB.
 	WriteSize int
-	// MaxEcho caps each /echo body; zero means DefaultMaxEcho. A body
+	// MaxEcho caps each /echo body; zero means 1 MiB. A body
 	// declared longer is refused (413) before a byte of it is read.
 	MaxEcho units.Bytes
 	// MaxBuffered caps the bytes of request bodies held in memory at once
 	// across all requests (the /echo bodies); zero means
-	// DefaultMaxBuffered. A request that would pass it is answered 503.
+	// 64 MiB. A request that would pass it is answered 503.
 	MaxBuffered units.Bytes
 	// Token, when set, is required (Authorization: Bearer TOKEN) by the
 	// routes that change the server's state or reveal its internals:
@@ -108,19 +96,19 @@ type protoCounters struct {
 func New(opts Options) *Server {
 	s := &Server{
 		maxSize:   opts.MaxSize,
-		maxEcho:   cmp.Or(opts.MaxEcho, DefaultMaxEcho),
+		maxEcho:   cmp.Or(opts.MaxEcho, defaults.MaxEcho),
 		writeSize: opts.WriteSize,
 		token:     opts.Token,
 		exposed:   opts.Exposed,
 		start:     time.Now(),
 		page:      newPageSite(opts.Page),
 	}
-	s.buffered.limit = int64(cmp.Or(opts.MaxBuffered, DefaultMaxBuffered))
+	s.buffered.limit = int64(cmp.Or(opts.MaxBuffered, defaults.MaxBuffered))
 	if s.maxSize <= 0 {
-		s.maxSize = DefaultMaxSize
+		s.maxSize = defaults.MaxSize
 	}
 	if s.writeSize <= 0 {
-		s.writeSize = int(config.DefaultWriteSize)
+		s.writeSize = int(defaults.WriteSize)
 	}
 	s.chunk = make([]byte, s.writeSize)
 	for i := range s.chunk {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/internal/procstat"
+	"github.com/httpvs/httpvs/internal/serverstats"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transfer/transferresult"
 	"github.com/httpvs/httpvs/transport"
@@ -152,9 +153,9 @@ func Run(ctx context.Context, p Plan) (transferresult.Result, error) {
 		var unreached error
 		// Bounded past the dial timeout, so that an unreachable server
 		// fails the dial rather than the read's deadline.
-		limit := max(StatsTimeout, p.Client.Config.DialTimeoutOrDefault()+time.Second)
-		before, res.ServerNote, unreached = fetchStats(ctx, statsClient, statsURL, limit)
-		if k := transport.Classify(unreached); unreached != nil && k.Unreachable() && ctx.Err() == nil {
+		limit := max(serverstats.Timeout, p.Client.Config.Effective().DialTimeout+time.Second)
+		before, res.ServerNote, unreached = serverstats.Reach(ctx, statsClient, statsURL, limit)
+		if k := transport.Classify(unreached); unreached != nil && unreachable(k) && ctx.Err() == nil {
 			// The transfers would dial the same way and wait as long again.
 			p.unreachable(&res, k, unreached)
 			return res, nil
@@ -211,7 +212,7 @@ func Run(ctx context.Context, p Plan) (transferresult.Result, error) {
 		res.Connections += c.Connections()
 	}
 	if before != nil && ctx.Err() == nil {
-		after, note := FetchServerStats(ctx, statsClient, statsURL, StatsTimeoutAfter(res.Errors.Total))
+		after, note := serverstats.Fetch(ctx, statsClient, statsURL, serverstats.TimeoutAfter(res.Errors.Total))
 		if after != nil {
 			if d, err := after.Delta(*before); err != nil {
 				res.ServerNote = err.Error()
@@ -266,7 +267,7 @@ func (p Plan) unreachable(res *transferresult.Result, k stats.ErrorKind, err err
 	}
 	// The error is the dial's, which the transfers share: name the URL the
 	// user gave, not the /stats read that found it.
-	res.FirstError = fmt.Sprintf("%s %s: %v", p.Direction.method(), p.URL, withoutURL(err))
+	res.FirstError = fmt.Sprintf("%s %s: %v", p.Direction.method(), p.URL, serverstats.WithoutURL(err))
 	res.ServerNote = "server unreachable: no transfer attempted"
 }
 
@@ -297,4 +298,11 @@ func (p Plan) one(ctx context.Context, c *transport.Client, st *steady) outcome 
 	// run's end was interrupted.
 	out.cutOff = out.failed && ctx.Err() != nil
 	return out
+}
+
+// unreachable reports whether a request that failed with k never reached
+// a server that would answer: nothing listened, set-up timed out, or TLS
+// failed. A second request over the same transport would fail the same way.
+func unreachable(k stats.ErrorKind) bool {
+	return k == stats.ErrRefused || k == stats.ErrTimeout || k == stats.ErrTLS
 }

@@ -66,15 +66,6 @@ func Parse(s string) (Protocol, error) {
 	return 0, fmt.Errorf("unknown transport %q: want one of %s", s, names())
 }
 
-// NamesOf returns each of ps by its name (Protocol.String), in order.
-func NamesOf(ps []Protocol) []string {
-	names := make([]string, len(ps))
-	for i, p := range ps {
-		names[i] = p.String()
-	}
-	return names
-}
-
 // ParseList reads a comma-separated list of transport names, or "all".
 func ParseList(s string) ([]Protocol, error) {
 	if strings.EqualFold(strings.TrimSpace(s), "all") {

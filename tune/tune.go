@@ -21,21 +21,15 @@ import (
 	"github.com/httpvs/httpvs/units"
 )
 
-// Defaults used when Options fields are zero.
-const (
-	DefaultBudget = 90 * time.Second
-	DefaultTrial  = 300 * time.Millisecond
-)
-
 // Options describe a search.
 type Options struct {
 	// Protocols to tune; h1 is always measured as the baseline. Empty means
 	// h2c, h2 and h3.
 	Protocols []transport.Protocol
-	// Budget bounds the whole search; zero means DefaultBudget, and
+	// Budget bounds the whole search; zero means 90 s, and
 	// across a Link at least LinkTrialsPerProtocol trials per transport.
 	Budget time.Duration
-	// Trial is each measurement's length; zero means DefaultTrial, and
+	// Trial is each measurement's length; zero means 300 ms, and
 	// across a Link LinkTrial of its Spec.
 	Trial time.Duration
 	// Progress, if set, is called before each measurement.

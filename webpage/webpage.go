@@ -1,6 +1,6 @@
 // Package webpage is a web page as a list of objects: page-load's page
 // (Median, the HTTP Archive's median page at a third of its size), a
-// user's directory of files (FromDir) or a HAR file's objects (FromHAR),
+// user's directory of files or a HAR file's objects (Read),
 // and the HTML document that makes a browser fetch every one of them. The
 // payload server serves it; the page-load model and a real browser load
 // it. It does no I/O beyond reading the user's files.
@@ -29,7 +29,7 @@ type Object struct {
 	Kind  string `json:"kind"`  // KindHTML, KindCSS, KindJS, KindImage, KindFont or KindOther
 	Bytes int64  `json:"bytes"` // body size, bytes
 	// Path is the object's file under the page's directory, slash
-	// separated (FromDir); "" for an object of a synthetic page, which
+	// separated (a directory page); "" for an object of a synthetic page, which
 	// the server makes up from its size.
 	Path string `json:"path,omitempty"`
 	// Parent is the index in Page.Objects of the object whose loading
@@ -46,9 +46,9 @@ type Page struct {
 	// Objects are the document (Objects[0], KindHTML) and the objects it
 	// references.
 	Objects []Object `json:"objects"`
-	// Dir is the directory a page read by FromDir was read from: its
+	// Dir is the directory a page was read from (Read): its
 	// objects are its files, and its document is its index.html. Empty for
-	// a synthetic page (Median, FromHAR), whose document is Document's.
+	// a synthetic page (Median, or read from a HAR file), whose document is Document's.
 	Dir string `json:"dir,omitempty"`
 	// Source says where the page came from, in a few words.
 	Source string `json:"source"`
@@ -90,7 +90,7 @@ const DocumentPath = "/page/"
 // ObjectURL is the path, from the server's root, of the page's i-th
 // object: DocumentPath for the document, then a directory page's file,
 // or a synthetic object's index and its kind's extension
-// (/page/17.bmp), which the server answers with Synthetic content.
+// (/page/17.bmp), which the server answers with synthetic content.
 func (p Page) ObjectURL(i int) string {
 	o := p.Objects[i]
 	switch {
@@ -197,16 +197,4 @@ func (p Page) depth(i int) int {
 		d++
 	}
 	return d
-}
-
-// Children are the indexes of the objects the i-th makes a browser fetch,
-// in page order.
-func (p Page) children(i int) []int {
-	var out []int
-	for j := i + 1; j < len(p.Objects); j++ {
-		if p.Objects[j].Parent == i {
-			out = append(out, j)
-		}
-	}
-	return out
 }

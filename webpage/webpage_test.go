@@ -2,7 +2,6 @@ package webpage
 
 import (
 	"bytes"
-	"encoding/binary"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -39,10 +38,6 @@ func TestDocumentReferencesEveryObjectOnce(t *testing.T) {
 		if seen[u] != 1 {
 			t.Errorf("object %d (%s) referenced %d times, want 1", i, u, seen[u])
 		}
-		name := strings.TrimPrefix(u, DocumentPath)
-		if j, ok := p.SyntheticIndex(name); !ok || j != i {
-			t.Errorf("SyntheticIndex(%q) = %d, %v; want %d", name, j, ok, i)
-		}
 	}
 	if len(refs) != len(p.Objects)-1 {
 		t.Errorf("%d references, want %d", len(refs), len(p.Objects)-1)
@@ -50,37 +45,6 @@ func TestDocumentReferencesEveryObjectOnce(t *testing.T) {
 	for _, tag := range []string{`rel="stylesheet"`, `<script src=`, `as="font"`, `<img src=`, `as="fetch"`, `rel="icon" href="data:,"`} {
 		if !bytes.Contains(doc, []byte(tag)) {
 			t.Errorf("document has no %s", tag)
-		}
-	}
-}
-
-func TestSyntheticIndexRefuses(t *testing.T) {
-	p := Median()
-	for _, name := range []string{"", "0.html", "50.bin", "1.js", "01.css", "x.css", "1", "-1.css", "1.css.css"} {
-		if i, ok := p.SyntheticIndex(name); ok {
-			t.Errorf("SyntheticIndex(%q) = %d, true; want false", name, i)
-		}
-	}
-}
-
-func TestSyntheticContent(t *testing.T) {
-	for _, kind := range []string{KindCSS, KindJS, KindImage, KindFont, KindOther} {
-		for _, size := range []int64{0, 3, 57, 58, 1024, 100 << 10} {
-			c := Synthetic(kind, size)
-			var b bytes.Buffer
-			n, err := c.WriteTo(&b)
-			if err != nil || n != size || int64(b.Len()) != size {
-				t.Fatalf("%s %d: wrote %d (%d buffered), %v", kind, size, n, b.Len(), err)
-			}
-			if kind == KindImage && size >= 58 {
-				bmp := b.Bytes()
-				if string(bmp[:2]) != "BM" || int64(binary.LittleEndian.Uint32(bmp[2:])) != size || int64(binary.LittleEndian.Uint32(bmp[10:])) != size-4 {
-					t.Errorf("image %d: BMP header % x", size, bmp[:14])
-				}
-			}
-			if kind == KindJS && size >= 5 && (!bytes.HasPrefix(b.Bytes(), []byte("/*")) || !bytes.HasSuffix(b.Bytes(), []byte("*/\n"))) {
-				t.Errorf("script %d is not one comment", size)
-			}
 		}
 	}
 }

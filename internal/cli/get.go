@@ -10,6 +10,7 @@ import (
 	"github.com/httpvs/httpvs/internal/fdlimit"
 	"github.com/httpvs/httpvs/internal/profiling"
 	"github.com/httpvs/httpvs/internal/render"
+	"github.com/httpvs/httpvs/internal/udpbuf"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/transfer"
 	"github.com/httpvs/httpvs/transport"
@@ -155,7 +156,7 @@ func runPut(ctx context.Context, e *env, args []string) error {
 
 func runTransfer(ctx context.Context, e *env, f *transferFlags, plan transfer.Plan) error {
 	if plan.Client.Protocol == transport.H3 {
-		if w := transport.UDPBufferWarning(); w != "" && !f.json {
+		if w := udpbuf.Warning(); w != "" && !f.json {
 			fmt.Fprintln(e.stderr, w)
 		}
 	}

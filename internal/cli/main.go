@@ -50,7 +50,7 @@ type env struct {
 // Main runs the httpvs command line with args (without the program name)
 // and returns the process exit code.
 func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	// httpvs prints its own one-line UDP buffer warning (transport.UDPBufferWarning).
+	// httpvs prints its own one-line UDP buffer warning (udpbuf.Warning).
 	os.Setenv("QUIC_GO_DISABLE_RECEIVE_BUFFER_WARNING", "true")
 	e := &env{stdout: stdout, stderr: stderr}
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {

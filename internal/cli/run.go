@@ -9,16 +9,16 @@ import (
 	"strings"
 	"time"
 
-	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/certfile"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
+	"github.com/httpvs/httpvs/internal/fielderr"
 	"github.com/httpvs/httpvs/internal/profiling"
 	"github.com/httpvs/httpvs/internal/render"
+	"github.com/httpvs/httpvs/internal/udpbuf"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
-	"github.com/httpvs/httpvs/transport"
 )
 
 // runRun runs the matrix: scenarios x transports, against a child
@@ -156,7 +156,7 @@ func (f *runFlags) warn(e *env, err error) {
 	switch {
 	case errors.As(err, &pe):
 		printProfileError(e.stderr, pe)
-	case err.Error() == transport.UDPBufferWarning():
+	case err.Error() == udpbuf.Warning():
 	case f.format == "text":
 		fmt.Fprintln(e.stderr, err)
 	}
@@ -297,7 +297,7 @@ func (f *runFlags) options(fs *flagset.Set, set map[string]bool, reqs []results.
 	if m.Engine, err = load.ParseEngine(f.engine); err != nil {
 		return usagef("--engine %q: want std or fast", f.engine)
 	}
-	if err := fs.Check(config.WithinField("Server", f.server.Validate())); err != nil {
+	if err := fs.Check(fielderr.Within("Server", f.server.Validate())); err != nil {
 		return err
 	}
 	if (f.target != "" || f.tlsTarget != "") && serverFlagGiven(set) {
@@ -306,7 +306,7 @@ func (f *runFlags) options(fs *flagset.Set, set map[string]bool, reqs []results.
 	m.Omit, m.Client, m.Timeout = omitOption(f.omit, set["omit"]), f.client, f.repTimeout(set)
 	m.LossEvents, m.Header = lossEventsOption(f.lossEvents), f.header.H
 	// The target is known only once the child server is up: validate the rest.
-	return fs.Check(config.WithinField("Client", f.client.Validate()))
+	return fs.Check(fielderr.Within("Client", f.client.Validate()))
 }
 
 // repTimeout is plan.Options.Timeout: --rep-timeout when given, else

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/experiment"
+	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/transport"
@@ -22,8 +23,8 @@ func runTune(ctx context.Context, e *env, args []string) error {
 	protoList := fs.String("protocols", "h2c,h2,h3", "transports to tune (h1 is the baseline, always measured)")
 	fs.Alias("protocols", "protocol")
 	fs.Alias("protocols", "p")
-	budget := fs.Duration("budget", tune.DefaultBudget, "bound on the whole search (with --net: at least 20 trials per transport)")
-	trial := fs.Duration("trial", tune.DefaultTrial, "length of each measurement (with --net: long enough that slow start and the handshakes are a third of it at most)")
+	budget := fs.Duration("budget", defaults.TuneBudget, "bound on the whole search (with --net: at least 20 trials per transport)")
+	trial := fs.Duration("trial", defaults.TuneTrial, "length of each measurement (with --net: long enough that slow start and the handshakes are a third of it at most)")
 	var netSpec netList
 	fs.Var(&netSpec, "net", netFlagUsage(false))
 	asJSON := fs.Bool("json", false, "print one JSON object")

@@ -5,3 +5,5 @@
 // results.json. It never prints; package experiment runs it with a server
 // and a link and diagnoses what it returns, package report renders that.
 package matrix
+
+import ()

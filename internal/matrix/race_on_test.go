@@ -2,5 +2,7 @@
 
 package matrix
 
+import ()
+
 // raceBuild says the tests run under the race detector.
 const raceBuild = true

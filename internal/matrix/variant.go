@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/internal/fielderr"
 	"github.com/httpvs/httpvs/internal/scenariospec"
 	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/plan"
@@ -59,7 +60,7 @@ func (o Options) expand() ([]Scenario, error) {
 		}
 	}
 	if err := (Setup{Client: &cfg}).Apply(knobs...); err != nil {
-		return nil, config.WithinField("Alongside", err)
+		return nil, fielderr.Within("Alongside", err)
 	}
 	var out []Scenario
 	for _, sc := range o.Scenarios {

@@ -2,6 +2,7 @@ package flagset
 
 import (
 	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -15,8 +16,8 @@ const InstrumentKnobs = "client knobs (Go as shipped unless set)"
 
 // ClientKnobs registers the client's tuning knobs on fs.
 func (fs *Set) ClientKnobs(c *config.Client) {
-	fs.Var(&c.ReadSize, "read-size", "client body read buffer `size` (default "+config.DefaultReadSize.String()+")")
-	fs.DurationVar(&c.DialTimeout, "dial-timeout", config.DefaultDialTimeout, "bound on TCP+TLS or QUIC connection set-up")
+	fs.Var(&c.ReadSize, "read-size", "client body read buffer `size` (default "+defaults.ReadSize.String()+")")
+	fs.DurationVar(&c.DialTimeout, "dial-timeout", defaults.DialTimeout, "bound on TCP+TLS or QUIC connection set-up")
 	fs.Field("Client.ReadSize", "read-size")
 	fs.Field("Client.DialTimeout", "dial-timeout")
 	h2Flags(fs, "", &c.HTTP2, false)
@@ -27,7 +28,7 @@ func (fs *Set) ClientKnobs(c *config.Client) {
 // ServerKnobs registers the server's tuning knobs on fs, each name
 // prefixed with prefix.
 func (fs *Set) ServerKnobs(prefix string, c *config.Server) {
-	fs.Var(&c.WriteSize, prefix+"write-size", "server body write chunk `size` (default "+config.DefaultWriteSize.String()+")")
+	fs.Var(&c.WriteSize, prefix+"write-size", "server body write chunk `size` (default "+defaults.WriteSize.String()+")")
 	fs.Field("Server.WriteSize", prefix+"write-size")
 	h2Flags(fs, prefix, &c.HTTP2, true)
 	quicFlags(fs, prefix, &c.QUIC, true)
