@@ -5,7 +5,6 @@ import (
 
 	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/fielderr"
-	"github.com/httpvs/httpvs/transport"
 )
 
 // Validate reports the first field of o out of range as a
@@ -46,5 +45,5 @@ func (c Config) validateOwn() error {
 	if err := c.Options.Validate(); err != nil {
 		return err
 	}
-	return transport.ValidateListen("GRPCListen", c.GRPCListen)
+	return fielderr.Listen("GRPCListen", c.GRPCListen)
 }

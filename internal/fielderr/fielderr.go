@@ -6,6 +6,8 @@ package fielderr
 import (
 	"errors"
 	"fmt"
+	"net"
+	"strconv"
 
 	"github.com/httpvs/httpvs/config"
 )
@@ -27,4 +29,28 @@ func Within(prefix string, err error) error {
 		return &c
 	}
 	return err
+}
+
+// Listen reports addr, the listen address of field, as a
+// *config.FieldError unless it is host:port with a port in 0-65535 (0:
+// any free port) or empty (no listener).
+func Listen(field, addr string) error {
+	if addr == "" {
+		return nil
+	}
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return New(field, addr, "host:port, e.g. 127.0.0.1:8080")
+	}
+	if port == "" {
+		return nil // net.Listen's any free port, as 0
+	}
+	n, err := strconv.Atoi(port)
+	switch {
+	case err != nil:
+		return New(field, addr, "a numeric port, e.g. 127.0.0.1:8080")
+	case n < 0 || n > 65535:
+		return New(field, addr, "a port in 0-65535 (%d is out of range), e.g. 127.0.0.1:8080", n)
+	}
+	return nil
 }
