@@ -94,12 +94,11 @@ func ScenarioByName(name string) (Scenario, bool) {
 // scenarioByName returns the scenario of the matrix called name (not a
 // variant: those follow their base scenario).
 func scenarioByName(name string) (Scenario, bool) {
-	for _, s := range append(append([]Scenario(nil), plan.Scenarios...), plan.NetScenarios...) {
-		if s.Name == name {
-			return s, true
-		}
+	scs, err := plan.ParseScenarios(name)
+	if err != nil || len(scs) != 1 || scs[0].Name != name {
+		return Scenario{}, false
 	}
-	return Scenario{}, false
+	return scs[0], true
 }
 
 // variantByName returns the variant scenario called name
