@@ -25,7 +25,7 @@ func Matrix(w io.Writer, res *results.Results) error {
 	}
 	fmt.Fprintln(bw, wrapLines(runLine(res)))
 	if n := res.Settings.Net; n != nil {
-		fmt.Fprintln(bw, wrapLines(n.Summary()))
+		fmt.Fprintln(bw, wrapLines(verdict.NetSummary(n)))
 	}
 	for _, n := range runNotes(res) {
 		fmt.Fprintln(bw, wrapLines(n))

@@ -16,6 +16,7 @@ import (
 	"github.com/httpvs/httpvs/internal/profiling"
 	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/internal/udpbuf"
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
@@ -142,7 +143,7 @@ func (f *runFlags) runError(fs *flagset.Set, err error) error {
 // which the text report has, when printing another format.
 func (f *runFlags) annotate(e *env, fs *flagset.Set, res *results.Results) {
 	if res.Settings.Net != nil && f.format != "text" {
-		fmt.Fprintln(e.stderr, res.Settings.Net.Summary()) // the text report has it
+		fmt.Fprintln(e.stderr, verdict.NetSummary(res.Settings.Net)) // the text report has it
 	}
 	res.PeersMissing = f.peersMissing
 	annotateFlags(fs, res)
