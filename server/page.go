@@ -16,7 +16,7 @@ import (
 	"github.com/httpvs/httpvs/webpage"
 )
 
-// pageSite is the page served under webpage.DocumentPath: a synthetic
+// pageSite is the page served under pagesite.DocumentPath: a synthetic
 // page's document (its objects are /bytes/{size}), or a directory's files.
 type pageSite struct {
 	err  error // why the page cannot be served; nil when it can
@@ -38,7 +38,7 @@ func newPageSite(p *webpage.Page) *pageSite {
 		return site
 	}
 	if p.Dir == "" {
-		site.doc = p.Document()
+		site.doc = pagesite.Document(*p)
 		return site
 	}
 	site.root, site.err = os.OpenRoot(p.Dir)

@@ -31,9 +31,9 @@ func TestPageServesPageLoadsPage(t *testing.T) {
 	page := webpage.Median()
 	var total int64
 	for i, o := range page.Objects {
-		code, ctype, body := get(t, h, page.ObjectURL(i))
+		code, ctype, body := get(t, h, pagesite.ObjectURL(page, i))
 		if code != 200 || int64(len(body)) != o.Bytes {
-			t.Fatalf("object %d (%s): %d, %d bytes; want 200, %d", i, page.ObjectURL(i), code, len(body), o.Bytes)
+			t.Fatalf("object %d (%s): %d, %d bytes; want 200, %d", i, pagesite.ObjectURL(page, i), code, len(body), o.Bytes)
 		}
 		want := pagesite.Synthetic(o.Kind, o.Bytes).Type
 		if i == 0 {

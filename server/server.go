@@ -16,6 +16,7 @@ import (
 
 	"github.com/httpvs/httpvs/internal/bookstore"
 	"github.com/httpvs/httpvs/internal/defaults"
+	"github.com/httpvs/httpvs/internal/pagesite"
 	"github.com/httpvs/httpvs/internal/procstat"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
@@ -188,7 +189,7 @@ func (s *Server) routes() *http.ServeMux {
 	mux.HandleFunc("PUT /sink", s.handleSink)
 	mux.HandleFunc("POST /sink", s.handleSink)
 	mux.HandleFunc("GET /small", s.handleSmall)
-	mux.HandleFunc("GET "+webpage.DocumentPath+"{path...}", s.handlePage)
+	mux.HandleFunc("GET "+pagesite.DocumentPath+"{path...}", s.handlePage)
 	mux.HandleFunc("GET /echo", s.handleEcho)
 	mux.HandleFunc("POST /echo", s.handleEcho)
 	mux.HandleFunc("PUT /echo", s.handleEcho)

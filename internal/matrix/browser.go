@@ -14,6 +14,7 @@ import (
 	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/dial"
 	"github.com/httpvs/httpvs/internal/linkmodel"
+	"github.com/httpvs/httpvs/internal/pagesite"
 	"github.com/httpvs/httpvs/internal/protoname"
 	"github.com/httpvs/httpvs/internal/serverstats"
 	"github.com/httpvs/httpvs/internal/verdict"
@@ -54,7 +55,7 @@ func (r *runner) browser(ctx context.Context) {
 // and returns each transport's cell. A browser that cannot start ends the
 // step: its error is every cell's.
 func (r *runner) browserRounds(ctx context.Context, bo *BrowserOptions) []results.BrowserCell {
-	b := &browserRun{r: r, opts: browser.Options{Path: bo.Path, Start: bo.Start}, page: webpage.DocumentPath}
+	b := &browserRun{r: r, opts: browser.Options{Path: bo.Path, Start: bo.Start}, page: pagesite.DocumentPath}
 	if b.opts.Start == nil {
 		if s, ok := r.opts.Network.(interface{ Start(*exec.Cmd) error }); ok {
 			b.opts.Start = s.Start

@@ -1,6 +1,7 @@
-// Package pagesite is how the payload server serves a synthetic
-// webpage.Page: each object's body, valid for its kind so that a browser
-// takes in every byte of it, and for a stylesheet or a script the
+// Package pagesite is how the payload server serves a webpage.Page: where
+// (DocumentPath, ObjectURL), the synthetic document that makes a browser
+// fetch every object, each object's body, valid for its kind so that a
+// browser takes in every byte of it, and for a stylesheet or a script the
 // references that make a browser fetch the objects that depend on it.
 package pagesite
 
@@ -85,7 +86,7 @@ func (c Content) WriteTo(w io.Writer) (int64, error) {
 }
 
 // SyntheticIndex is the index of the synthetic page's object served as
-// name (what Page.ObjectURL gave, less webpage.DocumentPath), and whether
+// name (what ObjectURL gave, less DocumentPath), and whether
 // name is one.
 func SyntheticIndex(p webpage.Page, name string) (int, bool) {
 	num, _, ok := strings.Cut(name, ".")
@@ -93,7 +94,7 @@ func SyntheticIndex(p webpage.Page, name string) (int, bool) {
 	if !ok || err != nil || i < 1 || i >= len(p.Objects) || p.Objects[i].Path != "" || strconv.Itoa(i) != num {
 		return 0, false
 	}
-	return i, p.ObjectURL(i) == webpage.DocumentPath+name
+	return i, ObjectURL(p, i) == DocumentPath+name
 }
 
 // ObjectContent is the synthetic page's i-th object's body: Synthetic's,
@@ -114,9 +115,9 @@ func ObjectContent(p webpage.Page, i int) Content {
 		var images []string
 		for _, k := range kids {
 			if p.Objects[k].Kind == webpage.KindCSS {
-				fmt.Fprintf(&refs, "@import url(%q);\n", p.ObjectURL(k))
+				fmt.Fprintf(&refs, "@import url(%q);\n", ObjectURL(p, k))
 			} else {
-				images = append(images, fmt.Sprintf("url(%q)", p.ObjectURL(k)))
+				images = append(images, fmt.Sprintf("url(%q)", ObjectURL(p, k)))
 			}
 		}
 		if len(images) > 0 {
@@ -125,7 +126,7 @@ func ObjectContent(p webpage.Page, i int) Content {
 	} else {
 		refs.WriteString("(function(){var d=document,e;\n")
 		for _, k := range kids {
-			refs.WriteString(insertElement(p.Objects[k].Kind, p.ObjectURL(k)))
+			refs.WriteString(insertElement(p.Objects[k].Kind, ObjectURL(p, k)))
 		}
 		refs.WriteString("})();\n")
 	}
@@ -148,7 +149,7 @@ func children(p webpage.Page, i int) []int {
 }
 
 // insertElement is a script's statement that makes a browser fetch u as
-// kind does in a document (webpage.Page.Document): an element appended to it,
+// kind does in a document (Document): an element appended to it,
 // which delays the load event until it has loaded.
 func insertElement(kind, u string) string {
 	switch kind {

@@ -3,6 +3,7 @@ package pagesite
 import (
 	"bytes"
 	"encoding/binary"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -14,7 +15,7 @@ import (
 func TestSyntheticIndexFindsEveryObject(t *testing.T) {
 	p := webpage.Median()
 	for i := 1; i < len(p.Objects); i++ {
-		name := strings.TrimPrefix(p.ObjectURL(i), webpage.DocumentPath)
+		name := strings.TrimPrefix(ObjectURL(p, i), DocumentPath)
 		if j, ok := SyntheticIndex(p, name); !ok || j != i {
 			t.Errorf("SyntheticIndex(%q) = %d, %v; want %d", name, j, ok, i)
 		}
@@ -99,4 +100,83 @@ func TestObjectContentFetchesDependents(t *testing.T) {
 	if c := ObjectContent(small, 1); c.Size <= 4 || !strings.Contains(string(c.Prefix), "/page/2.bmp") {
 		t.Errorf("a script too small for its references: %d bytes, %q", c.Size, c.Prefix)
 	}
+}
+
+// TestDocumentReferencesEveryObjectOnce checks that the document is
+// exactly the document's size and names each other object once, by the
+// URL the server answers, each as its kind asks.
+func TestDocumentReferencesEveryObjectOnce(t *testing.T) {
+	p := webpage.Median()
+	doc := Document(p)
+	if int64(len(doc)) != p.Objects[0].Bytes {
+		t.Errorf("document is %d bytes, want %d", len(doc), p.Objects[0].Bytes)
+	}
+	refs := regexp.MustCompile(`(?:href|src)="(/page/[^"]+)"`).FindAllStringSubmatch(string(doc), -1)
+	seen := map[string]int{}
+	for _, r := range refs {
+		seen[r[1]]++
+	}
+	for i := 1; i < len(p.Objects); i++ {
+		u := ObjectURL(p, i)
+		if seen[u] != 1 {
+			t.Errorf("object %d (%s) referenced %d times, want 1", i, u, seen[u])
+		}
+	}
+	if len(refs) != len(p.Objects)-1 {
+		t.Errorf("%d references, want %d", len(refs), len(p.Objects)-1)
+	}
+	for _, tag := range []string{`rel="stylesheet"`, `<script src=`, `as="font"`, `<img src=`, `as="fetch"`, `rel="icon" href="data:,"`} {
+		if !bytes.Contains(doc, []byte(tag)) {
+			t.Errorf("document has no %s", tag)
+		}
+	}
+}
+
+// TestDocumentReferencesTopLevelObjects: the document references the
+// objects that hang off it, and not those a stylesheet or a script
+// fetches.
+func TestDocumentReferencesTopLevelObjects(t *testing.T) {
+	p := treePage()
+	doc := string(Document(p))
+	for i := 1; i < len(p.Objects); i++ {
+		top := p.Objects[i].Parent == 0
+		if in := strings.Contains(doc, ObjectURL(p, i)+`"`); in != top {
+			t.Errorf("document references object %d: %v, want %v", i, in, top)
+		}
+	}
+}
+
+// TestObjectURLEscapesPaths: a directory page's file is served under its
+// path, each segment escaped; a synthetic object under its index and
+// its kind's extension.
+func TestObjectURLEscapesPaths(t *testing.T) {
+	p := webpage.Page{Objects: []webpage.Object{{Kind: webpage.KindHTML, Path: "index.html"}, {Kind: webpage.KindImage, Path: "img/a b.png"}, {Kind: webpage.KindCSS}}}
+	for i, want := range []string{"/page/", "/page/img/a%20b.png", "/page/2.css"} {
+		if got := ObjectURL(p, i); got != want {
+			t.Errorf("ObjectURL(%d) = %q, want %q", i, got, want)
+		}
+	}
+}
+
+// FuzzDocument: the document of any valid synthetic page names every
+// object that hangs off it.
+func FuzzDocument(f *testing.F) {
+	f.Add([]byte{1, 0, 2, 0, 4, 1}, int64(15000))
+	f.Add([]byte{}, int64(0))
+	f.Fuzz(func(t *testing.T, objs []byte, docBytes int64) {
+		kinds := []string{webpage.KindCSS, webpage.KindJS, webpage.KindImage, webpage.KindFont, webpage.KindOther}
+		p := webpage.Page{Objects: []webpage.Object{{Kind: webpage.KindHTML, Bytes: docBytes % (1 << 20)}}}
+		for i := 0; i+1 < len(objs) && len(p.Objects) < 200; i += 2 {
+			p.Objects = append(p.Objects, webpage.Object{Kind: kinds[int(objs[i])%len(kinds)], Bytes: 1, Parent: int(objs[i+1]) % len(p.Objects)})
+		}
+		if p.Validate() != nil {
+			return
+		}
+		doc := string(Document(p))
+		for i := 1; i < len(p.Objects); i++ {
+			if p.Objects[i].Parent == 0 && !strings.Contains(doc, `"`+ObjectURL(p, i)+`"`) {
+				t.Fatalf("document does not name object %d", i)
+			}
+		}
+	})
 }
