@@ -30,10 +30,9 @@ type VersionsOptions struct {
 	// Scenarios are scenario names; zero: download and
 	// small-sequential, the only ones measured.
 	Scenarios []string
-	// Rounds every cell gets (zero: 8; at least 2, the
-	// fewest an interval needs), and the most a cell gets while its ratio
-	// is wider than ±10% (zero: Rounds when that is set, else
-	// 40).
+	// Rounds every cell gets (zero: 8; at least 2, the fewest an
+	// interval needs), and the most a cell gets while its ratio is wider
+	// than ±10% (zero: Rounds when that is set, else 40).
 	Rounds, MaxRounds int
 	// Budget bounds, from the first round's start, the time within which
 	// added rounds end; zero: 100 s; negative: none, MaxRounds alone

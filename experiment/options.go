@@ -22,9 +22,9 @@ import (
 // Capacity): what `httpvs run` measures, as a library call. The zero
 // value is `httpvs run`: Go as shipped (runfiles.GoDefault) on every
 // transport and the default scenarios, against the child server on
-// loopback, with the rounds fillRounds describes (4 a cell,
-// up to 16 within 58 s); with Link set, `httpvs
-// run --net`'s. Quick is its --quick.
+// loopback, with the rounds fillRounds describes (4 a cell, up to 16
+// within 58 s); with Link set, `httpvs run --net`'s. Quick is its
+// --quick.
 type Options struct {
 	Base
 	// Target is an external server to measure instead of the child
@@ -93,10 +93,9 @@ type Base struct {
 	// (plan.Options.Profile), and read into each cell's Attribution.
 	ProfileDir string
 	// Budget bounds, from Began, the start of added rounds (past
-	// Matrix.Repeat, up to Matrix.MaxRepeat); zero: on loopback
-	// 58 s, across a link the first rounds' estimated time and
-	// 15% of it again. Negative: none. Matrix.Budget is
-	// Run's to set.
+	// Matrix.Repeat, up to Matrix.MaxRepeat); zero: on loopback 58 s,
+	// across a link the first rounds' estimated time and 15% of it
+	// again. Negative: none. Matrix.Budget is Run's to set.
 	Budget time.Duration
 	// Began is when the experiment, and its budget, started; zero: when
 	// Run was called.
@@ -155,12 +154,11 @@ func Quick() Options {
 }
 
 // fillRounds sets the rounds the zero Options leave to the experiment:
-// `httpvs run`'s. On loopback 4 rounds a cell, up to
-// 16 within 58 s by the sequential rule, and an
-// A/A column in the first scenario of each kind of work
-// (plan.AAEachKind); across a link 3 rounds sized by its round
-// trip, no warm-up round, planned for ±StableHalfWidth up to
-// 16 within the estimate and 15% of it again.
+// `httpvs run`'s. On loopback 4 rounds a cell, up to 16 within 58 s by
+// the sequential rule, and an A/A column in the first scenario of each
+// kind of work (plan.AAEachKind); across a link 3 rounds sized by its
+// round trip, no warm-up round, planned for ±10% up to 16 within the
+// estimate and 15% of it again.
 func (o *Options) fillRounds() {
 	m := &o.Matrix
 	if m.Repeat == 0 {
