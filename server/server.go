@@ -18,6 +18,7 @@ import (
 	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/pagesite"
 	"github.com/httpvs/httpvs/internal/procstat"
+	"github.com/httpvs/httpvs/internal/protoname"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
@@ -72,7 +73,7 @@ type Server struct {
 	chunk     []byte // read-only, shared by every download
 	bufs      sync.Pool
 	start     time.Time
-	counters  [transport.Count]protoCounters
+	counters  [protoname.Count]protoCounters
 	source    atomic.Pointer[ioSource]
 	peak      atomic.Pointer[procstat.GoroutinePeak] // nil unless SampleGoroutines
 	inflight  atomic.Int64                           // body handlers (/bytes, /sink) running now
@@ -224,7 +225,7 @@ func (s *Server) counter(r *http.Request) *protoCounters {
 func (s *Server) raw() stats.ServerStats {
 	st := stats.ServerStats{
 		Seconds:   time.Since(s.start).Seconds(),
-		Protocols: make(map[string]stats.ProtocolCounters, transport.Count),
+		Protocols: make(map[string]stats.ProtocolCounters, protoname.Count),
 		Process:   procstat.Sample(),
 	}
 	if p := s.peak.Load(); p != nil {

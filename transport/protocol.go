@@ -37,8 +37,9 @@ const (
 	numProtocols
 )
 
-// Count is the number of transports; Protocol values run from 0 to Count-1.
-const Count = int(numProtocols)
+// count is the number of transports; Protocol values run from 0 to
+// count-1 (All lists them).
+const count = int(numProtocols)
 
 // All lists every transport in report order.
 var All = []Protocol{H1, H2C, H1TLS, H2, H3}

@@ -7,6 +7,10 @@ package protoname
 
 import "fmt"
 
+// Count is the number of transports (len(transport.All)), for arrays
+// indexed by transport.Protocol.
+const Count = 5
+
 // The names users type, in the order reports list the transports.
 const (
 	H1    = "h1"     // HTTP/1.1 over TCP
