@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"strings"
 	"time"
@@ -32,13 +31,10 @@ func (f *runFlags) capacity(ctx context.Context, e *env, fs *flagset.Set, opts p
 		return err
 	}
 	xo := experiment.Options{Base: experiment.Base{Matrix: opts, Began: began, Server: f.server}}
-	if len(f.nets) == 1 {
-		xo.Link = &f.nets[0]
+	if err := f.place(&xo); err != nil {
+		return err
 	}
-	if f.target != "" || f.tlsTarget != "" {
-		if xo.Target, err = f.externalTarget(); err != nil {
-			return err
-		}
+	if f.external() {
 		f.sayStats(e)
 	}
 	co := experiment.CapacityOptions{Objective: obj}
@@ -101,11 +97,10 @@ func (f *runFlags) printCapacity(ctx context.Context, e *env, res *results.Capac
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stderr, "httpvs run: wrote %s (capacity.json, report.md)\n", dir)
+		e.say("wrote %s (capacity.json, report.md)", dir)
 	}
 	if ctx.Err() != nil {
-		fmt.Fprintln(e.stderr, "httpvs run: interrupted: the capacities above are what the search found until then")
-		return errReported
+		return e.fail("interrupted: the capacities above are what the search found until then")
 	}
 	return nil
 }
