@@ -87,11 +87,8 @@ func readPage(name string) (*webpage.Page, error) {
 	if name == "" {
 		return nil, nil
 	}
-	page, err := webpage.Read(name)
+	page, err := webpage.Read(name) // validated
 	if err != nil {
-		return nil, usagef("--page: %v", err)
-	}
-	if err := page.Validate(); err != nil {
 		return nil, usagef("--page: %v", err)
 	}
 	return &page, nil

@@ -279,7 +279,7 @@ func (f *runFlags) options(fs *flagset.Set, set map[string]bool, reqs []results.
 	if m.Engine, err = load.ParseEngine(f.engine); err != nil {
 		return fs.Check(err)
 	}
-	if (f.external()) && serverFlagGiven(set) {
+	if f.external() && serverFlagGiven(set) {
 		return usagef("--server-* knobs tune the child server; with --target, tune that server instead")
 	}
 	return nil // the experiment checks the ranges: runError names the flag
