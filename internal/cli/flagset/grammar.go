@@ -64,6 +64,19 @@ func (fs *Set) Given() map[string]bool {
 	return set
 }
 
+// GivenOf returns the flags among names given on the command line, each
+// in the spelling typed (Typed), in the order of names.
+func (fs *Set) GivenOf(names ...string) []string {
+	var given []string
+	set := fs.Given()
+	for _, name := range names {
+		if set[name] {
+			given = append(given, fs.Typed(name))
+		}
+	}
+	return given
+}
+
 // Typed returns the spelling of the flag primary as given on the command
 // line (-c or --conns), or its primary spelling if it was not given.
 func (fs *Set) Typed(primary string) string {
