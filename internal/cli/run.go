@@ -50,7 +50,7 @@ func runRun(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if len(f.nets) > 0 {
-		if done, err := inUserNS(ctx, e, "run", args); done {
+		if done, err := e.inUserNS(ctx, args); done {
 			return err
 		}
 	}

@@ -53,7 +53,7 @@ func runTune(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if link != nil {
-		if done, err := inUserNS(ctx, e, "tune", args); done {
+		if done, err := e.inUserNS(ctx, args); done {
 			return err
 		}
 	}
