@@ -4,6 +4,8 @@ import (
 	"crypto/x509"
 	"net/http"
 	"os/exec"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/httpvs/httpvs/config"
@@ -55,11 +57,11 @@ type Options struct {
 	// looks after rounds Repeat to MaxRepeat, which holds however the
 	// rounds stop. Zero means Repeat: no added rounds.
 	MaxRepeat int
-	// Precision, when above 0, plans the rounds past Repeat for precision
-	// instead: each cell's, once, from its first Repeat rounds' spread
-	// alone, to bring its interval within ±Precision (0.10: ±10%) whatever
-	// its verdict (Stein's two-stage procedure, verdict.RoundsBySpread).
-	// Zero: rounds go to the open verdicts.
+	// Precision, when set (0.01 to 0.5), plans the rounds past Repeat for
+	// precision instead: each cell's, once, from its first Repeat rounds'
+	// spread alone, to bring its interval within ±Precision (0.10: ±10%)
+	// whatever its verdict (Stein's two-stage procedure,
+	// verdict.RoundsBySpread). Zero: rounds go to the open verdicts.
 	Precision float64
 	// Budget bounds the added rounds: one starts only when it is expected
 	// to end within Budget of the run's start. Zero means no bound but
@@ -88,8 +90,8 @@ type Options struct {
 	Timeout time.Duration
 	// LossEvents is how many loss events each transfer across a lossy
 	// link is sized to see (its steady part carries LossEvents / loss
-	// packets); zero means 100, negative none (transfers
-	// sized by Duration alone).
+	// packets), at most 100000; zero means 100, negative
+	// none (transfers sized by Duration alone).
 	LossEvents int
 	// Header holds extra request headers sent with every request of the
 	// transfer and request scenarios, probes included (a target that wants
@@ -187,15 +189,10 @@ const AAEachKind = "each-kind"
 // *config.FieldError (the client's under "Client."); zero fields are
 // accepted where fill gives them defaults.
 func (o Options) Validate() error {
+	if err := o.checkRounds(); err != nil {
+		return err
+	}
 	switch {
-	case o.Repeat < 0 || o.Repeat > 100:
-		return fielderr.New("Repeat", o.Repeat, "1 to 100")
-	case o.MaxRepeat != 0 && (o.MaxRepeat < max(o.Repeat, 1) || o.MaxRepeat > 100):
-		return fielderr.New("MaxRepeat", o.MaxRepeat, "Repeat to 100, or 0 for Repeat")
-	case o.Precision < 0 || o.Precision >= 1:
-		return fielderr.New("Precision", o.Precision, "0 (rounds to open verdicts) or a half-width below 1 (0.10 for ±10%%)")
-	case o.Budget < 0:
-		return fielderr.New("Budget", o.Budget, "zero (no bound) or more")
 	case o.Duration != 0 && (o.Duration < 10*time.Millisecond || o.Duration > time.Hour):
 		return fielderr.New("Duration", o.Duration, "10ms to 1h per repetition")
 	case o.Warmup < 0:
@@ -214,6 +211,29 @@ func (o Options) Validate() error {
 		return fielderr.New("Target", "none", "a cleartext or a TLS base URL")
 	}
 	return fielderr.Within("Client", o.Client.Validate())
+}
+
+// checkRounds refuses the fields that decide the rounds out of range:
+// Repeat, MaxRepeat, Precision, Budget, the A/A columns and LossEvents.
+func (o Options) checkRounds() error {
+	switch {
+	case o.Repeat < 0 || o.Repeat > 100:
+		return fielderr.New("Repeat", o.Repeat, "1 to 100")
+	case o.MaxRepeat != 0 && (o.MaxRepeat < max(o.Repeat, 1) || o.MaxRepeat > 100):
+		return fielderr.New("MaxRepeat", o.MaxRepeat, "Repeat to 100, or 0 for Repeat")
+	case o.Precision != 0 && (o.Precision < minPrecision || o.Precision > maxPrecision):
+		return fielderr.New("Precision", o.Precision, "a half-width from 1%% to 50%% (0.01 to 0.5; 0.10 plans every cell to ±10%%), or 0 for rounds to open verdicts")
+	case o.Budget < 0:
+		return fielderr.New("Budget", o.Budget, "zero (no bound) or more")
+	case o.LossEvents > maxLossEvents:
+		return fielderr.New("LossEvents", o.LossEvents, "at most %d", maxLossEvents)
+	}
+	for _, name := range o.AA {
+		if name != AAAll && name != AAEachKind && !slices.ContainsFunc(o.Scenarios, func(sc Scenario) bool { return sc.Name == name }) {
+			return fielderr.New("AA", strings.Join(o.AA, ","), "scenarios among those measured (%s is not), %s or %s", name, AAAll, AAEachKind)
+		}
+	}
+	return nil
 }
 
 // Profiles are CPU profiles in pprof's format taken over one span: the
@@ -258,3 +278,15 @@ type BrowserOptions struct {
 	// with it.
 	Page *webpage.Page
 }
+
+// maxLossEvents bounds Options.LossEvents: at 1% loss, 100000 events are
+// ten million packets per transfer, hours across a slow link.
+const maxLossEvents = 100000
+
+// minPrecision and maxPrecision bound Options.Precision: a half-width
+// under 1% asks for more rounds than a cell gets, one over 50% says
+// nothing a verdict would not.
+const (
+	minPrecision = 0.01
+	maxPrecision = 0.5
+)

@@ -1,7 +1,5 @@
 package results
 
-import ()
-
 // ReferenceCell is one scenario over one transport measured with reference
 // peers (httpvs run --peers): a server (a C server such as h2o, or "go",
 // the run's own httpvs serve) and a client (curl for transfers; h2load,

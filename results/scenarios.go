@@ -1,7 +1,5 @@
 package results
 
-import ()
-
 // Metric names: what a cell's Value measures. The per-second metrics are
 // higher-is-better, MetricSeconds lower-is-better.
 const (

@@ -1,7 +1,5 @@
 package stats
 
-import ()
-
 // IOStats counts the calls on one class of connections (a listener's, or a
 // client's dialed ones) and the bytes they moved. Each Read or Write call on
 // a net.Conn is one system call in the common case: these are the golang/go#47840 fork's

@@ -1,7 +1,5 @@
 package stats
 
-import ()
-
 // H2Direction counts the frames one end sent or received on its HTTP/2
 // cleartext (h2c) connections, parsed passively from the bytes on the wire.
 type H2Direction struct {

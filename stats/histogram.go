@@ -1,7 +1,5 @@
 package stats
 
-import ()
-
 // LatencySummary is a distribution of durations, in seconds.
 type LatencySummary struct {
 	Count int64   `json:"count"`

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/fielderr"
 	"github.com/httpvs/httpvs/internal/procstat"
 	"github.com/httpvs/httpvs/internal/serverstats"
 	"github.com/httpvs/httpvs/stats"
@@ -70,9 +71,9 @@ type Plan struct {
 	// Body, if set, is what each upload sends: its first Size bytes;
 	// nil sends a pattern of Size bytes.
 	Body io.ReaderAt
-	// WriteSize, if positive, is the most bytes an upload hands the
-	// client at once (each Read of the body, or each Write when the
-	// client copies with WriteTo); zero leaves it to the client.
+	// WriteSize, if positive (up to 1Gi), is the most bytes an upload
+	// hands the client at once (each Read of the body, or each Write when
+	// the client copies with WriteTo); zero leaves it to the client.
 	WriteSize int
 	// Client says the transport and its tuning; Client.MaxConnsPerHost is
 	// set by Run.
@@ -92,26 +93,31 @@ type Plan struct {
 	Omit time.Duration
 }
 
-// Validate reports the first problem with p.
+// Validate reports the first problem with p: a URL that does not fit
+// the transport, or a field out of range as a *config.FieldError.
 func (p Plan) Validate() (*url.URL, error) {
 	u, err := p.Client.Protocol.ParseURL(p.URL)
 	if err != nil {
 		return nil, err
 	}
-	if p.Transfers < 1 {
-		return nil, fmt.Errorf("transfers %d: want at least 1", p.Transfers)
-	}
-	if p.Parallel < 0 || p.Parallel > p.Transfers {
-		return nil, fmt.Errorf("parallel transfers %d: want 1 to %d (the number of transfers)", p.Parallel, p.Transfers)
-	}
-	if p.Conns < 0 || p.Conns > p.parallel() {
-		return nil, fmt.Errorf("connections %d: want 1 to %d (the transfers at once)", p.Conns, p.parallel())
-	}
-	if p.Direction == Upload && p.Size < 0 {
-		return nil, fmt.Errorf("upload size %d is negative", p.Size)
+	switch {
+	case p.Transfers < 1:
+		return nil, fielderr.New("Transfers", p.Transfers, "at least 1")
+	case p.Parallel < 0 || p.Parallel > p.Transfers:
+		return nil, fielderr.New("Parallel", p.Parallel, "1 to %d, the transfers", p.Transfers)
+	case p.Conns < 0 || p.Conns > p.parallel():
+		return nil, fielderr.New("Conns", p.Conns, "1 to %d, the transfers at once", p.parallel())
+	case p.Direction == Upload && p.Size < 0:
+		return nil, fielderr.New("Size", p.Size, "zero or more")
+	case p.WriteSize < 0 || p.WriteSize > maxWriteSize:
+		return nil, fielderr.New("WriteSize", units.Bytes(p.WriteSize), "1 byte to 1Gi (0: the client's own)")
 	}
 	return u, nil
 }
+
+// maxWriteSize bounds Plan.WriteSize: each write's buffer is held in
+// memory.
+const maxWriteSize = int(units.GiB)
 
 // Run carries out p. Its error is for a plan that cannot start (bad URL,
 // bad tuning); failures of transfers are counted in the Result.

@@ -10,9 +10,10 @@ package tune
 import (
 	"context"
 	"errors"
-	"fmt"
+	"slices"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/fielderr"
 	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/server"
@@ -57,21 +58,18 @@ type Link struct {
 	Net *results.Net
 }
 
-// Run searches. Its error is for options it cannot use or a server that
-// cannot start; a search cut short by the budget or ctx returns what it
-// found, Partial.
+// Run searches. Its error is for options it cannot use (a
+// *config.FieldError) or a server that cannot start; a search cut short
+// by the budget or ctx returns what it found, Partial.
 func Run(ctx context.Context, opts Options) (*tuneresult.Report, error) {
 	opts = opts.withDefaults()
 	switch {
 	case opts.Budget < time.Second || opts.Budget > 24*time.Hour:
-		return nil, fmt.Errorf("budget %v: want 1s to 24h", opts.Budget)
+		return nil, fielderr.New("Budget", opts.Budget, "1s to 24h")
 	case opts.Trial < 20*time.Millisecond || opts.Trial > time.Minute:
-		return nil, fmt.Errorf("trial %v: want 20ms to 1m", opts.Trial)
-	}
-	for _, p := range opts.Protocols {
-		if p == transport.H1 {
-			return nil, errors.New("h1 is the baseline: tune h2c, h2, h1-tls or h3")
-		}
+		return nil, fielderr.New("Trial", opts.Trial, "20ms to 1m")
+	case slices.Contains(opts.Protocols, transport.H1):
+		return nil, fielderr.New("Protocols", transport.H1, "some of h2c, h2, h1-tls and h3: h1 is the baseline")
 	}
 	start := time.Now()
 	parent := ctx

@@ -27,7 +27,7 @@ const (
 const IndexFile = "index.html"
 
 // Read reads a user's page from name: a directory (fromDir) or a HAR file
-// (fromHAR).
+// (fromHAR). Both return a page that passes Validate, or an error.
 func Read(name string) (Page, error) {
 	st, err := os.Stat(name)
 	if err != nil {
@@ -97,7 +97,7 @@ func fromDir(dir string) (Page, error) {
 	}
 	slices.SortFunc(rest, func(a, b Object) int { return strings.Compare(a.Path, b.Path) })
 	p.Objects = append(p.Objects, rest...)
-	return p, nil
+	return p, p.Validate()
 }
 
 // kindOfName is a file's kind by its extension.

@@ -9,7 +9,6 @@ import (
 	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/internal/userns"
 	"github.com/httpvs/httpvs/plan"
-	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/webpage"
 )
 
@@ -35,7 +34,7 @@ func (b *browserFlags) apply(e *env, fs *flagset.Set, f *runFlags, opts *plan.Op
 	switch {
 	case !b.on && (b.path != "" || b.page != ""):
 		return usagef("--chromium and --page go with --browser")
-	case b.page != "" && (f.target != "" || f.tlsTarget != ""):
+	case b.page != "" && f.external():
 		return usagef("--page is served by the child server; for --target, start that server with httpvs serve --page")
 	case !b.on:
 		return nil
@@ -68,7 +67,7 @@ func (b *browserFlags) apply(e *env, fs *flagset.Set, f *runFlags, opts *plan.Op
 			return usagef("--chromium %s: %v", b.path, nf.Err)
 		}
 		if !reexecs(f) {
-			fmt.Fprintf(e.stderr, "httpvs run: --browser: %v; measuring without it\n", err)
+			e.say("--browser: %v; measuring without it", err)
 		}
 		return nil
 	}
@@ -79,7 +78,7 @@ func (b *browserFlags) apply(e *env, fs *flagset.Set, f *runFlags, opts *plan.Op
 // reexecs says whether run is about to run itself again in a user
 // namespace (inUserNS), which then prints what this one would.
 func reexecs(f *runFlags) bool {
-	return len(f.net) > 0 && userns.Needed()
+	return len(f.net.Values) > 0 && userns.Needed()
 }
 
 // readPage reads --page: a directory or a HAR file; one it cannot read is
@@ -88,34 +87,9 @@ func readPage(name string) (*webpage.Page, error) {
 	if name == "" {
 		return nil, nil
 	}
-	page, err := webpage.Read(name)
+	page, err := webpage.Read(name) // validated
 	if err != nil {
 		return nil, usagef("--page: %v", err)
 	}
-	if err := page.Validate(); err != nil {
-		return nil, usagef("--page: %v", err)
-	}
 	return &page, nil
-}
-
-// browserFailed says, in one line, that the browser could not load the
-// page over a transport (it exited, its loads failed): errReported, for
-// exit 1. Nil when every load went through.
-func browserFailed(e *env, res *results.Results) error {
-	for _, c := range res.Browser {
-		why := ""
-		if c.Failed {
-			why = c.Skipped
-		}
-		for _, ld := range c.Loads {
-			if why == "" && ld.Error != "" {
-				why = ld.Error
-			}
-		}
-		if why != "" {
-			fmt.Fprintf(e.stderr, "httpvs run: --browser over %s: %s\n", c.Protocol, why)
-			return errReported
-		}
-	}
-	return nil
 }

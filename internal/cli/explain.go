@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"os"
 
 	"github.com/httpvs/httpvs/internal/matrix"
@@ -15,15 +14,12 @@ import (
 // attribution a run made with --profile stored in results.json, or, for
 // runs made earlier, from the profiles in --profiles DIR.
 func runExplain(_ context.Context, e *env, args []string) error {
-	fl := newFlagSet(e, "explain", "results.json [flags]")
+	fl := newFlagSet(e, "results.json [flags]")
 	dir := fl.String("profiles", "", "attribute from the CPU profiles in `dir` (what run --profile wrote) the cells results.json holds no attribution for")
 	asJSON := fl.Bool("json", false, "print the cells' attributions as one JSON array")
-	pos, err := fl.Parse(args)
+	pos, err := fl.ParseN(args, 1, "one results.json")
 	if err != nil {
 		return err
-	}
-	if len(pos) != 1 {
-		return usagef("explain takes one results.json, got %d argument(s)", len(pos))
 	}
 	res, err := readResultsFile(pos[0])
 	if err != nil {
@@ -34,7 +30,7 @@ func runExplain(_ context.Context, e *env, args []string) error {
 			return usagef("--profiles %s: not a directory of profiles (run --profile DIR writes them)", *dir)
 		}
 		for _, err := range matrix.AttributeProfiles(res, matrix.ProfilesIn(*dir)) {
-			fmt.Fprintf(e.stderr, "httpvs explain: %v\n", err)
+			e.say("%v", err)
 		}
 		res.Settings.ProfileDir = *dir // where the next step's profiles are
 	}
@@ -42,8 +38,7 @@ func runExplain(_ context.Context, e *env, args []string) error {
 		return report.JSON(e.stdout, verdict.AttributedCells(res))
 	}
 	if !report.Attribution(e.stdout, res) {
-		fmt.Fprintf(e.stderr, "httpvs explain: %s holds no attributed cell the verdict calls slower: make the run with --profile DIR (or give the profiles of an earlier one with --profiles DIR)\n", pos[0])
-		return errReported
+		return e.fail(pos[0] + " holds no attributed cell the verdict calls slower: make the run with --profile DIR (or give the profiles of an earlier one with --profiles DIR)")
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/internal/goversions"
+	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -33,13 +34,12 @@ func (f *runFlags) goVersions(ctx context.Context, e *env, fs *flagset.Set) erro
 	if err := checkOut(f.out, f.noFiles); err != nil {
 		return err
 	}
-	var prog *progressLine
-	if isTerminal(e.stderr) {
-		prog = &progressLine{w: e.stderr}
-		vo.Progress = func(what string) { prog.text("go versions: " + what) }
+	prog := render.TerminalProgress(e.stderr)
+	if prog != nil {
+		vo.Progress = func(what string) { prog.Text("go versions: " + what) }
 	}
 	res, err := experiment.Versions(ctx, vo)
-	prog.clear()
+	prog.Clear()
 	if err := f.runError(fs, err); err != nil {
 		return err
 	}
@@ -68,20 +68,9 @@ func (f *runFlags) versionsOptions(fs *flagset.Set) (experiment.VersionsOptions,
 		vo = experiment.QuickVersions()
 	}
 	vo.Versions, vo.Size = versions, f.size
-	if set["repeat"] {
-		vo.Rounds, vo.MaxRounds = f.repeat, 0 // fixed rounds, unless --max-repeat says more
-	}
-	if set["max-repeat"] {
-		vo.MaxRounds = f.maxRepeat
-	}
-	if set["duration"] {
-		vo.Duration = f.duration
-	}
-	if set["warmup"] {
-		vo.Warmup = f.warmup
-	}
+	f.rounds(set, &vo.Rounds, &vo.MaxRounds, &vo.Duration, &vo.Warmup)
 	if set["budget"] {
-		vo.Budget = budgetOption(f.budget)
+		vo.Budget = zeroIsNone(f.budget)
 	}
 	if set["protocols"] {
 		if vo.Protocols, err = transport.ParseList(f.protocols); err != nil {

@@ -63,8 +63,11 @@ func knobsOver(fs *flagset.Set, s results.KnobSet, set map[string]bool) (results
 // (--knobs), the defaults it really uses: the set's, Go's as shipped
 // unless another is named, not the transport package's own.
 func knobDefaults(fs *flagset.Set) {
-	fs.Lookup("read-size").Usage = "client body read buffer `size` (default: the --knobs set's; go-default reads as io.Copy(io.Discard, body) does, 8Ki at a time; tuned 256Ki)"
-	fs.Lookup("h2-max-frame").Usage = "HTTP/2 SETTINGS_MAX_FRAME_SIZE the client advertises, `size` 16Ki..16Mi-1 (default: the --knobs set's; go-default Go's 16Ki, tuned 1Mi)"
+	read, frame := "Client.ReadSize", "Client.HTTP2.MaxReadFrameSize"
+	fs.Lookup("read-size").Usage = "client body read buffer `size` (default: the --knobs set's; go-default reads as io.Copy(io.Discard, body) does, " +
+		knobValue(runfiles.GoDefault, read) + " at a time; tuned " + knobValue(runfiles.Tuned, read) + ")"
+	fs.Lookup("h2-max-frame").Usage = "HTTP/2 SETTINGS_MAX_FRAME_SIZE the client advertises, `size` 16Ki..16Mi-1 (default: the --knobs set's; go-default Go's " +
+		knobValue(runfiles.GoDefault, frame) + ", tuned " + knobValue(runfiles.Tuned, frame) + ")"
 	// The windows a knob file from tune --write may set (tune.Best's
 	// fields); the named sets leave them to Go and quic-go.
 	for name, def := range map[string]string{
@@ -76,4 +79,15 @@ func knobDefaults(fs *flagset.Set) {
 		usage, _, _ := strings.Cut(f.Usage, " (default")
 		f.Usage = usage + " (default " + def + ", unless a --knobs file sets it)"
 	}
+}
+
+// knobValue is the value the knob set s gives the field at path; "" for
+// none.
+func knobValue(s results.KnobSet, path string) string {
+	for _, k := range s.Knobs {
+		if k.Field == path {
+			return k.Value
+		}
+	}
+	return ""
 }

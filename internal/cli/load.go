@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"runtime/pprof"
 	"time"
@@ -12,50 +13,45 @@ import (
 	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/fdlimit"
 	"github.com/httpvs/httpvs/internal/loadspec"
-	"github.com/httpvs/httpvs/internal/profiling"
 	"github.com/httpvs/httpvs/internal/render"
-	"github.com/httpvs/httpvs/internal/udpbuf"
 	"github.com/httpvs/httpvs/load"
-	"github.com/httpvs/httpvs/load/loadresult"
 	"github.com/httpvs/httpvs/report"
-	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )
 
-// loadFlags are load's flags.
+// loadFlags are load's flags: those the load configuration takes as
+// they are in lc, the others to read.
 type loadFlags struct {
-	target                        flagset.Target
-	client                        config.Client
-	conns, streams                int
-	requests                      int64
-	duration, warmup, timeout     time.Duration
-	rate, method, headers, engine string
-	startAt, share                string
-	body                          flagset.Body
-	header                        flagset.Header
-	asJSON                        bool
-	cpuProfile, profileDir        string
-	maxFailed                     float64 // percent
+	lc                     load.Config
+	target                 flagset.Target
+	client                 config.Client
+	rate, headers, engine  string
+	startAt, share         string
+	body                   flagset.Body
+	header                 flagset.Header
+	asJSON                 bool
+	cpuProfile, profileDir string
+	maxFailed              float64 // percent
 }
 
 func (f *loadFlags) register(fs *flagset.Set) {
 	f.target.Register(fs)
-	fs.IntVar(&f.conns, "c", 10, "connections")
+	fs.IntVar(&f.lc.Conns, "c", 10, "connections")
 	fs.Alias("c", "conns")
-	fs.IntVar(&f.streams, "m", 1, "concurrent requests per connection (h2c, h2, h3 only)")
+	fs.IntVar(&f.lc.Streams, "m", 1, "concurrent requests per connection (h2c, h2, h3 only)")
 	fs.Alias("m", "streams")
-	fs.Int64Var(&f.requests, "n", 0, "measured requests (default: as many as -d allows)")
+	fs.Int64Var(&f.lc.Requests, "n", 0, "measured requests (default: as many as -d allows)")
 	fs.Alias("n", "requests")
-	fs.DurationVar(&f.duration, "d", defaults.LoadDuration, "measured duration, when -n is not given")
+	fs.DurationVar(&f.lc.Duration, "d", defaults.LoadDuration, "measured duration, when -n is not given")
 	fs.Alias("d", "duration")
-	fs.DurationVar(&f.warmup, "warmup", 0, "unmeasured run-in before measuring; 0 for none")
+	fs.DurationVar(&f.lc.Warmup, "warmup", 0, "unmeasured run-in before measuring; 0 for none")
 	fs.StringVar(&f.rate, "rate", "", "open loop at this many requests/s (1000, 2.5k); latency from intended send times")
-	fs.StringVar(&f.method, "method", "GET", "request method")
+	fs.StringVar(&f.lc.Method, "method", "GET", "request method")
 	fs.Var(&f.body, "body", "request body, `size|@file`: that many bytes of a pattern, or @FILE, a file's contents (as curl; use with --method POST and /echo or /sink) (default none)")
 	fs.HeaderVar(&f.header)
 	fs.StringVar(&f.headers, "headers", "", "add N generated headers of LEN characters, as `N:LEN` (the gin post's: 100:100)")
 	fs.BoolVar(&f.asJSON, "json", false, "print exactly one JSON object")
-	fs.DurationVar(&f.timeout, "timeout", defaults.LoadRequestTimeout, "bound on each request")
+	fs.DurationVar(&f.lc.RequestTimeout, "timeout", defaults.LoadRequestTimeout, "bound on each request")
 	fs.Float64Var(&f.maxFailed, "max-failed", 100*render.DefaultMaxFailedShare, "the run fails (exit 1) when more than this `percent` of its requests fail; 100 to never fail on errors")
 	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of this process during the run to `file`")
 	fs.StringVar(&f.profileDir, "profile", "", "write CPU and heap profiles of the client, and of the server if it is httpvs serve --profiling on http://, to `dir`")
@@ -69,11 +65,9 @@ func (f *loadFlags) register(fs *flagset.Set) {
 	fs.Group("several generators (httpvs merge)", "share", "start-at")
 	fs.Group(flagset.InstrumentKnobs, append([]string{"engine"}, flagset.ClientKnobNames...)...)
 	fs.Group("output", "json", "profile", "cpuprofile")
-	fs.AllowZero("warmup")
-	for field, flag := range map[string]string{"Conns": "c", "Streams": "m", "Requests": "n", "Duration": "d",
-		"Warmup": "warmup", "RequestTimeout": "timeout", "Engine": "engine", "BodySize": "body", "Share": "share", "Rate": "rate", "Method": "method"} {
-		fs.Field(field, flag)
-	}
+	fs.AllowZero("warmup", "none")
+	fs.Fields(map[string]string{"Conns": "c", "Streams": "m", "Requests": "n", "Duration": "d",
+		"Warmup": "warmup", "RequestTimeout": "timeout", "Engine": "engine", "BodySize": "body", "Share": "share", "Rate": "rate", "Method": "method"})
 }
 
 // config turns the flags and the URL into a checked load configuration.
@@ -85,11 +79,8 @@ func (f *loadFlags) config(fs *flagset.Set, rawURL string) (load.Config, error) 
 	if _, err := opts.Protocol.ParseURL(rawURL); err != nil {
 		return load.Config{}, usagef("%v", fs.Check(err)) // a bad URL is bad input
 	}
-	lc := load.Config{
-		URL: rawURL, Conns: f.conns, Streams: f.streams, Requests: f.requests, Duration: f.duration,
-		Warmup: f.warmup, Method: f.method, BodySize: f.body.Size, RequestTimeout: f.timeout, Client: opts,
-		Header: f.header.H,
-	}
+	lc := f.lc
+	lc.URL, lc.Client, lc.Header, lc.BodySize = rawURL, opts, f.header.H, f.body.Size
 	if f.body.File != "" {
 		if lc.Body, err = f.body.ReadAll(); err != nil {
 			return load.Config{}, err
@@ -151,15 +142,12 @@ func (f *loadFlags) split(lc *load.Config, now time.Time) error {
 }
 
 func runLoad(ctx context.Context, e *env, args []string) error {
-	fs := newFlagSet(e, "load", "URL [flags]")
+	fs := newFlagSet(e, "URL [flags]")
 	var f loadFlags
 	f.register(fs)
-	pos, err := fs.Parse(args)
+	pos, err := fs.ParseN(args, 1, "one URL, e.g. httpvs load http://127.0.0.1:8080/small")
 	if err != nil {
 		return err
-	}
-	if len(pos) != 1 {
-		return usagef("want one URL, e.g. httpvs load http://127.0.0.1:8080/small; got %d arguments", len(pos))
 	}
 	lc, err := f.config(fs, pos[0])
 	if err != nil {
@@ -171,17 +159,15 @@ func runLoad(ctx context.Context, e *env, args []string) error {
 	if msg := fdlimit.Raise(); msg != "" {
 		fmt.Fprintln(e.stderr, msg)
 	}
-	if lim := fdlimit.Limit(); lim > 0 && f.conns+fdlimit.Reserve > lim {
-		return usagef("-c %d needs more file descriptors than the limit of %d allows; raise it (ulimit -n) or lower -c", f.conns, lim)
+	if lim := fdlimit.Limit(); lim > 0 && lc.Conns+fdlimit.Reserve > lim {
+		return usagef("-c %d needs more file descriptors than the limit of %d allows; raise it (ulimit -n) or lower -c", lc.Conns, lim)
 	}
-	if lc.Client.Protocol == transport.H3 && !f.asJSON {
-		if w := udpbuf.Warning(); w != "" {
-			fmt.Fprintln(e.stderr, w)
-		}
-	}
-	if !f.asJSON && isTerminal(e.stdout) {
-		lc.Progress = func(pr load.Progress) {
-			fmt.Fprintf(e.stderr, "\r  %6.1fs  %d done  %.0f req/s  %d errors   ", pr.Elapsed.Seconds(), pr.Done, pr.RequestsPerSecond, pr.Errors)
+	var prog *render.Progress
+	if !f.asJSON {
+		e.warnUDP(lc.Client.Protocol)
+		if render.IsTerminal(e.stdout) {
+			prog = render.NewProgress(e.stderr)
+			lc.Progress = prog.Load
 		}
 	}
 	stopProfile, err := f.startProfiles(e, lc.URL)
@@ -190,68 +176,38 @@ func runLoad(ctx context.Context, e *env, args []string) error {
 	}
 	res, err := load.Run(ctx, lc)
 	stopProfile()
-	if lc.Progress != nil {
-		fmt.Fprint(e.stderr, "\r\033[K")
-	}
+	prog.Clear()
 	if err != nil {
 		return usagef("%v", fs.Check(err))
 	}
-	if f.asJSON {
-		err = report.JSON(e.stdout, res)
-	} else {
-		err = report.Load(e.stdout, res)
-	}
-	if err != nil {
+	if err := e.print(f.asJSON, res, func(w io.Writer) error { return report.Load(w, res) }); err != nil {
 		return err
 	}
-	return loadVerdict(e, res, f.maxFailed/100)
-}
-
-// startProfiles starts --cpuprofile or --profile; stop ends them.
-func (f *loadFlags) startProfiles(e *env, target string) (stop func(), err error) {
-	switch {
-	case f.cpuProfile != "":
-		file, err := os.Create(f.cpuProfile)
-		if err != nil {
-			return nil, fmt.Errorf("--cpuprofile: %w", err)
-		}
-		if err := pprof.StartCPUProfile(file); err != nil {
-			file.Close()
-			return nil, fmt.Errorf("--cpuprofile: %w", err)
-		}
-		return func() { pprof.StopCPUProfile(); file.Close() }, nil
-	case f.profileDir != "":
-		prof, err := newProfiler(f.profileDir, profiling.ProfileServerURL(target), nil, e.stderr)
-		if err != nil {
-			return nil, err
-		}
-		stop := prof.Start("load")
-		return func() { stop() }, nil
-	}
-	return func() {}, nil
-}
-
-// loadVerdict says, on stderr, why a run that printed its figures still
-// failed (render.LoadVerdict), and returns errReported for it.
-// A run whose failed requests pass maxFailed (a fraction of 1) fails too.
-func loadVerdict(e *env, res loadresult.Result, maxFailed float64) error {
+	// Why a run that printed its figures still failed, or failed more of
+	// its requests than --max-failed allows.
 	msg := render.LoadVerdict(res)
 	if msg == "" {
-		msg = render.LoadFailedOver(res, maxFailed)
+		msg = render.LoadFailedOver(res, f.maxFailed/100)
 	}
 	if msg != "" {
-		fmt.Fprintln(e.stderr, "httpvs load: "+msg)
-		return errReported
+		return e.fail(msg)
 	}
 	return nil
 }
 
-// isTerminal reports whether w is a terminal (for live progress).
-func isTerminal(w any) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
+// startProfiles starts --cpuprofile or --profile; stop ends them.
+func (f *loadFlags) startProfiles(e *env, target string) (stop func(), err error) {
+	if f.cpuProfile == "" {
+		return e.startProfile(f.profileDir, target, "load")
 	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	file, err := os.Create(f.cpuProfile)
+	if err == nil {
+		if err = pprof.StartCPUProfile(file); err != nil {
+			file.Close()
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("--cpuprofile: %w", err)
+	}
+	return func() { pprof.StopCPUProfile(); file.Close() }, nil
 }

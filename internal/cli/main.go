@@ -14,6 +14,7 @@ import (
 
 	"github.com/httpvs/httpvs/internal/buildinfo"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
+	"github.com/httpvs/httpvs/internal/interrupt"
 	"github.com/httpvs/httpvs/report"
 )
 
@@ -42,9 +43,42 @@ var commands = []command{
 	{"version", "print the module version, VCS revision and time, and Go version (also httpvs --version)", runVersion},
 }
 
-// env is what a subcommand writes to.
+// env is what a subcommand writes to, and its name, which its lines on
+// stderr start with.
 type env struct {
 	stdout, stderr io.Writer
+	name           string
+}
+
+// say writes one line on stderr: "httpvs NAME: " and what format makes.
+func (e *env) say(format string, args ...any) {
+	fmt.Fprintf(e.stderr, "httpvs %s: %s\n", e.name, fmt.Sprintf(format, args...))
+}
+
+// newFlagSet is the command's flag set, printing its -h to the command's
+// stdout.
+func newFlagSet(e *env, synopsis string) *flagset.Set {
+	return flagset.New(e.name, synopsis, e.stdout)
+}
+
+// print writes v to stdout as exactly one JSON object when asJSON, else
+// as text writes it.
+func (e *env) print(asJSON bool, v any, text func(io.Writer) error) error {
+	if asJSON {
+		return report.JSON(e.stdout, v)
+	}
+	return text(e.stdout)
+}
+
+// fail says each line and returns errReported (exit 1); nil for none.
+func (e *env) fail(lines ...string) error {
+	for _, line := range lines {
+		e.say("%s", line)
+	}
+	if len(lines) == 0 {
+		return nil
+	}
+	return errReported
 }
 
 // Main runs the httpvs command line with args (without the program name)
@@ -52,7 +86,6 @@ type env struct {
 func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	// httpvs prints its own one-line UDP buffer warning (udpbuf.Warning).
 	os.Setenv("QUIC_GO_DISABLE_RECEIVE_BUFFER_WARNING", "true")
-	e := &env{stdout: stdout, stderr: stderr}
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
 		if len(args) > 1 {
 			return Main(ctx, []string{args[1], "-h"}, stdout, stderr)
@@ -68,7 +101,8 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	for _, c := range commands {
 		if c.name == args[0] {
-			return signalExit(ctx, finish(e, c.name, c.run(ctx, e, args[1:])))
+			e := &env{stdout: stdout, stderr: stderr, name: c.name}
+			return signalExit(ctx, finish(e, c.run(ctx, e, args[1:])))
 		}
 	}
 	fmt.Fprintf(stderr, "httpvs: unknown command %q: want one of %s (see httpvs help)\n", args[0], commandNames())
@@ -110,7 +144,7 @@ type exitCode int
 
 func (c exitCode) Error() string { return fmt.Sprintf("exit status %d", int(c)) }
 
-func finish(e *env, name string, err error) int {
+func finish(e *env, err error) int {
 	var (
 		ue   *flagset.UsageError
 		code exitCode
@@ -123,30 +157,32 @@ func finish(e *env, name string, err error) int {
 	case errors.Is(err, errReported):
 		return exitFailure
 	case errors.As(err, &ue):
-		fmt.Fprintf(e.stderr, "httpvs %s: %s (see httpvs %s -h)\n", name, ue.Msg, name)
+		e.say("%s (see httpvs %s -h)", ue.Msg, e.name)
 		return exitUsage
 	default:
-		fmt.Fprintf(e.stderr, "httpvs %s: %v\n", name, err)
+		e.say("%v", err)
 		return exitFailure
 	}
 }
 
-// version is this binary's build on one line (buildinfo.Build.String).
-func version() string { return buildinfo.ReadBuild().String() }
-
 func runVersion(_ context.Context, e *env, args []string) error {
-	fs := newFlagSet(e, "version", "[flags]")
+	fs := newFlagSet(e, "[flags]")
 	asJSON := fs.Bool("json", false, "print exactly one JSON object")
-	pos, err := fs.Parse(args)
-	if err != nil {
+	if _, err := fs.ParseN(args, 0, ""); err != nil {
 		return err
 	}
-	if len(pos) > 0 {
-		return usagef("version takes no arguments, got %q", pos[0])
+	build := buildinfo.ReadBuild()
+	return e.print(*asJSON, build, func(w io.Writer) error {
+		_, err := fmt.Fprintln(w, build)
+		return err
+	})
+}
+
+// signalExit is the exit code of a command that did not succeed because
+// a signal ended ctx (interrupt.ExitCode); code otherwise.
+func signalExit(ctx context.Context, code int) int {
+	if c, ok := interrupt.ExitCode(ctx); ok && code != exitOK {
+		return c
 	}
-	if *asJSON {
-		return report.JSON(e.stdout, buildinfo.ReadBuild())
-	}
-	fmt.Fprintln(e.stdout, version())
-	return nil
+	return code
 }

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"os"
 
 	"github.com/httpvs/httpvs/internal/merge"
@@ -15,7 +14,7 @@ type mergedJSON = merge.Record
 
 // runMerge combines load results from several generators into one.
 func runMerge(_ context.Context, e *env, args []string) error {
-	fs := newFlagSet(e, "merge", "FILE... (load --json results; - reads standard input)")
+	fs := newFlagSet(e, "FILE... (load --json results; - reads standard input)")
 	asJSON := fs.Bool("json", false, "print exactly one JSON object: the merged result, which merge reads again")
 	pos, err := fs.Parse(args)
 	if err != nil {
@@ -36,7 +35,7 @@ func runMerge(_ context.Context, e *env, args []string) error {
 		return render.Merge(e.stdout, parts, m)
 	}
 	for _, w := range m.Warnings {
-		fmt.Fprintf(e.stderr, "httpvs merge: warning: %s\n", w.Text)
+		e.say("warning: %s", w.Text)
 	}
 	return report.JSON(e.stdout, merge.NewRecord(parts, m))
 }

@@ -21,16 +21,6 @@ func netFlagUsage(sweep bool) string {
 		"), key=value fields (rtt=50ms,rate=20mbit,loss=1%) or both (4g,loss=2%)" + several + ". backend=tun or backend=netem picks how the link is made (default auto: the kernel's netem where it has it, else TUN devices). cc=bbr|reno|cubic sets TCP's congestion control in the link's namespaces (default: the kernel's for a new namespace; the report names it, and QUIC's, quic-go's cubic)" + ccSeveral + ". See docs/net-presets.md. Linux: root, or any user where the system allows user namespaces (httpvs then runs itself in one)"
 }
 
-// netList is --net, repeatable: each value one link, run in order.
-type netList []string
-
-func (l *netList) String() string { return strings.Join(*l, " --net ") }
-
-func (l *netList) Set(text string) error {
-	*l = append(*l, text)
-	return nil
-}
-
 // oneLink reads one --net value as one link (experiment.ParseLink).
 func oneLink(text string) (experiment.LinkSpec, error) {
 	l, err := experiment.ParseLink(text)

@@ -43,7 +43,7 @@ func TestLinksOfCC(t *testing.T) {
 			}
 		})
 	}
-	if _, err := tuneLink(netList{"rtt=50ms,cc=bbr,cubic"}); err == nil || !strings.Contains(err.Error(), "one link") {
+	if _, err := tuneLink([]string{"rtt=50ms,cc=bbr,cubic"}); err == nil || !strings.Contains(err.Error(), "one link") {
 		t.Errorf("tune with two controllers: %v, want a usage error", err)
 	}
 }

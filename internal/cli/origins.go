@@ -21,7 +21,7 @@ func (f *runFlags) resolveTargets(reqs []results.Request) error {
 		oe *matrix.OriginsError
 		fe *matrix.ForeignOriginError
 	)
-	if f.target != "" || f.tlsTarget != "" {
+	if f.external() {
 		err := matrix.CheckRequestTarget(reqs, plan.Target{Plain: f.target, TLS: f.tlsTarget})
 		if errors.As(err, &fe) {
 			return usagef("%s names the server %s, not the target (%s): httpvs sends every request to the target; write the request as a path or name the same host and port",
@@ -58,14 +58,4 @@ func (f *runFlags) protocolList() ([]transport.Protocol, error) {
 		return nil, usagef("--protocols: %v", err)
 	}
 	return protos, nil
-}
-
-// targetScenarios are the scenarios of a run against --target or
-// --tls-target with the user's requests and no --scenarios: those
-// requests alone, as the user asked about their server.
-func (f *runFlags) targetScenarios(set map[string]bool, reqs []results.Request) ([]plan.Scenario, bool) {
-	if set["scenarios"] || len(reqs) == 0 || (f.target == "" && f.tlsTarget == "") {
-		return nil, false
-	}
-	return plan.RequestScenarios(reqs), true
 }

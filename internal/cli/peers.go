@@ -12,7 +12,7 @@ func (f *runFlags) checkPeers() error {
 	if f.peers == "" {
 		return nil
 	}
-	if len(f.net) > 0 {
+	if len(f.net.Values) > 0 {
 		return usagef("--peers runs the reference peers on loopback; it does not go with --net")
 	}
 	installed, missing, err := peers.Resolve(f.peers)

@@ -6,22 +6,26 @@ import (
 	"io"
 
 	"github.com/httpvs/httpvs/internal/profiling"
+	"github.com/httpvs/httpvs/internal/udpbuf"
 	"github.com/httpvs/httpvs/transport"
 )
 
-// newProfiler profiles into dir (--profile) for get and load: the client
-// and, at serverURL, an httpvs serve --profiling; a profile not taken is
-// a line on warn.
-func newProfiler(dir, serverURL string, network transport.Network, warn io.Writer) (*profiling.Profiler, error) {
-	p, err := profiling.NewProfiler(dir, serverURL, network, func(err error) { printProfileError(warn, err) })
-	var cleartext *profiling.CleartextTokenError
-	if errors.As(err, &cleartext) {
-		return nil, usagef("--profile: %v", err)
+// startProfile profiles into dir (--profile) for get and load, the
+// profiles named name: the client and, at target's server, an httpvs
+// serve --profiling; a profile not taken is a line on stderr. stop ends
+// it. No dir, no profile.
+func (e *env) startProfile(dir, target, name string) (stop func(), err error) {
+	if dir == "" {
+		return func() {}, nil
 	}
-	if err != nil {
+	p, err := profiling.NewProfiler(dir, profiling.ProfileServerURL(target), nil, func(err error) { printProfileError(e.stderr, err) })
+	if errors.As(err, new(*profiling.CleartextTokenError)) {
+		return nil, usagef("--profile: %v", err)
+	} else if err != nil {
 		return nil, fmt.Errorf("--profile: %w", err)
 	}
-	return p, nil
+	end := p.Start(name)
+	return func() { end() }, nil
 }
 
 // printProfileError says on w that a profile was not taken or written.
@@ -31,4 +35,12 @@ func printProfileError(w io.Writer, err error) {
 		err = pe.Err
 	}
 	fmt.Fprintf(w, "httpvs: profile: %v\n", err)
+}
+
+// warnUDP says quic-go's UDP buffer warning, when it has one, before h3
+// is measured.
+func (e *env) warnUDP(p transport.Protocol) {
+	if w := udpbuf.Warning(); p == transport.H3 && w != "" {
+		fmt.Fprintln(e.stderr, w)
+	}
 }

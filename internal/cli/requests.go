@@ -16,31 +16,17 @@ import (
 // requestFlags are run's flags for the user's own requests: --request
 // (repeatable), --requests FILE and --body for the --request lines.
 type requestFlags struct {
-	lines []string
+	lines flagset.Strings // request lines, each checked as given
 	file  string
 	body  flagset.Body
 }
 
-// requestLines is --request: each use adds a request line.
-type requestLines struct{ f *requestFlags }
-
-func (l requestLines) String() string {
-	if l.f == nil {
-		return ""
-	}
-	return strings.Join(l.f.lines, "; ")
-}
-
-func (l requestLines) Set(v string) error {
-	if _, err := matrix.ParseRequest(v); err != nil {
+func registerRequests(fs *flagset.Set, f *requestFlags) {
+	f.lines.Check = func(line string) error {
+		_, err := matrix.ParseRequest(line)
 		return err
 	}
-	l.f.lines = append(l.f.lines, v)
-	return nil
-}
-
-func registerRequests(fs *flagset.Set, f *requestFlags) {
-	fs.Var(requestLines{f}, "request", "measure your own `request` too, e.g. 'GET /api/items?id=7' (repeatable), one at a time and 50 at a time over every transport, as the scenarios request-1, request-1-x50, ...; with --target, against your server")
+	fs.Var(&f.lines, "request", "measure your own `request` too, e.g. 'GET /api/items?id=7' (repeatable), one at a time and 50 at a time over every transport, as the scenarios request-1, request-1-x50, ...; with --target, against your server")
 	fs.StringVar(&f.file, "requests", "", "measure the requests in `file`, in vegeta's targets format (\"GET http://host/path\", header lines, \"@FILE\" for a body, read from the working directory as vegeta does; # comments); without --target, the server the file names is the target; with it, the file's hosts must be the target's")
 	fs.Var(&f.body, "body", "with --request: each request's body, `size|@file`: that many bytes of a pattern, or @FILE, a file's contents (with -H for its Content-Type) (default none)")
 }
@@ -52,10 +38,10 @@ func (f *requestFlags) requests(given map[string]bool) ([]results.Request, error
 	if err != nil {
 		return nil, err
 	}
-	if given["body"] && len(f.lines) == 0 {
+	if given["body"] && len(f.lines.Values) == 0 {
 		return nil, usagef("--body is the body of --request's requests: give --request 'POST /path' with it (a --requests file names its bodies with @FILE lines)")
 	}
-	for _, line := range f.lines {
+	for _, line := range f.lines.Values {
 		req, _ := matrix.ParseRequest(line) // checked by Set
 		if body != nil {
 			matrix.SetBody(&req, body)
@@ -87,40 +73,29 @@ func (f *requestFlags) bodyBytes(given bool) ([]byte, error) {
 	return bytes.Repeat([]byte("httpvs"), int(f.body.Size)/6+1)[:f.body.Size], nil
 }
 
-// withRequests adds the user's requests to the scenarios of list, the
-// value of --scenarios: the group "requests" alone runs only them.
-func withRequests(list string, reqs []results.Request, parse func(string) ([]plan.Scenario, error)) ([]plan.Scenario, error) {
-	names := strings.Split(list, ",")
-	only := slices.Contains(names, matrix.RequestGroup)
-	if only && len(reqs) == 0 {
+// scenarioList is --scenarios with the user's requests reqs, whose
+// scenarios come last; the group "requests" alone runs only them. Without
+// --scenarios, against a target: the requests alone; across a link
+// (--net): the default matrix where the network decides (plan.NetDefault).
+func (f *runFlags) scenarioList(set map[string]bool, reqs []results.Request) ([]plan.Scenario, error) {
+	mine := plan.RequestScenarios(reqs)
+	switch {
+	case !set["scenarios"] && len(reqs) > 0 && f.external():
+		return mine, nil
+	case !set["scenarios"] && len(f.net.Values) > 0:
+		return append(plan.NetDefault(), mine...), nil
+	}
+	names := strings.Split(f.scenarios, ",")
+	if slices.Contains(names, matrix.RequestGroup) && len(reqs) == 0 {
 		return nil, usagef("--scenarios %s: no request given: add --request 'GET /path' or --requests FILE", matrix.RequestGroup)
 	}
 	names = slices.DeleteFunc(names, func(n string) bool { return strings.TrimSpace(n) == matrix.RequestGroup })
-	var scenarios []plan.Scenario
-	if len(names) > 0 {
-		var err error
-		if scenarios, err = parse(strings.Join(names, ",")); err != nil {
-			return nil, err
-		}
+	if len(names) == 0 {
+		return mine, nil
 	}
-	return append(scenarios, plan.RequestScenarios(reqs)...), nil
-}
-
-// scenarioList is --scenarios with the user's requests reqs; across a
-// link (--net) without it, the default matrix where the network decides
-// (plan.NetDefault); against a target, the requests alone.
-func (f *runFlags) scenarioList(set map[string]bool, reqs []results.Request) ([]plan.Scenario, error) {
-	if scenarios, ok := f.targetScenarios(set, reqs); ok {
-		return scenarios, nil
+	scenarios, err := plan.ParseScenarios(strings.Join(names, ","))
+	if err != nil {
+		return nil, usagef("--scenarios: %v", err)
 	}
-	if len(f.net) > 0 && !set["scenarios"] {
-		return append(plan.NetDefault(), plan.RequestScenarios(reqs)...), nil
-	}
-	return withRequests(f.scenarios, reqs, func(list string) ([]plan.Scenario, error) {
-		scenarios, err := plan.ParseScenarios(list)
-		if err != nil {
-			return nil, usagef("--scenarios: %v", err)
-		}
-		return scenarios, nil
-	})
+	return append(scenarios, mine...), nil
 }

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"strconv"
 	"strings"
@@ -12,7 +11,6 @@ import (
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/certfile"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
-	"github.com/httpvs/httpvs/internal/fielderr"
 	"github.com/httpvs/httpvs/internal/profiling"
 	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/internal/udpbuf"
@@ -27,15 +25,11 @@ import (
 // the results directory.
 func runRun(ctx context.Context, e *env, args []string) error {
 	began := time.Now()
-	fs := newFlagSet(e, "run", "[flags]")
+	fs := newFlagSet(e, "[flags]")
 	var f runFlags
 	f.register(fs)
-	pos, err := fs.Parse(args)
-	if err != nil {
+	if _, err := fs.ParseN(args, 0, ""); err != nil {
 		return err
-	}
-	if len(pos) > 0 {
-		return usagef("run takes no arguments, got %q", pos[0])
 	}
 	if fs.Given()["go"] {
 		return f.goVersions(ctx, e, fs)
@@ -57,7 +51,7 @@ func runRun(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if len(f.nets) > 0 {
-		if done, err := inUserNS(ctx, e, "run", args); done {
+		if done, err := e.inUserNS(ctx, args); done {
 			return err
 		}
 	}
@@ -65,7 +59,7 @@ func runRun(ctx context.Context, e *env, args []string) error {
 		return f.capacity(ctx, e, fs, xo.Matrix, began)
 	}
 	if len(f.peersMissing) > 0 {
-		fmt.Fprintf(e.stderr, "httpvs run: reference peers not installed: %s\n", strings.Join(f.peersMissing, ", "))
+		e.say("reference peers not installed: %s", strings.Join(f.peersMissing, ", "))
 	}
 	prog, err := f.experiment(ctx, e, &xo, began)
 	if err != nil {
@@ -75,7 +69,7 @@ func runRun(ctx context.Context, e *env, args []string) error {
 		return f.sweep(ctx, e, fs, experiment.SweepOptions{Base: xo.Base, Links: f.nets}, prog)
 	}
 	res, err := experiment.Run(ctx, xo)
-	prog.clear()
+	prog.Clear()
 	if err := f.runError(fs, err); err != nil {
 		return err
 	}
@@ -87,43 +81,34 @@ func runRun(ctx context.Context, e *env, args []string) error {
 // (prepare), into the experiment they describe (across --net's link;
 // a sweep takes its Base); began is when the budget started. The progress
 // line, on a terminal, hears of the cells.
-func (f *runFlags) experiment(ctx context.Context, e *env, xo *experiment.Options, began time.Time) (*progressLine, error) {
+func (f *runFlags) experiment(ctx context.Context, e *env, xo *experiment.Options, began time.Time) (*render.Progress, error) {
 	acrossLink := len(f.nets) > 0
 	xo.Began, xo.ProfileDir, xo.Peers, xo.Pin = began, f.profile, f.peerList, f.noise.pin
 	xo.Server = f.server
 	xo.Warn = func(err error) { f.warn(e, err) }
 	xo.OnPlan = func(p experiment.Plan) {
-		if f.target != "" || f.tlsTarget != "" {
+		if f.external() {
 			f.sayStats(e) // the target passed the experiment's checks
 		}
 		// The cost up front across a link, for a budget asked for,
 		// and for the user's own requests, whose cost no one knows.
-		if acrossLink || f.budgetGiven || len(f.requests.lines) > 0 || f.requests.file != "" {
+		if acrossLink || f.budgetGiven || len(f.requests.lines.Values) > 0 || f.requests.file != "" {
 			fmt.Fprintln(e.stderr, render.CostLine(p))
 		}
 		for _, line := range p.Sizing {
-			fmt.Fprintf(e.stderr, "httpvs run: %s (--budget, --duration)\n", line)
+			e.say("%s (--budget, --duration)", line)
 		}
-	}
-	xo.Link = nil
-	if len(f.nets) == 1 {
-		xo.Link = &f.nets[0]
 	}
 	if f.budgetGiven { // else the experiment's
-		xo.Budget = budgetOption(f.budget)
+		xo.Budget = zeroIsNone(f.budget)
 	}
-	if f.target != "" || f.tlsTarget != "" {
-		t, err := f.externalTarget()
-		if err != nil {
-			return nil, err
-		}
-		xo.Target = t
+	if err := f.place(xo); err != nil {
+		return nil, err
 	}
-	var prog *progressLine
-	if isTerminal(e.stderr) {
-		prog = &progressLine{w: e.stderr}
-		xo.Matrix.Progress = prog.update
-		xo.ReferenceProgress = func(what string) { prog.text("reference peers: " + what) }
+	prog := render.TerminalProgress(e.stderr)
+	if prog != nil {
+		xo.Matrix.Progress = prog.Cell
+		xo.ReferenceProgress = func(what string) { prog.Text("reference peers: " + what) }
 	}
 	return prog, nil
 }
@@ -167,8 +152,7 @@ func (f *runFlags) warn(e *env, err error) {
 // matrix they describe: the knob set (applied by the experiment, once)
 // under the flags given, the transports, scenarios and rounds.
 func (f *runFlags) prepare(fs *flagset.Set) (experiment.Options, error) {
-	set := map[string]bool{}
-	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	set := fs.Given()
 	// The requests may name the target: settle it before the transports.
 	reqs, err := f.requests.requests(set)
 	if err != nil {
@@ -190,11 +174,9 @@ func (f *runFlags) prepare(fs *flagset.Set) (experiment.Options, error) {
 	if err := f.options(fs, set, reqs, m); err != nil {
 		return xo, err
 	}
-	if err := f.noise.apply(m, &xo.NoAA, set); err != nil {
-		return xo, err
-	}
-	if set["profile-span"] && (f.profile == "" || f.profileSpan <= 0) {
-		return xo, usagef("--profile-span %v: want a positive duration, with --profile DIR", f.profileSpan)
+	f.noise.apply(m, &xo.NoAA, set)
+	if set["profile-span"] && f.profile == "" {
+		return xo, usagef("--profile-span %v goes with --profile DIR", f.profileSpan)
 	}
 	m.ProfileSpan = f.profileSpan
 	if f.profile != "" && max(m.Repeat, m.MaxRepeat) < 2 {
@@ -224,46 +206,46 @@ func (f *runFlags) checkFormat(given map[string]bool) error {
 	return nil
 }
 
-// budgetOption is experiment.Options.Budget for --budget d: d, or none
-// (negative) for 0, where --max-repeat alone bounds added rounds.
-func budgetOption(d time.Duration) time.Duration {
-	if d == 0 {
-		return -1
-	}
-	return d
-}
-
 // sayStats says, before a run against a target starts, that the target's
 // /stats is read too, unless --no-server-stats turned that off.
 func (f *runFlags) sayStats(e *env) {
 	if !f.noServerStats {
-		fmt.Fprintln(e.stderr, "httpvs run: reading the target's counters too: GET /stats before and after each repetition (httpvs serve answers; another server's 404 leaves the server's figures out); --no-server-stats turns it off")
+		e.say("reading the target's counters too: GET /stats before and after each repetition (httpvs serve answers; another server's 404 leaves the server's figures out); --no-server-stats turns it off")
 	}
 }
 
-// externalTarget returns --target and --tls-target as the experiment's
-// target, which checks them.
-func (f *runFlags) externalTarget() (plan.Target, error) {
-	t := plan.Target{Plain: strings.TrimSuffix(f.target, "/"), TLS: strings.TrimSuffix(f.tlsTarget, "/"), Insecure: f.insecure, GRPC: f.grpcTarget}
+// place sets where xo measures: across --net's one link, or at --target
+// and --tls-target, the experiment's target, which checks them; else on
+// loopback against the child server.
+func (f *runFlags) place(xo *experiment.Options) (err error) {
+	if len(f.nets) == 1 {
+		xo.Link = &f.nets[0]
+	}
+	if !f.external() {
+		return nil
+	}
+	xo.Target = plan.Target{Plain: strings.TrimSuffix(f.target, "/"), TLS: strings.TrimSuffix(f.tlsTarget, "/"), Insecure: f.insecure, GRPC: f.grpcTarget}
 	if f.cacert != "" {
-		var err error
-		if t.RootCAs, err = certfile.LoadCertPool(f.cacert); err != nil {
-			return plan.Target{}, usagef("--cacert: %v", err)
+		if xo.Target.RootCAs, err = certfile.LoadCertPool(f.cacert); err != nil {
+			return usagef("--cacert: %v", err)
 		}
 	}
-	return t, nil
+	return nil
 }
+
+// external says whether run measures --target or --tls-target's server.
+func (f *runFlags) external() bool { return f.target != "" || f.tlsTarget != "" }
 
 // checkNet parses --net into its link profiles; it goes with the child
 // server only.
 func (f *runFlags) checkNet() error {
-	if len(f.net) == 0 {
+	if len(f.net.Values) == 0 {
 		return nil
 	}
-	if f.target != "" || f.tlsTarget != "" {
+	if f.external() {
 		return usagef("--net emulates a link to the child server; it does not apply to --target or --tls-target")
 	}
-	for _, text := range f.net {
+	for _, text := range f.net.Values {
 		links, err := linksOf(text)
 		if err != nil {
 			return err
@@ -287,99 +269,76 @@ func (f *runFlags) options(fs *flagset.Set, set map[string]bool, reqs []results.
 		return err
 	}
 	switch {
-	case f.grpcTarget != "" && f.target == "" && f.tlsTarget == "":
+	case f.grpcTarget != "" && !f.external():
 		return usagef("--grpc-target goes with --target or --tls-target (the child server has its own)")
 	case (f.insecure || f.cacert != "") && f.tlsTarget == "":
 		return usagef("-k and --cacert apply to --tls-target, which is not given")
-	case f.noServerStats && f.target == "" && f.tlsTarget == "":
+	case f.noServerStats && !f.external():
 		return usagef("--no-server-stats goes with --target or --tls-target: the child server's counters are the run's server figures")
 	}
-	m.NoServerStats = f.noServerStats
+	m.NoServerStats, m.Client, m.Header = f.noServerStats, f.client, f.header.H
 	if m.Engine, err = load.ParseEngine(f.engine); err != nil {
-		return usagef("--engine %q: want std or fast", f.engine)
+		return fs.Check(err)
 	}
-	if err := fs.Check(fielderr.Within("Server", f.server.Validate())); err != nil {
-		return err
-	}
-	if (f.target != "" || f.tlsTarget != "") && serverFlagGiven(set) {
+	if f.external() && serverFlagGiven(set) {
 		return usagef("--server-* knobs tune the child server; with --target, tune that server instead")
 	}
-	m.Omit, m.Client, m.Timeout = omitOption(f.omit, set["omit"]), f.client, f.repTimeout(set)
-	m.LossEvents, m.Header = lossEventsOption(f.lossEvents), f.header.H
-	// The target is known only once the child server is up: validate the rest.
-	return fs.Check(fielderr.Within("Client", f.client.Validate()))
-}
-
-// repTimeout is plan.Options.Timeout: --rep-timeout when given, else
-// 0 (the matrix's default, longer across a lossy link).
-func (f *runFlags) repTimeout(set map[string]bool) time.Duration {
-	if set["rep-timeout"] {
-		return f.timeout
-	}
-	return 0
+	return nil // the experiment checks the ranges: runError names the flag
 }
 
 // precisionOption is plan.Options.Precision for --precision s: "10%"
-// or "10" is 0.10.
+// or "10" is 0.10; the experiment checks its range.
 func precisionOption(s string) (float64, error) {
 	v, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(s), "%"), 64)
-	if err != nil || v < 1 || v > 50 {
-		return 0, usagef("--precision %q: want a half-width in percent, 1%% to 50%% (10%% plans every cell to ±10%%)", s)
+	if err != nil || v <= 0 {
+		return 0, usagef("--precision %q: want a half-width in percent, e.g. 10%% (plans every cell to ±10%%)", s)
 	}
 	return v / 100, nil
 }
 
-// lossEventsOption is plan.Options.LossEvents for --loss-events n: n,
-// or none (negative) for 0.
-func lossEventsOption(n int) int {
-	if n == 0 {
+// zeroIsNone is the library's value for a flag whose 0 means none: the
+// library's zero is its default, its negative none.
+func zeroIsNone[T int | int64 | time.Duration](v T) T {
+	if v == 0 {
 		return -1
 	}
-	return n
+	return v
 }
 
-// omitOption is plan.Options.Omit for --omit d: d, or none (negative)
-// for an explicit 0; 0, the link's own, when the flag is not given.
-func omitOption(d time.Duration, given bool) time.Duration {
-	if given && d == 0 {
-		return -1
+// rounds sets the rounds and times of run's matrix, or of run --go, from
+// the flags given (set) over the preset's: a zero duration is the
+// matrix's own, or the link's round trips.
+func (f *runFlags) rounds(set map[string]bool, repeat, maxRepeat *int, duration, warmup *time.Duration) {
+	if set["repeat"] {
+		*repeat, *maxRepeat = f.repeat, 0 // fixed rounds, unless --max-repeat says more
 	}
-	return d
+	if set["max-repeat"] {
+		*maxRepeat = f.maxRepeat
+	}
+	if set["duration"] {
+		*duration = f.duration
+	}
+	if set["warmup"] {
+		*warmup = f.warmup
+	}
 }
 
 // timing sets m's rounds, times and size from the flags given over the
-// preset's (which m holds); set holds the flags given. The library checks
-// their ranges (experiment.Run's *OptionsError, named by flag); the
-// flags' own zeros, which mean "none", are checked here.
-func (f *runFlags) timing(set map[string]bool, m *plan.Options) error {
+// preset's (which m holds); set holds the flags given.
+func (f *runFlags) timing(set map[string]bool, m *plan.Options) (err error) {
 	f.budgetGiven = set["budget"]
-	if set["repeat"] {
-		m.Repeat, m.MaxRepeat = f.repeat, 0 // fixed rounds, unless --max-repeat says more
+	f.rounds(set, &m.Repeat, &m.MaxRepeat, &m.Duration, &m.Warmup)
+	if set["omit"] {
+		m.Omit = zeroIsNone(f.omit) // else the link's own
 	}
-	if set["max-repeat"] {
-		m.MaxRepeat = f.maxRepeat
+	if set["rep-timeout"] {
+		m.Timeout = f.timeout // else the matrix's, longer across a lossy link
 	}
+	m.Size, m.LossEvents = f.size, zeroIsNone(f.lossEvents)
 	if set["precision"] {
-		p, err := precisionOption(f.precision)
-		if err != nil {
-			return err
-		}
-		m.Precision = p
+		m.Precision, err = precisionOption(f.precision)
 	}
-	if set["duration"] {
-		m.Duration = f.duration // else the preset's; zero: the matrix's, or the link's round trips
-	}
-	if set["warmup"] {
-		m.Warmup = f.warmup
-	}
-	m.Size = f.size
-	switch {
-	case f.budget < 0:
-		return usagef("--budget %v: want zero (no bound) or more", f.budget)
-	case f.lossEvents < 0 || f.lossEvents > 100000:
-		return usagef("--loss-events %d: want 0 (size by --duration) to 100000", f.lossEvents)
-	}
-	return nil
+	return err
 }
 
 func serverFlagGiven(set map[string]bool) bool {

@@ -44,7 +44,7 @@ type runFlags struct {
 	peers                string                // --peers, as given
 	peerList             []string              // --peers' installed peers
 	peersMissing         []string              // --peers' peers not installed, with their packages
-	net                  netList               // --net, as given: one link each
+	net                  flagset.Strings       // --net, as given: one link each, run in order
 	browser              browserFlags          // --browser, --chromium, --page
 	nets                 []experiment.LinkSpec // --net's link profiles, one per run
 	goList               string                // --go: Go toolchains to compare (goversions.go)
@@ -108,12 +108,14 @@ func (f *runFlags) register(fs *flagset.Set) {
 	fs.ClientKnobs(&f.client)
 	knobDefaults(fs)
 	fs.ServerKnobs("server-", &f.server)
-	fs.AllowZero("warmup", "budget", "omit", "loss-events")
-	for field, flag := range map[string]string{"Matrix.Repeat": "repeat", "Matrix.MaxRepeat": "max-repeat", "Matrix.Duration": "duration", "Matrix.Warmup": "warmup",
-		"Matrix.Size": "size", "Matrix.Protocols": "protocols", "Matrix.Scenarios": "scenarios", "Budget": "budget", "Matrix.Precision": "precision",
-		"Target.Plain": "target", "Target.TLS": "tls-target", "Rounds": "repeat", "MaxRounds": "max-repeat", "Duration": "duration", "Warmup": "warmup", "Size": "size", "Protocols": "protocols", "Scenarios": "scenarios"} {
-		fs.Field(field, flag)
-	}
+	fs.AllowZero("warmup", "the default")
+	fs.AllowZero("budget", "no bound")
+	fs.AllowZero("omit", "none")
+	fs.AllowZero("loss-events", "size by --duration")
+	// The experiment's fields (Matrix.Repeat is Repeat), and run --go's.
+	fs.Fields(map[string]string{"Repeat": "repeat", "MaxRepeat": "max-repeat", "Rounds": "repeat", "MaxRounds": "max-repeat",
+		"Duration": "duration", "Warmup": "warmup", "Omit": "omit", "Timeout": "rep-timeout", "Size": "size", "LossEvents": "loss-events",
+		"Protocols": "protocols", "Scenarios": "scenarios", "Budget": "budget", "Precision": "precision", "Target.Plain": "target", "Target.TLS": "tls-target", "AA": "aa"})
 	fs.Group("what to measure", "protocols", "scenarios", "request", "requests", "body", "slo", "H", "target", "tls-target", "grpc-target", "k", "cacert", "no-server-stats", "peers")
 	fs.Group("how long", "quick", "repeat", "max-repeat", "budget", "precision", "duration", "warmup", "omit", "loss-events", "size", "rep-timeout", "pin", "aa", "seed")
 	fs.Group("the link (across emulated network conditions)", "net")

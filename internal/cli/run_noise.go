@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/httpvs/httpvs/experiment"
@@ -25,28 +24,16 @@ func (n *noiseFlags) register(fs *flagset.Set) {
 
 // apply sets the matrix options the flags decide over the preset's,
 // which o holds, and noAA for --aa none; given holds the flags given.
-func (n *noiseFlags) apply(o *plan.Options, noAA *bool, given map[string]bool) error {
+// The experiment checks --aa's names against the scenarios.
+func (n *noiseFlags) apply(o *plan.Options, noAA *bool, given map[string]bool) {
 	o.Seed = n.seed
-	if !given["aa"] {
-		return nil
-	}
-	switch n.aa {
-	case "none", "":
+	switch {
+	case !given["aa"]:
+	case n.aa == "none" || n.aa == "":
 		o.AA, *noAA = nil, true
-		return nil
-	case plan.AAAll, plan.AAEachKind:
-		o.AA = []string{n.aa}
-		return nil
+	default:
+		o.AA = strings.Split(strings.ReplaceAll(n.aa, " ", ""), ",")
 	}
-	o.AA = nil
-	for _, name := range strings.Split(n.aa, ",") {
-		name = strings.TrimSpace(name)
-		if !slices.ContainsFunc(o.Scenarios, func(sc plan.Scenario) bool { return sc.Name == name }) {
-			return usagef("--aa %q: %q is not among the scenarios measured; want some of them, all, each-kind or none", n.aa, name)
-		}
-		o.AA = append(o.AA, name)
-	}
-	return nil
 }
 
 // preset is the experiment's preset the flags start from: Quick with

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"log"
@@ -15,13 +14,11 @@ import (
 	"github.com/httpvs/httpvs/internal/pin"
 	"github.com/httpvs/httpvs/internal/profiling"
 	"github.com/httpvs/httpvs/internal/render"
-	"github.com/httpvs/httpvs/internal/udpbuf"
-	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/transport"
 )
 
 func runServe(ctx context.Context, e *env, args []string) error {
-	fs := newFlagSet(e, "serve", "[flags]")
+	fs := newFlagSet(e, "[flags]")
 	var sp childserver.Spec
 	fs.StringVar(&sp.Listen, "listen", "127.0.0.1:8080", "TCP `address` for h1 and h2c; empty for none")
 	fs.StringVar(&sp.TLSListen, "tls-listen", "127.0.0.1:8443", "TCP `address` for h1-tls and h2, and UDP for h3 on the same port; empty for none")
@@ -53,19 +50,13 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	fs.Group("what it serves, and to whom", "page", "profiling", "token")
 	fs.Group("server knobs (Go's and quic-go's defaults, with 256Ki body writes, unless set)", "write-size", "h2-max-frame", "h2-conn-window", "h2-stream-window", "h2-max-streams", "quic-conn-window", "quic-stream-window", "quic-trace")
 	fs.Group("output", "v")
-	fs.AllowZero("max-conns", "min-rate")
-	for field, flag := range map[string]string{"MaxSize": "max-size", "MaxEcho": "max-echo", "MaxBuffered": "max-buffered",
-		"Transport.ReadHeaderTimeout": "read-header-timeout", "Transport.IdleTimeout": "idle-timeout", "Transport.MaxHeaderBytes": "max-header-bytes",
-		"Transport.MaxConns": "max-conns", "Transport.MinDataRate.Grace": "min-rate-grace",
-		"Transport.Listen": "listen", "Transport.TLSListen": "tls-listen", "GRPCListen": "grpc-listen"} {
-		fs.Field(field, flag)
-	}
-	pos, err := fs.Parse(args)
-	if err != nil {
+	fs.AllowZero("max-conns", "no bound")
+	fs.AllowZero("min-rate", "no floor")
+	fs.Fields(map[string]string{"MaxSize": "max-size", "MaxEcho": "max-echo", "MaxBuffered": "max-buffered",
+		"ReadHeaderTimeout": "read-header-timeout", "IdleTimeout": "idle-timeout", "MaxHeaderBytes": "max-header-bytes",
+		"MaxConns": "max-conns", "MinDataRate.Grace": "min-rate-grace", "Listen": "listen", "TLSListen": "tls-listen", "GRPCListen": "grpc-listen"})
+	if _, err := fs.ParseN(args, 0, ""); err != nil {
 		return err
-	}
-	if len(pos) > 0 {
-		return usagef("serve takes no arguments, got %q", pos[0])
 	}
 	if err := serveSpec(fs, &sp, *certFile, *keyFile, *minRate, *cpus, *pageFlag); err != nil {
 		return err
@@ -86,53 +77,25 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	}
 	defer srv.Close()
 	if srv.GRPCMoved {
-		fmt.Fprintf(e.stderr, "httpvs serve: %s is taken; native gRPC listens on another port (see below)\n", sp.GRPCListen)
+		e.say("%s is taken; native gRPC listens on another port (see below)", sp.GRPCListen)
 	}
 	if lim, need, short := fdlimit.Short(sp.Config().Transport.MaxConns); short {
 		fmt.Fprintf(e.stderr, "warning: the open-file limit is %d, below what --max-conns %d needs (%d); connections past it will be refused: raise it (ulimit -n) or lower --max-conns\n", lim, sp.MaxConns, need)
 	}
-	ts, grpcAddr := srv.Transport, srv.GRPCAddr
 	if *writeCert != "" {
-		if err := os.WriteFile(*writeCert, transport.CertPEM(ts.Cert()), 0o644); err != nil {
+		if err := os.WriteFile(*writeCert, transport.CertPEM(srv.Transport.Cert()), 0o644); err != nil {
 			return fmt.Errorf("write certificate: %w", err)
 		}
 	}
-	render.ServeBanner(e.stdout, banner(ts, *certFile == "", *writeCert, grpcAddr))
-	serveWarnings(e, srv, sp.Token != "")
+	render.ServeBanner(e.stdout, render.BannerOf(srv, *certFile == "", *writeCert))
+	render.ServeWarnings(e.stderr, srv, sp.Token != "")
 	select {
 	case <-ctx.Done():
 	case err := <-srv.Err():
 		return fmt.Errorf("serving: %w", err)
 	}
-	render.ServeSummary(e.stdout, srv.Stats(), ts.ConnErrors())
+	render.ServeSummary(e.stdout, srv.Stats(), srv.Transport.ConnErrors())
 	return nil
-}
-
-// serveWarnings warns of listeners anyone may reach, and of UDP buffers too
-// small for quic-go.
-func serveWarnings(e *env, srv *server.Running, token bool) {
-	exposed := srv.BeyondLoopback()
-	for _, addr := range exposed {
-		fmt.Fprintf(e.stderr, "warning: listening on %s, which is not a loopback address: anyone who can reach it can download and upload through this server\n", addr)
-	}
-	if len(exposed) > 0 && !token {
-		fmt.Fprintf(e.stderr, "httpvs serve: POST /stats/reset and /debug/profile/ are refused beyond loopback without a token: set %s (or --token) here and for the clients that need them\n", profiling.TokenEnv)
-	}
-	if srv.Transport.Has(transport.H3) {
-		if w := udpbuf.Warning(); w != "" {
-			fmt.Fprintln(e.stderr, w)
-		}
-	}
-}
-
-// banner is what render.ServeBanner says of ts.
-func banner(ts *transport.Server, selfSigned bool, certPath, grpcAddr string) render.Banner {
-	b := render.Banner{Version: version(), PID: os.Getpid(), Plain: ts.URL(transport.H1), TLS: ts.URL(transport.H2),
-		H3: ts.URL(transport.H3), SelfSigned: selfSigned, CertPath: certPath, GRPC: grpcAddr}
-	if ts.Has(transport.H2) {
-		b.Fingerprint = certfile.Fingerprint(ts.Cert())
-	}
-	return b
 }
 
 // serveSpec completes sp from the flags that need reading (the
@@ -140,18 +103,11 @@ func banner(ts *transport.Server, selfSigned bool, certPath, grpcAddr string) re
 // what the server would (named by flag) and what only the flags can get
 // wrong.
 func serveSpec(fs *flagset.Set, sp *childserver.Spec, certFile, keyFile string, minRate int64, cpus, page string) error {
-	switch {
-	case (certFile == "") != (keyFile == ""):
+	if (certFile == "") != (keyFile == "") {
 		return usagef("--cert and --key go together")
-	case minRate < 0: // the library's negative rate is off: the flag's is 0
-		return usagef("--min-rate %d: want 0 (no floor) or more bytes per second", minRate)
-	case sp.MaxConns < 0: // the library's negative cap is none: the flag's is 0
-		return usagef("--max-conns %d: want 0 (no bound) or more", sp.MaxConns)
 	}
-	sp.MinDataRate.BytesPerSecond = cmp.Or(minRate, -1)
-	if sp.MaxConns == 0 {
-		sp.MaxConns = -1 // the flag's 0 is no bound
-	}
+	// The flags' 0 is none, the library's negative.
+	sp.MinDataRate.BytesPerSecond, sp.MaxConns = zeroIsNone(minRate), zeroIsNone(sp.MaxConns)
 	var err error
 	if cpus != "" {
 		if sp.CPUs, err = pin.Parse(cpus); err != nil {

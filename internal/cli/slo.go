@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"strings"
 	"time"
@@ -30,17 +29,14 @@ func (f *runFlags) capacity(ctx context.Context, e *env, fs *flagset.Set, opts p
 	if err != nil {
 		return err
 	}
-	if err := f.sloAlone(set, reqs); err != nil {
+	if err := f.sloAlone(fs, reqs); err != nil {
 		return err
 	}
 	xo := experiment.Options{Base: experiment.Base{Matrix: opts, Began: began, Server: f.server}}
-	if len(f.nets) == 1 {
-		xo.Link = &f.nets[0]
+	if err := f.place(&xo); err != nil {
+		return err
 	}
-	if f.target != "" || f.tlsTarget != "" {
-		if xo.Target, err = f.externalTarget(); err != nil {
-			return err
-		}
+	if f.external() {
 		f.sayStats(e)
 	}
 	co := experiment.CapacityOptions{Objective: obj}
@@ -60,31 +56,23 @@ func (f *runFlags) capacity(ctx context.Context, e *env, fs *flagset.Set, opts p
 	return f.printCapacity(ctx, e, res, notRun, began)
 }
 
-// sloAlone refuses what --slo does not go with, in one line.
-func (f *runFlags) sloAlone(set map[string]bool, reqs []results.Request) error {
+// sloAlone refuses what --slo does not go with, in one line: among them
+// the matrix's rounds, profiles and pinning, which a capacity search has
+// no use for.
+func (f *runFlags) sloAlone(fs *flagset.Set, reqs []results.Request) error {
+	set := fs.Given()
+	ignored := fs.GivenOf("quick", "repeat", "max-repeat", "warmup", "omit", "loss-events", "size", "rep-timeout", "aa", "seed", "pin", "profile", "profile-span")
 	switch {
 	case len(reqs) > 1:
 		return usagef("--slo searches one request's capacity: give one --request, not %d", len(reqs))
 	case set["scenarios"] || len(f.nets) > 1 || f.browser.on || f.peers != "":
 		return usagef("--slo searches one request's capacity (on loopback, across one --net link, or against --target): it does not go with --scenarios, several --net links, --browser or --peers")
-	case len(sloIgnores(set)) > 0:
-		return usagef("--slo tries each rate once for --duration within --budget, unpinned and unprofiled: it does not go with %s", strings.Join(sloIgnores(set), ", "))
+	case len(ignored) > 0:
+		return usagef("--slo tries each rate once for --duration within --budget, unpinned and unprofiled: it does not go with %s", strings.Join(ignored, ", "))
 	case f.format != "text" && f.format != "json":
 		return usagef("--slo prints text or json, not %s", f.format)
 	}
 	return nil
-}
-
-// sloIgnores are the flags given (set) that a capacity search has no use
-// for: the matrix's rounds, profiles and pinning.
-func sloIgnores(set map[string]bool) []string {
-	var out []string
-	for _, name := range []string{"quick", "repeat", "max-repeat", "warmup", "omit", "loss-events", "size", "rep-timeout", "aa", "seed", "pin", "profile", "profile-span"} {
-		if set[name] {
-			out = append(out, "--"+name)
-		}
-	}
-	return out
 }
 
 // printCapacity prints the search's results as --format asks and writes
@@ -103,11 +91,10 @@ func (f *runFlags) printCapacity(ctx context.Context, e *env, res *results.Capac
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stderr, "httpvs run: wrote %s (capacity.json, report.md)\n", dir)
+		e.say("wrote %s (capacity.json, report.md)", dir)
 	}
 	if ctx.Err() != nil {
-		fmt.Fprintln(e.stderr, "httpvs run: interrupted: the capacities above are what the search found until then")
-		return errReported
+		return e.fail("interrupted: the capacities above are what the search found until then")
 	}
 	return nil
 }

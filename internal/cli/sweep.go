@@ -7,6 +7,7 @@ import (
 
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
+	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/results"
 )
@@ -16,13 +17,13 @@ import (
 // verdict across the links. An interrupt ends the sweep after the run it
 // cut short; the table then holds the runs measured, that one marked
 // partial in its own report.
-func (f *runFlags) sweep(ctx context.Context, e *env, fs *flagset.Set, xo experiment.SweepOptions, prog *progressLine) error {
+func (f *runFlags) sweep(ctx context.Context, e *env, fs *flagset.Set, xo experiment.SweepOptions, prog *render.Progress) error {
 	var outcome error
 	xo.OnLink = func(i int, link experiment.LinkSpec) {
-		fmt.Fprintf(e.stderr, "httpvs run: link %d of %d: %s\n", i+1, len(xo.Links), link.Name)
+		e.say("link %d of %d: %s", i+1, len(xo.Links), link.Name)
 	}
 	xo.OnLinkDone = func(_ int, res *results.Results) error {
-		prog.clear()
+		prog.Clear()
 		f.annotate(e, fs, res)
 		err := finishRun(e, f, res)
 		if errors.Is(err, errReported) {
@@ -31,13 +32,12 @@ func (f *runFlags) sweep(ctx context.Context, e *env, fs *flagset.Set, xo experi
 		return err
 	}
 	runs, err := experiment.Sweep(ctx, xo)
-	prog.clear()
+	prog.Clear()
 	if err := f.runError(fs, err); err != nil {
 		return err
 	}
 	if len(runs) < len(xo.Links) {
-		fmt.Fprintf(e.stderr, "httpvs run: interrupted after %d of %d links\n", len(runs), len(xo.Links))
-		outcome = errReported
+		outcome = e.fail(fmt.Sprintf("interrupted after %d of %d links", len(runs), len(xo.Links)))
 	}
 	switch f.format {
 	case "text":
@@ -55,7 +55,7 @@ func (f *runFlags) sweep(ctx context.Context, e *env, fs *flagset.Set, xo experi
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stderr, "httpvs run: wrote %s (when.md, when.html: the verdict across the links)\n", dir)
+		e.say("wrote %s (when.md, when.html: the verdict across the links)", dir)
 	}
 	return outcome
 }

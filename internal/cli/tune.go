@@ -6,9 +6,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/httpvs/httpvs/experiment"
+	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/report"
@@ -19,37 +19,42 @@ import (
 
 // runTune searches download knobs for h2c, h2 and h3 against h1.
 func runTune(ctx context.Context, e *env, args []string) error {
-	fs := newFlagSet(e, "tune", "[flags]")
+	fs := newFlagSet(e, "[flags]")
+	var opts tune.Options // zero trial and budget: tune's, sized for the link too
 	protoList := fs.String("protocols", "h2c,h2,h3", "transports to tune (h1 is the baseline, always measured)")
 	fs.Alias("protocols", "protocol")
 	fs.Alias("protocols", "p")
-	budget := fs.Duration("budget", defaults.TuneBudget, "bound on the whole search (with --net: at least 20 trials per transport)")
-	trial := fs.Duration("trial", defaults.TuneTrial, "length of each measurement (with --net: long enough that slow start and the handshakes are a third of it at most)")
-	var netSpec netList
+	fs.DurationVar(&opts.Budget, "budget", defaults.TuneBudget, "bound on the whole search (with --net, unless given: enough for the trials of each transport across the link)")
+	fs.DurationVar(&opts.Trial, "trial", defaults.TuneTrial, "length of each measurement (with --net, unless given: long enough that slow start and the handshakes are a third of it at most)")
+	var netSpec flagset.Strings
 	fs.Var(&netSpec, "net", netFlagUsage(false))
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	write := fs.String("write", "", "write the best settings found to `file`, a knob set for httpvs run --knobs FILE")
+	fs.Fields(map[string]string{"Budget": "budget", "Trial": "trial", "Protocols": "protocols"})
 	fs.Group("what to tune (from Go as shipped)", "protocols")
 	fs.Group("how long", "budget", "trial")
 	fs.Group("the link (across emulated network conditions)", "net")
 	fs.Group("output", "json", "write")
-	pos, err := fs.Parse(args)
-	if err != nil {
+	if _, err := fs.ParseN(args, 0, ""); err != nil {
 		return err
 	}
-	if err := checkTuneFlags(pos, *budget, *trial); err != nil {
-		return err
+	set := fs.Given()
+	if !set["budget"] {
+		opts.Budget = 0
 	}
-	protos, err := transport.ParseList(*protoList)
-	if err != nil {
+	if !set["trial"] {
+		opts.Trial = 0
+	}
+	var err error
+	if opts.Protocols, err = transport.ParseList(*protoList); err != nil {
 		return usagef("--protocols: %v", err)
 	}
-	link, err := tuneLink(netSpec)
+	link, err := tuneLink(netSpec.Values)
 	if err != nil {
 		return err
 	}
 	if link != nil {
-		if done, err := inUserNS(ctx, e, "tune", args); done {
+		if done, err := e.inUserNS(ctx, args); done {
 			return err
 		}
 	}
@@ -57,70 +62,56 @@ func runTune(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	opts := tune.Options{Protocols: protos} // zero trial and budget: tune's, sized for the link too
-	set := fs.Given()
-	if set["budget"] {
-		opts.Budget = *budget
-	}
-	if set["trial"] {
-		opts.Trial = *trial
-	}
+	defer out.discard()
 	if link != nil {
 		var closeLink func()
 		if opts.Link, closeLink, err = experiment.OpenTuneLink(ctx, *link); err != nil {
-			discardKnobFile(out)
 			return err
 		}
 		defer closeLink()
 	}
-	if !*asJSON && isTerminal(e.stderr) {
-		opts.Progress = render.TuneProgress(e.stderr)
+	var prog *render.Progress
+	if !*asJSON {
+		if prog = render.TerminalProgress(e.stderr); prog != nil {
+			opts.Progress = prog.Tune
+		}
 	}
 	rep, err := tune.Run(ctx, opts)
-	if opts.Progress != nil {
-		fmt.Fprint(e.stderr, "\r\033[K")
-	}
+	prog.Clear()
 	if err != nil {
-		return usagef("%v", err)
+		return fs.Check(err)
 	}
-	if err := finishKnobFile(e.stderr, out, rep, *asJSON); err != nil {
+	if err := out.finish(e, rep, *asJSON); err != nil {
 		return err
 	}
-	if err := renderTune(e.stdout, rep, *asJSON); err != nil {
+	if err := e.print(*asJSON, rep, func(w io.Writer) error { return report.Tune(w, rep) }); err != nil {
 		return err
 	}
 	if rep.Partial && ctx.Err() != nil {
-		fmt.Fprintln(e.stderr, "httpvs tune: interrupted: the figures above are what was measured until then")
-		return errReported
+		return e.fail("interrupted: the figures above are what was measured until then")
 	}
 	return nil
 }
 
-// checkTuneFlags refuses, in one line, arguments (tune takes none) and a
-// --budget or --trial that is not positive.
-func checkTuneFlags(pos []string, budget, trial time.Duration) error {
-	switch {
-	case len(pos) > 0:
-		return usagef("tune takes no arguments, got %q", pos[0])
-	case budget <= 0:
-		return usagef("--budget %v: want a positive duration, e.g. 60s", budget)
-	case trial <= 0:
-		return usagef("--trial %v: want a positive duration, e.g. 300ms", trial)
+// tuneLink parses tune's --net (one link); nil without one.
+func tuneLink(list []string) (*experiment.LinkSpec, error) {
+	switch len(list) {
+	case 0:
+		return nil, nil
+	case 1:
+		p, err := oneLink(list[0])
+		return &p, err
 	}
-	return nil
+	return nil, usagef("--net given %d times: tune searches across one link; run one search per link (httpvs run --net A --net B compares transports across several)", len(list))
 }
 
-// renderTune prints the report on w, as one JSON object when asJSON.
-func renderTune(w io.Writer, rep *tuneresult.Report, asJSON bool) error {
-	if asJSON {
-		return report.JSON(w, rep)
-	}
-	return report.Tune(w, rep)
-}
+// knobFile is tune --write's file, made before the search so that a path
+// that cannot be written fails at once, and removed again (discard)
+// unless the search's best settings were written to it (finish). A nil
+// *knobFile is no --write.
+type knobFile struct{ f *os.File }
 
-// createKnobFile creates tune --write's file before measuring, so that a
-// path that cannot be written fails at once; nil for no --write.
-func createKnobFile(path string) (*os.File, error) {
+func createKnobFile(path string) (*knobFile, error) {
 	if path == "" {
 		return nil, nil
 	}
@@ -128,28 +119,25 @@ func createKnobFile(path string) (*os.File, error) {
 	if err != nil {
 		return nil, usagef("--write: %v", err)
 	}
-	return f, nil
+	return &knobFile{f}, nil
 }
 
-// discardKnobFile closes and removes the --write file made before a
-// search that did not start, so that no empty knob file is left; f may
-// be nil (no --write).
-func discardKnobFile(f *os.File) {
-	if f == nil {
-		return
+func (k *knobFile) discard() {
+	if k != nil && k.f != nil {
+		k.f.Close()
+		os.Remove(k.f.Name())
 	}
-	f.Close()
-	os.Remove(f.Name())
 }
 
-// finishKnobFile writes the report's best settings to the --write file f
-// (nil for none), a knob set named after the file, and closes it; unless
-// asJSON, it says on stderr how to use it and which values were one
-// transport's best only.
-func finishKnobFile(stderr io.Writer, f *os.File, rep *tuneresult.Report, asJSON bool) error {
-	if f == nil {
+// finish writes rep's best settings as a knob set named after the file
+// and, unless asJSON, says on stderr how to use it and which values were
+// one transport's best only.
+func (k *knobFile) finish(e *env, rep *tuneresult.Report, asJSON bool) error {
+	if k == nil {
 		return nil
 	}
+	f := k.f
+	k.f = nil
 	err := rep.WriteKnobFile(f, "tune "+filepath.Base(f.Name()))
 	if cerr := f.Close(); err == nil {
 		err = cerr
@@ -158,8 +146,8 @@ func finishKnobFile(stderr io.Writer, f *os.File, rep *tuneresult.Report, asJSON
 		return fmt.Errorf("--write: %w", err)
 	}
 	if !asJSON {
-		fmt.Fprintf(stderr, "httpvs tune: wrote %s: httpvs run --knobs %s measures with these settings\n", f.Name(), f.Name())
-		fmt.Fprint(stderr, report.KnobConflicts(rep))
+		e.say("wrote %s: httpvs run --knobs %s measures with these settings", f.Name(), f.Name())
+		fmt.Fprint(e.stderr, report.KnobConflicts(rep))
 	}
 	return nil
 }

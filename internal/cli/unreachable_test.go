@@ -157,10 +157,10 @@ func TestProfileUnreachableNamesTheTarget(t *testing.T) {
 // cleartext server beyond loopback is bad input (exit 2 in one line),
 // refused before any request, so the token is never sent.
 func TestProfileRefusesCleartextToken(t *testing.T) {
-	_, err := newProfiler(t.TempDir(), "http://198.51.100.7:8080", nil, io.Discard)
+	_, err := (&env{stdout: io.Discard, stderr: io.Discard, name: "load"}).startProfile(t.TempDir(), "http://198.51.100.7:8080", "load")
 	var ue *flagset.UsageError
 	if !errors.As(err, &ue) || strings.Count(err.Error(), "\n") != 0 || !strings.Contains(err.Error(), "--profile") || !strings.Contains(err.Error(), "cleartext") {
-		t.Fatalf("newProfiler of a remote cleartext server: %v, want a one-line usage error naming --profile", err)
+		t.Fatalf("startProfile of a remote cleartext server: %v, want a one-line usage error naming --profile", err)
 	}
 }
 

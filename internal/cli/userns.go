@@ -12,8 +12,8 @@ import (
 // (userns.Run), so that a user without root can make --net's namespaces
 // and devices; false, doing nothing, for root and the re-executed
 // command. Its exit code becomes this command's.
-func inUserNS(ctx context.Context, e *env, name string, args []string) (bool, error) {
-	done, err := userns.Run(ctx, append([]string{name}, args...), e.stdout, e.stderr)
+func (e *env) inUserNS(ctx context.Context, args []string) (bool, error) {
+	done, err := userns.Run(ctx, append([]string{e.name}, args...), e.stdout, e.stderr)
 	var (
 		code    userns.ExitCode
 		refused *userns.RefusedError

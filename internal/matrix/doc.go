@@ -5,5 +5,3 @@
 // results.json. It never prints; package experiment runs it with a server
 // and a link and diagnoses what it returns, package report renders that.
 package matrix
-
-import ()

@@ -2,7 +2,5 @@
 
 package matrix
 
-import ()
-
 // raceBuild says the tests run under the race detector.
 const raceBuild = true

@@ -1,7 +1,5 @@
 package peers
 
-import ()
-
 // Resolve reads a list of peers (ParseList: names, or auto) into the
 // peers installed, to measure, and the peers asked for that are not, with
 // auto every peer of the catalogue not installed (each Peer's Install

@@ -2,9 +2,31 @@ package render
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/httpvs/httpvs/internal/verdict"
 )
+
+// SettingsDiffer warns in one line that two runs used different
+// settings, naming each (group old vs new), so that a change may be
+// theirs rather than the code's; "" when none differ.
+func SettingsDiffer(diffs []verdict.SettingDiff) string {
+	if len(diffs) == 0 {
+		return ""
+	}
+	parts := make([]string, len(diffs))
+	for i, d := range diffs {
+		parts[i] = fmt.Sprintf("%s %s vs %s", d.Group, orNone(d.Old), orNone(d.New))
+	}
+	return "warning: the runs used different settings, so a change may come from them rather than the code: " + strings.Join(parts, "; ")
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
 
 // KnobsMovedBaseline says in one line that the runs' knob sets differ and
 // set the baseline's own client too, so a baseline's move (BaselineMoves)

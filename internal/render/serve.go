@@ -3,9 +3,16 @@ package render
 import (
 	"fmt"
 	"io"
+	"os"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/buildinfo"
+	"github.com/httpvs/httpvs/internal/certfile"
+	"github.com/httpvs/httpvs/internal/profiling"
+	"github.com/httpvs/httpvs/internal/udpbuf"
+	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/stats"
+	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )
 
@@ -23,6 +30,35 @@ type Banner struct {
 	SelfSigned            bool
 	Fingerprint, CertPath string
 	GRPC                  string // host:port of grpc-go's own listener; "" for none
+}
+
+// BannerOf is the Banner of srv, this process's server: selfSigned says
+// its certificate was made at start, certPath where it was written ("" if
+// nowhere).
+func BannerOf(srv *server.Running, selfSigned bool, certPath string) Banner {
+	ts := srv.Transport
+	b := Banner{Version: buildinfo.ReadBuild().String(), PID: os.Getpid(), Plain: ts.URL(transport.H1), TLS: ts.URL(transport.H2),
+		H3: ts.URL(transport.H3), SelfSigned: selfSigned, CertPath: certPath, GRPC: srv.GRPCAddr}
+	if ts.Has(transport.H2) {
+		b.Fingerprint = certfile.Fingerprint(ts.Cert())
+	}
+	return b
+}
+
+// ServeWarnings writes, a line each, that srv listens where anyone may
+// reach it and, without a token, what it then refuses; and quic-go's UDP
+// buffer warning when it serves h3.
+func ServeWarnings(w io.Writer, srv *server.Running, token bool) {
+	exposed := srv.BeyondLoopback()
+	for _, addr := range exposed {
+		fmt.Fprintf(w, "warning: listening on %s, which is not a loopback address: anyone who can reach it can download and upload through this server\n", addr)
+	}
+	if len(exposed) > 0 && !token {
+		fmt.Fprintf(w, "httpvs serve: POST /stats/reset and /debug/profile/ are refused beyond loopback without a token: set %s (or --token) here and for the clients that need them\n", profiling.TokenEnv)
+	}
+	if udp := udpbuf.Warning(); udp != "" && srv.Transport.Has(transport.H3) {
+		fmt.Fprintln(w, udp)
+	}
 }
 
 // ServeBanner writes httpvs serve's first screen: where each transport

@@ -19,9 +19,9 @@ import (
 //	--body SIZE|@FILE   the request body: a size of pattern bytes, or a file
 //	--json              print exactly one JSON object
 //
-// Every int, duration and size flag given must be positive unless the
-// command allows zero for it (allowZero); defaults are never substituted
-// for a zero typed by the user.
+// Every int, duration and size flag given must be positive, or zero where
+// the command says what zero means (AllowZero); defaults are never
+// substituted for a zero typed by the user.
 
 // Alias registers name as another spelling of the flag primary.
 func (fs *Set) Alias(primary, name string) {
@@ -33,14 +33,13 @@ func (fs *Set) Alias(primary, name string) {
 	fs.aliases[name] = primary
 }
 
-// AllowZero lets the named flags be given as 0 (each says what 0 means).
-func (fs *Set) AllowZero(names ...string) {
+// AllowZero lets the flag name be given as 0, which means what meaning
+// says ("no bound"); a negative value is refused, saying it.
+func (fs *Set) AllowZero(name, meaning string) {
 	if fs.zeroOK == nil {
-		fs.zeroOK = map[string]bool{}
+		fs.zeroOK = map[string]string{}
 	}
-	for _, n := range names {
-		fs.zeroOK[n] = true
-	}
+	fs.zeroOK[name] = meaning
 }
 
 // Renamed refuses the flag old, which this command no longer has or which
@@ -65,6 +64,19 @@ func (fs *Set) Given() map[string]bool {
 	return set
 }
 
+// GivenOf returns the flags among names given on the command line, each
+// in the spelling typed (Typed), in the order of names.
+func (fs *Set) GivenOf(names ...string) []string {
+	var given []string
+	set := fs.Given()
+	for _, name := range names {
+		if set[name] {
+			given = append(given, fs.Typed(name))
+		}
+	}
+	return given
+}
+
 // Typed returns the spelling of the flag primary as given on the command
 // line (-c or --conns), or its primary spelling if it was not given.
 func (fs *Set) Typed(primary string) string {
@@ -77,8 +89,8 @@ func (fs *Set) Typed(primary string) string {
 	return Dash(name)
 }
 
-// checkValues refuses, in one line, a zero or negative int, duration or
-// size given on the command line.
+// checkValues refuses, in one line, a negative int, duration or size
+// given on the command line, and a zero one unless AllowZero allows it.
 func (fs *Set) checkValues() error {
 	var err error
 	fs.Visit(func(f *flag.Flag) {
@@ -86,9 +98,14 @@ func (fs *Set) checkValues() error {
 			return
 		}
 		n, kind := number(f.Value)
-		zero := fs.zeroOK[f.Name] || fs.zeroOK[fs.aliases[f.Name]]
+		zero, zeroOK := fs.zeroOK[f.Name]
+		if p, ok := fs.aliases[f.Name]; ok {
+			zero, zeroOK = fs.zeroOK[p]
+		}
 		switch {
-		case kind == "" || n > 0 || zero: // a command checks its own zero-or-more flags
+		case kind == "" || n > 0 || (zeroOK && n == 0):
+		case zeroOK:
+			err = Usagef("%s %s: want 0 (%s) or more", Dash(f.Name), f.Value, zero)
 		case kind == "int":
 			err = Usagef("%s %s: want at least 1", Dash(f.Name), f.Value)
 		default:

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"strings"
 
 	"github.com/httpvs/httpvs/config"
@@ -23,10 +24,11 @@ type Set struct {
 	// flags, so that an error names what the user typed.
 	fields map[string]string
 	// aliases maps a flag's other spellings to its primary name (-c and
-	// --conns); zeroOK names the flags that may be given as 0; gone maps
-	// a flag this command refuses to the line that names its successor.
+	// --conns); zeroOK names the flags that may be given as 0 and what 0
+	// means; gone maps a flag this command refuses to the line that names
+	// its successor.
 	aliases map[string]string
-	zeroOK  map[string]bool
+	zeroOK  map[string]string
 	gone    map[string]string
 	// groups order help by purpose: each a title and its flags' primary
 	// names; flags in none are listed last, under "other".
@@ -48,10 +50,15 @@ func (fs *Set) Group(title string, names ...string) {
 
 // Field records that flag sets the library field at path.
 func (fs *Set) Field(path, flag string) {
+	fs.Fields(map[string]string{path: flag})
+}
+
+// Fields records Field for each library field path and its flag in m.
+func (fs *Set) Fields(m map[string]string) {
 	if fs.fields == nil {
 		fs.fields = map[string]string{}
 	}
-	fs.fields[path] = flag
+	maps.Copy(fs.fields, m)
 }
 
 // UsageError is bad input: the command exits with code 2 and prints
@@ -69,10 +76,20 @@ func Usagef(format string, args ...any) error {
 var ErrHelp = errors.New("help")
 
 // FlagFor returns the flag recorded by Field for the library field at
-// path ("Client.ReadSize"), and whether there is one.
+// path ("Client.ReadSize"), or for the longest tail of path recorded (an
+// experiment's "Matrix.Client.ReadSize" is "Client.ReadSize"), and whether
+// there is one.
 func (fs *Set) FlagFor(path string) (string, bool) {
-	name, ok := fs.fields[path]
-	return name, ok
+	for {
+		if name, ok := fs.fields[path]; ok {
+			return name, true
+		}
+		_, tail, ok := strings.Cut(path, ".")
+		if !ok {
+			return "", false
+		}
+		path = tail
+	}
 }
 
 // Dash returns a flag's name as typed: -c, --read-size.
@@ -84,7 +101,9 @@ func Dash(name string) string {
 }
 
 // Check turns a library's validation error into a usage error naming this
-// command's flags; other errors pass through unchanged.
+// command's flag as the user typed it (-c or --conns), with the value as
+// the library says it (quoted where it may hold control characters);
+// other errors pass through unchanged.
 func (fs *Set) Check(err error) error {
 	var (
 		fe *config.FieldError
@@ -95,11 +114,11 @@ func (fs *Set) Check(err error) error {
 	case err == nil:
 		return nil
 	case errors.As(err, &fe):
-		name, ok := fs.fields[fe.Field]
+		name, ok := fs.FlagFor(fe.Field)
 		if !ok {
 			return Usagef("%v", fe)
 		}
-		return Usagef("%s %v: want %s", Dash(name), fe.Value, fe.Want)
+		return Usagef("%s %v: want %s", fs.Typed(name), fe.Value, fe.Want)
 	case errors.As(err, &se):
 		return schemeUsage(se)
 	case errors.As(err, &ue):
@@ -136,6 +155,22 @@ func New(name, synopsis string, stdout io.Writer) *Set {
 // UsageLine is the first line of -h: "usage: httpvs get URL [flags]".
 func (fs *Set) UsageLine() string {
 	return "usage: httpvs " + fs.name + " " + fs.synopsis
+}
+
+// ParseN parses args (Parse) and refuses, in one line, other than n
+// positional arguments, which want says ("one URL, e.g. ..."); with n 0,
+// any.
+func (fs *Set) ParseN(args []string, n int, want string) ([]string, error) {
+	pos, err := fs.Parse(args)
+	switch {
+	case err != nil:
+		return nil, err
+	case n == 0 && len(pos) > 0:
+		return nil, Usagef("%s takes no arguments, got %q", fs.name, pos[0])
+	case len(pos) != n:
+		return nil, Usagef("%s takes %s, got %d argument(s)", fs.name, want, len(pos))
+	}
+	return pos, nil
 }
 
 // Parse parses flags anywhere among args (curl-style: URL first, flags

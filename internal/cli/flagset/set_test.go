@@ -20,7 +20,7 @@ func newTestSet(out *bytes.Buffer) (*Set, *int, *time.Duration, *units.Bytes, *H
 	conns := fs.Int("c", 1, "connections")
 	fs.Alias("c", "conns")
 	warmup := fs.Duration("warmup", time.Second, "warm-up")
-	fs.AllowZero("warmup")
+	fs.AllowZero("warmup", "none")
 	var size units.Bytes
 	fs.Var(&size, "size", "a `size`")
 	fs.Field("Conns", "c")
@@ -59,7 +59,8 @@ func TestRefusals(t *testing.T) {
 	}{
 		{[]string{"-c", "0"}, "-c 0: want at least 1"},
 		{[]string{"--size", "0"}, "--size 0: want a positive size, e.g. 64Ki"},
-		{[]string{"--warmup", "-1s"}, ""}, // allowed zero-or-more: the command checks it
+		{[]string{"--warmup", "0"}, ""},
+		{[]string{"--warmup", "-1s"}, "--warmup -1s: want 0 (none) or more"},
 		{[]string{"--con", "2"}, "unknown flag --con: did you mean --conns?"},
 		{[]string{"--zzzzzz"}, "unknown flag --zzzzzz"},
 		{[]string{"--old", "1"}, "--old is gone: use --conns"},
@@ -82,8 +83,8 @@ func TestRefusals(t *testing.T) {
 }
 
 // TestCheckNamesTheFlag: a library's *config.FieldError comes back naming
-// the flag the user typed for that field; an unmapped field keeps the
-// library's words.
+// the flag for that field, in the spelling the user typed; an unmapped
+// field keeps the library's words.
 func TestCheckNamesTheFlag(t *testing.T) {
 	fs, _, _, _, _ := newTestSet(&bytes.Buffer{})
 	err := fs.Check(&config.FieldError{Field: "Conns", Value: "-2", Want: "at least 1"})
@@ -93,6 +94,13 @@ func TestCheckNamesTheFlag(t *testing.T) {
 	}
 	if err := fs.Check(nil); err != nil {
 		t.Fatal(err)
+	}
+	// Given, the flag is named as typed.
+	if _, err := fs.Parse([]string{"--conns", "16"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := fs.Check(&config.FieldError{Field: "Conns", Value: 16, Want: "at most 8"}); !errors.As(err, &ue) || ue.Msg != "--conns 16: want at most 8" {
+		t.Fatalf("given: %v", err)
 	}
 	other := errors.New("dial failed")
 	if err := fs.Check(other); err != other {

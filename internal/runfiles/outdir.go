@@ -1,0 +1,40 @@
+package runfiles
+
+import (
+	"fmt"
+	"os"
+)
+
+// CheckDir makes sure, before any measuring, that a run can write its
+// results under dir. A directory it had to create for the check it
+// removes again, so that a run that ends before writing leaves nothing
+// behind; report.WriteRun creates it for good.
+func CheckDir(dir string) error {
+	_, statErr := os.Stat(dir)
+	created := os.IsNotExist(statErr)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("cannot create it: %w", unwrapPath(err))
+	}
+	probe, err := os.CreateTemp(dir, ".httpvs-write-check-*")
+	if err != nil {
+		return fmt.Errorf("cannot write there: %w", unwrapPath(err))
+	}
+	probe.Close()
+	if err := os.Remove(probe.Name()); err != nil {
+		return err
+	}
+	if created {
+		// Only the last element: MkdirAll may have made parents too,
+		// which stay (they are empty, and harmless).
+		return os.Remove(dir)
+	}
+	return nil
+}
+
+// unwrapPath drops an *os.PathError's repetition of the file name.
+func unwrapPath(err error) error {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err
+	}
+	return err
+}
