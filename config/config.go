@@ -8,40 +8,22 @@ package config
 import (
 	"time"
 
+	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/units"
 )
 
-// Defaults used when a Config field is zero.
-const (
-	// DefaultReadSize is the client's body read buffer when
-	// Client.ReadSize is zero: 8 KiB, what a Go program's
-	// io.Copy(io.Discard, resp.Body) reads at a time (io.Discard's
-	// ReadFrom). The tuned knob set reads 256 KiB: HTTP/2's and HTTP/3's
-	// flow control are then not driven by small reads.
-	DefaultReadSize = 8 * units.KiB
-	// DefaultWriteSize is the server's body write chunk: the payload
-	// handler's own choice, as an application's would be (a server has no
-	// "as shipped" value for it).
-	DefaultWriteSize = 256 * units.KiB
-	// GoClientMaxReadFrameSize is the HTTP/2 SETTINGS_MAX_FRAME_SIZE Go's
-	// client advertises when Client.HTTP2.MaxReadFrameSize is zero: 16 KiB
-	// (configFromTransport clips a zero Transport.MaxReadFrameSize to the
-	// minimum). Go's server advertises 1 MiB; the tuned knob set makes the
-	// client advertise that too, which splits a fast single-stream
-	// download into far fewer frames and read calls.
-	goClientMaxReadFrameSize = 16 * units.KiB
-	// DefaultClientQUICIdleTimeout is the QUIC idle timeout of httpvs's
-	// clients when QUIC.MaxIdleTimeout is zero: a request to a server that
-	// died fails after this long instead of quic-go's 30 s.
-	DefaultClientQUICIdleTimeout = 5 * time.Second
-	// DefaultDialTimeout bounds connection set-up (TCP, TLS, QUIC handshakes).
-	DefaultDialTimeout = 10 * time.Second
-)
+// goClientMaxReadFrameSize is the HTTP/2 SETTINGS_MAX_FRAME_SIZE Go's
+// client advertises when Client.HTTP2.MaxReadFrameSize is zero: 16 KiB
+// (configFromTransport clips a zero Transport.MaxReadFrameSize to the
+// minimum). Go's server advertises 1 MiB; the tuned knob set makes the
+// client advertise that too, which splits a fast single-stream
+// download into far fewer frames and read calls.
+const goClientMaxReadFrameSize = 16 * units.KiB
 
 // Config holds every tuning knob httpvs applies to its clients and servers.
 // The zero value is Go as shipped: Go's and quic-go's own defaults, and
 // response bodies read 8 KiB at a time as io.Copy(io.Discard, body) does;
-// the server's handler writes DefaultWriteSize chunks. httpvs's tuned
+// the server's handler writes 256 KiB chunks. httpvs's tuned
 // values are a knob set one asks for (runfiles.Tuned). Each end reads only
 // its half.
 type Config struct {
@@ -74,7 +56,7 @@ type QUIC struct {
 	MaxIncomingStreams             int64       `json:"max_incoming_streams"`              // bidirectional streams the peer may open at once
 	// MaxIdleTimeout closes a connection silent this long. A killed peer's
 	// QUIC connection lasts until then: UDP has no reset. Zero means
-	// quic-go's 30 s on servers and DefaultClientQUICIdleTimeout on
+	// quic-go's 30 s on servers and 5 s on
 	// httpvs's clients, so that a dead server shows within seconds.
 	MaxIdleTimeout time.Duration `json:"max_idle_timeout_ns"`
 	// Trace counts quic-go's qlog events (congestion window, flow-control
@@ -90,10 +72,10 @@ type Client struct {
 	HTTP2 HTTP2 `json:"http2"`
 	QUIC  QUIC  `json:"quic"`
 	// ReadSize is the buffer the client drains response bodies with;
-	// zero means DefaultReadSize.
+	// zero means 8 KiB.
 	ReadSize units.Bytes `json:"read_size"`
 	// DialTimeout bounds TCP connect plus TLS handshake, or the QUIC
-	// handshake; zero means DefaultDialTimeout. In JSON: nanoseconds.
+	// handshake; zero means 10 s. In JSON: nanoseconds.
 	DialTimeout time.Duration `json:"dial_timeout_ns"`
 }
 
@@ -102,79 +84,57 @@ type Server struct {
 	HTTP2 HTTP2 `json:"http2"`
 	QUIC  QUIC  `json:"quic"`
 	// WriteSize is the chunk the server writes response bodies in and the
-	// buffer it reads request bodies with; zero means DefaultWriteSize.
+	// buffer it reads request bodies with; zero means 256 KiB.
 	WriteSize units.Bytes `json:"write_size"`
 }
 
-// EffectiveReadSize returns ReadSize, or its default when zero.
-func (c Client) EffectiveReadSize() int {
-	if c.ReadSize <= 0 {
-		return int(DefaultReadSize)
-	}
-	return int(c.ReadSize)
-}
-
-// EffectiveWriteSize returns WriteSize, or its default when zero.
-func (c Server) EffectiveWriteSize() int {
-	if c.WriteSize <= 0 {
-		return int(DefaultWriteSize)
-	}
-	return int(c.WriteSize)
-}
-
 // Effective returns c with the values that apply filled in (read size,
-// Go's frame size, dial timeout), as results record them; fields left to
-// Go's or quic-go's windows stay zero.
+// Go's frame size, dial timeout), as results record them and the clients
+// use them; fields left to Go's or quic-go's windows stay zero.
 func (c Client) Effective() Client {
-	c.HTTP2 = c.EffectiveHTTP2()
-	c.ReadSize = units.Bytes(c.EffectiveReadSize())
-	c.DialTimeout = c.dialTimeout()
+	if c.HTTP2.MaxReadFrameSize == 0 {
+		c.HTTP2.MaxReadFrameSize = goClientMaxReadFrameSize
+	}
+	if c.ReadSize <= 0 {
+		c.ReadSize = defaults.ReadSize
+	}
+	if c.DialTimeout <= 0 {
+		c.DialTimeout = defaults.DialTimeout
+	}
 	return c
 }
 
-// EffectiveHTTP2 returns HTTP2 with the frame size that applies filled
-// in: Go's when zero.
-func (c Client) EffectiveHTTP2() HTTP2 {
-	h := c.HTTP2
-	if h.MaxReadFrameSize == 0 {
-		h.MaxReadFrameSize = goClientMaxReadFrameSize
+// Effective returns c with the write size that applies filled in; fields
+// left to Go's or quic-go's windows stay zero.
+func (c Server) Effective() Server {
+	if c.WriteSize <= 0 {
+		c.WriteSize = defaults.WriteSize
 	}
-	return h
-}
-
-// DialTimeoutOrDefault is the bound on connection set-up c gives: its
-// DialTimeout, or DefaultDialTimeout when that is zero.
-func (c Client) DialTimeoutOrDefault() time.Duration { return c.dialTimeout() }
-
-func (c Client) dialTimeout() time.Duration {
-	if c.DialTimeout <= 0 {
-		return DefaultDialTimeout
-	}
-	return c.DialTimeout
+	return c
 }
 
 // Validate reports the first field out of range as a *FieldError, its
 // field under "Client." or "Server.".
 func (c Config) Validate() error {
 	if err := c.Client.Validate(); err != nil {
-		return WithinField("Client", err)
+		return withinField("Client", err)
 	}
-	return WithinField("Server", c.Server.Validate())
+	return withinField("Server", c.Server.Validate())
 }
 
 // Validate reports the first client field out of range as a *FieldError.
 func (c Client) Validate() error {
 	if err := c.HTTP2.validate(); err != nil {
-		return WithinField("HTTP2", err)
+		return withinField("HTTP2", err)
 	}
 	if err := c.QUIC.validate(); err != nil {
-		return WithinField("QUIC", err)
+		return withinField("QUIC", err)
 	}
 	if c.ReadSize < 0 || c.ReadSize > 1*units.GiB {
-		return Fieldf("ReadSize", c.ReadSize, "1 byte to 1Gi")
+		return fieldf("ReadSize", c.ReadSize, "1 byte to 1Gi")
 	}
 	if c.DialTimeout < 0 {
-		return Fieldf("DialTimeout", c.DialTimeout, "a positive duration")
+		return fieldf("DialTimeout", c.DialTimeout, "a positive duration")
 	}
 	return nil
 }
@@ -182,29 +142,29 @@ func (c Client) Validate() error {
 // Validate reports the first server field out of range as a *FieldError.
 func (c Server) Validate() error {
 	if err := c.HTTP2.validate(); err != nil {
-		return WithinField("HTTP2", err)
+		return withinField("HTTP2", err)
 	}
 	if err := c.QUIC.validate(); err != nil {
-		return WithinField("QUIC", err)
+		return withinField("QUIC", err)
 	}
 	if c.WriteSize < 0 || c.WriteSize > 1*units.GiB {
-		return Fieldf("WriteSize", c.WriteSize, "1 byte to 1Gi")
+		return fieldf("WriteSize", c.WriteSize, "1 byte to 1Gi")
 	}
 	return nil
 }
 
 func (h HTTP2) validate() error {
 	if f := h.MaxReadFrameSize; f != 0 && (f < 16*units.KiB || f > 16*units.MiB-1) {
-		return Fieldf("MaxReadFrameSize", f, "16Ki to 16777215")
+		return fieldf("MaxReadFrameSize", f, "16Ki to 16777215")
 	}
 	if b := h.MaxReceiveBufferPerConnection; b != 0 && (b < 64*units.KiB || b > 1<<31-1) {
-		return Fieldf("MaxReceiveBufferPerConnection", b, "64Ki to 2147483647")
+		return fieldf("MaxReceiveBufferPerConnection", b, "64Ki to 2147483647")
 	}
 	if b := h.MaxReceiveBufferPerStream; b < 0 || b > 1<<31-1 {
-		return Fieldf("MaxReceiveBufferPerStream", b, "1 to 2147483647")
+		return fieldf("MaxReceiveBufferPerStream", b, "1 to 2147483647")
 	}
 	if h.MaxConcurrentStreams < 0 {
-		return Fieldf("MaxConcurrentStreams", h.MaxConcurrentStreams, "1 or more")
+		return fieldf("MaxConcurrentStreams", h.MaxConcurrentStreams, "1 or more")
 	}
 	return nil
 }
@@ -220,11 +180,11 @@ func (q QUIC) validate() error {
 		{"MaxConnectionReceiveWindow", q.MaxConnectionReceiveWindow},
 	} {
 		if f.v < 0 || f.v > 1<<40 {
-			return Fieldf(f.name, f.v, "1 to 1Ti")
+			return fieldf(f.name, f.v, "1 to 1Ti")
 		}
 	}
 	if q.MaxIncomingStreams < 0 {
-		return Fieldf("MaxIncomingStreams", q.MaxIncomingStreams, "1 or more")
+		return fieldf("MaxIncomingStreams", q.MaxIncomingStreams, "1 or more")
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package config
 import (
 	"testing"
 
+	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/units"
 )
 
@@ -27,11 +28,11 @@ func TestConfigValidate(t *testing.T) {
 		t.Fatal(err)
 	}
 	var zero Config
-	if err := zero.Validate(); err != nil || zero.Client.EffectiveReadSize() != int(DefaultReadSize) || zero.Server.EffectiveWriteSize() != int(DefaultWriteSize) {
+	if err := zero.Validate(); err != nil || zero.Client.Effective().ReadSize != defaults.ReadSize || zero.Server.Effective().WriteSize != defaults.WriteSize {
 		t.Fatalf("zero config: %v", err)
 	}
 	eff := zero.Client.Effective()
-	if eff.HTTP2.MaxReadFrameSize != goClientMaxReadFrameSize || DefaultReadSize != 8*units.KiB || eff.ReadSize != DefaultReadSize || eff.DialTimeout != DefaultDialTimeout {
+	if eff.HTTP2.MaxReadFrameSize != goClientMaxReadFrameSize || defaults.ReadSize != 8*units.KiB || eff.ReadSize != defaults.ReadSize || eff.DialTimeout != defaults.DialTimeout {
 		t.Fatalf("effective client config %+v", eff)
 	}
 	if eff.HTTP2.MaxReceiveBufferPerStream != 0 || eff.QUIC.MaxStreamReceiveWindow != 0 {

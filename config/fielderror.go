@@ -20,14 +20,14 @@ func (e *FieldError) Error() string {
 	return fmt.Sprintf("%s %v: want %s", e.Field, e.Value, e.Want)
 }
 
-// Fieldf returns a FieldError; Want is formatted from format and args.
-func Fieldf(field string, value any, format string, args ...any) *FieldError {
+// fieldf returns a FieldError; Want is formatted from format and args.
+func fieldf(field string, value any, format string, args ...any) *FieldError {
 	return &FieldError{Field: field, Value: value, Want: fmt.Sprintf(format, args...)}
 }
 
-// WithinField returns err with prefix+"." before its field, when err is a
+// withinField returns err with prefix+"." before its field, when err is a
 // FieldError: how a struct's Validate reports a field of a nested one.
-func WithinField(prefix string, err error) error {
+func withinField(prefix string, err error) error {
 	var fe *FieldError
 	if errors.As(err, &fe) {
 		c := *fe

@@ -8,22 +8,22 @@ import (
 	"sort"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/defaults"
+	"github.com/httpvs/httpvs/internal/serverstats"
 	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
-	"github.com/httpvs/httpvs/transfer"
 	"github.com/httpvs/httpvs/transport"
 )
 
 // Capacity search defaults, used where CapacityOptions fields are zero.
 const (
-	DefaultCapacityStep     = time.Second // measured time of each rate tried
-	defaultCapacityStart    = 100.0       // first rate, requests per second
-	defaultCapacityMax      = 1e6         // the search stops there, requests per second
-	defaultCapacityRefine   = 5           // bisections between the last rate met and the first missed
-	defaultCapacityInFlight = 64          // requests in flight at most: h1 connections, h2/h3 streams on one
+	defaultCapacityStart    = 100.0 // first rate, requests per second
+	defaultCapacityMax      = 1e6   // the search stops there, requests per second
+	defaultCapacityRefine   = 5     // bisections between the last rate met and the first missed
+	defaultCapacityInFlight = 64    // requests in flight at most: h1 connections, h2/h3 streams on one
 	// capacityKeptUp is the share of the rate asked that must succeed
 	// for a rate to count as carried.
 	capacityKeptUp = 0.9
@@ -40,7 +40,7 @@ type CapacityOptions struct {
 	// Request is what is sent; zero: GET /small.
 	Request results.Request
 	// Step is the measured time of each rate tried (after a fifth of it
-	// of warmup); zero: DefaultCapacityStep.
+	// of warmup); zero: 1 s.
 	Step time.Duration
 	// Start and MaxRate bound the rates tried, requests per second; zero:
 	// 100 and 1e6.
@@ -51,20 +51,16 @@ type CapacityOptions struct {
 	// streams on one); zero: 64.
 	InFlight int
 	// Budget bounds the search's time, from its first step: no turn of
-	// steps starts that would end past it; zero: DefaultCapacityBudget.
+	// steps starts that would end past it; zero: 2 minutes.
 	Budget time.Duration
 }
-
-// DefaultCapacityBudget bounds a capacity search when
-// CapacityOptions.Budget is zero: two minutes.
-const DefaultCapacityBudget = 2 * time.Minute
 
 func (c *CapacityOptions) fill() {
 	if c.Request.Method == "" {
 		c.Request = results.Request{Method: "GET", Path: "/small"}
 	}
 	if c.Step <= 0 {
-		c.Step = DefaultCapacityStep
+		c.Step = defaults.CapacityStep
 	}
 	if c.Start <= 0 {
 		c.Start = defaultCapacityStart
@@ -79,7 +75,7 @@ func (c *CapacityOptions) fill() {
 		c.InFlight = defaultCapacityInFlight
 	}
 	if c.Budget <= 0 {
-		c.Budget = DefaultCapacityBudget
+		c.Budget = defaults.CapacityBudget
 	}
 }
 
@@ -305,10 +301,10 @@ func try(ctx context.Context, m plan.Options, c CapacityOptions, p transport.Pro
 	if statsClient, err := transport.NewClient(statsOpts); err == nil && !m.NoServerStats {
 		defer statsClient.Close()
 		statsURL := base + "/stats"
-		cfg.MeasureStart = func() { before, _ = transfer.FetchServerStats(ctx, statsClient, statsURL, transfer.StatsTimeout) }
+		cfg.MeasureStart = func() { before, _ = serverstats.Fetch(ctx, statsClient, statsURL, serverstats.Timeout) }
 		cfg.MeasureEnd = func(failed int64) {
 			if before != nil {
-				after, _ = transfer.FetchServerStats(ctx, statsClient, statsURL, transfer.StatsTimeoutAfter(failed))
+				after, _ = serverstats.Fetch(ctx, statsClient, statsURL, serverstats.TimeoutAfter(failed))
 			}
 		}
 	}

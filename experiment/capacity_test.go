@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/experiment"
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/server"
@@ -38,7 +39,7 @@ func slowTarget(t *testing.T) plan.Target {
 
 func capacityOptions(t *testing.T, objective string) (experiment.Options, experiment.CapacityOptions) {
 	t.Helper()
-	obj, err := results.ParseObjective(objective)
+	obj, err := verdict.ParseObjective(objective)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -64,8 +64,8 @@ func ExampleVersions() {
 // A Go program doing what `httpvs tune --net 4g --write best.json` does:
 // search h2c's, h2's and h3's download knobs across an emulated 4G link
 // (Linux: root, or a user namespace), print the report and write the best
-// settings as a knob file, which matrix.ReadKnobFile reads back as the
-// Matrix.Knobs of a run.
+// settings as a knob file, which `httpvs run --knobs best.json` reads; a
+// program measures them directly with rep.KnobSet as Matrix.Knobs.
 func ExampleOpenTuneLink() {
 	ctx := context.Background()
 	l, err := experiment.ParseLink("4g")

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/internal/buildinfo"
+	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/goversions"
 	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
@@ -29,16 +30,15 @@ type VersionsOptions struct {
 	// Scenarios are scenario names; zero: download and
 	// small-sequential, the only ones measured.
 	Scenarios []string
-	// Rounds every cell gets (zero: GoRounds; at least QuickGoRounds, the
-	// fewest an interval needs), and the most a cell gets while its ratio
-	// is wider than ±10% (zero: Rounds when that is set, else
-	// GoMaxRounds).
+	// Rounds every cell gets (zero: 8; at least 2, the fewest an
+	// interval needs), and the most a cell gets while its ratio is wider
+	// than ±10% (zero: Rounds when that is set, else 40).
 	Rounds, MaxRounds int
 	// Budget bounds, from the first round's start, the time within which
-	// added rounds end; zero: GoBudget; negative: none, MaxRounds alone
+	// added rounds end; zero: 100 s; negative: none, MaxRounds alone
 	// bounds them.
 	Budget time.Duration
-	// Duration is each round's measured time; zero: GoDuration. Warmup
+	// Duration is each round's measured time; zero: 250 ms. Warmup
 	// is small-sequential's unmeasured time before its first round on
 	// each toolchain and transport; zero: Duration.
 	Duration, Warmup time.Duration
@@ -52,21 +52,10 @@ type VersionsOptions struct {
 	Progress func(what string)
 }
 
-// The defaults across Go versions, for zero VersionsOptions fields.
-const (
-	GoRounds    = goversions.DefaultRounds
-	GoMaxRounds = goversions.DefaultMaxRounds
-	GoBudget    = goversions.DefaultBudget
-	GoDuration  = goversions.DefaultDuration
-	// QuickGoRounds is QuickVersions' rounds: two, the fewest an
-	// interval needs.
-	QuickGoRounds = 2
-)
-
-// QuickVersions is `httpvs run --go --quick`: QuickGoRounds rounds of
-// QuickDuration a cell across versions.
+// QuickVersions is `httpvs run --go --quick`: 2 rounds of
+// 100 ms a cell across versions.
 func QuickVersions(versions ...string) VersionsOptions {
-	return VersionsOptions{Versions: versions, Rounds: QuickGoRounds, MaxRounds: QuickGoRounds, Duration: QuickDuration, Warmup: QuickWarmup}
+	return VersionsOptions{Versions: versions, Rounds: defaults.QuickGoRounds, MaxRounds: defaults.QuickGoRounds, Duration: defaults.QuickDuration, Warmup: defaults.QuickWarmup}
 }
 
 // noGoBudget stands for no budget (a negative Budget): added rounds are
@@ -106,7 +95,7 @@ func (o VersionsOptions) goversions() goversions.Options {
 		Rounds: o.Rounds, MaxRounds: o.MaxRounds, Budget: o.Budget, Duration: o.Duration, Warmup: o.Warmup,
 		CacheDir: o.CacheDir, Progress: o.Progress}
 	if g.Rounds != 0 {
-		g.Rounds = max(g.Rounds, QuickGoRounds) // an interval needs two
+		g.Rounds = max(g.Rounds, defaults.QuickGoRounds) // an interval needs two
 		if g.MaxRounds == 0 {
 			g.MaxRounds = g.Rounds // fixed rounds, as the matrix's
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/httpvs/httpvs/experiment"
+	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/goversions"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -35,12 +36,12 @@ func TestVersions(t *testing.T) {
 	if res.Partial || gv == nil || len(gv.Toolchains) != 1 || gv.Toolchains[0].BinaryGo != strings.TrimSpace(string(version)) || len(gv.Cells) != 2 {
 		t.Fatalf("partial %v (%s), go versions %+v: want the installed toolchain's two cells", res.Partial, res.PartialReason, gv)
 	}
-	if iv := gv.Cells[1].VsH1; gv.Cells[1].Protocol != "h2c" || iv == nil || iv.Pairs != experiment.QuickGoRounds {
-		t.Errorf("h2c's ratio to h1: %+v, want %d pairs", iv, experiment.QuickGoRounds)
+	if iv := gv.Cells[1].VsH1; gv.Cells[1].Protocol != "h2c" || iv == nil || iv.Pairs != defaults.QuickGoRounds {
+		t.Errorf("h2c's ratio to h1: %+v, want %d pairs", iv, defaults.QuickGoRounds)
 	}
 	s := res.Settings
-	if s.Repeat != experiment.QuickGoRounds || s.MaxRepeat != experiment.QuickGoRounds || s.DurationSeconds != experiment.QuickDuration.Seconds() ||
-		s.WarmupSeconds != experiment.QuickWarmup.Seconds() || strings.Join(s.Protocols, ",") != "h1,h2c" || strings.Join(s.Scenarios, ",") != "small-sequential" {
+	if s.Repeat != defaults.QuickGoRounds || s.MaxRepeat != defaults.QuickGoRounds || s.DurationSeconds != defaults.QuickDuration.Seconds() ||
+		s.WarmupSeconds != defaults.QuickWarmup.Seconds() || strings.Join(s.Protocols, ",") != "h1,h2c" || strings.Join(s.Scenarios, ",") != "small-sequential" {
 		t.Errorf("settings %+v: want Quick's rounds across versions", s)
 	}
 }

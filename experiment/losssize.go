@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/matrix"
 	"github.com/httpvs/httpvs/plan"
 )
@@ -28,7 +29,7 @@ func (o *Options) fitLossEvents(est plan.Estimate) (plan.Estimate, []string) {
 	}
 	want := o.Matrix.LossEvents
 	if want == 0 {
-		want = plan.DefaultLossEvents
+		want = defaults.LossEvents
 	}
 	full := est
 	for n := want * 3 / 4; n >= minLossEvents; n = n * 3 / 4 {

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/matrix"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
@@ -30,7 +31,7 @@ func TestFitLossEvents(t *testing.T) {
 	o := Options{Base: Base{Matrix: m, Budget: 2 * time.Minute, Began: time.Now()}}
 	est, lines := o.fitLossEvents(full)
 	t.Log(full.Time, est.Time, lines)
-	if full.Time < 5*time.Minute || est.Time > 2*time.Minute || o.Matrix.LossEvents >= plan.DefaultLossEvents || o.Matrix.LossEvents < minLossEvents {
+	if full.Time < 5*time.Minute || est.Time > 2*time.Minute || o.Matrix.LossEvents >= defaults.LossEvents || o.Matrix.LossEvents < minLossEvents {
 		t.Errorf("estimate %v -> %v with %d loss events: want over 5 min cut to the 2 min budget", full.Time, est.Time, o.Matrix.LossEvents)
 	}
 	if last := lines[len(lines)-1]; !strings.Contains(last, "cannot see 100 loss events") || !strings.Contains(last, "takes about") {

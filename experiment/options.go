@@ -8,47 +8,23 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/internal/defaults"
+	"github.com/httpvs/httpvs/internal/fielderr"
 	"github.com/httpvs/httpvs/internal/matrix"
 	"github.com/httpvs/httpvs/internal/runfiles"
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
-)
-
-// The presets' rounds: what `httpvs run` gives each cell.
-const (
-	// DefaultRepeat is the first stage of a default run's rounds: every
-	// cell gets them (after a warm-up round), and past them rounds go to
-	// the cells whose verdict is still open, each stopping once decided
-	// (results.Sequential). Four, not plan.DefaultRepeat's eight: the
-	// first stage of six took an estimated 48 s of the minute, and a
-	// simulation of a default run's 44 cells (the spread and ratios of
-	// bench/verdict.sh's record) decided more of them within the budget
-	// from four (42.7 of 44) than from six (41.7).
-	DefaultRepeat = 4
-	// DefaultMaxRepeat and DefaultBudget let a default run add rounds to
-	// its widest cells and still end within a minute.
-	DefaultMaxRepeat = 16
-	DefaultBudget    = 58 * time.Second
-	// QuickDuration and QuickWarmup are Quick's one short round per cell.
-	QuickDuration = 100 * time.Millisecond
-	QuickWarmup   = 25 * time.Millisecond
-	// LinkRepeat is the rounds every cell gets across an emulated link,
-	// where a round costs dozens of round trips; noisy cells (losses) get
-	// more, up to MaxRepeat, within LinkBudgetShare of the first rounds'
-	// estimated time on top of them: the time told before the cells
-	// start (Options.OnPlan) is then met within a fifth.
-	LinkRepeat      = 3
-	LinkBudgetShare = 0.15
 )
 
 // Options are an experiment on loopback or across one link (Run,
 // Capacity): what `httpvs run` measures, as a library call. The zero
 // value is `httpvs run`: Go as shipped (runfiles.GoDefault) on every
 // transport and the default scenarios, against the child server on
-// loopback, with the rounds fillRounds describes (DefaultRepeat a cell,
-// up to DefaultMaxRepeat within DefaultBudget); with Link set, `httpvs
-// run --net`'s. Quick is its --quick.
+// loopback, with the rounds fillRounds describes (4 a cell, up to 16
+// within 58 s); with Link set, `httpvs run --net`'s. Quick is its
+// --quick.
 type Options struct {
 	Base
 	// Target is an external server to measure instead of the child
@@ -100,14 +76,15 @@ type Base struct {
 	// this program, which must then call ServeChild first in main.
 	Executable string
 	// Server is the child server's knobs (zero: Go's and quic-go's, with
-	// config.DefaultWriteSize writes), the server's part of Matrix.Knobs
+	// 256 KiB writes), the server's part of Matrix.Knobs
 	// applied over them; the results record them as the child read them.
 	// An external Target's are its own, and the knob set's server part is
 	// then left out. The child serves Matrix.Browser's Page, if any.
 	Server config.Server
-	// Peers are the reference peers measured beside Go (reference.Run),
-	// on loopback only.
-	Peers []plan.Peer
+	// Peers name the reference peers measured beside Go, on loopback
+	// only: servers (h2o, nginx, caddy, nghttpd) and clients (curl,
+	// h2load, wrk, oha), each installed where the run is.
+	Peers []string
 	// ReferenceRounds bounds the peers' rounds (each a process start per
 	// transport); zero: min(Matrix.Repeat, 5).
 	ReferenceRounds int
@@ -116,10 +93,9 @@ type Base struct {
 	// (plan.Options.Profile), and read into each cell's Attribution.
 	ProfileDir string
 	// Budget bounds, from Began, the start of added rounds (past
-	// Matrix.Repeat, up to Matrix.MaxRepeat); zero: on loopback
-	// DefaultBudget, across a link the first rounds' estimated time and
-	// LinkBudgetShare of it again. Negative: none. Matrix.Budget is
-	// Run's to set.
+	// Matrix.Repeat, up to Matrix.MaxRepeat); zero: on loopback 58 s,
+	// across a link the first rounds' estimated time and 15% of it
+	// again. Negative: none. Matrix.Budget is Run's to set.
 	Budget time.Duration
 	// Began is when the experiment, and its budget, started; zero: when
 	// Run was called.
@@ -165,34 +141,33 @@ type Plan struct {
 	Sizing []string
 }
 
-// Quick is `httpvs run --quick`: one QuickDuration round per cell, no
+// Quick is `httpvs run --quick`: one 100 ms round per cell, no
 // A/A column, for CI.
 func Quick() Options {
 	var o Options
 	o.Matrix.Repeat = 1
-	o.Matrix.Duration = QuickDuration
-	o.Matrix.Warmup = QuickWarmup
+	o.Matrix.Duration = defaults.QuickDuration
+	o.Matrix.Warmup = defaults.QuickWarmup
 	o.Matrix.WarmupRounds = -1 // one round in all: no time for another
 	o.NoAA = true
 	return o
 }
 
 // fillRounds sets the rounds the zero Options leave to the experiment:
-// `httpvs run`'s. On loopback DefaultRepeat rounds a cell, up to
-// DefaultMaxRepeat within DefaultBudget by the sequential rule, and an
-// A/A column in the first scenario of each kind of work
-// (plan.AAEachKind); across a link LinkRepeat rounds sized by its round
-// trip, no warm-up round, planned for ±StableHalfWidth up to
-// DefaultMaxRepeat within the estimate and LinkBudgetShare of it again.
+// `httpvs run`'s. On loopback 4 rounds a cell, up to 16 within 58 s by
+// the sequential rule, and an A/A column in the first scenario of each
+// kind of work (plan.AAEachKind); across a link 3 rounds sized by its
+// round trip, no warm-up round, planned for ±10% up to 16 within the
+// estimate and 15% of it again.
 func (o *Options) fillRounds() {
 	m := &o.Matrix
 	if m.Repeat == 0 {
-		m.Repeat = DefaultRepeat
+		m.Repeat = defaults.RunRepeat
 		if o.Link != nil {
-			m.Repeat = LinkRepeat
+			m.Repeat = defaults.LinkRepeat
 		}
 		if m.MaxRepeat == 0 {
-			m.MaxRepeat = DefaultMaxRepeat
+			m.MaxRepeat = defaults.RunMaxRepeat
 		}
 	}
 	if o.Link != nil {
@@ -208,12 +183,12 @@ func (o *Options) fillRounds() {
 		// fixed one there (1% spent, Student's t with two degrees of
 		// freedom).
 		if m.Precision == 0 {
-			m.Precision = results.StableHalfWidth
+			m.Precision = verdict.StableHalfWidth
 		}
 		return
 	}
 	if o.Budget == 0 {
-		o.Budget = DefaultBudget
+		o.Budget = defaults.RunBudget
 	}
 	if m.AA == nil && !o.NoAA {
 		m.AA = []string{plan.AAEachKind}
@@ -254,6 +229,9 @@ func (o *Options) fill() error {
 		tuned := runfiles.Tuned
 		o.Matrix.Alongside = &tuned
 	}
+	if err := o.checkPeers(); err != nil {
+		return err
+	}
 	if o.ReferenceRounds == 0 {
 		o.ReferenceRounds = min(max(o.Matrix.Repeat, 1), maxReferenceRounds)
 	}
@@ -285,9 +263,9 @@ func (o *Options) fillProtocols() error {
 		switch {
 		case serves(p):
 		case p.TLS():
-			return config.Fieldf("Target.TLS", "none", "a TLS base URL https://host:port: %s needs it (Target.Plain is cleartext: h1, h2c)", p)
+			return fielderr.New("Target.TLS", "none", "a TLS base URL https://host:port: %s needs it (Target.Plain is cleartext: h1, h2c)", p)
 		default:
-			return config.Fieldf("Target.Plain", "none", "a cleartext base URL http://host:port: %s needs it (Target.TLS serves h1-tls, h2, h3)", p)
+			return fielderr.New("Target.Plain", "none", "a cleartext base URL http://host:port: %s needs it (Target.TLS serves h1-tls, h2, h3)", p)
 		}
 	}
 	return nil
@@ -303,7 +281,7 @@ func (o *Options) checkMatrix() error {
 	if m.Target.Plain == "" && m.Target.TLS == "" {
 		m.Target.Plain = "http://127.0.0.1" // the child's, once it runs
 	}
-	return config.WithinField("Matrix", m.Validate())
+	return fielderr.Within("Matrix", m.Validate())
 }
 
 // maxReferenceRounds bounds the peers' rounds: each is a process start
@@ -333,5 +311,5 @@ func (o *Options) applyKnobs() error {
 		}
 	}
 	m.Engine = m.Engine.WithHoldP(true)
-	return config.WithinField("Server", o.Server.Validate())
+	return fielderr.Within("Server", o.Server.Validate())
 }

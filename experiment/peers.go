@@ -2,9 +2,11 @@ package experiment
 
 import (
 	"context"
+	"fmt"
 
+	"github.com/httpvs/httpvs/internal/fielderr"
+	"github.com/httpvs/httpvs/internal/peers"
 	"github.com/httpvs/httpvs/internal/reference"
-	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -13,9 +15,13 @@ import (
 // pinned, when set, holds the CPUs the run's own server has: the server
 // peers get the same, and the client peers inherit the generator's.
 func (o *Options) references(ctx context.Context, pinned *pinning) ([]results.ReferenceCell, error) {
-	var servers, clients []plan.Peer
-	for _, p := range o.Peers {
-		if p.Role == plan.RoleServer {
+	var servers, clients []peers.Peer
+	for _, name := range o.Peers {
+		p, err := peers.Lookup(name)
+		if err != nil {
+			return nil, err
+		}
+		if p.Role == peers.RoleServer {
 			servers = append(servers, p)
 		} else {
 			clients = append(clients, p)
@@ -39,4 +45,14 @@ func (o *Options) references(ctx context.Context, pinned *pinning) ([]results.Re
 		ro.Scenarios = append(ro.Scenarios, sc.Name)
 	}
 	return reference.Run(ctx, ro)
+}
+
+// checkPeers refuses a peer name the catalogue does not hold.
+func (o *Options) checkPeers() error {
+	for i, name := range o.Peers {
+		if _, err := peers.Lookup(name); err != nil {
+			return fielderr.New(fmt.Sprintf("Peers[%d]", i), fmt.Sprintf("%q", name), "one of %s", peers.Names())
+		}
+	}
+	return nil
 }

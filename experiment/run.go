@@ -10,10 +10,12 @@ import (
 
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/internal/childserver"
+	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/diagnosis"
 	"github.com/httpvs/httpvs/internal/matrix"
 	"github.com/httpvs/httpvs/internal/profiling"
 	"github.com/httpvs/httpvs/internal/runfiles"
+	"github.com/httpvs/httpvs/internal/udpbuf"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
@@ -163,7 +165,7 @@ func (o *Options) checkTarget(ctx context.Context, external bool) ([]results.Not
 func udpBuffers(protos []transport.Protocol) string {
 	for _, p := range protos {
 		if p == transport.H3 {
-			return transport.UDPBufferWarning()
+			return udpbuf.Warning()
 		}
 	}
 	return ""
@@ -216,7 +218,7 @@ func (o *Options) sizeRequests(ctx context.Context, link *emuLink) []string {
 }
 
 // plan estimates the run's cost and sets its budget: o.Budget, or across
-// a link the estimate and LinkBudgetShare of it again; OnPlan hears both.
+// a link the estimate and 15% of it again; OnPlan hears both.
 func (o *Options) plan(link *emuLink, sizing []string) error {
 	est, err := matrix.EstimateRun(o.Matrix)
 	if err != nil {
@@ -241,7 +243,7 @@ func (o *Options) plan(link *emuLink, sizing []string) error {
 	}
 	budget := o.Budget
 	if budget == 0 && link != nil {
-		budget = time.Since(o.Began) + time.Duration((1+LinkBudgetShare)*float64(est.Time))
+		budget = time.Since(o.Began) + time.Duration((1+defaults.LinkBudgetShare)*float64(est.Time))
 	}
 	if o.OnPlan != nil {
 		p := Plan{Estimate: est, Spent: time.Since(o.Began), Budget: max(budget, 0), Sizing: sizing}

@@ -7,7 +7,7 @@ import (
 	"net/url"
 	"time"
 
-	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/internal/fielderr"
 	"github.com/httpvs/httpvs/plan"
 )
 
@@ -21,7 +21,7 @@ func reachTarget(ctx context.Context, t plan.Target) error {
 		}
 		p, err := url.Parse(u.raw)
 		if err != nil || p.Scheme != u.scheme || p.Host == "" || p.Port() == "" || (p.Path != "" && p.Path != "/") || p.RawQuery != "" {
-			return &OptionsError{config.Fieldf(u.field, u.raw, "a base URL %s://host:port", u.scheme)}
+			return &OptionsError{fielderr.New(u.field, u.raw, "a base URL %s://host:port", u.scheme)}
 		}
 		d := net.Dialer{Timeout: 3 * time.Second}
 		conn, err := d.DialContext(ctx, "tcp", p.Host)

@@ -15,23 +15,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/internal/fielderr"
 	"github.com/httpvs/httpvs/load/loadresult"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )
 
-// Defaults used when Config fields are zero.
 const (
-	DefaultDuration       = 10 * time.Second
-	DefaultRequestTimeout = 30 * time.Second
-	// DefaultMaxDuration bounds a run by request count (-n).
-	DefaultMaxDuration = 10 * time.Minute
-	// DefaultReadSize is each fast-engine worker's body read buffer when
-	// the client's is zero: smaller than a single transfer's, since a
-	// thousand workers each hold one. The std engine reads as Go as
-	// shipped does (config.DefaultReadSize).
-	DefaultReadSize = 64 * units.KiB
 	// LateThreshold is how far past its intended send time an open-loop
 	// request must start to count as late; loadresult defines it, since
 	// its Schedule.Late counts those requests.
@@ -44,7 +34,7 @@ type Config struct {
 	// URL is the target, e.g. http://127.0.0.1:8080/small.
 	URL string
 	// Client says the transport and its tuning; a zero ReadSize means
-	// DefaultReadSize with the fast engine, Go's as shipped with std.
+	// 64 KiB with the fast engine, Go's as shipped with std.
 	Client transport.ClientOptions
 	// Conns is the number of connections (-c); at least 1.
 	Conns int
@@ -55,7 +45,7 @@ type Config struct {
 	// Duration instead.
 	Requests int64
 	// Duration is the measured time when Requests is zero; zero means
-	// DefaultDuration.
+	// 10 s.
 	Duration time.Duration
 	// Warmup runs before measuring; its requests are not counted.
 	Warmup time.Duration
@@ -85,12 +75,12 @@ type Config struct {
 	Headers HeaderSpec
 	// Header holds more headers sent with every request, beside Headers'.
 	Header http.Header
-	// RequestTimeout bounds each request; zero means DefaultRequestTimeout.
+	// RequestTimeout bounds each request; zero means 30 s.
 	RequestTimeout time.Duration
-	// MaxDuration bounds a run by count; zero means DefaultMaxDuration.
+	// MaxDuration bounds a run by count; zero means 10 minutes.
 	MaxDuration time.Duration
 	// Engine is the client that makes the requests: Std (the zero value)
-	// or Fast, which must support Client.Protocol (Engine.Supports).
+	// or Fast, which must speak Client.Protocol (it speaks all five).
 	Engine Engine
 	// Progress, if set, is called at most twice a second while measuring.
 	Progress func(Progress)
@@ -164,32 +154,6 @@ func (h HeaderSpec) header() http.Header {
 	return header
 }
 
-// ParseHeaderSpec reads N:LEN (the gin post's 100:100): N headers of LEN
-// characters, N from 0 to 10000, LEN from 1 to 65536.
-func ParseHeaderSpec(s string) (HeaderSpec, error) {
-	n, l, ok := strings.Cut(s, ":")
-	count, err1 := strconv.Atoi(n)
-	length, err2 := strconv.Atoi(l)
-	if !ok || err1 != nil || err2 != nil || count < 0 || count > 10000 || length < 1 || length > 65536 {
-		return HeaderSpec{}, fmt.Errorf("header spec %q: want N:LEN, N headers (0 to 10000) of LEN characters (1 to 65536), e.g. 100:100", s)
-	}
-	return HeaderSpec{Count: count, Len: length}, nil
-}
-
-// ParseRate reads a rate in requests per second: "1000", "2.5k", "1000/s".
-func ParseRate(s string) (float64, error) {
-	t := strings.TrimSuffix(strings.ToLower(strings.TrimSpace(s)), "/s")
-	mult := 1.0
-	if strings.HasSuffix(t, "k") {
-		t, mult = strings.TrimSuffix(t, "k"), 1000
-	}
-	r, err := strconv.ParseFloat(t, 64)
-	if err != nil || r*mult <= 0 || r*mult > 1e8 || r != r {
-		return 0, fmt.Errorf("rate %q: want requests per second above 0 and up to 1e8, e.g. 1000, 2.5k or 500/s", s)
-	}
-	return r * mult, nil
-}
-
 // bodyWant says what BodySize should be, or "" when it is right.
 func bodyWant(c Config) string {
 	switch {
@@ -230,14 +194,14 @@ func (c Config) validate() (*url.URL, error) {
 		// Checked for every engine: the fast one writes the method into
 		// the request line as it is, so CR LF in it would smuggle a
 		// second request.
-		return nil, config.Fieldf("Method", strconv.Quote(c.Method), "a method token (RFC 9110 section 9.1: letters, digits and !#$%%&'*+-.^_`|~), e.g. GET or POST")
-	case c.NewCaller == nil && !c.Engine.Supports(c.Client.Protocol):
+		return nil, fielderr.New("Method", strconv.Quote(c.Method), "a method token (RFC 9110 section 9.1: letters, digits and !#$%%&'*+-.^_`|~), e.g. GET or POST")
+	case c.NewCaller == nil && !c.Engine.supports(c.Client.Protocol):
 		return nil, &UnsupportedError{Protocol: c.Client.Protocol}
 	case bodyWant(c) != "":
-		return nil, config.Fieldf("BodySize", c.BodySize, "%s", bodyWant(c))
+		return nil, fielderr.New("BodySize", c.BodySize, "%s", bodyWant(c))
 	}
 	if err := c.Client.Config.Validate(); err != nil {
-		return nil, config.WithinField("Client", err)
+		return nil, fielderr.Within("Client", err)
 	}
 	return u, nil
 }
@@ -246,13 +210,13 @@ func (c Config) validate() (*url.URL, error) {
 func (c Config) checkCounts() error {
 	switch {
 	case c.Conns < 1:
-		return config.Fieldf("Conns", c.Conns, "at least 1")
+		return fielderr.New("Conns", c.Conns, "at least 1")
 	case c.Streams < 1:
-		return config.Fieldf("Streams", c.Streams, "at least 1")
+		return fielderr.New("Streams", c.Streams, "at least 1")
 	case c.Streams > 1 && c.Client.Protocol.Version() == 1:
-		return config.Fieldf("Streams", c.Streams, "1 for HTTP/1.1, which carries one request at a time per connection (pipelining is not implemented): more connections instead, or HTTP/2 or HTTP/3")
+		return fielderr.New("Streams", c.Streams, "1 for HTTP/1.1, which carries one request at a time per connection (pipelining is not implemented): more connections instead, or HTTP/2 or HTTP/3")
 	case c.Requests < 0:
-		return config.Fieldf("Requests", c.Requests, "0 (run for a duration) or more")
+		return fielderr.New("Requests", c.Requests, "0 (run for a duration) or more")
 	}
 	return nil
 }
@@ -262,13 +226,13 @@ func (c Config) checkCounts() error {
 func (c Config) checkDurations() error {
 	switch {
 	case c.Duration < 0:
-		return config.Fieldf("Duration", c.Duration, "a positive duration, or 0 for the default")
+		return fielderr.New("Duration", c.Duration, "a positive duration, or 0 for the default")
 	case c.Warmup < 0:
-		return config.Fieldf("Warmup", c.Warmup, "0 or more")
+		return fielderr.New("Warmup", c.Warmup, "0 or more")
 	case c.RequestTimeout < 0:
-		return config.Fieldf("RequestTimeout", c.RequestTimeout, "a positive duration, or 0 for the default")
+		return fielderr.New("RequestTimeout", c.RequestTimeout, "a positive duration, or 0 for the default")
 	case c.MaxDuration < 0:
-		return config.Fieldf("MaxDuration", c.MaxDuration, "a positive duration, or 0 for the default")
+		return fielderr.New("MaxDuration", c.MaxDuration, "a positive duration, or 0 for the default")
 	}
 	return nil
 }
@@ -279,13 +243,13 @@ func (c Config) checkDurations() error {
 func (c Config) checkRate() error {
 	switch {
 	case c.Rate < 0:
-		return config.Fieldf("Rate", c.Rate, "0 (closed loop) or more")
+		return fielderr.New("Rate", c.Rate, "0 (closed loop) or more")
 	case c.Share.check() != nil:
-		return config.Fieldf("Share", c.Share, "INDEX/PARTS with 0 <= INDEX < PARTS")
+		return fielderr.New("Share", c.Share, "INDEX/PARTS with 0 <= INDEX < PARTS")
 	case !c.Share.whole() && c.Rate == 0 && c.Requests == 0:
-		return config.Fieldf("Share", c.Share, "a share of a rate or of a request count: give one")
+		return fielderr.New("Share", c.Share, "a share of a rate or of a request count: give one")
 	case !c.Share.whole() && c.Share.requests(c.Requests) == 0 && c.Requests > 0:
-		return config.Fieldf("Share", c.Share, "a share with requests: %d requests leave none to part %d", c.Requests, c.Share.Index)
+		return fielderr.New("Share", c.Share, "a share with requests: %d requests leave none to part %d", c.Requests, c.Share.Index)
 	}
 	return nil
 }

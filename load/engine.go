@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/internal/backoff"
+	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/procstat"
 	"github.com/httpvs/httpvs/load/loadresult"
 	"github.com/httpvs/httpvs/stats"
@@ -89,18 +90,18 @@ func (c Config) withDefaults() Config {
 		c.Method = "GET"
 	}
 	if c.Duration == 0 {
-		c.Duration = DefaultDuration
+		c.Duration = defaults.LoadDuration
 	}
 	if c.RequestTimeout == 0 {
-		c.RequestTimeout = DefaultRequestTimeout
+		c.RequestTimeout = defaults.LoadRequestTimeout
 	}
 	if c.MaxDuration == 0 {
-		c.MaxDuration = DefaultMaxDuration
+		c.MaxDuration = defaults.LoadMaxDuration
 	}
 	if c.Client.Config.ReadSize == 0 && c.Engine.isFast() {
 		// The std engine reads as Go as shipped does; the fast one is
 		// httpvs's own generator.
-		c.Client.Config.ReadSize = DefaultReadSize
+		c.Client.Config.ReadSize = defaults.LoadReadSize
 	}
 	return c
 }

@@ -3,7 +3,7 @@ package load
 import (
 	"fmt"
 
-	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/internal/fielderr"
 	"github.com/httpvs/httpvs/internal/lean"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -65,33 +65,19 @@ func ParseEngine(s string) (Engine, error) {
 	case "fast":
 		return Fast, nil
 	}
-	return Std, config.Fieldf("Engine", fmt.Sprintf("%q", s), "std or fast")
+	return Std, fielderr.New("Engine", fmt.Sprintf("%q", s), "std or fast")
 }
 
-// ParseEngineFor reads "std", "fast" or "auto" for transport p: auto is
-// Fast where it speaks p, else Std, so that the generator is not what
-// gets measured (httpvs load's choice).
-func ParseEngineFor(s string, p transport.Protocol) (Engine, error) {
-	if s == "auto" {
-		return Fast.For(p), nil
-	}
-	e, err := ParseEngine(s)
-	if err != nil {
-		return Std, config.Fieldf("Engine", fmt.Sprintf("%q", s), "std, fast or auto")
-	}
-	return e, nil
-}
-
-// Supports says whether e speaks p. This is the one place that knows: the
+// supports says whether e speaks p. This is the one place that knows: the
 // fast engine speaks what the lean client speaks; std speaks everything.
-func (e Engine) Supports(p transport.Protocol) bool {
+func (e Engine) supports(p transport.Protocol) bool {
 	return e.kind == kindStd || lean.Supports(p)
 }
 
 // For returns the engine that measures p when e is asked for: e itself
 // when it speaks p, Std otherwise.
 func (e Engine) For(p transport.Protocol) Engine {
-	if e.Supports(p) {
+	if e.supports(p) {
 		return e
 	}
 	return Std
@@ -111,7 +97,7 @@ func (e Engine) holdsP() bool { return e.holdP }
 
 // UnsupportedError is a transport the fast engine was asked for and does
 // not speak (std speaks every one). The fast engine is the lean client,
-// and lean.Supports decides (see Engine.Supports); the type is load's own
+// and lean.Supports decides (see Engine.For); the type is load's own
 // (not an alias of the lean client's) so that load's API names no
 // package under internal/.
 type UnsupportedError struct {

@@ -42,7 +42,7 @@ func TestExactRequestCountsEveryTransport(t *testing.T) {
 	ts, payload := startServer(t, nil)
 	for _, engine := range []Engine{Std, Fast} {
 		for _, p := range transport.All {
-			if !engine.Supports(p) {
+			if !engine.supports(p) {
 				continue
 			}
 			for _, path := range []string{"/small", "/echo", "/bytes/3M"} {

@@ -44,7 +44,7 @@ func TestUserHostAndHopByHop(t *testing.T) {
 	}))
 	for _, engine := range []Engine{Std, Fast} {
 		for _, p := range transport.All {
-			if !engine.Supports(p) {
+			if !engine.supports(p) {
 				continue
 			}
 			t.Run(engine.String()+"/"+p.String(), func(t *testing.T) {

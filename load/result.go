@@ -4,8 +4,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/histogram"
 	"github.com/httpvs/httpvs/load/loadresult"
-	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -32,7 +32,7 @@ func (r *run) result(clients []connClient, interrupted bool) loadresult.Result {
 		Interrupted:      interrupted,
 		Settings:         r.cfg.Client.Config.Effective(),
 	}
-	lat, ttfb, conn, tls, late := stats.NewHistogram(), stats.NewHistogram(), stats.NewHistogram(), stats.NewHistogram(), stats.NewHistogram()
+	lat, ttfb, conn, tls, late := histogram.New(), histogram.New(), histogram.New(), histogram.New(), histogram.New()
 	var lateCount int64
 	for _, s := range r.shards {
 		// net/http may still be finishing a dial for the pool and fire a
@@ -69,7 +69,7 @@ func (r *run) result(clients []connClient, interrupted bool) loadresult.Result {
 	res.BodySize, res.Headers = int64(r.cfg.BodySize), r.cfg.Headers.String()
 	res.HeaderNames = transport.HeaderNames(r.cfg.Header)
 	res.Share = r.cfg.Share.String()
-	res.Histograms, _ = loadresult.EncodeHistograms(lat, conn, tls, ttfb, late) // writes to memory: cannot fail
+	res.Histograms, _ = histogram.EncodeLoad(lat, conn, tls, ttfb, late) // writes to memory: cannot fail
 	for _, c := range clients {
 		res.Connections += c.Connections()
 	}

@@ -7,15 +7,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/histogram"
 	"github.com/httpvs/httpvs/load/loadresult"
-	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
 )
 
 // decode reads one of a result's encoded histograms.
-func decode(t *testing.T, name, s string) *stats.Histogram {
+func decode(t *testing.T, name, s string) *histogram.Histogram {
 	t.Helper()
-	h, err := stats.DecodeHistogram(s)
+	h, err := histogram.Decode(s)
 	if err != nil {
 		t.Fatalf("histograms.%s: %v", name, err)
 	}

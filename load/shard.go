@@ -4,14 +4,15 @@ import (
 	"sync"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/histogram"
 	"github.com/httpvs/httpvs/stats"
 )
 
 // shard is a set of histograms that several workers record into.
 type shard struct {
 	mu                                     sync.Mutex
-	latency, ttfb, connect, tls            *stats.Histogram
-	late                                   *stats.Histogram
+	latency, ttfb, connect, tls            *histogram.Histogram
+	late                                   *histogram.Histogram
 	lateCount                              int64
 	bytesIn, bytesOut, requests, succeeded int64
 	errors                                 stats.ErrorCounts
@@ -38,7 +39,7 @@ func (s *shard) dialed(connect, handshake time.Duration) {
 
 func newShard() *shard {
 	return &shard{
-		latency: stats.NewHistogram(), ttfb: stats.NewHistogram(),
-		connect: stats.NewHistogram(), tls: stats.NewHistogram(), late: stats.NewHistogram(),
+		latency: histogram.New(), ttfb: histogram.New(),
+		connect: histogram.New(), tls: histogram.New(), late: histogram.New(),
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strconv"
 	"time"
+
+	"github.com/httpvs/httpvs/internal/defaults"
 )
 
 // Backend is how a link is made: the spec's backend= key.
@@ -82,7 +84,7 @@ func netemLimit(d Direction) int {
 		}
 	}
 	if q == 0 {
-		q = DefaultQueuePackets
+		q = defaults.QueuePackets
 	}
 	if d.Rate <= 0 {
 		return q + delayLine

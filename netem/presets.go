@@ -26,8 +26,8 @@ func Presets() []string {
 	return names
 }
 
-// Preset returns the named preset link, or a *SpecError listing the names.
-func Preset(name string) (Spec, error) {
+// preset returns the named preset link, or a *SpecError listing the names.
+func preset(name string) (Spec, error) {
 	text, ok := presets[strings.ToLower(name)]
 	if !ok {
 		return Spec{}, &SpecError{Field: "preset", Value: name, Want: "one of " + strings.Join(Presets(), ", ") + " or key=value fields"}

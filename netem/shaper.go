@@ -3,6 +3,8 @@ package netem
 import (
 	"math/rand/v2"
 	"time"
+
+	"github.com/httpvs/httpvs/internal/defaults"
 )
 
 // verdict is what a direction's model does with one packet.
@@ -36,7 +38,7 @@ type shaper struct {
 
 func newShaper(d Direction, seed uint64) *shaper {
 	if d.Queue == (Queue{}) {
-		d.Queue.Packets = DefaultQueuePackets
+		d.Queue.Packets = defaults.QueuePackets
 	}
 	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	return &shaper{dir: d, rng: rng, loss: lossState{model: d.Loss, rng: rng}}

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/units"
 )
 
@@ -68,7 +69,7 @@ func TestShaperQueueLimits(t *testing.T) {
 		{"packets", Queue{Packets: 10}, 10},
 		{"bytes", Queue{Bytes: 15000}, 10},
 		{"both, the smaller wins", Queue{Packets: 4, Bytes: 15000}, 4},
-		{"default", Queue{}, DefaultQueuePackets},
+		{"default", Queue{}, defaults.QueuePackets},
 		{"bytes round down", Queue{Bytes: 16 * units.KiB}, 10},
 	}
 	for _, tt := range tests {

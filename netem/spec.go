@@ -9,10 +9,6 @@ import (
 	"github.com/httpvs/httpvs/units"
 )
 
-// DefaultQueuePackets is the drop-tail limit of a direction whose spec sets
-// no queue: 1000 packets, netem's default limit.
-const DefaultQueuePackets = 1000
-
 // Spec is an emulated link: one Direction each way. Up carries packets from
 // the client to the server, Down from the server to the client.
 type Spec struct {
@@ -51,10 +47,10 @@ type Direction struct {
 }
 
 // Queue is a drop-tail limit: a packet that would make the queue exceed
-// either limit is dropped. The zero value means DefaultQueuePackets.
+// either limit is dropped. The zero value means 1000 packets.
 type Queue struct {
 	// Packets is the limit in packets; zero for none (unless Bytes is zero
-	// too, which means DefaultQueuePackets).
+	// too, which means 1000 packets).
 	Packets int
 	// Bytes is the limit in bytes of IP packets; zero for none.
 	Bytes units.Bytes
@@ -148,7 +144,7 @@ func Parse(s string) (Spec, error) {
 	}
 	fields := strings.Split(s, ",")
 	if !strings.Contains(fields[0], "=") {
-		p, err := Preset(strings.TrimSpace(fields[0]))
+		p, err := preset(strings.TrimSpace(fields[0]))
 		if err != nil {
 			return spec, err
 		}

@@ -118,13 +118,13 @@ func TestParseRejects(t *testing.T) {
 func TestPresets(t *testing.T) {
 	names := Presets()
 	for _, want := range []string{"lan", "wifi", "4g", "3g", "satellite", "intercontinental", "lossy"} {
-		s, err := Preset(want)
+		s, err := preset(want)
 		if err != nil {
-			t.Errorf("Preset(%q): %v", want, err)
+			t.Errorf("preset(%q): %v", want, err)
 			continue
 		}
 		if s.Name != want || s.RTT() <= 0 || s.Down.Rate <= 0 {
-			t.Errorf("Preset(%q) = %+v: want a name, an RTT and a rate", want, s)
+			t.Errorf("preset(%q) = %+v: want a name, an RTT and a rate", want, s)
 		}
 	}
 	if len(names) != 7 {

@@ -9,24 +9,13 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/internal/fielderr"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 	"github.com/httpvs/httpvs/webpage"
-)
-
-// Defaults used when Options fields are zero.
-const (
-	// DefaultRepeat and DefaultDuration: eight short rounds pin a ratio
-	// closer than three long ones in the same time (Student's t is 2.4
-	// for seven degrees of freedom, 4.3 for two), and drift on the machine
-	// lands within a round (bench/verdict.sh).
-	DefaultRepeat   = 8
-	DefaultDuration = 100 * time.Millisecond
-	// DefaultTimeout bounds each repetition.
-	DefaultTimeout = 2 * time.Minute
 )
 
 // Target is the server a run measures.
@@ -51,11 +40,11 @@ type Options struct {
 	Target    Target
 	Protocols []transport.Protocol // transports, columns of the report
 	Scenarios []Scenario           // workloads, in order
-	// Repeat is the number of repetitions per cell; zero means DefaultRepeat.
+	// Repeat is the number of repetitions per cell; zero means 8.
 	Repeat int
 	// Duration is each load repetition's measured time and, when Size is
 	// zero, the time each transfer repetition is sized to take; zero means
-	// DefaultDuration.
+	// 100 ms.
 	Duration time.Duration
 	// Warmup runs before each load repetition; zero means Duration/4.
 	Warmup time.Duration
@@ -96,12 +85,12 @@ type Options struct {
 	// with load.Std (Engine.For). Let it hold Ps only when Target is
 	// another process.
 	Engine load.Engine
-	// Timeout bounds each repetition; zero means DefaultTimeout, or
+	// Timeout bounds each repetition; zero means 2 minutes, or
 	// across a lossy link twice the longest transfer expected, if longer.
 	Timeout time.Duration
 	// LossEvents is how many loss events each transfer across a lossy
 	// link is sized to see (its steady part carries LossEvents / loss
-	// packets), at most 100000; zero means DefaultLossEvents, negative
+	// packets), at most 100000; zero means 100, negative
 	// none (transfers sized by Duration alone).
 	LossEvents int
 	// Header holds extra request headers sent with every request of the
@@ -148,7 +137,7 @@ type Options struct {
 	// WarmupRounds is how many rounds of each scenario run first and are
 	// discarded: the first transfers and requests after a scenario's
 	// probes pay for connection set-up and cold caches. Zero means
-	// DefaultWarmupRounds; negative means none.
+	// 1; negative means none.
 	WarmupRounds int
 	// AA names the scenarios that measure the baseline transport a second
 	// time, as a column of its own under the same rounds and order rules
@@ -167,7 +156,7 @@ type Options struct {
 	Profile func(scenario, column string) (stop func() Profiles)
 	// ProfileSpan is how long each profiling round lasts at least: a
 	// profile sampled at 100 Hz holds about 100 samples per second of one
-	// busy core. Zero: ProfileSpan.
+	// busy core. Zero: 2 s.
 	ProfileSpan time.Duration
 	// Browser, if set, loads the target's page in a real browser after
 	// the cells, each transport's loads held against page-load's model
@@ -187,10 +176,6 @@ type Progress struct {
 	Remaining  time.Duration // estimate from the pace so far; zero before the first measurement
 }
 
-// DefaultWarmupRounds is the rounds of each scenario discarded when
-// Options.WarmupRounds is zero.
-const DefaultWarmupRounds = 1
-
 // AAAll in Options.AA gives every scenario an A/A column.
 const AAAll = "all"
 
@@ -209,23 +194,23 @@ func (o Options) Validate() error {
 	}
 	switch {
 	case o.Duration != 0 && (o.Duration < 10*time.Millisecond || o.Duration > time.Hour):
-		return config.Fieldf("Duration", o.Duration, "10ms to 1h per repetition")
+		return fielderr.New("Duration", o.Duration, "10ms to 1h per repetition")
 	case o.Warmup < 0:
-		return config.Fieldf("Warmup", o.Warmup, "zero or more")
+		return fielderr.New("Warmup", o.Warmup, "zero or more")
 	case o.Omit > time.Hour:
-		return config.Fieldf("Omit", o.Omit, "up to 1h, 0 for the link's own, or negative for none")
+		return fielderr.New("Omit", o.Omit, "up to 1h, 0 for the link's own, or negative for none")
 	case o.Size < 0:
-		return config.Fieldf("Size", o.Size, "zero (sized by a probe) or more")
+		return fielderr.New("Size", o.Size, "zero (sized by a probe) or more")
 	case o.Timeout < 0:
-		return config.Fieldf("Timeout", o.Timeout, "a positive duration, or 0 for the default")
+		return fielderr.New("Timeout", o.Timeout, "a positive duration, or 0 for the default")
 	case len(o.Protocols) == 0:
-		return config.Fieldf("Protocols", "none", "at least one transport")
+		return fielderr.New("Protocols", "none", "at least one transport")
 	case len(o.Scenarios) == 0:
-		return config.Fieldf("Scenarios", "none", "at least one scenario")
+		return fielderr.New("Scenarios", "none", "at least one scenario")
 	case o.Target.Plain == "" && o.Target.TLS == "":
-		return config.Fieldf("Target", "none", "a cleartext or a TLS base URL")
+		return fielderr.New("Target", "none", "a cleartext or a TLS base URL")
 	}
-	return config.WithinField("Client", o.Client.Validate())
+	return fielderr.Within("Client", o.Client.Validate())
 }
 
 // checkRounds refuses the fields that decide the rounds out of range:
@@ -233,19 +218,19 @@ func (o Options) Validate() error {
 func (o Options) checkRounds() error {
 	switch {
 	case o.Repeat < 0 || o.Repeat > 100:
-		return config.Fieldf("Repeat", o.Repeat, "1 to 100")
+		return fielderr.New("Repeat", o.Repeat, "1 to 100")
 	case o.MaxRepeat != 0 && (o.MaxRepeat < max(o.Repeat, 1) || o.MaxRepeat > 100):
-		return config.Fieldf("MaxRepeat", o.MaxRepeat, "Repeat to 100, or 0 for Repeat")
+		return fielderr.New("MaxRepeat", o.MaxRepeat, "Repeat to 100, or 0 for Repeat")
 	case o.Precision != 0 && (o.Precision < minPrecision || o.Precision > maxPrecision):
-		return config.Fieldf("Precision", o.Precision, "a half-width from 1%% to 50%% (0.01 to 0.5; 0.10 plans every cell to ±10%%), or 0 for rounds to open verdicts")
+		return fielderr.New("Precision", o.Precision, "a half-width from 1%% to 50%% (0.01 to 0.5; 0.10 plans every cell to ±10%%), or 0 for rounds to open verdicts")
 	case o.Budget < 0:
-		return config.Fieldf("Budget", o.Budget, "zero (no bound) or more")
+		return fielderr.New("Budget", o.Budget, "zero (no bound) or more")
 	case o.LossEvents > maxLossEvents:
-		return config.Fieldf("LossEvents", o.LossEvents, "at most %d", maxLossEvents)
+		return fielderr.New("LossEvents", o.LossEvents, "at most %d", maxLossEvents)
 	}
 	for _, name := range o.AA {
 		if name != AAAll && name != AAEachKind && !slices.ContainsFunc(o.Scenarios, func(sc Scenario) bool { return sc.Name == name }) {
-			return config.Fieldf("AA", strings.Join(o.AA, ","), "scenarios among those measured (%s is not), %s or %s", name, AAAll, AAEachKind)
+			return fielderr.New("AA", strings.Join(o.AA, ","), "scenarios among those measured (%s is not), %s or %s", name, AAAll, AAEachKind)
 		}
 	}
 	return nil
@@ -256,13 +241,6 @@ func (o Options) checkRounds() error {
 type Profiles struct {
 	Client, Server []byte
 }
-
-// ProfileSpan is the least a cell's profiling round lasts unless
-// Options.ProfileSpan says otherwise: its measurement is repeated until it
-// has (at most maxProfiled times per ProfileSpan), so that a
-// profile sampled at 100 Hz holds enough samples on both sides to say
-// where time went (about 200 from one busy core).
-const ProfileSpan = 2 * time.Second
 
 // Estimate is what a run will cost, worked out before it starts from its
 // options and, across a link, the link's round trip and goodput.
@@ -277,22 +255,18 @@ type Estimate struct {
 	Time time.Duration
 }
 
-// DefaultBrowserRounds is how many loads each transport gets in the
-// browser when BrowserOptions.Rounds is zero.
-const DefaultBrowserRounds = 5
-
 // BrowserOptions ask Run to load the target's page (GET /page/, httpvs
 // serve's) in a real browser too, after the cells, over each transport a
 // browser speaks (h1, h1-tls, h2, h3; not h2c), with a fresh browser for
 // each load, and to hold each transport's load times against page-load's
 // model (Results.Browser). The zero value runs the first browser.Find
-// finds, DefaultBrowserRounds loads a transport, where the run's client
+// finds, 5 loads a transport, where the run's client
 // is.
 type BrowserOptions struct {
 	// Path is the browser's executable; empty means browser.Find's.
 	Path string
 	// Rounds is how many loads each transport gets, the transports in
-	// turn each round; zero means DefaultBrowserRounds.
+	// turn each round; zero means 5.
 	Rounds int
 	// Start starts each browser's process in the run's client network:
 	// nil means Options.Network's own Start method when it has one (an
@@ -304,12 +278,6 @@ type BrowserOptions struct {
 	// with it.
 	Page *webpage.Page
 }
-
-// DefaultLossEvents is how many loss events each transfer across a lossy
-// link is sized to see (Options.LossEvents): a loss-limited controller's
-// rate is an average over its sawtooth, one tooth per loss, and a transfer
-// that sees ten of them measures where its window happened to be.
-const DefaultLossEvents = 100
 
 // maxLossEvents bounds Options.LossEvents: at 1% loss, 100000 events are
 // ten million packets per transfer, hours across a slow link.

@@ -1,6 +1,6 @@
 // Package plan is what a run measures and against what: the scenarios
 // (workloads, each traceable to a public experiment), the target, the
-// reference peers beside Go's, the matrix's options and its progress.
+// matrix's options and its progress.
 // experiment.Run takes them; the machinery that measures them is
 // internal.
 package plan
@@ -59,7 +59,7 @@ func (sc *Scenario) setInfo(info results.ScenarioInfo) {
 // init gives the built-in scenarios their titles from verdict.Describe's catalogue,
 // which holds what each is; a scenario missing there is a build defect.
 func init() {
-	for _, list := range [][]Scenario{Scenarios, NetScenarios} {
+	for _, list := range [][]Scenario{Scenarios, netScenarios} {
 		for i := range list {
 			info, ok := verdict.Describe(nil, list[i].Name)
 			if !ok || info.Metric != list[i].Metric {
@@ -86,11 +86,11 @@ var Scenarios = []Scenario{
 	{Name: "grpc-50", Metric: results.MetricRequestsPerSecond, x: scenariospec.Spec{Streams: 50, RPC: true}},
 }
 
-// NetScenarios are the workloads where the network decides: handshakes,
+// netScenarios are the workloads where the network decides: handshakes,
 // many objects at once, head-of-line blocking. They are not in "all" (the
 // default matrix on loopback) but are in NetDefault, and --scenarios
 // takes them by name or as the group "net".
-var NetScenarios = []Scenario{
+var netScenarios = []Scenario{
 	{Name: "cold-start", Metric: results.MetricSeconds, x: scenariospec.Spec{Streams: 1, Path: "/small", Method: "GET", Kind: scenariospec.KindColdStart}},
 	{Name: "cold-start-resumed", Metric: results.MetricSeconds, x: scenariospec.Spec{Streams: 1, Path: "/small", Method: "GET", Kind: scenariospec.KindColdStart, Resume: true}},
 	{Name: "page-load", Metric: results.MetricSeconds, x: scenariospec.Spec{Streams: pageConns, Path: "/small", Method: "GET", Kind: scenariospec.KindPageLoad}},
@@ -104,7 +104,7 @@ var NetScenarios = []Scenario{
 var netDrops = map[string]bool{"download-parallel-10": true, "download-parallel-100": true, "headers-body": true, "grpc-1": true, "grpc-50": true}
 
 // NetDefault is the default matrix across an emulated link: one download,
-// one upload, small requests one and fifty at a time, then NetScenarios.
+// one upload, small requests one and fifty at a time, then netScenarios.
 func NetDefault() []Scenario {
 	var out []Scenario
 	for _, s := range Scenarios {
@@ -112,7 +112,7 @@ func NetDefault() []Scenario {
 			out = append(out, s)
 		}
 	}
-	return append(out, NetScenarios...)
+	return append(out, netScenarios...)
 }
 
 // groups are names --scenarios takes for several scenarios at once.
@@ -124,7 +124,7 @@ var groups = map[string][]string{
 
 // ScenarioNames lists every scenario name and group, for messages.
 func ScenarioNames() string {
-	names := make([]string, 0, len(Scenarios)+len(NetScenarios)+len(groups))
+	names := make([]string, 0, len(Scenarios)+len(netScenarios)+len(groups))
 	for _, s := range everyScenario() {
 		names = append(names, s.Name)
 	}
@@ -132,14 +132,14 @@ func ScenarioNames() string {
 	return strings.Join(names, ", ")
 }
 
-// everyScenario is Scenarios then NetScenarios, in report order.
+// everyScenario is Scenarios then netScenarios, in report order.
 func everyScenario() []Scenario {
-	return append(append([]Scenario(nil), Scenarios...), NetScenarios...)
+	return append(append([]Scenario(nil), Scenarios...), netScenarios...)
 }
 
 // ParseScenarios reads a comma-separated list of scenario names (or
 // "all", the default matrix Scenarios), keeping report order (Scenarios,
-// then NetScenarios) and dropping repeats.
+// then netScenarios) and dropping repeats.
 func ParseScenarios(list string) ([]Scenario, error) {
 	want := map[string]bool{}
 	for _, name := range strings.Split(list, ",") {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -32,7 +33,7 @@ func Benchstat(w io.Writer, res *results.Results) error {
 			}
 			// An unknown or unreliable server figure is left out, not 0.
 			server := ""
-			if v, ok := r.ServerFigure(r.ServerCPUPerUnit); ok {
+			if v, ok := verdict.ServerFigure(r, r.ServerCPUPerUnit); ok {
 				server = fmt.Sprintf("\t%.4f server-sec/%s", v, map[bool]string{true: "GB", false: "1k-req"}[c.Metric == results.MetricBytesPerSecond])
 			}
 			if c.Metric == results.MetricBytesPerSecond {

@@ -20,7 +20,7 @@ func Capacity(w io.Writer, c *results.Capacity, notRun []results.NotRun) error {
 	bw := &printer{w: w}
 	fmt.Fprintln(bw, wrap(fmt.Sprintf("capacity at %s, %s: the highest open-loop rate each transport carried within the objective, latency from each request's intended send time", c.Objective.Text, c.Request), textWidth, "", "  "))
 	if c.Net != nil {
-		fmt.Fprintln(bw, c.Net.Summary())
+		fmt.Fprintln(bw, verdict.NetSummary(c.Net))
 	}
 	n := searches(c)
 	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)

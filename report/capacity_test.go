@@ -14,7 +14,7 @@ import (
 // budget where neither bracket closed prints no ratio and no "≈"; every
 // line fits textWidth.
 func TestCapacityVerdicts(t *testing.T) {
-	obj, err := results.ParseObjective("p99<50ms")
+	obj, err := verdict.ParseObjective("p99<50ms")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -28,7 +29,7 @@ func compactCell(c *results.Cell, text string, net *results.Net, machineBound bo
 	if iv.Ratio < 0.01 {
 		f = "%.4f"
 	}
-	out := fmt.Sprintf(f+"x ±%.0f%% %s", iv.Ratio, iv.HalfWidth()*100, word)
+	out := fmt.Sprintf(f+"x ±%.0f%% %s", iv.Ratio, verdict.HalfWidth(iv)*100, word)
 	if c.Partial != "" {
 		out += " (cut short)"
 	}

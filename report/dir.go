@@ -33,11 +33,11 @@ func RunFiles(res *results.Results) []File {
 	return append(files, File{"bench.txt", func(w io.Writer) error { return Benchstat(w, res) }})
 }
 
-// CapacityFiles are the files of a capacity search's results directory,
+// capacityFiles are the files of a capacity search's results directory,
 // as `httpvs run --slo` writes them: capacity.json (results.CapacityFile
 // of c and notRun) and report.md, a heading with the objective and began
 // (UTC) over the text Capacity writes, in a code block.
-func CapacityFiles(c *results.Capacity, notRun []results.NotRun, began time.Time) []File {
+func capacityFiles(c *results.Capacity, notRun []results.NotRun, began time.Time) []File {
 	file := results.CapacityFile{Capacity: c, NotRun: notRun}
 	return []File{
 		{"capacity.json", file.WriteJSON},
@@ -57,14 +57,14 @@ func whenFiles(runs []*results.Results) []File {
 // WriteRun writes RunFiles(res) to a new directory under parent named by
 // the run's start, local time ("20060102-150405"), and returns its path.
 func WriteRun(parent string, res *results.Results) (string, error) {
-	return WriteDir(parent, res.Started.Local().Format("20060102-150405"), RunFiles(res))
+	return writeDir(parent, res.Started.Local().Format("20060102-150405"), RunFiles(res))
 }
 
-// WriteCapacity writes CapacityFiles(c, notRun, began) to a new directory
+// WriteCapacity writes capacityFiles(c, notRun, began) to a new directory
 // under parent named by began, local time ("20060102-150405"), and
 // returns its path.
 func WriteCapacity(parent string, c *results.Capacity, notRun []results.NotRun, began time.Time) (string, error) {
-	return WriteDir(parent, began.Local().Format("20060102-150405"), CapacityFiles(c, notRun, began))
+	return writeDir(parent, began.Local().Format("20060102-150405"), capacityFiles(c, notRun, began))
 }
 
 // WriteWhen writes the verdict across runs' links (when.md, as
@@ -75,13 +75,13 @@ func WriteWhen(parent string, runs []*results.Results) (string, error) {
 	if len(runs) == 0 {
 		return "", fmt.Errorf("report: no runs to write a verdict across links for")
 	}
-	return WriteDir(parent, runs[0].Started.Local().Format("20060102-150405")+"-when", whenFiles(runs))
+	return writeDir(parent, runs[0].Started.Local().Format("20060102-150405")+"-when", whenFiles(runs))
 }
 
-// WriteDir makes a new directory parent/name (parent/name-2, -3 and so on
+// writeDir makes a new directory parent/name (parent/name-2, -3 and so on
 // when it is taken), renders each of files into it and returns its path.
 // A file is written only when it rendered whole; the first error stops.
-func WriteDir(parent, name string, files []File) (string, error) {
+func writeDir(parent, name string, files []File) (string, error) {
 	dir := filepath.Join(parent, name)
 	for i := 2; ; i++ {
 		if _, err := os.Stat(dir); os.IsNotExist(err) {

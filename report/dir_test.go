@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -62,7 +63,7 @@ func TestWriteRun(t *testing.T) {
 func TestWriteDirStopsAtARenderError(t *testing.T) {
 	broken := errors.New("broken")
 	ok := func(w io.Writer) error { _, err := io.WriteString(w, "ok"); return err }
-	dir, err := WriteDir(t.TempDir(), "x", []File{
+	dir, err := writeDir(t.TempDir(), "x", []File{
 		{"a.txt", ok},
 		{"b.txt", func(w io.Writer) error { io.WriteString(w, "half"); return broken }},
 		{"c.txt", ok},
@@ -100,7 +101,7 @@ func names(t *testing.T, dir string) []string {
 func TestWriteCapacity(t *testing.T) {
 	parent := filepath.Join(t.TempDir(), "out")
 	cores := 0.75
-	obj, err := results.ParseObjective("p99<50ms,errors<1%")
+	obj, err := verdict.ParseObjective("p99<50ms,errors<1%")
 	if err != nil {
 		t.Fatal(err)
 	}

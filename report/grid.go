@@ -63,7 +63,7 @@ func (g *grid) row(name string, f func(c *results.Cell) string) {
 			r = append(r, "")
 		case len(c.Repetitions) == 0:
 			r = append(r, "-")
-		case name != "errors" && !verdict.MedianRepetition(c).Counts():
+		case name != "errors" && !verdict.Counts(verdict.MedianRepetition(c)):
 			r = append(r, "-") // no repetition counts: no figure, only its errors
 		default:
 			r = append(r, f(c))

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/linkmodel"
 	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
@@ -247,7 +248,7 @@ func bulkBeside(c, b *results.Cell, n *results.Net) string {
 	if c.Scenario != "head-of-line" || n == nil || mc.Seconds <= 0 || mb.Seconds <= 0 {
 		return ""
 	}
-	link := n.Rate(false) / 8
+	link := linkmodel.Rate(n, false) / 8
 	if link <= 0 {
 		return ""
 	}
@@ -315,12 +316,12 @@ func crossoverLines(res *results.Results) []string {
 			parts = append(parts, fmt.Sprintf("%s unknown (%s)", x.Protocol, x.Error))
 			continue
 		}
-		part := fmt.Sprintf("%s %s (%s, client %.2f CPU s/GB)", x.Protocol, metricValue(results.MetricBytesPerSecond, x.BytesPerSecond), x.LinkRateBound(), x.ClientCPUPerGB)
+		part := fmt.Sprintf("%s %s (%s, client %.2f CPU s/GB)", x.Protocol, metricValue(results.MetricBytesPerSecond, x.BytesPerSecond), linkmodel.CrossoverRate(x), x.ClientCPUPerGB)
 		if x.RequestsPerSecond > 0 {
 			part += fmt.Sprintf(" and %.0f req/s", x.RequestsPerSecond)
 		}
 		parts = append(parts, part)
-		keeps = append(keeps, fmt.Sprintf("%s below %s", x.Protocol, x.LinkRateBound()))
+		keeps = append(keeps, fmt.Sprintf("%s below %s", x.Protocol, linkmodel.CrossoverRate(x)))
 	}
 	lines := []string{"where the link stops deciding: each transport's one download (and 50 small requests at a time) on this machine's loopback, same run: " + strings.Join(parts, "; ")}
 	if len(keeps) > 0 {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -111,7 +112,7 @@ func envRows(res *results.Results) [][2]string {
 		rows = append(rows, [2]string{"server knobs", jsonString(s.Server)})
 	}
 	if s.Net != nil {
-		rows = append(rows, [2]string{"network", s.Net.Summary()})
+		rows = append(rows, [2]string{"network", verdict.NetSummary(s.Net)})
 	}
 	return rows
 }

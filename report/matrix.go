@@ -25,7 +25,7 @@ func Matrix(w io.Writer, res *results.Results) error {
 	}
 	fmt.Fprintln(bw, wrapLines(runLine(res)))
 	if n := res.Settings.Net; n != nil {
-		fmt.Fprintln(bw, wrapLines(n.Summary()))
+		fmt.Fprintln(bw, wrapLines(verdict.NetSummary(n)))
 	}
 	for _, n := range runNotes(res) {
 		fmt.Fprintln(bw, wrapLines(n))
@@ -214,5 +214,5 @@ func roundsText(s results.Settings) string {
 		return fmt.Sprintf("%d repetition(s) per cell", s.Repeat)
 	}
 	return fmt.Sprintf("%d to %d repetitions per cell (%d round(s) added where the interval to %s was wider than ±%.0f%%)",
-		s.Repeat, s.MaxRepeat, s.ExtraRounds, s.BaselineProtocol(), results.StableHalfWidth*100)
+		s.Repeat, s.MaxRepeat, s.ExtraRounds, s.BaselineProtocol(), verdict.StableHalfWidth*100)
 }

@@ -102,7 +102,7 @@ func (s sameRounds) against(c *results.Cell) string {
 
 // faster says a cell reading cm beats a baseline reading bm in c's metric.
 func faster(c *results.Cell, cm, bm float64) bool {
-	if results.LowerIsBetter(c.Metric) {
+	if verdict.LowerIsBetter(c.Metric) {
 		return cm < bm
 	}
 	return cm > bm

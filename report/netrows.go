@@ -93,20 +93,20 @@ func (g *grid) linkRows(n *results.Net) {
 		return fmt.Sprintf("%d/%d", l.Up.Packets, l.Down.Packets)
 	}))
 	g.row("link lost up/down (set "+pair(n.Up.Loss, n.Down.Loss)+")", each(func(l *results.RepetitionLink) string {
-		return pair(l.Up.LossFraction(), l.Down.LossFraction())
+		return pair(lossFraction(l.Up), lossFraction(l.Down))
 	}))
 	dropped := false
 	for _, c := range g.cells {
 		if c == nil {
 			continue
 		}
-		if l := verdict.CellLink(c); l != nil && l.Up.DropFraction()+l.Down.DropFraction() > 0 {
+		if l := verdict.CellLink(c); l != nil && dropFraction(l.Up)+dropFraction(l.Down) > 0 {
 			dropped = true
 		}
 	}
 	if dropped {
 		g.row("link queue drops up/down", each(func(l *results.RepetitionLink) string {
-			return pair(l.Up.DropFraction(), l.Down.DropFraction())
+			return pair(dropFraction(l.Up), dropFraction(l.Down))
 		}))
 	}
 }
@@ -182,4 +182,21 @@ func (g *grid) boundRows() {
 			return fmt.Sprintf("%.0f%% of %s (%s)", 100*l.Share, units.BitsPerSecond(l.Value*8), l.Controller)
 		})
 	}
+}
+
+// lossFraction is the fraction of the packets that entered the direction
+// which the loss model dropped; 0 with no packets.
+func lossFraction(c results.NetCounters) float64 { return fraction(c.Lost, c.Packets) }
+
+// dropFraction is the fraction of the packets that entered the direction
+// which the drop-tail queue or the emulator's delay line dropped.
+func dropFraction(c results.NetCounters) float64 {
+	return fraction(c.QueueDrops+c.Overflow, c.Packets)
+}
+
+func fraction(n, of int64) float64 {
+	if of == 0 {
+		return 0
+	}
+	return float64(n) / float64(of)
 }

@@ -146,7 +146,7 @@ func withoutGoRow(res *results.Results, scenario string, protos []string) []stri
 		var best *results.ReferenceCell
 		for i := range res.References {
 			c := &res.References[i]
-			if c.Scenario == scenario && c.Protocol == p && c.WithoutGo() && (best == nil || c.VsH1.Ratio > best.VsH1.Ratio) {
+			if c.Scenario == scenario && c.Protocol == p && verdict.WithoutGo(c) && (best == nil || c.VsH1.Ratio > best.VsH1.Ratio) {
 				best = c
 			}
 		}

@@ -31,7 +31,7 @@ func TestReferencesSayWhoseCostItIs(t *testing.T) {
 	diagnosis.Summarise(res)
 	for i := range res.References {
 		c := &res.References[i]
-		v, b := c.Values(), res.References[i-i%2].Values()
+		v, b := verdict.ReferenceValues(*c), verdict.ReferenceValues(res.References[i-i%2])
 		if c.Protocol != "h1" {
 			iv := verdict.RatioInterval(&v, &b)
 			c.VsH1 = &iv

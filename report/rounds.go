@@ -121,7 +121,7 @@ func moreTime(res *results.Results) time.Duration {
 			sec += r.Seconds
 		}
 		per := sec / float64(len(c.Repetitions))
-		if !results.LowerIsBetter(c.Metric) && c.CPUUnit != "GB" {
+		if !verdict.LowerIsBetter(c.Metric) && c.CPUUnit != "GB" {
 			per += res.Settings.WarmupSeconds // a load repetition's unmeasured start
 		}
 		total += float64(k) * per

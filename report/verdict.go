@@ -28,7 +28,7 @@ type firstScreen struct {
 	// refs explains the "without Go" rows, "" if there are none.
 	refs string
 	// stable and cells count the cells with an interval within
-	// results.StableHalfWidth, of the cells compared with the baseline.
+	// verdict.StableHalfWidth, of the cells compared with the baseline.
 	stable, cells int
 	// base is the transport the others are compared with
 	// (results.Settings.BaselineProtocol).
@@ -154,7 +154,7 @@ func (v *firstScreen) cell(c *results.Cell) string {
 	}
 	iv := *c.VsH1
 	v.cells++
-	if iv.Stable() {
+	if verdict.Stable(iv) {
 		v.stable++
 	}
 	var text string
@@ -201,7 +201,7 @@ func (v firstScreen) title(res *results.Results) string {
 	b := v.baseName()
 	what := "throughput or req/s over " + b + "'s"
 	for _, c := range res.Cells {
-		if results.LowerIsBetter(c.Metric) {
+		if verdict.LowerIsBetter(c.Metric) {
 			what += " (for times, " + b + "'s over theirs: above 1 is faster)"
 			break
 		}
@@ -210,7 +210,7 @@ func (v firstScreen) title(res *results.Results) string {
 		what += "; baseline " + b + ", since h1 was not measured"
 	}
 	return fmt.Sprintf("verdict (knobs %s): each transport's %s, geometric mean of the rounds' ratios with its 95%% interval; ≈ %s where the interval holds 1 and excludes a difference of %.0f%%, undetermined where it holds 1 but cannot exclude one; %d of %d cells stable (within ±%.0f%%)",
-		knobs, what, b, 100*verdict.Matters, v.stable, v.cells, results.StableHalfWidth*100)
+		knobs, what, b, 100*verdict.Matters, v.stable, v.cells, verdict.StableHalfWidth*100)
 }
 
 // knobSetName is the knob set res started from, "unnamed" for results

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/httpvs/httpvs/internal/linkmodel"
 	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
@@ -38,7 +39,7 @@ func linkMeasured(res *results.Results) string {
 		return "-"
 	}
 	c := n.Calibration
-	return fmt.Sprintf("%.0f ms, %s down", c.UDPRTTSeconds*1e3, units.BitsPerSecond(n.Rate(false)))
+	return fmt.Sprintf("%.0f ms, %s down", c.UDPRTTSeconds*1e3, units.BitsPerSecond(linkmodel.Rate(n, false)))
 }
 
 // linkLoss is the loss a run's link was set to and the loss it dealt the
@@ -62,7 +63,7 @@ func linkLoss(res *results.Results) string {
 	}
 	met := "-"
 	if sum.Up.Packets+sum.Down.Packets > 0 {
-		met = pair(sum.Up.LossFraction(), sum.Down.LossFraction())
+		met = pair(lossFraction(sum.Up), lossFraction(sum.Down))
 	}
 	return "set " + pair(n.Up.Loss, n.Down.Loss) + ", measured " + met
 }

@@ -1,11 +1,5 @@
 package results
 
-import (
-	"fmt"
-
-	"github.com/httpvs/httpvs/units"
-)
-
 // Net is the emulated link a run measured across: the spec asked for,
 // a calibration of the link obtained, and the emulator's counters.
 type Net struct {
@@ -96,69 +90,11 @@ type NetCounters struct {
 	Largest        int64   `json:"largest_packet_bytes"` // the largest packet, bytes
 }
 
-// Summary says in one line what the link was asked to be, what was
-// measured, and whether the emulator kept up.
-func (n *Net) Summary() string {
-	c := n.Calibration
-	late := n.UpCounters.Late + n.DownCounters.Late
-	maxLate := max(n.UpCounters.MaxLateSeconds, n.DownCounters.MaxLateSeconds)
-	overflow := n.UpCounters.Overflow + n.DownCounters.Overflow
-	name := n.Spec
-	if name != n.Configured {
-		name += " (" + n.Configured + ")"
-	}
-	measured := fmt.Sprintf("emulated link %s: measured RTT %.1f ms, loss %.1f%% up %.1f%% down", name, c.UDPRTTSeconds*1e3, c.UpLoss*100, c.DownLoss*100)
-	if c.UpRateBitsPerSecond > 0 || c.DownRateBitsPerSecond > 0 {
-		measured += fmt.Sprintf(", rate %s up %s down (paced UDP)", units.BitsPerSecond(c.UpRateBitsPerSecond), units.BitsPerSecond(c.DownRateBitsPerSecond))
-	}
-	measured += fmt.Sprintf(", TCP goodput %s up %s down", units.BitsPerSecond(c.UpGoodputBitsPerSecond), units.BitsPerSecond(c.DownGoodputBitsPerSecond))
-	if n.TCPCongestion != "" {
-		measured += " (" + n.TCPCongestion + ")"
-	}
-	if n.TCPCongestion != "" {
-		measured += fmt.Sprintf("; congestion control: TCP %s, QUIC %s", n.TCPCongestion, n.QUICCongestion)
-	}
-	if n.Backend == NetBackendNetem {
-		// The kernel keeps no count of packets it sent late.
-		return measured + "; the kernel's netem qdisc applied it"
-	}
-	return measured + fmt.Sprintf("; during the cells %d packets were late (max %.1f ms), %d overflowed", late, maxLate*1e3, overflow)
-}
-
 // RepetitionLink is what the emulated link did over one repetition, or
 // over a cell's repetitions together (CellLink).
 type RepetitionLink struct {
 	Up   NetCounters `json:"up"`   // client to server
 	Down NetCounters `json:"down"` // server to client
-}
-
-// LossFraction is the fraction of the packets that entered the direction
-// which the loss model dropped; 0 with no packets.
-func (c NetCounters) LossFraction() float64 { return fraction(c.Lost, c.Packets) }
-
-// DropFraction is the fraction of the packets that entered the direction
-// which the drop-tail queue or the emulator's delay line dropped.
-func (c NetCounters) DropFraction() float64 { return fraction(c.QueueDrops+c.Overflow, c.Packets) }
-
-func fraction(n, of int64) float64 {
-	if of == 0 {
-		return 0
-	}
-	return float64(n) / float64(of)
-}
-
-// RTTSeconds is the link's round trip, seconds: its configured delays, which
-// are exact (a calibration on a busy machine reads them a few
-// milliseconds long: its probes' echo is a goroutine that waits its turn),
-// or the calibrated TCP handshake on a link set to no delay.
-func (n *Net) RTTSeconds() float64 {
-	if d := n.Up.DelaySeconds + n.Down.DelaySeconds; d > 0 {
-		return d
-	}
-	if n.Calibration.TCPConnectSeconds > 0 {
-		return n.Calibration.TCPConnectSeconds
-	}
-	return n.Calibration.UDPRTTSeconds
 }
 
 // The values of Net.Backend (netem.Backend).
@@ -170,20 +106,3 @@ const (
 	// model applied by the kernel's netem qdisc on each end.
 	NetBackendNetem = "netem"
 )
-
-// Rate is a direction's rate (client to server when up is true) in bits
-// per second, for saying what the link was: its configured rate of IP
-// packets, or where none was set the calibration's TCP goodput (the
-// emulator's or the machine's ceiling). Bounds are linkmodel.LinkBound's.
-func (n *Net) Rate(up bool) float64 {
-	if up {
-		if n.Up.RateBitsPerSecond > 0 {
-			return n.Up.RateBitsPerSecond
-		}
-		return n.Calibration.UpGoodputBitsPerSecond
-	}
-	if n.Down.RateBitsPerSecond > 0 {
-		return n.Down.RateBitsPerSecond
-	}
-	return n.Calibration.DownGoodputBitsPerSecond
-}

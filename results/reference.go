@@ -35,26 +35,3 @@ type ReferenceCell struct {
 
 // ReferenceGo is ReferenceCell.Server for the run's own server.
 const ReferenceGo = "go"
-
-// WithoutGo says whether c can speak for its transport without Go: a
-// server not written in Go (caddy is net/http and quic-go, as httpvs's
-// server), a ratio to h1, and an interval of at least two rounds no wider
-// than ±50%.
-func (c *ReferenceCell) WithoutGo() bool {
-	return c.VsH1 != nil && c.Median != 0 && c.Language != "" && c.Language != "Go" &&
-		c.VsH1.Pairs >= 2 && c.VsH1.HalfWidth() <= 0.5
-}
-
-// Values returns c's rounds as repetitions (Round, Value; an Errors count
-// for failed ones), so intervals pair them as they pair cells' rounds.
-func (c ReferenceCell) Values() Cell {
-	out := Cell{Scenario: c.Scenario, Protocol: c.Protocol, Metric: c.Metric}
-	for i, v := range c.Rounds {
-		r := Repetition{Round: i + 1, Value: v}
-		if v <= 0 {
-			r.Errors.Total = 1
-		}
-		out.Repetitions = append(out.Repetitions, r)
-	}
-	return out
-}

@@ -1,7 +1,6 @@
 package results
 
 import (
-	"bytes"
 	"net/http"
 )
 
@@ -27,24 +26,6 @@ type Request struct {
 	// with, e.g. http://127.0.0.1:8080; empty for a path alone. A run
 	// sends the request to its own target: callers check Origin against it.
 	Origin string `json:"-"`
-}
-
-// AddHeader adds a header to r, recording its name. The name is kept as
-// written, as vegeta keeps it, for servers that care about its case
-// (HTTP/2 and HTTP/3 send it lower-cased).
-func (r *Request) AddHeader(name, value string) {
-	if r.Header == nil {
-		r.Header = http.Header{}
-	}
-	if len(r.Header[name]) == 0 {
-		r.HeaderNames = append(r.HeaderNames, name)
-	}
-	r.Header[name] = append(r.Header[name], value)
-}
-
-// SetBody sets r's body, recording its length.
-func (r *Request) SetBody(body []byte) {
-	r.Body, r.BodyBytes = bytes.Clone(body), len(body)
 }
 
 // String is r as its request line: "GET /api/items?id=7".

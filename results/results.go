@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/internal/protoname"
-	"github.com/httpvs/httpvs/units"
 
 	"github.com/httpvs/httpvs/stats"
 )
@@ -209,7 +208,7 @@ type Repetition struct {
 	// and warm-up included); nil without a link (run --net).
 	Link *RepetitionLink `json:"link,omitempty"`
 	// LatencyHistogram is the distribution behind Latency, in HdrHistogram's
-	// portable V2 compressed base64 form (stats.Histogram.Encode), so that
+	// portable V2 compressed base64 form ("HISTFAAA..."), so that
 	// repetitions and runs merge exactly; "" when nothing finished.
 	LatencyHistogram string `json:"latency_histogram,omitempty"`
 	// ClientCPUSeconds and ServerCPUSeconds are user+system CPU time of
@@ -381,11 +380,4 @@ type Omitted struct {
 	// transfer's).
 	SteadySeconds float64 `json:"steady_seconds,omitempty"`
 	Note          string  `json:"note,omitempty"`
-}
-
-// LinkRateBound is the link rate, bits per second, below which a
-// transport moving x's bytes per second is bound by the link rather than
-// by its CPU on this machine; 0 when unknown.
-func (x Crossover) LinkRateBound() units.BitsPerSecond {
-	return units.BitsPerSecond(x.BytesPerSecond * 8)
 }

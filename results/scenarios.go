@@ -1,7 +1,7 @@
 package results
 
 // Metric names: what a cell's Value measures. The per-second metrics are
-// higher-is-better, MetricSeconds lower-is-better (LowerIsBetter).
+// higher-is-better, MetricSeconds lower-is-better.
 const (
 	MetricBytesPerSecond    = "bytes_per_second"    // body bytes moved per second, all streams
 	MetricRequestsPerSecond = "requests_per_second" // completed requests per second
@@ -10,9 +10,6 @@ const (
 	// the median over the repetition.
 	MetricSeconds = "seconds"
 )
-
-// LowerIsBetter reports whether a smaller Value of metric is better.
-func LowerIsBetter(metric string) bool { return metric == MetricSeconds }
 
 // ScenarioInfo is what a scenario is, as reports title it; package matrix
 // holds how each is measured.

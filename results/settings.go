@@ -2,7 +2,6 @@ package results
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/internal/protoname"
@@ -18,7 +17,7 @@ type Settings struct {
 	Requests []Request `json:"requests,omitempty"`
 	Repeat   int       `json:"repeat"` // rounds every cell gets
 	// MaxRepeat is the most rounds a cell may get: rounds past Repeat are
-	// added while a cell's interval to h1 is wider than StableHalfWidth
+	// added while a cell's interval to h1 is wider than ±10%
 	// and the budget lasts. Equal to Repeat when rounds are fixed.
 	MaxRepeat int `json:"max_repeat"`
 	// BudgetSeconds is the time since the run's start within which added
@@ -48,7 +47,7 @@ type Settings struct {
 	Sequential *Sequential `json:"sequential,omitempty"`
 	// Precision is the half-width (0.10: ±10%) rounds past Repeat were
 	// planned to bring every cell within when Rounds is RoundsBySpread; 0
-	// in results written before it was recorded (StableHalfWidth).
+	// in results written before it was recorded (±10%).
 	Precision float64 `json:"precision,omitempty"`
 	// Pin is where the run pinned the generator and the child server;
 	// nil when it did not.
@@ -112,26 +111,6 @@ func (s *Settings) BaselineProtocol() string {
 		return s.Baseline
 	}
 	return protoname.H1
-}
-
-// BaselineOf is the transport a run over protocols compares the others
-// with: h1 when it is among them; else h1-tls when every transport is over
-// TLS or QUIC (h1-tls, h2, h3: the web's real choice) and h1-tls is among
-// them; else the first listed.
-func BaselineOf(protocols []string) string {
-	if len(protocols) == 0 || slices.Contains(protocols, protoname.H1) {
-		return protoname.H1
-	}
-	secure := true
-	for _, p := range protocols {
-		if !protoname.TLS(p) {
-			secure = false
-		}
-	}
-	if secure && slices.Contains(protocols, protoname.H1TLS) {
-		return protoname.H1TLS
-	}
-	return protocols[0]
 }
 
 // Pin is the CPUs the generator and the child server ran on, each pinned

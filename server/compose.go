@@ -7,7 +7,7 @@ import (
 	"sync"
 	"syscall"
 
-	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/internal/fielderr"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -80,7 +80,7 @@ func Start(cfg Config) (*Running, error) {
 	ts, err := transport.NewServer(topts)
 	if err != nil {
 		payload.GRPC().Stop()
-		return nil, config.WithinField("Transport", err)
+		return nil, fielderr.Within("Transport", err)
 	}
 	payload.attach(ts)
 	r := &Running{Server: payload, Transport: ts, errs: make(chan error, 2), done: make(chan struct{}), stopPeak: func() {}}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )
@@ -43,13 +44,13 @@ func TestEchoRefusesDeclaredOversize(t *testing.T) {
 	if rec.Code != http.StatusRequestEntityTooLarge || body.read != 0 || !strings.Contains(rec.Body.String(), "1000000000 bytes") {
 		t.Fatalf("status %d after reading %d bytes: %s", rec.Code, body.read, rec.Body)
 	}
-	chunked := &countingReader{n: 4 * int64(DefaultMaxEcho)}
+	chunked := &countingReader{n: 4 * int64(defaults.MaxEcho)}
 	req, _ = http.NewRequest(http.MethodPost, "/echo", io.MultiReader(chunked)) // length unknown
 	req.ContentLength = -1
 	rec = httptest.NewRecorder()
 	h.ServeHTTP(rec, req)
-	if rec.Code != http.StatusRequestEntityTooLarge || chunked.read > int64(DefaultMaxEcho)+echoChunk {
-		t.Fatalf("unknown length: status %d after reading %d bytes, want 413 by %d", rec.Code, chunked.read, int64(DefaultMaxEcho)+echoChunk)
+	if rec.Code != http.StatusRequestEntityTooLarge || chunked.read > int64(defaults.MaxEcho)+echoChunk {
+		t.Fatalf("unknown length: status %d after reading %d bytes, want 413 by %d", rec.Code, chunked.read, int64(defaults.MaxEcho)+echoChunk)
 	}
 	if used := s.buffered.used.Load(); used != 0 {
 		t.Fatalf("%d bytes still reserved after both answers", used)

@@ -7,12 +7,13 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/httpvs/httpvs/internal/loopback"
 	"github.com/httpvs/httpvs/transport"
 )
 
-// TokenHeader is the request header that carries the server's token, as
+// tokenHeader is the request header that carries the server's token, as
 // "Bearer TOKEN" (RFC 6750).
-const TokenHeader = "Authorization"
+const tokenHeader = "Authorization"
 
 // guard wraps a route that changes the server's state or reveals its
 // internals (POST /stats/reset, /debug/profile/): with a Token it requires
@@ -35,10 +36,10 @@ func (s *Server) guard(h http.HandlerFunc) http.HandlerFunc {
 			http.Error(w, fmt.Sprintf("%s %s is refused: this server listens beyond loopback and was started without a token; start it with one to allow it", r.Method, r.URL.Path), http.StatusForbidden)
 			return
 		}
-		got, ok := strings.CutPrefix(r.Header.Get(TokenHeader), "Bearer ")
+		got, ok := strings.CutPrefix(r.Header.Get(tokenHeader), "Bearer ")
 		if !ok || got == "" {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="httpvs"`)
-			http.Error(w, fmt.Sprintf("%s %s needs this server's token: send the header %s: Bearer TOKEN", r.Method, r.URL.Path, TokenHeader), http.StatusUnauthorized)
+			http.Error(w, fmt.Sprintf("%s %s needs this server's token: send the header %s: Bearer TOKEN", r.Method, r.URL.Path, tokenHeader), http.StatusUnauthorized)
 			return
 		}
 		if subtle.ConstantTimeCompare([]byte(got), []byte(s.token)) != 1 {
@@ -61,18 +62,5 @@ func beyondLoopback(addr string) bool {
 	if err != nil {
 		return true // not ours to judge: assume the worst
 	}
-	return !LoopbackHost(host)
-}
-
-// LoopbackHost reports whether host (a name or an address, as a URL's
-// Hostname or net.SplitHostPort give it) is this machine's loopback: an
-// address in 127.0.0.0/8 or ::1, or the name localhost in any case (RFC
-// 6761 reserves it for loopback; DNS names ignore case). The one test of
-// loopback the module uses, for listeners, targets and tokens alike.
-func LoopbackHost(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	return !loopback.Host(host)
 }

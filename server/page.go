@@ -12,10 +12,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/pagesite"
 	"github.com/httpvs/httpvs/webpage"
 )
 
-// pageSite is the page served under webpage.DocumentPath: a synthetic
+// pageSite is the page served under pagesite.DocumentPath: a synthetic
 // page's document (its objects are /bytes/{size}), or a directory's files.
 type pageSite struct {
 	err  error // why the page cannot be served; nil when it can
@@ -37,7 +38,7 @@ func newPageSite(p *webpage.Page) *pageSite {
 		return site
 	}
 	if p.Dir == "" {
-		site.doc = p.Document()
+		site.doc = pagesite.Document(*p)
 		return site
 	}
 	site.root, site.err = os.OpenRoot(p.Dir)
@@ -102,12 +103,12 @@ func (s *Server) serveSynthetic(w http.ResponseWriter, r *http.Request, name str
 		})
 		return
 	}
-	i, ok := site.page.SyntheticIndex(name)
+	i, ok := pagesite.SyntheticIndex(site.page, name)
 	if !ok {
 		http.NotFound(w, r)
 		return
 	}
-	c := site.page.ObjectContent(i)
+	c := pagesite.ObjectContent(site.page, i)
 	s.servePageBytes(w, r, c.Type, c.Size, c.WriteTo)
 }
 

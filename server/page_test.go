@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/httpvs/httpvs/internal/pagesite"
 	"github.com/httpvs/httpvs/webpage"
 )
 
@@ -30,11 +31,11 @@ func TestPageServesPageLoadsPage(t *testing.T) {
 	page := webpage.Median()
 	var total int64
 	for i, o := range page.Objects {
-		code, ctype, body := get(t, h, page.ObjectURL(i))
+		code, ctype, body := get(t, h, pagesite.ObjectURL(page, i))
 		if code != 200 || int64(len(body)) != o.Bytes {
-			t.Fatalf("object %d (%s): %d, %d bytes; want 200, %d", i, page.ObjectURL(i), code, len(body), o.Bytes)
+			t.Fatalf("object %d (%s): %d, %d bytes; want 200, %d", i, pagesite.ObjectURL(page, i), code, len(body), o.Bytes)
 		}
-		want := webpage.Synthetic(o.Kind, o.Bytes).Type
+		want := pagesite.Synthetic(o.Kind, o.Bytes).Type
 		if i == 0 {
 			want = "text/html; charset=utf-8"
 		}
@@ -68,7 +69,7 @@ func TestPageServesADirectory(t *testing.T) {
 	os.MkdirAll(filepath.Join(dir, ".git"), 0o755)
 	os.WriteFile(filepath.Join(dir, ".git", "config"), []byte("no"), 0o644)
 	os.WriteFile(filepath.Join(dir, "css", ".htpasswd"), []byte("no"), 0o644)
-	page, err := webpage.FromDir(dir)
+	page, err := webpage.Read(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

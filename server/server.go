@@ -14,40 +14,30 @@ import (
 
 	"google.golang.org/grpc"
 
-	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/internal/bookstore"
+	"github.com/httpvs/httpvs/internal/defaults"
+	"github.com/httpvs/httpvs/internal/pagesite"
 	"github.com/httpvs/httpvs/internal/procstat"
+	"github.com/httpvs/httpvs/internal/protoname"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 	"github.com/httpvs/httpvs/webpage"
 )
 
-// Defaults used when Options fields are zero.
-const (
-	// DefaultMaxSize caps downloads and uploads: 1 TB.
-	DefaultMaxSize = units.TB
-	// DefaultMaxEcho caps each /echo body, which is held in memory: 1 MiB,
-	// far above the 38,890 bytes of the gonuget benchmark's echo.
-	DefaultMaxEcho = units.MiB
-	// DefaultMaxBuffered caps the request bodies held in memory at once,
-	// across every request: 64 MiB.
-	DefaultMaxBuffered = 64 * units.MiB
-)
-
 // Options configures the payload server. The zero value is usable.
 type Options struct {
-	// MaxSize caps /bytes/{size} and /sink bodies; zero means DefaultMaxSize.
+	// MaxSize caps /bytes/{size} and /sink bodies; zero means 1 TB.
 	MaxSize units.Bytes
 	// WriteSize is the chunk, in bytes, response bodies are written in and
-	// request bodies read with; zero means config.DefaultWriteSize.
+	// request bodies read with; zero means 256 KiB.
 	WriteSize int
-	// MaxEcho caps each /echo body; zero means DefaultMaxEcho. A body
+	// MaxEcho caps each /echo body; zero means 1 MiB. A body
 	// declared longer is refused (413) before a byte of it is read.
 	MaxEcho units.Bytes
 	// MaxBuffered caps the bytes of request bodies held in memory at once
 	// across all requests (the /echo bodies); zero means
-	// DefaultMaxBuffered. A request that would pass it is answered 503.
+	// 64 MiB. A request that would pass it is answered 503.
 	MaxBuffered units.Bytes
 	// Token, when set, is required (Authorization: Bearer TOKEN) by the
 	// routes that change the server's state or reveal its internals:
@@ -83,7 +73,7 @@ type Server struct {
 	chunk     []byte // read-only, shared by every download
 	bufs      sync.Pool
 	start     time.Time
-	counters  [transport.Count]protoCounters
+	counters  [protoname.Count]protoCounters
 	source    atomic.Pointer[ioSource]
 	peak      atomic.Pointer[procstat.GoroutinePeak] // nil unless SampleGoroutines
 	inflight  atomic.Int64                           // body handlers (/bytes, /sink) running now
@@ -108,19 +98,19 @@ type protoCounters struct {
 func New(opts Options) *Server {
 	s := &Server{
 		maxSize:   opts.MaxSize,
-		maxEcho:   cmp.Or(opts.MaxEcho, DefaultMaxEcho),
+		maxEcho:   cmp.Or(opts.MaxEcho, defaults.MaxEcho),
 		writeSize: opts.WriteSize,
 		token:     opts.Token,
 		exposed:   opts.Exposed,
 		start:     time.Now(),
 		page:      newPageSite(opts.Page),
 	}
-	s.buffered.limit = int64(cmp.Or(opts.MaxBuffered, DefaultMaxBuffered))
+	s.buffered.limit = int64(cmp.Or(opts.MaxBuffered, defaults.MaxBuffered))
 	if s.maxSize <= 0 {
-		s.maxSize = DefaultMaxSize
+		s.maxSize = defaults.MaxSize
 	}
 	if s.writeSize <= 0 {
-		s.writeSize = int(config.DefaultWriteSize)
+		s.writeSize = int(defaults.WriteSize)
 	}
 	s.chunk = make([]byte, s.writeSize)
 	for i := range s.chunk {
@@ -200,7 +190,7 @@ func (s *Server) routes() *http.ServeMux {
 	mux.HandleFunc("PUT /sink", s.handleSink)
 	mux.HandleFunc("POST /sink", s.handleSink)
 	mux.HandleFunc("GET /small", s.handleSmall)
-	mux.HandleFunc("GET "+webpage.DocumentPath+"{path...}", s.handlePage)
+	mux.HandleFunc("GET "+pagesite.DocumentPath+"{path...}", s.handlePage)
 	mux.HandleFunc("GET /echo", s.handleEcho)
 	mux.HandleFunc("POST /echo", s.handleEcho)
 	mux.HandleFunc("PUT /echo", s.handleEcho)
@@ -235,7 +225,7 @@ func (s *Server) counter(r *http.Request) *protoCounters {
 func (s *Server) raw() stats.ServerStats {
 	st := stats.ServerStats{
 		Seconds:   time.Since(s.start).Seconds(),
-		Protocols: make(map[string]stats.ProtocolCounters, transport.Count),
+		Protocols: make(map[string]stats.ProtocolCounters, protoname.Count),
 		Process:   procstat.Sample(),
 	}
 	if p := s.peak.Load(); p != nil {

@@ -3,8 +3,8 @@ package server
 import (
 	"cmp"
 
-	"github.com/httpvs/httpvs/config"
-	"github.com/httpvs/httpvs/transport"
+	"github.com/httpvs/httpvs/internal/defaults"
+	"github.com/httpvs/httpvs/internal/fielderr"
 )
 
 // Validate reports the first field of o out of range as a
@@ -14,16 +14,16 @@ import (
 func (o Options) Validate() error {
 	switch {
 	case o.MaxSize < 0:
-		return config.Fieldf("MaxSize", o.MaxSize, "a positive size")
+		return fielderr.New("MaxSize", o.MaxSize, "a positive size")
 	case o.WriteSize < 0:
-		return config.Fieldf("WriteSize", o.WriteSize, "a positive number of bytes")
+		return fielderr.New("WriteSize", o.WriteSize, "a positive number of bytes")
 	case o.MaxEcho < 0:
-		return config.Fieldf("MaxEcho", o.MaxEcho, "a positive size, e.g. 1MiB")
+		return fielderr.New("MaxEcho", o.MaxEcho, "a positive size, e.g. 1MiB")
 	case o.MaxBuffered < 0:
-		return config.Fieldf("MaxBuffered", o.MaxBuffered, "a positive size")
+		return fielderr.New("MaxBuffered", o.MaxBuffered, "a positive size")
 	}
-	if echo := cmp.Or(o.MaxEcho, DefaultMaxEcho); cmp.Or(o.MaxBuffered, DefaultMaxBuffered) < echo {
-		return config.Fieldf("MaxBuffered", o.MaxBuffered, "at least the largest echo body (%v), or no echo fits", echo)
+	if echo := cmp.Or(o.MaxEcho, defaults.MaxEcho); cmp.Or(o.MaxBuffered, defaults.MaxBuffered) < echo {
+		return fielderr.New("MaxBuffered", o.MaxBuffered, "at least the largest echo body (%v), or no echo fits", echo)
 	}
 	return nil
 }
@@ -36,7 +36,7 @@ func (c Config) Validate() error {
 	if err := c.validateOwn(); err != nil {
 		return err
 	}
-	return config.WithinField("Transport", c.Transport.Validate())
+	return fielderr.Within("Transport", c.Transport.Validate())
 }
 
 // validateOwn is Validate less Transport's fields, which
@@ -45,5 +45,5 @@ func (c Config) validateOwn() error {
 	if err := c.Options.Validate(); err != nil {
 		return err
 	}
-	return transport.ValidateListen("GRPCListen", c.GRPCListen)
+	return fielderr.Listen("GRPCListen", c.GRPCListen)
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/units"
 )
 
@@ -21,7 +22,7 @@ func TestConfigValidate(t *testing.T) {
 		{"MaxSize", func(c *Config) { c.MaxSize = -1 }},
 		{"MaxEcho", func(c *Config) { c.MaxEcho = -1 }},
 		{"MaxBuffered", func(c *Config) { c.MaxEcho, c.MaxBuffered = 2*units.MiB, units.MiB }},
-		{"MaxBuffered", func(c *Config) { c.MaxBuffered = DefaultMaxEcho - 1 }}, // against the default echo
+		{"MaxBuffered", func(c *Config) { c.MaxBuffered = defaults.MaxEcho - 1 }}, // against the default echo
 		{"GRPCListen", func(c *Config) { c.GRPCListen = "127.0.0.1" }},
 		{"Transport.MaxConns", func(c *Config) { c.Transport.MaxConns = -1 }},
 		{"Transport.MaxHeaderBytes", func(c *Config) { c.Transport.MaxHeaderBytes = 100 }},

@@ -11,28 +11,19 @@ type IOStats struct {
 	ReadBytes   int64 `json:"read_bytes"`  // bytes returned by Read
 	Writes      int64 `json:"writes"`      // Write calls
 	WriteBytes  int64 `json:"write_bytes"` // bytes written
-	// ReadSizes and WriteSizes count the calls by bytes moved, in
-	// SizeBuckets: up to 1 KiB, 4 KiB, 16 KiB, 64 KiB, 256 KiB, 1 MiB,
+	// ReadSizes and WriteSizes count the calls by bytes moved: up to 1 KiB, 4 KiB, 16 KiB, 64 KiB, 256 KiB, 1 MiB,
 	// and above.
 	ReadSizes  SizeCounts `json:"read_sizes"`
 	WriteSizes SizeCounts `json:"write_sizes"`
 }
 
-// SizeBuckets are the upper bounds, in bytes, of the size distributions'
+// sizeBuckets are the upper bounds, in bytes, of the size distributions'
 // buckets; the last bucket holds everything above.
 var sizeBuckets = [...]int64{1 << 10, 4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20}
 
-// SizeCounts is a size distribution over SizeBuckets.
+// SizeCounts is a size distribution: counts up to 1 KiB, 4 KiB, 16 KiB,
+// 64 KiB, 256 KiB, 1 MiB, and above.
 type SizeCounts [len(sizeBuckets) + 1]int64
-
-// SizeBucket returns the index in SizeCounts of a size of n bytes.
-func SizeBucket(n int64) int {
-	b := 0
-	for b < len(sizeBuckets) && n > sizeBuckets[b] {
-		b++
-	}
-	return b
-}
 
 // Add adds o to c.
 func (c *SizeCounts) add(o SizeCounts) {

@@ -35,13 +35,6 @@ func (k ErrorKind) String() string {
 	return errorKindNames[k]
 }
 
-// Unreachable reports whether a request that failed with k never reached
-// a server that would answer: nothing listened, set-up timed out, or TLS
-// failed. A second request over the same transport would fail the same way.
-func (k ErrorKind) Unreachable() bool {
-	return k == ErrRefused || k == ErrTimeout || k == ErrTLS
-}
-
 // ErrorCounts counts failures by kind. Its JSON form has a "total" and one
 // field per kind.
 type ErrorCounts struct {

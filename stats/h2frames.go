@@ -1,9 +1,5 @@
 package stats
 
-// H2FrameTypes names the HTTP/2 frame types counted, by type code (RFC 9113
-// section 6): DATA 0 to CONTINUATION 9.
-var H2FrameTypes = [10]string{"data", "headers", "priority", "rst_stream", "settings", "push_promise", "ping", "goaway", "window_update", "continuation"}
-
 // H2Direction counts the frames one end sent or received on its HTTP/2
 // cleartext (h2c) connections, parsed passively from the bytes on the wire.
 type H2Direction struct {
@@ -42,14 +38,6 @@ func (d H2Direction) sub(o H2Direction) H2Direction {
 		}
 	}
 	return r
-}
-
-// AverageData returns the mean DATA frame payload, in bytes; 0 without any.
-func (d H2Direction) AverageData() float64 {
-	if n := d.Frames["data"]; n > 0 {
-		return float64(d.DataBytes) / float64(n)
-	}
-	return 0
 }
 
 // H2Frames are one end's HTTP/2 frame counts on h2c connections. Over TLS

@@ -2,23 +2,23 @@ package stats
 
 import "errors"
 
-// ErrCountersReset says the server's counters were reset (POST
+// errCountersReset says the server's counters were reset (POST
 // /stats/reset) between two snapshots: the difference between them is
 // not the server's work over the run, and no figure is drawn from it.
-var ErrCountersReset = errors.New("the server's counters were reset (POST /stats/reset) during the run: its figures are left out")
+var errCountersReset = errors.New("the server's counters were reset (POST /stats/reset) during the run: its figures are left out")
 
 // Delta returns s - before, the server's work between the two snapshots,
-// or ErrCountersReset when the counters were reset in between: their
+// or an error saying so when the counters were reset in between: their
 // reset generations differ, or (from a server that does not report one)
 // a counter went backwards.
 func (s ServerStats) Delta(before ServerStats) (ServerStats, error) {
 	if s.Resets != before.Resets {
-		return ServerStats{}, ErrCountersReset
+		return ServerStats{}, errCountersReset
 	}
 	d := s.Sub(before)
 	for _, c := range d.Protocols {
 		if c.Requests < 0 || c.Connections < 0 || c.BodyBytesSent < 0 || c.BodyBytesReceived < 0 || c.BodyWrites < 0 || c.BodyReads < 0 || c.Aborted < 0 {
-			return ServerStats{}, ErrCountersReset
+			return ServerStats{}, errCountersReset
 		}
 	}
 	return d, nil

@@ -14,12 +14,12 @@ func TestDelta(t *testing.T) {
 	}
 	reset := after
 	reset.Resets = 2
-	if _, err := reset.Delta(before); !errors.Is(err, ErrCountersReset) {
-		t.Fatalf("across a generation: %v, want ErrCountersReset", err)
+	if _, err := reset.Delta(before); !errors.Is(err, errCountersReset) {
+		t.Fatalf("across a generation: %v, want errCountersReset", err)
 	}
 	// A server that reports no generation: a counter going backwards.
 	old := ServerStats{Protocols: map[string]ProtocolCounters{"h1": {Requests: 1}}, Resets: 1}
-	if _, err := old.Delta(before); !errors.Is(err, ErrCountersReset) {
-		t.Fatalf("counters going backwards: %v, want ErrCountersReset", err)
+	if _, err := old.Delta(before); !errors.Is(err, errCountersReset) {
+		t.Fatalf("counters going backwards: %v, want errCountersReset", err)
 	}
 }

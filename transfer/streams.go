@@ -24,7 +24,7 @@ func (p *Plan) fitStreams(ctx context.Context, u *url.URL) (limit int, raised st
 	if v == 1 || perConn < 2 {
 		return 0, ""
 	}
-	bound := p.Client.Config.DialTimeoutOrDefault()
+	bound := p.Client.Config.Effective().DialTimeout
 	if p.RequestTimeout > 0 {
 		bound = min(bound, p.RequestTimeout)
 	}

@@ -14,8 +14,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/internal/fielderr"
 	"github.com/httpvs/httpvs/internal/procstat"
+	"github.com/httpvs/httpvs/internal/serverstats"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transfer/transferresult"
 	"github.com/httpvs/httpvs/transport"
@@ -101,15 +102,15 @@ func (p Plan) Validate() (*url.URL, error) {
 	}
 	switch {
 	case p.Transfers < 1:
-		return nil, config.Fieldf("Transfers", p.Transfers, "at least 1")
+		return nil, fielderr.New("Transfers", p.Transfers, "at least 1")
 	case p.Parallel < 0 || p.Parallel > p.Transfers:
-		return nil, config.Fieldf("Parallel", p.Parallel, "1 to %d, the transfers", p.Transfers)
+		return nil, fielderr.New("Parallel", p.Parallel, "1 to %d, the transfers", p.Transfers)
 	case p.Conns < 0 || p.Conns > p.parallel():
-		return nil, config.Fieldf("Conns", p.Conns, "1 to %d, the transfers at once", p.parallel())
+		return nil, fielderr.New("Conns", p.Conns, "1 to %d, the transfers at once", p.parallel())
 	case p.Direction == Upload && p.Size < 0:
-		return nil, config.Fieldf("Size", p.Size, "zero or more")
+		return nil, fielderr.New("Size", p.Size, "zero or more")
 	case p.WriteSize < 0 || p.WriteSize > maxWriteSize:
-		return nil, config.Fieldf("WriteSize", units.Bytes(p.WriteSize), "1 byte to 1Gi (0: the client's own)")
+		return nil, fielderr.New("WriteSize", units.Bytes(p.WriteSize), "1 byte to 1Gi (0: the client's own)")
 	}
 	return u, nil
 }
@@ -158,9 +159,9 @@ func Run(ctx context.Context, p Plan) (transferresult.Result, error) {
 		var unreached error
 		// Bounded past the dial timeout, so that an unreachable server
 		// fails the dial rather than the read's deadline.
-		limit := max(StatsTimeout, p.Client.Config.DialTimeoutOrDefault()+time.Second)
-		before, res.ServerNote, unreached = fetchStats(ctx, statsClient, statsURL, limit)
-		if k := transport.Classify(unreached); unreached != nil && k.Unreachable() && ctx.Err() == nil {
+		limit := max(serverstats.Timeout, p.Client.Config.Effective().DialTimeout+time.Second)
+		before, res.ServerNote, unreached = serverstats.Reach(ctx, statsClient, statsURL, limit)
+		if k := transport.Classify(unreached); unreached != nil && unreachable(k) && ctx.Err() == nil {
 			// The transfers would dial the same way and wait as long again.
 			p.unreachable(&res, k, unreached)
 			return res, nil
@@ -217,7 +218,7 @@ func Run(ctx context.Context, p Plan) (transferresult.Result, error) {
 		res.Connections += c.Connections()
 	}
 	if before != nil && ctx.Err() == nil {
-		after, note := FetchServerStats(ctx, statsClient, statsURL, StatsTimeoutAfter(res.Errors.Total))
+		after, note := serverstats.Fetch(ctx, statsClient, statsURL, serverstats.TimeoutAfter(res.Errors.Total))
 		if after != nil {
 			if d, err := after.Delta(*before); err != nil {
 				res.ServerNote = err.Error()
@@ -272,7 +273,7 @@ func (p Plan) unreachable(res *transferresult.Result, k stats.ErrorKind, err err
 	}
 	// The error is the dial's, which the transfers share: name the URL the
 	// user gave, not the /stats read that found it.
-	res.FirstError = fmt.Sprintf("%s %s: %v", p.Direction.method(), p.URL, withoutURL(err))
+	res.FirstError = fmt.Sprintf("%s %s: %v", p.Direction.method(), p.URL, serverstats.WithoutURL(err))
 	res.ServerNote = "server unreachable: no transfer attempted"
 }
 
@@ -303,4 +304,11 @@ func (p Plan) one(ctx context.Context, c *transport.Client, st *steady) outcome 
 	// run's end was interrupted.
 	out.cutOff = out.failed && ctx.Err() != nil
 	return out
+}
+
+// unreachable reports whether a request that failed with k never reached
+// a server that would answer: nothing listened, set-up timed out, or TLS
+// failed. A second request over the same transport would fail the same way.
+func unreachable(k stats.ErrorKind) bool {
+	return k == stats.ErrRefused || k == stats.ErrTimeout || k == stats.ErrTLS
 }

@@ -2,7 +2,9 @@
 
 package transport
 
-import "net"
+import (
+	"net"
+)
 
 // blocking returns c: blocking sockets are Linux-only; elsewhere
 // ClientOptions.BlockingSockets has no effect.

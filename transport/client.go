@@ -12,6 +12,7 @@ import (
 	"github.com/quic-go/quic-go/http3"
 
 	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/internal/dial"
 	"github.com/httpvs/httpvs/internal/wire"
 	"github.com/httpvs/httpvs/stats"
 )
@@ -68,7 +69,7 @@ func NewClient(opts ClientOptions) (*Client, error) {
 	if err := opts.Config.Validate(); err != nil {
 		return nil, err
 	}
-	c := &Client{proto: opts.Protocol, readSize: opts.Config.EffectiveReadSize()}
+	c := &Client{proto: opts.Protocol, readSize: int(opts.Config.Effective().ReadSize)}
 	tlsConf := &tls.Config{RootCAs: opts.RootCAs, InsecureSkipVerify: opts.Insecure, MinVersion: tls.VersionTLS12,
 		ClientSessionCache: opts.SessionCache}
 	var rt http.RoundTripper
@@ -86,12 +87,12 @@ func NewClient(opts ClientOptions) (*Client, error) {
 }
 
 func (c *Client) newTCP(opts ClientOptions, tlsConf *tls.Config) *http.Transport {
-	dialer := &net.Dialer{Timeout: opts.Config.DialTimeoutOrDefault()}
+	dialer := &net.Dialer{Timeout: opts.Config.Effective().DialTimeout}
 	protos := new(http.Protocols)
 	tr := &http.Transport{
 		Proxy: nil, // measurements go straight to the target, never through a proxy
 		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
-			conn, err := DialIn(ctx, opts.Network, dialer, network, addr)
+			conn, err := dialIn(ctx, opts.Network, dialer, network, addr)
 			if err != nil {
 				return nil, err
 			}
@@ -109,9 +110,9 @@ func (c *Client) newTCP(opts ClientOptions, tlsConf *tls.Config) *http.Transport
 		DisableCompression:  true,
 		MaxIdleConnsPerHost: 1 << 16,
 		MaxConnsPerHost:     opts.MaxConnsPerHost,
-		TLSHandshakeTimeout: opts.Config.DialTimeoutOrDefault(),
+		TLSHandshakeTimeout: opts.Config.Effective().DialTimeout,
 		Protocols:           protos,
-		HTTP2:               http2Config(opts.Config.EffectiveHTTP2()),
+		HTTP2:               http2Config(opts.Config.Effective().HTTP2),
 	}
 	// "N streams on one connection" must mean one connection: wait for a
 	// free stream rather than open another connection. Beware: with this
@@ -155,7 +156,7 @@ func (c *Client) newTCP(opts ClientOptions, tlsConf *tls.Config) *http.Transport
 				}
 			}
 			tc := tls.Client(raw, conf)
-			if err := HandshakeTLS(ctx, tc, addr, opts.Config.DialTimeoutOrDefault()); err != nil {
+			if err := handshakeTLS(ctx, tc, addr, opts.Config.Effective().DialTimeout); err != nil {
 				raw.Close()
 				return nil, err
 			}
@@ -167,7 +168,7 @@ func (c *Client) newTCP(opts ClientOptions, tlsConf *tls.Config) *http.Transport
 }
 
 func (c *Client) newH3(opts ClientOptions, tlsConf *tls.Config) *http3.Transport {
-	qconf := QUICConfig(opts.Config)
+	qconf := dial.QUICConfig(opts.Config)
 	if opts.Config.QUIC.Trace {
 		qconf.Tracer = c.quic.Tracer()
 	}
@@ -176,7 +177,7 @@ func (c *Client) newH3(opts ClientOptions, tlsConf *tls.Config) *http3.Transport
 		QUICConfig:         qconf,
 		DisableCompression: true,
 		Dial: func(ctx context.Context, addr string, tlsCfg *tls.Config, cfg *quic.Config) (*quic.Conn, error) {
-			conn, err := DialQUIC(ctx, opts.Network, addr, tlsCfg, cfg)
+			conn, err := dialQUICTimed(ctx, opts.Network, addr, tlsCfg, cfg)
 			if err != nil {
 				return nil, err
 			}

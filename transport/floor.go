@@ -8,13 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-)
 
-// Minimum data rate defaults, Kestrel's (MinRequestBodyDataRate and
-// MinResponseDataRate: 240 bytes/s after a 5 s grace period).
-const (
-	DefaultMinDataRate      = 240 // bytes per second
-	DefaultMinDataRateGrace = 5 * time.Second
+	"github.com/httpvs/httpvs/internal/defaults"
 )
 
 // MinDataRate is the slowest a peer may send a request body or take a
@@ -32,11 +27,11 @@ const (
 // on every transport from the handler's first read of it: once Grace
 // has passed, the bytes read must average BytesPerSecond.
 type MinDataRate struct {
-	// BytesPerSecond is the floor; zero means DefaultMinDataRate, and a
+	// BytesPerSecond is the floor; zero means 240 bytes/s, and a
 	// negative value turns both floors off.
 	BytesPerSecond int64
 	// Grace is how long a peer may stay under the floor; zero means
-	// DefaultMinDataRateGrace.
+	// 5 s.
 	Grace time.Duration
 }
 
@@ -47,10 +42,10 @@ func (m MinDataRate) resolved() (MinDataRate, bool) {
 		return m, false
 	}
 	if m.BytesPerSecond == 0 {
-		m.BytesPerSecond = DefaultMinDataRate
+		m.BytesPerSecond = defaults.MinDataRate
 	}
 	if m.Grace <= 0 {
-		m.Grace = DefaultMinDataRateGrace
+		m.Grace = defaults.MinDataRateGrace
 	}
 	return m, true
 }

@@ -6,6 +6,8 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"github.com/httpvs/httpvs/internal/defaults"
 )
 
 // pipeReader reads step bytes from c every every, until it fails, has
@@ -107,7 +109,7 @@ func TestFloorConnWrite(t *testing.T) {
 }
 
 func TestMinDataRateResolved(t *testing.T) {
-	if r, on := (MinDataRate{}).resolved(); !on || r.BytesPerSecond != DefaultMinDataRate || r.Grace != DefaultMinDataRateGrace {
+	if r, on := (MinDataRate{}).resolved(); !on || r.BytesPerSecond != defaults.MinDataRate || r.Grace != defaults.MinDataRateGrace {
 		t.Fatalf("zero value resolves to %+v, %v", r, on)
 	}
 	if _, on := (MinDataRate{BytesPerSecond: -1}).resolved(); on {

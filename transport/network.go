@@ -6,6 +6,8 @@ import (
 	"net"
 
 	"github.com/quic-go/quic-go"
+
+	"github.com/httpvs/httpvs/internal/dial"
 )
 
 // Network is where a client makes its sockets: another network namespace,
@@ -18,34 +20,35 @@ type Network interface {
 	Run(fn func() error) error
 }
 
-// InNetwork calls fn inside n, or directly when n is nil.
-func InNetwork(n Network, fn func() error) error {
-	if n == nil {
-		return fn()
+// init installs the dials internal/dial's callers use: this package's
+// own, whose errors it owns.
+func init() {
+	dial.TCP = func(ctx context.Context, n dial.Network, d *net.Dialer, network, addr string) (net.Conn, error) {
+		return dialIn(ctx, n, d, network, addr)
 	}
-	return n.Run(fn)
+	dial.QUIC = func(ctx context.Context, n dial.Network, addr string, tlsConf *tls.Config, conf *quic.Config) (*quic.Conn, error) {
+		return dialQUICTimed(ctx, n, addr, tlsConf, conf)
+	}
+	dial.Handshake = handshakeTLS
 }
 
-// DialIn dials addr as d does, from inside n (the process's own network
-// when n is nil). Inside a namespace the whole dial, TCP handshake
-// included, runs on the thread that joined it. A connect that d.Timeout
-// ends is a *SetupTimeoutError.
-func DialIn(ctx context.Context, n Network, d *net.Dialer, network, addr string) (net.Conn, error) {
+// dialIn is dial.TCP: addr dialed as d does, from inside n (the
+// process's own network when n is nil). A connect that d.Timeout ends is
+// a *SetupTimeoutError.
+func dialIn(ctx context.Context, n Network, d *net.Dialer, network, addr string) (net.Conn, error) {
 	var c net.Conn
-	err := InNetwork(n, func() (err error) {
+	err := dial.In(n, func() (err error) {
 		c, err = d.DialContext(ctx, network, addr)
 		return err
 	})
 	return c, setupTimeout(ctx, "TCP connect", addr, d.Timeout, err)
 }
 
-// DialQUIC opens a QUIC connection to addr (host:port), 0-RTT allowed, as
-// quic.DialAddrEarly does: from a UDP socket of its own, made inside n (the
-// process's own network when n is nil), that closes with the connection.
-// A handshake that quic-go's handshake timeouts end (conf's
-// HandshakeIdleTimeout, the dial timeout in httpvs's clients) is a
-// *SetupTimeoutError.
-func DialQUIC(ctx context.Context, n Network, addr string, tlsConf *tls.Config, conf *quic.Config) (*quic.Conn, error) {
+// dialQUICTimed is dial.QUIC: a QUIC connection to addr from a UDP
+// socket of its own made inside n. A handshake that quic-go's handshake
+// timeouts end (conf's HandshakeIdleTimeout, the dial timeout in httpvs's
+// clients) is a *SetupTimeoutError.
+func dialQUICTimed(ctx context.Context, n Network, addr string, tlsConf *tls.Config, conf *quic.Config) (*quic.Conn, error) {
 	conn, err := dialQUIC(ctx, n, addr, tlsConf, conf)
 	return conn, quicSetupTimeout(ctx, addr, conf, err)
 }

@@ -37,8 +37,9 @@ const (
 	numProtocols
 )
 
-// Count is the number of transports; Protocol values run from 0 to Count-1.
-const Count = int(numProtocols)
+// count is the number of transports; Protocol values run from 0 to
+// count-1 (All lists them).
+const count = int(numProtocols)
 
 // All lists every transport in report order.
 var All = []Protocol{H1, H2C, H1TLS, H2, H3}
@@ -64,15 +65,6 @@ func Parse(s string) (Protocol, error) {
 		}
 	}
 	return 0, fmt.Errorf("unknown transport %q: want one of %s", s, names())
-}
-
-// NamesOf returns each of ps by its name (Protocol.String), in order.
-func NamesOf(ps []Protocol) []string {
-	names := make([]string, len(ps))
-	for i, p := range ps {
-		names[i] = p.String()
-	}
-	return names
 }
 
 // ParseList reads a comma-separated list of transport names, or "all".

@@ -1,6 +1,8 @@
 package transport
 
-import "fmt"
+import (
+	"fmt"
+)
 
 // SchemeError is a URL whose scheme the transport cannot use.
 type SchemeError struct {

@@ -19,15 +19,10 @@ import (
 	"golang.org/x/net/netutil"
 
 	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/internal/defaults"
+	"github.com/httpvs/httpvs/internal/dial"
 	"github.com/httpvs/httpvs/internal/wire"
 	"github.com/httpvs/httpvs/stats"
-)
-
-// Server limits used when ServerOptions leaves them zero.
-const (
-	DefaultReadHeaderTimeout = 10 * time.Second
-	DefaultIdleTimeout       = 120 * time.Second
-	DefaultMaxHeaderBytes    = 1 << 20
 )
 
 // ServerOptions says where a Server listens and how it is tuned.
@@ -48,18 +43,18 @@ type ServerOptions struct {
 	// Config tunes HTTP/2, QUIC and the body write size.
 	Config config.Server
 	// ReadHeaderTimeout bounds reading a request's headers; zero means
-	// DefaultReadHeaderTimeout.
+	// 10 s.
 	ReadHeaderTimeout time.Duration
 	// IdleTimeout closes idle keep-alive connections; zero means
-	// DefaultIdleTimeout.
+	// 120 s.
 	IdleTimeout time.Duration
 	// MaxHeaderBytes bounds request headers, in bytes; zero means
-	// DefaultMaxHeaderBytes.
+	// 1 MiB.
 	MaxHeaderBytes int
 	// MinDataRate is the slowest a peer may send request bodies and take
 	// responses before its connection is closed; the zero value is
-	// Kestrel's defaults (DefaultMinDataRate after
-	// DefaultMinDataRateGrace).
+	// Kestrel's defaults (240 bytes/s after
+	// 5 s).
 	MinDataRate MinDataRate
 	// MaxConns bounds the connections each TCP listener (cleartext, TLS)
 	// holds open at once; further ones wait in the kernel's accept queue
@@ -130,13 +125,13 @@ func NewServer(opts ServerOptions) (*Server, error) {
 			Handler:           handler,
 			Protocols:         protos,
 			HTTP2:             http2Config(opts.Config.HTTP2),
-			ReadHeaderTimeout: orDuration(opts.ReadHeaderTimeout, DefaultReadHeaderTimeout),
-			IdleTimeout:       orDuration(opts.IdleTimeout, DefaultIdleTimeout),
-			MaxHeaderBytes:    orInt(opts.MaxHeaderBytes, DefaultMaxHeaderBytes),
+			ReadHeaderTimeout: orDuration(opts.ReadHeaderTimeout, defaults.ReadHeaderTimeout),
+			IdleTimeout:       orDuration(opts.IdleTimeout, defaults.IdleTimeout),
+			MaxHeaderBytes:    orInt(opts.MaxHeaderBytes, defaults.MaxHeaderBytes),
 			ErrorLog:          logger,
 			ConnState:         s.churn.connState,
 			ConnContext: func(ctx context.Context, c net.Conn) context.Context {
-				return context.WithValue(ctx, connMarkKey{}, markTCP(c, orDuration(opts.ReadHeaderTimeout, DefaultReadHeaderTimeout), &s.churn))
+				return context.WithValue(ctx, connMarkKey{}, markTCP(c, orDuration(opts.ReadHeaderTimeout, defaults.ReadHeaderTimeout), &s.churn))
 			},
 		}
 	}
@@ -184,7 +179,7 @@ func (s *Server) listenTLS(opts ServerOptions, handler http.Handler, newHTTPServ
 		return nil
 	}
 	s.udp = udp
-	qconf := quicConfig(opts.Config.QUIC)
+	qconf := dial.QUICConfigOf(opts.Config.QUIC)
 	if opts.Config.QUIC.Trace {
 		qconf.Tracer = s.quic.Tracer()
 	}
@@ -198,8 +193,8 @@ func (s *Server) listenTLS(opts ServerOptions, handler http.Handler, newHTTPServ
 		Handler:        refuseEarly(handler),
 		TLSConfig:      http3.ConfigureTLSConfig(&tls.Config{Certificates: []tls.Certificate{s.cert}, MinVersion: tls.VersionTLS13}),
 		QUICConfig:     qconf,
-		IdleTimeout:    orDuration(opts.IdleTimeout, DefaultIdleTimeout),
-		MaxHeaderBytes: orInt(opts.MaxHeaderBytes, DefaultMaxHeaderBytes),
+		IdleTimeout:    orDuration(opts.IdleTimeout, defaults.IdleTimeout),
+		MaxHeaderBytes: orInt(opts.MaxHeaderBytes, defaults.MaxHeaderBytes),
 		ConnContext: func(ctx context.Context, c *quic.Conn) context.Context {
 			s.quic.Track(c)
 			return context.WithValue(ctx, connMarkKey{}, markQUIC(c, opts.MinDataRate))

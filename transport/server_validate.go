@@ -1,12 +1,6 @@
 package transport
 
-import (
-	"net"
-	"strconv"
-
-	"github.com/httpvs/httpvs/config"
-	"github.com/httpvs/httpvs/internal/fdlimit"
-)
+import "github.com/httpvs/httpvs/internal/fielderr"
 
 // minMaxHeaderBytes is the smallest MaxHeaderBytes allowed: below it
 // ordinary browsers' requests would be refused.
@@ -19,55 +13,21 @@ const minMaxHeaderBytes = 4096
 func (o ServerOptions) Validate() error {
 	switch {
 	case o.ReadHeaderTimeout < 0:
-		return config.Fieldf("ReadHeaderTimeout", o.ReadHeaderTimeout, "a positive duration, e.g. 10s")
+		return fielderr.New("ReadHeaderTimeout", o.ReadHeaderTimeout, "a positive duration, e.g. 10s")
 	case o.IdleTimeout < 0:
-		return config.Fieldf("IdleTimeout", o.IdleTimeout, "a positive duration, e.g. 2m")
+		return fielderr.New("IdleTimeout", o.IdleTimeout, "a positive duration, e.g. 2m")
 	case o.MaxHeaderBytes < 0 || (o.MaxHeaderBytes > 0 && o.MaxHeaderBytes < minMaxHeaderBytes):
-		return config.Fieldf("MaxHeaderBytes", o.MaxHeaderBytes, "at least %d", minMaxHeaderBytes)
+		return fielderr.New("MaxHeaderBytes", o.MaxHeaderBytes, "at least %d", minMaxHeaderBytes)
 	case o.MaxConns < 0:
-		return config.Fieldf("MaxConns", o.MaxConns, "0 (no bound) or more")
+		return fielderr.New("MaxConns", o.MaxConns, "0 (no bound) or more")
 	case o.MinDataRate.Grace < 0:
-		return config.Fieldf("MinDataRate.Grace", o.MinDataRate.Grace, "a positive duration, e.g. 5s")
+		return fielderr.New("MinDataRate.Grace", o.MinDataRate.Grace, "a positive duration, e.g. 5s")
 	}
-	if err := ValidateListen("Listen", o.Listen); err != nil {
+	if err := fielderr.Listen("Listen", o.Listen); err != nil {
 		return err
 	}
-	if err := ValidateListen("TLSListen", o.TLSListen); err != nil {
+	if err := fielderr.Listen("TLSListen", o.TLSListen); err != nil {
 		return err
 	}
-	return config.WithinField("Config", o.Config.Validate())
-}
-
-// ValidateListen reports addr, the listen address of field, as a
-// *config.FieldError unless it is host:port with a port in 0-65535 (0:
-// any free port) or empty (no listener).
-func ValidateListen(field, addr string) error {
-	if addr == "" {
-		return nil
-	}
-	_, port, err := net.SplitHostPort(addr)
-	if err != nil {
-		return config.Fieldf(field, addr, "host:port, e.g. 127.0.0.1:8080")
-	}
-	if port == "" {
-		return nil // net.Listen's any free port, as 0
-	}
-	n, err := strconv.Atoi(port)
-	switch {
-	case err != nil:
-		return config.Fieldf(field, addr, "a numeric port, e.g. 127.0.0.1:8080")
-	case n < 0 || n > 65535:
-		return config.Fieldf(field, addr, "a port in 0-65535 (%d is out of range), e.g. 127.0.0.1:8080", n)
-	}
-	return nil
-}
-
-// FDLimitShort reports whether the process's soft open-file limit (limit)
-// is below need: the descriptors MaxConns connections on a listener take,
-// plus a reserve of 64 for everything else (stdio, listeners, the
-// runtime's poller). Connections past the limit are refused. It is false
-// where there is no limit to read and when MaxConns is zero (no bound).
-func (o ServerOptions) FDLimitShort() (limit, need int, short bool) {
-	limit, need = fdlimit.Limit(), o.MaxConns+fdlimit.Reserve
-	return limit, need, limit > 0 && o.MaxConns > 0 && need > limit
+	return fielderr.Within("Config", o.Config.Validate())
 }

@@ -87,10 +87,10 @@ func quicSetupTimeout(ctx context.Context, addr string, conf *quic.Config, err e
 // zero.
 const quicDefaultHandshakeIdleTimeout = 5 * time.Second
 
-// HandshakeTLS runs tc's handshake, bounded by timeout (the dial timeout)
+// handshakeTLS is dial.Handshake: tc's handshake, bounded by timeout (the dial timeout)
 // as well as ctx; a handshake that timeout ends is a *SetupTimeoutError
 // naming addr.
-func HandshakeTLS(ctx context.Context, tc *tls.Conn, addr string, timeout time.Duration) error {
+func handshakeTLS(ctx context.Context, tc *tls.Conn, addr string, timeout time.Duration) error {
 	hctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	return setupTimeout(ctx, "TLS handshake", addr, timeout, tc.HandshakeContext(hctx))

@@ -40,17 +40,17 @@ func TestSetupTimeoutNamesTheBound(t *testing.T) {
 	const bound = 200 * time.Millisecond
 	tlsConf := &tls.Config{InsecureSkipVerify: true, NextProtos: []string{"h3"}}
 	quicDial := func(ctx context.Context) error {
-		_, err := DialQUIC(ctx, nil, udp, tlsConf, &quic.Config{HandshakeIdleTimeout: bound})
+		_, err := dialQUICTimed(ctx, nil, udp, tlsConf, &quic.Config{HandshakeIdleTimeout: bound})
 		return err
 	}
 	tlsDial := func(ctx context.Context) error {
 		var d net.Dialer
-		c, err := DialIn(ctx, nil, &d, "tcp", ln.Addr().String())
+		c, err := dialIn(ctx, nil, &d, "tcp", ln.Addr().String())
 		if err != nil {
 			return err
 		}
 		defer c.Close()
-		return HandshakeTLS(ctx, tls.Client(c, tlsConf), ln.Addr().String(), bound)
+		return handshakeTLS(ctx, tls.Client(c, tlsConf), ln.Addr().String(), bound)
 	}
 	for _, c := range []struct {
 		name   string

@@ -36,7 +36,7 @@ func TestParse(t *testing.T) {
 	if err != nil || len(list) != 2 || list[0] != H3 || list[1] != H1 {
 		t.Fatalf("ParseList = %v, %v", list, err)
 	}
-	if all, err := ParseList("all"); err != nil || len(all) != Count {
+	if all, err := ParseList("all"); err != nil || len(all) != count {
 		t.Fatalf("ParseList(all) = %v, %v", all, err)
 	}
 }
@@ -207,7 +207,7 @@ func FuzzParse(f *testing.F) {
 		}
 		seen := map[Protocol]bool{}
 		for _, p := range list {
-			if p < 0 || int(p) >= Count || seen[p] {
+			if p < 0 || int(p) >= count || seen[p] {
 				t.Fatalf("ParseList(%q) = %v", s, list)
 			}
 			seen[p] = true

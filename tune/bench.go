@@ -6,6 +6,7 @@ import (
 	"net"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/dial"
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/transfer"
 	"github.com/httpvs/httpvs/transfer/transferresult"
@@ -63,7 +64,7 @@ func (b *bench) server(write units.Bytes) (*transport.Server, error) {
 	}
 	addr := net.JoinHostPort(host, "0")
 	var srv *server.Running
-	err := transport.InNetwork(where, func() (err error) {
+	err := dial.In(where, func() (err error) {
 		srv, err = server.Start(server.Config{
 			Options:   server.Options{WriteSize: int(write)},
 			Transport: transport.ServerOptions{Listen: addr, TLSListen: addr},

@@ -3,6 +3,7 @@ package tune
 import (
 	"time"
 
+	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/linkmodel"
 	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/transport"
@@ -19,13 +20,13 @@ const linkTrialsPerProtocol = 20
 // handshakes and slow start are a third of it at most: three times slow
 // start to the link's rate (downGoodput, its calibrated goodput in bits
 // per second, when the rate is unlimited) and four round trips, and
-// never shorter than DefaultTrial. Options.Trial is this across a Link
+// never shorter than 300 ms. Options.Trial is this across a Link
 // when zero.
 func linkTrial(s netem.Spec, downGoodput float64) time.Duration {
 	if s.Down.Rate <= 0 && downGoodput > 0 {
 		s.Down.Rate = units.BitsPerSecond(downGoodput)
 	}
-	return max(DefaultTrial, 3*(linkmodel.SlowStart(s.Down.Rate, s.RTT())+4*s.RTT()))
+	return max(defaults.TuneTrial, 3*(linkmodel.SlowStart(s.Down.Rate, s.RTT())+4*s.RTT()))
 }
 
 // withDefaults sets o's zero fields: the transports, the trial and the
@@ -35,7 +36,7 @@ func (o Options) withDefaults() Options {
 		o.Protocols = []transport.Protocol{transport.H2C, transport.H2, transport.H3}
 	}
 	if o.Trial == 0 {
-		o.Trial = DefaultTrial
+		o.Trial = defaults.TuneTrial
 		if l := o.Link; l != nil {
 			var goodput float64
 			if l.Net != nil {
@@ -45,9 +46,9 @@ func (o Options) withDefaults() Options {
 		}
 	}
 	if o.Budget == 0 {
-		o.Budget = DefaultBudget
+		o.Budget = defaults.TuneBudget
 		if o.Link != nil {
-			o.Budget = max(DefaultBudget, linkTrialsPerProtocol*o.Trial*time.Duration(len(o.Protocols)))
+			o.Budget = max(defaults.TuneBudget, linkTrialsPerProtocol*o.Trial*time.Duration(len(o.Protocols)))
 		}
 	}
 	return o

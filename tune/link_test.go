@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/results"
 )
@@ -17,7 +18,7 @@ func TestLinkTrial(t *testing.T) {
 		want    time.Duration
 	}{
 		{"rtt=50ms,rate=20mbit", 0, 3 * (300 + 200) * time.Millisecond}, // 83 packets in flight: 4 doublings + 2 round trips
-		{"rtt=1ms,rate=1gbit", 0, DefaultTrial},                         // 12 ms of slow start: the default
+		{"rtt=1ms,rate=1gbit", 0, defaults.TuneTrial},                   // 12 ms of slow start: the default
 		{"rtt=100ms", 240e6, 3 * (1000 + 400) * time.Millisecond},       // unlimited: the calibrated 240 Mbit/s, 2000 packets: 8 doublings + 2
 	} {
 		spec, err := netem.Parse(tt.spec)
@@ -47,7 +48,7 @@ func TestLinkDefaults(t *testing.T) {
 		t.Fatalf("given: trial %v, budget %v", o.Trial, o.Budget)
 	}
 	o = Options{}.withDefaults()
-	if o.Trial != DefaultTrial || o.Budget != DefaultBudget {
+	if o.Trial != defaults.TuneTrial || o.Budget != defaults.TuneBudget {
 		t.Fatalf("loopback: trial %v, budget %v", o.Trial, o.Budget)
 	}
 }

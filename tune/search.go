@@ -19,7 +19,7 @@ import (
 // measurements still fit, each as long as one over its transport has taken
 // so far.
 func (b *bench) search(ctx context.Context, p transport.Protocol, shareEnd time.Time) (tuneresult.Result, error) {
-	res := tuneresult.Result{Protocol: p.String(), Default: defaults(p)}
+	res := tuneresult.Result{Protocol: p.String(), Default: goDefaults(p)}
 	best, err := b.descend(ctx, p, shareEnd, res.Default, &res.Trials)
 	if err != nil {
 		return res, err

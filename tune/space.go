@@ -7,9 +7,9 @@ import (
 	"github.com/httpvs/httpvs/units"
 )
 
-// defaults are Go's own: what a program gets with zero config and
+// goDefaults are Go's own: what a program gets with zero config and
 // io.Copy(io.Discard, resp.Body), 8 KiB reads.
-func defaults(p transport.Protocol) tuneresult.Settings {
+func goDefaults(p transport.Protocol) tuneresult.Settings {
 	s := tuneresult.Settings{ReadSize: 8 * units.KiB, WriteSize: 8 * units.KiB}
 	if p.Version() == 2 {
 		s.MaxReadFrameSize = 16 * units.KiB

@@ -13,7 +13,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/internal/fielderr"
 	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/server"
@@ -22,21 +22,15 @@ import (
 	"github.com/httpvs/httpvs/units"
 )
 
-// Defaults used when Options fields are zero.
-const (
-	DefaultBudget = 90 * time.Second
-	DefaultTrial  = 300 * time.Millisecond
-)
-
 // Options describe a search.
 type Options struct {
 	// Protocols to tune; h1 is always measured as the baseline. Empty means
 	// h2c, h2 and h3.
 	Protocols []transport.Protocol
-	// Budget bounds the whole search; zero means DefaultBudget, and
+	// Budget bounds the whole search; zero means 90 s, and
 	// across a Link at least LinkTrialsPerProtocol trials per transport.
 	Budget time.Duration
-	// Trial is each measurement's length; zero means DefaultTrial, and
+	// Trial is each measurement's length; zero means 300 ms, and
 	// across a Link LinkTrial of its Spec.
 	Trial time.Duration
 	// Progress, if set, is called before each measurement.
@@ -71,11 +65,11 @@ func Run(ctx context.Context, opts Options) (*tuneresult.Report, error) {
 	opts = opts.withDefaults()
 	switch {
 	case opts.Budget < time.Second || opts.Budget > 24*time.Hour:
-		return nil, config.Fieldf("Budget", opts.Budget, "1s to 24h")
+		return nil, fielderr.New("Budget", opts.Budget, "1s to 24h")
 	case opts.Trial < 20*time.Millisecond || opts.Trial > time.Minute:
-		return nil, config.Fieldf("Trial", opts.Trial, "20ms to 1m")
+		return nil, fielderr.New("Trial", opts.Trial, "20ms to 1m")
 	case slices.Contains(opts.Protocols, transport.H1):
-		return nil, config.Fieldf("Protocols", transport.H1, "some of h2c, h2, h1-tls and h3: h1 is the baseline")
+		return nil, fielderr.New("Protocols", transport.H1, "some of h2c, h2, h1-tls and h3: h1 is the baseline")
 	}
 	start := time.Now()
 	parent := ctx

@@ -48,7 +48,7 @@ func checkTuneResult(t *testing.T, r tuneresult.Result) {
 	if r.H1BytesPerSecond <= 0 || r.DefaultRatioToH1 <= 0 || r.RatioToH1 <= 0 || r.Trials < 2 {
 		t.Errorf("%s: h1 %v B/s, default %.2fx, best %.2fx, %d trials", r.Protocol, r.H1BytesPerSecond, r.DefaultRatioToH1, r.RatioToH1, r.Trials)
 	}
-	if r.Default != defaults(transport.H2C) && r.Protocol == "h2c" {
+	if r.Default != goDefaults(transport.H2C) && r.Protocol == "h2c" {
 		t.Errorf("h2c default settings %+v", r.Default)
 	}
 	// On a starved machine the final measurements can find no
@@ -154,7 +154,7 @@ func TestPastedCopyUsesItsBuffer(t *testing.T) {
 // nothing, even when the final round measured "best" a hair above
 // "default" (the same settings measured twice).
 func TestDefaultsNeverPasted(t *testing.T) {
-	res := tuneresult.Result{Protocol: "h2c", Default: defaults(transport.H2C), Best: defaults(transport.H2C),
+	res := tuneresult.Result{Protocol: "h2c", Default: goDefaults(transport.H2C), Best: goDefaults(transport.H2C),
 		H1BytesPerSecond: 8e6, DefaultBytesPerSecond: 7.77e6, BestBytesPerSecond: 7.79e6}
 	conclude(&res, transport.H2C, transferresult.Result{}, nil)
 	if !res.DefaultsBest || res.GoCode != "" || res.RatioToH1 != res.DefaultRatioToH1 {
@@ -166,7 +166,7 @@ func TestDefaultsNeverPasted(t *testing.T) {
 // gain's interval reaches 1 is not pasted (h3's "0.07x against 0.06x");
 // one whose interval lies above 1 is.
 func TestNoisyGainNotPasted(t *testing.T) {
-	noisy := tuneresult.Result{Protocol: "h3", Default: defaults(transport.H3), Best: tuneresult.Settings{ReadSize: 64 * units.KiB},
+	noisy := tuneresult.Result{Protocol: "h3", Default: goDefaults(transport.H3), Best: tuneresult.Settings{ReadSize: 64 * units.KiB},
 		H1BytesPerSecond: 100, DefaultBytesPerSecond: 6, BestBytesPerSecond: 7}
 	noisy.Gain, noisy.GainLow, noisy.GainHigh, noisy.Pairs = pairedGain([]float64{6, 6.5, 5.5, 6}, []float64{7.5, 6, 7, 6.5})
 	if noisy.Pairs != 4 || noisy.GainLow > 1 {
@@ -176,7 +176,7 @@ func TestNoisyGainNotPasted(t *testing.T) {
 	if !noisy.DefaultsBest || noisy.GoCode != "" {
 		t.Errorf("noisy gain: defaults best %v, code %q: want nothing pasted", noisy.DefaultsBest, noisy.GoCode)
 	}
-	clear := tuneresult.Result{Protocol: "h2c", Default: defaults(transport.H2C), Best: tuneresult.Settings{ReadSize: 256 * units.KiB, WriteSize: 256 * units.KiB},
+	clear := tuneresult.Result{Protocol: "h2c", Default: goDefaults(transport.H2C), Best: tuneresult.Settings{ReadSize: 256 * units.KiB, WriteSize: 256 * units.KiB},
 		H1BytesPerSecond: 100, DefaultBytesPerSecond: 20, BestBytesPerSecond: 60}
 	clear.Gain, clear.GainLow, clear.GainHigh, clear.Pairs = pairedGain([]float64{20, 21, 19, 20}, []float64{60, 62, 58, 61})
 	conclude(&clear, transport.H2C, transferresult.Result{}, nil)

@@ -163,6 +163,3 @@ func (r BitsPerSecond) Human() string {
 	}
 	return strconv.FormatFloat(f, 'f', 0, 64) + " B/s (" + r.String() + ")"
 }
-
-// GBps returns r in gigabytes (10^9 bytes) per second.
-func (r BitsPerSecond) GBps() float64 { return float64(r) / 8e9 }

@@ -26,24 +26,24 @@ const (
 // IndexFile is the document of a directory page.
 const IndexFile = "index.html"
 
-// Read reads a user's page from name: a directory (FromDir) or a HAR file
-// (FromHAR). Both return a page that passes Validate, or an error.
+// Read reads a user's page from name: a directory (fromDir) or a HAR file
+// (fromHAR). Both return a page that passes Validate, or an error.
 func Read(name string) (Page, error) {
 	st, err := os.Stat(name)
 	if err != nil {
 		return Page{}, fmt.Errorf("read page %s: %w", name, unwrapPath(err))
 	}
 	if st.IsDir() {
-		return FromDir(name)
+		return fromDir(name)
 	}
-	return FromHAR(name)
+	return fromHAR(name)
 }
 
-// FromDir reads the page in dir: its index.html as the document, then
+// fromDir reads the page in dir: its index.html as the document, then
 // every other regular file under it (hidden ones too), in path order, each
 // with its size and a kind from its extension. The browser fetches what
 // index.html references, relative to it; the model fetches every file.
-func FromDir(dir string) (Page, error) {
+func fromDir(dir string) (Page, error) {
 	p := Page{Dir: dir, Source: "directory " + dir}
 	st, err := os.Stat(filepath.Join(dir, IndexFile))
 	switch {
@@ -125,7 +125,7 @@ func kindOfType(ctype, ext string) string {
 	return KindOther
 }
 
-// har is the part of a HAR file (HTTP Archive 1.2) FromHAR reads.
+// har is the part of a HAR file (HTTP Archive 1.2) fromHAR reads.
 type har struct {
 	Log *struct {
 		Entries []struct {
@@ -151,14 +151,14 @@ type har struct {
 	} `json:"log"`
 }
 
-// FromHAR reads the objects of the page a HAR file recorded (a browser's
+// fromHAR reads the objects of the page a HAR file recorded (a browser's
 // developer tools save one: Network, "Save all as HAR"): each entry
 // answered 2xx becomes an object with its body size (its content's size,
 // else the bytes on the wire) and a kind from its content type. The first
 // HTML entry is the document; the others follow in the HAR's order. Every
 // origin's objects are served by the one server, and the content is made
 // up: the page keeps the recording's shape, not its bytes.
-func FromHAR(name string) (Page, error) {
+func fromHAR(name string) (Page, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return Page{}, fmt.Errorf("read HAR file %s: %w", name, unwrapPath(err))

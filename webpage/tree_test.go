@@ -47,49 +47,6 @@ func TestHARDependencyTree(t *testing.T) {
 	if !strings.Contains(p.Source, "4 fetched by another than the document") {
 		t.Errorf("source %q", p.Source)
 	}
-	doc := string(p.Document())
-	for i := range p.Objects[1:] {
-		i++
-		if in := strings.Contains(doc, p.ObjectURL(i)+`"`); in != (parents[i] == 0) {
-			t.Errorf("document references object %d: %v, want %v", i, in, parents[i] == 0)
-		}
-	}
-}
-
-// TestObjectContentFetchesDependents: a stylesheet's body imports its
-// stylesheets and shows its images, a script's inserts an element for
-// each of its objects, each at the start of a body of the object's size
-// (or the least that holds them); an object without dependents is
-// Synthetic's.
-func TestObjectContentFetchesDependents(t *testing.T) {
-	p, err := parseHAR([]byte(treeHAR), "tree.har")
-	if err != nil {
-		t.Fatal(err)
-	}
-	body := func(i int) string {
-		var b strings.Builder
-		c := p.ObjectContent(i)
-		if n, err := c.WriteTo(&b); err != nil || n != c.Size || c.Size != p.Objects[i].Bytes {
-			t.Fatalf("object %d: wrote %d of %d bytes (object %d): %v", i, n, c.Size, p.Objects[i].Bytes, err)
-		}
-		return b.String()
-	}
-	css, js := body(1), body(2)
-	if !strings.HasPrefix(css, `@import url("/page/3.css");`+"\n"+`html{background-image:url("/page/4.bmp")}`) {
-		t.Errorf("stylesheet starts %q", css[:80])
-	}
-	for _, want := range []string{`e.as='fetch';e.href="/page/6.bin"`, `createElement('img');e.alt='';e.width=1;e.height=1;e.src="/page/7.bmp";d.body.appendChild(e)`} {
-		if !strings.Contains(js[:400], want) {
-			t.Errorf("script lacks %q: %q", want, js[:400])
-		}
-	}
-	if c := p.ObjectContent(4); c.Prefix == nil || string(c.Prefix[:2]) != "BM" {
-		t.Errorf("an image without dependents: %+v", c.Prefix[:2])
-	}
-	small := Page{Objects: []Object{{Kind: KindHTML, Bytes: 10}, {Kind: KindJS, Bytes: 4}, {Kind: KindImage, Bytes: 100, Parent: 1}}}
-	if c := small.ObjectContent(1); c.Size <= 4 || !strings.Contains(string(c.Prefix), "/page/2.bmp") {
-		t.Errorf("a script too small for its references: %d bytes, %q", c.Size, c.Prefix)
-	}
 }
 
 // TestValidateParents: a dependency on a later object, on itself, or on

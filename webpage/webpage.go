@@ -1,15 +1,12 @@
 // Package webpage is a web page as a list of objects: page-load's page
 // (Median, the HTTP Archive's median page at a third of its size), a
-// user's directory of files (FromDir) or a HAR file's objects (FromHAR),
-// and the HTML document that makes a browser fetch every one of them. The
-// payload server serves it; the page-load model and a real browser load
-// it. It does no I/O beyond reading the user's files.
+// user's directory of files or a HAR file's objects (Read). The payload
+// server serves it; the page-load model and a real browser load it. It
+// does no I/O beyond reading the user's files.
 package webpage
 
 import (
 	"fmt"
-	"net/url"
-	"strings"
 )
 
 // Object kinds: what a document references an object as, which decides
@@ -29,7 +26,7 @@ type Object struct {
 	Kind  string `json:"kind"`  // KindHTML, KindCSS, KindJS, KindImage, KindFont or KindOther
 	Bytes int64  `json:"bytes"` // body size, bytes
 	// Path is the object's file under the page's directory, slash
-	// separated (FromDir); "" for an object of a synthetic page, which
+	// separated (a directory page); "" for an object of a synthetic page, which
 	// the server makes up from its size.
 	Path string `json:"path,omitempty"`
 	// Parent is the index in Page.Objects of the object whose loading
@@ -46,9 +43,9 @@ type Page struct {
 	// Objects are the document (Objects[0], KindHTML) and the objects it
 	// references.
 	Objects []Object `json:"objects"`
-	// Dir is the directory a page read by FromDir was read from: its
+	// Dir is the directory a page was read from (Read): its
 	// objects are its files, and its document is its index.html. Empty for
-	// a synthetic page (Median, FromHAR), whose document is Document's.
+	// a synthetic page (Median, or read from a HAR file), whose document the server makes.
 	Dir string `json:"dir,omitempty"`
 	// Source says where the page came from, in a few words.
 	Source string `json:"source"`
@@ -81,72 +78,6 @@ func (p Page) Bytes() int64 {
 		n += o.Bytes
 	}
 	return n
-}
-
-// DocumentPath is where the server serves a page's document; its objects
-// are under it too (ObjectURL).
-const DocumentPath = "/page/"
-
-// ObjectURL is the path, from the server's root, of the page's i-th
-// object: DocumentPath for the document, then a directory page's file,
-// or a synthetic object's index and its kind's extension
-// (/page/17.bmp), which the server answers with Synthetic content.
-func (p Page) ObjectURL(i int) string {
-	o := p.Objects[i]
-	switch {
-	case i == 0:
-		return DocumentPath
-	case o.Path != "":
-		return DocumentPath + escapePath(o.Path)
-	}
-	return DocumentPath + syntheticName(i, o.Kind)
-}
-
-// escapePath escapes each segment of a slash-separated path for a URL.
-func escapePath(p string) string {
-	segs := strings.Split(p, "/")
-	for i, s := range segs {
-		segs[i] = url.PathEscape(s)
-	}
-	return strings.Join(segs, "/")
-}
-
-// Document is a synthetic page's document: HTML of exactly the document's
-// size (or the least that references every object, when that is larger)
-// that makes a browser fetch every other object once, each as its kind
-// says, before the load event. The first object (the document) is not
-// referenced.
-func (p Page) Document() []byte {
-	var head, body strings.Builder
-	head.WriteString("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>httpvs page</title>\n")
-	// No favicon request: it would be an object the page does not have.
-	head.WriteString("<link rel=\"icon\" href=\"data:,\">\n")
-	for i, o := range p.Objects {
-		if i == 0 || o.Parent != 0 {
-			continue // the document, or fetched by the object it depends on
-		}
-		u := p.ObjectURL(i)
-		switch o.Kind {
-		case KindCSS:
-			fmt.Fprintf(&head, "<link rel=\"stylesheet\" href=%q>\n", u)
-		case KindJS:
-			fmt.Fprintf(&head, "<script src=%q defer></script>\n", u)
-		case KindFont:
-			fmt.Fprintf(&head, "<link rel=\"preload\" as=\"font\" type=\"font/woff2\" href=%q>\n", u)
-		case KindImage:
-			fmt.Fprintf(&body, "<img src=%q alt=\"\" width=\"1\" height=\"1\">\n", u)
-		default:
-			fmt.Fprintf(&body, "<link rel=\"preload\" as=\"fetch\" href=%q>\n", u)
-		}
-	}
-	head.WriteString("</head><body>\n")
-	doc := head.String() + body.String()
-	const end = "</body></html>\n"
-	const open, closing = "<!--", "-->\n"
-	if pad := p.Objects[0].Bytes - int64(len(doc)+len(end)+len(open)+len(closing)); pad > 0 {
-		doc += open + strings.Repeat("p", int(pad)) + closing
-	}
-	return []byte(doc + end)
 }
 
 // MaxObjectBytes is the largest object a page may have: 1 GiB.
@@ -197,16 +128,4 @@ func (p Page) depth(i int) int {
 		d++
 	}
 	return d
-}
-
-// Children are the indexes of the objects the i-th makes a browser fetch,
-// in page order.
-func (p Page) children(i int) []int {
-	var out []int
-	for j := i + 1; j < len(p.Objects); j++ {
-		if p.Objects[j].Parent == i {
-			out = append(out, j)
-		}
-	}
-	return out
 }

@@ -19,7 +19,6 @@ import (
 	"syscall"
 
 	"github.com/httpvs/httpvs/internal/peers"
-	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/units"
 )
 
@@ -32,7 +31,7 @@ func main() {
 
 func run() error {
 	if len(os.Args) < 2 {
-		return fmt.Errorf("usage: peerserver NAME [SIZE...] (NAME: one of %s)", plan.Names())
+		return fmt.Errorf("usage: peerserver NAME [SIZE...] (NAME: one of %s)", peers.Names())
 	}
 	var sizes []units.Bytes
 	for _, a := range os.Args[2:] {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/experiment"
+	"github.com/httpvs/httpvs/internal/linkmodel"
 	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
@@ -86,7 +87,7 @@ func readLink(res *results.Results) sweepLink {
 	l.behind = strings.TrimSpace(verdict.EmulatorBehind(c2, n) + " " + verdict.EmulatorBehind(c3, n))
 	for _, x := range res.Crossover {
 		if x.Protocol == transport.H3.String() {
-			l.cross = float64(x.LinkRateBound())
+			l.cross = float64(linkmodel.CrossoverRate(x))
 		}
 	}
 	return l

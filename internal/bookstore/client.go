@@ -17,6 +17,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/httpvs/httpvs/internal/bookstore/bookstorepb"
+	"github.com/httpvs/httpvs/internal/dial"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -90,12 +91,12 @@ func NewClient(opts ClientOptions) (*Client, error) {
 		if opts.Binding == ServeHTTPH2 {
 			creds = credentials.NewTLS(&tls.Config{RootCAs: opts.RootCAs, InsecureSkipVerify: opts.Insecure})
 		}
-		dial := func(ctx context.Context, addr string) (net.Conn, error) {
+		dialer := func(ctx context.Context, addr string) (net.Conn, error) {
 			c.dials.Add(1)
 			var d net.Dialer
-			return transport.DialIn(ctx, opts.Network, &d, "tcp", addr)
+			return dial.TCP(ctx, opts.Network, &d, "tcp", addr)
 		}
-		conn, err := grpc.NewClient("passthrough:///"+opts.Addr, grpc.WithTransportCredentials(creds), grpc.WithContextDialer(dial))
+		conn, err := grpc.NewClient("passthrough:///"+opts.Addr, grpc.WithTransportCredentials(creds), grpc.WithContextDialer(dialer))
 		if err != nil {
 			return nil, fmt.Errorf("grpc client for %s: %w", opts.Addr, err)
 		}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/pagesite"
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
@@ -81,7 +82,7 @@ func TestLoadPageOverEachTransport(t *testing.T) {
 			if p == transport.H3 {
 				base = srv.Transport.URL(transport.H2) // the same port number, over UDP
 			}
-			load, err := LoadPage(context.Background(), base+webpage.DocumentPath, Options{Protocol: p, TrustSPKI: []string{SPKIHash(cert)}})
+			load, err := LoadPage(context.Background(), base+pagesite.DocumentPath, Options{Protocol: p, TrustSPKI: []string{SPKIHash(cert)}})
 			if err != nil {
 				t.Fatal(err)
 			}

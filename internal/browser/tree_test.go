@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/httpvs/httpvs/internal/pagesite"
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/webpage"
@@ -47,7 +48,7 @@ func TestLoadPageFollowsItsTree(t *testing.T) {
 	}
 	for _, p := range []transport.Protocol{transport.H1, transport.H2} {
 		t.Run(p.String(), func(t *testing.T) {
-			load, err := LoadPage(context.Background(), srv.Transport.URL(p)+webpage.DocumentPath, Options{Protocol: p, TrustSPKI: []string{SPKIHash(cert)}})
+			load, err := LoadPage(context.Background(), srv.Transport.URL(p)+pagesite.DocumentPath, Options{Protocol: p, TrustSPKI: []string{SPKIHash(cert)}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -60,8 +61,8 @@ func TestLoadPageFollowsItsTree(t *testing.T) {
 			}
 			for i, o := range page.Objects[1:] {
 				i++
-				child, ok := at[page.ObjectURL(i)]
-				parent := at[page.ObjectURL(o.Parent)]
+				child, ok := at[pagesite.ObjectURL(page, i)]
+				parent := at[pagesite.ObjectURL(page, o.Parent)]
 				if !ok || child <= parent || load.Objects[child].Finished <= load.Objects[parent].Finished {
 					t.Errorf("object %d (%s): asked %d-th, finished %v; its parent %d %d-th, finished %v", i, o.Kind, child, load.Objects[child].Finished, o.Parent, parent, load.Objects[parent].Finished)
 				}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/internal/fdlimit"
+	"github.com/httpvs/httpvs/internal/fielderr"
 	"github.com/httpvs/httpvs/internal/pin"
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/transport"
@@ -50,7 +51,7 @@ type Spec struct {
 	// GRPCAnyPortIfTaken: server.Config's.
 	GRPCAnyPortIfTaken bool `json:"grpc_any_port,omitempty"`
 	// Server is the knobs: zero fields Go's and quic-go's, with
-	// config.DefaultWriteSize writes.
+	// defaults.WriteSize writes.
 	Server config.Server `json:"server"`
 	// MaxSize, MaxEcho and MaxBuffered: server.Options'.
 	MaxSize     units.Bytes `json:"max_size,omitempty"`
@@ -89,7 +90,7 @@ func (s Spec) Config() server.Config {
 	}
 	return server.Config{
 		Options: server.Options{MaxSize: s.MaxSize, MaxEcho: s.MaxEcho, MaxBuffered: s.MaxBuffered,
-			WriteSize: s.Server.EffectiveWriteSize(), Page: s.Page, Profiling: s.Profiling, Token: s.Token},
+			WriteSize: int(s.Server.Effective().WriteSize), Page: s.Page, Profiling: s.Profiling, Token: s.Token},
 		Transport: transport.ServerOptions{Listen: s.Listen, TLSListen: s.TLSListen, NoH3: s.NoH3, Cert: s.Cert,
 			Config: s.Server, ReadHeaderTimeout: s.ReadHeaderTimeout, IdleTimeout: s.IdleTimeout,
 			MaxHeaderBytes: s.MaxHeaderBytes, MaxConns: maxConns, MinDataRate: s.MinDataRate, ErrorLog: s.ErrorLog},
@@ -103,7 +104,7 @@ func (s Spec) Config() server.Config {
 // Validate names it ("Transport.Config.HTTP2.MaxReadFrameSize" is then
 // "Server.HTTP2.MaxReadFrameSize"), or a page that cannot be served.
 func (s Spec) Validate() error {
-	if err := config.WithinField("Server", s.Server.Validate()); err != nil {
+	if err := fielderr.Within("Server", s.Server.Validate()); err != nil {
 		return err
 	}
 	if s.Page != nil {

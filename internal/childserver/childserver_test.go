@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/units"
 )
 
@@ -19,9 +20,9 @@ import (
 // none; the knobs' write size is the payload's.
 func TestSpecConfig(t *testing.T) {
 	c := Spec{}.Config()
-	if c.Transport.MaxConns != DefaultMaxConns || c.MaxSize != 0 || c.WriteSize != int(config.DefaultWriteSize) || !c.SampleGoroutines {
+	if c.Transport.MaxConns != DefaultMaxConns || c.MaxSize != 0 || c.WriteSize != int(defaults.WriteSize) || !c.SampleGoroutines {
 		t.Errorf("zero spec: max conns %d, max size %v, write size %d, sampling %v; want %d, 0, %d, true",
-			c.Transport.MaxConns, c.MaxSize, c.WriteSize, c.SampleGoroutines, DefaultMaxConns, config.DefaultWriteSize)
+			c.Transport.MaxConns, c.MaxSize, c.WriteSize, c.SampleGoroutines, DefaultMaxConns, defaults.WriteSize)
 	}
 	c = Spec{MaxConns: -1, Server: config.Server{WriteSize: 64 * units.KiB}}.Config()
 	if c.Transport.MaxConns != 0 || c.WriteSize != 64<<10 {

@@ -18,7 +18,7 @@ import (
 var goFlagUsage = "measure the scenarios with a server and a client built by each Go toolchain in `list` (installed: the go on PATH; 1.24.13 or go1.24.13: fetched once through the module proxy), Go as shipped in each, instead of the matrix; download and small-sequential, over h1 and h2c unless --protocols says otherwise; its own rounds unless --repeat, --max-repeat, --budget and --duration say otherwise: " + goRoundsText
 
 // goRoundsText says --go's own defaults, which are not run's.
-var goRoundsText = fmt.Sprintf("%d rounds, up to %d while a ratio is wider than ±10%%, within %v, %v each", experiment.GoRounds, experiment.GoMaxRounds, experiment.GoBudget, experiment.GoDuration)
+var goRoundsText = fmt.Sprintf("%d rounds, up to %d while a ratio is wider than ±10%%, within %v, %v each", goversions.DefaultRounds, goversions.DefaultMaxRounds, goversions.DefaultBudget, goversions.DefaultDuration)
 
 // goFlags are the run flags that go with --go; the others measure
 // httpvs's own client and server, or a link, and are refused beside it.

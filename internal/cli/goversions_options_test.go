@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/experiment"
+	"github.com/httpvs/httpvs/internal/defaults"
 )
 
 // TestVersionsOptions: run --go's flags map to
@@ -24,7 +25,7 @@ func TestVersionsOptions(t *testing.T) {
 	}{
 		{[]string{"--go", "1.27.4"}, rounds{}},
 		{[]string{"--go", "1.27.4", "--quick"}, rounds{repeat: quick.Rounds, maxRepeat: quick.MaxRounds, duration: quick.Duration, warmup: quick.Warmup}},
-		{[]string{"--go", "1.27.4", "--quick", "--repeat", "5"}, rounds{repeat: 5, duration: experiment.QuickDuration, warmup: experiment.QuickWarmup}},
+		{[]string{"--go", "1.27.4", "--quick", "--repeat", "5"}, rounds{repeat: 5, duration: defaults.QuickDuration, warmup: defaults.QuickWarmup}},
 		{[]string{"--go", "1.27.4", "--repeat", "1", "--max-repeat", "9"}, rounds{repeat: 1, maxRepeat: 9}},
 		{[]string{"--go", "1.27.4", "--duration", "1s", "--warmup", "2s", "--budget", "0"}, rounds{duration: time.Second, warmup: 2 * time.Second, budget: -1}},
 		{[]string{"--go", "1.27.4", "--budget", "5m"}, rounds{budget: 5 * time.Minute}},

@@ -10,7 +10,9 @@ import (
 
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
+	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/fdlimit"
+	"github.com/httpvs/httpvs/internal/loadspec"
 	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/report"
@@ -40,7 +42,7 @@ func (f *loadFlags) register(fs *flagset.Set) {
 	fs.Alias("m", "streams")
 	fs.Int64Var(&f.lc.Requests, "n", 0, "measured requests (default: as many as -d allows)")
 	fs.Alias("n", "requests")
-	fs.DurationVar(&f.lc.Duration, "d", load.DefaultDuration, "measured duration, when -n is not given")
+	fs.DurationVar(&f.lc.Duration, "d", defaults.LoadDuration, "measured duration, when -n is not given")
 	fs.Alias("d", "duration")
 	fs.DurationVar(&f.lc.Warmup, "warmup", 0, "unmeasured run-in before measuring; 0 for none")
 	fs.StringVar(&f.rate, "rate", "", "open loop at this many requests/s (1000, 2.5k); latency from intended send times")
@@ -49,7 +51,7 @@ func (f *loadFlags) register(fs *flagset.Set) {
 	fs.HeaderVar(&f.header)
 	fs.StringVar(&f.headers, "headers", "", "add N generated headers of LEN characters, as `N:LEN` (the gin post's: 100:100)")
 	fs.BoolVar(&f.asJSON, "json", false, "print exactly one JSON object")
-	fs.DurationVar(&f.lc.RequestTimeout, "timeout", load.DefaultRequestTimeout, "bound on each request")
+	fs.DurationVar(&f.lc.RequestTimeout, "timeout", defaults.LoadRequestTimeout, "bound on each request")
 	fs.Float64Var(&f.maxFailed, "max-failed", 100*render.DefaultMaxFailedShare, "the run fails (exit 1) when more than this `percent` of its requests fail; 100 to never fail on errors")
 	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of this process during the run to `file`")
 	fs.StringVar(&f.profileDir, "profile", "", "write CPU and heap profiles of the client, and of the server if it is httpvs serve --profiling on http://, to `dir`")
@@ -57,7 +59,7 @@ func (f *loadFlags) register(fs *flagset.Set) {
 	fs.StringVar(&f.share, "share", "", "run part `I/N` of --rate and -n, e.g. 0/3: N generators (a Kubernetes Indexed Job) share one load; merge their results with httpvs merge")
 	fs.StringVar(&f.engine, "engine", "auto", "client: std (net/http, quic-go's http3), fast (httpvs's lean h1/h2/h3 client), or auto (fast)")
 	fs.ClientKnobs(&f.client)
-	fs.Lookup("read-size").Usage = "client body read buffer `size`, one per worker (default: std " + config.DefaultReadSize.String() + " as Go as shipped reads; fast " + load.DefaultReadSize.String() + ", httpvs's generator)"
+	fs.Lookup("read-size").Usage = "client body read buffer `size`, one per worker (default: std " + defaults.ReadSize.String() + " as Go as shipped reads; fast " + defaults.LoadReadSize.String() + ", httpvs's generator)"
 	fs.Group("what to send", "p", "k", "cacert", "method", "body", "H", "headers")
 	fs.Group("how much and how long", "c", "m", "n", "d", "rate", "warmup", "timeout", "max-failed")
 	fs.Group("several generators (httpvs merge)", "share", "start-at")
@@ -85,17 +87,17 @@ func (f *loadFlags) config(fs *flagset.Set, rawURL string) (load.Config, error) 
 		}
 		lc.BodySize = units.Bytes(len(lc.Body))
 	}
-	if lc.Engine, err = load.ParseEngineFor(f.engine, opts.Protocol); err != nil {
+	if lc.Engine, err = loadspec.ParseEngine(f.engine, opts.Protocol); err != nil {
 		return load.Config{}, fs.Check(err)
 	}
 	lc.Engine = lc.Engine.WithHoldP(true) // the server is always another process
 	if f.rate != "" {
-		if lc.Rate, err = load.ParseRate(f.rate); err != nil {
+		if lc.Rate, err = loadspec.ParseRate(f.rate); err != nil {
 			return load.Config{}, usagef("--rate: %v", err)
 		}
 	}
 	if f.headers != "" {
-		if lc.Headers, err = load.ParseHeaderSpec(f.headers); err != nil {
+		if lc.Headers, err = loadspec.ParseHeaders(f.headers); err != nil {
 			return load.Config{}, usagef("--headers: %v", err)
 		}
 	}

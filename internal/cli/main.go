@@ -84,7 +84,7 @@ func (e *env) fail(lines ...string) error {
 // Main runs the httpvs command line with args (without the program name)
 // and returns the process exit code.
 func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	// httpvs prints its own one-line UDP buffer warning (transport.UDPBufferWarning).
+	// httpvs prints its own one-line UDP buffer warning (udpbuf.Warning).
 	os.Setenv("QUIC_GO_DISABLE_RECEIVE_BUFFER_WARNING", "true")
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
 		if len(args) > 1 {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/results"
 )
@@ -93,7 +94,7 @@ func checkRepetitionLink(t *testing.T, cell string, r results.Repetition) {
 func checkNetRecord(t *testing.T, n *results.Net) {
 	t.Helper()
 	c := n.Calibration
-	if n.Spec != "rtt=40ms" || (n.Backend != results.NetBackendTUN && n.Backend != results.NetBackendNetem) || n.Up.DelaySeconds != 0.02 || n.Down.DelaySeconds != 0.02 || n.Up.QueuePackets != netem.DefaultQueuePackets {
+	if n.Spec != "rtt=40ms" || (n.Backend != results.NetBackendTUN && n.Backend != results.NetBackendNetem) || n.Up.DelaySeconds != 0.02 || n.Down.DelaySeconds != 0.02 || n.Up.QueuePackets != defaults.QueuePackets {
 		t.Errorf("net %+v: want spec rtt=40ms, backend tun or netem, 20 ms each way, the default queue", n)
 	}
 	if c.UDPRTTSeconds < rttFloor || c.TCPConnectSeconds < rttFloor || c.Probes != 200 || c.UpLoss != 0 || c.DownLoss != 0 || c.UpGoodputBitsPerSecond <= 0 || c.DownGoodputBitsPerSecond <= 0 {

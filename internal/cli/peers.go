@@ -19,7 +19,9 @@ func (f *runFlags) checkPeers() error {
 	if err != nil {
 		return usagef("--peers: %v", err)
 	}
-	f.peerList = installed
+	for _, p := range installed {
+		f.peerList = append(f.peerList, p.Name)
+	}
 	for _, p := range missing {
 		f.peersMissing = append(f.peersMissing, fmt.Sprintf("%s (%s)", p.Name, p.Install))
 	}

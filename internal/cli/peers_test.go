@@ -5,7 +5,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/httpvs/httpvs/plan"
+	"github.com/httpvs/httpvs/internal/peers"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -17,7 +17,7 @@ func TestRunPeers(t *testing.T) {
 		t.Skip("a reference peer: not under -short")
 	}
 	for _, n := range []string{"h2o", "curl"} {
-		if p, _ := plan.Lookup(n); !p.Installed() {
+		if p, _ := peers.Lookup(n); !p.Installed() {
 			if os.Getenv("CI") == "true" {
 				t.Fatalf("CI=true and %s is not installed", n)
 			}

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/httpvs/httpvs/internal/profiling"
+	"github.com/httpvs/httpvs/internal/udpbuf"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -39,7 +40,7 @@ func printProfileError(w io.Writer, err error) {
 // warnUDP says quic-go's UDP buffer warning, when it has one, before h3
 // is measured.
 func (e *env) warnUDP(p transport.Protocol) {
-	if w := transport.UDPBufferWarning(); p == transport.H3 && w != "" {
+	if w := udpbuf.Warning(); p == transport.H3 && w != "" {
 		fmt.Fprintln(e.stderr, w)
 	}
 }

@@ -44,7 +44,7 @@ func (f *requestFlags) requests(given map[string]bool) ([]results.Request, error
 	for _, line := range f.lines.Values {
 		req, _ := matrix.ParseRequest(line) // checked by Set
 		if body != nil {
-			req.SetBody(body)
+			matrix.SetBody(&req, body)
 		}
 		out = append(out, req)
 	}

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/httpvs/httpvs/internal/peers"
-	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -19,7 +18,7 @@ func startH2O(t *testing.T) *peers.Server {
 	if testing.Short() {
 		t.Skip("a reference peer: not under -short")
 	}
-	p, err := plan.Lookup("h2o")
+	p, err := peers.Lookup("h2o")
 	if err != nil || !p.Installed() {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("h2o is not installed: %v", err)

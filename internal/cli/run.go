@@ -13,10 +13,11 @@ import (
 	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/internal/profiling"
 	"github.com/httpvs/httpvs/internal/render"
+	"github.com/httpvs/httpvs/internal/udpbuf"
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
-	"github.com/httpvs/httpvs/transport"
 )
 
 // runRun runs the matrix: scenarios x transports, against a child
@@ -127,7 +128,7 @@ func (f *runFlags) runError(fs *flagset.Set, err error) error {
 // which the text report has, when printing another format.
 func (f *runFlags) annotate(e *env, fs *flagset.Set, res *results.Results) {
 	if res.Settings.Net != nil && f.format != "text" {
-		fmt.Fprintln(e.stderr, res.Settings.Net.Summary()) // the text report has it
+		fmt.Fprintln(e.stderr, verdict.NetSummary(res.Settings.Net)) // the text report has it
 	}
 	res.PeersMissing = f.peersMissing
 	annotateFlags(fs, res)
@@ -141,7 +142,7 @@ func (f *runFlags) warn(e *env, err error) {
 	switch {
 	case errors.As(err, &pe):
 		printProfileError(e.stderr, pe)
-	case err.Error() == transport.UDPBufferWarning():
+	case err.Error() == udpbuf.Warning():
 	case f.format == "text":
 		fmt.Fprintln(e.stderr, err)
 	}

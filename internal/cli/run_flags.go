@@ -7,7 +7,9 @@ import (
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
+	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/matrix"
+	"github.com/httpvs/httpvs/internal/peers"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/units"
@@ -40,7 +42,7 @@ type runFlags struct {
 	knobs                string
 	asJSON               bool
 	peers                string                // --peers, as given
-	peerList             []plan.Peer           // --peers' installed peers
+	peerList             []string              // --peers' installed peers
 	peersMissing         []string              // --peers' peers not installed, with their packages
 	net                  flagset.Strings       // --net, as given: one link each, run in order
 	browser              browserFlags          // --browser, --chromium, --page
@@ -67,19 +69,19 @@ func (f *runFlags) register(fs *flagset.Set) {
 	fs.Alias("protocols", "p")
 	fs.StringVar(&f.scenarios, "scenarios", "all", "comma-separated scenarios ("+plan.ScenarioNames()+", "+matrix.RequestGroup+": your --request and --requests) or all (the default matrix; with --net: all but download-parallel-100, and net; with --target and your requests: "+matrix.RequestGroup+" alone)")
 	fs.Var(&f.size, "size", "fixed total body `size` of transfer cells, split across their streams (default: sized per transport to take --duration)")
-	fs.DurationVar(&f.duration, "duration", plan.DefaultDuration, fmt.Sprintf("measured time of each load repetition, and the time transfers are sized to take (with --net: %d round trips of the link, at least 100ms)", matrix.LinkWindowRTTs))
+	fs.DurationVar(&f.duration, "duration", defaults.MatrixDuration, fmt.Sprintf("measured time of each load repetition, and the time transfers are sized to take (with --net: %d round trips of the link, at least 100ms)", matrix.LinkWindowRTTs))
 	fs.Alias("duration", "d")
 	fs.DurationVar(&f.warmup, "warmup", 0, fmt.Sprintf("unmeasured time before each load repetition (default --duration/4; with --net at least %d round trips)", matrix.LinkWarmupRTTs))
 	fs.DurationVar(&f.omit, "omit", 0, "leave each transfer's first `duration` out of its rate, as iperf3 --omit (default: none on loopback; with --net the link's handshakes and slow start, from its round trip and rate; 0: none)")
-	fs.DurationVar(&f.timeout, "rep-timeout", plan.DefaultTimeout, "bound on each repetition of a cell (with --net on a lossy link: at least twice the longest transfer expected, unless given)")
-	fs.IntVar(&f.lossEvents, "loss-events", plan.DefaultLossEvents, "with --net on a lossy link: size each transfer to see this many losses (losses/loss packets), so that a loss-limited controller's rate is its average, not where its window happened to be; the run says before it starts how long that takes; 0: size by --duration alone")
+	fs.DurationVar(&f.timeout, "rep-timeout", defaults.MatrixTimeout, "bound on each repetition of a cell (with --net on a lossy link: at least twice the longest transfer expected, unless given)")
+	fs.IntVar(&f.lossEvents, "loss-events", defaults.LossEvents, "with --net on a lossy link: size each transfer to see this many losses (losses/loss packets), so that a loss-limited controller's rate is its average, not where its window happened to be; the run says before it starts how long that takes; 0: size by --duration alone")
 	fs.Renamed("timeout", "--timeout bounds one request in get, put and load; run's bound on each repetition is --rep-timeout")
-	fs.IntVar(&f.repeat, "repeat", experiment.DefaultRepeat, fmt.Sprintf("rounds every cell gets, after a warm-up round; past them rounds go to the cells whose verdict is still undetermined, each stopping once decided (%d with --net)", experiment.LinkRepeat))
-	fs.IntVar(&f.maxRepeat, "max-repeat", experiment.DefaultMaxRepeat, fmt.Sprintf("most rounds a cell gets: the last of the looks its interval is sized for (default %d; --repeat when that is given, and with --quick)", experiment.DefaultMaxRepeat))
-	fs.DurationVar(&f.budget, "budget", experiment.DefaultBudget, fmt.Sprintf("the run ends within this `duration` of its start: the first rounds are cut to fit it (to 3 at least; the run says so before it starts), and added rounds start only if they end within it (with --net: the first rounds' estimated time and %.0f%% of it again, printed before they start); 0: --max-repeat alone bounds them", 100*experiment.LinkBudgetShare))
+	fs.IntVar(&f.repeat, "repeat", defaults.RunRepeat, fmt.Sprintf("rounds every cell gets, after a warm-up round; past them rounds go to the cells whose verdict is still undetermined, each stopping once decided (%d with --net)", defaults.LinkRepeat))
+	fs.IntVar(&f.maxRepeat, "max-repeat", defaults.RunMaxRepeat, fmt.Sprintf("most rounds a cell gets: the last of the looks its interval is sized for (default %d; --repeat when that is given, and with --quick)", defaults.RunMaxRepeat))
+	fs.DurationVar(&f.budget, "budget", defaults.RunBudget, fmt.Sprintf("the run ends within this `duration` of its start: the first rounds are cut to fit it (to 3 at least; the run says so before it starts), and added rounds start only if they end within it (with --net: the first rounds' estimated time and %.0f%% of it again, printed before they start); 0: --max-repeat alone bounds them", 100*defaults.LinkBudgetShare))
 	fs.StringVar(&f.precision, "precision", "", "plan the rounds past --repeat for precision instead: every cell's, from its first rounds' spread, to bring its interval within ±`pct` (10%), whatever its verdict (up to --max-repeat, within --budget; with --net this is the default)")
 	f.noise.register(fs)
-	fs.BoolVar(&f.quick, "quick", false, fmt.Sprintf("one %v repetition per cell (%s, for CI); explicit --repeat and --duration still apply", experiment.QuickDuration, quickTakes))
+	fs.BoolVar(&f.quick, "quick", false, fmt.Sprintf("one %v repetition per cell (%s, for CI); explicit --repeat and --duration still apply", defaults.QuickDuration, quickTakes))
 	fs.Field("Engine", "engine")
 	fs.StringVar(&f.engine, "engine", load.Std.String(), "load engine for request scenarios: std (net/http and quic-go's http3, what your code uses) or fast (httpvs's lean h1/h2/h3 client)")
 	fs.BoolVar(&f.asJSON, "json", false, "print results.json to stdout (same as --format json)")
@@ -87,7 +89,7 @@ func (f *runFlags) register(fs *flagset.Set) {
 	fs.StringVar(&f.out, "out", "httpvs-results", "`dir`ectory for <timestamp>/results.json, report.md, report.html and bench.txt")
 	fs.BoolVar(&f.noFiles, "no-files", false, "print only; write no results directory")
 	fs.StringVar(&f.profile, "profile", "", "profile the client and the child server in rounds of their own after the measured ones, for the baseline and each transfer or load cell slower than it, and say where each one's extra CPU went (also httpvs explain); the profiles go to `dir` (SCENARIO_TRANSPORT.{client,server}.{cpu,heap}.pprof, a variant's ':' as '+': download+tuned_h2)")
-	fs.DurationVar(&f.profileSpan, "profile-span", plan.ProfileSpan, "with --profile: the least each profiling round lasts; a profile holds about 100 samples per second of a busy core, and explain says when a side held too few to trust its shares")
+	fs.DurationVar(&f.profileSpan, "profile-span", defaults.ProfileSpan, "with --profile: the least each profiling round lasts; a profile holds about 100 samples per second of a busy core, and explain says when a side held too few to trust its shares")
 	fs.StringVar(&f.target, "target", "", "measure this server's h1 and h2c instead of a child server: base `URL` http://host:port; with --request or --requests, those alone unless --scenarios names more")
 	fs.StringVar(&f.tlsTarget, "tls-target", "", "measure this server's h1-tls, h2 and h3: base `URL` https://host:port")
 	fs.StringVar(&f.grpcTarget, "grpc-target", "", "with --target or --tls-target: `host:port` of the server's native gRPC Bookstore (httpvs serve --grpc-listen) for the grpc-native column")
@@ -101,7 +103,7 @@ func (f *runFlags) register(fs *flagset.Set) {
 	fs.StringVar(&f.knobs, "knobs", defaultKnobs, knobsUsage)
 	fs.Var(&f.net, "net", netFlagUsage(true))
 	fs.StringVar(&f.goList, "go", "", goFlagUsage)
-	fs.StringVar(&f.peers, "peers", "", "reference peers to measure beside Go: auto (every one installed) or a `list` of "+plan.Names()+"; curl plays the transfers and h2load the small requests against each server and against Go's")
+	fs.StringVar(&f.peers, "peers", "", "reference peers to measure beside Go: auto (every one installed) or a `list` of "+peers.Names()+"; curl plays the transfers and h2load the small requests against each server and against Go's")
 	f.browser.register(fs)
 	fs.ClientKnobs(&f.client)
 	knobDefaults(fs)

@@ -9,10 +9,11 @@ import (
 	"github.com/httpvs/httpvs/internal/certfile"
 	"github.com/httpvs/httpvs/internal/childserver"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
+	"github.com/httpvs/httpvs/internal/defaults"
+	"github.com/httpvs/httpvs/internal/fdlimit"
 	"github.com/httpvs/httpvs/internal/pin"
 	"github.com/httpvs/httpvs/internal/profiling"
 	"github.com/httpvs/httpvs/internal/render"
-	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -26,17 +27,17 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	certFile := fs.String("cert", "", "PEM certificate `file` (default: a self-signed one made at start-up)")
 	keyFile := fs.String("key", "", "PEM key `file` for --cert")
 	writeCert := fs.String("write-cert", "", "write the certificate as PEM to `file`, for curl --cacert or httpvs get --cacert")
-	sp.MaxSize, sp.MaxEcho, sp.MaxBuffered = server.DefaultMaxSize, server.DefaultMaxEcho, server.DefaultMaxBuffered
+	sp.MaxSize, sp.MaxEcho, sp.MaxBuffered = defaults.MaxSize, defaults.MaxEcho, defaults.MaxBuffered
 	fs.Var(&sp.MaxSize, "max-size", "largest download or upload `size` served")
 	fs.Var(&sp.MaxEcho, "max-echo", "largest /echo body `size`, held in memory; one declared larger is refused (413) before it is read")
 	fs.Var(&sp.MaxBuffered, "max-buffered", "request bodies held in memory at once, over all requests (`size`); past it requests are answered 503")
 	fs.StringVar(&sp.Token, "token", os.Getenv(profiling.TokenEnv), "`token` that POST /stats/reset and /debug/profile/ require (Authorization: Bearer TOKEN); off loopback they are refused without one (default $"+profiling.TokenEnv+"; prefer the variable: a flag shows in ps)")
-	fs.DurationVar(&sp.ReadHeaderTimeout, "read-header-timeout", transport.DefaultReadHeaderTimeout, "bound on reading a request's headers (slow-loris guard)")
-	fs.DurationVar(&sp.IdleTimeout, "idle-timeout", transport.DefaultIdleTimeout, "close keep-alive connections idle this long")
-	fs.IntVar(&sp.MaxHeaderBytes, "max-header-bytes", transport.DefaultMaxHeaderBytes, "largest request header block, in bytes")
+	fs.DurationVar(&sp.ReadHeaderTimeout, "read-header-timeout", defaults.ReadHeaderTimeout, "bound on reading a request's headers (slow-loris guard)")
+	fs.DurationVar(&sp.IdleTimeout, "idle-timeout", defaults.IdleTimeout, "close keep-alive connections idle this long")
+	fs.IntVar(&sp.MaxHeaderBytes, "max-header-bytes", defaults.MaxHeaderBytes, "largest request header block, in bytes")
 	fs.IntVar(&sp.MaxConns, "max-conns", childserver.DefaultMaxConns, "connections each TCP listener (cleartext, TLS) holds at once; more wait in the accept queue; 0 for no bound")
-	minRate := fs.Int64("min-rate", transport.DefaultMinDataRate, "slowest a peer may send a request body or take a response, in `bytes` per second, before its connection is closed (Kestrel's MinRequestBodyDataRate and MinResponseDataRate); 0 for no floor")
-	fs.DurationVar(&sp.MinDataRate.Grace, "min-rate-grace", transport.DefaultMinDataRateGrace, "how long a peer may stay under --min-rate")
+	minRate := fs.Int64("min-rate", defaults.MinDataRate, "slowest a peer may send a request body or take a response, in `bytes` per second, before its connection is closed (Kestrel's MinRequestBodyDataRate and MinResponseDataRate); 0 for no floor")
+	fs.DurationVar(&sp.MinDataRate.Grace, "min-rate-grace", defaults.MinDataRateGrace, "how long a peer may stay under --min-rate")
 	verbose := fs.Bool("v", false, "log connection errors (TLS handshakes, resets) to stderr")
 	fs.BoolVar(&sp.Profiling, "profiling", false, "serve this process's CPU and heap profiles under /debug/profile/ (for run, get and load --profile); they reveal its internals")
 	pageFlag := fs.String("page", "", "serve this page at GET /page/ for a browser (run --browser) instead of page-load's: a `dir`ectory with an index.html, its files under /page/, or a HAR file's objects, each made up at its recorded size")
@@ -78,7 +79,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if srv.GRPCMoved {
 		e.say("%s is taken; native gRPC listens on another port (see below)", sp.GRPCListen)
 	}
-	if lim, need, short := sp.Config().Transport.FDLimitShort(); short {
+	if lim, need, short := fdlimit.Short(sp.Config().Transport.MaxConns); short {
 		fmt.Fprintf(e.stderr, "warning: the open-file limit is %d, below what --max-conns %d needs (%d); connections past it will be refused: raise it (ulimit -n) or lower --max-conns\n", lim, sp.MaxConns, need)
 	}
 	if *writeCert != "" {

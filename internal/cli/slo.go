@@ -8,17 +8,19 @@ import (
 
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
+	"github.com/httpvs/httpvs/internal/defaults"
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/results"
 )
 
-var sloUsage = "find each transport's capacity at this `objective` instead of the matrix: the highest open-loop rate of your --request (one; default GET /small) whose latency quantile (from the intended send time) and failed share meet it, e.g. 'p99<50ms' or 'p99<50ms,errors<1%' (bounds: p50, p90, p99, p999, errors), with the ratio to h1 and the server's CPU at that rate, on loopback or across --net; a search as Envoy Nighthawk's adaptive load controller does, each rate tried once for --duration (default " + experiment.DefaultCapacityStep.String() + "), the whole search repeated while --budget (default " + experiment.DefaultCapacityBudget.String() + ") holds another, up to five times, so that the ratios have a spread and a verdict (one search shows its resolution only); prints it (text or --format json) and writes capacity.json and report.md to a new directory under --out (none with --no-files)"
+var sloUsage = "find each transport's capacity at this `objective` instead of the matrix: the highest open-loop rate of your --request (one; default GET /small) whose latency quantile (from the intended send time) and failed share meet it, e.g. 'p99<50ms' or 'p99<50ms,errors<1%' (bounds: p50, p90, p99, p999, errors), with the ratio to h1 and the server's CPU at that rate, on loopback or across --net; a search as Envoy Nighthawk's adaptive load controller does, each rate tried once for --duration (default " + defaults.CapacityStep.String() + "), the whole search repeated while --budget (default " + defaults.CapacityBudget.String() + ") holds another, up to five times, so that the ratios have a spread and a verdict (one search shows its resolution only); prints it (text or --format json) and writes capacity.json and report.md to a new directory under --out (none with --no-files)"
 
 // capacity is run --slo: the capacity search against the child server or
 // the target, printed.
 func (f *runFlags) capacity(ctx context.Context, e *env, fs *flagset.Set, opts plan.Options, began time.Time) error {
-	obj, err := results.ParseObjective(f.slo)
+	obj, err := verdict.ParseObjective(f.slo)
 	if err != nil {
 		return usagef("--slo: %v", err)
 	}

@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/httpvs/httpvs/internal/peers"
-	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/transport"
@@ -24,7 +23,7 @@ func startPeer(t *testing.T, name string) *peers.Server {
 	if testing.Short() {
 		t.Skip("a reference peer: not under -short")
 	}
-	p, err := plan.Lookup(name)
+	p, err := peers.Lookup(name)
 	if err != nil || !p.Installed() {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("%s is not installed: %v", name, err)

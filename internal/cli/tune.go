@@ -9,6 +9,7 @@ import (
 
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
+	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/transport"
@@ -23,8 +24,8 @@ func runTune(ctx context.Context, e *env, args []string) error {
 	protoList := fs.String("protocols", "h2c,h2,h3", "transports to tune (h1 is the baseline, always measured)")
 	fs.Alias("protocols", "protocol")
 	fs.Alias("protocols", "p")
-	fs.DurationVar(&opts.Budget, "budget", tune.DefaultBudget, "bound on the whole search (with --net, unless given: enough for the trials of each transport across the link)")
-	fs.DurationVar(&opts.Trial, "trial", tune.DefaultTrial, "length of each measurement (with --net, unless given: long enough that slow start and the handshakes are a third of it at most)")
+	fs.DurationVar(&opts.Budget, "budget", defaults.TuneBudget, "bound on the whole search (with --net, unless given: enough for the trials of each transport across the link)")
+	fs.DurationVar(&opts.Trial, "trial", defaults.TuneTrial, "length of each measurement (with --net, unless given: long enough that slow start and the handshakes are a third of it at most)")
 	var netSpec flagset.Strings
 	fs.Var(&netSpec, "net", netFlagUsage(false))
 	asJSON := fs.Bool("json", false, "print one JSON object")

@@ -75,7 +75,7 @@ func Bounds(res *results.Results) {
 // without one (request bodies or headers the link's rate would share with
 // the round trips in ways this model does not follow, gRPC's native column).
 func boundOf(c *results.Cell, sc plan.Scenario, n *results.Net) *results.Bound {
-	rtt := n.RTTSeconds()
+	rtt := linkmodel.RTTSeconds(n)
 	if rtt <= 0 {
 		return nil
 	}
@@ -109,7 +109,7 @@ func boundOf(c *results.Cell, sc plan.Scenario, n *results.Net) *results.Bound {
 func place(b *results.Bound, c *results.Cell) {
 	var logs []float64
 	for _, r := range c.Repetitions {
-		if r.Counts() {
+		if verdict.Counts(r) {
 			logs = append(logs, math.Log(r.Value/b.Value))
 		}
 	}
@@ -119,7 +119,7 @@ func place(b *results.Bound, c *results.Cell) {
 		b.Low, b.High = math.Min(iv.Low, b.Share), math.Max(iv.High, b.Share)
 	}
 	sc, _ := matrix.ScenarioByName(c.Scenario)
-	if results.LowerIsBetter(c.Metric) {
+	if verdict.LowerIsBetter(c.Metric) {
 		over := timeOver
 		if scenariospec.Of(&sc).PageLoad() {
 			over = pageOver
@@ -185,12 +185,12 @@ func explainDeparture(c *results.Cell, sc plan.Scenario, n *results.Net, b *resu
 func behindAccounts(c *results.Cell, sc plan.Scenario, n *results.Net, b *results.Bound) bool {
 	l := verdict.CellLink(c)
 	p := l.Up.Packets + l.Down.Packets
-	rtt := n.RTTSeconds()
+	rtt := linkmodel.RTTSeconds(n)
 	if p == 0 || rtt <= 0 {
 		return false
 	}
 	slowdown := float64(l.Up.Late+l.Down.Late) / float64(p) * max(l.Up.MaxLateSeconds, l.Down.MaxLateSeconds) / rtt
-	if results.LowerIsBetter(c.Metric) {
+	if verdict.LowerIsBetter(c.Metric) {
 		over := timeOver
 		if scenariospec.Of(&sc).PageLoad() {
 			over = pageOver

@@ -32,7 +32,7 @@ func TestOneRuleForWhichRepetitionsCount(t *testing.T) {
 
 	var rounds []int
 	for _, r := range c.Repetitions {
-		if r.Counts() {
+		if verdict.Counts(r) {
 			rounds = append(rounds, r.Round)
 		}
 	}

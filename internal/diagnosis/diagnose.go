@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"net/url"
 
+	"github.com/httpvs/httpvs/internal/loopback"
 	"github.com/httpvs/httpvs/internal/matrix"
 	"github.com/httpvs/httpvs/internal/protoname"
 	"github.com/httpvs/httpvs/internal/scenariospec"
 	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
-	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -78,7 +78,7 @@ func Diagnose(res *results.Results) {
 	for i := range res.Cells {
 		c := &res.Cells[i]
 		c.Findings = nil
-		if c.Skipped != "" || len(c.Repetitions) == 0 || results.LowerIsBetter(c.Metric) || c.Knobs != "" {
+		if c.Skipped != "" || len(c.Repetitions) == 0 || verdict.LowerIsBetter(c.Metric) || c.Knobs != "" {
 			continue
 		}
 		s := &subject{c: c, m: verdict.MedianRepetition(c), set: &res.Settings, env: &res.Env}
@@ -117,7 +117,7 @@ func (s *subject) loopback() bool {
 		if err != nil {
 			return false
 		}
-		if !server.LoopbackHost(u.Hostname()) {
+		if !loopback.Host(u.Hostname()) {
 			return false
 		}
 	}
@@ -144,7 +144,7 @@ func (s *subject) cores(side string) (float64, bool) {
 	if side == "client" {
 		return s.m.ClientCores, true
 	}
-	return s.m.ServerFigure(s.m.ServerCores)
+	return verdict.ServerFigure(s.m, s.m.ServerCores)
 }
 
 // isHTTP2 reports whether the cell's transport is h2c or h2.
@@ -155,7 +155,7 @@ func gap(c *results.Cell) string {
 	if c.RatioToH1 == 0 || c.Protocol == c.Baseline {
 		return c.Protocol
 	}
-	return fmt.Sprintf("%s at %.2fx %s", c.Protocol, c.Ratio(), c.Baseline)
+	return fmt.Sprintf("%s at %.2fx %s", c.Protocol, verdict.Ratio(c), c.Baseline)
 }
 
 func slow(c *results.Cell) bool { return c.RatioToH1 > 0 && c.RatioToH1 < slowRatio }

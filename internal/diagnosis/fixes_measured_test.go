@@ -157,7 +157,7 @@ func (tc fixCase) run(t *testing.T) {
 	for _, rule := range tc.rules {
 		f := finding(probe, rule)
 		if f == nil {
-			t.Fatalf("%s did not fire at %.2fx h1; findings %v", rule, probe.Ratio(), probe.Findings)
+			t.Fatalf("%s did not fire at %.2fx h1; findings %v", rule, verdict.Ratio(&probe), probe.Findings)
 		}
 		fixed := broken.fixed(t, f)
 		if !reflect.DeepEqual(fixed.server, broken.server) {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/linkmodel"
 	"github.com/httpvs/httpvs/internal/protoname"
 	"github.com/httpvs/httpvs/internal/scenariospec"
@@ -47,7 +48,7 @@ func lossBand(c *results.Cell, sc plan.Scenario, n *results.Net, m linkmodel.Los
 func cellInterval(c *results.Cell) (lo, hi float64) {
 	var logs []float64
 	for _, r := range c.Repetitions {
-		if r.Counts() {
+		if verdict.Counts(r) {
 			logs = append(logs, math.Log(r.Value))
 		}
 	}
@@ -96,7 +97,7 @@ func predictLoss(c *results.Cell, sc plan.Scenario, n *results.Net, link float64
 		return linkmodel.LossModel{}, false
 	}
 	quic := c.Protocol == protoname.H3
-	return linkmodel.PredictLoss(linkmodel.Controller(c.Protocol, n), link, linkmodel.PacketPayload(quic), n.RTTSeconds(), linkmodel.LinkLoss(n, scenariospec.Of(&sc).Upload))
+	return linkmodel.PredictLoss(linkmodel.Controller(c.Protocol, n), link, linkmodel.PacketPayload(quic), linkmodel.RTTSeconds(n), linkmodel.LinkLoss(n, scenariospec.Of(&sc).Upload))
 }
 
 // lossExplanation explains a transfer cell below its bound on a lossy link
@@ -175,7 +176,7 @@ func withCC(spec, cc string) string {
 // reaches down to that ceiling; "" otherwise.
 func holExplanation(c *results.Cell, n *results.Net) string {
 	m := verdict.MedianRepetition(c)
-	link, rtt := linkmodel.LinkGoodput(n, false), n.RTTSeconds()
+	link, rtt := linkmodel.LinkGoodput(n, false), linkmodel.RTTSeconds(n)
 	if m.Seconds <= 0 || m.BulkBytes <= 0 || link <= 0 {
 		return ""
 	}
@@ -199,12 +200,12 @@ func holExplanation(c *results.Cell, n *results.Net) string {
 }
 
 // queueBytes is a direction's drop-tail limit in bytes: its byte limit,
-// or its packet limit (netem.DefaultQueuePackets when unset) of full
+// or its packet limit (defaults.QueuePackets when unset) of full
 // packets, whichever is smaller.
 func queueBytes(d results.NetDirection) float64 {
 	pk := d.QueuePackets
 	if pk <= 0 {
-		pk = netem.DefaultQueuePackets
+		pk = defaults.QueuePackets
 	}
 	q := float64(pk * netem.MTU)
 	if d.QueueBytes > 0 {

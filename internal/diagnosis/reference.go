@@ -60,7 +60,7 @@ func refConclusion(scenario, protocol string, goCell *results.Cell, byServer, tl
 	// the peer reaches h1 only where its interval reaches within
 	// StableHalfWidth of 1.
 	below := gi.High < bi.Low
-	reaches := bi.High >= 1-results.StableHalfWidth
+	reaches := bi.High >= 1-verdict.StableHalfWidth
 	switch {
 	case reaches && below:
 		s += fmt.Sprintf(": the gap is %s, not %s", who, protocolName(protocol))
@@ -88,7 +88,7 @@ func pickReferences(byServer map[string]*results.ReferenceCell, servers []string
 			goServer = c
 			continue
 		}
-		if c.WithoutGo() && (best == nil || c.VsH1.Low > best.VsH1.Low) {
+		if verdict.WithoutGo(c) && (best == nil || c.VsH1.Low > best.VsH1.Low) {
 			best = c
 		}
 	}
@@ -113,7 +113,7 @@ func whoseGap(goServer *results.ReferenceCell, g, b float64) string {
 		switch gs := goServer.VsH1.Ratio; {
 		case gs <= g*1.25:
 			who = "Go's server"
-		case gs >= b*(1-results.StableHalfWidth):
+		case gs >= b*(1-verdict.StableHalfWidth):
 			who = "Go's client"
 		}
 	}

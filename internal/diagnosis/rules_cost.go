@@ -56,7 +56,7 @@ func generatorBound(s *subject) *results.Finding {
 	// The fast engine's saving is checked with requests in flight
 	// (small-concurrent); one at a time, both engines' CPU per request is
 	// mostly the same system calls.
-	if ok && !s.transfer() && !scenariospec.Of(&s.sc).RPC && s.sc.Streams() > 1 && s.m.Engine == load.Std.String() && load.Fast.Supports(p) {
+	if ok && !s.transfer() && !scenariospec.Of(&s.sc).RPC && s.sc.Streams() > 1 && s.m.Engine == load.Std.String() && load.Fast.For(p) == load.Fast {
 		f.Fix = "the generator probably limited this cell: the fast engine spends less client CPU per request"
 		f.Knobs = []results.Knob{{Field: "Engine", Value: load.Fast.String()}}
 	}
@@ -116,8 +116,8 @@ func cpuPerByte(s *subject) *results.Finding {
 	if cr >= cpuHungry && m.ClientCores >= busyCores {
 		hungry = append(hungry, "client")
 	}
-	sv, sok := m.ServerFigure(m.ServerCPUPerUnit)
-	hv, hok := h1m.ServerFigure(h1m.ServerCPUPerUnit)
+	sv, sok := verdict.ServerFigure(m, m.ServerCPUPerUnit)
+	hv, hok := verdict.ServerFigure(h1m, h1m.ServerCPUPerUnit)
 	if sok && hok && hv > 0 {
 		sr := sv / hv
 		cores, _ := s.cores("server")

@@ -5,6 +5,7 @@ import (
 
 	"github.com/httpvs/httpvs/internal/protoname"
 	"github.com/httpvs/httpvs/results"
+	"github.com/httpvs/httpvs/stats"
 )
 
 // The HTTP/2 rules. Each knows the transfer's direction: the receiver of
@@ -40,7 +41,7 @@ func h2SmallFrames(s *subject) *results.Finding {
 	if c.Protocol != protoname.H2C || !s.download() || !s.slow() {
 		return nil
 	}
-	avg := m.ClientH2.Received.AverageData()
+	avg := averageData(m.ClientH2.Received)
 	if avg == 0 || avg >= smallFrame {
 		return nil
 	}
@@ -118,4 +119,12 @@ func h2FlowBlocked(s *subject) *results.Finding {
 		f.Knobs = nil
 	}
 	return f
+}
+
+// averageData returns d's mean DATA frame payload, in bytes; 0 without any.
+func averageData(d stats.H2Direction) float64 {
+	if n := d.Frames["data"]; n > 0 {
+		return float64(d.DataBytes) / float64(n)
+	}
+	return 0
 }

@@ -13,3 +13,13 @@ func Raise() string { return raise() }
 
 // Limit returns the soft open-file limit, or -1 where there is none to read.
 func Limit() int { return limit() }
+
+// Short reports whether the process's soft open-file limit (limit)
+// is below need: the descriptors maxConns connections on a listener take,
+// plus a reserve of 64 for everything else (stdio, listeners, the
+// runtime's poller). Connections past the limit are refused. It is false
+// where there is no limit to read and when maxConns is zero (no bound).
+func Short(maxConns int) (limit, need int, short bool) {
+	limit, need = Limit(), maxConns+Reserve
+	return limit, need, limit > 0 && maxConns > 0 && need > limit
+}

@@ -18,7 +18,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/internal/fielderr"
+	"github.com/httpvs/httpvs/internal/protoname"
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
@@ -55,7 +57,7 @@ type Options struct {
 	// ParseVersion ("go1.24.13"); zero: Installed alone.
 	Versions []string
 	// Protocols are the transports; zero: h1 and h2c. h3 is not measured
-	// across versions. Ratios are to results.BaselineOf the ones measured.
+	// across versions. Ratios are to verdict.BaselineOf the ones measured.
 	Protocols []transport.Protocol
 	// Scenarios are scenario names; zero: Download and SmallSequential.
 	// Other names are listed in GoVersions.NotMeasured.
@@ -147,22 +149,22 @@ func (o Options) validate() error {
 	}
 	switch {
 	case o.Rounds < 1 || o.Rounds > 100:
-		return config.Fieldf("Rounds", o.Rounds, "1 to 100")
+		return fielderr.New("Rounds", o.Rounds, "1 to 100")
 	case o.MaxRounds > 100:
-		return config.Fieldf("MaxRounds", o.MaxRounds, "Rounds to 100")
+		return fielderr.New("MaxRounds", o.MaxRounds, "Rounds to 100")
 	case o.Duration < 10*time.Millisecond || o.Duration > time.Hour:
-		return config.Fieldf("Duration", o.Duration, "10ms to 1h")
+		return fielderr.New("Duration", o.Duration, "10ms to 1h")
 	case o.Warmup < 0 || o.Budget < 0 || o.BuildTimeout < 0 || o.RequestTimeout < 0:
-		return config.Fieldf("Warmup", o.Warmup, "no negative times (Warmup, Budget, BuildTimeout, RequestTimeout)")
+		return fielderr.New("Warmup", o.Warmup, "no negative times (Warmup, Budget, BuildTimeout, RequestTimeout)")
 	case o.Size < 0:
-		return config.Fieldf("Size", o.Size, "a positive size, or zero to size downloads by Duration")
+		return fielderr.New("Size", o.Size, "a positive size, or zero to size downloads by Duration")
 	}
 	scenarios, protocols, _ := o.measured()
 	switch {
 	case len(protocols) == 0:
-		return config.Fieldf("Protocols", strings.Join(transport.NamesOf(o.Protocols), ","), "a transport besides h3: h3 is not measured across Go versions (HTTP/3 is quic-go's, not in Go's standard library)")
+		return fielderr.New("Protocols", strings.Join(protoname.Names(o.Protocols), ","), "a transport besides h3: h3 is not measured across Go versions (HTTP/3 is quic-go's, not in Go's standard library)")
 	case len(scenarios) == 0:
-		return config.Fieldf("Scenarios", strings.Join(o.Scenarios, ","), "%s or %s: they alone are measured across Go versions", Download, SmallSequential)
+		return fielderr.New("Scenarios", strings.Join(o.Scenarios, ","), "%s or %s: they alone are measured across Go versions", Download, SmallSequential)
 	}
 	return nil
 }
@@ -205,7 +207,7 @@ func Run(ctx context.Context, o Options) (*results.GoVersions, error) {
 	scenarios, protocols, not := o.measured() // WithDefaults refused options with none
 	out := &results.GoVersions{NotMeasured: not}
 	r := &runner{o: o, out: out, scenarios: scenarios, protocols: protocols}
-	r.baseline, _ = transport.Parse(results.BaselineOf(transport.NamesOf(protocols)))
+	r.baseline, _ = transport.Parse(verdict.BaselineOf(protoname.Names(protocols)))
 	r.prepare(ctx)
 	defer r.stop()
 	if ctx.Err() == nil {

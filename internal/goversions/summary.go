@@ -106,7 +106,7 @@ func perRound(c, base *results.Cell) *results.Cell {
 
 // settled reports whether every ratio to the baseline in sc, and every
 // change of a ratio between toolchains, is known within
-// results.StableHalfWidth (or has fewer than two pairs, which more rounds
+// verdict.StableHalfWidth (or has fewer than two pairs, which more rounds
 // of errors do not cure).
 func (r *runner) settled(sc string) bool {
 	for v, t := range r.toolchains {
@@ -119,13 +119,13 @@ func (r *runner) settled(sc string) bool {
 			if p == r.baseline || base == nil || r.cells[k].Skipped != "" {
 				continue
 			}
-			if iv := verdict.RatioInterval(r.cells[k], base); iv.Pairs >= 2 && !iv.Stable() {
+			if iv := verdict.RatioInterval(r.cells[k], base); iv.Pairs >= 2 && !verdict.Stable(iv) {
 				return false
 			}
 		}
 	}
 	for _, ch := range r.changes(sc, true) {
-		if ch.Ratio != nil && ch.Ratio.Pairs >= 2 && !ch.Ratio.Stable() {
+		if ch.Ratio != nil && ch.Ratio.Pairs >= 2 && !verdict.Stable(*ch.Ratio) {
 			return false
 		}
 	}

@@ -8,7 +8,7 @@ import (
 )
 
 // Error is a failure the lean client detected itself, with its kind; it
-// satisfies transport.KindError, so transport.Classify needs to know
+// has a Kind method, which transport.Classify reads, so it needs to know
 // nothing of the lean packages.
 type Error = target.Error
 

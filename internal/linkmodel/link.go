@@ -80,7 +80,7 @@ func ExpectedRate(n *results.Net, upload bool, protocol string) float64 {
 		return 0
 	}
 	quic := protocol == protoname.H3
-	if m, ok := PredictLoss(Controller(protocol, n), link, PacketPayload(quic), n.RTTSeconds(), LinkLoss(n, upload)); ok {
+	if m, ok := PredictLoss(Controller(protocol, n), link, PacketPayload(quic), RTTSeconds(n), LinkLoss(n, upload)); ok {
 		return m.Rate
 	}
 	return link

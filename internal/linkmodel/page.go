@@ -19,7 +19,7 @@ import (
 // object taking its own flights. The page never loads faster than its
 // bytes cross the link after the document's request.
 func PageBound(protocol string, n *results.Net) *results.Bound {
-	rtt := n.RTTSeconds()
+	rtt := RTTSeconds(n)
 	rate := LinkGoodput(n, false)
 	k, _ := ColdRTTs(protocol, false)
 	if k == 0 || rate <= 0 {

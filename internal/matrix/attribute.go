@@ -11,10 +11,10 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/internal/attribution"
+	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/internal/scenariospec"
 	"github.com/httpvs/httpvs/netem"
-	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -77,15 +77,15 @@ type profiled struct {
 }
 
 // maxProfiled bounds the measurements of one profiling round of
-// plan.ProfileSpan; a longer round may take proportionally more.
+// defaults.ProfileSpan; a longer round may take proportionally more.
 const maxProfiled = 50
 
-// profileSpan is Options.ProfileSpan, or plan.ProfileSpan.
+// profileSpan is Options.ProfileSpan, or defaults.ProfileSpan.
 func (o Options) profileSpan() time.Duration {
 	if o.ProfileSpan > 0 {
 		return o.ProfileSpan
 	}
-	return plan.ProfileSpan
+	return defaults.ProfileSpan
 }
 
 // profileRound measures c again with profiling on, for the profile span;
@@ -101,7 +101,7 @@ func (r *runner) profileRound(ctx context.Context, sr *scenarioRun, c *results.C
 		stop := r.opts.Profile(sr.sc.Name, col.name)
 		var units float64
 		span := r.opts.profileSpan()
-		most := max(maxProfiled, int(maxProfiled*span/plan.ProfileSpan))
+		most := max(maxProfiled, int(maxProfiled*span/defaults.ProfileSpan))
 		for n, began := 0, time.Now(); n < most && time.Since(began) < span && ctx.Err() == nil; n++ {
 			var m results.Repetition
 			if sr.sc.Transfer() {

@@ -11,13 +11,15 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/internal/browser"
+	"github.com/httpvs/httpvs/internal/defaults"
+	"github.com/httpvs/httpvs/internal/dial"
 	"github.com/httpvs/httpvs/internal/linkmodel"
+	"github.com/httpvs/httpvs/internal/pagesite"
 	"github.com/httpvs/httpvs/internal/protoname"
+	"github.com/httpvs/httpvs/internal/serverstats"
 	"github.com/httpvs/httpvs/internal/verdict"
-	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
-	"github.com/httpvs/httpvs/transfer"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/webpage"
 )
@@ -53,7 +55,7 @@ func (r *runner) browser(ctx context.Context) {
 // and returns each transport's cell. A browser that cannot start ends the
 // step: its error is every cell's.
 func (r *runner) browserRounds(ctx context.Context, bo *BrowserOptions) []results.BrowserCell {
-	b := &browserRun{r: r, opts: browser.Options{Path: bo.Path, Start: bo.Start}, page: webpage.DocumentPath}
+	b := &browserRun{r: r, opts: browser.Options{Path: bo.Path, Start: bo.Start}, page: pagesite.DocumentPath}
 	if b.opts.Start == nil {
 		if s, ok := r.opts.Network.(interface{ Start(*exec.Cmd) error }); ok {
 			b.opts.Start = s.Start
@@ -83,7 +85,7 @@ func (r *runner) browserRounds(ctx context.Context, bo *BrowserOptions) []result
 		}
 		b.cells = append(b.cells, c)
 	}
-	rounds := cmpOr(bo.Rounds, plan.DefaultBrowserRounds)
+	rounds := cmpOr(bo.Rounds, defaults.BrowserRounds)
 	for round := 1; round <= rounds && ctx.Err() == nil; round++ {
 		if err := b.round(ctx, round); err != nil {
 			b.skipAll(err)
@@ -153,9 +155,9 @@ func (b *browserRun) load(ctx context.Context, p transport.Protocol) (results.Br
 	if r.opts.LinkCounters != nil {
 		r.opts.LinkCounters()
 	}
-	before, _ := r.serverStats(ctx, transfer.StatsTimeout)
+	before, _ := r.serverStats(ctx, serverstats.Timeout)
 	pl, err := browser.LoadPage(ctx, targetBase(r.opts.Target, p)+b.page, opts)
-	after, _ := r.serverStats(ctx, transfer.StatsTimeout)
+	after, _ := r.serverStats(ctx, serverstats.Timeout)
 	var ld results.BrowserLoad
 	if r.opts.LinkCounters != nil {
 		ld.Link = newRepetitionLink(r.opts.LinkCounters())
@@ -211,7 +213,7 @@ func (r *runner) serverSPKI(ctx context.Context) ([]string, error) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	var d net.Dialer
-	conn, err := transport.DialIn(ctx, r.opts.Network, &d, "tcp", u.Host)
+	conn, err := dial.TCP(ctx, r.opts.Network, &d, "tcp", u.Host)
 	if err != nil {
 		return nil, fmt.Errorf("the browser's certificate check: %w", err)
 	}
@@ -244,5 +246,5 @@ func (o *Options) browserCost() time.Duration {
 			page = time.Duration(b.Value * float64(time.Second))
 		}
 	}
-	return time.Duration(cmpOr(o.Browser.Rounds, plan.DefaultBrowserRounds)*n) * (browserLoadCost + page)
+	return time.Duration(cmpOr(o.Browser.Rounds, defaults.BrowserRounds)*n) * (browserLoadCost + page)
 }

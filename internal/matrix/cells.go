@@ -6,8 +6,10 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/histogram"
 	"github.com/httpvs/httpvs/internal/procstat"
 	"github.com/httpvs/httpvs/internal/scenariospec"
+	"github.com/httpvs/httpvs/internal/serverstats"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
@@ -159,7 +161,7 @@ func (r *runner) transfer(ctx context.Context, sc Scenario, p transport.Protocol
 	plan.Omit = r.opts.omit(scenariospec.Of(&sc).Upload)
 	per := max(total/units.Bytes(sc.Streams()), 1)
 	m := results.Repetition{Streams: sc.Streams(), SizeBytes: int64(per)}
-	before, note := r.serverStats(ctx, transfer.StatsTimeout)
+	before, note := r.serverStats(ctx, serverstats.Timeout)
 	bytes0, objects0 := procstat.Allocated()
 	res, err := transfer.Run(ctx, plan)
 	bytes1, objects1 := procstat.Allocated()
@@ -170,7 +172,7 @@ func (r *runner) transfer(ctx context.Context, sc Scenario, p transport.Protocol
 	}
 	var after *stats.ServerStats
 	if before != nil && ctx.Err() == nil {
-		after, note = r.serverStats(ctx, transfer.StatsTimeoutAfter(res.Errors.Total))
+		after, note = r.serverStats(ctx, serverstats.TimeoutAfter(res.Errors.Total))
 	}
 	m.Seconds, m.Bytes, m.Requests = res.Seconds, res.Bytes, int64(res.Streams)
 	if res.Seconds > 0 {
@@ -182,7 +184,7 @@ func (r *runner) transfer(ctx context.Context, sc Scenario, p transport.Protocol
 	m.Errors, m.FirstError = res.Errors, res.FirstError
 	m.ClientTCP, m.ClientQUIC = res.Client.TCP, res.Client.QUIC
 	m.ClientBodyReads, m.ClientReadSize, m.ClientH2 = res.Client.BodyReads, res.Client.ReadSize, res.Client.H2Frames
-	h := stats.NewHistogram()
+	h := histogram.New()
 	for _, s := range res.PerStream {
 		h.Record(time.Duration(s.Seconds * float64(time.Second)))
 	}
@@ -316,11 +318,11 @@ func (r *runner) loadOnce(ctx context.Context, sc Scenario, col column, d time.D
 	)
 	cfg := r.loadConfig(sc, col, func(c *load.Config) {
 		c.Duration = d
-		c.MeasureStart = func() { before, note = r.serverStats(ctx, transfer.StatsTimeout) }
+		c.MeasureStart = func() { before, note = r.serverStats(ctx, serverstats.Timeout) }
 		c.MeasureEnd = func(failed int64) {
 			switch {
 			case before != nil && ctx.Err() == nil:
-				after, note = r.serverStats(ctx, transfer.StatsTimeoutAfter(failed))
+				after, note = r.serverStats(ctx, serverstats.TimeoutAfter(failed))
 			case before == nil && note == "":
 				// load skips MeasureStart when the run ended first (a
 				// starved goroutine): say so rather than leave no reason.

@@ -9,9 +9,9 @@ import (
 
 	"github.com/quic-go/quic-go/http3"
 
+	"github.com/httpvs/httpvs/internal/histogram"
 	"github.com/httpvs/httpvs/internal/scenariospec"
 	"github.com/httpvs/httpvs/results"
-	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -40,7 +40,7 @@ func (r *runner) coldStart(ctx context.Context, sc Scenario, col column) results
 	n := r.beginNet(ctx, col, 1)
 	var (
 		negotiated        string
-		connect, hs, ttfb = stats.NewHistogram(), stats.NewHistogram(), stats.NewHistogram()
+		connect, hs, ttfb = histogram.New(), histogram.New(), histogram.New()
 		resumed           int64
 	)
 	for n.more(ctx) {

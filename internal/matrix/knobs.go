@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/internal/fielderr"
 	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/results"
@@ -49,7 +50,7 @@ func (s Setup) apply(k results.Knob) error {
 	case s.Server != nil && len(k.Field) > 7 && k.Field[:7] == "Server.":
 		h2, q = &s.Server.HTTP2, &s.Server.QUIC
 	default:
-		return config.Fieldf(k.Field, k.Value, "a setting of this run")
+		return fielderr.New(k.Field, k.Value, "a setting of this run")
 	}
 	return setStack(h2, q, k)
 }
@@ -57,7 +58,7 @@ func (s Setup) apply(k results.Knob) error {
 // applyEngine sets the load engine k names on s.
 func (s Setup) applyEngine(k results.Knob) error {
 	if s.Engine == nil {
-		return config.Fieldf(k.Field, k.Value, "a run with a load engine")
+		return fielderr.New(k.Field, k.Value, "a run with a load engine")
 	}
 	e, err := load.ParseEngine(k.Value)
 	*s.Engine = e
@@ -77,7 +78,7 @@ func setStack(h2 *config.HTTP2, q *config.QUIC, k results.Knob) error {
 	case "HTTP2.MaxConcurrentStreams":
 		n, err := strconv.Atoi(k.Value)
 		if err != nil || n < 1 {
-			return config.Fieldf(k.Field, k.Value, "a count of streams, at least 1")
+			return fielderr.New(k.Field, k.Value, "a count of streams, at least 1")
 		}
 		h2.MaxConcurrentStreams = n
 		return nil
@@ -86,13 +87,13 @@ func setStack(h2 *config.HTTP2, q *config.QUIC, k results.Knob) error {
 	case "QUIC.MaxConnectionReceiveWindow":
 		return setBytes(&q.MaxConnectionReceiveWindow, k)
 	}
-	return config.Fieldf(k.Field, k.Value, "a setting of this run")
+	return fielderr.New(k.Field, k.Value, "a setting of this run")
 }
 
 func setBytes(b *units.Bytes, k results.Knob) error {
 	v, err := units.ParseBytes(k.Value)
 	if err != nil {
-		return config.Fieldf(k.Field, fmt.Sprintf("%q", k.Value), "a size such as 256Ki")
+		return fielderr.New(k.Field, fmt.Sprintf("%q", k.Value), "a size such as 256Ki")
 	}
 	*b = v
 	return nil

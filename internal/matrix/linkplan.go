@@ -5,10 +5,10 @@ import (
 
 	"github.com/httpvs/httpvs/internal/linkmodel"
 	"github.com/httpvs/httpvs/internal/scenariospec"
-	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transfer/transferresult"
 
+	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/units"
 )
 
@@ -88,7 +88,7 @@ func (o *Options) fillLink() {
 		return
 	}
 	if o.Duration == 0 {
-		o.Duration = max(plan.DefaultDuration, LinkWindowRTTs*o.RTT)
+		o.Duration = max(defaults.MatrixDuration, LinkWindowRTTs*o.RTT)
 	}
 	if o.Warmup == 0 {
 		o.Warmup = max(o.Duration/4, LinkWarmupRTTs*o.RTT)

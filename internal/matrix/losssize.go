@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/linkmodel"
 	"github.com/httpvs/httpvs/internal/scenariospec"
 	"github.com/httpvs/httpvs/plan"
@@ -18,7 +19,7 @@ func (o *Options) lossEvents() int {
 	case o.LossEvents < 0:
 		return 0
 	case o.LossEvents == 0:
-		return plan.DefaultLossEvents
+		return defaults.LossEvents
 	}
 	return o.LossEvents
 }

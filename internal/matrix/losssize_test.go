@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
@@ -47,8 +48,8 @@ func TestLossSizing(t *testing.T) {
 		if o.Timeout < 2*got {
 			t.Errorf("%s: timeout %v under twice the transfer's %v", tc.cc, o.Timeout, got)
 		}
-		if got := o.settings().LossEvents; got != plan.DefaultLossEvents {
-			t.Errorf("%s: settings record %d loss events, want %d", tc.cc, got, plan.DefaultLossEvents)
+		if got := o.settings().LossEvents; got != defaults.LossEvents {
+			t.Errorf("%s: settings record %d loss events, want %d", tc.cc, got, defaults.LossEvents)
 		}
 		lines := lossSizing(o)
 		if len(lines) != 1 || !strings.Contains(lines[0], "100 loss events") || !strings.Contains(lines[0], "h1-tls") || !strings.Contains(lines[0], "quic-go") {

@@ -8,10 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/histogram"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/server"
-	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )
@@ -146,7 +146,7 @@ func TestLoadScenariosCountRequests(t *testing.T) {
 		if c.Scenario == "small-sequential" && (r.Connections != 1 || r.Latency.Count != r.Requests) {
 			t.Errorf("small-sequential/%s: %d connections, %d latencies for %d requests", c.Protocol, r.Connections, r.Latency.Count, r.Requests)
 		}
-		if h, err := stats.DecodeHistogram(r.LatencyHistogram); err != nil || h.Summary() != r.Latency {
+		if h, err := histogram.Decode(r.LatencyHistogram); err != nil || h.Summary() != r.Latency {
 			t.Errorf("%s/%s: latency_histogram does not hold latency_seconds: %v", c.Scenario, c.Protocol, err)
 		}
 	}

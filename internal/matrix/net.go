@@ -3,6 +3,7 @@ package matrix
 import (
 	"time"
 
+	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/linkmodel"
 	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/results"
@@ -46,7 +47,7 @@ func SetNetCounters(n *results.Net, up, down netem.DirStats) {
 func netDirection(d netem.Direction) results.NetDirection {
 	q := d.Queue
 	if q.Packets == 0 && q.Bytes == 0 {
-		q.Packets = netem.DefaultQueuePackets
+		q.Packets = defaults.QueuePackets
 	}
 	return results.NetDirection{
 		DelaySeconds:      d.Delay.Seconds(),

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/results"
 )
@@ -18,11 +19,11 @@ func TestNetBackend(t *testing.T) {
 	}
 	c := netem.Calibration{UDPRTT: 40 * time.Millisecond}
 	tun := NewNet("rtt=40ms", spec, netem.BackendTUN, c, time.Second)
-	if tun.Backend != results.NetBackendTUN || !strings.Contains(tun.Summary(), "packets were late") {
-		t.Errorf("tun: backend %q, summary %q", tun.Backend, tun.Summary())
+	if tun.Backend != results.NetBackendTUN || !strings.Contains(verdict.NetSummary(tun), "packets were late") {
+		t.Errorf("tun: backend %q, summary %q", tun.Backend, verdict.NetSummary(tun))
 	}
 	kernel := NewNet("rtt=40ms", spec, netem.BackendNetem, c, time.Second)
-	if s := kernel.Summary(); kernel.Backend != results.NetBackendNetem || strings.Contains(s, "packets were late") || !strings.HasSuffix(s, "; the kernel's netem qdisc applied it") {
+	if s := verdict.NetSummary(kernel); kernel.Backend != results.NetBackendNetem || strings.Contains(s, "packets were late") || !strings.HasSuffix(s, "; the kernel's netem qdisc applied it") {
 		t.Errorf("netem: backend %q, summary %q", kernel.Backend, s)
 	}
 }

@@ -8,11 +8,12 @@ import (
 	"sync"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/histogram"
 	"github.com/httpvs/httpvs/internal/procstat"
 	"github.com/httpvs/httpvs/internal/scenariospec"
+	"github.com/httpvs/httpvs/internal/serverstats"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
-	"github.com/httpvs/httpvs/transfer"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -38,7 +39,7 @@ type netRep struct {
 	col   column
 	mu    sync.Mutex
 	m     results.Repetition
-	units *stats.Histogram // the metric's durations: one per unit of work
+	units *histogram.Histogram // the metric's durations: one per unit of work
 	// done counts the units of work started, inARow the failures since the
 	// last one that succeeded.
 	done, inARow int
@@ -69,9 +70,9 @@ func (r *runner) network(ctx context.Context, sc Scenario, col column) results.R
 
 // beginNet reads the server's counters and starts the clock.
 func (r *runner) beginNet(ctx context.Context, col column, streams int) *netRep {
-	n := &netRep{r: r, col: col, units: stats.NewHistogram(), minUnits: netMinUnits}
+	n := &netRep{r: r, col: col, units: histogram.New(), minUnits: netMinUnits}
 	n.m.Streams = streams
-	n.before, n.note = r.serverStats(ctx, transfer.StatsTimeout)
+	n.before, n.note = r.serverStats(ctx, serverstats.Timeout)
 	n.proc = procstat.Sample()
 	n.alloc[0], n.alloc[1] = procstat.Allocated()
 	n.start = time.Now()
@@ -177,7 +178,7 @@ func (n *netRep) readAfter(ctx context.Context) (*stats.ServerStats, string) {
 	if n.before == nil || ctx.Err() != nil {
 		return nil, n.note
 	}
-	return n.r.serverStats(ctx, transfer.StatsTimeoutAfter(n.m.Errors.Total))
+	return n.r.serverStats(ctx, serverstats.TimeoutAfter(n.m.Errors.Total))
 }
 
 // statusError is a response whose status is not 2xx.

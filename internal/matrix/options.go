@@ -4,6 +4,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/defaults"
+	"github.com/httpvs/httpvs/internal/protoname"
 	"github.com/httpvs/httpvs/internal/scenariospec"
 	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/plan"
@@ -34,7 +36,7 @@ func (o Options) warmupRounds() int {
 	case o.WarmupRounds < 0:
 		return 0
 	case o.WarmupRounds == 0:
-		return plan.DefaultWarmupRounds
+		return defaults.WarmupRounds
 	}
 	return o.WarmupRounds
 }
@@ -65,7 +67,7 @@ func (o Options) aaBaseline(scenario string) (transport.Protocol, bool) {
 	if !named {
 		return 0, false
 	}
-	p, err := transport.Parse(results.BaselineOf(transport.NamesOf(o.Protocols)))
+	p, err := transport.Parse(verdict.BaselineOf(protoname.Names(o.Protocols)))
 	return p, err == nil
 }
 
@@ -75,19 +77,19 @@ func (o *Options) fill() error {
 		o.Seed = uint64(time.Now().UnixNano())
 	}
 	if o.Repeat == 0 {
-		o.Repeat = plan.DefaultRepeat
+		o.Repeat = defaults.MatrixRepeat
 	}
 	if o.MaxRepeat == 0 {
 		o.MaxRepeat = o.Repeat
 	}
 	if o.Duration == 0 {
-		o.Duration = plan.DefaultDuration
+		o.Duration = defaults.MatrixDuration
 	}
 	if o.Warmup == 0 {
 		o.Warmup = o.Duration / 4
 	}
 	if o.Timeout == 0 {
-		o.Timeout = max(plan.DefaultTimeout, 2*o.longestTransfer())
+		o.Timeout = max(defaults.MatrixTimeout, 2*o.longestTransfer())
 	}
 	return o.Validate()
 }
@@ -127,7 +129,7 @@ func (o Options) settings() results.Settings {
 	for _, p := range o.Protocols {
 		s.Protocols = append(s.Protocols, p.String())
 	}
-	s.Baseline = results.BaselineOf(s.Protocols)
+	s.Baseline = verdict.BaselineOf(s.Protocols)
 	for _, sc := range o.Scenarios {
 		s.Scenarios = append(s.Scenarios, sc.Name)
 		if _, ok := o.aaBaseline(sc.Name); ok {

@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/httpvs/httpvs/internal/loopback"
 	"github.com/httpvs/httpvs/results"
-	"github.com/httpvs/httpvs/server"
 )
 
 // OriginsError is requests naming more than one server of a kind
@@ -111,5 +111,5 @@ func sameServer(origin, base string) bool {
 	if errA != nil || errB != nil {
 		return false
 	}
-	return a.Port() == b.Port() && (strings.EqualFold(a.Hostname(), b.Hostname()) || (server.LoopbackHost(a.Hostname()) && server.LoopbackHost(b.Hostname())))
+	return a.Port() == b.Port() && (strings.EqualFold(a.Hostname(), b.Hostname()) || (loopback.Host(a.Hostname()) && loopback.Host(b.Hostname())))
 }

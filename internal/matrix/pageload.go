@@ -6,9 +6,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/histogram"
 	"github.com/httpvs/httpvs/internal/linkmodel"
 	"github.com/httpvs/httpvs/results"
-	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/webpage"
 )
@@ -26,7 +26,7 @@ func (r *runner) pageLoad(ctx context.Context, sc Scenario, col column) results.
 	page := r.page()
 	n := r.beginNet(ctx, col, len(page.Objects)-1)
 	n.minUnits = pageMinUnits
-	objects := stats.NewHistogram()
+	objects := histogram.New()
 	var (
 		conns      int64
 		negotiated string
@@ -59,7 +59,7 @@ func (r *runner) page() webpage.Page {
 // document, then what it references at once, and each object's own
 // dependents (Object.Parent) once it has arrived; ok is false when an
 // object failed (counted in n).
-func (r *runner) onePage(ctx context.Context, n *netRep, opts transport.ClientOptions, base string, page webpage.Page, objects *stats.Histogram, conns *int64) (took time.Duration, proto string, ok bool) {
+func (r *runner) onePage(ctx context.Context, n *netRep, opts transport.ClientOptions, base string, page webpage.Page, objects *histogram.Histogram, conns *int64) (took time.Duration, proto string, ok bool) {
 	c, err := transport.NewClient(opts)
 	if err != nil {
 		n.fail(err)

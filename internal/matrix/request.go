@@ -2,6 +2,7 @@ package matrix
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -102,7 +103,7 @@ func ParseTargets(r io.Reader, readFile func(name string) ([]byte, error)) ([]re
 			if err != nil {
 				return nil, fmt.Errorf("line %d: body: %w", n, err)
 			}
-			cur.SetBody(body)
+			SetBody(cur, body)
 			cur = nil // as vegeta: the body ends the request
 		default:
 			name, value, ok := strings.Cut(line, ":")
@@ -110,7 +111,7 @@ func ParseTargets(r io.Reader, readFile func(name string) ([]byte, error)) ([]re
 			if !ok || name == "" || value == "" || strings.ContainsAny(name, " \t") {
 				return nil, fmt.Errorf("line %d: %q is neither a header (Name: value) nor a body (@FILE)", n, line)
 			}
-			cur.AddHeader(name, value)
+			addHeader(cur, name, value)
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -187,4 +188,22 @@ func responsesDiffer(cells []results.Cell) {
 			cells[i].ResponsesDiffer = note
 		}
 	}
+}
+
+// addHeader adds a header to r, recording its name. The name is kept as
+// written, as vegeta keeps it, for servers that care about its case
+// (HTTP/2 and HTTP/3 send it lower-cased).
+func addHeader(r *results.Request, name, value string) {
+	if r.Header == nil {
+		r.Header = http.Header{}
+	}
+	if len(r.Header[name]) == 0 {
+		r.HeaderNames = append(r.HeaderNames, name)
+	}
+	r.Header[name] = append(r.Header[name], value)
+}
+
+// SetBody sets r's body, recording its length.
+func SetBody(r *results.Request, body []byte) {
+	r.Body, r.BodyBytes = bytes.Clone(body), len(body)
 }

@@ -89,7 +89,7 @@ Content-Type: application/json
 // back too), with their bodies' lengths.
 func TestRequestScenarios(t *testing.T) {
 	reqs := []results.Request{{Method: "GET", Path: "/a"}, {Method: "POST", Path: "/b"}}
-	reqs[1].SetBody([]byte("12345"))
+	SetBody(&reqs[1], []byte("12345"))
 	scs := plan.RequestScenarios(reqs)
 	var names []string
 	for _, sc := range scs {

@@ -88,7 +88,7 @@ func (sr *scenarioRun) wide(maxRounds, first int, half float64, baseline string)
 		}
 		iv := verdict.RatioInterval(c, &sr.cells[base])
 		stage := verdict.RatioInterval(verdict.FirstRounds(c, first), verdict.FirstRounds(&sr.cells[base], first))
-		if stage.Pairs < 2 || stage.HalfWidth() <= half {
+		if stage.Pairs < 2 || verdict.HalfWidth(stage) <= half {
 			// Settled in the first stage; or fewer than two pairs there:
 			// errors or interrupts, which more rounds do not cure.
 			continue
@@ -98,7 +98,7 @@ func (sr *scenarioRun) wide(maxRounds, first int, half float64, baseline string)
 			continue // its plan is met
 		}
 		all[i], any = true, true
-		n.widest = math.Max(n.widest, iv.HalfWidth())
+		n.widest = math.Max(n.widest, verdict.HalfWidth(iv))
 		if k > 0 {
 			n.which[i] = true
 			if left := stage.Pairs + k - iv.Pairs; n.need == 0 || left < n.need {
@@ -150,7 +150,7 @@ func (sr *scenarioRun) open(maxRounds int, baseline string) (next, bool) {
 		m, sd := verdict.LogSpread(verdict.PairedLogs(c, &sr.cells[base]))
 		k, gap := verdict.RoundsToDecide(m, sd, iv.Pairs, c.FirstStage, max(c.LastLook, maxRounds))
 		all[i], any = true, true
-		n.widest = math.Max(n.widest, iv.HalfWidth())
+		n.widest = math.Max(n.widest, verdict.HalfWidth(iv))
 		n.gap = math.Min(n.gap, gap)
 		if k > 0 {
 			n.which[i] = true

@@ -7,11 +7,11 @@ import (
 
 	"github.com/httpvs/httpvs/internal/buildinfo"
 	"github.com/httpvs/httpvs/internal/scenariospec"
+	"github.com/httpvs/httpvs/internal/serverstats"
 	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
-	"github.com/httpvs/httpvs/transfer"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )
@@ -311,7 +311,7 @@ func (r *runner) serverStats(ctx context.Context, limit time.Duration) (*stats.S
 	if r.opts.NoServerStats {
 		return nil, "server counters not read (turned off)"
 	}
-	return transfer.FetchServerStats(ctx, r.statsClient, r.statsURL, limit)
+	return serverstats.Fetch(ctx, r.statsClient, r.statsURL, limit)
 }
 
 // cpu fills m's process figures from the client's over the repetition and
@@ -358,6 +358,6 @@ func (r *runner) cpu(m *results.Repetition, key string, client stats.ProcessStat
 		m.ServerUnreliable = crossCheck(m, key)
 	}
 	env := r.res.Env
-	serverCores, known := m.ServerFigure(m.ServerCores)
+	serverCores, known := verdict.ServerFigure(*m, m.ServerCores)
 	m.Bottleneck = verdict.BottleneckOf(m.ClientCores, serverCores, known, env.Cores, env.GOMAXPROCS)
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/internal/fielderr"
 	"github.com/httpvs/httpvs/internal/scenariospec"
 	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/plan"
@@ -59,7 +60,7 @@ func (o Options) expand() ([]Scenario, error) {
 		}
 	}
 	if err := (Setup{Client: &cfg}).Apply(knobs...); err != nil {
-		return nil, config.WithinField("Alongside", err)
+		return nil, fielderr.Within("Alongside", err)
 	}
 	var out []Scenario
 	for _, sc := range o.Scenarios {
@@ -93,12 +94,11 @@ func ScenarioByName(name string) (Scenario, bool) {
 // scenarioByName returns the scenario of the matrix called name (not a
 // variant: those follow their base scenario).
 func scenarioByName(name string) (Scenario, bool) {
-	for _, s := range append(append([]Scenario(nil), plan.Scenarios...), plan.NetScenarios...) {
-		if s.Name == name {
-			return s, true
-		}
+	scs, err := plan.ParseScenarios(name)
+	if err != nil || len(scs) != 1 || scs[0].Name != name {
+		return Scenario{}, false
 	}
-	return Scenario{}, false
+	return scs[0], true
 }
 
 // variantByName returns the variant scenario called name

@@ -15,8 +15,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/histogram"
 	"github.com/httpvs/httpvs/load/loadresult"
-	"github.com/httpvs/httpvs/stats"
 )
 
 // Part is one result to merge and the name it is reported under, such as
@@ -118,7 +118,7 @@ func (e *DuplicateError) Error() string {
 
 // hists is one part's decoded histograms; late is nil for a closed loop.
 type hists struct {
-	latency, connect, tls, ttfb, late *stats.Histogram
+	latency, connect, tls, ttfb, late *histogram.Histogram
 }
 
 // Merge combines parts into one result. It refuses with *PartError a part
@@ -169,7 +169,7 @@ func check(r loadresult.Result) (hists, error) {
 	}
 	var h hists
 	for _, e := range []struct {
-		dst  **stats.Histogram
+		dst  **histogram.Histogram
 		src  string
 		name string
 	}{
@@ -182,7 +182,7 @@ func check(r loadresult.Result) (hists, error) {
 			}
 			return hists{}, fmt.Errorf("%w: histograms.%s is empty", ErrNoHistograms, e.name)
 		}
-		d, err := stats.DecodeHistogram(e.src)
+		d, err := histogram.Decode(e.src)
 		if err != nil {
 			return hists{}, fmt.Errorf("histograms.%s: %w", e.name, err)
 		}

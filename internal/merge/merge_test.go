@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/histogram"
 	"github.com/httpvs/httpvs/load/loadresult"
 	"github.com/httpvs/httpvs/stats"
 )
@@ -16,9 +17,9 @@ var t0 = time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
 
 // part builds a load result of n successful requests with latencies drawn
 // from rng (also recorded into all), measured from start for seconds.
-func part(t *testing.T, name string, rng *rand.Rand, n int, start time.Time, seconds float64, all *stats.Histogram) Part {
+func part(t *testing.T, name string, rng *rand.Rand, n int, start time.Time, seconds float64, all *histogram.Histogram) Part {
 	t.Helper()
-	lat, conn, tls, ttfb := stats.NewHistogram(), stats.NewHistogram(), stats.NewHistogram(), stats.NewHistogram()
+	lat, conn, tls, ttfb := histogram.New(), histogram.New(), histogram.New(), histogram.New()
 	for range n {
 		d := time.Duration(rng.ExpFloat64() * float64(2*time.Millisecond))
 		lat.Record(d)
@@ -28,7 +29,7 @@ func part(t *testing.T, name string, rng *rand.Rand, n int, start time.Time, sec
 		}
 	}
 	conn.Record(100 * time.Microsecond)
-	h, err := loadresult.EncodeHistograms(lat, conn, tls, ttfb, nil)
+	h, err := histogram.EncodeLoad(lat, conn, tls, ttfb, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +47,7 @@ func part(t *testing.T, name string, rng *rand.Rand, n int, start time.Time, sec
 
 // threeParts are three generators' results, 15,000 successes in all,
 // their latencies also recorded into all.
-func threeParts(t *testing.T, all *stats.Histogram) []Part {
+func threeParts(t *testing.T, all *histogram.Histogram) []Part {
 	rng := rand.New(rand.NewPCG(1, 2))
 	return []Part{
 		part(t, "a", rng, 5000, t0, 10, all),
@@ -58,7 +59,7 @@ func threeParts(t *testing.T, all *stats.Histogram) []Part {
 // The merged histogram is the one histogram fed every part's values:
 // the same encoding, bucket for bucket, and so the same percentiles.
 func TestMergeEqualsOneHistogramFedAll(t *testing.T) {
-	all := stats.NewHistogram()
+	all := histogram.New()
 	parts := threeParts(t, all)
 	m, err := Merge(parts)
 	if err != nil {
@@ -106,7 +107,7 @@ func checkMergedFigures(t *testing.T, m Merged) {
 
 // A merged result merges again: (a+b)+c equals a+b+c.
 func TestMergeOfAMerge(t *testing.T) {
-	all := stats.NewHistogram()
+	all := histogram.New()
 	parts := threeParts(t, all)
 	want, err := all.Encode()
 	if err != nil {

@@ -4,8 +4,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/httpvs/httpvs/internal/histogram"
 	"github.com/httpvs/httpvs/load/loadresult"
-	"github.com/httpvs/httpvs/stats"
 )
 
 // sum adds the parts' counts and merges their histograms. Rates and
@@ -18,10 +18,10 @@ func sum(parts []Part, decoded []hists) loadresult.Result {
 		Kind: loadresult.Kind, SchemaVersion: loadresult.SchemaVersion,
 		Started: first.Started, Finished: first.Finished,
 	}
-	lat, conn, tls, ttfb := stats.NewHistogram(), stats.NewHistogram(), stats.NewHistogram(), stats.NewHistogram()
-	var late *stats.Histogram
+	lat, conn, tls, ttfb := histogram.New(), histogram.New(), histogram.New(), histogram.New()
+	var late *histogram.Histogram
 	if m.Mode == "open" {
-		late = stats.NewHistogram()
+		late = histogram.New()
 		m.Schedule = &loadresult.Schedule{}
 	}
 	var allocBytes, allocObjects float64
@@ -62,7 +62,7 @@ func sum(parts []Part, decoded []hists) loadresult.Result {
 			m.Finished = r.Finished
 		}
 		m.Parts += max(r.Parts, 1)
-		m.Runs = append(m.Runs, r.RunsIn()...)
+		m.Runs = append(m.Runs, runsIn(r)...)
 	}
 	m.Lowered, m.Stopped = strings.Join(lowered, "; "), strings.Join(stopped, "; ")
 	if m.Requests > 0 {
@@ -75,9 +75,9 @@ func sum(parts []Part, decoded []hists) loadresult.Result {
 	if late != nil {
 		m.Schedule.LateBy = late.Summary()
 	}
-	// DecodeHistogram checked every part's configuration: encoding
+	// histogram.Decode checked every part's configuration: encoding
 	// histograms of it, to memory, does not fail.
-	m.Histograms, _ = loadresult.EncodeHistograms(lat, conn, tls, ttfb, late)
+	m.Histograms, _ = histogram.EncodeLoad(lat, conn, tls, ttfb, late)
 	return m
 }
 

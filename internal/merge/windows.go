@@ -54,18 +54,18 @@ func setRates(m *loadresult.Result, union time.Duration) {
 // itself or inside a merged result.
 func duplicate(parts []Part) error {
 	for i, a := range parts {
-		ra := a.Result.RunsIn()
+		ra := runsIn(a.Result)
 		for j, x := range ra {
 			for _, y := range ra[j+1:] {
-				if x.Same(y) {
+				if same(x, y) {
 					return &DuplicateError{A: a.Name, B: a.Name}
 				}
 			}
 		}
 		for _, b := range parts[i+1:] {
 			for _, x := range ra {
-				for _, y := range b.Result.RunsIn() {
-					if x.Same(y) {
+				for _, y := range runsIn(b.Result) {
+					if same(x, y) {
 						return &DuplicateError{A: a.Name, B: b.Name}
 					}
 				}
@@ -98,7 +98,7 @@ func shares(parts []Part) []Warning {
 	var of string
 	var warns []Warning
 	for _, p := range parts {
-		for _, run := range p.Result.RunsIn() {
+		for _, run := range runsIn(p.Result) {
 			warns = shareOf(p.Name, run.Share, seen, &of, warns)
 		}
 	}
@@ -131,4 +131,19 @@ func shareOf(name, s string, seen map[string]string, of *string, warns []Warning
 	}
 	*of, seen[s] = n, name
 	return warns
+}
+
+// runsIn returns the runs r sums: its Runs for a merge, itself for one
+// run.
+func runsIn(r loadresult.Result) []loadresult.Run {
+	if len(r.Runs) > 0 {
+		return r.Runs
+	}
+	return []loadresult.Run{{Host: r.Host, Started: r.Started, Finished: r.Finished, Requests: r.Requests, Succeeded: r.Succeeded, Share: r.Share}}
+}
+
+// same reports whether a and b are one run.
+func same(a, b loadresult.Run) bool {
+	return a.Host == b.Host && a.Started.Equal(b.Started) && a.Finished.Equal(b.Finished) &&
+		a.Requests == b.Requests && a.Succeeded == b.Succeeded && a.Share == b.Share
 }

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -67,7 +66,7 @@ type H2loadResult struct {
 
 // h2loadArgs returns h2load's command line for o.
 func h2loadArgs(o H2loadOptions) ([]string, error) {
-	if h2load, _ := plan.Lookup("h2load"); !h2load.Speaks(o.Protocol) {
+	if h2load, _ := Lookup("h2load"); !h2load.Speaks(o.Protocol) {
 		return nil, fmt.Errorf("h2load here does not speak %s", o.Protocol)
 	}
 	if _, err := o.Protocol.ParseURL(o.URL); err != nil {

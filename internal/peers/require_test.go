@@ -4,8 +4,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-
-	"github.com/httpvs/httpvs/plan"
 )
 
 // requirePeer skips the test when the peer is not installed, unless CI=true
@@ -13,12 +11,12 @@ import (
 // missing one is a failure. oha is left out on purpose: it has no package,
 // and building it (cargo, several minutes on two cores) would lengthen
 // every CI run; its tests skip when it is absent, CI or not.
-func requirePeer(t *testing.T, name string) plan.Peer {
+func requirePeer(t *testing.T, name string) Peer {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("a reference peer: not under -short")
 	}
-	p, err := plan.Lookup(name)
+	p, err := Lookup(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,4 +31,4 @@ func requirePeer(t *testing.T, name string) plan.Peer {
 
 // ciInstalls reports whether .ci/run installs p: every peer with a Debian
 // package.
-func ciInstalls(p plan.Peer) bool { return strings.HasPrefix(p.Install, "apt-get install ") }
+func ciInstalls(p Peer) bool { return strings.HasPrefix(p.Install, "apt-get install ") }

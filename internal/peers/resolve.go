@@ -1,13 +1,11 @@
 package peers
 
-import "github.com/httpvs/httpvs/plan"
-
-// Resolve reads a list of peers (plan.ParseList: names, or auto) into the
+// Resolve reads a list of peers (ParseList: names, or auto) into the
 // peers installed, to measure, and the peers asked for that are not, with
 // auto every peer of the catalogue not installed (each Peer's Install
 // says how to install it).
-func Resolve(list string) (installed, missing []plan.Peer, err error) {
-	asked, err := plan.ParseList(list)
+func Resolve(list string) (installed, missing []Peer, err error) {
+	asked, err := ParseList(list)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -19,7 +17,7 @@ func Resolve(list string) (installed, missing []plan.Peer, err error) {
 		}
 	}
 	if list == "auto" {
-		_, more := plan.Discover()
+		_, more := Discover()
 		missing = append(missing, more...)
 	}
 	return installed, missing, nil

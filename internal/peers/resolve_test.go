@@ -4,8 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/httpvs/httpvs/plan"
 )
 
 // TestResolveSplitsByPath: with only curl in PATH, a list splits into
@@ -16,7 +14,7 @@ func TestResolveSplitsByPath(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("PATH", dir)
-	names := func(ps []plan.Peer) (out []string) {
+	names := func(ps []Peer) (out []string) {
 		for _, p := range ps {
 			out = append(out, p.Name)
 		}
@@ -27,7 +25,7 @@ func TestResolveSplitsByPath(t *testing.T) {
 		t.Fatalf("wrk,curl: installed %v, missing %v, %v", names(in), names(out), err)
 	}
 	in, out, err = Resolve("auto")
-	_, all := plan.Discover()
+	_, all := Discover()
 	if err != nil || len(in) != 1 || in[0].Name != "curl" || len(out) != len(all) || len(out) == 0 {
 		t.Fatalf("auto: installed %v, missing %v (want %d), %v", names(in), names(out), len(all), err)
 	}

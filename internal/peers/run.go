@@ -9,8 +9,6 @@ import (
 	"os/exec"
 	"strings"
 	"time"
-
-	"github.com/httpvs/httpvs/plan"
 )
 
 // DefaultClientTimeout bounds a client run when its options' Timeout is
@@ -42,7 +40,7 @@ func runTool(ctx context.Context, name string, timeout time.Duration, args ...st
 // tool SIGINT that long after it started (for tools that stop early and
 // still report when interrupted, as wrk does).
 func runToolUntil(ctx context.Context, name string, timeout, interruptAfter time.Duration, args ...string) (toolRun, error) {
-	peer, err := plan.Lookup(name)
+	peer, err := Lookup(name)
 	if err != nil {
 		return toolRun{}, err
 	}

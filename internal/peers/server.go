@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/internal/pin"
-	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )
@@ -46,7 +45,7 @@ type ServerOptions struct {
 // context given to Start stops it too.
 type Server struct {
 	// Peer is the catalog entry of the running server.
-	Peer plan.Peer
+	Peer Peer
 
 	cert   tls.Certificate
 	l      layout
@@ -70,12 +69,12 @@ type child struct {
 // speaks (Peer.Transports). A port lost to another process between its
 // choice and the server's bind is chosen again, up to three times.
 func Start(ctx context.Context, name string, opts ServerOptions) (*Server, error) {
-	peer, err := plan.Lookup(name)
+	peer, err := Lookup(name)
 	if err != nil {
 		return nil, err
 	}
 	b, ok := builders[peer.Name]
-	if peer.Role != plan.RoleServer || !ok {
+	if peer.Role != RoleServer || !ok {
 		return nil, fmt.Errorf("peer %s is a %s, not a server", peer.Name, peer.Role)
 	}
 	bin, err := peer.Path()
@@ -101,7 +100,7 @@ func Start(ctx context.Context, name string, opts ServerOptions) (*Server, error
 // errPortTaken marks a start that failed because a port was taken.
 var errPortTaken = errors.New("port taken")
 
-func startOnce(ctx context.Context, peer plan.Peer, bin string, b builder, opts ServerOptions) (*Server, error) {
+func startOnce(ctx context.Context, peer Peer, bin string, b builder, opts ServerOptions) (*Server, error) {
 	dir, err := os.MkdirTemp("", "httpvs-peer-"+peer.Name+"-")
 	if err != nil {
 		return nil, fmt.Errorf("start %s: %w", peer.Name, err)

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/dial"
 	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/transport"
@@ -51,7 +52,7 @@ func NewProfiler(dir, serverURL string, network transport.Network, warn func(err
 	warn = func(err error) { inner(&ProfileError{err}) }
 	var d net.Dialer
 	tr := &http.Transport{Proxy: nil, DialContext: func(ctx context.Context, proto, addr string) (net.Conn, error) {
-		return transport.DialIn(ctx, network, &d, proto, addr)
+		return dial.TCP(ctx, network, &d, proto, addr)
 	}}
 	return &Profiler{dir: dir, serverURL: serverURL, warn: warn, hc: &http.Client{Timeout: 30 * time.Second, Transport: tr}}, nil
 }

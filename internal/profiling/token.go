@@ -8,7 +8,7 @@ import (
 	"os"
 	"sync"
 
-	"github.com/httpvs/httpvs/server"
+	"github.com/httpvs/httpvs/internal/loopback"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -33,7 +33,7 @@ func ClientToken() string {
 
 // WithToken adds the client's token to req, for a route that needs it.
 func WithToken(req *http.Request) *http.Request {
-	req.Header.Set(server.TokenHeader, "Bearer "+ClientToken())
+	req.Header.Set("Authorization", "Bearer "+ClientToken()) // RFC 6750, as the server reads it
 	return req
 }
 
@@ -50,7 +50,7 @@ func TokenTravelsSafely(serverURL string, network transport.Network) bool {
 	if u.Scheme == "https" || network != nil {
 		return true
 	}
-	return server.LoopbackHost(u.Hostname())
+	return loopback.Host(u.Hostname())
 }
 
 // CleartextTokenError is the refusal to send the token to a server

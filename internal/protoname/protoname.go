@@ -5,6 +5,12 @@
 // import transport and its protocol stacks.
 package protoname
 
+import "fmt"
+
+// Count is the number of transports (len(transport.All)), for arrays
+// indexed by transport.Protocol.
+const Count = 5
+
 // The names users type, in the order reports list the transports.
 const (
 	H1    = "h1"     // HTTP/1.1 over TCP
@@ -22,3 +28,13 @@ func HTTP1(p string) bool { return p == H1 || p == H1TLS }
 
 // HTTP2 reports whether the transport named p speaks HTTP/2 (h2c, h2).
 func HTTP2(p string) bool { return p == H2C || p == H2 }
+
+// Names returns each of ps by its name (its String), in order: the names
+// of a []transport.Protocol.
+func Names[P fmt.Stringer](ps []P) []string {
+	names := make([]string, len(ps))
+	for i, p := range ps {
+		names[i] = p.String()
+	}
+	return names
+}

@@ -14,8 +14,8 @@ func TestAgreesWithTransport(t *testing.T) {
 		transport.H1: protoname.H1, transport.H2C: protoname.H2C, transport.H1TLS: protoname.H1TLS,
 		transport.H2: protoname.H2, transport.H3: protoname.H3,
 	}
-	if len(want) != len(transport.All) {
-		t.Fatalf("%d names for %d transports", len(want), len(transport.All))
+	if len(want) != len(transport.All) || protoname.Count != len(transport.All) {
+		t.Fatalf("%d names and Count %d for %d transports", len(want), protoname.Count, len(transport.All))
 	}
 	for _, p := range transport.All {
 		name := p.String()

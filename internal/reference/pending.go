@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/internal/stat"
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -71,8 +72,8 @@ func (r *runner) fill(base int, waits [][]func() outcome) {
 			cells[i].Rounds = append(cells[i].Rounds, o.value)
 		}
 		var counted []float64
-		for _, r := range cells[i].Values().Repetitions {
-			if r.Counts() { // a failed round reads 0, with its error
+		for _, r := range verdict.ReferenceValues(cells[i]).Repetitions {
+			if verdict.Counts(r) { // a failed round reads 0, with its error
 				counted = append(counted, r.Value)
 			}
 		}

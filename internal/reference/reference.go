@@ -14,7 +14,6 @@ import (
 
 	"github.com/httpvs/httpvs/internal/peers"
 	"github.com/httpvs/httpvs/internal/verdict"
-	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
@@ -36,11 +35,11 @@ type Target struct {
 // Options say what to measure.
 type Options struct {
 	// Servers are the server peers to start, each on loopback.
-	Servers []plan.Peer
+	Servers []peers.Peer
 	// Clients are the client peers: curl plays transfers; h2load (h1, h2c,
 	// h1-tls, h2), wrk (h1, h1-tls) and oha (h1, h3) play requests, each
 	// with its own h1 as the baseline of its ratios.
-	Clients []plan.Peer
+	Clients []peers.Peer
 	// Go is the run's server, measured with the client peers as well; a
 	// zero Target leaves it out.
 	Go Target
@@ -195,7 +194,7 @@ func ratios(cells []results.ReferenceCell) {
 	base := map[[3]string]*results.Cell{}
 	for _, c := range cells {
 		if c.Protocol == transport.H1.String() && c.Skipped == "" {
-			v := c.Values()
+			v := verdict.ReferenceValues(c)
 			base[[3]string{c.Scenario, c.Server, c.Client}] = &v
 		}
 	}
@@ -205,7 +204,7 @@ func ratios(cells []results.ReferenceCell) {
 		if b == nil || c.Skipped != "" || c.Protocol == transport.H1.String() {
 			continue
 		}
-		v := c.Values()
+		v := verdict.ReferenceValues(*c)
 		if iv := verdict.RatioInterval(&v, b); iv.Pairs > 0 {
 			c.VsH1 = &iv
 		}
@@ -218,7 +217,7 @@ func language(name string) string {
 	if name == results.ReferenceGo {
 		return "Go"
 	}
-	p, err := plan.Lookup(name)
+	p, err := peers.Lookup(name)
 	if err != nil {
 		return ""
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/httpvs/httpvs/plan"
+	"github.com/httpvs/httpvs/internal/peers"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/transport"
@@ -16,14 +16,14 @@ import (
 
 // requirePeers returns the named peers, skipping the test when one is
 // not installed unless CI=true (CI installs them).
-func requirePeers(t *testing.T, names ...string) []plan.Peer {
+func requirePeers(t *testing.T, names ...string) []peers.Peer {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("a reference peer: not under -short")
 	}
-	var out []plan.Peer
+	var out []peers.Peer
 	for _, n := range names {
-		p, err := plan.Lookup(n)
+		p, err := peers.Lookup(n)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -126,7 +126,7 @@ func TestRunNeedsH1(t *testing.T) {
 // whole run stays well under two tails.
 func TestRequestClients(t *testing.T) {
 	clients := requirePeers(t, "h2load", "wrk")
-	if oha, _ := plan.Lookup("oha"); oha.Installed() {
+	if oha, _ := peers.Lookup("oha"); oha.Installed() {
 		clients = append(clients, oha)
 	} else {
 		t.Logf("oha is not installed (%s): h3 not measured", oha.Install)

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/experiment"
+	"github.com/httpvs/httpvs/internal/linkmodel"
 	"github.com/httpvs/httpvs/units"
 )
 
@@ -15,7 +16,7 @@ func CostLine(p experiment.Plan) string {
 	where := "on loopback"
 	if p.Link != nil {
 		c := p.Link.Calibration
-		where = fmt.Sprintf("across %s (%.1f ms, %s down)", p.LinkName, c.UDPRTTSeconds*1e3, units.BitsPerSecond(p.Link.Rate(false)))
+		where = fmt.Sprintf("across %s (%.1f ms, %s down)", p.LinkName, c.UDPRTTSeconds*1e3, units.BitsPerSecond(linkmodel.Rate(p.Link, false)))
 	}
 	est := p.Estimate
 	line := fmt.Sprintf("httpvs run: %d cells %s, %d round(s) each: about %s in all", est.Cells, where, est.Rounds, (p.Spent + est.Time).Round(time.Second))

@@ -23,7 +23,7 @@ func NextSteps(res *results.Results, dir string, profiled bool) []string {
 			cpu = cpu || (f.Rule == "cpu-per-byte" && Profilable(&c))
 			knobs = knobs || len(f.Knobs) > 0
 		}
-		if c.VsH1 != nil && (res.Settings.Sequential == nil && c.VsH1.HalfWidth() > verdict.PrecisionOf(res.Settings) ||
+		if c.VsH1 != nil && (res.Settings.Sequential == nil && verdict.HalfWidth(*c.VsH1) > verdict.PrecisionOf(res.Settings) ||
 			res.Settings.Sequential != nil && c.VsH1.Verdict == results.VerdictUndetermined) {
 			unstable++
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/httpvs/httpvs/internal/buildinfo"
 	"github.com/httpvs/httpvs/internal/certfile"
 	"github.com/httpvs/httpvs/internal/profiling"
+	"github.com/httpvs/httpvs/internal/udpbuf"
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
@@ -55,7 +56,7 @@ func ServeWarnings(w io.Writer, srv *server.Running, token bool) {
 	if len(exposed) > 0 && !token {
 		fmt.Fprintf(w, "httpvs serve: POST /stats/reset and /debug/profile/ are refused beyond loopback without a token: set %s (or --token) here and for the clients that need them\n", profiling.TokenEnv)
 	}
-	if udp := transport.UDPBufferWarning(); udp != "" && srv.Transport.Has(transport.H3) {
+	if udp := udpbuf.Warning(); udp != "" && srv.Transport.Has(transport.H3) {
 		fmt.Fprintln(w, udp)
 	}
 }

@@ -32,7 +32,7 @@ func TransferFailure(res transferresult.Result, plan transfer.Plan) string {
 // connection could be set up (for h3, quic-go's handshake idle timeout,
 // which it sets), --timeout when a transfer took too long, or both.
 func timeoutHint(res transferresult.Result, plan transfer.Plan) string {
-	dial := plan.Client.Config.DialTimeoutOrDefault()
+	dial := plan.Client.Config.Effective().DialTimeout
 	where := "is a server listening there?"
 	if plan.Client.Protocol == transport.H3 {
 		where = "is an HTTP/3 server listening on that UDP port?"

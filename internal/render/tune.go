@@ -1,6 +1,8 @@
 package render
 
-import "github.com/httpvs/httpvs/units"
+import (
+	"github.com/httpvs/httpvs/units"
+)
 
 // orDefault is a size, or "default" for zero, as package report says it.
 func orDefault(b units.Bytes) string {

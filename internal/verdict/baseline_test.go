@@ -2,8 +2,6 @@ package verdict
 
 import (
 	"testing"
-
-	"github.com/httpvs/httpvs/results"
 )
 
 func TestBaselineOf(t *testing.T) {
@@ -14,7 +12,7 @@ func TestBaselineOf(t *testing.T) {
 		{[]string{"h1", "h2c", "h3"}, "h1"}, {[]string{"h1-tls", "h2", "h3"}, "h1-tls"}, {[]string{"h2", "h3", "h1-tls"}, "h1-tls"},
 		{[]string{"h2c", "h3"}, "h2c"}, {[]string{"h2", "h3"}, "h2"}, {nil, "h1"},
 	} {
-		if got := results.BaselineOf(tc.in); got != tc.want {
+		if got := BaselineOf(tc.in); got != tc.want {
 			t.Errorf("BaselineOf(%v) = %s, want %s", tc.in, got, tc.want)
 		}
 	}

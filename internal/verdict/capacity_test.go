@@ -15,7 +15,7 @@ func TestParseObjective(t *testing.T) {
 		"p999<1s,errors<0.5%": {Quantile: 0.999, MaxLatency: 1, MaxErrorRate: 0.005, Text: "p999<1s,errors<0.5%"},
 		"errors<1%":           {MaxErrorRate: 0.01, Text: "errors<1%"},
 	} {
-		got, err := results.ParseObjective(s)
+		got, err := ParseObjective(s)
 		if err != nil || got != want {
 			t.Errorf("ParseObjective(%q) = %+v, %v; want %+v", s, got, err, want)
 		}
@@ -32,7 +32,7 @@ func TestParseObjective(t *testing.T) {
 		"errors<0%":         "latency bound",
 		"p99<5ms,errors<x%": "PERCENT%",
 	} {
-		if _, err := results.ParseObjective(s); err == nil || !strings.Contains(err.Error(), why) {
+		if _, err := ParseObjective(s); err == nil || !strings.Contains(err.Error(), why) {
 			t.Errorf("ParseObjective(%q): %v, want %q", s, err, why)
 		}
 	}
@@ -43,7 +43,7 @@ func FuzzParseObjective(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		o, err := results.ParseObjective(s)
+		o, err := ParseObjective(s)
 		if err != nil {
 			return
 		}

@@ -179,14 +179,14 @@ func holm(ds []Delta) {
 }
 
 // values returns the values of c's repetitions that count
-// (Repetition.Counts), nil for a missing or skipped cell.
+// (Counts), nil for a missing or skipped cell.
 func values(c *results.Cell) []float64 {
 	if c == nil || c.Skipped != "" {
 		return nil
 	}
 	var v []float64
 	for _, r := range c.Repetitions {
-		if r.Counts() {
+		if Counts(r) {
 			v = append(v, r.Value)
 		}
 	}

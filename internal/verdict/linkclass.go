@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/httpvs/httpvs/internal/linkmodel"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -63,7 +64,7 @@ func EmulatorBehind(c *results.Cell, n *results.Net) string {
 	}
 	p, late := l.Up.Packets+l.Down.Packets, l.Up.Late+l.Down.Late
 	worst := max(l.Up.MaxLateSeconds, l.Down.MaxLateSeconds)
-	if p == 0 || float64(late) <= behindShare*float64(p) || worst <= max(behindRTT*n.RTTSeconds(), 0.001) {
+	if p == 0 || float64(late) <= behindShare*float64(p) || worst <= max(behindRTT*linkmodel.RTTSeconds(n), 0.001) {
 		return ""
 	}
 	return fmt.Sprintf("%d of %d packets left the emulator late, the latest by %.1f ms", late, p, 1e3*worst)
@@ -119,14 +120,14 @@ func linkBinds(c *results.Cell, res *results.Results) bool {
 }
 
 // MedianRepetition returns the repetition, of those that count
-// (Repetition.Counts), whose value is the cell's median (the lower middle
+// (Counts), whose value is the cell's median (the lower middle
 // one for an even count: a repetition, not a mean of two): the one whose
 // other figures a report shows beside the median. The zero Repetition
 // when none counts.
 func MedianRepetition(c *results.Cell) results.Repetition {
 	var done []results.Repetition
 	for _, r := range c.Repetitions {
-		if r.Counts() {
+		if Counts(r) {
 			done = append(done, r)
 		}
 	}

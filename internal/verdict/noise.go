@@ -34,7 +34,7 @@ func SetAA(aa, cells []results.Cell, baseline string) {
 		c.Baseline = baseline
 		if b.Median > 0 && c.Median > 0 {
 			c.RatioToH1 = c.Median / b.Median
-			if results.LowerIsBetter(c.Metric) {
+			if LowerIsBetter(c.Metric) {
 				c.RatioToH1 = b.Median / c.Median
 			}
 		}

@@ -1,6 +1,8 @@
 package verdict
 
-import "github.com/httpvs/httpvs/results"
+import (
+	"github.com/httpvs/httpvs/results"
+)
 
 // RoundPair is one round's repetition of a cell beside its baseline's.
 type RoundPair struct {
@@ -12,7 +14,7 @@ type RoundPair struct {
 
 // PairRounds pairs c's repetitions with base's by round (Repetition.Round,
 // or the i-th repetition of each for results without rounds), over the
-// rounds where both count (Repetition.Counts), in c's order: what every
+// rounds where both count (Counts), in c's order: what every
 // paired figure (the verdict's interval, a toolchain's change of ratio)
 // is computed from.
 func PairRounds(c, base *results.Cell) []RoundPair {
@@ -23,7 +25,7 @@ func PairRounds(c, base *results.Cell) []RoundPair {
 	var out []RoundPair
 	for i, a := range c.Repetitions {
 		b, ok := byRound[roundOf(a, i)]
-		if !ok || !a.Counts() || !b.Counts() {
+		if !ok || !Counts(a) || !Counts(b) {
 			continue
 		}
 		out = append(out, RoundPair{Round: roundOf(a, i), Cell: a, Base: b})

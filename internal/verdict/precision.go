@@ -49,10 +49,10 @@ func PrecisionLimits(r *results.Results) []Precision {
 			continue
 		case r.Settings.Sequential != nil && c.VsH1.Verdict != results.VerdictUndetermined:
 			continue
-		case r.Settings.Sequential == nil && c.VsH1.HalfWidth() <= half:
+		case r.Settings.Sequential == nil && HalfWidth(*c.VsH1) <= half:
 			continue
 		}
-		p := Precision{Scenario: c.Scenario, Protocol: c.Protocol, HalfWidth: c.VsH1.HalfWidth(), Pairs: c.VsH1.Pairs}
+		p := Precision{Scenario: c.Scenario, Protocol: c.Protocol, HalfWidth: HalfWidth(*c.VsH1), Pairs: c.VsH1.Pairs}
 		base := r.Cell(c.Scenario, baseline)
 		p.Needed = roundsNeeded(r, c, base, half)
 		client := map[string]float64{c.Protocol: costSpread(c, false)}

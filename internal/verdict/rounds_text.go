@@ -1,6 +1,8 @@
 package verdict
 
-import "github.com/httpvs/httpvs/results"
+import (
+	"github.com/httpvs/httpvs/results"
+)
 
 // RoundsBySpread is Settings.Rounds when rounds past Repeat were planned
 // for each cell once, from the spread of its first Repeat rounds alone
@@ -18,7 +20,7 @@ func PrecisionOf(s results.Settings) float64 {
 	if s.Precision > 0 {
 		return s.Precision
 	}
-	return results.StableHalfWidth
+	return StableHalfWidth
 }
 
 // RoundsUntilSettled is Settings.Rounds across Go versions: rounds were

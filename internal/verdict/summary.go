@@ -41,7 +41,7 @@ func BottleneckOf(clientCores, serverCores float64, serverKnown bool, cores, gom
 // SummariseCell sets c's summary (Median, Min, Max, Spread, Noisy, Errors,
 // Negotiated, Bottleneck) from its repetitions, as matrix.Run does for its
 // cells: Errors and Negotiated from every one not interrupted, the figures
-// from those that count (Repetition.Counts).
+// from those that count (Counts).
 func SummariseCell(c *results.Cell) {
 	var values []float64
 	votes := map[string]int{}
@@ -57,7 +57,7 @@ func SummariseCell(c *results.Cell) {
 		if c.Negotiated == "" {
 			c.Negotiated = r.Negotiated
 		}
-		if !r.Counts() {
+		if !Counts(r) {
 			continue
 		}
 		values = append(values, r.Value)
@@ -99,7 +99,7 @@ func SetRatios(cells []results.Cell, baseline string) {
 		}
 		c.Baseline = baseline
 		c.RatioToH1 = c.Median / b.Median
-		if results.LowerIsBetter(c.Metric) {
+		if LowerIsBetter(c.Metric) {
 			c.RatioToH1 = 0
 			if c.Median > 0 {
 				c.RatioToH1 = b.Median / c.Median

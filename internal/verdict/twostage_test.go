@@ -41,8 +41,8 @@ func TestTwoStageHoldsItsLevel(t *testing.T) {
 				logs[i] = sd * draws[name]()
 			}
 			n := first
-			if stage := LogInterval(logs[:first]); !stage.Stable() {
-				if n = SteinRounds(stage, results.StableHalfWidth, most); n == 0 {
+			if stage := LogInterval(logs[:first]); !Stable(stage) {
+				if n = SteinRounds(stage, StableHalfWidth, most); n == 0 {
 					n = most
 				}
 				n = max(n, first)

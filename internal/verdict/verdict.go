@@ -146,7 +146,7 @@ func logRatios(metric string, pairs []RoundPair) []float64 {
 	var logs []float64
 	for _, p := range pairs {
 		ratio := p.Cell.Value / p.Base.Value
-		if results.LowerIsBetter(metric) {
+		if LowerIsBetter(metric) {
 			ratio = p.Base.Value / p.Cell.Value // h1's time over c's: above 1 is faster
 		}
 		logs = append(logs, math.Log(ratio))

@@ -21,7 +21,7 @@ func TestRatioIntervalPairsRounds(t *testing.T) {
 	// Each round's ratio is 0.5 although the rounds differ fourfold: the
 	// pairing takes the drift out.
 	iv := ratioInterval(cellOf(50, 100, 200), h1)
-	if iv.Pairs != 3 || math.Abs(iv.Ratio-0.5) > 1e-12 || math.Abs(iv.Low-0.5) > 1e-12 || iv.Verdict != results.VerdictSlower || !iv.Stable() {
+	if iv.Pairs != 3 || math.Abs(iv.Ratio-0.5) > 1e-12 || math.Abs(iv.Low-0.5) > 1e-12 || iv.Verdict != results.VerdictSlower || !Stable(iv) {
 		t.Fatalf("%+v", iv)
 	}
 	// Ratios 0.9, 1.1, 1.0: the interval holds 1 but reaches 0.78 and
@@ -41,12 +41,12 @@ func TestRatioIntervalPairsRounds(t *testing.T) {
 	if math.Abs(iv.Low-math.Exp(0.2-half)) > 1e-9 || math.Abs(iv.High-math.Exp(0.2+half)) > 1e-9 || iv.Verdict != results.VerdictUndetermined {
 		t.Fatalf("%+v, want %v..%v, undetermined", iv, math.Exp(0.2-half), math.Exp(0.2+half))
 	}
-	if iv.Stable() {
-		t.Fatalf("half-width %v called stable", iv.HalfWidth())
+	if Stable(iv) {
+		t.Fatalf("half-width %v called stable", HalfWidth(iv))
 	}
 	// ln ratios 0.18, 0.2, 0.22: sd 0.02, the interval clear of 1.
 	iv = ratioInterval(cellOf(100*math.Exp(0.18), 200*math.Exp(0.2), 400*math.Exp(0.22)), h1)
-	if iv.Verdict != results.VerdictFaster || !iv.Stable() {
+	if iv.Verdict != results.VerdictFaster || !Stable(iv) {
 		t.Fatalf("%+v", iv)
 	}
 }
@@ -72,7 +72,7 @@ func TestRatioIntervalLeavesOutFailedRounds(t *testing.T) {
 		t.Fatalf("%+v", iv)
 	}
 	h1.Repetitions[0].Interrupted = true
-	if iv = ratioInterval(c, h1); iv.Pairs != 1 || iv.Verdict != results.VerdictUnknown || iv.Stable() {
+	if iv = ratioInterval(c, h1); iv.Pairs != 1 || iv.Verdict != results.VerdictUnknown || Stable(iv) {
 		t.Fatalf("one pair: %+v", iv)
 	}
 }
@@ -104,7 +104,7 @@ func TestPrecisionLimits(t *testing.T) {
 	if p.Protocol != "h2c" || p.Side != "server" || p.Column != "h2c" || math.Abs(p.Moved-0.3797) > 1e-3 || p.Other != 0 || p.Pairs != 6 {
 		t.Fatalf("%+v: want h2c's server moving ±38%%, 6 pairs", p)
 	}
-	if want := RoundsFor(0.3797, results.StableHalfWidth, 100); p.Needed < want-1 || p.Needed > want+1 || want < 50 {
+	if want := RoundsFor(0.3797, StableHalfWidth, 100); p.Needed < want-1 || p.Needed > want+1 || want < 50 {
 		t.Fatalf("needed %d rounds at sd 0.38", p.Needed)
 	}
 }
@@ -126,12 +126,12 @@ func TestPrecisionNeedsThePooledSpread(t *testing.T) {
 	SetRatios(res.Cells, "h1")
 	pooled := LogInterval(logRatios("", PairRounds(&res.Cells[1], &res.Cells[0])))
 	limits := PrecisionLimits(res)
-	if len(limits) != 1 || res.Cells[1].VsH1.HalfWidth() <= pooled.HalfWidth() {
-		t.Fatalf("%+v: want one limit, its two-stage interval (±%.0f%%) wider than the pooled one (±%.0f%%)", limits, 100*res.Cells[1].VsH1.HalfWidth(), 100*pooled.HalfWidth())
+	if len(limits) != 1 || HalfWidth(*res.Cells[1].VsH1) <= HalfWidth(pooled) {
+		t.Fatalf("%+v: want one limit, its two-stage interval (±%.0f%%) wider than the pooled one (±%.0f%%)", limits, 100*HalfWidth(*res.Cells[1].VsH1), 100*HalfWidth(pooled))
 	}
 	// Read from the two-stage width, 100 rounds would not do (0).
-	wide := RoundsFor(roundSpread(*res.Cells[1].VsH1), results.StableHalfWidth, 100)
-	if got, want := limits[0].Needed, RoundsFor(roundSpread(pooled), results.StableHalfWidth, 100); got != want || want == 0 || (wide != 0 && wide <= got) {
+	wide := RoundsFor(roundSpread(*res.Cells[1].VsH1), StableHalfWidth, 100)
+	if got, want := limits[0].Needed, RoundsFor(roundSpread(pooled), StableHalfWidth, 100); got != want || want == 0 || (wide != 0 && wide <= got) {
 		t.Fatalf("needed %d rounds, want %d (the pooled spread's; the two-stage width's: %d)", got, want, wide)
 	}
 }

@@ -72,7 +72,7 @@ func (cc *countingConn) Read(p []byte) (int, error) {
 	n, err := cc.Conn.Read(p)
 	cc.c.reads.Add(1)
 	cc.c.readBytes.Add(int64(n))
-	cc.c.readSizes[stats.SizeBucket(int64(n))].Add(1)
+	cc.c.readSizes[sizeBucket(int64(n))].Add(1)
 	if cc.rp != nil && n > 0 {
 		cc.rp.feed(p[:n])
 	}
@@ -83,7 +83,7 @@ func (cc *countingConn) Write(p []byte) (int, error) {
 	n, err := cc.Conn.Write(p)
 	cc.c.writes.Add(1)
 	cc.c.writeBytes.Add(int64(n))
-	cc.c.writeSizes[stats.SizeBucket(int64(n))].Add(1)
+	cc.c.writeSizes[sizeBucket(int64(n))].Add(1)
 	if cc.wp != nil && n > 0 {
 		cc.wp.feed(p[:n])
 	}
@@ -114,4 +114,17 @@ func (l Listener) Accept() (net.Conn, error) {
 		return nil, err
 	}
 	return WrapConn(conn, l.IO, l.H2, false), nil
+}
+
+// sizeBuckets are the upper bounds, in bytes, of stats.SizeCounts'
+// buckets; the last bucket holds everything above.
+var sizeBuckets = [len(stats.SizeCounts{}) - 1]int64{1 << 10, 4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20}
+
+// sizeBucket returns the index in a stats.SizeCounts of a size of n bytes.
+func sizeBucket(n int64) int {
+	b := 0
+	for b < len(sizeBuckets) && n > sizeBuckets[b] {
+		b++
+	}
+	return b
 }

@@ -23,13 +23,17 @@ type h2Counter struct {
 	dataSizes   [len(stats.SizeCounts{})]atomic.Int64
 }
 
+// frameTypes names the HTTP/2 frame types counted, by type code (RFC 9113
+// section 6): DATA 0 to CONTINUATION 9.
+var frameTypes = [10]string{"data", "headers", "priority", "rst_stream", "settings", "push_promise", "ping", "goaway", "window_update", "continuation"}
+
 func (c *h2Counter) snapshot() stats.H2Direction {
 	d := stats.H2Direction{Frames: map[string]int64{}, DataBytes: c.dataBytes.Load(), FlowBlockedSeconds: time.Duration(c.flowBlocked.Load()).Seconds()}
 	for i := range c.frames {
 		if n := c.frames[i].Load(); n > 0 {
 			name := "unknown"
-			if i < len(stats.H2FrameTypes) {
-				name = stats.H2FrameTypes[i]
+			if i < len(frameTypes) {
+				name = frameTypes[i]
 			}
 			d.Frames[name] = n
 		}
@@ -41,13 +45,13 @@ func (c *h2Counter) snapshot() stats.H2Direction {
 }
 
 func (c *h2Counter) frame(typ byte, length int64) {
-	if int(typ) >= len(stats.H2FrameTypes) {
-		typ = byte(len(stats.H2FrameTypes))
+	if int(typ) >= len(frameTypes) {
+		typ = byte(len(frameTypes))
 	}
 	c.frames[typ].Add(1)
 	if typ == 0 {
 		c.dataBytes.Add(length)
-		c.dataSizes[stats.SizeBucket(length)].Add(1)
+		c.dataSizes[sizeBucket(length)].Add(1)
 	}
 }
 

@@ -131,21 +131,6 @@ type Run struct {
 	Share     string    `json:"share,omitempty"`
 }
 
-// RunsIn returns the runs r sums: its Runs for a merge, itself for one
-// run.
-func (r Result) RunsIn() []Run {
-	if len(r.Runs) > 0 {
-		return r.Runs
-	}
-	return []Run{{Host: r.Host, Started: r.Started, Finished: r.Finished, Requests: r.Requests, Succeeded: r.Succeeded, Share: r.Share}}
-}
-
-// Same reports whether a and b are one run.
-func (a Run) Same(b Run) bool {
-	return a.Host == b.Host && a.Started.Equal(b.Started) && a.Finished.Equal(b.Finished) &&
-		a.Requests == b.Requests && a.Succeeded == b.Succeeded && a.Share == b.Share
-}
-
 // The kind and schema version of Result's JSON form. The version changes
 // when a field changes meaning or unit, or goes away; not when one is added.
 const (
@@ -154,7 +139,7 @@ const (
 )
 
 // Histograms are a result's distributions in HdrHistogram's portable V2
-// compressed base64 form ("HISTFAAA...", stats.Histogram.Encode): values in
+// compressed base64 form ("HISTFAAA..."): values in
 // microseconds, 1 µs to 10 minutes, 3 significant figures. An empty
 // distribution is an encoded empty histogram, not "".
 type Histograms struct {
@@ -163,26 +148,6 @@ type Histograms struct {
 	TLS     string `json:"tls"`               // as Phases.TLS
 	TTFB    string `json:"ttfb"`              // as Phases.TTFB
 	LateBy  string `json:"late_by,omitempty"` // as Schedule.LateBy; open loop only
-}
-
-// EncodeHistograms encodes a run's histograms (Histogram.Encode); late is
-// nil for a closed loop, which leaves LateBy empty.
-func EncodeHistograms(latency, connect, tls, ttfb, late *stats.Histogram) (*Histograms, error) {
-	var h Histograms
-	for _, e := range []struct {
-		dst *string
-		src *stats.Histogram
-	}{{&h.Latency, latency}, {&h.Connect, connect}, {&h.TLS, tls}, {&h.TTFB, ttfb}, {&h.LateBy, late}} {
-		if e.src == nil {
-			continue
-		}
-		s, err := e.src.Encode()
-		if err != nil {
-			return nil, err
-		}
-		*e.dst = s
-	}
-	return &h, nil
 }
 
 // Phases are request phase timings: from net/http/httptrace on the std

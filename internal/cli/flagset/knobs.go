@@ -2,6 +2,7 @@ package flagset
 
 import (
 	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -15,8 +16,8 @@ const InstrumentKnobs = "client knobs (Go as shipped unless set)"
 
 // ClientKnobs registers the client's tuning knobs on fs.
 func (fs *Set) ClientKnobs(c *config.Client) {
-	fs.Var(&c.ReadSize, "read-size", "client body read buffer `size` (default "+config.DefaultReadSize.String()+")")
-	fs.DurationVar(&c.DialTimeout, "dial-timeout", config.DefaultDialTimeout, "bound on TCP+TLS or QUIC connection set-up")
+	fs.Var(&c.ReadSize, "read-size", "client body read buffer `size` (default "+defaults.ReadSize.String()+")")
+	fs.DurationVar(&c.DialTimeout, "dial-timeout", defaults.DialTimeout, "bound on TCP+TLS or QUIC connection set-up")
 	fs.Fields(map[string]string{"Client.ReadSize": "read-size", "Client.DialTimeout": "dial-timeout"})
 	fs.protocolKnobs("Client", "", &c.HTTP2, &c.QUIC, "Go's, 16Ki; tuned: 1Mi", "Go's client's, 1Gi", "Go's client's, 4Mi")
 }
@@ -24,7 +25,7 @@ func (fs *Set) ClientKnobs(c *config.Client) {
 // ServerKnobs registers the server's tuning knobs on fs, each name
 // prefixed with prefix.
 func (fs *Set) ServerKnobs(prefix string, c *config.Server) {
-	fs.Var(&c.WriteSize, prefix+"write-size", "server body write chunk `size` (default "+config.DefaultWriteSize.String()+")")
+	fs.Var(&c.WriteSize, prefix+"write-size", "server body write chunk `size` (default "+defaults.WriteSize.String()+")")
 	fs.IntVar(&c.HTTP2.MaxConcurrentStreams, prefix+"h2-max-streams", 0, "HTTP/2 streams a client may open at once (default Go's, 250)")
 	fs.Fields(map[string]string{"Server.WriteSize": prefix + "write-size", "Server.HTTP2.MaxConcurrentStreams": prefix + "h2-max-streams"})
 	fs.protocolKnobs("Server", prefix, &c.HTTP2, &c.QUIC, "Go's, 1Mi", "Go's server's, 1Mi", "Go's server's, 1Mi")

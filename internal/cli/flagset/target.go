@@ -7,6 +7,7 @@ import (
 
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/internal/certfile"
+	"github.com/httpvs/httpvs/internal/fielderr"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )
@@ -41,7 +42,7 @@ func (t *Target) Options(rawURL string, cfg config.Client) (transport.ClientOpti
 	if err != nil {
 		return transport.ClientOptions{}, err
 	}
-	if err := t.fs.Check(config.WithinField("Client", cfg.Validate())); err != nil {
+	if err := t.fs.Check(fielderr.Within("Client", cfg.Validate())); err != nil {
 		return transport.ClientOptions{}, err
 	}
 	opts := transport.ClientOptions{Protocol: p, Config: cfg, Insecure: t.insecure}

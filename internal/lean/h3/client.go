@@ -13,9 +13,9 @@ import (
 	"github.com/quic-go/quic-go/quicvarint"
 
 	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/internal/dial"
 	"github.com/httpvs/httpvs/internal/lean/internal/target"
 	"github.com/httpvs/httpvs/stats"
-	"github.com/httpvs/httpvs/transport"
 )
 
 // Client speaks HTTP/3 to one target over one QUIC connection, redialed
@@ -37,18 +37,18 @@ type Client struct {
 }
 
 // NewClient returns a client of t, dialing with the QUIC configuration of
-// cfg as the std client would (cfg.QUICConfig) and reading each response
+// cfg as the std client would (dial.QUICConfig) and reading each response
 // into a buffer of cfg's read size per Stream. It dials on its first
 // request.
 func NewClient(t *target.Target, cfg config.Client) *Client {
 	// What quic-go's http3.Transport does to the std client's config: one
 	// QUIC version, and no streams the server may open (unless set).
-	qconf := transport.QUICConfig(cfg)
+	qconf := dial.QUICConfig(cfg)
 	qconf.Versions = []quic.Version{quic.SupportedVersions()[0]}
 	if qconf.MaxIncomingStreams == 0 {
 		qconf.MaxIncomingStreams = -1
 	}
-	p := &Client{t: t, qconf: qconf, tlsConf: t.TLS, readSize: cfg.EffectiveReadSize()}
+	p := &Client{t: t, qconf: qconf, tlsConf: t.TLS, readSize: int(cfg.Effective().ReadSize)}
 	req := t.Req
 	var block bytes.Buffer
 	enc := qpack.NewEncoder(&block)
@@ -89,7 +89,7 @@ func (p *Client) get(ctx context.Context) (*h3Conn, error) {
 // dial opens a QUIC connection, waits for its handshake and opens the
 // client's control stream.
 func (p *Client) dial(ctx context.Context) (*h3Conn, error) {
-	qc, err := transport.DialQUIC(ctx, p.t.Network, p.t.Addr, p.tlsConf, p.qconf)
+	qc, err := dial.QUIC(ctx, p.t.Network, p.t.Addr, p.tlsConf, p.qconf)
 	if err != nil {
 		return nil, err
 	}

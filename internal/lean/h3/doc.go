@@ -4,6 +4,6 @@
 // response is read into one buffer per Stream, its header block scanned
 // for :status and content-length only. The client keeps its own control
 // stream and reads the server's (SETTINGS, GOAWAY); the QUIC connection is
-// dialed with the std client's quic.Config (config.Client.QUICConfig),
+// dialed with the std client's quic.Config (dial.QUICConfig),
 // so that both engines run the same QUIC.
 package h3

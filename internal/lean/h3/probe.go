@@ -8,7 +8,7 @@ import (
 	"github.com/quic-go/quic-go/qlog"
 	"github.com/quic-go/quic-go/qlogwriter"
 
-	"github.com/httpvs/httpvs/transport"
+	"github.com/httpvs/httpvs/internal/dial"
 )
 
 // ProbeMaxStreams opens one QUIC connection to p's target and reads the
@@ -21,7 +21,7 @@ func (p *Client) ProbeMaxStreams(ctx context.Context) (limit int, announced bool
 	tr := &paramsTrace{}
 	conf := p.qconf.Clone()
 	conf.Tracer = func(context.Context, bool, quic.ConnectionID) qlogwriter.Trace { return tr }
-	qc, err := transport.DialQUIC(ctx, p.t.Network, p.t.Addr, p.tlsConf, conf)
+	qc, err := dial.QUIC(ctx, p.t.Network, p.t.Addr, p.tlsConf, conf)
 	if err != nil {
 		return 0, false, err
 	}

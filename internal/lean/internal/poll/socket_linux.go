@@ -5,6 +5,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/httpvs/httpvs/internal/dial"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -30,7 +31,7 @@ func Sockaddr(a *net.TCPAddr) (unix.Sockaddr, int, error) {
 // TCPSocket makes a non-blocking TCP socket of family inside n (the
 // process's own network when n is nil).
 func TCPSocket(n transport.Network, family int) (fd int, err error) {
-	err = transport.InNetwork(n, func() (err error) {
+	err = dial.In(n, func() (err error) {
 		fd, err = unix.Socket(family, unix.SOCK_STREAM|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, 0)
 		return err
 	})

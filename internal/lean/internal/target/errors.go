@@ -6,11 +6,10 @@ import (
 	"io"
 
 	"github.com/httpvs/httpvs/stats"
-	"github.com/httpvs/httpvs/transport"
 )
 
 // Error is a failure the lean client detected itself, with its kind; it
-// satisfies transport.KindError, so transport.Classify needs to know
+// has a Kind method, which transport.Classify reads, so it needs to know
 // nothing of the lean packages.
 type Error struct {
 	kind stats.ErrorKind
@@ -26,7 +25,7 @@ func (e *Error) Error() string { return e.msg }
 // Kind says which kind of failure e is.
 func (e *Error) Kind() stats.ErrorKind { return e.kind }
 
-var _ transport.KindError = (*Error)(nil)
+var _ interface{ Kind() stats.ErrorKind } = (*Error)(nil)
 
 // Errors of the lean client; they are wrapped with their context, so test
 // for them with errors.Is.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/quic-go/quic-go/http3"
 
+	"github.com/httpvs/httpvs/internal/dial"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -107,7 +108,7 @@ func (t *Target) Dial(ctx context.Context) (net.Conn, error) {
 // any TLS handshake.
 func (t *Target) DialVia(ctx context.Context, wrap func(net.Conn) (net.Conn, error)) (net.Conn, error) {
 	start := time.Now()
-	conn, err := transport.DialIn(ctx, t.Network, &t.Dialer, "tcp", t.Addr)
+	conn, err := dial.TCP(ctx, t.Network, &t.Dialer, "tcp", t.Addr)
 	if err != nil {
 		return nil, err
 	}
@@ -123,7 +124,7 @@ func (t *Target) DialVia(ctx context.Context, wrap func(net.Conn) (net.Conn, err
 		return conn, nil
 	}
 	tc := tls.Client(conn, t.TLS)
-	if err := transport.HandshakeTLS(ctx, tc, t.Addr, t.Dialer.Timeout); err != nil {
+	if err := dial.Handshake(ctx, tc, t.Addr, t.Dialer.Timeout); err != nil {
 		conn.Close()
 		return nil, err
 	}

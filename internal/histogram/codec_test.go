@@ -1,4 +1,4 @@
-package stats
+package histogram
 
 import (
 	"errors"
@@ -22,7 +22,7 @@ func randomDurations(seed uint64, n int) []time.Duration {
 }
 
 func TestHistogramEncodeRoundTrip(t *testing.T) {
-	h := NewHistogram()
+	h := New()
 	for _, d := range randomDurations(1, 5000) {
 		h.Record(d)
 	}
@@ -33,7 +33,7 @@ func TestHistogramEncodeRoundTrip(t *testing.T) {
 	if !strings.HasPrefix(s, "HISTFAAA") {
 		t.Fatalf("encoding starts %q, want HISTFAAA (V2 compressed, base64)", s[:min(len(s), 12)])
 	}
-	got, err := DecodeHistogram(s)
+	got, err := Decode(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,11 +44,11 @@ func TestHistogramEncodeRoundTrip(t *testing.T) {
 		t.Fatalf("summary %+v, want %+v", got.Summary(), h.Summary())
 	}
 	// An empty histogram round-trips too.
-	e, err := NewHistogram().Encode()
+	e, err := New().Encode()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d, err := DecodeHistogram(e); err != nil || d.Count() != 0 {
+	if d, err := Decode(e); err != nil || d.Count() != 0 {
 		t.Fatalf("empty: count %v, err %v", d, err)
 	}
 }
@@ -57,7 +57,7 @@ func TestHistogramEncodeRoundTrip(t *testing.T) {
 // both sets of values: the buckets line up because the configuration is
 // the same.
 func TestHistogramMergeDecodedIsExact(t *testing.T) {
-	a, b, both := NewHistogram(), NewHistogram(), NewHistogram()
+	a, b, both := New(), New(), New()
 	for _, d := range randomDurations(2, 3000) {
 		a.Record(d)
 		both.Record(d)
@@ -66,13 +66,13 @@ func TestHistogramMergeDecodedIsExact(t *testing.T) {
 		b.Record(d)
 		both.Record(d)
 	}
-	merged := NewHistogram()
+	merged := New()
 	for _, h := range []*Histogram{a, b} {
 		s, err := h.Encode()
 		if err != nil {
 			t.Fatal(err)
 		}
-		d, err := DecodeHistogram(s)
+		d, err := Decode(s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -88,36 +88,36 @@ func TestHistogramMergeDecodedIsExact(t *testing.T) {
 	}
 }
 
-func TestDecodeHistogramRefusesOtherConfig(t *testing.T) {
+func TestDecodeRefusesOtherConfig(t *testing.T) {
 	other := hdr.New(1, 3_600_000_000, 2)
 	other.RecordValue(1000)
 	b, err := other.Encode(hdr.V2CompressedEncodingCookieBase)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = DecodeHistogram(string(b))
-	if !errors.Is(err, ErrHistogramConfig) || !strings.Contains(err.Error(), "2 significant figures") {
-		t.Fatalf("err %v, want ErrHistogramConfig naming the figures", err)
+	_, err = Decode(string(b))
+	if !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "2 significant figures") {
+		t.Fatalf("err %v, want ErrConfig naming the figures", err)
 	}
 }
 
-func TestDecodeHistogramRefusesJunk(t *testing.T) {
-	good, _ := NewHistogram().Encode()
+func TestDecodeRefusesJunk(t *testing.T) {
+	good, _ := New().Encode()
 	for _, s := range []string{"", "HISTFAAA", "not base64!", "AAAAAAAAAAAAAAAA", good[:len(good)/2], strings.Repeat("A", maxEncodedHistogram+4)} {
-		if _, err := DecodeHistogram(s); err == nil {
+		if _, err := Decode(s); err == nil {
 			t.Errorf("%.20q...: no error", s)
 		}
 	}
 }
 
-func FuzzDecodeHistogram(f *testing.F) {
-	h := NewHistogram()
+func FuzzDecode(f *testing.F) {
+	h := New()
 	h.Record(time.Millisecond)
 	s, _ := h.Encode()
 	f.Add(s)
 	f.Add("HISTFAAAAA")
 	f.Fuzz(func(t *testing.T, s string) {
-		d, err := DecodeHistogram(s)
+		d, err := Decode(s)
 		if err == nil {
 			d.Summary()
 		}

@@ -1,4 +1,4 @@
-package stats
+package histogram
 
 import (
 	"bytes"
@@ -12,15 +12,15 @@ import (
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 )
 
-// MaxEncodedHistogram is the longest encoded histogram DecodeHistogram
+// maxEncodedHistogram is the longest encoded histogram Decode
 // reads, in bytes of base64 text. Histograms of this package's range encode
 // to a few KiB (at most about 300 KiB with every bucket set).
 const maxEncodedHistogram = 1 << 20
 
-// ErrHistogramConfig is wrapped by DecodeHistogram's error for a histogram
+// ErrConfig is wrapped by Decode's error for a histogram
 // recorded with another range or precision than this package's: its
 // buckets would not line up, and merges would be lossy.
-var ErrHistogramConfig = errors.New("histogram has another bucket configuration")
+var ErrConfig = errors.New("histogram has another bucket configuration")
 
 // Encode returns h in HdrHistogram's portable V2 compressed form, base64
 // ("HISTFAAA..."), which HdrHistogram reads in Java, C, Rust, Python and
@@ -35,12 +35,12 @@ func (h *Histogram) Encode() (string, error) {
 	return string(b), nil
 }
 
-// DecodeHistogram reads a histogram that Encode wrote. It refuses, with an
-// error wrapping ErrHistogramConfig, one recorded with another range or
+// Decode reads a histogram that Encode wrote. It refuses, with an
+// error wrapping ErrConfig, one recorded with another range or
 // precision (lowest 1, highest 600,000,000 µs, 3 significant figures), and
-// refuses text longer than MaxEncodedHistogram before decoding it. The
+// refuses text longer than maxEncodedHistogram before decoding it. The
 // result's Clamped is 0.
-func DecodeHistogram(s string) (*Histogram, error) {
+func Decode(s string) (*Histogram, error) {
 	if len(s) > maxEncodedHistogram {
 		return nil, fmt.Errorf("decode histogram: %d bytes, more than the %d this reads", len(s), maxEncodedHistogram)
 	}
@@ -109,7 +109,7 @@ func checkHistogramHeader(s string) error {
 func checkConfig(lowest, highest, sigFigs int64) error {
 	if lowest != histLowestMicros || highest != histHighestMicros || sigFigs != histSigFigs {
 		return fmt.Errorf("%w: lowest %d, highest %d, %d significant figures; want %d, %d, %d (microseconds)",
-			ErrHistogramConfig, lowest, highest, sigFigs, histLowestMicros, histHighestMicros, histSigFigs)
+			ErrConfig, lowest, highest, sigFigs, histLowestMicros, histHighestMicros, histSigFigs)
 	}
 	return nil
 }

@@ -1,4 +1,9 @@
-package webpage
+// Package pagesite is how the payload server serves a webpage.Page: where
+// (DocumentPath, ObjectURL), the synthetic document that makes a browser
+// fetch every object, each object's body, valid for its kind so that a
+// browser takes in every byte of it, and for a stylesheet or a script the
+// references that make a browser fetch the objects that depend on it.
+package pagesite
 
 import (
 	"bytes"
@@ -7,6 +12,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/httpvs/httpvs/webpage"
 )
 
 // Content is a synthetic object's body, valid for its kind so that a
@@ -45,13 +52,13 @@ func bmpHeader(size int64) []byte {
 func Synthetic(kind string, size int64) Content {
 	c := Content{Type: "application/octet-stream", Size: size, Fill: 'a'}
 	switch kind {
-	case KindCSS:
+	case webpage.KindCSS:
 		c.Type, c.Prefix, c.Suffix = "text/css", []byte("/*"), []byte("*/\n")
-	case KindJS:
+	case webpage.KindJS:
 		c.Type, c.Prefix, c.Suffix = "text/javascript", []byte("/*"), []byte("*/\n")
-	case KindImage:
+	case webpage.KindImage:
 		c.Type, c.Prefix, c.Fill, c.Suffix = "image/bmp", bmpHeader(size), 0, []byte{0, 0, 0xff, 0}
-	case KindFont:
+	case webpage.KindFont:
 		c.Type = "font/woff2"
 	}
 	if int64(len(c.Prefix)+len(c.Suffix)) > size {
@@ -78,51 +85,39 @@ func (c Content) WriteTo(w io.Writer) (int64, error) {
 	return total, err
 }
 
-// extensions are the synthetic objects' file extensions, by kind.
-var extensions = map[string]string{KindHTML: ".html", KindCSS: ".css", KindJS: ".js", KindImage: ".bmp", KindFont: ".woff2", KindOther: ".bin"}
-
-// syntheticName is the name a synthetic page's i-th object is served
-// under DocumentPath: its index and its kind's extension.
-func syntheticName(i int, kind string) string {
-	ext, ok := extensions[kind]
-	if !ok {
-		ext = ".bin"
-	}
-	return strconv.Itoa(i) + ext
-}
-
 // SyntheticIndex is the index of the synthetic page's object served as
-// name (what ObjectURL gave, less DocumentPath), and whether name is one.
-func (p Page) SyntheticIndex(name string) (int, bool) {
-	num, ext, ok := strings.Cut(name, ".")
+// name (what ObjectURL gave, less DocumentPath), and whether
+// name is one.
+func SyntheticIndex(p webpage.Page, name string) (int, bool) {
+	num, _, ok := strings.Cut(name, ".")
 	i, err := strconv.Atoi(num)
 	if !ok || err != nil || i < 1 || i >= len(p.Objects) || p.Objects[i].Path != "" || strconv.Itoa(i) != num {
 		return 0, false
 	}
-	return i, "."+ext == extensions[p.Objects[i].Kind] || (extensions[p.Objects[i].Kind] == "" && ext == "bin")
+	return i, ObjectURL(p, i) == DocumentPath+name
 }
 
 // ObjectContent is the synthetic page's i-th object's body: Synthetic's,
 // and for a stylesheet or a script the objects that depend on it
-// (Object.Parent) referenced at its start, so that a browser fetches them
+// (webpage.Object.Parent) referenced at its start, so that a browser fetches them
 // only once it has this one: a stylesheet @imports stylesheets and sets
 // images as the page's backgrounds, a script inserts an element for each.
 // The body keeps the object's size, or the least that references them.
-func (p Page) ObjectContent(i int) Content {
+func ObjectContent(p webpage.Page, i int) Content {
 	o := p.Objects[i]
 	c := Synthetic(o.Kind, o.Bytes)
-	kids := p.children(i)
-	if len(kids) == 0 || (o.Kind != KindCSS && o.Kind != KindJS) {
+	kids := children(p, i)
+	if len(kids) == 0 || (o.Kind != webpage.KindCSS && o.Kind != webpage.KindJS) {
 		return c
 	}
 	var refs strings.Builder
-	if o.Kind == KindCSS {
+	if o.Kind == webpage.KindCSS {
 		var images []string
 		for _, k := range kids {
-			if p.Objects[k].Kind == KindCSS {
-				fmt.Fprintf(&refs, "@import url(%q);\n", p.ObjectURL(k))
+			if p.Objects[k].Kind == webpage.KindCSS {
+				fmt.Fprintf(&refs, "@import url(%q);\n", ObjectURL(p, k))
 			} else {
-				images = append(images, fmt.Sprintf("url(%q)", p.ObjectURL(k)))
+				images = append(images, fmt.Sprintf("url(%q)", ObjectURL(p, k)))
 			}
 		}
 		if len(images) > 0 {
@@ -131,7 +126,7 @@ func (p Page) ObjectContent(i int) Content {
 	} else {
 		refs.WriteString("(function(){var d=document,e;\n")
 		for _, k := range kids {
-			refs.WriteString(insertElement(p.Objects[k].Kind, p.ObjectURL(k)))
+			refs.WriteString(insertElement(p.Objects[k].Kind, ObjectURL(p, k)))
 		}
 		refs.WriteString("})();\n")
 	}
@@ -141,18 +136,30 @@ func (p Page) ObjectContent(i int) Content {
 	return c
 }
 
+// children are the indexes of the objects p's i-th makes a browser
+// fetch, in page order.
+func children(p webpage.Page, i int) []int {
+	var out []int
+	for j := i + 1; j < len(p.Objects); j++ {
+		if p.Objects[j].Parent == i {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
 // insertElement is a script's statement that makes a browser fetch u as
-// kind does in a document (Page.Document): an element appended to it,
+// kind does in a document (Document): an element appended to it,
 // which delays the load event until it has loaded.
 func insertElement(kind, u string) string {
 	switch kind {
-	case KindCSS:
+	case webpage.KindCSS:
 		return fmt.Sprintf("e=d.createElement('link');e.rel='stylesheet';e.href=%q;d.head.appendChild(e);\n", u)
-	case KindJS:
+	case webpage.KindJS:
 		return fmt.Sprintf("e=d.createElement('script');e.src=%q;d.head.appendChild(e);\n", u)
-	case KindImage:
+	case webpage.KindImage:
 		return fmt.Sprintf("e=d.createElement('img');e.alt='';e.width=1;e.height=1;e.src=%q;d.body.appendChild(e);\n", u)
-	case KindFont:
+	case webpage.KindFont:
 		return fmt.Sprintf("e=d.createElement('link');e.rel='preload';e.as='font';e.type='font/woff2';e.href=%q;d.head.appendChild(e);\n", u)
 	}
 	return fmt.Sprintf("e=d.createElement('link');e.rel='preload';e.as='fetch';e.href=%q;d.head.appendChild(e);\n", u)

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package transport
+package udpbuf
 
 // udpBuffersForced is false off Linux: quic-go forces its buffers past the
 // caps only there.
