@@ -9,7 +9,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -38,7 +37,7 @@ func TestHostileSlowPeersEveryTransport(t *testing.T) {
 			t.Run(name, func(t *testing.T) {
 				runHostile(t, true, func(t *testing.T, a *attacked) (bool, string) {
 					return slowPeers(t, a, p, sender)
-				}, maxConnsEnv+"="+strconv.Itoa(hostileMaxConns))
+				}, slowPeerEnv()...)
 			})
 		}
 	}
@@ -59,7 +58,7 @@ func slowPeers(t *testing.T, a *attacked, p transport.Protocol, sender bool) (bo
 	if sender {
 		what = "5 B/s uploading"
 	}
-	within := transport.DefaultMinDataRateGrace + 3*time.Second
+	within := slowPeerGrace + 3*time.Second
 	if p == transport.H3 {
 		return h3SlowPeers(t, a, n, sender, stop, within, what)
 	}
@@ -80,7 +79,7 @@ func slowPeers(t *testing.T, a *attacked, p transport.Protocol, sender bool) (bo
 		t.Fatalf("a new client behind %d %s %s peers: %q, %v after %v", n, what, p, line, err, took)
 	}
 	return took < within, fmt.Sprintf("%d %s %s connections; a new client served after %v (grace %v)",
-		n, what, p, took.Round(time.Millisecond), transport.DefaultMinDataRateGrace)
+		n, what, p, took.Round(time.Millisecond), slowPeerGrace)
 }
 
 // peerConn dials the server's listener for p with a 4 KiB receive buffer,
@@ -248,7 +247,7 @@ func h3SlowPeers(t *testing.T, a *attacked, n int, sender bool, stop <-chan stru
 	}
 	cancel()
 	return dropped == n, fmt.Sprintf("%d %s h3 connections; %d dropped within %v (grace %v)",
-		n, what, dropped, within, transport.DefaultMinDataRateGrace)
+		n, what, dropped, within, slowPeerGrace)
 }
 
 // newClient fails the test unless a new h3 client gets GET /small from a
