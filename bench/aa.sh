@@ -75,4 +75,24 @@ for c in calls:
     print("  " + c)
 print(f"A/A half-width (the noise floor a cell resolves): median ±{100*st.median(halves):.1f}%, "
       f"90th percentile ±{100*sorted(halves)[int(0.9*(len(halves)-1))]:.1f}%")
+# The warm-up round's check: in every cell with four or more paired
+# rounds, the first measured round's log ratio to h1 less the mean of the
+# later rounds'. A warm-up too short to warm leaves the first round apart
+# (it sat 0.45 standard deviations low before rounds had a warm-up).
+dev = []
+for i in range(1, runs + 1):
+    r = json.load(open(f"{d}/run{i}.json"))
+    base = {c["scenario"]: {x["round"]: x["value"] for x in c.get("repetitions") or [] if x.get("value", 0) > 0}
+            for c in r["cells"] if c["protocol"] == r["settings"].get("baseline", "h1")}
+    for c in r["cells"] + (r.get("aa") or []):
+        b = base.get(c["scenario"])
+        if b is None or c["protocol"] == r["settings"].get("baseline", "h1"):
+            continue
+        logs = [math.log(x["value"] / b[x["round"]]) for x in sorted(c.get("repetitions") or [], key=lambda x: x["round"])
+                if x.get("value", 0) > 0 and x["round"] in b]
+        if len(logs) >= 4:
+            dev.append(logs[0] - st.mean(logs[1:]))
+if len(dev) > 1:
+    print(f"first measured round against the later ones, log ratio to h1: mean {st.mean(dev):+.3f} "
+          f"(standard error {st.stdev(dev)/math.sqrt(len(dev)):.3f}) over {len(dev)} cells; near 0 when the warm-up round warms")
 PY

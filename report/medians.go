@@ -2,8 +2,8 @@ package report
 
 import (
 	"fmt"
-	"slices"
 
+	"github.com/httpvs/httpvs/internal/stat"
 	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
@@ -50,7 +50,7 @@ func newSameRounds(cells []*results.Cell, baseline string) sameRounds {
 			vs = append(vs, p.Cell.Value)
 			shared[p.Round]++
 		}
-		s.median[c] = medianOf(vs)
+		s.median[c] = stat.Median(vs)
 	}
 	var vs []float64
 	for _, p := range verdict.PairRounds(s.base, s.base) {
@@ -60,7 +60,7 @@ func newSameRounds(cells []*results.Cell, baseline string) sameRounds {
 		}
 	}
 	if len(vs) > 0 {
-		s.median[s.base], s.baseRounds = medianOf(vs), len(vs)
+		s.median[s.base], s.baseRounds = stat.Median(vs), len(vs)
 	}
 	return s
 }
@@ -93,8 +93,8 @@ func (s sameRounds) against(c *results.Cell) string {
 	for _, p := range verdict.PairRounds(c, s.base) {
 		cv, bv = append(cv, p.Cell.Value), append(bv, p.Base.Value)
 	}
-	bm := medianOf(bv)
-	if len(bv) > 0 && faster(c, medianOf(cv), bm) == (v == results.VerdictFaster) {
+	bm := stat.Median(bv)
+	if len(bv) > 0 && faster(c, stat.Median(cv), bm) == (v == results.VerdictFaster) {
 		return fmt.Sprintf("%s's median over %s's %d rounds is %s: the medians printed are over other rounds", s.base.Protocol, c.Protocol, len(bv), metricValue(c.Metric, bm))
 	}
 	return fmt.Sprintf("over the same %d rounds the medians point the other way: the rounds moved more than the transports differ, and the ratio takes each round's pair, the medians do not", len(bv))
@@ -140,16 +140,3 @@ func (s sameRounds) notes(cells []*results.Cell) []string {
 // sameRoundsMark follows a ratio whose medians beside it point the other
 // way (sameRounds.against); the notes say why.
 const sameRoundsMark = "‡"
-
-// medianOf is the median of vs, 0 when empty.
-func medianOf(vs []float64) float64 {
-	if len(vs) == 0 {
-		return 0
-	}
-	s := slices.Clone(vs)
-	slices.Sort(s)
-	if n := len(s); n%2 == 0 {
-		return (s[n/2-1] + s[n/2]) / 2
-	}
-	return s[len(s)/2]
-}

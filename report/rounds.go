@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/httpvs/httpvs/internal/verdict"
@@ -60,9 +61,15 @@ func runRoundsText(res *results.Results) string {
 	return text
 }
 
-// sequentialWords names the sequential rule in a few words.
+// sequentialWords names the sequential rule in a few words: its
+// spending after the first look as the results record it (runs before
+// the Pocock-type rule spent by O'Brien-Fleming's function).
 func sequentialWords(q results.Sequential) string {
-	return fmt.Sprintf("group-sequential, looks after rounds %d to %d (1%% spent at the first, O'Brien-Fleming-type after)", q.First, q.Last)
+	after := "Pocock-type"
+	if strings.Contains(q.Rule, "O'Brien-Fleming") {
+		after = "O'Brien-Fleming-type"
+	}
+	return fmt.Sprintf("group-sequential, looks after rounds %d to %d (1%% spent at the first, %s after)", q.First, q.Last, after)
 }
 
 // partialReason is why a partial run stopped, "interrupted" when unsaid.

@@ -53,3 +53,18 @@ func TestRunRoundsText(t *testing.T) {
 		t.Errorf("%q: want the rounds added", got)
 	}
 }
+
+// TestSequentialWordsFollowTheRecord: the rule's words are those the
+// results recorded, an earlier run's O'Brien-Fleming-type spending too.
+func TestSequentialWordsFollowTheRecord(t *testing.T) {
+	now := results.Sequential{Rule: verdict.SequentialRule, First: 4, Last: 16}
+	before := results.Sequential{Rule: "group-sequential, Lan-DeMets spending (1% at the first look, O'Brien-Fleming-type after), t at each look", First: 4, Last: 16}
+	for _, c := range []struct {
+		q    results.Sequential
+		want string
+	}{{now, "Pocock-type after"}, {before, "O'Brien-Fleming-type after"}} {
+		if got := sequentialWords(c.q); !strings.Contains(got, c.want) || !strings.Contains(got, "rounds 4 to 16") {
+			t.Errorf("%q: %q, want %q and the looks", c.q.Rule, got, c.want)
+		}
+	}
+}

@@ -151,10 +151,11 @@ type Pin struct {
 // after each of its rounds from First to Last and spends the 5% an
 // interval may miss over those looks (Lan and DeMets' alpha spending, t
 // the rounds over Last): FirstLookAlpha at the first look, the rest by
-// their O'Brien-Fleming-type function, 2 - 2 Phi(z(0.975)/sqrt(s)) over
-// the information s past the first look. Each look's normal boundary is
-// turned into Student's t at the pairs' degrees of freedom (the
-// significance-level approach, the spread estimated at each look). The intervals at every look hold together
+// their Pocock-type function, log(1 + (e-1)s) over the information s
+// past the first look. Each look's normal boundary is turned into
+// Student's t at the pairs' degrees of freedom (the significance-level
+// approach, the spread estimated at each look), computed for 4.5% so
+// that t's error with few rounds keeps 5% (simulated). The intervals at every look hold together
 // (repeated confidence intervals): one that stops on its verdict, on the
 // budget or at Last keeps its 95%.
 type Sequential struct {

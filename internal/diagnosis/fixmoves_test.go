@@ -130,22 +130,39 @@ func (ar armRounds) orderEffect(k int) string {
 }
 
 // balancedOrders is the order of n arms in each of at least rounds
-// rounds, rounded up to whole blocks of 2n: a block is the n rotations
-// of a random order, then the n rotations of its reverse, so that within
-// a block every arm runs in every position twice and runs before each
-// other arm exactly n times (ABBA for two arms). Whatever one position or
-// one predecessor does to a measurement lands on every arm alike.
+// rounds, rounded up to whole blocks of 2n: a block is a Williams square
+// (row r: r, r+1, r-1, r+2, r-2, ... mod n) and the same rows reversed,
+// its arms relabelled at random and its rows shuffled, so that within a
+// block every arm runs in every position twice, before each other arm
+// exactly n times, and right after each other arm exactly twice (ABBA
+// for two arms). Whatever one position or the arm just before does to a
+// measurement lands on every arm alike. (Rotations of one order, used
+// before, had each arm follow the same one or two arms in every round:
+// a carry-over from those landed on it alone.)
 func balancedOrders(rng *rand.Rand, n, rounds int) [][]int {
+	seq := make([]int, n) // 0, 1, n-1, 2, n-2, ...
+	for i := 1; i < n; i++ {
+		if i%2 == 1 {
+			seq[i] = (i + 1) / 2
+		} else {
+			seq[i] = n - i/2
+		}
+	}
 	var orders [][]int
 	for len(orders) < rounds {
-		base := rng.Perm(n)
-		rev := slices.Clone(base)
-		slices.Reverse(rev)
-		for _, o := range [][]int{base, rev} {
-			for s := range n {
-				orders = append(orders, append(slices.Clone(o[s:]), o[:s]...))
+		label := rng.Perm(n)
+		var block [][]int
+		for r := range n {
+			row := make([]int, n)
+			for i, v := range seq {
+				row[i] = label[(v+r)%n]
 			}
+			rev := slices.Clone(row)
+			slices.Reverse(rev)
+			block = append(block, row, rev)
 		}
+		rng.Shuffle(len(block), func(i, j int) { block[i], block[j] = block[j], block[i] })
+		orders = append(orders, block...)
 	}
 	return orders
 }
@@ -247,11 +264,11 @@ func TestJudgeArms(t *testing.T) {
 }
 
 // TestBalancedOrders: in each block of 2n rounds every arm runs in every
-// position twice and before every other arm n times; the rounds asked
-// for are rounded up to whole blocks.
+// position twice, before every other arm n times and right after every
+// other arm twice; the rounds asked for are rounded up to whole blocks.
 func TestBalancedOrders(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	for _, c := range []struct{ n, rounds, want int }{{2, 4, 4}, {3, 12, 12}, {3, 5, 6}, {4, 5, 8}} {
+	for _, c := range []struct{ n, rounds, want int }{{2, 4, 4}, {3, 12, 12}, {3, 5, 6}, {4, 5, 8}, {5, 10, 10}, {6, 12, 12}} {
 		orders := balancedOrders(rng, c.n, c.rounds)
 		if len(orders) != c.want {
 			t.Fatalf("%d arms, %d rounds: %d orders, want %d", c.n, c.rounds, len(orders), c.want)
@@ -259,8 +276,9 @@ func TestBalancedOrders(t *testing.T) {
 		for b := 0; b < len(orders); b += 2 * c.n {
 			pos := make([][]int, c.n)    // pos[arm][position]
 			before := make([][]int, c.n) // before[i][j]: rounds i ran before j
+			after := make([][]int, c.n)  // after[i][j]: rounds j ran right after i
 			for k := range c.n {
-				pos[k], before[k] = make([]int, c.n), make([]int, c.n)
+				pos[k], before[k], after[k] = make([]int, c.n), make([]int, c.n), make([]int, c.n)
 			}
 			for _, o := range orders[b : b+2*c.n] {
 				for p, k := range o {
@@ -268,12 +286,15 @@ func TestBalancedOrders(t *testing.T) {
 					for _, j := range o[p+1:] {
 						before[k][j]++
 					}
+					if p+1 < len(o) {
+						after[k][o[p+1]]++
+					}
 				}
 			}
 			for i := range c.n {
 				for j := range c.n {
-					if pos[i][j] != 2 || (i != j && before[i][j] != c.n) {
-						t.Fatalf("%d arms, block at %d: positions %v, before %v: want 2 each and %d", c.n, b, pos, before, c.n)
+					if pos[i][j] != 2 || (i != j && (before[i][j] != c.n || after[i][j] != 2)) {
+						t.Fatalf("%d arms, block at %d: positions %v, before %v, right after %v: want 2, %d and 2", c.n, b, pos, before, after, c.n)
 					}
 				}
 			}

@@ -32,7 +32,9 @@ func estimateRun(opts Options) (Estimate, error) {
 	for _, sc := range scenarios {
 		for _, col := range r.columns(sc) {
 			e.Cells++
-			e.Time += opts.checkCost(sc, col.proto) + time.Duration(opts.repeat(sc)+opts.warmupRounds())*opts.roundCost(sc, col.proto)
+			round := opts.roundCost(sc, col.proto)
+			warm := opts.coldCost(col.proto, false) + round/warmShare
+			e.Time += opts.checkCost(sc, col.proto) + time.Duration(opts.repeat(sc))*round + time.Duration(opts.warmupRounds())*warm
 		}
 	}
 	return e, nil

@@ -11,7 +11,6 @@ import (
 	"github.com/httpvs/httpvs/transport"
 )
 
-// warmupRounds is the warm-up rounds each scenario runs.
 // Options is plan.Options with the methods the runner fills it and reads
 // it through.
 type Options struct{ plan.Options }
@@ -29,6 +28,7 @@ type (
 // spec is how sc is measured.
 func spec(sc *Scenario) *scenariospec.Spec { return scenariospec.Of(sc) }
 
+// warmupRounds is the warm-up rounds each scenario runs.
 func (o Options) warmupRounds() int {
 	switch {
 	case o.WarmupRounds < 0:

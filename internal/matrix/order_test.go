@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -100,5 +101,53 @@ func checkAACells(t *testing.T, res *results.Results, aa string, rounds int) {
 	}
 	if len(res.AA) != 1 || res.AA[0].Protocol != aa || res.AA[0].VsH1 == nil || res.AA[0].VsH1.Pairs != rounds {
 		t.Fatalf("A/A cells %+v: want one %q paired %d times", res.AA, aa, rounds)
+	}
+}
+
+// TestWarmupRoundIsAQuarter runs a fixed-size download for a warm-up
+// round and two measured ones: the warm-up round asks for a quarter of
+// the size, once per column, before any full-size transfer;
+// each measured round asks for the whole.
+func TestWarmupRoundIsAQuarter(t *testing.T) {
+	const size = 8 << 20
+	var (
+		mu    sync.Mutex
+		asked []int
+	)
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n, err := strconv.Atoi(strings.TrimPrefix(r.URL.Path, "/bytes/"))
+		if err != nil {
+			http.NotFound(w, r)
+			return
+		}
+		mu.Lock()
+		asked = append(asked, n)
+		mu.Unlock()
+		w.Write(make([]byte, n))
+	})
+	res, err := run(context.Background(), Options{Options: plan.Options{
+		Target:    target(t, h),
+		Protocols: []transport.Protocol{transport.H1, transport.H2C},
+		Scenarios: scenarios(t, "download"),
+		Repeat:    2,
+		Size:      size,
+		Duration:  20 * time.Millisecond,
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := res.Cell("download", "h2c"); c == nil || len(c.Repetitions) != 2 || c.Repetitions[0].Bytes != size {
+		t.Fatalf("h2c cell %+v: want two repetitions of %d bytes", c, size)
+	}
+	var big []int
+	for _, n := range asked {
+		if n >= size/4 {
+			big = append(big, n)
+		}
+	}
+	// The checks before the rounds ask for less; then two columns' warm-up
+	// and two rounds of two columns.
+	if want := []int{size / 4, size / 4, size, size, size, size}; !slices.Equal(big, want) {
+		t.Fatalf("transfers asked for %v (beyond the checks), want %v", big, want)
 	}
 }

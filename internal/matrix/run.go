@@ -218,7 +218,7 @@ func (r *runner) round(ctx context.Context, sr *scenarioRun, which []bool, warm 
 			r.opts.LinkCounters() // what came before is not this repetition's
 		}
 		began := time.Now()
-		m := r.measure(ctx, sr, i)
+		m := r.measure(ctx, sr, i, warm)
 		if warm {
 			continue
 		}
@@ -238,14 +238,26 @@ func (r *runner) round(ctx context.Context, sr *scenarioRun, which []bool, warm 
 	}
 }
 
-// measure measures sr's column i once.
-func (r *runner) measure(ctx context.Context, sr *scenarioRun, i int) results.Repetition {
+// warmShare is how much shorter a warm-up round's repetitions are than a
+// round's: a quarter of the load's time or of the transfer's bytes runs
+// both processes' code paths, heap and buffers up for a quarter of a
+// round's time. bench/aa.sh prints how far the first measured round then
+// sits from the rest.
+const warmShare = 4
+
+// measure measures sr's column i once; a warm-up round's repetition
+// (warm) moves a warmShare of it.
+func (r *runner) measure(ctx context.Context, sr *scenarioRun, i int, warm bool) results.Repetition {
 	col := sr.cols[i]
 	switch {
 	case !scenariospec.Of(&sr.sc).Engine():
 		return r.network(ctx, sr.sc, col)
+	case sr.sc.Transfer() && warm:
+		return r.transfer(ctx, sr.sc, col.proto, max(sr.sizes[i]/warmShare, units.Bytes(sr.sc.Streams())))
 	case sr.sc.Transfer():
 		return r.transfer(ctx, sr.sc, col.proto, sr.sizes[i])
+	case warm:
+		return r.loadOnce(ctx, sr.sc, col, r.firstTry(sr.sc)/warmShare)
 	default:
 		return r.load(ctx, sr.sc, col)
 	}

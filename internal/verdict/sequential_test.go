@@ -31,11 +31,16 @@ func TestSequentialBoundaries(t *testing.T) {
 		t.Errorf("one look: %+v, want the fixed interval %+v", a, b)
 	}
 	// Looks after rounds 4 to 16: FirstLookAlpha at the first, then
-	// little at the next, rising to the last, which spends what is left:
-	// a little wider than a fixed 16 rounds' 95%.
+	// Pocock's nearly level spending: each look a little more than the
+	// one before, none past 1.5% (a fixed interval at one look spends 5%).
 	l := sequentialLevels(4, 16, SequentialAlpha)
-	if len(l) != 13 || math.Abs(l[0]-FirstLookAlpha) > 1e-9 || l[1] >= l[12] || l[12] >= 0.05 || l[12] < 0.025 {
-		t.Errorf("levels %v: want 13, %v first, then rising to just under 5%%", l, FirstLookAlpha)
+	if len(l) != 13 || math.Abs(l[0]-FirstLookAlpha) > 1e-9 {
+		t.Fatalf("levels %v: want 13, %v first", l, FirstLookAlpha)
+	}
+	for i := 1; i < len(l); i++ {
+		if l[i] < l[i-1] || l[i] > 0.015 {
+			t.Errorf("levels %v: look %d spends %.4f, want from %.4f to 1.5%%", l, i+4, l[i], l[i-1])
+		}
 	}
 }
 
