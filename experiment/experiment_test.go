@@ -23,6 +23,15 @@ import (
 
 // TestMain serves as the child server when Run starts this test binary
 // as one (Options.Executable "": this program), as any program's main.
+//
+// Tests marked t.Parallel() run whole runs against a child server or a
+// program of their own and check counts and settings, not time: the go
+// tool starts them once every serial test has returned, so they never
+// run beside the serial ones: runs across a link (a link's namespace
+// threads end when it closes, and a child server that happened to be
+// started from such a thread dies with it: Pdeathsig), runs that pin the
+// CPUs or read the machine's load, those that kill this process's child
+// servers, and capacity searches held to a budget.
 func TestMain(m *testing.M) {
 	if pids := os.Getenv(forgetfulEnv); pids != "" {
 		forgetful(pids)
@@ -50,6 +59,7 @@ func quick(t *testing.T, scenarios string) experiment.Options {
 // results record them as the child read them), measures every cell asked
 // for against it with Go as shipped, and stops it before returning.
 func TestRunChild(t *testing.T) {
+	t.Parallel() // see TestMain
 	o := quick(t, "download,small-sequential")
 	o.Server.WriteSize = 64 * units.KiB
 	o.Server.HTTP2.MaxConcurrentStreams = 77
@@ -90,6 +100,7 @@ func TestRunChild(t *testing.T) {
 // TestRunTarget: with a Target, Run measures that server and starts none;
 // NoTuned leaves the tuned rows out.
 func TestRunTarget(t *testing.T) {
+	t.Parallel() // see TestMain
 	srv, err := server.Start(server.Config{Transport: server.Loopback()})
 	if err != nil {
 		t.Fatal(err)
@@ -133,6 +144,7 @@ func TestRunTarget(t *testing.T) {
 // read, and over the set a knob of Server wins only where the set is
 // silent.
 func TestRunKnobSetReachesChild(t *testing.T) {
+	t.Parallel() // see TestMain
 	o := quick(t, "small-sequential")
 	o.Matrix.Protocols = o.Matrix.Protocols[:1]
 	o.Matrix.Knobs = results.KnobSet{Name: "mine", Knobs: []results.Knob{{Field: "Server.WriteSize", Value: "96Ki"}, {Field: "Client.ReadSize", Value: "48Ki"}}}

@@ -17,6 +17,7 @@ import (
 // cache of the test's own) and records QuickVersions' rounds, as `httpvs
 // run --go installed --quick` does.
 func TestVersions(t *testing.T) {
+	t.Parallel() // see TestMain
 	if testing.Short() {
 		t.Skip("builds the child with a toolchain: not under -short")
 	}

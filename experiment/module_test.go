@@ -46,6 +46,7 @@ func main() {
 // for httpvs) and runs it with no httpvs on PATH: it measures every cell
 // asked for against itself as the child server.
 func TestProgramOfItsOwn(t *testing.T) {
+	t.Parallel() // see TestMain
 	if testing.Short() {
 		t.Skip("builds a program")
 	}

@@ -16,6 +16,7 @@ import (
 // waiting when the run ends. Each counts as a timeout and the run says no
 // server answered; before, the run read "0 errors".
 func TestAbsentH3ServerCountsTimeouts(t *testing.T) {
+	waits(t, "2 s runs that nothing answers")
 	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -24,6 +25,7 @@ func TestAbsentH3ServerCountsTimeouts(t *testing.T) {
 	pc.Close()
 	for _, engine := range []Engine{Std, Fast} {
 		t.Run(engine.String(), func(t *testing.T) {
+			t.Parallel() // nothing shared: a port nothing listens on
 			client := transport.ClientOptions{Protocol: transport.H3, Insecure: true}
 			client.Config.DialTimeout = time.Minute // longer than the run
 			res := mustRun(t, Config{URL: "https://" + addr + "/small", Client: client, Conns: 2, Streams: 1,

@@ -34,6 +34,7 @@ func closedAddr(t *testing.T) string {
 // made), each counted as a refused request, never as throughput; and the
 // run stops GoneAfter in, saying no server answered.
 func TestRefusedDialsBackOff(t *testing.T) {
+	waits(t, "the runs' stop after refusals")
 	addr := closedAddr(t)
 	for _, c := range []struct {
 		name   string
@@ -91,8 +92,12 @@ func TestRefusedDialsBackOff(t *testing.T) {
 // the slots that were refused: they get responses, which end their
 // backoff, and refusals happened only before it listened.
 func TestBackoffEndsWhenServerComesUp(t *testing.T) {
+	waits(t, "2 s runs")
 	for _, engine := range []Engine{Fast, Std} {
 		t.Run(engine.String(), func(t *testing.T) {
+			// A port of its own; the refusals are held to the time it
+			// took to listen, whatever runs beside it.
+			t.Parallel()
 			addr := closedAddr(t)
 			const conns = 4
 			cfg := Config{URL: "http://" + addr + "/", Engine: engine, Conns: conns, Streams: 1,

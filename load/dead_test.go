@@ -32,6 +32,16 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// waits skips, under -short, a test that spends seconds waiting on a
+// timer (a killed server's silence, a dial's backoff, a slow answer):
+// the full suite (go test ./load, without -short) runs it.
+func waits(t *testing.T, on string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skipf("waits on %s: not under -short (go test ./load runs it)", on)
+	}
+}
+
 // childURLs is the child server's announcement: a base URL per transport
 // and its certificate.
 type childURLs struct {
@@ -145,6 +155,7 @@ func killedServerConfig(c *childServer, engine Engine, p transport.Protocol) (cf
 // requests in flight when the run ends are timeouts, one per stream), the
 // rates are over the time it answered, and the result says when it stopped.
 func TestServerKilledMidRun(t *testing.T) {
+	waits(t, "killed servers' silence")
 	for _, engine := range []Engine{Std, Fast} {
 		for _, p := range transport.All {
 			t.Run(engine.String()+"/"+p.String(), func(t *testing.T) {
@@ -207,8 +218,10 @@ func checkKilled(t *testing.T, res loadresult.Result, killed time.Time) {
 // connections, not at its (far) count: those requests and the ones cut
 // off when the run stops are timeouts.
 func TestServerKilledMidRunByCount(t *testing.T) {
+	waits(t, "QUIC's idle timeout")
 	for _, engine := range []Engine{Std, Fast} {
 		t.Run(engine.String(), func(t *testing.T) {
+			t.Parallel() // each against a server of its own, held to when it was killed
 			c := startChildServer(t)
 			cfg, killed := killedServerConfig(c, engine, transport.H3)
 			cfg.Requests, cfg.Duration = 1e9, 0
@@ -240,6 +253,7 @@ func TestServerKilledMidRunByCount(t *testing.T) {
 // slowest request); they are neither successes nor failures, and the run
 // is not said to have lost its server.
 func TestSlowRequestsCutOffAreNotFailures(t *testing.T) {
+	waits(t, "1.5 s answers")
 	ts, _ := startServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-time.After(1500 * time.Millisecond):

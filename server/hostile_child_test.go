@@ -33,11 +33,25 @@ type serveChildURLs struct {
 }
 
 // idleEnv, when set in the child's environment, is its idle timeout
-// instead of hostileIdleTimeout (a duration); maxConnsEnv its MaxConns.
+// instead of hostileIdleTimeout (a duration); maxConnsEnv its MaxConns;
+// graceEnv its minimum data rate's grace period (a duration) instead of
+// the default (internal/defaults.MinDataRateGrace).
 const (
 	idleEnv     = "HTTPVS_TEST_IDLE"
 	maxConnsEnv = "HTTPVS_TEST_MAX_CONNS"
+	graceEnv    = "HTTPVS_TEST_GRACE"
 )
+
+// slowPeerGrace is the attacked server's grace period in the slow-peer
+// attacks: a test waits for it to pass, so it is shorter than the
+// default; the floor works alike at any grace.
+const slowPeerGrace = time.Second
+
+// slowPeerEnv is the attacked server's environment in the slow-peer
+// attacks: MaxConns hostileMaxConns, grace slowPeerGrace.
+func slowPeerEnv() []string {
+	return []string{maxConnsEnv + "=" + strconv.Itoa(hostileMaxConns), graceEnv + "=" + slowPeerGrace.String()}
+}
 
 // serveChild serves until stdin closes.
 func serveChild() int {
@@ -48,6 +62,9 @@ func serveChild() int {
 	}
 	if n, err := strconv.Atoi(os.Getenv(maxConnsEnv)); err == nil {
 		opts.MaxConns = n
+	}
+	if d, err := time.ParseDuration(os.Getenv(graceEnv)); err == nil {
+		opts.MinDataRate.Grace = d
 	}
 	srv, err := Start(Config{Transport: opts})
 	if err != nil {

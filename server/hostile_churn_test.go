@@ -6,15 +6,12 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"golang.org/x/net/http2"
 	"golang.org/x/net/http2/hpack"
-
-	"github.com/httpvs/httpvs/internal/defaults"
 )
 
 // TestHostileAbortedDownloads opens h2c connections as fast as it can for
@@ -71,7 +68,7 @@ const hostileMaxConns = 30
 
 // TestHostileNeverReaders fills the server's MaxConns with h1 connections
 // that GET /bytes/10g and never read: each is dropped at the minimum data
-// rate's grace period (5 s) after its
+// rate's grace period (slowPeerGrace here) after its
 // socket's buffers fill, so a new client, queued behind them, is served
 // within about that plus a second.
 func TestHostileNeverReaders(t *testing.T) {
@@ -99,10 +96,10 @@ func TestHostileNeverReaders(t *testing.T) {
 		if err != nil || line != "HTTP/1.1 200 OK" {
 			t.Fatalf("a new client behind %d never-reading ones: %q, %v after %v", hostileMaxConns-1, line, err, took)
 		}
-		within := defaults.MinDataRateGrace + 3*time.Second
+		within := slowPeerGrace + 3*time.Second
 		return took < within, fmt.Sprintf("%d never-reading h1 connections; a new client served after %v (grace %v)",
-			hostileMaxConns-1, took.Round(time.Millisecond), defaults.MinDataRateGrace)
-	}, maxConnsEnv+"="+strconv.Itoa(hostileMaxConns))
+			hostileMaxConns-1, took.Round(time.Millisecond), slowPeerGrace)
+	}, slowPeerEnv()...)
 }
 
 // TestHostileSlowSenders fills the server's MaxConns with h1 uploads that
@@ -146,10 +143,10 @@ func TestHostileSlowSenders(t *testing.T) {
 		if err != nil || line != "HTTP/1.1 200 OK" {
 			t.Fatalf("a new client behind %d slow senders: %q, %v after %v", hostileMaxConns-1, line, err, took)
 		}
-		within := defaults.MinDataRateGrace + 3*time.Second
+		within := slowPeerGrace + 3*time.Second
 		return took < within, fmt.Sprintf("%d h1 uploads at 5 B/s; a new client served after %v (grace %v)",
-			hostileMaxConns-1, took.Round(time.Millisecond), defaults.MinDataRateGrace)
-	}, maxConnsEnv+"="+strconv.Itoa(hostileMaxConns))
+			hostileMaxConns-1, took.Round(time.Millisecond), slowPeerGrace)
+	}, slowPeerEnv()...)
 }
 
 // rawStatus sends GET /small on c and returns the response's status line,

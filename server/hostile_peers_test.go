@@ -9,7 +9,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -17,7 +16,6 @@ import (
 	"golang.org/x/net/http2"
 	"golang.org/x/net/http2/hpack"
 
-	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -39,7 +37,7 @@ func TestHostileSlowPeersEveryTransport(t *testing.T) {
 			t.Run(name, func(t *testing.T) {
 				runHostile(t, true, func(t *testing.T, a *attacked) (bool, string) {
 					return slowPeers(t, a, p, sender)
-				}, maxConnsEnv+"="+strconv.Itoa(hostileMaxConns))
+				}, slowPeerEnv()...)
 			})
 		}
 	}
@@ -60,7 +58,7 @@ func slowPeers(t *testing.T, a *attacked, p transport.Protocol, sender bool) (bo
 	if sender {
 		what = "5 B/s uploading"
 	}
-	within := defaults.MinDataRateGrace + 3*time.Second
+	within := slowPeerGrace + 3*time.Second
 	if p == transport.H3 {
 		return h3SlowPeers(t, a, n, sender, stop, within, what)
 	}
@@ -81,7 +79,7 @@ func slowPeers(t *testing.T, a *attacked, p transport.Protocol, sender bool) (bo
 		t.Fatalf("a new client behind %d %s %s peers: %q, %v after %v", n, what, p, line, err, took)
 	}
 	return took < within, fmt.Sprintf("%d %s %s connections; a new client served after %v (grace %v)",
-		n, what, p, took.Round(time.Millisecond), defaults.MinDataRateGrace)
+		n, what, p, took.Round(time.Millisecond), slowPeerGrace)
 }
 
 // peerConn dials the server's listener for p with a 4 KiB receive buffer,
@@ -249,7 +247,7 @@ func h3SlowPeers(t *testing.T, a *attacked, n int, sender bool, stop <-chan stru
 	}
 	cancel()
 	return dropped == n, fmt.Sprintf("%d %s h3 connections; %d dropped within %v (grace %v)",
-		n, what, dropped, within, defaults.MinDataRateGrace)
+		n, what, dropped, within, slowPeerGrace)
 }
 
 // newClient fails the test unless a new h3 client gets GET /small from a

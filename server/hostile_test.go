@@ -163,7 +163,14 @@ func runHostile(t *testing.T, mustDrop bool, attack attack, env ...string) {
 		t.Skip("starts a server process and attacks it")
 	}
 	a := startAttacked(t, env...)
-	alone, aloneP50, aloneP99 := rateFor(t, a.Plain, time.Second)
+	// Alone, the good client must not fail; its rate and latencies alone
+	// are what the measured checks hold it to beside the attack (over a
+	// second), and only logged here (over a fifth of one).
+	aloneFor := 200 * time.Millisecond
+	if measuredBuild {
+		aloneFor = time.Second
+	}
+	alone, aloneP50, aloneP99 := rateFor(t, a.Plain, aloneFor)
 	var g goodClient
 	stop := make(chan struct{})
 	var wg sync.WaitGroup

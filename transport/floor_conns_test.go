@@ -140,6 +140,7 @@ func (b *slowBody) Read(p []byte) (int, error) {
 // handler's read fails with ErrTooSlow once the grace period has passed,
 // and the client's request fails with it (its connection closed).
 func TestMinDataRateSlowSender(t *testing.T) {
+	skipShort(t, "a 10 B/s upload past the grace")
 	h := &floorHandler{}
 	s, err := NewServer(ServerOptions{Handler: h, Listen: "127.0.0.1:0", TLSListen: "127.0.0.1:0", MinDataRate: MinDataRate{Grace: floorGrace}})
 	if err != nil {
@@ -202,6 +203,7 @@ func waitFor(t *testing.T, d time.Duration, cond func() bool) {
 // writes wait on flow control, not on the socket; the connection, which
 // then sends nothing, is dropped once the grace period has passed.
 func TestMinDataRateStalledStreams(t *testing.T) {
+	skipShort(t, "stalled streams past the grace")
 	h := &floorHandler{}
 	s := tlsFloorServer(t, h, MinDataRate{Grace: floorGrace})
 	roots := CertPool(s.Cert())
@@ -230,6 +232,7 @@ func TestMinDataRateStalledStreams(t *testing.T) {
 // dropped: the floor counts the pieces its stream took. (A peer that
 // never reads is, TestMinDataRateStalledStreams.)
 func TestMinDataRateH3ReaderStays(t *testing.T) {
+	skipShort(t, "a reader that reads for 5 s")
 	h := &floorHandler{}
 	// A grace of 2 s, so that a loaded machine's slower reads still leave
 	// the flow-control pauses well inside it.
@@ -272,4 +275,14 @@ func tlsFloorServer(tb testing.TB, h http.Handler, m MinDataRate) *Server {
 	}
 	tb.Cleanup(func() { s.Close() })
 	return s
+}
+
+// skipShort skips, under -short, a floor test that waits out a grace
+// period or reads for seconds: the full suite (go test ./transport, without
+// -short) runs it.
+func skipShort(t *testing.T, what string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skipf("waits on %s: not under -short (go test ./transport runs it)", what)
+	}
 }

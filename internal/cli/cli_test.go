@@ -207,6 +207,7 @@ func TestRuntimeFailures(t *testing.T) {
 }
 
 func TestServeStartsAndStops(t *testing.T) {
+	t.Parallel() // see TestMain: a server of its own on ports of its own
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var out, errOut syncBuffer

@@ -23,6 +23,9 @@ import (
 // `load` run against it: each exits 1, prints one valid JSON object with
 // what it measured, and counts the failures by kind.
 func TestServerKilledMidRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kills servers and waits on QUIC's silence: not under -short (go test ./internal/cli runs it)")
+	}
 	for _, tt := range []struct {
 		name string
 		args func(plain, tls string) []string

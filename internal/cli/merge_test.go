@@ -18,6 +18,10 @@ import (
 // Three httpvs load processes share one load (--share) and start together
 // (--start-at) against one server; httpvs merge sums them exactly.
 func TestThreeLoadProcessesMerge(t *testing.T) {
+	t.Parallel() // see TestMain: it waits for --start-at, a server of its own
+	if testing.Short() {
+		t.Skip("three load processes that wait for --start-at: not under -short (go test ./internal/cli runs it)")
+	}
 	srv, err := server.Start(server.Config{Transport: server.Loopback()})
 	if err != nil {
 		t.Fatal(err)

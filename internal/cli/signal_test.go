@@ -36,6 +36,9 @@ func TestSignalExit(t *testing.T) {
 }
 
 func TestRunInterruptedKeepsPartialResults(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a run cut after 6 s: not under -short (go test ./internal/cli runs it)")
+	}
 	out := t.TempDir()
 	// A warm-up round (two 0.6 s repetitions) comes first, then rounds of
 	// the same: 6 s ends the run within small-sequential's rounds (10 s).
