@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -12,7 +13,9 @@ import (
 // TestFitBudgetCutsTheFirstStage: a budget the first rounds do not fit
 // in cuts them, down to MinFirstStage, until they take at most
 // firstShare of it; when even those do not fit, rounds are fixed at them
-// and the note says the run takes longer than the budget.
+// and the note says the run takes longer than the budget. A default
+// Duration is cut to budgetDuration before any round is; one the caller
+// set is kept.
 func TestFitBudgetCutsTheFirstStage(t *testing.T) {
 	opts := plan.Options{
 		Target:    Target{Plain: "http://127.0.0.1:1"},
@@ -25,16 +28,26 @@ func TestFitBudgetCutsTheFirstStage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, est, note, err := FitBudget(opts, 2*full.Time); err != nil || got.Repeat != 8 || est != full || note != "" {
-		t.Fatalf("a budget twice the estimate: %d rounds, %v, %q, %v; want it as it was", got.Repeat, est.Time, note, err)
+	if got, est, note, err := FitBudget(opts, 2*full.Time); err != nil || got.Repeat != 8 || got.Duration != 0 || est != full || note != "" {
+		t.Fatalf("a budget twice the estimate: %d rounds of %v, %v, %q, %v; want it as it was", got.Repeat, got.Duration, est.Time, note, err)
 	}
+	// The default Duration halved fits a budget of the estimate.
 	got, est, note, err := FitBudget(opts, full.Time)
-	if err != nil || got.Repeat >= 8 || got.Repeat < MinFirstStage || got.MaxRepeat != 16 ||
-		float64(est.Time) > firstShare*float64(full.Time) || !strings.Contains(note, "cut from 8 to") {
-		t.Fatalf("a budget of the estimate: %d rounds (max %d), %v of %v, %q, %v", got.Repeat, got.MaxRepeat, est.Time, full.Time, note, err)
+	if err != nil || got.Repeat != 8 || got.MaxRepeat != 16 || got.Duration != budgetDuration ||
+		float64(est.Time) > firstShare*float64(full.Time) || !strings.Contains(note, "each repetition cut from 100ms to 50ms to fit") {
+		t.Fatalf("a budget of the estimate: %d rounds (max %d) of %v, %v of %v, %q, %v", got.Repeat, got.MaxRepeat, got.Duration, est.Time, full.Time, note, err)
+	}
+	// A Duration the caller set is not cut: the rounds are.
+	set := opts
+	set.Duration = defaults.MatrixDuration
+	got, est, note, err = FitBudget(set, full.Time)
+	if err != nil || got.Repeat >= 8 || got.Repeat < MinFirstStage || got.MaxRepeat != 16 || got.Duration != defaults.MatrixDuration ||
+		float64(est.Time) > firstShare*float64(full.Time) || !strings.Contains(note, "cut from 8 to") || strings.Contains(note, "each repetition") {
+		t.Fatalf("a budget of the estimate, Duration set: %d rounds (max %d) of %v, %v of %v, %q, %v", got.Repeat, got.MaxRepeat, got.Duration, est.Time, full.Time, note, err)
 	}
 	got, _, note, err = FitBudget(opts, time.Millisecond)
-	if err != nil || got.Repeat != MinFirstStage || got.MaxRepeat != MinFirstStage || !strings.Contains(note, "cannot hold") {
-		t.Fatalf("a budget of 1ms: %d rounds (max %d), %q, %v; want %d fixed, said", got.Repeat, got.MaxRepeat, note, err, MinFirstStage)
+	if err != nil || got.Repeat != MinFirstStage || got.MaxRepeat != MinFirstStage || got.Duration != budgetDuration ||
+		!strings.Contains(note, "each repetition cut from 100ms to 50ms; the budget cannot hold") {
+		t.Fatalf("a budget of 1ms: %d rounds (max %d) of %v, %q, %v; want %d fixed of 50ms, said", got.Repeat, got.MaxRepeat, got.Duration, note, err, MinFirstStage)
 	}
 }
