@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"runtime"
 	"time"
 
 	"github.com/httpvs/httpvs/internal/tail"
@@ -30,14 +31,15 @@ type Proc struct {
 const maxLine = 1 << 20
 
 // Start starts cmd, whose Stdin, Stdout and Stderr must be unset, with
-// start (nil: cmd.Start; a network namespace's own start, for one), in a
-// process group of its own (Detach).
+// start (nil: cmd.Start from a thread held until the child exits; a
+// network namespace's own start, for one), in a process group of its own
+// (Detach).
 func Start(cmd *exec.Cmd, start func(*exec.Cmd) error) (*Proc, error) {
-	if start == nil {
-		start = (*exec.Cmd).Start
-	}
 	Detach(cmd)
 	p := &Proc{cmd: cmd, stderr: tail.New(4096), exited: make(chan struct{}), lines: make(chan string, 1)}
+	if start == nil {
+		start = func(cmd *exec.Cmd) error { return startHeld(cmd, p.exited) }
+	}
 	cmd.Stderr = p.stderr
 	var err error
 	if p.stdin, err = cmd.StdinPipe(); err != nil {
@@ -142,4 +144,24 @@ func (p *Proc) Discard() {
 		for range p.lines {
 		}
 	}()
+}
+
+// startHeld starts cmd from a goroutine locked to its thread until exited
+// is closed. The kernel kills a child with Pdeathsig when the thread that
+// started it ends, and Go ends a thread when a goroutine exits locked to
+// it (a network namespace's do): a child started from an idle thread
+// died when such a goroutine later landed on that thread.
+func startHeld(cmd *exec.Cmd, exited <-chan struct{}) error {
+	errc := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		if err := cmd.Start(); err != nil {
+			errc <- err
+			return
+		}
+		errc <- nil
+		<-exited
+	}()
+	return <-errc
 }

@@ -164,7 +164,11 @@ func goRun(ctx context.Context, goCmd, dir, toolchain string, args ...string) (s
 	cmd.WaitDelay = 5 * time.Second
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	// Run on one thread, held: the kernel kills the go command (Pdeathsig)
+	// when the thread that started it ends.
+	runtime.LockOSThread()
 	err := cmd.Run()
+	runtime.UnlockOSThread()
 	if ctx.Err() != nil {
 		return "", fmt.Errorf("go %s: %w", args[0], ctx.Err())
 	}

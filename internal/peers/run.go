@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"time"
 )
@@ -60,6 +61,10 @@ func runToolUntil(ctx context.Context, name string, timeout, interruptAfter time
 	cmd.Cancel = func() error { killGroup(cmd.Process.Pid); return nil }
 	cmd.WaitDelay = 5 * time.Second
 	start := time.Now()
+	// Started and waited for on one thread, held: the kernel kills the
+	// tool (Pdeathsig) when the thread that started it ends.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	err = cmd.Start()
 	if err == nil {
 		if interruptAfter > 0 {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -156,13 +157,27 @@ func spawn(argv, env []string, logFile string, cpus []int) (*child, error) {
 	cmd.Env = append(os.Environ(), env...)
 	cmd.Stdout, cmd.Stderr = out, out
 	isolate(cmd)
-	if err := pin.Start(cmd, cpus); err != nil {
-		out.Close()
+	c := &child{cmd: cmd, log: logFile, done: make(chan struct{})}
+	started := make(chan error, 1)
+	go func() {
+		// The kernel kills the child (Pdeathsig) when the thread that
+		// started it ends, and Go ends a thread a goroutine leaves locked
+		// (a network namespace's do): hold this one until the child exits.
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		if err := pin.Start(cmd, cpus); err != nil {
+			started <- err
+			return
+		}
+		started <- nil
+		_ = cmd.Wait()
+		close(c.done)
+	}()
+	err = <-started
+	out.Close() // the child holds its own descriptor
+	if err != nil {
 		return nil, fmt.Errorf("run %s: %w", argv[0], err)
 	}
-	out.Close() // the child holds its own descriptor
-	c := &child{cmd: cmd, log: logFile, done: make(chan struct{})}
-	go func() { _ = cmd.Wait(); close(c.done) }()
 	return c, nil
 }
 
