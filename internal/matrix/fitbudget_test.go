@@ -10,12 +10,10 @@ import (
 	"github.com/httpvs/httpvs/transport"
 )
 
-// TestFitBudgetCutsTheFirstStage: a budget the first rounds do not fit
-// in cuts them, down to MinFirstStage, until they take at most
-// firstShare of it; when even those do not fit, rounds are fixed at them
-// and the note says the run takes longer than the budget. A default
-// Duration is cut to budgetDuration before any round is; one the caller
-// set is kept.
+// TestFitBudgetCutsTheFirstStage: a budget the first rounds fit in
+// leaves them as they are; one they do not fit in cuts a default
+// Duration to budgetDuration before any round, the rounds kept when
+// that takes at most firstShare of it.
 func TestFitBudgetCutsTheFirstStage(t *testing.T) {
 	opts := plan.Options{
 		Target:    Target{Plain: "http://127.0.0.1:1"},
@@ -37,10 +35,28 @@ func TestFitBudgetCutsTheFirstStage(t *testing.T) {
 		float64(est.Time) > firstShare*float64(full.Time) || !strings.Contains(note, "each repetition cut from 100ms to 50ms to fit") {
 		t.Fatalf("a budget of the estimate: %d rounds (max %d) of %v, %v of %v, %q, %v", got.Repeat, got.MaxRepeat, got.Duration, est.Time, full.Time, note, err)
 	}
-	// A Duration the caller set is not cut: the rounds are.
+}
+
+// TestFitBudgetKeepsAGivenDuration: a Duration the caller set is not
+// cut: the rounds are, down to MinFirstStage, until they take at most
+// firstShare of the budget. When nothing fits, rounds are fixed at
+// MinFirstStage of budgetDuration and the note says the run takes longer
+// than the budget.
+func TestFitBudgetKeepsAGivenDuration(t *testing.T) {
+	opts := plan.Options{
+		Target:    Target{Plain: "http://127.0.0.1:1"},
+		Protocols: []transport.Protocol{transport.H1, transport.H2C},
+		Scenarios: scenarios(t, "small-sequential,small-concurrent"),
+		Repeat:    8,
+		MaxRepeat: 16,
+	}
+	full, err := EstimateRun(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
 	set := opts
 	set.Duration = defaults.MatrixDuration
-	got, est, note, err = FitBudget(set, full.Time)
+	got, est, note, err := FitBudget(set, full.Time)
 	if err != nil || got.Repeat >= 8 || got.Repeat < MinFirstStage || got.MaxRepeat != 16 || got.Duration != defaults.MatrixDuration ||
 		float64(est.Time) > firstShare*float64(full.Time) || !strings.Contains(note, "cut from 8 to") || strings.Contains(note, "each repetition") {
 		t.Fatalf("a budget of the estimate, Duration set: %d rounds (max %d) of %v, %v of %v, %q, %v", got.Repeat, got.MaxRepeat, got.Duration, est.Time, full.Time, note, err)
