@@ -386,19 +386,3 @@ func checkAttribution(t *testing.T, c *results.Cell) {
 		t.Errorf("no side names HTTP/2's code (or what it called) among what grew")
 	}
 }
-
-// TestRunTLSTargetUntrusted: a TLS target whose certificate does not
-// verify measures nothing, and the run says so and exits 1 (it exited 0).
-func TestRunTLSTargetUntrusted(t *testing.T) {
-	ts, _ := testServer(t)
-	code, _, stderr := runMain(t, "run", "--quick", "--no-files", "--protocols", "h1-tls,h2",
-		"--scenarios", "small-sequential", "--tls-target", ts.URL(transport.H2))
-	if code != exitFailure || !strings.Contains(stderr, "2 cells could not be measured") || !strings.Contains(stderr, "certificate") {
-		t.Fatalf("exit %d, stderr %q; want %d and the TLS failure", code, stderr, exitFailure)
-	}
-	// With -k the same run measures both cells.
-	if code, _, stderr := runMain(t, "run", "--quick", "--no-files", "--protocols", "h1-tls,h2",
-		"--scenarios", "small-sequential", "--tls-target", ts.URL(transport.H2), "-k"); code != 0 {
-		t.Fatalf("-k: exit %d: %s", code, stderr)
-	}
-}
