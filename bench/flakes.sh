@@ -2,7 +2,7 @@
 # The flake record: the README's test command N times back to back under
 # CI-like load (two `yes >/dev/null` loops beside it), every failing test
 # listed with its package, run and first lines of output, written to
-# docs/measurements/<date>-flakes.md (the date, commit, machine, load and
+# docs/measurements/flakes-<date and time>.md (the date, commit, machine, load and
 # commands at its head). Each run's per-package times are listed too.
 #
 #   bench/flakes.sh [N [PACKAGES...]]   default N: 5, PACKAGES: ./...
@@ -41,7 +41,7 @@ for i in $(seq "$N"); do
   cat /proc/loadavg >"$dir/run-$i.load"
 done
 
-out="docs/measurements/$(date -u +%Y-%m-%d)-flakes.md"
+out="docs/measurements/flakes-$(date -u +%Y-%m-%dT%H%MZ).md"
 mkdir -p docs/measurements
 python3 - "$dir" "$N" "${cmd[*]}" "$N ${pkgs[*]}" >"$out" <<'EOF'
 import json, os, subprocess, sys
