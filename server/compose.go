@@ -37,7 +37,7 @@ type Config struct {
 // Running is a payload server listening on every address its Config
 // named. Close it when done.
 type Running struct {
-	*Server                     // the handlers and their counters
+	Server    *Server           // the handlers and their counters
 	Transport *transport.Server // the h1, h2c, h1-tls, h2 and h3 listeners
 	// GRPCAddr is where the native gRPC listener listens; "" if none.
 	GRPCAddr string
@@ -133,7 +133,7 @@ func (r *Running) Close() error {
 	r.closeOnce.Do(func() {
 		close(r.done)
 		r.stopPeak()
-		r.GRPC().Stop()
+		r.Server.GRPC().Stop()
 		err = r.Transport.Close()
 	})
 	return err

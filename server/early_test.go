@@ -44,7 +44,7 @@ func TestEarlyDataGuarded(t *testing.T) {
 	if _, status, _ := early(http.MethodGet, "/small"); status != http.StatusOK {
 		t.Fatalf("GET /small in early data: %d, want 200", status)
 	}
-	requests := func() int64 { return srv.Stats().Protocols[transport.H3.String()].Requests }
+	requests := func() int64 { return srv.Server.Stats().Protocols[transport.H3.String()].Requests }
 	for _, route := range []struct{ method, path string }{{"GET", "/debug/profile/heap"}, {"POST", "/stats/reset"}} {
 		_, status, body := early(route.method, route.path)
 		if status != http.StatusTooEarly || !strings.Contains(body, "RFC 8470") {

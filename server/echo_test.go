@@ -82,7 +82,7 @@ func TestEchoBudget(t *testing.T) {
 		done <- resp
 	}()
 	pw.Write(bytes.Repeat([]byte("a"), 1<<10))
-	for deadline := time.Now().Add(10 * time.Second); srv.buffered.used.Load() == 0; time.Sleep(time.Millisecond) {
+	for deadline := time.Now().Add(10 * time.Second); srv.Server.buffered.used.Load() == 0; time.Sleep(time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("the first echo's body was never reserved")
 		}
@@ -151,7 +151,7 @@ func TestEchoManyConcurrent(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
-	st := srv.Stats().Protocols["h2c"]
+	st := srv.Server.Stats().Protocols["h2c"]
 	if st.Requests != 100 || st.BodyBytesReceived != 3_000_000 || st.BodyBytesSent != 3_000_000 {
 		t.Errorf("counters %+v, want 100 requests and 3,000,000 bytes each way", st)
 	}

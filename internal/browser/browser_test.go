@@ -77,7 +77,7 @@ func TestLoadPageOverEachTransport(t *testing.T) {
 	page := webpage.Median()
 	for _, p := range []transport.Protocol{transport.H1, transport.H1TLS, transport.H2, transport.H3} {
 		t.Run(p.String(), func(t *testing.T) {
-			srv.Reset()
+			srv.Server.Reset()
 			base := srv.Transport.URL(p)
 			if p == transport.H3 {
 				base = srv.Transport.URL(transport.H2) // the same port number, over UDP
@@ -86,7 +86,7 @@ func TestLoadPageOverEachTransport(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			st := srv.Stats()
+			st := srv.Server.Stats()
 			if len(load.Objects) != len(page.Objects) || load.Failed() != 0 {
 				t.Fatalf("%d objects, %d failed; want %d loaded", len(load.Objects), load.Failed(), len(page.Objects))
 			}

@@ -42,7 +42,7 @@ func TestThreeLoadProcessesMerge(t *testing.T) {
 		t.Fatalf("merged requests %d, succeeded %d, parts %d, inputs %d", m.Requests, m.Succeeded, m.Parts, len(m.Merge.Inputs))
 	}
 	checkMergedParts(t, m, files, startAt)
-	if got := srv.Stats().Protocols["h2c"].Requests; got != m.Requests {
+	if got := srv.Server.Stats().Protocols["h2c"].Requests; got != m.Requests {
 		t.Errorf("server counted %d h2c requests, merged result %d", got, m.Requests)
 	}
 	if len(m.Merge.Warnings) != 0 {

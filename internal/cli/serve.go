@@ -94,7 +94,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	case err := <-srv.Err():
 		return fmt.Errorf("serving: %w", err)
 	}
-	render.ServeSummary(e.stdout, srv.Stats(), srv.Transport.ConnErrors())
+	render.ServeSummary(e.stdout, srv.Server.Stats(), srv.Transport.ConnErrors())
 	return nil
 }
 

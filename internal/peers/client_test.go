@@ -34,7 +34,7 @@ func goServerH3(t *testing.T, h3 bool) (*server.Running, string) {
 
 // requests returns how many requests the Go server has handled over p.
 func requests(r *server.Running, p transport.Protocol) int64 {
-	return r.Stats().Protocols[p.String()].Requests
+	return r.Server.Stats().Protocols[p.String()].Requests
 }
 
 // settledRequests is requests once the count has stopped moving (for
