@@ -15,17 +15,7 @@ import (
 // Duration to budgetDuration before any round, the rounds kept when
 // that takes at most firstShare of it.
 func TestFitBudgetCutsTheFirstStage(t *testing.T) {
-	opts := plan.Options{
-		Target:    Target{Plain: "http://127.0.0.1:1"},
-		Protocols: []transport.Protocol{transport.H1, transport.H2C},
-		Scenarios: scenarios(t, "small-sequential,small-concurrent"),
-		Repeat:    8,
-		MaxRepeat: 16,
-	}
-	full, err := EstimateRun(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	opts, full := budgetOptions(t)
 	if got, est, note, err := FitBudget(opts, 2*full.Time); err != nil || got.Repeat != 8 || got.Duration != 0 || est != full || note != "" {
 		t.Fatalf("a budget twice the estimate: %d rounds of %v, %v, %q, %v; want it as it was", got.Repeat, got.Duration, est.Time, note, err)
 	}
@@ -43,17 +33,7 @@ func TestFitBudgetCutsTheFirstStage(t *testing.T) {
 // MinFirstStage of budgetDuration and the note says the run takes longer
 // than the budget.
 func TestFitBudgetKeepsAGivenDuration(t *testing.T) {
-	opts := plan.Options{
-		Target:    Target{Plain: "http://127.0.0.1:1"},
-		Protocols: []transport.Protocol{transport.H1, transport.H2C},
-		Scenarios: scenarios(t, "small-sequential,small-concurrent"),
-		Repeat:    8,
-		MaxRepeat: 16,
-	}
-	full, err := EstimateRun(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	opts, full := budgetOptions(t)
 	set := opts
 	set.Duration = defaults.MatrixDuration
 	got, est, note, err := FitBudget(set, full.Time)
@@ -66,4 +46,22 @@ func TestFitBudgetKeepsAGivenDuration(t *testing.T) {
 		!strings.Contains(note, "each repetition cut from 100ms to 50ms; the budget cannot hold") {
 		t.Fatalf("a budget of 1ms: %d rounds (max %d) of %v, %q, %v; want %d fixed of 50ms, said", got.Repeat, got.MaxRepeat, got.Duration, note, err, MinFirstStage)
 	}
+}
+
+// budgetOptions is the budget tests' run, two request scenarios of 8 to
+// 16 rounds over h1 and h2c, and its estimate.
+func budgetOptions(t *testing.T) (plan.Options, Estimate) {
+	t.Helper()
+	opts := plan.Options{
+		Target:    Target{Plain: "http://127.0.0.1:1"},
+		Protocols: []transport.Protocol{transport.H1, transport.H2C},
+		Scenarios: scenarios(t, "small-sequential,small-concurrent"),
+		Repeat:    8,
+		MaxRepeat: 16,
+	}
+	full, err := EstimateRun(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return opts, full
 }
