@@ -50,15 +50,26 @@ func newNetemLink(spec Spec, qdisc qdiscKind) (*Link, error) {
 		if err := addVeth(l.server); err != nil {
 			return err
 		}
-		return setupEnd("hvc0", clientAddr, ServerAddr, serverMAC, qdisc(spec.Up))
+		return setupEnd("hvc0", clientAddr, ServerAddr, serverMAC)
 	})
 	if err != nil {
 		l.server.close()
 		return nil, err
 	}
-	if err := l.server.Run(func() error {
-		return setupEnd("hvs0", ServerAddr, clientAddr, clientMAC, qdisc(spec.Down))
-	}); err != nil {
+	// The qdiscs go on once both ends are up: the carrier is then on,
+	// so tc activates each before it returns. Added before, a qdisc waits
+	// for the kernel's link watcher, and a packet sent meanwhile is
+	// dropped where no qdisc counts it (a lost first SYN costs 1 s).
+	err = l.server.Run(func() error {
+		if err := setupEnd("hvs0", ServerAddr, clientAddr, clientMAC); err != nil {
+			return err
+		}
+		return addQdisc("hvs0", qdisc(spec.Down))
+	})
+	if err == nil {
+		err = l.client.Run(func() error { return addQdisc("hvc0", qdisc(spec.Up)) })
+	}
+	if err != nil {
 		l.client.close()
 		l.server.close()
 		return nil, err
@@ -100,7 +111,7 @@ func addVeth(server *Namespace) error {
 
 // setupEnd configures the veth end name in the calling thread's namespace:
 // MTU, no segmentation offloads, its address, the peer as a permanent
-// neighbour, the qdisc, and up.
+// neighbour, and up.
 //
 // Offloads: a veth takes TCP segments of up to 64 KiB (TSO/GSO) and
 // passes them whole, so a qdisc would see one "packet" where the wire
@@ -111,12 +122,11 @@ func addVeth(server *Namespace) error {
 // turns TSO and GSO off. UDP is not covered: a sender using UDP GSO
 // (quic-go does, unless QUIC_GO_DISABLE_GSO=true) hands the qdisc up to 64
 // datagrams as one.
-func setupEnd(name string, addr, peer netip.Addr, peerMAC string, qdisc []string) error {
+func setupEnd(name string, addr, peer netip.Addr, peerMAC string) error {
 	steps := [][]string{
 		{"ip", "link", "set", "dev", name, "mtu", strconv.Itoa(MTU)},
 		{"ip", "addr", "add", netip.PrefixFrom(addr, prefixLen).String(), "dev", name},
 		{"ip", "neigh", "replace", peer.String(), "lladdr", peerMAC, "dev", name, "nud", "permanent"},
-		append([]string{"tc", "qdisc", "add", "dev", name, "root"}, qdisc...),
 		{"ip", "link", "set", "dev", name, "up"},
 	}
 	for i, st := range steps {
@@ -126,13 +136,20 @@ func setupEnd(name string, addr, peer netip.Addr, peerMAC string, qdisc []string
 			}
 		}
 		if err := command(nil, st[0], st[1:]...); err != nil {
-			if st[0] == "tc" && strings.Contains(err.Error(), "qdisc kind is unknown") {
-				return &SetupError{Need: "the kernel's netem qdisc (sch_netem: modprobe sch_netem)", Err: err}
-			}
 			return err
 		}
 	}
 	return nil
+}
+
+// addQdisc puts qdisc at the root of name, in the calling thread's
+// namespace.
+func addQdisc(name string, qdisc []string) error {
+	err := command(nil, "tc", append([]string{"qdisc", "add", "dev", name, "root"}, qdisc...)...)
+	if err != nil && strings.Contains(err.Error(), "qdisc kind is unknown") {
+		return &SetupError{Need: "the kernel's netem qdisc (sch_netem: modprobe sch_netem)", Err: err}
+	}
+	return err
 }
 
 // noOffloads turns segmentation offloads off on name (see setupEnd).
