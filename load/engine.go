@@ -204,22 +204,10 @@ func Run(ctx context.Context, cfg Config) (loadresult.Result, error) {
 		peak          *procstat.GoroutinePeak
 	)
 	loops := r.leanLoops(clients)
-	if !r.open && cfg.Warmup > 0 && loops == nil {
-		// A fast engine's loop carries several connections: it is not
-		// tracked.
-		r.warm = newWarmth(workers)
-	}
+	r.trackWarmth(loops == nil, workers)
 	measured := make(chan struct{})
 	go func() {
-		if d := time.Until(r.measureAt); d > 0 {
-			select {
-			case <-time.After(d):
-			case <-runCtx.Done():
-			}
-		}
-		if r.warm != nil {
-			r.warm.wait(runCtx, cfg.Warmup)
-		}
+		r.warmUp(runCtx)
 		if cfg.MeasureStart != nil && runCtx.Err() == nil {
 			cfg.MeasureStart()
 		}

@@ -17,8 +17,28 @@ type warmth struct {
 	all     chan struct{} // closed when done reaches workers
 }
 
-func newWarmth(workers int) *warmth {
-	return &warmth{workers: int64(workers), all: make(chan struct{})}
+// trackWarmth sets r.warm for a closed loop with a Warmup run by
+// workers, one request at a time each (std): a fast engine's loop
+// carries several connections, and is not tracked.
+func (r *run) trackWarmth(std bool, workers int) {
+	if !r.open && r.cfg.Warmup > 0 && std {
+		r.warm = &warmth{workers: int64(workers), all: make(chan struct{})}
+	}
+}
+
+// warmUp returns when the warm-up is over: at measureAt, and then once
+// every worker has finished a request (at most another Warmup); or when
+// ctx ends.
+func (r *run) warmUp(ctx context.Context) {
+	if d := time.Until(r.measureAt); d > 0 {
+		select {
+		case <-time.After(d):
+		case <-ctx.Done():
+		}
+	}
+	if r.warm != nil {
+		r.warm.wait(ctx, r.cfg.Warmup)
+	}
 }
 
 // finished notes that a worker finished its first request.
