@@ -45,7 +45,7 @@ func (b *browserFlags) apply(e *env, fs *flagset.Set, f *runFlags, opts *plan.Op
 	}
 	bo := &plan.BrowserOptions{Path: b.path}
 	if fs.Given()["repeat"] {
-		bo.Rounds = f.repeat
+		bo.Rounds = f.xo.Matrix.Repeat
 	}
 	if b.page != "" {
 		page, err := readPage(b.page)

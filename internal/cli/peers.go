@@ -20,7 +20,7 @@ func (f *runFlags) checkPeers() error {
 		return usagef("--peers: %v", err)
 	}
 	for _, p := range installed {
-		f.peerList = append(f.peerList, p.Name)
+		f.xo.Peers = append(f.xo.Peers, p.Name)
 	}
 	for _, p := range missing {
 		f.peersMissing = append(f.peersMissing, fmt.Sprintf("%s (%s)", p.Name, p.Install))

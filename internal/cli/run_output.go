@@ -70,7 +70,7 @@ func finishRun(e *env, f *runFlags, res *results.Results) error {
 		e.say("wrote %s (%s)", dir, strings.Join(names, ", "))
 	}
 	if !res.Partial && f.format == "text" && res.GoVersions == nil {
-		fmt.Fprint(e.stdout, render.NextLine(render.NextSteps(res, dir, f.profile != "")))
+		fmt.Fprint(e.stdout, render.NextLine(render.NextSteps(res, dir, f.xo.ProfileDir != "")))
 	}
 	return e.fail(render.RunFailures(res, f.format == "text")...)
 }

@@ -61,6 +61,15 @@ func (fs *Set) Fields(m map[string]string) {
 	maps.Copy(fs.fields, m)
 }
 
+// ShowDefaults sets the default help shows for each named flag: one bound
+// to a library's field whose zero the library fills, which the flag
+// leaves as it is unless given.
+func (fs *Set) ShowDefaults(m map[string]any) {
+	for name, v := range m {
+		fs.Lookup(name).DefValue = fmt.Sprint(v)
+	}
+}
+
 // UsageError is bad input: the command exits with code 2 and prints
 // Msg with a pointer to its -h.
 type UsageError struct{ Msg string }
