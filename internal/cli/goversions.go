@@ -82,7 +82,7 @@ func (f *runFlags) versionsOptions(fs *flagset.Set) (experiment.VersionsOptions,
 		vo.Warmup = m.Warmup
 	}
 	if set["budget"] {
-		vo.Budget = zeroIsNone(f.xo.Budget)
+		vo.Budget = f.xo.Budget
 	}
 	if set["protocols"] {
 		if vo.Protocols, err = transport.ParseList(f.protocols); err != nil {

@@ -304,14 +304,7 @@ func (f *runFlags) options(fs *flagset.Set, set map[string]bool, reqs []results.
 	case f.external() && serverFlagGiven(set):
 		return usagef("--server-* knobs tune the child server; with --target, tune that server instead")
 	}
-	// The flags' 0 is none, the library's negative; omitted, the link's own.
-	if set["omit"] {
-		m.Omit = zeroIsNone(m.Omit)
-	}
-	if set["budget"] {
-		f.xo.Budget = zeroIsNone(f.xo.Budget)
-	}
-	m.LossEvents, m.Header = zeroIsNone(m.LossEvents), f.header.H
+	m.Header = f.header.H
 	if set["precision"] {
 		if m.Precision, err = precisionOption(f.precision); err != nil {
 			return err
@@ -329,15 +322,6 @@ func precisionOption(s string) (float64, error) {
 		return 0, usagef("--precision %q: want a half-width in percent, e.g. 10%% (plans every cell to ±10%%)", s)
 	}
 	return v / 100, nil
-}
-
-// zeroIsNone is the library's value for a flag whose 0 means none: the
-// library's zero is its default, its negative none.
-func zeroIsNone[T int | int64 | time.Duration](v T) T {
-	if v == 0 {
-		return -1
-	}
-	return v
 }
 
 func serverFlagGiven(set map[string]bool) bool {

@@ -124,9 +124,9 @@ func (f *runFlags) register(fs *flagset.Set) {
 	// Help says the defaults the experiment fills in for a field left zero.
 	fs.ShowDefaults(map[string]any{"duration": defaults.MatrixDuration, "rep-timeout": defaults.MatrixTimeout, "repeat": defaults.RunRepeat, "max-repeat": defaults.RunMaxRepeat, "budget": defaults.RunBudget})
 	fs.AllowZero("warmup", "the default")
-	fs.AllowZero("budget", "no bound")
-	fs.AllowZero("omit", "none")
-	fs.AllowZero("loss-events", "size by --duration")
+	fs.ZeroIsNone("budget", "no bound")
+	fs.ZeroIsNone("omit", "none")
+	fs.ZeroIsNone("loss-events", "size by --duration")
 	// The experiment's fields (Matrix.Repeat is Repeat), and run --go's.
 	fs.Fields(map[string]string{"Repeat": "repeat", "MaxRepeat": "max-repeat", "Rounds": "repeat", "MaxRounds": "max-repeat",
 		"Duration": "duration", "Warmup": "warmup", "Omit": "omit", "Timeout": "rep-timeout", "Size": "size", "LossEvents": "loss-events",

@@ -25,10 +25,12 @@ type Set struct {
 	fields map[string]string
 	// aliases maps a flag's other spellings to its primary name (-c and
 	// --conns); zeroOK names the flags that may be given as 0 and what 0
-	// means; gone maps a flag this command refuses to the line that names
-	// its successor.
+	// means, and none those whose 0 the library takes as its negative
+	// (ZeroIsNone); gone maps a flag this command refuses to the line that
+	// names its successor.
 	aliases map[string]string
 	zeroOK  map[string]string
+	none    map[string]bool
 	gone    map[string]string
 	// groups order help by purpose: each a title and its flags' primary
 	// names; flags in none are listed last, under "other".
