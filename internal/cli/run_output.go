@@ -35,20 +35,15 @@ func annotateFlags(fs *flagset.Set, res *results.Results) {
 	}
 }
 
+// printers print a run's results as each --format says.
+var printers = map[string]func(io.Writer, *results.Results) error{
+	"text": report.Matrix, "markdown": report.Markdown, "benchstat": report.Benchstat,
+	"json": func(w io.Writer, r *results.Results) error { return r.WriteJSON(w) },
+}
+
 // finishRun prints res in the chosen format, writes the results directory
 // (partial runs included) and picks the outcome: an interrupted run fails.
 func finishRun(e *env, f *runFlags, res *results.Results) error {
-	var print func(io.Writer, *results.Results) error
-	switch f.format {
-	case "markdown":
-		print = report.Markdown
-	case "json":
-		print = func(w io.Writer, r *results.Results) error { return r.WriteJSON(w) }
-	case "benchstat":
-		print = report.Benchstat
-	default:
-		print = report.Matrix
-	}
 	shown := res
 	if w := res.Settings.UDPBuffers; w != "" && w == f.saidUDP && (f.format == "text" || f.format == "markdown") {
 		// A sweep's later links: said once, at the top of the output.
@@ -57,7 +52,7 @@ func finishRun(e *env, f *runFlags, res *results.Results) error {
 		shown = &again
 	}
 	f.saidUDP = res.Settings.UDPBuffers
-	if err := print(e.stdout, shown); err != nil {
+	if err := printers[f.format](e.stdout, shown); err != nil {
 		return err
 	}
 	dir := ""
