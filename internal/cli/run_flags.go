@@ -95,7 +95,6 @@ func (f *runFlags) register(fs *flagset.Set) {
 	fs.StringVar(&f.aa, "aa", "", "scenarios that measure the baseline a second time, as an A/A column in the same rounds, whose interval is the run's noise floor: a `list`, all, each-kind (the first scenario of each kind of work: a transfer, a request load, gRPC), or none (default each-kind; none with --quick and --net)")
 	fs.Uint64Var(&m.Seed, "seed", 0, "seed of each round's random column order (default: from the clock; the results record it)")
 	fs.BoolVar(&f.quick, "quick", false, fmt.Sprintf("one %v repetition per cell (%s, for CI); explicit --repeat and --duration still apply", defaults.QuickDuration, quickTakes))
-	fs.Field("Engine", "engine")
 	fs.StringVar(&f.engine, "engine", load.Std.String(), "load engine for request scenarios: std (net/http and quic-go's http3, what your code uses) or fast (httpvs's lean h1/h2/h3 client)")
 	fs.BoolVar(&f.asJSON, "json", false, "print results.json to stdout (same as --format json)")
 	fs.StringVar(&f.format, "format", "text", "what to print: text (tables), markdown, json (results.json) or benchstat (Go benchmark format)")
@@ -130,7 +129,7 @@ func (f *runFlags) register(fs *flagset.Set) {
 	// The experiment's fields (Matrix.Repeat is Repeat), and run --go's.
 	fs.Fields(map[string]string{"Repeat": "repeat", "MaxRepeat": "max-repeat", "Rounds": "repeat", "MaxRounds": "max-repeat",
 		"Duration": "duration", "Warmup": "warmup", "Omit": "omit", "Timeout": "rep-timeout", "Size": "size", "LossEvents": "loss-events",
-		"Protocols": "protocols", "Scenarios": "scenarios", "Budget": "budget", "Precision": "precision", "Target.Plain": "target", "Target.TLS": "tls-target", "AA": "aa"})
+		"Protocols": "protocols", "Scenarios": "scenarios", "Budget": "budget", "Precision": "precision", "Target.Plain": "target", "Target.TLS": "tls-target", "AA": "aa", "Engine": "engine"})
 	fs.Group("what to measure", "protocols", "scenarios", "request", "requests", "body", "slo", "H", "target", "tls-target", "grpc-target", "k", "cacert", "no-server-stats", "peers")
 	fs.Group("how long", "quick", "repeat", "max-repeat", "budget", "precision", "duration", "warmup", "omit", "loss-events", "size", "rep-timeout", "pin", "aa", "seed")
 	fs.Group("the link (across emulated network conditions)", "net")

@@ -50,12 +50,8 @@ func (fs *Set) Group(title string, names ...string) {
 	fs.groups = append(fs.groups, flagGroup{title, names})
 }
 
-// Field records that flag sets the library field at path.
-func (fs *Set) Field(path, flag string) {
-	fs.Fields(map[string]string{path: flag})
-}
-
-// Fields records Field for each library field path and its flag in m.
+// Fields records, for each library field path in m, the flag that sets
+// it.
 func (fs *Set) Fields(m map[string]string) {
 	if fs.fields == nil {
 		fs.fields = map[string]string{}
@@ -86,7 +82,7 @@ func Usagef(format string, args ...any) error {
 // ErrHelp means -h was asked for and the help was printed: exit 0.
 var ErrHelp = errors.New("help")
 
-// FlagFor returns the flag recorded by Field for the library field at
+// FlagFor returns the flag recorded by Fields for the library field at
 // path ("Client.ReadSize"), or for the longest tail of path recorded (an
 // experiment's "Matrix.Client.ReadSize" is "Client.ReadSize"), and whether
 // there is one.
