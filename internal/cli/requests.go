@@ -113,10 +113,10 @@ func (f *runFlags) resolveTargets(reqs []results.Request) error {
 		fe *matrix.ForeignOriginError
 	)
 	if f.external() {
-		err := matrix.CheckRequestTarget(reqs, plan.Target{Plain: f.target, TLS: f.tlsTarget})
+		err := matrix.CheckRequestTarget(reqs, f.xo.Target)
 		if errors.As(err, &fe) {
 			return usagef("%s names the server %s, not the target (%s): httpvs sends every request to the target; write the request as a path or name the same host and port",
-				requestSource(f), fe.URL, strings.TrimSpace(f.target+" "+f.tlsTarget))
+				requestSource(f), fe.URL, strings.TrimSpace(f.xo.Target.Plain+" "+f.xo.Target.TLS))
 		}
 		return err
 	}
@@ -126,7 +126,7 @@ func (f *runFlags) resolveTargets(reqs []results.Request) error {
 	} else if err != nil {
 		return err
 	}
-	f.target, f.tlsTarget = plain, tls
+	f.xo.Target.Plain, f.xo.Target.TLS = plain, tls
 	return nil
 }
 

@@ -227,11 +227,7 @@ func (f *runFlags) place(xo *experiment.Options) (err error) {
 	if len(f.nets) == 1 {
 		xo.Link = &f.nets[0]
 	}
-	if !f.external() {
-		return nil
-	}
-	xo.Target.Plain, xo.Target.TLS = strings.TrimSuffix(f.target, "/"), strings.TrimSuffix(f.tlsTarget, "/")
-	if f.cacert != "" {
+	if f.cacert != "" { // with --tls-target (options)
 		if xo.Target.RootCAs, err = certfile.LoadCertPool(f.cacert); err != nil {
 			return usagef("--cacert: %v", err)
 		}
@@ -240,7 +236,7 @@ func (f *runFlags) place(xo *experiment.Options) (err error) {
 }
 
 // external says whether run measures --target or --tls-target's server.
-func (f *runFlags) external() bool { return f.target != "" || f.tlsTarget != "" }
+func (f *runFlags) external() bool { return f.xo.Target.Plain != "" || f.xo.Target.TLS != "" }
 
 // checkNet parses --net into its link profiles; it goes with the child
 // server only.
@@ -297,7 +293,7 @@ func (f *runFlags) options(fs *flagset.Set, set map[string]bool, reqs []results.
 	switch {
 	case t.GRPC != "" && !f.external():
 		return usagef("--grpc-target goes with --target or --tls-target (the child server has its own)")
-	case (t.Insecure || f.cacert != "") && f.tlsTarget == "":
+	case (t.Insecure || f.cacert != "") && t.TLS == "":
 		return usagef("-k and --cacert apply to --tls-target, which is not given")
 	case m.NoServerStats && !f.external():
 		return usagef("--no-server-stats goes with --target or --tls-target: the child server's counters are the run's server figures")

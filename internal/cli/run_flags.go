@@ -29,7 +29,6 @@ type runFlags struct {
 	format               string
 	out                  string
 	noFiles              bool
-	target, tlsTarget    string
 	cacert               string
 	header               flagset.Header
 	knobs                string
@@ -102,8 +101,8 @@ func (f *runFlags) register(fs *flagset.Set) {
 	fs.BoolVar(&f.noFiles, "no-files", false, "print only; write no results directory")
 	fs.StringVar(&f.xo.ProfileDir, "profile", "", "profile the client and the child server in rounds of their own after the measured ones, for the baseline and each transfer or load cell slower than it, and say where each one's extra CPU went (also httpvs explain); the profiles go to `dir` (SCENARIO_TRANSPORT.{client,server}.{cpu,heap}.pprof, a variant's ':' as '+': download+tuned_h2)")
 	fs.DurationVar(&m.ProfileSpan, "profile-span", defaults.ProfileSpan, "with --profile: the least each profiling round lasts; a profile holds about 100 samples per second of a busy core, and explain says when a side held too few to trust its shares")
-	fs.StringVar(&f.target, "target", "", "measure this server's h1 and h2c instead of a child server: base `URL` http://host:port; with --request or --requests, those alone unless --scenarios names more")
-	fs.StringVar(&f.tlsTarget, "tls-target", "", "measure this server's h1-tls, h2 and h3: base `URL` https://host:port")
+	fs.StringVar(&f.xo.Target.Plain, "target", "", "measure this server's h1 and h2c instead of a child server: base `URL` http://host:port; with --request or --requests, those alone unless --scenarios names more")
+	fs.StringVar(&f.xo.Target.TLS, "tls-target", "", "measure this server's h1-tls, h2 and h3: base `URL` https://host:port")
 	fs.StringVar(&f.xo.Target.GRPC, "grpc-target", "", "with --target or --tls-target: `host:port` of the server's native gRPC Bookstore (httpvs serve --grpc-listen) for the grpc-native column")
 	fs.BoolVar(&f.xo.Target.Insecure, "k", false, "with --tls-target: skip certificate verification")
 	fs.Alias("k", "insecure")
