@@ -81,7 +81,7 @@ func (f *runFlags) register(fs *flagset.Set) {
 	fs.Var(&m.Size, "size", "fixed total body `size` of transfer cells, split across their streams (default: sized per transport to take --duration)")
 	fs.DurationVar(&m.Duration, "duration", m.Duration, fmt.Sprintf("measured time of each load repetition, and the time transfers are sized to take (with --net: %d round trips of the link, at least 100ms)", matrix.LinkWindowRTTs))
 	fs.Alias("duration", "d")
-	fs.DurationVar(&m.Warmup, "warmup", m.Warmup, fmt.Sprintf("unmeasured time before each load repetition (default --duration/4; with --net at least %d round trips)", matrix.LinkWarmupRTTs))
+	fs.DurationVar(&m.Warmup, "warmup", m.Warmup, fmt.Sprintf("unmeasured time before each load repetition, longer until every connection has finished a request (at most twice as long) (default --duration/4; with --net at least %d round trips)", matrix.LinkWarmupRTTs))
 	fs.DurationVar(&m.Omit, "omit", m.Omit, "leave each transfer's first `duration` out of its rate, as iperf3 --omit (default: none on loopback; with --net the link's handshakes and slow start, from its round trip and rate; 0: none)")
 	fs.DurationVar(&m.Timeout, "rep-timeout", m.Timeout, "bound on each repetition of a cell (with --net on a lossy link: at least twice the longest transfer expected, unless given)")
 	fs.IntVar(&m.LossEvents, "loss-events", defaults.LossEvents, "with --net on a lossy link: size each transfer to see this many losses (losses/loss packets), so that a loss-limited controller's rate is its average, not where its window happened to be; the run says before it starts how long that takes; 0: size by --duration alone")
