@@ -153,6 +153,7 @@ func (f *runFlags) prepare(fs *flagset.Set) error {
 	if err != nil {
 		return err
 	}
+	f.reqs = reqs
 	if err := f.resolveTargets(reqs); err != nil {
 		return err
 	}

@@ -40,6 +40,7 @@ type runFlags struct {
 	nets                 []experiment.LinkSpec // --net's link profiles, one per run
 	goList               string                // --go: Go toolchains to compare (goversions.go)
 	requests             requestFlags          // --request, --requests, --body
+	reqs                 []results.Request     // the requests they give (prepare)
 	slo                  string                // --slo: a capacity search instead of the matrix (slo.go)
 	saidUDP              string                // the UDP buffer warning a report on stdout said already: a sweep says it once
 }

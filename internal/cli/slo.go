@@ -23,11 +23,7 @@ func (f *runFlags) capacity(ctx context.Context, e *env, fs *flagset.Set, began 
 	if err != nil {
 		return usagef("--slo: %v", err)
 	}
-	set := fs.Given()
-	reqs, err := f.requests.requests(set)
-	if err != nil {
-		return err
-	}
+	set, reqs := fs.Given(), f.reqs
 	if err := f.sloAlone(fs, reqs); err != nil {
 		return err
 	}
