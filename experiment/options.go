@@ -206,6 +206,9 @@ func (o *Options) fill() error {
 	case o.Matrix.Budget != 0:
 		return errors.New("the matrix's budget (Matrix.Budget) is Run's to set: give Options.Budget")
 	}
+	// A base URL's paths are appended to it: "http://host:port/" is
+	// "http://host:port".
+	o.Target.Plain, o.Target.TLS = strings.TrimSuffix(o.Target.Plain, "/"), strings.TrimSuffix(o.Target.TLS, "/")
 	o.fillRounds()
 	if o.Began.IsZero() {
 		o.Began = time.Now()

@@ -21,10 +21,11 @@ import (
 // Target is the server a run measures.
 type Target struct {
 	// Plain is the base URL for h1 and h2c, e.g. http://127.0.0.1:8080;
-	// empty skips them.
+	// empty skips them. The experiment drops a trailing slash.
 	Plain string
 	// TLS is the base URL for h1-tls, h2 and h3 (UDP on the same port),
-	// e.g. https://127.0.0.1:8443; empty skips them.
+	// e.g. https://127.0.0.1:8443; empty skips them. The experiment drops
+	// a trailing slash.
 	TLS string
 	// RootCAs are trusted for TLS; nil means the system's.
 	RootCAs *x509.CertPool

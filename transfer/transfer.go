@@ -94,7 +94,8 @@ type Plan struct {
 }
 
 // Validate reports the first problem with p: a URL that does not fit
-// the transport, or a field out of range as a *config.FieldError.
+// the transport, or a field out of range as a *config.FieldError (the
+// client's tuning under "Client.").
 func (p Plan) Validate() (*url.URL, error) {
 	u, err := p.Client.Protocol.ParseURL(p.URL)
 	if err != nil {
@@ -111,6 +112,9 @@ func (p Plan) Validate() (*url.URL, error) {
 		return nil, fielderr.New("Size", p.Size, "zero or more")
 	case p.WriteSize < 0 || p.WriteSize > maxWriteSize:
 		return nil, fielderr.New("WriteSize", units.Bytes(p.WriteSize), "1 byte to 1Gi (0: the client's own)")
+	}
+	if err := p.Client.Config.Validate(); err != nil {
+		return nil, fielderr.Within("Client", err)
 	}
 	return u, nil
 }

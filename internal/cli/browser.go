@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 
 	"github.com/httpvs/httpvs/internal/browser"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
@@ -45,18 +44,11 @@ func (b *browserFlags) apply(e *env, fs *flagset.Set, f *runFlags, opts *plan.Op
 	}
 	bo := &plan.BrowserOptions{Path: b.path}
 	if fs.Given()["repeat"] {
-		bo.Rounds = f.repeat
+		bo.Rounds = f.xo.Matrix.Repeat
 	}
-	if b.page != "" {
-		page, err := readPage(b.page)
-		if err != nil {
-			return err
-		}
-		abs, err := filepath.Abs(b.page)
-		if err != nil {
-			return usagef("--page %s: %v", b.page, err)
-		}
-		b.page, bo.Page = abs, page
+	var err error
+	if bo.Page, err = readPage(b.page); err != nil {
+		return err
 	}
 	if _, err := browser.Find(b.path); err != nil {
 		var nf *browser.NotFoundError

@@ -11,9 +11,6 @@ import (
 	"github.com/httpvs/httpvs/results"
 )
 
-// comparedJSON is what compare --json prints.
-type comparedJSON = verdict.Comparison
-
 // runCompare prints per-cell deltas between two results.json files.
 func runCompare(_ context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "old/results.json new/results.json [flags]")

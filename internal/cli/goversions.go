@@ -67,10 +67,22 @@ func (f *runFlags) versionsOptions(fs *flagset.Set) (experiment.VersionsOptions,
 	if f.quick {
 		vo = experiment.QuickVersions()
 	}
-	vo.Versions, vo.Size = versions, f.size
-	f.rounds(set, &vo.Rounds, &vo.MaxRounds, &vo.Duration, &vo.Warmup)
+	m := f.xo.Matrix // the flags given over the preset's, which vo holds
+	vo.Versions, vo.Size = versions, m.Size
+	if set["repeat"] {
+		vo.Rounds, vo.MaxRounds = m.Repeat, 0 // fixed rounds, unless --max-repeat says more
+	}
+	if set["max-repeat"] {
+		vo.MaxRounds = m.MaxRepeat
+	}
+	if set["duration"] {
+		vo.Duration = m.Duration
+	}
+	if set["warmup"] {
+		vo.Warmup = m.Warmup
+	}
 	if set["budget"] {
-		vo.Budget = zeroIsNone(f.budget)
+		vo.Budget = f.xo.Budget
 	}
 	if set["protocols"] {
 		if vo.Protocols, err = transport.ParseList(f.protocols); err != nil {

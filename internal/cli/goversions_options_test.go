@@ -30,10 +30,8 @@ func TestVersionsOptions(t *testing.T) {
 		{[]string{"--go", "1.27.4", "--duration", "1s", "--warmup", "2s", "--budget", "0"}, rounds{duration: time.Second, warmup: 2 * time.Second, budget: -1}},
 		{[]string{"--go", "1.27.4", "--budget", "5m"}, rounds{budget: 5 * time.Minute}},
 	} {
-		fs := newFlagSet(&env{stdout: io.Discard, stderr: io.Discard, name: "run"}, "[flags]")
-		var f runFlags
-		f.register(fs)
-		if _, err := fs.Parse(tt.args); err != nil {
+		fs, f, err := parseRun(&env{stdout: io.Discard, stderr: io.Discard, name: "run"}, tt.args)
+		if err != nil {
 			t.Fatal(err)
 		}
 		vo, err := f.versionsOptions(fs)

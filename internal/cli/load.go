@@ -76,9 +76,6 @@ func (f *loadFlags) config(fs *flagset.Set, rawURL string) (load.Config, error) 
 	if err != nil {
 		return load.Config{}, err
 	}
-	if _, err := opts.Protocol.ParseURL(rawURL); err != nil {
-		return load.Config{}, usagef("%v", fs.Check(err)) // a bad URL is bad input
-	}
 	lc := f.lc
 	lc.URL, lc.Client, lc.Header, lc.BodySize = rawURL, opts, f.header.H, f.body.Size
 	if f.body.File != "" {
@@ -107,7 +104,10 @@ func (f *loadFlags) config(fs *flagset.Set, rawURL string) (load.Config, error) 
 	if f.profileDir != "" && f.cpuProfile != "" {
 		return load.Config{}, usagef("--profile and --cpuprofile both profile the CPU: use one")
 	}
-	return lc, fs.Check(lc.Validate())
+	if err := lc.Validate(); err != nil {
+		return lc, usagef("%v", fs.Check(err)) // a bad URL is bad input too
+	}
+	return lc, nil
 }
 
 // maxStartAhead bounds --start-at: a time further ahead is a mistake

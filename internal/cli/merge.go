@@ -9,9 +9,6 @@ import (
 	"github.com/httpvs/httpvs/report"
 )
 
-// mergedJSON is what merge --json prints.
-type mergedJSON = merge.Record
-
 // runMerge combines load results from several generators into one.
 func runMerge(_ context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "FILE... (load --json results; - reads standard input)")

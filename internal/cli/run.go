@@ -11,12 +11,12 @@ import (
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/certfile"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
+	"github.com/httpvs/httpvs/internal/peers"
 	"github.com/httpvs/httpvs/internal/profiling"
 	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/internal/udpbuf"
 	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/load"
-	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -25,19 +25,17 @@ import (
 // the results directory.
 func runRun(ctx context.Context, e *env, args []string) error {
 	began := time.Now()
-	fs := newFlagSet(e, "[flags]")
-	var f runFlags
-	f.register(fs)
-	if _, err := fs.ParseN(args, 0, ""); err != nil {
+	fs, f, err := parseRun(e, args)
+	if err != nil {
 		return err
 	}
 	if fs.Given()["go"] {
 		return f.goVersions(ctx, e, fs)
 	}
-	xo, err := f.prepare(fs)
-	if err != nil {
+	if err := f.prepare(fs); err != nil {
 		return err
 	}
+	xo := &f.xo
 	if err := checkOut(f.out, f.noFiles); err != nil {
 		return err
 	}
@@ -47,7 +45,7 @@ func runRun(ctx context.Context, e *env, args []string) error {
 	if err := f.checkPeers(); err != nil {
 		return err
 	}
-	if err := f.browser.apply(e, fs, &f, &xo.Matrix); err != nil {
+	if err := f.browser.apply(e, fs, f, &xo.Matrix); err != nil {
 		return err
 	}
 	if len(f.nets) > 0 {
@@ -56,35 +54,34 @@ func runRun(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	if f.slo != "" {
-		return f.capacity(ctx, e, fs, xo.Matrix, began)
+		return f.capacity(ctx, e, fs, began)
 	}
 	if len(f.peersMissing) > 0 {
 		e.say("reference peers not installed: %s", strings.Join(f.peersMissing, ", "))
 	}
-	prog, err := f.experiment(ctx, e, &xo, began)
+	prog, err := f.experiment(e, fs, began)
 	if err != nil {
 		return err
 	}
 	if len(f.nets) > 1 {
 		return f.sweep(ctx, e, fs, experiment.SweepOptions{Base: xo.Base, Links: f.nets}, prog)
 	}
-	res, err := experiment.Run(ctx, xo)
+	res, err := experiment.Run(ctx, *xo)
 	prog.Clear()
 	if err := f.runError(fs, err); err != nil {
 		return err
 	}
 	f.annotate(e, fs, res)
-	return finishRun(e, &f, res)
+	return finishRun(e, f, res)
 }
 
-// experiment completes xo, the preset with the matrix the flags give
-// (prepare), into the experiment they describe (across --net's link;
-// a sweep takes its Base); began is when the budget started. The progress
-// line, on a terminal, hears of the cells.
-func (f *runFlags) experiment(ctx context.Context, e *env, xo *experiment.Options, began time.Time) (*render.Progress, error) {
-	acrossLink := len(f.nets) > 0
-	xo.Began, xo.ProfileDir, xo.Peers, xo.Pin = began, f.profile, f.peerList, f.noise.pin
-	xo.Server = f.server
+// experiment completes f.xo, prepared, into the experiment the flags
+// describe (across --net's link; a sweep takes its Base); began is when
+// the budget started. The progress line, on a terminal, hears of the
+// cells.
+func (f *runFlags) experiment(e *env, fs *flagset.Set, began time.Time) (*render.Progress, error) {
+	xo, acrossLink, budgetGiven := &f.xo, len(f.nets) > 0, fs.Given()["budget"]
+	xo.Began = began
 	xo.Warn = func(err error) { f.warn(e, err) }
 	xo.OnPlan = func(p experiment.Plan) {
 		if f.external() {
@@ -92,15 +89,12 @@ func (f *runFlags) experiment(ctx context.Context, e *env, xo *experiment.Option
 		}
 		// The cost up front across a link, for a budget asked for,
 		// and for the user's own requests, whose cost no one knows.
-		if acrossLink || f.budgetGiven || len(f.requests.lines.Values) > 0 || f.requests.file != "" {
+		if acrossLink || budgetGiven || len(f.requests.lines.Values) > 0 || f.requests.file != "" {
 			fmt.Fprintln(e.stderr, render.CostLine(p))
 		}
 		for _, line := range p.Sizing {
 			e.say("%s (--budget, --duration)", line)
 		}
-	}
-	if f.budgetGiven { // else the experiment's
-		xo.Budget = zeroIsNone(f.budget)
 	}
 	if err := f.place(xo); err != nil {
 		return nil, err
@@ -148,43 +142,56 @@ func (f *runFlags) warn(e *env, err error) {
 	}
 }
 
-// prepare checks the flags and returns the experiment's preset with the
-// matrix they describe: the knob set (applied by the experiment, once)
-// under the flags given, the transports, scenarios and rounds.
-func (f *runFlags) prepare(fs *flagset.Set) (experiment.Options, error) {
+// prepare checks the flags and completes f.xo, the preset under the
+// flags given, with the matrix they describe: the knob set (applied by
+// the experiment, once) under the flags given, the transports, scenarios
+// and rounds.
+func (f *runFlags) prepare(fs *flagset.Set) error {
 	set := fs.Given()
 	// The requests may name the target: settle it before the transports.
 	reqs, err := f.requests.requests(set)
 	if err != nil {
-		return experiment.Options{}, err
+		return err
 	}
+	f.reqs = reqs
 	if err := f.resolveTargets(reqs); err != nil {
-		return experiment.Options{}, err
+		return err
 	}
 	ks, err := loadKnobSet(f.knobs)
 	if err != nil {
-		return experiment.Options{}, err
+		return err
 	}
-	xo := f.preset()
-	m := &xo.Matrix
+	m := &f.xo.Matrix
 	// Go as shipped gets the tuned rows beside it (experiment.Options.NoTuned).
 	if m.Knobs, err = knobsOver(fs, ks, set); err != nil {
-		return xo, err
+		return err
 	}
-	if err := f.options(fs, set, reqs, m); err != nil {
-		return xo, err
+	if err := f.options(fs, set, reqs); err != nil {
+		return err
 	}
-	f.noise.apply(m, &xo.NoAA, set)
-	if set["profile-span"] && f.profile == "" {
-		return xo, usagef("--profile-span %v goes with --profile DIR", f.profileSpan)
+	f.applyAA(set)
+	if set["profile-span"] && f.xo.ProfileDir == "" {
+		return usagef("--profile-span %v goes with --profile DIR", m.ProfileSpan)
 	}
-	m.ProfileSpan = f.profileSpan
-	if f.profile != "" && max(m.Repeat, m.MaxRepeat) < 2 {
+	if f.xo.ProfileDir != "" && m.Repeat != 0 && max(m.Repeat, m.MaxRepeat) < 2 {
 		// Profiles are taken of the cells the verdict calls slower; one
 		// round per cell gives no verdict, so none would be taken.
-		return xo, usagef("--profile %s profiles the cells the verdict calls slower, and one round per cell (--quick, --repeat 1) gives no verdict: drop --quick, or give --repeat 3 or more", f.profile)
+		return usagef("--profile %s profiles the cells the verdict calls slower, and one round per cell (--quick, --repeat 1) gives no verdict: drop --quick, or give --repeat 3 or more", f.xo.ProfileDir)
 	}
-	return xo, f.checkFormat(set)
+	return f.checkFormat(set)
+}
+
+// applyAA sets the A/A columns --aa names over the preset's (the
+// experiment checks the names against the scenarios); given holds the
+// flags given.
+func (f *runFlags) applyAA(given map[string]bool) {
+	switch {
+	case !given["aa"]:
+	case f.aa == "none" || f.aa == "":
+		f.xo.Matrix.AA, f.xo.NoAA = nil, true
+	default:
+		f.xo.Matrix.AA = strings.Split(strings.ReplaceAll(f.aa, " ", ""), ",")
+	}
 }
 
 // checkFormat settles --json and --format (given: the flags given): one
@@ -200,7 +207,7 @@ func (f *runFlags) checkFormat(given map[string]bool) error {
 	switch {
 	case f.goList != "" && f.format == "benchstat":
 		return usagef("--format benchstat with --go: want text, markdown or json")
-	case f.format != "text" && f.format != "markdown" && f.format != "json" && f.format != "benchstat":
+	case printers[f.format] == nil:
 		return usagef("--format %q: want text, markdown, json or benchstat", f.format)
 	}
 	return nil
@@ -209,7 +216,7 @@ func (f *runFlags) checkFormat(given map[string]bool) error {
 // sayStats says, before a run against a target starts, that the target's
 // /stats is read too, unless --no-server-stats turned that off.
 func (f *runFlags) sayStats(e *env) {
-	if !f.noServerStats {
+	if !f.xo.Matrix.NoServerStats {
 		e.say("reading the target's counters too: GET /stats before and after each repetition (httpvs serve answers; another server's 404 leaves the server's figures out); --no-server-stats turns it off")
 	}
 }
@@ -221,11 +228,7 @@ func (f *runFlags) place(xo *experiment.Options) (err error) {
 	if len(f.nets) == 1 {
 		xo.Link = &f.nets[0]
 	}
-	if !f.external() {
-		return nil
-	}
-	xo.Target = plan.Target{Plain: strings.TrimSuffix(f.target, "/"), TLS: strings.TrimSuffix(f.tlsTarget, "/"), Insecure: f.insecure, GRPC: f.grpcTarget}
-	if f.cacert != "" {
+	if f.cacert != "" { // with --tls-target (options)
 		if xo.Target.RootCAs, err = certfile.LoadCertPool(f.cacert); err != nil {
 			return usagef("--cacert: %v", err)
 		}
@@ -234,7 +237,7 @@ func (f *runFlags) place(xo *experiment.Options) (err error) {
 }
 
 // external says whether run measures --target or --tls-target's server.
-func (f *runFlags) external() bool { return f.target != "" || f.tlsTarget != "" }
+func (f *runFlags) external() bool { return f.xo.Target.Plain != "" || f.xo.Target.TLS != "" }
 
 // checkNet parses --net into its link profiles; it goes with the child
 // server only.
@@ -255,9 +258,32 @@ func (f *runFlags) checkNet() error {
 	return nil
 }
 
-// options sets m, the preset's matrix, as the flags say; set holds the
-// flags given, reqs the user's requests.
-func (f *runFlags) options(fs *flagset.Set, set map[string]bool, reqs []results.Request, m *plan.Options) error {
+// checkPeers reads --peers: the installed peers to measure and, once
+// each, the ones asked for that are not installed with how to install them.
+func (f *runFlags) checkPeers() error {
+	if f.peers == "" {
+		return nil
+	}
+	if len(f.net.Values) > 0 {
+		return usagef("--peers runs the reference peers on loopback; it does not go with --net")
+	}
+	installed, missing, err := peers.Resolve(f.peers)
+	if err != nil {
+		return usagef("--peers: %v", err)
+	}
+	for _, p := range installed {
+		f.xo.Peers = append(f.xo.Peers, p.Name)
+	}
+	for _, p := range missing {
+		f.peersMissing = append(f.peersMissing, fmt.Sprintf("%s (%s)", p.Name, p.Install))
+	}
+	return nil
+}
+
+// options sets f.xo's matrix as the flags say over the preset's; set
+// holds the flags given, reqs the user's requests.
+func (f *runFlags) options(fs *flagset.Set, set map[string]bool, reqs []results.Request) error {
+	m, t := &f.xo.Matrix, f.xo.Target
 	var err error
 	if m.Protocols, err = f.protocolList(); err != nil {
 		return err
@@ -265,25 +291,24 @@ func (f *runFlags) options(fs *flagset.Set, set map[string]bool, reqs []results.
 	if m.Scenarios, err = f.scenarioList(set, reqs); err != nil {
 		return err
 	}
-	if err := f.timing(set, m); err != nil {
-		return err
-	}
 	switch {
-	case f.grpcTarget != "" && !f.external():
+	case t.GRPC != "" && !f.external():
 		return usagef("--grpc-target goes with --target or --tls-target (the child server has its own)")
-	case (f.insecure || f.cacert != "") && f.tlsTarget == "":
+	case (t.Insecure || f.cacert != "") && t.TLS == "":
 		return usagef("-k and --cacert apply to --tls-target, which is not given")
-	case f.noServerStats && !f.external():
+	case m.NoServerStats && !f.external():
 		return usagef("--no-server-stats goes with --target or --tls-target: the child server's counters are the run's server figures")
-	}
-	m.NoServerStats, m.Client, m.Header = f.noServerStats, f.client, f.header.H
-	if m.Engine, err = load.ParseEngine(f.engine); err != nil {
-		return fs.Check(err)
-	}
-	if f.external() && serverFlagGiven(set) {
+	case f.external() && serverFlagGiven(set):
 		return usagef("--server-* knobs tune the child server; with --target, tune that server instead")
 	}
-	return nil // the experiment checks the ranges: runError names the flag
+	m.Header = f.header.H
+	if set["precision"] {
+		if m.Precision, err = precisionOption(f.precision); err != nil {
+			return err
+		}
+	}
+	m.Engine, err = load.ParseEngine(f.engine)
+	return fs.Check(err) // the experiment checks the ranges: runError names the flag
 }
 
 // precisionOption is plan.Options.Precision for --precision s: "10%"
@@ -294,51 +319,6 @@ func precisionOption(s string) (float64, error) {
 		return 0, usagef("--precision %q: want a half-width in percent, e.g. 10%% (plans every cell to ±10%%)", s)
 	}
 	return v / 100, nil
-}
-
-// zeroIsNone is the library's value for a flag whose 0 means none: the
-// library's zero is its default, its negative none.
-func zeroIsNone[T int | int64 | time.Duration](v T) T {
-	if v == 0 {
-		return -1
-	}
-	return v
-}
-
-// rounds sets the rounds and times of run's matrix, or of run --go, from
-// the flags given (set) over the preset's: a zero duration is the
-// matrix's own, or the link's round trips.
-func (f *runFlags) rounds(set map[string]bool, repeat, maxRepeat *int, duration, warmup *time.Duration) {
-	if set["repeat"] {
-		*repeat, *maxRepeat = f.repeat, 0 // fixed rounds, unless --max-repeat says more
-	}
-	if set["max-repeat"] {
-		*maxRepeat = f.maxRepeat
-	}
-	if set["duration"] {
-		*duration = f.duration
-	}
-	if set["warmup"] {
-		*warmup = f.warmup
-	}
-}
-
-// timing sets m's rounds, times and size from the flags given over the
-// preset's (which m holds); set holds the flags given.
-func (f *runFlags) timing(set map[string]bool, m *plan.Options) (err error) {
-	f.budgetGiven = set["budget"]
-	f.rounds(set, &m.Repeat, &m.MaxRepeat, &m.Duration, &m.Warmup)
-	if set["omit"] {
-		m.Omit = zeroIsNone(f.omit) // else the link's own
-	}
-	if set["rep-timeout"] {
-		m.Timeout = f.timeout // else the matrix's, longer across a lossy link
-	}
-	m.Size, m.LossEvents = f.size, zeroIsNone(f.lossEvents)
-	if set["precision"] {
-		m.Precision, err = precisionOption(f.precision)
-	}
-	return err
 }
 
 func serverFlagGiven(set map[string]bool) bool {

@@ -1,10 +1,13 @@
 package cli
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/internal/runfiles"
@@ -32,20 +35,15 @@ func annotateFlags(fs *flagset.Set, res *results.Results) {
 	}
 }
 
+// printers print a run's results as each --format says.
+var printers = map[string]func(io.Writer, *results.Results) error{
+	"text": report.Matrix, "markdown": report.Markdown, "benchstat": report.Benchstat,
+	"json": func(w io.Writer, r *results.Results) error { return r.WriteJSON(w) },
+}
+
 // finishRun prints res in the chosen format, writes the results directory
 // (partial runs included) and picks the outcome: an interrupted run fails.
 func finishRun(e *env, f *runFlags, res *results.Results) error {
-	var print func(io.Writer, *results.Results) error
-	switch f.format {
-	case "markdown":
-		print = report.Markdown
-	case "json":
-		print = func(w io.Writer, r *results.Results) error { return r.WriteJSON(w) }
-	case "benchstat":
-		print = report.Benchstat
-	default:
-		print = report.Matrix
-	}
 	shown := res
 	if w := res.Settings.UDPBuffers; w != "" && w == f.saidUDP && (f.format == "text" || f.format == "markdown") {
 		// A sweep's later links: said once, at the top of the output.
@@ -54,7 +52,7 @@ func finishRun(e *env, f *runFlags, res *results.Results) error {
 		shown = &again
 	}
 	f.saidUDP = res.Settings.UDPBuffers
-	if err := print(e.stdout, shown); err != nil {
+	if err := printers[f.format](e.stdout, shown); err != nil {
 		return err
 	}
 	dir := ""
@@ -70,7 +68,7 @@ func finishRun(e *env, f *runFlags, res *results.Results) error {
 		e.say("wrote %s (%s)", dir, strings.Join(names, ", "))
 	}
 	if !res.Partial && f.format == "text" && res.GoVersions == nil {
-		fmt.Fprint(e.stdout, render.NextLine(render.NextSteps(res, dir, f.profile != "")))
+		fmt.Fprint(e.stdout, render.NextLine(render.NextSteps(res, dir, f.xo.ProfileDir != "")))
 	}
 	return e.fail(render.RunFailures(res, f.format == "text")...)
 }
@@ -85,4 +83,52 @@ func checkOut(dir string, noFiles bool) error {
 		return usagef("--out %s: %v", dir, err)
 	}
 	return nil
+}
+
+// sweep runs xo across its links (experiment.Sweep), each printed and
+// written as a run of its own as soon as it is measured, then prints the
+// verdict across the links. An interrupt ends the sweep after the run it
+// cut short; the table then holds the runs measured, that one marked
+// partial in its own report.
+func (f *runFlags) sweep(ctx context.Context, e *env, fs *flagset.Set, xo experiment.SweepOptions, prog *render.Progress) error {
+	var outcome error
+	xo.OnLink = func(i int, link experiment.LinkSpec) {
+		e.say("link %d of %d: %s", i+1, len(xo.Links), link.Name)
+	}
+	xo.OnLinkDone = func(_ int, res *results.Results) error {
+		prog.Clear()
+		f.annotate(e, fs, res)
+		err := finishRun(e, f, res)
+		if errors.Is(err, errReported) {
+			outcome, err = err, nil
+		}
+		return err
+	}
+	runs, err := experiment.Sweep(ctx, xo)
+	prog.Clear()
+	if err := f.runError(fs, err); err != nil {
+		return err
+	}
+	if len(runs) < len(xo.Links) {
+		outcome = e.fail(fmt.Sprintf("interrupted after %d of %d links", len(runs), len(xo.Links)))
+	}
+	switch f.format {
+	case "text":
+		fmt.Fprintln(e.stdout)
+		err = report.When(e.stdout, runs)
+	case "markdown":
+		fmt.Fprintln(e.stdout)
+		err = report.WhenMarkdown(e.stdout, runs)
+	}
+	if err != nil {
+		return err
+	}
+	if !f.noFiles && len(runs) > 0 {
+		dir, err := report.WriteWhen(f.out, runs)
+		if err != nil {
+			return err
+		}
+		e.say("wrote %s (when.md, when.html: the verdict across the links)", dir)
+	}
+	return outcome
 }

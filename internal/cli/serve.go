@@ -36,7 +36,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	fs.DurationVar(&sp.IdleTimeout, "idle-timeout", defaults.IdleTimeout, "close keep-alive connections idle this long")
 	fs.IntVar(&sp.MaxHeaderBytes, "max-header-bytes", defaults.MaxHeaderBytes, "largest request header block, in bytes")
 	fs.IntVar(&sp.MaxConns, "max-conns", childserver.DefaultMaxConns, "connections each TCP listener (cleartext, TLS) holds at once; more wait in the accept queue; 0 for no bound")
-	minRate := fs.Int64("min-rate", defaults.MinDataRate, "slowest a peer may send a request body or take a response, in `bytes` per second, before its connection is closed (Kestrel's MinRequestBodyDataRate and MinResponseDataRate); 0 for no floor")
+	fs.Int64Var(&sp.MinDataRate.BytesPerSecond, "min-rate", defaults.MinDataRate, "slowest a peer may send a request body or take a response, in `bytes` per second, before its connection is closed (Kestrel's MinRequestBodyDataRate and MinResponseDataRate); 0 for no floor")
 	fs.DurationVar(&sp.MinDataRate.Grace, "min-rate-grace", defaults.MinDataRateGrace, "how long a peer may stay under --min-rate")
 	verbose := fs.Bool("v", false, "log connection errors (TLS handshakes, resets) to stderr")
 	fs.BoolVar(&sp.Profiling, "profiling", false, "serve this process's CPU and heap profiles under /debug/profile/ (for run, get and load --profile); they reveal its internals")
@@ -50,15 +50,15 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	fs.Group("what it serves, and to whom", "page", "profiling", "token")
 	fs.Group("server knobs (Go's and quic-go's defaults, with 256Ki body writes, unless set)", "write-size", "h2-max-frame", "h2-conn-window", "h2-stream-window", "h2-max-streams", "quic-conn-window", "quic-stream-window", "quic-trace")
 	fs.Group("output", "v")
-	fs.AllowZero("max-conns", "no bound")
-	fs.AllowZero("min-rate", "no floor")
+	fs.ZeroIsNone("max-conns", "no bound")
+	fs.ZeroIsNone("min-rate", "no floor")
 	fs.Fields(map[string]string{"MaxSize": "max-size", "MaxEcho": "max-echo", "MaxBuffered": "max-buffered",
 		"ReadHeaderTimeout": "read-header-timeout", "IdleTimeout": "idle-timeout", "MaxHeaderBytes": "max-header-bytes",
 		"MaxConns": "max-conns", "MinDataRate.Grace": "min-rate-grace", "Listen": "listen", "TLSListen": "tls-listen", "GRPCListen": "grpc-listen"})
 	if _, err := fs.ParseN(args, 0, ""); err != nil {
 		return err
 	}
-	if err := serveSpec(fs, &sp, *certFile, *keyFile, *minRate, *cpus, *pageFlag); err != nil {
+	if err := serveSpec(fs, &sp, *certFile, *keyFile, *cpus, *pageFlag); err != nil {
 		return err
 	}
 	if *verbose { // else the server counts them, for the summary
@@ -99,15 +99,13 @@ func runServe(ctx context.Context, e *env, args []string) error {
 }
 
 // serveSpec completes sp from the flags that need reading (the
-// certificate, --cpus, --page, --min-rate) and refuses, in one line,
+// certificate, --cpus, --page) and refuses, in one line,
 // what the server would (named by flag) and what only the flags can get
 // wrong.
-func serveSpec(fs *flagset.Set, sp *childserver.Spec, certFile, keyFile string, minRate int64, cpus, page string) error {
+func serveSpec(fs *flagset.Set, sp *childserver.Spec, certFile, keyFile, cpus, page string) error {
 	if (certFile == "") != (keyFile == "") {
 		return usagef("--cert and --key go together")
 	}
-	// The flags' 0 is none, the library's negative.
-	sp.MinDataRate.BytesPerSecond, sp.MaxConns = zeroIsNone(minRate), zeroIsNone(sp.MaxConns)
 	var err error
 	if cpus != "" {
 		if sp.CPUs, err = pin.Parse(cpus); err != nil {

@@ -10,7 +10,6 @@ import (
 	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/verdict"
-	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/results"
 )
@@ -19,20 +18,17 @@ var sloUsage = "find each transport's capacity at this `objective` instead of th
 
 // capacity is run --slo: the capacity search against the child server or
 // the target, printed.
-func (f *runFlags) capacity(ctx context.Context, e *env, fs *flagset.Set, opts plan.Options, began time.Time) error {
+func (f *runFlags) capacity(ctx context.Context, e *env, fs *flagset.Set, began time.Time) error {
 	obj, err := verdict.ParseObjective(f.slo)
 	if err != nil {
 		return usagef("--slo: %v", err)
 	}
-	set := fs.Given()
-	reqs, err := f.requests.requests(set)
-	if err != nil {
-		return err
-	}
+	set, reqs := fs.Given(), f.reqs
 	if err := f.sloAlone(fs, reqs); err != nil {
 		return err
 	}
-	xo := experiment.Options{Base: experiment.Base{Matrix: opts, Began: began, Server: f.server}}
+	xo := f.xo
+	xo.Began = began
 	if err := f.place(&xo); err != nil {
 		return err
 	}
@@ -44,11 +40,12 @@ func (f *runFlags) capacity(ctx context.Context, e *env, fs *flagset.Set, opts p
 		co.Request = reqs[0]
 	}
 	if set["duration"] {
-		co.Step = f.duration
+		co.Step = xo.Matrix.Duration
 	}
-	if set["budget"] && f.budget > 0 {
-		co.Budget = f.budget
+	if xo.Budget > 0 { // given; its 0, none, is the search's own
+		co.Budget = xo.Budget
 	}
+	xo.Budget = 0 // the search's, not the matrix's
 	res, notRun, err := experiment.Capacity(ctx, xo, co)
 	if err := f.runError(fs, err); err != nil {
 		return err

@@ -24,12 +24,13 @@ func runTune(ctx context.Context, e *env, args []string) error {
 	protoList := fs.String("protocols", "h2c,h2,h3", "transports to tune (h1 is the baseline, always measured)")
 	fs.Alias("protocols", "protocol")
 	fs.Alias("protocols", "p")
-	fs.DurationVar(&opts.Budget, "budget", defaults.TuneBudget, "bound on the whole search (with --net, unless given: enough for the trials of each transport across the link)")
-	fs.DurationVar(&opts.Trial, "trial", defaults.TuneTrial, "length of each measurement (with --net, unless given: long enough that slow start and the handshakes are a third of it at most)")
+	fs.DurationVar(&opts.Budget, "budget", 0, "bound on the whole search (with --net, unless given: enough for the trials of each transport across the link)")
+	fs.DurationVar(&opts.Trial, "trial", 0, "length of each measurement (with --net, unless given: long enough that slow start and the handshakes are a third of it at most)")
 	var netSpec flagset.Strings
 	fs.Var(&netSpec, "net", netFlagUsage(false))
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	write := fs.String("write", "", "write the best settings found to `file`, a knob set for httpvs run --knobs FILE")
+	fs.ShowDefaults(map[string]any{"budget": defaults.TuneBudget, "trial": defaults.TuneTrial})
 	fs.Fields(map[string]string{"Budget": "budget", "Trial": "trial", "Protocols": "protocols"})
 	fs.Group("what to tune (from Go as shipped)", "protocols")
 	fs.Group("how long", "budget", "trial")
@@ -37,13 +38,6 @@ func runTune(ctx context.Context, e *env, args []string) error {
 	fs.Group("output", "json", "write")
 	if _, err := fs.ParseN(args, 0, ""); err != nil {
 		return err
-	}
-	set := fs.Given()
-	if !set["budget"] {
-		opts.Budget = 0
-	}
-	if !set["trial"] {
-		opts.Trial = 0
 	}
 	var err error
 	if opts.Protocols, err = transport.ParseList(*protoList); err != nil {
@@ -58,11 +52,11 @@ func runTune(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	}
-	out, err := createKnobFile(*write)
-	if err != nil {
-		return err
+	if *write != "" {
+		if err := canWrite(*write); err != nil {
+			return usagef("--write: %v", err)
+		}
 	}
-	defer out.discard()
 	if link != nil {
 		var closeLink func()
 		if opts.Link, closeLink, err = experiment.OpenTuneLink(ctx, *link); err != nil {
@@ -81,8 +75,10 @@ func runTune(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return fs.Check(err)
 	}
-	if err := out.finish(e, rep, *asJSON); err != nil {
-		return err
+	if *write != "" {
+		if err := writeKnobFile(e, *write, rep, *asJSON); err != nil {
+			return err
+		}
 	}
 	if err := e.print(*asJSON, rep, func(w io.Writer) error { return report.Tune(w, rep) }); err != nil {
 		return err
@@ -105,48 +101,33 @@ func tuneLink(list []string) (*experiment.LinkSpec, error) {
 	return nil, usagef("--net given %d times: tune searches across one link; run one search per link (httpvs run --net A --net B compares transports across several)", len(list))
 }
 
-// knobFile is tune --write's file, made before the search so that a path
-// that cannot be written fails at once, and removed again (discard)
-// unless the search's best settings were written to it (finish). A nil
-// *knobFile is no --write.
-type knobFile struct{ f *os.File }
-
-func createKnobFile(path string) (*knobFile, error) {
-	if path == "" {
-		return nil, nil
-	}
+// canWrite creates path and removes it again, so that a --write path
+// that cannot be written fails before the search rather than after it.
+func canWrite(path string) error {
 	f, err := os.Create(path)
 	if err != nil {
-		return nil, usagef("--write: %v", err)
+		return err
 	}
-	return &knobFile{f}, nil
+	f.Close()
+	return os.Remove(path)
 }
 
-func (k *knobFile) discard() {
-	if k != nil && k.f != nil {
-		k.f.Close()
-		os.Remove(k.f.Name())
-	}
-}
-
-// finish writes rep's best settings as a knob set named after the file
-// and, unless asJSON, says on stderr how to use it and which values were
-// one transport's best only.
-func (k *knobFile) finish(e *env, rep *tuneresult.Report, asJSON bool) error {
-	if k == nil {
-		return nil
-	}
-	f := k.f
-	k.f = nil
-	err := rep.WriteKnobFile(f, "tune "+filepath.Base(f.Name()))
-	if cerr := f.Close(); err == nil {
-		err = cerr
+// writeKnobFile writes rep's best settings to path as a knob set named
+// after the file and, unless asJSON, says on stderr how to use it and
+// which values were one transport's best only.
+func writeKnobFile(e *env, path string, rep *tuneresult.Report, asJSON bool) error {
+	f, err := os.Create(path)
+	if err == nil {
+		err = rep.WriteKnobFile(f, "tune "+filepath.Base(path))
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
 	}
 	if err != nil {
 		return fmt.Errorf("--write: %w", err)
 	}
 	if !asJSON {
-		e.say("wrote %s: httpvs run --knobs %s measures with these settings", f.Name(), f.Name())
+		e.say("wrote %s: httpvs run --knobs %s measures with these settings", path, path)
 		fmt.Fprint(e.stderr, report.KnobConflicts(rep))
 	}
 	return nil

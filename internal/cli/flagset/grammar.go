@@ -42,6 +42,17 @@ func (fs *Set) AllowZero(name, meaning string) {
 	fs.zeroOK[name] = meaning
 }
 
+// ZeroIsNone lets the int or duration flag name be given as 0, which
+// means what meaning says ("no bound"), as AllowZero, and hands the
+// library, whose zero is its default, its negative for it instead: none.
+func (fs *Set) ZeroIsNone(name, meaning string) {
+	fs.AllowZero(name, meaning)
+	if fs.none == nil {
+		fs.none = map[string]bool{}
+	}
+	fs.none[name] = true
+}
+
 // Renamed refuses the flag old, which this command no longer has or which
 // now means something else, with msg naming the flag to use.
 func (fs *Set) Renamed(old, msg string) {
@@ -114,6 +125,15 @@ func (fs *Set) checkValues() error {
 				eg = map[string]string{"duration": "10s", "size": "64Ki"}[kind]
 			}
 			err = Usagef("%s %s: want a positive %s, e.g. %s", Dash(f.Name), f.Value, kind, eg)
+		}
+	})
+	if err != nil {
+		return err
+	}
+	// A 0 given for none (ZeroIsNone) becomes the library's none, -1.
+	fs.Visit(func(f *flag.Flag) {
+		if n, kind := number(f.Value); n == 0 && (fs.none[f.Name] || fs.none[fs.aliases[f.Name]]) {
+			err = f.Value.Set(map[string]string{"int": "-1", "duration": "-1ns"}[kind])
 		}
 	})
 	return err

@@ -25,10 +25,12 @@ type Set struct {
 	fields map[string]string
 	// aliases maps a flag's other spellings to its primary name (-c and
 	// --conns); zeroOK names the flags that may be given as 0 and what 0
-	// means; gone maps a flag this command refuses to the line that names
-	// its successor.
+	// means, and none those whose 0 the library takes as its negative
+	// (ZeroIsNone); gone maps a flag this command refuses to the line that
+	// names its successor.
 	aliases map[string]string
 	zeroOK  map[string]string
+	none    map[string]bool
 	gone    map[string]string
 	// groups order help by purpose: each a title and its flags' primary
 	// names; flags in none are listed last, under "other".
@@ -48,17 +50,22 @@ func (fs *Set) Group(title string, names ...string) {
 	fs.groups = append(fs.groups, flagGroup{title, names})
 }
 
-// Field records that flag sets the library field at path.
-func (fs *Set) Field(path, flag string) {
-	fs.Fields(map[string]string{path: flag})
-}
-
-// Fields records Field for each library field path and its flag in m.
+// Fields records, for each library field path in m, the flag that sets
+// it.
 func (fs *Set) Fields(m map[string]string) {
 	if fs.fields == nil {
 		fs.fields = map[string]string{}
 	}
 	maps.Copy(fs.fields, m)
+}
+
+// ShowDefaults sets the default help shows for each named flag: one bound
+// to a library's field whose zero the library fills, which the flag
+// leaves as it is unless given.
+func (fs *Set) ShowDefaults(m map[string]any) {
+	for name, v := range m {
+		fs.Lookup(name).DefValue = fmt.Sprint(v)
+	}
 }
 
 // UsageError is bad input: the command exits with code 2 and prints
@@ -75,7 +82,7 @@ func Usagef(format string, args ...any) error {
 // ErrHelp means -h was asked for and the help was printed: exit 0.
 var ErrHelp = errors.New("help")
 
-// FlagFor returns the flag recorded by Field for the library field at
+// FlagFor returns the flag recorded by Fields for the library field at
 // path ("Client.ReadSize"), or for the longest tail of path recorded (an
 // experiment's "Matrix.Client.ReadSize" is "Client.ReadSize"), and whether
 // there is one.

@@ -23,7 +23,7 @@ func newTestSet(out *bytes.Buffer) (*Set, *int, *time.Duration, *units.Bytes, *H
 	fs.AllowZero("warmup", "none")
 	var size units.Bytes
 	fs.Var(&size, "size", "a `size`")
-	fs.Field("Conns", "c")
+	fs.Fields(map[string]string{"Conns": "c"})
 	var h Header
 	fs.HeaderVar(&h)
 	fs.Renamed("old", "--old is gone: use --conns")

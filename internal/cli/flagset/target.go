@@ -1,13 +1,11 @@
 package flagset
 
 import (
-	"errors"
 	"net/url"
 	"strings"
 
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/internal/certfile"
-	"github.com/httpvs/httpvs/internal/fielderr"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )
@@ -32,7 +30,7 @@ func (t *Target) Register(fs *Set) {
 }
 
 // Options checks rawURL against the flags and returns client options for
-// it, with cfg as their tuning.
+// it, with cfg as their tuning, which the library checks.
 func (t *Target) Options(rawURL string, cfg config.Client) (transport.ClientOptions, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
@@ -40,9 +38,6 @@ func (t *Target) Options(rawURL string, cfg config.Client) (transport.ClientOpti
 	}
 	p, err := ParseProtocol(t.proto, u.Scheme)
 	if err != nil {
-		return transport.ClientOptions{}, err
-	}
-	if err := t.fs.Check(fielderr.Within("Client", cfg.Validate())); err != nil {
 		return transport.ClientOptions{}, err
 	}
 	opts := transport.ClientOptions{Protocol: p, Config: cfg, Insecure: t.insecure}
@@ -54,25 +49,15 @@ func (t *Target) Options(rawURL string, cfg config.Client) (transport.ClientOpti
 	return opts, nil
 }
 
-// ParseProtocol reads -p's value, or picks the default for scheme when empty.
+// ParseProtocol reads -p's value, or picks the default for scheme
+// (http or https) when empty; the library checks that it fits the URL.
 func ParseProtocol(name, scheme string) (transport.Protocol, error) {
 	if name == "" {
-		p, err := transport.Default(scheme)
-		if err != nil {
-			return 0, Usagef("%v", err)
-		}
-		return p, nil
+		return transport.Default(scheme)
 	}
 	p, err := transport.Parse(name)
 	if err != nil {
 		return 0, Usagef("-p: %v", err)
-	}
-	if err := p.CheckScheme(scheme); err != nil {
-		var se *transport.SchemeError
-		if errors.As(err, &se) {
-			return 0, schemeUsage(se)
-		}
-		return 0, Usagef("-p %s: %v", name, err)
 	}
 	return p, nil
 }
