@@ -93,7 +93,7 @@ func transferBound(c *results.Cell, sc plan.Scenario, n *results.Net) *results.B
 // (linkmodel.PredictLoss); ok is false where no model applies (no loss in the
 // data's direction, a controller not recorded or unknown, not a transfer).
 func predictLoss(c *results.Cell, sc plan.Scenario, n *results.Net, link float64) (linkmodel.LossModel, bool) {
-	if !sc.Transfer() {
+	if !scenariospec.Transfer(sc.Metric) {
 		return linkmodel.LossModel{}, false
 	}
 	quic := c.Protocol == protoname.H3

@@ -104,7 +104,7 @@ func (r *runner) profileRound(ctx context.Context, sr *scenarioRun, c *results.C
 		most := max(maxProfiled, int(maxProfiled*span/defaults.ProfileSpan))
 		for n, began := 0, time.Now(); n < most && time.Since(began) < span && ctx.Err() == nil; n++ {
 			var m results.Repetition
-			if sr.sc.Transfer() {
+			if scenariospec.Transfer(sr.sc.Metric) {
 				m = r.transfer(ctx, sr.sc, col.proto, sr.sizes[i])
 			} else {
 				m = r.load(ctx, sr.sc, col)
@@ -124,7 +124,9 @@ func (r *runner) profileRound(ctx context.Context, sr *scenarioRun, c *results.C
 
 // workUnits is the work m did in its cell's CPUUnit: GB of body bytes for
 // transfers, thousands of successful requests otherwise.
-func workUnits(sc Scenario, m results.Repetition) float64 { return workUnitsOf(sc.Transfer(), m) }
+func workUnits(sc Scenario, m results.Repetition) float64 {
+	return workUnitsOf(scenariospec.Transfer(sc.Metric), m)
+}
 
 func workUnitsOf(transfer bool, m results.Repetition) float64 {
 	if transfer {
