@@ -80,8 +80,8 @@ func TestLinkCeiling(t *testing.T) {
 	if got <= 0 {
 		t.Errorf("unlimited link carried %v", got)
 	}
-	if d.Largest > MTU {
-		t.Errorf("a %d-byte packet crossed a %d-byte MTU link", d.Largest, MTU)
+	if d.Largest > mtu {
+		t.Errorf("a %d-byte packet crossed a %d-byte MTU link", d.Largest, mtu)
 	}
 }
 
@@ -155,8 +155,8 @@ func TestTUNQueue(t *testing.T) {
 				tun = line
 			}
 		}
-		if !strings.Contains(tun, fmt.Sprintf("mtu %d ", MTU)) || !strings.Contains(tun, fmt.Sprintf(" qlen %d\\", tunTxQueueLen)) {
-			t.Errorf("TUN device %q, want mtu %d and qlen %d in\n%s", tun, MTU, tunTxQueueLen, out.String())
+		if !strings.Contains(tun, fmt.Sprintf("mtu %d ", mtu)) || !strings.Contains(tun, fmt.Sprintf(" qlen %d\\", tunTxQueueLen)) {
+			t.Errorf("TUN device %q, want mtu %d and qlen %d in\n%s", tun, mtu, tunTxQueueLen, out.String())
 		}
 	}
 }

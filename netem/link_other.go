@@ -8,7 +8,6 @@ import (
 	"net/netip"
 	"os/exec"
 
-	"github.com/httpvs/httpvs/internal/linkmodel"
 )
 
 // ClientAddr and ServerAddr are the two ends' addresses (see the Linux
@@ -20,8 +19,6 @@ var (
 	ServerAddr = netip.MustParseAddr("198.18.0.2")
 )
 
-// MTU is the MTU of both TUN devices, in bytes.
-const MTU = linkmodel.MTU
 
 // Namespace is a network namespace; there are none on this system.
 type Namespace struct{}
@@ -66,8 +63,8 @@ func (l *Link) Client() *Namespace { return nil }
 // Server returns nil.
 func (l *Link) Server() *Namespace { return nil }
 
-// Stats returns zero counters.
-func (l *Link) Stats() (up, down DirStats) { return }
+// stats returns zero counters.
+func (l *Link) stats() (up, down DirStats) { return }
 
 // ResetStats returns zero counters.
 func (l *Link) ResetStats() (up, down DirStats) { return }

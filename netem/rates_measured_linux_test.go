@@ -99,7 +99,7 @@ func TestCalibrationRate(t *testing.T) {
 						}
 					}
 				}
-				if u, d := l.stats(); u.Largest > MTU || d.Largest > MTU {
+				if u, d := l.stats(); u.Largest > mtu || d.Largest > mtu {
 					t.Errorf("packets larger than the MTU crossed the link (offloads on?): up %d, down %d bytes", u.Largest, d.Largest)
 				}
 			})

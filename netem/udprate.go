@@ -42,7 +42,7 @@ const (
 	// datagram before it takes the probe as over.
 	rateIdle = 300 * time.Millisecond
 	// udpPayload is a full datagram's payload on an MTU-sized packet.
-	udpPayload = MTU - linkmodel.UDPIPHeaders
+	udpPayload = mtu - linkmodel.UDPIPHeaders
 )
 
 // RateProbeTime is how long ProbeRate sends for on a direction of rate
@@ -51,7 +51,7 @@ func rateProbeTime(rate units.BitsPerSecond) time.Duration {
 	if rate <= 0 {
 		return 0
 	}
-	d := time.Duration(float64(rateProbePackets*MTU*8) / float64(rate) * float64(time.Second))
+	d := time.Duration(float64(rateProbePackets*mtu*8) / float64(rate) * float64(time.Second))
 	return min(max(d, minRateProbe), maxRateProbe)
 }
 
@@ -108,7 +108,7 @@ func pace(ctx context.Context, write func([]byte) (int, error), offer units.Bits
 		if since >= d {
 			return nil
 		}
-		due := int64(float64(offer) / 8 * since.Seconds() / MTU)
+		due := int64(float64(offer) / 8 * since.Seconds() / mtu)
 		for sent.Load() <= due {
 			if _, err := write(buf); err != nil && !errors.Is(err, os.ErrDeadlineExceeded) {
 				return fmt.Errorf("rate probe send: %w", err)
@@ -172,7 +172,7 @@ func (a arrivals) rate() units.BitsPerSecond {
 func receive(c *net.UDPConn, wait time.Duration, started ...chan struct{}) (arrivals, error) {
 	_ = c.SetReadBuffer(4 << 20)
 	var a arrivals
-	buf := make([]byte, MTU)
+	buf := make([]byte, mtu)
 	idle := wait
 	for {
 		_ = c.SetReadDeadline(time.Now().Add(idle))

@@ -124,7 +124,7 @@ func addVeth(server *Namespace) error {
 // datagrams as one.
 func setupEnd(name string, addr, peer netip.Addr, peerMAC string) error {
 	steps := [][]string{
-		{"ip", "link", "set", "dev", name, "mtu", strconv.Itoa(MTU)},
+		{"ip", "link", "set", "dev", name, "mtu", strconv.Itoa(mtu)},
 		{"ip", "addr", "add", netip.PrefixFrom(addr, prefixLen).String(), "dev", name},
 		{"ip", "neigh", "replace", peer.String(), "lladdr", peerMAC, "dev", name, "nud", "permanent"},
 		{"ip", "link", "set", "dev", name, "up"},
@@ -154,7 +154,7 @@ func addQdisc(name string, qdisc []string) error {
 
 // noOffloads turns segmentation offloads off on name (see setupEnd).
 func noOffloads(name string) error {
-	err := command(nil, "ip", "link", "set", "dev", name, "gso_max_segs", "1", "gso_max_size", strconv.Itoa(MTU))
+	err := command(nil, "ip", "link", "set", "dev", name, "gso_max_segs", "1", "gso_max_size", strconv.Itoa(mtu))
 	if err == nil {
 		return nil
 	}

@@ -53,7 +53,7 @@ func TestVethPlumbing(t *testing.T) {
 	}
 	up, down = l.stats()
 	t.Logf("veth without netem: TCP goodput %v; up %+v, down %+v", got, up, down)
-	if down.Delivered == 0 || down.Bytes/down.Delivered > MTU+vethOverhead {
+	if down.Delivered == 0 || down.Bytes/down.Delivered > mtu+vethOverhead {
 		t.Errorf("down: %d bytes in %d packets: larger than the MTU on average (offloads on?)", down.Bytes, down.Delivered)
 	}
 }

@@ -14,7 +14,6 @@ import (
 	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/internal/scenariospec"
-	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -146,10 +145,10 @@ func compareSides(c, base profiled) []*results.AttributionSide {
 			continue
 		}
 		// The client's process runs the emulated link's ferry: its
-		// goroutines carry netem.ProfileLabel and are left out.
+		// goroutines carry attribution.EmulatorLabel and are left out.
 		s, err := attribution.Compare(side.name,
-			attribution.Sample{Profile: side.cell, Units: c.units, ExcludeLabel: netem.ProfileLabel},
-			attribution.Sample{Profile: side.bs, Units: base.units, ExcludeLabel: netem.ProfileLabel})
+			attribution.Sample{Profile: side.cell, Units: c.units, ExcludeLabel: attribution.EmulatorLabel},
+			attribution.Sample{Profile: side.bs, Units: base.units, ExcludeLabel: attribution.EmulatorLabel})
 		if err != nil {
 			out = append(out, &results.AttributionSide{Side: side.name, Error: err.Error()})
 			continue
