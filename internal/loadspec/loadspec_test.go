@@ -78,3 +78,24 @@ func TestParseEngine(t *testing.T) {
 		t.Errorf("turbo: %v, want a field error on Engine", err)
 	}
 }
+
+func TestBlockingSockets(t *testing.T) {
+	tests := []struct {
+		p     transport.Protocol
+		conns int
+		want  bool
+	}{
+		{transport.H1, 1, true},
+		{transport.H1, maxBlockingConns, true},
+		{transport.H1, maxBlockingConns + 1, false},
+		{transport.H2C, 1, false},
+		{transport.H1TLS, 1, false},
+		{transport.H2, 1, false},
+		{transport.H3, 1, false},
+	}
+	for _, tt := range tests {
+		if got := BlockingSockets(tt.p, tt.conns); got != tt.want {
+			t.Errorf("BlockingSockets(%s, %d) = %v, want %v", tt.p, tt.conns, got, tt.want)
+		}
+	}
+}
