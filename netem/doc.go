@@ -2,8 +2,9 @@
 // named presets, a packet-level link model (delay, jitter, rate, drop-tail
 // queue, uniform and Gilbert-Elliott loss), a userspace link that ferries
 // packets between two TUN devices in two network namespaces it creates (the
-// design of mahimahi's packet shells), and a calibration that measures the
-// link actually obtained.
+// design of mahimahi's packet shells), or a veth pair with the kernel's
+// netem qdisc. What a link actually delivers is measured by the run that
+// uses it (its calibration, results.NetCalibration).
 //
 // The library never prints and never exits: it returns values and typed
 // errors (*SpecError for a bad spec, *SetupError for a missing privilege or

@@ -7,7 +7,6 @@ import (
 	"net"
 	"net/netip"
 	"os/exec"
-
 )
 
 // ClientAddr and ServerAddr are the two ends' addresses (see the Linux
@@ -18,7 +17,6 @@ var (
 	// ServerAddr is the address of the server namespace's TUN device.
 	ServerAddr = netip.MustParseAddr("198.18.0.2")
 )
-
 
 // Namespace is a network namespace; there are none on this system.
 type Namespace struct{}

@@ -9,7 +9,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-
 // tunTxQueueLen is the TUN devices' transmit ring, in packets: TUN devices
 // have no qdisc, so a full ring drops; it is deep enough that the ferry,
 // not the ring, is where packets wait.
