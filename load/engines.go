@@ -74,15 +74,6 @@ func (e Engine) supports(p transport.Protocol) bool {
 	return e.kind == kindStd || lean.Supports(p)
 }
 
-// For returns the engine that measures p when e is asked for: e itself
-// when it speaks p, Std otherwise.
-func (e Engine) For(p transport.Protocol) Engine {
-	if e.supports(p) {
-		return e
-	}
-	return Std
-}
-
 // WithHoldP returns e allowed (or not) to hold its Ps while its HTTP/1.1
 // event loops wait. Allow it only when the server runs in another process:
 // a loop then answers each response sooner, but a server in this process
@@ -97,7 +88,7 @@ func (e Engine) holdsP() bool { return e.holdP }
 
 // UnsupportedError is a transport the fast engine was asked for and does
 // not speak (std speaks every one). The fast engine is the lean client,
-// and lean.Supports decides (see Engine.For); the type is load's own
+// and lean.Supports decides; the type is load's own
 // (not an alias of the lean client's) so that load's API names no
 // package under internal/.
 type UnsupportedError struct {

@@ -40,12 +40,12 @@ func ParseRate(s string) (float64, error) {
 	return r * mult, nil
 }
 
-// ParseEngine reads "std", "fast" or "auto" for transport p: auto is
-// Fast where it speaks p, else Std, so that the generator is not what
-// gets measured (httpvs load's choice).
-func ParseEngine(s string, p transport.Protocol) (load.Engine, error) {
+// ParseEngine reads "std", "fast" or "auto": auto is Fast, which speaks
+// every transport, so that the generator is not what gets measured
+// (httpvs load's choice).
+func ParseEngine(s string) (load.Engine, error) {
 	if s == "auto" {
-		return load.Fast.For(p), nil
+		return load.Fast, nil
 	}
 	e, err := load.ParseEngine(s)
 	if err != nil {

@@ -212,7 +212,7 @@ func (r *runner) loadConfig(sc Scenario, col column, edit func(*load.Config)) lo
 		BodySize: scenariospec.Of(&sc).Body,
 		Headers:  scenariospec.Of(&sc).Headers,
 		Header:   r.opts.Header,
-		Engine:   r.opts.Engine.For(p),
+		Engine:   r.opts.Engine,
 		// A repetition that cannot finish a request in its own time is
 		// failing, not slow.
 		RequestTimeout: max(10*time.Second, r.opts.Duration, spec(&sc).Duration),
