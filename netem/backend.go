@@ -18,7 +18,7 @@ type Backend string
 
 const (
 	// BackendAuto (or "") picks BackendNetem where the kernel has the netem
-	// qdisc (NetemSupport), else BackendTUN.
+	// qdisc, else BackendTUN.
 	BackendAuto Backend = "auto"
 	// BackendTUN joins the two namespaces by TUN devices and applies the
 	// model in this process (the ferries): works wherever TUN devices do,

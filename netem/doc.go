@@ -36,7 +36,7 @@
 // Where the kernel has the netem qdisc, NewLink can join the same two
 // namespaces by a veth pair instead, with a netem qdisc on each end that
 // applies that direction's model in the kernel (Backend, the spec's
-// backend= key; by default BackendNetem where NetemSupport finds it, else
+// backend= key; by default BackendNetem where the kernel has the qdisc, else
 // BackendTUN). It runs ip and tc from iproute2 inside the namespaces, turns
 // off segmentation offloads so that the qdiscs see MTU-sized TCP packets,
 // and reads its counters from the qdiscs. Cleanup is the same: the kernel

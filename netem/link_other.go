@@ -52,17 +52,11 @@ func (l *Link) Spec() Spec { return l.spec }
 // Backend returns "".
 func (l *Link) Backend() Backend { return "" }
 
-// NetemSupport returns a *SetupError wrapping ErrUnsupported.
-func NetemSupport() error { return unsupported() }
-
 // Client returns nil.
 func (l *Link) Client() *Namespace { return nil }
 
 // Server returns nil.
 func (l *Link) Server() *Namespace { return nil }
-
-// stats returns zero counters.
-func (l *Link) stats() (up, down DirStats) { return }
 
 // ResetStats returns zero counters.
 func (l *Link) ResetStats() (up, down DirStats) { return }

@@ -149,7 +149,8 @@ func TestRunNetWithoutPrivileges(t *testing.T) {
 // starting anything, and nothing left behind.
 func TestRunNetBackendMissing(t *testing.T) {
 	needLink(t)
-	if netem.NetemSupport() == nil {
+	if l, err := netem.NewLink(netem.Spec{Backend: netem.BackendNetem}); err == nil {
+		l.Close()
 		t.Skip("this kernel has sch_netem")
 	}
 	before := netLeftovers(t)
