@@ -55,6 +55,8 @@ type run struct {
 	serverMaxStreams int    // the server's SETTINGS_MAX_CONCURRENT_STREAMS; 0 if unknown or none
 	lowered          string // why Streams was lowered; "" if it was not
 
+	warm *warmth // a closed loop with a Warmup: its workers' first requests
+
 	lastOK  atomic.Int64 // unix nanoseconds of the last success (or the start)
 	gone    atomic.Bool  // the server refused or timed out everything for GoneAfter: stop
 	stopRun context.CancelFunc
@@ -193,6 +195,12 @@ func Run(ctx context.Context, cfg Config) (loadresult.Result, error) {
 		before, after sample
 		peak          *procstat.GoroutinePeak
 	)
+	loops := r.leanLoops(clients)
+	if !r.open && cfg.Warmup > 0 && loops == nil {
+		// A fast engine's loop carries several connections: it is not
+		// tracked.
+		r.warm = newWarmth(workers)
+	}
 	measured := make(chan struct{})
 	go func() {
 		if d := time.Until(r.measureAt); d > 0 {
@@ -200,6 +208,9 @@ func Run(ctx context.Context, cfg Config) (loadresult.Result, error) {
 			case <-time.After(d):
 			case <-runCtx.Done():
 			}
+		}
+		if r.warm != nil {
+			r.warm.wait(runCtx, cfg.Warmup)
 		}
 		if cfg.MeasureStart != nil && runCtx.Err() == nil {
 			cfg.MeasureStart()
@@ -218,7 +229,7 @@ func Run(ctx context.Context, cfg Config) (loadresult.Result, error) {
 	stopProgress := r.progress(runCtx)
 
 	var wg sync.WaitGroup
-	if loops := r.leanLoops(clients); loops != nil {
+	if loops != nil {
 		for i, l := range loops {
 			wg.Go(func() { newWorker(r, clients[i], r.shards[i%len(r.shards)]).leanLoop(runCtx, l) })
 		}
