@@ -287,7 +287,7 @@ func try(ctx context.Context, m plan.Options, c CapacityOptions, p transport.Pro
 	cfg := load.Config{
 		URL: base + c.Request.Path, Client: client, Conns: 1, Streams: c.InFlight,
 		Duration: c.Step, Warmup: c.Step / 5, Rate: rate, Method: c.Request.Method, Body: c.Request.Body,
-		Header: mergeHeader(m.Header, c.Request), Engine: m.Engine.For(p),
+		Header: mergeHeader(m.Header, c.Request), Engine: m.Engine,
 		RequestTimeout: max(time.Second, 10*time.Duration(c.Objective.MaxLatency*float64(time.Second))),
 	}
 	if p.Version() == 1 {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/internal/matrix"
+	"github.com/httpvs/httpvs/internal/netcal"
 	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/results"
 )
@@ -98,20 +99,20 @@ func (l *emuLink) server() *netem.Namespace {
 // and TCP transfers of at least six round trips (netem.Goodput measures
 // after slow start, which it estimates from the spec, and sends longer
 // when that leaves too little to measure).
-func calibrateOptions(spec netem.Spec) netem.CalibrateOptions {
-	return netem.CalibrateOptions{Probes: 200, Connects: 5, Bulk: max(500*time.Millisecond, 6*spec.RTT())}
+func calibrateOptions(spec netem.Spec) netcal.Options {
+	return netcal.Options{Probes: 200, Connects: 5, Bulk: max(500*time.Millisecond, 6*spec.RTT())}
 }
 
 // Calibrate measures the link (Desc) and starts its counters afresh.
 func (l *emuLink) Calibrate(ctx context.Context) error {
 	start := time.Now()
-	c, err := netem.Calibrate(ctx, l.link, calibrateOptions(l.spec.Spec))
+	c, err := netcal.Calibrate(ctx, l.link, calibrateOptions(l.spec.Spec))
 	if err != nil {
 		return fmt.Errorf("calibrate the emulated link: %w", err)
 	}
 	l.Desc = matrix.NewNet(l.spec.Name, l.spec.Spec, l.link.Backend(), c, time.Since(start))
 	l.Desc.TCPCongestion = l.link.CongestionControl()
-	l.link.ResetStats() // the cells' counters start here
+	// Calibrate left the link's counters at zero: the cells' start here.
 	return nil
 }
 

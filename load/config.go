@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -168,9 +169,8 @@ func bodyWant(c Config) string {
 }
 
 // Validate reports the first field of c out of range as a
-// *config.FieldError (client tuning under "Client."), a URL that does
-// not fit the transport as a *transport.SchemeError, and a transport the
-// engine does not speak as an *UnsupportedError.
+// *config.FieldError (client tuning under "Client."), and a URL that
+// does not fit the transport as a *transport.SchemeError.
 func (c Config) Validate() error {
 	_, err := c.validate()
 	return err
@@ -197,8 +197,9 @@ func (c Config) validate() (*url.URL, error) {
 		// the request line as it is, so CR LF in it would smuggle a
 		// second request.
 		return nil, fielderr.New("Method", strconv.Quote(c.Method), "a method token (RFC 9110 section 9.1: letters, digits and !#$%%&'*+-.^_`|~), e.g. GET or POST")
-	case c.NewCaller == nil && !c.Engine.supports(c.Client.Protocol):
-		return nil, &UnsupportedError{Protocol: c.Client.Protocol}
+	case c.NewCaller == nil && !slices.Contains(transport.All, c.Client.Protocol):
+		// Both engines speak every transport there is.
+		return nil, fielderr.New("Client.Protocol", int(c.Client.Protocol), "h1, h2c, h1-tls, h2 or h3")
 	case bodyWant(c) != "":
 		return nil, fielderr.New("BodySize", c.BodySize, "%s", bodyWant(c))
 	}

@@ -27,6 +27,7 @@ func TestConfigRejects(t *testing.T) {
 		{"BodySize", func(c *Config) { c.BodySize = 2 * units.GiB }},
 		{"Warmup", func(c *Config) { c.Warmup = -time.Second }},
 		{"Client.HTTP2.MaxReadFrameSize", func(c *Config) { c.Client.Config.HTTP2.MaxReadFrameSize = 1 }},
+		{"Client.Protocol", func(c *Config) { c.Client.Protocol = transport.Protocol(len(transport.All)) }},
 		{"", func(c *Config) { c.URL = "https://127.0.0.1:1/" }},
 		// Request smuggling through the method, on either engine.
 		{"Method", func(c *Config) { c.Method, c.Engine = "GET /x HTTP/1.1\r\nX-Injected: 1\r\n\r\nGET", Fast }},
@@ -45,12 +46,11 @@ func TestConfigRejects(t *testing.T) {
 		}
 		var fe *config.FieldError
 		var se *transport.SchemeError
-		var ue *UnsupportedError
 		switch {
 		case tc.field != "" && (!errors.As(err, &fe) || fe.Field != tc.field):
 			t.Errorf("want a FieldError for %s, got %T %v", tc.field, err, err)
-		case tc.field == "" && !errors.As(err, &se) && !errors.As(err, &ue):
-			t.Errorf("want a SchemeError or an UnsupportedError, got %T %v", err, err)
+		case tc.field == "" && !errors.As(err, &se):
+			t.Errorf("want a SchemeError, got %T %v", err, err)
 		}
 	}
 	if _, err := ParseEngine("turbo"); err == nil {

@@ -4,8 +4,6 @@ import (
 	"fmt"
 
 	"github.com/httpvs/httpvs/internal/fielderr"
-	"github.com/httpvs/httpvs/internal/lean"
-	"github.com/httpvs/httpvs/transport"
 )
 
 // Engine is the client implementation a load run drives, and how.
@@ -68,21 +66,6 @@ func ParseEngine(s string) (Engine, error) {
 	return Std, fielderr.New("Engine", fmt.Sprintf("%q", s), "std or fast")
 }
 
-// supports says whether e speaks p. This is the one place that knows: the
-// fast engine speaks what the lean client speaks; std speaks everything.
-func (e Engine) supports(p transport.Protocol) bool {
-	return e.kind == kindStd || lean.Supports(p)
-}
-
-// For returns the engine that measures p when e is asked for: e itself
-// when it speaks p, Std otherwise.
-func (e Engine) For(p transport.Protocol) Engine {
-	if e.supports(p) {
-		return e
-	}
-	return Std
-}
-
 // WithHoldP returns e allowed (or not) to hold its Ps while its HTTP/1.1
 // event loops wait. Allow it only when the server runs in another process:
 // a loop then answers each response sooner, but a server in this process
@@ -94,20 +77,6 @@ func (e Engine) WithHoldP(on bool) Engine {
 
 // HoldsP says whether e's event loops may hold their Ps (see WithHoldP).
 func (e Engine) holdsP() bool { return e.holdP }
-
-// UnsupportedError is a transport the fast engine was asked for and does
-// not speak (std speaks every one). The fast engine is the lean client,
-// and lean.Supports decides (see Engine.For); the type is load's own
-// (not an alias of the lean client's) so that load's API names no
-// package under internal/.
-type UnsupportedError struct {
-	Protocol transport.Protocol // the transport asked for
-}
-
-// Error names the transports the fast engine speaks.
-func (e *UnsupportedError) Error() string {
-	return fmt.Sprintf("the lean client speaks h1, h1-tls, h2c, h2 and h3, not %s", e.Protocol)
-}
 
 // isFast says whether e is the fast engine.
 func (e Engine) isFast() bool { return e.kind == kindFast }

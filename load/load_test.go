@@ -42,9 +42,6 @@ func TestExactRequestCountsEveryTransport(t *testing.T) {
 	ts, payload := startServer(t, nil)
 	for _, engine := range []Engine{Std, Fast} {
 		for _, p := range transport.All {
-			if !engine.supports(p) {
-				continue
-			}
 			for _, path := range []string{"/small", "/echo", "/bytes/3M"} {
 				t.Run(engine.String()+"/"+p.String()+path, func(t *testing.T) {
 					before := payload.Stats().Protocols[p.String()]

@@ -44,9 +44,6 @@ func TestUserHostAndHopByHop(t *testing.T) {
 	}))
 	for _, engine := range []Engine{Std, Fast} {
 		for _, p := range transport.All {
-			if !engine.supports(p) {
-				continue
-			}
 			t.Run(engine.String()+"/"+p.String(), func(t *testing.T) {
 				// Names as users write them (a targets file keeps their
 				// case): a plain map, not canonicalized.

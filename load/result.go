@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/internal/histogram"
+	"github.com/httpvs/httpvs/internal/redact"
 	"github.com/httpvs/httpvs/load/loadresult"
-	"github.com/httpvs/httpvs/transport"
 )
 
 // engineName is what results record as their engine.
@@ -67,7 +67,7 @@ func (r *run) result(clients []connClient, interrupted bool) loadresult.Result {
 	}
 	res.Kind, res.SchemaVersion = loadresult.Kind, loadresult.SchemaVersion
 	res.BodySize, res.Headers = int64(r.cfg.BodySize), r.cfg.Headers.String()
-	res.HeaderNames = transport.HeaderNames(r.cfg.Header)
+	res.HeaderNames = redact.HeaderNames(r.cfg.Header)
 	res.Share = r.cfg.Share.String()
 	res.Histograms, _ = histogram.EncodeLoad(lat, conn, tls, ttfb, late) // writes to memory: cannot fail
 	for _, c := range clients {

@@ -6,14 +6,19 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/internal/defaults"
+	"github.com/httpvs/httpvs/internal/linkmodel"
 )
+
+// mtu is the MTU of both ends of a link (TUN devices or veth pair), in
+// bytes: the largest IP packet that crosses it.
+const mtu = linkmodel.MTU
 
 // Backend is how a link is made: the spec's backend= key.
 type Backend string
 
 const (
 	// BackendAuto (or "") picks BackendNetem where the kernel has the netem
-	// qdisc (NetemSupport), else BackendTUN.
+	// qdisc, else BackendTUN.
 	BackendAuto Backend = "auto"
 	// BackendTUN joins the two namespaces by TUN devices and applies the
 	// model in this process (the ferries): works wherever TUN devices do,
@@ -78,7 +83,7 @@ func netemArgs(d Direction) []string {
 func netemLimit(d Direction) int {
 	q := d.Queue.Packets
 	if d.Queue.Bytes > 0 {
-		qb := int((d.Queue.Bytes + MTU - 1) / MTU)
+		qb := int((d.Queue.Bytes + mtu - 1) / mtu)
 		if q == 0 || qb < q {
 			q = qb
 		}
@@ -89,7 +94,7 @@ func netemLimit(d Direction) int {
 	if d.Rate <= 0 {
 		return q + delayLine
 	}
-	inFlight := math.Ceil(float64(d.Rate) * (d.Delay + d.Jitter).Seconds() / 8 / MTU)
+	inFlight := math.Ceil(float64(d.Rate) * (d.Delay + d.Jitter).Seconds() / 8 / mtu)
 	return q + int(inFlight)
 }
 

@@ -98,7 +98,7 @@ func testCloseLeavesNothing(t *testing.T, makeLink func() (*Link, error)) {
 	if got, _ := os.Readlink(fmt.Sprintf("/proc/%d/ns/net", sleeper.Process.Pid)); got != ns[1] {
 		t.Errorf("the child started in the server namespace is in %s, want %s", got, ns[1])
 	}
-	if _, err := connectTime(testContext(t, 10*time.Second), l, 1); err != nil {
+	if err := dialOnce(testContext(t, 10*time.Second), l); err != nil {
 		t.Fatal(err)
 	}
 	if err := l.Close(); err != nil {

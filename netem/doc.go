@@ -2,8 +2,9 @@
 // named presets, a packet-level link model (delay, jitter, rate, drop-tail
 // queue, uniform and Gilbert-Elliott loss), a userspace link that ferries
 // packets between two TUN devices in two network namespaces it creates (the
-// design of mahimahi's packet shells), and a calibration that measures the
-// link actually obtained.
+// design of mahimahi's packet shells), or a veth pair with the kernel's
+// netem qdisc. What a link actually delivers is measured by the run that
+// uses it (its calibration, results.NetCalibration).
 //
 // The library never prints and never exits: it returns values and typed
 // errors (*SpecError for a bad spec, *SetupError for a missing privilege or
@@ -35,7 +36,7 @@
 // Where the kernel has the netem qdisc, NewLink can join the same two
 // namespaces by a veth pair instead, with a netem qdisc on each end that
 // applies that direction's model in the kernel (Backend, the spec's
-// backend= key; by default BackendNetem where NetemSupport finds it, else
+// backend= key; by default BackendNetem where the kernel has the qdisc, else
 // BackendTUN). It runs ip and tc from iproute2 inside the namespaces, turns
 // off segmentation offloads so that the qdiscs see MTU-sized TCP packets,
 // and reads its counters from the qdiscs. Cleanup is the same: the kernel

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/httpvs/httpvs/internal/attribution"
 )
 
 // delayLine is the most packets one direction holds between their arrival
@@ -76,21 +78,17 @@ type ferry struct {
 
 func newFerry(from, to *os.File, d Direction, seed uint64, epoch time.Time, done chan struct{}) *ferry {
 	f := &ferry{from: from, to: to, sh: newShaper(d, seed), epoch: epoch, line: make(chan packet, delayLine), done: done}
-	f.pool.New = func() any { b := make([]byte, MTU+512); return &b }
+	f.pool.New = func() any { b := make([]byte, mtu+512); return &b }
 	return f
 }
 
-// ProfileLabel is the runtime/pprof label key the ferry's goroutines
-// carry (value "ferry"), so that a CPU profile of the process that runs
-// the link can leave the emulator's own work out of the client's
-// (attribution.Sample.ExcludeLabel).
-const ProfileLabel = "httpvs-emulator"
-
-// start runs the two goroutines, labelled ProfileLabel; wg is done when
-// both have returned.
+// start runs the two goroutines, labelled attribution.EmulatorLabel (value
+// "ferry"), so that a CPU profile of the process that runs the link can
+// leave the emulator's own work out of the client's; wg is done when both
+// have returned.
 func (f *ferry) start(wg *sync.WaitGroup) {
 	wg.Add(2)
-	labels := pprof.Labels(ProfileLabel, "ferry")
+	labels := pprof.Labels(attribution.EmulatorLabel, "ferry")
 	go pprof.Do(context.Background(), labels, func(context.Context) { defer wg.Done(); f.read() })
 	go pprof.Do(context.Background(), labels, func(context.Context) { defer wg.Done(); f.write() })
 }

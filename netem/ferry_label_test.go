@@ -11,10 +11,12 @@ import (
 	"time"
 
 	"github.com/google/pprof/profile"
+
+	"github.com/httpvs/httpvs/internal/attribution"
 )
 
 // TestFerryProfileLabel: every CPU sample taken in the ferry's code
-// carries ProfileLabel, so a profile of the process running the link can
+// carries attribution.EmulatorLabel, so a profile of the process running the link can
 // leave the emulator's work out of the client's.
 func TestFerryProfileLabel(t *testing.T) {
 	inR, inW, err := os.Pipe()
@@ -62,7 +64,7 @@ func TestFerryProfileLabel(t *testing.T) {
 		if !inFerry(s) {
 			continue
 		}
-		if len(s.Label[ProfileLabel]) > 0 {
+		if len(s.Label[attribution.EmulatorLabel]) > 0 {
 			labelled++
 		} else {
 			unlabelled++

@@ -26,7 +26,7 @@ type Link struct {
 // NewLink makes the two namespaces and joins them by the backend
 // spec.Backend names: BackendTUN (TUN devices and this process's
 // ferries), BackendNetem (a veth pair and the kernel's netem qdisc), or
-// for "" and BackendAuto BackendNetem where NetemSupport finds it, else
+// for "" and BackendAuto BackendNetem where the kernel has the netem qdisc, else
 // BackendTUN. It needs root (CAP_SYS_ADMIN, CAP_NET_ADMIN), and
 // /dev/net/tun or ip, tc, veth and sch_netem; without them it returns a
 // *SetupError naming what is missing and leaves nothing behind.
@@ -48,12 +48,12 @@ func newLink(spec Spec) (*Link, error) {
 	case BackendTUN:
 		return newTUNLink(spec)
 	case BackendNetem:
-		if err := NetemSupport(); err != nil {
+		if err := netemSupport(); err != nil {
 			return nil, err
 		}
 		return newNetemLink(spec, netemQdisc)
 	}
-	if NetemSupport() == nil {
+	if netemSupport() == nil {
 		return newNetemLink(spec, netemQdisc)
 	}
 	return newTUNLink(spec)

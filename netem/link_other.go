@@ -7,8 +7,6 @@ import (
 	"net"
 	"net/netip"
 	"os/exec"
-
-	"github.com/httpvs/httpvs/internal/linkmodel"
 )
 
 // ClientAddr and ServerAddr are the two ends' addresses (see the Linux
@@ -19,9 +17,6 @@ var (
 	// ServerAddr is the address of the server namespace's TUN device.
 	ServerAddr = netip.MustParseAddr("198.18.0.2")
 )
-
-// MTU is the MTU of both TUN devices, in bytes.
-const MTU = linkmodel.MTU
 
 // Namespace is a network namespace; there are none on this system.
 type Namespace struct{}
@@ -57,17 +52,11 @@ func (l *Link) Spec() Spec { return l.spec }
 // Backend returns "".
 func (l *Link) Backend() Backend { return "" }
 
-// NetemSupport returns a *SetupError wrapping ErrUnsupported.
-func NetemSupport() error { return unsupported() }
-
 // Client returns nil.
 func (l *Link) Client() *Namespace { return nil }
 
 // Server returns nil.
 func (l *Link) Server() *Namespace { return nil }
-
-// Stats returns zero counters.
-func (l *Link) Stats() (up, down DirStats) { return }
 
 // ResetStats returns zero counters.
 func (l *Link) ResetStats() (up, down DirStats) { return }

@@ -6,13 +6,8 @@ import (
 	"net/netip"
 	"os"
 
-	"github.com/httpvs/httpvs/internal/linkmodel"
 	"golang.org/x/sys/unix"
 )
-
-// MTU is the MTU of both TUN devices, in bytes: the largest IP packet that
-// crosses the link.
-const MTU = linkmodel.MTU
 
 // tunTxQueueLen is the TUN devices' transmit ring, in packets: TUN devices
 // have no qdisc, so a full ring drops; it is deep enough that the ferry,
@@ -92,7 +87,7 @@ func configure(s int, name string, addr netip.Addr) error {
 		req  uint
 		set  func(*unix.Ifreq) error
 	}{
-		{"mtu", unix.SIOCSIFMTU, func(r *unix.Ifreq) error { r.SetUint32(MTU); return nil }},
+		{"mtu", unix.SIOCSIFMTU, func(r *unix.Ifreq) error { r.SetUint32(mtu); return nil }},
 		{"address", unix.SIOCSIFADDR, func(r *unix.Ifreq) error { return r.SetInet4Addr(a4[:]) }},
 		{"netmask", unix.SIOCSIFNETMASK, func(r *unix.Ifreq) error { return r.SetInet4Addr(maskBytes) }},
 	}

@@ -124,7 +124,7 @@ func addVeth(server *Namespace) error {
 // datagrams as one.
 func setupEnd(name string, addr, peer netip.Addr, peerMAC string) error {
 	steps := [][]string{
-		{"ip", "link", "set", "dev", name, "mtu", strconv.Itoa(MTU)},
+		{"ip", "link", "set", "dev", name, "mtu", strconv.Itoa(mtu)},
 		{"ip", "addr", "add", netip.PrefixFrom(addr, prefixLen).String(), "dev", name},
 		{"ip", "neigh", "replace", peer.String(), "lladdr", peerMAC, "dev", name, "nud", "permanent"},
 		{"ip", "link", "set", "dev", name, "up"},
@@ -154,7 +154,7 @@ func addQdisc(name string, qdisc []string) error {
 
 // noOffloads turns segmentation offloads off on name (see setupEnd).
 func noOffloads(name string) error {
-	err := command(nil, "ip", "link", "set", "dev", name, "gso_max_segs", "1", "gso_max_size", strconv.Itoa(MTU))
+	err := command(nil, "ip", "link", "set", "dev", name, "gso_max_segs", "1", "gso_max_size", strconv.Itoa(mtu))
 	if err == nil {
 		return nil
 	}
@@ -191,7 +191,7 @@ func command(extra []*os.File, name string, args ...string) error {
 	return nil
 }
 
-// probeNetem is NetemSupport's probe, run once per process.
+// probeNetem is netemSupport's probe, run once per process.
 var probeNetem = sync.OnceValue(func() error {
 	if err := needIPRoute2(); err != nil {
 		return err
@@ -212,11 +212,12 @@ var probeNetem = sync.OnceValue(func() error {
 	return nil
 })
 
-// NetemSupport returns nil when this system can make a BackendNetem link,
+// netemSupport returns nil when this system can make a BackendNetem link,
 // else a *SetupError naming what is missing (root, ip and tc, veth, the
-// netem qdisc). It tries once per process, on a veth pair in a namespace
-// of its own that it then releases, and remembers the answer.
-func NetemSupport() error { return probeNetem() }
+// netem qdisc): what NewLink returns for BackendNetem. It tries once per
+// process, on a veth pair in a namespace of its own that it then
+// releases, and remembers the answer.
+func netemSupport() error { return probeNetem() }
 
 // qdiscs reads a netem link's counters from its two root qdiscs.
 type qdiscs struct {

@@ -38,22 +38,22 @@ func TestVethPlumbing(t *testing.T) {
 	ctx := testContext(t, 30*time.Second)
 	// The counters prove no ARP crossed (it would add packets) and no
 	// probe was lost; how fast the probes came back is the machine's.
-	p, err := probeUDP(ctx, l, 50, time.Millisecond)
+	echoed, err := echoUDP(ctx, l, 50, time.Millisecond)
 	if err != nil {
 		t.Fatal(err)
 	}
 	up, down := l.ResetStats()
-	t.Logf("probes %+v; up %+v, down %+v", p, up, down)
-	if p.Echoed != 50 || up.Packets != 50 || down.Packets != 50 || up.Lost != 0 {
-		t.Fatalf("probes %+v, up %+v, down %+v; want all 50 back, 50 packets each way, none lost", p, up, down)
+	t.Logf("%d of 50 echoes; up %+v, down %+v", echoed, up, down)
+	if echoed != 50 || up.Packets != 50 || down.Packets != 50 || up.Lost != 0 {
+		t.Fatalf("%d of 50 echoes, up %+v, down %+v; want all 50 back, 50 packets each way, none lost", echoed, up, down)
 	}
-	got, err := goodput(ctx, l, false, 300*time.Millisecond)
+	got, err := download(ctx, l, 300*time.Millisecond)
 	if err != nil {
 		t.Fatal(err)
 	}
 	up, down = l.stats()
-	t.Logf("veth without netem: TCP goodput %v; up %+v, down %+v", got, up, down)
-	if down.Delivered == 0 || down.Bytes/down.Delivered > MTU+vethOverhead {
+	t.Logf("veth without netem: TCP %d bytes down; up %+v, down %+v", got, up, down)
+	if down.Delivered == 0 || down.Bytes/down.Delivered > mtu+vethOverhead {
 		t.Errorf("down: %d bytes in %d packets: larger than the MTU on average (offloads on?)", down.Bytes, down.Delivered)
 	}
 }

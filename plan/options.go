@@ -82,9 +82,8 @@ type Options struct {
 	// best known settings in one run.
 	Alongside *results.KnobSet
 	// Engine is the load engine of the request scenarios (load.Std, the
-	// zero value, or load.Fast); a transport it does not speak is measured
-	// with load.Std (Engine.For). Let it hold Ps only when Target is
-	// another process.
+	// zero value, or load.Fast; both speak every transport). Let it hold
+	// Ps only when Target is another process.
 	Engine load.Engine
 	// Timeout bounds each repetition; zero means 2 minutes, or
 	// across a lossy link twice the longest transfer expected, if longer.

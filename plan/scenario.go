@@ -36,13 +36,6 @@ func init() {
 	scenariospec.Of = func(s any) *scenariospec.Spec { return &s.(*Scenario).x }
 }
 
-// Transfer reports whether s moves big bodies (transfer package) rather
-// than many requests (load package) or is a network scenario.
-func (s Scenario) Transfer() bool { return s.Metric == results.MetricBytesPerSecond }
-
-// Streams is the number of transfers or requests s keeps in flight.
-func (s Scenario) Streams() int { return s.x.Streams }
-
 // pageConns is how many HTTP/1.1 connections page-load opens at most per
 // host; the page-load scenario's Streams.
 const pageConns = 6
@@ -178,15 +171,6 @@ func scenarioByName(name string) (Scenario, bool) {
 		}
 	}
 	return Scenario{}, false
-}
-
-// Base is the scenario a variant was made from: "download" for
-// "download:tuned"; s's own name otherwise.
-func (s Scenario) Base() string {
-	if s.x.Knobs == "" {
-		return s.Name
-	}
-	return strings.TrimSuffix(s.Name, verdict.VariantSep+s.x.Knobs)
 }
 
 // RequestScenarios are the scenarios measuring reqs: for the i-th

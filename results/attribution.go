@@ -75,7 +75,7 @@ type AttributionSide struct {
 	ShrunkFunctions []AttributionShare `json:"shrunk_functions,omitempty"`
 	// ExcludedSecondsPerUnit and BaseExcludedSecondsPerUnit are the CPU
 	// seconds per unit left out of the cell's and the baseline's profile
-	// (samples labelled netem.ProfileLabel): the link emulator's own work.
+	// (samples of the emulator's goroutines, which carry a pprof label): the link emulator's own work.
 	ExcludedSecondsPerUnit     float64 `json:"excluded_seconds_per_unit,omitempty"`
 	BaseExcludedSecondsPerUnit float64 `json:"base_excluded_seconds_per_unit,omitempty"`
 }

@@ -44,7 +44,7 @@ type NetDirection struct {
 	QueueBytes   int64 `json:"queue_bytes"`
 }
 
-// NetCalibration is a link as measured (netem.Calibration).
+// NetCalibration is a link as measured across it by the run that made it.
 type NetCalibration struct {
 	UDPRTTSeconds     float64 `json:"udp_rtt_seconds"`     // median round trip of small UDP probes
 	TCPConnectSeconds float64 `json:"tcp_connect_seconds"` // median TCP handshake

@@ -79,7 +79,7 @@ func Start(cfg Config) (*Running, error) {
 	}
 	ts, err := transport.NewServer(topts)
 	if err != nil {
-		payload.GRPC().Stop()
+		payload.grpc.Stop()
 		return nil, fielderr.Within("Transport", err)
 	}
 	payload.attach(ts)
@@ -87,13 +87,13 @@ func Start(cfg Config) (*Running, error) {
 	if cfg.GRPCListen != "" {
 		ln, moved, err := listenGRPC(cfg.GRPCListen, cfg.GRPCAnyPortIfTaken)
 		if err != nil {
-			payload.GRPC().Stop()
+			payload.grpc.Stop()
 			ts.Close()
 			return nil, err
 		}
 		r.GRPCAddr, r.GRPCMoved = ln.Addr().String(), moved
 		go func() {
-			if err := payload.GRPC().Serve(ln); err != nil {
+			if err := payload.grpc.Serve(ln); err != nil {
 				r.errs <- fmt.Errorf("gRPC: %w", err)
 			}
 		}()
@@ -133,7 +133,7 @@ func (r *Running) Close() error {
 	r.closeOnce.Do(func() {
 		close(r.done)
 		r.stopPeak()
-		r.Server.GRPC().Stop()
+		r.Server.grpc.Stop()
 		err = r.Transport.Close()
 	})
 	return err

@@ -81,7 +81,7 @@ type Server struct {
 	profiler  *profiler                              // nil unless Options.Profiling
 	token     string                                 // Options.Token
 	exposed   bool                                   // Options.Exposed
-	native    protoCounters                          // gRPC calls over grpc-go's own transport (GRPC().Serve)
+	native    protoCounters                          // gRPC calls over grpc-go's own transport (Config.GRPCListen)
 	page      *pageSite                              // GET /page/
 
 	mu       sync.Mutex
@@ -125,13 +125,8 @@ func New(opts Options) *Server {
 }
 
 // NativeGRPC is the counters' name for gRPC calls served by grpc-go's own
-// transport (GRPC().Serve on a listener).
+// transport (Config.GRPCListen).
 const nativeGRPC = "grpc-native"
-
-// GRPC returns the Bookstore gRPC server behind Handler's gRPC route; serve
-// it on a listener of its own for the native binding, and Stop it when
-// done.
-func (s *Server) GRPC() *grpc.Server { return s.grpc }
 
 // SampleGoroutines samples the process's goroutine count until stop is
 // called, so that each /stats read reports the peak since the previous

@@ -10,27 +10,6 @@ import (
 	"github.com/httpvs/httpvs/transport"
 )
 
-func TestBlockingSocketsChoice(t *testing.T) {
-	tests := []struct {
-		p     transport.Protocol
-		conns int
-		want  bool
-	}{
-		{transport.H1, 1, true},
-		{transport.H1, maxBlockingConns, true},
-		{transport.H1, maxBlockingConns + 1, false},
-		{transport.H2C, 1, false},
-		{transport.H1TLS, 1, false},
-		{transport.H2, 1, false},
-		{transport.H3, 1, false},
-	}
-	for _, tt := range tests {
-		if got := BlockingSuits(tt.p, tt.conns); got != tt.want {
-			t.Errorf("BlockingSuits(%s, %d) = %v, want %v", tt.p, tt.conns, got, tt.want)
-		}
-	}
-}
-
 // TestTimeoutEndsStalledH1Download checks that a download asleep in a
 // blocking recv (h1 reads with blocking sockets) ends at the run's
 // timeout, keeping the bytes that arrived.

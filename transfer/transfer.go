@@ -16,6 +16,7 @@ import (
 
 	"github.com/httpvs/httpvs/internal/fielderr"
 	"github.com/httpvs/httpvs/internal/procstat"
+	"github.com/httpvs/httpvs/internal/redact"
 	"github.com/httpvs/httpvs/internal/serverstats"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transfer/transferresult"
@@ -142,7 +143,7 @@ func Run(ctx context.Context, p Plan) (transferresult.Result, error) {
 		Requested:   p.Client.Protocol.String(),
 		Streams:     p.Transfers,
 		PerStream:   make([]transferresult.Stream, p.Transfers),
-		HeaderNames: transport.HeaderNames(p.Header),
+		HeaderNames: redact.HeaderNames(p.Header),
 	}
 	if p.Direction == Upload {
 		res.WriteSize = p.WriteSize

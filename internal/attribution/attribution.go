@@ -31,11 +31,17 @@ type Sample struct {
 	Units float64
 	// ExcludeLabel, if not "", is a pprof label key (runtime/pprof.Labels)
 	// whose samples are not the side's work: the link emulator's ferry
-	// goroutines in the client's process carry one (netem.ProfileLabel).
+	// goroutines in the client's process carry one (EmulatorLabel).
 	// Their time is left out of every figure and reported apart
 	// (Side.ExcludedSecondsPerUnit).
 	ExcludeLabel string
 }
+
+// EmulatorLabel is the runtime/pprof label key the goroutines of netem's
+// link emulator (its ferries) carry, with the value "ferry": a profile of
+// the process that runs a link leaves their work out of the client's
+// (Sample.ExcludeLabel).
+const EmulatorLabel = "httpvs-emulator"
 
 // MaxFunctions is the most functions a results.AttributionSide names on each hand (grew,
 // shrank).

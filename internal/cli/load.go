@@ -84,7 +84,7 @@ func (f *loadFlags) config(fs *flagset.Set, rawURL string) (load.Config, error) 
 		}
 		lc.BodySize = units.Bytes(len(lc.Body))
 	}
-	if lc.Engine, err = loadspec.ParseEngine(f.engine, opts.Protocol); err != nil {
+	if lc.Engine, err = loadspec.ParseEngine(f.engine); err != nil {
 		return load.Config{}, fs.Check(err)
 	}
 	lc.Engine = lc.Engine.WithHoldP(true) // the server is always another process

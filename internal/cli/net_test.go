@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/internal/defaults"
+	"github.com/httpvs/httpvs/internal/linkmodel"
 	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/results"
 )
@@ -83,7 +84,7 @@ func checkRepetitionLink(t *testing.T, cell string, r results.Repetition) {
 		t.Fatalf("%s: a repetition without link counters", cell)
 	}
 	for _, d := range []results.NetCounters{l.Up, l.Down} {
-		if d.Packets == 0 || d.Delivered == 0 || d.Lost != 0 || d.QueueDrops != 0 || d.Overflow != 0 || d.Largest > netem.MTU {
+		if d.Packets == 0 || d.Delivered == 0 || d.Lost != 0 || d.QueueDrops != 0 || d.Overflow != 0 || d.Largest > linkmodel.MTU {
 			t.Errorf("%s: link counters up %+v down %+v: want packets each way, none dropped, none above the MTU", cell, l.Up, l.Down)
 			return
 		}
@@ -148,7 +149,8 @@ func TestRunNetWithoutPrivileges(t *testing.T) {
 // starting anything, and nothing left behind.
 func TestRunNetBackendMissing(t *testing.T) {
 	needLink(t)
-	if netem.NetemSupport() == nil {
+	if l, err := netem.NewLink(netem.Spec{Backend: netem.BackendNetem}); err == nil {
+		l.Close()
 		t.Skip("this kernel has sch_netem")
 	}
 	before := netLeftovers(t)

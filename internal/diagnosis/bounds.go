@@ -61,7 +61,7 @@ func Bounds(res *results.Results) {
 		case b.Departs:
 			b.Explained = explainDeparture(c, sc, n, b)
 			b.Unexplained = b.Explained == ""
-		case b.Share < transferBelow && sc.Transfer():
+		case b.Share < transferBelow && scenariospec.Transfer(sc.Metric):
 			// Its interval reaches the link, its median does not: the
 			// loss model may still place it; else too few rounds to say.
 			b.Explained = lossExplanation(c, sc, n)
@@ -80,7 +80,7 @@ func boundOf(c *results.Cell, sc plan.Scenario, n *results.Net) *results.Bound {
 		return nil
 	}
 	switch {
-	case sc.Transfer():
+	case scenariospec.Transfer(sc.Metric):
 		return transferBound(c, sc, n)
 	case scenariospec.Of(&sc).ColdStart():
 		k, why := linkmodel.ColdRTTs(c.Protocol, scenariospec.Of(&sc).Resume)
@@ -95,7 +95,7 @@ func boundOf(c *results.Cell, sc plan.Scenario, n *results.Net) *results.Bound {
 	case scenariospec.Of(&sc).User():
 		return requestBound(c, sc, n, rtt)
 	case scenariospec.Of(&sc).Engine() && scenariospec.Of(&sc).Body == 0 && scenariospec.Of(&sc).Headers.Count == 0 && c.Protocol != matrix.NativeColumn:
-		streams := float64(sc.Streams())
+		streams := float64(scenariospec.Of(&sc).Streams)
 		if m := verdict.MedianRepetition(c); m.Lowered != "" && m.Streams > 0 {
 			streams = float64(m.Streams) // the server allowed fewer
 		}
@@ -130,12 +130,12 @@ func place(b *results.Bound, c *results.Cell) {
 		return
 	}
 	below := requestsBelow
-	if sc.Transfer() {
+	if scenariospec.Transfer(sc.Metric) {
 		below = transferBelow
 	}
 	// A median beyond the bound is a defect to find whatever the spread:
 	// the link's rate is exact.
-	b.Faster = b.Low > beyondBound || (sc.Transfer() && b.Share > beyondBound)
+	b.Faster = b.Low > beyondBound || (scenariospec.Transfer(sc.Metric) && b.Share > beyondBound)
 	b.Departs = b.Faster || b.High < below
 }
 
@@ -198,7 +198,7 @@ func behindAccounts(c *results.Cell, sc plan.Scenario, n *results.Net, b *result
 		return b.Share <= over*(1+slowdown)
 	}
 	below := requestsBelow
-	if sc.Transfer() {
+	if scenariospec.Transfer(sc.Metric) {
 		below = transferBelow
 	}
 	return b.Share >= below*(1-slowdown)
@@ -212,7 +212,7 @@ func requestBound(c *results.Cell, sc plan.Scenario, n *results.Net, rtt float64
 	if scenariospec.Of(&sc).Body > 0 {
 		return nil
 	}
-	b := &results.Bound{Value: float64(sc.Streams()) / rtt, Basis: fmt.Sprintf("%d in flight per %.1f ms round trip", sc.Streams(), rtt*1e3)}
+	b := &results.Bound{Value: float64(scenariospec.Of(&sc).Streams) / rtt, Basis: fmt.Sprintf("%d in flight per %.1f ms round trip", scenariospec.Of(&sc).Streams, rtt*1e3)}
 	if rate := linkmodel.LinkGoodput(n, false); rate > 0 && c.ResponseBytes > 0 && rate/float64(c.ResponseBytes) < b.Value {
 		b.Value = rate / float64(c.ResponseBytes)
 		b.Basis = fmt.Sprintf("%s over %d-byte responses", goodputBasis(n, rate), c.ResponseBytes)

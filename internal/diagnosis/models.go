@@ -10,7 +10,6 @@ import (
 	"github.com/httpvs/httpvs/internal/protoname"
 	"github.com/httpvs/httpvs/internal/scenariospec"
 	"github.com/httpvs/httpvs/internal/verdict"
-	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
@@ -93,7 +92,7 @@ func transferBound(c *results.Cell, sc plan.Scenario, n *results.Net) *results.B
 // (linkmodel.PredictLoss); ok is false where no model applies (no loss in the
 // data's direction, a controller not recorded or unknown, not a transfer).
 func predictLoss(c *results.Cell, sc plan.Scenario, n *results.Net, link float64) (linkmodel.LossModel, bool) {
-	if !sc.Transfer() {
+	if !scenariospec.Transfer(sc.Metric) {
 		return linkmodel.LossModel{}, false
 	}
 	quic := c.Protocol == protoname.H3
@@ -207,7 +206,7 @@ func queueBytes(d results.NetDirection) float64 {
 	if pk <= 0 {
 		pk = defaults.QueuePackets
 	}
-	q := float64(pk * netem.MTU)
+	q := float64(pk * linkmodel.MTU)
 	if d.QueueBytes > 0 {
 		q = min(q, float64(d.QueueBytes))
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/httpvs/httpvs/internal/linkmodel"
 	"github.com/httpvs/httpvs/internal/protoname"
+	"github.com/httpvs/httpvs/internal/scenariospec"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
@@ -30,7 +31,7 @@ const windowNear = 0.6
 // round trips are microseconds, so only a link shows it.
 func windowLimited(s *subject) *results.Finding {
 	n := s.set.Net
-	if n == nil || !s.transfer() || s.sc.Streams() != 1 || s.m.Value <= 0 {
+	if n == nil || !s.transfer() || scenariospec.Of(&s.sc).Streams != 1 || s.m.Value <= 0 {
 		return nil
 	}
 	p, ok := s.protocol()

@@ -26,10 +26,10 @@ func concurrencyLowered(s *subject) *results.Finding {
 	}
 	f := &results.Finding{
 		Evidence: fmt.Sprintf("%s: %s", gap(s.c), s.m.Lowered),
-		Fix:      fmt.Sprintf("to measure the scenario's concurrency, let the server take more streams: http.Server{HTTP2: &http.HTTP2Config{MaxConcurrentStreams: %d}}", s.sc.Streams()),
+		Fix:      fmt.Sprintf("to measure the scenario's concurrency, let the server take more streams: http.Server{HTTP2: &http.HTTP2Config{MaxConcurrentStreams: %d}}", scenariospec.Of(&s.sc).Streams),
 	}
-	if s.ownServer() && s.sc.Streams() > 0 {
-		f.Knobs = []results.Knob{{Field: "Server.HTTP2.MaxConcurrentStreams", Value: fmt.Sprint(s.sc.Streams())}}
+	if s.ownServer() && scenariospec.Of(&s.sc).Streams > 0 {
+		f.Knobs = []results.Knob{{Field: "Server.HTTP2.MaxConcurrentStreams", Value: fmt.Sprint(scenariospec.Of(&s.sc).Streams)}}
 	}
 	return f
 }
@@ -52,11 +52,11 @@ func generatorBound(s *subject) *results.Finding {
 	if s.set != nil && s.set.Pin != nil {
 		f.Fix = fmt.Sprintf("the generator probably limited this cell: the run pinned it to %d core(s) apart from the server; its figure is a floor of what the transport does with more (--pin=false shares every core)", len(s.set.Pin.ClientCPUs))
 	}
-	p, ok := s.protocol()
+	_, ok := s.protocol()
 	// The fast engine's saving is checked with requests in flight
 	// (small-concurrent); one at a time, both engines' CPU per request is
 	// mostly the same system calls.
-	if ok && !s.transfer() && !scenariospec.Of(&s.sc).RPC && s.sc.Streams() > 1 && s.m.Engine == load.Std.String() && load.Fast.For(p) == load.Fast {
+	if ok && !s.transfer() && !scenariospec.Of(&s.sc).RPC && scenariospec.Of(&s.sc).Streams > 1 && s.m.Engine == load.Std.String() {
 		f.Fix = "the generator probably limited this cell: the fast engine spends less client CPU per request"
 		f.Knobs = []results.Knob{{Field: "Engine", Value: load.Fast.String()}}
 	}

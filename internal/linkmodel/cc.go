@@ -49,7 +49,8 @@ const (
 	// TCPSegmentBytes is a full TCP segment's payload on a 1500-byte
 	// MTU with timestamps: 1500 - 20 (IP) - 20 (TCP) - 12 (options).
 	TCPSegmentBytes = MTU - 52
-	// MTU is the emulated links' MTU, bytes (netem.MTU).
+	// MTU is the emulated links' MTU, bytes: the largest IP packet that
+	// crosses one (netem's TUN devices and veth pairs).
 	MTU = 1500
 	// TCPInitialWindowSegments is Linux's initial congestion window
 	// (RFC 6928), in segments.

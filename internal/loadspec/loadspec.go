@@ -1,7 +1,7 @@
 // Package loadspec reads load's options as the command line spells them:
 // a rate ("2.5k"), a header spec ("100:100") and an engine name with
 // "auto", the engine that speaks the transport and is not what gets
-// measured.
+// measured; and it makes get's and put's choice of blocking sockets.
 package loadspec
 
 import (
@@ -40,16 +40,32 @@ func ParseRate(s string) (float64, error) {
 	return r * mult, nil
 }
 
-// ParseEngine reads "std", "fast" or "auto" for transport p: auto is
-// Fast where it speaks p, else Std, so that the generator is not what
-// gets measured (httpvs load's choice).
-func ParseEngine(s string, p transport.Protocol) (load.Engine, error) {
+// ParseEngine reads "std", "fast" or "auto": auto is Fast, which speaks
+// every transport, so that the generator is not what gets measured
+// (httpvs load's choice).
+func ParseEngine(s string) (load.Engine, error) {
 	if s == "auto" {
-		return load.Fast.For(p), nil
+		return load.Fast, nil
 	}
 	e, err := load.ParseEngine(s)
 	if err != nil {
 		return load.Std, fielderr.New("Engine", fmt.Sprintf("%q", s), "std, fast or auto")
 	}
 	return e, nil
+}
+
+// maxBlockingConns is the most connections get and put read with blocking
+// sockets (transport.ClientOptions.BlockingSockets), one OS thread each.
+const maxBlockingConns = 64
+
+// BlockingSockets says whether an instrument's run (get, put) over p with
+// conns connections should read them with blocking sockets: over HTTP/1.1
+// in cleartext, where a download's reader is the process's only busy
+// goroutine and Go's poller costs more system time per GB than curl's
+// blocking recv (docs/measurements/peers-*.md). h2c keeps Go's poller:
+// its speed there is Go's own HTTP/2 client's, already ahead of curl's.
+// transfer.Run never sets it on its own: a comparison of Go's transports
+// (the matrix) measures Go's I/O.
+func BlockingSockets(p transport.Protocol, conns int) bool {
+	return p == transport.H1 && conns <= maxBlockingConns
 }

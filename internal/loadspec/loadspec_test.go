@@ -54,27 +54,46 @@ func FuzzParseRate(f *testing.F) {
 	})
 }
 
-// TestParseEngine: auto is the fast engine for every transport it
-// speaks (all five); std and fast are themselves; any other name is a
-// field error naming Engine.
+// TestParseEngine: auto is the fast engine, which speaks all five
+// transports; std and fast are themselves; any other name is a field
+// error naming Engine.
 func TestParseEngine(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		p    transport.Protocol
 		want load.Engine
 	}{
-		{"auto", transport.H1, load.Fast},
-		{"auto", transport.H3, load.Fast},
-		{"std", transport.H2, load.Std},
-		{"fast", transport.H2C, load.Fast},
+		{"auto", load.Fast},
+		{"std", load.Std},
+		{"fast", load.Fast},
 	} {
-		got, err := ParseEngine(tc.name, tc.p)
+		got, err := ParseEngine(tc.name)
 		if err != nil || got != tc.want {
-			t.Errorf("%s for %s: %v, %v; want %v", tc.name, tc.p, got, err, tc.want)
+			t.Errorf("%s: %v, %v; want %v", tc.name, got, err, tc.want)
 		}
 	}
 	var fe *config.FieldError
-	if _, err := ParseEngine("turbo", transport.H1); !errors.As(err, &fe) || fe.Field != "Engine" || fe.Want != "std, fast or auto" {
+	if _, err := ParseEngine("turbo"); !errors.As(err, &fe) || fe.Field != "Engine" || fe.Want != "std, fast or auto" {
 		t.Errorf("turbo: %v, want a field error on Engine", err)
+	}
+}
+
+func TestBlockingSockets(t *testing.T) {
+	tests := []struct {
+		p     transport.Protocol
+		conns int
+		want  bool
+	}{
+		{transport.H1, 1, true},
+		{transport.H1, maxBlockingConns, true},
+		{transport.H1, maxBlockingConns + 1, false},
+		{transport.H2C, 1, false},
+		{transport.H1TLS, 1, false},
+		{transport.H2, 1, false},
+		{transport.H3, 1, false},
+	}
+	for _, tt := range tests {
+		if got := BlockingSockets(tt.p, tt.conns); got != tt.want {
+			t.Errorf("BlockingSockets(%s, %d) = %v, want %v", tt.p, tt.conns, got, tt.want)
+		}
 	}
 }

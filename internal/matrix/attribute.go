@@ -14,7 +14,6 @@ import (
 	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/internal/scenariospec"
-	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -104,7 +103,7 @@ func (r *runner) profileRound(ctx context.Context, sr *scenarioRun, c *results.C
 		most := max(maxProfiled, int(maxProfiled*span/defaults.ProfileSpan))
 		for n, began := 0, time.Now(); n < most && time.Since(began) < span && ctx.Err() == nil; n++ {
 			var m results.Repetition
-			if sr.sc.Transfer() {
+			if scenariospec.Transfer(sr.sc.Metric) {
 				m = r.transfer(ctx, sr.sc, col.proto, sr.sizes[i])
 			} else {
 				m = r.load(ctx, sr.sc, col)
@@ -124,7 +123,9 @@ func (r *runner) profileRound(ctx context.Context, sr *scenarioRun, c *results.C
 
 // workUnits is the work m did in its cell's CPUUnit: GB of body bytes for
 // transfers, thousands of successful requests otherwise.
-func workUnits(sc Scenario, m results.Repetition) float64 { return workUnitsOf(sc.Transfer(), m) }
+func workUnits(sc Scenario, m results.Repetition) float64 {
+	return workUnitsOf(scenariospec.Transfer(sc.Metric), m)
+}
 
 func workUnitsOf(transfer bool, m results.Repetition) float64 {
 	if transfer {
@@ -144,10 +145,10 @@ func compareSides(c, base profiled) []*results.AttributionSide {
 			continue
 		}
 		// The client's process runs the emulated link's ferry: its
-		// goroutines carry netem.ProfileLabel and are left out.
+		// goroutines carry attribution.EmulatorLabel and are left out.
 		s, err := attribution.Compare(side.name,
-			attribution.Sample{Profile: side.cell, Units: c.units, ExcludeLabel: netem.ProfileLabel},
-			attribution.Sample{Profile: side.bs, Units: base.units, ExcludeLabel: netem.ProfileLabel})
+			attribution.Sample{Profile: side.cell, Units: c.units, ExcludeLabel: attribution.EmulatorLabel},
+			attribution.Sample{Profile: side.bs, Units: base.units, ExcludeLabel: attribution.EmulatorLabel})
 		if err != nil {
 			out = append(out, &results.AttributionSide{Side: side.name, Error: err.Error()})
 			continue

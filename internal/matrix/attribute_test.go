@@ -6,12 +6,12 @@ import (
 
 	"github.com/google/pprof/profile"
 
-	"github.com/httpvs/httpvs/netem"
+	"github.com/httpvs/httpvs/internal/attribution"
 	"github.com/httpvs/httpvs/results"
 )
 
 // flatProfile is a CPU profile with ms milliseconds in each function named;
-// those in ferry carry netem.ProfileLabel, as the link's goroutines do.
+// those in ferry carry attribution.EmulatorLabel, as the link's goroutines do.
 func flatProfile(t *testing.T, ms map[string]int64, ferry map[string]bool) []byte {
 	t.Helper()
 	p := &profile.Profile{
@@ -28,7 +28,7 @@ func flatProfile(t *testing.T, ms map[string]int64, ferry map[string]bool) []byt
 		p.Location = append(p.Location, loc)
 		s := &profile.Sample{Location: []*profile.Location{loc}, Value: []int64{v / 10, v * 1_000_000}}
 		if ferry[name] {
-			s.Label = map[string][]string{netem.ProfileLabel: {"ferry"}}
+			s.Label = map[string][]string{attribution.EmulatorLabel: {"ferry"}}
 		}
 		p.Sample = append(p.Sample, s)
 	}

@@ -54,7 +54,7 @@ func (r *runner) prepare(ctx context.Context, sc Scenario, col column) (size uni
 	if why, ok := r.unreachable[p]; ok && !col.native {
 		return 0, why, true
 	}
-	if !sc.Transfer() {
+	if !scenariospec.Transfer(sc.Metric) {
 		return r.probeRequest(ctx, sc, col)
 	}
 	return r.probeTransfer(ctx, sc, col)
@@ -90,7 +90,7 @@ func (r *runner) probeTransfer(ctx context.Context, sc Scenario, col column) (si
 	p := col.proto
 	// One small transfer per stream checks the endpoint and the protocol
 	// (a probe cut off by time may not see a response: uploads).
-	res, err := transfer.Run(ctx, r.transferPlan(sc, p, units.Bytes(sc.Streams())*units.KiB))
+	res, err := transfer.Run(ctx, r.transferPlan(sc, p, units.Bytes(spec(&sc).Streams)*units.KiB))
 	switch {
 	case err != nil:
 		return 0, err.Error(), true
@@ -122,7 +122,7 @@ func (r *runner) transferSize(ctx context.Context, sc Scenario, p transport.Prot
 	if err != nil {
 		return 0, err.Error(), true
 	}
-	size = units.Bytes(sc.Streams()) * minPerStream
+	size = units.Bytes(spec(&sc).Streams) * minPerStream
 	if res.Bytes > 0 && res.Seconds > 0 {
 		// A probe that moved nothing (all its time went on set-up: 100 TLS
 		// handshakes) leaves the smallest size.
@@ -139,10 +139,10 @@ func onlyStatus(e stats.ErrorCounts) bool { return e.Total == e.Status }
 
 // transferPlan is a transfer of total bytes split across sc's streams.
 func (r *runner) transferPlan(sc Scenario, p transport.Protocol, total units.Bytes) transfer.Plan {
-	per := max(total/units.Bytes(sc.Streams()), 1)
+	per := max(total/units.Bytes(spec(&sc).Streams), 1)
 	plan := transfer.Plan{
 		URL:       targetBase(r.opts.Target, p) + "/bytes/" + strconv.FormatInt(int64(per), 10),
-		Transfers: sc.Streams(),
+		Transfers: spec(&sc).Streams,
 		Client:    r.clientOptions(sc, p),
 		Timeout:   r.opts.Timeout,
 		Header:    r.opts.Header,
@@ -159,8 +159,8 @@ func (r *runner) transferPlan(sc Scenario, p transport.Protocol, total units.Byt
 func (r *runner) transfer(ctx context.Context, sc Scenario, p transport.Protocol, total units.Bytes) results.Repetition {
 	plan := r.transferPlan(sc, p, total)
 	plan.Omit = r.opts.omit(scenariospec.Of(&sc).Upload)
-	per := max(total/units.Bytes(sc.Streams()), 1)
-	m := results.Repetition{Streams: sc.Streams(), SizeBytes: int64(per)}
+	per := max(total/units.Bytes(spec(&sc).Streams), 1)
+	m := results.Repetition{Streams: spec(&sc).Streams, SizeBytes: int64(per)}
 	before, note := r.serverStats(ctx, serverstats.Timeout)
 	bytes0, objects0 := procstat.Allocated()
 	res, err := transfer.Run(ctx, plan)
@@ -192,8 +192,8 @@ func (r *runner) transfer(ctx context.Context, sc Scenario, p transport.Protocol
 	if h.Count() > 0 {
 		m.LatencyHistogram, _ = h.Encode() // to memory: cannot fail
 	}
-	m.AllocBytesPerRequest = float64(bytes1-bytes0) / float64(sc.Streams())
-	m.AllocsPerRequest = float64(objects1-objects0) / float64(sc.Streams())
+	m.AllocBytesPerRequest = float64(bytes1-bytes0) / float64(spec(&sc).Streams)
+	m.AllocsPerRequest = float64(objects1-objects0) / float64(spec(&sc).Streams)
 	r.cpu(&m, p.String(), res.Client.Process, before, after, note, float64(res.Bytes)/1e9)
 	return m
 }
@@ -205,21 +205,21 @@ func (r *runner) loadConfig(sc Scenario, col column, edit func(*load.Config)) lo
 		URL:      targetBase(r.opts.Target, p) + spec(&sc).Path,
 		Client:   r.clientOptions(sc, p),
 		Conns:    1,
-		Streams:  sc.Streams(),
+		Streams:  spec(&sc).Streams,
 		Duration: r.opts.Duration,
 		Warmup:   r.opts.Warmup,
 		Method:   spec(&sc).Method,
 		BodySize: scenariospec.Of(&sc).Body,
 		Headers:  scenariospec.Of(&sc).Headers,
 		Header:   r.opts.Header,
-		Engine:   r.opts.Engine.For(p),
+		Engine:   r.opts.Engine,
 		// A repetition that cannot finish a request in its own time is
 		// failing, not slow.
 		RequestTimeout: max(10*time.Second, r.opts.Duration, spec(&sc).Duration),
 	}
 	if p.Version() == 1 {
 		// HTTP/1.1 has one request in flight per connection.
-		cfg.Conns, cfg.Streams = sc.Streams(), 1
+		cfg.Conns, cfg.Streams = spec(&sc).Streams, 1
 	}
 	if scenariospec.Of(&sc).RPC {
 		r.rpcConfig(&cfg, col)
@@ -273,8 +273,8 @@ func (r *runner) load(ctx context.Context, sc Scenario, col column) results.Repe
 // request a round trip: a slow link then costs no try too short to count.
 func (r *runner) firstTry(sc Scenario) time.Duration {
 	d := max(r.opts.Duration, spec(&sc).Duration)
-	if r.opts.RTT > 0 && sc.Streams() > 0 {
-		d = max(d, time.Duration(1.2*minRequests/float64(sc.Streams())*float64(r.opts.RTT)))
+	if r.opts.RTT > 0 && spec(&sc).Streams > 0 {
+		d = max(d, time.Duration(1.2*minRequests/float64(spec(&sc).Streams)*float64(r.opts.RTT)))
 	}
 	return d
 }
@@ -330,7 +330,7 @@ func (r *runner) loadOnce(ctx context.Context, sc Scenario, col column, d time.D
 			}
 		}
 	})
-	m := results.Repetition{Streams: sc.Streams()}
+	m := results.Repetition{Streams: spec(&sc).Streams}
 	res, err := load.Run(ctx, cfg)
 	if err != nil {
 		m.Errors.Count(stats.ErrOther)

@@ -53,7 +53,7 @@ func (o *Options) coldCost(p transport.Protocol, resumed bool) time.Duration {
 // loopback a transfer's sizing probe.
 func (o *Options) checkCost(sc Scenario, p transport.Protocol) time.Duration {
 	d := o.coldCost(p, false) + o.RTT
-	if sc.Transfer() && o.Size == 0 && o.linkSize(sc) == 0 {
+	if scenariospec.Transfer(sc.Metric) && o.Size == 0 && o.linkSize(sc) == 0 {
 		d += max(min(o.Duration/2, maxProbe), minProbe)
 	}
 	return d
@@ -75,7 +75,7 @@ func (o *Options) roundCost(sc Scenario, p transport.Protocol) time.Duration {
 		return max(o.Duration, pageMinUnits*page) + page
 	case scenariospec.Of(&sc).HeadOfLine():
 		return cold + max(o.Warmup, holWarmRTTs*o.RTT) + o.Duration + o.RTT
-	case sc.Transfer():
+	case scenariospec.Transfer(sc.Metric):
 		return cold + o.transferTime(sc, p) + o.RTT
 	}
 	r := &runner{opts: *o}

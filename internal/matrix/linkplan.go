@@ -77,7 +77,7 @@ func (o *Options) linkSize(sc Scenario) units.Bytes {
 		// Its steady part sees the loss events it is sized for.
 		size = max(size, (units.Bytes(rate*o.omit(scenariospec.Of(&sc).Upload).Seconds())+loss+units.MiB-1)/units.MiB*units.MiB)
 	}
-	return max(size, units.Bytes(sc.Streams())*minPerStream)
+	return max(size, units.Bytes(spec(&sc).Streams)*minPerStream)
 }
 
 // fillLink gives Duration and Warmup, when zero, their defaults across the

@@ -67,7 +67,7 @@ func lossSizing(opts Options) []string {
 	var lines []string
 	for _, sc := range scenarios {
 		need := opts.lossSize(sc)
-		if !sc.Transfer() || need <= 0 {
+		if !scenariospec.Transfer(sc.Metric) || need <= 0 {
 			continue
 		}
 		line := fmt.Sprintf("%s: each transfer sized to see %d loss events at the link's %.2g%% loss (%.0f packets, %s)", sc.Name, opts.lossEvents(), 100*linkmodel.LinkLoss(opts.Link, scenariospec.Of(&sc).Upload), linkmodel.LossEvents(opts.lossEvents(), linkmodel.LinkLoss(opts.Link, scenariospec.Of(&sc).Upload)), opts.linkSize(sc))
@@ -91,7 +91,7 @@ func (o *Options) longestTransfer() time.Duration {
 	}
 	var most time.Duration
 	for _, sc := range o.Scenarios {
-		if !sc.Transfer() {
+		if !scenariospec.Transfer(sc.Metric) {
 			continue
 		}
 		for _, p := range o.Protocols {

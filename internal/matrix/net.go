@@ -5,6 +5,7 @@ import (
 
 	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/linkmodel"
+	"github.com/httpvs/httpvs/internal/netcal"
 	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/results"
 )
@@ -12,7 +13,7 @@ import (
 // NewNet describes the link of spec, given as text and made by backend,
 // with its calibration c (which took took); SetCounters adds the counters
 // of the cells.
-func NewNet(text string, spec netem.Spec, backend netem.Backend, c netem.Calibration, took time.Duration) *results.Net {
+func NewNet(text string, spec netem.Spec, backend netem.Backend, c netcal.Calibration, took time.Duration) *results.Net {
 	return &results.Net{
 		Spec:       text,
 		Preset:     spec.Name,

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/netcal"
 	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/results"
@@ -17,7 +18,7 @@ func TestNetBackend(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := netem.Calibration{UDPRTT: 40 * time.Millisecond}
+	c := netcal.Calibration{UDPRTT: 40 * time.Millisecond}
 	tun := NewNet("rtt=40ms", spec, netem.BackendTUN, c, time.Second)
 	if tun.Backend != results.NetBackendTUN || !strings.Contains(verdict.NetSummary(tun), "packets were late") {
 		t.Errorf("tun: backend %q, summary %q", tun.Backend, verdict.NetSummary(tun))

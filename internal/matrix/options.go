@@ -6,6 +6,7 @@ import (
 
 	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/protoname"
+	"github.com/httpvs/httpvs/internal/redact"
 	"github.com/httpvs/httpvs/internal/scenariospec"
 	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/plan"
@@ -109,7 +110,7 @@ func (o Options) settings() results.Settings {
 		Client:          o.Client.Effective(),
 		Target:          o.Target.Plain,
 		TLSTarget:       o.Target.TLS,
-		HeaderNames:     transport.HeaderNames(o.Header),
+		HeaderNames:     redact.HeaderNames(o.Header),
 		Net:             o.Link,
 		Seed:            o.Seed,
 		WarmupRounds:    o.warmupRounds(),

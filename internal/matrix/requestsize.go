@@ -62,7 +62,7 @@ func sizeRequests(ctx context.Context, o Options, budget time.Duration) (Options
 		// A closed loop counts the requests that start and end in its
 		// window: with the streams sharing the bandwidth (a big body),
 		// those in flight when it opens, the next ones, then minRequests.
-		need := time.Duration(2*sc.Streams()+minRequests) * t
+		need := time.Duration(2*spec(sc).Streams+minRequests) * t
 		if t > 0 && need > f.Duration {
 			spec(sc).Duration = min(need, f.Timeout/2)
 			notes = append(notes, fmt.Sprintf("%s: one %s takes %v here: each round measures %v, not %v, to count %d requests", sc.Name, key, t.Round(time.Microsecond), spec(sc).Duration.Round(time.Millisecond), f.Duration, minRequests))

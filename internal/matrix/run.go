@@ -151,7 +151,7 @@ func (r *runner) plan(ctx context.Context, sc Scenario) *scenarioRun {
 	sr := &scenarioRun{sc: sc, cols: cols, cells: make([]results.Cell, len(cols)), sizes: make([]units.Bytes, len(cols)), spent: make([]time.Duration, len(cols))}
 	for i, col := range cols {
 		sr.cells[i] = results.Cell{Scenario: sc.Name, Protocol: col.name, Metric: sc.Metric, CPUUnit: "1000 requests", Knobs: scenariospec.Of(&sc).Knobs, FirstStage: r.opts.repeat(sc), LastLook: r.opts.lastLook(sc)}
-		if sc.Transfer() {
+		if scenariospec.Transfer(sc.Metric) {
 			sr.cells[i].CPUUnit = "GB"
 		}
 		if ctx.Err() != nil {
@@ -252,9 +252,9 @@ func (r *runner) measure(ctx context.Context, sr *scenarioRun, i int, warm bool)
 	switch {
 	case !scenariospec.Of(&sr.sc).Engine():
 		return r.network(ctx, sr.sc, col)
-	case sr.sc.Transfer() && warm:
-		return r.transfer(ctx, sr.sc, col.proto, max(sr.sizes[i]/warmShare, units.Bytes(sr.sc.Streams())))
-	case sr.sc.Transfer():
+	case scenariospec.Transfer(sr.sc.Metric) && warm:
+		return r.transfer(ctx, sr.sc, col.proto, max(sr.sizes[i]/warmShare, units.Bytes(spec(&sr.sc).Streams)))
+	case scenariospec.Transfer(sr.sc.Metric):
 		return r.transfer(ctx, sr.sc, col.proto, sr.sizes[i])
 	case warm:
 		return r.loadOnce(ctx, sr.sc, col, r.firstTry(sr.sc)/warmShare)

@@ -91,9 +91,9 @@ func endpointOf(sc Scenario) endpoint {
 		return endpoint{}
 	case scenariospec.Of(&sc).RPC:
 		return endpoint{method: http.MethodGet, path: "/v1/" + bookstore.DefaultBookName}
-	case sc.Transfer() && scenariospec.Of(&sc).Upload:
+	case scenariospec.Transfer(sc.Metric) && scenariospec.Of(&sc).Upload:
 		return endpoint{method: http.MethodPut, path: "/sink", body: make([]byte, 1024)}
-	case sc.Transfer():
+	case scenariospec.Transfer(sc.Metric):
 		return endpoint{method: http.MethodGet, path: "/bytes/1024"}
 	case scenariospec.Of(&sc).Body > 0:
 		return endpoint{method: spec(&sc).Method, path: spec(&sc).Path, body: make([]byte, 16)}

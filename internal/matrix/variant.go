@@ -43,7 +43,7 @@ func (o Options) repeat(sc Scenario) int {
 // variantOf reports whether sc gets a variant: one big body on one stream,
 // where buffer and frame sizes decide (golang/go#47840).
 func variantOf(sc Scenario) bool {
-	return scenariospec.Of(&sc).Engine() && sc.Transfer() && sc.Streams() == 1 && scenariospec.Of(&sc).Knobs == ""
+	return scenariospec.Of(&sc).Engine() && scenariospec.Transfer(sc.Metric) && spec(&sc).Streams == 1 && scenariospec.Of(&sc).Knobs == ""
 }
 
 // expand returns o.Scenarios with, after each scenario variantOf accepts,

@@ -50,7 +50,7 @@ func TestAlongsideMeasuresTheTunedVariant(t *testing.T) {
 	checkVariantCells(t, res, "download", 8*units.KiB, "")
 	checkVariantCells(t, res, "download:tuned", 256*units.KiB, "tuned")
 	sc, ok := ScenarioByName("download:tuned")
-	if !ok || sc.Base() != "download" || scenariospec.Of(&sc).Knobs != "tuned" || !sc.Transfer() {
+	if !ok || sc.Name != "download:tuned" || scenariospec.Of(&sc).Knobs != "tuned" || !scenariospec.Transfer(sc.Metric) {
 		t.Errorf("ScenarioByName(download:tuned) = %+v, %v", sc, ok)
 	}
 	if _, err := plan.ParseScenarios("download:tuned"); err == nil {

@@ -54,6 +54,11 @@ type Spec struct {
 // when it is initialised; every importer of plan can call it.
 var Of func(s any) *Spec
 
+// Transfer reports whether a scenario of this metric moves big bodies
+// (the transfer package) rather than many requests (the load package) or
+// is a network scenario.
+func Transfer(metric string) bool { return metric == results.MetricBytesPerSecond }
+
 // User reports whether the scenario measures one of the user's own
 // requests (plan.RequestScenarios) rather than httpvs's endpoints.
 func (s *Spec) User() bool { return s.Req != nil }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/internal/profiling"
-	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -115,7 +114,6 @@ func (fs *Set) Check(err error) error {
 	var (
 		fe *config.FieldError
 		se *transport.SchemeError
-		ue *load.UnsupportedError
 	)
 	switch {
 	case err == nil:
@@ -128,9 +126,6 @@ func (fs *Set) Check(err error) error {
 		return Usagef("%s %v: want %s", fs.Typed(name), fe.Value, fe.Want)
 	case errors.As(err, &se):
 		return schemeUsage(se)
-	case errors.As(err, &ue):
-		// Only the fast engine can refuse a transport: std speaks them all.
-		return Usagef("--engine fast does not speak %s: use --engine std (or auto) for it", ue.Protocol)
 	case errors.As(err, new(*profiling.CleartextTokenError)):
 		return Usagef("--profile: %v", err)
 	}

@@ -1,4 +1,7 @@
-package transport
+// Package redact is what results keep of a user's own request headers:
+// their names, never their values, which may be credentials (load,
+// transfer and the matrix record the same).
+package redact
 
 import (
 	"net/http"

@@ -1,4 +1,8 @@
-package netem
+// Package netcal calibrates an emulated link: it measures across a
+// netem.Link what the link actually delivers (round trips, one-way loss,
+// each direction's rate by paced UDP, TCP goodput each way), the figures
+// a run records beside the spec it asked for (results.NetCalibration).
+package netcal
 
 import (
 	"context"
@@ -10,6 +14,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/internal/stat"
+	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/units"
 )
 
@@ -27,7 +32,7 @@ type Calibration struct {
 	// DownLoss is the fraction of echoes lost server to client, in [0, 1].
 	DownLoss float64
 	// UpRate and DownRate are each rate-limited direction's rate as
-	// paced UDP datagrams found it (ProbeRate): the link itself, whatever
+	// paced UDP datagrams found it (probeRate): the link itself, whatever
 	// congestion control a transport runs; zero where no rate is set.
 	UpRate, DownRate RateProbe
 	// Down is the TCP goodput server to client (payload bits per second):
@@ -37,14 +42,15 @@ type Calibration struct {
 	Down units.BitsPerSecond
 	// Up is the TCP goodput client to server (payload bits per second).
 	Up units.BitsPerSecond
-	// UpStats and DownStats are the link's counters at the end of the
-	// calibration: Late, MaxLate and Overflow say whether the emulator
-	// kept up.
-	UpStats, DownStats DirStats
+	// UpStats and DownStats are the link's counters over the calibration
+	// (since the link was made or its counters last reset): Late, MaxLate
+	// and Overflow say whether the emulator kept up. Calibrate takes them
+	// with netem.Link.ResetStats, so the link counts what follows afresh.
+	UpStats, DownStats netem.DirStats
 }
 
-// CalibrateOptions sizes a calibration; the zero value is a short one.
-type CalibrateOptions struct {
+// Options sizes a calibration; the zero value is a short one.
+type Options struct {
 	// Probes is the number of UDP probes; if zero, 200.
 	Probes int
 	// ProbeGap is the time between two probes; if zero, 1ms.
@@ -55,7 +61,7 @@ type CalibrateOptions struct {
 	Bulk time.Duration
 }
 
-func (o CalibrateOptions) withDefaults() CalibrateOptions {
+func (o Options) withDefaults() Options {
 	if o.Probes <= 0 {
 		o.Probes = 200
 	}
@@ -72,9 +78,9 @@ func (o CalibrateOptions) withDefaults() CalibrateOptions {
 }
 
 // Calibrate measures l: UDP round trip and one-way loss, each direction's
-// rate by paced UDP (ProbeRate), TCP handshake time, and TCP goodput each
-// way.
-func Calibrate(ctx context.Context, l *Link, o CalibrateOptions) (Calibration, error) {
+// rate by paced UDP (probeRate), TCP handshake time, and TCP goodput each
+// way; it leaves l's counters at zero.
+func Calibrate(ctx context.Context, l *netem.Link, o Options) (Calibration, error) {
 	o = o.withDefaults()
 	var c Calibration
 	p, err := probeUDP(ctx, l, o.Probes, o.ProbeGap)
@@ -97,7 +103,7 @@ func Calibrate(ctx context.Context, l *Link, o CalibrateOptions) (Calibration, e
 	if c.Up, err = goodput(ctx, l, true, o.Bulk); err != nil {
 		return c, err
 	}
-	c.UpStats, c.DownStats = l.stats()
+	c.UpStats, c.DownStats = l.ResetStats()
 	return c, nil
 }
 
@@ -134,8 +140,8 @@ const probeSize = 64
 // to an echo in the server namespace, and counts what arrived each way.
 // It waits for late echoes up to twice the spec's RTT plus one second,
 // or until every probe is back.
-func probeUDP(ctx context.Context, l *Link, n int, gap time.Duration) (probe, error) {
-	srv, err := l.Server().ListenPacket("udp4", netip.AddrPortFrom(ServerAddr, 0).String())
+func probeUDP(ctx context.Context, l *netem.Link, n int, gap time.Duration) (probe, error) {
+	srv, err := l.Server().ListenPacket("udp4", netip.AddrPortFrom(netem.ServerAddr, 0).String())
 	if err != nil {
 		return probe{}, fmt.Errorf("probe listen: %w", err)
 	}
@@ -216,8 +222,8 @@ func probeUDP(ctx context.Context, l *Link, n int, gap time.Duration) (probe, er
 
 // ConnectTime returns the median of n TCP handshakes from the client
 // namespace to the server namespace.
-func connectTime(ctx context.Context, l *Link, n int) (time.Duration, error) {
-	ln, err := l.Server().Listen("tcp4", netip.AddrPortFrom(ServerAddr, 0).String())
+func connectTime(ctx context.Context, l *netem.Link, n int) (time.Duration, error) {
+	ln, err := l.Server().Listen("tcp4", netip.AddrPortFrom(netem.ServerAddr, 0).String())
 	if err != nil {
 		return 0, fmt.Errorf("connect listen: %w", err)
 	}

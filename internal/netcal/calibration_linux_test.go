@@ -1,23 +1,33 @@
-package netem
+package netcal
 
 import (
+	"errors"
 	"math"
 	"testing"
 	"time"
+
+	"github.com/httpvs/httpvs/netem"
 )
 
 // The calibration tests run once per backend: a backend this system lacks
 // is skipped with what it lacks (sch_netem, on kernels built without it).
-var backends = []Backend{BackendTUN, BackendNetem}
+var backends = []netem.Backend{netem.BackendTUN, netem.BackendNetem}
 
 // newBackendLink makes a link for text with the given backend, or skips.
-func newBackendLink(t *testing.T, b Backend, text string) *Link {
+func newBackendLink(t *testing.T, b netem.Backend, text string) *netem.Link {
 	t.Helper()
 	skipWithoutPrivilege(t)
-	if b == BackendNetem {
-		if err := NetemSupport(); err != nil {
+	if b == netem.BackendNetem {
+		// A kernel without sch_netem refuses the link, naming what it lacks.
+		l, err := netem.NewLink(netem.Spec{Backend: netem.BackendNetem})
+		var se *netem.SetupError
+		if errors.As(err, &se) {
 			t.Skipf("backend netem not present: %v", err)
 		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.Close()
 	}
 	l := newTestLink(t, text+",backend="+string(b))
 	if l.Backend() != b {
@@ -27,7 +37,7 @@ func newBackendLink(t *testing.T, b Backend, text string) *Link {
 }
 
 // forBackends runs f as a subtest per backend.
-func forBackends(t *testing.T, f func(t *testing.T, b Backend)) {
+func forBackends(t *testing.T, f func(t *testing.T, b netem.Backend)) {
 	for _, b := range backends {
 		t.Run(string(b), func(t *testing.T) { f(t, b) })
 	}
@@ -36,7 +46,7 @@ func forBackends(t *testing.T, f func(t *testing.T, b Backend)) {
 // rtt=40ms: the UDP ping-pong's median and the TCP handshake's within 5%
 // (the TUN ferry's timer latency, about 0.5 ms, is inside that).
 func TestCalibrationRTT(t *testing.T) {
-	forBackends(t, func(t *testing.T, b Backend) {
+	forBackends(t, func(t *testing.T, b netem.Backend) {
 		l := newBackendLink(t, b, "rtt=40ms")
 		ctx := testContext(t, time.Minute)
 		// Up to three readings, each time kept at its best: a busy
@@ -82,13 +92,13 @@ func TestCalibrationRTT(t *testing.T) {
 // loss=5% each way: 8000 probes up lose 400 ± 19.5 (one binomial standard
 // deviation, 0.24 points); the bound, ±1 point, is 4 of them.
 func TestCalibrationLoss(t *testing.T) {
-	forBackends(t, func(t *testing.T, b Backend) {
+	forBackends(t, func(t *testing.T, b netem.Backend) {
 		l := newBackendLink(t, b, "rtt=2ms,loss=5%")
 		p, err := probeUDP(testContext(t, time.Minute), l, 8000, 250*time.Microsecond)
 		if err != nil {
 			t.Fatal(err)
 		}
-		up, down := l.stats()
+		up, down := l.ResetStats()
 		t.Logf("%s loss=5%%: up %.2f%% of %d, down %.2f%% of %d; counters up %+v down %+v", b, 100*p.upLoss(), p.Sent, 100*p.downLoss(), p.Reached, up, down)
 		for _, c := range []struct {
 			what string
@@ -109,7 +119,7 @@ func TestCalibrationLoss(t *testing.T) {
 // rate limit), and leaves an unlimited one alone. That it reads the rate
 // within 3% from below is a measured check (TestProbeRateAtTheLink).
 func TestProbeRate(t *testing.T) {
-	l := newBackendLink(t, BackendTUN, "rtt=40ms,up=4mbit,down=10mbit,loss=1%")
+	l := newBackendLink(t, netem.BackendTUN, "rtt=40ms,up=4mbit,down=10mbit,loss=1%")
 	ctx := testContext(t, time.Minute)
 	for _, c := range []struct {
 		up   bool
@@ -125,7 +135,7 @@ func TestProbeRate(t *testing.T) {
 			t.Errorf("up %v: rate %v, want at most %v (3%% over)", c.up, p.Rate, c.want)
 		}
 	}
-	open := newBackendLink(t, BackendTUN, "rtt=10ms")
+	open := newBackendLink(t, netem.BackendTUN, "rtt=10ms")
 	if p, err := probeRate(ctx, open, false); err != nil || p != (RateProbe{}) {
 		t.Errorf("no rate set: %+v, %v; want no probe", p, err)
 	}

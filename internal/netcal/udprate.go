@@ -1,4 +1,4 @@
-package netem
+package netcal
 
 import (
 	"context"
@@ -11,10 +11,11 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/internal/linkmodel"
+	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/units"
 )
 
-// RateProbe is the result of ProbeRate: a direction's rate as paced UDP
+// RateProbe is the result of probeRate: a direction's rate as paced UDP
 // datagrams found it, with no congestion control involved.
 type RateProbe struct {
 	// Offered is the rate the datagrams were sent at, bits per second of
@@ -27,7 +28,7 @@ type RateProbe struct {
 	Rate units.BitsPerSecond
 }
 
-// Bounds of ProbeRate.
+// Bounds of probeRate.
 const (
 	// rateOffer is how far above the configured rate the probe sends
 	// (over what the loss model leaves): the queue in front of the rate
@@ -42,7 +43,7 @@ const (
 	// datagram before it takes the probe as over.
 	rateIdle = 300 * time.Millisecond
 	// udpPayload is a full datagram's payload on an MTU-sized packet.
-	udpPayload = MTU - linkmodel.UDPIPHeaders
+	udpPayload = linkmodel.MTU - linkmodel.UDPIPHeaders
 )
 
 // RateProbeTime is how long ProbeRate sends for on a direction of rate
@@ -51,7 +52,7 @@ func rateProbeTime(rate units.BitsPerSecond) time.Duration {
 	if rate <= 0 {
 		return 0
 	}
-	d := time.Duration(float64(rateProbePackets*MTU*8) / float64(rate) * float64(time.Second))
+	d := time.Duration(float64(rateProbePackets*linkmodel.MTU*8) / float64(rate) * float64(time.Second))
 	return min(max(d, minRateProbe), maxRateProbe)
 }
 
@@ -63,7 +64,7 @@ func rateProbeTime(rate units.BitsPerSecond) time.Duration {
 // datagram to its last are the link's rate as the emulator delivers it:
 // no congestion control decides it. A direction with no rate set is not
 // probed (a zero RateProbe): nothing sets the pace to offer.
-func probeRate(ctx context.Context, l *Link, up bool) (RateProbe, error) {
+func probeRate(ctx context.Context, l *netem.Link, up bool) (RateProbe, error) {
 	dir := l.Spec().Down
 	if up {
 		dir = l.Spec().Up
@@ -72,7 +73,7 @@ func probeRate(ctx context.Context, l *Link, up bool) (RateProbe, error) {
 		return RateProbe{}, nil
 	}
 	p := RateProbe{Offered: units.BitsPerSecond(float64(dir.Rate) * rateOffer / (1 - min(dir.Loss.Mean(), 0.5)))}
-	srv, err := l.Server().ListenPacket("udp4", netip.AddrPortFrom(ServerAddr, 0).String())
+	srv, err := l.Server().ListenPacket("udp4", netip.AddrPortFrom(netem.ServerAddr, 0).String())
 	if err != nil {
 		return p, fmt.Errorf("rate probe listen: %w", err)
 	}
@@ -108,7 +109,7 @@ func pace(ctx context.Context, write func([]byte) (int, error), offer units.Bits
 		if since >= d {
 			return nil
 		}
-		due := int64(float64(offer) / 8 * since.Seconds() / MTU)
+		due := int64(float64(offer) / 8 * since.Seconds() / linkmodel.MTU)
 		for sent.Load() <= due {
 			if _, err := write(buf); err != nil && !errors.Is(err, os.ErrDeadlineExceeded) {
 				return fmt.Errorf("rate probe send: %w", err)
@@ -172,7 +173,7 @@ func (a arrivals) rate() units.BitsPerSecond {
 func receive(c *net.UDPConn, wait time.Duration, started ...chan struct{}) (arrivals, error) {
 	_ = c.SetReadBuffer(4 << 20)
 	var a arrivals
-	buf := make([]byte, MTU)
+	buf := make([]byte, linkmodel.MTU)
 	idle := wait
 	for {
 		_ = c.SetReadDeadline(time.Now().Add(idle))

@@ -1,4 +1,4 @@
-package netem
+package netcal
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/internal/linkmodel"
+	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/units"
 )
 
@@ -21,8 +22,8 @@ import (
 // before (slow start doubles it): across a link with no rate the ramp ends
 // at a ceiling SlowStart cannot know (the emulator's, the kernel's TCP
 // buffers'). That wait is bounded by maxRampRTTs round trips.
-func goodput(ctx context.Context, l *Link, up bool, d time.Duration) (units.BitsPerSecond, error) {
-	ln, err := l.Server().Listen("tcp4", netip.AddrPortFrom(ServerAddr, 0).String())
+func goodput(ctx context.Context, l *netem.Link, up bool, d time.Duration) (units.BitsPerSecond, error) {
+	ln, err := l.Server().Listen("tcp4", netip.AddrPortFrom(netem.ServerAddr, 0).String())
 	if err != nil {
 		return 0, fmt.Errorf("goodput listen: %w", err)
 	}

@@ -1,11 +1,14 @@
 //go:build measured && linux
 
-package netem
+package netcal
 
 import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/httpvs/httpvs/internal/linkmodel"
+	"github.com/httpvs/httpvs/netem"
 )
 
 // The links' rates and round trips measured against their specs: speed,
@@ -30,7 +33,7 @@ func TestLinkCeilingFloor(t *testing.T) {
 // milliseconds of the link's and goodput within a quarter below its rate.
 func TestCalibrateAtTheLink(t *testing.T) {
 	l := newTestLink(t, "rtt=30ms,down=40mbit,up=10mbit")
-	c, err := Calibrate(testContext(t, time.Minute), l, CalibrateOptions{Probes: 100, Bulk: time.Second})
+	c, err := Calibrate(testContext(t, time.Minute), l, Options{Probes: 100, Bulk: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +48,7 @@ func TestCalibrateAtTheLink(t *testing.T) {
 // TestProbeRateAtTheLink: the paced UDP probe reads a rate-limited
 // direction's rate within 3%, whatever its loss.
 func TestProbeRateAtTheLink(t *testing.T) {
-	l := newBackendLink(t, BackendTUN, "rtt=40ms,up=4mbit,down=10mbit,loss=1%")
+	l := newBackendLink(t, netem.BackendTUN, "rtt=40ms,up=4mbit,down=10mbit,loss=1%")
 	ctx := testContext(t, time.Minute)
 	for _, c := range []struct {
 		up   bool
@@ -68,7 +71,7 @@ func TestProbeRateAtTheLink(t *testing.T) {
 // 48.27 Mbit/s at rtt=50ms before SlowStart).
 func TestCalibrationRate(t *testing.T) {
 	const payload = 50e6 * 1448 / 1500
-	forBackends(t, func(t *testing.T, b Backend) {
+	forBackends(t, func(t *testing.T, b netem.Backend) {
 		for _, rtt := range []time.Duration{20 * time.Millisecond, 50 * time.Millisecond} {
 			t.Run(fmt.Sprint(rtt), func(t *testing.T) {
 				l := newBackendLink(t, b, "rate=50mbit,rtt="+rtt.String())
@@ -99,7 +102,7 @@ func TestCalibrationRate(t *testing.T) {
 						}
 					}
 				}
-				if u, d := l.stats(); u.Largest > MTU || d.Largest > MTU {
+				if u, d := l.ResetStats(); u.Largest > linkmodel.MTU || d.Largest > linkmodel.MTU {
 					t.Errorf("packets larger than the MTU crossed the link (offloads on?): up %d, down %d bytes", u.Largest, d.Largest)
 				}
 			})
