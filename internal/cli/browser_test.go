@@ -50,32 +50,34 @@ func lines(s string) []string {
 	return out
 }
 
-// TestRunBrowser runs page-load and the real browser over h1-tls, h2 and
-// h3 on loopback: three rows, every object over the transport named, the
+// TestRunBrowser runs page-load and the real browser over h1-tls and h3
+// on loopback: two rows, every object over the transport named, the
 // server's counts beside the browser's, h1-tls on at most 6 connections
-// and h2 and h3 on one.
+// and h3 on one. (h2's row is TestRunBrowserAcrossLink's; every
+// transport's loads are internal/matrix's TestBrowserBesidePageLoad.)
 func TestRunBrowser(t *testing.T) {
 	needChromium(t)
 	browserTemp(t)
 	out := t.TempDir()
-	code, stdout, stderr := runMain(t, "run", "--browser", "--protocols", "h1-tls,h2,h3", "--quick", "--repeat", "2", "--out", out)
+	code, stdout, stderr := runMain(t, "run", "--browser", "--protocols", "h1-tls,h3", "--quick", "--repeat", "2", "--out", out)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	if !strings.Contains(stdout, "browser-page-load: page-load's page") || !strings.Contains(stdout, " in Chrome/") {
 		t.Fatalf("no browser table in:\n%s", stdout)
 	}
-	for _, want := range []string{"50 over h2 on 1 connection (50, 1)", "50 over h3 on 1 connection (50, 1)"} {
-		if !strings.Contains(stdout, want) {
-			t.Errorf("no %q in:\n%s", want, stdout)
-		}
+	if want := "50 over h3 on 1 connection (50, 1)"; !strings.Contains(stdout, want) {
+		t.Errorf("no %q in:\n%s", want, stdout)
 	}
 	if strings.Contains(stdout, "disagree") {
 		t.Errorf("the browser and the server disagree:\n%s", stdout)
 	}
 	res, _ := readResults(t, out)
-	if len(res.Cells) != 3 || res.Cells[0].Scenario != "page-load" {
+	if len(res.Cells) != 2 || res.Cells[0].Scenario != "page-load" {
 		t.Errorf("cells %d, first %q: want page-load alone beside the browser", len(res.Cells), res.Cells[0].Scenario)
+	}
+	if len(res.Browser) != 2 {
+		t.Errorf("%d browser cells, want h1-tls's and h3's", len(res.Browser))
 	}
 	for _, c := range res.Browser {
 		checkLoopbackBrowserCell(t, c)
