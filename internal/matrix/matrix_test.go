@@ -78,10 +78,11 @@ func TestFixedSizeMovesExactBytes(t *testing.T) {
 	}
 }
 
-// exactSize is TestFixedSizeMovesExactBytes's transfer: 100 KiB for each
-// of download-parallel-100's streams, so every scenario's streams split
-// it evenly.
-const exactSize = 100 * 100 * units.KiB
+// exactSize is TestFixedSizeMovesExactBytes's transfer: 20 KiB a stream
+// of download-parallel-100 (every scenario's streams split it evenly), and
+// past every initial flow-control window over one stream (transfer's
+// TestExactBytesEveryTransport moves tens of megabytes over one).
+const exactSize = 100 * 20 * units.KiB
 
 // checkExactRepetition checks one repetition of a fixed-size transfer
 // cell: exactly exactSize moved without errors over the transport asked
