@@ -25,12 +25,14 @@ const mainEnv = "HTTPVS_TEST_MAIN"
 // starts its own executable), and runs Main when mainEnv asks.
 //
 // Tests marked t.Parallel() are the end-to-end runs that check what a run
-// writes (cells, settings, words, counts), not how fast it went: the go
-// tool starts them only after every serial test has returned, so they never
-// overlap the serial ones (the runs across a link, held to its physics;
-// those that profile, a process-wide CPU profile; those that change the
-// environment, the working directory, signals or the package's hooks; and
-// those that hold a run to a time).
+// writes (cells, settings, words, counts), not how fast it went, runs
+// across a link among them when in a process of their own (whose link
+// and children are not this one's): the go tool starts them only after
+// every serial test has returned, so they never overlap the serial ones
+// (the runs across a link in this process, checked for what they leave in
+// it; those that profile, a process-wide CPU profile; those that change
+// the environment, the working directory, signals or the package's
+// hooks; and those that hold a run to a time).
 func TestMain(m *testing.M) {
 	if experiment.ServeChild() { // a run's child server, as cmd/httpvs
 		return
