@@ -47,7 +47,9 @@ type Config struct {
 	// Duration is the measured time when Requests is zero; zero means
 	// 10 s.
 	Duration time.Duration
-	// Warmup runs before measuring; its requests are not counted.
+	// Warmup runs before measuring; its requests are not counted. A
+	// closed loop's std engine warms up past it until each worker has
+	// finished a request (its connection is up), at most another Warmup.
 	Warmup time.Duration
 	// StartAt, if not zero, is the wall-clock time the run begins (its
 	// warmup, then its measured phase): Run prepares its clients, then

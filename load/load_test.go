@@ -254,8 +254,10 @@ func TestOpenLoopCountsQueueing(t *testing.T) {
 				if res.Latency.P90 < 0.1 || res.Schedule == nil || res.Schedule.Late < 50 {
 					t.Fatalf("open loop p90 %v schedule %+v: queueing behind the stall not counted", res.Latency.P90, res.Schedule)
 				}
-			} else if res.Latency.P99 > 0.1 {
-				t.Fatalf("closed loop p99 %v: expected one slow request only", res.Latency.P99)
+			} else if res.Latency.P99 >= 0.45 {
+				// Below the stall: only the stalled request waited it out
+				// (a loaded machine may slow others, never by the stall).
+				t.Fatalf("closed loop p99 %v: expected one request to wait out the stall, not 1%%", res.Latency.P99)
 			}
 		})
 	}

@@ -28,6 +28,7 @@ type worker struct {
 	shard  *shard
 	base   *http.Request
 	buf    []byte
+	warmed bool // it has finished a request (run.warm); its goroutine's alone
 
 	reqStart     atomic.Int64 // unix nanoseconds the current request started
 	ttfb         atomic.Int64 // nanoseconds to its first response byte; 0 if none yet
@@ -196,6 +197,10 @@ func (w *worker) leanLoop(ctx context.Context, l lean.Loop) {
 
 // settle judges one request's exchange and records it if measuring.
 func (w *worker) settle(runCtx context.Context, x exchange, intended, start, end time.Time, measuring bool) {
+	if !w.warmed && w.r.warm != nil {
+		w.warmed = true
+		w.r.warm.finished()
+	}
 	measuring = measuring || w.r.countsByEnd(end)
 	kind, failure := x.failure()
 	if cutOff := w.judge(runCtx, kind, failure, end); !measuring || cutOff {
