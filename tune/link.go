@@ -33,7 +33,7 @@ func linkTrial(s netem.Spec, downGoodput float64) time.Duration {
 // budget, sized for the link when there is one.
 func (o Options) withDefaults() Options {
 	if len(o.Protocols) == 0 {
-		o.Protocols = []transport.Protocol{transport.H2C, transport.H2, transport.H3}
+		o.Protocols, _ = transport.ParseList(defaults.TuneProtocols) // a constant, tested
 	}
 	if o.Trial == 0 {
 		o.Trial = defaults.TuneTrial

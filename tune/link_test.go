@@ -1,12 +1,14 @@
 package tune
 
 import (
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/results"
+	"github.com/httpvs/httpvs/transport"
 )
 
 // TestLinkTrial: a trial across a link leaves two thirds of it after the
@@ -50,5 +52,8 @@ func TestLinkDefaults(t *testing.T) {
 	o = Options{}.withDefaults()
 	if o.Trial != defaults.TuneTrial || o.Budget != defaults.TuneBudget {
 		t.Fatalf("loopback: trial %v, budget %v", o.Trial, o.Budget)
+	}
+	if want := []transport.Protocol{transport.H2C, transport.H2, transport.H3}; !slices.Equal(o.Protocols, want) {
+		t.Fatalf("transports %v, want %v", o.Protocols, want)
 	}
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -64,25 +65,16 @@ func (f *runFlags) versionsOptions(fs *flagset.Set) (experiment.VersionsOptions,
 			return vo, usagef("%s does not go with --go, which measures Go as shipped on loopback with a server and client of its own", fs.Typed(name))
 		}
 	}
+	// The flags were parsed over the zero Options (parseRun): a field is
+	// zero unless given, and zero is the library's default, or --quick's.
+	m, q := f.xo.Matrix, experiment.VersionsOptions{}
 	if f.quick {
-		vo = experiment.QuickVersions()
+		q = experiment.QuickVersions()
 	}
-	m := f.xo.Matrix // the flags given over the preset's, which vo holds
-	vo.Versions, vo.Size = versions, m.Size
-	if set["repeat"] {
-		vo.Rounds, vo.MaxRounds = m.Repeat, 0 // fixed rounds, unless --max-repeat says more
-	}
-	if set["max-repeat"] {
-		vo.MaxRounds = m.MaxRepeat
-	}
-	if set["duration"] {
-		vo.Duration = m.Duration
-	}
-	if set["warmup"] {
+	vo = experiment.VersionsOptions{Versions: versions, Size: m.Size, Rounds: cmp.Or(m.Repeat, q.Rounds), MaxRounds: m.MaxRepeat,
+		Duration: cmp.Or(m.Duration, q.Duration), Warmup: q.Warmup, Budget: cmp.Or(f.xo.Budget, q.Budget)}
+	if set["warmup"] { // 0: the default, Duration, as without --quick
 		vo.Warmup = m.Warmup
-	}
-	if set["budget"] {
-		vo.Budget = f.xo.Budget
 	}
 	if set["protocols"] {
 		if vo.Protocols, err = transport.ParseList(f.protocols); err != nil {

@@ -24,7 +24,9 @@ func TestVersionsOptions(t *testing.T) {
 		want rounds
 	}{
 		{[]string{"--go", "1.27.4"}, rounds{}},
-		{[]string{"--go", "1.27.4", "--quick"}, rounds{repeat: quick.Rounds, maxRepeat: quick.MaxRounds, duration: quick.Duration, warmup: quick.Warmup}},
+		// MaxRounds zero is Rounds (the library's rule), as QuickVersions' are.
+		{[]string{"--go", "1.27.4", "--quick"}, rounds{repeat: quick.Rounds, duration: quick.Duration, warmup: quick.Warmup}},
+		{[]string{"--go", "1.27.4", "--quick", "--warmup", "0"}, rounds{repeat: quick.Rounds, duration: quick.Duration}},
 		{[]string{"--go", "1.27.4", "--quick", "--repeat", "5"}, rounds{repeat: 5, duration: defaults.QuickDuration, warmup: defaults.QuickWarmup}},
 		{[]string{"--go", "1.27.4", "--repeat", "1", "--max-repeat", "9"}, rounds{repeat: 1, maxRepeat: 9}},
 		{[]string{"--go", "1.27.4", "--duration", "1s", "--warmup", "2s", "--budget", "0"}, rounds{duration: time.Second, warmup: 2 * time.Second, budget: -1}},

@@ -47,11 +47,11 @@ type runFlags struct {
 
 // parseRun parses run's command line into its flags over the
 // experiment's preset: the zero Options (`httpvs run`'s, or across --net's
-// link its own), or with --quick experiment.Quick, the flags given
-// parsed again over it.
+// link its own, and --go's), or with --quick experiment.Quick, the flags
+// given parsed again over it.
 func parseRun(e *env, args []string) (*flagset.Set, *runFlags, error) {
 	fs, f, err := parseOver(e, args, experiment.Options{})
-	if err == nil && f.quick {
+	if err == nil && f.quick && f.goList == "" {
 		fs, f, err = parseOver(e, args, experiment.Quick())
 	}
 	return fs, f, err

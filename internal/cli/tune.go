@@ -21,7 +21,7 @@ import (
 func runTune(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "[flags]")
 	var opts tune.Options // zero trial and budget: tune's, sized for the link too
-	protoList := fs.String("protocols", "h2c,h2,h3", "transports to tune (h1 is the baseline, always measured)")
+	protoList := fs.String("protocols", defaults.TuneProtocols, "transports to tune (h1 is the baseline, always measured)")
 	fs.Alias("protocols", "protocol")
 	fs.Alias("protocols", "p")
 	fs.DurationVar(&opts.Budget, "budget", 0, "bound on the whole search (with --net, unless given: enough for the trials of each transport across the link)")

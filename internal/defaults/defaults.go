@@ -136,6 +136,9 @@ const (
 const (
 	TuneBudget = 90 * time.Second
 	TuneTrial  = 300 * time.Millisecond
+	// TuneProtocols are the transports tuned against h1 (transport
+	// names, as transport.ParseList reads them).
+	TuneProtocols = "h2c,h2,h3"
 )
 
 // QueuePackets is the drop-tail limit of a link direction whose spec sets
