@@ -25,13 +25,13 @@ import (
 // as one (Options.Executable "": this program), as any program's main.
 //
 // Tests marked t.Parallel() run whole runs against a child server or a
-// program of their own and check counts and settings, not time: the go
-// tool starts them once every serial test has returned, so they never
-// run beside the serial ones: runs across a link (a link's namespace
-// threads end when it closes, and a child server that happened to be
-// started from such a thread dies with it: Pdeathsig), runs that pin the
-// CPUs or read the machine's load, those that kill this process's child
-// servers, and capacity searches held to a budget.
+// program of their own (across a link of their own too: children start
+// from a thread held until they exit, internal/childproc) and check
+// counts, settings and lower bounds, not time: the go tool starts them
+// once every serial test has returned, so they never run beside the
+// serial ones: those that check what a link left behind in this process,
+// runs that pin the CPUs or read the machine's load, those that kill
+// this process's child servers, and capacity searches held to a budget.
 func TestMain(m *testing.M) {
 	if pids := os.Getenv(forgetfulEnv); pids != "" {
 		forgetful(pids)

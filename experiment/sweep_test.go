@@ -32,6 +32,7 @@ func links(t *testing.T, texts ...string) []experiment.LinkSpec {
 // link, in order, each its own link's, every request paying its round
 // trip; OnLink and OnLinkDone hear of each link as it starts and ends.
 func TestSweep(t *testing.T) {
+	t.Parallel() // see TestMain
 	runtest.NeedLink(t)
 	o := experiment.SweepOptions{Base: quick(t, "small-sequential").Base, Links: links(t, "rtt=10ms", "rtt=30ms")}
 	o.Matrix.Protocols = []transport.Protocol{transport.H1}
@@ -73,6 +74,7 @@ func TestSweep(t *testing.T) {
 // TestSweepInterrupted: an interrupt during a sweep keeps the links
 // measured and starts no other; it is not an error.
 func TestSweepInterrupted(t *testing.T) {
+	t.Parallel() // see TestMain
 	runtest.NeedLink(t)
 	o := experiment.SweepOptions{Base: quick(t, "small-sequential").Base, Links: links(t, "rtt=5ms", "rtt=20ms")}
 	o.Matrix.Protocols = []transport.Protocol{transport.H1}

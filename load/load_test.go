@@ -17,7 +17,7 @@ import (
 	"github.com/httpvs/httpvs/units"
 )
 
-func startServer(t *testing.T, h http.Handler) (*transport.Server, *server.Server) {
+func startServer(t testing.TB, h http.Handler) (*transport.Server, *server.Server) {
 	t.Helper()
 	opts := server.Loopback()
 	opts.Handler = h

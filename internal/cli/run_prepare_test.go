@@ -2,8 +2,13 @@ package cli
 
 import (
 	"io"
+	"slices"
 	"testing"
 	"time"
+
+	"github.com/httpvs/httpvs/experiment"
+	"github.com/httpvs/httpvs/internal/runfiles"
+	"github.com/httpvs/httpvs/plan"
 )
 
 // TestRunAliasSetsTheMatrix: a flag given by another spelling (-d for
@@ -42,5 +47,32 @@ func TestRunProfileWithDefaultRounds(t *testing.T) {
 		if err := f.prepare(fs); (err == nil) != tt.ok {
 			t.Errorf("%q: %v, want accepted %v", tt.args, err, tt.ok)
 		}
+	}
+}
+
+// TestQuickIsTheDefaultMatrix: --quick alone asks for every scenario over
+// every transport (by naming none), in Quick's one short round per cell, with Go as
+// shipped and the tuned rows beside it.
+func TestQuickIsTheDefaultMatrix(t *testing.T) {
+	fs, f, err := parseRun(&env{stdout: io.Discard, stderr: io.Discard, name: "run"}, []string{"--quick"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.prepare(fs); err != nil {
+		t.Fatal(err)
+	}
+	xo := f.xo
+	m, q := xo.Matrix, experiment.Quick().Matrix
+	// No transport named: the experiment measures every one the child
+	// serves (experiment's TestFillQuickIsTheDefaultMatrix).
+	if m.Protocols != nil || !slices.EqualFunc(m.Scenarios, plan.Scenarios, func(a, b plan.Scenario) bool { return a.Name == b.Name }) {
+		t.Errorf("protocols %v, %d scenarios: want none named and all %d scenarios", m.Protocols, len(m.Scenarios), len(plan.Scenarios))
+	}
+	if m.Repeat != q.Repeat || m.MaxRepeat != q.MaxRepeat || m.Duration != q.Duration || m.Warmup != q.Warmup {
+		t.Errorf("repeat %d to %d, %v after %v warmup: want Quick's %d to %d, %v after %v",
+			m.Repeat, m.MaxRepeat, m.Duration, m.Warmup, q.Repeat, q.MaxRepeat, q.Duration, q.Warmup)
+	}
+	if xo.NoTuned || m.Knobs.Name != runfiles.GoDefault.Name {
+		t.Errorf("knobs %q, no tuned rows %v: want Go as shipped, the tuned rows beside it", m.Knobs.Name, xo.NoTuned)
 	}
 }

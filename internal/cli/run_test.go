@@ -12,7 +12,6 @@ import (
 	"github.com/httpvs/httpvs/internal/interrupt"
 	"github.com/httpvs/httpvs/internal/matrix"
 	"github.com/httpvs/httpvs/internal/verdict"
-	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
@@ -26,12 +25,14 @@ const mainEnv = "HTTPVS_TEST_MAIN"
 // starts its own executable), and runs Main when mainEnv asks.
 //
 // Tests marked t.Parallel() are the end-to-end runs that check what a run
-// writes (cells, settings, words, counts), not how fast it went: the go
-// tool starts them only after every serial test has returned, so they never
-// overlap the serial ones (the runs across a link, held to its physics;
-// those that profile, a process-wide CPU profile; those that change the
-// environment, the working directory, signals or the package's hooks; and
-// those that hold a run to a time).
+// writes (cells, settings, words, counts), not how fast it went, runs
+// across a link among them when in a process of their own (whose link
+// and children are not this one's): the go tool starts them only after
+// every serial test has returned, so they never overlap the serial ones
+// (the runs across a link in this process, checked for what they leave in
+// it; those that profile, a process-wide CPU profile; those that change
+// the environment, the working directory, signals or the package's
+// hooks; and those that hold a run to a time).
 func TestMain(m *testing.M) {
 	if experiment.ServeChild() { // a run's child server, as cmd/httpvs
 		return
@@ -47,21 +48,31 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// TestRunQuickEndToEnd runs --quick on one scenario of each kind the
+// cells and the table treat apart (a transfer with its tuned rows, a
+// request rate, gRPC with its native column and no h3 binding), over a
+// cleartext, a TLS and a QUIC transport, against the child server.
+// TestQuickIsTheDefaultMatrix checks that --quick alone asks for every
+// scenario over every transport; the library's tests measure each of
+// them (internal/matrix: TestFixedSizeMovesExactBytes,
+// TestLoadScenariosCountRequests, TestGRPCScenarioEveryBinding).
 func TestRunQuickEndToEnd(t *testing.T) {
 	t.Parallel() // see TestMain
 	if testing.Short() {
 		t.Skip("a whole --quick run: not under -short")
 	}
 	out := t.TempDir()
+	scenarios, protocols := []string{"download", "headers-body", "grpc-1"}, []string{"h1", "h2", "h3"}
 	start := time.Now()
-	code, stdout, stderr := runMain(t, "run", "--quick", "--out", out)
+	code, stdout, stderr := runMain(t, "run", "--quick", "--scenarios", strings.Join(scenarios, ","),
+		"--protocols", strings.Join(protocols, ","), "--out", out)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	t.Logf("quick run took %v", time.Since(start))
 	res, dir := readResults(t, out)
 	checkQuickSettings(t, res.Settings, res.Partial)
-	if want := quickCells(); len(res.Cells) != want {
+	if want := quickCells(scenarios, len(protocols)); len(res.Cells) != want {
 		t.Fatalf("%d cells, want %d", len(res.Cells), want)
 	}
 	checkQuickCells(t, res.Cells)
@@ -123,21 +134,22 @@ func checkQuickOutputs(t *testing.T, dir, stdout string) {
 	}
 }
 
-// quickCells is how many cells the default matrix has: every scenario
-// over every transport, the grpc-native column of the gRPC scenarios, and
-// the :tuned variant of download and upload (as shipped -> tuned).
-func quickCells() int {
-	n := 0
-	for _, sc := range plan.Scenarios {
-		n += len(transport.All)
-		if strings.HasPrefix(sc.Name, "grpc") {
-			n++
+// quickCells is how many cells a quick run of scenarios over n
+// transports has: each scenario over each transport, the grpc-native
+// column of the gRPC scenarios, and the :tuned variant of download and
+// upload (as shipped -> tuned).
+func quickCells(scenarios []string, n int) int {
+	cells := 0
+	for _, sc := range scenarios {
+		cells += n
+		if strings.HasPrefix(sc, "grpc") {
+			cells++
 		}
-		if sc.Name == "download" || sc.Name == "upload" {
-			n += len(transport.All)
+		if sc == "download" || sc == "upload" {
+			cells += n
 		}
 	}
-	return n
+	return cells
 }
 
 // checkQuickCell checks one measured cell of a quick run: negotiated as

@@ -40,24 +40,24 @@ func scenarios(t *testing.T, list string) []Scenario {
 	return s
 }
 
-// TestFixedSizeMovesExactBytes runs transfer scenarios with a fixed size
-// over every transport: each repetition moves exactly that many body
+// TestFixedSizeMovesExactBytes runs the transfer scenarios with a fixed
+// size over every transport: each repetition moves exactly that many body
 // bytes, by the client's count and by the server's.
 func TestFixedSizeMovesExactBytes(t *testing.T) {
 	t.Parallel() // exact bytes and counts, no rate: beside TestCheckTarget, after the serial tests
 	res, err := run(context.Background(), Options{Options: plan.Options{
 		Target:    target(t, nil),
 		Protocols: transport.All,
-		Scenarios: scenarios(t, "download,download-parallel-10,upload"),
+		Scenarios: scenarios(t, "download,download-parallel-10,download-parallel-100,upload"),
 		Repeat:    2,
-		Size:      10 * units.MiB,
+		Size:      exactSize,
 		Duration:  50 * time.Millisecond,
 	}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Partial || len(res.Cells) != 15 {
-		t.Fatalf("partial %v, %d cells, want 15", res.Partial, len(res.Cells))
+	if res.Partial || len(res.Cells) != 20 {
+		t.Fatalf("partial %v, %d cells, want 20", res.Partial, len(res.Cells))
 	}
 	for _, c := range res.Cells {
 		if c.Skipped != "" || len(c.Repetitions) != 2 {
@@ -70,21 +70,28 @@ func TestFixedSizeMovesExactBytes(t *testing.T) {
 			t.Errorf("%s/%s: min %v median %v max %v", c.Scenario, c.Protocol, c.Min, c.Median, c.Max)
 		}
 	}
-	if p10 := res.Cell("download-parallel-10", "h1"); p10.Repetitions[0].Connections != 10 || p10.Repetitions[0].SizeBytes != int64(units.MiB) {
-		t.Errorf("h1 x10: %d connections, %d bytes per stream; want 10 and 1 MiB", p10.Repetitions[0].Connections, p10.Repetitions[0].SizeBytes)
+	if p10 := res.Cell("download-parallel-10", "h1"); p10.Repetitions[0].Connections != 10 || p10.Repetitions[0].SizeBytes != int64(exactSize/10) {
+		t.Errorf("h1 x10: %d connections, %d bytes per stream; want 10 and %d", p10.Repetitions[0].Connections, p10.Repetitions[0].SizeBytes, exactSize/10)
 	}
 	if p10 := res.Cell("download-parallel-10", "h2c"); p10.Repetitions[0].Connections != 1 {
 		t.Errorf("h2c x10: %d connections, want 1", p10.Repetitions[0].Connections)
 	}
 }
 
+// exactSize is TestFixedSizeMovesExactBytes's transfer: 20 KiB a stream
+// of download-parallel-100 (every scenario's streams split it evenly), and
+// past every initial flow-control window over one stream (transfer's
+// TestExactBytesEveryTransport moves tens of megabytes over one).
+const exactSize = 100 * 20 * units.KiB
+
 // checkExactRepetition checks one repetition of a fixed-size transfer
-// cell: exactly 10 MiB moved without errors over the transport asked for,
-// the server's body bytes equal to the client's, and client CPU measured.
+// cell: exactly exactSize moved without errors over the transport asked
+// for, the server's body bytes equal to the client's, and client CPU
+// measured.
 func checkExactRepetition(t *testing.T, c results.Cell, r results.Repetition) {
 	t.Helper()
-	if r.Bytes != int64(10*units.MiB) || r.Errors.Total != 0 || r.Negotiated != c.Protocol {
-		t.Errorf("%s/%s: %d bytes (want %d), errors %v %s, negotiated %q", c.Scenario, c.Protocol, r.Bytes, 10<<20, r.Errors, r.FirstError, r.Negotiated)
+	if r.Bytes != int64(exactSize) || r.Errors.Total != 0 || r.Negotiated != c.Protocol {
+		t.Errorf("%s/%s: %d bytes (want %d), errors %v %s, negotiated %q", c.Scenario, c.Protocol, r.Bytes, exactSize, r.Errors, r.FirstError, r.Negotiated)
 	}
 	if r.Server == nil {
 		t.Fatalf("%s/%s: no server counters: %s", c.Scenario, c.Protocol, r.ServerNote)
@@ -102,7 +109,7 @@ func TestLoadScenariosCountRequests(t *testing.T) {
 	res, err := run(context.Background(), Options{Options: plan.Options{
 		Target:    target(t, nil),
 		Protocols: []transport.Protocol{transport.H1, transport.H2C, transport.H3},
-		Scenarios: scenarios(t, "small-sequential,headers-body"),
+		Scenarios: scenarios(t, "small-sequential,small-concurrent,headers-body"),
 		Repeat:    1,
 		// Long enough that the tens of milliseconds a /stats snapshot can
 		// take under -race stay inside the window check below (at 100ms it
