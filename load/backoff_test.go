@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -88,6 +89,22 @@ func TestRefusedDialsBackOff(t *testing.T) {
 	}
 }
 
+// countedNetwork is the process's own network that closes reached once
+// after sockets have been made in it.
+type countedNetwork struct {
+	after   int64
+	made    atomic.Int64
+	reached chan struct{}
+}
+
+func (n *countedNetwork) Run(fn func() error) error {
+	err := fn()
+	if n.made.Add(1) == n.after {
+		close(n.reached)
+	}
+	return err
+}
+
 // A server that comes up during the run is found within the backoff of
 // the slots that were refused: they get responses, which end their
 // backoff, and refusals happened only before it listened.
@@ -100,8 +117,9 @@ func TestBackoffEndsWhenServerComesUp(t *testing.T) {
 			t.Parallel()
 			addr := closedAddr(t)
 			const conns = 4
+			dials := &countedNetwork{after: 2 * conns, reached: make(chan struct{})}
 			cfg := Config{URL: "http://" + addr + "/", Engine: engine, Conns: conns, Streams: 1,
-				Client: transport.ClientOptions{Protocol: transport.H1}, Duration: 2 * time.Second}
+				Client: transport.ClientOptions{Protocol: transport.H1, Network: dials}, Duration: 2 * time.Second}
 			type outcome struct {
 				res loadresult.Result
 				err error
@@ -112,7 +130,14 @@ func TestBackoffEndsWhenServerComesUp(t *testing.T) {
 				res, err := Run(context.Background(), cfg)
 				done <- outcome{res, err}
 			}()
-			time.Sleep(200 * time.Millisecond)
+			// Each slot dials one at a time: once 2*conns sockets were made,
+			// at least conns dials ended, each refused, however late the
+			// run's workers started.
+			select {
+			case <-dials.reached:
+			case out := <-done:
+				t.Fatalf("the run ended before %d dials: %+v %v", dials.after, out.res, out.err)
+			}
 			ln, err := net.Listen("tcp", addr)
 			listening := time.Since(start)
 			if err != nil {
