@@ -119,10 +119,10 @@ type probe struct {
 	RTT time.Duration
 }
 
-// UpLoss returns the fraction of probes lost client to server.
+// upLoss returns the fraction of probes lost client to server.
 func (p probe) upLoss() float64 { return ratioLost(p.Reached, p.Sent) }
 
-// DownLoss returns the fraction of echoes lost server to client.
+// downLoss returns the fraction of echoes lost server to client.
 func (p probe) downLoss() float64 { return ratioLost(p.Echoed, p.Reached) }
 
 func ratioLost(got, sent int) float64 {
@@ -136,7 +136,7 @@ func ratioLost(got, sent int) float64 {
 // padding.
 const probeSize = 64
 
-// ProbeUDP sends n small UDP probes, gap apart, from the client namespace
+// probeUDP sends n small UDP probes, gap apart, from the client namespace
 // to an echo in the server namespace, and counts what arrived each way.
 // It waits for late echoes up to twice the spec's RTT plus one second,
 // or until every probe is back.
@@ -220,7 +220,7 @@ func probeUDP(ctx context.Context, l *netem.Link, n int, gap time.Duration) (pro
 	return p, nil
 }
 
-// ConnectTime returns the median of n TCP handshakes from the client
+// connectTime returns the median of n TCP handshakes from the client
 // namespace to the server namespace.
 func connectTime(ctx context.Context, l *netem.Link, n int) (time.Duration, error) {
 	ln, err := l.Server().Listen("tcp4", netip.AddrPortFrom(netem.ServerAddr, 0).String())
