@@ -281,6 +281,7 @@ func checkLinkGone(t *testing.T, lt linkTrace) {
 // can run in it then, yet within seconds neither its namespaces nor its
 // TUN devices nor its child server are left.
 func TestRunNetKilled(t *testing.T) {
+	t.Parallel() // a process of its own: its check is of that process
 	needLink(t)
 	p := startRunProc(t, "--net", "rtt=20ms", "--scenarios", "small-sequential", "--protocols", "h1",
 		"--repeat", "1", "--duration", "60s", "--no-files")
@@ -300,6 +301,7 @@ func TestRunNetKilled(t *testing.T) {
 // measured marked partial (the interrupted cell's repetition marked
 // interrupted), and leaves nothing of the link behind.
 func TestRunNetCtrlC(t *testing.T) {
+	t.Parallel() // a process of its own: its check is of that process
 	needLink(t)
 	out := t.TempDir()
 	p := startRunProc(t, "--net", "rtt=20ms", "--scenarios", "small-sequential", "--protocols", "h1,h2c",

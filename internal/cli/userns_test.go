@@ -32,6 +32,7 @@ const nobody = "65534"
 // has exited, no process may still run it. (This process's threads and
 // descriptors are no check here: the link is never this process's.)
 func TestRunNetUnprivileged(t *testing.T) {
+	t.Parallel() // a process tree of its own, checked by what runs bin
 	needLink(t)
 	needTools(t, "unshare", "setpriv", "sh")
 	bin, dev := userBinary(t)
