@@ -131,6 +131,7 @@ func (r *run) gaveUp(sl *silence) {
 		}
 	}
 	unsent := r.unsent()
+	r.neverSent = unsent
 	s := r.shards[0]
 	s.mu.Lock()
 	s.requests += unsent

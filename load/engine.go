@@ -72,6 +72,7 @@ type run struct {
 	drainedOut atomic.Bool  // an open loop's wait for its due requests reached its bound (drain.go)
 	silenced   atomic.Bool  // that wait was ended by the server's silence (drain.go)
 	haltedAt   atomic.Int64 // unix nanoseconds the run was stopped by halt; 0 if not
+	neverSent  int64        // due requests counted as timeouts without being sent (drain.go)
 }
 
 // GoneAfter is how long a run goes on while every request is refused (no

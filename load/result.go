@@ -115,8 +115,8 @@ func (r *run) finish(res *loadresult.Result, sl silence, finished time.Time, bef
 	res.ClientCPUSeconds = after.proc.Sub(before.proc).CPUSeconds()
 	res.ClientGCCycles = after.proc.GCCycles - before.proc.GCCycles
 	res.ClientGoroutinesPeak = after.goroutinesPeak
-	if res.Requests > 0 {
-		res.BytesPerRequest = float64(after.allocBytes-before.allocBytes) / float64(res.Requests)
-		res.AllocsPerRequest = float64(after.allocObjects-before.allocObjects) / float64(res.Requests)
+	if made := res.Requests - r.neverSent; made > 0 {
+		res.BytesPerRequest = float64(after.allocBytes-before.allocBytes) / float64(made)
+		res.AllocsPerRequest = float64(after.allocObjects-before.allocObjects) / float64(made)
 	}
 }
