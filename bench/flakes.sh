@@ -7,6 +7,9 @@
 #
 #   bench/flakes.sh [N [PACKAGES...]]   default N: 5, PACKAGES: ./...
 #
+# LOOPS=0 runs it with no `yes` loops beside it: the suite's time on a
+# quiet machine (LOOPS=N for N loops; 2 by default).
+#
 # The cause of each failure is for the reader to write beside it; the
 # script records what failed and what it printed. Exit status: 0 when no
 # run failed, 1 otherwise.
@@ -26,7 +29,9 @@ cleanup() {
   rm -rf "$dir"
 }
 trap cleanup EXIT
-for _ in 1 2; do
+LOOPS=${LOOPS:-2}
+case $LOOPS in '' | *[!0-9]*) echo "bench/flakes.sh: LOOPS $LOOPS: want a count of yes loops, e.g. 2 or 0" >&2; exit 2 ;; esac
+for _ in $(seq "$LOOPS"); do
   yes >/dev/null &
   loops+=($!)
 done
@@ -43,9 +48,9 @@ done
 
 out="docs/measurements/flakes-$(date -u +%Y-%m-%dT%H%MZ).md"
 mkdir -p docs/measurements
-python3 - "$dir" "$N" "${cmd[*]}" "$N ${pkgs[*]}" >"$out" <<'EOF'
+python3 - "$dir" "$N" "${cmd[*]}" "$N ${pkgs[*]}" "$LOOPS" >"$out" <<'EOF'
 import json, os, subprocess, sys
-dir, n, cmd, args = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+dir, n, cmd, args, loops = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], int(sys.argv[5])
 def sh(*a):
     return subprocess.run(a, capture_output=True, text=True).stdout.strip()
 commit = sh("git", "rev-parse", "--short", "HEAD")
@@ -54,7 +59,8 @@ cpu = next((l.split(": ", 1)[1].strip() for l in open("/proc/cpuinfo") if l.star
 print(f"# Flake record, {sh('date', '-u', '+%Y-%m-%dT%H%MZ')}\n")
 print(f"- commit: {commit}{dirty}")
 print(f"- machine: {os.cpu_count()} cores, {cpu}, {sh('uname', '-sr')}, {sh('go', 'env', 'GOVERSION')}")
-print(f"- command: bench/flakes.sh {args} (each run: `{cmd}`, beside two `yes >/dev/null` loops)\n")
+beside = f"beside {loops} `yes >/dev/null` loops" if loops else "with nothing else running (LOOPS=0)"
+print(f"- command: {'LOOPS=0 ' if not loops else ''}bench/flakes.sh {args} (each run: `{cmd}`, {beside})\n")
 failures = []
 for i in range(1, n + 1):
     outputs, times, status = {}, {}, {}

@@ -335,8 +335,10 @@ func try(ctx context.Context, m plan.Options, c CapacityOptions, p transport.Pro
 			st.ServerCores = &cores
 		}
 	}
-	// Requests still in flight when the window closed are not counted:
-	// at most InFlight short of the rate asked is carrying it.
+	// Every request due in the window counts, answered or failed, and
+	// the window runs on until the last has ended (load.Config.Rate): a
+	// server that fell behind served the rate's requests over a longer
+	// time. The last InFlight of them may end a latency past the window.
 	short := st.Rate*res.Seconds - float64(st.Requests) - float64(c.InFlight)
 	st.Met, st.Why = judge(st, short > (1-capacityKeptUp)*st.Rate*res.Seconds, res.FirstError, c.Objective)
 	return st

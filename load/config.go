@@ -66,6 +66,10 @@ type Config struct {
 	// closed loop run for a duration is refused: there is nothing to split.
 	Share Share
 	// Rate, in requests per second, makes the loop open; zero means closed.
+	// An open loop's latency is from each request's intended send time.
+	// By Duration, it sends the requests due in that window and waits for
+	// them all, those still queued included, at most RequestTimeout more:
+	// its rates are over the window and that wait.
 	Rate float64
 	// Method is the request method; empty means GET.
 	Method string
@@ -103,8 +107,8 @@ type Config struct {
 	// record it as their engine.
 	CallerName string
 	// MeasureEnd, if set, is called once when the measured phase ends (its
-	// time is up or the last request is done), before the requests it cut
-	// off are abandoned, with the count of requests that failed in the
+	// time is up, with an open loop's wait, or the last request is done),
+	// before the requests it cut off are abandoned, with the count of requests that failed in the
 	// phase (a caller can keep its own probes short when the server looks
 	// gone). It is called after MeasureStart, even when an interrupt
 	// skipped that.

@@ -68,6 +68,11 @@ type run struct {
 	lastOK  atomic.Int64 // unix nanoseconds of the last success (or the start)
 	gone    atomic.Bool  // the server refused or timed out everything for GoneAfter: stop
 	stopRun context.CancelFunc
+
+	drainedOut atomic.Bool  // an open loop's wait for its due requests reached its bound (drain.go)
+	silenced   atomic.Bool  // that wait was ended by the server's silence (drain.go)
+	haltedAt   atomic.Int64 // unix nanoseconds the run was stopped by halt; 0 if not
+	neverSent  int64        // due requests counted as timeouts without being sent (drain.go)
 }
 
 // GoneAfter is how long a run goes on while every request is refused (no
@@ -89,7 +94,7 @@ func (r *run) noteOutcome(kind stats.ErrorKind, failed bool, at time.Time) {
 		// since are what a gone HTTP/3 server leaves (UDP has no reset:
 		// the client's QUIC idle timeout ends its connections).
 		if r.gone.CompareAndSwap(false, true) {
-			r.stopRun()
+			r.halt()
 		}
 	}
 }
@@ -194,7 +199,7 @@ func Run(ctx context.Context, cfg Config) (loadresult.Result, error) {
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	r.stopRun = cancel
-	r.endTimer = time.AfterFunc(time.Until(r.endTime()), cancel)
+	r.endTimer = time.AfterFunc(time.Until(r.stopTime()), r.stopAtBound)
 	defer r.endTimer.Stop()
 	r.lastOK.Store(r.start.UnixNano())
 
@@ -237,6 +242,7 @@ func Run(ctx context.Context, cfg Config) (loadresult.Result, error) {
 	// The measured phase ends at the deadline (or when the last worker
 	// is done), before requests cut off by it are abandoned.
 	allDone := make(chan struct{})
+	r.watchSilence(runCtx, allDone)
 	ended := make(chan struct{})
 	go func() {
 		select {

@@ -77,8 +77,8 @@ func (r *run) result(clients []connClient, interrupted bool) loadresult.Result {
 }
 
 // finish completes res once the workers are done at finished: the measured
-// window on the wall clock (up to the server's last answer, when it
-// stopped answering: sl), the host, the rates over the window and the
+// window on the wall clock (with an open loop's wait for its due requests;
+// up to the server's last answer, when it stopped answering: sl), the host, the rates over the window and the
 // process figures between the samples bracketing it.
 func (r *run) finish(res *loadresult.Result, sl silence, finished time.Time, before, after sample) {
 	// A closed loop measures from when its measured phase began; an open
@@ -87,9 +87,21 @@ func (r *run) finish(res *loadresult.Result, sl silence, finished time.Time, bef
 	if r.open {
 		from = r.measureAt
 	}
-	window := max(finished.Sub(from), 0)
-	if !r.byCount && finished.After(r.endTime()) {
-		window = max(r.endTime().Sub(from), 0)
+	end := finished
+	switch {
+	case r.drains():
+		// The window and the wait for the requests due in it (drain.go);
+		// the whole window even when its last request ended early, unless
+		// the run was stopped.
+		if end.Before(r.endTime()) && !res.Interrupted && !r.gone.Load() {
+			end = r.endTime()
+		}
+	case !r.byCount && end.After(r.endTime()):
+		end = r.endTime()
+	}
+	window := max(end.Sub(from), 0)
+	if res.FirstError == "" {
+		res.FirstError = sl.drainErr
 	}
 	window = r.stoppedAnswering(res, sl, from, window)
 	res.Seconds = window.Seconds()
@@ -103,8 +115,8 @@ func (r *run) finish(res *loadresult.Result, sl silence, finished time.Time, bef
 	res.ClientCPUSeconds = after.proc.Sub(before.proc).CPUSeconds()
 	res.ClientGCCycles = after.proc.GCCycles - before.proc.GCCycles
 	res.ClientGoroutinesPeak = after.goroutinesPeak
-	if res.Requests > 0 {
-		res.BytesPerRequest = float64(after.allocBytes-before.allocBytes) / float64(res.Requests)
-		res.AllocsPerRequest = float64(after.allocObjects-before.allocObjects) / float64(res.Requests)
+	if made := res.Requests - r.neverSent; made > 0 {
+		res.BytesPerRequest = float64(after.allocBytes-before.allocBytes) / float64(made)
+		res.AllocsPerRequest = float64(after.allocObjects-before.allocObjects) / float64(made)
 	}
 }

@@ -49,6 +49,7 @@ type silence struct {
 	stalled    int64         // cut-off requests counted as timeouts
 	waited     time.Duration // the longest wait among them
 	firstErr   string        // the first of them, for a result with no other failure
+	drainErr   string        // what the requests an open loop's drain gave up on were (drain.go)
 }
 
 // answered notes, under s's lock, a request the server answered, last
@@ -65,17 +66,13 @@ func (s *shard) answered(heard time.Time, ok bool, took time.Duration) {
 
 // judgeCutOffs decides, once every worker is done, which cut-off requests
 // were waiting on a server that had stopped answering, and counts those
-// as timeouts; it drops the others.
+// as timeouts; it drops the others. When an open loop's wait for its due
+// requests reached its bound, or was ended by the server's silence, every
+// one is a timeout (drain.go).
 func (r *run) judgeCutOffs() silence {
 	var sl silence
-	for _, s := range r.shards {
-		s.mu.Lock()
-		if s.lastAnswer.After(sl.lastAnswer) {
-			sl.lastAnswer = s.lastAnswer
-		}
-		sl.slowest = max(sl.slowest, s.slowest)
-		s.mu.Unlock()
-	}
+	sl.lastAnswer, sl.slowest = r.heard()
+	r.gaveUp(&sl)
 	after := max(stallAfter, stallFactor*sl.slowest)
 	// A server that never answered has been silent since the run began:
 	// over QUIC an absent one is never heard from (a closed UDP port
@@ -89,11 +86,12 @@ func (r *run) judgeCutOffs() silence {
 		s.mu.Lock()
 		for _, c := range s.cutOff {
 			end := c.end
-			if runEnd := r.endTime(); !r.byCount && end.After(runEnd) {
+			if runEnd := r.stoppedAt(); !runEnd.IsZero() && end.After(runEnd) {
 				end = runEnd // it waited until the run ended, no longer
 			}
 			waited := end.Sub(c.start)
-			if end.Sub(silentSince) < after || waited < after {
+			// A drain ended by silence cut off no request of a healthy run.
+			if end.Sub(silentSince) < after || (waited < after && !r.silenced.Load()) {
 				continue
 			}
 			s.requests++
@@ -113,6 +111,36 @@ func (r *run) judgeCutOffs() silence {
 		s.mu.Unlock()
 	}
 	return sl
+}
+
+// heard is when the server was last heard from, in a response of any
+// status (zero if never), and the slowest successful request.
+func (r *run) heard() (last time.Time, slowest time.Duration) {
+	for _, s := range r.shards {
+		s.mu.Lock()
+		if s.lastAnswer.After(last) {
+			last = s.lastAnswer
+		}
+		slowest = max(slowest, s.slowest)
+		s.mu.Unlock()
+	}
+	return last, slowest
+}
+
+// stoppedAt is when the run was stopped while requests could still be in
+// flight: the window's end on a run by duration that does not drain, when
+// halt stopped one that does; zero if neither.
+func (r *run) stoppedAt() time.Time {
+	if r.drains() {
+		if at := r.haltedAt.Load(); at != 0 {
+			return time.Unix(0, at)
+		}
+		return time.Time{}
+	}
+	if r.byCount {
+		return time.Time{}
+	}
+	return r.endTime()
 }
 
 // stoppedAnswering completes res when the server stopped answering: it

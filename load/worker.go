@@ -103,7 +103,7 @@ func (w *worker) loop(ctx context.Context) {
 		measuring := true
 		if r.open {
 			t := r.tickets.Add(1) - 1
-			intended = r.start.Add(time.Duration(float64(t) * r.interval))
+			intended = r.intended(t)
 			if (r.byCount && t >= r.maxTickets) || (!r.byCount && !intended.Before(r.endTime())) {
 				return
 			}
@@ -226,7 +226,7 @@ func (w *worker) judge(runCtx context.Context, kind stats.ErrorKind, failure err
 	// results; and one with no response is judged once the run is over
 	// (judgeCutOffs): a server that had stopped answering makes it a
 	// timeout.
-	ctxDone, late := runCtx.Err() != nil, !w.r.byCount && !end.Before(w.r.endTime())
+	ctxDone, late := runCtx.Err() != nil, !w.r.byCount && !w.r.open && !end.Before(w.r.endTime())
 	if failure == nil || !(ctxDone || late) {
 		w.r.noteOutcome(kind, failure != nil, end)
 	}

@@ -17,6 +17,15 @@ import (
 // interrupt) says so instead of blaming the budget. Results without cells fall back
 // to what the settings planned.
 func runRoundsText(res *results.Results) string {
+	text := runRounds(res)
+	if p := res.Settings.Paced; p != "" {
+		text += "; " + p
+	}
+	return text
+}
+
+// runRounds is runRoundsText but for a run's pacing (Settings.Paced).
+func runRounds(res *results.Results) string {
 	s := res.Settings
 	lo, hi := repetitionRange(res.Cells)
 	if hi == 0 {

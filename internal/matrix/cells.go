@@ -254,6 +254,10 @@ func (r *runner) load(ctx context.Context, sc Scenario, col column) results.Repe
 		m := r.loadOnce(ctx, sc, col, d)
 		spent += r.opts.Warmup + d
 		switch {
+		case unanswered(m) && !m.Interrupted && ctx.Err() == nil && 4*d <= maxSilentTry && spent+r.opts.Warmup+4*d <= r.opts.Timeout:
+			// Set up, but nothing answered: a starved machine's server,
+			// whose requests the load counted as stalled. A longer try
+			// tells it from a server that does not answer.
 		case m.Interrupted || m.FirstError != "" || ctx.Err() != nil || m.Requests >= minRequests:
 			return m
 		case m.Requests > 0 && try >= 3:
@@ -262,7 +266,11 @@ func (r *runner) load(ctx context.Context, sc Scenario, col column) results.Repe
 			nothingFinished(&m, col, try, d, r.opts.Warmup)
 			return m
 		}
-		d = longer(d, m.Requests)
+		n := m.Requests
+		if unanswered(m) {
+			n = 0
+		}
+		d = longer(d, n)
 	}
 }
 
@@ -277,6 +285,18 @@ func (r *runner) firstTry(sc Scenario) time.Duration {
 		d = max(d, time.Duration(1.2*minRequests/float64(spec(&sc).Streams)*float64(r.opts.RTT)))
 	}
 	return d
+}
+
+// maxSilentTry is the longest try after one that nothing answered
+// (unanswered): a starved machine answers within seconds, and a server
+// that does not answer costs each repetition no more than that.
+const maxSilentTry = 10 * time.Second
+
+// unanswered says m set up connections but every request in it was a
+// timeout and none succeeded: the load's judgement of requests left
+// waiting on a server that had answered nothing since the run began.
+func unanswered(m results.Repetition) bool {
+	return m.Connections > 0 && m.Requests > 0 && m.Errors.Timeout == m.Requests && m.Latency.Count == 0
 }
 
 // longer is the next try's duration after d finished n requests: what n

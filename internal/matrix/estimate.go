@@ -31,12 +31,8 @@ func estimateRun(opts Options) (Estimate, error) {
 	e := Estimate{Rounds: opts.Repeat, MaxRounds: opts.MaxRepeat, Time: opts.crossoverCost() + opts.browserCost()}
 	r := &runner{opts: opts}
 	for _, sc := range scenarios {
-		for _, col := range r.columns(sc) {
-			e.Cells++
-			round := opts.roundCost(sc, col.proto)
-			warm := opts.coldCost(col.proto, false) + round/warmShare
-			e.Time += opts.checkCost(sc, col.proto) + time.Duration(opts.repeat(sc))*round + time.Duration(opts.warmupRounds())*warm
-		}
+		e.Cells += len(r.columns(sc))
+		e.Time += opts.prepCost(sc) + time.Duration(opts.repeat(sc))*opts.stageCost(sc)
 	}
 	return e, nil
 }

@@ -21,6 +21,7 @@ import (
 // nothing ever finishes it is a timeout error that says so, never a
 // silent 0 (an h3 cell under CPU starvation once read 0 with no error).
 func TestLoadWithNothingFinished(t *testing.T) {
+	var release atomic.Int64 // unix nanoseconds: 1.6 s after the first measured request
 	tests := []struct {
 		name    string
 		handler func(served int64, w http.ResponseWriter, r *http.Request)
@@ -40,18 +41,37 @@ func TestLoadWithNothingFinished(t *testing.T) {
 			}
 			w.Write([]byte("ok"))
 		}, 300 * time.Millisecond, "h1: no request finished in 3 tries, the last 160ms measured after 1ms warmup (1 connection(s) set up but no response finished)"},
+		{"silent past the stall threshold, then answers", func(served int64, w http.ResponseWriter, r *http.Request) {
+			// The first try (1.1 s) ends with its request waiting over
+			// StallAfter on a server that answered nothing: the load
+			// counts it a timeout, as a starved machine's server shows;
+			// the next, longer try sees the answers.
+			if served > 1 {
+				release.CompareAndSwap(0, time.Now().Add(1600*time.Millisecond).UnixNano())
+				select {
+				case <-time.After(time.Until(time.Unix(0, release.Load()))):
+				case <-r.Context().Done():
+					return
+				}
+			}
+			w.Write([]byte("ok"))
+		}, time.Minute, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var served atomic.Int64
 			mux := http.NewServeMux()
 			mux.HandleFunc("GET /small", func(w http.ResponseWriter, r *http.Request) { tt.handler(served.Add(1), w, r) })
+			duration := 10 * time.Millisecond
+			if strings.HasPrefix(tt.name, "silent") {
+				duration = 1100 * time.Millisecond
+			}
 			res, err := run(context.Background(), Options{Options: plan.Options{
 				Target:    target(t, mux),
 				Protocols: []transport.Protocol{transport.H1},
 				Scenarios: scenarios(t, "small-sequential"),
 				Repeat:    1,
-				Duration:  10 * time.Millisecond,
+				Duration:  duration,
 				Warmup:    time.Millisecond,
 				Timeout:   tt.timeout,
 			}})

@@ -7,6 +7,7 @@ import (
 
 	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/plan"
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -64,4 +65,43 @@ func budgetOptions(t *testing.T) (plan.Options, Estimate) {
 		t.Fatal(err)
 	}
 	return opts, full
+}
+
+// TestFirstStagePaces: a run going at its estimate's pace with room for
+// every first stage gives each Repeat rounds; one going at twice its
+// estimate, where the rest's first stages fit the budget only at its
+// estimate, gives each fewer, down to MinFirstStage when nothing is left,
+// and says so; one with no budget is never cut.
+func TestFirstStagePaces(t *testing.T) {
+	opts, _ := budgetOptions(t)
+	o := Options{opts}
+	if err := o.fill(); err != nil {
+		t.Fatal(err)
+	}
+	scs, err := o.expand()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rest := o.stageCost(scs[0])*time.Duration(o.repeat(scs[0])) + o.prepCost(scs[1]) + o.stageCost(scs[1])*time.Duration(o.repeat(scs[1]))
+	done := o.prepCost(scs[0])
+	stage := func(budget time.Duration, pace float64) (int, string) {
+		r := &runner{opts: o, res: &results.Results{}, estDone: done}
+		r.opts.Budget = budget
+		r.start = time.Now().Add(-time.Duration(pace * float64(done)))
+		return r.firstStage(scs[0], scs), r.res.Settings.Paced
+	}
+	budget := time.Duration(float64(done+rest) * 1.5)
+	if k, paced := stage(budget, 1); k != 8 || paced != "" {
+		t.Errorf("on pace with room: %d rounds, %q; want 8, none said", k, paced)
+	}
+	if k, paced := stage(budget, 2); k >= 8 || k < MinFirstStage || !strings.Contains(paced, "first rounds cut from 8 to") ||
+		!strings.Contains(paced, "to hold the") || !strings.Contains(paced, "went at 2.0 times its estimate") {
+		t.Errorf("at twice the estimate: %d rounds, %q; want fewer than 8, said", k, paced)
+	}
+	if k, paced := stage(done, 1); k != MinFirstStage || !strings.Contains(paced, "and even those overran") {
+		t.Errorf("no time left: %d rounds, %q; want %d, said", k, paced, MinFirstStage)
+	}
+	if k, _ := stage(0, 10); k != 8 {
+		t.Errorf("no budget: %d rounds; want 8", k)
+	}
 }

@@ -59,7 +59,7 @@ func run(ctx context.Context, opts Options) (*results.Results, error) {
 	}
 	defer stopStats()
 	var runs []*scenarioRun
-	for _, sc := range scenarios {
+	for i, sc := range scenarios {
 		if ctx.Err() != nil {
 			break
 		}
@@ -67,9 +67,13 @@ func run(ctx context.Context, opts Options) (*results.Results, error) {
 		for range opts.warmupRounds() {
 			r.round(ctx, sr, nil, true)
 		}
-		for range opts.repeat(sc) {
+		r.estDone += opts.prepCost(sc)
+		k := r.firstStage(sc, scenarios[i:])
+		r.setFirstStage(sr, k)
+		for range k {
 			r.round(ctx, sr, nil, false)
 		}
+		r.estDone += time.Duration(k) * opts.stageCost(sc)
 		runs = append(runs, sr)
 	}
 	r.moreRounds(ctx, runs)
@@ -97,7 +101,9 @@ type runner struct {
 	opts        Options
 	res         *results.Results
 	start       time.Time
-	rng         *rand.Rand // the rounds' column order, from Options.Seed
+	rng         *rand.Rand    // the rounds' column order, from Options.Seed
+	estDone     time.Duration // what the estimate said the scenarios done so far would take (pace.go)
+	pacedFrom   string        // the first scenario whose first stage firstStage cut
 	done, total int
 	statsClient *transport.Client
 	statsURL    string

@@ -1,0 +1,88 @@
+package matrix
+
+import (
+	"fmt"
+	"time"
+)
+
+// A run with a Budget plans its first stages before it starts (FitBudget,
+// from EstimateRun); on a machine slower than the estimate they would run
+// past the budget. So the runner keeps the pace: before each scenario's
+// first stage it compares the time the run has taken with what the
+// estimate said for it, and when the first stages left would end past the
+// budget at that pace, it gives each fewer rounds, down to MinFirstStage.
+// Rounds are cut by time alone, never by what a cell measured, and each
+// cell records its first stage, where its interval's looks begin.
+
+// prepCost is the expected time of sc's checks and warm-up rounds.
+func (o *Options) prepCost(sc Scenario) time.Duration {
+	r := &runner{opts: *o}
+	var d time.Duration
+	for _, col := range r.columns(sc) {
+		warm := o.coldCost(col.proto, false) + o.roundCost(sc, col.proto)/warmShare
+		d += o.checkCost(sc, col.proto) + time.Duration(o.warmupRounds())*warm
+	}
+	return d
+}
+
+// stageCost is the expected time of one round of sc over all its columns.
+func (o *Options) stageCost(sc Scenario) time.Duration {
+	r := &runner{opts: *o}
+	var d time.Duration
+	for _, col := range r.columns(sc) {
+		d += o.roundCost(sc, col.proto)
+	}
+	return d
+}
+
+// firstStage is the rounds sc's cells get before any is added: Repeat,
+// or fewer when the first stages of sc and the scenarios after it (rest),
+// at the pace the run has kept against its estimate (estDone), would end
+// past the Budget less what follows the rounds.
+func (r *runner) firstStage(sc Scenario, rest []Scenario) int {
+	k := r.opts.repeat(sc)
+	if r.opts.Budget <= 0 || k <= MinFirstStage || r.estDone <= 0 {
+		return k
+	}
+	took := time.Since(r.start)
+	pace := float64(took) / float64(r.estDone)
+	left := r.opts.Budget - took - r.opts.crossoverCost() - r.opts.browserCost()
+	var rounds, prep float64
+	for j, s := range rest {
+		rounds += float64(r.opts.repeat(s)) * float64(r.opts.stageCost(s))
+		if j > 0 {
+			prep += float64(r.opts.prepCost(s))
+		}
+	}
+	avail := float64(left)/pace - prep
+	if rounds <= 0 || avail >= rounds {
+		return k
+	}
+	cut := min(max(MinFirstStage, int(float64(k)*avail/rounds)), k)
+	if cut < k {
+		if r.pacedFrom == "" {
+			r.pacedFrom = sc.Name
+		}
+		held := "to hold"
+		if float64(cut)*rounds > float64(k)*avail {
+			held = "and even those overran"
+		}
+		r.res.Settings.Paced = fmt.Sprintf("first rounds cut from %d to %d a cell from %s on, %s the %s budget: the run went at %.1f times its estimate",
+			k, cut, r.pacedFrom, held, r.opts.Budget.Round(time.Second), pace)
+	}
+	return cut
+}
+
+// setFirstStage gives sr's cells k first rounds instead of Repeat.
+func (r *runner) setFirstStage(sr *scenarioRun, k int) {
+	planned := r.opts.repeat(sr.sc)
+	if k == planned {
+		return
+	}
+	for i := range sr.cells {
+		sr.cells[i].FirstStage = k
+		if sr.cells[i].Skipped == "" {
+			r.total -= planned - k
+		}
+	}
+}
