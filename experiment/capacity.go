@@ -37,10 +37,11 @@ const (
 // from Start up to MaxRate, then Refine bisections, each Step long.
 type CapacityOptions struct {
 	Objective results.Objective
-	// Request is what is sent; zero: GET /small.
+	// Request is what is sent; zero: the one of Options.Requests, or GET
+	// /small.
 	Request results.Request
 	// Step is the measured time of each rate tried (after a fifth of it
-	// of warmup); zero: 1 s.
+	// of warmup); zero: Options.Matrix.Duration, or 1 s.
 	Step time.Duration
 	// Start and MaxRate bound the rates tried, requests per second; zero:
 	// 100 and 1e6.
@@ -51,11 +52,23 @@ type CapacityOptions struct {
 	// streams on one); zero: 64.
 	InFlight int
 	// Budget bounds the search's time, from its first step: no turn of
-	// steps starts that would end past it; zero: 2 minutes.
+	// steps starts that would end past it; zero: Options.Budget when
+	// positive, or 2 minutes.
 	Budget time.Duration
 }
 
-func (c *CapacityOptions) fill() {
+// fill sets the zero fields: from o's where it has them, else the
+// search's defaults.
+func (c *CapacityOptions) fill(o Options) {
+	if c.Request.Method == "" && len(o.Requests) == 1 {
+		c.Request = o.Requests[0]
+	}
+	if c.Step == 0 {
+		c.Step = o.Matrix.Duration
+	}
+	if c.Budget == 0 && o.Budget > 0 {
+		c.Budget = o.Budget
+	}
 	if c.Request.Method == "" {
 		c.Request = results.Request{Method: "GET", Path: "/small"}
 	}
@@ -99,7 +112,7 @@ func Capacity(ctx context.Context, o Options, c CapacityOptions) (*results.Capac
 	if err := notInChild(); err != nil {
 		return nil, nil, err
 	}
-	c.fill()
+	c.fill(o)
 	// The one request is the run's scenario: the target is asked only
 	// about its transports.
 	o.Matrix.Scenarios = plan.RequestScenarios([]results.Request{c.Request})[:1]

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/internal/browser"
 	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/fielderr"
 	"github.com/httpvs/httpvs/internal/matrix"
@@ -28,7 +29,11 @@ import (
 type Options struct {
 	Base
 	// Target is an external server to measure instead of the child
-	// server; zero: Run starts one. Matrix.Target is Run's to set.
+	// server; zero: Run starts one, unless Requests name a server (an
+	// absolute URL): then the one cleartext and the one TLS server they
+	// name are the target, as vegeta sends each request to its own URL.
+	// A request naming another server than the Target given is refused.
+	// Matrix.Target is Run's to set.
 	Target plan.Target
 	// Link is the emulated link between the client and the child server;
 	// nil: loopback. Linux only, with root or in a user namespace.
@@ -62,6 +67,12 @@ type Base struct {
 	// Matrix.Knobs is the knob set Run applies to Matrix.Client: a zero
 	// one means runfiles.GoDefault.
 	Matrix plan.Options
+	// Requests are the user's own requests, each measured as two
+	// scenarios of its own (plan.RequestScenarios), sent to Options.Target
+	// or the child server. Matrix.Scenarios empty means the default ones
+	// and these after them, or these alone against an external target;
+	// Matrix.Scenarios given lists what is measured, these included.
+	Requests []results.Request
 	// NoAA leaves out the A/A columns (Matrix.AA nil: the first scenario
 	// of each kind of work, plan.AAEachKind) that a
 	// run on loopback adds: the baseline measured twice, whose interval
@@ -199,16 +210,17 @@ func (o *Options) fillRounds() {
 // what does not go together.
 func (o *Options) fill() error {
 	switch {
-	case o.Link != nil && (o.Target.Plain != "" || o.Target.TLS != ""):
-		return errors.New("an emulated link leads to the child server; it does not apply to an external target")
 	case o.Matrix.Target != (plan.Target{}):
 		return errors.New("the matrix's target (Matrix.Target) is Run's to set: give Options.Target")
 	case o.Matrix.Budget != 0:
 		return errors.New("the matrix's budget (Matrix.Budget) is Run's to set: give Options.Budget")
 	}
-	// A base URL's paths are appended to it: "http://host:port/" is
-	// "http://host:port".
-	o.Target.Plain, o.Target.TLS = strings.TrimSuffix(o.Target.Plain, "/"), strings.TrimSuffix(o.Target.TLS, "/")
+	if o.Warn == nil {
+		o.Warn = func(error) {}
+	}
+	if err := o.fillTarget(); err != nil {
+		return err
+	}
 	o.fillRounds()
 	if o.Began.IsZero() {
 		o.Began = time.Now()
@@ -217,11 +229,9 @@ func (o *Options) fill() error {
 		return err
 	}
 	if len(o.Matrix.Scenarios) == 0 {
-		o.Matrix.Scenarios = plan.Scenarios
-		if o.Link != nil {
-			o.Matrix.Scenarios = plan.NetDefault()
-		}
+		o.Matrix.Scenarios = o.defaultScenarios()
 	}
+	o.findBrowser()
 	if err := o.applyKnobs(); err != nil {
 		return err
 	}
@@ -238,10 +248,55 @@ func (o *Options) fill() error {
 	if o.ReferenceRounds == 0 {
 		o.ReferenceRounds = min(max(o.Matrix.Repeat, 1), maxReferenceRounds)
 	}
-	if o.Warn == nil {
-		o.Warn = func(error) {}
-	}
 	return o.checkMatrix()
+}
+
+// fillTarget settles the target: Target, or the servers Requests name
+// (matrix.ResolveTarget), which an emulated link does not lead to.
+func (o *Options) fillTarget() error {
+	// A base URL's paths are appended to it: "http://host:port/" is
+	// "http://host:port".
+	o.Target.Plain, o.Target.TLS = strings.TrimSuffix(o.Target.Plain, "/"), strings.TrimSuffix(o.Target.TLS, "/")
+	var err error
+	if o.Target, err = matrix.ResolveTarget(o.Requests, o.Target); err != nil {
+		return err
+	}
+	if o.Link != nil && (o.Target.Plain != "" || o.Target.TLS != "") {
+		return errors.New("an emulated link leads to the child server; it does not apply to an external target")
+	}
+	return nil
+}
+
+// defaultScenarios are what an empty Matrix.Scenarios means: page-load
+// alone for the browser (Matrix.Browser), whose loads are held against
+// its model; the user's requests alone against an external target; else
+// the default matrix (across a link plan.NetDefault) and the requests.
+func (o *Options) defaultScenarios() []plan.Scenario {
+	mine := plan.RequestScenarios(o.Requests)
+	switch {
+	case o.Matrix.Browser != nil:
+		pageLoad, _ := plan.ParseScenarios("page-load")
+		return pageLoad
+	case len(mine) > 0 && (o.Target.Plain != "" || o.Target.TLS != ""):
+		return mine
+	case o.Link != nil:
+		return append(plan.NetDefault(), mine...)
+	}
+	return append(slices.Clone(plan.Scenarios), mine...)
+}
+
+// findBrowser leaves the browser out (Warn hears a *browser.NotFoundError)
+// when Matrix.Browser names no executable and none is installed: the run
+// measures without it.
+func (o *Options) findBrowser() {
+	bo := o.Matrix.Browser
+	if bo == nil || bo.Path != "" {
+		return
+	}
+	if _, err := browser.Find(""); err != nil {
+		o.Warn(err)
+		o.Matrix.Browser = nil
+	}
 }
 
 // fillProtocols sets the transports zero Matrix.Protocols mean: all of

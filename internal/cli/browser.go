@@ -6,7 +6,6 @@ import (
 
 	"github.com/httpvs/httpvs/internal/browser"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
-	"github.com/httpvs/httpvs/internal/userns"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/webpage"
 )
@@ -24,12 +23,10 @@ func (b *browserFlags) register(fs *flagset.Set) {
 	fs.StringVar(&b.page, "page", "", "with --browser: the child server serves this page for the browser instead of page-load's: a `dir`ectory with an index.html, or a HAR file's objects (as serve --page)")
 }
 
-// apply checks the browser flags, reads --page, and sets opts: the
-// browser's options and, without --scenarios, page-load alone. Chromium
-// not installed is one line on stderr (but in a run about to run itself
-// again in a user namespace, which says it) and a run without the
-// browser.
-func (b *browserFlags) apply(e *env, fs *flagset.Set, f *runFlags, opts *plan.Options) error {
+// apply checks the browser flags, reads --page, and sets opts.Browser:
+// the experiment runs page-load alone beside it without --scenarios, and
+// without it when Chromium is not installed (warn says so).
+func (b *browserFlags) apply(fs *flagset.Set, f *runFlags, opts *plan.Options) error {
 	switch {
 	case !b.on && (b.path != "" || b.page != ""):
 		return usagef("--chromium and --page go with --browser")
@@ -37,10 +34,6 @@ func (b *browserFlags) apply(e *env, fs *flagset.Set, f *runFlags, opts *plan.Op
 		return usagef("--page is served by the child server; for --target, start that server with httpvs serve --page")
 	case !b.on:
 		return nil
-	}
-	if !fs.Given()["scenarios"] {
-		pl, _ := plan.ParseScenarios("page-load")
-		opts.Scenarios = pl
 	}
 	bo := &plan.BrowserOptions{Path: b.path}
 	if fs.Given()["repeat"] {
@@ -50,27 +43,12 @@ func (b *browserFlags) apply(e *env, fs *flagset.Set, f *runFlags, opts *plan.Op
 	if bo.Page, err = readPage(b.page); err != nil {
 		return err
 	}
-	if _, err := browser.Find(b.path); err != nil {
-		var nf *browser.NotFoundError
-		if !errors.As(err, &nf) {
-			return err
-		}
-		if b.path != "" {
-			return usagef("--chromium %s: %v", b.path, nf.Err)
-		}
-		if !reexecs(f) {
-			e.say("--browser: %v; measuring without it", err)
-		}
-		return nil
+	var nf *browser.NotFoundError
+	if _, err := browser.Find(b.path); b.path != "" && errors.As(err, &nf) {
+		return usagef("--chromium %s: %v", b.path, nf.Err)
 	}
 	opts.Browser = bo
 	return nil
-}
-
-// reexecs says whether run is about to run itself again in a user
-// namespace (inUserNS), which then prints what this one would.
-func reexecs(f *runFlags) bool {
-	return len(f.net.Values) > 0 && userns.Needed()
 }
 
 // readPage reads --page: a directory or a HAR file; one it cannot read is

@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/httpvs/httpvs/internal/matrix"
+	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/results"
@@ -45,14 +46,9 @@ func runExplain(_ context.Context, e *env, args []string) error {
 
 // readResultsFile reads a results.json; an unreadable one is bad input.
 func readResultsFile(path string) (*results.Results, error) {
-	f, err := os.Open(path)
+	res, err := runfiles.ReadResults(path)
 	if err != nil {
 		return nil, usagef("%v", err)
-	}
-	defer f.Close()
-	res, err := results.ReadJSON(f)
-	if err != nil {
-		return nil, usagef("%s: %v", path, err)
 	}
 	return res, nil
 }

@@ -3,10 +3,10 @@ package cli
 import (
 	"context"
 	"io"
-	"time"
 
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
+	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/fdlimit"
 	"github.com/httpvs/httpvs/internal/loadspec"
 	"github.com/httpvs/httpvs/internal/render"
@@ -37,7 +37,7 @@ func (f *transferFlags) register(fs *flagset.Set, upload bool) {
 	fs.IntVar(&f.p.Conns, "c", 0, "spread the transfers over this many connections, 1 to -P (default: one per transfer at once for h1, 1 for h2c/h2/h3)")
 	fs.Alias("c", "conns")
 	fs.BoolVar(&f.json, "json", false, "print exactly one JSON object")
-	fs.DurationVar(&f.p.RequestTimeout, "timeout", 10*time.Minute, "bound on each transfer (its request and whole body)")
+	fs.DurationVar(&f.p.RequestTimeout, "timeout", defaults.TransferTimeout, "bound on each transfer (its request and whole body)")
 	fs.BoolVar(&f.noStats, "no-server-stats", false, "do not read the server's /stats before and after")
 	fs.StringVar(&f.profile, "profile", "", "write CPU and heap profiles of the client, and of the server if it is httpvs serve --profiling on http://, to `dir`")
 	fs.HeaderVar(&f.header)

@@ -36,9 +36,9 @@ type loadFlags struct {
 
 func (f *loadFlags) register(fs *flagset.Set) {
 	f.target.Register(fs)
-	fs.IntVar(&f.lc.Conns, "c", 10, "connections")
+	fs.IntVar(&f.lc.Conns, "c", defaults.LoadConns, "connections")
 	fs.Alias("c", "conns")
-	fs.IntVar(&f.lc.Streams, "m", 1, "concurrent requests per connection (h2c, h2, h3 only)")
+	fs.IntVar(&f.lc.Streams, "m", defaults.LoadStreams, "concurrent requests per connection (h2c, h2, h3 only)")
 	fs.Alias("m", "streams")
 	fs.Int64Var(&f.lc.Requests, "n", 0, "measured requests (default: as many as -d allows)")
 	fs.Alias("n", "requests")

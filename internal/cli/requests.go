@@ -75,22 +75,18 @@ func (f *requestFlags) bodyBytes(given bool) ([]byte, error) {
 }
 
 // scenarioList is --scenarios with the user's requests reqs, whose
-// scenarios come last; the group "requests" alone runs only them. Without
-// --scenarios, against a target: the requests alone; across a link
-// (--net): the default matrix where the network decides (plan.NetDefault).
+// scenarios come last; the group "requests" alone runs only them. Not
+// given: the experiment's default, with the requests (Options.Requests).
 func (f *runFlags) scenarioList(set map[string]bool, reqs []results.Request) ([]plan.Scenario, error) {
-	mine := plan.RequestScenarios(reqs)
-	switch {
-	case !set["scenarios"] && len(reqs) > 0 && f.external():
-		return mine, nil
-	case !set["scenarios"] && len(f.net.Values) > 0:
-		return append(plan.NetDefault(), mine...), nil
+	if !set["scenarios"] {
+		return nil, nil
 	}
 	names := strings.Split(f.scenarios, ",")
 	if slices.Contains(names, matrix.RequestGroup) && len(reqs) == 0 {
 		return nil, usagef("--scenarios %s: no request given: add --request 'GET /path' or --requests FILE", matrix.RequestGroup)
 	}
 	names = slices.DeleteFunc(names, func(n string) bool { return strings.TrimSpace(n) == matrix.RequestGroup })
+	mine := plan.RequestScenarios(reqs)
 	if len(names) == 0 {
 		return mine, nil
 	}
@@ -101,33 +97,25 @@ func (f *runFlags) scenarioList(set map[string]bool, reqs []results.Request) ([]
 	return append(scenarios, mine...), nil
 }
 
-// resolveTargets reconciles the hosts the requests name (a targets file's
-// "GET http://host/path") with --target and --tls-target: without either,
-// the one http and the one https server the requests name become them (as
-// vegeta sends each request to its own URL); with them, a request naming
-// another server is refused, since httpvs sends every request to the
-// target. Requests written as paths go wherever the run goes.
-func (f *runFlags) resolveTargets(reqs []results.Request) error {
+// resolveTargets settles the target the requests go to, as the
+// experiment does (matrix.ResolveTarget), before the flags that depend
+// on it are checked; a request naming another server than --target, or
+// requests naming several, are refused naming the flag they came from.
+func (f *runFlags) resolveTargets(reqs []results.Request) (err error) {
 	var (
 		oe *matrix.OriginsError
 		fe *matrix.ForeignOriginError
 	)
-	if f.external() {
-		err := matrix.CheckRequestTarget(reqs, f.xo.Target)
-		if errors.As(err, &fe) {
-			return usagef("%s names the server %s, not the target (%s): httpvs sends every request to the target; write the request as a path or name the same host and port",
-				requestSource(f), fe.URL, strings.TrimSpace(f.xo.Target.Plain+" "+f.xo.Target.TLS))
-		}
-		return err
-	}
-	plain, tls, err := matrix.RequestTarget(reqs)
-	if errors.As(err, &oe) {
+	given := strings.TrimSpace(f.xo.Target.Plain + " " + f.xo.Target.TLS)
+	f.xo.Target, err = matrix.ResolveTarget(reqs, f.xo.Target)
+	switch {
+	case errors.As(err, &fe):
+		return usagef("%s names the server %s, not the target (%s): httpvs sends every request to the target; write the request as a path or name the same host and port", requestSource(f), fe.URL, given)
+	case errors.As(err, &oe):
 		return usagef("%s names %d servers (%s): httpvs measures one at a time; give --target, or one server's requests", requestSource(f), len(oe.Origins), strings.Join(oe.Origins, ", "))
-	} else if err != nil {
-		return err
 	}
-	f.xo.Target.Plain, f.xo.Target.TLS = plain, tls
-	return nil
+	f.xo.Requests = reqs
+	return err
 }
 
 // requestSource names the flag the requests came from.

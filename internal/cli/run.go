@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/experiment"
+	"github.com/httpvs/httpvs/internal/browser"
 	"github.com/httpvs/httpvs/internal/certfile"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/internal/peers"
@@ -45,7 +46,7 @@ func runRun(ctx context.Context, e *env, args []string) error {
 	if err := f.checkPeers(); err != nil {
 		return err
 	}
-	if err := f.browser.apply(e, fs, f, &xo.Matrix); err != nil {
+	if err := f.browser.apply(fs, f, &xo.Matrix); err != nil {
 		return err
 	}
 	if len(f.nets) > 0 {
@@ -132,10 +133,15 @@ func (f *runFlags) annotate(e *env, fs *flagset.Set, res *results.Results) {
 // not taken always; quic-go's UDP buffer warning never, since the results
 // carry it and every report says it once, at its top, with its command.
 func (f *runFlags) warn(e *env, err error) {
-	var pe *profiling.ProfileError
+	var (
+		pe *profiling.ProfileError
+		nf *browser.NotFoundError
+	)
 	switch {
 	case errors.As(err, &pe):
 		printProfileError(e.stderr, pe)
+	case errors.As(err, &nf):
+		e.say("--browser: %v; measuring without it", err)
 	case err.Error() == udpbuf.Warning():
 	case f.format == "text":
 		fmt.Fprintln(e.stderr, err)

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -146,19 +147,15 @@ const defaultKnobs = "go-default"
 // knobsUsage is the --knobs flag's help.
 const knobsUsage = "settings to start from: go-default (Go as shipped: zero-valued net/http and quic-go types, io.Copy(io.Discard, body)), tuned (httpvs's 256Ki reads and writes, 1Mi HTTP/2 frames), or a `file` written by tune --write; flags given explicitly override it"
 
-// loadKnobSet reads --knobs: a named set or a knob file.
+// loadKnobSet reads --knobs: a named set or a knob file (matrix.KnobSet).
 func loadKnobSet(arg string) (results.KnobSet, error) {
-	if s, ok := runfiles.NamedKnobSet(arg); ok {
-		return s, nil
-	}
-	f, err := os.Open(arg)
-	if err != nil {
-		return results.KnobSet{}, usagef("--knobs %q: want go-default, tuned, or a file written by httpvs tune --write (%v)", arg, err)
-	}
-	defer f.Close()
-	s, err := matrix.ReadKnobFile(f)
-	if err != nil {
-		return results.KnobSet{}, usagef("--knobs %s: %v", arg, err)
+	s, err := matrix.KnobSet(arg)
+	var pe *os.PathError
+	switch {
+	case errors.As(err, &pe):
+		return s, usagef("--knobs %q: want go-default, tuned, or a file written by httpvs tune --write (%v)", arg, err)
+	case err != nil:
+		return s, usagef("--knobs %s: %v", arg, err)
 	}
 	return s, nil
 }
@@ -193,9 +190,9 @@ func knobsOver(fs *flagset.Set, s results.KnobSet, set map[string]bool) (results
 func knobDefaults(fs *flagset.Set) {
 	read, frame := "Client.ReadSize", "Client.HTTP2.MaxReadFrameSize"
 	fs.Lookup("read-size").Usage = "client body read buffer `size` (default: the --knobs set's; go-default reads as io.Copy(io.Discard, body) does, " +
-		knobValue(runfiles.GoDefault, read) + " at a time; tuned " + knobValue(runfiles.Tuned, read) + ")"
+		runfiles.KnobValue(runfiles.GoDefault, read) + " at a time; tuned " + runfiles.KnobValue(runfiles.Tuned, read) + ")"
 	fs.Lookup("h2-max-frame").Usage = "HTTP/2 SETTINGS_MAX_FRAME_SIZE the client advertises, `size` 16Ki..16Mi-1 (default: the --knobs set's; go-default Go's " +
-		knobValue(runfiles.GoDefault, frame) + ", tuned " + knobValue(runfiles.Tuned, frame) + ")"
+		runfiles.KnobValue(runfiles.GoDefault, frame) + ", tuned " + runfiles.KnobValue(runfiles.Tuned, frame) + ")"
 	// The windows a knob file from tune --write may set (tune.Best's
 	// fields); the named sets leave them to Go and quic-go.
 	for name, def := range map[string]string{
@@ -207,15 +204,4 @@ func knobDefaults(fs *flagset.Set) {
 		usage, _, _ := strings.Cut(f.Usage, " (default")
 		f.Usage = usage + " (default " + def + ", unless a --knobs file sets it)"
 	}
-}
-
-// knobValue is the value the knob set s gives the field at path; "" for
-// none.
-func knobValue(s results.KnobSet, path string) string {
-	for _, k := range s.Knobs {
-		if k.Field == path {
-			return k.Value
-		}
-	}
-	return ""
 }

@@ -23,8 +23,7 @@ func (f *runFlags) capacity(ctx context.Context, e *env, fs *flagset.Set, began 
 	if err != nil {
 		return usagef("--slo: %v", err)
 	}
-	set, reqs := fs.Given(), f.reqs
-	if err := f.sloAlone(fs, reqs); err != nil {
+	if err := f.sloAlone(fs, f.reqs); err != nil {
 		return err
 	}
 	xo := f.xo
@@ -35,18 +34,8 @@ func (f *runFlags) capacity(ctx context.Context, e *env, fs *flagset.Set, began 
 	if f.external() {
 		f.sayStats(e)
 	}
-	co := experiment.CapacityOptions{Objective: obj}
-	if len(reqs) == 1 {
-		co.Request = reqs[0]
-	}
-	if set["duration"] {
-		co.Step = xo.Matrix.Duration
-	}
-	if xo.Budget > 0 { // given; its 0, none, is the search's own
-		co.Budget = xo.Budget
-	}
-	xo.Budget = 0 // the search's, not the matrix's
-	res, notRun, err := experiment.Capacity(ctx, xo, co)
+	// The request, --duration as the step and --budget: the search's.
+	res, notRun, err := experiment.Capacity(ctx, xo, experiment.CapacityOptions{Objective: obj})
 	if err := f.runError(fs, err); err != nil {
 		return err
 	}

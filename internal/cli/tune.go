@@ -11,6 +11,7 @@ import (
 	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/render"
+	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/tune"
@@ -53,7 +54,7 @@ func runTune(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	if *write != "" {
-		if err := canWrite(*write); err != nil {
+		if err := runfiles.CheckFile(*write); err != nil {
 			return usagef("--write: %v", err)
 		}
 	}
@@ -99,17 +100,6 @@ func tuneLink(list []string) (*experiment.LinkSpec, error) {
 		return &p, err
 	}
 	return nil, usagef("--net given %d times: tune searches across one link; run one search per link (httpvs run --net A --net B compares transports across several)", len(list))
-}
-
-// canWrite creates path and removes it again, so that a --write path
-// that cannot be written fails before the search rather than after it.
-func canWrite(path string) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	f.Close()
-	return os.Remove(path)
 }
 
 // writeKnobFile writes rep's best settings to path as a knob set named

@@ -65,7 +65,17 @@ const (
 	// thousand workers each hold one. The std engine reads as Go as
 	// shipped does (ReadSize).
 	LoadReadSize = 64 * units.KiB
+	// LoadConns and LoadStreams are a load's connections and requests
+	// in flight on each when not given: wrk's 10 connections, one request
+	// at a time on each, as HTTP/1.1 carries them.
+	LoadConns   = 10
+	LoadStreams = 1
 )
+
+// TransferTimeout bounds each of get's and put's transfers when not
+// given (transfer.Plan.RequestTimeout, whose zero is no bound): long
+// enough for 10 GB at 20 MB/s, short enough that a stalled server ends.
+const TransferTimeout = 10 * time.Minute
 
 // The matrix's (plan.Options).
 const (

@@ -152,3 +152,44 @@ func TestUnreachableTransportTriedOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadStartsAtTheTryThatCounted: a column whose last repetition
+// needed a 300 ms try starts its next there, not at Duration (10 ms),
+// and after finishing plenty in it starts the one after at what 24
+// requests take at the rate it saw.
+func TestLoadStartsAtTheTryThatCounted(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /small", func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte("ok")) })
+	o := Options{Options: plan.Options{
+		Target:    target(t, mux),
+		Protocols: []transport.Protocol{transport.H1},
+		Scenarios: scenarios(t, "small-sequential"),
+		Repeat:    1,
+		Duration:  10 * time.Millisecond,
+		Warmup:    time.Millisecond,
+	}}
+	if err := o.fill(); err != nil {
+		t.Fatal(err)
+	}
+	scs, err := o.expand()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &runner{opts: o, res: &results.Results{}, start: time.Now()}
+	stop, err := r.openStats()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	col := r.columns(scs[0])[0]
+	key := scs[0].Name + "/" + col.name
+	r.tryFor = map[string]time.Duration{key: 300 * time.Millisecond}
+	m := r.load(context.Background(), scs[0], col)
+	if m.Requests < minRequests || m.Errors.Total != 0 || m.Seconds < 0.3 {
+		t.Fatalf("%d requests, errors %v (%s) in %v s: want a measured try of 300 ms", m.Requests, m.Errors, m.FirstError, m.Seconds)
+	}
+	want := min(max(time.Duration(1.2*minRequests/float64(m.Requests)*float64(300*time.Millisecond)), 10*time.Millisecond), 300*time.Millisecond)
+	if got := r.tryFor[key]; got != want || got >= 300*time.Millisecond {
+		t.Errorf("next try %v after %d requests in 300 ms: want %v, what 24 requests take at that rate", got, m.Requests, want)
+	}
+}

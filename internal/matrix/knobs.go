@@ -3,6 +3,7 @@ package matrix
 import (
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 
 	"github.com/httpvs/httpvs/config"
@@ -97,6 +98,21 @@ func setBytes(b *units.Bytes, k results.Knob) error {
 	}
 	*b = v
 	return nil
+}
+
+// KnobSet is the knob set name means: a built-in one, go-default or
+// tuned (runfiles.NamedKnobSet), else the knob file at that path
+// (ReadKnobFile); a file that cannot be opened is os.Open's error.
+func KnobSet(name string) (results.KnobSet, error) {
+	if s, ok := runfiles.NamedKnobSet(name); ok {
+		return s, nil
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return results.KnobSet{}, err
+	}
+	defer f.Close()
+	return ReadKnobFile(f)
 }
 
 // ReadKnobFile reads a knob file (runfiles.ReadKnobFile) and checks that

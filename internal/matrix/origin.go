@@ -67,6 +67,21 @@ func RequestTarget(reqs []results.Request) (plain, tls string, err error) {
 	return plain, tls, nil
 }
 
+// ResolveTarget is the target that the requests reqs go to: t, when it
+// names a server, against which a request naming another server is an
+// error (CheckRequestTarget: httpvs sends every request to the target);
+// else the servers the requests name (RequestTarget), as vegeta sends
+// each request to its own URL. Requests written as paths go wherever
+// the run goes.
+func ResolveTarget(reqs []results.Request, t Target) (Target, error) {
+	if t.Plain != "" || t.TLS != "" {
+		return t, CheckRequestTarget(reqs, t)
+	}
+	var err error
+	t.Plain, t.TLS, err = RequestTarget(reqs)
+	return t, err
+}
+
 // CheckRequestTarget refuses, as a *ForeignOriginError, the first of
 // reqs whose absolute URL names another server than the target t (its
 // Plain or its TLS base URL). Loopback names (localhost, 127.0.0.1, ::1)

@@ -58,3 +58,20 @@ func TestCheckRequestTarget(t *testing.T) {
 		}
 	}
 }
+
+// TestResolveTarget: a target given stays and is checked against the
+// requests; without one, the servers the requests name become it.
+func TestResolveTarget(t *testing.T) {
+	reqs := []results.Request{{Method: "GET", Origin: "https://localhost:8443", Path: "/x"}, {Method: "GET", Path: "/y"}}
+	got, err := ResolveTarget(reqs, Target{})
+	if err != nil || got.Plain != "" || got.TLS != "https://localhost:8443" {
+		t.Errorf("no target: %+v, %v; want the TLS server the request names", got, err)
+	}
+	given := Target{TLS: "https://127.0.0.1:8443/", Insecure: true}
+	if got, err := ResolveTarget(reqs, given); err != nil || got != given {
+		t.Errorf("the same server, given: %+v, %v; want it as given", got, err)
+	}
+	if _, err := ResolveTarget(reqs, Target{Plain: "http://127.0.0.1:8080"}); !errors.As(err, new(*ForeignOriginError)) {
+		t.Errorf("another target: %v, want a *ForeignOriginError", err)
+	}
+}

@@ -43,6 +43,17 @@ func NamedKnobSet(name string) (results.KnobSet, bool) {
 	return results.KnobSet{}, false
 }
 
+// KnobValue is the value the knob set s gives the field at path ("" for
+// none): what help says a named set sets.
+func KnobValue(s results.KnobSet, path string) string {
+	for _, k := range s.Knobs {
+		if k.Field == path {
+			return k.Value
+		}
+	}
+	return ""
+}
+
 // The kind and schema version of a knob file (WriteKnobFile).
 const (
 	knobFileKind          = "httpvs-knobs"

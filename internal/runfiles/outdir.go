@@ -13,11 +13,11 @@ func CheckDir(dir string) error {
 	_, statErr := os.Stat(dir)
 	created := os.IsNotExist(statErr)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("cannot create it: %w", unwrapPath(err))
+		return fmt.Errorf("cannot create it: %w", UnwrapPath(err))
 	}
 	probe, err := os.CreateTemp(dir, ".httpvs-write-check-*")
 	if err != nil {
-		return fmt.Errorf("cannot write there: %w", unwrapPath(err))
+		return fmt.Errorf("cannot write there: %w", UnwrapPath(err))
 	}
 	probe.Close()
 	if err := os.Remove(probe.Name()); err != nil {
@@ -31,8 +31,19 @@ func CheckDir(dir string) error {
 	return nil
 }
 
-// unwrapPath drops an *os.PathError's repetition of the file name.
-func unwrapPath(err error) error {
+// CheckFile makes sure, before a search that ends by writing path (tune
+// --write), that it can be written: it creates path and removes it again.
+func CheckFile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	f.Close()
+	return os.Remove(path)
+}
+
+// UnwrapPath drops an *os.PathError's repetition of the file name.
+func UnwrapPath(err error) error {
 	if pe, ok := err.(*os.PathError); ok {
 		return pe.Err
 	}

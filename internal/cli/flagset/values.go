@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/units"
 	"golang.org/x/net/http/httpguts"
 )
@@ -111,7 +112,7 @@ func (b *Body) Set(s string) error {
 func (b *Body) Open() (*os.File, units.Bytes, error) {
 	f, err := os.Open(b.File)
 	if err != nil {
-		return nil, 0, Usagef("--body @%s: %v", b.File, UnwrapPath(err))
+		return nil, 0, Usagef("--body @%s: %v", b.File, runfiles.UnwrapPath(err))
 	}
 	fi, err := f.Stat()
 	if err == nil && !fi.Mode().IsRegular() {
@@ -122,7 +123,7 @@ func (b *Body) Open() (*os.File, units.Bytes, error) {
 	}
 	if err != nil {
 		f.Close()
-		return nil, 0, Usagef("--body @%s: cannot read it: %v", b.File, UnwrapPath(err))
+		return nil, 0, Usagef("--body @%s: cannot read it: %v", b.File, runfiles.UnwrapPath(err))
 	}
 	return f, units.Bytes(fi.Size()), nil
 }
@@ -142,12 +143,4 @@ func (b *Body) ReadAll() ([]byte, error) {
 		return nil, Usagef("--body @%s: cannot read it: %v", b.File, err)
 	}
 	return body, nil
-}
-
-// UnwrapPath drops the *os.PathError's repetition of the file name.
-func UnwrapPath(err error) error {
-	if pe, ok := err.(*os.PathError); ok {
-		return pe.Err
-	}
-	return err
 }
