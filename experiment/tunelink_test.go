@@ -12,8 +12,8 @@ import (
 	"github.com/httpvs/httpvs/tune"
 )
 
-// TestOpenTuneLink: the link it opens is calibrated (its round trip the
-// one asked for), named as the spec, and a tune search runs across it,
+// TestOpenTuneLink: the link it opens is calibrated (round trips measured,
+// none shorter than the one asked for), named as the spec, and a tune search runs across it,
 // recording it; closing it leaves nothing behind.
 func TestOpenTuneLink(t *testing.T) {
 	runtest.NeedLink(t)
@@ -26,8 +26,12 @@ func TestOpenTuneLink(t *testing.T) {
 	if link.Host != netem.ServerAddr.String() || link.Spec != l.Spec || link.Client == nil || link.Server == nil {
 		t.Errorf("link %+v: want the spec's, its servers at %s", link, netem.ServerAddr)
 	}
-	if n := link.Net; n == nil || n.Spec != "rtt=20ms" || n.Calibration.UDPRTTSeconds < 0.020-2*50e-6 || n.Calibration.UDPRTTSeconds > 0.030 {
-		t.Fatalf("calibration %+v: want rtt=20ms's, 20-30 ms", n)
+	// Calibrated: probes sent, round trips measured, none shorter than
+	// the link's 20 ms (the ferry may write a packet up to 50 us early,
+	// each way). How close to 20 ms is speed: netcal's measured checks.
+	if n := link.Net; n == nil || n.Spec != "rtt=20ms" || n.Calibration.Probes == 0 ||
+		n.Calibration.UDPRTTSeconds < 0.020-2*50e-6 || n.Calibration.TCPConnectSeconds < 0.020-2*50e-6 {
+		t.Fatalf("calibration %+v: want rtt=20ms's, probes sent, round trips of 20 ms or more", n)
 	}
 	rep, err := tune.Run(context.Background(), tune.Options{Protocols: []transport.Protocol{transport.H2C}, Link: link, Budget: 3 * time.Second, Trial: 150 * time.Millisecond})
 	closeLink()
