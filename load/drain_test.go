@@ -66,13 +66,14 @@ func TestOpenLoopWaitsForRequestsQueued(t *testing.T) {
 
 // TestOpenLoopWaitIsBounded: over one connection that takes 400 ms a
 // request, five requests are due in 250 ms, and the wait for them ends
-// RequestTimeout (700 ms) after the window: those not answered by then,
-// sent or not, are timeouts. Had the run waited, all five would succeed;
-// had it not waited, the four after the first would not count.
+// RequestTimeout (1.5 s) after the window, before the fifth can end (at
+// 2 s at the earliest): those not answered by then, sent or not, are
+// timeouts. Had the run waited, all five would succeed; had it not
+// waited, none would count.
 func TestOpenLoopWaitIsBounded(t *testing.T) {
 	ts, _ := startServer(t, slowly(400*time.Millisecond))
 	res := mustRun(t, Config{URL: ts.URL(transport.H1) + "/", Client: transport.ClientOptions{Protocol: transport.H1},
-		Conns: 1, Streams: 1, Rate: 20, Duration: 250 * time.Millisecond, RequestTimeout: 700 * time.Millisecond})
+		Conns: 1, Streams: 1, Rate: 20, Duration: 250 * time.Millisecond, RequestTimeout: 1500 * time.Millisecond})
 	if res.Requests != 5 || res.Succeeded == 0 || res.Succeeded == 5 || res.Errors.Timeout != res.Errors.Total || res.Succeeded+res.Errors.Total != 5 {
 		t.Fatalf("requests %d, succeeded %d, errors %v: want 5, the last ones timeouts", res.Requests, res.Succeeded, res.Errors)
 	}
