@@ -60,7 +60,7 @@ func (o *Options) resolvePeers() error {
 	auto := len(o.Peers) == 1 && strings.EqualFold(strings.TrimSpace(o.Peers[0]), "auto")
 	for _, name := range o.Peers {
 		if _, err := peers.Lookup(name); err != nil && !auto {
-			return fielderr.New("Peers", fmt.Sprintf("%q", name), "one of %s, or auto", peers.Names())
+			return fielderr.New("Peers", fmt.Sprintf("%q", strings.TrimSpace(name)), "one of %s, or auto", peers.Names())
 		}
 	}
 	installed, missing, err := peers.Resolve(strings.Join(o.Peers, ","))
