@@ -8,7 +8,8 @@
 #   bench/flakes.sh [N [PACKAGES...]]   default N: 5, PACKAGES: ./...
 #
 # LOOPS=0 runs it with no `yes` loops beside it: the suite's time on a
-# quiet machine (LOOPS=N for N loops; 2 by default).
+# quiet machine (LOOPS=N for N loops; 2 by default). SHORT=1 runs the
+# edit loop's command instead (go test -short -count=1).
 #
 # The cause of each failure is for the reader to write beside it; the
 # script records what failed and what it printed. Exit status: 0 when no
@@ -37,6 +38,7 @@ for _ in $(seq "$LOOPS"); do
 done
 
 cmd=(go test -race -count=1 -timeout 30m -json "${pkgs[@]}")
+[ "${SHORT:-0}" = 1 ] && cmd=(go test -short -count=1 -timeout 30m -json "${pkgs[@]}")
 failed=0
 for i in $(seq "$N"); do
   echo "bench/flakes.sh: run $i of $N: ${cmd[*]}" >&2
@@ -60,7 +62,8 @@ print(f"# Flake record, {sh('date', '-u', '+%Y-%m-%dT%H%MZ')}\n")
 print(f"- commit: {commit}{dirty}")
 print(f"- machine: {os.cpu_count()} cores, {cpu}, {sh('uname', '-sr')}, {sh('go', 'env', 'GOVERSION')}")
 beside = f"beside {loops} `yes >/dev/null` loops" if loops else "with nothing else running (LOOPS=0)"
-print(f"- command: {'LOOPS=0 ' if not loops else ''}bench/flakes.sh {args} (each run: `{cmd}`, {beside})\n")
+env = ("LOOPS=0 " if not loops else "") + ("SHORT=1 " if "-short" in cmd else "")
+print(f"- command: {env}bench/flakes.sh {args} (each run: `{cmd}`, {beside})\n")
 failures = []
 for i in range(1, n + 1):
     outputs, times, status = {}, {}, {}

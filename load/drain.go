@@ -122,9 +122,7 @@ func (r *run) gaveUp(sl *silence) {
 			s.mu.Lock()
 			n := int64(len(s.cutOff))
 			s.requests += n
-			for range n {
-				s.errors.Count(stats.ErrTimeout)
-			}
+			s.errors.Add(timeouts(n))
 			s.cutOff = nil
 			s.mu.Unlock()
 			cut += n
@@ -135,9 +133,7 @@ func (r *run) gaveUp(sl *silence) {
 	s := r.shards[0]
 	s.mu.Lock()
 	s.requests += unsent
-	for range unsent {
-		s.errors.Count(stats.ErrTimeout)
-	}
+	s.errors.Add(timeouts(unsent))
 	s.mu.Unlock()
 	switch {
 	case r.drainedOut.Load() && cut+unsent > 0:
@@ -147,4 +143,9 @@ func (r *run) gaveUp(sl *silence) {
 		sl.drainErr = fmt.Sprintf("%s %s: %d requests due in the window were never sent: every connection waited on a server that had stopped answering",
 			r.cfg.Method, r.cfg.URL, unsent)
 	}
+}
+
+// timeouts is n failures of kind timeout.
+func timeouts(n int64) stats.ErrorCounts {
+	return stats.ErrorCounts{Total: n, Timeout: n}
 }

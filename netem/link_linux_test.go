@@ -2,67 +2,26 @@ package netem
 
 import (
 	"bytes"
-	"context"
-	"errors"
 	"fmt"
-	"os"
 	"os/exec"
 	"strings"
 	"testing"
 	"time"
 
-	"golang.org/x/sys/unix"
+	"github.com/httpvs/httpvs/internal/nettest"
 )
 
 // newTestLink makes a link for spec, or skips the test with the reason
 // when this system cannot; the link is closed when the test ends.
 func newTestLink(t *testing.T, text string) *Link {
 	t.Helper()
-	skipWithoutPrivilege(t)
-	spec, err := Parse(text)
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := NewLink(spec)
-	skipIfDenied(t, err)
-	if err != nil {
-		t.Fatalf("NewLink(%s): %v", text, err)
-	}
-	t.Cleanup(func() {
-		if err := l.Close(); err != nil {
-			t.Errorf("Close: %v", err)
+	return nettest.Link[*SetupError](t, text, func(text string) (*Link, error) {
+		spec, err := Parse(text)
+		if err != nil {
+			return nil, err
 		}
+		return NewLink(spec)
 	})
-	return l
-}
-
-func skipWithoutPrivilege(t *testing.T) {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("an emulated link: not under -short")
-	}
-	if os.Geteuid() != 0 {
-		t.Skip("needs root to create network namespaces and TUN devices")
-	}
-	if _, err := os.Stat("/dev/net/tun"); err != nil {
-		t.Skipf("needs /dev/net/tun: %v", err)
-	}
-}
-
-// skipIfDenied skips the test when the system denied a link (a container
-// without CAP_SYS_ADMIN, say); other errors are the test's to report.
-func skipIfDenied(t *testing.T, err error) {
-	t.Helper()
-	var se *SetupError
-	if errors.As(err, &se) && (errors.Is(err, unix.EPERM) || errors.Is(err, unix.EACCES) || errors.Is(err, unix.ENOENT)) {
-		t.Skipf("this system denies it: %v", err)
-	}
-}
-
-func testContext(t *testing.T, d time.Duration) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), d)
-	t.Cleanup(cancel)
-	return ctx
 }
 
 // TestLinkResetStats: ResetStats hands over the counters so far and
@@ -70,7 +29,7 @@ func testContext(t *testing.T, d time.Duration) context.Context {
 // counts of what follows it.
 func TestLinkResetStats(t *testing.T) {
 	l := newTestLink(t, "rtt=2ms")
-	echoed, err := echoUDP(testContext(t, 10*time.Second), l, 20, time.Millisecond)
+	echoed, err := echoUDP(nettest.Context(t, 10*time.Second), l, 20, time.Millisecond)
 	if err != nil {
 		t.Fatal(err)
 	}

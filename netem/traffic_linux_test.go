@@ -2,10 +2,11 @@ package netem
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"net/netip"
 	"time"
+
+	"github.com/httpvs/httpvs/internal/udpprobe"
 )
 
 // The tests' traffic across a link: a handshake, UDP echoes and a TCP
@@ -32,50 +33,12 @@ func dialOnce(ctx context.Context, l *Link) error {
 	return c.Close()
 }
 
-// echoUDP sends n 64-byte datagrams, gap apart, from the client namespace
-// to an echo in the server namespace, and returns how many came back
-// within a second of the last.
+// echoUDP sends n probes, gap apart, from the client namespace to an
+// echo in the server namespace (udpprobe.Probe, as the calibration does),
+// and returns how many came back within a second of the last.
 func echoUDP(ctx context.Context, l *Link, n int, gap time.Duration) (int, error) {
-	srv, err := l.Server().ListenPacket("udp4", netip.AddrPortFrom(ServerAddr, 0).String())
-	if err != nil {
-		return 0, err
-	}
-	defer srv.Close()
-	go func() { // ends when srv closes
-		buf := make([]byte, 2048)
-		for {
-			k, from, err := srv.ReadFrom(buf)
-			if err != nil {
-				return
-			}
-			_, _ = srv.WriteTo(buf[:k], from)
-		}
-	}()
-	cli, err := l.Client().DialContext(ctx, "udp4", srv.LocalAddr().String())
-	if err != nil {
-		return 0, err
-	}
-	defer cli.Close()
-	got := make(chan int, 1)
-	go func() {
-		buf, echoed := make([]byte, 2048), 0
-		for echoed < n {
-			if _, err := cli.Read(buf); err != nil {
-				break
-			}
-			echoed++
-		}
-		got <- echoed
-	}()
-	msg := make([]byte, 64)
-	for range n {
-		if _, err := cli.Write(msg); err != nil {
-			return 0, fmt.Errorf("echo send: %w", err)
-		}
-		time.Sleep(gap)
-	}
-	_ = cli.SetReadDeadline(time.Now().Add(time.Second))
-	return <-got, nil
+	p, err := udpprobe.Probe(ctx, l.Server(), l.Client(), ServerAddr, n, gap, time.Second)
+	return p.Echoed, err
 }
 
 // download sends TCP data from the server namespace to the client

@@ -3,6 +3,8 @@ package netem
 import (
 	"testing"
 	"time"
+
+	"github.com/httpvs/httpvs/internal/nettest"
 )
 
 // pfifoQdisc stands in for netem on kernels without sch_netem: the veth
@@ -13,12 +15,12 @@ func pfifoQdisc(Direction) []string { return []string{"pfifo", "limit", "1000"} 
 // newTestVethLink makes a veth link with a pfifo on each end, or skips.
 func newTestVethLink(t *testing.T) *Link {
 	t.Helper()
-	skipWithoutPrivilege(t)
+	nettest.SkipWithoutPrivilege(t)
 	if err := needIPRoute2(); err != nil {
 		t.Skip(err)
 	}
 	l, err := newNetemLink(Spec{}, pfifoQdisc)
-	skipIfDenied(t, err)
+	nettest.SkipIfDenied[*SetupError](t, err)
 	if err != nil {
 		t.Fatalf("veth link: %v", err)
 	}
@@ -35,7 +37,7 @@ func TestVethPlumbing(t *testing.T) {
 	if l.Backend() != BackendNetem {
 		t.Errorf("backend %q", l.Backend())
 	}
-	ctx := testContext(t, 30*time.Second)
+	ctx := nettest.Context(t, 30*time.Second)
 	// The counters prove no ARP crossed (it would add packets) and no
 	// probe was lost; how fast the probes came back is the machine's.
 	echoed, err := echoUDP(ctx, l, 50, time.Millisecond)

@@ -53,7 +53,7 @@ type NetCalibration struct {
 	DownLoss          float64 `json:"down_loss"`           // fraction of echoes lost server to client
 	// UpRateBitsPerSecond and DownRateBitsPerSecond are each direction's
 	// rate, bits per second of IP packets, as paced UDP datagrams found it
-	// (netem.ProbeRate): the link's, whatever congestion control runs
+	// (the calibration's rate probe): the link's, whatever congestion control runs
 	// across it; 0 where no rate is set.
 	UpRateBitsPerSecond   float64 `json:"up_rate_bits_per_second,omitempty"`
 	DownRateBitsPerSecond float64 `json:"down_rate_bits_per_second,omitempty"`

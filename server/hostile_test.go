@@ -162,6 +162,12 @@ func runHostile(t *testing.T, mustDrop bool, attack attack, env ...string) {
 	if testing.Short() {
 		t.Skip("starts a server process and attacks it")
 	}
+	if !measuredBuild {
+		// Each attack has a server process of its own, mostly waiting
+		// out grace periods; the measured checks (speed beside the
+		// attack) run one at a time.
+		t.Parallel()
+	}
 	a := startAttacked(t, env...)
 	// Alone, the good client must not fail; its rate and latencies alone
 	// are what the measured checks hold it to beside the attack (over a

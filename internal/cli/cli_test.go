@@ -22,10 +22,9 @@ import (
 type syncBuffer = runtest.SyncBuffer
 
 var (
-	readResults      = runtest.ReadResults
-	needLink         = runtest.NeedLink
-	netLeftovers     = runtest.NetLeftovers
-	checkNoLeftovers = runtest.CheckNoLeftovers
+	readResults  = runtest.ReadResults
+	needLink     = runtest.NeedLink
+	netLeftovers = runtest.NetLeftovers
 )
 
 func runMain(t *testing.T, args ...string) (code int, stdout, stderr string) {

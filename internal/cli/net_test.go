@@ -27,8 +27,7 @@ const rttFloor = 0.040 - 2*50e-6
 // is left afterwards. (h3 and the lean engine across a link are tested in
 // transport and lean.)
 func TestRunNet(t *testing.T) {
-	needLink(t)
-	before := netLeftovers(t)
+	parallelLink(t)
 	out := t.TempDir()
 	// 1s repetitions: about 24 requests at 40 ms each, enough for one try.
 	code, stdout, stderr := runMain(t, "run", "--net", "rtt=40ms", "--scenarios", "small-sequential,grpc-1",
@@ -71,7 +70,6 @@ func TestRunNet(t *testing.T) {
 		t.Errorf("the repetitions' link counters add to %d packets up, %d down; the cells' total is %d, %d",
 			up, down, n.UpCounters.Packets, n.DownCounters.Packets)
 	}
-	checkNoLeftovers(t, before)
 }
 
 // checkRepetitionLink checks a repetition's link counters on a lossless
@@ -109,8 +107,7 @@ func checkNetRecord(t *testing.T, n *results.Net) {
 // TestRunNetInterrupted interrupts a run across a link (as Ctrl-C does):
 // it fails, and neither the link nor the child server outlives it.
 func TestRunNetInterrupted(t *testing.T) {
-	needLink(t)
-	before := netLeftovers(t)
+	parallelLink(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2500*time.Millisecond)
 	defer cancel()
 	var stdout, stderr syncBuffer
@@ -119,7 +116,6 @@ func TestRunNetInterrupted(t *testing.T) {
 	if code != exitFailure {
 		t.Fatalf("exit %d, want %d: %s", code, exitFailure, stderr.String())
 	}
-	checkNoLeftovers(t, before)
 }
 
 // TestRunNetWithoutPrivileges runs this binary as httpvs with every
@@ -148,17 +144,15 @@ func TestRunNetWithoutPrivileges(t *testing.T) {
 // no sch_netem (this machine class): one line naming it, exit 1, before
 // starting anything, and nothing left behind.
 func TestRunNetBackendMissing(t *testing.T) {
-	needLink(t)
+	parallelLink(t)
 	if l, err := netem.NewLink(netem.Spec{Backend: netem.BackendNetem}); err == nil {
 		l.Close()
 		t.Skip("this kernel has sch_netem")
 	}
-	before := netLeftovers(t)
 	code, stdout, stderr := runMain(t, "run", "--net", "rtt=10ms,backend=netem", "--no-files")
 	if code != exitFailure || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "need the kernel's netem qdisc (sch_netem") {
 		t.Errorf("exit %d, stdout %q, stderr %q: want exit 1 and one line naming sch_netem", code, stdout, stderr)
 	}
-	checkNoLeftovers(t, before)
 }
 
 // TestRunSLOAcrossLink: run --slo across a link with a 40 ms round trip:
@@ -169,8 +163,7 @@ func TestRunNetBackendMissing(t *testing.T) {
 // miss even under -race beside other packages (6 s cut it at 800 req/s
 // there); searches after the first only repeat it.
 func TestRunSLOAcrossLink(t *testing.T) {
-	needLink(t)
-	before := netLeftovers(t)
+	parallelLink(t)
 	code, stdout, stderr := runMain(t, "run", "--no-files", "--slo", "p50<5s", "--net", "rtt=40ms", "--protocols", "h1", "--duration", "300ms", "--budget", "15s", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -194,5 +187,4 @@ func TestRunSLOAcrossLink(t *testing.T) {
 			t.Errorf("rate %.0f: p50 %.4fs, under the 40 ms round trip", st.Rate, st.Latency)
 		}
 	}
-	checkNoLeftovers(t, before)
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -60,7 +61,29 @@ func startRunProc(t *testing.T, args ...string) *runProc {
 	p.cmd.Env = append(os.Environ(), mainEnv+"=1")
 	p.cmd.Stdout, p.cmd.Stderr = &p.stdout, slave
 	p.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	if err := p.cmd.Start(); err != nil {
+	// Pdeathsig is the starting thread's: the kernel kills the run when
+	// that thread ends, and Go ends a thread a goroutine left locked (as
+	// the link tests running beside this one do in their namespaces).
+	// The goroutine that starts and waits for the run holds its thread.
+	started := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		if err := p.cmd.Start(); err != nil {
+			started <- err
+			return
+		}
+		started <- nil
+		err := p.cmd.Wait()
+		p.exitCode = p.cmd.ProcessState.ExitCode()
+		if err != nil && p.exitCode == -1 {
+			p.exitCode = -int(p.cmd.ProcessState.Sys().(syscall.WaitStatus).Signal())
+		}
+		close(p.exited)
+	}()
+	if err := <-started; err != nil {
+		slave.Close()
+		master.Close()
 		t.Fatal(err)
 	}
 	slave.Close()
@@ -75,14 +98,6 @@ func startRunProc(t *testing.T, args ...string) *runProc {
 				return
 			}
 		}
-	}()
-	go func() {
-		err := p.cmd.Wait()
-		p.exitCode = p.cmd.ProcessState.ExitCode()
-		if err != nil && p.exitCode == -1 {
-			p.exitCode = -int(p.cmd.ProcessState.Sys().(syscall.WaitStatus).Signal())
-		}
-		close(p.exited)
 	}()
 	t.Cleanup(func() { _ = p.cmd.Process.Kill(); <-p.exited })
 	return p
@@ -266,6 +281,7 @@ func checkLinkGone(t *testing.T, lt linkTrace) {
 // can run in it then, yet within seconds neither its namespaces nor its
 // TUN devices nor its child server are left.
 func TestRunNetKilled(t *testing.T) {
+	t.Parallel() // a process of its own: its check is of that process
 	needLink(t)
 	p := startRunProc(t, "--net", "rtt=20ms", "--scenarios", "small-sequential", "--protocols", "h1",
 		"--repeat", "1", "--duration", "60s", "--no-files")
@@ -285,6 +301,7 @@ func TestRunNetKilled(t *testing.T) {
 // measured marked partial (the interrupted cell's repetition marked
 // interrupted), and leaves nothing of the link behind.
 func TestRunNetCtrlC(t *testing.T) {
+	t.Parallel() // a process of its own: its check is of that process
 	needLink(t)
 	out := t.TempDir()
 	p := startRunProc(t, "--net", "rtt=20ms", "--scenarios", "small-sequential", "--protocols", "h1,h2c",

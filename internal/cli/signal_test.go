@@ -36,6 +36,7 @@ func TestSignalExit(t *testing.T) {
 }
 
 func TestRunInterruptedKeepsPartialResults(t *testing.T) {
+	t.Parallel() // see TestMain
 	if testing.Short() {
 		t.Skip("a run cut after 6 s: not under -short (go test ./internal/cli runs it)")
 	}

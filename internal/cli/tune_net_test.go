@@ -13,8 +13,7 @@ import (
 // data, none faster than the link carries, and nothing of the link is
 // left afterwards.
 func TestTuneNet(t *testing.T) {
-	needLink(t)
-	before := netLeftovers(t)
+	parallelLink(t)
 	code, stdout, stderr := runMain(t, "tune", "--net", "rtt=20ms,rate=50mbit", "--protocols", "h2c", "--budget", "10s", "--trial", "400ms", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -45,7 +44,6 @@ func TestTuneNet(t *testing.T) {
 			t.Errorf("%s: %.2f MB/s across a 6.25 MB/s link: want some, at most all of it", name, rate/1e6)
 		}
 	}
-	checkNoLeftovers(t, before)
 }
 
 // TestTuneNetRefuses: tune takes one link, and one --net is one link.

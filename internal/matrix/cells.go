@@ -248,16 +248,11 @@ const minRequests = 20
 
 // load measures one repetition of a request scenario.
 func (r *runner) load(ctx context.Context, sc Scenario, col column) results.Repetition {
-	first := r.firstTry(sc)
-	key := sc.Name + "/" + col.name
-	d := max(first, r.tryFor[key])
+	d := r.firstTry(sc)
 	var spent time.Duration
 	for try := 1; ; try++ {
 		m := r.loadOnce(ctx, sc, col, d)
 		spent += r.opts.Warmup + d
-		if m.Requests > 0 && m.FirstError == "" {
-			r.rememberTry(key, first, d, m.Requests)
-		}
 		switch {
 		case unanswered(m) && !m.Interrupted && ctx.Err() == nil && 4*d <= maxSilentTry && spent+r.opts.Warmup+4*d <= r.opts.Timeout:
 			// Set up, but nothing answered: a starved machine's server,
@@ -290,20 +285,6 @@ func (r *runner) firstTry(sc Scenario) time.Duration {
 		d = max(d, time.Duration(1.2*minRequests/float64(spec(&sc).Streams)*float64(r.opts.RTT)))
 	}
 	return d
-}
-
-// rememberTry keeps, for the column's next repetition, the try that
-// finished n requests in d scaled to minRequests and a fifth more, within
-// first and d: a column that needed longer tries (50 concurrent h3
-// requests with 100 headers each) starts at that length instead of
-// paying for the tries too short to count again. Its window's length is
-// set by time alone; a closed loop's rate does not depend on it.
-func (r *runner) rememberTry(key string, first, d time.Duration, n int64) {
-	next := min(max(time.Duration(1.2*minRequests/float64(n)*float64(d)), first), d)
-	if r.tryFor == nil {
-		r.tryFor = map[string]time.Duration{}
-	}
-	r.tryFor[key] = next
 }
 
 // maxSilentTry is the longest try after one that nothing answered

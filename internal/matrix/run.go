@@ -101,10 +101,9 @@ type runner struct {
 	opts        Options
 	res         *results.Results
 	start       time.Time
-	rng         *rand.Rand               // the rounds' column order, from Options.Seed
-	estDone     time.Duration            // what the estimate said the scenarios done so far would take (pace.go)
-	pacedFrom   string                   // the first scenario whose first stage firstStage cut
-	tryFor      map[string]time.Duration // a load column's first try next repetition (rememberTry)
+	rng         *rand.Rand    // the rounds' column order, from Options.Seed
+	estDone     time.Duration // what the estimate said the scenarios done so far would take (pace.go)
+	pacedFrom   string        // the first scenario whose first stage firstStage cut
 	done, total int
 	statsClient *transport.Client
 	statsURL    string

@@ -6,14 +6,12 @@ package netcal
 
 import (
 	"context"
-	"encoding/binary"
 	"fmt"
 	"net/netip"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/httpvs/httpvs/internal/stat"
+	"github.com/httpvs/httpvs/internal/udpprobe"
 	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/units"
 )
@@ -87,7 +85,7 @@ func Calibrate(ctx context.Context, l *netem.Link, o Options) (Calibration, erro
 	if err != nil {
 		return c, err
 	}
-	c.UDPRTT, c.Probes, c.UpLoss, c.DownLoss = p.RTT, p.Sent, p.upLoss(), p.downLoss()
+	c.UDPRTT, c.Probes, c.UpLoss, c.DownLoss = p.RTT, p.Sent, p.UpLoss(), p.DownLoss()
 	if c.DownRate, err = probeRate(ctx, l, false); err != nil {
 		return c, err
 	}
@@ -107,120 +105,14 @@ func Calibrate(ctx context.Context, l *netem.Link, o Options) (Calibration, erro
 	return c, nil
 }
 
-// probe is the result of probeUDP.
-type probe struct {
-	// Sent is the number of probes the client sent.
-	Sent int
-	// Reached is the number the server received.
-	Reached int
-	// Echoed is the number of echoes the client received.
-	Echoed int
-	// RTT is the median round trip of the echoed probes.
-	RTT time.Duration
+// probeUDP sends n small UDP probes, gap apart, from the client namespace
+// to an echo in the server namespace (udpprobe.Probe), waiting for late
+// echoes up to twice the spec's RTT plus one second.
+func probeUDP(ctx context.Context, l *netem.Link, n int, gap time.Duration) (udpprobe.Result, error) {
+	return udpprobe.Probe(ctx, l.Server(), l.Client(), netem.ServerAddr, n, gap, 2*l.Spec().RTT()+time.Second)
 }
 
-// UpLoss returns the fraction of probes lost client to server.
-func (p probe) upLoss() float64 { return ratioLost(p.Reached, p.Sent) }
-
-// DownLoss returns the fraction of echoes lost server to client.
-func (p probe) downLoss() float64 { return ratioLost(p.Echoed, p.Reached) }
-
-func ratioLost(got, sent int) float64 {
-	if sent == 0 {
-		return 0
-	}
-	return 1 - float64(got)/float64(sent)
-}
-
-// probeSize is the UDP payload of a probe, in bytes: a sequence number and
-// padding.
-const probeSize = 64
-
-// ProbeUDP sends n small UDP probes, gap apart, from the client namespace
-// to an echo in the server namespace, and counts what arrived each way.
-// It waits for late echoes up to twice the spec's RTT plus one second,
-// or until every probe is back.
-func probeUDP(ctx context.Context, l *netem.Link, n int, gap time.Duration) (probe, error) {
-	srv, err := l.Server().ListenPacket("udp4", netip.AddrPortFrom(netem.ServerAddr, 0).String())
-	if err != nil {
-		return probe{}, fmt.Errorf("probe listen: %w", err)
-	}
-	defer srv.Close()
-	var reached atomic.Int64
-	go func() { // ends when srv closes
-		buf := make([]byte, 2048)
-		for {
-			k, from, err := srv.ReadFrom(buf)
-			if err != nil {
-				return
-			}
-			reached.Add(1)
-			_, _ = srv.WriteTo(buf[:k], from)
-		}
-	}()
-	cli, err := l.Client().DialContext(ctx, "udp4", srv.LocalAddr().String())
-	if err != nil {
-		return probe{}, fmt.Errorf("probe dial: %w", err)
-	}
-	defer cli.Close()
-	sent := make([]time.Duration, n)
-	rtts := make([]time.Duration, 0, n)
-	epoch := time.Now()
-	var mu sync.Mutex
-	recvDone := make(chan struct{})
-	go func() {
-		defer close(recvDone)
-		buf := make([]byte, 2048)
-		for {
-			k, err := cli.Read(buf)
-			if err != nil {
-				return
-			}
-			now := time.Since(epoch)
-			if k < 8 {
-				continue
-			}
-			seq := binary.BigEndian.Uint64(buf)
-			mu.Lock()
-			if seq < uint64(n) {
-				rtts = append(rtts, now-sent[seq])
-			}
-			all := len(rtts) == n
-			mu.Unlock()
-			if all {
-				return // every probe is back: no need to wait for late ones
-			}
-		}
-	}()
-	p := probe{Sent: n}
-	msg := make([]byte, probeSize)
-	tick := time.NewTicker(gap)
-	defer tick.Stop()
-	for i := range n {
-		binary.BigEndian.PutUint64(msg, uint64(i))
-		mu.Lock()
-		sent[i] = time.Since(epoch)
-		mu.Unlock()
-		if _, err := cli.Write(msg); err != nil {
-			return p, fmt.Errorf("probe send: %w", err)
-		}
-		select {
-		case <-tick.C:
-		case <-ctx.Done():
-			return p, ctx.Err()
-		}
-	}
-	wait := 2*l.Spec().RTT() + time.Second
-	_ = cli.SetReadDeadline(time.Now().Add(wait))
-	<-recvDone
-	mu.Lock()
-	defer mu.Unlock()
-	p.Reached, p.Echoed = int(reached.Load()), len(rtts)
-	p.RTT = stat.Median(rtts)
-	return p, nil
-}
-
-// ConnectTime returns the median of n TCP handshakes from the client
+// connectTime returns the median of n TCP handshakes from the client
 // namespace to the server namespace.
 func connectTime(ctx context.Context, l *netem.Link, n int) (time.Duration, error) {
 	ln, err := l.Server().Listen("tcp4", netip.AddrPortFrom(netem.ServerAddr, 0).String())

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/nettest"
+	"github.com/httpvs/httpvs/internal/udpprobe"
 	"github.com/httpvs/httpvs/netem"
 )
 
@@ -16,7 +18,7 @@ var backends = []netem.Backend{netem.BackendTUN, netem.BackendNetem}
 // newBackendLink makes a link for text with the given backend, or skips.
 func newBackendLink(t *testing.T, b netem.Backend, text string) *netem.Link {
 	t.Helper()
-	skipWithoutPrivilege(t)
+	nettest.SkipWithoutPrivilege(t)
 	if b == netem.BackendNetem {
 		// A kernel without sch_netem refuses the link, naming what it lacks.
 		l, err := netem.NewLink(netem.Spec{Backend: netem.BackendNetem})
@@ -48,14 +50,14 @@ func forBackends(t *testing.T, f func(t *testing.T, b netem.Backend)) {
 func TestCalibrationRTT(t *testing.T) {
 	forBackends(t, func(t *testing.T, b netem.Backend) {
 		l := newBackendLink(t, b, "rtt=40ms")
-		ctx := testContext(t, time.Minute)
+		ctx := nettest.Context(t, time.Minute)
 		// Up to three readings, each time kept at its best: a busy
 		// machine's scheduling of the ferries and the echo can only add to
 		// a round trip, never take from it (CI, under -race beside other
 		// packages' link tests, read a 43.0 ms handshake; a median of 10
 		// handshakes is one slow stretch from 46), so the least reading is
 		// the link's. Below the floor fails at once.
-		var p probe
+		var p udpprobe.Result
 		ct := time.Duration(math.MaxInt64)
 		for try := 0; try < 3; try++ {
 			got, err := probeUDP(ctx, l, 100, 5*time.Millisecond)
@@ -94,16 +96,16 @@ func TestCalibrationRTT(t *testing.T) {
 func TestCalibrationLoss(t *testing.T) {
 	forBackends(t, func(t *testing.T, b netem.Backend) {
 		l := newBackendLink(t, b, "rtt=2ms,loss=5%")
-		p, err := probeUDP(testContext(t, time.Minute), l, 8000, 250*time.Microsecond)
+		p, err := probeUDP(nettest.Context(t, time.Minute), l, 8000, 250*time.Microsecond)
 		if err != nil {
 			t.Fatal(err)
 		}
 		up, down := l.ResetStats()
-		t.Logf("%s loss=5%%: up %.2f%% of %d, down %.2f%% of %d; counters up %+v down %+v", b, 100*p.upLoss(), p.Sent, 100*p.downLoss(), p.Reached, up, down)
+		t.Logf("%s loss=5%%: up %.2f%% of %d, down %.2f%% of %d; counters up %+v down %+v", b, 100*p.UpLoss(), p.Sent, 100*p.DownLoss(), p.Reached, up, down)
 		for _, c := range []struct {
 			what string
 			got  float64
-		}{{"up", p.upLoss()}, {"down", p.downLoss()}} {
+		}{{"up", p.UpLoss()}, {"down", p.DownLoss()}} {
 			if math.Abs(c.got-0.05) > 0.01 {
 				t.Errorf("%s loss %.2f%%, want 5%% ± 1 point", c.what, 100*c.got)
 			}
@@ -120,7 +122,7 @@ func TestCalibrationLoss(t *testing.T) {
 // within 3% from below is a measured check (TestProbeRateAtTheLink).
 func TestProbeRate(t *testing.T) {
 	l := newBackendLink(t, netem.BackendTUN, "rtt=40ms,up=4mbit,down=10mbit,loss=1%")
-	ctx := testContext(t, time.Minute)
+	ctx := nettest.Context(t, time.Minute)
 	for _, c := range []struct {
 		up   bool
 		want float64

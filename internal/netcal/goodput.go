@@ -14,14 +14,15 @@ import (
 	"github.com/httpvs/httpvs/units"
 )
 
-// Goodput sends TCP data across the link, server to client (or client to
+// goodput sends TCP data across the link, server to client (or client to
 // server when up is true), and returns the receiver's payload rate once
 // slow start is over, measured for max(d-warm, d/2). The warm-up is at
-// least a quarter of d, four RTTs and SlowStart of the direction, and it
-// lasts until a round trip moves less than plateauGrowth times the one
-// before (slow start doubles it): across a link with no rate the ramp ends
-// at a ceiling SlowStart cannot know (the emulator's, the kernel's TCP
-// buffers'). That wait is bounded by maxRampRTTs round trips.
+// least a quarter of d, four RTTs and the direction's
+// linkmodel.SlowStart, and it lasts until a round trip moves less than
+// plateauGrowth times the one before (slow start doubles it): across a
+// link with no rate the ramp ends at a ceiling linkmodel.SlowStart cannot
+// know (the emulator's, the kernel's TCP buffers'). That wait is bounded
+// by maxRampRTTs round trips.
 func goodput(ctx context.Context, l *netem.Link, up bool, d time.Duration) (units.BitsPerSecond, error) {
 	ln, err := l.Server().Listen("tcp4", netip.AddrPortFrom(netem.ServerAddr, 0).String())
 	if err != nil {
@@ -72,7 +73,7 @@ func goodput(ctx context.Context, l *netem.Link, up bool, d time.Duration) (unit
 	return rate, err
 }
 
-// Bounds of Goodput's warm-up.
+// Bounds of goodput's warm-up.
 const (
 	// plateauGrowth: a round trip that moves less than this times the
 	// one before ends slow start (which doubles it).
@@ -86,7 +87,7 @@ const (
 	minTick = 10 * time.Millisecond
 )
 
-// ramp is how Goodput's receiver finds the end of slow start.
+// ramp is how goodput's receiver finds the end of slow start.
 type ramp struct {
 	warm    time.Duration // the least warm-up
 	tick    time.Duration // the interval rates are compared over: a round trip

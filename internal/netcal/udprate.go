@@ -46,7 +46,7 @@ const (
 	udpPayload = linkmodel.MTU - linkmodel.UDPIPHeaders
 )
 
-// RateProbeTime is how long ProbeRate sends for on a direction of rate
+// rateProbeTime is how long probeRate sends for on a direction of rate
 // bits per second: rateProbePackets full packets' time, within 0.2-1.5 s.
 func rateProbeTime(rate units.BitsPerSecond) time.Duration {
 	if rate <= 0 {
@@ -56,9 +56,9 @@ func rateProbeTime(rate units.BitsPerSecond) time.Duration {
 	return min(max(d, minRateProbe), maxRateProbe)
 }
 
-// ProbeRate measures the rate of one direction of l (client to server
+// probeRate measures the rate of one direction of l (client to server
 // when up is true) with paced UDP: full-sized datagrams sent for
-// RateProbeTime at rateOffer times the configured rate (over what the
+// rateProbeTime at rateOffer times the configured rate (over what the
 // loss model leaves), counted where they arrive. The rate limit's queue
 // stays full, so the receiver's IP bytes over the time from its first
 // datagram to its last are the link's rate as the emulator delivers it:

@@ -119,10 +119,17 @@ func NetLeftovers(t *testing.T) map[string]bool {
 // before, once threads that were ending have had a moment to end.
 func CheckNoLeftovers(t *testing.T, before map[string]bool) {
 	t.Helper()
+	CheckNoLeftoversOf(t, before, NetLeftovers)
+}
+
+// CheckNoLeftoversOf is CheckNoLeftovers with list in NetLeftovers' place
+// (NetLeftovers less what a test knows to be another's).
+func CheckNoLeftoversOf(t *testing.T, before map[string]bool, list func(*testing.T) map[string]bool) {
+	t.Helper()
 	var left []string
 	for deadline := time.Now().Add(3 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		left = left[:0]
-		for what := range NetLeftovers(t) {
+		for what := range list(t) {
 			if !before[what] {
 				left = append(left, what)
 			}
