@@ -10,8 +10,8 @@
 // --net A --net B`); Versions measures Go as shipped across Go
 // toolchains instead (`httpvs run --go`). Capacity searches each
 // transport's capacity at an objective instead (`httpvs run --slo`), and
-// OpenTuneLink makes and calibrates an emulated link for package tune's
-// search across it (`httpvs tune --net`). The CLI maps flags to
+// Tune runs package tune's search, on loopback or across an emulated link
+// it makes and calibrates (`httpvs tune --net`). The CLI maps flags to
 // Options and renders what Run and Sweep return; a Go program does the
 // same.
 //

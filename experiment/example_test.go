@@ -66,20 +66,14 @@ func ExampleVersions() {
 // (Linux: root, or a user namespace), print the report and write the best
 // settings as a knob file, which `httpvs run --knobs best.json` reads; a
 // program measures them directly with rep.KnobSet as Matrix.Knobs.
-func ExampleOpenTuneLink() {
+func ExampleTune() {
 	ctx := context.Background()
 	l, err := experiment.ParseLink("4g")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return
 	}
-	link, closeLink, err := experiment.OpenTuneLink(ctx, l)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return
-	}
-	defer closeLink()
-	rep, err := tune.Run(ctx, tune.Options{Link: link}) // trial and budget sized for the link
+	rep, err := experiment.Tune(ctx, tune.Options{}, &l) // trial and budget sized for the link
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return

@@ -38,6 +38,9 @@ type Options struct {
 	// Link is the emulated link between the client and the child server;
 	// nil: loopback. Linux only, with root or in a user namespace.
 	Link *LinkSpec
+	// peersMissing are the peers asked for that are not installed
+	// (resolvePeers).
+	peersMissing []string
 }
 
 // SweepOptions are an experiment across several links, one after
@@ -94,7 +97,9 @@ type Base struct {
 	Server config.Server
 	// Peers name the reference peers measured beside Go, on loopback
 	// only: servers (h2o, nginx, caddy, nghttpd) and clients (curl,
-	// h2load, wrk, oha), each installed where the run is.
+	// h2load, wrk, oha), or "auto" alone for every one installed. Those
+	// not installed where the run is are left out, and named with how to
+	// install them in Plan.PeersMissing and the results' PeersMissing.
 	Peers []string
 	// ReferenceRounds bounds the peers' rounds (each a process start per
 	// transport); zero: min(Matrix.Repeat, 5).
@@ -150,6 +155,9 @@ type Plan struct {
 	// Sizing says how the user's slow requests were measured otherwise
 	// than asked (matrix.SizeRequests), a line each; empty when none was.
 	Sizing []string
+	// PeersMissing are the reference peers asked for (Peers) that are
+	// not installed, each with how to install it: "h2o (apt install h2o)".
+	PeersMissing []string
 }
 
 // Quick is `httpvs run --quick`: one 100 ms round per cell, no
@@ -242,7 +250,7 @@ func (o *Options) fill() error {
 		tuned := runfiles.Tuned
 		o.Matrix.Alongside = &tuned
 	}
-	if err := o.checkPeers(); err != nil {
+	if err := o.resolvePeers(); err != nil {
 		return err
 	}
 	if o.ReferenceRounds == 0 {

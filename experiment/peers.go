@@ -3,6 +3,7 @@ package experiment
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/httpvs/httpvs/internal/fielderr"
 	"github.com/httpvs/httpvs/internal/peers"
@@ -47,12 +48,31 @@ func (o *Options) references(ctx context.Context, pinned *pinning) ([]results.Re
 	return reference.Run(ctx, ro)
 }
 
-// checkPeers refuses a peer name the catalogue does not hold.
-func (o *Options) checkPeers() error {
-	for i, name := range o.Peers {
-		if _, err := peers.Lookup(name); err != nil {
-			return fielderr.New(fmt.Sprintf("Peers[%d]", i), fmt.Sprintf("%q", name), "one of %s", peers.Names())
+// resolvePeers reads Peers (names, or "auto": every peer installed) into
+// the installed peers to measure, in the catalogue's order, and keeps the
+// ones asked for that are not installed (with auto, all of them), each
+// with how to install it, for the results' PeersMissing. A name the
+// catalogue does not hold is refused.
+func (o *Options) resolvePeers() error {
+	if len(o.Peers) == 0 {
+		return nil
+	}
+	auto := len(o.Peers) == 1 && strings.EqualFold(strings.TrimSpace(o.Peers[0]), "auto")
+	for _, name := range o.Peers {
+		if _, err := peers.Lookup(name); err != nil && !auto {
+			return fielderr.New("Peers", fmt.Sprintf("%q", strings.TrimSpace(name)), "one of %s, or auto", peers.Names())
 		}
+	}
+	installed, missing, err := peers.Resolve(strings.Join(o.Peers, ","))
+	if err != nil {
+		return err
+	}
+	o.Peers = nil
+	for _, p := range installed {
+		o.Peers = append(o.Peers, p.Name)
+	}
+	for _, p := range missing {
+		o.peersMissing = append(o.peersMissing, fmt.Sprintf("%s (%s)", p.Name, p.Install))
 	}
 	return nil
 }

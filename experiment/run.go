@@ -105,7 +105,7 @@ func (o *Options) measure(ctx context.Context, st setup) (*results.Results, erro
 	}
 	o.settle(res, st.server, st.udpNote, st.link, st.notRun)
 	res.Settings.Pin, res.Settings.Unpinned = st.pinned.result(), st.unpinned
-	res.Sizing = sizing
+	res.Sizing, res.PeersMissing = sizing, o.peersMissing
 	// The run ended because the server died (or as it died, at the last
 	// repetitions): say that, not only that the run was interrupted.
 	if de := (*childserver.DiedError)(nil); errors.As(context.Cause(ctx), &de) {
@@ -246,7 +246,7 @@ func (o *Options) plan(link *emuLink, sizing []string) error {
 		budget = time.Since(o.Began) + time.Duration((1+defaults.LinkBudgetShare)*float64(est.Time))
 	}
 	if o.OnPlan != nil {
-		p := Plan{Estimate: est, Spent: time.Since(o.Began), Budget: max(budget, 0), Sizing: sizing}
+		p := Plan{Estimate: est, Spent: time.Since(o.Began), Budget: max(budget, 0), Sizing: sizing, PeersMissing: o.peersMissing}
 		if link != nil {
 			p.Link, p.LinkName = link.Desc, link.Name()
 		}

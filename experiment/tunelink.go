@@ -5,25 +5,29 @@ import (
 
 	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/tune"
+	"github.com/httpvs/httpvs/tune/tuneresult"
 )
 
-// OpenTuneLink makes and calibrates s's emulated link for a tune search
-// across it (`httpvs tune --net`): the *tune.Link it returns is
-// tune.Options.Link, whose zero Trial and Budget tune.Run sizes for the
-// link, and the func closes the link once the search is over. Like
-// openLink it needs Linux and root (or a user namespace); a
-// *netem.SetupError says what is missing. It lives here rather than in
-// package tune, which takes a link made by anyone and so does not import
-// this package.
-func OpenTuneLink(ctx context.Context, s LinkSpec) (*tune.Link, func(), error) {
-	l, err := openLink(s)
-	if err != nil {
-		return nil, nil, err
+// Tune runs package tune's search (`httpvs tune`): on loopback when link
+// is nil, else across link, which it makes and calibrates first and
+// closes once the search is over (o.Link is then Tune's to set; o's zero
+// Trial and Budget are sized for the link). Like Run across a link it
+// needs Linux and root (or a user namespace); a *netem.SetupError says
+// what is missing. It lives here rather than in package tune, which takes
+// a link made by anyone and so does not import this package.
+func Tune(ctx context.Context, o tune.Options, link *LinkSpec) (*tuneresult.Report, error) {
+	if link == nil {
+		return tune.Run(ctx, o)
 	}
+	l, err := openLink(*link)
+	if err != nil {
+		return nil, err
+	}
+	defer l.Close()
 	if err := l.Calibrate(ctx); err != nil {
-		l.Close()
-		return nil, nil, err
+		return nil, err
 	}
 	n := l.Netem()
-	return &tune.Link{Client: n.Client(), Server: n.Server(), Host: netem.ServerAddr.String(), Spec: s.Spec, Net: l.Desc}, l.Close, nil
+	o.Link = &tune.Link{Client: n.Client(), Server: n.Server(), Host: netem.ServerAddr.String(), Spec: link.Spec, Net: l.Desc}
+	return tune.Run(ctx, o)
 }

@@ -42,9 +42,9 @@ type Options struct {
 
 // Link is where a search runs when not on loopback: its servers listen
 // inside Server at Host, its client makes its sockets inside Client (an
-// emulated link's two network namespaces). experiment.OpenTuneLink makes
-// and calibrates one from a link's text, as `httpvs tune --net` does
-// (there, not here: package experiment imports this one).
+// emulated link's two network namespaces). experiment.Tune makes and
+// calibrates one from a link's text and searches across it, as `httpvs
+// tune --net` does (there, not here: package experiment imports this one).
 type Link struct {
 	Client transport.Network
 	Server transport.Network

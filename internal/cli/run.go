@@ -12,7 +12,6 @@ import (
 	"github.com/httpvs/httpvs/internal/browser"
 	"github.com/httpvs/httpvs/internal/certfile"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
-	"github.com/httpvs/httpvs/internal/peers"
 	"github.com/httpvs/httpvs/internal/profiling"
 	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/internal/udpbuf"
@@ -57,9 +56,6 @@ func runRun(ctx context.Context, e *env, args []string) error {
 	if f.slo != "" {
 		return f.capacity(ctx, e, fs, began)
 	}
-	if len(f.peersMissing) > 0 {
-		e.say("reference peers not installed: %s", strings.Join(f.peersMissing, ", "))
-	}
 	prog, err := f.experiment(e, fs, began)
 	if err != nil {
 		return err
@@ -85,6 +81,9 @@ func (f *runFlags) experiment(e *env, fs *flagset.Set, began time.Time) (*render
 	xo.Began = began
 	xo.Warn = func(err error) { f.warn(e, err) }
 	xo.OnPlan = func(p experiment.Plan) {
+		if len(p.PeersMissing) > 0 {
+			e.say("reference peers not installed: %s", strings.Join(p.PeersMissing, ", "))
+		}
 		if f.external() {
 			f.sayStats(e) // the target passed the experiment's checks
 		}
@@ -118,14 +117,13 @@ func (f *runFlags) runError(fs *flagset.Set, err error) error {
 	return err
 }
 
-// annotate adds to res what the command knows: the reference peers not
-// installed and the flags that set each fix's knobs; it says the link,
-// which the text report has, when printing another format.
+// annotate adds to res what the command knows: the flags that set each
+// fix's knobs; it says the link, which the text report has, when printing
+// another format.
 func (f *runFlags) annotate(e *env, fs *flagset.Set, res *results.Results) {
 	if res.Settings.Net != nil && f.format != "text" {
 		fmt.Fprintln(e.stderr, verdict.NetSummary(res.Settings.Net)) // the text report has it
 	}
-	res.PeersMissing = f.peersMissing
 	annotateFlags(fs, res)
 }
 
@@ -264,24 +262,15 @@ func (f *runFlags) checkNet() error {
 	return nil
 }
 
-// checkPeers reads --peers: the installed peers to measure and, once
-// each, the ones asked for that are not installed with how to install them.
+// checkPeers reads --peers, names or auto, which the experiment resolves
+// into the peers installed and those missing.
 func (f *runFlags) checkPeers() error {
-	if f.peers == "" {
-		return nil
-	}
-	if len(f.net.Values) > 0 {
+	switch {
+	case f.peers == "":
+	case len(f.net.Values) > 0:
 		return usagef("--peers runs the reference peers on loopback; it does not go with --net")
-	}
-	installed, missing, err := peers.Resolve(f.peers)
-	if err != nil {
-		return usagef("--peers: %v", err)
-	}
-	for _, p := range installed {
-		f.xo.Peers = append(f.xo.Peers, p.Name)
-	}
-	for _, p := range missing {
-		f.peersMissing = append(f.peersMissing, fmt.Sprintf("%s (%s)", p.Name, p.Install))
+	default:
+		f.xo.Peers = strings.Split(f.peers, ",")
 	}
 	return nil
 }

@@ -35,7 +35,6 @@ type runFlags struct {
 	knobs                string
 	asJSON               bool
 	peers                string                // --peers, as given
-	peersMissing         []string              // --peers' peers not installed, with their packages
 	net                  flagset.Strings       // --net, as given: one link each, run in order
 	browser              browserFlags          // --browser, --chromium, --page
 	nets                 []experiment.LinkSpec // --net's link profiles, one per run
@@ -130,7 +129,7 @@ func (f *runFlags) register(fs *flagset.Set) {
 	// The experiment's fields (Matrix.Repeat is Repeat), and run --go's.
 	fs.Fields(map[string]string{"Repeat": "repeat", "MaxRepeat": "max-repeat", "Rounds": "repeat", "MaxRounds": "max-repeat",
 		"Duration": "duration", "Warmup": "warmup", "Omit": "omit", "Timeout": "rep-timeout", "Size": "size", "LossEvents": "loss-events",
-		"Protocols": "protocols", "Scenarios": "scenarios", "Budget": "budget", "Precision": "precision", "Target.Plain": "target", "Target.TLS": "tls-target", "AA": "aa", "Engine": "engine"})
+		"Protocols": "protocols", "Scenarios": "scenarios", "Budget": "budget", "Precision": "precision", "Target.Plain": "target", "Target.TLS": "tls-target", "AA": "aa", "Engine": "engine", "Peers": "peers"})
 	fs.Group("what to measure", "protocols", "scenarios", "request", "requests", "body", "slo", "H", "target", "tls-target", "grpc-target", "k", "cacert", "no-server-stats", "peers")
 	fs.Group("how long", "quick", "repeat", "max-repeat", "budget", "precision", "duration", "warmup", "omit", "loss-events", "size", "rep-timeout", "pin", "aa", "seed")
 	fs.Group("the link (across emulated network conditions)", "net")

@@ -58,20 +58,13 @@ func runTune(ctx context.Context, e *env, args []string) error {
 			return usagef("--write: %v", err)
 		}
 	}
-	if link != nil {
-		var closeLink func()
-		if opts.Link, closeLink, err = experiment.OpenTuneLink(ctx, *link); err != nil {
-			return err
-		}
-		defer closeLink()
-	}
 	var prog *render.Progress
 	if !*asJSON {
 		if prog = render.TerminalProgress(e.stderr); prog != nil {
 			opts.Progress = prog.Tune
 		}
 	}
-	rep, err := tune.Run(ctx, opts)
+	rep, err := experiment.Tune(ctx, opts, link)
 	prog.Clear()
 	if err != nil {
 		return fs.Check(err)
