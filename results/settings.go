@@ -59,9 +59,9 @@ type Settings struct {
 	// expected to take before they started (EstimateRun).
 	EstimatedSeconds float64 `json:"estimated_seconds,omitempty"`
 	// Paced, when set, says that the run, slower than its estimate, gave
-	// the scenarios from one on fewer first rounds than Repeat to hold
-	// its budget (each cell records its own: Cell.FirstStage); "" when
-	// every cell got Repeat.
+	// some scenarios fewer first rounds than Repeat to hold its budget:
+	// which, and how many (each cell records its own: Cell.FirstStage);
+	// "" when every cell got Repeat.
 	Paced string `json:"paced,omitempty"`
 	// ProfileSpanSeconds is how long each profiling round of run
 	// --profile lasted at least, seconds; zero for a run not profiled (or

@@ -94,7 +94,7 @@ func TestFirstStagePaces(t *testing.T) {
 	if k, paced := stage(budget, 1); k != 8 || paced != "" {
 		t.Errorf("on pace with room: %d rounds, %q; want 8, none said", k, paced)
 	}
-	if k, paced := stage(budget, 2); k >= 8 || k < MinFirstStage || !strings.Contains(paced, "first rounds cut from 8 to") ||
+	if k, paced := stage(budget, 2); k >= 8 || k < MinFirstStage || !strings.Contains(paced, "first rounds cut from 8 (small-sequential ") ||
 		!strings.Contains(paced, "to hold the") || !strings.Contains(paced, "went at 2.0 times its estimate") {
 		t.Errorf("at twice the estimate: %d rounds, %q; want fewer than 8, said", k, paced)
 	}

@@ -2,6 +2,7 @@ package matrix
 
 import (
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -60,15 +61,13 @@ func (r *runner) firstStage(sc Scenario, rest []Scenario) int {
 	}
 	cut := min(max(MinFirstStage, int(float64(k)*avail/rounds)), k)
 	if cut < k {
-		if r.pacedFrom == "" {
-			r.pacedFrom = sc.Name
-		}
+		r.paced = append(r.paced, fmt.Sprintf("%s %d", sc.Name, cut))
 		held := "to hold"
 		if float64(cut)*rounds > float64(k)*avail {
 			held = "and even those overran"
 		}
-		r.res.Settings.Paced = fmt.Sprintf("first rounds cut from %d to %d a cell from %s on, %s the %s budget: the run went at %.1f times its estimate",
-			k, cut, r.pacedFrom, held, r.opts.Budget.Round(time.Second), pace)
+		r.res.Settings.Paced = fmt.Sprintf("first rounds cut from %d (%s), %s the %s budget: the run went at %.1f times its estimate",
+			k, strings.Join(r.paced, ", "), held, r.opts.Budget.Round(time.Second), pace)
 	}
 	return cut
 }

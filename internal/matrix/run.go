@@ -103,7 +103,7 @@ type runner struct {
 	start       time.Time
 	rng         *rand.Rand    // the rounds' column order, from Options.Seed
 	estDone     time.Duration // what the estimate said the scenarios done so far would take (pace.go)
-	pacedFrom   string        // the first scenario whose first stage firstStage cut
+	paced       []string      // the scenarios whose first stage firstStage cut, and to what
 	done, total int
 	statsClient *transport.Client
 	statsURL    string
