@@ -75,8 +75,10 @@ func (r *run) unsent() int64 {
 
 // watchSilence ends a drain early once a server that has answered stops:
 // nothing for the stall threshold (stall.go). Until done or ctx ends. A
-// server never heard from is left to the requests' own timeouts and the
-// watch on a server gone: a slow first answer is not silence.
+// server not yet heard from is looked at again each stallAfter: a slow
+// first answer is not silence, but one that comes after the window (a
+// starved machine's) starts the watch as any other, rather than leaving
+// the drain to RequestTimeout.
 func (r *run) watchSilence(ctx context.Context, done <-chan struct{}) {
 	if !r.drains() {
 		return
@@ -96,7 +98,8 @@ func (r *run) watchSilence(ctx context.Context, done <-chan struct{}) {
 			wait := max(stallAfter, stallFactor*slowest) - time.Since(last)
 			switch {
 			case last.IsZero():
-				return
+				t.Reset(stallAfter)
+				continue
 			case wait > 0:
 				t.Reset(wait)
 				continue
