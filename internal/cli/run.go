@@ -89,7 +89,7 @@ func (f *runFlags) experiment(e *env, fs *flagset.Set, began time.Time) (*render
 		}
 		// The cost up front across a link, for a budget asked for,
 		// and for the user's own requests, whose cost no one knows.
-		if acrossLink || budgetGiven || len(f.requests.lines.Values) > 0 || f.requests.file != "" {
+		if acrossLink || budgetGiven || len(f.requests.lines) > 0 || f.requests.file != "" {
 			fmt.Fprintln(e.stderr, render.CostLine(p))
 		}
 		for _, line := range p.Sizing {
@@ -246,13 +246,13 @@ func (f *runFlags) external() bool { return f.xo.Target.Plain != "" || f.xo.Targ
 // checkNet parses --net into its link profiles; it goes with the child
 // server only.
 func (f *runFlags) checkNet() error {
-	if len(f.net.Values) == 0 {
+	if len(f.net) == 0 {
 		return nil
 	}
 	if f.external() {
 		return usagef("--net emulates a link to the child server; it does not apply to --target or --tls-target")
 	}
-	for _, text := range f.net.Values {
+	for _, text := range f.net {
 		links, err := linksOf(text)
 		if err != nil {
 			return err
@@ -267,7 +267,7 @@ func (f *runFlags) checkNet() error {
 func (f *runFlags) checkPeers() error {
 	switch {
 	case f.peers == "":
-	case len(f.net.Values) > 0:
+	case len(f.net) > 0:
 		return usagef("--peers runs the reference peers on loopback; it does not go with --net")
 	default:
 		f.xo.Peers = strings.Split(f.peers, ",")

@@ -35,7 +35,7 @@ type runFlags struct {
 	knobs                string
 	asJSON               bool
 	peers                string                // --peers, as given
-	net                  flagset.Strings       // --net, as given: one link each, run in order
+	net                  []string              // --net, as given: one link each, run in order
 	browser              browserFlags          // --browser, --chromium, --page
 	nets                 []experiment.LinkSpec // --net's link profiles, one per run
 	goList               string                // --go: Go toolchains to compare (goversions.go)
@@ -113,7 +113,10 @@ func (f *runFlags) register(fs *flagset.Set) {
 	registerRequests(fs, &f.requests)
 	fs.StringVar(&f.slo, "slo", "", sloUsage)
 	fs.StringVar(&f.knobs, "knobs", defaultKnobs, knobsUsage)
-	fs.Var(&f.net, "net", netFlagUsage(true))
+	fs.Func("net", netFlagUsage(true), func(text string) error {
+		f.net = append(f.net, text)
+		return nil
+	})
 	fs.StringVar(&f.goList, "go", "", goFlagUsage)
 	fs.StringVar(&f.peers, "peers", "", "reference peers to measure beside Go: auto (every one installed) or a `list` of "+peers.Names()+"; curl plays the transfers and h2load the small requests against each server and against Go's")
 	f.browser.register(fs)

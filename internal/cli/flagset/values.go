@@ -58,30 +58,6 @@ func (fs *Set) HeaderVar(h *Header) {
 	fs.Alias("H", "header")
 }
 
-// Strings is a repeatable flag: each use adds a value, which Check, when
-// set, refuses first.
-type Strings struct {
-	Values []string
-	Check  func(string) error
-}
-
-func (s *Strings) String() string {
-	if s == nil {
-		return ""
-	}
-	return strings.Join(s.Values, ", ")
-}
-
-func (s *Strings) Set(v string) error {
-	if s.Check != nil {
-		if err := s.Check(v); err != nil {
-			return err
-		}
-	}
-	s.Values = append(s.Values, v)
-	return nil
-}
-
 // Body is --body SIZE or --body @FILE (curl's syntax).
 type Body struct {
 	Size units.Bytes
