@@ -110,10 +110,6 @@ func (f *loadFlags) config(fs *flagset.Set, rawURL string) (load.Config, error) 
 	return lc, nil
 }
 
-// maxStartAhead bounds --start-at: a time further ahead is a mistake
-// (a date off by one) rather than a plan.
-const maxStartAhead = 24 * time.Hour
-
 // split reads --start-at and --share into lc; now is the time to check
 // --start-at against.
 func (f *loadFlags) split(lc *load.Config, now time.Time) error {
@@ -124,20 +120,13 @@ func (f *loadFlags) split(lc *load.Config, now time.Time) error {
 		}
 		lc.Share = sh
 	}
-	if f.startAt == "" {
-		return nil
+	if f.startAt != "" {
+		at, err := loadspec.ParseStartAt(f.startAt, now)
+		if err != nil {
+			return usagef("--start-at %v", err)
+		}
+		lc.StartAt = at
 	}
-	at, err := time.Parse(time.RFC3339, f.startAt)
-	if err != nil {
-		return usagef("--start-at %q: want an RFC 3339 time such as %s", f.startAt, now.Add(time.Minute).UTC().Format(time.RFC3339))
-	}
-	switch {
-	case !at.After(now):
-		return usagef("--start-at %s is past (now %s): give a time ahead, e.g. %s", f.startAt, now.UTC().Format(time.RFC3339), now.Add(time.Minute).UTC().Format(time.RFC3339))
-	case at.Sub(now) > maxStartAhead:
-		return usagef("--start-at %s is %v ahead, more than %v: a typo in the date?", f.startAt, at.Sub(now).Round(time.Minute), maxStartAhead)
-	}
-	lc.StartAt = at
 	return nil
 }
 
