@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"runtime/pprof"
 	"time"
 
 	"github.com/httpvs/httpvs/config"
@@ -13,6 +11,7 @@ import (
 	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/fdlimit"
 	"github.com/httpvs/httpvs/internal/loadspec"
+	"github.com/httpvs/httpvs/internal/profiling"
 	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/report"
@@ -189,14 +188,9 @@ func (f *loadFlags) startProfiles(e *env, target string) (stop func(), err error
 	if f.cpuProfile == "" {
 		return e.startProfile(f.profileDir, target, "load")
 	}
-	file, err := os.Create(f.cpuProfile)
-	if err == nil {
-		if err = pprof.StartCPUProfile(file); err != nil {
-			file.Close()
-		}
-	}
+	stop, err = profiling.StartCPUFile(f.cpuProfile)
 	if err != nil {
 		return nil, fmt.Errorf("--cpuprofile: %w", err)
 	}
-	return func() { pprof.StopCPUProfile(); file.Close() }, nil
+	return stop, nil
 }
