@@ -196,14 +196,10 @@ func knobDefaults(fs *flagset.Set) {
 	fs.Lookup("h2-max-frame").Usage = "HTTP/2 SETTINGS_MAX_FRAME_SIZE the client advertises, `size` 16Ki..16Mi-1 (default: the --knobs set's; go-default Go's " +
 		runfiles.KnobValue(runfiles.GoDefault, frame) + ", tuned " + runfiles.KnobValue(runfiles.Tuned, frame) + ")"
 	// The windows a knob file from tune --write may set (tune.Best's
-	// fields); the named sets leave them to Go and quic-go.
-	for name, def := range map[string]string{
-		"h2-stream-window":   "Go's client's, 4Mi",
-		"quic-stream-window": "quic-go's, 6Mi",
-		"quic-conn-window":   "quic-go's, 15Mi",
-	} {
+	// fields); the named sets leave them to Go and quic-go, whose
+	// defaults their help says (flagset.ClientKnobs).
+	for _, name := range []string{"h2-stream-window", "quic-stream-window", "quic-conn-window"} {
 		f := fs.Lookup(name)
-		usage, _, _ := strings.Cut(f.Usage, " (default")
-		f.Usage = usage + " (default " + def + ", unless a --knobs file sets it)"
+		f.Usage = strings.TrimSuffix(f.Usage, ")") + ", unless a --knobs file sets it)"
 	}
 }
