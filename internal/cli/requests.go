@@ -3,12 +3,12 @@ package cli
 import (
 	"bytes"
 	"errors"
-	"os"
 	"slices"
 	"strings"
 
 	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/internal/matrix"
+	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
@@ -53,11 +53,8 @@ func (f *requestFlags) requests(given map[string]bool) ([]results.Request, error
 	}
 	if f.file != "" {
 		reqs, err := matrix.ReadTargetsFile(f.file)
-		var pe *os.PathError
-		if errors.As(err, &pe) && pe.Path == f.file {
-			return nil, usagef("--requests %s: %v", f.file, pe.Err)
-		} else if err != nil {
-			return nil, usagef("--requests %s: %v", f.file, err)
+		if err != nil {
+			return nil, usagef("--requests %s: %v", f.file, runfiles.UnwrapPath(err))
 		}
 		out = append(out, reqs...)
 	}
