@@ -211,7 +211,7 @@ func (f *runFlags) checkFormat(given map[string]bool) error {
 	switch {
 	case f.goList != "" && f.format == "benchstat":
 		return usagef("--format benchstat with --go: want text, markdown or json")
-	case printers[f.format] == nil:
+	case render.RunFormats[f.format] == nil:
 		return usagef("--format %q: want text, markdown, json or benchstat", f.format)
 	}
 	return nil

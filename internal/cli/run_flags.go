@@ -11,6 +11,7 @@ import (
 	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/matrix"
 	"github.com/httpvs/httpvs/internal/peers"
+	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/plan"
@@ -42,7 +43,7 @@ type runFlags struct {
 	requests             requestFlags          // --request, --requests, --body
 	reqs                 []results.Request     // the requests they give (prepare)
 	slo                  string                // --slo: a capacity search instead of the matrix (slo.go)
-	saidUDP              string                // the UDP buffer warning a report on stdout said already: a sweep says it once
+	printed              render.Runs           // the runs printed on stdout: a sweep's links
 }
 
 // parseRun parses run's command line into its flags over the

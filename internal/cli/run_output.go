@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/httpvs/httpvs/experiment"
@@ -35,24 +34,10 @@ func annotateFlags(fs *flagset.Set, res *results.Results) {
 	}
 }
 
-// printers print a run's results as each --format says.
-var printers = map[string]func(io.Writer, *results.Results) error{
-	"text": report.Matrix, "markdown": report.Markdown, "benchstat": report.Benchstat,
-	"json": func(w io.Writer, r *results.Results) error { return r.WriteJSON(w) },
-}
-
 // finishRun prints res in the chosen format, writes the results directory
 // (partial runs included) and picks the outcome: an interrupted run fails.
 func finishRun(e *env, f *runFlags, res *results.Results) error {
-	shown := res
-	if w := res.Settings.UDPBuffers; w != "" && w == f.saidUDP && (f.format == "text" || f.format == "markdown") {
-		// A sweep's later links: said once, at the top of the output.
-		again := *res
-		again.Settings.UDPBuffers = ""
-		shown = &again
-	}
-	f.saidUDP = res.Settings.UDPBuffers
-	if err := printers[f.format](e.stdout, shown); err != nil {
+	if err := f.printed.Print(e.stdout, f.format, res); err != nil {
 		return err
 	}
 	dir := ""
@@ -112,15 +97,7 @@ func (f *runFlags) sweep(ctx context.Context, e *env, fs *flagset.Set, xo experi
 	if len(runs) < len(xo.Links) {
 		outcome = e.fail(fmt.Sprintf("interrupted after %d of %d links", len(runs), len(xo.Links)))
 	}
-	switch f.format {
-	case "text":
-		fmt.Fprintln(e.stdout)
-		err = report.When(e.stdout, runs)
-	case "markdown":
-		fmt.Fprintln(e.stdout)
-		err = report.WhenMarkdown(e.stdout, runs)
-	}
-	if err != nil {
+	if err := render.Across(e.stdout, f.format, runs); err != nil {
 		return err
 	}
 	if !f.noFiles && len(runs) > 0 {
