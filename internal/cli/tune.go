@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/httpvs/httpvs/experiment"
@@ -101,13 +100,7 @@ func tuneLink(list []string) (*experiment.LinkSpec, error) {
 // after the file and, unless asJSON, says on stderr how to use it and
 // which values were one transport's best only.
 func writeKnobFile(e *env, path string, rep *tuneresult.Report, asJSON bool) error {
-	f, err := os.Create(path)
-	if err == nil {
-		err = rep.WriteKnobFile(f, "tune "+filepath.Base(path))
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-	}
+	err := runfiles.WriteFile(path, func(w io.Writer) error { return rep.WriteKnobFile(w, "tune "+filepath.Base(path)) })
 	if err != nil {
 		return fmt.Errorf("--write: %w", err)
 	}
