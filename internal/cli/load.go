@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -173,11 +174,7 @@ func runLoad(ctx context.Context, e *env, args []string) error {
 	}
 	// Why a run that printed its figures still failed, or failed more of
 	// its requests than --max-failed allows.
-	msg := render.LoadVerdict(res)
-	if msg == "" {
-		msg = render.LoadFailedOver(res, f.maxFailed/100)
-	}
-	if msg != "" {
+	if msg := cmp.Or(render.LoadVerdict(res), render.LoadFailedOver(res, f.maxFailed/100)); msg != "" {
 		return e.fail(msg)
 	}
 	return nil
