@@ -27,18 +27,12 @@ import (
 func (fs *Set) Alias(primary, name string) {
 	f := fs.Lookup(primary)
 	fs.Var(f.Value, name, f.Usage)
-	if fs.aliases == nil {
-		fs.aliases = map[string]string{}
-	}
 	fs.aliases[name] = primary
 }
 
 // AllowZero lets the flag name be given as 0, which means what meaning
 // says ("no bound"); a negative value is refused, saying it.
 func (fs *Set) AllowZero(name, meaning string) {
-	if fs.zeroOK == nil {
-		fs.zeroOK = map[string]string{}
-	}
 	fs.zeroOK[name] = meaning
 }
 
@@ -47,18 +41,12 @@ func (fs *Set) AllowZero(name, meaning string) {
 // library, whose zero is its default, its negative for it instead: none.
 func (fs *Set) ZeroIsNone(name, meaning string) {
 	fs.AllowZero(name, meaning)
-	if fs.none == nil {
-		fs.none = map[string]bool{}
-	}
 	fs.none[name] = true
 }
 
 // Renamed refuses the flag old, which this command no longer has or which
 // now means something else, with msg naming the flag to use.
 func (fs *Set) Renamed(old, msg string) {
-	if fs.gone == nil {
-		fs.gone = map[string]string{}
-	}
 	fs.gone[old] = msg
 }
 
