@@ -48,3 +48,12 @@ func Across(w io.Writer, format string, runs []*results.Results) error {
 	}
 	return nil
 }
+
+// Capacity prints a capacity search's results (run --slo) in format:
+// json as capacity.json holds them, else text.
+func Capacity(w io.Writer, format string, c *results.Capacity, notRun []results.NotRun) error {
+	if format == "json" {
+		return results.CapacityFile{Capacity: c, NotRun: notRun}.WriteJSON(w)
+	}
+	return report.Capacity(w, c, notRun)
+}
