@@ -113,7 +113,8 @@ func (f *runFlags) register(fs *flagset.Set) {
 	fs.HeaderVar(&f.header)
 	registerRequests(fs, &f.requests)
 	fs.StringVar(&f.slo, "slo", "", sloUsage)
-	fs.StringVar(&f.knobs, "knobs", defaultKnobs, knobsUsage)
+	// Go as shipped, the baseline users ask about, unless told.
+	fs.StringVar(&f.knobs, "knobs", runfiles.GoDefault.Name, knobsUsage)
 	fs.Func("net", netFlagUsage(true), func(text string) error {
 		f.net = append(f.net, text)
 		return nil
@@ -143,12 +144,10 @@ func (f *runFlags) register(fs *flagset.Set) {
 	fs.Group("output", "format", "json", "out", "no-files", "profile", "profile-span")
 }
 
-// defaultKnobs is the knob set run and tune start from: Go as shipped, the
-// baseline users ask about.
-const defaultKnobs = "go-default"
-
-// knobsUsage is the --knobs flag's help.
-const knobsUsage = "settings to start from: go-default (Go as shipped: zero-valued net/http and quic-go types, io.Copy(io.Discard, body)), tuned (httpvs's 256Ki reads and writes, 1Mi HTTP/2 frames), or a `file` written by tune --write; flags given explicitly override it"
+// knobsUsage is the --knobs flag's help: the named sets and what tuned
+// sets, as runfiles has them.
+var knobsUsage = "settings to start from: " + runfiles.GoDefault.Name + " (Go as shipped: zero-valued net/http and quic-go types, io.Copy(io.Discard, body)), " +
+	runfiles.Tuned.Name + " (httpvs's " + runfiles.KnobValue(runfiles.Tuned, "Client.ReadSize") + " reads and writes, " + runfiles.KnobValue(runfiles.Tuned, "Client.HTTP2.MaxReadFrameSize") + " HTTP/2 frames), or a `file` written by tune --write; flags given explicitly override it"
 
 // loadKnobSet reads --knobs: a named set or a knob file (matrix.KnobSet).
 func loadKnobSet(arg string) (results.KnobSet, error) {
