@@ -15,7 +15,6 @@ import (
 	"github.com/httpvs/httpvs/internal/profiling"
 	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/internal/udpbuf"
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/results"
 )
@@ -115,16 +114,6 @@ func (f *runFlags) runError(fs *flagset.Set, err error) error {
 		return usagef("%v", fs.Check(oe.Err))
 	}
 	return err
-}
-
-// annotate adds to res what the command knows: the flags that set each
-// fix's knobs; it says the link, which the text report has, when printing
-// another format.
-func (f *runFlags) annotate(e *env, fs *flagset.Set, res *results.Results) {
-	if res.Settings.Net != nil && f.format != "text" {
-		fmt.Fprintln(e.stderr, verdict.NetSummary(res.Settings.Net)) // the text report has it
-	}
-	annotateFlags(fs, res)
 }
 
 // warn prints what the experiment heard that does not stop it: a profile

@@ -10,26 +10,31 @@ import (
 	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/internal/runfiles"
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/results"
 )
 
-// annotateFlags names, beside each fix's knobs, the flags of this command
-// that set them.
-func annotateFlags(fs *flagset.Set, res *results.Results) {
+// annotate adds to res what the command knows: beside each fix's knobs,
+// the flags of this command that set them; it says the link, which the
+// text report has, when printing another format.
+func (f *runFlags) annotate(e *env, fs *flagset.Set, res *results.Results) {
+	if res.Settings.Net != nil && f.format != "text" {
+		fmt.Fprintln(e.stderr, verdict.NetSummary(res.Settings.Net)) // the text report has it
+	}
 	for i := range res.Cells {
 		for j := range res.Cells[i].Findings {
-			f := &res.Cells[i].Findings[j]
+			fix := &res.Cells[i].Findings[j]
 			var parts []string
-			for _, k := range f.Knobs {
+			for _, k := range fix.Knobs {
 				if name, ok := fs.FlagFor(k.Field); ok {
 					parts = append(parts, flagset.Dash(name)+" "+k.Value)
 				}
 			}
-			if f.Rule == "cpu-per-byte" && render.Profilable(&res.Cells[i]) {
+			if fix.Rule == "cpu-per-byte" && render.Profilable(&res.Cells[i]) {
 				parts = append(parts, "--profile DIR") // says where the CPU went
 			}
-			f.Flags = strings.Join(parts, " ")
+			fix.Flags = strings.Join(parts, " ")
 		}
 	}
 }
