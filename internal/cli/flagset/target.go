@@ -2,12 +2,10 @@ package flagset
 
 import (
 	"net/url"
-	"strings"
 
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/internal/certfile"
 	"github.com/httpvs/httpvs/transport"
-	"github.com/httpvs/httpvs/units"
 )
 
 // Target are the flags that say how to reach a URL: -p, -k, --cacert.
@@ -51,13 +49,4 @@ func (t *Target) Options(rawURL string, cfg config.Client) (transport.ClientOpti
 		}
 	}
 	return opts, nil
-}
-
-// ParseSize reads a positional size argument.
-func ParseSize(what, s string) (units.Bytes, error) {
-	b, err := units.ParseBytes(s)
-	if err != nil {
-		return 0, Usagef("%s: %v", what, strings.TrimPrefix(err.Error(), units.ErrSize.Error()+" "))
-	}
-	return b, nil
 }
