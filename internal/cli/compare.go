@@ -2,12 +2,10 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"io"
 
 	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/internal/verdict"
-	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -34,13 +32,5 @@ func runCompare(_ context.Context, e *env, args []string) error {
 	if line := render.SettingsDiffer(out.SettingsDiffer); line != "" {
 		e.say("%s", line)
 	}
-	return e.print(*asJSON, out, func(w io.Writer) error {
-		if err := report.Deltas(w, runs[0], runs[1]); err != nil {
-			return err
-		}
-		if line := render.KnobsMovedBaseline(out.Cells, out.SettingsDiffer); line != "" {
-			fmt.Fprintln(w, line)
-		}
-		return nil
-	})
+	return e.print(*asJSON, out, func(w io.Writer) error { return render.Compare(w, runs[0], runs[1], out) })
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"io"
+	"strings"
 
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
@@ -157,7 +158,10 @@ func (f *transferFlags) args(fs *flagset.Set, args []string, upload bool) ([]str
 	case len(pos) != 2:
 		return nil, usagef("want a URL and a size, e.g. httpvs put http://127.0.0.1:8080/sink 1g, or a URL and --body @FILE; got %d arguments", len(pos))
 	default:
-		f.body.Size, err = flagset.ParseSize("SIZE", pos[1])
+		if f.body.Size, err = units.ParseBytes(pos[1]); err != nil {
+			// Past units' "invalid size", which SIZE says.
+			return nil, usagef("SIZE: %v", strings.TrimPrefix(err.Error(), units.ErrSize.Error()+" "))
+		}
 	}
-	return pos, err
+	return pos, nil
 }

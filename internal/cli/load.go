@@ -1,11 +1,10 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"runtime/pprof"
 	"time"
 
 	"github.com/httpvs/httpvs/config"
@@ -13,6 +12,7 @@ import (
 	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/fdlimit"
 	"github.com/httpvs/httpvs/internal/loadspec"
+	"github.com/httpvs/httpvs/internal/profiling"
 	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/report"
@@ -110,10 +110,6 @@ func (f *loadFlags) config(fs *flagset.Set, rawURL string) (load.Config, error) 
 	return lc, nil
 }
 
-// maxStartAhead bounds --start-at: a time further ahead is a mistake
-// (a date off by one) rather than a plan.
-const maxStartAhead = 24 * time.Hour
-
 // split reads --start-at and --share into lc; now is the time to check
 // --start-at against.
 func (f *loadFlags) split(lc *load.Config, now time.Time) error {
@@ -124,20 +120,13 @@ func (f *loadFlags) split(lc *load.Config, now time.Time) error {
 		}
 		lc.Share = sh
 	}
-	if f.startAt == "" {
-		return nil
+	if f.startAt != "" {
+		at, err := loadspec.ParseStartAt(f.startAt, now)
+		if err != nil {
+			return usagef("--start-at %v", err)
+		}
+		lc.StartAt = at
 	}
-	at, err := time.Parse(time.RFC3339, f.startAt)
-	if err != nil {
-		return usagef("--start-at %q: want an RFC 3339 time such as %s", f.startAt, now.Add(time.Minute).UTC().Format(time.RFC3339))
-	}
-	switch {
-	case !at.After(now):
-		return usagef("--start-at %s is past (now %s): give a time ahead, e.g. %s", f.startAt, now.UTC().Format(time.RFC3339), now.Add(time.Minute).UTC().Format(time.RFC3339))
-	case at.Sub(now) > maxStartAhead:
-		return usagef("--start-at %s is %v ahead, more than %v: a typo in the date?", f.startAt, at.Sub(now).Round(time.Minute), maxStartAhead)
-	}
-	lc.StartAt = at
 	return nil
 }
 
@@ -185,11 +174,7 @@ func runLoad(ctx context.Context, e *env, args []string) error {
 	}
 	// Why a run that printed its figures still failed, or failed more of
 	// its requests than --max-failed allows.
-	msg := render.LoadVerdict(res)
-	if msg == "" {
-		msg = render.LoadFailedOver(res, f.maxFailed/100)
-	}
-	if msg != "" {
+	if msg := cmp.Or(render.LoadVerdict(res), render.LoadFailedOver(res, f.maxFailed/100)); msg != "" {
 		return e.fail(msg)
 	}
 	return nil
@@ -200,14 +185,9 @@ func (f *loadFlags) startProfiles(e *env, target string) (stop func(), err error
 	if f.cpuProfile == "" {
 		return e.startProfile(f.profileDir, target, "load")
 	}
-	file, err := os.Create(f.cpuProfile)
-	if err == nil {
-		if err = pprof.StartCPUProfile(file); err != nil {
-			file.Close()
-		}
-	}
+	stop, err = profiling.StartCPUFile(f.cpuProfile)
 	if err != nil {
 		return nil, fmt.Errorf("--cpuprofile: %w", err)
 	}
-	return func() { pprof.StopCPUProfile(); file.Close() }, nil
+	return stop, nil
 }

@@ -3,12 +3,12 @@ package cli
 import (
 	"bytes"
 	"errors"
-	"os"
 	"slices"
 	"strings"
 
 	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/internal/matrix"
+	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
@@ -17,17 +17,20 @@ import (
 // requestFlags are run's flags for the user's own requests: --request
 // (repeatable), --requests FILE and --body for the --request lines.
 type requestFlags struct {
-	lines flagset.Strings // request lines, each checked as given
+	lines []results.Request // --request's, each read as given
 	file  string
 	body  flagset.Body
 }
 
 func registerRequests(fs *flagset.Set, f *requestFlags) {
-	f.lines.Check = func(line string) error {
-		_, err := matrix.ParseRequest(line)
-		return err
-	}
-	fs.Var(&f.lines, "request", "measure your own `request` too, e.g. 'GET /api/items?id=7' (repeatable), one at a time and 50 at a time over every transport, as the scenarios request-1, request-1-x50, ...; with --target, against your server")
+	fs.Func("request", "measure your own `request` too, e.g. 'GET /api/items?id=7' (repeatable), one at a time and 50 at a time over every transport, as the scenarios request-1, request-1-x50, ...; with --target, against your server", func(line string) error {
+		req, err := matrix.ParseRequest(line)
+		if err != nil {
+			return err
+		}
+		f.lines = append(f.lines, req)
+		return nil
+	})
 	fs.StringVar(&f.file, "requests", "", "measure the requests in `file`, in vegeta's targets format (\"GET http://host/path\", header lines, \"@FILE\" for a body, read from the working directory as vegeta does; # comments); without --target, the server the file names is the target; with it, the file's hosts must be the target's")
 	fs.Var(&f.body, "body", "with --request: each request's body, `size|@file`: that many bytes of a pattern, or @FILE, a file's contents (with -H for its Content-Type) (default none)")
 }
@@ -39,11 +42,10 @@ func (f *requestFlags) requests(given map[string]bool) ([]results.Request, error
 	if err != nil {
 		return nil, err
 	}
-	if given["body"] && len(f.lines.Values) == 0 {
+	if given["body"] && len(f.lines) == 0 {
 		return nil, usagef("--body is the body of --request's requests: give --request 'POST /path' with it (a --requests file names its bodies with @FILE lines)")
 	}
-	for _, line := range f.lines.Values {
-		req, _ := matrix.ParseRequest(line) // checked by Set
+	for _, req := range f.lines {
 		if body != nil {
 			matrix.SetBody(&req, body)
 		}
@@ -51,11 +53,8 @@ func (f *requestFlags) requests(given map[string]bool) ([]results.Request, error
 	}
 	if f.file != "" {
 		reqs, err := matrix.ReadTargetsFile(f.file)
-		var pe *os.PathError
-		if errors.As(err, &pe) && pe.Path == f.file {
-			return nil, usagef("--requests %s: %v", f.file, pe.Err)
-		} else if err != nil {
-			return nil, usagef("--requests %s: %v", f.file, err)
+		if err != nil {
+			return nil, usagef("--requests %s: %v", f.file, runfiles.UnwrapPath(err))
 		}
 		out = append(out, reqs...)
 	}

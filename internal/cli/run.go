@@ -15,7 +15,6 @@ import (
 	"github.com/httpvs/httpvs/internal/profiling"
 	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/internal/udpbuf"
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/results"
 )
@@ -89,7 +88,7 @@ func (f *runFlags) experiment(e *env, fs *flagset.Set, began time.Time) (*render
 		}
 		// The cost up front across a link, for a budget asked for,
 		// and for the user's own requests, whose cost no one knows.
-		if acrossLink || budgetGiven || len(f.requests.lines.Values) > 0 || f.requests.file != "" {
+		if acrossLink || budgetGiven || len(f.requests.lines) > 0 || f.requests.file != "" {
 			fmt.Fprintln(e.stderr, render.CostLine(p))
 		}
 		for _, line := range p.Sizing {
@@ -115,16 +114,6 @@ func (f *runFlags) runError(fs *flagset.Set, err error) error {
 		return usagef("%v", fs.Check(oe.Err))
 	}
 	return err
-}
-
-// annotate adds to res what the command knows: the flags that set each
-// fix's knobs; it says the link, which the text report has, when printing
-// another format.
-func (f *runFlags) annotate(e *env, fs *flagset.Set, res *results.Results) {
-	if res.Settings.Net != nil && f.format != "text" {
-		fmt.Fprintln(e.stderr, verdict.NetSummary(res.Settings.Net)) // the text report has it
-	}
-	annotateFlags(fs, res)
 }
 
 // warn prints what the experiment heard that does not stop it: a profile
@@ -211,7 +200,7 @@ func (f *runFlags) checkFormat(given map[string]bool) error {
 	switch {
 	case f.goList != "" && f.format == "benchstat":
 		return usagef("--format benchstat with --go: want text, markdown or json")
-	case printers[f.format] == nil:
+	case render.RunFormats[f.format] == nil:
 		return usagef("--format %q: want text, markdown, json or benchstat", f.format)
 	}
 	return nil
@@ -246,13 +235,13 @@ func (f *runFlags) external() bool { return f.xo.Target.Plain != "" || f.xo.Targ
 // checkNet parses --net into its link profiles; it goes with the child
 // server only.
 func (f *runFlags) checkNet() error {
-	if len(f.net.Values) == 0 {
+	if len(f.net) == 0 {
 		return nil
 	}
 	if f.external() {
 		return usagef("--net emulates a link to the child server; it does not apply to --target or --tls-target")
 	}
-	for _, text := range f.net.Values {
+	for _, text := range f.net {
 		links, err := linksOf(text)
 		if err != nil {
 			return err
@@ -267,7 +256,7 @@ func (f *runFlags) checkNet() error {
 func (f *runFlags) checkPeers() error {
 	switch {
 	case f.peers == "":
-	case len(f.net.Values) > 0:
+	case len(f.net) > 0:
 		return usagef("--peers runs the reference peers on loopback; it does not go with --net")
 	default:
 		f.xo.Peers = strings.Split(f.peers, ",")

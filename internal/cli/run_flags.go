@@ -11,6 +11,7 @@ import (
 	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/matrix"
 	"github.com/httpvs/httpvs/internal/peers"
+	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/plan"
@@ -35,14 +36,14 @@ type runFlags struct {
 	knobs                string
 	asJSON               bool
 	peers                string                // --peers, as given
-	net                  flagset.Strings       // --net, as given: one link each, run in order
+	net                  []string              // --net, as given: one link each, run in order
 	browser              browserFlags          // --browser, --chromium, --page
 	nets                 []experiment.LinkSpec // --net's link profiles, one per run
 	goList               string                // --go: Go toolchains to compare (goversions.go)
 	requests             requestFlags          // --request, --requests, --body
 	reqs                 []results.Request     // the requests they give (prepare)
 	slo                  string                // --slo: a capacity search instead of the matrix (slo.go)
-	saidUDP              string                // the UDP buffer warning a report on stdout said already: a sweep says it once
+	printed              render.Runs           // the runs printed on stdout: a sweep's links
 }
 
 // parseRun parses run's command line into its flags over the
@@ -112,8 +113,12 @@ func (f *runFlags) register(fs *flagset.Set) {
 	fs.HeaderVar(&f.header)
 	registerRequests(fs, &f.requests)
 	fs.StringVar(&f.slo, "slo", "", sloUsage)
-	fs.StringVar(&f.knobs, "knobs", defaultKnobs, knobsUsage)
-	fs.Var(&f.net, "net", netFlagUsage(true))
+	// Go as shipped, the baseline users ask about, unless told.
+	fs.StringVar(&f.knobs, "knobs", runfiles.GoDefault.Name, knobsUsage)
+	fs.Func("net", netFlagUsage(true), func(text string) error {
+		f.net = append(f.net, text)
+		return nil
+	})
 	fs.StringVar(&f.goList, "go", "", goFlagUsage)
 	fs.StringVar(&f.peers, "peers", "", "reference peers to measure beside Go: auto (every one installed) or a `list` of "+peers.Names()+"; curl plays the transfers and h2load the small requests against each server and against Go's")
 	f.browser.register(fs)
@@ -139,12 +144,10 @@ func (f *runFlags) register(fs *flagset.Set) {
 	fs.Group("output", "format", "json", "out", "no-files", "profile", "profile-span")
 }
 
-// defaultKnobs is the knob set run and tune start from: Go as shipped, the
-// baseline users ask about.
-const defaultKnobs = "go-default"
-
-// knobsUsage is the --knobs flag's help.
-const knobsUsage = "settings to start from: go-default (Go as shipped: zero-valued net/http and quic-go types, io.Copy(io.Discard, body)), tuned (httpvs's 256Ki reads and writes, 1Mi HTTP/2 frames), or a `file` written by tune --write; flags given explicitly override it"
+// knobsUsage is the --knobs flag's help: the named sets and what tuned
+// sets, as runfiles has them.
+var knobsUsage = "settings to start from: " + runfiles.GoDefault.Name + " (Go as shipped: zero-valued net/http and quic-go types, io.Copy(io.Discard, body)), " +
+	runfiles.Tuned.Name + " (httpvs's " + runfiles.KnobValue(runfiles.Tuned, "Client.ReadSize") + " reads and writes, " + runfiles.KnobValue(runfiles.Tuned, "Client.HTTP2.MaxReadFrameSize") + " HTTP/2 frames), or a `file` written by tune --write; flags given explicitly override it"
 
 // loadKnobSet reads --knobs: a named set or a knob file (matrix.KnobSet).
 func loadKnobSet(arg string) (results.KnobSet, error) {
@@ -193,14 +196,10 @@ func knobDefaults(fs *flagset.Set) {
 	fs.Lookup("h2-max-frame").Usage = "HTTP/2 SETTINGS_MAX_FRAME_SIZE the client advertises, `size` 16Ki..16Mi-1 (default: the --knobs set's; go-default Go's " +
 		runfiles.KnobValue(runfiles.GoDefault, frame) + ", tuned " + runfiles.KnobValue(runfiles.Tuned, frame) + ")"
 	// The windows a knob file from tune --write may set (tune.Best's
-	// fields); the named sets leave them to Go and quic-go.
-	for name, def := range map[string]string{
-		"h2-stream-window":   "Go's client's, 4Mi",
-		"quic-stream-window": "quic-go's, 6Mi",
-		"quic-conn-window":   "quic-go's, 15Mi",
-	} {
+	// fields); the named sets leave them to Go and quic-go, whose
+	// defaults their help says (flagset.ClientKnobs).
+	for _, name := range []string{"h2-stream-window", "quic-stream-window", "quic-conn-window"} {
 		f := fs.Lookup(name)
-		usage, _, _ := strings.Cut(f.Usage, " (default")
-		f.Usage = usage + " (default " + def + ", unless a --knobs file sets it)"
+		f.Usage = strings.TrimSuffix(f.Usage, ")") + ", unless a --knobs file sets it)"
 	}
 }

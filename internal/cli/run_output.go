@@ -4,55 +4,45 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/internal/runfiles"
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/results"
 )
 
-// annotateFlags names, beside each fix's knobs, the flags of this command
-// that set them.
-func annotateFlags(fs *flagset.Set, res *results.Results) {
+// annotate adds to res what the command knows: beside each fix's knobs,
+// the flags of this command that set them; it says the link, which the
+// text report has, when printing another format.
+func (f *runFlags) annotate(e *env, fs *flagset.Set, res *results.Results) {
+	if res.Settings.Net != nil && f.format != "text" {
+		fmt.Fprintln(e.stderr, verdict.NetSummary(res.Settings.Net)) // the text report has it
+	}
 	for i := range res.Cells {
 		for j := range res.Cells[i].Findings {
-			f := &res.Cells[i].Findings[j]
+			fix := &res.Cells[i].Findings[j]
 			var parts []string
-			for _, k := range f.Knobs {
+			for _, k := range fix.Knobs {
 				if name, ok := fs.FlagFor(k.Field); ok {
 					parts = append(parts, flagset.Dash(name)+" "+k.Value)
 				}
 			}
-			if f.Rule == "cpu-per-byte" && render.Profilable(&res.Cells[i]) {
+			if fix.Rule == "cpu-per-byte" && render.Profilable(&res.Cells[i]) {
 				parts = append(parts, "--profile DIR") // says where the CPU went
 			}
-			f.Flags = strings.Join(parts, " ")
+			fix.Flags = strings.Join(parts, " ")
 		}
 	}
-}
-
-// printers print a run's results as each --format says.
-var printers = map[string]func(io.Writer, *results.Results) error{
-	"text": report.Matrix, "markdown": report.Markdown, "benchstat": report.Benchstat,
-	"json": func(w io.Writer, r *results.Results) error { return r.WriteJSON(w) },
 }
 
 // finishRun prints res in the chosen format, writes the results directory
 // (partial runs included) and picks the outcome: an interrupted run fails.
 func finishRun(e *env, f *runFlags, res *results.Results) error {
-	shown := res
-	if w := res.Settings.UDPBuffers; w != "" && w == f.saidUDP && (f.format == "text" || f.format == "markdown") {
-		// A sweep's later links: said once, at the top of the output.
-		again := *res
-		again.Settings.UDPBuffers = ""
-		shown = &again
-	}
-	f.saidUDP = res.Settings.UDPBuffers
-	if err := printers[f.format](e.stdout, shown); err != nil {
+	if err := f.printed.Print(e.stdout, f.format, res); err != nil {
 		return err
 	}
 	dir := ""
@@ -112,15 +102,7 @@ func (f *runFlags) sweep(ctx context.Context, e *env, fs *flagset.Set, xo experi
 	if len(runs) < len(xo.Links) {
 		outcome = e.fail(fmt.Sprintf("interrupted after %d of %d links", len(runs), len(xo.Links)))
 	}
-	switch f.format {
-	case "text":
-		fmt.Fprintln(e.stdout)
-		err = report.When(e.stdout, runs)
-	case "markdown":
-		fmt.Fprintln(e.stdout)
-		err = report.WhenMarkdown(e.stdout, runs)
-	}
-	if err != nil {
+	if err := render.Across(e.stdout, f.format, runs); err != nil {
 		return err
 	}
 	if !f.noFiles && len(runs) > 0 {

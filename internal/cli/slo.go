@@ -2,13 +2,13 @@ package cli
 
 import (
 	"context"
-	"io"
 	"strings"
 	"time"
 
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/internal/defaults"
+	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/results"
@@ -65,11 +65,7 @@ func (f *runFlags) sloAlone(fs *flagset.Set, reqs []results.Request) error {
 // them to a new results directory under --out (capacity.json and
 // report.md), interrupted searches included.
 func (f *runFlags) printCapacity(ctx context.Context, e *env, res *results.Capacity, notRun []results.NotRun, began time.Time) error {
-	print := func(w io.Writer) error { return report.Capacity(w, res, notRun) }
-	if f.format == "json" {
-		print = results.CapacityFile{Capacity: res, NotRun: notRun}.WriteJSON
-	}
-	if err := print(e.stdout); err != nil {
+	if err := render.Capacity(e.stdout, f.format, res, notRun); err != nil {
 		return err
 	}
 	if !f.noFiles {

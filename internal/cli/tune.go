@@ -4,11 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/httpvs/httpvs/experiment"
-	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/internal/runfiles"
@@ -27,8 +25,11 @@ func runTune(ctx context.Context, e *env, args []string) error {
 	fs.Alias("protocols", "p")
 	fs.DurationVar(&opts.Budget, "budget", 0, "bound on the whole search (with --net, unless given: enough for the trials of each transport across the link)")
 	fs.DurationVar(&opts.Trial, "trial", 0, "length of each measurement (with --net, unless given: long enough that slow start and the handshakes are a third of it at most)")
-	var netSpec flagset.Strings
-	fs.Var(&netSpec, "net", netFlagUsage(false))
+	var netSpec []string
+	fs.Func("net", netFlagUsage(false), func(text string) error {
+		netSpec = append(netSpec, text)
+		return nil
+	})
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	write := fs.String("write", "", "write the best settings found to `file`, a knob set for httpvs run --knobs FILE")
 	fs.ShowDefaults(map[string]any{"budget": defaults.TuneBudget, "trial": defaults.TuneTrial})
@@ -44,7 +45,7 @@ func runTune(ctx context.Context, e *env, args []string) error {
 	if opts.Protocols, err = transport.ParseList(*protoList); err != nil {
 		return usagef("--protocols: %v", err)
 	}
-	link, err := tuneLink(netSpec.Values)
+	link, err := tuneLink(netSpec)
 	if err != nil {
 		return err
 	}
@@ -99,13 +100,7 @@ func tuneLink(list []string) (*experiment.LinkSpec, error) {
 // after the file and, unless asJSON, says on stderr how to use it and
 // which values were one transport's best only.
 func writeKnobFile(e *env, path string, rep *tuneresult.Report, asJSON bool) error {
-	f, err := os.Create(path)
-	if err == nil {
-		err = rep.WriteKnobFile(f, "tune "+filepath.Base(path))
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-	}
+	err := runfiles.WriteFile(path, func(w io.Writer) error { return rep.WriteKnobFile(w, "tune "+filepath.Base(path)) })
 	if err != nil {
 		return fmt.Errorf("--write: %w", err)
 	}

@@ -155,3 +155,18 @@ func (e *ProfileError) Error() string { return "profile: " + e.Err.Error() }
 
 // Unwrap returns Err.
 func (e *ProfileError) Unwrap() error { return e.Err }
+
+// StartCPUFile profiles this process's CPU into the file path until stop
+// (load --cpuprofile: the whole process, not a measured span).
+func StartCPUFile(path string) (stop func(), err error) {
+	file, err := os.Create(path)
+	if err == nil {
+		if err = pprof.StartCPUProfile(file); err != nil {
+			file.Close()
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); file.Close() }, nil
+}

@@ -2,9 +2,12 @@ package render
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/httpvs/httpvs/internal/verdict"
+	"github.com/httpvs/httpvs/report"
+	"github.com/httpvs/httpvs/results"
 )
 
 // SettingsDiffer warns in one line that two runs used different
@@ -26,6 +29,19 @@ func orNone(s string) string {
 		return "none"
 	}
 	return s
+}
+
+// Compare prints compare's text of two runs: their cells' deltas
+// (report.Deltas) and, when the knob sets that differ moved the baseline
+// too, the line that says so (KnobsMovedBaseline).
+func Compare(w io.Writer, oldRun, newRun *results.Results, c verdict.Comparison) error {
+	if err := report.Deltas(w, oldRun, newRun); err != nil {
+		return err
+	}
+	if line := KnobsMovedBaseline(c.Cells, c.SettingsDiffer); line != "" {
+		fmt.Fprintln(w, line)
+	}
+	return nil
 }
 
 // KnobsMovedBaseline says in one line that the runs' knob sets differ and

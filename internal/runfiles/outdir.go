@@ -2,6 +2,7 @@ package runfiles
 
 import (
 	"fmt"
+	"io"
 	"os"
 )
 
@@ -40,6 +41,21 @@ func CheckFile(path string) error {
 	}
 	f.Close()
 	return os.Remove(path)
+}
+
+// WriteFile writes path, created or truncated, with write (tune --write's
+// knob file, which CheckFile checked): an error closing it is the call's
+// too.
+func WriteFile(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	err = write(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // UnwrapPath drops an *os.PathError's repetition of the file name.

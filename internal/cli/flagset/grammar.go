@@ -2,9 +2,9 @@ package flagset
 
 import (
 	"flag"
-	"strings"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/suggest"
 	"github.com/httpvs/httpvs/units"
 )
 
@@ -27,18 +27,12 @@ import (
 func (fs *Set) Alias(primary, name string) {
 	f := fs.Lookup(primary)
 	fs.Var(f.Value, name, f.Usage)
-	if fs.aliases == nil {
-		fs.aliases = map[string]string{}
-	}
 	fs.aliases[name] = primary
 }
 
 // AllowZero lets the flag name be given as 0, which means what meaning
 // says ("no bound"); a negative value is refused, saying it.
 func (fs *Set) AllowZero(name, meaning string) {
-	if fs.zeroOK == nil {
-		fs.zeroOK = map[string]string{}
-	}
 	fs.zeroOK[name] = meaning
 }
 
@@ -47,18 +41,12 @@ func (fs *Set) AllowZero(name, meaning string) {
 // library, whose zero is its default, its negative for it instead: none.
 func (fs *Set) ZeroIsNone(name, meaning string) {
 	fs.AllowZero(name, meaning)
-	if fs.none == nil {
-		fs.none = map[string]bool{}
-	}
 	fs.none[name] = true
 }
 
 // Renamed refuses the flag old, which this command no longer has or which
 // now means something else, with msg naming the flag to use.
 func (fs *Set) Renamed(old, msg string) {
-	if fs.gone == nil {
-		fs.gone = map[string]string{}
-	}
 	fs.gone[old] = msg
 }
 
@@ -168,43 +156,5 @@ func (fs *Set) nearest(name string) string {
 			names = append(names, f.Name)
 		}
 	})
-	return Nearest(name, names)
-}
-
-// Nearest is the one of names closest to name, a likely typo of it:
-// within two edits (or name, three characters or more, begins it); ""
-// when none is. The flags' "did you mean" and the values' share it.
-func Nearest(name string, names []string) string {
-	best, bestD := "", 3
-	for _, n := range names {
-		d := editDistance(name, n)
-		if len(name) >= 3 && strings.HasPrefix(n, name) {
-			d = min(d, 1)
-		}
-		if d < bestD {
-			best, bestD = n, d
-		}
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
+	return suggest.Nearest(name, names)
 }

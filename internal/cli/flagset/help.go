@@ -1,6 +1,7 @@
 package flagset
 
 import (
+	"cmp"
 	"flag"
 	"fmt"
 	"io"
@@ -33,12 +34,7 @@ func (fs *Set) HelpSections() []HelpSection {
 	}
 	entry := func(f *flag.Flag) HelpEntry {
 		names := append([]string{f.Name}, others[f.Name]...)
-		slices.SortFunc(names, func(a, b string) int {
-			if len(a) != len(b) {
-				return len(a) - len(b)
-			}
-			return strings.Compare(a, b)
-		})
+		slices.SortFunc(names, func(a, b string) int { return cmp.Or(len(a)-len(b), strings.Compare(a, b)) })
 		for i, n := range names {
 			names[i] = Dash(n)
 		}

@@ -14,7 +14,8 @@ import (
 )
 
 // Set is a flag.FlagSet that reports errors to the caller instead of
-// printing or exiting, and prints its usage to stdout only on -h.
+// printing or exiting, and prints its usage to stdout only on -h; New
+// makes one.
 type Set struct {
 	*flag.FlagSet
 	help func()
@@ -52,9 +53,6 @@ func (fs *Set) Group(title string, names ...string) {
 // Fields records, for each library field path in m, the flag that sets
 // it.
 func (fs *Set) Fields(m map[string]string) {
-	if fs.fields == nil {
-		fs.fields = map[string]string{}
-	}
 	maps.Copy(fs.fields, m)
 }
 
@@ -139,7 +137,8 @@ var OnHelp func(*Set)
 // New returns the flag set of the command name (its usage line "usage:
 // httpvs name synopsis"), which prints its help to stdout on -h.
 func New(name, synopsis string, stdout io.Writer) *Set {
-	fs := &Set{FlagSet: flag.NewFlagSet("httpvs "+name, flag.ContinueOnError), name: name, synopsis: synopsis}
+	fs := &Set{FlagSet: flag.NewFlagSet("httpvs "+name, flag.ContinueOnError), name: name, synopsis: synopsis,
+		fields: map[string]string{}, aliases: map[string]string{}, zeroOK: map[string]string{}, none: map[string]bool{}, gone: map[string]string{}}
 	fs.SetOutput(io.Discard)
 	// flag calls Usage on every parse error too: keep it quiet, and print
 	// the flags only when asked with -h.

@@ -2,12 +2,10 @@ package flagset
 
 import (
 	"net/url"
-	"strings"
 
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/internal/certfile"
 	"github.com/httpvs/httpvs/transport"
-	"github.com/httpvs/httpvs/units"
 )
 
 // Target are the flags that say how to reach a URL: -p, -k, --cacert.
@@ -36,9 +34,13 @@ func (t *Target) Options(rawURL string, cfg config.Client) (transport.ClientOpti
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
 		return transport.ClientOptions{}, Usagef("bad URL %q: want http://host:port/path or https://host:port/path", rawURL)
 	}
-	p, err := ParseProtocol(t.proto, u.Scheme)
-	if err != nil {
-		return transport.ClientOptions{}, err
+	// -p, or the default for the scheme, http or https: the library
+	// checks that -p fits the URL.
+	p, _ := transport.Default(u.Scheme)
+	if t.proto != "" {
+		if p, err = transport.Parse(t.proto); err != nil {
+			return transport.ClientOptions{}, Usagef("-p: %v", err)
+		}
 	}
 	opts := transport.ClientOptions{Protocol: p, Config: cfg, Insecure: t.insecure}
 	if t.cacert != "" {
@@ -47,26 +49,4 @@ func (t *Target) Options(rawURL string, cfg config.Client) (transport.ClientOpti
 		}
 	}
 	return opts, nil
-}
-
-// ParseProtocol reads -p's value, or picks the default for scheme
-// (http or https) when empty; the library checks that it fits the URL.
-func ParseProtocol(name, scheme string) (transport.Protocol, error) {
-	if name == "" {
-		return transport.Default(scheme)
-	}
-	p, err := transport.Parse(name)
-	if err != nil {
-		return 0, Usagef("-p: %v", err)
-	}
-	return p, nil
-}
-
-// ParseSize reads a positional size argument.
-func ParseSize(what, s string) (units.Bytes, error) {
-	b, err := units.ParseBytes(s)
-	if err != nil {
-		return 0, Usagef("%s: %v", what, strings.TrimPrefix(err.Error(), units.ErrSize.Error()+" "))
-	}
-	return b, nil
 }

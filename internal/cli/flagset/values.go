@@ -2,14 +2,13 @@ package flagset
 
 import (
 	"fmt"
-	"io"
 	"net/http"
 	"net/textproto"
 	"os"
 	"slices"
 	"strings"
 
-	"github.com/httpvs/httpvs/internal/runfiles"
+	"github.com/httpvs/httpvs/internal/loadspec"
 	"github.com/httpvs/httpvs/units"
 	"golang.org/x/net/http/httpguts"
 )
@@ -58,30 +57,6 @@ func (fs *Set) HeaderVar(h *Header) {
 	fs.Alias("H", "header")
 }
 
-// Strings is a repeatable flag: each use adds a value, which Check, when
-// set, refuses first.
-type Strings struct {
-	Values []string
-	Check  func(string) error
-}
-
-func (s *Strings) String() string {
-	if s == nil {
-		return ""
-	}
-	return strings.Join(s.Values, ", ")
-}
-
-func (s *Strings) Set(v string) error {
-	if s.Check != nil {
-		if err := s.Check(v); err != nil {
-			return err
-		}
-	}
-	s.Values = append(s.Values, v)
-	return nil
-}
-
 // Body is --body SIZE or --body @FILE (curl's syntax).
 type Body struct {
 	Size units.Bytes
@@ -107,40 +82,22 @@ func (b *Body) Set(s string) error {
 	return b.Size.Set(s)
 }
 
-// Open opens --body's file, a regular file that can be read, and returns
-// it with its size.
+// Open opens --body's file (loadspec.OpenBody) and returns it with its
+// size.
 func (b *Body) Open() (*os.File, units.Bytes, error) {
-	f, err := os.Open(b.File)
+	f, size, err := loadspec.OpenBody(b.File)
 	if err != nil {
-		return nil, 0, Usagef("--body @%s: %v", b.File, runfiles.UnwrapPath(err))
+		return nil, 0, Usagef("--body @%s: %v", b.File, err)
 	}
-	fi, err := f.Stat()
-	if err == nil && !fi.Mode().IsRegular() {
-		err = fmt.Errorf("not a regular file")
-	}
-	if err == nil && fi.Size() > 0 {
-		_, err = f.ReadAt(make([]byte, 1), 0)
-	}
-	if err != nil {
-		f.Close()
-		return nil, 0, Usagef("--body @%s: cannot read it: %v", b.File, runfiles.UnwrapPath(err))
-	}
-	return f, units.Bytes(fi.Size()), nil
+	return f, size, nil
 }
 
-// ReadAll reads --body's file whole, up to 1Gi, for a body sent many times.
+// ReadAll reads --body's file whole (loadspec.ReadBody: up to 1Gi), for a
+// body sent many times.
 func (b *Body) ReadAll() ([]byte, error) {
-	f, size, err := b.Open()
+	body, err := loadspec.ReadBody(b.File)
 	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if size > units.GiB {
-		return nil, Usagef("--body @%s: %v bytes, above the 1Gi a request body may have here", b.File, int64(size))
-	}
-	body := make([]byte, size)
-	if _, err := io.ReadFull(f, body); err != nil {
-		return nil, Usagef("--body @%s: cannot read it: %v", b.File, err)
+		return nil, Usagef("--body @%s: %v", b.File, err)
 	}
 	return body, nil
 }

@@ -1,4 +1,4 @@
-package flagset
+package suggest
 
 import "testing"
 
