@@ -130,6 +130,7 @@ func checkSearch(t *testing.T, tr results.CapacityResult, n int, b results.Capac
 // the budget holds every repetition of so short a search, so the search
 // is made five times.
 func TestCapacityObjectiveNeverMet(t *testing.T) {
+	t.Parallel() // see TestMain: no budget but the default's
 	o, c := capacityOptions(t, "p50<5ms")
 	res, _, err := experiment.Capacity(context.Background(), o, c)
 	if err != nil {

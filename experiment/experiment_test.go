@@ -14,6 +14,7 @@ import (
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/runfiles"
+	"github.com/httpvs/httpvs/internal/testmain"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/server"
@@ -32,6 +33,8 @@ import (
 // serial ones: those that check what a link left behind in this process,
 // runs that pin the CPUs or read the machine's load, those that kill
 // this process's child servers, and capacity searches held to a budget.
+// The parallel ones mostly wait on their children: more of them run at
+// once than go test's default.
 func TestMain(m *testing.M) {
 	if pids := os.Getenv(forgetfulEnv); pids != "" {
 		forgetful(pids)
@@ -39,6 +42,8 @@ func TestMain(m *testing.M) {
 	if experiment.ServeChild() {
 		return
 	}
+	testmain.RaiseParallel(testmain.Waiting)
+	testmain.QuickChildExits()
 	os.Exit(m.Run())
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/interrupt"
 	"github.com/httpvs/httpvs/internal/matrix"
+	"github.com/httpvs/httpvs/internal/testmain"
 	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
@@ -32,7 +33,9 @@ const mainEnv = "HTTPVS_TEST_MAIN"
 // (the runs across a link in this process, checked for what they leave in
 // it; those that profile, a process-wide CPU profile; those that change
 // the environment, the working directory, signals or the package's
-// hooks; and those that hold a run to a time).
+// hooks; and those that hold a run to a time). The parallel ones mostly
+// wait on children, links and a browser: more of them run at once than go
+// test's default.
 func TestMain(m *testing.M) {
 	if experiment.ServeChild() { // a run's child server, as cmd/httpvs
 		return
@@ -43,6 +46,8 @@ func TestMain(m *testing.M) {
 		stop()
 		os.Exit(code)
 	}
+	testmain.RaiseParallel(testmain.Waiting)
+	testmain.QuickChildExits()
 	code := m.Run()
 	removeProfiledRun()
 	os.Exit(code)

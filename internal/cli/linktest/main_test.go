@@ -13,6 +13,7 @@ import (
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/internal/runtest"
+	"github.com/httpvs/httpvs/internal/testmain"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/results"
@@ -33,6 +34,7 @@ func TestMain(m *testing.M) {
 	if experiment.ServeChild() {
 		return
 	}
+	testmain.QuickChildExits()
 	os.Exit(m.Run())
 }
 
