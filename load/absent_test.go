@@ -16,6 +16,7 @@ import (
 // waiting when the run ends. Each counts as a timeout and the run says no
 // server answered; before, the run read "0 errors".
 func TestAbsentH3ServerCountsTimeouts(t *testing.T) {
+	t.Parallel() // see TestMain
 	waits(t, "2 s runs that nothing answers")
 	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
 	if err != nil {

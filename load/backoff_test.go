@@ -35,6 +35,7 @@ func closedAddr(t *testing.T) string {
 // made), each counted as a refused request, never as throughput; and the
 // run stops GoneAfter in, saying no server answered.
 func TestRefusedDialsBackOff(t *testing.T) {
+	t.Parallel() // see TestMain
 	waits(t, "the runs' stop after refusals")
 	addr := closedAddr(t)
 	for _, c := range []struct {
@@ -109,6 +110,7 @@ func (n *countedNetwork) Run(fn func() error) error {
 // the slots that were refused: they get responses, which end their
 // backoff, and refusals happened only before it listened.
 func TestBackoffEndsWhenServerComesUp(t *testing.T) {
+	t.Parallel() // see TestMain
 	waits(t, "2 s runs")
 	for _, engine := range []Engine{Fast, Std} {
 		t.Run(engine.String(), func(t *testing.T) {

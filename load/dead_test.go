@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/testmain"
 	"github.com/httpvs/httpvs/load/loadresult"
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/transport"
@@ -25,10 +26,15 @@ import (
 // as kill -9 does: its sockets close, and over QUIC nothing more arrives.
 const childServerEnv = "HTTPVS_LOAD_TEST_CHILD_SERVER"
 
+// TestMain serves as the child server when started as one. The tests
+// marked t.Parallel() mostly wait (on a killed server's silence, refused
+// dials' backoff, slow answers, an open loop's schedule), each with a
+// server of its own: more of them run at once than go test's default.
 func TestMain(m *testing.M) {
 	if os.Getenv(childServerEnv) == "1" {
 		os.Exit(serveChild())
 	}
+	testmain.RaiseParallel(testmain.Waiting)
 	os.Exit(m.Run())
 }
 
@@ -155,6 +161,7 @@ func killedServerConfig(c *childServer, engine Engine, p transport.Protocol) (cf
 // requests in flight when the run ends are timeouts, one per stream), the
 // rates are over the time it answered, and the result says when it stopped.
 func TestServerKilledMidRun(t *testing.T) {
+	t.Parallel() // see TestMain
 	waits(t, "killed servers' silence")
 	for _, engine := range []Engine{Std, Fast} {
 		for _, p := range transport.All {
@@ -218,6 +225,7 @@ func checkKilled(t *testing.T, res loadresult.Result, killed time.Time) {
 // connections, not at its (far) count: those requests and the ones cut
 // off when the run stops are timeouts.
 func TestServerKilledMidRunByCount(t *testing.T) {
+	t.Parallel() // see TestMain
 	waits(t, "QUIC's idle timeout")
 	for _, engine := range []Engine{Std, Fast} {
 		t.Run(engine.String(), func(t *testing.T) {
@@ -253,6 +261,7 @@ func TestServerKilledMidRunByCount(t *testing.T) {
 // slowest request); they are neither successes nor failures, and the run
 // is not said to have lost its server.
 func TestSlowRequestsCutOffAreNotFailures(t *testing.T) {
+	t.Parallel() // see TestMain
 	waits(t, "1.5 s answers")
 	ts, _ := startServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		select {
