@@ -78,6 +78,7 @@ func h2cGetUnread(t *testing.T, addr, path string) net.Conn {
 // grace period has passed, so a well-behaved client, queued behind them,
 // is served; without the floor it would wait as long as they held on.
 func TestMinDataRateFreesMaxConns(t *testing.T) {
+	t.Parallel() // see TestMain
 	h := &floorHandler{}
 	s, err := NewServer(ServerOptions{Handler: h, Listen: "127.0.0.1:0", MaxConns: 4, MinDataRate: MinDataRate{Grace: floorGrace}})
 	if err != nil {
@@ -140,6 +141,7 @@ func (b *slowBody) Read(p []byte) (int, error) {
 // handler's read fails with ErrTooSlow once the grace period has passed,
 // and the client's request fails with it (its connection closed).
 func TestMinDataRateSlowSender(t *testing.T) {
+	t.Parallel() // see TestMain
 	skipShort(t, "a 10 B/s upload past the grace")
 	h := &floorHandler{}
 	s, err := NewServer(ServerOptions{Handler: h, Listen: "127.0.0.1:0", TLSListen: "127.0.0.1:0", MinDataRate: MinDataRate{Grace: floorGrace}})
@@ -203,6 +205,7 @@ func waitFor(t *testing.T, d time.Duration, cond func() bool) {
 // writes wait on flow control, not on the socket; the connection, which
 // then sends nothing, is dropped once the grace period has passed.
 func TestMinDataRateStalledStreams(t *testing.T) {
+	t.Parallel() // see TestMain
 	skipShort(t, "stalled streams past the grace")
 	h := &floorHandler{}
 	s := tlsFloorServer(t, h, MinDataRate{Grace: floorGrace})
@@ -232,6 +235,7 @@ func TestMinDataRateStalledStreams(t *testing.T) {
 // dropped: the floor counts the pieces its stream took. (A peer that
 // never reads is, TestMinDataRateStalledStreams.)
 func TestMinDataRateH3ReaderStays(t *testing.T) {
+	t.Parallel() // see TestMain
 	skipShort(t, "a reader that reads for 5 s")
 	h := &floorHandler{}
 	// A grace of 2 s, so that a loaded machine's slower reads still leave
