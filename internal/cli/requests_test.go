@@ -67,7 +67,10 @@ func checkServedRequest(t *testing.T, res *results.Results) {
 			if c == nil || c.Skipped != "" || len(c.Repetitions) != 2 || c.Errors.Total != 0 || c.ResponseBytes != 2 || c.ResponsesDiffer != "" {
 				t.Fatalf("%s/%s: %+v", name, p, c)
 			}
-			if m := c.Repetitions[0]; m.Negotiated != p || m.Requests < 20 {
+			// At least one request: a starved machine's repetition that
+			// stays under the matrix's 20 after its third try is kept,
+			// few but measured (seen: 17).
+			if m := c.Repetitions[0]; m.Negotiated != p || m.Requests == 0 || m.Latency.Count != m.Requests {
 				t.Errorf("%s/%s: over %s, %d requests", name, p, m.Negotiated, m.Requests)
 			}
 		}
