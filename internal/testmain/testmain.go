@@ -7,6 +7,7 @@ package testmain
 import (
 	"flag"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 )
@@ -15,11 +16,13 @@ import (
 // -parallel is given.
 const Waiting = 4
 
-// RaiseParallel sets -test.parallel to n unless the command line gave
-// -parallel; call it before m.Run. go test's default, GOMAXPROCS, fits
-// tests that compute: on two cores it runs two tests that each wait a
-// second on a silent server one after the other while the cores idle.
+// RaiseParallel sets -test.parallel to n, or GOMAXPROCS when more,
+// unless the command line gave -parallel; call it before m.Run. go
+// test's default, GOMAXPROCS, fits tests that compute: on two cores it
+// runs two tests that each wait a second on a silent server one after
+// the other while the cores idle.
 func RaiseParallel(n int) {
+	n = max(n, runtime.GOMAXPROCS(0))
 	if !flag.Parsed() {
 		flag.Parse()
 	}
