@@ -22,4 +22,12 @@ func TestDelta(t *testing.T) {
 	if _, err := old.Delta(before); !errors.Is(err, errCountersReset) {
 		t.Fatalf("counters going backwards: %v, want errCountersReset", err)
 	}
+	// A write counted before it failed, taken back after the first
+	// snapshot (h2c), while h1 went on: no reset, no bytes sent over h2c.
+	before.Protocols["h2c"] = ProtocolCounters{Requests: 3, BodyBytesSent: 2, BodyWrites: 1}
+	after.Protocols["h2c"] = ProtocolCounters{Requests: 3, BodyBytesSent: 0, BodyWrites: 1, Aborted: 1}
+	d, err = after.Delta(before)
+	if err != nil || d.Protocols["h2c"].BodyBytesSent != 0 || d.Protocols["h2c"].Aborted != 1 || d.Protocols["h1"].BodyBytesSent != 200 {
+		t.Fatalf("a failed write taken back: Delta = %+v, %v; want no error, h2c 0 bytes and 1 aborted, h1 200 bytes", d, err)
+	}
 }
