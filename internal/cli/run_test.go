@@ -290,28 +290,6 @@ func TestCompareRefusesOtherSchema(t *testing.T) {
 	}
 }
 
-// TestTuneJSON checks tune --json's shape. Its budget, 6 s as
-// TestTuneWriteThenRunKnobs', holds the final measurements on a starved
-// machine too (2 s ran out there: 101 ms a 50 ms trial).
-func TestTuneJSON(t *testing.T) {
-	t.Parallel() // see TestMain
-	code, stdout, stderr := runMain(t, "tune", "--protocols", "h2c", "--budget", "6s", "--trial", "50ms", "--json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	var rep struct {
-		Results []map[string]any `json:"results"`
-	}
-	if err := json.Unmarshal([]byte(stdout), &rep); err != nil || len(rep.Results) != 1 {
-		t.Fatalf("%v: %s", err, stdout)
-	}
-	for _, key := range []string{"protocol", "default_ratio_to_h1", "ratio_to_h1", "settings", "diagnosis", "go_code"} {
-		if _, ok := rep.Results[0][key]; !ok {
-			t.Errorf("result lacks %q: %v", key, rep.Results[0])
-		}
-	}
-}
-
 // TestProfiles: a profiled run profiles the cells its verdict calls
 // slower (h2c's download, over five rounds) and their baseline in rounds
 // of their own: the files of both ends, no measured repetition profiled,
