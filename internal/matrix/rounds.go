@@ -116,13 +116,14 @@ func (sr *scenarioRun) wide(maxRounds, first int, half float64, baseline string)
 // open returns what another round of sr would be for under the
 // sequential rule (results.Sequential), and false when no cell needs one:
 // a cell is open while its verdict is undetermined and it has fewer than
-// maxRounds rounds; it stops once decided. The round takes the open cells
+// maxRounds rounds; it stops once decided. It looks at the A/A column
+// alone when aa is set, and at the verdict cells alone otherwise. The round takes the open cells
 // expected to decide within their last look if their mean and spread
 // hold (verdict.RoundsToDecide), and need the fewest rounds of them;
 // when none is expected to, every open cell, and gap the closest's. Where
 // the ratio lies may plan the rounds here: the cells' intervals hold at
 // every look together.
-func (sr *scenarioRun) open(maxRounds int, baseline string) (next, bool) {
+func (sr *scenarioRun) open(maxRounds int, baseline string, aa bool) (next, bool) {
 	base := -1
 	for i, c := range sr.cells {
 		if c.Protocol == baseline && c.Skipped == "" {
@@ -137,7 +138,7 @@ func (sr *scenarioRun) open(maxRounds int, baseline string) (next, bool) {
 	var any bool
 	for i := range sr.cells {
 		c := &sr.cells[i]
-		if i == base || c.Skipped != "" || len(c.Repetitions) >= maxRounds {
+		if i == base || c.Skipped != "" || len(c.Repetitions) >= maxRounds || sr.cols[i].aa != aa {
 			continue
 		}
 		iv := verdict.RatioInterval(c, &sr.cells[base])
@@ -201,47 +202,72 @@ func (sr *scenarioRun) cost(which []bool) time.Duration {
 // cost times the rounds its closest cell needs, so the budget decides as
 // many verdicts as it can; when no cell is expected to within MaxRepeat,
 // to the scenario closest to it (with Precision, whose interval is
-// widest).
+// widest). Under the sequential rule the A/A columns get the rounds no
+// verdict cell can use: the noise floor is judged by the same rule at the
+// looks it reaches, and does not take a verdict's rounds.
 func (r *runner) moreRounds(ctx context.Context, runs []*scenarioRun) {
-	skip := map[*scenarioRun]bool{} // no time left for its round
+	skip := map[roundFor]bool{} // no time left for its round
 	for ctx.Err() == nil {
-		var (
-			pick *scenarioRun
-			best next
-			cost time.Duration
-		)
-		for _, sr := range runs {
-			var n next
-			var any bool
-			if r.opts.Precision > 0 {
-				n, any = sr.wide(r.opts.MaxRepeat, r.opts.repeat(sr.sc), r.opts.Precision, r.res.Settings.Baseline)
-			} else {
-				n, any = sr.open(r.opts.MaxRepeat, r.res.Settings.Baseline)
-			}
-			if !any || skip[sr] {
-				continue
-			}
-			c := sr.cost(n.which)
-			if pick == nil || better(n, c, best, cost) {
-				pick, best, cost = sr, n, c
-			}
-		}
-		if pick == nil {
+		pick, which, cost := r.nextRound(runs, skip)
+		if pick.sr == nil {
 			return
 		}
 		// The crossover measurement still comes after the rounds.
 		if r.opts.Budget > 0 && time.Since(r.start)+cost+r.opts.crossoverCost() > r.opts.Budget {
-			skip[pick] = true // a cheaper scenario's round may still fit
+			skip[pick] = true // a cheaper round may still fit
 			continue
 		}
-		for _, w := range best.which {
+		for _, w := range which {
 			if w {
 				r.total++
 			}
 		}
-		r.round(ctx, pick, best.which, false)
+		r.round(ctx, pick.sr, which, false)
 		r.res.Settings.ExtraRounds++
 	}
+}
+
+// roundFor is a round of sr's verdict cells, or of its A/A column alone.
+type roundFor struct {
+	sr *scenarioRun
+	aa bool
+}
+
+// nextRound picks the round moreRounds adds next, leaving out those in
+// skip: among the verdict cells' rounds the better (better), and only
+// when there is none the A/A columns' best. It returns the columns the
+// round measures and its expected cost; a nil sr when no round is left.
+func (r *runner) nextRound(runs []*scenarioRun, skip map[roundFor]bool) (roundFor, []bool, time.Duration) {
+	var (
+		pick roundFor
+		best next
+		cost time.Duration
+	)
+	for _, aa := range []bool{false, true} {
+		for _, sr := range runs {
+			var n next
+			var any bool
+			switch {
+			case r.opts.Precision > 0 && aa:
+				continue // wide plans the A/A column with the rest
+			case r.opts.Precision > 0:
+				n, any = sr.wide(r.opts.MaxRepeat, r.opts.repeat(sr.sc), r.opts.Precision, r.res.Settings.Baseline)
+			default:
+				n, any = sr.open(r.opts.MaxRepeat, r.res.Settings.Baseline, aa)
+			}
+			if !any || skip[roundFor{sr, aa}] {
+				continue
+			}
+			c := sr.cost(n.which)
+			if pick.sr == nil || better(n, c, best, cost) {
+				pick, best, cost = roundFor{sr, aa}, n, c
+			}
+		}
+		if pick.sr != nil {
+			break
+		}
+	}
+	return pick, best.which, cost
 }
 
 // better reports whether a round of a (costing ca) goes before one of b:
