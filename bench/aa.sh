@@ -8,8 +8,9 @@
 # least CELLS A/A cells have an interval. Every A/A cell called "slower"
 # or "faster" is a false call: there is no difference to find. The
 # intervals' sequential rule keeps 95% however the rounds stop, so at
-# most 5% of them. The A/A columns take their share of the budget, as any
-# column does. Prints each run's A/A cells and the rate with its 95%
+# most 5% of them. The A/A columns get the added rounds no verdict cell
+# can use, as in a default run: they reach fewer looks than they would
+# alone (`bench/aa.sh 200 -p h1` leaves them every added round). Prints each run's A/A cells and the rate with its 95%
 # interval (Wilson), the A/A verdicts, where their rounds stopped, and
 # their median half-width (the noise floor).
 #
