@@ -16,9 +16,9 @@ type Settings struct {
 	// header values and bodies are not recorded.
 	Requests []Request `json:"requests,omitempty"`
 	Repeat   int       `json:"repeat"` // rounds every cell gets
-	// MaxRepeat is the most rounds a cell may get: rounds past Repeat are
-	// added while a cell's interval to h1 is wider than ±10%
-	// and the budget lasts. Equal to Repeat when rounds are fixed.
+	// MaxRepeat is the most rounds a cell may get (the baseline, in every
+	// round, may get more): rounds past Repeat are added to open cells
+	// while the budget lasts. Equal to Repeat when rounds are fixed.
 	MaxRepeat int `json:"max_repeat"`
 	// BudgetSeconds is the time since the run's start within which added
 	// rounds must fit; zero means only MaxRepeat bounds them.

@@ -116,8 +116,10 @@ func (sr *scenarioRun) wide(maxRounds, first int, half float64, baseline string)
 // open returns what another round of sr would be for under the
 // sequential rule (results.Sequential), and false when no cell needs one:
 // a cell is open while its verdict is undetermined and it has fewer than
-// maxRounds rounds; it stops once decided. It looks at the A/A column
-// alone when aa is set, and at the verdict cells alone otherwise. The round takes the open cells
+// maxRounds rounds; it stops once decided. The baseline, measured in
+// every round, may pass maxRounds: a cell that waited while others took
+// rounds still gets its own. It looks at the A/A column alone when aa is
+// set, and at the verdict cells alone otherwise. The round takes the open cells
 // expected to decide within their last look if their mean and spread
 // hold (verdict.RoundsToDecide), and need the fewest rounds of them;
 // when none is expected to, every open cell, and gap the closest's. Where
@@ -130,7 +132,7 @@ func (sr *scenarioRun) open(maxRounds int, baseline string, aa bool) (next, bool
 			base = i
 		}
 	}
-	if base < 0 || len(sr.cells[base].Repetitions) >= maxRounds {
+	if base < 0 {
 		return next{}, false
 	}
 	all := make([]bool, len(sr.cells))

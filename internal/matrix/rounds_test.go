@@ -311,3 +311,29 @@ func TestAAGetsLeftoverRounds(t *testing.T) {
 		t.Fatal("a round picked with none left")
 	}
 }
+
+// TestOpenCellPastBaselineRounds: a cell that waited while others took
+// rounds is still open when h1, in every round, has reached the most
+// rounds a cell gets; it stops at that many of its own.
+func TestOpenCellPastBaselineRounds(t *testing.T) {
+	h1 := make([]float64, 16)
+	far := make([]float64, 14) // about 1, ±50%: open
+	for i := range h1 {
+		h1[i] = 100
+	}
+	for i := range far {
+		far[i] = []float64{50, 150, 60, 140}[i%4]
+	}
+	sr := roundsOf([]string{"h1", "h2c"}, h1, far)
+	for i := range sr.cells {
+		sr.cells[i].FirstStage, sr.cells[i].LastLook = 4, 16
+	}
+	if n, any := sr.open(16, "h1", false); !any || !n.which[0] || !n.which[1] {
+		t.Fatalf("which %v: want h1 and h2c, open after 14 of its 16 rounds", n.which)
+	}
+	sr.cells[1].Repetitions = append(sr.cells[1].Repetitions,
+		results.Repetition{Round: 15, Value: 50}, results.Repetition{Round: 16, Value: 150})
+	if n, any := sr.open(16, "h1", false); any {
+		t.Fatalf("which %v: a round past the cell's 16", n.which)
+	}
+}
