@@ -26,7 +26,7 @@ go build -o "$dir/plaingo" ./bench/plaingo
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 for i in $(seq "$PAIRS"); do
   "$dir/plaingo" -rounds "$ROUNDS" >"$dir/plain$i.txt"
-  "$dir/httpvs" run --scenarios download -p h1,h2c --repeat "$ROUNDS" --max-repeat "$ROUNDS" --budget 0 --aa none --json --no-files >"$dir/run$i.json"
+  "$dir/httpvs" run --scenarios download -p h1,h2c --repeat "$ROUNDS" --max-repeat "$ROUNDS" --budget 0 --aa none --json --no-files >"$dir/run$i.json" 2>"$dir/run$i.err" || { cat "$dir/run$i.err" >&2; exit 1; }
 done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 python3 - "$dir" "$PAIRS" <<'PY'
