@@ -141,7 +141,11 @@ func download(ctx context.Context, url string, h2c bool, size int64) (float64, e
 	if err != nil {
 		return 0, err
 	}
-	if n != size || resp.ProtoMajor != map[bool]int{false: 1, true: 2}[h2c] {
+	major := 1
+	if h2c {
+		major = 2
+	}
+	if n != size || resp.ProtoMajor != major {
 		return 0, fmt.Errorf("got %d bytes over HTTP/%d, want %d", n, resp.ProtoMajor, size)
 	}
 	return float64(n) / time.Since(start).Seconds(), nil

@@ -69,12 +69,7 @@ type next struct {
 // (verdict.RoundsBySpread). The round takes the cells that could settle
 // within maxRounds; when none can, every unsettled one.
 func (sr *scenarioRun) wide(maxRounds, first int, half float64, baseline string) (next, bool) {
-	base := -1
-	for i, c := range sr.cells {
-		if c.Protocol == baseline && c.Skipped == "" {
-			base = i
-		}
-	}
+	base := sr.baseline(baseline)
 	if base < 0 || len(sr.cells[base].Repetitions) >= maxRounds {
 		return next{}, false
 	}
@@ -119,19 +114,14 @@ func (sr *scenarioRun) wide(maxRounds, first int, half float64, baseline string)
 // maxRounds rounds; it stops once decided. The baseline, measured in
 // every round, may pass maxRounds: a cell that waited while others took
 // rounds still gets its own. It looks at the A/A column alone when aa is
-// set, and at the verdict cells alone otherwise. The round takes the open cells
-// expected to decide within their last look if their mean and spread
+// set, and at the verdict cells alone otherwise. The round takes the open
+// cells expected to decide within their last look if their mean and spread
 // hold (verdict.RoundsToDecide), and need the fewest rounds of them;
 // when none is expected to, every open cell, and gap the closest's. Where
 // the ratio lies may plan the rounds here: the cells' intervals hold at
 // every look together.
 func (sr *scenarioRun) open(maxRounds int, baseline string, aa bool) (next, bool) {
-	base := -1
-	for i, c := range sr.cells {
-		if c.Protocol == baseline && c.Skipped == "" {
-			base = i
-		}
-	}
+	base := sr.baseline(baseline)
 	if base < 0 {
 		return next{}, false
 	}
@@ -169,6 +159,17 @@ func (sr *scenarioRun) open(maxRounds int, baseline string, aa bool) (next, bool
 	}
 	n.which[base] = true
 	return n, any
+}
+
+// baseline is the index of sr's measured baseline cell, -1 if none.
+func (sr *scenarioRun) baseline(name string) int {
+	base := -1
+	for i, c := range sr.cells {
+		if c.Protocol == name && c.Skipped == "" {
+			base = i
+		}
+	}
+	return base
 }
 
 // roundsToSettle predicts how many more rounds, 1 to room, a cell whose
@@ -245,16 +246,17 @@ func (r *runner) nextRound(runs []*scenarioRun, skip map[roundFor]bool) (roundFo
 		best next
 		cost time.Duration
 	)
-	for _, aa := range []bool{false, true} {
+	tiers := []bool{false, true}
+	if r.opts.Precision > 0 {
+		tiers = tiers[:1] // wide plans the A/A column with the rest
+	}
+	for _, aa := range tiers {
 		for _, sr := range runs {
 			var n next
 			var any bool
-			switch {
-			case r.opts.Precision > 0 && aa:
-				continue // wide plans the A/A column with the rest
-			case r.opts.Precision > 0:
+			if r.opts.Precision > 0 {
 				n, any = sr.wide(r.opts.MaxRepeat, r.opts.repeat(sr.sc), r.opts.Precision, r.res.Settings.Baseline)
-			default:
+			} else {
 				n, any = sr.open(r.opts.MaxRepeat, r.res.Settings.Baseline, aa)
 			}
 			if !any || skip[roundFor{sr, aa}] {
