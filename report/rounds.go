@@ -45,8 +45,8 @@ func runRounds(res *results.Results) string {
 	}
 	switch {
 	case s.ExtraRounds > 0 && s.Sequential != nil:
-		text += fmt.Sprintf(" (%d round(s) added, up to %d a cell, to the cells still undetermined, each stopping once decided; intervals %s)",
-			s.ExtraRounds, s.MaxRepeat, sequentialWords(*s.Sequential))
+		text += fmt.Sprintf(" (%d round(s) added, up to %d a cell (%s, in every round, may have more), to the cells still undetermined, each stopping once decided; intervals %s)",
+			s.ExtraRounds, s.MaxRepeat, s.BaselineProtocol(), sequentialWords(*s.Sequential))
 		if res.Partial {
 			text += "; then the run stopped: " + partialReason(res)
 		}
