@@ -130,10 +130,8 @@ type Base struct {
 	// machine is quiet. Their goroutines then no longer trade places
 	// across the same cores: whole default runs settled about twice the
 	// cells within ±10% (bench/verdict.sh). But it changes what is
-	// measured, one core a side where Go as shipped has them all: download
-	// h2c/h1 as shipped read 0.28-0.32x pinned against 0.24-0.27x unpinned
-	// (a plain Go program in golang/go#47840's shape, unpinned: 0.22x),
-	// and pairs of 100 ms transfers spread no less (bench/noise.sh). So
+	// measured, one core a side where Go as shipped has them all (the
+	// ratios it moves: bench/verdict.sh and bench/noise.sh records). So
 	// the zero value leaves both to the scheduler, as a Go program runs;
 	// the results record a pinned run (Settings.Pin). Across a link Run
 	// does not pin: the link's ferries run in this process, beside the

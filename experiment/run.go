@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/internal/childserver"
 	"github.com/httpvs/httpvs/internal/defaults"
-	"github.com/httpvs/httpvs/internal/diagnosis"
 	"github.com/httpvs/httpvs/internal/matrix"
 	"github.com/httpvs/httpvs/internal/profiling"
 	"github.com/httpvs/httpvs/internal/runfiles"
@@ -118,8 +118,7 @@ func (o *Options) measure(ctx context.Context, st setup) (*results.Results, erro
 	}
 	// With the settings added here (the server's knobs, the target): the
 	// rules read them.
-	diagnosis.Diagnose(res)
-	diagnosis.Bounds(res)
+	analysis.Judge(res)
 	return res, nil
 }
 

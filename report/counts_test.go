@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/httpvs/httpvs/internal/diagnosis"
+	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/stats"
 )
 
@@ -19,7 +19,7 @@ func TestNoCountingRepetitionNoFigure(t *testing.T) {
 	for i := range h2c.Repetitions {
 		h2c.Repetitions[i].Errors = failed
 	}
-	diagnosis.Summarise(res)
+	analysis.Summarise(res)
 	var b bytes.Buffer
 	if err := Matrix(&b, res); err != nil {
 		t.Fatal(err)

@@ -10,16 +10,12 @@ import (
 
 // fixList gathers a run's findings into the first screen's "what to
 // change": each cause (rule) once, with the cells it applies to grouped
-// by scenario, never for the baseline's own cells, and a measured gain
-// credited once, to the knob set that made it.
+// by scenario, never for the baseline's own cells.
 type fixList struct {
 	res   *results.Results
 	base  string
 	order []string // rules, in first-seen order
 	rules map[string]*ruleFixes
-	moved []string // the variant rows that raised the ratio, "download/h2c 0.15x -> 0.52x"
-	still []string // the variant rows that did not measurably raise it
-	seen  map[string]bool
 }
 
 // ruleFixes is one rule's findings across the cells.
@@ -30,7 +26,7 @@ type ruleFixes struct {
 }
 
 func newFixList(res *results.Results, base string) *fixList {
-	return &fixList{res: res, base: base, rules: map[string]*ruleFixes{}, seen: map[string]bool{}}
+	return &fixList{res: res, base: base, rules: map[string]*ruleFixes{}}
 }
 
 // add takes c's findings; the baseline's are left to its table's notes
@@ -47,29 +43,21 @@ func (l *fixList) add(c *results.Cell) {
 			l.order = append(l.order, f.Rule)
 		}
 		text := f.Fix
-		if f.Flags != "" {
-			text += " (" + f.Flags + ")"
-			if !slices.Contains(r.flags, f.Flags) {
-				r.flags = append(r.flags, f.Flags)
+		if set := knobsText(f.Knobs); set != "" {
+			text += " (set " + set + ")"
+			if !slices.Contains(r.flags, "set "+set) {
+				r.flags = append(r.flags, "set "+set)
 			}
 		}
 		if r.cells[text] == nil {
 			r.texts = append(r.texts, text)
 		}
 		r.cells[text] = append(r.cells[text], c.Scenario+"/"+c.Protocol)
-		if m, raised := movedBy(l.res, c, f); m != "" && !l.seen[m] {
-			l.seen[m] = true
-			if raised {
-				l.moved = append(l.moved, m)
-			} else {
-				l.still = append(l.still, m)
-			}
-		}
+
 	}
 }
 
-// lines returns the short list (a line per rule, the gain measured with
-// the variant knob set last) and the full one: a line per distinct text
+// lines returns the short list (a line per rule) and the full one: a line per distinct text
 // of the rules whose short line does not already say it all (a headline
 // cut short, or several wordings), so that no fix is printed twice.
 func (l *fixList) lines() (short, full []string) {
@@ -91,16 +79,6 @@ func (l *fixList) lines() (short, full []string) {
 			line += fmt.Sprintf(" (worded %d ways by cell: in full below the tables)", len(r.texts))
 		}
 		short = append(short, fmt.Sprintf("%s [%s]", line, groupCells(cells)))
-	}
-	if a := l.res.Settings.Alongside; len(l.moved)+len(l.still) > 0 && a != nil {
-		var parts []string
-		if len(l.moved) > 0 {
-			parts = append(parts, "raised "+strings.Join(l.moved, ", "))
-		}
-		if len(l.still) > 0 {
-			parts = append(parts, "no measured gain (intervals not apart, or lower) "+strings.Join(l.still, ", "))
-		}
-		short = append(short, fmt.Sprintf("measured with knobs %s (the fixes above that it sets, together): %s", a.Name, strings.Join(parts, "; ")))
 	}
 	return short, full
 }
@@ -129,9 +107,18 @@ func headline(text string) string {
 	return text
 }
 
-// withoutFlags is a fix's text without its trailing flags, " (--...)".
+// knobsText is a fix's settings as fields: "Client.ReadSize=256Ki".
+func knobsText(knobs []results.Knob) string {
+	parts := make([]string, len(knobs))
+	for i, k := range knobs {
+		parts[i] = k.Field + "=" + k.Value
+	}
+	return strings.Join(parts, " ")
+}
+
+// withoutFlags is a fix's text without its trailing settings, " (set ...)".
 func withoutFlags(text string) string {
-	if i := strings.LastIndex(text, " (--"); i > 0 && strings.HasSuffix(text, ")") {
+	if i := strings.LastIndex(text, " (set "); i > 0 && strings.HasSuffix(text, ")") {
 		return text[:i]
 	}
 	return text

@@ -266,7 +266,7 @@ func findingNotes(c *results.Cell) []string {
 			notes = append(notes, f.Evidence+": "+f.Fix)
 			continue
 		}
-		notes = append(notes, f.Evidence+" [fix: "+f.Rule+", under what to change]")
+		notes = append(notes, f.Evidence+" [fix: "+f.Rule+", in full at the end]")
 	}
 	if b := c.Bound; b != nil && b.Departs {
 		why := b.Explained

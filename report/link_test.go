@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/httpvs/httpvs/internal/diagnosis"
+	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/internal/matrix"
 	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
@@ -37,7 +37,7 @@ func linkRun() *results.Results {
 	add("cold-start", "h1", 0.101, 0.102, 0.101)
 	add("cold-start", "h2c", 0.102, 0.101, 0.101)
 	add("cold-start", "h3", 0.102, 0.103, 0.104)
-	diagnosis.Summarise(res)
+	analysis.Summarise(res)
 	return res
 }
 
@@ -82,7 +82,7 @@ func machineRun(h3loop float64) *results.Results {
 		}
 	}
 	res.Crossover = []results.Crossover{{Protocol: "h1", BytesPerSecond: 1e9}, {Protocol: "h3", BytesPerSecond: h3loop}}
-	diagnosis.Summarise(res)
+	analysis.Summarise(res)
 	return res
 }
 
@@ -119,7 +119,7 @@ func TestLinkVerdictMachineBound(t *testing.T) {
 		t.Errorf("want h3's download machine-bound, not lost:\n%s", out)
 	}
 	for _, line := range strings.Split(out, "\n") {
-		if strings.HasPrefix(strings.TrimSpace(line), "download ") && strings.Contains(line, "0.88x") && (!strings.Contains(line, "% machine-bound") || strings.Contains(line, "slower")) {
+		if strings.HasPrefix(strings.TrimSpace(line), "download ") && strings.Contains(line, "0.88x") && (!strings.Contains(line, "0.88x [0.85, 0.90]"+markMachine) || strings.Contains(line, "slower")) {
 			t.Errorf("verdict row %q: want h3's cell machine-bound, not slower", line)
 		}
 	}
@@ -139,7 +139,7 @@ func TestLinkVerdictEmulatorBehind(t *testing.T) {
 			}
 		}
 	}
-	diagnosis.Summarise(res)
+	analysis.Summarise(res)
 	var b bytes.Buffer
 	if err := Matrix(&b, res); err != nil {
 		t.Fatal(err)
@@ -162,7 +162,7 @@ func TestLinkVerdictUndetermined(t *testing.T) {
 			c.Repetitions[0].Value, c.Repetitions[1].Value = 0.3e6, 6e6
 		}
 	}
-	diagnosis.Summarise(res)
+	analysis.Summarise(res)
 	if b := res.Cell("download", "h2c").Bound; b == nil || !b.Undetermined || b.Departs {
 		t.Fatalf("bound %+v: want undetermined, not departing", b)
 	}
@@ -192,7 +192,7 @@ func TestLinkWordsOnlyFromPlacedCells(t *testing.T) {
 			c.Repetitions[j].Value = v
 		}
 	}
-	diagnosis.Summarise(res)
+	analysis.Summarise(res)
 	c := res.Cell("download", "h2c")
 	if c.VsH1 == nil || c.VsH1.Verdict != results.VerdictSlower || c.Bound == nil || !c.Bound.Undetermined {
 		t.Fatalf("planted cell: verdict %+v, bound %+v: want slower and undetermined", c.VsH1, c.Bound)

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -11,30 +10,33 @@ import (
 	"github.com/httpvs/httpvs/results"
 )
 
-// Matrix writes a matrix run as text: a header saying what ran where, then
-// a table per scenario with the transports as columns, each cell's median
-// and its ratio to h1 (above 1.00x: faster than HTTP/1.1), and notes. A
-// run across Go versions (res.GoVersions) it writes as GoVersions does.
+// Matrix writes a matrix run as text: the first screen (Screen, with the
+// fixes as library fields), then the detail (Detail). A run across Go
+// versions (res.GoVersions) it writes as GoVersions does.
 func Matrix(w io.Writer, res *results.Results) error {
 	if res.GoVersions != nil {
 		return GoVersions(w, res)
 	}
-	bw := &printer{w: w}
-	if res.Partial {
-		fmt.Fprintln(bw, wrapLines(fmt.Sprintf("PARTIAL: %s: the cells below are what was measured until then", res.PartialReason)))
+	if err := Screen(w, res, nil); err != nil {
+		return err
 	}
+	return Detail(w, res)
+}
+
+// Detail writes what a run's first screen leaves out: how it ran, the
+// link, the sizing of the user's requests, a table per scenario with the
+// transports as columns (each cell's median, its ratio to the baseline,
+// the evidence of its findings), the reference peers, the browser, and
+// each fix in full.
+func Detail(w io.Writer, res *results.Results) error {
+	bw := &printer{w: w}
+	fmt.Fprintln(bw, "\ndetail:")
 	fmt.Fprintln(bw, wrapLines(runLine(res)))
 	if n := res.Settings.Net; n != nil {
 		fmt.Fprintln(bw, wrapLines(verdict.NetSummary(n)))
 	}
-	for _, n := range runNotes(res) {
+	if n := foldedServerNote(res); n != "" {
 		fmt.Fprintln(bw, wrapLines(n))
-	}
-	if len(res.NotRun) > 0 {
-		fmt.Fprintln(bw, "not run (the target lacks them):")
-		for _, n := range res.NotRun {
-			fmt.Fprintf(bw, "  %s\n", n)
-		}
 	}
 	if len(res.Sizing) > 0 {
 		fmt.Fprintln(bw, "your requests' rounds, sized from a probe:")
@@ -42,7 +44,13 @@ func Matrix(w io.Writer, res *results.Results) error {
 			fmt.Fprintf(bw, "  %s\n", s)
 		}
 	}
-	textVerdict(bw, res)
+	v := newVerdict(res)
+	for _, line := range append([]string{v.noise}, v.link...) {
+		if line != "" {
+			fmt.Fprintln(bw, wrapLines(line))
+		}
+	}
+	textReferences(bw, res)
 	for _, g := range grids(res) {
 		fmt.Fprintf(bw, "\n%s\n", g.title)
 		if len(g.rows) > 0 {
@@ -132,68 +140,6 @@ func orderText(s results.Settings) string {
 		t += fmt.Sprintf(" after %d warm-up round(s), discarded", s.WarmupRounds)
 	}
 	return t
-}
-
-// textVerdict prints the verdict table, the main causes under each
-// scenario, and each fix once.
-func textVerdict(w io.Writer, res *results.Results) {
-	v := newVerdict(res)
-	if len(v.head) < 2 {
-		return
-	}
-	fmt.Fprintf(w, "\n%s\n", wrapLines(v.title(res)))
-	// No padding after the last cell: the table keeps its width for
-	// the cells.
-	var table bytes.Buffer
-	tw := tabwriter.NewWriter(&table, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "  %s\n", strings.Join(v.head, "\t"))
-	compact := false
-	for i, r := range v.rows {
-		row := []string{r[0]}
-		for j, text := range r[1:] {
-			c := v.grid[i][j]
-			mb := c != nil && c.VsH1 != nil && c.VsH1.Verdict != results.VerdictSimilar && verdict.MachineBound(c, res)
-			row = append(row, compactCell(c, text, v.net, mb))
-			compact = compact || row[len(row)-1] != text
-		}
-		fmt.Fprintf(tw, "  %s\n", strings.Join(row, "\t"))
-	}
-	tw.Flush()
-	for _, line := range strings.SplitAfter(table.String(), "\n") {
-		fmt.Fprint(w, strings.TrimRight(line, " \n")+strings.Repeat("\n", strings.Count(line, "\n")))
-	}
-	if compact {
-		fmt.Fprintln(w, wrapLines("  "+compactLegend(v.baseName())))
-	}
-	for _, line := range []string{v.noise, v.variants, v.refs} {
-		if line != "" {
-			fmt.Fprintln(w, wrapLines(line))
-		}
-	}
-	var whys []string
-	for i, why := range v.whys {
-		if why != "" {
-			whys = append(whys, wrapLines(fmt.Sprintf("  %s: %s", v.rows[i][0], why)))
-		}
-	}
-	if len(whys) > 0 {
-		fmt.Fprintf(w, "main causes (rules below):\n%s\n", strings.Join(whys, "\n"))
-	}
-	for _, line := range v.link {
-		fmt.Fprintln(w, wrapLines(line))
-	}
-	textReferences(w, res)
-	if len(v.fixes) > 0 {
-		head := "\nwhat to change (each cause once, with its cells; the evidence under each table):"
-		if len(v.fullFixes) > 0 {
-			head = "\nwhat to change (each cause once, with its cells; the evidence under each table; a fix cut short here is in full at the end):"
-		}
-		fmt.Fprintln(w, wrapLines(head))
-		for _, f := range v.fixes {
-			fmt.Fprintln(w, wrapLines("  - "+f))
-		}
-	}
-	fmt.Fprintln(w, "\ndetail:")
 }
 
 // textFullFixes prints each distinct fix in full, with its cells.

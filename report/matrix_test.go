@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/httpvs/httpvs/internal/diagnosis"
+	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
@@ -64,7 +64,7 @@ func sampleRun() *results.Results {
 			res.Cells[i].Repetitions[j].Negotiated = res.Cells[i].Protocol
 		}
 	}
-	diagnosis.Summarise(res)
+	analysis.Summarise(res)
 	return res
 }
 
@@ -95,7 +95,7 @@ func TestMatrixTextSaysWhatMatters(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := b.String()
-	// No sentence twice: each fix once, under what to change.
+	// No sentence twice: each fix once.
 	for _, line := range strings.Split(out, "\n") {
 		if line != "" && strings.Count(out, line) > 1 && strings.Contains(line, "fix") {
 			t.Errorf("printed twice: %q", line)
@@ -108,7 +108,7 @@ func TestMatrixTextSaysWhatMatters(t *testing.T) {
 		// The baseline's finding is a note under its table, not a fix of
 		// any gap.
 		"h1: the client used 1.90 cores, the server 0.50: the generator probably limited this cell",
-		"0.64x ±3% slow", "0.49x ±38% slow", "1 of 2 cells stable",
+		"0.64x [0.63, 0.66]", "0.49x [0.33, 0.71]", "2-3 rounds",
 		"* noisy: repetitions spread (max-min)/median over 10% (h2c 27.3%)",
 	} {
 		if !strings.Contains(unwrapped(out), want) {
@@ -176,7 +176,7 @@ func TestDeltas(t *testing.T) {
 	for i := range new.Cells[1].Repetitions {
 		new.Cells[1].Repetitions[i].Value *= 1.5
 	}
-	diagnosis.Summarise(new)
+	analysis.Summarise(new)
 	var b bytes.Buffer
 	if err := Deltas(&b, old, new); err != nil {
 		t.Fatal(err)
@@ -209,7 +209,7 @@ func TestDeltasCallsOutTheBaseline(t *testing.T) {
 			new.Cells[c].Repetitions[i].Value *= 1.4
 		}
 	}
-	diagnosis.Summarise(new)
+	analysis.Summarise(new)
 	var b bytes.Buffer
 	if err := Deltas(&b, old, new); err != nil {
 		t.Fatal(err)

@@ -11,8 +11,8 @@ import (
 // noiseLine is the run's noise floor in words: each A/A cell (the
 // baseline against itself, in the same rounds) with its interval and the
 // verdict's own word, then per kind of work the smallest difference the
-// run resolves, and the cells called slower or faster by less than their
-// kind's floor (marked floorMark in the table); "" without A/A cells.
+// A/A called a difference (one in twenty is expected by chance), and the
+// cells called slower or faster by less than their kind's floor (marked floorMark in the table); "" without A/A cells.
 func noiseLine(res *results.Results) string {
 	if len(res.AA) == 0 {
 		return ""
@@ -28,19 +28,8 @@ func noiseLine(res *results.Results) string {
 		}
 	}
 	line := fmt.Sprintf("noise floor (A/A: %s measured twice in the same rounds, one against the other): %s", b, strings.Join(parts, "; "))
-	var resolves []string
-	for _, n := range verdict.NoiseFloors(res) {
-		switch {
-		case n.Cells == 0:
-		case n.FalseCalls > 0:
-			resolves = append(resolves, fmt.Sprintf("%s: %d of %d A/A called a difference where there is none (this machine moved more between rounds than their spread showed): read %s verdicts within ±%.0f%% of 1 with care",
-				kindPlural(n.Kind), n.FalseCalls, n.Cells, n.Kind, 100*n.Resolution))
-		default:
-			resolves = append(resolves, fmt.Sprintf("%s resolve differences beyond ±%.0f%%", kindPlural(n.Kind), 100*n.Resolution))
-		}
-	}
-	if len(resolves) > 0 {
-		line += "; " + strings.Join(resolves, "; ")
+	if n := falseCalls(res); n != "" {
+		line += "; " + n
 	}
 	if within := withinFloor(res); len(within) > 0 {
 		line += fmt.Sprintf("; %s: called slower or faster by less than its kind's A/A reached with no difference to find: %s", floorMark, strings.Join(within, ", "))
@@ -55,14 +44,15 @@ func noiseLine(res *results.Results) string {
 // kind's noise floor (verdict.WithinFloor).
 const floorMark = "~"
 
-// withinFloor lists the cells verdict.WithinFloor marks, "scenario/transport".
+// withinFloor lists the cells the analysis marked within their kind's
+// noise floor, "scenario/transport".
 func withinFloor(res *results.Results) []string {
+	if res.Judgement == nil {
+		return nil
+	}
 	var out []string
-	for i := range res.Cells {
-		c := &res.Cells[i]
-		if f, ok := verdict.FloorOf(res, c); ok && verdict.WithinFloor(c, f) {
-			out = append(out, c.Scenario+"/"+c.Protocol)
-		}
+	for _, f := range res.Judgement.Floors {
+		out = append(out, f.Within...)
 	}
 	return out
 }
@@ -94,4 +84,20 @@ func aaWord(verdict, base string) string {
 		return "undetermined (too wide to tell; not a false call)"
 	}
 	return "(one round: no verdict)"
+}
+
+// falseCalls says how many A/A cells called a difference where there is
+// none, from the analysis's floors; "" when none did.
+func falseCalls(res *results.Results) string {
+	if res.Judgement == nil {
+		return ""
+	}
+	calls, cells := 0, 0
+	for _, f := range res.Judgement.Floors {
+		calls, cells = calls+f.FalseCalls, cells+f.Cells
+	}
+	if calls == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d of %d A/A cells called a difference where there is none (at 95%%, about one in twenty is expected by chance)", calls, cells)
 }

@@ -7,7 +7,7 @@ import (
 )
 
 // TestCutShortCellMarked: a cell a run's end cut short is marked in every
-// renderer: '!' beside its median, '(cut short)' in the verdict, and a
+// renderer: '!' beside its median, a mark or '(cut short)' in the verdict, and a
 // note with its reason under the table.
 func TestCutShortCellMarked(t *testing.T) {
 	res := sampleRun()
@@ -16,16 +16,17 @@ func TestCutShortCellMarked(t *testing.T) {
 	for _, r := range []struct {
 		name   string
 		render func(*bytes.Buffer) error
+		mark   string
 	}{
-		{"text", func(b *bytes.Buffer) error { return Matrix(b, res) }},
-		{"markdown", func(b *bytes.Buffer) error { return Markdown(b, res) }},
+		{"text", func(b *bytes.Buffer) error { return Matrix(b, res) }, markCut + " cut short: the run ended before their rounds were done (download/h2c)"},
+		{"markdown", func(b *bytes.Buffer) error { return Markdown(b, res) }, "(cut short)"},
 	} {
 		var b bytes.Buffer
 		if err := r.render(&b); err != nil {
 			t.Fatal(err)
 		}
 		out := b.String()
-		for _, want := range []string{"(cut short)", "h2c cut short: the run ended in round 3", " !"} {
+		for _, want := range []string{r.mark, "h2c cut short: the run ended in round 3", " !"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("%s: lacks %q:\n%s", r.name, want, out)
 			}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/internal/diagnosis"
 	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
@@ -28,7 +29,7 @@ func TestReferencesSayWhoseCostItIs(t *testing.T) {
 		},
 		PeersMissing: []string{"caddy (apt-get install caddy)"},
 	}
-	diagnosis.Summarise(res)
+	analysis.Summarise(res)
 	for i := range res.References {
 		c := &res.References[i]
 		v, b := verdict.ReferenceValues(*c), verdict.ReferenceValues(res.References[i-i%2])
@@ -114,17 +115,6 @@ func TestVerdictWithoutGoRow(t *testing.T) {
 		ref("nginx", "curl", "h3", 2, 1),
 	}
 	var b bytes.Buffer
-	textVerdict(&b, res)
-	out := b.String()
-	for _, want := range []string{
-		"  download          0.49x ±38% slow              skipped\n    without Go      1.02x [0.92, 1.12] h2o/curl\n  small-sequential  0.64x ±3% slow\n",
-		`rows "without Go": the same scenario and transport with a reference server and client not written in Go`,
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("text verdict lacks %q:\n%s", want, out)
-		}
-	}
-	b.Reset()
 	mdVerdict(&b, res)
 	if !strings.Contains(b.String(), "|   without Go | 1.02x [0.92, 1.12] h2o/curl |  |") {
 		t.Errorf("markdown verdict:\n%s", b.String())
@@ -138,7 +128,7 @@ func TestVerdictWithoutGoRow(t *testing.T) {
 	}
 	res.References = res.References[4:] // caddy's and a one-round nginx figure: no evidence
 	b.Reset()
-	textVerdict(&b, res)
+	mdVerdict(&b, res)
 	if strings.Contains(b.String(), "without Go") {
 		t.Errorf("a row without evidence:\n%s", b.String())
 	}

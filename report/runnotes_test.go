@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
@@ -39,7 +40,7 @@ func TestRunNotesOnceAtTheTop(t *testing.T) {
 				t.Fatal(err)
 			}
 			out := b.String()
-			if n := strings.Count(out, "measured on loopback at 0.92x"); n != 1 {
+			if n := strings.Count(out, "quic-go asks for"); n != 1 {
 				t.Errorf("the UDP buffers' caps %d times, want once", n)
 			}
 			if n := strings.Count(out, "server figures n/a"); n != 1 {
@@ -48,7 +49,7 @@ func TestRunNotesOnceAtTheTop(t *testing.T) {
 			if n := strings.Count(out, "127.0.0.1:9/stats"); n != 1 {
 				t.Errorf("the counters' address %d times, want once", n)
 			}
-			if i, j := strings.Index(out, "measured on loopback at 0.92x"), strings.Index(out, "small-sequential"); i < 0 || i > j {
+			if i, j := strings.Index(out, "quic-go asks for"), strings.Index(out, "small-sequential: "); i < 0 || i > j {
 				t.Errorf("the warning is not above the tables (at %d, the first table at %d)", i, j)
 			}
 		})
@@ -83,10 +84,11 @@ func TestTunedFootnoteOnlyWithItsRows(t *testing.T) {
 	tuned := runfiles.Tuned
 	res.Settings.Alongside = &tuned
 	var b bytes.Buffer
+	analysis.Conclude(res)
 	if err := Matrix(&b, res); err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(b.String(), "rows ending") {
+	if strings.Contains(b.String(), ":tuned rows") {
 		t.Errorf("a footnote for rows that are not there:\n%s", b.String())
 	}
 	res.Cells = append(res.Cells, res.Cells[0], res.Cells[1])
@@ -94,10 +96,11 @@ func TestTunedFootnoteOnlyWithItsRows(t *testing.T) {
 		res.Cells[i].Scenario, res.Cells[i].Knobs = "download"+verdict.VariantSep+"tuned", "tuned"
 	}
 	b.Reset()
+	analysis.Conclude(res)
 	if err := Matrix(&b, res); err != nil {
 		t.Fatal(err)
 	}
-	if n := strings.Count(b.String(), "rows ending :tuned"); n != 1 {
+	if n := strings.Count(b.String(), ":tuned rows against Go as shipped, paired by round: "); n != 1 {
 		t.Errorf("the footnote %d times with the rows there, want once", n)
 	}
 }

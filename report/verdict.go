@@ -107,33 +107,6 @@ func variantsLine(res *results.Results) string {
 		verdict.VariantSep, a.Name, a.Name, strings.Join(knobs, ", "))
 }
 
-// movedBy is the evidence that f's fix moves c's figure: the ratio of
-// c's variant cell, when the variant's knob set sets every field f's
-// knobs set ("download/h2c 0.27x -> 0.65x"); "" otherwise. raised says
-// the variant's interval lies wholly above c's: a measured gain; a change
-// within the noise, or for the worse, is not one.
-func movedBy(res *results.Results, c *results.Cell, f results.Finding) (moved string, raised bool) {
-	a := res.Settings.Alongside
-	if a == nil || len(f.Knobs) == 0 || c.VsH1 == nil {
-		return "", false
-	}
-	fields := map[string]bool{}
-	for _, k := range a.Knobs {
-		fields[k.Field] = true
-	}
-	for _, k := range f.Knobs {
-		if !fields[k.Field] {
-			return "", false
-		}
-	}
-	vc := res.Cell(c.Scenario+verdict.VariantSep+a.Name, c.Protocol)
-	if vc == nil || vc.VsH1 == nil {
-		return "", false
-	}
-	raised = c.VsH1.Pairs >= 2 && vc.VsH1.Pairs >= 2 && vc.VsH1.Low > c.VsH1.High
-	return fmt.Sprintf("%s/%s %.2fx -> %.2fx", c.Scenario, c.Protocol, c.VsH1.Ratio, vc.VsH1.Ratio), raised
-}
-
 // cell is one transport's verdict in a scenario: "0.26x [0.25, 0.27]
 // slower", "≈ h1 0.97x [0.91, 1.03]", "1.20x [1.14, 1.26] faster", or why
 // there is none.
@@ -163,13 +136,13 @@ func (v *firstScreen) cell(c *results.Cell) string {
 		text = fmt.Sprintf("%.2fx (1 rep)", iv.Ratio)
 	case iv.Verdict == results.VerdictSimilar:
 		text = fmt.Sprintf("≈ %s %s", c.Baseline, boundsText(iv))
-	case verdict.MachineBound(c, v.res):
+	case slices.Contains(c.Marks, results.MarkMachineBound):
 		// Across a link that would hold the transports alike, a
 		// difference this machine made is not the transport's.
 		text = fmt.Sprintf("%s machine-bound", boundsText(iv))
 	default:
 		text = fmt.Sprintf("%s %s", boundsText(iv), iv.Verdict)
-		if f, ok := v.floor(c); ok && verdict.WithinFloor(c, f) {
+		if slices.Contains(c.Marks, results.MarkWithinFloor) {
 			text += " " + floorMark // within its kind's noise floor (noiseLine)
 		}
 	}
@@ -177,14 +150,6 @@ func (v *firstScreen) cell(c *results.Cell) string {
 		text += " (cut short)" // the run ended before its rounds were done
 	}
 	return text + linkMark(c, v.net)
-}
-
-// floor is the noise floor of c's kind of work, false without one.
-func (v *firstScreen) floor(c *results.Cell) (verdict.NoiseFloor, bool) {
-	if v.res == nil {
-		return verdict.NoiseFloor{}, false
-	}
-	return verdict.FloorOf(v.res, c)
 }
 
 // baseName is the verdict's baseline, h1 when none was set.

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/httpvs/httpvs/internal/diagnosis"
+	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -79,7 +79,7 @@ func TestWhenHTML(t *testing.T) {
 	lossy := sampleRun()
 	lossy.Settings.Net = &results.Net{Spec: "lossy", Up: results.NetDirection{Loss: 0.05}, Down: results.NetDirection{Loss: 0.05}}
 	for _, res := range []*results.Results{loopback, lossy} {
-		diagnosis.Summarise(res)
+		analysis.Summarise(res)
 	}
 	var page bytes.Buffer
 	if err := whenHTML(&page, []*results.Results{loopback, lossy}); err != nil {

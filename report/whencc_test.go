@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/httpvs/httpvs/internal/diagnosis"
+	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/internal/matrix"
 	"github.com/httpvs/httpvs/results"
 )
@@ -30,7 +30,7 @@ func ccRun(cc string, tcp float64) *results.Results {
 		}
 		res.Cells = append(res.Cells, cell)
 	}
-	diagnosis.Summarise(res)
+	analysis.Summarise(res)
 	return res
 }
 

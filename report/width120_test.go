@@ -6,6 +6,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
@@ -45,7 +46,7 @@ func fiveTransports() *results.Results {
 			}
 			if p == "h2c" || p == "h2" {
 				c.Findings = []results.Finding{{Rule: "h2-small-reads", Fix: "read response bodies with buffers of 256 KiB or more (io.CopyBuffer(dst, resp.Body, make([]byte, 256<<10))): each small read returns window credit in its own frames",
-					Flags: "--read-size 256Ki"}}
+					Knobs: []results.Knob{{Field: "Client.ReadSize", Value: "256Ki"}}}}
 			}
 			res.Cells = append(res.Cells, c)
 		}
@@ -58,7 +59,9 @@ func fiveTransports() *results.Results {
 // columns and reads as the golden file.
 func TestFirstScreenFitsTextWidth(t *testing.T) {
 	var b bytes.Buffer
-	if err := Matrix(&b, fiveTransports()); err != nil {
+	res := fiveTransports()
+	analysis.Conclude(res)
+	if err := Matrix(&b, res); err != nil {
 		t.Fatal(err)
 	}
 	first, _, ok := strings.Cut(b.String(), "\ndetail:")
@@ -70,7 +73,7 @@ func TestFirstScreenFitsTextWidth(t *testing.T) {
 			t.Errorf("line %d is %d columns, over %d:\n%s", i+1, n, textWidth, line)
 		}
 	}
-	for _, want := range []string{"grpc-native", " slow", " fast", " ≈", " ?", "±125%"} {
+	for _, want := range []string{"grpc-native", " ≈", " ?", "0.36x [0.34, 0.38]¹", "try Client.ReadSize=256Ki"} {
 		if !strings.Contains(first, want) {
 			t.Errorf("the verdict lacks %q:\n%s", want, first)
 		}

@@ -34,3 +34,17 @@ func wrap(s string, width int, first, rest string) string {
 	b.WriteString(line)
 	return b.String()
 }
+
+// wrapLines wraps each of lines to textWidth, continuing each one two
+// columns further in than it starts (under the text of a "- " item);
+// leading blank lines are kept.
+func wrapLines(lines ...string) string {
+	var out []string
+	for _, l := range lines {
+		blank := l[:len(l)-len(strings.TrimLeft(l, "\n"))]
+		body := strings.TrimLeft(l[len(blank):], " ")
+		indent := l[len(blank) : len(l)-len(body)]
+		out = append(out, blank+wrap(body, textWidth, indent, indent+"  "))
+	}
+	return strings.Join(out, "\n")
+}

@@ -28,3 +28,6 @@ func TestWrap(t *testing.T) {
 		}
 	}
 }
+
+// unwrapped is s with its line breaks and runs of spaces as single spaces.
+func unwrapped(s string) string { return strings.Join(strings.Fields(s), " ") }

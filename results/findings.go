@@ -12,9 +12,6 @@ type Finding struct {
 	// config.FieldError names them; Apply sets them on Options. Empty
 	// when the fix is not a setting (the stack's own cost).
 	Knobs []Knob `json:"knobs,omitempty"`
-	// Flags is how the command that ran the matrix sets Knobs, e.g.
-	// "--h2-max-frame 256Ki"; the command fills it, "" otherwise.
-	Flags string `json:"flags,omitempty"`
 }
 
 // Knob is one setting a fix changes.
@@ -29,9 +26,6 @@ type Knob struct {
 
 // String is the finding in one line.
 func (f Finding) String() string {
-	if f.Flags != "" {
-		return f.Evidence + "; " + f.Fix + " (" + f.Flags + ")"
-	}
 	return f.Evidence + "; " + f.Fix
 }
 

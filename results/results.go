@@ -66,6 +66,8 @@ type Results struct {
 	// they count enough requests, or fewer so that the run keeps within
 	// its budget. Absent when none was.
 	Sizing []string `json:"sizing,omitempty"`
+	// Judgement is the analysis's conclusions; nil before it ran.
+	Judgement *Judgement `json:"judgement,omitempty"`
 }
 
 // Cell is one scenario over one transport: every repetition and their
@@ -150,7 +152,12 @@ type Cell struct {
 	Attribution []*AttributionSide `json:"attribution,omitempty"`
 	// Findings explain the cell's gap to h1, each with its evidence and
 	// its fix (Diagnose).
-	Findings    []Finding    `json:"findings,omitempty"`
+	Findings []Finding `json:"findings,omitempty"`
+	// MainCause is the rule of the finding that explains the cell's gap
+	// best (the analysis's choice); "" when none does. Marks are the
+	// analysis's caveats on the cell's verdict (MarkMachineBound, ...).
+	MainCause   string       `json:"main_cause,omitempty"`
+	Marks       []string     `json:"marks,omitempty"`
 	Repetitions []Repetition `json:"repetitions"`
 }
 

@@ -2,7 +2,7 @@ package tune
 
 import (
 	"github.com/httpvs/httpvs/config"
-	"github.com/httpvs/httpvs/internal/diagnosis"
+	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transfer/transferresult"
 	"github.com/httpvs/httpvs/transport"
@@ -29,7 +29,7 @@ func diagnose(p transport.Protocol, def transferresult.Result, r tuneresult.Resu
 		{Scenario: "download", Protocol: p.String(), Metric: results.MetricBytesPerSecond, CPUUnit: "GB",
 			Repetitions: []results.Repetition{rep(def, r.DefaultBytesPerSecond)}},
 	}}
-	diagnosis.Summarise(res)
+	analysis.Summarise(res)
 	var out []string
 	for _, f := range res.Cells[1].Findings {
 		out = append(out, f.String())

@@ -14,8 +14,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/internal/buildinfo"
-	"github.com/httpvs/httpvs/internal/diagnosis"
 	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/results"
 )
@@ -241,7 +241,7 @@ func writeRun(t *testing.T, name string, protos []string, edit func(*results.Res
 		}
 		r.Cells = append(r.Cells, c)
 	}
-	diagnosis.Summarise(r)
+	analysis.Summarise(r)
 	if edit != nil {
 		edit(r)
 	}
@@ -300,7 +300,7 @@ func TestCompareSaysTheKnobsMovedTheBaseline(t *testing.T) {
 				r.Cells[i].Repetitions[j].Value *= 1.4
 			}
 		}
-		diagnosis.Summarise(r)
+		analysis.Summarise(r)
 	})
 	code, stdout, stderr := runMain(t, "compare", old, new)
 	if code != 0 {

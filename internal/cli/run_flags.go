@@ -29,6 +29,7 @@ type runFlags struct {
 	quick                bool
 	engine               string
 	format               string
+	detail               bool // text: the detail tables after the first screen
 	out                  string
 	noFiles              bool
 	cacert               string
@@ -92,12 +93,13 @@ func (f *runFlags) register(fs *flagset.Set) {
 	fs.IntVar(&m.MaxRepeat, "max-repeat", m.MaxRepeat, fmt.Sprintf("most rounds a cell gets: the last of the looks its interval is sized for (default %d; --repeat when that is given, and with --quick)", defaults.RunMaxRepeat))
 	fs.DurationVar(&f.xo.Budget, "budget", f.xo.Budget, fmt.Sprintf("the run ends within this `duration` of its start: the first rounds are fitted to it (each repetition cut to 50ms unless --duration is given, then the rounds to 3 at least; the run says so before it starts), and added rounds start only if they end within it (with --net: the first rounds' estimated time and %.0f%% of it again, printed before they start); 0: --max-repeat alone bounds them", 100*defaults.LinkBudgetShare))
 	fs.StringVar(&f.precision, "precision", "", "plan the rounds past --repeat for precision instead: every cell's, from its first rounds' spread, to bring its interval within ±`pct` (10%), whatever its verdict (up to --max-repeat, within --budget; with --net this is the default)")
-	fs.BoolVar(&f.xo.Pin, "pin", false, "on loopback with the child server and a quiet machine, pin the generator and the server each to its own half of the CPUs (one core each on two), GOMAXPROCS to match: more cells settle (their goroutines no longer trade cores), but each side has one core where Go as shipped has all, which moves the answer (download h2c/h1 0.24-0.27x unpinned, 0.28-0.32x pinned on two cores)")
+	fs.BoolVar(&f.xo.Pin, "pin", false, "on loopback with the child server and a quiet machine, pin the generator and the server each to its own half of the CPUs (one core each on two), GOMAXPROCS to match: more cells settle (their goroutines no longer trade cores), but each side has one core where Go as shipped has all, which moves the answer (measured: bench/verdict.sh, docs/measurements/)")
 	fs.StringVar(&f.aa, "aa", "", "scenarios that measure the baseline a second time, as an A/A column in the same rounds, whose interval is the run's noise floor: a `list`, all, each-kind (the first scenario of each kind of work: a transfer, a request load, gRPC), or none (default each-kind; none with --quick and --net)")
 	fs.Uint64Var(&m.Seed, "seed", 0, "seed of each round's random column order (default: from the clock; the results record it)")
 	fs.BoolVar(&f.quick, "quick", false, fmt.Sprintf("one %v repetition per cell (%s, for CI); explicit --repeat and --duration still apply", defaults.QuickDuration, quickTakes))
 	fs.StringVar(&f.engine, "engine", load.Std.String(), "load engine for request scenarios: std (net/http and quic-go's http3, what your code uses) or fast (httpvs's lean h1/h2/h3 client)")
 	fs.BoolVar(&f.asJSON, "json", false, "print results.json to stdout (same as --format json)")
+	fs.BoolVar(&f.detail, "detail", false, "text: print the detail tables (medians, CPU, frames, each finding's evidence) after the first screen; report.md and report.html always have them")
 	fs.StringVar(&f.format, "format", "text", "what to print: text (tables), markdown, json (results.json) or benchstat (Go benchmark format)")
 	fs.StringVar(&f.out, "out", "httpvs-results", "`dir`ectory for <timestamp>/results.json, report.md, report.html and bench.txt")
 	fs.BoolVar(&f.noFiles, "no-files", false, "print only; write no results directory")
@@ -141,7 +143,7 @@ func (f *runFlags) register(fs *flagset.Set) {
 	fs.Group("client knobs (Go as shipped unless set)", "knobs", "engine", "read-size", "dial-timeout", "h2-max-frame", "h2-conn-window", "h2-stream-window", "quic-conn-window", "quic-stream-window", "quic-trace")
 	fs.Group("server knobs (the child server)", "server-write-size", "server-h2-max-frame", "server-h2-conn-window", "server-h2-stream-window", "server-h2-max-streams", "server-quic-conn-window", "server-quic-stream-window", "server-quic-trace")
 	fs.Group("other clients and toolchains", "go", "browser", "chromium", "page")
-	fs.Group("output", "format", "json", "out", "no-files", "profile", "profile-span")
+	fs.Group("output", "format", "detail", "json", "out", "no-files", "profile", "profile-span")
 }
 
 // knobsUsage is the --knobs flag's help: the named sets and what tuned

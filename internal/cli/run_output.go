@@ -15,28 +15,21 @@ import (
 	"github.com/httpvs/httpvs/results"
 )
 
-// annotate adds to res what the command knows: beside each fix's knobs,
-// the flags of this command that set them; it says the link, which the
-// text report has, when printing another format.
+// annotate gives the printer what the command knows: the flag of this
+// command that sets each library field a fix names. It says the link,
+// which the text report has, when printing another format.
 func (f *runFlags) annotate(e *env, fs *flagset.Set, res *results.Results) {
 	if res.Settings.Net != nil && f.format != "text" {
 		fmt.Fprintln(e.stderr, verdict.NetSummary(res.Settings.Net)) // the text report has it
 	}
-	for i := range res.Cells {
-		for j := range res.Cells[i].Findings {
-			fix := &res.Cells[i].Findings[j]
-			var parts []string
-			for _, k := range fix.Knobs {
-				if name, ok := fs.FlagFor(k.Field); ok {
-					parts = append(parts, flagset.Dash(name)+" "+k.Value)
-				}
-			}
-			if fix.Rule == "cpu-per-byte" && render.Profilable(&res.Cells[i]) {
-				parts = append(parts, "--profile DIR") // says where the CPU went
-			}
-			fix.Flags = strings.Join(parts, " ")
+	f.printed.Flags = func(field string) (string, bool) {
+		name, ok := fs.FlagFor(field)
+		if !ok {
+			return "", false
 		}
+		return flagset.Dash(name), true
 	}
+	f.printed.Detail = f.detail
 }
 
 // finishRun prints res in the chosen format, writes the results directory

@@ -159,12 +159,3 @@ func gap(c *results.Cell) string {
 }
 
 func slow(c *results.Cell) bool { return c.RatioToH1 > 0 && c.RatioToH1 < slowRatio }
-
-// Summarise recomputes every cell's summary and ratio to the baseline
-// from its repetitions (verdict.Summarise), then its findings and its
-// bound on the link: after editing or merging results.
-func Summarise(res *results.Results) {
-	verdict.Summarise(res)
-	Diagnose(res)
-	Bounds(res)
-}

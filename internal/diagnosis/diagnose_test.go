@@ -83,7 +83,7 @@ func TestDiagnoseRules(t *testing.T) {
 		{name: "flow blocked", protocol: "h2c", metric: results.MetricBytesPerSecond,
 			other: results.Repetition{Bytes: gb, Seconds: 0.4, ClientH2: stats.H2Frames{Received: stats.H2Direction{FlowBlockedSeconds: 0.1}},
 				Server: &stats.ServerStats{H2C: stats.H2Frames{Sent: stats.H2Direction{FlowBlockedSeconds: 0.3}}}},
-			rule: "h2-flow-blocked", words: []string{"h2c at 0.40x h1: the server's DATA waited for flow-control window 0.30 s of 0.40 s (75%)", "client's receive windows", "MaxReceiveBufferPerStream"}},
+			rule: "h2-flow-blocked", words: []string{"h2c at 0.40x h1: the server's DATA waited for flow-control window 0.30 s of 0.40 s (75%)", "client's stream receive window", "MaxReceiveBufferPerStream"}},
 		{name: "flow blocked upload", protocol: "h2c", metric: results.MetricBytesPerSecond,
 			other: results.Repetition{Bytes: gb, Seconds: 1, ClientH2: stats.H2Frames{Sent: stats.H2Direction{FlowBlockedSeconds: 0.5}}},
 			rule:  "h2-flow-blocked", words: []string{"the client's DATA waited", "0.50 s of 1.00 s (50%)", "on the server"}},
@@ -191,5 +191,25 @@ func TestQUICLossesDefersToTheWarning(t *testing.T) {
 	fs := res.Cells[1].Findings
 	if !has(fs, "quic-losses", "not a setting") || has(fs, "quic-losses", "sysctl") {
 		t.Errorf("findings %v: want quic-losses saying it is not a setting, without the command", fs)
+	}
+}
+
+// TestCatalogueCoversRules: every rule has a sentence, and the catalogue
+// names no rule that is gone.
+func TestCatalogueCoversRules(t *testing.T) {
+	seen := map[string]bool{}
+	for _, r := range rules {
+		seen[r.name] = true
+		if What(r.name) == "" {
+			t.Errorf("rule %s has no sentence in catalogue", r.name)
+		}
+	}
+	for name := range catalogue {
+		if !seen[name] {
+			t.Errorf("catalogue names %s, which is not a rule", name)
+		}
+	}
+	if !Caveat("machine-bound") || Caveat("h2-small-reads") {
+		t.Error("machine-bound must be a caveat and h2-small-reads a cause")
 	}
 }

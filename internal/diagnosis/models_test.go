@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
 )
@@ -30,7 +31,9 @@ func TestCongestionControlRule(t *testing.T) {
 				sized(linkCell("download", "h1", 8*mbit, 8.1*mbit, 7.9*mbit)),
 				sized(linkCell("download", "h3", tc.h3, tc.h3*1.05, tc.h3*0.95)),
 			}}
-			Summarise(res)
+			verdict.Summarise(res)
+			Diagnose(res)
+			Bounds(res)
 			c := res.Cell("download", "h3")
 			var got *results.Finding
 			for i, f := range c.Findings {
@@ -71,7 +74,9 @@ func TestQUICLossesTheLinkDrops(t *testing.T) {
 			h3.Repetitions[i].Server = &stats.ServerStats{QUIC: stats.QUICStats{PacketsSent: 1000, PacketsLost: tc.lost}}
 		}
 		res := &results.Results{Settings: results.Settings{Net: n}, Cells: []results.Cell{h1, h3}}
-		Summarise(res)
+		verdict.Summarise(res)
+		Diagnose(res)
+		Bounds(res)
 		got := false
 		for _, f := range res.Cell("download", "h3").Findings {
 			got = got || f.Rule == "quic-losses"

@@ -14,10 +14,20 @@ func TestNextSteps(t *testing.T) {
 			Findings: []results.Finding{{Rule: "cpu-per-byte"}, {Rule: "h2-small-reads", Knobs: []results.Knob{{Field: "Client.ReadSize", Value: "256Ki"}}}}},
 	}}
 	got := strings.Join(NextSteps(res, "out/1", false), "\n")
-	for _, want := range []string{"out/1/report.html", "httpvs run --profile DIR", "httpvs tune --write mine.json", "1 cell(s) not known within ±10%; the widest: download/h2c ±", "after 3 rounds (", "--max-repeat", "httpvs compare out/1/results.json"} {
+	for _, want := range []string{"out/1/report.html", "--detail", "--profile DIR", "httpvs tune --write mine.json", "httpvs compare out/1/results.json"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("next steps lack %q:\n%s", want, got)
 		}
+	}
+	if strings.Contains(got, "undetermined") {
+		t.Errorf("a decided cell is called undetermined:\n%s", got)
+	}
+	if line := NextLine(NextSteps(res, "out/1", false)); strings.Count(line, "\n") != 1 || len([]rune(line)) > nextWidth+1 {
+		t.Errorf("the next steps are not one line of at most %d columns: %q", nextWidth, line)
+	}
+	res.Cells[0].VsH1.Verdict = results.VerdictUndetermined
+	if got := strings.Join(NextSteps(res, "", false), "\n"); !strings.HasPrefix(got, "1 undetermined: ") {
+		t.Errorf("an undetermined cell is not the first step:\n%s", got)
 	}
 	// Profiled and attributed, stable, nothing to tune, no files.
 	res.Cells[0].Attribution = []*results.AttributionSide{{Side: "server"}}

@@ -20,6 +20,10 @@ var RunFormats = map[string]func(io.Writer, *results.Results) error{
 // keep it).
 type Runs struct {
 	saidUDP string // the warning a report printed already
+	// Flags names the command's flag for a fix's field, for the first
+	// screen's footnotes; Detail adds the detail tables to the text.
+	Flags  report.FlagFor
+	Detail bool
 }
 
 // Print prints res to w in format, one of RunFormats.
@@ -31,6 +35,12 @@ func (p *Runs) Print(w io.Writer, format string, res *results.Results) error {
 		shown = &again
 	}
 	p.saidUDP = res.Settings.UDPBuffers
+	if format == "text" && shown.GoVersions == nil {
+		if err := report.Screen(w, shown, p.Flags); err != nil || !p.Detail {
+			return err
+		}
+		return report.Detail(w, shown)
+	}
 	return RunFormats[format](w, shown)
 }
 

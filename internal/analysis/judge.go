@@ -1,0 +1,102 @@
+// Package analysis judges a measured run once: the diagnosis and the
+// link's bounds, the noise floor per kind of work, each cell's main
+// cause and marks, the causes and caveats across the run and the tuned
+// rows. Everything a report says beyond the measured figures is
+// computed here and kept in results.json; renderers only format it.
+package analysis
+
+import (
+	"github.com/httpvs/httpvs/internal/diagnosis"
+	"github.com/httpvs/httpvs/internal/verdict"
+	"github.com/httpvs/httpvs/results"
+)
+
+// Judge sets res's judgements: each cell's Findings, Bound, MainCause
+// and Marks, and res.Judgement. It reads the cells' intervals
+// (Cell.VsH1), which the measuring side sets round by round, and may be
+// called again on results read back (merge, compare): it replaces what
+// an earlier call set.
+func Judge(res *results.Results) {
+	diagnosis.Diagnose(res)
+	diagnosis.Bounds(res)
+	Conclude(res)
+}
+
+// Conclude sets what Judge concludes from the cells' findings as they
+// stand (MainCause, Marks, res.Judgement), without diagnosing them anew:
+// for results whose findings were set already.
+func Conclude(res *results.Results) {
+	j := &results.Judgement{}
+	j.Floors = floors(res)
+	base := res.Settings.BaselineProtocol()
+	for i := range res.Cells {
+		c := &res.Cells[i]
+		c.Marks, c.MainCause = marks(res, c, j.Floors), ""
+		if c.Protocol == base || c.VsH1 == nil || c.VsH1.Pairs < 2 {
+			continue
+		}
+		j.Cells++
+		if decided(c.VsH1.Verdict) {
+			j.Decided++
+		}
+	}
+	j.Tuned = tunedRows(res)
+	mainCauses(res, j)
+	res.Judgement = j
+}
+
+// decided says a verdict word answers the question: slower, faster or ≈.
+func decided(word string) bool {
+	return word == results.VerdictSlower || word == results.VerdictFaster || word == results.VerdictSimilar
+}
+
+// floors are the A/A cells per kind of work, with the cells each marks.
+func floors(res *results.Results) []results.NoiseFloor {
+	var out []results.NoiseFloor
+	for _, n := range verdict.NoiseFloors(res) {
+		f := results.NoiseFloor{Kind: n.Kind, Cells: n.Cells, FalseCalls: n.FalseCalls, Reach: n.Resolution}
+		for i := range res.Cells {
+			c := &res.Cells[i]
+			if verdict.KindOf(c.Scenario, c.Metric) == n.Kind && verdict.WithinFloor(c, n) {
+				f.Within = append(f.Within, c.Scenario+"/"+c.Protocol)
+			}
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// marks are the caveats on c's verdict: machine-bound (across a link, or
+// by the diagnosis's own rule), within its kind's noise floor.
+func marks(res *results.Results, c *results.Cell, floors []results.NoiseFloor) []string {
+	var out []string
+	if c.VsH1 != nil && c.VsH1.Verdict != results.VerdictSimilar && (verdict.MachineBound(c, res) || hasRule(c, "machine-bound")) {
+		out = append(out, results.MarkMachineBound)
+	}
+	name := c.Scenario + "/" + c.Protocol
+	for _, f := range floors {
+		for _, w := range f.Within {
+			if w == name {
+				out = append(out, results.MarkWithinFloor)
+			}
+		}
+	}
+	return out
+}
+
+func hasRule(c *results.Cell, rule string) bool {
+	for _, f := range c.Findings {
+		if f.Rule == rule {
+			return true
+		}
+	}
+	return false
+}
+
+// Summarise sets every cell's summary and intervals from its repetitions
+// (verdict.Summarise), then judges the run: for results made outside a
+// run (tune's trials, tests).
+func Summarise(res *results.Results) {
+	verdict.Summarise(res)
+	Judge(res)
+}

@@ -1,0 +1,272 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/httpvs/httpvs/results"
+)
+
+// FlagFor names the command-line flag that sets a library field
+// ("Client.ReadSize" -> "--read-size"); ok is false when none does. The
+// command gives it to the renderer, which never names a flag itself.
+type FlagFor func(field string) (flag string, ok bool)
+
+// Screen writes the first screen of a run: one header line, the verdict
+// table (each cell its ratio to the baseline with both bounds of its 95%
+// interval, marks for ≈, undetermined and caveats, and a footnote number
+// for its main cause), the A/A row, the tuned rows' gain, one footnote per
+// cause with the setting that tries its fix, the caveats, and the
+// warnings. It computes nothing: every figure and word is a field of res
+// (results.Judgement, Cell.VsH1, Cell.MainCause, Cell.Marks); flags may
+// be nil.
+func Screen(w io.Writer, res *results.Results, flags FlagFor) error {
+	s := newScreen(res, flags)
+	p := &printer{w: w}
+	for _, l := range s.lines() {
+		fmt.Fprintln(p, l)
+	}
+	return p.err
+}
+
+// screen is a first screen being laid out.
+type screen struct {
+	res   *results.Results
+	j     *results.Judgement
+	flags FlagFor
+	base  string
+	// notes numbers each cause: the index in j.Causes, plus one.
+	notes map[string]int
+}
+
+func newScreen(res *results.Results, flags FlagFor) *screen {
+	j := res.Judgement
+	if j == nil {
+		j = &results.Judgement{}
+	}
+	s := &screen{res: res, j: j, flags: flags, base: res.Settings.BaselineProtocol(), notes: map[string]int{}}
+	for i, c := range j.Causes {
+		for _, cell := range c.Cells {
+			s.notes[cell] = i + 1
+		}
+	}
+	return s
+}
+
+// lines is the screen, a string a line.
+func (s *screen) lines() []string {
+	var out []string
+	if s.res.Partial {
+		out = append(out, "PARTIAL: "+s.res.PartialReason+": the cells below are what was measured until then")
+	}
+	out = append(out, s.header())
+	if len(s.res.NotRun) > 0 {
+		var names []string
+		for _, n := range s.res.NotRun {
+			names = append(names, n.String())
+		}
+		out = append(out, wrapLines("not run (the target lacks them): "+strings.Join(names, "; ")))
+	}
+	out = append(out, s.table()...)
+	out = append(out, s.aaLine()...)
+	out = append(out, s.tunedLine()...)
+	out = append(out, s.causeLines()...)
+	out = append(out, s.caveatLines()...)
+	return append(out, s.warnings()...)
+}
+
+// header says in one line what ran where: the tool, the machine, Go, the
+// knobs, the rounds and how many cells were decided.
+func (s *screen) header() string {
+	e, set := s.res.Env, s.res.Settings
+	where := "loopback"
+	switch {
+	case set.Net != nil:
+		where = "emulated link"
+	case set.Target != "child":
+		where = "target " + strings.TrimSpace(set.Target+" "+set.TLSTarget)
+	}
+	machine := fmt.Sprintf("%d cores", e.Cores)
+	if e.CPUModel != "" {
+		machine = strings.NewReplacer("(R)", "", "(TM)", "").Replace(e.CPUModel) + ", " + machine
+	}
+	if set.Pin != nil {
+		machine += ", pinned"
+	}
+	rounds := fmt.Sprintf("%d rounds", set.Repeat)
+	if lo, hi := s.roundRange(); hi > lo {
+		rounds = fmt.Sprintf("%d-%d rounds", lo, hi)
+	} else if hi > 0 {
+		rounds = fmt.Sprintf("%d rounds", hi)
+	}
+	parts := []string{"httpvs " + e.Version, where, machine, e.GoVersion, "knobs " + knobSetName(s.res), rounds}
+	if s.j.Cells > 0 {
+		parts = append(parts, fmt.Sprintf("%d/%d decided", s.j.Decided, s.j.Cells))
+	}
+	line := strings.Join(parts, " · ")
+	if len([]rune(line)) > textWidth && e.CPUModel != "" {
+		parts[2] = fmt.Sprintf("%d cores", e.Cores)
+		line = strings.Join(parts, " · ")
+	}
+	return line
+}
+
+// roundRange is the fewest and most rounds a verdict cell paired.
+func (s *screen) roundRange() (lo, hi int) {
+	for _, c := range s.res.Cells {
+		if c.VsH1 == nil || c.VsH1.Pairs == 0 {
+			continue
+		}
+		if lo == 0 || c.VsH1.Pairs < lo {
+			lo = c.VsH1.Pairs
+		}
+		hi = max(hi, c.VsH1.Pairs)
+	}
+	return lo, hi
+}
+
+// columns are the table's transports: every column but the baseline, and
+// grpc-native folded into h2c's (its cells get rows of their own: grpc-go's
+// server speaks HTTP/2 in cleartext) when the run has an h2c column.
+func (s *screen) columns() (cols []string, folded string) {
+	all := s.res.ProtocolNames("")
+	for _, p := range all {
+		if p == s.base {
+			continue
+		}
+		if p == nativeColumn && slices.Contains(all, h2cColumn) {
+			folded = p
+			continue
+		}
+		cols = append(cols, p)
+	}
+	return cols, folded
+}
+
+const (
+	nativeColumn = "grpc-native"
+	h2cColumn    = "h2c"
+)
+
+// table is the verdict table, a line a row, aligned.
+func (s *screen) table() []string {
+	cols, folded := s.columns()
+	if len(cols) == 0 {
+		return nil
+	}
+	rows := [][]string{append([]string{""}, cols...)}
+	for _, name := range s.res.ScenarioNames() {
+		row := []string{name}
+		for _, p := range cols {
+			row = append(row, s.cell(s.res.Cell(name, p)))
+		}
+		if !allBlank(row[1:]) {
+			rows = append(rows, row)
+		}
+		if c := s.res.Cell(name, folded); folded != "" && c != nil {
+			row := []string{name + " " + folded}
+			for _, p := range cols {
+				text := ""
+				if p == h2cColumn {
+					text = s.cell(c)
+				}
+				row = append(row, text)
+			}
+			rows = append(rows, row)
+		}
+	}
+	return align(rows)
+}
+
+func allBlank(texts []string) bool {
+	for _, t := range texts {
+		if t != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// align pads rows' columns to their widest text, two spaces apart, with
+// no padding after a row's last text.
+func align(rows [][]string) []string {
+	var widths []int
+	for _, r := range rows {
+		for i, t := range r {
+			if i == len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], len([]rune(t)))
+		}
+	}
+	out := make([]string, len(rows))
+	for n, r := range rows {
+		var b strings.Builder
+		for i, t := range r {
+			b.WriteString(t)
+			if i < len(r)-1 {
+				b.WriteString(strings.Repeat(" ", widths[i]-len([]rune(t))+2))
+			}
+		}
+		out[n] = strings.TrimRight(b.String(), " ")
+	}
+	return out
+}
+
+// Marks on a cell of the first screen.
+const (
+	markSimilar      = "≈"
+	markUndetermined = "?"
+	markMachine      = "†"
+	markFloor        = "~"
+	markCut          = "‡"
+)
+
+// cell is one verdict cell: "0.34x [0.30, 0.37]¹", "0.97x [0.90, 1.04] ≈",
+// or why there is none.
+func (s *screen) cell(c *results.Cell) string {
+	switch {
+	case c == nil:
+		return ""
+	case c.Skipped != "" && c.Failed:
+		return "failed"
+	case c.Skipped != "":
+		return "skipped"
+	case len(c.Repetitions) == 0:
+		return "-"
+	case c.VsH1 == nil:
+		return "no pair"
+	}
+	text := boundsText(*c.VsH1)
+	switch c.VsH1.Verdict {
+	case results.VerdictSimilar:
+		text += " " + markSimilar
+	case results.VerdictUndetermined:
+		text += " " + markUndetermined
+	case results.VerdictUnknown:
+		text += " (1 round)"
+	}
+	for _, m := range c.Marks {
+		text += map[string]string{results.MarkMachineBound: markMachine, results.MarkWithinFloor: markFloor}[m]
+	}
+	if c.Partial != "" {
+		text += markCut
+	}
+	if n := s.notes[c.Scenario+"/"+c.Protocol]; n > 0 {
+		text += superscript(n)
+	}
+	return text
+}
+
+// superscript writes n in superscript digits.
+func superscript(n int) string {
+	const digits = "⁰¹²³⁴⁵⁶⁷⁸⁹"
+	sup := []rune(digits)
+	var out []rune
+	for _, d := range fmt.Sprint(n) {
+		out = append(out, sup[d-'0'])
+	}
+	return string(out)
+}

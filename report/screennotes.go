@@ -1,0 +1,144 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/httpvs/httpvs/results"
+)
+
+// aaLine is the A/A row: the baseline against itself in the same rounds,
+// each with its interval and word; nil without A/A cells.
+func (s *screen) aaLine() []string {
+	if len(s.res.AA) == 0 {
+		return nil
+	}
+	var parts []string
+	for i := range s.res.AA {
+		c := &s.res.AA[i]
+		text := c.Scenario + " " + s.cell(c)
+		if c.VsH1 != nil && (c.VsH1.Verdict == results.VerdictSlower || c.VsH1.Verdict == results.VerdictFaster) {
+			text += " (a false call)"
+		}
+		parts = append(parts, text)
+	}
+	line := fmt.Sprintf("A/A %s vs %s: %s", s.base, s.base, strings.Join(parts, ", "))
+	calls, cells := 0, 0
+	for _, f := range s.j.Floors {
+		calls, cells = calls+f.FalseCalls, cells+f.Cells
+	}
+	if calls > 0 {
+		line += fmt.Sprintf(" (%d false call(s) of %d; about one in twenty is expected by chance)", calls, cells)
+	}
+	return []string{wrapLines(line)}
+}
+
+// tunedLine says what the tuned rows' own paired tests found; nil without
+// tuned rows.
+func (s *screen) tunedLine() []string {
+	t := s.j.Tuned
+	if t == nil {
+		return nil
+	}
+	var moved []string
+	counts := map[string]int{}
+	for _, g := range t.Gains {
+		if g.Gain != nil && (g.Word == "raised" || g.Word == "lowered") {
+			moved = append(moved, fmt.Sprintf("%s %s %.2fx→%.2fx (×%.2f [%.2f, %.2f])", g.Word, g.Cell, g.From, g.To, g.Gain.Ratio, g.Gain.Low, g.Gain.High))
+			continue
+		}
+		counts[g.Word]++
+	}
+	for _, w := range []string{"no change", "can't tell"} {
+		if counts[w] > 0 {
+			moved = append(moved, fmt.Sprintf("%s %d", w, counts[w]))
+		}
+	}
+	return []string{wrapLines(fmt.Sprintf(":%s rows against Go as shipped, paired by round: %s", t.Knobs, strings.Join(moved, "; ")))}
+}
+
+// causeLines are one footnote per cause: its number, rule, what it is,
+// the setting that tries its fix, and how many cells it is the main cause
+// of.
+func (s *screen) causeLines() []string {
+	var out []string
+	for i, c := range s.j.Causes {
+		line := fmt.Sprintf("%s %s: %s", superscript(i+1), c.Rule, c.What)
+		if fix := s.fixText(c.Knobs); fix != "" {
+			line += "; try " + fix
+		} else {
+			line += "; the rule names no setting"
+		}
+		out = append(out, wrapLines(line+cellCount(c.Cells)))
+	}
+	return out
+}
+
+// fixText is knobs as the command's flags when it has them, else as
+// fields: "--read-size 256Ki", "Server.HTTP2.MaxConcurrentStreams=250".
+func (s *screen) fixText(knobs []results.Knob) string {
+	var parts []string
+	for _, k := range knobs {
+		if s.flags != nil {
+			if f, ok := s.flags(k.Field); ok {
+				parts = append(parts, f+" "+k.Value)
+				continue
+			}
+		}
+		parts = append(parts, k.Field+"="+k.Value)
+	}
+	return strings.Join(parts, " ")
+}
+
+// caveatLines are the caveats about the machine or the measurement, apart
+// from causes: each rule once with its cells, the table's marks first.
+func (s *screen) caveatLines() []string {
+	var out []string
+	for _, c := range s.j.Caveats {
+		mark := "caveat"
+		if c.Rule == results.MarkMachineBound {
+			mark = markMachine
+		}
+		out = append(out, wrapLines(fmt.Sprintf("%s %s: %s%s", mark, c.Rule, c.What, cellCount(c.Cells))))
+	}
+	var cut []string
+	for _, c := range s.res.Cells {
+		if c.Partial != "" {
+			cut = append(cut, c.Scenario+"/"+c.Protocol)
+		}
+	}
+	if len(cut) > 0 {
+		out = append(out, fmt.Sprintf("%s cut short: the run ended before their rounds were done%s", markCut, cellCount(cut)))
+	}
+	for _, f := range s.j.Floors {
+		if len(f.Within) > 0 {
+			out = append(out, wrapLines(fmt.Sprintf("%s called slower or faster by less than the %s A/A reached (±%.0f%%) with no difference to find%s",
+				markFloor, f.Kind, 100*f.Reach, cellCount(f.Within))))
+		}
+	}
+	return out
+}
+
+// cellCount is " (download/h2c)" for one cell, " (3 cells)" for more.
+func cellCount(cells []string) string {
+	if len(cells) == 1 {
+		return " (" + cells[0] + ")"
+	}
+	return fmt.Sprintf(" (%d cells)", len(cells))
+}
+
+// warnings are the run's warnings, a line each with its fix: the UDP
+// buffers, the user's requests measured otherwise than asked.
+func (s *screen) warnings() []string {
+	var out []string
+	if w := s.res.Settings.UDPBuffers; w != "" {
+		if !strings.HasPrefix(w, "warning: ") {
+			w = "warning: " + w
+		}
+		out = append(out, wrapLines(w))
+	}
+	if len(s.res.Sizing) > 0 {
+		out = append(out, wrapLines("your requests' rounds, sized from a probe: "+strings.Join(s.res.Sizing, "; ")))
+	}
+	return out
+}

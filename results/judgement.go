@@ -1,0 +1,87 @@
+package results
+
+// Judgement is what the analysis concluded from a run, beyond each
+// cell's own interval and verdict (Cell.VsH1, Cell.MainCause, Cell.Marks):
+// the noise floor per kind of work, each cause once with the cells it is
+// the main cause of, and the caveats about the machine. Renderers only
+// format it; nil in results written before it was recorded.
+type Judgement struct {
+	// Decided counts the verdict cells (the transports against the
+	// baseline, variants included) whose verdict is slower, faster or
+	// similar; Cells counts those with an interval.
+	Decided int `json:"decided"`
+	Cells   int `json:"cells"`
+	// Floors are the A/A cells per kind of work.
+	Floors []NoiseFloor `json:"noise_floors,omitempty"`
+	// Causes are the rules that are some cell's main cause, each once,
+	// in the diagnosis's order.
+	Causes []Cause `json:"causes,omitempty"`
+	// Caveats are findings about the machine or the generator, not the
+	// transport (machine-bound, generator-bound, ...), each once.
+	Caveats []Cause `json:"caveats,omitempty"`
+	// Tuned is the variant rows' knob set and, per transport and
+	// scenario, whether it raised the ratio (its own paired test); nil
+	// without variant rows.
+	Tuned *TunedRows `json:"tuned,omitempty"`
+}
+
+// NoiseFloor is one kind of work's A/A cells: the baseline measured twice
+// in the same rounds, which should read ≈.
+type NoiseFloor struct {
+	// Kind is the kind of work: "transfer", "request load", "gRPC load"
+	// or "timed".
+	Kind string `json:"kind"`
+	// Cells counts the A/A cells with an interval; FalseCalls those
+	// called slower or faster (at 95%, about one in twenty is expected
+	// by chance).
+	Cells      int `json:"cells"`
+	FalseCalls int `json:"false_calls"`
+	// Reach is the largest relative distance from 1 of those intervals.
+	Reach float64 `json:"reach"`
+	// Within lists the cells of this kind called slower or faster by less
+	// than Reach ("scenario/transport"): inside what the A/A reached with
+	// no difference to find.
+	Within []string `json:"within,omitempty"`
+}
+
+// Cause is one rule across a run: what it says, the fix as settings, and
+// the cells it is the main cause (or caveat) of.
+type Cause struct {
+	Rule string `json:"rule"`
+	// What is the rule in one short sentence, without figures (each
+	// cell's Finding has its evidence).
+	What string `json:"what"`
+	// Knobs are the settings the fix changes, with the values that were
+	// measured or must exceed the default; empty when it is not a setting.
+	Knobs []Knob `json:"knobs,omitempty"`
+	// Cells are "scenario/transport", in the run's order.
+	Cells []string `json:"cells"`
+}
+
+// TunedRows are the variant rows (Settings.Alongside): the knob set they
+// ran with and each one's gain over the shipped row.
+type TunedRows struct {
+	Knobs string      `json:"knobs"`
+	Gains []TunedGain `json:"gains,omitempty"`
+}
+
+// TunedGain is a variant cell against the shipped cell of the same
+// transport and scenario: Word is "raised", "lowered", "no change" or
+// "can't tell", from Gain (nil without a paired test: then "can't tell").
+type TunedGain struct {
+	Cell string    `json:"cell"` // the shipped cell, "download/h2c"
+	From float64   `json:"from"` // the shipped cell's ratio to the baseline
+	To   float64   `json:"to"`   // the variant cell's
+	Gain *Interval `json:"gain,omitempty"`
+	Word string    `json:"word"`
+}
+
+// Marks a cell carries (Cell.Marks).
+const (
+	// MarkMachineBound: the cell's difference is the machine's (client
+	// and server together used all of it), not the transport's.
+	MarkMachineBound = "machine-bound"
+	// MarkWithinFloor: called slower or faster by less than its kind's
+	// A/A reached (NoiseFloor.Within).
+	MarkWithinFloor = "within-noise-floor"
+)
