@@ -75,12 +75,12 @@ func Detail(w io.Writer, res *results.Results) error {
 // runLine says in one line what ran where.
 func runLine(res *results.Results) string {
 	e, s := res.Env, res.Settings
-	target := "httpvs serve as a child process on loopback"
+	target := "its own payload server, a child process (the program re-executed), on loopback"
 	if s.Target != "child" {
 		target = strings.TrimSpace(s.Target + " " + s.TLSTarget)
 	}
 	if s.Net != nil {
-		target = "httpvs serve as a child process across an emulated link"
+		target = "its own payload server, a child process (the program re-executed), across an emulated link"
 	}
 	cpu := e.CPUModel
 	if cpu == "" {

@@ -56,7 +56,7 @@ func controllerLines(runs []*results.Results) []string {
 			}
 			line := fmt.Sprintf("  %s/%s: %s", name, p, strings.Join(parts, "; "))
 			if len(classes) > 1 && p != protoname.H3 {
-				line += ": the congestion control, not the transport, moves this figure"
+				line += ": its class against the link differs by controller (separate runs, not paired rounds)"
 			}
 			lines = append(lines, line)
 		}

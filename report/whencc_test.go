@@ -47,7 +47,7 @@ func TestWhenByController(t *testing.T) {
 		"TCP bbr, QUIC quic-go's cubic",
 		"by congestion control",
 		"download/h1-tls: 1.1 MB/s under bbr (at the link, 95% of the link); 0.2 MB/s under reno (at its controller's loss bound 1.42 Mbit/s",
-		"the congestion control, not the transport, moves this figure",
+		"its class against the link differs by controller (separate runs, not paired rounds)",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the report lacks %q:\n%s", want, out)

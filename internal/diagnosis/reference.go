@@ -56,18 +56,19 @@ func refConclusion(scenario, protocol string, goCell *results.Cell, byServer, tl
 	}
 	who := whoseGap(goServer, g, b)
 	// The conclusions are held to the intervals (95%, paired by round):
-	// Go's is below the best peer's only where the two do not overlap, and
-	// the peer reaches h1 only where its interval reaches within
-	// StableHalfWidth of 1.
+	// Go's is below the best peer's only where the two do not overlap;
+	// the peer is at h1 only where its whole interval lies within
+	// StableHalfWidth of 1 or above, and below h1 where it lies below 1.
+	// Between the two, the rounds cannot say whose the gap is.
 	below := gi.High < bi.Low
-	reaches := bi.High >= 1-verdict.StableHalfWidth
+	atH1, belowH1 := bi.Low >= 1-verdict.StableHalfWidth, bi.High < 1
 	switch {
-	case reaches && below:
+	case atH1 && below:
 		s += fmt.Sprintf(": the gap is %s, not %s", who, protocolName(protocol))
-	case !reaches && below:
+	case belowH1 && below:
 		s += fmt.Sprintf(": %s costs %.0f%% here even without Go, %s the rest", protocolName(protocol), (1-b)*100, who)
-	case !reaches:
-		s += fmt.Sprintf(": without Go it does no better: the cost is %s's", protocolName(protocol))
+	case belowH1:
+		s += fmt.Sprintf(": without Go it does no measurably better: the cost is %s's", protocolName(protocol))
 	default:
 		return ""
 	}

@@ -66,6 +66,11 @@ func TestReferencesHeldToIntervals(t *testing.T) {
 		{"apart: Go's gap", iv(0.5, 0.45, 0.55), map[string]*results.Interval{"h2o": iv(1.0, 0.95, 1.05)}, "the gap is Go's code, not HTTP/2", "h2o"},
 		{"overlapping: nothing to conclude", iv(0.8, 0.6, 1.0), map[string]*results.Interval{"h2o": iv(0.95, 0.7, 1.2)}, "", ""},
 		{"a lucky point loses to a steady peer", iv(0.5, 0.45, 0.55), map[string]*results.Interval{"h2o": iv(1.1, 0.75, 1.6), "nginx": iv(0.98, 0.94, 1.02)}, "the gap is Go's code", "nginx"},
+		// A peer whose interval merely touches 0.9 is not shown at h1:
+		// it is shown below h1, so part of the cost is the protocol's.
+		{"a peer touching 0.9 is not at h1", iv(0.5, 0.45, 0.55), map[string]*results.Interval{"h2o": iv(0.85, 0.7, 0.95)}, "HTTP/2 costs 15% here even without Go", "h2o"},
+		// Neither at h1 nor below it: whose the gap is, the rounds cannot say.
+		{"a peer straddling 0.9 and 1: nothing to conclude", iv(0.5, 0.45, 0.55), map[string]*results.Interval{"h2o": iv(0.95, 0.8, 1.1)}, "", ""},
 		{"one pair on a side: no interval", &results.Interval{Ratio: 0.5, Pairs: 1}, map[string]*results.Interval{"h2o": iv(1.0, 0.95, 1.05)}, "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
