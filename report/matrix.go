@@ -32,9 +32,6 @@ func Detail(w io.Writer, res *results.Results) error {
 	bw := &printer{w: w}
 	fmt.Fprintln(bw, "\ndetail:")
 	fmt.Fprintln(bw, wrapLines(runLine(res)))
-	if n := res.Settings.Net; n != nil {
-		fmt.Fprintln(bw, wrapLines(verdict.NetSummary(n)))
-	}
 	if n := foldedServerNote(res); n != "" {
 		fmt.Fprintln(bw, wrapLines(n))
 	}
@@ -64,7 +61,6 @@ func Detail(w io.Writer, res *results.Results) error {
 			fmt.Fprintf(bw, "  note: %s\n", n)
 		}
 	}
-	browserText(bw, res)
 	textFullFixes(bw, res)
 	if res.Partial {
 		fmt.Fprintf(bw, "\nPARTIAL: %s; the cells above are what was measured until then.\n", res.PartialReason)
@@ -161,4 +157,13 @@ func roundsText(s results.Settings) string {
 	}
 	return fmt.Sprintf("%d to %d repetitions per cell (%d round(s) added where the interval to %s was wider than ±%.0f%%)",
 		s.Repeat, s.MaxRepeat, s.ExtraRounds, s.BaselineProtocol(), verdict.StableHalfWidth*100)
+}
+
+// linkLine is the emulated link the run crossed, as set and as measured;
+// "" on loopback.
+func linkLine(res *results.Results) string {
+	if res.Settings.Net == nil {
+		return ""
+	}
+	return verdict.NetSummary(res.Settings.Net)
 }

@@ -62,6 +62,9 @@ func (s *screen) lines() []string {
 		out = append(out, "PARTIAL: "+s.res.PartialReason+": the cells below are what was measured until then")
 	}
 	out = append(out, s.header())
+	if l := linkLine(s.res); l != "" {
+		out = append(out, wrapLines(l))
+	}
 	if len(s.res.NotRun) > 0 {
 		var names []string
 		for _, n := range s.res.NotRun {
@@ -74,6 +77,11 @@ func (s *screen) lines() []string {
 	out = append(out, s.tunedLine()...)
 	out = append(out, s.causeLines()...)
 	out = append(out, s.caveatLines()...)
+	var browser strings.Builder
+	browserText(&browser, s.res)
+	if b := strings.Trim(browser.String(), "\n"); b != "" {
+		out = append(out, strings.Split(b, "\n")...)
+	}
 	return append(out, s.warnings()...)
 }
 
@@ -102,6 +110,9 @@ func (s *screen) header() string {
 		rounds = fmt.Sprintf("%d rounds", hi)
 	}
 	parts := []string{"httpvs " + e.Version, where, machine, e.GoVersion, "knobs " + knobSetName(s.res), rounds}
+	if s.base != "" && s.base != "h1" {
+		parts = append(parts, "baseline "+s.base)
+	}
 	if s.j.Cells > 0 {
 		parts = append(parts, fmt.Sprintf("%d/%d decided", s.j.Decided, s.j.Cells))
 	}
@@ -154,7 +165,7 @@ const (
 func (s *screen) table() []string {
 	cols, folded := s.columns()
 	if len(cols) == 0 {
-		return nil
+		return s.baselineTable()
 	}
 	rows := [][]string{append([]string{""}, cols...)}
 	for _, name := range s.res.ScenarioNames() {
@@ -269,4 +280,25 @@ func superscript(n int) string {
 		out = append(out, sup[d-'0'])
 	}
 	return string(out)
+}
+
+// baselineTable is the table of a run that measured its baseline alone:
+// each scenario's median, with nothing to compare it with.
+func (s *screen) baselineTable() []string {
+	rows := [][]string{{"", s.base}}
+	for _, name := range s.res.ScenarioNames() {
+		c := s.res.Cell(name, s.base)
+		if c == nil {
+			continue
+		}
+		text := s.cell(c)
+		if c.Skipped == "" && len(c.Repetitions) > 0 {
+			text = metricValue(c.Metric, c.Median)
+		}
+		rows = append(rows, []string{name, text})
+	}
+	if len(rows) == 1 {
+		return nil
+	}
+	return align(rows)
 }

@@ -44,7 +44,7 @@ func TestRunUserRequestsAgainstH2O(t *testing.T) {
 	srv := startH2O(t)
 	out := t.TempDir()
 	code, stdout, stderr := runMain(t, "run", "--target", srv.URL(transport.H1), "--scenarios", "requests",
-		"--request", "GET /small", "--request", "GET /no/such/file", "--protocols", "h1,h2c", "--repeat", "2", "--duration", "200ms", "--budget", "0", "--out", out)
+		"--request", "GET /small", "--request", "GET /no/such/file", "--protocols", "h1,h2c", "--repeat", "2", "--duration", "200ms", "--budget", "0", "--detail", "--out", out)
 	if code != exitFailure || !strings.Contains(stderr, "could not be measured") {
 		t.Fatalf("exit %d, want %d for the failed cells: %s", code, exitFailure, stderr)
 	}
