@@ -18,7 +18,7 @@ func TestCutShortCellMarked(t *testing.T) {
 		render func(*bytes.Buffer) error
 		mark   string
 	}{
-		{"text", func(b *bytes.Buffer) error { return Matrix(b, res) }, markCut + " cut short: the run ended before their rounds were done (download/h2c)"},
+		{"text", func(b *bytes.Buffer) error { return Matrix(b, res) }, markCut + " cut short: the run ended before their rounds were done (1 cell)"},
 		{"markdown", func(b *bytes.Buffer) error { return Markdown(b, res) }, "(cut short)"},
 	} {
 		var b bytes.Buffer

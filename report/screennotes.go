@@ -110,19 +110,23 @@ func (s *screen) caveatLines() []string {
 	if len(cut) > 0 {
 		out = append(out, fmt.Sprintf("%s cut short: the run ended before their rounds were done%s", markCut, cellCount(cut)))
 	}
+	var floors []string
 	for _, f := range s.j.Floors {
 		if len(f.Within) > 0 {
-			out = append(out, wrapLines(fmt.Sprintf("%s called slower or faster by less than the %s A/A reached (±%.0f%%) with no difference to find%s",
-				markFloor, f.Kind, 100*f.Reach, cellCount(f.Within))))
+			floors = append(floors, fmt.Sprintf("%s ±%.0f%%%s", f.Kind, 100*f.Reach, cellCount(f.Within)))
 		}
+	}
+	if len(floors) > 0 {
+		out = append(out, wrapLines(fmt.Sprintf("%s called slower or faster by less than its kind's A/A reached with no difference to find: %s",
+			markFloor, strings.Join(floors, ", "))))
 	}
 	return out
 }
 
-// cellCount is " (download/h2c)" for one cell, " (3 cells)" for more.
+// cellCount is " (1 cell)", " (3 cells)": the table's marks say which.
 func cellCount(cells []string) string {
 	if len(cells) == 1 {
-		return " (" + cells[0] + ")"
+		return " (1 cell)"
 	}
 	return fmt.Sprintf(" (%d cells)", len(cells))
 }

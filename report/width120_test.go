@@ -23,7 +23,7 @@ func fiveTransports() *results.Results {
 			Version: "v0.1.0"},
 		Settings: results.Settings{Protocols: []string{"h1", "h2c", "h1-tls", "h2", "h3"}, Repeat: 6, MaxRepeat: 6,
 			DurationSeconds: 0.1, Engine: "std", Target: "child", Knobs: runfiles.GoDefault, Seed: 1795768929726109545, WarmupRounds: 1,
-			UDPBuffers: "UDP socket buffers are capped at 4096 KiB receive / 4096 KiB send, below the 7 MiB quic-go asks for; h3 may be slower. As root: sysctl -w net.core.rmem_max=7500000 net.core.wmem_max=7500000"},
+			UDPBuffers: "warning: UDP buffers at 4096 KiB, below quic-go's 7 MiB: sysctl -w net.core.rmem_max=7500000 net.core.wmem_max=7500000"},
 	}
 	scenarios := []string{"download", "download-parallel-10", "download-parallel-100", "upload", "small-sequential", "small-concurrent", "headers-body", "grpc-1", "grpc-50"}
 	for i, sc := range scenarios {

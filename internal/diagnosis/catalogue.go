@@ -15,7 +15,7 @@ var catalogue = map[string]ruleInfo{
 	"generator-bound":     {"the generator's CPU, not the transport, limited the figure", true},
 	"window-limited":      {"a receive window caps the rate at window / RTT", false},
 	"emulator-bound":      {"the emulated link's ceiling, not the transport, may have set the figure", true},
-	"h2-small-reads":      {"small body reads, each returning window credit in frames of its own", false},
+	"h2-small-reads":      {"small body reads, each returning window credit in its own frames", false},
 	"h2-small-frames":     {"the client advertises small frames, so DATA comes in many small frames", false},
 	"h2-window-updates":   {"many WINDOW_UPDATE frames per MiB, each a read and a flush", false},
 	"h2-flow-blocked":     {"the receiver's flow-control windows held the sender back", false},

@@ -30,7 +30,7 @@ func NextSteps(res *results.Results, dir string, profiled bool) []string {
 		out = append(out, s)
 	}
 	if dir != "" {
-		out = append(out, "the tables: --detail, or "+filepath.Join(dir, "report.html"))
+		out = append(out, "--detail for the tables")
 	}
 	if cpu && !profiled {
 		out = append(out, "where the CPU goes: --profile DIR, then httpvs explain")

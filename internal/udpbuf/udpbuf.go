@@ -44,8 +44,7 @@ func Warning() string {
 	if quicBuffer(r, forced) >= 2*quicWantBuffer && quicBuffer(w, forced) >= 2*quicWantBuffer {
 		return ""
 	}
-	return "warning: UDP socket buffers are capped at " + strconv.Itoa(r>>10) + " KiB receive / " + strconv.Itoa(w>>10) +
-		" KiB send, below the 7 MiB quic-go asks for (its effect here: bench/udpbuffers.sh); as root: sysctl -w net.core.rmem_max=7500000 net.core.wmem_max=7500000"
+	return "warning: UDP buffers at " + strconv.Itoa(min(r, w)>>10) + " KiB, below quic-go's 7 MiB: sysctl -w net.core.rmem_max=7500000 net.core.wmem_max=7500000"
 }
 
 func readSysctl(path string) (int, error) {
