@@ -13,6 +13,7 @@ import (
 	"github.com/httpvs/httpvs/internal/peers"
 	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/internal/runfiles"
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
@@ -76,6 +77,7 @@ func parseOver(e *env, args []string, preset experiment.Options) (*flagset.Set, 
 const quickTakes = "about 10 s on a quiet 2-core machine, longer under load"
 
 func (f *runFlags) register(fs *flagset.Set) {
+	fs.About = fmt.Sprintf(runAbout, 100*verdict.Matters)
 	m := &f.xo.Matrix
 	fs.StringVar(&f.protocols, "protocols", "all", "comma-separated transports (h1, h2c, h1-tls, h2, h3) or all")
 	fs.Alias("protocols", "protocol")

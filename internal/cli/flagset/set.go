@@ -37,6 +37,9 @@ type Set struct {
 	groups []flagGroup
 	// name and synopsis are the command's, as its usage line shows them.
 	name, synopsis string
+	// About, when set, is printed by -h between the usage line and the
+	// flags: how to read what the command prints.
+	About string
 }
 
 // flagGroup is a heading of help and the flags under it.
@@ -147,7 +150,11 @@ func New(name, synopsis string, stdout io.Writer) *Set {
 		if OnHelp != nil {
 			OnHelp(fs)
 		}
-		fmt.Fprintf(stdout, "%s\n\nflags:\n", fs.UsageLine())
+		fmt.Fprintf(stdout, "%s\n\n", fs.UsageLine())
+		if fs.About != "" {
+			fmt.Fprintf(stdout, "%s\n\n", strings.TrimSpace(fs.About))
+		}
+		fmt.Fprintln(stdout, "flags:")
 		fs.PrintHelp(stdout)
 	}
 	return fs
