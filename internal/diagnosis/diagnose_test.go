@@ -84,6 +84,11 @@ func TestDiagnoseRules(t *testing.T) {
 			other: results.Repetition{Bytes: gb, Seconds: 0.4, ClientH2: stats.H2Frames{Received: stats.H2Direction{FlowBlockedSeconds: 0.1}},
 				Server: &stats.ServerStats{H2C: stats.H2Frames{Sent: stats.H2Direction{FlowBlockedSeconds: 0.3}}}},
 			rule: "h2-flow-blocked", words: []string{"h2c at 0.40x h1: the server's DATA waited for flow-control window 0.30 s of 0.40 s (75%)", "client's stream receive window", "MaxReceiveBufferPerStream"}},
+		// Go's client allows 1 GiB a connection: the fix never asks for less.
+		{name: "flow blocked: no client connection window below the default", protocol: "h2c", metric: results.MetricBytesPerSecond,
+			other: results.Repetition{Bytes: gb, Seconds: 0.4, ClientH2: stats.H2Frames{Received: stats.H2Direction{FlowBlockedSeconds: 0.1}},
+				Server: &stats.ServerStats{H2C: stats.H2Frames{Sent: stats.H2Direction{FlowBlockedSeconds: 0.3}}}},
+			rule: "h2-flow-blocked", words: []string{"MaxReceiveBufferPerConnection"}, absent: true},
 		{name: "flow blocked upload", protocol: "h2c", metric: results.MetricBytesPerSecond,
 			other: results.Repetition{Bytes: gb, Seconds: 1, ClientH2: stats.H2Frames{Sent: stats.H2Direction{FlowBlockedSeconds: 0.5}}},
 			rule:  "h2-flow-blocked", words: []string{"the client's DATA waited", "0.50 s of 1.00 s (50%)", "on the server"}},
