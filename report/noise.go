@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -55,21 +54,6 @@ func withinFloor(res *results.Results) []string {
 		out = append(out, f.Within...)
 	}
 	return out
-}
-
-// kindPlural names a kind of work's cells in a sentence.
-func kindPlural(kind string) string {
-	switch kind {
-	case verdict.KindTransfer:
-		return "transfers"
-	case verdict.KindRequests:
-		return "request loads"
-	case verdict.KindGRPC:
-		return "gRPC loads"
-	case verdict.KindTimed:
-		return "timed scenarios"
-	}
-	return kind
 }
 
 // aaWord is an A/A verdict in the verdict's own words, with what it

@@ -94,10 +94,7 @@ func cellsOf(line, scenario, folded string) (label string, cells []string) {
 		if !ok {
 			continue
 		}
-		for _, f := range regexp.MustCompile(`\s{2,}`).Split(strings.TrimSpace(rest), -1) {
-			cells = append(cells, f)
-		}
-		return l, cells
+		return l, regexp.MustCompile(`\s{2,}`).Split(strings.TrimSpace(rest), -1)
 	}
 	return "", nil
 }
