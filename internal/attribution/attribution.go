@@ -5,8 +5,8 @@
 // code (net/http's HTTP/2, crypto/tls, quic-go, the runtime, syscalls) and
 // the few functions whose time grew and those whose time shrank, each with
 // its seconds per unit as measured: the net extra is what grew less what
-// shrank. It is how "h2c is 0.19x h1" becomes "the h2c server spends
-// +1.9 s/GB net (+2.3 grew, -0.4 shrank), 1.0 of the growth in HTTP/2".
+// shrank. It is how "h2c is slower than h1" becomes "the h2c server
+// spends so many seconds per GB more, this much of the growth in HTTP/2".
 package attribution
 
 import (

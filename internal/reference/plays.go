@@ -49,8 +49,8 @@ var clientPlays = map[string][]transport.Protocol{
 
 // MinColdDuration is the shortest round of a client without warm-up (wrk,
 // oha): their connections' set-up is inside the measured time, and in a
-// 100 ms round wrk's 50 TLS handshakes took half of it (h1-tls 0.30x h1
-// against h2o; over a second, most of the gap went).
+// short round wrk's 50 TLS handshakes take much of it (bench/peers.sh's
+// records: over a second, most of the h1-tls gap went).
 const MinColdDuration = time.Second
 
 // duration is the measured time of one round of sc.
