@@ -57,7 +57,8 @@ func newSizes(quick bool) sizes {
 // estimate is the expected running time, from the sections' sizes as
 // measured here at a load average of 20-30 (curl at ~200 MB/s, a
 // testing.Benchmark column-round ~1.2 s, a loopback round ~18 s, a link
-// ~22 s, a lossy link ~1 s per loss event).
+// ~22 s, a lossy link ~1 s per loss event), and about a minute for the
+// settings varied to take disagreements apart.
 func (p sizes) estimate() time.Duration {
 	curl := time.Duration(p.curlRounds+1) * 3 * time.Duration(p.curlBytes/200e3) * time.Millisecond
 	bench := time.Duration(p.benchRounds+1) * 4 * (p.benchTime*4 + 50*time.Millisecond) * 6 // gonuget x2, gRPC x4
@@ -65,7 +66,7 @@ func (p sizes) estimate() time.Duration {
 	sweep := time.Duration(len(p.sweepLinks)) * 22 * time.Second
 	yu := 2 * time.Duration(p.lossEvents) * 800 * time.Millisecond
 	parallel := 2 * time.Duration(pick3(p.quick, 20, 30)) * time.Second
-	return curl + bench + matrix + sweep + yu + parallel + 20*time.Second
+	return curl + bench + matrix + sweep + yu + parallel + 80*time.Second
 }
 
 func main() {
@@ -97,6 +98,7 @@ type section struct {
 
 func run(ctx context.Context, p sizes) error {
 	began := time.Now()
+	facts = readMachine()
 	rec := newRecord(p, began)
 	fmt.Printf("replay: expected running time about %s (%s run); load now: %s\n", p.estimate().Round(time.Minute), pick(p.quick, "--quick", "full"), rec.loadBefore)
 	sections := []section{
