@@ -300,7 +300,7 @@ func ladderText(steps []ladderStep, pub float64) string {
 		return b.String()
 	}
 	if turned < 0 {
-		b.WriteString("\n\nNo step turned the order to the post's (native faster, by R2): no cause found among these settings.")
+		b.WriteString("\n\nNo step turned the order to the post's (native faster, by R2): open among these settings.")
 		return b.String()
 	}
 	fmt.Fprintf(&b, "\n\nThe step that turned the order to the post's (native faster, by R2): %s -> %s.", steps[turned-1].name, steps[turned].name)

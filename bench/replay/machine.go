@@ -84,7 +84,7 @@ func parseCPUInfo(b []byte) (model string, n int) {
 }
 
 // parseCurlVersion is `curl --version`'s program and version ("curl
-// 7.88.1").
+// X.Y.Z").
 func parseCurlVersion(out []byte) string {
 	f := strings.Fields(string(out))
 	if len(f) < 2 {

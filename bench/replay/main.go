@@ -36,6 +36,9 @@ type sizes struct {
 	ginRequests int
 	parallel    int   // the fork's 1000 parallel downloads
 	readBytes   int64 // the fork's read counts: one download's size
+	causeRounds int   // R4's test of Zhang et al.'s cause: rounds
+	causeBytes  int64 // and one download's size
+	goRounds    int   // rounds of each Go toolchain's download cells
 }
 
 func newSizes(quick bool) sizes {
@@ -44,12 +47,13 @@ func newSizes(quick bool) sizes {
 		sweepLinks: []string{"rtt=0ms,rate=100mbit", "rtt=0ms,rate=500mbit", "rtt=0ms,rate=1gbit", "rtt=0ms,rate=2gbit",
 			"rtt=10ms,rate=100mbit", "rtt=10ms,rate=1gbit", "rtt=40ms,rate=100mbit", "rtt=40ms,rate=1gbit"},
 		yuLink: "rtt=10ms,rate=50mbit,loss=1%,cc=bbr,reno", lossEvents: 30, ginRequests: 4000, parallel: 1000, readBytes: 500e6,
+		causeRounds: 6, causeBytes: 200e6, goRounds: 6,
 	}
 	if quick {
 		p.quick = true
 		p.curlBytes, p.curlRounds, p.benchTime, p.benchRounds, p.repeat = 300e6, 2, 50*time.Millisecond, 2, 2
 		p.sweepLinks = []string{"rtt=0ms,rate=100mbit", "rtt=0ms,rate=1gbit"}
-		p.lossEvents, p.ginRequests, p.readBytes = 8, 1500, 100e6
+		p.lossEvents, p.ginRequests, p.readBytes, p.causeRounds, p.causeBytes, p.goRounds = 8, 1500, 100e6, 2, 50e6, 2
 	}
 	return p
 }

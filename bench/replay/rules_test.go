@@ -151,3 +151,27 @@ func TestMeasureRoundsPairsColumns(t *testing.T) {
 		t.Errorf("error %v, want boom", err)
 	}
 }
+
+// TestCauseRow: R4 agrees only when the cheaper receiver raises h3 and
+// the costlier sender does not lower it.
+func TestCauseRow(t *testing.T) {
+	up := results.Interval{Ratio: 1.3, Low: 1.2, High: 1.4, Pairs: 4}
+	flat := results.Interval{Ratio: 1, Low: 0.9, High: 1.1, Pairs: 4}
+	down := results.Interval{Ratio: 0.7, Low: 0.6, High: 0.8, Pairs: 4}
+	for _, tc := range []struct {
+		name             string
+		receiver, sender results.Interval
+		want             string
+	}{
+		{"receiver moves, sender not", up, flat, agrees},
+		{"both move", up, down, notTested},
+		{"receiver does not move", flat, flat, disagrees},
+		{"no interval", results.Interval{}, flat, notTested},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if r := causeRow(causeTest{receiver: tc.receiver, sender: tc.sender, gap: flat}, "setup"); r.Verdict != tc.want || r.Rule != "R4" {
+				t.Errorf("verdict %s (%s), want %s", r.Verdict, r.Note, tc.want)
+			}
+		})
+	}
+}

@@ -34,9 +34,10 @@ const rulesText = `## How a claim is judged (fixed before the results)
   to the same baseline **agrees** within a factor of 1.5 of the published ratio (Go, quic-go and
   grpc-go versions differ from the publications', and allocate differently), else **disagrees**.
 - **R4, a claim of cause**: it **agrees** only when a setting that changes that cause, varied in the
-  same run at links where the emulator kept up (no packet left it more than 1 ms late), moves the
-  figure the way the claim predicts; **disagrees** when it moves it the other way or not at all;
-  otherwise it is **not tested**, whatever the figures beside it read.
+  same run on loopback or at links where the emulator kept up (no packet left it more than 1 ms late),
+  moves the figure the way the claim predicts, and a control setting on the other side does not;
+  **disagrees** when it moves it the other way or not at all; otherwise (not varied, or the control
+  moved it too) it is **not tested**, whatever the figures beside it read.
 - **A disagreement** ends in "cause: X" (a setting varied one at a time, each with its interval,
   that moves the figure to the published one when set as there) or "open: varied A, B, C; none
   moved it".

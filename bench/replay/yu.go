@@ -20,7 +20,7 @@ func zhangSetupOf(cc string) string {
 
 // zhangRows holds the sweep to Zhang et al.'s claims, read on the rtt 0
 // series (the rates alone varying).
-func zhangRows(links []sweepLink) []Row {
+func zhangRows(links []sweepLink, ct *causeTest) []Row {
 	var series, all []sweepLink
 	for _, l := range links {
 		if l.ok && strings.HasPrefix(l.spec, "rtt=0ms") {
@@ -38,10 +38,14 @@ func zhangRows(links []sweepLink) []Row {
 	rows := zhangRates(series, all)
 	top := topLink(all)
 	setup := zhangSetupOf(top.cc)
-	return append(rows,
-		Row{Source: srcZhang, Claim: "the cause is the receiver's processing (many packets, user-space ACKs)", Setup: setup + "; h3's client (receiver) CPU per byte over its server's (sender), repetition by repetition, at " + top.spec, Rule: "R4",
-			Verdict: notTested, Figure: fmt.Sprintf("receiver %.2f s/GB, sender %.2f s/GB: %s", top.recvCPU, top.sendCPU, ivText(top.recv)),
-			Note: "no setting that changes the receiver's cost (its read size, batch size, ACK frequency, GSO, a core of its own) was varied; the CPU split beside it reads a cost, not a cause. Links where the emulator kept up: " + keptUp(links)},
+	cause := Row{Source: srcZhang, Claim: "the cause is the receiver's processing (many packets, user-space ACKs)", Setup: setup + "; h3's client (receiver) CPU per byte over its server's (sender), repetition by repetition, at " + top.spec, Rule: "R4",
+		Verdict: notTested, Figure: fmt.Sprintf("receiver %.2f s/GB, sender %.2f s/GB: %s", top.recvCPU, top.sendCPU, ivText(top.recv)),
+		Note: "no setting that changes the receiver's cost was varied; the CPU split reads a cost, not a cause. Links where the emulator kept up: " + keptUp(links)}
+	if ct != nil {
+		cause = causeRow(*ct, setup)
+		cause.Note = joinNote(cause.Note, fmt.Sprintf("beside it, the CPU split at %s: receiver %.2f s/GB, sender %.2f s/GB: %s (a cost, not a test)", top.spec, top.recvCPU, top.sendCPU, ivText(top.recv)))
+	}
+	return append(rows, cause,
 		Row{Source: srcZhang, Claim: "QUIC's receiver acknowledges far more often than TCP's (fewer ACKs recommended)", Setup: setup + "; the emulator's packets up (acknowledgements) per packet down, at " + top.spec, Rule: "R2",
 			Verdict: pick(top.upDown3 > top.upDown2 && top.upDown2 > 0, agrees, disagrees),
 			Figure:  fmt.Sprintf("up per down: h3 %.3f, h2 %.3f; h3's receiver sent %.2f QUIC packets per packet received", top.upDown3, top.upDown2, top.acks),
@@ -181,7 +185,7 @@ func zhangCrossover(series, all []sweepLink) Row {
 	return r
 }
 
-// yuSection measures one lossy link under TCP's BBR and then Cubic
+// yuSection measures one lossy link under each TCP controller it names
 // (quic-go's own controller): the share of h3's gap to h2 that goes when
 // both run the same controller.
 func yuSection(ctx context.Context, p sizes) ([]Row, string, error) {

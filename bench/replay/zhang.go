@@ -137,7 +137,11 @@ func zhangSection(ctx context.Context, p sizes) ([]Row, string, error) {
 	for _, r := range runs {
 		links = append(links, readLink(r))
 	}
-	return zhangRows(links), sweepTable(links), nil
+	ct, err := receiverTest(ctx, p.causeRounds, p.causeBytes)
+	if err != nil {
+		return nil, "", fmt.Errorf("the receiver's cost varied: %w", err)
+	}
+	return zhangRows(links, &ct), sweepTable(links), nil
 }
 
 func sweepTable(links []sweepLink) string {
