@@ -48,6 +48,7 @@ func (r *record) add(name string, rows []Row, detail string, took time.Duration)
 }
 
 func (r *record) finish(took time.Duration) {
+	crossRef(r.rows)
 	r.took = took.Round(time.Second).String()
 	r.loadEnd, _ = readLoad()
 }
@@ -80,6 +81,23 @@ func (r *record) table() string {
 		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | %s | %s | %s |\n", i+1, row.Source, cellText(row.Claim), cellText(row.Setup), cellText(row.Figure), row.Rule, cellText(v), cellText(row.Noise))
 	}
 	return b.String()
+}
+
+// crossRef ends a disagreeing row that varied nothing itself by
+// pointing at the row that holds the same published figure in the
+// publication's own shape and was taken apart there.
+func crossRef(rows []Row) {
+	for i, r := range rows {
+		if r.Verdict != disagrees || r.Note != "" || r.published == 0 {
+			continue
+		}
+		for j, o := range rows {
+			if j != i && o.Source == r.Source && o.published == r.published && o.Note != "" && (strings.Contains(o.Note, "open:") || strings.Contains(o.Note, "cause:")) {
+				rows[i].Note = fmt.Sprintf("open: varied nothing in this shape; the same published figure in the publication's own shape is row %d, taken apart there", j+1)
+				break
+			}
+		}
+	}
 }
 
 func cellText(s string) string { return strings.ReplaceAll(s, "|", "/") }

@@ -175,3 +175,17 @@ func TestCauseRow(t *testing.T) {
 		})
 	}
 }
+
+// TestCrossRef: a disagreeing row that varied nothing points at the row
+// of the same published figure that was taken apart.
+func TestCrossRef(t *testing.T) {
+	rows := []Row{
+		{Source: "s", Verdict: disagrees, published: 0.5},
+		{Source: "s", Verdict: agrees, published: 0.7},
+		{Source: "s", Verdict: disagrees, published: 0.5, Note: "varied ...; open: varied A; none moved it"},
+	}
+	crossRef(rows)
+	if !strings.Contains(rows[0].Note, "row 3") || rows[1].Note != "" {
+		t.Errorf("notes %q, %q", rows[0].Note, rows[1].Note)
+	}
+}
