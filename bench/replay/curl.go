@@ -56,7 +56,7 @@ func curlSection(ctx context.Context, p sizes) ([]Row, string, error) {
 		}
 		vs = append(vs, variation{s.name + fmt.Sprintf(" (%s transfers)", sizeText(p.curlBytes/3)), vr.ratio("h2c", "h1", false)})
 	}
-	row.Note = takeApart(pub, iv, vs) + "; Go's version for this row: not varied (curl's side is fixed; the Go-client row cites bench/goversions.sh)"
+	row.Note = takeApart(pub, iv, vs) + "; not varied for this row: Go's version (the Go-client row varies it) and curl's"
 	return []Row{row}, detail, nil
 }
 

@@ -57,7 +57,7 @@ func loopbackSection(ctx context.Context, p sizes) ([]Row, string, error) {
 		case r.Verdict == disagrees && c.scenario == "download":
 			vs, err := goVersionsVaried(ctx, p)
 			if err != nil {
-				return nil, "", fmt.Errorf("Go versions: %w", err)
+				return nil, "", fmt.Errorf("go versions: %w", err)
 			}
 			r.Note = takeApart(c.pub, r.iv, vs) + "; the issue's 2021 Go (1.17, x/net before MaxReadFrameSize and the inbound flow-control rewrite) is older than any toolchain this program builds; earlier: " + goVersionsRecord
 		}

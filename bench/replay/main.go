@@ -43,11 +43,11 @@ type sizes struct {
 
 func newSizes(quick bool) sizes {
 	p := sizes{
-		curlBytes: 1e9, curlRounds: 6, benchTime: 200 * time.Millisecond, benchRounds: 10, repeat: 8,
-		sweepLinks: []string{"rtt=0ms,rate=100mbit", "rtt=0ms,rate=500mbit", "rtt=0ms,rate=1gbit", "rtt=0ms,rate=2gbit",
-			"rtt=10ms,rate=100mbit", "rtt=10ms,rate=1gbit", "rtt=40ms,rate=100mbit", "rtt=40ms,rate=1gbit"},
+		curlBytes: 600e6, curlRounds: 6, benchTime: 200 * time.Millisecond, benchRounds: 8, repeat: 6,
+		sweepLinks: []string{"rtt=0ms,rate=100mbit", "rtt=0ms,rate=500mbit", "rtt=0ms,rate=1gbit",
+			"rtt=10ms,rate=100mbit", "rtt=40ms,rate=100mbit"},
 		yuLink: "rtt=10ms,rate=50mbit,loss=1%,cc=bbr,reno", lossEvents: 30, ginRequests: 4000, parallel: 1000, readBytes: 500e6,
-		causeRounds: 6, causeBytes: 200e6, goRounds: 6,
+		causeRounds: 6, causeBytes: 200e6, goRounds: 4,
 	}
 	if quick {
 		p.quick = true

@@ -55,6 +55,14 @@ func TestTakeApart(t *testing.T) {
 	if got := takeApart(0.18, base, []variation{same}); !strings.HasSuffix(got, "open: varied B; none moved it to the published 0.18x") {
 		t.Errorf("got %q", got)
 	}
+	wide := variation{"W", results.Interval{Ratio: 0.2, Low: 0.05, High: 0.29, Pairs: 4}}
+	if got := takeApart(0.18, base, []variation{wide}); !strings.Contains(got, "open:") || !strings.Contains(got, "undecided") {
+		t.Errorf("a variation wider than 3x is a cause: %q", got)
+	}
+	touching := variation{"T", results.Interval{Ratio: 0.25, Low: 0.16, High: 0.31, Pairs: 4}}
+	if got := takeApart(0.18, base, []variation{touching}); !strings.Contains(got, "open:") {
+		t.Errorf("a variation overlapping the row's interval is a cause: %q", got)
+	}
 	if got := takeApart(0.18, base, nil); strings.Contains(got, "no cause measured") || !strings.HasPrefix(got, "open:") {
 		t.Errorf("got %q", got)
 	}
@@ -165,7 +173,8 @@ func TestCauseRow(t *testing.T) {
 	}{
 		{"receiver moves, sender not", up, flat, agrees},
 		{"both move", up, down, notTested},
-		{"receiver does not move", flat, flat, disagrees},
+		{"receiver within ±10%", results.Interval{Ratio: 1, Low: 0.95, High: 1.05, Pairs: 4}, flat, disagrees},
+		{"receiver too wide to tell", flat, flat, notTested},
 		{"no interval", results.Interval{}, flat, notTested},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

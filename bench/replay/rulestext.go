@@ -13,7 +13,7 @@ import (
 
 // rulesName is the rules' version as the document names it; the hash
 // of rulesText and the constants (rulesVersion) is what a record carries.
-const rulesName = "v2"
+const rulesName = "v3"
 
 // rulesText is the rules as the document states them, fixed before a
 // run: a change to it or to the constants it names changes the hash
@@ -35,12 +35,14 @@ const rulesText = `## How a claim is judged (fixed before the results)
   grpc-go versions differ from the publications', and allocate differently), else **disagrees**.
 - **R4, a claim of cause**: it **agrees** only when a setting that changes that cause, varied in the
   same run on loopback or at links where the emulator kept up (no packet left it more than 1 ms late),
-  moves the figure the way the claim predicts, and a control setting on the other side does not;
-  **disagrees** when it moves it the other way or not at all; otherwise (not varied, or the control
-  moved it too) it is **not tested**, whatever the figures beside it read.
+  moves the figure the way the claim predicts (the interval of the figure's change wholly on that side
+  of 1), and a control setting on the other side does not; **disagrees** when it moves it the other
+  way, or leaves it within ±10% (the interval wholly inside [0.91, 1.1]); otherwise (not varied, too
+  wide to tell, or the control moved it too) it is **not tested**, whatever the figures beside it read.
 - **A disagreement** ends in "cause: X" (a setting varied one at a time, each with its interval,
-  that moves the figure to the published one when set as there) or "open: varied A, B, C; none
-  moved it".
+  that moves the figure to the published one when set as there: its interval apart from the row's,
+  holding the published figure, no wider than a factor of 3) or "open: varied A, B, C; none moved
+  it".
 - **A link where the emulator fell behind** (packets left it more than 1 ms late) ran slower than
   set: its rows are **not comparable**.
 
@@ -51,7 +53,7 @@ tested" are not disagreements: they say this run could not decide.
 // rulesVersion is the rules' name and a hash of their text and
 // constants, as a record carries it.
 func rulesVersion() string {
-	h := sha256.Sum256(fmt.Appendf(nil, "%s\nmaxSpan=%v countFactor=%v", rulesText, maxSpan, countFactor))
+	h := sha256.Sum256(fmt.Appendf(nil, "%s\nmaxSpan=%v countFactor=%v notMoved=%v", rulesText, maxSpan, countFactor, notMoved))
 	return rulesName + ", sha256:" + hex.EncodeToString(h[:6])
 }
 
@@ -68,9 +70,14 @@ const ruleChanges = `Rule changes, from git log -- bench/replay:
 - d72c92f: "a link where the emulator fell behind is not comparable" added **after**
   replay-2026-11-27T0845Z, whose crossover row (32 there) read "disagrees" on such links: changed
   after a result it flips.
-- v2 (this document's rules): R1 decided on the unwidened 95% interval, the widening its own column;
-  R4 for claims of cause; disagreements end in "cause" or "open". Stated before the run that wrote
-  this document; it flips rows of earlier records that agreed only once widened.
+- v2 (fe5323e, ee72c4f): R1 decided on the unwidened 95% interval, the widening its own column; R4 for
+  claims of cause; disagreements end in "cause" or "open". Stated before its run
+  (replay-2026-12-06T1957Z); it flips rows of earlier records that agreed only once widened.
+- v3 (this document's rules): a cause must lie apart from the row's interval and span at most a
+  factor of 3; R4's "not at all" means within ±10%, and an interval wider than that holding 1 is
+  "not tested". Added **after** replay-2026-12-06T1957Z, where they flip rows 1, 17 and 23 from
+  "cause" to "open" (their causes' intervals spanned factors of 3.1 to 8.7) and row 30
+  from "disagrees" to "not tested" (its interval [0.44, 2.64]).
 `
 
 // rulesHistory is the changes, then each replay record under dir with

@@ -16,10 +16,11 @@ type variation struct {
 
 // takeApart ends a disagreement: each setting varied one at a time with
 // its interval and how it moved against the row's own interval base,
-// then "cause: X" when a setting's interval holds the published figure
-// (the figure moves to the published one when X is set as there), or
-// "open: varied A, B; none moved it". Published and intervals are ratios
-// with above 1 faster.
+// then "cause: X" when a setting's interval moved apart from base, holds
+// the published figure and spans no more than R1's maxSpan (the figure
+// moves to the published one when X is set as there), or "open: varied
+// A, B; none moved it". Published and intervals are ratios with above 1
+// faster.
 func takeApart(pub float64, base results.Interval, vs []variation) string {
 	if len(vs) == 0 {
 		return "open: no setting was varied for this row in this run"
@@ -28,7 +29,7 @@ func takeApart(pub float64, base results.Interval, vs []variation) string {
 	for _, v := range vs {
 		parts = append(parts, fmt.Sprintf("%s: %s, %s", v.setting, ivText(v.iv), moved(pub, base, v.iv)))
 		names = append(names, v.setting)
-		if v.iv.Pairs >= 2 && pub >= v.iv.Low && pub <= v.iv.High {
+		if isCause(pub, base, v.iv) {
 			causes = append(causes, v.setting)
 		}
 	}
@@ -39,12 +40,20 @@ func takeApart(pub float64, base results.Interval, vs []variation) string {
 	return s + fmt.Sprintf("open: varied %s; none moved it to the published %.2fx", strings.Join(names, ", "), pub)
 }
 
+// isCause: v holds pub, decides (spans at most maxSpan) and lies apart
+// from base, which (the row disagreeing) does not hold pub.
+func isCause(pub float64, base, v results.Interval) bool {
+	return v.Pairs >= 2 && v.Low > 0 && pub >= v.Low && pub <= v.High && v.High/v.Low <= maxSpan && (v.High < base.Low || v.Low > base.High)
+}
+
 // moved says how a variation's interval stands against the base's: apart
 // from it toward or away from the published figure, or overlapping it.
 func moved(pub float64, base, v results.Interval) string {
 	switch {
 	case v.Pairs < 2 || base.Pairs < 2:
 		return "no interval"
+	case v.Low <= 0 || v.High/v.Low > maxSpan:
+		return "undecided (wider than a factor of 3)"
 	case v.High < base.Low:
 		return pick(pub < base.Low, "moved toward the published figure", "moved away from the published figure")
 	case v.Low > base.High:
