@@ -4,11 +4,14 @@
 # go test -bench, the gRPC ServeHTTP post, the gin post) and of two papers
 # (Zhang et al. WWW 2024, link rates; Yu and Benson WWW 2021, congestion
 # controllers), each in its own shape beside httpvs's figure, judged by
-# rules stated before the results. Writes docs/replications.md and
-# docs/measurements/replay-DATE.md. Emulated links need root (or user
-# namespaces) and /dev/net/tun. Prints its expected running time first
-# (about 15 minutes; --quick about 4, for checking, writes its record to
-# the temporary directory and leaves docs/replications.md alone).
+# rules stated before the results (versioned: the record carries their
+# hash), each disagreement taken apart by settings varied one at a time.
+# Writes docs/replications.md and docs/measurements/replay-DATE.md, with
+# the machine, versions, controller and load as measured in the run.
+# Emulated links need root (or user namespaces) and /dev/net/tun. Prints
+# its expected running time first (under 10 minutes on a quiet machine;
+# --quick, for checking, writes its record to the temporary directory and
+# leaves docs/replications.md alone).
 #
 #   bench/replay.sh [--quick]
 set -euo pipefail

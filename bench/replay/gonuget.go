@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -58,7 +59,11 @@ func gonugetSection(_ context.Context, p sizes) ([]Row, string, error) {
 		if err != nil {
 			return nil, "", err
 		}
-		rows = append(rows, gonugetRows(ns, by, al, parallel)...)
+		got := gonugetRows(ns, by, al, parallel)
+		if err := gonugetApart(p, servers, parallel, got); err != nil {
+			return nil, "", err
+		}
+		rows = append(rows, got...)
 		detail = append(detail, fmt.Sprintf("%s (median ns/op, B/op, allocs/op): h1 %.0f, %.0f, %.0f; h2 %.0f, %.0f, %.0f; h3 %.0f, %.0f, %.0f",
 			pick(parallel, "RunParallel", "sequential"), ns.median("h1"), by.median("h1"), al.median("h1"), ns.median("h2"), by.median("h2"), al.median("h2"), ns.median("h3"), by.median("h3"), al.median("h3")))
 	}
@@ -74,14 +79,15 @@ var gonugetPub = map[bool]map[string]benchResult{
 func gonugetRows(ns, by, al rounds, parallel bool) []Row {
 	pub := gonugetPub[parallel]
 	shape := pick(parallel, "concurrent (RunParallel)", "sequential")
-	setup := "testing.Benchmark in this process, " + shape + ", httpvstest servers (h1 cleartext, h2 TLS, h3 quic-go), Go as shipped clients; gonuget: Apple M4 Pro, Go 1.21, -benchtime 3s"
+	setup := fmt.Sprintf("testing.Benchmark in this process, %s, GOMAXPROCS %d, httpvstest servers (h1 cleartext, h2 TLS, h3 quic-go), Go as shipped clients; gonuget: Apple M4 Pro, Go 1.21, -benchtime 3s; %s", shape, runtime.GOMAXPROCS(0), facts.diff())
 	nf := noiseOf(ns.ratio("h1 A/A", "h1", true))
 	var rows []Row
 	for _, col := range []string{"h2", "h3"} {
 		pr := pub["h1"].ns / pub[col].ns
-		v, fig := ratioRule(pr, ns.ratio(col, "h1", true), nf)
+		iv := ns.ratio(col, "h1", true)
+		v, fig, noise := ratioRule(pr, iv, nf)
 		rows = append(rows, Row{Source: srcGonuget, Claim: fmt.Sprintf("go test -bench %s %s: %.0f ns/op vs h1 %.0f: %.2fx", shape, col, pub[col].ns, pub["h1"].ns, pr),
-			Setup: setup, Figure: fmt.Sprintf("h1 %.0f, %s %.0f ns/op: %s", ns.median("h1"), col, ns.median(col), fig), Rule: "R1", Verdict: v, published: pr})
+			Setup: setup, Figure: fmt.Sprintf("h1 %.0f, %s %.0f ns/op: %s", ns.median("h1"), col, ns.median(col), fig), Rule: "R1", Verdict: v, Noise: noise, published: pr, col: col, iv: iv})
 	}
 	if parallel {
 		return rows
@@ -98,6 +104,45 @@ func gonugetRows(ns, by, al rounds, parallel bool) []Row {
 			Rule: "R3", Verdict: v})
 	}
 	return rows
+}
+
+// gonugetProcs are the GOMAXPROCS values a disagreeing gonuget row is
+// varied over: one, and 12 (an M4 Pro's smaller core count: RunParallel
+// starts GOMAXPROCS goroutines, go test sets GOMAXPROCS to the cores).
+var gonugetProcs = []int{1, 12}
+
+// gonugetApart takes apart the ns/op rows of one shape that disagree:
+// the same benchmark under each of gonugetProcs, in rounds of their own.
+func gonugetApart(p sizes, servers map[string]*httpvstest.Server, parallel bool, rows []Row) error {
+	var cols []string
+	for _, r := range rows {
+		if r.Verdict == disagrees && r.Rule == "R1" {
+			cols = append(cols, r.col)
+		}
+	}
+	if len(cols) == 0 {
+		return nil
+	}
+	vary := map[string][]variation{}
+	q := p
+	q.benchRounds = max(3, p.benchRounds/2)
+	for _, procs := range gonugetProcs {
+		old := runtime.GOMAXPROCS(procs)
+		ns, _, _, err := benchCols(q, append([]string{"h1"}, cols...), func(col string) func(*testing.B) { return getBench(servers[col], parallel) })
+		runtime.GOMAXPROCS(old)
+		if err != nil {
+			return fmt.Errorf("GOMAXPROCS %d: %w", procs, err)
+		}
+		for _, c := range cols {
+			vary[c] = append(vary[c], variation{fmt.Sprintf("GOMAXPROCS %d", procs), ns.ratio(c, "h1", true)})
+		}
+	}
+	for i, r := range rows {
+		if v, ok := vary[r.col]; ok && r.Verdict == disagrees && r.Rule == "R1" {
+			rows[i].Note = takeApart(r.published, r.iv, v) + "; not varied: Go's version (gonuget's 1.21) and the machine (an M4 Pro)"
+		}
+	}
+	return nil
 }
 
 // getBench is gonuget's benchmark: GET, read the body, close it; with

@@ -36,20 +36,24 @@ type sizes struct {
 	ginRequests int
 	parallel    int   // the fork's 1000 parallel downloads
 	readBytes   int64 // the fork's read counts: one download's size
+	causeRounds int   // R4's test of Zhang et al.'s cause: rounds
+	causeBytes  int64 // and one download's size
+	goRounds    int   // rounds of each Go toolchain's download cells
 }
 
 func newSizes(quick bool) sizes {
 	p := sizes{
-		curlBytes: 1e9, curlRounds: 6, benchTime: 200 * time.Millisecond, benchRounds: 10, repeat: 8,
-		sweepLinks: []string{"rtt=0ms,rate=100mbit", "rtt=0ms,rate=500mbit", "rtt=0ms,rate=1gbit", "rtt=0ms,rate=2gbit",
-			"rtt=10ms,rate=100mbit", "rtt=10ms,rate=1gbit", "rtt=40ms,rate=100mbit", "rtt=40ms,rate=1gbit"},
+		curlBytes: 600e6, curlRounds: 6, benchTime: 200 * time.Millisecond, benchRounds: 8, repeat: 6,
+		sweepLinks: []string{"rtt=0ms,rate=100mbit", "rtt=0ms,rate=500mbit", "rtt=0ms,rate=1gbit",
+			"rtt=10ms,rate=100mbit", "rtt=40ms,rate=100mbit"},
 		yuLink: "rtt=10ms,rate=50mbit,loss=1%,cc=bbr,reno", lossEvents: 30, ginRequests: 4000, parallel: 1000, readBytes: 500e6,
+		causeRounds: 10, causeBytes: 100e6, goRounds: 4,
 	}
 	if quick {
 		p.quick = true
 		p.curlBytes, p.curlRounds, p.benchTime, p.benchRounds, p.repeat = 300e6, 2, 50*time.Millisecond, 2, 2
 		p.sweepLinks = []string{"rtt=0ms,rate=100mbit", "rtt=0ms,rate=1gbit"}
-		p.lossEvents, p.ginRequests, p.readBytes = 8, 1500, 100e6
+		p.lossEvents, p.ginRequests, p.readBytes, p.causeRounds, p.causeBytes, p.goRounds = 8, 1500, 100e6, 2, 50e6, 2
 	}
 	return p
 }
@@ -57,7 +61,8 @@ func newSizes(quick bool) sizes {
 // estimate is the expected running time, from the sections' sizes as
 // measured here at a load average of 20-30 (curl at ~200 MB/s, a
 // testing.Benchmark column-round ~1.2 s, a loopback round ~18 s, a link
-// ~22 s, a lossy link ~1 s per loss event).
+// ~22 s, a lossy link ~1 s per loss event), and about a minute for the
+// settings varied to take disagreements apart.
 func (p sizes) estimate() time.Duration {
 	curl := time.Duration(p.curlRounds+1) * 3 * time.Duration(p.curlBytes/200e3) * time.Millisecond
 	bench := time.Duration(p.benchRounds+1) * 4 * (p.benchTime*4 + 50*time.Millisecond) * 6 // gonuget x2, gRPC x4
@@ -65,7 +70,7 @@ func (p sizes) estimate() time.Duration {
 	sweep := time.Duration(len(p.sweepLinks)) * 22 * time.Second
 	yu := 2 * time.Duration(p.lossEvents) * 800 * time.Millisecond
 	parallel := 2 * time.Duration(pick3(p.quick, 20, 30)) * time.Second
-	return curl + bench + matrix + sweep + yu + parallel + 20*time.Second
+	return curl + bench + matrix + sweep + yu + parallel + 80*time.Second
 }
 
 func main() {
@@ -97,6 +102,7 @@ type section struct {
 
 func run(ctx context.Context, p sizes) error {
 	began := time.Now()
+	facts = readMachine()
 	rec := newRecord(p, began)
 	fmt.Printf("replay: expected running time about %s (%s run); load now: %s\n", p.estimate().Round(time.Minute), pick(p.quick, "--quick", "full"), rec.loadBefore)
 	sections := []section{

@@ -6,29 +6,25 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"strings"
 	"time"
-
-	"github.com/httpvs/httpvs/internal/buildinfo"
-	"github.com/httpvs/httpvs/results"
 )
 
 // record collects the rows and writes the document and its record.
 type record struct {
-	p                     sizes
-	began                 time.Time
-	env                   results.Env
-	commit, loadBefore    string
-	loadAfter, took       string
-	rows                  []Row
-	details               []string
-	sectionTimes          []string
-	quicGo, grpcGo, netVx string
+	p                            sizes
+	began                        time.Time
+	commit, took                 string
+	loadBefore, loadMax, loadEnd load
+	loadOK                       bool
+	rows                         []Row
+	details                      []string
+	sectionTimes                 []string
 }
 
 func newRecord(p sizes, began time.Time) *record {
-	r := &record{p: p, began: began.UTC(), env: buildinfo.CurrentEnv(), loadBefore: loadavg()}
+	r := &record{p: p, began: began.UTC()}
+	r.loadBefore, r.loadOK = readLoad()
 	out, err := exec.Command("git", "rev-parse", "--short", "HEAD").Output()
 	r.commit = strings.TrimSpace(string(out))
 	if err != nil {
@@ -37,32 +33,7 @@ func newRecord(p sizes, began time.Time) *record {
 	if exec.Command("git", "diff", "--quiet", "HEAD", "--", ".", ":!docs").Run() != nil {
 		r.commit += " (with uncommitted changes)"
 	}
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		for _, d := range bi.Deps {
-			switch d.Path {
-			case "github.com/quic-go/quic-go":
-				r.quicGo = d.Version
-			case "google.golang.org/grpc":
-				r.grpcGo = d.Version
-			case "golang.org/x/net":
-				r.netVx = d.Version
-			}
-		}
-	}
 	return r
-}
-
-// loadavg is uptime's load averages.
-func loadavg() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "unknown"
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return "unknown"
-	}
-	return strings.Join(f[:3], " ")
 }
 
 func (r *record) add(name string, rows []Row, detail string, took time.Duration) {
@@ -71,67 +42,77 @@ func (r *record) add(name string, rows []Row, detail string, took time.Duration)
 		r.details = append(r.details, "### "+name+"\n\n"+detail)
 	}
 	r.sectionTimes = append(r.sectionTimes, fmt.Sprintf("%s %s", name, took.Round(time.Second)))
+	if l, ok := readLoad(); ok && l[0] > r.loadMax[0] {
+		r.loadMax = l
+	}
 }
 
 func (r *record) finish(took time.Duration) {
-	r.loadAfter, r.took = loadavg(), took.Round(time.Second).String()
+	crossRef(r.rows)
+	r.took = took.Round(time.Second).String()
+	r.loadEnd, _ = readLoad()
 }
 
 func (r *record) header() string {
-	e := r.env
+	m := facts
+	loadLine := "unknown (no /proc/loadavg)"
+	if r.loadOK {
+		loadLine = fmt.Sprintf("before: %s; highest as a section ended: %s; after: %s. %s", r.loadBefore, r.loadMax, r.loadEnd, loadSentence(r.loadBefore, r.loadMax, r.loadEnd, m.procCPUs))
+	}
 	return fmt.Sprintf(`- date: %s (UTC), running time %s (%s)
 - commit: %s
-- machine: %d cores (GOMAXPROCS %d), %s, %s %s
-- Go %s, quic-go %s, grpc-go %s, golang.org/x/net %s, %s
+- machine: %s, GOMAXPROCS %d, Linux %s %s; TCP congestion control %s (/proc/sys/net/ipv4/tcp_congestion_control)
+- %s, quic-go %s, grpc-go %s, golang.org/x/net %s (runtime/debug.ReadBuildInfo), %s (curl --version)
+- rules: %s
 - command: %s
-- load average (1, 5, 15 min) before: %s; after: %s. The machine was shared with about six other
-  sessions building and testing at the same time: every figure here is noisier than on a quiet
-  machine, and the intervals (not the medians) are what to read.
-`, r.began.Format("2006-01-02 15:04"), r.took, strings.Join(r.sectionTimes, ", "), r.commit, e.Cores, e.GOMAXPROCS, e.CPUModel, e.Kernel, runtime.GOARCH,
-		e.GoVersion, r.quicGo, r.grpcGo, r.netVx, curlVersion(), r.p.command, r.loadBefore, r.loadAfter)
+- load average (1, 5, 15 min, /proc/loadavg) %s
+`, r.began.Format("2006-01-02 15:04"), r.took, strings.Join(r.sectionTimes, ", "), r.commit, m.cores(), m.gomaxprocs, m.kernel, runtime.GOARCH, m.tcpCC,
+		m.goVersion, or(m.quicGo), or(m.grpcGo), or(m.netX), or(m.curl), rulesVersion(), r.p.command, loadLine)
 }
 
 func (r *record) table() string {
 	var b strings.Builder
-	b.WriteString("| # | source | published | setup here, and how it differs | httpvs | rule | verdict |\n|---|---|---|---|---|---|---|\n")
+	b.WriteString("| # | source | published | setup here, and how it differs | httpvs | rule | verdict | within the machine's noise (R1) |\n|---|---|---|---|---|---|---|---|\n")
 	for i, row := range r.rows {
 		v := "**" + row.Verdict + "**"
 		if row.Note != "" {
 			v += ": " + row.Note
 		}
-		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | %s | %s |\n", i+1, row.Source, cellText(row.Claim), cellText(row.Setup), cellText(row.Figure), row.Rule, cellText(v))
+		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | %s | %s | %s |\n", i+1, row.Source, cellText(row.Claim), cellText(row.Setup), cellText(row.Figure), row.Rule, cellText(v), cellText(row.Noise))
 	}
 	return b.String()
+}
+
+// crossRef ends a disagreeing row that varied nothing itself by
+// pointing at the row that holds the same published figure in the
+// publication's own shape and was taken apart there.
+func crossRef(rows []Row) {
+	for i, r := range rows {
+		if r.Verdict != disagrees || r.Note != "" || r.published == 0 {
+			continue
+		}
+		for j, o := range rows {
+			if j != i && o.Source == r.Source && o.published == r.published && o.Note != "" && (strings.Contains(o.Note, "open:") || strings.Contains(o.Note, "cause:")) {
+				rows[i].Note = fmt.Sprintf("open: varied nothing in this shape; the same published figure in the publication's own shape is row %d, taken apart there", j+1)
+				break
+			}
+		}
+	}
 }
 
 func cellText(s string) string { return strings.ReplaceAll(s, "|", "/") }
 
 func (r *record) counts() string {
 	n := map[string]int{}
+	noisy := 0
 	for _, row := range r.rows {
 		n[row.Verdict]++
+		if row.Verdict == disagrees && strings.HasPrefix(row.Noise, "yes") {
+			noisy++
+		}
 	}
-	return fmt.Sprintf("%d rows: %d agree, %d disagree, %d not comparable", len(r.rows), n[agrees], n[disagrees], n[notComparable])
+	return fmt.Sprintf("%d rows: %d agree, %d disagree (%d of them within the machine's noise), %d not comparable, %d not tested", len(r.rows), n[agrees], n[disagrees], noisy, n[notComparable], n[notTested])
 }
-
-const rules = `## How a claim is judged (fixed before the results)
-
-- **R1, a published ratio** (throughput, or the inverse of ns/op, over the baseline's; above 1 is
-  faster): it **agrees** when it lies inside httpvs's 95% interval (Student's t on the logarithms of
-  the rounds' paired ratios) widened on each side by the run's noise floor for that measurement (the
-  A/A interval's largest distance from 1: the baseline measured twice in the same rounds); outside, it
-  **disagrees**. Without an interval (fewer than two rounds), or when the widened interval spans more
-  than a factor of 3 (high over low: it would agree with almost anything), it is **not comparable**.
-- **R2, a direction** (faster or slower, more or fewer, present or absent): **agrees** when httpvs's
-  interval (or count) lies wholly on the claimed side, **disagrees** when wholly on the other,
-  **not comparable** when the interval holds 1 (undecided here) or the figure was not measured.
-- **R3, a count that barely varies between rounds** (allocations, bytes allocated, reads): the ratio
-  to the same baseline **agrees** within a factor of 1.5 of the published ratio (Go, quic-go and
-  grpc-go versions differ from the publications', and allocate differently), else **disagrees**.
-
-Every row also says how its setup differs from the publication's. "Not comparable" is not a
-disagreement: it says this run could not decide.
-`
 
 func (r *record) document() string {
 	var b strings.Builder
@@ -141,7 +122,7 @@ func (r *record) document() string {
 	b.WriteString("papers (Zhang et al., \"QUIC is not Quick Enough over Fast Internet\", WWW 2024; Yu and Benson, \"Dissecting\n")
 	b.WriteString("Performance of Production QUIC\", WWW 2021) — run as closely as this machine allows, in its own shape, beside\n")
 	b.WriteString("httpvs's figure. Do not edit by hand: rerun the script.\n\n")
-	b.WriteString(r.header() + "\n" + rules + "\n## The claims\n\n" + r.counts() + ".\n\n" + r.table() + "\n" + r.disagreements() + "\n## Details\n\n")
+	b.WriteString(r.header() + "\n" + rulesText + "\n" + rulesHistory(filepath.Join(r.p.docs, "measurements")) + "\n## The claims\n\n" + r.counts() + ".\n\n" + r.table() + "\n" + r.disagreements() + "\n## Details\n\n")
 	b.WriteString(strings.Join(r.details, "\n\n") + "\n")
 	return b.String()
 }
@@ -182,13 +163,12 @@ func (r *record) disagreements() string {
 		n++
 		note := row.Note
 		if note == "" {
-			note = "no cause measured"
+			note = "open: no setting was varied for this row in this run"
 		}
 		fmt.Fprintf(&b, "- row %d (%s, %s): %s\n", i+1, row.Source, row.Claim, note)
 	}
 	if n == 0 {
 		b.WriteString("None in this run.\n")
 	}
-	b.WriteString("\nThe gRPC post's one-at-a-time ordering, which httpvs's grpc-1 reads the other way, is taken apart setting by setting under Details (the gRPC post's benchmarks).\n")
 	return b.String()
 }

@@ -16,6 +16,7 @@ const (
 	agrees        = "agrees"
 	disagrees     = "disagrees"
 	notComparable = "not comparable"
+	notTested     = "not tested" // R4: a claim of cause whose cause was not varied
 )
 
 // Row is one published claim beside httpvs's figure.
@@ -24,34 +25,39 @@ type Row struct {
 	Claim     string // the figure as published
 	Setup     string // how it was measured here, and how that differs
 	Figure    string // httpvs's figure, with its interval
-	Rule      string // which rule decided (R1, R2, R3)
+	Rule      string // which rule decided (R1, R2, R3, R4)
 	Verdict   string
+	Noise     string // R1 only: whether the published figure lies within the noise-widened interval
 	Note      string // the cause of a disagreement, or why not comparable
 	published float64
+	col       string           // the column measured, for taking the row apart
+	iv        results.Interval // the row's own interval, for taking it apart
 }
 
-// ratioRule is R1: the published ratio (throughput over the baseline's,
-// >1 faster) inside httpvs's 95% interval widened by the run's noise
-// floor nf (the A/A interval's largest distance from 1) agrees; outside
-// it disagrees; no interval, or a widened one wider than maxSpan, is not
-// comparable.
-func ratioRule(pub float64, iv results.Interval, nf float64) (string, string) {
+// ratioRule is R1, decided on the plain 95% interval: the published
+// ratio (throughput over the baseline's, >1 faster) inside it agrees,
+// outside disagrees; no interval, or one wider than maxSpan (high over
+// low), is not comparable. The interval widened on each side by the
+// run's noise floor nf (the A/A interval's largest distance from 1) is
+// reported apart, as noise: "yes" when the published ratio lies within
+// it, so that no row agrees by the widening without saying so.
+func ratioRule(pub float64, iv results.Interval, nf float64) (verdict, fig, noise string) {
 	if iv.Pairs < 2 || iv.Low <= 0 {
-		return notComparable, "no interval (fewer than two rounds)"
+		return notComparable, "no interval (fewer than two rounds)", ""
 	}
-	lo, hi := iv.Low/(1+nf), iv.High*(1+nf)
-	fig := fmt.Sprintf("%s; widened by the noise floor ±%.0f%%: [%.2f, %.2f]", ivText(iv), nf*100, lo, hi)
-	if hi/lo > maxSpan {
-		return notComparable, fig + ": wider than a factor of 3, too noisy to decide"
+	fig = ivText(iv)
+	if nf > 0 {
+		lo, hi := iv.Low/(1+nf), iv.High*(1+nf)
+		noise = fmt.Sprintf("%s: [%.2f, %.2f] (A/A reach ±%.0f%%)", pick(pub >= lo && pub <= hi, "yes", "no"), lo, hi, nf*100)
 	}
-	if pub >= lo && pub <= hi {
-		return agrees, fig
+	if iv.High/iv.Low > maxSpan {
+		return notComparable, fig + ": wider than a factor of 3, too noisy to decide", noise
 	}
-	return disagrees, fig
+	return pick(pub >= iv.Low && pub <= iv.High, agrees, disagrees), fig, noise
 }
 
-// maxSpan is R1's widest widened interval (high over low) that decides:
-// wider, a run agrees with almost any figure and so says nothing.
+// maxSpan is R1's widest interval (high over low) that decides: wider,
+// a run agrees with almost any figure and so says nothing.
 const maxSpan = 3
 
 // directionRule is R2, for a claim of direction only (faster: the ratio

@@ -28,6 +28,7 @@ type sweepLink struct {
 	upDown3   float64 // and h3
 	behind    string  // the emulator fell behind (EmulatorBehind), h2's or h3's
 	cross     float64 // httpvs's printed crossover for h3, bits per second
+	cc        string  // the TCP controller the link's run recorded
 	ok        bool
 }
 
@@ -68,7 +69,7 @@ func pick3(c bool, a, b int) int {
 // readLink reads one link's results.
 func readLink(res *results.Results) sweepLink {
 	n := res.Settings.Net
-	l := sweepLink{spec: n.Spec, rtt: fmt.Sprintf("%.0f ms", 2*n.Down.DelaySeconds*1e3), rateBits: n.Down.RateBitsPerSecond}
+	l := sweepLink{spec: n.Spec, rtt: fmt.Sprintf("%.0f ms", 2*n.Down.DelaySeconds*1e3), rateBits: n.Down.RateBitsPerSecond, cc: n.TCPCongestion}
 	c2, c3 := res.Cell("download", "h2"), res.Cell("download", "h3")
 	if c2 == nil || c3 == nil || c3.VsH1 == nil || len(c3.Repetitions) == 0 || len(c2.Repetitions) == 0 {
 		return l
@@ -136,7 +137,11 @@ func zhangSection(ctx context.Context, p sizes) ([]Row, string, error) {
 	for _, r := range runs {
 		links = append(links, readLink(r))
 	}
-	return zhangRows(links), sweepTable(links), nil
+	ct, err := receiverTest(ctx, p.causeRounds, p.causeBytes)
+	if err != nil {
+		return nil, "", fmt.Errorf("the receiver's cost varied: %w", err)
+	}
+	return zhangRows(links, &ct), sweepTable(links), nil
 }
 
 func sweepTable(links []sweepLink) string {
@@ -157,5 +162,9 @@ func sweepTable(links []sweepLink) string {
 		}
 	}
 	b.WriteString("\nThe highest rate at rtt 0 where the emulator kept up for both transports (its counters: packets left more than 1 ms late): " + kept + ". Where it fell behind, the cell was measured on a slower link than the one set, and the emulator's ceiling, not the transports, decides that rate's figures.\n")
-	return "Zhang et al.'s sweep: one download per transport per round, h2 (TCP under the kernel's BBR, TLS) against h3 (quic-go's Cubic), transfers sized by the link and their slow start left out.\n\n" + b.String()
+	cc := ""
+	if len(links) > 0 {
+		cc = links[0].cc
+	}
+	return fmt.Sprintf("Zhang et al.'s sweep: one download per transport per round, h2 (TCP under %s, as the runs recorded it, TLS) against h3 (quic-go %s's Cubic), transfers sized by the link and their slow start left out.\n\n", or(cc), or(facts.quicGo)) + b.String()
 }
