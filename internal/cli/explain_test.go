@@ -34,7 +34,9 @@ func TestExplain(t *testing.T) {
 	}
 	first := attributed[0].Scenario + "/" + attributed[0].Protocol + " ("
 	code, stdout, stderr := runMain(t, "explain", filepath.Join(rdir, "results.json"))
-	if code != 0 || !strings.Contains(stdout, first) || !strings.Contains(stdout, "client +") {
+	// The client's side either grew or says it did not (a busy machine
+	// can leave h2c's client no dearer than h1's in a short profile).
+	if code != 0 || !strings.Contains(stdout, first) || !strings.Contains(stdout, "client +") && !strings.Contains(stdout, "client 0") {
 		t.Fatalf("explain: exit %d: %s%s", code, stdout, stderr)
 	}
 	checkAddsUp(t, stdout)
