@@ -14,7 +14,7 @@ import (
 
 // screenCell is one verdict cell as the first screen prints it: the
 // ratio, both bounds, the marks and the footnote.
-var screenCell = regexp.MustCompile(`^(\d+\.\d+)x \[(\d+\.\d+), (\d+\.\d+)\]( [≈?])?([†~‡]*)([⁰¹²³⁴⁵⁶⁷⁸⁹]*)$`)
+var screenCell = regexp.MustCompile(`^(\d+\.\d+)x \[(\d+\.\d+), (\d+\.\d+)\]( [≈?])?([†~!]*)([⁰¹²³⁴⁵⁶⁷⁸⁹]*)$`)
 
 // TestScreenParity: every figure and word on the first screen is
 // results.json's for the same cell: each table cell's ratio and bounds

@@ -232,7 +232,7 @@ const (
 	markUndetermined = "?"
 	markMachine      = "†"
 	markFloor        = "~"
-	markCut          = "‡"
+	markCut          = "!"
 )
 
 // cell is one verdict cell: "0.34x [0.30, 0.37]¹", "0.97x [0.90, 1.04] ≈",

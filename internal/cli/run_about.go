@@ -13,7 +13,7 @@ Reading the first screen:
              the rounds' ratios with both bounds of its 95%% interval: 0.54x [0.32, 0.91]. A
              group-sequential rule stops a cell once its interval excludes 1 (slower or faster:
              no mark) or lies within a difference of %.0f%% (≈); ? marks a cell it could not decide.
-             † machine-bound, ~ within the A/A's reach, ‡ cut short; a superscript names the
+             † machine-bound, ~ within the A/A's reach, ! cut short; a superscript names the
              cell's main cause below
   A/A        the baseline measured twice in the same rounds: it should read ≈
   :tuned     the tuned rows against Go as shipped, each its own paired test by round
