@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
@@ -29,6 +30,7 @@ func medianRun() *results.Results {
 		cell("h2", 4000, 4100, 4050, 4150, 4080, 2000, 2100, 2050, 2150, 1950, 2080),
 	}
 	verdict.Summarise(res)
+	analysis.Conclude(res)
 	return res
 }
 
@@ -82,6 +84,7 @@ func TestMediansAgainstTheVerdictSaid(t *testing.T) {
 	// The rounds' geometric mean ratio is 0.91x; planted as a call, as a
 	// narrower run of the same shape would make it.
 	c.VsH1 = &results.Interval{Ratio: 0.91, Low: 0.85, High: 0.97, Pairs: 5, Verdict: results.VerdictSlower}
+	analysis.Conclude(res)
 	var b bytes.Buffer
 	if err := Matrix(&b, res); err != nil {
 		t.Fatal(err)

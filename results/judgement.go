@@ -25,6 +25,28 @@ type Judgement struct {
 	Tuned *TunedRows `json:"tuned,omitempty"`
 }
 
+// Judged is what the analysis concluded of one cell, kept in the cell's
+// JSON object beside its figures.
+type Judged struct {
+	// MainCause is the rule of the finding that explains the cell's gap
+	// best (the analysis's choice); "" when none does. Marks are the
+	// analysis's caveats on the cell's verdict (MarkMachineBound, ...).
+	MainCause string   `json:"main_cause,omitempty"`
+	Marks     []string `json:"marks,omitempty"`
+	// RoundsMedian is the median the detail table prints beside the
+	// cell's ratio, over the rounds that ratio used: a transport's over
+	// the rounds it paired with the baseline, the baseline's over the
+	// rounds every other column paired with it (RoundsUsed of RoundsOf);
+	// nil when no round paired. MediansAgainst says why those medians
+	// point the other way from the verdict (AgainstOtherRounds, with the
+	// baseline's median over the cell's rounds, or AgainstSameRounds).
+	RoundsMedian      *float64 `json:"rounds_median,omitempty"`
+	RoundsUsed        int      `json:"rounds_used,omitempty"`
+	RoundsOf          int      `json:"rounds_of,omitempty"`
+	MediansAgainst    string   `json:"medians_against,omitempty"`
+	AgainstBaseMedian float64  `json:"against_base_median,omitempty"`
+}
+
 // NoiseFloor is one kind of work's A/A cells: the baseline measured twice
 // in the same rounds, which should read ≈.
 type NoiseFloor struct {
@@ -84,4 +106,15 @@ const (
 	// MarkWithinFloor: called slower or faster by less than its kind's
 	// A/A reached (NoiseFloor.Within).
 	MarkWithinFloor = "within-noise-floor"
+)
+
+// Why a cell's printed medians point against its verdict
+// (Cell.MediansAgainst).
+const (
+	// AgainstOtherRounds: the baseline's median is over other rounds than
+	// the cell's; over the cell's own it agrees (Cell.AgainstBaseMedian).
+	AgainstOtherRounds = "other rounds"
+	// AgainstSameRounds: over the very same rounds the medians point the
+	// other way; the ratio takes each round's pair, the medians do not.
+	AgainstSameRounds = "same rounds"
 )

@@ -153,11 +153,8 @@ type Cell struct {
 	// Findings explain the cell's gap to h1, each with its evidence and
 	// its fix (Diagnose).
 	Findings []Finding `json:"findings,omitempty"`
-	// MainCause is the rule of the finding that explains the cell's gap
-	// best (the analysis's choice); "" when none does. Marks are the
-	// analysis's caveats on the cell's verdict (MarkMachineBound, ...).
-	MainCause   string       `json:"main_cause,omitempty"`
-	Marks       []string     `json:"marks,omitempty"`
+	// Judged is what the analysis concluded of the cell.
+	Judged
 	Repetitions []Repetition `json:"repetitions"`
 }
 

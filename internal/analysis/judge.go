@@ -40,6 +40,7 @@ func Conclude(res *results.Results) {
 			j.Decided++
 		}
 	}
+	sameRounds(res)
 	j.Tuned = tunedRows(res)
 	mainCauses(res, j)
 	res.Judgement = j
