@@ -84,13 +84,13 @@ type Cause struct {
 // ran with and each one's gain over the shipped row.
 type TunedRows struct {
 	Knobs string      `json:"knobs"`
-	Gains []TunedGain `json:"gains,omitempty"`
+	Gains []TunedRow `json:"gains,omitempty"`
 }
 
-// TunedGain is a variant cell against the shipped cell of the same
+// TunedRow is a variant cell against the shipped cell of the same
 // transport and scenario: Word is "raised", "lowered", "no change" or
 // "can't tell", from Gain (nil without a paired test: then "can't tell").
-type TunedGain struct {
+type TunedRow struct {
 	Cell string    `json:"cell"` // the shipped cell, "download/h2c"
 	From float64   `json:"from"` // the shipped cell's ratio to the baseline
 	To   float64   `json:"to"`   // the variant cell's

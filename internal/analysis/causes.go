@@ -119,7 +119,7 @@ func raised(t *results.TunedRows, name string) bool {
 	return false
 }
 
-// The tuned rows' words (results.TunedGain.Word).
+// The tuned rows' words (results.TunedRow.Word).
 const (
 	TunedRaised   = "raised"
 	TunedLowered  = "lowered"
@@ -155,8 +155,8 @@ func tunedRows(res *results.Results) *results.TunedRows {
 // tunedGain is variant v against shipped, paired by round (both ran in
 // the same rounds): its own interval and word, never two intervals with
 // different denominators held side by side.
-func tunedGain(shipped, v *results.Cell) results.TunedGain {
-	g := results.TunedGain{Cell: shipped.Scenario + "/" + shipped.Protocol, From: shipped.VsH1.Ratio, To: v.VsH1.Ratio, Word: TunedCantTell}
+func tunedGain(shipped, v *results.Cell) results.TunedRow {
+	g := results.TunedRow{Cell: shipped.Scenario + "/" + shipped.Protocol, From: shipped.VsH1.Ratio, To: v.VsH1.Ratio, Word: TunedCantTell}
 	iv := verdict.RatioInterval(v, shipped)
 	if iv.Pairs < 2 {
 		return g
