@@ -220,6 +220,12 @@ func Run(ctx context.Context, p Plan) (transferresult.Result, error) {
 		res.Client.TCP.Add(c.IO())
 		res.Client.QUIC.Add(c.QUIC())
 		res.Client.H2Frames.Add(c.H2Frames())
+		if p.Client.BlockingSockets {
+			if res.Client.ReadWaits == nil {
+				res.Client.ReadWaits = new(stats.ReadWaits)
+			}
+			res.Client.ReadWaits.Add(c.ReadWaits())
+		}
 		res.Connections += c.Connections()
 	}
 	if before != nil && ctx.Err() == nil {
