@@ -51,7 +51,7 @@ type blockingConn struct {
 // stays in system calls for that long without being scheduled looks to
 // sysmon like one running too long, so it takes the P from the call, and
 // then wakes every 20µs for a while.
-const yieldEvery = 2 * time.Millisecond
+const yieldEvery = 5 * time.Millisecond
 
 // epoch is the origin of blockingConn.yielded (a monotonic reading).
 var epoch = time.Now()
