@@ -6,7 +6,10 @@
 # payload fills the page cache) is left out. Prints every pair's rates
 # and whole-process CPU (/usr/bin/time, user + system) per GB, their
 # ratios httpvs/curl, the medians, and how get's blocking sockets waited
-# (polling or sleeping, client.read_waits). The aims on h1: get's rate at
+# (polling or sleeping, client.read_waits), and the server's CPU per GB
+# while each client downloaded: a client can look cheaper by leaving work
+# to the server (on loopback the kernel sends the server's segments in
+# the context of the call that ACKs them). The aims on h1: get's rate at
 # least curl's, its CPU per GB at most 0.8x curl's. httpvs get runs with
 # the tuned client (256 KiB reads, 1 MiB HTTP/2 frames), as curl reads
 # with its own large buffers: its default, Go as shipped, is what run
@@ -35,11 +38,13 @@ case $SERVER in
     command -v h2o >/dev/null || { echo "bench/download.sh: h2o is needed (apt-get install h2o)" >&2; exit 1; }
     start_peer h2o 3 "$SIZE"
     url_of() { echo "$(peer_url h2o "$1")/bytes/$SIZE"; }
+    server_pids=$(python3 -c 'import json,sys; print(*json.loads(open(sys.argv[1]).readline())["pids"])' "$tmp/h2o.json")
     echo "server: h2o $(h2o -v | head -1 | awk '{print $3}'), one thread" ;;
   httpvs)
     port=$((20000 + RANDOM % 20000))
     "$bin" serve --listen 127.0.0.1:$port --tls-listen 127.0.0.1:$((port + 1)) --no-h3 >/dev/null 2>&1 &
     pids+=($!)
+    server_pids=$!
     for _ in $(seq 50); do curl -s -o /dev/null http://127.0.0.1:$port/small && break; sleep 0.1; done
     url_of() { case $1 in h1|h2c) echo "http://127.0.0.1:$port/bytes/$SIZE" ;; *) echo "https://127.0.0.1:$((port + 1))/bytes/$SIZE" ;; esac; }
     echo "server: httpvs serve" ;;
@@ -48,17 +53,22 @@ esac
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) cores)"
 
 results=$tmp/results
+hz=$(getconf CLK_TCK)
+# server_cpu: the server processes' user + system seconds so far.
+server_cpu() { for p in $server_pids; do awk '{print $14 + $15}' "/proc/$p/stat"; done | awk -v hz="$hz" '{s += $1} END {print s / hz}'; }
 # curl_run T URL and get_run T URL: one download; appends "T tool
-# bytes/s bytes cpu-seconds [waits]" to $results (or to /dev/null for the
+# bytes/s bytes [waits] cpu-seconds server-cpu-seconds" to $results (or to /dev/null for the
 # warm-up, when WARM is set).
 curl_flags() { case $1 in h1) ;; h2c) echo --http2-prior-knowledge ;; h1-tls) echo -k --http1.1 ;; h2) echo -k --http2 ;; esac; }
 get_flags() { case $1 in h1|h2c) echo "-p $1" ;; *) echo "-p $1 -k" ;; esac; }
 out() { if [ -n "${WARM:-}" ]; then cat >/dev/null; else cat >>"$results"; fi; }
 curl_run() {
+  local s0; s0=$(server_cpu)
   /usr/bin/time -f '%U %S' -o "$tmp/time" curl -sS -o /dev/null -w '%{speed_download} %{size_download}' $(curl_flags "$1") "$2" >"$tmp/out"
-  echo "$1 curl $(cat "$tmp/out") $(awk '{print $1 + $2}' "$tmp/time")" | out
+  echo "$1 curl $(cat "$tmp/out") $(awk '{print $1 + $2}' "$tmp/time") $(echo "$(server_cpu) $s0" | awk '{print $1 - $2}')" | out
 }
 get_run() {
+  local s0; s0=$(server_cpu)
   /usr/bin/time -f '%U %S' -o "$tmp/time" "$bin" get $(get_flags "$1") --read-size 256Ki --h2-max-frame 1Mi \
     --json --no-server-stats "$2" >"$tmp/out"
   echo "$1 httpvs $(python3 -c '
@@ -68,7 +78,7 @@ w = d["client"].get("read_waits")
 mode = "-"
 if w:
     mode = "%s:%d/%d/%d/%d" % ("polling" if w["polled"] > w["blocked"] else "sleeping", w["reads"], w["polled"], w["polls"], w["blocked"])
-print(d["bits_per_second"] / 8, d["bytes"], mode)' "$tmp/out") $(awk '{print $1 + $2}' "$tmp/time")" | out
+print(d["bits_per_second"] / 8, d["bytes"], mode)' "$tmp/out") $(awk '{print $1 + $2}' "$tmp/time") $(echo "$(server_cpu) $s0" | awk '{print $1 - $2}')" | out
 }
 
 for t in ${TRANSPORTS//,/ }; do
@@ -90,22 +100,26 @@ for line in open(sys.argv[1]):
     f = line.split()
     t, tool, bps, size = f[0], f[1], float(f[2]), float(f[3])
     waits = f[4] if tool == "httpvs" else ""
-    secs = float(f[-1])
-    rows.setdefault(t, {}).setdefault(tool, []).append((bps, secs / (size / 1e9), waits))
+    secs, ssecs = float(f[-2]), float(f[-1])
+    rows.setdefault(t, {}).setdefault(tool, []).append((bps, secs / (size / 1e9), waits, ssecs / (size / 1e9)))
 print(f"single-stream download of {sys.argv[2]} bytes, {sys.argv[3]} pairs alternating which client goes first;")
 print("httpvs get with 256Ki reads, 1Mi frames; CPU s/GB: each client's whole process (user + system) per GB")
 print("received; ratios httpvs/curl within each pair (rate above 1: httpvs faster; CPU below 1: httpvs cheaper);")
+print("server s/GB: the server's CPU per GB while that client downloaded (its ratio: httpvs's arm / curl's);")
 print("waits: how get's blocking sockets waited, mode:reads/ended by polls/empty polls/blocking recv calls")
 for t, tools in rows.items():
     c, h = tools["curl"], tools["httpvs"]
-    print(f"\n{t}  {'pair':>4}{'curl GB/s':>11}{'httpvs':>8}{'rate ratio':>12}{'curl s/GB':>11}{'httpvs':>8}{'CPU ratio':>11}  waits")
-    rr, cr = [], []
-    for i, ((cb, cc, _), (hb, hc, w)) in enumerate(zip(c, h), 1):
-        rr.append(hb / cb); cr.append(hc / cc)
-        print(f"{'':4}{i:>4}{cb / 1e9:>11.2f}{hb / 1e9:>8.2f}{rr[-1]:>11.2f}x{cc:>11.3f}{hc:>8.3f}{cr[-1]:>10.2f}x  {w}")
+    print(f"\n{t}  {'pair':>4}{'curl GB/s':>11}{'httpvs':>8}{'rate ratio':>12}{'curl s/GB':>11}{'httpvs':>8}{'CPU ratio':>11}"
+          f"{'server s/GB':>13}{'httpvs':>7}{'ratio':>8}  waits")
+    rr, cr, sr = [], [], []
+    for i, ((cb, cc, _, cs), (hb, hc, w, hs)) in enumerate(zip(c, h), 1):
+        rr.append(hb / cb); cr.append(hc / cc); sr.append(hs / cs if cs else float("nan"))
+        print(f"{'':4}{i:>4}{cb / 1e9:>11.2f}{hb / 1e9:>8.2f}{rr[-1]:>11.2f}x{cc:>11.3f}{hc:>8.3f}{cr[-1]:>10.2f}x"
+              f"{cs:>13.3f}{hs:>7.3f}{sr[-1]:>7.2f}x  {w}")
     med = lambda xs: statistics.median(xs)
     print(f"{'':4}{'med':>4}{med([x[0] for x in c]) / 1e9:>11.2f}{med([x[0] for x in h]) / 1e9:>8.2f}{med(rr):>11.2f}x"
-          f"{med([x[1] for x in c]):>11.3f}{med([x[1] for x in h]):>8.3f}{med(cr):>10.2f}x")
+          f"{med([x[1] for x in c]):>11.3f}{med([x[1] for x in h]):>8.3f}{med(cr):>10.2f}x"
+          f"{med([x[3] for x in c]):>13.3f}{med([x[3] for x in h]):>7.3f}{med(sr):>7.2f}x")
 PY
 python3 - "$(nproc)" "$(cut -d' ' -f1 <<<"$load_after")" <<'PY'
 import sys
