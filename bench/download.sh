@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Single-stream download: curl vs httpvs get, side by side, from one h2o
-# (one thread; DOWNLOAD_SERVER=httpvs: httpvs serve) on loopback. Pairs
+# (one thread; DOWNLOAD_SERVER=httpvs: httpvs serve) on loopback. Rounds
 # alternate which client goes first, so that load from other processes
 # lands on both; one warm-up download each (h2o's first read of the
-# payload fills the page cache) is left out. Prints every pair's rates
+# payload fills the page cache) is left out. Prints every round's rates
 # and whole-process CPU (/usr/bin/time, user + system) per GB, their
 # ratios httpvs/curl, the medians, and how get's blocking sockets waited
 # (polling or sleeping, client.read_waits), and the server's CPU per GB
@@ -15,8 +15,10 @@
 # with its own large buffers: its default, Go as shipped, is what run
 # measures Go by, not a downloader's best. The load average before and
 # after is in the record, and a note when the machine was loaded.
+# DOWNLOAD_BASE=COMMIT adds a third arm, httpvs get built at COMMIT
+# ("base"), each round in a rotated order, to show what a change moved.
 #
-#   bench/download.sh [SIZE] [PAIRS] [TRANSPORTS]   defaults: 4Gi 5 h1
+#   bench/download.sh [SIZE] [ROUNDS] [TRANSPORTS]   defaults: 4Gi 5 h1
 #   TRANSPORTS: a comma list of h1, h2c, h1-tls, h2
 # Needs h2o (apt-get install h2o), curl, python3, numfmt and /usr/bin/time.
 set -euo pipefail
@@ -24,7 +26,7 @@ cd "$(dirname "$0")/.."
 source bench/lib.sh
 record_to download "$@"
 SIZE=$(numfmt --from=auto "${1:-4Gi}")
-PAIRS=${2:-5}
+ROUNDS=${2:-5}
 TRANSPORTS=${3:-h1}
 SERVER=${DOWNLOAD_SERVER:-h2o}
 for tool in curl python3 numfmt /usr/bin/time; do
@@ -33,6 +35,14 @@ done
 (( SIZE >= 4 << 30 )) || echo "note: $SIZE bytes is under 4 GiB: curl's CPU for it is near the clock's resolution and a Go program's start-up"
 
 peer_setup
+arms="curl httpvs"
+if [ -n "${DOWNLOAD_BASE:-}" ]; then
+  git worktree add -q --detach "$tmp/base-src" "$DOWNLOAD_BASE"
+  (cd "$tmp/base-src" && go build -o "$tmp/httpvs-base" ./cmd/httpvs)
+  git worktree remove --force "$tmp/base-src"
+  arms="curl httpvs base"
+  echo "base: httpvs get at $(git rev-parse --short "$DOWNLOAD_BASE")"
+fi
 case $SERVER in
   h2o)
     command -v h2o >/dev/null || { echo "bench/download.sh: h2o is needed (apt-get install h2o)" >&2; exit 1; }
@@ -56,7 +66,7 @@ results=$tmp/results
 hz=$(getconf CLK_TCK)
 # server_cpu: the server processes' user + system seconds so far.
 server_cpu() { for p in $server_pids; do awk '{print $14 + $15}' "/proc/$p/stat"; done | awk -v hz="$hz" '{s += $1} END {print s / hz}'; }
-# curl_run T URL and get_run T URL: one download; appends "T tool
+# curl_run T URL and get_run T URL [NAME BIN]: one download; appends "T tool
 # bytes/s bytes [waits] cpu-seconds server-cpu-seconds" to $results (or to /dev/null for the
 # warm-up, when WARM is set).
 curl_flags() { case $1 in h1) ;; h2c) echo --http2-prior-knowledge ;; h1-tls) echo -k --http1.1 ;; h2) echo -k --http2 ;; esac; }
@@ -68,10 +78,10 @@ curl_run() {
   echo "$1 curl $(cat "$tmp/out") $(awk '{print $1 + $2}' "$tmp/time") $(echo "$(server_cpu) $s0" | awk '{print $1 - $2}')" | out
 }
 get_run() {
-  local s0; s0=$(server_cpu)
-  /usr/bin/time -f '%U %S' -o "$tmp/time" "$bin" get $(get_flags "$1") --read-size 256Ki --h2-max-frame 1Mi \
+  local s0 name=${3:-httpvs} b=${4:-$bin}; s0=$(server_cpu)
+  /usr/bin/time -f '%U %S' -o "$tmp/time" "$b" get $(get_flags "$1") --read-size 256Ki --h2-max-frame 1Mi \
     --json --no-server-stats "$2" >"$tmp/out"
-  echo "$1 httpvs $(python3 -c '
+  echo "$1 $name $(python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 w = d["client"].get("read_waits")
@@ -81,51 +91,67 @@ if w:
 print(d["bits_per_second"] / 8, d["bytes"], mode)' "$tmp/out") $(awk '{print $1 + $2}' "$tmp/time") $(echo "$(server_cpu) $s0" | awk '{print $1 - $2}')" | out
 }
 
+# run_arm ARM T URL: one download by ARM (curl, httpvs or base).
+run_arm() {
+  case $1 in
+    curl) curl_run "$2" "$3" ;;
+    httpvs) get_run "$2" "$3" ;;
+    base) get_run "$2" "$3" base "$tmp/httpvs-base" ;;
+  esac
+}
+
 for t in ${TRANSPORTS//,/ }; do
   u=$(url_of "$t")
   echo "$t: warm-up (left out)" >&2
-  WARM=1 curl_run "$t" "$u"; WARM=1 get_run "$t" "$u"
-  for r in $(seq "$PAIRS"); do
-    echo "$t: pair $r/$PAIRS ($( (( r % 2 )) && echo "curl first" || echo "httpvs first"))" >&2
-    if (( r % 2 )); then curl_run "$t" "$u"; get_run "$t" "$u"; else get_run "$t" "$u"; curl_run "$t" "$u"; fi
+  for a in $arms; do WARM=1 run_arm "$a" "$t" "$u"; done
+  read -ra order <<<"$arms"
+  for r in $(seq "$ROUNDS"); do
+    # Round r starts at arm r-1 of the list, rotated: with two arms,
+    # curl first in odd rounds.
+    k=$(( (r - 1) % ${#order[@]} ))
+    rot=("${order[@]:k}" "${order[@]:0:k}")
+    echo "$t: round $r/$ROUNDS (${rot[*]})" >&2
+    for a in "${rot[@]}"; do run_arm "$a" "$t" "$u"; done
   done
 done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "load after: $load_after ($(nproc) cores)"
 
-python3 - "$results" "$SIZE" "$PAIRS" <<'PY'
+python3 - "$results" "$SIZE" "$ROUNDS" <<'PY'
 import statistics, sys
 rows = {}
 for line in open(sys.argv[1]):
     f = line.split()
     t, tool, bps, size = f[0], f[1], float(f[2]), float(f[3])
-    waits = f[4] if tool == "httpvs" else ""
+    waits = f[4] if tool != "curl" else ""
     secs, ssecs = float(f[-2]), float(f[-1])
     rows.setdefault(t, {}).setdefault(tool, []).append((bps, secs / (size / 1e9), waits, ssecs / (size / 1e9)))
-print(f"single-stream download of {sys.argv[2]} bytes, {sys.argv[3]} pairs alternating which client goes first;")
+print(f"single-stream download of {sys.argv[2]} bytes, {sys.argv[3]} rounds, each in a rotated order of the clients;")
 print("httpvs get with 256Ki reads, 1Mi frames; CPU s/GB: each client's whole process (user + system) per GB")
-print("received; ratios httpvs/curl within each pair (rate above 1: httpvs faster; CPU below 1: httpvs cheaper);")
-print("server s/GB: the server's CPU per GB while that client downloaded (its ratio: httpvs's arm / curl's);")
+print("received; ratios httpvs/curl (base/curl) within each round (rate above 1: httpvs faster; CPU below 1: httpvs cheaper);")
+print("server s/GB: the server's CPU per GB while that client downloaded (its ratio: that arm's / curl's);")
 print("waits: how get's blocking sockets waited, mode:reads/ended by polls/empty polls/blocking recv calls")
 for t, tools in rows.items():
-    c, h = tools["curl"], tools["httpvs"]
-    print(f"\n{t}  {'pair':>4}{'curl GB/s':>11}{'httpvs':>8}{'rate ratio':>12}{'curl s/GB':>11}{'httpvs':>8}{'CPU ratio':>11}"
-          f"{'server s/GB':>13}{'httpvs':>7}{'ratio':>8}  waits")
-    rr, cr, sr = [], [], []
-    for i, ((cb, cc, _, cs), (hb, hc, w, hs)) in enumerate(zip(c, h), 1):
-        rr.append(hb / cb); cr.append(hc / cc); sr.append(hs / cs if cs else float("nan"))
-        print(f"{'':4}{i:>4}{cb / 1e9:>11.2f}{hb / 1e9:>8.2f}{rr[-1]:>11.2f}x{cc:>11.3f}{hc:>8.3f}{cr[-1]:>10.2f}x"
-              f"{cs:>13.3f}{hs:>7.3f}{sr[-1]:>7.2f}x  {w}")
-    med = lambda xs: statistics.median(xs)
-    print(f"{'':4}{'med':>4}{med([x[0] for x in c]) / 1e9:>11.2f}{med([x[0] for x in h]) / 1e9:>8.2f}{med(rr):>11.2f}x"
-          f"{med([x[1] for x in c]):>11.3f}{med([x[1] for x in h]):>8.3f}{med(cr):>10.2f}x"
-          f"{med([x[3] for x in c]):>13.3f}{med([x[3] for x in h]):>7.3f}{med(sr):>7.2f}x")
+    c = tools["curl"]
+    for tool in [x for x in ("httpvs", "base") if x in tools]:
+        h = tools[tool]
+        print(f"\n{t} {tool}  {'round':>5}{'curl GB/s':>11}{tool:>8}{'rate ratio':>12}{'curl s/GB':>11}{tool:>8}{'CPU ratio':>11}"
+              f"{'server s/GB':>13}{tool:>7}{'ratio':>8}  waits")
+        rr, cr, sr = [], [], []
+        for i, ((cb, cc, _, cs), (hb, hc, w, hs)) in enumerate(zip(c, h), 1):
+            rr.append(hb / cb); cr.append(hc / cc); sr.append(hs / cs if cs else float("nan"))
+            print(f"{'':{len(t) + len(tool) + 3}}{i:>5}{cb / 1e9:>11.2f}{hb / 1e9:>8.2f}{rr[-1]:>11.2f}x{cc:>11.3f}{hc:>8.3f}{cr[-1]:>10.2f}x"
+                  f"{cs:>13.3f}{hs:>7.3f}{sr[-1]:>7.2f}x  {w}")
+        med = lambda xs: statistics.median(xs)
+        print(f"{'':{len(t) + len(tool) + 3}}{'med':>5}{med([x[0] for x in c]) / 1e9:>11.2f}{med([x[0] for x in h]) / 1e9:>8.2f}{med(rr):>11.2f}x"
+              f"{med([x[1] for x in c]):>11.3f}{med([x[1] for x in h]):>8.3f}{med(cr):>10.2f}x"
+              f"{med([x[3] for x in c]):>13.3f}{med([x[3] for x in h]):>7.3f}{med(sr):>7.2f}x")
 PY
 python3 - "$(nproc)" "$(cut -d' ' -f1 <<<"$load_after")" <<'PY'
 import sys
 cores, load = int(sys.argv[1]), float(sys.argv[2])
 if load >= cores / 2:
     print(f"\nnote: the machine was loaded (load average {load} on {cores} cores at the end): other processes")
-    print("shared the cores, so absolute rates are low and noisy; the pairs alternated so that load fell on both")
-    print("clients, and the per-pair ratios are the figures to read.")
+    print("shared the cores, so absolute rates are low and noisy; each round rotated the clients' order so that")
+    print("load fell on all of them, and the ratios within rounds are the figures to read.")
 PY
