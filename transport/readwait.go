@@ -41,7 +41,7 @@ const (
 	// room for only a few fruitless waits once data stops coming quickly.
 	creditCap = 8 * sleepValue
 	// probeEvery is how many Reads sleep at once, in debt, between probes.
-	probeEvery = 64
+	probeEvery = 256
 )
 
 func newWaitPolicy() waitPolicy { return waitPolicy{budget: maxPolls} }
