@@ -40,12 +40,13 @@ peer_cleanup() {
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
   rm -rf "$tmp"
 }
-# start_peer NAME FD: starts reference server NAME (h2o, caddy, ...)
-# through package peers on loopback, its stdin held open on descriptor FD,
-# and waits for its line of URLs.
+# start_peer NAME FD [SIZE...]: starts reference server NAME (h2o,
+# caddy, ...) through package peers on loopback, serving payloads of the
+# SIZEs at /bytes/SIZE, its stdin held open on descriptor FD, and waits
+# for its line of URLs.
 start_peer() {
   mkfifo "$tmp/$1-stdin"
-  "$tmp/peerserver" "$1" <"$tmp/$1-stdin" >"$tmp/$1.json" &
+  "$tmp/peerserver" "$1" "${@:3}" <"$tmp/$1-stdin" >"$tmp/$1.json" &
   pids+=($!)
   eval "exec $2>\"$tmp/$1-stdin\""
   for _ in $(seq 100); do [ -s "$tmp/$1.json" ] && break; sleep 0.1; done

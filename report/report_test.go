@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/httpvs/httpvs/stats"
@@ -76,5 +77,20 @@ func TestJSONIsOneObject(t *testing.T) {
 	}
 	if dec.More() || back.Bytes != 1_500_000_000 || back.Errors.Reset != 1 || back.Server.Protocols["h2c"].BodyWrites != 5722 {
 		t.Fatalf("round trip lost data: %+v", back)
+	}
+}
+
+func TestTransferSaysHowBlockingSocketsWaited(t *testing.T) {
+	r := sample()
+	r.Requested, r.Protocol = "h1", "h1"
+	r.Client.BlockingSockets = true
+	r.Client.ReadWaits = &stats.ReadWaits{Reads: 100, Polled: 70, Polls: 150, Blocked: 20}
+	var b bytes.Buffer
+	if err := Transfer(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	want := "blocking sockets, outside Go's poller, waits polling: of 100 reads 70 ended by polls (150 empty polls), 20 in a blocking recv;"
+	if !strings.Contains(b.String(), want) {
+		t.Fatalf("client line lacks %q:\n%s", want, b.String())
 	}
 }

@@ -57,7 +57,7 @@ func Transfer(w io.Writer, r transferresult.Result) error {
 	}
 	parts = append(parts, wireIO(c.TCP, c.QUIC)...)
 	if c.BlockingSockets {
-		parts = append(parts, "blocking sockets, outside Go's poller")
+		parts = append(parts, "blocking sockets, outside Go's poller"+readWaits(c.ReadWaits))
 	}
 	parts = append(parts, cpu(c.Process, r.Bytes))
 	p.f("  client  %s\n", strings.Join(parts, "; "))
@@ -195,4 +195,14 @@ func transferNotes(p *printer, r transferresult.Result) {
 	if r.Interrupted {
 		p.f("  interrupted: these are the figures measured until then\n")
 	}
+}
+
+// readWaits says how blocking sockets waited for data: the mode that
+// ended most waits, and the counts.
+func readWaits(w *stats.ReadWaits) string {
+	if w == nil || w.Reads == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", waits %s: of %d reads %d ended by polls (%d empty polls), %d in a blocking recv",
+		w.Mode(), w.Reads, w.Polled, w.Polls, w.Blocked)
 }

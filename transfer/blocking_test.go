@@ -45,3 +45,35 @@ func TestTimeoutEndsStalledH1Download(t *testing.T) {
 			res.Interrupted, res.Bytes, res.Errors.Total, res.FirstError, sent)
 	}
 }
+
+// TestResultSaysHowBlockingSocketsWaited checks that a download over
+// blocking sockets reports how its Reads waited, and one without them
+// reports nothing.
+func TestResultSaysHowBlockingSocketsWaited(t *testing.T) {
+	const size = 8 << 20
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", "8388608")
+		w.Write(make([]byte, size))
+	}))
+	defer srv.Close()
+	for _, blocking := range []bool{true, false} {
+		res, err := Run(context.Background(), Plan{
+			URL:       srv.URL + "/",
+			Transfers: 1,
+			Client:    transport.ClientOptions{Protocol: transport.H1, BlockingSockets: blocking},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Bytes != size || res.Errors.Total != 0 {
+			t.Fatalf("blocking %v: %d bytes, %d errors (%s); want %d bytes", blocking, res.Bytes, res.Errors.Total, res.FirstError, size)
+		}
+		w := res.Client.ReadWaits
+		switch {
+		case !blocking && w != nil:
+			t.Fatalf("Go's own I/O reports read waits %+v", *w)
+		case blocking && (w == nil || w.Reads == 0 || w.Mode() == ""):
+			t.Fatalf("blocking sockets report read waits %+v, want their Reads and mode", w)
+		}
+	}
+}

@@ -216,12 +216,7 @@ func Run(ctx context.Context, p Plan) (transferresult.Result, error) {
 	if res.Bytes > 0 {
 		res.Client.CPUSecondsPerGB = res.Client.Process.CPUSeconds() / (float64(res.Bytes) / 1e9)
 	}
-	for _, c := range clients {
-		res.Client.TCP.Add(c.IO())
-		res.Client.QUIC.Add(c.QUIC())
-		res.Client.H2Frames.Add(c.H2Frames())
-		res.Connections += c.Connections()
-	}
+	addCounts(&res, clients)
 	if before != nil && ctx.Err() == nil {
 		after, note := serverstats.Fetch(ctx, statsClient, statsURL, serverstats.TimeoutAfter(res.Errors.Total))
 		if after != nil {
@@ -316,4 +311,20 @@ func (p Plan) one(ctx context.Context, c *transport.Client, st *steady) outcome 
 // failed. A second request over the same transport would fail the same way.
 func unreachable(k stats.ErrorKind) bool {
 	return k == stats.ErrRefused || k == stats.ErrTimeout || k == stats.ErrTLS
+}
+
+// addCounts adds the clients' connection counters to res; how blocking
+// sockets waited only when res says the clients had them.
+func addCounts(res *transferresult.Result, clients []*transport.Client) {
+	var waits stats.ReadWaits
+	for _, c := range clients {
+		res.Client.TCP.Add(c.IO())
+		res.Client.QUIC.Add(c.QUIC())
+		res.Client.H2Frames.Add(c.H2Frames())
+		waits.Add(c.ReadWaits())
+		res.Connections += c.Connections()
+	}
+	if res.Client.BlockingSockets {
+		res.Client.ReadWaits = &waits
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -20,7 +21,9 @@ import (
 // every packet that arrives on an edge-triggered socket while the reader
 // is busy (measured in docs/measurements/: fewer context switches and
 // system calls, less system time per GB over h1). Each blocked call holds
-// an OS thread, so it suits a few connections, not thousands.
+// an OS thread, so it suits a few connections, not thousands. A Read
+// that finds the socket empty may poll it before it sleeps, as far as
+// polling pays on this connection (waitPolicy).
 //
 // Deadlines are armed as SO_RCVTIMEO and SO_SNDTIMEO at the start of each
 // call: one set while a call is blocked applies from the next call. Close
@@ -35,6 +38,32 @@ type blockingConn struct {
 	closed atomic.Bool
 	once   sync.Once
 	rd, wr sockTimeout // SO_RCVTIMEO, SO_SNDTIMEO
+	pmu    sync.Mutex  // guards policy
+	policy waitPolicy  // how Read waits for data
+	waits  *waitCounter
+	// yielded is when a Read last passed through the scheduler, in
+	// nanoseconds since epoch.
+	yielded atomic.Int64
+}
+
+// yieldEvery is how often a connection's Reads pass through the
+// scheduler, well within sysmon's forcePreemptNS (10ms): a goroutine that
+// stays in system calls for that long without being scheduled looks to
+// sysmon like one running too long, so it takes the P from the call, and
+// then wakes every 20µs for a while.
+const yieldEvery = 5 * time.Millisecond
+
+// epoch is the origin of blockingConn.yielded (a monotonic reading).
+var epoch = time.Now()
+
+// yield lets another goroutine run (runtime.Gosched) when the last pass
+// through the scheduler was yieldEvery ago or more; otherwise it costs
+// one clock reading, once per Read or Write (never in a loop of polls).
+func (c *blockingConn) yield() {
+	now := int64(time.Since(epoch))
+	if last := c.yielded.Load(); now-last >= int64(yieldEvery) && c.yielded.CompareAndSwap(last, now) {
+		runtime.Gosched()
+	}
 }
 
 // sockTimeout is a deadline and the socket timeout option that enforces it.
@@ -46,9 +75,10 @@ type sockTimeout struct {
 	mu    sync.Mutex // serialises setting the option
 }
 
-// blocking moves c's socket out of Go's poller onto a blockingConn. It
-// returns c unchanged when c is not a *net.TCPConn. On error c is closed.
-func blocking(c net.Conn) (net.Conn, error) {
+// blocking moves c's socket out of Go's poller onto a blockingConn that
+// counts how its Reads wait in w. It returns c unchanged when c is not a
+// *net.TCPConn. On error c is closed.
+func blocking(c net.Conn, w *waitCounter) (net.Conn, error) {
 	tc, ok := c.(*net.TCPConn)
 	if !ok {
 		return c, nil
@@ -68,7 +98,7 @@ func blocking(c net.Conn) (net.Conn, error) {
 		c.Close()
 		return nil, os.NewSyscallError("dup", dupErr)
 	}
-	bc := &blockingConn{fd: fd, laddr: tc.LocalAddr(), raddr: tc.RemoteAddr()}
+	bc := &blockingConn{fd: fd, laddr: tc.LocalAddr(), raddr: tc.RemoteAddr(), policy: newWaitPolicy(), waits: w}
 	// Closing Go's descriptor removes it from the poller (EPOLL_CTL_DEL);
 	// the socket lives on in the duplicate, so no FIN is sent.
 	c.Close()
@@ -132,7 +162,9 @@ func (c *blockingConn) Read(p []byte) (int, error) {
 	if err := c.arm(&c.rd, unix.SO_RCVTIMEO); err != nil {
 		return 0, c.opError("read", err)
 	}
-	n, err := c.spinRead(p)
+	c.waits.reads.Add(1)
+	c.yield()
+	n, err := c.recv(p)
 	for err == unix.EAGAIN || err == unix.EINTR {
 		// Sleeps until data, EOF, Close or the timeout (EAGAIN again).
 		if n, err = unix.Read(c.fd, p); err == unix.EAGAIN {
@@ -150,34 +182,37 @@ func (c *blockingConn) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// spinWait is how long a Read polls an empty socket before it sleeps in
-// the kernel. On loopback the sender has the next segment on its way: a
-// reader that sleeps as soon as the queue is empty is woken (an IPI in a
-// VM) for each segment, and the sender pays for those wake-ups; polling
-// briefly keeps the reader awake across the gaps, as curl's slower loop
-// does (measured: the server's CPU per GB and the wall time fall to
-// curl's or below). pollGap spaces the non-blocking recv calls, waiting on
-// the clock between them: the same CPU, a third of the system calls.
-const (
-	spinWait = 50 * time.Microsecond
-	pollGap  = 2 * time.Microsecond
-)
-
-// spinRead reads p without sleeping, retrying an empty socket every
-// pollGap for up to spinWait. EAGAIN means still empty.
-func (c *blockingConn) spinRead(p []byte) (int, error) {
-	start := time.Now()
-	for {
-		n, err := recvNoWait(c.fd, p)
+// recv reads p as c's waitPolicy says: at once in a blocking recv, or
+// without sleeping first, polling an empty socket until data comes or
+// the policy's polls run out. EAGAIN and EINTR leave the blocking recv
+// to Read.
+func (c *blockingConn) recv(p []byte) (int, error) {
+	c.pmu.Lock()
+	k := c.policy.polls()
+	c.pmu.Unlock()
+	if k == 0 {
+		c.waits.blocked.Add(1)
+		return unix.Read(c.fd, p)
+	}
+	for n := 0; ; n++ {
+		got, err := recvNoWait(c.fd, p)
 		if err != unix.EAGAIN && err != unix.EINTR {
-			return n, err
+			if n > 0 {
+				c.pmu.Lock()
+				c.policy.found(n)
+				c.pmu.Unlock()
+				c.waits.polled.Add(1)
+				c.waits.polls.Add(int64(n))
+			}
+			return got, err
 		}
-		waited := time.Since(start)
-		if waited >= spinWait {
-			return 0, unix.EAGAIN
-		}
-		for next := waited + pollGap; time.Since(start) < next; {
-			// Busy: a sleep would cost the wake-up this saves.
+		if n == k {
+			c.pmu.Lock()
+			c.policy.missed(n + 1)
+			c.pmu.Unlock()
+			c.waits.polls.Add(int64(n + 1))
+			c.waits.blocked.Add(1)
+			return unix.Read(c.fd, p)
 		}
 	}
 }
@@ -204,6 +239,7 @@ func (c *blockingConn) Write(p []byte) (int, error) {
 	if err := c.arm(&c.wr, unix.SO_SNDTIMEO); err != nil {
 		return 0, c.opError("write", err)
 	}
+	c.yield()
 	done := 0
 	for done < len(p) {
 		n, err := unix.Write(c.fd, p[done:])

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/httpvs/httpvs/stats"
 )
 
 // TestBlockingSocketsExactBytes downloads bodies of many sizes, with
@@ -84,7 +86,7 @@ func blockingPair(t *testing.T) (*blockingConn, net.Conn) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { peer.Close() })
-	c, err := blocking(raw)
+	c, err := blocking(raw, new(waitCounter))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +105,7 @@ func TestBlockingConnReadWriteEOF(t *testing.T) {
 	c, peer := blockingPair(t)
 	go func() {
 		peer.Write([]byte("hello"))
-		time.Sleep(2 * spinWait) // past the polls: the reader sleeps in the kernel
+		time.Sleep(50 * time.Millisecond) // past any polls: the reader sleeps in the kernel
 		peer.Write([]byte(" world"))
 		peer.(*net.TCPConn).CloseWrite()
 	}()
@@ -181,7 +183,89 @@ func TestBlockingConnReadDeadline(t *testing.T) {
 func TestBlockingOnlyTCP(t *testing.T) {
 	a, b := net.Pipe()
 	defer b.Close()
-	if c, err := blocking(a); err != nil || c != a {
+	if c, err := blocking(a, nil); err != nil || c != a {
 		t.Fatalf("blocking(pipe) = %T, %v; want it unchanged", c, err)
+	}
+}
+
+// TestBlockingConnSleepsWhenDataIsSlow checks that a connection whose
+// data comes in pieces far apart stops polling: its Reads sleep in recv,
+// every byte arrives, and the counts add up.
+func TestBlockingConnSleepsWhenDataIsSlow(t *testing.T) {
+	c, peer := blockingPair(t)
+	const pieces = 12
+	var want []byte
+	for i := range pieces {
+		want = append(want, pattern(1000+i)...)
+	}
+	go func() {
+		for i := range pieces {
+			time.Sleep(10 * time.Millisecond) // far longer than any polls
+			peer.Write(pattern(1000 + i))
+		}
+		peer.(*net.TCPConn).CloseWrite()
+	}()
+	got, err := io.ReadAll(c)
+	if err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("read %d bytes, %v; want the %d sent", len(got), err, len(want))
+	}
+	w := c.waits.Snapshot()
+	if w.Mode() != stats.WaitSleeping || w.Blocked < pieces-1 || w.Polled > 1 {
+		t.Fatalf("waits %+v (mode %q): want sleeping, a blocking recv for each piece", w, w.Mode())
+	}
+	checkWaitCounts(t, w)
+}
+
+// TestBlockingConnStreamExactBytes streams 64 MiB through a blocking
+// connection: every byte arrives in order whichever way its Reads waited,
+// and the counts add up.
+func TestBlockingConnStreamExactBytes(t *testing.T) {
+	c, peer := blockingPair(t)
+	const size = 64 << 20
+	go func() {
+		chunk := pattern(1 << 20)
+		for range size / len(chunk) {
+			if _, err := peer.Write(chunk); err != nil {
+				return
+			}
+		}
+		peer.(*net.TCPConn).CloseWrite()
+	}()
+	buf := make([]byte, 256<<10)
+	want := pattern(1 << 20)
+	total, reads := 0, int64(0)
+	for {
+		n, err := c.Read(buf)
+		reads++
+		for i := range n {
+			if buf[i] != want[(total+i)%len(want)] {
+				t.Fatalf("byte %d is %q, want %q", total+i, buf[i], want[(total+i)%len(want)])
+			}
+		}
+		total += n
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	w := c.waits.Snapshot()
+	if total != size || w.Reads != reads {
+		t.Fatalf("read %d bytes in %d Reads, the counter says %d Reads; want %d bytes", total, reads, w.Reads, size)
+	}
+	if m := w.Mode(); m != stats.WaitPolling && m != stats.WaitSleeping {
+		t.Fatalf("mode %q", m)
+	}
+	checkWaitCounts(t, w)
+}
+
+// checkWaitCounts checks that w's counts agree: a wait ends by a poll or
+// in a blocking recv, once per Read at most, and each wait ended by a poll
+// follows at least one empty poll.
+func checkWaitCounts(t *testing.T, w stats.ReadWaits) {
+	t.Helper()
+	if w.Polled+w.Blocked > w.Reads || w.Polls < w.Polled || w.Polls > (maxPolls+1)*w.Reads {
+		t.Fatalf("waits %+v do not add up", w)
 	}
 }

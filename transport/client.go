@@ -59,6 +59,7 @@ type Client struct {
 	io       wire.IOCounter
 	quic     wire.QUICCounter
 	h2       wire.H2Counters // h2c clients only
+	waits    waitCounter     // BlockingSockets only
 }
 
 // NewClient builds a client for opts.Protocol. Close it when done.
@@ -97,7 +98,7 @@ func (c *Client) newTCP(opts ClientOptions, tlsConf *tls.Config) *http.Transport
 				return nil, err
 			}
 			if opts.BlockingSockets {
-				if conn, err = blocking(conn); err != nil {
+				if conn, err = blocking(conn, &c.waits); err != nil {
 					return nil, fmt.Errorf("blocking socket: %w", err)
 				}
 			}
@@ -230,6 +231,10 @@ func (c *Client) IO() stats.IOStats { return c.io.Snapshot() }
 // H2Frames returns the HTTP/2 frames an h2c client has sent and received;
 // zero for the other transports (see stats.H2Frames).
 func (c *Client) H2Frames() stats.H2Frames { return c.h2.Snapshot() }
+
+// ReadWaits returns how the client's blocking sockets waited for data
+// (ClientOptions.BlockingSockets; zero without them).
+func (c *Client) ReadWaits() stats.ReadWaits { return c.waits.Snapshot() }
 
 // QUIC returns the client's QUIC connection counters (h3; zero otherwise).
 func (c *Client) QUIC() stats.QUICStats { return c.quic.Snapshot() }

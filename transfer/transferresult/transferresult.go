@@ -32,7 +32,10 @@ type ClientSide struct {
 	ReadSize  int   `json:"read_size"`  // the buffer they used, bytes
 	// BlockingSockets says its TCP connections were read with blocking
 	// system calls outside Go's poller (transport.ClientOptions.BlockingSockets).
-	BlockingSockets bool               `json:"blocking_sockets,omitempty"`
+	BlockingSockets bool `json:"blocking_sockets,omitempty"`
+	// ReadWaits says how those sockets waited for data: polling or
+	// sleeping in recv (ReadWaits.Mode), and how often each.
+	ReadWaits       *stats.ReadWaits   `json:"read_waits,omitempty"`
 	Settings        config.Client      `json:"settings"`           // the knobs in effect; zero fields are Go's or quic-go's defaults
 	TCP             stats.IOStats      `json:"tcp"`                // its TCP connections (below TLS)
 	QUIC            stats.QUICStats    `json:"quic"`               // its QUIC connections

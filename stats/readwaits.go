@@ -1,0 +1,44 @@
+package stats
+
+// ReadWaits is how a client's blocking sockets waited for data: a Read
+// that finds its socket empty either polls it (non-blocking recv calls,
+// no clock) until data arrives, or sleeps in a blocking recv. Each
+// connection decides from what its polls found whether polling pays
+// (transport.ClientOptions.BlockingSockets).
+type ReadWaits struct {
+	Reads int64 `json:"reads"` // Read calls on blocking sockets
+	// Polled counts the waits that polls ended with data, Polls the
+	// non-blocking recv calls that found the socket empty.
+	Polled int64 `json:"polled"`
+	Polls  int64 `json:"polls"`
+	// Blocked counts the blocking recv calls: a Read's first call while
+	// polling does not pay, or the sleep after polls that found nothing.
+	// One sleeps only when its socket is empty.
+	Blocked int64 `json:"blocked"`
+}
+
+// The values of ReadWaits.Mode.
+const (
+	WaitPolling  = "polling"  // polls ended most waits
+	WaitSleeping = "sleeping" // most waits slept in the kernel
+)
+
+// Mode says how most waits ended: WaitPolling or WaitSleeping; "" when
+// no Read used a blocking socket.
+func (w ReadWaits) Mode() string {
+	switch {
+	case w.Reads == 0:
+		return ""
+	case w.Polled > w.Blocked:
+		return WaitPolling
+	}
+	return WaitSleeping
+}
+
+// Add adds o to w.
+func (w *ReadWaits) Add(o ReadWaits) {
+	w.Reads += o.Reads
+	w.Polled += o.Polled
+	w.Polls += o.Polls
+	w.Blocked += o.Blocked
+}
