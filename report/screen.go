@@ -103,11 +103,11 @@ func (s *screen) header() string {
 	if set.Pin != nil {
 		machine += ", pinned"
 	}
-	rounds := fmt.Sprintf("%d rounds", set.Repeat)
+	rounds := plural(set.Repeat, "round")
 	if lo, hi := s.roundRange(); hi > lo {
 		rounds = fmt.Sprintf("%d-%d rounds", lo, hi)
 	} else if hi > 0 {
-		rounds = fmt.Sprintf("%d rounds", hi)
+		rounds = plural(hi, "round")
 	}
 	parts := []string{"httpvs " + e.Version, where, machine, e.GoVersion, "knobs " + knobSetName(s.res), rounds}
 	if s.base != "" && s.base != "h1" {
@@ -301,4 +301,12 @@ func (s *screen) baselineTable() []string {
 		return nil
 	}
 	return align(rows)
+}
+
+// plural is "1 round", "3 rounds".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }
