@@ -42,6 +42,13 @@ type NotRun struct {
 	// Reason says why, in a line: "h2c prior knowledge refused by this
 	// server", "GET /small: 404 Not Found".
 	Reason string `json:"reason"`
+	// Field is the option that would let it run, a field path as
+	// config.FieldError names them ("Target.ServerName"); empty when no
+	// option would.
+	Field string `json:"field,omitempty"`
+	// Flags is how the command that ran the matrix sets Field, e.g.
+	// "--sni NAME"; the command fills it, "" otherwise.
+	Flags string `json:"flags,omitempty"`
 }
 
 // String is n as a report lists it: "h2c: h2c prior knowledge refused by
@@ -50,6 +57,9 @@ func (n NotRun) String() string {
 	what := n.Scenario
 	if what == "" {
 		what = n.Protocol
+	}
+	if n.Flags != "" {
+		return what + ": " + n.Reason + " (" + n.Flags + ")"
 	}
 	return what + ": " + n.Reason
 }

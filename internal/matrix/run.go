@@ -139,11 +139,12 @@ func (r *runner) clientOptions(sc Scenario, p transport.Protocol) transport.Clie
 		cfg = *spec(&sc).Client
 	}
 	return transport.ClientOptions{
-		Protocol: p,
-		Config:   cfg,
-		RootCAs:  r.opts.Target.RootCAs,
-		Insecure: r.opts.Target.Insecure,
-		Network:  r.opts.Network,
+		Protocol:   p,
+		Config:     cfg,
+		RootCAs:    r.opts.Target.RootCAs,
+		Insecure:   r.opts.Target.Insecure,
+		ServerName: r.opts.Target.ServerName,
+		Network:    r.opts.Network,
 	}
 }
 

@@ -43,8 +43,8 @@ func checkTarget(ctx context.Context, o Options) (Options, []results.NotRun) {
 	var notRun []results.NotRun
 	var spoken []transport.Protocol
 	for _, p := range o.Protocols {
-		if why := unspoken(ctx, o, p); why != "" {
-			notRun = append(notRun, results.NotRun{Protocol: p.String(), Reason: why})
+		if n := unspoken(ctx, o, p); n.Reason != "" {
+			notRun = append(notRun, n)
 			continue
 		}
 		spoken = append(spoken, p)
@@ -125,7 +125,7 @@ func checkRequest(ctx context.Context, o Options, p transport.Protocol, ep endpo
 // timeout, and returns its response, up to limit bytes of its body read,
 // closed.
 func sendOnce(ctx context.Context, o Options, p transport.Protocol, ep endpoint, timeout time.Duration, limit int64) (*http.Response, error) {
-	c, err := transport.NewClient(transport.ClientOptions{Protocol: p, Config: o.Client, RootCAs: o.Target.RootCAs, Insecure: o.Target.Insecure, Network: o.Network})
+	c, err := transport.NewClient(transport.ClientOptions{Protocol: p, Config: o.Client, RootCAs: o.Target.RootCAs, Insecure: o.Target.Insecure, ServerName: o.Target.ServerName, Network: o.Network})
 	if err != nil {
 		return nil, err
 	}
@@ -154,14 +154,25 @@ func sendOnce(ctx context.Context, o Options, p transport.Protocol, ep endpoint,
 
 // unspoken says, in the words users look for, that the target does not
 // speak p ("h2c prior knowledge refused by this server", "no ALPN h2",
-// "no QUIC on the port"); "" when it answered over p, when it has no base
-// URL for p (the matrix says so), or when the check failed otherwise.
-func unspoken(ctx context.Context, o Options, p transport.Protocol) string {
+// "no QUIC on the port", a TLS handshake refused and why): p left out;
+// a zero NotRun when it answered over p, when it has no base URL for p
+// (the matrix says so), or when the check failed otherwise.
+func unspoken(ctx context.Context, o Options, p transport.Protocol) results.NotRun {
 	base := targetBase(o.Target, p)
 	if base == "" {
-		return ""
+		return results.NotRun{}
 	}
 	resp, err := checkRequest(ctx, o, p, endpoint{method: http.MethodGet, path: "/"})
+	why := unspokenWhy(base, p, resp, err)
+	if why == "" && err != nil && p.TLS() && tlsRefused(err) {
+		return results.NotRun{Protocol: p.String(), Reason: tlsRefusedReason(o.Target, err), Field: "Target.ServerName"}
+	}
+	return results.NotRun{Protocol: p.String(), Reason: why}
+}
+
+// unspokenWhy is unspoken's reason for resp or err, checking base over
+// p; "" for none.
+func unspokenWhy(base string, p transport.Protocol, resp *http.Response, err error) string {
 	if err == nil {
 		got := transport.OfResponse(resp)
 		switch {
