@@ -48,7 +48,7 @@ func (f *transferFlags) register(fs *flagset.Set, upload bool) {
 	}
 	fs.ClientKnobs(&f.cfg)
 	fs.Fields(map[string]string{"Transfers": "n", "Parallel": "P", "Conns": "c", "WriteSize": "write-size"})
-	fs.Group("what to transfer", "p", "k", "cacert", "H", "body")
+	fs.Group("what to transfer", "p", "k", "cacert", "sni", "H", "body")
 	fs.Group("how many and how long", "n", "P", "c", "timeout")
 	fs.Group(flagset.InstrumentKnobs, flagset.ClientKnobNames...)
 	fs.Group("output", "json", "no-server-stats", "profile")
