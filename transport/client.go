@@ -28,8 +28,10 @@ type ClientOptions struct {
 	Insecure bool
 	// ServerName is the TLS server name sent (SNI) and verified for
 	// h1-tls, h2 and h3; empty means the URL's host. TLS sends no name
-	// for an IP address, and a server with several certificates (Caddy)
-	// may then pick none: set it to the name of one (curl --connect-to).
+	// for an IP address, and a server that keeps a certificate and a
+	// site per name (Caddy) may then pick neither: set it to the name of
+	// one, and requests to a URL naming an IP address carry it as their
+	// Host (:authority) too (Authority), as curl --resolve sends them.
 	ServerName string
 	// MaxConnsPerHost limits HTTP/1.1 connections per host; zero means no
 	// limit. HTTP/2 and HTTP/3 clients keep one connection per host
@@ -82,6 +84,9 @@ func NewClient(opts ClientOptions) (*Client, error) {
 		rt = c.newH3(opts, tlsConf)
 	} else {
 		rt = c.newTCP(opts, tlsConf)
+	}
+	if opts.ServerName != "" && opts.Protocol.TLS() {
+		rt = named{rt, opts}
 	}
 	c.hc = &http.Client{
 		Transport: rt,

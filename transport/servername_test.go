@@ -6,19 +6,21 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"net/url"
 	"testing"
 	"time"
 )
 
 // TestClientServerName: a client given ServerName sends it (SNI) over
 // h1-tls, h2 and h3 to a URL naming an IP address, which TLS sends no
-// name for, and verifies the certificate against it: trusted for
-// localhost, refused for a name the certificate does not hold.
+// name for, as the request's Host too (with the URL's port), and
+// verifies the certificate against it: trusted for localhost, refused
+// for a name the certificate does not hold.
 func TestClientServerName(t *testing.T) {
 	s, err := NewServer(ServerOptions{
 		TLSListen: "127.0.0.1:0",
 		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			io.WriteString(w, r.TLS.ServerName)
+			io.WriteString(w, r.TLS.ServerName+" "+r.Host)
 		}),
 	})
 	if err != nil {
@@ -47,11 +49,15 @@ func TestClientServerName(t *testing.T) {
 	}
 	for _, p := range []Protocol{H1TLS, H2, H3} {
 		t.Run(p.String(), func(t *testing.T) {
-			if got, err := get(p, "localhost"); err != nil || got != "localhost" {
-				t.Errorf("with localhost: the server saw %q, %v; want localhost", got, err)
+			u, err := url.Parse(s.URL(p))
+			if err != nil {
+				t.Fatal(err)
 			}
-			if got, err := get(p, ""); err != nil || got != "" {
-				t.Errorf("with none: the server saw %q, %v; want no name for %s", got, err, s.URL(p))
+			if got, err := get(p, "localhost"); err != nil || got != "localhost localhost:"+u.Port() {
+				t.Errorf("with localhost: the server saw %q, %v; want localhost, Host localhost:%s", got, err, u.Port())
+			}
+			if got, err := get(p, ""); err != nil || got != " "+u.Host {
+				t.Errorf("with none: the server saw %q, %v; want no name, Host %s", got, err, u.Host)
 			}
 			var ve *tls.CertificateVerificationError
 			if _, err := get(p, "api.example.test"); !errors.As(err, &ve) {

@@ -120,8 +120,9 @@ https://localhost:%[3]d {
 
 // TestRunTargetCaddyByIP: Caddy's TLS site named localhost, reached by
 // IP address, refuses handshakes without a name over TCP and QUIC. With
-// no name given the run sends localhost, says so in a line naming --sni,
-// records it, and measures all five transports; with the IP address as
+// no name given the run sends localhost (SNI and Host), says so in a line
+// naming --sni, records it, and measures /small over all five
+// transports; with the IP address as
 // the name (no SNI sent, as before), h1-tls, h2 and h3 are each left out
 // in a line giving the likely cause and --sni.
 func TestRunTargetCaddyByIP(t *testing.T) {
@@ -135,6 +136,13 @@ func TestRunTargetCaddyByIP(t *testing.T) {
 	}
 	res, _ := readResults(t, out)
 	onlyCells(t, res, requestScenarios, []string{"h1", "h2c", "h1-tls", "h2", "h3"})
+	for _, c := range res.Cells {
+		// Caddy answers a Host it has no site for with an empty 200:
+		// the name goes in the Host too.
+		if c.ResponseBytes != 1000 {
+			t.Errorf("%s/%s: a response of %d bytes, want /small's 1000", c.Scenario, c.Protocol, c.ResponseBytes)
+		}
+	}
 	want := "--tls-target " + secure + " is an IP address, for which TLS sends no server name (SNI): sending its certificate's name, localhost, over h1-tls, h2 and h3 (--sni NAME sends another)"
 	if res.Settings.ServerName != "localhost" || len(res.NotRun) != 0 || strings.Count(stderr, want) != 1 {
 		t.Errorf("server name %q, not run %v, stderr:\n%s", res.Settings.ServerName, res.NotRun, stderr)
