@@ -26,6 +26,14 @@ type Request struct {
 	// with, e.g. http://127.0.0.1:8080; empty for a path alone. A run
 	// sends the request to its own target: callers check Origin against it.
 	Origin string `json:"-"`
+	// ResponseBytes is the length of the response body the request got
+	// when the run first sent it, before measuring; zero when unknown.
+	ResponseBytes int64 `json:"response_bytes,omitempty"`
+	// Transfer says the run measured the request as a transfer, its
+	// response being large (ResponseBytes at least the run's threshold,
+	// plan.TransferResponse): in bytes per second and CPU per GB, judged
+	// by the transfer rules, each round fetching several responses.
+	Transfer bool `json:"transfer,omitempty"`
 }
 
 // String is r as its request line: "GET /api/items?id=7".

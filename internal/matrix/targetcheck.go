@@ -118,16 +118,17 @@ func lacks(ctx context.Context, o Options, p transport.Protocol, ep endpoint) st
 // returns its response, body read (up to 1 MiB) and closed, all within
 // TargetCheckTimeout.
 func checkRequest(ctx context.Context, o Options, p transport.Protocol, ep endpoint) (*http.Response, error) {
-	return sendOnce(ctx, o, p, ep, TargetCheckTimeout, 1<<20)
+	resp, _, err := sendOnce(ctx, o, p, ep, TargetCheckTimeout, 1<<20)
+	return resp, err
 }
 
 // sendOnce sends one request of ep over p with a client of o's, within
 // timeout, and returns its response, up to limit bytes of its body read,
-// closed.
-func sendOnce(ctx context.Context, o Options, p transport.Protocol, ep endpoint, timeout time.Duration, limit int64) (*http.Response, error) {
+// closed, and how many bytes of it were read.
+func sendOnce(ctx context.Context, o Options, p transport.Protocol, ep endpoint, timeout time.Duration, limit int64) (*http.Response, int64, error) {
 	c, err := transport.NewClient(transport.ClientOptions{Protocol: p, Config: o.Client, RootCAs: o.Target.RootCAs, Insecure: o.Target.Insecure, ServerName: o.Target.ServerName, Network: o.Network})
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer c.Close()
 	ctx, cancel := context.WithTimeout(ctx, timeout)
@@ -138,18 +139,18 @@ func sendOnce(ctx context.Context, o Options, p transport.Protocol, ep endpoint,
 	}
 	req, err := http.NewRequestWithContext(ctx, ep.method, targetBase(o.Target, p)+ep.path, body)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	for k, vs := range o.Header {
 		req.Header[k] = vs
 	}
 	resp, err := c.HTTP().Do(req)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	_, err = io.Copy(io.Discard, io.LimitReader(resp.Body, limit))
+	n, err := io.Copy(io.Discard, io.LimitReader(resp.Body, limit))
 	resp.Body.Close()
-	return resp, err
+	return resp, n, err
 }
 
 // unspoken says, in the words users look for, that the target does not
