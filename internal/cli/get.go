@@ -137,7 +137,13 @@ func runTransfer(ctx context.Context, e *env, args []string, upload bool) error 
 	if res.Errors.Total == 0 && !res.Interrupted {
 		return nil
 	}
-	return e.fail(render.TransferFailure(res, plan)) // what went wrong and what would work
+	msg := render.TransferFailure(res, plan) // what went wrong and what would work
+	if hint := sniHint(res.FirstError, plan.URL, plan.Client); hint != "" {
+		// Not a certificate to trust: the server sent the alert.
+		msg, _, _ = strings.Cut(msg, "; for a self-signed certificate")
+		msg += "; " + hint
+	}
+	return e.fail(msg)
 }
 
 // args parses the command line into the flags and the arguments: get's

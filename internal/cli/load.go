@@ -175,6 +175,9 @@ func runLoad(ctx context.Context, e *env, args []string) error {
 	// Why a run that printed its figures still failed, or failed more of
 	// its requests than --max-failed allows.
 	if msg := cmp.Or(render.LoadVerdict(res), render.LoadFailedOver(res, f.maxFailed/100)); msg != "" {
+		if hint := sniHint(res.FirstError, lc.URL, lc.Client); hint != "" {
+			msg += "; " + hint
+		}
 		return e.fail(msg)
 	}
 	return nil
