@@ -19,6 +19,9 @@ func TestErrorsTeach(t *testing.T) {
 		{[]string{"load", "http://127.0.0.1:1/small", "-c", "many"}, "httpvs load: -c many: want a whole number, e.g. -c 10 (see httpvs load -h)\n"},
 		{[]string{"load", "http://127.0.0.1:1/small", "--conns", "many"}, "httpvs load: --conns many: want a whole number, e.g. --conns 10 (see httpvs load -h)\n"},
 		{[]string{"get", "http://127.0.0.1:1/1", "--read-size", "a lot"}, "httpvs get: --read-size \"a lot\": want an integer with an optional suffix k, m, g, t (powers of 1000, optional B) or Ki, Mi, Gi, Ti (powers of 1024), e.g. 10g, 100MB, 4Ki, 10000000000 (see httpvs get -h)\n"},
+		{[]string{"run", "--request"}, "httpvs run: --request needs a value, e.g. --request 'GET /api/items?id=7' (see httpvs run -h)\n"},
+		{[]string{"run", "--target"}, "httpvs run: --target needs a value, e.g. --target URL (see httpvs run -h)\n"},
+		{[]string{"load", "http://127.0.0.1:1/small", "-H"}, "httpvs load: -H needs a value, e.g. -H \"Name: value\" (see httpvs load -h)\n"},
 		{[]string{"runn"}, "httpvs: unknown command \"runn\": did you mean run? (see httpvs help)\n"},
 		{[]string{"tun", "--budget", "1s"}, "httpvs: unknown command \"tun\": did you mean tune? (see httpvs help)\n"},
 	}

@@ -113,5 +113,32 @@ func example(f *flag.Flag, value string) string {
 	if eg, ok := map[string]string{"duration": "10s", "int": "10", "float": "1.5", "size": "64Ki", "bool": "true"}[kind]; ok {
 		return eg
 	}
+	if eg := usageExample(f.Usage); eg != "" {
+		return eg
+	}
+	if name, _ := flag.UnquoteUsage(f); name != "" && name != "value" && name != "string" {
+		if strings.ContainsAny(name, " :") {
+			return name // a form to follow: "Name: value"
+		}
+		return strings.ToUpper(name)
+	}
 	return "VALUE"
+}
+
+// usageExample is the example a flag's usage gives after "e.g. ": a
+// quoted one whole, else its first word; "" for none.
+func usageExample(usage string) string {
+	_, rest, ok := strings.Cut(usage, "e.g. ")
+	if !ok || rest == "" {
+		return ""
+	}
+	if q := rest[0]; q == '\'' || q == '"' {
+		if end := strings.IndexByte(rest[1:], q); end >= 0 {
+			return rest[:end+2]
+		}
+	}
+	if end := strings.IndexAny(rest, " ,;)"); end >= 0 {
+		rest = rest[:end]
+	}
+	return rest
 }
