@@ -74,11 +74,12 @@ func shapeTransfer(o Options, sc *Scenario, req *results.Request, t time.Duratio
 
 // requestTransfer measures one repetition of sc, a user's request
 // measured as a transfer, over p: its Transfers responses, Streams at a
-// time; a warm-up round's one a stream.
+// time; a warm-up round's a warmShare of them (one at least), as many at
+// a time.
 func (r *runner) requestTransfer(ctx context.Context, sc Scenario, p transport.Protocol, warm bool) results.Repetition {
 	n := spec(&sc).Transfers
 	if warm {
-		n = spec(&sc).Streams
+		n = max(n/warmShare, 1)
 	}
 	tp := transfer.Plan{
 		URL:       targetBase(r.opts.Target, p) + spec(&sc).Path,
