@@ -71,8 +71,8 @@ func TestRequestTransferDecided(t *testing.T) {
 			t.Errorf("notes lack %q:\n%s", want, text)
 		}
 	}
-	if strings.Contains(text, "GET /small") {
-		t.Errorf("a note of the small request:\n%s", text)
+	if strings.Contains(text, "GET /small answers") {
+		t.Errorf("the small request called a transfer:\n%s", text)
 	}
 }
 
