@@ -296,7 +296,7 @@ func try(ctx context.Context, m plan.Options, c CapacityOptions, p transport.Pro
 	if p.TLS() {
 		base = m.Target.TLS
 	}
-	client := transport.ClientOptions{Protocol: p, Config: m.Client, RootCAs: m.Target.RootCAs, Insecure: m.Target.Insecure, Network: m.Network}
+	client := transport.ClientOptions{Protocol: p, Config: m.Client, RootCAs: m.Target.RootCAs, Insecure: m.Target.Insecure, ServerName: m.Target.ServerName, Network: m.Network}
 	cfg := load.Config{
 		URL: base + c.Request.Path, Client: client, Conns: 1, Streams: c.InFlight,
 		Duration: c.Step, Warmup: c.Step / 5, Rate: rate, Method: c.Request.Method, Body: c.Request.Body,

@@ -178,8 +178,11 @@ func udpBuffers(protos []transport.Protocol) string {
 func (o *Options) startServer(ctx context.Context, link *emuLink, pinned *pinning, died func(error)) (*config.Server, func(), error) {
 	m := &o.Matrix
 	if o.Target.Plain != "" || o.Target.TLS != "" {
+		if err := reachTarget(ctx, &o.Target, o.Warn); err != nil {
+			return nil, nil, err
+		}
 		m.Target = o.Target
-		return nil, func() {}, reachTarget(ctx, o.Target)
+		return nil, func() {}, nil
 	}
 	spec := childserver.Spec{Server: o.Server, Profiling: o.ProfileDir != "", Token: profiling.ClientToken(), CPUs: pinned.serverCPUs()}
 	if m.Browser != nil {
@@ -272,6 +275,10 @@ func (e *OptionsError) Unwrap() error { return e.Err }
 // nothingToMeasureError is Run's error when an external target speaks none
 // of the transports asked for; NotRun says how each was refused.
 type nothingToMeasureError struct{ NotRun []results.NotRun }
+
+// Lacking is what the target lacks, each transport with its reason, for
+// a command that words them its own way.
+func (e *nothingToMeasureError) Lacking() []results.NotRun { return e.NotRun }
 
 func (e *nothingToMeasureError) Error() string {
 	parts := make([]string, len(e.NotRun))

@@ -13,8 +13,12 @@ import (
 
 // reachTarget fails fast on an external target whose base URLs are
 // malformed (an *OptionsError naming the field) or that does not accept
-// TCP connections, before anything is measured.
-func reachTarget(ctx context.Context, t plan.Target) error {
+// TCP connections, before anything is measured. When t.TLS's host is an
+// IP address and t.ServerName is empty, it sets t.ServerName to the name
+// of the certificate the server presents over TCP (learnServerName) and
+// tells warn (a *ServerNameNote), or fails with a *ServerNameError when
+// the server refuses a handshake without a name.
+func reachTarget(ctx context.Context, t *plan.Target, warn func(error)) error {
 	for _, u := range []struct{ field, raw, scheme string }{{"Target.Plain", t.Plain, "http"}, {"Target.TLS", t.TLS, "https"}} {
 		if u.raw == "" {
 			continue
@@ -29,6 +33,20 @@ func reachTarget(ctx context.Context, t plan.Target) error {
 			return fmt.Errorf("the target %s is unreachable: %v", u.raw, err)
 		}
 		conn.Close()
+		if u.scheme != "https" || t.ServerName != "" || net.ParseIP(p.Hostname()) == nil {
+			continue
+		}
+		dial := func() (net.Conn, error) { return d.DialContext(ctx, "tcp", p.Host) }
+		name, err := learnServerName(ctx, dial, p.Hostname())
+		switch {
+		case err != nil:
+			return &ServerNameError{URL: t.TLS, Err: err}
+		case name != "":
+			t.ServerName = name
+			if warn != nil {
+				warn(&ServerNameNote{URL: t.TLS, Name: name})
+			}
+		}
 	}
 	return nil
 }

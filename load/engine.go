@@ -128,7 +128,7 @@ func newRun(cfg Config, u *url.URL) *run {
 	for k, vs := range cfg.Header {
 		r.header[k] = append(r.header[k], vs...)
 	}
-	r.host = requestHost(r.header, u.Host)
+	r.host = requestHost(r.header, cfg.Client.Authority(u))
 	dropHopByHop(r.header, cfg.Client.Protocol)
 	r.body = cfg.Body
 	if r.body == nil {

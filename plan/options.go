@@ -31,6 +31,12 @@ type Target struct {
 	RootCAs *x509.CertPool
 	// Insecure skips certificate verification.
 	Insecure bool
+	// ServerName is the TLS server name sent (SNI) and verified over
+	// h1-tls, h2 and h3. Empty: TLS's host; when that is an IP address,
+	// for which TLS sends no name, the experiment learns the first DNS
+	// name of the certificate the server presents over TCP, uses it for
+	// every TLS transport and says so (results Settings.ServerName).
+	ServerName string
 	// GRPC is host:port of a native gRPC server of the gRPC ServeHTTP post's Bookstore
 	// (httpvs serve --grpc-listen); empty skips the grpc-native column.
 	GRPC string

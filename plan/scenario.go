@@ -173,6 +173,12 @@ func scenarioByName(name string) (Scenario, bool) {
 	return Scenario{}, false
 }
 
+// TransferResponse is the response size from which a user's GET is
+// measured as a transfer (results.Request.Transfer): from a mebibyte a
+// response's bytes, not its request's round trip, take most of its time,
+// and its figure is a rate of bytes.
+const TransferResponse = units.MiB
+
 // RequestScenarios are the scenarios measuring reqs: for the i-th
 // (1-based) "request-i", one request at a time, and "request-i-x50",
 // verdict.RequestConcurrency at a time, as small-sequential and small-concurrent

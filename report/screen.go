@@ -302,11 +302,3 @@ func (s *screen) baselineTable() []string {
 	}
 	return align(rows)
 }
-
-// plural is "1 round", "3 rounds".
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}

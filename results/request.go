@@ -26,6 +26,14 @@ type Request struct {
 	// with, e.g. http://127.0.0.1:8080; empty for a path alone. A run
 	// sends the request to its own target: callers check Origin against it.
 	Origin string `json:"-"`
+	// ResponseBytes is the length of the response body the request got
+	// when the run first sent it, before measuring; zero when unknown.
+	ResponseBytes int64 `json:"response_bytes,omitempty"`
+	// Transfer says the run measured the request as a transfer, its
+	// response being large (ResponseBytes at least the run's threshold,
+	// plan.TransferResponse): in bytes per second and CPU per GB, judged
+	// by the transfer rules, each round fetching several responses.
+	Transfer bool `json:"transfer,omitempty"`
 }
 
 // String is r as its request line: "GET /api/items?id=7".
@@ -42,6 +50,13 @@ type NotRun struct {
 	// Reason says why, in a line: "h2c prior knowledge refused by this
 	// server", "GET /small: 404 Not Found".
 	Reason string `json:"reason"`
+	// Field is the option that would let it run, a field path as
+	// config.FieldError names them ("Target.ServerName"); empty when no
+	// option would.
+	Field string `json:"field,omitempty"`
+	// Flags is how the command that ran the matrix sets Field, e.g.
+	// "--sni NAME"; the command fills it, "" otherwise.
+	Flags string `json:"flags,omitempty"`
 }
 
 // String is n as a report lists it: "h2c: h2c prior knowledge refused by
@@ -50,6 +65,9 @@ func (n NotRun) String() string {
 	what := n.Scenario
 	if what == "" {
 		what = n.Protocol
+	}
+	if n.Flags != "" {
+		return what + ": " + n.Reason + " (" + n.Flags + ")"
 	}
 	return what + ": " + n.Reason
 }

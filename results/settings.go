@@ -96,6 +96,10 @@ type Settings struct {
 	// run) or the URLs of an external server.
 	Target    string `json:"target"`
 	TLSTarget string `json:"tls_target,omitempty"`
+	// ServerName is the TLS server name sent to TLSTarget (SNI): the one
+	// given, or the certificate's learned over TCP when TLSTarget's host
+	// is an IP address; empty: TLSTarget's host.
+	ServerName string `json:"server_name,omitempty"`
 	// HeaderNames are the names of the extra request headers every request
 	// carried (Options.Header); their values are not recorded.
 	HeaderNames []string `json:"header_names,omitempty"`

@@ -26,6 +26,13 @@ type ClientOptions struct {
 	RootCAs *x509.CertPool
 	// Insecure skips certificate verification (curl -k).
 	Insecure bool
+	// ServerName is the TLS server name sent (SNI) and verified for
+	// h1-tls, h2 and h3; empty means the URL's host. TLS sends no name
+	// for an IP address, and a server that keeps a certificate and a
+	// site per name (Caddy) may then pick neither: set it to the name of
+	// one, and requests to a URL naming an IP address carry it as their
+	// Host (:authority) too (Authority), as curl --resolve sends them.
+	ServerName string
 	// MaxConnsPerHost limits HTTP/1.1 connections per host; zero means no
 	// limit. HTTP/2 and HTTP/3 clients keep one connection per host
 	// whatever it says.
@@ -72,12 +79,15 @@ func NewClient(opts ClientOptions) (*Client, error) {
 	}
 	c := &Client{proto: opts.Protocol, readSize: int(opts.Config.Effective().ReadSize)}
 	tlsConf := &tls.Config{RootCAs: opts.RootCAs, InsecureSkipVerify: opts.Insecure, MinVersion: tls.VersionTLS12,
-		ClientSessionCache: opts.SessionCache}
+		ClientSessionCache: opts.SessionCache, ServerName: opts.ServerName}
 	var rt http.RoundTripper
 	if opts.Protocol == H3 {
 		rt = c.newH3(opts, tlsConf)
 	} else {
 		rt = c.newTCP(opts, tlsConf)
+	}
+	if opts.ServerName != "" && opts.Protocol.TLS() {
+		rt = named{rt, opts}
 	}
 	c.hc = &http.Client{
 		Transport: rt,

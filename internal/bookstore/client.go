@@ -58,6 +58,9 @@ type ClientOptions struct {
 	RootCAs *x509.CertPool
 	// Insecure skips certificate verification on TLS bindings (curl -k).
 	Insecure bool
+	// ServerName is the TLS server name sent and verified; empty means
+	// Addr's host.
+	ServerName string
 	// Name is the book asked for; empty means DefaultBookName.
 	Name string
 	// Network is where the client's sockets are made; nil means the
@@ -89,7 +92,7 @@ func NewClient(opts ClientOptions) (*Client, error) {
 	case Native, ServeHTTPH2C, ServeHTTPH2:
 		creds := insecure.NewCredentials()
 		if opts.Binding == ServeHTTPH2 {
-			creds = credentials.NewTLS(&tls.Config{RootCAs: opts.RootCAs, InsecureSkipVerify: opts.Insecure})
+			creds = credentials.NewTLS(&tls.Config{RootCAs: opts.RootCAs, InsecureSkipVerify: opts.Insecure, ServerName: opts.ServerName})
 		}
 		dialer := func(ctx context.Context, addr string) (net.Conn, error) {
 			c.dials.Add(1)
@@ -106,7 +109,7 @@ func NewClient(opts ClientOptions) (*Client, error) {
 		if opts.Binding == JSONH1TLS {
 			p, scheme = transport.H1TLS, "https"
 		}
-		hc, err := transport.NewClient(transport.ClientOptions{Protocol: p, RootCAs: opts.RootCAs, Insecure: opts.Insecure, MaxConnsPerHost: 1, Network: opts.Network})
+		hc, err := transport.NewClient(transport.ClientOptions{Protocol: p, RootCAs: opts.RootCAs, Insecure: opts.Insecure, ServerName: opts.ServerName, MaxConnsPerHost: 1, Network: opts.Network})
 		if err != nil {
 			return nil, err
 		}

@@ -48,7 +48,7 @@ func (f *transferFlags) register(fs *flagset.Set, upload bool) {
 	}
 	fs.ClientKnobs(&f.cfg)
 	fs.Fields(map[string]string{"Transfers": "n", "Parallel": "P", "Conns": "c", "WriteSize": "write-size"})
-	fs.Group("what to transfer", "p", "k", "cacert", "H", "body")
+	fs.Group("what to transfer", "p", "k", "cacert", "sni", "H", "body")
 	fs.Group("how many and how long", "n", "P", "c", "timeout")
 	fs.Group(flagset.InstrumentKnobs, flagset.ClientKnobNames...)
 	fs.Group("output", "json", "no-server-stats", "profile")
@@ -137,7 +137,13 @@ func runTransfer(ctx context.Context, e *env, args []string, upload bool) error 
 	if res.Errors.Total == 0 && !res.Interrupted {
 		return nil
 	}
-	return e.fail(render.TransferFailure(res, plan)) // what went wrong and what would work
+	msg := render.TransferFailure(res, plan) // what went wrong and what would work
+	if hint := sniHint(res.FirstError, plan.URL, plan.Client); hint != "" {
+		// Not a certificate to trust: the server sent the alert.
+		msg, _, _ = strings.Cut(msg, "; for a self-signed certificate")
+		msg += "; " + hint
+	}
+	return e.fail(msg)
 }
 
 // args parses the command line into the flags and the arguments: get's

@@ -60,7 +60,7 @@ func (f *loadFlags) register(fs *flagset.Set) {
 	fs.StringVar(&f.engine, "engine", "auto", "client: std (net/http, quic-go's http3), fast (httpvs's lean h1/h2/h3 client), or auto (fast)")
 	fs.ClientKnobs(&f.client)
 	fs.Lookup("read-size").Usage = "client body read buffer `size`, one per worker (default: std " + defaults.ReadSize.String() + " as Go as shipped reads; fast " + defaults.LoadReadSize.String() + ", httpvs's generator)"
-	fs.Group("what to send", "p", "k", "cacert", "method", "body", "H", "headers")
+	fs.Group("what to send", "p", "k", "cacert", "sni", "method", "body", "H", "headers")
 	fs.Group("how much and how long", "c", "m", "n", "d", "rate", "warmup", "timeout", "max-failed")
 	fs.Group("several generators (httpvs merge)", "share", "start-at")
 	fs.Group(flagset.InstrumentKnobs, append([]string{"engine"}, flagset.ClientKnobNames...)...)
@@ -175,6 +175,9 @@ func runLoad(ctx context.Context, e *env, args []string) error {
 	// Why a run that printed its figures still failed, or failed more of
 	// its requests than --max-failed allows.
 	if msg := cmp.Or(render.LoadVerdict(res), render.LoadFailedOver(res, f.maxFailed/100)); msg != "" {
+		if hint := sniHint(res.FirstError, lc.URL, lc.Client); hint != "" {
+			msg += "; " + hint
+		}
 		return e.fail(msg)
 	}
 	return nil

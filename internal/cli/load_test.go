@@ -77,7 +77,7 @@ func TestLoadUsageErrors(t *testing.T) {
 		{[]string{"load", "http://127.0.0.1:1/small", "--rate", "fast"}, "want requests per second"},
 		{[]string{"load", "http://127.0.0.1:1/small", "--headers", "100"}, "want N:LEN"},
 		{[]string{"load", "http://127.0.0.1:1/small", "-d", "-1s"}, "-d -1s: want a positive duration"},
-		{[]string{"load", "http://127.0.0.1:1/small", "-d", "soon"}, "invalid value"},
+		{[]string{"load", "http://127.0.0.1:1/small", "-d", "soon"}, "-d soon: want a duration with its unit (ns, us, ms, s, m, h), e.g. -d 10s"},
 		{[]string{"load", "http://127.0.0.1:1/small", "--body", "1.5k"}, "want an integer"},
 		{[]string{"load", "http://127.0.0.1:1/small", "-c", "0"}, "-c 0"},
 		{[]string{"load", "http://127.0.0.1:1/small", "-c", "2000000000"}, "file descriptors"},

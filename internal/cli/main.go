@@ -15,6 +15,7 @@ import (
 	"github.com/httpvs/httpvs/internal/buildinfo"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/internal/interrupt"
+	"github.com/httpvs/httpvs/internal/suggest"
 	"github.com/httpvs/httpvs/report"
 )
 
@@ -105,17 +106,24 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return signalExit(ctx, finish(e, c.run(ctx, e, args[1:])))
 		}
 	}
+	if near := suggest.Nearest(args[0], commandList()); near != "" {
+		fmt.Fprintf(stderr, "httpvs: unknown command %q: did you mean %s? (see httpvs help)\n", args[0], near)
+		return exitUsage
+	}
 	fmt.Fprintf(stderr, "httpvs: unknown command %q: want one of %s (see httpvs help)\n", args[0], commandNames())
 	return exitUsage
 }
 
-func commandNames() string {
+// commandList is the commands' names, in help's order.
+func commandList() []string {
 	names := make([]string, len(commands))
 	for i, c := range commands {
 		names[i] = c.name
 	}
-	return strings.Join(names, ", ")
+	return names
 }
+
+func commandNames() string { return strings.Join(commandList(), ", ") }
 
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "httpvs: is HTTP/2 (or HTTP/3) faster or slower than HTTP/1.1 for your workload?")

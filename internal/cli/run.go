@@ -109,9 +109,24 @@ func (f *runFlags) experiment(e *env, fs *flagset.Set, began time.Time) (*render
 // runError is the command's error for experiment.Run's err: options out
 // of range as a usage error naming the flag.
 func (f *runFlags) runError(fs *flagset.Set, err error) error {
-	var oe *experiment.OptionsError
-	if errors.As(err, &oe) {
+	var (
+		oe *experiment.OptionsError
+		se *experiment.ServerNameError
+		nt interface{ Lacking() []results.NotRun }
+	)
+	switch {
+	case errors.As(err, &nt):
+		lacking := nt.Lacking()
+		parts := make([]string, len(lacking))
+		for i, n := range lacking {
+			notRunFlags(fs, &n)
+			parts[i] = n.String()
+		}
+		return fmt.Errorf("nothing to measure on this target: %s", strings.Join(parts, "; "))
+	case errors.As(err, &oe):
 		return usagef("%v", fs.Check(oe.Err))
+	case errors.As(err, &se):
+		return fmt.Errorf("--tls-target %s: the server refused the TLS handshake (%v): likely because TLS sends no server name (SNI) to an IP address and the server chose no certificate without one; give the name its certificate is for: --sni NAME, e.g. --sni localhost", se.URL, se.Err)
 	}
 	return err
 }
@@ -123,8 +138,11 @@ func (f *runFlags) warn(e *env, err error) {
 	var (
 		pe *profiling.ProfileError
 		nf *browser.NotFoundError
+		sn *experiment.ServerNameNote
 	)
 	switch {
+	case errors.As(err, &sn):
+		e.say("--tls-target %s is an IP address, for which TLS sends no server name (SNI): sending its certificate's name, %s, over h1-tls, h2 and h3 (--sni NAME sends another)", sn.URL, sn.Name)
 	case errors.As(err, &pe):
 		printProfileError(e.stderr, pe)
 	case errors.As(err, &nf):
@@ -278,8 +296,8 @@ func (f *runFlags) options(fs *flagset.Set, set map[string]bool, reqs []results.
 	switch {
 	case t.GRPC != "" && !f.external():
 		return usagef("--grpc-target goes with --target or --tls-target (the child server has its own)")
-	case (t.Insecure || f.cacert != "") && t.TLS == "":
-		return usagef("-k and --cacert apply to --tls-target, which is not given")
+	case (t.Insecure || f.cacert != "" || t.ServerName != "") && t.TLS == "":
+		return usagef("-k, --cacert and --sni apply to --tls-target, which is not given")
 	case m.NoServerStats && !f.external():
 		return usagef("--no-server-stats goes with --target or --tls-target: the child server's counters are the run's server figures")
 	case f.external() && serverFlagGiven(set):

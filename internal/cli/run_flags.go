@@ -114,6 +114,7 @@ func (f *runFlags) register(fs *flagset.Set) {
 	fs.Alias("k", "insecure")
 	fs.BoolVar(&m.NoServerStats, "no-server-stats", false, "with --target or --tls-target: do not read the target's GET /stats before and after each repetition (httpvs serve's counters: the server's CPU and its side of each cell); without it the run says up front that it reads them")
 	fs.StringVar(&f.cacert, "cacert", "", "with --tls-target: trust the PEM certificates in `file`")
+	fs.StringVar(&f.xo.Target.ServerName, "sni", "", "with --tls-target: the TLS server `name` sent (SNI) and verified over h1-tls, h2 and h3, e.g. localhost (default: the URL's host; for an IP address, which TLS sends no name for, the name of the certificate the server presents over TCP)")
 	fs.HeaderVar(&f.header)
 	registerRequests(fs, &f.requests)
 	fs.StringVar(&f.slo, "slo", "", sloUsage)
@@ -138,8 +139,8 @@ func (f *runFlags) register(fs *flagset.Set) {
 	// The experiment's fields (Matrix.Repeat is Repeat), and run --go's.
 	fs.Fields(map[string]string{"Repeat": "repeat", "MaxRepeat": "max-repeat", "Rounds": "repeat", "MaxRounds": "max-repeat",
 		"Duration": "duration", "Warmup": "warmup", "Omit": "omit", "Timeout": "rep-timeout", "Size": "size", "LossEvents": "loss-events",
-		"Protocols": "protocols", "Scenarios": "scenarios", "Budget": "budget", "Precision": "precision", "Target.Plain": "target", "Target.TLS": "tls-target", "AA": "aa", "Engine": "engine", "Peers": "peers"})
-	fs.Group("what to measure", "protocols", "scenarios", "request", "requests", "body", "slo", "H", "target", "tls-target", "grpc-target", "k", "cacert", "no-server-stats", "peers")
+		"Protocols": "protocols", "Scenarios": "scenarios", "Budget": "budget", "Precision": "precision", "Target.Plain": "target", "Target.TLS": "tls-target", "Target.ServerName": "sni", "AA": "aa", "Engine": "engine", "Peers": "peers"})
+	fs.Group("what to measure", "protocols", "scenarios", "request", "requests", "body", "slo", "H", "target", "tls-target", "grpc-target", "k", "cacert", "sni", "no-server-stats", "peers")
 	fs.Group("how long", "quick", "repeat", "max-repeat", "budget", "precision", "duration", "warmup", "omit", "loss-events", "size", "rep-timeout", "pin", "aa", "seed")
 	fs.Group("the link (across emulated network conditions)", "net")
 	fs.Group("client knobs (Go as shipped unless set)", "knobs", "engine", "read-size", "dial-timeout", "h2-max-frame", "h2-conn-window", "h2-stream-window", "quic-conn-window", "quic-stream-window", "quic-trace")

@@ -30,6 +30,16 @@ func (f *runFlags) annotate(e *env, fs *flagset.Set, res *results.Results) {
 		return flagset.Dash(name), true
 	}
 	f.printed.Detail = f.detail
+	for i := range res.NotRun {
+		notRunFlags(fs, &res.NotRun[i])
+	}
+}
+
+// notRunFlags fills n.Flags with the flag that sets n.Field, if any.
+func notRunFlags(fs *flagset.Set, n *results.NotRun) {
+	if name, ok := fs.FlagFor(n.Field); ok && n.Field != "" {
+		n.Flags = flagset.Dash(name) + " NAME"
+	}
 }
 
 // finishRun prints res in the chosen format, writes the results directory

@@ -20,6 +20,12 @@ import (
 // installed unless CI=true (CI installs nginx, caddy and h2o).
 func startPeer(t *testing.T, name string) *peers.Server {
 	t.Helper()
+	return startPeerWith(t, name, peers.ServerOptions{})
+}
+
+// startPeerWith is startPeer serving what opts says.
+func startPeerWith(t *testing.T, name string, opts peers.ServerOptions) *peers.Server {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("a reference peer: not under -short")
 	}
@@ -30,7 +36,7 @@ func startPeer(t *testing.T, name string) *peers.Server {
 		}
 		t.Skipf("%s is not installed (apt-get install %s)", name, name)
 	}
-	srv, err := peers.Start(context.Background(), name, peers.ServerOptions{})
+	srv, err := peers.Start(context.Background(), name, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -103,9 +103,12 @@ func (r *runner) profileRound(ctx context.Context, sr *scenarioRun, c *results.C
 		most := max(maxProfiled, int(maxProfiled*span/defaults.ProfileSpan))
 		for n, began := 0, time.Now(); n < most && time.Since(began) < span && ctx.Err() == nil; n++ {
 			var m results.Repetition
-			if scenariospec.Transfer(sr.sc.Metric) {
+			switch {
+			case userTransfer(sr.sc):
+				m = r.requestTransfer(ctx, sr.sc, col.proto, false)
+			case scenariospec.Transfer(sr.sc.Metric):
 				m = r.transfer(ctx, sr.sc, col.proto, sr.sizes[i])
-			} else {
+			default:
 				m = r.load(ctx, sr.sc, col)
 			}
 			if !m.Interrupted {
@@ -124,7 +127,7 @@ func (r *runner) profileRound(ctx context.Context, sr *scenarioRun, c *results.C
 // workUnits is the work m did in its cell's CPUUnit: GB of body bytes for
 // transfers, thousands of successful requests otherwise.
 func workUnits(sc Scenario, m results.Repetition) float64 {
-	return workUnitsOf(scenariospec.Transfer(sc.Metric), m)
+	return workUnitsOf(transferKind(sc), m)
 }
 
 func workUnitsOf(transfer bool, m results.Repetition) float64 {

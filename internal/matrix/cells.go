@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/httpvs/httpvs/internal/histogram"
-	"github.com/httpvs/httpvs/internal/procstat"
 	"github.com/httpvs/httpvs/internal/scenariospec"
 	"github.com/httpvs/httpvs/internal/serverstats"
 	"github.com/httpvs/httpvs/load"
@@ -160,42 +158,7 @@ func (r *runner) transfer(ctx context.Context, sc Scenario, p transport.Protocol
 	plan := r.transferPlan(sc, p, total)
 	plan.Omit = r.opts.omit(scenariospec.Of(&sc).Upload)
 	per := max(total/units.Bytes(spec(&sc).Streams), 1)
-	m := results.Repetition{Streams: spec(&sc).Streams, SizeBytes: int64(per)}
-	before, note := r.serverStats(ctx, serverstats.Timeout)
-	bytes0, objects0 := procstat.Allocated()
-	res, err := transfer.Run(ctx, plan)
-	bytes1, objects1 := procstat.Allocated()
-	if err != nil {
-		m.Errors.Count(stats.ErrOther)
-		m.FirstError = err.Error()
-		return m
-	}
-	var after *stats.ServerStats
-	if before != nil && ctx.Err() == nil {
-		after, note = r.serverStats(ctx, serverstats.TimeoutAfter(res.Errors.Total))
-	}
-	m.Seconds, m.Bytes, m.Requests = res.Seconds, res.Bytes, int64(res.Streams)
-	if res.Seconds > 0 {
-		m.Value = float64(res.Bytes) / res.Seconds
-	}
-	steadyRate(&m, res)
-	m.Connections, m.Negotiated = res.Connections, res.Protocol
-	m.Interrupted = ctx.Err() != nil
-	m.Errors, m.FirstError = res.Errors, res.FirstError
-	m.ClientTCP, m.ClientQUIC = res.Client.TCP, res.Client.QUIC
-	m.ClientBodyReads, m.ClientReadSize, m.ClientH2 = res.Client.BodyReads, res.Client.ReadSize, res.Client.H2Frames
-	h := histogram.New()
-	for _, s := range res.PerStream {
-		h.Record(time.Duration(s.Seconds * float64(time.Second)))
-	}
-	m.Latency = h.Summary()
-	if h.Count() > 0 {
-		m.LatencyHistogram, _ = h.Encode() // to memory: cannot fail
-	}
-	m.AllocBytesPerRequest = float64(bytes1-bytes0) / float64(spec(&sc).Streams)
-	m.AllocsPerRequest = float64(objects1-objects0) / float64(spec(&sc).Streams)
-	r.cpu(&m, p.String(), res.Client.Process, before, after, note, float64(res.Bytes)/1e9)
-	return m
+	return r.runTransfer(ctx, sc, p, plan, int64(per))
 }
 
 // loadConfig is sc's load over col, adjusted by edit.

@@ -110,6 +110,7 @@ func (o Options) settings() results.Settings {
 		Client:          o.Client.Effective(),
 		Target:          o.Target.Plain,
 		TLSTarget:       o.Target.TLS,
+		ServerName:      o.Target.ServerName,
 		HeaderNames:     redact.HeaderNames(o.Header),
 		Net:             o.Link,
 		Seed:            o.Seed,

@@ -9,6 +9,7 @@ import (
 
 	"github.com/httpvs/httpvs/internal/scenariospec"
 	"github.com/httpvs/httpvs/plan"
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -46,7 +47,11 @@ func sizeRequests(ctx context.Context, o Options, budget time.Duration) (Options
 		return o, nil
 	}
 	o.Scenarios = slices.Clone(o.Scenarios)
-	took := map[string]time.Duration{} // by request line
+	type probe struct {
+		took time.Duration
+		req  *results.Request // the request with its response's size
+	}
+	probes := map[string]probe{} // by request line
 	var notes []string
 	for i := range o.Scenarios {
 		sc := &o.Scenarios[i]
@@ -54,10 +59,19 @@ func sizeRequests(ctx context.Context, o Options, budget time.Duration) (Options
 			continue
 		}
 		key := spec(sc).Req.String()
-		t, seen := took[key]
+		pr, seen := probes[key]
 		if !seen {
-			t = timeRequest(ctx, f, p, *sc)
-			took[key] = t
+			t, size := timeRequest(ctx, f, p, *sc)
+			req := *spec(sc).Req // the caller's is left as it was
+			req.ResponseBytes, req.Transfer = size, t > 0 && transferCandidate(&req, size)
+			pr = probe{t, &req}
+			probes[key] = pr
+		}
+		t := pr.took
+		spec(sc).Req = pr.req
+		if pr.req.Transfer {
+			notes = append(notes, shapeTransfer(f, sc, pr.req, t))
+			continue
 		}
 		// A closed loop counts the requests that start and end in its
 		// window: with the streams sharing the bandwidth (a big body),
@@ -83,24 +97,31 @@ func firstServed(o Options) (transport.Protocol, bool) {
 }
 
 // timeRequest is the fastest of sizingProbes sends of sc's request over p,
-// body read; zero when one fails or answers an error status.
-func timeRequest(ctx context.Context, o Options, p transport.Protocol, sc Scenario) time.Duration {
+// body read, and the length of the first's body; zeros when one fails or
+// answers an error status.
+func timeRequest(ctx context.Context, o Options, p transport.Protocol, sc Scenario) (time.Duration, int64) {
 	ep := endpoint{method: spec(&sc).Method, path: spec(&sc).Path, body: spec(&sc).Req.Body}
 	if ep.body == nil && scenariospec.Of(&sc).Body > 0 {
 		ep.body = make([]byte, scenariospec.Of(&sc).Body)
 	}
-	var best time.Duration
-	for range sizingProbes {
+	var (
+		best time.Duration
+		size int64
+	)
+	for i := range sizingProbes {
 		began := time.Now()
-		resp, err := sendOnce(ctx, withHeader(o, spec(&sc).Req.Header), p, ep, sizingTimeout, 1<<62)
+		resp, n, err := sendOnce(ctx, withHeader(o, spec(&sc).Req.Header), p, ep, sizingTimeout, 1<<62)
 		if err != nil || resp.StatusCode >= http.StatusBadRequest {
-			return 0
+			return 0, 0
 		}
 		if d := time.Since(began); best == 0 || d < best {
 			best = d
 		}
+		if i == 0 {
+			size = n
+		}
 	}
-	return best
+	return best, size
 }
 
 // withHeader is o sending h beside its own headers.

@@ -20,7 +20,7 @@ var bindings = map[transport.Protocol]bookstore.Binding{
 // rpcConfig makes cfg call GetBook over col's binding, one client (one
 // connection) per connection slot.
 func (r *runner) rpcConfig(cfg *load.Config, col column) {
-	opts := bookstore.ClientOptions{Binding: bindings[col.proto], RootCAs: r.opts.Target.RootCAs, Insecure: r.opts.Target.Insecure, Network: r.opts.Network}
+	opts := bookstore.ClientOptions{Binding: bindings[col.proto], RootCAs: r.opts.Target.RootCAs, Insecure: r.opts.Target.Insecure, ServerName: r.opts.Target.ServerName, Network: r.opts.Network}
 	engine := "grpc-go"
 	switch {
 	case col.native:

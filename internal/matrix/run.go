@@ -139,11 +139,12 @@ func (r *runner) clientOptions(sc Scenario, p transport.Protocol) transport.Clie
 		cfg = *spec(&sc).Client
 	}
 	return transport.ClientOptions{
-		Protocol: p,
-		Config:   cfg,
-		RootCAs:  r.opts.Target.RootCAs,
-		Insecure: r.opts.Target.Insecure,
-		Network:  r.opts.Network,
+		Protocol:   p,
+		Config:     cfg,
+		RootCAs:    r.opts.Target.RootCAs,
+		Insecure:   r.opts.Target.Insecure,
+		ServerName: r.opts.Target.ServerName,
+		Network:    r.opts.Network,
 	}
 }
 
@@ -157,8 +158,8 @@ func (r *runner) plan(ctx context.Context, sc Scenario) *scenarioRun {
 	sr := &scenarioRun{sc: sc, cols: cols, cells: make([]results.Cell, len(cols)), sizes: make([]units.Bytes, len(cols)), spent: make([]time.Duration, len(cols))}
 	for i, col := range cols {
 		sr.cells[i] = results.Cell{Scenario: sc.Name, Protocol: col.name, Metric: sc.Metric, CPUUnit: "1000 requests", Knobs: scenariospec.Of(&sc).Knobs, FirstStage: r.opts.repeat(sc), LastLook: r.opts.lastLook(sc)}
-		if scenariospec.Transfer(sc.Metric) {
-			sr.cells[i].CPUUnit = "GB"
+		if transferKind(sc) {
+			sr.cells[i].Metric, sr.cells[i].CPUUnit = results.MetricBytesPerSecond, "GB"
 		}
 		if ctx.Err() != nil {
 			continue
@@ -258,6 +259,8 @@ func (r *runner) measure(ctx context.Context, sr *scenarioRun, i int, warm bool)
 	switch {
 	case !scenariospec.Of(&sr.sc).Engine():
 		return r.network(ctx, sr.sc, col)
+	case userTransfer(sr.sc):
+		return r.requestTransfer(ctx, sr.sc, col.proto, warm)
 	case scenariospec.Transfer(sr.sc.Metric) && warm:
 		return r.transfer(ctx, sr.sc, col.proto, max(sr.sizes[i]/warmShare, units.Bytes(spec(&sr.sc).Streams)))
 	case scenariospec.Transfer(sr.sc.Metric):

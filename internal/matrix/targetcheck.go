@@ -43,8 +43,8 @@ func checkTarget(ctx context.Context, o Options) (Options, []results.NotRun) {
 	var notRun []results.NotRun
 	var spoken []transport.Protocol
 	for _, p := range o.Protocols {
-		if why := unspoken(ctx, o, p); why != "" {
-			notRun = append(notRun, results.NotRun{Protocol: p.String(), Reason: why})
+		if n := unspoken(ctx, o, p); n.Reason != "" {
+			notRun = append(notRun, n)
 			continue
 		}
 		spoken = append(spoken, p)
@@ -118,16 +118,17 @@ func lacks(ctx context.Context, o Options, p transport.Protocol, ep endpoint) st
 // returns its response, body read (up to 1 MiB) and closed, all within
 // TargetCheckTimeout.
 func checkRequest(ctx context.Context, o Options, p transport.Protocol, ep endpoint) (*http.Response, error) {
-	return sendOnce(ctx, o, p, ep, TargetCheckTimeout, 1<<20)
+	resp, _, err := sendOnce(ctx, o, p, ep, TargetCheckTimeout, 1<<20)
+	return resp, err
 }
 
 // sendOnce sends one request of ep over p with a client of o's, within
 // timeout, and returns its response, up to limit bytes of its body read,
-// closed.
-func sendOnce(ctx context.Context, o Options, p transport.Protocol, ep endpoint, timeout time.Duration, limit int64) (*http.Response, error) {
-	c, err := transport.NewClient(transport.ClientOptions{Protocol: p, Config: o.Client, RootCAs: o.Target.RootCAs, Insecure: o.Target.Insecure, Network: o.Network})
+// closed, and how many bytes of it were read.
+func sendOnce(ctx context.Context, o Options, p transport.Protocol, ep endpoint, timeout time.Duration, limit int64) (*http.Response, int64, error) {
+	c, err := transport.NewClient(transport.ClientOptions{Protocol: p, Config: o.Client, RootCAs: o.Target.RootCAs, Insecure: o.Target.Insecure, ServerName: o.Target.ServerName, Network: o.Network})
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer c.Close()
 	ctx, cancel := context.WithTimeout(ctx, timeout)
@@ -138,30 +139,41 @@ func sendOnce(ctx context.Context, o Options, p transport.Protocol, ep endpoint,
 	}
 	req, err := http.NewRequestWithContext(ctx, ep.method, targetBase(o.Target, p)+ep.path, body)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	for k, vs := range o.Header {
 		req.Header[k] = vs
 	}
 	resp, err := c.HTTP().Do(req)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	_, err = io.Copy(io.Discard, io.LimitReader(resp.Body, limit))
+	n, err := io.Copy(io.Discard, io.LimitReader(resp.Body, limit))
 	resp.Body.Close()
-	return resp, err
+	return resp, n, err
 }
 
 // unspoken says, in the words users look for, that the target does not
 // speak p ("h2c prior knowledge refused by this server", "no ALPN h2",
-// "no QUIC on the port"); "" when it answered over p, when it has no base
-// URL for p (the matrix says so), or when the check failed otherwise.
-func unspoken(ctx context.Context, o Options, p transport.Protocol) string {
+// "no QUIC on the port", a TLS handshake refused and why): p left out;
+// a zero NotRun when it answered over p, when it has no base URL for p
+// (the matrix says so), or when the check failed otherwise.
+func unspoken(ctx context.Context, o Options, p transport.Protocol) results.NotRun {
 	base := targetBase(o.Target, p)
 	if base == "" {
-		return ""
+		return results.NotRun{}
 	}
 	resp, err := checkRequest(ctx, o, p, endpoint{method: http.MethodGet, path: "/"})
+	why := unspokenWhy(base, p, resp, err)
+	if why == "" && err != nil && p.TLS() && tlsRefused(err) {
+		return results.NotRun{Protocol: p.String(), Reason: tlsRefusedReason(o.Target, err), Field: "Target.ServerName"}
+	}
+	return results.NotRun{Protocol: p.String(), Reason: why}
+}
+
+// unspokenWhy is unspoken's reason for resp or err, checking base over
+// p; "" for none.
+func unspokenWhy(base string, p transport.Protocol, resp *http.Response, err error) string {
 	if err == nil {
 		got := transport.OfResponse(resp)
 		switch {

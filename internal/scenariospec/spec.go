@@ -48,6 +48,10 @@ type Spec struct {
 	// fewer rounds than Options.Repeat, for the budget.
 	Duration time.Duration
 	Rounds   int
+	// Transfers is, for a user's request measured as a transfer
+	// (Req.Transfer), how many responses a round fetches, Streams at a
+	// time; zero otherwise.
+	Transfers int
 }
 
 // Of returns the Spec inside s, a *plan.Scenario. Package plan sets it
@@ -62,6 +66,10 @@ func Transfer(metric string) bool { return metric == results.MetricBytesPerSecon
 // User reports whether the scenario measures one of the user's own
 // requests (plan.RequestScenarios) rather than httpvs's endpoints.
 func (s *Spec) User() bool { return s.Req != nil }
+
+// UserTransfer reports whether the scenario measures one of the user's
+// requests as a transfer: its response is large (Req.Transfer).
+func (s *Spec) UserTransfer() bool { return s.Req != nil && s.Req.Transfer }
 
 // Engine says the scenario is measured by the transfer or load engines
 // (download, upload, small requests, gRPC), not by a network scenario's

@@ -5,14 +5,14 @@ package suggest
 import "strings"
 
 // Nearest is the one of names closest to name, a likely typo of it:
-// within two edits (or name, three characters or more, begins it); ""
-// when none is.
+// within two edits, or, first, one that name (three characters or more)
+// begins; "" when none is.
 func Nearest(name string, names []string) string {
 	best, bestD := "", 3
 	for _, n := range names {
 		d := editDistance(name, n)
 		if len(name) >= 3 && strings.HasPrefix(n, name) {
-			d = min(d, 1)
+			d = 0 // a name begun beats one a typo away: tun is tune, not run
 		}
 		if d < bestD {
 			best, bestD = n, d

@@ -200,7 +200,7 @@ func (fs *Set) Parse(args []string) ([]string, error) {
 				}
 				return nil, Usagef("unknown flag %s", Dash(name))
 			}
-			return nil, Usagef("%v", err)
+			return nil, fs.parseError(err)
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {

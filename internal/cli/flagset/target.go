@@ -8,15 +8,17 @@ import (
 	"github.com/httpvs/httpvs/transport"
 )
 
-// Target are the flags that say how to reach a URL: -p, -k, --cacert.
+// Target are the flags that say how to reach a URL: -p, -k, --cacert,
+// --sni.
 type Target struct {
 	fs       *Set
 	proto    string
 	insecure bool
 	cacert   string
+	sni      string
 }
 
-// Register adds -p, -k and --cacert to fs.
+// Register adds -p, -k, --cacert and --sni to fs.
 func (t *Target) Register(fs *Set) {
 	t.fs = fs
 	fs.StringVar(&t.proto, "p", "", "transport: h1, h2c, h1-tls, h2 or h3 (default h1 for http://, h2 for https://)")
@@ -25,6 +27,7 @@ func (t *Target) Register(fs *Set) {
 	fs.BoolVar(&t.insecure, "k", false, "skip TLS certificate verification (as curl -k)")
 	fs.Alias("k", "insecure")
 	fs.StringVar(&t.cacert, "cacert", "", "trust the PEM certificates in `file` (httpvs serve --write-cert writes one)")
+	fs.StringVar(&t.sni, "sni", "", "the TLS server `name` sent (SNI) and verified, e.g. localhost (default: the URL's host; TLS sends none for an IP address)")
 }
 
 // Options checks rawURL against the flags and returns client options for
@@ -42,7 +45,7 @@ func (t *Target) Options(rawURL string, cfg config.Client) (transport.ClientOpti
 			return transport.ClientOptions{}, Usagef("-p: %v", err)
 		}
 	}
-	opts := transport.ClientOptions{Protocol: p, Config: cfg, Insecure: t.insecure}
+	opts := transport.ClientOptions{Protocol: p, Config: cfg, Insecure: t.insecure, ServerName: t.sni}
 	if t.cacert != "" {
 		if opts.RootCAs, err = certfile.LoadCertPool(t.cacert); err != nil {
 			return transport.ClientOptions{}, Usagef("--cacert: %v", err)

@@ -70,6 +70,12 @@ func New(opts transport.ClientOptions, req Request) (*Target, error) {
 	}
 	if opts.Protocol.TLS() {
 		t.TLS = &tls.Config{RootCAs: opts.RootCAs, InsecureSkipVerify: opts.Insecure, MinVersion: tls.VersionTLS12, ServerName: req.URL.Hostname()}
+		if opts.ServerName != "" {
+			t.TLS.ServerName = opts.ServerName
+			if t.Req.Host == "" || t.Req.Host == req.URL.Host {
+				t.Req.Host = opts.Authority(req.URL)
+			}
+		}
 		switch opts.Protocol {
 		case transport.H2:
 			t.TLS.NextProtos = []string{ALPNHTTP2}

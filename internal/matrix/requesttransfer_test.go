@@ -1,0 +1,110 @@
+package matrix
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/httpvs/httpvs/plan"
+	"github.com/httpvs/httpvs/results"
+	"github.com/httpvs/httpvs/transport"
+)
+
+// bigBody is the large response of these tests: past
+// plan.TransferResponse.
+const bigBody = 2 << 20
+
+// bigAndSmall are options measuring GET /big (bigBody bytes) and GET
+// /small (100 bytes) over h1 and h2c, one round each.
+func bigAndSmall(t *testing.T) Options {
+	t.Helper()
+	body := make([]byte, bigBody)
+	mux := http.NewServeMux()
+	mux.HandleFunc("/big", func(w http.ResponseWriter, _ *http.Request) { w.Write(body) })
+	mux.HandleFunc("/small", func(w http.ResponseWriter, _ *http.Request) { w.Write(body[:100]) })
+	return Options{Options: plan.Options{
+		Target:    target(t, mux),
+		Protocols: []transport.Protocol{transport.H1, transport.H2C},
+		Scenarios: plan.RequestScenarios([]results.Request{{Method: "GET", Path: "/big"}, {Method: "GET", Path: "/small"}}),
+		Repeat:    1,
+		MaxRepeat: 1,
+		Duration:  50 * time.Millisecond,
+	}}
+}
+
+// TestRequestTransferDecided: a user's GET whose response is
+// plan.TransferResponse or more is decided to be a transfer: its size and
+// the decision recorded in the request (the caller's left as given) and
+// said in a line, each round fetching it several times one at a time
+// and in whole waves 50 at a time; a small response stays a request load.
+func TestRequestTransferDecided(t *testing.T) {
+	o := bigAndSmall(t)
+	sized, notes := sizeRequests(context.Background(), o, 0)
+	if r := spec(&o.Scenarios[0]).Req; r.ResponseBytes != 0 || r.Transfer || spec(&o.Scenarios[0]).Transfers != 0 {
+		t.Fatalf("the caller's request changed: %+v", r)
+	}
+	for i, sc := range sized.Scenarios {
+		r, wantSize, transfer := spec(&sc).Req, int64(bigBody), i < 2
+		if !transfer {
+			wantSize = 100
+		}
+		if r.ResponseBytes != wantSize || r.Transfer != transfer || userTransfer(sc) != transfer {
+			t.Errorf("%s: response %d bytes, transfer %v; want %d, %v", sc.Name, r.ResponseBytes, r.Transfer, wantSize, transfer)
+		}
+	}
+	if n := spec(&sized.Scenarios[0]).Transfers; n < minTransferResponses {
+		t.Errorf("request-1: %d responses a round, want %d at least", n, minTransferResponses)
+	}
+	if n := spec(&sized.Scenarios[1]).Transfers; n < 50 || n%50 != 0 {
+		t.Errorf("request-1-x50: %d responses a round, want whole waves of 50", n)
+	}
+	text := strings.Join(notes, "\n")
+	for _, want := range []string{
+		"request-1: GET /big answers 2.0 MiB (1.0 MiB or more): measured as a transfer, in bytes per second and CPU per GB, ",
+		" responses a round, one at a time",
+		"request-1-x50: GET /big answers 2.0 MiB (1.0 MiB or more): measured as a transfer, in bytes per second and CPU per GB, ",
+		" responses a round, 50 at a time",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("notes lack %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "GET /small answers") {
+		t.Errorf("the small request called a transfer:\n%s", text)
+	}
+}
+
+// TestRequestTransferMeasured: a user's request decided to be a transfer
+// is measured as one: its cells in bytes per second and CPU per GB, each
+// repetition every response of its round, whole; the small request's
+// cells stay requests per second; results keep both requests' sizes.
+func TestRequestTransferMeasured(t *testing.T) {
+	sized, _ := sizeRequests(context.Background(), bigAndSmall(t), 0)
+	res, err := Run(context.Background(), sized.Options)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := res.Settings.Requests; len(r) != 2 || r[0].ResponseBytes != bigBody || !r[0].Transfer || r[1].ResponseBytes != 100 || r[1].Transfer {
+		t.Errorf("settings' requests %+v", r)
+	}
+	responses := map[string]int64{}
+	for _, sc := range sized.Scenarios {
+		responses[sc.Name] = int64(spec(&sc).Transfers)
+	}
+	for _, c := range res.Cells {
+		n := responses[c.Scenario]
+		wantMetric, wantUnit := results.MetricRequestsPerSecond, "1000 requests"
+		if n > 0 {
+			wantMetric, wantUnit = results.MetricBytesPerSecond, "GB"
+		}
+		if c.Metric != wantMetric || c.CPUUnit != wantUnit || len(c.Repetitions) != 1 || c.Errors.Total != 0 {
+			t.Errorf("%s/%s: metric %s per %s, %d repetitions, %d errors; want %s per %s", c.Scenario, c.Protocol, c.Metric, c.CPUUnit, len(c.Repetitions), c.Errors.Total, wantMetric, wantUnit)
+			continue
+		}
+		if m := c.Repetitions[0]; n > 0 && (m.Requests != n || m.Bytes != n*bigBody || m.SizeBytes != bigBody || m.Value <= 0) {
+			t.Errorf("%s/%s: %d responses, %d bytes, each %d; want %d of %d", c.Scenario, c.Protocol, m.Requests, m.Bytes, m.SizeBytes, n, bigBody)
+		}
+	}
+}
