@@ -23,6 +23,11 @@ type scenarioRun struct {
 	// cutRound the first round that ended so (0 if none).
 	cut      []bool
 	cutRound int
+	// partner is the tuned variant of sr's scenario, or the scenario sr
+	// is the variant of: the two are measured in the same rounds
+	// (measureRound), so that a tuned cell's gain over the shipped cell
+	// of its transport pairs round by round (verdict.SetTunedGains).
+	partner *scenarioRun
 }
 
 // finish summarises the cells and returns those measured or skipped,
@@ -223,12 +228,15 @@ func (r *runner) moreRounds(ctx context.Context, runs []*scenarioRun) {
 			skip[pick] = true // a cheaper round may still fit
 			continue
 		}
-		for _, w := range which {
-			if w {
-				r.total++
+		parts := pick.sr.withPartner(which, r.opts.MaxRepeat, r.res.Settings.Baseline)
+		for _, p := range parts {
+			for _, w := range p.which {
+				if w {
+					r.total++
+				}
 			}
 		}
-		r.round(ctx, pick.sr, which, false)
+		r.measureRound(ctx, parts, false)
 		r.res.Settings.ExtraRounds++
 		if pick.precise {
 			r.res.Settings.PrecisionRounds++
@@ -275,6 +283,9 @@ func (r *runner) nextRound(runs []*scenarioRun, skip map[roundFor]bool) (roundFo
 				continue
 			}
 			c := sr.cost(n.which)
+			if p := sr.withPartner(n.which, r.opts.MaxRepeat, r.res.Settings.Baseline); len(p) > 1 {
+				c += p[1].sr.cost(p[1].which)
+			}
 			if pick.sr == nil || better(n, c, best, cost) {
 				pick, best, cost = roundFor{sr, precise}, n, c
 			}
