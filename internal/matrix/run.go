@@ -194,12 +194,6 @@ func (sr *scenarioRun) twin(i int) int {
 	return -1
 }
 
-// round measures one round of sr: the columns in which (all when nil),
-// one after another in a fresh random order (measureRound).
-func (r *runner) round(ctx context.Context, sr *scenarioRun, which []bool, warm bool) {
-	r.measureRound(ctx, []roundPart{{sr, which}}, warm)
-}
-
 // warmShare is how much shorter a warm-up round's repetitions are than a
 // round's: a quarter of the load's time or of the transfer's bytes runs
 // both processes' code paths, heap and buffers up for a quarter of a
