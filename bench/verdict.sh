@@ -108,7 +108,11 @@ for i in range(1, runs + 1):
     secs = (datetime.fromisoformat(res["finished"].replace("Z", "+00:00")) - datetime.fromisoformat(res["started"].replace("Z", "+00:00"))).total_seconds()
     s = res["settings"]
     med = hw[len(hw) // 2] if len(hw) % 2 else (hw[len(hw) // 2 - 1] + hw[len(hw) // 2]) / 2
-    print(f"run{i}: {dec} of {len(ivs)} decided; half-width median ±{100*med:.0f}%, largest ±{100*hw[-1]:.0f}%, "
+    # A word an earlier look decided, kept where the last look's own
+    # interval (drift: the looks' intersection leaves out the mean) would
+    # reopen it.
+    kept = sum((iv["verdict"] == "slower" and iv["high"] >= 1) or (iv["verdict"] == "faster" and iv["low"] <= 1) for iv in ivs)
+    print(f"run{i}: {dec} of {len(ivs)} decided ({kept} by an earlier look's word); half-width median ±{100*med:.0f}%, largest ±{100*hw[-1]:.0f}%, "
           f"{sum(h <= 0.25 for h in hw)} of {len(ivs)} within ±25%, {sum(h > 0.40 for h in hw)} wider than ±40%; "
           f"{secs:.1f} s; {s.get('extra_rounds', 0)} rounds added, {s.get('precision_rounds', 0)} of them for precision")
 print(f"ratio movement between runs, (max-min)/mean: median {100*moves[len(moves)//2]:.0f}%, max {100*moves[-1]:.0f}%")
