@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
 # The verdict's false-call rate, measured on the default run's own
 # procedure: `httpvs run` as it runs by default (every transport, the
-# default scenarios, its first rounds, its added rounds to the cells still
-# undetermined, its budget), with an A/A column in every scenario (--aa
-# all: h1 measured twice in the same rounds, one against the other, an
-# open cell like the others, stopping once decided), repeated until at
-# least CELLS A/A cells have an interval. Every A/A cell called "slower"
-# or "faster" is a false call: there is no difference to find. The
-# intervals' sequential rule keeps 95% however the rounds stop, so at
-# most 5% of them. The A/A columns get the added rounds no verdict cell
-# can use, as in a default run: they reach fewer looks than they would
-# alone (`bench/aa.sh 200 -p h1` leaves them every added round). Prints each run's A/A cells and the rate with its 95%
-# interval (Wilson), the A/A verdicts, where their rounds stopped, and
-# their median half-width (the noise floor).
+# default scenarios, its first rounds, its added rounds, its budget), with
+# an A/A column in every scenario (--aa all: h1 measured twice in the same
+# rounds, one against the other), repeated until at least CELLS A/A cells
+# have an interval. The A/A columns are planned exactly as the verdict
+# cells: the same first look, the same rule for added rounds (to decide,
+# then for precision), in the same rounds; the word is the one a verdict
+# cell would print. Every A/A cell called "slower" or "faster" is a false
+# call: there is no difference to find. The intervals are repeated
+# confidence intervals, whose 95% holds at every look together, so at
+# most 5% of them. Prints each run's A/A cells and the rate with its 95%
+# interval (Wilson), overall and by kind of work (transfer, request load,
+# gRPC), the A/A verdicts, where their rounds stopped, and their median
+# geometric half-width (the noise floor).
 #
 #   bench/aa.sh [CELLS [RUN FLAGS...]]     default CELLS: 200
 #   e.g. bench/aa.sh 200 --pin             the same, pinned
@@ -42,7 +43,20 @@ python3 - "$dir" "$i" <<'PY'
 import json, math, statistics as st, sys
 from datetime import datetime
 d, runs = sys.argv[1], int(sys.argv[2])
-cells, calls, halves, rounds, verdicts, took = 0, [], [], [], {}, []
+cells, calls, halves, rounds, verdicts, took, kinds = 0, [], [], [], {}, [], {}
+def kind(c):
+    # verdict.KindOf's kinds of work.
+    if c.get("metric") == "bytes_per_second":
+        return "transfer"
+    if c.get("metric") == "seconds":
+        return "timed"
+    return "gRPC" if c["scenario"].split(":")[0].startswith("grpc-") else "request load"
+def wilson(k, n):
+    z = 1.959964
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
 for i in range(1, runs + 1):
     r = json.load(open(f"{d}/run{i}.json"))
     s = r["settings"]
@@ -53,10 +67,13 @@ for i in range(1, runs + 1):
             continue
         cells += 1
         rounds.append(iv["pairs"])
-        halves.append((iv["high"] - iv["low"]) / 2 / iv["ratio"])
+        halves.append(math.sqrt(iv["high"] / iv["low"]) - 1)
         v = iv.get("verdict", "")
         verdicts[v] = verdicts.get(v, 0) + 1
+        k = kind(c)
+        kinds.setdefault(k, [0, 0])[0] += 1
         if v in ("slower", "faster"):
+            kinds[k][1] += 1
             calls.append(f'{c["scenario"]} {iv["ratio"]:.3f}x [{iv["low"]:.3f}, {iv["high"]:.3f}] {v}')
         line.append(f'{c["scenario"]} {iv["ratio"]:.2f}x')
     pin = "pinned" if s.get("pin") else "unpinned"
@@ -72,9 +89,12 @@ print(f"\nA/A cells: {n} over {runs} runs ({st.median(took):.0f} s a run, median
 print("A/A verdicts: " + ", ".join(f"{v or 'none'} {k}" for v, k in sorted(verdicts.items())))
 print(f"false calls (slower or faster where there is no difference): {k} of {n} = {100*p:.1f}% "
       f"[{100*(centre-half):.1f}%, {100*(centre+half):.1f}%] (95% Wilson); nominal 5%: {'within' if p <= 0.05 else 'ABOVE'}")
+for kd, (m, f) in sorted(kinds.items()):
+    lo, hi = wilson(f, m)
+    print(f"  {kd}: {f} of {m} = {100*f/m:.1f}% [{100*lo:.1f}%, {100*hi:.1f}%]")
 for c in calls:
     print("  " + c)
-print(f"A/A half-width (the noise floor a cell resolves): median ±{100*st.median(halves):.1f}%, "
+print(f"A/A geometric half-width (the noise floor a cell resolves): median ±{100*st.median(halves):.1f}%, "
       f"90th percentile ±{100*sorted(halves)[int(0.9*(len(halves)-1))]:.1f}%")
 # The warm-up round's check: in every cell with four or more paired
 # rounds, the first measured round's log ratio to h1 less the mean of the

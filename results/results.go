@@ -113,6 +113,9 @@ type Cell struct {
 	// VsH1 is the ratio to the baseline with its 95% interval and verdict, from the
 	// repetitions paired by round; nil for h1 and when no round paired.
 	VsH1 *Interval `json:"vs_h1,omitempty"`
+	// TunedGain, on a tuned variant's cell, is its gain over the shipped
+	// cell of the same transport, paired round by round; nil elsewhere.
+	TunedGain *TunedGain `json:"tuned_gain,omitempty"`
 	// FirstStage is how many rounds the cell's first stage had: rounds
 	// past it were added from that stage's spread alone (RoundsBySpread),
 	// and the interval keeps that stage's spread as Stein's two-stage

@@ -73,6 +73,9 @@ type Settings struct {
 	// ExtraRounds is how many rounds were added past Repeat, over all
 	// scenarios.
 	ExtraRounds int `json:"extra_rounds"`
+	// PrecisionRounds is how many of ExtraRounds went to narrowing the
+	// widest intervals once every cell was decided or at its last look.
+	PrecisionRounds int `json:"precision_rounds,omitempty"`
 	// DurationSeconds is each load repetition's measured time, and the time
 	// each transfer repetition is sized to take when SizeBytes is zero.
 	DurationSeconds float64 `json:"duration_seconds"`

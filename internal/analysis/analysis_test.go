@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -33,6 +34,7 @@ func judged(t *testing.T, h2c, h2 []results.Finding, tunedWord string) *results.
 		{Scenario: "download", Protocol: "h2", VsH1: iv(0.97, 0.9, 1.05, results.VerdictSimilar), Findings: h2, Repetitions: shipped},
 		{Scenario: "download:tuned", Protocol: "h2c", Knobs: "tuned", VsH1: iv(0.75, 0.7, 0.8, results.VerdictSlower), Repetitions: better},
 	}}
+	verdict.SetTunedGains(res.Cells)
 	Conclude(res)
 	return res
 }
@@ -51,7 +53,7 @@ var (
 func TestMainCauseIsTheFixThatMoved(t *testing.T) {
 	res := judged(t, []results.Finding{machine, cpuFinding, framesFinding, readsFinding}, nil, "raised")
 	j := res.Judgement
-	if j.Tuned == nil || len(j.Tuned.Gains) != 1 || j.Tuned.Gains[0].Word != TunedRaised || j.Tuned.Gains[0].Gain == nil {
+	if j.Tuned == nil || len(j.Tuned.Gains) != 1 || j.Tuned.Gains[0].Word != results.GainRaised || j.Tuned.Gains[0].Gain == nil {
 		t.Fatalf("tuned rows %+v: want download/h2c raised by its own paired test", j.Tuned)
 	}
 	c := res.Cell("download", "h2c")
@@ -72,8 +74,8 @@ func TestMainCauseIsTheFixThatMoved(t *testing.T) {
 // cause.
 func TestMainCauseRefuses(t *testing.T) {
 	res := judged(t, []results.Finding{cpuFinding, readsFinding}, []results.Finding{readsFinding}, "no change")
-	if w := res.Judgement.Tuned.Gains[0].Word; w != TunedNoChange {
-		t.Fatalf("tuned word %q, want %q", w, TunedNoChange)
+	if w := res.Judgement.Tuned.Gains[0].Word; w != results.GainNone {
+		t.Fatalf("tuned word %q, want %q", w, results.GainNone)
 	}
 	if c := res.Cell("download", "h2c"); c.MainCause != "cpu-per-byte" {
 		t.Errorf("main cause %q, want cpu-per-byte: no fix moved the figure", c.MainCause)

@@ -112,20 +112,12 @@ func raised(t *results.TunedRows, name string) bool {
 		return false
 	}
 	for _, g := range t.Gains {
-		if g.Cell == name && g.Word == TunedRaised {
+		if g.Cell == name && g.Word == results.GainRaised {
 			return true
 		}
 	}
 	return false
 }
-
-// The tuned rows' words (results.TunedRow.Word).
-const (
-	TunedRaised   = "raised"
-	TunedLowered  = "lowered"
-	TunedNoChange = "no change"
-	TunedCantTell = "can't tell"
-)
 
 // tunedRows are the variant rows' knob set and each variant cell's gain
 // over its shipped cell; nil without variant rows.
@@ -152,23 +144,15 @@ func tunedRows(res *results.Results) *results.TunedRows {
 	return t
 }
 
-// tunedGain is variant v against shipped, paired by round (both ran in
-// the same rounds): its own interval and word, never two intervals with
-// different denominators held side by side.
+// tunedGain is variant v against shipped as the measuring side's own
+// paired test found it (Cell.TunedGain: tuned over shipped, by round, in
+// the same rounds), never two intervals with different denominators held
+// side by side; "can't tell" without one.
 func tunedGain(shipped, v *results.Cell) results.TunedRow {
-	g := results.TunedRow{Cell: shipped.Scenario + "/" + shipped.Protocol, From: shipped.VsH1.Ratio, To: v.VsH1.Ratio, Word: TunedCantTell}
-	iv := verdict.RatioInterval(v, shipped)
-	if iv.Pairs < 2 {
-		return g
-	}
-	g.Gain = &iv
-	switch iv.Verdict {
-	case results.VerdictFaster:
-		g.Word = TunedRaised
-	case results.VerdictSlower:
-		g.Word = TunedLowered
-	case results.VerdictSimilar:
-		g.Word = TunedNoChange
+	g := results.TunedRow{Cell: shipped.Scenario + "/" + shipped.Protocol, From: shipped.VsH1.Ratio, To: v.VsH1.Ratio, Word: results.GainCantTell}
+	if t := v.TunedGain; t != nil && t.Word != "" {
+		gain := t.Gain
+		g.Gain, g.Word = &gain, t.Word
 	}
 	return g
 }

@@ -23,6 +23,11 @@ type scenarioRun struct {
 	// cutRound the first round that ended so (0 if none).
 	cut      []bool
 	cutRound int
+	// partner is the tuned variant of sr's scenario, or the scenario sr
+	// is the variant of: the two are measured in the same rounds
+	// (measureRound), so that a tuned cell's gain over the shipped cell
+	// of its transport pairs round by round (verdict.SetTunedGains).
+	partner *scenarioRun
 }
 
 // finish summarises the cells and returns those measured or skipped,
@@ -111,16 +116,18 @@ func (sr *scenarioRun) wide(maxRounds, first int, half float64, baseline string)
 // open returns what another round of sr would be for under the
 // sequential rule (results.Sequential), and false when no cell needs one:
 // a cell is open while its verdict is undetermined and it has fewer than
-// maxRounds rounds; it stops once decided. The baseline, measured in
-// every round, may pass maxRounds: a cell that waited while others took
-// rounds still gets its own. It looks at the A/A column alone when aa is
-// set, and at the verdict cells alone otherwise. The round takes the open
-// cells expected to decide within their last look if their mean and spread
-// hold (verdict.RoundsToDecide), and need the fewest rounds of them;
-// when none is expected to, every open cell, and gap the closest's. Where
-// the ratio lies may plan the rounds here: the cells' intervals hold at
-// every look together.
-func (sr *scenarioRun) open(maxRounds int, baseline string, aa bool) (next, bool) {
+// maxRounds rounds; it stops deciding once decided (precise may still
+// give it rounds for its width). The baseline, measured in every round,
+// may pass maxRounds: a cell that waited while others took rounds still
+// gets its own. The A/A column is planned as a verdict cell: the same
+// first look, the same rule for the rounds added, in the same rounds, so
+// that its false-call rate checks the procedure the verdict cells get.
+// The round takes the open cells expected to decide within their last
+// look if their mean and spread hold (verdict.RoundsToDecide), and need
+// the fewest rounds of them; when none is expected to, every open cell,
+// and gap the closest's. Where the ratio lies may plan the rounds here:
+// the cells' intervals hold at every look together.
+func (sr *scenarioRun) open(maxRounds int, baseline string) (next, bool) {
 	base := sr.baseline(baseline)
 	if base < 0 {
 		return next{}, false
@@ -130,7 +137,7 @@ func (sr *scenarioRun) open(maxRounds int, baseline string, aa bool) (next, bool
 	var any bool
 	for i := range sr.cells {
 		c := &sr.cells[i]
-		if i == base || c.Skipped != "" || len(c.Repetitions) >= maxRounds || sr.cols[i].aa != aa {
+		if i == base || c.Skipped != "" || len(c.Repetitions) >= maxRounds {
 			continue
 		}
 		iv := verdict.RatioInterval(c, &sr.cells[base])
@@ -199,15 +206,16 @@ func (sr *scenarioRun) cost(which []bool) time.Duration {
 
 // moreRounds adds rounds, one at a time, while a cell is open (its
 // verdict undetermined; with Precision set, its interval wider than
-// that), has fewer than MaxRepeat repetitions, and the round is expected
-// to end within Budget of the run's start. Each goes where the fewest
-// seconds are expected to decide (or settle) a cell: the scenario's round
-// cost times the rounds its closest cell needs, so the budget decides as
-// many verdicts as it can; when no cell is expected to within MaxRepeat,
-// to the scenario closest to it (with Precision, whose interval is
-// widest). Under the sequential rule the A/A columns get the rounds no
-// verdict cell can use: the noise floor is judged by the same rule at the
-// looks it reaches, and does not take a verdict's rounds.
+// that) or, under the sequential rule, once none is, while a cell's
+// interval is wider than verdict.PrecisionFloor; each cell has fewer
+// than MaxRepeat repetitions, and the round is expected to end within
+// Budget of the run's start. A round to decide goes where the fewest
+// seconds are expected to decide (or settle) a cell: the scenario's
+// round cost times the rounds its closest cell needs, so the budget
+// decides as many verdicts as it can; when no cell is expected to within
+// MaxRepeat, to the scenario closest to it (with Precision, whose
+// interval is widest). The A/A columns are planned with the verdict
+// cells, by the same rules.
 func (r *runner) moreRounds(ctx context.Context, runs []*scenarioRun) {
 	skip := map[roundFor]bool{} // no time left for its round
 	for ctx.Err() == nil {
@@ -220,26 +228,35 @@ func (r *runner) moreRounds(ctx context.Context, runs []*scenarioRun) {
 			skip[pick] = true // a cheaper round may still fit
 			continue
 		}
-		for _, w := range which {
-			if w {
-				r.total++
+		parts := pick.sr.withPartner(which, r.opts.MaxRepeat, r.res.Settings.Baseline)
+		for _, p := range parts {
+			for _, w := range p.which {
+				if w {
+					r.total++
+				}
 			}
 		}
-		r.round(ctx, pick.sr, which, false)
+		r.measureRound(ctx, parts, false)
 		r.res.Settings.ExtraRounds++
+		if pick.precise {
+			r.res.Settings.PrecisionRounds++
+		}
 	}
 }
 
-// roundFor is a round of sr's verdict cells, or of its A/A column alone.
+// roundFor is a round of sr's cells to decide them, or (precise) to
+// narrow the widest intervals once every cell is decided or at its last
+// look.
 type roundFor struct {
-	sr *scenarioRun
-	aa bool
+	sr      *scenarioRun
+	precise bool
 }
 
 // nextRound picks the round moreRounds adds next, leaving out those in
-// skip: among the verdict cells' rounds the better (better), and only
-// when there is none the A/A columns' best. It returns the columns the
-// round measures and its expected cost; a nil sr when no round is left.
+// skip: among the rounds that decide the better (better), and only when
+// there is none the precision rounds' widest (precise). It returns the
+// columns the round measures and its expected cost; a nil sr when no
+// round is left.
 func (r *runner) nextRound(runs []*scenarioRun, skip map[roundFor]bool) (roundFor, []bool, time.Duration) {
 	var (
 		pick roundFor
@@ -248,23 +265,29 @@ func (r *runner) nextRound(runs []*scenarioRun, skip map[roundFor]bool) (roundFo
 	)
 	tiers := []bool{false, true}
 	if r.opts.Precision > 0 {
-		tiers = tiers[:1] // wide plans the A/A column with the rest
+		tiers = tiers[:1] // wide plans every round for its own precision
 	}
-	for _, aa := range tiers {
+	for _, precise := range tiers {
 		for _, sr := range runs {
 			var n next
 			var any bool
-			if r.opts.Precision > 0 {
+			switch {
+			case r.opts.Precision > 0:
 				n, any = sr.wide(r.opts.MaxRepeat, r.opts.repeat(sr.sc), r.opts.Precision, r.res.Settings.Baseline)
-			} else {
-				n, any = sr.open(r.opts.MaxRepeat, r.res.Settings.Baseline, aa)
+			case precise:
+				n, any = sr.precise(r.opts.MaxRepeat, verdict.PrecisionFloor, r.res.Settings.Baseline)
+			default:
+				n, any = sr.open(r.opts.MaxRepeat, r.res.Settings.Baseline)
 			}
-			if !any || skip[roundFor{sr, aa}] {
+			if !any || skip[roundFor{sr, precise}] {
 				continue
 			}
 			c := sr.cost(n.which)
+			if p := sr.withPartner(n.which, r.opts.MaxRepeat, r.res.Settings.Baseline); len(p) > 1 {
+				c += p[1].sr.cost(p[1].which)
+			}
 			if pick.sr == nil || better(n, c, best, cost) {
-				pick, best, cost = roundFor{sr, aa}, n, c
+				pick, best, cost = roundFor{sr, precise}, n, c
 			}
 		}
 		if pick.sr != nil {

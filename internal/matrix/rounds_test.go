@@ -237,16 +237,16 @@ func TestOpenCellsGetRounds(t *testing.T) {
 	if v := verdict.RatioInterval(&sr.cells[1], &sr.cells[0]).Verdict; v != results.VerdictSlower {
 		t.Fatalf("h2c's verdict %q, want slower", v)
 	}
-	n, any := sr.open(16, "h1", false)
+	n, any := sr.open(16, "h1")
 	if !any || !n.which[0] || n.which[1] || !n.which[2] || n.which[3] || n.need == 0 {
 		t.Fatalf("which %v, need %d: want h1 and h2 only, expected to decide", n.which, n.need)
 	}
 	sr.cells[2].Skipped = "gone" // only the far cell is left open
-	n, any = sr.open(16, "h1", false)
+	n, any = sr.open(16, "h1")
 	if !any || !n.which[3] || n.need != 0 || n.gap <= 1 {
 		t.Fatalf("which %v, need %d, gap %.2f: want the far cell, not expected to decide", n.which, n.need, n.gap)
 	}
-	if _, any := sr.open(6, "h1", false); any {
+	if _, any := sr.open(6, "h1"); any {
 		t.Fatal("a round past the most rounds a cell gets")
 	}
 }
@@ -265,50 +265,14 @@ func TestRoundsGoToTheClosest(t *testing.T) {
 	close := mk(70, 105, 75, 100, 72, 104)
 	farther := mk(60, 140, 70, 130, 65, 135)
 	farthest := mk(40, 160, 50, 150, 45, 155)
-	c, _ := close.open(16, "h1", false)
-	f1, _ := farther.open(16, "h1", false)
-	f2, _ := farthest.open(16, "h1", false)
+	c, _ := close.open(16, "h1")
+	f1, _ := farther.open(16, "h1")
+	f2, _ := farthest.open(16, "h1")
 	if c.need == 0 || f1.need != 0 || f2.need != 0 || f1.gap >= f2.gap {
 		t.Fatalf("need %d, %d, %d; gaps %.2f, %.2f: want the close cell expected to decide, the others not, the farther closer", c.need, f1.need, f2.need, f1.gap, f2.gap)
 	}
 	if !better(c, time.Second, f1, time.Second) || !better(f1, time.Second, f2, time.Second) || better(f2, time.Second, f1, time.Second) {
 		t.Fatal("rounds do not go to the closest to deciding first")
-	}
-}
-
-// TestAAGetsLeftoverRounds: under the sequential rule an open A/A column
-// gets a round only when no verdict cell can use one. Here the A/A
-// column's round is the cheaper and is expected to decide, the verdict
-// cell's is not: the verdict cell goes first, without the A/A column;
-// once its scenario has no time left, the A/A column's round, with h1
-// alone beside it.
-func TestAAGetsLeftoverRounds(t *testing.T) {
-	far := roundsOf([]string{"h1", "h2c"}, []float64{100, 100, 100, 100, 100, 100},
-		[]float64{40, 160, 50, 150, 45, 155}) // about 1, ±50%: open, far
-	far.spent = []time.Duration{2 * time.Second, 2 * time.Second}
-	aa := roundsOf([]string{"h1", "h2c", verdict.AAColumn("h1")}, []float64{100, 100, 100, 100, 100, 100},
-		[]float64{30, 32, 31, 30, 32, 31},    // decided
-		[]float64{70, 105, 75, 100, 72, 104}) // A/A about 0.87x: open, close
-	aa.cols[2].aa = true
-	for _, sr := range []*scenarioRun{far, aa} {
-		for i := range sr.cells {
-			sr.cells[i].FirstStage, sr.cells[i].LastLook = 6, 16
-		}
-	}
-	r := &runner{opts: Options{Options: plan.Options{MaxRepeat: 16}}, res: &results.Results{Settings: results.Settings{Baseline: "h1"}}}
-	skip := map[roundFor]bool{}
-	pick, which, _ := r.nextRound([]*scenarioRun{aa, far}, skip)
-	if pick.sr != far || pick.aa || !which[0] || !which[1] {
-		t.Fatalf("first round: scenario %v (A/A %v), which %v: want the verdict cell's, h1 and h2c", pick.sr == far, pick.aa, which)
-	}
-	skip[pick] = true
-	pick, which, _ = r.nextRound([]*scenarioRun{aa, far}, skip)
-	if pick.sr != aa || !pick.aa || !which[0] || which[1] || !which[2] {
-		t.Fatalf("next round: scenario %v (A/A %v), which %v: want the A/A column's, with h1 alone", pick.sr == aa, pick.aa, which)
-	}
-	skip[pick] = true
-	if pick, _, _ = r.nextRound([]*scenarioRun{aa, far}, skip); pick.sr != nil {
-		t.Fatal("a round picked with none left")
 	}
 }
 
@@ -328,12 +292,12 @@ func TestOpenCellPastBaselineRounds(t *testing.T) {
 	for i := range sr.cells {
 		sr.cells[i].FirstStage, sr.cells[i].LastLook = 4, 16
 	}
-	if n, any := sr.open(16, "h1", false); !any || !n.which[0] || !n.which[1] {
+	if n, any := sr.open(16, "h1"); !any || !n.which[0] || !n.which[1] {
 		t.Fatalf("which %v: want h1 and h2c, open after 14 of its 16 rounds", n.which)
 	}
 	sr.cells[1].Repetitions = append(sr.cells[1].Repetitions,
 		results.Repetition{Round: 15, Value: 50}, results.Repetition{Round: 16, Value: 150})
-	if n, any := sr.open(16, "h1", false); any {
+	if n, any := sr.open(16, "h1"); any {
 		t.Fatalf("which %v: a round past the cell's 16", n.which)
 	}
 }

@@ -59,22 +59,15 @@ func run(ctx context.Context, opts Options) (*results.Results, error) {
 	}
 	defer stopStats()
 	var runs []*scenarioRun
-	for i, sc := range scenarios {
-		if ctx.Err() != nil {
-			break
+	for i := 0; i < len(scenarios) && ctx.Err() == nil; i++ {
+		group := []*scenarioRun{r.plan(ctx, scenarios[i])}
+		if i+1 < len(scenarios) && tunedOf(scenarios[i+1], scenarios[i]) {
+			i++
+			group = append(group, r.plan(ctx, scenarios[i]))
+			group[0].partner, group[1].partner = group[1], group[0]
 		}
-		sr := r.plan(ctx, sc)
-		for range opts.warmupRounds() {
-			r.round(ctx, sr, nil, true)
-		}
-		r.estDone += opts.prepCost(sc)
-		k := r.firstStage(sc, scenarios[i:])
-		r.setFirstStage(sr, k)
-		for range k {
-			r.round(ctx, sr, nil, false)
-		}
-		r.estDone += time.Duration(k) * opts.stageCost(sc)
-		runs = append(runs, sr)
+		r.firstRounds(ctx, group, scenarios[i+1-len(group):])
+		runs = append(runs, group...)
 	}
 	r.moreRounds(ctx, runs)
 	r.res.Crossover = r.crossover(ctx)
@@ -85,6 +78,7 @@ func run(ctx context.Context, opts Options) (*results.Results, error) {
 		r.res.AA = append(r.res.AA, aa...)
 	}
 	verdict.SetRatios(r.res.Cells, r.res.Settings.BaselineProtocol())
+	verdict.SetTunedGains(r.res.Cells)
 	verdict.SetAA(r.res.AA, r.res.Cells, r.res.Settings.BaselineProtocol())
 	r.attribute(ctx, runs, r.res.Settings.BaselineProtocol())
 	r.browser(ctx)
@@ -199,50 +193,6 @@ func (sr *scenarioRun) twin(i int) int {
 		}
 	}
 	return -1
-}
-
-// round measures one round of sr: the columns in which (all when nil),
-// one after another in a fresh random order (randomized interleaving:
-// what one column leaves behind lands on each alike). A warm-up round is
-// measured and discarded.
-func (r *runner) round(ctx context.Context, sr *scenarioRun, which []bool, warm bool) {
-	if !warm {
-		sr.rounds++
-	}
-	for _, i := range r.rng.Perm(len(sr.cols)) {
-		col := sr.cols[i]
-		if sr.cells[i].Skipped != "" || (which != nil && !which[i]) {
-			continue
-		}
-		if ctx.Err() != nil {
-			if !warm {
-				sr.cutShort(i)
-			}
-			continue
-		}
-		r.report(sr.sc, col.name, sr.rounds, warm)
-		if r.opts.LinkCounters != nil {
-			r.opts.LinkCounters() // what came before is not this repetition's
-		}
-		began := time.Now()
-		m := r.measure(ctx, sr, i, warm)
-		if warm {
-			continue
-		}
-		sr.spent[i] += time.Since(began)
-		if ctx.Err() != nil {
-			// Cut short (interrupted, or the server died under it): its
-			// figures are not a repetition's, and give no verdict.
-			sr.cutShort(i)
-			continue
-		}
-		if r.opts.LinkCounters != nil {
-			m.Link = newRepetitionLink(r.opts.LinkCounters())
-		}
-		m.Round = sr.rounds
-		sr.cells[i].Repetitions = append(sr.cells[i].Repetitions, m)
-		r.done++
-	}
 }
 
 // warmShare is how much shorter a warm-up round's repetitions are than a

@@ -17,7 +17,10 @@ import (
 // so the verdict shows Go as shipped next to what tuning reaches. Only the
 // client's knobs change (the server is one process for the whole run); a
 // variant's cells carry the set's name in Cell.Knobs and get no findings
-// (the rules read the run's settings, which are not theirs).
+// (the rules read the run's settings, which are not theirs). A variant is
+// measured in the same rounds as the scenario it varies (firstRounds,
+// withPartner), so that its gain over the shipped cell of each transport
+// is a paired comparison of its own (Cell.TunedGain).
 
 // repeat is the rounds sc gets before rounds are added: Repeat, or half
 // of it (at least minStage) for a variant, which answers "how far do
@@ -41,9 +44,14 @@ func (o Options) repeat(sc Scenario) int {
 }
 
 // variantOf reports whether sc gets a variant: one big body on one stream,
-// where buffer and frame sizes decide (golang/go#47840).
+// where buffer and frame sizes decide (golang/go#47840), received by the
+// client. Only the client's knobs change, and the tuned ones (ReadSize,
+// HTTP2.MaxReadFrameSize) act on what it receives: an upload's transfer
+// reads neither (its receiving side is the server, one process for the
+// whole run, started with the run's knobs), so it gets no variant.
 func variantOf(sc Scenario) bool {
-	return scenariospec.Of(&sc).Engine() && scenariospec.Transfer(sc.Metric) && spec(&sc).Streams == 1 && scenariospec.Of(&sc).Knobs == ""
+	return scenariospec.Of(&sc).Engine() && scenariospec.Transfer(sc.Metric) && spec(&sc).Streams == 1 &&
+		!spec(&sc).Upload && scenariospec.Of(&sc).Knobs == ""
 }
 
 // expand returns o.Scenarios with, after each scenario variantOf accepts,

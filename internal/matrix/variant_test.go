@@ -49,6 +49,19 @@ func TestAlongsideMeasuresTheTunedVariant(t *testing.T) {
 	}
 	checkVariantCells(t, res, "download", 8*units.KiB, "")
 	checkVariantCells(t, res, "download:tuned", 256*units.KiB, "tuned")
+	// Measured in the same rounds as download: its gain pairs round by
+	// round with the shipped cell of its transport.
+	for _, p := range []string{"h1", "h2c"} {
+		shipped, tuned := res.Cell("download", p), res.Cell("download:tuned", p)
+		for i, r := range tuned.Repetitions {
+			if r.Round != shipped.Repetitions[i].Round {
+				t.Errorf("%s: tuned repetition %d in round %d, shipped in %d", p, i, r.Round, shipped.Repetitions[i].Round)
+			}
+		}
+		if g := tuned.TunedGain; g == nil || g.Shipped != "download" || g.Gain.Pairs != 2 || g.Word == "" {
+			t.Errorf("%s: tuned gain %+v, want 2 pairs over download's with a word", p, g)
+		}
+	}
 	sc, ok := ScenarioByName("download:tuned")
 	if !ok || sc.Name != "download:tuned" || scenariospec.Of(&sc).Knobs != "tuned" || !scenariospec.Transfer(sc.Metric) {
 		t.Errorf("ScenarioByName(download:tuned) = %+v, %v", sc, ok)
@@ -94,5 +107,39 @@ func TestVariantsGetHalfTheRounds(t *testing.T) {
 		if got, gotV := o.repeat(base), o.repeat(v); got != tc.base || gotV != tc.variant {
 			t.Errorf("Repeat %d: base %d, variant %d rounds; want %d, %d", tc.repeat, got, gotV, tc.base, tc.variant)
 		}
+	}
+}
+
+// TestUploadGetsNoVariant: the tuned knobs act on what the client
+// receives; an upload's client sends, so upload gets no tuned row.
+func TestUploadGetsNoVariant(t *testing.T) {
+	up, ok := scenarioByName("upload")
+	if !ok || !spec(&up).Upload {
+		t.Fatalf("upload: %+v, %v", up, ok)
+	}
+	down, _ := scenarioByName("download")
+	if variantOf(up) || !variantOf(down) {
+		t.Fatalf("variants: upload %v, download %v; want download only", variantOf(up), variantOf(down))
+	}
+	if _, ok := ScenarioByName("upload:tuned"); ok {
+		t.Error("upload:tuned still names a scenario")
+	}
+}
+
+// TestAddedRoundsKeepTheVariantPaired: a round added to a scenario with a
+// tuned variant measures the variant's columns of the same transports,
+// its baseline whatever its rounds, others below the most rounds a cell
+// gets; a scenario without one measures its own alone.
+func TestAddedRoundsKeepTheVariantPaired(t *testing.T) {
+	vals := []float64{100, 100, 100, 100}
+	sr := roundsOf([]string{"h1", "h2c", "h3"}, vals, vals, vals)
+	v := roundsOf([]string{"h1", "h2c", "h3"}, vals, vals, []float64{100, 100})
+	if parts := sr.withPartner([]bool{true, true, false}, 4, "h1"); len(parts) != 1 {
+		t.Fatalf("%d parts without a partner", len(parts))
+	}
+	sr.partner, v.partner = v, sr
+	parts := sr.withPartner([]bool{true, true, true}, 4, "h1")
+	if len(parts) != 2 || parts[1].sr != v || !parts[1].which[0] || parts[1].which[1] || !parts[1].which[2] {
+		t.Fatalf("parts %+v: want the variant's h1 (the baseline, at 4 rounds) and h3 (2 rounds), not h2c (4)", parts)
 	}
 }

@@ -30,10 +30,12 @@ func PrecisionOf(s results.Settings) float64 {
 const RoundsUntilSettled = "added to a scenario until its intervals were within ±10%"
 
 // RoundsToOpen is Settings.Rounds when rounds past Repeat went to the
-// cells whose verdict was still open, the closest to deciding first, and
-// a cell stopped once decided: its interval is Sequential's, which holds
-// at every look together, so stopping on the verdict keeps its 95%.
-const RoundsToOpen = "to the cells whose verdict was open, each stopping once decided"
+// cells whose verdict was still open, the closest to deciding first, a
+// cell stopping once decided, and then, once none was open, to the
+// widest intervals (Settings.PrecisionRounds): its interval is
+// Sequential's, which holds at every look together, so neither stopping
+// on the verdict nor measuring past it costs its 95%.
+const RoundsToOpen = "to the cells whose verdict was open until decided, then to the widest intervals"
 
 // NoisySpread is the spread ((max-min)/median) above which a cell is
 // flagged as noisy: 10%.

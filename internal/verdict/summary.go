@@ -121,4 +121,5 @@ func Summarise(res *results.Results) {
 		SummariseCell(&res.Cells[i])
 	}
 	SetRatios(res.Cells, res.Settings.BaselineProtocol())
+	SetTunedGains(res.Cells)
 }

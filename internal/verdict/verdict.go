@@ -52,7 +52,7 @@ func ratioInterval(c, base *results.Cell) results.Interval {
 		return judged(LogInterval(logs))
 	}
 	if c.LastLook > c.FirstStage {
-		return judged(sequentialInterval(logs, c.FirstStage, c.LastLook))
+		return sequentialJudged(logs, c.FirstStage, c.LastLook)
 	}
 	var stage int
 	for _, p := range pairs {
