@@ -45,8 +45,8 @@ func runRounds(res *results.Results) string {
 	}
 	switch {
 	case s.ExtraRounds > 0 && s.Sequential != nil:
-		text += fmt.Sprintf(" (%d round(s) added, up to %d a cell (%s, in every round, may have more), to the cells still undetermined, each stopping once decided; intervals %s)",
-			s.ExtraRounds, s.MaxRepeat, s.BaselineProtocol(), sequentialWords(*s.Sequential))
+		text += fmt.Sprintf(" (%d round(s) added, up to %d a cell (%s, in every round, may have more), to the cells still undetermined until decided%s; intervals %s)",
+			s.ExtraRounds, s.MaxRepeat, s.BaselineProtocol(), precisionWords(s.PrecisionRounds), sequentialWords(*s.Sequential))
 		if res.Partial {
 			text += "; then the run stopped: " + partialReason(res)
 		}
@@ -136,4 +136,13 @@ func moreTime(res *results.Results) time.Duration {
 		total += float64(k) * per
 	}
 	return time.Duration(math.Round(total * float64(time.Second)))
+}
+
+// precisionWords says how many added rounds went to narrowing the widest
+// intervals once every cell was decided; "" when none did.
+func precisionWords(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", then %d to the widest intervals (a decided word stands)", n)
 }
