@@ -66,11 +66,10 @@ func (s *screen) lines() []string {
 		out = append(out, wrapLines(l))
 	}
 	if len(s.res.NotRun) > 0 {
-		var names []string
+		out = append(out, "not run (the target lacks them):")
 		for _, n := range s.res.NotRun {
-			names = append(names, n.String())
+			out = append(out, "  "+n.String())
 		}
-		out = append(out, wrapLines("not run (the target lacks them): "+strings.Join(names, "; ")))
 	}
 	out = append(out, s.table()...)
 	out = append(out, s.aaLine()...)
