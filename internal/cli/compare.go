@@ -8,11 +8,12 @@ import (
 
 	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/internal/verdict"
+	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/results"
 )
 
 // compareFormats are what compare --format prints.
-var compareFormats = []string{"text", "json"}
+var compareFormats = []string{"text", "markdown", "json"}
 
 // runCompare prints per-cell deltas between two results.json files and,
 // with --fail-on, exits 1 when a cell's ratio to its baseline moved that
@@ -20,7 +21,7 @@ var compareFormats = []string{"text", "json"}
 func runCompare(_ context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "old/results.json new/results.json [flags]")
 	asJSON := fs.Bool("json", false, "print exactly one JSON object: the cells side by side, the settings that differ, the cells not tested, the gate's finding (same as --format json)")
-	format := fs.String("format", "text", "what to print: text (a table) or json")
+	format := fs.String("format", "text", "what to print: text (a table), markdown (for a pull request or a CI job summary: regressions first) or json")
 	failOn := fs.String("fail-on", "", "exit 1 when a cell's ratio to its run's baseline moved this `way` beyond its test (corrected for the cells tested): slower, faster or changed; the failing cells are listed first. A baseline that moved by itself fails no cell (its line says so)")
 	pos, err := fs.ParseN(args, 2, "two results.json files (old, then new)")
 	if err != nil {
@@ -54,6 +55,9 @@ func runCompare(_ context.Context, e *env, args []string) error {
 		e.say("%s", line)
 	}
 	err = e.print(*format == "json", out, func(w io.Writer) error {
+		if *format == "markdown" {
+			return report.CompareMarkdown(w, pos[0], pos[1], runs[0], runs[1], *failOn)
+		}
 		if out.Gate != nil {
 			fmt.Fprintln(w, out.Gate.Line)
 		}
