@@ -81,19 +81,7 @@ func TestCompareFailOn(t *testing.T) {
 		t.Errorf("a run against itself: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 	slow := scaled(t, res, dir, "slow.json", 0.1, "h2c")
-	for _, c := range []struct {
-		word string
-		code int
-	}{{"slower", 1}, {"changed", 1}, {"faster", 0}} {
-		code, stdout, stderr := runMain(t, "compare", "--fail-on", c.word, old, slow)
-		first, _, _ := strings.Cut(stdout, "\n")
-		if code != c.code || (c.code == 1) != strings.Contains(first, "FAILED: 1 of 1 cells tested") || (c.code == 1 && !strings.Contains(first, "small-sequential h2c")) {
-			t.Errorf("h2c ten times slower, --fail-on %s: exit %d, want %d; first line %q; stderr %q", c.word, code, c.code, first, stderr)
-		}
-		if c.code == 1 && !strings.Contains(stderr, "gate --fail-on "+c.word+": FAILED") {
-			t.Errorf("--fail-on %s: stderr %q, want the gate's line", c.word, stderr)
-		}
-	}
+	checkGateWords(t, old, slow)
 	both := scaled(t, res, dir, "both.json", 0.5, "h1", "h2c")
 	code, stdout, stderr := runMain(t, "compare", "--fail-on", "changed", old, both)
 	if code != 0 || strings.Count(stdout, "h1 itself moved") != 1 {
@@ -108,6 +96,26 @@ func TestCompareFailOn(t *testing.T) {
 		code, _, stderr := runMain(t, append([]string{"compare"}, append(args, old, old)...)...)
 		if code != exitUsage || !strings.Contains(stderr, args[0]+" \""+args[1]+"\": want") || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
 			t.Errorf("compare %v: exit %d, stderr %q: want 2 and one line naming the flag", args, code, stderr)
+		}
+	}
+}
+
+// checkGateWords: h2c ten times slower (slow against old) fails
+// --fail-on slower and changed, its cell named on the first line and the
+// gate's line on stderr, and passes faster.
+func checkGateWords(t *testing.T, old, slow string) {
+	t.Helper()
+	for _, c := range []struct {
+		word string
+		code int
+	}{{"slower", 1}, {"changed", 1}, {"faster", 0}} {
+		code, stdout, stderr := runMain(t, "compare", "--fail-on", c.word, old, slow)
+		first, _, _ := strings.Cut(stdout, "\n")
+		if code != c.code || (c.code == 1) != strings.Contains(first, "FAILED: 1 of 1 cells tested") || (c.code == 1 && !strings.Contains(first, "small-sequential h2c")) {
+			t.Errorf("h2c ten times slower, --fail-on %s: exit %d, want %d; first line %q; stderr %q", c.word, code, c.code, first, stderr)
+		}
+		if c.code == 1 && !strings.Contains(stderr, "gate --fail-on "+c.word+": FAILED") {
+			t.Errorf("--fail-on %s: stderr %q, want the gate's line", c.word, stderr)
 		}
 	}
 }
