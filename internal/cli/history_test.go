@@ -17,7 +17,9 @@ func TestHistory(t *testing.T) {
 	}
 	dir := t.TempDir()
 	old, res := realRunFile(t, dir)
-	slow := scaled(t, res, dir, "slow.json", 0.5, "h2c")
+	halved := copyResults(t, res)
+	scaleValues(halved, 0.5, "h2c")
+	slow := writeResults(t, halved, dir, "slow.json")
 	out := filepath.Join(dir, "hist")
 	code, stdout, stderr := runMain(t, "history", "--out", out, "--cells", "small-sequential/h2c", old, old, slow)
 	if code != 0 {
