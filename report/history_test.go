@@ -111,3 +111,18 @@ func TestHistorySVG(t *testing.T) {
 		t.Errorf("text:\n%s", text.String())
 	}
 }
+
+func TestHistoryTicks(t *testing.T) {
+	for _, c := range []struct {
+		lo, hi float64
+		want   string
+	}{
+		{0.05, 3, "[0.05 0.1 0.2 0.5 1 2]"},
+		{0.2, 1.2, "[0.2 0.3 0.4 0.5 0.7 1]"},
+		{0.9, 1.1, "[0.9 1]"},
+	} {
+		if got := fmt.Sprint(historyTicks(c.lo, c.hi)); got != c.want {
+			t.Errorf("ticks in [%g, %g]: %s, want %s", c.lo, c.hi, got, c.want)
+		}
+	}
+}

@@ -130,15 +130,21 @@ func (h history) span() (lo, hi float64) {
 }
 
 // historyTicks are the y axis's marks within [lo, hi]: 1, 2 and 5 times
-// the powers of ten.
+// the powers of ten, or finer steps where those give fewer than four.
 func historyTicks(lo, hi float64) []float64 {
 	var out []float64
-	for e := math.Floor(math.Log10(lo)); e <= math.Ceil(math.Log10(hi)); e++ {
-		for _, m := range []float64{1, 2, 5} {
-			v := m * math.Pow(10, e)
-			if v >= lo && v <= hi {
-				out = append(out, math.Round(v*1e6)/1e6)
+	for _, ms := range [][]float64{{1, 2, 5}, {1, 1.5, 2, 3, 4, 5, 7}, {1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 7, 8, 9}} {
+		out = out[:0]
+		for e := math.Floor(math.Log10(lo)); e <= math.Ceil(math.Log10(hi)); e++ {
+			for _, m := range ms {
+				v := math.Round(m*math.Pow(10, e)*1e6) / 1e6
+				if v >= lo && v <= hi {
+					out = append(out, v)
+				}
 			}
+		}
+		if len(out) >= 4 {
+			break
 		}
 	}
 	return out

@@ -77,7 +77,7 @@ func TestHistoryPageFitsTheScreen(t *testing.T) {
 		}
 	}
 	if out := os.Getenv("HTTPVS_SCREENSHOTS"); out != "" {
-		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(90))
+		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 		if err != nil {
 			t.Fatal(err)
 		}
