@@ -22,7 +22,7 @@ func runCompare(_ context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "old/results.json new/results.json [flags]")
 	asJSON := fs.Bool("json", false, "print exactly one JSON object: the cells side by side, the settings that differ, the cells not tested, the gate's finding (same as --format json)")
 	format := fs.String("format", "text", "what to print: text (a table), markdown (for a pull request or a CI job summary: regressions first) or json")
-	failOn := fs.String("fail-on", "", "exit 1 when a cell's ratio to its run's baseline moved this `way` beyond its test (corrected for the cells tested): slower, faster or changed; the failing cells are listed first. A baseline that moved by itself fails no cell (its line says so)")
+	failOn := fs.String("fail-on", "", "exit 1 when a cell's ratio to its run's baseline moved this `way` beyond its test (corrected for the cells tested): slower, faster or changed; the failing cells are listed first. A baseline that moved by itself fails no cell (its line says so); runs with no cell the test can use (one round a cell: run --quick) exit 2")
 	pos, err := fs.ParseN(args, 2, "two results.json files (old, then new)")
 	if err != nil {
 		return err
@@ -44,6 +44,9 @@ func runCompare(_ context.Context, e *env, args []string) error {
 	}
 	out := verdict.CompareRuns(pos[0], pos[1], runs[0], runs[1])
 	if *failOn != "" {
+		if !anyRatioTested(out.Cells) {
+			return usagef("--fail-on %s: no cell's ratio could be tested, so the gate cannot pass or fail: %s (measure both with httpvs run --ci)", *failOn, orNoReason(out.NotTestedReason))
+		}
 		out.SetGate(*failOn)
 	}
 	for i, r := range runs {
@@ -79,4 +82,21 @@ func validWord(w string, words []string) bool {
 		}
 	}
 	return false
+}
+
+// anyRatioTested says whether compare tested at least one cell's ratio.
+func anyRatioTested(ds []verdict.Delta) bool {
+	for _, d := range ds {
+		if d.Tested == verdict.TestedRatio {
+			return true
+		}
+	}
+	return false
+}
+
+func orNoReason(s string) string {
+	if s == "" {
+		return "the runs share no cell with a ratio to a baseline"
+	}
+	return s
 }

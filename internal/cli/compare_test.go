@@ -136,12 +136,7 @@ func TestCompareFailOn(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &cmp); err != nil || code != 1 || cmp.Gate == nil || !cmp.Gate.Failed || len(cmp.Gate.Failing) != 1 {
 		t.Errorf("--json: exit %d, %v, gate %+v", code, err, cmp.Gate)
 	}
-	for _, args := range [][]string{{"--fail-on", "slow"}, {"--format", "html"}} {
-		code, _, stderr := runMain(t, append([]string{"compare"}, append(args, old, old)...)...)
-		if code != exitUsage || !strings.Contains(stderr, args[0]+" \""+args[1]+"\": want") || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
-			t.Errorf("compare %v: exit %d, stderr %q: want 2 and one line naming the flag", args, code, stderr)
-		}
-	}
+	checkGateRefuses(t, base, dir, old)
 }
 
 // checkGateWords: h2c's ratio ten times lower (slow against old) fails
@@ -160,6 +155,26 @@ func checkGateWords(t *testing.T, old, slow string) {
 		}
 		if c.code == 1 && !strings.Contains(stderr, "gate --fail-on "+c.word+": FAILED") {
 			t.Errorf("--fail-on %s: stderr %q, want the gate's line", c.word, stderr)
+		}
+	}
+}
+
+// checkGateRefuses: runs of one round (nothing the test can use) and
+// wrong words exit 2, with one line naming the flag.
+func checkGateRefuses(t *testing.T, base *results.Results, dir, old string) {
+	t.Helper()
+	one := copyResults(t, base)
+	for i := range one.Cells {
+		one.Cells[i].Repetitions = one.Cells[i].Repetitions[:1]
+	}
+	quick := writeResults(t, one, dir, "quick.json")
+	if code, _, stderr := runMain(t, "compare", "--fail-on", "slower", quick, quick); code != exitUsage || !strings.Contains(stderr, "--fail-on slower: no cell's ratio could be tested") || !strings.Contains(stderr, "the test needs 2") {
+		t.Errorf("runs of one round: exit %d, stderr %q: want 2, the gate cannot tell", code, stderr)
+	}
+	for _, args := range [][]string{{"--fail-on", "slow"}, {"--format", "html"}} {
+		code, _, stderr := runMain(t, append([]string{"compare"}, append(args, old, old)...)...)
+		if code != exitUsage || !strings.Contains(stderr, args[0]+" \""+args[1]+"\": want") || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+			t.Errorf("compare %v: exit %d, stderr %q: want 2 and one line naming the flag", args, code, stderr)
 		}
 	}
 }
