@@ -4,13 +4,13 @@
 #  2. SLOW_PAIRS pairs, the new run slowed on purpose for HTTP/2 only
 #     (SLOW_ONE, by default a 16Ki client stream window: h2c and h2): the
 #     gate should fail and name only h2c and h2 cells.
-#  3. SLOW_PAIRS pairs, the new run slowed for every transport's client
+#  3. ALL_PAIRS pairs (default SLOW_PAIRS), the new run slowed for every transport's client
 #     (SLOW_ALL, by default 1Ki body reads, h1 included): a baseline that
 #     moves; how many cells fail, and whether the baseline's move is one line.
 # Within a pair the order of the two runs alternates; the load (uptime) is
 # printed before each pair, the machine being shared.
 #
-#   PAIRS=20 SLOW_PAIRS=10 bench/gate.sh [RUN FLAGS...]
+#   PAIRS=20 SLOW_PAIRS=10 ALL_PAIRS=10 bench/gate.sh [RUN FLAGS...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh
@@ -20,6 +20,7 @@ trap 'rm -rf "$dir"' EXIT
 go build -o "$dir/httpvs" ./cmd/httpvs
 pairs=${PAIRS:-20}
 slow_pairs=${SLOW_PAIRS:-10}
+all_pairs=${ALL_PAIRS:-$slow_pairs}
 read -r -a slow_one <<<"${SLOW_ONE:---h2-stream-window 16Ki}"
 read -r -a slow_all <<<"${SLOW_ALL:---read-size 1Ki}"
 base=("$@")
@@ -64,7 +65,7 @@ for i in $(seq "$slow_pairs"); do
   echo "load: $(uptime | sed 's/.*load average: //')"
   pair h2slow "$i" "${slow_one[@]}"
 done
-for i in $(seq "$slow_pairs"); do
+for i in $(seq "$all_pairs"); do
   echo "load: $(uptime | sed 's/.*load average: //')"
   pair allslow "$i" "${slow_all[@]}"
 done
