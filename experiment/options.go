@@ -177,8 +177,7 @@ func Quick() Options {
 // two a side) can gate one CI run against another.
 func CI() Options {
 	o := Quick()
-	o.Matrix.Repeat = defaults.CIRounds
-	o.Matrix.MaxRepeat = defaults.CIRounds
+	o.Matrix.Repeat = defaults.CIRounds // MaxRepeat zero: Repeat, none added
 	return o
 }
 
