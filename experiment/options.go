@@ -170,6 +170,15 @@ func Quick() Options {
 	return o
 }
 
+// CI is `httpvs run --ci`: Quick's short rounds, CIRounds of them in
+// every cell (no more added), so that httpvs compare's test (which needs
+// two a side) can gate one CI run against another.
+func CI() Options {
+	o := Quick()
+	o.Matrix.Repeat = defaults.CIRounds // MaxRepeat zero: Repeat, none added
+	return o
+}
+
 // fillRounds sets the rounds the zero Options leave to the experiment:
 // `httpvs run`'s. On loopback 4 rounds a cell, up to 16 within 58 s by
 // the sequential rule, and an A/A column in the first scenario of each

@@ -36,7 +36,7 @@ func runRounds(res *results.Results) string {
 		text = fmt.Sprintf("%d to %d repetitions per cell as run", lo, hi)
 	}
 	if s.MaxRepeat <= s.Repeat {
-		return text
+		return text + compareRoundsNote(lo)
 	}
 	wide := len(verdict.PrecisionLimits(res))
 	open := fmt.Sprintf("wider than ±%.0f%%", verdict.PrecisionOf(s)*100)

@@ -2,20 +2,39 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"strings"
 
 	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/internal/verdict"
+	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/results"
 )
 
-// runCompare prints per-cell deltas between two results.json files.
+// compareFormats are what compare --format prints.
+var compareFormats = []string{"text", "markdown", "json"}
+
+// runCompare prints per-cell deltas between two results.json files and,
+// with --fail-on, exits 1 when a cell's ratio to its baseline moved that
+// way beyond its test.
 func runCompare(_ context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "old/results.json new/results.json [flags]")
-	asJSON := fs.Bool("json", false, "print exactly one JSON object: the cells side by side, the settings that differ, the cells not tested")
+	asJSON := fs.Bool("json", false, "print exactly one JSON object: the cells side by side, the settings that differ, the cells not tested, the gate's finding (same as --format json)")
+	format := fs.String("format", "text", "what to print: text (a table), markdown (for a pull request or a CI job summary: regressions first) or json")
+	failOn := fs.String("fail-on", "", "exit 1 when a cell's ratio to its run's baseline moved this `way` beyond its test (corrected for the cells tested): slower, faster or changed; the failing cells are listed first. A baseline that moved by itself fails no cell (its line says so); runs with no cell the test can use (one round a cell: run --quick) exit 2")
 	pos, err := fs.ParseN(args, 2, "two results.json files (old, then new)")
 	if err != nil {
 		return err
+	}
+	if *failOn != "" && !verdict.ValidFailOn(*failOn) {
+		return usagef("--fail-on %q: want %s (e.g. --fail-on slower)", *failOn, strings.Join(verdict.FailOnWords, ", "))
+	}
+	if !validWord(*format, compareFormats) {
+		return usagef("--format %q: want %s (e.g. --format markdown)", *format, strings.Join(compareFormats, ", "))
+	}
+	if *asJSON {
+		*format = "json"
 	}
 	var runs [2]*results.Results
 	for i, path := range pos {
@@ -24,6 +43,12 @@ func runCompare(_ context.Context, e *env, args []string) error {
 		}
 	}
 	out := verdict.CompareRuns(pos[0], pos[1], runs[0], runs[1])
+	if *failOn != "" {
+		if !anyRatioTested(out.Cells) {
+			return usagef("--fail-on %s: no cell's ratio could be tested, so the gate cannot pass or fail: %s (measure both with httpvs run --ci)", *failOn, orNoReason(out.NotTestedReason))
+		}
+		out.SetGate(*failOn)
+	}
 	for i, r := range runs {
 		if r.Partial {
 			e.say("note: %s is a partial run (%s)", pos[i], r.PartialReason)
@@ -32,5 +57,46 @@ func runCompare(_ context.Context, e *env, args []string) error {
 	if line := render.SettingsDiffer(out.SettingsDiffer); line != "" {
 		e.say("%s", line)
 	}
-	return e.print(*asJSON, out, func(w io.Writer) error { return render.Compare(w, runs[0], runs[1], out) })
+	err = e.print(*format == "json", out, func(w io.Writer) error {
+		if *format == "markdown" {
+			return report.CompareMarkdown(w, pos[0], pos[1], runs[0], runs[1], *failOn)
+		}
+		if out.Gate != nil {
+			fmt.Fprintln(w, out.Gate.Line)
+		}
+		return render.Compare(w, runs[0], runs[1], out)
+	})
+	if err != nil {
+		return err
+	}
+	if out.Gate != nil && out.Gate.Failed {
+		return e.fail(out.Gate.Line)
+	}
+	return nil
+}
+
+func validWord(w string, words []string) bool {
+	for _, x := range words {
+		if x == w {
+			return true
+		}
+	}
+	return false
+}
+
+// anyRatioTested says whether compare tested at least one cell's ratio.
+func anyRatioTested(ds []verdict.Delta) bool {
+	for _, d := range ds {
+		if d.Tested == verdict.TestedRatio {
+			return true
+		}
+	}
+	return false
+}
+
+func orNoReason(s string) string {
+	if s == "" {
+		return "the runs share no cell with a ratio to a baseline"
+	}
+	return s
 }

@@ -38,6 +38,7 @@ var commands = []command{
 	{"load", "send many requests over one transport: closed loop (-c x -m) or open loop (--rate)", runLoad},
 	{"run", "run every scenario over every transport against a child server on loopback, and write a report", runRun},
 	{"compare", "compare two runs' results.json cell by cell, with significance", runCompare},
+	{"history", "follow cells' ratios to the baseline across several results.json: a table, and an SVG picture with intervals", runHistory},
 	{"explain", "say where each slower cell's extra CPU went, from a run made with --profile", runExplain},
 	{"merge", "merge load --json results from several generators: counts summed, histograms merged exactly", runMerge},
 	{"tune", "search h2c, h2 and h3 download knobs for the configuration closest to h1, and print the Go to paste", runTune},

@@ -28,6 +28,7 @@ type runFlags struct {
 	precision            string // --precision: a half-width every cell is planned to, "10%"
 	aa                   string // --aa, as given
 	quick                bool
+	ci                   bool // --ci: experiment.CI
 	engine               string
 	format               string
 	detail               bool // text: the detail tables after the first screen
@@ -54,7 +55,10 @@ type runFlags struct {
 // given parsed again over it.
 func parseRun(e *env, args []string) (*flagset.Set, *runFlags, error) {
 	fs, f, err := parseOver(e, args, experiment.Options{})
-	if err == nil && f.quick && f.goList == "" {
+	switch {
+	case err == nil && f.ci && f.goList == "":
+		fs, f, err = parseOver(e, args, experiment.CI())
+	case err == nil && f.quick && f.goList == "":
 		fs, f, err = parseOver(e, args, experiment.Quick())
 	}
 	return fs, f, err
@@ -69,12 +73,6 @@ func parseOver(e *env, args []string, preset experiment.Options) (*flagset.Set, 
 	_, err := fs.ParseN(args, 0, "")
 	return fs, f, err
 }
-
-// quickTakes is how long run --quick takes on loopback: its plan
-// (matrix.EstimateRun of experiment.Quick, 8.4 s of cells for the default
-// matrix) and the child's start; bench/quick.sh measures it. A test keeps
-// it within a few seconds of the plan.
-const quickTakes = "about 10 s on a quiet 2-core machine, longer under load"
 
 func (f *runFlags) register(fs *flagset.Set) {
 	fs.About = fmt.Sprintf(runAbout, 100*verdict.Matters)
@@ -98,7 +96,8 @@ func (f *runFlags) register(fs *flagset.Set) {
 	fs.BoolVar(&f.xo.Pin, "pin", false, "on loopback with the child server and a quiet machine, pin the generator and the server each to its own half of the CPUs (one core each on two), GOMAXPROCS to match: more cells settle (their goroutines no longer trade cores), but each side has one core where Go as shipped has all, which moves the answer (measured: bench/verdict.sh, docs/measurements/)")
 	fs.StringVar(&f.aa, "aa", "", "scenarios that measure the baseline a second time, as an A/A column in the same rounds, whose interval is the run's noise floor: a `list`, all, each-kind (the first scenario of each kind of work: a transfer, a request load, gRPC), or none (default each-kind; none with --quick and --net)")
 	fs.Uint64Var(&m.Seed, "seed", 0, "seed of each round's random column order (default: from the clock; the results record it)")
-	fs.BoolVar(&f.quick, "quick", false, fmt.Sprintf("one %v repetition per cell (%s, for CI); explicit --repeat and --duration still apply", defaults.QuickDuration, quickTakes))
+	fs.BoolVar(&f.quick, "quick", false, fmt.Sprintf("one %v repetition per cell (%s); too few for httpvs compare's test: --ci for a gate; explicit --repeat and --duration still apply", defaults.QuickDuration, planTakes(experiment.Quick())))
+	fs.BoolVar(&f.ci, "ci", false, fmt.Sprintf("--quick's short repetitions, %d a cell: the rounds httpvs compare --fail-on needs to gate one CI run against another (%s); explicit --repeat and --duration still apply", defaults.CIRounds, planTakes(experiment.CI())))
 	fs.StringVar(&f.engine, "engine", load.Std.String(), "load engine for request scenarios: std (net/http and quic-go's http3, what your code uses) or fast (httpvs's lean h1/h2/h3 client)")
 	fs.BoolVar(&f.asJSON, "json", false, "print results.json to stdout (same as --format json)")
 	fs.BoolVar(&f.detail, "detail", false, "text: print the detail tables (medians, CPU, frames, each finding's evidence) after the first screen; report.md and report.html always have them")
@@ -141,7 +140,7 @@ func (f *runFlags) register(fs *flagset.Set) {
 		"Duration": "duration", "Warmup": "warmup", "Omit": "omit", "Timeout": "rep-timeout", "Size": "size", "LossEvents": "loss-events",
 		"Protocols": "protocols", "Scenarios": "scenarios", "Budget": "budget", "Precision": "precision", "Target.Plain": "target", "Target.TLS": "tls-target", "Target.ServerName": "sni", "AA": "aa", "Engine": "engine", "Peers": "peers"})
 	fs.Group("what to measure", "protocols", "scenarios", "request", "requests", "body", "slo", "H", "target", "tls-target", "grpc-target", "k", "cacert", "sni", "no-server-stats", "peers")
-	fs.Group("how long", "quick", "repeat", "max-repeat", "budget", "precision", "duration", "warmup", "omit", "loss-events", "size", "rep-timeout", "pin", "aa", "seed")
+	fs.Group("how long", "quick", "ci", "repeat", "max-repeat", "budget", "precision", "duration", "warmup", "omit", "loss-events", "size", "rep-timeout", "pin", "aa", "seed")
 	fs.Group("the link (across emulated network conditions)", "net")
 	fs.Group("client knobs (Go as shipped unless set)", "knobs", "engine", "read-size", "dial-timeout", "h2-max-frame", "h2-conn-window", "h2-stream-window", "quic-conn-window", "quic-stream-window", "quic-trace")
 	fs.Group("server knobs (the child server)", "server-write-size", "server-h2-max-frame", "server-h2-conn-window", "server-h2-stream-window", "server-h2-max-streams", "server-quic-conn-window", "server-quic-stream-window", "server-quic-trace")

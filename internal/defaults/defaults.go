@@ -126,6 +126,11 @@ const (
 	// QuickDuration and QuickWarmup are Quick's one short round per cell.
 	QuickDuration = 100 * time.Millisecond
 	QuickWarmup   = 25 * time.Millisecond
+	// CIRounds is CI's rounds a cell: Quick's short rounds, as many as
+	// httpvs compare's test needs in each run and one more, so that the
+	// test's degrees of freedom leave room for its correction over the
+	// cells.
+	CIRounds = 3
 	// LinkRepeat is the rounds every cell gets across an emulated link,
 	// where a round costs dozens of round trips; noisy cells (losses) get
 	// more, up to MaxRepeat, within LinkBudgetShare of the first rounds'

@@ -73,6 +73,17 @@ func Compare(old, new *results.Results) []Delta {
 	out = append(out, browserDeltas(old, new)...)
 	holm(out)
 	holmValues(out)
+	tested := 0
+	for _, d := range out {
+		if d.Tested != "" {
+			tested++
+		}
+	}
+	for i := range out {
+		if out[i].Tested == TestedRatio {
+			ratioChangeInterval(&out[i], out[i].ol, out[i].nl, tested)
+		}
+	}
 	return out
 }
 
@@ -127,6 +138,7 @@ func delta(old, new *results.Results, o, n, c *results.Cell) Delta {
 			d.RatioChange = d.NewRatio/d.OldRatio - 1
 		}
 		testDelta(&d, ol, nl)
+		d.ol, d.nl = ol, nl
 		if len(ov) >= minCompare && len(nv) >= minCompare {
 			d.valueTested, d.valuePRaw = true, stat.WelchP(logs(ov), logs(nv))
 		}

@@ -27,6 +27,8 @@ type Comparison struct {
 	// NotTestedReason says NotTested in the one line the text output
 	// prints (UntestedReason); "" when every cell was tested.
 	NotTestedReason string `json:"not_tested_reason,omitempty"`
+	// Gate is what compare --fail-on found (SetGate); nil without one.
+	Gate *GateResult `json:"gate,omitempty"`
 }
 
 // CompareRuns compares oldRun with newRun, named oldName and newName:

@@ -24,6 +24,13 @@ type Delta struct {
 	OldRatio    float64 `json:"old_ratio,omitempty"`
 	NewRatio    float64 `json:"new_ratio,omitempty"`
 	RatioChange float64 `json:"ratio_change,omitempty"`
+	// RatioChangeLow and RatioChangeHigh bound RatioChange at
+	// IntervalLevel: Welch's interval on the paired log-ratios, at the
+	// level that holds for every cell tested at once (Bonferroni over
+	// them); zero without a test.
+	RatioChangeLow  float64 `json:"ratio_change_low,omitempty"`
+	RatioChangeHigh float64 `json:"ratio_change_high,omitempty"`
+	IntervalLevel   float64 `json:"interval_level,omitempty"`
 	// PRaw is Welch's t-test's two-sided p-value on the logarithms of the
 	// tested samples; P is it corrected for the number of cells tested
 	// (Holm); Significant says P < Alpha.
@@ -46,4 +53,5 @@ type Delta struct {
 	ValueSignificant bool    `json:"value_significant"`
 	valuePRaw        float64 // ValueP before the correction; 0: untested
 	valueTested      bool
+	ol, nl           []float64 // the tested log-ratios, old and new
 }
