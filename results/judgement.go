@@ -83,7 +83,7 @@ type Cause struct {
 // TunedRows are the variant rows (Settings.Alongside): the knob set they
 // ran with and each one's gain over the shipped row.
 type TunedRows struct {
-	Knobs string      `json:"knobs"`
+	Knobs string     `json:"knobs"`
 	Gains []TunedRow `json:"gains,omitempty"`
 }
 
