@@ -76,6 +76,13 @@ func TestPrecisionGoesToTheWidest(t *testing.T) {
 	if pick.sr != narrow || !pick.precise || !which[0] || !which[1] || which[2] {
 		t.Fatalf("next round for the narrow scenario %v (precise %v), which %v: want h1 and h2c", pick.sr == narrow, pick.precise, which)
 	}
+	checkNoPrecisionRound(t, wide, h1)
+}
+
+// checkNoPrecisionRound: cells at their last look, and a cell within the
+// floor, get no precision round.
+func checkNoPrecisionRound(t *testing.T, wide *scenarioRun, h1 []float64) {
+	t.Helper()
 	for i := range wide.cells {
 		for round := len(wide.cells[i].Repetitions) + 1; round <= 16; round++ {
 			wide.cells[i].Repetitions = append(wide.cells[i].Repetitions, results.Repetition{Round: round, Value: wide.cells[i].Repetitions[round%2].Value})

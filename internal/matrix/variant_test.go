@@ -49,8 +49,21 @@ func TestAlongsideMeasuresTheTunedVariant(t *testing.T) {
 	}
 	checkVariantCells(t, res, "download", 8*units.KiB, "")
 	checkVariantCells(t, res, "download:tuned", 256*units.KiB, "tuned")
-	// Measured in the same rounds as download: its gain pairs round by
-	// round with the shipped cell of its transport.
+	checkTunedPairs(t, res)
+	sc, ok := ScenarioByName("download:tuned")
+	if !ok || sc.Name != "download:tuned" || scenariospec.Of(&sc).Knobs != "tuned" || !scenariospec.Transfer(sc.Metric) {
+		t.Errorf("ScenarioByName(download:tuned) = %+v, %v", sc, ok)
+	}
+	if _, err := plan.ParseScenarios("download:tuned"); err == nil {
+		t.Error("--scenarios took a variant's name; variants follow their base scenario")
+	}
+}
+
+// checkTunedPairs checks that download:tuned was measured in the same
+// rounds as download: its gain pairs round by round with the shipped cell
+// of its transport.
+func checkTunedPairs(t *testing.T, res *results.Results) {
+	t.Helper()
 	for _, p := range []string{"h1", "h2c"} {
 		shipped, tuned := res.Cell("download", p), res.Cell("download:tuned", p)
 		for i, r := range tuned.Repetitions {
@@ -61,13 +74,6 @@ func TestAlongsideMeasuresTheTunedVariant(t *testing.T) {
 		if g := tuned.TunedGain; g == nil || g.Shipped != "download" || g.Gain.Pairs != 2 || g.Word == "" {
 			t.Errorf("%s: tuned gain %+v, want 2 pairs over download's with a word", p, g)
 		}
-	}
-	sc, ok := ScenarioByName("download:tuned")
-	if !ok || sc.Name != "download:tuned" || scenariospec.Of(&sc).Knobs != "tuned" || !scenariospec.Transfer(sc.Metric) {
-		t.Errorf("ScenarioByName(download:tuned) = %+v, %v", sc, ok)
-	}
-	if _, err := plan.ParseScenarios("download:tuned"); err == nil {
-		t.Error("--scenarios took a variant's name; variants follow their base scenario")
 	}
 }
 
