@@ -237,15 +237,10 @@ const (
 // cell is one verdict cell: "0.34x [0.30, 0.37]¹", "0.97x [0.90, 1.04] ≈",
 // or why there is none.
 func (s *screen) cell(c *results.Cell) string {
+	if why, none := unmeasured(c); none {
+		return why
+	}
 	switch {
-	case c == nil:
-		return ""
-	case c.Skipped != "" && c.Failed:
-		return "failed"
-	case c.Skipped != "":
-		return "skipped"
-	case len(c.Repetitions) == 0:
-		return "-"
 	case c.VsH1 == nil:
 		return "no pair"
 	}
@@ -300,4 +295,20 @@ func (s *screen) baselineTable() []string {
 		return nil
 	}
 	return align(rows)
+}
+
+// unmeasured says why c has no figure to print: "" for no cell, "failed",
+// "skipped" or "-" (no repetition); none is false when it has one.
+func unmeasured(c *results.Cell) (why string, none bool) {
+	switch {
+	case c == nil:
+		return "", true
+	case c.Skipped != "" && c.Failed:
+		return "failed", true
+	case c.Skipped != "":
+		return "skipped", true
+	case len(c.Repetitions) == 0:
+		return "-", true
+	}
+	return "", false
 }

@@ -111,15 +111,10 @@ func variantsLine(res *results.Results) string {
 // slower", "≈ h1 0.97x [0.91, 1.03]", "1.20x [1.14, 1.26] faster", or why
 // there is none.
 func (v *firstScreen) cell(c *results.Cell) string {
+	if why, none := unmeasured(c); none {
+		return why
+	}
 	switch {
-	case c == nil:
-		return ""
-	case c.Skipped != "" && c.Failed:
-		return "failed"
-	case c.Skipped != "":
-		return "skipped"
-	case len(c.Repetitions) == 0:
-		return "-"
 	case c.RatioToH1 == 0:
 		return "no " + v.baseName()
 	case c.VsH1 == nil:

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/internal/diagnosis"
+	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
@@ -69,16 +70,14 @@ func within(knobs []results.Knob, set *results.KnobSet) bool {
 	return true
 }
 
+// valueIn is the value set gives field (runfiles.KnobValue); ok is false
+// without a set or a value.
 func valueIn(set *results.KnobSet, field string) (string, bool) {
 	if set == nil {
 		return "", false
 	}
-	for _, k := range set.Knobs {
-		if k.Field == field {
-			return k.Value, true
-		}
-	}
-	return "", false
+	v := runfiles.KnobValue(*set, field)
+	return v, v != ""
 }
 
 // gather adds cell name to f's entry in list (index by key), making it
