@@ -25,14 +25,17 @@ type Delta struct {
 	NewRatio    float64 `json:"new_ratio,omitempty"`
 	RatioChange float64 `json:"ratio_change,omitempty"`
 	// RatioChangeLow and RatioChangeHigh bound RatioChange at
-	// IntervalLevel: Welch's interval on the paired log-ratios, at the
+	// IntervalLevel: the test's interval on the paired log-ratios, at the
 	// level that holds for every cell tested at once (Bonferroni over
 	// them); zero without a test.
 	RatioChangeLow  float64 `json:"ratio_change_low,omitempty"`
 	RatioChangeHigh float64 `json:"ratio_change_high,omitempty"`
 	IntervalLevel   float64 `json:"interval_level,omitempty"`
-	// PRaw is Welch's t-test's two-sided p-value on the logarithms of the
-	// tested samples; P is it corrected for the number of cells tested
+	// PRaw is the two-sided p-value of the test on the logarithms of the
+	// tested samples: for a ratio, Smyth's moderated t on the paired
+	// log-ratios (their variance pooled over both runs and drawn toward
+	// the prior all the ratio cells' variances give), for a value
+	// Welch's t-test. P is it corrected for the number of cells tested
 	// (Holm); Significant says P < Alpha.
 	PRaw        float64 `json:"p_raw"`
 	P           float64 `json:"p"`

@@ -99,14 +99,15 @@ func gateVerb(word string) string {
 }
 
 // ratioChangeInterval sets d's interval of RatioChange from the paired
-// log-ratios of each run, ol and nl: Welch's interval at the level
-// that holds for all m tested cells at once (Bonferroni), so that an
-// interval clear of 0 is one the corrected test would call.
-func ratioChangeInterval(d *Delta, ol, nl []float64, m int) {
+// log-ratios of each run, ol and nl: the moderated t's interval (the
+// test's own, by prior) at the level that holds for all m tested cells
+// at once (Bonferroni), so that an interval clear of 0 is one the
+// corrected test would call.
+func ratioChangeInterval(d *Delta, ol, nl []float64, prior stat.Prior, m int) {
 	if len(ol) < minCompare || len(nl) < minCompare || m < 1 {
 		return
 	}
-	lo, hi := stat.WelchInterval(ol, nl, 1-d.Alpha/float64(m))
+	lo, hi := stat.ModeratedInterval(ol, nl, prior, 1-d.Alpha/float64(m))
 	d.RatioChangeLow, d.RatioChangeHigh = math.Exp(lo)-1, math.Exp(hi)-1
 	d.IntervalLevel = 1 - d.Alpha/float64(m)
 }
