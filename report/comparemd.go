@@ -54,7 +54,7 @@ func compareMarkdown(w io.Writer, c verdict.Comparison) error {
 		fmt.Fprintf(p, "%s\n\n", line)
 	}
 	if len(rows) > 0 {
-		fmt.Fprintf(p, "<sub>old, new: each cell's ratio to its run's baseline (geometric mean of its rounds' paired ratios; above 1 is faster). change: new/old - 1, with its interval at %s (holding for every cell tested at once). The word is Welch's t-test on the logarithms, corrected for the cells tested (Holm) at %.2f; ~: not significant.</sub>\n", levelText(rows), rows[0].Alpha)
+		fmt.Fprintf(p, "<sub>old, new: each cell's ratio to its run's baseline (geometric mean of its rounds' paired ratios; above 1 is faster). change: new/old - 1, with its interval at %s (holding for every cell tested at once). The word is a moderated t-test on the logarithms (each cell's spread drawn toward all the cells', as limma's), corrected for the cells tested (Holm) at %.2f; ~: not significant.</sub>\n", levelText(rows), rows[0].Alpha)
 	}
 	return p.err
 }

@@ -13,8 +13,9 @@ import (
 // Deltas writes two runs' cells side by side: old and new medians, the
 // change of the value itself, and the change of the cell's ratio to its
 // run's baseline (rounds paired as the verdict pairs them). The test looks
-// at the ratio where there is one, else at the value, with Welch's
-// t-test's p-value corrected for the number of cells tested; "~" marks a
+// at the ratio where there is one (a moderated t-test: each cell's
+// spread drawn toward all the ratio cells'), else at the value (Welch's
+// t-test), its p-value corrected for the number of cells tested; "~" marks a
 // change the runs cannot tell from noise. A baseline whose own value moved
 // is called out under the table: the ratios to it hide that move.
 func Deltas(w io.Writer, old, new *results.Results) error {
@@ -42,7 +43,7 @@ func Deltas(w io.Writer, old, new *results.Results) error {
 	}
 	ew := &printer{w: w}
 	if tested > 0 {
-		fmt.Fprintf(ew, "value: the change of the figure itself (new/old - 1), which a busier machine moves as much as the code; ratio: of the ratio to the run's baseline (each run's rounds paired as its verdict pairs them); p: Welch's t-test on the logarithms of the ratio where there is one, else of the value, corrected for the %d cells tested (Holm; the values beside ratios are a family of their own); ~: not significant at %.2f\n", tested, ds[0].Alpha)
+		fmt.Fprintf(ew, "value: the change of the figure itself (new/old - 1), which a busier machine moves as much as the code; ratio: of the ratio to the run's baseline (each run's rounds paired as its verdict pairs them); p: a t-test on the logarithms of the ratio where there is one (moderated: each cell's spread drawn toward all the ratio cells', as limma's), else of the value (Welch's), corrected for the %d cells tested (Holm; the values beside ratios are a family of their own); ~: not significant at %.2f\n", tested, ds[0].Alpha)
 	}
 	for _, line := range baselineMoveLines(ds) {
 		fmt.Fprintln(ew, line)
