@@ -170,12 +170,13 @@ func Quick() Options {
 	return o
 }
 
-// CI is `httpvs run --ci`: Quick's short rounds, CIRounds of them in
-// every cell (no more added), so that httpvs compare's test (which needs
-// two a side) can gate one CI run against another.
+// CI is `httpvs run --ci`: CIRounds short rounds of CIDuration in every
+// cell (no more added), so that httpvs compare's test can gate one CI
+// run against another.
 func CI() Options {
 	o := Quick()
 	o.Matrix.Repeat = defaults.CIRounds // MaxRepeat zero: Repeat, none added
+	o.Matrix.Duration = defaults.CIDuration
 	return o
 }
 

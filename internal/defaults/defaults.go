@@ -126,11 +126,15 @@ const (
 	// QuickDuration and QuickWarmup are Quick's one short round per cell.
 	QuickDuration = 100 * time.Millisecond
 	QuickWarmup   = 25 * time.Millisecond
-	// CIRounds is CI's rounds a cell: Quick's short rounds, as many as
-	// httpvs compare's test needs in each run and one more, so that the
-	// test's degrees of freedom leave room for its correction over the
-	// cells.
-	CIRounds = 3
+	// CIRounds and CIDuration are CI's rounds a cell and their length:
+	// a gate of two such runs finds a slowdown of one transport by the
+	// change of its ratios, tested over forty-odd cells at once, and each
+	// round adds a degree of freedom to every cell's test; much shorter
+	// rounds may leave a transfer (sized by each run to take a round) too
+	// short to measure the same thing in two runs (bench/gate.sh records
+	// what the gate catches and what a run takes).
+	CIRounds   = 5
+	CIDuration = 75 * time.Millisecond
 	// LinkRepeat is the rounds every cell gets across an emulated link,
 	// where a round costs dozens of round trips; noisy cells (losses) get
 	// more, up to MaxRepeat, within LinkBudgetShare of the first rounds'
