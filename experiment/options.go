@@ -171,8 +171,10 @@ func Quick() Options {
 }
 
 // CI is `httpvs run --ci`: CIRounds short rounds of CIDuration in every
-// cell (no more added), so that httpvs compare's test can gate one CI
-// run against another.
+// cell, so that httpvs compare's test can gate one CI run against
+// another. Like any run with a budget, one that goes slower than its
+// estimate cuts its first rounds to hold it (matrix's pacing), and the
+// rounds up to CIRounds then go to the cells still undetermined.
 func CI() Options {
 	o := Quick()
 	o.Matrix.Repeat = defaults.CIRounds // MaxRepeat zero: Repeat, none added
