@@ -5,7 +5,6 @@ import (
 	"html/template"
 	"io"
 
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -110,8 +109,8 @@ func chart(g grid) svgChart {
 			b.W = scale(g.same.of(c)) - chartLeft
 			b.Lo, b.Hi = scale(c.Min), scale(c.Max)
 			b.Value = metricValue(c.Metric, g.same.of(c))
-			if verdict.Ratio(c) > 0 {
-				b.Value += fmt.Sprintf("  %.2fx", verdict.Ratio(c))
+			if c.Ratio > 0 {
+				b.Value += fmt.Sprintf("  %.2fx", c.Ratio)
 			}
 		}
 		ch.Bars = append(ch.Bars, b)

@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -112,7 +111,7 @@ func envRows(res *results.Results) [][2]string {
 		rows = append(rows, [2]string{"server knobs", jsonString(s.Server)})
 	}
 	if s.Net != nil {
-		rows = append(rows, [2]string{"network", verdict.NetSummary(s.Net)})
+		rows = append(rows, [2]string{"network", NetSummary(s.Net)})
 	}
 	return rows
 }

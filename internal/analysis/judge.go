@@ -43,6 +43,7 @@ func Conclude(res *results.Results) {
 	sameRounds(res)
 	j.Tuned = tunedRows(res)
 	mainCauses(res, j)
+	readings(res, j)
 	res.Judgement = j
 }
 

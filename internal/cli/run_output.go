@@ -10,7 +10,6 @@ import (
 	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/internal/runfiles"
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/results"
 )
@@ -20,7 +19,7 @@ import (
 // which the text report has, when printing another format.
 func (f *runFlags) annotate(e *env, fs *flagset.Set, res *results.Results) {
 	if res.Settings.Net != nil && f.format != "text" {
-		fmt.Fprintln(e.stderr, verdict.NetSummary(res.Settings.Net)) // the text report has it
+		fmt.Fprintln(e.stderr, report.NetSummary(res.Settings.Net)) // the text report has it
 	}
 	f.printed.Flags = func(field string) (string, bool) {
 		name, ok := fs.FlagFor(field)

@@ -11,7 +11,7 @@ import (
 
 // AttributionRoughSamples is the fewest samples in a profile whose shares
 // Summary states without calling them rough.
-const AttributionRoughSamples = 100
+const AttributionRoughSamples = results.AttributionRoughSamples
 
 // Summary says in one line where s's CPU per unit (unit e.g. "GB",
 // "1000 requests") changed from its baseline's, in figures that add up as

@@ -10,7 +10,7 @@ import (
 
 // StableHalfWidth is the largest relative half-width of a ratio's interval
 // for a cell to count as stable: its ratio is known within ±10%.
-const StableHalfWidth = 0.10
+const StableHalfWidth = results.StableHalfWidth
 
 // ServerFigure returns m's server figure f and whether it may be used: it
 // is known (the server's counters were read) and the server's counts agreed

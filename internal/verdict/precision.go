@@ -8,31 +8,8 @@ import (
 	"github.com/httpvs/httpvs/results"
 )
 
-// Precision says what keeps a cell open (undetermined, under the
-// sequential rule; else wider than the run's precision): the spread of
-// its rounds' ratios, the rounds that spread would need,
-// and which side's CPU cost per unit moved most from round to round (on
-// a machine shared by the generator and the server, the rate follows the
-// cost per byte, so the side whose cost moved is where the noise came
-// from).
-type Precision struct {
-	Scenario, Protocol string
-	// HalfWidth is the interval's relative half-width (0.14: ±14%).
-	HalfWidth float64
-	// Pairs is the rounds it had; Needed the rounds the run's own rule
-	// would need at its mean and spread, 0 past 100: under Sequential, the
-	// most rounds (--max-repeat) whose last look decides it; rounds
-	// planned for precision, Stein's plan from its first stage; fixed
-	// rounds, Student's t at that many.
-	Pairs, Needed int
-	// Side ("client" or "server") and Column (the cell's transport or the
-	// baseline) are where the CPU cost per unit moved most between rounds;
-	// Moved is by how much (standard deviation of its logarithm: 0.2 is
-	// about ±20%), and Other the other side's largest. Side is "" when
-	// the repetitions carry no CPU figures.
-	Side, Column string
-	Moved, Other float64
-}
+// Precision says what keeps a cell open (results.Precision).
+type Precision = results.Precision
 
 // PrecisionLimits returns each cell of r still open, widest first, with
 // what limits it: under the sequential rule (Settings.Sequential) each
