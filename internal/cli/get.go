@@ -10,7 +10,6 @@ import (
 	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/fdlimit"
 	"github.com/httpvs/httpvs/internal/loadspec"
-	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/transfer"
 	"github.com/httpvs/httpvs/units"
@@ -137,7 +136,7 @@ func runTransfer(ctx context.Context, e *env, args []string, upload bool) error 
 	if res.Errors.Total == 0 && !res.Interrupted {
 		return nil
 	}
-	msg := render.TransferFailure(res, plan) // what went wrong and what would work
+	msg := TransferFailure(res, plan) // what went wrong and what would work
 	if hint := sniHint(res.FirstError, plan.URL, plan.Client); hint != "" {
 		// Not a certificate to trust: the server sent the alert.
 		msg, _, _ = strings.Cut(msg, "; for a self-signed certificate")

@@ -13,7 +13,6 @@ import (
 	"github.com/httpvs/httpvs/internal/fdlimit"
 	"github.com/httpvs/httpvs/internal/loadspec"
 	"github.com/httpvs/httpvs/internal/profiling"
-	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/units"
@@ -52,7 +51,7 @@ func (f *loadFlags) register(fs *flagset.Set) {
 	fs.StringVar(&f.headers, "headers", "", "add N generated headers of LEN characters, as `N:LEN` (the gin post's: 100:100)")
 	fs.BoolVar(&f.asJSON, "json", false, "print exactly one JSON object")
 	fs.DurationVar(&f.lc.RequestTimeout, "timeout", defaults.LoadRequestTimeout, "bound on each request")
-	fs.Float64Var(&f.maxFailed, "max-failed", 100*render.DefaultMaxFailedShare, "the run fails (exit 1) when more than this `percent` of its requests fail; 100 to never fail on errors")
+	fs.Float64Var(&f.maxFailed, "max-failed", 100*DefaultMaxFailedShare, "the run fails (exit 1) when more than this `percent` of its requests fail; 100 to never fail on errors")
 	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of this process during the run to `file`")
 	fs.StringVar(&f.profileDir, "profile", "", "write CPU and heap profiles of the client, and of the server if it is httpvs serve --profiling on http://, to `dir`")
 	fs.StringVar(&f.startAt, "start-at", "", "wait until this wall-clock `time` (RFC 3339, e.g. 2026-11-23T10:00:00Z) to start, so generators on several machines start together")
@@ -151,11 +150,11 @@ func runLoad(ctx context.Context, e *env, args []string) error {
 	if lim := fdlimit.Limit(); lim > 0 && lc.Conns+fdlimit.Reserve > lim {
 		return usagef("-c %d needs more file descriptors than the limit of %d allows; raise it (ulimit -n) or lower -c", lc.Conns, lim)
 	}
-	var prog *render.Progress
+	var prog *Progress
 	if !f.asJSON {
 		e.warnUDP(lc.Client.Protocol)
-		if render.IsTerminal(e.stdout) {
-			prog = render.NewProgress(e.stderr)
+		if IsTerminal(e.stdout) {
+			prog = NewProgress(e.stderr)
 			lc.Progress = prog.Load
 		}
 	}
@@ -174,7 +173,7 @@ func runLoad(ctx context.Context, e *env, args []string) error {
 	}
 	// Why a run that printed its figures still failed, or failed more of
 	// its requests than --max-failed allows.
-	if msg := cmp.Or(render.LoadVerdict(res), render.LoadFailedOver(res, f.maxFailed/100)); msg != "" {
+	if msg := cmp.Or(LoadVerdict(res), LoadFailedOver(res, f.maxFailed/100)); msg != "" {
 		if hint := sniHint(res.FirstError, lc.URL, lc.Client); hint != "" {
 			msg += "; " + hint
 		}

@@ -13,7 +13,6 @@ import (
 	"github.com/httpvs/httpvs/internal/certfile"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/internal/profiling"
-	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/internal/udpbuf"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/results"
@@ -75,7 +74,7 @@ func runRun(ctx context.Context, e *env, args []string) error {
 // describe (across --net's link; a sweep takes its Base); began is when
 // the budget started. The progress line, on a terminal, hears of the
 // cells.
-func (f *runFlags) experiment(e *env, fs *flagset.Set, began time.Time) (*render.Progress, error) {
+func (f *runFlags) experiment(e *env, fs *flagset.Set, began time.Time) (*Progress, error) {
 	xo, acrossLink, budgetGiven := &f.xo, len(f.nets) > 0, fs.Given()["budget"]
 	xo.Began = began
 	xo.Warn = func(err error) { f.warn(e, err) }
@@ -89,7 +88,7 @@ func (f *runFlags) experiment(e *env, fs *flagset.Set, began time.Time) (*render
 		// The cost up front across a link, for a budget asked for,
 		// and for the user's own requests, whose cost no one knows.
 		if acrossLink || budgetGiven || len(f.requests.lines) > 0 || f.requests.file != "" {
-			fmt.Fprintln(e.stderr, render.CostLine(p))
+			fmt.Fprintln(e.stderr, CostLine(p))
 		}
 		for _, line := range p.Sizing {
 			e.say("%s (--budget, --duration)", line)
@@ -98,7 +97,7 @@ func (f *runFlags) experiment(e *env, fs *flagset.Set, began time.Time) (*render
 	if err := f.place(xo); err != nil {
 		return nil, err
 	}
-	prog := render.TerminalProgress(e.stderr)
+	prog := TerminalProgress(e.stderr)
 	if prog != nil {
 		xo.Matrix.Progress = prog.Cell
 		xo.ReferenceProgress = func(what string) { prog.Text("reference peers: " + what) }
@@ -218,7 +217,7 @@ func (f *runFlags) checkFormat(given map[string]bool) error {
 	switch {
 	case f.goList != "" && f.format == "benchstat":
 		return usagef("--format benchstat with --go: want text, markdown or json")
-	case render.RunFormats[f.format] == nil:
+	case RunFormats[f.format] == nil:
 		return usagef("--format %q: want text, markdown, json or benchstat", f.format)
 	}
 	return nil

@@ -11,7 +11,6 @@ import (
 	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/matrix"
 	"github.com/httpvs/httpvs/internal/peers"
-	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/load"
@@ -46,7 +45,7 @@ type runFlags struct {
 	requests             requestFlags          // --request, --requests, --body
 	reqs                 []results.Request     // the requests they give (prepare)
 	slo                  string                // --slo: a capacity search instead of the matrix (slo.go)
-	printed              render.Runs           // the runs printed on stdout: a sweep's links
+	printed              Runs                  // the runs printed on stdout: a sweep's links
 }
 
 // parseRun parses run's command line into its flags over the

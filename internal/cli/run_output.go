@@ -8,7 +8,6 @@ import (
 
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
-	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/results"
@@ -60,9 +59,9 @@ func finishRun(e *env, f *runFlags, res *results.Results) error {
 		e.say("wrote %s (%s)", dir, strings.Join(names, ", "))
 	}
 	if !res.Partial && f.format == "text" && res.GoVersions == nil {
-		fmt.Fprint(e.stdout, render.NextLine(render.NextSteps(res, dir, f.xo.ProfileDir != "")))
+		fmt.Fprint(e.stdout, NextLine(NextSteps(res, dir, f.xo.ProfileDir != "")))
 	}
-	return e.fail(render.RunFailures(res, f.format == "text")...)
+	return e.fail(RunFailures(res, f.format == "text")...)
 }
 
 // checkOut makes sure, before any measuring, that run can write its
@@ -82,7 +81,7 @@ func checkOut(dir string, noFiles bool) error {
 // verdict across the links. An interrupt ends the sweep after the run it
 // cut short; the table then holds the runs measured, that one marked
 // partial in its own report.
-func (f *runFlags) sweep(ctx context.Context, e *env, fs *flagset.Set, xo experiment.SweepOptions, prog *render.Progress) error {
+func (f *runFlags) sweep(ctx context.Context, e *env, fs *flagset.Set, xo experiment.SweepOptions, prog *Progress) error {
 	var outcome error
 	xo.OnLink = func(i int, link experiment.LinkSpec) {
 		e.say("link %d of %d: %s", i+1, len(xo.Links), link.Name)
@@ -104,7 +103,7 @@ func (f *runFlags) sweep(ctx context.Context, e *env, fs *flagset.Set, xo experi
 	if len(runs) < len(xo.Links) {
 		outcome = e.fail(fmt.Sprintf("interrupted after %d of %d links", len(runs), len(xo.Links)))
 	}
-	if err := render.Across(e.stdout, f.format, runs); err != nil {
+	if err := Across(e.stdout, f.format, runs); err != nil {
 		return err
 	}
 	if !f.noFiles && len(runs) > 0 {

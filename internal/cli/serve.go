@@ -13,7 +13,6 @@ import (
 	"github.com/httpvs/httpvs/internal/fdlimit"
 	"github.com/httpvs/httpvs/internal/pin"
 	"github.com/httpvs/httpvs/internal/profiling"
-	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -87,14 +86,14 @@ func runServe(ctx context.Context, e *env, args []string) error {
 			return fmt.Errorf("write certificate: %w", err)
 		}
 	}
-	render.ServeBanner(e.stdout, render.BannerOf(srv, *certFile == "", *writeCert))
-	render.ServeWarnings(e.stderr, srv, sp.Token != "")
+	ServeBanner(e.stdout, BannerOf(srv, *certFile == "", *writeCert))
+	ServeWarnings(e.stderr, srv, sp.Token != "")
 	select {
 	case <-ctx.Done():
 	case err := <-srv.Err():
 		return fmt.Errorf("serving: %w", err)
 	}
-	render.ServeSummary(e.stdout, srv.Server.Stats(), srv.Transport.ConnErrors())
+	ServeSummary(e.stdout, srv.Server.Stats(), srv.Transport.ConnErrors())
 	return nil
 }
 

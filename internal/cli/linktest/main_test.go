@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/experiment"
-	"github.com/httpvs/httpvs/internal/render"
+	"github.com/httpvs/httpvs/internal/cli"
 	"github.com/httpvs/httpvs/internal/runtest"
 	"github.com/httpvs/httpvs/internal/testmain"
 	"github.com/httpvs/httpvs/plan"
@@ -61,7 +61,7 @@ func rounds(n int) experiment.Options {
 // experiment.Run across the link. It returns the results, the report's
 // text of them (report.Matrix, what run prints) and what run says on
 // stderr before the cells: the cost line of the plan heard
-// (render.CostLine) and its sizing lines. protos "" is every transport.
+// (cli.CostLine) and its sizing lines. protos "" is every transport.
 func acrossLink(t *testing.T, o experiment.Options, spec, list, protos string) (*results.Results, string, string) {
 	t.Helper()
 	needLink(t)
@@ -79,7 +79,7 @@ func acrossLink(t *testing.T, o experiment.Options, spec, list, protos string) (
 		}
 	}
 	var said []string
-	o.OnPlan = func(p experiment.Plan) { said = append(append(said, render.CostLine(p)), p.Sizing...) }
+	o.OnPlan = func(p experiment.Plan) { said = append(append(said, cli.CostLine(p)), p.Sizing...) }
 	res, err := experiment.Run(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
