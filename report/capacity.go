@@ -40,7 +40,7 @@ func Capacity(w io.Writer, c *results.Capacity, notRun []results.NotRun) error {
 		fmt.Fprintf(bw, "  stopped: %s\n", c.Stopped)
 	}
 	for _, n := range notRun {
-		fmt.Fprintf(bw, "  not run: %s\n", n)
+		fmt.Fprintf(bw, "  not run: %s\n", notRunText(n, nil))
 	}
 	return bw.err
 }

@@ -74,3 +74,17 @@ func precisionOf(res *results.Results) float64 {
 
 // machineBound says the analysis marked c machine-bound.
 func machineBound(c *results.Cell) bool { return slices.Contains(c.Marks, results.MarkMachineBound) }
+
+// notRunText is n as a report lists it, with what would let it run: the
+// command's flag for n.Field where flags names one, else the field.
+func notRunText(n results.NotRun, flags FlagFor) string {
+	switch {
+	case n.Field == "":
+		return n.String()
+	case flags != nil:
+		if f, ok := flags(n.Field); ok {
+			return n.String() + " (" + f + " NAME)"
+		}
+	}
+	return n.String() + " (" + n.Field + ")"
+}

@@ -27,7 +27,7 @@ func HTML(w io.Writer, res *results.Results) error {
 		})
 	}
 	for _, n := range res.NotRun {
-		page.NotRun = append(page.NotRun, n.String())
+		page.NotRun = append(page.NotRun, notRunText(n, nil))
 	}
 	page.Sizing = res.Sizing
 	if t := newBrowserTable(res); t != nil {

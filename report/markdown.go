@@ -32,7 +32,7 @@ func Markdown(w io.Writer, res *results.Results) error {
 	if len(res.NotRun) > 0 {
 		fmt.Fprintf(bw, "Not run (the target lacks them):\n\n")
 		for _, n := range res.NotRun {
-			fmt.Fprintf(bw, "- %s\n", mdEscape([]string{n.String()})[0])
+			fmt.Fprintf(bw, "- %s\n", mdEscape([]string{notRunText(n, nil)})[0])
 		}
 		fmt.Fprintln(bw)
 	}

@@ -68,7 +68,7 @@ func (s *screen) lines() []string {
 	if len(s.res.NotRun) > 0 {
 		out = append(out, "not run (the target lacks them):")
 		for _, n := range s.res.NotRun {
-			out = append(out, "  "+n.String())
+			out = append(out, "  "+notRunText(n, s.flags))
 		}
 	}
 	out = append(out, s.table()...)

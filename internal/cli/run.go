@@ -118,8 +118,7 @@ func (f *runFlags) runError(fs *flagset.Set, err error) error {
 		lacking := nt.Lacking()
 		parts := make([]string, len(lacking))
 		for i, n := range lacking {
-			notRunFlags(fs, &n)
-			parts[i] = n.String()
+			parts[i] = notRunLine(fs, n)
 		}
 		return fmt.Errorf("nothing to measure on this target: %s", strings.Join(parts, "; "))
 	case errors.As(err, &oe):

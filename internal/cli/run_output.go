@@ -28,16 +28,14 @@ func (f *runFlags) annotate(e *env, fs *flagset.Set, res *results.Results) {
 		return flagset.Dash(name), true
 	}
 	f.printed.Detail = f.detail
-	for i := range res.NotRun {
-		notRunFlags(fs, &res.NotRun[i])
-	}
 }
 
-// notRunFlags fills n.Flags with the flag that sets n.Field, if any.
-func notRunFlags(fs *flagset.Set, n *results.NotRun) {
+// notRunLine is n with the flag of this command that would let it run.
+func notRunLine(fs *flagset.Set, n results.NotRun) string {
 	if name, ok := fs.FlagFor(n.Field); ok && n.Field != "" {
-		n.Flags = flagset.Dash(name) + " NAME"
+		return n.String() + " (" + flagset.Dash(name) + " NAME)"
 	}
+	return n.String()
 }
 
 // finishRun prints res in the chosen format, writes the results directory
