@@ -68,8 +68,8 @@ func TestRunChild(t *testing.T) {
 	o := quick(t, "download,small-sequential")
 	o.Server.WriteSize = 64 * units.KiB
 	o.Server.HTTP2.MaxConcurrentStreams = 77
-	var plans []experiment.Plan
-	o.OnPlan = func(p experiment.Plan) { plans = append(plans, p) }
+	var plans []experiment.Cost
+	o.OnCost = func(p experiment.Cost) { plans = append(plans, p) }
 	res, err := experiment.Run(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)

@@ -116,9 +116,9 @@ type Base struct {
 	// Began is when the experiment, and its budget, started; zero: when
 	// Run was called.
 	Began time.Time
-	// OnPlan hears, before the cells start, what the experiment will
+	// OnCost hears, before the cells start, what the experiment will
 	// measure and its expected cost; nil: nobody.
-	OnPlan func(Plan)
+	OnCost func(Cost)
 	// Warn hears of what does not stop the experiment but changes what
 	// it can measure (quic-go's UDP buffer warning, a profile not taken);
 	// nil: nobody. The results keep what matters of it.
@@ -142,9 +142,9 @@ type Base struct {
 	ReferenceProgress func(string)
 }
 
-// Plan is what an experiment will measure and what it costs, told before
-// its cells start (Options.OnPlan).
-type Plan struct {
+// Cost is what an experiment will measure and what it costs, told before
+// its cells start (Options.OnCost).
+type Cost struct {
 	Estimate plan.Estimate
 	Spent    time.Duration // since Began: the child server, the link and its calibration
 	Budget   time.Duration // from Began, for added rounds; zero: none

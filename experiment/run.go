@@ -220,7 +220,7 @@ func (o *Options) sizeRequests(ctx context.Context, link *emuLink) []string {
 }
 
 // plan estimates the run's cost and sets its budget: o.Budget, or across
-// a link the estimate and 15% of it again; OnPlan hears both.
+// a link the estimate and 15% of it again; OnCost hears both.
 func (o *Options) plan(link *emuLink, sizing []string) error {
 	est, err := matrix.EstimateRun(o.Matrix)
 	if err != nil {
@@ -247,12 +247,12 @@ func (o *Options) plan(link *emuLink, sizing []string) error {
 	if budget == 0 && link != nil {
 		budget = time.Since(o.Began) + time.Duration((1+defaults.LinkBudgetShare)*float64(est.Time))
 	}
-	if o.OnPlan != nil {
-		p := Plan{Estimate: est, Spent: time.Since(o.Began), Budget: max(budget, 0), Sizing: sizing, PeersMissing: o.peersMissing}
+	if o.OnCost != nil {
+		p := Cost{Estimate: est, Spent: time.Since(o.Began), Budget: max(budget, 0), Sizing: sizing, PeersMissing: o.peersMissing}
 		if link != nil {
 			p.Link, p.LinkName = link.Desc, link.Name()
 		}
-		o.OnPlan(p)
+		o.OnCost(p)
 	}
 	if budget > 0 {
 		// The budget counts from the experiment's start: the child server

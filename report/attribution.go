@@ -31,7 +31,7 @@ func Attribution(w io.Writer, res *results.Results) bool {
 		c := &res.Cells[i]
 		switch {
 		case len(c.Attribution) == 0:
-		case c.VsH1 == nil || c.VsH1.Verdict != results.VerdictSlower:
+		case c.VsBaseline == nil || c.VsBaseline.Verdict != results.VerdictSlower:
 			left++ // attributed by an earlier httpvs, which profiled more
 		default:
 			cells = append(cells, c)

@@ -333,12 +333,12 @@ func (g *grid) baseline() string {
 // "0.70x [0.48, 1.02]"; "-" when there is no ratio.
 func estimateText(c *results.Cell) string {
 	switch {
-	case c.VsH1 != nil && c.VsH1.Pairs > 0:
-		return boundsText(*c.VsH1)
-	case c.RatioToH1 == 0:
+	case c.VsBaseline != nil && c.VsBaseline.Pairs > 0:
+		return boundsText(*c.VsBaseline)
+	case c.RatioToBaseline == 0:
 		return "-"
-	case c.RatioToH1 == 1 && c.Protocol == c.Baseline:
+	case c.RatioToBaseline == 1 && c.Protocol == c.Baseline:
 		return "1.00x"
 	}
-	return fmt.Sprintf("%.2fx (medians)", c.RatioToH1)
+	return fmt.Sprintf("%.2fx (medians)", c.RatioToBaseline)
 }

@@ -74,10 +74,10 @@ func newHTMLVerdict(res *results.Results) *htmlVerdict {
 // heatOf colours one verdict cell.
 func heatOf(text string, c *results.Cell) heatCell {
 	h := heatCell{Text: text}
-	if c == nil || c.VsH1 == nil || c.VsH1.Verdict == results.VerdictUnknown {
+	if c == nil || c.VsBaseline == nil || c.VsBaseline.Verdict == results.VerdictUnknown {
 		return h
 	}
-	iv := c.VsH1
+	iv := c.VsBaseline
 	h.Title = fmt.Sprintf("%.3fx, 95%% interval %.3f..%.3f over %d paired rounds", iv.Ratio, iv.Low, iv.High, iv.Pairs)
 	switch iv.Verdict {
 	case results.VerdictSimilar:

@@ -15,7 +15,7 @@ import (
 // alike in both directions.
 func TestHeatColoursFollowTheVerdict(t *testing.T) {
 	cell := func(ratio, low, high float64, verdict string) *results.Cell {
-		return &results.Cell{VsH1: &results.Interval{Ratio: ratio, Low: low, High: high, Pairs: 8, Verdict: verdict}}
+		return &results.Cell{VsBaseline: &results.Interval{Ratio: ratio, Low: low, High: high, Pairs: 8, Verdict: verdict}}
 	}
 	for _, tc := range []struct {
 		c    *results.Cell

@@ -187,14 +187,14 @@ func whenWords(res *results.Results) []string {
 // where its bound places both cells.
 func wordOf(c, b *results.Cell, res *results.Results) (class, why string) {
 	n := res.Settings.Net
-	if c == nil || c.VsH1 == nil || c.VsH1.Verdict == results.VerdictUnknown || b == nil {
+	if c == nil || c.VsBaseline == nil || c.VsBaseline.Verdict == results.VerdictUnknown || b == nil {
 		return "", ""
 	}
 	if (c.Bound != nil && c.Bound.Unexplained) || (b.Bound != nil && b.Bound.Unexplained) {
 		return "is unexplained on", "a figure departs from the link's bound"
 	}
-	ratio := fmt.Sprintf("%.2fx", c.VsH1.Ratio)
-	if c.VsH1.Verdict != results.VerdictSimilar {
+	ratio := fmt.Sprintf("%.2fx", c.VsBaseline.Ratio)
+	if c.VsBaseline.Verdict != results.VerdictSimilar {
 		for _, m := range []*results.Cell{c, b} {
 			if machineBound(m) {
 				return "is machine-bound on", fmt.Sprintf("%s: this machine, not the link, held %s (%s)", ratio, m.Protocol, machineWhy(m))
@@ -204,7 +204,7 @@ func wordOf(c, b *results.Cell, res *results.Results) (class, why string) {
 	if class, why := unplaced(c, b, ratio); class != "" {
 		return class, why
 	}
-	switch c.VsH1.Verdict {
+	switch c.VsBaseline.Verdict {
 	case results.VerdictSimilar:
 		if atBound(c) && atBound(b) {
 			return "ties on", "both at the link's bound"
@@ -222,7 +222,7 @@ func wordOf(c, b *results.Cell, res *results.Results) (class, why string) {
 // figure (undetermined): the ratio stands, no reason drawn from the link
 // does; "" when both are placed or there is no call.
 func unplaced(c, b *results.Cell, ratio string) (class, why string) {
-	v := c.VsH1.Verdict
+	v := c.VsBaseline.Verdict
 	if v != results.VerdictSlower && v != results.VerdictFaster {
 		return "", ""
 	}

@@ -20,7 +20,7 @@ type FlagFor func(field string) (flag string, ok bool)
 // for its main cause), the A/A row, the tuned rows' gain, one footnote per
 // cause with the setting that tries its fix, the caveats, and the
 // warnings. It computes nothing: every figure and word is a field of res
-// (results.Judgement, Cell.VsH1, Cell.MainCause, Cell.Marks); flags may
+// (results.Judgement, Cell.VsBaseline, Cell.MainCause, Cell.Marks); flags may
 // be nil.
 func Screen(w io.Writer, res *results.Results, flags FlagFor) error {
 	s := newScreen(res, flags)
@@ -126,13 +126,13 @@ func (s *screen) header() string {
 // roundRange is the fewest and most rounds a verdict cell paired.
 func (s *screen) roundRange() (lo, hi int) {
 	for _, c := range s.res.Cells {
-		if c.VsH1 == nil || c.VsH1.Pairs == 0 {
+		if c.VsBaseline == nil || c.VsBaseline.Pairs == 0 {
 			continue
 		}
-		if lo == 0 || c.VsH1.Pairs < lo {
-			lo = c.VsH1.Pairs
+		if lo == 0 || c.VsBaseline.Pairs < lo {
+			lo = c.VsBaseline.Pairs
 		}
-		hi = max(hi, c.VsH1.Pairs)
+		hi = max(hi, c.VsBaseline.Pairs)
 	}
 	return lo, hi
 }
@@ -241,11 +241,11 @@ func (s *screen) cell(c *results.Cell) string {
 		return why
 	}
 	switch {
-	case c.VsH1 == nil:
+	case c.VsBaseline == nil:
 		return "no pair"
 	}
-	text := boundsText(*c.VsH1)
-	switch c.VsH1.Verdict {
+	text := boundsText(*c.VsBaseline)
+	switch c.VsBaseline.Verdict {
 	case results.VerdictSimilar:
 		text += " " + markSimilar
 	case results.VerdictUndetermined:

@@ -114,12 +114,12 @@ func (v *firstScreen) cell(c *results.Cell) string {
 		return why
 	}
 	switch {
-	case c.RatioToH1 == 0:
+	case c.RatioToBaseline == 0:
 		return "no " + v.baseName()
-	case c.VsH1 == nil:
-		return fmt.Sprintf("%.2fx (no clean pair)", c.RatioToH1)
+	case c.VsBaseline == nil:
+		return fmt.Sprintf("%.2fx (no clean pair)", c.RatioToBaseline)
 	}
-	iv := *c.VsH1
+	iv := *c.VsBaseline
 	v.cells++
 	if halfWidth(iv) <= results.StableHalfWidth {
 		v.stable++

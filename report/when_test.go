@@ -95,7 +95,7 @@ func TestWhenHTML(t *testing.T) {
 			t.Errorf("no %q in\n%s", want, html)
 		}
 	}
-	iv := loopback.Cell("download", "h2c").VsH1
+	iv := loopback.Cell("download", "h2c").VsBaseline
 	if iv == nil || iv.Verdict != results.VerdictSlower {
 		t.Fatalf("download h2c interval %+v, want slower", iv)
 	}

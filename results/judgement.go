@@ -1,7 +1,7 @@
 package results
 
 // Judgement is what the analysis concluded from a run, beyond each
-// cell's own interval and verdict (Cell.VsH1, Cell.MainCause, Cell.Marks):
+// cell's own interval and verdict (Cell.VsBaseline, Cell.MainCause, Cell.Marks):
 // the noise floor per kind of work, each cause once with the cells it is
 // the main cause of, and the caveats about the machine. Renderers only
 // format it; nil in results written before it was recorded.
@@ -117,7 +117,7 @@ type Judged struct {
 	// beside the median; 0 when none counts.
 	MedianRepetition int `json:"median_repetition,omitempty"`
 	// Ratio is the cell's ratio to its baseline as the verdict states it:
-	// VsH1's where a round paired, RatioToH1 otherwise; 0 without a
+	// VsBaseline's where a round paired, RatioToBaseline otherwise; 0 without a
 	// baseline cell.
 	Ratio float64 `json:"ratio,omitempty"`
 	// LinkTotal sums the link counters of the completed repetitions; nil

@@ -111,8 +111,8 @@ func grpc1Native() *results.Interval {
 	if loopback == nil {
 		return nil
 	}
-	if n := loopback.Cell("grpc-1", nativeColumn); n != nil && n.VsH1 != nil {
-		return n.VsH1
+	if n := loopback.Cell("grpc-1", nativeColumn); n != nil && n.VsBaseline != nil {
+		return n.VsBaseline
 	}
 	return nil
 }
@@ -123,10 +123,10 @@ func grpc1() string {
 		return ""
 	}
 	n, h := loopback.Cell("grpc-1", nativeColumn), loopback.Cell("grpc-1", "h2c")
-	if n == nil || h == nil || n.VsH1 == nil || h.VsH1 == nil {
+	if n == nil || h == nil || n.VsBaseline == nil || h.VsBaseline == nil {
 		return ""
 	}
-	return fmt.Sprintf("| httpvs run's grpc-1 (load generator, child server, req/s) | - | %s | %s | - |", ivText(*n.VsH1), ivText(*h.VsH1))
+	return fmt.Sprintf("| httpvs run's grpc-1 (load generator, child server, req/s) | - | %s | %s | - |", ivText(*n.VsBaseline), ivText(*h.VsBaseline))
 }
 
 // grpcApart ends the post's rows that disagree with the settings varied

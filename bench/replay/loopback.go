@@ -102,11 +102,11 @@ var loopbackClaims = []claim{
 func (c claim) row(res *results.Results) Row {
 	r := Row{Source: c.source, Claim: c.text, Setup: c.setup + "; " + facts.diff(), published: c.pub}
 	cell := res.Cell(c.scenario, c.column)
-	if cell == nil || cell.Skipped != "" || cell.VsH1 == nil {
+	if cell == nil || cell.Skipped != "" || cell.VsBaseline == nil {
 		r.Verdict, r.Rule, r.Note = notComparable, "R1", "httpvs measured no interval for "+c.scenario+"/"+c.column
 		return r
 	}
-	iv := *cell.VsH1
+	iv := *cell.VsBaseline
 	if c.direction {
 		r.Rule, r.Verdict, r.Figure = "R2", directionRule(c.pub > 1, iv), c.column+"/h1 "+ivText(iv)
 		return r
@@ -120,8 +120,8 @@ func (c claim) row(res *results.Results) Row {
 // aaNoise is scenario's A/A noise floor in res.
 func aaNoise(res *results.Results, scenario string) float64 {
 	for _, c := range res.AA {
-		if c.Scenario == scenario && c.VsH1 != nil {
-			return noiseOf(*c.VsH1)
+		if c.Scenario == scenario && c.VsBaseline != nil {
+			return noiseOf(*c.VsBaseline)
 		}
 	}
 	return 0
@@ -162,8 +162,8 @@ func goVersionsVaried(ctx context.Context, p sizes) ([]variation, error) {
 	}
 	var vs []variation
 	for _, c := range res.GoVersions.Cells {
-		if c.Scenario == "download" && c.Protocol == transport.H2C.String() && c.VsH1 != nil {
-			vs = append(vs, variation{"both ends built by " + c.Toolchain + " (GOTOOLCHAIN)", *c.VsH1})
+		if c.Scenario == "download" && c.Protocol == transport.H2C.String() && c.VsBaseline != nil {
+			vs = append(vs, variation{"both ends built by " + c.Toolchain + " (GOTOOLCHAIN)", *c.VsBaseline})
 		}
 	}
 	for _, t := range res.GoVersions.Toolchains {

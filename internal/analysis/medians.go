@@ -101,10 +101,10 @@ func median(c *results.Cell) float64 {
 // rounds (bm) agrees; results.AgainstSameRounds when, over the very same
 // rounds, the medians do not follow the rounds' ratios.
 func against(c, base *results.Cell) (why string, bm float64) {
-	if c.VsH1 == nil {
+	if c.VsBaseline == nil {
 		return "", 0
 	}
-	v := c.VsH1.Verdict
+	v := c.VsBaseline.Verdict
 	if v != results.VerdictSlower && v != results.VerdictFaster {
 		return "", 0
 	}

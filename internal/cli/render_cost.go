@@ -12,7 +12,7 @@ import (
 // CostLine says, before the cells start, what the run will measure and
 // how long it is expected to take from its start (spent so far, and the
 // estimate), and the budget added rounds fit in.
-func CostLine(p experiment.Plan) string {
+func CostLine(p experiment.Cost) string {
 	where := "on loopback"
 	if p.Link != nil {
 		c := p.Link.Calibration

@@ -73,7 +73,7 @@ func NextLine(steps []string) string {
 func precisionStep(res *results.Results) string {
 	open := 0
 	for _, c := range res.Cells {
-		if c.VsH1 != nil && c.VsH1.Verdict == results.VerdictUndetermined {
+		if c.VsBaseline != nil && c.VsBaseline.Verdict == results.VerdictUndetermined {
 			open++
 		}
 	}
@@ -94,5 +94,5 @@ func precisionStep(res *results.Results) string {
 // CPU went and this one did not: it profiles the cells the verdict calls
 // slower (none in a run of one round per cell).
 func Profilable(c *results.Cell) bool {
-	return len(c.Attribution) == 0 && c.VsH1 != nil && c.VsH1.Verdict == results.VerdictSlower
+	return len(c.Attribution) == 0 && c.VsBaseline != nil && c.VsBaseline.Verdict == results.VerdictSlower
 }

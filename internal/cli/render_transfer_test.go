@@ -43,7 +43,7 @@ func TestTransferFailure(t *testing.T) {
 // TestCostLine says the cells, where, the rounds and the time, and what
 // the budget does to them.
 func TestCostLine(t *testing.T) {
-	p := experiment.Plan{Estimate: plan.Estimate{Cells: 10, Rounds: 3, MaxRounds: 8, Time: 20 * time.Second}, Spent: time.Second, Budget: time.Minute}
+	p := experiment.Cost{Estimate: plan.Estimate{Cells: 10, Rounds: 3, MaxRounds: 8, Time: 20 * time.Second}, Spent: time.Second, Budget: time.Minute}
 	if got, want := CostLine(p), "httpvs run: 10 cells on loopback, 3 round(s) each: about 21s in all, at most 1m0s: cells still undetermined get up to 8 rounds within it (--budget)"; got != want {
 		t.Errorf("CostLine:\n got %q\nwant %q", got, want)
 	}

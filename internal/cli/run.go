@@ -78,7 +78,7 @@ func (f *runFlags) experiment(e *env, fs *flagset.Set, began time.Time) (*Progre
 	xo, acrossLink, budgetGiven := &f.xo, len(f.nets) > 0, fs.Given()["budget"]
 	xo.Began = began
 	xo.Warn = func(err error) { f.warn(e, err) }
-	xo.OnPlan = func(p experiment.Plan) {
+	xo.OnCost = func(p experiment.Cost) {
 		if len(p.PeersMissing) > 0 {
 			e.say("reference peers not installed: %s", strings.Join(p.PeersMissing, ", "))
 		}

@@ -116,8 +116,8 @@ func checkQuickCells(t *testing.T, cells []results.Cell) {
 			continue
 		}
 		checkQuickCell(t, c)
-		if c.Protocol == "h1" && c.RatioToH1 != 1 {
-			t.Errorf("%s/h1: ratio %v, want 1", c.Scenario, c.RatioToH1)
+		if c.Protocol == "h1" && c.RatioToBaseline != 1 {
+			t.Errorf("%s/h1: ratio %v, want 1", c.Scenario, c.RatioToBaseline)
 		}
 	}
 }
@@ -308,7 +308,7 @@ func TestProfiles(t *testing.T) {
 		checkProfileFiles(t, dir)
 		checkAttribution(t, c)
 	} else {
-		t.Logf("download/h2c %.2fx h1, not called slower: nothing to profile", c.RatioToH1)
+		t.Logf("download/h2c %.2fx h1, not called slower: nothing to profile", c.RatioToBaseline)
 		if files, _ := filepath.Glob(filepath.Join(dir, "download_h2c.*")); len(files) != 0 || len(c.Attribution) != 0 {
 			t.Errorf("a cell not called slower: profiles %v, attribution %+v; want none", files, c.Attribution)
 		}
@@ -349,7 +349,7 @@ func checkProfileFiles(t *testing.T, dir string) {
 
 // calledSlower says whether the verdict calls c slower than its baseline.
 func calledSlower(c *results.Cell) bool {
-	return c.VsH1 != nil && c.VsH1.Verdict == results.VerdictSlower
+	return c.VsBaseline != nil && c.VsBaseline.Verdict == results.VerdictSlower
 }
 
 // checkAttribution checks that c's extra CPU was attributed on both sides,

@@ -152,10 +152,10 @@ func isHTTP2(c *results.Cell) bool { return protoname.HTTP2(c.Protocol) }
 
 // gap says how far behind h1 the cell is, for evidence.
 func gap(c *results.Cell) string {
-	if c.RatioToH1 == 0 || c.Protocol == c.Baseline {
+	if c.RatioToBaseline == 0 || c.Protocol == c.Baseline {
 		return c.Protocol
 	}
 	return fmt.Sprintf("%s at %.2fx %s", c.Protocol, verdict.Ratio(c), c.Baseline)
 }
 
-func slow(c *results.Cell) bool { return c.RatioToH1 > 0 && c.RatioToH1 < slowRatio }
+func slow(c *results.Cell) bool { return c.RatioToBaseline > 0 && c.RatioToBaseline < slowRatio }

@@ -99,7 +99,7 @@ func checkAACells(t *testing.T, res *results.Results, aa string, rounds int) {
 			t.Fatalf("%s: %d repetitions, want %d (the warm-up discarded)", c.Protocol, len(c.Repetitions), rounds)
 		}
 	}
-	if len(res.AA) != 1 || res.AA[0].Protocol != aa || res.AA[0].VsH1 == nil || res.AA[0].VsH1.Pairs != rounds {
+	if len(res.AA) != 1 || res.AA[0].Protocol != aa || res.AA[0].VsBaseline == nil || res.AA[0].VsBaseline.Pairs != rounds {
 		t.Fatalf("A/A cells %+v: want one %q paired %d times", res.AA, aa, rounds)
 	}
 }

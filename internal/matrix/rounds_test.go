@@ -184,8 +184,8 @@ func TestRunAddsRoundsToNoisyCells(t *testing.T) {
 	if len(h1.Repetitions) != 4 || len(h2c.Repetitions) != 4 || res.Settings.ExtraRounds != 2 {
 		t.Fatalf("h1 %d, h2c %d repetitions, %d rounds added; want 4, 4, 2 (rounds alternate 0 and 10 ms)", len(h1.Repetitions), len(h2c.Repetitions), res.Settings.ExtraRounds)
 	}
-	if h2c.VsH1 == nil || h2c.VsH1.Pairs != 4 || verdict.Stable(*h2c.VsH1) {
-		t.Fatalf("h2c's interval %+v: want 4 pairs, wide", h2c.VsH1)
+	if h2c.VsBaseline == nil || h2c.VsBaseline.Pairs != 4 || verdict.Stable(*h2c.VsBaseline) {
+		t.Fatalf("h2c's interval %+v: want 4 pairs, wide", h2c.VsBaseline)
 	}
 }
 

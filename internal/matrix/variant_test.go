@@ -97,8 +97,8 @@ func checkVariantCells(t *testing.T, res *results.Results, name string, readSize
 			}
 		}
 	}
-	if c := res.Cell(name, "h2c"); c.VsH1 == nil || c.VsH1.Pairs != 2 {
-		t.Errorf("%s/h2c: vs h1 %+v, want 2 pairs with its own h1", name, c.VsH1)
+	if c := res.Cell(name, "h2c"); c.VsBaseline == nil || c.VsBaseline.Pairs != 2 {
+		t.Errorf("%s/h2c: vs h1 %+v, want 2 pairs with its own h1", name, c.VsBaseline)
 	}
 }
 

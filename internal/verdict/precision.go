@@ -22,14 +22,14 @@ func PrecisionLimits(r *results.Results) []Precision {
 	for i := range r.Cells {
 		c := &r.Cells[i]
 		switch {
-		case c.VsH1 == nil || c.VsH1.Pairs < 2:
+		case c.VsBaseline == nil || c.VsBaseline.Pairs < 2:
 			continue
-		case r.Settings.Sequential != nil && c.VsH1.Verdict != results.VerdictUndetermined:
+		case r.Settings.Sequential != nil && c.VsBaseline.Verdict != results.VerdictUndetermined:
 			continue
-		case r.Settings.Sequential == nil && HalfWidth(*c.VsH1) <= half:
+		case r.Settings.Sequential == nil && HalfWidth(*c.VsBaseline) <= half:
 			continue
 		}
-		p := Precision{Scenario: c.Scenario, Protocol: c.Protocol, HalfWidth: HalfWidth(*c.VsH1), Pairs: c.VsH1.Pairs}
+		p := Precision{Scenario: c.Scenario, Protocol: c.Protocol, HalfWidth: HalfWidth(*c.VsBaseline), Pairs: c.VsBaseline.Pairs}
 		base := r.Cell(c.Scenario, baseline)
 		p.Needed = roundsNeeded(r, c, base, half)
 		client := map[string]float64{c.Protocol: costSpread(c, false)}
@@ -129,11 +129,11 @@ func SteinRounds(stage results.Interval, half float64, most int) int {
 
 // pooledSpread is the standard deviation of c's log ratios to base over
 // all their paired rounds: the spread a run of fixed rounds (--repeat N,
-// one stage) would have. A two-stage VsH1 keeps the first stage's
+// one stage) would have. A two-stage VsBaseline keeps the first stage's
 // spread in its width, which RoundSpread would read back as this one.
 func pooledSpread(c, base *results.Cell) float64 {
 	if base == nil {
-		return roundSpread(*c.VsH1)
+		return roundSpread(*c.VsBaseline)
 	}
 	return roundSpread(LogInterval(logRatios(c.Metric, PairRounds(c, base))))
 }

@@ -221,7 +221,7 @@ func TestAdviceFollowsThePlan(t *testing.T) {
 		res.Cells[i].FirstStage, res.Cells[i].LastLook = 4, 8
 	}
 	Summarise(res)
-	if v := res.Cell("s", "h2").VsH1.Verdict; v != results.VerdictSlower {
+	if v := res.Cell("s", "h2").VsBaseline.Verdict; v != results.VerdictSlower {
 		t.Fatalf("h2 %q, want slower", v)
 	}
 	limits := PrecisionLimits(res)

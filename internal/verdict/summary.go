@@ -81,7 +81,7 @@ func SummariseCell(c *results.Cell) {
 	}
 }
 
-// ratios sets each cell's RatioToH1 against the baseline cell of its
+// ratios sets each cell's RatioToBaseline against the baseline cell of its
 // scenario (the transport named baseline, Settings.BaselineProtocol).
 func SetRatios(cells []results.Cell, baseline string) {
 	base := map[string]*results.Cell{}
@@ -92,22 +92,22 @@ func SetRatios(cells []results.Cell, baseline string) {
 	}
 	for i := range cells {
 		c := &cells[i]
-		c.RatioToH1, c.VsH1, c.Baseline = 0, nil, ""
+		c.RatioToBaseline, c.VsBaseline, c.Baseline = 0, nil, ""
 		b := base[c.Scenario]
 		if b == nil || b.Median <= 0 || c.Skipped != "" || len(c.Repetitions) == 0 {
 			continue
 		}
 		c.Baseline = baseline
-		c.RatioToH1 = c.Median / b.Median
+		c.RatioToBaseline = c.Median / b.Median
 		if LowerIsBetter(c.Metric) {
-			c.RatioToH1 = 0
+			c.RatioToBaseline = 0
 			if c.Median > 0 {
-				c.RatioToH1 = b.Median / c.Median
+				c.RatioToBaseline = b.Median / c.Median
 			}
 		}
 		if c.Protocol != baseline {
 			if iv := ratioInterval(c, b); iv.Pairs > 0 {
-				c.VsH1 = &iv
+				c.VsBaseline = &iv
 			}
 		}
 	}

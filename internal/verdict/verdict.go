@@ -155,5 +155,5 @@ func logRatios(metric string, pairs []RoundPair) []float64 {
 }
 
 // RatioInterval is the ratio of c's rounds to base's, paired by round,
-// with its 95% interval (as Cell.VsH1).
+// with its 95% interval (as Cell.VsBaseline).
 func RatioInterval(c, base *results.Cell) results.Interval { return ratioInterval(c, base) }

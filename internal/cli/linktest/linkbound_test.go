@@ -85,7 +85,7 @@ func checkAtBound(t *testing.T, c *results.Cell) {
 		return
 	}
 	b := c.Bound
-	t.Logf("%s/%s: %.4g (%.0f%% of %s), vs h1 %+v", c.Scenario, c.Protocol, c.Median, 100*b.Share, b.Basis, c.VsH1)
+	t.Logf("%s/%s: %.4g (%.0f%% of %s), vs h1 %+v", c.Scenario, c.Protocol, c.Median, 100*b.Share, b.Basis, c.VsBaseline)
 	lo, hi := 0.90, 1.05
 	if c.Scenario == "download" {
 		lo = 0.80
@@ -109,14 +109,14 @@ func checkWord(t *testing.T, stdout string, c *results.Cell) {
 	if c.Protocol == "h1" {
 		return
 	}
-	if c.VsH1 == nil {
+	if c.VsBaseline == nil {
 		t.Errorf("%s/%s: no verdict, want ≈ h1: the link binds every transport", c.Scenario, c.Protocol)
 		return
 	}
-	if c.VsH1.Verdict == results.VerdictSimilar {
+	if c.VsBaseline.Verdict == results.VerdictSimilar {
 		return
 	}
-	if v := c.VsH1; v.Verdict == results.VerdictUndetermined {
+	if v := c.VsBaseline; v.Verdict == results.VerdictUndetermined {
 		// Three rounds on a busy machine may not tell: the run says it
 		// cannot, which is no claim against the link's physics.
 		t.Logf("%s/%s: undetermined %s", c.Scenario, c.Protocol, boundsOf(v))
@@ -129,12 +129,12 @@ func checkWord(t *testing.T, stdout string, c *results.Cell) {
 		}
 		for _, group := range strings.Split(words, "; ") {
 			if strings.HasPrefix(group, "is machine-bound on") && strings.Contains(group, c.Scenario+" (") {
-				t.Logf("%s/%s: %s %.3fx, in the product's words machine-bound: %s", c.Scenario, c.Protocol, c.VsH1.Verdict, c.VsH1.Ratio, group)
+				t.Logf("%s/%s: %s %.3fx, in the product's words machine-bound: %s", c.Scenario, c.Protocol, c.VsBaseline.Verdict, c.VsBaseline.Ratio, group)
 				return
 			}
 		}
 	}
-	t.Errorf("%s/%s: verdict %+v, and the words do not call it machine-bound: want ≈ h1, the link binds every transport\n%s", c.Scenario, c.Protocol, c.VsH1, stdout)
+	t.Errorf("%s/%s: verdict %+v, and the words do not call it machine-bound: want ≈ h1, the link binds every transport\n%s", c.Scenario, c.Protocol, c.VsBaseline, stdout)
 }
 
 // TestRunNetShortRoundsUnexplained plants the artefact link runs used to

@@ -79,7 +79,7 @@ func acrossLink(t *testing.T, o experiment.Options, spec, list, protos string) (
 		}
 	}
 	var said []string
-	o.OnPlan = func(p experiment.Plan) { said = append(append(said, cli.CostLine(p)), p.Sizing...) }
+	o.OnCost = func(p experiment.Cost) { said = append(append(said, cli.CostLine(p)), p.Sizing...) }
 	res, err := experiment.Run(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
