@@ -5,7 +5,7 @@ import (
 	"math"
 	"sort"
 
-	"github.com/httpvs/httpvs/internal/stat"
+	"github.com/httpvs/httpvs/internal/sampling"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -133,14 +133,14 @@ func delta(old, new *results.Results, o, n, c *results.Cell) Delta {
 	if ob != nil && nb != nil && ob.Protocol != c.Protocol && nb.Protocol == ob.Protocol {
 		ol, nl := pairedLogRatios(o, ob), pairedLogRatios(n, nb)
 		d.Tested, d.OldN, d.NewN = TestedRatio, len(ol), len(nl)
-		d.OldRatio, d.NewRatio = math.Exp(stat.Mean(ol)), math.Exp(stat.Mean(nl))
+		d.OldRatio, d.NewRatio = math.Exp(sampling.Mean(ol)), math.Exp(sampling.Mean(nl))
 		if len(ol) > 0 && len(nl) > 0 {
 			d.RatioChange = d.NewRatio/d.OldRatio - 1
 		}
 		testDelta(&d, ol, nl)
 		d.ol, d.nl = ol, nl
 		if len(ov) >= minCompare && len(nv) >= minCompare {
-			d.valueTested, d.valuePRaw = true, stat.WelchP(logs(ov), logs(nv))
+			d.valueTested, d.valuePRaw = true, sampling.WelchP(logs(ov), logs(nv))
 		}
 		return d
 	}
@@ -157,7 +157,7 @@ func testDelta(d *Delta, a, b []float64) {
 		d.Note = fmt.Sprintf("need >= %d repetitions on each side", minCompare)
 		return
 	}
-	d.PRaw = stat.WelchP(a, b)
+	d.PRaw = sampling.WelchP(a, b)
 	d.P = d.PRaw
 }
 

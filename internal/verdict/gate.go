@@ -5,7 +5,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/httpvs/httpvs/internal/stat"
+	"github.com/httpvs/httpvs/internal/sampling"
 )
 
 // CompareMinRounds is the fewest rounds a cell needs in each run for
@@ -106,7 +106,7 @@ func ratioChangeInterval(d *Delta, ol, nl []float64, m int) {
 	if len(ol) < minCompare || len(nl) < minCompare || m < 1 {
 		return
 	}
-	lo, hi := stat.WelchInterval(ol, nl, 1-d.Alpha/float64(m))
+	lo, hi := sampling.WelchInterval(ol, nl, 1-d.Alpha/float64(m))
 	d.RatioChangeLow, d.RatioChangeHigh = math.Exp(lo)-1, math.Exp(hi)-1
 	d.IntervalLevel = 1 - d.Alpha/float64(m)
 }

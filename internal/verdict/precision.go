@@ -4,7 +4,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/httpvs/httpvs/internal/stat"
+	"github.com/httpvs/httpvs/internal/sampling"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -93,7 +93,7 @@ func roundSpread(iv results.Interval) float64 {
 		return 0
 	}
 	half := math.Log(iv.High/iv.Low) / 2
-	return half * math.Sqrt(float64(iv.Pairs)) / stat.TQuantile975(iv.Pairs-1)
+	return half * math.Sqrt(float64(iv.Pairs)) / sampling.TQuantile975(iv.Pairs-1)
 }
 
 // RoundsFor is the fewest paired rounds, 2 to most, whose 95% interval is
@@ -102,7 +102,7 @@ func roundSpread(iv results.Interval) float64 {
 func RoundsFor(sd, half float64, most int) int {
 	target := math.Asinh(half)
 	for n := 2; n <= most; n++ {
-		if stat.TQuantile975(n-1)*sd/math.Sqrt(float64(n)) <= target {
+		if sampling.TQuantile975(n-1)*sd/math.Sqrt(float64(n)) <= target {
 			return n
 		}
 	}
@@ -118,7 +118,7 @@ func RoundsFor(sd, half float64, most int) int {
 // interval stay valid after the plan, and a plan with the shrinking
 // quantile falls short of it. 0 when most rounds do not do it.
 func SteinRounds(stage results.Interval, half float64, most int) int {
-	sd, t0, target := roundSpread(stage), stat.TQuantile975(stage.Pairs-1), math.Asinh(half)
+	sd, t0, target := roundSpread(stage), sampling.TQuantile975(stage.Pairs-1), math.Asinh(half)
 	for n := max(stage.Pairs, 2); n <= most; n++ {
 		if t0*sd/math.Sqrt(float64(n)) <= target {
 			return n
@@ -158,5 +158,5 @@ func costSpread(c *results.Cell, server bool) float64 {
 	if len(logs) < 2 {
 		return 0
 	}
-	return math.Sqrt(stat.Variance(logs, stat.Mean(logs)))
+	return math.Sqrt(sampling.Variance(logs, sampling.Mean(logs)))
 }

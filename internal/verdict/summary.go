@@ -3,7 +3,7 @@ package verdict
 import (
 	"slices"
 
-	"github.com/httpvs/httpvs/internal/stat"
+	"github.com/httpvs/httpvs/internal/sampling"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
 )
@@ -68,7 +68,7 @@ func SummariseCell(c *results.Cell) {
 	}
 	slices.Sort(values)
 	c.Min, c.Max = values[0], values[len(values)-1]
-	c.Median = stat.Median(values)
+	c.Median = sampling.Median(values)
 	if c.Median > 0 {
 		c.Spread = (c.Max - c.Min) / c.Median
 	}

@@ -3,7 +3,7 @@ package verdict
 import (
 	"math"
 
-	"github.com/httpvs/httpvs/internal/stat"
+	"github.com/httpvs/httpvs/internal/sampling"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -26,7 +26,7 @@ func LogInterval(logs []float64) results.Interval {
 	if n == 0 {
 		return results.Interval{}
 	}
-	m := stat.Mean(logs)
+	m := sampling.Mean(logs)
 	iv := results.Interval{Ratio: math.Exp(m), Pairs: n}
 	if n < 2 {
 		return iv
@@ -35,7 +35,7 @@ func LogInterval(logs []float64) results.Interval {
 	for _, l := range logs {
 		ss += (l - m) * (l - m)
 	}
-	half := stat.TQuantile975(n-1) * math.Sqrt(ss/float64(n-1)/float64(n))
+	half := sampling.TQuantile975(n-1) * math.Sqrt(ss/float64(n-1)/float64(n))
 	iv.Low, iv.High = math.Exp(m-half), math.Exp(m+half)
 	return iv
 }

@@ -1,7 +1,7 @@
-// Package stat is the statistics httpvs's verdicts are computed with:
+// Package sampling is the statistics httpvs's verdicts are computed with:
 // means, Student's t quantiles, Welch's test, medians. Package results
 // holds the figures and the verdicts' types; this is the arithmetic.
-package stat
+package sampling
 
 import (
 	"math"
