@@ -162,32 +162,44 @@ const (
 
 // table is the verdict table, a line a row, aligned.
 func (s *screen) table() []string {
+	if rows, _ := s.tableRows(); rows != nil {
+		return align(rows)
+	}
+	return s.baselineTable()
+}
+
+// tableRows are the verdict table's rows, the head first: a row per
+// scenario, a cell per transport but the baseline; nil when the run
+// measured its baseline alone. cells holds, per row, the cell behind
+// each text (nil: none; the head's row is nil).
+func (s *screen) tableRows() (rows [][]string, cells [][]*results.Cell) {
 	cols, folded := s.columns()
 	if len(cols) == 0 {
-		return s.baselineTable()
+		return nil, nil
 	}
-	rows := [][]string{append([]string{""}, cols...)}
+	rows, cells = [][]string{append([]string{""}, cols...)}, [][]*results.Cell{nil}
 	for _, name := range s.res.ScenarioNames() {
-		row := []string{name}
+		row, of := []string{name}, []*results.Cell{}
 		for _, p := range cols {
-			row = append(row, s.cell(s.res.Cell(name, p)))
+			c := s.res.Cell(name, p)
+			row, of = append(row, s.cell(c)), append(of, c)
 		}
 		if !allBlank(row[1:]) {
-			rows = append(rows, row)
+			rows, cells = append(rows, row), append(cells, of)
 		}
 		if c := s.res.Cell(name, folded); folded != "" && c != nil {
-			row := []string{name + " " + folded}
+			row, of := []string{name + " " + folded}, []*results.Cell{}
 			for _, p := range cols {
-				text := ""
 				if p == h2cColumn {
-					text = s.cell(c)
+					row, of = append(row, s.cell(c)), append(of, c)
+				} else {
+					row, of = append(row, ""), append(of, nil)
 				}
-				row = append(row, text)
 			}
-			rows = append(rows, row)
+			rows, cells = append(rows, row), append(cells, of)
 		}
 	}
-	return align(rows)
+	return rows, cells
 }
 
 func allBlank(texts []string) bool {
