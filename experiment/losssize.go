@@ -19,7 +19,7 @@ const minLossEvents = 10
 // time they would take, and sizes them for fewer loss events, as many as
 // fit (at least minLossEvents); est is the estimate of what will run.
 func (o *Options) fitLossEvents(est plan.Estimate) (plan.Estimate, []string) {
-	lines := matrix.LossSizing(o.Matrix)
+	lines := matrix.LossSizing(o.engine())
 	if len(lines) == 0 || o.Budget <= 0 {
 		return est, lines
 	}
@@ -33,7 +33,7 @@ func (o *Options) fitLossEvents(est plan.Estimate) (plan.Estimate, []string) {
 	}
 	full := est
 	for n := want * 3 / 4; n >= minLossEvents; n = n * 3 / 4 {
-		m := o.Matrix
+		m := o.engine()
 		m.LossEvents = n
 		e, err := matrix.EstimateRun(m)
 		if err != nil {
@@ -49,5 +49,5 @@ func (o *Options) fitLossEvents(est plan.Estimate) (plan.Estimate, []string) {
 	}
 	note := fmt.Sprintf("the run cannot see %d loss events per transfer within the budget of %s: that takes about %s; sized for %d instead, about %s",
 		want, o.Budget.Round(time.Second), (spent + full.Time).Round(time.Second), o.Matrix.LossEvents, (spent + est.Time).Round(time.Second))
-	return est, append(matrix.LossSizing(o.Matrix), note)
+	return est, append(matrix.LossSizing(o.engine()), note)
 }

@@ -22,13 +22,14 @@ func TestFitLossEvents(t *testing.T) {
 	n.Up.RateBitsPerSecond, n.Down.RateBitsPerSecond = 10e6, 10e6
 	n.Up.Loss, n.Down.Loss = 0.01, 0.01
 	sc, _ := matrix.ScenarioByName("download")
-	m := plan.Options{Link: n, RTT: 100 * time.Millisecond, Scenarios: []plan.Scenario{sc}, Repeat: 3,
-		Protocols: []transport.Protocol{transport.H1TLS, transport.H2}, Target: plan.Target{TLS: "https://198.18.0.2:1"}}
+	m := matrix.Options{Options: plan.Options{Scenarios: []plan.Scenario{sc}, Repeat: 3,
+		Protocols: []transport.Protocol{transport.H1TLS, transport.H2},
+	}, Wiring: matrix.Wiring{Link: n, RTT: 100 * time.Millisecond, Target: plan.Target{TLS: "https://198.18.0.2:1"}}}
 	full, err := matrix.EstimateRun(m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := Options{Base: Base{Matrix: m, Budget: 2 * time.Minute, Began: time.Now()}}
+	o := Options{Base: Base{Matrix: m.Options, wire: m.Wiring, Budget: 2 * time.Minute, Began: time.Now()}}
 	est, lines := o.fitLossEvents(full)
 	t.Log(full.Time, est.Time, lines)
 	if full.Time < 5*time.Minute || est.Time > 2*time.Minute || o.Matrix.LossEvents >= defaults.LossEvents || o.Matrix.LossEvents < minLossEvents {
@@ -37,7 +38,7 @@ func TestFitLossEvents(t *testing.T) {
 	if last := lines[len(lines)-1]; !strings.Contains(last, "cannot see 100 loss events") || !strings.Contains(last, "takes about") {
 		t.Errorf("sizing %q: want it to say up front that 100 losses do not fit and how long they take", lines)
 	}
-	o = Options{Base: Base{Matrix: m, Began: time.Now()}}
+	o = Options{Base: Base{Matrix: m.Options, wire: m.Wiring, Began: time.Now()}}
 	if _, lines := o.fitLossEvents(full); len(lines) != 1 || !strings.Contains(lines[0], "100 loss events") || o.Matrix.LossEvents != 0 {
 		t.Errorf("no budget: %q, %d; want the sizing said and kept", lines, o.Matrix.LossEvents)
 	}

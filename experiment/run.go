@@ -63,7 +63,7 @@ func Run(ctx context.Context, o Options) (*results.Results, error) {
 		if err := link.Calibrate(ctx); err != nil {
 			return nil, err
 		}
-		m.RTT, m.Link = link.RTT(), link.Desc
+		o.wire.RTT, o.wire.Link = link.RTT(), link.Desc
 	}
 	notRun, empty, err := o.checkTarget(ctx, server == nil)
 	if empty != nil || err != nil {
@@ -91,15 +91,14 @@ type setup struct {
 // measure runs the matrix o.Matrix, set up as st says, and adds what Run
 // knows to its results.
 func (o *Options) measure(ctx context.Context, st setup) (*results.Results, error) {
-	m := &o.Matrix
-	if err := o.profile(m); err != nil {
+	if err := o.profile(); err != nil {
 		return nil, err
 	}
 	sizing := o.sizeRequests(ctx, st.link)
 	if err := o.plan(st.link, sizing); err != nil {
 		return nil, err
 	}
-	res, err := matrix.Run(ctx, *m)
+	res, err := matrix.Run(ctx, o.engine())
 	if err != nil {
 		return nil, &OptionsError{err}
 	}
@@ -147,14 +146,13 @@ func (o *Options) checkTarget(ctx context.Context, external bool) ([]results.Not
 	if !external {
 		return nil, nil, nil
 	}
-	m := &o.Matrix
-	var notRun []results.NotRun
-	*m, notRun = matrix.CheckTarget(ctx, *m)
+	checked, notRun := matrix.CheckTarget(ctx, o.engine())
+	o.setEngine(checked)
 	switch {
-	case len(m.Protocols) == 0:
+	case len(checked.Protocols) == 0:
 		return nil, nil, &nothingToMeasureError{NotRun: notRun}
-	case len(m.Scenarios) == 0: // what was asked is not there: said, not failed
-		return nil, matrix.Unmeasured(*m, notRun), nil
+	case len(checked.Scenarios) == 0: // what was asked is not there: said, not failed
+		return nil, matrix.Unmeasured(checked, notRun), nil
 	}
 	return notRun, nil, nil
 }
@@ -181,7 +179,7 @@ func (o *Options) startServer(ctx context.Context, link *emuLink, pinned *pinnin
 		if err := reachTarget(ctx, &o.Target, o.Warn); err != nil {
 			return nil, nil, err
 		}
-		m.Target = o.Target
+		o.wire.Target = o.Target
 		return nil, func() {}, nil
 	}
 	spec := childserver.Spec{Server: o.Server, Profiling: o.ProfileDir != "", Token: profiling.ClientToken(), CPUs: pinned.serverCPUs()}
@@ -192,11 +190,11 @@ func (o *Options) startServer(ctx context.Context, link *emuLink, pinned *pinnin
 	if err != nil {
 		return nil, nil, err
 	}
-	m.Target = plan.Target{Plain: child.Ready.Plain, TLS: child.Ready.TLS, RootCAs: child.Roots, GRPC: child.Ready.GRPC}
+	o.wire.Target = plan.Target{Plain: child.Ready.Plain, TLS: child.Ready.TLS, RootCAs: child.Roots, GRPC: child.Ready.GRPC}
 	if link != nil {
-		m.Network = link.link.Client()
-		m.LinkCounters = link.take
-		m.StatsNetwork = link.server()
+		o.wire.Network = link.link.Client()
+		o.wire.LinkCounters = link.take
+		o.wire.StatsNetwork = link.server()
 		// The link's ferries run in this process: loops must not hold
 		// the Ps they need.
 		m.Engine = m.Engine.WithHoldP(false)
@@ -214,25 +212,27 @@ func (o *Options) sizeRequests(ctx context.Context, link *emuLink) []string {
 	if o.Budget > 0 && link == nil {
 		left = max(o.Budget-time.Since(o.Began), time.Nanosecond)
 	}
-	var sizing []string
-	o.Matrix, sizing = matrix.SizeRequests(ctx, o.Matrix, left)
+	sized, sizing := matrix.SizeRequests(ctx, o.engine(), left)
+	o.setEngine(sized)
 	return sizing
 }
 
 // plan estimates the run's cost and sets its budget: o.Budget, or across
 // a link the estimate and 15% of it again; OnCost hears both.
 func (o *Options) plan(link *emuLink, sizing []string) error {
-	est, err := matrix.EstimateRun(o.Matrix)
+	est, err := matrix.EstimateRun(o.engine())
 	if err != nil {
 		return &OptionsError{err}
 	}
 	if o.Budget > 0 && link == nil {
 		// The budget bounds the first rounds too: cut to fit, or said.
 		var note string
-		o.Matrix, est, note, err = matrix.FitBudget(o.Matrix, o.Budget-time.Since(o.Began))
+		var fitted matrix.Options
+		fitted, est, note, err = matrix.FitBudget(o.engine(), o.Budget-time.Since(o.Began))
 		if err != nil {
 			return &OptionsError{err}
 		}
+		o.setEngine(fitted)
 		if note != "" {
 			sizing = append(slices.Clip(sizing), note)
 		}
@@ -257,7 +257,7 @@ func (o *Options) plan(link *emuLink, sizing []string) error {
 	if budget > 0 {
 		// The budget counts from the experiment's start: the child server
 		// and the link came out of it.
-		o.Matrix.Budget = max(budget-time.Since(o.Began), time.Nanosecond)
+		o.wire.Budget = max(budget-time.Since(o.Began), time.Nanosecond)
 	}
 	return nil
 }
@@ -292,11 +292,11 @@ func (e *nothingToMeasureError) Error() string {
 // child serves profiles; an external target only if it is httpvs serve
 // --profiling (the profiler says so otherwise), and never one the token
 // would reach in cleartext (an *OptionsError).
-func (o *Options) profile(m *plan.Options) error {
+func (o *Options) profile() error {
 	if o.ProfileDir == "" {
 		return nil
 	}
-	prof, err := profiling.NewProfiler(o.ProfileDir, m.Target.Plain, m.Network, o.Warn)
+	prof, err := profiling.NewProfiler(o.ProfileDir, o.wire.Target.Plain, o.wire.Network, o.Warn)
 	var cleartext *profiling.CleartextTokenError
 	if errors.As(err, &cleartext) {
 		return &OptionsError{err}
@@ -304,7 +304,7 @@ func (o *Options) profile(m *plan.Options) error {
 	if err != nil {
 		return err
 	}
-	m.Profile = func(scenario, column string) func() plan.Profiles {
+	o.wire.Profile = func(scenario, column string) func() plan.Profiles {
 		return prof.Start(runfiles.ProfileName(scenario, column))
 	}
 	return nil

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"testing"
-	"time"
 
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/runtest"
@@ -106,18 +105,6 @@ func TestOptionsRefused(t *testing.T) {
 		{"a link to a target", func() error {
 			o := experiment.Quick()
 			o.Link, o.Target = &two[0], target
-			_, err := experiment.Run(ctx, o)
-			return err
-		}},
-		{"the matrix's target", func() error {
-			o := experiment.Quick()
-			o.Matrix.Target = target
-			_, err := experiment.Run(ctx, o)
-			return err
-		}},
-		{"the matrix's budget", func() error {
-			o := experiment.Quick()
-			o.Matrix.Budget = time.Second
 			_, err := experiment.Run(ctx, o)
 			return err
 		}},

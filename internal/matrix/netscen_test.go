@@ -30,12 +30,11 @@ func pageBytes() int64 {
 func runNet(t *testing.T, tg Target, protos []transport.Protocol, list string) *results.Results {
 	t.Helper()
 	res, err := run(context.Background(), Options{Options: plan.Options{
-		Target:    tg,
 		Protocols: protos,
 		Scenarios: scenarios(t, list),
 		Repeat:    1,
 		Duration:  50 * time.Millisecond,
-	}})
+	}, Wiring: Wiring{Target: tg}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,10 +148,9 @@ func TestNetScenarioFailuresAreCounted(t *testing.T) {
 	mux.HandleFunc("GET /bytes/{size}", func(w http.ResponseWriter, _ *http.Request) {
 		http.Error(w, "no", http.StatusServiceUnavailable)
 	})
-	res, err := run(context.Background(), Options{Options: plan.Options{
-		Target: target(t, mux), Protocols: []transport.Protocol{transport.H1, transport.H2},
+	res, err := run(context.Background(), Options{Options: plan.Options{Protocols: []transport.Protocol{transport.H1, transport.H2},
 		Scenarios: scenarios(t, "page-load"), Repeat: 1, Duration: time.Minute,
-	}})
+	}, Wiring: Wiring{Target: target(t, mux)}})
 	if err != nil {
 		t.Fatal(err)
 	}

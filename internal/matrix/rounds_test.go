@@ -132,7 +132,7 @@ func TestRoundsGoWhereTheySettle(t *testing.T) {
 // start (it would measure nothing here: a started round has no target).
 func TestBudgetStopsRounds(t *testing.T) {
 	sr := roundsOf([]string{"h1", "h2c"}, []float64{100, 100}, []float64{50, 100})
-	r := &runner{opts: Options{Options: plan.Options{MaxRepeat: 10, Budget: time.Second}}, start: time.Now(), res: &results.Results{}}
+	r := &runner{opts: Options{Options: plan.Options{MaxRepeat: 10}, Wiring: Wiring{Budget: time.Second}}, start: time.Now(), res: &results.Results{}}
 	r.moreRounds(context.Background(), []*scenarioRun{sr})
 	if sr.rounds != 2 || r.res.Settings.ExtraRounds != 0 {
 		t.Fatalf("%d rounds, %d added within a 1s budget of rounds costing 2s", sr.rounds, r.res.Settings.ExtraRounds)
@@ -156,7 +156,6 @@ func TestRunAddsRoundsToNoisyCells(t *testing.T) {
 		w.Write([]byte("ok"))
 	})
 	res, err := run(context.Background(), Options{Options: plan.Options{
-		Target:    target(t, h),
 		Protocols: []transport.Protocol{transport.H1, transport.H2C},
 		Scenarios: scenarios(t, "small-sequential"),
 		Repeat:    2,
@@ -165,7 +164,7 @@ func TestRunAddsRoundsToNoisyCells(t *testing.T) {
 		Progress: func(p Progress) {
 			late.Store(int64(10*time.Millisecond) * int64((p.Repetition+1)%2))
 		},
-	}})
+	}, Wiring: Wiring{Target: target(t, h)}})
 	if err != nil {
 		t.Fatal(err)
 	}

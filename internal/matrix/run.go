@@ -9,7 +9,6 @@ import (
 	"github.com/httpvs/httpvs/internal/scenariospec"
 	"github.com/httpvs/httpvs/internal/serverstats"
 	"github.com/httpvs/httpvs/internal/verdict"
-	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
@@ -27,8 +26,8 @@ func targetBase(t Target, p transport.Protocol) string {
 // Run measures every scenario over every transport. When ctx ends early it
 // returns what was measured, with Partial set; its error is for a run that
 // cannot start (bad options).
-func Run(ctx context.Context, opts plan.Options) (*results.Results, error) {
-	return run(ctx, Options{opts})
+func Run(ctx context.Context, opts Options) (*results.Results, error) {
+	return run(ctx, opts)
 }
 
 // run is Run with the runner's methods on its options.

@@ -27,7 +27,6 @@ func TestAlongsideMeasuresTheTunedVariant(t *testing.T) {
 	}
 	tuned := runfiles.Tuned
 	res, err := run(context.Background(), Options{Options: plan.Options{
-		Target:    target(t, nil),
 		Protocols: []transport.Protocol{transport.H1, transport.H2C},
 		Scenarios: scenarios(t, "download,small-sequential"),
 		Repeat:    2,
@@ -36,7 +35,7 @@ func TestAlongsideMeasuresTheTunedVariant(t *testing.T) {
 		Client:    client,
 		Knobs:     runfiles.GoDefault,
 		Alongside: &tuned,
-	}})
+	}, Wiring: Wiring{Target: target(t, nil)}})
 	if err != nil {
 		t.Fatal(err)
 	}
