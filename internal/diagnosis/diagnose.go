@@ -5,7 +5,6 @@ import (
 	"net/url"
 
 	"github.com/httpvs/httpvs/internal/loopback"
-	"github.com/httpvs/httpvs/internal/matrix"
 	"github.com/httpvs/httpvs/internal/protoname"
 	"github.com/httpvs/httpvs/internal/scenariospec"
 	"github.com/httpvs/httpvs/internal/verdict"
@@ -82,7 +81,7 @@ func Diagnose(res *results.Results) {
 			continue
 		}
 		s := &subject{c: c, m: verdict.MedianRepetition(c), set: &res.Settings, env: &res.Env}
-		s.sc, _ = matrix.ScenarioOf(&res.Settings, c.Scenario)
+		s.sc, _ = plan.ScenarioOf(&res.Settings, c.Scenario)
 		if h1 := res.Cell(c.Scenario, res.Settings.BaselineProtocol()); h1 != nil && h1 != c && h1.Skipped == "" {
 			s.h1, s.h1m = h1, verdict.MedianRepetition(h1)
 		}

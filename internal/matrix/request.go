@@ -13,7 +13,6 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -138,19 +137,6 @@ func requestsOf(scenarios []Scenario) []results.Request {
 		}
 	}
 	return out
-}
-
-// ScenarioOf returns the scenario of a run with settings s called name:
-// one of the user's requests (Settings.Requests), or as ScenarioByName.
-func ScenarioOf(s *results.Settings, name string) (Scenario, bool) {
-	if s != nil && len(s.Requests) > 0 {
-		for _, sc := range plan.RequestScenarios(s.Requests) {
-			if sc.Name == name {
-				return sc, true
-			}
-		}
-	}
-	return ScenarioByName(name)
 }
 
 // mergeHeaders is a's headers, then b's added.

@@ -108,13 +108,13 @@ func TestRequestScenarios(t *testing.T) {
 	if len(set.Requests) != 1 || set.Requests[0].String() != "GET /a" {
 		t.Fatalf("settings' requests %+v", set.Requests)
 	}
-	if sc, ok := ScenarioOf(&set, "request-1-x50"); !ok || sc.Description != "GET /a, 50 at a time (h1: 50 connections; h2, h3: 50 streams on one)" {
+	if sc, ok := plan.ScenarioOf(&set, "request-1-x50"); !ok || sc.Description != "GET /a, 50 at a time (h1: 50 connections; h2, h3: 50 streams on one)" {
 		t.Errorf("request-1-x50: %+v, %v", sc, ok)
 	}
-	if sc, ok := ScenarioOf(&set, "download"); !ok || sc.Name != "download" {
+	if sc, ok := plan.ScenarioOf(&set, "download"); !ok || sc.Name != "download" {
 		t.Errorf("download: %v", ok)
 	}
-	if _, ok := ScenarioOf(&set, "request-2"); ok {
+	if _, ok := plan.ScenarioOf(&set, "request-2"); ok {
 		t.Errorf("request-2 found in a run without it")
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/httpvs/httpvs/internal/scenariospec"
 	"github.com/httpvs/httpvs/internal/serverstats"
 	"github.com/httpvs/httpvs/internal/verdict"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
@@ -223,7 +224,7 @@ func (r *runner) measure(ctx context.Context, sr *scenarioRun, i int, warm bool)
 
 // NativeColumn is the column of gRPC scenarios served by grpc-go's own
 // server and transport (cleartext HTTP/2 on Target.GRPC).
-const NativeColumn = "grpc-native"
+const NativeColumn = plan.NativeColumn
 
 // column is one cell's place in a scenario: a transport or, in gRPC
 // scenarios, also grpc-go's native binding; or the baseline again, as the

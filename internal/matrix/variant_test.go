@@ -118,11 +118,11 @@ func TestVariantsGetHalfTheRounds(t *testing.T) {
 // TestUploadGetsNoVariant: the tuned knobs act on what the client
 // receives; an upload's client sends, so upload gets no tuned row.
 func TestUploadGetsNoVariant(t *testing.T) {
-	up, ok := scenarioByName("upload")
+	up, ok := ScenarioByName("upload")
 	if !ok || !spec(&up).Upload {
 		t.Fatalf("upload: %+v, %v", up, ok)
 	}
-	down, _ := scenarioByName("download")
+	down, _ := ScenarioByName("download")
 	if variantOf(up) || !variantOf(down) {
 		t.Fatalf("variants: upload %v, download %v; want download only", variantOf(up), variantOf(down))
 	}
