@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -65,11 +64,11 @@ func Run(ctx context.Context, o Options) (*results.Results, error) {
 		}
 		o.wire.RTT, o.wire.Link = link.RTT(), link.Desc
 	}
-	notRun, empty, err := o.checkTarget(ctx, server == nil)
+	planned, empty, err := o.planRun(ctx, server == nil)
 	if empty != nil || err != nil {
 		return empty, err
 	}
-	st := setup{link: link, server: server, notRun: notRun, pinned: pinned, unpinned: unpinned}
+	st := setup{link: link, server: server, notRun: planned.NotRun, pinned: pinned, unpinned: unpinned, planned: planned}
 	if st.udpNote = udpBuffers(m.Protocols); st.udpNote != "" {
 		o.Warn(errors.New(st.udpNote))
 	}
@@ -86,6 +85,7 @@ type setup struct {
 	notRun   []results.NotRun
 	pinned   *pinning
 	unpinned string
+	planned  matrix.Planned
 }
 
 // measure runs the matrix o.Matrix, set up as st says, and adds what Run
@@ -94,17 +94,14 @@ func (o *Options) measure(ctx context.Context, st setup) (*results.Results, erro
 	if err := o.profile(); err != nil {
 		return nil, err
 	}
-	sizing := o.sizeRequests(ctx, st.link)
-	if err := o.plan(st.link, sizing); err != nil {
-		return nil, err
-	}
+	o.cost(st.link, st.planned)
 	res, err := matrix.Run(ctx, o.engine())
 	if err != nil {
 		return nil, &OptionsError{err}
 	}
 	o.settle(res, st.server, st.udpNote, st.link, st.notRun)
 	res.Settings.Pin, res.Settings.Unpinned = st.pinned.result(), st.unpinned
-	res.Sizing, res.PeersMissing = sizing, o.peersMissing
+	res.Sizing, res.PeersMissing = st.planned.Sizing, o.peersMissing
 	// The run ended because the server died (or as it died, at the last
 	// repetitions): say that, not only that the run was interrupted.
 	if de := (*childserver.DiedError)(nil); errors.As(context.Cause(ctx), &de) {
@@ -204,51 +201,36 @@ func (o *Options) startServer(ctx context.Context, link *emuLink, pinned *pinnin
 	return &srv, func() { unwatch(); child.Stop() }, nil
 }
 
-// sizeRequests sizes the rounds of the user's requests from a probe
-// (matrix.SizeRequests): on loopback within what is left of o.Budget;
-// across a link, whose budget follows from the estimate, by time alone.
-func (o *Options) sizeRequests(ctx context.Context, link *emuLink) []string {
-	left := time.Duration(0)
-	if o.Budget > 0 && link == nil {
-		left = max(o.Budget-time.Since(o.Began), time.Nanosecond)
+// planRun makes the run's plan (matrix.Plan) and keeps it: an external
+// target's check, the user's requests sized, the first rounds fitted to
+// o.Budget on loopback, the loss events across a link. A target that
+// lacks every scenario gives results saying so; one that lacks every
+// transport, a *nothingToMeasureError.
+func (o *Options) planRun(ctx context.Context, external bool) (matrix.Planned, *results.Results, error) {
+	planned, err := matrix.Plan(ctx, o.engine(), matrix.PlanOptions{External: external, Budget: o.Budget, Began: o.Began})
+	if err != nil {
+		return planned, nil, &OptionsError{err}
 	}
-	sized, sizing := matrix.SizeRequests(ctx, o.engine(), left)
-	o.setEngine(sized)
-	return sizing
+	o.setEngine(planned.Options)
+	switch {
+	case len(o.Matrix.Protocols) == 0:
+		return planned, nil, &nothingToMeasureError{NotRun: planned.NotRun}
+	case len(o.Matrix.Scenarios) == 0: // what was asked is not there: said, not failed
+		return planned, matrix.Unmeasured(planned.Options, planned.NotRun), nil
+	}
+	return planned, nil, nil
 }
 
-// plan estimates the run's cost and sets its budget: o.Budget, or across
-// a link the estimate and 15% of it again; OnCost hears both.
-func (o *Options) plan(link *emuLink, sizing []string) error {
-	est, err := matrix.EstimateRun(o.engine())
-	if err != nil {
-		return &OptionsError{err}
-	}
-	if o.Budget > 0 && link == nil {
-		// The budget bounds the first rounds too: cut to fit, or said.
-		var note string
-		var fitted matrix.Options
-		fitted, est, note, err = matrix.FitBudget(o.engine(), o.Budget-time.Since(o.Began))
-		if err != nil {
-			return &OptionsError{err}
-		}
-		o.setEngine(fitted)
-		if note != "" {
-			sizing = append(slices.Clip(sizing), note)
-		}
-	}
-	if link != nil {
-		// Said before the cells; the results record Settings.LossEvents.
-		var lines []string
-		est, lines = o.fitLossEvents(est)
-		sizing = append(slices.Clip(sizing), lines...)
-	}
+// cost sets the run's budget, o.Budget or across a link the estimate and
+// 15% of it again, and tells OnCost of both.
+func (o *Options) cost(link *emuLink, planned matrix.Planned) {
+	est := planned.Estimate
 	budget := o.Budget
 	if budget == 0 && link != nil {
 		budget = time.Since(o.Began) + time.Duration((1+defaults.LinkBudgetShare)*float64(est.Time))
 	}
 	if o.OnCost != nil {
-		p := Cost{Estimate: est, Spent: time.Since(o.Began), Budget: max(budget, 0), Sizing: sizing, PeersMissing: o.peersMissing}
+		p := Cost{Estimate: est, Spent: time.Since(o.Began), Budget: max(budget, 0), Sizing: planned.Sizing, PeersMissing: o.peersMissing}
 		if link != nil {
 			p.Link, p.LinkName = link.Desc, link.Name()
 		}
@@ -259,7 +241,6 @@ func (o *Options) plan(link *emuLink, sizing []string) error {
 		// and the link came out of it.
 		o.wire.Budget = max(budget-time.Since(o.Began), time.Nanosecond)
 	}
-	return nil
 }
 
 // OptionsError is Run's error for options out of range or that do not go

@@ -1,4 +1,4 @@
-package experiment
+package matrix
 
 import (
 	"strings"
@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/internal/defaults"
-	"github.com/httpvs/httpvs/internal/matrix"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
@@ -21,25 +20,24 @@ func TestFitLossEvents(t *testing.T) {
 	n.Up.DelaySeconds, n.Down.DelaySeconds = 0.05, 0.05
 	n.Up.RateBitsPerSecond, n.Down.RateBitsPerSecond = 10e6, 10e6
 	n.Up.Loss, n.Down.Loss = 0.01, 0.01
-	sc, _ := matrix.ScenarioByName("download")
-	m := matrix.Options{Options: plan.Options{Scenarios: []plan.Scenario{sc}, Repeat: 3,
+	sc, _ := ScenarioByName("download")
+	m := Options{Options: plan.Options{Scenarios: []plan.Scenario{sc}, Repeat: 3,
 		Protocols: []transport.Protocol{transport.H1TLS, transport.H2},
-	}, Wiring: matrix.Wiring{Link: n, RTT: 100 * time.Millisecond, Target: plan.Target{TLS: "https://198.18.0.2:1"}}}
-	full, err := matrix.EstimateRun(m)
+	}, Wiring: Wiring{Link: n, RTT: 100 * time.Millisecond, Target: plan.Target{TLS: "https://198.18.0.2:1"}}}
+	full, err := EstimateRun(m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := Options{Base: Base{Matrix: m.Options, wire: m.Wiring, Budget: 2 * time.Minute, Began: time.Now()}}
-	est, lines := o.fitLossEvents(full)
+	o, est, lines := fitLossEvents(m, full, PlanOptions{Budget: 2 * time.Minute, Began: time.Now()})
 	t.Log(full.Time, est.Time, lines)
-	if full.Time < 5*time.Minute || est.Time > 2*time.Minute || o.Matrix.LossEvents >= defaults.LossEvents || o.Matrix.LossEvents < minLossEvents {
-		t.Errorf("estimate %v -> %v with %d loss events: want over 5 min cut to the 2 min budget", full.Time, est.Time, o.Matrix.LossEvents)
+	if full.Time < 5*time.Minute || est.Time > 2*time.Minute || o.LossEvents >= defaults.LossEvents || o.LossEvents < minLossEvents {
+		t.Errorf("estimate %v -> %v with %d loss events: want over 5 min cut to the 2 min budget", full.Time, est.Time, o.LossEvents)
 	}
 	if last := lines[len(lines)-1]; !strings.Contains(last, "cannot see 100 loss events") || !strings.Contains(last, "takes about") {
 		t.Errorf("sizing %q: want it to say up front that 100 losses do not fit and how long they take", lines)
 	}
-	o = Options{Base: Base{Matrix: m.Options, wire: m.Wiring, Began: time.Now()}}
-	if _, lines := o.fitLossEvents(full); len(lines) != 1 || !strings.Contains(lines[0], "100 loss events") || o.Matrix.LossEvents != 0 {
-		t.Errorf("no budget: %q, %d; want the sizing said and kept", lines, o.Matrix.LossEvents)
+	o, _, lines = fitLossEvents(m, full, PlanOptions{Began: time.Now()})
+	if len(lines) != 1 || !strings.Contains(lines[0], "100 loss events") || o.LossEvents != 0 {
+		t.Errorf("no budget: %q, %d; want the sizing said and kept", lines, o.LossEvents)
 	}
 }
