@@ -7,6 +7,10 @@
 // TCP, QUIC and Handshake are transport's own, which it installs when it
 // is initialised: transport owns the errors they return. A package that
 // calls them imports transport (every caller does, for its protocols).
+//
+// LoopbackHost is the module's one test of whether a host is this
+// machine's loopback, for the listeners, targets and tokens that refuse
+// to go beyond it.
 package dial
 
 import (

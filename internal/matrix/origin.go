@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/httpvs/httpvs/internal/loopback"
+	"github.com/httpvs/httpvs/internal/dial"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -126,5 +126,5 @@ func sameServer(origin, base string) bool {
 	if errA != nil || errB != nil {
 		return false
 	}
-	return a.Port() == b.Port() && (strings.EqualFold(a.Hostname(), b.Hostname()) || (loopback.Host(a.Hostname()) && loopback.Host(b.Hostname())))
+	return a.Port() == b.Port() && (strings.EqualFold(a.Hostname(), b.Hostname()) || (dial.LoopbackHost(a.Hostname()) && dial.LoopbackHost(b.Hostname())))
 }

@@ -8,7 +8,7 @@ import (
 	"os"
 	"sync"
 
-	"github.com/httpvs/httpvs/internal/loopback"
+	"github.com/httpvs/httpvs/internal/dial"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -50,7 +50,7 @@ func TokenTravelsSafely(serverURL string, network transport.Network) bool {
 	if u.Scheme == "https" || network != nil {
 		return true
 	}
-	return loopback.Host(u.Hostname())
+	return dial.LoopbackHost(u.Hostname())
 }
 
 // CleartextTokenError is the refusal to send the token to a server
