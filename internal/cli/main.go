@@ -15,7 +15,6 @@ import (
 	"github.com/httpvs/httpvs/internal/buildinfo"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/internal/interrupt"
-	"github.com/httpvs/httpvs/internal/suggest"
 	"github.com/httpvs/httpvs/report"
 )
 
@@ -107,7 +106,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return signalExit(ctx, finish(e, c.run(ctx, e, args[1:])))
 		}
 	}
-	if near := suggest.Nearest(args[0], commandList()); near != "" {
+	if near := flagset.Nearest(args[0], commandList()); near != "" {
 		fmt.Fprintf(stderr, "httpvs: unknown command %q: did you mean %s? (see httpvs help)\n", args[0], near)
 		return exitUsage
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/experiment"
-	"github.com/httpvs/httpvs/internal/suggest"
+	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/internal/userns"
 	"github.com/httpvs/httpvs/netem"
 )
@@ -53,8 +53,8 @@ func netUsage(err error) error {
 		return usagef("--net %q: one link per --net; for several links repeat the flag: --net %s", te.Text, strings.Join(te.Links, " --net "))
 	case errors.As(err, &te):
 		return usagef("--net \"\": want a link: a preset (%s), key=value fields (rtt=50ms,rate=20mbit) or both (4g,loss=2%%)", strings.Join(netem.Presets(), ", "))
-	case errors.As(err, &se) && se.Field == "preset" && suggest.Nearest(strings.ToLower(se.Value), netem.Presets()) != "":
-		return usagef("--net %s: no such preset: did you mean %s? (want %s)", se.Value, suggest.Nearest(strings.ToLower(se.Value), netem.Presets()), se.Want)
+	case errors.As(err, &se) && se.Field == "preset" && flagset.Nearest(strings.ToLower(se.Value), netem.Presets()) != "":
+		return usagef("--net %s: no such preset: did you mean %s? (want %s)", se.Value, flagset.Nearest(strings.ToLower(se.Value), netem.Presets()), se.Want)
 	case errors.As(err, &se):
 		return usagef("--net %s=%q: want %s", se.Field, se.Value, se.Want)
 	}

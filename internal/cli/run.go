@@ -10,7 +10,6 @@ import (
 
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/browser"
-	"github.com/httpvs/httpvs/internal/certfile"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/internal/profiling"
 	"github.com/httpvs/httpvs/internal/render"
@@ -240,7 +239,7 @@ func (f *runFlags) place(xo *experiment.Options) (err error) {
 		xo.Link = &f.nets[0]
 	}
 	if f.cacert != "" { // with --tls-target (options)
-		if xo.Target.RootCAs, err = certfile.LoadCertPool(f.cacert); err != nil {
+		if xo.Target.RootCAs, err = flagset.LoadCertPool(f.cacert); err != nil {
 			return usagef("--cacert: %v", err)
 		}
 	}

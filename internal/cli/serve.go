@@ -6,7 +6,6 @@ import (
 	"log"
 	"os"
 
-	"github.com/httpvs/httpvs/internal/certfile"
 	"github.com/httpvs/httpvs/internal/childserver"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/internal/defaults"
@@ -119,7 +118,7 @@ func serveSpec(fs *flagset.Set, sp *childserver.Spec, certFile, keyFile, cpus, p
 		return err
 	}
 	if certFile != "" {
-		sp.Cert, err = certfile.LoadKeyPair(certFile, keyFile)
+		sp.Cert, err = flagset.LoadKeyPair(certFile, keyFile)
 	}
 	return err
 }

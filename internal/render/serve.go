@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/internal/buildinfo"
-	"github.com/httpvs/httpvs/internal/certfile"
+	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/internal/profiling"
 	"github.com/httpvs/httpvs/internal/udpbuf"
 	"github.com/httpvs/httpvs/server"
@@ -40,7 +40,7 @@ func BannerOf(srv *server.Running, selfSigned bool, certPath string) Banner {
 	b := Banner{Version: buildinfo.ReadBuild().String(), PID: os.Getpid(), Plain: ts.URL(transport.H1), TLS: ts.URL(transport.H2),
 		H3: ts.URL(transport.H3), SelfSigned: selfSigned, CertPath: certPath, GRPC: srv.GRPCAddr}
 	if ts.Has(transport.H2) {
-		b.Fingerprint = certfile.Fingerprint(ts.Cert())
+		b.Fingerprint = flagset.Fingerprint(ts.Cert())
 	}
 	return b
 }

@@ -1,4 +1,4 @@
-package certfile
+package flagset
 
 import (
 	"crypto/x509"

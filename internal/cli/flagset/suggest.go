@@ -1,6 +1,4 @@
-// Package suggest finds the name a user most likely meant when a typed
-// one matches none: a flag's "did you mean", or a link preset's.
-package suggest
+package flagset
 
 import "strings"
 

@@ -1,7 +1,7 @@
-// Package certfile reads the certificate files the CLI's --cert, --key
-// and --cacert name, and prints a certificate's fingerprint as serve's
-// banner does.
-package certfile
+package flagset
+
+// The certificate files the CLI's --cert, --key and --cacert name, and a
+// certificate's fingerprint as serve's banner prints it.
 
 import (
 	"crypto/sha256"
