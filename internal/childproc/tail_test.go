@@ -1,4 +1,4 @@
-package tail
+package childproc
 
 import (
 	"fmt"
@@ -6,10 +6,10 @@ import (
 	"testing"
 )
 
-// TestBufferKeepsTheLastLine: only the last max bytes are kept, and the
+// TestTailKeepsTheLastLine: only the last max bytes are kept, and the
 // last non-empty line is the one told.
-func TestBufferKeepsTheLastLine(t *testing.T) {
-	b := New(16)
+func TestTailKeepsTheLastLine(t *testing.T) {
+	b := NewTail(16)
 	if got := b.LastLineOr("nothing"); got != "nothing" {
 		t.Fatalf("empty: %q", got)
 	}

@@ -1,26 +1,25 @@
-// Package tail keeps the last bytes a child process wrote to its stderr,
-// so that when it dies the one line saying why can be told (the child
-// server, a Go toolchain's build, a browser).
-package tail
+package childproc
 
 import (
 	"strings"
 	"sync"
 )
 
-// Buffer keeps the last Max bytes written to it; it is safe for
-// concurrent use, as an exec.Cmd's Stderr.
-type Buffer struct {
+// Tail keeps the last bytes a child process wrote (to its stderr), so
+// that when it dies the one line saying why can be told: the child
+// server, a Go toolchain's build, a browser. It is safe for concurrent
+// use, as an exec.Cmd's Stderr.
+type Tail struct {
 	mu  sync.Mutex
 	max int
 	b   []byte
 }
 
-// New returns a Buffer keeping the last max bytes.
-func New(max int) *Buffer { return &Buffer{max: max} }
+// NewTail returns a Tail keeping the last max bytes.
+func NewTail(max int) *Tail { return &Tail{max: max} }
 
 // Write keeps the end of p; it never fails.
-func (t *Buffer) Write(p []byte) (int, error) {
+func (t *Tail) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.b = append(t.b, p...)
@@ -32,7 +31,7 @@ func (t *Buffer) Write(p []byte) (int, error) {
 
 // LastLine returns the last non-empty line written, trimmed; "" when
 // nothing but space was written.
-func (t *Buffer) LastLine() string {
+func (t *Tail) LastLine() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	lines := strings.Split(strings.TrimSpace(string(t.b)), "\n")
@@ -40,7 +39,7 @@ func (t *Buffer) LastLine() string {
 }
 
 // LastLineOr returns LastLine, or none when it is "".
-func (t *Buffer) LastLineOr(none string) string {
+func (t *Tail) LastLineOr(none string) string {
 	if l := t.LastLine(); l != "" {
 		return l
 	}
