@@ -14,7 +14,6 @@ import (
 
 	"github.com/httpvs/httpvs/internal/buildinfo"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
-	"github.com/httpvs/httpvs/internal/interrupt"
 	"github.com/httpvs/httpvs/report"
 )
 
@@ -187,9 +186,9 @@ func runVersion(_ context.Context, e *env, args []string) error {
 }
 
 // signalExit is the exit code of a command that did not succeed because
-// a signal ended ctx (interrupt.ExitCode); code otherwise.
+// a signal ended ctx (signalExitCode); code otherwise.
 func signalExit(ctx context.Context, code int) int {
-	if c, ok := interrupt.ExitCode(ctx); ok && code != exitOK {
+	if c, ok := signalExitCode(ctx); ok && code != exitOK {
 		return c
 	}
 	return code

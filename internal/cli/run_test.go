@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/experiment"
-	"github.com/httpvs/httpvs/internal/interrupt"
 	"github.com/httpvs/httpvs/internal/matrix"
 	"github.com/httpvs/httpvs/internal/testmain"
 	"github.com/httpvs/httpvs/internal/verdict"
@@ -41,7 +40,7 @@ func TestMain(m *testing.M) {
 		return
 	}
 	if os.Getenv(mainEnv) == "1" {
-		ctx, stop := interrupt.Context() // as cmd/httpvs does
+		ctx, stop := SignalContext() // as cmd/httpvs does
 		code := Main(ctx, os.Args[1:], os.Stdout, os.Stderr)
 		stop()
 		os.Exit(code)
