@@ -13,8 +13,8 @@ import (
 	"github.com/httpvs/httpvs/internal/childserver"
 	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/matrix"
-	"github.com/httpvs/httpvs/internal/profiling"
 	"github.com/httpvs/httpvs/internal/runfiles"
+	"github.com/httpvs/httpvs/internal/serverctl"
 	"github.com/httpvs/httpvs/internal/udpbuf"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
@@ -184,7 +184,7 @@ func (o *Options) startServer(ctx context.Context, link *emuLink, pinned *pinnin
 		m.Target = o.Target
 		return nil, func() {}, nil
 	}
-	spec := childserver.Spec{Server: o.Server, Profiling: o.ProfileDir != "", Token: profiling.ClientToken(), CPUs: pinned.serverCPUs()}
+	spec := childserver.Spec{Server: o.Server, Profiling: o.ProfileDir != "", Token: serverctl.ClientToken(), CPUs: pinned.serverCPUs()}
 	if m.Browser != nil {
 		spec.Page = m.Browser.Page
 	}
@@ -296,8 +296,8 @@ func (o *Options) profile(m *plan.Options) error {
 	if o.ProfileDir == "" {
 		return nil
 	}
-	prof, err := profiling.NewProfiler(o.ProfileDir, m.Target.Plain, m.Network, o.Warn)
-	var cleartext *profiling.CleartextTokenError
+	prof, err := serverctl.NewProfiler(o.ProfileDir, m.Target.Plain, m.Network, o.Warn)
+	var cleartext *serverctl.CleartextTokenError
 	if errors.As(err, &cleartext) {
 		return &OptionsError{err}
 	}
@@ -305,7 +305,8 @@ func (o *Options) profile(m *plan.Options) error {
 		return err
 	}
 	m.Profile = func(scenario, column string) func() plan.Profiles {
-		return prof.Start(runfiles.ProfileName(scenario, column))
+		stop := prof.Start(runfiles.ProfileName(scenario, column))
+		return func() plan.Profiles { return plan.Profiles(stop()) }
 	}
 	return nil
 }

@@ -12,8 +12,8 @@ import (
 	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/fdlimit"
 	"github.com/httpvs/httpvs/internal/loadspec"
-	"github.com/httpvs/httpvs/internal/profiling"
 	"github.com/httpvs/httpvs/internal/render"
+	"github.com/httpvs/httpvs/internal/serverctl"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/units"
@@ -188,7 +188,7 @@ func (f *loadFlags) startProfiles(e *env, target string) (stop func(), err error
 	if f.cpuProfile == "" {
 		return e.startProfile(f.profileDir, target, "load")
 	}
-	stop, err = profiling.StartCPUFile(f.cpuProfile)
+	stop, err = serverctl.StartCPUFile(f.cpuProfile)
 	if err != nil {
 		return nil, fmt.Errorf("--cpuprofile: %w", err)
 	}

@@ -11,8 +11,8 @@ import (
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/browser"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
-	"github.com/httpvs/httpvs/internal/profiling"
 	"github.com/httpvs/httpvs/internal/render"
+	"github.com/httpvs/httpvs/internal/serverctl"
 	"github.com/httpvs/httpvs/internal/udpbuf"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/results"
@@ -135,7 +135,7 @@ func (f *runFlags) runError(fs *flagset.Set, err error) error {
 // carry it and every report says it once, at its top, with its command.
 func (f *runFlags) warn(e *env, err error) {
 	var (
-		pe *profiling.ProfileError
+		pe *serverctl.ProfileError
 		nf *browser.NotFoundError
 		sn *experiment.ServerNameNote
 	)

@@ -11,8 +11,8 @@ import (
 	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/fdlimit"
 	"github.com/httpvs/httpvs/internal/pin"
-	"github.com/httpvs/httpvs/internal/profiling"
 	"github.com/httpvs/httpvs/internal/render"
+	"github.com/httpvs/httpvs/internal/serverctl"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -30,7 +30,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	fs.Var(&sp.MaxSize, "max-size", "largest download or upload `size` served")
 	fs.Var(&sp.MaxEcho, "max-echo", "largest /echo body `size`, held in memory; one declared larger is refused (413) before it is read")
 	fs.Var(&sp.MaxBuffered, "max-buffered", "request bodies held in memory at once, over all requests (`size`); past it requests are answered 503")
-	fs.StringVar(&sp.Token, "token", os.Getenv(profiling.TokenEnv), "`token` that POST /stats/reset and /debug/profile/ require (Authorization: Bearer TOKEN); off loopback they are refused without one (default $"+profiling.TokenEnv+"; prefer the variable: a flag shows in ps)")
+	fs.StringVar(&sp.Token, "token", os.Getenv(serverctl.TokenEnv), "`token` that POST /stats/reset and /debug/profile/ require (Authorization: Bearer TOKEN); off loopback they are refused without one (default $"+serverctl.TokenEnv+"; prefer the variable: a flag shows in ps)")
 	fs.DurationVar(&sp.ReadHeaderTimeout, "read-header-timeout", defaults.ReadHeaderTimeout, "bound on reading a request's headers (slow-loris guard)")
 	fs.DurationVar(&sp.IdleTimeout, "idle-timeout", defaults.IdleTimeout, "close keep-alive connections idle this long")
 	fs.IntVar(&sp.MaxHeaderBytes, "max-header-bytes", defaults.MaxHeaderBytes, "largest request header block, in bytes")

@@ -8,7 +8,7 @@ import (
 
 	"github.com/httpvs/httpvs/internal/buildinfo"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
-	"github.com/httpvs/httpvs/internal/profiling"
+	"github.com/httpvs/httpvs/internal/serverctl"
 	"github.com/httpvs/httpvs/internal/udpbuf"
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/stats"
@@ -54,7 +54,7 @@ func ServeWarnings(w io.Writer, srv *server.Running, token bool) {
 		fmt.Fprintf(w, "warning: listening on %s, which is not a loopback address: anyone who can reach it can download and upload through this server\n", addr)
 	}
 	if len(exposed) > 0 && !token {
-		fmt.Fprintf(w, "httpvs serve: POST /stats/reset and /debug/profile/ are refused beyond loopback without a token: set %s (or --token) here and for the clients that need them\n", profiling.TokenEnv)
+		fmt.Fprintf(w, "httpvs serve: POST /stats/reset and /debug/profile/ are refused beyond loopback without a token: set %s (or --token) here and for the clients that need them\n", serverctl.TokenEnv)
 	}
 	if udp := udpbuf.Warning(); udp != "" && srv.Transport.Has(transport.H3) {
 		fmt.Fprintln(w, udp)

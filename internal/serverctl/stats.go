@@ -1,7 +1,4 @@
-// Package serverstats reads an httpvs server's counters (GET /stats)
-// around a measured span, bounded so that a dead server cannot hold the
-// caller.
-package serverstats
+package serverctl
 
 import (
 	"context"
@@ -18,35 +15,35 @@ import (
 	"github.com/httpvs/httpvs/transport"
 )
 
-// Bounds of a /stats read: Timeout normally (a first connection to a
+// Bounds of a /stats read: StatsTimeout normally (a first connection to a
 // busy server may need seconds); timeoutAfterFailure after a run in
 // which requests failed, when the server is likely gone and a dead h3
 // server would otherwise hold the caller for the whole bound.
 const (
-	Timeout             = 10 * time.Second
-	timeoutAfterFailure = time.Second
+	StatsTimeout             = 10 * time.Second
+	statsTimeoutAfterFailure = time.Second
 )
 
-// TimeoutAfter is the bound of a /stats read after a run in which
+// StatsTimeoutAfter is the bound of a /stats read after a run in which
 // failed requests failed.
-func TimeoutAfter(failed int64) time.Duration {
+func StatsTimeoutAfter(failed int64) time.Duration {
 	if failed > 0 {
-		return timeoutAfterFailure
+		return statsTimeoutAfterFailure
 	}
-	return Timeout
+	return StatsTimeout
 }
 
-// Fetch reads an httpvs server's GET /stats at url with c,
+// FetchStats reads an httpvs server's GET /stats at url with c,
 // giving up after limit. When the counters cannot be had it returns nil and
 // a one-line reason (not an httpvs server, unreachable, ...).
-func Fetch(ctx context.Context, c *transport.Client, url string, limit time.Duration) (*stats.ServerStats, string) {
-	st, note, _ := Reach(ctx, c, url, limit)
+func FetchStats(ctx context.Context, c *transport.Client, url string, limit time.Duration) (*stats.ServerStats, string) {
+	st, note, _ := ReachStats(ctx, c, url, limit)
 	return st, note
 }
 
-// Reach is Fetch that also returns the request's error when
+// ReachStats is FetchStats that also returns the request's error when
 // no response came: the server could not be reached or did not answer.
-func Reach(ctx context.Context, c *transport.Client, url string, limit time.Duration) (*stats.ServerStats, string, error) {
+func ReachStats(ctx context.Context, c *transport.Client, url string, limit time.Duration) (*stats.ServerStats, string, error) {
 	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)

@@ -1,11 +1,11 @@
-package profiling_test
+package serverctl_test
 
 import (
 	"errors"
 	"net"
 	"testing"
 
-	"github.com/httpvs/httpvs/internal/profiling"
+	"github.com/httpvs/httpvs/internal/serverctl"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -31,7 +31,7 @@ func TestTokenTravelsSafely(t *testing.T) {
 		{"http://0.0.0.0:8080", nil, false},
 		{"://bad", nil, false},
 	} {
-		if got := profiling.TokenTravelsSafely(tc.url, tc.network); got != tc.want {
+		if got := serverctl.TokenTravelsSafely(tc.url, tc.network); got != tc.want {
 			t.Errorf("TokenTravelsSafely(%q, ns=%v) = %v, want %v", tc.url, tc.network != nil, got, tc.want)
 		}
 	}
@@ -41,12 +41,12 @@ func TestTokenTravelsSafely(t *testing.T) {
 // loopback are refused before any request (so no token is sent), with a
 // *CleartextTokenError; a loopback one is accepted.
 func TestProfilerRefusesCleartextToken(t *testing.T) {
-	_, err := profiling.NewProfiler(t.TempDir(), "http://198.51.100.7:8080", nil, nil)
-	var ce *profiling.CleartextTokenError
+	_, err := serverctl.NewProfiler(t.TempDir(), "http://198.51.100.7:8080", nil, nil)
+	var ce *serverctl.CleartextTokenError
 	if !errors.As(err, &ce) || ce.URL != "http://198.51.100.7:8080" {
 		t.Fatalf("NewProfiler of a remote cleartext server: %v, want a *CleartextTokenError", err)
 	}
-	if _, err := profiling.NewProfiler(t.TempDir(), "http://"+net.JoinHostPort("127.0.0.1", "1"), nil, nil); err != nil {
+	if _, err := serverctl.NewProfiler(t.TempDir(), "http://"+net.JoinHostPort("127.0.0.1", "1"), nil, nil); err != nil {
 		t.Fatalf("NewProfiler of a loopback server: %v", err)
 	}
 }

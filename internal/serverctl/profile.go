@@ -1,4 +1,4 @@
-package profiling
+package serverctl
 
 import (
 	"bytes"
@@ -17,8 +17,6 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/internal/dial"
-	"github.com/httpvs/httpvs/internal/runfiles"
-	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -57,16 +55,24 @@ func NewProfiler(dir, serverURL string, network transport.Network, warn func(err
 	return &Profiler{dir: dir, serverURL: serverURL, warn: warn, hc: &http.Client{Timeout: 30 * time.Second, Transport: tr}}, nil
 }
 
-// Start begins profiling the part called name (made safe for file names:
-// runfiles.SafeFileName); the returned function ends it, writes the files
-// and returns the CPU profiles it took.
-func (p *Profiler) Start(name string) (stop func() plan.Profiles) {
-	name = runfiles.SafeFileName(name)
+// Profiles are the CPU profiles in pprof's format Start took over one
+// span: the client's (this process) and the server's; nil where none was
+// taken. plan.Profiles is the same struct, converted by the caller, so
+// that the clients of the control routes (transfer's among them) do not
+// link the planning packages.
+type Profiles struct {
+	Client, Server []byte
+}
+
+// Start begins profiling the part called name, a name safe for file
+// names (runfiles.SafeFileName makes one); the returned function ends it,
+// writes the files and returns the CPU profiles it took.
+func (p *Profiler) Start(name string) (stop func() Profiles) {
 	var cpu bytes.Buffer
 	clientOn := pprof.StartCPUProfile(&cpu) == nil
 	serverOn := p.serverURL != "" && p.do(http.MethodPost, "/debug/profile/start", nil) == nil
-	return func() plan.Profiles {
-		var got plan.Profiles
+	return func() Profiles {
+		var got Profiles
 		if clientOn {
 			pprof.StopCPUProfile()
 			got.Client = cpu.Bytes()

@@ -1,4 +1,4 @@
-package profiling
+package serverctl
 
 import (
 	"crypto/rand"
