@@ -10,7 +10,7 @@ import (
 
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/matrix"
-	"github.com/httpvs/httpvs/internal/testmain"
+	"github.com/httpvs/httpvs/internal/testenv"
 	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
@@ -45,8 +45,8 @@ func TestMain(m *testing.M) {
 		stop()
 		os.Exit(code)
 	}
-	testmain.RaiseParallel(testmain.Waiting)
-	testmain.QuickChildExits()
+	testenv.RaiseParallel(testenv.Waiting)
+	testenv.QuickChildExits()
 	code := m.Run()
 	removeProfiledRun()
 	os.Exit(code)

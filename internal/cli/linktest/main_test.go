@@ -12,20 +12,19 @@ import (
 
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/render"
-	"github.com/httpvs/httpvs/internal/runtest"
-	"github.com/httpvs/httpvs/internal/testmain"
+	"github.com/httpvs/httpvs/internal/testenv"
+	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )
 
-// What the tests of whole runs share (internal/runtest), by the names
+// What the tests of whole runs share (internal/testenv), by the names
 // internal/cli's tests use.
 var (
-	needLink         = runtest.NeedLink
-	netLeftovers     = runtest.NetLeftovers
-	checkNoLeftovers = runtest.CheckNoLeftovers
+	netLeftovers     = testenv.NetLeftovers
+	checkNoLeftovers = testenv.CheckNoLeftovers
 )
 
 // TestMain serves as the child server when a run starts this binary as
@@ -34,8 +33,14 @@ func TestMain(m *testing.M) {
 	if experiment.ServeChild() {
 		return
 	}
-	testmain.QuickChildExits()
+	testenv.QuickChildExits()
 	os.Exit(m.Run())
+}
+
+// needLink skips the test where no emulated link can be made (testenv.NeedLink).
+func needLink(t *testing.T) {
+	t.Helper()
+	testenv.NeedLink[*netem.SetupError](t, func() (*netem.Link, error) { return netem.NewLink(netem.Spec{}) })
 }
 
 // runQuickAcross is `httpvs run --net spec --scenarios list --quick

@@ -1,8 +1,4 @@
-// Package nettest holds what the tests of emulated links share (netem's
-// own and internal/netcal's): skip where no link can be made, open one for
-// the test, and a context bounded by the test. It does not import netem,
-// so netem's in-package tests can use it; they pass netem's types in.
-package nettest
+package testenv
 
 import (
 	"context"

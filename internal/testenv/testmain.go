@@ -1,8 +1,4 @@
-// Package testmain holds what the TestMains of packages whose tests
-// mostly wait (on timers, emulated links, child processes, a browser)
-// share: more parallel tests at once, and race-built children that exit
-// without a second's sleep.
-package testmain
+package testenv
 
 import (
 	"flag"

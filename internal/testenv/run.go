@@ -1,13 +1,9 @@
-// Package runtest holds what the tests of whole runs share (internal/cli's
-// and its link tests', experiment's): a buffer a running command writes
-// while the test reads it, the results a run wrote, and the checks around
-// emulated links: skip where none can be made, and fail on what one left
-// behind (threads and children in its namespace, descriptors of it).
-package runtest
+package testenv
 
 import (
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -16,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -62,14 +57,16 @@ func ReadResults(t *testing.T, out string) (*results.Results, string) {
 
 // NeedLink skips the test under -short (the edit loop runs no emulated
 // link) and where the system denies network namespaces or TUN devices
-// (no root, no /dev/net/tun).
-func NeedLink(t *testing.T) {
+// (no root, no /dev/net/tun): it opens a link with open (netem's NewLink
+// of a zero Spec) and closes it, skipping on a setup error of type S
+// (*netem.SetupError).
+func NeedLink[S error, L io.Closer](t *testing.T, open func() (L, error)) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("an emulated link: not under -short")
 	}
-	link, err := netem.NewLink(netem.Spec{})
-	var se *netem.SetupError
+	link, err := open()
+	var se S
 	if errors.As(err, &se) {
 		t.Skip(err)
 	}
