@@ -1,6 +1,6 @@
 //go:build measured && race
 
-package linktest
+package experiment_test
 
 // raceBuild says the tests run under the race detector.
 const raceBuild = true

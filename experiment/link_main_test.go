@@ -1,11 +1,10 @@
 //go:build measured
 
-package linktest
+package experiment_test
 
 import (
 	"bytes"
 	"context"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -13,35 +12,27 @@ import (
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/internal/testenv"
-	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )
 
+// The measured checks of runs across an emulated link: rates at the
+// link's bound, round trips per handshake, losses as set. They measure
+// speed, so they build only with -tags measured and run in .ci/run's
+// measured step, one package at a time with nothing else running (go
+// test -tags measured -p 1), serial, before this package's parallel
+// tests start. Each calls the library as `httpvs run --net` does (Run, or
+// Sweep across several links) and reads its results and the report's
+// text of them; the command's own wording is internal/cli's tests'.
+
 // What the tests of whole runs share (internal/testenv), by the names
-// internal/cli's tests use.
+// these tests use.
 var (
 	netLeftovers     = testenv.NetLeftovers
 	checkNoLeftovers = testenv.CheckNoLeftovers
 )
-
-// TestMain serves as the child server when a run starts this binary as
-// one, as cmd/httpvs does.
-func TestMain(m *testing.M) {
-	if experiment.ServeChild() {
-		return
-	}
-	testenv.QuickChildExits()
-	os.Exit(m.Run())
-}
-
-// needLink skips the test where no emulated link can be made (testenv.NeedLink).
-func needLink(t *testing.T) {
-	t.Helper()
-	testenv.NeedLink[*netem.SetupError](t, func() (*netem.Link, error) { return netem.NewLink(netem.Spec{}) })
-}
 
 // runQuickAcross is `httpvs run --net spec --scenarios list --quick
 // --duration d` as the library call it makes (acrossLink).

@@ -1,6 +1,6 @@
 //go:build measured
 
-package linktest
+package experiment_test
 
 import (
 	"bytes"
