@@ -8,7 +8,6 @@ import (
 
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
-	"github.com/httpvs/httpvs/internal/userns"
 	"github.com/httpvs/httpvs/netem"
 )
 
@@ -62,15 +61,15 @@ func netUsage(err error) error {
 }
 
 // inUserNS runs this command again in a user namespace of its own
-// (userns.Run), so that a user without root can make --net's namespaces
+// (usernsRun), so that a user without root can make --net's namespaces
 // and devices; false, doing nothing, for root and the re-executed
 // command. Its exit code becomes this command's.
 func (e *env) inUserNS(ctx context.Context, args []string) (bool, error) {
-	done, err := userns.Run(ctx, append([]string{e.name}, args...), e.stdout, e.stderr)
+	done, err := usernsRun(ctx, append([]string{e.name}, args...), e.stdout, e.stderr)
 	var (
-		code    userns.ExitCode
-		refused *userns.RefusedError
-		noExe   *userns.ExecutableError
+		code    usernsExit
+		refused *usernsRefusedError
+		noExe   *usernsExecutableError
 	)
 	switch {
 	case err == nil:

@@ -1,4 +1,4 @@
-package userns
+package cli
 
 import (
 	"context"
@@ -10,27 +10,27 @@ import (
 	"time"
 )
 
-// Needed says whether Run would run this program again: not for root,
+// usernsNeeded says whether usernsRun would run this program again: not for root,
 // nor for the re-executed program.
-func Needed() bool { return os.Geteuid() != 0 && os.Getenv(Env) == "" }
+func usernsNeeded() bool { return os.Geteuid() != 0 && os.Getenv(usernsEnv) == "" }
 
-// Run runs this program again with args, standard input and the writers
+// usernsRun runs this program again with args, standard input and the writers
 // given, in a new user namespace where the caller is root (uid and gid 0
 // mapped to the caller's, as `unshare -Ur` does). It returns false,
-// doing nothing, when not Needed. An interrupt (ctx) is passed on; the
+// doing nothing, when not usernsNeeded. An interrupt (ctx) is passed on; the
 // re-executed program dies with this one (Pdeathsig). Its exit code, when
-// not 0, is an ExitCode; a system that refuses the namespace a
-// *RefusedError.
-func Run(ctx context.Context, args []string, stdout, stderr io.Writer) (bool, error) {
-	if !Needed() {
+// not 0, is an usernsExit; a system that refuses the namespace a
+// *usernsRefusedError.
+func usernsRun(ctx context.Context, args []string, stdout, stderr io.Writer) (bool, error) {
+	if !usernsNeeded() {
 		return false, nil
 	}
 	exe, err := os.Executable()
 	if err != nil {
-		return true, &ExecutableError{err}
+		return true, &usernsExecutableError{err}
 	}
 	cmd := exec.CommandContext(ctx, exe, args...)
-	cmd.Env = append(os.Environ(), Env+"=1")
+	cmd.Env = append(os.Environ(), usernsEnv+"=1")
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, stdout, stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{
 		Cloneflags:  syscall.CLONE_NEWUSER,
@@ -51,9 +51,9 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) (bool, er
 	case err == nil:
 		return true, nil
 	case errors.As(err, &exit) && exit.ExitCode() > 0:
-		return true, ExitCode(exit.ExitCode())
+		return true, usernsExit(exit.ExitCode())
 	case cmd.Process == nil && ctx.Err() == nil:
-		return true, &RefusedError{err}
+		return true, &usernsRefusedError{err}
 	}
 	return true, err
 }
