@@ -1,12 +1,12 @@
-// Package prefixint reads the prefixed integers of HPACK (RFC 7541,
-// section 5.1), which QPACK (RFC 9204, section 4.1.1) uses too: the
-// header-block scanners of lean's HTTP/2 and HTTP/3 clients share it.
-package prefixint
+package target
 
-// Read reads an integer with an n-bit prefix from the front of b, which
+// ReadPrefixInt reads one of the prefixed integers of HPACK (RFC 7541,
+// section 5.1), which QPACK (RFC 9204, section 4.1.1) uses too: the
+// header-block scanners of lean's HTTP/2 and HTTP/3 clients share it. It
+// reads an integer with an n-bit prefix from the front of b, which
 // must not be empty: rest is what follows it; ok is false when b ends
 // first or the value does not fit in 56 bits.
-func Read(b []byte, n uint) (rest []byte, v uint64, ok bool) {
+func ReadPrefixInt(b []byte, n uint) (rest []byte, v uint64, ok bool) {
 	limit := uint64(1)<<n - 1
 	if v = uint64(b[0]) & limit; v < limit {
 		return b[1:], v, true
