@@ -11,7 +11,6 @@ import (
 	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/fdlimit"
-	"github.com/httpvs/httpvs/internal/loadspec"
 	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/internal/serverctl"
 	"github.com/httpvs/httpvs/load"
@@ -84,17 +83,17 @@ func (f *loadFlags) config(fs *flagset.Set, rawURL string) (load.Config, error) 
 		}
 		lc.BodySize = units.Bytes(len(lc.Body))
 	}
-	if lc.Engine, err = loadspec.ParseEngine(f.engine); err != nil {
+	if lc.Engine, err = flagset.ParseEngine(f.engine); err != nil {
 		return load.Config{}, fs.Check(err)
 	}
 	lc.Engine = lc.Engine.WithHoldP(true) // the server is always another process
 	if f.rate != "" {
-		if lc.Rate, err = loadspec.ParseRate(f.rate); err != nil {
+		if lc.Rate, err = flagset.ParseRate(f.rate); err != nil {
 			return load.Config{}, usagef("--rate: %v", err)
 		}
 	}
 	if f.headers != "" {
-		if lc.Headers, err = loadspec.ParseHeaders(f.headers); err != nil {
+		if lc.Headers, err = flagset.ParseHeaders(f.headers); err != nil {
 			return load.Config{}, usagef("--headers: %v", err)
 		}
 	}
@@ -121,7 +120,7 @@ func (f *loadFlags) split(lc *load.Config, now time.Time) error {
 		lc.Share = sh
 	}
 	if f.startAt != "" {
-		at, err := loadspec.ParseStartAt(f.startAt, now)
+		at, err := flagset.ParseStartAt(f.startAt, now)
 		if err != nil {
 			return usagef("--start-at %v", err)
 		}

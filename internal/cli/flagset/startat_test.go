@@ -1,4 +1,4 @@
-package loadspec
+package flagset
 
 import (
 	"strings"

@@ -1,9 +1,9 @@
-// Package loadspec reads load's options as the command line spells them:
-// a rate ("2.5k"), a header spec ("100:100") and an engine name with
-// "auto", the engine that speaks the transport and is not what gets
-// measured, a request body's file (curl's @FILE); and it makes get's and
-// put's choice of blocking sockets.
-package loadspec
+package flagset
+
+// load's options as the command line spells them: a rate ("2.5k"), a
+// header spec ("100:100") and an engine name with "auto", the engine that
+// speaks the transport and is not what gets measured; and get's and put's
+// choice of blocking sockets.
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package matrix
+package requests
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/internal/dial"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -73,7 +74,7 @@ func RequestTarget(reqs []results.Request) (plain, tls string, err error) {
 // else the servers the requests name (RequestTarget), as vegeta sends
 // each request to its own URL. Requests written as paths go wherever
 // the run goes.
-func ResolveTarget(reqs []results.Request, t Target) (Target, error) {
+func ResolveTarget(reqs []results.Request, t plan.Target) (plan.Target, error) {
 	if t.Plain != "" || t.TLS != "" {
 		return t, CheckRequestTarget(reqs, t)
 	}
@@ -86,7 +87,7 @@ func ResolveTarget(reqs []results.Request, t Target) (Target, error) {
 // reqs whose absolute URL names another server than the target t (its
 // Plain or its TLS base URL). Loopback names (localhost, 127.0.0.1, ::1)
 // are one host; a URL without a port has its scheme's.
-func CheckRequestTarget(reqs []results.Request, t Target) error {
+func CheckRequestTarget(reqs []results.Request, t plan.Target) error {
 	for _, r := range reqs {
 		if r.Origin != "" && !sameServer(r.Origin, t.Plain) && !sameServer(r.Origin, t.TLS) {
 			return &ForeignOriginError{URL: r.Origin + r.Path}

@@ -1,10 +1,11 @@
-package matrix
+package requests
 
 import (
 	"errors"
 	"slices"
 	"testing"
 
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -46,7 +47,7 @@ func TestRequestTarget(t *testing.T) {
 // are one host) passes; another host or port is refused, named as
 // written.
 func TestCheckRequestTarget(t *testing.T) {
-	target := Target{Plain: "http://127.0.0.1:8080/", TLS: "https://127.0.0.1:8443"}
+	target := plan.Target{Plain: "http://127.0.0.1:8080/", TLS: "https://127.0.0.1:8443"}
 	if err := CheckRequestTarget(parseRequests(t, "GET http://localhost:8080/a", "GET https://[::1]:8443/b", "GET /c"), target); err != nil {
 		t.Fatal(err)
 	}
@@ -63,15 +64,15 @@ func TestCheckRequestTarget(t *testing.T) {
 // requests; without one, the servers the requests name become it.
 func TestResolveTarget(t *testing.T) {
 	reqs := []results.Request{{Method: "GET", Origin: "https://localhost:8443", Path: "/x"}, {Method: "GET", Path: "/y"}}
-	got, err := ResolveTarget(reqs, Target{})
+	got, err := ResolveTarget(reqs, plan.Target{})
 	if err != nil || got.Plain != "" || got.TLS != "https://localhost:8443" {
 		t.Errorf("no target: %+v, %v; want the TLS server the request names", got, err)
 	}
-	given := Target{TLS: "https://127.0.0.1:8443/", Insecure: true}
+	given := plan.Target{TLS: "https://127.0.0.1:8443/", Insecure: true}
 	if got, err := ResolveTarget(reqs, given); err != nil || got != given {
 		t.Errorf("the same server, given: %+v, %v; want it as given", got, err)
 	}
-	if _, err := ResolveTarget(reqs, Target{Plain: "http://127.0.0.1:8080"}); !errors.As(err, new(*ForeignOriginError)) {
+	if _, err := ResolveTarget(reqs, plan.Target{Plain: "http://127.0.0.1:8080"}); !errors.As(err, new(*ForeignOriginError)) {
 		t.Errorf("another target: %v, want a *ForeignOriginError", err)
 	}
 }

@@ -1,4 +1,4 @@
-package loadspec
+package requests
 
 import (
 	"errors"
