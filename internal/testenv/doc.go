@@ -12,7 +12,13 @@
 //     and children in its namespace, descriptors of it);
 //   - for the tests of whole runs (internal/cli's, experiment's): a buffer
 //     a running command writes while the test reads it, and the results a
-//     run wrote.
+//     run wrote;
+//   - for the tests of QUIC 0-RTT (server's, transport's): a client that
+//     resumes a session and sends requests in early data (DialZeroRTT),
+//     through a UDP relay that holds back the packets that would complete
+//     its handshake until released, so a server meets those requests
+//     before the handshake completes, as it would meet a replay of them
+//     (RFC 8470). Loopback only.
 //
 // It does not import netem, so netem's in-package tests can use it: they
 // and the others pass netem's types and its NewLink in.

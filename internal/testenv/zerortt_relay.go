@@ -1,9 +1,4 @@
-// Package zerortt is test support for QUIC 0-RTT: a client that resumes a
-// session and sends requests in early data, through a UDP relay that holds
-// back the packets that would complete its handshake until released, so a
-// server meets those requests before the handshake completes, as it would
-// meet a replay of them (RFC 8470). Loopback only.
-package zerortt
+package testenv
 
 import (
 	"errors"
@@ -12,17 +7,18 @@ import (
 	"time"
 )
 
-// maxHeld bounds the client datagrams a Relay keeps while holding.
-const maxHeld = 256
+// zeroRTTMaxHeld bounds the client datagrams a zeroRTTRelay keeps while
+// holding.
+const zeroRTTMaxHeld = 256
 
-// Relay forwards UDP datagrams between one client and a server. While it
-// holds, client datagrams that carry a Handshake or a 1-RTT packet (the
+// zeroRTTRelay forwards UDP datagrams between one client and a server.
+// While it holds, client datagrams that carry a Handshake or a 1-RTT packet (the
 // client's Finished, and anything after it) are kept back, and so is
 // everything the server sends until ReleaseServer: a client that has not
 // heard the server cannot have 1-RTT keys, so all it sends is 0-RTT. Up to
-// maxHeld datagrams are kept each way (further ones are dropped, as a
+// zeroRTTMaxHeld datagrams are kept each way (further ones are dropped, as a
 // lossy path would); Release sends them on.
-type Relay struct {
+type zeroRTTRelay struct {
 	ln, up *net.UDPConn
 	wg     sync.WaitGroup
 
@@ -35,9 +31,9 @@ type Relay struct {
 	lastClient time.Time // when the client's last datagram came
 }
 
-// NewRelay relays between a listener on 127.0.0.1 and server (a UDP
+// newZeroRTTRelay relays between a listener on 127.0.0.1 and server (a UDP
 // host:port). It does not hold until Hold.
-func NewRelay(server string) (*Relay, error) {
+func newZeroRTTRelay(server string) (*zeroRTTRelay, error) {
 	raddr, err := net.ResolveUDPAddr("udp", server)
 	if err != nil {
 		return nil, err
@@ -51,7 +47,7 @@ func NewRelay(server string) (*Relay, error) {
 		ln.Close()
 		return nil, err
 	}
-	r := &Relay{ln: ln, up: up}
+	r := &zeroRTTRelay{ln: ln, up: up}
 	r.wg.Add(2)
 	go r.fromClient()
 	go r.fromServer()
@@ -59,11 +55,11 @@ func NewRelay(server string) (*Relay, error) {
 }
 
 // Addr is the address clients send to.
-func (r *Relay) Addr() string { return r.ln.LocalAddr().String() }
+func (r *zeroRTTRelay) Addr() string { return r.ln.LocalAddr().String() }
 
 // Hold starts keeping back the client's handshake-completing datagrams
 // and all of the server's.
-func (r *Relay) Hold() {
+func (r *zeroRTTRelay) Hold() {
 	r.mu.Lock()
 	r.hold, r.holdServer = true, true
 	r.mu.Unlock()
@@ -71,7 +67,7 @@ func (r *Relay) Hold() {
 
 // ReleaseServer stops holding the server's datagrams and sends on those
 // held; the client's handshake stays held.
-func (r *Relay) ReleaseServer() {
+func (r *zeroRTTRelay) ReleaseServer() {
 	r.mu.Lock()
 	held, client := r.heldServer, r.client
 	r.holdServer, r.heldServer = false, nil
@@ -82,7 +78,7 @@ func (r *Relay) ReleaseServer() {
 }
 
 // Release stops holding both ways and sends on what was held, in order.
-func (r *Relay) Release() {
+func (r *zeroRTTRelay) Release() {
 	r.ReleaseServer()
 	r.mu.Lock()
 	held := r.held
@@ -95,7 +91,7 @@ func (r *Relay) Release() {
 
 // WaitQuiet returns once the client has sent nothing for quiet, or after
 // most: by then a client sends what it had queued.
-func (r *Relay) WaitQuiet(quiet, most time.Duration) {
+func (r *zeroRTTRelay) WaitQuiet(quiet, most time.Duration) {
 	end := time.Now().Add(most)
 	for time.Now().Before(end) {
 		r.mu.Lock()
@@ -109,14 +105,14 @@ func (r *Relay) WaitQuiet(quiet, most time.Duration) {
 }
 
 // Close stops relaying; it returns once both directions have ended.
-func (r *Relay) Close() error {
+func (r *zeroRTTRelay) Close() error {
 	err := errors.Join(r.ln.Close(), r.up.Close())
 	r.wg.Wait()
 	return err
 }
 
 // fromClient forwards the client's datagrams until the listener closes.
-func (r *Relay) fromClient() {
+func (r *zeroRTTRelay) fromClient() {
 	defer r.wg.Done()
 	buf := make([]byte, 65536)
 	for {
@@ -128,7 +124,7 @@ func (r *Relay) fromClient() {
 		r.mu.Lock()
 		r.client, r.lastClient = addr, time.Now()
 		keep := r.hold && completesHandshake(b)
-		if keep && len(r.held) < maxHeld {
+		if keep && len(r.held) < zeroRTTMaxHeld {
 			r.held = append(r.held, b)
 		}
 		r.mu.Unlock()
@@ -140,7 +136,7 @@ func (r *Relay) fromClient() {
 
 // fromServer forwards the server's datagrams to the client until the
 // upstream socket closes.
-func (r *Relay) fromServer() {
+func (r *zeroRTTRelay) fromServer() {
 	defer r.wg.Done()
 	buf := make([]byte, 65536)
 	for {
@@ -150,7 +146,7 @@ func (r *Relay) fromServer() {
 		}
 		r.mu.Lock()
 		client, keep := r.client, r.holdServer
-		if keep && len(r.heldServer) < maxHeld {
+		if keep && len(r.heldServer) < zeroRTTMaxHeld {
 			r.heldServer = append(r.heldServer, append([]byte(nil), buf[:n]...))
 		}
 		r.mu.Unlock()

@@ -1,4 +1,4 @@
-package zerortt
+package testenv
 
 import (
 	"context"
@@ -15,40 +15,40 @@ import (
 	"github.com/quic-go/quic-go/http3"
 )
 
-// Conn is an HTTP/3 connection that resumed a session and can send
+// ZeroRTTConn is an HTTP/3 connection that resumed a session and can send
 // requests in 0-RTT early data while its relay holds the handshake back.
-type Conn struct {
-	relay *Relay
+type ZeroRTTConn struct {
+	relay *zeroRTTRelay
 	quic  *quic.Conn
 	http  *http3.ClientConn
 }
 
-// ticketCache is a session cache that says when it has a ticket.
-type ticketCache struct {
+// zeroRTTTicketCache is a session cache that says when it has a ticket.
+type zeroRTTTicketCache struct {
 	tls.ClientSessionCache
 	once sync.Once
 	got  chan struct{}
 }
 
-func (c *ticketCache) Put(key string, cs *tls.ClientSessionState) {
+func (c *zeroRTTTicketCache) Put(key string, cs *tls.ClientSessionState) {
 	c.ClientSessionCache.Put(key, cs)
 	if cs != nil {
 		c.once.Do(func() { close(c.got) })
 	}
 }
 
-// Dial connects to the HTTP/3 server at server (a UDP host:port on
+// DialZeroRTT connects to the HTTP/3 server at server (a UDP host:port on
 // loopback) whose certificate is cert, once to learn a session ticket and
 // then again, resuming it with 0-RTT, through a relay that holds the
 // second handshake back until Complete.
-func Dial(ctx context.Context, server string, cert *x509.Certificate) (*Conn, error) {
-	relay, err := NewRelay(server)
+func DialZeroRTT(ctx context.Context, server string, cert *x509.Certificate) (*ZeroRTTConn, error) {
+	relay, err := newZeroRTTRelay(server)
 	if err != nil {
 		return nil, err
 	}
 	roots := x509.NewCertPool()
 	roots.AddCert(cert)
-	cache := &ticketCache{ClientSessionCache: tls.NewLRUClientSessionCache(4), got: make(chan struct{})}
+	cache := &zeroRTTTicketCache{ClientSessionCache: tls.NewLRUClientSessionCache(4), got: make(chan struct{})}
 	tlsConf := &tls.Config{RootCAs: roots, ServerName: "127.0.0.1", NextProtos: []string{http3.NextProtoH3}, ClientSessionCache: cache}
 	qconf := &quic.Config{Versions: []quic.Version{quic.Version1}}
 	first, err := quic.DialAddr(ctx, relay.Addr(), tlsConf, qconf)
@@ -71,7 +71,7 @@ func Dial(ctx context.Context, server string, cert *x509.Certificate) (*Conn, er
 		relay.Close()
 		return nil, fmt.Errorf("resumed connection: %w", err)
 	}
-	return &Conn{relay: relay, quic: conn, http: (&http3.Transport{}).NewClientConn(conn)}, nil
+	return &ZeroRTTConn{relay: relay, quic: conn, http: (&http3.Transport{}).NewClientConn(conn)}, nil
 }
 
 // Send sends method url without a body, at once: in 0-RTT data while the
@@ -81,7 +81,7 @@ func Dial(ctx context.Context, server string, cert *x509.Certificate) (*Conn, er
 // a connection's first Send goes in early data: by the second the client
 // has heard the server and sends in 1-RTT packets, which stay held until
 // Complete.
-func (c *Conn) Send(ctx context.Context, method, url string) (status int, body string, err error) {
+func (c *ZeroRTTConn) Send(ctx context.Context, method, url string) (status int, body string, err error) {
 	req, err := http.NewRequestWithContext(ctx, method, url, nil)
 	if err != nil {
 		return 0, "", err
@@ -110,10 +110,10 @@ func (c *Conn) Send(ctx context.Context, method, url string) (status int, body s
 
 // Used0RTT reports whether the server accepted the early data; it is
 // known once the handshake has completed.
-func (c *Conn) Used0RTT() bool { return c.quic.ConnectionState().Used0RTT }
+func (c *ZeroRTTConn) Used0RTT() bool { return c.quic.ConnectionState().Used0RTT }
 
 // Complete lets the held packets through and waits for the handshake.
-func (c *Conn) Complete(ctx context.Context) error {
+func (c *ZeroRTTConn) Complete(ctx context.Context) error {
 	c.relay.Release()
 	select {
 	case <-c.quic.HandshakeComplete():
@@ -124,6 +124,6 @@ func (c *Conn) Complete(ctx context.Context) error {
 }
 
 // Close closes the connection and the relay.
-func (c *Conn) Close() error {
+func (c *ZeroRTTConn) Close() error {
 	return errors.Join(c.quic.CloseWithError(0, ""), c.relay.Close())
 }
