@@ -10,7 +10,7 @@ import (
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/internal/defaults"
-	"github.com/httpvs/httpvs/internal/fdlimit"
+	"github.com/httpvs/httpvs/internal/procstat"
 	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/internal/serverctl"
 	"github.com/httpvs/httpvs/load"
@@ -144,10 +144,10 @@ func runLoad(ctx context.Context, e *env, args []string) error {
 	if f.maxFailed < 0 || f.maxFailed > 100 {
 		return usagef("--max-failed %v: want a percentage from 0 to 100", f.maxFailed)
 	}
-	if msg := fdlimit.Raise(); msg != "" {
+	if msg := procstat.RaiseFileLimit(); msg != "" {
 		fmt.Fprintln(e.stderr, msg)
 	}
-	if lim := fdlimit.Limit(); lim > 0 && lc.Conns+fdlimit.Reserve > lim {
+	if lim := procstat.FileLimit(); lim > 0 && lc.Conns+procstat.FileReserve > lim {
 		return usagef("-c %d needs more file descriptors than the limit of %d allows; raise it (ulimit -n) or lower -c", lc.Conns, lim)
 	}
 	var prog *render.Progress

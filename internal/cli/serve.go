@@ -9,8 +9,8 @@ import (
 	"github.com/httpvs/httpvs/internal/childserver"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/internal/defaults"
-	"github.com/httpvs/httpvs/internal/fdlimit"
 	"github.com/httpvs/httpvs/internal/pin"
+	"github.com/httpvs/httpvs/internal/procstat"
 	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/internal/serverctl"
 	"github.com/httpvs/httpvs/transport"
@@ -78,7 +78,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if srv.GRPCMoved {
 		e.say("%s is taken; native gRPC listens on another port (see below)", sp.GRPCListen)
 	}
-	if lim, need, short := fdlimit.Short(sp.Config().Transport.MaxConns); short {
+	if lim, need, short := procstat.FileLimitShort(sp.Config().Transport.MaxConns); short {
 		fmt.Fprintf(e.stderr, "warning: the open-file limit is %d, below what --max-conns %d needs (%d); connections past it will be refused: raise it (ulimit -n) or lower --max-conns\n", lim, sp.MaxConns, need)
 	}
 	if *writeCert != "" {

@@ -1,16 +1,16 @@
 //go:build unix
 
-package fdlimit
+package procstat
 
 import (
 	"syscall"
 	"testing"
 )
 
-// TestShort lowers this process's soft open-file limit to 200 and
+// TestFileLimitShort lowers this process's soft open-file limit to 200 and
 // asks what MaxConns connections need: 150 plus the reserve of 64 is
 // short, 100 is not, and 0 (no bound) never is.
-func TestShort(t *testing.T) {
+func TestFileLimitShort(t *testing.T) {
 	var rl syscall.Rlimit
 	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &rl); err != nil {
 		t.Skip(err)
@@ -36,7 +36,7 @@ func TestShort(t *testing.T) {
 		{100, 164, false},
 		{0, 64, false},
 	} {
-		limit, need, short := Short(tc.maxConns)
+		limit, need, short := FileLimitShort(tc.maxConns)
 		if limit != 200 || need != tc.need || short != tc.short {
 			t.Errorf("MaxConns %d: limit %d, need %d, short %v; want 200, %d, %v", tc.maxConns, limit, need, short, tc.need, tc.short)
 		}

@@ -1,13 +1,13 @@
 //go:build unix
 
-package fdlimit
+package procstat
 
 import (
 	"fmt"
 	"syscall"
 )
 
-func raise() string {
+func raiseFileLimit() string {
 	var rl syscall.Rlimit
 	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &rl); err != nil {
 		return fmt.Sprintf("warning: cannot read the open-file limit: %v", err)
@@ -22,7 +22,7 @@ func raise() string {
 	return ""
 }
 
-func limit() int {
+func fileLimit() int {
 	var rl syscall.Rlimit
 	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &rl); err != nil {
 		return -1
