@@ -10,7 +10,7 @@ import (
 
 	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/matrix"
-	"github.com/httpvs/httpvs/internal/serverstats"
+	"github.com/httpvs/httpvs/internal/serverctl"
 	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/plan"
@@ -315,10 +315,10 @@ func try(ctx context.Context, m matrix.Options, c CapacityOptions, p transport.P
 	if statsClient, err := transport.NewClient(statsOpts); err == nil && !m.NoServerStats {
 		defer statsClient.Close()
 		statsURL := base + "/stats"
-		cfg.MeasureStart = func() { before, _ = serverstats.Fetch(ctx, statsClient, statsURL, serverstats.Timeout) }
+		cfg.MeasureStart = func() { before, _ = serverctl.FetchStats(ctx, statsClient, statsURL, serverctl.StatsTimeout) }
 		cfg.MeasureEnd = func(failed int64) {
 			if before != nil {
-				after, _ = serverstats.Fetch(ctx, statsClient, statsURL, serverstats.TimeoutAfter(failed))
+				after, _ = serverctl.FetchStats(ctx, statsClient, statsURL, serverctl.StatsTimeoutAfter(failed))
 			}
 		}
 	}

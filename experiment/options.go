@@ -12,6 +12,7 @@ import (
 	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/fielderr"
 	"github.com/httpvs/httpvs/internal/matrix"
+	"github.com/httpvs/httpvs/internal/requests"
 	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/plan"
@@ -264,13 +265,13 @@ func (o *Options) fill() error {
 }
 
 // fillTarget settles the target: Target, or the servers Requests name
-// (matrix.ResolveTarget), which an emulated link does not lead to.
+// (requests.ResolveTarget), which an emulated link does not lead to.
 func (o *Options) fillTarget() error {
 	// A base URL's paths are appended to it: "http://host:port/" is
 	// "http://host:port".
 	o.Target.Plain, o.Target.TLS = strings.TrimSuffix(o.Target.Plain, "/"), strings.TrimSuffix(o.Target.TLS, "/")
 	var err error
-	if o.Target, err = matrix.ResolveTarget(o.Requests, o.Target); err != nil {
+	if o.Target, err = requests.ResolveTarget(o.Requests, o.Target); err != nil {
 		return err
 	}
 	if o.Link != nil && (o.Target.Plain != "" || o.Target.TLS != "") {

@@ -12,8 +12,8 @@ import (
 	"github.com/httpvs/httpvs/internal/childserver"
 	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/matrix"
-	"github.com/httpvs/httpvs/internal/profiling"
 	"github.com/httpvs/httpvs/internal/runfiles"
+	"github.com/httpvs/httpvs/internal/serverctl"
 	"github.com/httpvs/httpvs/internal/udpbuf"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
@@ -179,7 +179,7 @@ func (o *Options) startServer(ctx context.Context, link *emuLink, pinned *pinnin
 		o.wire.Target = o.Target
 		return nil, func() {}, nil
 	}
-	spec := childserver.Spec{Server: o.Server, Profiling: o.ProfileDir != "", Token: profiling.ClientToken(), CPUs: pinned.serverCPUs()}
+	spec := childserver.Spec{Server: o.Server, Profiling: o.ProfileDir != "", Token: serverctl.ClientToken(), CPUs: pinned.serverCPUs()}
 	if m.Browser != nil {
 		spec.Page = m.Browser.Page
 	}
@@ -277,8 +277,8 @@ func (o *Options) profile() error {
 	if o.ProfileDir == "" {
 		return nil
 	}
-	prof, err := profiling.NewProfiler(o.ProfileDir, o.wire.Target.Plain, o.wire.Network, o.Warn)
-	var cleartext *profiling.CleartextTokenError
+	prof, err := serverctl.NewProfiler(o.ProfileDir, o.wire.Target.Plain, o.wire.Network, o.Warn)
+	var cleartext *serverctl.CleartextTokenError
 	if errors.As(err, &cleartext) {
 		return &OptionsError{err}
 	}
@@ -286,7 +286,8 @@ func (o *Options) profile() error {
 		return err
 	}
 	o.wire.Profile = func(scenario, column string) func() plan.Profiles {
-		return prof.Start(runfiles.ProfileName(scenario, column))
+		stop := prof.Start(runfiles.ProfileName(scenario, column))
+		return func() plan.Profiles { return plan.Profiles(stop()) }
 	}
 	return nil
 }

@@ -10,9 +10,8 @@ import (
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/internal/defaults"
-	"github.com/httpvs/httpvs/internal/fdlimit"
-	"github.com/httpvs/httpvs/internal/loadspec"
-	"github.com/httpvs/httpvs/internal/profiling"
+	"github.com/httpvs/httpvs/internal/procstat"
+	"github.com/httpvs/httpvs/internal/serverctl"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/units"
@@ -83,17 +82,17 @@ func (f *loadFlags) config(fs *flagset.Set, rawURL string) (load.Config, error) 
 		}
 		lc.BodySize = units.Bytes(len(lc.Body))
 	}
-	if lc.Engine, err = loadspec.ParseEngine(f.engine); err != nil {
+	if lc.Engine, err = flagset.ParseEngine(f.engine); err != nil {
 		return load.Config{}, fs.Check(err)
 	}
 	lc.Engine = lc.Engine.WithHoldP(true) // the server is always another process
 	if f.rate != "" {
-		if lc.Rate, err = loadspec.ParseRate(f.rate); err != nil {
+		if lc.Rate, err = flagset.ParseRate(f.rate); err != nil {
 			return load.Config{}, usagef("--rate: %v", err)
 		}
 	}
 	if f.headers != "" {
-		if lc.Headers, err = loadspec.ParseHeaders(f.headers); err != nil {
+		if lc.Headers, err = flagset.ParseHeaders(f.headers); err != nil {
 			return load.Config{}, usagef("--headers: %v", err)
 		}
 	}
@@ -120,7 +119,7 @@ func (f *loadFlags) split(lc *load.Config, now time.Time) error {
 		lc.Share = sh
 	}
 	if f.startAt != "" {
-		at, err := loadspec.ParseStartAt(f.startAt, now)
+		at, err := flagset.ParseStartAt(f.startAt, now)
 		if err != nil {
 			return usagef("--start-at %v", err)
 		}
@@ -144,10 +143,10 @@ func runLoad(ctx context.Context, e *env, args []string) error {
 	if f.maxFailed < 0 || f.maxFailed > 100 {
 		return usagef("--max-failed %v: want a percentage from 0 to 100", f.maxFailed)
 	}
-	if msg := fdlimit.Raise(); msg != "" {
+	if msg := procstat.RaiseFileLimit(); msg != "" {
 		fmt.Fprintln(e.stderr, msg)
 	}
-	if lim := fdlimit.Limit(); lim > 0 && lc.Conns+fdlimit.Reserve > lim {
+	if lim := procstat.FileLimit(); lim > 0 && lc.Conns+procstat.FileReserve > lim {
 		return usagef("-c %d needs more file descriptors than the limit of %d allows; raise it (ulimit -n) or lower -c", lc.Conns, lim)
 	}
 	var prog *Progress
@@ -187,7 +186,7 @@ func (f *loadFlags) startProfiles(e *env, target string) (stop func(), err error
 	if f.cpuProfile == "" {
 		return e.startProfile(f.profileDir, target, "load")
 	}
-	stop, err = profiling.StartCPUFile(f.cpuProfile)
+	stop, err = serverctl.StartCPUFile(f.cpuProfile)
 	if err != nil {
 		return nil, fmt.Errorf("--cpuprofile: %w", err)
 	}

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/internal/buildinfo"
-	"github.com/httpvs/httpvs/internal/certfile"
-	"github.com/httpvs/httpvs/internal/profiling"
+	"github.com/httpvs/httpvs/internal/cli/flagset"
+	"github.com/httpvs/httpvs/internal/serverctl"
 	"github.com/httpvs/httpvs/internal/udpbuf"
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/stats"
@@ -40,7 +40,7 @@ func BannerOf(srv *server.Running, selfSigned bool, certPath string) Banner {
 	b := Banner{Version: buildinfo.ReadBuild().String(), PID: os.Getpid(), Plain: ts.URL(transport.H1), TLS: ts.URL(transport.H2),
 		H3: ts.URL(transport.H3), SelfSigned: selfSigned, CertPath: certPath, GRPC: srv.GRPCAddr}
 	if ts.Has(transport.H2) {
-		b.Fingerprint = certfile.Fingerprint(ts.Cert())
+		b.Fingerprint = flagset.Fingerprint(ts.Cert())
 	}
 	return b
 }
@@ -54,7 +54,7 @@ func ServeWarnings(w io.Writer, srv *server.Running, token bool) {
 		fmt.Fprintf(w, "warning: listening on %s, which is not a loopback address: anyone who can reach it can download and upload through this server\n", addr)
 	}
 	if len(exposed) > 0 && !token {
-		fmt.Fprintf(w, "httpvs serve: POST /stats/reset and /debug/profile/ are refused beyond loopback without a token: set %s (or --token) here and for the clients that need them\n", profiling.TokenEnv)
+		fmt.Fprintf(w, "httpvs serve: POST /stats/reset and /debug/profile/ are refused beyond loopback without a token: set %s (or --token) here and for the clients that need them\n", serverctl.TokenEnv)
 	}
 	if udp := udpbuf.Warning(); udp != "" && srv.Transport.Has(transport.H3) {
 		fmt.Fprintln(w, udp)

@@ -10,9 +10,8 @@ import (
 
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/browser"
-	"github.com/httpvs/httpvs/internal/certfile"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
-	"github.com/httpvs/httpvs/internal/profiling"
+	"github.com/httpvs/httpvs/internal/serverctl"
 	"github.com/httpvs/httpvs/internal/udpbuf"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/results"
@@ -134,7 +133,7 @@ func (f *runFlags) runError(fs *flagset.Set, err error) error {
 // carry it and every report says it once, at its top, with its command.
 func (f *runFlags) warn(e *env, err error) {
 	var (
-		pe *profiling.ProfileError
+		pe *serverctl.ProfileError
 		nf *browser.NotFoundError
 		sn *experiment.ServerNameNote
 	)
@@ -238,7 +237,7 @@ func (f *runFlags) place(xo *experiment.Options) (err error) {
 		xo.Link = &f.nets[0]
 	}
 	if f.cacert != "" { // with --tls-target (options)
-		if xo.Target.RootCAs, err = certfile.LoadCertPool(f.cacert); err != nil {
+		if xo.Target.RootCAs, err = flagset.LoadCertPool(f.cacert); err != nil {
 			return usagef("--cacert: %v", err)
 		}
 	}

@@ -9,9 +9,8 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/experiment"
-	"github.com/httpvs/httpvs/internal/interrupt"
 	"github.com/httpvs/httpvs/internal/matrix"
-	"github.com/httpvs/httpvs/internal/testmain"
+	"github.com/httpvs/httpvs/internal/testenv"
 	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
@@ -41,13 +40,13 @@ func TestMain(m *testing.M) {
 		return
 	}
 	if os.Getenv(mainEnv) == "1" {
-		ctx, stop := interrupt.Context() // as cmd/httpvs does
+		ctx, stop := SignalContext() // as cmd/httpvs does
 		code := Main(ctx, os.Args[1:], os.Stdout, os.Stderr)
 		stop()
 		os.Exit(code)
 	}
-	testmain.RaiseParallel(testmain.Waiting)
-	testmain.QuickChildExits()
+	testenv.RaiseParallel(testenv.Waiting)
+	testenv.QuickChildExits()
 	code := m.Run()
 	removeProfiledRun()
 	os.Exit(code)

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"net/url"
 
-	"github.com/httpvs/httpvs/internal/loopback"
+	"github.com/httpvs/httpvs/internal/dial"
 	"github.com/httpvs/httpvs/internal/protoname"
 	"github.com/httpvs/httpvs/internal/scenariospec"
 	"github.com/httpvs/httpvs/internal/verdict"
@@ -116,7 +116,7 @@ func (s *subject) loopback() bool {
 		if err != nil {
 			return false
 		}
-		if !loopback.Host(u.Hostname()) {
+		if !dial.LoopbackHost(u.Hostname()) {
 			return false
 		}
 	}

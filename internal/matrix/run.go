@@ -7,7 +7,7 @@ import (
 
 	"github.com/httpvs/httpvs/internal/buildinfo"
 	"github.com/httpvs/httpvs/internal/scenariospec"
-	"github.com/httpvs/httpvs/internal/serverstats"
+	"github.com/httpvs/httpvs/internal/serverctl"
 	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
@@ -270,7 +270,7 @@ func (r *runner) serverStats(ctx context.Context, limit time.Duration) (*stats.S
 	if r.opts.NoServerStats {
 		return nil, "server counters not read (turned off)"
 	}
-	return serverstats.Fetch(ctx, r.statsClient, r.statsURL, limit)
+	return serverctl.FetchStats(ctx, r.statsClient, r.statsURL, limit)
 }
 
 // cpu fills m's process figures from the client's over the repetition and
