@@ -1,4 +1,4 @@
-package backoff
+package dial
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 )
 
 func TestWaitDoublesToMax(t *testing.T) {
-	var d Delay
+	var d Redial
 	want := []time.Duration{5, 10, 20, 40, 80, 160, 320, 640, 1000, 1000}
 	for i, w := range want {
 		if got := d.Failed(); got != w*time.Millisecond {
@@ -15,11 +15,11 @@ func TestWaitDoublesToMax(t *testing.T) {
 		}
 	}
 	d.Reset()
-	if got := d.Failed(); got != Min {
-		t.Fatalf("after Reset: wait %v, want %v", got, Min)
+	if got := d.Failed(); got != RedialMin {
+		t.Fatalf("after Reset: wait %v, want %v", got, RedialMin)
 	}
-	if Wait(0) != 0 || Wait(1<<20) != Max {
-		t.Fatalf("Wait(0) %v, Wait(1<<20) %v", Wait(0), Wait(1<<20))
+	if RedialWait(0) != 0 || RedialWait(1<<20) != RedialMax {
+		t.Fatalf("RedialWait(0) %v, RedialWait(1<<20) %v", RedialWait(0), RedialWait(1<<20))
 	}
 }
 
@@ -33,8 +33,8 @@ func TestTries(t *testing.T) {
 		{2 * time.Second, 9},   // 1275, 2275
 		{10 * time.Second, 17}, // 1275 and 8 more seconds
 	} {
-		if got := Tries(c.d); got != c.want {
-			t.Errorf("Tries(%v) = %d, want %d", c.d, got, c.want)
+		if got := RedialTries(c.d); got != c.want {
+			t.Errorf("RedialTries(%v) = %d, want %d", c.d, got, c.want)
 		}
 	}
 }
@@ -42,10 +42,10 @@ func TestTries(t *testing.T) {
 func TestSleepEndsWithContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if Sleep(ctx, time.Hour) {
+	if RedialSleep(ctx, time.Hour) {
 		t.Fatal("Sleep of an hour on an ended context said the hour passed")
 	}
-	if !Sleep(context.Background(), time.Millisecond) {
+	if !RedialSleep(context.Background(), time.Millisecond) {
 		t.Fatal("Sleep of 1ms said the context ended")
 	}
 }
