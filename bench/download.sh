@@ -6,9 +6,10 @@
 # payload fills the page cache) is left out. Prints every round's rates
 # and whole-process CPU (/usr/bin/time, user + system) per GB, their
 # ratios httpvs/curl, the medians, and how get's blocking sockets waited
-# (polling or sleeping, client.read_waits), and the server's CPU per GB
-# while each client downloaded: a client can look cheaper by leaving work
-# to the server (on loopback the kernel sends the server's segments in
+# (polling, sleeping, or sleeping for a batch of bytes: client.read_waits),
+# and the server's CPU per GB while each client downloaded: a client can
+# look cheaper by leaving work to the server (on loopback the kernel sends
+# the server's segments in
 # the context of the call that ACKs them). The aims on h1: get's rate at
 # least curl's, its CPU per GB at most 0.8x curl's. httpvs get runs with
 # the tuned client (256 KiB reads, 1 MiB HTTP/2 frames), as curl reads
@@ -87,7 +88,8 @@ d = json.load(open(sys.argv[1]))
 w = d["client"].get("read_waits")
 mode = "-"
 if w:
-    mode = "%s:%d/%d/%d/%d" % ("polling" if w["polled"] > w["blocked"] else "sleeping", w["reads"], w["polled"], w["polls"], w["blocked"])
+    mode = "%s:%d/%d/%d/%d/%d/%d" % ("polling" if w["polled"] > w["blocked"] else "sleeping", w["reads"], w["polled"], w["polls"], w["blocked"],
+        w.get("batched", 0), w.get("stalled", 0))
 print(d["bits_per_second"] / 8, d["bytes"], mode)' "$tmp/out") $(awk '{print $1 + $2}' "$tmp/time") $(echo "$(server_cpu) $s0" | awk '{print $1 - $2}')" | out
 }
 
@@ -130,7 +132,8 @@ print(f"single-stream download of {sys.argv[2]} bytes, {sys.argv[3]} rounds, eac
 print("httpvs get with 256Ki reads, 1Mi frames; CPU s/GB: each client's whole process (user + system) per GB")
 print("received; ratios httpvs/curl (base/curl) within each round (rate above 1: httpvs faster; CPU below 1: httpvs cheaper);")
 print("server s/GB: the server's CPU per GB while that client downloaded (its ratio: that arm's / curl's);")
-print("waits: how get's blocking sockets waited, mode:reads/ended by polls/empty polls/blocking recv calls")
+print("waits: how get's blocking sockets waited, mode:reads/ended by polls/empty polls/blocking recv calls/")
+print("       of those, batched (SO_RCVLOWAT, half the read buffer)/batched waits that found nothing in their bound")
 for t, tools in rows.items():
     c = tools["curl"]
     for tool in [x for x in ("httpvs", "base") if x in tools]:
