@@ -26,14 +26,34 @@ const (
 	// batchStall bounds a batched Read's wait for more than has come (the
 	// kernel rounds it up to its clock tick).
 	batchStall = time.Millisecond
+	// batchRecheck is how many batched Reads use one reading of the
+	// socket's receive buffer size.
+	batchRecheck = 64
 )
 
 // batchFor returns the SO_RCVLOWAT for a Read of n bytes: 0 not to batch.
+// A batch is at most a quarter of the socket's receive buffer, so that
+// the window the kernel advertises holds two: the sender goes on while
+// the reader copies one. (A larger SO_RCVLOWAT makes the kernel grow the
+// buffer and clamp the window to one batch: sender and reader then take
+// turns.) The buffer grows as the kernel tunes it; it is read again every
+// batchRecheck batched Reads.
 func (c *blockingConn) batchFor(n int) int {
 	if !c.bulk.Load() || n < batchMin {
 		return 0
 	}
-	return min(n/2, batchMax)
+	c.pmu.Lock()
+	defer c.pmu.Unlock()
+	if c.rcvbufAge--; c.rcvbufAge <= 0 {
+		c.rcvbufAge = batchRecheck
+		if b, err := unix.GetsockoptInt(c.fd, unix.SOL_SOCKET, unix.SO_RCVBUF); err == nil {
+			c.rcvbuf = b
+		}
+	}
+	if lowat := min(n/2, batchMax, c.rcvbuf/4); lowat >= batchMin/2 {
+		return lowat
+	}
+	return 0
 }
 
 // setLowat sets SO_RCVLOWAT to lowat (0: the kernel's default, 1) when

@@ -41,8 +41,11 @@ type blockingConn struct {
 	pmu    sync.Mutex  // guards policy and lowat
 	policy waitPolicy  // how Read waits for data
 	lowat  int         // SO_RCVLOWAT set now; 0 for the kernel's default
-	bulk   atomic.Bool // the last Read found batchMin bytes: batch the next
-	waits  *waitCounter
+	// rcvbuf is SO_RCVBUF as last read, rcvbufAge the batchFor calls
+	// before it is read again.
+	rcvbuf, rcvbufAge int
+	bulk              atomic.Bool // the last Read found batchMin bytes: batch the next
+	waits             *waitCounter
 	// yielded is when a Read last passed through the scheduler, in
 	// nanoseconds since epoch.
 	yielded atomic.Int64
