@@ -11,10 +11,10 @@ import (
 	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/internal/childserver"
 	"github.com/httpvs/httpvs/internal/defaults"
+	"github.com/httpvs/httpvs/internal/dial"
 	"github.com/httpvs/httpvs/internal/matrix"
 	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/internal/serverctl"
-	"github.com/httpvs/httpvs/internal/udpbuf"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
@@ -159,7 +159,7 @@ func (o *Options) checkTarget(ctx context.Context, external bool) ([]results.Not
 func udpBuffers(protos []transport.Protocol) string {
 	for _, p := range protos {
 		if p == transport.H3 {
-			return udpbuf.Warning()
+			return dial.UDPBufferWarning()
 		}
 	}
 	return ""

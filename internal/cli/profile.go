@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/httpvs/httpvs/internal/dial"
 	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/internal/serverctl"
-	"github.com/httpvs/httpvs/internal/udpbuf"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -41,7 +41,7 @@ func printProfileError(w io.Writer, err error) {
 // warnUDP says quic-go's UDP buffer warning, when it has one, before h3
 // is measured.
 func (e *env) warnUDP(p transport.Protocol) {
-	if w := udpbuf.Warning(); p == transport.H3 && w != "" {
+	if w := dial.UDPBufferWarning(); p == transport.H3 && w != "" {
 		fmt.Fprintln(e.stderr, w)
 	}
 }

@@ -8,8 +8,8 @@ import (
 
 	"github.com/httpvs/httpvs/internal/buildinfo"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
+	"github.com/httpvs/httpvs/internal/dial"
 	"github.com/httpvs/httpvs/internal/serverctl"
-	"github.com/httpvs/httpvs/internal/udpbuf"
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
@@ -56,7 +56,7 @@ func ServeWarnings(w io.Writer, srv *server.Running, token bool) {
 	if len(exposed) > 0 && !token {
 		fmt.Fprintf(w, "httpvs serve: POST /stats/reset and /debug/profile/ are refused beyond loopback without a token: set %s (or --token) here and for the clients that need them\n", serverctl.TokenEnv)
 	}
-	if udp := udpbuf.Warning(); udp != "" && srv.Transport.Has(transport.H3) {
+	if udp := dial.UDPBufferWarning(); udp != "" && srv.Transport.Has(transport.H3) {
 		fmt.Fprintln(w, udp)
 	}
 }

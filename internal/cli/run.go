@@ -11,8 +11,8 @@ import (
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/browser"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
+	"github.com/httpvs/httpvs/internal/dial"
 	"github.com/httpvs/httpvs/internal/serverctl"
-	"github.com/httpvs/httpvs/internal/udpbuf"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/results"
 )
@@ -144,7 +144,7 @@ func (f *runFlags) warn(e *env, err error) {
 		printProfileError(e.stderr, pe)
 	case errors.As(err, &nf):
 		e.say("--browser: %v; measuring without it", err)
-	case err.Error() == udpbuf.Warning():
+	case err.Error() == dial.UDPBufferWarning():
 	case f.format == "text":
 		fmt.Fprintln(e.stderr, err)
 	}

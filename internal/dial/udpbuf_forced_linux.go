@@ -1,4 +1,4 @@
-package udpbuf
+package dial
 
 import (
 	"net"

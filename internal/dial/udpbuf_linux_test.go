@@ -1,4 +1,4 @@
-package udpbuf
+package dial
 
 import (
 	"context"
@@ -43,7 +43,7 @@ func TestQUICSocketBuffers(t *testing.T) {
 	forced := udpBuffersForced()
 	want := quicBuffer(capped, forced)
 	t.Logf("rmem_max %d KiB, quic-go's socket %d KiB (the kernel reports twice what was set; model %d KiB), may force %v, warning %q",
-		capped>>10, got>>10, want>>10, forced, Warning())
+		capped>>10, got>>10, want>>10, forced, UDPBufferWarning())
 	if got != want {
 		t.Errorf("quic-go's socket reads back %d KiB, the model %d KiB", got>>10, want>>10)
 	}
@@ -52,7 +52,7 @@ func TestQUICSocketBuffers(t *testing.T) {
 		t.Skip(err)
 	}
 	short := want < 2*quicWantBuffer || quicBuffer(wmem, forced) < 2*quicWantBuffer
-	if w := Warning(); (w != "") != short {
+	if w := UDPBufferWarning(); (w != "") != short {
 		t.Errorf("quic-go's buffers short of what it asks for: %v; warning %q", short, w)
 	}
 }

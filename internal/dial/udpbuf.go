@@ -1,6 +1,7 @@
-// Package udpbuf says whether the kernel caps UDP socket buffers below
-// what quic-go asks for, in one line for the user.
-package udpbuf
+package dial
+
+// UDP buffers: whether the kernel caps UDP socket buffers below what
+// quic-go asks for, in one line for the user (UDPBufferWarning).
 
 import (
 	"os"
@@ -29,12 +30,12 @@ func quicBuffer(capBytes int, forced bool) int {
 	return 2 * capBytes
 }
 
-// Warning returns one line saying that the kernel caps UDP
+// UDPBufferWarning returns one line saying that the kernel caps UDP
 // socket buffers below what quic-go asks for, and what raising the caps
 // was measured to do (on loopback: no gain); it returns "" when the caps
 // are large enough or cannot be read, or when quic-go forces its buffers
 // past them (quicBuffer). HTTP/3 works either way.
-func Warning() string {
+func UDPBufferWarning() string {
 	r, rerr := readSysctl("/proc/sys/net/core/rmem_max")
 	w, werr := readSysctl("/proc/sys/net/core/wmem_max")
 	if rerr != nil || werr != nil {

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package udpbuf
+package dial
 
 // udpBuffersForced is false off Linux: quic-go forces its buffers past the
 // caps only there.
