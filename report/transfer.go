@@ -202,6 +202,10 @@ func readWaits(w *stats.ReadWaits) string {
 	if w == nil || w.Reads == 0 {
 		return ""
 	}
-	return fmt.Sprintf(", waits %s: of %d reads %d ended by polls (%d empty polls), %d in a blocking recv",
+	text := fmt.Sprintf(", waits %s: of %d reads %d ended by polls (%d empty polls), %d in a blocking recv",
 		w.Mode(), w.Reads, w.Polled, w.Polls, w.Blocked)
+	if w.Batched > 0 {
+		text += fmt.Sprintf(", %d waited for a batch of bytes (%d found none in time)", w.Batched, w.Stalled)
+	}
+	return text
 }
