@@ -34,13 +34,14 @@ type sizes struct {
 	yuLink      string   // Yu and Benson's lossy link, with cc=bbr,reno
 	lossEvents  int
 	ginRequests int
-	parallel    int   // the fork's 1000 parallel downloads
-	readBytes   int64 // the fork's read counts: one download's size
-	causeRounds int   // R4's test of Zhang et al.'s cause: rounds
-	causeBytes  int64 // and one download's size
-	goRounds    int   // rounds of each Go toolchain's download cells
-	pubBytes    int64 // the rebuilt #47840 program: one download's size
-	pubRounds   int   // and its rounds
+	parallel    int    // the fork's 1000 parallel downloads
+	readBytes   int64  // the fork's read counts: one download's size
+	causeRounds int    // R4's test of Zhang et al.'s cause: rounds
+	causeBytes  int64  // and one download's size
+	goRounds    int    // rounds of each Go toolchain's download cells
+	pubBytes    int64  // the rebuilt #47840 program: one download's size
+	pubRounds   int    // and its rounds
+	oldGRPC     string // this program built against an older grpc-go, or ""
 }
 
 func newSizes(quick bool) sizes {
@@ -74,13 +75,14 @@ func (p sizes) estimate() time.Duration {
 	yu := 2 * time.Duration(p.lossEvents) * 800 * time.Millisecond
 	parallel := 2 * time.Duration(pick3(p.quick, 20, 30)) * time.Second
 	published := time.Duration(p.pubRounds+1) * 9 * 2 * time.Duration(p.pubBytes/1e6) * time.Millisecond // ~1 GB/s at ~2x the rounds' bytes, 9 settings
-	return curl + bench + matrix + sweep + yu + parallel + published + 80*time.Second
+	programs := time.Duration(p.benchRounds+1) * (6 + 3) * 2 * (p.benchTime*2 + 100*time.Millisecond)    // gonuget's six and the post's three, varied about as long again
+	return curl + bench + matrix + sweep + yu + parallel + published + programs + 80*time.Second
 }
 
 func main() {
 	if len(os.Args) > 1 && (os.Args[1] == "--program" || os.Args[1] == "-program") {
 		if len(os.Args) < 3 {
-			fmt.Fprintln(os.Stderr, "replay: --program NAME [ARGS]: want issue47840 or gonuget")
+			fmt.Fprintln(os.Stderr, "replay: --program NAME [ARGS]: want issue47840, gonuget or larking")
 			os.Exit(2)
 		}
 		os.Exit(runProgram(os.Args[2], os.Args[3:]))
@@ -89,13 +91,14 @@ func main() {
 	quick := flag.Bool("quick", false, "a short run for checking the program (about 3 minutes): one or two rounds each, two links")
 	exe := flag.String("httpvs", "", "the httpvs binary the experiments start as their child server (bench/replay.sh builds it)")
 	docs := flag.String("docs", "docs", "the docs directory: replications.md and measurements/ are written there")
+	oldGRPC := flag.String("old-grpc", "", "this program built against an older grpc-go (bench/replay.sh builds it), for the gRPC post's program to be run under; empty: not varied")
 	flag.Parse()
 	if *exe == "" || flag.NArg() > 0 {
 		fmt.Fprintln(os.Stderr, "replay: --httpvs PATH is needed (the binary of ./cmd/httpvs), and no arguments; run bench/replay.sh")
 		os.Exit(2)
 	}
 	p := newSizes(*quick)
-	p.exe, p.docs = *exe, *docs
+	p.exe, p.docs, p.oldGRPC = *exe, *docs, *oldGRPC
 	p.command = "bench/replay.sh" + pick(*quick, " --quick", "")
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -112,8 +115,10 @@ func runProgram(name string, args []string) int {
 		return issue47840Main(args, os.Stdout)
 	case "gonuget":
 		return gonugetMain(args, os.Stdout)
+	case "larking":
+		return larkingMain(args, os.Stdout)
 	}
-	fmt.Fprintf(os.Stderr, "replay: --program %s: want issue47840 or gonuget\n", name)
+	fmt.Fprintf(os.Stderr, "replay: --program %s: want issue47840, gonuget or larking\n", name)
 	return 2
 }
 
