@@ -29,7 +29,7 @@ func issue47840Main(args []string, stdout io.Writer) int {
 	fs := flag.NewFlagSet("issue47840", flag.ContinueOnError)
 	serveOnly := fs.Bool("s", false, "serve only, until standard input closes or -for ends")
 	size := fs.Int64("size", 10_000_000_000, "bytes each download fetches")
-	write := fs.Int("write", 32<<10, "bytes each Write of the handler carries")
+	write := fs.Int("write", issueWriteSize, "bytes each Write of the handler carries")
 	get := fs.String("get", "", "download this URL once, serving nothing")
 	h2c := fs.Bool("h2c", false, "with -get: cleartext HTTP/2 with prior knowledge")
 	limit := fs.Duration("for", 10*time.Minute, "the longest the program runs")
@@ -70,6 +70,11 @@ func issue47840Main(args []string, stdout io.Writer) int {
 	}
 	return 0
 }
+
+// issueWriteSize is the rebuilt handler's write size by default: the
+// issue's source is not in the seeds, and io.Copy, the plain way to
+// write a body, writes 32 KiB at a time.
+const issueWriteSize = 32 << 10
 
 // issueServe starts the two servers on loopback, as the issue's
 // output names them, and returns their base URLs: HTTP/1.1, then h2c.

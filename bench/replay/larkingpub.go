@@ -88,7 +88,7 @@ func larkingProgramRows(ctx context.Context, p sizes, beside map[string]results.
 // of medians a setting.
 func larkingApart(ctx context.Context, p sizes, self, oldGRPC string) (map[string][]variation, []string, error) {
 	runs := []larkingRun{
-		{name: "GOMAXPROCS 2 (this machine's cores) instead of 8", exe: self, env: []string{"GOMAXPROCS=2"}},
+		{name: fmt.Sprintf("GOMAXPROCS %d (this machine's cores) instead of 8", facts.numCPU), exe: self, env: []string{fmt.Sprintf("GOMAXPROCS=%d", facts.numCPU)}},
 		{name: "grpc-go's server on a listener of its own (no split listener)", exe: self, args: []string{"-cmux=false"}, env: []string{"GOMAXPROCS=8"}},
 	}
 	if oldGRPC != "" {

@@ -9,7 +9,9 @@ import (
 	"os/exec"
 	"strconv"
 
+	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/results"
+	"github.com/httpvs/httpvs/units"
 )
 
 // The published figures the rebuilt #47840 program is held to.
@@ -34,7 +36,7 @@ type programSetting struct {
 // handler's write size (the issue's source is not in the seeds), the
 // processes' GOMAXPROCS, and the process layout.
 var issueSettings = []programSetting{
-	{name: "the handler's writes of 256 KiB (httpvs's server's) instead of 32 KiB", args: []string{"-write", strconv.Itoa(256 << 10)}},
+	{name: "the handler's writes of " + defaults.WriteSize.Human() + " (httpvs's server's) instead of " + units.Bytes(issueWriteSize).Human(), args: []string{"-write", strconv.Itoa(int(defaults.WriteSize))}},
 	{name: "the handler's writes of 16 KiB (one HTTP/2 frame each)", args: []string{"-write", strconv.Itoa(16 << 10)}},
 	{name: "GOMAXPROCS 1 (the program's one process)", env: []string{"GOMAXPROCS=1"}},
 	{name: "the client in a process of its own (-s, then -get), as httpvs's child server", separate: true},
@@ -57,8 +59,8 @@ func publishedSection(ctx context.Context, p sizes) ([]Row, string, error) {
 	iv := rs.ratio("h2c", "h1", false)
 	v, fig, _ := ratioRule(pubGoClient, iv, 0)
 	goRow := Row{Source: src47840, Claim: "main.go itself: Go client from Go's server, 10 GB: h1 40.1 Gbps, h2c 7.1 Gbps: 0.18x", published: pubGoClient,
-		Setup:  fmt.Sprintf("the issue's main.go rebuilt here from its text (its source is not in the seeds; `replay --program issue47840`): one process, h1 and h2c servers on loopback, 32 KiB handler writes, Go's client, io.Copy to io.Discard, h1 then h2c as the program does, %s each, %d rounds of the whole program; %s", sizeText(p.pubBytes), p.pubRounds, facts.diff()),
-		Figure: fmt.Sprintf("h1 %.1f Gbps, h2c %.1f Gbps (medians): %s; beside it, httpvs's download (row 2): %s", rs.median("h1")*8/1e9, rs.median("h2c")*8/1e9, fig, downloadIV()),
+		Setup:  fmt.Sprintf("the issue's main.go rebuilt here from its text (its source is not in the seeds; `replay --program issue47840`): one process, h1 and h2c servers on loopback, %s handler writes, Go's client, io.Copy to io.Discard, h1 then h2c as the program does, %s each, %d rounds of the whole program; %s", units.Bytes(issueWriteSize).Human(), sizeText(p.pubBytes), p.pubRounds, facts.diff()),
+		Figure: fmt.Sprintf("h1 %.1f Gbps, h2c %.1f Gbps (medians): %s; beside it, httpvs's download (the Go-client row above, same run): %s", rs.median("h1")*8/1e9, rs.median("h2c")*8/1e9, fig, downloadIV()),
 		Rule:   "R1", Verdict: v, iv: iv}
 	var detail []string
 	detail = append(detail, fmt.Sprintf("main.go rebuilt, as published (MB/s): h1 %s; h2c %s", mbs(rs["h1"]), mbs(rs["h2c"])))
@@ -110,8 +112,8 @@ func publishedCurl(ctx context.Context, self string, p sizes) (Row, string, erro
 		beside = ivText(*curlIV)
 	}
 	row := Row{Source: src47840, Claim: "main.go -s itself with curl, 10 GB: h1 5397 MB/s, h2c 958 MB/s: 0.18x", published: pubCurl,
-		Setup:  fmt.Sprintf("%s against the issue's main.go rebuilt here (`replay --program issue47840 -s`, 32 KiB handler writes), %s per transfer, %d rounds h1/h2c in random order; %s", facts.curl, sizeText(p.pubBytes), p.pubRounds, facts.diff()),
-		Figure: fmt.Sprintf("h1 %.0f MB/s, h2c %.0f MB/s (medians): %s; beside it, curl against httpvs's server (row 1): %s", rs.median("h1")/1e6, rs.median("h2c")/1e6, fig, beside),
+		Setup:  fmt.Sprintf("%s against the issue's main.go rebuilt here (`replay --program issue47840 -s`, %s handler writes), %s per transfer, %d rounds h1/h2c in random order; %s", facts.curl, units.Bytes(issueWriteSize).Human(), sizeText(p.pubBytes), p.pubRounds, facts.diff()),
+		Figure: fmt.Sprintf("h1 %.0f MB/s, h2c %.0f MB/s (medians): %s; beside it, curl against httpvs's server (the first row, same run): %s", rs.median("h1")/1e6, rs.median("h2c")/1e6, fig, beside),
 		Rule:   "R1", Verdict: v, iv: iv}
 	detail := fmt.Sprintf("curl against main.go -s (MB/s): h1 %s; h2c %s", mbs(rs["h1"]), mbs(rs["h2c"]))
 	if v != disagrees {
