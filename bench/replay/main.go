@@ -50,7 +50,7 @@ func newSizes(quick bool) sizes {
 		sweepLinks: []string{"rtt=0ms,rate=100mbit", "rtt=0ms,rate=500mbit", "rtt=0ms,rate=1gbit",
 			"rtt=10ms,rate=100mbit", "rtt=40ms,rate=100mbit"},
 		yuLink: "rtt=10ms,rate=50mbit,loss=1%,cc=bbr,reno", lossEvents: 30, ginRequests: 4000, parallel: 1000, readBytes: 500e6,
-		causeRounds: 10, causeBytes: 100e6, goRounds: 4, pubBytes: 1e9, pubRounds: 6,
+		causeRounds: 10, causeBytes: 100e6, goRounds: 4, pubBytes: 600e6, pubRounds: 6,
 	}
 	if quick {
 		p.quick = true
