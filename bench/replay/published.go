@@ -73,7 +73,7 @@ func publishedSection(ctx context.Context, p sizes) ([]Row, string, error) {
 			}
 			vs = append(vs, variation{fmt.Sprintf("%s (%s downloads)", s.name, sizeText(p.pubBytes/2)), vr.ratio("h2c", "h1", false)})
 		}
-		goRow.Note = takeApart(pubGoClient, iv, vs) + "; Go's version is varied for httpvs's figure in row 2"
+		goRow.Note = takeApart(pubGoClient, iv, vs) + "; Go's version is varied for httpvs's figure in the Go-client row above"
 	}
 	rows := []Row{goRow}
 	if facts.curl != "" {
