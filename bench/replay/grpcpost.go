@@ -102,14 +102,21 @@ func grpcSection(ctx context.Context, p sizes) ([]Row, string, error) {
 	}
 	grpcApart(rows, natV, shV)
 	beside := map[string]results.Interval{}
+	shapeDisagrees := false
 	for _, r := range rows {
 		if r.Rule == "R1" {
 			beside[r.col] = r.iv
+			shapeDisagrees = shapeDisagrees || r.Verdict == disagrees
 		}
 	}
-	prog, pd, err := larkingProgramRows(ctx, p, beside, p.oldGRPC)
+	prog, texts, pd, err := larkingProgramRows(ctx, p, beside, p.oldGRPC, shapeDisagrees)
 	if err != nil {
 		return nil, "", fmt.Errorf("the program itself: %w", err)
+	}
+	for i, r := range rows {
+		if t := texts[r.col]; t != "" && r.Rule == "R1" && r.Verdict == disagrees {
+			rows[i].Note += "; beside it, " + t
+		}
 	}
 	rows = append(rows, prog...)
 	head := "| setting | ns/op native / ServeHTTP / JSON | native over JSON (>1 faster) | ServeHTTP over JSON | allocs/op native / ServeHTTP / JSON |\n|---|---|---|---|---|\n"
@@ -148,7 +155,7 @@ func grpcApart(rows []Row, natV, shV []variation) {
 			continue
 		}
 		vs := pick2(r.col == "native", natV, shV)
-		rows[i].Note = takeApart(r.published, r.iv, vs) + fmt.Sprintf("; not varied: grpc-go's version (built in: %s; the post's unstated), larking's mux (not built here); the rebuilt program's rows below vary grpc-go's version and the split listener", or(facts.grpcGo))
+		rows[i].Note = takeApart(r.published, r.iv, vs) + fmt.Sprintf("; not varied in this shape: grpc-go's version (built in: %s; the post's unstated), larking's mux (not built here)", or(facts.grpcGo))
 	}
 }
 

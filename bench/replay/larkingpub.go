@@ -37,15 +37,19 @@ type larkingRun struct {
 // disagreement is taken apart by GOMAXPROCS, the split listener and,
 // when oldGRPC names a binary built against an older grpc-go, grpc-go's
 // version.
-func larkingProgramRows(ctx context.Context, p sizes, beside map[string]results.Interval, oldGRPC string) ([]Row, string, error) {
+//
+// The settings are also measured when only the post's shape in this
+// process (shapeDisagrees) disagrees, and each is returned as text by
+// column ("native", "servehttp"), for those rows' notes.
+func larkingProgramRows(ctx context.Context, p sizes, beside map[string]results.Interval, oldGRPC string, shapeDisagrees bool) ([]Row, map[string]string, string, error) {
 	self, err := os.Executable()
 	if err != nil {
-		return nil, "", err
+		return nil, nil, "", err
 	}
 	post := larkingRun{exe: self, env: []string{"GOMAXPROCS=8"}}
 	base, err := larkingRounds(ctx, p, p.benchRounds, post)
 	if err != nil {
-		return nil, "", err
+		return nil, nil, "", err
 	}
 	claims := []struct {
 		key, col, text string
@@ -68,19 +72,25 @@ func larkingProgramRows(ctx context.Context, p sizes, beside map[string]results.
 			Figure: fmt.Sprintf("%s %.0f, JSON %.0f ns/op (allocs/op %.0f, %.0f): %s; beside it, httpvs's shape of the post (above): %s", c.key, base.median(c.col), base.median(lkJSON), base.median(c.col+" allocs/op"), base.median(lkJSON+" allocs/op"), fig, near)})
 	}
 	var detail []string
-	if rows[0].Verdict == disagrees || rows[1].Verdict == disagrees {
+	texts := map[string]string{}
+	if rows[0].Verdict == disagrees || rows[1].Verdict == disagrees || shapeDisagrees {
 		vs, d, err := larkingApart(ctx, p, self, oldGRPC)
 		if err != nil {
-			return nil, "", err
+			return nil, nil, "", err
 		}
 		detail = d
 		for i, c := range claims {
 			if rows[i].Verdict == disagrees {
 				rows[i].Note = takeApart(c.pub, rows[i].iv, vs[c.col]) + "; not varied: larking's own mux and generated service (not built here)"
 			}
+			var s []string
+			for _, v := range vs[c.col] {
+				s = append(s, v.setting+": "+ivText(v.iv))
+			}
+			texts[c.key] = fmt.Sprintf("the post's program itself, rebuilt (%s as run: %s), under each setting: %s", c.key, ivText(rows[i].iv), strings.Join(s, "; "))
 		}
 	}
-	return rows, "The post's benchmarks themselves, rebuilt here (median ns/op, B/op, allocs/op): " + larkingMedians(base) + ". " + strings.Join(detail, " "), nil
+	return rows, texts, "The post's benchmarks themselves, rebuilt here (median ns/op, B/op, allocs/op): " + larkingMedians(base) + ". " + strings.Join(detail, " "), nil
 }
 
 // larkingApart measures the program under each setting varied one at
