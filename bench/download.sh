@@ -6,15 +6,21 @@
 # payload fills the page cache) is left out. Prints every round's rates
 # and whole-process CPU (/usr/bin/time, user + system) per GB, their
 # ratios httpvs/curl, the medians, and how get's blocking sockets waited
-# (polling or sleeping, client.read_waits), and the server's CPU per GB
-# while each client downloaded: a client can look cheaper by leaving work
-# to the server (on loopback the kernel sends the server's segments in
+# (polling, sleeping, or sleeping for a batch of bytes: client.read_waits),
+# and the server's CPU per GB while each client downloaded: a client can
+# look cheaper by leaving work to the server (on loopback the kernel sends
+# the server's segments in
 # the context of the call that ACKs them). The aims on h1: get's rate at
 # least curl's, its CPU per GB at most 0.8x curl's. httpvs get runs with
 # the tuned client (256 KiB reads, 1 MiB HTTP/2 frames), as curl reads
 # with its own large buffers: its default, Go as shipped, is what run
 # measures Go by, not a downloader's best. The load average before and
 # after is in the record, and a note when the machine was loaded.
+# DOWNLOAD_READ_SIZE sets get's --read-size (default 256Ki): reads of
+# 64 KiB and more wait in the kernel for a batch of half the buffer while
+# data outruns them (transport's batched reads), which saves the client
+# CPU but, with small buffers, moves about as much to the server; the
+# client + server line says what the pair cost.
 # DOWNLOAD_BASE=COMMIT adds a third arm, httpvs get built at COMMIT
 # ("base"), each round in a rotated order, to show what a change moved.
 #
@@ -29,6 +35,7 @@ SIZE=$(numfmt --from=auto "${1:-4Gi}")
 ROUNDS=${2:-5}
 TRANSPORTS=${3:-h1}
 SERVER=${DOWNLOAD_SERVER:-h2o}
+READ_SIZE=${DOWNLOAD_READ_SIZE:-256Ki}
 for tool in curl python3 numfmt /usr/bin/time; do
   command -v $tool >/dev/null || { echo "bench/download.sh: $tool is needed (apt-get install curl python3 coreutils time)" >&2; exit 1; }
 done
@@ -79,7 +86,7 @@ curl_run() {
 }
 get_run() {
   local s0 name=${3:-httpvs} b=${4:-$bin}; s0=$(server_cpu)
-  /usr/bin/time -f '%U %S' -o "$tmp/time" "$b" get $(get_flags "$1") --read-size 256Ki --h2-max-frame 1Mi \
+  /usr/bin/time -f '%U %S' -o "$tmp/time" "$b" get $(get_flags "$1") --read-size "$READ_SIZE" --h2-max-frame 1Mi \
     --json --no-server-stats "$2" >"$tmp/out"
   echo "$1 $name $(python3 -c '
 import json, sys
@@ -87,7 +94,8 @@ d = json.load(open(sys.argv[1]))
 w = d["client"].get("read_waits")
 mode = "-"
 if w:
-    mode = "%s:%d/%d/%d/%d" % ("polling" if w["polled"] > w["blocked"] else "sleeping", w["reads"], w["polled"], w["polls"], w["blocked"])
+    mode = "%s:%d/%d/%d/%d/%d/%d" % ("polling" if w["polled"] > w["blocked"] else "sleeping", w["reads"], w["polled"], w["polls"], w["blocked"],
+        w.get("batched", 0), w.get("stalled", 0))
 print(d["bits_per_second"] / 8, d["bytes"], mode)' "$tmp/out") $(awk '{print $1 + $2}' "$tmp/time") $(echo "$(server_cpu) $s0" | awk '{print $1 - $2}')" | out
 }
 
@@ -117,7 +125,7 @@ done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "load after: $load_after ($(nproc) cores)"
 
-python3 - "$results" "$SIZE" "$ROUNDS" <<'PY'
+python3 - "$results" "$SIZE" "$ROUNDS" "$READ_SIZE" <<'PY'
 import statistics, sys
 rows = {}
 for line in open(sys.argv[1]):
@@ -127,10 +135,11 @@ for line in open(sys.argv[1]):
     secs, ssecs = float(f[-2]), float(f[-1])
     rows.setdefault(t, {}).setdefault(tool, []).append((bps, secs / (size / 1e9), waits, ssecs / (size / 1e9)))
 print(f"single-stream download of {sys.argv[2]} bytes, {sys.argv[3]} rounds, each in a rotated order of the clients;")
-print("httpvs get with 256Ki reads, 1Mi frames; CPU s/GB: each client's whole process (user + system) per GB")
+print(f"httpvs get with {sys.argv[4]} reads, 1Mi frames; CPU s/GB: each client's whole process (user + system) per GB")
 print("received; ratios httpvs/curl (base/curl) within each round (rate above 1: httpvs faster; CPU below 1: httpvs cheaper);")
 print("server s/GB: the server's CPU per GB while that client downloaded (its ratio: that arm's / curl's);")
-print("waits: how get's blocking sockets waited, mode:reads/ended by polls/empty polls/blocking recv calls")
+print("waits: how get's blocking sockets waited, mode:reads/ended by polls/empty polls/blocking recv calls/")
+print("       of those, batched (SO_RCVLOWAT, half the read buffer)/batched waits that found nothing in their bound")
 for t, tools in rows.items():
     c = tools["curl"]
     for tool in [x for x in ("httpvs", "base") if x in tools]:
@@ -146,6 +155,9 @@ for t, tools in rows.items():
         print(f"{'':{len(t) + len(tool) + 3}}{'med':>5}{med([x[0] for x in c]) / 1e9:>11.2f}{med([x[0] for x in h]) / 1e9:>8.2f}{med(rr):>11.2f}x"
               f"{med([x[1] for x in c]):>11.3f}{med([x[1] for x in h]):>8.3f}{med(cr):>10.2f}x"
               f"{med([x[3] for x in c]):>13.3f}{med([x[3] for x in h]):>7.3f}{med(sr):>7.2f}x")
+        tr = [(hc + hs) / (cc + cs) for (_, cc, _, cs), (_, hc, _, hs) in zip(c, h)]
+        print(f"{'':{len(t) + len(tool) + 3}}client + server s/GB, medians: curl's pair {med([x[1] + x[3] for x in c]):.3f}, "
+              f"{tool}'s {med([x[1] + x[3] for x in h]):.3f}; ratio {med(tr):.2f}x")
 PY
 python3 - "$(nproc)" "$(cut -d' ' -f1 <<<"$load_after")" <<'PY'
 import sys

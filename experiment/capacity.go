@@ -9,7 +9,8 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/internal/defaults"
-	"github.com/httpvs/httpvs/internal/serverstats"
+	"github.com/httpvs/httpvs/internal/matrix"
+	"github.com/httpvs/httpvs/internal/serverctl"
 	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/plan"
@@ -152,7 +153,7 @@ func Capacity(ctx context.Context, o Options, c CapacityOptions) (*results.Capac
 			break
 		}
 		start := time.Now()
-		if !searchOnce(ctx, o.Matrix, c, searches, n, began) {
+		if !searchOnce(ctx, o.engine(), c, searches, n, began) {
 			out.Stopped = fmt.Sprintf("the search's budget of %v ran out: the brackets are as far as it got", c.Budget)
 			if n > 1 {
 				out.Stopped = fmt.Sprintf("the search's budget of %v ran out during search %d: that search is left out of the ratios", c.Budget, n)
@@ -171,7 +172,7 @@ func Capacity(ctx context.Context, o Options, c CapacityOptions) (*results.Capac
 
 // searchOnce runs search n of every transport in turns, and records its
 // brackets; false when the budget (from began) cut it.
-func searchOnce(ctx context.Context, m plan.Options, c CapacityOptions, searches []*capacitySearch, n int, began time.Time) bool {
+func searchOnce(ctx context.Context, m matrix.Options, c CapacityOptions, searches []*capacitySearch, n int, began time.Time) bool {
 	for _, s := range searches {
 		s.rate, s.refining, s.done, s.cur = c.Start, 0, false, results.CapacityBracket{}
 	}
@@ -291,7 +292,7 @@ func (s *capacitySearch) advance(st results.CapacityStep, c CapacityOptions) {
 
 // try runs c's request over p at rate for c.Step and judges it against
 // c.Objective.
-func try(ctx context.Context, m plan.Options, c CapacityOptions, p transport.Protocol, rate float64) results.CapacityStep {
+func try(ctx context.Context, m matrix.Options, c CapacityOptions, p transport.Protocol, rate float64) results.CapacityStep {
 	base := m.Target.Plain
 	if p.TLS() {
 		base = m.Target.TLS
@@ -314,10 +315,10 @@ func try(ctx context.Context, m plan.Options, c CapacityOptions, p transport.Pro
 	if statsClient, err := transport.NewClient(statsOpts); err == nil && !m.NoServerStats {
 		defer statsClient.Close()
 		statsURL := base + "/stats"
-		cfg.MeasureStart = func() { before, _ = serverstats.Fetch(ctx, statsClient, statsURL, serverstats.Timeout) }
+		cfg.MeasureStart = func() { before, _ = serverctl.FetchStats(ctx, statsClient, statsURL, serverctl.StatsTimeout) }
 		cfg.MeasureEnd = func(failed int64) {
 			if before != nil {
-				after, _ = serverstats.Fetch(ctx, statsClient, statsURL, serverstats.TimeoutAfter(failed))
+				after, _ = serverctl.FetchStats(ctx, statsClient, statsURL, serverctl.StatsTimeoutAfter(failed))
 			}
 		}
 	}

@@ -14,7 +14,8 @@ import (
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/runfiles"
-	"github.com/httpvs/httpvs/internal/testmain"
+	"github.com/httpvs/httpvs/internal/testenv"
+	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/server"
@@ -42,9 +43,15 @@ func TestMain(m *testing.M) {
 	if experiment.ServeChild() {
 		return
 	}
-	testmain.RaiseParallel(testmain.Waiting)
-	testmain.QuickChildExits()
+	testenv.RaiseParallel(testenv.Waiting)
+	testenv.QuickChildExits()
 	os.Exit(m.Run())
+}
+
+// needLink skips the test where no emulated link can be made (testenv.NeedLink).
+func needLink(t *testing.T) {
+	t.Helper()
+	testenv.NeedLink[*netem.SetupError](t, func() (*netem.Link, error) { return netem.NewLink(netem.Spec{}) })
 }
 
 // quick is Quick on two transports and one scenario of each kind, so that
@@ -68,8 +75,8 @@ func TestRunChild(t *testing.T) {
 	o := quick(t, "download,small-sequential")
 	o.Server.WriteSize = 64 * units.KiB
 	o.Server.HTTP2.MaxConcurrentStreams = 77
-	var plans []experiment.Plan
-	o.OnPlan = func(p experiment.Plan) { plans = append(plans, p) }
+	var plans []experiment.Cost
+	o.OnCost = func(p experiment.Cost) { plans = append(plans, p) }
 	res, err := experiment.Run(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/internal/defaults"
-	"github.com/httpvs/httpvs/internal/matrix"
+	"github.com/httpvs/httpvs/internal/requests"
 	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
@@ -80,8 +80,8 @@ func TestFillRequests(t *testing.T) {
 		}
 	}
 	other := Options{Base: Base{Requests: named}, Target: plan.Target{Plain: "http://127.0.0.1:8"}}
-	if err := other.fill(); !errors.As(err, new(*matrix.ForeignOriginError)) {
-		t.Errorf("a request naming another server than the target: %v, want a *matrix.ForeignOriginError", err)
+	if err := other.fill(); !errors.As(err, new(*requests.ForeignOriginError)) {
+		t.Errorf("a request naming another server than the target: %v, want a *requests.ForeignOriginError", err)
 	}
 	across := Options{Base: Base{Requests: named}, Link: link}
 	if err := across.fill(); err == nil {

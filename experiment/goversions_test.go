@@ -37,7 +37,7 @@ func TestVersions(t *testing.T) {
 	if res.Partial || gv == nil || len(gv.Toolchains) != 1 || gv.Toolchains[0].BinaryGo != strings.TrimSpace(string(version)) || len(gv.Cells) != 2 {
 		t.Fatalf("partial %v (%s), go versions %+v: want the installed toolchain's two cells", res.Partial, res.PartialReason, gv)
 	}
-	if iv := gv.Cells[1].VsH1; gv.Cells[1].Protocol != "h2c" || iv == nil || iv.Pairs != defaults.QuickGoRounds {
+	if iv := gv.Cells[1].VsBaseline; gv.Cells[1].Protocol != "h2c" || iv == nil || iv.Pairs != defaults.QuickGoRounds {
 		t.Errorf("h2c's ratio to h1: %+v, want %d pairs", iv, defaults.QuickGoRounds)
 	}
 	s := res.Settings

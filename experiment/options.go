@@ -12,6 +12,7 @@ import (
 	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/fielderr"
 	"github.com/httpvs/httpvs/internal/matrix"
+	"github.com/httpvs/httpvs/internal/requests"
 	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/plan"
@@ -33,7 +34,6 @@ type Options struct {
 	// absolute URL): then the one cleartext and the one TLS server they
 	// name are the target, as vegeta sends each request to its own URL.
 	// A request naming another server than the Target given is refused.
-	// Matrix.Target is Run's to set.
 	Target plan.Target
 	// Link is the emulated link between the client and the child server;
 	// nil: loopback. Linux only, with root or in a user namespace.
@@ -65,8 +65,9 @@ type Base struct {
 	// Matrix is what to measure and how: transports (empty: all),
 	// scenarios (empty: plan.Scenarios, or plan.NetDefault across a
 	// link), rounds (zero Repeat: `httpvs run`'s, see Options),
-	// durations, the client's knobs, the load engine. Run sets its
-	// Target, Network, link fields, Budget and Profile.
+	// durations, the client's knobs, the load engine. What Run sets up
+	// for it (the server's addresses, the link, the budget left, the
+	// profiler) is not an option: Target and Budget are the user's.
 	// Matrix.Knobs is the knob set Run applies to Matrix.Client: a zero
 	// one means runfiles.GoDefault.
 	Matrix plan.Options
@@ -111,14 +112,14 @@ type Base struct {
 	// Budget bounds, from Began, the start of added rounds (past
 	// Matrix.Repeat, up to Matrix.MaxRepeat); zero: on loopback 58 s,
 	// across a link the first rounds' estimated time and 15% of it
-	// again. Negative: none. Matrix.Budget is Run's to set.
+	// again. Negative: none.
 	Budget time.Duration
 	// Began is when the experiment, and its budget, started; zero: when
 	// Run was called.
 	Began time.Time
-	// OnPlan hears, before the cells start, what the experiment will
+	// OnCost hears, before the cells start, what the experiment will
 	// measure and its expected cost; nil: nobody.
-	OnPlan func(Plan)
+	OnCost func(Cost)
 	// Warn hears of what does not stop the experiment but changes what
 	// it can measure (quic-go's UDP buffer warning, a profile not taken);
 	// nil: nobody. The results keep what matters of it.
@@ -140,11 +141,14 @@ type Base struct {
 	// ReferenceProgress hears which reference peer measurement is under
 	// way; nil: nobody. Matrix.Progress hears of the cells.
 	ReferenceProgress func(string)
+	// wire is what Run sets up for the matrix: the server's addresses, the
+	// link, the budget left, the profiler.
+	wire matrix.Wiring
 }
 
-// Plan is what an experiment will measure and what it costs, told before
-// its cells start (Options.OnPlan).
-type Plan struct {
+// Cost is what an experiment will measure and what it costs, told before
+// its cells start (Options.OnCost).
+type Cost struct {
 	Estimate plan.Estimate
 	Spent    time.Duration // since Began: the child server, the link and its calibration
 	Budget   time.Duration // from Began, for added rounds; zero: none
@@ -227,12 +231,6 @@ func (o *Options) fillRounds() {
 // fill sets what the zero Options leave to the experiment, and refuses
 // what does not go together.
 func (o *Options) fill() error {
-	switch {
-	case o.Matrix.Target != (plan.Target{}):
-		return errors.New("the matrix's target (Matrix.Target) is Run's to set: give Options.Target")
-	case o.Matrix.Budget != 0:
-		return errors.New("the matrix's budget (Matrix.Budget) is Run's to set: give Options.Budget")
-	}
 	if o.Warn == nil {
 		o.Warn = func(error) {}
 	}
@@ -270,13 +268,13 @@ func (o *Options) fill() error {
 }
 
 // fillTarget settles the target: Target, or the servers Requests name
-// (matrix.ResolveTarget), which an emulated link does not lead to.
+// (requests.ResolveTarget), which an emulated link does not lead to.
 func (o *Options) fillTarget() error {
 	// A base URL's paths are appended to it: "http://host:port/" is
 	// "http://host:port".
 	o.Target.Plain, o.Target.TLS = strings.TrimSuffix(o.Target.Plain, "/"), strings.TrimSuffix(o.Target.TLS, "/")
 	var err error
-	if o.Target, err = matrix.ResolveTarget(o.Requests, o.Target); err != nil {
+	if o.Target, err = requests.ResolveTarget(o.Requests, o.Target); err != nil {
 		return err
 	}
 	if o.Link != nil && (o.Target.Plain != "" || o.Target.TLS != "") {
@@ -348,16 +346,9 @@ func (o *Options) fillProtocols() error {
 }
 
 // checkMatrix refuses Matrix's fields out of range (plan.Options.Validate,
-// named within "Matrix") before anything starts: the link, the child. The
-// matrix's target is the external one, or the child's, known only once it
-// runs: a stand-in for the check.
+// named within "Matrix") before anything starts: the link, the child.
 func (o *Options) checkMatrix() error {
-	m := o.Matrix
-	m.Target = o.Target
-	if m.Target.Plain == "" && m.Target.TLS == "" {
-		m.Target.Plain = "http://127.0.0.1" // the child's, once it runs
-	}
-	return fielderr.Within("Matrix", m.Validate())
+	return fielderr.Within("Matrix", o.Matrix.Validate())
 }
 
 // maxReferenceRounds bounds the peers' rounds: each is a process start
@@ -389,3 +380,11 @@ func (o *Options) applyKnobs() error {
 	m.Engine = m.Engine.WithHoldP(true)
 	return fielderr.Within("Server", o.Server.Validate())
 }
+
+// engine is the matrix as the engine takes it: the user's choices and
+// what Run set up.
+func (b *Base) engine() matrix.Options { return matrix.Options{Options: b.Matrix, Wiring: b.wire} }
+
+// setEngine keeps what the engine returned (a target's check, the
+// requests' sizing, the budget's fit).
+func (b *Base) setEngine(m matrix.Options) { b.Matrix, b.wire = m.Options, m.Wiring }

@@ -28,7 +28,7 @@ func (o *Options) references(ctx context.Context, pinned *pinning) ([]results.Re
 			clients = append(clients, p)
 		}
 	}
-	m := o.Matrix
+	m := o.engine()
 	ro := reference.Options{
 		Servers:   servers,
 		Clients:   clients,

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -12,10 +11,10 @@ import (
 	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/internal/childserver"
 	"github.com/httpvs/httpvs/internal/defaults"
+	"github.com/httpvs/httpvs/internal/dial"
 	"github.com/httpvs/httpvs/internal/matrix"
-	"github.com/httpvs/httpvs/internal/profiling"
 	"github.com/httpvs/httpvs/internal/runfiles"
-	"github.com/httpvs/httpvs/internal/udpbuf"
+	"github.com/httpvs/httpvs/internal/serverctl"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
@@ -63,13 +62,13 @@ func Run(ctx context.Context, o Options) (*results.Results, error) {
 		if err := link.Calibrate(ctx); err != nil {
 			return nil, err
 		}
-		m.RTT, m.Link = link.RTT(), link.Desc
+		o.wire.RTT, o.wire.Link = link.RTT(), link.Desc
 	}
-	notRun, empty, err := o.checkTarget(ctx, server == nil)
+	planned, empty, err := o.planRun(ctx, server == nil)
 	if empty != nil || err != nil {
 		return empty, err
 	}
-	st := setup{link: link, server: server, notRun: notRun, pinned: pinned, unpinned: unpinned}
+	st := setup{link: link, server: server, notRun: planned.NotRun, pinned: pinned, unpinned: unpinned, planned: planned}
 	if st.udpNote = udpBuffers(m.Protocols); st.udpNote != "" {
 		o.Warn(errors.New(st.udpNote))
 	}
@@ -86,26 +85,23 @@ type setup struct {
 	notRun   []results.NotRun
 	pinned   *pinning
 	unpinned string
+	planned  matrix.Planned
 }
 
 // measure runs the matrix o.Matrix, set up as st says, and adds what Run
 // knows to its results.
 func (o *Options) measure(ctx context.Context, st setup) (*results.Results, error) {
-	m := &o.Matrix
-	if err := o.profile(m); err != nil {
+	if err := o.profile(); err != nil {
 		return nil, err
 	}
-	sizing := o.sizeRequests(ctx, st.link)
-	if err := o.plan(st.link, sizing); err != nil {
-		return nil, err
-	}
-	res, err := matrix.Run(ctx, *m)
+	o.cost(st.link, st.planned)
+	res, err := matrix.Run(ctx, o.engine())
 	if err != nil {
 		return nil, &OptionsError{err}
 	}
 	o.settle(res, st.server, st.udpNote, st.link, st.notRun)
 	res.Settings.Pin, res.Settings.Unpinned = st.pinned.result(), st.unpinned
-	res.Sizing, res.PeersMissing = sizing, o.peersMissing
+	res.Sizing, res.PeersMissing = st.planned.Sizing, o.peersMissing
 	// The run ended because the server died (or as it died, at the last
 	// repetitions): say that, not only that the run was interrupted.
 	if de := (*childserver.DiedError)(nil); errors.As(context.Cause(ctx), &de) {
@@ -147,14 +143,13 @@ func (o *Options) checkTarget(ctx context.Context, external bool) ([]results.Not
 	if !external {
 		return nil, nil, nil
 	}
-	m := &o.Matrix
-	var notRun []results.NotRun
-	*m, notRun = matrix.CheckTarget(ctx, *m)
+	checked, notRun := matrix.CheckTarget(ctx, o.engine())
+	o.setEngine(checked)
 	switch {
-	case len(m.Protocols) == 0:
+	case len(checked.Protocols) == 0:
 		return nil, nil, &nothingToMeasureError{NotRun: notRun}
-	case len(m.Scenarios) == 0: // what was asked is not there: said, not failed
-		return nil, matrix.Unmeasured(*m, notRun), nil
+	case len(checked.Scenarios) == 0: // what was asked is not there: said, not failed
+		return nil, matrix.Unmeasured(checked, notRun), nil
 	}
 	return notRun, nil, nil
 }
@@ -164,7 +159,7 @@ func (o *Options) checkTarget(ctx context.Context, external bool) ([]results.Not
 func udpBuffers(protos []transport.Protocol) string {
 	for _, p := range protos {
 		if p == transport.H3 {
-			return udpbuf.Warning()
+			return dial.UDPBufferWarning()
 		}
 	}
 	return ""
@@ -181,10 +176,10 @@ func (o *Options) startServer(ctx context.Context, link *emuLink, pinned *pinnin
 		if err := reachTarget(ctx, &o.Target, o.Warn); err != nil {
 			return nil, nil, err
 		}
-		m.Target = o.Target
+		o.wire.Target = o.Target
 		return nil, func() {}, nil
 	}
-	spec := childserver.Spec{Server: o.Server, Profiling: o.ProfileDir != "", Token: profiling.ClientToken(), CPUs: pinned.serverCPUs()}
+	spec := childserver.Spec{Server: o.Server, Profiling: o.ProfileDir != "", Token: serverctl.ClientToken(), CPUs: pinned.serverCPUs()}
 	if m.Browser != nil {
 		spec.Page = m.Browser.Page
 	}
@@ -192,11 +187,11 @@ func (o *Options) startServer(ctx context.Context, link *emuLink, pinned *pinnin
 	if err != nil {
 		return nil, nil, err
 	}
-	m.Target = plan.Target{Plain: child.Ready.Plain, TLS: child.Ready.TLS, RootCAs: child.Roots, GRPC: child.Ready.GRPC}
+	o.wire.Target = plan.Target{Plain: child.Ready.Plain, TLS: child.Ready.TLS, RootCAs: child.Roots, GRPC: child.Ready.GRPC}
 	if link != nil {
-		m.Network = link.link.Client()
-		m.LinkCounters = link.take
-		m.StatsNetwork = link.server()
+		o.wire.Network = link.link.Client()
+		o.wire.LinkCounters = link.take
+		o.wire.StatsNetwork = link.server()
 		// The link's ferries run in this process: loops must not hold
 		// the Ps they need.
 		m.Engine = m.Engine.WithHoldP(false)
@@ -206,60 +201,46 @@ func (o *Options) startServer(ctx context.Context, link *emuLink, pinned *pinnin
 	return &srv, func() { unwatch(); child.Stop() }, nil
 }
 
-// sizeRequests sizes the rounds of the user's requests from a probe
-// (matrix.SizeRequests): on loopback within what is left of o.Budget;
-// across a link, whose budget follows from the estimate, by time alone.
-func (o *Options) sizeRequests(ctx context.Context, link *emuLink) []string {
-	left := time.Duration(0)
-	if o.Budget > 0 && link == nil {
-		left = max(o.Budget-time.Since(o.Began), time.Nanosecond)
+// planRun makes the run's plan (matrix.Plan) and keeps it: an external
+// target's check, the user's requests sized, the first rounds fitted to
+// o.Budget on loopback, the loss events across a link. A target that
+// lacks every scenario gives results saying so; one that lacks every
+// transport, a *nothingToMeasureError.
+func (o *Options) planRun(ctx context.Context, external bool) (matrix.Planned, *results.Results, error) {
+	planned, err := matrix.Plan(ctx, o.engine(), matrix.PlanOptions{External: external, Budget: o.Budget, Began: o.Began})
+	if err != nil {
+		return planned, nil, &OptionsError{err}
 	}
-	var sizing []string
-	o.Matrix, sizing = matrix.SizeRequests(ctx, o.Matrix, left)
-	return sizing
+	o.setEngine(planned.Options)
+	switch {
+	case len(o.Matrix.Protocols) == 0:
+		return planned, nil, &nothingToMeasureError{NotRun: planned.NotRun}
+	case len(o.Matrix.Scenarios) == 0: // what was asked is not there: said, not failed
+		return planned, matrix.Unmeasured(planned.Options, planned.NotRun), nil
+	}
+	return planned, nil, nil
 }
 
-// plan estimates the run's cost and sets its budget: o.Budget, or across
-// a link the estimate and 15% of it again; OnPlan hears both.
-func (o *Options) plan(link *emuLink, sizing []string) error {
-	est, err := matrix.EstimateRun(o.Matrix)
-	if err != nil {
-		return &OptionsError{err}
-	}
-	if o.Budget > 0 && link == nil {
-		// The budget bounds the first rounds too: cut to fit, or said.
-		var note string
-		o.Matrix, est, note, err = matrix.FitBudget(o.Matrix, o.Budget-time.Since(o.Began))
-		if err != nil {
-			return &OptionsError{err}
-		}
-		if note != "" {
-			sizing = append(slices.Clip(sizing), note)
-		}
-	}
-	if link != nil {
-		// Said before the cells; the results record Settings.LossEvents.
-		var lines []string
-		est, lines = o.fitLossEvents(est)
-		sizing = append(slices.Clip(sizing), lines...)
-	}
+// cost sets the run's budget, o.Budget or across a link the estimate and
+// 15% of it again, and tells OnCost of both.
+func (o *Options) cost(link *emuLink, planned matrix.Planned) {
+	est := planned.Estimate
 	budget := o.Budget
 	if budget == 0 && link != nil {
 		budget = time.Since(o.Began) + time.Duration((1+defaults.LinkBudgetShare)*float64(est.Time))
 	}
-	if o.OnPlan != nil {
-		p := Plan{Estimate: est, Spent: time.Since(o.Began), Budget: max(budget, 0), Sizing: sizing, PeersMissing: o.peersMissing}
+	if o.OnCost != nil {
+		p := Cost{Estimate: est, Spent: time.Since(o.Began), Budget: max(budget, 0), Sizing: planned.Sizing, PeersMissing: o.peersMissing}
 		if link != nil {
 			p.Link, p.LinkName = link.Desc, link.Name()
 		}
-		o.OnPlan(p)
+		o.OnCost(p)
 	}
 	if budget > 0 {
 		// The budget counts from the experiment's start: the child server
 		// and the link came out of it.
-		o.Matrix.Budget = max(budget-time.Since(o.Began), time.Nanosecond)
+		o.wire.Budget = max(budget-time.Since(o.Began), time.Nanosecond)
 	}
-	return nil
 }
 
 // OptionsError is Run's error for options out of range or that do not go
@@ -292,20 +273,21 @@ func (e *nothingToMeasureError) Error() string {
 // child serves profiles; an external target only if it is httpvs serve
 // --profiling (the profiler says so otherwise), and never one the token
 // would reach in cleartext (an *OptionsError).
-func (o *Options) profile(m *plan.Options) error {
+func (o *Options) profile() error {
 	if o.ProfileDir == "" {
 		return nil
 	}
-	prof, err := profiling.NewProfiler(o.ProfileDir, m.Target.Plain, m.Network, o.Warn)
-	var cleartext *profiling.CleartextTokenError
+	prof, err := serverctl.NewProfiler(o.ProfileDir, o.wire.Target.Plain, o.wire.Network, o.Warn)
+	var cleartext *serverctl.CleartextTokenError
 	if errors.As(err, &cleartext) {
 		return &OptionsError{err}
 	}
 	if err != nil {
 		return err
 	}
-	m.Profile = func(scenario, column string) func() plan.Profiles {
-		return prof.Start(runfiles.ProfileName(scenario, column))
+	o.wire.Profile = func(scenario, column string) func() plan.Profiles {
+		stop := prof.Start(runfiles.ProfileName(scenario, column))
+		return func() plan.Profiles { return plan.Profiles(stop()) }
 	}
 	return nil
 }

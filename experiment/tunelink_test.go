@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/experiment"
-	"github.com/httpvs/httpvs/internal/runtest"
+	"github.com/httpvs/httpvs/internal/testenv"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/tune"
 )
@@ -16,8 +16,8 @@ import (
 // for) and named as the spec in the report; nothing is left behind once
 // it returns.
 func TestTuneAcrossLink(t *testing.T) {
-	runtest.NeedLink(t)
-	before := runtest.NetLeftovers(t)
+	needLink(t)
+	before := testenv.NetLeftovers(t)
 	l := links(t, "rtt=20ms")[0]
 	rep, err := experiment.Tune(context.Background(), tune.Options{Protocols: []transport.Protocol{transport.H2C}, Budget: 3 * time.Second, Trial: 150 * time.Millisecond}, &l)
 	if err != nil {
@@ -33,5 +33,5 @@ func TestTuneAcrossLink(t *testing.T) {
 	if len(rep.Results) != 1 || rep.Results[0].H1BytesPerSecond <= 0 {
 		t.Errorf("search across the link: results %+v", rep.Results)
 	}
-	runtest.CheckNoLeftovers(t, before)
+	testenv.CheckNoLeftovers(t, before)
 }

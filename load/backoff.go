@@ -11,7 +11,7 @@ import (
 // A worker whose request failed for want of a connection (nothing
 // listens, the handshake failed) waits before its next request, as the
 // fast engine's event loops wait before they redial: a wait that doubles
-// from backoff.Min with each such failure in a row, up to backoff.Max,
+// from dial.RedialMin with each such failure in a row, up to dial.RedialMax,
 // until a request gets a response. Without it a closed port cost ~20-45k
 // refused connections a second at a core's worth of CPU, all of it
 // counted as errors of a run that could say so after a few. Each failure

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/httpvs/httpvs/internal/backoff"
+	"github.com/httpvs/httpvs/internal/dial"
 	"github.com/httpvs/httpvs/load/loadresult"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
@@ -73,10 +73,10 @@ func TestRefusedDialsBackOff(t *testing.T) {
 			if took > goneAfter+5*time.Second {
 				t.Errorf("ran %v against nothing", took)
 			}
-			most := int64(c.conns * backoff.Tries(took))
+			most := int64(c.conns * dial.RedialTries(took))
 			if res.Requests < int64(c.conns) || res.Requests > most {
-				t.Errorf("%d attempts in %v over %d slots: want %d to %d (one each at least, backoff.Tries(%v) = %d each at most)",
-					res.Requests, took.Round(time.Millisecond), c.conns, c.conns, most, took.Round(time.Millisecond), backoff.Tries(took))
+				t.Errorf("%d attempts in %v over %d slots: want %d to %d (one each at least, dial.RedialTries(%v) = %d each at most)",
+					res.Requests, took.Round(time.Millisecond), c.conns, c.conns, most, took.Round(time.Millisecond), dial.RedialTries(took))
 			}
 			if res.Errors.Total != res.Requests || res.Errors.Of(stats.ErrRefused) != res.Requests || res.Succeeded != 0 ||
 				res.RequestsPerSecond != 0 || res.BytesReceived != 0 || res.Connections != 0 || res.Latency.Count != 0 {
@@ -155,7 +155,7 @@ func TestBackoffEndsWhenServerComesUp(t *testing.T) {
 			}
 			res := out.res
 			refused := res.Errors.Of(stats.ErrRefused)
-			if most := int64(conns * backoff.Tries(listening)); refused < conns || refused > most || refused != res.Errors.Total {
+			if most := int64(conns * dial.RedialTries(listening)); refused < conns || refused > most || refused != res.Errors.Total {
 				t.Errorf("errors %v before the server listened at %v: want %d to %d refusals, nothing else",
 					res.Errors, listening.Round(time.Millisecond), conns, most)
 			}

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/httpvs/httpvs/internal/testmain"
+	"github.com/httpvs/httpvs/internal/testenv"
 	"github.com/httpvs/httpvs/load/loadresult"
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/transport"
@@ -34,7 +34,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv(childServerEnv) == "1" {
 		os.Exit(serveChild())
 	}
-	testmain.RaiseParallel(testmain.Waiting)
+	testenv.RaiseParallel(testenv.Waiting)
 	os.Exit(m.Run())
 }
 

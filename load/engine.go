@@ -11,8 +11,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/httpvs/httpvs/internal/backoff"
 	"github.com/httpvs/httpvs/internal/defaults"
+	"github.com/httpvs/httpvs/internal/dial"
 	"github.com/httpvs/httpvs/internal/procstat"
 	"github.com/httpvs/httpvs/load/loadresult"
 	"github.com/httpvs/httpvs/stats"
@@ -291,7 +291,7 @@ func waitUntil(ctx context.Context, at time.Time) error {
 	if at.IsZero() || d <= 0 {
 		return nil
 	}
-	if !backoff.Sleep(ctx, d) {
+	if !dial.RedialSleep(ctx, d) {
 		return fmt.Errorf("waiting to start at %s: %w", at.Format(time.RFC3339), ctx.Err())
 	}
 	return nil

@@ -10,7 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/httpvs/httpvs/internal/backoff"
+	"github.com/httpvs/httpvs/internal/dial"
 	"github.com/httpvs/httpvs/internal/lean"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
@@ -91,7 +91,7 @@ func (w *worker) loop(ctx context.Context) {
 	r := w.r
 	var (
 		traced context.Context
-		redial backoff.Delay
+		redial dial.Redial
 	)
 	if w.lean != nil {
 		w.stream = w.lean.NewStream(ctx)
@@ -119,7 +119,7 @@ func (w *worker) loop(ctx context.Context) {
 		}
 		if !w.once(ctx, traced, intended, measuring) {
 			redial.Reset()
-		} else if !backoff.Sleep(ctx, redial.Failed()) {
+		} else if !dial.RedialSleep(ctx, redial.Failed()) {
 			return
 		}
 	}

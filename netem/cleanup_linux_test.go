@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/httpvs/httpvs/internal/nettest"
+	"github.com/httpvs/httpvs/internal/testenv"
 	"golang.org/x/sys/unix"
 )
 
@@ -76,7 +76,7 @@ func TestLinkCloseLeavesNothing(t *testing.T) {
 }
 
 func testCloseLeavesNothing(t *testing.T, makeLink func() (*Link, error)) {
-	nettest.SkipWithoutPrivilege(t)
+	testenv.SkipWithoutPrivilege(t)
 	// The runtime's poller keeps two descriptors from its first use on:
 	// start it before counting.
 	if r, w, err := os.Pipe(); err == nil {
@@ -85,7 +85,7 @@ func testCloseLeavesNothing(t *testing.T, makeLink func() (*Link, error)) {
 	}
 	fds0, g0 := countFDs(t), runtime.NumGoroutine()
 	l, err := makeLink()
-	nettest.SkipIfDenied[*SetupError](t, err)
+	testenv.SkipIfDenied[*SetupError](t, err)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func testCloseLeavesNothing(t *testing.T, makeLink func() (*Link, error)) {
 	if got, _ := os.Readlink(fmt.Sprintf("/proc/%d/ns/net", sleeper.Process.Pid)); got != ns[1] {
 		t.Errorf("the child started in the server namespace is in %s, want %s", got, ns[1])
 	}
-	if err := dialOnce(nettest.Context(t, 10*time.Second), l); err != nil {
+	if err := dialOnce(testenv.Context(t, 10*time.Second), l); err != nil {
 		t.Fatal(err)
 	}
 	if err := l.Close(); err != nil {
@@ -165,7 +165,7 @@ func TestLinkParentKilled(t *testing.T) {
 }
 
 func testParentKilled(t *testing.T, link string) {
-	nettest.SkipWithoutPrivilege(t)
+	testenv.SkipWithoutPrivilege(t)
 	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperLinkHolder$", "-test.v")
 	cmd.Env = append(os.Environ(), "NETEM_HELPER=1", "NETEM_HELPER_LINK="+link)
 	out, err := cmd.StdoutPipe()

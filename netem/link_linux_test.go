@@ -8,14 +8,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/httpvs/httpvs/internal/nettest"
+	"github.com/httpvs/httpvs/internal/testenv"
 )
 
 // newTestLink makes a link for spec, or skips the test with the reason
 // when this system cannot; the link is closed when the test ends.
 func newTestLink(t *testing.T, text string) *Link {
 	t.Helper()
-	return nettest.Link[*SetupError](t, text, func(text string) (*Link, error) {
+	return testenv.Link[*SetupError](t, text, func(text string) (*Link, error) {
 		spec, err := Parse(text)
 		if err != nil {
 			return nil, err
@@ -29,7 +29,7 @@ func newTestLink(t *testing.T, text string) *Link {
 // counts of what follows it.
 func TestLinkResetStats(t *testing.T) {
 	l := newTestLink(t, "rtt=2ms")
-	echoed, err := echoUDP(nettest.Context(t, 10*time.Second), l, 20, time.Millisecond)
+	echoed, err := echoUDP(testenv.Context(t, 10*time.Second), l, 20, time.Millisecond)
 	if err != nil {
 		t.Fatal(err)
 	}

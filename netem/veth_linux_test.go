@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/httpvs/httpvs/internal/nettest"
+	"github.com/httpvs/httpvs/internal/testenv"
 )
 
 // pfifoQdisc stands in for netem on kernels without sch_netem: the veth
@@ -15,12 +15,12 @@ func pfifoQdisc(Direction) []string { return []string{"pfifo", "limit", "1000"} 
 // newTestVethLink makes a veth link with a pfifo on each end, or skips.
 func newTestVethLink(t *testing.T) *Link {
 	t.Helper()
-	nettest.SkipWithoutPrivilege(t)
+	testenv.SkipWithoutPrivilege(t)
 	if err := needIPRoute2(); err != nil {
 		t.Skip(err)
 	}
 	l, err := newNetemLink(Spec{}, pfifoQdisc)
-	nettest.SkipIfDenied[*SetupError](t, err)
+	testenv.SkipIfDenied[*SetupError](t, err)
 	if err != nil {
 		t.Fatalf("veth link: %v", err)
 	}
@@ -37,7 +37,7 @@ func TestVethPlumbing(t *testing.T) {
 	if l.Backend() != BackendNetem {
 		t.Errorf("backend %q", l.Backend())
 	}
-	ctx := nettest.Context(t, 30*time.Second)
+	ctx := testenv.Context(t, 30*time.Second)
 	// The counters prove no ARP crossed (it would add packets) and no
 	// probe was lost; how fast the probes came back is the machine's.
 	echoed, err := echoUDP(ctx, l, 50, time.Millisecond)

@@ -11,7 +11,6 @@ import (
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/internal/fielderr"
 	"github.com/httpvs/httpvs/load"
-	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
@@ -44,7 +43,6 @@ type Target struct {
 
 // Options describe a run.
 type Options struct {
-	Target    Target
 	Protocols []transport.Protocol // transports, columns of the report
 	Scenarios []Scenario           // workloads, in order
 	// Repeat is the number of repetitions per cell; zero means 8.
@@ -70,10 +68,6 @@ type Options struct {
 	// whatever its verdict (Stein's two-stage procedure,
 	// verdict.RoundsBySpread). Zero: rounds go to the open verdicts.
 	Precision float64
-	// Budget bounds the added rounds: one starts only when it is expected
-	// to end within Budget of the run's start. Zero means no bound but
-	// MaxRepeat. The first Repeat rounds are never cut.
-	Budget time.Duration
 	// Size fixes each transfer cell's total body size (split across its
 	// streams); zero sizes it per transport from a probe of Duration/2.
 	Size units.Bytes
@@ -105,34 +99,10 @@ type Options struct {
 	// cold-start, page-load and head-of-line requests; the results record
 	// their names, not their values.
 	Header http.Header
-	// Network is where every client socket of the run is made (an
-	// emulated link's client namespace, for example); nil means the
-	// process's own network.
-	Network transport.Network
-	// StatsNetwork, if set, is where the client that reads the server's
-	// counters makes its socket instead of Network: an emulated link's
-	// server namespace, so that reading them costs no round trips on the
-	// link and is not counted in its counters.
-	StatsNetwork transport.Network
 	// NoServerStats, when set, leaves the server's counters unread: no
 	// GET /stats before and after each repetition (a request to a target
 	// its owner did not ask for), and no server figures.
 	NoServerStats bool
-	// LinkCounters, if set, returns the emulated link's counters since its
-	// last call (netem.Link.ResetStats): each repetition records those of
-	// its own span (Repetition.Link).
-	LinkCounters func() (up, down netem.DirStats)
-	// RTT is the round trip of the emulated link (its calibration); zero
-	// without one. head-of-line lets its download run for a few round
-	// trips before it measures.
-	RTT time.Duration
-	// Link is the emulated link the run crosses, as calibrated (its RTT
-	// is RTT); nil on loopback. Across it rounds are sized by the link
-	// (linkplan.go: a zero Duration or Warmup is LinkWindowRTTs or
-	// LinkWarmupRTTs round trips, transfers are sized from its goodput and
-	// their first part omitted) and every cell is held against the link's
-	// bound (bounds.go). The results carry it as Settings.Net.
-	Link *results.Net
 	// Omit is how much of each transfer's start its rate leaves out, as
 	// iperf3's --omit: zero means, across a link, its handshakes and slow
 	// start (none on loopback); negative means none.
@@ -152,14 +122,6 @@ type Options struct {
 	AA []string
 	// Progress, if set, is called before each measurement.
 	Progress func(Progress)
-	// Profile, if set, is called before a round of its own, after the
-	// measured ones, of each transfer or load cell slower than its
-	// baseline and of the baseline, and the function it returns after it,
-	// which returns the CPU profiles the caller took over the round (the
-	// client's and the server's). Run attributes each slower cell's extra
-	// CPU from them (Cell.Attribution); no measured repetition is
-	// profiled.
-	Profile func(scenario, column string) (stop func() Profiles)
 	// ProfileSpan is how long each profiling round lasts at least: a
 	// profile sampled at 100 Hz holds about 100 samples per second of one
 	// busy core. Zero: 2 s.
@@ -213,14 +175,12 @@ func (o Options) Validate() error {
 		return fielderr.New("Protocols", "none", "at least one transport")
 	case len(o.Scenarios) == 0:
 		return fielderr.New("Scenarios", "none", "at least one scenario")
-	case o.Target.Plain == "" && o.Target.TLS == "":
-		return fielderr.New("Target", "none", "a cleartext or a TLS base URL")
 	}
 	return fielderr.Within("Client", o.Client.Validate())
 }
 
 // checkRounds refuses the fields that decide the rounds out of range:
-// Repeat, MaxRepeat, Precision, Budget, the A/A columns and LossEvents.
+// Repeat, MaxRepeat, Precision, the A/A columns and LossEvents.
 func (o Options) checkRounds() error {
 	switch {
 	case o.Repeat < 0 || o.Repeat > 100:
@@ -229,8 +189,6 @@ func (o Options) checkRounds() error {
 		return fielderr.New("MaxRepeat", o.MaxRepeat, "Repeat to 100, or 0 for Repeat")
 	case o.Precision != 0 && (o.Precision < minPrecision || o.Precision > maxPrecision):
 		return fielderr.New("Precision", o.Precision, "a half-width from 1%% to 50%% (0.01 to 0.5; 0.10 plans every cell to ±10%%), or 0 for rounds to open verdicts")
-	case o.Budget < 0:
-		return fielderr.New("Budget", o.Budget, "zero (no bound) or more")
 	case o.LossEvents > maxLossEvents:
 		return fielderr.New("LossEvents", o.LossEvents, "at most %d", maxLossEvents)
 	}

@@ -11,7 +11,7 @@ import (
 // TestValidateRounds: the fields that decide the rounds are refused out
 // of range as a *config.FieldError naming the field; in range they pass.
 func TestValidateRounds(t *testing.T) {
-	base := Options{Target: Target{Plain: "http://127.0.0.1:1"}, Protocols: []transport.Protocol{transport.H1}, Scenarios: Scenarios[:1]}
+	base := Options{Protocols: []transport.Protocol{transport.H1}, Scenarios: Scenarios[:1]}
 	for _, tc := range []struct {
 		set   func(*Options)
 		field string // "" when valid

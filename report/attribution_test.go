@@ -17,9 +17,9 @@ func TestAttributionListsSlowerCellsAndNextSteps(t *testing.T) {
 		return &results.AttributionSide{Side: name, Samples: samples, BaseSamples: 150, SecondsPerUnit: 0.5 + extra, BaseSecondsPerUnit: 0.5, ExtraSecondsPerUnit: extra, GrowthSecondsPerUnit: extra}
 	}
 	res := &results.Results{Settings: results.Settings{Protocols: []string{"h1", "h2", "h1-tls"}, Baseline: "h1", ProfileSpanSeconds: 2, ProfileDir: "/tmp/run/profiles"}, Cells: []results.Cell{
-		{Scenario: "download:tuned", Protocol: "h2", CPUUnit: "GB", VsH1: &results.Interval{Ratio: 0.5, Low: 0.4, High: 0.6, Pairs: 5, Verdict: results.VerdictSlower},
+		{Scenario: "download:tuned", Protocol: "h2", CPUUnit: "GB", VsBaseline: &results.Interval{Ratio: 0.5, Low: 0.4, High: 0.6, Pairs: 5, Verdict: results.VerdictSlower},
 			Attribution: []*results.AttributionSide{side("client", 25, 0.1), side("server", 400, 0.3)}},
-		{Scenario: "small-sequential", Protocol: "h1-tls", CPUUnit: "1000 requests", VsH1: &results.Interval{Ratio: 0.97, Low: 0.9, High: 1.05, Pairs: 5, Verdict: results.VerdictSimilar},
+		{Scenario: "small-sequential", Protocol: "h1-tls", CPUUnit: "1000 requests", VsBaseline: &results.Interval{Ratio: 0.97, Low: 0.9, High: 1.05, Pairs: 5, Verdict: results.VerdictSimilar},
 			Attribution: []*results.AttributionSide{side("client", 300, 0.01)}},
 	}}
 	var b bytes.Buffer

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -33,7 +32,7 @@ func Benchstat(w io.Writer, res *results.Results) error {
 			}
 			// An unknown or unreliable server figure is left out, not 0.
 			server := ""
-			if v, ok := verdict.ServerFigure(r, r.ServerCPUPerUnit); ok {
+			if v, ok := serverCPU(r); ok {
 				server = fmt.Sprintf("\t%.4f server-sec/%s", v, map[bool]string{true: "GB", false: "1k-req"}[c.Metric == results.MetricBytesPerSecond])
 			}
 			if c.Metric == results.MetricBytesPerSecond {

@@ -7,7 +7,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -20,7 +19,7 @@ func Capacity(w io.Writer, c *results.Capacity, notRun []results.NotRun) error {
 	bw := &printer{w: w}
 	fmt.Fprintln(bw, wrap(fmt.Sprintf("capacity at %s, %s: the highest open-loop rate each transport carried within the objective, latency from each request's intended send time", c.Objective.Text, c.Request), textWidth, "", "  "))
 	if c.Net != nil {
-		fmt.Fprintln(bw, verdict.NetSummary(c.Net))
+		fmt.Fprintln(bw, NetSummary(c.Net))
 	}
 	n := searches(c)
 	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
@@ -41,7 +40,7 @@ func Capacity(w io.Writer, c *results.Capacity, notRun []results.NotRun) error {
 		fmt.Fprintf(bw, "  stopped: %s\n", c.Stopped)
 	}
 	for _, n := range notRun {
-		fmt.Fprintf(bw, "  not run: %s\n", n)
+		fmt.Fprintf(bw, "  not run: %s\n", notRunText(n, nil))
 	}
 	return bw.err
 }
@@ -54,7 +53,7 @@ func capacityLegend(c *results.Capacity, n int) string {
 	if n <= 1 {
 		return s + "; one search: the ratio shows the resolution its brackets allow, and with no spread between searches it has no verdict (a longer budget repeats the search))"
 	}
-	return s + fmt.Sprintf("; the ratio is the geometric mean over %d searches, with a 95%% interval the wider of their spread (Student's t) and their resolution; ≈ where it holds 1 and excludes a difference of %.0f%%, undetermined where it cannot)", n, verdict.Matters*100)
+	return s + fmt.Sprintf("; the ratio is the geometric mean over %d searches, with a 95%% interval the wider of their spread (Student's t) and their resolution; ≈ where it holds 1 and excludes a difference of %.0f%%, undetermined where it cannot)", n, results.Matters*100)
 }
 
 // searches is the most searches any transport made.

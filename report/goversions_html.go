@@ -100,7 +100,7 @@ func goVersionsHTML(w io.Writer, res *results.Results) error {
 		for j, text := range r[1:] {
 			var c *results.Cell
 			if iv := v.chGrid[i][j]; iv != nil {
-				c = &results.Cell{VsH1: iv}
+				c = &results.Cell{VsBaseline: iv}
 			}
 			row.Cells = append(row.Cells, heatOf(text, c))
 		}
@@ -123,9 +123,9 @@ func goChartOf(gv *results.GoVersions, v goView, sc string) (goChart, bool) {
 	ratios := map[[2]string]*results.Interval{}
 	top := 1.2
 	for _, c := range gv.Cells {
-		if c.Scenario == sc && c.VsH1 != nil && c.VsH1.Pairs > 0 {
-			ratios[[2]string{c.Toolchain, c.Protocol}] = c.VsH1
-			for _, v := range []float64{c.VsH1.Ratio, c.VsH1.High} {
+		if c.Scenario == sc && c.VsBaseline != nil && c.VsBaseline.Pairs > 0 {
+			ratios[[2]string{c.Toolchain, c.Protocol}] = c.VsBaseline
+			for _, v := range []float64{c.VsBaseline.Ratio, c.VsBaseline.High} {
 				if !math.IsInf(v, 0) && !math.IsNaN(v) {
 					top = math.Max(top, v)
 				}

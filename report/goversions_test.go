@@ -26,7 +26,7 @@ func goResults() *results.Results {
 		h1 := results.Cell{Scenario: "download", Protocol: "h1", Metric: results.MetricBytesPerSecond, Median: 3e9, Repetitions: make([]results.Repetition, 4)}
 		h2c := h1
 		h2c.Protocol, h2c.Median, h2c.Baseline = "h2c", 3e9/4*float64(i+1), "h1"
-		h2c.RatioToH1, h2c.VsH1 = float64(i+1)/4, ratio(float64(i+1)/4, results.VerdictSlower)
+		h2c.RatioToBaseline, h2c.VsBaseline = float64(i+1)/4, ratio(float64(i+1)/4, results.VerdictSlower)
 		gv.Cells = append(gv.Cells, results.GoVersionCell{Toolchain: tc, Cell: h1}, results.GoVersionCell{Toolchain: tc, Cell: h2c})
 	}
 	gv.Changes = []results.GoVersionChange{
@@ -93,9 +93,9 @@ func TestGoVersionsChartOfAWideInterval(t *testing.T) {
 	gv := res.GoVersions
 	for i := range gv.Cells {
 		if c := &gv.Cells[i]; c.Protocol == "h2c" {
-			c.VsH1 = &results.Interval{Ratio: 3, Low: 0.001, High: 1e12, Pairs: 2, Verdict: results.VerdictUndetermined}
+			c.VsBaseline = &results.Interval{Ratio: 3, Low: 0.001, High: 1e12, Pairs: 2, Verdict: results.VerdictUndetermined}
 			if i > 2 {
-				c.VsH1.High = math.Inf(1)
+				c.VsBaseline.High = math.Inf(1)
 			}
 		}
 	}

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/internal/protoname"
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -29,7 +28,7 @@ func grids(res *results.Results) []grid {
 	folded := foldedServerNote(res) != "" // said once, at the top
 	for _, name := range res.ScenarioNames() {
 		protos := res.ProtocolNames(name)
-		sc, ok := verdict.Describe(&res.Settings, name)
+		sc, ok := res.Judgement.Scenario(name)
 		if !ok {
 			sc = results.ScenarioInfo{Name: name}
 		}
@@ -63,7 +62,7 @@ func (g *grid) row(name string, f func(c *results.Cell) string) {
 			r = append(r, "")
 		case len(c.Repetitions) == 0:
 			r = append(r, "-")
-		case name != "errors" && !verdict.Counts(verdict.MedianRepetition(c)):
+		case name != "errors" && c.MedianRepetition == 0:
 			r = append(r, "-") // no repetition counts: no figure, only its errors
 		default:
 			r = append(r, f(c))
@@ -103,7 +102,7 @@ func (g *grid) fill(repeat int, folded bool) {
 		})
 	}
 	g.row("p50 / p99", func(c *results.Cell) string {
-		l := verdict.MedianRepetition(c).Latency
+		l := medianRep(c).Latency
 		return dur(l.P50) + " / " + dur(l.P99)
 	})
 	if g.metric() == results.MetricSeconds {
@@ -111,30 +110,30 @@ func (g *grid) fill(repeat int, folded bool) {
 	}
 	g.boundRows()
 	g.row("errors", func(c *results.Cell) string { return fmt.Sprint(c.Errors.Total) })
-	g.row("connections", func(c *results.Cell) string { return fmt.Sprint(verdict.MedianRepetition(c).Connections) })
+	g.row("connections", func(c *results.Cell) string { return fmt.Sprint(medianRep(c).Connections) })
 	unit := "1k req"
 	if transfer {
 		unit = "GB"
 	}
-	g.row("client CPU s/"+unit, func(c *results.Cell) string { return fmt.Sprintf("%.3f", verdict.MedianRepetition(c).ClientCPUPerUnit) })
+	g.row("client CPU s/"+unit, func(c *results.Cell) string { return fmt.Sprintf("%.3f", medianRep(c).ClientCPUPerUnit) })
 	g.row("server CPU s/"+unit, func(c *results.Cell) string {
-		m := verdict.MedianRepetition(c)
+		m := medianRep(c)
 		return serverFigure(m, m.ServerCPUPerUnit, "%.3f")
 	})
 	g.row("cores client/server", func(c *results.Cell) string {
-		m := verdict.MedianRepetition(c)
+		m := medianRep(c)
 		return fmt.Sprintf("%.2f/%s", m.ClientCores, serverFigure(m, m.ServerCores, "%.2f"))
 	})
-	g.row("allocs/req", func(c *results.Cell) string { return fmt.Sprintf("%.0f", verdict.MedianRepetition(c).AllocsPerRequest) })
+	g.row("allocs/req", func(c *results.Cell) string { return fmt.Sprintf("%.0f", medianRep(c).AllocsPerRequest) })
 	g.row("GC client/server", func(c *results.Cell) string {
-		m := verdict.MedianRepetition(c)
+		m := medianRep(c)
 		if m.Server == nil {
 			return fmt.Sprintf("%d/-", m.ClientGCCycles)
 		}
 		return fmt.Sprintf("%d/%d", m.ClientGCCycles, m.Server.Process.GCCycles)
 	})
 	g.row("goroutines peak c/s", func(c *results.Cell) string {
-		m := verdict.MedianRepetition(c)
+		m := medianRep(c)
 		if m.Server == nil {
 			return fmt.Sprintf("%d/-", m.ClientGoroutinesPeak)
 		}
@@ -221,7 +220,7 @@ func skipNotes(cells []*results.Cell) []string {
 		notes = append(notes, differ)
 	}
 	if len(noisy) > 0 {
-		notes = append(notes, fmt.Sprintf("* noisy: repetitions spread (max-min)/median over %.0f%% (%s): read those ratios with care", verdict.NoisySpread*100, strings.Join(noisy, ", ")))
+		notes = append(notes, fmt.Sprintf("* noisy: repetitions spread (max-min)/median over %.0f%% (%s): read those ratios with care", results.NoisySpread*100, strings.Join(noisy, ", ")))
 	}
 	return notes
 }
@@ -234,7 +233,7 @@ func serverNotes(cells []*results.Cell, folded bool) []string {
 		if c == nil || c.Skipped != "" || len(c.Repetitions) == 0 {
 			continue
 		}
-		if m := verdict.MedianRepetition(c); m.Server == nil && m.ServerNote != "" {
+		if m := medianRep(c); m.Server == nil && m.ServerNote != "" {
 			unknown = append(unknown, fmt.Sprintf("%s: %s", c.Protocol, m.ServerNote))
 			why = append(why, m.ServerNote)
 		} else if m.ServerUnreliable != "" {
@@ -334,12 +333,12 @@ func (g *grid) baseline() string {
 // "0.70x [0.48, 1.02]"; "-" when there is no ratio.
 func estimateText(c *results.Cell) string {
 	switch {
-	case c.VsH1 != nil && c.VsH1.Pairs > 0:
-		return boundsText(*c.VsH1)
-	case c.RatioToH1 == 0:
+	case c.VsBaseline != nil && c.VsBaseline.Pairs > 0:
+		return boundsText(*c.VsBaseline)
+	case c.RatioToBaseline == 0:
 		return "-"
-	case c.RatioToH1 == 1 && c.Protocol == c.Baseline:
+	case c.RatioToBaseline == 1 && c.Protocol == c.Baseline:
 		return "1.00x"
 	}
-	return fmt.Sprintf("%.2fx (medians)", c.RatioToH1)
+	return fmt.Sprintf("%.2fx (medians)", c.RatioToBaseline)
 }

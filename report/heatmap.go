@@ -4,20 +4,22 @@ import (
 	"fmt"
 	"html/template"
 	"math"
+	"strings"
 
 	"github.com/httpvs/httpvs/results"
 )
 
 // htmlVerdict is the verdict of report.html: a heat map of the ratios to
-// h1 (scenarios down, transports across), the main causes, each fix once.
+// the baseline (scenarios down, transports across), then each cause with
+// its fix and each caveat, as the first screen says them.
 type htmlVerdict struct {
 	Title    string
+	Legend   string // what a cell is (mdLegend)
 	Head     []string
 	Rows     []heatRow
 	Variants string
-	Noise    string      // the noise floor: the A/A cells' intervals
-	RefsNote string      // explains the "without Go" rows, "" if none
-	Whys     [][2]string // scenario, its main causes
+	Noise    string // the noise floor: the A/A cells' intervals
+	RefsNote string // explains the "without Go" rows, "" if none
 	Fixes    []string
 	Refs     *htmlRefs // the reference peers, nil for none
 	Link     []string  // across a link: the cells against its bound, and the when in words
@@ -49,35 +51,53 @@ type heatCell struct {
 // strongest: 4x slower or faster.
 const heatFull = 4.0
 
+// newHTMLVerdict lays out the first screen (Screen) as a heat map: its
+// header, table (with the reference peers' rows "without Go"), A/A and
+// tuned lines, and its cause and caveat lines as the list of what to
+// change.
 func newHTMLVerdict(res *results.Results) *htmlVerdict {
-	v := newVerdict(res)
-	if len(v.head) < 2 {
+	s := newScreen(res, nil)
+	rows, cells := s.tableRows()
+	if rows == nil {
 		return nil
 	}
-	hv := &htmlVerdict{Title: v.title(res), Head: v.head, Variants: v.variants, Noise: v.noise, RefsNote: v.refs, Fixes: v.fixes, Link: v.link}
+	hv := &htmlVerdict{Title: s.header(), Legend: mdLegend(s.base), Head: rows[0], Noise: oneLine(s.aaLine()), Variants: oneLine(s.tunedLine()),
+		Fixes: append(s.causeLines(), s.caveatLines()...), Link: linkLines(res)}
 	if refs := referencesOf(res); refs != nil {
 		hv.Refs = &htmlRefs{Title: referencesTitle, Missing: refs.missing, Head: refs.head, Rows: refs.rows, Why: refs.why}
 	}
-	for i, r := range v.rows {
+	for i, r := range rows[1:] {
 		row := heatRow{Name: r[0]}
 		for j, text := range r[1:] {
-			row.Cells = append(row.Cells, heatOf(text, v.grid[i][j]))
+			row.Cells = append(row.Cells, heatOf(text, cells[i+1][j]))
 		}
 		hv.Rows = append(hv.Rows, row)
-		if v.whys[i] != "" {
-			hv.Whys = append(hv.Whys, [2]string{r[0], v.whys[i]})
+		if ref := withoutGoRow(res, r[0], rows[0][1:]); ref != nil {
+			row := heatRow{Name: ref[0]}
+			for _, text := range ref[1:] {
+				row.Cells = append(row.Cells, heatCell{Text: text})
+			}
+			hv.Rows, hv.RefsNote = append(hv.Rows, row), withoutGoNote
 		}
 	}
+	for i, f := range hv.Fixes {
+		hv.Fixes[i] = oneLine([]string{f})
+	}
 	return hv
+}
+
+// oneLine joins a screen's lines, wrapping undone, into one.
+func oneLine(lines []string) string {
+	return strings.Join(strings.Fields(strings.Join(lines, " ")), " ")
 }
 
 // heatOf colours one verdict cell.
 func heatOf(text string, c *results.Cell) heatCell {
 	h := heatCell{Text: text}
-	if c == nil || c.VsH1 == nil || c.VsH1.Verdict == results.VerdictUnknown {
+	if c == nil || c.VsBaseline == nil || c.VsBaseline.Verdict == results.VerdictUnknown {
 		return h
 	}
-	iv := c.VsH1
+	iv := c.VsBaseline
 	h.Title = fmt.Sprintf("%.3fx, 95%% interval %.3f..%.3f over %d paired rounds", iv.Ratio, iv.Low, iv.High, iv.Pairs)
 	switch iv.Verdict {
 	case results.VerdictSimilar:

@@ -45,7 +45,7 @@ type history struct {
 }
 
 // newHistory reads cells' ratios and intervals, and the A/A bands, out
-// of runs, in order. The figures are the runs' own (Cell.VsH1).
+// of runs, in order. The figures are the runs' own (Cell.VsBaseline).
 func newHistory(runs []*results.Results, cells []HistoryCell) history {
 	h := history{cells: cells}
 	for _, r := range runs {
@@ -64,12 +64,12 @@ func newHistory(runs []*results.Results, cells []HistoryCell) history {
 
 func pointOf(c *results.Cell) historyPoint {
 	switch {
-	case c == nil || c.Skipped != "" || c.RatioToH1 <= 0:
+	case c == nil || c.Skipped != "" || c.RatioToBaseline <= 0:
 		return historyPoint{}
-	case c.VsH1 == nil || c.VsH1.Pairs < 2 || c.VsH1.Low <= 0:
-		return historyPoint{ratio: c.RatioToH1, ok: true}
+	case c.VsBaseline == nil || c.VsBaseline.Pairs < 2 || c.VsBaseline.Low <= 0:
+		return historyPoint{ratio: c.RatioToBaseline, ok: true}
 	}
-	return historyPoint{ratio: c.VsH1.Ratio, low: c.VsH1.Low, high: c.VsH1.High, interval: true, ok: true}
+	return historyPoint{ratio: c.VsBaseline.Ratio, low: c.VsBaseline.Low, high: c.VsBaseline.High, interval: true, ok: true}
 }
 
 // aaBand is run's widest A/A interval among the scenarios of cells, or
@@ -91,13 +91,13 @@ func aaBand(run *results.Results, cells []HistoryCell) historyBand {
 	for _, c := range cells {
 		for i := range run.AA {
 			if run.AA[i].Scenario == c.Scenario {
-				widen(run.AA[i].VsH1)
+				widen(run.AA[i].VsBaseline)
 			}
 		}
 	}
 	if !b.ok {
 		for i := range run.AA {
-			widen(run.AA[i].VsH1)
+			widen(run.AA[i].VsBaseline)
 		}
 	}
 	return b

@@ -30,15 +30,15 @@ func historyRuns(n int) []*results.Results {
 		}{{"h1", 0}, {"h2c", 0.25 + 0.05*float64(i)}, {"h2", 0.5}} {
 			cell := results.Cell{Scenario: "download", Protocol: c.p, Metric: results.MetricBytesPerSecond, Median: 1e9}
 			if c.ratio > 0 {
-				cell.RatioToH1 = c.ratio
+				cell.RatioToBaseline = c.ratio
 				if i > 0 {
-					cell.VsH1 = &results.Interval{Ratio: c.ratio, Low: c.ratio * 0.9, High: c.ratio * 1.1, Pairs: 3}
+					cell.VsBaseline = &results.Interval{Ratio: c.ratio, Low: c.ratio * 0.9, High: c.ratio * 1.1, Pairs: 3}
 				}
 			}
 			r.Cells = append(r.Cells, cell)
 		}
 		if i > 1 {
-			r.AA = []results.Cell{{Scenario: "download", Protocol: "h1 A/A", VsH1: &results.Interval{Ratio: 1, Low: 0.93, High: 1.08, Pairs: 3}}}
+			r.AA = []results.Cell{{Scenario: "download", Protocol: "h1 A/A", VsBaseline: &results.Interval{Ratio: 1, Low: 0.93, High: 1.08, Pairs: 3}}}
 		}
 		runs = append(runs, r)
 	}

@@ -5,7 +5,6 @@ import (
 	"html/template"
 	"io"
 
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -28,7 +27,7 @@ func HTML(w io.Writer, res *results.Results) error {
 		})
 	}
 	for _, n := range res.NotRun {
-		page.NotRun = append(page.NotRun, n.String())
+		page.NotRun = append(page.NotRun, notRunText(n, nil))
 	}
 	page.Sizing = res.Sizing
 	if t := newBrowserTable(res); t != nil {
@@ -110,8 +109,8 @@ func chart(g grid) svgChart {
 			b.W = scale(g.same.of(c)) - chartLeft
 			b.Lo, b.Hi = scale(c.Min), scale(c.Max)
 			b.Value = metricValue(c.Metric, g.same.of(c))
-			if verdict.Ratio(c) > 0 {
-				b.Value += fmt.Sprintf("  %.2fx", verdict.Ratio(c))
+			if c.Ratio > 0 {
+				b.Value += fmt.Sprintf("  %.2fx", c.Ratio)
 			}
 		}
 		ch.Bars = append(ch.Bars, b)
@@ -128,7 +127,7 @@ var htmlTemplate = template.Must(template.New("report").Parse(htmlHead + `<p cla
 {{if .Sizing}}<p class="legend">Your requests' rounds, sized from a probe:</p><ul class="notes">{{range .Sizing}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{with .Verdict}}<section id="verdict">
 <h2>Verdict</h2>
-<p class="legend">{{.Title}}. Red: slower than h1, green: faster, stronger the further from 1 (full at 4x); grey: ≈ h1.</p>
+<p class="legend">{{.Title}}. {{.Legend}} Red: slower, green: faster, stronger the further from 1 (full at 4x); grey: ≈.</p>
 <table class="heat">
 <thead><tr>{{range .Head}}<th>{{.}}</th>{{end}}</tr></thead>
 <tbody>{{range .Rows}}<tr><td>{{.Name}}</td>{{range .Cells}}<td{{with .Style}} style="{{.}}"{{end}}{{with .Title}} title="{{.}}"{{end}}>{{.Text}}</td>{{end}}</tr>
@@ -137,7 +136,7 @@ var htmlTemplate = template.Must(template.New("report").Parse(htmlHead + `<p cla
 {{if .Noise}}<p class="legend">{{.Noise}}</p>{{end}}{{if .Variants}}<p class="legend">{{.Variants}}</p>{{end}}{{if .RefsNote}}<p class="legend">{{.RefsNote}}</p>{{end}}
 {{if .Link}}<pre class="link">{{range .Link}}{{.}}
 {{end}}</pre>{{end}}
-{{if .Whys}}<h3>Main causes</h3><ul>{{range .Whys}}<li>{{index . 0}}: {{index . 1}}</li>{{end}}</ul>{{end}}
+
 {{with .Refs}}{{if .Missing}}<p class="legend">Reference peers not installed: {{.Missing}}</p>{{end}}
 {{if .Rows}}<h3>Reference peers</h3><p class="legend">{{.Title}}</p>
 <table><thead><tr>{{range .Head}}<th>{{.}}</th>{{end}}</tr></thead>

@@ -5,8 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/httpvs/httpvs/internal/linkmodel"
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
 )
@@ -20,7 +18,7 @@ func linkMark(c *results.Cell, n *results.Net) string {
 	if c.Bound != nil && c.Bound.Unexplained {
 		mark = " unexplained"
 	}
-	if verdict.EmulatorBehind(c, n) != "" {
+	if c.EmulatorBehind != "" {
 		mark += " (emulator behind)"
 	}
 	return mark
@@ -74,7 +72,7 @@ func linkLines(res *results.Results) []string {
 	}
 	var late []string
 	for i := range res.Cells {
-		if why := verdict.EmulatorBehind(&res.Cells[i], n); why != "" {
+		if why := res.Cells[i].EmulatorBehind; why != "" {
 			late = append(late, fmt.Sprintf("%s/%s (%s)", res.Cells[i].Scenario, res.Cells[i].Protocol, why))
 		}
 	}
@@ -110,12 +108,12 @@ func linkRates(n *results.Net) string {
 // controller's loss model (verdict.BoundClass), and any cell beyond its
 // bound or undetermined against it; "" elsewhere.
 func lossNote(b *results.Bound) string {
-	class := verdict.BoundClass(b)
+	class := b.Class
 	if b.Loss == nil {
 		switch class {
-		case verdict.ClassBeyond:
+		case results.ClassBeyond:
 			return " (beyond the link's bound: a measurement defect)"
-		case verdict.ClassUndecided: // too few rounds to say where it is
+		case results.ClassUndecided: // too few rounds to say where it is
 			return " (" + class + ")"
 		}
 		return ""
@@ -123,9 +121,9 @@ func lossNote(b *results.Bound) string {
 	l := b.Loss
 	model := fmt.Sprintf("%s's loss model %s", l.Controller, units.BitsPerSecond(l.Value*8))
 	switch class {
-	case verdict.ClassAtLossBound:
+	case results.ClassAtLossBound:
 		return fmt.Sprintf(" (%s: %s, read at %.0f%% of it)", class, model, 100*l.Share)
-	case verdict.ClassAtLink, verdict.ClassBeyond, verdict.ClassUnexplained, verdict.ClassUndecided:
+	case results.ClassAtLink, results.ClassBeyond, results.ClassUnexplained, results.ClassUndecided:
 		return fmt.Sprintf(" (%s; %s, %.0f%% of it)", class, model, 100*l.Share)
 	}
 	return fmt.Sprintf(" (%s; %s)", class, model)
@@ -189,16 +187,16 @@ func whenWords(res *results.Results) []string {
 // where its bound places both cells.
 func wordOf(c, b *results.Cell, res *results.Results) (class, why string) {
 	n := res.Settings.Net
-	if c == nil || c.VsH1 == nil || c.VsH1.Verdict == results.VerdictUnknown || b == nil {
+	if c == nil || c.VsBaseline == nil || c.VsBaseline.Verdict == results.VerdictUnknown || b == nil {
 		return "", ""
 	}
 	if (c.Bound != nil && c.Bound.Unexplained) || (b.Bound != nil && b.Bound.Unexplained) {
 		return "is unexplained on", "a figure departs from the link's bound"
 	}
-	ratio := fmt.Sprintf("%.2fx", c.VsH1.Ratio)
-	if c.VsH1.Verdict != results.VerdictSimilar {
+	ratio := fmt.Sprintf("%.2fx", c.VsBaseline.Ratio)
+	if c.VsBaseline.Verdict != results.VerdictSimilar {
 		for _, m := range []*results.Cell{c, b} {
-			if verdict.MachineBound(m, res) {
+			if machineBound(m) {
 				return "is machine-bound on", fmt.Sprintf("%s: this machine, not the link, held %s (%s)", ratio, m.Protocol, machineWhy(m))
 			}
 		}
@@ -206,7 +204,7 @@ func wordOf(c, b *results.Cell, res *results.Results) (class, why string) {
 	if class, why := unplaced(c, b, ratio); class != "" {
 		return class, why
 	}
-	switch c.VsH1.Verdict {
+	switch c.VsBaseline.Verdict {
 	case results.VerdictSimilar:
 		if atBound(c) && atBound(b) {
 			return "ties on", "both at the link's bound"
@@ -215,7 +213,7 @@ func wordOf(c, b *results.Cell, res *results.Results) (class, why string) {
 	case results.VerdictFaster:
 		return "wins on", ratio + ": " + reasonOf(c, b, n)
 	case results.VerdictUndetermined:
-		return "cannot be told apart on", ratio + " with an interval too wide to exclude a difference of " + fmt.Sprintf("%.0f%%", 100*verdict.Matters)
+		return "cannot be told apart on", ratio + " with an interval too wide to exclude a difference of " + fmt.Sprintf("%.0f%%", 100*results.Matters)
 	}
 	return "loses on", ratio + ": " + reasonOf(c, b, n)
 }
@@ -224,7 +222,7 @@ func wordOf(c, b *results.Cell, res *results.Results) (class, why string) {
 // figure (undetermined): the ratio stands, no reason drawn from the link
 // does; "" when both are placed or there is no call.
 func unplaced(c, b *results.Cell, ratio string) (class, why string) {
-	v := c.VsH1.Verdict
+	v := c.VsBaseline.Verdict
 	if v != results.VerdictSlower && v != results.VerdictFaster {
 		return "", ""
 	}
@@ -234,7 +232,7 @@ func unplaced(c, b *results.Cell, ratio string) (class, why string) {
 			if v == results.VerdictFaster {
 				class = "wins on"
 			}
-			return class, fmt.Sprintf("%s; %s is %s, so the link says nothing of why", ratio, m.Protocol, verdict.ClassUndecided)
+			return class, fmt.Sprintf("%s; %s is %s, so the link says nothing of why", ratio, m.Protocol, results.ClassUndecided)
 		}
 	}
 	return "", ""
@@ -244,11 +242,11 @@ func unplaced(c, b *results.Cell, ratio string) (class, why string) {
 // requests wait less may only be moving its download slower. "" for other
 // scenarios.
 func bulkBeside(c, b *results.Cell, n *results.Net) string {
-	mc, mb := verdict.MedianRepetition(c), verdict.MedianRepetition(b)
+	mc, mb := medianRep(c), medianRep(b)
 	if c.Scenario != "head-of-line" || n == nil || mc.Seconds <= 0 || mb.Seconds <= 0 {
 		return ""
 	}
-	link := linkmodel.Rate(n, false) / 8
+	link := downRate(n) / 8
 	if link <= 0 {
 		return ""
 	}
@@ -257,9 +255,9 @@ func bulkBeside(c, b *results.Cell, n *results.Net) string {
 }
 
 // atBound says a cell reads within its bound's tolerance, and no loss
-// model places it below (verdict.ClassAtLink).
+// model places it below (results.ClassAtLink).
 func atBound(c *results.Cell) bool {
-	return c.Bound != nil && verdict.BoundClass(c.Bound) == verdict.ClassAtLink
+	return c.Bound != nil && c.Bound.Class == results.ClassAtLink
 }
 
 // reasonOf is why c differs from its baseline b: a bound of its own that
@@ -316,12 +314,12 @@ func crossoverLines(res *results.Results) []string {
 			parts = append(parts, fmt.Sprintf("%s unknown (%s)", x.Protocol, x.Error))
 			continue
 		}
-		part := fmt.Sprintf("%s %s (%s, client %.2f CPU s/GB)", x.Protocol, metricValue(results.MetricBytesPerSecond, x.BytesPerSecond), linkmodel.CrossoverRate(x), x.ClientCPUPerGB)
+		part := fmt.Sprintf("%s %s (%s, client %.2f CPU s/GB)", x.Protocol, metricValue(results.MetricBytesPerSecond, x.BytesPerSecond), units.BitsPerSecond(x.BytesPerSecond*8), x.ClientCPUPerGB)
 		if x.RequestsPerSecond > 0 {
 			part += fmt.Sprintf(" and %.0f req/s", x.RequestsPerSecond)
 		}
 		parts = append(parts, part)
-		keeps = append(keeps, fmt.Sprintf("%s below %s", x.Protocol, linkmodel.CrossoverRate(x)))
+		keeps = append(keeps, fmt.Sprintf("%s below %s", x.Protocol, units.BitsPerSecond(x.BytesPerSecond*8)))
 	}
 	lines := []string{"where the link stops deciding: each transport's one download (and 50 small requests at a time) on this machine's loopback, same run: " + strings.Join(parts, "; ")}
 	if len(keeps) > 0 {
@@ -337,7 +335,7 @@ func machineWhy(c *results.Cell) string {
 		rule, _, _ := strings.Cut(b.Explained, ":")
 		return rule
 	}
-	if m := verdict.MedianRepetition(c); m.Bottleneck != results.BottleneckNone {
+	if m := medianRep(c); m.Bottleneck != results.BottleneckNone {
 		return "the " + m.Bottleneck + "'s CPU saturated"
 	}
 	return "the emulator fell behind: a slower link than the one set"

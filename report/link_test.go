@@ -107,8 +107,8 @@ func TestLinkVerdictAboveCrossover(t *testing.T) {
 func TestLinkVerdictMachineBound(t *testing.T) {
 	res := machineRun(200e6) // h3 moves 200 MB/s on loopback: the link binds it
 	c := res.Cell("download", "h3")
-	if c.VsH1 == nil || c.VsH1.Verdict != results.VerdictSlower || c.Bound.Departs {
-		t.Fatalf("h3 %+v, bound %+v: want slower than h1 and at the link's bound", c.VsH1, c.Bound)
+	if c.VsBaseline == nil || c.VsBaseline.Verdict != results.VerdictSlower || c.Bound.Departs {
+		t.Fatalf("h3 %+v, bound %+v: want slower than h1 and at the link's bound", c.VsBaseline, c.Bound)
 	}
 	var b bytes.Buffer
 	if err := Matrix(&b, res); err != nil {
@@ -194,8 +194,8 @@ func TestLinkWordsOnlyFromPlacedCells(t *testing.T) {
 	}
 	analysis.Summarise(res)
 	c := res.Cell("download", "h2c")
-	if c.VsH1 == nil || c.VsH1.Verdict != results.VerdictSlower || c.Bound == nil || !c.Bound.Undetermined {
-		t.Fatalf("planted cell: verdict %+v, bound %+v: want slower and undetermined", c.VsH1, c.Bound)
+	if c.VsBaseline == nil || c.VsBaseline.Verdict != results.VerdictSlower || c.Bound == nil || !c.Bound.Undetermined {
+		t.Fatalf("planted cell: verdict %+v, bound %+v: want slower and undetermined", c.VsBaseline, c.Bound)
 	}
 	class, why := wordOf(c, res.Cell("download", "h1"), res)
 	if class != "loses on" || !strings.HasPrefix(why, "0.45x; h2c is "+verdict.ClassUndecided) || !strings.Contains(why, "the link says nothing of why") {

@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -33,7 +32,7 @@ func Markdown(w io.Writer, res *results.Results) error {
 	if len(res.NotRun) > 0 {
 		fmt.Fprintf(bw, "Not run (the target lacks them):\n\n")
 		for _, n := range res.NotRun {
-			fmt.Fprintf(bw, "- %s\n", mdEscape([]string{n.String()})[0])
+			fmt.Fprintf(bw, "- %s\n", mdEscape([]string{notRunText(n, nil)})[0])
 		}
 		fmt.Fprintln(bw)
 	}
@@ -112,7 +111,7 @@ func envRows(res *results.Results) [][2]string {
 		rows = append(rows, [2]string{"server knobs", jsonString(s.Server)})
 	}
 	if s.Net != nil {
-		rows = append(rows, [2]string{"network", verdict.NetSummary(s.Net)})
+		rows = append(rows, [2]string{"network", NetSummary(s.Net)})
 	}
 	return rows
 }
@@ -126,43 +125,47 @@ func jsonString(v any) string {
 	return string(b)
 }
 
-// mdVerdict writes the verdict first: the table, main causes, each fix once.
+// mdVerdict writes the verdict first: the first screen's header and
+// table (with the reference peers' rows "without Go" under their
+// scenario), its A/A, tuned, cause and caveat lines, then the link's
+// lines and the reference peers. The words and figures are the first
+// screen's (Screen): both format the same fields.
 func mdVerdict(w io.Writer, res *results.Results) {
-	v := newVerdict(res)
-	if len(v.head) < 2 {
+	s := newScreen(res, nil)
+	rows, _ := s.tableRows()
+	if rows == nil {
 		return
 	}
-	fmt.Fprintf(w, "## Verdict\n\n%s\n\n", mdEscape([]string{v.title(res)})[0])
-	for i, r := range append([][]string{v.head}, v.rows...) {
+	fmt.Fprintf(w, "## Verdict\n\n%s\n\n", mdEscape([]string{s.header()})[0])
+	refs := false
+	for i, r := range rows {
 		fmt.Fprintf(w, "| %s |\n", strings.Join(mdEscape(r), " | "))
 		if i == 0 {
 			fmt.Fprintf(w, "|---|%s\n", strings.Repeat("---:|", len(r)-1))
+			continue
 		}
+		if ref := withoutGoRow(res, r[0], rows[0][1:]); ref != nil {
+			fmt.Fprintf(w, "| %s |\n", strings.Join(mdEscape(ref), " | "))
+			refs = true
+		}
+	}
+	fmt.Fprintf(w, "\n%s\n\n", mdEscape([]string{mdLegend(s.base)})[0])
+	notes := append(append(append(s.aaLine(), s.tunedLine()...), s.causeLines()...), s.caveatLines()...)
+	if refs {
+		notes = append(notes, withoutGoNote)
+	}
+	for _, l := range append(notes, linkLines(res)...) {
+		fmt.Fprintf(w, "%s  \n", mdEscape([]string{strings.Join(strings.Fields(l), " ")})[0])
 	}
 	fmt.Fprintln(w)
-	for _, line := range []string{v.noise, v.variants, v.refs} {
-		if line != "" {
-			fmt.Fprintf(w, "%s\n\n", mdEscape([]string{line})[0])
-		}
-	}
-	for i, why := range v.whys {
-		if why != "" {
-			fmt.Fprintf(w, "- %s: %s\n", v.rows[i][0], mdEscape([]string{why})[0])
-		}
-	}
-	fmt.Fprintln(w)
-	for _, line := range v.link {
-		fmt.Fprintf(w, "%s  \n", mdEscape([]string{line})[0])
-	}
-	if len(v.link) > 0 {
-		fmt.Fprintln(w)
-	}
 	mdReferences(w, res)
-	if len(v.fixes) > 0 {
-		fmt.Fprintf(w, "### What to change\n\n")
-		for _, f := range v.fixes {
-			fmt.Fprintf(w, "- %s\n", mdEscape([]string{f})[0])
-		}
-	}
-	fmt.Fprintln(w)
+}
+
+// mdLegend says what the verdict table's cells are, for readers without
+// run -h at hand.
+func mdLegend(base string) string {
+	return fmt.Sprintf("each cell: the transport's throughput or requests per second over %s's (for times, %s's over its), "+
+		"geometric mean of the rounds' ratios with its 95%% interval; %s the same within ±%.0f%%, %s undetermined, "+
+		"%s machine-bound, %s within the noise floor, %s cut short; a superscript names the main cause below",
+		base, base, markSimilar, 100*results.Matters, markUndetermined, markMachine, markFloor, markCut)
 }

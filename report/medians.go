@@ -70,7 +70,7 @@ func (s sameRounds) notes(cells []*results.Cell) []string {
 		}
 		if why := s.against(c); why != "" {
 			out = append(out, fmt.Sprintf("%s %s: %s %s, while %s's median and %s's beside it point the other way: %s",
-				sameRoundsMark, c.Protocol, boundsText(*c.VsH1), c.VsH1.Verdict, c.Protocol, s.base.Protocol, why))
+				sameRoundsMark, c.Protocol, boundsText(*c.VsBaseline), c.VsBaseline.Verdict, c.Protocol, s.base.Protocol, why))
 		}
 	}
 	return out

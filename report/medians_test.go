@@ -40,8 +40,8 @@ func medianRun() *results.Results {
 func TestMediansFromTheRatiosRounds(t *testing.T) {
 	res := medianRun()
 	h1, tls := res.Cell("small-sequential", "h1"), res.Cell("small-sequential", "h1-tls")
-	if h1.Median >= tls.Median || tls.VsH1 == nil || tls.VsH1.Verdict != results.VerdictSlower {
-		t.Fatalf("planted case: h1 median %.0f, h1-tls %.0f, %+v: want the medians against the verdict", h1.Median, tls.Median, tls.VsH1)
+	if h1.Median >= tls.Median || tls.VsBaseline == nil || tls.VsBaseline.Verdict != results.VerdictSlower {
+		t.Fatalf("planted case: h1 median %.0f, h1-tls %.0f, %+v: want the medians against the verdict", h1.Median, tls.Median, tls.VsBaseline)
 	}
 	var b bytes.Buffer
 	if err := Matrix(&b, res); err != nil {
@@ -83,7 +83,7 @@ func TestMediansAgainstTheVerdictSaid(t *testing.T) {
 	c := res.Cell("small-sequential", "h2")
 	// The rounds' geometric mean ratio is 0.91x; planted as a call, as a
 	// narrower run of the same shape would make it.
-	c.VsH1 = &results.Interval{Ratio: 0.91, Low: 0.85, High: 0.97, Pairs: 5, Verdict: results.VerdictSlower}
+	c.VsBaseline = &results.Interval{Ratio: 0.91, Low: 0.85, High: 0.97, Pairs: 5, Verdict: results.VerdictSlower}
 	analysis.Conclude(res)
 	var b bytes.Buffer
 	if err := Matrix(&b, res); err != nil {

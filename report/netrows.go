@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
 )
@@ -12,7 +11,7 @@ import (
 // requests per second, and what each scenario records beside its time.
 func (g *grid) netRows() {
 	g.row("requests/s", func(c *results.Cell) string {
-		m := verdict.MedianRepetition(c)
+		m := medianRep(c)
 		if m.Seconds <= 0 {
 			return "-"
 		}
@@ -20,7 +19,7 @@ func (g *grid) netRows() {
 	})
 	if g.has(func(m results.Repetition) bool { return m.Phases != nil }) {
 		g.row("connect / TLS p50", func(c *results.Cell) string {
-			p := verdict.MedianRepetition(c).Phases
+			p := medianRep(c).Phases
 			if p == nil {
 				return "-"
 			}
@@ -30,13 +29,13 @@ func (g *grid) netRows() {
 			return dur(p.Connect.P50) + " / " + dur(p.TLS.P50)
 		})
 		g.row("first byte p50", func(c *results.Cell) string {
-			if p := verdict.MedianRepetition(c).Phases; p != nil {
+			if p := medianRep(c).Phases; p != nil {
 				return dur(p.TTFB.P50)
 			}
 			return "-"
 		})
 		g.row("resumed", func(c *results.Cell) string {
-			m := verdict.MedianRepetition(c)
+			m := medianRep(c)
 			if m.Phases == nil {
 				return "-"
 			}
@@ -45,7 +44,7 @@ func (g *grid) netRows() {
 	}
 	if g.has(func(m results.Repetition) bool { return m.ObjectLatency != nil }) {
 		g.row("object p50 / p99", func(c *results.Cell) string {
-			if l := verdict.MedianRepetition(c).ObjectLatency; l != nil {
+			if l := medianRep(c).ObjectLatency; l != nil {
 				return dur(l.P50) + " / " + dur(l.P99)
 			}
 			return "-"
@@ -53,7 +52,7 @@ func (g *grid) netRows() {
 	}
 	if g.has(func(m results.Repetition) bool { return m.BulkBytes > 0 }) {
 		g.row("download beside", func(c *results.Cell) string {
-			m := verdict.MedianRepetition(c)
+			m := medianRep(c)
 			if m.Seconds <= 0 {
 				return "-"
 			}
@@ -66,7 +65,7 @@ func (g *grid) netRows() {
 // satisfies f.
 func (g *grid) has(f func(results.Repetition) bool) bool {
 	for _, c := range g.cells {
-		if c != nil && c.Skipped == "" && len(c.Repetitions) > 0 && f(verdict.MedianRepetition(c)) {
+		if c != nil && c.Skipped == "" && len(c.Repetitions) > 0 && f(medianRep(c)) {
 			return true
 		}
 	}
@@ -83,7 +82,7 @@ func (g *grid) linkRows(n *results.Net) {
 	}
 	each := func(f func(l *results.RepetitionLink) string) func(c *results.Cell) string {
 		return func(c *results.Cell) string {
-			if l := verdict.CellLink(c); l != nil {
+			if l := c.LinkTotal; l != nil {
 				return f(l)
 			}
 			return "-"
@@ -100,7 +99,7 @@ func (g *grid) linkRows(n *results.Net) {
 		if c == nil {
 			continue
 		}
-		if l := verdict.CellLink(c); l != nil && dropFraction(l.Up)+dropFraction(l.Down) > 0 {
+		if l := c.LinkTotal; l != nil && dropFraction(l.Up)+dropFraction(l.Down) > 0 {
 			dropped = true
 		}
 	}
@@ -138,7 +137,7 @@ func percent(f float64) string {
 func (g *grid) boundRows() {
 	if g.has(func(m results.Repetition) bool { return m.Omit != nil }) {
 		g.row("first byte / omitted", func(c *results.Cell) string {
-			m := verdict.MedianRepetition(c)
+			m := medianRep(c)
 			if m.Omit == nil {
 				return "-"
 			}

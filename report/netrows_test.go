@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -27,6 +28,7 @@ func TestLinkRows(t *testing.T) {
 	h1.Repetitions[1].Link = link(60, 100, 20)
 	h1.Repetitions[2].Link = link(500, 500, 500)
 	h1.Repetitions[2].Interrupted = true
+	analysis.Conclude(res)
 	var b bytes.Buffer
 	if err := Matrix(&b, res); err != nil {
 		t.Fatal(err)

@@ -20,10 +20,10 @@ func noiseLine(res *results.Results) string {
 	var parts []string
 	for _, c := range res.AA {
 		switch {
-		case c.VsH1 == nil || c.VsH1.Pairs < 2:
+		case c.VsBaseline == nil || c.VsBaseline.Pairs < 2:
 			parts = append(parts, c.Scenario+" no interval (fewer than two rounds)")
 		default:
-			parts = append(parts, fmt.Sprintf("%s %s %s", c.Scenario, boundsText(*c.VsH1), aaWord(c.VsH1.Verdict, b)))
+			parts = append(parts, fmt.Sprintf("%s %s %s", c.Scenario, boundsText(*c.VsBaseline), aaWord(c.VsBaseline.Verdict, b)))
 		}
 	}
 	line := fmt.Sprintf("noise floor (A/A: %s measured twice in the same rounds, one against the other): %s", b, strings.Join(parts, "; "))

@@ -20,10 +20,10 @@ func TestNoiseLine(t *testing.T) {
 	}
 	bps, rps := results.MetricBytesPerSecond, results.MetricRequestsPerSecond
 	res.AA = []results.Cell{
-		{Scenario: "download", Metric: bps, Protocol: verdict.AAColumn("h1"), VsH1: &results.Interval{Ratio: 1.01, Low: 0.95, High: 1.07, Pairs: 8, Verdict: results.VerdictSimilar}},
-		{Scenario: "upload", Metric: bps, Protocol: verdict.AAColumn("h1"), VsH1: &results.Interval{Ratio: 0.98, Low: 0.90, High: 1.04, Pairs: 8, Verdict: results.VerdictSimilar}},
-		{Scenario: "small-sequential", Metric: rps, Protocol: verdict.AAColumn("h1"), VsH1: &results.Interval{Ratio: 1.06, Low: 0.80, High: 1.41, Pairs: 8, Verdict: results.VerdictUndetermined}},
-		{Scenario: "grpc-1", Metric: rps, Protocol: verdict.AAColumn("h1"), VsH1: &results.Interval{Ratio: 1.0, Low: 0.97, High: 1.03, Pairs: 8, Verdict: results.VerdictSimilar}},
+		{Scenario: "download", Metric: bps, Protocol: verdict.AAColumn("h1"), VsBaseline: &results.Interval{Ratio: 1.01, Low: 0.95, High: 1.07, Pairs: 8, Verdict: results.VerdictSimilar}},
+		{Scenario: "upload", Metric: bps, Protocol: verdict.AAColumn("h1"), VsBaseline: &results.Interval{Ratio: 0.98, Low: 0.90, High: 1.04, Pairs: 8, Verdict: results.VerdictSimilar}},
+		{Scenario: "small-sequential", Metric: rps, Protocol: verdict.AAColumn("h1"), VsBaseline: &results.Interval{Ratio: 1.06, Low: 0.80, High: 1.41, Pairs: 8, Verdict: results.VerdictUndetermined}},
+		{Scenario: "grpc-1", Metric: rps, Protocol: verdict.AAColumn("h1"), VsBaseline: &results.Interval{Ratio: 1.0, Low: 0.97, High: 1.03, Pairs: 8, Verdict: results.VerdictSimilar}},
 	}
 	got := noiseLine(res)
 	for _, want := range []string{
@@ -38,7 +38,7 @@ func TestNoiseLine(t *testing.T) {
 	if strings.Count(got, "as it should be") != 3 {
 		t.Errorf("an undetermined A/A read as ≈: %q", got)
 	}
-	res.AA[1].VsH1 = &results.Interval{Ratio: 0.85, Low: 0.75, High: 0.96, Pairs: 8, Verdict: results.VerdictSlower}
+	res.AA[1].VsBaseline = &results.Interval{Ratio: 0.85, Low: 0.75, High: 0.96, Pairs: 8, Verdict: results.VerdictSlower}
 	res.Settings.Pin = &results.Pin{ClientCPUs: []int{0}, ServerCPUs: []int{1}, ClientGOMAXPROCS: 1, ServerGOMAXPROCS: 1}
 	analysis.Judge(res)
 	got = noiseLine(res)
@@ -60,9 +60,9 @@ func TestVerdictMarksCallsWithinTheFloor(t *testing.T) {
 	bps, rps := results.MetricBytesPerSecond, results.MetricRequestsPerSecond
 	rep := []results.Repetition{{Value: 1}, {Value: 1}}
 	cell := func(sc, p, metric string, ratio, lo, hi float64, verdict string) results.Cell {
-		c := results.Cell{Scenario: sc, Protocol: p, Metric: metric, Baseline: "h1", RatioToH1: ratio, Repetitions: rep, Median: 1}
+		c := results.Cell{Scenario: sc, Protocol: p, Metric: metric, Baseline: "h1", RatioToBaseline: ratio, Repetitions: rep, Median: 1}
 		if p != "h1" {
-			c.VsH1 = &results.Interval{Ratio: ratio, Low: lo, High: hi, Pairs: 8, Verdict: verdict}
+			c.VsBaseline = &results.Interval{Ratio: ratio, Low: lo, High: hi, Pairs: 8, Verdict: verdict}
 		}
 		return c
 	}

@@ -66,7 +66,7 @@ func checkParity(t *testing.T, res *results.Results) int {
 				if label != name {
 					c = res.Cell(name, folded)
 				}
-				if c == nil || text == "" || c.VsH1 == nil || c.VsH1.Pairs < 2 {
+				if c == nil || text == "" || c.VsBaseline == nil || c.VsBaseline.Pairs < 2 {
 					continue
 				}
 				checkCell(t, res, c, text)
@@ -76,8 +76,8 @@ func checkParity(t *testing.T, res *results.Results) int {
 	}
 	for i := range res.AA {
 		c := &res.AA[i]
-		if c.VsH1 != nil && !strings.Contains(b.String(), c.Scenario+" "+boundsText(*c.VsH1)) {
-			t.Errorf("A/A %s %v is not on the screen:\n%s", c.Scenario, *c.VsH1, b.String())
+		if c.VsBaseline != nil && !strings.Contains(b.String(), c.Scenario+" "+boundsText(*c.VsBaseline)) {
+			t.Errorf("A/A %s %v is not on the screen:\n%s", c.Scenario, *c.VsBaseline, b.String())
 		}
 	}
 	return checked
@@ -107,7 +107,7 @@ func checkCell(t *testing.T, res *results.Results, c *results.Cell, text string)
 		t.Errorf("%s/%s: %q is not a verdict cell", c.Scenario, c.Protocol, text)
 		return
 	}
-	iv := *c.VsH1
+	iv := *c.VsBaseline
 	if want := fmt.Sprintf("%.2f %.2f %.2f", iv.Ratio, iv.Low, iv.High); m[1]+" "+m[2]+" "+m[3] != want {
 		t.Errorf("%s/%s: printed %s [%s, %s], results.json %s", c.Scenario, c.Protocol, m[1], m[2], m[3], want)
 	}

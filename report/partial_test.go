@@ -19,7 +19,7 @@ func TestCutShortCellMarked(t *testing.T) {
 		mark   string
 	}{
 		{"text", func(b *bytes.Buffer) error { return Matrix(b, res) }, markCut + " cut short: the run ended before their rounds were done (1 cell)"},
-		{"markdown", func(b *bytes.Buffer) error { return Markdown(b, res) }, "(cut short)"},
+		{"markdown", func(b *bytes.Buffer) error { return Markdown(b, res) }, markCut + " cut short: the run ended before their rounds were done (1 cell)"},
 	} {
 		var b bytes.Buffer
 		if err := r.render(&b); err != nil {

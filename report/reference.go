@@ -7,7 +7,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/httpvs/httpvs/internal/protoname"
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -54,7 +53,7 @@ func referencesOf(res *results.Results) *references {
 	if len(res.References) == 0 {
 		return refs
 	}
-	servers, rows := verdict.ReferenceRows(res)
+	servers, rows := res.ReferenceRows()
 	refs.head = []string{"", "", "client", "go"}
 	for _, srv := range servers {
 		refs.head = append(refs.head, serverLabel(srv))
@@ -146,7 +145,7 @@ func withoutGoRow(res *results.Results, scenario string, protos []string) []stri
 		var best *results.ReferenceCell
 		for i := range res.References {
 			c := &res.References[i]
-			if c.Scenario == scenario && c.Protocol == p && verdict.WithoutGo(c) && (best == nil || c.VsH1.Ratio > best.VsH1.Ratio) {
+			if c.Scenario == scenario && c.Protocol == p && c.WithoutGo && (best == nil || c.VsH1.Ratio > best.VsH1.Ratio) {
 				best = c
 			}
 		}

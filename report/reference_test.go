@@ -114,6 +114,7 @@ func TestVerdictWithoutGoRow(t *testing.T) {
 		ref("caddy", "curl", "h1", 1, 0), ref("caddy", "curl", "h2c", 1.5, 5),
 		ref("nginx", "curl", "h3", 2, 1),
 	}
+	analysis.Conclude(res)
 	var b bytes.Buffer
 	mdVerdict(&b, res)
 	if !strings.Contains(b.String(), "|   without Go | 1.02x [0.92, 1.12] h2o/curl |  |") {

@@ -93,4 +93,12 @@ func TestTransferSaysHowBlockingSocketsWaited(t *testing.T) {
 	if !strings.Contains(b.String(), want) {
 		t.Fatalf("client line lacks %q:\n%s", want, b.String())
 	}
+	r.Client.ReadWaits.Batched, r.Client.ReadWaits.Stalled = 30, 2
+	b.Reset()
+	if err := Transfer(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	if want := "20 in a blocking recv, 30 waited for a batch of bytes (2 found none in time);"; !strings.Contains(b.String(), want) {
+		t.Fatalf("client line lacks %q:\n%s", want, b.String())
+	}
 }

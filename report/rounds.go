@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -38,8 +37,8 @@ func runRounds(res *results.Results) string {
 	if s.MaxRepeat <= s.Repeat {
 		return text + compareRoundsNote(lo)
 	}
-	wide := len(verdict.PrecisionLimits(res))
-	open := fmt.Sprintf("wider than ±%.0f%%", verdict.PrecisionOf(s)*100)
+	wide := len(openCells(res))
+	open := fmt.Sprintf("wider than ±%.0f%%", precisionOf(res)*100)
 	if s.Sequential != nil {
 		open = "undetermined"
 	}
@@ -52,7 +51,7 @@ func runRounds(res *results.Results) string {
 		}
 	case s.ExtraRounds > 0:
 		text += fmt.Sprintf(" (%d round(s) added, up to %d a cell, where a cell's first rounds left its interval to %s wider than ±%.0f%%)",
-			s.ExtraRounds, s.MaxRepeat, s.BaselineProtocol(), verdict.PrecisionOf(s)*100)
+			s.ExtraRounds, s.MaxRepeat, s.BaselineProtocol(), precisionOf(res)*100)
 		if res.Partial {
 			text += "; then the run stopped: " + partialReason(res)
 		}
@@ -65,7 +64,7 @@ func runRounds(res *results.Results) string {
 	case s.Sequential != nil:
 		text += " (no round needed: every cell was decided in its first rounds)"
 	default:
-		text += fmt.Sprintf(" (no round needed: every cell's first rounds were within ±%.0f%%)", verdict.PrecisionOf(s)*100)
+		text += fmt.Sprintf(" (no round needed: every cell's first rounds were within ±%.0f%%)", precisionOf(res)*100)
 	}
 	return text
 }
@@ -112,7 +111,7 @@ func repetitionRange(cells []results.Cell) (lo, hi int) {
 // scenario took (its cells' measured repetitions, warm-up included).
 func moreTime(res *results.Results) time.Duration {
 	need := map[string]int{}
-	for _, p := range verdict.PrecisionLimits(res) {
+	for _, p := range openCells(res) {
 		n := p.Needed
 		if n == 0 {
 			n = res.Settings.MaxRepeat
@@ -130,7 +129,7 @@ func moreTime(res *results.Results) time.Duration {
 			sec += r.Seconds
 		}
 		per := sec / float64(len(c.Repetitions))
-		if !verdict.LowerIsBetter(c.Metric) && c.CPUUnit != "GB" {
+		if c.Metric != results.MetricSeconds && c.CPUUnit != "GB" {
 			per += res.Settings.WarmupSeconds // a load repetition's unmeasured start
 		}
 		total += float64(k) * per

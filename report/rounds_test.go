@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
@@ -30,6 +31,7 @@ func TestRunRoundsText(t *testing.T) {
 		verdict.SummariseCell(&res.Cells[i])
 	}
 	verdict.SetRatios(res.Cells, "h1")
+	analysis.Conclude(res)
 	got := runRoundsText(res)
 	for _, want := range []string{"2 to 4 repetitions per cell as run", "no round added", "58s budget", "1 cell(s) wider than ±10%", "would need about 12s more: --budget, --max-repeat"} {
 		if !strings.Contains(got, want) {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -41,7 +40,7 @@ func foldedServerNote(res *results.Results) string {
 			continue
 		}
 		measured++
-		m := verdict.MedianRepetition(c)
+		m := medianRep(c)
 		if m.Server != nil || m.ServerNote == "" {
 			continue
 		}

@@ -29,10 +29,11 @@ func TestRunNotesOnceAtTheTop(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		render func(*bytes.Buffer, *results.Results) error
+		table  string // where the detail tables begin
 	}{
-		{"text", func(b *bytes.Buffer, r *results.Results) error { return Matrix(b, r) }},
-		{"markdown", func(b *bytes.Buffer, r *results.Results) error { return Markdown(b, r) }},
-		{"html", func(b *bytes.Buffer, r *results.Results) error { return HTML(b, r) }},
+		{"text", func(b *bytes.Buffer, r *results.Results) error { return Matrix(b, r) }, "small-sequential: "},
+		{"markdown", func(b *bytes.Buffer, r *results.Results) error { return Markdown(b, r) }, "## small-sequential"},
+		{"html", func(b *bytes.Buffer, r *results.Results) error { return HTML(b, r) }, "small-sequential"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var b bytes.Buffer
@@ -49,7 +50,7 @@ func TestRunNotesOnceAtTheTop(t *testing.T) {
 			if n := strings.Count(out, "127.0.0.1:9/stats"); n != 1 {
 				t.Errorf("the counters' address %d times, want once", n)
 			}
-			if i, j := strings.Index(out, "UDP buffers at 208 KiB"), strings.Index(out, "small-sequential: "); i < 0 || i > j {
+			if i, j := strings.Index(out, "UDP buffers at 208 KiB"), strings.Index(out, tc.table); i < 0 || i > j {
 				t.Errorf("the warning is not above the tables (at %d, the first table at %d)", i, j)
 			}
 		})

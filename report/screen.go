@@ -20,7 +20,7 @@ type FlagFor func(field string) (flag string, ok bool)
 // for its main cause), the A/A row, the tuned rows' gain, one footnote per
 // cause with the setting that tries its fix, the caveats, and the
 // warnings. It computes nothing: every figure and word is a field of res
-// (results.Judgement, Cell.VsH1, Cell.MainCause, Cell.Marks); flags may
+// (results.Judgement, Cell.VsBaseline, Cell.MainCause, Cell.Marks); flags may
 // be nil.
 func Screen(w io.Writer, res *results.Results, flags FlagFor) error {
 	s := newScreen(res, flags)
@@ -68,7 +68,7 @@ func (s *screen) lines() []string {
 	if len(s.res.NotRun) > 0 {
 		out = append(out, "not run (the target lacks them):")
 		for _, n := range s.res.NotRun {
-			out = append(out, "  "+n.String())
+			out = append(out, "  "+notRunText(n, s.flags))
 		}
 	}
 	out = append(out, s.table()...)
@@ -126,13 +126,13 @@ func (s *screen) header() string {
 // roundRange is the fewest and most rounds a verdict cell paired.
 func (s *screen) roundRange() (lo, hi int) {
 	for _, c := range s.res.Cells {
-		if c.VsH1 == nil || c.VsH1.Pairs == 0 {
+		if c.VsBaseline == nil || c.VsBaseline.Pairs == 0 {
 			continue
 		}
-		if lo == 0 || c.VsH1.Pairs < lo {
-			lo = c.VsH1.Pairs
+		if lo == 0 || c.VsBaseline.Pairs < lo {
+			lo = c.VsBaseline.Pairs
 		}
-		hi = max(hi, c.VsH1.Pairs)
+		hi = max(hi, c.VsBaseline.Pairs)
 	}
 	return lo, hi
 }
@@ -162,32 +162,44 @@ const (
 
 // table is the verdict table, a line a row, aligned.
 func (s *screen) table() []string {
+	if rows, _ := s.tableRows(); rows != nil {
+		return align(rows)
+	}
+	return s.baselineTable()
+}
+
+// tableRows are the verdict table's rows, the head first: a row per
+// scenario, a cell per transport but the baseline; nil when the run
+// measured its baseline alone. cells holds, per row, the cell behind
+// each text (nil: none; the head's row is nil).
+func (s *screen) tableRows() (rows [][]string, cells [][]*results.Cell) {
 	cols, folded := s.columns()
 	if len(cols) == 0 {
-		return s.baselineTable()
+		return nil, nil
 	}
-	rows := [][]string{append([]string{""}, cols...)}
+	rows, cells = [][]string{append([]string{""}, cols...)}, [][]*results.Cell{nil}
 	for _, name := range s.res.ScenarioNames() {
-		row := []string{name}
+		row, of := []string{name}, []*results.Cell{}
 		for _, p := range cols {
-			row = append(row, s.cell(s.res.Cell(name, p)))
+			c := s.res.Cell(name, p)
+			row, of = append(row, s.cell(c)), append(of, c)
 		}
 		if !allBlank(row[1:]) {
-			rows = append(rows, row)
+			rows, cells = append(rows, row), append(cells, of)
 		}
 		if c := s.res.Cell(name, folded); folded != "" && c != nil {
-			row := []string{name + " " + folded}
+			row, of := []string{name + " " + folded}, []*results.Cell{}
 			for _, p := range cols {
-				text := ""
 				if p == h2cColumn {
-					text = s.cell(c)
+					row, of = append(row, s.cell(c)), append(of, c)
+				} else {
+					row, of = append(row, ""), append(of, nil)
 				}
-				row = append(row, text)
 			}
-			rows = append(rows, row)
+			rows, cells = append(rows, row), append(cells, of)
 		}
 	}
-	return align(rows)
+	return rows, cells
 }
 
 func allBlank(texts []string) bool {
@@ -241,11 +253,11 @@ func (s *screen) cell(c *results.Cell) string {
 		return why
 	}
 	switch {
-	case c.VsH1 == nil:
+	case c.VsBaseline == nil:
 		return "no pair"
 	}
-	text := boundsText(*c.VsH1)
-	switch c.VsH1.Verdict {
+	text := boundsText(*c.VsBaseline)
+	switch c.VsBaseline.Verdict {
 	case results.VerdictSimilar:
 		text += " " + markSimilar
 	case results.VerdictUndetermined:

@@ -17,7 +17,7 @@ func (s *screen) aaLine() []string {
 	for i := range s.res.AA {
 		c := &s.res.AA[i]
 		text := c.Scenario + " " + s.cell(c)
-		if c.VsH1 != nil && (c.VsH1.Verdict == results.VerdictSlower || c.VsH1.Verdict == results.VerdictFaster) {
+		if c.VsBaseline != nil && (c.VsBaseline.Verdict == results.VerdictSlower || c.VsBaseline.Verdict == results.VerdictFaster) {
 			text += " (a false call)"
 		}
 		parts = append(parts, text)

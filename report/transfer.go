@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/internal/protoname"
-	"github.com/httpvs/httpvs/internal/stat"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transfer/transferresult"
 	"github.com/httpvs/httpvs/units"
@@ -87,7 +86,7 @@ func Transfer(w io.Writer, r transferresult.Result) error {
 		if len(rates) > 0 {
 			slices.Sort(rates)
 			p.f("  streams min %s, median %s, max %s\n", units.BitsPerSecond(rates[0]).Human(),
-				units.BitsPerSecond(stat.Median(rates)).Human(), units.BitsPerSecond(rates[len(rates)-1]).Human())
+				units.BitsPerSecond(sortedMedian(rates)).Human(), units.BitsPerSecond(rates[len(rates)-1]).Human())
 		}
 		shown := 0
 		for i, s := range r.PerStream {
@@ -203,6 +202,10 @@ func readWaits(w *stats.ReadWaits) string {
 	if w == nil || w.Reads == 0 {
 		return ""
 	}
-	return fmt.Sprintf(", waits %s: of %d reads %d ended by polls (%d empty polls), %d in a blocking recv",
+	text := fmt.Sprintf(", waits %s: of %d reads %d ended by polls (%d empty polls), %d in a blocking recv",
 		w.Mode(), w.Reads, w.Polled, w.Polls, w.Blocked)
+	if w.Batched > 0 {
+		text += fmt.Sprintf(", %d waited for a batch of bytes (%d found none in time)", w.Batched, w.Stalled)
+	}
+	return text
 }

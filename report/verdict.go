@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/internal/protoname"
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -28,7 +27,7 @@ type firstScreen struct {
 	// refs explains the "without Go" rows, "" if there are none.
 	refs string
 	// stable and cells count the cells with an interval within
-	// verdict.StableHalfWidth, of the cells compared with the baseline.
+	// results.StableHalfWidth, of the cells compared with the baseline.
 	stable, cells int
 	// base is the transport the others are compared with
 	// (results.Settings.BaselineProtocol).
@@ -104,7 +103,7 @@ func variantsLine(res *results.Results) string {
 		}
 	}
 	return fmt.Sprintf("rows ending %s%s: the same transfer with the client knobs of %s (%s), measured in the same run: what the best known settings reach beside Go as shipped",
-		verdict.VariantSep, a.Name, a.Name, strings.Join(knobs, ", "))
+		results.VariantSep, a.Name, a.Name, strings.Join(knobs, ", "))
 }
 
 // cell is one transport's verdict in a scenario: "0.26x [0.25, 0.27]
@@ -115,14 +114,14 @@ func (v *firstScreen) cell(c *results.Cell) string {
 		return why
 	}
 	switch {
-	case c.RatioToH1 == 0:
+	case c.RatioToBaseline == 0:
 		return "no " + v.baseName()
-	case c.VsH1 == nil:
-		return fmt.Sprintf("%.2fx (no clean pair)", c.RatioToH1)
+	case c.VsBaseline == nil:
+		return fmt.Sprintf("%.2fx (no clean pair)", c.RatioToBaseline)
 	}
-	iv := *c.VsH1
+	iv := *c.VsBaseline
 	v.cells++
-	if verdict.Stable(iv) {
+	if halfWidth(iv) <= results.StableHalfWidth {
 		v.stable++
 	}
 	var text string
@@ -161,7 +160,7 @@ func (v firstScreen) title(res *results.Results) string {
 	b := v.baseName()
 	what := "throughput or req/s over " + b + "'s"
 	for _, c := range res.Cells {
-		if verdict.LowerIsBetter(c.Metric) {
+		if c.Metric == results.MetricSeconds {
 			what += " (for times, " + b + "'s over theirs: above 1 is faster)"
 			break
 		}
@@ -170,7 +169,7 @@ func (v firstScreen) title(res *results.Results) string {
 		what += "; baseline " + b + ", since h1 was not measured"
 	}
 	return fmt.Sprintf("verdict (knobs %s): each transport's %s, geometric mean of the rounds' ratios with its 95%% interval; ≈ %s where the interval holds 1 and excludes a difference of %.0f%%, undetermined where it holds 1 but cannot exclude one; %d of %d cells stable (within ±%.0f%%)",
-		knobs, what, b, 100*verdict.Matters, v.stable, v.cells, verdict.StableHalfWidth*100)
+		knobs, what, b, 100*results.Matters, v.stable, v.cells, results.StableHalfWidth*100)
 }
 
 // knobSetName is the knob set res started from, "unnamed" for results

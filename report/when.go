@@ -7,8 +7,6 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/httpvs/httpvs/internal/linkmodel"
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
 )
@@ -39,7 +37,7 @@ func linkMeasured(res *results.Results) string {
 		return "-"
 	}
 	c := n.Calibration
-	return fmt.Sprintf("%.0f ms, %s down", c.UDPRTTSeconds*1e3, units.BitsPerSecond(linkmodel.Rate(n, false)))
+	return fmt.Sprintf("%.0f ms, %s down", c.UDPRTTSeconds*1e3, units.BitsPerSecond(downRate(n)))
 }
 
 // linkLoss is the loss a run's link was set to and the loss it dealt the
@@ -53,7 +51,7 @@ func linkLoss(res *results.Results) string {
 	}
 	var sum results.RepetitionLink
 	for i := range res.Cells {
-		if l := verdict.CellLink(&res.Cells[i]); l != nil {
+		if l := res.Cells[i].LinkTotal; l != nil {
 			sum.Up.Packets, sum.Up.Lost = sum.Up.Packets+l.Up.Packets, sum.Up.Lost+l.Up.Lost
 			sum.Down.Packets, sum.Down.Lost = sum.Down.Packets+l.Down.Packets, sum.Down.Lost+l.Down.Lost
 		}

@@ -40,6 +40,9 @@ func TestWhenLoss(t *testing.T) {
 		UpCounters: results.NetCounters{Packets: 1000, Lost: 12}, DownCounters: results.NetCounters{Packets: 3000}}
 	const wantOld = "set 1.0%/1.0%, measured 1.2%/0%"
 	runs := []*results.Results{loopback, lossy, old}
+	for _, r := range runs {
+		analysis.Conclude(r)
+	}
 
 	var text bytes.Buffer
 	if err := When(&text, runs); err != nil {
@@ -92,7 +95,7 @@ func TestWhenHTML(t *testing.T) {
 			t.Errorf("no %q in\n%s", want, html)
 		}
 	}
-	iv := loopback.Cell("download", "h2c").VsH1
+	iv := loopback.Cell("download", "h2c").VsBaseline
 	if iv == nil || iv.Verdict != results.VerdictSlower {
 		t.Fatalf("download h2c interval %+v, want slower", iv)
 	}

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/internal/protoname"
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
 )
@@ -43,10 +42,10 @@ func controllerLines(runs []*results.Results) []string {
 					continue
 				}
 				b := c.Bound
-				class := verdict.BoundClass(b)
+				class := b.Class
 				classes[class] = true
 				part := fmt.Sprintf("%s under %s (%s", metricValue(c.Metric, c.Median), ccOf(res, p), class)
-				if class == verdict.ClassAtLossBound && b.Loss != nil {
+				if class == results.ClassAtLossBound && b.Loss != nil {
 					part += fmt.Sprintf(" %s", units.BitsPerSecond(b.Loss.Value*8))
 				}
 				parts = append(parts, part+fmt.Sprintf(", %s of the link)", shareText(b)))

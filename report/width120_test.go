@@ -37,9 +37,9 @@ func fiveTransports() *results.Results {
 			if p != "h1" {
 				ratio := 0.05 + 0.31*float64((i+j)%7)
 				f := 1.05 + 0.3*float64((i*j)%7) // intervals up to ±125%, as a loaded machine's
-				c.VsH1 = &results.Interval{Ratio: ratio, Low: ratio / f, High: ratio * f, Pairs: 6}
-				c.VsH1.Verdict = verdictOf(*c.VsH1)
-				c.RatioToH1 = ratio
+				c.VsBaseline = &results.Interval{Ratio: ratio, Low: ratio / f, High: ratio * f, Pairs: 6}
+				c.VsBaseline.Verdict = verdictOf(*c.VsBaseline)
+				c.RatioToBaseline = ratio
 			}
 			if p == "h3" && strings.HasPrefix(sc, "grpc") {
 				c = results.Cell{Scenario: sc, Protocol: p, Skipped: "no gRPC binding over HTTP/3 (grpc-go speaks HTTP/2)"}

@@ -36,6 +36,10 @@ type AttributionSide struct {
 	// Error says why the side could not be attributed (a profile that
 	// did not parse); "" when it was.
 	Error string `json:"error,omitempty"`
+	// Summary is the side in one line, as the analysis words it (its
+	// cost over the baseline's, the areas and functions that grew and
+	// shrank); "" in results written before it was recorded.
+	Summary string `json:"summary,omitempty"`
 	// Samples and BaseSamples are the CPU samples in the cell's profile
 	// and in the baseline's (100 a second of CPU by default), excluded
 	// ones left out: with fewer than AttributionRoughSamples, shares are
@@ -79,3 +83,8 @@ type AttributionSide struct {
 	ExcludedSecondsPerUnit     float64 `json:"excluded_seconds_per_unit,omitempty"`
 	BaseExcludedSecondsPerUnit float64 `json:"base_excluded_seconds_per_unit,omitempty"`
 }
+
+// AttributionRoughSamples is the fewest CPU samples on each side
+// (AttributionSide.Samples, BaseSamples) for a side's shares to be more
+// than rough.
+const AttributionRoughSamples = 100

@@ -44,7 +44,7 @@ type BrowserCell struct {
 	// by load within a round (above 1: this transport loads the page
 	// sooner), over the rounds where both loads completed and agreed: the
 	// geometric mean of those ratios with its 95% interval and verdict, as
-	// every other cell's VsH1. Nil for the baseline itself and where no
+	// every other cell's VsBaseline. Nil for the baseline itself and where no
 	// round paired (SetBrowserVerdict).
 	VsBaseline *Interval `json:"vs_baseline,omitempty"`
 	// Baseline is the transport VsBaseline is to: h1, or h1-tls when h1

@@ -10,7 +10,7 @@ type GoVersions struct {
 	// Toolchains are the toolchains asked for, in the order given; those
 	// with an Error were not measured.
 	Toolchains []GoToolchain `json:"toolchains"`
-	// Cells are each toolchain's scenario x transport cells; a cell's VsH1
+	// Cells are each toolchain's scenario x transport cells; a cell's VsBaseline
 	// is its ratio to h1 built by the same toolchain.
 	Cells []GoVersionCell `json:"cells"`
 	// Changes are, for each scenario and transport, the change from each

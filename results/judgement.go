@@ -1,7 +1,7 @@
 package results
 
 // Judgement is what the analysis concluded from a run, beyond each
-// cell's own interval and verdict (Cell.VsH1, Cell.MainCause, Cell.Marks):
+// cell's own interval and verdict (Cell.VsBaseline, Cell.MainCause, Cell.Marks):
 // the noise floor per kind of work, each cause once with the cells it is
 // the main cause of, and the caveats about the machine. Renderers only
 // format it; nil in results written before it was recorded.
@@ -23,7 +23,73 @@ type Judgement struct {
 	// scenario, whether it raised the ratio (its own paired test); nil
 	// without variant rows.
 	Tuned *TunedRows `json:"tuned,omitempty"`
+	// Precision is the half-width the run was planned to (Settings.Precision
+	// or StableHalfWidth); Open lists each cell still open, widest first,
+	// with what limits it: undetermined under the sequential rule, else
+	// wider than Precision.
+	Precision float64     `json:"precision,omitempty"`
+	Open      []Precision `json:"open,omitempty"`
+	// Scenarios describes each scenario of the run, in the run's order.
+	Scenarios []ScenarioInfo `json:"scenarios,omitempty"`
 }
+
+// Scenario returns the description of the scenario called name; false
+// when the run has none.
+func (j *Judgement) Scenario(name string) (ScenarioInfo, bool) {
+	if j != nil {
+		for _, s := range j.Scenarios {
+			if s.Name == name {
+				return s, true
+			}
+		}
+	}
+	return ScenarioInfo{}, false
+}
+
+// Precision says what keeps a cell open: the spread of its rounds'
+// ratios, the rounds that spread would need, and which side's CPU cost
+// per unit moved most from round to round (on a machine shared by the
+// generator and the server, the rate follows the cost per unit, so the
+// side whose cost moved is where the noise came from).
+type Precision struct {
+	Scenario string `json:"scenario"`
+	Protocol string `json:"protocol"`
+	// HalfWidth is the interval's relative half-width (0.14: ±14%).
+	HalfWidth float64 `json:"half_width"`
+	// Pairs is the rounds it had; Needed the rounds the run's own rule
+	// would need at its mean and spread, 0 past 100: under Sequential, the
+	// most rounds (MaxRepeat) whose last look decides it; rounds planned
+	// for precision, Stein's plan from its first stage; fixed rounds,
+	// Student's t at that many.
+	Pairs  int `json:"pairs"`
+	Needed int `json:"needed"`
+	// Side ("client" or "server") and Column (the cell's transport or the
+	// baseline) are where the CPU cost per unit moved most between rounds;
+	// Moved is by how much (standard deviation of its logarithm: 0.2 is
+	// about ±20%), and Other the other side's largest. Side is "" when
+	// the repetitions carry no CPU figures.
+	Side   string  `json:"side,omitempty"`
+	Column string  `json:"column,omitempty"`
+	Moved  float64 `json:"moved,omitempty"`
+	Other  float64 `json:"other,omitempty"`
+}
+
+// Thresholds of the method, which the analysis judges by and renderers
+// name.
+const (
+	// Matters is the relative difference the verdict treats as one: ≈
+	// says the interval holds 1 and excludes a difference this large.
+	Matters = 0.25
+	// StableHalfWidth is the largest relative half-width of a ratio's
+	// interval for a cell to count as stable.
+	StableHalfWidth = 0.10
+	// NoisySpread is the spread ((max-min)/median) of a cell's
+	// repetitions above which it is flagged as noisy.
+	NoisySpread = 0.10
+	// VariantSep joins a scenario and a knob set's name in a variant
+	// row's scenario ("download:tuned").
+	VariantSep = ":"
+)
 
 // Judged is what the analysis concluded of one cell, kept in the cell's
 // JSON object beside its figures.
@@ -45,6 +111,22 @@ type Judged struct {
 	RoundsOf          int      `json:"rounds_of,omitempty"`
 	MediansAgainst    string   `json:"medians_against,omitempty"`
 	AgainstBaseMedian float64  `json:"against_base_median,omitempty"`
+	// MedianRepetition is the 1-based index in Repetitions of the repetition whose
+	// value is the cell's median, of those that count (the lower middle
+	// one for an even count): the one whose other figures a report shows
+	// beside the median; 0 when none counts.
+	MedianRepetition int `json:"median_repetition,omitempty"`
+	// Ratio is the cell's ratio to its baseline as the verdict states it:
+	// VsBaseline's where a round paired, RatioToBaseline otherwise; 0 without a
+	// baseline cell.
+	Ratio float64 `json:"ratio,omitempty"`
+	// LinkTotal sums the link counters of the completed repetitions; nil
+	// when none has them. EmulatorBehind says how the emulator fell
+	// behind over them (more than 1% of the packets late, the latest by
+	// more than 2% of the round trip): the cell crossed a slower link
+	// than the one set; "" when it kept up.
+	LinkTotal      *RepetitionLink `json:"link_total,omitempty"`
+	EmulatorBehind string          `json:"emulator_behind,omitempty"`
 }
 
 // NoiseFloor is one kind of work's A/A cells: the baseline measured twice

@@ -1,5 +1,7 @@
 package results
 
+import "slices"
+
 // ReferenceCell is one scenario over one transport measured with reference
 // peers (httpvs run --peers): a server (a C server such as h2o, or "go",
 // the run's own httpvs serve) and a client (curl for transfers; h2load,
@@ -31,7 +33,40 @@ type ReferenceCell struct {
 	// Skipped says why the cell was not measured (the server cannot take
 	// uploads over this transport, for example).
 	Skipped string `json:"skipped,omitempty"`
+	// WithoutGo says the cell can speak for its transport without Go: a
+	// server not written in Go, a ratio to h1 over at least two rounds
+	// no wider than ±50% (set by the analysis).
+	WithoutGo bool `json:"without_go,omitempty"`
 }
 
 // ReferenceGo is ReferenceCell.Server for the run's own server.
 const ReferenceGo = "go"
+
+// ReferenceRow is one client's scenario over one transport, as the
+// reference peers played it: a cell per server.
+type ReferenceRow struct {
+	Scenario, Protocol, Client string
+	ByServer                   map[string]*ReferenceCell
+}
+
+// ReferenceRows groups r.References into rows (h1's included, which the
+// others' ratios are to), in the order they first appear, and lists the
+// servers in the same order.
+func (r *Results) ReferenceRows() (servers []string, rows []ReferenceRow) {
+	index := map[[3]string]int{}
+	for i := range r.References {
+		c := &r.References[i]
+		if !slices.Contains(servers, c.Server) {
+			servers = append(servers, c.Server)
+		}
+		k := [3]string{c.Scenario, c.Protocol, c.Client}
+		j, ok := index[k]
+		if !ok {
+			j = len(rows)
+			index[k] = j
+			rows = append(rows, ReferenceRow{Scenario: c.Scenario, Protocol: c.Protocol, Client: c.Client, ByServer: map[string]*ReferenceCell{}})
+		}
+		rows[j].ByServer[c.Server] = c
+	}
+	return servers, rows
+}

@@ -54,9 +54,6 @@ type NotRun struct {
 	// config.FieldError names them ("Target.ServerName"); empty when no
 	// option would.
 	Field string `json:"field,omitempty"`
-	// Flags is how the command that ran the matrix sets Field, e.g.
-	// "--sni NAME"; the command fills it, "" otherwise.
-	Flags string `json:"flags,omitempty"`
 }
 
 // String is n as a report lists it: "h2c: h2c prior knowledge refused by
@@ -65,9 +62,6 @@ func (n NotRun) String() string {
 	what := n.Scenario
 	if what == "" {
 		what = n.Protocol
-	}
-	if n.Flags != "" {
-		return what + ": " + n.Reason + " (" + n.Flags + ")"
 	}
 	return what + ": " + n.Reason
 }

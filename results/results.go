@@ -31,7 +31,7 @@ type Results struct {
 	Cells         []Cell   `json:"cells"`
 	// AA are the A/A cells: in each scenario Settings.AA names, the
 	// baseline measured a second time as a column of its own ("h1 A/A"),
-	// with its interval to the baseline (VsH1): the run's noise floor.
+	// with its interval to the baseline (VsBaseline): the run's noise floor.
 	// Kept apart from Cells, which hold the transports.
 	AA []Cell `json:"aa,omitempty"`
 	// References are the reference peers' cells (httpvs run --peers);
@@ -102,17 +102,17 @@ type Cell struct {
 	// Spread is (Max-Min)/Median; Noisy says it is above NoisySpread.
 	Spread float64 `json:"spread"`
 	Noisy  bool    `json:"noisy"`
-	// RatioToH1 is Median over the baseline cell's Median in the same
+	// RatioToBaseline is Median over the baseline cell's Median in the same
 	// scenario (the baseline's over this one's for MetricSeconds): above 1
 	// means faster than the baseline, HTTP/1.1 unless Baseline says
 	// otherwise. Zero when there is no baseline cell.
-	RatioToH1 float64 `json:"ratio_to_h1,omitempty"`
-	// Baseline is the transport RatioToH1 and VsH1 compare with
+	RatioToBaseline float64 `json:"ratio_to_h1,omitempty"`
+	// Baseline is the transport RatioToBaseline and VsBaseline compare with
 	// (Settings.Baseline); "" when there is no baseline cell.
 	Baseline string `json:"baseline,omitempty"`
-	// VsH1 is the ratio to the baseline with its 95% interval and verdict, from the
+	// VsBaseline is the ratio to the baseline with its 95% interval and verdict, from the
 	// repetitions paired by round; nil for h1 and when no round paired.
-	VsH1 *Interval `json:"vs_h1,omitempty"`
+	VsBaseline *Interval `json:"vs_h1,omitempty"`
 	// TunedGain, on a tuned variant's cell, is its gain over the shipped
 	// cell of the same transport, paired round by round; nil elsewhere.
 	TunedGain *TunedGain `json:"tuned_gain,omitempty"`
@@ -172,7 +172,7 @@ const (
 type Repetition struct {
 	// Round is the 1-based round the repetition ran in: a round measures
 	// the scenario's columns one after another, so repetitions of one
-	// round are compared with each other (Cell.VsH1). Rounds past
+	// round are compared with each other (Cell.VsBaseline). Rounds past
 	// Settings.Repeat ran only for cells whose interval was still wide.
 	// Zero in results written before rounds were recorded: the index+1.
 	Round int `json:"round,omitempty"`

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/httpvs/httpvs/internal/zerortt"
+	"github.com/httpvs/httpvs/internal/testenv"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -29,8 +29,8 @@ func TestEarlyDataGuarded(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	url := srv.Transport.URL(transport.H3)
-	early := func(method, path string) (*zerortt.Conn, int, string) {
-		c, err := zerortt.Dial(ctx, srv.Transport.Addr(transport.H3), cert)
+	early := func(method, path string) (*testenv.ZeroRTTConn, int, string) {
+		c, err := testenv.DialZeroRTT(ctx, srv.Transport.Addr(transport.H3), cert)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,7 +7,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/httpvs/httpvs/internal/loopback"
+	"github.com/httpvs/httpvs/internal/dial"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -62,5 +62,5 @@ func beyondLoopback(addr string) bool {
 	if err != nil {
 		return true // not ours to judge: assume the worst
 	}
-	return !loopback.Host(host)
+	return !dial.LoopbackHost(host)
 }

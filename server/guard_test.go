@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/httpvs/httpvs/internal/loopback"
+	"github.com/httpvs/httpvs/internal/dial"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -87,8 +87,8 @@ func TestLoopbackHost(t *testing.T) {
 		"127.0.0.1": true, "127.8.9.10": true, "::1": true, "localhost": true, "LOCALHOST": true, "LocalHost": true,
 		"": false, "0.0.0.0": false, "::": false, "198.18.0.2": false, "example.com": false, "localhost.example.com": false,
 	} {
-		if got := loopback.Host(host); got != want {
-			t.Errorf("loopback.Host(%q) = %v, want %v", host, got, want)
+		if got := dial.LoopbackHost(host); got != want {
+			t.Errorf("dial.LoopbackHost(%q) = %v, want %v", host, got, want)
 		}
 		if host != "" && beyondLoopback(net.JoinHostPort(host, "80")) == want {
 			t.Errorf("BeyondLoopback(%q) disagrees with LoopbackHost", host)

@@ -15,6 +15,12 @@ type ReadWaits struct {
 	// polling does not pay, or the sleep after polls that found nothing.
 	// One sleeps only when its socket is empty.
 	Blocked int64 `json:"blocked"`
+	// Batched counts the blocking recv calls of large Reads that waited
+	// for a batch of bytes (SO_RCVLOWAT) while data came faster than it
+	// was read; Stalled those of them that found nothing in their bound
+	// and so waited again unbatched (then counted in Blocked or Polled).
+	Batched int64 `json:"batched,omitempty"`
+	Stalled int64 `json:"stalled,omitempty"`
 }
 
 // The values of ReadWaits.Mode.
@@ -41,4 +47,6 @@ func (w *ReadWaits) Add(o ReadWaits) {
 	w.Polled += o.Polled
 	w.Polls += o.Polls
 	w.Blocked += o.Blocked
+	w.Batched += o.Batched
+	w.Stalled += o.Stalled
 }

@@ -11,7 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/httpvs/httpvs/internal/serverstats"
+	"github.com/httpvs/httpvs/internal/serverctl"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transfer/transferresult"
 	"github.com/httpvs/httpvs/transport"
@@ -42,7 +42,7 @@ type receipt struct {
 func (o *outcome) fail(kind stats.ErrorKind, err error) {
 	var st *transport.SetupTimeoutError
 	o.setup = errors.As(err, &st)
-	err = serverstats.WithoutURL(err)
+	err = serverctl.WithoutURL(err)
 	o.failed = true
 	o.kind = kind
 	o.stream.Error = err.Error()

@@ -17,7 +17,7 @@ import (
 	"github.com/httpvs/httpvs/internal/fielderr"
 	"github.com/httpvs/httpvs/internal/procstat"
 	"github.com/httpvs/httpvs/internal/redact"
-	"github.com/httpvs/httpvs/internal/serverstats"
+	"github.com/httpvs/httpvs/internal/serverctl"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transfer/transferresult"
 	"github.com/httpvs/httpvs/transport"
@@ -164,8 +164,8 @@ func Run(ctx context.Context, p Plan) (transferresult.Result, error) {
 		var unreached error
 		// Bounded past the dial timeout, so that an unreachable server
 		// fails the dial rather than the read's deadline.
-		limit := max(serverstats.Timeout, p.Client.Config.Effective().DialTimeout+time.Second)
-		before, res.ServerNote, unreached = serverstats.Reach(ctx, statsClient, statsURL, limit)
+		limit := max(serverctl.StatsTimeout, p.Client.Config.Effective().DialTimeout+time.Second)
+		before, res.ServerNote, unreached = serverctl.ReachStats(ctx, statsClient, statsURL, limit)
 		if k := transport.Classify(unreached); unreached != nil && unreachable(k) && ctx.Err() == nil {
 			// The transfers would dial the same way and wait as long again.
 			p.unreachable(&res, k, unreached)
@@ -218,7 +218,7 @@ func Run(ctx context.Context, p Plan) (transferresult.Result, error) {
 	}
 	addCounts(&res, clients)
 	if before != nil && ctx.Err() == nil {
-		after, note := serverstats.Fetch(ctx, statsClient, statsURL, serverstats.TimeoutAfter(res.Errors.Total))
+		after, note := serverctl.FetchStats(ctx, statsClient, statsURL, serverctl.StatsTimeoutAfter(res.Errors.Total))
 		if after != nil {
 			if d, err := after.Delta(*before); err != nil {
 				res.ServerNote = err.Error()
@@ -273,7 +273,7 @@ func (p Plan) unreachable(res *transferresult.Result, k stats.ErrorKind, err err
 	}
 	// The error is the dial's, which the transfers share: name the URL the
 	// user gave, not the /stats read that found it.
-	res.FirstError = fmt.Sprintf("%s %s: %v", p.Direction.method(), p.URL, serverstats.WithoutURL(err))
+	res.FirstError = fmt.Sprintf("%s %s: %v", p.Direction.method(), p.URL, serverctl.WithoutURL(err))
 	res.ServerNote = "server unreachable: no transfer attempted"
 }
 

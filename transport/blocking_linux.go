@@ -38,9 +38,14 @@ type blockingConn struct {
 	closed atomic.Bool
 	once   sync.Once
 	rd, wr sockTimeout // SO_RCVTIMEO, SO_SNDTIMEO
-	pmu    sync.Mutex  // guards policy
+	pmu    sync.Mutex  // guards policy and lowat
 	policy waitPolicy  // how Read waits for data
-	waits  *waitCounter
+	lowat  int         // SO_RCVLOWAT set now; 0 for the kernel's default
+	// rcvbuf is SO_RCVBUF as last read, rcvbufAge the batchFor calls
+	// before it is read again.
+	rcvbuf, rcvbufAge int
+	bulk              atomic.Bool // the last Read found batchMin bytes: batch the next
+	waits             *waitCounter
 	// yielded is when a Read last passed through the scheduler, in
 	// nanoseconds since epoch.
 	yielded atomic.Int64
@@ -121,11 +126,11 @@ func (c *blockingConn) opError(op string, err error) error {
 }
 
 // arm sets socket option opt to what is left until t's deadline, when
-// that differs from what is set. It returns EAGAIN when the deadline has
-// passed.
-func (c *blockingConn) arm(t *sockTimeout, opt int) error {
+// that differs from what is set, or to bound when that is sooner (0 for
+// no bound). It returns EAGAIN when the deadline has passed.
+func (c *blockingConn) arm(t *sockTimeout, opt int, bound time.Duration) error {
 	dl := t.deadline.Load()
-	if dl == 0 && t.armed.Load() == 0 {
+	if dl == 0 && bound == 0 && t.armed.Load() == 0 {
 		return nil
 	}
 	var want time.Duration
@@ -133,6 +138,9 @@ func (c *blockingConn) arm(t *sockTimeout, opt int) error {
 		if want = time.Until(time.Unix(0, dl)); want <= 0 {
 			return unix.EAGAIN
 		}
+	}
+	if bound > 0 && (want == 0 || bound < want) {
+		want = bound
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -159,12 +167,22 @@ func (c *blockingConn) Read(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
-	if err := c.arm(&c.rd, unix.SO_RCVTIMEO); err != nil {
+	lowat, bound := c.batchFor(len(p)), time.Duration(0)
+	if lowat > 0 {
+		bound = batchStall
+	}
+	if err := c.arm(&c.rd, unix.SO_RCVTIMEO, bound); err != nil {
 		return 0, c.opError("read", err)
 	}
 	c.waits.reads.Add(1)
 	c.yield()
-	n, err := c.recv(p)
+	var n int
+	var err error
+	if lowat > 0 {
+		n, err = c.readBatch(p, lowat)
+	} else if err = c.setLowat(0); err == nil {
+		n, err = c.recv(p)
+	}
 	for err == unix.EAGAIN || err == unix.EINTR {
 		// Sleeps until data, EOF, Close or the timeout (EAGAIN again).
 		if n, err = unix.Read(c.fd, p); err == unix.EAGAIN {
@@ -179,6 +197,7 @@ func (c *blockingConn) Read(p []byte) (int, error) {
 	case n == 0:
 		return 0, io.EOF
 	}
+	c.bulk.Store(n >= batchMin)
 	return n, nil
 }
 
@@ -236,7 +255,7 @@ func (c *blockingConn) Write(p []byte) (int, error) {
 	if c.closed.Load() {
 		return 0, c.opError("write", net.ErrClosed)
 	}
-	if err := c.arm(&c.wr, unix.SO_SNDTIMEO); err != nil {
+	if err := c.arm(&c.wr, unix.SO_SNDTIMEO, 0); err != nil {
 		return 0, c.opError("write", err)
 	}
 	c.yield()

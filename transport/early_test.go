@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/httpvs/httpvs/internal/zerortt"
+	"github.com/httpvs/httpvs/internal/testenv"
 )
 
 // TestEarlyDataRefused sends requests in 0-RTT early data from a resumed
@@ -40,8 +40,8 @@ func TestEarlyDataRefused(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	url := s.URL(H3)
-	dial := func() *zerortt.Conn {
-		c, err := zerortt.Dial(ctx, s.Addr(H3), cert)
+	dial := func() *testenv.ZeroRTTConn {
+		c, err := testenv.DialZeroRTT(ctx, s.Addr(H3), cert)
 		if err != nil {
 			t.Fatal(err)
 		}

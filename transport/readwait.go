@@ -81,10 +81,11 @@ func (p *waitPolicy) account(d int) {
 // waitCounter counts a client's blocking-socket Reads by how they
 // waited (stats.ReadWaits), across its connections.
 type waitCounter struct {
-	reads, polled, polls, blocked atomic.Int64
+	reads, polled, polls, blocked, batched, stalled atomic.Int64
 }
 
 // Snapshot returns the counts so far.
 func (w *waitCounter) Snapshot() stats.ReadWaits {
-	return stats.ReadWaits{Reads: w.reads.Load(), Polled: w.polled.Load(), Polls: w.polls.Load(), Blocked: w.blocked.Load()}
+	return stats.ReadWaits{Reads: w.reads.Load(), Polled: w.polled.Load(), Polls: w.polls.Load(), Blocked: w.blocked.Load(),
+		Batched: w.batched.Load(), Stalled: w.stalled.Load()}
 }

@@ -28,6 +28,7 @@ func curlSection(ctx context.Context, p sizes) ([]Row, string, error) {
 		return nil, "", err
 	}
 	iv := rs.ratio("h2c", "h1", false)
+	curlIV = &iv
 	nf := noiseOf(rs.ratio("h1 A/A", "h1", false))
 	v, fig, noise := ratioRule(pub, iv, nf)
 	row := Row{

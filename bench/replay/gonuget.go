@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/httpvs/httpvs/httpvstest"
+	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -40,7 +41,7 @@ func benchCols(p sizes, cols []string, bench func(col string) func(*testing.B)) 
 // testing.Benchmark in this one process, client and server together,
 // sequential and b.RunParallel, HTTP/1.1 cleartext, HTTP/2 over TLS and
 // HTTP/3, with B/op and allocs/op.
-func gonugetSection(_ context.Context, p sizes) ([]Row, string, error) {
+func gonugetSection(ctx context.Context, p sizes) ([]Row, string, error) {
 	small := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, `{"status":"ok"}`) })
 	servers := map[string]*httpvstest.Server{}
 	for _, pr := range []transport.Protocol{transport.H1, transport.H2, transport.H3} {
@@ -67,7 +68,17 @@ func gonugetSection(_ context.Context, p sizes) ([]Row, string, error) {
 		detail = append(detail, fmt.Sprintf("%s (median ns/op, B/op, allocs/op): h1 %.0f, %.0f, %.0f; h2 %.0f, %.0f, %.0f; h3 %.0f, %.0f, %.0f",
 			pick(parallel, "RunParallel", "sequential"), ns.median("h1"), by.median("h1"), al.median("h1"), ns.median("h2"), by.median("h2"), al.median("h2"), ns.median("h3"), by.median("h3"), al.median("h3")))
 	}
-	return rows, "gonuget's shape, testing.Benchmark at -benchtime " + p.benchTime.String() + ": " + strings.Join(detail, "; ") + ".", nil
+	beside := map[string]results.Interval{}
+	for _, r := range rows {
+		if r.Rule == "R1" {
+			beside[pick(strings.Contains(r.Claim, "RunParallel"), "concurrent (RunParallel)", "sequential")+" "+r.col] = r.iv
+		}
+	}
+	prog, pd, err := gonugetProgramRows(ctx, p, beside)
+	if err != nil {
+		return nil, "", fmt.Errorf("the program itself: %w", err)
+	}
+	return append(rows, prog...), "gonuget's shape, testing.Benchmark at -benchtime " + p.benchTime.String() + ": " + strings.Join(detail, "; ") + ". " + pd, nil
 }
 
 // gonugetPub is the report's tables: ns/op, B/op, allocs/op.

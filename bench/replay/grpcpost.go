@@ -101,8 +101,26 @@ func grpcSection(ctx context.Context, p sizes) ([]Row, string, error) {
 		lines = append(lines, c)
 	}
 	grpcApart(rows, natV, shV)
+	beside := map[string]results.Interval{}
+	shapeDisagrees := false
+	for _, r := range rows {
+		if r.Rule == "R1" {
+			beside[r.col] = r.iv
+			shapeDisagrees = shapeDisagrees || r.Verdict == disagrees
+		}
+	}
+	prog, texts, pd, err := larkingProgramRows(ctx, p, beside, p.oldGRPC, shapeDisagrees)
+	if err != nil {
+		return nil, "", fmt.Errorf("the program itself: %w", err)
+	}
+	for i, r := range rows {
+		if t := texts[r.col]; t != "" && r.Rule == "R1" && r.Verdict == disagrees {
+			rows[i].Note += "; beside it, " + t
+		}
+	}
+	rows = append(rows, prog...)
 	head := "| setting | ns/op native / ServeHTTP / JSON | native over JSON (>1 faster) | ServeHTTP over JSON | allocs/op native / ServeHTTP / JSON |\n|---|---|---|---|---|\n"
-	text := "The post's ordering (native 1.27x faster than HTTP/1 JSON, ServeHTTP 0.64x) under each setting, one changed at a time:\n\n" + head + strings.Join(lines, "\n") + "\n\n" + ladderText(steps, 47049.0/36980)
+	text := "The post's ordering (native 1.27x faster than HTTP/1 JSON, ServeHTTP 0.64x) under each setting, one changed at a time:\n\n" + head + strings.Join(lines, "\n") + "\n\n" + ladderText(steps, 47049.0/36980) + "\n\n" + pd
 	return rows, text, nil
 }
 
@@ -111,8 +129,8 @@ func grpc1Native() *results.Interval {
 	if loopback == nil {
 		return nil
 	}
-	if n := loopback.Cell("grpc-1", nativeColumn); n != nil && n.VsH1 != nil {
-		return n.VsH1
+	if n := loopback.Cell("grpc-1", nativeColumn); n != nil && n.VsBaseline != nil {
+		return n.VsBaseline
 	}
 	return nil
 }
@@ -123,10 +141,10 @@ func grpc1() string {
 		return ""
 	}
 	n, h := loopback.Cell("grpc-1", nativeColumn), loopback.Cell("grpc-1", "h2c")
-	if n == nil || h == nil || n.VsH1 == nil || h.VsH1 == nil {
+	if n == nil || h == nil || n.VsBaseline == nil || h.VsBaseline == nil {
 		return ""
 	}
-	return fmt.Sprintf("| httpvs run's grpc-1 (load generator, child server, req/s) | - | %s | %s | - |", ivText(*n.VsH1), ivText(*h.VsH1))
+	return fmt.Sprintf("| httpvs run's grpc-1 (load generator, child server, req/s) | - | %s | %s | - |", ivText(*n.VsBaseline), ivText(*h.VsBaseline))
 }
 
 // grpcApart ends the post's rows that disagree with the settings varied
@@ -137,7 +155,7 @@ func grpcApart(rows []Row, natV, shV []variation) {
 			continue
 		}
 		vs := pick2(r.col == "native", natV, shV)
-		rows[i].Note = takeApart(r.published, r.iv, vs) + fmt.Sprintf("; not varied: grpc-go's version (built in: %s; the post's unstated), larking's mux and cmux (not built here)", or(facts.grpcGo))
+		rows[i].Note = takeApart(r.published, r.iv, vs) + fmt.Sprintf("; not varied in this shape: grpc-go's version (built in: %s; the post's unstated), larking's mux (not built here)", or(facts.grpcGo))
 	}
 }
 

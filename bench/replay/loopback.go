@@ -49,17 +49,21 @@ func loopbackSection(ctx context.Context, p sizes) ([]Row, string, error) {
 	}
 	loopback = res
 	var rows []Row
+	var versions map[string][]variation // measured once, when a row needs it
 	for _, c := range loopbackClaims {
 		r := c.row(res)
 		switch {
 		case r.Verdict == disagrees && c.source == srcFork:
 			r.Note = forkNote(res, c.scenario)
-		case r.Verdict == disagrees && c.scenario == "download":
-			vs, err := goVersionsVaried(ctx, p)
-			if err != nil {
-				return nil, "", fmt.Errorf("go versions: %w", err)
+		case r.Verdict == disagrees && (c.scenario == "download" || c.scenario == "small-sequential" && c.column == "h2"):
+			if versions == nil {
+				if versions, err = goVersionsVaried(ctx, p); err != nil {
+					return nil, "", fmt.Errorf("go versions: %w", err)
+				}
 			}
-			r.Note = takeApart(c.pub, r.iv, vs) + "; the issue's 2021 Go (1.17, x/net before MaxReadFrameSize and the inbound flow-control rewrite) is older than any toolchain this program builds; earlier: " + goVersionsRecord
+			r.Note = takeApart(c.pub, r.iv, versions[c.scenario+"/"+c.column]) + pick(c.scenario == "download",
+				"; the issue's 2021 Go (1.17, x/net before MaxReadFrameSize and the inbound flow-control rewrite) is older than any toolchain this program builds; earlier: "+goVersionsRecord,
+				"; gonuget's Go 1.21 is older than any toolchain this program builds; GOMAXPROCS is varied in gonuget's own shape below")
 		}
 		rows = append(rows, r)
 	}
@@ -102,11 +106,11 @@ var loopbackClaims = []claim{
 func (c claim) row(res *results.Results) Row {
 	r := Row{Source: c.source, Claim: c.text, Setup: c.setup + "; " + facts.diff(), published: c.pub}
 	cell := res.Cell(c.scenario, c.column)
-	if cell == nil || cell.Skipped != "" || cell.VsH1 == nil {
+	if cell == nil || cell.Skipped != "" || cell.VsBaseline == nil {
 		r.Verdict, r.Rule, r.Note = notComparable, "R1", "httpvs measured no interval for "+c.scenario+"/"+c.column
 		return r
 	}
-	iv := *cell.VsH1
+	iv := *cell.VsBaseline
 	if c.direction {
 		r.Rule, r.Verdict, r.Figure = "R2", directionRule(c.pub > 1, iv), c.column+"/h1 "+ivText(iv)
 		return r
@@ -120,8 +124,8 @@ func (c claim) row(res *results.Results) Row {
 // aaNoise is scenario's A/A noise floor in res.
 func aaNoise(res *results.Results, scenario string) float64 {
 	for _, c := range res.AA {
-		if c.Scenario == scenario && c.VsH1 != nil {
-			return noiseOf(*c.VsH1)
+		if c.Scenario == scenario && c.VsBaseline != nil {
+			return noiseOf(*c.VsBaseline)
 		}
 	}
 	return 0
@@ -152,23 +156,27 @@ const goVersionsRecord = "docs/measurements/goversions-2026-11-24T2112Z.md (benc
 // program builds, and the newest.
 var goVersions = []string{"go1.22.12", "go1.27.4"}
 
-// goVersionsVaried measures download h2c/h1 with both ends built by each
-// of goVersions (experiment.Versions, Go as shipped).
-func goVersionsVaried(ctx context.Context, p sizes) ([]variation, error) {
-	res, err := experiment.Versions(ctx, experiment.VersionsOptions{Versions: goVersions, Protocols: []transport.Protocol{transport.H1, transport.H2C},
-		Scenarios: []string{"download"}, Rounds: p.goRounds, MaxRounds: p.goRounds, Budget: -1})
+// goVersionsVaried measures download h2c/h1 and small-sequential h2/h1
+// with both ends built by each of goVersions (experiment.Versions, Go
+// as shipped), by "scenario/column".
+func goVersionsVaried(ctx context.Context, p sizes) (map[string][]variation, error) {
+	res, err := experiment.Versions(ctx, experiment.VersionsOptions{Versions: goVersions, Protocols: []transport.Protocol{transport.H1, transport.H2C, transport.H2},
+		Scenarios: []string{"download", "small-sequential"}, Rounds: p.goRounds, MaxRounds: p.goRounds, Budget: -1})
 	if err != nil {
 		return nil, err
 	}
-	var vs []variation
+	vs := map[string][]variation{}
 	for _, c := range res.GoVersions.Cells {
-		if c.Scenario == "download" && c.Protocol == transport.H2C.String() && c.VsH1 != nil {
-			vs = append(vs, variation{"both ends built by " + c.Toolchain + " (GOTOOLCHAIN)", *c.VsH1})
+		if c.Protocol != transport.H1.String() && c.VsBaseline != nil {
+			k := c.Scenario + "/" + c.Protocol
+			vs[k] = append(vs[k], variation{"both ends built by " + c.Toolchain + " (GOTOOLCHAIN)", *c.VsBaseline})
 		}
 	}
 	for _, t := range res.GoVersions.Toolchains {
 		if t.Error != "" {
-			vs = append(vs, variation{setting: t.Asked + " not measured: " + t.Error})
+			for _, k := range []string{"download/h2c", "small-sequential/h2"} {
+				vs[k] = append(vs[k], variation{setting: t.Asked + " not measured: " + t.Error})
+			}
 		}
 	}
 	return vs, nil

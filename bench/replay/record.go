@@ -85,16 +85,25 @@ func (r *record) table() string {
 
 // crossRef ends a disagreeing row that varied nothing itself by
 // pointing at the row that holds the same published figure in the
-// publication's own shape and was taken apart there.
+// publication's own shape and was taken apart there, or, failing that,
+// at a row where the published program or shape, run here, agrees.
 func crossRef(rows []Row) {
 	for i, r := range rows {
 		if r.Verdict != disagrees || r.Note != "" || r.published == 0 {
 			continue
 		}
+		same := func(j int) bool {
+			return j != i && rows[j].Source == r.Source && rows[j].published == r.published
+		}
 		for j, o := range rows {
-			if j != i && o.Source == r.Source && o.published == r.published && o.Note != "" && (strings.Contains(o.Note, "open:") || strings.Contains(o.Note, "cause:")) {
+			if same(j) && o.Note != "" && (strings.Contains(o.Note, "open:") || strings.Contains(o.Note, "cause:")) {
 				rows[i].Note = fmt.Sprintf("open: varied nothing in this shape; the same published figure in the publication's own shape is row %d, taken apart there", j+1)
 				break
+			}
+		}
+		for j, o := range rows {
+			if rows[i].Note == "" && same(j) && o.Verdict == agrees {
+				rows[i].Note = fmt.Sprintf("open: varied nothing in this shape; the same published figure agrees in row %d (%s), run here in the publication's own shape: what differs between the two shapes moves it", j+1, o.Claim)
 			}
 		}
 	}

@@ -198,3 +198,19 @@ func TestCrossRef(t *testing.T) {
 		t.Errorf("notes %q, %q", rows[0].Note, rows[1].Note)
 	}
 }
+
+// TestCrossRefAgreeing: with no row taken apart, a disagreeing row
+// points at the row where the same figure agrees; with neither, it is
+// left for the document's "no setting was varied".
+func TestCrossRefAgreeing(t *testing.T) {
+	rows := []Row{
+		{Source: "s", Verdict: disagrees, published: 0.5},
+		{Source: "s", Verdict: notComparable, published: 0.5},
+		{Source: "s", Verdict: agrees, published: 0.5, Claim: "the program itself"},
+		{Source: "t", Verdict: disagrees, published: 0.9},
+	}
+	crossRef(rows)
+	if !strings.Contains(rows[0].Note, "agrees in row 3 (the program itself)") || !strings.HasPrefix(rows[0].Note, "open:") || rows[3].Note != "" {
+		t.Errorf("notes %q, %q", rows[0].Note, rows[3].Note)
+	}
+}

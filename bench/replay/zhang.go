@@ -71,10 +71,10 @@ func readLink(res *results.Results) sweepLink {
 	n := res.Settings.Net
 	l := sweepLink{spec: n.Spec, rtt: fmt.Sprintf("%.0f ms", 2*n.Down.DelaySeconds*1e3), rateBits: n.Down.RateBitsPerSecond, cc: n.TCPCongestion}
 	c2, c3 := res.Cell("download", "h2"), res.Cell("download", "h3")
-	if c2 == nil || c3 == nil || c3.VsH1 == nil || len(c3.Repetitions) == 0 || len(c2.Repetitions) == 0 {
+	if c2 == nil || c3 == nil || c3.VsBaseline == nil || len(c3.Repetitions) == 0 || len(c2.Repetitions) == 0 {
 		return l
 	}
-	l.ok, l.gap, l.h2, l.h3 = true, *c3.VsH1, c2.Median*8, c3.Median*8
+	l.ok, l.gap, l.h2, l.h3 = true, *c3.VsBaseline, c2.Median*8, c3.Median*8
 	m := verdict.MedianRepetition(c3)
 	l.recvCPU = m.ClientCPUPerUnit
 	if m.ServerCPUPerUnit != nil {

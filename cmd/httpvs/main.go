@@ -8,14 +8,13 @@ import (
 
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/cli"
-	"github.com/httpvs/httpvs/internal/interrupt"
 )
 
 func main() {
 	if experiment.ServeChild() { // run's child server is this program
 		return
 	}
-	ctx, stop := interrupt.Context()
+	ctx, stop := cli.SignalContext()
 	code := cli.Main(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)

@@ -30,9 +30,9 @@ func judged(t *testing.T, h2c, h2 []results.Finding, tunedWord string) *results.
 	}
 	res := &results.Results{Settings: results.Settings{Alongside: tuned}, Cells: []results.Cell{
 		{Scenario: "download", Protocol: "h1", Repetitions: reps(4, 4, 4, 4, 4, 4)},
-		{Scenario: "download", Protocol: "h2c", VsH1: iv(0.25, 0.2, 0.3, results.VerdictSlower), Findings: h2c, Repetitions: shipped},
-		{Scenario: "download", Protocol: "h2", VsH1: iv(0.97, 0.9, 1.05, results.VerdictSimilar), Findings: h2, Repetitions: shipped},
-		{Scenario: "download:tuned", Protocol: "h2c", Knobs: "tuned", VsH1: iv(0.75, 0.7, 0.8, results.VerdictSlower), Repetitions: better},
+		{Scenario: "download", Protocol: "h2c", VsBaseline: iv(0.25, 0.2, 0.3, results.VerdictSlower), Findings: h2c, Repetitions: shipped},
+		{Scenario: "download", Protocol: "h2", VsBaseline: iv(0.97, 0.9, 1.05, results.VerdictSimilar), Findings: h2, Repetitions: shipped},
+		{Scenario: "download:tuned", Protocol: "h2c", Knobs: "tuned", VsBaseline: iv(0.75, 0.7, 0.8, results.VerdictSlower), Repetitions: better},
 	}}
 	verdict.SetTunedGains(res.Cells)
 	Conclude(res)
@@ -96,7 +96,7 @@ func TestDecidedCounts(t *testing.T) {
 	if j := res.Judgement; j.Cells != 3 || j.Decided != 3 {
 		t.Errorf("decided %d of %d, want 3 of 3", j.Decided, j.Cells)
 	}
-	res.Cells[2].VsH1.Verdict = results.VerdictUndetermined
+	res.Cells[2].VsBaseline.Verdict = results.VerdictUndetermined
 	Conclude(res)
 	if j := res.Judgement; j.Decided != 2 {
 		t.Errorf("decided %d, want 2 with one undetermined", j.Decided)

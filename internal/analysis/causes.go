@@ -26,7 +26,7 @@ func mainCauses(res *results.Results, j *results.Judgement) {
 				j.Caveats = gather(j.Caveats, caveats, f, name, res.Settings.Alongside)
 			}
 		}
-		if c.VsH1 == nil || c.VsH1.Verdict != results.VerdictSlower {
+		if c.VsBaseline == nil || c.VsBaseline.Verdict != results.VerdictSlower {
 			continue
 		}
 		if f := mainCause(c, raised(j.Tuned, name), res.Settings.Alongside); f != nil {
@@ -128,11 +128,11 @@ func tunedRows(res *results.Results) *results.TunedRows {
 	t := &results.TunedRows{Knobs: a.Name}
 	for i := range res.Cells {
 		v := &res.Cells[i]
-		if v.Knobs == "" || v.VsH1 == nil {
+		if v.Knobs == "" || v.VsBaseline == nil {
 			continue
 		}
 		shipped := res.Cell(strings.TrimSuffix(v.Scenario, verdict.VariantSep+v.Knobs), v.Protocol)
-		if shipped == nil || shipped.VsH1 == nil || shipped == v {
+		if shipped == nil || shipped.VsBaseline == nil || shipped == v {
 			continue
 		}
 		t.Gains = append(t.Gains, tunedGain(shipped, v))
@@ -148,7 +148,7 @@ func tunedRows(res *results.Results) *results.TunedRows {
 // the same rounds), never two intervals with different denominators held
 // side by side; "can't tell" without one.
 func tunedGain(shipped, v *results.Cell) results.TunedRow {
-	g := results.TunedRow{Cell: shipped.Scenario + "/" + shipped.Protocol, From: shipped.VsH1.Ratio, To: v.VsH1.Ratio, Word: results.GainCantTell}
+	g := results.TunedRow{Cell: shipped.Scenario + "/" + shipped.Protocol, From: shipped.VsBaseline.Ratio, To: v.VsBaseline.Ratio, Word: results.GainCantTell}
 	if t := v.TunedGain; t != nil && t.Word != "" {
 		gain := t.Gain
 		g.Gain, g.Word = &gain, t.Word

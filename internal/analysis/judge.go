@@ -32,17 +32,18 @@ func Conclude(res *results.Results) {
 	for i := range res.Cells {
 		c := &res.Cells[i]
 		c.Marks, c.MainCause = marks(res, c, j.Floors), ""
-		if c.Protocol == base || c.VsH1 == nil || c.VsH1.Pairs < 2 {
+		if c.Protocol == base || c.VsBaseline == nil || c.VsBaseline.Pairs < 2 {
 			continue
 		}
 		j.Cells++
-		if decided(c.VsH1.Verdict) {
+		if decided(c.VsBaseline.Verdict) {
 			j.Decided++
 		}
 	}
 	sameRounds(res)
 	j.Tuned = tunedRows(res)
 	mainCauses(res, j)
+	readings(res, j)
 	res.Judgement = j
 }
 
@@ -71,7 +72,7 @@ func floors(res *results.Results) []results.NoiseFloor {
 // by the diagnosis's own rule), within its kind's noise floor.
 func marks(res *results.Results, c *results.Cell, floors []results.NoiseFloor) []string {
 	var out []string
-	if c.VsH1 != nil && c.VsH1.Verdict != results.VerdictSimilar && (verdict.MachineBound(c, res) || hasRule(c, "machine-bound")) {
+	if c.VsBaseline != nil && c.VsBaseline.Verdict != results.VerdictSimilar && (verdict.MachineBound(c, res) || hasRule(c, "machine-bound")) {
 		out = append(out, results.MarkMachineBound)
 	}
 	name := c.Scenario + "/" + c.Protocol

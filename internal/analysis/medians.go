@@ -2,7 +2,7 @@ package analysis
 
 import (
 	"github.com/httpvs/httpvs/internal/protoname"
-	"github.com/httpvs/httpvs/internal/stat"
+	"github.com/httpvs/httpvs/internal/sampling"
 	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
@@ -47,7 +47,7 @@ func scenarioRounds(cells []*results.Cell) {
 			vs = append(vs, p.Cell.Value)
 			shared[p.Round]++
 		}
-		m := stat.Median(vs)
+		m := sampling.Median(vs)
 		c.RoundsMedian, c.RoundsUsed = &m, len(vs)
 	}
 	var vs []float64
@@ -58,7 +58,7 @@ func scenarioRounds(cells []*results.Cell) {
 		}
 	}
 	if len(vs) > 0 {
-		m := stat.Median(vs)
+		m := sampling.Median(vs)
 		base.RoundsMedian, base.RoundsUsed = &m, len(vs)
 	}
 	for _, c := range cells {
@@ -101,10 +101,10 @@ func median(c *results.Cell) float64 {
 // rounds (bm) agrees; results.AgainstSameRounds when, over the very same
 // rounds, the medians do not follow the rounds' ratios.
 func against(c, base *results.Cell) (why string, bm float64) {
-	if c.VsH1 == nil {
+	if c.VsBaseline == nil {
 		return "", 0
 	}
-	v := c.VsH1.Verdict
+	v := c.VsBaseline.Verdict
 	if v != results.VerdictSlower && v != results.VerdictFaster {
 		return "", 0
 	}
@@ -115,8 +115,8 @@ func against(c, base *results.Cell) (why string, bm float64) {
 	for _, p := range verdict.PairRounds(c, base) {
 		cv, bv = append(cv, p.Cell.Value), append(bv, p.Base.Value)
 	}
-	bm = stat.Median(bv)
-	if len(bv) > 0 && faster(c, stat.Median(cv), bm) == (v == results.VerdictFaster) {
+	bm = sampling.Median(bv)
+	if len(bv) > 0 && faster(c, sampling.Median(cv), bm) == (v == results.VerdictFaster) {
 		return results.AgainstOtherRounds, bm
 	}
 	return results.AgainstSameRounds, 0

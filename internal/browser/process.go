@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/httpvs/httpvs/internal/tail"
+	"github.com/httpvs/httpvs/internal/childproc"
 )
 
 // Bounds on stopping a browser: how long its process group gets to go
@@ -26,8 +26,8 @@ const (
 // directory and the DevTools pipe to it.
 type process struct {
 	cmd    *exec.Cmd
-	dir    string       // --user-data-dir, made for this browser; stop removes it
-	out    *tail.Buffer // the browser's stdout and stderr, the end of them
+	dir    string          // --user-data-dir, made for this browser; stop removes it
+	out    *childproc.Tail // the browser's stdout and stderr, the end of them
 	conn   *chromedp.PipeConn
 	exited chan struct{} // closed once the process is reaped
 	mu     sync.Mutex
@@ -42,7 +42,7 @@ func launch(path string, args []string, startFn func(*exec.Cmd) error) (*process
 	if err != nil {
 		return nil, fmt.Errorf("browser profile directory: %w", err)
 	}
-	p := &process{dir: dir, out: tail.New(8 << 10), exited: make(chan struct{})}
+	p := &process{dir: dir, out: childproc.NewTail(8 << 10), exited: make(chan struct{})}
 	// The browser reads commands from its descriptor 3 and writes answers
 	// and events to its descriptor 4.
 	childIn, parentOut, err := os.Pipe()

@@ -3,7 +3,8 @@
 // starts exit when it closes), the tail of its stderr kept to say why it
 // failed, and, on Linux, the kernel asked to kill it if the parent dies.
 // httpvs's child server (package experiment) and its per-toolchain
-// children (package goversions) are started this way.
+// children (package goversions) are started this way; Tail, the end of
+// what a child wrote, also serves the browser (internal/browser).
 package childproc
 
 import (
@@ -14,8 +15,6 @@ import (
 	"os/exec"
 	"runtime"
 	"time"
-
-	"github.com/httpvs/httpvs/internal/tail"
 )
 
 // Proc is a started child.
@@ -23,7 +22,7 @@ type Proc struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	lines  chan string // stdout, line by line; closed at its end
-	stderr *tail.Buffer
+	stderr *Tail
 	exited chan struct{}
 }
 
@@ -36,7 +35,7 @@ const maxLine = 1 << 20
 // (Detach).
 func Start(cmd *exec.Cmd, start func(*exec.Cmd) error) (*Proc, error) {
 	Detach(cmd)
-	p := &Proc{cmd: cmd, stderr: tail.New(4096), exited: make(chan struct{}), lines: make(chan string, 1)}
+	p := &Proc{cmd: cmd, stderr: NewTail(4096), exited: make(chan struct{}), lines: make(chan string, 1)}
 	if start == nil {
 		start = func(cmd *exec.Cmd) error { return startHeld(cmd, p.exited) }
 	}

@@ -18,9 +18,9 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/config"
-	"github.com/httpvs/httpvs/internal/fdlimit"
 	"github.com/httpvs/httpvs/internal/fielderr"
 	"github.com/httpvs/httpvs/internal/pin"
+	"github.com/httpvs/httpvs/internal/procstat"
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
@@ -124,7 +124,7 @@ func (s Spec) Start() (srv *server.Running, limit string, err error) {
 			return nil, "", fmt.Errorf("run on CPUs %s: %w", pin.Format(s.CPUs), err)
 		}
 	}
-	limit = fdlimit.Raise()
+	limit = procstat.RaiseFileLimit()
 	srv, err = server.Start(s.Config())
 	return srv, limit, err
 }

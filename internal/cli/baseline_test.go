@@ -20,8 +20,8 @@ func TestRunBaselineAllTLS(t *testing.T) {
 		t.Fatalf("baseline %q, want h1-tls", res.Settings.Baseline)
 	}
 	for _, c := range res.Cells {
-		if c.Protocol != "h1-tls" && (c.Baseline != "h1-tls" || c.RatioToH1 <= 0) {
-			t.Errorf("%s: ratio %.2f to %q, want a ratio to h1-tls", c.Protocol, c.RatioToH1, c.Baseline)
+		if c.Protocol != "h1-tls" && (c.Baseline != "h1-tls" || c.RatioToBaseline <= 0) {
+			t.Errorf("%s: ratio %.2f to %q, want a ratio to h1-tls", c.Protocol, c.RatioToBaseline, c.Baseline)
 		}
 	}
 	if strings.Contains(stdout, "no h1") || !strings.Contains(stdout, "baseline h1-tls") {

@@ -12,20 +12,26 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/internal/bookstore"
-	"github.com/httpvs/httpvs/internal/runtest"
+	"github.com/httpvs/httpvs/internal/testenv"
+	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/transport"
 )
 
-// What the tests of whole runs share (internal/runtest), by the names
+// What the tests of whole runs share (internal/testenv), by the names
 // these tests use.
-type syncBuffer = runtest.SyncBuffer
+type syncBuffer = testenv.SyncBuffer
 
 var (
-	readResults  = runtest.ReadResults
-	needLink     = runtest.NeedLink
-	netLeftovers = runtest.NetLeftovers
+	readResults  = testenv.ReadResults
+	netLeftovers = testenv.NetLeftovers
 )
+
+// needLink skips the test where no emulated link can be made (testenv.NeedLink).
+func needLink(t *testing.T) {
+	t.Helper()
+	testenv.NeedLink[*netem.SetupError](t, func() (*netem.Link, error) { return netem.NewLink(netem.Spec{}) })
+}
 
 func runMain(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/httpvs/httpvs/internal/cli/flagset"
-	"github.com/httpvs/httpvs/internal/profiling"
+	"github.com/httpvs/httpvs/internal/serverctl"
 )
 
 var update = flag.Bool("update", false, "rewrite docs/cli.md from the commands' flags")
@@ -22,7 +22,7 @@ const cliReference = "../../docs/cli.md"
 // definitions say, as -h prints them (groups, spellings, defaults); with
 // -update it writes the file.
 func TestCLIReference(t *testing.T) {
-	t.Setenv(profiling.TokenEnv, "") // serve --token's default comes from the environment
+	t.Setenv(serverctl.TokenEnv, "") // serve --token's default comes from the environment
 	got := renderCLIReference(t)
 	if *update {
 		if err := os.WriteFile(cliReference, got, 0o644); err != nil {

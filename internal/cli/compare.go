@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/results"
@@ -54,7 +53,7 @@ func runCompare(_ context.Context, e *env, args []string) error {
 			e.say("note: %s is a partial run (%s)", pos[i], r.PartialReason)
 		}
 	}
-	if line := render.SettingsDiffer(out.SettingsDiffer); line != "" {
+	if line := SettingsDiffer(out.SettingsDiffer); line != "" {
 		e.say("%s", line)
 	}
 	err = e.print(*format == "json", out, func(w io.Writer) error {
@@ -64,7 +63,7 @@ func runCompare(_ context.Context, e *env, args []string) error {
 		if out.Gate != nil {
 			fmt.Fprintln(w, out.Gate.Line)
 		}
-		return render.Compare(w, runs[0], runs[1], out)
+		return Compare(w, runs[0], runs[1], out)
 	})
 	if err != nil {
 		return err

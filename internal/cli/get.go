@@ -8,9 +8,7 @@ import (
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/internal/defaults"
-	"github.com/httpvs/httpvs/internal/fdlimit"
-	"github.com/httpvs/httpvs/internal/loadspec"
-	"github.com/httpvs/httpvs/internal/render"
+	"github.com/httpvs/httpvs/internal/procstat"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/transfer"
 	"github.com/httpvs/httpvs/units"
@@ -77,8 +75,8 @@ func (f *transferFlags) plan(fs *flagset.Set, rawURL string) (transfer.Plan, err
 	}
 	// get and put are instruments: over h1 they read as curl does, with
 	// blocking sockets (the result says so); run measures Go's own I/O.
-	p.Client.BlockingSockets = loadspec.BlockingSockets(opts.Protocol, max(conns, 1))
-	if lim := fdlimit.Limit(); lim > 0 && conns+fdlimit.Reserve > lim {
+	p.Client.BlockingSockets = flagset.BlockingSockets(opts.Protocol, max(conns, 1))
+	if lim := procstat.FileLimit(); lim > 0 && conns+procstat.FileReserve > lim {
 		return p, usagef("%d connections need more file descriptors than the limit of %d allows; raise it (ulimit -n) or use fewer connections (-c)", conns, lim)
 	}
 	return p, nil
@@ -137,7 +135,7 @@ func runTransfer(ctx context.Context, e *env, args []string, upload bool) error 
 	if res.Errors.Total == 0 && !res.Interrupted {
 		return nil
 	}
-	msg := render.TransferFailure(res, plan) // what went wrong and what would work
+	msg := TransferFailure(res, plan) // what went wrong and what would work
 	if hint := sniHint(res.FirstError, plan.URL, plan.Client); hint != "" {
 		// Not a certificate to trust: the server sent the alert.
 		msg, _, _ = strings.Cut(msg, "; for a self-signed certificate")

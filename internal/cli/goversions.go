@@ -10,7 +10,6 @@ import (
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/internal/goversions"
-	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -35,7 +34,7 @@ func (f *runFlags) goVersions(ctx context.Context, e *env, fs *flagset.Set) erro
 	if err := checkOut(f.out, f.noFiles); err != nil {
 		return err
 	}
-	prog := render.TerminalProgress(e.stderr)
+	prog := TerminalProgress(e.stderr)
 	if prog != nil {
 		vo.Progress = func(what string) { prog.Text("go versions: " + what) }
 	}

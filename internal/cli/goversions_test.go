@@ -82,7 +82,7 @@ func TestRunGoVersions(t *testing.T) {
 	if gv == nil || len(gv.Toolchains) != 2 || gv.Toolchains[0].BinaryGo != installed || len(gv.Cells) != 2 {
 		t.Fatalf("results.json go_versions: %+v", gv)
 	}
-	if iv := gv.Cells[1].VsH1; gv.Cells[1].Protocol != "h2c" || iv == nil || iv.Pairs != 2 {
+	if iv := gv.Cells[1].VsBaseline; gv.Cells[1].Protocol != "h2c" || iv == nil || iv.Pairs != 2 {
 		t.Errorf("h2c's ratio to h1: %+v", iv)
 	}
 	page, err := os.ReadFile(filepath.Join(dir, "report.html"))

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/httpvs/httpvs/internal/runtest"
+	"github.com/httpvs/httpvs/internal/testenv"
 )
 
 // inLink counts the tests making links in this process (parallelLink)
@@ -27,7 +27,7 @@ var inLink struct {
 // parallelLink runs t in parallel with the other tests, and skips it
 // where no link can be made (needLink); once it and the link tests that
 // overlapped it have ended, nothing of their links may be left in this
-// process (runtest.CheckNoLeftovers, reported in the test that ended last).
+// process (testenv.CheckNoLeftovers, reported in the test that ended last).
 func parallelLink(t *testing.T) {
 	t.Helper()
 	t.Parallel()
@@ -73,8 +73,8 @@ func linkLeftovers(t *testing.T) map[string]bool {
 	return found
 }
 
-// checkLinkLeftovers is runtest.CheckNoLeftovers with linkLeftovers.
+// checkLinkLeftovers is testenv.CheckNoLeftovers with linkLeftovers.
 func checkLinkLeftovers(t *testing.T, before map[string]bool) {
 	t.Helper()
-	runtest.CheckNoLeftoversOf(t, before, linkLeftovers)
+	testenv.CheckNoLeftoversOf(t, before, linkLeftovers)
 }

@@ -10,10 +10,8 @@ import (
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/internal/defaults"
-	"github.com/httpvs/httpvs/internal/fdlimit"
-	"github.com/httpvs/httpvs/internal/loadspec"
-	"github.com/httpvs/httpvs/internal/profiling"
-	"github.com/httpvs/httpvs/internal/render"
+	"github.com/httpvs/httpvs/internal/procstat"
+	"github.com/httpvs/httpvs/internal/serverctl"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/units"
@@ -52,7 +50,7 @@ func (f *loadFlags) register(fs *flagset.Set) {
 	fs.StringVar(&f.headers, "headers", "", "add N generated headers of LEN characters, as `N:LEN` (the gin post's: 100:100)")
 	fs.BoolVar(&f.asJSON, "json", false, "print exactly one JSON object")
 	fs.DurationVar(&f.lc.RequestTimeout, "timeout", defaults.LoadRequestTimeout, "bound on each request")
-	fs.Float64Var(&f.maxFailed, "max-failed", 100*render.DefaultMaxFailedShare, "the run fails (exit 1) when more than this `percent` of its requests fail; 100 to never fail on errors")
+	fs.Float64Var(&f.maxFailed, "max-failed", 100*DefaultMaxFailedShare, "the run fails (exit 1) when more than this `percent` of its requests fail; 100 to never fail on errors")
 	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of this process during the run to `file`")
 	fs.StringVar(&f.profileDir, "profile", "", "write CPU and heap profiles of the client, and of the server if it is httpvs serve --profiling on http://, to `dir`")
 	fs.StringVar(&f.startAt, "start-at", "", "wait until this wall-clock `time` (RFC 3339, e.g. 2026-11-23T10:00:00Z) to start, so generators on several machines start together")
@@ -84,17 +82,17 @@ func (f *loadFlags) config(fs *flagset.Set, rawURL string) (load.Config, error) 
 		}
 		lc.BodySize = units.Bytes(len(lc.Body))
 	}
-	if lc.Engine, err = loadspec.ParseEngine(f.engine); err != nil {
+	if lc.Engine, err = flagset.ParseEngine(f.engine); err != nil {
 		return load.Config{}, fs.Check(err)
 	}
 	lc.Engine = lc.Engine.WithHoldP(true) // the server is always another process
 	if f.rate != "" {
-		if lc.Rate, err = loadspec.ParseRate(f.rate); err != nil {
+		if lc.Rate, err = flagset.ParseRate(f.rate); err != nil {
 			return load.Config{}, usagef("--rate: %v", err)
 		}
 	}
 	if f.headers != "" {
-		if lc.Headers, err = loadspec.ParseHeaders(f.headers); err != nil {
+		if lc.Headers, err = flagset.ParseHeaders(f.headers); err != nil {
 			return load.Config{}, usagef("--headers: %v", err)
 		}
 	}
@@ -121,7 +119,7 @@ func (f *loadFlags) split(lc *load.Config, now time.Time) error {
 		lc.Share = sh
 	}
 	if f.startAt != "" {
-		at, err := loadspec.ParseStartAt(f.startAt, now)
+		at, err := flagset.ParseStartAt(f.startAt, now)
 		if err != nil {
 			return usagef("--start-at %v", err)
 		}
@@ -145,17 +143,17 @@ func runLoad(ctx context.Context, e *env, args []string) error {
 	if f.maxFailed < 0 || f.maxFailed > 100 {
 		return usagef("--max-failed %v: want a percentage from 0 to 100", f.maxFailed)
 	}
-	if msg := fdlimit.Raise(); msg != "" {
+	if msg := procstat.RaiseFileLimit(); msg != "" {
 		fmt.Fprintln(e.stderr, msg)
 	}
-	if lim := fdlimit.Limit(); lim > 0 && lc.Conns+fdlimit.Reserve > lim {
+	if lim := procstat.FileLimit(); lim > 0 && lc.Conns+procstat.FileReserve > lim {
 		return usagef("-c %d needs more file descriptors than the limit of %d allows; raise it (ulimit -n) or lower -c", lc.Conns, lim)
 	}
-	var prog *render.Progress
+	var prog *Progress
 	if !f.asJSON {
 		e.warnUDP(lc.Client.Protocol)
-		if render.IsTerminal(e.stdout) {
-			prog = render.NewProgress(e.stderr)
+		if IsTerminal(e.stdout) {
+			prog = NewProgress(e.stderr)
 			lc.Progress = prog.Load
 		}
 	}
@@ -174,7 +172,7 @@ func runLoad(ctx context.Context, e *env, args []string) error {
 	}
 	// Why a run that printed its figures still failed, or failed more of
 	// its requests than --max-failed allows.
-	if msg := cmp.Or(render.LoadVerdict(res), render.LoadFailedOver(res, f.maxFailed/100)); msg != "" {
+	if msg := cmp.Or(LoadVerdict(res), LoadFailedOver(res, f.maxFailed/100)); msg != "" {
 		if hint := sniHint(res.FirstError, lc.URL, lc.Client); hint != "" {
 			msg += "; " + hint
 		}
@@ -188,7 +186,7 @@ func (f *loadFlags) startProfiles(e *env, target string) (stop func(), err error
 	if f.cpuProfile == "" {
 		return e.startProfile(f.profileDir, target, "load")
 	}
-	stop, err = profiling.StartCPUFile(f.cpuProfile)
+	stop, err = serverctl.StartCPUFile(f.cpuProfile)
 	if err != nil {
 		return nil, fmt.Errorf("--cpuprofile: %w", err)
 	}

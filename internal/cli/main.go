@@ -14,8 +14,6 @@ import (
 
 	"github.com/httpvs/httpvs/internal/buildinfo"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
-	"github.com/httpvs/httpvs/internal/interrupt"
-	"github.com/httpvs/httpvs/internal/suggest"
 	"github.com/httpvs/httpvs/report"
 )
 
@@ -107,7 +105,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return signalExit(ctx, finish(e, c.run(ctx, e, args[1:])))
 		}
 	}
-	if near := suggest.Nearest(args[0], commandList()); near != "" {
+	if near := flagset.Nearest(args[0], commandList()); near != "" {
 		fmt.Fprintf(stderr, "httpvs: unknown command %q: did you mean %s? (see httpvs help)\n", args[0], near)
 		return exitUsage
 	}
@@ -188,9 +186,9 @@ func runVersion(_ context.Context, e *env, args []string) error {
 }
 
 // signalExit is the exit code of a command that did not succeed because
-// a signal ended ctx (interrupt.ExitCode); code otherwise.
+// a signal ended ctx (signalExitCode); code otherwise.
 func signalExit(ctx context.Context, code int) int {
-	if c, ok := interrupt.ExitCode(ctx); ok && code != exitOK {
+	if c, ok := signalExitCode(ctx); ok && code != exitOK {
 		return c
 	}
 	return code

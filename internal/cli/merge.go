@@ -5,7 +5,6 @@ import (
 	"os"
 
 	"github.com/httpvs/httpvs/internal/merge"
-	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/report"
 )
 
@@ -29,7 +28,7 @@ func runMerge(_ context.Context, e *env, args []string) error {
 		return usagef("%v", err)
 	}
 	if !*asJSON {
-		return render.Merge(e.stdout, parts, m)
+		return Merge(e.stdout, parts, m)
 	}
 	for _, w := range m.Warnings {
 		e.say("warning: %s", w.Text)

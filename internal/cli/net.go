@@ -7,8 +7,7 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/experiment"
-	"github.com/httpvs/httpvs/internal/suggest"
-	"github.com/httpvs/httpvs/internal/userns"
+	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/netem"
 )
 
@@ -53,8 +52,8 @@ func netUsage(err error) error {
 		return usagef("--net %q: one link per --net; for several links repeat the flag: --net %s", te.Text, strings.Join(te.Links, " --net "))
 	case errors.As(err, &te):
 		return usagef("--net \"\": want a link: a preset (%s), key=value fields (rtt=50ms,rate=20mbit) or both (4g,loss=2%%)", strings.Join(netem.Presets(), ", "))
-	case errors.As(err, &se) && se.Field == "preset" && suggest.Nearest(strings.ToLower(se.Value), netem.Presets()) != "":
-		return usagef("--net %s: no such preset: did you mean %s? (want %s)", se.Value, suggest.Nearest(strings.ToLower(se.Value), netem.Presets()), se.Want)
+	case errors.As(err, &se) && se.Field == "preset" && flagset.Nearest(strings.ToLower(se.Value), netem.Presets()) != "":
+		return usagef("--net %s: no such preset: did you mean %s? (want %s)", se.Value, flagset.Nearest(strings.ToLower(se.Value), netem.Presets()), se.Want)
 	case errors.As(err, &se):
 		return usagef("--net %s=%q: want %s", se.Field, se.Value, se.Want)
 	}
@@ -62,15 +61,15 @@ func netUsage(err error) error {
 }
 
 // inUserNS runs this command again in a user namespace of its own
-// (userns.Run), so that a user without root can make --net's namespaces
+// (usernsRun), so that a user without root can make --net's namespaces
 // and devices; false, doing nothing, for root and the re-executed
 // command. Its exit code becomes this command's.
 func (e *env) inUserNS(ctx context.Context, args []string) (bool, error) {
-	done, err := userns.Run(ctx, append([]string{e.name}, args...), e.stdout, e.stderr)
+	done, err := usernsRun(ctx, append([]string{e.name}, args...), e.stdout, e.stderr)
 	var (
-		code    userns.ExitCode
-		refused *userns.RefusedError
-		noExe   *userns.ExecutableError
+		code    usernsExit
+		refused *usernsRefusedError
+		noExe   *usernsExecutableError
 	)
 	switch {
 	case err == nil:

@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/httpvs/httpvs/internal/profiling"
-	"github.com/httpvs/httpvs/internal/udpbuf"
+	"github.com/httpvs/httpvs/internal/dial"
+	"github.com/httpvs/httpvs/internal/runfiles"
+	"github.com/httpvs/httpvs/internal/serverctl"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -18,19 +19,19 @@ func (e *env) startProfile(dir, target, name string) (stop func(), err error) {
 	if dir == "" {
 		return func() {}, nil
 	}
-	p, err := profiling.NewProfiler(dir, profiling.ProfileServerURL(target), nil, func(err error) { printProfileError(e.stderr, err) })
-	if errors.As(err, new(*profiling.CleartextTokenError)) {
+	p, err := serverctl.NewProfiler(dir, serverctl.ProfileServerURL(target), nil, func(err error) { printProfileError(e.stderr, err) })
+	if errors.As(err, new(*serverctl.CleartextTokenError)) {
 		return nil, usagef("--profile: %v", err)
 	} else if err != nil {
 		return nil, fmt.Errorf("--profile: %w", err)
 	}
-	end := p.Start(name)
+	end := p.Start(runfiles.SafeFileName(name))
 	return func() { end() }, nil
 }
 
 // printProfileError says on w that a profile was not taken or written.
 func printProfileError(w io.Writer, err error) {
-	var pe *profiling.ProfileError
+	var pe *serverctl.ProfileError
 	if errors.As(err, &pe) {
 		err = pe.Err
 	}
@@ -40,7 +41,7 @@ func printProfileError(w io.Writer, err error) {
 // warnUDP says quic-go's UDP buffer warning, when it has one, before h3
 // is measured.
 func (e *env) warnUDP(p transport.Protocol) {
-	if w := udpbuf.Warning(); p == transport.H3 && w != "" {
+	if w := dial.UDPBufferWarning(); p == transport.H3 && w != "" {
 		fmt.Fprintln(e.stderr, w)
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/internal/cli/flagset"
-	"github.com/httpvs/httpvs/internal/matrix"
+	"github.com/httpvs/httpvs/internal/requests"
 	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
@@ -24,7 +24,7 @@ type requestFlags struct {
 
 func registerRequests(fs *flagset.Set, f *requestFlags) {
 	fs.Func("request", "measure your own `request` too, e.g. 'GET /api/items?id=7' (repeatable), one at a time and 50 at a time over every transport, as the scenarios request-1, request-1-x50, ...; with --target, against your server", func(line string) error {
-		req, err := matrix.ParseRequest(line)
+		req, err := requests.ParseRequest(line)
 		if err != nil {
 			return err
 		}
@@ -47,12 +47,12 @@ func (f *requestFlags) requests(given map[string]bool) ([]results.Request, error
 	}
 	for _, req := range f.lines {
 		if body != nil {
-			matrix.SetBody(&req, body)
+			requests.SetBody(&req, body)
 		}
 		out = append(out, req)
 	}
 	if f.file != "" {
-		reqs, err := matrix.ReadTargetsFile(f.file)
+		reqs, err := requests.ReadTargetsFile(f.file)
 		if err != nil {
 			return nil, usagef("--requests %s: %v", f.file, runfiles.UnwrapPath(err))
 		}
@@ -81,10 +81,10 @@ func (f *runFlags) scenarioList(set map[string]bool, reqs []results.Request) ([]
 		return nil, nil
 	}
 	names := strings.Split(f.scenarios, ",")
-	if slices.Contains(names, matrix.RequestGroup) && len(reqs) == 0 {
-		return nil, usagef("--scenarios %s: no request given: add --request 'GET /path' or --requests FILE", matrix.RequestGroup)
+	if slices.Contains(names, requests.RequestGroup) && len(reqs) == 0 {
+		return nil, usagef("--scenarios %s: no request given: add --request 'GET /path' or --requests FILE", requests.RequestGroup)
 	}
-	names = slices.DeleteFunc(names, func(n string) bool { return strings.TrimSpace(n) == matrix.RequestGroup })
+	names = slices.DeleteFunc(names, func(n string) bool { return strings.TrimSpace(n) == requests.RequestGroup })
 	mine := plan.RequestScenarios(reqs)
 	if len(names) == 0 {
 		return mine, nil
@@ -97,16 +97,16 @@ func (f *runFlags) scenarioList(set map[string]bool, reqs []results.Request) ([]
 }
 
 // resolveTargets settles the target the requests go to, as the
-// experiment does (matrix.ResolveTarget), before the flags that depend
+// experiment does (requests.ResolveTarget), before the flags that depend
 // on it are checked; a request naming another server than --target, or
 // requests naming several, are refused naming the flag they came from.
 func (f *runFlags) resolveTargets(reqs []results.Request) (err error) {
 	var (
-		oe *matrix.OriginsError
-		fe *matrix.ForeignOriginError
+		oe *requests.OriginsError
+		fe *requests.ForeignOriginError
 	)
 	given := strings.TrimSpace(f.xo.Target.Plain + " " + f.xo.Target.TLS)
-	f.xo.Target, err = matrix.ResolveTarget(reqs, f.xo.Target)
+	f.xo.Target, err = requests.ResolveTarget(reqs, f.xo.Target)
 	switch {
 	case errors.As(err, &fe):
 		return usagef("%s names the server %s, not the target (%s): httpvs sends every request to the target; write the request as a path or name the same host and port", requestSource(f), fe.URL, given)

@@ -76,8 +76,8 @@ func checkServedRequest(t *testing.T, res *results.Results) {
 				t.Errorf("%s/%s: over %s, %d requests", name, p, m.Negotiated, m.Requests)
 			}
 		}
-		if c := res.Cell(name, "h2c"); c.VsH1 == nil || c.VsH1.Pairs != 2 {
-			t.Errorf("%s/h2c: no verdict: %+v", name, c.VsH1)
+		if c := res.Cell(name, "h2c"); c.VsBaseline == nil || c.VsBaseline.Pairs != 2 {
+			t.Errorf("%s/h2c: no verdict: %+v", name, c.VsBaseline)
 		}
 	}
 }

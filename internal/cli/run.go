@@ -10,11 +10,9 @@ import (
 
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/browser"
-	"github.com/httpvs/httpvs/internal/certfile"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
-	"github.com/httpvs/httpvs/internal/profiling"
-	"github.com/httpvs/httpvs/internal/render"
-	"github.com/httpvs/httpvs/internal/udpbuf"
+	"github.com/httpvs/httpvs/internal/dial"
+	"github.com/httpvs/httpvs/internal/serverctl"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/results"
 )
@@ -75,11 +73,11 @@ func runRun(ctx context.Context, e *env, args []string) error {
 // describe (across --net's link; a sweep takes its Base); began is when
 // the budget started. The progress line, on a terminal, hears of the
 // cells.
-func (f *runFlags) experiment(e *env, fs *flagset.Set, began time.Time) (*render.Progress, error) {
+func (f *runFlags) experiment(e *env, fs *flagset.Set, began time.Time) (*Progress, error) {
 	xo, acrossLink, budgetGiven := &f.xo, len(f.nets) > 0, fs.Given()["budget"]
 	xo.Began = began
 	xo.Warn = func(err error) { f.warn(e, err) }
-	xo.OnPlan = func(p experiment.Plan) {
+	xo.OnCost = func(p experiment.Cost) {
 		if len(p.PeersMissing) > 0 {
 			e.say("reference peers not installed: %s", strings.Join(p.PeersMissing, ", "))
 		}
@@ -89,7 +87,7 @@ func (f *runFlags) experiment(e *env, fs *flagset.Set, began time.Time) (*render
 		// The cost up front across a link, for a budget asked for,
 		// and for the user's own requests, whose cost no one knows.
 		if acrossLink || budgetGiven || len(f.requests.lines) > 0 || f.requests.file != "" {
-			fmt.Fprintln(e.stderr, render.CostLine(p))
+			fmt.Fprintln(e.stderr, CostLine(p))
 		}
 		for _, line := range p.Sizing {
 			e.say("%s (--budget, --duration)", line)
@@ -98,7 +96,7 @@ func (f *runFlags) experiment(e *env, fs *flagset.Set, began time.Time) (*render
 	if err := f.place(xo); err != nil {
 		return nil, err
 	}
-	prog := render.TerminalProgress(e.stderr)
+	prog := TerminalProgress(e.stderr)
 	if prog != nil {
 		xo.Matrix.Progress = prog.Cell
 		xo.ReferenceProgress = func(what string) { prog.Text("reference peers: " + what) }
@@ -119,8 +117,7 @@ func (f *runFlags) runError(fs *flagset.Set, err error) error {
 		lacking := nt.Lacking()
 		parts := make([]string, len(lacking))
 		for i, n := range lacking {
-			notRunFlags(fs, &n)
-			parts[i] = n.String()
+			parts[i] = notRunLine(fs, n)
 		}
 		return fmt.Errorf("nothing to measure on this target: %s", strings.Join(parts, "; "))
 	case errors.As(err, &oe):
@@ -136,7 +133,7 @@ func (f *runFlags) runError(fs *flagset.Set, err error) error {
 // carry it and every report says it once, at its top, with its command.
 func (f *runFlags) warn(e *env, err error) {
 	var (
-		pe *profiling.ProfileError
+		pe *serverctl.ProfileError
 		nf *browser.NotFoundError
 		sn *experiment.ServerNameNote
 	)
@@ -147,7 +144,7 @@ func (f *runFlags) warn(e *env, err error) {
 		printProfileError(e.stderr, pe)
 	case errors.As(err, &nf):
 		e.say("--browser: %v; measuring without it", err)
-	case err.Error() == udpbuf.Warning():
+	case err.Error() == dial.UDPBufferWarning():
 	case f.format == "text":
 		fmt.Fprintln(e.stderr, err)
 	}
@@ -218,7 +215,7 @@ func (f *runFlags) checkFormat(given map[string]bool) error {
 	switch {
 	case f.goList != "" && f.format == "benchstat":
 		return usagef("--format benchstat with --go: want text, markdown or json")
-	case render.RunFormats[f.format] == nil:
+	case RunFormats[f.format] == nil:
 		return usagef("--format %q: want text, markdown, json or benchstat", f.format)
 	}
 	return nil
@@ -240,7 +237,7 @@ func (f *runFlags) place(xo *experiment.Options) (err error) {
 		xo.Link = &f.nets[0]
 	}
 	if f.cacert != "" { // with --tls-target (options)
-		if xo.Target.RootCAs, err = certfile.LoadCertPool(f.cacert); err != nil {
+		if xo.Target.RootCAs, err = flagset.LoadCertPool(f.cacert); err != nil {
 			return usagef("--cacert: %v", err)
 		}
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/matrix"
 	"github.com/httpvs/httpvs/internal/peers"
-	"github.com/httpvs/httpvs/internal/render"
+	"github.com/httpvs/httpvs/internal/requests"
 	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/load"
@@ -46,7 +46,7 @@ type runFlags struct {
 	requests             requestFlags          // --request, --requests, --body
 	reqs                 []results.Request     // the requests they give (prepare)
 	slo                  string                // --slo: a capacity search instead of the matrix (slo.go)
-	printed              render.Runs           // the runs printed on stdout: a sweep's links
+	printed              Runs                  // the runs printed on stdout: a sweep's links
 }
 
 // parseRun parses run's command line into its flags over the
@@ -80,7 +80,7 @@ func (f *runFlags) register(fs *flagset.Set) {
 	fs.StringVar(&f.protocols, "protocols", "all", "comma-separated transports (h1, h2c, h1-tls, h2, h3) or all")
 	fs.Alias("protocols", "protocol")
 	fs.Alias("protocols", "p")
-	fs.StringVar(&f.scenarios, "scenarios", "all", "comma-separated scenarios ("+plan.ScenarioNames()+", "+matrix.RequestGroup+": your --request and --requests) or all (the default matrix; with --net: all but download-parallel-100, and net; with --target and your requests: "+matrix.RequestGroup+" alone)")
+	fs.StringVar(&f.scenarios, "scenarios", "all", "comma-separated scenarios ("+plan.ScenarioNames()+", "+requests.RequestGroup+": your --request and --requests) or all (the default matrix; with --net: all but download-parallel-100, and net; with --target and your requests: "+requests.RequestGroup+" alone)")
 	fs.Var(&m.Size, "size", "fixed total body `size` of transfer cells, split across their streams (default: sized per transport to take --duration)")
 	fs.DurationVar(&m.Duration, "duration", m.Duration, fmt.Sprintf("measured time of each load repetition, and the time transfers are sized to take (with --net: %d round trips of the link, at least 100ms)", matrix.LinkWindowRTTs))
 	fs.Alias("duration", "d")

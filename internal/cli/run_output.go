@@ -8,9 +8,7 @@ import (
 
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
-	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/internal/runfiles"
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/results"
 )
@@ -20,7 +18,7 @@ import (
 // which the text report has, when printing another format.
 func (f *runFlags) annotate(e *env, fs *flagset.Set, res *results.Results) {
 	if res.Settings.Net != nil && f.format != "text" {
-		fmt.Fprintln(e.stderr, verdict.NetSummary(res.Settings.Net)) // the text report has it
+		fmt.Fprintln(e.stderr, report.NetSummary(res.Settings.Net)) // the text report has it
 	}
 	f.printed.Flags = func(field string) (string, bool) {
 		name, ok := fs.FlagFor(field)
@@ -30,16 +28,14 @@ func (f *runFlags) annotate(e *env, fs *flagset.Set, res *results.Results) {
 		return flagset.Dash(name), true
 	}
 	f.printed.Detail = f.detail
-	for i := range res.NotRun {
-		notRunFlags(fs, &res.NotRun[i])
-	}
 }
 
-// notRunFlags fills n.Flags with the flag that sets n.Field, if any.
-func notRunFlags(fs *flagset.Set, n *results.NotRun) {
+// notRunLine is n with the flag of this command that would let it run.
+func notRunLine(fs *flagset.Set, n results.NotRun) string {
 	if name, ok := fs.FlagFor(n.Field); ok && n.Field != "" {
-		n.Flags = flagset.Dash(name) + " NAME"
+		return n.String() + " (" + flagset.Dash(name) + " NAME)"
 	}
+	return n.String()
 }
 
 // finishRun prints res in the chosen format, writes the results directory
@@ -61,9 +57,9 @@ func finishRun(e *env, f *runFlags, res *results.Results) error {
 		e.say("wrote %s (%s)", dir, strings.Join(names, ", "))
 	}
 	if !res.Partial && f.format == "text" && res.GoVersions == nil {
-		fmt.Fprint(e.stdout, render.NextLine(render.NextSteps(res, dir, f.xo.ProfileDir != "")))
+		fmt.Fprint(e.stdout, NextLine(NextSteps(res, dir, f.xo.ProfileDir != "")))
 	}
-	return e.fail(render.RunFailures(res, f.format == "text")...)
+	return e.fail(RunFailures(res, f.format == "text")...)
 }
 
 // checkOut makes sure, before any measuring, that run can write its
@@ -83,7 +79,7 @@ func checkOut(dir string, noFiles bool) error {
 // verdict across the links. An interrupt ends the sweep after the run it
 // cut short; the table then holds the runs measured, that one marked
 // partial in its own report.
-func (f *runFlags) sweep(ctx context.Context, e *env, fs *flagset.Set, xo experiment.SweepOptions, prog *render.Progress) error {
+func (f *runFlags) sweep(ctx context.Context, e *env, fs *flagset.Set, xo experiment.SweepOptions, prog *Progress) error {
 	var outcome error
 	xo.OnLink = func(i int, link experiment.LinkSpec) {
 		e.say("link %d of %d: %s", i+1, len(xo.Links), link.Name)
@@ -105,7 +101,7 @@ func (f *runFlags) sweep(ctx context.Context, e *env, fs *flagset.Set, xo experi
 	if len(runs) < len(xo.Links) {
 		outcome = e.fail(fmt.Sprintf("interrupted after %d of %d links", len(runs), len(xo.Links)))
 	}
-	if err := render.Across(e.stdout, f.format, runs); err != nil {
+	if err := Across(e.stdout, f.format, runs); err != nil {
 		return err
 	}
 	if !f.noFiles && len(runs) > 0 {

@@ -9,9 +9,8 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/experiment"
-	"github.com/httpvs/httpvs/internal/interrupt"
 	"github.com/httpvs/httpvs/internal/matrix"
-	"github.com/httpvs/httpvs/internal/testmain"
+	"github.com/httpvs/httpvs/internal/testenv"
 	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
@@ -41,13 +40,13 @@ func TestMain(m *testing.M) {
 		return
 	}
 	if os.Getenv(mainEnv) == "1" {
-		ctx, stop := interrupt.Context() // as cmd/httpvs does
+		ctx, stop := SignalContext() // as cmd/httpvs does
 		code := Main(ctx, os.Args[1:], os.Stdout, os.Stderr)
 		stop()
 		os.Exit(code)
 	}
-	testmain.RaiseParallel(testmain.Waiting)
-	testmain.QuickChildExits()
+	testenv.RaiseParallel(testenv.Waiting)
+	testenv.QuickChildExits()
 	code := m.Run()
 	removeProfiledRun()
 	os.Exit(code)
@@ -116,8 +115,8 @@ func checkQuickCells(t *testing.T, cells []results.Cell) {
 			continue
 		}
 		checkQuickCell(t, c)
-		if c.Protocol == "h1" && c.RatioToH1 != 1 {
-			t.Errorf("%s/h1: ratio %v, want 1", c.Scenario, c.RatioToH1)
+		if c.Protocol == "h1" && c.RatioToBaseline != 1 {
+			t.Errorf("%s/h1: ratio %v, want 1", c.Scenario, c.RatioToBaseline)
 		}
 	}
 }
@@ -308,7 +307,7 @@ func TestProfiles(t *testing.T) {
 		checkProfileFiles(t, dir)
 		checkAttribution(t, c)
 	} else {
-		t.Logf("download/h2c %.2fx h1, not called slower: nothing to profile", c.RatioToH1)
+		t.Logf("download/h2c %.2fx h1, not called slower: nothing to profile", c.RatioToBaseline)
 		if files, _ := filepath.Glob(filepath.Join(dir, "download_h2c.*")); len(files) != 0 || len(c.Attribution) != 0 {
 			t.Errorf("a cell not called slower: profiles %v, attribution %+v; want none", files, c.Attribution)
 		}
@@ -349,7 +348,7 @@ func checkProfileFiles(t *testing.T, dir string) {
 
 // calledSlower says whether the verdict calls c slower than its baseline.
 func calledSlower(c *results.Cell) bool {
-	return c.VsH1 != nil && c.VsH1.Verdict == results.VerdictSlower
+	return c.VsBaseline != nil && c.VsBaseline.Verdict == results.VerdictSlower
 }
 
 // checkAttribution checks that c's extra CPU was attributed on both sides,

@@ -6,14 +6,12 @@ import (
 	"log"
 	"os"
 
-	"github.com/httpvs/httpvs/internal/certfile"
 	"github.com/httpvs/httpvs/internal/childserver"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/internal/defaults"
-	"github.com/httpvs/httpvs/internal/fdlimit"
 	"github.com/httpvs/httpvs/internal/pin"
-	"github.com/httpvs/httpvs/internal/profiling"
-	"github.com/httpvs/httpvs/internal/render"
+	"github.com/httpvs/httpvs/internal/procstat"
+	"github.com/httpvs/httpvs/internal/serverctl"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -31,7 +29,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	fs.Var(&sp.MaxSize, "max-size", "largest download or upload `size` served")
 	fs.Var(&sp.MaxEcho, "max-echo", "largest /echo body `size`, held in memory; one declared larger is refused (413) before it is read")
 	fs.Var(&sp.MaxBuffered, "max-buffered", "request bodies held in memory at once, over all requests (`size`); past it requests are answered 503")
-	fs.StringVar(&sp.Token, "token", os.Getenv(profiling.TokenEnv), "`token` that POST /stats/reset and /debug/profile/ require (Authorization: Bearer TOKEN); off loopback they are refused without one (default $"+profiling.TokenEnv+"; prefer the variable: a flag shows in ps)")
+	fs.StringVar(&sp.Token, "token", os.Getenv(serverctl.TokenEnv), "`token` that POST /stats/reset and /debug/profile/ require (Authorization: Bearer TOKEN); off loopback they are refused without one (default $"+serverctl.TokenEnv+"; prefer the variable: a flag shows in ps)")
 	fs.DurationVar(&sp.ReadHeaderTimeout, "read-header-timeout", defaults.ReadHeaderTimeout, "bound on reading a request's headers (slow-loris guard)")
 	fs.DurationVar(&sp.IdleTimeout, "idle-timeout", defaults.IdleTimeout, "close keep-alive connections idle this long")
 	fs.IntVar(&sp.MaxHeaderBytes, "max-header-bytes", defaults.MaxHeaderBytes, "largest request header block, in bytes")
@@ -79,7 +77,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if srv.GRPCMoved {
 		e.say("%s is taken; native gRPC listens on another port (see below)", sp.GRPCListen)
 	}
-	if lim, need, short := fdlimit.Short(sp.Config().Transport.MaxConns); short {
+	if lim, need, short := procstat.FileLimitShort(sp.Config().Transport.MaxConns); short {
 		fmt.Fprintf(e.stderr, "warning: the open-file limit is %d, below what --max-conns %d needs (%d); connections past it will be refused: raise it (ulimit -n) or lower --max-conns\n", lim, sp.MaxConns, need)
 	}
 	if *writeCert != "" {
@@ -87,14 +85,14 @@ func runServe(ctx context.Context, e *env, args []string) error {
 			return fmt.Errorf("write certificate: %w", err)
 		}
 	}
-	render.ServeBanner(e.stdout, render.BannerOf(srv, *certFile == "", *writeCert))
-	render.ServeWarnings(e.stderr, srv, sp.Token != "")
+	ServeBanner(e.stdout, BannerOf(srv, *certFile == "", *writeCert))
+	ServeWarnings(e.stderr, srv, sp.Token != "")
 	select {
 	case <-ctx.Done():
 	case err := <-srv.Err():
 		return fmt.Errorf("serving: %w", err)
 	}
-	render.ServeSummary(e.stdout, srv.Server.Stats(), srv.Transport.ConnErrors())
+	ServeSummary(e.stdout, srv.Server.Stats(), srv.Transport.ConnErrors())
 	return nil
 }
 
@@ -119,7 +117,7 @@ func serveSpec(fs *flagset.Set, sp *childserver.Spec, certFile, keyFile, cpus, p
 		return err
 	}
 	if certFile != "" {
-		sp.Cert, err = certfile.LoadKeyPair(certFile, keyFile)
+		sp.Cert, err = flagset.LoadKeyPair(certFile, keyFile)
 	}
 	return err
 }

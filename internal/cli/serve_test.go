@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/httpvs/httpvs/internal/profiling"
+	"github.com/httpvs/httpvs/internal/serverctl"
 )
 
 // serveGarbage runs serve with args, sends n connections of bytes that are
@@ -75,9 +75,9 @@ func TestServeConnErrors(t *testing.T) {
 // without a token, of the routes refused there; and of an open-file limit
 // below what --max-conns needs.
 func TestServeWarnings(t *testing.T) {
-	t.Setenv(profiling.TokenEnv, "")
+	t.Setenv(serverctl.TokenEnv, "")
 	exposedRE := regexp.MustCompile(`(?m)^warning: listening on (\S+), which is not a loopback address: anyone who can reach it can download and upload through this server$`)
-	const tokenLine = "httpvs serve: POST /stats/reset and /debug/profile/ are refused beyond loopback without a token: set " + profiling.TokenEnv + " (or --token) here and for the clients that need them\n"
+	const tokenLine = "httpvs serve: POST /stats/reset and /debug/profile/ are refused beyond loopback without a token: set " + serverctl.TokenEnv + " (or --token) here and for the clients that need them\n"
 	code, stdout, stderr := serveGarbage(t, 0, "--listen", ":0")
 	m := exposedRE.FindAllStringSubmatch(stderr, -1)
 	if code != 0 || len(m) != 1 || !strings.Contains(stdout, "http://"+m[0][1]) || !strings.Contains(stderr, tokenLine) {

@@ -2,12 +2,11 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/httpvs/httpvs/internal/interrupt"
 )
 
 // TestSignalExit: a command a signal ended exits 128 plus its number; one
@@ -18,9 +17,9 @@ func TestSignalExit(t *testing.T) {
 		code  int
 		want  int
 	}{
-		{interrupt.Interrupted{Signal: syscall.SIGINT}, exitFailure, 130},
-		{interrupt.Interrupted{Signal: syscall.SIGTERM}, exitFailure, 143},
-		{interrupt.Interrupted{Signal: syscall.SIGINT}, exitOK, exitOK},
+		{interrupted{Signal: syscall.SIGINT}, exitFailure, 130},
+		{interrupted{Signal: syscall.SIGTERM}, exitFailure, 143},
+		{interrupted{Signal: syscall.SIGINT}, exitOK, exitOK},
 		{context.DeadlineExceeded, exitFailure, exitFailure},
 		{nil, exitUsage, exitUsage},
 	} {
@@ -63,5 +62,36 @@ func TestRunInterruptedKeepsPartialResults(t *testing.T) {
 	}
 	if n := len(res.Cells[0].Repetitions); n == 0 || n >= 16 {
 		t.Errorf("first cell has %d repetitions, want some but not all 16", n)
+	}
+}
+
+// TestSignalContextEnds: a SIGTERM to this process ends the context with
+// the signal as its cause, whose exit code is 128+15; stop ends it
+// without one.
+func TestSignalContextEnds(t *testing.T) {
+	ctx, stop := SignalContext()
+	defer stop()
+	if _, ok := signalExitCode(ctx); ok {
+		t.Fatal("an exit code before any signal")
+	}
+	if err := syscall.Kill(syscall.Getpid(), syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-ctx.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("SIGTERM did not end the context")
+	}
+	var in interrupted
+	if !errors.As(context.Cause(ctx), &in) || in.Signal != syscall.SIGTERM {
+		t.Fatalf("cause %v, want SIGTERM", context.Cause(ctx))
+	}
+	if code, ok := signalExitCode(ctx); !ok || code != 143 {
+		t.Fatalf("exit code %d, %v: want 143", code, ok)
+	}
+	ctx2, stop2 := SignalContext()
+	stop2()
+	if _, ok := signalExitCode(ctx2); ok || ctx2.Err() == nil {
+		t.Fatalf("stopped: err %v, want cancelled with no exit code", ctx2.Err())
 	}
 }

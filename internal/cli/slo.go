@@ -8,7 +8,6 @@ import (
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/internal/defaults"
-	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/results"
@@ -65,7 +64,7 @@ func (f *runFlags) sloAlone(fs *flagset.Set, reqs []results.Request) error {
 // them to a new results directory under --out (capacity.json and
 // report.md), interrupted searches included.
 func (f *runFlags) printCapacity(ctx context.Context, e *env, res *results.Capacity, notRun []results.NotRun, began time.Time) error {
-	if err := render.Capacity(e.stdout, f.format, res, notRun); err != nil {
+	if err := Capacity(e.stdout, f.format, res, notRun); err != nil {
 		return err
 	}
 	if !f.noFiles {

@@ -26,11 +26,11 @@ func planTakes(o experiment.Options) string {
 // presetPlan is o's planned time for the default matrix against a
 // loopback child.
 func presetPlan(o experiment.Options) (time.Duration, error) {
-	o.Matrix.Target = plan.Target{Plain: "http://127.0.0.1:1", TLS: "https://127.0.0.1:1", GRPC: "127.0.0.1:1"}
 	o.Matrix.Protocols, o.Matrix.Scenarios, o.Matrix.AA = transport.All, plan.Scenarios, nil
 	tuned := runfiles.Tuned
 	o.Matrix.Alongside = &tuned
-	est, err := matrix.EstimateRun(o.Matrix)
+	target := plan.Target{Plain: "http://127.0.0.1:1", TLS: "https://127.0.0.1:1", GRPC: "127.0.0.1:1"}
+	est, err := matrix.EstimateRun(matrix.Options{Options: o.Matrix, Wiring: matrix.Wiring{Target: target}})
 	if err != nil {
 		return 0, err
 	}

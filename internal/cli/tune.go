@@ -8,7 +8,6 @@ import (
 
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/defaults"
-	"github.com/httpvs/httpvs/internal/render"
 	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/transport"
@@ -59,9 +58,9 @@ func runTune(ctx context.Context, e *env, args []string) error {
 			return usagef("--write: %v", err)
 		}
 	}
-	var prog *render.Progress
+	var prog *Progress
 	if !*asJSON {
-		if prog = render.TerminalProgress(e.stderr); prog != nil {
+		if prog = TerminalProgress(e.stderr); prog != nil {
 			opts.Progress = prog.Tune
 		}
 	}

@@ -139,7 +139,7 @@ const (
 	// where a round costs dozens of round trips; noisy cells (losses) get
 	// more, up to MaxRepeat, within LinkBudgetShare of the first rounds'
 	// estimated time on top of them: the time told before the cells
-	// start (Options.OnPlan) is then met within a fifth.
+	// start (Options.OnCost) is then met within a fifth.
 	LinkRepeat      = 3
 	LinkBudgetShare = 0.15
 	// QuickGoRounds is QuickVersions' rounds: two, the fewest an interval

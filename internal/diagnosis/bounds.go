@@ -5,7 +5,6 @@ import (
 	"math"
 
 	"github.com/httpvs/httpvs/internal/linkmodel"
-	"github.com/httpvs/httpvs/internal/matrix"
 	"github.com/httpvs/httpvs/internal/scenariospec"
 	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/plan"
@@ -45,7 +44,7 @@ func Bounds(res *results.Results) {
 		if n == nil || c.Skipped != "" || c.Median <= 0 || c.Knobs != "" {
 			continue
 		}
-		sc, ok := matrix.ScenarioOf(&res.Settings, c.Scenario)
+		sc, ok := plan.ScenarioOf(&res.Settings, c.Scenario)
 		if !ok || (scenariospec.Of(&sc).PageLoad() && ownPage(res)) {
 			continue // the model's page is page-load's own, not the user's
 		}
@@ -94,7 +93,7 @@ func boundOf(c *results.Cell, sc plan.Scenario, n *results.Net) *results.Bound {
 		return &results.Bound{Value: rtt, Basis: fmt.Sprintf("one round trip of %.1f ms: no request returns sooner", rtt*1e3)}
 	case scenariospec.Of(&sc).User():
 		return requestBound(c, sc, n, rtt)
-	case scenariospec.Of(&sc).Engine() && scenariospec.Of(&sc).Body == 0 && scenariospec.Of(&sc).Headers.Count == 0 && c.Protocol != matrix.NativeColumn:
+	case scenariospec.Of(&sc).Engine() && scenariospec.Of(&sc).Body == 0 && scenariospec.Of(&sc).Headers.Count == 0 && c.Protocol != plan.NativeColumn:
 		streams := float64(scenariospec.Of(&sc).Streams)
 		if m := verdict.MedianRepetition(c); m.Lowered != "" && m.Streams > 0 {
 			streams = float64(m.Streams) // the server allowed fewer
@@ -118,7 +117,7 @@ func place(b *results.Bound, c *results.Cell) {
 	if iv := verdict.LogInterval(logs); iv.Pairs >= 2 {
 		b.Low, b.High = math.Min(iv.Low, b.Share), math.Max(iv.High, b.Share)
 	}
-	sc, _ := matrix.ScenarioByName(c.Scenario)
+	sc, _ := plan.ScenarioOf(nil, c.Scenario)
 	if verdict.LowerIsBetter(c.Metric) {
 		over := timeOver
 		if scenariospec.Of(&sc).PageLoad() {

@@ -4,8 +4,7 @@ import (
 	"fmt"
 	"net/url"
 
-	"github.com/httpvs/httpvs/internal/loopback"
-	"github.com/httpvs/httpvs/internal/matrix"
+	"github.com/httpvs/httpvs/internal/dial"
 	"github.com/httpvs/httpvs/internal/protoname"
 	"github.com/httpvs/httpvs/internal/scenariospec"
 	"github.com/httpvs/httpvs/internal/verdict"
@@ -82,7 +81,7 @@ func Diagnose(res *results.Results) {
 			continue
 		}
 		s := &subject{c: c, m: verdict.MedianRepetition(c), set: &res.Settings, env: &res.Env}
-		s.sc, _ = matrix.ScenarioOf(&res.Settings, c.Scenario)
+		s.sc, _ = plan.ScenarioOf(&res.Settings, c.Scenario)
 		if h1 := res.Cell(c.Scenario, res.Settings.BaselineProtocol()); h1 != nil && h1 != c && h1.Skipped == "" {
 			s.h1, s.h1m = h1, verdict.MedianRepetition(h1)
 		}
@@ -117,7 +116,7 @@ func (s *subject) loopback() bool {
 		if err != nil {
 			return false
 		}
-		if !loopback.Host(u.Hostname()) {
+		if !dial.LoopbackHost(u.Hostname()) {
 			return false
 		}
 	}
@@ -152,10 +151,10 @@ func isHTTP2(c *results.Cell) bool { return protoname.HTTP2(c.Protocol) }
 
 // gap says how far behind h1 the cell is, for evidence.
 func gap(c *results.Cell) string {
-	if c.RatioToH1 == 0 || c.Protocol == c.Baseline {
+	if c.RatioToBaseline == 0 || c.Protocol == c.Baseline {
 		return c.Protocol
 	}
 	return fmt.Sprintf("%s at %.2fx %s", c.Protocol, verdict.Ratio(c), c.Baseline)
 }
 
-func slow(c *results.Cell) bool { return c.RatioToH1 > 0 && c.RatioToH1 < slowRatio }
+func slow(c *results.Cell) bool { return c.RatioToBaseline > 0 && c.RatioToBaseline < slowRatio }

@@ -79,7 +79,7 @@ func TestDiagnoseRules(t *testing.T) {
 			rule:  "h2-window-updates", words: []string{"262144 WINDOW_UPDATE frames, 256 per MiB (one per 4 KiB)", "MaxReceiveBufferPerStream"}},
 		{name: "a fast cell needs no explaining", protocol: "h2c", metric: results.MetricBytesPerSecond,
 			other: results.Repetition{Bytes: gb, ClientH2: h2c(2*gb/(8<<10), gb/(16<<10), gb)},
-			edit:  func(c *results.Cell) { c.RatioToH1 = 0.97 }, rule: "h2-window-updates", absent: true},
+			edit:  func(c *results.Cell) { c.RatioToBaseline = 0.97 }, rule: "h2-window-updates", absent: true},
 		{name: "flow blocked", protocol: "h2c", metric: results.MetricBytesPerSecond,
 			other: results.Repetition{Bytes: gb, Seconds: 0.4, ClientH2: stats.H2Frames{Received: stats.H2Direction{FlowBlockedSeconds: 0.1}},
 				Server: &stats.ServerStats{H2C: stats.H2Frames{Sent: stats.H2Direction{FlowBlockedSeconds: 0.3}}}},

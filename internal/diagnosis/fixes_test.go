@@ -59,8 +59,7 @@ func (su setup) start(t *testing.T) *server.Running {
 func (su setup) run(t *testing.T, srv *server.Running, scenario string, size units.Bytes, protocols ...transport.Protocol) results.Cell {
 	t.Helper()
 	ts := srv.Transport
-	res, err := matrix.Run(context.Background(), plan.Options{
-		Target:    plan.Target{Plain: ts.URL(transport.H1), TLS: ts.URL(transport.H2), RootCAs: transport.CertPool(ts.Cert())},
+	res, err := matrix.Run(context.Background(), matrix.Options{Options: plan.Options{
 		Protocols: protocols,
 		Scenarios: parseScenarios(t, scenario),
 		Repeat:    cmp.Or(su.rounds, 3),
@@ -68,7 +67,7 @@ func (su setup) run(t *testing.T, srv *server.Running, scenario string, size uni
 		Duration:  150 * time.Millisecond,
 		Client:    su.client,
 		Engine:    su.engine,
-	})
+	}, Wiring: matrix.Wiring{Target: plan.Target{Plain: ts.URL(transport.H1), TLS: ts.URL(transport.H2), RootCAs: transport.CertPool(ts.Cert())}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ import (
 // generator-bound or neither.
 func TestMachineBound(t *testing.T) {
 	subjectOf := func(client, server float64, target string, pin bool) *subject {
-		c := &results.Cell{Scenario: "small-concurrent", Protocol: "h2c", Metric: results.MetricRequestsPerSecond, CPUUnit: "1000 requests", RatioToH1: 0.5, Baseline: "h1",
+		c := &results.Cell{Scenario: "small-concurrent", Protocol: "h2c", Metric: results.MetricRequestsPerSecond, CPUUnit: "1000 requests", RatioToBaseline: 0.5, Baseline: "h1",
 			Bottleneck: verdict.BottleneckOf(client, server, true, 2, 2)}
 		set := &results.Settings{Target: target}
 		if pin {

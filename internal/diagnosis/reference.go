@@ -38,14 +38,14 @@ func References(res *results.Results) {
 // ratio to h1 carries TLS's cost too, and the best server's h1-tls ratio
 // splits it off.
 func refConclusion(scenario, protocol string, goCell *results.Cell, byServer, tlsBase map[string]*results.ReferenceCell, servers []string) string {
-	if goCell == nil || goCell.VsH1 == nil {
+	if goCell == nil || goCell.VsBaseline == nil {
 		return ""
 	}
 	best, goServer := pickReferences(byServer, servers)
 	if best == nil {
 		return ""
 	}
-	gi, bi := *goCell.VsH1, *best.VsH1
+	gi, bi := *goCell.VsBaseline, *best.VsH1
 	if gi.Pairs < 2 || bi.Pairs < 2 {
 		return "" // no interval on a side: nothing to conclude
 	}

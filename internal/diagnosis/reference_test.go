@@ -10,7 +10,7 @@ import (
 // TestReferencesGoServersConcludeNothing: caddy is Go (net/http, quic-go),
 // so its h3 ratio beside oha says nothing about Go's cost; h2o's does.
 func TestReferencesGoServersConcludeNothing(t *testing.T) {
-	goCell := &results.Cell{VsH1: &results.Interval{Ratio: 0.5, Low: 0.45, High: 0.55, Pairs: 3}}
+	goCell := &results.Cell{VsBaseline: &results.Interval{Ratio: 0.5, Low: 0.45, High: 0.55, Pairs: 3}}
 	cell := func(server string, ratio float64) *results.ReferenceCell {
 		return &results.ReferenceCell{Server: server, Language: map[string]string{"caddy": "Go", "h2o": "C"}[server], Client: "oha", Median: 1, VsH1: &results.Interval{Ratio: ratio, Low: ratio - 0.01, High: ratio + 0.01, Pairs: 3}}
 	}
@@ -28,7 +28,7 @@ func TestReferencesGoServersConcludeNothing(t *testing.T) {
 // conclusion names both and splits TLS off with the same server's h1-tls
 // (h2o, curl: h1-tls 0.44x, h2 0.39x, so HTTP/2 over TLS 0.89x h1-tls).
 func TestReferencesH2SplitsTLS(t *testing.T) {
-	goCell := &results.Cell{VsH1: &results.Interval{Ratio: 0.2, Low: 0.18, High: 0.22, Pairs: 5}}
+	goCell := &results.Cell{VsBaseline: &results.Interval{Ratio: 0.2, Low: 0.18, High: 0.22, Pairs: 5}}
 	cell := func(server, p string, ratio float64) *results.ReferenceCell {
 		return &results.ReferenceCell{Server: server, Language: "C", Client: "curl", Protocol: p, Median: 1, VsH1: &results.Interval{Ratio: ratio, Low: ratio - 0.02, High: ratio + 0.02, Pairs: 5}}
 	}
@@ -80,7 +80,7 @@ func TestReferencesHeldToIntervals(t *testing.T) {
 				byServer[srv] = cell(srv, v)
 				servers = append(servers, srv)
 			}
-			s := refConclusion("download", "h2c", &results.Cell{VsH1: tc.goIv}, byServer, nil, servers)
+			s := refConclusion("download", "h2c", &results.Cell{VsBaseline: tc.goIv}, byServer, nil, servers)
 			if (tc.want == "") != (s == "") || !strings.Contains(s, tc.want) || !strings.Contains(s, tc.server) {
 				t.Errorf("conclusion %q: want %q with %s", s, tc.want, tc.server)
 			}

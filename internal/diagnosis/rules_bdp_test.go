@@ -12,7 +12,7 @@ import (
 // of rate (0: unlimited), rtt and calibrated goodput, both in bit/s.
 func netSubject(bytes int64, seconds, rate, rtt, goodput float64) *subject {
 	sc, _ := matrix.ScenarioByName("download")
-	c := &results.Cell{Scenario: sc.Name, Protocol: "h2c", Metric: results.MetricBytesPerSecond, RatioToH1: 0.5}
+	c := &results.Cell{Scenario: sc.Name, Protocol: "h2c", Metric: results.MetricBytesPerSecond, RatioToBaseline: 0.5}
 	n := &results.Net{Spec: "test", Down: results.NetDirection{RateBitsPerSecond: rate}, Calibration: results.NetCalibration{UDPRTTSeconds: rtt, DownGoodputBitsPerSecond: goodput}}
 	return &subject{c: c, m: results.Repetition{Value: float64(bytes) / seconds, Bytes: bytes, Seconds: seconds}, sc: sc, set: &results.Settings{Net: n}}
 }

@@ -1,12 +1,17 @@
 // Package dial sets up connections as transport's clients do, for the
 // clients built beside them (the lean client, the gRPC bookstore client,
-// profiling, the browser's probe): inside a network (an emulated link's
-// namespace), with a set-up that runs past its bound reported as a
-// *transport.SetupTimeoutError, and quic-go configured from config.Client.
+// serverctl's profiles, the browser's probe): inside a network (an
+// emulated link's namespace), with a set-up that runs past its bound
+// reported as a *transport.SetupTimeoutError, and quic-go configured from
+// config.Client.
 //
 // TCP, QUIC and Handshake are transport's own, which it installs when it
 // is initialised: transport owns the errors they return. A package that
 // calls them imports transport (every caller does, for its protocols).
+//
+// LoopbackHost is the module's one test of whether a host is this
+// machine's loopback, for the listeners, targets and tokens that refuse
+// to go beyond it.
 package dial
 
 import (

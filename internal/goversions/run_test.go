@@ -167,8 +167,8 @@ func checkInstalledCells(t *testing.T, cells []results.GoVersionCell, want strin
 				t.Errorf("%s repetition %d: %d bytes of %d over %s", c.Protocol, rep.Round, rep.Bytes, rep.SizeBytes, rep.Negotiated)
 			}
 		}
-		if c.Protocol == "h2c" && (c.VsH1 == nil || c.VsH1.Pairs != 2) {
-			t.Errorf("h2c's ratio to h1: %+v, want 2 pairs", c.VsH1)
+		if c.Protocol == "h2c" && (c.VsBaseline == nil || c.VsBaseline.Pairs != 2) {
+			t.Errorf("h2c's ratio to h1: %+v, want 2 pairs", c.VsBaseline)
 		}
 	}
 }

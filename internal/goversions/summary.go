@@ -15,10 +15,10 @@ func (r *runner) finish() {
 		verdict.SummariseCell(c)
 		if base := r.base(k); base != nil && k.p != r.baseline {
 			if base.Median > 0 {
-				c.RatioToH1 = c.Median / base.Median
+				c.RatioToBaseline = c.Median / base.Median
 			}
 			if iv := verdict.RatioInterval(c, base); iv.Pairs > 0 {
-				c.VsH1 = &iv
+				c.VsBaseline = &iv
 			}
 		}
 		r.out.Cells = append(r.out.Cells, results.GoVersionCell{Toolchain: r.toolchains[k.v].tc.Toolchain, Cell: *c})

@@ -118,8 +118,8 @@ func checkChangeCells(t *testing.T, cells []results.GoVersionCell) {
 	t.Helper()
 	for _, c := range cells {
 		want := map[string]float64{"go1.26.8": 0.25, "go1.27.4": 0.5}[c.Toolchain]
-		if c.Protocol == "h2c" && (c.VsH1 == nil || !near(c.VsH1.Ratio, want) || c.VsH1.Pairs != 4) {
-			t.Errorf("%s h2c VsH1 = %+v, want ratio %v over 4 pairs", c.Toolchain, c.VsH1, want)
+		if c.Protocol == "h2c" && (c.VsBaseline == nil || !near(c.VsBaseline.Ratio, want) || c.VsBaseline.Pairs != 4) {
+			t.Errorf("%s h2c VsH1 = %+v, want ratio %v over 4 pairs", c.Toolchain, c.VsBaseline, want)
 		}
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/httpvs/httpvs/internal/backoff"
+	"github.com/httpvs/httpvs/internal/dial"
 	"github.com/httpvs/httpvs/internal/lean/h1"
 	"github.com/httpvs/httpvs/internal/lean/h2"
 	"github.com/httpvs/httpvs/stats"
@@ -54,7 +54,7 @@ func TestLeanLoopBacksOff(t *testing.T) {
 			}
 			took := time.Since(start)
 			refused := lt.kinds[stats.ErrRefused]
-			if most := int64(c.slots * backoff.Tries(took)); refused < int64(c.slots) || refused > most {
+			if most := int64(c.slots * dial.RedialTries(took)); refused < int64(c.slots) || refused > most {
 				t.Errorf("%d refused dials in %v over %d slots: want %d to %d", refused, took.Round(time.Millisecond), c.slots, c.slots, most)
 			}
 			if lt.ended != lt.started || lt.ok != 0 || lt.ended-refused > int64(c.slots) {

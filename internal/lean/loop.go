@@ -32,8 +32,8 @@ func (c *Client) CanShareLoop() bool { return c.h2 != nil && pollH2 }
 // RunLoop runs l until Next says stop and every request has ended, or ctx
 // ends. A connection that fails fails its requests in flight and is
 // redialed; a dial that fails fails the request it was for, and its
-// connection slot waits before it dials again: backoff.Min after one
-// failure in a row, doubling with each more up to backoff.Max (5 ms to
+// connection slot waits before it dials again: dial.RedialMin after one
+// failure in a row, doubling with each more up to dial.RedialMax (5 ms to
 // 1 s), until a dial succeeds. (Without the wait a loop against a closed
 // port refused tens of thousands of connections a second.) The client
 // must not be used for anything else meanwhile. Its error is for a loop

@@ -15,7 +15,7 @@ func TestAAEachKind(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := Options{plan.Options{Scenarios: scs, Protocols: []transport.Protocol{transport.H1, transport.H2}, AA: []string{plan.AAEachKind}}}
+	o := Options{Options: plan.Options{Scenarios: scs, Protocols: []transport.Protocol{transport.H1, transport.H2}, AA: []string{plan.AAEachKind}}}
 	var got []string
 	for _, sc := range scs {
 		if p, ok := o.aaBaseline(sc.Name); ok {

@@ -65,7 +65,7 @@ func (r *runner) slowerCells(sr *scenarioRun, baseline string) []*results.Cell {
 // medians is not asked: a cell the verdict calls ≈ is not attributed, and
 // one it calls slower is, whatever its medians say.
 func calledSlower(c *results.Cell, baseline string) bool {
-	return c != nil && c.Protocol != baseline && c.Skipped == "" && c.VsH1 != nil && c.VsH1.Verdict == results.VerdictSlower
+	return c != nil && c.Protocol != baseline && c.Skipped == "" && c.VsBaseline != nil && c.VsBaseline.Verdict == results.VerdictSlower
 }
 
 // profiled is one profiled span of a cell: its profiles and the units of

@@ -45,9 +45,9 @@ func flatProfile(t *testing.T, ms map[string]int64, ferry map[string]bool) []byt
 func TestAttributeProfilesVerdict(t *testing.T) {
 	rep := []results.Repetition{{Bytes: 1e9, Requests: 1, Profiled: true}}
 	cell := func(proto string, medians float64, verdict string) results.Cell {
-		c := results.Cell{Scenario: "download", Protocol: proto, CPUUnit: "GB", RatioToH1: medians, Repetitions: rep}
+		c := results.Cell{Scenario: "download", Protocol: proto, CPUUnit: "GB", RatioToBaseline: medians, Repetitions: rep}
 		if verdict != "" {
-			c.VsH1 = &results.Interval{Ratio: medians, Pairs: 5, Verdict: verdict}
+			c.VsBaseline = &results.Interval{Ratio: medians, Pairs: 5, Verdict: verdict}
 		}
 		return c
 	}

@@ -16,7 +16,7 @@ import (
 	"github.com/httpvs/httpvs/internal/linkmodel"
 	"github.com/httpvs/httpvs/internal/pagesite"
 	"github.com/httpvs/httpvs/internal/protoname"
-	"github.com/httpvs/httpvs/internal/serverstats"
+	"github.com/httpvs/httpvs/internal/serverctl"
 	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
@@ -155,9 +155,9 @@ func (b *browserRun) load(ctx context.Context, p transport.Protocol) (results.Br
 	if r.opts.LinkCounters != nil {
 		r.opts.LinkCounters()
 	}
-	before, _ := r.serverStats(ctx, serverstats.Timeout)
+	before, _ := r.serverStats(ctx, serverctl.StatsTimeout)
 	pl, err := browser.LoadPage(ctx, targetBase(r.opts.Target, p)+b.page, opts)
-	after, _ := r.serverStats(ctx, serverstats.Timeout)
+	after, _ := r.serverStats(ctx, serverctl.StatsTimeout)
 	var ld results.BrowserLoad
 	if r.opts.LinkCounters != nil {
 		ld.Link = newRepetitionLink(r.opts.LinkCounters())

@@ -22,13 +22,12 @@ func TestBrowserBesidePageLoad(t *testing.T) {
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp) // the browsers' profiles: none may outlive the run
 	res, err := run(context.Background(), Options{Options: plan.Options{
-		Target:    target(t, nil),
 		Protocols: transport.All,
 		Scenarios: scenarios(t, "page-load"),
 		Repeat:    2,
 		Duration:  50 * time.Millisecond,
 		Browser:   &BrowserOptions{Rounds: 2},
-	}})
+	}, Wiring: Wiring{Target: target(t, nil)}})
 	if err != nil {
 		t.Fatal(err)
 	}

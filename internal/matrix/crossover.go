@@ -34,7 +34,7 @@ func (r *runner) crossover(ctx context.Context) []results.Crossover {
 // crossoverOf measures p's download and small requests on loopback.
 func (r *runner) crossoverOf(ctx context.Context, p transport.Protocol) results.Crossover {
 	x := results.Crossover{Protocol: p.String()}
-	sc, _ := scenarioByName("download")
+	sc, _ := ScenarioByName("download")
 	plan := r.transferPlan(sc, p, probeSize)
 	plan.Client.Network = r.opts.StatsNetwork
 	plan.Timeout = crossoverProbe
@@ -50,7 +50,7 @@ func (r *runner) crossoverOf(ctx context.Context, p transport.Protocol) results.
 		x.BytesPerSecond = float64(res.Bytes) / res.Seconds
 		x.ClientCPUPerGB = cpu / (float64(res.Bytes) / 1e9)
 	}
-	small, _ := scenarioByName("small-concurrent")
+	small, _ := ScenarioByName("small-concurrent")
 	cfg := r.loadConfig(small, column{name: p.String(), proto: p}, func(c *load.Config) {
 		c.Client.Network = r.opts.StatsNetwork
 		c.Duration, c.Warmup = crossoverProbe, crossoverProbe/4

@@ -7,7 +7,6 @@ import (
 	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/linkmodel"
 	"github.com/httpvs/httpvs/internal/scenariospec"
-	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -15,8 +14,8 @@ import (
 // transport moves at the link's goodput (a transport slower than the link
 // takes longer: its transfers are sized by the link). Its error is for
 // options Run would refuse.
-func EstimateRun(opts plan.Options) (Estimate, error) {
-	return estimateRun(Options{opts})
+func EstimateRun(opts Options) (Estimate, error) {
+	return estimateRun(opts)
 }
 
 // estimateRun is EstimateRun with the runner's methods on its options.
@@ -101,7 +100,7 @@ const firstShare = 0.8
 // Repeat: one look, no added rounds), and the run takes what their
 // estimate says if that is past left. note says, in a line, what it cut
 // and why; "" when opts fit as they were.
-func FitBudget(opts plan.Options, left time.Duration) (fitted plan.Options, est Estimate, note string, err error) {
+func FitBudget(opts Options, left time.Duration) (fitted Options, est Estimate, note string, err error) {
 	est, err = EstimateRun(opts)
 	if err != nil || left <= 0 || opts.Repeat == 0 || float64(est.Time) <= firstShare*float64(left) {
 		return opts, est, "", err

@@ -70,14 +70,13 @@ func TestLoadWithNothingFinished(t *testing.T) {
 				duration = 1100 * time.Millisecond
 			}
 			res, err := run(context.Background(), Options{Options: plan.Options{
-				Target:    target(t, mux),
 				Protocols: []transport.Protocol{transport.H1},
 				Scenarios: scenarios(t, "small-sequential"),
 				Repeat:    1,
 				Duration:  duration,
 				Warmup:    time.Millisecond,
 				Timeout:   tt.timeout,
-			}})
+			}, Wiring: Wiring{Target: target(t, mux)}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -135,13 +134,12 @@ func TestUnreachableTransportTriedOnce(t *testing.T) {
 	defer srv.Close()
 	ts := srv.Transport
 	res, err := run(context.Background(), Options{Options: plan.Options{
-		Target:    Target{TLS: ts.URL(transport.H2), RootCAs: transport.CertPool(ts.Cert())},
 		Protocols: []transport.Protocol{transport.H3},
 		Scenarios: scenarios(t, "download,small-sequential,upload"),
 		Repeat:    1,
 		Duration:  50 * time.Millisecond,
 		Client:    config.Client{DialTimeout: 300 * time.Millisecond},
-	}})
+	}, Wiring: Wiring{Target: Target{TLS: ts.URL(transport.H2), RootCAs: transport.CertPool(ts.Cert())}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -51,15 +51,14 @@ func TestFitBudgetKeepsAGivenDuration(t *testing.T) {
 
 // budgetOptions is the budget tests' run, two request scenarios of 8 to
 // 16 rounds over h1 and h2c, and its estimate.
-func budgetOptions(t *testing.T) (plan.Options, Estimate) {
+func budgetOptions(t *testing.T) (Options, Estimate) {
 	t.Helper()
-	opts := plan.Options{
-		Target:    Target{Plain: "http://127.0.0.1:1"},
+	opts := Options{Options: plan.Options{
 		Protocols: []transport.Protocol{transport.H1, transport.H2C},
 		Scenarios: scenarios(t, "small-sequential,small-concurrent"),
 		Repeat:    8,
 		MaxRepeat: 16,
-	}
+	}, Wiring: Wiring{Target: Target{Plain: "http://127.0.0.1:1"}}}
 	full, err := EstimateRun(opts)
 	if err != nil {
 		t.Fatal(err)
@@ -74,7 +73,7 @@ func budgetOptions(t *testing.T) (plan.Options, Estimate) {
 // and says so; one with no budget is never cut.
 func TestFirstStagePaces(t *testing.T) {
 	opts, _ := budgetOptions(t)
-	o := Options{opts}
+	o := opts
 	if err := o.fill(); err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,7 @@ func TestLinkPlan(t *testing.T) {
 	link := &results.Net{Spec: "test", Backend: results.NetBackendTUN}
 	link.Up.DelaySeconds, link.Down.DelaySeconds = 0.025, 0.025
 	link.Calibration.UpGoodputBitsPerSecond, link.Calibration.DownGoodputBitsPerSecond = 96e6, 96e6
-	o := Options{Options: plan.Options{RTT: 50e6, Link: link}} // 50 ms
+	o := Options{Options: plan.Options{}, Wiring: Wiring{RTT: 50e6, Link: link}} // 50 ms
 	o.fillLink()
 	if o.Duration != LinkWindowRTTs*o.RTT || o.Warmup != LinkWarmupRTTs*o.RTT {
 		t.Errorf("duration %v, warmup %v: want %d and %d round trips", o.Duration, o.Warmup, LinkWindowRTTs, LinkWarmupRTTs)

@@ -8,7 +8,6 @@ import (
 	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/linkmodel"
 	"github.com/httpvs/httpvs/internal/scenariospec"
-	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )
@@ -51,8 +50,8 @@ func (o *Options) transferTime(sc Scenario, p transport.Protocol) time.Duration 
 // were sized for the link's loss and what each is expected to take at its
 // controller's loss model; nil on a link without loss or with
 // Options.LossEvents negative.
-func LossSizing(opts plan.Options) []string {
-	return lossSizing(Options{opts})
+func LossSizing(opts Options) []string {
+	return lossSizing(opts)
 }
 
 // lossSizing is LossSizing with the runner's methods on its options.

@@ -34,7 +34,7 @@ func TestLossSizing(t *testing.T) {
 		cc       string
 		low, top time.Duration
 	}{{"reno", 75 * time.Second, 95 * time.Second}, {"bbr", 11 * time.Second, 16 * time.Second}} {
-		o := Options{Options: plan.Options{Link: lossyLink(0.01, tc.cc), RTT: 100 * time.Millisecond, Scenarios: []Scenario{sc}, Protocols: []transport.Protocol{transport.H1TLS, transport.H3}, Target: Target{TLS: "https://198.18.0.2:1"}}}
+		o := Options{Options: plan.Options{Scenarios: []Scenario{sc}, Protocols: []transport.Protocol{transport.H1TLS, transport.H3}}, Wiring: Wiring{Link: lossyLink(0.01, tc.cc), RTT: 100 * time.Millisecond, Target: Target{TLS: "https://198.18.0.2:1"}}}
 		if err := o.fill(); err != nil {
 			t.Fatal(err)
 		}
@@ -58,12 +58,12 @@ func TestLossSizing(t *testing.T) {
 		t.Log(lines)
 	}
 	// Without loss, or with LossEvents negative, Duration alone sizes it.
-	o := Options{Options: plan.Options{Link: lossyLink(0, "reno"), RTT: 100 * time.Millisecond, Scenarios: []Scenario{sc}}}
+	o := Options{Options: plan.Options{Scenarios: []Scenario{sc}}, Wiring: Wiring{Link: lossyLink(0, "reno"), RTT: 100 * time.Millisecond}}
 	_ = o.fill()
 	if o.lossSize(sc) != 0 || lossSizing(o) != nil || o.settings().LossEvents != 0 {
 		t.Error("no loss: want no loss sizing")
 	}
-	o = Options{Options: plan.Options{Link: lossyLink(0.01, "reno"), RTT: 100 * time.Millisecond, Scenarios: []Scenario{sc}, LossEvents: -1}}
+	o = Options{Options: plan.Options{Scenarios: []Scenario{sc}, LossEvents: -1}, Wiring: Wiring{Link: lossyLink(0.01, "reno"), RTT: 100 * time.Millisecond}}
 	_ = o.fill()
 	if o.lossSize(sc) != 0 {
 		t.Error("LossEvents -1: want none")

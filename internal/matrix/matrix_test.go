@@ -46,13 +46,12 @@ func scenarios(t *testing.T, list string) []Scenario {
 func TestFixedSizeMovesExactBytes(t *testing.T) {
 	t.Parallel() // exact bytes and counts, no rate: beside TestCheckTarget, after the serial tests
 	res, err := run(context.Background(), Options{Options: plan.Options{
-		Target:    target(t, nil),
 		Protocols: transport.All,
 		Scenarios: scenarios(t, "download,download-parallel-10,download-parallel-100,upload"),
 		Repeat:    2,
 		Size:      exactSize,
 		Duration:  50 * time.Millisecond,
-	}})
+	}, Wiring: Wiring{Target: target(t, nil)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +106,6 @@ func checkExactRepetition(t *testing.T, c results.Cell, r results.Repetition) {
 
 func TestLoadScenariosCountRequests(t *testing.T) {
 	res, err := run(context.Background(), Options{Options: plan.Options{
-		Target:    target(t, nil),
 		Protocols: []transport.Protocol{transport.H1, transport.H2C, transport.H3},
 		Scenarios: scenarios(t, "small-sequential,small-concurrent,headers-body"),
 		Repeat:    1,
@@ -115,7 +113,7 @@ func TestLoadScenariosCountRequests(t *testing.T) {
 		// take under -race stay inside the window check below (at 100ms it
 		// failed both ways: 0.027s and 0.263s of server counters).
 		Duration: 300 * time.Millisecond,
-	}})
+	}, Wiring: Wiring{Target: target(t, nil)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +159,6 @@ func TestLoadScenariosCountRequests(t *testing.T) {
 
 func TestGRPCScenarioEveryBinding(t *testing.T) {
 	res, err := run(context.Background(), Options{Options: plan.Options{
-		Target:    target(t, nil),
 		Protocols: transport.All,
 		Scenarios: scenarios(t, "grpc-1,grpc-50"),
 		Repeat:    1,
@@ -170,7 +167,7 @@ func TestGRPCScenarioEveryBinding(t *testing.T) {
 		// warmup; the server's snapshot request then waits behind them and
 		// brackets a window the calls have already left (seen once in CI).
 		Warmup: 300 * time.Millisecond,
-	}})
+	}, Wiring: Wiring{Target: target(t, nil)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,12 +219,11 @@ func TestMissingEndpointsAndTargetsAreSkipped(t *testing.T) {
 	tg := target(t, mux)
 	tg.TLS = ""
 	res, err := run(context.Background(), Options{Options: plan.Options{
-		Target:    tg,
 		Protocols: []transport.Protocol{transport.H1, transport.H2},
 		Scenarios: scenarios(t, "download,small-sequential"),
 		Repeat:    1,
 		Duration:  50 * time.Millisecond,
-	}})
+	}, Wiring: Wiring{Target: tg}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,7 +248,6 @@ func TestInterruptedRunIsPartialAndRoundTrips(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	res, err := run(ctx, Options{Options: plan.Options{
-		Target:    target(t, nil),
 		Protocols: []transport.Protocol{transport.H1, transport.H2C},
 		Scenarios: scenarios(t, "small-sequential,small-concurrent"),
 		Repeat:    3,
@@ -262,7 +257,7 @@ func TestInterruptedRunIsPartialAndRoundTrips(t *testing.T) {
 				cancel()
 			}
 		},
-	}})
+	}, Wiring: Wiring{Target: target(t, nil)}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/internal/netcal"
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/netem"
+	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -20,11 +20,11 @@ func TestNetBackend(t *testing.T) {
 	}
 	c := netcal.Calibration{UDPRTT: 40 * time.Millisecond}
 	tun := NewNet("rtt=40ms", spec, netem.BackendTUN, c, time.Second)
-	if tun.Backend != results.NetBackendTUN || !strings.Contains(verdict.NetSummary(tun), "packets were late") {
-		t.Errorf("tun: backend %q, summary %q", tun.Backend, verdict.NetSummary(tun))
+	if tun.Backend != results.NetBackendTUN || !strings.Contains(report.NetSummary(tun), "packets were late") {
+		t.Errorf("tun: backend %q, summary %q", tun.Backend, report.NetSummary(tun))
 	}
 	kernel := NewNet("rtt=40ms", spec, netem.BackendNetem, c, time.Second)
-	if s := verdict.NetSummary(kernel); kernel.Backend != results.NetBackendNetem || strings.Contains(s, "packets were late") || !strings.HasSuffix(s, "; the kernel's netem qdisc applied it") {
+	if s := report.NetSummary(kernel); kernel.Backend != results.NetBackendNetem || strings.Contains(s, "packets were late") || !strings.HasSuffix(s, "; the kernel's netem qdisc applied it") {
 		t.Errorf("netem: backend %q, summary %q", kernel.Backend, s)
 	}
 }

@@ -30,12 +30,11 @@ func pageBytes() int64 {
 func runNet(t *testing.T, tg Target, protos []transport.Protocol, list string) *results.Results {
 	t.Helper()
 	res, err := run(context.Background(), Options{Options: plan.Options{
-		Target:    tg,
 		Protocols: protos,
 		Scenarios: scenarios(t, list),
 		Repeat:    1,
 		Duration:  50 * time.Millisecond,
-	}})
+	}, Wiring: Wiring{Target: tg}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,10 +148,9 @@ func TestNetScenarioFailuresAreCounted(t *testing.T) {
 	mux.HandleFunc("GET /bytes/{size}", func(w http.ResponseWriter, _ *http.Request) {
 		http.Error(w, "no", http.StatusServiceUnavailable)
 	})
-	res, err := run(context.Background(), Options{Options: plan.Options{
-		Target: target(t, mux), Protocols: []transport.Protocol{transport.H1, transport.H2},
+	res, err := run(context.Background(), Options{Options: plan.Options{Protocols: []transport.Protocol{transport.H1, transport.H2},
 		Scenarios: scenarios(t, "page-load"), Repeat: 1, Duration: time.Minute,
-	}})
+	}, Wiring: Wiring{Target: target(t, mux)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,9 +158,9 @@ func TestNetScenarioFailuresAreCounted(t *testing.T) {
 		m := c.Repetitions[0]
 		// The document fails, so each page is one failed request.
 		if m.Errors.Total != netMaxFailures || m.Errors.Of(stats.ErrStatus) != netMaxFailures || m.Requests != netMaxFailures ||
-			m.Latency.Count != 0 || m.Value != 0 || c.Median != 0 || c.RatioToH1 != 0 || !strings.Contains(m.FirstError, "503") {
+			m.Latency.Count != 0 || m.Value != 0 || c.Median != 0 || c.RatioToBaseline != 0 || !strings.Contains(m.FirstError, "503") {
 			t.Errorf("%s: errors %v (%s), %d requests, %d times, value %v, median %v, ratio %v",
-				c.Protocol, m.Errors, m.FirstError, m.Requests, m.Latency.Count, m.Value, c.Median, c.RatioToH1)
+				c.Protocol, m.Errors, m.FirstError, m.Requests, m.Latency.Count, m.Value, c.Median, c.RatioToBaseline)
 		}
 	}
 }
@@ -180,8 +178,8 @@ func TestLowerIsBetterRatio(t *testing.T) {
 	}
 	cells := []results.Cell{cell("h1", 0.2, 0.2, 0.2), cell("h3", 0.1, 0.1, 0.1)}
 	verdict.SetRatios(cells, "h1")
-	if h3 := cells[1]; h3.RatioToH1 != 2 || h3.VsH1 == nil || h3.VsH1.Verdict != results.VerdictSimilar && h3.VsH1.Ratio != 2 {
-		t.Fatalf("h3 at half h1's time: ratio %v, interval %+v", h3.RatioToH1, h3.VsH1)
+	if h3 := cells[1]; h3.RatioToBaseline != 2 || h3.VsBaseline == nil || h3.VsBaseline.Verdict != results.VerdictSimilar && h3.VsBaseline.Ratio != 2 {
+		t.Fatalf("h3 at half h1's time: ratio %v, interval %+v", h3.RatioToBaseline, h3.VsBaseline)
 	}
 }
 

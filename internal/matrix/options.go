@@ -5,18 +5,69 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/internal/defaults"
+	"github.com/httpvs/httpvs/internal/fielderr"
 	"github.com/httpvs/httpvs/internal/protoname"
 	"github.com/httpvs/httpvs/internal/redact"
 	"github.com/httpvs/httpvs/internal/scenariospec"
 	"github.com/httpvs/httpvs/internal/verdict"
+	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )
 
-// Options is plan.Options with the methods the runner fills it and reads
-// it through.
-type Options struct{ plan.Options }
+// Options is the user's choices (plan.Options) and the run's wiring, with
+// the methods the runner fills them and reads them through.
+type Options struct {
+	plan.Options
+	Wiring
+}
+
+// Wiring is what the experiment that runs the matrix sets up for it: the
+// server's addresses, the network its sockets are made in, the emulated
+// link and its counters, the time left and the profiler. None of it is a
+// user's choice; plan.Options holds those.
+type Wiring struct {
+	// Target is the server measured: the child server's addresses, or the
+	// user's, resolved.
+	Target Target
+	// Budget bounds the added rounds: one starts only when it is expected
+	// to end within Budget of the run's start. Zero means no bound but
+	// MaxRepeat. The first Repeat rounds are never cut.
+	Budget time.Duration
+	// Network is where every client socket of the run is made (an
+	// emulated link's client namespace, for example); nil means the
+	// process's own network.
+	Network transport.Network
+	// StatsNetwork, if set, is where the client that reads the server's
+	// counters makes its socket instead of Network: an emulated link's
+	// server namespace, so that reading them costs no round trips on the
+	// link and is not counted in its counters.
+	StatsNetwork transport.Network
+	// LinkCounters, if set, returns the emulated link's counters since its
+	// last call (netem.Link.ResetStats): each repetition records those of
+	// its own span (Repetition.Link).
+	LinkCounters func() (up, down netem.DirStats)
+	// RTT is the round trip of the emulated link (its calibration); zero
+	// without one. head-of-line lets its download run for a few round
+	// trips before it measures.
+	RTT time.Duration
+	// Link is the emulated link the run crosses, as calibrated (its RTT
+	// is RTT); nil on loopback. Across it rounds are sized by the link
+	// (linkplan.go: a zero Duration or Warmup is LinkWindowRTTs or
+	// LinkWarmupRTTs round trips, transfers are sized from its goodput and
+	// their first part omitted) and every cell is held against the link's
+	// bound (bounds.go). The results carry it as Settings.Net.
+	Link *results.Net
+	// Profile, if set, is called before a round of its own, after the
+	// measured ones, of each transfer or load cell slower than its
+	// baseline and of the baseline, and the function it returns after it,
+	// which returns the CPU profiles the caller took over the round (the
+	// client's and the server's). Run attributes each slower cell's extra
+	// CPU from them (Cell.Attribution); no measured repetition is
+	// profiled.
+	Profile func(scenario, column string) (stop func() Profiles)
+}
 
 // The vocabulary of a run, from package plan.
 type (
@@ -91,6 +142,12 @@ func (o *Options) fill() error {
 	}
 	if o.Timeout == 0 {
 		o.Timeout = max(defaults.MatrixTimeout, 2*o.longestTransfer())
+	}
+	switch {
+	case o.Target.Plain == "" && o.Target.TLS == "":
+		return fielderr.New("Target", "none", "a cleartext or a TLS base URL")
+	case o.Budget < 0:
+		return fielderr.New("Budget", o.Budget, "zero (no bound) or more")
 	}
 	return o.Validate()
 }

@@ -30,7 +30,6 @@ func TestRoundsShuffledWithWarmupAndAA(t *testing.T) {
 	)
 	const seed, rounds = 42, 6
 	res, err := run(context.Background(), Options{Options: plan.Options{
-		Target:    target(t, h),
 		Protocols: []transport.Protocol{transport.H1, transport.H2C},
 		Scenarios: scenarios(t, "small-sequential"),
 		Repeat:    rounds,
@@ -49,7 +48,7 @@ func TestRoundsShuffledWithWarmupAndAA(t *testing.T) {
 			}
 			orders[p.Repetition] = append(orders[p.Repetition], p.Protocol)
 		},
-	}})
+	}, Wiring: Wiring{Target: target(t, h)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +98,7 @@ func checkAACells(t *testing.T, res *results.Results, aa string, rounds int) {
 			t.Fatalf("%s: %d repetitions, want %d (the warm-up discarded)", c.Protocol, len(c.Repetitions), rounds)
 		}
 	}
-	if len(res.AA) != 1 || res.AA[0].Protocol != aa || res.AA[0].VsH1 == nil || res.AA[0].VsH1.Pairs != rounds {
+	if len(res.AA) != 1 || res.AA[0].Protocol != aa || res.AA[0].VsBaseline == nil || res.AA[0].VsBaseline.Pairs != rounds {
 		t.Fatalf("A/A cells %+v: want one %q paired %d times", res.AA, aa, rounds)
 	}
 }
@@ -126,13 +125,12 @@ func TestWarmupRoundIsAQuarter(t *testing.T) {
 		w.Write(make([]byte, n))
 	})
 	res, err := run(context.Background(), Options{Options: plan.Options{
-		Target:    target(t, h),
 		Protocols: []transport.Protocol{transport.H1, transport.H2C},
 		Scenarios: scenarios(t, "download"),
 		Repeat:    2,
 		Size:      size,
 		Duration:  20 * time.Millisecond,
-	}})
+	}, Wiring: Wiring{Target: target(t, h)}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,13 +45,12 @@ func TestPageLoadFollowsTheTree(t *testing.T) {
 		payload.Handler().ServeHTTP(w, r)
 	})
 	res, err := run(context.Background(), Options{Options: plan.Options{
-		Target:    target(t, h),
 		Protocols: []transport.Protocol{transport.H1, transport.H2C},
 		Scenarios: scenarios(t, "page-load"),
 		Repeat:    1,
 		Duration:  50 * time.Millisecond,
 		Browser:   &BrowserOptions{Path: "/nonexistent/chromium", Page: &page, Rounds: 1},
-	}})
+	}, Wiring: Wiring{Target: target(t, h)}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -101,7 +101,7 @@ func checkNoPrecisionRound(t *testing.T, wide *scenarioRun, h1 []float64) {
 func TestPrecisionRoundsWithinBudget(t *testing.T) {
 	sr := sequential(roundsOf([]string{"h1", "h2c"}, []float64{100, 100, 100, 100}, []float64{20, 40, 25, 35}), 4, 16)
 	sr.spent = []time.Duration{4 * time.Second, 4 * time.Second} // a round: 2s
-	r := &runner{opts: Options{Options: plan.Options{MaxRepeat: 16, Budget: time.Second}}, start: time.Now(), res: &results.Results{Settings: results.Settings{Baseline: "h1"}}}
+	r := &runner{opts: Options{Options: plan.Options{MaxRepeat: 16}, Wiring: Wiring{Budget: time.Second}}, start: time.Now(), res: &results.Results{Settings: results.Settings{Baseline: "h1"}}}
 	r.moreRounds(t.Context(), []*scenarioRun{sr})
 	if sr.rounds != 4 || r.res.Settings.ExtraRounds != 0 || r.res.Settings.PrecisionRounds != 0 {
 		t.Fatalf("%d rounds, %d added (%d for precision) within a 1s budget of rounds costing 2s", sr.rounds, r.res.Settings.ExtraRounds, r.res.Settings.PrecisionRounds)

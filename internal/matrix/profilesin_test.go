@@ -70,7 +70,7 @@ func TestAttributeProfilesFromDir(t *testing.T) {
 	rep := []results.Repetition{{Bytes: 1e9, Requests: 1, Profiled: true}}
 	res := &results.Results{Cells: []results.Cell{
 		{Scenario: "download", Protocol: "h1", CPUUnit: "GB", Repetitions: rep},
-		{Scenario: "download", Protocol: "h2c", CPUUnit: "GB", Repetitions: rep, VsH1: &results.Interval{Ratio: 0.9, Pairs: 5, Verdict: results.VerdictSlower}},
+		{Scenario: "download", Protocol: "h2c", CPUUnit: "GB", Repetitions: rep, VsBaseline: &results.Interval{Ratio: 0.9, Pairs: 5, Verdict: results.VerdictSlower}},
 	}}
 	if errs := AttributeProfiles(res, ProfilesIn(dir)); len(errs) != 0 {
 		t.Fatal(errs)

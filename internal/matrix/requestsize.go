@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/internal/scenariospec"
-	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -31,9 +30,8 @@ const (
 // for each scenario it changed, saying how and why. Requests it cannot
 // time (an error, an error status) are left as they are: their check says
 // what is wrong.
-func SizeRequests(ctx context.Context, o plan.Options, budget time.Duration) (plan.Options, []string) {
-	sized, notes := sizeRequests(ctx, Options{o}, budget)
-	return sized.Options, notes
+func SizeRequests(ctx context.Context, o Options, budget time.Duration) (Options, []string) {
+	return sizeRequests(ctx, o, budget)
 }
 
 // sizeRequests is SizeRequests with the runner's methods on its options.

@@ -24,12 +24,11 @@ func TestSizeRequests(t *testing.T) {
 	mux.HandleFunc("/slow", func(w http.ResponseWriter, _ *http.Request) { time.Sleep(slow); io.WriteString(w, "ok") })
 	mux.HandleFunc("/fast", func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "ok") })
 	o := Options{Options: plan.Options{
-		Target:    target(t, mux),
 		Protocols: []transport.Protocol{transport.H1, transport.H2C},
 		Scenarios: plan.RequestScenarios([]results.Request{{Method: "GET", Path: "/slow"}, {Method: "GET", Path: "/fast"}}),
 		Repeat:    8,
 		Duration:  100 * time.Millisecond,
-	}}
+	}, Wiring: Wiring{Target: target(t, mux)}}
 	const budget = 3 * time.Second
 	sized, notes := sizeRequests(context.Background(), o, budget)
 	if sized.Duration != o.Duration || sized.Warmup != 0 || sized.Repeat != 8 || spec(&o.Scenarios[0]).Duration != 0 {

@@ -25,13 +25,12 @@ func bigAndSmall(t *testing.T) Options {
 	mux.HandleFunc("/big", func(w http.ResponseWriter, _ *http.Request) { w.Write(body) })
 	mux.HandleFunc("/small", func(w http.ResponseWriter, _ *http.Request) { w.Write(body[:100]) })
 	return Options{Options: plan.Options{
-		Target:    target(t, mux),
 		Protocols: []transport.Protocol{transport.H1, transport.H2C},
 		Scenarios: plan.RequestScenarios([]results.Request{{Method: "GET", Path: "/big"}, {Method: "GET", Path: "/small"}}),
 		Repeat:    1,
 		MaxRepeat: 1,
 		Duration:  50 * time.Millisecond,
-	}}
+	}, Wiring: Wiring{Target: target(t, mux)}}
 }
 
 // TestRequestTransferDecided: a user's GET whose response is
@@ -82,7 +81,7 @@ func TestRequestTransferDecided(t *testing.T) {
 // cells stay requests per second; results keep both requests' sizes.
 func TestRequestTransferMeasured(t *testing.T) {
 	sized, _ := sizeRequests(context.Background(), bigAndSmall(t), 0)
-	res, err := Run(context.Background(), sized.Options)
+	res, err := Run(context.Background(), sized)
 	if err != nil {
 		t.Fatal(err)
 	}

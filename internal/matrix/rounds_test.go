@@ -132,7 +132,7 @@ func TestRoundsGoWhereTheySettle(t *testing.T) {
 // start (it would measure nothing here: a started round has no target).
 func TestBudgetStopsRounds(t *testing.T) {
 	sr := roundsOf([]string{"h1", "h2c"}, []float64{100, 100}, []float64{50, 100})
-	r := &runner{opts: Options{Options: plan.Options{MaxRepeat: 10, Budget: time.Second}}, start: time.Now(), res: &results.Results{}}
+	r := &runner{opts: Options{Options: plan.Options{MaxRepeat: 10}, Wiring: Wiring{Budget: time.Second}}, start: time.Now(), res: &results.Results{}}
 	r.moreRounds(context.Background(), []*scenarioRun{sr})
 	if sr.rounds != 2 || r.res.Settings.ExtraRounds != 0 {
 		t.Fatalf("%d rounds, %d added within a 1s budget of rounds costing 2s", sr.rounds, r.res.Settings.ExtraRounds)
@@ -156,7 +156,6 @@ func TestRunAddsRoundsToNoisyCells(t *testing.T) {
 		w.Write([]byte("ok"))
 	})
 	res, err := run(context.Background(), Options{Options: plan.Options{
-		Target:    target(t, h),
 		Protocols: []transport.Protocol{transport.H1, transport.H2C},
 		Scenarios: scenarios(t, "small-sequential"),
 		Repeat:    2,
@@ -165,7 +164,7 @@ func TestRunAddsRoundsToNoisyCells(t *testing.T) {
 		Progress: func(p Progress) {
 			late.Store(int64(10*time.Millisecond) * int64((p.Repetition+1)%2))
 		},
-	}})
+	}, Wiring: Wiring{Target: target(t, h)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,8 +183,8 @@ func TestRunAddsRoundsToNoisyCells(t *testing.T) {
 	if len(h1.Repetitions) != 4 || len(h2c.Repetitions) != 4 || res.Settings.ExtraRounds != 2 {
 		t.Fatalf("h1 %d, h2c %d repetitions, %d rounds added; want 4, 4, 2 (rounds alternate 0 and 10 ms)", len(h1.Repetitions), len(h2c.Repetitions), res.Settings.ExtraRounds)
 	}
-	if h2c.VsH1 == nil || h2c.VsH1.Pairs != 4 || verdict.Stable(*h2c.VsH1) {
-		t.Fatalf("h2c's interval %+v: want 4 pairs, wide", h2c.VsH1)
+	if h2c.VsBaseline == nil || h2c.VsBaseline.Pairs != 4 || verdict.Stable(*h2c.VsBaseline) {
+		t.Fatalf("h2c's interval %+v: want 4 pairs, wide", h2c.VsBaseline)
 	}
 }
 

@@ -7,7 +7,7 @@ import (
 
 	"github.com/httpvs/httpvs/internal/buildinfo"
 	"github.com/httpvs/httpvs/internal/scenariospec"
-	"github.com/httpvs/httpvs/internal/serverstats"
+	"github.com/httpvs/httpvs/internal/serverctl"
 	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
@@ -27,8 +27,8 @@ func targetBase(t Target, p transport.Protocol) string {
 // Run measures every scenario over every transport. When ctx ends early it
 // returns what was measured, with Partial set; its error is for a run that
 // cannot start (bad options).
-func Run(ctx context.Context, opts plan.Options) (*results.Results, error) {
-	return run(ctx, Options{opts})
+func Run(ctx context.Context, opts Options) (*results.Results, error) {
+	return run(ctx, opts)
 }
 
 // run is Run with the runner's methods on its options.
@@ -224,7 +224,7 @@ func (r *runner) measure(ctx context.Context, sr *scenarioRun, i int, warm bool)
 
 // NativeColumn is the column of gRPC scenarios served by grpc-go's own
 // server and transport (cleartext HTTP/2 on Target.GRPC).
-const NativeColumn = "grpc-native"
+const NativeColumn = plan.NativeColumn
 
 // column is one cell's place in a scenario: a transport or, in gRPC
 // scenarios, also grpc-go's native binding; or the baseline again, as the
@@ -270,7 +270,7 @@ func (r *runner) serverStats(ctx context.Context, limit time.Duration) (*stats.S
 	if r.opts.NoServerStats {
 		return nil, "server counters not read (turned off)"
 	}
-	return serverstats.Fetch(ctx, r.statsClient, r.statsURL, limit)
+	return serverctl.FetchStats(ctx, r.statsClient, r.statsURL, limit)
 }
 
 // cpu fills m's process figures from the client's over the repetition and

@@ -17,7 +17,6 @@ import (
 	"github.com/httpvs/httpvs/internal/bookstore"
 	"github.com/httpvs/httpvs/internal/buildinfo"
 	"github.com/httpvs/httpvs/internal/scenariospec"
-	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -33,9 +32,8 @@ const TargetCheckTimeout = 5 * time.Second
 // The user's own requests are kept: their failures are theirs to see. A
 // transport whose check fails in any other way (a certificate not trusted,
 // a connection refused) is kept too: its cells fail and say why.
-func CheckTarget(ctx context.Context, o plan.Options) (plan.Options, []results.NotRun) {
-	checked, notRun := checkTarget(ctx, Options{o})
-	return checked.Options, notRun
+func CheckTarget(ctx context.Context, o Options) (Options, []results.NotRun) {
+	return checkTarget(ctx, o)
 }
 
 // checkTarget is CheckTarget with the runner's methods on its options.
@@ -231,14 +229,14 @@ func notTLS(err error) bool {
 
 // Unmeasured is the results of a run of o that measured nothing because
 // CheckTarget left no scenario: its settings and what was not run.
-func Unmeasured(o plan.Options, notRun []results.NotRun) *results.Results {
+func Unmeasured(o Options, notRun []results.NotRun) *results.Results {
 	now := time.Now().UTC()
 	return &results.Results{
 		SchemaVersion: results.SchemaVersion,
 		Started:       now,
 		Finished:      now,
 		Env:           buildinfo.CurrentEnv(),
-		Settings:      Options{o}.settings(),
+		Settings:      o.settings(),
 		NotRun:        notRun,
 	}
 }

@@ -26,10 +26,9 @@ func TestCheckTarget(t *testing.T) {
 	tls := httptest.NewTLSServer(mux) // without EnableHTTP2: ALPN http/1.1 only
 	defer tls.Close()
 	o := Options{Options: plan.Options{
-		Target:    Target{Plain: plain.URL, TLS: tls.URL, Insecure: true},
 		Protocols: transport.All,
 		Scenarios: append(scenarios(t, "small-sequential,headers-body,grpc-1"), plan.RequestScenarios([]results.Request{{Method: "GET", Path: "/missing"}})...),
-	}}
+	}, Wiring: Wiring{Target: Target{Plain: plain.URL, TLS: tls.URL, Insecure: true}}}
 	got, notRun := checkTarget(context.Background(), o)
 	var protos, names []string
 	for _, p := range got.Protocols {

@@ -6,7 +6,6 @@ import (
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/internal/fielderr"
 	"github.com/httpvs/httpvs/internal/scenariospec"
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 )
@@ -43,15 +42,10 @@ func (o Options) repeat(sc Scenario) int {
 	return min(o.Repeat, max(minStage, o.Repeat/2))
 }
 
-// variantOf reports whether sc gets a variant: one big body on one stream,
-// where buffer and frame sizes decide (golang/go#47840), received by the
-// client. Only the client's knobs change, and the tuned ones (ReadSize,
-// HTTP2.MaxReadFrameSize) act on what it receives: an upload's transfer
-// reads neither (its receiving side is the server, one process for the
-// whole run, started with the run's knobs), so it gets no variant.
+// variantOf reports whether sc gets a variant (plan.Variant).
 func variantOf(sc Scenario) bool {
-	return scenariospec.Of(&sc).Engine() && scenariospec.Transfer(sc.Metric) && spec(&sc).Streams == 1 &&
-		!spec(&sc).Upload && scenariospec.Of(&sc).Knobs == ""
+	_, ok := plan.Variant(sc, "")
+	return ok
 }
 
 // expand returns o.Scenarios with, after each scenario variantOf accepts,
@@ -83,43 +77,11 @@ func (o Options) expand() ([]Scenario, error) {
 // variant is sc measured with client (nil in results read back, where
 // only the name matters) under the knob set called set.
 func variant(sc Scenario, set string, client *config.Client) Scenario {
-	v := sc
-	info := verdict.VariantInfo(results.ScenarioInfo{Name: sc.Name, Reproduces: sc.Reproduces, Description: sc.Description, Metric: sc.Metric}, set)
-	v.Name, v.Description = info.Name, info.Description
-	spec(&v).Knobs, spec(&v).Client = set, client
+	v, _ := plan.Variant(sc, set)
+	spec(&v).Client = client
 	return v
 }
 
 // ScenarioByName returns the scenario called name, a variant's too
 // ("download:tuned", without its client configuration).
-func ScenarioByName(name string) (Scenario, bool) {
-	if s, ok := scenarioByName(name); ok {
-		return s, true
-	}
-	return variantByName(name)
-}
-
-// scenarioByName returns the scenario of the matrix called name (not a
-// variant: those follow their base scenario).
-func scenarioByName(name string) (Scenario, bool) {
-	scs, err := plan.ParseScenarios(name)
-	if err != nil || len(scs) != 1 || scs[0].Name != name {
-		return Scenario{}, false
-	}
-	return scs[0], true
-}
-
-// variantByName returns the variant scenario called name
-// ("download:tuned"), without its client configuration.
-func variantByName(name string) (Scenario, bool) {
-	base, set, ok := strings.Cut(name, verdict.VariantSep)
-	if !ok || set == "" {
-		return Scenario{}, false
-	}
-	for _, s := range plan.Scenarios {
-		if s.Name == base && variantOf(s) {
-			return variant(s, set, nil), true
-		}
-	}
-	return Scenario{}, false
-}
+func ScenarioByName(name string) (Scenario, bool) { return plan.ScenarioOf(nil, name) }

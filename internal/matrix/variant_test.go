@@ -27,7 +27,6 @@ func TestAlongsideMeasuresTheTunedVariant(t *testing.T) {
 	}
 	tuned := runfiles.Tuned
 	res, err := run(context.Background(), Options{Options: plan.Options{
-		Target:    target(t, nil),
 		Protocols: []transport.Protocol{transport.H1, transport.H2C},
 		Scenarios: scenarios(t, "download,small-sequential"),
 		Repeat:    2,
@@ -36,7 +35,7 @@ func TestAlongsideMeasuresTheTunedVariant(t *testing.T) {
 		Client:    client,
 		Knobs:     runfiles.GoDefault,
 		Alongside: &tuned,
-	}})
+	}, Wiring: Wiring{Target: target(t, nil)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,8 +96,8 @@ func checkVariantCells(t *testing.T, res *results.Results, name string, readSize
 			}
 		}
 	}
-	if c := res.Cell(name, "h2c"); c.VsH1 == nil || c.VsH1.Pairs != 2 {
-		t.Errorf("%s/h2c: vs h1 %+v, want 2 pairs with its own h1", name, c.VsH1)
+	if c := res.Cell(name, "h2c"); c.VsBaseline == nil || c.VsBaseline.Pairs != 2 {
+		t.Errorf("%s/h2c: vs h1 %+v, want 2 pairs with its own h1", name, c.VsBaseline)
 	}
 }
 
@@ -119,11 +118,11 @@ func TestVariantsGetHalfTheRounds(t *testing.T) {
 // TestUploadGetsNoVariant: the tuned knobs act on what the client
 // receives; an upload's client sends, so upload gets no tuned row.
 func TestUploadGetsNoVariant(t *testing.T) {
-	up, ok := scenarioByName("upload")
+	up, ok := ScenarioByName("upload")
 	if !ok || !spec(&up).Upload {
 		t.Fatalf("upload: %+v, %v", up, ok)
 	}
-	down, _ := scenarioByName("download")
+	down, _ := ScenarioByName("download")
 	if variantOf(up) || !variantOf(down) {
 		t.Fatalf("variants: upload %v, download %v; want download only", variantOf(up), variantOf(down))
 	}

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/internal/linkmodel"
-	"github.com/httpvs/httpvs/internal/nettest"
+	"github.com/httpvs/httpvs/internal/testenv"
 )
 
 // The unlimited link's ceiling: what the ferry carries when nothing but
@@ -13,7 +13,7 @@ import (
 // a measured check (TestLinkCeilingFloor).
 func TestLinkCeiling(t *testing.T) {
 	l := newTestLink(t, "delay=0s,backend=tun")
-	ctx := nettest.Context(t, time.Minute)
+	ctx := testenv.Context(t, time.Minute)
 	got, err := goodput(ctx, l, false, 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
@@ -31,7 +31,7 @@ func TestLinkCeiling(t *testing.T) {
 // Calibrate puts the pieces together on a link with different directions.
 func TestCalibrate(t *testing.T) {
 	l := newTestLink(t, "rtt=30ms,down=40mbit,up=10mbit")
-	ctx := nettest.Context(t, time.Minute)
+	ctx := testenv.Context(t, time.Minute)
 	c, err := Calibrate(ctx, l, Options{Probes: 100, Bulk: time.Second})
 	if err != nil {
 		t.Fatal(err)

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/httpvs/httpvs/internal/nettest"
+	"github.com/httpvs/httpvs/internal/testenv"
 	"github.com/httpvs/httpvs/internal/udpprobe"
 	"github.com/httpvs/httpvs/netem"
 )
@@ -18,7 +18,7 @@ var backends = []netem.Backend{netem.BackendTUN, netem.BackendNetem}
 // newBackendLink makes a link for text with the given backend, or skips.
 func newBackendLink(t *testing.T, b netem.Backend, text string) *netem.Link {
 	t.Helper()
-	nettest.SkipWithoutPrivilege(t)
+	testenv.SkipWithoutPrivilege(t)
 	if b == netem.BackendNetem {
 		// A kernel without sch_netem refuses the link, naming what it lacks.
 		l, err := netem.NewLink(netem.Spec{Backend: netem.BackendNetem})
@@ -50,7 +50,7 @@ func forBackends(t *testing.T, f func(t *testing.T, b netem.Backend)) {
 func TestCalibrationRTT(t *testing.T) {
 	forBackends(t, func(t *testing.T, b netem.Backend) {
 		l := newBackendLink(t, b, "rtt=40ms")
-		ctx := nettest.Context(t, time.Minute)
+		ctx := testenv.Context(t, time.Minute)
 		// Up to three readings, each time kept at its best: a busy
 		// machine's scheduling of the ferries and the echo can only add to
 		// a round trip, never take from it (CI, under -race beside other
@@ -96,7 +96,7 @@ func TestCalibrationRTT(t *testing.T) {
 func TestCalibrationLoss(t *testing.T) {
 	forBackends(t, func(t *testing.T, b netem.Backend) {
 		l := newBackendLink(t, b, "rtt=2ms,loss=5%")
-		p, err := probeUDP(nettest.Context(t, time.Minute), l, 8000, 250*time.Microsecond)
+		p, err := probeUDP(testenv.Context(t, time.Minute), l, 8000, 250*time.Microsecond)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -122,7 +122,7 @@ func TestCalibrationLoss(t *testing.T) {
 // within 3% from below is a measured check (TestProbeRateAtTheLink).
 func TestProbeRate(t *testing.T) {
 	l := newBackendLink(t, netem.BackendTUN, "rtt=40ms,up=4mbit,down=10mbit,loss=1%")
-	ctx := nettest.Context(t, time.Minute)
+	ctx := testenv.Context(t, time.Minute)
 	for _, c := range []struct {
 		up   bool
 		want float64

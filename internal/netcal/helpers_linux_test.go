@@ -3,7 +3,7 @@ package netcal
 import (
 	"testing"
 
-	"github.com/httpvs/httpvs/internal/nettest"
+	"github.com/httpvs/httpvs/internal/testenv"
 	"github.com/httpvs/httpvs/netem"
 )
 
@@ -11,7 +11,7 @@ import (
 // when this system cannot; the link is closed when the test ends.
 func newTestLink(t *testing.T, text string) *netem.Link {
 	t.Helper()
-	return nettest.Link[*netem.SetupError](t, text, func(text string) (*netem.Link, error) {
+	return testenv.Link[*netem.SetupError](t, text, func(text string) (*netem.Link, error) {
 		spec, err := netem.Parse(text)
 		if err != nil {
 			return nil, err

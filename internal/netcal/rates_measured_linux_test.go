@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/internal/linkmodel"
-	"github.com/httpvs/httpvs/internal/nettest"
+	"github.com/httpvs/httpvs/internal/testenv"
 	"github.com/httpvs/httpvs/netem"
 )
 
@@ -21,7 +21,7 @@ import (
 // far below what a quiet machine's ferry carries.
 func TestLinkCeilingFloor(t *testing.T) {
 	l := newTestLink(t, "delay=0s,backend=tun")
-	got, err := goodput(nettest.Context(t, time.Minute), l, false, 2*time.Second)
+	got, err := goodput(testenv.Context(t, time.Minute), l, false, 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +34,7 @@ func TestLinkCeilingFloor(t *testing.T) {
 // milliseconds of the link's and goodput within a quarter below its rate.
 func TestCalibrateAtTheLink(t *testing.T) {
 	l := newTestLink(t, "rtt=30ms,down=40mbit,up=10mbit")
-	c, err := Calibrate(nettest.Context(t, time.Minute), l, Options{Probes: 100, Bulk: time.Second})
+	c, err := Calibrate(testenv.Context(t, time.Minute), l, Options{Probes: 100, Bulk: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func TestCalibrateAtTheLink(t *testing.T) {
 // direction's rate within 3%, whatever its loss.
 func TestProbeRateAtTheLink(t *testing.T) {
 	l := newBackendLink(t, netem.BackendTUN, "rtt=40ms,up=4mbit,down=10mbit,loss=1%")
-	ctx := nettest.Context(t, time.Minute)
+	ctx := testenv.Context(t, time.Minute)
 	for _, c := range []struct {
 		up   bool
 		want float64
@@ -76,7 +76,7 @@ func TestCalibrationRate(t *testing.T) {
 		for _, rtt := range []time.Duration{20 * time.Millisecond, 50 * time.Millisecond} {
 			t.Run(fmt.Sprint(rtt), func(t *testing.T) {
 				l := newBackendLink(t, b, "rate=50mbit,rtt="+rtt.String())
-				ctx := nettest.Context(t, time.Minute)
+				ctx := testenv.Context(t, time.Minute)
 				for _, up := range []bool{false, true} {
 					// Up to three readings: a busy machine holds the user-space
 					// emulator below the link's rate, never above it, so the

@@ -1,5 +1,7 @@
 // Package procstat samples the figures of the current process that httpvs
-// reports at both ends: CPU time, GC cycles, heap in use and goroutines.
+// reports at both ends: CPU time, GC cycles, heap in use and goroutines;
+// and it raises and reports the process's open-file limit, the resource
+// its connections run out of first.
 package procstat
 
 import (

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/httpvs/httpvs/internal/stat"
+	"github.com/httpvs/httpvs/internal/sampling"
 	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -77,10 +77,10 @@ func (r *runner) fill(base int, waits [][]func() outcome) {
 				counted = append(counted, r.Value)
 			}
 		}
-		cells[i].Median = stat.Median(counted)
+		cells[i].Median = sampling.Median(counted)
 		if len(cpu) > 0 {
 			// Zero is a reading: less than a clock tick (10 ms).
-			m := stat.Median(cpu)
+			m := sampling.Median(cpu)
 			cells[i].ServerCPUPerUnit = &m
 		}
 	}

@@ -14,23 +14,23 @@ func TestAttributedCells(t *testing.T) {
 	side := []*results.AttributionSide{{Side: "client", Samples: 40, BaseSamples: 30, ExtraSecondsPerUnit: 0.2}}
 	slower, similar := &results.Interval{Verdict: results.VerdictSlower}, &results.Interval{Verdict: results.VerdictSimilar}
 	res := &results.Results{Cells: []results.Cell{
-		{Scenario: "download", Protocol: "h1", RatioToH1: 1, CPUUnit: "GB", Attribution: side},
-		{Scenario: "download", Protocol: "h2c", RatioToH1: 0.8, CPUUnit: "GB", VsH1: slower, Attribution: side},
-		{Scenario: "download", Protocol: "h2", RatioToH1: 0.7, CPUUnit: "GB", VsH1: slower},
-		{Scenario: "download", Protocol: "h3", RatioToH1: 0.95, CPUUnit: "GB", VsH1: similar, Attribution: side},
-		{Scenario: "small", Protocol: "h2c", RatioToH1: 0.5, CPUUnit: "1000 requests", VsH1: slower, Attribution: side},
+		{Scenario: "download", Protocol: "h1", RatioToBaseline: 1, CPUUnit: "GB", Attribution: side},
+		{Scenario: "download", Protocol: "h2c", RatioToBaseline: 0.8, CPUUnit: "GB", VsBaseline: slower, Attribution: side},
+		{Scenario: "download", Protocol: "h2", RatioToBaseline: 0.7, CPUUnit: "GB", VsBaseline: slower},
+		{Scenario: "download", Protocol: "h3", RatioToBaseline: 0.95, CPUUnit: "GB", VsBaseline: similar, Attribution: side},
+		{Scenario: "small", Protocol: "h2c", RatioToBaseline: 0.5, CPUUnit: "1000 requests", VsBaseline: slower, Attribution: side},
 	}}
 	got := AttributedCells(res)
 	if len(got) != 2 {
 		t.Fatalf("%d cells: %+v; want download/h2c and small/h2c", len(got), got)
 	}
 	want := []AttributedCell{
-		{Scenario: "download", Protocol: "h2c", RatioToH1: 0.8, CPUUnit: "GB", Attribution: side},
-		{Scenario: "small", Protocol: "h2c", RatioToH1: 0.5, CPUUnit: "1000 requests", Attribution: side},
+		{Scenario: "download", Protocol: "h2c", RatioToBaseline: 0.8, CPUUnit: "GB", Attribution: side},
+		{Scenario: "small", Protocol: "h2c", RatioToBaseline: 0.5, CPUUnit: "1000 requests", Attribution: side},
 	}
 	for i, w := range want {
 		g := got[i]
-		if g.Scenario != w.Scenario || g.Protocol != w.Protocol || g.RatioToH1 != w.RatioToH1 || g.CPUUnit != w.CPUUnit || len(g.Attribution) != 1 || g.Attribution[0] != side[0] {
+		if g.Scenario != w.Scenario || g.Protocol != w.Protocol || g.RatioToBaseline != w.RatioToBaseline || g.CPUUnit != w.CPUUnit || len(g.Attribution) != 1 || g.Attribution[0] != side[0] {
 			t.Errorf("cell %d: %+v, want %+v", i, g, w)
 		}
 	}

@@ -11,7 +11,7 @@ import (
 
 // AttributionRoughSamples is the fewest samples in a profile whose shares
 // Summary states without calling them rough.
-const AttributionRoughSamples = 100
+const AttributionRoughSamples = results.AttributionRoughSamples
 
 // Summary says in one line where s's CPU per unit (unit e.g. "GB",
 // "1000 requests") changed from its baseline's, in figures that add up as
@@ -135,8 +135,8 @@ func AttributionBrief(s *results.AttributionSide, unit string, n int) string {
 type AttributedCell struct {
 	Scenario string `json:"scenario"`
 	Protocol string `json:"protocol"`
-	// RatioToH1 is the cell's ratio to its baseline (Cell.RatioToH1).
-	RatioToH1 float64 `json:"ratio_to_h1"`
+	// RatioToBaseline is the cell's ratio to its baseline (Cell.RatioToBaseline).
+	RatioToBaseline float64 `json:"ratio_to_h1"`
 	// CPUUnit is what the attribution's CPU figures are per (Cell.CPUUnit).
 	CPUUnit string `json:"cpu_unit"`
 	// Attribution is the cell's Attribution: where its extra CPU went.
@@ -150,8 +150,8 @@ type AttributedCell struct {
 func AttributedCells(res *results.Results) []AttributedCell {
 	out := []AttributedCell{}
 	for _, c := range res.Cells {
-		if len(c.Attribution) > 0 && c.VsH1 != nil && c.VsH1.Verdict == results.VerdictSlower {
-			out = append(out, AttributedCell{c.Scenario, c.Protocol, c.RatioToH1, c.CPUUnit, c.Attribution})
+		if len(c.Attribution) > 0 && c.VsBaseline != nil && c.VsBaseline.Verdict == results.VerdictSlower {
+			out = append(out, AttributedCell{c.Scenario, c.Protocol, c.RatioToBaseline, c.CPUUnit, c.Attribution})
 		}
 	}
 	return out

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/httpvs/httpvs/internal/stat"
+	"github.com/httpvs/httpvs/internal/sampling"
 	"github.com/httpvs/httpvs/results"
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -25,7 +25,7 @@ func newSpread(vs []float64) results.Spread {
 		return s
 	}
 	slices.Sort(pos)
-	s.Median = stat.Median(pos)
+	s.Median = sampling.Median(pos)
 	iv := LogInterval(logs) // the verdict's interval, on times
 	s.Mean, s.Low, s.High = iv.Ratio, iv.Low, iv.High
 	return s
@@ -57,8 +57,8 @@ func ratioOver(a, b results.Spread) results.Interval {
 		return iv
 	}
 	// LogInterval's half-width is t(n-1) times the standard error.
-	sa := math.Log(a.High/a.Mean) / stat.TQuantile975(a.N-1)
-	sb := math.Log(b.High/b.Mean) / stat.TQuantile975(b.N-1)
+	sa := math.Log(a.High/a.Mean) / sampling.TQuantile975(a.N-1)
+	sb := math.Log(b.High/b.Mean) / sampling.TQuantile975(b.N-1)
 	va, vb := sa*sa, sb*sb
 	half := 0.0
 	if se2 := va + vb; se2 > 0 {

@@ -3,7 +3,7 @@ package verdict
 import (
 	"math"
 
-	"github.com/httpvs/httpvs/internal/stat"
+	"github.com/httpvs/httpvs/internal/sampling"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -51,12 +51,12 @@ func RatioOf(c, base results.CapacityResult) *results.CapacityRatio {
 	if !closed {
 		return nil
 	}
-	r := &results.CapacityRatio{Ratio: math.Exp(stat.Mean(logs)), Searches: len(pairs)}
+	r := &results.CapacityRatio{Ratio: math.Exp(sampling.Mean(logs)), Searches: len(pairs)}
 	if !lowOpen {
-		r.ResolutionLow = math.Exp(stat.Mean(lows))
+		r.ResolutionLow = math.Exp(sampling.Mean(lows))
 	}
 	if !highOpen {
-		r.ResolutionHigh = math.Exp(stat.Mean(highs))
+		r.ResolutionHigh = math.Exp(sampling.Mean(highs))
 	}
 	if len(pairs) < 2 {
 		return r

@@ -41,7 +41,7 @@ var catalogue = []results.ScenarioInfo{
 
 // VariantSep joins a scenario's name and a knob set's in a variant
 // scenario's name: "download:tuned" is download with the tuned client.
-const VariantSep = ":"
+const VariantSep = results.VariantSep
 
 // RequestConcurrency is how many of a request the concurrent scenario of
 // a user's request keeps in flight ("request-1-x50").

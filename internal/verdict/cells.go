@@ -10,7 +10,7 @@ import (
 
 // StableHalfWidth is the largest relative half-width of a ratio's interval
 // for a cell to count as stable: its ratio is known within ±10%.
-const StableHalfWidth = 0.10
+const StableHalfWidth = results.StableHalfWidth
 
 // ServerFigure returns m's server figure f and whether it may be used: it
 // is known (the server's counters were read) and the server's counts agreed
@@ -48,14 +48,14 @@ func HalfWidth(iv results.Interval) float64 {
 func Stable(iv results.Interval) bool { return HalfWidth(iv) <= StableHalfWidth }
 
 // Ratio is c's ratio to its baseline as the verdict states it: the
-// geometric mean of the rounds' paired ratios (VsH1) where a round
-// paired, the ratio of the medians (RatioToH1) otherwise; 0 where there
+// geometric mean of the rounds' paired ratios (VsBaseline) where a round
+// paired, the ratio of the medians (RatioToBaseline) otherwise; 0 where there
 // is no baseline cell. Every renderer prints this one figure per cell.
 func Ratio(c *results.Cell) float64 {
-	if c.VsH1 != nil && c.VsH1.Pairs > 0 {
-		return c.VsH1.Ratio
+	if c.VsBaseline != nil && c.VsBaseline.Pairs > 0 {
+		return c.VsBaseline.Ratio
 	}
-	return c.RatioToH1
+	return c.RatioToBaseline
 }
 
 // LowerIsBetter reports whether a smaller Value of metric is better.

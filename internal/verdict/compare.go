@@ -5,7 +5,7 @@ import (
 	"math"
 	"sort"
 
-	"github.com/httpvs/httpvs/internal/stat"
+	"github.com/httpvs/httpvs/internal/sampling"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -89,25 +89,25 @@ func Compare(old, new *results.Results) []Delta {
 }
 
 // moderateRatios tests the cells of ds tested on their ratios by Smyth's
-// moderated t (stat.ModeratedP): each cell's variance of its log-ratios,
+// moderated t (sampling.ModeratedP): each cell's variance of its log-ratios,
 // pooled over both runs, drawn toward the prior that all the ratio
 // cells' variances give. A run of forty cells with three rounds each
 // leaves Welch's test two to four degrees of freedom a cell, too few for
 // its correction over the cells to call any but a change of several
 // times the rounds' spread; the cells' spreads are alike enough to lend
 // one another theirs. It returns the prior, which the intervals use too.
-func moderateRatios(ds []Delta) stat.Prior {
+func moderateRatios(ds []Delta) sampling.Prior {
 	var vars, dfs []float64
 	for _, d := range ds {
 		if d.Tested == TestedRatio {
-			_, v, df := stat.PooledDiff(d.ol, d.nl)
+			_, v, df := sampling.PooledDiff(d.ol, d.nl)
 			vars, dfs = append(vars, v), append(dfs, df)
 		}
 	}
-	prior := stat.FitPrior(vars, dfs)
+	prior := sampling.FitPrior(vars, dfs)
 	for i := range ds {
 		if ds[i].Tested == TestedRatio {
-			ds[i].PRaw = stat.ModeratedP(ds[i].ol, ds[i].nl, prior)
+			ds[i].PRaw = sampling.ModeratedP(ds[i].ol, ds[i].nl, prior)
 			ds[i].P = ds[i].PRaw
 		}
 	}
@@ -160,14 +160,14 @@ func delta(old, new *results.Results, o, n, c *results.Cell) Delta {
 	if ob != nil && nb != nil && ob.Protocol != c.Protocol && nb.Protocol == ob.Protocol {
 		ol, nl := pairedLogRatios(o, ob), pairedLogRatios(n, nb)
 		d.Tested, d.OldN, d.NewN = TestedRatio, len(ol), len(nl)
-		d.OldRatio, d.NewRatio = math.Exp(stat.Mean(ol)), math.Exp(stat.Mean(nl))
+		d.OldRatio, d.NewRatio = math.Exp(sampling.Mean(ol)), math.Exp(sampling.Mean(nl))
 		if len(ol) > 0 && len(nl) > 0 {
 			d.RatioChange = d.NewRatio/d.OldRatio - 1
 		}
 		testDelta(&d, ol, nl)
 		d.ol, d.nl = ol, nl
 		if len(ov) >= minCompare && len(nv) >= minCompare {
-			d.valueTested, d.valuePRaw = true, stat.WelchP(logs(ov), logs(nv))
+			d.valueTested, d.valuePRaw = true, sampling.WelchP(logs(ov), logs(nv))
 		}
 		return d
 	}
@@ -184,7 +184,7 @@ func testDelta(d *Delta, a, b []float64) {
 		d.Note = fmt.Sprintf("need >= %d repetitions on each side", minCompare)
 		return
 	}
-	d.PRaw = stat.WelchP(a, b)
+	d.PRaw = sampling.WelchP(a, b)
 	d.P = d.PRaw
 }
 

@@ -1,7 +1,7 @@
 package verdict
 
 import (
-	"github.com/httpvs/httpvs/internal/stat"
+	"github.com/httpvs/httpvs/internal/sampling"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -50,13 +50,13 @@ func browserDelta(o, n *results.BrowserCell) Delta {
 		d.Note = "not loaded in either"
 		return d
 	case len(ov) == 0:
-		d.New, d.Note = stat.Mean(nv), "only in new"
+		d.New, d.Note = sampling.Mean(nv), "only in new"
 		return d
 	case len(nv) == 0:
-		d.Old, d.Note = stat.Mean(ov), "only in old"
+		d.Old, d.Note = sampling.Mean(ov), "only in old"
 		return d
 	}
-	d.Old, d.New = stat.Mean(ov), stat.Mean(nv)
+	d.Old, d.New = sampling.Mean(ov), sampling.Mean(nv)
 	if d.Old > 0 {
 		d.Change = d.New/d.Old - 1
 	}

@@ -5,7 +5,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/httpvs/httpvs/internal/stat"
+	"github.com/httpvs/httpvs/internal/sampling"
 )
 
 // CompareMinRounds is the fewest rounds a cell needs in each run for
@@ -103,11 +103,11 @@ func gateVerb(word string) string {
 // test's own, by prior) at the level that holds for all m tested cells
 // at once (Bonferroni), so that an interval clear of 0 is one the
 // corrected test would call.
-func ratioChangeInterval(d *Delta, ol, nl []float64, prior stat.Prior, m int) {
+func ratioChangeInterval(d *Delta, ol, nl []float64, prior sampling.Prior, m int) {
 	if len(ol) < minCompare || len(nl) < minCompare || m < 1 {
 		return
 	}
-	lo, hi := stat.ModeratedInterval(ol, nl, prior, 1-d.Alpha/float64(m))
+	lo, hi := sampling.ModeratedInterval(ol, nl, prior, 1-d.Alpha/float64(m))
 	d.RatioChangeLow, d.RatioChangeHigh = math.Exp(lo)-1, math.Exp(hi)-1
 	d.IntervalLevel = 1 - d.Alpha/float64(m)
 }

@@ -12,11 +12,11 @@ import (
 
 // The classes of a cell against its link (BoundClass).
 const (
-	ClassAtLink      = "at the link"
-	ClassAtLossBound = "at its controller's loss bound"
-	ClassUnexplained = "unexplained"
-	ClassBeyond      = "beyond the link's bound"
-	ClassUndecided   = "undetermined (its median below the link, its interval reaching it)"
+	ClassAtLink      = results.ClassAtLink
+	ClassAtLossBound = results.ClassAtLossBound
+	ClassUnexplained = results.ClassUnexplained
+	ClassBeyond      = results.ClassBeyond
+	ClassUndecided   = results.ClassUndecided
 )
 
 // Class places the cell against its link in a few words: ClassAtLossBound

@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/httpvs/httpvs/internal/stat"
+	"github.com/httpvs/httpvs/internal/sampling"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -64,8 +64,8 @@ func TestModeratedRatios(t *testing.T) {
 	if d := failing[0]; d.RatioChangeHigh >= 0 || d.RatioChangeLow > -0.2 || d.RatioChangeHigh < -0.2 {
 		t.Errorf("s0 h2c: change %+.3f in [%+.3f, %+.3f], want an interval below 0 holding -0.2", d.RatioChange, d.RatioChangeLow, d.RatioChangeHigh)
 	}
-	if d := failing[0]; math.Min(1, float64(tested)*stat.WelchP(d.ol, d.nl)) < compareAlpha {
-		t.Errorf("s0 h2c: Welch's test alone calls it too (p %g before correction): the case shows nothing", stat.WelchP(d.ol, d.nl))
+	if d := failing[0]; math.Min(1, float64(tested)*sampling.WelchP(d.ol, d.nl)) < compareAlpha {
+		t.Errorf("s0 h2c: Welch's test alone calls it too (p %g before correction): the case shows nothing", sampling.WelchP(d.ol, d.nl))
 	}
 	alarms := 0
 	for seed := uint64(10); seed < 50; seed += 2 {

@@ -26,20 +26,20 @@ func SetAA(aa, cells []results.Cell, baseline string) {
 	for i := range aa {
 		c := &aa[i]
 		SummariseCell(c)
-		c.VsH1, c.Baseline, c.RatioToH1 = nil, "", 0
+		c.VsBaseline, c.Baseline, c.RatioToBaseline = nil, "", 0
 		b := base[c.Scenario]
 		if b == nil || c.Skipped != "" {
 			continue
 		}
 		c.Baseline = baseline
 		if b.Median > 0 && c.Median > 0 {
-			c.RatioToH1 = c.Median / b.Median
+			c.RatioToBaseline = c.Median / b.Median
 			if LowerIsBetter(c.Metric) {
-				c.RatioToH1 = b.Median / c.Median
+				c.RatioToBaseline = b.Median / c.Median
 			}
 		}
 		if iv := ratioInterval(c, b); iv.Pairs > 0 {
-			c.VsH1 = &iv
+			c.VsBaseline = &iv
 		}
 	}
 }
@@ -127,7 +127,7 @@ func FloorOf(r *results.Results, c *results.Cell) (NoiseFloor, bool) {
 
 // add counts A/A cell c in n.
 func (n *NoiseFloor) add(c results.Cell) {
-	iv := c.VsH1
+	iv := c.VsBaseline
 	if iv == nil || iv.Pairs < 2 || iv.Low <= 0 {
 		return
 	}
@@ -142,7 +142,7 @@ func (n *NoiseFloor) add(c results.Cell) {
 // floor resolves: its ratio lies closer to 1 than the A/A interval of its
 // kind reaches, so the A/A column (no difference at all) spread as far.
 func WithinFloor(c *results.Cell, floor NoiseFloor) bool {
-	iv := c.VsH1
+	iv := c.VsBaseline
 	if iv == nil || floor.Cells == 0 || iv.Ratio <= 0 {
 		return false
 	}

@@ -28,7 +28,7 @@ func TestKindOf(t *testing.T) {
 // kind's floor reaches and nothing else.
 func TestNoiseFloors(t *testing.T) {
 	aa := func(sc, metric string, lo, hi float64, verdict string) results.Cell {
-		return results.Cell{Scenario: sc, Metric: metric, VsH1: &results.Interval{Ratio: (lo + hi) / 2, Low: lo, High: hi, Pairs: 8, Verdict: verdict}}
+		return results.Cell{Scenario: sc, Metric: metric, VsBaseline: &results.Interval{Ratio: (lo + hi) / 2, Low: lo, High: hi, Pairs: 8, Verdict: verdict}}
 	}
 	r := &results.Results{AA: []results.Cell{
 		aa("download", results.MetricBytesPerSecond, 0.95, 1.06, results.VerdictSimilar),
@@ -54,7 +54,7 @@ func TestNoiseFloors(t *testing.T) {
 		t.Error("a floor for gRPC without an A/A interval")
 	}
 	call := func(ratio float64, verdict string) *results.Cell {
-		return &results.Cell{Scenario: "small-concurrent", Metric: results.MetricRequestsPerSecond, VsH1: &results.Interval{Ratio: ratio, Low: ratio - 0.05, High: ratio + 0.05, Pairs: 8, Verdict: verdict}}
+		return &results.Cell{Scenario: "small-concurrent", Metric: results.MetricRequestsPerSecond, VsBaseline: &results.Interval{Ratio: ratio, Low: ratio - 0.05, High: ratio + 0.05, Pairs: 8, Verdict: verdict}}
 	}
 	for _, tc := range []struct {
 		c    *results.Cell
@@ -66,7 +66,7 @@ func TestNoiseFloors(t *testing.T) {
 		{call(0.91, results.VerdictUndetermined), false},
 	} {
 		if got := WithinFloor(tc.c, rq); got != tc.want {
-			t.Errorf("WithinFloor(%.2fx %s) = %v", tc.c.VsH1.Ratio, tc.c.VsH1.Verdict, got)
+			t.Errorf("WithinFloor(%.2fx %s) = %v", tc.c.VsBaseline.Ratio, tc.c.VsBaseline.Verdict, got)
 		}
 	}
 }

@@ -4,35 +4,12 @@ import (
 	"math"
 	"slices"
 
-	"github.com/httpvs/httpvs/internal/stat"
+	"github.com/httpvs/httpvs/internal/sampling"
 	"github.com/httpvs/httpvs/results"
 )
 
-// Precision says what keeps a cell open (undetermined, under the
-// sequential rule; else wider than the run's precision): the spread of
-// its rounds' ratios, the rounds that spread would need,
-// and which side's CPU cost per unit moved most from round to round (on
-// a machine shared by the generator and the server, the rate follows the
-// cost per byte, so the side whose cost moved is where the noise came
-// from).
-type Precision struct {
-	Scenario, Protocol string
-	// HalfWidth is the interval's relative half-width (0.14: ±14%).
-	HalfWidth float64
-	// Pairs is the rounds it had; Needed the rounds the run's own rule
-	// would need at its mean and spread, 0 past 100: under Sequential, the
-	// most rounds (--max-repeat) whose last look decides it; rounds
-	// planned for precision, Stein's plan from its first stage; fixed
-	// rounds, Student's t at that many.
-	Pairs, Needed int
-	// Side ("client" or "server") and Column (the cell's transport or the
-	// baseline) are where the CPU cost per unit moved most between rounds;
-	// Moved is by how much (standard deviation of its logarithm: 0.2 is
-	// about ±20%), and Other the other side's largest. Side is "" when
-	// the repetitions carry no CPU figures.
-	Side, Column string
-	Moved, Other float64
-}
+// Precision says what keeps a cell open (results.Precision).
+type Precision = results.Precision
 
 // PrecisionLimits returns each cell of r still open, widest first, with
 // what limits it: under the sequential rule (Settings.Sequential) each
@@ -45,14 +22,14 @@ func PrecisionLimits(r *results.Results) []Precision {
 	for i := range r.Cells {
 		c := &r.Cells[i]
 		switch {
-		case c.VsH1 == nil || c.VsH1.Pairs < 2:
+		case c.VsBaseline == nil || c.VsBaseline.Pairs < 2:
 			continue
-		case r.Settings.Sequential != nil && c.VsH1.Verdict != results.VerdictUndetermined:
+		case r.Settings.Sequential != nil && c.VsBaseline.Verdict != results.VerdictUndetermined:
 			continue
-		case r.Settings.Sequential == nil && HalfWidth(*c.VsH1) <= half:
+		case r.Settings.Sequential == nil && HalfWidth(*c.VsBaseline) <= half:
 			continue
 		}
-		p := Precision{Scenario: c.Scenario, Protocol: c.Protocol, HalfWidth: HalfWidth(*c.VsH1), Pairs: c.VsH1.Pairs}
+		p := Precision{Scenario: c.Scenario, Protocol: c.Protocol, HalfWidth: HalfWidth(*c.VsBaseline), Pairs: c.VsBaseline.Pairs}
 		base := r.Cell(c.Scenario, baseline)
 		p.Needed = roundsNeeded(r, c, base, half)
 		client := map[string]float64{c.Protocol: costSpread(c, false)}
@@ -116,7 +93,7 @@ func roundSpread(iv results.Interval) float64 {
 		return 0
 	}
 	half := math.Log(iv.High/iv.Low) / 2
-	return half * math.Sqrt(float64(iv.Pairs)) / stat.TQuantile975(iv.Pairs-1)
+	return half * math.Sqrt(float64(iv.Pairs)) / sampling.TQuantile975(iv.Pairs-1)
 }
 
 // RoundsFor is the fewest paired rounds, 2 to most, whose 95% interval is
@@ -125,7 +102,7 @@ func roundSpread(iv results.Interval) float64 {
 func RoundsFor(sd, half float64, most int) int {
 	target := math.Asinh(half)
 	for n := 2; n <= most; n++ {
-		if stat.TQuantile975(n-1)*sd/math.Sqrt(float64(n)) <= target {
+		if sampling.TQuantile975(n-1)*sd/math.Sqrt(float64(n)) <= target {
 			return n
 		}
 	}
@@ -141,7 +118,7 @@ func RoundsFor(sd, half float64, most int) int {
 // interval stay valid after the plan, and a plan with the shrinking
 // quantile falls short of it. 0 when most rounds do not do it.
 func SteinRounds(stage results.Interval, half float64, most int) int {
-	sd, t0, target := roundSpread(stage), stat.TQuantile975(stage.Pairs-1), math.Asinh(half)
+	sd, t0, target := roundSpread(stage), sampling.TQuantile975(stage.Pairs-1), math.Asinh(half)
 	for n := max(stage.Pairs, 2); n <= most; n++ {
 		if t0*sd/math.Sqrt(float64(n)) <= target {
 			return n
@@ -152,11 +129,11 @@ func SteinRounds(stage results.Interval, half float64, most int) int {
 
 // pooledSpread is the standard deviation of c's log ratios to base over
 // all their paired rounds: the spread a run of fixed rounds (--repeat N,
-// one stage) would have. A two-stage VsH1 keeps the first stage's
+// one stage) would have. A two-stage VsBaseline keeps the first stage's
 // spread in its width, which RoundSpread would read back as this one.
 func pooledSpread(c, base *results.Cell) float64 {
 	if base == nil {
-		return roundSpread(*c.VsH1)
+		return roundSpread(*c.VsBaseline)
 	}
 	return roundSpread(LogInterval(logRatios(c.Metric, PairRounds(c, base))))
 }
@@ -181,5 +158,5 @@ func costSpread(c *results.Cell, server bool) float64 {
 	if len(logs) < 2 {
 		return 0
 	}
-	return math.Sqrt(stat.Variance(logs, stat.Mean(logs)))
+	return math.Sqrt(sampling.Variance(logs, sampling.Mean(logs)))
 }

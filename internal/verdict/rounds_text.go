@@ -39,4 +39,4 @@ const RoundsToOpen = "to the cells whose verdict was open until decided, then to
 
 // NoisySpread is the spread ((max-min)/median) above which a cell is
 // flagged as noisy: 10%.
-const NoisySpread = 0.10
+const NoisySpread = results.NoisySpread

@@ -4,7 +4,7 @@ import (
 	"math"
 	"sync"
 
-	"github.com/httpvs/httpvs/internal/stat"
+	"github.com/httpvs/httpvs/internal/sampling"
 	"github.com/httpvs/httpvs/results"
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -288,9 +288,9 @@ func LogSpread(logs []float64) (mean, sd float64) {
 	if len(logs) == 0 {
 		return 0, 0
 	}
-	mean = stat.Mean(logs)
+	mean = sampling.Mean(logs)
 	if len(logs) > 1 {
-		sd = math.Sqrt(stat.Variance(logs, mean))
+		sd = math.Sqrt(sampling.Variance(logs, mean))
 	}
 	return mean, sd
 }

@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/httpvs/httpvs/internal/stat"
+	"github.com/httpvs/httpvs/internal/sampling"
 	"github.com/httpvs/httpvs/results"
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -124,8 +124,8 @@ func TestSequentialHoldsItsLevel(t *testing.T) {
 	iv := sequentialInterval(logs, 6, 16)
 	lo, hi := math.Inf(-1), math.Inf(1)
 	for n := 6; n <= 8; n++ {
-		m := stat.Mean(logs[:n])
-		h := sequentialHalf(1, n, 6, 16) * math.Sqrt(stat.Variance(logs[:n], m))
+		m := sampling.Mean(logs[:n])
+		h := sequentialHalf(1, n, 6, 16) * math.Sqrt(sampling.Variance(logs[:n], m))
 		lo, hi = math.Max(lo, m-h), math.Min(hi, m+h)
 	}
 	if math.Abs(math.Log(iv.Low)-lo) > 1e-12 || math.Abs(math.Log(iv.High)-hi) > 1e-12 {
@@ -147,8 +147,8 @@ func lookAA(logs, half []float64, first, budget int) aaOutcome {
 	stop := false
 	lo, hi := math.Inf(-1), math.Inf(1)
 	for n := first; n <= len(logs); n++ {
-		m := stat.Mean(logs[:n])
-		h := half[n] * math.Sqrt(stat.Variance(logs[:n], m))
+		m := sampling.Mean(logs[:n])
+		h := half[n] * math.Sqrt(sampling.Variance(logs[:n], m))
 		lo, hi = math.Max(lo, m-h), math.Min(hi, m+h)
 		l, u := lo, hi
 		if m < l || m > u {
@@ -221,7 +221,7 @@ func TestAdviceFollowsThePlan(t *testing.T) {
 		res.Cells[i].FirstStage, res.Cells[i].LastLook = 4, 8
 	}
 	Summarise(res)
-	if v := res.Cell("s", "h2").VsH1.Verdict; v != results.VerdictSlower {
+	if v := res.Cell("s", "h2").VsBaseline.Verdict; v != results.VerdictSlower {
 		t.Fatalf("h2 %q, want slower", v)
 	}
 	limits := PrecisionLimits(res)

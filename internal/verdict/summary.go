@@ -3,7 +3,7 @@ package verdict
 import (
 	"slices"
 
-	"github.com/httpvs/httpvs/internal/stat"
+	"github.com/httpvs/httpvs/internal/sampling"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
 )
@@ -68,7 +68,7 @@ func SummariseCell(c *results.Cell) {
 	}
 	slices.Sort(values)
 	c.Min, c.Max = values[0], values[len(values)-1]
-	c.Median = stat.Median(values)
+	c.Median = sampling.Median(values)
 	if c.Median > 0 {
 		c.Spread = (c.Max - c.Min) / c.Median
 	}
@@ -81,7 +81,7 @@ func SummariseCell(c *results.Cell) {
 	}
 }
 
-// ratios sets each cell's RatioToH1 against the baseline cell of its
+// ratios sets each cell's RatioToBaseline against the baseline cell of its
 // scenario (the transport named baseline, Settings.BaselineProtocol).
 func SetRatios(cells []results.Cell, baseline string) {
 	base := map[string]*results.Cell{}
@@ -92,22 +92,22 @@ func SetRatios(cells []results.Cell, baseline string) {
 	}
 	for i := range cells {
 		c := &cells[i]
-		c.RatioToH1, c.VsH1, c.Baseline = 0, nil, ""
+		c.RatioToBaseline, c.VsBaseline, c.Baseline = 0, nil, ""
 		b := base[c.Scenario]
 		if b == nil || b.Median <= 0 || c.Skipped != "" || len(c.Repetitions) == 0 {
 			continue
 		}
 		c.Baseline = baseline
-		c.RatioToH1 = c.Median / b.Median
+		c.RatioToBaseline = c.Median / b.Median
 		if LowerIsBetter(c.Metric) {
-			c.RatioToH1 = 0
+			c.RatioToBaseline = 0
 			if c.Median > 0 {
-				c.RatioToH1 = b.Median / c.Median
+				c.RatioToBaseline = b.Median / c.Median
 			}
 		}
 		if c.Protocol != baseline {
 			if iv := ratioInterval(c, b); iv.Pairs > 0 {
-				c.VsH1 = &iv
+				c.VsBaseline = &iv
 			}
 		}
 	}

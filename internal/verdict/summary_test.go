@@ -41,7 +41,7 @@ func TestSummaryAndCompare(t *testing.T) {
 	}
 	old := mk(1, 1.1, 1.05, 0.95, 1.02)
 	c := old.Cells[1]
-	if c.Median != 1.02 || c.Min != 0.95 || c.Max != 1.1 || !c.Noisy || c.RatioToH1 != 1.02/4 {
+	if c.Median != 1.02 || c.Min != 0.95 || c.Max != 1.1 || !c.Noisy || c.RatioToBaseline != 1.02/4 {
 		t.Errorf("summary %+v: want median 1.02, min 0.95, max 1.1, noisy, ratio %.4f (the interrupted 1000 left out)", c, 1.02/4)
 	}
 	d := Compare(old, mk(2, 2.1, 2.05, 1.95, 2.02))

@@ -3,14 +3,14 @@ package verdict
 import (
 	"math"
 
-	"github.com/httpvs/httpvs/internal/stat"
+	"github.com/httpvs/httpvs/internal/sampling"
 	"github.com/httpvs/httpvs/results"
 )
 
 // Matters is the smallest difference from the baseline a verdict of
 // VerdictSimilar must exclude: an interval that holds 1 but reaches
 // below 1/(1+Matters) or above 1+Matters is VerdictUndetermined.
-const Matters = 0.25
+const Matters = results.Matters
 
 // Negligible is the largest difference from h1 a verdict ignores: an
 // interval that lies within 2% of 1 is VerdictSimilar even when it
@@ -26,7 +26,7 @@ func LogInterval(logs []float64) results.Interval {
 	if n == 0 {
 		return results.Interval{}
 	}
-	m := stat.Mean(logs)
+	m := sampling.Mean(logs)
 	iv := results.Interval{Ratio: math.Exp(m), Pairs: n}
 	if n < 2 {
 		return iv
@@ -35,7 +35,7 @@ func LogInterval(logs []float64) results.Interval {
 	for _, l := range logs {
 		ss += (l - m) * (l - m)
 	}
-	half := stat.TQuantile975(n-1) * math.Sqrt(ss/float64(n-1)/float64(n))
+	half := sampling.TQuantile975(n-1) * math.Sqrt(ss/float64(n-1)/float64(n))
 	iv.Low, iv.High = math.Exp(m-half), math.Exp(m+half)
 	return iv
 }
@@ -155,5 +155,5 @@ func logRatios(metric string, pairs []RoundPair) []float64 {
 }
 
 // RatioInterval is the ratio of c's rounds to base's, paired by round,
-// with its 95% interval (as Cell.VsH1).
+// with its 95% interval (as Cell.VsBaseline).
 func RatioInterval(c, base *results.Cell) results.Interval { return ratioInterval(c, base) }

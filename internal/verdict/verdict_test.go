@@ -126,11 +126,11 @@ func TestPrecisionNeedsThePooledSpread(t *testing.T) {
 	SetRatios(res.Cells, "h1")
 	pooled := LogInterval(logRatios("", PairRounds(&res.Cells[1], &res.Cells[0])))
 	limits := PrecisionLimits(res)
-	if len(limits) != 1 || HalfWidth(*res.Cells[1].VsH1) <= HalfWidth(pooled) {
-		t.Fatalf("%+v: want one limit, its two-stage interval (±%.0f%%) wider than the pooled one (±%.0f%%)", limits, 100*HalfWidth(*res.Cells[1].VsH1), 100*HalfWidth(pooled))
+	if len(limits) != 1 || HalfWidth(*res.Cells[1].VsBaseline) <= HalfWidth(pooled) {
+		t.Fatalf("%+v: want one limit, its two-stage interval (±%.0f%%) wider than the pooled one (±%.0f%%)", limits, 100*HalfWidth(*res.Cells[1].VsBaseline), 100*HalfWidth(pooled))
 	}
 	// Read from the two-stage width, 100 rounds would not do (0).
-	wide := RoundsFor(roundSpread(*res.Cells[1].VsH1), StableHalfWidth, 100)
+	wide := RoundsFor(roundSpread(*res.Cells[1].VsBaseline), StableHalfWidth, 100)
 	if got, want := limits[0].Needed, RoundsFor(roundSpread(pooled), StableHalfWidth, 100); got != want || want == 0 || (wide != 0 && wide <= got) {
 		t.Fatalf("needed %d rounds, want %d (the pooled spread's; the two-stage width's: %d)", got, want, wide)
 	}

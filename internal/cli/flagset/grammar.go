@@ -4,7 +4,6 @@ import (
 	"flag"
 	"time"
 
-	"github.com/httpvs/httpvs/internal/suggest"
 	"github.com/httpvs/httpvs/units"
 )
 
@@ -156,5 +155,5 @@ func (fs *Set) nearest(name string) string {
 			names = append(names, f.Name)
 		}
 	})
-	return suggest.Nearest(name, names)
+	return Nearest(name, names)
 }

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/config"
-	"github.com/httpvs/httpvs/internal/profiling"
+	"github.com/httpvs/httpvs/internal/serverctl"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -127,7 +127,7 @@ func (fs *Set) Check(err error) error {
 		return Usagef("%s %v: want %s", fs.Typed(name), fe.Value, fe.Want)
 	case errors.As(err, &se):
 		return schemeUsage(se)
-	case errors.As(err, new(*profiling.CleartextTokenError)):
+	case errors.As(err, new(*serverctl.CleartextTokenError)):
 		return Usagef("--profile: %v", err)
 	}
 	return err

@@ -4,7 +4,6 @@ import (
 	"net/url"
 
 	"github.com/httpvs/httpvs/config"
-	"github.com/httpvs/httpvs/internal/certfile"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -47,7 +46,7 @@ func (t *Target) Options(rawURL string, cfg config.Client) (transport.ClientOpti
 	}
 	opts := transport.ClientOptions{Protocol: p, Config: cfg, Insecure: t.insecure, ServerName: t.sni}
 	if t.cacert != "" {
-		if opts.RootCAs, err = certfile.LoadCertPool(t.cacert); err != nil {
+		if opts.RootCAs, err = LoadCertPool(t.cacert); err != nil {
 			return transport.ClientOptions{}, Usagef("--cacert: %v", err)
 		}
 	}

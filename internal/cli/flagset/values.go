@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/httpvs/httpvs/internal/loadspec"
+	"github.com/httpvs/httpvs/internal/requests"
 	"github.com/httpvs/httpvs/units"
 	"golang.org/x/net/http/httpguts"
 )
@@ -82,20 +82,20 @@ func (b *Body) Set(s string) error {
 	return b.Size.Set(s)
 }
 
-// Open opens --body's file (loadspec.OpenBody) and returns it with its
+// Open opens --body's file (requests.OpenBody) and returns it with its
 // size.
 func (b *Body) Open() (*os.File, units.Bytes, error) {
-	f, size, err := loadspec.OpenBody(b.File)
+	f, size, err := requests.OpenBody(b.File)
 	if err != nil {
 		return nil, 0, Usagef("--body @%s: %v", b.File, err)
 	}
 	return f, size, nil
 }
 
-// ReadAll reads --body's file whole (loadspec.ReadBody: up to 1Gi), for a
+// ReadAll reads --body's file whole (requests.ReadBody: up to 1Gi), for a
 // body sent many times.
 func (b *Body) ReadAll() ([]byte, error) {
-	body, err := loadspec.ReadBody(b.File)
+	body, err := requests.ReadBody(b.File)
 	if err != nil {
 		return nil, Usagef("--body @%s: %v", b.File, err)
 	}

@@ -11,7 +11,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/httpvs/httpvs/internal/backoff"
+	"github.com/httpvs/httpvs/internal/dial"
 	"github.com/httpvs/httpvs/internal/lean/internal/poll"
 	"github.com/httpvs/httpvs/internal/lean/internal/target"
 )
@@ -73,7 +73,7 @@ type h1PollConn struct {
 	fd         int // -1 when closed
 	connecting bool
 	dialAt     time.Time // when the connection was asked for
-	redial     backoff.Delay
+	redial     dial.Redial
 	held       bool      // its dial failed: finish puts it in waiting, not ready
 	retryAt    time.Time // when a held slot may dial again
 	wantOut    bool      // registered for EPOLLOUT

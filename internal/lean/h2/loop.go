@@ -9,7 +9,7 @@ import (
 
 	"golang.org/x/net/http2"
 
-	"github.com/httpvs/httpvs/internal/backoff"
+	"github.com/httpvs/httpvs/internal/dial"
 	"github.com/httpvs/httpvs/internal/lean/internal/target"
 )
 
@@ -18,7 +18,7 @@ import (
 // says stop and every request has ended, or ctx ends. l.Conns is ignored.
 func (c *Client) RunLoop(ctx context.Context, l target.Loop) error {
 	lp := &h2Loop{cfg: l}
-	var redial backoff.Delay
+	var redial dial.Redial
 	for ctx.Err() == nil {
 		if lp.pending == nil {
 			mark, ok := l.Next()
@@ -33,7 +33,7 @@ func (c *Client) RunLoop(ctx context.Context, l target.Loop) error {
 			mark := *lp.pending
 			lp.pending = nil
 			l.Done(mark, start, time.Now(), target.Response{}, err)
-			backoff.Sleep(ctx, redial.Failed())
+			dial.RedialSleep(ctx, redial.Failed())
 			continue
 		}
 		redial.Reset()

@@ -11,7 +11,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/httpvs/httpvs/internal/backoff"
+	"github.com/httpvs/httpvs/internal/dial"
 	"github.com/httpvs/httpvs/internal/lean/internal/poll"
 	"github.com/httpvs/httpvs/internal/lean/internal/target"
 )
@@ -67,7 +67,7 @@ type h2PollConn struct {
 	viaTLS bool
 	// redial counts its failed dials in a row; retryAt is when the slot
 	// may dial again after the last.
-	redial  backoff.Delay
+	redial  dial.Redial
 	retryAt time.Time
 }
 

@@ -5,7 +5,7 @@ import (
 
 	"golang.org/x/net/http2"
 
-	"github.com/httpvs/httpvs/internal/lean/internal/prefixint"
+	"github.com/httpvs/httpvs/internal/lean/internal/target"
 )
 
 // quickFrame handles the frame at the head of hc.br without the framer
@@ -65,12 +65,12 @@ func hpackStateless(b []byte) bool {
 		var ok bool
 		switch c := b[0]; {
 		case c&0x80 != 0: // indexed field
-			b, _, ok = prefixint.Read(b, 7)
+			b, _, ok = target.ReadPrefixInt(b, 7)
 		case c&0xc0 == 0x40, c&0xe0 == 0x20: // incremental indexing; table size update
 			return false
 		default: // literal without indexing, or never indexed
 			var name uint64
-			if b, name, ok = prefixint.Read(b, 4); ok && name == 0 {
+			if b, name, ok = target.ReadPrefixInt(b, 4); ok && name == 0 {
 				b, ok = hpackString(b)
 			}
 			if ok {
@@ -89,7 +89,7 @@ func hpackString(b []byte) ([]byte, bool) {
 	if len(b) == 0 {
 		return nil, false
 	}
-	b, n, ok := prefixint.Read(b, 7)
+	b, n, ok := target.ReadPrefixInt(b, 7)
 	if !ok || n > uint64(len(b)) {
 		return nil, false
 	}

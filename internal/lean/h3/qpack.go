@@ -5,7 +5,7 @@ import (
 
 	"golang.org/x/net/http2/hpack"
 
-	"github.com/httpvs/httpvs/internal/lean/internal/prefixint"
+	"github.com/httpvs/httpvs/internal/lean/internal/target"
 )
 
 // qpackStaticStatus holds the :status of the QPACK static table's entries
@@ -102,7 +102,7 @@ func (r *h3Response) scan(block []byte) (status int, length int64, ok bool) {
 // front of b: the status it gives, if any, or whether it is content-length
 // (with an empty value).
 func indexedField(b []byte) (rest []byte, status int, isLength, ok bool) {
-	b, idx, ok := prefixint.Read(b, 6)
+	b, idx, ok := target.ReadPrefixInt(b, 6)
 	if !ok || idx >= uint64(len(qpackStaticStatus)) {
 		return nil, 0, false, false
 	}
@@ -116,7 +116,7 @@ func indexedField(b []byte) (rest []byte, status int, isLength, ok bool) {
 func literalName(b []byte) (rest []byte, field int, ok bool) {
 	switch c := b[0]; {
 	case c&0xd0 == 0x50: // literal field line with a static name reference
-		b, idx, ok := prefixint.Read(b, 4)
+		b, idx, ok := target.ReadPrefixInt(b, 4)
 		if !ok || idx >= uint64(len(qpackStaticStatus)) {
 			return nil, 0, false
 		}
@@ -197,7 +197,7 @@ func qpackString(b []byte, n uint) (s []byte, huff bool, rest []byte, ok bool) {
 		return nil, false, nil, false
 	}
 	huff = b[0]&(1<<n) != 0
-	rest, length, ok := prefixint.Read(b, n)
+	rest, length, ok := target.ReadPrefixInt(b, n)
 	if !ok || length > uint64(len(rest)) {
 		return nil, false, nil, false
 	}

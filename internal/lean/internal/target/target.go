@@ -1,8 +1,9 @@
 // Package target holds what lean's protocol packages share about the one
 // target a client repeats its request against: the request and what comes
 // back (Request, Response), how connections to it are dialed and counted
-// (Target), what a closed loop is asked to do (Loop), and the failures the
-// lean client detects itself (Error).
+// (Target), what a closed loop is asked to do (Loop), the failures the
+// lean client detects itself (Error), and the prefixed integers of the
+// header blocks h2 and h3 read (ReadPrefixInt).
 package target
 
 import (

@@ -1,0 +1,26 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/httpvs/httpvs/internal/verdict"
+)
+
+// TestKnobsMovedBaseline: a baseline that moved between runs of different
+// knob sets is put down to the knobs as much as the code; alike knobs, or
+// no move, say nothing.
+func TestKnobsMovedBaseline(t *testing.T) {
+	ds := []verdict.Delta{{Scenario: "download", Protocol: "h1", Baseline: true, Tested: verdict.TestedValue, Change: 0.3}}
+	knobs := []verdict.SettingDiff{{Group: "knobs", Old: "go-default", New: "tuned"}}
+	if got := KnobsMovedBaseline(ds, knobs); !strings.Contains(got, "different knob sets (go-default vs tuned), which set h1's client too") {
+		t.Errorf("got %q", got)
+	}
+	if got := KnobsMovedBaseline(ds, []verdict.SettingDiff{{Group: "go"}}); got != "" {
+		t.Errorf("other settings: %q", got)
+	}
+	ds[0].Change = 0.02
+	if got := KnobsMovedBaseline(ds, knobs); got != "" {
+		t.Errorf("no move: %q", got)
+	}
+}

@@ -1,7 +1,0 @@
-//go:build !unix
-
-package fdlimit
-
-func raise() string { return "" }
-
-func limit() int { return -1 }

@@ -1,7 +1,0 @@
-//go:build !linux
-
-package udpbuf
-
-// udpBuffersForced is false off Linux: quic-go forces its buffers past the
-// caps only there.
-func udpBuffersForced() bool { return false }
