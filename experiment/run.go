@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -230,7 +231,7 @@ func (o *Options) cost(link *emuLink, planned matrix.Planned) {
 		budget = time.Since(o.Began) + time.Duration((1+defaults.LinkBudgetShare)*float64(est.Time))
 	}
 	if o.OnCost != nil {
-		p := Cost{Estimate: est, Spent: time.Since(o.Began), Budget: max(budget, 0), Sizing: planned.Sizing, PeersMissing: o.peersMissing}
+		p := Cost{Estimate: est, Spent: time.Since(o.Began), Budget: max(budget, 0), Sizing: append(slices.Clip(planned.Sizing), planned.Fitted...), PeersMissing: o.peersMissing}
 		if link != nil {
 			p.Link, p.LinkName = link.Desc, link.Name()
 		}

@@ -3,7 +3,6 @@ package matrix
 import (
 	"context"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/httpvs/httpvs/internal/defaults"
@@ -30,9 +29,12 @@ type Planned struct {
 	Options  Options
 	Estimate Estimate
 	// NotRun is what the target lacks; Sizing says, a line each, where
-	// the plan measures otherwise than asked, and why.
+	// the user's requests are measured otherwise than asked
+	// (Results.Sizing); Fitted how the first rounds or the transfers'
+	// loss events were fitted to the budget, a line each.
 	NotRun []results.NotRun
 	Sizing []string
+	Fitted []string
 }
 
 // Plan makes the plan of a run of o: the target's check, the sizing of
@@ -66,14 +68,14 @@ func Plan(ctx context.Context, o Options, p PlanOptions) (Planned, error) {
 			return pl, err
 		}
 		if note != "" {
-			pl.Sizing = append(slices.Clip(pl.Sizing), note)
+			pl.Fitted = append(pl.Fitted, note)
 		}
 	}
 	if o.onLink() {
 		// Said before the cells; the results record Settings.LossEvents.
 		var lines []string
 		o, est, lines = fitLossEvents(o, est, p)
-		pl.Sizing = append(slices.Clip(pl.Sizing), lines...)
+		pl.Fitted = append(pl.Fitted, lines...)
 	}
 	pl.Options, pl.Estimate = o, est
 	return pl, nil
