@@ -154,24 +154,6 @@ func (v *firstScreen) baseName() string {
 	return v.base
 }
 
-// title is the verdict's heading line.
-func (v firstScreen) title(res *results.Results) string {
-	knobs := knobSetName(res)
-	b := v.baseName()
-	what := "throughput or req/s over " + b + "'s"
-	for _, c := range res.Cells {
-		if c.Metric == results.MetricSeconds {
-			what += " (for times, " + b + "'s over theirs: above 1 is faster)"
-			break
-		}
-	}
-	if b != protoname.H1 {
-		what += "; baseline " + b + ", since h1 was not measured"
-	}
-	return fmt.Sprintf("verdict (knobs %s): each transport's %s, geometric mean of the rounds' ratios with its 95%% interval; ≈ %s where the interval holds 1 and excludes a difference of %.0f%%, undetermined where it holds 1 but cannot exclude one; %d of %d cells stable (within ±%.0f%%)",
-		knobs, what, b, 100*results.Matters, v.stable, v.cells, results.StableHalfWidth*100)
-}
-
 // knobSetName is the knob set res started from, "unnamed" for results
 // written before runs recorded one.
 func knobSetName(res *results.Results) string {
