@@ -99,24 +99,34 @@ func gonugetProgramApart(ctx context.Context, self string, p sizes, rows []Row) 
 // added to its environment, and keeps ns/op by benchmark name.
 func gonugetProgramRounds(ctx context.Context, self string, p sizes, n int, env []string) (rounds, error) {
 	all := append(append([]string(nil), gonugetNames[false]...), gonugetNames[true]...)
+	return benchProgramRounds(ctx, "gonuget", self, nil, env, all, p, n)
+}
+
+// benchProgramRounds runs program (a --program of the replay at exe, with
+// args before the benchmark names) n rounds after a warm-up one, names a
+// round in a fresh random order, with env added to its environment, and
+// keeps ns/op, B/op and allocs/op by benchmark name.
+func benchProgramRounds(ctx context.Context, program, exe string, args, env, names []string, p sizes, n int) (rounds, error) {
+	names = append([]string(nil), names...)
 	out := rounds{}
 	for r := -1; r < n; r++ {
-		rand.Shuffle(len(all), func(i, j int) { all[i], all[j] = all[j], all[i] })
-		cmd := exec.CommandContext(ctx, self, append([]string{"--program", "gonuget", "-benchtime", p.benchTime.String()}, all...)...)
+		rand.Shuffle(len(names), func(i, j int) { names[i], names[j] = names[j], names[i] })
+		argv := append(append([]string{"--program", program, "-benchtime", p.benchTime.String()}, args...), names...)
+		cmd := exec.CommandContext(ctx, exe, argv...)
 		cmd.Env = append(os.Environ(), env...)
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		b, err := cmd.Output()
 		if err != nil {
-			return nil, fmt.Errorf("gonuget: %w: %s", err, bytes.TrimSpace(stderr.Bytes()))
+			return nil, fmt.Errorf("%s: %w: %s", program, err, bytes.TrimSpace(stderr.Bytes()))
 		}
 		res, err := parseBenchLines(string(b))
 		if err != nil {
 			return nil, err
 		}
-		for _, name := range all {
+		for _, name := range names {
 			if res[name].ns <= 0 {
-				return nil, fmt.Errorf("gonuget printed no Benchmark%s", name)
+				return nil, fmt.Errorf("%s printed no Benchmark%s", program, name)
 			}
 			if r >= 0 {
 				out[name] = append(out[name], res[name].ns)

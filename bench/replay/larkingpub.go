@@ -1,10 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"strings"
@@ -127,35 +125,7 @@ func larkingApart(ctx context.Context, p sizes, self, oldGRPC string) (map[strin
 // three benchmarks a round in a fresh random order, and keeps ns/op,
 // B/op and allocs/op by benchmark name.
 func larkingRounds(ctx context.Context, p sizes, n int, r larkingRun) (rounds, error) {
-	names := []string{lkServeHTTP, lkJSON, lkNative}
-	out := rounds{}
-	for i := -1; i < n; i++ {
-		rand.Shuffle(len(names), func(a, b int) { names[a], names[b] = names[b], names[a] })
-		args := append(append([]string{"--program", "larking", "-benchtime", p.benchTime.String()}, r.args...), names...)
-		cmd := exec.CommandContext(ctx, r.exe, args...)
-		cmd.Env = append(os.Environ(), r.env...)
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		b, err := cmd.Output()
-		if err != nil {
-			return nil, fmt.Errorf("larking: %w: %s", err, bytes.TrimSpace(stderr.Bytes()))
-		}
-		res, err := parseBenchLines(string(b))
-		if err != nil {
-			return nil, err
-		}
-		for _, name := range names {
-			if res[name].ns <= 0 {
-				return nil, fmt.Errorf("larking printed no Benchmark%s", name)
-			}
-			if i >= 0 {
-				out[name] = append(out[name], res[name].ns)
-				out[name+" B/op"] = append(out[name+" B/op"], res[name].bytes)
-				out[name+" allocs/op"] = append(out[name+" allocs/op"], res[name].allocs)
-			}
-		}
-	}
-	return out, nil
+	return benchProgramRounds(ctx, "larking", r.exe, r.args, r.env, []string{lkServeHTTP, lkJSON, lkNative}, p, n)
 }
 
 func larkingMedians(rs rounds) string {
