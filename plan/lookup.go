@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/internal/scenariospec"
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -49,8 +48,8 @@ func Variant(sc Scenario, set string) (Scenario, bool) {
 		return Scenario{}, false
 	}
 	v := sc
-	info := verdict.VariantInfo(results.ScenarioInfo{Name: sc.Name, Reproduces: sc.Reproduces, Description: sc.Description, Metric: sc.Metric}, set)
-	v.Name, v.Description = info.Name, info.Description
+	v.Name += results.VariantSep + set
+	v.Description += ", client knobs " + set
 	scenariospec.Of(&v).Knobs = set
 	return v, true
 }

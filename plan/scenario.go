@@ -7,10 +7,10 @@ package plan
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/httpvs/httpvs/internal/scenariospec"
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
@@ -44,39 +44,38 @@ const pageConns = 6
 // written one after another, 38,890 bytes ("a ~39 KB body").
 const ginBody = 38890
 
-// setInfo sets sc's name, sources, description and metric from info.
-func (sc *Scenario) setInfo(info results.ScenarioInfo) {
-	sc.Name, sc.Reproduces, sc.Description, sc.Metric = info.Name, info.Reproduces, info.Description, info.Metric
-}
-
-// init gives the built-in scenarios their titles from verdict.Describe's catalogue,
-// which holds what each is; a scenario missing there is a build defect.
-func init() {
-	for _, list := range [][]Scenario{Scenarios, netScenarios} {
-		for i := range list {
-			info, ok := verdict.Describe(nil, list[i].Name)
-			if !ok || info.Metric != list[i].Metric {
-				panic("plan: scenario " + list[i].Name + " is not in verdict.Describe's catalogue as measured here")
-			}
-			list[i].setInfo(info)
-		}
-	}
-}
-
 // Scenarios is the default matrix's workloads, in report order.
 var Scenarios = []Scenario{
-	{Name: "download", Metric: results.MetricBytesPerSecond, x: scenariospec.Spec{Streams: 1}},
-	{Name: "download-parallel-10", Metric: results.MetricBytesPerSecond, x: scenariospec.Spec{Streams: 10}},
-	{Name: "download-parallel-100", Metric: results.MetricBytesPerSecond, x: scenariospec.Spec{Streams: 100}},
-	{Name: "upload", Metric: results.MetricBytesPerSecond, x: scenariospec.Spec{Streams: 1, Upload: true}},
-	{Name: "small-sequential", Metric: results.MetricRequestsPerSecond, x: scenariospec.Spec{Streams: 1,
-		Path: "/small", Method: "GET"}},
-	{Name: "small-concurrent", Metric: results.MetricRequestsPerSecond, x: scenariospec.Spec{Streams: 50,
-		Path: "/small", Method: "GET"}},
-	{Name: "headers-body", Metric: results.MetricRequestsPerSecond, x: scenariospec.Spec{Streams: 50,
-		Path: "/echo", Method: "POST", Body: ginBody, Headers: load.HeaderSpec{Count: 100, Len: 100}}},
-	{Name: "grpc-1", Metric: results.MetricRequestsPerSecond, x: scenariospec.Spec{Streams: 1, RPC: true}},
-	{Name: "grpc-50", Metric: results.MetricRequestsPerSecond, x: scenariospec.Spec{Streams: 50, RPC: true}},
+	{Name: "download", Reproduces: "golang/go#47840", Metric: results.MetricBytesPerSecond,
+		Description: "one big download on one stream",
+		x:           scenariospec.Spec{Streams: 1}},
+	{Name: "download-parallel-10", Reproduces: "the golang/go#47840 fork with I/O statistics and parallel downloads", Metric: results.MetricBytesPerSecond,
+		Description: "10 downloads at once (h1: 10 connections; h2, h3: 10 streams on one)",
+		x:           scenariospec.Spec{Streams: 10}},
+	{Name: "download-parallel-100", Reproduces: "the golang/go#47840 fork with I/O statistics and parallel downloads", Metric: results.MetricBytesPerSecond,
+		Description: "100 downloads at once (h1: 100 connections; h2, h3: 100 streams on one)",
+		x:           scenariospec.Spec{Streams: 100}},
+	{Name: "upload", Reproduces: "golang/go#47840", Metric: results.MetricBytesPerSecond,
+		Description: "one big upload on one stream",
+		x:           scenariospec.Spec{Streams: 1, Upload: true}},
+	{Name: "small-sequential", Reproduces: "the gonuget benchmark", Metric: results.MetricRequestsPerSecond,
+		Description: "GET /small (2 bytes), one request at a time",
+		x: scenariospec.Spec{Streams: 1,
+			Path: "/small", Method: "GET"}},
+	{Name: "small-concurrent", Reproduces: "the gonuget benchmark, the gin post", Metric: results.MetricRequestsPerSecond,
+		Description: "GET /small, 50 at a time (h1: 50 connections; h2, h3: 50 streams on one)",
+		x: scenariospec.Spec{Streams: 50,
+			Path: "/small", Method: "GET"}},
+	{Name: "headers-body", Reproduces: "the gin post", Metric: results.MetricRequestsPerSecond,
+		Description: "POST /echo with a 38,890-byte body and 100 headers of 100 characters, 50 at a time",
+		x: scenariospec.Spec{Streams: 50,
+			Path: "/echo", Method: "POST", Body: ginBody, Headers: load.HeaderSpec{Count: 100, Len: 100}}},
+	{Name: "grpc-1", Reproduces: "the gRPC ServeHTTP post", Metric: results.MetricRequestsPerSecond,
+		Description: "gRPC GetBook one at a time: h1 JSON, h2c/h2 grpc ServeHTTP, grpc-native grpc-go's own server",
+		x:           scenariospec.Spec{Streams: 1, RPC: true}},
+	{Name: "grpc-50", Reproduces: "the gRPC ServeHTTP post", Metric: results.MetricRequestsPerSecond,
+		Description: "gRPC GetBook 50 at a time (h1: 50 connections; gRPC: 50 streams on one)",
+		x:           scenariospec.Spec{Streams: 50, RPC: true}},
 }
 
 // netScenarios are the workloads where the network decides: handshakes,
@@ -84,10 +83,18 @@ var Scenarios = []Scenario{
 // default matrix on loopback) but are in NetDefault, and --scenarios
 // takes them by name or as the group "net".
 var netScenarios = []Scenario{
-	{Name: "cold-start", Metric: results.MetricSeconds, x: scenariospec.Spec{Streams: 1, Path: "/small", Method: "GET", Kind: scenariospec.KindColdStart}},
-	{Name: "cold-start-resumed", Metric: results.MetricSeconds, x: scenariospec.Spec{Streams: 1, Path: "/small", Method: "GET", Kind: scenariospec.KindColdStart, Resume: true}},
-	{Name: "page-load", Metric: results.MetricSeconds, x: scenariospec.Spec{Streams: pageConns, Path: "/small", Method: "GET", Kind: scenariospec.KindPageLoad}},
-	{Name: "head-of-line", Metric: results.MetricSeconds, x: scenariospec.Spec{Streams: 2, Path: "/small", Method: "GET", Kind: scenariospec.KindHeadOfLine}},
+	{Name: "cold-start", Reproduces: "RFC 9000 and RFC 8446 handshake round trips", Metric: results.MetricSeconds,
+		Description: "GET /small on a brand-new connection each time: connect, TLS, first byte; the connection closed after",
+		x:           scenariospec.Spec{Streams: 1, Path: "/small", Method: "GET", Kind: scenariospec.KindColdStart}},
+	{Name: "cold-start-resumed", Reproduces: "RFC 8446 resumption, RFC 9001 0-RTT", Metric: results.MetricSeconds,
+		Description: "cold-start resuming a TLS session (h1-tls, h2) or with 0-RTT (h3); h1 and h2c as cold-start",
+		x:           scenariospec.Spec{Streams: 1, Path: "/small", Method: "GET", Kind: scenariospec.KindColdStart, Resume: true}},
+	{Name: "page-load", Reproduces: "the HTTP Archive median page", Metric: results.MetricSeconds,
+		Description: "a 50-object page (HTTP Archive median mix) on fresh connections: the document, then the rest at once (h1: 6 connections; h2, h3: 1)",
+		x:           scenariospec.Spec{Streams: pageConns, Path: "/small", Method: "GET", Kind: scenariospec.KindPageLoad}},
+	{Name: "head-of-line", Reproduces: "Langley et al., SIGCOMM 2017", Metric: results.MetricSeconds,
+		Description: "GET /small one at a time beside a bulk download (h2, h3: on its connection; h1: on a second one)",
+		x:           scenariospec.Spec{Streams: 2, Path: "/small", Method: "GET", Kind: scenariospec.KindHeadOfLine}},
 }
 
 // netDrops are the default scenarios NetDefault leaves out: the parallel
@@ -179,21 +186,31 @@ func scenarioByName(name string) (Scenario, bool) {
 // and its figure is a rate of bytes.
 const TransferResponse = units.MiB
 
+// requestConcurrency is how many of a user's request the concurrent
+// scenario measuring it keeps in flight ("request-1-x50").
+const requestConcurrency = 50
+
 // RequestScenarios are the scenarios measuring reqs: for the i-th
 // (1-based) "request-i", one request at a time, and "request-i-x50",
-// verdict.RequestConcurrency at a time, as small-sequential and small-concurrent
+// requestConcurrency at a time, as small-sequential and small-concurrent
 // measure httpvs's own /small.
 func RequestScenarios(reqs []results.Request) []Scenario {
 	var out []Scenario
 	for i := range reqs {
 		req := &reqs[i]
-		oneInfo, manyInfo := verdict.RequestInfo(i+1, *req)
-		one := Scenario{x: scenariospec.Spec{Streams: 1, Path: req.Path, Method: req.Method, Body: units.Bytes(req.BodyBytes), Req: req}}
-		one.setInfo(oneInfo)
+		one := Scenario{Name: "request-" + strconv.Itoa(i+1), Reproduces: "your request", Metric: results.MetricRequestsPerSecond,
+			Description: req.String() + ", one at a time",
+			x:           scenariospec.Spec{Streams: 1, Path: req.Path, Method: req.Method, Body: units.Bytes(req.BodyBytes), Req: req}}
 		many := one
-		many.setInfo(manyInfo)
-		many.x.Streams = verdict.RequestConcurrency
+		many.Name = fmt.Sprintf("%s-x%d", one.Name, requestConcurrency)
+		many.Description = fmt.Sprintf("%s, %d at a time (h1: %d connections; h2, h3: %d streams on one)", req, requestConcurrency, requestConcurrency, requestConcurrency)
+		many.x.Streams = requestConcurrency
 		out = append(out, one, many)
 	}
 	return out
+}
+
+// Info is what sc is, as results records it.
+func (sc Scenario) Info() results.ScenarioInfo {
+	return results.ScenarioInfo{Name: sc.Name, Reproduces: sc.Reproduces, Description: sc.Description, Metric: sc.Metric}
 }

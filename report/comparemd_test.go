@@ -27,7 +27,7 @@ func defaultMatrixRun(drift []float64, ratio func(sc, p string) float64, knobs s
 	for _, sc := range plan.Scenarios {
 		rows = append(rows, sc.Name)
 		if sc.Name == "download" || sc.Name == "upload" {
-			rows = append(rows, sc.Name+verdict.VariantSep+"tuned")
+			rows = append(rows, sc.Name+results.VariantSep+"tuned")
 		}
 	}
 	jitter := []float64{1.0, 1.01, 0.99}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/internal/runfiles"
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -45,7 +44,7 @@ func TestHTMLVerdictComesFirst(t *testing.T) {
 	tuned := runfiles.Tuned
 	res.Settings.Alongside = &tuned
 	variant := *res.Cell("download", "h2c")
-	variant.Scenario, variant.Knobs = variant.Scenario+verdict.VariantSep+tuned.Name, tuned.Name
+	variant.Scenario, variant.Knobs = variant.Scenario+results.VariantSep+tuned.Name, tuned.Name
 	res.Cells = append(res.Cells, variant)
 	analysis.Conclude(res)
 	var b bytes.Buffer

@@ -7,7 +7,6 @@ import (
 
 	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/internal/runfiles"
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -94,7 +93,7 @@ func TestTunedFootnoteOnlyWithItsRows(t *testing.T) {
 	}
 	res.Cells = append(res.Cells, res.Cells[0], res.Cells[1])
 	for i := len(res.Cells) - 2; i < len(res.Cells); i++ {
-		res.Cells[i].Scenario, res.Cells[i].Knobs = "download"+verdict.VariantSep+"tuned", "tuned"
+		res.Cells[i].Scenario, res.Cells[i].Knobs = "download"+results.VariantSep+"tuned", "tuned"
 	}
 	b.Reset()
 	analysis.Conclude(res)

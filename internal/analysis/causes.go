@@ -5,7 +5,6 @@ import (
 
 	"github.com/httpvs/httpvs/internal/diagnosis"
 	"github.com/httpvs/httpvs/internal/runfiles"
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -131,7 +130,7 @@ func tunedRows(res *results.Results) *results.TunedRows {
 		if v.Knobs == "" || v.VsBaseline == nil {
 			continue
 		}
-		shipped := res.Cell(strings.TrimSuffix(v.Scenario, verdict.VariantSep+v.Knobs), v.Protocol)
+		shipped := res.Cell(strings.TrimSuffix(v.Scenario, results.VariantSep+v.Knobs), v.Protocol)
 		if shipped == nil || shipped.VsBaseline == nil || shipped == v {
 			continue
 		}

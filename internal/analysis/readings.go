@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/httpvs/httpvs/internal/verdict"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -30,8 +31,8 @@ func readings(res *results.Results, j *results.Judgement) {
 		}
 		if !seen[c.Scenario] {
 			seen[c.Scenario] = true
-			if sc, ok := verdict.Describe(&res.Settings, c.Scenario); ok {
-				j.Scenarios = append(j.Scenarios, sc)
+			if sc, ok := plan.ScenarioOf(&res.Settings, c.Scenario); ok {
+				j.Scenarios = append(j.Scenarios, sc.Info())
 			}
 		}
 	}

@@ -6,7 +6,6 @@ import (
 
 	"github.com/httpvs/httpvs/internal/requests"
 	"github.com/httpvs/httpvs/internal/scenariospec"
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 )
@@ -28,7 +27,7 @@ func TestRequestScenarios(t *testing.T) {
 	if got := strings.Join(names, ","); got != "request-1,request-1-x50,request-2,request-2-x50" {
 		t.Fatalf("names %s", got)
 	}
-	if spec(&scs[3]).Streams != verdict.RequestConcurrency || spec(&scs[2]).Streams != 1 || scenariospec.Of(&scs[3]).Body != 5 || string(spec(&scs[3]).Req.Body) != "12345" {
+	if spec(&scs[3]).Streams != 50 || spec(&scs[2]).Streams != 1 || scenariospec.Of(&scs[3]).Body != 5 || string(spec(&scs[3]).Req.Body) != "12345" {
 		t.Errorf("request-2: %+v / %+v", scs[2], scs[3])
 	}
 	set := Options{Options: plan.Options{Scenarios: append(scs[:2:2], plan.Scenarios[0])}}.settings()

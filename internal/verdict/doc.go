@@ -2,7 +2,7 @@
 // verdicts of cells against their baseline, the group-sequential rule
 // and the rounds it plans, the noise floors of A/A cells, the precision a
 // run reached, the comparison of two runs, the browser cells' model
-// check, the ratio of two capacities, a cell's class against its link,
-// the scenario catalogue and the attribution's text. results keeps the
+// check, the ratio of two capacities, a cell's class against its link
+// and the attribution's text. results keeps the
 // schema; the arithmetic under these lives in internal/stat.
 package verdict

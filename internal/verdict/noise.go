@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 
+	"github.com/httpvs/httpvs/internal/scenariospec"
+	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -54,16 +56,18 @@ const (
 	KindTimed    = "timed"        // MetricSeconds: the network scenarios
 )
 
-// KindOf is the kind of work of a scenario measuring metric; a variant
-// scenario ("download:tuned") is of its base's kind.
+// KindOf is the kind of work of a scenario measuring metric, from
+// plan's scenario table; a variant scenario ("download:tuned") is of its
+// base's kind, a user's request a request load.
 func KindOf(scenario, metric string) string {
-	base, _, _ := strings.Cut(scenario, VariantSep)
-	switch {
-	case metric == results.MetricBytesPerSecond:
+	switch metric {
+	case results.MetricBytesPerSecond:
 		return KindTransfer
-	case metric == results.MetricSeconds:
+	case results.MetricSeconds:
 		return KindTimed
-	case strings.HasPrefix(base, "grpc-"):
+	}
+	base, _, _ := strings.Cut(scenario, results.VariantSep)
+	if sc, ok := plan.ScenarioOf(nil, base); ok && scenariospec.Of(&sc).RPC {
 		return KindGRPC
 	}
 	return KindRequests

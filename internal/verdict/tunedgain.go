@@ -24,7 +24,7 @@ func SetTunedGains(cells []results.Cell) {
 	for i := range cells {
 		c := &cells[i]
 		c.TunedGain = nil
-		base, set, ok := strings.Cut(c.Scenario, VariantSep)
+		base, set, ok := strings.Cut(c.Scenario, results.VariantSep)
 		if !ok || set == "" || c.Knobs == "" || c.Skipped != "" {
 			continue
 		}
