@@ -6,29 +6,18 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
-// CompareMarkdown writes runs old and new, named oldName and newName,
-// compared as httpvs compare compares them, as Markdown a pull request
-// comment or a CI job summary renders: with failOn (slower, faster or
-// changed; "" for none) the finding of compare --fail-on's gate, then one table row per cell tested on
+// CompareMarkdown writes the comparison of two runs c
+// (experiment.Compare), as Markdown a pull request comment or a CI job
+// summary renders: the gate's finding if c has one, then one table row per cell tested on
 // its ratio to its run's baseline (old ratio, new ratio, the change with
 // its interval, and the test's word), regressions first, then the
 // baselines that moved, the settings that differ and the cells that
 // could not be tested, a line each. The baselines' own cells are not
 // rows: a move of theirs is a line, never a change of every ratio.
-func CompareMarkdown(w io.Writer, oldName, newName string, old, new *results.Results, failOn string) error {
-	c := verdict.CompareRuns(oldName, newName, old, new)
-	if failOn != "" {
-		c.SetGate(failOn)
-	}
-	return compareMarkdown(w, c)
-}
-
-// compareMarkdown is CompareMarkdown of the comparison c.
-func compareMarkdown(w io.Writer, c verdict.Comparison) error {
+func CompareMarkdown(w io.Writer, c results.Comparison) error {
 	p := &printer{w: w}
 	fmt.Fprintf(p, "### httpvs compare: %s → %s\n\n", mdCode(c.Old), mdCode(c.New))
 	if g := c.Gate; g != nil {
@@ -61,10 +50,10 @@ func compareMarkdown(w io.Writer, c verdict.Comparison) error {
 
 // gateSummary is the gate's finding after its word: the failing cells
 // named, or how many cells it tested.
-func gateSummary(g *verdict.GateResult, ds []verdict.Delta) string {
+func gateSummary(g *results.GateResult, ds []results.Delta) string {
 	tested := 0
 	for _, d := range ds {
-		if d.Tested == verdict.TestedRatio {
+		if d.Tested == results.TestedRatio {
 			tested++
 		}
 	}
@@ -81,18 +70,18 @@ func gateSummary(g *verdict.GateResult, ds []verdict.Delta) string {
 // compareRows are the cells with a ratio to a baseline in the order the
 // table shows them: slower first (largest fall first), then faster, then
 // those the test cannot tell from noise, then those it could not test.
-func compareRows(c verdict.Comparison) []verdict.Delta {
-	var rows []verdict.Delta
+func compareRows(c results.Comparison) []results.Delta {
+	var rows []results.Delta
 	for _, d := range c.Cells {
-		if !d.Baseline && d.Tested != verdict.TestedValue {
+		if !d.Baseline && d.Tested != results.TestedValue {
 			rows = append(rows, d)
 		}
 	}
-	rank := func(d verdict.Delta) int {
-		switch verdict.Direction(d) {
-		case verdict.FailSlower:
+	rank := func(d results.Delta) int {
+		switch d.Direction {
+		case results.CompareSlower:
 			return 0
-		case verdict.FailFaster:
+		case results.CompareFaster:
 			return 1
 		case "~":
 			return 2
@@ -113,7 +102,7 @@ func compareRows(c verdict.Comparison) []verdict.Delta {
 }
 
 // compareRow is one cell's row.
-func compareRow(d verdict.Delta) string {
+func compareRow(d results.Delta) string {
 	cell := mdEscape([]string{d.Scenario + " " + d.Protocol})[0]
 	ratio := func(r float64, n int) string {
 		if n == 0 || r == 0 {
@@ -123,9 +112,9 @@ func compareRow(d verdict.Delta) string {
 	}
 	change, word := "–", "not tested"
 	switch {
-	case d.Tested == verdict.TestedRatio:
+	case d.Tested == results.TestedRatio:
 		change = fmt.Sprintf("%+.0f%% [%+.0f%%, %+.0f%%]", d.RatioChange*100, d.RatioChangeLow*100, d.RatioChangeHigh*100)
-		word = verdict.Direction(d)
+		word = d.Direction
 		if word != "~" {
 			word = "**" + word + "**"
 		}
@@ -140,7 +129,7 @@ func compareRow(d verdict.Delta) string {
 
 // compareNotes are the lines under the table: each baseline that moved,
 // the settings that differ, the cells not tested.
-func compareNotes(c verdict.Comparison) []string {
+func compareNotes(c results.Comparison) []string {
 	var out []string
 	byProto := map[string][]string{}
 	var protos []string
@@ -172,7 +161,7 @@ func compareNotes(c verdict.Comparison) []string {
 
 // levelText is the intervals' level, as a percentage, from the first
 // tested row; "no interval" when none was tested.
-func levelText(rows []verdict.Delta) string {
+func levelText(rows []results.Delta) string {
 	for _, d := range rows {
 		if d.IntervalLevel > 0 {
 			return fmt.Sprintf("%.2f%%", d.IntervalLevel*100)

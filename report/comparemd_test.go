@@ -65,7 +65,9 @@ func TestCompareMarkdown(t *testing.T) {
 	}
 	nw := defaultMatrixRun([]float64{1.3, 1.35, 1.25}, halved, "mine")
 	var b bytes.Buffer
-	if err := CompareMarkdown(&b, "main/results.json", "pr/results.json", old, nw, verdict.FailSlower); err != nil {
+	c := verdict.CompareRuns("main/results.json", "pr/results.json", old, nw)
+	verdict.SetGate(&c, verdict.FailSlower)
+	if err := CompareMarkdown(&b, c); err != nil {
 		t.Fatal(err)
 	}
 	md := b.String()

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -18,8 +17,8 @@ import (
 // t-test), its p-value corrected for the number of cells tested; "~" marks a
 // change the runs cannot tell from noise. A baseline whose own value moved
 // is called out under the table: the ratios to it hide that move.
-func Deltas(w io.Writer, old, new *results.Results) error {
-	ds := verdict.Compare(old, new)
+func Deltas(w io.Writer, c results.Comparison) error {
+	ds := c.Cells
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "scenario\ttransport\told\tnew\tvalue\tvs baseline\tratio\tp\tn\t")
 	var notes []string
@@ -31,7 +30,7 @@ func Deltas(w io.Writer, old, new *results.Results) error {
 			tested++
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d+%d\t\n", d.Scenario, d.Protocol, c.old, c.new, c.value, c.vs, c.ratio, c.p, d.OldN, d.NewN)
-		if d.Note != "" && !untestable(d) {
+		if d.Note != "" && !d.Untestable {
 			if cellsByNote[d.Note] == nil {
 				notes = append(notes, d.Note)
 			}
@@ -45,11 +44,11 @@ func Deltas(w io.Writer, old, new *results.Results) error {
 	if tested > 0 {
 		fmt.Fprintf(ew, "value: the change of the figure itself (new/old - 1), which a busier machine moves as much as the code; ratio: of the ratio to the run's baseline (each run's rounds paired as its verdict pairs them); p: a t-test on the logarithms of the ratio where there is one (moderated: each cell's spread drawn toward all the ratio cells', as limma's), else of the value (Welch's), corrected for the %d cells tested (Holm; the values beside ratios are a family of their own); ~: not significant at %.2f\n", tested, ds[0].Alpha)
 	}
-	for _, line := range baselineMoveLines(ds) {
+	for _, line := range baselineMoveLines(c.BaselineMoved) {
 		fmt.Fprintln(ew, line)
 	}
-	if line := verdict.UntestedReason(ds); line != "" {
-		fmt.Fprintln(ew, line)
+	if c.NotTestedReason != "" {
+		fmt.Fprintln(ew, c.NotTestedReason)
 	}
 	for _, n := range notes {
 		fmt.Fprintf(ew, "note: %s: %s\n", n, strings.Join(cellsByNote[n], ", "))
@@ -62,7 +61,7 @@ type deltaRow struct{ old, new, value, vs, ratio, p string }
 
 // deltaCells formats d's row: the test's "~" and p beside the figure it
 // tested (the ratio's change, or the value's for a cell without one).
-func deltaCells(d verdict.Delta) deltaRow {
+func deltaCells(d results.Delta) deltaRow {
 	r := deltaRow{old: "-", new: "-", value: "-", ratio: "-", p: "-"}
 	if d.OldN > 0 {
 		r.old = metricValue(d.Metric, d.Old)
@@ -83,7 +82,7 @@ func deltaCells(d verdict.Delta) deltaRow {
 		}
 		return s
 	}
-	if d.Tested == verdict.TestedRatio {
+	if d.Tested == results.TestedRatio {
 		r.vs = fmt.Sprintf("%.2fx -> %.2fx", d.OldRatio, d.NewRatio)
 		r.ratio = mark(fmt.Sprintf("%+.1f%%", d.RatioChange*100))
 	}
@@ -94,13 +93,13 @@ func deltaCells(d verdict.Delta) deltaRow {
 }
 
 // baselineMoveLines calls out, one line a baseline transport, the
-// scenarios whose baseline moved by itself (verdict.BaselineMoves): a
+// scenarios whose baseline moved by itself (Comparison.BaselineMoved): a
 // tuned h1 that gained 14% leaves h2's ratio alone even where h2 gained
 // as much, so the value column is where each transport's own change is.
-func baselineMoveLines(ds []verdict.Delta) []string {
+func baselineMoveLines(moved []results.Delta) []string {
 	var protos []string
 	byProto := map[string][]string{}
-	for _, d := range verdict.BaselineMoves(ds) {
+	for _, d := range moved {
 		if byProto[d.Protocol] == nil {
 			protos = append(protos, d.Protocol)
 		}
@@ -115,9 +114,4 @@ func baselineMoveLines(ds []verdict.Delta) []string {
 		out = append(out, fmt.Sprintf("%s itself moved: %s: ratios to it hide that; the value column is each transport's own change", p, strings.Join(byProto[p], ", ")))
 	}
 	return out
-}
-
-// untestable says whether d is one of the cells verdict.UntestedReason counts.
-func untestable(d verdict.Delta) bool {
-	return d.OldN == 0 || d.NewN == 0 || strings.HasPrefix(d.Note, "need >=")
 }

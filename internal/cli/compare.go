@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/results"
@@ -41,12 +42,12 @@ func runCompare(_ context.Context, e *env, args []string) error {
 			return err
 		}
 	}
-	out := verdict.CompareRuns(pos[0], pos[1], runs[0], runs[1])
-	if *failOn != "" {
-		if !anyRatioTested(out.Cells) {
-			return usagef("--fail-on %s: no cell's ratio could be tested, so the gate cannot pass or fail: %s (measure both with httpvs run --ci)", *failOn, orNoReason(out.NotTestedReason))
-		}
-		out.SetGate(*failOn)
+	out, err := experiment.Compare(pos[0], pos[1], runs[0], runs[1], *failOn)
+	if err != nil {
+		return err
+	}
+	if *failOn != "" && !anyRatioTested(out.Cells) {
+		return usagef("--fail-on %s: no cell's ratio could be tested, so the gate cannot pass or fail: %s (measure both with httpvs run --ci)", *failOn, orNoReason(out.NotTestedReason))
 	}
 	for i, r := range runs {
 		if r.Partial {
@@ -58,12 +59,12 @@ func runCompare(_ context.Context, e *env, args []string) error {
 	}
 	err = e.print(*format == "json", out, func(w io.Writer) error {
 		if *format == "markdown" {
-			return report.CompareMarkdown(w, pos[0], pos[1], runs[0], runs[1], *failOn)
+			return report.CompareMarkdown(w, out)
 		}
 		if out.Gate != nil {
 			fmt.Fprintln(w, out.Gate.Line)
 		}
-		return Compare(w, runs[0], runs[1], out)
+		return Compare(w, out)
 	})
 	if err != nil {
 		return err
@@ -84,9 +85,9 @@ func validWord(w string, words []string) bool {
 }
 
 // anyRatioTested says whether compare tested at least one cell's ratio.
-func anyRatioTested(ds []verdict.Delta) bool {
+func anyRatioTested(ds []results.Delta) bool {
 	for _, d := range ds {
-		if d.Tested == verdict.TestedRatio {
+		if d.Tested == results.TestedRatio {
 			return true
 		}
 	}

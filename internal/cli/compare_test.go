@@ -111,8 +111,8 @@ func TestCompareFailOn(t *testing.T) {
 	}
 	dir := t.TempDir()
 	_, res := realRunFile(t, dir)
-	if c := res.Cell("small-sequential", "h2c"); c == nil || len(c.Repetitions) < verdict.CompareMinRounds {
-		t.Fatalf("h2c cell %+v: want %d rounds or more", c, verdict.CompareMinRounds)
+	if c := res.Cell("small-sequential", "h2c"); c == nil || len(c.Repetitions) < results.CompareMinRounds {
+		t.Fatalf("h2c cell %+v: want %d rounds or more", c, results.CompareMinRounds)
 	}
 	base := copyResults(t, res)
 	setRatio(base, "h2c", 0.5)
@@ -132,7 +132,7 @@ func TestCompareFailOn(t *testing.T) {
 		t.Errorf("the baseline moved alone: exit %d, want 0 and one line saying so:\n%s\n%s", code, stdout, stderr)
 	}
 	code, stdout, _ = runMain(t, "compare", "--fail-on", "slower", "--json", old, slow)
-	var cmp verdict.Comparison
+	var cmp results.Comparison
 	if err := json.Unmarshal([]byte(stdout), &cmp); err != nil || code != 1 || cmp.Gate == nil || !cmp.Gate.Failed || len(cmp.Gate.Failing) != 1 {
 		t.Errorf("--json: exit %d, %v, gate %+v", code, err, cmp.Gate)
 	}

@@ -2,11 +2,11 @@ package cli
 
 import (
 	"github.com/httpvs/httpvs/internal/merge"
-	"github.com/httpvs/httpvs/internal/verdict"
+	"github.com/httpvs/httpvs/results"
 )
 
 // comparedJSON is what compare --json prints.
-type comparedJSON = verdict.Comparison
+type comparedJSON = results.Comparison
 
 // mergedJSON is what merge --json prints.
 type mergedJSON = merge.Record

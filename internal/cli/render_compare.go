@@ -5,7 +5,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/results"
 )
@@ -13,7 +12,7 @@ import (
 // SettingsDiffer warns in one line that two runs used different
 // settings, naming each (group old vs new), so that a change may be
 // theirs rather than the code's; "" when none differ.
-func SettingsDiffer(diffs []verdict.SettingDiff) string {
+func SettingsDiffer(diffs []results.SettingDiff) string {
 	if len(diffs) == 0 {
 		return ""
 	}
@@ -34,11 +33,11 @@ func orNone(s string) string {
 // Compare prints compare's text of two runs: their cells' deltas
 // (report.Deltas) and, when the knob sets that differ moved the baseline
 // too, the line that says so (KnobsMovedBaseline).
-func Compare(w io.Writer, oldRun, newRun *results.Results, c verdict.Comparison) error {
-	if err := report.Deltas(w, oldRun, newRun); err != nil {
+func Compare(w io.Writer, c results.Comparison) error {
+	if err := report.Deltas(w, c); err != nil {
 		return err
 	}
-	if line := KnobsMovedBaseline(c.Cells, c.SettingsDiffer); line != "" {
+	if line := KnobsMovedBaseline(c.BaselineMoved, c.SettingsDiffer); line != "" {
 		fmt.Fprintln(w, line)
 	}
 	return nil
@@ -48,8 +47,7 @@ func Compare(w io.Writer, oldRun, newRun *results.Results, c verdict.Comparison)
 // set the baseline's own client too, so a baseline's move (BaselineMoves)
 // is as much theirs as the code's; "" when the knob sets are alike or no
 // baseline moved.
-func KnobsMovedBaseline(ds []verdict.Delta, diffs []verdict.SettingDiff) string {
-	moved := verdict.BaselineMoves(ds)
+func KnobsMovedBaseline(moved []results.Delta, diffs []results.SettingDiff) string {
 	if len(moved) == 0 {
 		return ""
 	}

@@ -14,15 +14,10 @@ import (
 // so that two runs of one build flag (almost) nothing.
 const compareAlpha = 0.05
 
-// What a Delta tests.
+// What a Delta tests (results.TestedRatio, results.TestedValue).
 const (
-	// TestedRatio: the cell's ratio to its run's baseline, round by round
-	// (as the verdict pairs them), old run against new.
-	TestedRatio = "ratio"
-	// TestedValue: the baseline's own figure, which has no ratio: an
-	// absolute change, which a busier or quieter machine moves as much as
-	// the code does.
-	TestedValue = "value"
+	TestedRatio = results.TestedRatio
+	TestedValue = results.TestedValue
 )
 
 // BaselineMoveMin is the change of a baseline's own value (New/Old - 1,
@@ -34,8 +29,8 @@ const baselineMoveMin = 0.10
 // by a significant change, or by BaselineMoveMin or more. A ratio to a
 // baseline that moved hides the move: h2 at 0.20x of h1 in both runs is
 // faster in the second if h1 is.
-func BaselineMoves(ds []Delta) []Delta {
-	var out []Delta
+func BaselineMoves(ds []results.Delta) []results.Delta {
+	var out []results.Delta
 	for _, d := range ds {
 		if d.Baseline && d.Tested != "" && (d.Significant || math.Abs(d.Change) >= baselineMoveMin) {
 			out = append(out, d)
@@ -44,8 +39,11 @@ func BaselineMoves(ds []Delta) []Delta {
 	return out
 }
 
+// tooFewNote is a Delta's Note when a side has too few samples.
+var tooFewNote = fmt.Sprintf("need >= %d repetitions on each side", minCompare)
+
 // minCompare is the fewest samples a side needs for the test.
-const minCompare = 2
+const minCompare = results.CompareMinRounds
 
 // Compare pairs the cells of old and new by scenario and transport, in
 // new's order followed by cells only old has. A cell other than its run's
@@ -53,12 +51,12 @@ const minCompare = 2
 // verdict computes it; the baseline's own cells on their values. The real
 // browser's cells follow, tested on their load events' values. The
 // p-values are corrected for the number of cells tested.
-func Compare(old, new *results.Results) []Delta {
-	var out []Delta
+func Compare(old, new *results.Results) []results.Delta {
+	var out []delta
 	seen := map[[2]string]bool{}
 	add := func(c *results.Cell) {
 		o, n := old.Cell(c.Scenario, c.Protocol), new.Cell(c.Scenario, c.Protocol)
-		out = append(out, delta(old, new, o, n, c))
+		out = append(out, newDelta(old, new, o, n, c))
 	}
 	for i := range new.Cells {
 		n := &new.Cells[i]
@@ -85,7 +83,19 @@ func Compare(old, new *results.Results) []Delta {
 			ratioChangeInterval(&out[i], out[i].ol, out[i].nl, prior, tested)
 		}
 	}
-	return out
+	ds := make([]results.Delta, len(out))
+	for i := range out {
+		ds[i] = out[i].Delta
+		ds[i].Direction = direction(ds[i])
+		ds[i].Untestable = untestable(ds[i])
+	}
+	return ds
+}
+
+// untestable says whether d could not be tested for a difference: on
+// one side only, or with too few rounds on either.
+func untestable(d results.Delta) bool {
+	return d.OldN == 0 || d.NewN == 0 || (d.Tested == "" && d.Note == tooFewNote)
 }
 
 // moderateRatios tests the cells of ds tested on their ratios by Smyth's
@@ -96,7 +106,7 @@ func Compare(old, new *results.Results) []Delta {
 // its correction over the cells to call any but a change of several
 // times the rounds' spread; the cells' spreads are alike enough to lend
 // one another theirs. It returns the prior, which the intervals use too.
-func moderateRatios(ds []Delta) sampling.Prior {
+func moderateRatios(ds []delta) sampling.Prior {
 	var vars, dfs []float64
 	for _, d := range ds {
 		if d.Tested == TestedRatio {
@@ -117,7 +127,7 @@ func moderateRatios(ds []Delta) sampling.Prior {
 // holmValues corrects the value tests of the cells tested on their ratios
 // for their number (Holm), and gives a cell tested on its value its own
 // test's figures.
-func holmValues(ds []Delta) {
+func holmValues(ds []delta) {
 	var idx []int
 	for i := range ds {
 		switch {
@@ -137,8 +147,8 @@ func holmValues(ds []Delta) {
 }
 
 // delta compares one cell of the two runs (o or n nil where missing).
-func delta(old, new *results.Results, o, n, c *results.Cell) Delta {
-	d := Delta{Scenario: c.Scenario, Protocol: c.Protocol, Metric: c.Metric, Alpha: compareAlpha}
+func newDelta(old, new *results.Results, o, n, c *results.Cell) delta {
+	d := delta{Delta: results.Delta{Scenario: c.Scenario, Protocol: c.Protocol, Metric: c.Metric, Alpha: compareAlpha}}
 	ov, nv := values(o), values(n)
 	d.OldN, d.NewN = len(ov), len(nv)
 	switch {
@@ -178,10 +188,10 @@ func delta(old, new *results.Results, o, n, c *results.Cell) Delta {
 }
 
 // test sets d's raw p-value from samples a and b, or says why it cannot.
-func testDelta(d *Delta, a, b []float64) {
+func testDelta(d *delta, a, b []float64) {
 	if len(a) < minCompare || len(b) < minCompare {
 		d.Tested = ""
-		d.Note = fmt.Sprintf("need >= %d repetitions on each side", minCompare)
+		d.Note = tooFewNote
 		return
 	}
 	d.PRaw = sampling.WelchP(a, b)
@@ -199,7 +209,7 @@ func baselineOf(res *results.Results, scenario string) *results.Cell {
 
 // holm corrects the tested deltas' p-values for their number (Holm's
 // step-down method) and sets Significant.
-func holm(ds []Delta) {
+func holm(ds []delta) {
 	var idx []int
 	for i := range ds {
 		if ds[i].Tested != "" {

@@ -10,8 +10,8 @@ import (
 // load event's mean over the loads that completed, tested on its values
 // (a browser load has no round paired with a baseline), in new's order
 // followed by transports only old has.
-func browserDeltas(old, new *results.Results) []Delta {
-	var out []Delta
+func browserDeltas(old, new *results.Results) []delta {
+	var out []delta
 	seen := map[string]bool{}
 	for _, n := range new.Browser {
 		seen[n.Protocol] = true
@@ -37,12 +37,12 @@ func browserCell(res *results.Results, protocol string) *results.BrowserCell {
 
 // browserDelta compares one transport's browser cell of the two runs (o
 // or n nil where missing).
-func browserDelta(o, n *results.BrowserCell) Delta {
+func browserDelta(o, n *results.BrowserCell) delta {
 	c := n
 	if c == nil {
 		c = o
 	}
-	d := Delta{Scenario: results.BrowserScenario, Protocol: c.Protocol, Metric: results.MetricSeconds, Alpha: compareAlpha}
+	d := delta{Delta: results.Delta{Scenario: results.BrowserScenario, Protocol: c.Protocol, Metric: results.MetricSeconds, Alpha: compareAlpha}}
 	ov, nv := loadEvents(o), loadEvents(n)
 	d.OldN, d.NewN = len(ov), len(nv)
 	switch {

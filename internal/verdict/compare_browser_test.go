@@ -27,7 +27,7 @@ func TestCompareBrowserCells(t *testing.T) {
 	if len(ds) != 4 {
 		t.Fatalf("%d deltas: %+v", len(ds), ds)
 	}
-	byProto := map[string]Delta{}
+	byProto := map[string]results.Delta{}
 	for _, d := range ds {
 		if d.Scenario != results.BrowserScenario || d.Metric != results.MetricSeconds {
 			t.Errorf("%+v", d)

@@ -9,17 +9,10 @@ import (
 	"github.com/httpvs/httpvs/results"
 )
 
-// SettingDiff is a group of settings two runs did not share, so that
-// their cells measured different things as well as different code.
-type SettingDiff struct {
-	Group string `json:"group"` // knobs, duration, repeat, net, go, protocols, scenarios, engine, size, target
-	Old   string `json:"old"`   // the old run's value, "" for none
-	New   string `json:"new"`   // the new run's value
-}
 
 // DiffSettings lists the groups of settings old and new differ in, in a
 // fixed order; none means they were run alike.
-func diffSettings(old, new *results.Results) []SettingDiff {
+func diffSettings(old, new *results.Results) []results.SettingDiff {
 	o, n := &old.Settings, &new.Settings
 	groups := []struct {
 		name     string
@@ -36,12 +29,12 @@ func diffSettings(old, new *results.Results) []SettingDiff {
 		{"size", fmt.Sprint(o.SizeBytes), fmt.Sprint(n.SizeBytes)},
 		{"target", targetText(o), targetText(n)},
 	}
-	var out []SettingDiff
+	var out []results.SettingDiff
 	for _, g := range groups {
 		if g.old == g.new {
 			continue
 		}
-		d := SettingDiff{Group: g.name, Old: strings.TrimSpace(g.old), New: strings.TrimSpace(g.new)}
+		d := results.SettingDiff{Group: g.name, Old: strings.TrimSpace(g.old), New: strings.TrimSpace(g.new)}
 		if g.name == "knobs" {
 			// The names, not every value: "tuned vs go-default".
 			d.Old, d.New = o.Knobs.Name, n.Knobs.Name
@@ -93,24 +86,13 @@ func netText(n *results.Net) string {
 	return n.Configured
 }
 
-// Untested counts the cells of ds that could not be tested for a
-// difference: measured on one side only (or neither), or with too few
-// repetitions for the test to tell a change from noise at its alpha.
-type Untested struct {
-	OnlyOld int `json:"only_old"`
-	OnlyNew int `json:"only_new"`
-	Neither int `json:"neither"`
-	TooFew  int `json:"too_few_repetitions"` // on both sides, but too few repetitions
-	// MinReps is the fewest repetitions on either side among TooFew.
-	MinReps int `json:"min_repetitions"`
-}
 
-// Count returns how many cells Untested covers.
-func (u Untested) count() int { return u.OnlyOld + u.OnlyNew + u.Neither + u.TooFew }
+// untestedCount returns how many cells u covers.
+func untestedCount(u results.Untested) int { return u.OnlyOld + u.OnlyNew + u.Neither + u.TooFew }
 
 // CountUntested summarises, over ds, the cells Compare could not test.
-func countUntested(ds []Delta) Untested {
-	var u Untested
+func countUntested(ds []results.Delta) results.Untested {
+	var u results.Untested
 	for _, d := range ds {
 		switch {
 		case d.OldN == 0 && d.NewN == 0:
@@ -119,7 +101,7 @@ func countUntested(ds []Delta) Untested {
 			u.OnlyOld++
 		case d.OldN == 0:
 			u.OnlyNew++
-		case strings.HasPrefix(d.Note, "need >="):
+		case d.Note == tooFewNote:
 			if u.TooFew == 0 || min(d.OldN, d.NewN) < u.MinReps {
 				u.MinReps = min(d.OldN, d.NewN)
 			}
@@ -132,9 +114,9 @@ func countUntested(ds []Delta) Untested {
 // UntestedReason says in one line which cells of ds could not be tested
 // for a difference, and why (what httpvs compare prints below its
 // table); "" when every cell could.
-func UntestedReason(ds []Delta) string {
+func UntestedReason(ds []results.Delta) string {
 	u := countUntested(ds)
-	if u.count() == 0 {
+	if untestedCount(u) == 0 {
 		return ""
 	}
 	var parts []string
@@ -147,15 +129,7 @@ func UntestedReason(ds []Delta) string {
 		}
 	}
 	if u.TooFew > 0 {
-		need := ""
-		for _, d := range ds {
-			var n int
-			if _, err := fmt.Sscanf(d.Note, "need >= %d", &n); err == nil {
-				need = fmt.Sprintf(", the test needs %d", n)
-				break
-			}
-		}
-		parts = append(parts, fmt.Sprintf("%d with too few repetitions (fewest %d%s: run both with more)", u.TooFew, u.MinReps, need))
+parts = append(parts, fmt.Sprintf("%d with too few repetitions (fewest %d, the test needs %d: run both with more)", u.TooFew, u.MinReps, minCompare))
 	}
-	return fmt.Sprintf("not tested: %d of %d cells: %s", u.count(), len(ds), strings.Join(parts, ", "))
+	return fmt.Sprintf("not tested: %d of %d cells: %s", untestedCount(u), len(ds), strings.Join(parts, ", "))
 }

@@ -8,7 +8,7 @@ import (
 )
 
 func TestHolm(t *testing.T) {
-	ds := []Delta{{Tested: TestedRatio, PRaw: 0.01}, {Tested: TestedRatio, PRaw: 0.04}, {}, {Tested: TestedValue, PRaw: 0.03}}
+	ds := []delta{{Delta: results.Delta{Tested: TestedRatio, PRaw: 0.01}}, {Delta: results.Delta{Tested: TestedRatio, PRaw: 0.04}}, {}, {Delta: results.Delta{Tested: TestedValue, PRaw: 0.03}}}
 	for i := range ds {
 		ds[i].Alpha = compareAlpha
 	}

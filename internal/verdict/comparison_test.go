@@ -16,7 +16,7 @@ func TestCompareRunsAlike(t *testing.T) {
 	jitter := []float64{1.00, 1.02, 0.98, 1.01, 0.99}
 	run := runOf(0.25, []float64{1, 1.02, 0.98, 1.01, 0.99}, jitter)
 	c := CompareRuns("a.json", "b.json", run, run)
-	if c.Old != "a.json" || c.New != "b.json" || len(c.Cells) != 2 || c.NotTested != (Untested{}) || c.NotTestedReason != "" {
+	if c.Old != "a.json" || c.New != "b.json" || len(c.Cells) != 2 || c.NotTested != (results.Untested{}) || c.NotTestedReason != "" {
 		t.Fatalf("comparison %+v", c)
 	}
 	if c.SettingsDiffer == nil || len(c.SettingsDiffer) != 0 || c.Partial == nil || len(c.Partial) != 0 || c.BaselineMoved == nil || len(c.BaselineMoved) != 0 {
@@ -51,7 +51,7 @@ func TestCompareRunsNamesWhatDiffers(t *testing.T) {
 	if len(c.Partial) != 1 || c.Partial[0] != "old.json" {
 		t.Errorf("partial %q, want [old.json]", c.Partial)
 	}
-	if want := []SettingDiff{{Group: "duration", Old: "1s (warmup 0s)", New: "2s (warmup 0s)"}}; len(c.SettingsDiffer) != 1 || c.SettingsDiffer[0] != want[0] {
+	if want := []results.SettingDiff{{Group: "duration", Old: "1s (warmup 0s)", New: "2s (warmup 0s)"}}; len(c.SettingsDiffer) != 1 || c.SettingsDiffer[0] != want[0] {
 		t.Errorf("settings %+v, want %+v", c.SettingsDiffer, want)
 	}
 	if len(c.Cells) != 3 || c.Cells[2].Scenario != "upload" || c.Cells[2].OldN != 0 || c.Cells[2].NewN != 2 {
@@ -60,7 +60,7 @@ func TestCompareRunsNamesWhatDiffers(t *testing.T) {
 	if len(c.BaselineMoved) != 1 || c.BaselineMoved[0].Scenario != "download" || c.BaselineMoved[0].Protocol != "h1" || math.Abs(c.BaselineMoved[0].Change-0.3) > 0.02 {
 		t.Errorf("baseline moved %+v, want download/h1 +30%%", c.BaselineMoved)
 	}
-	if want := (Untested{OnlyNew: 1}); c.NotTested != want {
+	if want := (results.Untested{OnlyNew: 1}); c.NotTested != want {
 		t.Errorf("not tested %+v, want %+v", c.NotTested, want)
 	}
 	if want := "not tested: 1 of 3 cells: 1 only in new"; c.NotTestedReason != want {

@@ -6,18 +6,15 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/internal/sampling"
+	"github.com/httpvs/httpvs/results"
 )
-
-// CompareMinRounds is the fewest rounds a cell needs in each run for
-// compare's test to tell its change from noise.
-const CompareMinRounds = minCompare
 
 // What a gate fails on (Gate): a cell's ratio to its run's baseline that
 // fell (slower), rose (faster), or either (changed), beyond its test.
 const (
-	FailSlower  = "slower"
-	FailFaster  = "faster"
-	FailChanged = "changed"
+	FailSlower  = results.CompareSlower
+	FailFaster  = results.CompareFaster
+	FailChanged = results.CompareChanged
 )
 
 // FailOnWords are the words Gate takes, in the order help lists them.
@@ -33,11 +30,11 @@ func ValidFailOn(word string) bool {
 	return false
 }
 
-// Direction is the word for how d's ratio to its baseline moved by its
+// direction is the word for how d's ratio to its baseline moved by its
 // test: FailSlower or FailFaster when the change is significant, "~" when
 // the test cannot tell it from noise, "" when the cell was not tested on
 // its ratio (a baseline's own value, a cell on one side only).
-func Direction(d Delta) string {
+func direction(d results.Delta) string {
 	switch {
 	case d.Tested != TestedRatio:
 		return ""
@@ -54,10 +51,10 @@ func Direction(d Delta) string {
 // number of cells: what compare --fail-on fails on. A baseline's own
 // move is never among them: it is a value, not a ratio (BaselineMoves),
 // and it moves every ratio of its scenario alike.
-func Gate(ds []Delta, word string) []Delta {
-	var out []Delta
+func Gate(ds []results.Delta, word string) []results.Delta {
+	var out []results.Delta
 	for _, d := range ds {
-		dir := Direction(d)
+		dir := d.Direction
 		if dir == FailSlower || dir == FailFaster {
 			if word == FailChanged || word == dir {
 				out = append(out, d)
@@ -70,7 +67,7 @@ func Gate(ds []Delta, word string) []Delta {
 // GateLine says in one line what Gate found for word: the cells that
 // fail it, each with its ratios, or that none does, out of how many
 // tested.
-func GateLine(ds []Delta, word string) string {
+func GateLine(ds []results.Delta, word string) string {
 	failing := Gate(ds, word)
 	tested := 0
 	for _, d := range ds {
@@ -103,7 +100,7 @@ func gateVerb(word string) string {
 // test's own, by prior) at the level that holds for all m tested cells
 // at once (Bonferroni), so that an interval clear of 0 is one the
 // corrected test would call.
-func ratioChangeInterval(d *Delta, ol, nl []float64, prior sampling.Prior, m int) {
+func ratioChangeInterval(d *delta, ol, nl []float64, prior sampling.Prior, m int) {
 	if len(ol) < minCompare || len(nl) < minCompare || m < 1 {
 		return
 	}
@@ -112,24 +109,12 @@ func ratioChangeInterval(d *Delta, ol, nl []float64, prior sampling.Prior, m int
 	d.IntervalLevel = 1 - d.Alpha/float64(m)
 }
 
-// GateResult is a gate's finding over a comparison (Comparison.SetGate).
-type GateResult struct {
-	// FailOn is the word the gate failed on (FailOnWords).
-	FailOn string `json:"fail_on"`
-	// Failed says Failing is not empty: compare exits 1.
-	Failed bool `json:"failed"`
-	// Failing are the cells that fail it (Gate); empty, not nil, when
-	// none does.
-	Failing []Delta `json:"failing"`
-	// Line says it in one line (GateLine).
-	Line string `json:"line"`
-}
 
 // SetGate sets c.Gate to what a gate failing on word finds in c.Cells.
-func (c *Comparison) SetGate(word string) {
-	g := &GateResult{FailOn: word, Failing: Gate(c.Cells, word), Line: GateLine(c.Cells, word)}
+func SetGate(c *results.Comparison, word string) {
+	g := &results.GateResult{FailOn: word, Failing: Gate(c.Cells, word), Line: GateLine(c.Cells, word)}
 	if g.Failing == nil {
-		g.Failing = []Delta{}
+		g.Failing = []results.Delta{}
 	}
 	g.Failed = len(g.Failing) > 0
 	c.Gate = g

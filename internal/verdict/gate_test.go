@@ -28,8 +28,8 @@ func TestGate(t *testing.T) {
 			}
 		})
 	}
-	if h2 := ds[1]; Direction(h2) != FailSlower || Direction(ds[0]) != "" {
-		t.Errorf("directions %q %q, want slower and none for the baseline", Direction(h2), Direction(ds[0]))
+	if h2 := ds[1]; h2.Direction != FailSlower || ds[0].Direction != "" {
+		t.Errorf("directions %q %q, want slower and none for the baseline", h2.Direction, ds[0].Direction)
 	}
 	faster := runOf(0.25, []float64{1.3, 1.32, 1.28, 1.31, 1.29}, jitter)
 	ds = Compare(old, faster)
@@ -39,8 +39,8 @@ func TestGate(t *testing.T) {
 	if moved := BaselineMoves(ds); len(moved) != 1 || moved[0].Protocol != "h1" {
 		t.Errorf("baseline moves %+v, want h1", moved)
 	}
-	if Direction(ds[1]) != "~" {
-		t.Errorf("h2c's flat ratio: direction %q, want ~", Direction(ds[1]))
+	if ds[1].Direction != "~" {
+		t.Errorf("h2c's flat ratio: direction %q, want ~", ds[1].Direction)
 	}
 }
 
