@@ -9,7 +9,6 @@ import (
 	"github.com/httpvs/httpvs/results"
 )
 
-
 // DiffSettings lists the groups of settings old and new differ in, in a
 // fixed order; none means they were run alike.
 func diffSettings(old, new *results.Results) []results.SettingDiff {
@@ -86,7 +85,6 @@ func netText(n *results.Net) string {
 	return n.Configured
 }
 
-
 // untestedCount returns how many cells u covers.
 func untestedCount(u results.Untested) int { return u.OnlyOld + u.OnlyNew + u.Neither + u.TooFew }
 
@@ -129,7 +127,7 @@ func UntestedReason(ds []results.Delta) string {
 		}
 	}
 	if u.TooFew > 0 {
-parts = append(parts, fmt.Sprintf("%d with too few repetitions (fewest %d, the test needs %d: run both with more)", u.TooFew, u.MinReps, minCompare))
+		parts = append(parts, fmt.Sprintf("%d with too few repetitions (fewest %d, the test needs %d: run both with more)", u.TooFew, u.MinReps, minCompare))
 	}
 	return fmt.Sprintf("not tested: %d of %d cells: %s", untestedCount(u), len(ds), strings.Join(parts, ", "))
 }

@@ -2,7 +2,6 @@ package verdict
 
 import "github.com/httpvs/httpvs/results"
 
-
 // CompareRuns compares oldRun with newRun, named oldName and newName:
 // their cells (Compare), the settings they differ in, the partial ones,
 // the baselines that moved and the untested cells, counted and said. Its

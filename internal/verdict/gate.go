@@ -109,7 +109,6 @@ func ratioChangeInterval(d *delta, ol, nl []float64, prior sampling.Prior, m int
 	d.IntervalLevel = 1 - d.Alpha/float64(m)
 }
 
-
 // SetGate sets c.Gate to what a gate failing on word finds in c.Cells.
 func SetGate(c *results.Comparison, word string) {
 	g := &results.GateResult{FailOn: word, Failing: Gate(c.Cells, word), Line: GateLine(c.Cells, word)}
