@@ -16,11 +16,11 @@ TEST=${2:-TestGeneratorFixSavesClientCPU/h3}
 case $N in '' | *[!0-9]*) echo "bench/controls.sh: N $N: want a count of runs, e.g. 10" >&2; exit 2 ;; esac
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-go test -tags measured -c -o "$dir/diagnosis.test" ./internal/diagnosis
-echo "go test -tags measured -run '$TEST' ./internal/diagnosis, $N runs, one at a time"
+go test -tags measured -c -o "$dir/analysis.test" ./internal/analysis
+echo "go test -tags measured -run '$TEST' ./internal/analysis, $N runs, one at a time"
 for i in $(seq "$N"); do
   before=$(cut -d' ' -f1-3 /proc/loadavg)
-  (cd internal/diagnosis && "$dir/diagnosis.test" -test.run "$TEST" -test.v -test.count 1 >"$dir/run-$i.log" 2>&1) || true
+  (cd internal/analysis && "$dir/analysis.test" -test.run "$TEST" -test.v -test.count 1 >"$dir/run-$i.log" 2>&1) || true
   after=$(cut -d' ' -f1-3 /proc/loadavg)
   verdict=$(grep -E -- '^(--- |ok|FAIL|PASS)' "$dir/run-$i.log" | grep -E -- '--- (PASS|FAIL)' | head -1 | awk '{print $2}' | tr -d :)
   echo "run $i: ${verdict:-?}, load average $before before, $after after"

@@ -8,10 +8,10 @@ import (
 	"sort"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/matrix"
 	"github.com/httpvs/httpvs/internal/serverctl"
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
@@ -246,7 +246,7 @@ func setRatios(c *results.Capacity) {
 	c.Baseline = c.Transports[base].Protocol
 	for i := range c.Transports {
 		if i != base {
-			c.Transports[i].VsBaseline = verdict.RatioOf(c.Transports[i], c.Transports[base])
+			c.Transports[i].VsBaseline = analysis.RatioOf(c.Transports[i], c.Transports[base])
 		}
 	}
 }

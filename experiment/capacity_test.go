@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/experiment"
-	"github.com/httpvs/httpvs/internal/verdict"
+	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/server"
@@ -39,7 +39,7 @@ func slowTarget(t *testing.T) plan.Target {
 
 func capacityOptions(t *testing.T, objective string) (experiment.Options, experiment.CapacityOptions) {
 	t.Helper()
-	obj, err := verdict.ParseObjective(objective)
+	obj, err := analysis.ParseObjective(objective)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/httpvs/httpvs/internal/verdict"
+	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -16,12 +16,12 @@ import (
 // CompareFaster or CompareChanged; "" for none) it also says which cells
 // fail a gate on that word. report formats what it returns.
 func Compare(oldName, newName string, oldRun, newRun *results.Results, failOn string) (results.Comparison, error) {
-	if failOn != "" && !verdict.ValidFailOn(failOn) {
-		return results.Comparison{}, fmt.Errorf("fail on %q: want %s", failOn, strings.Join(verdict.FailOnWords, ", "))
+	if failOn != "" && !analysis.ValidFailOn(failOn) {
+		return results.Comparison{}, fmt.Errorf("fail on %q: want %s", failOn, strings.Join(analysis.FailOnWords, ", "))
 	}
-	c := verdict.CompareRuns(oldName, newName, oldRun, newRun)
+	c := analysis.CompareRuns(oldName, newName, oldRun, newRun)
 	if failOn != "" {
-		verdict.SetGate(&c, failOn)
+		analysis.SetGate(&c, failOn)
 	}
 	return c, nil
 }

@@ -5,10 +5,10 @@ import (
 	"slices"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/internal/buildinfo"
 	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/goversions"
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
@@ -111,8 +111,8 @@ func goSettings(o goversions.Options, gv *results.GoVersions) results.Settings {
 	s := results.Settings{Target: "child", Engine: "std", Repeat: o.Rounds, MaxRepeat: o.MaxRounds,
 		BudgetSeconds: o.Budget.Seconds(), DurationSeconds: o.Duration.Seconds(), WarmupSeconds: o.Warmup.Seconds(), SizeBytes: int64(o.Size)}
 	if o.MaxRounds > o.Rounds {
-		s.Rounds = verdict.RoundsUntilSettled
-		s.Sequential = &results.Sequential{Rule: verdict.SequentialRule, Alpha: verdict.SequentialAlpha, First: o.Rounds, Last: o.MaxRounds}
+		s.Rounds = analysis.RoundsUntilSettled
+		s.Sequential = &results.Sequential{Rule: analysis.SequentialRule, Alpha: analysis.SequentialAlpha, First: o.Rounds, Last: o.MaxRounds}
 	}
 	rounds := map[string]int{}
 	for _, c := range gv.Cells {

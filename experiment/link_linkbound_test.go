@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/httpvs/httpvs/internal/verdict"
+	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -67,7 +67,7 @@ func TestRunNetAtTheLinksBound(t *testing.T) {
 // departsMachineBound says c departs from its bound for a reason of the
 // machine's (its CPU, or the emulator falling behind), as the run found.
 func departsMachineBound(c *results.Cell, res *results.Results) bool {
-	return c != nil && c.Bound != nil && c.Bound.Departs && verdict.MachineBound(c, res)
+	return c != nil && c.Bound != nil && c.Bound.Departs && analysis.MachineBound(c, res)
 }
 
 // checkAtBound checks that c, a download or small-concurrent cell of
@@ -170,8 +170,8 @@ func TestRunNetShortRoundsUnexplained(t *testing.T) {
 			} else {
 				t.Errorf("%s: no bound: want one, unexplained or undetermined", c.Protocol)
 			}
-		case !strings.Contains(stdout, strings.Fields(verdict.BoundClass(b))[0]):
-			t.Errorf("%s is %s, and the verdict does not say so:\n%s", c.Protocol, verdict.BoundClass(b), stdout)
+		case !strings.Contains(stdout, strings.Fields(analysis.BoundClass(b))[0]):
+			t.Errorf("%s is %s, and the verdict does not say so:\n%s", c.Protocol, analysis.BoundClass(b), stdout)
 		}
 	}
 	// Where the machine explained every cell the run rightly says neither

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/httpvs/httpvs/internal/verdict"
+	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -49,28 +49,28 @@ func checkLossyCell(t *testing.T, c *results.Cell, res *results.Results, stdout 
 	if b == nil || b.Loss == nil {
 		t.Fatalf("%s/%s: bound %+v, want the link's with the controller's loss model beside", c.Scenario, c.Protocol, b)
 	}
-	t.Logf("%s/%s: %.0f%% of %s; %s's model %.2f Mbit/s, %.0f%% of it; %s (%s)", c.Scenario, c.Protocol, 100*b.Share, b.Basis, b.Loss.Controller, b.Loss.Value*8/1e6, 100*b.Loss.Share, verdict.BoundClass(b), b.Explained)
+	t.Logf("%s/%s: %.0f%% of %s; %s's model %.2f Mbit/s, %.0f%% of it; %s (%s)", c.Scenario, c.Protocol, 100*b.Share, b.Basis, b.Loss.Controller, b.Loss.Value*8/1e6, 100*b.Loss.Share, analysis.BoundClass(b), b.Explained)
 	if rate := 20e6 / 8; b.Value > rate || b.Value < 0.95*rate {
 		t.Errorf("%s: bound %.0f B/s, want the rate less framing", c.Protocol, b.Value)
 	}
 	if b.Faster || b.Share > 1.05 {
 		t.Errorf("%s: %.0f%% of the link's bound: above it (a measurement defect)", c.Protocol, 100*b.Share)
 	}
-	switch class := verdict.BoundClass(b); {
-	case class == verdict.ClassAtLossBound:
+	switch class := analysis.BoundClass(b); {
+	case class == analysis.ClassAtLossBound:
 		if b.Loss.Share < 0.5 || b.Loss.Share > 2 {
 			t.Errorf("%s: at its loss bound at %.0f%% of it: outside the model's tolerance", c.Protocol, 100*b.Loss.Share)
 		}
-	case class == verdict.ClassAtLink:
-	case class == verdict.ClassUndecided:
+	case class == analysis.ClassAtLink:
+	case class == analysis.ClassUndecided:
 		if !strings.Contains(stdout, "undetermined") {
 			t.Errorf("%s: undetermined but not printed as such:\n%s", c.Protocol, stdout)
 		}
-	case class == verdict.ClassUnexplained:
+	case class == analysis.ClassUnexplained:
 		if !strings.Contains(stdout, c.Scenario+"/"+c.Protocol) || !strings.Contains(stdout, "unexplained") {
 			t.Errorf("%s: unexplained but not printed as such:\n%s", c.Protocol, stdout)
 		}
-	case verdict.MachineBound(c, res):
+	case analysis.MachineBound(c, res):
 		t.Logf("%s: held by the machine: %s", c.Protocol, b.Explained)
 	default:
 		t.Errorf("%s: class %q", c.Protocol, class)

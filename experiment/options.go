@@ -8,13 +8,13 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/config"
+	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/internal/browser"
 	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/fielderr"
 	"github.com/httpvs/httpvs/internal/matrix"
 	"github.com/httpvs/httpvs/internal/requests"
 	"github.com/httpvs/httpvs/internal/runfiles"
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
@@ -216,7 +216,7 @@ func (o *Options) fillRounds() {
 		// fixed one there (1% spent, Student's t with two degrees of
 		// freedom).
 		if m.Precision == 0 {
-			m.Precision = verdict.StableHalfWidth
+			m.Precision = analysis.StableHalfWidth
 		}
 		return
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/httpvs/httpvs/internal/verdict"
+	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -36,7 +36,7 @@ func browserResults() *results.Results {
 			Disagrees: "the server counted 2 connections, the browser 1", Excluded: 1,
 			Loads: []results.BrowserLoad{load(1, "h3", 0.65, 1), load(2, "h3", 0.67, 1), bad}},
 	}}
-	verdict.SetBrowserVerdict(res.Browser)
+	analysis.SetBrowserVerdict(res.Browser)
 	return res
 }
 

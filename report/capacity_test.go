@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/httpvs/httpvs/internal/verdict"
+	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -14,7 +14,7 @@ import (
 // budget where neither bracket closed prints no ratio and no "≈"; every
 // line fits textWidth.
 func TestCapacityVerdicts(t *testing.T) {
-	obj, err := verdict.ParseObjective("p99<50ms")
+	obj, err := analysis.ParseObjective("p99<50ms")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func TestCapacityVerdicts(t *testing.T) {
 func setRatiosForTest(c *results.Capacity) {
 	c.Baseline = c.Transports[0].Protocol
 	for i := 1; i < len(c.Transports); i++ {
-		c.Transports[i].VsBaseline = verdict.RatioOf(c.Transports[i], c.Transports[0])
+		c.Transports[i].VsBaseline = analysis.RatioOf(c.Transports[i], c.Transports[0])
 	}
 }
 

@@ -11,7 +11,7 @@ import (
 	extast "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"
 
-	"github.com/httpvs/httpvs/internal/verdict"
+	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 )
@@ -41,7 +41,7 @@ func defaultMatrixRun(drift []float64, ratio func(sc, p string) float64, knobs s
 				}
 				c.Repetitions = append(c.Repetitions, results.Repetition{Round: i + 1, Value: v})
 			}
-			verdict.SummariseCell(&c)
+			analysis.SummariseCell(&c)
 			res.Cells = append(res.Cells, c)
 		}
 	}
@@ -65,8 +65,8 @@ func TestCompareMarkdown(t *testing.T) {
 	}
 	nw := defaultMatrixRun([]float64{1.3, 1.35, 1.25}, halved, "mine")
 	var b bytes.Buffer
-	c := verdict.CompareRuns("main/results.json", "pr/results.json", old, nw)
-	verdict.SetGate(&c, verdict.FailSlower)
+	c := analysis.CompareRuns("main/results.json", "pr/results.json", old, nw)
+	analysis.SetGate(&c, analysis.FailSlower)
 	if err := CompareMarkdown(&b, c); err != nil {
 		t.Fatal(err)
 	}

@@ -23,7 +23,7 @@ func TestReportLinksNoProtocolStack(t *testing.T) {
 		"github.com/httpvs/httpvs/transport", "github.com/httpvs/httpvs/internal/wire"}
 	measurers := map[string]bool{"github.com/httpvs/httpvs/load": true, "github.com/httpvs/httpvs/transfer": true,
 		"github.com/httpvs/httpvs/internal/peers": true, "github.com/httpvs/httpvs/tune": true, "github.com/httpvs/httpvs/internal/matrix": true,
-		"github.com/httpvs/httpvs/internal/diagnosis": true, "github.com/httpvs/httpvs/experiment": true}
+		"github.com/httpvs/httpvs/internal/analysis": true, "github.com/httpvs/httpvs/experiment": true}
 	for _, dep := range strings.Fields(string(out)) {
 		for _, b := range banned {
 			if strings.HasPrefix(dep, b) {

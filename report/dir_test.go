@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/httpvs/httpvs/internal/verdict"
+	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -101,7 +101,7 @@ func names(t *testing.T, dir string) []string {
 func TestWriteCapacity(t *testing.T) {
 	parent := filepath.Join(t.TempDir(), "out")
 	cores := 0.75
-	obj, err := verdict.ParseObjective("p99<50ms,errors<1%")
+	obj, err := analysis.ParseObjective("p99<50ms,errors<1%")
 	if err != nil {
 		t.Fatal(err)
 	}

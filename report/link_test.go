@@ -7,7 +7,6 @@ import (
 
 	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/internal/matrix"
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -170,7 +169,7 @@ func TestLinkVerdictUndetermined(t *testing.T) {
 	if err := Matrix(&b, res); err != nil {
 		t.Fatal(err)
 	}
-	if want := "h2c 26% (" + verdict.ClassUndecided + ")"; !strings.Contains(b.String(), want) {
+	if want := "h2c 26% (" + analysis.ClassUndecided + ")"; !strings.Contains(b.String(), want) {
 		t.Errorf("the report lacks %q:\n%s", want, b.String())
 	}
 }
@@ -198,7 +197,7 @@ func TestLinkWordsOnlyFromPlacedCells(t *testing.T) {
 		t.Fatalf("planted cell: verdict %+v, bound %+v: want slower and undetermined", c.VsBaseline, c.Bound)
 	}
 	class, why := wordOf(c, res.Cell("download", "h1"), res)
-	if class != "loses on" || !strings.HasPrefix(why, "0.45x; h2c is "+verdict.ClassUndecided) || !strings.Contains(why, "the link says nothing of why") {
+	if class != "loses on" || !strings.HasPrefix(why, "0.45x; h2c is "+analysis.ClassUndecided) || !strings.Contains(why, "the link says nothing of why") {
 		t.Errorf("words %q %q: want the verdict kept, no reason from the link", class, why)
 	}
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/internal/runfiles"
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
 	"golang.org/x/perf/benchfmt"
@@ -179,7 +178,7 @@ func TestDeltas(t *testing.T) {
 	}
 	analysis.Summarise(new)
 	var b bytes.Buffer
-	if err := Deltas(&b, verdict.CompareRuns("old", "new", old, new)); err != nil {
+	if err := Deltas(&b, analysis.CompareRuns("old", "new", old, new)); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "deltas.txt", b.Bytes())
@@ -212,7 +211,7 @@ func TestDeltasCallsOutTheBaseline(t *testing.T) {
 	}
 	analysis.Summarise(new)
 	var b bytes.Buffer
-	if err := Deltas(&b, verdict.CompareRuns("old", "new", old, new)); err != nil {
+	if err := Deltas(&b, analysis.CompareRuns("old", "new", old, new)); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/httpvs/httpvs/internal/analysis"
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -29,7 +28,7 @@ func medianRun() *results.Results {
 		cell("h1-tls", 3960, 4050, 4005, 4095, 4032),
 		cell("h2", 4000, 4100, 4050, 4150, 4080, 2000, 2100, 2050, 2150, 1950, 2080),
 	}
-	verdict.Summarise(res)
+	analysis.SummariseCells(res)
 	analysis.Conclude(res)
 	return res
 }
@@ -79,7 +78,7 @@ func TestMediansAgainstTheVerdictSaid(t *testing.T) {
 		return c
 	}
 	res.Cells = []results.Cell{cell("h1", 1000, 2000, 3000, 4000, 5000), cell("h2", 500, 3200, 3100, 3300, 4500)}
-	verdict.Summarise(res)
+	analysis.SummariseCells(res)
 	c := res.Cell("small-sequential", "h2")
 	// The rounds' geometric mean ratio is 0.91x; planted as a call, as a
 	// narrower run of the same shape would make it.

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/httpvs/httpvs/internal/analysis"
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -20,10 +19,10 @@ func TestNoiseLine(t *testing.T) {
 	}
 	bps, rps := results.MetricBytesPerSecond, results.MetricRequestsPerSecond
 	res.AA = []results.Cell{
-		{Scenario: "download", Metric: bps, Protocol: verdict.AAColumn("h1"), VsBaseline: &results.Interval{Ratio: 1.01, Low: 0.95, High: 1.07, Pairs: 8, Verdict: results.VerdictSimilar}},
-		{Scenario: "upload", Metric: bps, Protocol: verdict.AAColumn("h1"), VsBaseline: &results.Interval{Ratio: 0.98, Low: 0.90, High: 1.04, Pairs: 8, Verdict: results.VerdictSimilar}},
-		{Scenario: "small-sequential", Metric: rps, Protocol: verdict.AAColumn("h1"), VsBaseline: &results.Interval{Ratio: 1.06, Low: 0.80, High: 1.41, Pairs: 8, Verdict: results.VerdictUndetermined}},
-		{Scenario: "grpc-1", Metric: rps, Protocol: verdict.AAColumn("h1"), VsBaseline: &results.Interval{Ratio: 1.0, Low: 0.97, High: 1.03, Pairs: 8, Verdict: results.VerdictSimilar}},
+		{Scenario: "download", Metric: bps, Protocol: analysis.AAColumn("h1"), VsBaseline: &results.Interval{Ratio: 1.01, Low: 0.95, High: 1.07, Pairs: 8, Verdict: results.VerdictSimilar}},
+		{Scenario: "upload", Metric: bps, Protocol: analysis.AAColumn("h1"), VsBaseline: &results.Interval{Ratio: 0.98, Low: 0.90, High: 1.04, Pairs: 8, Verdict: results.VerdictSimilar}},
+		{Scenario: "small-sequential", Metric: rps, Protocol: analysis.AAColumn("h1"), VsBaseline: &results.Interval{Ratio: 1.06, Low: 0.80, High: 1.41, Pairs: 8, Verdict: results.VerdictUndetermined}},
+		{Scenario: "grpc-1", Metric: rps, Protocol: analysis.AAColumn("h1"), VsBaseline: &results.Interval{Ratio: 1.0, Low: 0.97, High: 1.03, Pairs: 8, Verdict: results.VerdictSimilar}},
 	}
 	got := noiseLine(res)
 	for _, want := range []string{
@@ -76,8 +75,8 @@ func TestVerdictMarksCallsWithinTheFloor(t *testing.T) {
 		cell("grpc-1", "h2c", rps, 0.91, 0.86, 0.97, results.VerdictSlower),
 	}
 	res.AA = []results.Cell{
-		cell("download", verdict.AAColumn("h1"), bps, 1.0, 0.95, 1.06, results.VerdictSimilar),
-		cell("small-sequential", verdict.AAColumn("h1"), rps, 1.02, 0.71, 1.29, results.VerdictUndetermined),
+		cell("download", analysis.AAColumn("h1"), bps, 1.0, 0.95, 1.06, results.VerdictSimilar),
+		cell("small-sequential", analysis.AAColumn("h1"), rps, 1.02, 0.71, 1.29, results.VerdictUndetermined),
 	}
 	analysis.Judge(res)
 	v := newVerdict(res)

@@ -6,8 +6,6 @@ import (
 	"testing"
 
 	"github.com/httpvs/httpvs/internal/analysis"
-	"github.com/httpvs/httpvs/internal/diagnosis"
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -32,14 +30,14 @@ func TestReferencesSayWhoseCostItIs(t *testing.T) {
 	analysis.Summarise(res)
 	for i := range res.References {
 		c := &res.References[i]
-		v, b := verdict.ReferenceValues(*c), verdict.ReferenceValues(res.References[i-i%2])
+		v, b := analysis.ReferenceValues(*c), analysis.ReferenceValues(res.References[i-i%2])
 		if c.Protocol != "h1" {
-			iv := verdict.RatioInterval(&v, &b)
+			iv := analysis.RatioInterval(&v, &b)
 			c.VsH1 = &iv
 		}
 		c.Median = c.Rounds[0]
 	}
-	diagnosis.References(res)
+	analysis.References(res)
 	var buf bytes.Buffer
 	textReferences(&buf, res)
 	out := buf.String()

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/httpvs/httpvs/internal/analysis"
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -28,9 +27,9 @@ func TestRunRoundsText(t *testing.T) {
 		cell("download:tuned", "h2c", 90, 91),
 	}}
 	for i := range res.Cells {
-		verdict.SummariseCell(&res.Cells[i])
+		analysis.SummariseCell(&res.Cells[i])
 	}
-	verdict.SetRatios(res.Cells, "h1")
+	analysis.SetRatios(res.Cells, "h1")
 	analysis.Conclude(res)
 	got := runRoundsText(res)
 	for _, want := range []string{"2 to 4 repetitions per cell as run", "no round added", "58s budget", "1 cell(s) wider than ±10%", "would need about 12s more: --budget, --max-repeat"} {
@@ -59,7 +58,7 @@ func TestRunRoundsText(t *testing.T) {
 // TestSequentialWordsFollowTheRecord: the rule's words are those the
 // results recorded, an earlier run's O'Brien-Fleming-type spending too.
 func TestSequentialWordsFollowTheRecord(t *testing.T) {
-	now := results.Sequential{Rule: verdict.SequentialRule, First: 4, Last: 16}
+	now := results.Sequential{Rule: analysis.SequentialRule, First: 4, Last: 16}
 	before := results.Sequential{Rule: "group-sequential, Lan-DeMets spending (1% at the first look, O'Brien-Fleming-type after), t at each look", First: 4, Last: 16}
 	for _, c := range []struct {
 		q    results.Sequential

@@ -8,7 +8,6 @@ import (
 
 	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/internal/runfiles"
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -88,7 +87,7 @@ func verdictOf(iv results.Interval) string {
 		return results.VerdictSlower
 	case iv.Low > 1:
 		return results.VerdictFaster
-	case iv.Low < 1/(1+verdict.Matters) || iv.High > 1+verdict.Matters:
+	case iv.Low < 1/(1+analysis.Matters) || iv.High > 1+analysis.Matters:
 		return results.VerdictUndetermined
 	}
 	return results.VerdictSimilar

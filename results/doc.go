@@ -5,5 +5,5 @@
 // knob sets, as data. It reads and writes the schema (SchemaVersion) and
 // imports nothing that speaks a protocol: the experiment fills it, package
 // report renders it; the arithmetic behind its figures is the module's
-// own (internal/verdict).
+// own (internal/analysis).
 package results

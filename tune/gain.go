@@ -3,11 +3,11 @@ package tune
 import (
 	"math"
 
-	"github.com/httpvs/httpvs/internal/verdict"
+	"github.com/httpvs/httpvs/internal/analysis"
 )
 
 // pairedGain is the geometric mean of bests[i]/defs[i] with its 95%
-// interval (verdict.LogInterval: Student's t on the logarithms) and the
+// interval (analysis.LogInterval: Student's t on the logarithms) and the
 // pairs it had; the interval is the estimate itself with fewer than two
 // pairs.
 func pairedGain(defs, bests []float64) (gain, low, high float64, pairs int) {
@@ -17,7 +17,7 @@ func pairedGain(defs, bests []float64) (gain, low, high float64, pairs int) {
 			logs = append(logs, math.Log(bests[i]/defs[i]))
 		}
 	}
-	iv := verdict.LogInterval(logs)
+	iv := analysis.LogInterval(logs)
 	if iv.Pairs < 2 {
 		return iv.Ratio, iv.Ratio, iv.Ratio, iv.Pairs
 	}

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/httpvs/httpvs/internal/sampling"
+	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/transfer/transferresult"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/tune/tuneresult"
@@ -39,7 +39,7 @@ func (b *bench) search(ctx context.Context, p transport.Protocol, shareEnd time.
 			p, b.perMeasure(p).Round(time.Millisecond), errCutOff)
 	}
 	res.Best = best
-	res.H1BytesPerSecond, res.DefaultBytesPerSecond, res.BestBytesPerSecond = sampling.Mean(f.h1s), sampling.Mean(f.defs), sampling.Mean(f.bests)
+	res.H1BytesPerSecond, res.DefaultBytesPerSecond, res.BestBytesPerSecond = analysis.Mean(f.h1s), analysis.Mean(f.defs), analysis.Mean(f.bests)
 	res.Gain, res.GainLow, res.GainHigh, res.Pairs = pairedGain(f.defs, f.bests)
 	conclude(&res, p, f.defRep, b.opts.Link)
 	return res, nil

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/httpvs/httpvs/experiment"
-	"github.com/httpvs/httpvs/internal/verdict"
+	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
@@ -141,7 +141,7 @@ func ginMatrix(res *results.Results) Row {
 		r.Verdict = notComparable
 		return r
 	}
-	c1, c2 := verdict.MedianRepetition(h1).Connections, verdict.MedianRepetition(h2).Connections
+	c1, c2 := analysis.MedianRepetition(h1).Connections, analysis.MedianRepetition(h2).Connections
 	r.Figure = fmt.Sprintf("h1 %d connections, h2 %d per repetition", c1, c2)
 	r.Verdict = pick(c2 == 1 && c1 > 1, agrees, disagrees)
 	return r

@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"github.com/httpvs/httpvs/internal/verdict"
+	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -157,7 +157,7 @@ func (rs rounds) ratio(a, b string, lowerBetter bool) results.Interval {
 		}
 		logs = append(logs, l)
 	}
-	return verdict.LogInterval(logs)
+	return analysis.LogInterval(logs)
 }
 
 // median of a column's values.

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/experiment"
+	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/internal/linkmodel"
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
@@ -75,7 +75,7 @@ func readLink(res *results.Results) sweepLink {
 		return l
 	}
 	l.ok, l.gap, l.h2, l.h3 = true, *c3.VsBaseline, c2.Median*8, c3.Median*8
-	m := verdict.MedianRepetition(c3)
+	m := analysis.MedianRepetition(c3)
 	l.recvCPU = m.ClientCPUPerUnit
 	if m.ServerCPUPerUnit != nil {
 		l.sendCPU = *m.ServerCPUPerUnit
@@ -85,7 +85,7 @@ func readLink(res *results.Results) sweepLink {
 		l.acks = float64(m.ClientQUIC.PacketsSent) / float64(m.ClientQUIC.PacketsReceived)
 	}
 	l.upDown2, l.upDown3 = upDown(c2), upDown(c3)
-	l.behind = strings.TrimSpace(verdict.EmulatorBehind(c2, n) + " " + verdict.EmulatorBehind(c3, n))
+	l.behind = strings.TrimSpace(analysis.EmulatorBehind(c2, n) + " " + analysis.EmulatorBehind(c3, n))
 	for _, x := range res.Crossover {
 		if x.Protocol == transport.H3.String() {
 			l.cross = float64(linkmodel.CrossoverRate(x))
@@ -104,7 +104,7 @@ func cpuRatio(c *results.Cell) results.Interval {
 		}
 		logs = append(logs, math.Log(r.ClientCPUPerUnit / *r.ServerCPUPerUnit))
 	}
-	return verdict.LogInterval(logs)
+	return analysis.LogInterval(logs)
 }
 
 // upDown is the link's packets up (client to server: a download's

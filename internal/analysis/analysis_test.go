@@ -4,14 +4,13 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
-// judged is a run of made-up cells, concluded: download over h1, h2c and
+// judgedRun is a run of made-up cells, concluded: download over h1, h2c and
 // h2, and download:tuned over the same, the tuned set reading 256 KiB and
 // asking for 1 MiB frames.
-func judged(t *testing.T, h2c, h2 []results.Finding, tunedWord string) *results.Results {
+func judgedRun(t *testing.T, h2c, h2 []results.Finding, tunedWord string) *results.Results {
 	t.Helper()
 	tuned := &results.KnobSet{Name: "tuned", Knobs: []results.Knob{{Field: "Client.ReadSize", Value: "256Ki"}, {Field: "Client.HTTP2.MaxReadFrameSize", Value: "1Mi"}}}
 	iv := func(r, lo, hi float64, word string) *results.Interval {
@@ -34,7 +33,7 @@ func judged(t *testing.T, h2c, h2 []results.Finding, tunedWord string) *results.
 		{Scenario: "download", Protocol: "h2", VsBaseline: iv(0.97, 0.9, 1.05, results.VerdictSimilar), Findings: h2, Repetitions: shipped},
 		{Scenario: "download:tuned", Protocol: "h2c", Knobs: "tuned", VsBaseline: iv(0.75, 0.7, 0.8, results.VerdictSlower), Repetitions: better},
 	}}
-	verdict.SetTunedGains(res.Cells)
+	SetTunedGains(res.Cells)
 	Conclude(res)
 	return res
 }
@@ -51,7 +50,7 @@ var (
 // tuned set holds, not the first listed; a fix's value is the one the
 // tuned set measured.
 func TestMainCauseIsTheFixThatMoved(t *testing.T) {
-	res := judged(t, []results.Finding{machine, cpuFinding, framesFinding, readsFinding}, nil, "raised")
+	res := judgedRun(t, []results.Finding{machine, cpuFinding, framesFinding, readsFinding}, nil, "raised")
 	j := res.Judgement
 	if j.Tuned == nil || len(j.Tuned.Gains) != 1 || j.Tuned.Gains[0].Word != results.GainRaised || j.Tuned.Gains[0].Gain == nil {
 		t.Fatalf("tuned rows %+v: want download/h2c raised by its own paired test", j.Tuned)
@@ -73,7 +72,7 @@ func TestMainCauseIsTheFixThatMoved(t *testing.T) {
 // read ≈ has no main cause whatever its findings; a caveat alone is no
 // cause.
 func TestMainCauseRefuses(t *testing.T) {
-	res := judged(t, []results.Finding{cpuFinding, readsFinding}, []results.Finding{readsFinding}, "no change")
+	res := judgedRun(t, []results.Finding{cpuFinding, readsFinding}, []results.Finding{readsFinding}, "no change")
 	if w := res.Judgement.Tuned.Gains[0].Word; w != results.GainNone {
 		t.Fatalf("tuned word %q, want %q", w, results.GainNone)
 	}
@@ -83,7 +82,7 @@ func TestMainCauseRefuses(t *testing.T) {
 	if c := res.Cell("download", "h2"); c.MainCause != "" {
 		t.Errorf("a cell read ≈ has main cause %q", c.MainCause)
 	}
-	res = judged(t, []results.Finding{machine}, nil, "raised")
+	res = judgedRun(t, []results.Finding{machine}, nil, "raised")
 	if c := res.Cell("download", "h2c"); c.MainCause != "" || len(res.Judgement.Causes) != 0 {
 		t.Errorf("a caveat made a cause: %q, %+v", c.MainCause, res.Judgement.Causes)
 	}
@@ -92,7 +91,7 @@ func TestMainCauseRefuses(t *testing.T) {
 // TestDecidedCounts: the cells with an interval and those the verdict
 // decided, the baseline not among them.
 func TestDecidedCounts(t *testing.T) {
-	res := judged(t, nil, nil, "raised")
+	res := judgedRun(t, nil, nil, "raised")
 	if j := res.Judgement; j.Cells != 3 || j.Decided != 3 {
 		t.Errorf("decided %d of %d, want 3 of 3", j.Decided, j.Cells)
 	}

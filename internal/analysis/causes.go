@@ -3,7 +3,6 @@ package analysis
 import (
 	"strings"
 
-	"github.com/httpvs/httpvs/internal/diagnosis"
 	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/results"
 )
@@ -21,7 +20,7 @@ func mainCauses(res *results.Results, j *results.Judgement) {
 		}
 		name := c.Scenario + "/" + c.Protocol
 		for _, f := range c.Findings {
-			if diagnosis.Caveat(f.Rule) {
+			if Caveat(f.Rule) {
 				j.Caveats = gather(j.Caveats, caveats, f, name, res.Settings.Alongside)
 			}
 		}
@@ -43,21 +42,21 @@ func mainCause(c *results.Cell, raised bool, tuned *results.KnobSet) *results.Fi
 	var first *results.Finding
 	for i := range c.Findings {
 		f := &c.Findings[i]
-		if diagnosis.Caveat(f.Rule) {
+		if Caveat(f.Rule) {
 			continue
 		}
 		if first == nil {
 			first = f
 		}
-		if raised && len(f.Knobs) > 0 && within(f.Knobs, tuned) {
+		if raised && len(f.Knobs) > 0 && knobsWithin(f.Knobs, tuned) {
 			return f
 		}
 	}
 	return first
 }
 
-// within says every knob's field is set by set.
-func within(knobs []results.Knob, set *results.KnobSet) bool {
+// knobsWithin says every knob's field is set by set.
+func knobsWithin(knobs []results.Knob, set *results.KnobSet) bool {
 	if set == nil {
 		return false
 	}
@@ -98,7 +97,7 @@ func gather(list []results.Cause, index map[string]int, f results.Finding, name 
 			knobs[n] = k
 		}
 		index[key] = len(list)
-		return append(list, results.Cause{Rule: f.Rule, What: diagnosis.What(f.Rule), Knobs: knobs, Cells: []string{name}})
+		return append(list, results.Cause{Rule: f.Rule, What: What(f.Rule), Knobs: knobs, Cells: []string{name}})
 	}
 	list[i].Cells = append(list[i].Cells, name)
 	return list

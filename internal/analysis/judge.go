@@ -1,13 +1,6 @@
-// Package analysis judges a measured run once: the diagnosis and the
-// link's bounds, the noise floor per kind of work, each cell's main
-// cause and marks, the causes and caveats across the run and the tuned
-// rows. Everything a report says beyond the measured figures is
-// computed here and kept in results.json; renderers only format it.
 package analysis
 
 import (
-	"github.com/httpvs/httpvs/internal/diagnosis"
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -17,8 +10,8 @@ import (
 // called again on results read back (merge, compare): it replaces what
 // an earlier call set.
 func Judge(res *results.Results) {
-	diagnosis.Diagnose(res)
-	diagnosis.Bounds(res)
+	Diagnose(res)
+	Bounds(res)
 	Conclude(res)
 }
 
@@ -55,11 +48,11 @@ func decided(word string) bool {
 // floors are the A/A cells per kind of work, with the cells each marks.
 func floors(res *results.Results) []results.NoiseFloor {
 	var out []results.NoiseFloor
-	for _, n := range verdict.NoiseFloors(res) {
+	for _, n := range NoiseFloors(res) {
 		f := results.NoiseFloor{Kind: n.Kind, Cells: n.Cells, FalseCalls: n.FalseCalls, Reach: n.Resolution}
 		for i := range res.Cells {
 			c := &res.Cells[i]
-			if verdict.KindOf(c.Scenario, c.Metric) == n.Kind && verdict.WithinFloor(c, n) {
+			if KindOf(c.Scenario, c.Metric) == n.Kind && WithinFloor(c, n) {
 				f.Within = append(f.Within, c.Scenario+"/"+c.Protocol)
 			}
 		}
@@ -72,7 +65,7 @@ func floors(res *results.Results) []results.NoiseFloor {
 // by the diagnosis's own rule), within its kind's noise floor.
 func marks(res *results.Results, c *results.Cell, floors []results.NoiseFloor) []string {
 	var out []string
-	if c.VsBaseline != nil && c.VsBaseline.Verdict != results.VerdictSimilar && (verdict.MachineBound(c, res) || hasRule(c, "machine-bound")) {
+	if c.VsBaseline != nil && c.VsBaseline.Verdict != results.VerdictSimilar && (MachineBound(c, res) || hasRule(c, "machine-bound")) {
 		out = append(out, results.MarkMachineBound)
 	}
 	name := c.Scenario + "/" + c.Protocol
@@ -96,9 +89,9 @@ func hasRule(c *results.Cell, rule string) bool {
 }
 
 // Summarise sets every cell's summary and intervals from its repetitions
-// (verdict.Summarise), then judges the run: for results made outside a
+// (SummariseCells), then judges the run: for results made outside a
 // run (tune's trials, tests).
 func Summarise(res *results.Results) {
-	verdict.Summarise(res)
+	SummariseCells(res)
 	Judge(res)
 }

@@ -2,8 +2,6 @@ package analysis
 
 import (
 	"github.com/httpvs/httpvs/internal/protoname"
-	"github.com/httpvs/httpvs/internal/sampling"
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -27,7 +25,7 @@ func sameRounds(res *results.Results) {
 
 // scenarioRounds does sameRounds for one scenario's cells.
 func scenarioRounds(cells []*results.Cell) {
-	base := baselineOf(cells)
+	base := baselineIn(cells)
 	if base == nil {
 		return
 	}
@@ -37,7 +35,7 @@ func scenarioRounds(cells []*results.Cell) {
 		if c == base || c.Skipped != "" {
 			continue
 		}
-		pairs := verdict.PairRounds(c, base)
+		pairs := PairRounds(c, base)
 		if len(pairs) == 0 {
 			continue
 		}
@@ -47,18 +45,18 @@ func scenarioRounds(cells []*results.Cell) {
 			vs = append(vs, p.Cell.Value)
 			shared[p.Round]++
 		}
-		m := sampling.Median(vs)
+		m := Median(vs)
 		c.RoundsMedian, c.RoundsUsed = &m, len(vs)
 	}
 	var vs []float64
-	for _, p := range verdict.PairRounds(base, base) {
+	for _, p := range PairRounds(base, base) {
 		base.RoundsOf++
 		if shared[p.Round] == others && others > 0 {
 			vs = append(vs, p.Base.Value)
 		}
 	}
 	if len(vs) > 0 {
-		m := sampling.Median(vs)
+		m := Median(vs)
 		base.RoundsMedian, base.RoundsUsed = &m, len(vs)
 	}
 	for _, c := range cells {
@@ -68,9 +66,9 @@ func scenarioRounds(cells []*results.Cell) {
 	}
 }
 
-// baselineOf is the scenario's baseline cell, as its cells name it (h1
+// baselineIn is the scenario's baseline cell, as its cells name it (h1
 // when none does); nil when it was not measured.
-func baselineOf(cells []*results.Cell) *results.Cell {
+func baselineIn(cells []*results.Cell) *results.Cell {
 	name := protoname.H1
 	for _, c := range cells {
 		if c.Baseline != "" {
@@ -112,11 +110,11 @@ func against(c, base *results.Cell) (why string, bm float64) {
 		return "", 0
 	}
 	var cv, bv []float64
-	for _, p := range verdict.PairRounds(c, base) {
+	for _, p := range PairRounds(c, base) {
 		cv, bv = append(cv, p.Cell.Value), append(bv, p.Base.Value)
 	}
-	bm = sampling.Median(bv)
-	if len(bv) > 0 && faster(c, sampling.Median(cv), bm) == (v == results.VerdictFaster) {
+	bm = Median(bv)
+	if len(bv) > 0 && faster(c, Median(cv), bm) == (v == results.VerdictFaster) {
 		return results.AgainstOtherRounds, bm
 	}
 	return results.AgainstSameRounds, 0
@@ -124,7 +122,7 @@ func against(c, base *results.Cell) (why string, bm float64) {
 
 // faster says a cell reading cm beats a baseline reading bm in c's metric.
 func faster(c *results.Cell, cm, bm float64) bool {
-	if verdict.LowerIsBetter(c.Metric) {
+	if LowerIsBetter(c.Metric) {
 		return cm < bm
 	}
 	return cm > bm

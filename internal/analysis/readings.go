@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"slices"
 
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 )
@@ -18,16 +17,16 @@ func readings(res *results.Results, j *results.Judgement) {
 	for i := range res.Cells {
 		c := &res.Cells[i]
 		c.MedianRepetition = medianIndex(c)
-		c.Ratio = verdict.Ratio(c)
-		c.LinkTotal = verdict.CellLink(c)
-		c.EmulatorBehind = verdict.EmulatorBehind(c, res.Settings.Net)
+		c.Ratio = Ratio(c)
+		c.LinkTotal = CellLink(c)
+		c.EmulatorBehind = EmulatorBehind(c, res.Settings.Net)
 		for _, a := range c.Attribution {
 			if a != nil {
-				a.Summary = verdict.AttributionSummary(a, c.CPUUnit)
+				a.Summary = AttributionSummary(a, c.CPUUnit)
 			}
 		}
 		if c.Bound != nil {
-			c.Bound.Class = verdict.BoundClass(c.Bound)
+			c.Bound.Class = BoundClass(c.Bound)
 		}
 		if !seen[c.Scenario] {
 			seen[c.Scenario] = true
@@ -37,19 +36,19 @@ func readings(res *results.Results, j *results.Judgement) {
 		}
 	}
 	for i := range res.References {
-		res.References[i].WithoutGo = verdict.WithoutGo(&res.References[i])
+		res.References[i].WithoutGo = WithoutGo(&res.References[i])
 	}
-	j.Precision = verdict.PrecisionOf(res.Settings)
-	j.Open = verdict.PrecisionLimits(res)
+	j.Precision = PrecisionOf(res.Settings)
+	j.Open = PrecisionLimits(res)
 }
 
 // medianIndex is the 1-based index of c's median repetition among those
-// that count (verdict.Counts; the lower middle one for an even count), 0
+// that count (Counts; the lower middle one for an even count), 0
 // when none counts.
 func medianIndex(c *results.Cell) int {
 	var idx []int
 	for i, r := range c.Repetitions {
-		if verdict.Counts(r) {
+		if Counts(r) {
 			idx = append(idx, i)
 		}
 	}

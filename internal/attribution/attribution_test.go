@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/pprof/profile"
 
-	"github.com/httpvs/httpvs/internal/verdict"
+	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -82,7 +82,7 @@ func TestCompare(t *testing.T) {
 	if len(s.ShrunkAreas) != 1 || s.ShrunkAreas[0].Name != AreaHTTP1 || !near(s.ShrunkAreas[0].ChangeSecondsPerUnit, -0.1) {
 		t.Errorf("shrunk areas %+v: want net/http -0.1", s.ShrunkAreas)
 	}
-	line := verdict.AttributionSummary(s, "GB")
+	line := analysis.AttributionSummary(s, "GB")
 	wantLine := "server +0.50 s/GB (1.00 vs 0.50) = 0.60 grew - 0.10 shrank; " +
 		"grew: HTTP/2 (net/http) +0.25 (42% of the growth), syscalls and the netpoller +0.20 (33%), runtime (GC, allocation) +0.14 (23%), 0.01 in smaller changes; " +
 		"shrank: net/http -0.10 (100% of the shrinkage); " +
@@ -90,7 +90,7 @@ func TestCompare(t *testing.T) {
 	if line != wantLine {
 		t.Errorf("summary\n got %q\nwant %q", line, wantLine)
 	}
-	brief := verdict.AttributionBrief(s, "GB", 1)
+	brief := analysis.AttributionBrief(s, "GB", 1)
 	if !strings.Contains(brief, "grew: HTTP/2 (net/http) +0.25 (42% of the growth), 0.35 in smaller changes") {
 		t.Errorf("brief %q: the growth left out must be counted", brief)
 	}
@@ -160,7 +160,7 @@ func TestCompareExcludesLabel(t *testing.T) {
 	if !near(s.SecondsPerUnit, 0.1) || !near(s.ExtraSecondsPerUnit, 0) || !near(s.ExcludedSecondsPerUnit, 0.4) || len(s.Functions) != 0 {
 		t.Errorf("%+v: want 0.1 s/unit on each side, 0.4 left out", s)
 	}
-	if got := verdict.AttributionSummary(s, "GB"); !strings.Contains(got, "link emulator's 0.400 vs 0.000 s/GB left out") {
+	if got := analysis.AttributionSummary(s, "GB"); !strings.Contains(got, "link emulator's 0.400 vs 0.000 s/GB left out") {
 		t.Errorf("summary %q", got)
 	}
 	// Without the label to exclude, the ferry is the extra.
@@ -203,7 +203,7 @@ func TestCompareNoExtra(t *testing.T) {
 	if s.ExtraSecondsPerUnit >= 0 || len(s.Functions) != 0 || len(s.Areas) != 0 || !near(s.ShrinkageSecondsPerUnit, -s.ExtraSecondsPerUnit) {
 		t.Errorf("%+v: want a negative extra, all of it shrinkage, and nothing grown", s)
 	}
-	if got := verdict.AttributionSummary(s, "1000 requests"); !strings.Contains(got, "no more than the baseline's") {
+	if got := analysis.AttributionSummary(s, "1000 requests"); !strings.Contains(got, "no more than the baseline's") {
 		t.Errorf("summary %q", got)
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/httpvs/httpvs/internal/verdict"
+	"github.com/httpvs/httpvs/internal/analysis"
 )
 
 var sink uint64
@@ -60,7 +60,7 @@ func TestCompareRealProfiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Log(verdict.AttributionSummary(s, "GB"))
+	t.Log(analysis.AttributionSummary(s, "GB"))
 	if s.ExtraSecondsPerUnit <= 0 || len(s.Functions) == 0 || !strings.HasSuffix(s.Functions[0].Name, "attribution.spin2") {
 		t.Fatalf("%+v: want spin2 first", s)
 	}

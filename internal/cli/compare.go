@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/experiment"
-	"github.com/httpvs/httpvs/internal/verdict"
+	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/results"
 )
@@ -27,8 +27,8 @@ func runCompare(_ context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *failOn != "" && !verdict.ValidFailOn(*failOn) {
-		return usagef("--fail-on %q: want %s (e.g. --fail-on slower)", *failOn, strings.Join(verdict.FailOnWords, ", "))
+	if *failOn != "" && !analysis.ValidFailOn(*failOn) {
+		return usagef("--fail-on %q: want %s (e.g. --fail-on slower)", *failOn, strings.Join(analysis.FailOnWords, ", "))
 	}
 	if !validWord(*format, compareFormats) {
 		return usagef("--format %q: want %s (e.g. --format markdown)", *format, strings.Join(compareFormats, ", "))

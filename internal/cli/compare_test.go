@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/httpvs/httpvs/internal/verdict"
+	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -67,7 +67,7 @@ func setRatio(res *results.Results, protocol string, ratio float64) {
 				c.Repetitions[j].Value = v * ratio * jitter[j%len(jitter)]
 			}
 		}
-		verdict.SummariseCell(c)
+		analysis.SummariseCell(c)
 	}
 }
 
@@ -82,7 +82,7 @@ func scaleValues(res *results.Results, f float64, protocols ...string) {
 		for j := range c.Repetitions {
 			c.Repetitions[j].Value *= f
 		}
-		verdict.SummariseCell(c)
+		analysis.SummariseCell(c)
 	}
 }
 

@@ -4,9 +4,9 @@ import (
 	"context"
 	"os"
 
+	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/internal/matrix"
 	"github.com/httpvs/httpvs/internal/runfiles"
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/results"
 )
@@ -36,7 +36,7 @@ func runExplain(_ context.Context, e *env, args []string) error {
 		res.Settings.ProfileDir = *dir // where the next step's profiles are
 	}
 	if *asJSON {
-		return report.JSON(e.stdout, verdict.AttributedCells(res))
+		return report.JSON(e.stdout, analysis.AttributedCells(res))
 	}
 	if !report.Attribution(e.stdout, res) {
 		return e.fail(pos[0] + " holds no attributed cell the verdict calls slower: make the run with --profile DIR (or give the profiles of an earlier one with --profiles DIR)")

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/httpvs/httpvs/internal/verdict"
+	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/report"
 )
 
@@ -22,7 +22,7 @@ func TestExplain(t *testing.T) {
 	// five rounds, on all but a machine too busy to tell).
 	dir, out := profiledRun(t)
 	res, rdir := readResults(t, out)
-	attributed := verdict.AttributedCells(res)
+	attributed := analysis.AttributedCells(res)
 	if len(attributed) == 0 {
 		// This machine called no cell slower: nothing was attributed, and
 		// explain says so (TestProfiles checks nothing was profiled).

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/httpvs/httpvs/internal/verdict"
+	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -81,7 +81,7 @@ func precisionStep(res *results.Results) string {
 		return ""
 	}
 	most := 0
-	for _, p := range verdict.PrecisionLimits(res) {
+	for _, p := range analysis.PrecisionLimits(res) {
 		most = max(most, p.Needed)
 	}
 	if most <= res.Settings.MaxRepeat {

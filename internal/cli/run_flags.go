@@ -7,13 +7,13 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/experiment"
+	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/matrix"
 	"github.com/httpvs/httpvs/internal/peers"
 	"github.com/httpvs/httpvs/internal/requests"
 	"github.com/httpvs/httpvs/internal/runfiles"
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
@@ -75,7 +75,7 @@ func parseOver(e *env, args []string, preset experiment.Options) (*flagset.Set, 
 }
 
 func (f *runFlags) register(fs *flagset.Set) {
-	fs.About = fmt.Sprintf(runAbout, 100*verdict.Matters)
+	fs.About = fmt.Sprintf(runAbout, 100*analysis.Matters)
 	m := &f.xo.Matrix
 	fs.StringVar(&f.protocols, "protocols", "all", "comma-separated transports (h1, h2c, h1-tls, h2, h3) or all")
 	fs.Alias("protocols", "protocol")

@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/experiment"
+	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/internal/matrix"
 	"github.com/httpvs/httpvs/internal/testenv"
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
@@ -360,7 +360,7 @@ func checkAttribution(t *testing.T, c *results.Cell) {
 	}
 	http2 := false
 	for _, s := range c.Attribution {
-		t.Log(verdict.AttributionSummary(s, c.CPUUnit))
+		t.Log(analysis.AttributionSummary(s, c.CPUUnit))
 		if s.Error != "" || s.SecondsPerUnit <= 0 || s.BaseSecondsPerUnit <= 0 {
 			t.Errorf("%s: %+v", s.Side, s)
 		}

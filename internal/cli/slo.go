@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/experiment"
+	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/internal/defaults"
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/results"
 )
@@ -18,7 +18,7 @@ var sloUsage = "find each transport's capacity at this `objective` instead of th
 // capacity is run --slo: the capacity search against the child server or
 // the target, printed.
 func (f *runFlags) capacity(ctx context.Context, e *env, fs *flagset.Set, began time.Time) error {
-	obj, err := verdict.ParseObjective(f.slo)
+	obj, err := analysis.ParseObjective(f.slo)
 	if err != nil {
 		return usagef("--slo: %v", err)
 	}

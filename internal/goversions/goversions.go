@@ -18,9 +18,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/internal/fielderr"
 	"github.com/httpvs/httpvs/internal/protoname"
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
@@ -57,7 +57,7 @@ type Options struct {
 	// ParseVersion ("go1.24.13"); zero: Installed alone.
 	Versions []string
 	// Protocols are the transports; zero: h1 and h2c. h3 is not measured
-	// across versions. Ratios are to verdict.BaselineOf the ones measured.
+	// across versions. Ratios are to analysis.BaselineOf the ones measured.
 	Protocols []transport.Protocol
 	// Scenarios are scenario names; zero: Download and SmallSequential.
 	// Other names are listed in GoVersions.NotMeasured.
@@ -207,7 +207,7 @@ func Run(ctx context.Context, o Options) (*results.GoVersions, error) {
 	scenarios, protocols, not := o.measured() // WithDefaults refused options with none
 	out := &results.GoVersions{NotMeasured: not}
 	r := &runner{o: o, out: out, scenarios: scenarios, protocols: protocols}
-	r.baseline, _ = transport.Parse(verdict.BaselineOf(protoname.Names(protocols)))
+	r.baseline, _ = transport.Parse(analysis.BaselineOf(protoname.Names(protocols)))
 	r.prepare(ctx)
 	defer r.stop()
 	if ctx.Err() == nil {

@@ -1,7 +1,7 @@
 package goversions
 
 import (
-	"github.com/httpvs/httpvs/internal/verdict"
+	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -12,12 +12,12 @@ import (
 func (r *runner) finish() {
 	for _, k := range r.order {
 		c := r.cells[k]
-		verdict.SummariseCell(c)
+		analysis.SummariseCell(c)
 		if base := r.base(k); base != nil && k.p != r.baseline {
 			if base.Median > 0 {
 				c.RatioToBaseline = c.Median / base.Median
 			}
-			if iv := verdict.RatioInterval(c, base); iv.Pairs > 0 {
+			if iv := analysis.RatioInterval(c, base); iv.Pairs > 0 {
 				c.VsBaseline = &iv
 			}
 		}
@@ -77,14 +77,14 @@ func (r *runner) change(sc string, a, b int, p transport.Protocol) (results.GoVe
 		return results.GoVersionChange{}, false
 	}
 	ch := results.GoVersionChange{Scenario: sc, Protocol: p.String(), From: r.toolchains[a].tc.Toolchain, To: r.toolchains[b].tc.Toolchain}
-	ch.Figure = verdict.RatioInterval(cb, ca)
+	ch.Figure = analysis.RatioInterval(cb, ca)
 	if ch.Figure.Pairs == 0 {
 		return ch, false
 	}
 	if p != r.baseline {
 		ba, bb := r.base(key{sc, a, p}), r.base(key{sc, b, p})
 		if ba != nil && bb != nil {
-			if iv := verdict.RatioInterval(perRound(cb, bb), perRound(ca, ba)); iv.Pairs > 0 {
+			if iv := analysis.RatioInterval(perRound(cb, bb), perRound(ca, ba)); iv.Pairs > 0 {
 				ch.Ratio = &iv
 			}
 		}
@@ -93,12 +93,12 @@ func (r *runner) change(sc string, a, b int, p transport.Protocol) (results.GoVe
 }
 
 // perRound is a cell whose repetitions are c's value over base's in each
-// round the two pair (verdict.PairRounds): c's ratio to the baseline,
+// round the two pair (analysis.PairRounds): c's ratio to the baseline,
 // round by round, so that two toolchains' ratios pair by round; its
 // interval follows c's looks.
 func perRound(c, base *results.Cell) *results.Cell {
 	out := &results.Cell{Scenario: c.Scenario, Protocol: c.Protocol, Metric: c.Metric, FirstStage: c.FirstStage, LastLook: c.LastLook}
-	for _, p := range verdict.PairRounds(c, base) {
+	for _, p := range analysis.PairRounds(c, base) {
 		out.Repetitions = append(out.Repetitions, results.Repetition{Round: p.Round, Value: p.Cell.Value / p.Base.Value})
 	}
 	return out
@@ -106,7 +106,7 @@ func perRound(c, base *results.Cell) *results.Cell {
 
 // settled reports whether every ratio to the baseline in sc, and every
 // change of a ratio between toolchains, is known within
-// verdict.StableHalfWidth (or has fewer than two pairs, which more rounds
+// analysis.StableHalfWidth (or has fewer than two pairs, which more rounds
 // of errors do not cure).
 func (r *runner) settled(sc string) bool {
 	for v, t := range r.toolchains {
@@ -119,13 +119,13 @@ func (r *runner) settled(sc string) bool {
 			if p == r.baseline || base == nil || r.cells[k].Skipped != "" {
 				continue
 			}
-			if iv := verdict.RatioInterval(r.cells[k], base); iv.Pairs >= 2 && !verdict.Stable(iv) {
+			if iv := analysis.RatioInterval(r.cells[k], base); iv.Pairs >= 2 && !analysis.Stable(iv) {
 				return false
 			}
 		}
 	}
 	for _, ch := range r.changes(sc, true) {
-		if ch.Ratio != nil && ch.Ratio.Pairs >= 2 && !verdict.Stable(*ch.Ratio) {
+		if ch.Ratio != nil && ch.Ratio.Pairs >= 2 && !analysis.Stable(*ch.Ratio) {
 			return false
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/internal/browser"
 	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/dial"
@@ -17,7 +18,6 @@ import (
 	"github.com/httpvs/httpvs/internal/pagesite"
 	"github.com/httpvs/httpvs/internal/protoname"
 	"github.com/httpvs/httpvs/internal/serverctl"
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
@@ -47,7 +47,7 @@ func (r *runner) browser(ctx context.Context) {
 		// with no round trip to schedule: what a browser spends beyond
 		// that (its own scheduling, rendering) is all a comparison would
 		// show, and it says nothing about the transports.
-		verdict.CompareModel(r.res, bo.Page == nil && r.opts.onLink())
+		analysis.CompareModel(r.res, bo.Page == nil && r.opts.onLink())
 	}
 }
 
@@ -93,9 +93,9 @@ func (r *runner) browserRounds(ctx context.Context, bo *BrowserOptions) []result
 		}
 	}
 	for i := range b.cells {
-		verdict.SummariseBrowser(&b.cells[i])
+		analysis.SummariseBrowser(&b.cells[i])
 	}
-	verdict.SetBrowserVerdict(b.cells)
+	analysis.SetBrowserVerdict(b.cells)
 	return b.cells
 }
 

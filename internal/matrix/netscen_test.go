@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/internal/linkmodel"
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
@@ -173,11 +173,11 @@ func TestLowerIsBetterRatio(t *testing.T) {
 		for _, v := range values {
 			c.Repetitions = append(c.Repetitions, results.Repetition{Value: v})
 		}
-		verdict.SummariseCell(&c)
+		analysis.SummariseCell(&c)
 		return c
 	}
 	cells := []results.Cell{cell("h1", 0.2, 0.2, 0.2), cell("h3", 0.1, 0.1, 0.1)}
-	verdict.SetRatios(cells, "h1")
+	analysis.SetRatios(cells, "h1")
 	if h3 := cells[1]; h3.RatioToBaseline != 2 || h3.VsBaseline == nil || h3.VsBaseline.Verdict != results.VerdictSimilar && h3.VsBaseline.Ratio != 2 {
 		t.Fatalf("h3 at half h1's time: ratio %v, interval %+v", h3.RatioToBaseline, h3.VsBaseline)
 	}

@@ -4,12 +4,12 @@ import (
 	"slices"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/fielderr"
 	"github.com/httpvs/httpvs/internal/protoname"
 	"github.com/httpvs/httpvs/internal/redact"
 	"github.com/httpvs/httpvs/internal/scenariospec"
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
@@ -109,7 +109,7 @@ func (o Options) aaBaseline(scenario string) (transport.Protocol, bool) {
 		// The first scenario of its kind, in the order they run.
 		seen := map[string]bool{}
 		for _, sc := range o.Scenarios {
-			k := verdict.KindOf(sc.Name, sc.Metric)
+			k := analysis.KindOf(sc.Name, sc.Metric)
 			if !seen[k] && sc.Name == scenario {
 				named = true
 			}
@@ -119,7 +119,7 @@ func (o Options) aaBaseline(scenario string) (transport.Protocol, bool) {
 	if !named {
 		return 0, false
 	}
-	p, err := transport.Parse(verdict.BaselineOf(protoname.Names(o.Protocols)))
+	p, err := transport.Parse(analysis.BaselineOf(protoname.Names(o.Protocols)))
 	return p, err == nil
 }
 
@@ -175,12 +175,12 @@ func (o Options) settings() results.Settings {
 	}
 	switch {
 	case o.MaxRepeat <= o.Repeat:
-		s.Rounds = verdict.RoundsBySpread // none added: one stage
+		s.Rounds = analysis.RoundsBySpread // none added: one stage
 	case o.Precision > 0:
-		s.Rounds, s.Precision = verdict.RoundsBySpread, o.Precision
+		s.Rounds, s.Precision = analysis.RoundsBySpread, o.Precision
 	default:
-		s.Rounds = verdict.RoundsToOpen
-		s.Sequential = &results.Sequential{Rule: verdict.SequentialRule, Alpha: verdict.SequentialAlpha, First: o.Repeat, Last: o.MaxRepeat}
+		s.Rounds = analysis.RoundsToOpen
+		s.Sequential = &results.Sequential{Rule: analysis.SequentialRule, Alpha: analysis.SequentialAlpha, First: o.Repeat, Last: o.MaxRepeat}
 	}
 	if o.Profile != nil {
 		s.ProfileSpanSeconds = o.profileSpan().Seconds()
@@ -188,7 +188,7 @@ func (o Options) settings() results.Settings {
 	for _, p := range o.Protocols {
 		s.Protocols = append(s.Protocols, p.String())
 	}
-	s.Baseline = verdict.BaselineOf(s.Protocols)
+	s.Baseline = analysis.BaselineOf(s.Protocols)
 	for _, sc := range o.Scenarios {
 		s.Scenarios = append(s.Scenarios, sc.Name)
 		if _, ok := o.aaBaseline(sc.Name); ok {

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/httpvs/httpvs/internal/verdict"
+	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
@@ -52,14 +52,14 @@ func TestRoundsShuffledWithWarmupAndAA(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	aa := verdict.AAColumn("h1")
+	aa := analysis.AAColumn("h1")
 	checkOrders(t, warm, orders, []string{"h1", "h2c", aa}, rounds)
 	checkAACells(t, res, aa, rounds)
 	s := res.Settings
-	if s.Seed != seed || s.WarmupRounds != 1 || !slices.Equal(s.AA, []string{"small-sequential"}) || s.Rounds != verdict.RoundsBySpread {
+	if s.Seed != seed || s.WarmupRounds != 1 || !slices.Equal(s.AA, []string{"small-sequential"}) || s.Rounds != analysis.RoundsBySpread {
 		t.Fatalf("settings seed %d, warm-up rounds %d, A/A %v, rounds %q", s.Seed, s.WarmupRounds, s.AA, s.Rounds)
 	}
-	if n := verdict.AllFloor(res); n.Cells != 1 || n.Resolution <= 0 {
+	if n := analysis.AllFloor(res); n.Cells != 1 || n.Resolution <= 0 {
 		t.Fatalf("noise floor %+v: want one A/A interval", n)
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/httpvs/httpvs/internal/verdict"
+	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 )
@@ -26,7 +26,7 @@ func sequential(sr *scenarioRun, first, last int) *scenarioRun {
 func TestAAPlannedAsVerdictCells(t *testing.T) {
 	far := sequential(roundsOf([]string{"h1", "h2c"}, []float64{100, 100, 100, 100, 100, 100},
 		[]float64{40, 160, 50, 150, 45, 155}), 6, 16) // about 1, ±50%: open, far
-	aa := sequential(roundsOf([]string{"h1", "h2c", verdict.AAColumn("h1")}, []float64{100, 100, 100, 100, 100, 100},
+	aa := sequential(roundsOf([]string{"h1", "h2c", analysis.AAColumn("h1")}, []float64{100, 100, 100, 100, 100, 100},
 		[]float64{30, 32, 31, 30, 32, 31},            // decided
 		[]float64{70, 105, 75, 100, 72, 104}), 6, 16) // A/A about 0.87x: open, close
 	aa.cols[2].aa = true
@@ -56,7 +56,7 @@ func TestPrecisionGoesToTheWidest(t *testing.T) {
 		[]float64{40, 52, 42, 50, 40, 52}), 4, 16) // slower, wider than the floor
 	for _, sr := range []*scenarioRun{narrow, wide} {
 		for i := 1; i < len(sr.cells); i++ {
-			if iv := verdict.RatioInterval(&sr.cells[i], &sr.cells[0]); iv.Verdict == results.VerdictUndetermined {
+			if iv := analysis.RatioInterval(&sr.cells[i], &sr.cells[0]); iv.Verdict == results.VerdictUndetermined {
 				t.Fatalf("cell %s undetermined (%+v): the test wants every cell decided", sr.cells[i].Protocol, iv)
 			}
 		}
@@ -67,8 +67,8 @@ func TestPrecisionGoesToTheWidest(t *testing.T) {
 	if pick.sr != wide || !pick.precise || !which[0] || !which[1] || which[2] || !which[3] {
 		t.Fatalf("round for the wide scenario %v (precise %v), which %v: want h1, h2c and h3 of the wide one", pick.sr == wide, pick.precise, which)
 	}
-	n, _ := wide.precise(16, verdict.PrecisionFloor, "h1")
-	if want := verdict.GeoHalfWidth(verdict.RatioInterval(&wide.cells[1], &wide.cells[0])); n.widest <= 0 || n.widest < 0.99*log1p(want) {
+	n, _ := wide.precise(16, analysis.PrecisionFloor, "h1")
+	if want := analysis.GeoHalfWidth(analysis.RatioInterval(&wide.cells[1], &wide.cells[0])); n.widest <= 0 || n.widest < 0.99*log1p(want) {
 		t.Fatalf("widest %.3f, want h2c's log half-width %.3f", n.widest, log1p(want))
 	}
 	skip[pick] = true // no time left for it: the narrow scenario's round
@@ -88,10 +88,10 @@ func checkNoPrecisionRound(t *testing.T, wide *scenarioRun, h1 []float64) {
 			wide.cells[i].Repetitions = append(wide.cells[i].Repetitions, results.Repetition{Round: round, Value: wide.cells[i].Repetitions[round%2].Value})
 		}
 	}
-	if _, any := wide.precise(16, verdict.PrecisionFloor, "h1"); any {
+	if _, any := wide.precise(16, analysis.PrecisionFloor, "h1"); any {
 		t.Fatal("a precision round for cells at their last look")
 	}
-	if _, any := sequential(roundsOf([]string{"h1", "h2"}, h1, []float64{50, 52, 51, 50, 52, 51}), 4, 16).precise(16, verdict.PrecisionFloor, "h1"); any {
+	if _, any := sequential(roundsOf([]string{"h1", "h2"}, h1, []float64{50, 52, 51, 50, 52, 51}), 4, 16).precise(16, analysis.PrecisionFloor, "h1"); any {
 		t.Fatal("a precision round for a cell within the floor")
 	}
 }

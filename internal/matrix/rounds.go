@@ -5,7 +5,7 @@ import (
 	"math"
 	"time"
 
-	"github.com/httpvs/httpvs/internal/verdict"
+	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
 )
@@ -26,7 +26,7 @@ type scenarioRun struct {
 	// partner is the tuned variant of sr's scenario, or the scenario sr
 	// is the variant of: the two are measured in the same rounds
 	// (measureRound), so that a tuned cell's gain over the shipped cell
-	// of its transport pairs round by round (verdict.SetTunedGains).
+	// of its transport pairs round by round (analysis.SetTunedGains).
 	partner *scenarioRun
 }
 
@@ -34,7 +34,7 @@ type scenarioRun struct {
 // the A/A column's apart.
 func (sr *scenarioRun) finish() (cells, aa []results.Cell) {
 	for i := range sr.cells {
-		verdict.SummariseCell(&sr.cells[i])
+		analysis.SummariseCell(&sr.cells[i])
 		switch {
 		case sr.cols[i].aa:
 			aa = append(aa, sr.cells[i])
@@ -53,7 +53,7 @@ type next struct {
 	widest float64
 	// gap, under the sequential rule, is how far the closest of which's
 	// cells is expected to stay from deciding by its last look when none
-	// is expected to decide (verdict.RoundsToDecide); 0 otherwise.
+	// is expected to decide (analysis.RoundsToDecide); 0 otherwise.
 	gap float64
 	// need is the fewest rounds, this one included, after which one of
 	// which's cells is expected to have settled (roundsToSettle); 0 when
@@ -71,7 +71,7 @@ type next struct {
 // the rounds added since: sampling that stops when the verdict decides,
 // or when a run of rounds happens to agree, calls differences that are
 // not there more often than the 5% a 95% interval promises
-// (verdict.RoundsBySpread). The round takes the cells that could settle
+// (analysis.RoundsBySpread). The round takes the cells that could settle
 // within maxRounds; when none can, every unsettled one.
 func (sr *scenarioRun) wide(maxRounds, first int, half float64, baseline string) (next, bool) {
 	base := sr.baseline(baseline)
@@ -86,9 +86,9 @@ func (sr *scenarioRun) wide(maxRounds, first int, half float64, baseline string)
 		if i == base || c.Skipped != "" || len(c.Repetitions) >= maxRounds {
 			continue
 		}
-		iv := verdict.RatioInterval(c, &sr.cells[base])
-		stage := verdict.RatioInterval(verdict.FirstRounds(c, first), verdict.FirstRounds(&sr.cells[base], first))
-		if stage.Pairs < 2 || verdict.HalfWidth(stage) <= half {
+		iv := analysis.RatioInterval(c, &sr.cells[base])
+		stage := analysis.RatioInterval(analysis.FirstRounds(c, first), analysis.FirstRounds(&sr.cells[base], first))
+		if stage.Pairs < 2 || analysis.HalfWidth(stage) <= half {
 			// Settled in the first stage; or fewer than two pairs there:
 			// errors or interrupts, which more rounds do not cure.
 			continue
@@ -98,7 +98,7 @@ func (sr *scenarioRun) wide(maxRounds, first int, half float64, baseline string)
 			continue // its plan is met
 		}
 		all[i], any = true, true
-		n.widest = math.Max(n.widest, verdict.HalfWidth(iv))
+		n.widest = math.Max(n.widest, analysis.HalfWidth(iv))
 		if k > 0 {
 			n.which[i] = true
 			if left := stage.Pairs + k - iv.Pairs; n.need == 0 || left < n.need {
@@ -123,7 +123,7 @@ func (sr *scenarioRun) wide(maxRounds, first int, half float64, baseline string)
 // first look, the same rule for the rounds added, in the same rounds, so
 // that its false-call rate checks the procedure the verdict cells get.
 // The round takes the open cells expected to decide within their last
-// look if their mean and spread hold (verdict.RoundsToDecide), and need
+// look if their mean and spread hold (analysis.RoundsToDecide), and need
 // the fewest rounds of them; when none is expected to, every open cell,
 // and gap the closest's. Where the ratio lies may plan the rounds here:
 // the cells' intervals hold at every look together.
@@ -140,17 +140,17 @@ func (sr *scenarioRun) open(maxRounds int, baseline string) (next, bool) {
 		if i == base || c.Skipped != "" || len(c.Repetitions) >= maxRounds {
 			continue
 		}
-		iv := verdict.RatioInterval(c, &sr.cells[base])
-		stage := verdict.RatioInterval(verdict.FirstRounds(c, c.FirstStage), verdict.FirstRounds(&sr.cells[base], c.FirstStage))
+		iv := analysis.RatioInterval(c, &sr.cells[base])
+		stage := analysis.RatioInterval(analysis.FirstRounds(c, c.FirstStage), analysis.FirstRounds(&sr.cells[base], c.FirstStage))
 		if stage.Pairs < 2 || iv.Verdict != results.VerdictUndetermined {
 			// Decided; or fewer than two pairs in the first stage:
 			// errors or interrupts, which more rounds do not cure.
 			continue
 		}
-		m, sd := verdict.LogSpread(verdict.PairedLogs(c, &sr.cells[base]))
-		k, gap := verdict.RoundsToDecide(m, sd, iv.Pairs, c.FirstStage, max(c.LastLook, maxRounds))
+		m, sd := analysis.LogSpread(analysis.PairedLogs(c, &sr.cells[base]))
+		k, gap := analysis.RoundsToDecide(m, sd, iv.Pairs, c.FirstStage, max(c.LastLook, maxRounds))
 		all[i], any = true, true
-		n.widest = math.Max(n.widest, verdict.HalfWidth(iv))
+		n.widest = math.Max(n.widest, analysis.HalfWidth(iv))
 		n.gap = math.Min(n.gap, gap)
 		if k > 0 {
 			n.which[i] = true
@@ -181,11 +181,11 @@ func (sr *scenarioRun) baseline(name string) int {
 
 // roundsToSettle predicts how many more rounds, 1 to room, a cell whose
 // first stage is iv needs to settle: its two-stage interval's half-width
-// within half (verdict.SteinRounds: the first stage's spread
+// within half (analysis.SteinRounds: the first stage's spread
 // and t quantile, shrunk by the square root of the pairs). 0 when room
 // rounds are not expected to do it.
 func roundsToSettle(iv results.Interval, half float64, room int) int {
-	n := verdict.SteinRounds(iv, half, iv.Pairs+room)
+	n := analysis.SteinRounds(iv, half, iv.Pairs+room)
 	if n == 0 {
 		return 0
 	}
@@ -207,7 +207,7 @@ func (sr *scenarioRun) cost(which []bool) time.Duration {
 // moreRounds adds rounds, one at a time, while a cell is open (its
 // verdict undetermined; with Precision set, its interval wider than
 // that) or, under the sequential rule, once none is, while a cell's
-// interval is wider than verdict.PrecisionFloor; each cell has fewer
+// interval is wider than analysis.PrecisionFloor; each cell has fewer
 // than MaxRepeat repetitions, and the round is expected to end within
 // Budget of the run's start. A round to decide goes where the fewest
 // seconds are expected to decide (or settle) a cell: the scenario's
@@ -275,7 +275,7 @@ func (r *runner) nextRound(runs []*scenarioRun, skip map[roundFor]bool) (roundFo
 			case r.opts.Precision > 0:
 				n, any = sr.wide(r.opts.MaxRepeat, r.opts.repeat(sr.sc), r.opts.Precision, r.res.Settings.Baseline)
 			case precise:
-				n, any = sr.precise(r.opts.MaxRepeat, verdict.PrecisionFloor, r.res.Settings.Baseline)
+				n, any = sr.precise(r.opts.MaxRepeat, analysis.PrecisionFloor, r.res.Settings.Baseline)
 			default:
 				n, any = sr.open(r.opts.MaxRepeat, r.res.Settings.Baseline)
 			}

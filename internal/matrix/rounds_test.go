@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/httpvs/httpvs/internal/verdict"
+	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
@@ -19,7 +19,7 @@ import (
 func TestRatioIntervalPairsByRound(t *testing.T) {
 	h1 := &results.Cell{Repetitions: []results.Repetition{{Round: 1, Value: 100}, {Round: 2, Value: 400}, {Round: 3, Value: 200}}}
 	c := &results.Cell{Repetitions: []results.Repetition{{Round: 1, Value: 50}, {Round: 3, Value: 100}}}
-	if iv := verdict.RatioInterval(c, h1); iv.Pairs != 2 || iv.Ratio != 0.5 || !verdict.Stable(iv) {
+	if iv := analysis.RatioInterval(c, h1); iv.Pairs != 2 || iv.Ratio != 0.5 || !analysis.Stable(iv) {
 		t.Fatalf("%+v, want 2 pairs at 0.5", iv)
 	}
 }
@@ -46,11 +46,11 @@ func TestWideCellsGetRounds(t *testing.T) {
 		[]float64{50, 100, 70}, // wide
 		[]float64{50, 50, 50},  // stable
 		[]float64{50, 0, 0})    // one pair: failed rounds
-	n, any := sr.wide(5, 3, verdict.StableHalfWidth, "h1")
-	if !any || !n.which[0] || !n.which[1] || n.which[2] || n.which[3] || n.widest <= verdict.StableHalfWidth {
+	n, any := sr.wide(5, 3, analysis.StableHalfWidth, "h1")
+	if !any || !n.which[0] || !n.which[1] || n.which[2] || n.which[3] || n.widest <= analysis.StableHalfWidth {
 		t.Fatalf("which %v, widest %v, any %v", n.which, n.widest, any)
 	}
-	if _, any := sr.wide(3, 3, verdict.StableHalfWidth, "h1"); any {
+	if _, any := sr.wide(3, 3, analysis.StableHalfWidth, "h1"); any {
 		t.Fatal("a round past the bound")
 	}
 	if c := sr.cost(n.which); c != 2*time.Second/3 {
@@ -69,21 +69,21 @@ func TestRoundsIgnoreTheVerdict(t *testing.T) {
 		[]float64{100, 100, 100, 100},
 		[]float64{90, 99, 92, 98}, // stable, slower, its top end near 1
 		[]float64{50, 50, 51, 50})
-	if n, any := sr.wide(8, 4, verdict.StableHalfWidth, "h1"); any {
+	if n, any := sr.wide(8, 4, analysis.StableHalfWidth, "h1"); any {
 		t.Fatalf("which %v: a stable interval got a round for where it lies", n.which)
 	}
 	sr = roundsOf([]string{"h1", "h2c", "h2"},
 		[]float64{100, 100, 100, 100},
 		[]float64{80, 125, 80, 125},   // about 1, ±25%
 		[]float64{40, 62.5, 40, 62.5}) // about 0.5, the same spread
-	n, any := sr.wide(8, 4, verdict.StableHalfWidth, "h1")
+	n, any := sr.wide(8, 4, analysis.StableHalfWidth, "h1")
 	if !any || !n.which[1] || !n.which[2] {
 		t.Fatalf("which %v: two cells of one spread treated apart", n.which)
 	}
-	iv1 := verdict.RatioInterval(&sr.cells[1], &sr.cells[0])
-	iv2 := verdict.RatioInterval(&sr.cells[2], &sr.cells[0])
+	iv1 := analysis.RatioInterval(&sr.cells[1], &sr.cells[0])
+	iv2 := analysis.RatioInterval(&sr.cells[2], &sr.cells[0])
 	// ±25% over 4 pairs needs about 64 more (Stein's, at t(3) = 3.18).
-	if a, b := roundsToSettle(iv1, verdict.StableHalfWidth, 80), roundsToSettle(iv2, verdict.StableHalfWidth, 80); a != b || a == 0 {
+	if a, b := roundsToSettle(iv1, analysis.StableHalfWidth, 80), roundsToSettle(iv2, analysis.StableHalfWidth, 80); a != b || a == 0 {
 		t.Fatalf("rounds to settle %d about 1 and %d about 0.5: want equal", a, b)
 	}
 }
@@ -102,7 +102,7 @@ func TestRoundsToSettle(t *testing.T) {
 	half := 0.12
 	iv := results.Interval{Ratio: 0.5, Low: 0.5 * math.Exp(-half), High: 0.5 * math.Exp(half), Pairs: 8}
 	for _, tc := range []struct{ room, want int }{{8, 4}, {4, 4}, {3, 0}} {
-		if got := roundsToSettle(iv, verdict.StableHalfWidth, tc.room); got != tc.want {
+		if got := roundsToSettle(iv, analysis.StableHalfWidth, tc.room); got != tc.want {
 			t.Errorf("±12%% after 8 pairs, room %d: %d rounds, want %d", tc.room, got, tc.want)
 		}
 	}
@@ -118,8 +118,8 @@ func TestRoundsGoWhereTheySettle(t *testing.T) {
 	far := roundsOf([]string{"h1", "h2c"}, // ±40%: not within 10 rounds
 		[]float64{100, 100, 100, 100, 100, 100, 100, 100},
 		[]float64{30, 70, 30, 70, 30, 70, 30, 70})
-	n, _ := near.wide(10, 8, verdict.StableHalfWidth, "h1")
-	f, _ := far.wide(10, 8, verdict.StableHalfWidth, "h1")
+	n, _ := near.wide(10, 8, analysis.StableHalfWidth, "h1")
+	f, _ := far.wide(10, 8, analysis.StableHalfWidth, "h1")
 	if n.need != 1 || f.need != 0 || !f.which[1] {
 		t.Fatalf("near needs %d, far %d (which %v): want 1 and 0 with h2c", n.need, f.need, f.which)
 	}
@@ -183,7 +183,7 @@ func TestRunAddsRoundsToNoisyCells(t *testing.T) {
 	if len(h1.Repetitions) != 4 || len(h2c.Repetitions) != 4 || res.Settings.ExtraRounds != 2 {
 		t.Fatalf("h1 %d, h2c %d repetitions, %d rounds added; want 4, 4, 2 (rounds alternate 0 and 10 ms)", len(h1.Repetitions), len(h2c.Repetitions), res.Settings.ExtraRounds)
 	}
-	if h2c.VsBaseline == nil || h2c.VsBaseline.Pairs != 4 || verdict.Stable(*h2c.VsBaseline) {
+	if h2c.VsBaseline == nil || h2c.VsBaseline.Pairs != 4 || analysis.Stable(*h2c.VsBaseline) {
 		t.Fatalf("h2c's interval %+v: want 4 pairs, wide", h2c.VsBaseline)
 	}
 }
@@ -196,8 +196,8 @@ func TestRunAddsRoundsToNoisyCells(t *testing.T) {
 func TestRoundsPlannedFromFirstStage(t *testing.T) {
 	first := []float64{90, 111, 90, 111}
 	sr := roundsOf([]string{"h1", "h2c"}, []float64{100, 100, 100, 100}, first)
-	stage := verdict.RatioInterval(&sr.cells[1], &sr.cells[0])
-	k := roundsToSettle(stage, verdict.StableHalfWidth, 30)
+	stage := analysis.RatioInterval(&sr.cells[1], &sr.cells[0])
+	k := roundsToSettle(stage, analysis.StableHalfWidth, 30)
 	// About ±19% over 4 pairs: Stein's plan is 15 pairs in all, 11 more.
 	if k != 11 {
 		t.Fatalf("±19%% after 4 pairs: a plan of %d more rounds, want 11", k)
@@ -208,13 +208,13 @@ func TestRoundsPlannedFromFirstStage(t *testing.T) {
 		sr.cells[1].Repetitions = append(sr.cells[1].Repetitions, results.Repetition{Round: round, Value: v})
 	}
 	for i := range k {
-		if _, any := sr.wide(40, 4, verdict.StableHalfWidth, "h1"); !any {
+		if _, any := sr.wide(40, 4, analysis.StableHalfWidth, "h1"); !any {
 			t.Fatalf("stopped after %d of %d planned rounds", i, k)
 		}
 		add(100) // rounds that agree: the interval narrows, the plan stands
 	}
 	add(50) // then one far off: the plan is met all the same
-	if n, any := sr.wide(40, 4, verdict.StableHalfWidth, "h1"); any {
+	if n, any := sr.wide(40, 4, analysis.StableHalfWidth, "h1"); any {
 		t.Fatalf("which %v: a round past the plan of %d", n.which, k)
 	}
 }
@@ -233,7 +233,7 @@ func TestOpenCellsGetRounds(t *testing.T) {
 	for i := range sr.cells {
 		sr.cells[i].FirstStage, sr.cells[i].LastLook = 6, 16
 	}
-	if v := verdict.RatioInterval(&sr.cells[1], &sr.cells[0]).Verdict; v != results.VerdictSlower {
+	if v := analysis.RatioInterval(&sr.cells[1], &sr.cells[0]).Verdict; v != results.VerdictSlower {
 		t.Fatalf("h2c's verdict %q, want slower", v)
 	}
 	n, any := sr.open(16, "h1")

@@ -5,10 +5,10 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/internal/buildinfo"
 	"github.com/httpvs/httpvs/internal/scenariospec"
 	"github.com/httpvs/httpvs/internal/serverctl"
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
@@ -77,9 +77,9 @@ func run(ctx context.Context, opts Options) (*results.Results, error) {
 		r.res.Cells = append(r.res.Cells, cells...)
 		r.res.AA = append(r.res.AA, aa...)
 	}
-	verdict.SetRatios(r.res.Cells, r.res.Settings.BaselineProtocol())
-	verdict.SetTunedGains(r.res.Cells)
-	verdict.SetAA(r.res.AA, r.res.Cells, r.res.Settings.BaselineProtocol())
+	analysis.SetRatios(r.res.Cells, r.res.Settings.BaselineProtocol())
+	analysis.SetTunedGains(r.res.Cells)
+	analysis.SetAA(r.res.AA, r.res.Cells, r.res.Settings.BaselineProtocol())
 	r.attribute(ctx, runs, r.res.Settings.BaselineProtocol())
 	r.browser(ctx)
 	r.res.Finished = time.Now().UTC()
@@ -233,7 +233,7 @@ type column struct {
 	name   string
 	proto  transport.Protocol // the transport (H2C for the native binding)
 	native bool
-	aa     bool // the baseline measured a second time (verdict.AAColumn)
+	aa     bool // the baseline measured a second time (analysis.AAColumn)
 }
 
 // columns returns sc's columns: the transports asked for, for gRPC
@@ -248,7 +248,7 @@ func (r *runner) columns(sc Scenario) []column {
 		cols = append(cols, column{name: NativeColumn, proto: transport.H2C, native: true})
 	}
 	if base, ok := r.opts.aaBaseline(sc.Name); ok {
-		cols = append(cols, column{name: verdict.AAColumn(base.String()), proto: base, aa: true})
+		cols = append(cols, column{name: analysis.AAColumn(base.String()), proto: base, aa: true})
 	}
 	return cols
 }
@@ -317,6 +317,6 @@ func (r *runner) cpu(m *results.Repetition, key string, client stats.ProcessStat
 		m.ServerUnreliable = crossCheck(m, key)
 	}
 	env := r.res.Env
-	serverCores, known := verdict.ServerFigure(*m, m.ServerCores)
-	m.Bottleneck = verdict.BottleneckOf(m.ClientCores, serverCores, known, env.Cores, env.GOMAXPROCS)
+	serverCores, known := analysis.ServerFigure(*m, m.ServerCores)
+	m.Bottleneck = analysis.BottleneckOf(m.ClientCores, serverCores, known, env.Cores, env.GOMAXPROCS)
 }

@@ -10,7 +10,7 @@ import (
 	"net/netip"
 	"time"
 
-	"github.com/httpvs/httpvs/internal/sampling"
+	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/internal/udpprobe"
 	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/units"
@@ -139,5 +139,5 @@ func connectTime(ctx context.Context, l *netem.Link, n int) (time.Duration, erro
 		times = append(times, time.Since(start))
 		c.Close()
 	}
-	return sampling.Median(times), nil
+	return analysis.Median(times), nil
 }

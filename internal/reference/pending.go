@@ -5,8 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/httpvs/httpvs/internal/sampling"
-	"github.com/httpvs/httpvs/internal/verdict"
+	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -72,15 +71,15 @@ func (r *runner) fill(base int, waits [][]func() outcome) {
 			cells[i].Rounds = append(cells[i].Rounds, o.value)
 		}
 		var counted []float64
-		for _, r := range verdict.ReferenceValues(cells[i]).Repetitions {
-			if verdict.Counts(r) { // a failed round reads 0, with its error
+		for _, r := range analysis.ReferenceValues(cells[i]).Repetitions {
+			if analysis.Counts(r) { // a failed round reads 0, with its error
 				counted = append(counted, r.Value)
 			}
 		}
-		cells[i].Median = sampling.Median(counted)
+		cells[i].Median = analysis.Median(counted)
 		if len(cpu) > 0 {
 			// Zero is a reading: less than a clock tick (10 ms).
-			m := sampling.Median(cpu)
+			m := analysis.Median(cpu)
 			cells[i].ServerCPUPerUnit = &m
 		}
 	}

@@ -12,8 +12,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/internal/peers"
-	"github.com/httpvs/httpvs/internal/verdict"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
@@ -194,7 +194,7 @@ func ratios(cells []results.ReferenceCell) {
 	base := map[[3]string]*results.Cell{}
 	for _, c := range cells {
 		if c.Protocol == transport.H1.String() && c.Skipped == "" {
-			v := verdict.ReferenceValues(c)
+			v := analysis.ReferenceValues(c)
 			base[[3]string{c.Scenario, c.Server, c.Client}] = &v
 		}
 	}
@@ -204,8 +204,8 @@ func ratios(cells []results.ReferenceCell) {
 		if b == nil || c.Skipped != "" || c.Protocol == transport.H1.String() {
 			continue
 		}
-		v := verdict.ReferenceValues(*c)
-		if iv := verdict.RatioInterval(&v, b); iv.Pairs > 0 {
+		v := analysis.ReferenceValues(*c)
+		if iv := analysis.RatioInterval(&v, b); iv.Pairs > 0 {
 			c.VsH1 = &iv
 		}
 	}

@@ -15,7 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/httpvs/httpvs/internal/sampling"
+	"github.com/httpvs/httpvs/internal/analysis"
 )
 
 // Listener is the end the echo listens in (a link's server namespace).
@@ -136,6 +136,6 @@ func Probe(ctx context.Context, server Listener, client Dialer, addr netip.Addr,
 	mu.Lock()
 	defer mu.Unlock()
 	p.Reached, p.Echoed = int(reached.Load()), len(rtts)
-	p.RTT = sampling.Median(rtts)
+	p.RTT = analysis.Median(rtts)
 	return p, nil
 }
