@@ -24,7 +24,7 @@ const goClientMaxReadFrameSize = 16 * units.KiB
 // The zero value is Go as shipped: Go's and quic-go's own defaults, and
 // response bodies read 8 KiB at a time as io.Copy(io.Discard, body) does;
 // the server's handler writes 256 KiB chunks. httpvs's tuned
-// values are a knob set one asks for (runfiles.Tuned). Each end reads only
+// values are a knob set one asks for (knobs.Tuned). Each end reads only
 // its half.
 type Config struct {
 	Client Client

@@ -11,9 +11,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/httpvs/httpvs/internal/knobs"
+
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/experiment"
-	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/internal/testenv"
 	"github.com/httpvs/httpvs/netem"
 	"github.com/httpvs/httpvs/plan"
@@ -98,10 +99,10 @@ func TestRunChild(t *testing.T) {
 	if s.Target != "child" || s.Server == nil || s.Server.WriteSize != 64*units.KiB || s.Server.HTTP2.MaxConcurrentStreams != 77 {
 		t.Errorf("target %q, server %+v: want the child with 64Ki writes and 77 streams", s.Target, s.Server)
 	}
-	if s.Knobs.Name != runfiles.GoDefault.Name || s.Client.ReadSize != 8*units.KiB || s.Client.HTTP2.MaxReadFrameSize != 16*units.KiB {
+	if s.Knobs.Name != knobs.GoDefault.Name || s.Client.ReadSize != 8*units.KiB || s.Client.HTTP2.MaxReadFrameSize != 16*units.KiB {
 		t.Errorf("knobs %q, client %+v: want Go as shipped (8Ki reads, 16Ki frames)", s.Knobs.Name, s.Client)
 	}
-	if s.Alongside == nil || s.Alongside.Name != runfiles.Tuned.Name {
+	if s.Alongside == nil || s.Alongside.Name != knobs.Tuned.Name {
 		t.Errorf("alongside %+v: want the tuned client's rows", s.Alongside)
 	}
 	if len(plans) != 1 || plans[0].Estimate.Cells != 6 || plans[0].Link != nil {
@@ -122,7 +123,7 @@ func TestRunTarget(t *testing.T) {
 	roots.AppendCertsFromPEM(transport.CertPEM(srv.Transport.Cert()))
 	o := quick(t, "small-sequential")
 	o.Matrix.Protocols = append(o.Matrix.Protocols, transport.H2)
-	o.Matrix.Knobs = runfiles.Tuned // its server part is the target's own
+	o.Matrix.Knobs = knobs.Tuned // its server part is the target's own
 	o.NoTuned = true
 	o.Target = plan.Target{Plain: srv.Transport.URL(transport.H1), TLS: srv.Transport.URL(transport.H2), RootCAs: roots}
 	res, err := experiment.Run(context.Background(), o)

@@ -6,9 +6,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/knobs"
+
 	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/requests"
-	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
@@ -27,7 +28,7 @@ func TestFillQuickIsTheDefaultMatrix(t *testing.T) {
 	if !slices.Equal(m.Protocols, transport.All) || !slices.EqualFunc(m.Scenarios, plan.Scenarios, func(a, b plan.Scenario) bool { return a.Name == b.Name }) {
 		t.Errorf("protocols %v, %d scenarios: want every transport and all %d scenarios", m.Protocols, len(m.Scenarios), len(plan.Scenarios))
 	}
-	if m.Knobs.Name != runfiles.GoDefault.Name || m.Alongside == nil || m.Alongside.Name != runfiles.Tuned.Name {
+	if m.Knobs.Name != knobs.GoDefault.Name || m.Alongside == nil || m.Alongside.Name != knobs.Tuned.Name {
 		t.Errorf("knobs %q, alongside %+v: want Go as shipped, the tuned rows beside it", m.Knobs.Name, m.Alongside)
 	}
 	o = Quick()

@@ -10,7 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/httpvs/httpvs/internal/runfiles"
+	"github.com/httpvs/httpvs/internal/knobs"
+
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
 )
@@ -109,8 +110,8 @@ func uploadCell(t *testing.T, fix []results.Knob) results.Cell {
 	t.Helper()
 	o := rounds(1)
 	o.Matrix.Size = 32 * units.MiB
-	o.Matrix.Knobs = runfiles.GoDefault
-	o.Matrix.Knobs.Knobs = append(slices.Clone(runfiles.GoDefault.Knobs), fix...)
+	o.Matrix.Knobs = knobs.GoDefault
+	o.Matrix.Knobs.Knobs = append(slices.Clone(knobs.GoDefault.Knobs), fix...)
 	res, _, _ := acrossLink(t, o, "rtt=150ms,rate=100mbit", "upload", "h1,h2c")
 	c := res.Cell("upload", "h2c")
 	if c == nil || c.Errors.Total != 0 || c.Median <= 0 {

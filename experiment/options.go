@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/knobs"
+
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/internal/browser"
@@ -14,7 +16,6 @@ import (
 	"github.com/httpvs/httpvs/internal/fielderr"
 	"github.com/httpvs/httpvs/internal/matrix"
 	"github.com/httpvs/httpvs/internal/requests"
-	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
@@ -22,7 +23,7 @@ import (
 
 // Options are an experiment on loopback or across one link (Run,
 // Capacity): what `httpvs run` measures, as a library call. The zero
-// value is `httpvs run`: Go as shipped (runfiles.GoDefault) on every
+// value is `httpvs run`: Go as shipped (knobs.GoDefault) on every
 // transport and the default scenarios, against the child server on
 // loopback, with the rounds fillRounds describes (4 a cell, up to 16
 // within 58 s); with Link set, `httpvs run --net`'s. Quick is its
@@ -69,7 +70,7 @@ type Base struct {
 	// for it (the server's addresses, the link, the budget left, the
 	// profiler) is not an option: Target and Budget are the user's.
 	// Matrix.Knobs is the knob set Run applies to Matrix.Client: a zero
-	// one means runfiles.GoDefault.
+	// one means knobs.GoDefault.
 	Matrix plan.Options
 	// Requests are the user's own requests, each measured as two
 	// scenarios of its own (plan.RequestScenarios), sent to Options.Target
@@ -84,7 +85,7 @@ type Base struct {
 	NoAA bool
 	// NoTuned leaves out the tuned client's rows ("download:tuned") that
 	// a Go-as-shipped run on loopback adds, which say what the tuned
-	// client (runfiles.Tuned) reaches.
+	// client (knobs.Tuned) reaches.
 	NoTuned bool
 	// Executable is the program Run starts as the child server: an
 	// httpvs binary, or any whose main calls ServeChild first; "" means
@@ -251,11 +252,11 @@ func (o *Options) fill() error {
 	if err := o.applyKnobs(); err != nil {
 		return err
 	}
-	asShipped := o.Matrix.Knobs.Name == runfiles.GoDefault.Name || strings.HasPrefix(o.Matrix.Knobs.Name, runfiles.GoDefault.Name+", with ")
+	asShipped := o.Matrix.Knobs.Name == knobs.GoDefault.Name || strings.HasPrefix(o.Matrix.Knobs.Name, knobs.GoDefault.Name+", with ")
 	if o.Matrix.Alongside == nil && !o.NoTuned && o.Link == nil && asShipped {
 		// As shipped -> tuned in one run: the single-stream transfers again
 		// with the tuned client (on a link, the window decides instead).
-		tuned := runfiles.Tuned
+		tuned := knobs.Tuned
 		o.Matrix.Alongside = &tuned
 	}
 	if err := o.resolvePeers(); err != nil {
@@ -355,7 +356,7 @@ func (o *Options) checkMatrix() error {
 // per transport, and the figures they give are steadier than Go's.
 const maxReferenceRounds = 5
 
-// applyKnobs applies the knob set Matrix.Knobs (zero: runfiles.GoDefault)
+// applyKnobs applies the knob set Matrix.Knobs (zero: knobs.GoDefault)
 // once: to the client, the load engine and the child server's knobs
 // (Server). An external target's knobs are its own: the set's server part
 // is left out, and out of the knobs the results record. The engine's
@@ -364,9 +365,9 @@ const maxReferenceRounds = 5
 func (o *Options) applyKnobs() error {
 	m := &o.Matrix
 	if m.Knobs.Name == "" {
-		m.Knobs = runfiles.GoDefault
+		m.Knobs = knobs.GoDefault
 	}
-	setup := matrix.Setup{Client: &m.Client, Engine: &m.Engine, Server: &o.Server}
+	setup := knobs.Setup{Client: &m.Client, Engine: &m.Engine, Server: &o.Server}
 	if o.Target.Plain != "" || o.Target.TLS != "" {
 		setup.Server = nil
 		m.Knobs.Knobs = slices.DeleteFunc(slices.Clone(m.Knobs.Knobs), func(k results.Knob) bool { return strings.HasPrefix(k.Field, "Server.") })
@@ -388,3 +389,12 @@ func (b *Base) engine() matrix.Options { return matrix.Options{Options: b.Matrix
 // setEngine keeps what the engine returned (a target's check, the
 // requests' sizing, the budget's fit).
 func (b *Base) setEngine(m matrix.Options) { b.Matrix, b.wire = m.Options, m.Wiring }
+
+// Estimate is how long o's matrix is planned to take against a loopback
+// server, from its options alone (no clock read, no machine assumed, no
+// child started): what help says a preset takes. The child's start and
+// the machine's load come on top.
+func Estimate(o Options) (plan.Estimate, error) {
+	target := plan.Target{Plain: "http://127.0.0.1:1", TLS: "https://127.0.0.1:1", GRPC: "127.0.0.1:1"}
+	return matrix.EstimateRun(matrix.Options{Options: o.Matrix, Wiring: matrix.Wiring{Target: target}})
+}

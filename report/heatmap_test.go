@@ -5,8 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/httpvs/httpvs/internal/knobs"
+
 	"github.com/httpvs/httpvs/internal/analysis"
-	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -41,7 +42,7 @@ func TestHeatColoursFollowTheVerdict(t *testing.T) {
 // found, and every verdict cell of the first screen is in it.
 func TestHTMLVerdictComesFirst(t *testing.T) {
 	res := sampleRun()
-	tuned := runfiles.Tuned
+	tuned := knobs.Tuned
 	res.Settings.Alongside = &tuned
 	variant := *res.Cell("download", "h2c")
 	variant.Scenario, variant.Knobs = variant.Scenario+results.VariantSep+tuned.Name, tuned.Name

@@ -8,8 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/knobs"
+
 	"github.com/httpvs/httpvs/internal/analysis"
-	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
 	"golang.org/x/perf/benchfmt"
@@ -43,7 +44,7 @@ func sampleRun() *results.Results {
 		Env: results.Env{GoVersion: "go1.26.8", OS: "linux", Arch: "amd64", CPUModel: "Test CPU", Cores: 2, GOMAXPROCS: 2,
 			Kernel: "6.1.0", Version: "v0.1.0", Commit: "0123456789ab"},
 		Settings: results.Settings{Protocols: []string{"h1", "h2c", "h3"}, Scenarios: []string{"download", "small-sequential"},
-			Repeat: 3, DurationSeconds: 0.4, WarmupSeconds: 0.1, Engine: "std", Target: "child", Knobs: runfiles.GoDefault},
+			Repeat: 3, DurationSeconds: 0.4, WarmupSeconds: 0.1, Engine: "std", Target: "child", Knobs: knobs.GoDefault},
 		Cells: []results.Cell{
 			{Scenario: "download", Protocol: "h1", Negotiated: "h1", Metric: results.MetricBytesPerSecond, CPUUnit: "GB",
 				Repetitions: []results.Repetition{rep(4.5e9, 0.4, 1, 0.8), rep(4.6e9, 0.4, 1, 0.8), rep(4.4e9, 0.4, 1, 0.8)}},

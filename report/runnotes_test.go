@@ -5,8 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/httpvs/httpvs/internal/knobs"
+
 	"github.com/httpvs/httpvs/internal/analysis"
-	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -81,7 +82,7 @@ func TestServerNoteStaysWhereItDiffers(t *testing.T) {
 // explains no ":tuned" rows.
 func TestTunedFootnoteOnlyWithItsRows(t *testing.T) {
 	res := sampleRun()
-	tuned := runfiles.Tuned
+	tuned := knobs.Tuned
 	res.Settings.Alongside = &tuned
 	var b bytes.Buffer
 	analysis.Conclude(res)

@@ -6,8 +6,9 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/httpvs/httpvs/internal/knobs"
+
 	"github.com/httpvs/httpvs/internal/analysis"
-	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -21,7 +22,7 @@ func fiveTransports() *results.Results {
 		Env: results.Env{GoVersion: "go1.26.8", OS: "linux", Arch: "amd64", CPUModel: "Intel(R) Xeon(R) Processor", Cores: 2, GOMAXPROCS: 2,
 			Version: "v0.1.0"},
 		Settings: results.Settings{Protocols: []string{"h1", "h2c", "h1-tls", "h2", "h3"}, Repeat: 6, MaxRepeat: 6,
-			DurationSeconds: 0.1, Engine: "std", Target: "child", Knobs: runfiles.GoDefault, Seed: 1795768929726109545, WarmupRounds: 1,
+			DurationSeconds: 0.1, Engine: "std", Target: "child", Knobs: knobs.GoDefault, Seed: 1795768929726109545, WarmupRounds: 1,
 			UDPBuffers: "warning: UDP buffers at 4096 KiB, below quic-go's 7 MiB: sysctl -w net.core.rmem_max=7500000 net.core.wmem_max=7500000"},
 	}
 	scenarios := []string{"download", "download-parallel-10", "download-parallel-100", "upload", "small-sequential", "small-concurrent", "headers-body", "grpc-1", "grpc-50"}

@@ -3,7 +3,8 @@ package analysis
 import (
 	"strings"
 
-	"github.com/httpvs/httpvs/internal/runfiles"
+	"github.com/httpvs/httpvs/internal/knobs"
+
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -68,13 +69,13 @@ func knobsWithin(knobs []results.Knob, set *results.KnobSet) bool {
 	return true
 }
 
-// valueIn is the value set gives field (runfiles.KnobValue); ok is false
+// valueIn is the value set gives field (knobs.Value); ok is false
 // without a set or a value.
 func valueIn(set *results.KnobSet, field string) (string, bool) {
 	if set == nil {
 		return "", false
 	}
-	v := runfiles.KnobValue(*set, field)
+	v := knobs.Value(*set, field)
 	return v, v != ""
 }
 

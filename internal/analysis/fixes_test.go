@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/knobs"
+
 	"github.com/httpvs/httpvs/internal/analysis"
 
 	"github.com/httpvs/httpvs/config"
@@ -98,7 +100,7 @@ func (su setup) fixed(t *testing.T, f *results.Finding) setup {
 		t.Fatalf("%s: no knobs to apply: %s", f.Rule, f)
 	}
 	out := su
-	if err := (matrix.Setup{Client: &out.client, Server: &out.server, Engine: &out.engine}).Apply(f.Knobs...); err != nil {
+	if err := (knobs.Setup{Client: &out.client, Server: &out.server, Engine: &out.engine}).Apply(f.Knobs...); err != nil {
 		t.Fatalf("%s: applying %v: %v", f.Rule, f.Knobs, err)
 	}
 	return out

@@ -1,4 +1,4 @@
-package attribution
+package attribution_test
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/httpvs/httpvs/internal/attribution"
 
 	"github.com/google/pprof/profile"
 
@@ -57,7 +59,7 @@ func TestCompare(t *testing.T) {
 		"runtime.mallocgc":                        340, // +0.14
 		"crypto/aes.gcmAesEnc":                    10,  // +0.01: under 3% of the growth, unnamed
 	})
-	s, err := Compare("server", Sample{Profile: cell, Units: 1}, Sample{Profile: base, Units: 2})
+	s, err := attribution.Compare("server", attribution.Sample{Profile: cell, Units: 1}, attribution.Sample{Profile: base, Units: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,18 +70,18 @@ func TestCompare(t *testing.T) {
 		t.Fatalf("%+v: want 0.6 grew, 0.1 shrank", s)
 	}
 	want := []results.AttributionShare{
-		{Name: "net/http.(*http2Framer).WriteDataPadded", Area: AreaHTTP2, SecondsPerUnit: 0.25, ChangeSecondsPerUnit: 0.25, Share: 0.25 / 0.6},
-		{Name: "syscall.Syscall", Area: AreaSyscall, SecondsPerUnit: 0.3, BaseSecondsPerUnit: 0.1, ChangeSecondsPerUnit: 0.2, Share: 0.2 / 0.6},
-		{Name: "runtime.mallocgc", Area: AreaGC, SecondsPerUnit: 0.34, BaseSecondsPerUnit: 0.2, ChangeSecondsPerUnit: 0.14, Share: 0.14 / 0.6},
+		{Name: "net/http.(*http2Framer).WriteDataPadded", Area: attribution.AreaHTTP2, SecondsPerUnit: 0.25, ChangeSecondsPerUnit: 0.25, Share: 0.25 / 0.6},
+		{Name: "syscall.Syscall", Area: attribution.AreaSyscall, SecondsPerUnit: 0.3, BaseSecondsPerUnit: 0.1, ChangeSecondsPerUnit: 0.2, Share: 0.2 / 0.6},
+		{Name: "runtime.mallocgc", Area: attribution.AreaGC, SecondsPerUnit: 0.34, BaseSecondsPerUnit: 0.2, ChangeSecondsPerUnit: 0.14, Share: 0.14 / 0.6},
 	}
 	checkShares(t, "grew", s.Functions, want)
 	checkShares(t, "shrank", s.ShrunkFunctions, []results.AttributionShare{
-		{Name: "net/http.(*conn).serve", Area: AreaHTTP1, SecondsPerUnit: 0.1, BaseSecondsPerUnit: 0.2, ChangeSecondsPerUnit: -0.1, Share: 1},
+		{Name: "net/http.(*conn).serve", Area: attribution.AreaHTTP1, SecondsPerUnit: 0.1, BaseSecondsPerUnit: 0.2, ChangeSecondsPerUnit: -0.1, Share: 1},
 	})
-	if len(s.Areas) != 3 || s.Areas[0].Name != AreaHTTP2 || s.Areas[1].Name != AreaSyscall || s.Areas[2].Name != AreaGC {
+	if len(s.Areas) != 3 || s.Areas[0].Name != attribution.AreaHTTP2 || s.Areas[1].Name != attribution.AreaSyscall || s.Areas[2].Name != attribution.AreaGC {
 		t.Errorf("areas %+v: want HTTP/2, syscalls, GC", s.Areas)
 	}
-	if len(s.ShrunkAreas) != 1 || s.ShrunkAreas[0].Name != AreaHTTP1 || !near(s.ShrunkAreas[0].ChangeSecondsPerUnit, -0.1) {
+	if len(s.ShrunkAreas) != 1 || s.ShrunkAreas[0].Name != attribution.AreaHTTP1 || !near(s.ShrunkAreas[0].ChangeSecondsPerUnit, -0.1) {
 		t.Errorf("shrunk areas %+v: want net/http -0.1", s.ShrunkAreas)
 	}
 	line := analysis.AttributionSummary(s, "GB")
@@ -120,7 +122,7 @@ func TestCompareAddsUp(t *testing.T) {
 		for _, n := range names {
 			cm[n], bm[n] = 10*rng.Int64N(50), 10*rng.Int64N(50)
 		}
-		s, err := Compare("client", Sample{Profile: cpuProfile(t, cm), Units: 1 + rng.Float64()}, Sample{Profile: cpuProfile(t, bm), Units: 1 + rng.Float64()})
+		s, err := attribution.Compare("client", attribution.Sample{Profile: cpuProfile(t, cm), Units: 1 + rng.Float64()}, attribution.Sample{Profile: cpuProfile(t, bm), Units: 1 + rng.Float64()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -153,7 +155,7 @@ func TestCompareAddsUp(t *testing.T) {
 func TestCompareExcludesLabel(t *testing.T) {
 	base := cpuProfile(t, map[string]int64{"syscall.Syscall": 100})
 	cell := labelled(t, cpuProfile(t, map[string]int64{"syscall.Syscall": 100, "netem.(*ferry).read": 400}), "netem.(*ferry).read", "httpvs-emulator")
-	s, err := Compare("client", Sample{Profile: cell, Units: 1, ExcludeLabel: "httpvs-emulator"}, Sample{Profile: base, Units: 1, ExcludeLabel: "httpvs-emulator"})
+	s, err := attribution.Compare("client", attribution.Sample{Profile: cell, Units: 1, ExcludeLabel: "httpvs-emulator"}, attribution.Sample{Profile: base, Units: 1, ExcludeLabel: "httpvs-emulator"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +166,7 @@ func TestCompareExcludesLabel(t *testing.T) {
 		t.Errorf("summary %q", got)
 	}
 	// Without the label to exclude, the ferry is the extra.
-	s, err = Compare("client", Sample{Profile: cell, Units: 1}, Sample{Profile: base, Units: 1})
+	s, err = attribution.Compare("client", attribution.Sample{Profile: cell, Units: 1}, attribution.Sample{Profile: base, Units: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +198,7 @@ func labelled(t *testing.T, b []byte, fn, key string) []byte {
 // TestCompareNoExtra names nothing when the cell spent less per unit.
 func TestCompareNoExtra(t *testing.T) {
 	p := cpuProfile(t, map[string]int64{"runtime.memmove": 100})
-	s, err := Compare("client", Sample{Profile: p, Units: 2}, Sample{Profile: p, Units: 1})
+	s, err := attribution.Compare("client", attribution.Sample{Profile: p, Units: 2}, attribution.Sample{Profile: p, Units: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,10 +213,10 @@ func TestCompareNoExtra(t *testing.T) {
 // TestCompareBadInput names the side and what was wrong.
 func TestCompareBadInput(t *testing.T) {
 	p := cpuProfile(t, map[string]int64{"runtime.memmove": 100})
-	if _, err := Compare("server", Sample{Profile: []byte("not a profile"), Units: 1}, Sample{Profile: p, Units: 1}); err == nil || !strings.Contains(err.Error(), "server profile") {
+	if _, err := attribution.Compare("server", attribution.Sample{Profile: []byte("not a profile"), Units: 1}, attribution.Sample{Profile: p, Units: 1}); err == nil || !strings.Contains(err.Error(), "server profile") {
 		t.Errorf("garbage: %v", err)
 	}
-	if _, err := Compare("client", Sample{Profile: p, Units: 1}, Sample{Profile: p}); err == nil || !strings.Contains(err.Error(), "client baseline profile: no work") {
+	if _, err := attribution.Compare("client", attribution.Sample{Profile: p, Units: 1}, attribution.Sample{Profile: p}); err == nil || !strings.Contains(err.Error(), "client baseline profile: no work") {
 		t.Errorf("zero units: %v", err)
 	}
 }
@@ -222,27 +224,27 @@ func TestCompareBadInput(t *testing.T) {
 // TestArea places functions of each stack in their area.
 func TestArea(t *testing.T) {
 	for fn, want := range map[string]string{
-		"net/http.(*http2Framer).WriteDataPadded":                  AreaHTTP2,
-		"net/http.http2parseDataFrame":                             AreaHTTP2,
-		"net/http/internal/http2.(*Framer).ReadFrame":              AreaHTTP2,
-		"golang.org/x/net/http2.(*Framer).ReadFrame":               AreaXHTTP2,
-		"net/http.(*persistConn).readLoop":                         AreaHTTP1,
-		"crypto/tls.(*Conn).Write":                                 AreaTLS,
-		"crypto/internal/fips140/aes/gcm.gcmAesEnc":                AreaCrypto,
-		"github.com/quic-go/quic-go.(*Conn).run":                   AreaQUIC,
-		"google.golang.org/grpc/internal/transport.(*http2Server)": AreaGRPC,
-		"runtime.memmove":                                          AreaMemory,
-		"runtime.mallocgc":                                         AreaGC,
-		"runtime.scanobject":                                       AreaGC,
-		"runtime.netpoll":                                          AreaSyscall,
-		"runtime.schedule":                                         AreaRuntime,
-		"internal/runtime/syscall.Syscall6":                        AreaSyscall,
-		"syscall.Syscall":                                          AreaSyscall,
-		"internal/poll.(*FD).Read":                                 AreaSyscall,
-		"main.main":                                                AreaOther,
+		"net/http.(*http2Framer).WriteDataPadded":                  attribution.AreaHTTP2,
+		"net/http.http2parseDataFrame":                             attribution.AreaHTTP2,
+		"net/http/internal/http2.(*Framer).ReadFrame":              attribution.AreaHTTP2,
+		"golang.org/x/net/http2.(*Framer).ReadFrame":               attribution.AreaXHTTP2,
+		"net/http.(*persistConn).readLoop":                         attribution.AreaHTTP1,
+		"crypto/tls.(*Conn).Write":                                 attribution.AreaTLS,
+		"crypto/internal/fips140/aes/gcm.gcmAesEnc":                attribution.AreaCrypto,
+		"github.com/quic-go/quic-go.(*Conn).run":                   attribution.AreaQUIC,
+		"google.golang.org/grpc/internal/transport.(*http2Server)": attribution.AreaGRPC,
+		"runtime.memmove":                                          attribution.AreaMemory,
+		"runtime.mallocgc":                                         attribution.AreaGC,
+		"runtime.scanobject":                                       attribution.AreaGC,
+		"runtime.netpoll":                                          attribution.AreaSyscall,
+		"runtime.schedule":                                         attribution.AreaRuntime,
+		"internal/runtime/syscall.Syscall6":                        attribution.AreaSyscall,
+		"syscall.Syscall":                                          attribution.AreaSyscall,
+		"internal/poll.(*FD).Read":                                 attribution.AreaSyscall,
+		"main.main":                                                attribution.AreaOther,
 	} {
-		if got := Area(fn); got != want {
-			t.Errorf("Area(%q) = %q, want %q", fn, got, want)
+		if got := attribution.Area(fn); got != want {
+			t.Errorf("attribution.Area(%q) = %q, want %q", fn, got, want)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package attribution
+package attribution_test
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"runtime/pprof"
 	"strings"
 	"testing"
+
+	"github.com/httpvs/httpvs/internal/attribution"
 
 	"github.com/httpvs/httpvs/internal/analysis"
 )
@@ -56,12 +58,12 @@ func TestCompareRealProfiles(t *testing.T) {
 	const n = 400_000_000 // about 0.3 s
 	base := profiled(t, func() { spin(n) })
 	cell := profiled(t, func() { spin(n); spinExtra(n) })
-	s, err := Compare("client", Sample{Profile: cell, Units: 1}, Sample{Profile: base, Units: 1})
+	s, err := attribution.Compare("client", attribution.Sample{Profile: cell, Units: 1}, attribution.Sample{Profile: base, Units: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Log(analysis.AttributionSummary(s, "GB"))
-	if s.ExtraSecondsPerUnit <= 0 || len(s.Functions) == 0 || !strings.HasSuffix(s.Functions[0].Name, "attribution.spin2") {
+	if s.ExtraSecondsPerUnit <= 0 || len(s.Functions) == 0 || !strings.HasSuffix(s.Functions[0].Name, ".spin2") {
 		t.Fatalf("%+v: want spin2 first", s)
 	}
 	var total float64

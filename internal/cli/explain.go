@@ -5,7 +5,6 @@ import (
 	"os"
 
 	"github.com/httpvs/httpvs/internal/analysis"
-	"github.com/httpvs/httpvs/internal/matrix"
 	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/results"
@@ -30,7 +29,7 @@ func runExplain(_ context.Context, e *env, args []string) error {
 		if st, err := os.Stat(*dir); err != nil || !st.IsDir() {
 			return usagef("--profiles %s: not a directory of profiles (run --profile DIR writes them)", *dir)
 		}
-		for _, err := range matrix.AttributeProfiles(res, matrix.ProfilesIn(*dir)) {
+		for _, err := range analysis.AttributeProfiles(res, analysis.ProfilesIn(*dir)) {
 			e.say("%v", err)
 		}
 		res.Settings.ProfileDir = *dir // where the next step's profiles are

@@ -14,9 +14,10 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/httpvs/httpvs/internal/knobs"
+
 	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/internal/buildinfo"
-	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -294,7 +295,7 @@ func TestCompareWarnsOfSettings(t *testing.T) {
 func TestCompareSaysTheKnobsMovedTheBaseline(t *testing.T) {
 	old := writeRun(t, "old.json", []string{"h1", "h2c"}, nil)
 	new := writeRun(t, "new.json", []string{"h1", "h2c"}, func(r *results.Results) {
-		r.Settings.Knobs = runfiles.Tuned
+		r.Settings.Knobs = knobs.Tuned
 		for i := range r.Cells {
 			for j := range r.Cells[i].Repetitions {
 				r.Cells[i].Repetitions[j].Value *= 1.4

@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/httpvs/httpvs/internal/matrix"
-	"github.com/httpvs/httpvs/internal/runfiles"
+	"github.com/httpvs/httpvs/internal/knobs"
+
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
 )
@@ -39,7 +39,7 @@ func TestTuneWriteThenRunKnobs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := runfiles.WriteKnobFile(f, set); err != nil {
+		if err := knobs.WriteFile(f, set); err != nil {
 			t.Fatal(err)
 		}
 		if err := f.Close(); err != nil {
@@ -60,7 +60,7 @@ func TestTuneWriteThenRunKnobs(t *testing.T) {
 			continue // overridden by --server-write-size
 		}
 		got := res.Settings.Client
-		if err := (matrix.Setup{Client: &got}).Apply(k); err != nil {
+		if err := (knobs.Setup{Client: &got}).Apply(k); err != nil {
 			t.Fatalf("%s: %v", k.Field, err)
 		}
 		if got != res.Settings.Client {

@@ -6,14 +6,14 @@ import (
 	"os"
 	"strings"
 
+	"github.com/httpvs/httpvs/internal/knobs"
+
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/internal/defaults"
-	"github.com/httpvs/httpvs/internal/matrix"
 	"github.com/httpvs/httpvs/internal/peers"
 	"github.com/httpvs/httpvs/internal/requests"
-	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
@@ -82,9 +82,9 @@ func (f *runFlags) register(fs *flagset.Set) {
 	fs.Alias("protocols", "p")
 	fs.StringVar(&f.scenarios, "scenarios", "all", "comma-separated scenarios ("+plan.ScenarioNames()+", "+requests.RequestGroup+": your --request and --requests) or all (the default matrix; with --net: all but download-parallel-100, and net; with --target and your requests: "+requests.RequestGroup+" alone)")
 	fs.Var(&m.Size, "size", "fixed total body `size` of transfer cells, split across their streams (default: sized per transport to take --duration)")
-	fs.DurationVar(&m.Duration, "duration", m.Duration, fmt.Sprintf("measured time of each load repetition, and the time transfers are sized to take (with --net: %d round trips of the link, at least 100ms)", matrix.LinkWindowRTTs))
+	fs.DurationVar(&m.Duration, "duration", m.Duration, fmt.Sprintf("measured time of each load repetition, and the time transfers are sized to take (with --net: %d round trips of the link, at least 100ms)", defaults.LinkWindowRTTs))
 	fs.Alias("duration", "d")
-	fs.DurationVar(&m.Warmup, "warmup", m.Warmup, fmt.Sprintf("unmeasured time before each load repetition, longer until every connection has finished a request (at most twice as long) (default --duration/4; with --net at least %d round trips)", matrix.LinkWarmupRTTs))
+	fs.DurationVar(&m.Warmup, "warmup", m.Warmup, fmt.Sprintf("unmeasured time before each load repetition, longer until every connection has finished a request (at most twice as long) (default --duration/4; with --net at least %d round trips)", defaults.LinkWarmupRTTs))
 	fs.DurationVar(&m.Omit, "omit", m.Omit, "leave each transfer's first `duration` out of its rate, as iperf3 --omit (default: none on loopback; with --net the link's handshakes and slow start, from its round trip and rate; 0: none)")
 	fs.DurationVar(&m.Timeout, "rep-timeout", m.Timeout, "bound on each repetition of a cell (with --net on a lossy link: at least twice the longest transfer expected, unless given)")
 	fs.IntVar(&m.LossEvents, "loss-events", defaults.LossEvents, "with --net on a lossy link: size each transfer to see this many losses (losses/loss packets), so that a loss-limited controller's rate is its average, not where its window happened to be; the run says before it starts how long that takes; 0: size by --duration alone")
@@ -118,7 +118,7 @@ func (f *runFlags) register(fs *flagset.Set) {
 	registerRequests(fs, &f.requests)
 	fs.StringVar(&f.slo, "slo", "", sloUsage)
 	// Go as shipped, the baseline users ask about, unless told.
-	fs.StringVar(&f.knobs, "knobs", runfiles.GoDefault.Name, knobsUsage)
+	fs.StringVar(&f.knobs, "knobs", knobs.GoDefault.Name, knobsUsage)
 	fs.Func("net", netFlagUsage(true), func(text string) error {
 		f.net = append(f.net, text)
 		return nil
@@ -150,12 +150,12 @@ func (f *runFlags) register(fs *flagset.Set) {
 
 // knobsUsage is the --knobs flag's help: the named sets and what tuned
 // sets, as runfiles has them.
-var knobsUsage = "settings to start from: " + runfiles.GoDefault.Name + " (Go as shipped: zero-valued net/http and quic-go types, io.Copy(io.Discard, body)), " +
-	runfiles.Tuned.Name + " (httpvs's " + runfiles.KnobValue(runfiles.Tuned, "Client.ReadSize") + " reads and writes, " + runfiles.KnobValue(runfiles.Tuned, "Client.HTTP2.MaxReadFrameSize") + " HTTP/2 frames), or a `file` written by tune --write; flags given explicitly override it"
+var knobsUsage = "settings to start from: " + knobs.GoDefault.Name + " (Go as shipped: zero-valued net/http and quic-go types, io.Copy(io.Discard, body)), " +
+	knobs.Tuned.Name + " (httpvs's " + knobs.Value(knobs.Tuned, "Client.ReadSize") + " reads and writes, " + knobs.Value(knobs.Tuned, "Client.HTTP2.MaxReadFrameSize") + " HTTP/2 frames), or a `file` written by tune --write; flags given explicitly override it"
 
 // loadKnobSet reads --knobs: a named set or a knob file (matrix.KnobSet).
 func loadKnobSet(arg string) (results.KnobSet, error) {
-	s, err := matrix.KnobSet(arg)
+	s, err := knobs.Load(arg)
 	var pe *os.PathError
 	switch {
 	case errors.As(err, &pe):
@@ -196,9 +196,9 @@ func knobsOver(fs *flagset.Set, s results.KnobSet, set map[string]bool) (results
 func knobDefaults(fs *flagset.Set) {
 	read, frame := "Client.ReadSize", "Client.HTTP2.MaxReadFrameSize"
 	fs.Lookup("read-size").Usage = "client body read buffer `size` (default: the --knobs set's; go-default reads as io.Copy(io.Discard, body) does, " +
-		runfiles.KnobValue(runfiles.GoDefault, read) + " at a time; tuned " + runfiles.KnobValue(runfiles.Tuned, read) + ")"
+		knobs.Value(knobs.GoDefault, read) + " at a time; tuned " + knobs.Value(knobs.Tuned, read) + ")"
 	fs.Lookup("h2-max-frame").Usage = "HTTP/2 SETTINGS_MAX_FRAME_SIZE the client advertises, `size` 16Ki..16Mi-1 (default: the --knobs set's; go-default Go's " +
-		runfiles.KnobValue(runfiles.GoDefault, frame) + ", tuned " + runfiles.KnobValue(runfiles.Tuned, frame) + ")"
+		knobs.Value(knobs.GoDefault, frame) + ", tuned " + knobs.Value(knobs.Tuned, frame) + ")"
 	// The windows a knob file from tune --write may set (tune.Best's
 	// fields); the named sets leave them to Go and quic-go, whose
 	// defaults their help says (flagset.ClientKnobs).

@@ -5,8 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/knobs"
+
 	"github.com/httpvs/httpvs/experiment"
-	"github.com/httpvs/httpvs/internal/runfiles"
 )
 
 // TestRunAliasSetsTheMatrix: a flag given by another spelling (-d for
@@ -71,7 +72,7 @@ func TestQuickIsTheDefaultMatrix(t *testing.T) {
 		t.Errorf("repeat %d to %d, %v after %v warmup: want Quick's %d to %d, %v after %v",
 			m.Repeat, m.MaxRepeat, m.Duration, m.Warmup, q.Repeat, q.MaxRepeat, q.Duration, q.Warmup)
 	}
-	if xo.NoTuned || m.Knobs.Name != runfiles.GoDefault.Name {
+	if xo.NoTuned || m.Knobs.Name != knobs.GoDefault.Name {
 		t.Errorf("knobs %q, no tuned rows %v: want Go as shipped, the tuned rows beside it", m.Knobs.Name, xo.NoTuned)
 	}
 }

@@ -4,15 +4,15 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/knobs"
+
 	"github.com/httpvs/httpvs/experiment"
-	"github.com/httpvs/httpvs/internal/matrix"
-	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/transport"
 )
 
 // planTakes says how long a preset's run of the default matrix is planned
-// to take on loopback: matrix.EstimateRun from the options' constants (no
+// to take on loopback: experiment.Estimate from the options' constants (no
 // clock read, no machine assumed), beside the tuned rows a run as shipped
 // measures; the child's start and the machine's load come on top.
 func planTakes(o experiment.Options) string {
@@ -27,10 +27,9 @@ func planTakes(o experiment.Options) string {
 // loopback child.
 func presetPlan(o experiment.Options) (time.Duration, error) {
 	o.Matrix.Protocols, o.Matrix.Scenarios, o.Matrix.AA = transport.All, plan.Scenarios, nil
-	tuned := runfiles.Tuned
+	tuned := knobs.Tuned
 	o.Matrix.Alongside = &tuned
-	target := plan.Target{Plain: "http://127.0.0.1:1", TLS: "https://127.0.0.1:1", GRPC: "127.0.0.1:1"}
-	est, err := matrix.EstimateRun(matrix.Options{Options: o.Matrix, Wiring: matrix.Wiring{Target: target}})
+	est, err := experiment.Estimate(o)
 	if err != nil {
 		return 0, err
 	}

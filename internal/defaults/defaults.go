@@ -163,3 +163,18 @@ const (
 // QueuePackets is the drop-tail limit of a link direction whose spec sets
 // no queue (netem.Spec): 1000 packets, netem's default limit.
 const QueuePackets = 1000
+
+// Across an emulated link rounds are sized by the link's round trip
+// (internal/matrix), and help names these.
+const (
+	// LinkWindowRTTs is the fewest round trips a measured window lasts
+	// across a link: a request scenario's window, and the steady part of
+	// a transfer. A closed loop counts the requests that start and end
+	// inside its window, so a window of n round trips reads about 1/n
+	// below the rate: 4% at 24.
+	LinkWindowRTTs = 24
+	// LinkWarmupRTTs is the fewest round trips a request scenario warms
+	// up for across a link before its window: its connections' handshakes
+	// (three round trips for TCP and TLS 1.3) and their windows' growth.
+	LinkWarmupRTTs = 8
+)

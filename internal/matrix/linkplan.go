@@ -16,16 +16,6 @@ import (
 // round trip and goodput rather than by the wall clock: a round of a few
 // round trips measures handshakes and slow start, not the transport.
 const (
-	// LinkWindowRTTs is the fewest round trips a measured window lasts
-	// across a link: a request scenario's window, and the steady part of
-	// a transfer. A closed loop counts the requests that start and end
-	// inside its window, so a window of n round trips reads about 1/n
-	// below the rate: 4% at 24.
-	LinkWindowRTTs = 24
-	// LinkWarmupRTTs is the fewest round trips a request scenario warms
-	// up for across a link before its window: its connections' handshakes
-	// (three round trips for TCP and TLS 1.3) and their windows' growth.
-	LinkWarmupRTTs = 8
 	// handshakeRTTs are the round trips before a transfer's first body
 	// byte over TCP, TLS 1.3 and one request, the most any transport needs.
 	handshakeRTTs = 3
@@ -88,10 +78,10 @@ func (o *Options) fillLink() {
 		return
 	}
 	if o.Duration == 0 {
-		o.Duration = max(defaults.MatrixDuration, LinkWindowRTTs*o.RTT)
+		o.Duration = max(defaults.MatrixDuration, defaults.LinkWindowRTTs*o.RTT)
 	}
 	if o.Warmup == 0 {
-		o.Warmup = max(o.Duration/4, LinkWarmupRTTs*o.RTT)
+		o.Warmup = max(o.Duration/4, defaults.LinkWarmupRTTs*o.RTT)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 )
@@ -14,8 +15,8 @@ func TestLinkPlan(t *testing.T) {
 	link.Calibration.UpGoodputBitsPerSecond, link.Calibration.DownGoodputBitsPerSecond = 96e6, 96e6
 	o := Options{Options: plan.Options{}, Wiring: Wiring{RTT: 50e6, Link: link}} // 50 ms
 	o.fillLink()
-	if o.Duration != LinkWindowRTTs*o.RTT || o.Warmup != LinkWarmupRTTs*o.RTT {
-		t.Errorf("duration %v, warmup %v: want %d and %d round trips", o.Duration, o.Warmup, LinkWindowRTTs, LinkWarmupRTTs)
+	if o.Duration != defaults.LinkWindowRTTs*o.RTT || o.Warmup != defaults.LinkWarmupRTTs*o.RTT {
+		t.Errorf("duration %v, warmup %v: want %d and %d round trips", o.Duration, o.Warmup, defaults.LinkWindowRTTs, defaults.LinkWarmupRTTs)
 	}
 	// 12 MB/s at 50 ms: a 600 KB window, 6 doublings from 14.5 KB, plus
 	// the handshakes and the exit: 11 round trips.

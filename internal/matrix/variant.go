@@ -3,6 +3,8 @@ package matrix
 import (
 	"strings"
 
+	"github.com/httpvs/httpvs/internal/knobs"
+
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/internal/fielderr"
 	"github.com/httpvs/httpvs/internal/scenariospec"
@@ -55,13 +57,13 @@ func (o Options) expand() ([]Scenario, error) {
 		return o.Scenarios, nil
 	}
 	cfg := o.Client
-	var knobs []results.Knob
+	var client []results.Knob
 	for _, k := range o.Alongside.Knobs {
 		if strings.HasPrefix(k.Field, "Client.") {
-			knobs = append(knobs, k)
+			client = append(client, k)
 		}
 	}
-	if err := (Setup{Client: &cfg}).Apply(knobs...); err != nil {
+	if err := (knobs.Setup{Client: &cfg}).Apply(client...); err != nil {
 		return nil, fielderr.Within("Alongside", err)
 	}
 	var out []Scenario

@@ -5,8 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/knobs"
+
 	"github.com/httpvs/httpvs/config"
-	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/internal/scenariospec"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
@@ -22,10 +23,10 @@ import (
 // with their own h1 and get no findings.
 func TestAlongsideMeasuresTheTunedVariant(t *testing.T) {
 	client := config.Client{}
-	if err := (Setup{Client: &client}).Apply(runfiles.GoDefault.Knobs...); err != nil {
+	if err := (knobs.Setup{Client: &client}).Apply(knobs.GoDefault.Knobs...); err != nil {
 		t.Fatal(err)
 	}
-	tuned := runfiles.Tuned
+	tuned := knobs.Tuned
 	res, err := run(context.Background(), Options{Options: plan.Options{
 		Protocols: []transport.Protocol{transport.H1, transport.H2C},
 		Scenarios: scenarios(t, "download,small-sequential"),
@@ -33,7 +34,7 @@ func TestAlongsideMeasuresTheTunedVariant(t *testing.T) {
 		Size:      4 * units.MiB,
 		Duration:  50 * time.Millisecond,
 		Client:    client,
-		Knobs:     runfiles.GoDefault,
+		Knobs:     knobs.GoDefault,
 		Alongside: &tuned,
 	}, Wiring: Wiring{Target: target(t, nil)}})
 	if err != nil {

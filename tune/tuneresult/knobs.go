@@ -5,14 +5,15 @@ import (
 	"io"
 	"strings"
 
+	"github.com/httpvs/httpvs/internal/knobs"
+
 	"github.com/httpvs/httpvs/internal/protoname"
-	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
 )
 
 // KnobSet returns the best settings found as a knob set named name, which
-// httpvs run starts from (runfiles.WriteKnobFile, run --knobs FILE). One
+// httpvs run starts from (knobs.WriteFile, run --knobs FILE). One
 // client serves every transport, so a knob two transports both tuned
 // (the read size, the server's write size) takes the value of the first
 // transport in the report whose best beat Go's defaults; HTTP/2 knobs come
@@ -70,7 +71,7 @@ func (r *Report) KnobSet(name string) results.KnobSet {
 }
 
 // WriteKnobFile writes the best settings found to w as a knob file
-// (runfiles.WriteKnobFile) of KnobSet(name), its name followed by
+// (knobs.WriteFile) of KnobSet(name), its name followed by
 // " (partial search)" when the budget or an interrupt cut the search
 // short.
 func (r *Report) WriteKnobFile(w io.Writer, name string) error {
@@ -78,5 +79,5 @@ func (r *Report) WriteKnobFile(w io.Writer, name string) error {
 	if r.Partial {
 		set.Name += " (partial search)"
 	}
-	return runfiles.WriteKnobFile(w, set)
+	return knobs.WriteFile(w, set)
 }

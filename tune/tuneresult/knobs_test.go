@@ -4,7 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/httpvs/httpvs/internal/runfiles"
+	"github.com/httpvs/httpvs/internal/knobs"
+
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
 )
@@ -32,7 +33,7 @@ func TestKnobSetSaysWhichTransport(t *testing.T) {
 
 // TestWriteKnobFile: the knob file holds the best settings as a knob set
 // of the name given, " (partial search)" after it when the search was cut
-// short, exactly as runfiles.WriteKnobFile writes it and ReadKnobFile
+// short, exactly as knobs.WriteFile writes it and knobs.ReadFile
 // reads it back.
 func TestWriteKnobFile(t *testing.T) {
 	rep := &Report{Results: []Result{
@@ -76,7 +77,7 @@ func TestWriteKnobFile(t *testing.T) {
 	if err := rep.WriteKnobFile(&b, "tune best.json"); err != nil {
 		t.Fatal(err)
 	}
-	set, err := runfiles.ReadKnobFile(strings.NewReader(b.String()))
+	set, err := knobs.ReadFile(strings.NewReader(b.String()))
 	if err != nil {
 		t.Fatal(err)
 	}

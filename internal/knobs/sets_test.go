@@ -1,4 +1,4 @@
-package matrix
+package knobs
 
 import (
 	"bytes"
@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/httpvs/httpvs/config"
-	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
@@ -20,7 +19,7 @@ func TestNamedKnobSetsSetWhatTheySay(t *testing.T) {
 		name        string
 		read, frame units.Bytes
 	}{{"go-default", 8 * units.KiB, 16 * units.KiB}, {"tuned", 256 * units.KiB, units.MiB}} {
-		set, ok := runfiles.NamedKnobSet(c.name)
+		set, ok := Named(c.name)
 		if !ok {
 			t.Fatalf("no set %q", c.name)
 		}
@@ -34,7 +33,7 @@ func TestNamedKnobSetsSetWhatTheySay(t *testing.T) {
 			t.Errorf("%s: read %v, frame %v", c.name, client.ReadSize, client.HTTP2.MaxReadFrameSize)
 		}
 	}
-	if _, ok := runfiles.NamedKnobSet("fast"); ok {
+	if _, ok := Named("fast"); ok {
 		t.Error("an unknown name is a set")
 	}
 }
@@ -42,10 +41,10 @@ func TestNamedKnobSetsSetWhatTheySay(t *testing.T) {
 func TestKnobFileRoundTrip(t *testing.T) {
 	want := results.KnobSet{Name: "mine", Knobs: []results.Knob{{Field: "Client.ReadSize", Value: "1Mi"}, {Field: "Client.QUIC.MaxStreamReceiveWindow", Value: "16Mi"}}}
 	var b bytes.Buffer
-	if err := runfiles.WriteKnobFile(&b, want); err != nil {
+	if err := WriteFile(&b, want); err != nil {
 		t.Fatal(err)
 	}
-	got, err := ReadKnobFile(&b)
+	got, err := ReadFile(&b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,8 +63,8 @@ func TestKnobFileRefusesOtherFiles(t *testing.T) {
 		{`{"kind":"httpvs-knobs","schema_version":1,"name":"x","knobs":[{"field":"Client.ReadSize","value":"big"}]}`, "Client.ReadSize"},
 		{`{"kind":"httpvs-knobs","schema_version":1,"name":"x","knobs":[{"field":"Client.Nothing","value":"1"}]}`, "Client.Nothing"},
 	} {
-		_, err := ReadKnobFile(strings.NewReader(c.in))
-		if !errors.Is(err, runfiles.ErrKnobFile) || !strings.Contains(err.Error(), c.want) {
+		_, err := ReadFile(strings.NewReader(c.in))
+		if !errors.Is(err, ErrFile) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: err %v, want %q", c.in, err, c.want)
 		}
 	}

@@ -1,4 +1,4 @@
-package matrix
+package knobs
 
 import (
 	"fmt"
@@ -8,7 +8,6 @@ import (
 
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/internal/fielderr"
-	"github.com/httpvs/httpvs/internal/runfiles"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
@@ -100,11 +99,11 @@ func setBytes(b *units.Bytes, k results.Knob) error {
 	return nil
 }
 
-// KnobSet is the knob set name means: a built-in one, go-default or
-// tuned (runfiles.NamedKnobSet), else the knob file at that path
-// (ReadKnobFile); a file that cannot be opened is os.Open's error.
-func KnobSet(name string) (results.KnobSet, error) {
-	if s, ok := runfiles.NamedKnobSet(name); ok {
+// Load is the knob set name means: a built-in one, go-default or tuned
+// (Named), else the knob file at that path (ReadFile); a file that
+// cannot be opened is os.Open's error.
+func Load(name string) (results.KnobSet, error) {
+	if s, ok := Named(name); ok {
 		return s, nil
 	}
 	f, err := os.Open(name)
@@ -112,18 +111,18 @@ func KnobSet(name string) (results.KnobSet, error) {
 		return results.KnobSet{}, err
 	}
 	defer f.Close()
-	return ReadKnobFile(f)
+	return ReadFile(f)
 }
 
-// ReadKnobFile reads a knob file (runfiles.ReadKnobFile) and checks that
-// every knob applies to a run (Setup.Apply on a full setup).
-func ReadKnobFile(r io.Reader) (results.KnobSet, error) {
-	s, err := runfiles.ReadKnobFile(r)
+// ReadFile reads a knob file (its kind, schema version and name) and
+// checks that every knob applies to a run (Setup.Apply on a full setup).
+func ReadFile(r io.Reader) (results.KnobSet, error) {
+	s, err := readFile(r)
 	if err != nil {
 		return s, err
 	}
 	if err := fullSetup().Apply(s.Knobs...); err != nil {
-		return results.KnobSet{}, fmt.Errorf("%w: %v", runfiles.ErrKnobFile, err)
+		return results.KnobSet{}, fmt.Errorf("%w: %v", ErrFile, err)
 	}
 	return s, nil
 }

@@ -1,4 +1,8 @@
-package runfiles
+// Package knobs is httpvs's knob sets in one place: the named ones
+// (go-default, Go as shipped; tuned, httpvs's large buffers), the knob
+// file tune --write writes and run --knobs reads, and applying a set's
+// knobs to a client, a server and a load engine (Setup).
+package knobs
 
 import (
 	"encoding/json"
@@ -33,8 +37,8 @@ var (
 
 func size(b units.Bytes) string { return b.String() }
 
-// NamedKnobSet returns the set called name ("go-default" or "tuned").
-func NamedKnobSet(name string) (results.KnobSet, bool) {
+// Named returns the set called name ("go-default" or "tuned").
+func Named(name string) (results.KnobSet, bool) {
 	for _, s := range []results.KnobSet{GoDefault, Tuned} {
 		if s.Name == name {
 			return s, true
@@ -43,9 +47,9 @@ func NamedKnobSet(name string) (results.KnobSet, bool) {
 	return results.KnobSet{}, false
 }
 
-// KnobValue is the value the knob set s gives the field at path ("" for
+// Value is the value the knob set s gives the field at path ("" for
 // none): what help says a named set sets.
-func KnobValue(s results.KnobSet, path string) string {
+func Value(s results.KnobSet, path string) string {
 	for _, k := range s.Knobs {
 		if k.Field == path {
 			return k.Value
@@ -54,7 +58,7 @@ func KnobValue(s results.KnobSet, path string) string {
 	return ""
 }
 
-// The kind and schema version of a knob file (WriteKnobFile).
+// The kind and schema version of a knob file (WriteFile).
 const (
 	knobFileKind          = "httpvs-knobs"
 	knobFileSchemaVersion = 1
@@ -66,32 +70,32 @@ type knobFile struct {
 	results.KnobSet
 }
 
-// WriteKnobFile writes s as a knob file that ReadKnobFile reads.
-func WriteKnobFile(w io.Writer, s results.KnobSet) error {
+// WriteFile writes s as a knob file that ReadFile reads.
+func WriteFile(w io.Writer, s results.KnobSet) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(knobFile{Kind: knobFileKind, SchemaVersion: knobFileSchemaVersion, KnobSet: s})
 }
 
-// ErrKnobFile is wrapped by ReadKnobFile's errors.
-var ErrKnobFile = errors.New("not a knob file")
+// ErrFile is wrapped by ReadFile's errors.
+var ErrFile = errors.New("not a knob file")
 
-// ReadKnobFile reads a knob file: its kind, schema version and name
-// (matrix.ReadKnobFile also checks that every knob applies to a run).
-func ReadKnobFile(r io.Reader) (results.KnobSet, error) {
+// readFile reads a knob file: its kind, schema version and name
+// (ReadFile also checks that every knob applies to a run).
+func readFile(r io.Reader) (results.KnobSet, error) {
 	var f knobFile
 	dec := json.NewDecoder(r)
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
-		return results.KnobSet{}, fmt.Errorf("%w (tune --write writes one): %v", ErrKnobFile, err)
+		return results.KnobSet{}, fmt.Errorf("%w (tune --write writes one): %v", ErrFile, err)
 	}
 	switch {
 	case f.Kind != knobFileKind:
-		return results.KnobSet{}, fmt.Errorf("%w: kind %q, want %q", ErrKnobFile, f.Kind, knobFileKind)
+		return results.KnobSet{}, fmt.Errorf("%w: kind %q, want %q", ErrFile, f.Kind, knobFileKind)
 	case f.SchemaVersion != knobFileSchemaVersion:
-		return results.KnobSet{}, fmt.Errorf("%w: schema_version %d; this httpvs reads %d", ErrKnobFile, f.SchemaVersion, knobFileSchemaVersion)
+		return results.KnobSet{}, fmt.Errorf("%w: schema_version %d; this httpvs reads %d", ErrFile, f.SchemaVersion, knobFileSchemaVersion)
 	case f.Name == "":
-		return results.KnobSet{}, fmt.Errorf("%w: no name", ErrKnobFile)
+		return results.KnobSet{}, fmt.Errorf("%w: no name", ErrFile)
 	}
 	return f.KnobSet, nil
 }
