@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -156,7 +157,7 @@ type Cost struct {
 	Link     *results.Net  // the calibrated link; nil on loopback
 	LinkName string        // the link as asked for
 	// Sizing says how the user's slow requests were measured otherwise
-	// than asked (matrix.SizeRequests), a line each; empty when none was.
+	// than asked (the plan's sizing), a line each; empty when none was.
 	Sizing []string
 	// PeersMissing are the reference peers asked for (Peers) that are
 	// not installed, each with how to install it: "h2o (apt install h2o)".
@@ -396,5 +397,6 @@ func (b *Base) setEngine(m matrix.Options) { b.Matrix, b.wire = m.Options, m.Wir
 // the machine's load come on top.
 func Estimate(o Options) (plan.Estimate, error) {
 	target := plan.Target{Plain: "http://127.0.0.1:1", TLS: "https://127.0.0.1:1", GRPC: "127.0.0.1:1"}
-	return matrix.EstimateRun(matrix.Options{Options: o.Matrix, Wiring: matrix.Wiring{Target: target}})
+	planned, err := matrix.Plan(context.Background(), matrix.Options{Options: o.Matrix, Wiring: matrix.Wiring{Target: target}}, matrix.PlanOptions{})
+	return planned.Estimate, err
 }

@@ -137,14 +137,18 @@ func (o *Options) settle(res *results.Results, server *config.Server, udpNote st
 	}
 }
 
-// checkTarget leaves out of o.Matrix what an external target lacks
-// (matrix.CheckTarget) and returns it; when nothing is left, the results
+// checkTarget leaves out of o.Matrix what an external target lacks (the
+// target's check of matrix.Plan) and returns it; when nothing is left, the results
 // saying so (no scenario) or a *nothingToMeasureError (no transport).
 func (o *Options) checkTarget(ctx context.Context, external bool) ([]results.NotRun, *results.Results, error) {
 	if !external {
 		return nil, nil, nil
 	}
-	checked, notRun := matrix.CheckTarget(ctx, o.engine())
+	planned, err := matrix.Plan(ctx, o.engine(), matrix.PlanOptions{External: true, TargetOnly: true})
+	if err != nil {
+		return nil, nil, err
+	}
+	checked, notRun := planned.Options, planned.NotRun
 	o.setEngine(checked)
 	switch {
 	case len(checked.Protocols) == 0:

@@ -14,6 +14,9 @@ type PlanOptions struct {
 	// External checks the target first (CheckTarget): what it lacks is
 	// left out and said.
 	External bool
+	// TargetOnly stops after the target's check: a capacity search sizes
+	// its own rates and plans no rounds.
+	TargetOnly bool
 	// Budget is the run's time from Began; zero: none. On loopback it
 	// bounds the user's requests' probes and the first rounds (FitBudget);
 	// across a link, the loss events a transfer is sized for.
@@ -46,7 +49,7 @@ func Plan(ctx context.Context, o Options, p PlanOptions) (Planned, error) {
 	var pl Planned
 	if p.External {
 		o, pl.NotRun = checkTarget(ctx, o)
-		if len(o.Protocols) == 0 || len(o.Scenarios) == 0 {
+		if len(o.Protocols) == 0 || len(o.Scenarios) == 0 || p.TargetOnly {
 			pl.Options = o
 			return pl, nil
 		}
