@@ -1,7 +1,6 @@
 package report
 
 import (
-	"math"
 	"slices"
 
 	"github.com/httpvs/httpvs/results"
@@ -26,15 +25,6 @@ func serverCPU(r results.Repetition) (float64, bool) {
 		return 0, false
 	}
 	return *r.ServerCPUPerUnit, true
-}
-
-// halfWidth is iv's half-width relative to its ratio, as printed; +Inf
-// without an interval.
-func halfWidth(iv results.Interval) float64 {
-	if iv.Pairs < 2 || iv.Ratio <= 0 {
-		return math.Inf(1)
-	}
-	return (iv.High - iv.Low) / 2 / iv.Ratio
 }
 
 // downRate is the link's rate down as set, bits per second, or where none

@@ -76,7 +76,6 @@ func newGoView(res *results.Results) goView {
 			v.head = append(v.head, p)
 		}
 	}
-	vd := &firstScreen{base: v.base}
 	for _, sc := range v.scenarios {
 		for _, tc := range v.order {
 			name := sc + " " + tc
@@ -86,7 +85,7 @@ func newGoView(res *results.Results) goView {
 				c := cells[[3]string{sc, tc, p}]
 				fig = append(fig, figureText(c))
 				if p != v.base {
-					row, line = append(row, vd.cell(c)), append(line, c)
+					row, line = append(row, cellText(c, v.base, nil)), append(line, c)
 				}
 			}
 			v.rows, v.grid, v.figRows = append(v.rows, row), append(v.grid, line), append(v.figRows, fig)

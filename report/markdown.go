@@ -63,9 +63,9 @@ func Markdown(w io.Writer, res *results.Results) error {
 		}
 	}
 	browserMarkdown(bw, res)
-	if v := newVerdict(res); len(v.fullFixes) > 0 {
+	if full := fullFixes(res); len(full) > 0 {
 		fmt.Fprintf(bw, "## Fixes in full\n\n")
-		for _, f := range v.fullFixes {
+		for _, f := range full {
 			fmt.Fprintf(bw, "- %s\n", mdEscape([]string{f})[0])
 		}
 		fmt.Fprintln(bw)

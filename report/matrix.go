@@ -40,8 +40,7 @@ func Detail(w io.Writer, res *results.Results) error {
 			fmt.Fprintf(bw, "  %s\n", s)
 		}
 	}
-	v := newVerdict(res)
-	for _, line := range append([]string{v.noise}, v.link...) {
+	for _, line := range append([]string{noiseLine(res)}, linkLines(res)...) {
 		if line != "" {
 			fmt.Fprintln(bw, wrapLines(line))
 		}
@@ -139,12 +138,12 @@ func orderText(s results.Settings) string {
 
 // textFullFixes prints each distinct fix in full, with its cells.
 func textFullFixes(w io.Writer, res *results.Results) {
-	v := newVerdict(res)
-	if len(v.fullFixes) == 0 {
+	full := fullFixes(res)
+	if len(full) == 0 {
 		return
 	}
 	fmt.Fprintln(w, "\nfixes in full:")
-	for _, f := range v.fullFixes {
+	for _, f := range full {
 		fmt.Fprintf(w, "  - %s\n", f)
 	}
 }

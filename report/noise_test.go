@@ -79,12 +79,10 @@ func TestVerdictMarksCallsWithinTheFloor(t *testing.T) {
 		cell("small-sequential", analysis.AAColumn("h1"), rps, 1.02, 0.71, 1.29, results.VerdictUndetermined),
 	}
 	analysis.Judge(res)
-	v := newVerdict(res)
 	texts := map[string]string{}
-	for _, row := range v.rows {
-		for i, p := range v.head[1:] {
-			texts[row[0]+"/"+p] = row[i+1]
-		}
+	for i := range res.Cells {
+		c := &res.Cells[i]
+		texts[c.Scenario+"/"+c.Protocol] = cellText(c, res.Settings.BaselineProtocol(), nil)
 	}
 	if got := texts["small-sequential/h1-tls"]; !strings.HasSuffix(got, "slower "+floorMark) {
 		t.Errorf("small-sequential/h1-tls within its floor: %q", got)
@@ -94,7 +92,7 @@ func TestVerdictMarksCallsWithinTheFloor(t *testing.T) {
 			t.Errorf("%s marked: %q", k, texts[k])
 		}
 	}
-	if want := floorMark + ": called slower or faster by less than its kind's A/A reached with no difference to find: small-sequential/h1-tls"; !strings.Contains(v.noise, want) {
-		t.Errorf("%q lacks %q", v.noise, want)
+	if want := floorMark + ": called slower or faster by less than its kind's A/A reached with no difference to find: small-sequential/h1-tls"; !strings.Contains(noiseLine(res), want) {
+		t.Errorf("%q lacks %q", noiseLine(res), want)
 	}
 }

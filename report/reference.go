@@ -63,8 +63,7 @@ func referencesOf(res *results.Results) *references {
 		if k.Protocol == protoname.H1 {
 			continue // the others' ratios are to it
 		}
-		var v firstScreen
-		row := []string{k.Scenario, k.Protocol, k.Client, v.cell(res.Cell(k.Scenario, k.Protocol))}
+		row := []string{k.Scenario, k.Protocol, k.Client, cellText(res.Cell(k.Scenario, k.Protocol), "", nil)}
 		if k.Scenario == last {
 			row[0] = ""
 		}

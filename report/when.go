@@ -95,9 +95,8 @@ func newWhen(runs []*results.Results) when {
 			}
 			var cells []*results.Cell
 			for _, res := range runs {
-				v := firstScreen{base: res.Settings.BaselineProtocol(), net: res.Settings.Net}
 				c := res.Cell(name, p)
-				row = append(row, v.cell(c))
+				row = append(row, cellText(c, res.Settings.BaselineProtocol(), res.Settings.Net))
 				cells = append(cells, c)
 			}
 			w.rows = append(w.rows, row)

@@ -3,6 +3,7 @@ package cli
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/httpvs/httpvs/internal/knobs"
@@ -78,5 +79,28 @@ func TestTuneWriteThenRunKnobs(t *testing.T) {
 	}
 	if res.Settings.Knobs.Name != name {
 		t.Errorf("knob set %q, want %q", res.Settings.Knobs.Name, name)
+	}
+}
+
+// TestKnobFileBadEngine: a knob file is read without the load engines
+// (internal/knobs), so run --knobs checks its Engine knob against them:
+// a name no engine has is bad input, in one line, before anything runs.
+func TestKnobFileBadEngine(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "k.json")
+	body := `{"kind":"httpvs-knobs","schema_version":1,"name":"x","knobs":[{"field":"Engine","value":"warp"}]}`
+	if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runMain(t, "run", "--knobs", file)
+	if code != exitUsage || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "--knobs "+file) || !strings.Contains(stderr, "warp") {
+		t.Fatalf("exit %d, stdout %q, stderr %q: want exit %d and one line naming --knobs and the engine", code, stdout, stderr, exitUsage)
+	}
+	body = strings.Replace(body, "warp", "fast", 1)
+	if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	set, err := loadKnobSet(file)
+	if err != nil || len(set.Knobs) != 1 || set.Knobs[0].Value != "fast" {
+		t.Fatalf("fast: %+v, %v", set, err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/internal/knobs"
 
 	"github.com/httpvs/httpvs/experiment"
@@ -149,13 +150,20 @@ func (f *runFlags) register(fs *flagset.Set) {
 }
 
 // knobsUsage is the --knobs flag's help: the named sets and what tuned
-// sets, as runfiles has them.
+// sets, as internal/knobs has them.
 var knobsUsage = "settings to start from: " + knobs.GoDefault.Name + " (Go as shipped: zero-valued net/http and quic-go types, io.Copy(io.Discard, body)), " +
 	knobs.Tuned.Name + " (httpvs's " + knobs.Value(knobs.Tuned, "Client.ReadSize") + " reads and writes, " + knobs.Value(knobs.Tuned, "Client.HTTP2.MaxReadFrameSize") + " HTTP/2 frames), or a `file` written by tune --write; flags given explicitly override it"
 
-// loadKnobSet reads --knobs: a named set or a knob file (matrix.KnobSet).
+// loadKnobSet reads --knobs: a named set or a knob file (knobs.Load),
+// its engine's name checked against the load engines.
 func loadKnobSet(arg string) (results.KnobSet, error) {
 	s, err := knobs.Load(arg)
+	if err == nil {
+		var c config.Client
+		var srv config.Server
+		var e load.Engine
+		err = knobs.Setup{Client: &c, Server: &srv, Engine: &e}.Apply(s.Knobs...)
+	}
 	var pe *os.PathError
 	switch {
 	case errors.As(err, &pe):

@@ -1,6 +1,7 @@
 package knobs
 
 import (
+	"encoding"
 	"fmt"
 	"io"
 	"os"
@@ -8,7 +9,6 @@ import (
 
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/internal/fielderr"
-	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
 )
@@ -18,7 +18,10 @@ import (
 type Setup struct {
 	Client *config.Client
 	Server *config.Server // nil: the server is not this run's
-	Engine *load.Engine
+	// Engine is the load engine, a *load.Engine, which reads an Engine
+	// knob's value by its name; nil: no engine. (Named as an interface
+	// so that reading a knob file does not link the load engines.)
+	Engine encoding.TextUnmarshaler
 }
 
 // Apply sets each of knobs on s. A knob whose field s does not hold, or
@@ -60,9 +63,7 @@ func (s Setup) applyEngine(k results.Knob) error {
 	if s.Engine == nil {
 		return fielderr.New(k.Field, k.Value, "a run with a load engine")
 	}
-	e, err := load.ParseEngine(k.Value)
-	*s.Engine = e
-	return err
+	return s.Engine.UnmarshalText([]byte(k.Value))
 }
 
 // setStack sets k, a knob of HTTP/2 or QUIC after its side's prefix
@@ -115,7 +116,8 @@ func Load(name string) (results.KnobSet, error) {
 }
 
 // ReadFile reads a knob file (its kind, schema version and name) and
-// checks that every knob applies to a run (Setup.Apply on a full setup).
+// checks that every knob applies to a run (Setup.Apply on a full setup);
+// an Engine knob's value is checked where the run's engine takes it.
 func ReadFile(r io.Reader) (results.KnobSet, error) {
 	s, err := readFile(r)
 	if err != nil {
@@ -132,6 +134,11 @@ func ReadFile(r io.Reader) (results.KnobSet, error) {
 func fullSetup() Setup {
 	var c config.Client
 	var s config.Server
-	var e load.Engine
-	return Setup{Client: &c, Server: &s, Engine: &e}
+	return Setup{Client: &c, Server: &s, Engine: new(anyEngine)}
 }
+
+// anyEngine takes any engine's name: ReadFile's check leaves the name to
+// the run's load.Engine.
+type anyEngine struct{}
+
+func (*anyEngine) UnmarshalText([]byte) error { return nil }
