@@ -12,6 +12,17 @@ type Finding struct {
 	// config.FieldError names them; Apply sets them on Options. Empty
 	// when the fix is not a setting (the stack's own cost).
 	Knobs []Knob `json:"knobs,omitempty"`
+	// Figures are the measured figures Evidence states, and for a rule
+	// that holds the cell against a model, the model's prediction
+	// ("predicted low", "predicted high"), each as a number.
+	Figures []Figure `json:"figures,omitempty"`
+}
+
+// Figure is one number a finding rests on.
+type Figure struct {
+	Name  string  `json:"name"`
+	Value float64 `json:"value"`
+	Unit  string  `json:"unit,omitempty"`
 }
 
 // Knob is one setting a fix changes.

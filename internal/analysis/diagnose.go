@@ -156,4 +156,22 @@ func gap(c *results.Cell) string {
 	return fmt.Sprintf("%s at %.2fx %s", c.Protocol, Ratio(c), c.Baseline)
 }
 
+// figures are a finding's figures: the cell's ratio to its baseline
+// where gap states one, then more.
+func figures(c *results.Cell, more ...results.Figure) []results.Figure {
+	if c.RatioToBaseline == 0 || c.Protocol == c.Baseline {
+		return more
+	}
+	return append([]results.Figure{{Name: "ratio to " + c.Baseline, Value: Ratio(c), Unit: "x"}}, more...)
+}
+
+// serverCoresFigure is the server's cores as a figure, none where they
+// are unknown.
+func serverCoresFigure(s *subject) []results.Figure {
+	if cores, ok := s.cores("server"); ok {
+		return []results.Figure{{Name: "server cores", Value: cores}}
+	}
+	return nil
+}
+
 func slow(c *results.Cell) bool { return c.RatioToBaseline > 0 && c.RatioToBaseline < slowRatio }

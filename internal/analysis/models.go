@@ -234,6 +234,8 @@ func congestionControl(s *subject) *results.Finding {
 	return &results.Finding{
 		Evidence: fmt.Sprintf("%s: %s backs off on the link's %.1f%% loss, and its model (%s) predicts %s to %s, where the %s measured lies; %s",
 			gap(s.c), m.Controller, 100*linkmodel.LinkLoss(n, scenariospec.Of(&s.sc).Upload), m.Basis, units.BitsPerSecond(lo*8), units.BitsPerSecond(hi*8), units.BitsPerSecond(s.c.Median*8), why),
+		Figures: figures(s.c, []results.Figure{{Name: "measured", Value: s.c.Median, Unit: "bytes/s"}, {Name: "predicted low", Value: lo, Unit: "bytes/s"}, {Name: "predicted high", Value: hi, Unit: "bytes/s"},
+			{Name: "link loss", Value: linkmodel.LinkLoss(n, scenariospec.Of(&s.sc).Upload)}}...),
 		Fix: fmt.Sprintf("not a setting of the transport: quic-go has Cubic only; measure the link %s so that TCP backs off on loss as QUIC does, and the gap left is the protocols'", withCC(n.Spec, "cubic")),
 	}
 }

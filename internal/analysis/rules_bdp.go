@@ -58,6 +58,8 @@ func windowLimited(s *subject) *results.Finding {
 	f := &results.Finding{
 		Evidence: fmt.Sprintf("%s: %s on one stream ≈ the %s's %s stream window (%s) per %.0f ms round trip, %s; the link carries %s",
 			gap(s.c), units.BitsPerSecond(s.m.Value*8), side, units.Bytes(window), origin, rtt*1e3, units.BitsPerSecond(bound*8), units.BitsPerSecond(link*8)),
+		Figures: figures(s.c, []results.Figure{{Name: "measured", Value: s.m.Value, Unit: "bytes/s"}, {Name: side + " stream window", Value: float64(window), Unit: "bytes"},
+			{Name: "round trip", Value: rtt, Unit: "s"}, {Name: "predicted", Value: bound, Unit: "bytes/s"}, {Name: "link", Value: link, Unit: "bytes/s"}}...),
 	}
 	switch p {
 	case transport.H3:
@@ -171,6 +173,7 @@ func emulatorBound(s *subject) *results.Finding {
 	return &results.Finding{
 		Evidence: fmt.Sprintf("%s: %s, %.0f%% of the emulator's ceiling (%s through it on one TCP connection in calibration%s)",
 			gap(s.c), units.BitsPerSecond(moved), 100*moved/goodput, units.BitsPerSecond(goodput), late),
-		Fix: "the emulated link, not the transport, may have set this figure: give the link a rate well below that ceiling (rate=...) or measure this cell on loopback",
+		Figures: figures(s.c, []results.Figure{{Name: "measured", Value: moved, Unit: "bits/s"}, {Name: "emulator ceiling", Value: goodput, Unit: "bits/s"}}...),
+		Fix:     "the emulated link, not the transport, may have set this figure: give the link a rate well below that ceiling (rate=...) or measure this cell on loopback",
 	}
 }

@@ -25,6 +25,7 @@ func concurrencyLowered(s *subject) *results.Finding {
 	}
 	f := &results.Finding{
 		Evidence: fmt.Sprintf("%s: %s", gap(s.c), s.m.Lowered),
+		Figures:  figures(s.c, []results.Figure{{Name: "streams asked", Value: float64(scenariospec.Of(&s.sc).Streams)}}...),
 		Fix:      fmt.Sprintf("to measure the scenario's concurrency, let the server take more streams: http.Server{HTTP2: &http.HTTP2Config{MaxConcurrentStreams: %d}}", scenariospec.Of(&s.sc).Streams),
 	}
 	if s.ownServer() && scenariospec.Of(&s.sc).Streams > 0 {
@@ -46,6 +47,7 @@ func generatorBound(s *subject) *results.Finding {
 	}
 	f := &results.Finding{
 		Evidence: fmt.Sprintf("%s: the client used %.2f cores, the server %s", gap(s.c), s.m.ClientCores, server),
+		Figures:  append(figures(s.c, []results.Figure{{Name: "client cores", Value: s.m.ClientCores}}...), serverCoresFigure(s)...),
 		Fix:      "the generator probably limited this cell: its figure is a floor of what the transport does; give the client more cores",
 	}
 	if s.set != nil && s.set.Pin != nil {
@@ -97,7 +99,8 @@ func machineBound(s *subject) *results.Finding {
 	return &results.Finding{
 		Evidence: fmt.Sprintf("%s: the client used %.2f cores and the server %.2f, %.2f of this machine's %d together (above the %.1f that leaves no headroom)",
 			gap(s.c), client, server, client+server, cores, machineShare*float64(cores)),
-		Fix: fmt.Sprintf("client and server share this machine's %d cores and used nearly all of them: the ratio measures the CPU per %s of both sides together, not the generator's limit; what would help: the server on another machine as the target, each side pinned to cores of its own, or more cores", cores, unit),
+		Figures: figures(s.c, []results.Figure{{Name: "client cores", Value: client}, {Name: "server cores", Value: server}, {Name: "machine cores", Value: float64(cores)}}...),
+		Fix:     fmt.Sprintf("client and server share this machine's %d cores and used nearly all of them: the ratio measures the CPU per %s of both sides together, not the generator's limit; what would help: the server on another machine as the target, each side pinned to cores of its own, or more cores", cores, unit),
 	}
 }
 
@@ -111,6 +114,8 @@ func cpuPerByte(s *subject) *results.Finding {
 	var hungry []string
 	parts := []string{}
 	cr := m.ClientCPUPerUnit / h1m.ClientCPUPerUnit
+	unit := "s per " + c.CPUUnit
+	figs := figures(c, []results.Figure{{Name: "client CPU", Value: m.ClientCPUPerUnit, Unit: unit}, {Name: s.h1.Protocol + " client CPU", Value: h1m.ClientCPUPerUnit, Unit: unit}, {Name: "client cores", Value: m.ClientCores}}...)
 	parts = append(parts, fmt.Sprintf("%.2fx %s's on the client (%.3f vs %.3f s, %.2f cores)", cr, s.h1.Protocol, m.ClientCPUPerUnit, h1m.ClientCPUPerUnit, m.ClientCores))
 	if cr >= cpuHungry && m.ClientCores >= busyCores {
 		hungry = append(hungry, "client")
@@ -121,6 +126,7 @@ func cpuPerByte(s *subject) *results.Finding {
 		sr := sv / hv
 		cores, _ := s.cores("server")
 		parts = append(parts, fmt.Sprintf("%.2fx on the server (%.3f vs %.3f s, %.2f cores)", sr, sv, hv, cores))
+		figs = append(figs, results.Figure{Name: "server CPU", Value: sv, Unit: unit}, results.Figure{Name: s.h1.Protocol + " server CPU", Value: hv, Unit: unit}, results.Figure{Name: "server cores", Value: cores})
 		if sr >= cpuHungry && cores >= busyCores {
 			hungry = append(hungry, "server")
 		}
@@ -140,6 +146,7 @@ func cpuPerByte(s *subject) *results.Finding {
 	fix += whereItWent(c, hungry)
 	return &results.Finding{
 		Evidence: fmt.Sprintf("%s: CPU per %s is %s", gap(c), c.CPUUnit, strings.Join(parts, " and ")),
+		Figures:  figs,
 		Fix:      fix,
 	}
 }
@@ -157,6 +164,8 @@ func allocations(s *subject) *results.Finding {
 	return &results.Finding{
 		Evidence: fmt.Sprintf("%s: the client allocates %.0f objects (%.0f bytes) per request, h1 %.0f (%.0f bytes)",
 			gap(s.c), m.AllocsPerRequest, m.AllocBytesPerRequest, h1m.AllocsPerRequest, h1m.AllocBytesPerRequest),
+		Figures: figures(s.c, []results.Figure{{Name: "client allocations", Value: m.AllocsPerRequest, Unit: "per request"}, {Name: "client allocated", Value: m.AllocBytesPerRequest, Unit: "bytes per request"},
+			{Name: s.h1.Protocol + " client allocations", Value: h1m.AllocsPerRequest, Unit: "per request"}, {Name: s.h1.Protocol + " client allocated", Value: h1m.AllocBytesPerRequest, Unit: "bytes per request"}}...),
 		Fix: "per-request overhead of the client stack (streams, header encoding, goroutines); it does not shrink with settings: reuse connections and batch small requests",
 	}
 }
@@ -181,17 +190,20 @@ func quicLosses(s *subject) *results.Finding {
 	if lost == 0 || float64(lost) < quicLossShare*float64(sent) || linkDrops(s.set.Net, lost, sent) {
 		return nil // none, too few to be a cause, or the link's own
 	}
+	lossFigs := figures(s.c, []results.Figure{{Name: "QUIC packets lost", Value: float64(lost)}, {Name: "QUIC packets sent", Value: float64(sent)}}...)
 	if s.loopback() {
 		// Raising the kernel's caps was the advice; measured, it did not
 		// move the figure (bench/udpbuffers.sh, docs/measurements.md):
 		// h3's download 263 -> 241 MB/s, with three times the losses.
 		return &results.Finding{
 			Evidence: fmt.Sprintf("%s: %d QUIC packets declared lost on loopback, %.2f%% of %d (a cause from %.1f%%)", gap(s.c), lost, 100*float64(lost)/float64(sent), sent, 100*quicLossShare),
+			Figures:  lossFigs,
 			Fix:      "the receiver fell behind the sender (on loopback a datagram is lost only to a full socket buffer, one its reader did not empty in time): not a setting; raising the kernel's UDP buffer caps to what quic-go asks did not raise h3's rate on loopback where measured",
 		}
 	}
 	return &results.Finding{
 		Evidence: fmt.Sprintf("%s: %d QUIC packets declared lost on the path, %.2f%% of %d (a cause from %.1f%%)", gap(s.c), lost, 100*float64(lost)/float64(sent), sent, 100*quicLossShare),
+		Figures:  lossFigs,
 		Fix:      "losses on the path or in full socket buffers (net.core.rmem_max, wmem_max): compare with the link's measured loss",
 	}
 }
@@ -216,6 +228,7 @@ func quicFlowBlocked(s *subject) *results.Finding {
 	}
 	f := &results.Finding{
 		Evidence: fmt.Sprintf("%s: the %s sent %d DATA_BLOCKED/STREAM_DATA_BLOCKED frames (it had data and no flow-control window)", gap(s.c), sender, n),
+		Figures:  figures(s.c, []results.Figure{{Name: sender + " blocked frames", Value: float64(n)}}...),
 		Fix:      fmt.Sprintf("give the %s bigger QUIC receive windows: quic.Config{MaxStreamReceiveWindow: 64 << 20, MaxConnectionReceiveWindow: 128 << 20} on the %s", receiver, receiver),
 		Knobs:    []results.Knob{{Field: end + ".QUIC.MaxStreamReceiveWindow", Value: "64Mi"}, {Field: end + ".QUIC.MaxConnectionReceiveWindow", Value: "128Mi"}},
 	}
@@ -243,6 +256,7 @@ func errorsRule(s *subject) *results.Finding {
 	}
 	return &results.Finding{
 		Evidence: fmt.Sprintf("%s: %s; first: %s", c.Protocol, c.Errors, first),
+		Figures:  []results.Figure{{Name: "errors", Value: float64(c.Errors.Total)}},
 		Fix:      fix,
 	}
 }

@@ -29,6 +29,7 @@ func h2SmallReads(s *subject) *results.Finding {
 	}
 	return &results.Finding{
 		Evidence: ev,
+		Figures:  figures(c, []results.Figure{{Name: "client body read", Value: avg, Unit: "bytes"}}...),
 		Fix:      fmt.Sprintf("read response bodies with buffers of %d KiB or more (io.CopyBuffer(dst, resp.Body, make([]byte, %d<<10))): each small read returns window credit in its own frames", goodReadSize>>10, goodReadSize>>10),
 		Knobs:    []results.Knob{{Field: "Client.ReadSize", Value: fmt.Sprintf("%dKi", goodReadSize>>10)}},
 	}
@@ -47,6 +48,7 @@ func h2SmallFrames(s *subject) *results.Finding {
 	}
 	return &results.Finding{
 		Evidence: fmt.Sprintf("%s: the DATA frames the client received average %.1f KiB (%d frames)", gap(c), avg/1024, m.ClientH2.Received.Frames["data"]),
+		Figures:  figures(c, []results.Figure{{Name: "DATA frame received", Value: avg, Unit: "bytes"}, {Name: "DATA frames", Value: float64(m.ClientH2.Received.Frames["data"])}}...),
 		Fix:      fmt.Sprintf("let the server send bigger frames: http.Transport{HTTP2: &http.HTTP2Config{MaxReadFrameSize: %d}}; Go's client advertises 16 KiB unless told", goodFrameSize),
 		Knobs:    []results.Knob{{Field: "Client.HTTP2.MaxReadFrameSize", Value: fmt.Sprintf("%dKi", goodFrameSize>>10)}},
 	}
@@ -74,6 +76,7 @@ func h2WindowUpdates(s *subject) *results.Finding {
 	}
 	f := &results.Finding{
 		Evidence: fmt.Sprintf("%s: the %s sent %d WINDOW_UPDATE frames, %.0f per MiB (one per %.0f KiB)", gap(c), side, wu, perMiB, 1024/perMiB),
+		Figures:  figures(c, []results.Figure{{Name: side + " WINDOW_UPDATE frames", Value: float64(wu)}, {Name: "WINDOW_UPDATE frames per MiB", Value: perMiB}}...),
 		Fix:      fmt.Sprintf("each update costs the sender a frame read and the %s a flush: give streams bigger windows on the %s (http.HTTP2Config{MaxReceiveBufferPerStream: 16 << 20})", side, side),
 		Knobs:    []results.Knob{{Field: end + ".HTTP2.MaxReceiveBufferPerStream", Value: "16Mi"}},
 	}
@@ -109,8 +112,9 @@ func h2FlowBlocked(s *subject) *results.Finding {
 	f := &results.Finding{
 		Evidence: fmt.Sprintf("%s: the %s's DATA waited for flow-control window %.2f s of %.2f s (%.0f%%)",
 			gap(c), sender, blocked, m.Seconds, 100*min(blocked/m.Seconds, 1)),
-		Fix:   fmt.Sprintf("the %s's receive windows hold the sender back: raise them on the %s (http.HTTP2Config{MaxReceiveBufferPerStream: 16 << 20, MaxReceiveBufferPerConnection: 64 << 20})", receiver, receiver),
-		Knobs: []results.Knob{{Field: end + ".HTTP2.MaxReceiveBufferPerStream", Value: "16Mi"}, {Field: end + ".HTTP2.MaxReceiveBufferPerConnection", Value: "64Mi"}},
+		Figures: figures(c, []results.Figure{{Name: sender + " flow-blocked", Value: blocked, Unit: "s"}, {Name: "repetition", Value: m.Seconds, Unit: "s"}}...),
+		Fix:     fmt.Sprintf("the %s's receive windows hold the sender back: raise them on the %s (http.HTTP2Config{MaxReceiveBufferPerStream: 16 << 20, MaxReceiveBufferPerConnection: 64 << 20})", receiver, receiver),
+		Knobs:   []results.Knob{{Field: end + ".HTTP2.MaxReceiveBufferPerStream", Value: "16Mi"}, {Field: end + ".HTTP2.MaxReceiveBufferPerConnection", Value: "64Mi"}},
 	}
 	// Go's client already allows 1 GiB a connection: only its stream
 	// window is below what the fix asks, and a fix never lowers a default.
