@@ -21,6 +21,7 @@ var catalogue = map[string]ruleInfo{
 	"h2-flow-blocked":     {"the receiver's flow-control windows held the sender back", false},
 	"cpu-per-byte":        {"the stack's own work per unit (framing, copies, flow control)", false},
 	"allocations":         {"the client stack allocates more per request", false},
+	"sender-unmeasured":   {"the client waited for the target's data: its server set the rate, and its CPU is not measured here", false},
 	"congestion-control":  {"the congestion controllers differ (kernel TCP's against quic-go's Cubic)", false},
 	"quic-losses":         {"the receiver fell behind and datagrams were lost", false},
 	"quic-flow-blocked":   {"QUIC receive windows held the sender back", false},

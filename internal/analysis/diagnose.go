@@ -59,6 +59,7 @@ var rules = []rule{
 	{"h2-flow-blocked", h2FlowBlocked},
 	{"cpu-per-byte", cpuPerByte},
 	{"allocations", allocations},
+	{"sender-unmeasured", senderUnmeasured},
 	{"congestion-control", congestionControl},
 	{"quic-losses", quicLosses},
 	{"quic-flow-blocked", quicFlowBlocked},

@@ -11,6 +11,11 @@ import (
 // diagnosed runs Diagnose on an h1 cell and one other cell of scenario,
 // each with one repetition, and returns the other cell's findings.
 func diagnosed(scenario, metric string, h1, other results.Repetition, protocol string, edit func(*results.Cell)) []results.Finding {
+	return diagnosedIn(nil, scenario, metric, h1, other, protocol, edit)
+}
+
+// diagnosedIn is diagnosed in a run with settings set (nil: none).
+func diagnosedIn(set *results.Settings, scenario, metric string, h1, other results.Repetition, protocol string, edit func(*results.Cell)) []results.Finding {
 	h1.Value, other.Value = 100, 40
 	res := &results.Results{Cells: []results.Cell{
 		{Scenario: scenario, Protocol: "h1", Metric: metric, CPUUnit: "GB", Repetitions: []results.Repetition{h1}},
@@ -22,6 +27,9 @@ func diagnosed(scenario, metric string, h1, other results.Repetition, protocol s
 	SetRatios(res.Cells, "h1")
 	if edit != nil {
 		edit(&res.Cells[1])
+	}
+	if set != nil {
+		res.Settings = *set
 	}
 	Diagnose(res)
 	return res.Cells[1].Findings

@@ -151,6 +151,37 @@ func cpuPerByte(s *subject) *results.Finding {
 	}
 }
 
+// idleCores is the client's cores below which a download's client was
+// waiting for data rather than working through it.
+const idleCores = 0.5
+
+// senderUnmeasured: a download from a target on this machine whose
+// server's CPU the run cannot read, behind h1, while the client sat
+// mostly idle: the client waited for data, so the sending side set the
+// rate. The rule names the side, not its cost: that needs the server's
+// CPU or a profile of it.
+func senderUnmeasured(s *subject) *results.Finding {
+	c, m := s.c, s.m
+	if !s.download() || !s.slow() || !s.loopback() || s.ownServer() || s.set.Target == "child" || m.ClientCores <= 0 || m.ClientCores >= idleCores {
+		return nil
+	}
+	if _, known := s.cores("server"); known {
+		return nil
+	}
+	figs := figures(c, results.Figure{Name: "client cores", Value: m.ClientCores})
+	ev := fmt.Sprintf("%s: the client used %.2f cores", gap(c), m.ClientCores)
+	if s.h1 != nil && s.h1m.ClientCPUPerUnit > 0 && m.ClientCPUPerUnit > 0 {
+		unit := "s per " + c.CPUUnit
+		ev += fmt.Sprintf(" (%.3f s of CPU per %s, %s's %.3f)", m.ClientCPUPerUnit, c.CPUUnit, s.h1.Protocol, s.h1m.ClientCPUPerUnit)
+		figs = append(figs, results.Figure{Name: "client CPU", Value: m.ClientCPUPerUnit, Unit: unit}, results.Figure{Name: s.h1.Protocol + " client CPU", Value: s.h1m.ClientCPUPerUnit, Unit: unit})
+	}
+	return &results.Finding{
+		Evidence: ev + " and waited for data; the target's server runs on this machine, but not as this run's child, so its CPU is not measured",
+		Fix:      "not a setting of this client: the server sent no faster; look at its CPU per byte over this transport (a profile of the server, or the same transfer from a server whose CPU the run reads)",
+		Figures:  figs,
+	}
+}
+
 // allocations: the client allocated more objects and more bytes per
 // request than h1's.
 func allocations(s *subject) *results.Finding {
