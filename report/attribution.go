@@ -103,7 +103,7 @@ func attributionNext(res *results.Results, c *results.Cell, base string) string 
 	if dir == "" {
 		dir, where = "PROFILES", " (PROFILES: the directory the run's profiles went to)"
 	}
-	return fmt.Sprintf("next: the %s's profiles in full, %s/%s against %s: go tool pprof -top -diff_base %s %s%s; where the growth is a setting's (the report's what to change), try it with httpvs tune --write mine.json, then httpvs run --knobs mine.json and httpvs compare",
+	return fmt.Sprintf("next: the %s's profiles in full, %s/%s against %s: go tool pprof -top -diff_base %s %s%s; where the growth is a setting's (a cause whose footnote names a flag), try it with httpvs tune --write mine.json, then httpvs run --knobs mine.json and httpvs compare",
 		side, c.Scenario, c.Protocol, base,
 		filepath.Join(dir, runfiles.ProfileFile(c.Scenario, base, side, "cpu")), filepath.Join(dir, runfiles.ProfileFile(c.Scenario, c.Protocol, side, "cpu")), where)
 }
