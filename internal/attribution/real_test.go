@@ -63,8 +63,18 @@ func TestCompareRealProfiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Log(analysis.AttributionSummary(s, "GB"))
-	if s.ExtraSecondsPerUnit <= 0 || len(s.Functions) == 0 || !strings.HasSuffix(s.Functions[0].Name, ".spin2") {
-		t.Fatalf("%+v: want spin2 first", s)
+	// Spin loops are preempted by signal, so on a busy machine part of
+	// their samples land in runtime.asyncPreempt: the first function
+	// outside the runtime is the one to name.
+	first := ""
+	for _, f := range s.Functions {
+		if !strings.HasPrefix(f.Name, "runtime.") {
+			first = f.Name
+			break
+		}
+	}
+	if s.ExtraSecondsPerUnit <= 0 || !strings.HasSuffix(first, ".spin2") {
+		t.Fatalf("%+v: want spin2 first outside the runtime", s)
 	}
 	var total float64
 	for _, f := range s.Functions {
