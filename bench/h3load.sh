@@ -10,11 +10,11 @@
 # and the ratios httpvs/oha; the load average is taken around each run.
 # The aims: httpvs's CPU per request at most 1.0x oha's, at a rate at
 # least 0.95x oha's.
-# H3LOAD_BASE=COMMIT adds httpvs built at COMMIT ("base") as another arm,
-# to show what a change moved. H3LOAD_SYSCALLS=1 runs every client under
-# `perf stat` and adds its sendmsg, recvmmsg and futex calls and its
-# context switches per request: counts that the machine's load moves
-# less than it moves time.
+# H3LOAD_BASE="COMMIT..." adds httpvs built at each COMMIT (arm
+# "at-COMMIT") as another arm, to show what a change moved.
+# H3LOAD_SYSCALLS=1 runs every client under `perf stat` and adds its
+# sendmsg, recvmmsg and futex calls and its context switches per
+# request: counts that the machine's load moves less than it moves time.
 #
 #   bench/h3load.sh [SECONDS] [ROUNDS]   defaults: 5 5
 # Needs caddy (apt-get install caddy), python3, /usr/bin/time and oha,
@@ -43,13 +43,14 @@ fi
 
 peer_setup
 arms="oha httpvs"
-if [ -n "${H3LOAD_BASE:-}" ]; then
-  git worktree add -q --detach "$tmp/base-src" "$H3LOAD_BASE"
-  (cd "$tmp/base-src" && go build -o "$tmp/httpvs-base" ./cmd/httpvs)
-  git worktree remove --force "$tmp/base-src"
-  arms="oha httpvs base"
-  echo "base: httpvs load built at $(git rev-parse --short "$H3LOAD_BASE")"
-fi
+for rev in ${H3LOAD_BASE:-}; do
+  short=$(git rev-parse --short "$rev")
+  git worktree add -q --detach "$tmp/src-$short" "$rev"
+  (cd "$tmp/src-$short" && go build -o "$tmp/httpvs-at-$short" ./cmd/httpvs)
+  git worktree remove --force "$tmp/src-$short"
+  arms+=" at-$short"
+  echo "at-$short: httpvs load built at $short"
+done
 start_peer caddy 3
 url=$(peer_url caddy h3)/small
 server_pids=$(python3 -c 'import json,sys; print(*json.loads(open(sys.argv[1]).readline())["pids"])' "$tmp/caddy.json")
@@ -76,7 +77,7 @@ one() {
   case $arm in
     oha) timed oha --no-tui --output-format json --http-version 3 --insecure -c 10 -p 10 -z "${SECS}s" "$url" ;;
     httpvs) timed "$bin" load "$url" -p h3 -k -c 10 -m 10 -d "${SECS}s" --json ;;
-    base) timed "$tmp/httpvs-base" load "$url" -p h3 -k -c 10 -m 10 -d "${SECS}s" --json ;;
+    at-*) timed "$tmp/httpvs-$arm" load "$url" -p h3 -k -c 10 -m 10 -d "${SECS}s" --json ;;
   esac
   s1=$(server_cpu)
   python3 - "$arm" "$tmp/out" "$tmp/time" "$SECS" "$s0" "$s1" "${perf_events:+$tmp/perf}" >>"$results" <<'PY'
@@ -147,8 +148,10 @@ for arm in rows:
           f"server's CPU per request {med(arm, 2) / med('oha', 2):.2f}x (medians)")
     print("  rounds' rate ratios " + " ".join(f"{x[0] / y[0]:.2f}" for x, y in zip(h, o))
           + "; CPU ratios " + " ".join(f"{x[1] / y[1]:.2f}" for x, y in zip(h, o)))
-if "base" in rows:
-    b, h = rows["base"], rows["httpvs"]
-    print(f"\nhttpvs/base: rate {med('httpvs', 0) / med('base', 0):.2f}x, CPU per request {med('httpvs', 1) / med('base', 1):.2f}x; "
+for arm in rows:
+    if not arm.startswith("at-"):
+        continue
+    b, h = rows[arm], rows["httpvs"]
+    print(f"\nhttpvs/{arm}: rate {med('httpvs', 0) / med(arm, 0):.2f}x, CPU per request {med('httpvs', 1) / med(arm, 1):.2f}x; "
           "rounds' CPU ratios " + " ".join(f"{x[1] / y[1]:.2f}" for x, y in zip(h, b)))
 PY
