@@ -5,7 +5,7 @@
 // reported as a *transport.SetupTimeoutError, and quic-go configured from
 // config.Client.
 //
-// TCP, QUIC and Handshake are transport's own, which it installs when it
+// TCP, QUIC, QUICOn and Handshake are transport's own, which it installs when it
 // is initialised: transport owns the errors they return. A package that
 // calls them imports transport (every caller does, for its protocols).
 //
