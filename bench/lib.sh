@@ -53,3 +53,23 @@ start_peer() {
 }
 # peer_url NAME KEY: the URL server NAME serves KEY (h1, h2, h3) at.
 peer_url() { python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["urls"][sys.argv[2]])' "$tmp/$1.json" "$2"; }
+# need_oha: puts oha, the HTTP/3 load peer, on PATH, installing it from
+# crates.io when it is missing (cargo, --locked: its newest dependencies
+# may want a newer rustc than the machine's; with its http3 feature) into
+# a cache kept across runs. Compiling it takes minutes (about twenty on
+# two busy cores). Returns 1 with the reason in $oha_missing when it
+# cannot be had.
+need_oha() {
+  local root=${XDG_CACHE_HOME:-$HOME/.cache}/httpvs-bench/oha
+  PATH=$root/bin:$PATH
+  oha_missing=
+  command -v oha >/dev/null && return 0
+  if ! command -v cargo >/dev/null; then
+    oha_missing="no cargo to install it with"
+    return 1
+  fi
+  mkdir -p "$root"
+  echo "installing oha --features http3 into $root (cargo install --locked; minutes)" >&2
+  cargo install oha --locked --features http3 --root "$root" >"$root.log" 2>&1 ||
+    { oha_missing="cargo install oha --locked --features http3 failed: $(tail -1 "$root.log")"; return 1; }
+}

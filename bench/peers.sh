@@ -38,25 +38,13 @@ case $PART in
   h3) tools="caddy oha curl python3 /usr/bin/time" ;;
   *) echo "bench/peers.sh: PEERS_PART=$PART: want all, get or h3" >&2; exit 2 ;;
 esac
-# oha, the HTTP/3 peer, is not packaged: installed here from crates.io
-# (cargo, --locked: its newest dependencies may want a newer rustc than
-# the machine's) with its http3 feature, into a cache kept across runs.
-# Compiling it takes minutes (about twenty on two busy cores); where it
-# cannot be installed the record says so and the h3 row is left out.
-oha_root=${XDG_CACHE_HOME:-$HOME/.cache}/httpvs-bench/oha
-PATH=$oha_root/bin:$PATH
+# oha, the HTTP/3 peer, is not packaged: need_oha (bench/lib.sh)
+# installs it with cargo; where it cannot be installed the record says so
+# and the h3 row is left out.
 oha_missing=
-if [ "$PART" != get ] && ! command -v oha >/dev/null; then
-  if ! command -v cargo >/dev/null; then
-    oha_missing="no cargo to install it with"
-  else
-    mkdir -p "$oha_root"
-    echo "bench/peers.sh: installing oha --features http3 into $oha_root (cargo install --locked; minutes)" >&2
-    cargo install oha --locked --features http3 --root "$oha_root" >"$oha_root.log" 2>&1 ||
-      oha_missing="cargo install oha --locked --features http3 failed: $(tail -1 "$oha_root.log")"
-  fi
+if [ "$PART" != get ] && ! need_oha; then
   # Said on stdout: the record keeps why it has no HTTP/3 peer.
-  [ -z "$oha_missing" ] || echo "no HTTP/3 peer: oha could not be installed ($oha_missing)"
+  echo "no HTTP/3 peer: oha could not be installed ($oha_missing)"
 fi
 [ "$PART" != h3 ] || [ -z "$oha_missing" ] || exit 1
 for tool in $tools; do

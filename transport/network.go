@@ -29,6 +29,14 @@ func init() {
 	dial.QUIC = func(ctx context.Context, n dial.Network, addr string, tlsConf *tls.Config, conf *quic.Config) (*quic.Conn, error) {
 		return dialQUICTimed(ctx, n, addr, tlsConf, conf)
 	}
+	dial.QUICOn = func(ctx context.Context, tr *quic.Transport, addr string, tlsConf *tls.Config, conf *quic.Config) (*quic.Conn, error) {
+		raddr, err := net.ResolveUDPAddr("udp", addr)
+		if err != nil {
+			return nil, err
+		}
+		conn, err := tr.DialEarly(ctx, raddr, tlsConf, conf)
+		return conn, quicSetupTimeout(ctx, addr, conf, err)
+	}
 	dial.Handshake = handshakeTLS
 }
 

@@ -5,7 +5,7 @@
 // reported as a *transport.SetupTimeoutError, and quic-go configured from
 // config.Client.
 //
-// TCP, QUIC and Handshake are transport's own, which it installs when it
+// TCP, QUIC, QUICOn and Handshake are transport's own, which it installs when it
 // is initialised: transport owns the errors they return. A package that
 // calls them imports transport (every caller does, for its protocols).
 //
@@ -48,6 +48,10 @@ var (
 	// n, that closes with the connection. A handshake that quic-go's
 	// handshake timeouts end is a *transport.SetupTimeoutError.
 	QUIC func(ctx context.Context, n Network, addr string, tlsConf *tls.Config, conf *quic.Config) (*quic.Conn, error)
+	// QUICOn opens a QUIC connection to addr as QUIC does, 0-RTT allowed,
+	// from tr's socket (which stays open when the connection closes); its
+	// errors are QUIC's.
+	QUICOn func(ctx context.Context, tr *quic.Transport, addr string, tlsConf *tls.Config, conf *quic.Config) (*quic.Conn, error)
 	// Handshake runs tc's handshake, bounded by timeout (the dial
 	// timeout) as well as ctx; a handshake that timeout ends is a
 	// *transport.SetupTimeoutError naming addr.

@@ -87,9 +87,11 @@ func (p *Client) get(ctx context.Context) (*h3Conn, error) {
 }
 
 // dial opens a QUIC connection, waits for its handshake and opens the
-// client's control stream.
+// client's control stream. The connection's UDP socket is one all the
+// lean HTTP/3 connections in the target's network share (dial.SharedQUIC):
+// one goroutine reads every connection's datagrams, several a system call.
 func (p *Client) dial(ctx context.Context) (*h3Conn, error) {
-	qc, err := dial.QUIC(ctx, p.t.Network, p.t.Addr, p.tlsConf, p.qconf)
+	qc, err := dial.SharedQUIC(ctx, p.t.Network, p.t.Addr, p.tlsConf, p.qconf)
 	if err != nil {
 		return nil, err
 	}

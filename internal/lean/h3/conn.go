@@ -36,6 +36,7 @@ type h3Conn struct {
 	active    atomic.Int64  // requests in flight
 	settings  atomic.Bool   // the server's SETTINGS arrived
 	ctrlSeen  atomic.Bool   // the server opened its control stream
+	batch     writeBatch    // requests written together
 }
 
 func newH3Conn(qc *quic.Conn) (*h3Conn, error) {

@@ -5,5 +5,10 @@
 // for :status and content-length only. The client keeps its own control
 // stream and reads the server's (SETTINGS, GOAWAY); the QUIC connection is
 // dialed with the std client's quic.Config (dial.QUICConfig),
-// so that both engines run the same QUIC.
+// so that both engines run the same QUIC, but from one UDP socket that the
+// process's lean connections share (dial.SharedQUIC), which gives each a
+// connection ID of quic-go's default length where the std client's own
+// socket lets it take none. A connection's streams write the requests they
+// have ready together (writeBatch), so that quic-go packs them in one
+// datagram.
 package h3

@@ -25,6 +25,11 @@ type Stream struct {
 
 	timer *time.Timer // expire, armed for each request
 
+	// Its request in its connection's writeBatch; guarded by the batch's mu.
+	queued bool         // waiting to be written
+	wstr   *quic.Stream // the stream it waits to be written on
+	werr   error        // what writing it met
+
 	// What the timer and the end of ctx cancel; guarded by mu.
 	mu       sync.Mutex
 	cur      *quic.Stream // the request's stream; nil between requests
@@ -61,7 +66,7 @@ func (s *Stream) Do(timeout time.Duration) (target.Response, error) {
 		return target.Response{}, err
 	}
 	s.arm(str, timeout)
-	resp, err := s.exchange(str)
+	resp, err := s.exchange(hc, str)
 	if expired := s.disarm(); err != nil {
 		s.refuse(hc, str, err)
 		err = s.explain(hc, str, err, expired, timeout)
@@ -92,17 +97,18 @@ func streamLimited(err error) bool {
 	return errors.As(err, &limited)
 }
 
-// exchange sends the request on str and reads the whole response.
-func (s *Stream) exchange(str *quic.Stream) (target.Response, error) {
-	_, err := str.Write(s.p.request)
-	if body := s.p.t.Req.Body; err == nil && len(body) > 0 {
-		_, err = str.Write(body)
-	}
-	if err != nil {
-		str.CancelWrite(h3RequestCancelled) // else the stream would stay open
+// exchange sends the request on str (with the connection's other
+// streams' when they are ready together: writeBatch) and reads the whole
+// response.
+func (s *Stream) exchange(hc *h3Conn, str *quic.Stream) (resp target.Response, err error) {
+	if err := hc.batch.send(s, str); err != nil {
 		return target.Response{}, err
 	}
-	_ = str.Close() // fails only for a stream already reset, which Read reports
+	defer func() {
+		if err != nil {
+			err = hc.batch.unqueue(s, err)
+		}
+	}()
 	r := &s.resp
 	r.reset()
 	var first time.Time
