@@ -18,7 +18,9 @@
 #       cpus   confined to the first core (taskset): a runner with fewer cores;
 #       quota  every process of the run in a cgroup allowed half the
 #              machine's CPU time in 2 ms periods: a slower CPU, all cores;
-#       hog    beside one busy loop a core: a runner shared with neighbours.
+#       hog    beside one busy loop a core: a runner shared with neighbours;
+#       h2knob this machine, the new run slowed for HTTP/2 (SLOW_ONE): the
+#              positive control, that the gate can still fail at that load.
 #     The target: the baseline moving alone fails no cell and is one line.
 #     --fail-on changed is two-sided, so each pair read the other way round
 #     is the same gate for a faster runner.
@@ -72,7 +74,7 @@ machine() {
   hog_off
   wrap=()
   case $1 in
-    "" | none) ;;
+    "" | none | h2knob) ;;
     cpus) wrap=(taskset -c 0) ;;
     quota)
       [ -d "$cgroup" ] || { mkdir "$cgroup"; echo 2000 >"$cgroup/cpu.cfs_period_us"; echo $(( $(nproc) * 1000 )) >"$cgroup/cpu.cfs_quota_us"; }
@@ -142,6 +144,7 @@ done
 for i in $(seq "$machine_pairs"); do
   for m in "${machines[@]}"; do
     echo "load: $(uptime | sed 's/.*load average: //')"
+    if [ "$m" = h2knob ]; then pair "$m" "$i" "${slow_one[@]}"; continue; fi
     mode=$m
     pair "$m" "$i"
     mode=""
