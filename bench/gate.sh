@@ -168,7 +168,11 @@ print(f"HTTP/2 slowed: {sum(1 for g in h2 if g)} of {len(h2)} pairs failed; {nam
 al = gate("allslow")
 print(f"every transport slowed: {sum(1 for g in al if not g)} of {len(al)} pairs failed no cell; cells failed per pair: {[len(g) for g in al]}")
 # Each slower machine: the pairs that failed no cell, then the cells
-# whose ratio moved most (median over the pairs) and how often each failed.
+# whose ratio moved most (median over the pairs) and how often each
+# failed, the cells whose ratio moved the same way in every pair (by
+# chance 2/2^pairs of them; the control none says how many at that
+# load; named from four pairs on), and how many runs the budget paced
+# (fewer first rounds).
 for m in (sys.argv[5:] if int(sys.argv[4]) else []):
     g = gate(m)
     print(f"machine {m}: {sum(1 for x in g if not x)} of {len(g)} pairs failed no cell; cells failed per pair: {[len(x) for x in g]}")
@@ -182,6 +186,13 @@ for m in (sys.argv[5:] if int(sys.argv[4]) else []):
             fails[(x["scenario"], x["protocol"])] = fails.get((x["scenario"], x["protocol"]), 0) + 1
     top = sorted(moves, key=lambda k: -abs(statistics.median(moves[k])))[:8]
     print("  ratio moved most (median over pairs, failed in): " + "; ".join(f"{s} {p} {statistics.median(moves[(s, p)]):+.0%} ({fails.get((s, p), 0)})" for s, p in top))
+    same = [k for k, v in moves.items() if len(v) == len(g) and (all(x > 0 for x in v) or all(x < 0 for x in v))]
+    print(f"  the same way in all {len(g)} pairs: {len(same)} of {len(moves)} cells (by chance about {len(moves) * 2 / 2 ** len(g):.1f})" + (": " + ("; ".join(f"{s} {p} {statistics.median(moves[(s, p)]):+.0%}" for s, p in sorted(same)) or "-") if len(g) >= 4 else ""))
+    paced = {}
+    for side in "ab":
+        runs = glob.glob(os.path.join(d, f"{m}-{side}*", "*", "results.json"))
+        paced[side] = f"{sum(1 for r in runs if json.load(open(r))['settings'].get('paced'))} of {len(runs)}"
+    print(f"  runs paced by the budget (first rounds cut): new {paced['b']}, old {paced['a']}")
 secs = [float(x) for x in open(os.path.join(d, "seconds"))]
 print(f"run --ci wall time: median {statistics.median(secs):.0f} s, longest {max(secs):.0f} s, of {len(secs)} runs (target about 30 s)")
 EOF
