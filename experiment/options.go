@@ -178,13 +178,16 @@ func Quick() Options {
 
 // CI is `httpvs run --ci`: CIRounds short rounds of CIDuration in every
 // cell, so that httpvs compare's test can gate one CI run against
-// another. Like any run with a budget, one that goes slower than its
-// estimate cuts its first rounds to hold it (matrix's pacing), and the
-// rounds up to CIRounds then go to the cells still undetermined.
+// another. No budget: every cell gets its CIRounds however slow the
+// machine, since a run paced to a budget on a slower runner would cut
+// its first rounds where its baseline's did not, and a gate of unlike
+// pairs tests the slower side with fewer degrees of freedom (an
+// explicit Budget still paces it).
 func CI() Options {
 	o := Quick()
 	o.Matrix.Repeat = defaults.CIRounds // MaxRepeat zero: Repeat, none added
 	o.Matrix.Duration = defaults.CIDuration
+	o.Budget = -1
 	return o
 }
 

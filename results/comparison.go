@@ -122,7 +122,7 @@ type Delta struct {
 // SettingDiff is a group of settings two runs did not share, so that
 // their cells measured different things as well as different code.
 type SettingDiff struct {
-	Group string `json:"group"` // knobs, duration, repeat, net, go, protocols, scenarios, engine, size, target
+	Group string `json:"group"` // knobs, duration, repeat, net, go, cpus, protocols, scenarios, engine, size, target
 	Old   string `json:"old"`   // the old run's value, "" for none
 	New   string `json:"new"`   // the new run's value
 }

@@ -22,6 +22,7 @@ func diffSettings(old, new *results.Results) []results.SettingDiff {
 		{"repeat", repeatText(o), repeatText(n)},
 		{"net", netText(o.Net), netText(n.Net)},
 		{"go", old.Env.GoVersion, new.Env.GoVersion},
+		{"cpus", cpusText(old.Env, new.Env), cpusText(new.Env, old.Env)},
 		{"protocols", strings.Join(o.Protocols, ","), strings.Join(n.Protocols, ",")},
 		{"scenarios", strings.Join(o.Scenarios, ","), strings.Join(n.Scenarios, ",")},
 		{"engine", o.Engine, n.Engine},
@@ -76,6 +77,17 @@ func targetText(s *results.Settings) string {
 		return s.Target
 	}
 	return s.Target + " " + s.TLSTarget
+}
+
+// cpusText is the CPUs e's run had, "" when e or other does not record
+// them (a results.json older than the field): a run with fewer cores, or
+// a lower GOMAXPROCS, than its baseline measured another machine, whose
+// ratios may differ as well as its figures.
+func cpusText(e, other results.Env) string {
+	if e.Cores == 0 || other.Cores == 0 {
+		return ""
+	}
+	return fmt.Sprintf("cores %d, GOMAXPROCS %d", e.Cores, e.GOMAXPROCS)
 }
 
 func netText(n *results.Net) string {

@@ -72,3 +72,24 @@ func TestCompareRunsNamesWhatDiffers(t *testing.T) {
 		t.Errorf("both partial: %q", c.Partial)
 	}
 }
+
+// TestCompareRunsNamesFewerCPUs: a run confined to one core beside a
+// baseline run on two is a run on another machine, named as a setting
+// that differs; a results.json that does not record its cores (zero)
+// differs in nothing by it.
+func TestCompareRunsNamesFewerCPUs(t *testing.T) {
+	jitter := []float64{1.00, 1.02, 0.98, 1.01, 0.99}
+	old := runOf(0.25, []float64{1, 1.02, 0.98, 1.01, 0.99}, jitter)
+	nw := runOf(0.25, []float64{0.6, 0.62, 0.58, 0.61, 0.59}, jitter)
+	old.Env.Cores, old.Env.GOMAXPROCS = 2, 2
+	nw.Env.Cores, nw.Env.GOMAXPROCS = 1, 1
+	c := CompareRuns("old.json", "new.json", old, nw)
+	want := results.SettingDiff{Group: "cpus", Old: "cores 2, GOMAXPROCS 2", New: "cores 1, GOMAXPROCS 1"}
+	if len(c.SettingsDiffer) != 1 || c.SettingsDiffer[0] != want {
+		t.Errorf("settings %+v, want [%+v]", c.SettingsDiffer, want)
+	}
+	old.Env.Cores, old.Env.GOMAXPROCS = 0, 0
+	if c := CompareRuns("old.json", "new.json", old, nw); len(c.SettingsDiffer) != 0 {
+		t.Errorf("old run without its cores: settings %+v, want none", c.SettingsDiffer)
+	}
+}

@@ -46,5 +46,8 @@ func TestCITakesWhatItSays(t *testing.T) {
 	if o.Matrix.Repeat < results.CompareMinRounds || (o.Matrix.MaxRepeat != 0 && o.Matrix.MaxRepeat != o.Matrix.Repeat) {
 		t.Errorf("CI: %d to %d rounds, want at least %d, fixed", o.Matrix.Repeat, o.Matrix.MaxRepeat, results.CompareMinRounds)
 	}
+	if o.Budget >= 0 {
+		t.Errorf("CI: budget %v, want none (negative): a budget would pace a slower runner's rounds", o.Budget)
+	}
 	checkTakes(t, "ci", o)
 }
