@@ -123,6 +123,13 @@ const (
 	// widest cells and still end within a minute.
 	RunMaxRepeat = 16
 	RunBudget    = 58 * time.Second
+	// RunDuration is a default run's repetition on loopback: half
+	// MatrixDuration. A round's spread of the log ratio there comes from
+	// the round (scheduling, a neighbour), not from the length of its
+	// window, so the budget narrows more intervals as more, shorter
+	// rounds, and an interval's width falls fastest over its first
+	// added looks (bench/precision.sh).
+	RunDuration = 50 * time.Millisecond
 	// QuickDuration and QuickWarmup are Quick's one short round per cell.
 	QuickDuration = 100 * time.Millisecond
 	QuickWarmup   = 25 * time.Millisecond
