@@ -109,32 +109,3 @@ func TestPrecisionRoundsWithinBudget(t *testing.T) {
 }
 
 func log1p(x float64) float64 { return math.Log1p(x) }
-
-// TestPrecisionGoesWhereItNarrowsMost: among precision rounds, the one
-// expected to narrow the intervals most per second goes first: a wide
-// cell whose round costs ten times as much waits for a narrower one's
-// cheap round; at the same cost, the wider goes first.
-func TestPrecisionGoesWhereItNarrowsMost(t *testing.T) {
-	h1 := []float64{100, 100, 100, 100, 100, 100}
-	dear := sequential(roundsOf([]string{"h1", "h2c"}, h1,
-		[]float64{20, 40, 25, 35, 20, 40}), 4, 16) // slower, wide
-	cheap := sequential(roundsOf([]string{"h1", "h2c"}, h1,
-		[]float64{40, 52, 42, 50, 40, 52}), 4, 16) // slower, narrower but past the floor
-	wd := verdict.GeoHalfWidth(verdict.RatioInterval(&dear.cells[1], &dear.cells[0]))
-	wc := verdict.GeoHalfWidth(verdict.RatioInterval(&cheap.cells[1], &cheap.cells[0]))
-	if wd <= wc || wc <= verdict.PrecisionFloor {
-		t.Fatalf("half-widths %.3f and %.3f: the test wants the dear cell wider, both past the floor", wd, wc)
-	}
-	r := &runner{opts: Options{Options: plan.Options{MaxRepeat: 16}}, res: &results.Results{Settings: results.Settings{Baseline: "h1"}}}
-	pick, _, _ := r.nextRound([]*scenarioRun{dear, cheap}, map[roundFor]bool{})
-	if pick.sr != dear || !pick.precise {
-		t.Fatalf("at the same cost, round for the wider scenario %v (precise %v): want the wider", pick.sr == dear, pick.precise)
-	}
-	for i := range dear.spent {
-		dear.spent[i] = 10 * time.Second
-	}
-	pick, _, cost := r.nextRound([]*scenarioRun{dear, cheap}, map[roundFor]bool{})
-	if pick.sr != cheap || !pick.precise || cost > time.Second {
-		t.Fatalf("round for the cheap scenario %v (precise %v, cost %v): want the cheap one's, a third of a second", pick.sr == cheap, pick.precise, cost)
-	}
-}

@@ -254,8 +254,7 @@ type roundFor struct {
 
 // nextRound picks the round moreRounds adds next, leaving out those in
 // skip: among the rounds that decide the better (better), and only when
-// there is none the precision round that narrows the intervals most per
-// second (precise, narrower). It returns the
+// there is none the precision rounds' widest (precise). It returns the
 // columns the round measures and its expected cost; a nil sr when no
 // round is left.
 func (r *runner) nextRound(runs []*scenarioRun, skip map[roundFor]bool) (roundFor, []bool, time.Duration) {
@@ -263,7 +262,6 @@ func (r *runner) nextRound(runs []*scenarioRun, skip map[roundFor]bool) (roundFo
 		pick roundFor
 		best next
 		cost time.Duration
-		gain float64 // the precision round's narrowing (narrowing)
 	)
 	tiers := []bool{false, true}
 	if r.opts.Precision > 0 {
@@ -284,21 +282,12 @@ func (r *runner) nextRound(runs []*scenarioRun, skip map[roundFor]bool) (roundFo
 			if !any || skip[roundFor{sr, precise}] {
 				continue
 			}
-			c, g := sr.cost(n.which), 0.0
-			parts := sr.withPartner(n.which, r.opts.MaxRepeat, r.res.Settings.Baseline)
-			if len(parts) > 1 {
-				c += parts[1].sr.cost(parts[1].which)
+			c := sr.cost(n.which)
+			if p := sr.withPartner(n.which, r.opts.MaxRepeat, r.res.Settings.Baseline); len(p) > 1 {
+				c += p[1].sr.cost(p[1].which)
 			}
-			if precise {
-				for _, p := range parts {
-					g += p.sr.narrowing(p.which, r.res.Settings.Baseline)
-				}
-			}
-			switch {
-			case pick.sr == nil,
-				!precise && better(n, c, best, cost),
-				precise && narrower(g, c, n.widest, gain, cost, best.widest):
-				pick, best, cost, gain = roundFor{sr, precise}, n, c, g
+			if pick.sr == nil || better(n, c, best, cost) {
+				pick, best, cost = roundFor{sr, precise}, n, c
 			}
 		}
 		if pick.sr != nil {

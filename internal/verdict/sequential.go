@@ -222,11 +222,6 @@ func sequentialHalf(sd float64, n, first, last int) float64 {
 	return t * sd / math.Sqrt(float64(n))
 }
 
-// LookHalf is the log half-width the look after n pairs of spread sd
-// (one round's standard deviation) has under looks first to last: what
-// another round is expected to narrow a cell's interval to.
-func LookHalf(sd float64, n, first, last int) float64 { return sequentialHalf(sd, n, first, last) }
-
 // SequentialAlpha is the chance Sequential's intervals may miss, over
 // all the looks together.
 const SequentialAlpha = 0.05
