@@ -124,11 +124,13 @@ const (
 	RunMaxRepeat = 16
 	RunBudget    = 58 * time.Second
 	// RunDuration is a default run's repetition on loopback: half
-	// MatrixDuration. A round's spread of the log ratio there comes from
-	// the round (scheduling, a neighbour), not from the length of its
-	// window, so the budget narrows more intervals as more, shorter
-	// rounds, and an interval's width falls fastest over its first
-	// added looks (bench/precision.sh).
+	// MatrixDuration. A round's spread of the log ratio there was no
+	// wider at 50 ms than at 100 or 200 ms (bench/precision.sh, with
+	// other work on the machine): it comes from the round (scheduling,
+	// a neighbour), not from the length of its window, so the budget
+	// narrows more intervals as more, shorter rounds, and an interval's
+	// width falls fastest over its first added looks. Not yet measured
+	// on a quiet machine.
 	RunDuration = 50 * time.Millisecond
 	// QuickDuration and QuickWarmup are Quick's one short round per cell.
 	QuickDuration = 100 * time.Millisecond
