@@ -129,8 +129,8 @@ const (
 	// other work on the machine): it comes from the round (scheduling,
 	// a neighbour), not from the length of its window, so the budget
 	// narrows more intervals as more, shorter rounds, and an interval's
-	// width falls fastest over its first added looks. Not yet measured
-	// on a quiet machine.
+	// width falls fastest over its first added looks. With less load
+	// (bench/ab.sh) the spread held too, and the intervals narrowed.
 	RunDuration = 50 * time.Millisecond
 	// QuickDuration and QuickWarmup are Quick's one short round per cell.
 	QuickDuration = 100 * time.Millisecond
