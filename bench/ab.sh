@@ -5,7 +5,10 @@
 # interval half-widths (log scale: half the log of high over low), then
 # for each commit the median half-width and the A/A verdicts. A change
 # meant to narrow the intervals shows in the half-widths; the A/A lines
-# show it did not buy that with false calls.
+# show it did not buy that with false calls. The last line says how far
+# B's ratios sit from A's (each cell's median over its runs), so that a
+# change that narrows the intervals is seen not to move what they hold.
+# AB_KEEP=DIR keeps the runs' results.json files in DIR.
 #
 #   bench/ab.sh REV_A REV_B [N]     default N: 3
 set -euo pipefail
@@ -17,7 +20,7 @@ case $N in '' | *[!0-9]*) echo "bench/ab.sh: N $N: want a count of runs, e.g. 3"
 record_to ab "$@"
 command -v python3 >/dev/null || { echo "bench/ab.sh: python3 is needed" >&2; exit 1; }
 dir=$(mktemp -d)
-trap 'git worktree remove --force "$dir/wa" 2>/dev/null; git worktree remove --force "$dir/wb" 2>/dev/null; rm -rf "$dir"' EXIT
+trap 'git worktree remove --force "$dir/wa" 2>/dev/null; git worktree remove --force "$dir/wb" 2>/dev/null; [ -z "${AB_KEEP:-}" ] || { mkdir -p "$AB_KEEP"; cp "$dir"/*.json "$AB_KEEP"/ 2>/dev/null; }; rm -rf "$dir"' EXIT
 for x in a b; do
   rev=$A; [ $x = b ] && rev=$B
   git worktree add -q --detach "$dir/w$x" "$rev"
@@ -49,4 +52,14 @@ for x in "ab":
         print(f"{x.upper()} {names[x]} run {i}: decided {k} of {len(cs)}, {r['settings'].get('extra_rounds')} rounds added")
     print(f"{x.upper()} {names[x]}: decided {dec}; half-width (log) median {st.median(hw):.3f}, mean {st.mean(hw):.3f}")
     print(f"{x.upper()} {names[x]} A/A: " + "; ".join(aa))
+logs = {"a": {}, "b": {}}
+for x in "ab":
+    for i in range(1, n + 1):
+        for c in json.load(open(f"{d}/{x}{i}.json"))["cells"]:
+            if (c.get("vs_h1") or {}).get("low"):
+                logs[x].setdefault((c["scenario"], c["protocol"]), []).append(math.log(c["vs_h1"]["ratio"]))
+shift = [st.median(logs["b"][k]) - st.median(v) for k, v in logs["a"].items() if k in logs["b"]]
+if shift:
+    print(f"B's ratios over A's, cell by cell: median {math.exp(st.median(shift)):.3f}x, "
+          f"middle half {math.exp(st.quantiles(shift, n=4)[0]):.3f}x to {math.exp(st.quantiles(shift, n=4)[2]):.3f}x, over {len(shift)} cells")
 PY

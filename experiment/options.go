@@ -228,6 +228,9 @@ func (o *Options) fillRounds() {
 	if o.Budget == 0 {
 		o.Budget = defaults.RunBudget
 	}
+	if m.Duration == 0 {
+		m.Duration = defaults.RunDuration
+	}
 	if m.AA == nil && !o.NoAA {
 		m.AA = []string{plan.AAEachKind}
 	}

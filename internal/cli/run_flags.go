@@ -131,7 +131,7 @@ func (f *runFlags) register(fs *flagset.Set) {
 	knobDefaults(fs)
 	fs.ServerKnobs("server-", &f.xo.Server)
 	// Help says the defaults the experiment fills in for a field left zero.
-	fs.ShowDefaults(map[string]any{"duration": defaults.MatrixDuration, "rep-timeout": defaults.MatrixTimeout, "repeat": defaults.RunRepeat, "max-repeat": defaults.RunMaxRepeat, "budget": defaults.RunBudget})
+	fs.ShowDefaults(map[string]any{"duration": defaults.RunDuration, "rep-timeout": defaults.MatrixTimeout, "repeat": defaults.RunRepeat, "max-repeat": defaults.RunMaxRepeat, "budget": defaults.RunBudget})
 	fs.AllowZero("warmup", "the default")
 	fs.ZeroIsNone("budget", "no bound")
 	fs.ZeroIsNone("omit", "none")

@@ -13,7 +13,7 @@ func TestErrorsTeach(t *testing.T) {
 		want string
 	}{
 		{[]string{"run", "--duration", "10"}, "httpvs run: --duration 10: want a duration with its unit (ns, us, ms, s, m, h), e.g. --duration 10s (see httpvs run -h)\n"},
-		{[]string{"run", "--duration"}, "httpvs run: --duration needs a value, e.g. --duration 100ms (see httpvs run -h)\n"},
+		{[]string{"run", "--duration"}, "httpvs run: --duration needs a value, e.g. --duration 50ms (see httpvs run -h)\n"},
 		{[]string{"run", "--repeat", "2.5"}, "httpvs run: --repeat 2.5: want a whole number, e.g. --repeat 4 (see httpvs run -h)\n"},
 		{[]string{"run", "--quick=maybe"}, "httpvs run: --quick maybe: want true or false, e.g. --quick=true, or --quick alone (see httpvs run -h)\n"},
 		{[]string{"load", "http://127.0.0.1:1/small", "-c", "many"}, "httpvs load: -c many: want a whole number, e.g. -c 10 (see httpvs load -h)\n"},

@@ -123,6 +123,15 @@ const (
 	// widest cells and still end within a minute.
 	RunMaxRepeat = 16
 	RunBudget    = 58 * time.Second
+	// RunDuration is a default run's repetition on loopback: half
+	// MatrixDuration. A round's spread of the log ratio there was no
+	// wider at 50 ms than at 100 or 200 ms (bench/precision.sh, with
+	// other work on the machine): it comes from the round (scheduling,
+	// a neighbour), not from the length of its window, so the budget
+	// narrows more intervals as more, shorter rounds, and an interval's
+	// width falls fastest over its first added looks. With less load
+	// (bench/ab.sh) the spread held too, and the intervals narrowed.
+	RunDuration = 50 * time.Millisecond
 	// QuickDuration and QuickWarmup are Quick's one short round per cell.
 	QuickDuration = 100 * time.Millisecond
 	QuickWarmup   = 25 * time.Millisecond
