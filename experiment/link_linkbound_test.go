@@ -24,7 +24,8 @@ import (
 // omitted, and recorded apart), small-concurrent reads within 10% of 50
 // requests per round trip, nothing departs from its bound unexplained,
 // and the verdict is ≈ h1 for every transport on both, as the link binds
-// them all. The time printed before the cells is met within a fifth.
+// them all, or, where two cells at the bound still differ, the words say
+// the bound is the same and how far each got. The time printed before the cells is met within a fifth.
 func TestRunNetAtTheLinksBound(t *testing.T) {
 	began := time.Now()
 	spec := "rtt=50ms,rate=100mbit"
@@ -130,6 +131,14 @@ func checkWord(t *testing.T, stdout string, c *results.Cell) {
 		for _, group := range strings.Split(words, "; ") {
 			if strings.HasPrefix(group, "is machine-bound on") && strings.Contains(group, c.Scenario+" (") {
 				t.Logf("%s/%s: %s %.3fx, in the product's words machine-bound: %s", c.Scenario, c.Protocol, c.VsBaseline.Verdict, c.VsBaseline.Ratio, group)
+				return
+			}
+			// Both at the bound (checkAtBound holds each to 80-105% of
+			// it) can still differ: quic-go's Cubic reached 93% where
+			// TCP's BBR reached 100%, a tight 0.91x. The run must then
+			// say the bound is the same and how far each got.
+			if strings.Contains(group, c.Scenario+" (") && strings.Contains(group, "the same bound") && c.Bound != nil && !c.Bound.Departs {
+				t.Logf("%s/%s: %s %.3fx at %.0f%% of the shared bound, in the product's words: %s", c.Scenario, c.Protocol, c.VsBaseline.Verdict, c.VsBaseline.Ratio, 100*c.Bound.Share, group)
 				return
 			}
 		}
