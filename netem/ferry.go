@@ -23,8 +23,9 @@ const delayLine = 32768
 // writing early never accumulates.
 const earlySlack = 50 * time.Microsecond
 
-// coarseAfter is how much of a wait the ferry leaves to sleepPrecise
-// rather than to a Go timer.
+// coarseAfter is how much of a wait the ferry leaves to its precise
+// sleeper rather than to a Go timer, which ends the wait when the link
+// closes.
 const coarseAfter = 1500 * time.Microsecond
 
 // lateAfter is how late a packet must be written to count as Late.
@@ -134,6 +135,8 @@ func (f *ferry) read() {
 func (f *ferry) write() {
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
+	precise := newPreciseSleeper()
+	defer precise.close()
 	for {
 		var p packet
 		select {
@@ -141,7 +144,7 @@ func (f *ferry) write() {
 		case <-f.done:
 			return
 		}
-		if !f.waitUntil(p.due, timer) {
+		if !f.waitUntil(p.due, timer, precise) {
 			return
 		}
 		if late := time.Since(f.epoch) - p.due; late > lateAfter {
@@ -162,9 +165,8 @@ func (f *ferry) write() {
 
 // waitUntil returns at due (less earlySlack), or false if the link closed
 // first. Go's timers wake up to a millisecond late (the poller waits in
-// milliseconds), so the last millisecond is slept in nanosleep, which
-// holds only this goroutine's thread.
-func (f *ferry) waitUntil(due time.Duration, timer *time.Timer) bool {
+// milliseconds), so the last coarseAfter is slept on precise.
+func (f *ferry) waitUntil(due time.Duration, timer *time.Timer, precise *preciseSleeper) bool {
 	wait := due - time.Since(f.epoch)
 	if wait > coarseAfter {
 		timer.Reset(wait - coarseAfter)
@@ -176,7 +178,7 @@ func (f *ferry) waitUntil(due time.Duration, timer *time.Timer) bool {
 		wait = due - time.Since(f.epoch)
 	}
 	if wait > earlySlack {
-		sleepPrecise(wait)
+		precise.sleep(wait)
 	}
 	return true
 }

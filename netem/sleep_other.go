@@ -4,5 +4,11 @@ package netem
 
 import "time"
 
-// sleepPrecise sleeps d.
-func sleepPrecise(d time.Duration) { time.Sleep(d) }
+// preciseSleeper sleeps on Go timers.
+type preciseSleeper struct{}
+
+func newPreciseSleeper() *preciseSleeper { return &preciseSleeper{} }
+
+func (*preciseSleeper) sleep(d time.Duration) { time.Sleep(d) }
+
+func (*preciseSleeper) close() {}
