@@ -16,17 +16,16 @@ import (
 	"strings"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/fielderr"
-	"github.com/httpvs/httpvs/load/loadresult"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )
 
 const (
-	// LateThreshold is how far past its intended send time an open-loop
-	// request must start to count as late; loadresult defines it, since
-	// its Schedule.Late counts those requests.
-	lateThreshold = loadresult.LateThreshold
+	// lateThreshold is how far past its intended send time an open-loop
+	// request must start to count as late (loadresult.Schedule.Late).
+	lateThreshold = defaults.LateThreshold
 )
 
 // Config describes one load run. Every run is bounded: by Requests and

@@ -53,7 +53,7 @@ func TestConfigRejects(t *testing.T) {
 			t.Errorf("want a SchemeError, got %T %v", err, err)
 		}
 	}
-	if _, err := ParseEngine("turbo"); err == nil {
+	if _, err := parseEngine("turbo"); err == nil {
 		t.Error("engine turbo accepted")
 	}
 }

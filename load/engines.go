@@ -47,7 +47,7 @@ func (e Engine) MarshalText() ([]byte, error) { return []byte(e.String()), nil }
 
 // UnmarshalText reads an engine's name.
 func (e *Engine) UnmarshalText(b []byte) error {
-	v, err := ParseEngine(string(b))
+	v, err := parseEngine(string(b))
 	if err != nil {
 		return err
 	}
@@ -55,8 +55,8 @@ func (e *Engine) UnmarshalText(b []byte) error {
 	return nil
 }
 
-// ParseEngine reads "std" or "fast".
-func ParseEngine(s string) (Engine, error) {
+// parseEngine reads "std" or "fast".
+func parseEngine(s string) (Engine, error) {
 	switch s {
 	case "std":
 		return Std, nil

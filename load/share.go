@@ -2,8 +2,6 @@ package load
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
 )
 
 // Share is one generator's part of a load split among several, such as the
@@ -12,18 +10,6 @@ import (
 type Share struct {
 	Index int // this generator's part, 0 to Of-1
 	Of    int // how many parts the load is split into; 0 or 1 for the whole
-}
-
-// ParseShare reads "I/N", e.g. "0/3": part I of N, 0 <= I < N.
-func ParseShare(s string) (Share, error) {
-	i, n, ok := strings.Cut(s, "/")
-	index, err1 := strconv.Atoi(i)
-	of, err2 := strconv.Atoi(n)
-	if !ok || err1 != nil || err2 != nil {
-		return Share{}, fmt.Errorf("%q: want INDEX/PARTS, e.g. 0/3 (the first of three generators)", s)
-	}
-	sh := Share{Index: index, Of: of}
-	return sh, sh.check()
 }
 
 func (s Share) check() error {

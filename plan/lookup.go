@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/internal/scenariospec"
+	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -26,7 +27,7 @@ func ScenarioOf(s *results.Settings, name string) (Scenario, bool) {
 	if sc, ok := scenarioByName(name); ok {
 		return sc, true
 	}
-	base, set, ok := strings.Cut(name, results.VariantSep)
+	base, set, ok := strings.Cut(name, vocab.VariantSep)
 	if !ok || set == "" {
 		return Scenario{}, false
 	}
@@ -48,7 +49,7 @@ func Variant(sc Scenario, set string) (Scenario, bool) {
 		return Scenario{}, false
 	}
 	v := sc
-	v.Name += results.VariantSep + set
+	v.Name += vocab.VariantSep + set
 	v.Description += ", client knobs " + set
 	scenariospec.Of(&v).Knobs = set
 	return v, true

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/internal/runfiles"
+	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -41,12 +42,12 @@ func Attribution(w io.Writer, res *results.Results) bool {
 		return false
 	}
 	fmt.Fprintf(w, "where the extra CPU went in the cells the verdict calls slower (profiles in rounds of their own, per unit of work, over %s's):\n", base)
-	fewest, rough := results.AttributionRoughSamples, 0
+	fewest, rough := vocab.AttributionRoughSamples, 0
 	for _, c := range cells {
 		fmt.Fprintf(w, "  %s/%s (%s):\n", c.Scenario, c.Protocol, estimateText(c))
 		for _, s := range c.Attribution {
 			fmt.Fprintf(w, "    %s\n", s.Summary)
-			if n := min(s.Samples, s.BaseSamples); s.Error == "" && n < results.AttributionRoughSamples {
+			if n := min(s.Samples, s.BaseSamples); s.Error == "" && n < vocab.AttributionRoughSamples {
 				rough++
 				fewest = min(fewest, n)
 			}
@@ -63,7 +64,7 @@ func Attribution(w io.Writer, res *results.Results) bool {
 }
 
 // roughLine says how many sides were rough, and the --profile-span that
-// would give the fewest of them results.AttributionRoughSamples, with what the
+// would give the fewest of them vocab.AttributionRoughSamples, with what the
 // longer rounds would add to the run: one round per slower cell and one
 // per scenario for its baseline.
 func roughLine(res *results.Results, cells []*results.Cell, rough, fewest int) string {
@@ -79,14 +80,14 @@ func roughLine(res *results.Results, cells []*results.Cell, rough, fewest int) s
 			rounds++
 		}
 	}
-	head := fmt.Sprintf("rough: %d side(s) held fewer than %d CPU samples in a round of %v (the fewest %d; 100 a second of a busy core), too few to trust their shares", rough, results.AttributionRoughSamples, span, fewest)
+	head := fmt.Sprintf("rough: %d side(s) held fewer than %d CPU samples in a round of %v (the fewest %d; 100 a second of a busy core), too few to trust their shares", rough, vocab.AttributionRoughSamples, span, fewest)
 	if fewest == 0 {
 		return head + ": those sides did almost no work in the round; a longer one will not change that"
 	}
-	need := time.Duration(math.Ceil(span.Seconds()*float64(results.AttributionRoughSamples)/float64(fewest))) * time.Second
+	need := time.Duration(math.Ceil(span.Seconds()*float64(vocab.AttributionRoughSamples)/float64(fewest))) * time.Second
 	more := time.Duration(rounds) * (need - span)
 	return fmt.Sprintf("%s; to reach about %d (samples grow with the round, roughly in proportion), run again with --profile %s --profile-span %v: %d profiling rounds of %v, adding about %v to the run",
-		head, results.AttributionRoughSamples, cmp.Or(dirOf(res), "DIR"), need, rounds, need, more)
+		head, vocab.AttributionRoughSamples, cmp.Or(dirOf(res), "DIR"), need, rounds, need, more)
 }
 
 // attributionNext is the next step after reading the attribution: the

@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/httpvs/httpvs/internal/protoname"
+	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -57,7 +58,7 @@ func newBrowserTable(res *results.Results) *browserTable {
 		}
 	}
 	t.title = fmt.Sprintf("%s: %s in %s, a fresh browser each load, %d loads a transport in turn; geometric means [95%% interval] of the loads that kept to the transport and to the server's counts; vs %s: its last byte over each transport's, round by round, as the verdict's ratios%s",
-		results.BrowserScenario, page, product, rounds, browserBaseline(res.Browser), model)
+		vocab.BrowserScenario, page, product, rounds, browserBaseline(res.Browser), model)
 	return t
 }
 
@@ -106,11 +107,11 @@ func vsBaselineText(c results.BrowserCell, baseline string) string {
 // and the verdict's word: "1.88x [1.80, 1.96] slower", "≈ 0.99x [0.93,
 // 1.05]"; without an interval, the ratio alone.
 func modelText(m results.ModelCheck) string {
-	if m.Low <= 0 || m.Verdict == results.ModelNone {
-		return fmt.Sprintf("%.2fx (%s)", m.Ratio, results.ModelNone)
+	if m.Low <= 0 || m.Verdict == vocab.ModelNone {
+		return fmt.Sprintf("%.2fx (%s)", m.Ratio, vocab.ModelNone)
 	}
 	iv := fmt.Sprintf("%.2fx [%.2f, %.2f]", m.Ratio, m.Low, m.High)
-	if m.Verdict == results.ModelAgrees {
+	if m.Verdict == vocab.ModelAgrees {
 		return "≈ " + iv
 	}
 	return iv + " " + m.Verdict
@@ -200,7 +201,7 @@ func (s span) String() string {
 // counters that disagree, loads that failed.
 func browserNotes(c results.BrowserCell) []string {
 	var notes []string
-	if m := c.Model; m != nil && (m.Verdict == results.ModelSlower || m.Verdict == results.ModelFaster) {
+	if m := c.Model; m != nil && (m.Verdict == vocab.ModelSlower || m.Verdict == vocab.ModelFaster) {
 		notes = append(notes, fmt.Sprintf("%s: the browser's last byte comes %.2fx [%.2f, %.2f] the model's time (%s against %s): the model leaves out what the browser does before its last byte (scheduling its requests, its own network stack)",
 			c.Protocol, m.Ratio, m.Low, m.High, spreadText(c.LastByte), spreadText(m.Model)))
 	}
@@ -245,7 +246,7 @@ func browserMarkdown(w io.Writer, res *results.Results) {
 	if t == nil {
 		return
 	}
-	fmt.Fprintf(w, "## %s\n\n%s\n\n", results.BrowserScenario, strings.TrimPrefix(t.title, results.BrowserScenario+": "))
+	fmt.Fprintf(w, "## %s\n\n%s\n\n", vocab.BrowserScenario, strings.TrimPrefix(t.title, vocab.BrowserScenario+": "))
 	for i, r := range append([][]string{t.head}, t.rows...) {
 		fmt.Fprintf(w, "| %s |\n", strings.Join(mdEscape(r), " | "))
 		if i == 0 {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/httpvs/httpvs/internal/analysis"
+	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -28,11 +29,11 @@ func browserResults() *results.Results {
 		{Protocol: "h2c", Skipped: "browsers do not speak h2c (HTTP/2 without TLS)", Page: "page-load's page"},
 		{Protocol: "h2", Browser: "Chrome/156.0.8078.79", Page: "page-load's page", Objects: 50,
 			LoadEvent: results.Spread{Mean: 0.612, Low: 0.553, High: 0.677, N: 2}, LastByte: results.Spread{Mean: 0.594, Low: 0.55, High: 0.64, N: 2},
-			Model: &results.ModelCheck{Model: results.Spread{Mean: 0.600, Low: 0.5, High: 0.7, N: 2}, Ratio: 0.99, Low: 0.90, High: 1.09, LoadEventRatio: 1.02, Verdict: results.ModelAgrees},
+			Model: &results.ModelCheck{Model: results.Spread{Mean: 0.600, Low: 0.5, High: 0.7, N: 2}, Ratio: 0.99, Low: 0.90, High: 1.09, LoadEventRatio: 1.02, Verdict: vocab.ModelAgrees},
 			Loads: []results.BrowserLoad{load(1, "h2", 0.6, 1), load(2, "h2", 0.62, 1)}},
 		{Protocol: "h3", Browser: "Chrome/156.0.8078.79", Page: "page-load's page", Objects: 50,
 			LoadEvent: results.Spread{Mean: 0.661, Low: 0.596, High: 0.734, N: 2}, LastByte: results.Spread{Mean: 0.650, Low: 0.62, High: 0.68, N: 2},
-			Model:     &results.ModelCheck{Model: results.Spread{Mean: 0.345, Low: 0.344, High: 0.346, N: 2}, Ratio: 1.88, Low: 1.80, High: 1.97, LoadEventRatio: 1.92, Verdict: results.ModelSlower},
+			Model:     &results.ModelCheck{Model: results.Spread{Mean: 0.345, Low: 0.344, High: 0.346, N: 2}, Ratio: 1.88, Low: 1.80, High: 1.97, LoadEventRatio: 1.92, Verdict: vocab.ModelSlower},
 			Disagrees: "the server counted 2 connections, the browser 1", Excluded: 1,
 			Loads: []results.BrowserLoad{load(1, "h3", 0.65, 1), load(2, "h3", 0.67, 1), bad}},
 	}}

@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -53,7 +54,7 @@ func capacityLegend(c *results.Capacity, n int) string {
 	if n <= 1 {
 		return s + "; one search: the ratio shows the resolution its brackets allow, and with no spread between searches it has no verdict (a longer budget repeats the search))"
 	}
-	return s + fmt.Sprintf("; the ratio is the geometric mean over %d searches, with a 95%% interval the wider of their spread (Student's t) and their resolution; ≈ where it holds 1 and excludes a difference of %.0f%%, undetermined where it cannot)", n, results.Matters*100)
+	return s + fmt.Sprintf("; the ratio is the geometric mean over %d searches, with a 95%% interval the wider of their spread (Student's t) and their resolution; ≈ where it holds 1 and excludes a difference of %.0f%%, undetermined where it cannot)", n, vocab.Matters*100)
 }
 
 // searches is the most searches any transport made.

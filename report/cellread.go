@@ -3,6 +3,7 @@ package report
 import (
 	"slices"
 
+	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -59,15 +60,15 @@ func precisionOf(res *results.Results) float64 {
 	if res.Judgement != nil && res.Judgement.Precision > 0 {
 		return res.Judgement.Precision
 	}
-	return results.StableHalfWidth
+	return vocab.StableHalfWidth
 }
 
 // machineBound says the analysis marked c machine-bound.
-func machineBound(c *results.Cell) bool { return slices.Contains(c.Marks, results.MarkMachineBound) }
+func machineBound(c *results.Cell) bool { return slices.Contains(c.Marks, vocab.MarkMachineBound) }
 
 // notRunText is n as a report lists it, with what would let it run: the
 // command's flag for n.Field where flags names one, else the field.
-func notRunText(n results.NotRun, flags FlagFor) string {
+func notRunText(n results.NotRun, flags flagFor) string {
 	switch {
 	case n.Field == "":
 		return n.String()

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -53,7 +54,7 @@ func CompareMarkdown(w io.Writer, c results.Comparison) error {
 func gateSummary(g *results.GateResult, ds []results.Delta) string {
 	tested := 0
 	for _, d := range ds {
-		if d.Tested == results.TestedRatio {
+		if d.Tested == vocab.TestedRatio {
 			tested++
 		}
 	}
@@ -73,7 +74,7 @@ func gateSummary(g *results.GateResult, ds []results.Delta) string {
 func compareRows(c results.Comparison) []results.Delta {
 	var rows []results.Delta
 	for _, d := range c.Cells {
-		if !d.Baseline && d.Tested != results.TestedValue {
+		if !d.Baseline && d.Tested != vocab.TestedValue {
 			rows = append(rows, d)
 		}
 	}
@@ -112,7 +113,7 @@ func compareRow(d results.Delta) string {
 	}
 	change, word := "–", "not tested"
 	switch {
-	case d.Tested == results.TestedRatio:
+	case d.Tested == vocab.TestedRatio:
 		change = fmt.Sprintf("%+.0f%% [%+.0f%%, %+.0f%%]", d.RatioChange*100, d.RatioChangeLow*100, d.RatioChangeHigh*100)
 		word = d.Direction
 		if word != "~" {

@@ -12,6 +12,7 @@ import (
 	"github.com/yuin/goldmark/text"
 
 	"github.com/httpvs/httpvs/internal/analysis"
+	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 )
@@ -27,7 +28,7 @@ func defaultMatrixRun(drift []float64, ratio func(sc, p string) float64, knobs s
 	for _, sc := range plan.Scenarios {
 		rows = append(rows, sc.Name)
 		if sc.Name == "download" || sc.Name == "upload" {
-			rows = append(rows, sc.Name+results.VariantSep+"tuned")
+			rows = append(rows, sc.Name+vocab.VariantSep+"tuned")
 		}
 	}
 	jitter := []float64{1.0, 1.01, 0.99}

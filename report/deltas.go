@@ -6,6 +6,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -82,7 +83,7 @@ func deltaCells(d results.Delta) deltaRow {
 		}
 		return s
 	}
-	if d.Tested == results.TestedRatio {
+	if d.Tested == vocab.TestedRatio {
 		r.vs = fmt.Sprintf("%.2fx -> %.2fx", d.OldRatio, d.NewRatio)
 		r.ratio = mark(fmt.Sprintf("%+.1f%%", d.RatioChange*100))
 	}

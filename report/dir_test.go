@@ -63,7 +63,7 @@ func TestWriteRun(t *testing.T) {
 func TestWriteDirStopsAtARenderError(t *testing.T) {
 	broken := errors.New("broken")
 	ok := func(w io.Writer) error { _, err := io.WriteString(w, "ok"); return err }
-	dir, err := writeDir(t.TempDir(), "x", []File{
+	dir, err := writeDir(t.TempDir(), "x", []dirFile{
 		{"a.txt", ok},
 		{"b.txt", func(w io.Writer) error { io.WriteString(w, "half"); return broken }},
 		{"c.txt", ok},

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/internal/protoname"
+	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -220,7 +221,7 @@ func skipNotes(cells []*results.Cell) []string {
 		notes = append(notes, differ)
 	}
 	if len(noisy) > 0 {
-		notes = append(notes, fmt.Sprintf("* noisy: repetitions spread (max-min)/median over %.0f%% (%s): read those ratios with care", results.NoisySpread*100, strings.Join(noisy, ", ")))
+		notes = append(notes, fmt.Sprintf("* noisy: repetitions spread (max-min)/median over %.0f%% (%s): read those ratios with care", vocab.NoisySpread*100, strings.Join(noisy, ", ")))
 	}
 	return notes
 }

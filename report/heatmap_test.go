@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/httpvs/httpvs/internal/knobs"
+	"github.com/httpvs/httpvs/internal/vocab"
 
 	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/results"
@@ -45,7 +46,7 @@ func TestHTMLVerdictComesFirst(t *testing.T) {
 	tuned := knobs.Tuned
 	res.Settings.Alongside = &tuned
 	variant := *res.Cell("download", "h2c")
-	variant.Scenario, variant.Knobs = variant.Scenario+results.VariantSep+tuned.Name, tuned.Name
+	variant.Scenario, variant.Knobs = variant.Scenario+vocab.VariantSep+tuned.Name, tuned.Name
 	res.Cells = append(res.Cells, variant)
 	analysis.Conclude(res)
 	var b bytes.Buffer

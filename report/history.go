@@ -174,9 +174,9 @@ func pointText(p historyPoint) string {
 	return fmt.Sprintf("%.2fx [%.2f, %.2f]", p.ratio, p.low, p.high)
 }
 
-// HistoryHTML writes a page that embeds HistorySVG's picture, with its
+// historyHTML writes a page that embeds historySVG's picture, with its
 // legend in words and the figures as a table under it.
-func HistoryHTML(w io.Writer, runs []*results.Results, cells []HistoryCell) error {
+func historyHTML(w io.Writer, runs []*results.Results, cells []HistoryCell) error {
 	p := &printer{w: w}
 	fmt.Fprint(p, `<!doctype html><html><head><meta charset="utf-8"><title>httpvs history</title>
 <style>body{font:14px system-ui,sans-serif;margin:1em;max-width:100%}svg{max-width:100%;height:auto}
@@ -184,7 +184,7 @@ func HistoryHTML(w io.Writer, runs []*results.Results, cells []HistoryCell) erro
 <h1>httpvs history</h1>
 `)
 	fmt.Fprintf(p, "<p>%s</p>\n", html.EscapeString(historyCaption(runs, cells)))
-	if err := HistorySVG(p, runs, cells); err != nil {
+	if err := historySVG(p, runs, cells); err != nil {
 		return err
 	}
 	fmt.Fprint(p, "\n<div class=\"tbl\"><pre>")

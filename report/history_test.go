@@ -88,7 +88,7 @@ func TestHistorySVG(t *testing.T) {
 		t.Fatalf("default cells %v, want download/h2c and download/h2", cells)
 	}
 	var b bytes.Buffer
-	if err := HistorySVG(&b, runs, cells); err != nil {
+	if err := historySVG(&b, runs, cells); err != nil {
 		t.Fatal(err)
 	}
 	got := svgCounts(t, b.Bytes())

@@ -23,12 +23,12 @@ const (
 // Okabe and Ito's palette).
 var historyColours = []string{"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442"}
 
-// HistorySVG writes cells' ratios to the baseline across runs, in order,
+// historySVG writes cells' ratios to the baseline across runs, in order,
 // as an SVG picture: a point per run for each cell with its 95% interval
 // as a bar, joined by a line, on a log scale with 1 (no difference)
 // marked, each run's A/A interval as a grey band, and the runs labelled
 // by commit or date (runLabel).
-func HistorySVG(w io.Writer, runs []*results.Results, cells []HistoryCell) error {
+func historySVG(w io.Writer, runs []*results.Results, cells []HistoryCell) error {
 	h := newHistory(runs, cells)
 	p := &printer{w: w}
 	lo, hi := h.span()

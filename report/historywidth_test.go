@@ -30,7 +30,7 @@ func TestHistoryPageFitsTheScreen(t *testing.T) {
 	}
 	runs := historyRuns(12)
 	var b bytes.Buffer
-	if err := HistoryHTML(&b, runs, DefaultHistoryCells(runs)); err != nil {
+	if err := historyHTML(&b, runs, DefaultHistoryCells(runs)); err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()

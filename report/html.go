@@ -5,6 +5,7 @@ import (
 	"html/template"
 	"io"
 
+	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -31,7 +32,7 @@ func HTML(w io.Writer, res *results.Results) error {
 	}
 	page.Sizing = res.Sizing
 	if t := newBrowserTable(res); t != nil {
-		page.Browser = &htmlScenario{Name: results.BrowserScenario, Title: t.title, Head: t.head, Rows: t.rows, Notes: t.notes}
+		page.Browser = &htmlScenario{Name: vocab.BrowserScenario, Title: t.title, Head: t.head, Rows: t.rows, Notes: t.notes}
 	}
 	return htmlTemplate.Execute(w, page)
 }

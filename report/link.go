@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
 )
@@ -111,9 +112,9 @@ func lossNote(b *results.Bound) string {
 	class := b.Class
 	if b.Loss == nil {
 		switch class {
-		case results.ClassBeyond:
+		case vocab.ClassBeyond:
 			return " (beyond the link's bound: a measurement defect)"
-		case results.ClassUndecided: // too few rounds to say where it is
+		case vocab.ClassUndecided: // too few rounds to say where it is
 			return " (" + class + ")"
 		}
 		return ""
@@ -121,9 +122,9 @@ func lossNote(b *results.Bound) string {
 	l := b.Loss
 	model := fmt.Sprintf("%s's loss model %s", l.Controller, units.BitsPerSecond(l.Value*8))
 	switch class {
-	case results.ClassAtLossBound:
+	case vocab.ClassAtLossBound:
 		return fmt.Sprintf(" (%s: %s, read at %.0f%% of it)", class, model, 100*l.Share)
-	case results.ClassAtLink, results.ClassBeyond, results.ClassUnexplained, results.ClassUndecided:
+	case vocab.ClassAtLink, vocab.ClassBeyond, vocab.ClassUnexplained, vocab.ClassUndecided:
 		return fmt.Sprintf(" (%s; %s, %.0f%% of it)", class, model, 100*l.Share)
 	}
 	return fmt.Sprintf(" (%s; %s)", class, model)
@@ -213,7 +214,7 @@ func wordOf(c, b *results.Cell, res *results.Results) (class, why string) {
 	case results.VerdictFaster:
 		return "wins on", ratio + ": " + reasonOf(c, b, n)
 	case results.VerdictUndetermined:
-		return "cannot be told apart on", ratio + " with an interval too wide to exclude a difference of " + fmt.Sprintf("%.0f%%", 100*results.Matters)
+		return "cannot be told apart on", ratio + " with an interval too wide to exclude a difference of " + fmt.Sprintf("%.0f%%", 100*vocab.Matters)
 	}
 	return "loses on", ratio + ": " + reasonOf(c, b, n)
 }
@@ -232,7 +233,7 @@ func unplaced(c, b *results.Cell, ratio string) (class, why string) {
 			if v == results.VerdictFaster {
 				class = "wins on"
 			}
-			return class, fmt.Sprintf("%s; %s is %s, so the link says nothing of why", ratio, m.Protocol, results.ClassUndecided)
+			return class, fmt.Sprintf("%s; %s is %s, so the link says nothing of why", ratio, m.Protocol, vocab.ClassUndecided)
 		}
 	}
 	return "", ""
@@ -255,9 +256,9 @@ func bulkBeside(c, b *results.Cell, n *results.Net) string {
 }
 
 // atBound says a cell reads within its bound's tolerance, and no loss
-// model places it below (results.ClassAtLink).
+// model places it below (vocab.ClassAtLink).
 func atBound(c *results.Cell) bool {
-	return c.Bound != nil && c.Bound.Class == results.ClassAtLink
+	return c.Bound != nil && c.Bound.Class == vocab.ClassAtLink
 }
 
 // reasonOf is why c differs from its baseline b: a bound of its own that

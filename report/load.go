@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/load/loadresult"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/units"
@@ -62,7 +63,7 @@ func Load(w io.Writer, r loadresult.Result) error {
 	p.f("  client    CPU %.2f s (%.2f cores); %.0f B and %.1f allocs per request\n", r.ClientCPUSeconds, cores, r.BytesPerRequest, r.AllocsPerRequest)
 	if s := r.Schedule; s != nil {
 		p.f("  schedule  target %.0f req/s; %d sent more than %v late; late by p50 %s p99 %s max %s\n",
-			s.TargetRate, s.Late, loadresult.LateThreshold, dur(s.LateBy.P50), dur(s.LateBy.P99), dur(s.LateBy.Max))
+			s.TargetRate, s.Late, defaults.LateThreshold, dur(s.LateBy.P50), dur(s.LateBy.P99), dur(s.LateBy.Max))
 	}
 	if r.FirstError != "" {
 		p.f("  first error: %s\n", r.FirstError)

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -167,5 +168,5 @@ func mdLegend(base string) string {
 	return fmt.Sprintf("each cell: the transport's throughput or requests per second over %s's (for times, %s's over its), "+
 		"geometric mean of the rounds' ratios with its 95%% interval; %s the same within ±%.0f%%, %s undetermined, "+
 		"%s machine-bound, %s within the noise floor, %s cut short; a superscript names the main cause below",
-		base, base, markSimilar, 100*results.Matters, markUndetermined, markMachine, markFloor, markCut)
+		base, base, markSimilar, 100*vocab.Matters, markUndetermined, markMachine, markFloor, markCut)
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -92,7 +93,7 @@ func runLine(res *results.Results) string {
 	}
 	knobs := knobSetName(res)
 	return fmt.Sprintf("httpvs run %s: %s; %s/%s, %s, %d cores, GOMAXPROCS %d, %s%s; knobs %s; %s%s, load %s each, transfers %s, %s engine; medians, * marks a spread over %.0f%%",
-		e.Version, target, e.OS, e.Arch, cpu, e.Cores, e.GOMAXPROCS, e.GoVersion, pinText(s.Pin, s.Unpinned), knobs, runRoundsText(res), orderText(s), seconds(s.DurationSeconds), size, s.Engine, results.NoisySpread*100)
+		e.Version, target, e.OS, e.Arch, cpu, e.Cores, e.GOMAXPROCS, e.GoVersion, pinText(s.Pin, s.Unpinned), knobs, runRoundsText(res), orderText(s), seconds(s.DurationSeconds), size, s.Engine, vocab.NoisySpread*100)
 }
 
 // pinText says where the run pinned its two sides, or why it did not
@@ -154,7 +155,7 @@ func roundsText(s results.Settings) string {
 		return fmt.Sprintf("%d repetition(s) per cell", s.Repeat)
 	}
 	return fmt.Sprintf("%d to %d repetitions per cell (%d round(s) added where the interval to %s was wider than ±%.0f%%)",
-		s.Repeat, s.MaxRepeat, s.ExtraRounds, s.BaselineProtocol(), results.StableHalfWidth*100)
+		s.Repeat, s.MaxRepeat, s.ExtraRounds, s.BaselineProtocol(), vocab.StableHalfWidth*100)
 }
 
 // linkLine is the emulated link the run crossed, as set and as measured;

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 
+	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -39,9 +40,9 @@ func (s sameRounds) against(c *results.Cell) string {
 		return ""
 	}
 	switch c.MediansAgainst {
-	case results.AgainstOtherRounds:
+	case vocab.AgainstOtherRounds:
 		return fmt.Sprintf("%s's median over %s's %d rounds is %s: the medians printed are over other rounds", s.base.Protocol, c.Protocol, c.RoundsUsed, metricValue(c.Metric, c.AgainstBaseMedian))
-	case results.AgainstSameRounds:
+	case vocab.AgainstSameRounds:
 		return fmt.Sprintf("over the same %d rounds the medians point the other way: the rounds moved more than the transports differ, and the ratio takes each round's pair, the medians do not", c.RoundsUsed)
 	}
 	return ""

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/httpvs/httpvs/internal/analysis"
+	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -115,10 +116,10 @@ func checkCell(t *testing.T, res *results.Results, c *results.Cell, text string)
 	if m[4] != word {
 		t.Errorf("%s/%s: printed mark %q for verdict %q", c.Scenario, c.Protocol, m[4], iv.Verdict)
 	}
-	if got, want := strings.Contains(m[5], markMachine), slices.Contains(c.Marks, results.MarkMachineBound); got != want {
+	if got, want := strings.Contains(m[5], markMachine), slices.Contains(c.Marks, vocab.MarkMachineBound); got != want {
 		t.Errorf("%s/%s: machine-bound mark %v, results.json %v", c.Scenario, c.Protocol, got, want)
 	}
-	if got, want := strings.Contains(m[5], markFloor), slices.Contains(c.Marks, results.MarkWithinFloor); got != want {
+	if got, want := strings.Contains(m[5], markFloor), slices.Contains(c.Marks, vocab.MarkWithinFloor); got != want {
 		t.Errorf("%s/%s: noise-floor mark %v, results.json %v", c.Scenario, c.Protocol, got, want)
 	}
 	note := ""

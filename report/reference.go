@@ -7,12 +7,13 @@ import (
 	"text/tabwriter"
 
 	"github.com/httpvs/httpvs/internal/protoname"
+	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/results"
 )
 
 // serverLabel is a reference server's column heading.
 func serverLabel(server string) string {
-	if server == results.ReferenceGo {
+	if server == vocab.ReferenceGo {
 		return "go server"
 	}
 	return server

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/httpvs/httpvs/internal/analysis"
+	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -137,7 +138,7 @@ func TestVerdictWithoutGoRow(t *testing.T) {
 // the peers' catalogue says.
 func language(server string) string {
 	switch server {
-	case results.ReferenceGo, "caddy":
+	case vocab.ReferenceGo, "caddy":
 		return "Go"
 	}
 	return "C"

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/httpvs/httpvs/internal/knobs"
+	"github.com/httpvs/httpvs/internal/vocab"
 
 	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/results"
@@ -94,7 +95,7 @@ func TestTunedFootnoteOnlyWithItsRows(t *testing.T) {
 	}
 	res.Cells = append(res.Cells, res.Cells[0], res.Cells[1])
 	for i := len(res.Cells) - 2; i < len(res.Cells); i++ {
-		res.Cells[i].Scenario, res.Cells[i].Knobs = "download"+results.VariantSep+"tuned", "tuned"
+		res.Cells[i].Scenario, res.Cells[i].Knobs = "download"+vocab.VariantSep+"tuned", "tuned"
 	}
 	b.Reset()
 	analysis.Conclude(res)

@@ -6,13 +6,13 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/results"
 )
 
-// FlagFor names the command-line flag that sets a library field
-// ("Client.ReadSize" -> "--read-size"); ok is false when none does. The
-// command gives it to the renderer, which never names a flag itself.
-type FlagFor func(field string) (flag string, ok bool)
+// flagFor is Screen's flags: the flag that sets a library field, ok false
+// when none does.
+type flagFor = func(field string) (flag string, ok bool)
 
 // Screen writes the first screen of a run: one header line, the verdict
 // table (each cell its ratio to the baseline with both bounds of its 95%
@@ -20,9 +20,11 @@ type FlagFor func(field string) (flag string, ok bool)
 // for its main cause), the A/A row, the tuned rows' gain, one footnote per
 // cause with the setting that tries its fix, the caveats, and the
 // warnings. It computes nothing: every figure and word is a field of res
-// (results.Judgement, Cell.VsBaseline, Cell.MainCause, Cell.Marks); flags may
-// be nil.
-func Screen(w io.Writer, res *results.Results, flags FlagFor) error {
+// (results.Judgement, Cell.VsBaseline, Cell.MainCause, Cell.Marks).
+// flags, which may be nil, names the command-line flag that sets a library
+// field ("Client.ReadSize" -> "--read-size"): the command gives it, and
+// the renderer never names a flag itself.
+func Screen(w io.Writer, res *results.Results, flags func(field string) (flag string, ok bool)) error {
 	s := newScreen(res, flags)
 	p := &printer{w: w}
 	for _, l := range s.lines() {
@@ -35,13 +37,13 @@ func Screen(w io.Writer, res *results.Results, flags FlagFor) error {
 type screen struct {
 	res   *results.Results
 	j     *results.Judgement
-	flags FlagFor
+	flags flagFor
 	base  string
 	// notes numbers each cause: the index in j.Causes, plus one.
 	notes map[string]int
 }
 
-func newScreen(res *results.Results, flags FlagFor) *screen {
+func newScreen(res *results.Results, flags flagFor) *screen {
 	j := res.Judgement
 	if j == nil {
 		j = &results.Judgement{}
@@ -266,7 +268,7 @@ func (s *screen) cell(c *results.Cell) string {
 		text += " (1 round)"
 	}
 	for _, m := range c.Marks {
-		text += map[string]string{results.MarkMachineBound: markMachine, results.MarkWithinFloor: markFloor}[m]
+		text += map[string]string{vocab.MarkMachineBound: markMachine, vocab.MarkWithinFloor: markFloor}[m]
 	}
 	if c.Partial != "" {
 		text += markCut

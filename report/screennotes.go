@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -96,7 +97,7 @@ func (s *screen) caveatLines() []string {
 	var out []string
 	for _, c := range s.j.Caveats {
 		mark := "caveat"
-		if c.Rule == results.MarkMachineBound {
+		if c.Rule == vocab.MarkMachineBound {
 			mark = markMachine
 		}
 		out = append(out, wrapLines(fmt.Sprintf("%s %s: %s%s", mark, c.Rule, c.What, cellCount(c.Cells))))

@@ -4,24 +4,17 @@
 package report
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
 	"strings"
 
 	"github.com/httpvs/httpvs/internal/protoname"
+	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transfer/transferresult"
 	"github.com/httpvs/httpvs/units"
 )
-
-// JSON writes v as one indented JSON object and a newline.
-func JSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
 
 // maxStreamLines bounds the per-stream lines Transfer prints; failed
 // streams are always printed.
@@ -32,7 +25,7 @@ const maxStreamLines = 10
 func Transfer(w io.Writer, r transferresult.Result) error {
 	p := &printer{w: w}
 	method, moved, serverMoved := "GET", "received", "sent"
-	if r.Direction == transferresult.Upload {
+	if r.Direction == vocab.Upload {
 		method, moved, serverMoved = "PUT", "sent", "received"
 	}
 	negotiated := r.Protocol
@@ -64,7 +57,7 @@ func Transfer(w io.Writer, r transferresult.Result) error {
 	if s := r.Server; s != nil {
 		pc := s.Protocols[r.Requested]
 		bytes, calls, verb := pc.BodyBytesSent, pc.BodyWrites, "writes"
-		if r.Direction == transferresult.Upload {
+		if r.Direction == vocab.Upload {
 			bytes, calls, verb = pc.BodyBytesReceived, pc.BodyReads, "reads"
 		}
 		parts = []string{fmt.Sprintf("%s %d bytes in %.3f s handler time, %d %s (avg %s)",

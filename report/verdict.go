@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/httpvs/httpvs/internal/protoname"
+	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -44,13 +45,13 @@ func cellText(c *results.Cell, base string, net *results.Net) string {
 		text = fmt.Sprintf("%.2fx (1 rep)", iv.Ratio)
 	case iv.Verdict == results.VerdictSimilar:
 		text = fmt.Sprintf("≈ %s %s", c.Baseline, boundsText(iv))
-	case slices.Contains(c.Marks, results.MarkMachineBound):
+	case slices.Contains(c.Marks, vocab.MarkMachineBound):
 		// Across a link that would hold the transports alike, a
 		// difference this machine made is not the transport's.
 		text = fmt.Sprintf("%s machine-bound", boundsText(iv))
 	default:
 		text = fmt.Sprintf("%s %s", boundsText(iv), iv.Verdict)
-		if slices.Contains(c.Marks, results.MarkWithinFloor) {
+		if slices.Contains(c.Marks, vocab.MarkWithinFloor) {
 			text += " " + floorMark // within its kind's noise floor (noiseLine)
 		}
 	}

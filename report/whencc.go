@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/internal/protoname"
+	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
 )
@@ -45,7 +46,7 @@ func controllerLines(runs []*results.Results) []string {
 				class := b.Class
 				classes[class] = true
 				part := fmt.Sprintf("%s under %s (%s", metricValue(c.Metric, c.Median), ccOf(res, p), class)
-				if class == results.ClassAtLossBound && b.Loss != nil {
+				if class == vocab.ClassAtLossBound && b.Loss != nil {
 					part += fmt.Sprintf(" %s", units.BitsPerSecond(b.Loss.Value*8))
 				}
 				parts = append(parts, part+fmt.Sprintf(", %s of the link)", shareText(b)))

@@ -42,7 +42,7 @@ type AttributionSide struct {
 	Summary string `json:"summary,omitempty"`
 	// Samples and BaseSamples are the CPU samples in the cell's profile
 	// and in the baseline's (100 a second of CPU by default), excluded
-	// ones left out: with fewer than AttributionRoughSamples, shares are
+	// ones left out: with fewer than 100 samples, shares are
 	// rough.
 	Samples     int `json:"samples"`
 	BaseSamples int `json:"base_samples"`
@@ -83,8 +83,3 @@ type AttributionSide struct {
 	ExcludedSecondsPerUnit     float64 `json:"excluded_seconds_per_unit,omitempty"`
 	BaseExcludedSecondsPerUnit float64 `json:"base_excluded_seconds_per_unit,omitempty"`
 }
-
-// AttributionRoughSamples is the fewest CPU samples on each side
-// (AttributionSide.Samples, BaseSamples) for a side's shares to be more
-// than rough.
-const AttributionRoughSamples = 100

@@ -44,20 +44,13 @@ type Bound struct {
 	// control that sent the cell's data predicts, beside the link's bound;
 	// nil where no model applies.
 	Loss *LossBound `json:"loss,omitempty"`
-	// Class places the cell against its link in a few words: one of the
-	// Class constants, or "below the link: RULE" where another rule
+	// Class places the cell against its link in a few words: "at the
+	// link", "at its controller's loss bound", "unexplained", "beyond the
+	// link's bound", "undetermined (its median below the link, its
+	// interval reaching it)", or "below the link: RULE" where another rule
 	// accounts for the departure.
 	Class string `json:"class,omitempty"`
 }
-
-// The classes of a cell against its link (Bound.Class).
-const (
-	ClassAtLink      = "at the link"
-	ClassAtLossBound = "at its controller's loss bound"
-	ClassUnexplained = "unexplained"
-	ClassBeyond      = "beyond the link's bound"
-	ClassUndecided   = "undetermined (its median below the link, its interval reaching it)"
-)
 
 // LossBound is a congestion control's response to a link's random loss
 // (linkmodel.PredictLoss), held against a cell.

@@ -1,9 +1,5 @@
 package results
 
-// BrowserScenario is the name the real browser's page loads go by
-// (Results.Browser), beside page-load, the model they are held to.
-const BrowserScenario = "browser-page-load"
-
 // BrowserCell is one transport's page loads in the browser.
 type BrowserCell struct {
 	Protocol string `json:"protocol"`

@@ -3,17 +3,6 @@ package results
 // What a comparison of two runs tests and says (httpvs compare). The
 // analysis computes a Comparison; report only formats it.
 
-// What a Delta tests.
-const (
-	// TestedRatio: the cell's ratio to its run's baseline, round by round
-	// (as the verdict pairs them), old run against new.
-	TestedRatio = "ratio"
-	// TestedValue: the baseline's own figure, which has no ratio: an
-	// absolute change, which a busier or quieter machine moves as much as
-	// the code does.
-	TestedValue = "value"
-)
-
 // How a cell's ratio moved (Delta.Direction), and what a gate fails on
 // (GateResult.FailOn): slower, faster, or either (changed).
 const (
@@ -21,10 +10,6 @@ const (
 	CompareFaster  = "faster"
 	CompareChanged = "changed"
 )
-
-// CompareMinRounds is the fewest rounds a cell needs in each run for
-// compare's test to tell its change from noise.
-const CompareMinRounds = 2
 
 // Comparison is two runs compared cell by cell, with what a reader needs
 // to trust the comparison: the settings the runs did not share, which of
@@ -70,7 +55,8 @@ type Delta struct {
 	NewN int `json:"new_n"`
 	// Change is New/Old - 1: +0.10 is 10% more throughput.
 	Change float64 `json:"change"`
-	// Tested is what the test compared: TestedRatio or TestedValue; ""
+	// Tested is what the test compared: "ratio" (the cell's ratio to its run's
+	// baseline) or "value" (the baseline's own figure); ""
 	// when the cell could not be tested (Note says why).
 	Tested string `json:"tested,omitempty"`
 	// OldRatio and NewRatio are, for a ratio, the geometric means of the

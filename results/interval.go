@@ -4,9 +4,9 @@ package results
 const (
 	VerdictSlower  = "slower"  // the interval of the ratio to h1 lies below 1
 	VerdictFaster  = "faster"  // the interval lies above 1
-	VerdictSimilar = "similar" // the interval holds 1 and excludes a difference of Matters, or lies within Negligible of 1
+	VerdictSimilar = "similar" // the interval holds 1 and excludes a difference of 25%, or lies within Negligible of 1
 	// VerdictUndetermined: the interval holds 1 but reaches a difference
-	// of Matters or more: the rounds cannot tell (benchstat's "~" does not
+	// of 25% or more: the rounds cannot tell (benchstat's "~" does not
 	// say which; "≈" would claim no difference).
 	VerdictUndetermined = "undetermined"
 	VerdictUnknown      = "" // no interval: fewer than two paired repetitions

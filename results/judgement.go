@@ -24,7 +24,7 @@ type Judgement struct {
 	// without variant rows.
 	Tuned *TunedRows `json:"tuned,omitempty"`
 	// Precision is the half-width the run was planned to (Settings.Precision
-	// or StableHalfWidth); Open lists each cell still open, widest first,
+	// or ±10%); Open lists each cell still open, widest first,
 	// with what limits it: undetermined under the sequential rule, else
 	// wider than Precision.
 	Precision float64     `json:"precision,omitempty"`
@@ -74,29 +74,13 @@ type Precision struct {
 	Other  float64 `json:"other,omitempty"`
 }
 
-// Thresholds of the method, which the analysis judges by and renderers
-// name.
-const (
-	// Matters is the relative difference the verdict treats as one: ≈
-	// says the interval holds 1 and excludes a difference this large.
-	Matters = 0.25
-	// StableHalfWidth is the largest relative half-width of a ratio's
-	// interval for a cell to count as stable.
-	StableHalfWidth = 0.10
-	// NoisySpread is the spread ((max-min)/median) of a cell's
-	// repetitions above which it is flagged as noisy.
-	NoisySpread = 0.10
-	// VariantSep joins a scenario and a knob set's name in a variant
-	// row's scenario ("download:tuned").
-	VariantSep = ":"
-)
-
 // Judged is what the analysis concluded of one cell, kept in the cell's
 // JSON object beside its figures.
 type Judged struct {
 	// MainCause is the rule of the finding that explains the cell's gap
 	// best (the analysis's choice); "" when none does. Marks are the
-	// analysis's caveats on the cell's verdict (MarkMachineBound, ...).
+	// analysis's caveats on the cell's verdict ("machine-bound",
+	// "within-noise-floor").
 	MainCause string   `json:"main_cause,omitempty"`
 	Marks     []string `json:"marks,omitempty"`
 	// RoundsMedian is the median the detail table prints beside the
@@ -104,8 +88,8 @@ type Judged struct {
 	// the rounds it paired with the baseline, the baseline's over the
 	// rounds every other column paired with it (RoundsUsed of RoundsOf);
 	// nil when no round paired. MediansAgainst says why those medians
-	// point the other way from the verdict (AgainstOtherRounds, with the
-	// baseline's median over the cell's rounds, or AgainstSameRounds).
+	// point the other way from the verdict ("other rounds", with the
+	// baseline's median over the cell's rounds, or "same rounds").
 	RoundsMedian      *float64 `json:"rounds_median,omitempty"`
 	RoundsUsed        int      `json:"rounds_used,omitempty"`
 	RoundsOf          int      `json:"rounds_of,omitempty"`
@@ -179,24 +163,3 @@ type TunedRow struct {
 	Gain *Interval `json:"gain,omitempty"`
 	Word string    `json:"word"`
 }
-
-// Marks a cell carries (Cell.Marks).
-const (
-	// MarkMachineBound: the cell's difference is the machine's (client
-	// and server together used all of it), not the transport's.
-	MarkMachineBound = "machine-bound"
-	// MarkWithinFloor: called slower or faster by less than its kind's
-	// A/A reached (NoiseFloor.Within).
-	MarkWithinFloor = "within-noise-floor"
-)
-
-// Why a cell's printed medians point against its verdict
-// (Cell.MediansAgainst).
-const (
-	// AgainstOtherRounds: the baseline's median is over other rounds than
-	// the cell's; over the cell's own it agrees (Cell.AgainstBaseMedian).
-	AgainstOtherRounds = "other rounds"
-	// AgainstSameRounds: over the very same rounds the medians point the
-	// other way; the ratio takes each round's pair, the medians do not.
-	AgainstSameRounds = "same rounds"
-)

@@ -10,9 +10,9 @@ import "slices"
 // costs where neither end is Go's code (or only one end is).
 type ReferenceCell struct {
 	Scenario string `json:"scenario"`
-	Server   string `json:"server"` // the server peer, or ReferenceGo
+	Server   string `json:"server"` // the server peer, or "go"
 	// Language is what the server is written in (the peers' catalogue;
-	// "Go" for ReferenceGo); "" in results written before it was
+	// "Go" for "go"); "" in results written before it was
 	// recorded, which then count as Go's.
 	Language string `json:"language,omitempty"`
 	Client   string `json:"client"`   // the client peer: curl, h2load, wrk or oha
@@ -38,9 +38,6 @@ type ReferenceCell struct {
 	// no wider than ±50% (set by the analysis).
 	WithoutGo bool `json:"without_go,omitempty"`
 }
-
-// ReferenceGo is ReferenceCell.Server for the run's own server.
-const ReferenceGo = "go"
 
 // ReferenceRow is one client's scenario over one transport, as the
 // reference peers played it: a cell per server.

@@ -54,7 +54,7 @@ type Results struct {
 	// with the package that provides it.
 	PeersMissing []string `json:"peers_missing,omitempty"`
 	// Browser is the page loaded in a real browser, one cell a transport
-	// (BrowserScenario, Options.Browser); absent when none was asked for.
+	// ("browser-page-load", Options.Browser); absent when none was asked for.
 	Browser []BrowserCell `json:"browser,omitempty"`
 	// NotRun are the scenarios and transports an external target could
 	// not be measured on because it lacks them (an endpoint, a
@@ -99,7 +99,7 @@ type Cell struct {
 	Median float64 `json:"median"`
 	Min    float64 `json:"min"`
 	Max    float64 `json:"max"`
-	// Spread is (Max-Min)/Median; Noisy says it is above NoisySpread.
+	// Spread is (Max-Min)/Median; Noisy says it is above 10%.
 	Spread float64 `json:"spread"`
 	Noisy  bool    `json:"noisy"`
 	// RatioToBaseline is Median over the baseline cell's Median in the same

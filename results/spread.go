@@ -30,16 +30,7 @@ type ModelCheck struct {
 	// no load event.
 	LoadEventRatio float64 `json:"load_event_ratio"`
 	// Verdict is the ratio's interval judged by the verdict's rule:
-	// ModelAgrees, ModelSlower, ModelFaster or ModelUndetermined.
+	// "agrees", "slower", "faster", "undetermined", or "unknown" with too
+	// few loads on a side to tell.
 	Verdict string `json:"verdict"`
 }
-
-// ModelCheck verdicts, by the verdict's rule on the browser's time over
-// the model's.
-const (
-	ModelAgrees       = "agrees"       // ≈: the interval holds 1 and excludes a difference of Matters (or lies within Negligible of 1)
-	ModelSlower       = "slower"       // the interval lies above 1: the browser loads the page slower than the model
-	ModelFaster       = "faster"       // the interval lies below 1
-	ModelUndetermined = "undetermined" // the interval holds 1 but reaches a difference of Matters
-	ModelNone         = "unknown"      // too few loads on a side to tell
-)

@@ -1,14 +1,5 @@
 package results
 
-// The words of TunedGain.Word: what the tuned knob set did to a
-// transport's transfer, against Go as shipped, in the same rounds.
-const (
-	GainRaised   = "raised"     // the interval lies above 1
-	GainLowered  = "lowered"    // the interval lies below 1
-	GainNone     = "no change"  // the interval holds 1 within ±25% (or lies within ±2% of it)
-	GainCantTell = "can't tell" // the interval holds 1 and reaches past ±25%
-)
-
 // TunedGain is a tuned variant's cell (Cell.Knobs set, "download:tuned")
 // against the cell of the same transport in the scenario it varies
 // ("download"), measured in the same rounds: the ratio of the tuned
@@ -22,7 +13,7 @@ type TunedGain struct {
 	// Gain is tuned over shipped, paired by round (Interval.Verdict is
 	// left empty: Word says it in a gain's terms).
 	Gain Interval `json:"gain"`
-	// Word is GainRaised, GainLowered, GainNone or GainCantTell; "" with
+	// Word is "raised", "lowered", "no change" or "can't tell"; "" with
 	// fewer than two paired rounds.
 	Word string `json:"word"`
 }

@@ -1,5 +1,7 @@
 package stats
 
+import "github.com/httpvs/httpvs/internal/vocab"
+
 // ReadWaits is how a client's blocking sockets waited for data: a Read
 // that finds its socket empty either polls it (non-blocking recv calls,
 // no clock) until data arrives, or sleeps in a blocking recv. Each
@@ -23,22 +25,16 @@ type ReadWaits struct {
 	Stalled int64 `json:"stalled,omitempty"`
 }
 
-// The values of ReadWaits.Mode.
-const (
-	WaitPolling  = "polling"  // polls ended most waits
-	WaitSleeping = "sleeping" // most waits slept in the kernel
-)
-
-// Mode says how most waits ended: WaitPolling or WaitSleeping; "" when
+// Mode says how most waits ended: "polling" or "sleeping"; "" when
 // no Read used a blocking socket.
 func (w ReadWaits) Mode() string {
 	switch {
 	case w.Reads == 0:
 		return ""
 	case w.Polled > w.Blocked:
-		return WaitPolling
+		return vocab.WaitPolling
 	}
-	return WaitSleeping
+	return vocab.WaitSleeping
 }
 
 // Add adds o to w.

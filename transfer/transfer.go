@@ -18,6 +18,7 @@ import (
 	"github.com/httpvs/httpvs/internal/procstat"
 	"github.com/httpvs/httpvs/internal/redact"
 	"github.com/httpvs/httpvs/internal/serverctl"
+	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transfer/transferresult"
 	"github.com/httpvs/httpvs/transport"
@@ -34,12 +35,12 @@ const (
 )
 
 // String returns "download" or "upload", as results record it
-// (transferresult.Download, transferresult.Upload).
+// (vocab.Download, vocab.Upload).
 func (d Direction) String() string {
 	if d == Upload {
-		return transferresult.Upload
+		return vocab.Upload
 	}
-	return transferresult.Download
+	return vocab.Download
 }
 
 // method is the request method of d's transfers.

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/stats"
 )
 
@@ -210,7 +211,7 @@ func TestBlockingConnSleepsWhenDataIsSlow(t *testing.T) {
 		t.Fatalf("read %d bytes, %v; want the %d sent", len(got), err, len(want))
 	}
 	w := c.waits.Snapshot()
-	if w.Mode() != stats.WaitSleeping || w.Blocked < pieces-1 || w.Polled > 1 {
+	if w.Mode() != vocab.WaitSleeping || w.Blocked < pieces-1 || w.Polled > 1 {
 		t.Fatalf("waits %+v (mode %q): want sleeping, a blocking recv for each piece", w, w.Mode())
 	}
 	checkWaitCounts(t, w)
@@ -254,7 +255,7 @@ func TestBlockingConnStreamExactBytes(t *testing.T) {
 	if total != size || w.Reads != reads {
 		t.Fatalf("read %d bytes in %d Reads, the counter says %d Reads; want %d bytes", total, reads, w.Reads, size)
 	}
-	if m := w.Mode(); m != stats.WaitPolling && m != stats.WaitSleeping {
+	if m := w.Mode(); m != vocab.WaitPolling && m != vocab.WaitSleeping {
 		t.Fatalf("mode %q", m)
 	}
 	checkWaitCounts(t, w)

@@ -110,9 +110,9 @@ func (p Protocol) Version() int {
 	}
 }
 
-// Default returns the transport used for a URL scheme when none is named:
-// h1 for http, h2 for https.
-func Default(scheme string) (Protocol, error) {
+// defaultFor returns the transport used for a URL scheme when none is
+// named: h1 for http, h2 for https.
+func defaultFor(scheme string) (Protocol, error) {
 	switch strings.ToLower(scheme) {
 	case "http":
 		return H1, nil
@@ -191,7 +191,7 @@ type Switches struct {
 // Protocol returns the transport s selects for a URL scheme ("http" or
 // "https"): h3, then h2 or h2c, else h1-tls or h1.
 func (s Switches) Protocol(scheme string) (Protocol, error) {
-	p, err := Default(scheme)
+	p, err := defaultFor(scheme)
 	if err != nil {
 		return 0, err
 	}

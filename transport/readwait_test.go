@@ -3,6 +3,7 @@ package transport
 import (
 	"testing"
 
+	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/stats"
 )
 
@@ -91,9 +92,9 @@ func TestReadWaitsMode(t *testing.T) {
 		want string
 	}{
 		{stats.ReadWaits{}, ""},
-		{stats.ReadWaits{Reads: 10, Polled: 6, Polls: 9, Blocked: 3}, stats.WaitPolling},
-		{stats.ReadWaits{Reads: 10, Polled: 3, Polls: 40, Blocked: 6}, stats.WaitSleeping},
-		{stats.ReadWaits{Reads: 10}, stats.WaitSleeping}, // data was always there: no wait, no poll
+		{stats.ReadWaits{Reads: 10, Polled: 6, Polls: 9, Blocked: 3}, vocab.WaitPolling},
+		{stats.ReadWaits{Reads: 10, Polled: 3, Polls: 40, Blocked: 6}, vocab.WaitSleeping},
+		{stats.ReadWaits{Reads: 10}, vocab.WaitSleeping}, // data was always there: no wait, no poll
 	} {
 		if got := tc.w.Mode(); got != tc.want {
 			t.Errorf("%+v.Mode() = %q, want %q", tc.w, got, tc.want)

@@ -57,11 +57,11 @@ func TestCheckScheme(t *testing.T) {
 			}
 		})
 	}
-	if p, _ := Default("https"); p != H2 {
-		t.Fatalf("Default(https) = %v", p)
+	if p, _ := defaultFor("https"); p != H2 {
+		t.Fatalf("defaultFor(https) = %v", p)
 	}
-	if p, _ := Default("http"); p != H1 {
-		t.Fatalf("Default(http) = %v", p)
+	if p, _ := defaultFor("http"); p != H1 {
+		t.Fatalf("defaultFor(http) = %v", p)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -52,7 +53,7 @@ var (
 func TestMainCauseIsTheFixThatMoved(t *testing.T) {
 	res := judgedRun(t, []results.Finding{machine, cpuFinding, framesFinding, readsFinding}, nil, "raised")
 	j := res.Judgement
-	if j.Tuned == nil || len(j.Tuned.Gains) != 1 || j.Tuned.Gains[0].Word != results.GainRaised || j.Tuned.Gains[0].Gain == nil {
+	if j.Tuned == nil || len(j.Tuned.Gains) != 1 || j.Tuned.Gains[0].Word != vocab.GainRaised || j.Tuned.Gains[0].Gain == nil {
 		t.Fatalf("tuned rows %+v: want download/h2c raised by its own paired test", j.Tuned)
 	}
 	c := res.Cell("download", "h2c")
@@ -62,7 +63,7 @@ func TestMainCauseIsTheFixThatMoved(t *testing.T) {
 	if len(j.Causes) != 1 || j.Causes[0].Rule != "h2-small-frames" || j.Causes[0].Knobs[0].Value != "1Mi" {
 		t.Errorf("causes %+v: want h2-small-frames once, at the 1Mi the tuned set measured", j.Causes)
 	}
-	if len(j.Caveats) != 1 || j.Caveats[0].Rule != "machine-bound" || !slices.Contains(c.Marks, results.MarkMachineBound) {
+	if len(j.Caveats) != 1 || j.Caveats[0].Rule != "machine-bound" || !slices.Contains(c.Marks, vocab.MarkMachineBound) {
 		t.Errorf("caveats %+v, marks %v: want machine-bound as a caveat and a mark, not a cause", j.Caveats, c.Marks)
 	}
 }
@@ -73,8 +74,8 @@ func TestMainCauseIsTheFixThatMoved(t *testing.T) {
 // cause.
 func TestMainCauseRefuses(t *testing.T) {
 	res := judgedRun(t, []results.Finding{cpuFinding, readsFinding}, []results.Finding{readsFinding}, "no change")
-	if w := res.Judgement.Tuned.Gains[0].Word; w != results.GainNone {
-		t.Fatalf("tuned word %q, want %q", w, results.GainNone)
+	if w := res.Judgement.Tuned.Gains[0].Word; w != vocab.GainNone {
+		t.Fatalf("tuned word %q, want %q", w, vocab.GainNone)
 	}
 	if c := res.Cell("download", "h2c"); c.MainCause != "cpu-per-byte" {
 		t.Errorf("main cause %q, want cpu-per-byte: no fix moved the figure", c.MainCause)

@@ -6,12 +6,13 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/results"
 )
 
 // AttributionRoughSamples is the fewest samples in a profile whose shares
 // Summary states without calling them rough.
-const AttributionRoughSamples = results.AttributionRoughSamples
+const AttributionRoughSamples = vocab.AttributionRoughSamples
 
 // Summary says in one line where s's CPU per unit (unit e.g. "GB",
 // "1000 requests") changed from its baseline's, in figures that add up as

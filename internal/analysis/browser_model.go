@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/results"
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -130,15 +131,15 @@ func CompareModel(res *results.Results, samePage bool) {
 		// time over the browser's, as the verdict does for times.
 		switch judged(results.Interval{Ratio: 1 / iv.Ratio, Low: 1 / iv.High, High: 1 / iv.Low, Pairs: iv.Pairs}).Verdict {
 		case results.VerdictSimilar:
-			chk.Verdict = results.ModelAgrees
+			chk.Verdict = vocab.ModelAgrees
 		case results.VerdictSlower:
-			chk.Verdict = results.ModelSlower
+			chk.Verdict = vocab.ModelSlower
 		case results.VerdictFaster:
-			chk.Verdict = results.ModelFaster
+			chk.Verdict = vocab.ModelFaster
 		case results.VerdictUndetermined:
-			chk.Verdict = results.ModelUndetermined
+			chk.Verdict = vocab.ModelUndetermined
 		default:
-			chk.Verdict = results.ModelNone
+			chk.Verdict = vocab.ModelNone
 		}
 		bc.Model = chk
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -56,16 +57,16 @@ func TestCompareModel(t *testing.T) {
 		same    bool
 		want    string
 	}{
-		{model(0.50, 0.52, 0.51), browserCell(0.51, 0.53, 0.50), true, results.ModelAgrees},
-		{model(0.50, 0.52, 0.51), browserCell(0.70, 0.72, 0.71), true, results.ModelSlower},
-		{model(0.50, 0.52, 0.51), browserCell(0.30, 0.31, 0.30), true, results.ModelFaster},
-		{model(0.50), browserCell(0.70, 0.72), true, results.ModelNone},
+		{model(0.50, 0.52, 0.51), browserCell(0.51, 0.53, 0.50), true, vocab.ModelAgrees},
+		{model(0.50, 0.52, 0.51), browserCell(0.70, 0.72, 0.71), true, vocab.ModelSlower},
+		{model(0.50, 0.52, 0.51), browserCell(0.30, 0.31, 0.30), true, vocab.ModelFaster},
+		{model(0.50), browserCell(0.70, 0.72), true, vocab.ModelNone},
 		// The intervals overlap, but the ratio's reaches 25% either way:
 		// not ≈ (the overlap rule said it agreed).
-		{model(0.40, 0.60, 0.50), browserCell(0.50, 0.80, 0.65), true, results.ModelUndetermined},
+		{model(0.40, 0.60, 0.50), browserCell(0.50, 0.80, 0.65), true, vocab.ModelUndetermined},
 		// The intervals overlap, and the ratio's lies above 1 beyond the
 		// negligible 2%: slower (the overlap rule said it agreed).
-		{model(0.49, 0.51, 0.49, 0.51, 0.49, 0.51, 0.49, 0.51), browserCell(0.505, 0.525, 0.505, 0.525, 0.505, 0.525, 0.505, 0.525), true, results.ModelSlower},
+		{model(0.49, 0.51, 0.49, 0.51, 0.49, 0.51, 0.49, 0.51), browserCell(0.505, 0.525, 0.505, 0.525, 0.505, 0.525, 0.505, 0.525), true, vocab.ModelSlower},
 		{model(0.50, 0.52), browserCell(0.70, 0.72), false, ""},
 	} {
 		res := &results.Results{Cells: []results.Cell{c.model}, Browser: []results.BrowserCell{c.browser}}
@@ -111,7 +112,7 @@ func TestCompareModelSameMetric(t *testing.T) {
 	res := &results.Results{Cells: []results.Cell{mc}, Browser: []results.BrowserCell{bc}}
 	CompareModel(res, true)
 	m := res.Browser[0].Model
-	if m == nil || m.Verdict != results.ModelAgrees || math.Abs(m.Ratio-1) > 0.02 || math.Abs(m.LoadEventRatio-2) > 0.04 {
+	if m == nil || m.Verdict != vocab.ModelAgrees || math.Abs(m.Ratio-1) > 0.02 || math.Abs(m.LoadEventRatio-2) > 0.04 {
 		t.Errorf("model check %+v: want the last byte to agree (1.0x) and the load event beside it at 2x", m)
 	}
 }

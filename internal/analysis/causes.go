@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/internal/knobs"
+	"github.com/httpvs/httpvs/internal/vocab"
 
 	"github.com/httpvs/httpvs/results"
 )
@@ -110,7 +111,7 @@ func raised(t *results.TunedRows, name string) bool {
 		return false
 	}
 	for _, g := range t.Gains {
-		if g.Cell == name && g.Word == results.GainRaised {
+		if g.Cell == name && g.Word == vocab.GainRaised {
 			return true
 		}
 	}
@@ -130,7 +131,7 @@ func tunedRows(res *results.Results) *results.TunedRows {
 		if v.Knobs == "" || v.VsBaseline == nil {
 			continue
 		}
-		shipped := res.Cell(strings.TrimSuffix(v.Scenario, results.VariantSep+v.Knobs), v.Protocol)
+		shipped := res.Cell(strings.TrimSuffix(v.Scenario, vocab.VariantSep+v.Knobs), v.Protocol)
 		if shipped == nil || shipped.VsBaseline == nil || shipped == v {
 			continue
 		}
@@ -147,7 +148,7 @@ func tunedRows(res *results.Results) *results.TunedRows {
 // the same rounds), never two intervals with different denominators held
 // side by side; "can't tell" without one.
 func tunedGain(shipped, v *results.Cell) results.TunedRow {
-	g := results.TunedRow{Cell: shipped.Scenario + "/" + shipped.Protocol, From: shipped.VsBaseline.Ratio, To: v.VsBaseline.Ratio, Word: results.GainCantTell}
+	g := results.TunedRow{Cell: shipped.Scenario + "/" + shipped.Protocol, From: shipped.VsBaseline.Ratio, To: v.VsBaseline.Ratio, Word: vocab.GainCantTell}
 	if t := v.TunedGain; t != nil && t.Word != "" {
 		gain := t.Gain
 		g.Gain, g.Word = &gain, t.Word

@@ -5,12 +5,13 @@ import (
 	"slices"
 
 	"github.com/httpvs/httpvs/internal/protoname"
+	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/results"
 )
 
 // StableHalfWidth is the largest relative half-width of a ratio's interval
 // for a cell to count as stable: its ratio is known within ±10%.
-const StableHalfWidth = results.StableHalfWidth
+const StableHalfWidth = vocab.StableHalfWidth
 
 // ServerFigure returns m's server figure f and whether it may be used: it
 // is known (the server's counters were read) and the server's counts agreed

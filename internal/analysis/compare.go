@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 
+	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -13,10 +14,10 @@ import (
 // so that two runs of one build flag (almost) nothing.
 const compareAlpha = 0.05
 
-// What a Delta tests (results.TestedRatio, results.TestedValue).
+// What a Delta tests (vocab.TestedRatio, vocab.TestedValue).
 const (
-	TestedRatio = results.TestedRatio
-	TestedValue = results.TestedValue
+	TestedRatio = vocab.TestedRatio
+	TestedValue = vocab.TestedValue
 )
 
 // BaselineMoveMin is the change of a baseline's own value (New/Old - 1,
@@ -42,7 +43,7 @@ func BaselineMoves(ds []results.Delta) []results.Delta {
 var tooFewNote = fmt.Sprintf("need >= %d repetitions on each side", minCompare)
 
 // minCompare is the fewest samples a side needs for the test.
-const minCompare = results.CompareMinRounds
+const minCompare = vocab.CompareMinRounds
 
 // Compare pairs the cells of old and new by scenario and transport, in
 // new's order followed by cells only old has. A cell other than its run's

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -41,7 +42,7 @@ func browserDelta(o, n *results.BrowserCell) delta {
 	if c == nil {
 		c = o
 	}
-	d := delta{Delta: results.Delta{Scenario: results.BrowserScenario, Protocol: c.Protocol, Metric: results.MetricSeconds, Alpha: compareAlpha}}
+	d := delta{Delta: results.Delta{Scenario: vocab.BrowserScenario, Protocol: c.Protocol, Metric: results.MetricSeconds, Alpha: compareAlpha}}
 	ov, nv := loadEvents(o), loadEvents(n)
 	d.OldN, d.NewN = len(ov), len(nv)
 	switch {

@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -29,7 +30,7 @@ func TestCompareBrowserCells(t *testing.T) {
 	}
 	byProto := map[string]results.Delta{}
 	for _, d := range ds {
-		if d.Scenario != results.BrowserScenario || d.Metric != results.MetricSeconds {
+		if d.Scenario != vocab.BrowserScenario || d.Metric != results.MetricSeconds {
 			t.Errorf("%+v", d)
 		}
 		byProto[d.Protocol] = d

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -66,13 +67,13 @@ func floors(res *results.Results) []results.NoiseFloor {
 func marks(res *results.Results, c *results.Cell, floors []results.NoiseFloor) []string {
 	var out []string
 	if c.VsBaseline != nil && c.VsBaseline.Verdict != results.VerdictSimilar && (MachineBound(c, res) || hasRule(c, "machine-bound")) {
-		out = append(out, results.MarkMachineBound)
+		out = append(out, vocab.MarkMachineBound)
 	}
 	name := c.Scenario + "/" + c.Protocol
 	for _, f := range floors {
 		for _, w := range f.Within {
 			if w == name {
-				out = append(out, results.MarkWithinFloor)
+				out = append(out, vocab.MarkWithinFloor)
 			}
 		}
 	}

@@ -7,16 +7,17 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/internal/linkmodel"
+	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/results"
 )
 
 // The classes of a cell against its link (BoundClass).
 const (
-	ClassAtLink      = results.ClassAtLink
-	ClassAtLossBound = results.ClassAtLossBound
-	ClassUnexplained = results.ClassUnexplained
-	ClassBeyond      = results.ClassBeyond
-	ClassUndecided   = results.ClassUndecided
+	ClassAtLink      = vocab.ClassAtLink
+	ClassAtLossBound = vocab.ClassAtLossBound
+	ClassUnexplained = vocab.ClassUnexplained
+	ClassBeyond      = vocab.ClassBeyond
+	ClassUndecided   = vocab.ClassUndecided
 )
 
 // Class places the cell against its link in a few words: ClassAtLossBound

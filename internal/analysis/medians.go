@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"github.com/httpvs/httpvs/internal/protoname"
+	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -95,8 +96,8 @@ func median(c *results.Cell) float64 {
 
 // against says why c's printed median and the baseline's point the other
 // way from c's verdict: "" when they agree (or there is no call);
-// results.AgainstOtherRounds when the baseline's median over c's own
-// rounds (bm) agrees; results.AgainstSameRounds when, over the very same
+// vocab.AgainstOtherRounds when the baseline's median over c's own
+// rounds (bm) agrees; vocab.AgainstSameRounds when, over the very same
 // rounds, the medians do not follow the rounds' ratios.
 func against(c, base *results.Cell) (why string, bm float64) {
 	if c.VsBaseline == nil {
@@ -115,9 +116,9 @@ func against(c, base *results.Cell) (why string, bm float64) {
 	}
 	bm = Median(bv)
 	if len(bv) > 0 && faster(c, Median(cv), bm) == (v == results.VerdictFaster) {
-		return results.AgainstOtherRounds, bm
+		return vocab.AgainstOtherRounds, bm
 	}
-	return results.AgainstSameRounds, 0
+	return vocab.AgainstSameRounds, 0
 }
 
 // faster says a cell reading cm beats a baseline reading bm in c's metric.

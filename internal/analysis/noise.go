@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/httpvs/httpvs/internal/scenariospec"
+	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 )
@@ -66,7 +67,7 @@ func KindOf(scenario, metric string) string {
 	case results.MetricSeconds:
 		return KindTimed
 	}
-	base, _, _ := strings.Cut(scenario, results.VariantSep)
+	base, _, _ := strings.Cut(scenario, vocab.VariantSep)
 	if sc, ok := plan.ScenarioOf(nil, base); ok && scenariospec.Of(&sc).RPC {
 		return KindGRPC
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/httpvs/httpvs/internal/runfiles"
+	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -23,7 +24,7 @@ func TestProfilesIn(t *testing.T) {
 		}
 	}
 	read := ProfilesIn(dir)
-	variant := &results.Cell{Scenario: "download" + results.VariantSep + "tuned", Protocol: "h2"}
+	variant := &results.Cell{Scenario: "download" + vocab.VariantSep + "tuned", Protocol: "h2"}
 
 	write("download:tuned_h2.client.cpu.pprof", "old name")
 	if b, err := read(variant, "client"); err != nil || string(b) != "old name" {
@@ -41,7 +42,7 @@ func TestProfilesIn(t *testing.T) {
 
 	// The new name is there but unreadable (a directory): its error, not
 	// the old name's file.
-	other := &results.Cell{Scenario: "upload" + results.VariantSep + "big", Protocol: "h3"}
+	other := &results.Cell{Scenario: "upload" + vocab.VariantSep + "big", Protocol: "h3"}
 	if err := os.Mkdir(filepath.Join(dir, "upload+big_h3.client.cpu.pprof"), 0o755); err != nil {
 		t.Fatal(err)
 	}

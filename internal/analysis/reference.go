@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/httpvs/httpvs/internal/protoname"
+	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -84,7 +85,7 @@ func pickReferences(byServer map[string]*results.ReferenceCell, servers []string
 		if c == nil || c.VsH1 == nil || c.Median == 0 {
 			continue
 		}
-		if srv == results.ReferenceGo {
+		if srv == vocab.ReferenceGo {
 			goServer = c
 			continue
 		}

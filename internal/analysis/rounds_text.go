@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -39,4 +40,4 @@ const RoundsToOpen = "to the cells whose verdict was open until decided, then to
 
 // NoisySpread is the spread ((max-min)/median) above which a cell is
 // flagged as noisy: 10%.
-const NoisySpread = results.NoisySpread
+const NoisySpread = vocab.NoisySpread

@@ -3,6 +3,7 @@ package analysis
 import (
 	"strings"
 
+	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -24,7 +25,7 @@ func SetTunedGains(cells []results.Cell) {
 	for i := range cells {
 		c := &cells[i]
 		c.TunedGain = nil
-		base, set, ok := strings.Cut(c.Scenario, results.VariantSep)
+		base, set, ok := strings.Cut(c.Scenario, vocab.VariantSep)
 		if !ok || set == "" || c.Knobs == "" || c.Skipped != "" {
 			continue
 		}
@@ -57,13 +58,13 @@ func TunedGain(tuned, shipped *results.Cell) *results.TunedGain {
 func gainWord(v string) string {
 	switch v {
 	case results.VerdictFaster:
-		return results.GainRaised
+		return vocab.GainRaised
 	case results.VerdictSlower:
-		return results.GainLowered
+		return vocab.GainLowered
 	case results.VerdictSimilar:
-		return results.GainNone
+		return vocab.GainNone
 	case results.VerdictUndetermined:
-		return results.GainCantTell
+		return vocab.GainCantTell
 	}
 	return ""
 }

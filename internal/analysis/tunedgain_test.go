@@ -3,6 +3,7 @@ package analysis
 import (
 	"testing"
 
+	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -36,17 +37,17 @@ func TestTunedGains(t *testing.T) {
 		}
 	}
 	g := cells[4].TunedGain
-	if g == nil || g.Shipped != "download" || g.Word != results.GainRaised || g.Gain.Pairs != 5 || g.Gain.Ratio < 2.49 || g.Gain.Ratio > 2.51 || g.Gain.Verdict != "" {
+	if g == nil || g.Shipped != "download" || g.Word != vocab.GainRaised || g.Gain.Pairs != 5 || g.Gain.Ratio < 2.49 || g.Gain.Ratio > 2.51 || g.Gain.Verdict != "" {
 		t.Fatalf("tuned h2c's gain %+v: want raised, 2.5x over 5 pairs", g)
 	}
-	if g := cells[3].TunedGain; g == nil || g.Word != results.GainNone {
+	if g := cells[3].TunedGain; g == nil || g.Word != vocab.GainNone {
 		t.Fatalf("tuned h1's gain %+v: want no change", g)
 	}
 	if g := cells[5].TunedGain; g != nil {
 		t.Fatalf("tuned h3's gain %+v with its shipped cell skipped", g)
 	}
 	wide := cell("download:tuned", "h2c", "tuned", 10, 40, 12, 38)
-	if g := TunedGain(&wide, &cells[1]); g.Word != results.GainCantTell {
+	if g := TunedGain(&wide, &cells[1]); g.Word != vocab.GainCantTell {
 		t.Fatalf("a gain of wide rounds %+v: want can't tell", g)
 	}
 }

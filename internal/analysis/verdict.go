@@ -3,13 +3,14 @@ package analysis
 import (
 	"math"
 
+	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/results"
 )
 
 // Matters is the smallest difference from the baseline a verdict of
 // VerdictSimilar must exclude: an interval that holds 1 but reaches
 // below 1/(1+Matters) or above 1+Matters is VerdictUndetermined.
-const Matters = results.Matters
+const Matters = vocab.Matters
 
 // Negligible is the largest difference from h1 a verdict ignores: an
 // interval that lies within 2% of 1 is VerdictSimilar even when it

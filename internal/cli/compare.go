@@ -8,6 +8,7 @@ import (
 
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/analysis"
+	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/results"
 )
@@ -87,7 +88,7 @@ func validWord(w string, words []string) bool {
 // anyRatioTested says whether compare tested at least one cell's ratio.
 func anyRatioTested(ds []results.Delta) bool {
 	for _, d := range ds {
-		if d.Tested == results.TestedRatio {
+		if d.Tested == vocab.TestedRatio {
 			return true
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/httpvs/httpvs/internal/analysis"
+	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -111,8 +112,8 @@ func TestCompareFailOn(t *testing.T) {
 	}
 	dir := t.TempDir()
 	_, res := realRunFile(t, dir)
-	if c := res.Cell("small-sequential", "h2c"); c == nil || len(c.Repetitions) < results.CompareMinRounds {
-		t.Fatalf("h2c cell %+v: want %d rounds or more", c, results.CompareMinRounds)
+	if c := res.Cell("small-sequential", "h2c"); c == nil || len(c.Repetitions) < vocab.CompareMinRounds {
+		t.Fatalf("h2c cell %+v: want %d rounds or more", c, vocab.CompareMinRounds)
 	}
 	base := copyResults(t, res)
 	setRatio(base, "h2c", 0.5)

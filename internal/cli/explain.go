@@ -35,7 +35,7 @@ func runExplain(_ context.Context, e *env, args []string) error {
 		res.Settings.ProfileDir = *dir // where the next step's profiles are
 	}
 	if *asJSON {
-		return report.JSON(e.stdout, analysis.AttributedCells(res))
+		return writeJSON(e.stdout, analysis.AttributedCells(res))
 	}
 	if !report.Attribution(e.stdout, res) {
 		return e.fail(pos[0] + " holds no attributed cell the verdict calls slower: make the run with --profile DIR (or give the profiles of an earlier one with --profiles DIR)")

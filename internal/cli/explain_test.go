@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/httpvs/httpvs/internal/analysis"
-	"github.com/httpvs/httpvs/report"
 )
 
 // TestExplain reads a profiled run's attribution back, and attributes an
@@ -51,7 +50,7 @@ func TestExplain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := report.JSON(f, res); err != nil {
+	if err := writeJSON(f, res); err != nil {
 		t.Fatal(err)
 	}
 	f.Close()

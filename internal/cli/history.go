@@ -1,9 +1,7 @@
 package cli
 
 import (
-	"bytes"
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -43,20 +41,8 @@ func runHistory(_ context.Context, e *env, args []string) error {
 	if err := report.HistoryText(e.stdout, runs, chosen); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(*out, 0o755); err != nil {
+	if err := report.WriteHistory(*out, runs, chosen); err != nil {
 		return err
-	}
-	for name, write := range map[string]func(*bytes.Buffer) error{
-		"history.svg":  func(b *bytes.Buffer) error { return report.HistorySVG(b, runs, chosen) },
-		"history.html": func(b *bytes.Buffer) error { return report.HistoryHTML(b, runs, chosen) },
-	} {
-		var b bytes.Buffer
-		if err := write(&b); err != nil {
-			return err
-		}
-		if err := os.WriteFile(filepath.Join(*out, name), b.Bytes(), 0o644); err != nil {
-			return err
-		}
 	}
 	e.say("wrote %s and %s", filepath.Join(*out, "history.svg"), filepath.Join(*out, "history.html"))
 	return nil

@@ -112,7 +112,7 @@ func (f *loadFlags) config(fs *flagset.Set, rawURL string) (load.Config, error) 
 // --start-at against.
 func (f *loadFlags) split(lc *load.Config, now time.Time) error {
 	if f.share != "" {
-		sh, err := load.ParseShare(f.share)
+		sh, err := flagset.ParseShare(f.share)
 		if err != nil {
 			return usagef("--share %v", err)
 		}

@@ -6,6 +6,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,7 +15,6 @@ import (
 
 	"github.com/httpvs/httpvs/internal/buildinfo"
 	"github.com/httpvs/httpvs/internal/cli/flagset"
-	"github.com/httpvs/httpvs/report"
 )
 
 // Exit codes.
@@ -65,7 +65,7 @@ func newFlagSet(e *env, synopsis string) *flagset.Set {
 // as text writes it.
 func (e *env) print(asJSON bool, v any, text func(io.Writer) error) error {
 	if asJSON {
-		return report.JSON(e.stdout, v)
+		return writeJSON(e.stdout, v)
 	}
 	return text(e.stdout)
 }
@@ -192,4 +192,11 @@ func signalExit(ctx context.Context, code int) int {
 		return c
 	}
 	return code
+}
+
+// writeJSON writes v as indented JSON, a line at the end.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }

@@ -5,7 +5,6 @@ import (
 	"os"
 
 	"github.com/httpvs/httpvs/internal/merge"
-	"github.com/httpvs/httpvs/report"
 )
 
 // runMerge combines load results from several generators into one.
@@ -33,5 +32,5 @@ func runMerge(_ context.Context, e *env, args []string) error {
 	for _, w := range m.Warnings {
 		e.say("warning: %s", w.Text)
 	}
-	return report.JSON(e.stdout, merge.NewRecord(parts, m))
+	return writeJSON(e.stdout, merge.NewRecord(parts, m))
 }

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/httpvs/httpvs/experiment"
-	"github.com/httpvs/httpvs/results"
+	"github.com/httpvs/httpvs/internal/vocab"
 )
 
 // TestQuickTakesWhatItSays: --quick's help states the default matrix's
@@ -43,8 +43,8 @@ func checkTakes(t *testing.T, flag string, o experiment.Options) {
 // rounds compare's test needs.
 func TestCITakesWhatItSays(t *testing.T) {
 	o := experiment.CI()
-	if o.Matrix.Repeat < results.CompareMinRounds || (o.Matrix.MaxRepeat != 0 && o.Matrix.MaxRepeat != o.Matrix.Repeat) {
-		t.Errorf("CI: %d to %d rounds, want at least %d, fixed", o.Matrix.Repeat, o.Matrix.MaxRepeat, results.CompareMinRounds)
+	if o.Matrix.Repeat < vocab.CompareMinRounds || (o.Matrix.MaxRepeat != 0 && o.Matrix.MaxRepeat != o.Matrix.Repeat) {
+		t.Errorf("CI: %d to %d rounds, want at least %d, fixed", o.Matrix.Repeat, o.Matrix.MaxRepeat, vocab.CompareMinRounds)
 	}
 	if o.Budget >= 0 {
 		t.Errorf("CI: budget %v, want none (negative): a budget would pace a slower runner's rounds", o.Budget)

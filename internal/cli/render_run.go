@@ -22,7 +22,7 @@ type Runs struct {
 	saidUDP string // the warning a report printed already
 	// Flags names the command's flag for a fix's field, for the first
 	// screen's footnotes; Detail adds the detail tables to the text.
-	Flags  report.FlagFor
+	Flags  func(field string) (flag string, ok bool)
 	Detail bool
 }
 

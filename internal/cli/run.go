@@ -13,7 +13,6 @@ import (
 	"github.com/httpvs/httpvs/internal/cli/flagset"
 	"github.com/httpvs/httpvs/internal/dial"
 	"github.com/httpvs/httpvs/internal/serverctl"
-	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/results"
 )
 
@@ -306,8 +305,7 @@ func (f *runFlags) options(fs *flagset.Set, set map[string]bool, reqs []results.
 			return err
 		}
 	}
-	m.Engine, err = load.ParseEngine(f.engine)
-	return fs.Check(err) // the experiment checks the ranges: runError names the flag
+	return fs.Check(m.Engine.UnmarshalText([]byte(f.engine))) // the experiment checks the ranges: runError names the flag
 }
 
 // precisionOption is plan.Options.Precision for --precision s: "10%"

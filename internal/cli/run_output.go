@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/httpvs/httpvs/experiment"
@@ -50,9 +51,13 @@ func finishRun(e *env, f *runFlags, res *results.Results) error {
 		if dir, err = report.WriteRun(f.out, res); err != nil {
 			return err
 		}
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return err
+		}
 		var names []string
-		for _, file := range report.RunFiles(res) {
-			names = append(names, file.Name)
+		for _, entry := range entries {
+			names = append(names, entry.Name())
 		}
 		e.say("wrote %s (%s)", dir, strings.Join(names, ", "))
 	}

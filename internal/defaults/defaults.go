@@ -173,6 +173,10 @@ const (
 // no queue (netem.Spec): 1000 packets, netem's default limit.
 const QueuePackets = 1000
 
+// LateThreshold is how far past its intended send time an open-loop
+// request must start to count as late (loadresult.Schedule.Late).
+const LateThreshold = time.Millisecond
+
 // Across an emulated link rounds are sized by the link's round trip
 // (internal/matrix), and help names these.
 const (

@@ -14,6 +14,7 @@ import (
 
 	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/internal/peers"
+	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
@@ -214,7 +215,7 @@ func ratios(cells []results.ReferenceCell) {
 // language is what the server called name is written in: Go for the
 // run's own server, else the peers' catalogue's ("" when unknown).
 func language(name string) string {
-	if name == results.ReferenceGo {
+	if name == vocab.ReferenceGo {
 		return "Go"
 	}
 	p, err := peers.Lookup(name)

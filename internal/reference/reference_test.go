@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/internal/peers"
-	"github.com/httpvs/httpvs/results"
+	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
@@ -107,7 +107,7 @@ func TestFailedRoundsAreNotThroughput(t *testing.T) {
 	if len(cells) != 1 || cells[0].Median != 0 || len(cells[0].Errors) != 2 || cells[0].Rounds[0] != 0 {
 		t.Fatalf("%+v: want two failed rounds and no median", cells)
 	}
-	if cells[0].Server != results.ReferenceGo || cells[0].Language != "Go" {
+	if cells[0].Server != vocab.ReferenceGo || cells[0].Language != "Go" {
 		t.Fatalf("server %q in %q, want go in Go", cells[0].Server, cells[0].Language)
 	}
 }

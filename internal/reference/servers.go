@@ -6,7 +6,7 @@ import (
 	"slices"
 
 	"github.com/httpvs/httpvs/internal/peers"
-	"github.com/httpvs/httpvs/results"
+	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )
@@ -28,7 +28,7 @@ type endpoint interface {
 // already; here it is unknown.
 type goServer struct{ t Target }
 
-func (g goServer) name() string { return results.ReferenceGo }
+func (g goServer) name() string { return vocab.ReferenceGo }
 
 func (g goServer) base(p transport.Protocol) string {
 	if p.TLS() {

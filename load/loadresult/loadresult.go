@@ -14,10 +14,6 @@ import (
 	"github.com/httpvs/httpvs/stats"
 )
 
-// LateThreshold is how far past its intended send time an open-loop
-// request must start to count as late (Schedule.Late).
-const LateThreshold = time.Millisecond
-
 // Result is a load run's outcome. Counts cover the measured phase only
 // (after warmup); requests cut off by the end of the run or an interrupt
 // are neither successes nor errors, unless the server had stopped
@@ -164,6 +160,6 @@ type Phases struct {
 // cannot keep up shows it here rather than in hidden latency.
 type Schedule struct {
 	TargetRate float64              `json:"target_rate"` // requests per second asked for
-	Late       int64                `json:"late"`        // requests sent more than LateThreshold after their intended time
+	Late       int64                `json:"late"`        // requests sent more than 1 ms after their intended time
 	LateBy     stats.LatencySummary `json:"late_by"`     // how late every request was sent
 }

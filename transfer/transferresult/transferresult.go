@@ -11,12 +11,6 @@ import (
 	"github.com/httpvs/httpvs/stats"
 )
 
-// The values of Result.Direction: transfer.Direction's names.
-const (
-	Download = "download" // GET, the server sends
-	Upload   = "upload"   // PUT to /sink, the client sends
-)
-
 // Stream is one transfer's outcome.
 type Stream struct {
 	Bytes         int64   `json:"bytes"`

@@ -48,8 +48,8 @@ func ParseEngine(s string) (load.Engine, error) {
 	if s == "auto" {
 		return load.Fast, nil
 	}
-	e, err := load.ParseEngine(s)
-	if err != nil {
+	var e load.Engine
+	if err := e.UnmarshalText([]byte(s)); err != nil {
 		return load.Std, fielderr.New("Engine", fmt.Sprintf("%q", s), "std, fast or auto")
 	}
 	return e, nil
@@ -69,4 +69,16 @@ const maxBlockingConns = 64
 // (the matrix) measures Go's I/O.
 func BlockingSockets(p transport.Protocol, conns int) bool {
 	return p == transport.H1 && conns <= maxBlockingConns
+}
+
+// ParseShare reads --share's "I/N", e.g. "0/3": part I of N; load.Config
+// checks 0 <= I < N.
+func ParseShare(s string) (load.Share, error) {
+	i, n, ok := strings.Cut(s, "/")
+	index, err1 := strconv.Atoi(i)
+	of, err2 := strconv.Atoi(n)
+	if !ok || err1 != nil || err2 != nil || index < 0 || of < 1 || index >= of {
+		return load.Share{}, fmt.Errorf("%s: want INDEX/PARTS with 0 <= INDEX < PARTS, e.g. 0/3 (the first of three generators)", s)
+	}
+	return load.Share{Index: index, Of: of}, nil
 }

@@ -38,7 +38,10 @@ func (t *Target) Options(rawURL string, cfg config.Client) (transport.ClientOpti
 	}
 	// -p, or the default for the scheme, http or https: the library
 	// checks that -p fits the URL.
-	p, _ := transport.Default(u.Scheme)
+	p := transport.H1
+	if u.Scheme == "https" {
+		p = transport.H2
+	}
 	if t.proto != "" {
 		if p, err = transport.Parse(t.proto); err != nil {
 			return transport.ClientOptions{}, Usagef("-p: %v", err)
