@@ -8,10 +8,6 @@ import (
 	"github.com/httpvs/httpvs/results"
 )
 
-// NativeColumn is the column of gRPC scenarios served by grpc-go's own
-// binding (grpc.Server over h2c) rather than through net/http.
-const NativeColumn = "grpc-native"
-
 // ScenarioOf returns the scenario of a run with settings s (nil: none)
 // called name: one of the user's requests (Settings.Requests), one of
 // the matrix, or a variant of one ("download:tuned", without its

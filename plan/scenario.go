@@ -180,12 +180,6 @@ func scenarioByName(name string) (Scenario, bool) {
 	return Scenario{}, false
 }
 
-// TransferResponse is the response size from which a user's GET is
-// measured as a transfer (results.Request.Transfer): from a mebibyte a
-// response's bytes, not its request's round trip, take most of its time,
-// and its figure is a rate of bytes.
-const TransferResponse = units.MiB
-
 // requestConcurrency is how many of a user's request the concurrent
 // scenario measuring it keeps in flight ("request-1-x50").
 const requestConcurrency = 50
@@ -208,9 +202,4 @@ func RequestScenarios(reqs []results.Request) []Scenario {
 		out = append(out, one, many)
 	}
 	return out
-}
-
-// Info is what sc is, as results records it.
-func (sc Scenario) Info() results.ScenarioInfo {
-	return results.ScenarioInfo{Name: sc.Name, Reproduces: sc.Reproduces, Description: sc.Description, Metric: sc.Metric}
 }

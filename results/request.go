@@ -31,7 +31,7 @@ type Request struct {
 	ResponseBytes int64 `json:"response_bytes,omitempty"`
 	// Transfer says the run measured the request as a transfer, its
 	// response being large (ResponseBytes at least the run's threshold,
-	// plan.TransferResponse): in bytes per second and CPU per GB, judged
+	// a mebibyte): in bytes per second and CPU per GB, judged
 	// by the transfer rules, each round fetching several responses.
 	Transfer bool `json:"transfer,omitempty"`
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/httpvs/httpvs/internal/linkmodel"
 	"github.com/httpvs/httpvs/internal/scenariospec"
+	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/units"
@@ -92,7 +93,7 @@ func boundOf(c *results.Cell, sc plan.Scenario, n *results.Net) *results.Bound {
 		return &results.Bound{Value: rtt, Basis: fmt.Sprintf("one round trip of %.1f ms: no request returns sooner", rtt*1e3)}
 	case scenariospec.Of(&sc).User():
 		return requestBound(c, sc, n, rtt)
-	case scenariospec.Of(&sc).Engine() && scenariospec.Of(&sc).Body == 0 && scenariospec.Of(&sc).Headers.Count == 0 && c.Protocol != plan.NativeColumn:
+	case scenariospec.Of(&sc).Engine() && scenariospec.Of(&sc).Body == 0 && scenariospec.Of(&sc).Headers.Count == 0 && c.Protocol != vocab.NativeColumn:
 		streams := float64(scenariospec.Of(&sc).Streams)
 		if m := MedianRepetition(c); m.Lowered != "" && m.Streams > 0 {
 			streams = float64(m.Streams) // the server allowed fewer

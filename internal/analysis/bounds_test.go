@@ -7,6 +7,7 @@ import (
 
 	"github.com/httpvs/httpvs/internal/buildinfo"
 	"github.com/httpvs/httpvs/internal/linkmodel"
+	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 )
@@ -28,7 +29,7 @@ func TestColdRTTs(t *testing.T) {
 		resumed  bool
 		want     int
 	}{
-		{"h1", false, 2}, {"h2c", true, 2}, {"h1-tls", false, 3}, {"h2", true, 3}, {"h3", false, 2}, {"h3", true, 1}, {plan.NativeColumn, false, 0},
+		{"h1", false, 2}, {"h2c", true, 2}, {"h1-tls", false, 3}, {"h2", true, 3}, {"h3", false, 2}, {"h3", true, 1}, {vocab.NativeColumn, false, 0},
 	} {
 		if got, _ := linkmodel.ColdRTTs(tc.protocol, tc.resumed); got != tc.want {
 			t.Errorf("%s resumed=%v: %d round trips, want %d", tc.protocol, tc.resumed, got, tc.want)

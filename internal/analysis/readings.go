@@ -31,7 +31,7 @@ func readings(res *results.Results, j *results.Judgement) {
 		if !seen[c.Scenario] {
 			seen[c.Scenario] = true
 			if sc, ok := plan.ScenarioOf(&res.Settings, c.Scenario); ok {
-				j.Scenarios = append(j.Scenarios, sc.Info())
+				j.Scenarios = append(j.Scenarios, results.ScenarioInfo{Name: sc.Name, Reproduces: sc.Reproduces, Description: sc.Description, Metric: sc.Metric})
 			}
 		}
 	}

@@ -13,7 +13,7 @@ import (
 )
 
 // bigResponse is the large response of the peer tests: past
-// plan.TransferResponse, small enough that 50 of it at once over every
+// defaults.TransferResponse, small enough that 50 of it at once over every
 // transport stays a test's cost (the 50 MB is measured by hand,
 // docs/requests.md).
 const bigResponse = 4 * units.MiB

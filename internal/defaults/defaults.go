@@ -173,6 +173,12 @@ const (
 // no queue (netem.Spec): 1000 packets, netem's default limit.
 const QueuePackets = 1000
 
+// TransferResponse is the response size from which a user's GET is
+// measured as a transfer (results.Request.Transfer): from a mebibyte a
+// response's bytes, not its request's round trip, take most of its time,
+// and its figure is a rate of bytes.
+const TransferResponse = units.MiB
+
 // LateThreshold is how far past its intended send time an open-loop
 // request must start to count as late (loadresult.Schedule.Late).
 const LateThreshold = time.Millisecond

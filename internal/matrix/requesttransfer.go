@@ -6,11 +6,11 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/histogram"
 	"github.com/httpvs/httpvs/internal/procstat"
 	"github.com/httpvs/httpvs/internal/scenariospec"
 	"github.com/httpvs/httpvs/internal/serverctl"
-	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transfer"
@@ -18,7 +18,7 @@ import (
 	"github.com/httpvs/httpvs/units"
 )
 
-// A user's request answered with a large body (plan.TransferResponse or
+// A user's request answered with a large body (defaults.TransferResponse or
 // more) is a transfer: each round fetches it over and over, Streams at a
 // time, and its figure is bytes per second.
 const (
@@ -42,7 +42,7 @@ func transferKind(sc Scenario) bool { return scenariospec.Transfer(sc.Metric) ||
 // transferCandidate says a response of size to req makes req a
 // transfer: a GET without a body whose response is large.
 func transferCandidate(req *results.Request, size int64) bool {
-	return req.Method == http.MethodGet && req.BodyBytes == 0 && size >= int64(plan.TransferResponse)
+	return req.Method == http.MethodGet && req.BodyBytes == 0 && size >= int64(defaults.TransferResponse)
 }
 
 // shapeTransfer makes sc, a scenario of req (a transfer: req.Transfer),
@@ -69,7 +69,7 @@ func shapeTransfer(o Options, sc *Scenario, req *results.Request, t time.Duratio
 	if streams > 1 {
 		at = fmt.Sprintf("%d at a time", streams)
 	}
-	return fmt.Sprintf("%s: %s answers %s (%s or more): measured as a transfer, in bytes per second and CPU per GB, %d responses a round, %s", sc.Name, req, units.Bytes(req.ResponseBytes).Human(), units.Bytes(plan.TransferResponse).Human(), n, at)
+	return fmt.Sprintf("%s: %s answers %s (%s or more): measured as a transfer, in bytes per second and CPU per GB, %d responses a round, %s", sc.Name, req, units.Bytes(req.ResponseBytes).Human(), units.Bytes(defaults.TransferResponse).Human(), n, at)
 }
 
 // requestTransfer measures one repetition of sc, a user's request

@@ -13,7 +13,7 @@ import (
 )
 
 // bigBody is the large response of these tests: past
-// plan.TransferResponse.
+// defaults.TransferResponse.
 const bigBody = 2 << 20
 
 // bigAndSmall are options measuring GET /big (bigBody bytes) and GET
@@ -34,7 +34,7 @@ func bigAndSmall(t *testing.T) Options {
 }
 
 // TestRequestTransferDecided: a user's GET whose response is
-// plan.TransferResponse or more is decided to be a transfer: its size and
+// defaults.TransferResponse or more is decided to be a transfer: its size and
 // the decision recorded in the request (the caller's left as given) and
 // said in a line, each round fetching it several times one at a time
 // and in whole waves 50 at a time; a small response stays a request load.

@@ -9,7 +9,7 @@ import (
 	"github.com/httpvs/httpvs/internal/buildinfo"
 	"github.com/httpvs/httpvs/internal/scenariospec"
 	"github.com/httpvs/httpvs/internal/serverctl"
-	"github.com/httpvs/httpvs/plan"
+	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
@@ -224,7 +224,7 @@ func (r *runner) measure(ctx context.Context, sr *scenarioRun, i int, warm bool)
 
 // NativeColumn is the column of gRPC scenarios served by grpc-go's own
 // server and transport (cleartext HTTP/2 on Target.GRPC).
-const NativeColumn = plan.NativeColumn
+const NativeColumn = vocab.NativeColumn
 
 // column is one cell's place in a scenario: a transport or, in gRPC
 // scenarios, also grpc-go's native binding; or the baseline again, as the

@@ -33,6 +33,9 @@ const (
 	BrowserScenario = "browser-page-load"
 	// ReferenceGo is a reference cell's server when it is the run's own.
 	ReferenceGo = "go"
+	// NativeColumn is the column of gRPC scenarios served by grpc-go's own
+	// binding (grpc.Server over h2c) rather than through net/http.
+	NativeColumn = "grpc-native"
 )
 
 // Marks a cell carries (Cell.Marks).
