@@ -52,8 +52,8 @@ func TestServerEveryTransport(t *testing.T) {
 				t.Fatalf("read %d bytes (%v), want 1000003", n, err)
 			}
 			tc, err := srv.TransportClient()
-			if err != nil || tc.Connections() != 1 {
-				t.Fatalf("client opened %d connections (%v), want 1", tc.Connections(), err)
+			if err != nil || tc.Counters().Connections != 1 {
+				t.Fatalf("client opened %d connections (%v), want 1", tc.Counters().Connections, err)
 			}
 		})
 	}

@@ -57,7 +57,7 @@ func ExampleStart() {
 		resp.Body.Close()
 		fmt.Println(resp.Proto, units.Bytes(n))
 	}
-	fmt.Println("connections:", client.Connections())
+	fmt.Println("connections:", client.Counters().Connections)
 	// Output:
 	// HTTP/2.0 1Mi
 	// HTTP/2.0 1Mi

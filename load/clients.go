@@ -64,6 +64,11 @@ type connClient interface {
 	Close() error
 }
 
+// stdClient is the std engine's connection slot.
+type stdClient struct{ *transport.Client }
+
+func (c stdClient) Connections() int64 { return c.Counters().Connections }
+
 // newClients makes one client per connection for the run's engine.
 func (r *run) newClients() ([]connClient, error) {
 	clients := make([]connClient, r.cfg.Conns)
@@ -85,7 +90,10 @@ func (r *run) newClients() ([]connClient, error) {
 			}
 			c = lc
 		default:
-			c, err = transport.NewClient(opts)
+			var tc *transport.Client
+			if tc, err = transport.NewClient(opts); err == nil {
+				c = stdClient{tc}
+			}
 		}
 		if err != nil {
 			closeClients(clients[:i])

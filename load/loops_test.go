@@ -45,7 +45,9 @@ func TestLeanLoopsPlan(t *testing.T) {
 				if tt.engine.isFast() {
 					clients[i], err = lean.NewClient(r.cfg.Client, lean.Request{URL: u})
 				} else {
-					clients[i], err = transport.NewClient(r.cfg.Client)
+					var c *transport.Client
+					c, err = transport.NewClient(r.cfg.Client)
+					clients[i] = stdClient{c}
 				}
 				if err != nil {
 					t.Fatal(err)

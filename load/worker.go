@@ -46,7 +46,7 @@ func newWorker(r *run, c connClient, s *shard) *worker {
 		w.lean = lc
 		return w
 	}
-	w.client = c.(*transport.Client)
+	w.client = c.(stdClient).Client
 	w.buf = make([]byte, w.client.ReadSize())
 	w.base = &http.Request{
 		Method:     r.cfg.Method,

@@ -123,7 +123,7 @@ func TestConnErrorsCounted(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	if n := r.Transport.ConnErrors(); n != 0 {
+	if n := r.Transport.Counters().ConnErrors; n != 0 {
 		t.Fatalf("%d connection errors before any connection", n)
 	}
 	garbageHandshakes(t, r.Transport.Addr(transport.H2), 3)
@@ -137,7 +137,7 @@ func TestConnErrorsCounted(t *testing.T) {
 		t.Fatalf("GET /small: %q, %v", resp, err)
 	}
 	c.Close()
-	if n := r.Transport.ConnErrors(); n != 3 {
+	if n := r.Transport.Counters().ConnErrors; n != 3 {
 		t.Fatalf("%d connection errors counted, want 3", n)
 	}
 
@@ -149,7 +149,7 @@ func TestConnErrorsCounted(t *testing.T) {
 	}
 	defer r2.Close()
 	garbageHandshakes(t, r2.Transport.Addr(transport.H2), 2)
-	if n, lines := r2.Transport.ConnErrors(), strings.Count(logged.String(), "TLS handshake error"); n != 0 || lines != 2 {
+	if n, lines := r2.Transport.Counters().ConnErrors, strings.Count(logged.String(), "TLS handshake error"); n != 0 || lines != 2 {
 		t.Fatalf("with an ErrorLog: %d counted, %d logged (%q); want 0 and 2", n, lines, logged.String())
 	}
 }

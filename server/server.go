@@ -59,9 +59,7 @@ type Options struct {
 // ioSource is where the server's connection counters come from: the
 // transport.Server that serves this handler.
 type ioSource interface {
-	IOStats() (tcp, tls stats.IOStats, quic stats.QUICStats)
-	H2Frames() stats.H2Frames
-	Connections() map[string]int64
+	Counters() stats.ListenerCounters
 }
 
 // Server holds the payload handlers' configuration and counters.
@@ -228,9 +226,9 @@ func (s *Server) raw() stats.ServerStats {
 	}
 	var conns map[string]int64
 	if src := s.source.Load(); src != nil {
-		st.TCP, st.TLS, st.QUIC = (*src).IOStats()
-		st.H2C = (*src).H2Frames()
-		conns = (*src).Connections()
+		n := (*src).Counters()
+		st.TCP, st.TLS, st.QUIC, st.H2C = n.TCP, n.TLS, n.QUIC, n.H2C
+		conns = n.Connections
 	}
 	for _, p := range transport.All {
 		st.Protocols[p.String()] = s.counters[p].load(conns[p.String()])

@@ -222,3 +222,42 @@ func (s ServerStats) Total() ProtocolCounters {
 	}
 	return t
 }
+
+// ClientCounters are a transport.Client's connection counters, taken
+// together.
+type ClientCounters struct {
+	// Connections is how many connections the client has opened, over
+	// TCP and QUIC.
+	Connections int64
+	// IO counts the TCP connections' calls (h1, h2c, h1-tls, h2; zero for
+	// h3).
+	IO IOStats
+	// H2 counts the HTTP/2 frames an h2c client sent and received (zero
+	// for the other transports).
+	H2 H2Frames
+	// QUIC counts the QUIC connections (h3; zero otherwise).
+	QUIC QUICStats
+	// Waits says how blocking sockets waited for data
+	// (ClientOptions.BlockingSockets; zero without them).
+	Waits ReadWaits
+}
+
+// ListenerCounters are a transport.Server's connection counters, taken
+// together.
+type ListenerCounters struct {
+	// TCP, TLS and QUIC count the cleartext, TLS and QUIC listeners'
+	// connections.
+	TCP, TLS IOStats
+	QUIC     QUICStats
+	// H2C counts the HTTP/2 frames on the cleartext listener's h2c
+	// connections (h2 over TLS is not parsed).
+	H2C H2Frames
+	// Connections counts, per transport name, the connections that
+	// carried at least one request of that transport.
+	Connections map[string]int64
+	// ConnErrors is how many connection errors (failed TLS handshakes,
+	// resets and the like) net/http has logged since the server started,
+	// when ServerOptions.ErrorLog is nil; with the caller's ErrorLog they
+	// go there instead and ConnErrors is 0.
+	ConnErrors int64
+}

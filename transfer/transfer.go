@@ -319,11 +319,12 @@ func unreachable(k stats.ErrorKind) bool {
 func addCounts(res *transferresult.Result, clients []*transport.Client) {
 	var waits stats.ReadWaits
 	for _, c := range clients {
-		res.Client.TCP.Add(c.IO())
-		res.Client.QUIC.Add(c.QUIC())
-		res.Client.H2Frames.Add(c.H2Frames())
-		waits.Add(c.ReadWaits())
-		res.Connections += c.Connections()
+		n := c.Counters()
+		res.Client.TCP.Add(n.IO)
+		res.Client.QUIC.Add(n.QUIC)
+		res.Client.H2Frames.Add(n.H2)
+		waits.Add(n.Waits)
+		res.Connections += n.Connections
 	}
 	if res.Client.BlockingSockets {
 		res.Client.ReadWaits = &waits

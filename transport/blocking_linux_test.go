@@ -54,7 +54,7 @@ func TestBlockingSocketsExactBytes(t *testing.T) {
 					}
 				}
 			}
-			if got := c.Connections(); got != 1 {
+			if got := c.Counters().Connections; got != 1 {
 				t.Fatalf("%d connections, want 1 reused for every request", got)
 			}
 		})

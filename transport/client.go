@@ -234,24 +234,16 @@ func (c *Client) Do(req *http.Request) (*http.Response, error) {
 	return resp, nil
 }
 
-// IO returns the client's TCP connection counters (h1, h2c, h1-tls, h2;
-// zero for h3).
-func (c *Client) IO() stats.IOStats { return c.io.Snapshot() }
-
-// H2Frames returns the HTTP/2 frames an h2c client has sent and received;
-// zero for the other transports (see stats.H2Frames).
-func (c *Client) H2Frames() stats.H2Frames { return c.h2.Snapshot() }
-
-// ReadWaits returns how the client's blocking sockets waited for data
-// (ClientOptions.BlockingSockets; zero without them).
-func (c *Client) ReadWaits() stats.ReadWaits { return c.waits.Snapshot() }
-
-// QUIC returns the client's QUIC connection counters (h3; zero otherwise).
-func (c *Client) QUIC() stats.QUICStats { return c.quic.Snapshot() }
-
-// Connections returns how many connections the client has opened.
-func (c *Client) Connections() int64 {
-	return c.io.Connections() + c.QUIC().Connections
+// Counters returns the client's connection counters.
+func (c *Client) Counters() stats.ClientCounters {
+	q := c.quic.Snapshot()
+	return stats.ClientCounters{
+		Connections: c.io.Connections() + q.Connections,
+		IO:          c.io.Snapshot(),
+		H2:          c.h2.Snapshot(),
+		QUIC:        q,
+		Waits:       c.waits.Snapshot(),
+	}
 }
 
 // Close releases the client's idle connections (h1, h2) or closes all of

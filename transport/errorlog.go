@@ -25,8 +25,8 @@ func (s *Server) errorLog(opts ServerOptions) *log.Logger {
 	return log.New(&s.connErrors, "", 0)
 }
 
-// ConnErrors returns how many connection errors (failed TLS handshakes,
+// connErrorCount returns how many connection errors (failed TLS handshakes,
 // resets and the like) net/http has logged since the server started, one
 // per line, when ServerOptions.ErrorLog is nil; with an ErrorLog of the
 // caller's they go there instead and ConnErrors is 0.
-func (s *Server) ConnErrors() int64 { return s.connErrors.n.Load() }
+func (s *Server) connErrorCount() int64 { return s.connErrors.n.Load() }

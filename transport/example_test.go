@@ -101,6 +101,6 @@ func ExampleNewClient() {
 	defer client.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	fmt.Println(get(ctx, client, srv.URL(transport.H2C)+"/"), client.Connections())
+	fmt.Println(get(ctx, client, srv.URL(transport.H2C)+"/"), client.Counters().Connections)
 	// Output: HTTP/2.0 1
 }

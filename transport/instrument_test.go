@@ -48,11 +48,11 @@ func TestH2FramesExact(t *testing.T) {
 	// The server reads the client's last WINDOW_UPDATE frames a moment
 	// after the body ends.
 	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if c.H2Frames().Sent.Frames["window_update"] == s.H2Frames().Received.Frames["window_update"] {
+		if c.Counters().H2.Sent.Frames["window_update"] == s.Counters().H2C.Received.Frames["window_update"] {
 			break
 		}
 	}
-	cf, sf := c.H2Frames(), s.H2Frames()
+	cf, sf := c.Counters().H2, s.Counters().H2C
 	checkH2FramesExact(t, cf, sf)
 }
 
@@ -107,7 +107,7 @@ func TestH2FramesIgnoreHTTP1(t *testing.T) {
 	}
 	io.Copy(io.Discard, resp.Body)
 	resp.Body.Close()
-	if f := s.H2Frames(); f.Connections != 0 || len(f.Sent.Frames) != 0 || len(f.Received.Frames) != 0 {
+	if f := s.Counters().H2C; f.Connections != 0 || len(f.Sent.Frames) != 0 || len(f.Received.Frames) != 0 {
 		t.Errorf("h1 connection counted as h2c: %+v", f)
 	}
 }
@@ -132,13 +132,13 @@ func TestIOSizeDistribution(t *testing.T) {
 	}
 	io.Copy(io.Discard, resp.Body)
 	resp.Body.Close()
-	tcp, _, _ := s.IOStats()
+	tcp := s.Counters().TCP
 	for _, st := range []struct {
 		name       string
 		calls, sum int64
 	}{
-		{"client reads", c.IO().Reads, sumOf(c.IO().ReadSizes)},
-		{"client writes", c.IO().Writes, sumOf(c.IO().WriteSizes)},
+		{"client reads", c.Counters().IO.Reads, sumOf(c.Counters().IO.ReadSizes)},
+		{"client writes", c.Counters().IO.Writes, sumOf(c.Counters().IO.WriteSizes)},
 		{"server reads", tcp.Reads, sumOf(tcp.ReadSizes)},
 		{"server writes", tcp.Writes, sumOf(tcp.WriteSizes)},
 	} {
@@ -146,8 +146,8 @@ func TestIOSizeDistribution(t *testing.T) {
 			t.Errorf("%s: %d calls, %d in the size buckets", st.name, st.calls, st.sum)
 		}
 	}
-	if c.IO().ReadBytes < 1<<20 {
-		t.Errorf("client read %d bytes", c.IO().ReadBytes)
+	if c.Counters().IO.ReadBytes < 1<<20 {
+		t.Errorf("client read %d bytes", c.Counters().IO.ReadBytes)
 	}
 }
 
@@ -177,7 +177,7 @@ func TestFlowBlockedDownload(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		before := s.H2Frames()
+		before := s.Counters().H2C
 		resp, err := c.HTTP().Get(s.URL(H2C) + "/")
 		if err != nil {
 			t.Fatal(err)
@@ -188,8 +188,8 @@ func TestFlowBlockedDownload(t *testing.T) {
 		if err != nil || n != int64(len(body)) {
 			t.Fatalf("read %d bytes: %v", n, err)
 		}
-		server := s.H2Frames().Sub(before).Sent.FlowBlockedSeconds
-		client := c.H2Frames().Received.FlowBlockedSeconds
+		server := s.Counters().H2C.Sub(before).Sent.FlowBlockedSeconds
+		client := c.Counters().H2.Received.FlowBlockedSeconds
 		if window == 0 && (server != 0 || client != 0) {
 			t.Errorf("default windows: blocked %v s (server's view), %v s (client's), want 0", server, client)
 		}

@@ -80,7 +80,7 @@ func TestClientNetwork(t *testing.T) {
 				t.Errorf("%s request %d took %v, under the %v the link imposes", p, i+1, took, min)
 			}
 		}
-		if n := c.Connections(); n != 1 {
+		if n := c.Counters().Connections; n != 1 {
 			t.Errorf("%s: %d connections, want 1", p, n)
 		}
 		c.Close()

@@ -42,8 +42,8 @@ func TestQUICTrace(t *testing.T) {
 		if err != nil || n != int64(len(body)) {
 			t.Fatalf("read %d bytes: %v", n, err)
 		}
-		cq := c.QUIC()
-		_, _, sq := s.IOStats()
+		cq := c.Counters().QUIC
+		sq := s.Counters().QUIC
 		c.Close()
 		s.Close()
 		if !trace {

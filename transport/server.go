@@ -304,23 +304,16 @@ func (s *Server) URL(p Protocol) string {
 	return p.Scheme() + "://" + addr
 }
 
-// IOStats returns the connection counters of the server's listeners.
-func (s *Server) IOStats() (tcp, tlsIO stats.IOStats, quicStats stats.QUICStats) {
-	return s.tcpIO.Snapshot(), s.tlsIO.Snapshot(), s.quic.Snapshot()
-}
-
-// H2Frames returns the HTTP/2 frames on the cleartext listener's h2c
-// connections (h2 over TLS is not parsed: see stats.H2Frames).
-func (s *Server) H2Frames() stats.H2Frames { return s.h2c.Snapshot() }
-
-// Connections returns, per transport name, how many connections carried at
-// least one request of that transport.
-func (s *Server) Connections() map[string]int64 {
-	out := make(map[string]int64, numProtocols)
+// Counters returns the connection counters of the server's listeners.
+func (s *Server) Counters() stats.ListenerCounters {
+	conns := make(map[string]int64, numProtocols)
 	for _, p := range All {
-		out[p.String()] = s.conns[p].Load()
+		conns[p.String()] = s.conns[p].Load()
 	}
-	return out
+	return stats.ListenerCounters{
+		TCP: s.tcpIO.Snapshot(), TLS: s.tlsIO.Snapshot(), QUIC: s.quic.Snapshot(),
+		H2C: s.h2c.Snapshot(), Connections: conns, ConnErrors: s.connErrorCount(),
+	}
 }
 
 // Close stops every listener and closes every connection at once.

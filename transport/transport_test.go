@@ -168,17 +168,18 @@ func TestServerCountsConnectionsPerTransport(t *testing.T) {
 				t.Fatalf("%s: server saw %q", p, body)
 			}
 		}
-		if c.Connections() != 1 {
-			t.Fatalf("%s: client opened %d connections", p, c.Connections())
+		if c.Counters().Connections != 1 {
+			t.Fatalf("%s: client opened %d connections", p, c.Counters().Connections)
 		}
 		c.Close()
 	}
-	for name, n := range s.Connections() {
+	for name, n := range s.Counters().Connections {
 		if n != 1 {
 			t.Errorf("%s: server counted %d connections, want 1", name, n)
 		}
 	}
-	tcp, tlsIO, q := s.IOStats()
+	n := s.Counters()
+	tcp, tlsIO, q := n.TCP, n.TLS, n.QUIC
 	if tcp.Connections != 2 || tlsIO.Connections != 2 || q.Connections != 1 {
 		t.Errorf("listener connections tcp %d tls %d quic %d, want 2, 2, 1", tcp.Connections, tlsIO.Connections, q.Connections)
 	}
@@ -271,7 +272,7 @@ func TestH2ClientNeverRedialsAfterQuickFirstRequest(t *testing.T) {
 			}
 			resp.Body.Close()
 		}
-		if n := c.Connections(); n != 1 {
+		if n := c.Counters().Connections; n != 1 {
 			t.Fatalf("client %d opened %d connections for 2 sequential requests, want 1", i, n)
 		}
 		c.Close()

@@ -113,7 +113,7 @@ func parallelClient(pr transport.Protocol, std bool) (func(*http.Request) (*http
 }
 
 func parallelRun(ctx context.Context, ts *transport.Server, pr transport.Protocol, do func(*http.Request) (*http.Response, error), n int, size int64, secs int) parallelResult {
-	before := ts.Connections()[pr.String()]
+	before := ts.Counters().Connections[pr.String()]
 	url := fmt.Sprintf("%s/%d", ts.URL(pr), size)
 	res := parallelResult{errs: map[string]int{}}
 	var mu sync.Mutex
@@ -141,7 +141,7 @@ func parallelRun(ctx context.Context, ts *transport.Server, pr transport.Protoco
 	}
 	wg.Wait()
 	res.took, res.bytes, res.ok = time.Since(start), bytes.Load(), ok.Load()
-	res.conns = ts.Connections()[pr.String()] - before
+	res.conns = ts.Counters().Connections[pr.String()] - before
 	return res
 }
 

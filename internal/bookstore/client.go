@@ -171,7 +171,7 @@ func (c *Client) Call(ctx context.Context) (received, sent int64, err error) {
 // Connections returns how many connections the client has opened.
 func (c *Client) Connections() int64 {
 	if c.http != nil {
-		return c.http.Connections()
+		return c.http.Counters().Connections
 	}
 	return c.dials.Load()
 }

@@ -92,7 +92,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	case err := <-srv.Err():
 		return fmt.Errorf("serving: %w", err)
 	}
-	ServeSummary(e.stdout, srv.Server.Stats(), srv.Transport.ConnErrors())
+	ServeSummary(e.stdout, srv.Server.Stats(), srv.Transport.Counters().ConnErrors)
 	return nil
 }
 

@@ -87,7 +87,7 @@ func (r *runner) coldOne(ctx context.Context, opts transport.ClientOptions, meth
 	}
 	defer func() {
 		c.Close()
-		*conns += c.Connections()
+		*conns += c.Counters().Connections
 	}()
 	var getConn, gotConn, connectStart, connectDone, first atomic.Int64
 	start := time.Now()

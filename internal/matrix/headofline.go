@@ -82,7 +82,7 @@ func (r *runner) headOfLine(ctx context.Context, sc Scenario, col column) result
 	if b.err != nil {
 		n.fail(b.err)
 	}
-	m := n.end(ctx, c.Connections(), negotiated)
+	m := n.end(ctx, c.Counters().Connections, negotiated)
 	m.BulkBytes = bulkAfter - bulkBefore
 	return m
 }

@@ -67,7 +67,7 @@ func (r *runner) onePage(ctx context.Context, n *netRep, opts transport.ClientOp
 	}
 	defer func() {
 		c.Close()
-		*conns += c.Connections()
+		*conns += c.Counters().Connections
 	}()
 	ctx, cancel := context.WithTimeout(ctx, r.requestTimeout())
 	defer cancel()
