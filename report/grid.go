@@ -29,10 +29,7 @@ func grids(res *results.Results) []grid {
 	folded := foldedServerNote(res) != "" // said once, at the top
 	for _, name := range res.ScenarioNames() {
 		protos := res.ProtocolNames(name)
-		sc, ok := res.Judgement.Scenario(name)
-		if !ok {
-			sc = results.ScenarioInfo{Name: name}
-		}
+		sc := scenarioInfo(res.Judgement, name)
 		g := grid{scenario: sc, title: scenarioTitle(sc)}
 		g.head = append([]string{""}, protos...)
 		for _, p := range protos {
@@ -342,4 +339,17 @@ func estimateText(c *results.Cell) string {
 		return "1.00x"
 	}
 	return fmt.Sprintf("%.2fx (medians)", c.RatioToBaseline)
+}
+
+// scenarioInfo returns the description of the scenario called name, or
+// one with only its name when the run's judgement has none.
+func scenarioInfo(j *results.Judgement, name string) results.ScenarioInfo {
+	if j != nil {
+		for _, s := range j.Scenarios {
+			if s.Name == name {
+				return s
+			}
+		}
+	}
+	return results.ScenarioInfo{Name: name}
 }

@@ -33,19 +33,6 @@ type Judgement struct {
 	Scenarios []ScenarioInfo `json:"scenarios,omitempty"`
 }
 
-// Scenario returns the description of the scenario called name; false
-// when the run has none.
-func (j *Judgement) Scenario(name string) (ScenarioInfo, bool) {
-	if j != nil {
-		for _, s := range j.Scenarios {
-			if s.Name == name {
-				return s, true
-			}
-		}
-	}
-	return ScenarioInfo{}, false
-}
-
 // Precision says what keeps a cell open: the spread of its rounds'
 // ratios, the rounds that spread would need, and which side's CPU cost
 // per unit moved most from round to round (on a machine shared by the

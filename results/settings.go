@@ -1,8 +1,6 @@
 package results
 
 import (
-	"fmt"
-
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/internal/protoname"
 )
@@ -154,9 +152,4 @@ type Sequential struct {
 	Alpha float64 `json:"alpha"` // 0.05
 	First int     `json:"first"` // the first look: rounds every cell gets
 	Last  int     `json:"last"`  // the last look: the most rounds a cell gets
-}
-
-// String says the rule in a few words.
-func (s Sequential) String() string {
-	return fmt.Sprintf("%s, looks after rounds %d to %d, %.0f%% in all", s.Rule, s.First, s.Last, 100*s.Alpha)
 }

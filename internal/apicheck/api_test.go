@@ -96,3 +96,21 @@ func TestAPISnapshot(t *testing.T) {
 			"\tgo test ./internal/apicheck -run TestAPISnapshot -update", d)
 	}
 }
+
+// apiBudget is the most top-level declarations (types, functions,
+// methods, constants, variables; fields not counted) the public packages
+// may hold: a new promise takes the place of an old one.
+const apiBudget = 400
+
+// TestAPIWithinBudget counts the public API's top-level declarations.
+func TestAPIWithinBudget(t *testing.T) {
+	n := 0
+	for _, d := range declarations(Snapshot(listings(t))).list {
+		if kind, _, _ := strings.Cut(d.line, " "); kind == "type" || kind == "func" || kind == "method" || kind == "const" || kind == "var" {
+			n++
+		}
+	}
+	if n > apiBudget {
+		t.Errorf("the public API has %d top-level declarations, more than its budget of %d: move what only httpvs's own packages use under internal/", n, apiBudget)
+	}
+}
