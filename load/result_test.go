@@ -96,8 +96,11 @@ func checkResultHistograms(t *testing.T, res loadresult.Result, open bool) {
 	if ttfb := decode(t, "ttfb", res.Histograms.TTFB); ttfb.Summary() != res.Phases.TTFB {
 		t.Fatalf("ttfb histogram %+v, summary %+v", ttfb.Summary(), res.Phases.TTFB)
 	}
-	if conn := decode(t, "connect", res.Histograms.Connect); conn.Summary() != res.Phases.Connect || conn.Count() != 2 {
-		t.Fatalf("connect histogram %+v, summary %+v", conn.Summary(), res.Phases.Connect)
+	// A connection is dialed by its first request: on a busy machine one
+	// worker can finish all 60 before the other's first, so the run may
+	// open one of its two; the histogram holds each one it opened.
+	if conn := decode(t, "connect", res.Histograms.Connect); conn.Summary() != res.Phases.Connect || conn.Count() != res.Connections || res.Connections < 1 || res.Connections > 2 {
+		t.Fatalf("connect histogram %+v, summary %+v, %d connections", conn.Summary(), res.Phases.Connect, res.Connections)
 	}
 	if open {
 		late := decode(t, "late_by", res.Histograms.LateBy)
