@@ -23,11 +23,6 @@ const delayLine = 32768
 // writing early never accumulates.
 const earlySlack = 50 * time.Microsecond
 
-// coarseAfter is how much of a wait the ferry leaves to its precise
-// sleeper rather than to a Go timer, which ends the wait when the link
-// closes.
-const coarseAfter = 1500 * time.Microsecond
-
 // lateAfter is how late a packet must be written to count as Late.
 const lateAfter = time.Millisecond
 
@@ -135,8 +130,8 @@ func (f *ferry) read() {
 func (f *ferry) write() {
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
-	precise := newPreciseSleeper()
-	defer precise.close()
+	wake := newAlarm()
+	defer wake.close()
 	for {
 		var p packet
 		select {
@@ -144,7 +139,7 @@ func (f *ferry) write() {
 		case <-f.done:
 			return
 		}
-		if !f.waitUntil(p.due, timer, precise) {
+		if !f.waitUntil(p.due, timer, wake) {
 			return
 		}
 		if late := time.Since(f.epoch) - p.due; late > lateAfter {
@@ -164,23 +159,20 @@ func (f *ferry) write() {
 }
 
 // waitUntil returns at due (less earlySlack), or false if the link closed
-// first. Go's timers wake up to a millisecond late (the poller waits in
-// milliseconds), so the last coarseAfter is slept on precise.
-func (f *ferry) waitUntil(due time.Duration, timer *time.Timer, precise *preciseSleeper) bool {
+// first, waiting on timer, with wake set to go off just after it.
+func (f *ferry) waitUntil(due time.Duration, timer *time.Timer, wake *alarm) bool {
 	wait := due - time.Since(f.epoch)
-	if wait > coarseAfter {
-		timer.Reset(wait - coarseAfter)
-		select {
-		case <-timer.C:
-		case <-f.done:
-			return false
-		}
-		wait = due - time.Since(f.epoch)
+	if wait <= earlySlack {
+		return true
 	}
-	if wait > earlySlack {
-		precise.sleep(wait)
+	timer.Reset(wait)
+	wake.set(wait + alarmLag)
+	select {
+	case <-timer.C:
+		return true
+	case <-f.done:
+		return false
 	}
-	return true
 }
 
 func (f *ferry) closed() bool {
