@@ -11,7 +11,8 @@
 # The aims: httpvs's CPU per request at most 1.0x oha's, at a rate at
 # least 0.95x oha's.
 # Then the same arms at one equal rate, PAIRS runs each (oha -q RATE,
-# httpvs load --rate RATE: an open loop), the order alternating, so that
+# httpvs load --rate RATE: an open loop), the order alternating (rotated
+# with more arms), so that
 # CPU per request is compared at the same work rate: a client's cost per
 # request moves with its rate (fewer requests share each datagram, each
 # wake-up), and a closed loop's rates differ. RATE is H3LOAD_RATE, else
@@ -37,7 +38,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh
-record_to h3load "$@"
 SECS=${1:-5}
 ROUNDS=${2:-5}
 PAIRS=${3:-5}
@@ -48,6 +48,10 @@ esac
 if [ "$ROUNDS" = 0 ] && [ -z "$rate" ] && [ "$PAIRS" != 0 ]; then
   echo "bench/h3load.sh: with ROUNDS 0, set H3LOAD_RATE for the equal-rate pairs" >&2; exit 2
 fi
+case "${H3LOAD_PROCS:-1}" in
+  *[!0-9]* | 0) echo "bench/h3load.sh: H3LOAD_PROCS is a count of processors, 1 or more" >&2; exit 2 ;;
+esac
+record_to h3load "$@"
 for tool in caddy python3 /usr/bin/time; do
   command -v $tool >/dev/null || { echo "bench/h3load.sh: $tool is needed (apt-get install caddy python3 time)" >&2; exit 1; }
 done
@@ -64,11 +68,7 @@ fi
 
 peer_setup
 arms="oha httpvs"
-case "${H3LOAD_PROCS:-}" in
-  "") ;;
-  *[!0-9]* | 0) echo "bench/h3load.sh: H3LOAD_PROCS is a count of processors, 1 or more" >&2; exit 2 ;;
-  *) arms+=" httpvs-p$H3LOAD_PROCS" ;;
-esac
+[ -z "${H3LOAD_PROCS:-}" ] || arms+=" httpvs-p$H3LOAD_PROCS"
 for rev in ${H3LOAD_BASE:-}; do
   short=$(git rev-parse --short "$rev")
   git worktree add -q --detach "$tmp/src-$short" "$rev"
