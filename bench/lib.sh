@@ -1,6 +1,7 @@
 # Sourced by the bench/ scripts: record_to NAME ARGS... sends the script's
 # standard output to the terminal and to docs/measurements/NAME-DATE.md,
-# headed by the date, commit, machine and command, so that every figure
+# headed by the date, commit, machine and command (with the script's
+# NAME_* environment settings, H3LOAD_RATE for h3load), so that every figure
 # the README and docs/ cite has its provenance. Set BENCH_NO_RECORD=1 to skip the file.
 record_to() {
   local name=$1; shift
@@ -15,7 +16,7 @@ record_to() {
     echo
     echo "- commit: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . ':!docs/measurements' || echo ' (with uncommitted changes)')"
     echo "- machine: $(nproc) cores, $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo), $(uname -sr), $(go version | awk '{print $3}')"
-    echo "- command: bench/$name.sh $*"
+    echo "- command: $(env | grep -E "^${name^^}_[A-Z_]*=" | sort | tr '\n' ' ')bench/$name.sh $*"
     echo
   } >"$file"
   # Indented four spaces: a Markdown code block that needs no closing line.
