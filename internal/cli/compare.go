@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/httpvs/httpvs/experiment"
@@ -24,6 +25,7 @@ func runCompare(_ context.Context, e *env, args []string) error {
 	asJSON := fs.Bool("json", false, "print exactly one JSON object: the cells side by side, the settings that differ, the cells not tested, the gate's finding (same as --format json)")
 	format := fs.String("format", "text", "what to print: text (a table), markdown (for a pull request or a CI job summary: regressions first) or json")
 	marginFile := fs.String("margin", "", "the between-run spread each cell's test allows for beside its rounds': a JSON `file` estimated from runs of one build on the runner (docs/ci.md), or none; default: the one estimated from run --ci on the machine that measured the gate, which the output names")
+	marginFrom := fs.String("margin-from", "", "estimate that margin from runs of one build on this runner instead: their results.json files, matched by the `glob` (two or more; main's last runs, say)")
 	failOn := fs.String("fail-on", "", "exit 1 when a cell's ratio to its run's baseline moved this `way` beyond its test (corrected for the cells tested): slower, faster or changed; the failing cells are listed first. A baseline that moved by itself fails no cell (its line says so); runs with no cell the test can use (one round a cell: run --quick) exit 2")
 	pos, err := fs.ParseN(args, 2, "two results.json files (old, then new)")
 	if err != nil {
@@ -38,7 +40,11 @@ func runCompare(_ context.Context, e *env, args []string) error {
 	if *asJSON {
 		*format = "json"
 	}
-	runs, out, err := compareFiles(pos, *failOn, *marginFile)
+	margin, given, err := marginOf(*marginFile, *marginFrom)
+	if err != nil {
+		return err
+	}
+	runs, out, err := compareFiles(pos, *failOn, margin, given)
 	if err != nil {
 		return err
 	}
@@ -73,15 +79,12 @@ func runCompare(_ context.Context, e *env, args []string) error {
 }
 
 // compareFiles reads the two results.json files named in pos and
-// compares them (experiment.Compare, or with the margin in marginFile:
-// readMargin), with a gate on failOn ("" for none); a gate with no cell
-// tested on its ratio is bad input.
-func compareFiles(pos []string, failOn, marginFile string) ([2]*results.Results, results.Comparison, error) {
+// compares them (experiment.Compare, or with margin when given says one
+// was asked for), with a gate on failOn ("" for none); a gate with no
+// cell tested on its ratio is bad input.
+func compareFiles(pos []string, failOn string, margin *results.BetweenRuns, given bool) ([2]*results.Results, results.Comparison, error) {
 	var runs [2]*results.Results
-	margin, err := readMargin(marginFile)
-	if err != nil {
-		return runs, results.Comparison{}, err
-	}
+	var err error
 	for i, path := range pos {
 		if runs[i], err = readResultsFile(path); err != nil {
 			return runs, results.Comparison{}, err
@@ -91,7 +94,7 @@ func compareFiles(pos []string, failOn, marginFile string) ([2]*results.Results,
 	if err != nil {
 		return runs, out, err
 	}
-	if marginFile != "" {
+	if given {
 		out = analysis.CompareRunsMargin(pos[0], pos[1], runs[0], runs[1], margin)
 		if failOn != "" {
 			analysis.SetGate(&out, failOn)
@@ -101,6 +104,43 @@ func compareFiles(pos []string, failOn, marginFile string) ([2]*results.Results,
 		return runs, out, usagef("--fail-on %s: no cell's ratio could be tested, so the gate cannot pass or fail: %s (measure both with httpvs run --ci)", failOn, orNoReason(out.NotTestedReason))
 	}
 	return runs, out, nil
+}
+
+// marginOf is the margin --margin (readMargin) or --margin-from
+// (estimateMargin) give, and whether either was given.
+func marginOf(file, from string) (*results.BetweenRuns, bool, error) {
+	var m *results.BetweenRuns
+	var err error
+	switch {
+	case file != "" && from != "":
+		return nil, true, usagef("--margin and --margin-from: give one")
+	case from != "":
+		m, err = estimateMargin(from)
+	case file != "":
+		m, err = readMargin(file)
+	}
+	return m, file != "" || from != "", err
+}
+
+// estimateMargin estimates the margin from the results.json files glob
+// matches (analysis.EstimateBetweenRuns): two runs of one build or more.
+func estimateMargin(glob string) (*results.BetweenRuns, error) {
+	paths, err := filepath.Glob(glob)
+	if err != nil || len(paths) < 2 {
+		return nil, usagef("--margin-from %q: matches %d files, want the results.json of two runs of one build or more", glob, len(paths))
+	}
+	runs := make([]*results.Results, len(paths))
+	for i, p := range paths {
+		if runs[i], err = readResultsFile(p); err != nil {
+			return nil, err
+		}
+	}
+	m := analysis.EstimateBetweenRuns(runs)
+	m.Source = analysis.BetweenRunsSource(runs)
+	if len(m.Kinds) == 0 {
+		return nil, usagef("--margin-from %q: no cell has a ratio with two rounds or more in two of its runs (measure them with httpvs run --ci)", glob)
+	}
+	return &m, nil
 }
 
 // readMargin reads compare --margin's file: nil for "none" or for no
