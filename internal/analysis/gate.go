@@ -96,9 +96,9 @@ func gateVerb(word string) string {
 
 // ratioChangeInterval sets d's interval of RatioChange from the paired
 // log-ratios of each run, ol and nl: the moderated t's interval (the
-// test's own, by prior, with margin's between-run variance) at the level that holds for all m tested cells
-// at once (Bonferroni), so that an interval clear of 0 is one the
-// corrected test would call.
+// test's own, by prior, with margin's between-run variance) at the
+// level that holds for all m tested cells at once (Bonferroni), so that
+// an interval clear of 0 is one the corrected test would call.
 func ratioChangeInterval(d *delta, ol, nl []float64, prior Prior, margin *results.BetweenRuns, m int) {
 	if len(ol) < minCompare || len(nl) < minCompare || m < 1 {
 		return
