@@ -30,7 +30,9 @@
 # gated with (compare --margin); MARGIN_WRITE=1 also writes it to
 # internal/analysis/betweenruns.json, the margin built in. Without them
 # the pairs are gated with the built-in one. Each pair is gated without a
-# margin too (--margin none): what the rounds alone would have failed.
+# margin too (--margin none): what the rounds alone would have failed;
+# the summary says how often a same-build cell's own test, before the
+# correction for the cells, called a change at 5% either way.
 # Within a pair the order of the two runs alternates; the load (uptime) is
 # printed before each pair, the machine being shared, and each line ends
 # with the pair's two runs' wall times.
@@ -194,6 +196,16 @@ for ext, what in ((".json", "with the margin"), (".none", "without a margin (the
     h2 = gate("h2slow", ext)
     named = sum(1 for g in h2 if g and all(p in ("h2c", "h2") for p in g))
     print(f"{what}: HTTP/2 slowed: {sum(1 for g in h2 if g)} of {len(h2)} pairs failed; {named} named only h2c and h2 cells (target at least 9 in 10)")
+    # How often a same-build cell's own test (before the correction for
+    # the cells) calls a change at 5%: about 5% when the test's variance
+    # holds the runs' spread, more when it misses some.
+    n = small = 0
+    for f in glob.glob(os.path.join(d, "same-*" + ext)):
+        for x in json.load(open(f))["cells"]:
+            if x.get("tested") == "ratio":
+                n, small = n + 1, small + (x["p_raw"] < 0.05)
+    if n:
+        print(f"{what}: same build: {small} of {n} cells' own tests at p < 0.05 ({small / n:.1%}; about 5% if the test holds the spread between runs)")
 al = gate("allslow")
 print(f"every transport slowed: {sum(1 for g in al if not g)} of {len(al)} pairs failed no cell; cells failed per pair: {[len(g) for g in al]}")
 # Each slower machine: the pairs that failed no cell, then the cells
