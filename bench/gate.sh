@@ -24,6 +24,15 @@
 #     The target: the baseline moving alone fails no cell and is one line.
 #     --fail-on changed is two-sided, so each pair read the other way round
 #     is the same gate for a faster runner.
+# MARGIN_RUNS=N (default 0) first makes N runs of the build alone and
+# estimates from them the between-run spread compare's test allows for
+# (go run ./internal/analysis/betweenruns), which the pairs after it are
+# gated with (compare --margin); MARGIN_WRITE=1 also writes it to
+# internal/analysis/betweenruns.json, the margin built in. Without them
+# the pairs are gated with the built-in one. Each pair is gated without a
+# margin too (--margin none): what the rounds alone would have failed;
+# the summary says how often a same-build cell's own test, before the
+# correction for the cells, called a change at 5% either way.
 # Within a pair the order of the two runs alternates; the load (uptime) is
 # printed before each pair, the machine being shared, and each line ends
 # with the pair's two runs' wall times.
@@ -43,6 +52,9 @@ cleanup() {
 }
 trap cleanup EXIT
 go build -o "$dir/httpvs" ./cmd/httpvs
+go build -o "$dir/betweenruns" ./internal/analysis/betweenruns
+margin_runs=${MARGIN_RUNS:-0}
+margin=()
 pairs=${PAIRS:-20}
 slow_pairs=${SLOW_PAIRS:-10}
 all_pairs=${ALL_PAIRS:-$slow_pairs}
@@ -103,30 +115,47 @@ pair() {
   if (( i % 2 )); then a=$(run "$kind-a$i" "${base[@]}"); machine "$mode"; b=$(run "$kind-b$i" "${base[@]}" "$@"); machine ""
   else machine "$mode"; b=$(run "$kind-b$i" "${base[@]}" "$@"); machine ""; a=$(run "$kind-a$i" "${base[@]}"); fi
   set +e
-  "$dir/httpvs" compare --fail-on changed --json "$a" "$b" >"$dir/$kind-$i.json" 2>/dev/null
+  "$dir/httpvs" compare --fail-on changed "${margin[@]}" --json "$a" "$b" >"$dir/$kind-$i.json" 2>/dev/null
   local code=$?
-  "$dir/httpvs" compare --fail-on changed "$b" "$a" >/dev/null 2>&1
+  "$dir/httpvs" compare --fail-on changed "${margin[@]}" "$b" "$a" >/dev/null 2>&1
   local rev=$?
-  "$dir/httpvs" compare "$a" "$b" >"$dir/$kind-$i.txt" 2>/dev/null
+  "$dir/httpvs" compare "${margin[@]}" "$a" "$b" >"$dir/$kind-$i.txt" 2>/dev/null
+  "$dir/httpvs" compare --fail-on changed --margin none --json "$a" "$b" >"$dir/$kind-$i.none" 2>/dev/null
   set -e
-  python3 - "$dir/$kind-$i.json" "$dir/$kind-$i.txt" "$code" "$kind" "$i" "$rev" $(tail -n 2 "$dir/seconds") <<'EOF'
+  python3 - "$dir/$kind-$i.json" "$dir/$kind-$i.txt" "$code" "$kind" "$i" "$rev" "$dir/$kind-$i.none" $(tail -n 2 "$dir/seconds") <<'EOF'
 import json, statistics, sys
 c = json.load(open(sys.argv[1]))
 moved = sum(1 for l in open(sys.argv[2]) if " itself moved: " in l)
-failing = [f'{d["scenario"]} {d["protocol"]} {d.get("ratio_change", 0):+.0%}' for d in c["gate"]["failing"]]
+failing = [f'{d["scenario"]} {d["protocol"]} {d.get("ratio_change", 0):+.0%} [{d.get("ratio_change_low", 0):+.0%}, {d.get("ratio_change_high", 0):+.0%}]' for d in c["gate"]["failing"]]
+none = [f'{d["scenario"]} {d["protocol"]} {d.get("ratio_change", 0):+.0%}' for d in json.load(open(sys.argv[7]))["gate"]["failing"]]
 tested = sum(1 for d in c["cells"] if d.get("tested") == "ratio")
 own = {}
 for d in c["cells"]:
     if d.get("baseline") and d.get("tested"):
         own.setdefault(d["metric"], []).append(d["change"])
 own = ", ".join(f"{m} {statistics.median(v):+.0%} median of {len(v)}" for m, v in sorted(own.items()))
-print(f"{sys.argv[4]} {sys.argv[5]}: exit {sys.argv[3]}; failing {len(failing)} of {tested}: {', '.join(failing) or '-'}; baseline lines {moved} (its own change: {own}); exit {sys.argv[6]} read the other way; runs {' and '.join(sys.argv[7:])} s")
+print(f"{sys.argv[4]} {sys.argv[5]}: exit {sys.argv[3]}; failing {len(failing)} of {tested}: {', '.join(failing) or '-'}; without the margin {len(none)}: {', '.join(none) or '-'}; baseline lines {moved} (its own change: {own}); exit {sys.argv[6]} read the other way; runs {' and '.join(sys.argv[8:])} s")
 EOF
 }
 
 echo "httpvs run --ci $*, in pairs; httpvs compare --fail-on changed on each"
 echo "slowed for HTTP/2: ${slow_one[*]}; slowed for every transport: ${slow_all[*]}"
 echo
+if (( margin_runs >= 2 )); then
+  files=()
+  for i in $(seq "$margin_runs"); do
+    echo "load: $(uptime | sed 's/.*load average: //')"
+    files+=("$(run "margin-$i" "${base[@]}")")
+  done
+  "$dir/betweenruns" "${files[@]}" >"$dir/margin.json"
+  margin=(--margin "$dir/margin.json")
+  if [ "${MARGIN_WRITE:-}" = 1 ]; then cp "$dir/margin.json" internal/analysis/betweenruns.json; fi
+  python3 - "$dir/margin.json" <<'EOF'
+import json, math, sys
+m = json.load(open(sys.argv[1]))
+print(f"margin from {m['source']}: " + "; ".join(f"{k['kind']} sd {k['sd']:.3f} (±{math.exp(k['sd']) - 1:.0%}, {k['df']:.0f} df, {k['cells']} cells)" for k in m["kinds"]))
+EOF
+fi
 for i in $(seq "$pairs"); do
   echo "load: $(uptime | sed 's/.*load average: //')"
   pair same "$i"
@@ -151,20 +180,32 @@ for i in $(seq "$machine_pairs"); do
   done
 done
 echo
+grep -h '^margin:' "$dir"/*.txt 2>/dev/null | head -n 1 || true
 python3 - "$dir" "$pairs" "$slow_pairs" "$machine_pairs" "${machines[@]}" <<'EOF'
 import glob, json, os, statistics, sys
 d, pairs, slow = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-def gate(kind):
+def gate(kind, ext=".json"):
     out = []
-    for f in sorted(glob.glob(os.path.join(d, kind + "-*.json"))):
+    for f in sorted(glob.glob(os.path.join(d, kind + "-*" + ext))):
         c = json.load(open(f))
         out.append([x["protocol"] for x in c["gate"]["failing"]])
     return out
-same = gate("same")
-print(f"same build: {sum(1 for g in same if g)} of {len(same)} pairs failed the gate (false alarms; target at most 1 in 20)")
-h2 = gate("h2slow")
-named = sum(1 for g in h2 if g and all(p in ("h2c", "h2") for p in g))
-print(f"HTTP/2 slowed: {sum(1 for g in h2 if g)} of {len(h2)} pairs failed; {named} named only h2c and h2 cells (target at least 9 in 10)")
+for ext, what in ((".json", "with the margin"), (".none", "without a margin (the rounds alone)")):
+    same = gate("same", ext)
+    print(f"{what}: same build: {sum(1 for g in same if g)} of {len(same)} pairs failed the gate (false alarms; target at most 1 in 20)")
+    h2 = gate("h2slow", ext)
+    named = sum(1 for g in h2 if g and all(p in ("h2c", "h2") for p in g))
+    print(f"{what}: HTTP/2 slowed: {sum(1 for g in h2 if g)} of {len(h2)} pairs failed; {named} named only h2c and h2 cells (target at least 9 in 10)")
+    # How often a same-build cell's own test (before the correction for
+    # the cells) calls a change at 5%: about 5% when the test's variance
+    # holds the runs' spread, more when it misses some.
+    n = small = 0
+    for f in glob.glob(os.path.join(d, "same-*" + ext)):
+        for x in json.load(open(f))["cells"]:
+            if x.get("tested") == "ratio":
+                n, small = n + 1, small + (x["p_raw"] < 0.05)
+    if n:
+        print(f"{what}: same build: {small} of {n} cells' own tests at p < 0.05 ({small / n:.1%}; about 5% if the test holds the spread between runs)")
 al = gate("allslow")
 print(f"every transport slowed: {sum(1 for g in al if not g)} of {len(al)} pairs failed no cell; cells failed per pair: {[len(g) for g in al]}")
 # Each slower machine: the pairs that failed no cell, then the cells

@@ -66,7 +66,7 @@ func TestCompareMarkdown(t *testing.T) {
 	}
 	nw := defaultMatrixRun([]float64{1.3, 1.35, 1.25}, halved, "mine")
 	var b bytes.Buffer
-	c := analysis.CompareRuns("main/results.json", "pr/results.json", old, nw)
+	c := analysis.CompareRunsMargin("main/results.json", "pr/results.json", old, nw, nil)
 	analysis.SetGate(&c, analysis.FailSlower)
 	if err := CompareMarkdown(&b, c); err != nil {
 		t.Fatal(err)

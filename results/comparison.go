@@ -38,6 +38,43 @@ type Comparison struct {
 	NotTestedReason string `json:"not_tested_reason,omitempty"`
 	// Gate is what compare --fail-on found; nil without one.
 	Gate *GateResult `json:"gate,omitempty"`
+	// Margin is the between-run spread each cell's test allows for
+	// beside its rounds' (Delta.BetweenRunSD), and where it was
+	// estimated; nil when the test allows for none.
+	Margin *BetweenRuns `json:"margin,omitempty"`
+}
+
+// BetweenRuns is how far a cell's ratio to its baseline moves from one
+// run of a build to the next beyond what each run's rounds say: the
+// variance of a run's mean log-ratio about the build's own, less the
+// part its rounds' spread explains (a one-way random-effects estimate
+// over runs of one build; Kalibera and Jones, "Rigorous benchmarking in
+// reasonable time", ISMM 2013), per kind of work. compare adds twice its
+// variance (one run each side) to each cell's test: two runs of one
+// build differ by that much more than their rounds say.
+type BetweenRuns struct {
+	// Source says in words what it was estimated from: the runs, their
+	// rounds, the machine.
+	Source string `json:"source"`
+	// Runs counts the runs of one build it was estimated from.
+	Runs int `json:"runs"`
+	// Kinds are the estimates per kind of work (the noise floor's kinds:
+	// transfer, requests, grpc, timed).
+	Kinds []BetweenRunsKind `json:"kinds"`
+}
+
+// BetweenRunsKind is the between-run spread of one kind of work.
+type BetweenRunsKind struct {
+	Kind string `json:"kind"`
+	// SD is the standard deviation of a run's mean log-ratio about the
+	// build's beyond its rounds' spread (0.10: about 10% either way);
+	// zero when the rounds explain the runs' spread.
+	SD float64 `json:"sd"`
+	// DF is the degrees of freedom of its variance (the cells' runs less
+	// one each), which the test's degrees of freedom take into account.
+	DF float64 `json:"df"`
+	// Cells counts the cells of that kind it pooled.
+	Cells int `json:"cells"`
 }
 
 // Delta is one cell of two runs side by side.
@@ -103,6 +140,9 @@ type Delta struct {
 	// Untestable says the cell could not be tested for a difference: on
 	// one side only, or too few rounds on either (Note says which).
 	Untestable bool `json:"untestable,omitempty"`
+	// BetweenRunSD is the between-run spread the test allowed for
+	// (Comparison.Margin's SD for the cell's kind of work), zero for none.
+	BetweenRunSD float64 `json:"between_run_sd,omitempty"`
 }
 
 // SettingDiff is a group of settings two runs did not share, so that

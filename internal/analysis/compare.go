@@ -50,8 +50,16 @@ const minCompare = vocab.CompareMinRounds
 // baseline is tested on its ratio to the baseline, round by round, as the
 // verdict computes it; the baseline's own cells on their values. The real
 // browser's cells follow, tested on their load events' values. The
-// p-values are corrected for the number of cells tested.
-func Compare(old, new *results.Results) []results.Delta {
+// p-values are corrected for the number of cells tested. Its tests allow
+// for the rounds' spread only; CompareMargin allows for the runs' too.
+func Compare(old, new *results.Results) []results.Delta { return CompareMargin(old, new, nil) }
+
+// CompareMargin is Compare with each ratio cell's test allowing for
+// margin, the between-run spread of its kind of work (nil: none): two
+// runs of one build differ by twice its variance more than their rounds
+// say, so the test adds that to the variance of the difference of the
+// runs' mean log-ratios (and the interval widens to match).
+func CompareMargin(old, new *results.Results, margin *results.BetweenRuns) []results.Delta {
 	var out []delta
 	seen := map[[2]string]bool{}
 	add := func(c *results.Cell) {
@@ -69,7 +77,7 @@ func Compare(old, new *results.Results) []results.Delta {
 		}
 	}
 	out = append(out, browserDeltas(old, new)...)
-	prior := moderateRatios(out)
+	prior := moderateRatios(out, margin)
 	holm(out)
 	holmValues(out)
 	tested := 0
@@ -80,7 +88,7 @@ func Compare(old, new *results.Results) []results.Delta {
 	}
 	for i := range out {
 		if out[i].Tested == TestedRatio {
-			ratioChangeInterval(&out[i], out[i].ol, out[i].nl, prior, tested)
+			ratioChangeInterval(&out[i], out[i].ol, out[i].nl, prior, margin, tested)
 		}
 	}
 	ds := make([]results.Delta, len(out))
@@ -105,8 +113,10 @@ func untestable(d results.Delta) bool {
 // leaves Welch's test two to four degrees of freedom a cell, too few for
 // its correction over the cells to call any but a change of several
 // times the rounds' spread; the cells' spreads are alike enough to lend
-// one another theirs. It returns the prior, which the intervals use too.
-func moderateRatios(ds []delta) Prior {
+// one another theirs. The test allows for margin's between-run spread of
+// each cell's kind of work too (twice its variance: one run each side).
+// It returns the prior, which the intervals use too.
+func moderateRatios(ds []delta, margin *results.BetweenRuns) Prior {
 	var vars, dfs []float64
 	for _, d := range ds {
 		if d.Tested == TestedRatio {
@@ -117,7 +127,9 @@ func moderateRatios(ds []delta) Prior {
 	prior := FitPrior(vars, dfs)
 	for i := range ds {
 		if ds[i].Tested == TestedRatio {
-			ds[i].PRaw = ModeratedP(ds[i].ol, ds[i].nl, prior)
+			sd, df := kindSD(margin, ds[i].Scenario, ds[i].Metric)
+			ds[i].BetweenRunSD = sd
+			ds[i].PRaw = marginP(ds[i].ol, ds[i].nl, prior, 2*sd*sd, df)
 			ds[i].P = ds[i].PRaw
 		}
 	}

@@ -28,7 +28,7 @@ func TestCompareRunsAlike(t *testing.T) {
 	}
 	got := string(b)
 	want := `{"old":"a.json","new":"b.json","settings_differ":[],"partial":[],"cells":[`
-	if !strings.HasPrefix(got, want) || !strings.Contains(got, `],"baseline_moved":[],"not_tested":{"only_old":0,"only_new":0,"neither":0,"too_few_repetitions":0,"min_repetitions":0}}`) {
+	if !strings.HasPrefix(got, want) || !strings.Contains(got, `],"baseline_moved":[],"not_tested":{"only_old":0,"only_new":0,"neither":0,"too_few_repetitions":0,"min_repetitions":0},"margin":{`) {
 		t.Errorf("JSON %s", got)
 	}
 }

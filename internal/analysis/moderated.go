@@ -75,9 +75,45 @@ func PooledDiff(a, b []float64) (diff, v, df float64) {
 // mean by Student's t on their pooled variance moderated by prior
 // (Smyth's moderated t); without a prior, the pooled two-sample t-test.
 func ModeratedP(a, b []float64, prior Prior) float64 {
-	diff, v, df := PooledDiff(a, b)
-	v, df = prior.Moderate(v, df)
-	se := math.Sqrt(v * (1/float64(len(a)) + 1/float64(len(b))))
+	return marginP(a, b, prior, 0, 0)
+}
+
+// ModeratedInterval is the interval of mean(b) - mean(a) at confidence
+// level by the same t as ModeratedP.
+func ModeratedInterval(a, b []float64, prior Prior, level float64) (lo, hi float64) {
+	return marginInterval(a, b, prior, 0, 0, level)
+}
+
+// marginT is ModeratedP's t with extra, a variance of mean(b) - mean(a)
+// beyond what the samples' spread says (two runs' between-run variance),
+// estimated with extraDF degrees of freedom: the difference, its
+// standard error from the sum of the two variances, and the degrees of
+// freedom of that sum by Welch and Satterthwaite's approximation. With
+// no extra variance it is ModeratedP's t.
+func marginT(a, b []float64, prior Prior, extra, extraDF float64) (diff, se, df float64) {
+	diff, v, dfw := PooledDiff(a, b)
+	v, dfw = prior.Moderate(v, dfw)
+	w := v * (1/float64(len(a)) + 1/float64(len(b)))
+	if extra <= 0 {
+		return diff, math.Sqrt(w), dfw
+	}
+	den := 0.0
+	if !math.IsInf(dfw, 1) {
+		den += w * w / dfw
+	}
+	if !math.IsInf(extraDF, 1) {
+		den += extra * extra / extraDF
+	}
+	df = math.Inf(1)
+	if den > 0 {
+		df = (w + extra) * (w + extra) / den
+	}
+	return diff, math.Sqrt(w + extra), df
+}
+
+// marginP is the two-sided p-value of marginT.
+func marginP(a, b []float64, prior Prior, extra, extraDF float64) float64 {
+	diff, se, df := marginT(a, b, prior, extra, extraDF)
 	if se == 0 {
 		if diff == 0 {
 			return 1
@@ -87,12 +123,11 @@ func ModeratedP(a, b []float64, prior Prior) float64 {
 	return 2 * tSurvival(math.Abs(diff)/se, df)
 }
 
-// ModeratedInterval is the interval of mean(b) - mean(a) at confidence
-// level by the same t as ModeratedP.
-func ModeratedInterval(a, b []float64, prior Prior, level float64) (lo, hi float64) {
-	diff, v, df := PooledDiff(a, b)
-	v, df = prior.Moderate(v, df)
-	half := tQuantile(1-(1-level)/2, df) * math.Sqrt(v*(1/float64(len(a))+1/float64(len(b))))
+// marginInterval is the interval of mean(b) - mean(a) at confidence
+// level by marginT.
+func marginInterval(a, b []float64, prior Prior, extra, extraDF, level float64) (lo, hi float64) {
+	diff, se, df := marginT(a, b, prior, extra, extraDF)
+	half := tQuantile(1-(1-level)/2, df) * se
 	return diff - half, diff + half
 }
 

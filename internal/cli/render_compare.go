@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/report"
 	"github.com/httpvs/httpvs/results"
 )
@@ -31,11 +32,15 @@ func orNone(s string) string {
 }
 
 // Compare prints compare's text of two runs: their cells' deltas
-// (report.Deltas) and, when the knob sets that differ moved the baseline
-// too, the line that says so (KnobsMovedBaseline).
+// (report.Deltas), the between-run margin their tests allowed for
+// (analysis.MarginLine) and, when the knob sets that differ moved the
+// baseline too, the line that says so (KnobsMovedBaseline).
 func Compare(w io.Writer, c results.Comparison) error {
 	if err := report.Deltas(w, c); err != nil {
 		return err
+	}
+	if anyRatioTested(c.Cells) {
+		fmt.Fprintln(w, analysis.MarginLine(c.Margin))
 	}
 	if line := KnobsMovedBaseline(c.BaselineMoved, c.SettingsDiffer); line != "" {
 		fmt.Fprintln(w, line)

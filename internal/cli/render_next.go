@@ -14,8 +14,11 @@ import (
 // went when a cause is the stack's own cost and the run was not profiled,
 // the knob search when a fix is a setting, and how to see whether a
 // change moved anything. dir is the results directory ("" with
-// --no-files); profiled says the run was made with --profile.
-func NextSteps(res *results.Results, dir string, profiled bool) []string {
+// --no-files); profiled says the run was made with --profile. A run
+// made with --ci (ci) is a gate's: its rounds are fixed so that the
+// next run's match them, so it is not told to add rounds, and its first
+// step is the gate that reads it (GateStep).
+func NextSteps(res *results.Results, dir string, profiled, ci bool) []string {
 	var cpu, knobs bool
 	for _, c := range res.Cells {
 		for _, f := range c.Findings {
@@ -24,10 +27,15 @@ func NextSteps(res *results.Results, dir string, profiled bool) []string {
 		}
 	}
 	var out []string
-	if res.Settings.MaxRepeat <= 1 {
+	switch {
+	case ci:
+		out = append(out, GateStep(dir))
+	case res.Settings.MaxRepeat <= 1:
 		out = append(out, "one round per cell gives no interval: run without --quick, or with --repeat 3 or more")
-	} else if s := precisionStep(res); s != "" {
-		out = append(out, s)
+	default:
+		if s := precisionStep(res); s != "" {
+			out = append(out, s)
+		}
 	}
 	if dir != "" {
 		out = append(out, "--detail for the tables")
@@ -38,10 +46,19 @@ func NextSteps(res *results.Results, dir string, profiled bool) []string {
 	if knobs {
 		out = append(out, "the settings that close the gap: httpvs tune --write mine.json")
 	}
-	if dir != "" {
+	if dir != "" && !ci {
 		out = append(out, "after a change: httpvs compare "+filepath.Join(dir, "results.json")+" NEW/results.json")
 	}
 	return out
+}
+
+// GateStep is a --ci run's next step: the gate of the next build's run
+// --ci against this one, or, with no files written, how to get them.
+func GateStep(dir string) string {
+	if dir == "" {
+		return "a gate reads files: run --ci --out DIR (no --no-files), then httpvs compare --fail-on slower OLD NEW"
+	}
+	return "gate the next build: httpvs compare --fail-on slower " + filepath.Join(dir, "results.json") + " NEW/results.json"
 }
 
 // nextWidth is the most columns the next line takes.

@@ -62,7 +62,7 @@ func finishRun(e *env, f *runFlags, res *results.Results) error {
 		e.say("wrote %s (%s)", dir, strings.Join(names, ", "))
 	}
 	if !res.Partial && f.format == "text" && res.GoVersions == nil {
-		fmt.Fprint(e.stdout, NextLine(NextSteps(res, dir, f.xo.ProfileDir != "")))
+		fmt.Fprint(e.stdout, NextLine(NextSteps(res, dir, f.xo.ProfileDir != "", f.ci)))
 	}
 	return e.fail(RunFailures(res, f.format == "text")...)
 }
