@@ -78,8 +78,7 @@ func ExampleTune() {
 		fmt.Fprintln(os.Stderr, err)
 		return
 	}
-	report.Tune(os.Stdout, rep)
-	fmt.Fprint(os.Stderr, report.KnobConflicts(rep))
+	report.Tune(os.Stdout, rep) // ends with the values that were one transport's best only
 	f, err := os.Create("best.json")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -20,7 +20,8 @@ func orDefault(b units.Bytes) string {
 // Tune writes httpvs tune's report as text: where it measured, then per
 // transport Go's defaults and the best found against h1, the gain's
 // interval, why the defaults are slow, and the Go to paste (none when
-// the defaults were best).
+// the defaults were best); last, the values of its knob file that were
+// one transport's best where the others did best at another.
 func Tune(w io.Writer, rep *tuneresult.Report) error {
 	fmt.Fprintf(w, "httpvs tune: single-stream download, %s, %.0f s; h1 measured in the same run\n", describeLink(rep), rep.Seconds)
 	if rep.Partial {
@@ -29,14 +30,15 @@ func Tune(w io.Writer, rep *tuneresult.Report) error {
 	for _, r := range rep.Results {
 		tuneResult(w, r)
 	}
+	fmt.Fprint(w, knobConflicts(rep))
 	return nil
 }
 
-// KnobConflicts says, a line each, which values of rep's knob file
+// knobConflicts says, a line each, which values of rep's knob file
 // (tuneresult.Report.KnobSet) were one transport's best where the others
 // did best at another value: one client serves every transport, so the
 // file holds one value per knob. "" when every value suited all.
-func KnobConflicts(rep *tuneresult.Report) string {
+func knobConflicts(rep *tuneresult.Report) string {
 	var b strings.Builder
 	set := rep.KnobSet("")
 	for _, k := range set.Knobs {

@@ -50,7 +50,7 @@ func TestTuneSaysOneThing(t *testing.T) {
 	}
 }
 
-// TestKnobConflicts: a line for each value of the knob file that was one
+// TestKnobConflicts: Tune ends with a line for each value of the knob file that was one
 // transport's best where others did best at another value, in the knob
 // file's order; nothing for values every transport agreed on or that one
 // transport alone tuned, nor for a transport whose defaults were best.
@@ -63,11 +63,11 @@ func TestKnobConflicts(t *testing.T) {
 	}}
 	want := "httpvs tune: Client.ReadSize 1Mi is h2c's best; the others did best at another value (h2: 64Ki, h3: 64Ki): one client serves every transport\n" +
 		"httpvs tune: Server.WriteSize 256Ki is h2c's best; the others did best at another value (h3: 32Ki): one client serves every transport\n"
-	if got := KnobConflicts(rep); got != want {
+	if got := knobConflicts(rep); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 	rep.Results = rep.Results[:1]
-	if got := KnobConflicts(rep); got != "" {
+	if got := knobConflicts(rep); got != "" {
 		t.Errorf("one transport tuned: %q, want nothing", got)
 	}
 }

@@ -62,7 +62,7 @@ func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if name == "" {
-		name = webpage.IndexFile
+		name = site.page.Objects[0].Path // the document (webpage.Read)
 	}
 	if hidden(name) {
 		// .env, .git/config, .htpasswd: what a directory holds beside

@@ -23,8 +23,8 @@ const (
 	maxHARBytes = 256 << 20
 )
 
-// IndexFile is the document of a directory page.
-const IndexFile = "index.html"
+// indexFile is the document of a directory page.
+const indexFile = "index.html"
 
 // Read reads a user's page from name: a directory (fromDir) or a HAR file
 // (fromHAR). Both return a page that passes Validate, or an error.
@@ -45,19 +45,19 @@ func Read(name string) (Page, error) {
 // index.html references, relative to it; the model fetches every file.
 func fromDir(dir string) (Page, error) {
 	p := Page{Dir: dir, Source: "directory " + dir}
-	st, err := os.Stat(filepath.Join(dir, IndexFile))
+	st, err := os.Stat(filepath.Join(dir, indexFile))
 	switch {
 	case err != nil && errors.Is(err, fs.ErrNotExist):
 		if _, derr := os.ReadDir(dir); derr != nil {
 			return Page{}, fmt.Errorf("read page directory %s: %w", dir, unwrapPath(derr))
 		}
-		return Page{}, fmt.Errorf("page directory %s has no %s", dir, IndexFile)
+		return Page{}, fmt.Errorf("page directory %s has no %s", dir, indexFile)
 	case err != nil:
 		return Page{}, fmt.Errorf("read page directory %s: %w", dir, unwrapPath(err))
 	case !st.Mode().IsRegular():
-		return Page{}, fmt.Errorf("page directory %s: %s is not a file", dir, IndexFile)
+		return Page{}, fmt.Errorf("page directory %s: %s is not a file", dir, indexFile)
 	}
-	p.Objects = append(p.Objects, Object{Kind: KindHTML, Bytes: st.Size(), Path: IndexFile})
+	p.Objects = append(p.Objects, Object{Kind: KindHTML, Bytes: st.Size(), Path: indexFile})
 	var rest []Object
 	err = filepath.WalkDir(dir, func(name string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -79,7 +79,7 @@ func fromDir(dir string) (Page, error) {
 			return err
 		}
 		rel = filepath.ToSlash(rel)
-		if rel == IndexFile {
+		if rel == indexFile {
 			return nil
 		}
 		if len(rest)+1 >= maxObjects {

@@ -94,6 +94,9 @@ func (p Page) Validate() error {
 		return fmt.Errorf("page %s: its first object is %s, not the HTML document", p.Source, p.Objects[0].Kind)
 	}
 	for i, o := range p.Objects {
+		if p.Dir != "" && o.Path == "" {
+			return fmt.Errorf("page %s: object %d has no path in %s (want a file's path under the directory, as Read gives)", p.Source, i, p.Dir)
+		}
 		if o.Bytes < 0 || o.Bytes > maxObjectBytes {
 			return fmt.Errorf("page %s: object %d has %d bytes (want 0 to %d)", p.Source, i, o.Bytes, maxObjectBytes)
 		}

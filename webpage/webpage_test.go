@@ -116,3 +116,16 @@ func FuzzParseHAR(f *testing.F) {
 		}
 	})
 }
+
+// TestDirPageObjectsHavePaths: a page served from a directory names each
+// object's file; one without a path is refused, as Read never makes one.
+func TestDirPageObjectsHavePaths(t *testing.T) {
+	p := Page{Source: "x", Dir: t.TempDir(), Objects: []Object{{Kind: KindHTML, Bytes: 10, Path: "index.html"}, {Kind: KindCSS, Bytes: 4}}}
+	if err := p.Validate(); err == nil || !strings.Contains(err.Error(), "object 1 has no path") {
+		t.Fatalf("Validate = %v, want object 1's missing path", err)
+	}
+	p.Objects[1].Path = "a.css"
+	if err := p.Validate(); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -96,8 +96,8 @@ func tuneLink(list []string) (*experiment.LinkSpec, error) {
 }
 
 // writeKnobFile writes rep's best settings to path as a knob set named
-// after the file and, unless asJSON, says on stderr how to use it and
-// which values were one transport's best only.
+// after the file and, unless asJSON, says on stderr how to use it (the
+// report says which values were one transport's best only).
 func writeKnobFile(e *env, path string, rep *tuneresult.Report, asJSON bool) error {
 	err := runfiles.WriteFile(path, func(w io.Writer) error { return rep.WriteKnobFile(w, "tune "+filepath.Base(path)) })
 	if err != nil {
@@ -105,7 +105,6 @@ func writeKnobFile(e *env, path string, rep *tuneresult.Report, asJSON bool) err
 	}
 	if !asJSON {
 		e.say("wrote %s: httpvs run --knobs %s measures with these settings", path, path)
-		fmt.Fprint(e.stderr, report.KnobConflicts(rep))
 	}
 	return nil
 }
