@@ -26,7 +26,7 @@
 #     is the same gate for a faster runner.
 # MARGIN_RUNS=N (default 0) first makes N runs of the build alone and
 # estimates from them the between-run spread compare's test allows for
-# (go run ./internal/analysis/betweenruns), which the pairs after it are
+# (go run ./bench/betweenruns), which the pairs after it are
 # gated with (compare --margin); MARGIN_WRITE=1 also writes it to
 # internal/analysis/betweenruns.json, the margin built in. Without them
 # the pairs are gated with the built-in one. Each pair is gated without a
@@ -52,7 +52,7 @@ cleanup() {
 }
 trap cleanup EXIT
 go build -o "$dir/httpvs" ./cmd/httpvs
-go build -o "$dir/betweenruns" ./internal/analysis/betweenruns
+go build -o "$dir/betweenruns" ./bench/betweenruns
 margin_runs=${MARGIN_RUNS:-0}
 margin=()
 pairs=${PAIRS:-20}

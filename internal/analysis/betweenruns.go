@@ -15,7 +15,7 @@ import (
 // The gate's default margin: BetweenRuns estimated from runs of one build
 // of `httpvs run --ci` on the machine that measured the gate
 // (bench/gate.sh with MARGIN_RUNS, written by
-// `go run ./internal/analysis/betweenruns`).
+// `go run ./bench/betweenruns`).
 //
 //go:embed betweenruns.json
 var betweenRunsJSON []byte

@@ -3,7 +3,7 @@
 // and prints it as the JSON compare --margin reads and
 // internal/analysis/betweenruns.json holds:
 //
-//	go run ./internal/analysis/betweenruns RUN/results.json... >margin.json
+//	go run ./bench/betweenruns RUN/results.json... >margin.json
 package main
 
 import (
