@@ -92,7 +92,8 @@ func (s *screen) fixText(knobs []results.Knob) string {
 }
 
 // caveatLines are the caveats about the machine or the measurement, apart
-// from causes: each rule once with its cells, the table's marks first.
+// from causes: each rule once with its cells (once per fix, with the
+// setting that tries it), the table's marks first.
 func (s *screen) caveatLines() []string {
 	var out []string
 	for _, c := range s.j.Caveats {
@@ -100,7 +101,11 @@ func (s *screen) caveatLines() []string {
 		if c.Rule == vocab.MarkMachineBound {
 			mark = markMachine
 		}
-		out = append(out, wrapLines(fmt.Sprintf("%s %s: %s%s", mark, c.Rule, c.What, cellCount(c.Cells))))
+		line := fmt.Sprintf("%s %s: %s", mark, c.Rule, c.What)
+		if fix := s.fixText(c.Knobs); fix != "" {
+			line += "; try " + fix // a rule's cells with and without a fix are two lines
+		}
+		out = append(out, wrapLines(line+cellCount(c.Cells)))
 	}
 	var cut []string
 	for _, c := range s.res.Cells {
