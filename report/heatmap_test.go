@@ -61,7 +61,7 @@ func TestHTMLVerdictComesFirst(t *testing.T) {
 	for _, want := range []string{
 		`<table class="heat">`,
 		"0.49x [0.33, 0.71]", "0.64x [0.63, 0.66]",
-		":tuned rows against Go as shipped, paired by round:",
+		":tuned rows over the same transport as shipped, paired by round:",
 		"What to change", "errors",
 	} {
 		if !strings.Contains(page[verdict:first], want) {

@@ -102,7 +102,7 @@ func TestTunedFootnoteOnlyWithItsRows(t *testing.T) {
 	if err := Matrix(&b, res); err != nil {
 		t.Fatal(err)
 	}
-	if n := strings.Count(b.String(), ":tuned rows against Go as shipped, paired by round: "); n != 1 {
+	if n := strings.Count(b.String(), ":tuned rows over the same transport as shipped, paired by round: "); n != 1 {
 		t.Errorf("the footnote %d times with the rows there, want once", n)
 	}
 }
@@ -148,5 +148,45 @@ func TestServerNoteOnceInATable(t *testing.T) {
 	out := b.String()
 	if strings.Count(out, "127.0.0.1:9/stats") != 1 || strings.Contains(out, "h2c: server counters") {
 		t.Errorf("the reason not said once for the table:\n%s", out)
+	}
+}
+
+// TestTunedLineSaysGainsNotRatios: a tuned row whose ratio to h1 falls
+// because h1 gained more is still raised by its own paired test, and the
+// line says the gains (the baseline's too), never the two ratios, whose
+// denominators differ.
+func TestTunedLineSaysGainsNotRatios(t *testing.T) {
+	reps := func(vals ...float64) []results.Repetition {
+		var out []results.Repetition
+		for i, v := range vals {
+			out = append(out, results.Repetition{Round: i + 1, Value: v})
+		}
+		return out
+	}
+	iv := func(r float64) *results.Interval {
+		return &results.Interval{Ratio: r, Low: r * 0.9, High: r * 1.1, Pairs: 6, Verdict: results.VerdictSlower}
+	}
+	res := &results.Results{Settings: results.Settings{Alongside: &results.KnobSet{Name: "tuned"}}, Cells: []results.Cell{
+		{Scenario: "download", Protocol: "h1", Repetitions: reps(10, 10.5, 9.5, 10, 10.2, 9.8)},
+		{Scenario: "download", Protocol: "h3", VsBaseline: iv(0.11), Repetitions: reps(1.1, 1.15, 1.05, 1.1, 1.12, 1.08)},
+		{Scenario: "download:tuned", Protocol: "h1", Knobs: "tuned", Repetitions: reps(16, 16.5, 15.5, 16, 16.2, 15.8)},
+		{Scenario: "download:tuned", Protocol: "h3", Knobs: "tuned", VsBaseline: iv(0.08), Repetitions: reps(1.3, 1.35, 1.25, 1.3, 1.32, 1.28)},
+	}}
+	analysis.SetTunedGains(res.Cells)
+	analysis.Conclude(res)
+	g := res.Judgement.Tuned
+	if g == nil || len(g.Gains) != 2 || g.Gains[0].Cell != "download/h1" || g.Gains[0].From != 0 || g.Gains[1].Word != vocab.GainRaised {
+		t.Fatalf("tuned rows %+v: want download/h1 (no ratios) and download/h3 raised", g)
+	}
+	var b bytes.Buffer
+	if err := Screen(&b, res, nil); err != nil {
+		t.Fatal(err)
+	}
+	out := strings.ReplaceAll(b.String(), "\n  ", " ")
+	if !strings.Contains(out, "raised download/h1 ×1.60 [") || !strings.Contains(out, "download/h3 ×1.18 [") {
+		t.Errorf("the gains are not said:\n%s", out)
+	}
+	if strings.Contains(out, "0.11x→") || strings.Contains(out, "→0.08x") {
+		t.Errorf("the two rows' ratios are set side by side:\n%s", out)
 	}
 }

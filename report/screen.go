@@ -97,7 +97,10 @@ func (s *screen) header() string {
 	case set.Target != "child":
 		where = "target " + strings.TrimSpace(set.Target+" "+set.TLSTarget)
 	}
-	machine := fmt.Sprintf("%d cores", e.Cores)
+	machine := "cores unknown"
+	if e.Cores > 0 {
+		machine = fmt.Sprintf("%d cores", e.Cores)
+	}
 	if e.CPUModel != "" {
 		machine = strings.NewReplacer("(R)", "", "(TM)", "").Replace(e.CPUModel) + ", " + machine
 	}
@@ -110,7 +113,7 @@ func (s *screen) header() string {
 	} else if hi > 0 {
 		rounds = plural(hi, "round")
 	}
-	parts := []string{"httpvs " + e.Version, where, machine, e.GoVersion, "knobs " + knobSetName(s.res), rounds}
+	parts := []string{"httpvs " + orUnknown(e.Version, "version"), where, machine, orUnknown(e.GoVersion, "Go"), "knobs " + knobSetName(s.res), rounds}
 	if s.base != "" && s.base != "h1" {
 		parts = append(parts, "baseline "+s.base)
 	}
@@ -325,4 +328,13 @@ func unmeasured(c *results.Cell) (why string, none bool) {
 		return "-", true
 	}
 	return "", false
+}
+
+// orUnknown is v, or what it names said unknown: a missing value is
+// shown as such, never as a blank.
+func orUnknown(v, what string) string {
+	if v == "" {
+		return what + " unknown"
+	}
+	return v
 }

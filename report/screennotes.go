@@ -34,28 +34,29 @@ func (s *screen) aaLine() []string {
 	return []string{wrapLines(line)}
 }
 
-// tunedLine says what the tuned rows' own paired tests found; nil without
-// tuned rows.
+// tunedLine says what the tuned rows' own paired tests found: each
+// cell's gain over the same transport as shipped, never the two rows'
+// ratios, whose denominators differ; nil without tuned rows.
 func (s *screen) tunedLine() []string {
 	t := s.j.Tuned
 	if t == nil {
 		return nil
 	}
-	var moved []string
-	counts := map[string]int{}
+	byWord := map[string][]string{}
 	for _, g := range t.Gains {
-		if g.Gain != nil && (g.Word == "raised" || g.Word == "lowered") {
-			moved = append(moved, fmt.Sprintf("%s %s %.2fx→%.2fx (×%.2f [%.2f, %.2f])", g.Word, g.Cell, g.From, g.To, g.Gain.Ratio, g.Gain.Low, g.Gain.High))
+		if g.Gain != nil && (g.Word == vocab.GainRaised || g.Word == vocab.GainLowered) {
+			byWord[g.Word] = append(byWord[g.Word], fmt.Sprintf("%s ×%.2f [%.2f, %.2f]", g.Cell, g.Gain.Ratio, g.Gain.Low, g.Gain.High))
 			continue
 		}
-		counts[g.Word]++
+		byWord[g.Word] = append(byWord[g.Word], g.Cell)
 	}
-	for _, w := range []string{"no change", "can't tell"} {
-		if counts[w] > 0 {
-			moved = append(moved, fmt.Sprintf("%s %d", w, counts[w]))
+	var parts []string
+	for _, w := range []string{vocab.GainRaised, vocab.GainLowered, vocab.GainNone, vocab.GainCantTell} {
+		if len(byWord[w]) > 0 {
+			parts = append(parts, w+" "+strings.Join(byWord[w], ", "))
 		}
 	}
-	return []string{wrapLines(fmt.Sprintf(":%s rows against Go as shipped, paired by round: %s", t.Knobs, strings.Join(moved, "; ")))}
+	return []string{wrapLines(fmt.Sprintf(":%s rows over the same transport as shipped, paired by round: %s", t.Knobs, strings.Join(parts, "; ")))}
 }
 
 // causeLines are one footnote per cause: its number, rule, what it is,

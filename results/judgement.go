@@ -143,10 +143,13 @@ type TunedRows struct {
 // TunedRow is a variant cell against the shipped cell of the same
 // transport and scenario: Word is "raised", "lowered", "no change" or
 // "can't tell", from Gain (nil without a paired test: then "can't tell").
+// From and To are each row's ratio to its own baseline (shipped and tuned
+// h1), so their quotient is not the gain; both are absent for the
+// baseline's row.
 type TunedRow struct {
-	Cell string    `json:"cell"` // the shipped cell, "download/h2c"
-	From float64   `json:"from"` // the shipped cell's ratio to the baseline
-	To   float64   `json:"to"`   // the variant cell's
+	Cell string    `json:"cell"`           // the shipped cell, "download/h2c"
+	From float64   `json:"from,omitempty"` // the shipped cell's ratio to the shipped baseline
+	To   float64   `json:"to,omitempty"`   // the variant cell's, to the variant's baseline
 	Gain *Interval `json:"gain,omitempty"`
 	Word string    `json:"word"`
 }

@@ -128,11 +128,11 @@ func tunedRows(res *results.Results) *results.TunedRows {
 	t := &results.TunedRows{Knobs: a.Name}
 	for i := range res.Cells {
 		v := &res.Cells[i]
-		if v.Knobs == "" || v.VsBaseline == nil {
+		if v.Knobs == "" || (v.VsBaseline == nil && v.TunedGain == nil) {
 			continue
 		}
 		shipped := res.Cell(strings.TrimSuffix(v.Scenario, vocab.VariantSep+v.Knobs), v.Protocol)
-		if shipped == nil || shipped.VsBaseline == nil || shipped == v {
+		if shipped == nil || shipped == v {
 			continue
 		}
 		t.Gains = append(t.Gains, tunedGain(shipped, v))
@@ -146,9 +146,13 @@ func tunedRows(res *results.Results) *results.TunedRows {
 // tunedGain is variant v against shipped as the measuring side's own
 // paired test found it (Cell.TunedGain: tuned over shipped, by round, in
 // the same rounds), never two intervals with different denominators held
-// side by side; "can't tell" without one.
+// side by side; "can't tell" without one. The baseline's own row is
+// included: its gain is what moved the other rows' denominator.
 func tunedGain(shipped, v *results.Cell) results.TunedRow {
-	g := results.TunedRow{Cell: shipped.Scenario + "/" + shipped.Protocol, From: shipped.VsBaseline.Ratio, To: v.VsBaseline.Ratio, Word: vocab.GainCantTell}
+	g := results.TunedRow{Cell: shipped.Scenario + "/" + shipped.Protocol, Word: vocab.GainCantTell}
+	if shipped.VsBaseline != nil && v.VsBaseline != nil {
+		g.From, g.To = shipped.VsBaseline.Ratio, v.VsBaseline.Ratio
+	}
 	if t := v.TunedGain; t != nil && t.Word != "" {
 		gain := t.Gain
 		g.Gain, g.Word = &gain, t.Word

@@ -131,7 +131,7 @@ func checkQuickOutputs(t *testing.T, dir, stdout string) {
 			t.Errorf("%s: %v, %d bytes", name, err, len(b))
 		}
 	}
-	for _, want := range []string{"headers-body", "(1 round)", "download:tuned ", ":tuned rows against Go as shipped, paired by round: can't tell"} {
+	for _, want := range []string{"headers-body", "(1 round)", "download:tuned ", ":tuned rows over the same transport as shipped, paired by round: can't tell"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("table lacks %q:\n%s", want, stdout)
 		}
