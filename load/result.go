@@ -1,6 +1,7 @@
 package load
 
 import (
+	"fmt"
 	"os"
 	"time"
 
@@ -73,7 +74,29 @@ func (r *run) result(clients []connClient, interrupted bool) loadresult.Result {
 	for _, c := range clients {
 		res.Connections += c.Connections()
 	}
+	r.fewerConnections(&res, interrupted)
 	return res
+}
+
+// fewerConnections says so when a closed loop bounded by a request count
+// opened fewer connections than asked with no error to explain it: the
+// count ran out before the other workers dialed, so fewer requests were
+// in flight than Concurrency claimed, and it is lowered to what ran.
+func (r *run) fewerConnections(res *loadresult.Result, interrupted bool) {
+	conns := int64(r.cfg.Conns)
+	if r.open || interrupted || r.cfg.Requests == 0 || res.Connections == 0 || res.Connections >= conns || res.Errors.Total > 0 {
+		return
+	}
+	done := fmt.Sprintf("the %d requests asked were", r.cfg.Requests)
+	if r.cfg.Requests == 1 {
+		done = "the one request asked was"
+	}
+	why := fmt.Sprintf("%d of the %d connections asked opened: %s done before the others dialed", res.Connections, conns, done)
+	if res.Lowered != "" {
+		why = res.Lowered + "; " + why
+	}
+	res.Lowered = why
+	res.Concurrency = int(res.Connections) * r.cfg.Streams
 }
 
 // finish completes res once the workers are done at finished: the measured

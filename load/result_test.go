@@ -45,7 +45,29 @@ func TestResultCarriesWindowHostAndHistograms(t *testing.T) {
 				t.Fatalf("succeeded %d (%s)", res.Succeeded, res.FirstError)
 			}
 			checkResultHistograms(t, res, open)
+			if fewer := strings.Contains(res.Lowered, "of the 2 connections asked opened"); fewer != (!open && res.Connections < 2) {
+				t.Errorf("%d connections opened, concurrency %d, note %q", res.Connections, res.Concurrency, res.Lowered)
+			}
 		})
+	}
+}
+
+// TestFewerConnectionsThanAsked: a closed loop whose request count runs
+// out before every worker dials says how many connections opened and
+// lowers its concurrency to them; one that opened them all says nothing.
+func TestFewerConnectionsThanAsked(t *testing.T) {
+	ts, _ := startServer(t, nil)
+	base := Config{URL: ts.URL(transport.H1) + "/small", Client: transport.ClientOptions{Protocol: transport.H1}, Conns: 3, Streams: 1, Requests: 1}
+	res := mustRun(t, base)
+	if res.Succeeded != 1 || res.Connections != 1 {
+		t.Fatalf("succeeded %d over %d connections (%s), want 1 over 1", res.Succeeded, res.Connections, res.FirstError)
+	}
+	if want := "1 of the 3 connections asked opened: the one request asked was done before the others dialed"; res.Lowered != want || res.Concurrency != 1 || res.Asked != 3 {
+		t.Errorf("note %q, concurrency %d of %d asked; want %q, 1 of 3", res.Lowered, res.Concurrency, res.Asked, want)
+	}
+	base.Conns = 1
+	if res := mustRun(t, base); res.Lowered != "" || res.Concurrency != 1 {
+		t.Errorf("one connection asked and opened: note %q, concurrency %d", res.Lowered, res.Concurrency)
 	}
 }
 
