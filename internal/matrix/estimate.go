@@ -30,6 +30,9 @@ func estimateRun(opts Options) (Estimate, error) {
 	e := Estimate{Rounds: opts.Repeat, MaxRounds: opts.MaxRepeat, Time: opts.crossoverCost() + opts.browserCost()}
 	r := &runner{opts: opts}
 	for _, sc := range scenarios {
+		if k := opts.repeat(sc); e.Fewest == 0 || k < e.Fewest {
+			e.Fewest = k
+		}
 		e.Cells += len(r.columns(sc))
 		e.Time += opts.prepCost(sc) + time.Duration(opts.repeat(sc))*opts.stageCost(sc)
 	}
