@@ -98,7 +98,7 @@ func TestFirstStagePaces(t *testing.T) {
 		!strings.Contains(paced, "to hold the") || !strings.Contains(paced, "went at 2.0 times its estimate") {
 		t.Errorf("at twice the estimate: %d rounds, %q; want fewer than 8, said", k, paced)
 	}
-	if k, paced := stage(done, 1); k != MinFirstStage || !strings.Contains(paced, "and even those overran") {
+	if k, paced := stage(done, 1); k != MinFirstStage || !strings.Contains(paced, "and even those would overrun") {
 		t.Errorf("no time left: %d rounds, %q; want %d, said", k, paced, MinFirstStage)
 	}
 	if k, _ := stage(0, 10); k != 8 {
@@ -106,7 +106,7 @@ func TestFirstStagePaces(t *testing.T) {
 	}
 	// Rounds already at the fewest are kept, and said to overrun.
 	o.Repeat = MinFirstStage
-	if k, paced := stage(done, 1); k != MinFirstStage || !strings.HasPrefix(paced, "first rounds at the fewest already (small-sequential kept 3), and even those overran the ") {
+	if k, paced := stage(done, 1); k != MinFirstStage || !strings.HasPrefix(paced, "first rounds at the fewest already (small-sequential kept 3), and even those would overrun the ") {
 		t.Errorf("at the fewest, no time left: %d rounds, %q; want %d, said", k, paced, MinFirstStage)
 	}
 }
@@ -132,7 +132,7 @@ func TestRunRecordsItsOverrun(t *testing.T) {
 	if s.BudgetSeconds != 0.001 || s.OverrunSeconds < took-s.BudgetSeconds || s.OverrunSeconds <= 0 {
 		t.Errorf("budget %gs, overrun %gs, the run took %gs: want the overrun at least what it took past the budget", s.BudgetSeconds, s.OverrunSeconds, took)
 	}
-	if want := "first rounds at the fewest already (request-1 kept 1, request-1-x50 kept 1), and even those overran the 1ms budget: the run went at "; !strings.HasPrefix(s.Paced, want) {
+	if want := "first rounds at the fewest already (request-1 kept 1, request-1-x50 kept 1), and even those would overrun the 1ms budget: the run went at "; !strings.HasPrefix(s.Paced, want) {
 		t.Errorf("paced %q, want it to start %q", s.Paced, want)
 	}
 	for _, c := range res.Cells {

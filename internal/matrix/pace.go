@@ -70,7 +70,7 @@ func (r *runner) firstStage(sc Scenario, rest []Scenario) int {
 	}
 	held := "to hold"
 	if float64(cut)*rounds > float64(k)*avail {
-		held = "and even those overran"
+		held = "and even those would overrun"
 	}
 	what := "first rounds at the fewest already"
 	if r.cutFrom > 0 {
