@@ -211,6 +211,10 @@ type Profiles struct {
 type Estimate struct {
 	Cells  int // cells to measure: scenarios (variants included) times their columns
 	Rounds int // rounds every cell gets (Options.Repeat)
+	// Fewest is the first rounds of the cells that get fewest: below
+	// Rounds when the user's slow requests or a variant get fewer; zero
+	// for an estimate of no cells.
+	Fewest int
 	// MaxRounds is the most a noisy cell may get (Options.MaxRepeat).
 	MaxRounds int
 	// Time is the expected time of every cell's first Rounds rounds, their

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/results"
@@ -151,5 +152,35 @@ func (s *screen) warnings() []string {
 	if len(s.res.Sizing) > 0 {
 		out = append(out, wrapLines("your requests' rounds, sized from a probe: "+strings.Join(s.res.Sizing, "; ")))
 	}
+	if l := s.overrunLine(); l != "" {
+		out = append(out, wrapLines(l))
+	}
 	return out
+}
+
+// overrunLine says how far past its budget the run ended
+// (Settings.OverrunSeconds), what it took and what its first rounds were
+// estimated at; "" for a run that ended within it.
+func (s *screen) overrunLine() string {
+	set := s.res.Settings
+	if set.OverrunSeconds <= 0 {
+		return ""
+	}
+	field := "Budget"
+	if s.flags != nil {
+		if f, ok := s.flags(field); ok {
+			field = f
+		}
+	}
+	round := func(sec float64) time.Duration { return time.Duration(sec * float64(time.Second)).Round(time.Second) }
+	took := "unknown"
+	if !s.res.Started.IsZero() && s.res.Finished.After(s.res.Started) {
+		took = s.res.Finished.Sub(s.res.Started).Round(time.Second).String()
+	}
+	est := "unknown"
+	if set.EstimatedSeconds > 0 {
+		est = round(set.EstimatedSeconds).String()
+	}
+	return fmt.Sprintf("over budget: the run's rounds took %s, %s past the %s the budget left them (%s); their first rounds were estimated at %s",
+		took, round(set.OverrunSeconds), round(set.BudgetSeconds), field, est)
 }

@@ -58,9 +58,13 @@ type Settings struct {
 	EstimatedSeconds float64 `json:"estimated_seconds,omitempty"`
 	// Paced, when set, says that the run, slower than its estimate, gave
 	// some scenarios fewer first rounds than Repeat to hold its budget:
-	// which, and how many (each cell records its own: Cell.FirstStage);
-	// "" when every cell got Repeat.
+	// which, and how many (each cell records its own: Cell.FirstStage),
+	// or that a scenario's first rounds, already at the fewest, were
+	// kept though they would end past it; "" when neither happened.
 	Paced string `json:"paced,omitempty"`
+	// OverrunSeconds is how far past BudgetSeconds the run's rounds
+	// ended; zero when they ended within it or no budget was set.
+	OverrunSeconds float64 `json:"overrun_seconds,omitempty"`
 	// ProfileSpanSeconds is how long each profiling round of run
 	// --profile lasted at least, seconds; zero for a run not profiled (or
 	// written before it was recorded: 2 s).

@@ -51,4 +51,9 @@ func TestCostLine(t *testing.T) {
 	if got := CostLine(p); !strings.Contains(got, "past --budget 10s: every cell still gets its 3 first round(s)") {
 		t.Errorf("past the budget: %q", got)
 	}
+	// Some cells get fewer (a slow request of the user's): the range.
+	p.Estimate.Fewest = 1
+	if got, want := CostLine(p), "httpvs run: 10 cells on loopback, 1 to 3 round(s) each: about 21s in all, past --budget 10s: every cell still gets its 1 to 3 first round(s)"; got != want {
+		t.Errorf("some cells fewer:\n got %q\nwant %q", got, want)
+	}
 }

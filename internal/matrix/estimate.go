@@ -30,6 +30,9 @@ func estimateRun(opts Options) (Estimate, error) {
 	e := Estimate{Rounds: opts.Repeat, MaxRounds: opts.MaxRepeat, Time: opts.crossoverCost() + opts.browserCost()}
 	r := &runner{opts: opts}
 	for _, sc := range scenarios {
+		if k := opts.repeat(sc); e.Fewest == 0 || k < e.Fewest {
+			e.Fewest = k
+		}
 		e.Cells += len(r.columns(sc))
 		e.Time += opts.prepCost(sc) + time.Duration(opts.repeat(sc))*opts.stageCost(sc)
 	}
@@ -45,9 +48,13 @@ func (o *Options) coldCost(p transport.Protocol, resumed bool) time.Duration {
 
 // checkCost is the expected time of a cell's check before its rounds
 // (runner.prepare): one request or one small transfer per stream, and on
-// loopback a transfer's sizing probe.
+// loopback a transfer's sizing probe; a user's request measured as a
+// transfer, one response of it whole.
 func (o *Options) checkCost(sc Scenario, p transport.Protocol) time.Duration {
 	d := o.coldCost(p, false) + o.RTT
+	if userTransfer(sc) {
+		d += spec(&sc).OneResponse[p]
+	}
 	if scenariospec.Transfer(sc.Metric) && o.Size == 0 && o.linkSize(sc) == 0 {
 		d += max(min(o.Duration/2, maxProbe), minProbe)
 	}
@@ -72,6 +79,8 @@ func (o *Options) roundCost(sc Scenario, p transport.Protocol) time.Duration {
 		return cold + max(o.Warmup, holWarmRTTs*o.RTT) + o.Duration + o.RTT
 	case scenariospec.Transfer(sc.Metric):
 		return cold + o.transferTime(sc, p) + o.RTT
+	case userTransfer(sc):
+		return cold + o.transferRound(sc, p) + o.RTT
 	}
 	r := &runner{opts: *o}
 	return cold + o.Warmup + r.firstTry(sc) + o.RTT

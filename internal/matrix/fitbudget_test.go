@@ -1,6 +1,7 @@
 package matrix
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -97,10 +98,53 @@ func TestFirstStagePaces(t *testing.T) {
 		!strings.Contains(paced, "to hold the") || !strings.Contains(paced, "went at 2.0 times its estimate") {
 		t.Errorf("at twice the estimate: %d rounds, %q; want fewer than 8, said", k, paced)
 	}
-	if k, paced := stage(done, 1); k != MinFirstStage || !strings.Contains(paced, "and even those overran") {
+	if k, paced := stage(done, 1); k != MinFirstStage || !strings.Contains(paced, "and even those would overrun") {
 		t.Errorf("no time left: %d rounds, %q; want %d, said", k, paced, MinFirstStage)
 	}
 	if k, _ := stage(0, 10); k != 8 {
 		t.Errorf("no budget: %d rounds; want 8", k)
+	}
+	// Rounds already at the fewest are kept, and said to overrun.
+	o.Repeat = MinFirstStage
+	if k, paced := stage(done, 1); k != MinFirstStage || !strings.HasPrefix(paced, "first rounds at the fewest already (small-sequential kept 3), and even those would overrun the ") {
+		t.Errorf("at the fewest, no time left: %d rounds, %q; want %d, said", k, paced, MinFirstStage)
+	}
+}
+
+// TestRunRecordsItsOverrun: a run whose fewest first rounds cannot end
+// within its budget keeps them, says so (Settings.Paced) and records how
+// far past the budget its rounds ended; one without a budget records
+// neither.
+func TestRunRecordsItsOverrun(t *testing.T) {
+	o := Options{Options: plan.Options{
+		Protocols: []transport.Protocol{transport.H1, transport.H2C},
+		Scenarios: plan.RequestScenarios([]results.Request{{Method: "GET", Path: "/small"}}),
+		Repeat:    1,
+		MaxRepeat: 1,
+		Duration:  20 * time.Millisecond,
+	}, Wiring: Wiring{Target: target(t, nil), Budget: time.Millisecond}}
+	res, err := Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := res.Settings
+	took := res.Finished.Sub(res.Started).Seconds()
+	if s.BudgetSeconds != 0.001 || s.OverrunSeconds < took-s.BudgetSeconds || s.OverrunSeconds <= 0 {
+		t.Errorf("budget %gs, overrun %gs, the run took %gs: want the overrun at least what it took past the budget", s.BudgetSeconds, s.OverrunSeconds, took)
+	}
+	if want := "first rounds at the fewest already (request-1 kept 1, request-1-x50 kept 1), and even those would overrun the 1ms budget: the run went at "; !strings.HasPrefix(s.Paced, want) {
+		t.Errorf("paced %q, want it to start %q", s.Paced, want)
+	}
+	for _, c := range res.Cells {
+		if len(c.Repetitions) != 1 || c.Errors.Total != 0 {
+			t.Errorf("%s/%s: %d repetitions, %d errors; want 1, none", c.Scenario, c.Protocol, len(c.Repetitions), c.Errors.Total)
+		}
+	}
+	o.Budget = 0
+	if res, err = Run(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	if res.Settings.OverrunSeconds != 0 || res.Settings.Paced != "" {
+		t.Errorf("no budget: overrun %g, paced %q; want neither", res.Settings.OverrunSeconds, res.Settings.Paced)
 	}
 }

@@ -39,10 +39,12 @@ func (o *Options) stageCost(sc Scenario) time.Duration {
 // firstStage is the rounds sc's cells get before any is added: Repeat,
 // or fewer when the first stages of sc and the scenarios after it (rest),
 // at the pace the run has kept against its estimate (estDone), would end
-// past the Budget less what follows the rounds.
+// past the Budget less what follows the rounds. When sc's rounds are
+// already at MinFirstStage or fewer and would still end past it, they
+// are kept, and Settings.Paced says so.
 func (r *runner) firstStage(sc Scenario, rest []Scenario) int {
 	k := r.opts.repeat(sc)
-	if r.opts.Budget <= 0 || k <= MinFirstStage || r.estDone <= 0 {
+	if r.opts.Budget <= 0 || r.estDone <= 0 {
 		return k
 	}
 	took := time.Since(r.start)
@@ -62,13 +64,20 @@ func (r *runner) firstStage(sc Scenario, rest []Scenario) int {
 	cut := min(max(MinFirstStage, int(float64(k)*avail/rounds)), k)
 	if cut < k {
 		r.paced = append(r.paced, fmt.Sprintf("%s %d", sc.Name, cut))
-		held := "to hold"
-		if float64(cut)*rounds > float64(k)*avail {
-			held = "and even those overran"
-		}
-		r.res.Settings.Paced = fmt.Sprintf("first rounds cut from %d (%s), %s the %s budget: the run went at %.1f times its estimate",
-			k, strings.Join(r.paced, ", "), held, r.opts.Budget.Round(time.Second), pace)
+		r.cutFrom = k
+	} else {
+		r.paced = append(r.paced, fmt.Sprintf("%s kept %d", sc.Name, k))
 	}
+	held := "to hold"
+	if float64(cut)*rounds > float64(k)*avail {
+		held = "and even those would overrun"
+	}
+	what := "first rounds at the fewest already"
+	if r.cutFrom > 0 {
+		what = fmt.Sprintf("first rounds cut from %d", r.cutFrom)
+	}
+	r.res.Settings.Paced = fmt.Sprintf("%s (%s), %s the %s budget: the run went at %.1f times its estimate",
+		what, strings.Join(r.paced, ", "), held, roundBudget(r.opts.Budget), pace)
 	return cut
 }
 
@@ -84,4 +93,13 @@ func (r *runner) setFirstStage(sr *scenarioRun, k int) {
 			r.total -= planned - k
 		}
 	}
+}
+
+// roundBudget is a budget as a line says it: to the second, to the
+// millisecond below one.
+func roundBudget(d time.Duration) time.Duration {
+	if d >= time.Second {
+		return d.Round(time.Second)
+	}
+	return d.Round(time.Millisecond)
 }

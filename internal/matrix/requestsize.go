@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/httpvs/httpvs/internal/scenariospec"
@@ -26,12 +27,24 @@ const (
 // to run past budget: a round lasts long enough for minRequests of it to
 // finish, and, when the run's first rounds would then end past budget
 // (counted from now; zero: no bound), the slowest requests' scenarios get
-// fewer rounds than Repeat, at least one. It returns o so sized and a line
-// for each scenario it changed, saying how and why. Requests it cannot
-// time (an error, an error status) are left as they are: their check says
-// what is wrong.
+// fewer rounds than Repeat, at least one. A request found to be a
+// transfer is then fetched once over each other transport the target
+// serves, and each transport's round is estimated from its own time. It
+// returns o so sized and a line for each scenario it changed, saying how
+// and why. Requests it cannot time (an error, an error status) are left
+// as they are: their check says what is wrong.
 func SizeRequests(ctx context.Context, o Options, budget time.Duration) (Options, []string) {
 	return sizeRequests(ctx, o, budget)
+}
+
+// probe is what sizeRequests found of one request line.
+type probe struct {
+	took time.Duration
+	req  *results.Request // the request with its response's size
+	// each and failed are a transfer's times over each transport
+	// (timeEach).
+	each   map[transport.Protocol]time.Duration
+	failed []string
 }
 
 // sizeRequests is SizeRequests with the runner's methods on its options.
@@ -45,10 +58,6 @@ func sizeRequests(ctx context.Context, o Options, budget time.Duration) (Options
 		return o, nil
 	}
 	o.Scenarios = slices.Clone(o.Scenarios)
-	type probe struct {
-		took time.Duration
-		req  *results.Request // the request with its response's size
-	}
 	probes := map[string]probe{} // by request line
 	var notes []string
 	for i := range o.Scenarios {
@@ -59,16 +68,13 @@ func sizeRequests(ctx context.Context, o Options, budget time.Duration) (Options
 		key := spec(sc).Req.String()
 		pr, seen := probes[key]
 		if !seen {
-			t, size := timeRequest(ctx, f, p, *sc)
-			req := *spec(sc).Req // the caller's is left as it was
-			req.ResponseBytes, req.Transfer = size, t > 0 && transferCandidate(&req, size)
-			pr = probe{t, &req}
+			pr = sizeProbe(ctx, f, p, *sc)
 			probes[key] = pr
 		}
 		t := pr.took
 		spec(sc).Req = pr.req
 		if pr.req.Transfer {
-			notes = append(notes, shapeTransfer(f, sc, pr.req, t))
+			notes = append(notes, shapeTransfer(f, sc, pr.req, t, pr.each)+eachText(f, p, pr))
 			continue
 		}
 		// A closed loop counts the requests that start and end in its
@@ -82,6 +88,20 @@ func sizeRequests(ctx context.Context, o Options, budget time.Duration) (Options
 	}
 	f.Scenarios = o.Scenarios // shared: fitBudget sets rounds in both
 	return o, append(notes, fitBudget(&f, budget)...)
+}
+
+// sizeProbe times sc's request over p (timeRequest), decides whether
+// it is a transfer, and if so times one response of it over each
+// transport o's target serves (timeEach).
+func sizeProbe(ctx context.Context, o Options, p transport.Protocol, sc Scenario) probe {
+	t, size := timeRequest(ctx, o, p, sc)
+	req := *spec(&sc).Req // the caller's is left as it was
+	req.ResponseBytes, req.Transfer = size, t > 0 && transferCandidate(&req, size)
+	pr := probe{took: t, req: &req}
+	if req.Transfer {
+		pr.each, pr.failed = timeEach(ctx, o, p, t, sc)
+	}
+	return pr
 }
 
 // firstServed is the first of o's transports the target has a URL for.
@@ -98,21 +118,16 @@ func firstServed(o Options) (transport.Protocol, bool) {
 // body read, and the length of the first's body; zeros when one fails or
 // answers an error status.
 func timeRequest(ctx context.Context, o Options, p transport.Protocol, sc Scenario) (time.Duration, int64) {
-	ep := endpoint{method: spec(&sc).Method, path: spec(&sc).Path, body: spec(&sc).Req.Body}
-	if ep.body == nil && scenariospec.Of(&sc).Body > 0 {
-		ep.body = make([]byte, scenariospec.Of(&sc).Body)
-	}
 	var (
 		best time.Duration
 		size int64
 	)
 	for i := range sizingProbes {
-		began := time.Now()
-		resp, n, err := sendOnce(ctx, withHeader(o, spec(&sc).Req.Header), p, ep, sizingTimeout, 1<<62)
-		if err != nil || resp.StatusCode >= http.StatusBadRequest {
+		d, n, err := fetchOnce(ctx, o, p, sc)
+		if err != nil {
 			return 0, 0
 		}
-		if d := time.Since(began); best == 0 || d < best {
+		if best == 0 || d < best {
 			best = d
 		}
 		if i == 0 {
@@ -120,6 +135,74 @@ func timeRequest(ctx context.Context, o Options, p transport.Protocol, sc Scenar
 		}
 	}
 	return best, size
+}
+
+// timeEach is how long one response to sc's request took over each of
+// o's transports the target serves: first's is t (timeRequest's), each
+// other's one fetch of it within sizingTimeout. A transport whose fetch
+// failed holds t, and failed says which and why ("h3 (...)").
+func timeEach(ctx context.Context, o Options, first transport.Protocol, t time.Duration, sc Scenario) (each map[transport.Protocol]time.Duration, failed []string) {
+	each = map[transport.Protocol]time.Duration{first: t}
+	for _, p := range o.Protocols {
+		if _, done := each[p]; done || targetBase(o.Target, p) == "" {
+			continue
+		}
+		d, _, err := fetchOnce(ctx, o, p, sc)
+		if err != nil {
+			d = t
+			failed = append(failed, fmt.Sprintf("%s (%v)", p, err))
+		}
+		each[p] = d
+	}
+	return each, failed
+}
+
+// fetchOnce sends sc's request over p once, within sizingTimeout, reads
+// its body, and returns how long that took and the body's length; an
+// error for a failure or an error status.
+func fetchOnce(ctx context.Context, o Options, p transport.Protocol, sc Scenario) (time.Duration, int64, error) {
+	ep := endpoint{method: spec(&sc).Method, path: spec(&sc).Path, body: spec(&sc).Req.Body}
+	if ep.body == nil && scenariospec.Of(&sc).Body > 0 {
+		ep.body = make([]byte, scenariospec.Of(&sc).Body)
+	}
+	began := time.Now()
+	resp, n, err := sendOnce(ctx, withHeader(o, spec(&sc).Req.Header), p, ep, sizingTimeout, 1<<62)
+	switch {
+	case err != nil:
+		return 0, 0, err
+	case resp.StatusCode >= http.StatusBadRequest:
+		return 0, 0, fmt.Errorf("status %s", resp.Status)
+	}
+	return time.Since(began), n, nil
+}
+
+// eachText says how long one response of pr's transfer took over each
+// transport, in o's order, and which fetches failed and so count at
+// first's time.
+func eachText(o Options, first transport.Protocol, pr probe) string {
+	if len(pr.each) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, p := range o.Protocols {
+		if d, ok := pr.each[p]; ok {
+			parts = append(parts, fmt.Sprintf("%s %v", p, roundTook(d)))
+		}
+	}
+	text := "; one response took " + strings.Join(parts, ", ") + ", a round estimated at that many times each"
+	if len(pr.failed) > 0 {
+		text += fmt.Sprintf("; its fetch failed over %s: counted at %s's time", strings.Join(pr.failed, ", "), first)
+	}
+	return text
+}
+
+// roundTook is d rounded for a line: to the millisecond from one, to the
+// microsecond below.
+func roundTook(d time.Duration) time.Duration {
+	if d >= time.Millisecond {
+		return d.Round(time.Millisecond)
+	}
+	return d.Round(time.Microsecond)
 }
 
 // withHeader is o sending h beside its own headers.

@@ -43,6 +43,9 @@ func TestSizeRequests(t *testing.T) {
 	if spec(&many).Rounds != 1 || spec(&one).Rounds < 1 || spec(&one).Rounds > 7 || sized.repeat(many) != 1 {
 		t.Errorf("rounds %d and %d, want 1 and 1 to 7", spec(&many).Rounds, spec(&one).Rounds)
 	}
+	if e, err := EstimateRun(sized); err != nil || e.Rounds != 8 || e.Fewest != 1 {
+		t.Errorf("estimate of %d rounds, the fewest %d, %v; want 8, the fewest 1", e.Rounds, e.Fewest, err)
+	}
 	text := strings.Join(notes, "\n")
 	for _, want := range []string{"request-1: one GET /slow takes", "request-1-x50: 1 round(s), not 8", "to count 20 requests"} {
 		if !strings.Contains(text, want) {

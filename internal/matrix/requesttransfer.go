@@ -49,27 +49,46 @@ func transferCandidate(req *results.Request, size int64) bool {
 // fetch its response enough times a round for the round to last o's
 // Duration, one response alone taking t: minTransferResponses at least
 // one at a time, each stream once at least many at a time, and no more
-// than half of o's Timeout holds (its streams sharing the bandwidth). It
-// returns the line that says so.
-func shapeTransfer(o Options, sc *Scenario, req *results.Request, t time.Duration) string {
+// than half of o's Timeout holds over the slowest transport of each (one
+// response's time over each transport; its streams sharing the
+// bandwidth). It keeps each for the estimate and returns the line that
+// says so.
+func shapeTransfer(o Options, sc *Scenario, req *results.Request, t time.Duration, each map[transport.Protocol]time.Duration) string {
 	streams := max(spec(sc).Streams, 1)
 	least := streams
 	if streams == 1 {
 		least = minTransferResponses
 	}
+	slowest := t
+	for _, d := range each {
+		slowest = max(slowest, d)
+	}
 	n := max(least, int((o.Duration+t-1)/max(t, 1)))
 	n = (n + streams - 1) / streams * streams // whole waves
-	if most := int(o.Timeout / 2 / max(t, 1)); n > most {
+	if most := int(o.Timeout / 2 / max(slowest, 1)); n > most {
 		n = max(most/streams*streams, streams)
 	}
 	n = min(n, maxTransfers)
-	spec(sc).Transfers, spec(sc).Req = n, req
+	spec(sc).Transfers, spec(sc).Req, spec(sc).OneResponse = n, req, each
 	spec(sc).Duration = max(time.Duration(n)*t, o.Duration)
 	at := "one at a time"
 	if streams > 1 {
 		at = fmt.Sprintf("%d at a time", streams)
 	}
 	return fmt.Sprintf("%s: %s answers %s (%s or more): measured as a transfer, in bytes per second and CPU per GB, %d responses a round, %s", sc.Name, req, units.Bytes(req.ResponseBytes).Human(), units.Bytes(defaults.TransferResponse).Human(), n, at)
+}
+
+// transferRound is the expected time of one round of sc, a user's
+// request measured as a transfer, over p: its Transfers responses, each
+// as long as one took over p when it was sized (OneResponse), a bound
+// when many go at a time (they share the bandwidth); sc's Duration when
+// p's time is unknown.
+func (o *Options) transferRound(sc Scenario, p transport.Protocol) time.Duration {
+	t, ok := spec(&sc).OneResponse[p]
+	if !ok {
+		return max(o.Duration, spec(&sc).Duration)
+	}
+	return time.Duration(spec(&sc).Transfers) * t
 }
 
 // requestTransfer measures one repetition of sc, a user's request

@@ -2,7 +2,9 @@ package matrix
 
 import (
 	"context"
+	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -104,6 +106,77 @@ func TestRequestTransferMeasured(t *testing.T) {
 		}
 		if m := c.Repetitions[0]; n > 0 && (m.Requests != n || m.Bytes != n*bigBody || m.SizeBytes != bigBody || m.Value <= 0) {
 			t.Errorf("%s/%s: %d responses, %d bytes, each %d; want %d of %d", c.Scenario, c.Protocol, m.Requests, m.Bytes, m.SizeBytes, n, bigBody)
+		}
+	}
+}
+
+// TestRequestTransferTimedPerTransport: a user's request found to be a
+// transfer is timed over each transport the target serves, and each
+// transport's round is estimated from its own time. Over h2c the handler
+// sleeps between chunks (at least slowH2 in all: sleeping is never
+// faster than asked), h1 answers at once, h3 answers an error: h3 keeps
+// h1's time and the note says so. The h2c round is estimated at its
+// Transfers times its own response, the larger; the note says each
+// transport's time as the spec holds it.
+func TestRequestTransferTimedPerTransport(t *testing.T) {
+	const chunks, pause = 16, 20 * time.Millisecond
+	slowH2 := chunks * pause
+	body := make([]byte, bigBody)
+	mux := http.NewServeMux()
+	mux.HandleFunc("/big", func(w http.ResponseWriter, r *http.Request) {
+		switch r.ProtoMajor {
+		case 3:
+			http.Error(w, "not over h3", http.StatusServiceUnavailable)
+			return
+		case 2:
+			w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+			for c := range chunks {
+				time.Sleep(pause)
+				w.Write(body[c*len(body)/chunks : (c+1)*len(body)/chunks])
+				w.(http.Flusher).Flush()
+			}
+			return
+		}
+		w.Write(body)
+	})
+	o := Options{Options: plan.Options{
+		Protocols: []transport.Protocol{transport.H1, transport.H2C, transport.H3},
+		Scenarios: plan.RequestScenarios([]results.Request{{Method: "GET", Path: "/big"}}),
+		Repeat:    3,
+		Duration:  50 * time.Millisecond,
+	}, Wiring: Wiring{Target: target(t, mux)}}
+	sized, notes := sizeRequests(context.Background(), o, 0)
+	if spec(&o.Scenarios[0]).OneResponse != nil {
+		t.Fatal("the caller's scenario changed")
+	}
+	sc := sized.Scenarios[0]
+	each := spec(&sc).OneResponse
+	h1, h2c, h3 := each[transport.H1], each[transport.H2C], each[transport.H3]
+	if len(each) != 3 || h1 <= 0 || h2c < slowH2 || h1 >= h2c || h3 != h1 {
+		t.Fatalf("one response took %v; want h1 under h2c (at least %v), h3 at h1's", each, slowH2)
+	}
+	if err := sized.fill(); err != nil {
+		t.Fatal(err)
+	}
+	n := time.Duration(spec(&sc).Transfers)
+	cost := func(p transport.Protocol) time.Duration {
+		return sized.roundCost(sc, p) - sized.coldCost(p, false) - sized.RTT
+	}
+	if got := cost(transport.H2C); got != n*h2c || got <= cost(transport.H1) || cost(transport.H1) != n*h1 {
+		t.Errorf("rounds estimated h1 %v, h2c %v; want %d responses of %v and %v, h2c's the larger", cost(transport.H1), got, n, h1, h2c)
+	}
+	// A budget shorter than the fewest first rounds: said before the run.
+	_, est, note, err := FitBudget(sized, n*h2c)
+	if err != nil || est.Time < 3*n*h2c || !strings.Contains(note, "the budget cannot hold the first 3 rounds a cell") {
+		t.Errorf("a budget of one h2c round: estimated %v, %q, %v; want at least %v, said it cannot hold them", est.Time, note, err, 3*n*h2c)
+	}
+	text := strings.Join(notes, "\n")
+	for _, want := range []string{
+		fmt.Sprintf("; one response took h1 %v, h2c %v, h3 %v, a round estimated at that many times each", roundTook(h1), roundTook(h2c), roundTook(h3)),
+		"; its fetch failed over h3 (status 503 Service Unavailable): counted at h1's time",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("notes lack %q:\n%s", want, text)
 		}
 	}
 }

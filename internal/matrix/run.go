@@ -83,6 +83,9 @@ func run(ctx context.Context, opts Options) (*results.Results, error) {
 	r.attribute(ctx, runs, r.res.Settings.BaselineProtocol())
 	r.browser(ctx)
 	r.res.Finished = time.Now().UTC()
+	if took := time.Since(r.start); r.opts.Budget > 0 && took > r.opts.Budget {
+		r.res.Settings.OverrunSeconds = (took - r.opts.Budget).Seconds()
+	}
 	if ctx.Err() != nil {
 		r.res.Partial = true
 		r.res.PartialReason = "interrupted: " + context.Cause(ctx).Error() // the signal, when one ended it
@@ -97,7 +100,8 @@ type runner struct {
 	start       time.Time
 	rng         *rand.Rand    // the rounds' column order, from Options.Seed
 	estDone     time.Duration // what the estimate said the scenarios done so far would take (pace.go)
-	paced       []string      // the scenarios whose first stage firstStage cut, and to what
+	paced       []string      // the scenarios whose first stage firstStage cut, and to what, or kept past the budget
+	cutFrom     int           // the rounds firstStage last cut from; 0 before any cut
 	done, total int
 	statsClient *transport.Client
 	statsURL    string

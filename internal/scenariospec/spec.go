@@ -10,6 +10,7 @@ import (
 	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/results"
+	"github.com/httpvs/httpvs/transport"
 	"github.com/httpvs/httpvs/units"
 )
 
@@ -52,6 +53,12 @@ type Spec struct {
 	// (Req.Transfer), how many responses a round fetches, Streams at a
 	// time; zero otherwise.
 	Transfers int
+	// OneResponse is, for a user's request measured as a transfer, how
+	// long one response took over each transport the target serves when
+	// it was sized (a transport whose fetch failed holds the first
+	// transport's time); nil otherwise. A round over a transport is
+	// estimated at Transfers of it.
+	OneResponse map[transport.Protocol]time.Duration
 }
 
 // Of returns the Spec inside s, a *plan.Scenario. Package plan sets it
