@@ -213,7 +213,8 @@ func withHeader(o Options, h http.Header) Options {
 
 // fitBudget cuts the rounds of the user's slowest scenarios, costliest
 // first, until the run's first rounds are estimated to end within budget
-// (each keeps one at least), and says so for each.
+// (each keeps one at least, or MinFirstStage when no cut holds the
+// budget), and says so for each.
 func fitBudget(o *Options, budget time.Duration) []string {
 	if budget <= 0 {
 		return nil
@@ -239,6 +240,16 @@ func fitBudget(o *Options, budget time.Duration) []string {
 		}
 	}
 	slices.SortFunc(list, func(a, b slow) int { return int(b.round - a.round) })
+	// Cuts to one round (no interval) are worth it only where they hold
+	// the budget: when even those would leave the run past it, each keeps
+	// the fewest rounds an interval is worth, and the run says it overruns.
+	least, saved := 1, time.Duration(0)
+	for _, s := range list {
+		saved += time.Duration(o.repeat(o.Scenarios[s.i])-1) * s.round
+	}
+	if saved < over {
+		least = MinFirstStage
+	}
 	var notes []string
 	for _, s := range list {
 		if over <= 0 {
@@ -246,7 +257,7 @@ func fitBudget(o *Options, budget time.Duration) []string {
 		}
 		sc := &o.Scenarios[s.i]
 		rounds := o.repeat(*sc)
-		cut := min(rounds-1, int((over+s.round-1)/s.round))
+		cut := min(rounds-least, int((over+s.round-1)/s.round))
 		if cut <= 0 {
 			continue
 		}

@@ -2,6 +2,7 @@ package matrix
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -29,7 +30,7 @@ func TestSizeRequests(t *testing.T) {
 		Repeat:    8,
 		Duration:  100 * time.Millisecond,
 	}, Wiring: Wiring{Target: target(t, mux)}}
-	const budget = 3 * time.Second
+	const budget = 15 * time.Second
 	sized, notes := sizeRequests(context.Background(), o, budget)
 	if sized.Duration != o.Duration || sized.Warmup != 0 || sized.Repeat != 8 || spec(&o.Scenarios[0]).Duration != 0 {
 		t.Fatalf("options changed beyond the scenarios: %+v; the caller's scenarios: %+v", sized, o.Scenarios[0])
@@ -56,5 +57,15 @@ func TestSizeRequests(t *testing.T) {
 		if (spec(&sc).Duration > 0 || spec(&sc).Rounds > 0) && !strings.Contains(text, sc.Name+": ") {
 			t.Errorf("%s changed without a note", sc.Name)
 		}
+	}
+	// Within 3 s no cut holds the budget (one round of request-1-x50
+	// is 6 s): each keeps the fewest rounds an interval is worth.
+	sized, notes = sizeRequests(context.Background(), o, 3*time.Second)
+	one, many = sized.Scenarios[0], sized.Scenarios[1]
+	if sized.repeat(many) != MinFirstStage || sized.repeat(one) != MinFirstStage {
+		t.Errorf("rounds %d and %d within 3 s, want %d each", sized.repeat(many), sized.repeat(one), MinFirstStage)
+	}
+	if text := strings.Join(notes, "\n"); !strings.Contains(text, fmt.Sprintf("request-1-x50: %d round(s), not 8", MinFirstStage)) {
+		t.Errorf("notes lack the cut to %d:\n%s", MinFirstStage, text)
 	}
 }
