@@ -139,7 +139,8 @@ func cellCount(cells []string) string {
 }
 
 // warnings are the run's warnings, a line each with its fix: the UDP
-// buffers, the user's requests measured otherwise than asked.
+// buffers, the user's requests measured otherwise than asked; and where
+// an external target's server CPU came from, or why it is unknown.
 func (s *screen) warnings() []string {
 	var out []string
 	if w := s.res.Settings.UDPBuffers; w != "" {
@@ -150,6 +151,9 @@ func (s *screen) warnings() []string {
 	}
 	if len(s.res.Sizing) > 0 {
 		out = append(out, wrapLines("your requests' rounds, sized from a probe: "+strings.Join(s.res.Sizing, "; ")))
+	}
+	if c := s.res.Settings.ServerCPU; c != "" {
+		out = append(out, wrapLines(c))
 	}
 	return out
 }
