@@ -101,7 +101,8 @@ type Options struct {
 	Header http.Header
 	// NoServerStats, when set, leaves the server's counters unread: no
 	// GET /stats before and after each repetition (a request to a target
-	// its owner did not ask for), and no server figures.
+	// its owner did not ask for), and no server figures but its CPU,
+	// which a target on this machine's loopback has read from /proc.
 	NoServerStats bool
 	// Omit is how much of each transfer's start its rate leaves out, as
 	// iperf3's --omit: zero means, across a link, its handshakes and slow

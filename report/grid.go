@@ -224,16 +224,19 @@ func skipNotes(cells []*results.Cell) []string {
 }
 
 // serverNotes: server figures unknown (unless folded) or unreliable, each
-// kind in one note for the table, a clause a transport.
+// kind in one note for the table, a clause a transport. Cells whose CPU
+// was read from /proc lack only the counters, and say so apart.
 func serverNotes(cells []*results.Cell, folded bool) []string {
-	var notes, unknown, unreliable, why []string
+	var notes, unreliable []string
+	var unknown, why [2][]string // by serverGap's kind
 	for _, c := range cells {
 		if c == nil || c.Skipped != "" || len(c.Repetitions) == 0 {
 			continue
 		}
-		if m := medianRep(c); m.Server == nil && m.ServerNote != "" {
-			unknown = append(unknown, fmt.Sprintf("%s: %s", c.Protocol, m.ServerNote))
-			why = append(why, m.ServerNote)
+		m := medianRep(c)
+		if k, gap := serverGap(m); gap {
+			unknown[k] = append(unknown[k], fmt.Sprintf("%s: %s", c.Protocol, m.ServerNote))
+			why[k] = append(why[k], m.ServerNote)
 		} else if m.ServerUnreliable != "" {
 			unreliable = append(unreliable, fmt.Sprintf("%s: %s", c.Protocol, strings.TrimSuffix(m.ServerUnreliable, ": server figures not used")))
 		}
@@ -241,16 +244,35 @@ func serverNotes(cells []*results.Cell, folded bool) []string {
 	if len(unreliable) > 0 {
 		notes = append(notes, "server figures marked ? are unreliable, and no rule uses them: "+strings.Join(unreliable, "; "))
 	}
-	switch {
-	case len(unknown) == 0 || folded:
-	case len(unknown) > 1 && len(dedupe(why)) == 1:
-		// One reason for all: the counters are read from one address,
-		// which an https cell's clause would otherwise cite as its own.
-		notes = append(notes, "server figures n/a (the server's counters are read once for every transport, from one address): "+why[0])
-	default:
-		notes = append(notes, "server figures n/a: "+strings.Join(dedupe(unknown), "; "))
+	for k := range unknown {
+		switch {
+		case len(unknown[k]) == 0 || folded:
+		case len(unknown[k]) > 1 && len(dedupe(why[k])) == 1:
+			// One reason for all: the counters are read from one address,
+			// which an https cell's clause would otherwise cite as its own.
+			notes = append(notes, serverGapWords[k]+" (the server's counters are read once for every transport, from one address): "+why[k][0])
+		default:
+			notes = append(notes, serverGapWords[k]+": "+strings.Join(dedupe(unknown[k]), "; "))
+		}
 	}
 	return notes
+}
+
+// serverGapWords say what a repetition without the server's counters
+// lacks, by serverGap's kind: all its server figures, or all but its CPU.
+var serverGapWords = [2]string{"server figures n/a", "server counters n/a (its CPU read from /proc)"}
+
+// serverGap says whether m lacks the server's counters with a reason,
+// and which kind of gap: 0, every server figure; 1, all but the CPU,
+// which came from /proc.
+func serverGap(m results.Repetition) (kind int, gap bool) {
+	if m.Server != nil || m.ServerNote == "" {
+		return 0, false
+	}
+	if m.ServerCPUSeconds != nil {
+		return 1, true
+	}
+	return 0, true
 }
 
 // findingNotes: c's findings' evidence, and its departure from its bound.

@@ -10,7 +10,8 @@ import (
 // runNotes are the lines a run's report prints once, at its top, rather
 // than under every table or on every command: the environment's warnings
 // (each with the one command that fixes it) and what holds for every
-// table alike (server figures the target does not give).
+// table alike (server figures the target does not give, and where its
+// CPU came from instead).
 func runNotes(res *results.Results) []string {
 	var out []string
 	if w := res.Settings.UDPBuffers; w != "" {
@@ -22,6 +23,9 @@ func runNotes(res *results.Results) []string {
 	if n := foldedServerNote(res); n != "" {
 		out = append(out, n)
 	}
+	if s := res.Settings.ServerCPU; s != "" {
+		out = append(out, s)
+	}
 	return out
 }
 
@@ -32,7 +36,7 @@ func runNotes(res *results.Results) []string {
 // counters once for all transports, from one address: the line says so,
 // so that an https cell's reason citing an http:// address reads right.
 func foldedServerNote(res *results.Results) string {
-	reason, missing, measured := "", 0, 0
+	reason, kind, missing, measured := "", 0, 0, 0
 	tables := map[string]bool{}
 	for i := range res.Cells {
 		c := &res.Cells[i]
@@ -41,13 +45,14 @@ func foldedServerNote(res *results.Results) string {
 		}
 		measured++
 		m := medianRep(c)
-		if m.Server != nil || m.ServerNote == "" {
+		k, gap := serverGap(m)
+		if !gap {
 			continue
 		}
-		if reason != "" && m.ServerNote != reason {
+		if reason != "" && (m.ServerNote != reason || k != kind) {
 			return ""
 		}
-		reason, missing = m.ServerNote, missing+1
+		reason, kind, missing = m.ServerNote, k, missing+1
 		tables[c.Scenario] = true
 	}
 	if len(tables) < 2 {
@@ -57,5 +62,5 @@ func foldedServerNote(res *results.Results) string {
 	if missing < measured {
 		where = fmt.Sprintf("%d cells of %d tables", missing, len(tables))
 	}
-	return fmt.Sprintf("server figures n/a in %s (the server's counters are read once for every transport, from one address): %s", where, reason)
+	return fmt.Sprintf("%s in %s (the server's counters are read once for every transport, from one address): %s", serverGapWords[kind], where, reason)
 }

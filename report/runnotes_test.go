@@ -64,7 +64,7 @@ func TestServerNoteStaysWhereItDiffers(t *testing.T) {
 	res := sampleRun()
 	for j := range res.Cells[0].Repetitions {
 		r := &res.Cells[0].Repetitions[j]
-		r.Server, r.ServerNote = nil, "run interrupted before the server's counters were read"
+		r.Server, r.ServerCPUSeconds, r.ServerCPUPerUnit, r.ServerCores, r.ServerNote = nil, nil, nil, nil, "run interrupted before the server's counters were read"
 	}
 	if n := foldedServerNote(res); n != "" {
 		t.Errorf("folded %q from one table's cell", n)
@@ -188,5 +188,41 @@ func TestTunedLineSaysGainsNotRatios(t *testing.T) {
 	}
 	if strings.Contains(out, "0.11x→") || strings.Contains(out, "→0.08x") {
 		t.Errorf("the two rows' ratios are set side by side:\n%s", out)
+	}
+}
+
+// TestServerCPUFromProcSaid: when the server's CPU came from /proc, the
+// tables show it and say the counters alone are n/a, once at the top,
+// beside the line naming the process; the first screen names it too.
+func TestServerCPUFromProcSaid(t *testing.T) {
+	const why = "server counters unavailable: GET http://127.0.0.1:9/stats: 404 Not Found (not an httpvs server?)"
+	const from = "server CPU read from /proc for caddy (pid 1234)"
+	res := sampleRun()
+	res.Settings.ServerCPU = from
+	for i := range res.Cells {
+		for j := range res.Cells[i].Repetitions {
+			r := &res.Cells[i].Repetitions[j]
+			r.Server, r.ServerNote = nil, why
+		}
+	}
+	var b bytes.Buffer
+	if err := Matrix(&b, res); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{from, "server counters n/a (its CPU read from /proc) in every table"} {
+		if n := strings.Count(out, want); n != 1 {
+			t.Errorf("%q said %d times, want once:\n%s", want, n, out)
+		}
+	}
+	if strings.Contains(out, "server figures n/a") {
+		t.Errorf("figures read from /proc said to be n/a:\n%s", out)
+	}
+	b.Reset()
+	if err := Screen(&b, res, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), from) {
+		t.Errorf("the first screen does not say where the server's CPU came from:\n%s", b.String())
 	}
 }

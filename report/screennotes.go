@@ -140,7 +140,8 @@ func cellCount(cells []string) string {
 }
 
 // warnings are the run's warnings, a line each with its fix: the UDP
-// buffers, the user's requests measured otherwise than asked.
+// buffers, the user's requests measured otherwise than asked; and where
+// an external target's server CPU came from, or why it is unknown.
 func (s *screen) warnings() []string {
 	var out []string
 	if w := s.res.Settings.UDPBuffers; w != "" {
@@ -154,6 +155,9 @@ func (s *screen) warnings() []string {
 	}
 	if l := s.overrunLine(); l != "" {
 		out = append(out, wrapLines(l))
+	}
+	if c := s.res.Settings.ServerCPU; c != "" {
+		out = append(out, wrapLines(c))
 	}
 	return out
 }

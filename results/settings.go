@@ -108,6 +108,15 @@ type Settings struct {
 	// HeaderNames are the names of the extra request headers every request
 	// carried (Options.Header); their values are not recorded.
 	HeaderNames []string `json:"header_names,omitempty"`
+	// ServerCPU says where an external target's server CPU came from when
+	// the target serves no counters (httpvs serve's GET /stats): "server
+	// CPU read from /proc for caddy (pid 1234)", the processes holding
+	// the socket each transport connects to, found on this machine's
+	// loopback; per transport when they differ ("... for caddy (pid 1234)
+	// over h1, h2c; unknown over h3: no socket is bound to UDP port
+	// 9543"); or why it is unknown. "" when the counters gave it (the
+	// child server, httpvs serve).
+	ServerCPU string `json:"server_cpu,omitempty"`
 	// UDPBuffers is quic-go's socket buffer warning, if it applied.
 	UDPBuffers string `json:"udp_buffers,omitempty"`
 	// Net is the emulated link between the client and the server; nil

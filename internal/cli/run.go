@@ -221,10 +221,12 @@ func (f *runFlags) checkFormat(given map[string]bool) error {
 }
 
 // sayStats says, before a run against a target starts, that the target's
-// /stats is read too, unless --no-server-stats turned that off.
+// /stats is read too, unless --no-server-stats turned that off (the
+// server's CPU is then read from /proc on loopback, without a word:
+// nothing is asked of the target).
 func (f *runFlags) sayStats(e *env) {
 	if !f.xo.Matrix.NoServerStats {
-		e.say("reading the target's counters too: GET /stats before and after each repetition (httpvs serve answers; another server's 404 leaves the server's figures out); --no-server-stats turns it off")
+		e.say("reading the target's counters too: GET /stats before and after each repetition (httpvs serve answers; after another server's 404 its CPU is read from /proc when it listens on this machine's loopback); --no-server-stats turns it off")
 	}
 }
 

@@ -112,7 +112,7 @@ func (f *runFlags) register(fs *flagset.Set) {
 	fs.StringVar(&f.xo.Target.GRPC, "grpc-target", "", "with --target or --tls-target: `host:port` of the server's native gRPC Bookstore (httpvs serve --grpc-listen) for the grpc-native column")
 	fs.BoolVar(&f.xo.Target.Insecure, "k", false, "with --tls-target: skip certificate verification")
 	fs.Alias("k", "insecure")
-	fs.BoolVar(&m.NoServerStats, "no-server-stats", false, "with --target or --tls-target: do not read the target's GET /stats before and after each repetition (httpvs serve's counters: the server's CPU and its side of each cell); without it the run says up front that it reads them")
+	fs.BoolVar(&m.NoServerStats, "no-server-stats", false, "with --target or --tls-target: do not read the target's GET /stats before and after each repetition (httpvs serve's counters: the server's CPU and its side of each cell; a server on this machine's loopback still has its CPU read from /proc); without it the run says up front that it reads them")
 	fs.StringVar(&f.cacert, "cacert", "", "with --tls-target: trust the PEM certificates in `file`")
 	fs.StringVar(&f.xo.Target.ServerName, "sni", "", "with --tls-target: the TLS server `name` sent (SNI) and verified over h1-tls, h2 and h3, e.g. localhost (default: the URL's host; for an IP address, which TLS sends no name for, the name of the certificate the server presents over TCP)")
 	fs.HeaderVar(&f.header)

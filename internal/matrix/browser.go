@@ -155,9 +155,9 @@ func (b *browserRun) load(ctx context.Context, p transport.Protocol) (results.Br
 	if r.opts.LinkCounters != nil {
 		r.opts.LinkCounters()
 	}
-	before, _ := r.serverStats(ctx, serverctl.StatsTimeout)
+	before, _ := r.serverStats(ctx, column{name: p.String(), proto: p}, serverctl.StatsTimeout)
 	pl, err := browser.LoadPage(ctx, targetBase(r.opts.Target, p)+b.page, opts)
-	after, _ := r.serverStats(ctx, serverctl.StatsTimeout)
+	after, _ := r.serverStats(ctx, column{name: p.String(), proto: p}, serverctl.StatsTimeout)
 	var ld results.BrowserLoad
 	if r.opts.LinkCounters != nil {
 		ld.Link = newRepetitionLink(r.opts.LinkCounters())

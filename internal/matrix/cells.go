@@ -301,11 +301,11 @@ func (r *runner) loadOnce(ctx context.Context, sc Scenario, col column, d time.D
 	)
 	cfg := r.loadConfig(sc, col, func(c *load.Config) {
 		c.Duration = d
-		c.MeasureStart = func() { before, note = r.serverStats(ctx, serverctl.StatsTimeout) }
+		c.MeasureStart = func() { before, note = r.serverStats(ctx, col, serverctl.StatsTimeout) }
 		c.MeasureEnd = func(failed int64) {
 			switch {
 			case before != nil && ctx.Err() == nil:
-				after, note = r.serverStats(ctx, serverctl.StatsTimeoutAfter(failed))
+				after, note = r.serverStats(ctx, col, serverctl.StatsTimeoutAfter(failed))
 			case before == nil && note == "":
 				// load skips MeasureStart when the run ended first (a
 				// starved goroutine): say so rather than leave no reason.

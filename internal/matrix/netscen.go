@@ -72,7 +72,7 @@ func (r *runner) network(ctx context.Context, sc Scenario, col column) results.R
 func (r *runner) beginNet(ctx context.Context, col column, streams int) *netRep {
 	n := &netRep{r: r, col: col, units: histogram.New(), minUnits: netMinUnits}
 	n.m.Streams = streams
-	n.before, n.note = r.serverStats(ctx, serverctl.StatsTimeout)
+	n.before, n.note = r.serverStats(ctx, col, serverctl.StatsTimeout)
 	n.proc = procstat.Sample()
 	n.alloc[0], n.alloc[1] = procstat.Allocated()
 	n.start = time.Now()
@@ -178,7 +178,7 @@ func (n *netRep) readAfter(ctx context.Context) (*stats.ServerStats, string) {
 	if n.before == nil || ctx.Err() != nil {
 		return nil, n.note
 	}
-	return n.r.serverStats(ctx, serverctl.StatsTimeoutAfter(n.m.Errors.Total))
+	return n.r.serverStats(ctx, n.col, serverctl.StatsTimeoutAfter(n.m.Errors.Total))
 }
 
 // statusError is a response whose status is not 2xx.

@@ -116,7 +116,7 @@ func (r *runner) requestTransfer(ctx context.Context, sc Scenario, p transport.P
 // bytes, with the server's counters read around it.
 func (r *runner) runTransfer(ctx context.Context, sc Scenario, p transport.Protocol, tp transfer.Plan, per int64) results.Repetition {
 	m := results.Repetition{Streams: spec(&sc).Streams, SizeBytes: per}
-	before, note := r.serverStats(ctx, serverctl.StatsTimeout)
+	before, note := r.serverStats(ctx, column{name: p.String(), proto: p}, serverctl.StatsTimeout)
 	bytes0, objects0 := procstat.Allocated()
 	res, err := transfer.Run(ctx, tp)
 	bytes1, objects1 := procstat.Allocated()
@@ -127,7 +127,7 @@ func (r *runner) runTransfer(ctx context.Context, sc Scenario, p transport.Proto
 	}
 	var after *stats.ServerStats
 	if before != nil && ctx.Err() == nil {
-		after, note = r.serverStats(ctx, serverctl.StatsTimeoutAfter(res.Errors.Total))
+		after, note = r.serverStats(ctx, column{name: p.String(), proto: p}, serverctl.StatsTimeoutAfter(res.Errors.Total))
 	}
 	m.Seconds, m.Bytes, m.Requests = res.Seconds, res.Bytes, int64(res.Streams)
 	if res.Seconds > 0 {

@@ -8,7 +8,6 @@ import (
 	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/internal/buildinfo"
 	"github.com/httpvs/httpvs/internal/scenariospec"
-	"github.com/httpvs/httpvs/internal/serverctl"
 	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
@@ -82,6 +81,7 @@ func run(ctx context.Context, opts Options) (*results.Results, error) {
 	analysis.SetAA(r.res.AA, r.res.Cells, r.res.Settings.BaselineProtocol())
 	r.attribute(ctx, runs, r.res.Settings.BaselineProtocol())
 	r.browser(ctx)
+	r.res.Settings.ServerCPU = r.proc.summary()
 	r.res.Finished = time.Now().UTC()
 	if took := time.Since(r.start); r.opts.Budget > 0 && took > r.opts.Budget {
 		r.res.Settings.OverrunSeconds = (took - r.opts.Budget).Seconds()
@@ -108,6 +108,7 @@ type runner struct {
 	// unreachable holds the transports whose check could not reach the
 	// target, with the reason (noteUnreachable).
 	unreachable map[transport.Protocol]string
+	proc        procCPU // the server's CPU from /proc, when it serves no counters
 }
 
 // openStats makes the client that reads the server's counters, over a
@@ -268,15 +269,6 @@ func (r *runner) report(sc Scenario, col string, rep int, warm bool) {
 	r.opts.Progress(pr)
 }
 
-// serverStats reads the server's counters, giving up after limit; nil and a
-// reason when they are unavailable.
-func (r *runner) serverStats(ctx context.Context, limit time.Duration) (*stats.ServerStats, string) {
-	if r.opts.NoServerStats {
-		return nil, "server counters not read (turned off)"
-	}
-	return serverctl.FetchStats(ctx, r.statsClient, r.statsURL, limit)
-}
-
 // cpu fills m's process figures from the client's over the repetition and
 // the server's counters before and after; n is the count of CPU units (GB
 // or thousands of requests) the repetition moved.
@@ -293,34 +285,53 @@ func (r *runner) cpu(m *results.Repetition, key string, client stats.ProcessStat
 	if n > 0 {
 		m.ClientCPUPerUnit = m.ClientCPUSeconds / n
 	}
-	var d stats.ServerStats
-	var err error
-	if before != nil && after != nil {
-		d, err = after.Delta(*before)
-	}
-	switch {
-	case before == nil || after == nil:
-		m.ServerNote = note
-	case err != nil:
-		m.ServerNote = err.Error()
-	default:
-		m.Server = &d
-		cpu := d.Process.CPUSeconds()
-		m.ServerCPUSeconds = &cpu
-		if d.Seconds > 0 {
-			cores := cpu / d.Seconds
-			m.ServerCores = &cores
-			if n > 0 {
-				// The server's window is bounded by two /stats requests,
-				// which a loaded server answers late: its rate over the
-				// client's window.
-				per := cores * m.Seconds / n
-				m.ServerCPUPerUnit = &per
-			}
-		}
-		m.ServerUnreliable = crossCheck(m, key)
-	}
+	serverCPU(m, key, before, after, note, n)
 	env := r.res.Env
 	serverCores, known := analysis.ServerFigure(*m, m.ServerCores)
 	m.Bottleneck = analysis.BottleneckOf(m.ClientCores, serverCores, known, env.Cores, env.GOMAXPROCS)
+}
+
+// serverCPU fills m's server figures from the server's snapshots before
+// and after the repetition: its counters, or its process's CPU from
+// /proc (snapshots without Protocols, which leave m.Server null and
+// note why: the counters are not served).
+func serverCPU(m *results.Repetition, key string, before, after *stats.ServerStats, note string, n float64) {
+	switch {
+	case before == nil || after == nil:
+		m.ServerNote = note
+	case (before.Protocols == nil) != (after.Protocols == nil):
+		m.ServerNote = "server figures unknown: the repetition read the server's counters at one end and its process in /proc at the other"
+	case after.Protocols == nil:
+		m.ServerNote = note
+		d := after.Sub(*before)
+		serverFigures(m, d.Process.CPUSeconds(), d.Seconds, n)
+	default:
+		d, err := after.Delta(*before)
+		if err != nil {
+			m.ServerNote = err.Error()
+			return
+		}
+		m.Server = &d
+		serverFigures(m, d.Process.CPUSeconds(), d.Seconds, n)
+		m.ServerUnreliable = crossCheck(m, key)
+	}
+}
+
+// serverFigures sets m's server CPU, cores and CPU per unit from the
+// server's CPU seconds over its window of seconds; n is the count of
+// units the repetition moved.
+func serverFigures(m *results.Repetition, cpu, seconds, n float64) {
+	m.ServerCPUSeconds = &cpu
+	if seconds <= 0 {
+		return
+	}
+	cores := cpu / seconds
+	m.ServerCores = &cores
+	if n > 0 {
+		// The server's window is bounded by two reads of its figures,
+		// which a loaded server answers late: its rate over the
+		// client's window.
+		per := cores * m.Seconds / n
+		m.ServerCPUPerUnit = &per
+	}
 }

@@ -5,13 +5,10 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
-	"strings"
 	"syscall"
-)
 
-// clockTicks is Linux's USER_HZ, the unit of /proc/<pid>/stat's times:
-// 100 on every architecture Go supports.
-const clockTicks = 100
+	"github.com/httpvs/httpvs/internal/procstat"
+)
 
 // isolate puts the child in a process group of its own (its children
 // join it), and asks the kernel to kill it if this process dies.
@@ -30,62 +27,20 @@ func killGroup(pgid int) {
 	_ = syscall.Kill(-pgid, syscall.SIGKILL)
 }
 
-// procStat is what httpvs reads of one /proc/<pid>/stat line.
-type procStat struct {
-	pid, pgrp int
-	state     byte
-	ticks     uint64 // utime+stime+cutime+cstime, in clockTicks
-	user, sys uint64 // utime+cutime, stime+cstime
-}
-
-// parseStat reads a /proc/<pid>/stat line. The command name (field 2)
-// may hold spaces and parentheses, so fields are counted from its last ')'.
-func parseStat(line string) (procStat, error) {
-	open, end := strings.IndexByte(line, '('), strings.LastIndexByte(line, ')')
-	if open < 0 || end < open {
-		return procStat{}, fmt.Errorf("malformed stat line %q", line)
-	}
-	f := strings.Fields(line[end+1:])
-	if len(f) < 15 {
-		return procStat{}, fmt.Errorf("short stat line %q", line)
-	}
-	var s procStat
-	var err error
-	if s.pid, err = strconv.Atoi(strings.TrimSpace(line[:open])); err != nil {
-		return procStat{}, fmt.Errorf("stat pid: %w", err)
-	}
-	s.state = f[0][0]
-	if s.pgrp, err = strconv.Atoi(f[2]); err != nil {
-		return procStat{}, fmt.Errorf("stat pgrp: %w", err)
-	}
-	var t [4]uint64 // utime, stime, cutime, cstime: fields 14-17
-	for i := range t {
-		if t[i], err = strconv.ParseUint(f[11+i], 10, 64); err != nil {
-			return procStat{}, fmt.Errorf("stat times: %w", err)
-		}
-	}
-	s.user, s.sys = t[0]+t[2], t[1]+t[3]
-	s.ticks = s.user + s.sys
-	return s, nil
-}
-
 // groupMembers returns the processes of group pgid, zombies included.
-func groupMembers(pgid int) ([]procStat, error) {
+func groupMembers(pgid int) ([]procstat.Stat, error) {
 	ents, err := os.ReadDir("/proc")
 	if err != nil {
 		return nil, fmt.Errorf("list processes: %w", err)
 	}
-	var out []procStat
+	var out []procstat.Stat
 	for _, e := range ents {
-		if e.Name()[0] < '0' || e.Name()[0] > '9' {
-			continue
-		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		pid, err := strconv.Atoi(e.Name())
 		if err != nil {
-			continue // gone since the listing
+			continue // not a process
 		}
-		s, err := parseStat(string(b))
-		if err == nil && s.pgrp == pgid {
+		s, err := procstat.ReadStat(pid)
+		if err == nil && s.Pgrp == pgid { // an error: gone since the listing
 			out = append(out, s)
 		}
 	}
@@ -101,8 +56,9 @@ func groupCPU(pgid int) (CPUTime, error) {
 	}
 	var c CPUTime
 	for _, m := range ms {
-		c.User += float64(m.user) / clockTicks
-		c.System += float64(m.sys) / clockTicks
+		user, sys := m.Seconds()
+		c.User += user
+		c.System += sys
 	}
 	return c, nil
 }
@@ -113,8 +69,8 @@ func groupAlive(pgid int) []int {
 	ms, _ := groupMembers(pgid)
 	var pids []int
 	for _, m := range ms {
-		if m.state != 'Z' && m.state != 'X' {
-			pids = append(pids, m.pid)
+		if m.State != 'Z' && m.State != 'X' {
+			pids = append(pids, m.PID)
 		}
 	}
 	return pids
