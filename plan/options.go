@@ -211,7 +211,7 @@ type Profiles struct {
 // options and, across a link, the link's round trip and goodput.
 type Estimate struct {
 	Cells  int // cells to measure: scenarios (variants included) times their columns
-	Rounds int // rounds every cell gets (Options.Repeat)
+	Rounds int // the most first rounds a cell gets: Options.Repeat, unless every scenario gets fewer
 	// Fewest is the first rounds of the cells that get fewest: below
 	// Rounds when the user's slow requests or a variant get fewer; zero
 	// for an estimate of no cells.

@@ -67,15 +67,25 @@ func precisionOf(res *results.Results) float64 {
 func machineBound(c *results.Cell) bool { return slices.Contains(c.Marks, vocab.MarkMachineBound) }
 
 // notRunText is n as a report lists it, with what would let it run: the
-// command's flag for n.Field where flags names one, else the field.
+// command's flag for n.Field where flags names one, else the field, with
+// n.Value or a placeholder.
 func notRunText(n results.NotRun, flags flagFor) string {
-	switch {
-	case n.Field == "":
+	if n.Field == "" {
 		return n.String()
-	case flags != nil:
+	}
+	name := n.Field
+	if flags != nil {
 		if f, ok := flags(n.Field); ok {
-			return n.String() + " (" + f + " NAME)"
+			name = f
 		}
 	}
-	return n.String() + " (" + n.Field + ")"
+	switch {
+	case n.Value != "" && name == n.Field:
+		return n.String() + " (" + name + "=" + n.Value + ")"
+	case n.Value != "":
+		return n.String() + " (" + name + " " + n.Value + ")"
+	case name == n.Field:
+		return n.String() + " (" + name + ")"
+	}
+	return n.String() + " (" + name + " NAME)"
 }

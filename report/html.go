@@ -124,7 +124,7 @@ func chart(g grid) svgChart {
 var htmlTemplate = template.Must(template.New("report").Parse(htmlHead + `<p class="summary">{{.Summary}}</p>
 {{if .Partial}}<p class="partial"><strong>Partial run</strong>: {{.Partial}}. The cells below are what was measured until then.</p>{{end}}
 {{if .RunNotes}}<ul class="notes">{{range .RunNotes}}<li>{{.}}</li>{{end}}</ul>{{end}}
-{{if .NotRun}}<p class="legend">Not run (the target lacks them):</p><ul class="notes">{{range .NotRun}}<li>{{.}}</li>{{end}}</ul>{{end}}
+{{if .NotRun}}<p class="legend">Not run:</p><ul class="notes">{{range .NotRun}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{if .Sizing}}<p class="legend">Your requests' rounds, sized from a probe:</p><ul class="notes">{{range .Sizing}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{with .Verdict}}<section id="verdict">
 <h2>Verdict</h2>

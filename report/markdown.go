@@ -31,7 +31,7 @@ func Markdown(w io.Writer, res *results.Results) error {
 		fmt.Fprintln(bw)
 	}
 	if len(res.NotRun) > 0 {
-		fmt.Fprintf(bw, "Not run (the target lacks them):\n\n")
+		fmt.Fprintf(bw, "Not run:\n\n")
 		for _, n := range res.NotRun {
 			fmt.Fprintf(bw, "- %s\n", mdEscape([]string{notRunText(n, nil)})[0])
 		}

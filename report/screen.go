@@ -68,7 +68,7 @@ func (s *screen) lines() []string {
 		out = append(out, wrapLines(l))
 	}
 	if len(s.res.NotRun) > 0 {
-		out = append(out, "not run (the target lacks them):")
+		out = append(out, "not run:")
 		for _, n := range s.res.NotRun {
 			out = append(out, "  "+notRunText(n, s.flags))
 		}

@@ -39,9 +39,10 @@ type Request struct {
 // String is r as its request line: "GET /api/items?id=7".
 func (r Request) String() string { return r.Method + " " + r.Path }
 
-// NotRun is a scenario or a transport a run left out because the target
-// lacks it: its endpoint answered with an error status, or the server
-// does not speak the transport.
+// NotRun is a scenario or a transport a run left out: the target lacks
+// it (its endpoint answered with an error status, or the server does not
+// speak the transport), or the budget cannot hold the fewest rounds an
+// interval of it needs.
 type NotRun struct {
 	// Scenario is the scenario left out; empty when a transport was.
 	Scenario string `json:"scenario,omitempty"`
@@ -54,6 +55,9 @@ type NotRun struct {
 	// config.FieldError names them ("Target.ServerName"); empty when no
 	// option would.
 	Field string `json:"field,omitempty"`
+	// Value is a value of Field that would let it run ("2m30s"); empty
+	// when none is known.
+	Value string `json:"value,omitempty"`
 }
 
 // String is n as a report lists it: "h2c: h2c prior knowledge refused by

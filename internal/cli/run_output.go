@@ -34,7 +34,11 @@ func (f *runFlags) annotate(e *env, fs *flagset.Set, res *results.Results) {
 // notRunLine is n with the flag of this command that would let it run.
 func notRunLine(fs *flagset.Set, n results.NotRun) string {
 	if name, ok := fs.FlagFor(n.Field); ok && n.Field != "" {
-		return n.String() + " (" + flagset.Dash(name) + " NAME)"
+		value := n.Value
+		if value == "" {
+			value = "NAME"
+		}
+		return n.String() + " (" + flagset.Dash(name) + " " + value + ")"
 	}
 	return n.String()
 }

@@ -29,12 +29,18 @@ func estimateRun(opts Options) (Estimate, error) {
 	}
 	e := Estimate{Rounds: opts.Repeat, MaxRounds: opts.MaxRepeat, Time: opts.crossoverCost() + opts.browserCost()}
 	r := &runner{opts: opts}
+	most := 0
 	for _, sc := range scenarios {
-		if k := opts.repeat(sc); e.Fewest == 0 || k < e.Fewest {
+		k := opts.repeat(sc)
+		if e.Fewest == 0 || k < e.Fewest {
 			e.Fewest = k
 		}
+		most = max(most, k)
 		e.Cells += len(r.columns(sc))
 		e.Time += opts.prepCost(sc) + time.Duration(opts.repeat(sc))*opts.stageCost(sc)
+	}
+	if most > 0 {
+		e.Rounds = most
 	}
 	return e, nil
 }

@@ -59,7 +59,9 @@ func Plan(ctx context.Context, o Options, p PlanOptions) (Planned, error) {
 	if p.Budget > 0 && !o.onLink() {
 		probe = left()
 	}
-	o, pl.Sizing = sizeRequests(ctx, o, probe)
+	var out []results.NotRun
+	o, pl.Sizing, out = sizeRequests(ctx, o, probe)
+	pl.NotRun = append(pl.NotRun, out...)
 	est, err := estimateRun(o)
 	if err != nil {
 		return pl, err

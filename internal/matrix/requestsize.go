@@ -21,22 +21,6 @@ const (
 	sizingTimeout = 30 * time.Second
 )
 
-// SizeRequests times each of the user's requests among o's scenarios
-// (one at a time, over o's first transport with a target) and sizes their
-// rounds from it, so that a slow request is neither cut off nor allowed
-// to run past budget: a round lasts long enough for minRequests of it to
-// finish, and, when the run's first rounds would then end past budget
-// (counted from now; zero: no bound), the slowest requests' scenarios get
-// fewer rounds than Repeat, at least one. A request found to be a
-// transfer is then fetched once over each other transport the target
-// serves, and each transport's round is estimated from its own time. It
-// returns o so sized and a line for each scenario it changed, saying how
-// and why. Requests it cannot time (an error, an error status) are left
-// as they are: their check says what is wrong.
-func SizeRequests(ctx context.Context, o Options, budget time.Duration) (Options, []string) {
-	return sizeRequests(ctx, o, budget)
-}
-
 // probe is what sizeRequests found of one request line.
 type probe struct {
 	took time.Duration
@@ -47,15 +31,27 @@ type probe struct {
 	failed []string
 }
 
-// sizeRequests is SizeRequests with the runner's methods on its options.
-func sizeRequests(ctx context.Context, o Options, budget time.Duration) (Options, []string) {
+// sizeRequests times each of the user's requests among o's scenarios
+// (one at a time, over o's first transport with a target) and sizes their
+// rounds from it, so that a slow request is neither cut off nor allowed
+// to run past budget: a round lasts long enough for minRequests of it to
+// finish, and, when the run's first rounds would then end past budget
+// (counted from now; zero: no bound), the slowest requests' scenarios get
+// fewer rounds than Repeat, at least one, and one whose single round
+// would take more than its share of the budget is left out (fitBudget). A request found to be a
+// transfer is then fetched once over each other transport the target
+// serves, and each transport's round is estimated from its own time. It
+// returns o so sized, a line for each scenario it changed, saying how
+// and why, and the scenarios it left out. Requests it cannot time (an error, an error status) are left
+// as they are: their check says what is wrong.
+func sizeRequests(ctx context.Context, o Options, budget time.Duration) (Options, []string, []results.NotRun) {
 	f := o // with defaults, to work with; o is returned as given, but for its scenarios
 	if err := f.fill(); err != nil {
-		return o, nil
+		return o, nil, nil
 	}
 	p, ok := firstServed(f)
 	if !ok {
-		return o, nil
+		return o, nil, nil
 	}
 	o.Scenarios = slices.Clone(o.Scenarios)
 	probes := map[string]probe{} // by request line
@@ -87,7 +83,9 @@ func sizeRequests(ctx context.Context, o Options, budget time.Duration) (Options
 		}
 	}
 	f.Scenarios = o.Scenarios // shared: fitBudget sets rounds in both
-	return o, append(notes, fitBudget(&f, budget)...)
+	out, left := dropUnholdable(&f, budget)
+	o.Scenarios = f.Scenarios
+	return o, append(append(notes, out...), fitBudget(&f, budget)...), left
 }
 
 // sizeProbe times sc's request over p (timeRequest), decides whether
@@ -209,62 +207,4 @@ func roundTook(d time.Duration) time.Duration {
 func withHeader(o Options, h http.Header) Options {
 	o.Header = mergeHeaders(o.Header, h)
 	return o
-}
-
-// fitBudget cuts the rounds of the user's slowest scenarios, costliest
-// first, until the run's first rounds are estimated to end within budget
-// (each keeps one at least, or MinFirstStage when no cut holds the
-// budget), and says so for each.
-func fitBudget(o *Options, budget time.Duration) []string {
-	if budget <= 0 {
-		return nil
-	}
-	est, err := estimateRun(*o)
-	if err != nil || est.Time <= budget {
-		return nil
-	}
-	over := est.Time - budget
-	r := &runner{opts: *o}
-	type slow struct {
-		i     int
-		round time.Duration // one round over every column
-	}
-	var list []slow
-	for i, sc := range o.Scenarios {
-		if spec(&sc).Req != nil && spec(&sc).Duration > 0 {
-			var d time.Duration
-			for _, col := range r.columns(sc) {
-				d += o.roundCost(sc, col.proto)
-			}
-			list = append(list, slow{i, d})
-		}
-	}
-	slices.SortFunc(list, func(a, b slow) int { return int(b.round - a.round) })
-	// Cuts to one round (no interval) are worth it only where they hold
-	// the budget: when even those would leave the run past it, each keeps
-	// the fewest rounds an interval is worth, and the run says it overruns.
-	least, saved := 1, time.Duration(0)
-	for _, s := range list {
-		saved += time.Duration(o.repeat(o.Scenarios[s.i])-1) * s.round
-	}
-	if saved < over {
-		least = MinFirstStage
-	}
-	var notes []string
-	for _, s := range list {
-		if over <= 0 {
-			break
-		}
-		sc := &o.Scenarios[s.i]
-		rounds := o.repeat(*sc)
-		cut := min(rounds-least, int((over+s.round-1)/s.round))
-		if cut <= 0 {
-			continue
-		}
-		spec(sc).Rounds = rounds - cut
-		over -= time.Duration(cut) * s.round
-		notes = append(notes, fmt.Sprintf("%s: %d round(s), not %d: a round of every transport takes about %v, and %v is left of the run's budget",
-			sc.Name, spec(sc).Rounds, rounds, s.round.Round(time.Millisecond), budget.Round(time.Second)))
-	}
-	return notes
 }

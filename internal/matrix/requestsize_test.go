@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -30,25 +31,25 @@ func TestSizeRequests(t *testing.T) {
 		Repeat:    8,
 		Duration:  100 * time.Millisecond,
 	}, Wiring: Wiring{Target: target(t, mux)}}
-	const budget = 15 * time.Second
-	sized, notes := sizeRequests(context.Background(), o, budget)
-	if sized.Duration != o.Duration || sized.Warmup != 0 || sized.Repeat != 8 || spec(&o.Scenarios[0]).Duration != 0 {
-		t.Fatalf("options changed beyond the scenarios: %+v; the caller's scenarios: %+v", sized, o.Scenarios[0])
+	const budget = 25 * time.Second
+	sized, notes, notRun := sizeRequests(context.Background(), o, budget)
+	if sized.Duration != o.Duration || sized.Warmup != 0 || sized.Repeat != 8 || spec(&o.Scenarios[0]).Duration != 0 || len(notRun) != 0 {
+		t.Fatalf("options changed beyond the scenarios: %+v; the caller's scenarios: %+v; not run %v", sized, o.Scenarios[0], notRun)
 	}
 	one, many := sized.Scenarios[0], sized.Scenarios[1]
 	if spec(&one).Duration < 22*slow || spec(&many).Duration < 120*slow {
 		t.Errorf("rounds of %v and %v, want at least %v and %v", spec(&one).Duration, spec(&many).Duration, 22*slow, 120*slow)
 	}
 	// A round of request-1-x50 over both transports is at least 6 s:
-	// one round; request-1's (at least 1.1 s) fewer than 8.
-	if spec(&many).Rounds != 1 || spec(&one).Rounds < 1 || spec(&one).Rounds > 7 || sized.repeat(many) != 1 {
-		t.Errorf("rounds %d and %d, want 1 and 1 to 7", spec(&many).Rounds, spec(&one).Rounds)
+	// three fit in 25 s, eight do not, so it is cut, the costliest first.
+	if r := sized.repeat(many); r < 1 || r > 7 || spec(&many).Rounds != r {
+		t.Errorf("request-1-x50 gets %d rounds, want 1 to 7", r)
 	}
-	if e, err := EstimateRun(sized); err != nil || e.Rounds != 8 || e.Fewest != 1 {
-		t.Errorf("estimate of %d rounds, the fewest %d, %v; want 8, the fewest 1", e.Rounds, e.Fewest, err)
+	if e, err := EstimateRun(sized); err != nil || e.Rounds != 8 || e.Fewest != sized.repeat(many) {
+		t.Errorf("estimate of %d rounds, the fewest %d, %v; want 8, the fewest %d", e.Rounds, e.Fewest, err, sized.repeat(many))
 	}
 	text := strings.Join(notes, "\n")
-	for _, want := range []string{"request-1: one GET /slow takes", "request-1-x50: 1 round(s), not 8", "to count 20 requests"} {
+	for _, want := range []string{"request-1: one GET /slow takes", fmt.Sprintf("request-1-x50: %d round(s), not 8", sized.repeat(many)), "to count 20 requests"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("notes lack %q:\n%s", want, text)
 		}
@@ -58,14 +59,27 @@ func TestSizeRequests(t *testing.T) {
 			t.Errorf("%s changed without a note", sc.Name)
 		}
 	}
-	// Within 3 s no cut holds the budget (one round of request-1-x50
-	// is 6 s): each keeps the fewest rounds an interval is worth.
-	sized, notes = sizeRequests(context.Background(), o, 3*time.Second)
-	one, many = sized.Scenarios[0], sized.Scenarios[1]
-	if sized.repeat(many) != MinFirstStage || sized.repeat(one) != MinFirstStage {
-		t.Errorf("rounds %d and %d within 3 s, want %d each", sized.repeat(many), sized.repeat(one), MinFirstStage)
+	// Within 3 s three rounds of either /slow scenario (1.1 s and 6 s a
+	// round) are past the budget by themselves: both are left out, with
+	// the budget that holds them, and /fast's are measured.
+	sized, notes, notRun = sizeRequests(context.Background(), o, 3*time.Second)
+	var names []string
+	for _, sc := range sized.Scenarios {
+		names = append(names, sc.Name)
 	}
-	if text := strings.Join(notes, "\n"); !strings.Contains(text, fmt.Sprintf("request-1-x50: %d round(s), not 8", MinFirstStage)) {
-		t.Errorf("notes lack the cut to %d:\n%s", MinFirstStage, text)
+	if !slices.Equal(names, []string{"request-2", "request-2-x50"}) {
+		t.Errorf("scenarios kept %v, want request-2 and request-2-x50", names)
+	}
+	if len(notRun) != 2 || notRun[0].Scenario != "request-1" || notRun[1].Scenario != "request-1-x50" {
+		t.Fatalf("not run %+v, want request-1 and request-1-x50", notRun)
+	}
+	for _, n := range notRun {
+		need, err := time.ParseDuration(n.Value)
+		if n.Field != "Budget" || err != nil || need < 3*time.Second+3*22*slow {
+			t.Errorf("%+v: want the budget field and a value past 3 s and three rounds", n)
+		}
+	}
+	if text := strings.Join(notes, "\n"); !strings.Contains(text, "request-1-x50: left out: a round of every transport takes about") {
+		t.Errorf("notes do not say what was left out:\n%s", text)
 	}
 }

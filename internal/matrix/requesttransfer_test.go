@@ -42,7 +42,7 @@ func bigAndSmall(t *testing.T) Options {
 // and in whole waves 50 at a time; a small response stays a request load.
 func TestRequestTransferDecided(t *testing.T) {
 	o := bigAndSmall(t)
-	sized, notes := sizeRequests(context.Background(), o, 0)
+	sized, notes, _ := sizeRequests(context.Background(), o, 0)
 	if r := spec(&o.Scenarios[0]).Req; r.ResponseBytes != 0 || r.Transfer || spec(&o.Scenarios[0]).Transfers != 0 {
 		t.Fatalf("the caller's request changed: %+v", r)
 	}
@@ -82,7 +82,7 @@ func TestRequestTransferDecided(t *testing.T) {
 // repetition every response of its round, whole; the small request's
 // cells stay requests per second; results keep both requests' sizes.
 func TestRequestTransferMeasured(t *testing.T) {
-	sized, _ := sizeRequests(context.Background(), bigAndSmall(t), 0)
+	sized, _, _ := sizeRequests(context.Background(), bigAndSmall(t), 0)
 	res, err := Run(context.Background(), sized)
 	if err != nil {
 		t.Fatal(err)
@@ -145,7 +145,7 @@ func TestRequestTransferTimedPerTransport(t *testing.T) {
 		Repeat:    3,
 		Duration:  50 * time.Millisecond,
 	}, Wiring: Wiring{Target: target(t, mux)}}
-	sized, notes := sizeRequests(context.Background(), o, 0)
+	sized, notes, _ := sizeRequests(context.Background(), o, 0)
 	if spec(&o.Scenarios[0]).OneResponse != nil {
 		t.Fatal("the caller's scenario changed")
 	}
