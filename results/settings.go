@@ -63,7 +63,9 @@ type Settings struct {
 	// kept though they would end past it; "" when neither happened.
 	Paced string `json:"paced,omitempty"`
 	// OverrunSeconds is how far past BudgetSeconds the run's rounds
-	// ended; zero when they ended within it or no budget was set.
+	// ended; zero when they ended within it, or less than a second past
+	// it (the last round's estimate is off by about a repetition), or no
+	// budget was set.
 	OverrunSeconds float64 `json:"overrun_seconds,omitempty"`
 	// ProfileSpanSeconds is how long each profiling round of run
 	// --profile lasted at least, seconds; zero for a run not profiled (or

@@ -113,15 +113,15 @@ func TestFirstStagePaces(t *testing.T) {
 
 // TestRunRecordsItsOverrun: a run whose fewest first rounds cannot end
 // within its budget keeps them, says so (Settings.Paced) and records how
-// far past the budget its rounds ended; one without a budget records
-// neither.
+// far past the budget its rounds ended, when that is more than
+// overrunSlack; one without a budget records neither.
 func TestRunRecordsItsOverrun(t *testing.T) {
 	o := Options{Options: plan.Options{
 		Protocols: []transport.Protocol{transport.H1, transport.H2C},
 		Scenarios: plan.RequestScenarios([]results.Request{{Method: "GET", Path: "/small"}}),
 		Repeat:    1,
 		MaxRepeat: 1,
-		Duration:  20 * time.Millisecond,
+		Duration:  400 * time.Millisecond, // four cells: past the budget by more than overrunSlack
 	}, Wiring: Wiring{Target: target(t, nil), Budget: time.Millisecond}}
 	res, err := Run(context.Background(), o)
 	if err != nil {

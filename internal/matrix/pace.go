@@ -15,6 +15,11 @@ import (
 // Rounds are cut by time alone, never by what a cell measured, and each
 // cell records its first stage, where its interval's looks begin.
 
+// overrunSlack is how far past its budget a run's rounds may end before
+// the run records an overrun: the last round's estimate is off by about
+// a repetition, and a default run whose pace held ends within a second.
+const overrunSlack = time.Second
+
 // prepCost is the expected time of sc's checks and warm-up rounds.
 func (o *Options) prepCost(sc Scenario) time.Duration {
 	r := &runner{opts: *o}

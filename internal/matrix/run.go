@@ -83,7 +83,7 @@ func run(ctx context.Context, opts Options) (*results.Results, error) {
 	r.browser(ctx)
 	r.res.Settings.ServerCPU = r.proc.summary()
 	r.res.Finished = time.Now().UTC()
-	if took := time.Since(r.start); r.opts.Budget > 0 && took > r.opts.Budget {
+	if took := time.Since(r.start); r.opts.Budget > 0 && took > r.opts.Budget+overrunSlack {
 		r.res.Settings.OverrunSeconds = (took - r.opts.Budget).Seconds()
 	}
 	if ctx.Err() != nil {
