@@ -21,16 +21,8 @@ import (
 // said in a line; the options are otherwise as given. Only lower bounds
 // of time are relied on: sleeping is never faster than asked.
 func TestSizeRequests(t *testing.T) {
-	const slow = 25 * time.Millisecond
-	mux := http.NewServeMux()
-	mux.HandleFunc("/slow", func(w http.ResponseWriter, _ *http.Request) { time.Sleep(slow); io.WriteString(w, "ok") })
-	mux.HandleFunc("/fast", func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "ok") })
-	o := Options{Options: plan.Options{
-		Protocols: []transport.Protocol{transport.H1, transport.H2C},
-		Scenarios: plan.RequestScenarios([]results.Request{{Method: "GET", Path: "/slow"}, {Method: "GET", Path: "/fast"}}),
-		Repeat:    8,
-		Duration:  100 * time.Millisecond,
-	}, Wiring: Wiring{Target: target(t, mux)}}
+	const slow = slowSleep
+	o := slowAndFast(t)
 	const budget = 25 * time.Second
 	sized, notes, notRun := sizeRequests(context.Background(), o, budget)
 	if sized.Duration != o.Duration || sized.Warmup != 0 || sized.Repeat != 8 || spec(&o.Scenarios[0]).Duration != 0 || len(notRun) != 0 {
@@ -59,10 +51,32 @@ func TestSizeRequests(t *testing.T) {
 			t.Errorf("%s changed without a note", sc.Name)
 		}
 	}
-	// Within 3 s three rounds of either /slow scenario (1.1 s and 6 s a
-	// round) are past the budget by themselves: both are left out, with
-	// the budget that holds them, and /fast's are measured.
-	sized, notes, notRun = sizeRequests(context.Background(), o, 3*time.Second)
+}
+
+// slowSleep is how long slowAndFast's /slow takes at least.
+const slowSleep = 25 * time.Millisecond
+
+// slowAndFast is a run of a target's /slow (slowSleep) and /fast over h1
+// and h2c, 8 rounds of 100 ms.
+func slowAndFast(t *testing.T) Options {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/slow", func(w http.ResponseWriter, _ *http.Request) { time.Sleep(slowSleep); io.WriteString(w, "ok") })
+	mux.HandleFunc("/fast", func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "ok") })
+	return Options{Options: plan.Options{
+		Protocols: []transport.Protocol{transport.H1, transport.H2C},
+		Scenarios: plan.RequestScenarios([]results.Request{{Method: "GET", Path: "/slow"}, {Method: "GET", Path: "/fast"}}),
+		Repeat:    8,
+		Duration:  100 * time.Millisecond,
+	}, Wiring: Wiring{Target: target(t, mux)}}
+}
+
+// TestSizeRequestsLeavesOut: within 3 s three rounds of either /slow
+// scenario (1.1 s and 6 s a round) are past the budget by themselves:
+// both are left out, with the budget that holds them, and /fast's are
+// measured.
+func TestSizeRequestsLeavesOut(t *testing.T) {
+	const slow = slowSleep
+	sized, notes, notRun := sizeRequests(context.Background(), slowAndFast(t), 3*time.Second)
 	var names []string
 	for _, sc := range sized.Scenarios {
 		names = append(names, sc.Name)
