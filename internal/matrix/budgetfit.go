@@ -22,9 +22,22 @@ func (o *Options) userRound(sc Scenario) time.Duration {
 	return d
 }
 
+// fewestWorth is the first rounds sc may not be cut below: the fewest an
+// interval is worth (MinFirstStage), or the rounds asked when fewer (a
+// --quick run's one).
+func (o *Options) fewestWorth(sc Scenario) int { return min(MinFirstStage, o.repeat(sc)) }
+
+// pluralVerb is "1 round is" or "3 rounds are".
+func pluralVerb(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
 // dropUnholdable leaves out of o the user's scenarios whose fewest first
-// rounds an interval is worth (MinFirstStage) would take more than the
-// whole budget: measured once they would starve every other cell of
+// rounds worth an interval (fewestWorth) would take more than the whole
+// budget: measured once they would starve every other cell of
 // its rounds and still decide nothing. The cheapest of them stays when
 // none else would. It returns a line for each and each as not run, with
 // the budget that would hold it.
@@ -35,7 +48,7 @@ func dropUnholdable(o *Options, budget time.Duration) ([]string, []results.NotRu
 	var drop []int
 	others := false
 	for i, sc := range o.Scenarios {
-		if round := o.userRound(sc); time.Duration(MinFirstStage)*round > budget {
+		if round := o.userRound(sc); time.Duration(o.fewestWorth(sc))*round > budget {
 			drop = append(drop, i)
 		} else {
 			others = true
@@ -51,9 +64,9 @@ func dropUnholdable(o *Options, budget time.Duration) ([]string, []results.NotRu
 	)
 	for _, i := range drop {
 		sc := o.Scenarios[i]
-		round := o.userRound(sc)
-		need := (budget + time.Duration(MinFirstStage)*round).Round(10 * time.Second)
-		why := fmt.Sprintf("a round of every transport takes about %v, and the %d an interval needs are past the %v budget by themselves", round.Round(100*time.Millisecond), MinFirstStage, budget.Round(time.Second))
+		round, k := o.userRound(sc), o.fewestWorth(sc)
+		need := (budget + time.Duration(k)*round).Round(10 * time.Second)
+		why := fmt.Sprintf("a round of every transport takes about %v, and its first %s past the %v budget by themselves", round.Round(100*time.Millisecond), pluralVerb(k, "round is", "rounds are"), budget.Round(time.Second))
 		lines = append(lines, sc.Name+": left out: "+why)
 		notRun = append(notRun, results.NotRun{Scenario: sc.Name, Reason: why, Field: "Budget", Value: need.String()})
 	}
