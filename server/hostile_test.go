@@ -70,6 +70,10 @@ type goodClient struct {
 	first      atomic.Pointer[error]
 	mu         sync.Mutex
 	latencies  []time.Duration
+	// ready, when not nil, is closed at the first success: the client
+	// then holds its connection.
+	ready     chan struct{}
+	readyOnce sync.Once
 }
 
 func (g *goodClient) run(t *testing.T, url string, stop <-chan struct{}) {
@@ -125,6 +129,9 @@ func (g *goodClient) one(c *transport.Client, url string) {
 	g.mu.Lock()
 	g.latencies = append(g.latencies, time.Since(began))
 	g.mu.Unlock()
+	if g.ready != nil {
+		g.readyOnce.Do(func() { close(g.ready) })
+	}
 }
 
 // percentile is the p-th (0-1) of the successes' latencies; 0 without any.
@@ -177,10 +184,20 @@ func runHostile(t *testing.T, mustDrop bool, attack attack, env ...string) {
 		aloneFor = time.Second
 	}
 	alone, aloneP50, aloneP99 := rateFor(t, a.Plain, aloneFor)
-	var g goodClient
+	g := goodClient{ready: make(chan struct{})}
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() { g.run(t, a.Plain, stop) })
+	// The attacks leave the good client one slot of the listener's cap:
+	// it must hold it before they start, or a goroutine scheduled late
+	// dials behind them and waits out their grace period.
+	select {
+	case <-g.ready:
+	case <-time.After(hostileDropWithin):
+		close(stop)
+		wg.Wait()
+		t.Fatalf("the good client had no answer within %v before the attack (first error: %v)", hostileDropWithin, errOf(g.first.Load()))
+	}
 	began := time.Now()
 	dropped, detail := attack(t, a)
 	took, held := time.Since(began), heldFor(a, began)
