@@ -14,12 +14,7 @@ func (o *Options) userRound(sc Scenario) time.Duration {
 	if spec(&sc).Req == nil || spec(&sc).Duration <= 0 {
 		return 0
 	}
-	r := &runner{opts: *o}
-	var d time.Duration
-	for _, col := range r.columns(sc) {
-		d += o.roundCost(sc, col.proto)
-	}
-	return d
+	return o.stageCost(sc)
 }
 
 // fewestWorth is the first rounds sc may not be cut below: the fewest an
@@ -65,7 +60,8 @@ func dropUnholdable(o *Options, budget time.Duration) ([]string, []results.NotRu
 	for _, i := range drop {
 		sc := o.Scenarios[i]
 		round, k := o.userRound(sc), o.fewestWorth(sc)
-		need := (budget + time.Duration(k)*round).Round(10 * time.Second)
+		const step = 10 * time.Second // up, so that the value holds them
+		need := (budget + time.Duration(k)*round + step - 1) / step * step
 		why := fmt.Sprintf("a round of every transport takes about %v, and its first %s past the %v budget by themselves", round.Round(100*time.Millisecond), pluralVerb(k, "round is", "rounds are"), budget.Round(time.Second))
 		lines = append(lines, sc.Name+": left out: "+why)
 		notRun = append(notRun, results.NotRun{Scenario: sc.Name, Reason: why, Field: "Budget", Value: need.String()})
