@@ -25,6 +25,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/chromedp"
 
+	"github.com/httpvs/httpvs/internal/dial"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -286,11 +287,7 @@ func (o Options) args(rawURL string) ([]string, error) {
 	case transport.H2:
 		args = append(args, "--disable-quic")
 	case transport.H3:
-		port := u.Port()
-		if port == "" {
-			port = "443"
-		}
-		args = append(args, "--enable-quic", "--origin-to-force-quic-on="+u.Hostname()+":"+port)
+		args = append(args, "--enable-quic", "--origin-to-force-quic-on="+dial.HostPort(u))
 	default:
 		args = append(args, "--disable-quic")
 	}

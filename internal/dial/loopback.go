@@ -2,6 +2,7 @@ package dial
 
 import (
 	"net"
+	"net/url"
 	"strings"
 )
 
@@ -16,4 +17,16 @@ func LoopbackHost(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// HostPort is the host and port a connection to u goes to: u's port, or
+// its scheme's (443 for https, 80 else) when it names none.
+func HostPort(u *url.URL) string {
+	if u.Port() != "" {
+		return u.Host
+	}
+	if u.Scheme == "https" {
+		return net.JoinHostPort(u.Hostname(), "443")
+	}
+	return net.JoinHostPort(u.Hostname(), "80")
 }

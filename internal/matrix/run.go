@@ -81,7 +81,7 @@ func run(ctx context.Context, opts Options) (*results.Results, error) {
 	analysis.SetAA(r.res.AA, r.res.Cells, r.res.Settings.BaselineProtocol())
 	r.attribute(ctx, runs, r.res.Settings.BaselineProtocol())
 	r.browser(ctx)
-	r.res.Settings.ServerCPU = r.proc.summary()
+	r.res.Settings.ServerCPU = r.proc.cpu.Summary()
 	r.res.Finished = time.Now().UTC()
 	if took := time.Since(r.start); r.opts.Budget > 0 && took > r.opts.Budget+overrunSlack {
 		r.res.Settings.OverrunSeconds = (took - r.opts.Budget).Seconds()

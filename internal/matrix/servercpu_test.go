@@ -138,21 +138,3 @@ func TestServerCPURefused(t *testing.T) {
 		}
 	}
 }
-
-// TestServerCPUSummary: one clause a process or reason, naming the
-// columns when there is more than one.
-func TestServerCPUSummary(t *testing.T) {
-	pc := procCPU{used: []usedOwner{
-		{col: "h1", owner: &socketOwner{why: "no socket listens on TCP port 1"}},
-	}}
-	if got, want := pc.summary(), "server CPU unknown: no socket listens on TCP port 1"; got != want {
-		t.Errorf("%q, want %q", got, want)
-	}
-	pc.used = append(pc.used, usedOwner{col: "h3", owner: &socketOwner{why: "no socket is bound to UDP port 2"}}, usedOwner{col: "h2c", owner: pc.used[0].owner})
-	if got, want := pc.summary(), "server CPU unknown over h1, h2c: no socket listens on TCP port 1; unknown over h3: no socket is bound to UDP port 2"; got != want {
-		t.Errorf("%q, want %q", got, want)
-	}
-	if got := (&procCPU{}).summary(); got != "" {
-		t.Errorf("no column read from /proc: %q", got)
-	}
-}

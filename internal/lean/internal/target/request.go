@@ -1,7 +1,6 @@
 package target
 
 import (
-	"net"
 	"net/http"
 	"net/url"
 	"sort"
@@ -32,16 +31,6 @@ type Response struct {
 	// frame on HTTP/2); in a Loop, the clock reading of the socket
 	// read that brought it. Zero if nothing arrived.
 	FirstByte time.Time
-}
-
-func hostPort(u *url.URL) string {
-	if u.Port() != "" {
-		return u.Host
-	}
-	if u.Scheme == "https" {
-		return net.JoinHostPort(u.Hostname(), "443")
-	}
-	return net.JoinHostPort(u.Hostname(), "80")
 }
 
 // SortedHeaderKeys returns h's keys in order, so requests are stable.

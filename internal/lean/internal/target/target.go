@@ -64,7 +64,7 @@ func New(opts transport.ClientOptions, req Request) (*Target, error) {
 	}
 	t := &Target{
 		Proto:   opts.Protocol,
-		Addr:    hostPort(req.URL),
+		Addr:    dial.HostPort(req.URL),
 		Req:     req,
 		Dialer:  net.Dialer{Timeout: opts.Config.Effective().DialTimeout},
 		Network: opts.Network,
