@@ -11,7 +11,6 @@ import (
 	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/matrix"
-	"github.com/httpvs/httpvs/internal/serverctl"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
@@ -147,13 +146,14 @@ func Capacity(ctx context.Context, o Options, c CapacityOptions) (*results.Capac
 		searches[i] = &capacitySearch{p: p, res: results.CapacityResult{Protocol: p.String()}}
 	}
 	out := &results.Capacity{Objective: c.Objective, Request: c.Request.String(), Net: link.result()}
+	var cpu capacityCPU
 	began := time.Now()
 	for n, last := 1, time.Duration(0); n <= capacitySearches && ctx.Err() == nil; n++ {
 		if n > 1 && time.Since(began)+last > c.Budget {
 			break
 		}
 		start := time.Now()
-		if !searchOnce(ctx, o.engine(), c, searches, n, began) {
+		if !searchOnce(ctx, o.engine(), c, &cpu, searches, n, began) {
 			out.Stopped = fmt.Sprintf("the search's budget of %v ran out: the brackets are as far as it got", c.Budget)
 			if n > 1 {
 				out.Stopped = fmt.Sprintf("the search's budget of %v ran out during search %d: that search is left out of the ratios", c.Budget, n)
@@ -167,12 +167,13 @@ func Capacity(ctx context.Context, o Options, c CapacityOptions) (*results.Capac
 		out.Transports = append(out.Transports, s.res)
 	}
 	setRatios(out)
+	out.ServerCPU = cpu.proc.Summary()
 	return out, notRun, nil
 }
 
 // searchOnce runs search n of every transport in turns, and records its
 // brackets; false when the budget (from began) cut it.
-func searchOnce(ctx context.Context, m matrix.Options, c CapacityOptions, searches []*capacitySearch, n int, began time.Time) bool {
+func searchOnce(ctx context.Context, m matrix.Options, c CapacityOptions, cpu *capacityCPU, searches []*capacitySearch, n int, began time.Time) bool {
 	for _, s := range searches {
 		s.rate, s.refining, s.done, s.cur = c.Start, 0, false, results.CapacityBracket{}
 	}
@@ -193,7 +194,7 @@ func searchOnce(ctx context.Context, m matrix.Options, c CapacityOptions, search
 		}
 		rand.Shuffle(len(open), func(i, j int) { open[i], open[j] = open[j], open[i] })
 		for _, s := range open {
-			st := try(ctx, m, c, s.p, s.rate)
+			st := try(ctx, m, c, cpu, s.p, s.rate)
 			st.Search = n
 			s.advance(st, c)
 		}
@@ -291,8 +292,8 @@ func (s *capacitySearch) advance(st results.CapacityStep, c CapacityOptions) {
 }
 
 // try runs c's request over p at rate for c.Step and judges it against
-// c.Objective.
-func try(ctx context.Context, m matrix.Options, c CapacityOptions, p transport.Protocol, rate float64) results.CapacityStep {
+// c.Objective, reading the server's CPU with cpu.
+func try(ctx context.Context, m matrix.Options, c CapacityOptions, cpu *capacityCPU, p transport.Protocol, rate float64) results.CapacityStep {
 	base := m.Target.Plain
 	if p.TLS() {
 		base = m.Target.TLS
@@ -307,21 +308,8 @@ func try(ctx context.Context, m matrix.Options, c CapacityOptions, p transport.P
 	if p.Version() == 1 {
 		cfg.Conns, cfg.Streams = c.InFlight, 1
 	}
-	var before, after *stats.ServerStats
-	statsOpts := client
-	if m.StatsNetwork != nil {
-		statsOpts.Network = m.StatsNetwork // the server's side of the link: its counters do not cross it
-	}
-	if statsClient, err := transport.NewClient(statsOpts); err == nil && !m.NoServerStats {
-		defer statsClient.Close()
-		statsURL := base + "/stats"
-		cfg.MeasureStart = func() { before, _ = serverctl.FetchStats(ctx, statsClient, statsURL, serverctl.StatsTimeout) }
-		cfg.MeasureEnd = func(failed int64) {
-			if before != nil {
-				after, _ = serverctl.FetchStats(ctx, statsClient, statsURL, serverctl.StatsTimeoutAfter(failed))
-			}
-		}
-	}
+	cores, done := cpu.watch(ctx, m, client, p, base, &cfg)
+	defer done()
 	st := results.CapacityStep{Rate: rate}
 	res, err := load.Run(ctx, cfg)
 	if err != nil {
@@ -330,12 +318,7 @@ func try(ctx context.Context, m matrix.Options, c CapacityOptions, p transport.P
 	}
 	st.Achieved, st.Errors, st.Requests = res.RequestsPerSecond, res.Errors.Total, res.Requests
 	st.Latency = quantile(res.Latency, c.Objective.Quantile)
-	if before != nil && after != nil {
-		if d, err := after.Delta(*before); err == nil && d.Seconds > 0 {
-			cores := d.Process.CPUSeconds() / d.Seconds
-			st.ServerCores = &cores
-		}
-	}
+	st.ServerCores = cores()
 	// Every request due in the window counts, answered or failed, and
 	// the window runs on until the last has ended (load.Config.Rate): a
 	// server that fell behind served the rate's requests over a longer

@@ -3,7 +3,10 @@ package experiment_test
 import (
 	"context"
 	"net/http"
+	"os"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -66,7 +69,7 @@ func TestCapacityBracketsTheLimit(t *testing.T) {
 	if err != nil || len(notRun) != 0 {
 		t.Fatal(err, notRun)
 	}
-	if res.Request != "GET /slow" || len(res.Transports) != 2 {
+	if res.Request != "GET /slow" || len(res.Transports) != 2 || res.ServerCPU != "" {
 		t.Fatalf("%+v", res)
 	}
 	for _, tr := range res.Transports {
@@ -174,6 +177,47 @@ func TestCapacityWithinBudget(t *testing.T) {
 	for _, tr := range res.Transports {
 		if len(tr.Steps) != 1 || len(tr.Searches) != 1 || !tr.Searches[0].Cut {
 			t.Errorf("%s: %d steps, want the one turn the budget holds", tr.Protocol, len(tr.Steps))
+		}
+	}
+}
+
+// TestCapacityServerCPUFromProc: with the counters turned off, the
+// server's CPU at every rate met is read from /proc, for the child
+// server's process (another than this one), over TCP and QUIC alike, and
+// the search says so once.
+func TestCapacityServerCPUFromProc(t *testing.T) {
+	if _, err := os.Stat("/proc/net/udp"); err != nil {
+		t.Skip("no /proc/net/udp:", err)
+	}
+	obj, err := analysis.ParseObjective("p99<2s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var o experiment.Options
+	o.Matrix.Protocols = []transport.Protocol{transport.H1, transport.H3}
+	o.Matrix.NoServerStats = true
+	c := experiment.CapacityOptions{Objective: obj, Request: results.Request{Method: "GET", Path: "/small"},
+		Step: 200 * time.Millisecond, Start: 20, MaxRate: 80, InFlight: 2, Budget: 3 * time.Second}
+	res, notRun, err := experiment.Capacity(context.Background(), o, c)
+	if err != nil || len(notRun) != 0 {
+		t.Fatal(err, notRun)
+	}
+	pid := regexp.MustCompile(`^server CPU read from /proc for \S+ \(pid (\d+)\)$`).FindStringSubmatch(res.ServerCPU)
+	if pid == nil || pid[1] == strconv.Itoa(os.Getpid()) {
+		t.Fatalf("server CPU %q: want the child's process named once", res.ServerCPU)
+	}
+	for _, tr := range res.Transports {
+		met := 0
+		for _, st := range tr.Steps {
+			if st.Met {
+				met++
+			}
+			if st.Met && (st.ServerCores == nil || *st.ServerCores < 0) {
+				t.Errorf("%s at %.0f req/s: server cores %v", tr.Protocol, st.Rate, st.ServerCores)
+			}
+		}
+		if met == 0 || tr.ServerCores == nil {
+			t.Errorf("%s: %d rates met, server cores %v at %.0f req/s", tr.Protocol, met, tr.ServerCores, tr.Met)
 		}
 	}
 }

@@ -14,8 +14,8 @@ import (
 // Capacity writes a capacity search (httpvs run --slo) as text: per
 // transport the highest rate that met the objective, the lowest that
 // missed it and how, the ratio to the baseline with the interval the two
-// brackets allow, and the server's CPU at that rate; then what was not
-// run.
+// brackets allow, and the server's CPU at that rate (and where it came
+// from when not its counters); then what was not run.
 func Capacity(w io.Writer, c *results.Capacity, notRun []results.NotRun) error {
 	bw := &printer{w: w}
 	fmt.Fprintln(bw, wrap(fmt.Sprintf("capacity at %s, %s: the highest open-loop rate each transport carried within the objective, latency from each request's intended send time", c.Objective.Text, c.Request), textWidth, "", "  "))
@@ -37,6 +37,9 @@ func Capacity(w io.Writer, c *results.Capacity, notRun []results.NotRun) error {
 	}
 	tw.Flush()
 	fmt.Fprintln(bw, wrap(capacityLegend(c, n), textWidth, "  ", "  "))
+	if c.ServerCPU != "" {
+		fmt.Fprintln(bw, wrap(c.ServerCPU, textWidth, "  ", "    "))
+	}
 	if c.Stopped != "" {
 		fmt.Fprintf(bw, "  stopped: %s\n", c.Stopped)
 	}

@@ -39,6 +39,11 @@ type Capacity struct {
 	// Stopped says why the search ended before every bracket was as
 	// narrow as asked (its time budget); "" when it was not cut.
 	Stopped string `json:"stopped,omitempty"`
+	// ServerCPU says where the server's CPU came from when its counters
+	// were not read (a target not httpvs serve, or turned off): "server
+	// CPU read from /proc for caddy (pid 1234)", or why it is unknown;
+	// "" when the counters gave it.
+	ServerCPU string `json:"server_cpu,omitempty"`
 }
 
 // CapacityFile is capacity.json, the file of a capacity search's results
@@ -81,7 +86,7 @@ type CapacityResult struct {
 	// no rate, and where neither search closed a bracket.
 	VsBaseline *CapacityRatio `json:"vs_baseline,omitempty"`
 	// ServerCores is the server's CPU, cores, while it carried Met, when
-	// its counters were readable (httpvs serve); absent otherwise.
+	// known (its counters, or /proc: Capacity.ServerCPU); absent otherwise.
 	ServerCores *float64 `json:"server_cores,omitempty"`
 }
 
@@ -108,8 +113,8 @@ type CapacityStep struct {
 	Requests int64   `json:"requests"`
 	Met      bool    `json:"met"`
 	Why      string  `json:"why,omitempty"` // how it missed
-	// ServerCores is the server's CPU while it ran, cores, when its
-	// counters were readable (httpvs serve's /stats); absent otherwise.
+	// ServerCores is the server's CPU while it ran, cores, when known
+	// (its counters, or /proc: Capacity.ServerCPU); absent otherwise.
 	ServerCores *float64 `json:"server_cores,omitempty"`
 }
 
