@@ -308,7 +308,7 @@ func try(ctx context.Context, m matrix.Options, c CapacityOptions, cpu *capacity
 	if p.Version() == 1 {
 		cfg.Conns, cfg.Streams = c.InFlight, 1
 	}
-	cores, done := cpu.watch(ctx, m, client, p, base, &cfg)
+	window, done := cpu.watch(ctx, m, client, p, base, &cfg)
 	defer done()
 	st := results.CapacityStep{Rate: rate}
 	res, err := load.Run(ctx, cfg)
@@ -318,7 +318,7 @@ func try(ctx context.Context, m matrix.Options, c CapacityOptions, cpu *capacity
 	}
 	st.Achieved, st.Errors, st.Requests = res.RequestsPerSecond, res.Errors.Total, res.Requests
 	st.Latency = quantile(res.Latency, c.Objective.Quantile)
-	st.ServerCores = cores()
+	st.ServerCores = window.cores()
 	// Every request due in the window counts, answered or failed, and
 	// the window runs on until the last has ended (load.Config.Rate): a
 	// server that fell behind served the rate's requests over a longer

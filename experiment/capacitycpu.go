@@ -34,76 +34,88 @@ type procReading struct {
 
 // watch sets cfg's MeasureStart and MeasureEnd to read the server's CPU
 // around a step's measured window over p (to base, with client's
-// settings). It returns the cores the server used in that window, to
-// call once the step has run (nil when unknown), and what closes the
-// client the counters are read with.
-func (cc *capacityCPU) watch(ctx context.Context, m matrix.Options, client transport.ClientOptions, p transport.Protocol, base string, cfg *load.Config) (cores func() *float64, done func()) {
+// settings). It returns the window, whose cores are the server's once
+// the step has run, and what closes the client the counters are read
+// with.
+func (cc *capacityCPU) watch(ctx context.Context, m matrix.Options, client transport.ClientOptions, p transport.Protocol, base string, cfg *load.Config) (w *cpuWindow, done func()) {
 	if cc.noCounters == "" && m.NoServerStats {
 		cc.noCounters = "server counters not read (turned off)"
 	}
-	var statsClient *transport.Client
+	w = &cpuWindow{cc: cc, ctx: ctx, p: p, base: base}
+	done = func() {}
 	if cc.noCounters == "" {
 		statsOpts := client
 		if m.StatsNetwork != nil {
 			statsOpts.Network = m.StatsNetwork // the server's side of the link: its counters do not cross it
 		}
 		if c, err := transport.NewClient(statsOpts); err == nil {
-			statsClient = c
+			w.stats, done = c, func() { c.Close() }
 		}
 	}
-	readProc := func() procReading {
-		network, hostport, err := servercpu.Socket(base, p == transport.H3)
-		if err != nil {
-			return procReading{}
+	cfg.MeasureStart, cfg.MeasureEnd = w.start, w.end
+	return w, done
+}
+
+// cpuWindow is the server's CPU read around one step's measured window:
+// its counters, or its processes' CPU from /proc.
+type cpuWindow struct {
+	cc            *capacityCPU
+	ctx           context.Context
+	p             transport.Protocol
+	base          string
+	stats         *transport.Client // nil: the counters are not read
+	before, after *stats.ServerStats
+	p0, p1        procReading
+}
+
+func (w *cpuWindow) start() {
+	if w.stats != nil && w.cc.noCounters == "" {
+		st, note, err := serverctl.ReachStats(w.ctx, w.stats, w.base+"/stats", serverctl.StatsTimeout)
+		if st != nil || err != nil || w.ctx.Err() != nil {
+			w.before = st // the counters, or no answer: unknown
+			return
 		}
-		user, sys, err := cc.proc.Read(p.String(), network, hostport)
-		return procReading{cpu: user + sys, at: time.Now(), ok: err == nil}
+		w.cc.noCounters = note
 	}
-	var (
-		before, after *stats.ServerStats
-		p0, p1        procReading
-	)
-	cfg.MeasureStart = func() {
-		if statsClient != nil && cc.noCounters == "" {
-			st, note, err := serverctl.ReachStats(ctx, statsClient, base+"/stats", serverctl.StatsTimeout)
-			if st != nil || err != nil || ctx.Err() != nil {
-				before = st // the counters, or no answer: unknown
-				return
-			}
-			cc.noCounters = note
-		}
-		if cc.noCounters != "" {
-			p0 = readProc()
-		}
+	if w.cc.noCounters != "" {
+		w.p0 = w.readProc()
 	}
-	cfg.MeasureEnd = func(failed int64) {
-		switch {
-		case before != nil:
-			after, _ = serverctl.FetchStats(ctx, statsClient, base+"/stats", serverctl.StatsTimeoutAfter(failed))
-		case p0.ok:
-			p1 = readProc()
-		}
+}
+
+func (w *cpuWindow) end(failed int64) {
+	switch {
+	case w.before != nil:
+		w.after, _ = serverctl.FetchStats(w.ctx, w.stats, w.base+"/stats", serverctl.StatsTimeoutAfter(failed))
+	case w.p0.ok:
+		w.p1 = w.readProc()
 	}
-	cores = func() *float64 {
-		var c float64
-		switch {
-		case before != nil && after != nil:
-			d, err := after.Delta(*before)
-			if err != nil || d.Seconds <= 0 {
-				return nil
-			}
-			c = d.Process.CPUSeconds() / d.Seconds
-		case p0.ok && p1.ok && p1.at.After(p0.at):
-			c = (p1.cpu - p0.cpu) / p1.at.Sub(p0.at).Seconds()
-		default:
+}
+
+// readProc reads the CPU of the processes holding the socket w's
+// connections reach.
+func (w *cpuWindow) readProc() procReading {
+	network, hostport, err := servercpu.Socket(w.base, w.p == transport.H3)
+	if err != nil {
+		return procReading{}
+	}
+	user, sys, err := w.cc.proc.Read(w.p.String(), network, hostport)
+	return procReading{cpu: user + sys, at: time.Now(), ok: err == nil}
+}
+
+// cores is the server's CPU over the window, cores; nil when unknown.
+func (w *cpuWindow) cores() *float64 {
+	var c float64
+	switch {
+	case w.before != nil && w.after != nil:
+		d, err := w.after.Delta(*w.before)
+		if err != nil || d.Seconds <= 0 {
 			return nil
 		}
-		return &c
+		c = d.Process.CPUSeconds() / d.Seconds
+	case w.p0.ok && w.p1.ok && w.p1.at.After(w.p0.at):
+		c = (w.p1.cpu - w.p0.cpu) / w.p1.at.Sub(w.p0.at).Seconds()
+	default:
+		return nil
 	}
-	done = func() {
-		if statsClient != nil {
-			statsClient.Close()
-		}
-	}
-	return cores, done
+	return &c
 }
