@@ -188,7 +188,11 @@ func searchOnce(ctx context.Context, m matrix.Options, c CapacityOptions, cpu *c
 		if len(open) == 0 {
 			break
 		}
-		if turn := time.Duration(len(open)) * (c.Step + c.Step/5); time.Since(began)+turn > c.Budget {
+		var turn time.Duration
+		for _, s := range open {
+			turn += stepTime(c, s.p, s.rate)
+		}
+		if time.Since(began)+turn > c.Budget {
 			cut = true
 			break
 		}
@@ -289,6 +293,17 @@ func (s *capacitySearch) advance(st results.CapacityStep, c CapacityOptions) {
 		s.refining++
 		s.rate = math.Sqrt(b.Met * b.Missed)
 	}
+}
+
+// stepTime is how long trying rate over p takes: the step, and its
+// warm-up, a fifth of it, longer over HTTP/1.1 by the intervals that
+// hand each of its connections a first request (load.Config.Warmup).
+func stepTime(c CapacityOptions, p transport.Protocol, rate float64) time.Duration {
+	d := c.Step + c.Step/5
+	if p.Version() == 1 {
+		d += time.Duration(float64(c.InFlight-1) * float64(time.Second) / rate)
+	}
+	return d
 }
 
 // try runs c's request over p at rate for c.Step and judges it against

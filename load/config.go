@@ -49,7 +49,10 @@ type Config struct {
 	Duration time.Duration
 	// Warmup runs before measuring; its requests are not counted. A
 	// closed loop's std engine warms up past it until each worker has
-	// finished a request (its connection is up), at most another Warmup.
+	// finished a request (its connection is up), at most another Warmup;
+	// an open loop's is longer by the intervals it takes to hand every
+	// connection its first request (Conns-1 of them, at Rate), so that
+	// no connection is set up in the measured window.
 	Warmup time.Duration
 	// StartAt, if not zero, is the wall-clock time the run begins (its
 	// warmup, then its measured phase): Run prepares its clients, then

@@ -147,10 +147,11 @@ func newRun(cfg Config, u *url.URL) *run {
 // ends, and the open loop's interval and ticket count.
 func (r *run) schedule(start time.Time) {
 	cfg := r.cfg
+	warmup := r.openWarmup()
 	r.start = start
-	r.measureAt = r.start.Add(cfg.Warmup)
+	r.measureAt = r.start.Add(warmup)
 	r.measuredFrom = r.measureAt
-	r.measuring.Store(cfg.Warmup == 0)
+	r.measuring.Store(warmup == 0)
 	switch {
 	case r.byCount:
 		r.endAt.Store(r.measureAt.Add(cfg.MaxDuration).UnixNano())
@@ -167,7 +168,7 @@ func (r *run) schedule(start time.Time) {
 	if r.open {
 		r.interval = 1e9 / cfg.Rate
 		if r.byCount {
-			r.maxTickets += int64(math.Ceil(cfg.Warmup.Seconds() * cfg.Rate))
+			r.maxTickets += int64(math.Ceil(warmup.Seconds() * cfg.Rate))
 		}
 	}
 }

@@ -42,7 +42,7 @@ func (f *loadFlags) register(fs *flagset.Set) {
 	fs.Alias("n", "requests")
 	fs.DurationVar(&f.lc.Duration, "d", defaults.LoadDuration, "measured duration, when -n is not given")
 	fs.Alias("d", "duration")
-	fs.DurationVar(&f.lc.Warmup, "warmup", 0, "unmeasured run-in before measuring; 0 for none")
+	fs.DurationVar(&f.lc.Warmup, "warmup", 0, "unmeasured run-in before measuring (with --rate, longer by the intervals it takes to hand each connection its first request, so that none is set up in the measured window); 0 for none")
 	fs.StringVar(&f.rate, "rate", "", "open loop at this many requests/s (1000, 2.5k); latency from intended send times; with -d, the requests due in it are waited for, at most --timeout more")
 	fs.StringVar(&f.lc.Method, "method", "GET", "request method")
 	fs.Var(&f.body, "body", "request body, `size|@file`: that many bytes of a pattern, or @FILE, a file's contents (as curl; use with --method POST and /echo or /sink) (default none)")
