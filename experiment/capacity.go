@@ -14,7 +14,6 @@ import (
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
-	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
 )
 
@@ -55,6 +54,8 @@ type CapacityOptions struct {
 	// steps starts that would end past it; zero: Options.Budget when
 	// positive, or 2 minutes.
 	Budget time.Duration
+
+	warmup time.Duration // each step's: a fifth of Step, across a link at least LinkWarmupRTTs round trips
 }
 
 // fill sets the zero fields: from o's where it has them, else the
@@ -132,10 +133,15 @@ func Capacity(ctx context.Context, o Options, c CapacityOptions) (*results.Capac
 		return nil, nil, err
 	}
 	defer stop()
+	c.warmup = c.Step / 5
 	if link != nil {
 		if err := link.Calibrate(ctx); err != nil {
 			return nil, nil, err
 		}
+		// As the matrix's request scenarios do: handshakes and one
+		// connection's window growth (a multiplexed transport's whole
+		// load) are not the step's.
+		c.warmup = max(c.warmup, defaults.LinkWarmupRTTs*link.RTT())
 	}
 	notRun, _, err := o.checkTarget(ctx, server == nil)
 	if err != nil {
@@ -296,10 +302,10 @@ func (s *capacitySearch) advance(st results.CapacityStep, c CapacityOptions) {
 }
 
 // stepTime is how long trying rate over p takes: the step, and its
-// warm-up, a fifth of it, longer over HTTP/1.1 by the intervals that
+// warm-up, longer over HTTP/1.1 by the intervals that
 // hand each of its connections a first request (load.Config.Warmup).
 func stepTime(c CapacityOptions, p transport.Protocol, rate float64) time.Duration {
-	d := c.Step + c.Step/5
+	d := c.Step + c.warmup
 	if p.Version() == 1 {
 		d += time.Duration(float64(c.InFlight-1) * float64(time.Second) / rate)
 	}
@@ -316,7 +322,7 @@ func try(ctx context.Context, m matrix.Options, c CapacityOptions, cpu *capacity
 	client := transport.ClientOptions{Protocol: p, Config: m.Client, RootCAs: m.Target.RootCAs, Insecure: m.Target.Insecure, ServerName: m.Target.ServerName, Network: m.Network}
 	cfg := load.Config{
 		URL: base + c.Request.Path, Client: client, Conns: 1, Streams: c.InFlight,
-		Duration: c.Step, Warmup: c.Step / 5, Rate: rate, Method: c.Request.Method, Body: c.Request.Body,
+		Duration: c.Step, Warmup: c.warmup, Rate: rate, Method: c.Request.Method, Body: c.Request.Body,
 		Header: mergeHeader(m.Header, c.Request), Engine: m.Engine,
 		RequestTimeout: max(time.Second, 10*time.Duration(c.Objective.MaxLatency*float64(time.Second))),
 	}
@@ -341,43 +347,6 @@ func try(ctx context.Context, m matrix.Options, c CapacityOptions, cpu *capacity
 	short := st.Rate*res.Seconds - float64(st.Requests) - float64(c.InFlight)
 	st.Met, st.Why = judge(st, short > (1-capacityKeptUp)*st.Rate*res.Seconds, res.FirstError, c.Objective)
 	return st
-}
-
-// judge says whether st meets obj, and how it missed; behind says the
-// requests that ended fell short of the rate asked.
-func judge(st results.CapacityStep, behind bool, firstError string, obj results.Objective) (bool, string) {
-	switch {
-	case st.Requests == 0:
-		return false, "no request finished"
-	case float64(st.Errors) > obj.MaxErrorRate*float64(st.Requests):
-		return false, fmt.Sprintf("%d of %d requests failed (first: %s)", st.Errors, st.Requests, firstError)
-	case obj.Quantile > 0 && st.Latency > obj.MaxLatency:
-		return false, fmt.Sprintf("p%s %v > %v", quantileName(obj.Quantile), seconds(st.Latency), seconds(obj.MaxLatency))
-	case behind:
-		return false, fmt.Sprintf("carried %.0f of %.0f req/s asked", st.Achieved, st.Rate)
-	}
-	return true, ""
-}
-
-func seconds(s float64) time.Duration {
-	return time.Duration(s * float64(time.Second)).Round(time.Microsecond)
-}
-
-func quantileName(q float64) string {
-	return map[float64]string{0.5: "50", 0.9: "90", 0.99: "99", 0.999: "999"}[q]
-}
-
-// quantile is l's latency at q, seconds (p50, p90, p99, p999).
-func quantile(l stats.LatencySummary, q float64) float64 {
-	switch q {
-	case 0.5:
-		return l.P50
-	case 0.9:
-		return l.P90
-	case 0.999:
-		return l.P999
-	}
-	return l.P99
 }
 
 // mergeHeader is h with req's own headers added.
