@@ -19,10 +19,9 @@ import (
 
 // Capacity search defaults, used where CapacityOptions fields are zero.
 const (
-	defaultCapacityStart    = 100.0 // first rate, requests per second
-	defaultCapacityMax      = 1e6   // the search stops there, requests per second
-	defaultCapacityRefine   = 5     // bisections between the last rate met and the first missed
-	defaultCapacityInFlight = 64    // requests in flight at most: h1 connections, h2/h3 streams on one
+	defaultCapacityStart  = 100.0 // first rate, requests per second
+	defaultCapacityMax    = 1e6   // the search stops there, requests per second
+	defaultCapacityRefine = 5     // bisections between the last rate met and the first missed
 	// capacityKeptUp is the share of the rate asked that must succeed
 	// for a rate to count as carried.
 	capacityKeptUp = 0.9
@@ -48,7 +47,7 @@ type CapacityOptions struct {
 	// Refine is the bisections after the doublings; zero: 5.
 	Refine int
 	// InFlight bounds the requests in flight (h1 connections, h2 and h3
-	// streams on one); zero: 64.
+	// streams on one); zero: defaults.CapacityInFlight (64).
 	InFlight int
 	// Budget bounds the search's time, from its first step: no turn of
 	// steps starts that would end past it; zero: Options.Budget when
@@ -86,7 +85,7 @@ func (c *CapacityOptions) fill(o Options) {
 		c.Refine = defaultCapacityRefine
 	}
 	if c.InFlight <= 0 {
-		c.InFlight = defaultCapacityInFlight
+		c.InFlight = defaults.CapacityInFlight
 	}
 	if c.Budget <= 0 {
 		c.Budget = defaults.CapacityBudget
@@ -112,6 +111,9 @@ const capacitySearches = 5
 func Capacity(ctx context.Context, o Options, c CapacityOptions) (*results.Capacity, []results.NotRun, error) {
 	if err := notInChild(); err != nil {
 		return nil, nil, err
+	}
+	if err := c.validate(); err != nil {
+		return nil, nil, &OptionsError{err}
 	}
 	c.fill(o)
 	// The one request is the run's scenario: the target is asked only
@@ -151,7 +153,10 @@ func Capacity(ctx context.Context, o Options, c CapacityOptions) (*results.Capac
 	for i, p := range o.Matrix.Protocols {
 		searches[i] = &capacitySearch{p: p, res: results.CapacityResult{Protocol: p.String()}}
 	}
-	out := &results.Capacity{Objective: c.Objective, Request: c.Request.String(), Net: link.result()}
+	out := &results.Capacity{Objective: c.Objective, Request: c.Request.String(), Net: link.result(), InFlight: c.InFlight}
+	if link != nil && link.RTT() > 0 {
+		out.InFlightBound = float64(c.InFlight) / link.RTT().Seconds()
+	}
 	var cpu capacityCPU
 	began := time.Now()
 	for n, last := 1, time.Duration(0); n <= capacitySearches && ctx.Err() == nil; n++ {
@@ -168,13 +173,20 @@ func Capacity(ctx context.Context, o Options, c CapacityOptions) (*results.Capac
 		}
 		last = time.Since(start)
 	}
+	collect(out, searches)
+	out.ServerCPU = cpu.proc.Summary()
+	return out, notRun, nil
+}
+
+// collect puts each transport's searches in out: the median search's
+// bracket, whether its miss is past the in-flight bound, and the ratios.
+func collect(out *results.Capacity, searches []*capacitySearch) {
 	for _, s := range searches {
 		s.res.Met, s.res.Missed, s.res.MissedBecause, s.res.ServerCores = median(s.res.Searches)
+		s.res.PastBound = out.InFlightBound > 0 && s.res.Missed > out.InFlightBound
 		out.Transports = append(out.Transports, s.res)
 	}
 	setRatios(out)
-	out.ServerCPU = cpu.proc.Summary()
-	return out, notRun, nil
 }
 
 // searchOnce runs search n of every transport in turns, and records its

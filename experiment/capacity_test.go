@@ -2,6 +2,7 @@ package experiment_test
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"os"
 	"regexp"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/config"
 	"github.com/httpvs/httpvs/experiment"
 	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/plan"
@@ -218,6 +220,23 @@ func TestCapacityServerCPUFromProc(t *testing.T) {
 		}
 		if met == 0 || tr.ServerCores == nil {
 			t.Errorf("%s: %d rates met, server cores %v at %.0f req/s", tr.Protocol, met, tr.ServerCores, tr.Met)
+		}
+	}
+}
+
+// TestCapacityRefusesNegative: a negative bound is refused naming its
+// field, before any server starts: zero is the default, never less.
+func TestCapacityRefusesNegative(t *testing.T) {
+	for field, c := range map[string]experiment.CapacityOptions{
+		"InFlight": {InFlight: -1},
+		"Step":     {Step: -time.Second},
+		"Refine":   {Refine: -2},
+		"Budget":   {Budget: -time.Minute},
+	} {
+		_, _, err := experiment.Capacity(context.Background(), experiment.Options{}, c)
+		var fe *config.FieldError
+		if !errors.As(err, &fe) || fe.Field != field {
+			t.Errorf("%s: %v, want a *config.FieldError for it", field, err)
 		}
 	}
 }

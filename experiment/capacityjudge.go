@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/defaults"
+	"github.com/httpvs/httpvs/internal/fielderr"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
 )
@@ -43,4 +45,21 @@ func quantile(l stats.LatencySummary, q float64) float64 {
 		return l.P999
 	}
 	return l.P99
+}
+
+// validate refuses a negative bound: zero is the default, never less.
+func (c CapacityOptions) validate() error {
+	switch {
+	case c.Step < 0:
+		return fielderr.New("Step", c.Step, "a positive duration; zero: the matrix's Duration, or %v", defaults.CapacityStep)
+	case c.Start < 0 || c.MaxRate < 0:
+		return fielderr.New("Start", fmt.Sprintf("%v and MaxRate %v", c.Start, c.MaxRate), "positive rates; zero: their defaults")
+	case c.Refine < 0:
+		return fielderr.New("Refine", c.Refine, "1 bisection or more; zero: %d", defaultCapacityRefine)
+	case c.InFlight < 0:
+		return fielderr.New("InFlight", c.InFlight, "1 request in flight or more; zero: %d", defaults.CapacityInFlight)
+	case c.Budget < 0:
+		return fielderr.New("Budget", c.Budget, "a positive duration; zero: Options.Budget, or %v", defaults.CapacityBudget)
+	}
+	return nil
 }

@@ -20,7 +20,7 @@ func Capacity(w io.Writer, c *results.Capacity, notRun []results.NotRun) error {
 	bw := &printer{w: w}
 	fmt.Fprintln(bw, wrap(fmt.Sprintf("capacity at %s, %s: the highest open-loop rate each transport carried within the objective, latency from each request's intended send time", c.Objective.Text, c.Request), textWidth, "", "  "))
 	if c.Net != nil {
-		fmt.Fprintln(bw, NetSummary(c.Net))
+		fmt.Fprintln(bw, wrap(NetSummary(c.Net), textWidth, "", "  "))
 	}
 	n := searches(c)
 	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
@@ -40,6 +40,9 @@ func Capacity(w io.Writer, c *results.Capacity, notRun []results.NotRun) error {
 	if c.ServerCPU != "" {
 		fmt.Fprintln(bw, wrap(c.ServerCPU, textWidth, "  ", "    "))
 	}
+	if line := boundLine(c); line != "" {
+		fmt.Fprintln(bw, wrap(line, textWidth, "  ", "    "))
+	}
 	if c.Stopped != "" {
 		fmt.Fprintf(bw, "  stopped: %s\n", c.Stopped)
 	}
@@ -47,6 +50,26 @@ func Capacity(w io.Writer, c *results.Capacity, notRun []results.NotRun) error {
 		fmt.Fprintf(bw, "  not run: %s\n", notRunText(n, nil))
 	}
 	return bw.err
+}
+
+// boundLine holds the rates against what the search's requests in
+// flight carry over the link's round trip, naming the transports whose
+// miss is past it; "" on loopback.
+func boundLine(c *results.Capacity) string {
+	if c.InFlightBound <= 0 || c.Net == nil {
+		return ""
+	}
+	s := fmt.Sprintf("%d requests in flight at most carry at most %s req/s over the link's %.1f ms TCP round trip (Little's law)", c.InFlight, rate(c.InFlightBound), c.Net.Calibration.TCPConnectSeconds*1000)
+	var past []string
+	for _, t := range c.Transports {
+		if t.PastBound {
+			past = append(past, t.Protocol)
+		}
+	}
+	if len(past) == 0 {
+		return s + ": every rate missed is below it"
+	}
+	return s + fmt.Sprintf("; %s missed past it: there the bound, not the server, may have missed the objective (a search with more in flight would tell)", strings.Join(past, ", "))
 }
 
 // capacityLegend says what the table's figures are: brackets are the

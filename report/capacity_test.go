@@ -72,3 +72,46 @@ func checkWidth(t *testing.T, s string) {
 		}
 	}
 }
+
+// TestCapacityBoundLine: across a link the rates are held against what
+// the requests in flight carry over its round trip, naming the
+// transports whose miss is past it; on loopback there is no such line.
+func TestCapacityBoundLine(t *testing.T) {
+	obj, err := analysis.ParseObjective("p99<200ms")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &results.Capacity{Objective: obj, Request: "GET /small", InFlight: 64, InFlightBound: 64 / 0.0703,
+		Net: &results.Net{Calibration: results.NetCalibration{TCPConnectSeconds: 0.0703}},
+		Transports: []results.CapacityResult{
+			{Protocol: "h1", Met: 911, Missed: 951, PastBound: true},
+			{Protocol: "h2c", Met: 703, Missed: 734},
+		}}
+	var out bytes.Buffer
+	if err := Capacity(&out, c, nil); err != nil {
+		t.Fatal(err)
+	}
+	s := strings.Join(strings.Fields(out.String()), " ")
+	for _, want := range []string{"64 requests in flight at most carry at most 910 req/s over the link's 70.3 ms TCP round trip (Little's law); h1 missed past it"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("no %q in\n%s", want, out.String())
+		}
+	}
+	checkWidth(t, out.String())
+	c.Transports[0].PastBound = false
+	out.Reset()
+	if err := Capacity(&out, c, nil); err != nil {
+		t.Fatal(err)
+	}
+	if s := strings.Join(strings.Fields(out.String()), " "); !strings.Contains(s, "(Little's law): every rate missed is below it") {
+		t.Errorf("none past the bound:\n%s", out.String())
+	}
+	c.Net, c.InFlightBound = nil, 0
+	out.Reset()
+	if err := Capacity(&out, c, nil); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out.String(), "in flight") {
+		t.Errorf("a bound on loopback:\n%s", out.String())
+	}
+}

@@ -39,6 +39,14 @@ type Capacity struct {
 	// Stopped says why the search ended before every bracket was as
 	// narrow as asked (its time budget); "" when it was not cut.
 	Stopped string `json:"stopped,omitempty"`
+	// InFlight is the most requests the search kept in flight: h1
+	// connections, h2 and h3 streams on one.
+	InFlight int `json:"in_flight"`
+	// InFlightBound is the most that InFlight requests carry over the
+	// link's round trip, each taking one at least (Little's law: InFlight
+	// over the calibrated TCP round trip), requests per second; absent on
+	// loopback, where it is far past any server's rate.
+	InFlightBound float64 `json:"in_flight_bound_rps,omitempty"`
 	// ServerCPU says where the server's CPU came from when its counters
 	// were not read (a target not httpvs serve, or turned off): "server
 	// CPU read from /proc for caddy (pid 1234)", or why it is unknown;
@@ -81,6 +89,10 @@ type CapacityResult struct {
 	Searches []CapacityBracket `json:"searches,omitempty"`
 	// Steps are the rates tried, in order, each with its search.
 	Steps []CapacityStep `json:"steps"`
+	// PastBound says the rate missed (Missed) is past
+	// Capacity.InFlightBound: the search's own bound on requests in flight
+	// may have missed it, not the server.
+	PastBound bool `json:"past_in_flight_bound,omitempty"`
 	// VsBaseline is Met over the baseline's Met, with its interval and
 	// verdict; absent for the baseline, where either met the objective at
 	// no rate, and where neither search closed a bracket.

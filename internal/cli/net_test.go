@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"os"
 	"os/exec"
 	"strings"
@@ -181,6 +182,12 @@ func TestRunSLOAcrossLink(t *testing.T) {
 	h1 := c.Transports[0]
 	if h1.Missed <= 0 || h1.Missed > 3200 || (h1.Met > 0 && h1.Met >= h1.Missed) {
 		t.Errorf("h1: met %.0f, missed %.0f: want a bracket at most 3,200 req/s", h1.Met, h1.Missed)
+	}
+	// 64 in flight over the calibrated round trip: the bound the rates
+	// are held against, and h1's miss past it or not.
+	bound := 64 / c.Net.Calibration.TCPConnectSeconds
+	if c.InFlight != 64 || math.Abs(c.InFlightBound-bound) > 1e-6*bound || h1.PastBound != (h1.Missed > c.InFlightBound) {
+		t.Errorf("in flight %d, bound %.1f req/s (want %.1f), h1 missed %.0f, past it %v", c.InFlight, c.InFlightBound, bound, h1.Missed, h1.PastBound)
 	}
 	for _, st := range h1.Steps {
 		if st.Requests > 0 && st.Latency < rttFloor {

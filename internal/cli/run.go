@@ -298,6 +298,8 @@ func (f *runFlags) options(fs *flagset.Set, set map[string]bool, reqs []results.
 		return usagef("-k, --cacert and --sni apply to --tls-target, which is not given")
 	case m.NoServerStats && !f.external():
 		return usagef("--no-server-stats goes with --target or --tls-target: the child server's counters are the run's server figures")
+	case set["in-flight"] && f.slo == "":
+		return usagef("--in-flight goes with --slo: the matrix's scenarios set their own connections and streams")
 	case f.external() && serverFlagGiven(set):
 		return usagef("--server-* knobs tune the child server; with --target, tune that server instead")
 	}

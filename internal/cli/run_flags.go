@@ -47,6 +47,7 @@ type runFlags struct {
 	requests             requestFlags          // --request, --requests, --body
 	reqs                 []results.Request     // the requests they give (prepare)
 	slo                  string                // --slo: a capacity search instead of the matrix (slo.go)
+	inFlight             int                   // --in-flight: the search's requests in flight at most
 	printed              Runs                  // the runs printed on stdout: a sweep's links
 }
 
@@ -118,6 +119,7 @@ func (f *runFlags) register(fs *flagset.Set) {
 	fs.HeaderVar(&f.header)
 	registerRequests(fs, &f.requests)
 	fs.StringVar(&f.slo, "slo", "", sloUsage)
+	fs.IntVar(&f.inFlight, "in-flight", 0, fmt.Sprintf("with --slo: the requests in flight at most (h1 connections, h2 and h3 streams on one): across --net they carry at most this many over the link's round trip, which the search prints beside the capacities (default %d)", defaults.CapacityInFlight))
 	// Go as shipped, the baseline users ask about, unless told.
 	fs.StringVar(&f.knobs, "knobs", knobs.GoDefault.Name, knobsUsage)
 	fs.Func("net", netFlagUsage(true), func(text string) error {
@@ -140,7 +142,7 @@ func (f *runFlags) register(fs *flagset.Set) {
 	fs.Fields(map[string]string{"Repeat": "repeat", "MaxRepeat": "max-repeat", "Rounds": "repeat", "MaxRounds": "max-repeat",
 		"Duration": "duration", "Warmup": "warmup", "Omit": "omit", "Timeout": "rep-timeout", "Size": "size", "LossEvents": "loss-events",
 		"Protocols": "protocols", "Scenarios": "scenarios", "Budget": "budget", "Precision": "precision", "Target.Plain": "target", "Target.TLS": "tls-target", "Target.ServerName": "sni", "AA": "aa", "Engine": "engine", "Peers": "peers"})
-	fs.Group("what to measure", "protocols", "scenarios", "request", "requests", "body", "slo", "H", "target", "tls-target", "grpc-target", "k", "cacert", "sni", "no-server-stats", "peers")
+	fs.Group("what to measure", "protocols", "scenarios", "request", "requests", "body", "slo", "in-flight", "H", "target", "tls-target", "grpc-target", "k", "cacert", "sni", "no-server-stats", "peers")
 	fs.Group("how long", "quick", "ci", "repeat", "max-repeat", "budget", "precision", "duration", "warmup", "omit", "loss-events", "size", "rep-timeout", "pin", "aa", "seed")
 	fs.Group("the link (across emulated network conditions)", "net")
 	fs.Group("client knobs (Go as shipped unless set)", "knobs", "engine", "read-size", "dial-timeout", "h2-max-frame", "h2-conn-window", "h2-stream-window", "quic-conn-window", "quic-stream-window", "quic-trace")

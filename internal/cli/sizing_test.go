@@ -118,6 +118,8 @@ func TestRunSLO(t *testing.T) {
 		{"--slo", "p99<1ms", "--repeat", "5"},
 		{"--quick", "--profile", filepath.Join(dir, "profiles")},
 		{"--repeat", "1", "--profile", filepath.Join(dir, "profiles")},
+		{"--in-flight", "8"},
+		{"--slo", "p99<1ms", "--in-flight", "0"},
 	} {
 		code, _, stderr := runMain(t, append([]string{"run", "--no-files"}, args...)...)
 		if code != exitUsage || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {

@@ -34,7 +34,7 @@ func (f *runFlags) capacity(ctx context.Context, e *env, fs *flagset.Set, began 
 		f.sayStats(e)
 	}
 	// The request, --duration as the step and --budget: the search's.
-	res, notRun, err := experiment.Capacity(ctx, xo, experiment.CapacityOptions{Objective: obj})
+	res, notRun, err := experiment.Capacity(ctx, xo, experiment.CapacityOptions{Objective: obj, InFlight: f.inFlight})
 	if err := f.runError(fs, err); err != nil {
 		return err
 	}

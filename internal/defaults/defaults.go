@@ -158,6 +158,9 @@ const (
 	// tries; CapacityBudget bounds the search.
 	CapacityStep   = time.Second
 	CapacityBudget = 2 * time.Minute
+	// CapacityInFlight bounds the requests a capacity search keeps in
+	// flight: h1 connections, h2 and h3 streams on one.
+	CapacityInFlight = 64
 )
 
 // The knob search's (tune.Options).
