@@ -124,7 +124,7 @@ func h2FlowBlocked(s *subject) *results.Finding {
 	}
 	// A receiver that looks busy is no reason to withhold the windows: a
 	// 64 KiB window kept the client at 1.08 cores (returning credit in
-	// frames) and raising it tripled the rate (TestTransferFixesMoveTheFigure).
+	// frames) and raising it tripled the rate.
 	if end == "Server" && !s.ownServer() {
 		f.Knobs = nil
 	}
