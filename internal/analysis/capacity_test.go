@@ -120,7 +120,7 @@ func TestRatioOfSearches(t *testing.T) {
 // that left nothing out has no "not_run".
 func TestCapacityFileJSON(t *testing.T) {
 	c := &results.Capacity{Objective: results.Objective{Quantile: 0.99, MaxLatency: 0.05, Text: "p99<50ms"}, Request: "GET /small",
-		Transports: []results.CapacityResult{{Protocol: "h1", Met: 4000, Steps: []results.CapacityStep{}}}, Baseline: "h1"}
+		Transports: []results.CapacityResult{{Protocol: "h1", Met: 4000, Steps: []results.CapacityStep{}}}, Baseline: "h1", InFlight: 64}
 	var b strings.Builder
 	if err := (results.CapacityFile{Capacity: c, NotRun: []results.NotRun{{Protocol: "h3", Reason: "no UDP"}}}).WriteJSON(&b); err != nil {
 		t.Fatal(err)
@@ -141,7 +141,8 @@ func TestCapacityFileJSON(t *testing.T) {
         "steps": []
       }
     ],
-    "baseline": "h1"
+    "baseline": "h1",
+    "in_flight": 64
   },
   "not_run": [
     {
