@@ -5,11 +5,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/httpvs/httpvs/internal/testenv"
 	"github.com/httpvs/httpvs/load/loadresult"
 	"github.com/httpvs/httpvs/server"
 	"github.com/httpvs/httpvs/stats"
@@ -304,6 +306,7 @@ func TestStopsWhenServerGone(t *testing.T) {
 	ts, _ := startServer(t, nil)
 	url := ts.URL(transport.H1) + "/small"
 	ts.Close()
+	testenv.HoldPorts(t, strings.TrimPrefix(ts.URL(transport.H1), "http://"))
 	start := time.Now()
 	res := mustRun(t, Config{URL: url, Client: transport.ClientOptions{Protocol: transport.H1}, Conns: 2, Streams: 1, Duration: 30 * time.Second})
 	if d := time.Since(start); d > goneAfter+5*time.Second {

@@ -9,6 +9,7 @@ import (
 	"github.com/httpvs/httpvs/internal/dial"
 	"github.com/httpvs/httpvs/internal/lean/h1"
 	"github.com/httpvs/httpvs/internal/lean/h2"
+	"github.com/httpvs/httpvs/internal/testenv"
 	"github.com/httpvs/httpvs/stats"
 	"github.com/httpvs/httpvs/transport"
 )
@@ -36,7 +37,9 @@ func TestLeanLoopBacksOff(t *testing.T) {
 	for _, c := range cases {
 		clients[c.name] = leanLoopClient(t, ts, c.p, "/")
 	}
+	plain, tls := hostOf(t, ts.URL(transport.H1)), hostOf(t, ts.URL(transport.H2))
 	ts.Close()
+	testenv.HoldPorts(t, plain, tls)
 	defer func(was bool) { pollH2 = was }(pollH2)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

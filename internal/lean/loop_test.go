@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/httpvs/httpvs/internal/lean/h1"
+	"github.com/httpvs/httpvs/internal/testenv"
 	"github.com/httpvs/httpvs/stats"
 
 	"github.com/httpvs/httpvs/transport"
@@ -94,6 +95,16 @@ func leanLoopClient(t *testing.T, ts *transport.Server, p transport.Protocol, pa
 }
 
 // loopProtocols are the transports RunLoop runs on here.
+// hostOf is raw's host:port.
+func hostOf(t *testing.T, raw string) string {
+	t.Helper()
+	u, err := url.Parse(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u.Host
+}
+
 func loopProtocols() []transport.Protocol {
 	if h1.LoopSupported {
 		return []transport.Protocol{transport.H1, transport.H2C, transport.H2}
@@ -305,7 +316,9 @@ func TestLeanLoopRedials(t *testing.T) {
 	for _, p := range loopProtocols() {
 		clients[p] = leanLoopClient(t, ts, p, "/")
 	}
+	plain, tls := hostOf(t, ts.URL(transport.H1)), hostOf(t, ts.URL(transport.H2))
 	ts.Close()
+	testenv.HoldPorts(t, plain, tls)
 	for p, c := range clients {
 		lt := &loopTally{limit: 8}
 		start := time.Now()

@@ -18,7 +18,10 @@
 //     through a UDP relay that holds back the packets that would complete
 //     its handshake until released, so a server meets those requests
 //     before the handshake completes, as it would meet a replay of them
-//     (RFC 8470). Loopback only.
+//     (RFC 8470). Loopback only;
+//   - for the tests that dial a closed port to be refused: the port held
+//     bound, never listening, so that no other test's listener takes it
+//     (HoldPorts).
 //
 // It does not import netem, so netem's in-package tests can use it: they
 // and the others pass netem's types and its NewLink in.
