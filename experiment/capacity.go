@@ -11,6 +11,7 @@ import (
 	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/internal/defaults"
 	"github.com/httpvs/httpvs/internal/matrix"
+	"github.com/httpvs/httpvs/internal/servercpu"
 	"github.com/httpvs/httpvs/load"
 	"github.com/httpvs/httpvs/plan"
 	"github.com/httpvs/httpvs/results"
@@ -157,7 +158,7 @@ func Capacity(ctx context.Context, o Options, c CapacityOptions) (*results.Capac
 	if link != nil && link.RTT() > 0 {
 		out.InFlightBound = float64(c.InFlight) / link.RTT().Seconds()
 	}
-	var cpu capacityCPU
+	var cpu servercpu.Source
 	began := time.Now()
 	for n, last := 1, time.Duration(0); n <= capacitySearches && ctx.Err() == nil; n++ {
 		if n > 1 && time.Since(began)+last > c.Budget {
@@ -174,7 +175,7 @@ func Capacity(ctx context.Context, o Options, c CapacityOptions) (*results.Capac
 		last = time.Since(start)
 	}
 	collect(out, searches)
-	out.ServerCPU = cpu.proc.Summary()
+	out.ServerCPU = cpu.Summary()
 	return out, notRun, nil
 }
 
@@ -191,7 +192,7 @@ func collect(out *results.Capacity, searches []*capacitySearch) {
 
 // searchOnce runs search n of every transport in turns, and records its
 // brackets; false when the budget (from began) cut it.
-func searchOnce(ctx context.Context, m matrix.Options, c CapacityOptions, cpu *capacityCPU, searches []*capacitySearch, n int, began time.Time) bool {
+func searchOnce(ctx context.Context, m matrix.Options, c CapacityOptions, cpu *servercpu.Source, searches []*capacitySearch, n int, began time.Time) bool {
 	for _, s := range searches {
 		s.rate, s.refining, s.done, s.cur = c.Start, 0, false, results.CapacityBracket{}
 	}
@@ -326,7 +327,7 @@ func stepTime(c CapacityOptions, p transport.Protocol, rate float64) time.Durati
 
 // try runs c's request over p at rate for c.Step and judges it against
 // c.Objective, reading the server's CPU with cpu.
-func try(ctx context.Context, m matrix.Options, c CapacityOptions, cpu *capacityCPU, p transport.Protocol, rate float64) results.CapacityStep {
+func try(ctx context.Context, m matrix.Options, c CapacityOptions, cpu *servercpu.Source, p transport.Protocol, rate float64) results.CapacityStep {
 	base := m.Target.Plain
 	if p.TLS() {
 		base = m.Target.TLS
@@ -341,7 +342,7 @@ func try(ctx context.Context, m matrix.Options, c CapacityOptions, cpu *capacity
 	if p.Version() == 1 {
 		cfg.Conns, cfg.Streams = c.InFlight, 1
 	}
-	window, done := cpu.watch(ctx, m, client, p, base, &cfg)
+	window, done := watch(ctx, cpu, m, client, p, base, &cfg)
 	defer done()
 	st := results.CapacityStep{Rate: rate}
 	res, err := load.Run(ctx, cfg)

@@ -8,6 +8,7 @@ import (
 	"github.com/httpvs/httpvs/internal/analysis"
 	"github.com/httpvs/httpvs/internal/buildinfo"
 	"github.com/httpvs/httpvs/internal/scenariospec"
+	"github.com/httpvs/httpvs/internal/servercpu"
 	"github.com/httpvs/httpvs/internal/vocab"
 	"github.com/httpvs/httpvs/results"
 	"github.com/httpvs/httpvs/stats"
@@ -81,7 +82,7 @@ func run(ctx context.Context, opts Options) (*results.Results, error) {
 	analysis.SetAA(r.res.AA, r.res.Cells, r.res.Settings.BaselineProtocol())
 	r.attribute(ctx, runs, r.res.Settings.BaselineProtocol())
 	r.browser(ctx)
-	r.res.Settings.ServerCPU = r.proc.cpu.Summary()
+	r.res.Settings.ServerCPU = r.proc.Summary()
 	r.res.Finished = time.Now().UTC()
 	if took := time.Since(r.start); r.opts.Budget > 0 && took > r.opts.Budget+overrunSlack {
 		r.res.Settings.OverrunSeconds = (took - r.opts.Budget).Seconds()
@@ -108,7 +109,7 @@ type runner struct {
 	// unreachable holds the transports whose check could not reach the
 	// target, with the reason (noteUnreachable).
 	unreachable map[transport.Protocol]string
-	proc        procCPU // the server's CPU from /proc, when it serves no counters
+	proc        servercpu.Source // the server's counters, or its CPU from /proc when it serves none
 }
 
 // openStats makes the client that reads the server's counters, over a
